@@ -1,0 +1,10 @@
+/**
+ * Jest snapshot serializer that replaces 64-hex asset hashes (S3 object keys, asset paths, Lambda code
+ * hashes) with a placeholder, so snapshots only change when the template's meaning changes.
+ */
+const ASSET_HASH = /[0-9a-f]{64}/g;
+
+module.exports = {
+  test: (value: unknown): boolean => typeof value === 'string' && /[0-9a-f]{64}/.test(value),
+  serialize: (value: string): string => JSON.stringify(value.replace(ASSET_HASH, '[ASSET-HASH]')),
+};
