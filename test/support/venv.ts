@@ -1,0 +1,16 @@
+import { execFileSync } from 'child_process';
+import * as path from 'path';
+
+let binDir: string | undefined;
+
+/**
+ * The bin directory of the project's Python venv (moto, cfn-lint, shellcheck), created on first use by
+ * test/support/venv.sh so that `npm test` works on a fresh machine with nothing installed by hand.
+ */
+export function venvBin(): string {
+  if (!binDir) {
+    const script = path.join(__dirname, 'venv.sh');
+    binDir = execFileSync('bash', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  }
+  return binDir;
+}
