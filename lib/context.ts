@@ -1,0 +1,201 @@
+/**
+ * Context parameters of the deployable app (DESIGN.md, contract 2): `cdk synth|deploy -c key=value`.
+ *
+ * Pure parsing and validation, no CDK constructs: every bad value stops synth with a message that names
+ * the key, echoes the value and says what is allowed. Values arrive as strings from `-c`, or as JSON
+ * values from cdk.json; both are accepted.
+ */
+import type { Backend } from './sizing';
+
+/** Names valid for `clusterName` and `serverName`: they become parts of SSM parameter paths. */
+export const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** Typed, validated context of the app. Optional members are absent when the key was not given. */
+export interface StorageServerContext {
+  readonly capacityTiB: number;
+  readonly backend: Backend | 'auto';
+  readonly clusterName: string;
+  readonly serverName: string;
+  readonly vpcId?: string;
+  readonly subnetId?: string;
+  readonly clientCidrs?: string[];
+  readonly clientSecurityGroupId?: string;
+  readonly clientTagKey: string;
+  readonly loginIp?: string;
+  readonly keyPair?: string;
+  readonly placementGroup?: string;
+  readonly snapshotRetain: number;
+  readonly terminationProtection?: boolean;
+}
+
+/** Every context key the app reads, with its default (undefined: absent unless given). */
+export const CONTEXT_DEFAULTS = {
+  capacityTiB: 5,
+  backend: 'auto',
+  clusterName: 'cluster',
+  serverName: 'storage1',
+  vpcId: undefined,
+  subnetId: undefined,
+  clientCidrs: undefined,
+  clientSecurityGroupId: undefined,
+  clientTagKey: 'cluster',
+  loginIp: undefined,
+  keyPair: undefined,
+  placementGroup: undefined,
+  snapshotRetain: 7,
+  terminationProtection: undefined,
+} as const;
+
+export type ContextKey = keyof typeof CONTEXT_DEFAULTS;
+
+/** Reads a context value by key; the app passes `(key) => app.node.tryGetContext(key)`. */
+export type ContextReader = (key: ContextKey) => unknown;
+
+/** Parses and validates every key of contract 2. Throws on the first bad value. */
+export function parseContext(read: ContextReader): StorageServerContext {
+  const raw = (key: ContextKey): string | undefined => {
+    const value = read(key);
+    if (value === undefined || value === null) return undefined;
+    if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    throw contextError(key, JSON.stringify(value), 'a string, number or boolean');
+  };
+  const optional = <T>(key: ContextKey, parse: (key: ContextKey, value: string) => T): T | undefined => {
+    const value = raw(key);
+    return value === undefined ? undefined : parse(key, value);
+  };
+
+  const vpcId = optional('vpcId', parseVpcId);
+  const subnetId = optional('subnetId', parseSubnetId);
+  if (subnetId !== undefined && vpcId === undefined) {
+    throw contextError('subnetId', subnetId, 'only together with vpcId (a new VPC has no subnet id before deploy)');
+  }
+  return {
+    capacityTiB: optional('capacityTiB', parseCapacity) ?? CONTEXT_DEFAULTS.capacityTiB,
+    backend: optional('backend', parseBackend) ?? CONTEXT_DEFAULTS.backend,
+    clusterName: optional('clusterName', parseName) ?? CONTEXT_DEFAULTS.clusterName,
+    serverName: optional('serverName', parseName) ?? CONTEXT_DEFAULTS.serverName,
+    vpcId,
+    subnetId,
+    clientCidrs: optional('clientCidrs', parseCidrList),
+    clientSecurityGroupId: optional('clientSecurityGroupId', parseSecurityGroupId),
+    clientTagKey: optional('clientTagKey', parseTagKey) ?? CONTEXT_DEFAULTS.clientTagKey,
+    loginIp: optional('loginIp', parseIpv4),
+    keyPair: optional('keyPair', parseKeyPairName),
+    placementGroup: optional('placementGroup', parsePlacementGroupName),
+    snapshotRetain: optional('snapshotRetain', parseSnapshotRetain) ?? CONTEXT_DEFAULTS.snapshotRetain,
+    terminationProtection: optional('terminationProtection', parseBoolean),
+  };
+}
+
+/** The Error every bad context value produces: key, value, what is allowed. */
+export function contextError(key: string, value: string, allowed: string): Error {
+  return new Error(`Invalid context value ${key}=${JSON.stringify(value)}: allowed is ${allowed}.`);
+}
+
+function parseCapacity(key: ContextKey, value: string): number {
+  // Number('') and Number('0x10') are surprising; accept plain decimals only.
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(value)) {
+    throw contextError(key, value, 'a positive number of TiB, e.g. 5 or 21.5');
+  }
+  const n = Number(value);
+  if (!(n > 0)) throw contextError(key, value, 'a positive number of TiB, e.g. 5 or 21.5');
+  return n;
+}
+
+function parseBackend(key: ContextKey, value: string): Backend | 'auto' {
+  if (value === 'auto' || value === 'ebs' || value === 'instance-store') return value;
+  throw contextError(key, value, "one of 'auto', 'ebs', 'instance-store'");
+}
+
+function parseName(key: ContextKey, value: string): string {
+  if (!NAME_PATTERN.test(value)) {
+    throw contextError(key, value, '1 to 64 characters from A-Z a-z 0-9 _ . -');
+  }
+  return value;
+}
+
+function parseVpcId(key: ContextKey, value: string): string {
+  if (!/^vpc-([0-9a-f]{8}|[0-9a-f]{17})$/.test(value)) {
+    throw contextError(key, value, "a VPC id such as 'vpc-0123456789abcdef0'");
+  }
+  return value;
+}
+
+function parseSubnetId(key: ContextKey, value: string): string {
+  if (!/^subnet-([0-9a-f]{8}|[0-9a-f]{17})$/.test(value)) {
+    throw contextError(key, value, "a subnet id such as 'subnet-0123456789abcdef0'");
+  }
+  return value;
+}
+
+function parseSecurityGroupId(key: ContextKey, value: string): string {
+  if (!/^sg-([0-9a-f]{8}|[0-9a-f]{17})$/.test(value)) {
+    throw contextError(key, value, "a security group id such as 'sg-0123456789abcdef0'");
+  }
+  return value;
+}
+
+/** Validates one IPv4 CIDR; returns the reason it is bad, or undefined when it is good. */
+export function cidrProblem(cidr: string): string | undefined {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(cidr);
+  if (!m) return 'an IPv4 CIDR such as 10.0.0.0/16';
+  const octets = m.slice(1, 5).map(Number);
+  const prefix = Number(m[5]);
+  if (octets.some((o) => o > 255)) return 'an IPv4 CIDR whose four numbers are 0-255';
+  if (prefix > 32) return 'an IPv4 CIDR whose prefix length is 0-32';
+  if (prefix === 0) return 'a CIDR narrower than /0 (exporting to every address on the internet is refused)';
+  return undefined;
+}
+
+function parseCidrList(key: ContextKey, value: string): string[] {
+  const cidrs = value.split(',').map((c) => c.trim());
+  for (const cidr of cidrs) {
+    const problem = cidrProblem(cidr);
+    if (problem) throw contextError(key, value, `a comma-separated list of CIDRs, each ${problem} (bad: '${cidr}')`);
+  }
+  return cidrs;
+}
+
+function parseTagKey(key: ContextKey, value: string): string {
+  if (value.length > 128 || value.toLowerCase().startsWith('aws:') || !/^[\p{L}\p{N}\s_.:/=+\-@]+$/u.test(value)) {
+    throw contextError(key, value, "an EC2 tag key: 1-128 letters, digits, spaces or _.:/=+-@, not starting with 'aws:'");
+  }
+  return value;
+}
+
+function parseIpv4(key: ContextKey, value: string): string {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(value);
+  if (!m || m.slice(1).some((o) => Number(o) > 255)) {
+    throw contextError(key, value, 'an IPv4 address such as 10.0.1.10');
+  }
+  return value;
+}
+
+function parseKeyPairName(key: ContextKey, value: string): string {
+  if (value.length > 255 || !/^[\x20-\x7e]+$/.test(value)) {
+    throw contextError(key, value, 'the name of an existing EC2 key pair (1-255 printable ASCII characters)');
+  }
+  return value;
+}
+
+function parsePlacementGroupName(key: ContextKey, value: string): string {
+  if (value.length > 255 || !/^[\x20-\x7e]+$/.test(value)) {
+    throw contextError(key, value, 'the name of an existing cluster placement group (1-255 printable ASCII characters)');
+  }
+  return value;
+}
+
+function parseSnapshotRetain(key: ContextKey, value: string): number {
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(value) || n > 1000) {
+    throw contextError(key, value, 'a whole number of snapshots from 0 (snapshots off) to 1000');
+  }
+  return n;
+}
+
+function parseBoolean(key: ContextKey, value: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw contextError(key, value, "'true' or 'false'");
+}
