@@ -1,0 +1,208 @@
+/**
+ * The published numbers the planner is built on: instance types, st1 volumes and us-east-1 list prices.
+ * Pure data, no CDK imports. Every number carries its source; change a number only together with it.
+ *
+ * Sources:
+ * - [EBS-OPT]  Amazon EC2 User Guide, "Amazon EBS-optimized instance types" (dedicated EBS bandwidth).
+ * - [STORAGE]  Amazon EC2 User Guide, "Storage optimized instances" (d2 disks and disk throughput).
+ * - [HDD]      Amazon EBS User Guide, "Throughput Optimized HDD and Cold HDD volumes" (st1 limits, credits).
+ * - [TYPES]    Amazon EC2 instance type pages for m4 and d2 (vCPU, memory, network performance).
+ * - [PRICE]    Public on-demand price lists for EC2 and EBS, us-east-1, July 2026 (Linux, shared tenancy).
+ */
+
+/** Bytes in one GiB and one TiB: EBS sizes are binary units. */
+export const GIB_BYTES = 1024 ** 3;
+export const TIB_BYTES = 1024 ** 4;
+
+/** MB/s in this project means 10^6 bytes per second (DESIGN.md, contract 1). */
+export const MB_BYTES = 1e6;
+
+/** Hours in a billing month as AWS's price calculator counts them. [PRICE] */
+export const HOURS_PER_MONTH = 730;
+
+/** Local instance-store disks of a storage-optimised type. */
+export interface InstanceStoreSpec {
+  /** Number of disks, each listed in the block device mapping as ephemeral0..N-1. [STORAGE] */
+  readonly disks: number;
+  /** Size of one disk in bytes (2 TB, decimal). [STORAGE] */
+  readonly diskBytes: number;
+  /** Sequential read of one disk, MB/s. */
+  readonly diskReadMBps: number;
+  /** Sequential write of one disk, MB/s. */
+  readonly diskWriteMBps: number;
+}
+
+/** One EC2 instance type the planner can choose. */
+export interface InstanceTypeSpec {
+  readonly name: string;
+  readonly vcpus: number;
+  readonly memoryGiB: number;
+  /** Network bandwidth a long transfer sees (the baseline, not the burst figure), Gbps = 10^9 bit/s. */
+  readonly networkBaselineGbps: number;
+  /** Dedicated EBS bandwidth, Mbps = 10^6 bit/s. Only for the types the EBS backend uses. */
+  readonly ebsBandwidthMbps?: number;
+  /** Present for the types the instance-store backend uses. */
+  readonly instanceStore?: InstanceStoreSpec;
+  /** On-demand price, USD per hour, us-east-1. [PRICE] */
+  readonly onDemandUsdPerHour: number;
+}
+
+/**
+ * d2 disk throughput: AWS states d2.8xlarge (24 disks) delivers up to 3.5 GB/s read and 3.1 GB/s write
+ * with 2 MiB blocks [STORAGE]; per disk that is 3500/24 and 3100/24 MB/s.
+ */
+const D2_DISK_BYTES = 2e12;
+const D2_8XLARGE_DISKS = 24;
+const D2_DISK_READ_MBPS = 3500 / D2_8XLARGE_DISKS;
+const D2_DISK_WRITE_MBPS = 3100 / D2_8XLARGE_DISKS;
+
+function d2Disks(disks: number): InstanceStoreSpec {
+  return {
+    disks,
+    diskBytes: D2_DISK_BYTES,
+    diskReadMBps: D2_DISK_READ_MBPS,
+    diskWriteMBps: D2_DISK_WRITE_MBPS,
+  };
+}
+
+/**
+ * m4 types for the EBS backend, smallest first. vCPU, memory, network baseline [TYPES]; EBS bandwidth
+ * [EBS-OPT]; price [PRICE].
+ */
+export const EBS_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [
+  {
+    name: 'm4.xlarge',
+    vcpus: 4,
+    memoryGiB: 16,
+    networkBaselineGbps: 0.75,
+    ebsBandwidthMbps: 750,
+    onDemandUsdPerHour: 0.2,
+  },
+  {
+    name: 'm4.2xlarge',
+    vcpus: 8,
+    memoryGiB: 32,
+    networkBaselineGbps: 1,
+    ebsBandwidthMbps: 1000,
+    onDemandUsdPerHour: 0.4,
+  },
+  {
+    name: 'm4.4xlarge',
+    vcpus: 16,
+    memoryGiB: 64,
+    networkBaselineGbps: 2,
+    ebsBandwidthMbps: 2000,
+    onDemandUsdPerHour: 0.8,
+  },
+  {
+    name: 'm4.10xlarge',
+    vcpus: 40,
+    memoryGiB: 160,
+    networkBaselineGbps: 10,
+    ebsBandwidthMbps: 4000,
+    onDemandUsdPerHour: 2,
+  },
+  {
+    name: 'm4.16xlarge',
+    vcpus: 64,
+    memoryGiB: 256,
+    networkBaselineGbps: 25,
+    ebsBandwidthMbps: 10000,
+    onDemandUsdPerHour: 3.2,
+  },
+];
+
+/**
+ * d2 types for the instance-store backend, smallest first. vCPU, memory, network baseline [TYPES];
+ * disks [STORAGE]; price [PRICE].
+ */
+export const INSTANCE_STORE_TYPES: readonly InstanceTypeSpec[] = [
+  {
+    name: 'd2.xlarge',
+    vcpus: 4,
+    memoryGiB: 30.5,
+    networkBaselineGbps: 1.25,
+    instanceStore: d2Disks(3),
+    onDemandUsdPerHour: 0.69,
+  },
+  {
+    name: 'd2.2xlarge',
+    vcpus: 8,
+    memoryGiB: 61,
+    networkBaselineGbps: 2.5,
+    instanceStore: d2Disks(6),
+    onDemandUsdPerHour: 1.38,
+  },
+  {
+    name: 'd2.4xlarge',
+    vcpus: 16,
+    memoryGiB: 122,
+    networkBaselineGbps: 5,
+    instanceStore: d2Disks(12),
+    onDemandUsdPerHour: 2.76,
+  },
+  {
+    name: 'd2.8xlarge',
+    vcpus: 36,
+    memoryGiB: 244,
+    networkBaselineGbps: 10,
+    instanceStore: d2Disks(24),
+    onDemandUsdPerHour: 5.52,
+  },
+];
+
+/**
+ * The single-volume EBS tiers of the original template, as DESIGN.md fixes them for `auto`: the smallest
+ * tier whose `maxCapacityTiB` holds the request.
+ */
+export const EBS_SINGLE_VOLUME_TIERS: readonly {
+  readonly maxCapacityTiB: number;
+  readonly instanceType: string;
+}[] = [
+  { maxCapacityTiB: 2, instanceType: 'm4.xlarge' },
+  { maxCapacityTiB: 5, instanceType: 'm4.2xlarge' },
+  { maxCapacityTiB: 10, instanceType: 'm4.4xlarge' },
+  { maxCapacityTiB: 16, instanceType: 'm4.10xlarge' },
+];
+
+/** Throughput Optimized HDD (st1) volumes. [HDD]; price [PRICE]. */
+export const ST1 = {
+  minSizeGiB: 125,
+  maxSizeGiB: 16 * 1024,
+  /** Baseline throughput, which is also the rate the burst bucket refills at. */
+  baselineMiBpsPerTiB: 40,
+  burstMiBpsPerTiB: 250,
+  /** Cap on both baseline and burst throughput of one volume. */
+  maxMiBpsPerVolume: 500,
+  /** The burst bucket holds up to 1 TiB of credit per TiB of volume size. */
+  bucketTiBPerTiB: 1,
+  /** EBS bills provisioned GiB as "GB-month". */
+  usdPerGiBMonth: 0.045,
+} as const;
+
+/**
+ * Largest capacity one NFS server should hold: the original guidance recommends a single server under
+ * about 48 TiB (BACKGROUND.md); with st1's 16 TiB per volume that is 3 striped volumes.
+ */
+export const MAX_EBS_CAPACITY_TIB = 48;
+
+/** Where a request goes that is too large for any one NFS server. */
+export const BEYOND_ONE_SERVER = 'a parallel file system such as Amazon FSx for Lustre is the better tool';
+
+const ALL_TYPES = new Map([...EBS_INSTANCE_TYPES, ...INSTANCE_STORE_TYPES].map((t) => [t.name, t]));
+
+/** The catalogue entry for `name`; throws naming the known types when there is none. */
+export function instanceTypeSpec(name: string): InstanceTypeSpec {
+  const spec = ALL_TYPES.get(name);
+  if (!spec) {
+    throw new Error(
+      `instanceType must be one of ${[...ALL_TYPES.keys()].join(', ')}; got ${JSON.stringify(name)}`,
+    );
+  }
+  return spec;
+}
+
+/** Raw capacity of an instance type's local disks, in TiB (0 for EBS-only types). */
+export function instanceStoreTiB(spec: InstanceTypeSpec): number {
+  return spec.instanceStore ? (spec.instanceStore.disks * spec.instanceStore.diskBytes) / TIB_BYTES : 0;
+}

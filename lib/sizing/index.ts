@@ -1,0 +1,5 @@
+// The sizing planner (DESIGN.md, contract 1) and the catalogue entries its answers refer to.
+export * from './plan';
+export { EBS_INSTANCE_TYPES, INSTANCE_STORE_TYPES, instanceStoreTiB, instanceTypeSpec } from './catalog';
+export type { InstanceStoreSpec, InstanceTypeSpec } from './catalog';
+export { formatPlanTable } from './plan-table';

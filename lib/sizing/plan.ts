@@ -1,0 +1,335 @@
+/**
+ * The sizing planner: from the capacity a user asks for to an instance type, its data disks, the
+ * throughput clients can expect and the monthly cost. Pure functions, no CDK imports (DESIGN.md,
+ * contract 1); the construct only wires resources from the plan.
+ */
+import {
+  BEYOND_ONE_SERVER,
+  EBS_INSTANCE_TYPES,
+  EBS_SINGLE_VOLUME_TIERS,
+  GIB_BYTES,
+  HOURS_PER_MONTH,
+  INSTANCE_STORE_TYPES,
+  InstanceTypeSpec,
+  MAX_EBS_CAPACITY_TIB,
+  MB_BYTES,
+  ST1,
+  TIB_BYTES,
+  instanceStoreTiB,
+  instanceTypeSpec,
+} from './catalog';
+
+/** Where the data lives: durable EBS st1 volumes, or the instance's local disks (lost on stop). */
+export type Backend = 'ebs' | 'instance-store';
+
+/** What the user asks for. */
+export interface StorageRequest {
+  /** Usable capacity wanted, in TiB (2^40 bytes). */
+  readonly capacityTiB: number;
+  /**
+   * The backend, or `auto` to choose EBS up to 16 TiB and instance store above.
+   * @default 'auto'
+   */
+  readonly backend?: Backend | 'auto';
+}
+
+/** One EBS data volume. */
+export interface DataVolumePlan {
+  readonly volumeType: 'st1';
+  readonly sizeGiB: number;
+}
+
+/** Aggregate sequential throughput, MB/s = 10^6 bytes per second. */
+export interface ThroughputEstimate {
+  readonly readMBps: number;
+  readonly writeMBps: number;
+  /** The published limit that binds, in words. */
+  readonly limitedBy: string;
+}
+
+/** The planner's answer. */
+export interface StoragePlan {
+  readonly backend: Backend;
+  readonly instanceType: string;
+  /** EBS only; empty for instance store. All the same size: they are striped. */
+  readonly dataVolumes: DataVolumePlan[];
+  /** Instance store only; 0 for EBS. */
+  readonly instanceStoreDisks: number;
+  /** Raw capacity of the data disks, TiB; never less than the request. */
+  readonly rawCapacityTiB: number;
+  readonly throughput: ThroughputEstimate;
+  /** On-demand instance + volumes, 730 h, us-east-1 list price, USD. */
+  readonly monthlyCostUsd: number;
+}
+
+/**
+ * The workload the estimate describes: 8 or more clients moving about 1 TB in total with 1 MiB I/O,
+ * starting with full st1 burst credits (DESIGN.md). With 8+ clients no single TCP flow limit binds.
+ */
+const ESTIMATE_TRANSFER_BYTES = 1e12;
+
+const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'ebs', 'instance-store'];
+const LARGEST_INSTANCE_STORE = INSTANCE_STORE_TYPES[INSTANCE_STORE_TYPES.length - 1];
+const MAX_INSTANCE_STORE_TIB = instanceStoreTiB(LARGEST_INSTANCE_STORE);
+const MAX_SINGLE_VOLUME_TIB = ST1.maxSizeGiB / 1024;
+
+/**
+ * Plans the server for a request. Throws an Error naming the field, the value and the allowed range for
+ * a bad request, and pointing to a parallel file system when no single server should hold the capacity.
+ */
+export function planStorage(request: StorageRequest): StoragePlan {
+  if (typeof request !== 'object' || request === null) {
+    throw new Error(`request must be an object { capacityTiB, backend? }; got ${describe(request)}`);
+  }
+  const backend = request.backend ?? 'auto';
+  if (!BACKENDS.includes(backend)) {
+    throw new Error(
+      `backend must be one of ${BACKENDS.map((b) => `'${b}'`).join(', ')}; got ${describe(backend)}`,
+    );
+  }
+  const capacityTiB = validateCapacity(request.capacityTiB, backend);
+
+  if (backend === 'instance-store' || (backend === 'auto' && capacityTiB > MAX_SINGLE_VOLUME_TIB)) {
+    return planInstanceStore(capacityTiB);
+  }
+  return planEbs(capacityTiB);
+}
+
+/**
+ * Estimates the aggregate sequential throughput of a server from published limits only: the data disks
+ * (st1 baseline, burst and credits, or instance-store HDDs), the instance's EBS bandwidth and its network
+ * baseline. Pass the st1 volumes for an EBS-backed type; none for a d2 type, whose local disks are used.
+ */
+export function estimateThroughput(
+  instanceType: string,
+  dataVolumes: DataVolumePlan[] = [],
+): ThroughputEstimate {
+  const spec = instanceTypeSpec(instanceType);
+  const network: Limit = {
+    mbps: (spec.networkBaselineGbps * 1e9) / 8 / MB_BYTES,
+    label: `network baseline of ${spec.name} (${spec.networkBaselineGbps} Gbps)`,
+  };
+  const disks = spec.instanceStore;
+  if (disks) {
+    if (dataVolumes.length > 0) {
+      throw new Error(
+        `dataVolumes must be empty for ${spec.name}: its data lives on its ${disks.disks} instance-store disks; got ${dataVolumes.length} volume(s)`,
+      );
+    }
+    return combine(
+      binding([
+        {
+          mbps: disks.disks * disks.diskReadMBps,
+          label: `${disks.disks} instance-store HDDs of ${spec.name} (read)`,
+        },
+        network,
+      ]),
+      binding([
+        {
+          mbps: disks.disks * disks.diskWriteMBps,
+          label: `${disks.disks} instance-store HDDs of ${spec.name} (write)`,
+        },
+        network,
+      ]),
+    );
+  }
+
+  const sizeGiB = validateVolumes(spec, dataVolumes);
+  const count = dataVolumes.length;
+  const st1 = st1Volume(sizeGiB);
+  const ebs: Limit = {
+    mbps: (spec.ebsBandwidthMbps ?? 0) / 8,
+    label: `EBS bandwidth of ${spec.name} (${spec.ebsBandwidthMbps} Mbps)`,
+  };
+  const steady = binding([
+    { mbps: count * st1.burstMBps, label: `st1 burst of ${count} x ${sizeGiB} GiB` },
+    ebs,
+    network,
+  ]);
+  // st1 reads and writes draw on the same limits and the same credits, so one figure serves both.
+  const sustained = afterBurstCredits(steady, st1, count);
+  return combine(sustained, sustained);
+}
+
+/** A throughput limit in MB/s and the words that name it. */
+interface Limit {
+  readonly mbps: number;
+  readonly label: string;
+}
+
+/** One st1 volume's published limits, in MB/s and bytes. */
+interface St1Volume {
+  readonly burstMBps: number;
+  readonly baselineMBps: number;
+  readonly bucketBytes: number;
+}
+
+function validateCapacity(value: unknown, backend: Backend | 'auto'): number {
+  const limit = capacityLimit(backend);
+  const allowed = `a number greater than 0 and at most ${formatTiB(limit.maxTiB)} for backend '${backend}' (${limit.why})`;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new Error(`capacityTiB must be ${allowed}; got ${describe(value)}`);
+  }
+  if (value > limit.maxTiB) {
+    throw new Error(`capacityTiB must be ${allowed}; got ${value}. ${limit.beyond}`);
+  }
+  return value;
+}
+
+/** The most a backend can hold, why, and where to go beyond it. */
+function capacityLimit(backend: Backend | 'auto'): { maxTiB: number; why: string; beyond: string } {
+  if (backend === 'ebs') {
+    return {
+      maxTiB: MAX_EBS_CAPACITY_TIB,
+      why: `striped st1 volumes of at most ${MAX_SINGLE_VOLUME_TIB} TiB each`,
+      beyond: `Beyond that ${BEYOND_ONE_SERVER}.`,
+    };
+  }
+  return {
+    maxTiB: MAX_INSTANCE_STORE_TIB,
+    why: `the largest instance store, ${LARGEST_INSTANCE_STORE.name}, holds ${formatTiB(MAX_INSTANCE_STORE_TIB)} TiB`,
+    beyond:
+      backend === 'auto'
+        ? `Backend 'ebs' stripes st1 volumes up to ${MAX_EBS_CAPACITY_TIB} TiB; beyond that ${BEYOND_ONE_SERVER}.`
+        : `Beyond that ${BEYOND_ONE_SERVER}.`,
+  };
+}
+
+function planInstanceStore(capacityTiB: number): StoragePlan {
+  // validateCapacity guarantees the largest type fits.
+  const spec = INSTANCE_STORE_TYPES.find((t) => instanceStoreTiB(t) >= capacityTiB) ?? LARGEST_INSTANCE_STORE;
+  return {
+    backend: 'instance-store',
+    instanceType: spec.name,
+    dataVolumes: [],
+    instanceStoreDisks: spec.instanceStore?.disks ?? 0,
+    rawCapacityTiB: instanceStoreTiB(spec),
+    throughput: estimateThroughput(spec.name),
+    monthlyCostUsd: monthlyCost(spec, []),
+  };
+}
+
+function planEbs(capacityTiB: number): StoragePlan {
+  // Multiplying by a power of two is exact in floating point, so the ceiling never rounds a request down.
+  const requiredGiB = Math.max(ST1.minSizeGiB, Math.ceil(capacityTiB * 1024));
+  const count = Math.ceil(requiredGiB / ST1.maxSizeGiB);
+  // Equal sizes: an LVM stripe uses the same extent count on every volume, so extra size would be wasted.
+  const sizeGiB = Math.ceil(requiredGiB / count);
+  const dataVolumes: DataVolumePlan[] = Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB }));
+  const spec =
+    count === 1 ? singleVolumeTier(capacityTiB) : matchingEbsBandwidth(count * st1Volume(sizeGiB).burstMBps);
+  return {
+    backend: 'ebs',
+    instanceType: spec.name,
+    dataVolumes,
+    instanceStoreDisks: 0,
+    rawCapacityTiB: (count * sizeGiB) / 1024,
+    throughput: estimateThroughput(spec.name, dataVolumes),
+    monthlyCostUsd: monthlyCost(spec, dataVolumes),
+  };
+}
+
+/** The original template's tier for one volume (DESIGN.md fixes these for `auto`). */
+function singleVolumeTier(capacityTiB: number): InstanceTypeSpec {
+  const tier = EBS_SINGLE_VOLUME_TIERS.find((t) => capacityTiB <= t.maxCapacityTiB);
+  if (!tier) throw new Error(`capacityTiB ${capacityTiB} is over the largest single-volume tier`);
+  return instanceTypeSpec(tier.instanceType);
+}
+
+/** The smallest m4 whose EBS bandwidth carries the volumes' burst throughput, else the largest m4. */
+function matchingEbsBandwidth(volumesMBps: number): InstanceTypeSpec {
+  return (
+    EBS_INSTANCE_TYPES.find((t) => (t.ebsBandwidthMbps ?? 0) / 8 >= volumesMBps) ??
+    EBS_INSTANCE_TYPES[EBS_INSTANCE_TYPES.length - 1]
+  );
+}
+
+function st1Volume(sizeGiB: number): St1Volume {
+  const tib = sizeGiB / 1024;
+  const mibps = (perTiB: number) => (Math.min(perTiB * tib, ST1.maxMiBpsPerVolume) * 1024 ** 2) / MB_BYTES;
+  return {
+    burstMBps: mibps(ST1.burstMiBpsPerTiB),
+    baselineMBps: mibps(ST1.baselineMiBpsPerTiB),
+    bucketBytes: ST1.bucketTiBPerTiB * tib * TIB_BYTES,
+  };
+}
+
+/**
+ * Average throughput over the whole transfer when the stripe runs at `steady`. Each volume carries an
+ * equal share; above its baseline it drains credits at (rate - baseline), and once the bucket is empty
+ * it falls back to its baseline for the rest of its share.
+ */
+function afterBurstCredits(steady: Limit, st1: St1Volume, count: number): Limit {
+  const perVolumeMBps = steady.mbps / count;
+  const shareBytes = ESTIMATE_TRANSFER_BYTES / count;
+  if (perVolumeMBps <= st1.baselineMBps) return steady;
+  const burstSeconds = st1.bucketBytes / ((perVolumeMBps - st1.baselineMBps) * MB_BYTES);
+  const burstBytes = perVolumeMBps * MB_BYTES * burstSeconds;
+  if (burstBytes >= shareBytes) return steady;
+  const seconds = burstSeconds + (shareBytes - burstBytes) / (st1.baselineMBps * MB_BYTES);
+  return {
+    mbps: ESTIMATE_TRANSFER_BYTES / seconds / MB_BYTES,
+    label:
+      `st1 burst credits of ${count} x ${st1.bucketBytes / GIB_BYTES} GiB (empty after ` +
+      `${Math.round((count * burstBytes) / 1e9)} GB, then st1 baseline ${round2(count * st1.baselineMBps)} MB/s)`,
+  };
+}
+
+/** The smallest limit; every limit that ties with it is named. */
+function binding(limits: Limit[]): Limit {
+  const mbps = Math.min(...limits.map((l) => l.mbps));
+  const tied = limits.filter((l) => l.mbps - mbps <= 1e-9 * mbps);
+  return { mbps, label: tied.map((l) => l.label).join(' and ') };
+}
+
+function combine(read: Limit, write: Limit): ThroughputEstimate {
+  return {
+    readMBps: round2(read.mbps),
+    writeMBps: round2(write.mbps),
+    limitedBy: read.label === write.label ? read.label : `read: ${read.label}; write: ${write.label}`,
+  };
+}
+
+/** Checks the st1 volumes given for an EBS-backed type and returns their common size. */
+function validateVolumes(spec: InstanceTypeSpec, dataVolumes: DataVolumePlan[]): number {
+  if (dataVolumes.length === 0) {
+    throw new Error(
+      `dataVolumes must hold at least one st1 volume for ${spec.name}, which has no local disks; got none`,
+    );
+  }
+  for (const [i, v] of dataVolumes.entries()) {
+    if (v.volumeType !== 'st1') {
+      throw new Error(`dataVolumes[${i}].volumeType must be 'st1'; got ${describe(v.volumeType)}`);
+    }
+    if (!Number.isInteger(v.sizeGiB) || v.sizeGiB < ST1.minSizeGiB || v.sizeGiB > ST1.maxSizeGiB) {
+      throw new Error(
+        `dataVolumes[${i}].sizeGiB must be a whole number from ${ST1.minSizeGiB} to ${ST1.maxSizeGiB}; got ${describe(v.sizeGiB)}`,
+      );
+    }
+  }
+  const sizes = new Set(dataVolumes.map((v) => v.sizeGiB));
+  if (sizes.size > 1) {
+    throw new Error(
+      `dataVolumes must all have the same sizeGiB, since they are striped together; got ${[...sizes].join(', ')}`,
+    );
+  }
+  return dataVolumes[0].sizeGiB;
+}
+
+function monthlyCost(spec: InstanceTypeSpec, dataVolumes: DataVolumePlan[]): number {
+  const volumesGiB = dataVolumes.reduce((sum, v) => sum + v.sizeGiB, 0);
+  return round2(spec.onDemandUsdPerHour * HOURS_PER_MONTH + volumesGiB * ST1.usdPerGiBMonth);
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+/** Rounds down, so a maximum shown in a message is never above the real one. */
+function formatTiB(value: number): string {
+  return String(Math.floor(value * 100) / 100);
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : `${String(value)} (${typeof value})`;
+}

@@ -1,0 +1,219 @@
+import * as fc from 'fast-check';
+import { Backend, StorageRequest, estimateThroughput, planStorage } from '../../lib/sizing';
+
+// Expected values are worked out here from the published numbers in BACKGROUND.md, not read from the
+// catalogue, so a wrong number in the catalogue fails these tests.
+const TIB = 2 ** 40;
+const D2_RAW_TIB = {
+  'd2.xlarge': 6e12 / TIB,
+  'd2.2xlarge': 12e12 / TIB,
+  'd2.4xlarge': 24e12 / TIB,
+  'd2.8xlarge': 48e12 / TIB,
+};
+/** The next double above x: the smallest request that no longer fits a limit of exactly x. */
+const above = (x: number) => x * (1 + 2 ** -52);
+
+describe('planStorage: auto', () => {
+  test.each([
+    // [capacityTiB, instanceType, volume GiB]
+    [0.05, 'm4.xlarge', 125], // below st1's 125 GiB minimum: rounded up to it
+    [1, 'm4.xlarge', 1024],
+    [2, 'm4.xlarge', 2048],
+    [2 + 1 / 1024, 'm4.2xlarge', 2049],
+    [2.01, 'm4.2xlarge', 2059], // 2058.24 GiB, rounded up to whole GiB
+    [5, 'm4.2xlarge', 5120],
+    [above(5), 'm4.4xlarge', 5121],
+    [10, 'm4.4xlarge', 10240],
+    [above(10), 'm4.10xlarge', 10241],
+    [16, 'm4.10xlarge', 16384],
+  ])('%p TiB -> EBS on %s with one st1 volume of %p GiB', (capacityTiB, instanceType, sizeGiB) => {
+    // WHEN
+    const plan = planStorage({ capacityTiB });
+    // THEN
+    expect(plan).toMatchObject({ backend: 'ebs', instanceType, instanceStoreDisks: 0 });
+    expect(plan.dataVolumes).toEqual([{ volumeType: 'st1', sizeGiB }]);
+    expect(plan.rawCapacityTiB).toBe(sizeGiB / 1024);
+  });
+
+  test.each([
+    [above(16), 'd2.4xlarge', 12],
+    [D2_RAW_TIB['d2.4xlarge'], 'd2.4xlarge', 12],
+    [above(D2_RAW_TIB['d2.4xlarge']), 'd2.8xlarge', 24],
+    [D2_RAW_TIB['d2.8xlarge'], 'd2.8xlarge', 24],
+  ])('%p TiB -> instance store on %s with %p disks', (capacityTiB, instanceType, disks) => {
+    const plan = planStorage({ capacityTiB, backend: 'auto' });
+    expect(plan).toMatchObject({
+      backend: 'instance-store',
+      instanceType,
+      instanceStoreDisks: disks,
+      dataVolumes: [],
+    });
+    expect(plan.rawCapacityTiB).toBeCloseTo(D2_RAW_TIB[instanceType as keyof typeof D2_RAW_TIB], 9);
+  });
+
+  test('backend defaults to auto', () => {
+    expect(planStorage({ capacityTiB: 20 })).toEqual(planStorage({ capacityTiB: 20, backend: 'auto' }));
+    expect(planStorage({ capacityTiB: 20 }).backend).toBe('instance-store');
+  });
+});
+
+describe('planStorage: forced backends', () => {
+  test("'ebs' up to 16 TiB uses the same single-volume tiers as auto", () => {
+    expect(planStorage({ capacityTiB: 7, backend: 'ebs' })).toEqual(planStorage({ capacityTiB: 7 }));
+  });
+
+  test.each([
+    // [capacityTiB, volumes, GiB each]: fewest volumes of at most 16 TiB, equal sizes, whole GiB
+    [above(16), 2, 8193],
+    [17, 2, 8704],
+    [32, 2, 16384],
+    [33, 3, 11264],
+    [48, 3, 16384],
+  ])("'ebs' %p TiB -> %p striped st1 volumes of %p GiB on m4.16xlarge", (capacityTiB, count, sizeGiB) => {
+    const plan = planStorage({ capacityTiB, backend: 'ebs' });
+    expect(plan.dataVolumes).toEqual(Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB })));
+    // Two or more st1 volumes burst at 2 x 500 MiB/s = 1048.6 MB/s or more: only m4.16xlarge's
+    // 10000 Mbps (1250 MB/s) of EBS bandwidth carries that; m4.10xlarge has 500 MB/s.
+    expect(plan.instanceType).toBe('m4.16xlarge');
+  });
+
+  test.each([
+    [0.1, 'd2.xlarge', 3],
+    [D2_RAW_TIB['d2.xlarge'], 'd2.xlarge', 3],
+    [above(D2_RAW_TIB['d2.xlarge']), 'd2.2xlarge', 6],
+    [above(D2_RAW_TIB['d2.2xlarge']), 'd2.4xlarge', 12],
+    [40, 'd2.8xlarge', 24],
+  ])("'instance-store' %p TiB -> the smallest d2 that fits, %s", (capacityTiB, instanceType, disks) => {
+    const plan = planStorage({ capacityTiB, backend: 'instance-store' });
+    expect(plan).toMatchObject({
+      backend: 'instance-store',
+      instanceType,
+      instanceStoreDisks: disks,
+      dataVolumes: [],
+    });
+  });
+});
+
+describe('planStorage: monthly cost (730 h on demand + st1 at $0.045 per GiB-month, us-east-1)', () => {
+  test.each([
+    [{ capacityTiB: 5 }, 0.4 * 730 + 5120 * 0.045],
+    [{ capacityTiB: 16 }, 2.0 * 730 + 16384 * 0.045],
+    [{ capacityTiB: 48, backend: 'ebs' }, 3.2 * 730 + 3 * 16384 * 0.045],
+    [{ capacityTiB: 1, backend: 'instance-store' }, 0.69 * 730],
+    [{ capacityTiB: 20 }, 2.76 * 730],
+    [{ capacityTiB: 40 }, 5.52 * 730],
+  ] as [StorageRequest, number][])('%p costs %p USD', (request, usd) => {
+    expect(planStorage(request).monthlyCostUsd).toBeCloseTo(usd, 2);
+  });
+});
+
+describe('planStorage: bad requests name the field, the value and the allowed range', () => {
+  test.each([
+    [
+      { capacityTiB: 0 },
+      /capacityTiB must be a number greater than 0 and at most 43\.65 for backend 'auto'.*got 0 \(number\)/,
+    ],
+    [{ capacityTiB: -1 }, /capacityTiB must be .*greater than 0.*got -1/],
+    [{ capacityTiB: NaN }, /capacityTiB must be .*got NaN/],
+    [
+      { capacityTiB: Infinity, backend: 'ebs' },
+      /capacityTiB must be .*at most 48 for backend 'ebs'.*got Infinity/,
+    ],
+    [{ capacityTiB: '5' }, /capacityTiB must be a number.*got "5"/],
+    [{}, /capacityTiB must be a number.*got undefined/],
+    [
+      { capacityTiB: 44 },
+      /at most 43\.65 for backend 'auto'.*got 44\. Backend 'ebs' stripes st1 volumes up to 48 TiB.*FSx for Lustre/,
+    ],
+    [{ capacityTiB: 48.01, backend: 'ebs' }, /at most 48 for backend 'ebs'.*got 48\.01\. .*FSx for Lustre/],
+    [
+      { capacityTiB: 43.66, backend: 'instance-store' },
+      /at most 43\.65 for backend 'instance-store'.*got 43\.66\. .*FSx for Lustre/,
+    ],
+    [{ capacityTiB: 5, backend: 'gp3' }, /backend must be one of 'auto', 'ebs', 'instance-store'; got "gp3"/],
+    [null, /request must be an object.*got null/],
+  ])('%p', (request, message) => {
+    expect(() => planStorage(request as unknown as StorageRequest)).toThrow(message);
+  });
+
+  test('the largest capacity each backend accepts is planned, not refused', () => {
+    expect(planStorage({ capacityTiB: 48, backend: 'ebs' }).rawCapacityTiB).toBe(48);
+    expect(
+      planStorage({ capacityTiB: D2_RAW_TIB['d2.8xlarge'], backend: 'instance-store' }).instanceType,
+    ).toBe('d2.8xlarge');
+  });
+});
+
+describe('planStorage: properties over every valid request', () => {
+  // fc.double alone favours tiny values; add capacities spread evenly over the range and whole GiB.
+  const capacity = (max: number) =>
+    fc.oneof(
+      fc.double({ min: 0, max, minExcluded: true, noNaN: true }),
+      fc.integer({ min: 1, max: 1_000_000 }).map((i) => (max * i) / 1_000_000),
+      fc.integer({ min: 1, max: Math.floor(max * 1024) }).map((gib) => gib / 1024),
+    );
+  const request = (backend: Backend | 'auto', max: number) =>
+    capacity(max).map((capacityTiB) => ({ capacityTiB, backend }));
+  const anyRequest = fc.oneof(
+    request('auto', D2_RAW_TIB['d2.8xlarge']),
+    request('ebs', 48),
+    request('instance-store', D2_RAW_TIB['d2.8xlarge']),
+  );
+
+  test('raw capacity is never less than asked; the disks match the backend', () => {
+    fc.assert(
+      fc.property(anyRequest, (req) => {
+        const plan = planStorage(req);
+        expect(plan.rawCapacityTiB).toBeGreaterThanOrEqual(req.capacityTiB);
+        if (plan.backend === 'ebs') {
+          expect(plan.instanceStoreDisks).toBe(0);
+          expect(plan.instanceType).toMatch(/^m4\./);
+        } else {
+          expect(plan.dataVolumes).toEqual([]);
+          expect(plan.instanceStoreDisks).toBeGreaterThan(0);
+          expect(plan.instanceType).toMatch(/^d2\./);
+        }
+        if (req.backend === 'auto')
+          expect(plan.backend).toBe(req.capacityTiB <= 16 ? 'ebs' : 'instance-store');
+        if (req.backend !== 'auto') expect(plan.backend).toBe(req.backend);
+      }),
+    );
+  });
+
+  test('EBS volumes: the fewest that hold the request, equal, whole GiB within st1 limits, under 1 GiB spare each', () => {
+    fc.assert(
+      fc.property(request('ebs', 48), (req) => {
+        const { dataVolumes } = planStorage(req);
+        const wantedGiB = Math.max(125, Math.ceil(req.capacityTiB * 1024));
+        const sizes = dataVolumes.map((v) => v.sizeGiB);
+        expect(new Set(sizes).size).toBe(1);
+        expect(Number.isInteger(sizes[0]) && sizes[0] >= 125 && sizes[0] <= 16384).toBe(true);
+        expect((dataVolumes.length - 1) * 16384).toBeLessThan(wantedGiB);
+        expect(sizes[0] * dataVolumes.length - wantedGiB).toBeLessThan(dataVolumes.length);
+      }),
+    );
+  });
+
+  test('the throughput in a plan is estimateThroughput() of its instance type and volumes', () => {
+    fc.assert(
+      fc.property(anyRequest, (req) => {
+        const plan = planStorage(req);
+        const volumes = plan.backend === 'ebs' ? plan.dataVolumes : undefined;
+        expect(plan.throughput).toEqual(estimateThroughput(plan.instanceType, volumes));
+      }),
+    );
+  });
+
+  test.each(['ebs', 'instance-store'] as const)(
+    "with backend '%s', asking for more never costs less",
+    (backend) => {
+      const max = backend === 'ebs' ? 48 : D2_RAW_TIB['d2.8xlarge'];
+      fc.assert(
+        fc.property(request(backend, max), request(backend, max), (a, b) => {
+          const [small, large] = a.capacityTiB <= b.capacityTiB ? [a, b] : [b, a];
+          expect(planStorage(large).monthlyCostUsd).toBeGreaterThanOrEqual(planStorage(small).monthlyCostUsd);
+        }),
+      );
+    },
+  );
+});

@@ -1,0 +1,131 @@
+import * as fc from 'fast-check';
+import { DataVolumePlan, estimateThroughput } from '../../lib/sizing';
+
+// Expected values come from the published limits in BACKGROUND.md, worked out here: MB/s = 10^6 B/s,
+// Gbps / Mbps are 10^9 / 10^6 bit/s, st1 figures are MiB/s per TiB.
+const MIB = 2 ** 20;
+const st1 = (sizeGiB: number, count = 1): DataVolumePlan[] =>
+  Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB }));
+/** st1 burst of one volume, MB/s: 250 MiB/s per TiB, at most 500 MiB/s. */
+const st1BurstMBps = (sizeGiB: number) => (Math.min(250 * (sizeGiB / 1024), 500) * MIB) / 1e6;
+/** st1 baseline of one volume, MB/s: 40 MiB/s per TiB, at most 500 MiB/s. */
+const st1BaselineMBps = (sizeGiB: number) => (Math.min(40 * (sizeGiB / 1024), 500) * MIB) / 1e6;
+
+/** Published EBS bandwidth and network baseline of the m4 types, MB/s. */
+const M4 = {
+  'm4.xlarge': { ebs: 750 / 8, network: 750 / 8 },
+  'm4.2xlarge': { ebs: 1000 / 8, network: 1000 / 8 },
+  'm4.4xlarge': { ebs: 2000 / 8, network: 2000 / 8 },
+  'm4.10xlarge': { ebs: 4000 / 8, network: 10000 / 8 },
+  'm4.16xlarge': { ebs: 10000 / 8, network: 25000 / 8 },
+};
+
+describe('estimateThroughput: instance store (d2)', () => {
+  test.each([
+    // Disks: 145.8 MB/s read, 129.2 MB/s write each (3.5 / 3.1 GB/s over d2.8xlarge's 24), so even
+    // d2.xlarge's 3 disks (437 / 387 MB/s) outrun its network baseline: the network binds on every d2.
+    ['d2.xlarge', 1.25],
+    ['d2.2xlarge', 2.5],
+    ['d2.4xlarge', 5],
+    ['d2.8xlarge', 10],
+  ])('%s: network baseline of %p Gbps binds read and write', (instanceType, gbps) => {
+    const estimate = estimateThroughput(instanceType);
+    expect(estimate.readMBps).toBeCloseTo((gbps * 1e9) / 8 / 1e6, 2);
+    expect(estimate.writeMBps).toBeCloseTo((gbps * 1e9) / 8 / 1e6, 2);
+    expect(estimate.limitedBy).toBe(`network baseline of ${instanceType} (${gbps} Gbps)`);
+  });
+});
+
+describe('estimateThroughput: EBS (m4 + st1)', () => {
+  test.each([
+    // The original tiers: EBS bandwidth and network baseline are equal on the three smaller m4s.
+    [
+      'm4.xlarge',
+      2048,
+      93.75,
+      /^EBS bandwidth of m4\.xlarge \(750 Mbps\) and network baseline of m4\.xlarge \(0\.75 Gbps\)$/,
+    ],
+    ['m4.2xlarge', 5120, 125, /^EBS bandwidth of m4\.2xlarge \(1000 Mbps\) and network baseline/],
+    ['m4.4xlarge', 10240, 250, /^EBS bandwidth of m4\.4xlarge \(2000 Mbps\) and network baseline/],
+    ['m4.10xlarge', 16384, 500, /^EBS bandwidth of m4\.10xlarge \(4000 Mbps\)$/],
+  ])('%s with one %p GiB volume: %p MB/s', (instanceType, sizeGiB, mbps, limitedBy) => {
+    const estimate = estimateThroughput(instanceType, st1(sizeGiB));
+    expect(estimate).toMatchObject({ readMBps: mbps, writeMBps: mbps });
+    expect(estimate.limitedBy).toMatch(limitedBy);
+  });
+
+  test.each([
+    // [volumes, GiB each, MB/s, limit]
+    [1, 16384, st1BurstMBps(16384), 'st1 burst of 1 x 16384 GiB'], // 500 MiB/s per volume cap
+    [1, 1024, st1BurstMBps(1024), 'st1 burst of 1 x 1024 GiB'], // 1 TiB of credit outlasts a 1 TB transfer
+    [2, 8704, 2 * st1BurstMBps(8704), 'st1 burst of 2 x 8704 GiB'],
+    [3, 16384, 1250, 'EBS bandwidth of m4.16xlarge (10000 Mbps)'],
+  ])('m4.16xlarge with %p x %p GiB: %p MB/s', (count, sizeGiB, mbps, limitedBy) => {
+    const estimate = estimateThroughput('m4.16xlarge', st1(sizeGiB, count));
+    expect(estimate.readMBps).toBeCloseTo(mbps, 2);
+    expect(estimate.writeMBps).toBeCloseTo(mbps, 2);
+    expect(estimate.limitedBy).toBe(limitedBy);
+  });
+
+  test('a small volume runs out of burst credits during a 1 TB transfer and falls back to its baseline', () => {
+    // GIVEN 512 GiB of st1 on m4.xlarge: bursts at 125 MiB/s, but the instance carries 93.75 MB/s.
+    const rate = 93.75e6; // B/s
+    const baseline = 20 * MIB; // 40 MiB/s per TiB x 0.5 TiB, which also refills the bucket
+    const bucket = 512 * 2 ** 30; // 1 TiB of credit per TiB of size
+    const burstSeconds = bucket / (rate - baseline);
+    const burstBytes = rate * burstSeconds; // about 708 GB
+    const seconds = burstSeconds + (1e12 - burstBytes) / baseline;
+    // WHEN
+    const estimate = estimateThroughput('m4.xlarge', st1(512));
+    // THEN
+    expect(estimate.readMBps).toBeCloseTo(1e12 / seconds / 1e6, 2);
+    expect(estimate.writeMBps).toBe(estimate.readMBps);
+    expect(estimate.readMBps).toBeLessThan(50);
+    expect(estimate.limitedBy).toBe(
+      'st1 burst credits of 1 x 512 GiB (empty after 708 GB, then st1 baseline 20.97 MB/s)',
+    );
+  });
+
+  test('properties: between the baseline floor and the smallest published limit; more GiB is never slower', () => {
+    const m4 = fc.constantFrom(...(Object.keys(M4) as (keyof typeof M4)[]));
+    const size = fc.integer({ min: 125, max: 16384 });
+    fc.assert(
+      fc.property(m4, fc.integer({ min: 1, max: 3 }), size, size, (instanceType, count, a, b) => {
+        const [small, large] = a <= b ? [a, b] : [b, a];
+        const estimate = estimateThroughput(instanceType, st1(small, count));
+        const ceiling = Math.min(M4[instanceType].ebs, M4[instanceType].network, count * st1BurstMBps(small));
+        const floor = Math.min(ceiling, count * st1BaselineMBps(small));
+        expect(estimate.readMBps).toBeLessThanOrEqual(ceiling + 0.005);
+        expect(estimate.readMBps).toBeGreaterThanOrEqual(floor - 0.005);
+        expect(estimate.writeMBps).toBe(estimate.readMBps);
+        expect(estimateThroughput(instanceType, st1(large, count)).readMBps).toBeGreaterThanOrEqual(
+          estimate.readMBps,
+        );
+      }),
+    );
+  });
+});
+
+describe('estimateThroughput: bad input names the field, the value and what is allowed', () => {
+  test.each([
+    ['t3.micro', undefined, /instanceType must be one of m4\.xlarge, .*d2\.8xlarge; got "t3\.micro"/],
+    ['m4.xlarge', undefined, /dataVolumes must hold at least one st1 volume for m4\.xlarge.*got none/],
+    ['m4.xlarge', [], /dataVolumes must hold at least one st1 volume/],
+    ['d2.xlarge', st1(1024), /dataVolumes must be empty for d2\.xlarge.*got 1 volume/],
+    [
+      'm4.xlarge',
+      [{ volumeType: 'gp3', sizeGiB: 1024 }],
+      /dataVolumes\[0\]\.volumeType must be 'st1'; got "gp3"/,
+    ],
+    ['m4.xlarge', st1(124), /dataVolumes\[0\]\.sizeGiB must be a whole number from 125 to 16384; got 124/],
+    ['m4.xlarge', st1(16385), /sizeGiB must be a whole number from 125 to 16384; got 16385/],
+    ['m4.xlarge', st1(500.5), /sizeGiB must be a whole number .*got 500\.5/],
+    [
+      'm4.16xlarge',
+      [...st1(1024), ...st1(2048)],
+      /dataVolumes must all have the same sizeGiB.*got 1024, 2048/,
+    ],
+  ])('%s with %p', (instanceType, volumes, message) => {
+    expect(() => estimateThroughput(instanceType, volumes as DataVolumePlan[] | undefined)).toThrow(message);
+  });
+});
