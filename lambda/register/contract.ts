@@ -1,0 +1,258 @@
+/**
+ * The registration contract (DESIGN.md, contracts 3 and 4), shared by the CDK construct
+ * (lib/registration.ts) and the Lambda handler (lambda/register/index.ts) so the two cannot drift.
+ *
+ * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ */
+
+/** ResourceProperties keys of the registration custom resource. */
+export const PROP = {
+  instanceId: 'InstanceId',
+  clusterName: 'ClusterName',
+  serverName: 'ServerName',
+  parameterPrefix: 'ParameterPrefix',
+  exportPath: 'ExportPath',
+  mountPoint: 'MountPoint',
+  mountOptions: 'MountOptions',
+  backend: 'Backend',
+} as const;
+
+/** Keys of the custom resource's `Data` (readable with `Fn::GetAtt`). */
+export const DATA = {
+  ringParameterName: 'RingParameterName',
+  mountParameterName: 'MountParameterName',
+  privateIp: 'PrivateIp',
+} as const;
+
+export const DEFAULT_PARAMETER_PREFIX = '/storage-server';
+export const BACKENDS = ['ebs', 'instance-store'] as const;
+export type Backend = (typeof BACKENDS)[number];
+
+/** Longest cluster or server name (contract 2). */
+export const MAX_NAME_LENGTH = 64;
+/**
+ * Longest prefix. SSM counts a name's whole ARN against 1011 characters; with 64-character cluster and
+ * server names the mount record's name adds 144 characters to the prefix, so 512 leaves room for the
+ * longest partition and region in the ARN.
+ */
+export const MAX_PREFIX_LENGTH = 512;
+/** SSM allows 15 levels; the mount record adds 4 below the prefix (cluster/storage/server/mount). */
+export const MAX_PREFIX_LEVELS = 11;
+/** Path and option lengths that keep the mount record (which repeats them in `fstab`) under SSM's 4 KB. */
+export const MAX_PATH_LENGTH = 255;
+export const MAX_OPTIONS_LENGTH = 1024;
+
+/** Ring member record: `<prefix>/<cluster>/ring/<server>`. */
+export interface RingRecord {
+  readonly name: string;
+  readonly role: 'storage';
+  readonly instanceId: string;
+  readonly privateIp: string;
+  readonly privateDnsName: string;
+  readonly availabilityZone: string;
+  readonly instanceType: string;
+  readonly backend: Backend;
+  /** ISO 8601 time of the registration. */
+  readonly registeredAt: string;
+}
+
+/** Mount config record: `<prefix>/<cluster>/storage/<server>/mount`. */
+export interface MountRecord {
+  /** The server's private IP. */
+  readonly server: string;
+  readonly exportPath: string;
+  readonly mountPoint: string;
+  readonly fsType: 'nfs4';
+  /** Client mount options. */
+  readonly options: string;
+  /** The complete fstab line. */
+  readonly fstab: string;
+}
+
+/** The ResourceProperties of the custom resource, validated. */
+export interface RegistrationProperties {
+  readonly instanceId: string;
+  readonly clusterName: string;
+  readonly serverName: string;
+  readonly parameterPrefix: string;
+  readonly exportPath: string;
+  readonly mountPoint: string;
+  readonly mountOptions: string;
+  readonly backend: Backend;
+}
+
+const NAME = /^[A-Za-z0-9_.-]+$/;
+const INSTANCE_ID = /^i-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
+const NO_SPACE = /^[^\s\0-\x1f\x7f]+$/;
+
+/** A cluster or server name: `[A-Za-z0-9_.-]`, 1-64 characters (one SSM path level). */
+export function validateName(field: string, value: string): void {
+  if (value.length < 1 || value.length > MAX_NAME_LENGTH || !NAME.test(value)) {
+    throw new Error(
+      `${field} must be 1-${MAX_NAME_LENGTH} characters of A-Z, a-z, 0-9, '_', '.' or '-' ` +
+        `(one SSM parameter path level), got ${JSON.stringify(value)}`,
+    );
+  }
+}
+
+/**
+ * An SSM path prefix: '/'-separated levels of `[A-Za-z0-9_.-]`, starting with '/', no trailing '/',
+ * the first level not starting with 'aws' or 'ssm' (reserved by SSM), at most 11 levels and 512 characters.
+ */
+export function validatePrefix(field: string, value: string): void {
+  const levels = value.split('/').slice(1);
+  const problem = !value.startsWith('/')
+    ? "must start with '/'"
+    : levels.some((l) => !NAME.test(l))
+      ? "must be '/'-separated non-empty levels of A-Z, a-z, 0-9, '_', '.' or '-' with no trailing '/'"
+      : /^(aws|ssm)/i.test(levels[0])
+        ? "must not start with 'aws' or 'ssm' (reserved by SSM)"
+        : levels.length > MAX_PREFIX_LEVELS
+          ? `must have at most ${MAX_PREFIX_LEVELS} levels (SSM allows 15; the records add 4)`
+          : value.length > MAX_PREFIX_LENGTH
+            ? `must be at most ${MAX_PREFIX_LENGTH} characters`
+            : undefined;
+  if (problem) throw new Error(`${field} ${problem}, got ${JSON.stringify(value)}`);
+}
+
+/** An absolute path usable as one fstab field: starts with '/', no whitespace, at most 255 characters. */
+export function validatePath(field: string, value: string): void {
+  if (!value.startsWith('/') || !NO_SPACE.test(value) || value.length > MAX_PATH_LENGTH) {
+    throw new Error(
+      `${field} must be an absolute path without whitespace, at most ${MAX_PATH_LENGTH} characters, ` +
+        `got ${JSON.stringify(value)}`,
+    );
+  }
+}
+
+/** NFS mount options as one fstab field: non-empty, no whitespace, at most 1024 characters. */
+export function validateMountOptions(field: string, value: string): void {
+  if (!NO_SPACE.test(value) || value.length > MAX_OPTIONS_LENGTH) {
+    throw new Error(
+      `${field} must be a non-empty comma-separated option list without whitespace, at most ` +
+        `${MAX_OPTIONS_LENGTH} characters, got ${JSON.stringify(value)}`,
+    );
+  }
+}
+
+export function validateBackend(field: string, value: string): asserts value is Backend {
+  if (!(BACKENDS as readonly string[]).includes(value)) {
+    throw new Error(`${field} must be one of ${BACKENDS.join(', ')}, got ${JSON.stringify(value)}`);
+  }
+}
+
+export function validateInstanceId(field: string, value: string): void {
+  if (!INSTANCE_ID.test(value)) {
+    throw new Error(
+      `${field} must be an EC2 instance id ('i-' and 8 or 17 lower-case hex digits), got ${JSON.stringify(value)}`,
+    );
+  }
+}
+
+/** `<prefix>/<cluster>/ring/<server>`: the server's ring member record. */
+export function ringParameterName(prefix: string, cluster: string, server: string): string {
+  return `${prefix}/${cluster}/ring/${server}`;
+}
+
+/** `<prefix>/<cluster>/storage/<server>/mount`: the server's mount config record. */
+export function mountParameterName(prefix: string, cluster: string, server: string): string {
+  return `${storagePath(prefix, cluster)}${server}/mount`;
+}
+
+/** `<prefix>/<cluster>/storage/`: where a client finds every storage server of its cluster. */
+export function storagePath(prefix: string, cluster: string): string {
+  return `${prefix}/${cluster}/storage/`;
+}
+
+/** `<prefix>/<cluster>/ring/`: every ring member of a cluster. */
+export function ringPath(prefix: string, cluster: string): string {
+  return `${prefix}/${cluster}/ring/`;
+}
+
+/**
+ * Splits a ring parameter name back into prefix, cluster and server, or returns undefined when the name
+ * is not one (the handler's Delete works from the PhysicalResourceId, which is the ring parameter name).
+ */
+export function parseRingParameterName(
+  name: string,
+): { prefix: string; clusterName: string; serverName: string } | undefined {
+  const m = /^(\/.+)\/([^/]+)\/ring\/([^/]+)$/.exec(name);
+  if (!m) return undefined;
+  const [, prefix, clusterName, serverName] = m;
+  try {
+    validatePrefix('prefix', prefix);
+    validateName('cluster', clusterName);
+    validateName('server', serverName);
+  } catch {
+    return undefined;
+  }
+  return { prefix, clusterName, serverName };
+}
+
+/** The fstab line a client uses: `<ip>:<exportPath> <mountPoint> nfs4 <options> 0 0`. */
+export function fstabLine(server: string, exportPath: string, mountPoint: string, options: string): string {
+  return `${server}:${exportPath} ${mountPoint} nfs4 ${options} 0 0`;
+}
+
+/** The mount config record for a server at `privateIp`. */
+export function mountRecord(
+  privateIp: string,
+  exportPath: string,
+  mountPoint: string,
+  options: string,
+): MountRecord {
+  return {
+    server: privateIp,
+    exportPath,
+    mountPoint,
+    fsType: 'nfs4',
+    options,
+    fstab: fstabLine(privateIp, exportPath, mountPoint, options),
+  };
+}
+
+/**
+ * Validates raw ResourceProperties (all values arrive as strings from CloudFormation) and returns them
+ * typed. Throws an Error naming every missing key, or the first invalid one with its value and the rule.
+ */
+export function parseRegistrationProperties(
+  raw: Record<string, unknown> | undefined,
+): RegistrationProperties {
+  if (raw === undefined || raw === null || typeof raw !== 'object') {
+    throw new Error(`ResourceProperties is missing; expected the keys ${Object.values(PROP).join(', ')}`);
+  }
+  const missing = Object.values(PROP).filter(
+    (key) => raw[key] === undefined || raw[key] === null || raw[key] === '',
+  );
+  if (missing.length > 0) {
+    throw new Error(`ResourceProperties is missing ${missing.join(', ')}; each must be a non-empty string`);
+  }
+  const get = (key: string): string => {
+    const value = raw[key];
+    if (typeof value !== 'string') {
+      throw new Error(`ResourceProperties.${key} must be a string, got ${JSON.stringify(value)}`);
+    }
+    return value;
+  };
+  const field = (key: string): string => `ResourceProperties.${key}`;
+  const props = {
+    instanceId: get(PROP.instanceId),
+    clusterName: get(PROP.clusterName),
+    serverName: get(PROP.serverName),
+    parameterPrefix: get(PROP.parameterPrefix),
+    exportPath: get(PROP.exportPath),
+    mountPoint: get(PROP.mountPoint),
+    mountOptions: get(PROP.mountOptions),
+    backend: get(PROP.backend),
+  };
+  validateInstanceId(field(PROP.instanceId), props.instanceId);
+  validateName(field(PROP.clusterName), props.clusterName);
+  validateName(field(PROP.serverName), props.serverName);
+  validatePrefix(field(PROP.parameterPrefix), props.parameterPrefix);
+  validatePath(field(PROP.exportPath), props.exportPath);
+  validatePath(field(PROP.mountPoint), props.mountPoint);
+  validateMountOptions(field(PROP.mountOptions), props.mountOptions);
+  const backend = props.backend;
+  validateBackend(field(PROP.backend), backend);
+  return { ...props, backend };
+}

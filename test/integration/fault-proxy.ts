@@ -1,0 +1,141 @@
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+
+/** A canned HTTP answer the proxy gives instead of forwarding. */
+export interface CannedResponse {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+}
+
+/** What to do with one request: answer it, forward it and rewrite the answer, or (undefined) forward it. */
+export type FaultAction = { respond: CannedResponse } | { rewrite: (body: string) => string } | undefined;
+
+/** Decides per request; `operation` is the API name, e.g. `PutParameter` or `DescribeInstances`. */
+export type FaultRule = (operation: string) => FaultAction;
+
+export interface FaultProxy {
+  readonly endpoint: string;
+  /** Operation of every request received since the last `reset`, in order (answered or forwarded). */
+  readonly operations: string[];
+  /** Installs a new rule and clears `operations`. */
+  reset(rule?: FaultRule): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * A loopback HTTP proxy in front of moto that injects faults (throttling, 5xx) or rewrites answers, so the
+ * handler's real SDK clients meet them over real HTTP. Works for JSON (X-Amz-Target) and query
+ * (`Action=`) protocols.
+ */
+export async function startFaultProxy(target: string): Promise<FaultProxy> {
+  const upstream = new URL(target);
+  const operations: string[] = [];
+  let rule: FaultRule = () => undefined;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const operation = operationOf(req, body.toString());
+      operations.push(operation);
+      const action = rule(operation);
+      if (action && 'respond' in action) {
+        res.writeHead(action.respond.status, { 'content-type': action.respond.contentType });
+        res.end(action.respond.body);
+        return;
+      }
+      const forward = http.request(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: req.headers,
+        },
+        (up) => {
+          const out: Buffer[] = [];
+          up.on('data', (c: Buffer) => out.push(c));
+          up.on('end', () => {
+            let answer = Buffer.concat(out);
+            const headers = { ...up.headers };
+            if (action && 'rewrite' in action) {
+              answer = Buffer.from(action.rewrite(answer.toString()));
+              delete headers['transfer-encoding'];
+              headers['content-length'] = String(answer.length);
+            }
+            res.writeHead(up.statusCode ?? 502, headers);
+            res.end(answer);
+          });
+        },
+      );
+      forward.on('error', (err) => {
+        res.writeHead(502);
+        res.end(String(err));
+      });
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    operations,
+    reset: (next = () => undefined) => {
+      rule = next;
+      operations.length = 0;
+    },
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
+
+function operationOf(req: http.IncomingMessage, body: string): string {
+  const target = req.headers['x-amz-target'];
+  if (typeof target === 'string') return target.split('.').pop() ?? target;
+  return new URLSearchParams(body).get('Action') ?? `${req.method} ${req.url}`;
+}
+
+/** SSM (JSON protocol) throttling, as the service sends it. */
+export const SSM_THROTTLED: CannedResponse = {
+  status: 400,
+  contentType: 'application/x-amz-json-1.1',
+  body: JSON.stringify({ __type: 'ThrottlingException', message: 'Rate exceeded' }),
+};
+
+/** SSM (JSON protocol) internal error. */
+export const SSM_INTERNAL_ERROR: CannedResponse = {
+  status: 500,
+  contentType: 'application/x-amz-json-1.1',
+  body: JSON.stringify({ __type: 'InternalServerError', message: 'We encountered an internal error.' }),
+};
+
+/** EC2 (query protocol) throttling, as the service sends it. */
+export const EC2_THROTTLED: CannedResponse = {
+  status: 503,
+  contentType: 'text/xml;charset=UTF-8',
+  body:
+    '<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error><Code>RequestLimitExceeded</Code>' +
+    '<Message>Request limit exceeded.</Message></Error></Errors><RequestID>fault-proxy</RequestID></Response>',
+};
+
+/** Rewrites a DescribeInstances answer so every running instance reads as pending. */
+export function asPending(body: string): string {
+  return body.replace(
+    /<instanceState>\s*<code>16<\/code>\s*<name>running<\/name>\s*<\/instanceState>/g,
+    '<instanceState><code>0</code><name>pending</name></instanceState>',
+  );
+}
+
+/** A rule that applies `action` to the first `times` requests of `operation` and forwards the rest. */
+export function firstN(operation: string, times: number, action: NonNullable<FaultAction>): FaultRule {
+  let seen = 0;
+  return (op) => {
+    if (op !== operation) return undefined;
+    seen += 1;
+    return seen <= times ? action : undefined;
+  };
+}

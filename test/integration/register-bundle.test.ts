@@ -1,0 +1,118 @@
+/**
+ * The deployed artefact, not the TypeScript source: the handler bundled by NodejsFunction (esbuild,
+ * minified, AWS SDK from its ES module build) registers and deregisters against moto. Each event runs in
+ * a fresh `node` process, as in Lambda (jest's module sandbox cannot run the SDK's dynamic imports).
+ */
+import { execFile } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { App, Stack } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import { EC2Client, type Instance } from '@aws-sdk/client-ec2';
+import { GetParametersByPathCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { ServerRegistration } from '../../lib/registration';
+import { MOTO_SETUP_TIMEOUT_MS, startMoto, motoEnv, type Moto } from '../support/moto';
+import { createEvent, createSubnet, deleteEvent, launchInstance, props } from './fixtures';
+
+let moto: Moto;
+let outdir: string;
+let bundle: string;
+let ssm: SSMClient;
+let server: Instance;
+
+/** Synthesizes a stack with a registration and returns the path of the handler's bundled index.js. */
+function bundledHandler(): string {
+  outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'register-bundle-'));
+  const app = new App({ outdir });
+  const stack = new Stack(app, 'Bundle');
+  const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0 });
+  const instance = new ec2.Instance(stack, 'Server', {
+    vpc,
+    instanceType: new ec2.InstanceType('m4.xlarge'),
+    machineImage: ec2.MachineImage.latestAmazonLinux2023(),
+  });
+  new ServerRegistration(stack, 'Registration', {
+    instance,
+    clusterName: 'hpc1',
+    serverName: 'storage1',
+    exportPath: '/export/data',
+    mountPoint: '/data',
+    mountOptions: 'hard',
+    backend: 'ebs',
+  });
+  const assembly = app.synth();
+  const resources = Object.values(assembly.getStackByName('Bundle').template.Resources) as {
+    Type: string;
+    Properties: { Runtime?: string; Code?: { S3Key?: string } };
+  }[];
+  const fn = resources.find(
+    (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Runtime === 'nodejs22.x',
+  );
+  const key = String(fn?.Properties.Code?.S3Key).replace(/\.zip$/, '');
+  return path.join(assembly.directory, `asset.${key}`, 'index.js');
+}
+
+/** Runs the bundle's handler on `event` in a fresh node process; resolves its result, rejects with its error. */
+function invoke(event: object): Promise<Record<string, unknown>> {
+  const script =
+    'require(process.argv[1]).handler(JSON.parse(process.argv[2])).then(' +
+    "(r) => process.stdout.write('RESULT ' + JSON.stringify(r) + '\\n')," +
+    "(e) => { process.stdout.write('ERROR ' + e.message + '\\n'); process.exitCode = 1; })";
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['-e', script, bundle, JSON.stringify(event)],
+      { env: { ...process.env, ...motoEnv(moto.endpoint), NODE_OPTIONS: '--enable-source-maps' } },
+      (_err, stdout, stderr) => {
+        const last = stdout.trim().split('\n').pop() ?? '';
+        if (last.startsWith('RESULT ')) resolve(JSON.parse(last.slice(7)));
+        else if (last.startsWith('ERROR ')) reject(new Error(last.slice(6)));
+        else reject(new Error(`the bundle did not run: ${stdout}${stderr}`));
+      },
+    );
+  });
+}
+
+beforeAll(async () => {
+  bundle = bundledHandler();
+  moto = await startMoto();
+  Object.assign(process.env, motoEnv(moto.endpoint));
+  const ec2Client = new EC2Client({});
+  ssm = new SSMClient({});
+  server = await launchInstance(ec2Client, await createSubnet(ec2Client));
+}, MOTO_SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+  await moto?.stop();
+  if (outdir) fs.rmSync(outdir, { recursive: true, force: true });
+});
+
+async function namesUnder(prefix: string): Promise<string[]> {
+  const out = await ssm.send(new GetParametersByPathCommand({ Path: prefix, Recursive: true }));
+  return (out.Parameters ?? []).map((p) => p.Name ?? '').sort();
+}
+
+test('the bundled handler registers, then deregisters', async () => {
+  const p = props(server.InstanceId ?? '', { ParameterPrefix: '/bundle' });
+
+  const created = await invoke(createEvent(p));
+  expect(created.Data).toEqual({
+    RingParameterName: '/bundle/hpc1/ring/storage1',
+    MountParameterName: '/bundle/hpc1/storage/storage1/mount',
+    PrivateIp: server.PrivateIpAddress,
+  });
+  expect(await namesUnder('/bundle')).toEqual([
+    '/bundle/hpc1/ring/storage1',
+    '/bundle/hpc1/storage/storage1/mount',
+  ]);
+
+  await invoke(deleteEvent(String(created.PhysicalResourceId), p));
+  expect(await namesUnder('/bundle')).toEqual([]);
+});
+
+test('the bundled handler still names the problem in its errors', async () => {
+  await expect(
+    invoke(createEvent(props('i-0123456789abcdef0', { ParameterPrefix: '/bundle' }))),
+  ).rejects.toThrow(/InstanceId i-0123456789abcdef0 does not exist .*InvalidInstanceID\.NotFound/);
+});
