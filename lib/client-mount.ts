@@ -1,0 +1,419 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { ArnFormat, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
+import type * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
+import { Construct, IDependable } from 'constructs';
+import {
+  DEFAULT_PARAMETER_PREFIX,
+  fstabLine,
+  storagePath,
+  validateName,
+  validatePrefix,
+} from '../lambda/register/contract';
+
+/** File name of the client mount script under lib/scripts. */
+export const CLIENT_MOUNT_SCRIPT_NAME = 'client-mount.sh';
+
+/** Default EC2 tag key that selects a cluster's client nodes (the value is the cluster name). */
+export const DEFAULT_CLIENT_TAG_KEY = 'cluster';
+
+/** Default re-run interval of the association (also the shortest State Manager accepts). */
+export const DEFAULT_MOUNT_SCHEDULE = Duration.minutes(30);
+
+/** The SSM actions a client needs to read its cluster's mount configs. */
+export const MOUNT_READ_ACTIONS = ['ssm:GetParametersByPath', 'ssm:GetParameter', 'ssm:GetParameters'];
+
+/** Heredoc delimiter that embeds the script in the document's shell step. */
+const HEREDOC_END = 'STORAGE_SERVER_CLIENT_MOUNT_SH';
+const NAME_PATTERN = '^[A-Za-z0-9_.-]{1,64}$';
+
+/** Properties of a {@link ClientMount}. */
+export interface ClientMountProps {
+  /** The cluster whose storage servers the clients mount: `[A-Za-z0-9_.-]`, 1-64 characters. */
+  readonly clusterName: string;
+  /**
+   * EC2 tag key that marks the cluster's client nodes; the association targets `<clientTagKey>=<clusterName>`.
+   * @default 'cluster'
+   */
+  readonly clientTagKey?: string;
+  /**
+   * SSM Parameter Store prefix of the mount configs (DESIGN.md, contract 3).
+   * @default '/storage-server'
+   */
+  readonly parameterPrefix?: string;
+  /**
+   * Mount only this server's config.
+   * @default - every storage server of the cluster
+   */
+  readonly serverName?: string;
+  /**
+   * How often State Manager re-runs the mount on every tagged node (new nodes run it at once): whole
+   * minutes, at least 30 (State Manager's shortest rate).
+   * @default Duration.minutes(30)
+   */
+  readonly schedule?: Duration;
+}
+
+/**
+ * Mounts a cluster's storage servers on its client nodes, present and future: an SSM Command document that
+ * reads the cluster's mount configs from Parameter Store and keeps one fstab line per server, and a State
+ * Manager association that runs it on every instance tagged `<clientTagKey>=<clusterName>`, at once on a
+ * node's first boot and again on a schedule. The nodes need the SSM agent and an instance role with
+ * AmazonSSMManagedInstanceCore plus {@link grantMount}.
+ */
+export class ClientMount extends Construct {
+  /** The SSM Command document (run it by hand with Run Command as well). */
+  public readonly document: ssm.CfnDocument;
+  /** The State Manager association. */
+  public readonly association: ssm.CfnAssociation;
+  /** `<prefix>/<cluster>/storage/`: where the mount configs are read. */
+  public readonly storagePath: string;
+  /**
+   * A managed policy with what {@link grantMount} grants, for node roles made outside CDK (ParallelCluster's
+   * `AdditionalIamPolicies`, a Slurm cluster's launch template role).
+   */
+  public readonly readPolicy: iam.ManagedPolicy;
+  private readonly parameterArns: string[];
+
+  constructor(scope: Construct, id: string, props: ClientMountProps) {
+    super(scope, id);
+    const clientTagKey = props.clientTagKey ?? DEFAULT_CLIENT_TAG_KEY;
+    const prefix = props.parameterPrefix ?? DEFAULT_PARAMETER_PREFIX;
+    const schedule = props.schedule ?? DEFAULT_MOUNT_SCHEDULE;
+
+    // The names become SSM paths and IAM resources at synth time, so they must be concrete.
+    validateConcrete('clusterName', props.clusterName, validateName);
+    validateConcrete('parameterPrefix', prefix, validatePrefix);
+    if (props.serverName !== undefined) validateConcrete('serverName', props.serverName, validateName);
+    validateTagKey(clientTagKey);
+    const scheduleExpression = rateExpression(schedule);
+
+    this.storagePath = storagePath(prefix, props.clusterName);
+    const stack = Stack.of(this);
+    const base = stack.formatArn({
+      service: 'ssm',
+      resource: 'parameter',
+      resourceName: this.storagePath.slice(1, -1),
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    });
+    this.parameterArns = [base, `${base}/*`];
+
+    this.readPolicy = new iam.ManagedPolicy(this, 'ReadPolicy', {
+      description: `Lets a client node read the storage mount configs of cluster ${props.clusterName}`,
+      statements: [new iam.PolicyStatement({ actions: MOUNT_READ_ACTIONS, resources: this.parameterArns })],
+    });
+    this.acknowledgeWildcard(this.readPolicy);
+
+    this.document = new ssm.CfnDocument(this, 'Document', {
+      documentType: 'Command',
+      content: renderClientMountDocument({
+        script: loadClientMountScript(),
+        clusterName: props.clusterName,
+        parameterPrefix: prefix,
+      }),
+    });
+    this.association = new ssm.CfnAssociation(this, 'Association', {
+      name: this.document.ref,
+      associationName: `storage-server-mount-${props.clusterName}`,
+      targets: [{ key: `tag:${clientTagKey}`, values: [props.clusterName] }],
+      parameters: {
+        clusterName: [props.clusterName],
+        prefix: [prefix],
+        ...(props.serverName !== undefined ? { serverName: [props.serverName] } : {}),
+      },
+      scheduleExpression,
+      // Run at once on creation and on every node that becomes a target, then on the schedule.
+      applyOnlyAtCronInterval: false,
+    });
+  }
+
+  /**
+   * Lets `grantee` (a client node's instance role, instance or Auto Scaling group) read the cluster's
+   * mount configs: `ssm:GetParametersByPath`/`GetParameter(s)` on `<prefix>/<cluster>/storage` and below.
+   */
+  public grantMount(grantee: iam.IGrantable): iam.Grant {
+    const grant = iam.Grant.addToPrincipal({
+      grantee,
+      actions: MOUNT_READ_ACTIONS,
+      resourceArns: this.parameterArns,
+    });
+    const principal = grantee.grantPrincipal;
+    if (Construct.isConstruct(principal)) this.acknowledgeWildcard(principal);
+    return grant;
+  }
+
+  /** The one wildcard: `<prefix>/<cluster>/storage/*`, acknowledged where the statement lands. */
+  private acknowledgeWildcard(scope: Construct): void {
+    Validations.of(scope).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${nagArn(Stack.of(this), this.parameterArns[1])}]`,
+      reason:
+        `A client reads every storage server's mount config under ${this.storagePath}; servers join ` +
+        "and leave, so the policy names the cluster's storage path, not single parameters.",
+    });
+  }
+}
+
+/** A storage server as {@link mountStorageOn} needs it (the public attributes of `StorageServer`). */
+export interface MountableStorageServer extends ec2.IConnectable {
+  readonly clusterName: string;
+  readonly serverName: string;
+  /** The server's private IP (a token until deploy). */
+  readonly privateIp: string;
+  readonly exportPath: string;
+  readonly mountPoint: string;
+  readonly mountOptions: string;
+  /** Completes when the export is live; the target is created after it so its first boot can mount. */
+  readonly ready?: IDependable;
+}
+
+/** Options of {@link mountStorageOn}. */
+export interface MountOnOptions {
+  /**
+   * Directory to mount the export on.
+   * @default - the server's mountPoint
+   */
+  readonly mountPoint?: string;
+}
+
+/**
+ * Mounts `server`'s export on an EC2 instance or on every instance of an Auto Scaling group: adds the
+ * mount point, an idempotent fstab line (tagged like the client mount script's, so the two never
+ * duplicate it) and a mount with retries to the target's user data, using the server's private IP
+ * directly (no SSM lookup, so no IAM is needed), and admits the target to the server's NFS port.
+ */
+export function mountStorageOn(
+  server: MountableStorageServer,
+  target: ec2.Instance | autoscaling.AutoScalingGroup,
+  options: MountOnOptions = {},
+): void {
+  const mountPoint = options.mountPoint ?? server.mountPoint;
+  if (!Token.isUnresolved(mountPoint)) validateMountPoint('mountPoint', mountPoint);
+  if (target.osType !== ec2.OperatingSystemType.LINUX) {
+    throw new Error(
+      `target ${target.node.path} must run Linux (its osType is ${ec2.OperatingSystemType[target.osType]}); ` +
+        'the mount is added to its user data as shell commands.',
+    );
+  }
+  target.addUserData(
+    ...renderMountUserData({
+      server: server.privateIp,
+      exportPath: server.exportPath,
+      mountPoint,
+      options: server.mountOptions,
+      tag: `${server.clusterName}/${server.serverName}`,
+    }),
+  );
+  server.connections.allowDefaultPortFrom(target, `NFSv4 from ${target.node.path}`);
+  if (server.ready) target.node.addDependency(server.ready);
+}
+
+/** Inputs of {@link renderClientMountDocument}. */
+export interface ClientMountDocumentOptions {
+  /** Full text of lib/scripts/client-mount.sh. */
+  readonly script: string;
+  /** Default of the document's clusterName parameter. */
+  readonly clusterName: string;
+  /** Default of the document's prefix parameter. */
+  readonly parameterPrefix: string;
+}
+
+/** The SSM Command document content (schema 2.2): parameters clusterName, prefix, serverName; one shell step. */
+export function renderClientMountDocument(options: ClientMountDocumentOptions): Record<string, unknown> {
+  const { script } = options;
+  if (script.includes('{{'))
+    throw new Error(`${CLIENT_MOUNT_SCRIPT_NAME} must not contain '{{' (SSM parameter syntax)`);
+  if (script.split('\n').some((line) => line.trim() === HEREDOC_END)) {
+    throw new Error(
+      `${CLIENT_MOUNT_SCRIPT_NAME} must not contain a line '${HEREDOC_END}' (the heredoc delimiter)`,
+    );
+  }
+  const runCommand = [
+    '#!/bin/sh',
+    `# Rendered by the StorageServer CDK app from lib/scripts/${CLIENT_MOUNT_SCRIPT_NAME}.`,
+    'script=$(mktemp) || exit 1',
+    `trap 'rm -f "$script"' EXIT`,
+    `cat >"$script" <<'${HEREDOC_END}' || exit 1`,
+    script.endsWith('\n') ? script.slice(0, -1) : script,
+    HEREDOC_END,
+    'rc=0',
+    // The allowed patterns below keep quotes and spaces out of the substituted values.
+    `bash "$script" --cluster '{{ clusterName }}' --prefix '{{ prefix }}' --server '{{ serverName }}' || rc=$?`,
+    'exit "$rc"',
+    '',
+  ].join('\n');
+  return {
+    schemaVersion: '2.2',
+    description:
+      "Mounts the cluster's NFS storage servers from their mount configs in SSM Parameter Store " +
+      '(<prefix>/<clusterName>/storage/<server>/mount): one tagged fstab line per server, updated in place. ' +
+      'Exit 2 reports a malformed or vanished config, a conflicting fstab line or a failed mount.',
+    parameters: {
+      clusterName: {
+        type: 'String',
+        default: options.clusterName,
+        description: 'The cluster whose storage servers are mounted.',
+        allowedPattern: NAME_PATTERN,
+      },
+      prefix: {
+        type: 'String',
+        default: options.parameterPrefix,
+        description: 'SSM Parameter Store prefix of the records.',
+        allowedPattern: '^(/[A-Za-z0-9_.-]+){1,11}$',
+      },
+      serverName: {
+        type: 'String',
+        default: '',
+        description: 'Mount only this server; empty mounts every server of the cluster.',
+        allowedPattern: '^([A-Za-z0-9_.-]{1,64})?$',
+      },
+    },
+    mainSteps: [
+      {
+        action: 'aws:runShellScript',
+        name: 'mountStorage',
+        precondition: { StringEquals: ['platformType', 'Linux'] },
+        inputs: { runCommand: [runCommand], timeoutSeconds: '900' },
+      },
+    ],
+  };
+}
+
+/** Inputs of {@link renderMountUserData}. */
+export interface MountUserDataOptions {
+  /** The server's address; may be a token (its private IP). */
+  readonly server: string;
+  readonly exportPath: string;
+  readonly mountPoint: string;
+  /** Client mount options. */
+  readonly options: string;
+  /** `<cluster>/<server>`: the fstab line ends with ` # storage-server:<tag>`, as the client mount script's do. */
+  readonly tag: string;
+  /** @default '/etc/fstab' */
+  readonly fstab?: string;
+  /** Mount attempts, 30 s apart (the server may still be booting). @default 10 */
+  readonly attempts?: number;
+}
+
+/** The fstab edit alone: replaces the tagged line in place (dropping repeats) or appends it. */
+export function renderFstabUpdate(o: MountUserDataOptions): string[] {
+  const fstab = o.fstab ?? '/etc/fstab';
+  const tag = ` # storage-server:${o.tag}`;
+  const line = `${fstabLine(o.server, o.exportPath, o.mountPoint, o.options)}${tag}`;
+  const next = shellQuote(`${fstab}.storage-server.new`);
+  // awk reads the values from the environment: `-v` would interpret backslashes in them.
+  const program =
+    'BEGIN { line = ENVIRON["STORAGE_SERVER_LINE"]; tag = ENVIRON["STORAGE_SERVER_TAG"] } ' +
+    '{ n = length($0); t = length(tag) } ' +
+    'n >= t && substr($0, n - t + 1) == tag { if (!done) print line; done = 1; next } ' +
+    '{ print } END { if (!done) print line }';
+  return [
+    `# storage-server: mount ${o.server}:${o.exportPath} on ${o.mountPoint} (${o.tag})`,
+    `mkdir -p ${shellQuote(o.mountPoint)}`,
+    `STORAGE_SERVER_LINE=${shellQuote(line)} STORAGE_SERVER_TAG=${shellQuote(tag)} awk '${program}' ${shellQuote(fstab)} >${next} && ` +
+      `cat ${next} >${shellQuote(fstab)} && rm -f ${next}`,
+  ];
+}
+
+/** User-data lines: the fstab edit, then the mount, retried while the server may still be starting. */
+export function renderMountUserData(o: MountUserDataOptions): string[] {
+  const attempts = o.attempts ?? 10;
+  const mountPoint = shellQuote(o.mountPoint);
+  return [
+    ...renderFstabUpdate(o),
+    'systemctl daemon-reload 2>/dev/null || true',
+    `for attempt in $(seq ${attempts}); do`,
+    `  if findmnt -rn --mountpoint ${mountPoint} >/dev/null || mount -T ${shellQuote(o.fstab ?? '/etc/fstab')} ${mountPoint}; then`,
+    `    echo "storage-server: ${o.server}:${o.exportPath} mounted on ${o.mountPoint}"; break`,
+    '  fi',
+    `  echo "storage-server: mounting ${o.mountPoint} failed (attempt $attempt of ${attempts})" >&2`,
+    `  if [ "$attempt" -lt ${attempts} ]; then sleep 30; fi`,
+    'done',
+  ];
+}
+
+/**
+ * Reads lib/scripts/client-mount.sh: next to this module (lib/*.ts under ts-node or jest, or a compiled
+ * lib/*.js), else relative to a compiled copy one or two levels down (dist/lib/*.js, dist/*.js).
+ */
+export function loadClientMountScript(baseDir: string = __dirname): string {
+  const candidates = [
+    path.join(baseDir, 'scripts', CLIENT_MOUNT_SCRIPT_NAME),
+    path.join(baseDir, '..', 'lib', 'scripts', CLIENT_MOUNT_SCRIPT_NAME),
+    path.join(baseDir, '..', '..', 'lib', 'scripts', CLIENT_MOUNT_SCRIPT_NAME),
+  ];
+  const found = candidates.find((candidate) => fs.existsSync(candidate));
+  if (!found) throw new Error(`${CLIENT_MOUNT_SCRIPT_NAME} not found; looked in: ${candidates.join(', ')}`);
+  return fs.readFileSync(found, 'utf8');
+}
+
+/** `rate(...)` for a State Manager schedule: whole minutes, at least 30. */
+export function rateExpression(schedule: Duration): string {
+  if (Token.isUnresolved(schedule.toSeconds()))
+    throw new Error('schedule must be a concrete Duration, got a token.');
+  const seconds = schedule.toSeconds();
+  if (seconds % 60 !== 0 || seconds < 30 * 60) {
+    throw new Error(
+      `schedule must be whole minutes, at least 30 (State Manager's shortest rate), got ${schedule.toHumanString()}.`,
+    );
+  }
+  const minutes = seconds / 60;
+  const [value, unit] =
+    minutes % 1440 === 0
+      ? [minutes / 1440, 'day']
+      : minutes % 60 === 0
+        ? [minutes / 60, 'hour']
+        : [minutes, 'minute'];
+  return `rate(${value} ${unit}${value === 1 ? '' : 's'})`;
+}
+
+function validateConcrete(
+  prop: string,
+  value: string,
+  validate: (field: string, value: string) => void,
+): void {
+  if (Token.isUnresolved(value)) {
+    throw new Error(
+      `${prop} must be a concrete string (it forms SSM parameter paths and IAM resources at synth time), got a token.`,
+    );
+  }
+  validate(prop, value);
+}
+
+/**
+ * An EC2 tag key (1-128 characters, not starting with 'aws:') that a State Manager target accepts: its
+ * `tag:<key>` must match `^[\p{L}\p{Z}\p{N}_.:/=\-@]*$` (SSM API, Target.Key), so no '+' and no tab.
+ */
+function validateTagKey(key: string): void {
+  if (Token.isUnresolved(key))
+    throw new Error('clientTagKey must be a concrete string (the association target), got a token.');
+  if (!/^[\p{L}\p{Z}\p{N}_.:/=@-]{1,128}$/u.test(key) || /^aws:/i.test(key)) {
+    throw new Error(
+      'clientTagKey must be an EC2 tag key that State Manager can target: 1-128 letters, digits, spaces or ' +
+        `_ . : / = @ -, not starting with 'aws:', got ${JSON.stringify(key)}.`,
+    );
+  }
+}
+
+function validateMountPoint(prop: string, value: string): void {
+  if (!/^(\/[A-Za-z0-9_.-]+)+$/.test(value) || value.split('/').includes('..')) {
+    throw new Error(
+      `${prop} must be an absolute directory path of A-Z a-z 0-9 _ . - / (not '/', no '..'), got ${JSON.stringify(value)}.`,
+    );
+  }
+}
+
+/** Single-quotes a value for the shell; tokens (e.g. the server's IP) resolve inside the quotes. */
+function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** An ARN as cdk-nag prints it in finding ids: pseudo parameters as `<AWS::Region>`. */
+function nagArn(stack: Stack, arn: string): string {
+  const resolved = stack.resolve(arn);
+  if (typeof resolved === 'string') return resolved;
+  const parts: unknown[] = resolved['Fn::Join'][1];
+  return parts.map((p) => (typeof p === 'string' ? p : `<${(p as { Ref: string }).Ref}>`)).join('');
+}

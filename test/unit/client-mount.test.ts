@@ -1,0 +1,506 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { App, CfnWaitCondition, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import {
+  ClientMount,
+  ClientMountProps,
+  MOUNT_READ_ACTIONS,
+  MountableStorageServer,
+  loadClientMountScript,
+  mountStorageOn,
+  rateExpression,
+  renderClientMountDocument,
+} from '../../lib/client-mount';
+import { cfnLint } from '../support/cfn-lint';
+import { nagFindings } from '../support/nag';
+import { venvBin } from '../support/venv';
+
+const SCRIPT = fs.readFileSync(path.join(__dirname, '../../lib/scripts/client-mount.sh'), 'utf8');
+
+/** Auto Scaling groups get a launch template (as with the project's cdk.json), not a launch configuration. */
+const CONTEXT = { '@aws-cdk/aws-autoscaling:generateLaunchTemplateInsteadOfLaunchConfig': true };
+const IMAGE = ec2.MachineImage.latestAmazonLinux2023();
+
+function newStack(app = new App({ context: CONTEXT })): Stack {
+  return new Stack(app, 'Test');
+}
+
+function clientMountStack(props: Partial<ClientMountProps> = {}): { stack: Stack; mount: ClientMount } {
+  const stack = newStack();
+  const mount = new ClientMount(stack, 'ClientMount', { clusterName: 'hpc1', ...props });
+  return { stack, mount };
+}
+
+/** A stand-in for StorageServer: a security group on TCP 2049, an IP token, a readiness resource. */
+function fakeServer(
+  stack: Stack,
+  vpc: ec2.IVpc,
+): MountableStorageServer & { securityGroup: ec2.SecurityGroup; ready: CfnWaitCondition } {
+  const securityGroup = new ec2.SecurityGroup(stack, 'ServerSg', { vpc, description: 'fake storage server' });
+  const ready = new CfnWaitCondition(stack, 'ServerReady', {});
+  const eni = new ec2.CfnNetworkInterface(stack, 'ServerEni', {
+    subnetId: vpc.selectSubnets({ subnetType: ec2.SubnetType.PRIVATE_ISOLATED }).subnetIds[0],
+    groupSet: [securityGroup.securityGroupId],
+  });
+  return {
+    clusterName: 'hpc1',
+    serverName: 'storage1',
+    privateIp: eni.attrPrimaryPrivateIpAddress,
+    exportPath: '/export/data',
+    mountPoint: '/data',
+    mountOptions: 'nfsvers=4.1,hard,_netdev',
+    connections: new ec2.Connections({ securityGroups: [securityGroup], defaultPort: ec2.Port.tcp(2049) }),
+    securityGroup,
+    ready,
+  };
+}
+
+function clientInstance(stack: Stack, vpc: ec2.IVpc, id = 'Client'): ec2.Instance {
+  return new ec2.Instance(stack, id, {
+    vpc,
+    instanceType: new ec2.InstanceType('c5.large'),
+    machineImage: IMAGE,
+  });
+}
+
+/** The user data of the first resource of `type` in the template, with tokens left as CloudFormation JSON. */
+function userDataOf(
+  template: Template,
+  type: string,
+  pick: (props: Record<string, unknown>) => unknown,
+): string {
+  const resources = Object.values(template.findResources(type)) as { Properties: Record<string, unknown> }[];
+  return JSON.stringify(pick(resources[0].Properties));
+}
+
+describe('ClientMount document', () => {
+  test('renders a schema 2.2 Command document with the script embedded verbatim', () => {
+    // GIVEN / WHEN
+    const { stack } = clientMountStack({ parameterPrefix: '/site/hpc' });
+    const template = Template.fromStack(stack);
+
+    // THEN
+    template.hasResourceProperties('AWS::SSM::Document', {
+      DocumentType: 'Command',
+      Content: Match.objectLike({
+        schemaVersion: '2.2',
+        parameters: {
+          clusterName: Match.objectLike({
+            type: 'String',
+            default: 'hpc1',
+            allowedPattern: '^[A-Za-z0-9_.-]{1,64}$',
+          }),
+          prefix: Match.objectLike({ type: 'String', default: '/site/hpc' }),
+          serverName: Match.objectLike({ type: 'String', default: '' }),
+        },
+        mainSteps: [
+          Match.objectLike({
+            action: 'aws:runShellScript',
+            precondition: { StringEquals: ['platformType', 'Linux'] },
+          }),
+        ],
+      }),
+    });
+    const doc = Object.values(template.findResources('AWS::SSM::Document'))[0] as {
+      Properties: { Content: { mainSteps: { inputs: { runCommand: string[] } }[] } };
+    };
+    const command = doc.Properties.Content.mainSteps[0].inputs.runCommand[0];
+    expect(command).toContain(SCRIPT.trimEnd());
+    expect(command).toContain(
+      `bash "$script" --cluster '{{ clusterName }}' --prefix '{{ prefix }}' --server '{{ serverName }}'`,
+    );
+  });
+
+  test('the embedded step runs the script with the document parameters', () => {
+    // GIVEN: the step with the parameters substituted as SSM would, and a script that echoes its arguments
+    const command = (
+      renderClientMountDocument({ script: 'echo "args: $*"\n', clusterName: 'c', parameterPrefix: '/p' })
+        .mainSteps as { inputs: { runCommand: string[] } }[]
+    )[0].inputs.runCommand[0]
+      .replace('{{ clusterName }}', 'hpc1')
+      .replace('{{ prefix }}', '/storage-server')
+      .replace('{{ serverName }}', '');
+
+    // WHEN
+    const out = spawnSync('sh', ['-c', command], { encoding: 'utf8' });
+
+    // THEN
+    expect(out.status).toBe(0);
+    expect(out.stdout).toBe('args: --cluster hpc1 --prefix /storage-server --server \n');
+  });
+
+  test("refuses a script holding SSM's parameter syntax or the heredoc delimiter", () => {
+    expect(() =>
+      renderClientMountDocument({ script: 'echo {{ x }}', clusterName: 'c', parameterPrefix: '/p' }),
+    ).toThrow(/must not contain '\{\{'/);
+    expect(() =>
+      renderClientMountDocument({
+        script: 'a\nSTORAGE_SERVER_CLIENT_MOUNT_SH\n',
+        clusterName: 'c',
+        parameterPrefix: '/p',
+      }),
+    ).toThrow(/heredoc delimiter/);
+  });
+
+  test('the script loads from lib/scripts and from a compiled copy one level down', () => {
+    expect(loadClientMountScript()).toBe(SCRIPT);
+    expect(loadClientMountScript(path.join(__dirname, '../../dist'))).toBe(SCRIPT);
+    expect(() => loadClientMountScript('/nonexistent/x/y')).toThrow(/client-mount.sh not found; looked in/);
+  });
+});
+
+describe('ClientMount association', () => {
+  test('targets the cluster tag, runs at once and every 30 minutes by default', () => {
+    const { stack } = clientMountStack();
+    const template = Template.fromStack(stack);
+    const docId = Object.keys(template.findResources('AWS::SSM::Document'))[0];
+
+    template.resourceCountIs('AWS::SSM::Association', 1);
+    template.hasResourceProperties('AWS::SSM::Association', {
+      Name: { Ref: docId },
+      Targets: [{ Key: 'tag:cluster', Values: ['hpc1'] }],
+      ScheduleExpression: 'rate(30 minutes)',
+      ApplyOnlyAtCronInterval: false,
+      Parameters: { clusterName: ['hpc1'], prefix: ['/storage-server'], serverName: Match.absent() },
+    });
+  });
+
+  test('honours clientTagKey, serverName, parameterPrefix and schedule', () => {
+    const { stack } = clientMountStack({
+      clientTagKey: 'parallelcluster:cluster-name',
+      serverName: 'fast1',
+      parameterPrefix: '/site',
+      schedule: Duration.hours(2),
+    });
+    Template.fromStack(stack).hasResourceProperties('AWS::SSM::Association', {
+      Targets: [{ Key: 'tag:parallelcluster:cluster-name', Values: ['hpc1'] }],
+      ScheduleExpression: 'rate(2 hours)',
+      Parameters: { clusterName: ['hpc1'], prefix: ['/site'], serverName: ['fast1'] },
+    });
+  });
+
+  test.each([
+    [Duration.minutes(30), 'rate(30 minutes)'],
+    [Duration.minutes(90), 'rate(90 minutes)'],
+    [Duration.hours(1), 'rate(1 hour)'],
+    [Duration.hours(12), 'rate(12 hours)'],
+    [Duration.days(1), 'rate(1 day)'],
+    [Duration.days(7), 'rate(7 days)'],
+  ])('schedule %s renders %s', (schedule, expected) => {
+    expect(rateExpression(schedule)).toBe(expected);
+  });
+});
+
+describe('ClientMount validation', () => {
+  test.each<[string, Partial<ClientMountProps>, RegExp]>([
+    [
+      'clusterName charset',
+      { clusterName: 'my cluster' },
+      /clusterName must be 1-64 characters .* got "my cluster"/,
+    ],
+    [
+      'clusterName token',
+      { clusterName: Token.asString({ Ref: 'X' }) },
+      /clusterName must be a concrete string/,
+    ],
+    [
+      'parameterPrefix',
+      { parameterPrefix: 'storage' },
+      /parameterPrefix must start with '\/', got "storage"/,
+    ],
+    ['parameterPrefix reserved', { parameterPrefix: '/aws/x' }, /parameterPrefix must not start with 'aws'/],
+    ['serverName', { serverName: 'a/b' }, /serverName must be 1-64 characters .* got "a\/b"/],
+    [
+      'clientTagKey reserved',
+      { clientTagKey: 'aws:autoscaling:groupName' },
+      /clientTagKey must be an EC2 tag key that State Manager can target: .* not starting with 'aws:', got "aws:autoscaling:groupName"/,
+    ],
+    ['clientTagKey empty', { clientTagKey: '' }, /clientTagKey must be an EC2 tag key/],
+    ['clientTagKey with +', { clientTagKey: 'a+b' }, /clientTagKey must be an EC2 tag key .* got "a\+b"/],
+    [
+      'schedule too short',
+      { schedule: Duration.minutes(29) },
+      /schedule must be whole minutes, at least 30 .* got 29 minutes/,
+    ],
+    ['schedule not whole minutes', { schedule: Duration.seconds(1830) }, /schedule must be whole minutes/],
+  ])('%s', (_name, props, message) => {
+    expect(() => clientMountStack(props)).toThrow(message);
+  });
+});
+
+describe('grantMount', () => {
+  test("grants reading the cluster's storage path and nothing wider", () => {
+    // GIVEN
+    const { stack, mount } = clientMountStack({ parameterPrefix: '/site' });
+    const role = new iam.Role(stack, 'NodeRole', {
+      assumedBy: new iam.ServicePrincipal('ec2.amazonaws.com'),
+    });
+
+    // WHEN
+    const grant = mount.grantMount(role);
+
+    // THEN
+    expect(grant.success).toBe(true);
+    const arn = (suffix: string) => ({
+      'Fn::Join': [
+        '',
+        [
+          'arn:',
+          { Ref: 'AWS::Partition' },
+          ':ssm:',
+          { Ref: 'AWS::Region' },
+          ':',
+          { Ref: 'AWS::AccountId' },
+          `:parameter/site/hpc1/storage${suffix}`,
+        ],
+      ],
+    });
+    Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: Match.stringLikeRegexp('NodeRole') }],
+      PolicyDocument: {
+        Statement: [{ Effect: 'Allow', Action: MOUNT_READ_ACTIONS, Resource: [arn(''), arn('/*')] }],
+      },
+    });
+  });
+
+  test('a managed read policy carries the same statement, for roles made outside CDK', () => {
+    const { stack, mount } = clientMountStack();
+    const template = Template.fromStack(stack);
+    template.resourceCountIs('AWS::IAM::ManagedPolicy', 1);
+    template.hasResourceProperties('AWS::IAM::ManagedPolicy', {
+      PolicyDocument: {
+        Statement: [
+          {
+            Effect: 'Allow',
+            Action: MOUNT_READ_ACTIONS,
+            Resource: [
+              Match.objectLike({
+                'Fn::Join': ['', Match.arrayWith([':parameter/storage-server/hpc1/storage'])],
+              }),
+              Match.objectLike({
+                'Fn::Join': ['', Match.arrayWith([':parameter/storage-server/hpc1/storage/*'])],
+              }),
+            ],
+          },
+        ],
+      },
+    });
+    expect(stack.resolve(mount.readPolicy.managedPolicyArn)).toEqual({
+      Ref: stack.getLogicalId(mount.readPolicy.node.defaultChild as iam.CfnManagedPolicy),
+    });
+  });
+
+  test('an Auto Scaling group grantee gets the statement on its instance role', () => {
+    const { stack, mount } = clientMountStack();
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0 });
+    const asg = new autoscaling.AutoScalingGroup(stack, 'Nodes', {
+      vpc,
+      instanceType: new ec2.InstanceType('c5.large'),
+      machineImage: IMAGE,
+    });
+    mount.grantMount(asg);
+    Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: Match.stringLikeRegexp('NodesInstanceRole') }],
+      PolicyDocument: { Statement: [Match.objectLike({ Action: MOUNT_READ_ACTIONS })] },
+    });
+  });
+});
+
+describe('mountStorageOn', () => {
+  test('an instance: user data with the known IP, NFS ingress from the instance, created after the server is ready', () => {
+    // GIVEN
+    const stack = newStack();
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0 });
+    const server = fakeServer(stack, vpc);
+    const client = clientInstance(stack, vpc);
+
+    // WHEN
+    mountStorageOn(server, client);
+
+    // THEN
+    const template = Template.fromStack(stack);
+    const userData = userDataOf(template, 'AWS::EC2::Instance', (p) => p.UserData);
+    expect(userData).toContain("mkdir -p '/data'");
+    // The IP is the server's attribute, resolved at deploy; the rest of the line is literal.
+    expect(stack.resolve(server.privateIp)).toEqual({
+      'Fn::GetAtt': [expect.stringMatching(/^ServerEni/), 'PrimaryPrivateIpAddress'],
+    });
+    expect(userData).toContain(JSON.stringify(stack.resolve(server.privateIp)));
+    expect(userData).toContain(
+      ':/export/data /data nfs4 nfsvers=4.1,hard,_netdev 0 0 # storage-server:hpc1/storage1',
+    );
+    expect(userData).toMatch(/mount -T '\/etc\/fstab' '\/data'/);
+    expect(userData).not.toContain('ssm');
+    template.hasResourceProperties('AWS::EC2::SecurityGroupIngress', {
+      IpProtocol: 'tcp',
+      FromPort: 2049,
+      ToPort: 2049,
+      GroupId: {
+        'Fn::GetAtt': [
+          stack.getLogicalId(server.securityGroup.node.defaultChild as ec2.CfnSecurityGroup),
+          'GroupId',
+        ],
+      },
+      SourceSecurityGroupId: {
+        'Fn::GetAtt': [Match.stringLikeRegexp('ClientInstanceSecurityGroup'), 'GroupId'],
+      },
+    });
+    const [instance] = Object.values(template.findResources('AWS::EC2::Instance')) as {
+      DependsOn?: string[];
+    }[];
+    expect(instance.DependsOn).toContain(stack.getLogicalId(server.ready));
+    // No IAM: the address is known, nothing is read from SSM.
+    template.resourcePropertiesCountIs(
+      'AWS::IAM::Policy',
+      {
+        PolicyDocument: Match.objectLike({
+          Statement: Match.arrayWith([Match.objectLike({ Action: MOUNT_READ_ACTIONS })]),
+        }),
+      },
+      0,
+    );
+  });
+
+  test('an Auto Scaling group: the launch template user data and ingress from the group', () => {
+    const stack = newStack();
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0 });
+    const server = fakeServer(stack, vpc);
+    const asg = new autoscaling.AutoScalingGroup(stack, 'Nodes', {
+      vpc,
+      instanceType: new ec2.InstanceType('c5.large'),
+      machineImage: IMAGE,
+    });
+
+    mountStorageOn(server, asg, { mountPoint: '/shared/scratch' });
+
+    const template = Template.fromStack(stack);
+    const userData = userDataOf(
+      template,
+      'AWS::EC2::LaunchTemplate',
+      (p) => (p.LaunchTemplateData as { UserData: unknown }).UserData,
+    );
+    expect(userData).toContain("mkdir -p '/shared/scratch'");
+    expect(userData).toContain(
+      ':/export/data /shared/scratch nfs4 nfsvers=4.1,hard,_netdev 0 0 # storage-server:hpc1/storage1',
+    );
+    template.hasResourceProperties('AWS::EC2::SecurityGroupIngress', {
+      FromPort: 2049,
+      SourceSecurityGroupId: {
+        'Fn::GetAtt': [Match.stringLikeRegexp('NodesInstanceSecurityGroup'), 'GroupId'],
+      },
+    });
+  });
+
+  test.each(['data', '/', '/a/../b', '/with space'])('refuses mountPoint %j', (mountPoint) => {
+    const stack = newStack();
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0 });
+    expect(() => mountStorageOn(fakeServer(stack, vpc), clientInstance(stack, vpc), { mountPoint })).toThrow(
+      new RegExp(
+        `mountPoint must be an absolute directory path .* got ${JSON.stringify(mountPoint).replace(/[.*/]/g, '\\$&')}`,
+      ),
+    );
+  });
+
+  test('refuses a Windows target', () => {
+    const stack = newStack();
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0 });
+    const windows = new ec2.Instance(stack, 'Win', {
+      vpc,
+      instanceType: new ec2.InstanceType('c5.large'),
+      machineImage: ec2.MachineImage.genericWindows({ 'us-east-1': 'ami-12345678' }),
+    });
+    expect(() => mountStorageOn(fakeServer(stack, vpc), windows)).toThrow(
+      /target Test\/Win must run Linux \(its osType is WINDOWS\)/,
+    );
+  });
+});
+
+describe('gates', () => {
+  /** ClientMount, grantMount on an instance and an ASG, mountStorageOn both, in one stack. */
+  function build(app: App): Stack {
+    for (const [key, value] of Object.entries(CONTEXT)) app.node.setContext(key, value);
+    const stack = newStack(app);
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0, restrictDefaultSecurityGroup: false });
+    const mount = new ClientMount(stack, 'ClientMount', { clusterName: 'hpc1' });
+    const server = fakeServer(stack, vpc);
+    const instance = new ec2.Instance(stack, 'Client', {
+      vpc,
+      instanceType: new ec2.InstanceType('c5.large'),
+      machineImage: IMAGE,
+      requireImdsv2: true,
+      detailedMonitoring: true,
+      blockDevices: [{ deviceName: '/dev/xvda', volume: ec2.BlockDeviceVolume.ebs(8, { encrypted: true }) }],
+    });
+    const asg = new autoscaling.AutoScalingGroup(stack, 'Nodes', {
+      vpc,
+      instanceType: new ec2.InstanceType('c5.large'),
+      machineImage: IMAGE,
+      requireImdsv2: true,
+      blockDevices: [
+        { deviceName: '/dev/xvda', volume: autoscaling.BlockDeviceVolume.ebs(8, { encrypted: true }) },
+      ],
+    });
+    mount.grantMount(instance);
+    mount.grantMount(asg);
+    mountStorageOn(server, instance);
+    mountStorageOn(server, asg);
+    // Test scaffolding only (not created by the library): the VPC and the client nodes themselves.
+    const scaffolding = 'test scaffolding, not created by the construct under test';
+    Validations.of(vpc).acknowledge({ id: 'AwsSolutions-VPC7', reason: scaffolding });
+    Validations.of(instance).acknowledge({ id: 'AwsSolutions-EC29', reason: scaffolding });
+    Validations.of(asg).acknowledge({ id: 'AwsSolutions-AS3', reason: scaffolding });
+    return stack;
+  }
+
+  test('cdk-nag AwsSolutions: no unacknowledged finding', () => {
+    expect(nagFindings((app) => build(app))).toEqual([]);
+  });
+
+  test('the IAM5 acknowledgement is specific: the same statement added by hand is reported', () => {
+    const findings = nagFindings((app) => {
+      const stack = newStack(app);
+      const mount = new ClientMount(stack, 'ClientMount', { clusterName: 'hpc1' });
+      const granted = new iam.Role(stack, 'Granted', {
+        assumedBy: new iam.ServicePrincipal('ec2.amazonaws.com'),
+      });
+      mount.grantMount(granted);
+      const byHand = new iam.Role(stack, 'ByHand', {
+        assumedBy: new iam.ServicePrincipal('ec2.amazonaws.com'),
+      });
+      byHand.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          actions: MOUNT_READ_ACTIONS,
+          resources: [
+            stack.formatArn({
+              service: 'ssm',
+              resource: 'parameter',
+              resourceName: 'storage-server/hpc1/storage/*',
+            }),
+          ],
+        }),
+      );
+    });
+    expect(findings.map((f) => `${f.ruleId} ${f.resource}`)).toEqual([
+      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter/storage-server/hpc1/storage/*] Test/ByHand/DefaultPolicy/Resource',
+    ]);
+  });
+
+  test('cfn-lint: no finding', () => {
+    expect(cfnLint(Template.fromStack(build(new App())).toJSON())).toEqual([]);
+  });
+});
+
+test('client-mount.sh: shellcheck finds nothing', () => {
+  const run = spawnSync(
+    path.join(venvBin(), 'shellcheck'),
+    [path.join(__dirname, '../../lib/scripts/client-mount.sh')],
+    { encoding: 'utf8' },
+  );
+  expect(run.stdout + run.stderr).toBe('');
+  expect(run.status).toBe(0);
+});
