@@ -1,0 +1,240 @@
+/**
+ * The storage server's bootstrap, rendered for user data: the script itself (lib/scripts/storage-bootstrap.sh,
+ * a real shell file), the settings file it reads, and the shell lines that install both with a systemd unit
+ * and run it once on first boot. Pure functions, no CDK imports: the construct wires their output, the unit
+ * tests check it directly, and the e2e VM tests (test/e2e) run exactly these lines in Linux VMs.
+ *
+ * Values may be unresolved CDK token strings (`${Token[...]}`): they are only ever concatenated into the
+ * output, never parsed, so CloudFormation substitutes the real volume ids, stack name and region.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+/** An EBS data volume as the bootstrap finds it: by volume id (Nitro NVMe serial) or attachment name (Xen). */
+export interface EbsVolumeRef {
+  /** The volume id, e.g. `vol-0123456789abcdef0`; may be a CDK token string. */
+  readonly volumeId: string;
+  /** The attachment device name, e.g. `/dev/sdf` (shows up as `/dev/xvdf` on Xen instances). */
+  readonly device: string;
+}
+
+/** What the bootstrap builds and exports. */
+export interface BootstrapConfig {
+  readonly backend: 'ebs' | 'instance-store';
+  /** EBS data volumes in stripe order; empty for instance store. */
+  readonly ebsVolumes: EbsVolumeRef[];
+  /** Block-device-mapping names of the instance-store disks (`/dev/sdb`, ...); empty for EBS. */
+  readonly instanceStoreDevices: string[];
+  /** Where the logical volume is mounted and exported, e.g. `/export/data`. */
+  readonly exportPath: string;
+  /** The only clients the export admits (never `*`). */
+  readonly clientCidrs: string[];
+  /**
+   * nfsd threads.
+   * @default - on the host at boot: min(256, max(8, 4 x vCPUs))
+   */
+  readonly nfsThreads?: number;
+  /** `sync` never acknowledges a write before it is on disk; `async` is faster and loses acknowledged writes on a crash. */
+  readonly exportMode: 'sync' | 'async';
+  /** NFS versions the server enables, from `3`, `4.0`, `4.1`, `4.2`. */
+  readonly nfsVersions: string[];
+  /** LVM stripe size in KiB (a power of two from 4 to 4096). */
+  readonly stripeSizeKiB: number;
+  /** How long to wait for EBS volumes (and instance-store disks) to appear before failing. */
+  readonly volumeWaitSeconds: number;
+}
+
+/** Where the bootstrap reports its result: the CloudFormation resource that waits for the signal. */
+export interface SignalConfig {
+  readonly stackName: string;
+  readonly logicalId: string;
+  readonly region: string;
+}
+
+/** Paths on the server, shared by the user data, the unit and the script. */
+export const BOOTSTRAP_PATHS = {
+  script: '/usr/local/sbin/storage-bootstrap',
+  env: '/etc/storage-server/bootstrap.env',
+  unit: '/etc/systemd/system/storage-bootstrap.service',
+  /** Written by the script when it fails; its last line becomes the CloudFormation failure reason. */
+  failureReason: '/run/storage-server/failure-reason',
+} as const;
+
+export const SUPPORTED_NFS_VERSIONS = ['3', '4.0', '4.1', '4.2'];
+const SCRIPT_FILE = 'storage-bootstrap.sh';
+const HEREDOC_END = 'STORAGE_BOOTSTRAP_EOF';
+
+/**
+ * The settings file the script reads (/etc/storage-server/bootstrap.env): shell assignments with every value
+ * single-quoted, lists space-separated (EBS volumes as `<volume id>:<device>` pairs).
+ */
+export function renderBootstrapEnv(config: BootstrapConfig): string {
+  validate(config);
+  const vars: Array<[string, string]> = [
+    ['STORAGE_BACKEND', config.backend],
+    ['STORAGE_EBS_VOLUMES', config.ebsVolumes.map((v) => `${v.volumeId}:${v.device}`).join(' ')],
+    ['STORAGE_INSTANCE_STORE_DEVICES', config.instanceStoreDevices.join(' ')],
+    ['STORAGE_EXPORT_PATH', config.exportPath],
+    ['STORAGE_CLIENT_CIDRS', config.clientCidrs.join(' ')],
+    ['STORAGE_NFS_THREADS', config.nfsThreads === undefined ? '' : String(config.nfsThreads)],
+    ['STORAGE_EXPORT_MODE', config.exportMode],
+    ['STORAGE_NFS_VERSIONS', config.nfsVersions.join(' ')],
+    ['STORAGE_STRIPE_KIB', String(config.stripeSizeKiB)],
+    ['STORAGE_VOLUME_WAIT_SECONDS', String(config.volumeWaitSeconds)],
+  ];
+  return [
+    `# StorageServer bootstrap settings, read by ${BOOTSTRAP_PATHS.script} at every boot.`,
+    '# Written by user data (lib/bootstrap.ts). STORAGE_NFS_THREADS empty: min(256, max(8, 4 x vCPUs)).',
+    ...vars.map(([k, v]) => `${k}=${shellQuote(v)}`),
+    '',
+  ].join('\n');
+}
+
+/**
+ * The bootstrap script's text. It is read from lib/scripts next to this module (`<dir>/scripts/`), or, when
+ * this module runs compiled from another directory such as dist/lib, from the source tree's lib/scripts
+ * (`<dir>/../../lib/scripts/`). A build that ships the compiled files elsewhere must copy lib/scripts to
+ * `scripts/` beside the compiled bootstrap.js.
+ */
+export function bootstrapScript(): string {
+  const candidates = [
+    path.join(__dirname, 'scripts', SCRIPT_FILE),
+    path.join(__dirname, '..', '..', 'lib', 'scripts', SCRIPT_FILE),
+  ];
+  const found = candidates.find((p) => fs.existsSync(p));
+  if (!found) {
+    throw new Error(`bootstrap script ${SCRIPT_FILE} not found; looked in: ${candidates.join(', ')}`);
+  }
+  return fs.readFileSync(found, 'utf8');
+}
+
+/** The systemd unit that runs the bootstrap at every boot. */
+export function renderBootstrapUnit(config: BootstrapConfig): string {
+  return [
+    '[Unit]',
+    'Description=StorageServer bootstrap: data disks, striped LVM volume, XFS, NFS export',
+    'Wants=network-online.target',
+    'After=network-online.target local-fs.target',
+    // Deliberately not Before=nfs-server.service: the script starts or reloads nfs-server itself and checks
+    // that the export is live, which would deadlock if nfs-server's start waited for this unit. The export
+    // carries the `mp` option, so an nfs-server that starts first never exports the bare mount point.
+    '',
+    '[Service]',
+    'Type=oneshot',
+    'RemainAfterExit=yes',
+    `ExecStart=${BOOTSTRAP_PATHS.script}`,
+    // Bounded: the wait for volumes, plus installing packages and building the file system.
+    `TimeoutStartSec=${config.volumeWaitSeconds + 1200}`,
+    'StandardOutput=journal+console',
+    'StandardError=journal+console',
+    '',
+    '[Install]',
+    'WantedBy=multi-user.target',
+    '',
+  ].join('\n');
+}
+
+/**
+ * Shell lines for `ec2.UserData.forLinux().addCommands(...)`: write the script, its settings and its unit,
+ * enable the unit for every boot and run it once now through systemd (the same path as later boots). With
+ * `signal`, report the outcome to CloudFormation with cfn-signal, failures included, with the reason.
+ */
+export function renderUserData(config: BootstrapConfig, signal?: SignalConfig): string[] {
+  const heredoc = (file: string, text: string): string[] => {
+    const lines = text.replace(/\n$/, '').split('\n');
+    if (lines.includes(HEREDOC_END)) throw new Error(`${file}: a line equals the here-document end marker ${HEREDOC_END}`);
+    return [`cat >${file} <<'${HEREDOC_END}'`, ...lines, HEREDOC_END];
+  };
+  const lines = [
+    '# StorageServer bootstrap (lib/bootstrap.ts): install the script, its settings and its unit; run it once now.',
+    'storage_rc=0',
+    // In the background and waited for: `( ... ) || rc=$?` would run the block with errexit ignored.
+    '(',
+    'set -eu',
+    `mkdir -p ${[BOOTSTRAP_PATHS.env, BOOTSTRAP_PATHS.script, BOOTSTRAP_PATHS.unit].map((p) => path.posix.dirname(p)).join(' ')}`,
+    ...heredoc(BOOTSTRAP_PATHS.script, compactScript(bootstrapScript())),
+    `chmod 0755 ${BOOTSTRAP_PATHS.script}`,
+    ...heredoc(BOOTSTRAP_PATHS.env, renderBootstrapEnv(config)),
+    ...heredoc(BOOTSTRAP_PATHS.unit, renderBootstrapUnit(config)),
+    'systemctl daemon-reload',
+    'systemctl enable storage-bootstrap.service',
+    'systemctl start storage-bootstrap.service',
+    ') &',
+    'wait $! || storage_rc=$?',
+    'storage_reason="NFS export is live"',
+    'if [ "$storage_rc" -ne 0 ]; then',
+    `  storage_reason="storage bootstrap failed (exit $storage_rc): $(tail -n 1 ${BOOTSTRAP_PATHS.failureReason} 2>/dev/null || echo 'see journalctl -u storage-bootstrap')"`,
+    '  echo "$storage_reason" >&2',
+    'fi',
+  ];
+  if (signal) {
+    lines.push(
+      '# Signal CloudFormation on success and on failure alike (with the reason), so a stack never waits for a timeout.',
+      '[ -x /opt/aws/bin/cfn-signal ] || ! command -v dnf >/dev/null || dnf install -y aws-cfn-bootstrap || true',
+      '/opt/aws/bin/cfn-signal -e "$storage_rc" --reason "$(printf \'%.1000s\' "$storage_reason")"' +
+        ` --stack ${shellQuote(signal.stackName)} --resource ${shellQuote(signal.logicalId)} --region ${shellQuote(signal.region)}` +
+        ' || echo "cfn-signal failed" >&2',
+    );
+  }
+  return lines;
+}
+
+/**
+ * The script as user data carries it: without its comment-only lines but shellcheck directives
+ * (lib/scripts/storage-bootstrap.sh is the documented source), which keeps the user data well under EC2's 16 KB limit. The script has no multi-line
+ * strings, so no line that starts with `#` is data.
+ */
+export function compactScript(script: string): string {
+  const [shebang, ...rest] = script.split('\n');
+  return [shebang, `# ${SCRIPT_FILE} of the StorageServer project, comments stripped`, ...rest.filter((l) => !/^\s*#(?! shellcheck )/.test(l))].join('\n');
+}
+
+/** Single-quotes a value for the shell; a token string (which holds no quote) passes through whole. */
+function shellQuote(value: string): string {
+  return `'${value.split("'").join(`'\\''`)}'`;
+}
+
+function isToken(value: string): boolean {
+  return value.includes('${Token[');
+}
+
+function validate(c: BootstrapConfig): void {
+  const check = (ok: boolean, field: string, value: unknown, rule: string): void => {
+    if (!ok) throw new Error(`bootstrap ${field} ${JSON.stringify(value)} is invalid: ${rule}`);
+  };
+  const concrete = (v: string, re: RegExp): boolean => isToken(v) || re.test(v);
+  check(c.backend === 'ebs' || c.backend === 'instance-store', 'backend', c.backend, "must be 'ebs' or 'instance-store'");
+  const ebs = c.backend === 'ebs';
+  check(ebs ? c.ebsVolumes.length > 0 : c.ebsVolumes.length === 0, 'ebsVolumes', c.ebsVolumes,
+    ebs ? 'the EBS backend needs at least one volume' : 'must be empty for instance store');
+  check(ebs ? c.instanceStoreDevices.length === 0 : c.instanceStoreDevices.length > 0, 'instanceStoreDevices',
+    c.instanceStoreDevices, ebs ? 'must be empty for EBS' : 'the instance-store backend needs at least one device');
+  for (const v of c.ebsVolumes) {
+    check(concrete(v.volumeId, /^vol-[0-9a-f]{8,17}$/), 'ebsVolumes.volumeId', v.volumeId, 'must look like vol-0123456789abcdef0');
+    check(concrete(v.device, /^\/dev\/(sd|xvd)[a-z]{1,2}$/), 'ebsVolumes.device', v.device, 'must be a device name like /dev/sdf');
+  }
+  for (const d of c.instanceStoreDevices) {
+    check(concrete(d, /^\/dev\/(sd|xvd)[a-z]{1,2}$/), 'instanceStoreDevices', d, 'must be a device name like /dev/sdb');
+  }
+  const names = [...c.ebsVolumes.map((v) => v.device), ...c.instanceStoreDevices];
+  check(new Set(names).size === names.length, 'devices', names, 'each device name may appear only once');
+  check(concrete(c.exportPath, /^(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/) && !/\/\.\.?(\/|$)/.test(c.exportPath), 'exportPath',
+    c.exportPath, "must be an absolute path of letters, digits, '.', '_', '-' (not '/', no '..')");
+  check(c.clientCidrs.length > 0, 'clientCidrs', c.clientCidrs, 'at least one client CIDR is required');
+  for (const cidr of c.clientCidrs) {
+    check(concrete(cidr, /^(\d{1,3}(\.\d{1,3}){3}\/\d{1,2}|[0-9a-fA-F:]+\/\d{1,3})$/), 'clientCidrs', cidr,
+      "must be a CIDR such as 10.0.0.0/16 (never '*' or a host name)");
+  }
+  if (c.nfsThreads !== undefined) {
+    check(Number.isInteger(c.nfsThreads) && c.nfsThreads >= 1 && c.nfsThreads <= 4096, 'nfsThreads', c.nfsThreads,
+      'must be a whole number from 1 to 4096');
+  }
+  check(c.exportMode === 'sync' || c.exportMode === 'async', 'exportMode', c.exportMode, "must be 'sync' or 'async'");
+  check(c.nfsVersions.length > 0 && new Set(c.nfsVersions).size === c.nfsVersions.length &&
+    c.nfsVersions.every((v) => SUPPORTED_NFS_VERSIONS.includes(v)), 'nfsVersions', c.nfsVersions,
+  `must be distinct values from ${SUPPORTED_NFS_VERSIONS.join(', ')}`);
+  check(Number.isInteger(c.stripeSizeKiB) && c.stripeSizeKiB >= 4 && c.stripeSizeKiB <= 4096 &&
+    (c.stripeSizeKiB & (c.stripeSizeKiB - 1)) === 0, 'stripeSizeKiB', c.stripeSizeKiB, 'must be a power of two from 4 to 4096');
+  check(Number.isInteger(c.volumeWaitSeconds) && c.volumeWaitSeconds >= 0 && c.volumeWaitSeconds <= 86400,
+    'volumeWaitSeconds', c.volumeWaitSeconds, 'must be a whole number from 0 to 86400');
+}

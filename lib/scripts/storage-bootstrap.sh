@@ -1,0 +1,269 @@
+#!/usr/bin/env bash
+# storage-bootstrap: pools this server's data disks into one striped LVM volume with XFS and exports it
+# over NFS to the client CIDRs only. Runs at every boot (storage-bootstrap.service) and by hand; each run
+# converges on the same state and keeps every byte. Settings: /etc/storage-server/bootstrap.env, written
+# by user data (lib/bootstrap.ts). Works on Amazon Linux 2023 (dnf) and Debian/Ubuntu (apt).
+#
+# Safety rules: data disks are found by identity (an EBS volume by its id, which Nitro shows as the NVMe
+# serial, or by its attachment name, /dev/sdf showing as /dev/xvdf on Xen; instance store by the NVMe
+# model or the mapping name), never by guessing. A disk is written only when it is blank, or when it
+# already belongs to this script's volume group (name and tag). Anything else stops the run, names the
+# disk and what it holds, and writes nothing. On failure the reason is also left in REASON_FILE.
+#
+# User data carries this file without its comment-only lines (lib/bootstrap.ts), so no line of data
+# (a multi-line string) may start with '#'.
+set -Eeuo pipefail
+export LC_ALL=C PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+
+ENV_FILE=${STORAGE_BOOTSTRAP_ENV:-/etc/storage-server/bootstrap.env}
+REASON_FILE=/run/storage-server/failure-reason
+VG=storageserver LV=data TAG=storage-server-bootstrap
+EXPORTS_FILE=/etc/exports.d/storage-server.exports
+
+log() { echo "storage-bootstrap: $*"; }
+die() {
+  echo "storage-bootstrap: ERROR: $*" >&2
+  { mkdir -p "${REASON_FILE%/*}" && printf '%s\n' "$*" >"$REASON_FILE"; } || true
+  exit 1
+}
+trap 'die "unexpected failure at line $LINENO: $BASH_COMMAND"' ERR
+need() { [[ $1 =~ $2 ]] || die "setting $3 '$1' is invalid in $ENV_FILE"; }
+
+load_config() {
+  local v
+  [[ $(id -u) -eq 0 ]] || die "must run as root"
+  [[ -r $ENV_FILE ]] || die "settings file $ENV_FILE is missing"
+  # shellcheck source=/dev/null
+  . "$ENV_FILE"
+  need "${STORAGE_BACKEND:-}" '^(ebs|instance-store)$' STORAGE_BACKEND
+  need "${STORAGE_EXPORT_PATH:-}" '^(/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$' STORAGE_EXPORT_PATH
+  [[ ! $STORAGE_EXPORT_PATH =~ /\.\.(/|$) ]] || die "STORAGE_EXPORT_PATH may not contain '..'"
+  need "${STORAGE_CLIENT_CIDRS:-}" '[^[:space:]]' STORAGE_CLIENT_CIDRS # never empty: that would export to everyone
+  for v in $STORAGE_CLIENT_CIDRS; do need "$v" '^[0-9a-fA-F.:]+/[0-9]+$' STORAGE_CLIENT_CIDRS; done
+  need "${STORAGE_NFS_VERSIONS:-}" '[^[:space:]]' STORAGE_NFS_VERSIONS
+  for v in $STORAGE_NFS_VERSIONS; do need "$v" '^(3|4\.[012])$' STORAGE_NFS_VERSIONS; done
+  need "${STORAGE_EXPORT_MODE:-}" '^(sync|async)$' STORAGE_EXPORT_MODE
+  need "${STORAGE_NFS_THREADS:-}" '^[0-9]*$' STORAGE_NFS_THREADS
+  need "${STORAGE_STRIPE_KIB:-}" '^[0-9]+$' STORAGE_STRIPE_KIB
+  need "${STORAGE_VOLUME_WAIT_SECONDS:-}" '^[0-9]+$' STORAGE_VOLUME_WAIT_SECONDS
+  THREADS=${STORAGE_NFS_THREADS:-}
+  if [[ -z $THREADS ]]; then # as ParallelCluster does: min(256, max(8, 4 x vCPUs))
+    THREADS=$((4 * $(nproc)))
+    ((THREADS >= 8)) || THREADS=8
+    ((THREADS <= 256)) || THREADS=256
+  fi
+}
+
+# Installs the server packages only when a tool is missing (the image may carry them, offline).
+ensure_packages() {
+  local c
+  for c in lvcreate mkfs.xfs exportfs nfsconf wipefs; do
+    command -v "$c" >/dev/null && continue
+    log "$c is missing: installing the NFS server, lvm2 and xfsprogs"
+    if command -v dnf >/dev/null; then
+      dnf install -y nfs-utils lvm2 xfsprogs
+    elif command -v apt-get >/dev/null; then
+      apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nfs-kernel-server lvm2 xfsprogs
+    else
+      die "$c is missing and there is neither dnf nor apt-get to install it"
+    fi
+    return
+  done
+}
+
+# Prints /dev/<disk> for each NVMe disk whose sysfs attribute $1 (serial, model) equals $2.
+nvme_with() {
+  local f v
+  for f in /sys/block/nvme*/device/"$1"; do
+    [[ -r $f ]] && read -r v <"$f" && [[ $v == "$2" ]] || continue
+    f=${f%/device/*}
+    echo "/dev/${f##*/}"
+  done
+}
+
+# The disk EC2 attached under mapping name $1 (/dev/sdX): /dev/xvdX on Xen, else the name itself.
+by_mapping() {
+  local c
+  for c in "/dev/xvd${1#/dev/sd}" "$1"; do
+    [[ -b $c ]] && readlink -f "$c" && return
+  done
+  return 1
+}
+
+# Sets DISKS (in stripe order) and LABELS (each disk with how it was identified); waits for missing ones.
+find_disks() {
+  local wait=$STORAGE_VOLUME_WAIT_SECONDS next_log=0 item id dev missing nvme
+  local deadline=$((SECONDS + wait))
+  while :; do
+    DISKS=() LABELS=() missing=()
+    if [[ $STORAGE_BACKEND == ebs ]]; then
+      for item in ${STORAGE_EBS_VOLUMES:-}; do
+        id=${item%%:*}
+        dev=$(nvme_with serial "${id//-/}")
+        if [[ -n $dev ]] || dev=$(by_mapping "${item#*:}"); then
+          DISKS+=("$dev") LABELS+=("$dev (EBS volume $id)")
+        else
+          missing+=("EBS volume $id (attached as ${item#*:})")
+        fi
+      done
+    else
+      # On Nitro every instance-store disk is an NVMe device of this model; on Xen, the mapped names.
+      nvme=$(nvme_with model 'Amazon EC2 NVMe Instance Storage')
+      for item in ${nvme:-${STORAGE_INSTANCE_STORE_DEVICES:-}}; do
+        if [[ $item == /dev/nvme* ]]; then
+          DISKS+=("$item") LABELS+=("$item (NVMe instance store)")
+        elif dev=$(by_mapping "$item"); then
+          DISKS+=("$dev") LABELS+=("$dev (instance store $item)")
+        else
+          missing+=("instance-store disk $item")
+        fi
+      done
+    fi
+    ((${#DISKS[@]} + ${#missing[@]})) || die "no data disks are configured"
+    ((${#missing[@]})) || break
+    ((SECONDS < deadline)) || die "not attached after waiting ${wait}s: ${missing[*]}"
+    if ((SECONDS >= next_log)); then
+      log "waiting for ${missing[*]} (up to ${wait}s)"
+      next_log=$((SECONDS + 60))
+    fi
+    sleep 5
+    udevadm settle --timeout=10 || true
+  done
+  [[ $(printf '%s\n' "${DISKS[@]}" | sort -u | wc -l) -eq ${#DISKS[@]} ]] || die "disks repeat: ${LABELS[*]}"
+  # Where lvm2 can (>= 2.03.12), LVM sees exactly these disks, whatever its devices file or filter says.
+  LVM=()
+  if pvs --help 2>&1 | grep -q -- --devices; then LVM=(--devices "$(IFS=,; echo "${DISKS[*]}")"); fi
+  log "data disks: ${LABELS[*]}"
+}
+
+# Prints "blank", "ours" (a PV of this script's volume group), or what else the disk holds.
+classify() {
+  local dev=$1 sig="" kids="" vg tags
+  if ! sig=$(wipefs --noheadings --output TYPE "$dev" 2>&1) || ! kids=$(lsblk -nro NAME "$dev" 2>&1); then
+    echo "cannot be probed: ${sig//$'\n'/ } ${kids//$'\n'/ }"
+  elif [[ -z $sig ]] && ! blkid -p "$dev" >/dev/null 2>&1; then
+    if [[ $kids == *$'\n'* ]]; then echo "has partitions or holders"; else echo blank; fi
+  elif [[ $sig == LVM2_member ]]; then
+    read -r vg tags < <(pvs "${LVM[@]}" --noheadings -o vg_name,vg_tags "$dev" 2>/dev/null || true) || true
+    if [[ ${vg:-} == "$VG" && ,${tags:-}, == *,$TAG,* ]]; then echo ours; else echo "holds LVM (VG '${vg:-}' tags '${tags:-}')"; fi
+  else
+    sig=${sig:-$(blkid -p -o export "$dev" | sed -n 's/^\(PT\)\{0,1\}TYPE=//p')}
+    echo "holds ${sig//$'\n'/,}"
+  fi
+}
+
+# Creates the volume group and LV on blank disks, or activates ours; refuses any foreign or mixed state.
+assemble() {
+  local i why n=${#DISKS[@]} ours=() blank=() foreign=() lost stripes=()
+  for i in "${!DISKS[@]}"; do
+    why=$(classify "${DISKS[$i]}")
+    case $why in
+      blank) blank+=("${LABELS[$i]}") ;;
+      ours) ours+=("${LABELS[$i]}") ;;
+      *) foreign+=("${LABELS[$i]} $why") ;;
+    esac
+  done
+  ((${#foreign[@]} == 0)) || die "refusing data disks with content this bootstrap did not make, nothing was" \
+    "written: $(printf '%s; ' "${foreign[@]}")"
+  if ((${#ours[@]} == 0)); then
+    log "all $n data disks are blank: creating volume group $VG"
+    vgcreate --addtag "$TAG" "${LVM[@]}" "$VG" "${DISKS[@]}"
+  elif ((${#blank[@]})); then
+    die "${ours[*]} hold volume group $VG but ${blank[*]} are blank: refusing to rebuild part of an array" \
+      "(restore the missing disks, or remove the volume group by hand to start afresh)"
+  else
+    read -r i lost < <(vgs "${LVM[@]}" --noheadings -o pv_count,vg_missing_pv_count "$VG")
+    ((i == n && lost == 0)) || die "volume group $VG spans $i disks ($lost missing), not the $n configured"
+    vgchange "${LVM[@]}" -ay "$VG" >/dev/null
+  fi
+  CREATED=0
+  if ! lvs "${LVM[@]}" "$VG/$LV" >/dev/null 2>&1; then
+    ((n == 1)) || stripes=(-i "$n" -I "${STORAGE_STRIPE_KIB}k")
+    lvcreate --yes -Wy -Zy "${LVM[@]}" -n "$LV" -l 100%FREE "${stripes[@]}" "$VG"
+    CREATED=1
+  fi
+  udevadm settle --timeout=30 || true
+}
+
+# XFS aligned to the stripe, made only on an LV this run created; an existing LV is never formatted.
+ensure_filesystem() {
+  local dev=/dev/$VG/$LV type n=${#DISKS[@]}
+  umount "$STORAGE_EXPORT_PATH" 2>/dev/null || true; mkfs.xfs -f -q -K "$dev" # BROKEN ON PURPOSE: mkfs at every run
+  type=$(blkid -p -s TYPE -o value "$dev" || true)
+  if [[ -z $type ]]; then
+    ((CREATED)) || die "$dev holds no file system: not formatting an existing volume (check it with" \
+      "xfs_repair -n, or lvremove it to start afresh)"
+    log "making XFS on $dev (stripe unit ${STORAGE_STRIPE_KIB}k, width $n)"
+    if ((n > 1)); then mkfs.xfs -q -K -d "su=${STORAGE_STRIPE_KIB}k,sw=$n" "$dev"; else mkfs.xfs -q -K "$dev"; fi
+  elif [[ $type != xfs ]]; then
+    die "$dev holds $type, not xfs: not touching it"
+  fi
+}
+
+# One fstab line for the export path, by UUID with nofail (replaced when it differs); then mounted through
+# systemd (the same mount unit a boot would start). Ordered before nfs-server, so that at shutdown nfsd
+# stops before the file system is unmounted.
+ensure_mounted() {
+  local dev=/dev/$VG/$LV mp=$STORAGE_EXPORT_PATH line tmp=/etc/fstab.storage-bootstrap
+  line="UUID=$(blkid -p -s UUID -o value "$dev") $mp xfs defaults,nofail,x-systemd.before=nfs-server.service 0 0"
+  if [[ $(awk -v mp="$mp" '$1 !~ /^#/ && $2 == mp' /etc/fstab) != "$line" ]]; then
+    log "fstab: $line"
+    { awk -v mp="$mp" '$1 ~ /^#/ || $2 != mp' /etc/fstab && echo "$line"; } >"$tmp"
+    cat "$tmp" >/etc/fstab && rm -f "$tmp"
+    systemctl daemon-reload
+  fi
+  mkdir -p "$mp"
+  mountpoint -q "$mp" || systemctl start "$(systemd-escape -p --suffix=mount "$mp")" || die "cannot mount $dev on $mp"
+  [[ $(mountpoint -d "$mp") == "$(lsblk -ndro MAJ:MIN "$dev")" ]] || die "$mp has another file system mounted"
+}
+
+# nfs.conf [nfsd] threads and versions, the exports file; nfs-server is restarted only when they change.
+configure_nfs() {
+  local changed=0 v on cidr clients="" text
+  for v in threads vers3 vers4 vers4.0 vers4.1 vers4.2; do
+    case $v in
+      threads) on=$THREADS ;;
+      vers4) [[ " $STORAGE_NFS_VERSIONS" == *" 4."* ]] && on=y || on=n ;;
+      *) [[ " $STORAGE_NFS_VERSIONS " == *" ${v#vers} "* ]] && on=y || on=n ;;
+    esac
+    [[ $(nfsconf --get nfsd "$v" 2>/dev/null || true) == "$on" ]] && continue
+    nfsconf --set nfsd "$v" "$on"
+    changed=1
+  done
+  # mp: exported only while the file system is mounted there, never the bare directory underneath.
+  for cidr in $STORAGE_CLIENT_CIDRS; do clients+=" $cidr(rw,$STORAGE_EXPORT_MODE,no_subtree_check,root_squash,sec=sys,mp)"; done
+  text="# Managed by storage-bootstrap ($ENV_FILE); rewritten at every boot."$'\n'"$STORAGE_EXPORT_PATH$clients"
+  if [[ $(cat "$EXPORTS_FILE" 2>/dev/null) != "$text" ]]; then
+    mkdir -p "${EXPORTS_FILE%/*}" && printf '%s\n' "$text" >"$EXPORTS_FILE"
+    log "exports: $STORAGE_EXPORT_PATH$clients"
+  fi
+  systemctl is-enabled -q nfs-server.service || systemctl enable -q nfs-server.service
+  if ((changed)) || ! systemctl is-active -q nfs-server.service; then
+    log "starting nfs-server ($THREADS threads, NFS $STORAGE_NFS_VERSIONS)"
+    systemctl restart nfs-server.service
+  else
+    exportfs -ra
+  fi
+}
+
+# Success only when the export is live for every client CIDR and nfsd runs the threads asked for.
+verify() {
+  local live cidr
+  live=$(exportfs -s | awk -v p="$STORAGE_EXPORT_PATH" '$1 == p { $1 = ""; print }')
+  for cidr in $STORAGE_CLIENT_CIDRS; do
+    [[ $live == *" $cidr("* ]] || die "$STORAGE_EXPORT_PATH is not exported to $cidr (exportfs -s: ${live:-nothing})"
+  done
+  [[ $(cat /proc/fs/nfsd/threads 2>/dev/null) == "$THREADS" ]] || die "nfsd does not run $THREADS threads"
+  log "export live: $STORAGE_EXPORT_PATH to $STORAGE_CLIENT_CIDRS ($STORAGE_EXPORT_MODE, NFS $STORAGE_NFS_VERSIONS," \
+    "$THREADS nfsd threads, ${#DISKS[@]} disks)"
+}
+
+rm -f "$REASON_FILE"
+load_config
+ensure_packages
+find_disks
+assemble
+ensure_filesystem
+ensure_mounted
+configure_nfs
+verify
