@@ -26,6 +26,7 @@ export interface StorageServerContext {
   readonly placementGroup?: string;
   readonly snapshotRetain: number;
   readonly terminationProtection?: boolean;
+  readonly restoreSnapshotIds?: string[];
 }
 
 /** Every context key the app reads, with its default (undefined: absent unless given). */
@@ -44,6 +45,7 @@ export const CONTEXT_DEFAULTS = {
   placementGroup: undefined,
   snapshotRetain: 7,
   terminationProtection: undefined,
+  restoreSnapshotIds: undefined,
 } as const;
 
 export type ContextKey = keyof typeof CONTEXT_DEFAULTS;
@@ -85,6 +87,7 @@ export function parseContext(read: ContextReader): StorageServerContext {
     placementGroup: optional('placementGroup', parsePlacementGroupName),
     snapshotRetain: optional('snapshotRetain', parseSnapshotRetain) ?? CONTEXT_DEFAULTS.snapshotRetain,
     terminationProtection: optional('terminationProtection', parseBoolean),
+    restoreSnapshotIds: optional('restoreSnapshotIds', parseSnapshotIds),
   };
 }
 
@@ -192,6 +195,16 @@ function parseSnapshotRetain(key: ContextKey, value: string): number {
     throw contextError(key, value, 'a whole number of snapshots from 0 (snapshots off) to 1000');
   }
   return n;
+}
+
+function parseSnapshotIds(key: ContextKey, value: string): string[] {
+  const ids = value.split(',').map((id) => id.trim());
+  for (const id of ids) {
+    if (!/^snap-([0-9a-f]{8}|[0-9a-f]{17})$/.test(id)) {
+      throw contextError(key, value, `a comma-separated list of snapshot ids such as 'snap-0123456789abcdef0' (bad: '${id}')`);
+    }
+  }
+  return ids;
 }
 
 function parseBoolean(key: ContextKey, value: string): boolean {

@@ -97,3 +97,15 @@ describe('parseContext', () => {
     expect(parseContext(read({ clusterName: '  ', clientCidrs: '' })).clusterName).toBe('cluster');
   });
 });
+
+describe('restoreSnapshotIds', () => {
+  test('a comma-separated snapshot set is parsed in order', () => {
+    expect(parseContext(read({ restoreSnapshotIds: 'snap-01234567, snap-0123456789abcdef0' })).restoreSnapshotIds)
+      .toEqual(['snap-01234567', 'snap-0123456789abcdef0']);
+  });
+
+  test('anything but snapshot ids is refused', () => {
+    expect(() => parseContext(read({ restoreSnapshotIds: 'snap-01234567,vol-01234567' })))
+      .toThrow(/restoreSnapshotIds="snap-01234567,vol-01234567".*snapshot ids .*bad: 'vol-01234567'/);
+  });
+});

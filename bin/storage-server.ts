@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+/**
+ * The deployable app: context parameters (DESIGN.md, contract 2) -> StorageServerStack.
+ * Usage: npx cdk deploy -c capacityTiB=10 -c clusterName=hpc1 -c clientCidrs=10.0.0.0/16
+ */
+import { App } from 'aws-cdk-lib';
+import { parseContext } from '../lib/context';
+import { StorageServerStack } from '../lib/storage-server-stack';
+
+const app = new App();
+try {
+  const context = parseContext((key) => app.node.tryGetContext(key));
+  new StorageServerStack(app, `StorageServer-${context.clusterName}-${context.serverName}`, {
+    context,
+    description: `NFS storage server ${context.serverName} of HPC cluster ${context.clusterName}`,
+    // Looking up an existing VPC needs a concrete account and region; a new VPC does not (offline synth).
+    env: context.vpcId
+      ? { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION }
+      : undefined,
+  });
+} catch (e) {
+  // A bad parameter is the user's to fix: print the message alone, without a stack trace.
+  console.error(`Error: ${(e as Error).message}`);
+  process.exit(1);
+}

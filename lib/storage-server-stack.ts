@@ -1,0 +1,118 @@
+import { CfnOutput, Stack, StackProps } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { ClientMount } from './client-mount';
+import { StorageServerContext } from './context';
+import { StorageServer } from './storage-server';
+
+/** Properties of the deployable {@link StorageServerStack}. */
+export interface StorageServerStackProps extends StackProps {
+  /** Validated context parameters (see `parseContext`). */
+  readonly context: StorageServerContext;
+}
+
+/**
+ * The deployable app's stack: a VPC (looked up by `vpcId`, or a new one), one {@link StorageServer}, and
+ * outputs that tell an administrator what was built and how clients mount it.
+ */
+export class StorageServerStack extends Stack {
+  /** The storage server. */
+  public readonly server: StorageServer;
+
+  constructor(scope: Construct, id: string, props: StorageServerStackProps) {
+    super(scope, id, props);
+    const ctx = props.context;
+
+    const vpc = ctx.vpcId ? ec2.Vpc.fromLookup(this, 'Vpc', { vpcId: ctx.vpcId }) : this.newVpc();
+    const vpcSubnets: ec2.SubnetSelection | undefined = ctx.subnetId
+      ? { subnetFilters: [ec2.SubnetFilter.byIds([ctx.subnetId])] }
+      : undefined;
+    const clientPeers = ctx.clientSecurityGroupId
+      ? [ec2.SecurityGroup.fromSecurityGroupId(this, 'ClientSecurityGroup', ctx.clientSecurityGroupId, { mutable: false })]
+      : undefined;
+
+    this.server = new StorageServer(this, 'StorageServer', {
+      vpc,
+      vpcSubnets,
+      capacityTiB: ctx.capacityTiB,
+      backend: ctx.backend,
+      clusterName: ctx.clusterName,
+      serverName: ctx.serverName,
+      clientCidrs: ctx.clientCidrs,
+      clientPeers,
+      keyPair: ctx.keyPair ? ec2.KeyPair.fromKeyPairName(this, 'KeyPair', ctx.keyPair) : undefined,
+      placementGroup: ctx.placementGroup
+        ? ec2.PlacementGroup.fromPlacementGroupName(this, 'PlacementGroup', ctx.placementGroup)
+        : undefined,
+      snapshots: { retain: ctx.snapshotRetain },
+      terminationProtection: ctx.terminationProtection,
+      dataVolumeSnapshotIds: ctx.restoreSnapshotIds,
+      clusterware: ctx.loginIp ? { loginIp: ctx.loginIp } : undefined,
+    });
+    // Nodes tagged <clientTagKey>=<clusterName> mount every storage server of the cluster, now and at first boot.
+    const clientMount = new ClientMount(this, 'ClientMount', { clusterName: ctx.clusterName, clientTagKey: ctx.clientTagKey });
+
+    const { plan } = this.server;
+    const layout = plan.backend === 'ebs'
+      ? `${plan.dataVolumes.length} x st1 ${plan.dataVolumes.map((v) => `${v.sizeGiB} GiB`).join(' + ')}`
+      : `${plan.instanceStoreDisks} x instance-store HDD`;
+    new CfnOutput(this, 'PlanSummary', {
+      description: 'What the planner chose',
+      value: `${plan.backend} on ${plan.instanceType}, ${layout}, ${plan.rawCapacityTiB.toFixed(2)} TiB raw, ` +
+        `~${Math.round(plan.throughput.readMBps)} MB/s read / ${Math.round(plan.throughput.writeMBps)} MB/s write (limited by ${plan.throughput.limitedBy}), ` +
+        `~$${plan.monthlyCostUsd.toFixed(0)}/month on demand`,
+    });
+    new CfnOutput(this, 'PrivateIp', { description: 'Private IP of the NFS server', value: this.server.privateIp });
+    new CfnOutput(this, 'MountCommand', {
+      description: 'Mount the export on a client by hand',
+      value: `sudo mkdir -p ${this.server.mountPoint} && sudo mount -t nfs4 -o ${this.server.mountOptions} ` +
+        `${this.server.privateIp}:${this.server.exportPath} ${this.server.mountPoint}`,
+    });
+    new CfnOutput(this, 'RingParameterName', {
+      description: 'SSM parameter with this server\'s ring record',
+      value: this.server.ringParameterName,
+    });
+    new CfnOutput(this, 'MountParameterName', {
+      description: 'SSM parameter with the mount configuration clients read',
+      value: this.server.mountParameterName,
+    });
+    new CfnOutput(this, 'ClientTag', {
+      description: 'Tag client nodes with this (key=value) and State Manager mounts the storage on them',
+      value: `${ctx.clientTagKey}=${ctx.clusterName}`,
+    });
+    new CfnOutput(this, 'ClientReadPolicyArn', {
+      description: 'Attach to client nodes\' instance role: lets the mount script read the mount configs',
+      value: clientMount.readPolicy.managedPolicyArn,
+    });
+    new CfnOutput(this, 'ClientMountDocumentName', {
+      description: 'SSM document that mounts the cluster\'s storage on a node (run it by hand or let the association run it)',
+      value: clientMount.document.ref,
+    });
+    if (this.server.clusterware) {
+      new CfnOutput(this, 'ClusterwareTokenSecretArn', {
+        description: 'Secret holding the clusterware token: configure the master (loginIp) with its value',
+        value: this.server.clusterware.tokenSecret.secretArn,
+      });
+      new CfnOutput(this, 'ClusterwareUuid', {
+        description: 'Cluster uuid to configure on the clusterware master',
+        value: this.server.clusterware.clusterUuid,
+      });
+    }
+  }
+
+  /** Two AZs, one NAT gateway (the server needs egress for packages, SSM and CloudFormation signals). */
+  private newVpc(): ec2.Vpc {
+    const vpc = new ec2.Vpc(this, 'Vpc', {
+      maxAzs: 2,
+      natGateways: 1,
+      subnetConfiguration: [
+        { name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 },
+        { name: 'private', subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS, cidrMask: 20 },
+      ],
+    });
+    const flowLogGroup = new logs.LogGroup(this, 'VpcFlowLogs', { retention: logs.RetentionDays.THREE_MONTHS });
+    vpc.addFlowLog('FlowLog', { destination: ec2.FlowLogDestination.toCloudWatchLogs(flowLogGroup) });
+    return vpc;
+  }
+}

@@ -1,0 +1,511 @@
+import { Annotations, Aws, CfnWaitCondition, Duration, RemovalPolicy, Size, Stack, Tags, Token, Validations } from 'aws-cdk-lib';
+import * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { BootstrapConfig, renderUserData } from './bootstrap';
+import { MountOnOptions, mountStorageOn } from './client-mount';
+import { ClusterwareRing } from './clusterware';
+import { NAME_PATTERN, cidrProblem } from './context';
+import { ServerRegistration } from './registration';
+import { RecoveryAlarm } from './recovery-alarm';
+import { CrossRegionCopy, SnapshotPolicy } from './snapshot-policy';
+import { Backend, INSTANCE_STORE_TYPES, StoragePlan, instanceStoreTiB, planStorage } from './sizing';
+
+/** NFS server settings. */
+export interface NfsOptions {
+  /**
+   * nfsd threads.
+   * @default - min(256, max(8, 4 x vCPU)), computed on the server (the ParallelCluster rule)
+   */
+  readonly threads?: number;
+  /**
+   * `sync` never acknowledges a write before it is on disk; `async` is faster for writes but loses
+   * acknowledged writes if the server crashes. Choose `async` only for scratch data.
+   * @default 'sync'
+   */
+  readonly exportMode?: 'sync' | 'async';
+  /**
+   * NFS version clients mount with. Only NFSv4 is offered: it needs TCP 2049 alone (no rpcbind/mountd).
+   * @default '4.1'
+   */
+  readonly version?: '4.1' | '4.2';
+}
+
+/** Scheduled EBS snapshots of the data volumes (EBS backend only). */
+export interface SnapshotOptions {
+  /**
+   * Snapshots kept; 0 turns scheduled snapshots off.
+   * @default 7
+   */
+  readonly retain?: number;
+  /**
+   * Hours between snapshots (DLM accepts 1, 2, 3, 4, 6, 8, 12, 24).
+   * @default 24
+   */
+  readonly intervalHours?: number;
+  /**
+   * UTC time of day (HH:MM) of the first snapshot.
+   * @default '03:00'
+   */
+  readonly startTimeUtc?: string;
+  /**
+   * Freeze the XFS file system around each snapshot (fsfreeze through an SSM document), so the set restores
+   * without log replay. A failed freeze still yields a crash-consistent snapshot.
+   * @default true
+   */
+  readonly applicationConsistent?: boolean;
+  /**
+   * Copy each snapshot to another region.
+   * @default - no copy
+   */
+  readonly crossRegionCopy?: CrossRegionCopy;
+}
+
+/** Membership of an Alces Flight clusterware ring. */
+export interface ClusterwareOptions {
+  /** IPv4 address of the clusterware master (the login node). */
+  readonly loginIp: string;
+  /**
+   * Secret whose value is the cluster token. The server reads it at boot with its instance role; the token
+   * is never in user data or the template.
+   * @default - a new secret with a generated token (configure the master with it)
+   */
+  readonly tokenSecret?: secretsmanager.ISecret;
+  /**
+   * The cluster uuid, as in the master's config.yml.
+   * @default - a name-based uuid derived from the cluster name
+   */
+  readonly clusterUuid?: string;
+}
+
+/** Properties of a {@link StorageServer}. */
+export interface StorageServerProps {
+  /** VPC to place the server in. */
+  readonly vpc: ec2.IVpc;
+  /**
+   * Where to place the server; the first subnet selected is used (EBS volumes live in its AZ).
+   * @default - the first private subnet with egress (packages, SSM and CloudFormation signals need egress)
+   */
+  readonly vpcSubnets?: ec2.SubnetSelection;
+  /**
+   * Usable capacity wanted, in TiB.
+   * @default 5
+   */
+  readonly capacityTiB?: number;
+  /**
+   * `auto` picks EBS st1 up to 16 TiB and d2 instance store above (see `planStorage`).
+   * @default 'auto'
+   */
+  readonly backend?: Backend | 'auto';
+  /**
+   * Cluster the server serves: `[A-Za-z0-9_.-]`, 1-64 characters. Part of the SSM parameter paths.
+   * @default 'cluster'
+   */
+  readonly clusterName?: string;
+  /**
+   * This server's name in the cluster ring, same characters as `clusterName`.
+   * @default 'storage1'
+   */
+  readonly serverName?: string;
+  /**
+   * CIDRs allowed to mount. The export lists exactly these; the security group admits TCP 2049 from them.
+   * @default - the VPC's CIDR when no `clientPeers` are given either; otherwise none
+   */
+  readonly clientCidrs?: string[];
+  /**
+   * Security groups (or other connectables) of clients allowed to mount. Security groups carry no
+   * addresses, so the NFS export itself is then restricted to `clientCidrs`, or to the VPC CIDR.
+   * @default - none
+   */
+  readonly clientPeers?: ec2.IConnectable[];
+  /**
+   * Instance type to use instead of the planner's choice. For instance store it must be a d2 type whose
+   * disks hold the requested capacity.
+   * @default - the planner's choice
+   */
+  readonly instanceType?: ec2.InstanceType;
+  /**
+   * EC2 key pair for SSH. Not needed: SSM Session Manager reaches the server without one.
+   * @default - no key pair
+   */
+  readonly keyPair?: ec2.IKeyPair;
+  /**
+   * Existing cluster placement group to launch into (closer to the compute nodes, 10 Gbps per flow).
+   * @default - none
+   */
+  readonly placementGroup?: ec2.IPlacementGroupRef;
+  /**
+   * What happens to the EBS data volumes when they leave the stack. DESTROY deletes your data.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly dataVolumeRemovalPolicy?: RemovalPolicy;
+  /**
+   * Create the EBS data volumes from these snapshots, one per volume in stripe order (a snapshot set of a
+   * server with the same plan). Used to restore into a new server: see the README.
+   * @default - new, blank volumes
+   */
+  readonly dataVolumeSnapshotIds?: string[];
+  /**
+   * NFS server and mount settings.
+   * @default - sync exports, NFSv4.1, threads scaled with vCPUs
+   */
+  readonly nfs?: NfsOptions;
+  /**
+   * KMS key that encrypts the root and data volumes.
+   * @default - the account's AWS managed key for EBS (aws/ebs)
+   */
+  readonly encryptionKey?: kms.IKey;
+  /**
+   * Scheduled snapshots of the EBS data volumes (ignored for instance store).
+   * @default - daily, 7 kept, application-consistent
+   */
+  readonly snapshots?: SnapshotOptions;
+  /**
+   * Refuse EC2 API termination of the instance (turn off before `cdk destroy`).
+   * @default - true for instance store (the data lives and dies with the instance), false for EBS
+   */
+  readonly terminationProtection?: boolean;
+  /**
+   * Machine image. The default is resolved at every deploy, and a new release replaces the instance: pin an
+   * image for instance-store servers, whose data does not survive a replacement.
+   * @default - latest Amazon Linux 2023 (x86_64), which runs on the Xen-based d2 and m4 families
+   */
+  readonly machineImage?: ec2.IMachineImage;
+  /**
+   * Join the Alces clusterware ring of the cluster as a slave (writes /opt/clusterware/etc/config.yml at boot).
+   * @default - no clusterware ring membership
+   */
+  readonly clusterware?: ClusterwareOptions;
+  /**
+   * SSM Parameter Store prefix of the ring and mount records.
+   * @default '/storage-server'
+   */
+  readonly parameterPrefix?: string;
+  /**
+   * Directory exported by the server.
+   * @default '/export/data'
+   */
+  readonly exportPath?: string;
+  /**
+   * Directory clients mount the export on.
+   * @default '/data'
+   */
+  readonly mountPoint?: string;
+}
+
+/**
+ * Client mount options, by the convention AWS uses for EFS (BACKGROUND.md) less `noresvport`: the export is
+ * `secure` (clients must use a reserved port, so a user without root on a node cannot forge another uid with
+ * AUTH_SYS), and a Linux NFS server refuses `noresvport` clients on a secure export (shown in the VM tests).
+ */
+export function clientMountOptions(version: '4.1' | '4.2'): string {
+  return `nfsvers=${version},rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev`;
+}
+
+/**
+ * One NFS storage server for an HPC cluster, sized from the requested capacity: a d2 instance with its
+ * instance-store disks striped into one XFS volume, or an m4 instance with st1 EBS volumes that outlive it.
+ * It registers itself in SSM Parameter Store so that clients can find and mount it.
+ */
+export class StorageServer extends Construct implements ec2.IConnectable {
+  /** The EC2 instance serving NFS. */
+  public readonly instance: ec2.Instance;
+  /** The cluster this server serves. */
+  public readonly clusterName: string;
+  /** This server's name in the cluster ring. */
+  public readonly serverName: string;
+  /** The plan the server was built from: backend, instance type, volumes, throughput, cost. */
+  public readonly plan: StoragePlan;
+  /** The exported directory on the server. */
+  public readonly exportPath: string;
+  /** The directory clients mount on. */
+  public readonly mountPoint: string;
+  /** Mount options clients should use. */
+  public readonly mountOptions: string;
+  /** Network access to NFS (default port TCP 2049): `server.connections.allowDefaultPortFrom(peer)`. */
+  public readonly connections: ec2.Connections;
+  /** The server's private IP address. */
+  public readonly privateIp: string;
+  /** The EBS data volumes (empty for instance store), in stripe order. */
+  public readonly dataVolumes: ec2.Volume[];
+  /** SSM parameter holding this server's ring record. */
+  public readonly ringParameterName: string;
+  /** SSM parameter holding this server's mount configuration. */
+  public readonly mountParameterName: string;
+  /** Completes when the bootstrap reports the export live. */
+  public readonly ready: CfnWaitCondition;
+  /** The snapshot policy (EBS backend with snapshots on). */
+  public readonly snapshotPolicy?: SnapshotPolicy;
+  /** The clusterware ring membership, when `clusterware` was given. */
+  public readonly clusterware?: ClusterwareRing;
+
+  constructor(scope: Construct, id: string, props: StorageServerProps) {
+    super(scope, id);
+    const capacityTiB = props.capacityTiB ?? 5;
+    const clusterName = (this.clusterName = props.clusterName ?? 'cluster');
+    const serverName = (this.serverName = props.serverName ?? 'storage1');
+    const nfsVersion = props.nfs?.version ?? '4.1';
+    const exportMode = props.nfs?.exportMode ?? 'sync';
+    const removalPolicy = props.dataVolumeRemovalPolicy ?? RemovalPolicy.RETAIN;
+    this.exportPath = props.exportPath ?? '/export/data';
+    this.mountPoint = props.mountPoint ?? '/data';
+
+    validateName('clusterName', clusterName);
+    validateName('serverName', serverName);
+    (props.clientCidrs ?? []).forEach(validateCidr);
+    validateThreads(props.nfs?.threads);
+    validateAbsolutePath('exportPath', this.exportPath);
+    validateAbsolutePath('mountPoint', this.mountPoint);
+    this.plan = planStorage({ capacityTiB, backend: props.backend ?? 'auto' });
+    validateSnapshotIds(this.plan, props.dataVolumeSnapshotIds);
+    const instanceType = props.instanceType ?? new ec2.InstanceType(this.plan.instanceType);
+    const instanceStoreDisks = instanceStoreDiskCount(this.plan, capacityTiB, instanceType);
+    const instanceStore = this.plan.backend === 'instance-store';
+    const terminationProtection = props.terminationProtection ?? instanceStore;
+    this.mountOptions = clientMountOptions(nfsVersion);
+
+    const subnet = props.vpc.selectSubnets(props.vpcSubnets ?? { subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS })
+      .subnets[0];
+    if (!subnet) throw new Error('vpcSubnets: the selection matches no subnet in the VPC; select at least one subnet.');
+
+    const securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
+      vpc: props.vpc,
+      description: `NFS storage server ${serverName} of cluster ${clusterName}`,
+      allowAllOutbound: true,
+    });
+    this.connections = new ec2.Connections({ securityGroups: [securityGroup], defaultPort: ec2.Port.tcp(2049) });
+    const exportCidrs = props.clientCidrs ?? [props.vpc.vpcCidrBlock];
+    if (props.clientCidrs !== undefined || props.clientPeers === undefined) {
+      for (const cidr of exportCidrs) this.connections.allowDefaultPortFrom(ec2.Peer.ipv4(cidr), 'NFSv4 from cluster clients');
+    }
+    for (const peer of props.clientPeers ?? []) this.connections.allowDefaultPortFrom(peer, 'NFSv4 from cluster clients');
+    if (exportCidrs.some((c) => Token.isUnresolved(c))) {
+      // cdk-nag cannot evaluate a CIDR that is a token (the new VPC's own CIDR) and reports the rule as failed.
+      Validations.of(securityGroup).acknowledge({
+        id: 'AwsSolutions-EC23',
+        reason: 'The only token CIDR is the VPC\'s own CIDR block (Fn::GetAtt of the VPC); every literal client CIDR is validated at synth and /0 is refused.',
+      });
+    }
+
+    const role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('ec2.amazonaws.com'),
+      description: `Instance role of NFS storage server ${serverName}`,
+      managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('AmazonSSMManagedInstanceCore')],
+    });
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/AmazonSSMManagedInstanceCore]',
+      reason: 'AmazonSSMManagedInstanceCore is the AWS-maintained minimum for Session Manager and Run Command, which replace SSH and run the snapshot freeze scripts.',
+    });
+
+    const instanceStoreDevices = range(instanceStoreDisks).map((i) => `/dev/sd${letter(1 + i)}`);
+    this.instance = new ec2.Instance(this, 'Instance', {
+      vpc: props.vpc,
+      vpcSubnets: { subnets: [subnet] },
+      instanceType,
+      machineImage: props.machineImage ?? ec2.MachineImage.latestAmazonLinux2023({ cpuType: ec2.AmazonLinuxCpuType.X86_64 }),
+      securityGroup,
+      role,
+      keyPair: props.keyPair,
+      placementGroup: props.placementGroup,
+      requireImdsv2: true,
+      detailedMonitoring: true,
+      ebsOptimized: true,
+      disableApiTermination: terminationProtection,
+      propagateTagsToVolumeOnCreation: true,
+      userDataCausesReplacement: false,
+      blockDevices: [
+        {
+          deviceName: '/dev/xvda',
+          volume: ec2.BlockDeviceVolume.ebs(16, { encrypted: true, kmsKey: props.encryptionKey, volumeType: ec2.EbsDeviceVolumeType.GP3 }),
+        },
+        ...instanceStoreDevices.map((deviceName, i) => ({ deviceName, volume: ec2.BlockDeviceVolume.ephemeral(i) })),
+      ],
+    });
+    this.privateIp = this.instance.instancePrivateIp;
+    if (instanceStore) {
+      Validations.of(this.instance).acknowledge({
+        id: 'AwsSolutions-EC26',
+        reason: 'The root EBS volume is encrypted; the flagged mappings are ephemeral instance-store disks, which have no EBS encryption setting.',
+      });
+    }
+    if (!terminationProtection) {
+      Validations.of(this.instance).acknowledge({
+        id: 'AwsSolutions-EC29',
+        reason: 'The data lives on separate EBS volumes with a RETAIN removal policy, not on the instance; termination protection is a prop (terminationProtection) for sites that want it.',
+      });
+    }
+
+    const attachments: ec2.CfnVolumeAttachment[] = [];
+    this.dataVolumes = this.plan.dataVolumes.map((v, i) => {
+      const volume = new ec2.Volume(this, `DataVolume${i}`, {
+        availabilityZone: subnet.availabilityZone,
+        size: Size.gibibytes(v.sizeGiB),
+        volumeType: ec2.EbsDeviceVolumeType.ST1,
+        encrypted: true,
+        encryptionKey: props.encryptionKey,
+        snapshotId: props.dataVolumeSnapshotIds?.[i],
+        removalPolicy,
+      });
+      // Copied onto every snapshot: which stripe member a snapshot restores.
+      Tags.of(volume).add('storage-server:data-volume', String(i));
+      attachments.push(new ec2.CfnVolumeAttachment(this, `DataVolume${i}Attachment`, {
+        instanceId: this.instance.instanceId,
+        volumeId: volume.volumeId,
+        device: ebsDeviceName(i),
+      }));
+      return volume;
+    });
+
+    // The instance signals this wait condition, not its own CreationPolicy: the EBS attachments can only be
+    // created after the instance exists, and the bootstrap cannot finish before they are attached.
+    this.ready = new CfnWaitCondition(this, 'Ready', {});
+    this.ready.cfnOptions.creationPolicy = { resourceSignal: { count: 1, timeout: Duration.minutes(30).toIsoString() } };
+    this.ready.node.addDependency(this.instance, ...attachments);
+    role.addToPrincipalPolicy(new iam.PolicyStatement({
+      actions: ['cloudformation:SignalResource'],
+      resources: [Stack.of(this).stackId],
+    }));
+
+    const bootstrap: BootstrapConfig = {
+      backend: this.plan.backend,
+      ebsVolumes: this.dataVolumes.map((v, i) => ({ volumeId: v.volumeId, device: ebsDeviceName(i) })),
+      instanceStoreDevices,
+      exportPath: this.exportPath,
+      clientCidrs: exportCidrs,
+      nfsThreads: props.nfs?.threads,
+      exportMode,
+      nfsVersions: ['4.1', '4.2'],
+      stripeSizeKiB: 256,
+      volumeWaitSeconds: 900,
+    };
+    this.instance.userData.addCommands(...renderUserData(bootstrap, {
+      stackName: Aws.STACK_NAME,
+      logicalId: Stack.of(this).getLogicalId(this.ready),
+      region: Aws.REGION,
+    }));
+
+    if (props.clusterware) {
+      this.clusterware = new ClusterwareRing(this, 'Clusterware', { clusterName, ...props.clusterware });
+      this.clusterware.join(this.instance);
+    }
+
+    if (instanceStore) {
+      Annotations.of(this).addWarningV2('storage-server:instanceStoreDataLoss',
+        `Backend instance-store (${this.plan.instanceType}): the data is lost when the instance stops, terminates or its host fails, ` +
+        'and EC2 auto-recovery is not available for it. Use it for scratch data or data archived elsewhere (e.g. S3).');
+    } else {
+      new RecoveryAlarm(this, 'Recovery', { instance: this.instance });
+      const retain = props.snapshots?.retain ?? 7;
+      if (retain > 0) {
+        this.snapshotPolicy = new SnapshotPolicy(this, 'Snapshots', {
+          instance: this.instance,
+          dataMountPath: this.exportPath,
+          retain,
+          intervalHours: props.snapshots?.intervalHours,
+          startTimeUtc: props.snapshots?.startTimeUtc,
+          applicationConsistent: props.snapshots?.applicationConsistent,
+          crossRegionCopy: props.snapshots?.crossRegionCopy,
+        });
+      }
+    }
+
+    const registration = new ServerRegistration(this, 'Registration', {
+      instance: this.instance,
+      clusterName,
+      serverName,
+      parameterPrefix: props.parameterPrefix,
+      exportPath: this.exportPath,
+      mountPoint: this.mountPoint,
+      mountOptions: this.mountOptions,
+      backend: this.plan.backend,
+    });
+    registration.resource.node.addDependency(this.ready);
+    this.ringParameterName = registration.ringParameterName;
+    this.mountParameterName = registration.mountParameterName;
+  }
+
+  /**
+   * Mounts this export on an instance, or on every instance of an Auto Scaling group: adds the mount to its
+   * user data with the server's known private IP (no SSM lookup, so no IAM), opens NFS from it, and makes it
+   * wait until the export is live.
+   */
+  public mountOn(target: ec2.Instance | autoscaling.AutoScalingGroup, options: MountOnOptions = {}): void {
+    mountStorageOn(this, target, options);
+  }
+}
+
+function validateName(prop: string, value: string): void {
+  if (Token.isUnresolved(value)) return;
+  if (!NAME_PATTERN.test(value)) {
+    throw new Error(`${prop} must be 1-64 characters from A-Z a-z 0-9 _ . - (it is part of SSM parameter paths), got '${value}'.`);
+  }
+}
+
+function validateCidr(cidr: string): void {
+  if (Token.isUnresolved(cidr)) return;
+  const problem = cidrProblem(cidr);
+  if (problem) throw new Error(`clientCidrs: each entry must be ${problem}, got '${cidr}'.`);
+}
+
+function validateSnapshotIds(plan: StoragePlan, ids: string[] | undefined): void {
+  if (ids === undefined) return;
+  if (plan.backend !== 'ebs') {
+    throw new Error(`dataVolumeSnapshotIds: only the EBS backend has data volumes, but the plan is ${plan.backend}.`);
+  }
+  if (ids.length !== plan.dataVolumes.length) {
+    throw new Error(`dataVolumeSnapshotIds: the plan has ${plan.dataVolumes.length} data volume(s), so give exactly ` +
+      `${plan.dataVolumes.length} snapshot id(s) in stripe order, got ${ids.length} (${ids.join(', ')}).`);
+  }
+  for (const id of ids) {
+    if (!Token.isUnresolved(id) && !/^snap-([0-9a-f]{8}|[0-9a-f]{17})$/.test(id)) {
+      throw new Error(`dataVolumeSnapshotIds: each entry must be a snapshot id such as 'snap-0123456789abcdef0', got '${id}'.`);
+    }
+  }
+}
+
+function validateThreads(threads: number | undefined): void {
+  if (threads === undefined || Token.isUnresolved(threads)) return;
+  if (!Number.isInteger(threads) || threads < 1 || threads > 1024) {
+    throw new Error(`nfs.threads must be a whole number from 1 to 1024, got ${threads}.`);
+  }
+}
+
+function validateAbsolutePath(prop: string, path: string): void {
+  if (!/^\/[A-Za-z0-9_.\/-]*[A-Za-z0-9_.-]$/.test(path) || path.split('/').includes('..')) {
+    throw new Error(`${prop} must be an absolute directory path of A-Z a-z 0-9 _ . - / (not '/', no '..'), got '${path}'.`);
+  }
+}
+
+/**
+ * How many instance-store disks the block device mapping lists (0 for EBS). An instance-type override on the
+ * instance-store backend must be a d2 whose disks hold the requested capacity: its disks are then mapped.
+ */
+function instanceStoreDiskCount(plan: StoragePlan, capacityTiB: number, instanceType: ec2.InstanceType): number {
+  if (plan.backend !== 'instance-store') return 0;
+  const name = instanceType.toString();
+  if (name === plan.instanceType) return plan.instanceStoreDisks;
+  const fitting = INSTANCE_STORE_TYPES.filter((t) => instanceStoreTiB(t) >= capacityTiB);
+  const spec = fitting.find((t) => t.name === name);
+  if (!spec) {
+    throw new Error(`instanceType: for ${capacityTiB} TiB on the instance-store backend it must be one of ` +
+      `${fitting.map((t) => t.name).join(', ')}, got '${name}'.`);
+  }
+  return spec.instanceStore!.disks;
+}
+
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}
+
+/** 'a' + i: device letters. */
+function letter(i: number): string {
+  return String.fromCharCode('a'.charCodeAt(0) + i);
+}
+
+/** EBS data volumes attach at /dev/sdf, /dev/sdg, ... (the range AWS recommends for EBS on Xen and Nitro). */
+function ebsDeviceName(i: number): string {
+  return `/dev/sd${letter(5 + i)}`;
+}

@@ -1,0 +1,55 @@
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+const root = path.join(__dirname, '..', '..');
+const cdkBin = path.join(root, 'node_modules', '.bin', 'cdk');
+
+interface Run { code: number | null; stdout: string; stderr: string; outdir: string }
+
+/** Runs the real CLI, `cdk synth`, as a user would, offline and without AWS credentials. */
+function cdkSynth(context: Record<string, string>): Promise<Run> {
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk-out-'));
+  const args = ['synth', '--quiet', '--no-notices', '--no-version-reporting', '-o', outdir];
+  for (const [k, v] of Object.entries(context)) args.push('-c', `${k}=${v}`);
+  const env = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', CDK_DISABLE_VERSION_CHECK: '1' };
+  return new Promise((resolve, reject) => {
+    const child = spawn(cdkBin, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, outdir }));
+  });
+}
+
+jest.setTimeout(240_000);
+
+test('`cdk synth` with no context works offline and writes the stack template', async () => {
+  const run = await cdkSynth({});
+  expect(run.stderr).not.toMatch(/Error/);
+  expect(run.code).toBe(0);
+  const template = JSON.parse(fs.readFileSync(path.join(run.outdir, 'StorageServer-cluster-storage1.template.json'), 'utf8'));
+  const instance = Object.values(template.Resources as Record<string, { Type: string; Properties: { InstanceType: string } }>)
+    .find((r) => r.Type === 'AWS::EC2::Instance');
+  expect(instance?.Properties.InstanceType).toBe('m4.2xlarge');
+});
+
+// Each bad value must stop synth with a non-zero exit and a message naming key, value and what is allowed.
+test.each<[Record<string, string>, RegExp]>([
+  [{ capacityTiB: '-1' }, /capacityTiB="-1".*positive number of TiB/],
+  [{ capacityTiB: 'abc' }, /capacityTiB="abc".*positive number of TiB/],
+  [{ capacityTiB: '1000' }, /capacityTiB.*1000.*(FSx for Lustre|Lustre)/],
+  [{ backend: 'foo' }, /backend="foo".*'auto', 'ebs', 'instance-store'/],
+  [{ clusterName: 'bad name' }, /clusterName="bad name".*A-Z a-z 0-9 _ \. -/],
+  [{ clientCidrs: '10.0.0.0/99' }, /clientCidrs="10.0.0.0\/99".*prefix length is 0-32/],
+  [{ vpcId: 'xyz' }, /vpcId="xyz".*vpc-0123456789abcdef0/],
+])('`cdk synth -c %j` fails with a clear message', async (context, message) => {
+  const run = await cdkSynth(context);
+  expect(run.code).not.toBe(0);
+  expect(run.stderr).toMatch(message);
+  // The message is the user's to read: no stack trace.
+  expect(run.stderr).not.toMatch(/^\s+at .*\.ts:\d+/m);
+});

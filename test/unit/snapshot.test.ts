@@ -1,0 +1,14 @@
+import { Template } from 'aws-cdk-lib/assertions';
+import { appStack } from '../support/stacks';
+
+// One snapshot per backend. Asset hashes are scrubbed by test/support/asset-hash-serializer.ts, so a
+// snapshot changes only when the template's meaning does: review the diff, then `npx jest -u`.
+describe('template snapshots', () => {
+  test('EBS backend (defaults: 5 TiB on m4.2xlarge)', () => {
+    expect(Template.fromStack(appStack()).toJSON()).toMatchSnapshot();
+  });
+
+  test('instance-store backend (20 TiB on d2.4xlarge)', () => {
+    expect(Template.fromStack(appStack({ capacityTiB: '20' })).toJSON()).toMatchSnapshot();
+  });
+});

@@ -1,0 +1,323 @@
+import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import { StorageServer } from '../../lib/storage-server';
+import { appStack, serverStack } from '../support/stacks';
+
+/** The user data of the template's single instance, joined to one string (tokens left as JSON). */
+function userDataOf(template: Template): string {
+  const instances = Object.values(template.findResources('AWS::EC2::Instance'));
+  expect(instances).toHaveLength(1);
+  return JSON.stringify(instances[0].Properties.UserData);
+}
+
+describe('planner choice reaches the template', () => {
+  test.each([
+    ['2', undefined, 'm4.xlarge', [2048]],
+    ['5', undefined, 'm4.2xlarge', [5120]],
+    ['10', undefined, 'm4.4xlarge', [10240]],
+    ['16', undefined, 'm4.10xlarge', [16384]],
+    ['30', 'ebs', 'm4.16xlarge', [15360, 15360]],
+  ])('capacityTiB=%s backend=%s -> %s with st1 volumes %j', (capacityTiB, backend, instanceType, sizes) => {
+    // GIVEN / WHEN
+    const template = Template.fromStack(appStack({ capacityTiB, ...(backend ? { backend } : {}) }));
+    // THEN
+    template.hasResourceProperties('AWS::EC2::Instance', { InstanceType: instanceType });
+    template.resourceCountIs('AWS::EC2::Volume', sizes.length);
+    template.resourceCountIs('AWS::EC2::VolumeAttachment', sizes.length);
+    const volumes = Object.values(template.findResources('AWS::EC2::Volume'));
+    expect(volumes.map((v) => v.Properties.Size)).toEqual(sizes);
+    for (const v of volumes) expect(v.Properties).toMatchObject({ VolumeType: 'st1', Encrypted: true });
+    const ephemeral = JSON.stringify(template.findResources('AWS::EC2::Instance')).match(/ephemeral\d+/g);
+    expect(ephemeral).toBeNull();
+  });
+
+  test.each([
+    ['20', undefined, 'd2.4xlarge', 12],
+    ['40', undefined, 'd2.8xlarge', 24],
+    ['3', 'instance-store', 'd2.xlarge', 3],
+  ])('capacityTiB=%s backend=%s -> %s with every one of its %i disks mapped', (capacityTiB, backend, instanceType, disks) => {
+    const template = Template.fromStack(appStack({ capacityTiB, ...(backend ? { backend } : {}) }));
+    template.hasResourceProperties('AWS::EC2::Instance', { InstanceType: instanceType });
+    template.resourceCountIs('AWS::EC2::Volume', 0);
+    const mappings = Object.values(template.findResources('AWS::EC2::Instance'))[0].Properties.BlockDeviceMappings;
+    const ephemeral = mappings.filter((m: { VirtualName?: string }) => m.VirtualName);
+    expect(ephemeral).toEqual(
+      Array.from({ length: disks }, (_, i) => ({
+        DeviceName: `/dev/sd${String.fromCharCode(98 + i)}`,
+        VirtualName: `ephemeral${i}`,
+      })),
+    );
+  });
+});
+
+describe('secure defaults', () => {
+  const { template } = serverStack({ capacityTiB: 5, clientCidrs: ['10.1.0.0/16'] });
+
+  test('IMDSv2 is required', () => {
+    template.hasResourceProperties('AWS::EC2::LaunchTemplate', {
+      LaunchTemplateData: { MetadataOptions: { HttpTokens: 'required' } },
+    });
+    template.hasResourceProperties('AWS::EC2::Instance', { LaunchTemplate: Match.objectLike({}) });
+  });
+
+  test('root volume and data volumes are encrypted', () => {
+    template.hasResourceProperties('AWS::EC2::Instance', {
+      BlockDeviceMappings: Match.arrayWith([
+        { DeviceName: '/dev/xvda', Ebs: Match.objectLike({ Encrypted: true, VolumeType: 'gp3' }) },
+      ]),
+    });
+    template.allResourcesProperties('AWS::EC2::Volume', { Encrypted: true });
+  });
+
+  test('no public IP, no key pair, detailed monitoring, SSM managed instance role', () => {
+    const props = Object.values(template.findResources('AWS::EC2::Instance'))[0].Properties;
+    expect(props.KeyName).toBeUndefined();
+    expect(props.NetworkInterfaces).toBeUndefined();
+    expect(props.Monitoring).toBe(true);
+    template.hasResourceProperties('AWS::IAM::Role', {
+      ManagedPolicyArns: [{ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::aws:policy/AmazonSSMManagedInstanceCore']] }],
+    });
+  });
+
+  test('the security group admits NFSv4 (TCP 2049) from the client CIDR and nothing else', () => {
+    const groups = Object.values(template.findResources('AWS::EC2::SecurityGroup'))
+      .filter((g) => String(g.Properties.GroupDescription).startsWith('NFS storage server'));
+    expect(groups).toHaveLength(1);
+    expect(groups[0].Properties.SecurityGroupIngress).toEqual([
+      { CidrIp: '10.1.0.0/16', Description: 'NFSv4 from cluster clients', FromPort: 2049, IpProtocol: 'tcp', ToPort: 2049 },
+    ]);
+    template.resourceCountIs('AWS::EC2::SecurityGroupIngress', 0);
+  });
+
+  test('the export is restricted to the client CIDR in the bootstrap configuration', () => {
+    expect(userDataOf(template)).toContain('10.1.0.0/16');
+    expect(userDataOf(template)).not.toMatch(/\*\(rw/);
+  });
+
+  test('without clients given, the VPC CIDR is the only client', () => {
+    const { template: t } = serverStack({ capacityTiB: 5 });
+    const group = Object.values(t.findResources('AWS::EC2::SecurityGroup'))
+      .find((g) => String(g.Properties.GroupDescription).startsWith('NFS storage server'))!;
+    expect(group.Properties.SecurityGroupIngress).toEqual([
+      expect.objectContaining({ CidrIp: { 'Fn::GetAtt': [expect.stringMatching(/^Vpc/), 'CidrBlock'] }, FromPort: 2049 }),
+    ]);
+  });
+
+  test('a client security group gets TCP 2049 and the export falls back to the VPC CIDR', () => {
+    const stack = new Stack(new App(), 'Peers');
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1 });
+    const clients = new ec2.SecurityGroup(stack, 'Clients', { vpc });
+    new StorageServer(stack, 'Storage', { vpc, clientPeers: [clients] });
+    const t = Template.fromStack(stack);
+    t.hasResourceProperties('AWS::EC2::SecurityGroupIngress', {
+      IpProtocol: 'tcp', FromPort: 2049, ToPort: 2049,
+      SourceSecurityGroupId: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Clients'), 'GroupId'] },
+    });
+    const serverGroup = Object.values(t.findResources('AWS::EC2::SecurityGroup'))
+      .find((g) => String(g.Properties.GroupDescription).startsWith('NFS storage server'))!;
+    expect(serverGroup.Properties.SecurityGroupIngress).toBeUndefined();
+  });
+
+  test('a customer KMS key encrypts root and data volumes', () => {
+    const stack = new Stack(new App(), 'Kms');
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1 });
+    const key = new kms.Key(stack, 'Key', { enableKeyRotation: true });
+    new StorageServer(stack, 'Storage', { vpc, encryptionKey: key });
+    const t = Template.fromStack(stack);
+    t.hasResourceProperties('AWS::EC2::Volume', { KmsKeyId: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Key'), 'Arn'] } });
+    t.hasResourceProperties('AWS::EC2::Instance', {
+      BlockDeviceMappings: Match.arrayWith([Match.objectLike({ Ebs: Match.objectLike({ KmsKeyId: Match.anyValue() }) })]),
+    });
+  });
+});
+
+describe('EBS data volumes', () => {
+  test('st1 volumes are separate resources, RETAIN by default, attached at /dev/sdf.. with stable ids', () => {
+    const { template } = serverStack({ capacityTiB: 30, backend: 'ebs' });
+    const volumes = template.findResources('AWS::EC2::Volume');
+    expect(Object.keys(volumes).map((id) => id.replace(/[0-9A-F]{8}$/, ''))).toEqual(['StorageDataVolume0', 'StorageDataVolume1']);
+    for (const v of Object.values(volumes)) {
+      expect(v.DeletionPolicy).toBe('Retain');
+      expect(v.UpdateReplacePolicy).toBe('Retain');
+    }
+    template.hasResourceProperties('AWS::EC2::VolumeAttachment', { Device: '/dev/sdf', VolumeId: { Ref: Object.keys(volumes)[0] } });
+    template.hasResourceProperties('AWS::EC2::VolumeAttachment', { Device: '/dev/sdg', VolumeId: { Ref: Object.keys(volumes)[1] } });
+  });
+
+  test('the volumes are in the instance subnet\'s availability zone', () => {
+    const { template } = serverStack({ capacityTiB: 5 });
+    const instance = Object.values(template.findResources('AWS::EC2::Instance'))[0];
+    const volume = Object.values(template.findResources('AWS::EC2::Volume'))[0];
+    expect(volume.Properties.AvailabilityZone).toBe(instance.Properties.AvailabilityZone);
+    expect(volume.Properties.AvailabilityZone).toEqual(expect.any(String));
+    expect(JSON.stringify(instance.Properties.SubnetId)).toContain('PrivateSubnet1');
+  });
+
+  test.each([
+    [RemovalPolicy.SNAPSHOT, 'Snapshot'],
+    [RemovalPolicy.DESTROY, 'Delete'],
+  ])('dataVolumeRemovalPolicy %s gives DeletionPolicy %s', (policy, expected) => {
+    const { template } = serverStack({ capacityTiB: 5, dataVolumeRemovalPolicy: policy });
+    for (const v of Object.values(template.findResources('AWS::EC2::Volume'))) expect(v.DeletionPolicy).toBe(expected);
+  });
+
+  test('the bootstrap is told every volume id with its attachment device', () => {
+    const { template } = serverStack({ capacityTiB: 30, backend: 'ebs' });
+    const userData = userDataOf(template);
+    for (const id of Object.keys(template.findResources('AWS::EC2::Volume'))) {
+      expect(userData).toContain(`{"Ref":"${id}"}`);
+    }
+    expect(userData).toContain('/dev/sdf');
+    expect(userData).toContain('/dev/sdg');
+  });
+});
+
+describe('readiness', () => {
+  test('a wait condition with a CreationPolicy completes only after the bootstrap signals it', () => {
+    const { template, stack, server } = serverStack({ capacityTiB: 5 });
+    const waitId = stack.getLogicalId(server.ready);
+    const wait = template.findResources('AWS::CloudFormation::WaitCondition')[waitId];
+    expect(wait.CreationPolicy).toEqual({ ResourceSignal: { Count: 1, Timeout: 'PT30M' } });
+    const attachments = Object.keys(template.findResources('AWS::EC2::VolumeAttachment'));
+    expect(wait.DependsOn).toEqual(expect.arrayContaining([...attachments, expect.stringMatching(/^StorageInstance/)]));
+    // The instance signals this very resource, with its own role allowed to.
+    expect(userDataOf(template)).toContain(waitId);
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'cloudformation:SignalResource', Resource: { Ref: 'AWS::StackId' } })]) },
+    });
+  });
+});
+
+describe('instance store', () => {
+  test('warns at synth time that the data is lost on stop or terminate, and protects against termination', () => {
+    const { stack, template } = serverStack({ capacityTiB: 20 });
+    Annotations.fromStack(stack).hasWarning('*', Match.stringLikeRegexp('data is lost when the instance stops, terminates'));
+    template.hasResourceProperties('AWS::EC2::Instance', { DisableApiTermination: true });
+  });
+
+  test('EBS backend has no such warning and no termination protection by default', () => {
+    const { stack, template } = serverStack({ capacityTiB: 5 });
+    Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('data is lost'));
+    template.hasResourceProperties('AWS::EC2::Instance', { DisableApiTermination: false });
+  });
+
+  test('an instance-type override must be a d2 large enough, and maps all of its disks', () => {
+    const { template } = serverStack({ capacityTiB: 20, instanceType: new ec2.InstanceType('d2.8xlarge') });
+    const mappings = Object.values(template.findResources('AWS::EC2::Instance'))[0].Properties.BlockDeviceMappings;
+    expect(mappings.filter((m: { VirtualName?: string }) => m.VirtualName)).toHaveLength(24);
+    expect(() => serverStack({ capacityTiB: 20, instanceType: new ec2.InstanceType('d2.2xlarge') }))
+      .toThrow(/instanceType: for 20 TiB on the instance-store backend it must be one of d2.4xlarge, d2.8xlarge, got 'd2.2xlarge'/);
+  });
+});
+
+describe('public attributes', () => {
+  test('plan, exportPath, mountOptions, privateIp, connections default port', () => {
+    const { server, stack } = serverStack({ capacityTiB: 10 });
+    expect(server.plan.instanceType).toBe('m4.4xlarge');
+    expect(server.exportPath).toBe('/export/data');
+    expect(server.mountPoint).toBe('/data');
+    expect(server.mountOptions).toBe('nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev');
+    expect(stack.resolve(server.privateIp)).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^StorageInstance/), 'PrivateIp'] });
+    expect(server.connections.defaultPort?.toString()).toBe('2049');
+    expect(server.instance).toBeInstanceOf(ec2.Instance);
+  });
+
+  test('allowDefaultPortFrom opens TCP 2049 to the given peer', () => {
+    const stack = new Stack(new App(), 'Conn');
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1 });
+    const server = new StorageServer(stack, 'Storage', { vpc });
+    const compute = new ec2.SecurityGroup(stack, 'Compute', { vpc });
+    server.connections.allowDefaultPortFrom(compute);
+    Template.fromStack(stack).hasResourceProperties('AWS::EC2::SecurityGroupIngress', {
+      FromPort: 2049, ToPort: 2049, SourceSecurityGroupId: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Compute'), 'GroupId'] },
+    });
+  });
+});
+
+describe('validation', () => {
+  test.each<[string, object, RegExp]>([
+    ['clusterName', { clusterName: 'bad name' }, /clusterName must be 1-64 characters .* got 'bad name'/],
+    ['serverName', { serverName: '' }, /serverName must be 1-64 characters .* got ''/],
+    ['clientCidrs', { clientCidrs: ['10.0.0.0/33'] }, /clientCidrs: each entry must be .*prefix length is 0-32, got '10.0.0.0\/33'/],
+    ['clientCidrs /0', { clientCidrs: ['0.0.0.0/0'] }, /clientCidrs: .*refused/],
+    ['nfs.threads', { nfs: { threads: 0 } }, /nfs.threads must be a whole number from 1 to 1024, got 0/],
+    ['exportPath', { exportPath: 'data' }, /exportPath must be an absolute directory path .* got 'data'/],
+    ['mountPoint', { mountPoint: '/a/../etc' }, /mountPoint must be an absolute directory path .* got '\/a\/..\/etc'/],
+    ['capacityTiB', { capacityTiB: -1 }, /capacityTiB/],
+  ])('%s is validated before anything is created', (_name, props, message) => {
+    expect(() => serverStack(props)).toThrow(message);
+  });
+});
+
+describe('durability wiring (EBS snapshots, recovery)', () => {
+  test.each([
+    ['5', undefined],
+    ['30', 'ebs'],
+  ])('EBS capacityTiB=%s backend=%s: exactly one DLM policy targeting this instance, and a recovery alarm', (capacityTiB, backend) => {
+    const stack = appStack({ capacityTiB, ...(backend ? { backend } : {}) });
+    const template = Template.fromStack(stack);
+    template.resourceCountIs('AWS::DLM::LifecyclePolicy', 1);
+    const policy = Object.values(template.findResources('AWS::DLM::LifecyclePolicy'))[0].Properties;
+    expect(policy.PolicyDetails.ResourceTypes).toEqual(['INSTANCE']);
+    expect(policy.PolicyDetails.Parameters).toEqual(expect.objectContaining({ ExcludeBootVolume: true }));
+    expect(policy.PolicyDetails.Schedules[0].RetainRule).toEqual({ Count: 7 });
+    expect(policy.PolicyDetails.Schedules[0].CreateRule.Scripts.map((s: { Stages: string[] }) => s.Stages)).toEqual([['PRE', 'POST']]);
+    // The target tag is on the storage instance and on nothing else that DLM could snapshot.
+    const [target] = policy.PolicyDetails.TargetTags;
+    const instance = Object.values(template.findResources('AWS::EC2::Instance'))[0];
+    expect(instance.Properties.Tags).toEqual(expect.arrayContaining([target]));
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'StatusCheckFailed_System',
+      AlarmActions: [{ 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp(':automate:'), ':ec2:recover'])] }],
+    });
+  });
+
+  test('every data volume is tagged with its stripe position, so a snapshot says what it restores', () => {
+    const template = Template.fromStack(appStack({ backend: 'ebs', capacityTiB: '30' }));
+    const tags = Object.values(template.findResources('AWS::EC2::Volume')).map((v) =>
+      v.Properties.Tags.find((t: { Key: string }) => t.Key === 'storage-server:data-volume')?.Value);
+    expect(tags).toEqual(['0', '1']);
+  });
+
+  test.each(['20', '40'])('instance store capacityTiB=%s: no DLM policy, no recovery alarm', (capacityTiB) => {
+    const template = Template.fromStack(appStack({ capacityTiB }));
+    template.resourceCountIs('AWS::DLM::LifecyclePolicy', 0);
+    // The only SSM document is the client mount one; no fsfreeze document for DLM.
+    const documents = Object.values(template.findResources('AWS::SSM::Document'));
+    expect(documents.filter((d) => JSON.stringify(d).includes('fsfreeze'))).toEqual([]);
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 0);
+  });
+
+  test('snapshotRetain=0 disables snapshots; snapshotRetain=14 keeps 14', () => {
+    Template.fromStack(appStack({ snapshotRetain: '0' })).resourceCountIs('AWS::DLM::LifecyclePolicy', 0);
+    Template.fromStack(appStack({ snapshotRetain: '14' })).hasResourceProperties('AWS::DLM::LifecyclePolicy', {
+      PolicyDetails: Match.objectLike({ Schedules: [Match.objectLike({ RetainRule: { Count: 14 } })] }),
+    });
+  });
+
+  test('cross-region copy renders when set', () => {
+    const { template } = serverStack({ snapshots: { crossRegionCopy: { targetRegion: 'eu-west-1', retainDays: 30 } } });
+    template.hasResourceProperties('AWS::DLM::LifecyclePolicy', {
+      PolicyDetails: Match.objectLike({
+        Schedules: [Match.objectLike({ CrossRegionCopyRules: [Match.objectLike({ Target: 'eu-west-1', Encrypted: true, RetainRule: { Interval: 30, IntervalUnit: 'DAYS' } })] })],
+      }),
+    });
+  });
+
+  test('restore: volumes are created from the snapshot set, one per stripe member', () => {
+    const template = Template.fromStack(appStack({ backend: 'ebs', capacityTiB: '30', restoreSnapshotIds: 'snap-0123456789abcdef0,snap-0123456789abcdef1' }));
+    const volumes = Object.values(template.findResources('AWS::EC2::Volume'));
+    expect(volumes.map((v) => v.Properties.SnapshotId)).toEqual(['snap-0123456789abcdef0', 'snap-0123456789abcdef1']);
+    expect(volumes.map((v) => v.Properties.Size)).toEqual([15360, 15360]);
+  });
+
+  test.each<[object, RegExp]>([
+    [{ capacityTiB: 5, dataVolumeSnapshotIds: ['snap-01234567', 'snap-89abcdef'] }, /the plan has 1 data volume\(s\), so give exactly 1 snapshot id\(s\) in stripe order, got 2/],
+    [{ capacityTiB: 5, dataVolumeSnapshotIds: ['vol-01234567'] }, /snapshot id such as 'snap-0123456789abcdef0', got 'vol-01234567'/],
+    [{ capacityTiB: 20, dataVolumeSnapshotIds: ['snap-01234567'] }, /only the EBS backend has data volumes, but the plan is instance-store/],
+  ])('dataVolumeSnapshotIds is validated: %j', (props, message) => {
+    expect(() => serverStack(props)).toThrow(message);
+  });
+});
