@@ -1,11 +1,30 @@
-// Public API: everything another CDK app imports from this package.
+// Public API: everything another CDK app imports from this package. Named exports keep internals
+// (script loaders, user-data renderers) out of the surface we promise to keep stable.
 export * from './sizing';
-export * from './context';
+export { CONTEXT_DEFAULTS, NAME_PATTERN, parseContext, cidrProblem, contextError } from './context';
+export type { ContextKey, ContextReader, StorageServerContext } from './context';
 export * from './storage-server';
 export * from './storage-server-stack';
 export * from './snapshot-policy';
 export * from './recovery-alarm';
-export * from './registration';
-export * from './bootstrap';
-export * from './client-mount';
-export * from './clusterware';
+export { ServerRegistration } from './registration';
+export type { ServerRegistrationProps } from './registration';
+export {
+  ClientMount,
+  DEFAULT_CLIENT_TAG_KEY,
+  DEFAULT_MOUNT_SCHEDULE,
+  MOUNT_READ_ACTIONS,
+  mountStorageOn,
+} from './client-mount';
+export type { ClientMountProps, MountOnOptions, MountableStorageServer } from './client-mount';
+export { CLUSTERWARE_CONFIG_PATH, CLUSTERWARE_GOSSIP_PORT, ClusterwareRing, deriveClusterUuid } from './clusterware';
+export type { ClusterwareRingProps } from './clusterware';
+export {
+  DEFAULT_PARAMETER_PREFIX,
+  fstabLine,
+  mountParameterName,
+  ringParameterName,
+  ringPath,
+  storagePath,
+} from '../lambda/register/contract';
+export type { MountRecord, RingRecord } from '../lambda/register/contract';

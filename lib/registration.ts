@@ -143,9 +143,8 @@ class RegistrationProvider extends Construct {
       reason: 'ec2:DescribeInstances supports no resource-level permissions; EC2 requires Resource "*".',
     });
 
-    const fn = new nodejs.NodejsFunction(this, 'Handler', {
-      entry: handlerEntry(),
-      handler: 'handler',
+    // The same function either way; only where its code comes from differs (see prebuiltHandlerDir()).
+    const functionProps = {
       runtime: lambda.Runtime.NODEJS_22_X,
       description: 'StorageServer registration: ring record and mount config in SSM Parameter Store',
       role,
@@ -153,18 +152,32 @@ class RegistrationProvider extends Construct {
       timeout: Duration.minutes(5),
       memorySize: 256,
       environment: { NODE_OPTIONS: '--enable-source-maps' },
-      bundling: {
-        minify: true,
-        sourceMap: true,
-        // Bundle the AWS SDK so the function runs the lockfile's version, not whatever the runtime ships.
-        externalModules: [],
-        // The SDK's ES module builds tree-shake: the bundle shrinks by ~45% and loads ~40% faster
-        // (npm run bench:register).
-        mainFields: ['module', 'main'],
-        // Source positions are enough for stack traces; the sources themselves would triple the size.
-        sourcesContent: false,
-      },
-    });
+    };
+    const prebuilt = prebuiltHandlerDir();
+    const fn = prebuilt
+      ? new lambda.Function(this, 'Handler', {
+          ...functionProps,
+          code: lambda.Code.fromAsset(prebuilt),
+          handler: 'index.handler',
+        })
+      : new nodejs.NodejsFunction(this, 'Handler', {
+          ...functionProps,
+          entry: handlerEntry(),
+          handler: 'handler',
+          // `npm run build` (script build:lambda) bundles the published copy with the same esbuild options;
+          // change both together (the consumer test checks that the two bundles are byte-identical).
+          bundling: {
+            minify: true,
+            sourceMap: true,
+            // Bundle the AWS SDK so the function runs the lockfile's version, not whatever the runtime ships.
+            externalModules: [],
+            // The SDK's ES module builds tree-shake: the bundle shrinks by ~45% and loads ~40% faster
+            // (npm run bench:register).
+            mainFields: ['module', 'main'],
+            // Source positions are enough for stack traces; the sources themselves would triple the size.
+            sourcesContent: false,
+          },
+        });
     // The role's policy must exist before the function runs, including on the first Create.
     fn.node.addDependency(this.policy);
     Validations.of(fn).acknowledge({
@@ -249,13 +262,25 @@ function iam5(scope: Construct, resource: string): string {
 }
 
 /**
- * The handler source next to this file's package root: `lambda/register/index.ts` when running from the
- * TypeScript sources (ts-node, jest), `index.js` when only compiled JavaScript ships.
+ * The handler bundle that `npm run build` puts in the published package (`dist/lambda/register/bundle/`, next
+ * to the compiled `dist/lib/registration.js`), or undefined when running from the TypeScript sources. A
+ * consumer of the package then deploys that bundle as it is: no esbuild, Docker or AWS SDK needed at synth.
  */
+function prebuiltHandlerDir(): string | undefined {
+  const dir = path.join(__dirname, '..', 'lambda', 'register', 'bundle');
+  return fs.existsSync(path.join(dir, 'index.js')) ? dir : undefined;
+}
+
+/** The handler's TypeScript source, bundled by NodejsFunction at synth (the repo's own app and tests). */
 function handlerEntry(): string {
-  const base = path.join(__dirname, '..', 'lambda', 'register', 'index');
-  const ts = `${base}.ts`;
-  return fs.existsSync(ts) ? ts : `${base}.js`;
+  const entry = path.join(__dirname, '..', 'lambda', 'register', 'index.ts');
+  if (!fs.existsSync(entry)) {
+    throw new Error(
+      `registration handler not found: neither the prebuilt bundle ${path.join(path.dirname(entry), 'bundle', 'index.js')} ` +
+        `(made by npm run build) nor the source ${entry} exists`,
+    );
+  }
+  return entry;
 }
 
 function validateConcrete(

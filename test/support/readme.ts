@@ -1,0 +1,93 @@
+/**
+ * README code examples: extraction of the fenced TypeScript blocks, and a type-check of each block as the
+ * module a user would paste, with the package's name resolving to the package's sources.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import * as ts from 'typescript';
+import { REPO_ROOT, repoCompilerOptions, virtualProgram } from './virtual-program';
+
+export { REPO_ROOT };
+
+/** The README section whose first TypeScript block is the complete consumer app. */
+export const LIBRARY_SECTION = 'Use as a library';
+
+/** A fenced code block of a Markdown file. */
+export interface CodeBlock {
+  /** The info string's first word, e.g. `ts`. */
+  readonly lang: string;
+  /** The block's text, without the fences. */
+  readonly code: string;
+  /** 1-based line of the opening fence. */
+  readonly line: number;
+  /** Title of the `## ` section the block is in ('' before the first one). */
+  readonly section: string;
+}
+
+/** Every fenced (```) code block of `markdown`, in order. */
+export function codeBlocks(markdown: string): CodeBlock[] {
+  const blocks: CodeBlock[] = [];
+  const lines = markdown.split('\n');
+  let section = '';
+  for (let i = 0; i < lines.length; i++) {
+    const heading = /^## (.+?)\s*$/.exec(lines[i]);
+    if (heading) section = heading[1];
+    const fence = /^```\s*([\w-]*)/.exec(lines[i]);
+    if (!fence) continue;
+    const end = lines.findIndex((l, j) => j > i && /^```\s*$/.test(l));
+    if (end < 0) throw new Error(`unclosed code fence at line ${i + 1}`);
+    blocks.push({ lang: fence[1], code: lines.slice(i + 1, end).join('\n'), line: i + 1, section });
+    i = end;
+  }
+  return blocks;
+}
+
+/** The TypeScript blocks (```ts or ```typescript). */
+export function typeScriptBlocks(markdown: string): CodeBlock[] {
+  return codeBlocks(markdown).filter((b) => b.lang === 'ts' || b.lang === 'typescript');
+}
+
+/** The complete app of the "Use as a library" section: its first TypeScript block. */
+export function libraryExample(markdown: string): CodeBlock {
+  const block = typeScriptBlocks(markdown).find((b) => b.section === LIBRARY_SECTION);
+  if (!block) throw new Error(`README.md has no \`\`\`ts block in its "## ${LIBRARY_SECTION}" section`);
+  return block;
+}
+
+/** The package's name, from package.json. */
+export function packageName(): string {
+  return (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string }).name;
+}
+
+/**
+ * Type-checks each block as its own module, with the repository's strict compiler options and the package's
+ * name mapped to `lib/index.ts`. The blocks are served from memory at paths inside the repository, so
+ * `aws-cdk-lib` and `constructs` resolve from its node_modules; nothing is written to disk.
+ * Returns one message per diagnostic in a block, `README.md:<line>: <message>`, with the README's line.
+ */
+export function typeCheckBlocks(blocks: CodeBlock[]): string[] {
+  const options = repoCompilerOptions({
+    paths: { [packageName()]: [path.join(REPO_ROOT, 'lib', 'index.ts')] },
+  });
+  const dir = path.join(REPO_ROOT, 'test', '.readme-examples');
+  const files = new Map(blocks.map((b) => [path.join(dir, `readme-line-${b.line}.ts`), b]));
+  const program = virtualProgram(new Map([...files].map(([f, b]) => [f, b.code])), options);
+  const problems = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()].map(
+    (d) => `compiler: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`,
+  );
+  for (const [file, block] of files) {
+    const source = program.getSourceFile(file);
+    if (!source) throw new Error(`the example at README.md:${block.line} was not loaded`);
+    const diagnostics = [
+      ...program.getSyntacticDiagnostics(source),
+      ...program.getSemanticDiagnostics(source),
+    ];
+    for (const d of diagnostics) {
+      const codeLine = d.start === undefined ? 0 : source.getLineAndCharacterOfPosition(d.start).line;
+      // +1: the opening fence is on block.line, the code starts on the next line.
+      const readmeLine = block.line + 1 + codeLine;
+      problems.push(`README.md:${readmeLine}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,78 @@
+/**
+ * The README's TypeScript examples compile against the package's sources, exactly as a user would paste
+ * them (importing the package by its name), so an API change that breaks them fails here.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import {
+  LIBRARY_SECTION,
+  REPO_ROOT,
+  codeBlocks,
+  libraryExample,
+  packageName,
+  typeCheckBlocks,
+  typeScriptBlocks,
+} from '../support/readme';
+
+const README = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+
+describe('README examples', () => {
+  test('every ```ts block type-checks against the sources', () => {
+    // GIVEN
+    const blocks = typeScriptBlocks(README);
+    expect(blocks.length).toBeGreaterThan(0);
+
+    // WHEN
+    const problems = typeCheckBlocks(blocks);
+
+    // THEN
+    expect(problems).toEqual([]);
+  });
+
+  test(`"## ${LIBRARY_SECTION}" holds a complete app that imports the package by its name`, () => {
+    // GIVEN
+    const example = libraryExample(README).code;
+
+    // THEN: the issue's use: an App, a StorageServer in the app's VPC, network access, outputs
+    expect(example).toMatch(new RegExp(`from '${packageName()}'`));
+    expect(example).toMatch(/new App\(/);
+    expect(example).toMatch(
+      /new StorageServer\(stack, 'Storage', \{ vpc, capacityTiB: 5, clusterName: 'hpc1' \}\)/,
+    );
+    expect(example).toMatch(/\.connections\.allowDefaultPortFrom\(/);
+    expect(example).toMatch(/\.mountOn\(/);
+    expect(example).toMatch(/new CfnOutput\(/);
+    // The install command that goes with it.
+    const install = codeBlocks(README).filter((b) => b.section === LIBRARY_SECTION && b.lang === 'sh');
+    expect(install.map((b) => b.code).join('\n')).toMatch(new RegExp(`npm install ${packageName()}\\b`));
+  });
+
+  test('the check is not vacuous: a wrong prop type, an unknown prop and a missing import are reported', () => {
+    // GIVEN: the library example with three mistakes a stale README would have
+    const example = libraryExample(README);
+    const broken = [
+      { ...example, code: example.code.replace('capacityTiB: 5', "capacityTiB: '5'") },
+      {
+        ...example,
+        line: example.line + 10000,
+        code: example.code.replace('capacityTiB: 5', 'capacityGiB: 5'),
+      },
+      {
+        ...example,
+        line: example.line + 20000,
+        code: example.code.replace(`from '${packageName()}'`, "from 'no-such-package'"),
+      },
+    ];
+
+    // WHEN
+    const problems = typeCheckBlocks(broken);
+
+    // THEN: each mistake is named, at the README line of the statement
+    expect(problems.join('\n')).toMatch(/Type 'string' is not assignable to type 'number'/);
+    expect(problems.join('\n')).toMatch(/'capacityGiB' does not exist in type 'StorageServerProps'/);
+    expect(problems.join('\n')).toMatch(/Cannot find module 'no-such-package'/);
+    const propLine =
+      example.line + 1 + example.code.split('\n').findIndex((l) => l.includes('capacityTiB: 5'));
+    expect(problems).toContainEqual(expect.stringMatching(new RegExp(`^README\\.md:${propLine}: `)));
+  });
+});
