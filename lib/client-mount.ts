@@ -158,14 +158,23 @@ export class ClientMount extends Construct {
 
 /** A storage server as {@link mountStorageOn} needs it (the public attributes of `StorageServer`). */
 export interface MountableStorageServer extends ec2.IConnectable {
+  /** The cluster the server serves; with `serverName` it tags the fstab line (`<cluster>/<server>`). */
   readonly clusterName: string;
+  /** The server's name in the cluster ring; with `clusterName` it tags the fstab line. */
   readonly serverName: string;
   /** The server's private IP (a token until deploy). */
   readonly privateIp: string;
+  /** The directory the server exports, e.g. `/export/data`. */
   readonly exportPath: string;
+  /** The directory clients mount the export on unless {@link MountOnOptions.mountPoint} says otherwise. */
   readonly mountPoint: string;
+  /** NFS mount options for the fstab line, e.g. `nfsvers=4.1,rsize=1048576,...`. */
   readonly mountOptions: string;
-  /** Completes when the export is live; the target is created after it so its first boot can mount. */
+  /**
+   * Completes when the export is live; the target is created after it so its first boot can mount.
+   * @default - no dependency: the target may boot before the export is live, and its user data retries the
+   * mount (10 attempts, 30 s apart)
+   */
   readonly ready?: IDependable;
 }
 
@@ -285,15 +294,23 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
 export interface MountUserDataOptions {
   /** The server's address; may be a token (its private IP). */
   readonly server: string;
+  /** The directory the server exports. */
   readonly exportPath: string;
+  /** The directory to mount the export on; created if missing. */
   readonly mountPoint: string;
   /** Client mount options. */
   readonly options: string;
   /** `<cluster>/<server>`: the fstab line ends with ` # storage-server:<tag>`, as the client mount script's do. */
   readonly tag: string;
-  /** @default '/etc/fstab' */
+  /**
+   * The fstab file to edit (tests point it elsewhere).
+   * @default '/etc/fstab'
+   */
   readonly fstab?: string;
-  /** Mount attempts, 30 s apart (the server may still be booting). @default 10 */
+  /**
+   * Mount attempts, 30 s apart (the server may still be booting).
+   * @default 10
+   */
   readonly attempts?: number;
 }
 

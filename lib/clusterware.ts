@@ -54,7 +54,9 @@ export class ClusterwareRing extends Construct {
   public readonly tokenSecret: secretsmanager.ISecret;
   /** The cluster uuid members write. */
   public readonly clusterUuid: string;
+  /** The clusterware cluster name members write (`name` in config.yml). */
   public readonly clusterName: string;
+  /** IPv4 address of the clusterware master; {@link join} admits serf gossip from it. */
   public readonly loginIp: string;
 
   constructor(scope: Construct, id: string, props: ClusterwareRingProps) {
@@ -127,8 +129,11 @@ export interface ClusterwareJoinOptions {
   readonly secretArn: string;
   /** Region of the secret (usually `Aws.REGION`). */
   readonly region: string;
+  /** The clusterware cluster name written to config.yml. */
   readonly clusterName: string;
+  /** IPv4 address of the clusterware master written to config.yml. */
   readonly loginIp: string;
+  /** The cluster uuid written to config.yml. */
   readonly clusterUuid: string;
 }
 

@@ -12,42 +12,120 @@ export const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** Typed, validated context of the app. Optional members are absent when the key was not given. */
 export interface StorageServerContext {
+  /** Usable capacity wanted, in TiB (a positive number); `5` when the key is not given. */
   readonly capacityTiB: number;
+  /**
+   * `auto` (the planner chooses: EBS st1 up to 16 TiB, d2 instance store above), `ebs` or
+   * `instance-store`; `auto` when the key is not given.
+   */
   readonly backend: Backend | 'auto';
+  /**
+   * Cluster the server serves: `[A-Za-z0-9_.-]`, 1-64 characters, part of the SSM parameter paths and the
+   * value of the client tag; `cluster` when the key is not given.
+   */
   readonly clusterName: string;
+  /** This server's name in the cluster ring, same characters as `clusterName`; `storage1` when not given. */
   readonly serverName: string;
+  /**
+   * Existing VPC to place the server in (`vpc-` id). It is looked up at synth, which needs AWS credentials
+   * with a concrete account and region.
+   * @default - a new VPC (2 AZs, 1 NAT gateway, flow logs), so synth works offline
+   */
   readonly vpcId?: string;
+  /**
+   * Subnet of `vpcId` for the server (`subnet-` id); only valid together with `vpcId`.
+   * @default - the VPC's first private subnet with egress
+   */
   readonly subnetId?: string;
+  /**
+   * CIDRs allowed to mount (comma-separated in `-c`): the export lists them and the security group admits
+   * TCP 2049 from them. `/0` is refused.
+   * @default - the VPC's CIDR; with `clientSecurityGroupId`, the security group admits only that group (the
+   * export still lists the VPC's CIDR)
+   */
   readonly clientCidrs?: string[];
+  /**
+   * Security group of the clients (`sg-` id), admitted to TCP 2049. Security groups carry no addresses, so
+   * the export itself then lists `clientCidrs`, or the VPC CIDR.
+   * @default - no client security group is admitted
+   */
   readonly clientSecurityGroupId?: string;
+  /**
+   * EC2 tag key that selects the cluster's client nodes (the value is `clusterName`): State Manager mounts
+   * the storage on every instance tagged `<clientTagKey>=<clusterName>`; `cluster` when not given.
+   */
   readonly clientTagKey: string;
+  /**
+   * IPv4 address of the Alces clusterware master (the login node); giving it makes the server join the
+   * cluster's clusterware ring.
+   * @default - the server does not join a clusterware ring
+   */
   readonly loginIp?: string;
+  /**
+   * Name of an existing EC2 key pair for SSH. Not needed: SSM Session Manager reaches the server without one.
+   * @default - no key pair
+   */
   readonly keyPair?: string;
+  /**
+   * Name of an existing cluster placement group to launch the server into.
+   * @default - no placement group
+   */
   readonly placementGroup?: string;
+  /**
+   * EBS snapshot sets kept (EBS backend), a whole number from 0 to 1000; `0` turns scheduled snapshots off.
+   * `7` when the key is not given.
+   */
   readonly snapshotRetain: number;
+  /**
+   * Refuse EC2 API termination of the instance (`true` or `false` in `-c`).
+   * @default - the construct's default: true for instance store (the data lives and dies with the
+   * instance), false for EBS
+   */
   readonly terminationProtection?: boolean;
+  /**
+   * Snapshot ids (comma-separated in `-c`) to create the EBS data volumes from, one per volume in stripe
+   * order: restores a snapshot set into a new server with the same plan (README, "Restoring from a
+   * snapshot set").
+   * @default - new, blank data volumes
+   */
   readonly restoreSnapshotIds?: string[];
 }
 
 /** Every context key the app reads, with its default (undefined: absent unless given). */
 export const CONTEXT_DEFAULTS = {
+  /** Usable capacity wanted, in TiB. */
   capacityTiB: 5,
+  /** The planner chooses the backend from the capacity. */
   backend: 'auto',
+  /** Cluster the server serves. */
   clusterName: 'cluster',
+  /** This server's name in the cluster ring. */
   serverName: 'storage1',
+  /** Absent: the stack creates a new VPC. */
   vpcId: undefined,
+  /** Absent: the VPC's first private subnet with egress. */
   subnetId: undefined,
+  /** Absent: the VPC's CIDR may mount, unless a client security group is given. */
   clientCidrs: undefined,
+  /** Absent: no client security group is admitted. */
   clientSecurityGroupId: undefined,
+  /** EC2 tag key that selects client nodes (the value is the cluster name). */
   clientTagKey: 'cluster',
+  /** Absent: the server does not join a clusterware ring. */
   loginIp: undefined,
+  /** Absent: no SSH key pair (SSM Session Manager needs none). */
   keyPair: undefined,
+  /** Absent: no placement group. */
   placementGroup: undefined,
+  /** EBS snapshot sets kept; 0 turns snapshots off. */
   snapshotRetain: 7,
+  /** Absent: on for instance store, off for EBS (the construct's default). */
   terminationProtection: undefined,
+  /** Absent: new, blank data volumes. */
   restoreSnapshotIds: undefined,
 } as const;
 
+/** Name of a context key the app reads (`-c <key>=value`): a key of {@link CONTEXT_DEFAULTS}. */
 export type ContextKey = keyof typeof CONTEXT_DEFAULTS;
 
 /** Reads a context value by key; the app passes `(key) => app.node.tryGetContext(key)`. */

@@ -94,7 +94,12 @@ export class SnapshotPolicy extends Construct {
   /** The role DLM assumes to run the policy. */
   public readonly role: iam.Role;
   /** The instance tag the policy targets. */
-  public readonly targetTag: { key: string; value: string };
+  public readonly targetTag: {
+    /** The tag key, {@link SNAPSHOT_TARGET_TAG_KEY}. */
+    key: string;
+    /** The tag value, unique to this server: `<stack name>/<unique name of this construct>`. */
+    value: string;
+  };
 
   constructor(scope: Construct, id: string, props: SnapshotPolicyProps) {
     super(scope, id);

@@ -24,8 +24,11 @@ export const DATA = {
   privateIp: 'PrivateIp',
 } as const;
 
+/** SSM Parameter Store prefix of the records when none is given (contract 3). */
 export const DEFAULT_PARAMETER_PREFIX = '/storage-server';
+/** The storage backends a record may name. */
 export const BACKENDS = ['ebs', 'instance-store'] as const;
+/** Where a server's data lives: `ebs` or `instance-store` (the planner's `Backend`, without its imports). */
 export type Backend = (typeof BACKENDS)[number];
 
 /** Longest cluster or server name (contract 2). */
@@ -40,17 +43,26 @@ export const MAX_PREFIX_LENGTH = 512;
 export const MAX_PREFIX_LEVELS = 11;
 /** Path and option lengths that keep the mount record (which repeats them in `fstab`) under SSM's 4 KB. */
 export const MAX_PATH_LENGTH = 255;
+/** Longest mount option list, for the same reason as {@link MAX_PATH_LENGTH}. */
 export const MAX_OPTIONS_LENGTH = 1024;
 
 /** Ring member record: `<prefix>/<cluster>/ring/<server>`. */
 export interface RingRecord {
+  /** The server's name in the ring (`serverName`). */
   readonly name: string;
+  /** The member's role in the ring; always `storage` for a storage server. */
   readonly role: 'storage';
+  /** EC2 instance id of the server. */
   readonly instanceId: string;
+  /** The server's private IPv4 address. */
   readonly privateIp: string;
+  /** The server's private DNS name; empty when EC2 reports none. */
   readonly privateDnsName: string;
+  /** Availability Zone of the instance; empty when EC2 reports none. */
   readonly availabilityZone: string;
+  /** EC2 instance type, e.g. `m4.2xlarge`; empty when EC2 reports none. */
   readonly instanceType: string;
+  /** Where the server's data lives. */
   readonly backend: Backend;
   /** ISO 8601 time of the registration. */
   readonly registeredAt: string;
@@ -60,8 +72,11 @@ export interface RingRecord {
 export interface MountRecord {
   /** The server's private IP. */
   readonly server: string;
+  /** The directory the server exports. */
   readonly exportPath: string;
+  /** The directory clients mount the export on. */
   readonly mountPoint: string;
+  /** File system type for mount and fstab; always `nfs4`. */
   readonly fsType: 'nfs4';
   /** Client mount options. */
   readonly options: string;
@@ -71,13 +86,21 @@ export interface MountRecord {
 
 /** The ResourceProperties of the custom resource, validated. */
 export interface RegistrationProperties {
+  /** EC2 instance id of the server to register. */
   readonly instanceId: string;
+  /** The cluster the server serves. */
   readonly clusterName: string;
+  /** The server's name in the ring. */
   readonly serverName: string;
+  /** SSM Parameter Store prefix of the records. */
   readonly parameterPrefix: string;
+  /** The directory the server exports. */
   readonly exportPath: string;
+  /** The directory clients mount the export on. */
   readonly mountPoint: string;
+  /** Client mount options. */
   readonly mountOptions: string;
+  /** Where the server's data lives. */
   readonly backend: Backend;
 }
 
@@ -135,12 +158,14 @@ export function validateMountOptions(field: string, value: string): void {
   }
 }
 
+/** A storage backend: one of {@link BACKENDS}. */
 export function validateBackend(field: string, value: string): asserts value is Backend {
   if (!(BACKENDS as readonly string[]).includes(value)) {
     throw new Error(`${field} must be one of ${BACKENDS.join(', ')}, got ${JSON.stringify(value)}`);
   }
 }
 
+/** An EC2 instance id: `i-` and 8 or 17 lower-case hex digits. */
 export function validateInstanceId(field: string, value: string): void {
   if (!INSTANCE_ID.test(value)) {
     throw new Error(

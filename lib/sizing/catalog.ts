@@ -10,8 +10,9 @@
  * - [PRICE]    Public on-demand price lists for EC2 and EBS, us-east-1, July 2026 (Linux, shared tenancy).
  */
 
-/** Bytes in one GiB and one TiB: EBS sizes are binary units. */
+/** Bytes in one GiB: EBS sizes are binary units. */
 export const GIB_BYTES = 1024 ** 3;
+/** Bytes in one TiB: capacities are binary units. */
 export const TIB_BYTES = 1024 ** 4;
 
 /** MB/s in this project means 10^6 bytes per second (DESIGN.md, contract 1). */
@@ -34,14 +35,23 @@ export interface InstanceStoreSpec {
 
 /** One EC2 instance type the planner can choose. */
 export interface InstanceTypeSpec {
+  /** The EC2 instance type name, e.g. `m4.2xlarge`. [TYPES] */
   readonly name: string;
+  /** Number of vCPUs. [TYPES] */
   readonly vcpus: number;
+  /** Memory, GiB. [TYPES] */
   readonly memoryGiB: number;
   /** Network bandwidth a long transfer sees (the baseline, not the burst figure), Gbps = 10^9 bit/s. */
   readonly networkBaselineGbps: number;
-  /** Dedicated EBS bandwidth, Mbps = 10^6 bit/s. Only for the types the EBS backend uses. */
+  /**
+   * Dedicated EBS bandwidth, Mbps = 10^6 bit/s. Only for the types the EBS backend uses. [EBS-OPT]
+   * @default - none listed: the type is not used with EBS data volumes (the planner counts 0)
+   */
   readonly ebsBandwidthMbps?: number;
-  /** Present for the types the instance-store backend uses. */
+  /**
+   * Local disks; present for the types the instance-store backend uses. [STORAGE]
+   * @default - no instance-store disks (an EBS-only type)
+   */
   readonly instanceStore?: InstanceStoreSpec;
   /** On-demand price, USD per hour, us-east-1. [PRICE] */
   readonly onDemandUsdPerHour: number;
@@ -156,7 +166,9 @@ export const INSTANCE_STORE_TYPES: readonly InstanceTypeSpec[] = [
  * tier whose `maxCapacityTiB` holds the request.
  */
 export const EBS_SINGLE_VOLUME_TIERS: readonly {
+  /** Largest capacity of the tier, TiB (inclusive). */
   readonly maxCapacityTiB: number;
+  /** The instance type of the tier. */
   readonly instanceType: string;
 }[] = [
   { maxCapacityTiB: 2, instanceType: 'm4.xlarge' },
@@ -167,10 +179,13 @@ export const EBS_SINGLE_VOLUME_TIERS: readonly {
 
 /** Throughput Optimized HDD (st1) volumes. [HDD]; price [PRICE]. */
 export const ST1 = {
+  /** Smallest st1 volume, GiB. */
   minSizeGiB: 125,
+  /** Largest st1 volume, GiB (16 TiB). */
   maxSizeGiB: 16 * 1024,
   /** Baseline throughput, which is also the rate the burst bucket refills at. */
   baselineMiBpsPerTiB: 40,
+  /** Burst throughput while the bucket holds credit. */
   burstMiBpsPerTiB: 250,
   /** Cap on both baseline and burst throughput of one volume. */
   maxMiBpsPerVolume: 500,

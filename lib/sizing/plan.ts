@@ -35,13 +35,17 @@ export interface StorageRequest {
 
 /** One EBS data volume. */
 export interface DataVolumePlan {
+  /** EBS volume type; always Throughput Optimized HDD (`st1`). */
   readonly volumeType: 'st1';
+  /** Size of the volume, GiB: a whole number from 125 to 16384. */
   readonly sizeGiB: number;
 }
 
 /** Aggregate sequential throughput, MB/s = 10^6 bytes per second. */
 export interface ThroughputEstimate {
+  /** Sequential read the clients can expect together, MB/s. */
   readonly readMBps: number;
+  /** Sequential write the clients can expect together, MB/s. */
   readonly writeMBps: number;
   /** The published limit that binds, in words. */
   readonly limitedBy: string;
@@ -49,7 +53,9 @@ export interface ThroughputEstimate {
 
 /** The planner's answer. */
 export interface StoragePlan {
+  /** The backend chosen (never `auto`). */
   readonly backend: Backend;
+  /** The EC2 instance type chosen, e.g. `m4.2xlarge` or `d2.8xlarge`. */
   readonly instanceType: string;
   /** EBS only; empty for instance store. All the same size: they are striped. */
   readonly dataVolumes: DataVolumePlan[];
@@ -57,6 +63,7 @@ export interface StoragePlan {
   readonly instanceStoreDisks: number;
   /** Raw capacity of the data disks, TiB; never less than the request. */
   readonly rawCapacityTiB: number;
+  /** Aggregate sequential throughput clients can expect, from published limits only (see `estimateThroughput`). */
   readonly throughput: ThroughputEstimate;
   /** On-demand instance + volumes, 730 h, us-east-1 list price, USD. */
   readonly monthlyCostUsd: number;

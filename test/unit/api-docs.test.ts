@@ -116,3 +116,10 @@ describe('apiDocGaps', () => {
     expect(found).toEqual(['mod.ts:6: Shown.undocumented: no TSDoc']);
   });
 });
+
+describe('the package API', () => {
+  test('every symbol lib/index.ts exports has TSDoc, every optional prop has @default', () => {
+    const found = apiDocGaps(path.join(REPO_ROOT, 'lib', 'index.ts'));
+    expect(found.map((g) => `${g.file}:${g.line}: ${g.symbol}: ${g.problem}`)).toEqual([]);
+  });
+});
