@@ -274,8 +274,11 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     const securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
       vpc: props.vpc,
       description: `NFS storage server ${serverName} of cluster ${clusterName}`,
-      allowAllOutbound: true,
+      // NFSv4.1 needs no connection from the server to its clients (callbacks share the client's connection):
+      // the server only calls AWS endpoints and package repositories, all over HTTPS.
+      allowAllOutbound: false,
     });
+    securityGroup.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(443), 'HTTPS to AWS APIs (SSM, CloudFormation) and package repositories');
     this.connections = new ec2.Connections({ securityGroups: [securityGroup], defaultPort: ec2.Port.tcp(2049) });
     const exportCidrs = props.clientCidrs ?? [props.vpc.vpcCidrBlock];
     if (props.clientCidrs !== undefined || props.clientPeers === undefined) {
@@ -390,6 +393,10 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     if (props.clusterware) {
       this.clusterware = new ClusterwareRing(this, 'Clusterware', { clusterName, ...props.clusterware });
       this.clusterware.join(this.instance);
+      // serf gossips both ways: the server must also reach the master.
+      const master = ec2.Peer.ipv4(`${props.clusterware.loginIp}/32`);
+      securityGroup.addEgressRule(master, ec2.Port.tcp(7946), 'clusterware gossip (serf) to the master');
+      securityGroup.addEgressRule(master, ec2.Port.udp(7946), 'clusterware gossip (serf) to the master');
     }
 
     if (instanceStore) {

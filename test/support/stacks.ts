@@ -30,4 +30,5 @@ export const VARIANTS: { name: string; context: Partial<Record<ContextKey, strin
   { name: 'capacityTiB=40', context: { capacityTiB: '40' } },
   { name: 'backend=ebs capacityTiB=30', context: { backend: 'ebs', capacityTiB: '30' } },
   { name: 'backend=instance-store capacityTiB=3', context: { backend: 'instance-store', capacityTiB: '3' } },
+  { name: 'loginIp=10.0.1.10 clientCidrs=10.0.0.0/16', context: { loginIp: '10.0.1.10', clientCidrs: '10.0.0.0/16' } },
 ];

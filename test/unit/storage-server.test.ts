@@ -91,6 +91,26 @@ describe('secure defaults', () => {
     template.resourceCountIs('AWS::EC2::SecurityGroupIngress', 0);
   });
 
+  test('the server may only call out over HTTPS (AWS APIs, package repositories)', () => {
+    const group = Object.values(template.findResources('AWS::EC2::SecurityGroup'))
+      .find((g) => String(g.Properties.GroupDescription).startsWith('NFS storage server'))!;
+    expect(group.Properties.SecurityGroupEgress).toEqual([
+      expect.objectContaining({ CidrIp: '0.0.0.0/0', IpProtocol: 'tcp', FromPort: 443, ToPort: 443 }),
+    ]);
+  });
+
+  test('with clusterware, the server may also gossip with the master, and only with it', () => {
+    const { template: t } = serverStack({ capacityTiB: 5, clusterware: { loginIp: '10.0.1.10' } });
+    const group = Object.values(t.findResources('AWS::EC2::SecurityGroup'))
+      .find((g) => String(g.Properties.GroupDescription).startsWith('NFS storage server'))!;
+    expect(group.Properties.SecurityGroupEgress).toEqual(expect.arrayContaining([
+      expect.objectContaining({ CidrIp: '10.0.1.10/32', IpProtocol: 'tcp', FromPort: 7946, ToPort: 7946 }),
+      expect.objectContaining({ CidrIp: '10.0.1.10/32', IpProtocol: 'udp', FromPort: 7946, ToPort: 7946 }),
+    ]));
+    expect(group.Properties.SecurityGroupEgress).toHaveLength(3);
+    expect(JSON.stringify(t.toJSON())).not.toMatch(/"SecretString"|resolve:secretsmanager/);
+  });
+
   test('the export is restricted to the client CIDR in the bootstrap configuration', () => {
     expect(userDataOf(template)).toContain('10.1.0.0/16');
     expect(userDataOf(template)).not.toMatch(/\*\(rw/);
