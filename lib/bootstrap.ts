@@ -116,8 +116,9 @@ export function renderBootstrapUnit(config: BootstrapConfig): string {
     'Wants=network-online.target',
     'After=network-online.target local-fs.target',
     // Deliberately not Before=nfs-server.service: the script starts or reloads nfs-server itself and checks
-    // that the export is live, which would deadlock if nfs-server's start waited for this unit. The export
-    // carries the `mp` option, so an nfs-server that starts first never exports the bare mount point.
+    // that the export is live, which would deadlock if nfs-server's start waited for this unit. What must
+    // precede nfs-server is the mount, and its fstab line says so (x-systemd.before); the export also
+    // carries `mp`, so an nfs-server that starts before the mount never exports the bare directory.
     '',
     '[Service]',
     'Type=oneshot',
@@ -142,7 +143,8 @@ export function renderBootstrapUnit(config: BootstrapConfig): string {
 export function renderUserData(config: BootstrapConfig, signal?: SignalConfig): string[] {
   const heredoc = (file: string, text: string): string[] => {
     const lines = text.replace(/\n$/, '').split('\n');
-    if (lines.includes(HEREDOC_END)) throw new Error(`${file}: a line equals the here-document end marker ${HEREDOC_END}`);
+    if (lines.includes(HEREDOC_END))
+      throw new Error(`${file}: a line equals the here-document end marker ${HEREDOC_END}`);
     return [`cat >${file} <<'${HEREDOC_END}'`, ...lines, HEREDOC_END];
   };
   const lines = [
@@ -180,13 +182,14 @@ export function renderUserData(config: BootstrapConfig, signal?: SignalConfig): 
 }
 
 /**
- * The script as user data carries it: without its comment-only lines but shellcheck directives
- * (lib/scripts/storage-bootstrap.sh is the documented source), which keeps the user data well under EC2's 16 KB limit. The script has no multi-line
- * strings, so no line that starts with `#` is data.
+ * The script as user data carries it: without its comment-only lines (shellcheck directives stay), which keeps
+ * the user data well under EC2's 16 KB limit; lib/scripts/storage-bootstrap.sh is the documented source. The
+ * script has no multi-line strings, so no line that starts with `#` is data.
  */
 export function compactScript(script: string): string {
   const [shebang, ...rest] = script.split('\n');
-  return [shebang, `# ${SCRIPT_FILE} of the StorageServer project, comments stripped`, ...rest.filter((l) => !/^\s*#(?! shellcheck )/.test(l))].join('\n');
+  const code = rest.filter((l) => !/^\s*#(?! shellcheck )/.test(l));
+  return [shebang, `# ${SCRIPT_FILE} of the StorageServer project, comments stripped`, ...code].join('\n');
 }
 
 /** Single-quotes a value for the shell; a token string (which holds no quote) passes through whole. */
@@ -203,38 +206,99 @@ function validate(c: BootstrapConfig): void {
     if (!ok) throw new Error(`bootstrap ${field} ${JSON.stringify(value)} is invalid: ${rule}`);
   };
   const concrete = (v: string, re: RegExp): boolean => isToken(v) || re.test(v);
-  check(c.backend === 'ebs' || c.backend === 'instance-store', 'backend', c.backend, "must be 'ebs' or 'instance-store'");
+  check(
+    c.backend === 'ebs' || c.backend === 'instance-store',
+    'backend',
+    c.backend,
+    "must be 'ebs' or 'instance-store'",
+  );
   const ebs = c.backend === 'ebs';
-  check(ebs ? c.ebsVolumes.length > 0 : c.ebsVolumes.length === 0, 'ebsVolumes', c.ebsVolumes,
-    ebs ? 'the EBS backend needs at least one volume' : 'must be empty for instance store');
-  check(ebs ? c.instanceStoreDevices.length === 0 : c.instanceStoreDevices.length > 0, 'instanceStoreDevices',
-    c.instanceStoreDevices, ebs ? 'must be empty for EBS' : 'the instance-store backend needs at least one device');
+  check(
+    ebs ? c.ebsVolumes.length > 0 : c.ebsVolumes.length === 0,
+    'ebsVolumes',
+    c.ebsVolumes,
+    ebs ? 'the EBS backend needs at least one volume' : 'must be empty for instance store',
+  );
+  check(
+    ebs ? c.instanceStoreDevices.length === 0 : c.instanceStoreDevices.length > 0,
+    'instanceStoreDevices',
+    c.instanceStoreDevices,
+    ebs ? 'must be empty for EBS' : 'the instance-store backend needs at least one device',
+  );
   for (const v of c.ebsVolumes) {
-    check(concrete(v.volumeId, /^vol-[0-9a-f]{8,17}$/), 'ebsVolumes.volumeId', v.volumeId, 'must look like vol-0123456789abcdef0');
-    check(concrete(v.device, /^\/dev\/(sd|xvd)[a-z]{1,2}$/), 'ebsVolumes.device', v.device, 'must be a device name like /dev/sdf');
+    check(
+      concrete(v.volumeId, /^vol-[0-9a-f]{8,17}$/),
+      'ebsVolumes.volumeId',
+      v.volumeId,
+      'must look like vol-0123456789abcdef0',
+    );
+    check(
+      concrete(v.device, /^\/dev\/(sd|xvd)[a-z]{1,2}$/),
+      'ebsVolumes.device',
+      v.device,
+      'must be a device name like /dev/sdf',
+    );
   }
   for (const d of c.instanceStoreDevices) {
-    check(concrete(d, /^\/dev\/(sd|xvd)[a-z]{1,2}$/), 'instanceStoreDevices', d, 'must be a device name like /dev/sdb');
+    check(
+      concrete(d, /^\/dev\/(sd|xvd)[a-z]{1,2}$/),
+      'instanceStoreDevices',
+      d,
+      'must be a device name like /dev/sdb',
+    );
   }
   const names = [...c.ebsVolumes.map((v) => v.device), ...c.instanceStoreDevices];
   check(new Set(names).size === names.length, 'devices', names, 'each device name may appear only once');
-  check(concrete(c.exportPath, /^(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/) && !/\/\.\.?(\/|$)/.test(c.exportPath), 'exportPath',
-    c.exportPath, "must be an absolute path of letters, digits, '.', '_', '-' (not '/', no '..')");
+  check(
+    concrete(c.exportPath, /^(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/) && !/\/\.\.?(\/|$)/.test(c.exportPath),
+    'exportPath',
+    c.exportPath,
+    "must be an absolute path of letters, digits, '.', '_', '-' (not '/', no '..')",
+  );
   check(c.clientCidrs.length > 0, 'clientCidrs', c.clientCidrs, 'at least one client CIDR is required');
   for (const cidr of c.clientCidrs) {
-    check(concrete(cidr, /^(\d{1,3}(\.\d{1,3}){3}\/\d{1,2}|[0-9a-fA-F:]+\/\d{1,3})$/), 'clientCidrs', cidr,
-      "must be a CIDR such as 10.0.0.0/16 (never '*' or a host name)");
+    check(
+      concrete(cidr, /^(\d{1,3}(\.\d{1,3}){3}\/\d{1,2}|[0-9a-fA-F:]+\/\d{1,3})$/),
+      'clientCidrs',
+      cidr,
+      "must be a CIDR such as 10.0.0.0/16 (never '*' or a host name)",
+    );
   }
   if (c.nfsThreads !== undefined) {
-    check(Number.isInteger(c.nfsThreads) && c.nfsThreads >= 1 && c.nfsThreads <= 4096, 'nfsThreads', c.nfsThreads,
-      'must be a whole number from 1 to 4096');
+    check(
+      Number.isInteger(c.nfsThreads) && c.nfsThreads >= 1 && c.nfsThreads <= 4096,
+      'nfsThreads',
+      c.nfsThreads,
+      'must be a whole number from 1 to 4096',
+    );
   }
-  check(c.exportMode === 'sync' || c.exportMode === 'async', 'exportMode', c.exportMode, "must be 'sync' or 'async'");
-  check(c.nfsVersions.length > 0 && new Set(c.nfsVersions).size === c.nfsVersions.length &&
-    c.nfsVersions.every((v) => SUPPORTED_NFS_VERSIONS.includes(v)), 'nfsVersions', c.nfsVersions,
-  `must be distinct values from ${SUPPORTED_NFS_VERSIONS.join(', ')}`);
-  check(Number.isInteger(c.stripeSizeKiB) && c.stripeSizeKiB >= 4 && c.stripeSizeKiB <= 4096 &&
-    (c.stripeSizeKiB & (c.stripeSizeKiB - 1)) === 0, 'stripeSizeKiB', c.stripeSizeKiB, 'must be a power of two from 4 to 4096');
-  check(Number.isInteger(c.volumeWaitSeconds) && c.volumeWaitSeconds >= 0 && c.volumeWaitSeconds <= 86400,
-    'volumeWaitSeconds', c.volumeWaitSeconds, 'must be a whole number from 0 to 86400');
+  check(
+    c.exportMode === 'sync' || c.exportMode === 'async',
+    'exportMode',
+    c.exportMode,
+    "must be 'sync' or 'async'",
+  );
+  check(
+    c.nfsVersions.length > 0 &&
+      new Set(c.nfsVersions).size === c.nfsVersions.length &&
+      c.nfsVersions.every((v) => SUPPORTED_NFS_VERSIONS.includes(v)),
+    'nfsVersions',
+    c.nfsVersions,
+    `must be distinct values from ${SUPPORTED_NFS_VERSIONS.join(', ')}`,
+  );
+  check(
+    Number.isInteger(c.stripeSizeKiB) &&
+      c.stripeSizeKiB >= 4 &&
+      c.stripeSizeKiB <= 4096 &&
+      (c.stripeSizeKiB & (c.stripeSizeKiB - 1)) === 0,
+    'stripeSizeKiB',
+    c.stripeSizeKiB,
+    'must be a power of two from 4 to 4096',
+  );
+  check(
+    Number.isInteger(c.volumeWaitSeconds) && c.volumeWaitSeconds >= 0 && c.volumeWaitSeconds <= 86400,
+    'volumeWaitSeconds',
+    c.volumeWaitSeconds,
+    'must be a whole number from 0 to 86400',
+  );
 }

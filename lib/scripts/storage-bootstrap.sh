@@ -188,7 +188,6 @@ assemble() {
 # XFS aligned to the stripe, made only on an LV this run created; an existing LV is never formatted.
 ensure_filesystem() {
   local dev=/dev/$VG/$LV type n=${#DISKS[@]}
-  umount "$STORAGE_EXPORT_PATH" 2>/dev/null || true; mkfs.xfs -f -q -K "$dev" # BROKEN ON PURPOSE: mkfs at every run
   type=$(blkid -p -s TYPE -o value "$dev" || true)
   if [[ -z $type ]]; then
     ((CREATED)) || die "$dev holds no file system: not formatting an existing volume (check it with" \

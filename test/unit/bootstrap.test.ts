@@ -6,7 +6,13 @@ import { App, Aws, Stack } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as ts from 'typescript';
 import {
-  BOOTSTRAP_PATHS, BootstrapConfig, bootstrapScript, compactScript, renderBootstrapEnv, renderBootstrapUnit, renderUserData,
+  BOOTSTRAP_PATHS,
+  BootstrapConfig,
+  bootstrapScript,
+  compactScript,
+  renderBootstrapEnv,
+  renderBootstrapUnit,
+  renderUserData,
 } from '../../lib/bootstrap';
 import { venvBin } from '../support/venv';
 
@@ -38,7 +44,10 @@ function tmpDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'bootstrap-test-'));
 }
 
-function bash(script: string, env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
+function bash(
+  script: string,
+  env: NodeJS.ProcessEnv = {},
+): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync('bash', ['-c', script], { encoding: 'utf8', env: { ...process.env, ...env } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -53,15 +62,21 @@ describe('renderBootstrapEnv', () => {
     // GIVEN
     const dir = tmpDir();
     const file = path.join(dir, 'bootstrap.env');
-    fs.writeFileSync(file, renderBootstrapEnv({ ...ebs(2), clientCidrs: ['10.0.0.0/16', '192.168.1.0/24'], nfsThreads: 64 }));
+    fs.writeFileSync(
+      file,
+      renderBootstrapEnv({ ...ebs(2), clientCidrs: ['10.0.0.0/16', '192.168.1.0/24'], nfsThreads: 64 }),
+    );
     // WHEN
-    const r = bash(`set -u; . '${file}'; printf '%s|' "$STORAGE_BACKEND" "$STORAGE_EBS_VOLUMES" "$STORAGE_INSTANCE_STORE_DEVICES" \
+    const r =
+      bash(`set -u; . '${file}'; printf '%s|' "$STORAGE_BACKEND" "$STORAGE_EBS_VOLUMES" "$STORAGE_INSTANCE_STORE_DEVICES" \
       "$STORAGE_EXPORT_PATH" "$STORAGE_CLIENT_CIDRS" "$STORAGE_NFS_THREADS" "$STORAGE_EXPORT_MODE" "$STORAGE_NFS_VERSIONS" \
       "$STORAGE_STRIPE_KIB" "$STORAGE_VOLUME_WAIT_SECONDS"`);
     // THEN
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe('ebs|vol-0123456789abcdef0:/dev/sdf vol-023456789abcdef00:/dev/sdg||/export/data|' +
-      '10.0.0.0/16 192.168.1.0/24|64|sync|4.1 4.2|256|600|');
+    expect(r.stdout).toBe(
+      'ebs|vol-0123456789abcdef0:/dev/sdf vol-023456789abcdef00:/dev/sdg||/export/data|' +
+        '10.0.0.0/16 192.168.1.0/24|64|sync|4.1 4.2|256|600|',
+    );
   });
 
   test('threads are left to the host when not given', () => {
@@ -79,12 +94,36 @@ describe('renderBootstrapEnv', () => {
   });
 
   test.each<[string, Partial<BootstrapConfig>, RegExp]>([
-    ['an unknown backend', { backend: 'nfs' as BootstrapConfig['backend'] }, /backend "nfs".*'ebs' or 'instance-store'/],
-    ['EBS without volumes', { backend: 'ebs', instanceStoreDevices: [] }, /ebsVolumes \[\].*at least one volume/],
-    ['instance store without devices', { instanceStoreDevices: [] }, /instanceStoreDevices \[\].*at least one device/],
-    ['EBS volumes on instance store', { ebsVolumes: ebs(1).ebsVolumes }, /ebsVolumes .*must be empty for instance store/],
-    ['a malformed volume id', { ...ebs(1), ebsVolumes: [{ volumeId: 'vol-xyz', device: '/dev/sdf' }] }, /volumeId "vol-xyz"/],
-    ['a device that is not a mapping name', { instanceStoreDevices: ['/dev/nvme1n1'] }, /instanceStoreDevices "\/dev\/nvme1n1"/],
+    [
+      'an unknown backend',
+      { backend: 'nfs' as BootstrapConfig['backend'] },
+      /backend "nfs".*'ebs' or 'instance-store'/,
+    ],
+    [
+      'EBS without volumes',
+      { backend: 'ebs', instanceStoreDevices: [] },
+      /ebsVolumes \[\].*at least one volume/,
+    ],
+    [
+      'instance store without devices',
+      { instanceStoreDevices: [] },
+      /instanceStoreDevices \[\].*at least one device/,
+    ],
+    [
+      'EBS volumes on instance store',
+      { ebsVolumes: ebs(1).ebsVolumes },
+      /ebsVolumes .*must be empty for instance store/,
+    ],
+    [
+      'a malformed volume id',
+      { ...ebs(1), ebsVolumes: [{ volumeId: 'vol-xyz', device: '/dev/sdf' }] },
+      /volumeId "vol-xyz"/,
+    ],
+    [
+      'a device that is not a mapping name',
+      { instanceStoreDevices: ['/dev/nvme1n1'] },
+      /instanceStoreDevices "\/dev\/nvme1n1"/,
+    ],
     ['a device twice', { instanceStoreDevices: ['/dev/sdb', '/dev/sdb'] }, /devices .*only once/],
     ['a relative export path', { exportPath: 'export' }, /exportPath "export"/],
     ['the root as export path', { exportPath: '/' }, /exportPath "\/"/],
@@ -117,15 +156,25 @@ describe('bootstrapScript', () => {
   ])('is found from a compiled %s', (_name, moduleDir, scriptsDir) => {
     // GIVEN a compiled copy of the module in a fresh tree
     const root = tmpDir();
-    const js = ts.transpileModule(fs.readFileSync(path.join(__dirname, '..', '..', 'lib', 'bootstrap.ts'), 'utf8'), {
-      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
-    }).outputText;
+    const js = ts.transpileModule(
+      fs.readFileSync(path.join(__dirname, '..', '..', 'lib', 'bootstrap.ts'), 'utf8'),
+      {
+        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+      },
+    ).outputText;
     fs.mkdirSync(path.join(root, moduleDir), { recursive: true });
     fs.mkdirSync(path.join(root, scriptsDir), { recursive: true });
     fs.writeFileSync(path.join(root, moduleDir, 'bootstrap.js'), js);
     fs.writeFileSync(path.join(root, scriptsDir, 'storage-bootstrap.sh'), '#!/bin/bash\necho compiled\n');
     // WHEN
-    const r = spawnSync(process.execPath, ['-e', `process.stdout.write(require(${JSON.stringify(path.join(root, moduleDir, 'bootstrap.js'))}).bootstrapScript())`], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `process.stdout.write(require(${JSON.stringify(path.join(root, moduleDir, 'bootstrap.js'))}).bootstrapScript())`,
+      ],
+      { encoding: 'utf8' },
+    );
     // THEN
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('#!/bin/bash\necho compiled\n');
@@ -134,7 +183,12 @@ describe('bootstrapScript', () => {
   test('user data carries it without comment-only lines, still valid and shellcheck-clean', () => {
     const compact = compactScript(bootstrapScript());
     expect(compact.split('\n')[0]).toBe('#!/usr/bin/env bash');
-    expect(compact.split('\n').slice(2).filter((l) => /^\s*#/.test(l))).toEqual(['  # shellcheck source=/dev/null']);
+    expect(
+      compact
+        .split('\n')
+        .slice(2)
+        .filter((l) => /^\s*#/.test(l)),
+    ).toEqual(['  # shellcheck source=/dev/null']);
     expect(compact.length).toBeLessThan(bootstrapScript().length);
     const file = path.join(tmpDir(), 'compact.sh');
     fs.writeFileSync(file, compact);
@@ -160,18 +214,29 @@ describe('renderBootstrapUnit', () => {
  * Runs rendered user data for real in a scratch root: the absolute paths are moved under it, and PATH
  * serves a recording systemctl (exit code SYSTEMCTL_START_RC for `start`) and no dnf.
  */
-function runUserData(lines: string[], opts: { startRc?: number; reason?: string; breakScriptPath?: boolean } = {}) {
+function runUserData(
+  lines: string[],
+  opts: { startRc?: number; reason?: string; breakScriptPath?: boolean } = {},
+) {
   const root = tmpDir();
   const bin = path.join(root, 'bin');
   fs.mkdirSync(bin);
-  fs.writeFileSync(path.join(bin, 'systemctl'), [
-    '#!/bin/bash',
-    `echo "$*" >>'${root}/systemctl.log'`,
-    `if [ "$1" = start ] && [ -n "$REASON" ]; then mkdir -p '${root}/run/storage-server' && echo "$REASON" >'${root}${BOOTSTRAP_PATHS.failureReason}'; fi`,
-    'if [ "$1" = start ]; then exit "${SYSTEMCTL_START_RC:-0}"; fi',
-  ].join('\n'), { mode: 0o755 });
+  fs.writeFileSync(
+    path.join(bin, 'systemctl'),
+    [
+      '#!/bin/bash',
+      `echo "$*" >>'${root}/systemctl.log'`,
+      `if [ "$1" = start ] && [ -n "$REASON" ]; then mkdir -p '${root}/run/storage-server' && echo "$REASON" >'${root}${BOOTSTRAP_PATHS.failureReason}'; fi`,
+      'if [ "$1" = start ]; then exit "${SYSTEMCTL_START_RC:-0}"; fi',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
   fs.mkdirSync(path.join(root, 'opt/aws/bin'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'opt/aws/bin/cfn-signal'), `#!/bin/bash\nprintf '%s\\n' "$@" >'${root}/signal.log'\n`, { mode: 0o755 });
+  fs.writeFileSync(
+    path.join(root, 'opt/aws/bin/cfn-signal'),
+    `#!/bin/bash\nprintf '%s\\n' "$@" >'${root}/signal.log'\n`,
+    { mode: 0o755 },
+  );
   if (opts.breakScriptPath) fs.mkdirSync(path.join(root, BOOTSTRAP_PATHS.script), { recursive: true });
   // Move the user data's own paths under the scratch root; the here-document bodies stay byte for byte.
   let inBody = false;
@@ -181,14 +246,18 @@ function runUserData(lines: string[], opts: { startRc?: number; reason?: string;
       return line;
     }
     inBody = line.endsWith("<<'STORAGE_BOOTSTRAP_EOF'");
-    return line.replace(/(?<![\w.-])(\/(usr\/local\/sbin|etc\/storage-server|etc\/systemd\/system|run\/storage-server|opt\/aws\/bin))/g, `${root}$1`);
+    return line.replace(
+      /(?<![\w.-])(\/(usr\/local\/sbin|etc\/storage-server|etc\/systemd\/system|run\/storage-server|opt\/aws\/bin))/g,
+      `${root}$1`,
+    );
   });
   const r = bash(ec2UserData(moved), {
     PATH: `${bin}:/usr/bin:/bin`,
     SYSTEMCTL_START_RC: String(opts.startRc ?? 0),
     REASON: opts.reason ?? '',
   });
-  const read = (f: string): string => (fs.existsSync(path.join(root, f)) ? fs.readFileSync(path.join(root, f), 'utf8') : '');
+  const read = (f: string): string =>
+    fs.existsSync(path.join(root, f)) ? fs.readFileSync(path.join(root, f), 'utf8') : '';
   return {
     ...r,
     file: (p: string) => read(p),
@@ -210,22 +279,41 @@ describe('renderUserData', () => {
     expect(run.file(BOOTSTRAP_PATHS.script)).toBe(`${compactScript(bootstrapScript()).replace(/\n$/, '')}\n`);
     expect(run.file(BOOTSTRAP_PATHS.env)).toBe(renderBootstrapEnv(instanceStore));
     expect(run.file(BOOTSTRAP_PATHS.unit)).toBe(renderBootstrapUnit(instanceStore));
-    expect(run.systemctl).toEqual(['daemon-reload', 'enable storage-bootstrap.service', 'start storage-bootstrap.service']);
+    expect(run.systemctl).toEqual([
+      'daemon-reload',
+      'enable storage-bootstrap.service',
+      'start storage-bootstrap.service',
+    ]);
     expect(run.signal).toEqual(['']);
   });
 
   test('signals CloudFormation success when the export is live', () => {
     const run = runUserData(renderUserData(instanceStore, SIGNAL));
-    expect(run.signal).toEqual(['-e', '0', '--reason', 'NFS export is live',
-      '--stack', 'my-stack', '--resource', 'StorageReady1A2B', '--region', 'eu-west-1']);
+    expect(run.signal).toEqual([
+      '-e',
+      '0',
+      '--reason',
+      'NFS export is live',
+      '--stack',
+      'my-stack',
+      '--resource',
+      'StorageReady1A2B',
+      '--region',
+      'eu-west-1',
+    ]);
   });
 
   test('signals failure with the reason the bootstrap left', () => {
     const run = runUserData(renderUserData(instanceStore, SIGNAL), {
-      startRc: 1, reason: 'refusing data disks with content this bootstrap did not make: /dev/xvdc holds xfs',
+      startRc: 1,
+      reason: 'refusing data disks with content this bootstrap did not make: /dev/xvdc holds xfs',
     });
-    expect(run.signal.slice(0, 4)).toEqual(['-e', '1', '--reason',
-      'storage bootstrap failed (exit 1): refusing data disks with content this bootstrap did not make: /dev/xvdc holds xfs']);
+    expect(run.signal.slice(0, 4)).toEqual([
+      '-e',
+      '1',
+      '--reason',
+      'storage bootstrap failed (exit 1): refusing data disks with content this bootstrap did not make: /dev/xvdc holds xfs',
+    ]);
     expect(run.stderr).toContain('/dev/xvdc holds xfs');
   });
 
@@ -234,7 +322,9 @@ describe('renderUserData', () => {
     expect(run.systemctl).toEqual(['']);
     expect(run.signal[0]).toBe('-e');
     expect(run.signal[1]).not.toBe('0');
-    expect(run.signal[3]).toMatch(/^storage bootstrap failed \(exit \d+\): see journalctl -u storage-bootstrap$/);
+    expect(run.signal[3]).toMatch(
+      /^storage bootstrap failed \(exit \d+\): see journalctl -u storage-bootstrap$/,
+    );
   });
 
   test('quotes the signal target for the shell', () => {
@@ -245,13 +335,19 @@ describe('renderUserData', () => {
   test('keeps CDK tokens whole, so CloudFormation substitutes the real values', () => {
     // GIVEN
     const stack = new Stack(new App(), 'Tokens');
-    const volume = new ec2.CfnVolume(stack, 'Data', { availabilityZone: 'us-east-1a', size: 500, volumeType: 'st1' });
+    const volume = new ec2.CfnVolume(stack, 'Data', {
+      availabilityZone: 'us-east-1a',
+      size: 500,
+      volumeType: 'st1',
+    });
     const userData = ec2.UserData.forLinux();
     // WHEN
-    userData.addCommands(...renderUserData(
-      { ...ebs(1), ebsVolumes: [{ volumeId: volume.ref, device: '/dev/sdf' }] },
-      { stackName: Aws.STACK_NAME, logicalId: 'Ready', region: Aws.REGION },
-    ));
+    userData.addCommands(
+      ...renderUserData(
+        { ...ebs(1), ebsVolumes: [{ volumeId: volume.ref, device: '/dev/sdf' }] },
+        { stackName: Aws.STACK_NAME, logicalId: 'Ready', region: Aws.REGION },
+      ),
+    );
     // THEN
     const resolved = JSON.stringify(stack.resolve(userData.render()));
     expect(resolved).toContain(`STORAGE_EBS_VOLUMES='",{"Ref":"Data"},":/dev/sdf'`);
@@ -272,6 +368,9 @@ describe('renderUserData', () => {
   });
 });
 
-test.each(fs.readdirSync(SCRIPTS_DIR).filter((f) => f.endsWith('.sh')))('shellcheck gate: lib/scripts/%s is clean', (file) => {
-  expect(shellcheck([path.join(SCRIPTS_DIR, file)])).toEqual({ status: 0, output: '' });
-});
+test.each(fs.readdirSync(SCRIPTS_DIR).filter((f) => f.endsWith('.sh')))(
+  'shellcheck gate: lib/scripts/%s is clean',
+  (file) => {
+    expect(shellcheck([path.join(SCRIPTS_DIR, file)])).toEqual({ status: 0, output: '' });
+  },
+);

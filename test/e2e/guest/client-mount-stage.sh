@@ -1,0 +1,131 @@
+#!/bin/bash
+# Guest side of the e2e scenario "client-mount" (host side: test/e2e/client-mount.sh). The host puts this
+# file on its own control disk as guest/stage.sh, which the test image's e2e-boot.sh runs at boot.
+#
+# The VM is a cluster node: it runs lib/scripts/client-mount.sh against the moto server on the host
+# (qemu user network, forwarded to 10.0.2.100:5000), with no AWS CLI, so the script's python3 SigV4
+# client does the reading. To make the mounts real NFSv4.1 without a second VM, the node also serves
+# two exports on loopback addresses, standing in for two storage servers. This stage plays the
+# registration too: it writes and deletes the mount configs (moto does not check signatures).
+# Usage (from e2e-boot.sh): stage.sh client-mount ssm
+set -u
+SCEN=client-mount
+CTL=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SCRIPT=$CTL/scripts/client-mount.sh
+CLUSTER=vmcluster
+PREFIX=/storage-server
+# The published client options, less noresvport: a secure export (the default, and the server's) refuses
+# clients on non-reserved ports.
+OPTS=nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev
+export AWS_ENDPOINT_URL=http://10.0.2.100:5000 AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=e2e AWS_SECRET_ACCESS_KEY=e2e
+export CLIENT_MOUNT_RETRY_DELAY=2
+
+pass() { echo "E2E PASS $SCEN: $1"; }
+fail() { echo "E2E FAIL $SCEN: $1${2:+ -- $2}"; }
+check() {
+  local name=$1 out
+  shift
+  if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$(tail -n 4 <<<"$out" | tr '\n' ' ')"; fi
+}
+check_eq() { if [[ $2 == "$3" ]]; then pass "$1"; else fail "$1" "got '$2', want '$3'"; fi; }
+check_has() { if [[ $2 == *"$3"* ]]; then pass "$1"; else fail "$1" "'$3' not in: $(tr '\n' ' ' <<<"$2")"; fi; }
+
+# ssm <Action> <json>: one unsigned SSM JSON call to the emulator (the registration's part).
+ssm() {
+  python3 -c 'import sys, urllib.request
+req = urllib.request.Request(sys.argv[1], sys.argv[3].encode(), method="POST", headers={
+    "Content-Type": "application/x-amz-json-1.1", "X-Amz-Target": "AmazonSSM." + sys.argv[2],
+    "Authorization": "AWS4-HMAC-SHA256 Credential=e2e/20260101/us-east-1/ssm/aws4_request, SignedHeaders=host, Signature=0"})
+print(urllib.request.urlopen(req, timeout=20).read().decode())' "$AWS_ENDPOINT_URL" "$1" "$2"
+}
+param() { printf '%s/%s/storage/%s/mount' "$PREFIX" "$CLUSTER" "$1"; }
+# put_config <server> <ip> <export> <mount point>: a contract 3 mount config.
+put_config() {
+  local fstab="$2:$3 $4 nfs4 $OPTS 0 0" value
+  value=$(printf '{"server":"%s","exportPath":"%s","mountPoint":"%s","fsType":"nfs4","options":"%s","fstab":"%s"}' "$2" "$3" "$4" "$OPTS" "$fstab")
+  ssm PutParameter "$(python3 -c 'import json, sys; print(json.dumps({"Name": sys.argv[1], "Value": sys.argv[2], "Type": "String", "Overwrite": True}))' "$(param "$1")" "$value")" >/dev/null
+}
+tagged() { grep -c " # storage-server:$CLUSTER/$1\$" /etc/fstab; }
+source_of() { findmnt -rn -o SOURCE --mountpoint "$1"; }
+
+# Runs the script as the SSM document does (all servers of the cluster); output in $OUT, status in $RC.
+mount_run() {
+  OUT=$(bash "$SCRIPT" --cluster "$CLUSTER" --prefix "$PREFIX" 2>&1)
+  RC=$?
+  printf '%s\n' "$OUT" | sed 's/^/    | /'
+}
+
+serve_exports() {
+  local x
+  mkdir -p /etc/exports.d && : >/etc/exports.d/e2e-client-mount.exports
+  for x in a b c; do
+    mkdir -p "/export/$x" && echo "$x" >"/export/$x/which" &&
+      echo "/export/$x 127.0.0.0/8(rw,sync,no_subtree_check,no_root_squash)" >>/etc/exports.d/e2e-client-mount.exports
+  done
+  modprobe nfsd && systemctl restart nfs-server && exportfs -ra && [[ $(exportfs -s | grep -c '^/export/[abc] ') -eq 3 ]]
+}
+
+client_mount_ssm() {
+  local before
+  if ! command -v python3 >/dev/null; then
+    fail "the test image has python3 (add python3 to IMAGE_PACKAGES in test/e2e/lib/host.sh)"
+    return 0
+  fi
+  check "the node serves three loopback exports standing in for storage servers" serve_exports
+  check "the emulator on the host is reachable through qemu's user network" ssm DescribeParameters '{}'
+  check "the node has no AWS CLI (the python3 SigV4 client reads the configs)" bash -c '! command -v aws'
+
+  put_config s1 127.0.0.1 /export/a /mnt/a
+  mount_run
+  check_eq "first run: exit 0" "$RC" 0
+  check_eq "first run: /mnt/a is mounted from 127.0.0.1:/export/a" "$(source_of /mnt/a)" 127.0.0.1:/export/a
+  check_eq "first run: the mount is NFSv4.1" "$(findmnt -rn -o FSTYPE --mountpoint /mnt/a),$(findmnt -rn -o OPTIONS --mountpoint /mnt/a | grep -o 'vers=4.1')" nfs4,vers=4.1
+  check_eq "first run: the export's content is there" "$(cat /mnt/a/which 2>&1)" a
+  check_eq "first run: one fstab line for s1" "$(tagged s1)" 1
+
+  before=$(sha256sum /etc/fstab)
+  mount_run
+  check_eq "re-run: exit 0" "$RC" 0
+  check_eq "re-run: fstab is byte for byte the same" "$(sha256sum /etc/fstab)" "$before"
+  check_eq "re-run: still one fstab line for s1" "$(tagged s1)" 1
+  check_has "re-run: reports the mount as already there" "$OUT" "already mounted: 127.0.0.1:/export/a on /mnt/a"
+  check_eq "re-run: /mnt/a is mounted once" "$(findmnt -rn --mountpoint /mnt/a | wc -l)" 1
+
+  put_config s2 127.0.0.2 /export/b /mnt/b
+  mount_run
+  check_eq "second server: exit 0" "$RC" 0
+  check_eq "second server: /mnt/b is mounted from 127.0.0.2:/export/b" "$(source_of /mnt/b)" 127.0.0.2:/export/b
+  check_eq "second server: its content is there" "$(cat /mnt/b/which 2>&1)" b
+  check_eq "second server: one fstab line each" "$(tagged s1),$(tagged s2)" 1,1
+  check "systemd reads the fstab: a mount unit for each line" bash -c \
+    'systemctl daemon-reload && systemctl cat mnt-a.mount >/dev/null && systemctl cat mnt-b.mount >/dev/null'
+
+  ssm PutParameter "{\"Name\":\"$(param s3)\",\"Value\":\"{not json\",\"Type\":\"String\",\"Overwrite\":true}" >/dev/null
+  ssm DeleteParameter "{\"Name\":\"$(param s1)\"}" >/dev/null
+  before=$(sha256sum /etc/fstab)
+  mount_run
+  check_eq "deleted and malformed configs: exit 2 (needs attention)" "$RC" 2
+  check_has "the deleted config is reported by name" "$OUT" "ATTENTION STALE $CLUSTER/s1: its mount config $(param s1) is gone"
+  check_has "the malformed config is reported by name" "$OUT" "ATTENTION MALFORMED $(param s3): is not JSON"
+  check_eq "the deleted server stays mounted (never unmounted behind a user's back)" "$(source_of /mnt/a)" 127.0.0.1:/export/a
+  check_eq "fstab is unchanged (the stale line is left for a person)" "$(sha256sum /etc/fstab)" "$before"
+  check_eq "the other server is still mounted" "$(source_of /mnt/b)" 127.0.0.2:/export/b
+
+
+  # mountStorageOn: the user data a CDK consumer's node runs (rendered on the host), then the script.
+  check "mountStorageOn user data: mounts 127.0.0.3:/export/c on /mnt/c" bash "$CTL/scripts/mount-on-user-data.sh"
+  check "mountStorageOn user data: a second run succeeds too" bash "$CTL/scripts/mount-on-user-data.sh"
+  check_eq "mountStorageOn user data: /mnt/c is mounted once from 127.0.0.3:/export/c" \
+    "$(source_of /mnt/c)" 127.0.0.3:/export/c
+  check_eq "mountStorageOn user data: one fstab line" "$(tagged direct)" 1
+  put_config direct 127.0.0.3 /export/c /mnt/c
+  mount_run
+  check_has "the script finds the user data's line to be its own" "$OUT" "fstab unchanged for $CLUSTER/direct"
+  check_has "and the mount in place" "$OUT" "already mounted: 127.0.0.3:/export/c on /mnt/c"
+  check_eq "still one fstab line for it" "$(tagged direct)" 1
+
+  umount /mnt/a /mnt/b /mnt/c 2>/dev/null
+  return 0
+}
+
+client_mount_"${2//-/_}"

@@ -1,0 +1,181 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # SCEN is read by the result helpers in common.sh
+# Client stages: one function per boot of the client VM, paired with the server stage of the same name.
+# Every check here goes over NFS, the way a cluster node sees the server.
+
+SUMS=$STATE/checksums
+
+nfs_mount() { # [options] -- mounts the export at $MNT
+  mkdir -p "$MNT"
+  timeout 120 mount -t nfs -o "${1:-$MOUNT_OPTS}" "$SERVER_IP:$EXPORT" "$MNT"
+}
+# A mount that must fail does so quickly (retry=0) and is bounded anyway.
+nfs_mount_once() {
+  mkdir -p "$MNT"
+  timeout 60 mount -t nfs -o "$1,retry=0" "$SERVER_IP:$EXPORT" "$MNT"
+}
+as_user() { setpriv --reuid=1000 --regid=1000 --clear-groups "$@"; }
+as_bench() { as_user "$@"; }
+drop_caches() { sync && echo 3 >/proc/sys/vm/drop_caches; }
+
+# Writes a few files (as an ordinary user) and records their checksums on the client's own disk.
+write_files() {
+  as_user mkdir -p "$MNT/e2e/tree/a/b" || return 1
+  as_user sh -c "head -c 24M /dev/urandom >'$MNT/e2e/big.bin' && head -c 1M /dev/urandom >'$MNT/e2e/tree/a/mid.bin' &&
+    head -c 4k /dev/urandom >'$MNT/e2e/tree/a/b/small.bin' && echo hello >'$MNT/e2e/tree/hello.txt' && sync" || return 1
+  (cd "$MNT/e2e" && find . -type f | sort | xargs sha256sum) >"$SUMS"
+}
+verify_files() { (cd "$MNT/e2e" && sha256sum --quiet -c "$SUMS") && [[ $(wc -l <"$SUMS") -eq 4 ]]; }
+remount_verify() { nfs_mount "$@" && verify_files; }
+
+# An address outside the export's CIDR, in its own network namespace and with its own host name (so its
+# own NFSv4 client identity), on the same wire: the server is reachable from it, and the mount is refused.
+outsider_refused() {
+  local out rc
+  ip link add outside0 link eth0 type macvlan mode bridge &&
+    ip netns add outsider && ip link set outside0 netns outsider &&
+    ip -n outsider addr add "$OUTSIDER_IP/24" dev outside0 && ip -n outsider link set outside0 up &&
+    ip -n outsider link set lo up || return 2
+  if ! ip netns exec outsider nc -z -w 10 "$SERVER_IP" 2049; then
+    echo "the outsider cannot reach the server at all: the test proves nothing"
+    ip netns del outsider
+    return 3
+  fi
+  mkdir -p /mnt/outsider
+  out=$(ip netns exec outsider unshare --uts sh -c \
+    "hostname outsider && timeout 60 mount -t nfs -o '$MOUNT_OPTS,retry=0' '$SERVER_IP:$EXPORT' /mnt/outsider" 2>&1)
+  rc=$?
+  ip netns exec outsider umount /mnt/outsider 2>/dev/null
+  ip netns del outsider
+  echo "$out"
+  [[ $rc -ne 0 && $out == *"denied"* ]]
+}
+
+check_mount_options() {
+  local o opts
+  opts=$(findmnt -nro OPTIONS --mountpoint "$MNT")
+  for o in vers=4.1 rsize=1048576 wsize=1048576 hard timeo=600 retrans=2; do
+    check_has "the mount uses $o" ",$opts," ",$o,"
+  done
+}
+
+client_fresh() {
+  prepare_foreign_disks
+  recv ready 900 || return 0
+  check "a client outside the CIDR is refused" outsider_refused
+  [[ $PUBLISHED_MOUNT_OPTS == *noresvport* ]] && info "the published mount options carry noresvport; mounting without it"
+  refute "the export is secure: a client on a non-reserved port (noresvport) is refused" nfs_mount_once "$MOUNT_OPTS,noresvport"
+  check "mounts the export with the published options" nfs_mount
+  check_mount_options
+  refute "root is squashed: root cannot write the export root" touch "$MNT/root-was-here"
+  check "writes files as a user" write_files
+  umount "$MNT" && drop_caches
+  check "remounts and reads every file back intact" remount_verify
+  umount "$MNT"
+  refute "NFSv3 is not served (not configured)" nfs_mount_once nfsvers=3
+  refute "NFSv4.0 is not served (not configured)" nfs_mount_once nfsvers=4.0
+  send finished
+}
+
+client_reboot() {
+  recv ready 900 || return 0
+  check "mounts after the server's reboot" nfs_mount
+  check "every checksum matches after the reboot" verify_files
+  send verified || return 0
+  SCEN=rerun
+  recv rerun-done 600 || return 0
+  drop_caches
+  check "every checksum still matches after the re-run, on the same mount" verify_files
+  check "the mount still takes writes" as_user sh -c "echo again >'$MNT/e2e/after-rerun.txt' && sync"
+  umount "$MNT"
+  send finished
+}
+
+client_stop_start() {
+  recv ready 900 || return 0
+  check "mounts the rebuilt export" nfs_mount
+  refute "the old files went with the old disks" test -e "$MNT/e2e/big.bin"
+  check "writes files to the new array" write_files
+  umount "$MNT" && drop_caches
+  check "reads them back intact after a remount" remount_verify
+  umount "$MNT"
+  send finished
+}
+
+client_foreign() {
+  recv ready 900 || return 0
+  refute "the client cannot mount: nothing is exported" nfs_mount_once "$MOUNT_OPTS"
+  send finished
+}
+
+client_ebs() {
+  recv ready 900 || return 0
+  check "mounts the EBS-backed export with the published options" nfs_mount
+  check_mount_options
+  check "writes files as a user" write_files
+  send written && freeze_scenario
+  umount "$MNT" && drop_caches
+  check "mounts over NFSv3 too (configured) and reads every file intact" \
+    remount_verify "${MOUNT_OPTS/nfsvers=4.1/nfsvers=3},nolock"
+  umount "$MNT"
+  refute "NFSv4.0 is not served (not configured)" nfs_mount_once nfsvers=4.0
+  send finished
+}
+
+# Scenario 7, from the client: an NFS write blocks while the server's file system is frozen.
+freeze_scenario() {
+  local writer msg
+  SCEN=freeze
+  msg=$(timeout 300 nc -l -N "$PORT" </dev/null | head -n 1)
+  [[ $msg == no-freeze ]] && return
+  [[ $msg == frozen ]] || {
+    fail "hand-shake: receive 'frozen'" "got '${msg:-nothing}'"
+    return
+  }
+  as_user timeout 120 dd if=/dev/urandom of="$MNT/e2e/frozen-nfs.bin" bs=64k count=16 conv=fsync status=none &
+  writer=$!
+  sleep 5
+  check "an NFS write blocks while the server is frozen" kill -0 "$writer"
+  send client-blocked && recv thawed 120
+  wait_for "$writer" 60
+  check_eq "the blocked NFS write completes after the thaw" "$?" 0
+  check_eq "and wrote everything" "$(stat -c %s "$MNT/e2e/frozen-nfs.bin" 2>&1)" 1048576
+  SCEN=$STAGE
+}
+
+client_ebs_missing() {
+  recv ready 900 || return 0
+  refute "the client cannot mount while a volume is missing" nfs_mount_once "$MOUNT_OPTS"
+  send finished
+}
+
+# Foreign content for scenario 4, made here: another machine formats these disks (virtio serials
+# prep-xfs, prep-lvm, prep-gpt); the host then attaches them to the server.
+prepare_foreign_disks() {
+  local d=/dev/disk/by-id/virtio-
+  [[ -e ${d}prep-xfs ]] || return 0
+  SCEN=foreign-setup
+  check "make a foreign XFS with a file" bash -c "mkfs.xfs -q ${d}prep-xfs && mkdir -p /mnt/p && mount ${d}prep-xfs /mnt/p &&
+    echo precious >/mnt/p/precious.txt && umount /mnt/p"
+  check "make a foreign LVM volume group named like the bootstrap's, without its tag" bash -c \
+    "vgcreate -q storageserver ${d}prep-lvm && lvcreate -q -y -n theirs -L 64m storageserver && vgchange -q -an storageserver"
+  check "make a GPT partition table" bash -c "echo 'label: gpt' | sfdisk -q ${d}prep-gpt && sfdisk -q -d ${d}prep-gpt | grep -q 'label: gpt'"
+  sync
+  SCEN=$STAGE
+}
+
+client_bench() {
+  recv ready 900 || return 0
+  nfs_mount && bench "nfs-project" "$MNT/e2e"
+  umount "$MNT"
+  send tuned-done && recv default-ready 900 || return 0
+  # What a plain `mount server:/path` gets against the default export.
+  mkdir -p "$MNT" && timeout 120 mount -t nfs "$SERVER_IP:$EXPORT" "$MNT"
+  info "default mount: $(findmnt -nro OPTIONS --mountpoint "$MNT")"
+  bench "nfs-default" "$MNT/e2e"
+  umount "$MNT"
+  send default-done && recv async-ready 900 || return 0
+  nfs_mount && bench "nfs-project-async" "$MNT/e2e"
+  umount "$MNT"
+  send finished
+}

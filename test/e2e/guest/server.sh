@@ -1,0 +1,254 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # SCEN is read by the result helpers in common.sh
+# Server stages: one function per boot of a server VM. Each asserts what the bootstrap left behind, then
+# serves its client VM through the hand-shake (ready -> ... -> done) before the VM powers off.
+
+VG=storageserver
+LV=data
+LVDEV=/dev/$VG/$LV
+BOOTSTRAP=/usr/local/sbin/storage-bootstrap
+as_bench() { "$@"; }
+
+# First boot: what cloud-init does with user data (once per instance), with a recording cfn-signal.
+run_user_data() {
+  install -D -m 0755 "$CTL/guest/cfn-signal" /opt/aws/bin/cfn-signal
+  install -D -m 0700 "$CTL/userdata/$1.sh" /var/lib/cloud/instance/user-data.txt
+  info "running the user data of scenario '$1'"
+  /var/lib/cloud/instance/user-data.txt >"$STATE/user-data.log" 2>&1
+  echo $? >"$STATE/user-data.rc"
+  sed 's/^/user-data: /' "$STATE/user-data.log"
+}
+
+signal_calls() { grep -c -- '^--end--$' "$STATE/cfn-signal.log" 2>/dev/null || echo 0; }
+# signal_value <option>: the option's value in the last recorded cfn-signal call.
+signal_value() {
+  local line i args=() block=()
+  while IFS= read -r line; do
+    if [[ $line == --end-- ]]; then args=("${block[@]}") block=(); else block+=("$line"); fi
+  done <"$STATE/cfn-signal.log"
+  for ((i = 0; i + 1 < ${#args[@]}; i++)); do
+    [[ ${args[i]} == "$1" ]] && echo "${args[i + 1]}" && return
+  done
+}
+check_signal_target() {
+  check_eq "cfn-signal is sent exactly once" "$(signal_calls)" 1
+  check_eq "cfn-signal targets the stack" "$(signal_value --stack)" e2e-stack
+  check_eq "cfn-signal targets the wait condition" "$(signal_value --resource)" StorageReadyE2E
+  check_eq "cfn-signal uses the region" "$(signal_value --region)" e2e-local-1
+}
+
+# check_layout <devices in stripe order...>: one LV over exactly these disks, XFS aligned, fstab, mount.
+check_layout() {
+  local n=$# d want got uuid fstab
+  want=$(for d; do readlink -f "$d"; done | paste -sd' ')
+  got=$(lvs --noheadings -o devices "$VG/$LV" 2>&1 | tr -d ' ' | tr ',' '\n' | sed 's/(.*//' | xargs -r readlink -f | paste -sd' ')
+  check_eq "the LV spans exactly the data disks, in stripe order" "$got" "$want"
+  if ((n > 1)); then
+    check_eq "the LV is striped over $n disks" "$(lvs --noheadings -o segtype,stripes "$VG/$LV" | xargs)" "striped $n"
+    check_eq "the stripe size is 256 KiB" "$(lvs --noheadings --units k -o stripe_size "$VG/$LV" | xargs)" 256.00k
+    check_has "XFS is aligned to the stripe (su 256k = 64 blocks, sw $n)" "$(xfs_info "$EXPORT" 2>&1 | tr -s ' ')" \
+      "sunit=64 swidth=$((64 * n)) blks"
+  fi
+  check_has "the volume group carries the bootstrap's tag" "$(vgs --noheadings -o vg_tags "$VG" 2>&1)" storage-server-bootstrap
+  uuid=$(blkid -s UUID -o value "$LVDEV")
+  fstab=$(awk -v mp="$EXPORT" '$1 !~ /^#/ && $2 == mp' /etc/fstab)
+  check_eq "fstab mounts the LV by UUID with nofail, once" "$fstab" \
+    "UUID=$uuid $EXPORT xfs defaults,nofail,x-systemd.before=nfs-server.service 0 0"
+  check_eq "the LV's XFS is mounted at the export path" "$(findmnt -nro SOURCE,FSTYPE --mountpoint "$EXPORT")" \
+    "/dev/mapper/$VG-$LV xfs"
+}
+
+# check_export <sync|async>: exported live to the client CIDR only, with the expected options.
+check_export() {
+  local line clients opts o
+  line=$(exportfs -s | awk -v p="$EXPORT" '$1 == p')
+  clients=$(awk '{ for (i = 2; i <= NF; i++) { sub(/\(.*/, "", $i); print $i } }' <<<"$line" | paste -sd' ')
+  check_eq "exported live to the client CIDR and nobody else" "$clients" 192.168.77.0/28
+  opts=$(sed -n 's/^[^(]*(\(.*\))$/\1/p' <<<"$line")
+  for o in rw "$1" root_squash no_subtree_check sec=sys; do check_has "export option $o" ",$opts," ",$o,"; done
+  refute "no export is open to everyone" grep -q '[*]' /var/lib/nfs/etab
+}
+
+# check_nfsd <threads> <versions as /proc/fs/nfsd/versions shows them>
+check_nfsd() {
+  check_eq "nfsd runs $1 threads" "$(cat /proc/fs/nfsd/threads)" "$1"
+  check_eq "nfsd serves exactly the configured NFS versions" "$(cat /proc/fs/nfsd/versions)" "$2"
+}
+
+# The test client writes as uid 1000 into a directory an administrator would create; the export root
+# itself stays root's (root_squash).
+make_client_dir() {
+  mkdir -p "$EXPORT/e2e" && chown 1000:1000 "$EXPORT/e2e"
+}
+
+unit_result() { echo "$(systemctl show -p ActiveState --value storage-bootstrap.service) $(systemctl show -p Result --value storage-bootstrap.service)"; }
+boot_journal() { journalctl -b -u storage-bootstrap.service -o cat --no-pager; }
+
+# Scenario 1: three blank instance-store disks on first boot.
+server_fresh() {
+  run_user_data instance-store
+  check_eq "the user data runs to its end" "$(cat "$STATE/user-data.rc")" 0
+  check_signal_target
+  check_eq "cfn-signal reports success" "$(signal_value -e)" 0
+  check "the unit is enabled for every boot" systemctl is-enabled -q storage-bootstrap.service
+  check_eq "the unit is active (oneshot, remains after exit)" "$(unit_result)" "active success"
+  check_has "the bootstrap logs to the journal" "$(boot_journal)" "export live: $EXPORT"
+  check_layout /dev/xvdb /dev/xvdc /dev/xvdd
+  check_export sync
+  check_nfsd 16 "-3 +4 -4.0 +4.1 +4.2"
+  blkid -s UUID -o value "$LVDEV" >"$STATE/fs-uuid"
+  head -c 3M /dev/urandom >"$EXPORT/.canary" && sha256sum "$EXPORT/.canary" >"$STATE/canary.sha"
+  make_client_dir
+  send ready && recv finished 600
+}
+
+# Scenarios 2 and 3: the export comes back by itself after a reboot; a re-run by hand changes nothing.
+server_reboot() {
+  local before after out rc
+  check_eq "cfn-signal was not sent again (user data runs once)" "$(signal_calls)" 1
+  check_eq "the unit ran at boot and succeeded" "$(unit_result)" "active success"
+  check_has "this boot's journal shows the export live" "$(boot_journal)" "export live: $EXPORT"
+  check_eq "the same file system is mounted (not reformatted)" "$(blkid -s UUID -o value "$LVDEV")" "$(cat "$STATE/fs-uuid")"
+  check "the server's own canary file is intact" sha256sum -c "$STATE/canary.sha"
+  check_layout /dev/xvdb /dev/xvdc /dev/xvdd
+  check_export sync
+  check_nfsd 16 "-3 +4 -4.0 +4.1 +4.2"
+  send ready && recv verified 600 || return 0
+
+  SCEN=rerun
+  before=$(sha256sum /etc/fstab /etc/exports.d/storage-server.exports /etc/nfs.conf
+    systemctl show -p ActiveEnterTimestampMonotonic nfs-server.service)
+  out=$("$BOOTSTRAP" 2>&1 && "$BOOTSTRAP" 2>&1)
+  rc=$?
+  awk '{ print "by hand: " $0 }' <<<"$out"
+  check_eq "running the bootstrap by hand twice succeeds" "$rc" 0
+  check "it makes no volume group, LV or file system" lacks "$out" "creating volume group"
+  check "it runs no mkfs" lacks "$out" "making XFS"
+  after=$(sha256sum /etc/fstab /etc/exports.d/storage-server.exports /etc/nfs.conf
+    systemctl show -p ActiveEnterTimestampMonotonic nfs-server.service)
+  check_eq "fstab, exports and nfs.conf are unchanged and nfs-server was not restarted" "$after" "$before"
+  check_eq "the same file system is mounted" "$(blkid -s UUID -o value "$LVDEV")" "$(cat "$STATE/fs-uuid")"
+  check "the canary file is intact" sha256sum -c "$STATE/canary.sha"
+  check_export sync
+  send rerun-done && recv finished 600
+}
+
+# Scenario 5: after a stop/start the instance-store disks are new and blank; the boot rebuilds and exports.
+server_stop_start() {
+  check_eq "the unit ran at boot and succeeded" "$(unit_result)" "active success"
+  check_has "it found three blank disks and built afresh" "$(boot_journal)" "all 3 data disks are blank"
+  check "a new file system replaces the lost one" test "$(blkid -s UUID -o value "$LVDEV")" != "$(cat "$STATE/fs-uuid")"
+  refute "the old canary is gone with the old disks" test -e "$EXPORT/.canary"
+  check_layout /dev/xvdb /dev/xvdc /dev/xvdd
+  check_export sync
+  check_nfsd 16 "-3 +4 -4.0 +4.1 +4.2"
+  make_client_dir
+  send ready && recv finished 600
+}
+
+# Scenario 4: a blank disk next to disks with a foreign XFS, a foreign LVM volume group (named like ours,
+# without our tag) and a partition table: refuse, say why, signal failure, write nothing.
+server_foreign() {
+  local reason journal
+  run_user_data foreign
+  check_signal_target
+  check "cfn-signal reports failure" test "$(signal_value -e)" != 0
+  reason=$(signal_value --reason)
+  journal=$(boot_journal)
+  info "failure reason: $reason"
+  check_has "the reason says nothing was written" "$reason" "nothing was written"
+  check_has "the reason names the disk with XFS and why" "$reason" "$(readlink -f /dev/xvdc) (instance store /dev/sdc) holds xfs"
+  check_has "the reason names the disk with foreign LVM" "$reason" "$(readlink -f /dev/xvdd) (instance store /dev/sdd) holds LVM"
+  check_has "the reason names the disk with a partition table" "$reason" "$(readlink -f /dev/xvde) (instance store /dev/sde) holds gpt"
+  check_has "the journal carries the same reason" "$journal" "nothing was written"
+  check_eq "the unit failed" "$(systemctl show -p ActiveState --value storage-bootstrap.service)" failed
+  refute "the blank disk was left blank" blkid -p /dev/xvdb
+  refute "no export was configured" test -e /etc/exports.d/storage-server.exports
+  check_eq "nothing is exported" "$(exportfs -s)" ""
+  check_eq "fstab was not touched" "$(grep -c "$EXPORT" /etc/fstab)" 0
+  send ready && recv finished 600
+}
+
+# Scenario 6: two EBS volumes found by volume id (NVMe serial) among decoys; the second one is attached
+# by the host only after the bootstrap has started waiting for it.
+server_ebs() {
+  local a b
+  run_user_data ebs
+  check_signal_target
+  check_eq "cfn-signal reports success" "$(signal_value -e)" 0
+  check_has "the bootstrap waited for the missing volume by id" "$(boot_journal)" \
+    "waiting for EBS volume vol-0e2e0000000000002 (attached as /dev/sdg)"
+  a=$(readlink -f /dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_vol0e2e0000000000001)
+  b=$(readlink -f /dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_vol0e2e0000000000002)
+  check_layout "$a" "$b"
+  for d in /dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_vol0e2e0000000000003 /dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_vol0e2e000000000000 \
+    /dev/disk/by-id/virtio-decoy; do
+    refute "decoy ${d##*/} is untouched" blkid -p "$d"
+  done
+  check_export async
+  check_nfsd 12 "+3 +4 -4.0 +4.1 +4.2" # 3 vCPUs: 4 x 3
+  make_client_dir
+  send ready && recv written 600 || return 0
+  freeze_scenario
+  recv finished 600
+}
+
+# Scenario 7: the snapshot freeze script (lib/scripts/snapshot-freeze.sh, run as DLM's SSM document would)
+# blocks writes, local and over NFS, until the post-script thaws the file system.
+freeze_scenario() {
+  local freeze=$CTL/scripts/snapshot-freeze.sh writer
+  SCEN=freeze
+  if [[ ! -f $freeze ]]; then
+    info "lib/scripts/snapshot-freeze.sh does not exist: scenario 7 not run"
+    send no-freeze
+    return
+  fi
+  check "dry-run finds a freezable XFS" bash "$freeze" dry-run "$EXPORT" 60
+  check "pre-script freezes the file system" bash "$freeze" pre-script "$EXPORT" 60
+  timeout 90 dd if=/dev/urandom of="$EXPORT/e2e/frozen-local.bin" bs=64k count=16 conv=fsync status=none &
+  writer=$!
+  sleep 4
+  check "a local write blocks while frozen" kill -0 "$writer"
+  send frozen && recv client-blocked 120
+  check "post-script thaws the file system" bash "$freeze" post-script "$EXPORT"
+  wait_for "$writer" 30
+  check_eq "the blocked local write completes after the thaw" "$?" 0
+  check_eq "and wrote everything" "$(stat -c %s "$EXPORT/e2e/frozen-local.bin" 2>&1)" 1048576
+  send thawed
+}
+
+# Scenario 6, second half: a reboot with volume 2 detached waits, then fails naming the volume id.
+server_ebs_missing() {
+  local journal t0 t1
+  journal=$(boot_journal)
+  check_eq "the unit failed" "$(systemctl show -p ActiveState --value storage-bootstrap.service)" failed
+  check_has "it waited for the volume by id" "$journal" "waiting for EBS volume vol-0e2e0000000000002"
+  check_has "it failed naming the volume id" "$journal" \
+    "ERROR: not attached after waiting 40s: EBS volume vol-0e2e0000000000002 (attached as /dev/sdg)"
+  t0=$(journalctl -b -u storage-bootstrap.service -o short-unix --no-pager | awk '/waiting for EBS/ { print int($1); exit }')
+  t1=$(journalctl -b -u storage-bootstrap.service -o short-unix --no-pager | awk '/ERROR: not attached/ { print int($1); exit }')
+  check "it waited the configured 40 s before failing" test "$((t1 - t0))" -ge 39
+  refute "the data file system is not mounted, so the export (mp) is not served" mountpoint -q "$EXPORT"
+  check "the present volume's LV was not activated" bash -c "! lvs --noheadings -o lv_active $VG 2>/dev/null | grep -q active"
+  send ready && recv finished 600
+}
+
+# npm run bench:nfs: local throughput on the LV, then the client measures over NFS with the project's
+# settings, with a distribution-default export, and with the project's settings but async.
+server_bench() {
+  run_user_data bench
+  check_eq "cfn-signal reports success" "$(signal_value -e)" 0
+  info "nfsd threads (project: min(256, max(8, 4 x $(nproc) vCPUs))): $(cat /proc/fs/nfsd/threads)"
+  bench local "$EXPORT"
+  make_client_dir
+  send ready && recv tuned-done 900 || return 0
+  # A distribution-default server: one plain exports line, nfs.conf untouched (threads, versions).
+  for v in threads vers3 vers4 vers4.0 vers4.1 vers4.2; do nfsconf --unset nfsd "$v"; done
+  echo "$EXPORT 192.168.77.0/28(rw)" >/etc/exports.d/storage-server.exports
+  systemctl restart nfs-server
+  info "distribution default: $(exportfs -v | tr -s '\n\t ' ' '); nfsd threads $(cat /proc/fs/nfsd/threads)"
+  send default-ready && recv default-done 900 || return 0
+  sed -i "s/^STORAGE_EXPORT_MODE=.*/STORAGE_EXPORT_MODE='async'/" /etc/storage-server/bootstrap.env
+  check "the bootstrap re-applies the project's settings, now async" "$BOOTSTRAP"
+  send async-ready && recv finished 900
+}

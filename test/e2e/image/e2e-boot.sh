@@ -1,0 +1,22 @@
+#!/bin/bash
+# Test image only: runs the e2e stage named on the kernel command line (e2e.role=, e2e.stage=), from the
+# harness's read-only control disk (virtio serial "e2ectl"), then powers the VM off so qemu exits.
+set -u
+arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^e2e\.$1=//p"; }
+role=$(arg role) stage=$(arg stage) addr=$(arg ip)
+echo "E2E BOOT role=$role stage=$stage"
+if [[ -n $addr ]]; then
+  ip link set eth0 up && ip addr add "$addr" dev eth0
+fi
+udevadm settle --timeout=30 || true
+rc=99
+mkdir -p /e2e
+if mount -o ro,noload /dev/disk/by-id/virtio-e2ectl /e2e; then
+  bash /e2e/guest/stage.sh "$role" "$stage"
+  rc=$?
+else
+  echo "E2E FAIL $role/$stage: control disk not found"
+fi
+echo "E2E STAGE-END role=$role stage=$stage rc=$rc"
+sync
+systemctl poweroff --no-block

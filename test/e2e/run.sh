@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# npm run test:e2e: the server bootstrap (lib/scripts/storage-bootstrap.sh), installed and run by the very
+# user data lib/bootstrap.ts renders, in real Linux VMs: a Debian root built by debootstrap with the
+# distribution's kernel, booted by qemu under software emulation (KVM is not usable here), with virtual
+# disks standing in for instance store (virtio disks named like Xen shows them) and EBS (NVMe disks whose
+# serials are volume ids). A second VM is the NFS client, on a private virtual wire between the two.
+#
+# Boots (each a server VM and a client VM, in parallel):
+#   fresh       scenario 1: first boot, 3 blank instance-store disks -> striped LV, XFS, export, signal
+#   reboot      scenarios 2 and 3: the export comes back by itself; a re-run by hand changes nothing
+#   stop-start  scenario 5: new blank instance-store disks -> rebuilt and exported again
+#   foreign     scenario 4: disks with foreign XFS / LVM / partition table -> refused, signalled, untouched
+#   ebs         scenario 6: 2 volumes by id among decoys, the 2nd attached while the bootstrap waits
+#   ebs-missing scenario 6: a volume missing at boot -> waits, then fails naming the volume id
+#   (scenario 7, the snapshot freeze, runs inside "ebs" when lib/scripts/snapshot-freeze.sh exists)
+#   client-mount  lib/scripts/client-mount.sh on a cluster node (test/e2e/client-mount.sh, when present)
+#
+# Prints "PASS ..." / "FAIL ..." per assertion and ends with "N passed, M failed"; exits non-zero on any
+# failure. Every wait is bounded. Cache (image, last run's disks and consoles): test/e2e/.cache.
+# E2E_ONLY=instance-store|foreign|ebs|client-mount runs one group (foreign needs instance-store's disks).
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib/host.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/host.sh"
+trap on_exit EXIT
+
+BOOT_TIMEOUT=${E2E_BOOT_TIMEOUT:-480}
+start=$SECONDS
+declare -A before=()
+
+# Scenarios 1, 2, 3 and 5 on three instance-store disks (the client also formats the foreign disks of
+# scenario 4 meanwhile: content another machine made).
+instance_store() {
+  local d
+  new_root server-is
+  for d in is-b is-c is-d prep-xfs prep-lvm prep-gpt; do new_disk "$d"; done
+  SERVER_DISKS=()
+  virtio_disk SERVER_DISKS is-b xvdb
+  virtio_disk SERVER_DISKS is-c xvdc
+  virtio_disk SERVER_DISKS is-d xvdd
+  CLIENT_DISKS=()
+  virtio_disk CLIENT_DISKS prep-xfs prep-xfs
+  virtio_disk CLIENT_DISKS prep-lvm prep-lvm
+  virtio_disk CLIENT_DISKS prep-gpt prep-gpt
+  boot_pair fresh server-is "$BOOT_TIMEOUT"
+
+  CLIENT_DISKS=()
+  boot_pair reboot server-is "$BOOT_TIMEOUT"
+
+  # A stop/start gives an instance new, blank instance-store disks.
+  for d in is-b is-c is-d; do new_disk "$d"; done
+  boot_pair stop-start server-is "$BOOT_TIMEOUT"
+}
+
+# Scenario 4: a blank disk next to a foreign XFS, a foreign LVM volume group and a partition table.
+foreign() {
+  local d
+  new_root server-foreign
+  new_disk foreign-blank
+  for d in foreign-blank prep-xfs prep-lvm prep-gpt; do before[$d]=$(disk_hash "$d"); done
+  SERVER_DISKS=()
+  virtio_disk SERVER_DISKS foreign-blank xvdb
+  virtio_disk SERVER_DISKS prep-xfs xvdc
+  virtio_disk SERVER_DISKS prep-lvm xvdd
+  virtio_disk SERVER_DISKS prep-gpt xvde
+  CLIENT_DISKS=()
+  boot_pair foreign server-foreign "$BOOT_TIMEOUT"
+  for d in foreign-blank prep-xfs prep-lvm prep-gpt; do
+    if [[ $(disk_hash "$d") == "${before[$d]}" ]]; then
+      pass "foreign: every byte of disk $d is unchanged (host checksum of the image)"
+    else
+      fail "foreign: disk $d was written"
+    fi
+  done
+}
+
+# Volume 2 is attached by the host only once the bootstrap says it is waiting for it (PCI hot-plug).
+attach_volume_2() {
+  if wait_console "$1" 'waiting for EBS volume vol-0e2e0000000000002' 300 &&
+    hmp "$1" "drive_add 0 if=none,id=vol2,file=$RUN_DIR/vol-2.img,format=raw" >/dev/null &&
+    hmp "$1" "device_add nvme,drive=vol2,serial=vol0e2e0000000000002,id=nvme-vol2" >/dev/null; then
+    pass "ebs: the host attached volume 2 while the bootstrap was waiting for it"
+  else
+    fail "ebs: the bootstrap never said it was waiting for volume 2, or the hot-plug failed"
+  fi
+}
+
+# Scenario 6 (and 7 inside it): EBS volumes by id among decoys; then a boot with volume 2 missing.
+ebs() {
+  local d
+  new_root server-ebs
+  for d in vol-1 vol-2 decoy-3 decoy-prefix decoy-virtio; do new_disk "$d"; done
+  SERVER_DISKS=()
+  nvme_disk SERVER_DISKS decoy-3 vol0e2e0000000000003     # another volume of the account
+  nvme_disk SERVER_DISKS vol-1 vol0e2e0000000000001       # data volume 1 (/dev/sdf)
+  nvme_disk SERVER_DISKS decoy-prefix vol0e2e000000000000 # a prefix of both ids
+  virtio_disk SERVER_DISKS decoy-virtio decoy
+  CLIENT_DISKS=()
+  for d in decoy-3 decoy-prefix decoy-virtio; do before[$d]=$(disk_hash "$d"); done
+  SERVER_VCPUS=3 PAIR_HOOK=attach_volume_2 boot_pair ebs server-ebs "$BOOT_TIMEOUT"
+
+  # Reboot with volume 2 detached: the boot waits 40 s for it, then fails naming it.
+  before[vol-1]=$(disk_hash vol-1)
+  SERVER_VCPUS=3 boot_pair ebs-missing server-ebs "$BOOT_TIMEOUT"
+  for d in vol-1 decoy-3 decoy-prefix decoy-virtio; do
+    if [[ $(disk_hash "$d") == "${before[$d]}" ]]; then
+      pass "ebs: disk $d is unchanged by the boots that must not write it (host checksum)"
+    else
+      fail "ebs: disk $d was written"
+    fi
+  done
+}
+
+only() { [[ -z ${E2E_ONLY:-} || " $E2E_ONLY " == *" $1 "* ]]; }
+# The client mount script's scenario (its own VM and moto), from test/e2e/client-mount.sh.
+# shellcheck source-path=SCRIPTDIR source=client-mount.sh
+[[ -f $E2E_DIR/client-mount.sh ]] && . "$E2E_DIR/client-mount.sh"
+
+ensure_host_packages
+build_image
+prepare_run
+# The client VM keeps one root disk for the whole run (its checksums survive its reboots).
+new_root client
+if only instance-store || only foreign; then instance_store; fi
+if only foreign; then foreign; fi
+if only ebs; then ebs; fi
+if only client-mount && declare -F client_mount_scenario >/dev/null; then client_mount_scenario "$BOOT_TIMEOUT"; fi
+log "e2e finished in $((SECONDS - start)) s"
+summary
