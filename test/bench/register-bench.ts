@@ -34,7 +34,7 @@ function bundle(): string {
     serverName: 'storage1',
     exportPath: '/export/data',
     mountPoint: '/data',
-    mountOptions: 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,noresvport,_netdev',
+    mountOptions: 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev',
     backend: 'ebs',
   });
   const assembly = app.synth();

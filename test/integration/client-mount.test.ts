@@ -13,7 +13,7 @@ import { venvBin } from '../support/venv';
 // the mounts themselves need an NFS client, which only the e2e VMs have.
 
 const SCRIPT = path.join(__dirname, '../../lib/scripts/client-mount.sh');
-const OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,noresvport,_netdev';
+const OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev';
 const PREFIX = '/storage-server';
 
 let moto: Moto;

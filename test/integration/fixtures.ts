@@ -17,7 +17,7 @@ import type {
 /** ResourceProperties as the construct passes them (strings only, plus the ServiceToken CloudFormation adds). */
 export type Props = Record<string, string>;
 
-export const OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,noresvport,_netdev';
+export const OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev';
 
 export function props(instanceId: string, overrides: Props = {}): Props {
   return {

@@ -17,7 +17,7 @@ import { ServerRegistration, type ServerRegistrationProps } from '../../lib/regi
 import { cfnLint } from '../support/cfn-lint';
 import { nagFindings } from '../support/nag';
 
-const OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,noresvport,_netdev';
+const OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev';
 
 /** An App that skips asset bundling (esbuild) for the construct assertions; one test bundles for real. */
 function app(bundle = false): App {
