@@ -7,8 +7,8 @@
  * Values may be unresolved CDK token strings (`${Token[...]}`): they are only ever concatenated into the
  * output, never parsed, so CloudFormation substitutes the real volume ids, stack name and region.
  */
-import * as fs from 'fs';
 import * as path from 'path';
+import { readScript } from './script-file';
 
 /** An EBS data volume as the bootstrap finds it: by volume id (Nitro NVMe serial) or attachment name (Xen). */
 export interface EbsVolumeRef {
@@ -97,15 +97,7 @@ export function renderBootstrapEnv(config: BootstrapConfig): string {
  * `scripts/` beside the compiled bootstrap.js.
  */
 export function bootstrapScript(): string {
-  const candidates = [
-    path.join(__dirname, 'scripts', SCRIPT_FILE),
-    path.join(__dirname, '..', '..', 'lib', 'scripts', SCRIPT_FILE),
-  ];
-  const found = candidates.find((p) => fs.existsSync(p));
-  if (!found) {
-    throw new Error(`bootstrap script ${SCRIPT_FILE} not found; looked in: ${candidates.join(', ')}`);
-  }
-  return fs.readFileSync(found, 'utf8');
+  return readScript(SCRIPT_FILE);
 }
 
 /** The systemd unit that runs the bootstrap at every boot. */

@@ -1,5 +1,3 @@
-import * as fs from 'fs';
-import * as path from 'path';
 import { ArnFormat, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
 import type * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
@@ -13,6 +11,7 @@ import {
   validateName,
   validatePrefix,
 } from '../lambda/register/contract';
+import { readScript } from './script-file';
 
 /** File name of the client mount script under lib/scripts. */
 export const CLIENT_MOUNT_SCRIPT_NAME = 'client-mount.sh';
@@ -356,14 +355,7 @@ export function renderMountUserData(o: MountUserDataOptions): string[] {
  * lib/*.js), else relative to a compiled copy one or two levels down (dist/lib/*.js, dist/*.js).
  */
 export function loadClientMountScript(baseDir: string = __dirname): string {
-  const candidates = [
-    path.join(baseDir, 'scripts', CLIENT_MOUNT_SCRIPT_NAME),
-    path.join(baseDir, '..', 'lib', 'scripts', CLIENT_MOUNT_SCRIPT_NAME),
-    path.join(baseDir, '..', '..', 'lib', 'scripts', CLIENT_MOUNT_SCRIPT_NAME),
-  ];
-  const found = candidates.find((candidate) => fs.existsSync(candidate));
-  if (!found) throw new Error(`${CLIENT_MOUNT_SCRIPT_NAME} not found; looked in: ${candidates.join(', ')}`);
-  return fs.readFileSync(found, 'utf8');
+  return readScript(CLIENT_MOUNT_SCRIPT_NAME, baseDir);
 }
 
 /** `rate(...)` for a State Manager schedule: whole minutes, at least 30. */

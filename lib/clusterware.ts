@@ -1,11 +1,11 @@
 import * as crypto from 'crypto';
-import * as fs from 'fs';
 import * as path from 'path';
 import { Aws, Token, Validations } from 'aws-cdk-lib';
 import type * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { readScript } from './script-file';
 
 /** File name of the join script under lib/scripts. */
 export const CLUSTERWARE_JOIN_SCRIPT_NAME = 'clusterware-join.sh';
@@ -158,15 +158,7 @@ export function renderClusterwareJoin(o: ClusterwareJoinOptions): string[] {
 
 /** Reads lib/scripts/clusterware-join.sh (next to this module, or from a compiled copy one or two levels down). */
 export function loadClusterwareJoinScript(baseDir: string = __dirname): string {
-  const candidates = [
-    path.join(baseDir, 'scripts', CLUSTERWARE_JOIN_SCRIPT_NAME),
-    path.join(baseDir, '..', 'lib', 'scripts', CLUSTERWARE_JOIN_SCRIPT_NAME),
-    path.join(baseDir, '..', '..', 'lib', 'scripts', CLUSTERWARE_JOIN_SCRIPT_NAME),
-  ];
-  const found = candidates.find((candidate) => fs.existsSync(candidate));
-  if (!found)
-    throw new Error(`${CLUSTERWARE_JOIN_SCRIPT_NAME} not found; looked in: ${candidates.join(', ')}`);
-  return fs.readFileSync(found, 'utf8');
+  return readScript(CLUSTERWARE_JOIN_SCRIPT_NAME, baseDir);
 }
 
 /** A stable, name-based (RFC 9562 version 5) uuid for a cluster name. */

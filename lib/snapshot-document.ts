@@ -1,5 +1,4 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import { readScript } from './script-file';
 
 /**
  * Rendering of the SSM Command document that Data Lifecycle Manager (DLM) runs as the pre and post
@@ -38,16 +37,7 @@ export interface FreezeDocumentOptions {
  * levels down (dist/lib/*.js, dist/*.js), so a build that does not copy lib/scripts still works.
  */
 export function loadFreezeScript(baseDir: string = __dirname): string {
-  const candidates = [
-    path.join(baseDir, 'scripts', FREEZE_SCRIPT_NAME),
-    path.join(baseDir, '..', 'lib', 'scripts', FREEZE_SCRIPT_NAME),
-    path.join(baseDir, '..', '..', 'lib', 'scripts', FREEZE_SCRIPT_NAME),
-  ];
-  const found = candidates.find((candidate) => fs.existsSync(candidate));
-  if (!found) {
-    throw new Error(`${FREEZE_SCRIPT_NAME} not found; looked in: ${candidates.join(', ')}`);
-  }
-  return fs.readFileSync(found, 'utf8');
+  return readScript(FREEZE_SCRIPT_NAME, baseDir);
 }
 
 /**

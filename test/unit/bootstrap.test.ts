@@ -156,15 +156,15 @@ describe('bootstrapScript', () => {
   ])('is found from a compiled %s', (_name, moduleDir, scriptsDir) => {
     // GIVEN a compiled copy of the module in a fresh tree
     const root = tmpDir();
-    const js = ts.transpileModule(
-      fs.readFileSync(path.join(__dirname, '..', '..', 'lib', 'bootstrap.ts'), 'utf8'),
-      {
-        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
-      },
-    ).outputText;
     fs.mkdirSync(path.join(root, moduleDir), { recursive: true });
     fs.mkdirSync(path.join(root, scriptsDir), { recursive: true });
-    fs.writeFileSync(path.join(root, moduleDir, 'bootstrap.js'), js);
+    for (const module of ['bootstrap', 'script-file']) {
+      const js = ts.transpileModule(
+        fs.readFileSync(path.join(__dirname, '..', '..', 'lib', `${module}.ts`), 'utf8'),
+        { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } },
+      ).outputText;
+      fs.writeFileSync(path.join(root, moduleDir, `${module}.js`), js);
+    }
     fs.writeFileSync(path.join(root, scriptsDir, 'storage-bootstrap.sh'), '#!/bin/bash\necho compiled\n');
     // WHEN
     const r = spawnSync(
