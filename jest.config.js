@@ -5,7 +5,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   // e2e VM tests are run by `npm run test:e2e`, not by `npm test`.
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
-  transform: { '^.+\\.tsx?$': ['ts-jest', { isolatedModules: true }] },
+  transform: { '^.+\\.tsx?$': 'ts-jest' },
   snapshotSerializers: ['<rootDir>/test/support/asset-hash-serializer.ts'],
   testTimeout: 60000,
 };
