@@ -12,6 +12,7 @@ import {
   validatePrefix,
 } from '../lambda/register/contract';
 import { readScript } from './script-file';
+import { validateConcrete } from './registration';
 
 /** File name of the client mount script under lib/scripts. */
 export const CLIENT_MOUNT_SCRIPT_NAME = 'client-mount.sh';
@@ -378,18 +379,6 @@ export function rateExpression(schedule: Duration): string {
   return `rate(${value} ${unit}${value === 1 ? '' : 's'})`;
 }
 
-function validateConcrete(
-  prop: string,
-  value: string,
-  validate: (field: string, value: string) => void,
-): void {
-  if (Token.isUnresolved(value)) {
-    throw new Error(
-      `${prop} must be a concrete string (it forms SSM parameter paths and IAM resources at synth time), got a token.`,
-    );
-  }
-  validate(prop, value);
-}
 
 /**
  * An EC2 tag key (1-128 characters, not starting with 'aws:') that a State Manager target accepts: its

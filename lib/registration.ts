@@ -283,14 +283,18 @@ function handlerEntry(): string {
   return entry;
 }
 
-function validateConcrete(
+/**
+ * Validates a name that must be known at synth time (it forms SSM parameter paths and IAM resources):
+ * refuses a token, then applies `validate` from the registration contract. Shared with lib/client-mount.ts.
+ */
+export function validateConcrete(
   prop: string,
   value: string,
   validate: (field: string, value: string) => void,
 ): void {
   if (Token.isUnresolved(value)) {
     throw new Error(
-      `${prop} must be a plain string, not a token: it forms SSM parameter names at synth time, got ${value}`,
+      `${prop} must be a concrete string, not a token: it forms SSM parameter paths and IAM resources at synth time, got ${value}`,
     );
   }
   validate(prop, value);

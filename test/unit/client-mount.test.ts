@@ -206,7 +206,7 @@ describe('ClientMount validation', () => {
     [
       'clusterName token',
       { clusterName: Token.asString({ Ref: 'X' }) },
-      /clusterName must be a concrete string/,
+      /clusterName must be a concrete string, not a token/,
     ],
     [
       'parameterPrefix',

@@ -323,7 +323,7 @@ describe('ServerRegistration validation', () => {
     const { stack, instance } = fixture();
     const clusterName = Lazy.string({ produce: () => 'hpc1' });
     expect(() => register(stack, instance, 'Registration', { clusterName })).toThrow(
-      /clusterName must be a plain string, not a token/,
+      /clusterName must be a concrete string, not a token/,
     );
   });
 
