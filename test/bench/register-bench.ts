@@ -12,41 +12,12 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as zlib from 'zlib';
-import { App, Stack } from 'aws-cdk-lib';
-import * as ec2 from 'aws-cdk-lib/aws-ec2';
-import { ServerRegistration } from '../../lib/registration';
+import { registrationHandlerAsset } from '../support/handler-bundle';
 
 const RUNS = 7;
 
 function bundle(): string {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'register-bench-'));
-  const app = new App({ outdir });
-  const stack = new Stack(app, 'Bench');
-  const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0 });
-  const instance = new ec2.Instance(stack, 'Server', {
-    vpc,
-    instanceType: new ec2.InstanceType('m4.xlarge'),
-    machineImage: ec2.MachineImage.latestAmazonLinux2023(),
-  });
-  new ServerRegistration(stack, 'Registration', {
-    instance,
-    clusterName: 'bench',
-    serverName: 'storage1',
-    exportPath: '/export/data',
-    mountPoint: '/data',
-    mountOptions: 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev',
-    backend: 'ebs',
-  });
-  const assembly = app.synth();
-  const template = assembly.getStackByName('Bench').template as {
-    Resources: Record<string, { Type: string; Properties: { Runtime?: string; Code?: { S3Key?: string } } }>;
-  };
-  const fn = Object.values(template.Resources).find(
-    (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Runtime === 'nodejs22.x',
-  );
-  const key = fn?.Properties.Code?.S3Key;
-  if (!key) throw new Error('the registration function is missing from the synthesized template');
-  return path.join(assembly.directory, `asset.${key.replace(/\.zip$/, '')}`);
+  return registrationHandlerAsset(fs.mkdtempSync(path.join(os.tmpdir(), 'register-bench-')));
 }
 
 /** Milliseconds to require the bundle in a fresh process, and the whole process's wall time. */

@@ -7,11 +7,9 @@ import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { App, Stack } from 'aws-cdk-lib';
-import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { EC2Client, type Instance } from '@aws-sdk/client-ec2';
 import { GetParametersByPathCommand, SSMClient } from '@aws-sdk/client-ssm';
-import { ServerRegistration } from '../../lib/registration';
+import { registrationHandlerAsset } from '../support/handler-bundle';
 import { MOTO_SETUP_TIMEOUT_MS, startMoto, motoEnv, type Moto } from '../support/moto';
 import { createEvent, createSubnet, deleteEvent, launchInstance, props } from './fixtures';
 
@@ -24,33 +22,7 @@ let server: Instance;
 /** Synthesizes a stack with a registration and returns the path of the handler's bundled index.js. */
 function bundledHandler(): string {
   outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'register-bundle-'));
-  const app = new App({ outdir });
-  const stack = new Stack(app, 'Bundle');
-  const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0 });
-  const instance = new ec2.Instance(stack, 'Server', {
-    vpc,
-    instanceType: new ec2.InstanceType('m4.xlarge'),
-    machineImage: ec2.MachineImage.latestAmazonLinux2023(),
-  });
-  new ServerRegistration(stack, 'Registration', {
-    instance,
-    clusterName: 'hpc1',
-    serverName: 'storage1',
-    exportPath: '/export/data',
-    mountPoint: '/data',
-    mountOptions: 'hard',
-    backend: 'ebs',
-  });
-  const assembly = app.synth();
-  const resources = Object.values(assembly.getStackByName('Bundle').template.Resources) as {
-    Type: string;
-    Properties: { Runtime?: string; Code?: { S3Key?: string } };
-  }[];
-  const fn = resources.find(
-    (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Runtime === 'nodejs22.x',
-  );
-  const key = String(fn?.Properties.Code?.S3Key).replace(/\.zip$/, '');
-  return path.join(assembly.directory, `asset.${key}`, 'index.js');
+  return path.join(registrationHandlerAsset(outdir), 'index.js');
 }
 
 /** Runs the bundle's handler on `event` in a fresh node process; resolves its result, rejects with its error. */
