@@ -61,8 +61,9 @@ export interface ClientMountProps {
  * Mounts a cluster's storage servers on its client nodes, present and future: an SSM Command document that
  * reads the cluster's mount configs from Parameter Store and keeps one fstab line per server, and a State
  * Manager association that runs it on every instance tagged `<clientTagKey>=<clusterName>`, at once on a
- * node's first boot and again on a schedule. The nodes need the SSM agent and an instance role with
- * AmazonSSMManagedInstanceCore plus {@link grantMount}.
+ * node's first boot and again on a schedule. The nodes need the SSM agent, an instance role with
+ * AmazonSSMManagedInstanceCore plus {@link grantMount}, and python3; the script reads the configs with the AWS
+ * CLI and installs the distribution's package of it (dnf, yum or apt-get) where it is missing.
  */
 export class ClientMount extends Construct {
   /** The SSM Command document (run it by hand with Run Command as well). */

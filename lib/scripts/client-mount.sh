@@ -21,11 +21,15 @@
 # busy data mount, or dropping it from fstab so the next boot writes into the bare directory, does
 # more harm than a stale line a person removes by hand.
 #
-# Records are read with the AWS CLI when it is installed (it knows every credential source). Without
-# it, a short python3 client (standard library only) signs the SSM calls itself with credentials from
-# the environment or the instance role (IMDSv2); python3 is on every image cloud-init runs on, and it
-# also parses the records, which plain shell cannot do safely. STORAGE_SERVER_SSM_CLIENT=aws|python
-# forces one. Both honour AWS_ENDPOINT_URL (and AWS_ENDPOINT_URL_SSM).
+# Records are read with the AWS CLI (`aws ssm get-parameters-by-path ... --recursive`): the CLI signs
+# the requests, finds the credentials (the instance role included) and reads every page. When `aws` is
+# missing, the distribution's package is installed (not by --dry-run): awscli-2 with dnf (Amazon Linux
+# 2023), awscli with yum (Amazon Linux 2) or with apt-get (Debian; Ubuntu dropped it in 24.04, install
+# the CLI by hand there); if that fails, the script stops with exit 1. The region is AWS_REGION or
+# AWS_DEFAULT_REGION, else the instance's own, asked of the instance metadata service (IMDSv2, curl).
+# AWS_ENDPOINT_URL_SSM or AWS_ENDPOINT_URL is passed on as --endpoint-url, because older packaged CLIs
+# (Debian 12's 2.9) ignore those variables. python3 parses and checks the records, which plain shell
+# cannot do safely; it is on every image cloud-init runs on.
 set -euo pipefail
 
 readonly TAG_PREFIX='# storage-server:'
@@ -45,83 +49,7 @@ die() {
 }
 
 read -r -d '' PY <<'PYTHON' || true
-import datetime, hashlib, hmac, ipaddress, json, os, re, sys, urllib.error, urllib.parse, urllib.request
-
-IMDS = 'http://169.254.169.254'
-
-def http(url, data=None, headers=None, method=None):
-    req = urllib.request.Request(url, data=data, headers=headers or {}, method=method)
-    with urllib.request.urlopen(req, timeout=10) as res:
-        return res.read().decode()
-
-def imds(path, token):
-    return http(IMDS + path, headers={'X-aws-ec2-metadata-token': token})
-
-def imds_token():
-    return http(IMDS + '/latest/api/token', method='PUT',
-                headers={'X-aws-ec2-metadata-token-ttl-seconds': '300'})
-
-def credentials():
-    env = os.environ
-    if env.get('AWS_ACCESS_KEY_ID') and env.get('AWS_SECRET_ACCESS_KEY'):
-        return env['AWS_ACCESS_KEY_ID'], env['AWS_SECRET_ACCESS_KEY'], env.get('AWS_SESSION_TOKEN')
-    token = imds_token()
-    role = imds('/latest/meta-data/iam/security-credentials/', token).split()[0]
-    c = json.loads(imds('/latest/meta-data/iam/security-credentials/' + role, token))
-    return c['AccessKeyId'], c['SecretAccessKey'], c['Token']
-
-def sha256(data):
-    return hashlib.sha256(data).hexdigest()
-
-def ssm_call(endpoint, region, creds, action, body):
-    """One SSM JSON API call, signed with AWS Signature Version 4."""
-    akid, secret, session = creds
-    url = urllib.parse.urlsplit(endpoint)
-    now = datetime.datetime.now(datetime.timezone.utc).strftime('%Y%m%dT%H%M%SZ')
-    payload = json.dumps(body).encode()
-    headers = {'content-type': 'application/x-amz-json-1.1', 'host': url.netloc,
-               'x-amz-date': now, 'x-amz-target': 'AmazonSSM.' + action}
-    if session:
-        headers['x-amz-security-token'] = session
-    names = sorted(headers)
-    signed = ';'.join(names)
-    canonical = '\n'.join(['POST', url.path or '/', '', ''.join(n + ':' + headers[n] + '\n' for n in names),
-                           signed, sha256(payload)])
-    scope = '/'.join([now[:8], region, 'ssm', 'aws4_request'])
-    to_sign = '\n'.join(['AWS4-HMAC-SHA256', now, scope, sha256(canonical.encode())])
-    key = ('AWS4' + secret).encode()
-    for part in scope.split('/'):
-        key = hmac.new(key, part.encode(), hashlib.sha256).digest()
-    signature = hmac.new(key, to_sign.encode(), hashlib.sha256).hexdigest()
-    headers['authorization'] = ('AWS4-HMAC-SHA256 Credential=' + akid + '/' + scope +
-                                ', SignedHeaders=' + signed + ', Signature=' + signature)
-    try:
-        return json.loads(http(endpoint, payload, headers, 'POST'))
-    except urllib.error.HTTPError as e:
-        detail = e.read().decode(errors='replace')
-        try:
-            err = json.loads(detail)
-            detail = err.get('__type', '').split('#')[-1] + ': ' + str(err.get('message', err.get('Message', '')))
-        except ValueError:
-            m = re.search(r'<Code>(.*?)</Code>.*<Message>(.*?)</Message>', detail, re.S)
-            detail = m.group(1) + ': ' + m.group(2) if m else detail
-        sys.exit('SSM ' + action + ' failed: HTTP ' + str(e.code) + ' ' + detail)
-
-def fetch(path, region):
-    creds = credentials()
-    if not region:
-        region = imds('/latest/meta-data/placement/region', imds_token())
-    suffix = '.amazonaws.com.cn' if region.startswith('cn-') else '.amazonaws.com'
-    endpoint = (os.environ.get('AWS_ENDPOINT_URL_SSM') or os.environ.get('AWS_ENDPOINT_URL')
-                or 'https://ssm.' + region + suffix)
-    params, body = [], {'Path': path, 'Recursive': True, 'MaxResults': 10}
-    while True:
-        page = ssm_call(endpoint, region, creds, 'GetParametersByPath', body)
-        params += page.get('Parameters', [])
-        if not page.get('NextToken'):
-            break
-        body['NextToken'] = page['NextToken']
-    json.dump({'Parameters': params}, sys.stdout)
+import ipaddress, json, re, sys
 
 FIELD = re.compile(r'^[^\s\x00-\x1f\x7f#\\]+$')
 HOST = re.compile(r'^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$')
@@ -180,10 +108,7 @@ def parse(root, only):
             print('\t'.join(['ok', srv, name, rec['server'] + ':' + rec['exportPath'], rec['mountPoint'],
                              rec['fstab']]))
 
-if sys.argv[1] == 'fetch':
-    fetch(sys.argv[2], sys.argv[3])
-else:
-    parse(sys.argv[2], sys.argv[3])
+parse(sys.argv[1], sys.argv[2])
 PYTHON
 
 usage() {
@@ -215,19 +140,50 @@ parse_args() {
     die "CLIENT_MOUNT_ATTEMPTS must be a whole number >= 1 and CLIENT_MOUNT_RETRY_DELAY >= 0 seconds"
 }
 
-# Prints the GetParametersByPath result for $1 as JSON.
-fetch_records() {
-  local path=$1 client=${STORAGE_SERVER_SSM_CLIENT:-auto}
-  local region=${AWS_REGION:-${AWS_DEFAULT_REGION:-${AWS_SSM_REGION_NAME:-}}}
-  if [[ $client == auto ]]; then client=python && command -v aws >/dev/null && client=aws; fi
-  command -v python3 >/dev/null || die "python3 is needed to parse the mount records; install it"
-  if [[ $client == aws ]]; then
-    local args=(ssm get-parameters-by-path --path "$path" --recursive --output json)
-    [[ -z $region ]] || args+=(--region "$region")
-    AWS_PAGER='' aws "${args[@]}"
+# Makes sure the AWS CLI is on PATH: installs the distribution's package when it is missing.
+ensure_aws_cli() {
+  command -v aws >/dev/null && return 0
+  local pm pkg ok=1
+  if command -v dnf >/dev/null; then pm=dnf pkg=awscli-2
+  elif command -v yum >/dev/null; then pm=yum pkg=awscli
+  elif command -v apt-get >/dev/null; then pm=apt-get pkg=awscli
+  else die "no AWS CLI (aws) to read the mount configs with, and no dnf, yum or apt-get to install one; install the AWS CLI and re-run"; fi
+  ((!dry_run)) || die "no AWS CLI (aws) to read the mount configs with, and --dry-run installs nothing; install the package $pkg ($pm) and re-run"
+  say "no AWS CLI (aws): installing the package $pkg with $pm"
+  if [[ $pm == apt-get ]]; then
+    { DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg"; } || ok=0
   else
-    python3 -c "$PY" fetch "$path" "$region"
+    "$pm" install -y -q "$pkg" || ok=0
   fi
+  hash -r
+  local hint=''
+  [[ $pm != apt-get ]] || hint=' (Ubuntu 24.04 and later have no awscli package: snap install aws-cli --classic)'
+  ((ok)) || die "could not install the AWS CLI: '$pm install $pkg' failed (see above); install the AWS CLI$hint and re-run"
+  command -v aws >/dev/null || die "'$pm install $pkg' succeeded, but there is still no aws command on PATH ($PATH); install the AWS CLI and re-run"
+}
+
+# Sets `region`: AWS_REGION or AWS_DEFAULT_REGION, else this instance's region from IMDSv2.
+resolve_region() {
+  region=${AWS_REGION:-${AWS_DEFAULT_REGION:-}}
+  [[ -z $region ]] || return 0
+  local imds=${AWS_EC2_METADATA_SERVICE_ENDPOINT:-http://169.254.169.254} token=''
+  imds=${imds%/}
+  if [[ ${AWS_EC2_METADATA_DISABLED:-} != true ]] && command -v curl >/dev/null; then
+    token=$(curl -fsS --connect-timeout 2 --max-time 5 -X PUT -H 'X-aws-ec2-metadata-token-ttl-seconds: 60' \
+      "$imds/latest/api/token") &&
+      region=$(curl -fsS --connect-timeout 2 --max-time 5 -H "X-aws-ec2-metadata-token: $token" \
+        "$imds/latest/meta-data/placement/region") || region=''
+  fi
+  [[ $region =~ ^[a-z0-9-]+$ ]] ||
+    die "no AWS region: set AWS_REGION, or run on an EC2 instance whose metadata service (IMDSv2, read with curl) answers"
+}
+
+# Prints the GetParametersByPath result for $1 as JSON (the CLI reads every page).
+fetch_records() {
+  local args=(ssm get-parameters-by-path --path "$1" --recursive --output json --region "$region")
+  local endpoint=${AWS_ENDPOINT_URL_SSM:-${AWS_ENDPOINT_URL:-}}
+  [[ -z $endpoint ]] || args+=(--endpoint-url "$endpoint")
+  AWS_PAGER='' aws "${args[@]}"
 }
 
 tag_of() { printf ' %s%s/%s' "$TAG_PREFIX" "$cluster" "$1"; }
@@ -331,11 +287,14 @@ main() {
     exec 9>>"$lock_file"
     flock -w 600 9 || die "another client-mount run holds $lock_file"
   fi
-  local path raw parsed kind srv name a b c
+  local path raw parsed kind srv name a b c region
   path=$(records_path)
   [[ -z $server ]] || path+="$server/"
+  command -v python3 >/dev/null || die "python3 is needed to parse the mount records; install it"
+  ensure_aws_cli
+  resolve_region
   raw=$(fetch_records "$path") || die "cannot read the mount configs under $path (see above)"
-  parsed=$(python3 -c "$PY" parse "$(records_path)" "$server" <<<"$raw") || die "cannot parse the answer for $path"
+  parsed=$(python3 -c "$PY" "$(records_path)" "$server" <<<"$raw") || die "cannot parse the answer for $path"
   mapfile -t lines <"$fstab"
   local known=() mounts=()
   while IFS=$'\t' read -r kind srv name a b c; do

@@ -4,13 +4,14 @@
 #
 #   - moto listens on a free loopback port; the VM reaches it as 10.0.2.100:5000 through qemu's user
 #     network with restrict=on (no other way out) and a per-connection forward to the loopback port;
-#   - the VM has no AWS CLI, so the script's python3 SigV4 client reads the configs;
+#   - the script reads the configs with the VM's AWS CLI (Debian's awscli package, 2.9: it ignores
+#     AWS_ENDPOINT_URL, so the call reaches moto only through the script's --endpoint-url);
 #   - the guest stage (guest/client-mount-stage.sh) mounts, re-runs, adds a second server, deletes one
 #     config and corrupts another, and checks fstab, the mounts and the report after each run.
 #
 # Run alone: bash test/e2e/client-mount.sh (prints "N passed, M failed"). Or source it after lib/host.sh
 # (run.sh) and call client_mount_scenario: results go to the same PASS/FAIL counters.
-# Needs python3 in the test image (IMAGE_PACKAGES in lib/host.sh).
+# Needs python3 and awscli in the test image (IMAGE_PACKAGES in lib/host.sh).
 
 # client_mount_scenario [timeout seconds]
 client_mount_scenario() {

@@ -1,4 +1,4 @@
-import { spawnSync, type SpawnSyncReturns } from 'child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as os from 'os';
@@ -10,7 +10,9 @@ import { motoEnv, startMoto, type Moto } from '../support/moto';
 import { venvBin } from '../support/venv';
 
 // client-mount.sh on this host against a moto server: it edits a temporary fstab (--no-mount, --dry-run);
-// the mounts themselves need an NFS client, which only the e2e VMs have.
+// the mounts themselves need an NFS client, which only the e2e VMs have. The script reads the records with
+// the AWS CLI from the test venv (test/requirements.txt), which every run puts first on PATH; the host's
+// own `aws`, if it has one, is kept out of PATH so that the tests choose which CLI the script finds.
 
 const SCRIPT = path.join(__dirname, '../../lib/scripts/client-mount.sh');
 const OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev';
@@ -22,9 +24,17 @@ let dir: string;
 let fstab: string;
 let clusterSeq = 0;
 let cluster: string;
+/** The venv's bin directory: the AWS CLI (awscli, pinned in test/requirements.txt) and its python. */
+let venv: string;
+/** The host's PATH less every directory that holds an `aws` (a developer's own CLI, a pyenv shim). */
+const HOST_PATH = (process.env.PATH ?? '')
+  .split(':')
+  .filter((d) => d !== '' && !fs.existsSync(path.join(d, 'aws')))
+  .join(':');
 
 beforeAll(async () => {
   moto = await startMoto();
+  venv = venvBin();
   ssm = new SSMClient({
     endpoint: moto.endpoint,
     region: 'us-east-1',
@@ -60,19 +70,65 @@ async function putRecord(server: string, value: unknown, c = cluster): Promise<v
 const putServer = (server: string, ip: string, mountPoint = '/data') =>
   putRecord(server, mountRecord(ip, '/export/data', mountPoint, OPTIONS));
 
+/**
+ * The script's environment: the venv's CLI first on PATH, moto's endpoint and fake credentials. The CLI is
+ * told to ignore AWS_ENDPOINT_URL (AWS_IGNORE_CONFIGURED_ENDPOINT_URLS), as Debian 12's packaged CLI (2.9)
+ * does: only the script's own --endpoint-url brings a call to moto.
+ */
+function scriptEnv(env: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: `${venv}:${HOST_PATH}`,
+    ...motoEnv(moto.endpoint),
+    AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true',
+    CLIENT_MOUNT_LOCK: path.join(dir, 'lock'),
+    ...env,
+  };
+}
 function run(args: string[] = [], env: Record<string, string> = {}): SpawnSyncReturns<string> {
   return spawnSync('bash', [SCRIPT, '--cluster', cluster, '--fstab', fstab, '--no-mount', ...args], {
     encoding: 'utf8',
-    env: {
-      PATH: process.env.PATH ?? '',
-      ...motoEnv(moto.endpoint),
-      STORAGE_SERVER_SSM_CLIENT: 'python',
-      CLIENT_MOUNT_LOCK: path.join(dir, 'lock'),
-      ...env,
-    },
+    env: scriptEnv(env),
     timeout: 60_000,
   });
 }
+/** As {@link run}, without blocking the event loop (for tests that serve HTTP to the script). */
+function runAsync(
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', [SCRIPT, '--cluster', cluster, '--fstab', fstab, '--no-mount', ...args], {
+      env: scriptEnv(env),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+/** Writes an executable shell script `name` into `binDir`. */
+function program(binDir: string, name: string, lines: string[]): void {
+  fs.mkdirSync(binDir, { recursive: true });
+  fs.writeFileSync(path.join(binDir, name), ['#!/bin/bash', ...lines, ''].join('\n'), { mode: 0o755 });
+}
+/** The argument lists a recording program wrote to `file`, one JSON array a line. */
+const recorded = (file: string): string[][] =>
+  fs.existsSync(file)
+    ? fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as string[])
+    : [];
+/** A shell line that appends the program's arguments to `file` as one JSON array. */
+const recordArgs = (file: string) =>
+  `${JSON.stringify(path.join(venv, 'python'))} -c 'import json, sys; print(json.dumps(sys.argv[1:]))' "$@" >>${JSON.stringify(file)}`;
 const fstabLines = () =>
   fs
     .readFileSync(fstab, 'utf8')
@@ -277,49 +333,112 @@ describe('client-mount.sh against the emulator', () => {
     expect(fstabLines().slice(2)).toEqual(servers.map((s, i) => line(`10.0.1.${i + 1}`, `/data${i}`, s)));
   });
 
-  test('uses the AWS CLI when it is on PATH, with the documented arguments', async () => {
+  test('calls the AWS CLI with the path, --recursive, the region and --endpoint-url', async () => {
     await putServer('s1', '10.0.0.5');
-    // A stand-in for the AWS CLI: checks its arguments and answers through the SDK (boto3) from the venv.
+    // A wrapper in front of the venv's CLI that records its arguments.
     const bin = path.join(dir, 'bin');
-    fs.mkdirSync(bin);
-    fs.writeFileSync(
-      path.join(bin, 'aws'),
-      [
-        `#!${path.join(venvBin(), 'python')}`,
-        'import json, os, sys, boto3',
-        `open(${JSON.stringify(path.join(dir, 'aws-args'))}, 'w').write(json.dumps(sys.argv[1:]))`,
-        'a = sys.argv[1:]',
-        "assert a[:3] == ['ssm', 'get-parameters-by-path', '--path'] and a[4:7] == ['--recursive', '--output', 'json'], a",
-        "region = a[a.index('--region') + 1] if '--region' in a else None",
-        "c = boto3.client('ssm', endpoint_url=os.environ['AWS_ENDPOINT_URL'], region_name=region)",
-        "params = [p for page in c.get_paginator('get_parameters_by_path').paginate(Path=a[3], Recursive=True) for p in page['Parameters']]",
-        "print(json.dumps({'Parameters': params}, default=str))",
-        '',
-      ].join('\n'),
-      { mode: 0o755 },
-    );
+    const args = path.join(dir, 'aws-args');
+    program(bin, 'aws', [recordArgs(args), `exec ${JSON.stringify(path.join(venv, 'aws'))} "$@"`]);
 
-    const r = run([], { PATH: `${bin}:${process.env.PATH}`, STORAGE_SERVER_SSM_CLIENT: 'auto' });
+    const r = run([], { PATH: `${bin}:${venv}:${HOST_PATH}` });
 
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'aws-args'), 'utf8'))).toEqual([
-      'ssm',
-      'get-parameters-by-path',
-      '--path',
-      `${PREFIX}/${cluster}/storage/`,
-      '--recursive',
-      '--output',
-      'json',
-      '--region',
-      'us-east-1',
+    expect(recorded(args)).toEqual([
+      [
+        'ssm',
+        'get-parameters-by-path',
+        '--path',
+        `${PREFIX}/${cluster}/storage/`,
+        '--recursive',
+        '--output',
+        'json',
+        '--region',
+        'us-east-1',
+        '--endpoint-url',
+        moto.endpoint,
+      ],
     ]);
     expect(fstabLines().slice(2)).toEqual([line('10.0.0.5', '/data', 's1')]);
   });
 
+  test('AWS_ENDPOINT_URL_SSM wins over AWS_ENDPOINT_URL; AWS_DEFAULT_REGION serves when AWS_REGION is unset', async () => {
+    await putServer('s1', '10.0.0.5');
+
+    const r = run([], {
+      AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
+      AWS_ENDPOINT_URL_SSM: moto.endpoint,
+      AWS_REGION: '',
+      AWS_DEFAULT_REGION: 'us-east-1',
+    });
+
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(fstabLines().slice(2)).toEqual([line('10.0.0.5', '/data', 's1')]);
+  });
+
+  test("without a region in the environment, the instance's region comes from IMDSv2 (with a token)", async () => {
+    const regional = new SSMClient({
+      endpoint: moto.endpoint,
+      region: 'eu-west-3',
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    });
+    await regional.send(
+      new PutParameterCommand({
+        Name: mountParameterName(PREFIX, cluster, 's1'),
+        Value: JSON.stringify(mountRecord('10.0.3.5', '/export/data', '/data', OPTIONS)),
+        Type: 'String',
+      }),
+    );
+    regional.destroy();
+    // A stand-in for the instance metadata service that answers only token-bearing (IMDSv2) reads.
+    const seen: string[] = [];
+    const imds = http.createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      if (
+        req.method === 'PUT' &&
+        req.url === '/latest/api/token' &&
+        req.headers['x-aws-ec2-metadata-token-ttl-seconds']
+      ) {
+        res.end('token-1');
+      } else if (
+        req.url === '/latest/meta-data/placement/region' &&
+        req.headers['x-aws-ec2-metadata-token'] === 'token-1'
+      ) {
+        res.end('eu-west-3');
+      } else {
+        res.statusCode = 401;
+        res.end();
+      }
+    });
+    await new Promise<void>((resolve) => imds.listen(0, '127.0.0.1', resolve));
+    const { port } = imds.address() as { port: number };
+    try {
+      const r = await runAsync([], {
+        AWS_REGION: '',
+        AWS_DEFAULT_REGION: '',
+        AWS_EC2_METADATA_DISABLED: 'false',
+        AWS_EC2_METADATA_SERVICE_ENDPOINT: `http://127.0.0.1:${port}`,
+      });
+
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(seen).toEqual(['PUT /latest/api/token', 'GET /latest/meta-data/placement/region']);
+      expect(fstabLines().slice(2)).toEqual([line('10.0.3.5', '/data', 's1')]);
+    } finally {
+      await new Promise((resolve) => imds.close(resolve));
+    }
+  });
+
+  test('no region in the environment and no metadata service: exit 1, saying so', () => {
+    const r = run([], { AWS_REGION: '', AWS_DEFAULT_REGION: '' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('client-mount: ERROR no AWS region: set AWS_REGION');
+  });
+
   test('an unreachable API stops with exit 1 and leaves the fstab alone', () => {
     const before = fs.readFileSync(fstab, 'utf8');
-    const r = run([], { AWS_ENDPOINT_URL: 'http://127.0.0.1:9' });
+    const r = run([], { AWS_ENDPOINT_URL: 'http://127.0.0.1:9', AWS_MAX_ATTEMPTS: '1' });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(
       `client-mount: ERROR cannot read the mount configs under ${PREFIX}/${cluster}/storage/`,
@@ -365,7 +484,87 @@ describe('client-mount.sh against the emulator', () => {
   });
 });
 
-describe('the python SigV4 client against an emulator that checks signatures and IAM', () => {
+describe('client-mount.sh where the AWS CLI is missing', () => {
+  // PATH holds fake package managers and the host's tools, never the venv's CLI or the host's own `aws`.
+  let bin: string;
+  let calls: string;
+  beforeEach(() => {
+    bin = path.join(dir, 'fake-bin');
+    calls = path.join(dir, 'package-manager-calls');
+  });
+  const runWithout = (args: string[] = []) => run(args, { PATH: `${bin}:${HOST_PATH}` });
+  /** The real package managers the host has: a fake must come first, or the test must not run. */
+  const realPackageManagers = (names: string[]) =>
+    names.filter((n) => HOST_PATH.split(':').some((d) => fs.existsSync(path.join(d, n))));
+
+  test('dnf: installs awscli-2 and reads the records with the CLI it installed', async () => {
+    await putServer('s1', '10.0.0.5');
+    // A dnf whose install puts a working `aws` on PATH: a shim for the venv's CLI.
+    program(bin, 'dnf', [
+      recordArgs(calls),
+      `printf '#!/bin/sh\\nexec %s "$@"\\n' ${JSON.stringify(path.join(venv, 'aws'))} >${JSON.stringify(path.join(bin, 'aws'))}`,
+      `chmod +x ${JSON.stringify(path.join(bin, 'aws'))}`,
+    ]);
+
+    const r = runWithout();
+
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('client-mount: no AWS CLI (aws): installing the package awscli-2 with dnf');
+    expect(recorded(calls)).toEqual([['install', '-y', '-q', 'awscli-2']]);
+    expect(fstabLines().slice(2)).toEqual([line('10.0.0.5', '/data', 's1')]);
+
+    const again = runWithout();
+    expect(again.status).toBe(0);
+    expect(recorded(calls)).toHaveLength(1); // the CLI is there now: nothing installed twice
+  });
+
+  test('apt-get: updates, tries awscli, and stops with exit 1 when no aws appears', async () => {
+    expect(realPackageManagers(['dnf', 'yum'])).toEqual([]); // they would be picked before the fake apt-get
+    await putServer('s1', '10.0.0.5');
+    const before = fs.readFileSync(fstab, 'utf8');
+    program(bin, 'apt-get', [recordArgs(calls), 'exit 0']); // "succeeds" and installs nothing
+
+    const r = runWithout();
+
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('client-mount: no AWS CLI (aws): installing the package awscli with apt-get');
+    expect(r.stderr).toContain(
+      "client-mount: ERROR 'apt-get install awscli' succeeded, but there is still no aws command on PATH",
+    );
+    expect(recorded(calls)).toEqual([
+      ['update', '-qq'],
+      ['install', '-y', '-qq', 'awscli'],
+    ]);
+    expect(fs.readFileSync(fstab, 'utf8')).toBe(before);
+  });
+
+  test('a failed install stops with exit 1, naming the package', () => {
+    const before = fs.readFileSync(fstab, 'utf8');
+    program(bin, 'dnf', [recordArgs(calls), 'echo "No match for argument: awscli-2" >&2', 'exit 1']);
+
+    const r = runWithout();
+
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      "client-mount: ERROR could not install the AWS CLI: 'dnf install awscli-2' failed (see above)",
+    );
+    expect(recorded(calls)).toEqual([['install', '-y', '-q', 'awscli-2']]);
+    expect(fs.readFileSync(fstab, 'utf8')).toBe(before);
+  });
+
+  test('--dry-run installs nothing: exit 1, naming the package to install', () => {
+    program(bin, 'dnf', [recordArgs(calls), 'exit 0']);
+
+    const r = runWithout(['--dry-run']);
+
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('--dry-run installs nothing; install the package awscli-2 (dnf) and re-run');
+    expect(recorded(calls)).toEqual([]);
+  });
+});
+
+describe('the AWS CLI against an emulator that checks signatures and IAM', () => {
   let authMoto: Moto;
   let creds: Record<string, { ak: string; sk: string; st: string }>;
   const authCluster = 'signed';
@@ -411,15 +610,13 @@ print(json.dumps(out))
   function signed(c: { ak: string; sk: string; st: string }): SpawnSyncReturns<string> {
     return spawnSync('bash', [SCRIPT, '--cluster', authCluster, '--fstab', fstab, '--no-mount'], {
       encoding: 'utf8',
-      env: {
-        PATH: process.env.PATH ?? '',
+      env: scriptEnv({
         ...motoEnv(authMoto.endpoint),
-        STORAGE_SERVER_SSM_CLIENT: 'python',
-        CLIENT_MOUNT_LOCK: path.join(dir, 'lock'),
         AWS_ACCESS_KEY_ID: c.ak,
         AWS_SECRET_ACCESS_KEY: c.sk,
         AWS_SESSION_TOKEN: c.st,
-      },
+      }),
+      timeout: 60_000,
     });
   }
 
@@ -433,9 +630,13 @@ print(json.dumps(out))
   });
 
   test('a wrong secret key fails the signature check: exit 1, the reason shown', () => {
-    const r = signed({ ...creds.granted, sk: `${creds.granted.sk.slice(0, -1)}x` });
+    const sk = creds.granted.sk; // one character changed, whatever the last one is
+    const r = signed({ ...creds.granted, sk: `${sk.slice(0, -1)}${sk.endsWith('x') ? 'y' : 'x'}` });
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('SSM GetParametersByPath failed: HTTP 403 SignatureDoesNotMatch');
+    expect(r.stderr).toContain('SignatureDoesNotMatch');
+    expect(r.stderr).toContain(
+      `client-mount: ERROR cannot read the mount configs under ${PREFIX}/${authCluster}/storage/`,
+    );
   });
 
   test('without ssm:GetParametersByPath the read is denied: exit 1, the reason shown', () => {

@@ -152,6 +152,11 @@ describe('ClientMount document', () => {
     expect(loadClientMountScript(path.join(__dirname, '../../dist'))).toBe(SCRIPT);
     expect(() => loadClientMountScript('/nonexistent/x/y')).toThrow(/client-mount.sh not found; looked in/);
   });
+
+  test('the script reads the configs with the AWS CLI and signs no request itself', () => {
+    expect(SCRIPT).toContain('ssm get-parameters-by-path');
+    expect(SCRIPT).not.toMatch(/AWS4-HMAC-SHA256|hmac|urllib|STORAGE_SERVER_SSM_CLIENT/);
+  });
 });
 
 describe('ClientMount association', () => {

@@ -3,10 +3,12 @@
 # file on its own control disk as guest/stage.sh, which the test image's e2e-boot.sh runs at boot.
 #
 # The VM is a cluster node: it runs lib/scripts/client-mount.sh against the moto server on the host
-# (qemu user network, forwarded to 10.0.2.100:5000), with no AWS CLI, so the script's python3 SigV4
-# client does the reading. To make the mounts real NFSv4.1 without a second VM, the node also serves
-# two exports on loopback addresses, standing in for two storage servers. This stage plays the
-# registration too: it writes and deletes the mount configs (moto does not check signatures).
+# (qemu user network, forwarded to 10.0.2.100:5000). The script reads the configs with the AWS CLI of
+# Debian's awscli package (2.9, which ignores AWS_ENDPOINT_URL: the script passes --endpoint-url); a
+# wrapper in front of it records each call. To make the mounts real NFSv4.1 without a second VM, the
+# node also serves three exports on loopback addresses, standing in for storage servers. This stage
+# plays the registration too: it writes and deletes the mount configs with one-line python3 calls,
+# faster than the CLI in an emulated VM (moto does not check signatures).
 # Usage (from e2e-boot.sh): stage.sh client-mount ssm
 set -u
 SCEN=client-mount
@@ -19,6 +21,10 @@ PREFIX=/storage-server
 OPTS=nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev
 export AWS_ENDPOINT_URL=http://10.0.2.100:5000 AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=e2e AWS_SECRET_ACCESS_KEY=e2e
 export CLIENT_MOUNT_RETRY_DELAY=2
+# The wrapper that records the script's calls of the AWS CLI, first on PATH (on the root file system:
+# the initramfs mounts /run noexec).
+AWS_WRAP=/var/tmp/e2e-aws
+AWS_CALLS=$AWS_WRAP/calls
 
 pass() { echo "E2E PASS $SCEN: $1"; }
 fail() { echo "E2E FAIL $SCEN: $1${2:+ -- $2}"; }
@@ -50,7 +56,7 @@ source_of() { findmnt -rn -o SOURCE --mountpoint "$1"; }
 
 # Runs the script as the SSM document does (all servers of the cluster); output in $OUT, status in $RC.
 mount_run() {
-  OUT=$(bash "$SCRIPT" --cluster "$CLUSTER" --prefix "$PREFIX" 2>&1)
+  OUT=$(PATH=$AWS_WRAP:$PATH bash "$SCRIPT" --cluster "$CLUSTER" --prefix "$PREFIX" 2>&1)
   RC=$?
   printf '%s\n' "$OUT" | sed 's/^/    | /'
 }
@@ -65,19 +71,35 @@ serve_exports() {
   modprobe nfsd && systemctl restart nfs-server && exportfs -ra && [[ $(exportfs -s | grep -c '^/export/[abc] ') -eq 3 ]]
 }
 
+# Puts in front of the node's AWS CLI an `aws` that appends its arguments to $AWS_CALLS (one call a
+# line) and runs the real one.
+wrap_aws() {
+  local real
+  real=$(command -v aws) || return 1
+  echo "    | $("$real" --version 2>&1)"
+  mkdir -p "$AWS_WRAP" && : >"$AWS_CALLS" &&
+    printf '#!/bin/sh\necho "$*" >>%s\nexec %s "$@"\n' "$AWS_CALLS" "$real" >"$AWS_WRAP/aws" &&
+    chmod +x "$AWS_WRAP/aws"
+}
+
 client_mount_ssm() {
   local before
-  if ! command -v python3 >/dev/null; then
-    fail "the test image has python3 (add python3 to IMAGE_PACKAGES in test/e2e/lib/host.sh)"
+  if ! command -v python3 >/dev/null || ! command -v aws >/dev/null; then
+    fail "the test image has python3 and the AWS CLI (add python3 and awscli to IMAGE_PACKAGES in test/e2e/lib/host.sh)"
     return 0
   fi
   check "the node serves three loopback exports standing in for storage servers" serve_exports
   check "the emulator on the host is reachable through qemu's user network" ssm DescribeParameters '{}'
-  check "the node has no AWS CLI (the python3 SigV4 client reads the configs)" bash -c '! command -v aws'
+  wrap_aws
+  check "the node has the AWS CLI (Debian's awscli package), a recording wrapper in front of it" \
+    test -x "$AWS_WRAP/aws"
 
   put_config s1 127.0.0.1 /export/a /mnt/a
   mount_run
   check_eq "first run: exit 0" "$RC" 0
+  check_eq "first run: the script read the configs with one AWS CLI call, to the emulator's endpoint" \
+    "$(cat "$AWS_CALLS")" \
+    "ssm get-parameters-by-path --path $PREFIX/$CLUSTER/storage/ --recursive --output json --region us-east-1 --endpoint-url $AWS_ENDPOINT_URL"
   check_eq "first run: /mnt/a is mounted from 127.0.0.1:/export/a" "$(source_of /mnt/a)" 127.0.0.1:/export/a
   check_eq "first run: the mount is NFSv4.1" "$(findmnt -rn -o FSTYPE --mountpoint /mnt/a),$(findmnt -rn -o OPTIONS --mountpoint /mnt/a | grep -o 'vers=4.1')" nfs4,vers=4.1
   check_eq "first run: the export's content is there" "$(cat /mnt/a/which 2>&1)" a

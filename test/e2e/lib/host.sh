@@ -11,8 +11,9 @@ SUITE=bookworm
 # What the test root holds: the server recipe's packages (as on the real server), an NFS client, fio
 # for the benchmark, the distribution kernel (its modules must be inside the root for nfsd), and small
 # tools the stages use (nc for the server/client hand-shake, sfdisk to make a foreign partition table,
-# python3 for client-mount.sh's SSM client).
-IMAGE_PACKAGES=systemd-sysv,udev,kmod,iproute2,procps,nfs-kernel-server,nfs-common,lvm2,xfsprogs,fio,fdisk,netcat-openbsd,python3,linux-image-amd64,initramfs-tools,zstd
+# python3 for client-mount.sh's record parser, the AWS CLI it reads the records with; python3-cffi-backend
+# is named because debootstrap does not resolve the virtual package python3-cryptography needs from it).
+IMAGE_PACKAGES=systemd-sysv,udev,kmod,iproute2,procps,nfs-kernel-server,nfs-common,lvm2,xfsprogs,fio,fdisk,netcat-openbsd,python3,linux-image-amd64,initramfs-tools,zstd,awscli,python3-cffi-backend
 
 PASSED=0
 FAILED=0
@@ -140,7 +141,7 @@ build_image() {
 
 # --- one run: control disk, VMs, results ---------------------------------------------------------------
 
-RUN_DIR=$CACHE_DIR/run
+RUN_DIR=${E2E_RUN_DIR:-$CACHE_DIR/run}
 SERVER_MAC=52:54:00:77:00:01
 CLIENT_MAC=52:54:00:77:00:0a
 
