@@ -1,0 +1,510 @@
+/**
+ * The update-guard contract (DESIGN.md, "Day 2"), shared by the CDK construct (lib/update-guard.ts) and the
+ * Lambda handler (lambda/update-guard/index.ts) so the two cannot drift.
+ *
+ * The guard holds the server's storage layout as custom resource properties. CloudFormation updates it
+ * before the instance, the volumes and the registration (they depend on it), so a refused change fails the
+ * stack update before anything that holds data was touched. What each layout field may do on update is
+ * one table, {@link UPDATE_POLICIES}, in the manner of aws-parallelcluster's `update_policy.py`: the checks
+ * are data, not scattered conditions.
+ *
+ * Dependency-free on purpose (Node's crypto only): it is bundled into the Lambda and imported by the
+ * construct at synth time.
+ */
+import { createHash } from 'crypto';
+import { BACKENDS, validateBackend, type Backend } from '../register/contract';
+
+/** ResourceProperties keys of the update-guard custom resource. */
+export const PROP = {
+  backend: 'Backend',
+  instanceStoreType: 'InstanceStoreType',
+  dataVolumes: 'DataVolumes',
+  snapshotIds: 'SnapshotIds',
+  encryptionKey: 'EncryptionKey',
+  availabilityZone: 'AvailabilityZone',
+  imageId: 'ImageId',
+  keyPair: 'KeyPair',
+  placementGroup: 'PlacementGroup',
+  acceptDataLoss: 'AcceptDataLoss',
+} as const;
+
+/** The CloudFormation type of the guard's custom resource. */
+export const RESOURCE_TYPE = 'Custom::StorageServerUpdateGuard';
+/** What the PhysicalResourceId starts with; 16 hex digits of the layout's hash follow. */
+export const PHYSICAL_ID_PREFIX = 'storage-layout-';
+/** The `EncryptionKey` of volumes encrypted with the account's AWS managed EBS key. */
+export const AWS_MANAGED_EBS_KEY = 'aws/ebs';
+/**
+ * Longest refusal message. CloudFormation keeps about 4 KB of a custom resource's reason, and the Provider
+ * framework appends the function's log group and a stack trace to the message: 3000 leaves room for both.
+ */
+export const MAX_MESSAGE_LENGTH = 3000;
+
+/** One EBS data volume of the layout. */
+export interface DataVolumeLayout {
+  /** The volume's own number: `DataVolume<index>` in the stack and its stripe-member tag. Never reused. */
+  readonly index: number;
+  /** Size in whole GiB. */
+  readonly sizeGiB: number;
+}
+
+/**
+ * Everything about a server whose change can lose data or strand it. Strings stay strings so CloudFormation
+ * passes them unchanged; any of them may be a token at synth time (resolved before the handler sees it).
+ */
+export interface StorageLayout {
+  /** Where the data lives. */
+  readonly backend: Backend;
+  /** The instance type when the backend is `instance-store` (its disks are the data); `''` for EBS. */
+  readonly instanceStoreType: string;
+  /** The EBS data volumes in stripe order; empty for instance store. */
+  readonly dataVolumes: readonly DataVolumeLayout[];
+  /** The snapshots the data volumes were created from, in stripe order; empty when they started blank. */
+  readonly snapshotIds: readonly string[];
+  /** ARN of the KMS key that encrypts the volumes, or `'aws/ebs'` for the AWS managed key. */
+  readonly encryptionKey: string;
+  /** Availability Zone of the server's subnet. */
+  readonly availabilityZone: string;
+  /** The instance's image id; a change replaces the instance. `''` when unknown. */
+  readonly imageId: string;
+  /** The instance's key pair name; a change replaces the instance. `''` for none. */
+  readonly keyPair: string;
+  /** The instance's placement group name; a change replaces the instance. `''` for none. */
+  readonly placementGroup: string;
+}
+
+/** A field of {@link StorageLayout}. */
+export type LayoutField = keyof StorageLayout;
+
+/** Validated ResourceProperties: the layout and the opt-in. */
+export interface GuardProperties {
+  /** The layout. */
+  readonly layout: StorageLayout;
+  /** Whether refused changes pass anyway (scratch data only). */
+  readonly acceptDataLoss: boolean;
+}
+
+/** What a policy says against a change: why it loses or strands data, and what to do instead. */
+export interface Objection {
+  /** Why the change is refused. */
+  readonly why: string;
+  /** What to do instead (no trailing period). */
+  readonly safePath: string;
+}
+
+/** One refused change of one setting. */
+export interface Refusal extends Objection {
+  /** The setting, as named in ResourceProperties (`DataVolumes`). */
+  readonly setting: string;
+  /** The old value, rendered for a message. */
+  readonly oldValue: string;
+  /** The new value, rendered for a message. */
+  readonly newValue: string;
+  /** True when `acceptDataLoss` turned the refusal into a pass. */
+  readonly accepted: boolean;
+}
+
+/**
+ * A named update policy: given the old and new layouts, the objections to the change of one setting (none:
+ * allowed). Only consulted when that setting's value changed.
+ */
+export interface UpdatePolicy {
+  /** Short name for logs and docs. */
+  readonly name: string;
+  /** The objections to this change; empty when the change is allowed. */
+  readonly objections: (oldLayout: StorageLayout, newLayout: StorageLayout) => readonly Objection[];
+}
+
+const SECOND_SERVER = 'deploy a second server with another serverName, copy the data, then remove the first';
+
+/** Allows any change. */
+export const ALLOWED: UpdatePolicy = { name: 'allowed', objections: () => [] };
+
+/** Refuses any change, for one reason. */
+export function refused(why: string, safePath: string): UpdatePolicy {
+  return { name: 'refused', objections: () => [{ why, safePath }] };
+}
+
+/**
+ * A policy per backend, applied when the old and new layouts have the same backend. A backend change is
+ * refused by the `backend` row itself, and the fields that depend on the backend have nothing to add.
+ */
+export function perBackend(policies: { readonly [B in Backend]: UpdatePolicy }): UpdatePolicy {
+  return {
+    name: `per backend (${BACKENDS.map((b) => `${b}: ${policies[b].name}`).join(', ')})`,
+    objections: (o, n) => (o.backend === n.backend ? policies[n.backend].objections(o, n) : []),
+  };
+}
+
+/** One rule of {@link GROW_ONLY}: when it applies to an old and a new volume list, and what it says. */
+export interface VolumeRule extends Objection {
+  /** Short name for logs and docs. */
+  readonly name: string;
+  /** Whether the change from `o` to `n` breaks this rule. */
+  readonly applies: (o: readonly DataVolumeLayout[], n: readonly DataVolumeLayout[]) => boolean;
+}
+
+const indexes = (volumes: readonly DataVolumeLayout[]): number[] => volumes.map((v) => v.index);
+const sorted = (a: number[]): string => [...a].sort((x, y) => x - y).join();
+const sameSet = (a: number[], b: number[]): boolean => a.length === b.length && sorted(a) === sorted(b);
+
+/**
+ * What the data volumes may not do: each rule a row. What is left is growth (every volume the same size or
+ * larger, same volumes, same order), which EBS does in place and the server follows online (PV, LV, XFS).
+ * Growth has limits of its own that the guard leaves to EBS: one modification per volume every 6 hours,
+ * and st1 stops at 16 TiB per volume.
+ */
+export const VOLUME_RULES: readonly VolumeRule[] = [
+  {
+    name: 'fewer volumes',
+    applies: (o, n) => n.length < o.length,
+    why: 'fewer volumes lose data: a removed volume takes its share of every striped file with it',
+    safePath: `keep capacityTiB at its old volume count; to shrink, ${SECOND_SERVER}`,
+  },
+  {
+    name: 'more volumes',
+    applies: (o, n) => n.length > o.length,
+    why: 'volumes added to an existing stripe: LVM cannot restripe an existing striped LV in place',
+    safePath: `grow within the current volume count (each volume up to 16 TiB), or ${SECOND_SERVER}`,
+  },
+  {
+    name: 'replaced volumes',
+    applies: (o, n) => n.length === o.length && !sameSet(indexes(o), indexes(n)),
+    why: 'a volume with a new index is a new, empty volume, and the one it replaces takes its share of the stripe with it',
+    safePath: 'keep the volumes (their indexes) as they were',
+  },
+  {
+    name: 'reordered volumes',
+    applies: (o, n) => sameSet(indexes(o), indexes(n)) && indexes(o).join() !== indexes(n).join(),
+    why: 'the stripe order is the data layout: volumes in another order scramble the file system',
+    safePath: 'keep the volumes in their old stripe order',
+  },
+  {
+    name: 'smaller volumes',
+    applies: (o, n) => o.some((v) => n.some((w) => w.index === v.index && w.sizeGiB < v.sizeGiB)),
+    why: 'EBS cannot shrink a volume',
+    safePath: `keep each volume at least its old size; to shrink, ${SECOND_SERVER}`,
+  },
+];
+
+/** EBS data volumes may only grow (see {@link VOLUME_RULES}). */
+export const GROW_ONLY: UpdatePolicy = {
+  name: 'grow only',
+  objections: (o, n) => VOLUME_RULES.filter((r) => r.applies(o.dataVolumes, n.dataVolumes)),
+};
+
+/**
+ * Image, key pair and placement group: a change replaces the EC2 instance. Instance store: its disks go
+ * with it. EBS: once the replacement instance can take the volumes over, flip `ebs` to {@link ALLOWED}.
+ */
+export const INSTANCE_REPLACEMENT: UpdatePolicy = perBackend({
+  ebs: refused(
+    'the replacement instance cannot take the volumes yet: CloudFormation would attach them before the old ' +
+      'instance lets go (VolumeInUse) and roll back',
+    'keep the old value',
+  ),
+  'instance-store': refused(
+    'it replaces the instance, and every instance-store disk with it',
+    `keep the old value, or ${SECOND_SERVER}`,
+  ),
+});
+
+/**
+ * The update policy of every layout field: the one table to read or edit. `AcceptDataLoss` is not part of
+ * the layout: changing it is always allowed.
+ */
+export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
+  backend: refused('the data cannot move between backends in place', SECOND_SERVER),
+  instanceStoreType: perBackend({
+    ebs: ALLOWED, // always '' on EBS: an EBS server's instance type is a stop/start the data survives
+    'instance-store': refused(
+      'a type change is a stop/start: every instance-store byte is lost',
+      `keep the old instance type, or ${SECOND_SERVER}`,
+    ),
+  }),
+  dataVolumes: perBackend({ ebs: GROW_ONLY, 'instance-store': ALLOWED }),
+  snapshotIds: refused(
+    'the volumes would be replaced by new ones from the snapshots; the old ones would be stranded',
+    'keep the old snapshot ids (they only matter when the volumes are created); to restore a snapshot set, ' +
+      'deploy a second server with another serverName from those snapshots, then remove the first',
+  ),
+  encryptionKey: refused(
+    'a new key replaces the volumes: EBS cannot re-encrypt a volume in place',
+    'keep the old key, or snapshot the volumes, deploy a second server with another serverName from the ' +
+      'snapshots under the new key (EBS re-encrypts on restore), then remove the first',
+  ),
+  availabilityZone: refused(
+    'EBS volumes live in one Availability Zone, and the instance store dies with its host',
+    'keep the old subnet, or deploy a second server with another serverName in the new subnet (EBS: from ' +
+      'snapshots of the volumes; instance store: copy the data), then remove the first',
+  ),
+  imageId: INSTANCE_REPLACEMENT,
+  keyPair: INSTANCE_REPLACEMENT,
+  placementGroup: INSTANCE_REPLACEMENT,
+};
+
+/**
+ * Every change from `oldLayout` to `newLayout` that its policy refuses, in {@link PROP} order. With
+ * `acceptDataLoss` each one is still returned, marked `accepted`, so the caller can log the loss it accepts.
+ */
+export function compareLayouts(
+  oldLayout: StorageLayout,
+  newLayout: StorageLayout,
+  acceptDataLoss: boolean,
+): Refusal[] {
+  const refusals: Refusal[] = [];
+  for (const field of LAYOUT_FIELDS) {
+    const oldValue = renderField(oldLayout, field);
+    const newValue = renderField(newLayout, field);
+    if (oldValue === newValue) continue;
+    for (const objection of UPDATE_POLICIES[field].objections(oldLayout, newLayout)) {
+      refusals.push({
+        setting: PROP[field],
+        oldValue: displayed(oldValue),
+        newValue: displayed(newValue),
+        why: objection.why,
+        safePath: objection.safePath,
+        accepted: acceptDataLoss,
+      });
+    }
+  }
+  return refusals;
+}
+
+const MESSAGE_HEAD = 'StorageServer update refused, nothing was changed:';
+const MESSAGE_TAIL =
+  'To accept the loss (scratch data only), deploy again with acceptDataLoss=true (context) or ' +
+  'acceptDataLoss: true (prop).';
+const MAX_VALUE_LENGTH = 120;
+
+/**
+ * The one-line message of a refused update: each refusal as `<Setting> <old> -> <new>: <why>. Safe path:
+ * <path>.`, then how to accept the loss. One line, because the Provider framework repeats every line after
+ * the first in the stack trace it appends. Values are shortened and, past {@link MAX_MESSAGE_LENGTH},
+ * the last refusals are counted instead of listed (the handler logs all of them).
+ */
+export function refusalMessage(refusals: readonly Refusal[]): string {
+  const lines = refusals.map(
+    (r) =>
+      `${r.setting} ${shorten(r.oldValue)} -> ${shorten(r.newValue)}: ${r.why}. Safe path: ${r.safePath}.`,
+  );
+  const compose = (shown: number): string => {
+    const rest = lines.length - shown;
+    const more = rest > 0 ? [`And ${rest} more refusal(s), listed in the log of the guard function.`] : [];
+    return [MESSAGE_HEAD, ...lines.slice(0, shown), ...more, MESSAGE_TAIL].join(' ');
+  };
+  let shown = lines.length;
+  let message = compose(shown);
+  while (message.length > MAX_MESSAGE_LENGTH && shown > 0) message = compose(--shown);
+  return message;
+}
+
+/**
+ * `storage-layout-` and the first 16 hex digits of the SHA-256 of the layout's canonical JSON (the
+ * ResourceProperties values in {@link PROP} order, `AcceptDataLoss` left out). Create and every accepted
+ * Update return it as the PhysicalResourceId, so an Update whose new layout hashes to the current
+ * PhysicalResourceId is a return to the last accepted layout: a rollback or a no-op.
+ */
+export function layoutPhysicalId(layout: StorageLayout): string {
+  const canonical = JSON.stringify(
+    Object.fromEntries(LAYOUT_FIELDS.map((f) => [PROP[f], wireValue(layout, f)])),
+  );
+  return PHYSICAL_ID_PREFIX + createHash('sha256').update(canonical).digest('hex').slice(0, 16);
+}
+
+/** The ResourceProperties of a layout (without the ServiceToken). */
+export function guardProperties(
+  layout: StorageLayout,
+  acceptDataLoss: boolean,
+): Record<string, string | string[]> {
+  const props: Record<string, string | string[]> = {};
+  for (const field of LAYOUT_FIELDS) props[PROP[field]] = wireValue(layout, field);
+  props[PROP.acceptDataLoss] = String(acceptDataLoss);
+  return props;
+}
+
+/** `<index>:<sizeGiB>`: one entry of `DataVolumes`. */
+export function dataVolumeEntry(volume: DataVolumeLayout): string {
+  return `${volume.index}:${volume.sizeGiB}`;
+}
+
+/**
+ * Validates raw ResourceProperties (or OldResourceProperties: `where` names which) and returns them typed.
+ * Throws an Error naming the unknown or missing properties, or the first invalid one with its value and the
+ * rule. `ServiceToken`, which CloudFormation adds, is ignored. The two lists may be absent, meaning empty:
+ * CloudFormation is not documented to pass an empty list through.
+ */
+export function parseGuardProperties(raw: unknown, where = 'ResourceProperties'): GuardProperties {
+  if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new Error(`${where} is missing; expected the keys ${Object.values(PROP).join(', ')}`);
+  }
+  const props = raw as Record<string, unknown>;
+  const known = new Set<string>([...Object.values(PROP), 'ServiceToken']);
+  const unknown = Object.keys(props).filter((k) => !known.has(k));
+  if (unknown.length > 0) {
+    throw new Error(
+      `${where} has unknown properties ${unknown.join(', ')}; expected ${Object.values(PROP).join(', ')}`,
+    );
+  }
+  const missing = Object.values(PROP).filter(
+    (k) => props[k] === undefined && k !== PROP.dataVolumes && k !== PROP.snapshotIds,
+  );
+  if (missing.length > 0) throw new Error(`${where} is missing ${missing.join(', ')}`);
+
+  const name = (key: string): string => `${where}.${key}`;
+  const text = (key: string): string => {
+    const value = props[key];
+    if (typeof value !== 'string') {
+      throw new Error(`${name(key)} must be a string, got ${JSON.stringify(value)}`);
+    }
+    return value;
+  };
+  const list = (key: string): string[] => {
+    const value = props[key] ?? [];
+    if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
+      throw new Error(`${name(key)} must be a list of strings, got ${JSON.stringify(value)}`);
+    }
+    return value as string[];
+  };
+  const backend = text(PROP.backend);
+  validateBackend(name(PROP.backend), backend);
+  const acceptDataLoss = text(PROP.acceptDataLoss);
+  if (acceptDataLoss !== 'true' && acceptDataLoss !== 'false') {
+    throw new Error(
+      `${name(PROP.acceptDataLoss)} must be 'true' or 'false', got ${JSON.stringify(acceptDataLoss)}`,
+    );
+  }
+  const layout: StorageLayout = {
+    backend,
+    instanceStoreType: text(PROP.instanceStoreType),
+    dataVolumes: list(PROP.dataVolumes).map((entry, i) =>
+      parseDataVolume(`${name(PROP.dataVolumes)}[${i}]`, entry),
+    ),
+    snapshotIds: list(PROP.snapshotIds),
+    encryptionKey: text(PROP.encryptionKey),
+    availabilityZone: text(PROP.availabilityZone),
+    imageId: text(PROP.imageId),
+    keyPair: text(PROP.keyPair),
+    placementGroup: text(PROP.placementGroup),
+  };
+  validateLayout(layout, (field) => name(PROP[field]));
+  return { layout, acceptDataLoss: acceptDataLoss === 'true' };
+}
+
+/**
+ * Checks a layout's values and their consistency with the backend. `name` turns a field into the name a
+ * message uses; `isUnresolved` lets the construct skip values that are tokens at synth time.
+ */
+export function validateLayout(
+  layout: StorageLayout,
+  name: (field: LayoutField) => string,
+  isUnresolved: (value: unknown) => boolean = () => false,
+): void {
+  const fail = (field: LayoutField, rule: string, value: unknown): never => {
+    throw new Error(`${name(field)} ${rule}, got ${JSON.stringify(value)}`);
+  };
+  const check = (field: LayoutField, value: string, ok: boolean, rule: string): void => {
+    if (!isUnresolved(value) && !ok) fail(field, rule, value);
+  };
+  if (!isUnresolved(layout.backend)) validateBackend(name('backend'), layout.backend);
+  const instanceStore = layout.backend === 'instance-store';
+
+  const type = layout.instanceStoreType;
+  if (instanceStore) {
+    check(
+      'instanceStoreType',
+      type,
+      INSTANCE_TYPE.test(type),
+      'must be an EC2 instance type such as d2.xlarge on the instance-store backend',
+    );
+  } else {
+    check('instanceStoreType', type, type === '', "must be '' on the ebs backend");
+  }
+
+  if (instanceStore && layout.dataVolumes.length > 0) {
+    fail(
+      'dataVolumes',
+      'must be empty on the instance-store backend',
+      layout.dataVolumes.map(dataVolumeEntry),
+    );
+  }
+  const seen = new Set<number>();
+  for (const v of layout.dataVolumes) {
+    if (isUnresolved(v.index) || isUnresolved(v.sizeGiB)) {
+      fail('dataVolumes', 'must hold concrete numbers (they form the layout at synth time)', 'a token');
+    }
+    if (!Number.isSafeInteger(v.index) || v.index < 0 || !Number.isSafeInteger(v.sizeGiB) || v.sizeGiB < 1) {
+      fail(
+        'dataVolumes',
+        'must hold whole indexes from 0 and whole sizes of at least 1 GiB',
+        dataVolumeEntry(v),
+      );
+    }
+    if (seen.has(v.index))
+      fail('dataVolumes', 'must not repeat an index', layout.dataVolumes.map(dataVolumeEntry));
+    seen.add(v.index);
+  }
+
+  for (const id of layout.snapshotIds) {
+    check('snapshotIds', id, SNAPSHOT_ID.test(id), "must hold snapshot ids such as 'snap-0123456789abcdef0'");
+  }
+  const key = layout.encryptionKey;
+  check(
+    'encryptionKey',
+    key,
+    key === AWS_MANAGED_EBS_KEY || KMS_KEY_ARN.test(key),
+    `must be '${AWS_MANAGED_EBS_KEY}' or a KMS key ARN`,
+  );
+  const zone = layout.availabilityZone;
+  check(
+    'availabilityZone',
+    zone,
+    NO_SPACE.test(zone),
+    'must be an Availability Zone name such as us-east-1a',
+  );
+  const image = layout.imageId;
+  check(
+    'imageId',
+    image,
+    image === '' || IMAGE_ID.test(image) || RESOLVE_SSM.test(image),
+    "must be '', an image id such as ami-0123456789abcdef0, or resolve:ssm:<parameter> (resolved by EC2 at launch)",
+  );
+}
+
+// The layout fields in PROP order: the order of refusals and of the canonical JSON. Taken from PROP, not from
+// the policy table, so that editing the table never changes a deployed guard's PhysicalResourceId.
+const LAYOUT_FIELDS = (Object.keys(PROP) as (keyof typeof PROP)[]).filter(
+  (k): k is LayoutField => k !== 'acceptDataLoss',
+);
+const DATA_VOLUME = /^(\d+):(\d+)$/;
+const SNAPSHOT_ID = /^snap-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
+const IMAGE_ID = /^ami-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
+const RESOLVE_SSM = /^resolve:ssm:\/[A-Za-z0-9_.\/-]+(?::\d+)?$/;
+const KMS_KEY_ARN = /^arn:[a-z-]+:kms:[a-z0-9-]+:\d{12}:(?:key|alias)\/\S+$/;
+const INSTANCE_TYPE = /^[a-z0-9-]+\.[a-z0-9-]+$/;
+const NO_SPACE = /^\S+$/;
+
+function parseDataVolume(name: string, entry: string): DataVolumeLayout {
+  const m = DATA_VOLUME.exec(entry);
+  if (!m) throw new Error(`${name} must match <index>:<sizeGiB> (^\\d+:\\d+$), got ${JSON.stringify(entry)}`);
+  return { index: Number(m[1]), sizeGiB: Number(m[2]) };
+}
+
+function wireValue(layout: StorageLayout, field: LayoutField): string | string[] {
+  if (field === 'dataVolumes') return layout.dataVolumes.map(dataVolumeEntry);
+  if (field === 'snapshotIds') return [...layout.snapshotIds];
+  return layout[field];
+}
+
+function renderField(layout: StorageLayout, field: LayoutField): string {
+  const value = wireValue(layout, field);
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+function displayed(value: string): string {
+  return value === '' ? '(none)' : value;
+}
+
+function shorten(value: string): string {
+  return value.length <= MAX_VALUE_LENGTH ? value : `${value.slice(0, MAX_VALUE_LENGTH - 3)}...`;
+}

@@ -1,0 +1,207 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { CustomResource, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as cr from 'aws-cdk-lib/custom-resources';
+import { Construct } from 'constructs';
+import {
+  RESOURCE_TYPE,
+  guardProperties,
+  validateLayout,
+  type StorageLayout,
+} from '../lambda/update-guard/contract';
+
+export type { DataVolumeLayout, StorageLayout } from '../lambda/update-guard/contract';
+
+/** Properties of an {@link UpdateGuard}. */
+export interface UpdateGuardProps {
+  /**
+   * The storage layout this deployment asks for. On a stack update the guard compares it with the layout
+   * of the last accepted deployment and refuses changes that would lose or strand data.
+   */
+  readonly layout: StorageLayout;
+  /**
+   * Let refused changes pass: the update goes ahead and loses the data it loses (each accepted loss is
+   * logged by the guard function). For scratch data only.
+   * @default false
+   */
+  readonly acceptDataLoss?: boolean;
+}
+
+/**
+ * Refuses stack updates that would lose or strand a storage server's data (DESIGN.md, "Day 2"): a backend
+ * change, an instance-store type change, fewer, more, replaced, reordered or smaller EBS volumes, other
+ * snapshots, another KMS key or Availability Zone, or a change that replaces the instance. The policy of
+ * each layout field is one table, `UPDATE_POLICIES` in lambda/update-guard/contract.ts.
+ *
+ * Make everything that holds data depend on {@link UpdateGuard.resource}: CloudFormation then updates the
+ * guard first, and a refusal fails the update before anything else changed. A refusal names each change,
+ * why it is refused and the safe path. The guard never refuses the rollback to its last accepted layout.
+ *
+ * All guards of a stack share one Lambda function and one Provider.
+ */
+export class UpdateGuard extends Construct {
+  /** The custom resource; its PhysicalResourceId (`Ref`) is `storage-layout-` and a hash of the layout. */
+  public readonly resource: CustomResource;
+
+  constructor(scope: Construct, id: string, props: UpdateGuardProps) {
+    super(scope, id);
+    const acceptDataLoss = props.acceptDataLoss ?? false;
+
+    // The same checks the handler makes at deploy time, on the values known now (tokens are skipped).
+    validateLayout(props.layout, (field) => `layout.${field}`, Token.isUnresolved);
+
+    this.resource = new CustomResource(this, 'Resource', {
+      serviceToken: UpdateGuardProvider.of(this).serviceToken,
+      resourceType: RESOURCE_TYPE,
+      properties: guardProperties(props.layout, acceptDataLoss),
+    });
+  }
+}
+
+/** The stack's single update-guard Lambda + Provider, found or created by a fixed id on the Stack. */
+class UpdateGuardProvider extends Construct {
+  static readonly ID = 'StorageServerUpdateGuardProvider';
+
+  static of(scope: Construct): UpdateGuardProvider {
+    const stack = Stack.of(scope);
+    const existing = stack.node.tryFindChild(UpdateGuardProvider.ID);
+    return existing instanceof UpdateGuardProvider
+      ? existing
+      : new UpdateGuardProvider(stack, UpdateGuardProvider.ID);
+  }
+
+  public readonly serviceToken: string;
+
+  private constructor(scope: Construct, id: string) {
+    super(scope, id);
+    // The guard calls no AWS API: its role may only write its own logs.
+    const role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: 'Checks StorageServer layout changes (update-guard custom resource); writes its logs only',
+    });
+    const logGroup = new logs.LogGroup(this, 'Logs', { retention: logs.RetentionDays.ONE_YEAR });
+    const policy = new iam.Policy(this, 'Policy', {
+      statements: [
+        new iam.PolicyStatement({
+          actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          resources: [logGroup.logGroupArn],
+        }),
+      ],
+    });
+    role.attachInlinePolicy(policy);
+
+    // The same function either way; only where its code comes from differs (see prebuiltHandlerDir()).
+    const functionProps = {
+      runtime: lambda.Runtime.NODEJS_22_X,
+      description: 'StorageServer update guard: refuses layout changes that would lose or strand data',
+      role,
+      logGroup,
+      timeout: Duration.seconds(30),
+      memorySize: 128,
+      environment: { NODE_OPTIONS: '--enable-source-maps' },
+    };
+    const prebuilt = prebuiltHandlerDir();
+    const fn = prebuilt
+      ? new lambda.Function(this, 'Handler', {
+          ...functionProps,
+          code: lambda.Code.fromAsset(prebuilt),
+          handler: 'index.handler',
+        })
+      : new nodejs.NodejsFunction(this, 'Handler', {
+          ...functionProps,
+          entry: handlerEntry(),
+          handler: 'handler',
+          // `npm run build` (script build:lambda) bundles the published copy with the same esbuild options;
+          // change both together.
+          bundling: {
+            minify: true,
+            sourceMap: true,
+            externalModules: [],
+            mainFields: ['module', 'main'],
+            sourcesContent: false,
+          },
+        });
+    // The role's policy must exist before the function runs, including on the first Create.
+    fn.node.addDependency(policy);
+    Validations.of(fn).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'Pinned to nodejs22.x deliberately: the handler is tested on Node 22; moving to a newer runtime is ' +
+        'a reviewed change, not an automatic one.',
+    });
+
+    const frameworkRole = new iam.Role(this, 'FrameworkRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: 'Provider framework of the StorageServer update-guard custom resource',
+    });
+    const frameworkLogs = new logs.LogGroup(this, 'FrameworkLogs', {
+      retention: logs.RetentionDays.ONE_YEAR,
+    });
+    frameworkLogs.grantWrite(frameworkRole);
+    const provider = new cr.Provider(this, 'Provider', {
+      onEventHandler: fn,
+      frameworkOnEventRole: frameworkRole,
+      logGroup: frameworkLogs,
+    });
+    this.serviceToken = provider.serviceToken;
+    Validations.of(frameworkRole.node.findChild('DefaultPolicy')).acknowledge({
+      id: iam5(this, `${fn.functionArn}:*`),
+      reason: 'Granted by the CDK Provider framework so it can invoke any version of the onEvent function.',
+    });
+    // Lambda functions carry a DependsOn on their role (so its policies exist before the function runs);
+    // the Role half of it duplicates the GetAtt of the role's ARN, which cfn-lint reports as W3005.
+    for (const child of this.node.findAll()) {
+      if (child instanceof lambda.CfnFunction) {
+        child.addMetadata('cfn-lint', { config: { ignore_checks: ['W3005'] } });
+      }
+    }
+  }
+}
+
+/**
+ * The id cdk-nag gives an IAM5 finding for `resource`: the resolved value with Ref and GetAtt written as
+ * `<Name>` and `<Name.Attr>` (how cdk-nag flattens CloudFormation references), so an acknowledgement
+ * names exactly one resource. A copy of the one in registration.ts.
+ */
+function iam5(scope: Construct, resource: string): string {
+  const flatten = (node: unknown): string => {
+    if (typeof node === 'string') return node;
+    const o = node as Record<string, unknown>;
+    if (Array.isArray(o['Fn::Join'])) {
+      const [delimiter, items] = o['Fn::Join'] as [string, unknown[]];
+      return items.map(flatten).join(delimiter);
+    }
+    if (Array.isArray(o['Fn::GetAtt'])) {
+      const [name, attribute] = o['Fn::GetAtt'] as [unknown, unknown];
+      return `<${flatten(name)}.${flatten(attribute)}>`;
+    }
+    if (o.Ref !== undefined) return `<${flatten(o.Ref)}>`;
+    return JSON.stringify(node);
+  };
+  return `AwsSolutions-IAM5[Resource::${flatten(Stack.of(scope).resolve(resource))}]`;
+}
+
+/**
+ * The handler bundle that `npm run build` puts in the published package (`dist/lambda/update-guard/bundle/`,
+ * next to the compiled `dist/lib/update-guard.js`), or undefined when running from the TypeScript sources.
+ */
+function prebuiltHandlerDir(): string | undefined {
+  const dir = path.join(__dirname, '..', 'lambda', 'update-guard', 'bundle');
+  return fs.existsSync(path.join(dir, 'index.js')) ? dir : undefined;
+}
+
+/** The handler's TypeScript source, bundled by NodejsFunction at synth (the repo's own app and tests). */
+function handlerEntry(): string {
+  const entry = path.join(__dirname, '..', 'lambda', 'update-guard', 'index.ts');
+  if (!fs.existsSync(entry)) {
+    throw new Error(
+      `update-guard handler not found: neither the prebuilt bundle ${path.join(path.dirname(entry), 'bundle', 'index.js')} ` +
+        `(made by npm run build) nor the source ${entry} exists`,
+    );
+  }
+  return entry;
+}
