@@ -4,13 +4,13 @@
  * Usage: npx cdk deploy -c capacityTiB=10 -c clusterName=hpc1 -c clientCidrs=10.0.0.0/16
  */
 import { App } from 'aws-cdk-lib';
-import { parseContext } from '../lib/context';
+import { parseContext, stackName } from '../lib/context';
 import { StorageServerStack } from '../lib/storage-server-stack';
 
 const app = new App();
 try {
   const context = parseContext((key) => app.node.tryGetContext(key));
-  new StorageServerStack(app, `StorageServer-${context.clusterName}-${context.serverName}`, {
+  new StorageServerStack(app, stackName(context.clusterName, context.serverName), {
     context,
     description: `NFS storage server ${context.serverName} of HPC cluster ${context.clusterName}`,
     // Looking up an existing VPC needs a concrete account and region; a new VPC does not (offline synth).

@@ -1,11 +1,13 @@
 /**
- * The storage server's bootstrap, rendered for user data: the script itself (lib/scripts/storage-bootstrap.sh,
- * a real shell file), the settings file it reads, and the shell lines that install both with a systemd unit
- * and run it once on first boot. Pure functions, no CDK imports: the construct wires their output, the unit
- * tests check it directly, and the e2e VM tests (test/e2e) run exactly these lines in Linux VMs.
+ * The storage server's bootstrap, rendered for the server's SSM apply document: the script itself
+ * (lib/scripts/storage-bootstrap.sh, a real shell file), the settings file it reads, the systemd unit that runs
+ * it at every boot, and the shell step that installs all three and runs it. The user data is a constant
+ * loader (renderLoaderUserData): settings never reach the server through user data, so changing one never
+ * stops the instance (DESIGN.md, "Day 2"). Pure functions, no CDK imports: the construct wires their output,
+ * the unit tests check it directly, and the e2e VM tests (test/e2e) run exactly this step in Linux VMs.
  *
  * Values may be unresolved CDK token strings (`${Token[...]}`): they are only ever concatenated into the
- * output, never parsed, so CloudFormation substitutes the real volume ids, stack name and region.
+ * output, never parsed, so CloudFormation substitutes the real volume ids.
  */
 import * as path from 'path';
 import { readScript } from './script-file';
@@ -16,6 +18,11 @@ export interface EbsVolumeRef {
   readonly volumeId: string;
   /** The attachment device name, e.g. `/dev/sdf` (shows up as `/dev/xvdf` on Xen instances). */
   readonly device: string;
+  /**
+   * The volume's size in GiB as the stack sets it. The bootstrap waits (bounded) until the disk shows at least
+   * this size, so that a grown volume is grown on the server in the same apply.
+   */
+  readonly sizeGiB: number;
 }
 
 /** What the bootstrap builds and exports. */
@@ -44,14 +51,7 @@ export interface BootstrapConfig {
   readonly volumeWaitSeconds: number;
 }
 
-/** Where the bootstrap reports its result: the CloudFormation resource that waits for the signal. */
-export interface SignalConfig {
-  readonly stackName: string;
-  readonly logicalId: string;
-  readonly region: string;
-}
-
-/** Paths on the server, shared by the user data, the unit and the script. */
+/** Paths on the server, shared by the apply step, the unit and the script. */
 export const BOOTSTRAP_PATHS = {
   script: '/usr/local/sbin/storage-bootstrap',
   env: '/etc/storage-server/bootstrap.env',
@@ -65,14 +65,15 @@ const SCRIPT_FILE = 'storage-bootstrap.sh';
 const HEREDOC_END = 'STORAGE_BOOTSTRAP_EOF';
 
 /**
- * The settings file the script reads (/etc/storage-server/bootstrap.env): shell assignments with every value
- * single-quoted, lists space-separated (EBS volumes as `<volume id>:<device>` pairs).
+ * The settings file the script reads (/etc/storage-server/bootstrap.env): `KEY='value'` lines with every value
+ * single-quoted, lists space-separated (EBS volumes as `<volume id>:<device>:<GiB>`). The script parses it
+ * strictly (known keys, validated values); it never sources it.
  */
 export function renderBootstrapEnv(config: BootstrapConfig): string {
   validate(config);
   const vars: Array<[string, string]> = [
     ['STORAGE_BACKEND', config.backend],
-    ['STORAGE_EBS_VOLUMES', config.ebsVolumes.map((v) => `${v.volumeId}:${v.device}`).join(' ')],
+    ['STORAGE_EBS_VOLUMES', config.ebsVolumes.map((v) => `${v.volumeId}:${v.device}:${v.sizeGiB}`).join(' ')],
     ['STORAGE_INSTANCE_STORE_DEVICES', config.instanceStoreDevices.join(' ')],
     ['STORAGE_EXPORT_PATH', config.exportPath],
     ['STORAGE_CLIENT_CIDRS', config.clientCidrs.join(' ')],
@@ -83,8 +84,8 @@ export function renderBootstrapEnv(config: BootstrapConfig): string {
     ['STORAGE_VOLUME_WAIT_SECONDS', String(config.volumeWaitSeconds)],
   ];
   return [
-    `# StorageServer bootstrap settings, read by ${BOOTSTRAP_PATHS.script} at every boot.`,
-    '# Written by user data (lib/bootstrap.ts). STORAGE_NFS_THREADS empty: min(256, max(8, 4 x vCPUs)).',
+    `# StorageServer bootstrap settings, read by ${BOOTSTRAP_PATHS.script} at every boot and every apply.`,
+    '# Written by the apply document (lib/bootstrap.ts). STORAGE_NFS_THREADS empty: min(256, max(8, 4 x vCPUs)).',
     ...vars.map(([k, v]) => `${k}=${shellQuote(v)}`),
     '',
   ].join('\n');
@@ -117,7 +118,7 @@ export function renderBootstrapUnit(config: BootstrapConfig): string {
     'RemainAfterExit=yes',
     `ExecStart=${BOOTSTRAP_PATHS.script}`,
     // Bounded: the wait for volumes, plus installing packages and building the file system.
-    `TimeoutStartSec=${config.volumeWaitSeconds + 1200}`,
+    `TimeoutStartSec=${unitTimeoutSeconds(config)}`,
     'StandardOutput=journal+console',
     'StandardError=journal+console',
     '',
@@ -128,54 +129,133 @@ export function renderBootstrapUnit(config: BootstrapConfig): string {
 }
 
 /**
- * Shell lines for `ec2.UserData.forLinux().addCommands(...)`: write the script, its settings and its unit,
- * enable the unit for every boot and run it once now through systemd (the same path as later boots). With
- * `signal`, report the outcome to CloudFormation with cfn-signal, failures included, with the reason.
+ * The constant user data of every server: it carries no setting and no script, so that no change of a
+ * setting, and no new version of this library, changes it (CloudFormation applies a user-data change by
+ * stopping and starting the instance, which empties an instance store). The bootstrap, its settings and its
+ * unit arrive through the server's State Manager association ({@link renderApplyDocument}); this only makes
+ * sure the SSM agent that runs it is enabled.
  */
-export function renderUserData(config: BootstrapConfig, signal?: SignalConfig): string[] {
-  const heredoc = (file: string, text: string): string[] => {
-    const lines = text.replace(/\n$/, '').split('\n');
-    if (lines.includes(HEREDOC_END))
-      throw new Error(`${file}: a line equals the here-document end marker ${HEREDOC_END}`);
-    return [`cat >${file} <<'${HEREDOC_END}'`, ...lines, HEREDOC_END];
-  };
-  const lines = [
-    '# StorageServer bootstrap (lib/bootstrap.ts): install the script, its settings and its unit; run it once now.',
-    'storage_rc=0',
-    // In the background and waited for: `( ... ) || rc=$?` would run the block with errexit ignored.
-    '(',
-    'set -eu',
-    `mkdir -p ${[BOOTSTRAP_PATHS.env, BOOTSTRAP_PATHS.script, BOOTSTRAP_PATHS.unit].map((p) => path.posix.dirname(p)).join(' ')}`,
-    ...heredoc(BOOTSTRAP_PATHS.script, compactScript(bootstrapScript())),
-    `chmod 0755 ${BOOTSTRAP_PATHS.script}`,
-    ...heredoc(BOOTSTRAP_PATHS.env, renderBootstrapEnv(config)),
-    ...heredoc(BOOTSTRAP_PATHS.unit, renderBootstrapUnit(config)),
-    'systemctl daemon-reload',
-    'systemctl enable storage-bootstrap.service',
-    'systemctl start storage-bootstrap.service',
-    ') &',
-    'wait $! || storage_rc=$?',
-    'storage_reason="NFS export is live"',
-    'if [ "$storage_rc" -ne 0 ]; then',
-    `  storage_reason="storage bootstrap failed (exit $storage_rc): $(tail -n 1 ${BOOTSTRAP_PATHS.failureReason} 2>/dev/null || echo 'see journalctl -u storage-bootstrap')"`,
-    '  echo "$storage_reason" >&2',
+export function renderLoaderUserData(): string[] {
+  return [
+    '# StorageServer (lib/bootstrap.ts): the bootstrap and its settings arrive through this server\'s SSM State',
+    '# Manager association, never through user data, so that changing a setting never stops the instance.',
+    'if systemctl list-unit-files amazon-ssm-agent.service >/dev/null 2>&1; then',
+    '  systemctl enable --now amazon-ssm-agent.service || echo "StorageServer: cannot start amazon-ssm-agent" >&2',
+    'elif command -v snap >/dev/null 2>&1; then',
+    '  snap start --enable amazon-ssm-agent || echo "StorageServer: cannot start the amazon-ssm-agent snap" >&2',
+    'else',
+    '  echo "StorageServer: no SSM agent on this image: the storage bootstrap cannot arrive" >&2',
     'fi',
   ];
-  if (signal) {
-    lines.push(
-      '# Signal CloudFormation on success and on failure alike (with the reason), so a stack never waits for a timeout.',
-      '[ -x /opt/aws/bin/cfn-signal ] || ! command -v dnf >/dev/null || dnf install -y aws-cfn-bootstrap || true',
-      '/opt/aws/bin/cfn-signal -e "$storage_rc" --reason "$(printf \'%.1000s\' "$storage_reason")"' +
-        ` --stack ${shellQuote(signal.stackName)} --resource ${shellQuote(signal.logicalId)} --region ${shellQuote(signal.region)}` +
-        ' || echo "cfn-signal failed" >&2',
-    );
-  }
-  return lines;
 }
 
 /**
- * The script as user data carries it: without its comment-only lines (shellcheck directives stay), which keeps
- * the user data well under EC2's 16 KB limit; lib/scripts/storage-bootstrap.sh is the documented source. The
+ * The shell step of the apply document: installs the bootstrap script, its settings and its unit (each
+ * written to a temporary file and renamed into place), enables the unit for every boot, waits for a run
+ * already under way (the boot's), runs the bootstrap again through systemd (the same path as every boot)
+ * and prints what it logged. Exits with the bootstrap's status, which the association reports and
+ * CloudFormation waits for. POSIX sh, because the SSM agent runs the step with /bin/sh.
+ *
+ * `extra` are shell lines (bash) run after a successful bootstrap, e.g. the clusterware ring join.
+ */
+export function renderApplyCommand(config: BootstrapConfig, extra: string[] = []): string {
+  const script = compactScript(bootstrapScript());
+  const heredoc = (file: string, text: string, mode: string): string[] => {
+    const lines = text.replace(/\n$/, '').split('\n');
+    if (lines.includes(HEREDOC_END)) throw new Error(`${file}: a line equals the here-document end marker ${HEREDOC_END}`);
+    if (text.includes('{{')) throw new Error(`${file}: must not contain '{{' (SSM parameter syntax)`);
+    return [
+      `tmp=$(mktemp ${path.posix.dirname(file)}/.storage-server.XXXXXX)`,
+      `cat >"$tmp" <<'${HEREDOC_END}'`,
+      ...lines,
+      HEREDOC_END,
+      `chmod ${mode} "$tmp" && mv -f "$tmp" ${file}`,
+    ];
+  };
+  const unit = 'storage-bootstrap.service';
+  const lines = [
+    '#!/bin/sh',
+    '# StorageServer apply (lib/bootstrap.ts): the bootstrap, its settings and its unit; then one run.',
+    'rc=0',
+    '(',
+    'set -eu',
+    `mkdir -p ${[BOOTSTRAP_PATHS.env, BOOTSTRAP_PATHS.script, BOOTSTRAP_PATHS.unit].map((p) => path.posix.dirname(p)).join(' ')}`,
+    ...heredoc(BOOTSTRAP_PATHS.script, script, '0755'),
+    ...heredoc(BOOTSTRAP_PATHS.env, renderBootstrapEnv(config), '0644'),
+    ...heredoc(BOOTSTRAP_PATHS.unit, renderBootstrapUnit(config), '0644'),
+    'systemctl daemon-reload',
+    `systemctl enable ${unit}`,
+    ') || rc=$?',
+    'if [ "$rc" -eq 0 ]; then',
+    // A run of the boot may still be going (a first boot waits for its volumes): never interrupt it.
+    '  n=0',
+    `  while [ "$(systemctl show -p ActiveState --value ${unit})" = activating ] && [ "$n" -lt ${Math.ceil(unitTimeoutSeconds(config) / 5)} ]; do sleep 5; n=$((n + 1)); done`,
+    '  since=$(date +%s)',
+    `  systemctl restart ${unit} || rc=$?`,
+    `  journalctl -u ${unit} --since "@$since" -o cat --no-pager 2>/dev/null || true`,
+    'fi',
+  ];
+  if (extra.length > 0) {
+    lines.push(
+      'if [ "$rc" -eq 0 ]; then',
+      '  extra=$(mktemp)',
+      `  cat >"$extra" <<'${HEREDOC_END}'`,
+      ...extra,
+      HEREDOC_END,
+      '  bash "$extra" || rc=$?',
+      '  rm -f "$extra"',
+      'fi',
+    );
+  }
+  lines.push(
+    'if [ "$rc" -ne 0 ]; then',
+    `  echo "storage bootstrap failed (exit $rc): $(tail -n 1 ${BOOTSTRAP_PATHS.failureReason} 2>/dev/null || echo 'see journalctl -u storage-bootstrap')" >&2`,
+    'fi',
+    'exit "$rc"',
+    '',
+  );
+  return lines.join('\n');
+}
+
+/**
+ * The SSM Command document (schema 2.2) the server's State Manager association runs: at creation, and again
+ * whenever the stack changes it (a new setting, a grown volume, a new version of the script). Everything
+ * the server is configured with is in this document, none of it in user data.
+ */
+export function renderApplyDocument(config: BootstrapConfig, extra: string[] = []): Record<string, unknown> {
+  return {
+    schemaVersion: '2.2',
+    description:
+      'StorageServer: installs the storage bootstrap with its settings and runs it (data disks, striped LVM ' +
+      'volume, XFS, NFS export); safe to run any number of times.',
+    mainSteps: [
+      {
+        action: 'aws:runShellScript',
+        name: 'applyStorageSettings',
+        precondition: { StringEquals: ['platformType', 'Linux'] },
+        inputs: {
+          runCommand: [renderApplyCommand(config, extra)],
+          // The unit's own bound (volume wait + 1200 s), and the wait for a boot's run before it.
+          timeoutSeconds: String(applyTimeoutSeconds(config)),
+        },
+      },
+    ],
+  };
+}
+
+/** How long one apply may take: a boot's run still under way, then one full run of the unit. */
+export function applyTimeoutSeconds(config: BootstrapConfig): number {
+  return 2 * unitTimeoutSeconds(config) + 60;
+}
+
+/** The unit's bound: the wait for volumes, plus installing packages and building the file system. */
+function unitTimeoutSeconds(config: BootstrapConfig): number {
+  return config.volumeWaitSeconds + 1200;
+}
+
+/**
+ * The script as the apply document carries it: without its comment-only lines (shellcheck directives stay),
+ * which keeps the document small; lib/scripts/storage-bootstrap.sh is the documented source. The
  * script has no multi-line strings, so no line that starts with `#` is data.
  */
 export function compactScript(script: string): string {
@@ -229,6 +309,12 @@ function validate(c: BootstrapConfig): void {
       'ebsVolumes.device',
       v.device,
       'must be a device name like /dev/sdf',
+    );
+    check(
+      Number.isInteger(v.sizeGiB) && v.sizeGiB >= 1 && v.sizeGiB <= 65536,
+      'ebsVolumes.sizeGiB',
+      v.sizeGiB,
+      'must be a whole number of GiB from 1 to 65536',
     );
   }
   for (const d of c.instanceStoreDevices) {

@@ -76,22 +76,21 @@ export class ClusterwareRing extends Construct {
    * config.yml from its user data, and admits serf gossip from the master.
    */
   public join(member: ec2.Instance | autoscaling.AutoScalingGroup): void {
+    member.addUserData(...this.joinCommands(member));
+  }
+
+  /**
+   * Like {@link join}, but returns the shell lines (bash) that write config.yml instead of adding them to
+   * the member's user data: the storage server runs them from its SSM apply document, so that a change of
+   * the ring's settings never changes its user data (which would stop the instance).
+   */
+  public joinCommands(member: ec2.Instance | autoscaling.AutoScalingGroup): string[] {
     if (member.osType !== ec2.OperatingSystemType.LINUX) {
       throw new Error(
         `member ${member.node.path} must run Linux (clusterware is Linux software), got ${ec2.OperatingSystemType[member.osType]}.`,
       );
     }
     this.tokenSecret.grantRead(member);
-    member.addUserData(
-      ...renderClusterwareJoin({
-        script: loadClusterwareJoinScript(),
-        secretArn: this.tokenSecret.secretArn,
-        region: Aws.REGION,
-        clusterName: this.clusterName,
-        loginIp: this.loginIp,
-        clusterUuid: this.clusterUuid,
-      }),
-    );
     const master = ec2.Peer.ipv4(`${this.loginIp}/32`);
     member.connections.allowFrom(
       master,
@@ -103,6 +102,14 @@ export class ClusterwareRing extends Construct {
       ec2.Port.udp(CLUSTERWARE_GOSSIP_PORT),
       'clusterware gossip (serf) from the master',
     );
+    return renderClusterwareJoin({
+      script: loadClusterwareJoinScript(),
+      secretArn: this.tokenSecret.secretArn,
+      region: Aws.REGION,
+      clusterName: this.clusterName,
+      loginIp: this.loginIp,
+      clusterUuid: this.clusterUuid,
+    });
   }
 
   private newTokenSecret(): secretsmanager.Secret {

@@ -89,6 +89,23 @@ export interface StorageServerContext {
    * @default - new, blank data volumes
    */
   readonly restoreSnapshotIds?: string[];
+  /**
+   * Image id (`ami-...`) for a deliberate image change: the instance is replaced (README, "Changing a deployed
+   * server"); the update guard refuses it where that would lose or strand data, unless `acceptDataLoss`.
+   * @default - the latest Amazon Linux 2023 at the server's creation, kept on every later update
+   */
+  readonly machineImageId?: string;
+  /**
+   * `true` lets the update guard pass a change that loses or strands data (scratch data only; for one deploy).
+   * `false` when the key is not given.
+   */
+  readonly acceptDataLoss: boolean;
+  /**
+   * Keep exactly this many EBS data volumes (1-3) when raising `capacityTiB` of an existing EBS server: the
+   * volumes grow in place instead of the stripe gaining volumes, which the update guard refuses.
+   * @default - as many volumes as the capacity needs
+   */
+  readonly dataVolumeCount?: number;
 }
 
 /** Every context key the app reads, with its default (undefined: absent unless given). */
@@ -123,7 +140,26 @@ export const CONTEXT_DEFAULTS = {
   terminationProtection: undefined,
   /** Absent: new, blank data volumes. */
   restoreSnapshotIds: undefined,
+  /** Absent: the image resolved at the server's creation. */
+  machineImageId: undefined,
+  /** The update guard refuses changes that lose data. */
+  acceptDataLoss: false,
+  /** Absent: as many volumes as the capacity needs. */
+  dataVolumeCount: undefined,
 } as const;
+
+/** CloudFormation's limit on a stack name. */
+const STACK_NAME_MAX = 128;
+const STACK_NAME_PREFIX = 'StorageServer-';
+
+/**
+ * The app's stack name for a cluster and server: `StorageServer-<clusterName>-<serverName>`, with `_` and `.`
+ * (valid in names, not in stack names) written as `-`. Every pair of names that passes `parseContext` gives a
+ * valid stack name of at most 128 characters.
+ */
+export function stackName(clusterName: string, serverName: string): string {
+  return `${STACK_NAME_PREFIX}${clusterName}-${serverName}`.replace(/[_.]/g, '-');
+}
 
 /** Name of a context key the app reads (`-c <key>=value`): a key of {@link CONTEXT_DEFAULTS}. */
 export type ContextKey = keyof typeof CONTEXT_DEFAULTS;
@@ -150,11 +186,24 @@ export function parseContext(read: ContextReader): StorageServerContext {
   if (subnetId !== undefined && vpcId === undefined) {
     throw contextError('subnetId', subnetId, 'only together with vpcId (a new VPC has no subnet id before deploy)');
   }
+  const clusterName = optional('clusterName', parseName) ?? CONTEXT_DEFAULTS.clusterName;
+  const serverName = optional('serverName', parseName) ?? CONTEXT_DEFAULTS.serverName;
+  const name = stackName(clusterName, serverName);
+  if (name.length > STACK_NAME_MAX) {
+    const key: ContextKey = raw('serverName') !== undefined ? 'serverName' : 'clusterName';
+    throw contextError(
+      key,
+      key === 'serverName' ? serverName : clusterName,
+      `names that keep the stack name ${STACK_NAME_PREFIX}<clusterName>-<serverName> within CloudFormation's ` +
+        `${STACK_NAME_MAX} characters: clusterName and serverName together at most ` +
+        `${STACK_NAME_MAX - STACK_NAME_PREFIX.length - 1} characters (got ${clusterName.length} + ${serverName.length})`,
+    );
+  }
   return {
     capacityTiB: optional('capacityTiB', parseCapacity) ?? CONTEXT_DEFAULTS.capacityTiB,
     backend: optional('backend', parseBackend) ?? CONTEXT_DEFAULTS.backend,
-    clusterName: optional('clusterName', parseName) ?? CONTEXT_DEFAULTS.clusterName,
-    serverName: optional('serverName', parseName) ?? CONTEXT_DEFAULTS.serverName,
+    clusterName,
+    serverName,
     vpcId,
     subnetId,
     clientCidrs: optional('clientCidrs', parseCidrList),
@@ -166,6 +215,9 @@ export function parseContext(read: ContextReader): StorageServerContext {
     snapshotRetain: optional('snapshotRetain', parseSnapshotRetain) ?? CONTEXT_DEFAULTS.snapshotRetain,
     terminationProtection: optional('terminationProtection', parseBoolean),
     restoreSnapshotIds: optional('restoreSnapshotIds', parseSnapshotIds),
+    machineImageId: optional('machineImageId', parseImageId),
+    acceptDataLoss: optional('acceptDataLoss', parseBoolean) ?? CONTEXT_DEFAULTS.acceptDataLoss,
+    dataVolumeCount: optional('dataVolumeCount', parseVolumeCount),
   };
 }
 
@@ -283,6 +335,20 @@ function parseSnapshotIds(key: ContextKey, value: string): string[] {
     }
   }
   return ids;
+}
+
+function parseImageId(key: ContextKey, value: string): string {
+  if (!/^ami-([0-9a-f]{8}|[0-9a-f]{17})$/.test(value)) {
+    throw contextError(key, value, "an image id such as 'ami-0123456789abcdef0'");
+  }
+  return value;
+}
+
+function parseVolumeCount(key: ContextKey, value: string): number {
+  if (!/^[1-3]$/.test(value)) {
+    throw contextError(key, value, 'a whole number of EBS data volumes from 1 to 3 (at most 16 TiB each, 48 TiB in all)');
+  }
+  return Number(value);
 }
 
 function parseBoolean(key: ContextKey, value: string): boolean {

@@ -1,13 +1,17 @@
 // Public API: everything another CDK app imports from this package. Named exports keep internals
 // (script loaders, user-data renderers) out of the surface we promise to keep stable.
 export * from './sizing';
-export { CONTEXT_DEFAULTS, NAME_PATTERN, parseContext, cidrProblem, contextError } from './context';
+export { CONTEXT_DEFAULTS, NAME_PATTERN, parseContext, cidrProblem, contextError, stackName } from './context';
 export type { ContextKey, ContextReader, StorageServerContext } from './context';
 export * from './storage-server';
 export * from './storage-server-stack';
 export * from './snapshot-policy';
 export * from './recovery-alarm';
 export { ServerRegistration } from './registration';
+export { ServerSettings } from './server-settings';
+export type { ServerSettingsProps } from './server-settings';
+export { UpdateGuard } from './update-guard';
+export type { DataVolumeLayout, StorageLayout, UpdateGuardProps } from './update-guard';
 export type { ServerRegistrationProps } from './registration';
 export {
   ClientMount,

@@ -48,6 +48,9 @@ export class StorageServerStack extends Stack {
       snapshots: { retain: ctx.snapshotRetain },
       terminationProtection: ctx.terminationProtection,
       dataVolumeSnapshotIds: ctx.restoreSnapshotIds,
+      machineImageId: ctx.machineImageId,
+      acceptDataLoss: ctx.acceptDataLoss,
+      dataVolumeCount: ctx.dataVolumeCount,
       clusterware: ctx.loginIp ? { loginIp: ctx.loginIp } : undefined,
     });
     // Nodes tagged <clientTagKey>=<clusterName> mount every storage server of the cluster, now and at first boot.

@@ -1,16 +1,19 @@
-import { Annotations, Aws, CfnWaitCondition, Duration, RemovalPolicy, Size, Stack, Tags, Token, Validations } from 'aws-cdk-lib';
+import { Annotations, RemovalPolicy, Size, Tags, Token, Validations } from 'aws-cdk-lib';
 import * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
-import { BootstrapConfig, renderUserData } from './bootstrap';
+import { BootstrapConfig, renderLoaderUserData } from './bootstrap';
 import { MountOnOptions, mountStorageOn } from './client-mount';
 import { ClusterwareRing } from './clusterware';
 import { NAME_PATTERN, cidrProblem } from './context';
 import { ServerRegistration } from './registration';
 import { RecoveryAlarm } from './recovery-alarm';
+import { ServerSettings } from './server-settings';
+import { UpdateGuard } from './update-guard';
 import { CrossRegionCopy, SnapshotPolicy } from './snapshot-policy';
 import { Backend, INSTANCE_STORE_TYPES, StoragePlan, instanceStoreTiB, planStorage } from './sizing';
 
@@ -169,11 +172,34 @@ export interface StorageServerProps {
    */
   readonly terminationProtection?: boolean;
   /**
-   * Machine image. The default is resolved at every deploy, and a new release replaces the instance: pin an
-   * image for instance-store servers, whose data does not survive a replacement.
-   * @default - latest Amazon Linux 2023 (x86_64), which runs on the Xen-based d2 and m4 families
+   * Machine image id (`ami-...`) to run instead of the one resolved at creation. Changing it is a deliberate
+   * upgrade: CloudFormation replaces the instance (see the README, "Changing a deployed server"); the update
+   * guard refuses it where the replacement would lose or strand data unless `acceptDataLoss` is set.
+   * @default - the latest Amazon Linux 2023 (x86_64) at the instance's creation, resolved by EC2 at launch
+   * (`resolve:ssm:` of the public AL2023 parameter) and never re-resolved by a later update
+   */
+  readonly machineImageId?: string;
+  /**
+   * Machine image, for images an id cannot name (mutually exclusive with `machineImageId`). An image whose id
+   * CloudFormation resolves at every deploy (e.g. `MachineImage.latestAmazonLinux2023()`) replaces the instance
+   * at each new release, which the update guard then refuses: prefer `machineImageId`.
+   * @default - as for `machineImageId`
    */
   readonly machineImage?: ec2.IMachineImage;
+  /**
+   * Keep exactly this many EBS data volumes when growing an existing EBS server (see `planStorage`): raising
+   * `capacityTiB` then enlarges each volume in place instead of adding volumes to the stripe, which the update
+   * guard refuses.
+   * @default - as many volumes as the capacity needs (one up to 16 TiB)
+   */
+  readonly dataVolumeCount?: number;
+  /**
+   * Let the update guard pass a change that loses or strands data (a backend change, an instance-store type
+   * change, fewer or reordered volumes, a new encryption key, another AZ, a replaced instance-store server).
+   * For scratch data only; set it for one deploy, then remove it.
+   * @default false
+   */
+  readonly acceptDataLoss?: boolean;
   /**
    * Join the Alces clusterware ring of the cluster as a slave (writes /opt/clusterware/etc/config.yml at boot).
    * @default - no clusterware ring membership
@@ -235,12 +261,17 @@ export class StorageServer extends Construct implements ec2.IConnectable {
   public readonly ringParameterName: string;
   /** SSM parameter holding this server's mount configuration. */
   public readonly mountParameterName: string;
-  /** Completes when the bootstrap reports the export live. */
-  public readonly ready: CfnWaitCondition;
+  /**
+   * The State Manager association that applies the server's settings; completes (at creation and at every
+   * update that changes a setting) only when the bootstrap reports the export live.
+   */
+  public readonly ready: ssm.CfnAssociation;
   /** The snapshot policy (EBS backend with snapshots on). */
   public readonly snapshotPolicy?: SnapshotPolicy;
   /** The clusterware ring membership, when `clusterware` was given. */
   public readonly clusterware?: ClusterwareRing;
+  /** The day-2 guard: refuses a stack update that would lose or strand this server's data (see the README). */
+  public readonly updateGuard: UpdateGuard;
 
   constructor(scope: Construct, id: string, props: StorageServerProps) {
     super(scope, id);
@@ -259,7 +290,8 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     validateThreads(props.nfs?.threads);
     validateAbsolutePath('exportPath', this.exportPath);
     validateAbsolutePath('mountPoint', this.mountPoint);
-    this.plan = planStorage({ capacityTiB, backend: props.backend ?? 'auto' });
+    this.plan = planStorage({ capacityTiB, backend: props.backend ?? 'auto', dataVolumeCount: props.dataVolumeCount });
+    const machineImage = serverImage(props);
     validateSnapshotIds(this.plan, props.dataVolumeSnapshotIds);
     const instanceType = props.instanceType ?? new ec2.InstanceType(this.plan.instanceType);
     const instanceStoreDisks = instanceStoreDiskCount(this.plan, capacityTiB, instanceType);
@@ -308,7 +340,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       vpc: props.vpc,
       vpcSubnets: { subnets: [subnet] },
       instanceType,
-      machineImage: props.machineImage ?? ec2.MachineImage.latestAmazonLinux2023({ cpuType: ec2.AmazonLinuxCpuType.X86_64 }),
+      machineImage,
       securityGroup,
       role,
       keyPair: props.keyPair,
@@ -328,6 +360,21 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       ],
     });
     this.privateIp = this.instance.instancePrivateIp;
+    if (props.machineImage === undefined && props.machineImageId === undefined) {
+      Validations.of(this.instance).acknowledge({
+        id: 'CloudFormation-Validate::E1152',
+        reason: 'The image id is resolve:ssm:<public AL2023 parameter>, which EC2 resolves at launch (RunInstances accepts it); ' +
+          'CloudFormation sees the same string at every update, so a new release never replaces the server.',
+      });
+      // cfn-lint knows only ami-... ids for ImageId (E1152); EC2 resolves resolve:ssm: itself at launch.
+      this.instance.instance.addMetadata('cfn-lint', { config: { ignore_checks: ['E1152'] } });
+    } else if (props.machineImageId !== undefined) {
+      Validations.of(this.instance).acknowledge({
+        id: 'CloudFormation-Validate::W9010',
+        reason: 'machineImageId is a deliberate pin of one image (an AMI id belongs to one region); a parameter that ' +
+          'CloudFormation re-resolves would replace the server at each new release.',
+      });
+    }
     if (instanceStore) {
       Validations.of(this.instance).acknowledge({
         id: 'AwsSolutions-EC26',
@@ -362,19 +409,27 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       return volume;
     });
 
-    // The instance signals this wait condition, not its own CreationPolicy: the EBS attachments can only be
-    // created after the instance exists, and the bootstrap cannot finish before they are attached.
-    this.ready = new CfnWaitCondition(this, 'Ready', {});
-    this.ready.cfnOptions.creationPolicy = { resourceSignal: { count: 1, timeout: Duration.minutes(30).toIsoString() } };
-    this.ready.node.addDependency(this.instance, ...attachments);
-    role.addToPrincipalPolicy(new iam.PolicyStatement({
-      actions: ['cloudformation:SignalResource'],
-      resources: [Stack.of(this).stackId],
-    }));
+    let clusterwareCommands: string[] = [];
+    if (props.clusterware) {
+      this.clusterware = new ClusterwareRing(this, 'Clusterware', { clusterName, ...props.clusterware });
+      clusterwareCommands = this.clusterware.joinCommands(this.instance);
+      // serf gossips both ways: the server must also reach the master.
+      const master = ec2.Peer.ipv4(`${props.clusterware.loginIp}/32`);
+      securityGroup.addEgressRule(master, ec2.Port.tcp(7946), 'clusterware gossip (serf) to the master');
+      securityGroup.addEgressRule(master, ec2.Port.udp(7946), 'clusterware gossip (serf) to the master');
+    }
 
+    // Every setting reaches the server through its settings document, applied by a State Manager association
+    // that CloudFormation waits for (at creation, and at every update that changes a setting). User data is
+    // a constant loader: a setting change never stops the instance. The association exists only after every
+    // volume is attached (a Ref to each attachment's volume below, and the explicit dependency).
     const bootstrap: BootstrapConfig = {
       backend: this.plan.backend,
-      ebsVolumes: this.dataVolumes.map((v, i) => ({ volumeId: v.volumeId, device: ebsDeviceName(i) })),
+      ebsVolumes: this.dataVolumes.map((v, i) => ({
+        volumeId: v.volumeId,
+        device: ebsDeviceName(i),
+        sizeGiB: this.plan.dataVolumes[i].sizeGiB,
+      })),
       instanceStoreDevices,
       exportPath: this.exportPath,
       clientCidrs: exportCidrs,
@@ -384,19 +439,34 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       stripeSizeKiB: 256,
       volumeWaitSeconds: 900,
     };
-    this.instance.userData.addCommands(...renderUserData(bootstrap, {
-      stackName: Aws.STACK_NAME,
-      logicalId: Stack.of(this).getLogicalId(this.ready),
-      region: Aws.REGION,
-    }));
+    this.instance.userData.addCommands(...renderLoaderUserData());
+    const settings = new ServerSettings(this, 'Settings', {
+      instance: this.instance,
+      config: bootstrap,
+      extraCommands: clusterwareCommands,
+    });
+    settings.association.node.addDependency(...attachments);
+    this.ready = settings.association;
 
-    if (props.clusterware) {
-      this.clusterware = new ClusterwareRing(this, 'Clusterware', { clusterName, ...props.clusterware });
-      this.clusterware.join(this.instance);
-      // serf gossips both ways: the server must also reach the master.
-      const master = ec2.Peer.ipv4(`${props.clusterware.loginIp}/32`);
-      securityGroup.addEgressRule(master, ec2.Port.tcp(7946), 'clusterware gossip (serf) to the master');
-      securityGroup.addEgressRule(master, ec2.Port.udp(7946), 'clusterware gossip (serf) to the master');
+    // The day-2 guard holds the storage layout. Everything that holds data, or applies settings to it, depends
+    // on it: CloudFormation updates the guard first, and a refused change fails before anything else changed.
+    const cfnInstance = this.instance.node.defaultChild as ec2.CfnInstance;
+    this.updateGuard = new UpdateGuard(this, 'UpdateGuard', {
+      layout: {
+        backend: this.plan.backend,
+        instanceStoreType: instanceStore ? instanceType.toString() : '',
+        dataVolumes: this.plan.dataVolumes.map((v, index) => ({ index, sizeGiB: v.sizeGiB })),
+        snapshotIds: props.dataVolumeSnapshotIds ?? [],
+        encryptionKey: props.encryptionKey?.keyArn ?? 'aws/ebs',
+        availabilityZone: subnet.availabilityZone,
+        imageId: cfnInstance.imageId ?? '',
+        keyPair: cfnInstance.keyName ?? '',
+        placementGroup: cfnInstance.placementGroupName ?? '',
+      },
+      acceptDataLoss: props.acceptDataLoss,
+    });
+    for (const dependent of [this.instance, ...this.dataVolumes, ...attachments, settings]) {
+      dependent.node.addDependency(this.updateGuard.resource);
     }
 
     if (instanceStore) {
@@ -429,7 +499,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       mountOptions: this.mountOptions,
       backend: this.plan.backend,
     });
-    registration.resource.node.addDependency(this.ready);
+    registration.resource.node.addDependency(this.ready, this.updateGuard.resource);
     this.ringParameterName = registration.ringParameterName;
     this.mountParameterName = registration.mountParameterName;
   }
@@ -442,6 +512,27 @@ export class StorageServer extends Construct implements ec2.IConnectable {
   public mountOn(target: ec2.Instance | autoscaling.AutoScalingGroup, options: MountOnOptions = {}): void {
     mountStorageOn(this, target, options);
   }
+}
+
+/** The public parameter EC2 resolves at launch for the default image: the latest Amazon Linux 2023 on x86_64. */
+export const DEFAULT_IMAGE_PARAMETER = '/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-x86_64';
+
+/**
+ * The server's image. The default is `resolve:ssm:<parameter>` in the template: EC2 resolves it when it launches
+ * the instance, and CloudFormation sees the same string at every later update, so a new Amazon Linux release
+ * never replaces the server. `machineImageId` is the deliberate change.
+ */
+function serverImage(props: StorageServerProps): ec2.IMachineImage {
+  if (props.machineImageId !== undefined && props.machineImage !== undefined) {
+    throw new Error('machineImageId and machineImage are mutually exclusive: give one of them.');
+  }
+  if (props.machineImage) return props.machineImage;
+  const id = props.machineImageId;
+  if (id === undefined) return ec2.MachineImage.resolveSsmParameterAtLaunch(DEFAULT_IMAGE_PARAMETER);
+  if (!Token.isUnresolved(id) && !/^ami-([0-9a-f]{8}|[0-9a-f]{17})$/.test(id)) {
+    throw new Error(`machineImageId must be an image id such as 'ami-0123456789abcdef0', got '${id}'.`);
+  }
+  return { getImage: () => ({ imageId: id, osType: ec2.OperatingSystemType.LINUX, userData: ec2.UserData.forLinux() }) };
 }
 
 function validateName(prop: string, value: string): void {

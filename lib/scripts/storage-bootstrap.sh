@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # storage-bootstrap: pools this server's data disks into one striped LVM volume with XFS and exports it
-# over NFS to the client CIDRs only. Runs at every boot (storage-bootstrap.service) and by hand; each run
-# converges on the same state and keeps every byte. Settings: /etc/storage-server/bootstrap.env, written
-# by user data (lib/bootstrap.ts). Works on Amazon Linux 2023 (dnf) and Debian/Ubuntu (apt).
+# over NFS to the client CIDRs only. Runs at every boot (storage-bootstrap.service), at every apply of the
+# server's SSM association (a changed setting, a grown volume) and by hand; each run converges on the same
+# state and keeps every byte, and applies a changed setting live (exportfs -ra, nfsd threads, PV/LV/XFS
+# growth) without a reboot or a remount. Settings: /etc/storage-server/bootstrap.env, written by the apply
+# document (lib/bootstrap.ts). Works on Amazon Linux 2023 (dnf) and Debian/Ubuntu (apt).
 #
 # Safety rules: data disks are found by identity (an EBS volume by its id, which Nitro shows as the NVMe
 # serial, or by its attachment name, /dev/sdf showing as /dev/xvdf on Xen; instance store by the NVMe
@@ -10,7 +12,7 @@
 # already belongs to this script's volume group (name and tag). Anything else stops the run, names the
 # disk and what it holds, and writes nothing. On failure the reason is also left in REASON_FILE.
 #
-# User data carries this file without its comment-only lines (lib/bootstrap.ts), so no line of data
+# The apply document carries this file without its comment-only lines (lib/bootstrap.ts), so no line of data
 # (a multi-line string) may start with '#'.
 set -Eeuo pipefail
 export LC_ALL=C PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -29,17 +31,34 @@ die() {
 trap 'die "unexpected failure at line $LINENO: $BASH_COMMAND"' ERR
 need() { [[ $1 =~ $2 ]] || die "setting $3 '$1' is invalid in $ENV_FILE"; }
 
+# The settings file is parsed, never sourced: only the known keys, each one KEY='value' line, every value
+# validated below. Nothing in it can run as root.
+SETTINGS_KEYS=" STORAGE_BACKEND STORAGE_EBS_VOLUMES STORAGE_INSTANCE_STORE_DEVICES STORAGE_EXPORT_PATH STORAGE_CLIENT_CIDRS"
+SETTINGS_KEYS+=" STORAGE_NFS_THREADS STORAGE_EXPORT_MODE STORAGE_NFS_VERSIONS STORAGE_STRIPE_KIB STORAGE_VOLUME_WAIT_SECONDS "
+read_settings() {
+  local line n=0 key
+  while IFS= read -r line || [[ -n $line ]]; do
+    n=$((n + 1))
+    [[ -z ${line//[[:space:]]/} || $line =~ ^[[:space:]]*# ]] && continue
+    [[ $line =~ ^([A-Z_]+)=\'([^\']*)\'$ ]] || die "$ENV_FILE line $n is not KEY='value'"
+    key=${BASH_REMATCH[1]}
+    [[ $SETTINGS_KEYS == *" $key "* ]] || die "$ENV_FILE line $n: unknown setting $key"
+    printf -v "$key" '%s' "${BASH_REMATCH[2]}"
+  done <"$ENV_FILE"
+}
+
 load_config() {
   local v
   [[ $(id -u) -eq 0 ]] || die "must run as root"
   [[ -r $ENV_FILE ]] || die "settings file $ENV_FILE is missing"
-  # shellcheck source=/dev/null
-  . "$ENV_FILE"
+  read_settings
   need "${STORAGE_BACKEND:-}" '^(ebs|instance-store)$' STORAGE_BACKEND
   need "${STORAGE_EXPORT_PATH:-}" '^(/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$' STORAGE_EXPORT_PATH
   [[ ! $STORAGE_EXPORT_PATH =~ /\.\.(/|$) ]] || die "STORAGE_EXPORT_PATH may not contain '..'"
   need "${STORAGE_CLIENT_CIDRS:-}" '[^[:space:]]' STORAGE_CLIENT_CIDRS # never empty: that would export to everyone
   for v in $STORAGE_CLIENT_CIDRS; do need "$v" '^[0-9a-fA-F.:]+/[0-9]+$' STORAGE_CLIENT_CIDRS; done
+  for v in ${STORAGE_EBS_VOLUMES:-}; do need "$v" '^vol-[0-9a-f]+:/dev/[a-z]+:[0-9]+$' STORAGE_EBS_VOLUMES; done
+  for v in ${STORAGE_INSTANCE_STORE_DEVICES:-}; do need "$v" '^/dev/[a-z]+$' STORAGE_INSTANCE_STORE_DEVICES; done
   need "${STORAGE_NFS_VERSIONS:-}" '[^[:space:]]' STORAGE_NFS_VERSIONS
   for v in $STORAGE_NFS_VERSIONS; do need "$v" '^(3|4\.[012])$' STORAGE_NFS_VERSIONS; done
   need "${STORAGE_EXPORT_MODE:-}" '^(sync|async)$' STORAGE_EXPORT_MODE
@@ -92,18 +111,22 @@ by_mapping() {
 
 # Sets DISKS (in stripe order) and LABELS (each disk with how it was identified); waits for missing ones.
 find_disks() {
-  local wait=$STORAGE_VOLUME_WAIT_SECONDS next_log=0 item id dev missing nvme
+  local wait=$STORAGE_VOLUME_WAIT_SECONDS next_log=0 item id mapping gib dev missing nvme
   local deadline=$((SECONDS + wait))
   while :; do
     DISKS=() LABELS=() missing=()
     if [[ $STORAGE_BACKEND == ebs ]]; then
-      for item in ${STORAGE_EBS_VOLUMES:-}; do
-        id=${item%%:*}
+      for item in ${STORAGE_EBS_VOLUMES:-}; do # <volume id>:<attachment name>:<GiB>
+        id=${item%%:*} mapping=${item#*:} gib=${item##*:}
+        mapping=${mapping%:*}
         dev=$(nvme_with serial "${id//-/}")
-        if [[ -n $dev ]] || dev=$(by_mapping "${item#*:}"); then
-          DISKS+=("$dev") LABELS+=("$dev (EBS volume $id)")
+        if [[ -z $dev ]] && ! dev=$(by_mapping "$mapping"); then
+          missing+=("EBS volume $id (attached as $mapping)")
+        elif (($(blockdev --getsize64 "$dev") < gib * 1073741824)); then
+          # A volume the stack grew: EBS shows the new size once the modification is optimizing.
+          missing+=("EBS volume $id to reach $gib GiB (it shows $(($(blockdev --getsize64 "$dev") / 1048576)) MiB)")
         else
-          missing+=("EBS volume $id (attached as ${item#*:})")
+          DISKS+=("$dev") LABELS+=("$dev (EBS volume $id)")
         fi
       done
     else
@@ -216,9 +239,40 @@ ensure_mounted() {
   [[ $(mountpoint -d "$mp") == "$(lsblk -ndro MAJ:MIN "$dev")" ]] || die "$mp has another file system mounted"
 }
 
-# nfs.conf [nfsd] threads and versions, the exports file; nfs-server is restarted only when they change.
+# Grows every PV, then the LV and its XFS, online, when the data disks grew (EBS volumes the stack
+# enlarged). The LV keeps its stripes: it takes the extents free on every disk alike. Nothing is written
+# when nothing grew, so re-running changes nothing.
+grow() {
+  local d dev_size pe_start pv_size extent free min=-1 n=${#DISKS[@]} lv_bytes bsize blocks grew=0
+  for d in "${DISKS[@]}"; do
+    read -r dev_size pe_start pv_size extent < <(pvs "${LVM[@]}" --noheadings --nosuffix --units b \
+      -o dev_size,pe_start,pv_size,vg_extent_size "$d")
+    if ((dev_size - pe_start - pv_size >= extent)); then
+      log "growing physical volume $d to $((dev_size / 1048576)) MiB"
+      pvresize "${LVM[@]}" "$d"
+    fi
+    free=$(pvs "${LVM[@]}" --noheadings -o pv_pe_count,pv_pe_alloc_count "$d" | awk '{ print $1 - $2 }')
+    ((min >= 0 && min <= free)) || min=$free
+  done
+  if ((min > 0)); then
+    log "extending $VG/$LV by $min extents on each of the $n disks"
+    lvextend "${LVM[@]}" -l "+$((min * n))" "$VG/$LV"
+    grew=1
+  fi
+  lv_bytes=$(lvs "${LVM[@]}" --noheadings --nosuffix --units b -o lv_size "$VG/$LV" | tr -d ' ')
+  read -r bsize blocks < <(xfs_info "$STORAGE_EXPORT_PATH" |
+    sed -n 's/^data *= *bsize=\([0-9]*\) *blocks=\([0-9]*\),.*/\1 \2/p')
+  if ((grew || lv_bytes - bsize * blocks > 67108864)); then
+    log "growing XFS on $STORAGE_EXPORT_PATH to fill $VG/$LV ($((lv_bytes / 1048576)) MiB)"
+    xfs_growfs "$STORAGE_EXPORT_PATH" >/dev/null
+  fi
+}
+
+# nfs.conf [nfsd] threads and versions, and the exports file, applied live: new exports by exportfs -ra, a
+# new thread count through /proc/fs/nfsd/threads. Only a change of NFS versions restarts nfs-server (the
+# kernel takes versions only while nfsd is stopped; clients' hard mounts wait through the grace period).
 configure_nfs() {
-  local changed=0 v on cidr clients="" text
+  local restart=0 threads=0 v on cidr clients="" text
   for v in threads vers3 vers4 vers4.0 vers4.1 vers4.2; do
     case $v in
       threads) on=$THREADS ;;
@@ -227,7 +281,7 @@ configure_nfs() {
     esac
     [[ $(nfsconf --get nfsd "$v" 2>/dev/null || true) == "$on" ]] && continue
     nfsconf --set nfsd "$v" "$on"
-    changed=1
+    if [[ $v == threads ]]; then threads=1; else restart=1; fi
   done
   # mp: exported only while the file system is mounted there, never the bare directory underneath.
   for cidr in $STORAGE_CLIENT_CIDRS; do clients+=" $cidr(rw,$STORAGE_EXPORT_MODE,no_subtree_check,root_squash,sec=sys,mp)"; done
@@ -237,12 +291,16 @@ configure_nfs() {
     log "exports: $STORAGE_EXPORT_PATH$clients"
   fi
   systemctl is-enabled -q nfs-server.service || systemctl enable -q nfs-server.service
-  if ((changed)) || ! systemctl is-active -q nfs-server.service; then
+  if ((restart)) || ! systemctl is-active -q nfs-server.service; then
     log "starting nfs-server ($THREADS threads, NFS $STORAGE_NFS_VERSIONS)"
     systemctl restart nfs-server.service
-  else
-    exportfs -ra
+    return
   fi
+  if ((threads)) || [[ $(cat /proc/fs/nfsd/threads 2>/dev/null) != "$THREADS" ]]; then
+    log "nfsd threads: $THREADS (live)"
+    echo "$THREADS" >/proc/fs/nfsd/threads
+  fi
+  exportfs -ra
 }
 
 # Success only when the export is live for every client CIDR and nfsd runs the threads asked for.
@@ -257,6 +315,9 @@ verify() {
     "$THREADS nfsd threads, ${#DISKS[@]} disks)"
 }
 
+# One run at a time: the boot's unit and an apply may overlap.
+exec 8>/run/storage-bootstrap.lock
+flock 8
 rm -f "$REASON_FILE"
 load_config
 ensure_packages
@@ -264,5 +325,6 @@ find_disks
 assemble
 ensure_filesystem
 ensure_mounted
+grow
 configure_nfs
 verify

@@ -31,6 +31,13 @@ export interface StorageRequest {
    * @default 'auto'
    */
   readonly backend?: Backend | 'auto';
+  /**
+   * Keep exactly this many EBS data volumes: how an existing EBS server grows (each volume is enlarged in place;
+   * a volume added to an existing stripe, or one taken away, would lose or strand data). Implies the EBS backend
+   * (with `backend` 'ebs' or 'auto'); each volume is sized to `capacityTiB / dataVolumeCount`, at most 16 TiB.
+   * @default - as many volumes as the capacity needs (one up to 16 TiB)
+   */
+  readonly dataVolumeCount?: number;
 }
 
 /** One EBS data volume. */
@@ -94,7 +101,27 @@ export function planStorage(request: StorageRequest): StoragePlan {
       `backend must be one of ${BACKENDS.map((b) => `'${b}'`).join(', ')}; got ${describe(backend)}`,
     );
   }
-  const capacityTiB = validateCapacity(request.capacityTiB, backend);
+  const count = request.dataVolumeCount;
+  if (count !== undefined) {
+    const most = MAX_EBS_CAPACITY_TIB / MAX_SINGLE_VOLUME_TIB;
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > most) {
+      throw new Error(`dataVolumeCount must be a whole number from 1 to ${most}; got ${describe(count)}`);
+    }
+    if (backend === 'instance-store') {
+      throw new Error("dataVolumeCount applies to the EBS backend only; got backend 'instance-store'");
+    }
+  }
+  const capacityTiB = validateCapacity(request.capacityTiB, count === undefined ? backend : 'ebs');
+  if (count !== undefined) {
+    if (capacityTiB > count * MAX_SINGLE_VOLUME_TIB) {
+      throw new Error(
+        `capacityTiB ${capacityTiB} does not fit in dataVolumeCount ${count} st1 volume(s) of at most ` +
+          `${MAX_SINGLE_VOLUME_TIB} TiB each (at most ${count * MAX_SINGLE_VOLUME_TIB} TiB); an existing stripe ` +
+          'cannot take more volumes: deploy a second server for the rest',
+      );
+    }
+    return planEbs(capacityTiB, count);
+  }
 
   if (backend === 'instance-store' || (backend === 'auto' && capacityTiB > MAX_SINGLE_VOLUME_TIB)) {
     return planInstanceStore(capacityTiB);
@@ -216,12 +243,12 @@ function planInstanceStore(capacityTiB: number): StoragePlan {
   };
 }
 
-function planEbs(capacityTiB: number): StoragePlan {
+function planEbs(capacityTiB: number, fixedCount?: number): StoragePlan {
   // Multiplying by a power of two is exact in floating point, so the ceiling never rounds a request down.
   const requiredGiB = Math.max(ST1.minSizeGiB, Math.ceil(capacityTiB * 1024));
-  const count = Math.ceil(requiredGiB / ST1.maxSizeGiB);
+  const count = fixedCount ?? Math.ceil(requiredGiB / ST1.maxSizeGiB);
   // Equal sizes: an LVM stripe uses the same extent count on every volume, so extra size would be wasted.
-  const sizeGiB = Math.ceil(requiredGiB / count);
+  const sizeGiB = Math.max(ST1.minSizeGiB, Math.ceil(requiredGiB / count));
   const dataVolumes: DataVolumePlan[] = Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB }));
   const spec =
     count === 1 ? singleVolumeTier(capacityTiB) : matchingEbsBandwidth(count * st1Volume(sizeGiB).burstMBps);

@@ -11,13 +11,17 @@
 #   stop-start  scenario 5: new blank instance-store disks -> rebuilt and exported again
 #   foreign     scenario 4: disks with foreign XFS / LVM / partition table -> refused, signalled, untouched
 #   ebs         scenario 6: 2 volumes by id among decoys, the 2nd attached while the bootstrap waits
+#   ebs-grow    day 2: both volumes enlarged while stopped -> PVs, LV and XFS grown at boot; re-apply no-op
 #   ebs-missing scenario 6: a volume missing at boot -> waits, then fails naming the volume id
-#   (scenario 7, the snapshot freeze, runs inside "ebs" when lib/scripts/snapshot-freeze.sh exists)
+#   ebs-xen     day 2: one volume by its Xen attachment name, enlarged while running -> grown live by the apply
+#   (scenario 7, the snapshot freeze, runs inside "ebs" when lib/scripts/snapshot-freeze.sh exists; the
+#   "reboot" boot also applies a changed client CIDR and thread count live, and applies the old ones back)
 #   client-mount  lib/scripts/client-mount.sh on a cluster node (test/e2e/client-mount.sh, when present)
 #
 # Prints "PASS ..." / "FAIL ..." per assertion and ends with "N passed, M failed"; exits non-zero on any
 # failure. Every wait is bounded. Cache (image, last run's disks and consoles): test/e2e/.cache.
-# E2E_ONLY=instance-store|foreign|ebs|client-mount runs one group (foreign needs instance-store's disks).
+# E2E_ONLY=instance-store|foreign|ebs|ebs-xen|client-mount runs one group (foreign needs instance-store's
+# disks); E2E_RUN_DIR puts a run's disks and consoles elsewhere than test/e2e/.cache/run.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib/host.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/host.sh"
@@ -88,7 +92,9 @@ attach_volume_2() {
 ebs() {
   local d
   new_root server-ebs
-  for d in vol-1 vol-2 decoy-3 decoy-prefix decoy-virtio; do new_disk "$d"; done
+  for d in decoy-3 decoy-prefix decoy-virtio; do new_disk "$d"; done
+  new_disk vol-1 1G
+  new_disk vol-2 1G
   SERVER_DISKS=()
   nvme_disk SERVER_DISKS decoy-3 vol0e2e0000000000003     # another volume of the account
   nvme_disk SERVER_DISKS vol-1 vol0e2e0000000000001       # data volume 1 (/dev/sdf)
@@ -98,7 +104,19 @@ ebs() {
   for d in decoy-3 decoy-prefix decoy-virtio; do before[$d]=$(disk_hash "$d"); done
   SERVER_VCPUS=3 PAIR_HOOK=attach_volume_2 boot_pair ebs server-ebs "$BOOT_TIMEOUT"
 
+  # Day 2 growth: the stack enlarged both volumes while the server was stopped (1 -> 2 GiB).
+  SERVER_DISKS=()
+  nvme_disk SERVER_DISKS vol-1 vol0e2e0000000000001
+  nvme_disk SERVER_DISKS vol-2 vol0e2e0000000000002
+  truncate -s 2G "$RUN_DIR/vol-1.img" "$RUN_DIR/vol-2.img"
+  SERVER_VCPUS=3 boot_pair ebs-grow server-ebs "$BOOT_TIMEOUT"
+
   # Reboot with volume 2 detached: the boot waits 40 s for it, then fails naming it.
+  SERVER_DISKS=()
+  nvme_disk SERVER_DISKS decoy-3 vol0e2e0000000000003
+  nvme_disk SERVER_DISKS vol-1 vol0e2e0000000000001
+  nvme_disk SERVER_DISKS decoy-prefix vol0e2e000000000000
+  virtio_disk SERVER_DISKS decoy-virtio decoy
   before[vol-1]=$(disk_hash vol-1)
   SERVER_VCPUS=3 boot_pair ebs-missing server-ebs "$BOOT_TIMEOUT"
   for d in vol-1 decoy-3 decoy-prefix decoy-virtio; do
@@ -108,6 +126,25 @@ ebs() {
       fail "ebs: disk $d was written"
     fi
   done
+}
+
+# The host enlarges the running server's disk once the server says it waits for it (qemu block_resize).
+grow_xvdf() {
+  if wait_console "$1" 'grow-me: waiting for the host' 600 && hmp "$1" "block_resize xvdf 2G" >/dev/null; then
+    pass "ebs-xen: the host enlarged the running server's volume (block_resize)"
+  else
+    fail "ebs-xen: the server never asked for the growth, or block_resize failed"
+  fi
+}
+
+# Day 2 growth of a single EBS volume (Xen attachment name), live, on its own server.
+ebs_xen() {
+  new_root server-xen
+  new_disk xen-vol 1G
+  SERVER_DISKS=()
+  virtio_disk SERVER_DISKS xen-vol xvdf
+  CLIENT_DISKS=()
+  PAIR_HOOK=grow_xvdf boot_pair ebs-xen server-xen "$BOOT_TIMEOUT"
 }
 
 only() { [[ -z ${E2E_ONLY:-} || " $E2E_ONLY " == *" $1 "* ]]; }
@@ -123,6 +160,7 @@ new_root client
 if only instance-store || only foreign; then instance_store; fi
 if only foreign; then foreign; fi
 if only ebs; then ebs; fi
+if only ebs-xen; then ebs_xen; fi
 if only client-mount && declare -F client_mount_scenario >/dev/null; then client_mount_scenario "$BOOT_TIMEOUT"; fi
 log "e2e finished in $((SECONDS - start)) s"
 summary

@@ -37,6 +37,13 @@ test('`cdk synth` with no context works offline and writes the stack template', 
   expect(instance?.Properties.InstanceType).toBe('m4.2xlarge');
 });
 
+test('names with _ and . synthesize: `cdk synth -c clusterName=hpc_1.a -c serverName=home_1`', async () => {
+  const run = await cdkSynth({ clusterName: 'hpc_1.a', serverName: 'home_1' });
+  expect(run.stderr).not.toMatch(/Error/);
+  expect(run.code).toBe(0);
+  expect(fs.existsSync(path.join(run.outdir, 'StorageServer-hpc-1-a-home-1.template.json'))).toBe(true);
+});
+
 // Each bad value must stop synth with a non-zero exit and a message naming key, value and what is allowed.
 test.each<[Record<string, string>, RegExp]>([
   [{ capacityTiB: '-1' }, /capacityTiB="-1".*positive number of TiB/],
@@ -46,6 +53,8 @@ test.each<[Record<string, string>, RegExp]>([
   [{ clusterName: 'bad name' }, /clusterName="bad name".*A-Z a-z 0-9 _ \. -/],
   [{ clientCidrs: '10.0.0.0/99' }, /clientCidrs="10.0.0.0\/99".*prefix length is 0-32/],
   [{ vpcId: 'xyz' }, /vpcId="xyz".*vpc-0123456789abcdef0/],
+  [{ clusterName: 'c'.repeat(64), serverName: 's'.repeat(60) }, /serverName="s{60}".*stack name.*128 characters/],
+  [{ machineImageId: 'latest' }, /machineImageId="latest".*ami-0123456789abcdef0/],
 ])('`cdk synth -c %j` fails with a clear message', async (context, message) => {
   const run = await cdkSynth(context);
   expect(run.code).not.toBe(0);

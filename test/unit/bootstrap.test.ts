@@ -2,7 +2,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { App, Aws, Stack } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as ts from 'typescript';
 import {
@@ -11,13 +11,14 @@ import {
   bootstrapScript,
   compactScript,
   renderBootstrapEnv,
+  renderApplyCommand,
+  renderApplyDocument,
   renderBootstrapUnit,
-  renderUserData,
+  renderLoaderUserData,
 } from '../../lib/bootstrap';
 import { venvBin } from '../support/venv';
 
 const SCRIPTS_DIR = path.join(__dirname, '..', '..', 'lib', 'scripts');
-const SIGNAL = { stackName: 'my-stack', logicalId: 'StorageReady1A2B', region: 'eu-west-1' };
 
 const instanceStore: BootstrapConfig = {
   backend: 'instance-store',
@@ -37,6 +38,7 @@ const ebs = (volumes: number): BootstrapConfig => ({
   ebsVolumes: Array.from({ length: volumes }, (_, i) => ({
     volumeId: `vol-0${'123456789abcdef0'.slice(i)}${'0'.repeat(i)}`,
     device: `/dev/sd${String.fromCharCode(102 + i)}`,
+    sizeGiB: 5120,
   })),
 });
 
@@ -57,26 +59,57 @@ function shellcheck(args: string[]): { status: number | null; output: string } {
   return { status: r.status, output: `${r.stdout}${r.stderr}` };
 }
 
+/**
+ * Runs the bootstrap's own settings parser (read_settings and what it uses, cut from the script) on `file` and
+ * prints every setting, `|`-separated.
+ */
+function readSettings(file: string, env: NodeJS.ProcessEnv = {}) {
+  const script = path.join(SCRIPTS_DIR, 'storage-bootstrap.sh');
+  return bash(
+    `set -u; eval "$(sed -n '/^SETTINGS_KEYS/p; /^die() {/,/^}/p; /^read_settings() {/,/^}/p' '${script}')"
+    ENV_FILE='${file}' REASON_FILE='${path.dirname(file)}/reason'
+    read_settings
+    printf '%s|' "$STORAGE_BACKEND" "$STORAGE_EBS_VOLUMES" "$STORAGE_INSTANCE_STORE_DEVICES" \
+      "$STORAGE_EXPORT_PATH" "$STORAGE_CLIENT_CIDRS" "$STORAGE_NFS_THREADS" "$STORAGE_EXPORT_MODE" "$STORAGE_NFS_VERSIONS" \
+      "$STORAGE_STRIPE_KIB" "$STORAGE_VOLUME_WAIT_SECONDS"`,
+    env,
+  );
+}
+
 describe('renderBootstrapEnv', () => {
-  test('every value comes back exactly when the script sources the file', () => {
+  test('every value comes back exactly through the script\'s own parser', () => {
     // GIVEN
-    const dir = tmpDir();
-    const file = path.join(dir, 'bootstrap.env');
+    const file = path.join(tmpDir(), 'bootstrap.env');
     fs.writeFileSync(
       file,
       renderBootstrapEnv({ ...ebs(2), clientCidrs: ['10.0.0.0/16', '192.168.1.0/24'], nfsThreads: 64 }),
     );
     // WHEN
-    const r =
-      bash(`set -u; . '${file}'; printf '%s|' "$STORAGE_BACKEND" "$STORAGE_EBS_VOLUMES" "$STORAGE_INSTANCE_STORE_DEVICES" \
-      "$STORAGE_EXPORT_PATH" "$STORAGE_CLIENT_CIDRS" "$STORAGE_NFS_THREADS" "$STORAGE_EXPORT_MODE" "$STORAGE_NFS_VERSIONS" \
-      "$STORAGE_STRIPE_KIB" "$STORAGE_VOLUME_WAIT_SECONDS"`);
+    const r = readSettings(file);
     // THEN
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(
-      'ebs|vol-0123456789abcdef0:/dev/sdf vol-023456789abcdef00:/dev/sdg||/export/data|' +
+      'ebs|vol-0123456789abcdef0:/dev/sdf:5120 vol-023456789abcdef00:/dev/sdg:5120||/export/data|' +
         '10.0.0.0/16 192.168.1.0/24|64|sync|4.1 4.2|256|600|',
     );
+  });
+
+  test.each([
+    ['a command substitution', "STORAGE_BACKEND=$(touch /tmp/owned)", /line 1 is not KEY='value'/],
+    ['a value with a quote', "STORAGE_EXPORT_PATH='/a'b'", /line 1 is not KEY='value'/],
+    ['an unknown key', "PATH='/tmp'", /line 1: unknown setting PATH/],
+    ['an unquoted value', 'STORAGE_BACKEND=ebs', /line 1 is not KEY='value'/],
+  ])('the parser refuses %s and runs nothing of it', (_name, line, message) => {
+    // GIVEN
+    const dir = tmpDir();
+    const file = path.join(dir, 'bootstrap.env');
+    fs.writeFileSync(file, `# a comment\n\n${line}\n`.replace(/^# a comment\n\n/, ''));
+    // WHEN
+    const r = readSettings(file, { HOME: dir });
+    // THEN
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(message);
+    expect(fs.existsSync('/tmp/owned')).toBe(false);
   });
 
   test('threads are left to the host when not given', () => {
@@ -86,10 +119,10 @@ describe('renderBootstrapEnv', () => {
   test('CDK token strings pass through whole, single-quoted', () => {
     const env = renderBootstrapEnv({
       ...ebs(1),
-      ebsVolumes: [{ volumeId: '${Token[TOKEN.123]}', device: '/dev/sdf' }],
+      ebsVolumes: [{ volumeId: '${Token[TOKEN.123]}', device: '/dev/sdf', sizeGiB: 125 }],
       clientCidrs: ['${Token[TOKEN.456]}'],
     });
-    expect(env).toContain("STORAGE_EBS_VOLUMES='${Token[TOKEN.123]}:/dev/sdf'");
+    expect(env).toContain("STORAGE_EBS_VOLUMES='${Token[TOKEN.123]}:/dev/sdf:125'");
     expect(env).toContain("STORAGE_CLIENT_CIDRS='${Token[TOKEN.456]}'");
   });
 
@@ -116,8 +149,13 @@ describe('renderBootstrapEnv', () => {
     ],
     [
       'a malformed volume id',
-      { ...ebs(1), ebsVolumes: [{ volumeId: 'vol-xyz', device: '/dev/sdf' }] },
+      { ...ebs(1), ebsVolumes: [{ volumeId: 'vol-xyz', device: '/dev/sdf', sizeGiB: 125 }] },
       /volumeId "vol-xyz"/,
+    ],
+    [
+      'a fractional volume size',
+      { ...ebs(1), ebsVolumes: [{ volumeId: 'vol-0123456789abcdef0', device: '/dev/sdf', sizeGiB: 1.5 }] },
+      /sizeGiB 1.5.*whole number of GiB/,
     ],
     [
       'a device that is not a mapping name',
@@ -180,7 +218,7 @@ describe('bootstrapScript', () => {
     expect(r.stdout).toBe('#!/bin/bash\necho compiled\n');
   });
 
-  test('user data carries it without comment-only lines, still valid and shellcheck-clean', () => {
+  test('the apply document carries it without comment-only lines, still valid and shellcheck-clean', () => {
     const compact = compactScript(bootstrapScript());
     expect(compact.split('\n')[0]).toBe('#!/usr/bin/env bash');
     expect(
@@ -188,7 +226,7 @@ describe('bootstrapScript', () => {
         .split('\n')
         .slice(2)
         .filter((l) => /^\s*#/.test(l)),
-    ).toEqual(['  # shellcheck source=/dev/null']);
+    ).toEqual([]);
     expect(compact.length).toBeLessThan(bootstrapScript().length);
     const file = path.join(tmpDir(), 'compact.sh');
     fs.writeFileSync(file, compact);
@@ -211,13 +249,11 @@ describe('renderBootstrapUnit', () => {
 });
 
 /**
- * Runs rendered user data for real in a scratch root: the absolute paths are moved under it, and PATH
- * serves a recording systemctl (exit code SYSTEMCTL_START_RC for `start`) and no dnf.
+ * Runs the apply step for real, with /bin/sh, in a scratch root: its absolute paths are moved under it (the
+ * here-document bodies stay byte for byte), and PATH serves a recording systemctl (`restart` exits with
+ * RESTART_RC; `show` says ACTIVE_STATES one by one, then `active`) and a journalctl that prints one line.
  */
-function runUserData(
-  lines: string[],
-  opts: { startRc?: number; reason?: string; breakScriptPath?: boolean } = {},
-) {
+function runApply(command: string, opts: { restartRc?: number; reason?: string; activeStates?: string[] } = {}) {
   const root = tmpDir();
   const bin = path.join(root, 'bin');
   fs.mkdirSync(bin);
@@ -226,43 +262,50 @@ function runUserData(
     [
       '#!/bin/bash',
       `echo "$*" >>'${root}/systemctl.log'`,
-      `if [ "$1" = start ] && [ -n "$REASON" ]; then mkdir -p '${root}/run/storage-server' && echo "$REASON" >'${root}${BOOTSTRAP_PATHS.failureReason}'; fi`,
-      'if [ "$1" = start ]; then exit "${SYSTEMCTL_START_RC:-0}"; fi',
+      'if [ "$1" = show ]; then',
+      `  n=$(grep -c '^show' '${root}/systemctl.log'); set -- $ACTIVE_STATES; eval "s=\\\${$n:-active}"; echo "$s"; exit 0`,
+      'fi',
+      `if [ "$1" = restart ] && [ -n "$REASON" ]; then mkdir -p '${root}/run/storage-server' && echo "$REASON" >'${root}${BOOTSTRAP_PATHS.failureReason}'; fi`,
+      'if [ "$1" = restart ]; then exit "${RESTART_RC:-0}"; fi',
     ].join('\n'),
     { mode: 0o755 },
   );
-  fs.mkdirSync(path.join(root, 'opt/aws/bin'), { recursive: true });
-  fs.writeFileSync(
-    path.join(root, 'opt/aws/bin/cfn-signal'),
-    `#!/bin/bash\nprintf '%s\\n' "$@" >'${root}/signal.log'\n`,
-    { mode: 0o755 },
-  );
-  if (opts.breakScriptPath) fs.mkdirSync(path.join(root, BOOTSTRAP_PATHS.script), { recursive: true });
-  // Move the user data's own paths under the scratch root; the here-document bodies stay byte for byte.
+  fs.writeFileSync(path.join(bin, 'journalctl'), '#!/bin/sh\necho "storage-bootstrap: export live (journal)"\n', {
+    mode: 0o755,
+  });
   let inBody = false;
-  const moved = lines.map((line) => {
+  const moved = command.split('\n').map((line) => {
     if (inBody) {
       inBody = line !== 'STORAGE_BOOTSTRAP_EOF';
       return line;
     }
     inBody = line.endsWith("<<'STORAGE_BOOTSTRAP_EOF'");
     return line.replace(
-      /(?<![\w.-])(\/(usr\/local\/sbin|etc\/storage-server|etc\/systemd\/system|run\/storage-server|opt\/aws\/bin))/g,
+      /(?<![\w.-])(\/(usr\/local\/sbin|etc\/storage-server|etc\/systemd\/system|run\/storage-server))/g,
       `${root}$1`,
     );
   });
-  const r = bash(ec2UserData(moved), {
-    PATH: `${bin}:/usr/bin:/bin`,
-    SYSTEMCTL_START_RC: String(opts.startRc ?? 0),
-    REASON: opts.reason ?? '',
+  const file = path.join(root, 'apply.sh');
+  fs.writeFileSync(file, moved.join('\n'));
+  const r = spawnSync('sh', [file], {
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      PATH: `${bin}:/usr/bin:/bin`,
+      RESTART_RC: String(opts.restartRc ?? 0),
+      REASON: opts.reason ?? '',
+      ACTIVE_STATES: (opts.activeStates ?? []).join(' '),
+    },
   });
   const read = (f: string): string =>
     fs.existsSync(path.join(root, f)) ? fs.readFileSync(path.join(root, f), 'utf8') : '';
   return {
-    ...r,
+    status: r.status,
+    stdout: r.stdout,
+    stderr: r.stderr,
     file: (p: string) => read(p),
+    mode: (p: string) => fs.statSync(path.join(root, p)).mode & 0o777,
     systemctl: read('systemctl.log').trim().split('\n'),
-    signal: read('signal.log').trim().split('\n'),
   };
 }
 
@@ -272,99 +315,91 @@ function ec2UserData(lines: string[]): string {
   return userData.render();
 }
 
-describe('renderUserData', () => {
-  test('installs the script, its settings and the unit, enables it, and runs it once through systemd', () => {
-    const run = runUserData(renderUserData(instanceStore));
+describe('renderApplyCommand', () => {
+  test('installs the script, its settings and the unit, enables the unit, runs it through systemd, prints its log', () => {
+    const run = runApply(renderApplyCommand(instanceStore));
+    expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.file(BOOTSTRAP_PATHS.script)).toBe(`${compactScript(bootstrapScript()).replace(/\n$/, '')}\n`);
+    expect(run.mode(BOOTSTRAP_PATHS.script)).toBe(0o755);
     expect(run.file(BOOTSTRAP_PATHS.env)).toBe(renderBootstrapEnv(instanceStore));
     expect(run.file(BOOTSTRAP_PATHS.unit)).toBe(renderBootstrapUnit(instanceStore));
     expect(run.systemctl).toEqual([
       'daemon-reload',
       'enable storage-bootstrap.service',
-      'start storage-bootstrap.service',
+      'show -p ActiveState --value storage-bootstrap.service',
+      'restart storage-bootstrap.service',
     ]);
-    expect(run.signal).toEqual(['']);
+    expect(run.stdout).toContain('storage-bootstrap: export live (journal)');
   });
 
-  test('signals CloudFormation success when the export is live', () => {
-    const run = runUserData(renderUserData(instanceStore, SIGNAL));
-    expect(run.signal).toEqual([
-      '-e',
-      '0',
-      '--reason',
-      'NFS export is live',
-      '--stack',
-      'my-stack',
-      '--resource',
-      'StorageReady1A2B',
-      '--region',
-      'eu-west-1',
-    ]);
-  });
+  test('waits for a run already under way (the boot\'s) before running again', () => {
+    const run = runApply(renderApplyCommand(instanceStore), { activeStates: ['activating'] });
+    expect(run.status).toBe(0);
+    expect(run.systemctl.filter((c) => c.startsWith('show'))).toHaveLength(2);
+    expect(run.systemctl[run.systemctl.length - 1]).toBe('restart storage-bootstrap.service');
+  }, 20_000);
 
-  test('signals failure with the reason the bootstrap left', () => {
-    const run = runUserData(renderUserData(instanceStore, SIGNAL), {
-      startRc: 1,
+  test('fails with the bootstrap\'s status and its reason', () => {
+    const run = runApply(renderApplyCommand(instanceStore), {
+      restartRc: 1,
       reason: 'refusing data disks with content this bootstrap did not make: /dev/xvdc holds xfs',
     });
-    expect(run.signal.slice(0, 4)).toEqual([
-      '-e',
-      '1',
-      '--reason',
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
       'storage bootstrap failed (exit 1): refusing data disks with content this bootstrap did not make: /dev/xvdc holds xfs',
-    ]);
-    expect(run.stderr).toContain('/dev/xvdc holds xfs');
-  });
-
-  test('signals failure even when installing the bootstrap fails', () => {
-    const run = runUserData(renderUserData(instanceStore, SIGNAL), { breakScriptPath: true });
-    expect(run.systemctl).toEqual(['']);
-    expect(run.signal[0]).toBe('-e');
-    expect(run.signal[1]).not.toBe('0');
-    expect(run.signal[3]).toMatch(
-      /^storage bootstrap failed \(exit \d+\): see journalctl -u storage-bootstrap$/,
     );
   });
 
-  test('quotes the signal target for the shell', () => {
-    const run = runUserData(renderUserData(instanceStore, { ...SIGNAL, stackName: "it's $(reboot)" }));
-    expect(run.signal.slice(4, 6)).toEqual(['--stack', "it's $(reboot)"]);
+  test('runs the extra commands (bash) only after a successful bootstrap', () => {
+    const extra = ['set -eu', 'arr=(clusterware joined)', 'echo "extra: ${arr[*]}"'];
+    expect(runApply(renderApplyCommand(instanceStore, extra)).stdout).toContain('extra: clusterware joined');
+    const failed = runApply(renderApplyCommand(instanceStore, extra), { restartRc: 3 });
+    expect(failed.status).toBe(3);
+    expect(failed.stdout).not.toContain('extra:');
   });
 
-  test('keeps CDK tokens whole, so CloudFormation substitutes the real values', () => {
+  test('is POSIX sh and shellcheck-clean', () => {
+    const file = path.join(tmpDir(), 'apply.sh');
+    fs.writeFileSync(file, renderApplyCommand(ebs(3)));
+    expect(shellcheck(['-s', 'sh', file])).toEqual({ status: 0, output: '' });
+  });
+
+  test('keeps CDK tokens whole in the document, so CloudFormation substitutes the real volume ids', () => {
     // GIVEN
     const stack = new Stack(new App(), 'Tokens');
-    const volume = new ec2.CfnVolume(stack, 'Data', {
-      availabilityZone: 'us-east-1a',
-      size: 500,
-      volumeType: 'st1',
-    });
-    const userData = ec2.UserData.forLinux();
+    const volume = new ec2.CfnVolume(stack, 'Data', { availabilityZone: 'us-east-1a', size: 500, volumeType: 'st1' });
     // WHEN
-    userData.addCommands(
-      ...renderUserData(
-        { ...ebs(1), ebsVolumes: [{ volumeId: volume.ref, device: '/dev/sdf' }] },
-        { stackName: Aws.STACK_NAME, logicalId: 'Ready', region: Aws.REGION },
-      ),
-    );
+    const content = renderApplyDocument({ ...ebs(1), ebsVolumes: [{ volumeId: volume.ref, device: '/dev/sdf', sizeGiB: 500 }] });
     // THEN
-    const resolved = JSON.stringify(stack.resolve(userData.render()));
-    expect(resolved).toContain(`STORAGE_EBS_VOLUMES='",{"Ref":"Data"},":/dev/sdf'`);
-    expect(resolved).toContain(`--stack '",{"Ref":"AWS::StackName"},"'`);
-    expect(resolved).toContain(`--region '",{"Ref":"AWS::Region"},"'`);
+    expect(JSON.stringify(stack.resolve(content))).toContain(`STORAGE_EBS_VOLUMES='",{"Ref":"Data"},":/dev/sdf:500'`);
   });
 
-  test('is valid bash and shellcheck-clean', () => {
-    const file = path.join(tmpDir(), 'user-data.sh');
-    fs.writeFileSync(file, ec2UserData(renderUserData(ebs(4), SIGNAL)));
-    expect(bash(`bash -n '${file}'`).stderr).toBe('');
+  test('the document stays well under SSM\'s 64 KB with 3 volumes, and its step outlasts the unit', () => {
+    const content = renderApplyDocument(ebs(3));
+    expect(Buffer.byteLength(JSON.stringify(content))).toBeLessThan(48 * 1024);
+    const step = (content.mainSteps as Array<{ inputs: { timeoutSeconds: string } }>)[0];
+    expect(Number(step.inputs.timeoutSeconds)).toBeGreaterThan(600 + 1200);
+  });
+});
+
+describe('renderLoaderUserData', () => {
+  test('is the same whatever the settings: it takes none', () => {
+    expect(renderLoaderUserData.length).toBe(0);
+    expect(ec2UserData(renderLoaderUserData())).not.toMatch(/STORAGE_|10\.0\.0\.0|export\/data|vol-/);
+  });
+
+  test('enables the SSM agent that brings the bootstrap, and is shellcheck-clean', () => {
+    const dir = tmpDir();
+    const bin = path.join(dir, 'bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'systemctl'), `#!/bin/sh\necho "$*" >>'${dir}/systemctl.log'\n`, { mode: 0o755 });
+    const file = path.join(dir, 'user-data.sh');
+    fs.writeFileSync(file, ec2UserData(renderLoaderUserData()));
+    const r = spawnSync('bash', [file], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:/usr/bin:/bin` } });
+    expect(r.status).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'systemctl.log'), 'utf8')).toContain('enable --now amazon-ssm-agent.service');
     expect(shellcheck(['-s', 'bash', file])).toEqual({ status: 0, output: '' });
-  });
-
-  test('stays well under the 16 KB user-data limit with 4 volumes (leaving room for other commands)', () => {
-    const bytes = Buffer.byteLength(ec2UserData(renderUserData(ebs(4), SIGNAL)));
-    expect(bytes).toBeLessThan(13 * 1024);
   });
 });
 

@@ -1,4 +1,4 @@
-import { CONTEXT_DEFAULTS, ContextKey, parseContext } from '../../lib/context';
+import { CONTEXT_DEFAULTS, ContextKey, parseContext, stackName } from '../../lib/context';
 
 const read = (values: Partial<Record<ContextKey, unknown>>) => (key: ContextKey) => values[key];
 
@@ -14,6 +14,7 @@ describe('parseContext', () => {
       serverName: 'storage1',
       clientTagKey: 'cluster',
       snapshotRetain: 7,
+      acceptDataLoss: false,
     });
     expect(CONTEXT_DEFAULTS.capacityTiB).toBe(5);
   });
@@ -34,6 +35,9 @@ describe('parseContext', () => {
       placementGroup: 'hpc-pg',
       snapshotRetain: '0',
       terminationProtection: 'false',
+      machineImageId: 'ami-0123456789abcdef0',
+      acceptDataLoss: 'true',
+      dataVolumeCount: '2',
     }));
     expect(ctx).toEqual({
       capacityTiB: 21.5,
@@ -50,6 +54,9 @@ describe('parseContext', () => {
       placementGroup: 'hpc-pg',
       snapshotRetain: 0,
       terminationProtection: false,
+      machineImageId: 'ami-0123456789abcdef0',
+      acceptDataLoss: true,
+      dataVolumeCount: 2,
     });
   });
 
@@ -85,6 +92,12 @@ describe('parseContext', () => {
     ['terminationProtection', 'yes', /terminationProtection="yes".*'true' or 'false'/],
     ['keyPair', 'ключ', /keyPair="ключ".*printable ASCII/],
     ['capacityTiB', { a: 1 }, /capacityTiB=.*string, number or boolean/],
+    ['machineImageId', 'ami-XYZ', /machineImageId="ami-XYZ".*image id such as 'ami-0123456789abcdef0'/],
+    ['machineImageId', 'latest', /machineImageId="latest"/],
+    ['acceptDataLoss', 'yes', /acceptDataLoss="yes".*'true' or 'false'/],
+    ['dataVolumeCount', '0', /dataVolumeCount="0".*from 1 to 3/],
+    ['dataVolumeCount', '4', /dataVolumeCount="4".*from 1 to 3/],
+    ['dataVolumeCount', '1.5', /dataVolumeCount="1.5"/],
   ])('%s=%j is refused with a message naming key, value and what is allowed', (key, value, message) => {
     expect(() => parseContext(read({ [key]: value }))).toThrow(message);
   });
@@ -95,6 +108,33 @@ describe('parseContext', () => {
 
   test('empty strings count as absent', () => {
     expect(parseContext(read({ clusterName: '  ', clientCidrs: '' })).clusterName).toBe('cluster');
+  });
+});
+
+describe('stack names', () => {
+  test('names with _ and . give a valid stack name: those characters become -', () => {
+    const ctx = parseContext(read({ clusterName: 'hpc_1.a', serverName: 'home_1' }));
+    expect(stackName(ctx.clusterName, ctx.serverName)).toBe('StorageServer-hpc-1-a-home-1');
+    // CloudFormation: a letter first, then letters, digits and hyphens, at most 128 characters.
+    expect(stackName(ctx.clusterName, ctx.serverName)).toMatch(/^[A-Za-z][A-Za-z0-9-]{0,127}$/);
+  });
+
+  test('every pair of valid names within the length rule gives a valid stack name', () => {
+    const chars = 'Az09_.-';
+    for (let n = 1; n <= 64; n += 7) {
+      const cluster = Array.from({ length: n }, (_, i) => chars[i % chars.length]).join('');
+      const server = Array.from({ length: 113 - n }, (_, i) => chars[(i + 3) % chars.length]).join('');
+      if (server.length > 64 || server.length < 1) continue;
+      const ctx = parseContext(read({ clusterName: cluster, serverName: server }));
+      expect(stackName(ctx.clusterName, ctx.serverName)).toMatch(/^[A-Za-z][A-Za-z0-9-]{0,127}$/);
+    }
+  });
+
+  test('names whose stack name would pass 128 characters are refused, naming the key', () => {
+    expect(() => parseContext(read({ clusterName: 'c'.repeat(64), serverName: 's'.repeat(50) }))).toThrow(
+      /serverName="s{50}": allowed is names that keep the stack name .* within CloudFormation's 128 characters: clusterName and serverName together at most 113 characters \(got 64 \+ 50\)/,
+    );
+    expect(() => parseContext(read({ clusterName: 'c'.repeat(64) + '', serverName: undefined, ...{} }))).not.toThrow();
   });
 });
 

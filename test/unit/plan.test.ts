@@ -94,6 +94,36 @@ describe('planStorage: forced backends', () => {
   });
 });
 
+describe('planStorage: growth of an existing EBS layout (dataVolumeCount)', () => {
+  test.each<[number, number, number, string]>([
+    // capacityTiB, volumes kept, GiB each (capacity x 1024 / count, rounded up), instance
+    [8, 1, 8192, 'm4.4xlarge'],
+    [20, 2, 10240, 'm4.16xlarge'],
+    [30, 2, 15360, 'm4.16xlarge'],
+    [0.1, 1, 125, 'm4.xlarge'],
+  ])('%s TiB kept on %s volume(s): %s GiB each on %s', (capacityTiB, count, sizeGiB, instanceType) => {
+    const plan = planStorage({ capacityTiB, backend: 'ebs', dataVolumeCount: count });
+    expect(plan.dataVolumes).toEqual(Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB })));
+    expect(plan.instanceType).toBe(instanceType);
+  });
+
+  test('with backend auto it stays on EBS above 16 TiB instead of switching to instance store', () => {
+    const plan = planStorage({ capacityTiB: 20, dataVolumeCount: 2 });
+    expect(plan.backend).toBe('ebs');
+    expect(plan.dataVolumes).toHaveLength(2);
+  });
+
+  test.each<[object, RegExp]>([
+    [{ capacityTiB: 20, backend: 'ebs', dataVolumeCount: 1 }, /capacityTiB 20 does not fit in dataVolumeCount 1 st1 volume\(s\) of at most 16 TiB/],
+    [{ capacityTiB: 5, dataVolumeCount: 0 }, /dataVolumeCount must be a whole number from 1 to 3; got 0/],
+    [{ capacityTiB: 5, dataVolumeCount: 1.5 }, /dataVolumeCount must be a whole number from 1 to 3; got 1.5/],
+    [{ capacityTiB: 5, dataVolumeCount: 4 }, /dataVolumeCount must be a whole number from 1 to 3; got 4/],
+    [{ capacityTiB: 20, backend: 'instance-store', dataVolumeCount: 1 }, /dataVolumeCount applies to the EBS backend only/],
+  ])('%j is refused naming the field', (request, message) => {
+    expect(() => planStorage(request as never)).toThrow(message);
+  });
+});
+
 describe('planStorage: monthly cost (730 h on demand + st1 at $0.045 per GiB-month, us-east-1)', () => {
   test.each([
     [{ capacityTiB: 5 }, 0.4 * 730 + 5120 * 0.045],

@@ -1,15 +1,26 @@
-import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { App, CfnResource, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import { StorageServer } from '../../lib/storage-server';
+import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { appStack, serverStack } from '../support/stacks';
 
-/** The user data of the template's single instance, joined to one string (tokens left as JSON). */
-function userDataOf(template: Template): string {
-  const instances = Object.values(template.findResources('AWS::EC2::Instance'));
-  expect(instances).toHaveLength(1);
-  return JSON.stringify(instances[0].Properties.UserData);
+/** The shell step of the server's apply document (the settings it applies), joined to one string (tokens as JSON). */
+function applyCommandOf(template: Template): string {
+  const docs = Object.values(template.findResources('AWS::SSM::Document')).filter(
+    (d) => d.Properties.Content.mainSteps[0].name === 'applyStorageSettings',
+  );
+  expect(docs).toHaveLength(1);
+  return JSON.stringify(docs[0].Properties.Content.mainSteps[0].inputs.runCommand);
+}
+
+/** The one settings line `KEY='value'` the server applies, from the apply document. */
+function settingOf(template: Template, key: string): string {
+  const line = applyCommandOf(template)
+    .split('\\n')
+    .find((l) => l.startsWith(`${key}=`));
+  expect(line).toBeDefined();
+  return line!;
 }
 
 describe('planner choice reaches the template', () => {
@@ -109,11 +120,16 @@ describe('secure defaults', () => {
     ]));
     expect(group.Properties.SecurityGroupEgress).toHaveLength(3);
     expect(JSON.stringify(t.toJSON())).not.toMatch(/"SecretString"|resolve:secretsmanager/);
+    // The ring join runs from the apply document after the bootstrap, never from user data (a change of the
+    // ring's settings must not stop the server).
+    expect(applyCommandOf(t)).toContain('clusterware');
+    expect(applyCommandOf(t)).toContain("--master '10.0.1.10'");
+    const [instance] = Object.values(t.findResources('AWS::EC2::Instance'));
+    expect(JSON.stringify(instance.Properties.UserData)).not.toMatch(/clusterware|10\.0\.1\.10/);
   });
 
-  test('the export is restricted to the client CIDR in the bootstrap configuration', () => {
-    expect(userDataOf(template)).toContain('10.1.0.0/16');
-    expect(userDataOf(template)).not.toMatch(/\*\(rw/);
+  test('the export is restricted to the client CIDR in the settings the server applies', () => {
+    expect(settingOf(template, 'STORAGE_CLIENT_CIDRS')).toBe("STORAGE_CLIENT_CIDRS='10.1.0.0/16'");
   });
 
   test('without clients given, the VPC CIDR is the only client', () => {
@@ -183,30 +199,129 @@ describe('EBS data volumes', () => {
     for (const v of Object.values(template.findResources('AWS::EC2::Volume'))) expect(v.DeletionPolicy).toBe(expected);
   });
 
-  test('the bootstrap is told every volume id with its attachment device', () => {
+  test('the bootstrap is told every volume id with its attachment device and size, in stripe order', () => {
     const { template } = serverStack({ capacityTiB: 30, backend: 'ebs' });
-    const userData = userDataOf(template);
-    for (const id of Object.keys(template.findResources('AWS::EC2::Volume'))) {
-      expect(userData).toContain(`{"Ref":"${id}"}`);
-    }
-    expect(userData).toContain('/dev/sdf');
-    expect(userData).toContain('/dev/sdg');
+    const [a, b] = Object.keys(template.findResources('AWS::EC2::Volume'));
+    expect(settingOf(template, 'STORAGE_EBS_VOLUMES')).toBe(
+      `STORAGE_EBS_VOLUMES='",{"Ref":"${a}"},":/dev/sdf:15360 ",{"Ref":"${b}"},":/dev/sdg:15360'`,
+    );
   });
 });
 
 describe('readiness', () => {
-  test('a wait condition with a CreationPolicy completes only after the bootstrap signals it', () => {
-    const { template, stack, server } = serverStack({ capacityTiB: 5 });
-    const waitId = stack.getLogicalId(server.ready);
-    const wait = template.findResources('AWS::CloudFormation::WaitCondition')[waitId];
-    expect(wait.CreationPolicy).toEqual({ ResourceSignal: { Count: 1, Timeout: 'PT30M' } });
-    const attachments = Object.keys(template.findResources('AWS::EC2::VolumeAttachment'));
-    expect(wait.DependsOn).toEqual(expect.arrayContaining([...attachments, expect.stringMatching(/^StorageInstance/)]));
-    // The instance signals this very resource, with its own role allowed to.
-    expect(userDataOf(template)).toContain(waitId);
-    template.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'cloudformation:SignalResource', Resource: { Ref: 'AWS::StackId' } })]) },
+  test('a State Manager association applies the settings; CloudFormation waits for it after every attachment', () => {
+    const { template, stack, server } = serverStack({ capacityTiB: 30, backend: 'ebs' });
+    const association = template.findResources('AWS::SSM::Association')[stack.getLogicalId(server.ready)];
+    const [docId] = Object.entries(template.findResources('AWS::SSM::Document')).find(
+      ([, d]) => d.Properties.Content.mainSteps[0].name === 'applyStorageSettings',
+    )!;
+    expect(association.Properties).toEqual({
+      Name: { Ref: docId },
+      Targets: [{ Key: 'InstanceIds', Values: [{ Ref: expect.stringMatching(/^StorageInstance/) }] }],
+      WaitForSuccessTimeoutSeconds: 2 * (900 + 1200) + 60,
     });
+    const attachments = Object.keys(template.findResources('AWS::EC2::VolumeAttachment'));
+    expect(attachments).toHaveLength(2);
+    expect(association.DependsOn).toEqual(expect.arrayContaining(attachments));
+    // The registration points clients at the server only once the export is live.
+    const [registration] = Object.values(template.findResources('Custom::StorageServerRegistration'));
+    expect(registration.DependsOn).toContain(stack.getLogicalId(server.ready));
+    template.resourceCountIs('AWS::CloudFormation::WaitCondition', 0);
+    expect(JSON.stringify(template.toJSON())).not.toContain('cloudformation:SignalResource');
+  });
+});
+
+describe('day 2: a setting change never touches the image or the user data', () => {
+  const instanceOf = (template: Template) => {
+    const instances = Object.values(template.findResources('AWS::EC2::Instance'));
+    expect(instances).toHaveLength(1);
+    return instances[0].Properties;
+  };
+  const documentOf = (template: Template) => applyCommandOf(template);
+
+  test.each<[string, Record<string, string>, Record<string, string>]>([
+    ['client CIDRs', {}, { clientCidrs: '10.1.0.0/16' }],
+    ['snapshot retention', {}, { snapshotRetain: '3' }],
+    ['capacityTiB 5 -> 8 (EBS growth)', {}, { capacityTiB: '8' }],
+    ['capacityTiB=20 with a changed client CIDR', { capacityTiB: '20' }, { capacityTiB: '20', clientCidrs: '10.1.0.0/16' }],
+  ])('%s: ImageId and UserData are byte-identical', (_name, before, after) => {
+    const a = instanceOf(Template.fromStack(appStack(before)));
+    const b = instanceOf(Template.fromStack(appStack({ ...before, ...after })));
+    expect(JSON.stringify(b.ImageId)).toBe(JSON.stringify(a.ImageId));
+    expect(JSON.stringify(b.UserData)).toBe(JSON.stringify(a.UserData));
+  });
+
+  test.each<[string, Partial<StorageServerProps>]>([
+    ['nfsd threads', { nfs: { threads: 64 } }],
+    ['export mode', { nfs: { exportMode: 'async' } }],
+    ['client CIDRs', { clientCidrs: ['10.9.0.0/16'] }],
+  ])('%s: ImageId and UserData are byte-identical, and the apply document carries the change', (_name, change) => {
+    const a = serverStack({ capacityTiB: 5 }).template;
+    const b = serverStack({ capacityTiB: 5, ...change }).template;
+    expect(JSON.stringify(instanceOf(b).ImageId)).toBe(JSON.stringify(instanceOf(a).ImageId));
+    expect(JSON.stringify(instanceOf(b).UserData)).toBe(JSON.stringify(instanceOf(a).UserData));
+    expect(documentOf(b)).not.toBe(documentOf(a));
+  });
+
+  test('growth: the volume grows in place and the apply document carries the new size', () => {
+    const a = appStack({});
+    const b = appStack({ capacityTiB: '8' });
+    const volumes = (s: Stack) => Template.fromStack(s).findResources('AWS::EC2::Volume');
+    expect(Object.keys(volumes(b))).toEqual(Object.keys(volumes(a)));
+    expect(Object.values(volumes(b)).map((v) => v.Properties.Size)).toEqual([8192]);
+    expect(settingOf(Template.fromStack(b), 'STORAGE_EBS_VOLUMES')).toMatch(/:\/dev\/sdf:8192'$/);
+    // m4.2xlarge -> m4.4xlarge: a stop/start, which EBS data survives.
+    expect(instanceOf(Template.fromStack(b)).InstanceType).toBe('m4.4xlarge');
+  });
+
+  test('the image id is resolved by EC2 at launch, never a template parameter CloudFormation re-resolves', () => {
+    const template = Template.fromStack(appStack({}));
+    expect(instanceOf(template).ImageId).toBe(
+      'resolve:ssm:/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-x86_64',
+    );
+    expect(JSON.stringify(template.toJSON().Parameters ?? {})).not.toMatch(/AWS::EC2::Image::Id|ami-amazon-linux/);
+  });
+
+  test('the update guard holds the layout, and the instance, every volume, the settings and the registration depend on it', () => {
+    const { template, stack, server } = serverStack({ capacityTiB: 30, backend: 'ebs' });
+    const guardId = stack.getLogicalId(server.updateGuard.resource.node.defaultChild as CfnResource);
+    const guard = template.findResources('Custom::StorageServerUpdateGuard')[guardId];
+    expect(guard.Properties).toEqual(expect.objectContaining({
+      Backend: 'ebs',
+      InstanceStoreType: '',
+      DataVolumes: ['0:15360', '1:15360'],
+      SnapshotIds: [],
+      EncryptionKey: 'aws/ebs',
+      ImageId: 'resolve:ssm:/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-x86_64',
+      KeyPair: '',
+      PlacementGroup: '',
+      AcceptDataLoss: 'false',
+    }));
+    const dependents = [
+      ...Object.entries(template.findResources('AWS::EC2::Instance')),
+      ...Object.entries(template.findResources('AWS::EC2::Volume')),
+      ...Object.entries(template.findResources('AWS::EC2::VolumeAttachment')),
+      ...Object.entries(template.findResources('AWS::SSM::Association')),
+      ...Object.entries(template.findResources('Custom::StorageServerRegistration')),
+    ];
+    expect(dependents.length).toBe(1 + 2 + 2 + 1 + 1);
+    for (const [id, resource] of dependents) {
+      expect([id, resource.DependsOn]).toEqual([id, expect.arrayContaining([guardId])]);
+    }
+  });
+
+  test('acceptDataLoss reaches the guard', () => {
+    const { template } = serverStack({ acceptDataLoss: true });
+    template.hasResourceProperties('Custom::StorageServerUpdateGuard', { AcceptDataLoss: 'true' });
+  });
+
+  test('machineImageId is the deliberate change, and a bad id is refused naming the prop', () => {
+    const { template } = serverStack({ machineImageId: 'ami-0123456789abcdef0' });
+    expect(instanceOf(template).ImageId).toBe('ami-0123456789abcdef0');
+    expect(() => serverStack({ machineImageId: 'ami-XYZ' })).toThrow(/machineImageId must be an image id .*got 'ami-XYZ'/);
+    expect(() =>
+      serverStack({ machineImageId: 'ami-0123456789abcdef0', machineImage: ec2.MachineImage.latestAmazonLinux2023() }),
+    ).toThrow(/mutually exclusive/);
   });
 });
 

@@ -51,6 +51,23 @@ outsider_refused() {
   [[ $rc -ne 0 && $out == *"denied"* ]]
 }
 
+# The outsider (see outsider_refused) mounts the export and checks every file the client wrote.
+outsider_verifies() {
+  local out rc
+  ip link add outside0 link eth0 type macvlan mode bridge &&
+    ip netns add outsider && ip link set outside0 netns outsider &&
+    ip -n outsider addr add "$OUTSIDER_IP/24" dev outside0 && ip -n outsider link set outside0 up &&
+    ip -n outsider link set lo up || return 2
+  mkdir -p /mnt/outsider
+  out=$(ip netns exec outsider unshare --uts --mount sh -c \
+    "hostname outsider && timeout 60 mount -t nfs -o '$MOUNT_OPTS' '$SERVER_IP:$EXPORT' /mnt/outsider &&
+     cd /mnt/outsider/e2e && sha256sum --quiet -c '$SUMS' && cd / && umount /mnt/outsider" 2>&1)
+  rc=$?
+  ip netns del outsider
+  echo "$out"
+  return "$rc"
+}
+
 check_mount_options() {
   local o opts
   opts=$(findmnt -nro OPTIONS --mountpoint "$MNT")
@@ -87,6 +104,15 @@ client_reboot() {
   drop_caches
   check "every checksum still matches after the re-run, on the same mount" verify_files
   check "the mount still takes writes" as_user sh -c "echo again >'$MNT/e2e/after-rerun.txt' && sync"
+  umount "$MNT"
+  send remount-done || return 0
+  SCEN=live
+  recv live-applied 900 || return 0
+  refute "a client inside only the old CIDR is refused" nfs_mount_once "$MOUNT_OPTS"
+  check "a client inside only the new CIDR mounts and reads every file intact" outsider_verifies
+  send live-checked && recv restored 900 || return 0
+  check "after the old settings are applied back, the client mounts again" nfs_mount
+  check "and every checksum matches" verify_files
   umount "$MNT"
   send finished
 }
@@ -141,6 +167,27 @@ freeze_scenario() {
   check_eq "the blocked NFS write completes after the thaw" "$?" 0
   check_eq "and wrote everything" "$(stat -c %s "$MNT/e2e/frozen-nfs.bin" 2>&1)" 1048576
   SCEN=$STAGE
+}
+
+client_ebs_grow() {
+  recv ready 900 || return 0
+  check "mounts the grown export" nfs_mount
+  check "every file written before the growth is intact" verify_files
+  check "the grown file system takes writes" as_user sh -c "head -c 4M /dev/urandom >'$MNT/e2e/after-grow.bin' && sync"
+  umount "$MNT"
+  send finished
+}
+
+client_ebs_xen() {
+  recv ready 900 || return 0
+  check "mounts the export" nfs_mount
+  check "writes files as a user" write_files
+  send written && recv grown 900 || return 0
+  drop_caches
+  check "every checksum matches on the same mount after the live growth" verify_files
+  check "the grown file system takes writes" as_user sh -c "head -c 4M /dev/urandom >'$MNT/e2e/after-grow.bin' && sync"
+  umount "$MNT"
+  send finished
 }
 
 client_ebs_missing() {

@@ -9,32 +9,59 @@ LVDEV=/dev/$VG/$LV
 BOOTSTRAP=/usr/local/sbin/storage-bootstrap
 as_bench() { "$@"; }
 
-# First boot: what cloud-init does with user data (once per instance), with a recording cfn-signal.
-run_user_data() {
-  install -D -m 0755 "$CTL/guest/cfn-signal" /opt/aws/bin/cfn-signal
-  install -D -m 0700 "$CTL/userdata/$1.sh" /var/lib/cloud/instance/user-data.txt
-  info "running the user data of scenario '$1'"
-  /var/lib/cloud/instance/user-data.txt >"$STATE/user-data.log" 2>&1
-  echo $? >"$STATE/user-data.rc"
-  sed 's/^/user-data: /' "$STATE/user-data.log"
+# First boot: what EC2 does with the user data (the constant loader), then what the SSM agent does for the
+# server's State Manager association: run the apply document's shell step with /bin/sh, as root.
+first_boot() {
+  install -D -m 0700 "$CTL/userdata/loader.sh" /var/lib/cloud/instance/user-data.txt
+  /var/lib/cloud/instance/user-data.txt >"$STATE/loader.log" 2>&1
+  check_eq "the loader user data runs to its end" "$?" 0
+  apply "$1"
 }
 
-signal_calls() { grep -c -- '^--end--$' "$STATE/cfn-signal.log" 2>/dev/null || echo 0; }
-# signal_value <option>: the option's value in the last recorded cfn-signal call.
-signal_value() {
-  local line i args=() block=()
-  while IFS= read -r line; do
-    if [[ $line == --end-- ]]; then args=("${block[@]}") block=(); else block+=("$line"); fi
-  done <"$STATE/cfn-signal.log"
-  for ((i = 0; i + 1 < ${#args[@]}; i++)); do
-    [[ ${args[i]} == "$1" ]] && echo "${args[i + 1]}" && return
-  done
+# apply <scenario>: one run of the apply document's step; its output in $STATE/apply.log, its status in
+# $STATE/apply.rc (what the association reports, and CloudFormation waits for).
+apply() {
+  info "applying the settings of scenario '$1'"
+  sh "$CTL/userdata/$1.sh" >"$STATE/apply.log" 2>&1
+  echo $? >"$STATE/apply.rc"
+  sed 's/^/apply: /' "$STATE/apply.log"
+  refute "the apply of '$1' prints no shell error" \
+    grep -E 'syntax error|command not found|unbound variable|integer expression expected|bad substitution' "$STATE/apply.log"
 }
-check_signal_target() {
-  check_eq "cfn-signal is sent exactly once" "$(signal_calls)" 1
-  check_eq "cfn-signal targets the stack" "$(signal_value --stack)" e2e-stack
-  check_eq "cfn-signal targets the wait condition" "$(signal_value --resource)" StorageReadyE2E
-  check_eq "cfn-signal uses the region" "$(signal_value --region)" e2e-local-1
+apply_rc() { cat "$STATE/apply.rc"; }
+apply_failure() { sed -n 's/^storage bootstrap failed (exit [0-9]*): //p' "$STATE/apply.log" | tail -n 1; }
+
+# A fingerprint of everything a re-apply must leave alone: config files, nfs-server's start, the data mount.
+settled_state() {
+  sha256sum /etc/fstab /etc/exports.d/storage-server.exports /etc/nfs.conf
+  systemctl show -p ActiveEnterTimestampMonotonic nfs-server.service
+  mount_id
+  blkid -s UUID -o value "$LVDEV"
+  lvs --noheadings --units b -o lv_size "$VG/$LV"
+  vgs --noheadings -o vg_seqno "$VG"
+}
+# The kernel's id of the data mount: a remount or an unmount in between would change it.
+mount_id() { awk -v mp="$EXPORT" '$5 == mp { print $1 }' /proc/self/mountinfo; }
+fs_bytes() {
+  local bsize blocks
+  read -r bsize blocks < <(xfs_info "$EXPORT" | sed -n 's/^data *= *bsize=\([0-9]*\) *blocks=\([0-9]*\),.*/\1 \2/p')
+  echo $((bsize * blocks))
+}
+
+# reapply_twice <scenario>: the apply of an unchanged setting, twice, changes nothing.
+reapply_twice() {
+  local before out
+  before=$(settled_state)
+  apply "$1"
+  out=$(cat "$STATE/apply.log")
+  check_eq "re-applying the same settings succeeds" "$(apply_rc)" 0
+  apply "$1"
+  out+=$(cat "$STATE/apply.log")
+  check_eq "re-applying them a second time succeeds" "$(apply_rc)" 0
+  check "it makes no volume group, LV or file system" lacks "$out" "creating volume group"
+  check "it grows nothing" lacks "$out" "growing"
+  check_eq "fstab, exports, nfs.conf, nfs-server, the mount, the LV and the LVM metadata are unchanged" \
+    "$(settled_state)" "$before"
 }
 
 # check_layout <devices in stripe order...>: one LV over exactly these disks, XFS aligned, fstab, mount.
@@ -58,12 +85,12 @@ check_layout() {
     "/dev/mapper/$VG-$LV xfs"
 }
 
-# check_export <sync|async>: exported live to the client CIDR only, with the expected options.
+# check_export <sync|async> [CIDR]: exported live to the client CIDR only, with the expected options.
 check_export() {
   local line clients opts o
   line=$(exportfs -s | awk -v p="$EXPORT" '$1 == p')
   clients=$(awk '{ for (i = 2; i <= NF; i++) { sub(/\(.*/, "", $i); print $i } }' <<<"$line" | paste -sd' ')
-  check_eq "exported live to the client CIDR and nobody else" "$clients" 192.168.77.0/28
+  check_eq "exported live to the client CIDR ${2:-192.168.77.0/28} and nobody else" "$clients" "${2:-192.168.77.0/28}"
   opts=$(sed -n 's/^[^(]*(\(.*\))$/\1/p' <<<"$line")
   for o in rw "$1" root_squash no_subtree_check sec=sys; do check_has "export option $o" ",$opts," ",$o,"; done
   refute "no export is open to everyone" grep -q '[*]' /var/lib/nfs/etab
@@ -86,10 +113,9 @@ boot_journal() { journalctl -b -u storage-bootstrap.service -o cat --no-pager; }
 
 # Scenario 1: three blank instance-store disks on first boot.
 server_fresh() {
-  run_user_data instance-store
-  check_eq "the user data runs to its end" "$(cat "$STATE/user-data.rc")" 0
-  check_signal_target
-  check_eq "cfn-signal reports success" "$(signal_value -e)" 0
+  first_boot instance-store
+  check_eq "the apply succeeds (what the association reports)" "$(apply_rc)" 0
+  check_has "the apply prints the bootstrap's log" "$(cat "$STATE/apply.log")" "export live: $EXPORT"
   check "the unit is enabled for every boot" systemctl is-enabled -q storage-bootstrap.service
   check_eq "the unit is active (oneshot, remains after exit)" "$(unit_result)" "active success"
   check_has "the bootstrap logs to the journal" "$(boot_journal)" "export live: $EXPORT"
@@ -105,7 +131,6 @@ server_fresh() {
 # Scenarios 2 and 3: the export comes back by itself after a reboot; a re-run by hand changes nothing.
 server_reboot() {
   local before after out rc
-  check_eq "cfn-signal was not sent again (user data runs once)" "$(signal_calls)" 1
   check_eq "the unit ran at boot and succeeded" "$(unit_result)" "active success"
   check_has "this boot's journal shows the export live" "$(boot_journal)" "export live: $EXPORT"
   check_eq "the same file system is mounted (not reformatted)" "$(blkid -s UUID -o value "$LVDEV")" "$(cat "$STATE/fs-uuid")"
@@ -130,7 +155,36 @@ server_reboot() {
   check_eq "the same file system is mounted" "$(blkid -s UUID -o value "$LVDEV")" "$(cat "$STATE/fs-uuid")"
   check "the canary file is intact" sha256sum -c "$STATE/canary.sha"
   check_export sync
-  send rerun-done && recv finished 600
+  send rerun-done && recv remount-done 600 || return 0
+  live_settings
+}
+
+# Day 2 on a running server: the apply path run twice changes nothing; then a changed client CIDR and nfsd
+# thread count are applied live (no reboot, no restart of nfs-server, the data file system never
+# unmounted); then the old settings are applied back, as a CloudFormation rollback would.
+live_settings() {
+  local boot mount nfsd
+  SCEN=reapply
+  reapply_twice instance-store
+  SCEN=live
+  boot=$(cat /proc/sys/kernel/random/boot_id) mount=$(mount_id)
+  nfsd=$(systemctl show -p ActiveEnterTimestampMonotonic nfs-server.service)
+  apply instance-store-live
+  check_eq "the apply of the new client CIDR and thread count succeeds" "$(apply_rc)" 0
+  check_export sync 192.168.77.192/28
+  check_nfsd 24 "-3 +4 -4.0 +4.1 +4.2"
+  check_eq "applied without a reboot" "$(cat /proc/sys/kernel/random/boot_id)" "$boot"
+  check_eq "the data file system was never unmounted (same mount)" "$(mount_id)" "$mount"
+  check_eq "nfs-server was not restarted (threads changed live)" \
+    "$(systemctl show -p ActiveEnterTimestampMonotonic nfs-server.service)" "$nfsd"
+  check "the canary file is intact" sha256sum -c "$STATE/canary.sha"
+  send live-applied && recv live-checked 600 || return 0
+  apply instance-store
+  check_eq "the old settings apply back" "$(apply_rc)" 0
+  check_export sync
+  check_nfsd 16 "-3 +4 -4.0 +4.1 +4.2"
+  check_eq "the data file system is still the same mount" "$(mount_id)" "$mount"
+  send restored && recv finished 600
 }
 
 # Scenario 5: after a stop/start the instance-store disks are new and blank; the boot rebuilds and exports.
@@ -147,13 +201,12 @@ server_stop_start() {
 }
 
 # Scenario 4: a blank disk next to disks with a foreign XFS, a foreign LVM volume group (named like ours,
-# without our tag) and a partition table: refuse, say why, signal failure, write nothing.
+# without our tag) and a partition table: refuse, say why, report failure, write nothing.
 server_foreign() {
   local reason journal
-  run_user_data foreign
-  check_signal_target
-  check "cfn-signal reports failure" test "$(signal_value -e)" != 0
-  reason=$(signal_value --reason)
+  first_boot foreign
+  check "the apply reports failure" test "$(apply_rc)" != 0
+  reason=$(apply_failure)
   journal=$(boot_journal)
   info "failure reason: $reason"
   check_has "the reason says nothing was written" "$reason" "nothing was written"
@@ -173,9 +226,8 @@ server_foreign() {
 # by the host only after the bootstrap has started waiting for it.
 server_ebs() {
   local a b
-  run_user_data ebs
-  check_signal_target
-  check_eq "cfn-signal reports success" "$(signal_value -e)" 0
+  first_boot ebs
+  check_eq "the apply succeeds" "$(apply_rc)" 0
   check_has "the bootstrap waited for the missing volume by id" "$(boot_journal)" \
     "waiting for EBS volume vol-0e2e0000000000002 (attached as /dev/sdg)"
   a=$(readlink -f /dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_vol0e2e0000000000001)
@@ -187,10 +239,68 @@ server_ebs() {
   done
   check_export async
   check_nfsd 12 "+3 +4 -4.0 +4.1 +4.2" # 3 vCPUs: 4 x 3
+  blkid -s UUID -o value "$LVDEV" >"$STATE/fs-uuid"
+  fs_bytes >"$STATE/fs-bytes"
+  head -c 3M /dev/urandom >"$EXPORT/.canary" && sha256sum "$EXPORT/.canary" >"$STATE/canary.sha"
   make_client_dir
   send ready && recv written 600 || return 0
   freeze_scenario
   recv finished 600
+}
+
+# Day 2 growth of a 2-volume stripe: the host enlarged both volumes (1 -> 2 GiB) while the server was off,
+# as an EBS modification of a stopped instance would. The boot grows PVs, LV and XFS by itself; the apply of
+# the stack's new sizes then finds nothing left to do, and re-applying changes nothing.
+server_ebs_grow() {
+  local journal a b
+  journal=$(boot_journal)
+  check_eq "the unit ran at boot and succeeded" "$(unit_result)" "active success"
+  check_eq "the boot grew both physical volumes" "$(grep -c 'growing physical volume' <<<"$journal")" 2
+  check_has "it extended the striped LV over both" "$journal" "on each of the 2 disks"
+  check_has "and grew the XFS online" "$journal" "growing XFS on $EXPORT"
+  check_eq "the same file system is mounted (not reformatted)" "$(blkid -s UUID -o value "$LVDEV")" "$(cat "$STATE/fs-uuid")"
+  check "the file system is larger than before" test "$(fs_bytes)" -gt "$(cat "$STATE/fs-bytes")"
+  check "it fills the grown stripe (at least 3.5 GiB of 2 x 2 GiB)" test "$(fs_bytes)" -ge 3758096384
+  check "the server's canary file is intact" sha256sum -c "$STATE/canary.sha"
+  a=$(readlink -f /dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_vol0e2e0000000000001)
+  b=$(readlink -f /dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_vol0e2e0000000000002)
+  check_layout "$a" "$b"
+  apply ebs-grown
+  check_eq "the apply of the stack's new sizes succeeds" "$(apply_rc)" 0
+  check "and finds nothing left to grow" lacks "$(cat "$STATE/apply.log")" "growing"
+  SCEN=reapply
+  reapply_twice ebs-grown
+  SCEN=$STAGE
+  send ready && recv finished 600
+}
+
+# Day 2 growth of a single volume, live: one EBS volume found by its Xen attachment name (/dev/sdf shows as
+# /dev/xvdf), a client mounted and writing; the host enlarges the disk of the running VM (qemu block_resize,
+# as EBS does for an in-use volume) and the apply of the new size grows PV, LV and XFS without an unmount.
+server_ebs_xen() {
+  local mount before end=$((SECONDS + 120))
+  first_boot ebs-xen
+  check_eq "the apply succeeds" "$(apply_rc)" 0
+  check_layout /dev/xvdf
+  check_has "the volume was found by its attachment name" "$(cat "$STATE/apply.log")" "(EBS volume vol-0e2e0000000000009)"
+  head -c 3M /dev/urandom >"$EXPORT/.canary" && sha256sum "$EXPORT/.canary" >"$STATE/canary.sha"
+  make_client_dir
+  send ready && recv written 600 || return 0
+  mount=$(mount_id) before=$(fs_bytes)
+  info "grow-me: waiting for the host to enlarge /dev/xvdf"
+  until (($(blockdev --getsize64 /dev/xvdf) >= 2147483648)) || ((SECONDS >= end)); do sleep 1; done
+  check "the running server sees the enlarged disk" test "$(blockdev --getsize64 /dev/xvdf)" -ge 2147483648
+  apply ebs-xen-grown
+  check_eq "the apply of the new size succeeds" "$(apply_rc)" 0
+  check_has "it grew the physical volume" "$(cat "$STATE/apply.log")" "growing physical volume $(readlink -f /dev/xvdf)"
+  check "the file system is larger than before" test "$(fs_bytes)" -gt "$before"
+  check "it fills the grown volume (at least 1.9 GiB)" test "$(fs_bytes)" -ge 2040109465
+  check_eq "the data file system was never unmounted (same mount)" "$(mount_id)" "$mount"
+  check "the server's canary file is intact" sha256sum -c "$STATE/canary.sha"
+  SCEN=reapply
+  reapply_twice ebs-xen-grown
+  SCEN=$STAGE
+  send grown && recv finished 600
 }
 
 # Scenario 7: the snapshot freeze script (lib/scripts/snapshot-freeze.sh, run as DLM's SSM document would)
@@ -236,8 +346,8 @@ server_ebs_missing() {
 # npm run bench:nfs: local throughput on the LV, then the client measures over NFS with the project's
 # settings, with a distribution-default export, and with the project's settings but async.
 server_bench() {
-  run_user_data bench
-  check_eq "cfn-signal reports success" "$(signal_value -e)" 0
+  first_boot bench
+  check_eq "the apply succeeds" "$(apply_rc)" 0
   info "nfsd threads (project: min(256, max(8, 4 x $(nproc) vCPUs))): $(cat /proc/fs/nfsd/threads)"
   bench local "$EXPORT"
   make_client_dir

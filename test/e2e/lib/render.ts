@@ -1,34 +1,61 @@
 /**
- * Renders the user data the e2e VMs run, with the same code the construct uses (renderUserData through
- * ec2.UserData.forLinux, byte for byte what EC2 would get). Only deploy-time values differ: the volume ids,
- * the stack, the region and the client CIDR are the VMs'.
+ * Renders what the e2e server VMs run, with the same code the construct uses: the constant loader user data
+ * (renderLoaderUserData through ec2.UserData.forLinux, byte for byte what EC2 would get) and, per scenario,
+ * the shell step of the server's apply document (renderApplyCommand: what the SSM agent runs for the State
+ * Manager association, at creation and at every update). Only deploy-time values differ: the volume ids and
+ * the client CIDR are the VMs'.
  *
  * Usage: ts-node test/e2e/lib/render.ts <out-dir>
- *   -> <out-dir>/<scenario>.sh for each scenario below, and <out-dir>/mount-options: the client mount
- *      options the construct publishes (clientMountOptions), which the client VM mounts with.
+ *   -> <out-dir>/loader.sh, <out-dir>/<scenario>.sh for each scenario below, and <out-dir>/mount-options: the
+ *      client mount options the construct publishes (clientMountOptions), which the client VM mounts with.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
-import { BootstrapConfig, renderUserData, SignalConfig } from '../../../lib/bootstrap';
+import { BootstrapConfig, renderApplyCommand, renderLoaderUserData } from '../../../lib/bootstrap';
 import { clientMountOptions } from '../../../lib/storage-server';
 
 /** The VM's stand-ins for deploy-time values. The guest stages check against these literally. */
-const signal: SignalConfig = { stackName: 'e2e-stack', logicalId: 'StorageReadyE2E', region: 'e2e-local-1' };
 const common = { exportPath: '/export/data', clientCidrs: ['192.168.77.0/28'], stripeSizeKiB: 256 };
+const instanceStore: BootstrapConfig = {
+  ...common,
+  backend: 'instance-store',
+  ebsVolumes: [],
+  instanceStoreDevices: ['/dev/sdb', '/dev/sdc', '/dev/sdd'],
+  nfsThreads: 16,
+  exportMode: 'sync',
+  nfsVersions: ['4.1', '4.2'],
+  volumeWaitSeconds: 60,
+};
+const ebs = (sizeGiB: number): BootstrapConfig => ({
+  ...common,
+  backend: 'ebs',
+  instanceStoreDevices: [],
+  ebsVolumes: [
+    { volumeId: 'vol-0e2e0000000000001', device: '/dev/sdf', sizeGiB },
+    { volumeId: 'vol-0e2e0000000000002', device: '/dev/sdg', sizeGiB },
+  ],
+  exportMode: 'async',
+  nfsVersions: ['3', '4.1', '4.2'],
+  volumeWaitSeconds: 40,
+});
+// One EBS volume on a Xen instance (m4): found by its attachment name, /dev/sdf showing as /dev/xvdf.
+const ebsXen = (sizeGiB: number): BootstrapConfig => ({
+  ...common,
+  backend: 'ebs',
+  instanceStoreDevices: [],
+  ebsVolumes: [{ volumeId: 'vol-0e2e0000000000009', device: '/dev/sdf', sizeGiB }],
+  nfsThreads: 8,
+  exportMode: 'sync',
+  nfsVersions: ['4.1', '4.2'],
+  volumeWaitSeconds: 40,
+});
 
 export const scenarios: Record<string, BootstrapConfig> = {
   // Scenarios 1-3 and 5: three instance-store disks as a d2.xlarge maps them.
-  'instance-store': {
-    ...common,
-    backend: 'instance-store',
-    ebsVolumes: [],
-    instanceStoreDevices: ['/dev/sdb', '/dev/sdc', '/dev/sdd'],
-    nfsThreads: 16,
-    exportMode: 'sync',
-    nfsVersions: ['4.1', '4.2'],
-    volumeWaitSeconds: 60,
-  },
+  'instance-store': instanceStore,
+  // Day 2, applied live: the client CIDR moved to where only the outsider is, and more nfsd threads.
+  'instance-store-live': { ...instanceStore, clientCidrs: ['192.168.77.192/28'], nfsThreads: 24 },
   // Scenario 4: one blank disk next to three with foreign content.
   foreign: {
     ...common,
@@ -41,18 +68,12 @@ export const scenarios: Record<string, BootstrapConfig> = {
     volumeWaitSeconds: 60,
   },
   // Scenario 6: two EBS volumes found by id among decoys; default threads, async, NFSv3 enabled too.
-  ebs: {
-    ...common,
-    backend: 'ebs',
-    instanceStoreDevices: [],
-    ebsVolumes: [
-      { volumeId: 'vol-0e2e0000000000001', device: '/dev/sdf' },
-      { volumeId: 'vol-0e2e0000000000002', device: '/dev/sdg' },
-    ],
-    exportMode: 'async',
-    nfsVersions: ['3', '4.1', '4.2'],
-    volumeWaitSeconds: 40,
-  },
+  ebs: ebs(1),
+  // Day 2 growth: the stack enlarged both volumes of the stripe from 1 to 2 GiB.
+  'ebs-grown': ebs(2),
+  // Day 2 growth of a single volume, live: 1 GiB, then 2 GiB.
+  'ebs-xen': ebsXen(1),
+  'ebs-xen-grown': ebsXen(2),
   // The benchmark: the construct's defaults on three instance-store disks.
   bench: {
     ...common,
@@ -67,10 +88,11 @@ export const scenarios: Record<string, BootstrapConfig> = {
 
 function main(outDir: string): void {
   fs.mkdirSync(outDir, { recursive: true });
+  const userData = ec2.UserData.forLinux();
+  userData.addCommands(...renderLoaderUserData());
+  fs.writeFileSync(path.join(outDir, 'loader.sh'), userData.render(), { mode: 0o755 });
   for (const [name, config] of Object.entries(scenarios)) {
-    const userData = ec2.UserData.forLinux();
-    userData.addCommands(...renderUserData(config, signal));
-    fs.writeFileSync(path.join(outDir, `${name}.sh`), userData.render(), { mode: 0o755 });
+    fs.writeFileSync(path.join(outDir, `${name}.sh`), renderApplyCommand(config), { mode: 0o755 });
   }
   fs.writeFileSync(path.join(outDir, 'mount-options'), `${clientMountOptions('4.1')}\n`);
 }
