@@ -1,4 +1,4 @@
-import { ArnFormat, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Fn, Stack, Token, Validations } from 'aws-cdk-lib';
 import type * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -26,6 +26,20 @@ export const DEFAULT_MOUNT_SCHEDULE = Duration.minutes(30);
 /** The SSM actions a client needs to read its cluster's mount configs. */
 export const MOUNT_READ_ACTIONS = ['ssm:GetParametersByPath', 'ssm:GetParameter', 'ssm:GetParameters'];
 
+/**
+ * Mount options added to every client mount, whatever the record says: no setuid programs and no device
+ * files from a storage server (the client script adds the same two; see {@link hardenMountOptions}).
+ */
+export const FORCED_MOUNT_OPTIONS = ['nosuid', 'nodev'] as const;
+
+/**
+ * An IPv4 CIDR as the client script accepts it in `--allowed-servers`: a canonical dotted quad (no leading
+ * zeros, each number 0-255) and a prefix of 1-32 bits. The document's allowedPattern repeats it.
+ */
+const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+const CIDR = `${OCTET}(\\.${OCTET}){3}/(3[0-2]|[12][0-9]|[1-9])`;
+const ALLOWED_SERVERS_PATTERN = `^${CIDR}(,${CIDR})*$`;
+
 /** Heredoc delimiter that embeds the script in the document's shell step. */
 const HEREDOC_END = 'STORAGE_SERVER_CLIENT_MOUNT_SH';
 const NAME_PATTERN = '^[A-Za-z0-9_.-]{1,64}$';
@@ -34,6 +48,20 @@ const NAME_PATTERN = '^[A-Za-z0-9_.-]{1,64}$';
 export interface ClientMountProps {
   /** The cluster whose storage servers the clients mount: `[A-Za-z0-9_.-]`, 1-64 characters. */
   readonly clusterName: string;
+  /**
+   * IPv4 CIDRs a mount config's `server` address must lie in for a node to mount it, e.g. the VPC's CIDR
+   * (`[vpc.vpcCidrBlock]`): a canonical dotted quad and a prefix of 1-32 bits each (tokens are passed on
+   * unchecked). Whoever can write a cluster's mount configs in Parameter Store chooses what every node mounts
+   * as root; this allowance, set on the nodes' side, keeps a forged config from mounting a server outside it.
+   * The client script refuses a config outside it, reporting the parameter, and mounts the others.
+   */
+  readonly allowedServerCidrs: string[];
+  /**
+   * Let a mount config mount on `/home` or below it. Mount points at or under the other system directories
+   * (`/etc`, `/usr`, `/var`, `/root`, ...) and `/` are always refused.
+   * @default false
+   */
+  readonly allowHomeMountPoints?: boolean;
   /**
    * EC2 tag key that marks the cluster's client nodes; the association targets `<clientTagKey>=<clusterName>`.
    * @default 'cluster'
@@ -84,12 +112,14 @@ export class ClientMount extends Construct {
     const clientTagKey = props.clientTagKey ?? DEFAULT_CLIENT_TAG_KEY;
     const prefix = props.parameterPrefix ?? DEFAULT_PARAMETER_PREFIX;
     const schedule = props.schedule ?? DEFAULT_MOUNT_SCHEDULE;
+    const allowHome = props.allowHomeMountPoints ?? false;
 
     // The names become SSM paths and IAM resources at synth time, so they must be concrete.
     validateConcrete('clusterName', props.clusterName, validateName);
     validateConcrete('parameterPrefix', prefix, validatePrefix);
     if (props.serverName !== undefined) validateConcrete('serverName', props.serverName, validateName);
     validateTagKey(clientTagKey);
+    const allowedServers = allowedServersParameter(props.allowedServerCidrs);
     const scheduleExpression = rateExpression(schedule);
 
     this.storagePath = storagePath(prefix, props.clusterName);
@@ -114,6 +144,8 @@ export class ClientMount extends Construct {
         script: loadClientMountScript(),
         clusterName: props.clusterName,
         parameterPrefix: prefix,
+        allowedServers,
+        allowHome,
       }),
     });
     this.association = new ssm.CfnAssociation(this, 'Association', {
@@ -123,6 +155,8 @@ export class ClientMount extends Construct {
       parameters: {
         clusterName: [props.clusterName],
         prefix: [prefix],
+        allowedServers: [allowedServers],
+        allowHome: [String(allowHome)],
         ...(props.serverName !== undefined ? { serverName: [props.serverName] } : {}),
       },
       scheduleExpression,
@@ -228,9 +262,19 @@ export interface ClientMountDocumentOptions {
   readonly clusterName: string;
   /** Default of the document's prefix parameter. */
   readonly parameterPrefix: string;
+  /** Default of the document's allowedServers parameter: comma-separated CIDRs (may be a token). */
+  readonly allowedServers: string;
+  /**
+   * Default of the document's allowHome parameter.
+   * @default false
+   */
+  readonly allowHome?: boolean;
 }
 
-/** The SSM Command document content (schema 2.2): parameters clusterName, prefix, serverName; one shell step. */
+/**
+ * The SSM Command document content (schema 2.2): parameters clusterName, prefix, serverName, allowedServers,
+ * allowHome; one shell step.
+ */
 export function renderClientMountDocument(options: ClientMountDocumentOptions): Record<string, unknown> {
   const { script } = options;
   if (script.includes('{{'))
@@ -249,8 +293,11 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
     script.endsWith('\n') ? script.slice(0, -1) : script,
     HEREDOC_END,
     'rc=0',
-    // The allowed patterns below keep quotes and spaces out of the substituted values.
-    `bash "$script" --cluster '{{ clusterName }}' --prefix '{{ prefix }}' --server '{{ serverName }}' || rc=$?`,
+    'set --',
+    `if [ '{{ allowHome }}' = true ]; then set -- --allow-home; fi`,
+    // The allowed patterns and values below keep quotes and spaces out of the substituted values.
+    `bash "$script" --cluster '{{ clusterName }}' --prefix '{{ prefix }}' --server '{{ serverName }}' ` +
+      `--allowed-servers '{{ allowedServers }}' "$@" || rc=$?`,
     'exit "$rc"',
     '',
   ].join('\n');
@@ -259,7 +306,8 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
     description:
       "Mounts the cluster's NFS storage servers from their mount configs in SSM Parameter Store " +
       '(<prefix>/<clusterName>/storage/<server>/mount): one tagged fstab line per server, updated in place. ' +
-      'Exit 2 reports a malformed or vanished config, a conflicting fstab line or a failed mount.',
+      'Only servers inside allowedServers, outside system directories, with allowlisted options, always ' +
+      'nosuid,nodev. Exit 2 reports a refused or vanished config, a conflicting fstab line or a failed mount.',
     parameters: {
       clusterName: {
         type: 'String',
@@ -278,6 +326,19 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
         default: '',
         description: 'Mount only this server; empty mounts every server of the cluster.',
         allowedPattern: '^([A-Za-z0-9_.-]{1,64})?$',
+      },
+      allowedServers: {
+        type: 'String',
+        default: options.allowedServers,
+        description:
+          "Comma-separated IPv4 CIDRs a mount config's server must lie in (e.g. the VPC's); others are refused.",
+        allowedPattern: ALLOWED_SERVERS_PATTERN,
+      },
+      allowHome: {
+        type: 'String',
+        default: String(options.allowHome ?? false),
+        description: "'true' lets a mount config mount on /home or below it; other system directories never.",
+        allowedValues: ['true', 'false'],
       },
     },
     mainSteps: [
@@ -299,7 +360,7 @@ export interface MountUserDataOptions {
   readonly exportPath: string;
   /** The directory to mount the export on; created if missing. */
   readonly mountPoint: string;
-  /** Client mount options. */
+  /** Client mount options; `nosuid,nodev` are added (see {@link hardenMountOptions}). */
   readonly options: string;
   /** `<cluster>/<server>`: the fstab line ends with ` # storage-server:<tag>`, as the client mount script's do. */
   readonly tag: string;
@@ -319,7 +380,7 @@ export interface MountUserDataOptions {
 export function renderFstabUpdate(o: MountUserDataOptions): string[] {
   const fstab = o.fstab ?? '/etc/fstab';
   const tag = ` # storage-server:${o.tag}`;
-  const line = `${fstabLine(o.server, o.exportPath, o.mountPoint, o.options)}${tag}`;
+  const line = `${fstabLine(o.server, o.exportPath, o.mountPoint, hardenMountOptions(o.options))}${tag}`;
   const next = shellQuote(`${fstab}.storage-server.new`);
   // awk reads the values from the environment: `-v` would interpret backslashes in them.
   const program =
@@ -353,6 +414,17 @@ export function renderMountUserData(o: MountUserDataOptions): string[] {
 }
 
 /**
+ * `options` with {@link FORCED_MOUNT_OPTIONS} (`nosuid,nodev`) at the end, each once: the options the
+ * client script writes for a mount config with these options, so that both write the same fstab line. A
+ * token is passed on with the two appended (a repeated flag is harmless to mount).
+ */
+export function hardenMountOptions(options: string): string {
+  const forced: readonly string[] = FORCED_MOUNT_OPTIONS;
+  if (Token.isUnresolved(options)) return `${options},${forced.join(',')}`;
+  return [...options.split(',').filter((o) => o !== '' && !forced.includes(o)), ...forced].join(',');
+}
+
+/**
  * Reads lib/scripts/client-mount.sh: next to this module (lib/*.ts under ts-node or jest, or a compiled
  * lib/*.js), else relative to a compiled copy one or two levels down (dist/lib/*.js, dist/*.js).
  */
@@ -380,7 +452,6 @@ export function rateExpression(schedule: Duration): string {
   return `rate(${value} ${unit}${value === 1 ? '' : 's'})`;
 }
 
-
 /**
  * An EC2 tag key (1-128 characters, not starting with 'aws:') that a State Manager target accepts: its
  * `tag:<key>` must match `^[\p{L}\p{Z}\p{N}_.:/=\-@]*$` (SSM API, Target.Key), so no '+' and no tab.
@@ -394,6 +465,30 @@ function validateTagKey(key: string): void {
         `_ . : / = @ -, not starting with 'aws:', got ${JSON.stringify(key)}.`,
     );
   }
+}
+
+/**
+ * The allowedServers value: the CIDRs comma-joined, each concrete one checked against what the client
+ * script accepts. Tokens (a new VPC's CIDR) pass unchecked, and so does a looked-up VPC's placeholder CIDR
+ * on the synth before the lookup (`1.2.3.4/5`, which has the right form).
+ */
+function allowedServersParameter(cidrs: string[]): string {
+  if (Token.isUnresolved(cidrs)) return Fn.join(',', cidrs);
+  if (cidrs.length === 0) {
+    throw new Error(
+      "allowedServerCidrs must name at least one IPv4 CIDR (e.g. the VPC's, [vpc.vpcCidrBlock]), got [].",
+    );
+  }
+  const pattern = new RegExp(`^${CIDR}$`);
+  for (const cidr of cidrs) {
+    if (!Token.isUnresolved(cidr) && !pattern.test(cidr)) {
+      throw new Error(
+        'allowedServerCidrs must be IPv4 CIDRs such as 10.0.0.0/16 (no leading zeros, each number 0-255, prefix ' +
+          `/1-/32), got ${JSON.stringify(cidr)}.`,
+      );
+    }
+  }
+  return cidrs.join(',');
 }
 
 function validateMountPoint(prop: string, value: string): void {

@@ -4,15 +4,28 @@
 #   <prefix>/<cluster>/storage/<server>/mount = {"server","exportPath","mountPoint","fsType":"nfs4","options","fstab"}
 # Run by the client-mount SSM document (State Manager: at a node's first boot and on a schedule) or by hand.
 #
-# Usage: client-mount.sh --cluster NAME [--prefix /storage-server] [--server NAME] [--fstab FILE]
-#                        [--no-mount] [--dry-run]
+# Usage: client-mount.sh --cluster NAME --allowed-servers CIDR[,CIDR...] [--allow-home]
+#                        [--prefix /storage-server] [--server NAME] [--fstab FILE] [--no-mount] [--dry-run]
+#   --allowed-servers  required: the addresses a record's server may have (the VPC's CIDR); 1-32 prefix bits
+#   --allow-home  let a record mount on /home or below it (refused by default, as on every system directory)
 #   --server    only this server's config (default: every server of the cluster)
 #   --fstab     the fstab to edit (default /etc/fstab); mounts use it too (mount -T)
 #   --no-mount  edit the fstab, but create no directory and mount nothing
 #   --dry-run   change nothing; print the report and the fstab that would be written
 # Exit status: 0 every config is in fstab and mounted; 1 nothing done (bad usage, records unreadable);
-# 2 done, but something needs a person: a malformed record, a conflicting fstab line, a config that
+# 2 done, but something needs a person: a record refused, a conflicting fstab line, a config that
 # disappeared, or a mount that failed. Each is reported on one line with the parameter or fstab entry.
+#
+# The records are input from whoever can write the parameters, and this script runs as root on every
+# node, so each record is checked against a strict grammar before anything of it is used (python3 below):
+# the server is a canonical IPv4 address inside --allowed-servers (or an FSx for Lustre DNS name, with
+# fsType "lustre", which this version reports and does not mount); exportPath and mountPoint are absolute
+# paths of [A-Za-z0-9._-] segments, and the mount point is neither a system directory (SYSTEM_DIRECTORIES;
+# /home only with --allow-home) nor below one, nor reached through a symbolic link; every option is in an
+# allowlist (no suid, dev or exec); fstab is exactly the line the fields make. A record that fails is
+# reported as "ATTENTION <parameter>: <why>" and skipped: no directory, no fstab line, no mount. What is
+# written and mounted is the line rebuilt from the checked fields with nosuid,nodev added, never the
+# record's own text, and the shell below only passes the checked fields on, quoted, never evaluated.
 #
 # Every line this script owns ends with the tag " # storage-server:<cluster>/<server>", so a re-run
 # replaces it in place and never adds a second one. libmount (mount, findmnt, systemd's fstab
@@ -33,7 +46,15 @@
 set -euo pipefail
 
 readonly TAG_PREFIX='# storage-server:'
+# Mount points refused at and below these (lib/validation.ts keeps the same list; a test compares them).
+readonly SYSTEM_DIRECTORIES='/bin /boot /dev /etc /home /lib /lib32 /lib64 /libx32 /proc /root /run /sbin /sys /tmp /usr /var'
+# The mount options every line gets, whatever the record says: no setuid programs, no device files.
+readonly FORCED_OPTIONS='nosuid,nodev'
+# A canonical dotted quad and prefix length: no leading zeros, each number 0-255, /1-/32.
+readonly OCTET='(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
+readonly CIDR_RE="^$OCTET(\\.$OCTET){3}/(3[0-2]|[12][0-9]|[1-9])\$"
 cluster='' prefix='/storage-server' server='' fstab='/etc/fstab' do_mount=1 dry_run=0
+allowed_servers='' allow_home=0
 attempts=${CLIENT_MOUNT_ATTEMPTS:-3} retry_delay=${CLIENT_MOUNT_RETRY_DELAY:-10}
 lock_file=${CLIENT_MOUNT_LOCK:-/run/lock/storage-server-client-mount.lock}
 attention=0
@@ -48,46 +69,144 @@ die() {
   exit 1
 }
 
+# Reads the GetParametersByPath answer on stdin; prints one tab-separated line per server's record:
+#   ok <server> <parameter> <source> <mount point> <fstab line to write>   (every field checked)
+#   bad <server> <parameter> <why>
+# Arguments: records path, --server (or ''), allowed CIDRs, allow home (0/1), forced options, system dirs.
 read -r -d '' PY <<'PYTHON' || true
-import ipaddress, json, re, sys
+import ipaddress, json, os, re, sys
 
-FIELD = re.compile(r'^[^\s\x00-\x1f\x7f#\\]+$')
-HOST = re.compile(r'^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$')
+OCTET = r'(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
+IPV4 = re.compile(OCTET + r'(\.' + OCTET + r'){3}')
+FSX_DNS = re.compile(r'fs-[0-9a-f]{8,17}\.fsx\.[a-z0-9-]+\.amazonaws\.com(\.cn)?')
+SEGMENT = re.compile(r'[A-Za-z0-9._-]+')
+NUMBER = re.compile(r'0|[1-9][0-9]{0,7}')
+MAX_PATH, MAX_OPTIONS = 255, 1024
+KEYS = ['server', 'exportPath', 'mountPoint', 'fsType', 'options', 'fstab']
 
-def problem(rec):
-    """Why a decoded record is not a contract 3 mount config, or None."""
-    if not isinstance(rec, dict):
-        return 'is not a JSON object'
-    keys = ['server', 'exportPath', 'mountPoint', 'fsType', 'options', 'fstab']
-    bad = [k for k in keys if not isinstance(rec.get(k), str)]
-    if bad:
-        return 'lacks string field(s) ' + ', '.join(bad)
-    try:
-        ipaddress.IPv4Address(rec['server'])
-    except ValueError:
-        if len(rec['server']) > 253 or not HOST.match(rec['server']):
-            return 'server ' + json.dumps(rec['server']) + ' is neither an IPv4 address nor a DNS name'
-    for k in ['exportPath', 'mountPoint']:
-        v = rec[k]
-        if not v.startswith('/') or not FIELD.match(v) or len(v) > 255 or '..' in v.split('/'):
-            return k + ' ' + json.dumps(v) + ' is not an absolute path without whitespace, # or backslash'
-    if rec['mountPoint'].rstrip('/') == '':
-        return 'mountPoint "/" would hide the root file system'
-    if rec['fsType'] != 'nfs4':
-        return 'fsType ' + json.dumps(rec['fsType']) + ' is not "nfs4"'
-    if not FIELD.match(rec['options']) or len(rec['options']) > 1024:
-        return 'options ' + json.dumps(rec['options']) + ' is not one option list without whitespace'
-    line = rec['server'] + ':' + rec['exportPath'] + ' ' + rec['mountPoint'] + ' nfs4 ' + rec['options'] + ' 0 0'
-    if rec['fstab'] != line:
-        return 'fstab ' + json.dumps(rec['fstab']) + ' disagrees with its fields (expected ' + json.dumps(line) + ')'
+def number(lo, hi):
+    return lambda v: bool(NUMBER.fullmatch(v)) and lo <= int(v) <= hi
+
+def one_of(*values):
+    return lambda v: v in values
+
+VERSIONS = one_of('4', '4.1', '4.2')
+# name=value options with their rule, and plain flags, per fsType. Nothing else is passed to mount.
+VALUED = {
+    'nfs4': {'nfsvers': VERSIONS, 'vers': VERSIONS, 'rsize': number(4096, 1048576),
+             'wsize': number(4096, 1048576), 'timeo': number(1, 6000), 'retrans': number(0, 30),
+             'actimeo': number(0, 3600), 'nconnect': number(1, 16), 'proto': one_of('tcp'),
+             'sec': one_of('sys'), 'lookupcache': one_of('all', 'none', 'pos', 'positive')},
+    'lustre': {},
+}
+COMMON_FLAGS = {'_netdev', 'noatime', 'nodiratime', 'relatime', 'nofail', 'nosuid', 'nodev', 'noexec',
+                'rw', 'ro'}
+FLAGS = {'nfs4': COMMON_FLAGS | {'hard', 'soft'}, 'lustre': COMMON_FLAGS | {'flock', 'localflock', 'noflock'}}
+EXCLUSIVE = [('hard', 'soft'), ('rw', 'ro'), ('nfsvers', 'vers'), ('noatime', 'relatime'),
+             ('flock', 'localflock', 'noflock')]
+
+def q(v):
+    """A value as JSON: quoted, with control characters, quotes and non-ASCII escaped (one safe line)."""
+    return json.dumps(v)
+
+def path_problem(field, v):
+    what = field + ' ' + q(v)
+    segments = v.split('/')[1:]
+    if v == '/':
+        return what + ' is the root directory'
+    if not v.startswith('/'):
+        return what + ' is not an absolute path'
+    if len(v) > MAX_PATH:
+        return what + ' is longer than ' + str(MAX_PATH) + ' characters'
+    if any(s in ('.', '..') for s in segments):
+        return what + ' has a "." or ".." segment'
+    if not all(SEGMENT.fullmatch(s) for s in segments):
+        return what + ' has an empty segment or a character other than A-Z a-z 0-9 . _ -'
     return None
 
-def parse(root, only):
-    """Reads GetParametersByPath JSON, prints one tab-separated line per server's mount record."""
-    name_re = re.compile('^' + re.escape(root) + r'([A-Za-z0-9_.-]{1,64})/mount$')
+def server_problem(rec, allowed):
+    v, fs = rec['server'], rec['fsType']
+    if fs == 'lustre':
+        if len(v) <= 253 and FSX_DNS.fullmatch(v):
+            return None
+        return 'server ' + q(v) + ' of a lustre record is not an FSx for Lustre DNS name (fs-<id>.fsx.<region>.amazonaws.com)'
+    if FSX_DNS.fullmatch(v):
+        return 'server ' + q(v) + ' is an FSx for Lustre DNS name, which needs fsType "lustre"'
+    if not IPV4.fullmatch(v):
+        return 'server ' + q(v) + ' is not an IPv4 address in canonical dotted-quad form (no leading zeros)'
+    if v in ('0.0.0.0', '255.255.255.255'):
+        return 'server ' + q(v) + ' is not a host address'
+    if not any(ipaddress.IPv4Address(v) in net for net in allowed):
+        return 'server ' + v + ' is outside the allowed servers ' + ','.join(str(n) for n in allowed)
+    return None
+
+def mount_point_problem(mp, system, allow_home):
+    for d in system:
+        if (mp == d or mp.startswith(d + '/')) and not (allow_home and d == '/home'):
+            hint = ' (allowed with --allow-home)' if d == '/home' else ''
+            return 'mountPoint ' + q(mp) + ' is ' + ('' if mp == d else 'under ') + 'the system directory ' + d + hint
+    real = os.path.realpath(mp)
+    if real != mp:
+        return 'mountPoint ' + q(mp) + ' leads through a symbolic link on this node (to ' + q(real) + ')'
+    return None
+
+def options_problem(v, fs):
+    if not v or len(v) > MAX_OPTIONS:
+        return 'options ' + q(v) + ' is empty or longer than ' + str(MAX_OPTIONS) + ' characters'
+    seen = set()
+    for opt in v.split(','):
+        name, eq, value = opt.partition('=')
+        if eq:
+            rule = VALUED[fs].get(name)
+            if rule is None or not rule(value):
+                why = 'has a value out of range' if rule else 'is not an allowed mount option'
+                return 'options: ' + q(opt) + ' ' + why
+        elif name not in FLAGS[fs]:
+            needs = ' needs a value' if name in VALUED[fs] else ' is not an allowed mount option'
+            return 'options: ' + q(opt) + needs
+        if name in seen:
+            return 'options: ' + q(name) + ' is given twice'
+        seen.add(name)
+    for group in EXCLUSIVE:
+        both = [o for o in group if o in seen]
+        if len(both) > 1:
+            return 'options: ' + ' and '.join(q(o) for o in both) + ' contradict each other'
+    return None
+
+def fstab_line(rec, options):
+    source = rec['server'] + ('@tcp:' if rec['fsType'] == 'lustre' else ':') + rec['exportPath']
+    return ' '.join([source, rec['mountPoint'], rec['fsType'], options, '0', '0'])
+
+def forced(options, extra):
+    """The record's options less the forced ones, then the forced ones, each once."""
+    return ','.join([o for o in options.split(',') if o not in extra] + extra)
+
+def problem(rec, allowed, allow_home, extra, system):
+    """Why a decoded record is not a contract 3 mount config this node may mount, or None."""
+    if not isinstance(rec, dict):
+        return 'is not a JSON object'
+    bad = [k for k in KEYS if not isinstance(rec.get(k), str)]
+    if bad:
+        return 'lacks string field(s) ' + ', '.join(bad)
+    if rec['fsType'] not in ('nfs4', 'lustre'):
+        return 'fsType ' + q(rec['fsType']) + ' is not "nfs4" (or "lustre")'
+    return (server_problem(rec, allowed) or path_problem('exportPath', rec['exportPath']) or
+            path_problem('mountPoint', rec['mountPoint']) or
+            mount_point_problem(rec['mountPoint'], system, allow_home) or
+            options_problem(rec['options'], rec['fsType']) or
+            (None if rec['fstab'] == fstab_line(rec, rec['options']) else
+             'fstab ' + q(rec['fstab']) + ' disagrees with its fields (expected ' +
+             q(fstab_line(rec, rec['options'])) + ')') or
+            (None if rec['fsType'] == 'nfs4' else
+             'lustre records are not mounted by this version (' + rec['server'] + ':' + rec['exportPath'] + ')'))
+
+def main(root, only, allowed_text, allow_home, extra_text, system_text):
+    allowed = [ipaddress.IPv4Network(c, strict=False) for c in allowed_text.split(',')]
+    extra, system = extra_text.split(','), system_text.split()
+    name_re = re.compile(re.escape(root) + r'([A-Za-z0-9_.-]{1,64})/mount')
     records = {}
-    for p in json.load(sys.stdin).get('Parameters', []):
-        m = name_re.match(p.get('Name', ''))
+    for p in json.loads(sys.stdin.buffer.read()).get('Parameters', []):
+        m = name_re.fullmatch(p.get('Name', ''))
         if m and (not only or m.group(1) == only):
             records[m.group(1)] = p
     claimed = {}
@@ -95,28 +214,38 @@ def parse(root, only):
         name = records[srv]['Name']
         try:
             rec = json.loads(records[srv].get('Value', ''))
-            why = problem(rec)
+            why = problem(rec, allowed, allow_home == '1', extra, system)
         except ValueError as e:
             why = 'is not JSON (' + str(e) + ')'
+        if not why and rec['mountPoint'] in claimed:
+            why = 'mountPoint ' + rec['mountPoint'] + ' is already used by server ' + claimed[rec['mountPoint']]
         if why:
             print('\t'.join(['bad', srv, name, why]))
-        elif rec['mountPoint'] in claimed:
-            print('\t'.join(['bad', srv, name, 'mountPoint ' + rec['mountPoint'] + ' is already used by server ' +
-                             claimed[rec['mountPoint']]]))
-        else:
-            claimed[rec['mountPoint']] = srv
-            print('\t'.join(['ok', srv, name, rec['server'] + ':' + rec['exportPath'], rec['mountPoint'],
-                             rec['fstab']]))
+            continue
+        claimed[rec['mountPoint']] = srv
+        print('\t'.join(['ok', srv, name, rec['server'] + ':' + rec['exportPath'], rec['mountPoint'],
+                         fstab_line(rec, forced(rec['options'], extra))]))
 
-parse(sys.argv[1], sys.argv[2])
+main(*sys.argv[1:7])
 PYTHON
 
 usage() {
-  sed -n '7,15p' "$0" >&2
+  sed -n '/^# Usage:/,/^# disappeared/p' "$0" >&2
   exit 1
 }
 
 valid_name() { [[ $1 =~ ^[A-Za-z0-9_.-]{1,64}$ ]]; }
+
+# A comma list of CIDRs, each a canonical dotted quad with a prefix of 1-32 bits.
+valid_cidrs() {
+  local cidr rest=$1
+  [[ -n $rest && $rest != *, ]] || return 1
+  while [[ -n $rest ]]; do
+    cidr=${rest%%,*}
+    [[ $cidr =~ $CIDR_RE ]] || return 1
+    [[ $rest == *,* ]] && rest=${rest#*,} || rest=''
+  done
+}
 
 parse_args() {
   while (($#)); do
@@ -125,6 +254,8 @@ parse_args() {
       --prefix) prefix=${2:-} && shift ;;
       --server) server=${2:-} && shift ;;
       --fstab) fstab=${2:-} && shift ;;
+      --allowed-servers) allowed_servers=${2:-} && shift ;;
+      --allow-home) allow_home=1 ;;
       --no-mount) do_mount=0 ;;
       --dry-run) dry_run=1 do_mount=0 ;;
       -h | --help) usage ;;
@@ -135,6 +266,10 @@ parse_args() {
   valid_name "$cluster" || die "--cluster must be 1-64 characters of A-Z a-z 0-9 _ . -, got '$cluster'"
   [[ -z $server ]] || valid_name "$server" || die "--server must be 1-64 characters of A-Z a-z 0-9 _ . -, got '$server'"
   [[ $prefix =~ ^(/[A-Za-z0-9_.-]+)+$ ]] || die "--prefix must be /-separated levels of A-Z a-z 0-9 _ . -, got '$prefix'"
+  [[ -n $allowed_servers ]] ||
+    die "--allowed-servers is required: the CIDRs a record's server address must lie in (e.g. the VPC's, 10.0.0.0/16); a record names the server this node mounts as root"
+  valid_cidrs "$allowed_servers" ||
+    die "--allowed-servers must be a comma list of IPv4 CIDRs such as 10.0.0.0/16 (no leading zeros, prefix /1-/32), got '$allowed_servers'"
   [[ -f $fstab ]] || die "--fstab '$fstab' is not a file"
   [[ $attempts =~ ^[1-9][0-9]*$ && $retry_delay =~ ^[0-9]+$ ]] ||
     die "CLIENT_MOUNT_ATTEMPTS must be a whole number >= 1 and CLIENT_MOUNT_RETRY_DELAY >= 0 seconds"
@@ -264,17 +399,52 @@ ensure_nfs_client() {
   else die "no NFS client (mount.nfs4) and no dnf, yum or apt-get to install one"; fi
 }
 
+# True when the mount on $1 has both forced flags (findmnt lists the per-mount flags, e.g. rw,nosuid,nodev,...).
+has_forced_options() {
+  local opts
+  opts=,$(findmnt -rn -o OPTIONS --mountpoint "$1" 2>/dev/null | tail -n 1 || true),
+  [[ $opts == *,nosuid,* && $opts == *,nodev,* ]]
+}
+
+# True when no symbolic link leads to $1. Checked again here, just before mkdir and mount (which follow
+# links), because a user of this node could have made one since the record was checked.
+direct_path() { [[ $(realpath -m -- "$1") == "$1" ]]; }
+
 mount_one() {
   local srv=$1 source=$2 mp=$3 current n
-  mkdir -p "$mp"
+  if ! direct_path "$mp"; then
+    warn "SYMLINK $mp now leads through a symbolic link (to $(realpath -m -- "$mp")); not mounting $source for $cluster/$srv. Remove the link and re-run."
+    return 0
+  fi
+  mkdir -p -- "$mp"
   current=$(findmnt -rn -o SOURCE --mountpoint "$mp" 2>/dev/null | tail -n 1 || true)
-  if [[ $current == "$source" ]]; then say "already mounted: $source on $mp"; return 0; fi
+  if [[ $current == "$source" ]]; then
+    if has_forced_options "$mp"; then say "already mounted: $source on $mp"; return 0; fi
+    # Mounted before nosuid,nodev were forced (or by hand without them). A bind remount sets the two
+    # per-mount flags in place, keeping the others (VFS-OPTIONS), without unmounting the data in use; an
+    # NFS remount would go through mount.nfs, which refuses options that differ from the mount's. No
+    # helper (-i) and no fstab options (--options-mode ignore): only these flags reach mount(2).
+    local vfs
+    vfs=$(findmnt -rn -o VFS-OPTIONS --mountpoint "$mp" 2>/dev/null | tail -n 1 || true)
+    [[ $vfs =~ ^[a-z,]*$ ]] || vfs=''
+    if mount -i --options-mode ignore -o "remount,bind,${vfs:+$vfs,}$FORCED_OPTIONS" -- "$mp" &&
+      has_forced_options "$mp"; then
+      say "remounted $source on $mp with $FORCED_OPTIONS"
+    else
+      warn "NOT-NOSUID $source on $mp is mounted without $FORCED_OPTIONS and remounting it with them failed; unmount it when idle and re-run."
+    fi
+    return 0
+  fi
   if [[ -n $current ]]; then
     warn "MOUNTED-ELSEWHERE $mp holds $current, the config of $cluster/$srv says $source; not remounting a data mount in use. Unmount it when idle and re-run."
     return 0
   fi
+  direct_path "$mp" || {
+    warn "SYMLINK $mp became a symbolic link (to $(realpath -m -- "$mp")); not mounting $source for $cluster/$srv."
+    return 0
+  }
   for ((n = 1; n <= attempts; n++)); do
-    if mount -T "$fstab" "$mp"; then say "mounted $source on $mp"; return 0; fi
+    if mount -T "$fstab" -- "$mp"; then say "mounted $source on $mp"; return 0; fi
     ((n == attempts)) || sleep "$retry_delay"
   done
   warn "MOUNT-FAILED $source on $mp after $attempts attempts; the fstab line stays, the next run retries."
@@ -294,14 +464,16 @@ main() {
   ensure_aws_cli
   resolve_region
   raw=$(fetch_records "$path") || die "cannot read the mount configs under $path (see above)"
-  parsed=$(python3 -c "$PY" "$(records_path)" "$server" <<<"$raw") || die "cannot parse the answer for $path"
+  parsed=$(python3 -c "$PY" "$(records_path)" "$server" "$allowed_servers" "$allow_home" "$FORCED_OPTIONS" \
+    "$SYSTEM_DIRECTORIES" <<<"$raw") || die "cannot parse the answer for $path"
   mapfile -t lines <"$fstab"
   local known=() mounts=()
   while IFS=$'\t' read -r kind srv name a b c; do
     [[ -n $kind ]] || continue
     known+=("$srv")
     if [[ $kind == bad ]]; then
-      warn "MALFORMED $name: $a; not mounted (a line already in fstab for it is left as it is)"
+      # A refused record leaves no trace: no directory, no fstab line, no mount (a line it had before stays).
+      warn "$name: $a; record skipped: nothing of it is written or mounted"
     elif place_line "$srv" "$a" "$b" "$c"; then
       mounts+=("$srv"$'\t'"$a"$'\t'"$b")
     fi

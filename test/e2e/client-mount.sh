@@ -7,7 +7,8 @@
 #   - the script reads the configs with the VM's AWS CLI (Debian's awscli package, 2.9: it ignores
 #     AWS_ENDPOINT_URL, so the call reaches moto only through the script's --endpoint-url);
 #   - the guest stage (guest/client-mount-stage.sh) mounts, re-runs, adds a second server, deletes one
-#     config and corrupts another, and checks fstab, the mounts and the report after each run.
+#     config and corrupts another, forges records (/etc/cron.d, suid, a server outside --allowed-servers,
+#     shell metacharacters, a symbolic link) and checks fstab, the mounts and the report after each run.
 #
 # Run alone: bash test/e2e/client-mount.sh (prints "N passed, M failed"). Or source it after lib/host.sh
 # (run.sh) and call client_mount_scenario: results go to the same PASS/FAIL counters.
@@ -15,7 +16,8 @@
 
 # client_mount_scenario [timeout seconds]
 client_mount_scenario() {
-  local timeout=${1:-${E2E_BOOT_TIMEOUT:-480}} dir="$CACHE_DIR/client-mount" venv port moto_pid qemu_pid end line
+  # Under the run's own directory (E2E_RUN_DIR), so that two runs at once never share the VM's disks.
+  local timeout=${1:-${E2E_BOOT_TIMEOUT:-480}} dir="$RUN_DIR/client-mount" venv port moto_pid qemu_pid end line
   log "boot: client-mount"
   rm -rf "$dir" && mkdir -p "$dir/ctl/guest" "$dir/ctl/scripts"
   cp "$E2E_DIR/guest/client-mount-stage.sh" "$dir/ctl/guest/stage.sh"

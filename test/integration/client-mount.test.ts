@@ -4,7 +4,7 @@ import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
 import { DeleteParameterCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import { MOUNT_READ_ACTIONS, renderFstabUpdate } from '../../lib/client-mount';
+import { MOUNT_READ_ACTIONS, hardenMountOptions, renderFstabUpdate } from '../../lib/client-mount';
 import { mountParameterName, mountRecord } from '../../lambda/register/contract';
 import { motoEnv, startMoto, type Moto } from '../support/moto';
 import { venvBin } from '../support/venv';
@@ -16,7 +16,11 @@ import { venvBin } from '../support/venv';
 
 const SCRIPT = path.join(__dirname, '../../lib/scripts/client-mount.sh');
 const OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev';
+/** What the script writes and mounts with: the record's options and nosuid,nodev. */
+const WRITTEN_OPTIONS = `${OPTIONS},nosuid,nodev`;
 const PREFIX = '/storage-server';
+/** The script's --allowed-servers in these tests: every record's server is in it unless a test says otherwise. */
+const ALLOWANCE = '10.0.0.0/16';
 
 let moto: Moto;
 let ssm: SSMClient;
@@ -54,8 +58,9 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const tag = (server: string, c = cluster) => ` # storage-server:${c}/${server}`;
+/** The line the script writes for a record with OPTIONS: the record's fields, nosuid,nodev added. */
 const line = (ip: string, mountPoint: string, server: string) =>
-  `${mountRecord(ip, '/export/data', mountPoint, OPTIONS).fstab}${tag(server)}`;
+  `${mountRecord(ip, '/export/data', mountPoint, WRITTEN_OPTIONS).fstab}${tag(server)}`;
 
 async function putRecord(server: string, value: unknown, c = cluster): Promise<void> {
   await ssm.send(
@@ -84,8 +89,10 @@ function scriptEnv(env: Record<string, string> = {}): Record<string, string> {
     ...env,
   };
 }
+/** The arguments every run starts with (later ones override: the script keeps the last of each). */
+const baseArgs = () => ['--cluster', cluster, '--fstab', fstab, '--allowed-servers', ALLOWANCE];
 function run(args: string[] = [], env: Record<string, string> = {}): SpawnSyncReturns<string> {
-  return spawnSync('bash', [SCRIPT, '--cluster', cluster, '--fstab', fstab, '--no-mount', ...args], {
+  return spawnSync('bash', [SCRIPT, ...baseArgs(), '--no-mount', ...args], {
     encoding: 'utf8',
     env: scriptEnv(env),
     timeout: 60_000,
@@ -97,7 +104,7 @@ function runAsync(
   env: Record<string, string> = {},
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', [SCRIPT, '--cluster', cluster, '--fstab', fstab, '--no-mount', ...args], {
+    const child = spawn('bash', [SCRIPT, ...baseArgs(), '--no-mount', ...args], {
       env: scriptEnv(env),
     });
     let stdout = '';
@@ -155,7 +162,7 @@ describe('client-mount.sh against the emulator', () => {
       ['--tab-file', fstab, '--target', '/data', '-n', '-r', '-o', 'SOURCE,TARGET,FSTYPE,OPTIONS'],
       { encoding: 'utf8' },
     );
-    expect(findmnt.stdout.trim()).toBe(`10.0.0.5:/export/data /data nfs4 ${OPTIONS}`);
+    expect(findmnt.stdout.trim()).toBe(`10.0.0.5:/export/data /data nfs4 ${WRITTEN_OPTIONS}`);
   });
 
   test('a re-run leaves the fstab byte for byte, with one line', async () => {
@@ -220,6 +227,20 @@ describe('client-mount.sh against the emulator', () => {
     expect(fs.readFileSync(fstab, 'utf8')).toBe(before);
   });
 
+  test('a line written before nosuid,nodev were forced is updated in place', async () => {
+    await putServer('s1', '10.0.0.5');
+    fs.appendFileSync(
+      fstab,
+      `${mountRecord('10.0.0.5', '/export/data', '/data', OPTIONS).fstab}${tag('s1')}\n`,
+    );
+
+    const r = run();
+
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`fstab updated for ${cluster}/s1`);
+    expect(fstabLines().slice(2)).toEqual([line('10.0.0.5', '/data', 's1')]);
+  });
+
   test('malformed records are reported by parameter name; the good one still goes in', async () => {
     const good = mountRecord('10.0.0.5', '/export/data', '/data', OPTIONS);
     await putServer('a-good', '10.0.0.5');
@@ -247,16 +268,14 @@ describe('client-mount.sh against the emulator', () => {
 
     expect(r.status).toBe(2);
     const name = (s: string) => mountParameterName(PREFIX, cluster, s);
-    expect(r.stdout).toContain(`ATTENTION MALFORMED ${name('b-not-json')}: is not JSON`);
-    expect(r.stdout).toContain(`ATTENTION MALFORMED ${name('c-fstype')}: fsType "nfs" is not "nfs4"`);
+    expect(r.stdout).toContain(`ATTENTION ${name('b-not-json')}: is not JSON`);
+    expect(r.stdout).toContain(`ATTENTION ${name('c-fstype')}: fsType "nfs" is not "nfs4"`);
     expect(r.stdout).toContain(
-      `ATTENTION MALFORMED ${name('d-mismatch')}: fstab ${JSON.stringify(good.fstab)} disagrees with its fields`,
+      `ATTENTION ${name('d-mismatch')}: fstab ${JSON.stringify(good.fstab)} disagrees with its fields`,
     );
+    expect(r.stdout).toContain(`ATTENTION ${name('e-missing')}: lacks string field(s) options, fstab`);
     expect(r.stdout).toContain(
-      `ATTENTION MALFORMED ${name('e-missing')}: lacks string field(s) options, fstab`,
-    );
-    expect(r.stdout).toContain(
-      `ATTENTION MALFORMED ${name('f-space')}: mountPoint "/f f" is not an absolute path`,
+      `ATTENTION ${name('f-space')}: mountPoint "/f f" has an empty segment or a character other than A-Z a-z 0-9 . _ -`,
     );
     expect(fstabLines().slice(2)).toEqual([line('10.0.0.5', '/data', 'a-good')]);
   });
@@ -269,7 +288,7 @@ describe('client-mount.sh against the emulator', () => {
 
     expect(r.status).toBe(2);
     expect(r.stdout).toContain(
-      `ATTENTION MALFORMED ${mountParameterName(PREFIX, cluster, 's2')}: mountPoint /data is already used by server s1`,
+      `ATTENTION ${mountParameterName(PREFIX, cluster, 's2')}: mountPoint /data is already used by server s1`,
     );
     expect(fstabLines().slice(2)).toEqual([line('10.0.0.5', '/data', 's1')]);
   });
@@ -452,10 +471,34 @@ describe('client-mount.sh against the emulator', () => {
     [['--server', 'a/b'], "--server must be 1-64 characters of A-Z a-z 0-9 _ . -, got 'a/b'"],
     [['--fstab', '/nonexistent/fstab'], "--fstab '/nonexistent/fstab' is not a file"],
     [['--frobnicate'], "unknown argument '--frobnicate'"],
+    [['--allowed-servers', ''], '--allowed-servers is required'],
+    [
+      ['--allowed-servers', '10.0.0.0'],
+      "--allowed-servers must be a comma list of IPv4 CIDRs such as 10.0.0.0/16 (no leading zeros, prefix /1-/32), got '10.0.0.0'",
+    ],
+    [['--allowed-servers', '10.0.0.0/0'], "got '10.0.0.0/0'"],
+    [['--allowed-servers', '10.00.0.0/16'], "got '10.00.0.0/16'"],
+    [['--allowed-servers', '10.0.0.0/16,$(reboot)'], "got '10.0.0.0/16,$(reboot)'"],
   ])('refuses %j with exit 1', (args, message) => {
     const r = run(args);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(message);
+  });
+
+  test('without --allowed-servers: exit 1 before anything is read, saying why it is required', async () => {
+    await putServer('s1', '10.0.0.5');
+    const before = fs.readFileSync(fstab, 'utf8');
+    const r = spawnSync('bash', [SCRIPT, '--cluster', cluster, '--fstab', fstab, '--no-mount'], {
+      encoding: 'utf8',
+      env: scriptEnv(),
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      "client-mount: ERROR --allowed-servers is required: the CIDRs a record's server address must lie in (e.g. the VPC's, 10.0.0.0/16); a record names the server this node mounts as root\n",
+    );
+    expect(fs.readFileSync(fstab, 'utf8')).toBe(before);
   });
 
   test('the mountStorageOn user data and the script keep one line between them', async () => {
@@ -468,6 +511,7 @@ describe('client-mount.sh against the emulator', () => {
       tag: `${cluster}/s1`,
       fstab,
     }).join('\n');
+    expect(hardenMountOptions(OPTIONS)).toBe(WRITTEN_OPTIONS);
     const userData = () =>
       spawnSync('bash', ['-c', snippet.replace("mkdir -p '/data'", 'true')], { encoding: 'utf8' });
 
@@ -481,6 +525,399 @@ describe('client-mount.sh against the emulator', () => {
     expect(userData().status).toBe(0);
     expect(tagged('s1')).toEqual([line('10.0.0.5', '/data', 's1')]);
     expect(fstabLines()).toHaveLength(3);
+  });
+});
+
+describe('client-mount.sh refuses records outside the grammar, touching nothing of them', () => {
+  // These run without --no-mount, as on a node: `mount`, `mkdir` and `mount.nfs4` are stand-ins that record
+  // their arguments (mkdir makes only the lock's directory, under the test's own directory), so that a test
+  // sees every directory the script would create and every mount it would make.
+  let bin: string;
+  let mounts: string;
+  let mkdirs: string;
+  const REAL_MKDIR = spawnSync('sh', ['-c', 'command -v mkdir'], { encoding: 'utf8' }).stdout.trim();
+  beforeEach(() => {
+    bin = path.join(dir, 'node-bin');
+    mounts = path.join(dir, 'mount-calls');
+    mkdirs = path.join(dir, 'mkdir-calls');
+    program(bin, 'mount', [recordArgs(mounts), 'exit 0']);
+    program(bin, 'mount.nfs4', ['exit 0']);
+    program(bin, 'mkdir', [
+      recordArgs(mkdirs),
+      `case "$*" in *${JSON.stringify(dir).slice(1, -1)}*) exec ${REAL_MKDIR} "$@" ;; esac`,
+    ]);
+  });
+  /** The script as the SSM document runs it (mounting), with the stand-ins first on PATH. */
+  const runOnNode = (args: string[] = []) =>
+    spawnSync('bash', [SCRIPT, ...baseArgs(), ...args], {
+      encoding: 'utf8',
+      env: scriptEnv({ PATH: `${bin}:${venv}:${HOST_PATH}` }),
+      timeout: 60_000,
+    });
+  /** mkdir calls other than the lock's directory. */
+  const madeDirectories = () => recorded(mkdirs).filter((a) => a[a.length - 1] !== dir);
+
+  interface Fields {
+    server: string;
+    exportPath: string;
+    mountPoint: string;
+    fsType: string;
+    options: string;
+  }
+  /** A record whose fstab agrees with its fields (unless `fstab` is given), so that only the field under test is wrong. */
+  function record(fields: Partial<Fields> & { fstab?: string }): Record<string, string> {
+    const f: Fields = {
+      server: '10.0.0.5',
+      exportPath: '/export/data',
+      mountPoint: '/data',
+      fsType: 'nfs4',
+      options: OPTIONS,
+      ...fields,
+    };
+    const sep = f.fsType === 'lustre' ? '@tcp:' : ':';
+    return {
+      ...f,
+      fstab: fields.fstab ?? `${f.server}${sep}${f.exportPath} ${f.mountPoint} ${f.fsType} ${f.options} 0 0`,
+    };
+  }
+  const q = JSON.stringify;
+  const GOOD_FSTAB = mountRecord('10.0.0.5', '/export/data', '/data', OPTIONS).fstab;
+  const SYS = (mp: string, d: string) => `mountPoint ${q(mp)} is under the system directory ${d}`;
+  const CHARS = 'has an empty segment or a character other than A-Z a-z 0-9 . _ -';
+
+  // [what, the record (or a raw value), why the script gives]
+  const REFUSED: [string, Record<string, string> | string, string][] = [
+    [
+      "the reviewer's example: 203.0.113.66:/evil on /etc/cron.d with suid,dev",
+      record({
+        server: '203.0.113.66',
+        exportPath: '/evil',
+        mountPoint: '/etc/cron.d',
+        options: `${OPTIONS},suid,dev`,
+      }),
+      `server 203.0.113.66 is outside the allowed servers ${ALLOWANCE}`,
+    ],
+    [
+      'the same from a server inside the allowance: the mount point is refused',
+      record({ exportPath: '/evil', mountPoint: '/etc/cron.d', options: `${OPTIONS},suid,dev` }),
+      SYS('/etc/cron.d', '/etc'),
+    ],
+    [
+      'the option suid',
+      record({ options: `${OPTIONS},suid` }),
+      'options: "suid" is not an allowed mount option',
+    ],
+    [
+      'the option dev',
+      record({ options: `dev,${OPTIONS}` }),
+      'options: "dev" is not an allowed mount option',
+    ],
+    [
+      'the option exec',
+      record({ options: `${OPTIONS},exec` }),
+      'options: "exec" is not an allowed mount option',
+    ],
+    [
+      'the option defaults (suid and dev)',
+      record({ options: 'defaults' }),
+      'options: "defaults" is not an allowed mount option',
+    ],
+    [
+      'an unknown option',
+      record({ options: `${OPTIONS},fsc` }),
+      'options: "fsc" is not an allowed mount option',
+    ],
+    [
+      'an option that takes a value, without one',
+      record({ options: 'rsize,hard' }),
+      'options: "rsize" needs a value',
+    ],
+    ['NFSv3', record({ options: 'nfsvers=3,hard' }), 'options: "nfsvers=3" has a value out of range'],
+    [
+      'rsize out of range',
+      record({ options: 'rsize=99999999,hard' }),
+      'options: "rsize=99999999" has a value out of range',
+    ],
+    [
+      'nconnect with a leading zero',
+      record({ options: 'nconnect=08' }),
+      'options: "nconnect=08" has a value out of range',
+    ],
+    ['hard and soft', record({ options: 'hard,soft' }), 'options: "hard" and "soft" contradict each other'],
+    [
+      'an option given twice',
+      record({ options: 'hard,timeo=600,timeo=1' }),
+      'options: "timeo" is given twice',
+    ],
+    ['an empty option', record({ options: 'hard,,_netdev' }), 'options: "" is not an allowed mount option'],
+    [
+      'a server outside the allowance',
+      record({ server: '10.1.0.5' }),
+      `server 10.1.0.5 is outside the allowed servers ${ALLOWANCE}`,
+    ],
+    [
+      'a server with leading zeros',
+      record({ server: '10.0.0.05' }),
+      'server "10.0.0.05" is not an IPv4 address in canonical dotted-quad form (no leading zeros)',
+    ],
+    ['the server 0.0.0.0', record({ server: '0.0.0.0' }), 'server "0.0.0.0" is not a host address'],
+    [
+      'a server DNS name',
+      record({ server: 'nfs.example.com' }),
+      'server "nfs.example.com" is not an IPv4 address',
+    ],
+    [
+      'an FSx for Lustre name with fsType nfs4',
+      record({ server: 'fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com' }),
+      'server "fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com" is an FSx for Lustre DNS name, which needs fsType "lustre"',
+    ],
+    [
+      'a lustre record with an IP address',
+      record({ fsType: 'lustre', options: 'relatime,flock,_netdev' }),
+      'server "10.0.0.5" of a lustre record is not an FSx for Lustre DNS name',
+    ],
+    [
+      'a good lustre record: reported, not mounted by this version',
+      record({
+        server: 'fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com',
+        fsType: 'lustre',
+        exportPath: '/abcdefgh',
+        mountPoint: '/fsx',
+        options: 'relatime,flock,_netdev',
+      }),
+      'lustre records are not mounted by this version (fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com:/abcdefgh)',
+    ],
+    ['a relative mountPoint', record({ mountPoint: 'data' }), 'mountPoint "data" is not an absolute path'],
+    ['the mountPoint /', record({ mountPoint: '/' }), 'mountPoint "/" is the root directory'],
+    ['the mountPoint /usr/local', record({ mountPoint: '/usr/local' }), SYS('/usr/local', '/usr')],
+    ['the mountPoint /var/lib/x', record({ mountPoint: '/var/lib/x' }), SYS('/var/lib/x', '/var')],
+    [
+      'the mountPoint /root',
+      record({ mountPoint: '/root' }),
+      'mountPoint "/root" is the system directory /root',
+    ],
+    [
+      'the mountPoint /home/x without --allow-home',
+      record({ mountPoint: '/home/x' }),
+      `${SYS('/home/x', '/home')} (allowed with --allow-home)`,
+    ],
+    [
+      'a ".." segment in mountPoint',
+      record({ mountPoint: '/data/../etc' }),
+      'mountPoint "/data/../etc" has a "." or ".." segment',
+    ],
+    [
+      'a ".." segment in exportPath',
+      record({ exportPath: '/export/../../etc' }),
+      'exportPath "/export/../../etc" has a "." or ".." segment',
+    ],
+    ['a trailing slash', record({ mountPoint: '/data/' }), `mountPoint "/data/" ${CHARS}`],
+    [
+      'a mountPoint longer than 255 characters',
+      record({ mountPoint: `/${'d'.repeat(255)}` }),
+      `mountPoint "/${'d'.repeat(255)}" is longer than 255 characters`,
+    ],
+    [
+      '";" in server',
+      record({ server: '10.0.0.5;reboot' }),
+      'server "10.0.0.5;reboot" is not an IPv4 address',
+    ],
+    ['a newline in server', record({ server: '10.0.0.5\n' }), 'server "10.0.0.5\\n" is not an IPv4 address'],
+    [
+      '";" in exportPath',
+      record({ exportPath: '/export/data;reboot' }),
+      `exportPath "/export/data;reboot" ${CHARS}`,
+    ],
+    ['a quote in exportPath', record({ exportPath: "/export/da'ta" }), `exportPath "/export/da'ta" ${CHARS}`],
+    [
+      '"$(reboot)" in mountPoint',
+      record({ mountPoint: '/data$(reboot)' }),
+      `mountPoint "/data$(reboot)" ${CHARS}`,
+    ],
+    ['a space in mountPoint', record({ mountPoint: '/data x' }), `mountPoint "/data x" ${CHARS}`],
+    ['a newline in mountPoint', record({ mountPoint: '/data\n' }), `mountPoint "/data\\n" ${CHARS}`],
+    ['a tab in mountPoint', record({ mountPoint: '/da\tta' }), `mountPoint "/da\\tta" ${CHARS}`],
+    [
+      'a backtick in options',
+      record({ options: 'hard,`reboot`' }),
+      'options: "`reboot`" is not an allowed mount option',
+    ],
+    [
+      'a space in options',
+      record({ options: 'hard, nofail' }),
+      'options: " nofail" is not an allowed mount option',
+    ],
+    [
+      '"$(reboot)" in options',
+      record({ options: 'hard,$(reboot)' }),
+      'options: "$(reboot)" is not an allowed mount option',
+    ],
+    ['";" in fsType', record({ fsType: 'nfs4;reboot' }), 'fsType "nfs4;reboot" is not "nfs4" (or "lustre")'],
+    [
+      'a second line smuggled into fstab',
+      record({ fstab: `${GOOD_FSTAB}\n* * * * * root reboot` }),
+      `fstab ${q(`${GOOD_FSTAB}\n* * * * * root reboot`)} disagrees with its fields`,
+    ],
+    [
+      'suid in fstab only',
+      record({ fstab: GOOD_FSTAB.replace('_netdev', '_netdev,suid') }),
+      `fstab ${q(GOOD_FSTAB.replace('_netdev', '_netdev,suid'))} disagrees with its fields (expected ${q(GOOD_FSTAB)})`,
+    ],
+    ['not JSON', '{"server": "10.0.0.5", "mountPoint": "/etc"', 'is not JSON'],
+  ];
+
+  test.each(REFUSED)('%s: reported, nothing written, made or mounted', async (_what, value, why) => {
+    // GIVEN
+    await putRecord('bad', value);
+    const before = fs.readFileSync(fstab);
+
+    // WHEN
+    const r = runOnNode();
+
+    // THEN
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(2);
+    const reported = r.stdout.split('\n').filter((l) => l.includes('ATTENTION'));
+    expect(reported).toEqual([
+      expect.stringContaining(
+        `client-mount: ATTENTION ${mountParameterName(PREFIX, cluster, 'bad')}: ${why}`,
+      ),
+    ]);
+    expect(reported[0]).toMatch(/; record skipped: nothing of it is written or mounted$/);
+    expect(fs.readFileSync(fstab).equals(before)).toBe(true);
+    expect(fs.existsSync(`${fstab}.storage-server.bak`)).toBe(false);
+    expect(recorded(mounts)).toEqual([]);
+    expect(madeDirectories()).toEqual([]);
+  });
+
+  test('every refused record at once beside a good one: the good one alone is written and mounted', async () => {
+    // GIVEN
+    for (const [i, [, value]] of REFUSED.entries())
+      await putRecord(`bad-${String(i).padStart(2, '0')}`, value);
+    await putServer('good', '10.0.0.5', '/shared');
+
+    // WHEN
+    const r = runOnNode();
+
+    // THEN
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(2);
+    for (const [i, [, , why]] of REFUSED.entries()) {
+      expect(r.stdout).toContain(
+        `ATTENTION ${mountParameterName(PREFIX, cluster, `bad-${String(i).padStart(2, '0')}`)}: ${why}`,
+      );
+    }
+    expect(r.stdout.split('\n').filter((l) => l.includes('ATTENTION'))).toHaveLength(REFUSED.length);
+    expect(fstabLines()).toEqual([
+      '# /etc/fstab',
+      'UUID=0a1b2c3d / ext4 defaults 0 1',
+      line('10.0.0.5', '/shared', 'good'),
+    ]);
+    expect(recorded(mounts)).toEqual([['-T', fstab, '--', '/shared']]);
+    expect(madeDirectories()).toEqual([['-p', '--', '/shared']]);
+  });
+
+  test('a good record is written with nosuid,nodev added once, whatever its options, and mounted from that line', async () => {
+    await putRecord('s1', record({ options: `nosuid,${OPTIONS},noexec,nodev` }));
+
+    const r = runOnNode();
+
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const written = `10.0.0.5:/export/data /data nfs4 ${OPTIONS},noexec,nosuid,nodev 0 0${tag('s1')}`;
+    expect(fstabLines().slice(2)).toEqual([written]);
+    expect(r.stdout).toContain(`mounted 10.0.0.5:/export/data on /data`);
+    expect(recorded(mounts)).toEqual([['-T', fstab, '--', '/data']]);
+    expect(madeDirectories()).toEqual([['-p', '--', '/data']]);
+    // libmount reads the two flags back from the line the mount used.
+    const findmnt = spawnSync(
+      'findmnt',
+      ['--tab-file', fstab, '--target', '/data', '-n', '-r', '-o', 'OPTIONS'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(findmnt.stdout.trim().split(',')).toEqual(expect.arrayContaining(['nosuid', 'nodev']));
+  });
+
+  test.each([
+    [true, 0, 'client-mount: remounted 10.0.0.5:/export/data on /data with nosuid,nodev'],
+    [
+      false,
+      2,
+      'client-mount: ATTENTION NOT-NOSUID 10.0.0.5:/export/data on /data is mounted without nosuid,nodev and remounting it with them failed',
+    ],
+  ])(
+    'a mount made without nosuid,nodev is remounted with them in place (remount works: %s)',
+    async (works, status, report) => {
+      // GIVEN: /data already mounted from the record's source, per-mount flags rw,noexec,relatime (a stand-in
+      // findmnt that shows nosuid,nodev once a remount was recorded, if remounting works)
+      await putServer('s1', '10.0.0.5');
+      program(bin, 'findmnt', [
+        'case "$*" in',
+        '  *" SOURCE "*) echo 10.0.0.5:/export/data ;;',
+        '  *" VFS-OPTIONS "*) echo rw,noexec,relatime ;;',
+        `  *" OPTIONS "*) if ${works} && grep -q remount ${JSON.stringify(mounts)} 2>/dev/null; then echo rw,nosuid,nodev,noexec,relatime,vers=4.1; else echo rw,noexec,relatime,vers=4.1; fi ;;`,
+        'esac',
+      ]);
+
+      // WHEN
+      const r = runOnNode();
+
+      // THEN: one bind remount that keeps the other flags and adds the two, no mount helper, no fstab options
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(status);
+      expect(r.stdout).toContain(report);
+      expect(recorded(mounts)).toEqual([
+        [
+          '-i',
+          '--options-mode',
+          'ignore',
+          '-o',
+          'remount,bind,rw,noexec,relatime,nosuid,nodev',
+          '--',
+          '/data',
+        ],
+      ]);
+    },
+  );
+
+  test('--allow-home admits /home and below it, and nothing else', async () => {
+    await putServer('h1', '10.0.0.5', '/home/x');
+    await putServer('h2', '10.0.0.6', '/home');
+    await putServer('r1', '10.0.0.7', '/root/x');
+
+    const r = runOnNode(['--allow-home']);
+
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(2);
+    expect(fstabLines().slice(2)).toEqual([
+      line('10.0.0.5', '/home/x', 'h1'),
+      line('10.0.0.6', '/home', 'h2'),
+    ]);
+    expect(r.stdout).toContain(
+      `ATTENTION ${mountParameterName(PREFIX, cluster, 'r1')}: ${SYS('/root/x', '/root')}`,
+    );
+    expect(recorded(mounts)).toEqual([
+      ['-T', fstab, '--', '/home/x'],
+      ['-T', fstab, '--', '/home'],
+    ]);
+  });
+
+  test('a record that turns bad leaves the line it had alone, and is reported', async () => {
+    await putServer('s1', '10.0.0.5');
+    run();
+    const before = fs.readFileSync(fstab);
+    await putRecord('s1', record({ options: `${OPTIONS},suid` }));
+
+    const r = run();
+
+    expect(r.status).toBe(2);
+    expect(r.stdout).toContain(
+      `ATTENTION ${mountParameterName(PREFIX, cluster, 's1')}: options: "suid" is not an allowed`,
+    );
+    expect(r.stdout).not.toContain('STALE');
+    expect(fs.readFileSync(fstab).equals(before)).toBe(true);
   });
 });
 
@@ -608,16 +1045,20 @@ print(json.dumps(out))
   });
 
   function signed(c: { ak: string; sk: string; st: string }): SpawnSyncReturns<string> {
-    return spawnSync('bash', [SCRIPT, '--cluster', authCluster, '--fstab', fstab, '--no-mount'], {
-      encoding: 'utf8',
-      env: scriptEnv({
-        ...motoEnv(authMoto.endpoint),
-        AWS_ACCESS_KEY_ID: c.ak,
-        AWS_SECRET_ACCESS_KEY: c.sk,
-        AWS_SESSION_TOKEN: c.st,
-      }),
-      timeout: 60_000,
-    });
+    return spawnSync(
+      'bash',
+      [SCRIPT, '--cluster', authCluster, '--fstab', fstab, '--no-mount', '--allowed-servers', ALLOWANCE],
+      {
+        encoding: 'utf8',
+        env: scriptEnv({
+          ...motoEnv(authMoto.endpoint),
+          AWS_ACCESS_KEY_ID: c.ak,
+          AWS_SECRET_ACCESS_KEY: c.sk,
+          AWS_SESSION_TOKEN: c.st,
+        }),
+        timeout: 60_000,
+      },
+    );
   }
 
   test('a correctly signed request with the granted actions reads the records', () => {
@@ -625,7 +1066,7 @@ print(json.dumps(out))
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(fstabLines()).toContain(
-      `${mountRecord('10.0.0.5', '/export/data', '/data', OPTIONS).fstab} # storage-server:${authCluster}/s1`,
+      `${mountRecord('10.0.0.5', '/export/data', '/data', WRITTEN_OPTIONS).fstab} # storage-server:${authCluster}/s1`,
     );
   });
 

@@ -9,18 +9,23 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import {
   ClientMount,
   ClientMountProps,
+  FORCED_MOUNT_OPTIONS,
   MOUNT_READ_ACTIONS,
   MountableStorageServer,
+  hardenMountOptions,
   loadClientMountScript,
   mountStorageOn,
   rateExpression,
   renderClientMountDocument,
+  renderMountUserData,
 } from '../../lib/client-mount';
 import { cfnLint } from '../support/cfn-lint';
 import { nagFindings } from '../support/nag';
 import { venvBin } from '../support/venv';
 
-const SCRIPT = fs.readFileSync(path.join(__dirname, '../../lib/scripts/client-mount.sh'), 'utf8');
+const SCRIPT_PATH = path.join(__dirname, '../../lib/scripts/client-mount.sh');
+const SCRIPT = fs.readFileSync(SCRIPT_PATH, 'utf8');
+const ALLOWED = ['10.0.0.0/16'];
 
 /** Auto Scaling groups get a launch template (as with the project's cdk.json), not a launch configuration. */
 const CONTEXT = { '@aws-cdk/aws-autoscaling:generateLaunchTemplateInsteadOfLaunchConfig': true };
@@ -32,7 +37,11 @@ function newStack(app = new App({ context: CONTEXT })): Stack {
 
 function clientMountStack(props: Partial<ClientMountProps> = {}): { stack: Stack; mount: ClientMount } {
   const stack = newStack();
-  const mount = new ClientMount(stack, 'ClientMount', { clusterName: 'hpc1', ...props });
+  const mount = new ClientMount(stack, 'ClientMount', {
+    clusterName: 'hpc1',
+    allowedServerCidrs: ALLOWED,
+    ...props,
+  });
   return { stack, mount };
 }
 
@@ -97,6 +106,13 @@ describe('ClientMount document', () => {
           }),
           prefix: Match.objectLike({ type: 'String', default: '/site/hpc' }),
           serverName: Match.objectLike({ type: 'String', default: '' }),
+          allowedServers: Match.objectLike({ type: 'String', default: '10.0.0.0/16' }),
+          allowHome: {
+            type: 'String',
+            default: 'false',
+            description: Match.anyValue(),
+            allowedValues: ['true', 'false'],
+          },
         },
         mainSteps: [
           Match.objectLike({
@@ -112,38 +128,134 @@ describe('ClientMount document', () => {
     const command = doc.Properties.Content.mainSteps[0].inputs.runCommand[0];
     expect(command).toContain(SCRIPT.trimEnd());
     expect(command).toContain(
-      `bash "$script" --cluster '{{ clusterName }}' --prefix '{{ prefix }}' --server '{{ serverName }}'`,
+      `bash "$script" --cluster '{{ clusterName }}' --prefix '{{ prefix }}' --server '{{ serverName }}' ` +
+        `--allowed-servers '{{ allowedServers }}' "$@"`,
     );
   });
 
-  test('the embedded step runs the script with the document parameters', () => {
+  test.each([
+    ['false', ''],
+    ['true', ' --allow-home'],
+  ])('the embedded step runs the script with the document parameters (allowHome %s)', (allowHome, flag) => {
     // GIVEN: the step with the parameters substituted as SSM would, and a script that echoes its arguments
     const command = (
-      renderClientMountDocument({ script: 'echo "args: $*"\n', clusterName: 'c', parameterPrefix: '/p' })
-        .mainSteps as { inputs: { runCommand: string[] } }[]
+      renderClientMountDocument({
+        script: 'echo "args: $*"\n',
+        clusterName: 'c',
+        parameterPrefix: '/p',
+        allowedServers: '10.0.0.0/16',
+      }).mainSteps as { inputs: { runCommand: string[] } }[]
     )[0].inputs.runCommand[0]
       .replace('{{ clusterName }}', 'hpc1')
       .replace('{{ prefix }}', '/storage-server')
-      .replace('{{ serverName }}', '');
+      .replace('{{ serverName }}', '')
+      .replace('{{ allowedServers }}', '10.0.0.0/16,192.168.4.0/24')
+      .replace('{{ allowHome }}', allowHome);
 
     // WHEN
     const out = spawnSync('sh', ['-c', command], { encoding: 'utf8' });
 
     // THEN
     expect(out.status).toBe(0);
-    expect(out.stdout).toBe('args: --cluster hpc1 --prefix /storage-server --server \n');
+    expect(out.stdout).toBe(
+      `args: --cluster hpc1 --prefix /storage-server --server  --allowed-servers 10.0.0.0/16,192.168.4.0/24${flag}\n`,
+    );
+  });
+
+  test('allowHomeMountPoints sets the default of allowHome and the association passes it', () => {
+    const { stack } = clientMountStack({ allowHomeMountPoints: true });
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::SSM::Document', {
+      Content: Match.objectLike({
+        parameters: Match.objectLike({ allowHome: Match.objectLike({ default: 'true' }) }),
+      }),
+    });
+    template.hasResourceProperties('AWS::SSM::Association', {
+      Parameters: Match.objectLike({ allowHome: ['true'] }),
+    });
+  });
+
+  test("a new VPC's CIDR (a token) becomes the allowedServers default and association value", () => {
+    // GIVEN
+    const stack = newStack();
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0 });
+
+    // WHEN
+    new ClientMount(stack, 'ClientMount', {
+      clusterName: 'hpc1',
+      allowedServerCidrs: [vpc.vpcCidrBlock, '10.9.0.0/16'],
+    });
+
+    // THEN
+    const joined = {
+      'Fn::Join': [
+        '',
+        [
+          { 'Fn::GetAtt': [stack.getLogicalId(vpc.node.defaultChild as ec2.CfnVPC), 'CidrBlock'] },
+          ',10.9.0.0/16',
+        ],
+      ],
+    };
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::SSM::Association', {
+      Parameters: Match.objectLike({ allowedServers: [joined] }),
+    });
+    template.hasResourceProperties('AWS::SSM::Document', {
+      Content: Match.objectLike({
+        parameters: Match.objectLike({ allowedServers: Match.objectLike({ default: joined }) }),
+      }),
+    });
+  });
+
+  // The document's allowedPattern and the script's own check of --allowed-servers accept the same values.
+  test.each<[string, boolean]>([
+    ['10.0.0.0/16', true],
+    ['10.0.0.0/16,192.168.0.0/24', true],
+    ['172.31.0.0/16', true],
+    ['127.0.0.0/8', true],
+    ['10.0.0.5/32', true],
+    ['1.2.3.4/5', true],
+    ['255.255.255.255/1', true],
+    ['10.0.0.0/0', false],
+    ['10.0.0.0/33', false],
+    ['10.0.0.0', false],
+    ['010.0.0.0/16', false],
+    ['10.0.0.256/16', false],
+    ['10.0.0.0/16,', false],
+    [',10.0.0.0/16', false],
+    ['10.0.0.0/16 ', false],
+    ['10.0.0.0/16;reboot', false],
+    ["10.0.0.0/16'", false],
+    ['', false],
+  ])('allowedServers %j: accepted = %s by the pattern and the script alike', (value, accepted) => {
+    const content = renderClientMountDocument({
+      script: SCRIPT,
+      clusterName: 'c',
+      parameterPrefix: '/p',
+      allowedServers: '10.0.0.0/16',
+    });
+    const pattern = (content.parameters as Record<string, { allowedPattern: string }>).allowedServers
+      .allowedPattern;
+    expect(new RegExp(pattern).test(value)).toBe(accepted);
+    // The script checks --allowed-servers before the (missing) fstab: either message tells.
+    const run = spawnSync(
+      'bash',
+      [SCRIPT_PATH, '--cluster', 'c', '--allowed-servers', value, '--fstab', '/nonexistent'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(accepted ? "--fstab '/nonexistent' is not a file" : '--allowed-servers');
   });
 
   test("refuses a script holding SSM's parameter syntax or the heredoc delimiter", () => {
+    const base = { clusterName: 'c', parameterPrefix: '/p', allowedServers: '10.0.0.0/16' };
+    expect(() => renderClientMountDocument({ ...base, script: 'echo {{ x }}' })).toThrow(
+      /must not contain '\{\{'/,
+    );
     expect(() =>
-      renderClientMountDocument({ script: 'echo {{ x }}', clusterName: 'c', parameterPrefix: '/p' }),
-    ).toThrow(/must not contain '\{\{'/);
-    expect(() =>
-      renderClientMountDocument({
-        script: 'a\nSTORAGE_SERVER_CLIENT_MOUNT_SH\n',
-        clusterName: 'c',
-        parameterPrefix: '/p',
-      }),
+      renderClientMountDocument({ ...base, script: 'a\nSTORAGE_SERVER_CLIENT_MOUNT_SH\n' }),
     ).toThrow(/heredoc delimiter/);
   });
 
@@ -171,7 +283,13 @@ describe('ClientMount association', () => {
       Targets: [{ Key: 'tag:cluster', Values: ['hpc1'] }],
       ScheduleExpression: 'rate(30 minutes)',
       ApplyOnlyAtCronInterval: false,
-      Parameters: { clusterName: ['hpc1'], prefix: ['/storage-server'], serverName: Match.absent() },
+      Parameters: {
+        clusterName: ['hpc1'],
+        prefix: ['/storage-server'],
+        allowedServers: ['10.0.0.0/16'],
+        allowHome: ['false'],
+        serverName: Match.absent(),
+      },
     });
   });
 
@@ -185,7 +303,13 @@ describe('ClientMount association', () => {
     Template.fromStack(stack).hasResourceProperties('AWS::SSM::Association', {
       Targets: [{ Key: 'tag:parallelcluster:cluster-name', Values: ['hpc1'] }],
       ScheduleExpression: 'rate(2 hours)',
-      Parameters: { clusterName: ['hpc1'], prefix: ['/site'], serverName: ['fast1'] },
+      Parameters: {
+        clusterName: ['hpc1'],
+        prefix: ['/site'],
+        serverName: ['fast1'],
+        allowedServers: ['10.0.0.0/16'],
+        allowHome: ['false'],
+      },
     });
   });
 
@@ -233,6 +357,23 @@ describe('ClientMount validation', () => {
       /schedule must be whole minutes, at least 30 .* got 29 minutes/,
     ],
     ['schedule not whole minutes', { schedule: Duration.seconds(1830) }, /schedule must be whole minutes/],
+    [
+      'allowedServerCidrs empty',
+      { allowedServerCidrs: [] },
+      /allowedServerCidrs must name at least one IPv4 CIDR .* got \[\]/,
+    ],
+    [
+      'allowedServerCidrs without a prefix',
+      { allowedServerCidrs: ['10.0.0.0'] },
+      /allowedServerCidrs must be IPv4 CIDRs such as 10.0.0.0\/16 .* got "10.0.0.0"/,
+    ],
+    [
+      'allowedServerCidrs /0',
+      { allowedServerCidrs: ['10.0.0.0/16', '0.0.0.0/0'] },
+      /prefix \/1-\/32\), got "0.0.0.0\/0"/,
+    ],
+    ['allowedServerCidrs leading zero', { allowedServerCidrs: ['10.0.01.0/24'] }, /got "10.0.01.0\/24"/],
+    ['allowedServerCidrs with a space', { allowedServerCidrs: ['10.0.0.0/16 '] }, /got "10.0.0.0\/16 "/],
   ])('%s', (_name, props, message) => {
     expect(() => clientMountStack(props)).toThrow(message);
   });
@@ -337,7 +478,7 @@ describe('mountStorageOn', () => {
     });
     expect(userData).toContain(JSON.stringify(stack.resolve(server.privateIp)));
     expect(userData).toContain(
-      ':/export/data /data nfs4 nfsvers=4.1,hard,_netdev 0 0 # storage-server:hpc1/storage1',
+      ':/export/data /data nfs4 nfsvers=4.1,hard,_netdev,nosuid,nodev 0 0 # storage-server:hpc1/storage1',
     );
     expect(userData).toMatch(/mount -T '\/etc\/fstab' '\/data'/);
     expect(userData).not.toContain('ssm');
@@ -391,7 +532,7 @@ describe('mountStorageOn', () => {
     );
     expect(userData).toContain("mkdir -p '/shared/scratch'");
     expect(userData).toContain(
-      ':/export/data /shared/scratch nfs4 nfsvers=4.1,hard,_netdev 0 0 # storage-server:hpc1/storage1',
+      ':/export/data /shared/scratch nfs4 nfsvers=4.1,hard,_netdev,nosuid,nodev 0 0 # storage-server:hpc1/storage1',
     );
     template.hasResourceProperties('AWS::EC2::SecurityGroupIngress', {
       FromPort: 2049,
@@ -409,6 +550,38 @@ describe('mountStorageOn', () => {
         `mountPoint must be an absolute directory path .* got ${JSON.stringify(mountPoint).replace(/[.*/]/g, '\\$&')}`,
       ),
     );
+  });
+
+  test.each([
+    ['nfsvers=4.1,hard,_netdev', 'nfsvers=4.1,hard,_netdev,nosuid,nodev'],
+    ['nosuid,nfsvers=4.1,nodev,hard', 'nfsvers=4.1,hard,nosuid,nodev'],
+    ['nodev,nodev,hard', 'hard,nosuid,nodev'],
+    ['', 'nosuid,nodev'],
+  ])('hardenMountOptions(%j) = %j: nosuid,nodev once each, at the end', (options, expected) => {
+    expect(hardenMountOptions(options)).toBe(expected);
+    expect(FORCED_MOUNT_OPTIONS).toEqual(['nosuid', 'nodev']);
+  });
+
+  test('hardenMountOptions appends to a token', () => {
+    const stack = newStack();
+    const options = Token.asString({ Ref: 'Options' });
+    expect(stack.resolve(hardenMountOptions(options))).toEqual({
+      'Fn::Join': ['', [{ Ref: 'Options' }, ',nosuid,nodev']],
+    });
+  });
+
+  test('the rendered user data mounts with nosuid,nodev from the fstab line it writes', () => {
+    const lines = renderMountUserData({
+      server: '10.0.0.5',
+      exportPath: '/export/data',
+      mountPoint: '/data',
+      options: 'nfsvers=4.1,hard,_netdev',
+      tag: 'hpc1/storage1',
+    }).join('\n');
+    expect(lines).toContain(
+      "'10.0.0.5:/export/data /data nfs4 nfsvers=4.1,hard,_netdev,nosuid,nodev 0 0 # storage-server:hpc1/storage1'",
+    );
+    expect(lines).toContain("mount -T '/etc/fstab' '/data'");
   });
 
   test('refuses a Windows target', () => {
@@ -431,7 +604,10 @@ describe('gates', () => {
     for (const [key, value] of Object.entries(CONTEXT)) app.node.setContext(key, value);
     const stack = newStack(app);
     const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0, restrictDefaultSecurityGroup: false });
-    const mount = new ClientMount(stack, 'ClientMount', { clusterName: 'hpc1' });
+    const mount = new ClientMount(stack, 'ClientMount', {
+      clusterName: 'hpc1',
+      allowedServerCidrs: [vpc.vpcCidrBlock],
+    });
     const server = fakeServer(stack, vpc);
     const instance = new ec2.Instance(stack, 'Client', {
       vpc,
@@ -469,7 +645,10 @@ describe('gates', () => {
   test('the IAM5 acknowledgement is specific: the same statement added by hand is reported', () => {
     const findings = nagFindings((app) => {
       const stack = newStack(app);
-      const mount = new ClientMount(stack, 'ClientMount', { clusterName: 'hpc1' });
+      const mount = new ClientMount(stack, 'ClientMount', {
+        clusterName: 'hpc1',
+        allowedServerCidrs: ALLOWED,
+      });
       const granted = new iam.Role(stack, 'Granted', {
         assumedBy: new iam.ServicePrincipal('ec2.amazonaws.com'),
       });

@@ -19,6 +19,8 @@ PREFIX=/storage-server
 # The published client options, less noresvport: a secure export (the default, and the server's) refuses
 # clients on non-reserved ports.
 OPTS=nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev
+# The servers this node may mount: the loopback exports below stand in for the VPC's storage servers.
+ALLOWED=127.0.0.0/8
 export AWS_ENDPOINT_URL=http://10.0.2.100:5000 AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=e2e AWS_SECRET_ACCESS_KEY=e2e
 export CLIENT_MOUNT_RETRY_DELAY=2
 # The wrapper that records the script's calls of the AWS CLI, first on PATH (on the root file system:
@@ -45,18 +47,30 @@ req = urllib.request.Request(sys.argv[1], sys.argv[3].encode(), method="POST", h
 print(urllib.request.urlopen(req, timeout=20).read().decode())' "$AWS_ENDPOINT_URL" "$1" "$2"
 }
 param() { printf '%s/%s/storage/%s/mount' "$PREFIX" "$CLUSTER" "$1"; }
-# put_config <server> <ip> <export> <mount point>: a contract 3 mount config.
+# put_config <server> <ip> <export> <mount point> [options]: a contract 3 mount config whose fstab agrees
+# with its fields (whatever they hold: the values are JSON-encoded by python3, never by the shell).
 put_config() {
-  local fstab="$2:$3 $4 nfs4 $OPTS 0 0" value
-  value=$(printf '{"server":"%s","exportPath":"%s","mountPoint":"%s","fsType":"nfs4","options":"%s","fstab":"%s"}' "$2" "$3" "$4" "$OPTS" "$fstab")
-  ssm PutParameter "$(python3 -c 'import json, sys; print(json.dumps({"Name": sys.argv[1], "Value": sys.argv[2], "Type": "String", "Overwrite": True}))' "$(param "$1")" "$value")" >/dev/null
+  ssm PutParameter "$(python3 -c 'import json, sys
+name, server, export, mp, opts = sys.argv[1:6]
+rec = {"server": server, "exportPath": export, "mountPoint": mp, "fsType": "nfs4", "options": opts,
+       "fstab": " ".join([server + ":" + export, mp, "nfs4", opts, "0", "0"])}
+print(json.dumps({"Name": name, "Value": json.dumps(rec), "Type": "String", "Overwrite": True}))' \
+    "$(param "$1")" "$2" "$3" "$4" "${5:-$OPTS}")" >/dev/null
 }
 tagged() { grep -c " # storage-server:$CLUSTER/$1\$" /etc/fstab; }
 source_of() { findmnt -rn -o SOURCE --mountpoint "$1"; }
+# "nosuid,nodev" when the mount on $1 has both flags (as findmnt -no OPTIONS lists them).
+forced_of() {
+  local o
+  o=,$(findmnt -no OPTIONS --mountpoint "$1"),
+  [[ $o == *,nosuid,* ]] && printf nosuid
+  [[ $o == *,nodev,* ]] && printf ',nodev'
+  echo
+}
 
 # Runs the script as the SSM document does (all servers of the cluster); output in $OUT, status in $RC.
 mount_run() {
-  OUT=$(PATH=$AWS_WRAP:$PATH bash "$SCRIPT" --cluster "$CLUSTER" --prefix "$PREFIX" 2>&1)
+  OUT=$(PATH=$AWS_WRAP:$PATH bash "$SCRIPT" --cluster "$CLUSTER" --prefix "$PREFIX" --allowed-servers "$ALLOWED" 2>&1)
   RC=$?
   printf '%s\n' "$OUT" | sed 's/^/    | /'
 }
@@ -64,11 +78,11 @@ mount_run() {
 serve_exports() {
   local x
   mkdir -p /etc/exports.d && : >/etc/exports.d/e2e-client-mount.exports
-  for x in a b c; do
+  for x in a b c d; do
     mkdir -p "/export/$x" && echo "$x" >"/export/$x/which" &&
       echo "/export/$x 127.0.0.0/8(rw,sync,no_subtree_check,no_root_squash)" >>/etc/exports.d/e2e-client-mount.exports
   done
-  modprobe nfsd && systemctl restart nfs-server && exportfs -ra && [[ $(exportfs -s | grep -c '^/export/[abc] ') -eq 3 ]]
+  modprobe nfsd && systemctl restart nfs-server && exportfs -ra && [[ $(exportfs -s | grep -c '^/export/[abcd] ') -eq 4 ]]
 }
 
 # Puts in front of the node's AWS CLI an `aws` that appends its arguments to $AWS_CALLS (one call a
@@ -88,7 +102,7 @@ client_mount_ssm() {
     fail "the test image has python3 and the AWS CLI (add python3 and awscli to IMAGE_PACKAGES in test/e2e/lib/host.sh)"
     return 0
   fi
-  check "the node serves three loopback exports standing in for storage servers" serve_exports
+  check "the node serves four loopback exports standing in for storage servers" serve_exports
   check "the emulator on the host is reachable through qemu's user network" ssm DescribeParameters '{}'
   wrap_aws
   check "the node has the AWS CLI (Debian's awscli package), a recording wrapper in front of it" \
@@ -104,6 +118,10 @@ client_mount_ssm() {
   check_eq "first run: the mount is NFSv4.1" "$(findmnt -rn -o FSTYPE --mountpoint /mnt/a),$(findmnt -rn -o OPTIONS --mountpoint /mnt/a | grep -o 'vers=4.1')" nfs4,vers=4.1
   check_eq "first run: the export's content is there" "$(cat /mnt/a/which 2>&1)" a
   check_eq "first run: one fstab line for s1" "$(tagged s1)" 1
+  check_eq "first run: mounted nosuid,nodev (findmnt -no OPTIONS), which the record did not ask for" \
+    "$(forced_of /mnt/a)" nosuid,nodev
+  check_has "first run: the fstab line carries nosuid,nodev" "$(grep " # storage-server:$CLUSTER/s1\$" /etc/fstab)" \
+    "127.0.0.1:/export/a /mnt/a nfs4 $OPTS,nosuid,nodev 0 0"
 
   before=$(sha256sum /etc/fstab)
   mount_run
@@ -112,6 +130,17 @@ client_mount_ssm() {
   check_eq "re-run: still one fstab line for s1" "$(tagged s1)" 1
   check_has "re-run: reports the mount as already there" "$OUT" "already mounted: 127.0.0.1:/export/a on /mnt/a"
   check_eq "re-run: /mnt/a is mounted once" "$(findmnt -rn --mountpoint /mnt/a | wc -l)" 1
+
+  # A mount made before nosuid,nodev were forced (here: remounted suid,dev by hand) gets them back in place.
+  check "an old mount: /mnt/a remounted suid,dev by hand" mount -i --options-mode ignore -o remount,bind,suid,dev /mnt/a
+  check_eq "an old mount: findmnt shows neither flag" "$(forced_of /mnt/a)" ""
+  before=$(sha256sum /etc/fstab)
+  mount_run
+  check_eq "an old mount: exit 0" "$RC" 0
+  check_has "an old mount: reported as remounted" "$OUT" "remounted 127.0.0.1:/export/a on /mnt/a with nosuid,nodev"
+  check_eq "an old mount: nosuid,nodev again, still one mount" \
+    "$(forced_of /mnt/a),$(findmnt -rn --mountpoint /mnt/a | wc -l),$(cat /mnt/a/which 2>&1)" nosuid,nodev,1,a
+  check_eq "an old mount: fstab is byte for byte the same" "$(sha256sum /etc/fstab)" "$before"
 
   put_config s2 127.0.0.2 /export/b /mnt/b
   mount_run
@@ -128,7 +157,7 @@ client_mount_ssm() {
   mount_run
   check_eq "deleted and malformed configs: exit 2 (needs attention)" "$RC" 2
   check_has "the deleted config is reported by name" "$OUT" "ATTENTION STALE $CLUSTER/s1: its mount config $(param s1) is gone"
-  check_has "the malformed config is reported by name" "$OUT" "ATTENTION MALFORMED $(param s3): is not JSON"
+  check_has "the malformed config is reported by name" "$OUT" "ATTENTION $(param s3): is not JSON"
   check_eq "the deleted server stays mounted (never unmounted behind a user's back)" "$(source_of /mnt/a)" 127.0.0.1:/export/a
   check_eq "fstab is unchanged (the stale line is left for a person)" "$(sha256sum /etc/fstab)" "$before"
   check_eq "the other server is still mounted" "$(source_of /mnt/b)" 127.0.0.2:/export/b
@@ -145,9 +174,67 @@ client_mount_ssm() {
   check_has "the script finds the user data's line to be its own" "$OUT" "fstab unchanged for $CLUSTER/direct"
   check_has "and the mount in place" "$OUT" "already mounted: 127.0.0.3:/export/c on /mnt/c"
   check_eq "still one fstab line for it" "$(tagged direct)" 1
+  check_eq "mountStorageOn user data: mounted nosuid,nodev" "$(forced_of /mnt/c)" nosuid,nodev
 
-  umount /mnt/a /mnt/b /mnt/c 2>/dev/null
+  refused_records
+  umount /mnt/a /mnt/b /mnt/c /mnt/d 2>/dev/null
   return 0
+}
+
+# Records a person with write access to the parameters could forge: each is reported and leaves no trace
+# (fstab, mount table, directories, /etc/cron.d, no command run); a good record beside them still mounts.
+refused_records() {
+  local before_fstab before_mounts before_cron out_line
+  # /etc/cron.d's entries and the directory itself (not "..": /etc changes when fstab is rewritten).
+  cron_state() { ls -lA --time-style=full-iso /etc/cron.d && stat -c '%i %Y %a %U' /etc/cron.d; }
+  mkdir -p /srv && ln -sfn /etc/cron.d /srv/cron-link
+  put_config evil-cron 203.0.113.66 /evil /etc/cron.d "$OPTS,suid,dev"
+  put_config evil-cron-in 127.0.0.1 /export/a /etc/cron.d "$OPTS,suid,dev"
+  put_config evil-suid 127.0.0.2 /export/b /mnt/evil-suid "$OPTS,suid"
+  put_config evil-outside 10.0.2.2 /export/b /mnt/evil-outside
+  put_config evil-meta 127.0.0.2 /export/b '/mnt/x;touch /tmp/pwned-mp'
+  put_config evil-meta-opts 127.0.0.2 /export/b /mnt/evil-meta "$OPTS,\$(touch /tmp/pwned-opts)"
+  put_config evil-link 127.0.0.2 /export/b /srv/cron-link
+  before_fstab=$(sha256sum /etc/fstab)
+  before_mounts=$(cat /proc/self/mountinfo)
+  before_cron=$(cron_state)
+  mount_run
+  check_eq "forged records: exit 2 (needs attention)" "$RC" 2
+  check_has "the /etc/cron.d example from outside the allowance is reported" "$OUT" \
+    "ATTENTION $(param evil-cron): server 203.0.113.66 is outside the allowed servers $ALLOWED; record skipped"
+  check_has "/etc/cron.d from an allowed server is reported" "$OUT" \
+    "ATTENTION $(param evil-cron-in): mountPoint \"/etc/cron.d\" is under the system directory /etc; record skipped"
+  check_has "a suid option is reported" "$OUT" \
+    "ATTENTION $(param evil-suid): options: \"suid\" is not an allowed mount option; record skipped"
+  check_has "a server outside the allowance is reported" "$OUT" \
+    "ATTENTION $(param evil-outside): server 10.0.2.2 is outside the allowed servers $ALLOWED; record skipped"
+  check_has "shell metacharacters in mountPoint are reported" "$OUT" \
+    "ATTENTION $(param evil-meta): mountPoint \"/mnt/x;touch /tmp/pwned-mp\" has an empty segment or a character other than"
+  check_has "\$(...) in options is reported" "$OUT" \
+    "ATTENTION $(param evil-meta-opts): options: \"\$(touch /tmp/pwned-opts)\" is not an allowed mount option"
+  check_has "a mount point through a symbolic link is reported" "$OUT" \
+    "ATTENTION $(param evil-link): mountPoint \"/srv/cron-link\" leads through a symbolic link on this node (to \"/etc/cron.d\")"
+  check_eq "forged records: one ATTENTION line each (7), besides the stale s1 and the malformed s3" \
+    "$(grep -c 'ATTENTION /storage-server/vmcluster/storage/evil-' <<<"$OUT")" 7
+  check_eq "forged records: fstab is byte for byte the same" "$(sha256sum /etc/fstab)" "$before_fstab"
+  check_eq "forged records: the mount table is the same (/proc/self/mountinfo)" "$(cat /proc/self/mountinfo)" "$before_mounts"
+  check_eq "forged records: /etc/cron.d is untouched" "$(cron_state)" "$before_cron"
+  check_eq "forged records: no directory made for them, no command of theirs run" \
+    "$(ls -d /mnt/evil-suid /mnt/evil-outside /mnt/evil-meta /mnt/x* /tmp/pwned-* 2>/dev/null)" ""
+
+  put_config s4 127.0.0.4 /export/d /mnt/d "nosuid,$OPTS"
+  mount_run
+  check_eq "a good record beside them: exit 2 (the forged ones still need attention)" "$RC" 2
+  check_eq "a good record beside them: /mnt/d is mounted from 127.0.0.4:/export/d" "$(source_of /mnt/d)" 127.0.0.4:/export/d
+  check_eq "a good record beside them: mounted nosuid,nodev (findmnt -no OPTIONS)" "$(forced_of /mnt/d)" nosuid,nodev
+  check_eq "a good record beside them: its content is there" "$(cat /mnt/d/which 2>&1)" d
+  out_line=$(grep " # storage-server:$CLUSTER/s4\$" /etc/fstab)
+  check_eq "a good record beside them: its fstab line, nosuid,nodev once each at the end" "$out_line" \
+    "127.0.0.4:/export/d /mnt/d nfs4 $OPTS,nosuid,nodev 0 0 # storage-server:$CLUSTER/s4"
+  check_eq "a good record beside them: the fstab gained that one line only" \
+    "$(grep -vxF "$out_line" /etc/fstab | sha256sum | cut -d' ' -f1)" "$(cut -d' ' -f1 <<<"$before_fstab")"
+  check_eq "a good record beside them: the forged ones are reported again, /etc/cron.d untouched" \
+    "$(grep -c 'ATTENTION /storage-server/vmcluster/storage/evil-' <<<"$OUT"),$(cron_state)" "7,$before_cron"
 }
 
 client_mount_"${2//-/_}"
