@@ -4,11 +4,13 @@
  * Usage: npx cdk deploy -c capacityTiB=10 -c clusterName=hpc1 -c clientCidrs=10.0.0.0/16
  */
 import { App } from 'aws-cdk-lib';
-import { parseContext, stackName } from '../lib/context';
+import { checkContextKeys, parseContext, stackName } from '../lib/context';
 import { StorageServerStack } from '../lib/storage-server-stack';
 
 const app = new App();
 try {
+  // A misspelt key (-c capacityTB=10) would otherwise be ignored and the default deployed.
+  checkContextKeys(Object.keys(app.node.getAllContext()));
   const context = parseContext((key) => app.node.tryGetContext(key));
   new StorageServerStack(app, stackName(context.clusterName, context.serverName), {
     context,

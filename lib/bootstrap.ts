@@ -49,6 +49,14 @@ export interface BootstrapConfig {
   readonly stripeSizeKiB: number;
   /** How long to wait for EBS volumes (and instance-store disks) to appear before failing. */
   readonly volumeWaitSeconds: number;
+  /**
+   * This server's identity, tagged on the volume group it makes (`storage-server-id:<identity>`): the bootstrap
+   * adopts only an array of this identity, or, when `restored`, the one array the restored disks hold.
+   * Characters `[A-Za-z0-9_.:/=-]`, at most 200; may be a CDK token string (e.g. the stack name).
+   */
+  readonly identity: string;
+  /** The data volumes were created from snapshots of a server: adopt its array (one array, whole) as ours. */
+  readonly restored: boolean;
 }
 
 /** Paths on the server, shared by the apply step, the unit and the script. */
@@ -82,6 +90,8 @@ export function renderBootstrapEnv(config: BootstrapConfig): string {
     ['STORAGE_NFS_VERSIONS', config.nfsVersions.join(' ')],
     ['STORAGE_STRIPE_KIB', String(config.stripeSizeKiB)],
     ['STORAGE_VOLUME_WAIT_SECONDS', String(config.volumeWaitSeconds)],
+    ['STORAGE_IDENTITY', config.identity],
+    ['STORAGE_RESTORED', String(config.restored)],
   ];
   return [
     `# StorageServer bootstrap settings, read by ${BOOTSTRAP_PATHS.script} at every boot and every apply.`,
@@ -373,6 +383,13 @@ function validate(c: BootstrapConfig): void {
     c.stripeSizeKiB,
     'must be a power of two from 4 to 4096',
   );
+  check(
+    concrete(c.identity, /^[A-Za-z0-9_.:/=-]{1,200}$/),
+    'identity',
+    c.identity,
+    'must be 1-200 characters of A-Z a-z 0-9 _ . : / = -',
+  );
+  check(typeof c.restored === 'boolean', 'restored', c.restored, 'must be true or false');
   check(
     Number.isInteger(c.volumeWaitSeconds) && c.volumeWaitSeconds >= 0 && c.volumeWaitSeconds <= 86400,
     'volumeWaitSeconds',

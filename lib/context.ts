@@ -5,10 +5,11 @@
  * the key, echoes the value and says what is allowed. Values arrive as strings from `-c`, or as JSON
  * values from cdk.json; both are accepted.
  */
-import type { Backend } from './sizing';
+import { Backend, planStorage } from './sizing';
+import { NAME_PATTERN, SNAPSHOT_ID_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, duplicateValues, ipv4Problem, snapshotSetProblem } from './validation';
 
-/** Names valid for `clusterName` and `serverName`: they become parts of SSM parameter paths. */
-export const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+// Shared with the construct; re-exported here for the names lib/index.ts has always exported from this module.
+export { NAME_PATTERN, cidrProblem } from './validation';
 
 /** Typed, validated context of the app. Optional members are absent when the key was not given. */
 export interface StorageServerContext {
@@ -39,7 +40,9 @@ export interface StorageServerContext {
   readonly subnetId?: string;
   /**
    * CIDRs allowed to mount (comma-separated in `-c`): the export lists them and the security group admits
-   * TCP 2049 from them. `/0` is refused.
+   * TCP 2049 from them. Canonical CIDRs only (no leading zeros, no host bits, prefix 1-32), inside private
+   * address space (10/8, 172.16/12, 192.168/16, 100.64/10) or the looked-up VPC's CIDR, unless
+   * `allowPublicClientCidrs`.
    * @default - the VPC's CIDR; with `clientSecurityGroupId`, the security group admits only that group (the
    * export still lists the VPC's CIDR)
    */
@@ -51,13 +54,19 @@ export interface StorageServerContext {
    */
   readonly clientSecurityGroupId?: string;
   /**
+   * `true` admits `clientCidrs` (and a `loginIp`) in public address space: a deliberate opt-in, e.g. for clients
+   * that reach the VPC from public addresses over a VPN. `false` when the key is not given.
+   */
+  readonly allowPublicClientCidrs: boolean;
+  /**
    * EC2 tag key that selects the cluster's client nodes (the value is `clusterName`): State Manager mounts
    * the storage on every instance tagged `<clientTagKey>=<clusterName>`; `cluster` when not given.
    */
   readonly clientTagKey: string;
   /**
    * IPv4 address of the Alces clusterware master (the login node); giving it makes the server join the
-   * cluster's clusterware ring.
+   * cluster's clusterware ring. A canonical host address in private space (or the looked-up VPC's CIDR),
+   * unless `allowPublicClientCidrs`.
    * @default - the server does not join a clusterware ring
    */
   readonly loginIp?: string;
@@ -106,6 +115,15 @@ export interface StorageServerContext {
    * @default - as many volumes as the capacity needs
    */
   readonly dataVolumeCount?: number;
+  /**
+   * Directory clients mount this server's export on: an absolute path outside the system directories (`/etc`,
+   * `/usr`, `/var`, ...; `/home` only with `allowHomeMountPoint`). A restored server gets its own until it is
+   * promoted (README, "Restoring from a snapshot set").
+   * @default '/data'
+   */
+  readonly mountPoint?: string;
+  /** `true` allows `mountPoint` to be `/home` or under it (home directories on NFS); `false` when not given. */
+  readonly allowHomeMountPoint: boolean;
 }
 
 /** Every context key the app reads, with its default (undefined: absent unless given). */
@@ -126,6 +144,8 @@ export const CONTEXT_DEFAULTS = {
   clientCidrs: undefined,
   /** Absent: no client security group is admitted. */
   clientSecurityGroupId: undefined,
+  /** Client CIDRs and the clusterware master must be in private address space (or the looked-up VPC). */
+  allowPublicClientCidrs: false,
   /** EC2 tag key that selects client nodes (the value is the cluster name). */
   clientTagKey: 'cluster',
   /** Absent: the server does not join a clusterware ring. */
@@ -146,6 +166,10 @@ export const CONTEXT_DEFAULTS = {
   acceptDataLoss: false,
   /** Absent: as many volumes as the capacity needs. */
   dataVolumeCount: undefined,
+  /** Absent: the construct's default, /data. */
+  mountPoint: undefined,
+  /** /home is a system directory unless this is true. */
+  allowHomeMountPoint: false,
 } as const;
 
 /** CloudFormation's limit on a stack name. */
@@ -186,6 +210,10 @@ export function parseContext(read: ContextReader): StorageServerContext {
   if (subnetId !== undefined && vpcId === undefined) {
     throw contextError('subnetId', subnetId, 'only together with vpcId (a new VPC has no subnet id before deploy)');
   }
+  const allowPublicClientCidrs = optional('allowPublicClientCidrs', parseBoolean) ?? CONTEXT_DEFAULTS.allowPublicClientCidrs;
+  // A looked-up VPC's CIDR is known only to the construct, which checks the address space then (a CIDR
+  // inside the VPC is fine even if public); a new VPC's CIDR is private, so private space is the rule here.
+  const space = { allowPublic: allowPublicClientCidrs || vpcId !== undefined };
   const clusterName = optional('clusterName', parseName) ?? CONTEXT_DEFAULTS.clusterName;
   const serverName = optional('serverName', parseName) ?? CONTEXT_DEFAULTS.serverName;
   const name = stackName(clusterName, serverName);
@@ -199,26 +227,43 @@ export function parseContext(read: ContextReader): StorageServerContext {
         `${STACK_NAME_MAX - STACK_NAME_PREFIX.length - 1} characters (got ${clusterName.length} + ${serverName.length})`,
     );
   }
+  const capacityTiB = optional('capacityTiB', parseCapacity) ?? CONTEXT_DEFAULTS.capacityTiB;
+  const backend = optional('backend', parseBackend) ?? CONTEXT_DEFAULTS.backend;
+  const dataVolumeCount = optional('dataVolumeCount', parseVolumeCount);
+  const restoreSnapshotIds = optional('restoreSnapshotIds', parseSnapshotIds);
+  const allowHomeMountPoint = optional('allowHomeMountPoint', parseBoolean) ?? CONTEXT_DEFAULTS.allowHomeMountPoint;
+  if (restoreSnapshotIds !== undefined) {
+    checkSnapshotSet(restoreSnapshotIds, capacityTiB, backend, dataVolumeCount, raw('restoreSnapshotIds')!);
+  }
   return {
-    capacityTiB: optional('capacityTiB', parseCapacity) ?? CONTEXT_DEFAULTS.capacityTiB,
-    backend: optional('backend', parseBackend) ?? CONTEXT_DEFAULTS.backend,
+    capacityTiB,
+    backend,
     clusterName,
     serverName,
     vpcId,
     subnetId,
-    clientCidrs: optional('clientCidrs', parseCidrList),
+    clientCidrs: optional('clientCidrs', (key, value) => parseCidrList(key, value, space)),
     clientSecurityGroupId: optional('clientSecurityGroupId', parseSecurityGroupId),
+    allowPublicClientCidrs,
     clientTagKey: optional('clientTagKey', parseTagKey) ?? CONTEXT_DEFAULTS.clientTagKey,
-    loginIp: optional('loginIp', parseIpv4),
+    loginIp: optional('loginIp', (key, value) => parseIpv4(key, value, space)),
     keyPair: optional('keyPair', parseKeyPairName),
     placementGroup: optional('placementGroup', parsePlacementGroupName),
     snapshotRetain: optional('snapshotRetain', parseSnapshotRetain) ?? CONTEXT_DEFAULTS.snapshotRetain,
     terminationProtection: optional('terminationProtection', parseBoolean),
-    restoreSnapshotIds: optional('restoreSnapshotIds', parseSnapshotIds),
+    restoreSnapshotIds,
     machineImageId: optional('machineImageId', parseImageId),
     acceptDataLoss: optional('acceptDataLoss', parseBoolean) ?? CONTEXT_DEFAULTS.acceptDataLoss,
-    dataVolumeCount: optional('dataVolumeCount', parseVolumeCount),
+    dataVolumeCount,
+    mountPoint: optional('mountPoint', (key, value) => parseMountPoint(key, value, allowHomeMountPoint)),
+    allowHomeMountPoint,
   };
+}
+
+function parseMountPoint(key: ContextKey, value: string, allowHome: boolean): string {
+  const problem = directoryProblem(value, { allowHome });
+  if (problem) throw contextError(key, value, `an absolute directory outside the system directories: ${problem}`);
+  return value;
 }
 
 /** The Error every bad context value produces: key, value, what is allowed. */
@@ -269,24 +314,17 @@ function parseSecurityGroupId(key: ContextKey, value: string): string {
   return value;
 }
 
-/** Validates one IPv4 CIDR; returns the reason it is bad, or undefined when it is good. */
-export function cidrProblem(cidr: string): string | undefined {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(cidr);
-  if (!m) return 'an IPv4 CIDR such as 10.0.0.0/16';
-  const octets = m.slice(1, 5).map(Number);
-  const prefix = Number(m[5]);
-  if (octets.some((o) => o > 255)) return 'an IPv4 CIDR whose four numbers are 0-255';
-  if (prefix > 32) return 'an IPv4 CIDR whose prefix length is 0-32';
-  if (prefix === 0) return 'a CIDR narrower than /0 (exporting to every address on the internet is refused)';
-  return undefined;
-}
+const CIDR_LIST_ALLOWED = 'a comma-separated list of canonical IPv4 CIDRs such as 10.0.0.0/16 (prefix 1-32, no ' +
+  'leading zeros, no host bits) in private address space unless allowPublicClientCidrs=true';
 
-function parseCidrList(key: ContextKey, value: string): string[] {
+function parseCidrList(key: ContextKey, value: string, space: { allowPublic: boolean }): string[] {
   const cidrs = value.split(',').map((c) => c.trim());
   for (const cidr of cidrs) {
-    const problem = cidrProblem(cidr);
-    if (problem) throw contextError(key, value, `a comma-separated list of CIDRs, each ${problem} (bad: '${cidr}')`);
+    const problem = cidrProblem(cidr) ?? addressSpaceProblem(cidr, space);
+    if (problem) throw contextError(key, value, `${CIDR_LIST_ALLOWED} (bad: '${cidr}': ${problem})`);
   }
+  const repeated = duplicateValues(cidrs);
+  if (repeated.length > 0) throw contextError(key, value, `${CIDR_LIST_ALLOWED}, each once (repeated: ${repeated.join(', ')})`);
   return cidrs;
 }
 
@@ -297,10 +335,11 @@ function parseTagKey(key: ContextKey, value: string): string {
   return value;
 }
 
-function parseIpv4(key: ContextKey, value: string): string {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(value);
-  if (!m || m.slice(1).some((o) => Number(o) > 255)) {
-    throw contextError(key, value, 'an IPv4 address such as 10.0.1.10');
+function parseIpv4(key: ContextKey, value: string, space: { allowPublic: boolean }): string {
+  const problem = ipv4Problem(value) ?? addressSpaceProblem(value, space);
+  if (problem) {
+    throw contextError(key, value, `an IPv4 address such as 10.0.1.10, the canonical address of one host in private ` +
+      `address space unless allowPublicClientCidrs=true (${problem})`);
   }
   return value;
 }
@@ -330,11 +369,36 @@ function parseSnapshotRetain(key: ContextKey, value: string): number {
 function parseSnapshotIds(key: ContextKey, value: string): string[] {
   const ids = value.split(',').map((id) => id.trim());
   for (const id of ids) {
-    if (!/^snap-([0-9a-f]{8}|[0-9a-f]{17})$/.test(id)) {
+    if (!SNAPSHOT_ID_PATTERN.test(id)) {
       throw contextError(key, value, `a comma-separated list of snapshot ids such as 'snap-0123456789abcdef0' (bad: '${id}')`);
     }
   }
+  const repeated = duplicateValues(ids);
+  if (repeated.length > 0) {
+    throw contextError(key, value, `a comma-separated list of distinct snapshot ids, one per data volume (repeated: ${repeated.join(', ')})`);
+  }
   return ids;
+}
+
+/**
+ * The snapshot set against the plan the same context gives (the planner is pure), so that every problem with it
+ * names the context key rather than the construct's prop. A request the planner refuses is left to the construct,
+ * which reports the planner's own message.
+ */
+function checkSnapshotSet(
+  ids: string[], capacityTiB: number, backend: Backend | 'auto', dataVolumeCount: number | undefined, value: string,
+): void {
+  let plan;
+  try {
+    plan = planStorage({ capacityTiB, backend, dataVolumeCount });
+  } catch {
+    return;
+  }
+  const problem = snapshotSetProblem(plan, ids);
+  if (problem) {
+    throw contextError('restoreSnapshotIds', value, `a snapshot set that fits the plan (${plan.backend} on ` +
+      `${plan.instanceType} for capacityTiB=${capacityTiB}): ${problem}`);
+  }
 }
 
 function parseImageId(key: ContextKey, value: string): string {
@@ -355,4 +419,60 @@ function parseBoolean(key: ContextKey, value: string): boolean {
   if (value === 'true') return true;
   if (value === 'false') return false;
   throw contextError(key, value, "'true' or 'false'");
+}
+
+/**
+ * Context keys that belong to the CDK, not to this app: feature flags (`@aws-cdk/...`), keys the CLI injects
+ * (`aws:cdk:enable-path-metadata`, `aws:cdk:bundling-stacks`, ...: shown by printing `getAllContext()` under
+ * `cdk synth`), cached lookups in cdk.context.json (`vpc-provider:account=...`, `availability-zones:...`: a
+ * lower-case provider name and a colon) and `cdk acknowledge`'s list.
+ */
+function isCdkContextKey(key: string): boolean {
+  return ['@aws-cdk/', '@aws-cdk-containers/', 'aws:', 'aws-cdk:', 'cdk-'].some((p) => key.startsWith(p)) ||
+    /^[a-z][a-z0-9-]*:/.test(key) ||
+    key === 'acknowledged-issue-numbers';
+}
+
+/** Levenshtein distance (insertions, deletions, substitutions). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/** The known key an unknown one was probably meant to be: same letters in another case, TB for TiB, or a typo. */
+function nearMiss(key: string, known: readonly string[]): string | undefined {
+  const lower = key.toLowerCase();
+  const swapped = [lower.replace(/tib/g, 'tb'), lower.replace(/tb/g, 'tib')];
+  const exact = known.find((k) => k.toLowerCase() === lower || swapped.includes(k.toLowerCase()));
+  if (exact !== undefined) return exact;
+  const [best] = known
+    .map((k) => ({ k, d: editDistance(lower, k.toLowerCase()) }))
+    .filter(({ d }) => d <= 2)
+    .sort((x, y) => x.d - y.d);
+  return best?.k;
+}
+
+/**
+ * Refuses context keys the app does not read, so that a typo (`-c capacityTB=10`) stops synth instead of
+ * silently deploying the default. `keys` are all the app's context keys (`Object.keys(app.node.getAllContext())`);
+ * the CDK's own (feature flags, keys the CLI injects, cached lookups) are ignored. The message suggests the
+ * known key a near miss was meant to be and lists every known key.
+ */
+export function checkContextKeys(keys: readonly string[]): void {
+  const known = Object.keys(CONTEXT_DEFAULTS);
+  const unknown = keys.filter((k) => !known.includes(k) && !isCdkContextKey(k));
+  if (unknown.length === 0) return;
+  const described = unknown.map((k) => {
+    const guess = nearMiss(k, known);
+    return guess === undefined ? JSON.stringify(k) : `${JSON.stringify(k)} (did you mean ${guess}?)`;
+  });
+  throw new Error(`Unknown context key${unknown.length > 1 ? 's' : ''} ${described.join(', ')}: the app reads only ` +
+    `${known.join(', ')} (keys are case-sensitive; CDK's own keys such as @aws-cdk/... feature flags are ignored).`);
 }

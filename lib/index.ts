@@ -1,7 +1,17 @@
 // Public API: everything another CDK app imports from this package. Named exports keep internals
 // (script loaders, user-data renderers) out of the surface we promise to keep stable.
 export * from './sizing';
-export { CONTEXT_DEFAULTS, NAME_PATTERN, parseContext, cidrProblem, contextError, stackName } from './context';
+export { CONTEXT_DEFAULTS, checkContextKeys, parseContext, contextError, stackName } from './context';
+export {
+  NAME_PATTERN,
+  PRIVATE_IPV4_CIDRS,
+  SYSTEM_DIRECTORIES,
+  addressSpaceProblem,
+  cidrProblem,
+  directoryProblem,
+  ipv4Problem,
+} from './validation';
+export type { AddressSpaceOptions, DirectoryOptions } from './validation';
 export type { ContextKey, ContextReader, StorageServerContext } from './context';
 export * from './storage-server';
 export * from './storage-server-stack';

@@ -1,4 +1,4 @@
-import { Annotations, RemovalPolicy, Size, Tags, Token, Validations } from 'aws-cdk-lib';
+import { Annotations, ArnFormat, Aws, RemovalPolicy, Size, Stack, Tags, Token, Validations } from 'aws-cdk-lib';
 import * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -9,12 +9,14 @@ import { Construct } from 'constructs';
 import { BootstrapConfig, renderLoaderUserData } from './bootstrap';
 import { MountOnOptions, mountStorageOn } from './client-mount';
 import { ClusterwareRing } from './clusterware';
-import { NAME_PATTERN, cidrProblem } from './context';
+import { applyServerCompliance } from './compliance';
+import { NAME_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem, snapshotSetProblem } from './validation';
+import { DEFAULT_PARAMETER_PREFIX, storagePath } from '../lambda/register/contract';
 import { ServerRegistration } from './registration';
 import { RecoveryAlarm } from './recovery-alarm';
 import { ServerSettings } from './server-settings';
 import { UpdateGuard } from './update-guard';
-import { CrossRegionCopy, SnapshotPolicy } from './snapshot-policy';
+import { CrossRegionCopy, SNAPSHOT_INTERVAL_HOURS, SnapshotPolicy } from './snapshot-policy';
 import { Backend, INSTANCE_STORE_TYPES, StoragePlan, instanceStoreTiB, planStorage } from './sizing';
 
 /** NFS server settings. */
@@ -115,9 +117,18 @@ export interface StorageServerProps {
   readonly serverName?: string;
   /**
    * CIDRs allowed to mount. The export lists exactly these; the security group admits TCP 2049 from them.
+   * Canonical IPv4 CIDRs (no leading zeros, no host bits, prefix 1-32), each inside private address space
+   * (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10) or inside the VPC's CIDR when that is concrete
+   * (an imported or looked-up VPC), unless `allowPublicClientCidrs`.
    * @default - the VPC's CIDR when no `clientPeers` are given either; otherwise none
    */
   readonly clientCidrs?: string[];
+  /**
+   * Admit `clientCidrs` (and a `clusterware.loginIp`) in public address space, outside private space and the
+   * VPC's CIDR: a deliberate opt-in (e.g. clients on public addresses behind a VPN); synth warns when it is used.
+   * @default false
+   */
+  readonly allowPublicClientCidrs?: boolean;
   /**
    * Security groups (or other connectables) of clients allowed to mount. Security groups carry no
    * addresses, so the NFS export itself is then restricted to `clientCidrs`, or to the VPC CIDR.
@@ -211,24 +222,34 @@ export interface StorageServerProps {
    */
   readonly parameterPrefix?: string;
   /**
-   * Directory exported by the server.
+   * Directory exported by the server: an absolute path of `[A-Za-z0-9_.-]` segments, neither `/` nor a system
+   * directory or one under it (`SYSTEM_DIRECTORIES`: `/etc`, `/var/lib/nfs`, `/home/x` ... are refused).
    * @default '/export/data'
    */
   readonly exportPath?: string;
   /**
-   * Directory clients mount the export on.
+   * Directory clients mount the export on: the same rules as `exportPath`; `/home` and below only with
+   * `allowHomeMountPoint`.
    * @default '/data'
    */
   readonly mountPoint?: string;
+  /**
+   * Allow `mountPoint` to be `/home` or a directory under it: home directories on NFS are common on HPC clusters,
+   * but mounting over the clients' `/home` hides their local home directories, so it must be deliberate.
+   * @default false
+   */
+  readonly allowHomeMountPoint?: boolean;
 }
 
 /**
- * Client mount options, by the convention AWS uses for EFS (BACKGROUND.md) less `noresvport`: the export is
- * `secure` (clients must use a reserved port, so a user without root on a node cannot forge another uid with
- * AUTH_SYS), and a Linux NFS server refuses `noresvport` clients on a secure export (shown in the VM tests).
+ * Client mount options, by the convention AWS uses for EFS (BACKGROUND.md) less `noresvport`, plus `nosuid,nodev`.
+ * The export is `secure` (clients must use a reserved port, so a user without root on a node cannot forge another
+ * uid with AUTH_SYS), and a Linux NFS server refuses `noresvport` clients on a secure export (shown in the VM
+ * tests). `nosuid,nodev`: a setuid binary or a device node planted on the server never gives root on a client
+ * (the client mount script adds them to whatever a record says, too).
  */
 export function clientMountOptions(version: '4.1' | '4.2'): string {
-  return `nfsvers=${version},rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev`;
+  return `nfsvers=${version},rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev,nosuid,nodev`;
 }
 
 /**
@@ -286,10 +307,11 @@ export class StorageServer extends Construct implements ec2.IConnectable {
 
     validateName('clusterName', clusterName);
     validateName('serverName', serverName);
-    (props.clientCidrs ?? []).forEach(validateCidr);
+    validateClientAddresses(this, props);
     validateThreads(props.nfs?.threads);
-    validateAbsolutePath('exportPath', this.exportPath);
-    validateAbsolutePath('mountPoint', this.mountPoint);
+    validateSnapshotOptions(props.snapshots);
+    validateDirectory('exportPath', this.exportPath);
+    validateDirectory('mountPoint', this.mountPoint, props.allowHomeMountPoint);
     this.plan = planStorage({ capacityTiB, backend: props.backend ?? 'auto', dataVolumeCount: props.dataVolumeCount });
     const machineImage = serverImage(props);
     validateSnapshotIds(this.plan, props.dataVolumeSnapshotIds);
@@ -334,6 +356,20 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/AmazonSSMManagedInstanceCore]',
       reason: 'AmazonSSMManagedInstanceCore is the AWS-maintained minimum for Session Manager and Run Command, which replace SSH and run the snapshot freeze scripts.',
     });
+    // The managed policy lets the instance read every SSM parameter of the account. The server reads none
+    // (its settings arrive in its apply document), so parameter reads are denied outside its own path, and
+    // an explicit deny wins over the managed policy's allow.
+    role.addToPrincipalPolicy(new iam.PolicyStatement({
+      sid: 'ParameterReadsOnlyOwnPath',
+      effect: iam.Effect.DENY,
+      actions: ['ssm:GetParameter', 'ssm:GetParameters', 'ssm:GetParametersByPath', 'ssm:GetParameterHistory'],
+      notResources: [Stack.of(this).formatArn({
+        service: 'ssm',
+        resource: 'parameter',
+        resourceName: `${storagePath(props.parameterPrefix ?? DEFAULT_PARAMETER_PREFIX, clusterName).slice(1)}${serverName}/*`,
+        arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+      })],
+    }));
 
     const instanceStoreDevices = range(instanceStoreDisks).map((i) => `/dev/sd${letter(1 + i)}`);
     this.instance = new ec2.Instance(this, 'Instance', {
@@ -438,6 +474,9 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       nfsVersions: ['4.1', '4.2'],
       stripeSizeKiB: 256,
       volumeWaitSeconds: 900,
+      // The array's owner: this stack's server. A server created from snapshots adopts the array they hold.
+      identity: `${Aws.STACK_NAME}/${serverName}`,
+      restored: props.dataVolumeSnapshotIds !== undefined,
     };
     this.instance.userData.addCommands(...renderLoaderUserData());
     const settings = new ServerSettings(this, 'Settings', {
@@ -502,6 +541,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     registration.resource.node.addDependency(this.ready, this.updateGuard.resource);
     this.ringParameterName = registration.ringParameterName;
     this.mountParameterName = registration.mountParameterName;
+    applyServerCompliance(this);
   }
 
   /**
@@ -542,39 +582,75 @@ function validateName(prop: string, value: string): void {
   }
 }
 
-function validateCidr(cidr: string): void {
-  if (Token.isUnresolved(cidr)) return;
-  const problem = cidrProblem(cidr);
-  if (problem) throw new Error(`clientCidrs: each entry must be ${problem}, got '${cidr}'.`);
+/**
+ * Client CIDRs and the clusterware master: canonical, and in private space or the VPC's concrete CIDR unless
+ * `allowPublicClientCidrs` (then synth warns). A token CIDR (the new VPC's own) is not checked.
+ */
+function validateClientAddresses(scope: Construct, props: StorageServerProps): void {
+  const space = { vpcCidr: props.vpc.vpcCidrBlock, allowPublic: props.allowPublicClientCidrs ?? false };
+  const isPublic = (cidr: string) => addressSpaceProblem(cidr, { vpcCidr: space.vpcCidr }) !== undefined;
+  const publicOnes: string[] = [];
+  const seen = new Set<string>();
+  for (const cidr of props.clientCidrs ?? []) {
+    if (Token.isUnresolved(cidr)) continue;
+    const problem = cidrProblem(cidr) ?? addressSpaceProblem(cidr, space);
+    if (problem) throw new Error(`clientCidrs: each entry must be a canonical IPv4 CIDR in private address space, got '${cidr}': ${problem}.`);
+    if (seen.has(cidr)) throw new Error(`clientCidrs: each entry must appear once, got '${cidr}' twice.`);
+    seen.add(cidr);
+    if (isPublic(cidr)) publicOnes.push(cidr);
+  }
+  const loginIp = props.clusterware?.loginIp;
+  if (loginIp !== undefined && !Token.isUnresolved(loginIp)) {
+    const problem = ipv4Problem(loginIp) ?? addressSpaceProblem(loginIp, space);
+    if (problem) throw new Error(`clusterware.loginIp must be the canonical IPv4 address of one host in private address space, got '${loginIp}': ${problem}.`);
+    if (isPublic(loginIp)) publicOnes.push(loginIp);
+  }
+  if (publicOnes.length > 0) {
+    Annotations.of(scope).addWarningV2('storage-server:publicClientCidrs',
+      `allowPublicClientCidrs: ${publicOnes.join(', ')} ${publicOnes.length > 1 ? 'are' : 'is'} public address space; ` +
+      'NFS (TCP 2049) and the export are open to it. Make sure that is intended.');
+  }
 }
 
 function validateSnapshotIds(plan: StoragePlan, ids: string[] | undefined): void {
   if (ids === undefined) return;
-  if (plan.backend !== 'ebs') {
-    throw new Error(`dataVolumeSnapshotIds: only the EBS backend has data volumes, but the plan is ${plan.backend}.`);
-  }
-  if (ids.length !== plan.dataVolumes.length) {
-    throw new Error(`dataVolumeSnapshotIds: the plan has ${plan.dataVolumes.length} data volume(s), so give exactly ` +
-      `${plan.dataVolumes.length} snapshot id(s) in stripe order, got ${ids.length} (${ids.join(', ')}).`);
-  }
-  for (const id of ids) {
-    if (!Token.isUnresolved(id) && !/^snap-([0-9a-f]{8}|[0-9a-f]{17})$/.test(id)) {
-      throw new Error(`dataVolumeSnapshotIds: each entry must be a snapshot id such as 'snap-0123456789abcdef0', got '${id}'.`);
-    }
+  const problem = snapshotSetProblem(plan, ids);
+  if (problem) throw new Error(`dataVolumeSnapshotIds: ${problem}.`);
+}
+
+/** Describes a value for a message: numbers as themselves (NaN, Infinity, -1), anything else as JSON. */
+function describeValue(value: unknown): string {
+  return typeof value === 'number' ? String(value) : JSON.stringify(value);
+}
+
+function validateWholeNumber(prop: string, value: number | undefined, min: number, max: number, meaning = ''): void {
+  if (value === undefined || Token.isUnresolved(value)) return;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${prop} must be a whole number from ${min}${meaning} to ${max}, got ${describeValue(value)}.`);
   }
 }
 
 function validateThreads(threads: number | undefined): void {
-  if (threads === undefined || Token.isUnresolved(threads)) return;
-  if (!Number.isInteger(threads) || threads < 1 || threads > 1024) {
-    throw new Error(`nfs.threads must be a whole number from 1 to 1024, got ${threads}.`);
-  }
+  validateWholeNumber('nfs.threads', threads, 1, 1024);
 }
 
-function validateAbsolutePath(prop: string, path: string): void {
-  if (!/^\/[A-Za-z0-9_.\/-]*[A-Za-z0-9_.-]$/.test(path) || path.split('/').includes('..')) {
-    throw new Error(`${prop} must be an absolute directory path of A-Z a-z 0-9 _ . - / (not '/', no '..'), got '${path}'.`);
+/**
+ * Checked here, before anything is created, and for every backend: a bad value must never silently turn
+ * snapshots off (`retain: -1` or `NaN` once did) or be ignored because the backend has no snapshots.
+ */
+function validateSnapshotOptions(snapshots: SnapshotOptions | undefined): void {
+  validateWholeNumber('snapshots.retain', snapshots?.retain, 0, 1000, ' (snapshots off)');
+  const hours = snapshots?.intervalHours;
+  if (hours !== undefined && !Token.isUnresolved(hours) && !(SNAPSHOT_INTERVAL_HOURS as readonly unknown[]).includes(hours)) {
+    throw new Error(`snapshots.intervalHours must be one of ${SNAPSHOT_INTERVAL_HOURS.join(', ')} (DLM), got ${describeValue(hours)}.`);
   }
+  validateWholeNumber('snapshots.crossRegionCopy.retainDays', snapshots?.crossRegionCopy?.retainDays, 1, 36500);
+}
+
+function validateDirectory(prop: string, path: string, allowHome = false): void {
+  if (Token.isUnresolved(path)) return;
+  const problem = typeof path === 'string' ? directoryProblem(path, { allowHome }) : 'not a string';
+  if (problem) throw new Error(`${prop} must be an absolute directory path outside the system directories, got '${path}': ${problem}.`);
 }
 
 /**

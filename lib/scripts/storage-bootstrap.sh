@@ -16,6 +16,8 @@
 # (a multi-line string) may start with '#'.
 set -Eeuo pipefail
 export LC_ALL=C PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# The run lock (fd 8) is inherited by every LVM command, which would warn about it each time.
+export LVM_SUPPRESS_FD_WARNINGS=1
 
 ENV_FILE=${STORAGE_BOOTSTRAP_ENV:-/etc/storage-server/bootstrap.env}
 REASON_FILE=/run/storage-server/failure-reason
@@ -34,7 +36,8 @@ need() { [[ $1 =~ $2 ]] || die "setting $3 '$1' is invalid in $ENV_FILE"; }
 # The settings file is parsed, never sourced: only the known keys, each one KEY='value' line, every value
 # validated below. Nothing in it can run as root.
 SETTINGS_KEYS=" STORAGE_BACKEND STORAGE_EBS_VOLUMES STORAGE_INSTANCE_STORE_DEVICES STORAGE_EXPORT_PATH STORAGE_CLIENT_CIDRS"
-SETTINGS_KEYS+=" STORAGE_NFS_THREADS STORAGE_EXPORT_MODE STORAGE_NFS_VERSIONS STORAGE_STRIPE_KIB STORAGE_VOLUME_WAIT_SECONDS "
+SETTINGS_KEYS+=" STORAGE_NFS_THREADS STORAGE_EXPORT_MODE STORAGE_NFS_VERSIONS STORAGE_STRIPE_KIB STORAGE_VOLUME_WAIT_SECONDS"
+SETTINGS_KEYS+=" STORAGE_IDENTITY STORAGE_RESTORED "
 read_settings() {
   local line n=0 key
   while IFS= read -r line || [[ -n $line ]]; do
@@ -65,6 +68,9 @@ load_config() {
   need "${STORAGE_NFS_THREADS:-}" '^[0-9]*$' STORAGE_NFS_THREADS
   need "${STORAGE_STRIPE_KIB:-}" '^[0-9]+$' STORAGE_STRIPE_KIB
   need "${STORAGE_VOLUME_WAIT_SECONDS:-}" '^[0-9]+$' STORAGE_VOLUME_WAIT_SECONDS
+  need "${STORAGE_IDENTITY:-}" '^[A-Za-z0-9_.:/=-]{1,200}$' STORAGE_IDENTITY
+  need "${STORAGE_RESTORED:-}" '^(true|false)$' STORAGE_RESTORED
+  ID_TAG="storage-server-id:$STORAGE_IDENTITY"
   THREADS=${STORAGE_NFS_THREADS:-}
   if [[ -z $THREADS ]]; then # as ParallelCluster does: min(256, max(8, 4 x vCPUs))
     THREADS=$((4 * $(nproc)))
@@ -159,44 +165,59 @@ find_disks() {
   log "data disks: ${LABELS[*]}"
 }
 
-# Prints "blank", "ours" (a PV of this script's volume group), or what else the disk holds.
+# Prints "blank", "ours <VG uuid> <server identity>" (a PV of a volume group this script made, on this server
+# or the server whose snapshots these disks were restored from), or what else the disk holds.
 classify() {
-  local dev=$1 sig="" kids="" vg tags
+  local dev=$1 sig="" kids="" vg uuid tags id
   if ! sig=$(wipefs --noheadings --output TYPE "$dev" 2>&1) || ! kids=$(lsblk -nro NAME "$dev" 2>&1); then
     echo "cannot be probed: ${sig//$'\n'/ } ${kids//$'\n'/ }"
   elif [[ -z $sig ]] && ! blkid -p "$dev" >/dev/null 2>&1; then
     if [[ $kids == *$'\n'* ]]; then echo "has partitions or holders"; else echo blank; fi
   elif [[ $sig == LVM2_member ]]; then
-    read -r vg tags < <(pvs "${LVM[@]}" --noheadings -o vg_name,vg_tags "$dev" 2>/dev/null || true) || true
-    if [[ ${vg:-} == "$VG" && ,${tags:-}, == *,$TAG,* ]]; then echo ours; else echo "holds LVM (VG '${vg:-}' tags '${tags:-}')"; fi
+    read -r vg uuid tags < <(pvs "${LVM[@]}" --noheadings -o vg_name,vg_uuid,vg_tags "$dev" 2>/dev/null || true) || true
+    if [[ ${vg:-} == "$VG" && ,${tags:-}, == *,$TAG,* ]]; then
+      id=$(tr ',' '\n' <<<"$tags" | sed -n 's/^storage-server-id://p' | head -n 1)
+      echo "ours ${uuid:-?} ${id:-unknown}"
+    else
+      echo "holds LVM (VG '${vg:-}' tags '${tags:-}')"
+    fi
   else
     sig=${sig:-$(blkid -p -o export "$dev" | sed -n 's/^\(PT\)\{0,1\}TYPE=//p')}
     echo "holds ${sig//$'\n'/,}"
   fi
 }
 
-# Creates the volume group and LV on blank disks, or activates ours; refuses any foreign or mixed state.
+# Creates the volume group and LV on blank disks, or activates ours; refuses any foreign or mixed state:
+# disks of two arrays (two volume groups, e.g. snapshots of two servers restored together), or another
+# server's array on a server that was not restored from its snapshots.
 assemble() {
-  local i why n=${#DISKS[@]} ours=() blank=() foreign=() lost stripes=()
+  local i why n=${#DISKS[@]} ours=() blank=() foreign=() arrays=() uuids=() lost stripes=() uuid id
   for i in "${!DISKS[@]}"; do
     why=$(classify "${DISKS[$i]}")
     case $why in
       blank) blank+=("${LABELS[$i]}") ;;
-      ours) ours+=("${LABELS[$i]}") ;;
+      ours\ *)
+        read -r uuid id <<<"${why#ours }"
+        ours+=("${LABELS[$i]}") uuids+=("$uuid") arrays+=("${LABELS[$i]} holds array $uuid of server $id")
+        ;;
       *) foreign+=("${LABELS[$i]} $why") ;;
     esac
   done
   ((${#foreign[@]} == 0)) || die "refusing data disks with content this bootstrap did not make, nothing was" \
     "written: $(printf '%s; ' "${foreign[@]}")"
+  (($(printf '%s\n' "${uuids[@]}" | sort -u | wc -l) <= 1)) ||
+    die "refusing disks of more than one array (snapshots of different servers or sets?), nothing was written:" \
+      "$(printf '%s; ' "${arrays[@]}")"
   if ((${#ours[@]} == 0)); then
-    log "all $n data disks are blank: creating volume group $VG"
-    vgcreate --addtag "$TAG" "${LVM[@]}" "$VG" "${DISKS[@]}"
+    log "all $n data disks are blank: creating volume group $VG for $STORAGE_IDENTITY"
+    vgcreate --addtag "$TAG" --addtag "$ID_TAG" "${LVM[@]}" "$VG" "${DISKS[@]}"
   elif ((${#blank[@]})); then
     die "${ours[*]} hold volume group $VG but ${blank[*]} are blank: refusing to rebuild part of an array" \
       "(restore the missing disks, or remove the volume group by hand to start afresh)"
   else
     read -r i lost < <(vgs "${LVM[@]}" --noheadings -o pv_count,vg_missing_pv_count "$VG")
     ((i == n && lost == 0)) || die "volume group $VG spans $i disks ($lost missing), not the $n configured"
+    adopt "$id"
     vgchange "${LVM[@]}" -ay "$VG" >/dev/null
   fi
   CREATED=0
@@ -206,6 +227,24 @@ assemble() {
     CREATED=1
   fi
   udevadm settle --timeout=30 || true
+}
+
+# adopt <identity of the array on the disks>: our own array as it is; an array of the version before
+# identities gets ours; another server's array only when this server was restored from its snapshots
+# (STORAGE_RESTORED), and it then takes this server's identity. Only LVM tags are written.
+adopt() {
+  local id=$1
+  [[ $id == "$STORAGE_IDENTITY" ]] && return
+  if [[ $id == unknown ]]; then
+    log "the array carries no server identity (made before identities): tagging it as $STORAGE_IDENTITY"
+  elif [[ $STORAGE_RESTORED == true ]]; then
+    log "adopting the array of $id, restored from its snapshots, as $STORAGE_IDENTITY"
+    vgchange "${LVM[@]}" --deltag "storage-server-id:$id" "$VG" >/dev/null
+  else
+    die "the data disks hold the array of server $id, not of this server ($STORAGE_IDENTITY), and this server" \
+      "was not restored from snapshots: refusing it, nothing was written"
+  fi
+  vgchange "${LVM[@]}" --addtag "$ID_TAG" "$VG" >/dev/null
 }
 
 # XFS aligned to the stripe, made only on an LV this run created; an existing LV is never formatted.

@@ -14,6 +14,7 @@
 #   ebs-grow    day 2: both volumes enlarged while stopped -> PVs, LV and XFS grown at boot; re-apply no-op
 #   ebs-missing scenario 6: a volume missing at boot -> waits, then fails naming the volume id
 #   ebs-xen     day 2: one volume by its Xen attachment name, enlarged while running -> grown live by the apply
+#   restore     a mixture of two servers' restored disks -> refused, untouched; one server's disks -> adopted
 #   (scenario 7, the snapshot freeze, runs inside "ebs" when lib/scripts/snapshot-freeze.sh exists; the
 #   "reboot" boot also applies a changed client CIDR and thread count live, and applies the old ones back)
 #   client-mount  lib/scripts/client-mount.sh on a cluster node (test/e2e/client-mount.sh, when present)
@@ -147,6 +148,35 @@ ebs_xen() {
   PAIR_HOOK=grow_xvdf boot_pair ebs-xen server-xen "$BOOT_TIMEOUT"
 }
 
+# Restore (after the instance-store, EBS and Xen servers made their arrays): disks copied from their images
+# stand in for volumes restored from snapshots. A mixture of two servers' disks must be refused with every
+# byte unchanged; the EBS server's two disks, restored whole, must be adopted.
+restore() {
+  local d
+  new_root server-restore
+  cp --sparse=always "$RUN_DIR/is-b.img" "$RUN_DIR/restore-11.img" && truncate -s 1G "$RUN_DIR/restore-11.img"
+  cp --sparse=always "$RUN_DIR/xen-vol.img" "$RUN_DIR/restore-12.img"
+  cp --sparse=always "$RUN_DIR/vol-1.img" "$RUN_DIR/restore-13.img"
+  cp --sparse=always "$RUN_DIR/vol-2.img" "$RUN_DIR/restore-14.img"
+  for d in restore-11 restore-12; do before[$d]=$(disk_hash "$d"); done
+  SERVER_DISKS=()
+  nvme_disk SERVER_DISKS restore-11 vol0e2e0000000000011
+  nvme_disk SERVER_DISKS restore-12 vol0e2e0000000000012
+  CLIENT_DISKS=()
+  boot_pair restore-mixed server-restore "$BOOT_TIMEOUT"
+  SERVER_DISKS=()
+  nvme_disk SERVER_DISKS restore-13 vol0e2e0000000000013
+  nvme_disk SERVER_DISKS restore-14 vol0e2e0000000000014
+  boot_pair restore-own server-restore "$BOOT_TIMEOUT"
+  for d in restore-11 restore-12; do
+    if [[ $(disk_hash "$d") == "${before[$d]}" ]]; then
+      pass "restore: every byte of the refused disk $d is unchanged (host checksum)"
+    else
+      fail "restore: the refused disk $d was written"
+    fi
+  done
+}
+
 only() { [[ -z ${E2E_ONLY:-} || " $E2E_ONLY " == *" $1 "* ]]; }
 # The client mount script's scenario (its own VM and moto), from test/e2e/client-mount.sh.
 # shellcheck source-path=SCRIPTDIR source=client-mount.sh
@@ -161,6 +191,8 @@ if only instance-store || only foreign; then instance_store; fi
 if only foreign; then foreign; fi
 if only ebs; then ebs; fi
 if only ebs-xen; then ebs_xen; fi
+# The restore boot needs the disks of the instance-store, EBS and Xen servers.
+if only instance-store && only ebs && only ebs-xen; then restore; fi
 if only client-mount && declare -F client_mount_scenario >/dev/null; then client_mount_scenario "$BOOT_TIMEOUT"; fi
 log "e2e finished in $((SECONDS - start)) s"
 summary

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { App, Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, HIPAASecurityChecks, NIST80053R5Checks, NagPack } from 'cdk-nag';
 
 /** One unacknowledged cdk-nag finding: rule id (with finding id where the rule has several) and path. */
 export interface NagFinding {
@@ -11,16 +11,44 @@ export interface NagFinding {
   readonly message: string;
 }
 
+/** The cdk-nag packs a test can run, by the name each pack reports under (its rule ids' prefix). */
+export const NAG_PACKS = {
+  AwsSolutions: (app: App): NagPack => new AwsSolutionsChecks(app),
+  'NIST.800.53.R5': (app: App): NagPack => new NIST80053R5Checks(app),
+  'HIPAA.Security': (app: App): NagPack => new HIPAASecurityChecks(app),
+} as const;
+
+/** A pack name: `AwsSolutions`, `NIST.800.53.R5` or `HIPAA.Security`. */
+export type NagPackName = keyof typeof NAG_PACKS;
+
+/** Every pack the quality gates hold the app to. */
+export const GATE_PACKS: NagPackName[] = ['AwsSolutions', 'NIST.800.53.R5', 'HIPAA.Security'];
+
+/** Options of {@link nagFindings}. */
+export interface NagOptions {
+  /** The packs to run. Default: AwsSolutions. */
+  readonly packs?: NagPackName[];
+  /** Context of the App (e.g. the feature flags of cdk.json, see {@link cdkJsonContext}). Default: none. */
+  readonly context?: Record<string, unknown>;
+}
+
+/** The `context` of the project's cdk.json: the feature flags `cdk synth` builds the app with. */
+export function cdkJsonContext(): Record<string, unknown> {
+  const cdkJson = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'cdk.json'), 'utf8'));
+  return cdkJson.context ?? {};
+}
+
 /**
- * Builds an App with the AwsSolutions pack registered as a policy-validation plugin, lets `build` add
- * stacks to it, synthesizes it and returns every unacknowledged finding. Synth fails (throws) when
- * there are findings; we read the report it writes so the test can print precisely what was found.
+ * Builds an App with the given cdk-nag packs registered as policy-validation plugins, lets `build` add
+ * stacks to it, synthesizes it and returns every unacknowledged finding. Synth fails (throws) when there
+ * are findings; we read the report it writes so the test can print precisely what was found.
  */
-export function nagFindings(build: (app: App) => void): NagFinding[] {
+export function nagFindings(build: (app: App) => void, options: NagOptions = {}): NagFinding[] {
+  const packs = options.packs ?? ['AwsSolutions'];
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'nag-'));
-  const app = new App({ outdir });
+  const app = new App({ outdir, context: options.context });
   build(app);
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  Validations.of(app).addPlugins(...packs.map((name) => NAG_PACKS[name](app)));
   let synthError: unknown;
   try {
     app.synth();
@@ -35,7 +63,7 @@ export function nagFindings(build: (app: App) => void): NagFinding[] {
   const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
   const findings: NagFinding[] = [];
   for (const plugin of report.pluginReports ?? []) {
-    if (plugin.pluginName !== 'AwsSolutions') continue;
+    if (!(packs as string[]).includes(plugin.pluginName)) continue;
     for (const violation of plugin.violations ?? []) {
       for (const construct of violation.violatingConstructs ?? []) {
         findings.push({

@@ -51,10 +51,16 @@ test.each<[Record<string, string>, RegExp]>([
   [{ capacityTiB: '1000' }, /capacityTiB.*1000.*(FSx for Lustre|Lustre)/],
   [{ backend: 'foo' }, /backend="foo".*'auto', 'ebs', 'instance-store'/],
   [{ clusterName: 'bad name' }, /clusterName="bad name".*A-Z a-z 0-9 _ \. -/],
-  [{ clientCidrs: '10.0.0.0/99' }, /clientCidrs="10.0.0.0\/99".*prefix length is 0-32/],
+  [{ clientCidrs: '10.0.0.0/99' }, /clientCidrs="10.0.0.0\/99".*prefix length must be 1-32/],
   [{ vpcId: 'xyz' }, /vpcId="xyz".*vpc-0123456789abcdef0/],
   [{ clusterName: 'c'.repeat(64), serverName: 's'.repeat(60) }, /serverName="s{60}".*stack name.*128 characters/],
   [{ machineImageId: 'latest' }, /machineImageId="latest".*ami-0123456789abcdef0/],
+  // Bad input (test/unit/bad-input.test.ts has the full table): a misspelt key must not deploy the default.
+  [{ capacityTB: '10' }, /Unknown context key "capacityTB" \(did you mean capacityTiB\?\).*the app reads only capacityTiB, /],
+  [{ clientCidrs: '0.0.0.0/1,128.0.0.0/1' }, /clientCidrs="0.0.0.0\/1,128.0.0.0\/1".*bad: '0.0.0.0\/1': public address space/],
+  [{ loginIp: '010.000.000.010' }, /loginIp="010.000.000.010".*leading zero.*write 10.0.0.10/],
+  [{ restoreSnapshotIds: 'snap-01234567,snap-89abcdef' }, /restoreSnapshotIds="snap-01234567,snap-89abcdef".*the plan has 1 data volume\(s\)/],
+  [{ vpcId: 'vpc-0123456789abcdef0' }, /vpcId="vpc-0123456789abcdef0" needs AWS credentials with an account and a region.*CDK_DEFAULT_ACCOUNT/],
 ])('`cdk synth -c %j` fails with a clear message', async (context, message) => {
   const run = await cdkSynth(context);
   expect(run.code).not.toBe(0);

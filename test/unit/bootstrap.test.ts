@@ -30,6 +30,8 @@ const instanceStore: BootstrapConfig = {
   nfsVersions: ['4.1', '4.2'],
   stripeSizeKiB: 256,
   volumeWaitSeconds: 600,
+  identity: 'my-stack/storage1',
+  restored: false,
 };
 const ebs = (volumes: number): BootstrapConfig => ({
   ...instanceStore,
@@ -71,7 +73,7 @@ function readSettings(file: string, env: NodeJS.ProcessEnv = {}) {
     read_settings
     printf '%s|' "$STORAGE_BACKEND" "$STORAGE_EBS_VOLUMES" "$STORAGE_INSTANCE_STORE_DEVICES" \
       "$STORAGE_EXPORT_PATH" "$STORAGE_CLIENT_CIDRS" "$STORAGE_NFS_THREADS" "$STORAGE_EXPORT_MODE" "$STORAGE_NFS_VERSIONS" \
-      "$STORAGE_STRIPE_KIB" "$STORAGE_VOLUME_WAIT_SECONDS"`,
+      "$STORAGE_STRIPE_KIB" "$STORAGE_VOLUME_WAIT_SECONDS" "$STORAGE_IDENTITY" "$STORAGE_RESTORED"`,
     env,
   );
 }
@@ -90,7 +92,7 @@ describe('renderBootstrapEnv', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(
       'ebs|vol-0123456789abcdef0:/dev/sdf:5120 vol-023456789abcdef00:/dev/sdg:5120||/export/data|' +
-        '10.0.0.0/16 192.168.1.0/24|64|sync|4.1 4.2|256|600|',
+        '10.0.0.0/16 192.168.1.0/24|64|sync|4.1 4.2|256|600|my-stack/storage1|false|',
     );
   });
 
@@ -177,6 +179,8 @@ describe('renderBootstrapEnv', () => {
     ['NFS version 2', { nfsVersions: ['2'] }, /nfsVersions \["2"\].*3, 4.0, 4.1, 4.2/],
     ['a stripe that is not a power of two', { stripeSizeKiB: 384 }, /stripeSizeKiB 384.*power of two/],
     ['a negative volume wait', { volumeWaitSeconds: -1 }, /volumeWaitSeconds -1/],
+    ['an identity with a space', { identity: 'my stack/x' }, /identity "my stack\/x"/],
+    ['an identity with a quote', { identity: "a'b" }, /identity "a'b"/],
   ])('rejects %s with a message naming the field and value', (_name, override, message) => {
     expect(() => renderBootstrapEnv({ ...instanceStore, ...override })).toThrow(message);
   });

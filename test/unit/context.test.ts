@@ -15,6 +15,8 @@ describe('parseContext', () => {
       clientTagKey: 'cluster',
       snapshotRetain: 7,
       acceptDataLoss: false,
+      allowPublicClientCidrs: false,
+      allowHomeMountPoint: false,
     });
     expect(CONTEXT_DEFAULTS.capacityTiB).toBe(5);
   });
@@ -29,6 +31,7 @@ describe('parseContext', () => {
       subnetId: 'subnet-01234567',
       clientCidrs: '10.0.0.0/16, 192.168.1.0/24',
       clientSecurityGroupId: 'sg-0123456789abcdef0',
+      allowPublicClientCidrs: 'false',
       clientTagKey: 'flight:cluster',
       loginIp: '10.0.1.10',
       keyPair: 'admin key',
@@ -38,6 +41,8 @@ describe('parseContext', () => {
       machineImageId: 'ami-0123456789abcdef0',
       acceptDataLoss: 'true',
       dataVolumeCount: '2',
+      mountPoint: '/home/shared',
+      allowHomeMountPoint: 'true',
     }));
     expect(ctx).toEqual({
       capacityTiB: 21.5,
@@ -48,6 +53,7 @@ describe('parseContext', () => {
       subnetId: 'subnet-01234567',
       clientCidrs: ['10.0.0.0/16', '192.168.1.0/24'],
       clientSecurityGroupId: 'sg-0123456789abcdef0',
+      allowPublicClientCidrs: false,
       clientTagKey: 'flight:cluster',
       loginIp: '10.0.1.10',
       keyPair: 'admin key',
@@ -57,6 +63,8 @@ describe('parseContext', () => {
       machineImageId: 'ami-0123456789abcdef0',
       acceptDataLoss: true,
       dataVolumeCount: 2,
+      mountPoint: '/home/shared',
+      allowHomeMountPoint: true,
     });
   });
 
@@ -78,7 +86,7 @@ describe('parseContext', () => {
     ['clusterName', 'x'.repeat(65), /clusterName=.*1 to 64 characters/],
     ['serverName', 'a/b', /serverName="a\/b"/],
     ['vpcId', 'xyz', /vpcId="xyz".*VPC id such as 'vpc-0123456789abcdef0'/],
-    ['clientCidrs', '10.0.0.0/99', /clientCidrs="10.0.0.0\/99".*prefix length is 0-32/],
+    ['clientCidrs', '10.0.0.0/99', /clientCidrs="10.0.0.0\/99".*prefix length must be 1-32/],
     ['clientCidrs', '10.0.0.300/16', /clientCidrs=.*0-255/],
     ['clientCidrs', '10.0.0.0/16,', /clientCidrs=.*bad: ''/],
     ['clientCidrs', '0.0.0.0/0', /clientCidrs="0.0.0.0\/0".*refused/],
@@ -111,6 +119,16 @@ describe('parseContext', () => {
   });
 });
 
+describe('mountPoint', () => {
+  test('a restored server\'s own mount point is taken; /home only with allowHomeMountPoint', () => {
+    expect(parseContext(read({ mountPoint: '/restore/home2' })).mountPoint).toBe('/restore/home2');
+    expect(() => parseContext(read({ mountPoint: '/home' }))).toThrow(/mountPoint="\/home".*outside the system directories/);
+    expect(parseContext(read({ mountPoint: '/home', allowHomeMountPoint: 'true' })).mountPoint).toBe('/home');
+    expect(() => parseContext(read({ mountPoint: '/etc/cron.d' }))).toThrow(/mountPoint="\/etc\/cron.d"/);
+    expect(() => parseContext(read({ mountPoint: 'data' }))).toThrow(/mountPoint="data"/);
+  });
+});
+
 describe('stack names', () => {
   test('names with _ and . give a valid stack name: those characters become -', () => {
     const ctx = parseContext(read({ clusterName: 'hpc_1.a', serverName: 'home_1' }));
@@ -140,7 +158,7 @@ describe('stack names', () => {
 
 describe('restoreSnapshotIds', () => {
   test('a comma-separated snapshot set is parsed in order', () => {
-    expect(parseContext(read({ restoreSnapshotIds: 'snap-01234567, snap-0123456789abcdef0' })).restoreSnapshotIds)
+    expect(parseContext(read({ backend: 'ebs', capacityTiB: '30', restoreSnapshotIds: 'snap-01234567, snap-0123456789abcdef0' })).restoreSnapshotIds)
       .toEqual(['snap-01234567', 'snap-0123456789abcdef0']);
   });
 

@@ -208,6 +208,29 @@ describe('EBS data volumes', () => {
   });
 });
 
+describe('least privilege of the server', () => {
+  test('parameter reads are denied outside the server\'s own path, over the managed SSM policy', () => {
+    const { template } = serverStack({ clusterName: 'hpc1', serverName: 'home' });
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          {
+            Sid: 'ParameterReadsOnlyOwnPath',
+            Effect: 'Deny',
+            Action: ['ssm:GetParameter', 'ssm:GetParameters', 'ssm:GetParametersByPath', 'ssm:GetParameterHistory'],
+            NotResource: {
+              'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ssm:us-east-1:123456789012:parameter/storage-server/hpc1/storage/home/*']],
+            },
+          },
+        ]),
+      },
+    });
+    // No statement of the server's own policies allows reading parameters or secrets beyond that.
+    const text = JSON.stringify(template.findResources('AWS::IAM::Policy'));
+    expect(text).not.toMatch(/"Effect":"Allow","Action":\[?"ssm:GetParameter/);
+  });
+});
+
 describe('readiness', () => {
   test('a State Manager association applies the settings; CloudFormation waits for it after every attachment', () => {
     const { template, stack, server } = serverStack({ capacityTiB: 30, backend: 'ebs' });
@@ -353,7 +376,7 @@ describe('public attributes', () => {
     expect(server.plan.instanceType).toBe('m4.4xlarge');
     expect(server.exportPath).toBe('/export/data');
     expect(server.mountPoint).toBe('/data');
-    expect(server.mountOptions).toBe('nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev');
+    expect(server.mountOptions).toBe('nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev,nosuid,nodev');
     expect(stack.resolve(server.privateIp)).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^StorageInstance/), 'PrivateIp'] });
     expect(server.connections.defaultPort?.toString()).toBe('2049');
     expect(server.instance).toBeInstanceOf(ec2.Instance);
@@ -375,7 +398,7 @@ describe('validation', () => {
   test.each<[string, object, RegExp]>([
     ['clusterName', { clusterName: 'bad name' }, /clusterName must be 1-64 characters .* got 'bad name'/],
     ['serverName', { serverName: '' }, /serverName must be 1-64 characters .* got ''/],
-    ['clientCidrs', { clientCidrs: ['10.0.0.0/33'] }, /clientCidrs: each entry must be .*prefix length is 0-32, got '10.0.0.0\/33'/],
+    ['clientCidrs', { clientCidrs: ['10.0.0.0/33'] }, /clientCidrs: each entry must be .*, got '10.0.0.0\/33': the prefix length must be 1-32/],
     ['clientCidrs /0', { clientCidrs: ['0.0.0.0/0'] }, /clientCidrs: .*refused/],
     ['nfs.threads', { nfs: { threads: 0 } }, /nfs.threads must be a whole number from 1 to 1024, got 0/],
     ['exportPath', { exportPath: 'data' }, /exportPath must be an absolute directory path .* got 'data'/],

@@ -190,6 +190,20 @@ client_ebs_xen() {
   send finished
 }
 
+client_restore_mixed() {
+  recv ready 900 || return 0
+  refute "the client cannot mount: nothing is exported" nfs_mount_once "$MOUNT_OPTS"
+  send finished
+}
+
+client_restore_own() {
+  recv ready 900 || return 0
+  check "mounts the restored server's export" nfs_mount
+  check "the files the EBS server's client wrote are there" test -s "$MNT/e2e/after-grow.bin"
+  umount "$MNT"
+  send finished
+}
+
 client_ebs_missing() {
   recv ready 900 || return 0
   refute "the client cannot mount while a volume is missing" nfs_mount_once "$MOUNT_OPTS"

@@ -242,6 +242,10 @@ server_ebs() {
   blkid -s UUID -o value "$LVDEV" >"$STATE/fs-uuid"
   fs_bytes >"$STATE/fs-bytes"
   head -c 3M /dev/urandom >"$EXPORT/.canary" && sha256sum "$EXPORT/.canary" >"$STATE/canary.sha"
+  # A copy of the checksum on the data itself, for the server that restores these disks later.
+  (cd "$EXPORT" && sha256sum .canary >.canary.sha256)
+  check_has "the volume group carries this server's identity" "$(vgs --noheadings -o vg_tags "$VG")" \
+    "storage-server-id:e2e-ebs/storage1"
   make_client_dir
   send ready && recv written 600 || return 0
   freeze_scenario
@@ -301,6 +305,39 @@ server_ebs_xen() {
   reapply_twice ebs-xen-grown
   SCEN=$STAGE
   send grown && recv finished 600
+}
+
+# Restore: a new server whose volumes were restored from snapshots. First it is given one disk of the
+# instance-store server's array and one of the Xen server's (two arrays, two server identities): refused,
+# naming both, nothing written (the host checks every byte). Then the EBS server's two disks, restored
+# whole (the next boot, as after a redeploy with the right snapshots): adopted, the data intact.
+server_restore_mixed() {
+  local reason
+  first_boot restore-mixed
+  check "the apply of a mixture of two servers' arrays fails" test "$(apply_rc)" != 0
+  reason=$(apply_failure)
+  info "failure reason: $reason"
+  check_has "the reason says it refuses more than one array and wrote nothing" "$reason" \
+    "refusing disks of more than one array (snapshots of different servers or sets?), nothing was written"
+  check_has "the reason names the instance-store server's disk" "$reason" "of server e2e-is/storage1"
+  check_has "the reason names the Xen server's disk" "$reason" "of server e2e-xen/storage1"
+  refute "nothing is mounted at the export path" mountpoint -q "$EXPORT"
+  check_eq "nothing is exported" "$(exportfs -s)" ""
+  send ready && recv finished 600
+}
+
+server_restore_own() {
+  apply restore-own
+  check_eq "the apply of the EBS server's own array, restored whole, succeeds" "$(apply_rc)" 0
+  check_has "it adopts the restored array as this server's" "$(cat "$STATE/apply.log")" \
+    "adopting the array of e2e-ebs/storage1, restored from its snapshots, as e2e-restored/storage2"
+  check "it makes no volume group or file system" lacks "$(cat "$STATE/apply.log")" "creating volume group"
+  check_eq "the volume group now carries this server's identity only" \
+    "$(vgs --noheadings -o vg_tags "$VG" | tr -d ' ' | tr ',' '\n' | grep '^storage-server-id:')" \
+    "storage-server-id:e2e-restored/storage2"
+  check "the EBS server's canary file is intact on the restored array" bash -c "cd '$EXPORT' && sha256sum -c .canary.sha256"
+  check_has "the restored array is exported" "$(exportfs -s)" "$EXPORT"
+  send ready && recv finished 600
 }
 
 # Scenario 7: the snapshot freeze script (lib/scripts/snapshot-freeze.sh, run as DLM's SSM document would)

@@ -16,7 +16,13 @@ import { BootstrapConfig, renderApplyCommand, renderLoaderUserData } from '../..
 import { clientMountOptions } from '../../../lib/storage-server';
 
 /** The VM's stand-ins for deploy-time values. The guest stages check against these literally. */
-const common = { exportPath: '/export/data', clientCidrs: ['192.168.77.0/28'], stripeSizeKiB: 256 };
+const common = {
+  exportPath: '/export/data',
+  clientCidrs: ['192.168.77.0/28'],
+  stripeSizeKiB: 256,
+  identity: 'e2e-stack/storage1',
+  restored: false,
+};
 const instanceStore: BootstrapConfig = {
   ...common,
   backend: 'instance-store',
@@ -26,6 +32,7 @@ const instanceStore: BootstrapConfig = {
   exportMode: 'sync',
   nfsVersions: ['4.1', '4.2'],
   volumeWaitSeconds: 60,
+  identity: 'e2e-is/storage1',
 };
 const ebs = (sizeGiB: number): BootstrapConfig => ({
   ...common,
@@ -38,6 +45,7 @@ const ebs = (sizeGiB: number): BootstrapConfig => ({
   exportMode: 'async',
   nfsVersions: ['3', '4.1', '4.2'],
   volumeWaitSeconds: 40,
+  identity: 'e2e-ebs/storage1',
 });
 // One EBS volume on a Xen instance (m4): found by its attachment name, /dev/sdf showing as /dev/xvdf.
 const ebsXen = (sizeGiB: number): BootstrapConfig => ({
@@ -49,6 +57,24 @@ const ebsXen = (sizeGiB: number): BootstrapConfig => ({
   exportMode: 'sync',
   nfsVersions: ['4.1', '4.2'],
   volumeWaitSeconds: 40,
+  identity: 'e2e-xen/storage1',
+});
+// A new server restored from snapshots (volumes 0e2e...11 and ...12); 'restore-mixed' is given one restored
+// disk of the instance-store server and one of the Xen server: two arrays, which it must refuse.
+const restore = (first: string, second: string): BootstrapConfig => ({
+  ...common,
+  backend: 'ebs',
+  instanceStoreDevices: [],
+  ebsVolumes: [
+    { volumeId: first, device: '/dev/sdf', sizeGiB: 1 },
+    { volumeId: second, device: '/dev/sdg', sizeGiB: 1 },
+  ],
+  nfsThreads: 8,
+  exportMode: 'sync',
+  nfsVersions: ['4.1', '4.2'],
+  volumeWaitSeconds: 20,
+  identity: 'e2e-restored/storage2',
+  restored: true,
 });
 
 export const scenarios: Record<string, BootstrapConfig> = {
@@ -74,6 +100,9 @@ export const scenarios: Record<string, BootstrapConfig> = {
   // Day 2 growth of a single volume, live: 1 GiB, then 2 GiB.
   'ebs-xen': ebsXen(1),
   'ebs-xen-grown': ebsXen(2),
+  // Restore: a mixture of two servers' arrays, then the EBS server's own array restored whole.
+  'restore-mixed': restore('vol-0e2e0000000000011', 'vol-0e2e0000000000012'),
+  'restore-own': restore('vol-0e2e0000000000013', 'vol-0e2e0000000000014'),
   // The benchmark: the construct's defaults on three instance-store disks.
   bench: {
     ...common,

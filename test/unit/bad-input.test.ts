@@ -1,0 +1,361 @@
+/**
+ * Bad input, tried as an attacker and as a careless user: every value below must stop synth with a message that
+ * names the key or prop, the rule and the value, and no stack trace. Good values next to them must pass, so that
+ * the rules are no wider than they claim. The CLI rows (slow) are in app-cli.test.ts.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { App, Stack } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import { CONTEXT_DEFAULTS, ContextKey, checkContextKeys, parseContext } from '../../lib/context';
+import { StorageServer, StorageServerProps } from '../../lib/storage-server';
+import { StorageServerStack } from '../../lib/storage-server-stack';
+import { SYSTEM_DIRECTORIES, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem } from '../../lib/validation';
+import { appStack, serverStack } from '../support/stacks';
+
+const ROOT = path.join(__dirname, '..', '..');
+const read = (values: Partial<Record<ContextKey, unknown>>) => (key: ContextKey) => values[key];
+
+/** The message of what `fn` throws; fails the test when it does not throw. */
+function thrown(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('expected an error, but the input was accepted');
+}
+
+/** A message for a user: one line of text, no stack frames. */
+function expectNoStackTrace(message: string): void {
+  expect(message).not.toMatch(/\n\s+at /);
+  expect(message).not.toMatch(/\.(ts|js):\d+/);
+}
+
+describe('context values (parseContext)', () => {
+  const PUBLIC = /public address space outside private space \(10\.0\.0\.0\/8, 172\.16\.0\.0\/12, 192\.168\.0\.0\/16, 100\.64\.0\.0\/10\); set allowPublicClientCidrs/;
+  test.each<[string, Partial<Record<ContextKey, unknown>>, RegExp]>([
+    // The review's list
+    ['half of IPv4 twice', { clientCidrs: '0.0.0.0/1,128.0.0.0/1' }, /clientCidrs="0.0.0.0\/1,128.0.0.0\/1".*bad: '0.0.0.0\/1': public address space/],
+    ['all of IPv4', { clientCidrs: '0.0.0.0/0' }, /clientCidrs="0.0.0.0\/0".*a \/0 \(every IPv4 address\) is refused/],
+    ['a leading zero (octal to inet_aton)', { clientCidrs: '010.0.0.0/16' }, /clientCidrs="010.0.0.0\/16".*leading zero.*write 10.0.0.0/],
+    ['host bits set', { clientCidrs: '10.0.0.1/16' }, /clientCidrs="10.0.0.1\/16".*host bits are set; the network is 10.0.0.0\/16/],
+    ['loginIp with leading zeros', { loginIp: '010.000.000.010' }, /loginIp="010.000.000.010".*leading zero.*write 10.0.0.10/],
+    ['loginIp 0.0.0.0', { loginIp: '0.0.0.0' }, /loginIp="0.0.0.0".*"this network"/],
+    ['duplicate restore ids', { backend: 'ebs', capacityTiB: '30', restoreSnapshotIds: 'snap-01234567,snap-01234567' }, /restoreSnapshotIds="snap-01234567,snap-01234567".*distinct snapshot ids.*repeated: snap-01234567/],
+    ['restore ids fewer than the volumes', { backend: 'ebs', capacityTiB: '30', restoreSnapshotIds: 'snap-01234567' }, /restoreSnapshotIds="snap-01234567".*the plan has 2 data volume\(s\), so give exactly 2 snapshot id\(s\) in stripe order, got 1/],
+    ['restore ids more than the volumes', { restoreSnapshotIds: 'snap-01234567,snap-89abcdef' }, /restoreSnapshotIds="snap-01234567,snap-89abcdef".*the plan has 1 data volume\(s\)/],
+    ['restore ids on instance store', { backend: 'instance-store', capacityTiB: '3', restoreSnapshotIds: 'snap-01234567' }, /restoreSnapshotIds="snap-01234567".*only the EBS backend has data volumes, but the plan is instance-store/],
+    // CIDRs
+    ['a prefix over 32', { clientCidrs: '10.0.0.0/33' }, /clientCidrs="10.0.0.0\/33".*the prefix length must be 1-32/],
+    ['a prefix with a leading zero', { clientCidrs: '10.0.0.0/08' }, /clientCidrs="10.0.0.0\/08".*prefix length has a leading zero; write \/8/],
+    ['a public /24', { clientCidrs: '8.8.8.0/24' }, PUBLIC],
+    ['a /7 that spills out of 10/8', { clientCidrs: '10.0.0.0/7' }, /clientCidrs="10.0.0.0\/7".*public address space/],
+    ['a /15 that spills out of 192.168/16', { clientCidrs: '192.168.0.0/15' }, /clientCidrs="192.168.0.0\/15".*public address space/],
+    ['172.16/12 written with host bits', { clientCidrs: '172.16.0.0/11' }, /host bits are set; the network is 172.0.0.0\/11/],
+    ['100.64/10 widened with host bits', { clientCidrs: '100.64.0.0/9' }, /host bits are set; the network is 100.0.0.0\/9/],
+    ['loopback as clients', { clientCidrs: '127.0.0.0/8' }, /clientCidrs="127.0.0.0\/8".*public address space/],
+    ['link-local as clients', { clientCidrs: '169.254.0.0/16' }, /clientCidrs="169.254.0.0\/16".*public address space/],
+    ['one private CIDR and one public', { clientCidrs: '10.0.0.0/16,52.0.0.0/8' }, /bad: '52.0.0.0\/8': public address space/],
+    ['the same CIDR twice', { clientCidrs: '10.0.0.0/16, 10.0.0.0/16' }, /clientCidrs=.*each once \(repeated: 10.0.0.0\/16\)/],
+    ['an address without a prefix', { clientCidrs: '10.0.0.0' }, /clientCidrs="10.0.0.0".*not an IPv4 CIDR such as 10.0.0.0\/16/],
+    ['semicolons', { clientCidrs: '10.0.0.0/16;10.1.0.0/16' }, /clientCidrs=.*not an IPv4 CIDR/],
+    ['IPv6', { clientCidrs: '::/0' }, /clientCidrs="::\/0".*not an IPv4 CIDR/],
+    ['an octet over 255', { clientCidrs: '10.0.0.256/32' }, /clientCidrs=.*each of the four numbers must be 0-255/],
+    ['a trailing comma', { clientCidrs: '10.0.0.0/16,' }, /clientCidrs=.*bad: ''/],
+    ['a JSON list from cdk.json', { clientCidrs: ['10.0.0.0/16'] }, /clientCidrs=.*a string, number or boolean/],
+    // loginIp
+    ['loginIp broadcast', { loginIp: '255.255.255.255' }, /loginIp="255.255.255.255".*broadcast/],
+    ['loginIp loopback', { loginIp: '127.0.0.1' }, /loginIp="127.0.0.1".*loopback/],
+    ['loginIp the metadata service', { loginIp: '169.254.169.254' }, /loginIp="169.254.169.254".*link-local/],
+    ['loginIp multicast', { loginIp: '224.0.0.1' }, /loginIp="224.0.0.1".*multicast/],
+    ['loginIp public', { loginIp: '8.8.8.8' }, /loginIp="8.8.8.8".*public address space.*allowPublicClientCidrs/],
+    ['loginIp as a CIDR', { loginIp: '10.0.0.1/32' }, /loginIp="10.0.0.1\/32".*IPv4 address such as 10.0.1.10/],
+    ['loginIp as a host name', { loginIp: 'login1' }, /loginIp="login1".*IPv4 address/],
+    // opt-in
+    ['allowPublicClientCidrs=yes', { allowPublicClientCidrs: 'yes' }, /allowPublicClientCidrs="yes".*'true' or 'false'/],
+    ['allowPublicClientCidrs=1', { allowPublicClientCidrs: '1' }, /allowPublicClientCidrs="1".*'true' or 'false'/],
+    // numbers
+    ['capacityTiB=NaN', { capacityTiB: 'NaN' }, /capacityTiB="NaN".*positive number of TiB/],
+    ['capacityTiB=1e3', { capacityTiB: '1e3' }, /capacityTiB="1e3".*positive number of TiB/],
+    ['capacityTiB=5TiB', { capacityTiB: '5TiB' }, /capacityTiB="5TiB".*positive number of TiB/],
+    ['capacityTiB=-0', { capacityTiB: '-0' }, /capacityTiB="-0"/],
+    ['snapshotRetain=NaN', { snapshotRetain: 'NaN' }, /snapshotRetain="NaN".*0 \(snapshots off\) to 1000/],
+    ['snapshotRetain=-1', { snapshotRetain: '-1' }, /snapshotRetain="-1".*0 \(snapshots off\) to 1000/],
+    ['snapshotRetain=1e2', { snapshotRetain: '1e2' }, /snapshotRetain="1e2"/],
+    ['snapshotRetain=7.0', { snapshotRetain: '7.0' }, /snapshotRetain="7.0"/],
+    ['snapshotRetain=Infinity (JSON)', { snapshotRetain: Infinity }, /snapshotRetain="Infinity"/],
+    ['dataVolumeCount=-1', { dataVolumeCount: '-1' }, /dataVolumeCount="-1".*from 1 to 3/],
+    ['dataVolumeCount=NaN', { dataVolumeCount: 'NaN' }, /dataVolumeCount="NaN".*from 1 to 3/],
+    // words
+    ['terminationProtection=TRUE', { terminationProtection: 'TRUE' }, /terminationProtection="TRUE".*'true' or 'false'/],
+    ['acceptDataLoss=1', { acceptDataLoss: '1' }, /acceptDataLoss="1".*'true' or 'false'/],
+    ['backend=EBS', { backend: 'EBS' }, /backend="EBS".*'auto', 'ebs', 'instance-store'/],
+    ['backend=fsx-lustre', { backend: 'fsx-lustre' }, /backend="fsx-lustre"/],
+    ['a short VPC id', { vpcId: 'vpc-12345' }, /vpcId="vpc-12345".*vpc-0123456789abcdef0/],
+    ['subnetId without vpcId', { subnetId: 'subnet-0123456789abcdef0' }, /subnetId=.*only together with vpcId/],
+    ['an upper-case security group id', { clientSecurityGroupId: 'sg-0123456789ABCDEF0' }, /clientSecurityGroupId=.*sg-0123456789abcdef0/],
+    ['a path as cluster name', { clusterName: '../etc' }, /clusterName="..\/etc".*A-Z a-z 0-9 _ \. -/],
+    ['a space in the server name', { serverName: 'nfs 1' }, /serverName="nfs 1"/],
+    ['a short image id', { machineImageId: 'ami-0123' }, /machineImageId="ami-0123"/],
+    ['an AWS tag key in upper case', { clientTagKey: 'AWS:cluster' }, /clientTagKey="AWS:cluster".*not starting with 'aws:'/],
+    ['a key pair name of 256 characters', { keyPair: 'k'.repeat(256) }, /keyPair=.*1-255 printable ASCII/],
+    ['a malformed restore id', { restoreSnapshotIds: 'snap-0123456G' }, /restoreSnapshotIds="snap-0123456G".*bad: 'snap-0123456G'/],
+  ])('%s is refused', (_, context, message) => {
+    const text = thrown(() => parseContext(read(context)));
+    expect(text).toMatch(message);
+    expect(text).toMatch(/^Invalid context value \w+=/);
+    expectNoStackTrace(text);
+  });
+
+  test.each<[string, Partial<Record<ContextKey, unknown>>]>([
+    ['172.31.0.0/16 (the default VPC)', { clientCidrs: '172.31.0.0/16' }],
+    ['100.64.0.0/10 (shared address space)', { clientCidrs: '100.64.0.0/10' }],
+    ['all of 10/8', { clientCidrs: '10.0.0.0/8' }],
+    ['one host and a /25', { clientCidrs: '10.1.2.3/32,192.168.1.128/25' }],
+    ['a public CIDR, deliberately', { clientCidrs: '203.0.113.0/24', allowPublicClientCidrs: 'true' }],
+    ['a public CIDR with a looked-up VPC (the construct checks it against the VPC)', { vpcId: 'vpc-0123456789abcdef0', clientCidrs: '203.0.113.0/24' }],
+    ['loginIp in 172.16/12', { loginIp: '172.16.0.5' }],
+    ['loginIp in 100.64/10', { loginIp: '100.64.1.1' }],
+    ['a public loginIp, deliberately', { loginIp: '203.0.113.10', allowPublicClientCidrs: true }],
+    ['one restore id for the default plan', { restoreSnapshotIds: 'snap-0123456789abcdef0' }],
+    ['restore ids with a capacity the planner refuses (the construct reports the planner)', { capacityTiB: '1000', restoreSnapshotIds: 'snap-01234567' }],
+    ['snapshotRetain=0 (snapshots off, deliberately)', { snapshotRetain: '0' }],
+  ])('%s is accepted', (_, context) => {
+    expect(() => parseContext(read(context))).not.toThrow();
+  });
+});
+
+describe('unknown context keys', () => {
+  const CDK_JSON = JSON.parse(fs.readFileSync(path.join(ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+
+  test.each<[string, RegExp]>([
+    ['capacityTB', /Unknown context key "capacityTB" \(did you mean capacityTiB\?\)/],
+    ['capacitytib', /"capacitytib" \(did you mean capacityTiB\?\)/],
+    ['CapacityTiB', /"CapacityTiB" \(did you mean capacityTiB\?\)/],
+    ['clustername', /did you mean clusterName\?/],
+    ['backnd', /did you mean backend\?/],
+    ['snapshotsRetain', /did you mean snapshotRetain\?/],
+    ['allowPublicClientCidr', /did you mean allowPublicClientCidrs\?/],
+    ['restoreSnapshotId', /did you mean restoreSnapshotIds\?/],
+  ])('-c %s=... stops synth and names the near miss', (key, message) => {
+    const text = thrown(() => checkContextKeys([key]));
+    expect(text).toMatch(message);
+    expectNoStackTrace(text);
+  });
+
+  test('an unknown key with no near miss lists every known key', () => {
+    const text = thrown(() => checkContextKeys(['capacityTiB', 'size']));
+    expect(text).toMatch(/^Unknown context key "size": the app reads only capacityTiB, backend, clusterName, /);
+    expect(text).not.toMatch(/did you mean/);
+    for (const key of Object.keys(CONTEXT_DEFAULTS)) expect(text).toContain(key);
+  });
+
+  test('several unknown keys are reported together', () => {
+    expect(thrown(() => checkContextKeys(['capacityTB', 'vpcid']))).toMatch(
+      /^Unknown context keys "capacityTB" \(did you mean capacityTiB\?\), "vpcid" \(did you mean vpcId\?\):/,
+    );
+  });
+
+  test("the app's own keys, cdk.json's, the CLI's and cached lookups pass", () => {
+    expect(() => checkContextKeys([
+      ...Object.keys(CONTEXT_DEFAULTS),
+      ...Object.keys(CDK_JSON.context),
+      // Printed from app.node.getAllContext() under `cdk synth` (with and without --no-version-reporting etc.).
+      'aws:cdk:enable-path-metadata', 'aws:cdk:enable-asset-metadata', 'aws:cdk:version-reporting',
+      'aws:cdk:disable-version-reporting', 'aws:cdk:bundling-stacks',
+      // What cdk.context.json holds after lookups, and `cdk acknowledge`.
+      'vpc-provider:account=123456789012:filter.vpc-id=vpc-0123456789abcdef0:region=us-east-1:returnAsymmetricSubnets=true',
+      'availability-zones:account=123456789012:region=us-east-1',
+      'acknowledged-issue-numbers',
+    ])).not.toThrow();
+  });
+});
+
+describe('construct props (new StorageServer in a bare stack)', () => {
+  const PUBLIC = /public address space outside private space .*; set allowPublicClientCidrs/;
+  test.each<[string, Partial<StorageServerProps>, RegExp]>([
+    // The review's list
+    ['half of IPv4 twice', { clientCidrs: ['0.0.0.0/1', '128.0.0.0/1'] }, /clientCidrs: .*got '0.0.0.0\/1': public address space/],
+    ['host bits set', { clientCidrs: ['10.0.0.1/16'] }, /clientCidrs: .*got '10.0.0.1\/16': host bits are set; the network is 10.0.0.0\/16/],
+    ['a leading zero', { clientCidrs: ['010.0.0.0/16'] }, /clientCidrs: .*got '010.0.0.0\/16': .*leading zero/],
+    ['snapshots.retain -1 (once turned snapshots off)', { snapshots: { retain: -1 } }, /snapshots.retain must be a whole number from 0 \(snapshots off\) to 1000, got -1\./],
+    ['snapshots.retain NaN (once turned snapshots off)', { snapshots: { retain: NaN } }, /snapshots.retain must be .*, got NaN\./],
+    ['exportPath /etc (over the server\'s /etc)', { exportPath: '/etc' }, /exportPath must be .*, got '\/etc': a system directory \(\/etc\)/],
+    ['mountPoint /etc (over the clients\' /etc)', { mountPoint: '/etc' }, /mountPoint must be .*, got '\/etc': a system directory \(\/etc\)/],
+    ['duplicate snapshot ids', { backend: 'ebs', capacityTiB: 30, dataVolumeSnapshotIds: ['snap-01234567', 'snap-01234567'] }, /dataVolumeSnapshotIds: each data volume needs its own snapshot, but snap-01234567 appears more than once/],
+    // CIDRs and the clusterware master
+    ['a /0 on a private address', { clientCidrs: ['10.0.0.0/0'] }, /clientCidrs: .*a \/0 \(every IPv4 address\) is refused/],
+    ['a public host', { clientCidrs: ['8.8.8.8/32'] }, PUBLIC],
+    ['the same CIDR twice', { clientCidrs: ['10.0.0.0/16', '10.0.0.0/16'] }, /clientCidrs: each entry must appear once, got '10.0.0.0\/16' twice/],
+    ['loginIp 0.0.0.0', { clusterware: { loginIp: '0.0.0.0' } }, /clusterware.loginIp must be .*, got '0.0.0.0': an address of "this network"/],
+    ['loginIp the metadata service', { clusterware: { loginIp: '169.254.169.254' } }, /clusterware.loginIp .*got '169.254.169.254': a link-local address/],
+    ['loginIp with a leading zero', { clusterware: { loginIp: '010.0.0.10' } }, /clusterware.loginIp .*got '010.0.0.10': .*write 10.0.0.10/],
+    ['loginIp public', { clusterware: { loginIp: '8.8.4.4' } }, /clusterware.loginIp .*got '8.8.4.4': public address space/],
+    // numbers
+    ['snapshots.retain Infinity', { snapshots: { retain: Infinity } }, /snapshots.retain .*got Infinity\./],
+    ['snapshots.retain 2.5', { snapshots: { retain: 2.5 } }, /snapshots.retain .*got 2.5\./],
+    ['snapshots.retain 1001', { snapshots: { retain: 1001 } }, /snapshots.retain .*to 1000, got 1001\./],
+    ['snapshots.intervalHours 5', { snapshots: { intervalHours: 5 } }, /snapshots.intervalHours must be one of 1, 2, 3, 4, 6, 8, 12, 24 \(DLM\), got 5\./],
+    ['snapshots.intervalHours NaN', { snapshots: { intervalHours: NaN } }, /snapshots.intervalHours .*got NaN\./],
+    ['snapshots.intervalHours 0 with snapshots off', { snapshots: { retain: 0, intervalHours: 0 } }, /snapshots.intervalHours .*got 0\./],
+    ['crossRegionCopy.retainDays -1', { snapshots: { crossRegionCopy: { targetRegion: 'eu-west-1', retainDays: -1 } } }, /snapshots.crossRegionCopy.retainDays must be a whole number from 1 to 36500, got -1\./],
+    ['snapshots on instance store still checked', { backend: 'instance-store', capacityTiB: 3, snapshots: { retain: -1 } }, /snapshots.retain .*got -1\./],
+    ['nfs.threads NaN', { nfs: { threads: NaN } }, /nfs.threads must be a whole number from 1 to 1024, got NaN\./],
+    ['nfs.threads Infinity', { nfs: { threads: Infinity } }, /nfs.threads .*got Infinity\./],
+    ['nfs.threads -8', { nfs: { threads: -8 } }, /nfs.threads .*got -8\./],
+    ['nfs.threads 2.5', { nfs: { threads: 2.5 } }, /nfs.threads .*got 2.5\./],
+    ['capacityTiB NaN', { capacityTiB: NaN }, /capacityTiB must be a number greater than 0 .*got NaN/],
+    ['capacityTiB -5', { capacityTiB: -5 }, /capacityTiB must be .*got -5/],
+    ['capacityTiB Infinity', { capacityTiB: Infinity }, /capacityTiB must be .*got Infinity/],
+    ['dataVolumeCount 1.5', { backend: 'ebs', capacityTiB: 5, dataVolumeCount: 1.5 }, /dataVolumeCount must be a whole number from 1 to 3; got 1.5/],
+    ['dataVolumeCount NaN', { backend: 'ebs', capacityTiB: 5, dataVolumeCount: NaN }, /dataVolumeCount .*got NaN/],
+    // paths
+    ['exportPath under /etc', { exportPath: '/etc/x' }, /exportPath .*got '\/etc\/x': under a system directory \(\/etc\)/],
+    ['exportPath over the NFS state', { exportPath: '/var/lib/nfs' }, /exportPath .*got '\/var\/lib\/nfs': under a system directory \(\/var\)/],
+    ['exportPath under /home, even with allowHomeMountPoint', { exportPath: '/home/x', allowHomeMountPoint: true }, /exportPath .*got '\/home\/x': under a system directory \(\/home\)/],
+    ['exportPath /', { exportPath: '/' }, /exportPath .*got '\/': not an absolute directory path/],
+    ['exportPath //etc', { exportPath: '//etc' }, /exportPath .*got '\/\/etc': not an absolute directory path/],
+    ['exportPath /./etc', { exportPath: '/./etc' }, /exportPath .*got '\/.\/etc': not an absolute directory path/],
+    ['exportPath /export/../etc', { exportPath: '/export/../etc' }, /exportPath .*got '\/export\/..\/etc'/],
+    ['mountPoint /usr/local/data', { mountPoint: '/usr/local/data' }, /mountPoint .*under a system directory \(\/usr\)/],
+    ['mountPoint /home/x without the opt-in', { mountPoint: '/home/x' }, /mountPoint .*got '\/home\/x': under a system directory \(\/home\).*set allowHomeMountPoint/],
+    ['mountPoint /tmp', { mountPoint: '/tmp' }, /mountPoint .*got '\/tmp': a system directory/],
+    ['mountPoint /proc/x', { mountPoint: '/proc/x' }, /mountPoint .*\(\/proc\)/],
+    ['mountPoint /root', { mountPoint: '/root' }, /mountPoint .*\(\/root\)/],
+    ['mountPoint with a trailing /', { mountPoint: '/data/' }, /mountPoint .*got '\/data\/': not an absolute directory path/],
+    ['mountPoint relative', { mountPoint: 'data' }, /mountPoint .*got 'data': not an absolute directory path/],
+    ['mountPoint of 256 characters (the client script refuses it)', { mountPoint: `/${'d'.repeat(255)}` }, /mountPoint .*: longer than 255 characters \(256\)/],
+    // restore
+    ['snapshot ids fewer than the volumes', { backend: 'ebs', capacityTiB: 30, dataVolumeSnapshotIds: ['snap-01234567'] }, /dataVolumeSnapshotIds: the plan has 2 data volume\(s\)/],
+  ])('%s is refused', (_, props, message) => {
+    const text = thrown(() => serverStack(props));
+    expect(text).toMatch(message);
+    expectNoStackTrace(text);
+  });
+
+  test.each<[string, Partial<StorageServerProps>]>([
+    ['clientCidrs 172.31.0.0/16', { clientCidrs: ['172.31.0.0/16'] }],
+    ['clientCidrs 100.64.0.0/10', { clientCidrs: ['100.64.0.0/10'] }],
+    ['mountPoint /home/x with allowHomeMountPoint', { mountPoint: '/home/x', allowHomeMountPoint: true }],
+    ['mountPoint /home with allowHomeMountPoint', { mountPoint: '/home', allowHomeMountPoint: true }],
+    ['mountPoint /shared', { mountPoint: '/shared' }],
+    ['exportPath and mountPoint /scratch', { exportPath: '/scratch', mountPoint: '/scratch' }],
+    ['paths that only start like system directories', { exportPath: '/variant/data', mountPoint: '/homes' }],
+    ['snapshots.retain 0 (off, deliberately)', { snapshots: { retain: 0 } }],
+    ['snapshots.retain 1000, every 6 hours', { snapshots: { retain: 1000, intervalHours: 6 } }],
+    ['loginIp in 192.168/16', { clusterware: { loginIp: '192.168.10.5' } }],
+  ])('%s is accepted', (_, props) => {
+    expect(() => serverStack(props)).not.toThrow();
+  });
+
+  test('snapshots.retain 0 still means no snapshot policy; a bad value never does', () => {
+    expect(serverStack({ snapshots: { retain: 0 } }).server.snapshotPolicy).toBeUndefined();
+    expect(serverStack({ snapshots: { retain: 1 } }).server.snapshotPolicy).toBeDefined();
+  });
+
+  test('public client CIDRs pass only with allowPublicClientCidrs, and synth warns about them', () => {
+    // GIVEN / WHEN
+    const { stack } = serverStack({ clientCidrs: ['203.0.113.0/24'], allowPublicClientCidrs: true });
+    // THEN
+    Annotations.fromStack(stack).hasWarning('/Test/Storage', Match.stringLikeRegexp('203.0.113.0/24 is public address space'));
+    expect(Annotations.fromStack(serverStack({ clientCidrs: ['10.1.0.0/16'] }).stack)
+      .findWarning('*', Match.stringLikeRegexp('public address space'))).toHaveLength(0);
+  });
+});
+
+describe('an imported VPC with a concrete CIDR', () => {
+  function importedVpcServer(vpcCidrBlock: string, props: Partial<StorageServerProps>): Template {
+    const stack = new Stack(new App(), 'Imported', { env: { account: '123456789012', region: 'us-east-1' } });
+    const vpc = ec2.Vpc.fromVpcAttributes(stack, 'Vpc', {
+      vpcId: 'vpc-0123456789abcdef0',
+      vpcCidrBlock,
+      availabilityZones: ['us-east-1a'],
+      privateSubnetIds: ['subnet-0123456789abcdef0'],
+    });
+    new StorageServer(stack, 'Storage', { vpc, ...props });
+    return Template.fromStack(stack);
+  }
+
+  test('a public CIDR inside the VPC\'s own CIDR is admitted', () => {
+    const template = importedVpcServer('203.0.113.0/24', { clientCidrs: ['203.0.113.128/25'] });
+    template.hasResourceProperties('AWS::EC2::SecurityGroup', {
+      SecurityGroupIngress: Match.arrayWith([Match.objectLike({ CidrIp: '203.0.113.128/25', FromPort: 2049 })]),
+    });
+  });
+
+  test('a public CIDR outside it is refused, naming the VPC\'s CIDR', () => {
+    expect(thrown(() => importedVpcServer('203.0.113.0/24', { clientCidrs: ['198.51.100.0/24'] }))).toMatch(
+      /clientCidrs: .*got '198.51.100.0\/24': public address space outside private space .* and outside the VPC's CIDR 203.0.113.0\/24/,
+    );
+  });
+});
+
+describe('the app\'s stack', () => {
+  test('vpcId without an account and region names vpcId and the credentials it needs', () => {
+    const text = thrown(() => appStack({ vpcId: 'vpc-0123456789abcdef0' }));
+    expect(text).toMatch(/vpcId="vpc-0123456789abcdef0" needs AWS credentials with an account and a region/);
+    expect(text).toMatch(/CDK_DEFAULT_ACCOUNT and CDK_DEFAULT_REGION/);
+    expectNoStackTrace(text);
+  });
+
+  test('vpcId with an account and region synthesizes, first with the lookup placeholder, then with the VPC', () => {
+    const context = parseContext(read({ vpcId: 'vpc-0123456789abcdef0', clientCidrs: '203.0.113.0/25' }));
+    const env = { account: '123456789012', region: 'us-east-1' };
+    // First pass: CDK's placeholder VPC; the real CIDR is unknown, so the address space waits for the lookup.
+    const first = new App();
+    new StorageServerStack(first, 'StorageServer', { context, env });
+    const [missing] = first.synth().manifest.missing ?? [];
+    expect(missing?.provider).toBe('vpc-provider');
+    // Second pass, with the looked-up VPC: a public CIDR inside it passes; one outside would not.
+    const lookedUp = (cidr: string) => ({
+      vpcId: 'vpc-0123456789abcdef0',
+      vpcCidrBlock: cidr,
+      availabilityZones: ['us-east-1a'],
+      subnetGroups: [{
+        name: 'Private',
+        type: 'Private',
+        subnets: [{ subnetId: 'subnet-0123456789abcdef0', cidr, availabilityZone: 'us-east-1a', routeTableId: 'rtb-0123456789abcdef0' }],
+      }],
+    });
+    const second = (cidr: string) =>
+      new StorageServerStack(new App({ context: { [missing.key]: lookedUp(cidr) } }), 'StorageServer', { context, env });
+    expect(() => second('203.0.113.0/24')).not.toThrow();
+    expect(thrown(() => second('10.0.0.0/16'))).toMatch(/clientCidrs: .*got '203.0.113.0\/25': .*outside the VPC's CIDR 10.0.0.0\/16/);
+  });
+});
+
+describe('the shared validators', () => {
+  test('SYSTEM_DIRECTORIES equals the list lib/scripts/client-mount.sh holds', () => {
+    const script = fs.readFileSync(path.join(ROOT, 'lib', 'scripts', 'client-mount.sh'), 'utf8');
+    const line = /^readonly SYSTEM_DIRECTORIES='([^']*)'$/m.exec(script);
+    expect(line).not.toBeNull();
+    expect(line![1].split(' ')).toEqual([...SYSTEM_DIRECTORIES]);
+  });
+
+  test("the README's example messages are the ones synth prints", () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain(`\`Error: ${thrown(() => parseContext(read({ clientCidrs: '10.0.0.1/16' })))}\``);
+    expect(readme).toContain(`\`Error: ${thrown(() => checkContextKeys(['capacityTB'])).split(' capacityTiB, backend,')[0]} capacityTiB, backend, ...\``);
+  });
+
+  test('each validator returns undefined for a good value', () => {
+    expect(cidrProblem('10.0.0.0/16')).toBeUndefined();
+    expect(cidrProblem('10.1.2.3/32')).toBeUndefined();
+    expect(ipv4Problem('10.0.1.10')).toBeUndefined();
+    expect(addressSpaceProblem('172.31.255.0/24')).toBeUndefined();
+    expect(addressSpaceProblem('203.0.113.0/24', { allowPublic: true })).toBeUndefined();
+    expect(directoryProblem('/export/data')).toBeUndefined();
+    expect(directoryProblem('/home/users', { allowHome: true })).toBeUndefined();
+  });
+
+  test('the edges of private space', () => {
+    expect(addressSpaceProblem('172.16.0.0/12')).toBeUndefined();
+    expect(addressSpaceProblem('172.32.0.0/16')).toMatch(/public/);
+    expect(addressSpaceProblem('100.127.255.255')).toBeUndefined();
+    expect(addressSpaceProblem('100.128.0.0')).toMatch(/public/);
+    expect(addressSpaceProblem('11.0.0.0/8')).toMatch(/public/);
+    expect(addressSpaceProblem('192.169.0.0/16')).toMatch(/public/);
+  });
+});
