@@ -235,8 +235,8 @@ export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
   ),
   availabilityZone: refused(
     'EBS volumes live in one Availability Zone, and the instance store dies with its host',
-    'keep the old subnet, or deploy a second server with another serverName in the new subnet (EBS: from ' +
-      'snapshots of the volumes; instance store: copy the data), then remove the first',
+    'keep the old subnet, or deploy a second server with another serverName in the new subnet (EBS: ' +
+      'from snapshots of the volumes; instance store: copy the data), then remove the first',
   ),
   imageId: INSTANCE_REPLACEMENT,
   keyPair: INSTANCE_REPLACEMENT,

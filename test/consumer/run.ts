@@ -377,29 +377,36 @@ check("mountOn: the compute node's user data mounts the export at boot, once the
       .some((l) => /\bmount\b/.test(l) && l.includes(String(mountPoint)) && !l.includes('#')),
     `${computeId}'s user data never mounts ${String(mountPoint)}`,
   );
-  const waits = Object.keys(resourcesOfType(template, 'AWS::CloudFormation::WaitCondition'));
+  // The export is live when the server's settings association succeeds (CloudFormation waits for it).
+  const waits = Object.keys(resourcesOfType(template, 'AWS::SSM::Association')).filter((id) =>
+    /Settings/.test(id),
+  );
   const dependsOn = ([] as string[]).concat(computeInstance.DependsOn ?? []);
   assert(
-    waits.length > 0 && waits.every((w) => dependsOn.includes(w)),
+    waits.length === 1 && dependsOn.includes(waits[0]),
     `${computeId} does not wait for the export (${waits.join(', ')}): DependsOn ${dependsOn.join(', ')}`,
   );
 });
 
-check("the server's user data and snapshot document carry the package's shell scripts", () => {
+check("the server's apply document and snapshot document carry the package's shell scripts", () => {
   const scriptLines = (file: string): string[] =>
     fs
       .readFileSync(path.join(REPO_ROOT, 'lib', 'scripts', file), 'utf8')
       .split('\n')
       .filter((l) => l.trim() !== '' && !/^\s*#/.test(l));
-  const userData = new Set(flatten(storageInstance(template).resource.Properties.UserData).split('\n'));
-  const missing = scriptLines('storage-bootstrap.sh').filter((l) => !userData.has(l));
-  assert(
-    missing.length === 0,
-    `bootstrap lines missing from the user data: ${missing.slice(0, 5).join(' | ')}`,
-  );
   const docs = Object.values(resourcesOfType(template, 'AWS::SSM::Document')).map((d) =>
     flatten(d.Properties.Content),
   );
+  // The bootstrap travels in the server's apply document, never in user data (a setting change must not
+  // change user data, which would stop the instance).
+  const applyDoc = new Set(docs.filter((d) => d.includes('applyStorageSettings')).join('\n').split('\n'));
+  const missing = scriptLines('storage-bootstrap.sh').filter((l) => !applyDoc.has(l));
+  assert(
+    missing.length === 0,
+    `bootstrap lines missing from the apply document: ${missing.slice(0, 5).join(' | ')}`,
+  );
+  const userData = flatten(storageInstance(template).resource.Properties.UserData);
+  assert(!userData.includes('STORAGE_'), 'the server\'s user data carries settings');
   const docLines = new Set(
     docs
       .join('\n')
@@ -455,6 +462,19 @@ check(
     );
   },
 );
+
+check('the update guard deploys the prebuilt bundle shipped in the package (no bundling at synth)', () => {
+  const guards = Object.values(resourcesOfType(template, 'AWS::Lambda::Function')).filter((f) =>
+    /update guard/i.test(String(f.Properties.Description ?? '')),
+  );
+  assert(guards.length === 1, `expected one update-guard function, found ${guards.length}`);
+  const dir = assetDir(path.join(appDir, 'cdk.out'), guards[0]);
+  const shipped = path.join(installed, 'dist', 'lambda', 'update-guard', 'bundle', 'index.js');
+  assert(
+    fs.readFileSync(path.join(dir, 'index.js')).equals(fs.readFileSync(shipped)),
+    `the update guard's asset index.js differs from ${shipped}`,
+  );
+});
 
 check('the prebuilt bundle and its function are what the sources build with NodejsFunction', () => {
   // The same server, built from the TypeScript sources: NodejsFunction bundles the handler with esbuild.
