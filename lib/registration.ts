@@ -1,14 +1,12 @@
-import * as fs from 'fs';
-import * as path from 'path';
 import { ArnFormat, CustomResource, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { acknowledgeCompliance, acknowledgeCustomResourceFunctions, logEncryptionKey } from './compliance';
+import { handlerFunction, iam5, ignoreRoleDependsOnLint } from './handler-function';
 import {
   DEFAULT_PARAMETER_PREFIX,
   PROP,
@@ -147,7 +145,6 @@ class RegistrationProvider extends Construct {
       reason: 'ec2:DescribeInstances supports no resource-level permissions; EC2 requires Resource "*".',
     });
 
-    // The same function either way; only where its code comes from differs (see prebuiltHandlerDir()).
     const functionProps = {
       runtime: lambda.Runtime.NODEJS_22_X,
       description: 'StorageServer registration: ring record and mount config in SSM Parameter Store',
@@ -157,31 +154,7 @@ class RegistrationProvider extends Construct {
       memorySize: 256,
       environment: { NODE_OPTIONS: '--enable-source-maps' },
     };
-    const prebuilt = prebuiltHandlerDir();
-    const fn = prebuilt
-      ? new lambda.Function(this, 'Handler', {
-          ...functionProps,
-          code: lambda.Code.fromAsset(prebuilt),
-          handler: 'index.handler',
-        })
-      : new nodejs.NodejsFunction(this, 'Handler', {
-          ...functionProps,
-          entry: handlerEntry(),
-          handler: 'handler',
-          // `npm run build` (script build:lambda) bundles the published copy with the same esbuild options;
-          // change both together (the consumer test checks that the two bundles are byte-identical).
-          bundling: {
-            minify: true,
-            sourceMap: true,
-            // Bundle the AWS SDK so the function runs the lockfile's version, not whatever the runtime ships.
-            externalModules: [],
-            // The SDK's ES module builds tree-shake: the bundle shrinks by ~45% and loads ~40% faster
-            // (npm run bench:register).
-            mainFields: ['module', 'main'],
-            // Source positions are enough for stack traces; the sources themselves would triple the size.
-            sourcesContent: false,
-          },
-        });
+    const fn = handlerFunction(this, 'Handler', 'register', functionProps);
     // The role's policy must exist before the function runs, including on the first Create.
     fn.node.addDependency(this.policy);
     Validations.of(fn).acknowledge({
@@ -219,13 +192,7 @@ class RegistrationProvider extends Construct {
         "its own log group, into its role's own policy; a hand-copied managed policy would silently miss permissions " +
         'a later aws-cdk-lib adds.');
     acknowledgeCustomResourceFunctions(fn, provider, 'SSM Parameter Store and EC2 DescribeInstances');
-    // Lambda functions carry a DependsOn on their role (so its policies exist before the function runs);
-    // the Role half of it duplicates the GetAtt of the role's ARN, which cfn-lint reports as W3005.
-    for (const child of this.node.findAll()) {
-      if (child instanceof lambda.CfnFunction) {
-        child.addMetadata('cfn-lint', { config: { ignore_checks: ['W3005'] } });
-      }
-    }
+    ignoreRoleDependsOnLint(this);
   }
 
   /**
@@ -250,51 +217,6 @@ class RegistrationProvider extends Construct {
         'live under this path; the wildcard covers only that cluster.',
     });
   }
-}
-
-/**
- * The id cdk-nag gives an IAM5 finding for `resource`: the resolved value with Ref and GetAtt written as
- * `<Name>` and `<Name.Attr>` (how cdk-nag flattens CloudFormation references), so an acknowledgement
- * names exactly one resource, whether the stack's region and account are concrete or not.
- */
-function iam5(scope: Construct, resource: string): string {
-  const flatten = (node: unknown): string => {
-    if (typeof node === 'string') return node;
-    const o = node as Record<string, unknown>;
-    if (Array.isArray(o['Fn::Join'])) {
-      const [delimiter, items] = o['Fn::Join'] as [string, unknown[]];
-      return items.map(flatten).join(delimiter);
-    }
-    if (Array.isArray(o['Fn::GetAtt'])) {
-      const [name, attribute] = o['Fn::GetAtt'] as [unknown, unknown];
-      return `<${flatten(name)}.${flatten(attribute)}>`;
-    }
-    if (o.Ref !== undefined) return `<${flatten(o.Ref)}>`;
-    return JSON.stringify(node);
-  };
-  return `AwsSolutions-IAM5[Resource::${flatten(Stack.of(scope).resolve(resource))}]`;
-}
-
-/**
- * The handler bundle that `npm run build` puts in the published package (`dist/lambda/register/bundle/`, next
- * to the compiled `dist/lib/registration.js`), or undefined when running from the TypeScript sources. A
- * consumer of the package then deploys that bundle as it is: no esbuild, Docker or AWS SDK needed at synth.
- */
-function prebuiltHandlerDir(): string | undefined {
-  const dir = path.join(__dirname, '..', 'lambda', 'register', 'bundle');
-  return fs.existsSync(path.join(dir, 'index.js')) ? dir : undefined;
-}
-
-/** The handler's TypeScript source, bundled by NodejsFunction at synth (the repo's own app and tests). */
-function handlerEntry(): string {
-  const entry = path.join(__dirname, '..', 'lambda', 'register', 'index.ts');
-  if (!fs.existsSync(entry)) {
-    throw new Error(
-      `registration handler not found: neither the prebuilt bundle ${path.join(path.dirname(entry), 'bundle', 'index.js')} ` +
-        `(made by npm run build) nor the source ${entry} exists`,
-    );
-  }
-  return entry;
 }
 
 /**
