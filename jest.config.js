@@ -7,5 +7,11 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
   transform: { '^.+\\.tsx?$': 'ts-jest' },
   snapshotSerializers: ['<rootDir>/test/support/asset-hash-serializer.ts'],
+  // Bundles the Lambda handlers and checks the Python venv once per run, not once per test file.
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  // Two workers on the 2 cores CI has (jest's default would be one); the heavy suites spend much of their
+  // time waiting on child processes (cdk synth, cfn-lint, moto, the AWS CLI), so two keep both cores busy.
+  maxWorkers: 2,
+  reporters: ['default', ['<rootDir>/test/support/slowest-suites-reporter.js', { count: 8 }]],
   testTimeout: 60000,
 };

@@ -9,6 +9,15 @@ import { Construct } from 'constructs';
 export type HandlerFunctionProps = Omit<lambda.FunctionProps, 'code' | 'handler'>;
 
 /**
+ * The environment variable that names a directory of prebuilt handler bundles, `<dir>/<name>/bundle/index.js`
+ * (the layout `npm run build:lambda` writes under `dist/lambda`). When it is set, the handlers are taken from
+ * there instead of being bundled at synth: `npm test` builds the bundles once per run and sets it, so that the
+ * hundreds of stacks the tests synthesize do not each run esbuild (the bundles are the same bytes either way;
+ * the consumer test and test/unit/handler-function.test.ts check it). Unset, nothing changes.
+ */
+export const HANDLER_BUNDLES_ENV = 'STORAGE_SERVER_HANDLER_BUNDLES';
+
+/**
  * The onEvent function of one of the project's custom resources (`lambda/<name>/index.ts`): the same function
  * either way, only where its code comes from differs. In the published package, the bundle `npm run build` put
  * in `dist/lambda/<name>/bundle/` (next to the compiled `dist/lib/`), deployed as it is: a consumer needs no
@@ -18,6 +27,17 @@ export type HandlerFunctionProps = Omit<lambda.FunctionProps, 'code' | 'handler'
  */
 export function handlerFunction(scope: Construct, id: string, name: string, props: HandlerFunctionProps): lambda.Function {
   const dir = path.join(__dirname, '..', 'lambda', name);
+  const prebuilt = process.env[HANDLER_BUNDLES_ENV];
+  if (prebuilt) {
+    const bundle = path.join(path.resolve(prebuilt), name, 'bundle');
+    if (!fs.existsSync(path.join(bundle, 'index.js'))) {
+      throw new Error(
+        `${HANDLER_BUNDLES_ENV}=${prebuilt} has no ${name} handler: ${path.join(bundle, 'index.js')} does not exist ` +
+          '(point it at the dist/lambda directory that npm run build:lambda writes, or unset it to bundle at synth)',
+      );
+    }
+    return new lambda.Function(scope, id, { ...props, code: lambda.Code.fromAsset(bundle), handler: 'index.handler' });
+  }
   const bundle = path.join(dir, 'bundle');
   if (fs.existsSync(path.join(bundle, 'index.js'))) {
     return new lambda.Function(scope, id, { ...props, code: lambda.Code.fromAsset(bundle), handler: 'index.handler' });

@@ -492,7 +492,7 @@ check('the prebuilt bundle and its function are what the sources build with Node
   assert(consumerBundle, 'the consumer bundle was not found');
   assert(
     fs.readFileSync(sourceBundle).equals(fs.readFileSync(consumerBundle)),
-    'the prebuilt index.js differs from the NodejsFunction bundle: align build:lambda with the bundling options in lib/registration.ts',
+    'the prebuilt index.js differs from the NodejsFunction bundle: align build:lambda with the bundling options in lib/handler-function.ts',
   );
   // Every resource of the shared registration provider (function, roles, policies, log groups, framework),
   // compared whole except for where each asset is stored.

@@ -1,6 +1,7 @@
 import * as path from 'path';
 import { App, Stack } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import { HANDLER_BUNDLES_ENV } from '../../lib/handler-function';
 import { ServerRegistration } from '../../lib/registration';
 
 /**
@@ -8,6 +9,17 @@ import { ServerRegistration } from '../../lib/registration';
  * handler's asset: the bundle exactly as NodejsFunction builds it for a deploy (index.js and its source map).
  */
 export function registrationHandlerAsset(outdir: string): string {
+  // Bundled at synth, as the app does, not taken from the bundles npm test prebuilt.
+  const prebuilt = process.env[HANDLER_BUNDLES_ENV];
+  delete process.env[HANDLER_BUNDLES_ENV];
+  try {
+    return synthRegistrationAsset(outdir);
+  } finally {
+    if (prebuilt !== undefined) process.env[HANDLER_BUNDLES_ENV] = prebuilt;
+  }
+}
+
+function synthRegistrationAsset(outdir: string): string {
   const app = new App({ outdir });
   const stack = new Stack(app, 'Bundle');
   const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0 });

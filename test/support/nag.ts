@@ -44,21 +44,33 @@ export function cdkJsonContext(): Record<string, unknown> {
  * are findings; we read the report it writes so the test can print precisely what was found.
  */
 export function nagFindings(build: (app: App) => void, options: NagOptions = {}): NagFinding[] {
+  return nagSynth(build, options).findings;
+}
+
+/**
+ * {@link nagFindings}, and the templates of the synthesized stacks (by stack name; none when synth failed on
+ * findings), for tests that check the same synth in other ways too (cfn-lint), without synthesizing twice.
+ */
+export function nagSynth(
+  build: (app: App) => void,
+  options: NagOptions = {},
+): { findings: NagFinding[]; templates: Record<string, unknown> } {
   const packs = options.packs ?? ['AwsSolutions'];
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'nag-'));
   const app = new App({ outdir, context: options.context });
   build(app);
   Validations.of(app).addPlugins(...packs.map((name) => NAG_PACKS[name](app)));
   let synthError: unknown;
+  const templates: Record<string, unknown> = {};
   try {
-    app.synth();
+    for (const stack of app.synth().stacks) templates[stack.stackName] = stack.template;
   } catch (e) {
     synthError = e;
   }
   const reportFile = path.join(outdir, 'validation-report.json');
   if (!fs.existsSync(reportFile)) {
     if (synthError) throw synthError;
-    return [];
+    return { findings: [], templates };
   }
   const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
   const findings: NagFinding[] = [];
@@ -75,5 +87,5 @@ export function nagFindings(build: (app: App) => void, options: NagOptions = {})
     }
   }
   if (findings.length === 0 && synthError) throw synthError;
-  return findings;
+  return { findings, templates };
 }

@@ -5,9 +5,11 @@ let binDir: string | undefined;
 
 /**
  * The bin directory of the project's Python venv (moto, cfn-lint, shellcheck), created on first use by
- * test/support/venv.sh so that `npm test` works on a fresh machine with nothing installed by hand.
+ * test/support/venv.sh so that `npm test` works on a fresh machine with nothing installed by hand. Under jest,
+ * test/support/global-setup.ts has run it once already and passed the directory on in the environment.
  */
 export function venvBin(): string {
+  if (!binDir) binDir = process.env.STORAGE_SERVER_TEST_VENV_BIN;
   if (!binDir) {
     const script = path.join(__dirname, 'venv.sh');
     binDir = execFileSync('bash', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();

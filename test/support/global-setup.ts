@@ -1,0 +1,24 @@
+import { execFileSync } from 'child_process';
+import * as path from 'path';
+import { HANDLER_BUNDLES_ENV } from '../../lib/handler-function';
+
+/**
+ * Runs once before the jest workers start. Work every test file would otherwise repeat is done here, once
+ * per run, from the sources as they are now (nothing is reused from an earlier run):
+ *
+ * - The custom-resource handlers are bundled by `npm run build:lambda` (the package's own bundles, in
+ *   dist/lambda) and `STORAGE_SERVER_HANDLER_BUNDLES` points the stacks at them: without it every synthesized
+ *   stack runs esbuild through npx twice (about 200 bundlings, two minutes of CPU). The tests that check the
+ *   bundling itself (test/unit/handler-function.test.ts, test/integration/register-bundle.test.ts, the first
+ *   `cdk synth` of test/unit/app-cli.test.ts) unset it.
+ * - The Python venv (moto, cfn-lint, shellcheck) is created or checked once, not by each worker.
+ */
+export default function globalSetup(): void {
+  const root = path.join(__dirname, '..', '..');
+  execFileSync('npm', ['run', '--silent', 'build:lambda'], { cwd: root, stdio: 'inherit' });
+  process.env[HANDLER_BUNDLES_ENV] = path.join(root, 'dist', 'lambda');
+  process.env.STORAGE_SERVER_TEST_VENV_BIN = execFileSync('bash', [path.join(__dirname, 'venv.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
+}
