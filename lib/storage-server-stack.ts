@@ -4,8 +4,9 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ClientMount } from './client-mount';
 import { applyStackCompliance } from './compliance';
-import { StorageServerContext } from './context';
+import { StorageServerContext, contextError } from './context';
 import { StorageServer } from './storage-server';
+import { isLookupPlaceholder } from './validation';
 
 /** Properties of the deployable {@link StorageServerStack}. */
 export interface StorageServerStackProps extends StackProps {
@@ -27,9 +28,10 @@ export class StorageServerStack extends Stack {
 
     if (ctx.vpcId !== undefined) requireLookupEnvironment(this, ctx.vpcId);
     const vpc = ctx.vpcId ? ec2.Vpc.fromLookup(this, 'Vpc', { vpcId: ctx.vpcId }) : this.newVpc();
-    const vpcSubnets: ec2.SubnetSelection | undefined = ctx.subnetId
-      ? { subnetFilters: [ec2.SubnetFilter.byIds([ctx.subnetId])] }
-      : undefined;
+    // Before the VPC lookup has run, the VPC is CDK's placeholder, which has no subnet of that id: the subnet is
+    // selected on the synth after the lookup (refusing here would stop the CLI before it could look the VPC up).
+    const vpcSubnets: ec2.SubnetSelection | undefined =
+      ctx.subnetId && !isLookupPlaceholder(vpc.vpcCidrBlock) ? { subnets: [subnetById(vpc, ctx.subnetId)] } : undefined;
     const clientPeers = ctx.clientSecurityGroupId
       ? [ec2.SecurityGroup.fromSecurityGroupId(this, 'ClientSecurityGroup', ctx.clientSecurityGroupId, { mutable: false })]
       : undefined;
@@ -143,6 +145,15 @@ export class StorageServerStack extends Stack {
  * `vpcId` is looked up at synth, which needs a concrete account and region: without them CDK's own error names
  * neither the key nor the fix.
  */
+/** The subnet `subnetId` of the looked-up `vpc`, whatever its type; refused, listing the VPC's subnets, if absent. */
+function subnetById(vpc: ec2.IVpc, subnetId: string): ec2.ISubnet {
+  const all = [...vpc.privateSubnets, ...vpc.isolatedSubnets, ...vpc.publicSubnets];
+  const subnet = all.find((s) => s.subnetId === subnetId);
+  if (subnet) return subnet;
+  const listed = all.map((s) => `${s.subnetId} (${s.availabilityZone})`).join(', ') || 'none';
+  throw contextError('subnetId', subnetId, `a subnet of ${vpc.vpcId}: ${listed}`);
+}
+
 function requireLookupEnvironment(stack: Stack, vpcId: string): void {
   const missing = [
     Token.isUnresolved(stack.account) ? 'account (CDK_DEFAULT_ACCOUNT)' : undefined,

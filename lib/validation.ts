@@ -49,6 +49,15 @@ export interface DirectoryOptions {
 /** Placeholder CIDR of `Vpc.fromLookup()` before the lookup has run (aws-cdk-lib's DUMMY_VPC_PROPS). */
 const LOOKUP_PLACEHOLDER_CIDR = '1.2.3.4/5';
 
+/**
+ * Whether `vpcCidr` is the placeholder of a `Vpc.fromLookup()` that has not run yet: the first synth of an app
+ * with a VPC lookup sees CDK's dummy VPC (its subnets are s-12345, p-12345, ...), the CLI then looks the VPC up
+ * and synthesizes again. Whatever depends on the real VPC (its CIDR, a subnet by id) is decided on that run.
+ */
+export function isLookupPlaceholder(vpcCidr: string): boolean {
+  return vpcCidr === LOOKUP_PLACEHOLDER_CIDR;
+}
+
 const DOTTED_QUAD = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
 interface Network { address: number; prefix: number }
@@ -137,7 +146,7 @@ export function addressSpaceProblem(cidrOrAddress: string, options: AddressSpace
   if (vpcCidr !== undefined && !Token.isUnresolved(vpcCidr)) {
     // Before a Vpc.fromLookup() has run, CDK synthesizes once with a placeholder; the CLI then looks the VPC up
     // and synthesizes again, and that run decides.
-    if (vpcCidr === LOOKUP_PLACEHOLDER_CIDR) return undefined;
+    if (isLookupPlaceholder(vpcCidr)) return undefined;
     if (cidrProblem(vpcCidr) === undefined && contains(networkOf(vpcCidr), network)) return undefined;
     return `public address space outside private space (${PRIVATE_IPV4_CIDRS.join(', ')}) and outside the VPC's CIDR ` +
       `${vpcCidr}; set allowPublicClientCidrs to admit public addresses deliberately`;

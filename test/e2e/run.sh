@@ -15,9 +15,9 @@
 #   ebs-missing scenario 6: a volume missing at boot -> waits, then fails naming the volume id
 #   ebs-xen     day 2: one volume by its Xen attachment name, enlarged while running -> grown live by the apply
 #   restore     a mixture of two servers' restored disks -> refused, untouched; one server's disks -> adopted
-#   (scenario 7, the snapshot freeze, runs inside "ebs" when lib/scripts/snapshot-freeze.sh exists; the
-#   "reboot" boot also applies a changed client CIDR and thread count live, and applies the old ones back)
-#   client-mount  lib/scripts/client-mount.sh on a cluster node (test/e2e/client-mount.sh, when present)
+#   (scenario 7, the snapshot freeze, runs inside "ebs": a missing lib/scripts/snapshot-freeze.sh fails it;
+#   the "reboot" boot also applies a changed client CIDR and thread count live, and applies the old ones back)
+#   client-mount  lib/scripts/client-mount.sh on a cluster node (test/e2e/client-mount.sh)
 #
 # Prints "PASS ..." / "FAIL ..." per assertion and ends with "N passed, M failed"; exits non-zero on any
 # failure. Every wait is bounded. Cache (image, last run's disks and consoles): test/e2e/.cache.
@@ -178,9 +178,10 @@ restore() {
 }
 
 only() { [[ -z ${E2E_ONLY:-} || " $E2E_ONLY " == *" $1 "* ]]; }
-# The client mount script's scenario (its own VM and moto), from test/e2e/client-mount.sh.
+# The client mount script's scenario (its own VM and moto), from test/e2e/client-mount.sh. Sourced
+# unconditionally: a missing scenario file stops the run (set -e) instead of passing as "not run".
 # shellcheck source-path=SCRIPTDIR source=client-mount.sh
-[[ -f $E2E_DIR/client-mount.sh ]] && . "$E2E_DIR/client-mount.sh"
+. "$E2E_DIR/client-mount.sh"
 
 ensure_host_packages
 build_image
@@ -193,6 +194,6 @@ if only ebs; then ebs; fi
 if only ebs-xen; then ebs_xen; fi
 # The restore boot needs the disks of the instance-store, EBS and Xen servers.
 if only instance-store && only ebs && only ebs-xen; then restore; fi
-if only client-mount && declare -F client_mount_scenario >/dev/null; then client_mount_scenario "$BOOT_TIMEOUT"; fi
+if only client-mount; then client_mount_scenario "$BOOT_TIMEOUT"; fi
 log "e2e finished in $((SECONDS - start)) s"
 summary

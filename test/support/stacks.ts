@@ -11,6 +11,38 @@ export function appStack(context: Partial<Record<ContextKey, string>> = {}, app 
   return new StorageServerStack(app, 'StorageServer', { context: ctx });
 }
 
+/** One subnet of a looked-up VPC: id, CIDR and AZ. */
+export interface LookedUpSubnet {
+  readonly subnetId: string;
+  readonly cidr: string;
+  readonly availabilityZone: string;
+}
+
+/**
+ * The app's stack with `vpcId` in its context, in account 123456789012 / us-east-1, synthesized as `cdk synth`
+ * does it: a first pass asks for the VPC lookup, the second runs with the looked-up VPC (`vpcCidr`, its private
+ * `subnets`) in the App's context, as the CLI would have cached it in cdk.context.json.
+ */
+export function lookedUpAppStack(
+  context: Partial<Record<ContextKey, string>> & { vpcId: string },
+  vpcCidr: string,
+  subnets: LookedUpSubnet[],
+): StorageServerStack {
+  const ctx = parseContext((key) => context[key]);
+  const env = { account: '123456789012', region: 'us-east-1' };
+  const first = new App();
+  new StorageServerStack(first, 'StorageServer', { context: ctx, env });
+  const missing = (first.synth().manifest.missing ?? []).find((m) => m.provider === 'vpc-provider');
+  if (!missing) throw new Error('the first pass did not ask for the VPC lookup');
+  const vpc = {
+    vpcId: context.vpcId,
+    vpcCidrBlock: vpcCidr,
+    availabilityZones: [...new Set(subnets.map((s) => s.availabilityZone))],
+    subnetGroups: [{ name: 'Private', type: 'Private', subnets: subnets.map((s) => ({ ...s, routeTableId: 'rtb-0123456789abcdef0' })) }],
+  };
+  return new StorageServerStack(new App({ context: { [missing.key]: vpc } }), 'StorageServer', { context: ctx, env });
+}
+
 /** A StorageServer in a bare stack with its own VPC, for construct-level assertions. */
 export function serverStack(props: Partial<StorageServerProps> = {}): { stack: Stack; server: StorageServer; template: Template } {
   const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });

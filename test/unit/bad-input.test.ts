@@ -12,7 +12,7 @@ import { CONTEXT_DEFAULTS, ContextKey, checkContextKeys, parseContext } from '..
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { StorageServerStack } from '../../lib/storage-server-stack';
 import { SYSTEM_DIRECTORIES, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem } from '../../lib/validation';
-import { appStack, serverStack } from '../support/stacks';
+import { appStack, lookedUpAppStack, serverStack } from '../support/stacks';
 
 const ROOT = path.join(__dirname, '..', '..');
 const read = (values: Partial<Record<ContextKey, unknown>>) => (key: ContextKey) => values[key];
@@ -309,18 +309,10 @@ describe('the app\'s stack', () => {
     const [missing] = first.synth().manifest.missing ?? [];
     expect(missing?.provider).toBe('vpc-provider');
     // Second pass, with the looked-up VPC: a public CIDR inside it passes; one outside would not.
-    const lookedUp = (cidr: string) => ({
-      vpcId: 'vpc-0123456789abcdef0',
-      vpcCidrBlock: cidr,
-      availabilityZones: ['us-east-1a'],
-      subnetGroups: [{
-        name: 'Private',
-        type: 'Private',
-        subnets: [{ subnetId: 'subnet-0123456789abcdef0', cidr, availabilityZone: 'us-east-1a', routeTableId: 'rtb-0123456789abcdef0' }],
-      }],
-    });
     const second = (cidr: string) =>
-      new StorageServerStack(new App({ context: { [missing.key]: lookedUp(cidr) } }), 'StorageServer', { context, env });
+      lookedUpAppStack({ vpcId: 'vpc-0123456789abcdef0', clientCidrs: '203.0.113.0/25' }, cidr, [
+        { subnetId: 'subnet-0123456789abcdef0', cidr, availabilityZone: 'us-east-1a' },
+      ]);
     expect(() => second('203.0.113.0/24')).not.toThrow();
     expect(thrown(() => second('10.0.0.0/16'))).toMatch(/clientCidrs: .*got '203.0.113.0\/25': .*outside the VPC's CIDR 10.0.0.0\/16/);
   });

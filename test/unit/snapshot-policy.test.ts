@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { App, CfnParameter, Stack, Validations } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import {
@@ -213,23 +214,36 @@ describe('SnapshotPolicy', () => {
     });
   });
 
-  test('two servers in one app target different tags', () => {
-    const app = new App();
-    const a = serverStack(app, 'A');
-    const b = serverStack(app, 'B');
-    const pa = new SnapshotPolicy(a.stack, 'Snapshots', {
-      instance: a.instance,
-      dataMountPath: '/export/data',
+  test('two servers in one stack: each policy targets its own instance only', () => {
+    // GIVEN two servers side by side in one stack (a stack-wide tag would make each policy snapshot both)
+    const stack = new Stack(new App(), 'TestStack', { env: { region: 'us-east-1' } });
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0 });
+    const servers = ['Home', 'Scratch'].map((id) => {
+      const scope = new Construct(stack, id);
+      const instance = new ec2.Instance(scope, 'Server', {
+        vpc,
+        vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC },
+        instanceType: new ec2.InstanceType('m4.xlarge'),
+        machineImage: ec2.MachineImage.latestAmazonLinux2023(),
+      });
+      const policy = new SnapshotPolicy(scope, 'Snapshots', { instance, dataMountPath: '/export/data' });
+      return { instance, policy };
     });
-    const pb = new SnapshotPolicy(b.stack, 'Snapshots', {
-      instance: b.instance,
-      dataMountPath: '/export/data',
-    });
-    expect(pa.targetTag.value).not.toEqual(pb.targetTag.value);
-    // The other server's instance does not carry this policy's tag.
-    Template.fromStack(b.stack).hasResourceProperties('AWS::EC2::Instance', {
-      Tags: Match.not(Match.arrayWith([{ Key: SNAPSHOT_TARGET_TAG_KEY, Value: pa.targetTag.value }])),
-    });
+    const template = Template.fromStack(stack);
+    const [home, scratch] = servers;
+    expect(home.policy.targetTag.value).not.toEqual(scratch.policy.targetTag.value);
+
+    for (const { instance, policy } of servers) {
+      // THEN each instance carries exactly one target tag, its own policy's
+      const tags = template.findResources('AWS::EC2::Instance')[stack.getLogicalId(instance.instance)].Properties.Tags as {
+        Key: string;
+        Value: string;
+      }[];
+      expect(tags.filter((t) => t.Key === SNAPSHOT_TARGET_TAG_KEY)).toEqual([{ Key: SNAPSHOT_TARGET_TAG_KEY, Value: policy.targetTag.value }]);
+      // AND each lifecycle policy selects by exactly that tag
+      const dlm = template.findResources('AWS::DLM::LifecyclePolicy')[stack.getLogicalId(policy.policy)];
+      expect(dlm.Properties.PolicyDetails.TargetTags).toEqual([{ Key: SNAPSHOT_TARGET_TAG_KEY, Value: policy.targetTag.value }]);
+    }
   });
 
   describe('validation', () => {

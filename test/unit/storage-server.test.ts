@@ -3,7 +3,8 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
-import { appStack, serverStack } from '../support/stacks';
+import { renderedExports } from '../support/apply';
+import { appStack, lookedUpAppStack, serverStack } from '../support/stacks';
 
 /** The shell step of the server's apply document (the settings it applies), joined to one string (tokens as JSON). */
 function applyCommandOf(template: Template): string {
@@ -59,6 +60,45 @@ describe('planner choice reaches the template', () => {
         DeviceName: `/dev/sd${String.fromCharCode(98 + i)}`,
         VirtualName: `ephemeral${i}`,
       })),
+    );
+  });
+});
+
+// Context keys the app parses must reach the template; parsing alone (test/unit/context.test.ts) is not enough.
+describe('context reaches the template', () => {
+  const instanceOf = (t: Template) => Object.values(t.findResources('AWS::EC2::Instance'))[0].Properties;
+
+  test('keyPair and placementGroup name the instance\'s key pair and placement group', () => {
+    const t = Template.fromStack(appStack({ keyPair: 'admin-key', placementGroup: 'hpc-pg' }));
+    expect(instanceOf(t).KeyName).toBe('admin-key');
+    expect(instanceOf(t).PlacementGroupName).toBe('hpc-pg');
+    // Without them: neither (no key pair is the secure default).
+    const plain = instanceOf(Template.fromStack(appStack({})));
+    expect(plain.KeyName).toBeUndefined();
+    expect(plain.PlacementGroupName).toBeUndefined();
+  });
+
+  test('subnetId places the instance and its volumes in that subnet and its AZ, not in the first one', () => {
+    const subnets = [
+      { subnetId: 'subnet-0aaaaaaaaaaaaaaaa', cidr: '10.0.0.0/24', availabilityZone: 'us-east-1a' },
+      { subnetId: 'subnet-0bbbbbbbbbbbbbbbb', cidr: '10.0.1.0/24', availabilityZone: 'us-east-1b' },
+    ];
+    const context = { vpcId: 'vpc-0123456789abcdef0', capacityTiB: '30', backend: 'ebs' };
+    const chosen = Template.fromStack(lookedUpAppStack({ ...context, subnetId: 'subnet-0bbbbbbbbbbbbbbbb' }, '10.0.0.0/16', subnets));
+    expect(instanceOf(chosen).SubnetId).toBe('subnet-0bbbbbbbbbbbbbbbb');
+    chosen.allResourcesProperties('AWS::EC2::Volume', { AvailabilityZone: 'us-east-1b' });
+    // Without subnetId the first private subnet is taken: the test above is not passing by default.
+    const first = Template.fromStack(lookedUpAppStack(context, '10.0.0.0/16', subnets));
+    expect(instanceOf(first).SubnetId).toBe('subnet-0aaaaaaaaaaaaaaaa');
+    first.allResourcesProperties('AWS::EC2::Volume', { AvailabilityZone: 'us-east-1a' });
+  });
+
+  test('a subnetId that is not in the looked-up VPC is refused, naming the subnet', () => {
+    const subnets = [{ subnetId: 'subnet-0aaaaaaaaaaaaaaaa', cidr: '10.0.0.0/24', availabilityZone: 'us-east-1a' }];
+    expect(() =>
+      lookedUpAppStack({ vpcId: 'vpc-0123456789abcdef0', subnetId: 'subnet-0cccccccccccccccc' }, '10.0.0.0/16', subnets),
+    ).toThrow(
+      'Invalid context value subnetId="subnet-0cccccccccccccccc": allowed is a subnet of vpc-0123456789abcdef0: subnet-0aaaaaaaaaaaaaaaa (us-east-1a).',
     );
   });
 });
@@ -128,8 +168,21 @@ describe('secure defaults', () => {
     expect(JSON.stringify(instance.Properties.UserData)).not.toMatch(/clusterware|10\.0\.1\.10/);
   });
 
-  test('the export is restricted to the client CIDR in the settings the server applies', () => {
+  // The exports line is built on the server from the settings: render it with the bootstrap's own code.
+  test('the server exports the data path to the client CIDR only, root squashed, sync', () => {
     expect(settingOf(template, 'STORAGE_CLIENT_CIDRS')).toBe("STORAGE_CLIENT_CIDRS='10.1.0.0/16'");
+    expect(renderedExports(template).split('\n')).toEqual([
+      expect.stringMatching(/^# Managed by storage-bootstrap/),
+      '/export/data 10.1.0.0/16(rw,sync,no_subtree_check,root_squash,sec=sys,mp)',
+      '',
+    ]);
+  });
+
+  test('several client CIDRs: one export entry each, and none for anyone else', () => {
+    const { template: t } = serverStack({ capacityTiB: 30, backend: 'ebs', clientCidrs: ['10.1.0.0/16', '10.2.3.0/24'], nfs: { exportMode: 'async' } });
+    expect(renderedExports(t).split('\n')[1]).toBe(
+      '/export/data 10.1.0.0/16(rw,async,no_subtree_check,root_squash,sec=sys,mp) 10.2.3.0/24(rw,async,no_subtree_check,root_squash,sec=sys,mp)',
+    );
   });
 
   test('without clients given, the VPC CIDR is the only client', () => {

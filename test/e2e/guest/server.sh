@@ -346,7 +346,8 @@ freeze_scenario() {
   local freeze=$CTL/scripts/snapshot-freeze.sh writer
   SCEN=freeze
   if [[ ! -f $freeze ]]; then
-    info "lib/scripts/snapshot-freeze.sh does not exist: scenario 7 not run"
+    # A scenario whose script is missing is a failure, never a pass by omission.
+    fail "lib/scripts/snapshot-freeze.sh is missing from the run: scenario 7 cannot run"
     send no-freeze
     return
   fi

@@ -1,0 +1,77 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { Template } from 'aws-cdk-lib/assertions';
+
+const SCRIPT = path.join(__dirname, '..', '..', 'lib', 'scripts', 'storage-bootstrap.sh');
+
+/**
+ * The shell step of the server's apply document (what the settings association runs on the server), as the
+ * text the agent runs. CloudFormation references in it (the data volumes' ids) are written as `vol-` ids made
+ * from the referenced logical id, since the server sees the ids CloudFormation resolved.
+ */
+export function applyCommand(template: Template): string {
+  const docs = Object.values(template.findResources('AWS::SSM::Document')).filter(
+    (d) => d.Properties.Content.mainSteps[0].name === 'applyStorageSettings',
+  );
+  if (docs.length !== 1) throw new Error(`expected one apply document, found ${docs.length}`);
+  const resolve = (node: unknown): string => {
+    if (typeof node === 'string') return node;
+    const o = node as Record<string, unknown>;
+    if (Array.isArray(o['Fn::Join'])) {
+      const [delimiter, parts] = o['Fn::Join'] as [string, unknown[]];
+      return parts.map(resolve).join(delimiter);
+    }
+    if (typeof o.Ref === 'string') {
+      const hex = Buffer.from(o.Ref).toString('hex').slice(0, 17).padEnd(17, '0');
+      return `vol-${hex}`;
+    }
+    throw new Error(`cannot resolve ${JSON.stringify(node)} in the apply command`);
+  };
+  return (docs[0].Properties.Content.mainSteps[0].inputs.runCommand as unknown[]).map(resolve).join('\n');
+}
+
+/** The settings file (/etc/storage-server/bootstrap.env) the apply command writes, byte for byte. */
+export function appliedSettings(command: string): string {
+  const lines = command.split('\n');
+  const start = lines.findIndex((l) => l.startsWith('tmp=$(mktemp /etc/storage-server/'));
+  if (start < 0 || lines[start + 1] !== `cat >"$tmp" <<'STORAGE_BOOTSTRAP_EOF'`) {
+    throw new Error('the apply command writes no settings file');
+  }
+  const end = lines.indexOf('STORAGE_BOOTSTRAP_EOF', start + 2);
+  return `${lines.slice(start + 2, end).join('\n')}\n`;
+}
+
+/**
+ * What the server exports for the settings in `template`: the exports file that the bootstrap's own
+ * `load_config` and `configure_nfs` (cut from lib/scripts/storage-bootstrap.sh, run by bash) write from the
+ * settings the apply document carries. The NFS tools are stand-ins that accept everything; `id -u` says root.
+ */
+export function renderedExports(template: Template): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'exports-'));
+  const bin = path.join(dir, 'bin');
+  fs.mkdirSync(bin);
+  const stub = (name: string, body: string): void => fs.writeFileSync(path.join(bin, name), `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+  stub('id', 'echo 0');
+  stub('nfsconf', 'exit 0');
+  stub('exportfs', 'exit 0');
+  // nfs-server "not active": configure_nfs (re)starts it and returns, without touching /proc/fs/nfsd.
+  stub('systemctl', 'case "$1" in is-active) exit 1 ;; esac; exit 0');
+  fs.writeFileSync(path.join(dir, 'bootstrap.env'), appliedSettings(applyCommand(template)));
+  const r = spawnSync(
+    'bash',
+    [
+      '-c',
+      `set -euo pipefail
+      eval "$(sed -n '/^log() /p; /^need() /p; /^die() {/,/^}/p; /^SETTINGS_KEYS/p; /^read_settings() {/,/^}/p; /^load_config() {/,/^}/p; /^configure_nfs() {/,/^}/p' '${SCRIPT}')"
+      ENV_FILE='${dir}/bootstrap.env' REASON_FILE='${dir}/reason' EXPORTS_FILE='${dir}/exports.d/storage-server.exports'
+      load_config
+      configure_nfs >/dev/null
+      cat "$EXPORTS_FILE"`,
+    ],
+    { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } },
+  );
+  if (r.status !== 0) throw new Error(`the bootstrap did not render the exports (exit ${r.status}): ${r.stderr}`);
+  return r.stdout;
+}
