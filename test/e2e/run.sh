@@ -8,7 +8,8 @@
 # Boots (each a server VM and a client VM, in parallel):
 #   fresh       scenario 1: first boot, 3 blank instance-store disks -> striped LV, XFS, export, signal
 #   reboot      scenarios 2 and 3: the export comes back by itself; a re-run by hand changes nothing
-#   stop-start  scenario 5: new blank instance-store disks -> rebuilt and exported again
+#   stop-start  scenario 5: new blank instance-store disks, now NVMe as on Nitro, found by their model
+#               beside an NVMe EBS volume -> rebuilt on exactly those and exported again
 #   foreign     scenario 4: disks with foreign XFS / LVM / partition table -> refused, signalled, untouched
 #   ebs         scenario 6: 2 volumes by id among decoys, the 2nd attached while the bootstrap waits
 #   ebs-grow    day 2: both volumes enlarged while stopped -> PVs, LV and XFS grown at boot; re-apply no-op
@@ -51,9 +52,23 @@ instance_store() {
   CLIENT_DISKS=()
   boot_pair reboot server-is "$BOOT_TIMEOUT"
 
-  # A stop/start gives an instance new, blank instance-store disks.
-  for d in is-b is-c is-d; do new_disk "$d"; done
+  # A stop/start gives an instance new, blank instance-store disks. They come back as Nitro instance store
+  # (NVMe, model "Amazon EC2 NVMe Instance Storage", as on a d3; the image's e2e-nvme-models presents the
+  # model qemu cannot set), next to a blank EBS volume (NVMe, model "Amazon Elastic Block Store") that must
+  # not be taken: the bootstrap finds instance store on Nitro by that identity, not by the mapping names.
+  for d in is-b is-c is-d nitro-ebs; do new_disk "$d"; done
+  before[nitro-ebs]=$(disk_hash nitro-ebs)
+  SERVER_DISKS=()
+  nvme_disk SERVER_DISKS nitro-ebs vol0e2e0000000000031
+  nvme_disk SERVER_DISKS is-b AWS0E2E00000000000B
+  nvme_disk SERVER_DISKS is-c AWS0E2E00000000000C
+  nvme_disk SERVER_DISKS is-d AWS0E2E00000000000D
   boot_pair stop-start server-is "$BOOT_TIMEOUT"
+  if [[ $(disk_hash nitro-ebs) == "${before[nitro-ebs]}" ]]; then
+    pass "stop-start: every byte of the EBS volume beside the NVMe instance store is unchanged (host checksum)"
+  else
+    fail "stop-start: the EBS volume beside the NVMe instance store was written"
+  fi
 }
 
 # Scenario 4: a blank disk next to a foreign XFS, a foreign LVM volume group and a partition table.

@@ -413,3 +413,20 @@ test.each(fs.readdirSync(SCRIPTS_DIR).filter((f) => f.endsWith('.sh')))(
     expect(shellcheck([path.join(SCRIPTS_DIR, file)])).toEqual({ status: 0, output: '' });
   },
 );
+
+// The VM harness and its guest stages are shell too: linted here, on every npm test, not only when VMs run.
+const E2E_DIR = path.join(__dirname, '..', 'e2e');
+const e2eScripts = (dir: string): string[] =>
+  fs.readdirSync(path.join(E2E_DIR, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === '.cache' ? [] : e2eScripts(rel);
+    return e.name.endsWith('.sh') ? [rel] : [];
+  });
+test.each(e2eScripts('.'))('shellcheck gate: test/e2e/%s is clean', (file) => {
+  // -x follows the `source` lines from the script's own directory, as the scripts' directives say.
+  const r = spawnSync(path.join(venvBin(), 'shellcheck'), ['-x', path.basename(file)], {
+    cwd: path.join(E2E_DIR, path.dirname(file)),
+    encoding: 'utf8',
+  });
+  expect({ status: r.status, output: `${r.stdout}${r.stderr}` }).toEqual({ status: 0, output: '' });
+});

@@ -188,12 +188,32 @@ live_settings() {
 }
 
 # Scenario 5: after a stop/start the instance-store disks are new and blank; the boot rebuilds and exports.
+# Here they are Nitro NVMe instance store (found by model) beside an NVMe EBS volume that must not be taken.
+# nvme_serial <serial>: the NVMe disk whose controller has that serial (read from sysfs, as EC2 shows it).
+nvme_serial() {
+  local b s
+  for b in /sys/block/nvme*; do
+    read -r s <"$b/device/serial" && [[ $s == "$1" ]] && echo "/dev/${b##*/}"
+  done
+}
+
 server_stop_start() {
+  local d is=() journal ebs
+  for d in B C D; do is+=("$(nvme_serial AWS0E2E00000000000$d)"); done
+  journal=$(boot_journal)
+  check_eq "the harness presents EC2's instance-store model on the three disks (the image's e2e-nvme-models)" \
+    "$(for d in "${is[@]}"; do cat "/sys/block/${d#/dev/}/device/model"; done | sort | uniq -c | xargs)" \
+    "3 Amazon EC2 NVMe Instance Storage"
   check_eq "the unit ran at boot and succeeded" "$(unit_result)" "active success"
-  check_has "it found three blank disks and built afresh" "$(boot_journal)" "all 3 data disks are blank"
+  check_has "it found three blank disks and built afresh" "$journal" "all 3 data disks are blank"
+  check_has "it took exactly the NVMe instance-store disks, by their model" "$journal" \
+    "data disks: ${is[0]} (NVMe instance store) ${is[1]} (NVMe instance store) ${is[2]} (NVMe instance store)"
   check "a new file system replaces the lost one" test "$(blkid -s UUID -o value "$LVDEV")" != "$(cat "$STATE/fs-uuid")"
   refute "the old canary is gone with the old disks" test -e "$EXPORT/.canary"
-  check_layout /dev/xvdb /dev/xvdc /dev/xvdd
+  check_layout "${is[@]}"
+  ebs=$(nvme_serial vol0e2e0000000000031)
+  check "the EBS volume beside them is attached" test -b "$ebs"
+  check_eq "the EBS volume beside them holds nothing" "$(wipefs --noheadings "$ebs" | wc -l)" 0
   check_export sync
   check_nfsd 16 "-3 +4 -4.0 +4.1 +4.2"
   make_client_dir

@@ -101,7 +101,9 @@ customize_root() {
   install -D -m 0755 "$E2E_DIR/image/e2e-boot.sh" "$root/usr/local/lib/e2e/boot.sh"
   install -D -m 0644 "$E2E_DIR/image/e2e-stage.service" "$root/etc/systemd/system/e2e-stage.service"
   install -D -m 0644 "$E2E_DIR/image/70-e2e-xen-names.rules" "$root/etc/udev/rules.d/70-e2e-xen-names.rules"
-  chroot "$root" systemctl enable e2e-stage.service >/dev/null 2>&1
+  install -D -m 0755 "$E2E_DIR/image/e2e-nvme-models.sh" "$root/usr/local/lib/e2e/nvme-models.sh"
+  install -D -m 0644 "$E2E_DIR/image/e2e-nvme-models.service" "$root/etc/systemd/system/e2e-nvme-models.service"
+  chroot "$root" systemctl enable e2e-stage.service e2e-nvme-models.service >/dev/null 2>&1
   # A quiet serial console: only the stages and the bootstrap (journal+console) write to it.
   chroot "$root" systemctl mask serial-getty@ttyS0.service getty@tty1.service >/dev/null 2>&1
   rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*

@@ -1,0 +1,25 @@
+#!/bin/bash
+# Test image only. qemu cannot set an NVMe controller's model number, yet that is how the storage bootstrap
+# tells EC2's NVMe instance store (model "Amazon EC2 NVMe Instance Storage") from an EBS volume (model
+# "Amazon Elastic Block Store") on Nitro instances. This presents, before the bootstrap runs, the model EC2
+# gives each kind, chosen by the serial the harness gave the disk: AWS... for instance store (EC2's
+# instance-store serials start with AWS), vol... for EBS (EC2 puts the volume id there). It bind-mounts a
+# file over the very sysfs attribute the bootstrap reads (/sys/block/nvme*/device/model); nothing else
+# changes: the disks, their serials and udev's names stay what qemu made them.
+set -u
+mkdir -p /run/e2e-nvme
+for dev in /sys/block/nvme*/device; do
+  ctrl=$(readlink -f "$dev")
+  [[ -r $ctrl/serial && -e $ctrl/model ]] || continue
+  mountpoint -q "$ctrl/model" && continue
+  read -r serial <"$ctrl/serial"
+  case $serial in
+    AWS*) model='Amazon EC2 NVMe Instance Storage' ;;
+    vol*) model='Amazon Elastic Block Store' ;;
+    *) continue ;;
+  esac
+  file=/run/e2e-nvme/${ctrl##*/}.model
+  echo "$model" >"$file"
+  mount --bind "$file" "$ctrl/model" && echo "e2e-nvme-models: ${dev%/device} ($serial) presents model \"$model\""
+done
+exit 0
