@@ -9,6 +9,7 @@ import { acknowledgeCompliance, acknowledgeCustomResourceFunctions, logEncryptio
 import { handlerFunction, iam5, ignoreRoleDependsOnLint } from './handler-function';
 import {
   DEFAULT_PARAMETER_PREFIX,
+  OPTIONAL_PROP,
   PROP,
   mountParameterName,
   ringParameterName,
@@ -41,6 +42,13 @@ export interface ServerRegistrationProps {
   readonly mountOptions: string;
   /** The server's storage backend, recorded in the ring record. */
   readonly backend: Backend;
+  /**
+   * The server's stable network interface (`eni-...`), which the server attaches to itself. When given, the
+   * records carry its address instead of the instance's, and registration fails while the interface is not
+   * attached to the instance.
+   * @default - the instance's own primary private address
+   */
+  readonly networkInterfaceId?: string;
 }
 
 /**
@@ -75,6 +83,7 @@ export class ServerRegistration extends Construct {
 
     const provider = RegistrationProvider.of(this);
     provider.allowCluster(prefix, props.clusterName);
+    if (props.networkInterfaceId !== undefined) provider.allowInterfaces();
 
     this.resource = new CustomResource(this, 'Resource', {
       serviceToken: provider.serviceToken,
@@ -91,6 +100,7 @@ export class ServerRegistration extends Construct {
         [PROP.mountPoint]: props.mountPoint,
         [PROP.mountOptions]: props.mountOptions,
         [PROP.backend]: props.backend,
+        ...(props.networkInterfaceId !== undefined ? { [OPTIONAL_PROP.networkInterfaceId]: props.networkInterfaceId } : {}),
       },
     });
   }
@@ -110,6 +120,7 @@ class RegistrationProvider extends Construct {
 
   public readonly serviceToken: string;
   private readonly parameterAccess: iam.PolicyStatement;
+  private readonly describe: iam.PolicyStatement;
   private readonly policy: iam.Policy;
   private readonly clusters = new Set<string>();
 
@@ -132,7 +143,7 @@ class RegistrationProvider extends Construct {
     this.policy = new iam.Policy(this, 'Policy', {
       statements: [
         this.parameterAccess,
-        new iam.PolicyStatement({ actions: ['ec2:DescribeInstances'], resources: ['*'] }),
+        (this.describe = new iam.PolicyStatement({ actions: ['ec2:DescribeInstances'], resources: ['*'] })),
         new iam.PolicyStatement({
           actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
           resources: [logGroup.logGroupArn],
@@ -142,7 +153,7 @@ class RegistrationProvider extends Construct {
     role.attachInlinePolicy(this.policy);
     Validations.of(this.policy).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'ec2:DescribeInstances supports no resource-level permissions; EC2 requires Resource "*".',
+      reason: 'ec2:DescribeInstances (and DescribeNetworkInterfaces) support no resource-level permissions; EC2 requires Resource "*".',
     });
 
     const functionProps = {
@@ -199,6 +210,11 @@ class RegistrationProvider extends Construct {
    * Lets the function write, read and delete the records of one cluster:
    * `arn:<partition>:ssm:<region>:<account>:parameter<prefix>/<cluster>/*`.
    */
+  /** Lets the function read network interfaces, for a registration with a stable interface. */
+  allowInterfaces(): void {
+    if (!this.describe.actions.includes('ec2:DescribeNetworkInterfaces')) this.describe.addActions('ec2:DescribeNetworkInterfaces');
+  }
+
   allowCluster(prefix: string, clusterName: string): void {
     const resourceName = `${prefix.slice(1)}/${clusterName}/*`;
     if (this.clusters.has(resourceName)) return;

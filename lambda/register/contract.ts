@@ -17,6 +17,16 @@ export const PROP = {
   backend: 'Backend',
 } as const;
 
+/**
+ * Optional ResourceProperties: `NetworkInterfaceId`, the server's stable network interface (an ENI the server
+ * attaches to itself and keeps across instance replacement). When given, the records carry the interface's
+ * address, and registration fails unless the interface is attached to the instance (the server has taken its
+ * address, so clients are never pointed at an address nobody serves).
+ */
+export const OPTIONAL_PROP = {
+  networkInterfaceId: 'NetworkInterfaceId',
+} as const;
+
 /** Keys of the custom resource's `Data` (readable with `Fn::GetAtt`). */
 export const DATA = {
   ringParameterName: 'RingParameterName',
@@ -100,12 +110,15 @@ export interface RegistrationProperties {
   readonly mountPoint: string;
   /** Client mount options. */
   readonly mountOptions: string;
+  /** The server's stable network interface (`eni-...`), when it has one: its address is the server's. */
+  readonly networkInterfaceId?: string;
   /** Where the server's data lives. */
   readonly backend: Backend;
 }
 
 const NAME = /^[A-Za-z0-9_.-]+$/;
 const INSTANCE_ID = /^i-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
+const NETWORK_INTERFACE_ID = /^eni-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 const NO_SPACE = /^[^\s\0-\x1f\x7f]+$/;
 
 /** A cluster or server name: `[A-Za-z0-9_.-]`, 1-64 characters (one SSM path level). */
@@ -170,6 +183,15 @@ export function validateInstanceId(field: string, value: string): void {
   if (!INSTANCE_ID.test(value)) {
     throw new Error(
       `${field} must be an EC2 instance id ('i-' and 8 or 17 lower-case hex digits), got ${JSON.stringify(value)}`,
+    );
+  }
+}
+
+/** An EC2 network interface id: `eni-` and 8 or 17 lower-case hex digits. */
+export function validateNetworkInterfaceId(field: string, value: string): void {
+  if (!NETWORK_INTERFACE_ID.test(value)) {
+    throw new Error(
+      `${field} must be an EC2 network interface id ('eni-' and 8 or 17 lower-case hex digits), got ${JSON.stringify(value)}`,
     );
   }
 }
@@ -279,5 +301,9 @@ export function parseRegistrationProperties(
   validateMountOptions(field(PROP.mountOptions), props.mountOptions);
   const backend = props.backend;
   validateBackend(field(PROP.backend), backend);
-  return { ...props, backend };
+  const rawInterface = raw[OPTIONAL_PROP.networkInterfaceId];
+  if (rawInterface === undefined || rawInterface === '') return { ...props, backend };
+  const networkInterfaceId = get(OPTIONAL_PROP.networkInterfaceId);
+  validateNetworkInterfaceId(field(OPTIONAL_PROP.networkInterfaceId), networkInterfaceId);
+  return { ...props, backend, networkInterfaceId };
 }

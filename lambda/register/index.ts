@@ -7,6 +7,7 @@
  */
 import {
   DescribeInstancesCommand,
+  DescribeNetworkInterfacesCommand,
   EC2Client,
   waitUntilInstanceRunning,
   type Instance,
@@ -91,7 +92,10 @@ async function register(event: Event, context?: HandlerContext): Promise<CdkCust
   log('info', 'registering storage server', { requestType: event.RequestType, ...names });
 
   const instance = await runningInstance(props.instanceId, waitSeconds(context));
-  const privateIp = instance.PrivateIpAddress;
+  const address = props.networkInterfaceId
+    ? await interfaceAddress(props.networkInterfaceId, props.instanceId)
+    : { privateIp: instance.PrivateIpAddress, privateDnsName: instance.PrivateDnsName };
+  const privateIp = address.privateIp;
   if (!privateIp) {
     throw new Error(
       `instance ${props.instanceId} is running but has no private IP address; cannot register it`,
@@ -102,7 +106,7 @@ async function register(event: Event, context?: HandlerContext): Promise<CdkCust
     role: 'storage',
     instanceId: props.instanceId,
     privateIp,
-    privateDnsName: instance.PrivateDnsName ?? '',
+    privateDnsName: address.privateDnsName ?? '',
     availabilityZone: instance.Placement?.AvailabilityZone ?? '',
     instanceType: instance.InstanceType ?? '',
     backend: props.backend,
@@ -123,6 +127,29 @@ async function register(event: Event, context?: HandlerContext): Promise<CdkCust
       [DATA.privateIp]: privateIp,
     },
   };
+}
+
+/**
+ * The address of the server's stable interface, which must be attached to the instance: the server attaches it
+ * to itself while it takes over its storage, before it reports ready, so an interface held elsewhere (or by
+ * nobody) means the server has not taken its address and must not be registered.
+ */
+async function interfaceAddress(
+  networkInterfaceId: string,
+  instanceId: string,
+): Promise<{ privateIp?: string; privateDnsName?: string }> {
+  const out = await ec2.send(new DescribeNetworkInterfacesCommand({ NetworkInterfaceIds: [networkInterfaceId] }));
+  const iface = out.NetworkInterfaces?.[0];
+  if (!iface) throw new Error(`network interface ${networkInterfaceId} does not exist; cannot register the server's address`);
+  const holder = iface.Attachment?.InstanceId;
+  if (holder !== instanceId || iface.Status !== 'in-use') {
+    throw new Error(
+      `network interface ${networkInterfaceId} is not attached to instance ${instanceId} ` +
+        `(${holder ? `it is attached to ${holder}` : `it is ${iface.Status ?? 'in an unknown state'}`}): ` +
+        'the server has not taken its stable address, so clients must not be pointed at it yet',
+    );
+  }
+  return { privateIp: iface.PrivateIpAddress, privateDnsName: iface.PrivateDnsName };
 }
 
 /**

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { App, Lazy, Stack } from 'aws-cdk-lib';
+import { App, CfnResource, Lazy, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as fc from 'fast-check';
@@ -169,6 +169,25 @@ describe('ServerRegistration', () => {
     for (const role of Object.values(template.findResources('AWS::IAM::Role'))) {
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
     }
+  });
+
+  test('a stable interface: passed as NetworkInterfaceId, and only then may the function describe interfaces', () => {
+    const { stack, instance } = fixture();
+    const eni = new ec2.CfnNetworkInterface(stack, 'Interface', { subnetId: 'subnet-0123456789abcdef0' });
+    const registration = register(stack, instance, 'Registration', { networkInterfaceId: eni.ref });
+    const template = Template.fromStack(stack);
+    expect(template.findResources('Custom::StorageServerRegistration')[stack.getLogicalId(registration.resource.node.defaultChild as CfnResource)]
+      .Properties.NetworkInterfaceId).toEqual({ Ref: stack.getLogicalId(eni) });
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([
+        { Effect: 'Allow', Action: ['ec2:DescribeInstances', 'ec2:DescribeNetworkInterfaces'], Resource: '*' },
+      ]) },
+    });
+    // Without one: no property, and the function may not describe interfaces (the test above).
+    const plain = fixture();
+    const other = register(plain.stack, plain.instance);
+    expect(Template.fromStack(plain.stack).findResources('Custom::StorageServerRegistration')[
+      plain.stack.getLogicalId(other.resource.node.defaultChild as CfnResource)].Properties.NetworkInterfaceId).toBeUndefined();
   });
 
   test('the function: pinned Node.js 22, source maps enabled, a 5 minute timeout, logs kept for a year', () => {
