@@ -57,11 +57,20 @@ export interface BootstrapConfig {
   readonly identity: string;
   /** The data volumes were created from snapshots of a server: adopt its array (one array, whole) as ours. */
   readonly restored: boolean;
+  /**
+   * The server's stable network interface (`eni-...`; may be a CDK token string). On EC2 the bootstrap attaches
+   * it, and the EBS data volumes, to the instance it runs on (lib/scripts/storage-attach.sh), taking them over
+   * from a previous instance of the same server.
+   * @default - no stable interface
+   */
+  readonly networkInterfaceId?: string;
 }
 
 /** Paths on the server, shared by the apply step, the unit and the script. */
 export const BOOTSTRAP_PATHS = {
   script: '/usr/local/sbin/storage-bootstrap',
+  /** lib/scripts/storage-attach.sh, beside the bootstrap, which runs it. */
+  attach: '/usr/local/sbin/storage-attach',
   env: '/etc/storage-server/bootstrap.env',
   unit: '/etc/systemd/system/storage-bootstrap.service',
   /** Written by the script when it fails; its last line becomes the CloudFormation failure reason. */
@@ -70,6 +79,7 @@ export const BOOTSTRAP_PATHS = {
 
 export const SUPPORTED_NFS_VERSIONS = ['3', '4.0', '4.1', '4.2'];
 const SCRIPT_FILE = 'storage-bootstrap.sh';
+const ATTACH_FILE = 'storage-attach.sh';
 const HEREDOC_END = 'STORAGE_BOOTSTRAP_EOF';
 
 /**
@@ -92,6 +102,7 @@ export function renderBootstrapEnv(config: BootstrapConfig): string {
     ['STORAGE_VOLUME_WAIT_SECONDS', String(config.volumeWaitSeconds)],
     ['STORAGE_IDENTITY', config.identity],
     ['STORAGE_RESTORED', String(config.restored)],
+    ['STORAGE_NETWORK_INTERFACE', config.networkInterfaceId ?? ''],
   ];
   return [
     `# StorageServer bootstrap settings, read by ${BOOTSTRAP_PATHS.script} at every boot and every apply.`,
@@ -190,6 +201,7 @@ export function renderApplyCommand(config: BootstrapConfig, extra: string[] = []
     '(',
     'set -eu',
     `mkdir -p ${[BOOTSTRAP_PATHS.env, BOOTSTRAP_PATHS.script, BOOTSTRAP_PATHS.unit].map((p) => path.posix.dirname(p)).join(' ')}`,
+    ...heredoc(BOOTSTRAP_PATHS.attach, compactScript(readScript(ATTACH_FILE)), '0755'),
     ...heredoc(BOOTSTRAP_PATHS.script, script, '0755'),
     ...heredoc(BOOTSTRAP_PATHS.env, renderBootstrapEnv(config), '0644'),
     ...heredoc(BOOTSTRAP_PATHS.unit, renderBootstrapUnit(config), '0644'),
@@ -260,7 +272,9 @@ export function applyTimeoutSeconds(config: BootstrapConfig): number {
 
 /** The unit's bound: the wait for volumes, plus installing packages and building the file system. */
 function unitTimeoutSeconds(config: BootstrapConfig): number {
-  return config.volumeWaitSeconds + 1200;
+  // Taking the volumes and interface over (bounded by the volume wait), waiting for the disks to show, then
+  // installing packages and building the file system.
+  return 2 * config.volumeWaitSeconds + 1200;
 }
 
 /**
@@ -390,6 +404,14 @@ function validate(c: BootstrapConfig): void {
     'must be 1-200 characters of A-Z a-z 0-9 _ . : / = -',
   );
   check(typeof c.restored === 'boolean', 'restored', c.restored, 'must be true or false');
+  if (c.networkInterfaceId !== undefined) {
+    check(
+      concrete(c.networkInterfaceId, /^eni-[0-9a-f]{8,17}$/),
+      'networkInterfaceId',
+      c.networkInterfaceId,
+      'must look like eni-0123456789abcdef0',
+    );
+  }
   check(
     Number.isInteger(c.volumeWaitSeconds) && c.volumeWaitSeconds >= 0 && c.volumeWaitSeconds <= 86400,
     'volumeWaitSeconds',

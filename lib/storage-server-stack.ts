@@ -79,7 +79,10 @@ export class StorageServerStack extends Stack {
         `~${Math.round(plan.throughput.readMBps)} MB/s read / ${Math.round(plan.throughput.writeMBps)} MB/s write (limited by ${plan.throughput.limitedBy}), ` +
         `~$${plan.monthlyCostUsd.toFixed(0)}/month on demand`,
     });
-    new CfnOutput(this, 'PrivateIp', { description: 'Private IP of the NFS server', value: this.server.privateIp });
+    new CfnOutput(this, 'PrivateIp', {
+      description: 'Stable private IP of the NFS server (its network interface, kept when the instance is replaced)',
+      value: this.server.privateIp,
+    });
     new CfnOutput(this, 'MountCommand', {
       description: 'Mount the export on a client by hand',
       value: `sudo mkdir -p ${this.server.mountPoint} && sudo mount -t nfs4 -o ${this.server.mountOptions} ` +

@@ -12,6 +12,7 @@ import { ClusterwareRing } from './clusterware';
 import { applyServerCompliance } from './compliance';
 import { NAME_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem, snapshotSetProblem } from './validation';
 import { DEFAULT_PARAMETER_PREFIX, storagePath } from '../lambda/register/contract';
+import { iam5 } from './handler-function';
 import { ServerRegistration } from './registration';
 import { RecoveryAlarm } from './recovery-alarm';
 import { ServerSettings } from './server-settings';
@@ -274,8 +275,13 @@ export class StorageServer extends Construct implements ec2.IConnectable {
   public readonly mountOptions: string;
   /** Network access to NFS (default port TCP 2049): `server.connections.allowDefaultPortFrom(peer)`. */
   public readonly connections: ec2.Connections;
-  /** The server's private IP address. */
+  /**
+   * The server's private IP address: the primary address of its stable network interface, which every instance
+   * of the server attaches to itself, so it stays the same when the instance is replaced. Clients mount it.
+   */
   public readonly privateIp: string;
+  /** The server's stable network interface (`eni-...`), carrying {@link privateIp} and the NFS security group. */
+  public readonly networkInterfaceId: string;
   /** The EBS data volumes (empty for instance store), in stripe order. */
   public readonly dataVolumes: ec2.Volume[];
   /** SSM parameter holding this server's ring record. */
@@ -332,7 +338,9 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       // the server only calls AWS endpoints and package repositories, all over HTTPS.
       allowAllOutbound: false,
     });
-    securityGroup.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(443), 'HTTPS to AWS APIs (SSM, CloudFormation) and package repositories');
+    securityGroup.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(443), 'HTTPS to AWS APIs (SSM, EC2, CloudFormation) and package repositories');
+    // One group on both of the server's interfaces: the stable one clients mount, and the instance's own, so that
+    // clients that mounted the instance's address before the server had a stable one keep working.
     this.connections = new ec2.Connections({ securityGroups: [securityGroup], defaultPort: ec2.Port.tcp(2049) });
     const exportCidrs = props.clientCidrs ?? [props.vpc.vpcCidrBlock];
     if (props.clientCidrs !== undefined || props.clientPeers === undefined) {
@@ -371,6 +379,17 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       })],
     }));
 
+    // The server's identity lives outside the instance: its data volumes and its stable interface carry it
+    // (tag storage-server:id), and a replacement instance of the same server takes them over.
+    const identity = `${Aws.STACK_NAME}/${serverName}`;
+    const iface = new ec2.CfnNetworkInterface(this, 'Interface', {
+      subnetId: subnet.subnetId,
+      groupSet: [securityGroup.securityGroupId],
+      description: `Stable address of NFS storage server ${serverName} of cluster ${clusterName}`,
+      tags: [{ key: SERVER_ID_TAG, value: identity }],
+    });
+    this.networkInterfaceId = iface.ref;
+
     const instanceStoreDevices = range(instanceStoreDisks).map((i) => `/dev/sd${letter(1 + i)}`);
     this.instance = new ec2.Instance(this, 'Instance', {
       vpc: props.vpc,
@@ -395,7 +414,10 @@ export class StorageServer extends Construct implements ec2.IConnectable {
         ...instanceStoreDevices.map((deviceName, i) => ({ deviceName, volume: ec2.BlockDeviceVolume.ephemeral(i) })),
       ],
     });
-    this.privateIp = this.instance.instancePrivateIp;
+    this.privateIp = iface.attrPrimaryPrivateIpAddress;
+    Tags.of(this.instance).add(SERVER_ID_TAG, identity);
+    // Created before the instance and deleted after it (an attached interface or volume cannot be deleted).
+    this.instance.instance.node.addDependency(iface);
     if (props.machineImage === undefined && props.machineImageId === undefined) {
       Validations.of(this.instance).acknowledge({
         id: 'CloudFormation-Validate::E1152',
@@ -424,7 +446,6 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       });
     }
 
-    const attachments: ec2.CfnVolumeAttachment[] = [];
     this.dataVolumes = this.plan.dataVolumes.map((v, i) => {
       const volume = new ec2.Volume(this, `DataVolume${i}`, {
         availabilityZone: subnet.availabilityZone,
@@ -437,13 +458,13 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       });
       // Copied onto every snapshot: which stripe member a snapshot restores.
       Tags.of(volume).add('storage-server:data-volume', String(i));
-      attachments.push(new ec2.CfnVolumeAttachment(this, `DataVolume${i}Attachment`, {
-        instanceId: this.instance.instanceId,
-        volumeId: volume.volumeId,
-        device: ebsDeviceName(i),
-      }));
+      // No AWS::EC2::VolumeAttachment: the server attaches its volumes itself (storage-attach), so that a
+      // replacement instance can take them from the one it replaces instead of colliding with it.
+      Tags.of(volume).add(SERVER_ID_TAG, identity);
+      this.instance.instance.node.addDependency(volume);
       return volume;
     });
+    grantTakeOver(role, identity, iface, this.dataVolumes, props.encryptionKey);
 
     let clusterwareCommands: string[] = [];
     if (props.clusterware) {
@@ -475,8 +496,9 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       stripeSizeKiB: 256,
       volumeWaitSeconds: 900,
       // The array's owner: this stack's server. A server created from snapshots adopts the array they hold.
-      identity: `${Aws.STACK_NAME}/${serverName}`,
+      identity,
       restored: props.dataVolumeSnapshotIds !== undefined,
+      networkInterfaceId: iface.ref,
     };
     this.instance.userData.addCommands(...renderLoaderUserData());
     const settings = new ServerSettings(this, 'Settings', {
@@ -484,7 +506,6 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       config: bootstrap,
       extraCommands: clusterwareCommands,
     });
-    settings.association.node.addDependency(...attachments);
     this.ready = settings.association;
 
     // The day-2 guard holds the storage layout. Everything that holds data, or applies settings to it, depends
@@ -504,7 +525,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       },
       acceptDataLoss: props.acceptDataLoss,
     });
-    for (const dependent of [this.instance, ...this.dataVolumes, ...attachments, settings]) {
+    for (const dependent of [this.instance, ...this.dataVolumes, iface, settings]) {
       dependent.node.addDependency(this.updateGuard.resource);
     }
 
@@ -537,6 +558,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       mountPoint: this.mountPoint,
       mountOptions: this.mountOptions,
       backend: this.plan.backend,
+      networkInterfaceId: iface.ref,
     });
     registration.resource.node.addDependency(this.ready, this.updateGuard.resource);
     this.ringParameterName = registration.ringParameterName;
@@ -552,6 +574,65 @@ export class StorageServer extends Construct implements ec2.IConnectable {
   public mountOn(target: ec2.Instance | autoscaling.AutoScalingGroup, options: MountOnOptions = {}): void {
     mountStorageOn(this, target, options);
   }
+}
+
+/** The tag that names a server's resources (instance, data volumes, interface): `<stack name>/<server name>`. */
+export const SERVER_ID_TAG = 'storage-server:id';
+
+/**
+ * What the instance role needs for a server to take over its own volumes and interface (storage-attach):
+ * attach them to itself only (ec2:SourceInstanceARN equal to the target instance, the pattern of AWS's managed
+ * policy AWSEC2VssSnapshotPolicy), and stop a previous instance of the same server and detach them from it
+ * (instances tagged with this server's identity). Volumes and interface are named by ARN; describing them has no
+ * resource-level permissions in EC2.
+ */
+function grantTakeOver(
+  role: iam.Role,
+  identity: string,
+  iface: ec2.CfnNetworkInterface,
+  volumes: ec2.Volume[],
+  encryptionKey: kms.IKey | undefined,
+): void {
+  const stack = Stack.of(role);
+  const arn = (resource: string, resourceName: string): string => stack.formatArn({ service: 'ec2', resource, resourceName });
+  const anyInstance = arn('instance', '*');
+  const interfaceArn = arn('network-interface', iface.ref);
+  const ebs = volumes.length > 0;
+  const attach = [...(ebs ? ['ec2:AttachVolume'] : []), 'ec2:AttachNetworkInterface'];
+  const detach = [...(ebs ? ['ec2:DetachVolume'] : []), 'ec2:DetachNetworkInterface'];
+  role.addToPrincipalPolicy(new iam.PolicyStatement({
+    sid: 'AttachToSelfOnly',
+    actions: attach,
+    resources: [anyInstance],
+    conditions: { ArnLike: { 'ec2:SourceInstanceARN': arn('instance', '${ec2:InstanceID}') } },
+  }));
+  role.addToPrincipalPolicy(new iam.PolicyStatement({
+    sid: 'ReleaseFromPreviousInstanceOfThisServer',
+    actions: ['ec2:StopInstances', ...detach],
+    resources: [anyInstance],
+    conditions: { StringEquals: { [`aws:ResourceTag/${SERVER_ID_TAG}`]: identity } },
+  }));
+  role.addToPrincipalPolicy(new iam.PolicyStatement({
+    sid: 'OwnVolumesAndInterface',
+    actions: [...attach, ...detach],
+    resources: [interfaceArn, ...volumes.map((v) => arn('volume', v.volumeId))],
+  }));
+  role.addToPrincipalPolicy(new iam.PolicyStatement({
+    sid: 'DescribeWhatItTakesOver',
+    actions: [...(ebs ? ['ec2:DescribeVolumes'] : []), 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeInstances'],
+    resources: ['*'],
+  }));
+  // Attaching a volume encrypted with a customer managed key lets EC2 create a grant on the key for it.
+  encryptionKey?.grant(role, 'kms:CreateGrant').principalStatement?.addCondition('Bool', { 'kms:GrantIsForAWSResource': true });
+  Validations.of(role).acknowledge({
+    id: iam5(role, anyInstance),
+    reason: 'Instance ids are not known before the instance exists: attach is limited to the calling instance itself ' +
+      '(ec2:SourceInstanceARN), stop and detach to instances tagged as this same server.',
+  });
+  Validations.of(role).acknowledge({
+    id: 'AwsSolutions-IAM5[Resource::*]',
+    reason: 'ec2:DescribeVolumes, DescribeNetworkInterfaces and DescribeInstances support no resource-level permissions.',
+  });
 }
 
 /** The public parameter EC2 resolves at launch for the default image: the latest Amazon Linux 2023 on x86_64. */

@@ -41,7 +41,7 @@ done
 [[ -z $ENI || $ENI =~ ^eni-[0-9a-f]{8,17}$ ]] || die "--interface must be an interface id such as eni-0123456789abcdef0, got '$ENI'"
 [[ $WAIT =~ ^[0-9]+$ ]] || die "--wait must be a number of seconds, got '$WAIT'"
 for v in "${VOLUMES[@]}"; do [[ $v =~ ^vol-[0-9a-f]{8,17}$ ]] || die "bad volume id '$v'"; done
-for d in "${DEVICES[@]}"; do [[ $d =~ ^/dev/(sd|xvd)[a-z]$ ]] || die "bad device name '$d'"; done
+for d in "${DEVICES[@]}"; do [[ $d =~ ^/dev/(sd|xvd)[a-z]{1,2}$ ]] || die "bad device name '$d'"; done
 ((${#VOLUMES[@]} > 0 || ${#ENI})) || die "nothing to attach: give volumes or --interface"
 
 ec2() { aws ${AWS_ENDPOINT_URL:+--endpoint-url "$AWS_ENDPOINT_URL"} ec2 "$@"; }

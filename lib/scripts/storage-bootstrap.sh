@@ -37,7 +37,7 @@ need() { [[ $1 =~ $2 ]] || die "setting $3 '$1' is invalid in $ENV_FILE"; }
 # validated below. Nothing in it can run as root.
 SETTINGS_KEYS=" STORAGE_BACKEND STORAGE_EBS_VOLUMES STORAGE_INSTANCE_STORE_DEVICES STORAGE_EXPORT_PATH STORAGE_CLIENT_CIDRS"
 SETTINGS_KEYS+=" STORAGE_NFS_THREADS STORAGE_EXPORT_MODE STORAGE_NFS_VERSIONS STORAGE_STRIPE_KIB STORAGE_VOLUME_WAIT_SECONDS"
-SETTINGS_KEYS+=" STORAGE_IDENTITY STORAGE_RESTORED "
+SETTINGS_KEYS+=" STORAGE_IDENTITY STORAGE_RESTORED STORAGE_NETWORK_INTERFACE "
 read_settings() {
   local line n=0 key
   while IFS= read -r line || [[ -n $line ]]; do
@@ -70,6 +70,7 @@ load_config() {
   need "${STORAGE_VOLUME_WAIT_SECONDS:-}" '^[0-9]+$' STORAGE_VOLUME_WAIT_SECONDS
   need "${STORAGE_IDENTITY:-}" '^[A-Za-z0-9_.:/=-]{1,200}$' STORAGE_IDENTITY
   need "${STORAGE_RESTORED:-}" '^(true|false)$' STORAGE_RESTORED
+  need "${STORAGE_NETWORK_INTERFACE:-}" '^(eni-[0-9a-f]+)?$' STORAGE_NETWORK_INTERFACE
   ID_TAG="storage-server-id:$STORAGE_IDENTITY"
   THREADS=${STORAGE_NFS_THREADS:-}
   if [[ -z $THREADS ]]; then # as ParallelCluster does: min(256, max(8, 4 x vCPUs))
@@ -113,6 +114,34 @@ by_mapping() {
     [[ -b $c ]] && readlink -f "$c" && return
   done
   return 1
+}
+
+# On EC2 the server attaches its own EBS data volumes and its stable network interface (storage-attach, beside
+# this script): a replacement instance takes them over from the instance it replaces, which CloudFormation
+# deletes only after the update. Without instance metadata (IMDSv2) it cannot know its instance id: then it
+# says so, and find_disks waits for the volumes to be attached by someone else.
+attach_own() {
+  local token id region item args=() err
+  [[ -n ${STORAGE_NETWORK_INTERFACE:-} || $STORAGE_BACKEND == ebs ]] || return 0
+  if ! command -v curl >/dev/null || ! command -v aws >/dev/null ||
+    ! token=$(curl -fsS -m 2 -X PUT -H 'X-aws-ec2-metadata-token-ttl-seconds: 300' http://169.254.169.254/latest/api/token 2>/dev/null) ||
+    ! id=$(curl -fsS -m 2 -H "X-aws-ec2-metadata-token: $token" http://169.254.169.254/latest/meta-data/instance-id 2>/dev/null) ||
+    ! region=$(curl -fsS -m 2 -H "X-aws-ec2-metadata-token: $token" http://169.254.169.254/latest/meta-data/placement/region 2>/dev/null); then
+    log "no instance metadata (IMDSv2), curl or AWS CLI: not attaching the data volumes and interface from here"
+    return 0
+  fi
+  if [[ $STORAGE_BACKEND == ebs ]]; then
+    for item in $STORAGE_EBS_VOLUMES; do args+=("${item%:*}"); done # <volume id>:<device>
+  fi
+  [[ -z ${STORAGE_NETWORK_INTERFACE:-} ]] || args+=(--interface "$STORAGE_NETWORK_INTERFACE")
+  err=$(mktemp)
+  if ! AWS_DEFAULT_REGION=${AWS_DEFAULT_REGION:-$region} "${BASH_SOURCE[0]%/*}/storage-attach" --instance "$id" \
+    --identity "$STORAGE_IDENTITY" --wait "$STORAGE_VOLUME_WAIT_SECONDS" "${args[@]}" 2>"$err"; then
+    cat "$err" >&2
+    item=$(sed -n 's/^storage-attach: ERROR: //p' "$err" | tail -n 1)
+    die "${item:-storage-attach failed: $(tail -n 1 "$err")}"
+  fi
+  rm -f "$err"
 }
 
 # Sets DISKS (in stripe order) and LABELS (each disk with how it was identified); waits for missing ones.
@@ -360,6 +389,7 @@ flock 8
 rm -f "$REASON_FILE"
 load_config
 ensure_packages
+attach_own
 find_disks
 assemble
 ensure_filesystem

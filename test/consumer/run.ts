@@ -293,7 +293,7 @@ check(
   true,
 );
 
-check(`the server is the planned ${SERVER_TYPE} with one encrypted 5120 GiB st1 volume attached`, () => {
+check(`the server is the planned ${SERVER_TYPE} with one encrypted 5120 GiB st1 volume it attaches itself`, () => {
   const servers = Object.entries(resourcesOfType(template, 'AWS::EC2::Instance')).filter(
     ([, r]) => r.Properties.InstanceType === SERVER_TYPE,
   );
@@ -307,19 +307,25 @@ check(`the server is the planned ${SERVER_TYPE} with one encrypted 5120 GiB st1 
     `data volume: ${JSON.stringify(p)}`,
   );
   assert(volume.DeletionPolicy === 'Retain', `data volume DeletionPolicy is ${volume.DeletionPolicy}`);
-  const attached = Object.values(resourcesOfType(template, 'AWS::EC2::VolumeAttachment')).some(
-    (a) =>
-      flatten(a.Properties.VolumeId) === `{Ref:${volumeId}}` &&
-      flatten(a.Properties.InstanceId) === `{Ref:${servers[0][0]}}`,
-  );
-  assert(attached, `volume ${volumeId} is not attached to ${servers[0][0]}`);
+  // No VolumeAttachment (a replacement instance would collide with it): the server's apply step attaches the
+  // volumes it is told about, tagged as this server's.
+  const attachments = Object.keys(resourcesOfType(template, 'AWS::EC2::VolumeAttachment'));
+  assert(attachments.length === 0, `unexpected VolumeAttachment resources: ${attachments.join(', ')}`);
+  const apply = Object.values(resourcesOfType(template, 'AWS::SSM::Document'))
+    .map((d) => flatten(d.Properties.Content))
+    .find((c) => c.includes('applyStorageSettings'));
+  assert(apply?.includes(`STORAGE_EBS_VOLUMES='{Ref:${volumeId}}:/dev/sdf:5120'`), `the apply step does not name ${volumeId}`);
+  const tags = flatten(p.Tags);
+  assert(tags.includes('storage-server:id'), `volume ${volumeId} is not tagged storage-server:id: ${tags}`);
 });
 
 check(
   "every other security group of the app (compute node's, login nodes') may reach TCP 2049 on the server's",
   () => {
-    const server = storageInstance(template);
-    const serverGroups = (server.resource.Properties.SecurityGroupIds as unknown[]).map(flatten);
+    // Clients reach the server at its stable interface, which carries the server's group (the instance too).
+    const serverGroups = (storageInterface(template).resource.Properties.GroupSet as unknown[]).map(flatten);
+    const instanceGroups = (storageInstance(template).resource.Properties.SecurityGroupIds as unknown[]).map(flatten);
+    assert(JSON.stringify(instanceGroups) === JSON.stringify(serverGroups), `instance groups ${instanceGroups} differ from the interface's ${serverGroups}`);
     const others = Object.keys(resourcesOfType(template, 'AWS::EC2::SecurityGroup'))
       .map((id) => `{GetAtt:${id}.GroupId}`)
       .filter((g) => !serverGroups.includes(g));
@@ -361,7 +367,7 @@ check("mountOn: the compute node's user data mounts the export at boot, once the
   ];
   const tag = `${String(registration.ClusterName)}/${String(registration.ServerName)}`;
   const line = fstabLine(
-    `{GetAtt:${server.id}.PrivateIp}`,
+    `{GetAtt:${storageInterface(template).id}.PrimaryPrivateIpAddress}`,
     String(exportPath),
     String(mountPoint),
     String(options),
@@ -525,6 +531,15 @@ function storageInstance(t: CfnTemplate): { id: string; resource: CfnResource } 
   );
   assert(servers.length === 1, `expected one storage server instance, found ${servers.length}`);
   return { id: servers[0][0], resource: servers[0][1] };
+}
+
+/** The server's stable network interface: its address is what clients mount. */
+function storageInterface(t: CfnTemplate): { id: string; resource: CfnResource } {
+  const found = Object.entries(resourcesOfType(t, 'AWS::EC2::NetworkInterface')).filter(([, r]) =>
+    String(r.Properties.Description).startsWith('Stable address of NFS storage server'),
+  );
+  assert(found.length === 1, `expected one stable interface of the storage server, found ${found.length}`);
+  return { id: found[0][0], resource: found[0][1] };
 }
 
 function ancestors(dir: string): string[] {

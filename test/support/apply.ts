@@ -8,8 +8,8 @@ const SCRIPT = path.join(__dirname, '..', '..', 'lib', 'scripts', 'storage-boots
 
 /**
  * The shell step of the server's apply document (what the settings association runs on the server), as the
- * text the agent runs. CloudFormation references in it (the data volumes' ids) are written as `vol-` ids made
- * from the referenced logical id, since the server sees the ids CloudFormation resolved.
+ * text the agent runs. CloudFormation references in it (the data volumes' and the interface's ids) are written as
+ * `vol-`/`eni-` ids made from the referenced logical id, since the server sees the ids CloudFormation resolved.
  */
 export function applyCommand(template: Template): string {
   const docs = Object.values(template.findResources('AWS::SSM::Document')).filter(
@@ -23,9 +23,17 @@ export function applyCommand(template: Template): string {
       const [delimiter, parts] = o['Fn::Join'] as [string, unknown[]];
       return parts.map(resolve).join(delimiter);
     }
+    if (typeof o.Ref === 'string' && o.Ref.startsWith('AWS::')) {
+      const pseudo: Record<string, string> = { 'AWS::StackName': 'StorageServer-test', 'AWS::Region': 'us-east-1', 'AWS::Partition': 'aws' };
+      if (!(o.Ref in pseudo)) throw new Error(`cannot stand in for the pseudo parameter ${o.Ref} in the apply command`);
+      return pseudo[o.Ref];
+    }
     if (typeof o.Ref === 'string') {
       const hex = Buffer.from(o.Ref).toString('hex').slice(0, 17).padEnd(17, '0');
-      return `vol-${hex}`;
+      const type = template.toJSON().Resources?.[o.Ref]?.Type;
+      const prefix = { 'AWS::EC2::Volume': 'vol', 'AWS::EC2::NetworkInterface': 'eni', 'AWS::EC2::Instance': 'i' }[type as string];
+      if (!prefix) throw new Error(`cannot stand in for a Ref to ${o.Ref} (${type}) in the apply command`);
+      return `${prefix}-${hex}`;
     }
     throw new Error(`cannot resolve ${JSON.stringify(node)} in the apply command`);
   };

@@ -73,7 +73,8 @@ function readSettings(file: string, env: NodeJS.ProcessEnv = {}) {
     read_settings
     printf '%s|' "$STORAGE_BACKEND" "$STORAGE_EBS_VOLUMES" "$STORAGE_INSTANCE_STORE_DEVICES" \
       "$STORAGE_EXPORT_PATH" "$STORAGE_CLIENT_CIDRS" "$STORAGE_NFS_THREADS" "$STORAGE_EXPORT_MODE" "$STORAGE_NFS_VERSIONS" \
-      "$STORAGE_STRIPE_KIB" "$STORAGE_VOLUME_WAIT_SECONDS" "$STORAGE_IDENTITY" "$STORAGE_RESTORED"`,
+      "$STORAGE_STRIPE_KIB" "$STORAGE_VOLUME_WAIT_SECONDS" "$STORAGE_IDENTITY" "$STORAGE_RESTORED" \
+      "\${STORAGE_NETWORK_INTERFACE:-}"`,
     env,
   );
 }
@@ -84,7 +85,12 @@ describe('renderBootstrapEnv', () => {
     const file = path.join(tmpDir(), 'bootstrap.env');
     fs.writeFileSync(
       file,
-      renderBootstrapEnv({ ...ebs(2), clientCidrs: ['10.0.0.0/16', '192.168.1.0/24'], nfsThreads: 64 }),
+      renderBootstrapEnv({
+        ...ebs(2),
+        clientCidrs: ['10.0.0.0/16', '192.168.1.0/24'],
+        nfsThreads: 64,
+        networkInterfaceId: 'eni-0123456789abcdef0',
+      }),
     );
     // WHEN
     const r = readSettings(file);
@@ -92,7 +98,7 @@ describe('renderBootstrapEnv', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(
       'ebs|vol-0123456789abcdef0:/dev/sdf:5120 vol-023456789abcdef00:/dev/sdg:5120||/export/data|' +
-        '10.0.0.0/16 192.168.1.0/24|64|sync|4.1 4.2|256|600|my-stack/storage1|false|',
+        '10.0.0.0/16 192.168.1.0/24|64|sync|4.1 4.2|256|600|my-stack/storage1|false|eni-0123456789abcdef0|',
     );
   });
 
@@ -181,6 +187,7 @@ describe('renderBootstrapEnv', () => {
     ['a negative volume wait', { volumeWaitSeconds: -1 }, /volumeWaitSeconds -1/],
     ['an identity with a space', { identity: 'my stack/x' }, /identity "my stack\/x"/],
     ['an identity with a quote', { identity: "a'b" }, /identity "a'b"/],
+    ['an interface id that is not one', { networkInterfaceId: 'vol-0123456789abcdef0' }, /networkInterfaceId "vol-0123456789abcdef0".*eni-0123456789abcdef0/],
   ])('rejects %s with a message naming the field and value', (_name, override, message) => {
     expect(() => renderBootstrapEnv({ ...instanceStore, ...override })).toThrow(message);
   });
@@ -247,8 +254,8 @@ describe('renderBootstrapUnit', () => {
     expect(unit).toContain('StandardOutput=journal+console\n');
     expect(unit).toContain('[Install]\nWantedBy=multi-user.target\n');
     expect(unit).toContain('After=network-online.target local-fs.target\n');
-    // Bounded, and longer than the wait for volumes.
-    expect(unit).toContain('TimeoutStartSec=1800\n');
+    // Bounded, and longer than taking the volumes over plus the wait for them to show (2 x 600 s here).
+    expect(unit).toContain('TimeoutStartSec=2400\n');
   });
 });
 
@@ -319,6 +326,77 @@ function ec2UserData(lines: string[]): string {
   return userData.render();
 }
 
+/**
+ * Runs the bootstrap's own attach_own (cut from the script into a file beside a stand-in storage-attach, which
+ * records its arguments) with the given settings. `imds`: a stand-in curl answers IMDSv2 as EC2 would.
+ */
+function runAttachOwn(settings: Record<string, string>, opts: { imds: boolean; attachRc?: number }) {
+  const dir = tmpDir();
+  const bin = path.join(dir, 'bin');
+  fs.mkdirSync(bin);
+  const curl = opts.imds
+    ? ['#!/bin/sh', 'case "$*" in', '  *api/token*) echo TOKEN ;;', '  *instance-id*) echo i-0123456789abcdef0 ;;',
+      '  *placement/region*) echo eu-west-1 ;;', '  *) exit 22 ;;', 'esac'].join('\n')
+    : '#!/bin/sh\nexit 7';
+  fs.writeFileSync(path.join(bin, 'curl'), `${curl}\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(bin, 'aws'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  fs.writeFileSync(
+    path.join(dir, 'storage-attach'),
+    `#!/bin/sh\necho "region=$AWS_DEFAULT_REGION $*" >'${dir}/args'\n` +
+      `[ "${opts.attachRc ?? 0}" = 0 ] || { echo "storage-attach: ERROR: volume vol-1 is tagged for another server" >&2; exit 1; }\n`,
+    { mode: 0o755 },
+  );
+  const script = path.join(SCRIPTS_DIR, 'storage-bootstrap.sh');
+  const part = path.join(dir, 'part.sh');
+  const cut = spawnSync('sed', ['-n', '/^log() /p; /^die() {/,/^}/p; /^attach_own() {/,/^}/p', script], { encoding: 'utf8' });
+  fs.writeFileSync(part, cut.stdout);
+  const vars = Object.entries({ REASON_FILE: path.join(dir, 'reason'), ...settings })
+    .map(([k, v]) => `${k}='${v}'`)
+    .join(' ');
+  const r = bash(`set -euo pipefail; ${vars}; . '${part}'; attach_own`, { PATH: `${bin}:/usr/bin:/bin`, AWS_DEFAULT_REGION: '' });
+  const read = (f: string): string => (fs.existsSync(path.join(dir, f)) ? fs.readFileSync(path.join(dir, f), 'utf8') : '');
+  return { ...r, args: read('args').trim(), reason: read('reason').trim() };
+}
+
+describe('attach_own (the bootstrap takes over its volumes and interface)', () => {
+  const ebs = {
+    STORAGE_BACKEND: 'ebs',
+    STORAGE_EBS_VOLUMES: 'vol-0aaaaaaaaaaaaaaaa:/dev/sdf:5120 vol-0bbbbbbbbbbbbbbbb:/dev/sdg:5120',
+    STORAGE_NETWORK_INTERFACE: 'eni-0cccccccccccccccc',
+    STORAGE_IDENTITY: 'StorageServer-hpc1-storage1/storage1',
+    STORAGE_VOLUME_WAIT_SECONDS: '900',
+  };
+
+  test('on EC2: storage-attach with this instance, the identity, the wait, the volumes in stripe order, the interface', () => {
+    const r = runAttachOwn(ebs, { imds: true });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.args).toBe(
+      'region=eu-west-1 --instance i-0123456789abcdef0 --identity StorageServer-hpc1-storage1/storage1 --wait 900 ' +
+        'vol-0aaaaaaaaaaaaaaaa:/dev/sdf vol-0bbbbbbbbbbbbbbbb:/dev/sdg --interface eni-0cccccccccccccccc',
+    );
+  });
+
+  test('instance store: only the interface', () => {
+    const r = runAttachOwn({ ...ebs, STORAGE_BACKEND: 'instance-store', STORAGE_EBS_VOLUMES: '' }, { imds: true });
+    expect(r.status).toBe(0);
+    expect(r.args).toBe('region=eu-west-1 --instance i-0123456789abcdef0 --identity StorageServer-hpc1-storage1/storage1 --wait 900 --interface eni-0cccccccccccccccc');
+  });
+
+  test('without instance metadata (not on EC2, the VM tests): says so and attaches nothing', () => {
+    const r = runAttachOwn(ebs, { imds: false });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('storage-bootstrap: no instance metadata (IMDSv2), curl or AWS CLI: not attaching the data volumes and interface from here');
+    expect(r.args).toBe('');
+  });
+
+  test("a refusal by storage-attach fails the bootstrap with storage-attach's reason", () => {
+    const r = runAttachOwn(ebs, { imds: true, attachRc: 1 });
+    expect(r.status).toBe(1);
+    expect(r.reason).toBe('volume vol-1 is tagged for another server');
+  });
+});
+
 describe('renderApplyCommand', () => {
   test('installs the script, its settings and the unit, enables the unit, runs it through systemd, prints its log', () => {
     const run = runApply(renderApplyCommand(instanceStore));
@@ -326,6 +404,11 @@ describe('renderApplyCommand', () => {
     expect(run.status).toBe(0);
     expect(run.file(BOOTSTRAP_PATHS.script)).toBe(`${compactScript(bootstrapScript()).replace(/\n$/, '')}\n`);
     expect(run.mode(BOOTSTRAP_PATHS.script)).toBe(0o755);
+    // storage-attach beside it, which the bootstrap runs to take over its volumes and interface.
+    const attach = fs.readFileSync(path.join(SCRIPTS_DIR, 'storage-attach.sh'), 'utf8');
+    expect(run.file(BOOTSTRAP_PATHS.attach)).toBe(`${compactScript(attach).replace(/\n$/, '')}\n`);
+    expect(path.dirname(BOOTSTRAP_PATHS.attach)).toBe(path.dirname(BOOTSTRAP_PATHS.script));
+    expect(run.mode(BOOTSTRAP_PATHS.attach)).toBe(0o755);
     expect(run.file(BOOTSTRAP_PATHS.env)).toBe(renderBootstrapEnv(instanceStore));
     expect(run.file(BOOTSTRAP_PATHS.unit)).toBe(renderBootstrapUnit(instanceStore));
     expect(run.systemctl).toEqual([

@@ -37,7 +37,8 @@ describe('planner choice reaches the template', () => {
     // THEN
     template.hasResourceProperties('AWS::EC2::Instance', { InstanceType: instanceType });
     template.resourceCountIs('AWS::EC2::Volume', sizes.length);
-    template.resourceCountIs('AWS::EC2::VolumeAttachment', sizes.length);
+    // The server attaches its volumes itself (storage-attach): no VolumeAttachment a replacement would collide with.
+    template.resourceCountIs('AWS::EC2::VolumeAttachment', 0);
     const volumes = Object.values(template.findResources('AWS::EC2::Volume'));
     expect(volumes.map((v) => v.Properties.Size)).toEqual(sizes);
     for (const v of volumes) expect(v.Properties).toMatchObject({ VolumeType: 'st1', Encrypted: true });
@@ -150,6 +151,25 @@ describe('secure defaults', () => {
     ]);
   });
 
+  test('a stable interface carries the server\'s address and the NFS group, which the instance carries too', () => {
+    const [[ifaceId, iface]] = Object.entries(template.findResources('AWS::EC2::NetworkInterface'));
+    const groups = Object.entries(template.findResources('AWS::EC2::SecurityGroup'))
+      .filter(([, g]) => String(g.Properties.GroupDescription).startsWith('NFS storage server'));
+    expect(groups).toHaveLength(1);
+    const group = { 'Fn::GetAtt': [groups[0][0], 'GroupId'] };
+    expect(iface.Properties).toEqual({
+      SubnetId: { Ref: expect.stringMatching(/^VpcPrivateSubnet1Subnet/) },
+      GroupSet: [group],
+      Description: 'Stable address of NFS storage server storage1 of cluster cluster',
+      Tags: [{ Key: 'storage-server:id', Value: { 'Fn::Join': ['', [{ Ref: 'AWS::StackName' }, '/storage1']] } }],
+    });
+    // The instance's own interface has the same group: clients that mounted its address before keep working.
+    const [instance] = Object.values(template.findResources('AWS::EC2::Instance'));
+    expect(instance.Properties.SecurityGroupIds).toEqual([group]);
+    // Created before the instance, deleted after it (an attached interface cannot be deleted).
+    expect(instance.DependsOn).toContain(ifaceId);
+  });
+
   test('with clusterware, the server may also gossip with the master, and only with it', () => {
     const { template: t } = serverStack({ capacityTiB: 5, clusterware: { loginIp: '10.0.1.10' } });
     const group = Object.values(t.findResources('AWS::EC2::SecurityGroup'))
@@ -223,16 +243,21 @@ describe('secure defaults', () => {
 });
 
 describe('EBS data volumes', () => {
-  test('st1 volumes are separate resources, RETAIN by default, attached at /dev/sdf.. with stable ids', () => {
+  test('st1 volumes are separate resources, RETAIN by default, tagged as this server\'s, with stable ids', () => {
     const { template } = serverStack({ capacityTiB: 30, backend: 'ebs' });
     const volumes = template.findResources('AWS::EC2::Volume');
     expect(Object.keys(volumes).map((id) => id.replace(/[0-9A-F]{8}$/, ''))).toEqual(['StorageDataVolume0', 'StorageDataVolume1']);
     for (const v of Object.values(volumes)) {
       expect(v.DeletionPolicy).toBe('Retain');
       expect(v.UpdateReplacePolicy).toBe('Retain');
+      expect(v.Properties.Tags).toContainEqual({ Key: 'storage-server:id', Value: { 'Fn::Join': ['', [{ Ref: 'AWS::StackName' }, '/storage1']] } });
     }
-    template.hasResourceProperties('AWS::EC2::VolumeAttachment', { Device: '/dev/sdf', VolumeId: { Ref: Object.keys(volumes)[0] } });
-    template.hasResourceProperties('AWS::EC2::VolumeAttachment', { Device: '/dev/sdg', VolumeId: { Ref: Object.keys(volumes)[1] } });
+    // No attachment resource: the server attaches them (the apply step's storage-attach); the instance is
+    // created after them and deleted before them.
+    template.resourceCountIs('AWS::EC2::VolumeAttachment', 0);
+    const [instance] = Object.values(template.findResources('AWS::EC2::Instance'));
+    expect(instance.DependsOn).toEqual(expect.arrayContaining(Object.keys(volumes)));
+    expect(instance.Properties.Tags).toContainEqual({ Key: 'storage-server:id', Value: { 'Fn::Join': ['', [{ Ref: 'AWS::StackName' }, '/storage1']] } });
   });
 
   test('the volumes are in the instance subnet\'s availability zone', () => {
@@ -284,8 +309,109 @@ describe('least privilege of the server', () => {
   });
 });
 
+describe('taking over volumes and interface: what the instance role may do in EC2, and nothing more', () => {
+  const ec2Statements = (template: Template, roleId: string) =>
+    Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[] }[])
+      .filter((st) => [st.Action].flat().some((a) => a.startsWith('ec2:')));
+  const arn = (resource: string) => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:ec2:us-east-1:123456789012:${resource}`]] });
+  const refArn = (type: string, id: string) => ({
+    'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:ec2:us-east-1:123456789012:${type}/`, { Ref: id }]],
+  });
+
+  test.each([
+    ['EBS, two volumes', { capacityTiB: 30, backend: 'ebs' as const }, 2],
+    ['instance store: the interface only', { capacityTiB: 20 }, 0],
+  ])('%s', (_name, props, volumeCount) => {
+    const { template, stack, server } = serverStack(props);
+    const roleId = stack.getLogicalId(server.instance.role.node.defaultChild as CfnResource);
+    const volumes = Object.keys(template.findResources('AWS::EC2::Volume'));
+    expect(volumes).toHaveLength(volumeCount);
+    const [iface] = Object.keys(template.findResources('AWS::EC2::NetworkInterface'));
+    const identity = { 'Fn::Join': ['', [{ Ref: 'AWS::StackName' }, '/storage1']] };
+    const ebs = volumeCount > 0;
+    const attach = [...(ebs ? ['ec2:AttachVolume'] : []), 'ec2:AttachNetworkInterface'];
+    const detach = [...(ebs ? ['ec2:DetachVolume'] : []), 'ec2:DetachNetworkInterface'];
+    const one = <T>(list: T[]): T | T[] => (list.length === 1 ? list[0] : list);
+    expect(ec2Statements(template, roleId)).toEqual([
+      // Attach only to the calling instance itself.
+      {
+        Sid: 'AttachToSelfOnly',
+        Effect: 'Allow',
+        Action: one(attach),
+        Resource: arn('instance/*'),
+        Condition: { ArnLike: { 'ec2:SourceInstanceARN': arn('instance/${ec2:InstanceID}') } },
+      },
+      // Stop and detach only an instance of this same server (the one a replacement replaces).
+      {
+        Sid: 'ReleaseFromPreviousInstanceOfThisServer',
+        Effect: 'Allow',
+        Action: ['ec2:StopInstances', ...detach],
+        Resource: arn('instance/*'),
+        Condition: { StringEquals: { 'aws:ResourceTag/storage-server:id': identity } },
+      },
+      // Only its own interface and volumes, by ARN.
+      {
+        Sid: 'OwnVolumesAndInterface',
+        Effect: 'Allow',
+        Action: [...attach, ...detach],
+        Resource: one([refArn('network-interface', iface), ...volumes.map((v) => refArn('volume', v))]),
+      },
+      {
+        Sid: 'DescribeWhatItTakesOver',
+        Effect: 'Allow',
+        Action: [...(ebs ? ['ec2:DescribeVolumes'] : []), 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeInstances'],
+        Resource: '*',
+      },
+    ]);
+  });
+
+  test('a customer managed key: the role may let EC2 create grants on it, for AWS resources only', () => {
+    const stack = new Stack(new App(), 'Kms', { env: { account: '123456789012', region: 'us-east-1' } });
+    const key = new kms.Key(stack, 'Key');
+    const server = new StorageServer(stack, 'Storage', { vpc: new ec2.Vpc(stack, 'Vpc', { maxAzs: 1 }), capacityTiB: 5, encryptionKey: key });
+    const roleId = stack.getLogicalId(server.instance.role.node.defaultChild as CfnResource);
+    const statements = Object.values(Template.fromStack(stack).findResources('AWS::IAM::Policy'))
+      .filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[] }[])
+      .filter((st) => [st.Action].flat().some((a) => a.startsWith('kms:')));
+    expect(statements).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'kms:CreateGrant',
+        Resource: { 'Fn::GetAtt': [stack.getLogicalId(key.node.defaultChild as CfnResource), 'Arn'] },
+        Condition: { Bool: { 'kms:GrantIsForAWSResource': true } },
+      },
+    ]);
+  });
+});
+
+describe('replacement: the server\'s identity lives outside the instance', () => {
+  test('a changed image id (which replaces the instance) keeps the volumes and the interface as they are', () => {
+    const before = appStack({ capacityTiB: '30', backend: 'ebs' });
+    const after = appStack({ capacityTiB: '30', backend: 'ebs', machineImageId: 'ami-0123456789abcdef0' });
+    const [a, b] = [Template.fromStack(before), Template.fromStack(after)];
+    for (const type of ['AWS::EC2::Volume', 'AWS::EC2::NetworkInterface']) {
+      // The same logical ids with the same properties: CloudFormation neither replaces nor updates them.
+      expect(a.findResources(type)).toEqual(b.findResources(type));
+      expect(Object.keys(a.findResources(type)).length).toBeGreaterThan(0);
+    }
+    // The instance is what changes, and nothing the new instance would have to attach collides with the old.
+    expect(Object.values(a.findResources('AWS::EC2::Instance'))[0].Properties.ImageId)
+      .not.toEqual(Object.values(b.findResources('AWS::EC2::Instance'))[0].Properties.ImageId);
+    b.resourceCountIs('AWS::EC2::VolumeAttachment', 0);
+    b.resourceCountIs('AWS::EC2::NetworkInterfaceAttachment', 0);
+    // Clients keep the address: the outputs and the registration name the interface's, not the instance's.
+    const ifaceId = Object.keys(b.findResources('AWS::EC2::NetworkInterface'))[0];
+    expect(b.findOutputs('PrivateIp').PrivateIp.Value).toEqual({ 'Fn::GetAtt': [ifaceId, 'PrimaryPrivateIpAddress'] });
+    const [registration] = Object.values(b.findResources('Custom::StorageServerRegistration'));
+    expect(registration.Properties.NetworkInterfaceId).toEqual({ Ref: ifaceId });
+  });
+});
+
 describe('readiness', () => {
-  test('a State Manager association applies the settings; CloudFormation waits for it after every attachment', () => {
+  test('a State Manager association applies the settings (taking over volumes and interface); CloudFormation waits for it', () => {
     const { template, stack, server } = serverStack({ capacityTiB: 30, backend: 'ebs' });
     const association = template.findResources('AWS::SSM::Association')[stack.getLogicalId(server.ready)];
     const [docId] = Object.entries(template.findResources('AWS::SSM::Document')).find(
@@ -294,11 +420,10 @@ describe('readiness', () => {
     expect(association.Properties).toEqual({
       Name: { Ref: docId },
       Targets: [{ Key: 'InstanceIds', Values: [{ Ref: expect.stringMatching(/^StorageInstance/) }] }],
-      WaitForSuccessTimeoutSeconds: 2 * (900 + 1200) + 60,
+      WaitForSuccessTimeoutSeconds: 2 * (2 * 900 + 1200) + 60,
     });
-    const attachments = Object.keys(template.findResources('AWS::EC2::VolumeAttachment'));
-    expect(attachments).toHaveLength(2);
-    expect(association.DependsOn).toEqual(expect.arrayContaining(attachments));
+    // The apply step is told the volumes and the interface to take over (the settings reference both).
+    expect(settingOf(template, 'STORAGE_NETWORK_INTERFACE')).toMatch(/^STORAGE_NETWORK_INTERFACE='",\{"Ref":"StorageInterface[0-9A-F]{8}"\},"'$/);
     // The registration points clients at the server only once the export is live.
     const [registration] = Object.values(template.findResources('Custom::StorageServerRegistration'));
     expect(registration.DependsOn).toContain(stack.getLogicalId(server.ready));
@@ -358,7 +483,7 @@ describe('day 2: a setting change never touches the image or the user data', () 
     expect(JSON.stringify(template.toJSON().Parameters ?? {})).not.toMatch(/AWS::EC2::Image::Id|ami-amazon-linux/);
   });
 
-  test('the update guard holds the layout, and the instance, every volume, the settings and the registration depend on it', () => {
+  test('the update guard holds the layout, and the instance, every volume, the interface, the settings and the registration depend on it', () => {
     const { template, stack, server } = serverStack({ capacityTiB: 30, backend: 'ebs' });
     const guardId = stack.getLogicalId(server.updateGuard.resource.node.defaultChild as CfnResource);
     const guard = template.findResources('Custom::StorageServerUpdateGuard')[guardId];
@@ -376,11 +501,11 @@ describe('day 2: a setting change never touches the image or the user data', () 
     const dependents = [
       ...Object.entries(template.findResources('AWS::EC2::Instance')),
       ...Object.entries(template.findResources('AWS::EC2::Volume')),
-      ...Object.entries(template.findResources('AWS::EC2::VolumeAttachment')),
+      ...Object.entries(template.findResources('AWS::EC2::NetworkInterface')),
       ...Object.entries(template.findResources('AWS::SSM::Association')),
       ...Object.entries(template.findResources('Custom::StorageServerRegistration')),
     ];
-    expect(dependents.length).toBe(1 + 2 + 2 + 1 + 1);
+    expect(dependents.length).toBe(1 + 2 + 1 + 1 + 1);
     for (const [id, resource] of dependents) {
       expect([id, resource.DependsOn]).toEqual([id, expect.arrayContaining([guardId])]);
     }
@@ -430,7 +555,8 @@ describe('public attributes', () => {
     expect(server.exportPath).toBe('/export/data');
     expect(server.mountPoint).toBe('/data');
     expect(server.mountOptions).toBe('nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev,nosuid,nodev');
-    expect(stack.resolve(server.privateIp)).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^StorageInstance/), 'PrivateIp'] });
+    expect(stack.resolve(server.privateIp)).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^StorageInterface/), 'PrimaryPrivateIpAddress'] });
+    expect(stack.resolve(server.networkInterfaceId)).toEqual({ Ref: expect.stringMatching(/^StorageInterface/) });
     expect(server.connections.defaultPort?.toString()).toBe('2049');
     expect(server.instance).toBeInstanceOf(ec2.Instance);
   });

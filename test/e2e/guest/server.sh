@@ -40,6 +40,15 @@ settled_state() {
   lvs --noheadings --units b -o lv_size "$VG/$LV"
   vgs --noheadings -o vg_seqno "$VG"
 }
+# nvme_serial <serial>: the NVMe disk whose controller has that serial, read from sysfs as EC2 shows it (not
+# from /dev/disk/by-id, whose names carry the model, which the image's e2e-nvme-models presents as EC2's).
+nvme_serial() {
+  local b s
+  for b in /sys/block/nvme*; do
+    read -r s <"$b/device/serial" && [[ $s == "$1" ]] && echo "/dev/${b##*/}"
+  done
+  return 0
+}
 # The kernel's id of the data mount: a remount or an unmount in between would change it.
 mount_id() { awk -v mp="$EXPORT" '$5 == mp { print $1 }' /proc/self/mountinfo; }
 fs_bytes() {
@@ -189,14 +198,6 @@ live_settings() {
 
 # Scenario 5: after a stop/start the instance-store disks are new and blank; the boot rebuilds and exports.
 # Here they are Nitro NVMe instance store (found by model) beside an NVMe EBS volume that must not be taken.
-# nvme_serial <serial>: the NVMe disk whose controller has that serial (read from sysfs, as EC2 shows it).
-nvme_serial() {
-  local b s
-  for b in /sys/block/nvme*; do
-    read -r s <"$b/device/serial" && [[ $s == "$1" ]] && echo "/dev/${b##*/}"
-  done
-}
-
 server_stop_start() {
   local d is=() journal ebs
   for d in B C D; do is+=("$(nvme_serial AWS0E2E00000000000$d)"); done
@@ -250,12 +251,16 @@ server_ebs() {
   check_eq "the apply succeeds" "$(apply_rc)" 0
   check_has "the bootstrap waited for the missing volume by id" "$(boot_journal)" \
     "waiting for EBS volume vol-0e2e0000000000002 (attached as /dev/sdg)"
-  a=$(readlink -f /dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_vol0e2e0000000000001)
-  b=$(readlink -f /dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_vol0e2e0000000000002)
+  check_has "without instance metadata it leaves attaching to the host (storage-attach is proven against moto)" \
+    "$(cat "$STATE/apply.log")" "no instance metadata (IMDSv2), curl or AWS CLI: not attaching"
+  check "the apply installed storage-attach beside the bootstrap" test -x /usr/local/sbin/storage-attach
+  a=$(nvme_serial vol0e2e0000000000001)
+  b=$(nvme_serial vol0e2e0000000000002)
   check_layout "$a" "$b"
-  for d in /dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_vol0e2e0000000000003 /dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_vol0e2e000000000000 \
-    /dev/disk/by-id/virtio-decoy; do
-    refute "decoy ${d##*/} is untouched" blkid -p "$d"
+  # Each decoy must be there (a missing one would pass the blkid check by omission), and blank.
+  for d in "$(nvme_serial vol0e2e0000000000003)" "$(nvme_serial vol0e2e000000000000)" "$(readlink -f /dev/disk/by-id/virtio-decoy)"; do
+    check "decoy $d is attached" test -b "$d"
+    refute "decoy $d is untouched" blkid -p "$d"
   done
   check_export async
   check_nfsd 12 "+3 +4 -4.0 +4.1 +4.2" # 3 vCPUs: 4 x 3
@@ -286,8 +291,8 @@ server_ebs_grow() {
   check "the file system is larger than before" test "$(fs_bytes)" -gt "$(cat "$STATE/fs-bytes")"
   check "it fills the grown stripe (at least 3.5 GiB of 2 x 2 GiB)" test "$(fs_bytes)" -ge 3758096384
   check "the server's canary file is intact" sha256sum -c "$STATE/canary.sha"
-  a=$(readlink -f /dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_vol0e2e0000000000001)
-  b=$(readlink -f /dev/disk/by-id/nvme-QEMU_NVMe_Ctrl_vol0e2e0000000000002)
+  a=$(nvme_serial vol0e2e0000000000001)
+  b=$(nvme_serial vol0e2e0000000000002)
   check_layout "$a" "$b"
   apply ebs-grown
   check_eq "the apply of the stack's new sizes succeeds" "$(apply_rc)" 0

@@ -46,6 +46,8 @@ const ebs = (sizeGiB: number): BootstrapConfig => ({
   nfsVersions: ['3', '4.1', '4.2'],
   volumeWaitSeconds: 40,
   identity: 'e2e-ebs/storage1',
+  // No EC2 here: the bootstrap finds no instance metadata and leaves attaching to the harness, which plays EC2.
+  networkInterfaceId: 'eni-0e2e0000000000001',
 });
 // One EBS volume on a Xen instance (m4): found by its attachment name, /dev/sdf showing as /dev/xvdf.
 const ebsXen = (sizeGiB: number): BootstrapConfig => ({
