@@ -604,7 +604,7 @@ function grantTakeOver(
     sid: 'AttachToSelfOnly',
     actions: attach,
     resources: [anyInstance],
-    conditions: { ArnLike: { 'ec2:SourceInstanceARN': arn('instance', '${ec2:InstanceID}') } },
+    conditions: { ArnLike: { 'ec2:SourceInstanceARN': arn('instance', '${ec2:InstanceId}') } },
   }));
   role.addToPrincipalPolicy(new iam.PolicyStatement({
     sid: 'ReleaseFromPreviousInstanceOfThisServer',

@@ -341,7 +341,7 @@ describe('taking over volumes and interface: what the instance role may do in EC
         Effect: 'Allow',
         Action: one(attach),
         Resource: arn('instance/*'),
-        Condition: { ArnLike: { 'ec2:SourceInstanceARN': arn('instance/${ec2:InstanceID}') } },
+        Condition: { ArnLike: { 'ec2:SourceInstanceARN': arn('instance/${ec2:InstanceId}') } },
       },
       // Stop and detach only an instance of this same server (the one a replacement replaces).
       {
