@@ -144,10 +144,6 @@ export class StorageServerStack extends Stack {
   }
 }
 
-/**
- * `vpcId` is looked up at synth, which needs a concrete account and region: without them CDK's own error names
- * neither the key nor the fix.
- */
 /** The subnet `subnetId` of the looked-up `vpc`, whatever its type; refused, listing the VPC's subnets, if absent. */
 function subnetById(vpc: ec2.IVpc, subnetId: string): ec2.ISubnet {
   const all = [...vpc.privateSubnets, ...vpc.isolatedSubnets, ...vpc.publicSubnets];
@@ -157,6 +153,10 @@ function subnetById(vpc: ec2.IVpc, subnetId: string): ec2.ISubnet {
   throw contextError('subnetId', subnetId, `a subnet of ${vpc.vpcId}: ${listed}`);
 }
 
+/**
+ * `vpcId` is looked up at synth, which needs a concrete account and region: without them CDK's own error names
+ * neither the key nor the fix.
+ */
 function requireLookupEnvironment(stack: Stack, vpcId: string): void {
   const missing = [
     Token.isUnresolved(stack.account) ? 'account (CDK_DEFAULT_ACCOUNT)' : undefined,
