@@ -522,6 +522,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
         imageId: cfnInstance.imageId ?? '',
         keyPair: cfnInstance.keyName ?? '',
         placementGroup: cfnInstance.placementGroupName ?? '',
+        volumeAttachment: 'server',
       },
       acceptDataLoss: props.acceptDataLoss,
     });

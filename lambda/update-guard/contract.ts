@@ -25,8 +25,18 @@ export const PROP = {
   imageId: 'ImageId',
   keyPair: 'KeyPair',
   placementGroup: 'PlacementGroup',
+  volumeAttachment: 'VolumeAttachment',
   acceptDataLoss: 'AcceptDataLoss',
 } as const;
+
+/**
+ * Who attaches the EBS data volumes to the instance: `stack` (an AWS::EC2::VolumeAttachment per volume, as
+ * versions before the stable address did; a guard's properties without `VolumeAttachment` mean this) or
+ * `server` (the server attaches them itself, lib/scripts/storage-attach.sh).
+ */
+export const VOLUME_ATTACHMENTS = ['stack', 'server'] as const;
+/** A value of {@link VOLUME_ATTACHMENTS}. */
+export type VolumeAttachment = (typeof VOLUME_ATTACHMENTS)[number];
 
 /** The CloudFormation type of the guard's custom resource. */
 export const RESOURCE_TYPE = 'Custom::StorageServerUpdateGuard';
@@ -71,6 +81,8 @@ export interface StorageLayout {
   readonly keyPair: string;
   /** The instance's placement group name; a change replaces the instance. `''` for none. */
   readonly placementGroup: string;
+  /** Who attaches the EBS data volumes: see {@link VOLUME_ATTACHMENTS}. */
+  readonly volumeAttachment: VolumeAttachment;
 }
 
 /** A field of {@link StorageLayout}. */
@@ -241,6 +253,16 @@ export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
   imageId: INSTANCE_REPLACEMENT,
   keyPair: INSTANCE_REPLACEMENT,
   placementGroup: INSTANCE_REPLACEMENT,
+  volumeAttachment: perBackend({
+    ebs: refused(
+      'the data volumes are attached by CloudFormation (AWS::EC2::VolumeAttachment); this version has the server ' +
+        'attach them itself, and the update would delete those attachments, detaching the volumes from the ' +
+        'running server',
+      'keep this server on the version of storage-server it was deployed with until the two-step upgrade to ' +
+        `server-attached volumes exists (issue 15), or ${SECOND_SERVER}`,
+    ),
+    'instance-store': ALLOWED, // no data volumes
+  }),
 };
 
 /**
@@ -301,14 +323,16 @@ export function refusalMessage(refusals: readonly Refusal[]): string {
 
 /**
  * `storage-layout-` and the first 16 hex digits of the SHA-256 of the layout's canonical JSON (the
- * ResourceProperties values in {@link PROP} order, `AcceptDataLoss` left out). Create and every accepted
+ * ResourceProperties values in {@link PROP} order, `AcceptDataLoss` left out, `VolumeAttachment` left out when
+ * it is `stack`). Create and every accepted
  * Update return it as the PhysicalResourceId, so an Update whose new layout hashes to the current
  * PhysicalResourceId is a return to the last accepted layout: a rollback or a no-op.
  */
 export function layoutPhysicalId(layout: StorageLayout): string {
-  const canonical = JSON.stringify(
-    Object.fromEntries(LAYOUT_FIELDS.map((f) => [PROP[f], wireValue(layout, f)])),
-  );
+  // VolumeAttachment `stack` is what a layout without the field means, and is left out: a guard deployed before
+  // the field existed keeps its id, so the rollback of an update it refused is still recognised as one.
+  const fields = LAYOUT_FIELDS.filter((f) => f !== 'volumeAttachment' || layout.volumeAttachment !== 'stack');
+  const canonical = JSON.stringify(Object.fromEntries(fields.map((f) => [PROP[f], wireValue(layout, f)])));
   return PHYSICAL_ID_PREFIX + createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
 
@@ -347,7 +371,7 @@ export function parseGuardProperties(raw: unknown, where = 'ResourceProperties')
     );
   }
   const missing = Object.values(PROP).filter(
-    (k) => props[k] === undefined && k !== PROP.dataVolumes && k !== PROP.snapshotIds,
+    (k) => props[k] === undefined && k !== PROP.dataVolumes && k !== PROP.snapshotIds && k !== PROP.volumeAttachment,
   );
   if (missing.length > 0) throw new Error(`${where} is missing ${missing.join(', ')}`);
 
@@ -386,9 +410,18 @@ export function parseGuardProperties(raw: unknown, where = 'ResourceProperties')
     imageId: text(PROP.imageId),
     keyPair: text(PROP.keyPair),
     placementGroup: text(PROP.placementGroup),
+    volumeAttachment: volumeAttachment(name(PROP.volumeAttachment), props[PROP.volumeAttachment] ?? 'stack'),
   };
   validateLayout(layout, (field) => name(PROP[field]));
   return { layout, acceptDataLoss: acceptDataLoss === 'true' };
+}
+
+/** A `VolumeAttachment` value; absent (a guard deployed before the field existed) means `stack`. */
+function volumeAttachment(field: string, value: unknown): VolumeAttachment {
+  if (!(VOLUME_ATTACHMENTS as readonly unknown[]).includes(value)) {
+    throw new Error(`${field} must be one of ${VOLUME_ATTACHMENTS.join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return value as VolumeAttachment;
 }
 
 /**

@@ -496,6 +496,7 @@ describe('day 2: a setting change never touches the image or the user data', () 
       ImageId: 'resolve:ssm:/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-x86_64',
       KeyPair: '',
       PlacementGroup: '',
+      VolumeAttachment: 'server',
       AcceptDataLoss: 'false',
     }));
     const dependents = [

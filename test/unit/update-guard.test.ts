@@ -39,6 +39,7 @@ const EBS: Props = {
   ImageId: 'ami-0123456789abcdef0',
   KeyPair: '',
   PlacementGroup: '',
+  VolumeAttachment: 'server',
   AcceptDataLoss: 'false',
 };
 
@@ -509,6 +510,36 @@ describe('validation of the properties', () => {
   });
 });
 
+describe('VolumeAttachment: volumes attached by the stack before, by the server now', () => {
+  test('an EBS server deployed with stack-attached volumes is refused the upgrade: it would detach its live volumes', async () => {
+    const before = without(EBS, 'VolumeAttachment');
+    const failure = handler(updateEvent(before, EBS, layoutPhysicalId(layoutOf(before))));
+    await expect(failure).rejects.toThrow(
+      'VolumeAttachment stack -> server: the data volumes are attached by CloudFormation (AWS::EC2::VolumeAttachment); ' +
+        'this version has the server attach them itself, and the update would delete those attachments, detaching the ' +
+        'volumes from the running server. Safe path: keep this server on the version of storage-server it was deployed ' +
+        'with until the two-step upgrade to server-attached volumes exists (issue 15), or deploy a second server',
+    );
+  });
+
+  test('acceptDataLoss lets it pass (logged); an instance-store server, which has no volumes, passes', async () => {
+    const before = without(EBS, 'VolumeAttachment');
+    await expect(handler(updateEvent(before, { ...EBS, AcceptDataLoss: 'true' }, layoutPhysicalId(layoutOf(before))))).resolves.toBeDefined();
+    const d2 = without(INSTANCE_STORE, 'VolumeAttachment');
+    await expect(handler(updateEvent(d2, { ...INSTANCE_STORE, VolumeAttachment: 'server' }, layoutPhysicalId(layoutOf(d2))))).resolves.toBeDefined();
+  });
+
+  test('a new server and an unchanged one: nothing to refuse', async () => {
+    await expect(handler(updateEvent(EBS, { ...EBS, KeyPair: '' }, 'storage-layout-0000000000000000'))).resolves.toBeDefined();
+  });
+
+  test('a value outside stack and server is refused, naming the property', () => {
+    expect(() => layoutOf({ ...EBS, VolumeAttachment: 'cfn' })).toThrow(
+      'ResourceProperties.VolumeAttachment must be one of stack, server, got "cfn"',
+    );
+  });
+});
+
 describe('the layout id', () => {
   test('is pinned: a deployed guard keeps its id across releases, or the rollback rule breaks', () => {
     // sha256 of the canonical JSON: the layout properties in PROP order, AcceptDataLoss and ServiceToken left out.
@@ -518,7 +549,22 @@ describe('the layout id', () => {
       '"KeyPair":"","PlacementGroup":""}';
     const hash = createHash('sha256').update(canonical).digest('hex');
     expect(hash.slice(0, 16)).toBe('53e1c515ff048f43');
-    expect(layoutPhysicalId(layoutOf(EBS))).toBe('storage-layout-53e1c515ff048f43');
+    // A guard deployed before VolumeAttachment existed (no such property: the stack attached the volumes).
+    expect(layoutPhysicalId(layoutOf(without(EBS, 'VolumeAttachment')))).toBe('storage-layout-53e1c515ff048f43');
+    expect(layoutPhysicalId(layoutOf({ ...EBS, VolumeAttachment: 'stack' }))).toBe('storage-layout-53e1c515ff048f43');
+    // Server-attached volumes are another layout, with the field in its canonical JSON.
+    const server = createHash('sha256').update(`${canonical.slice(0, -1)},"VolumeAttachment":"server"}`).digest('hex');
+    expect(layoutPhysicalId(layoutOf(EBS))).toBe(`storage-layout-${server.slice(0, 16)}`);
+  });
+
+  test('the rollback of an upgrade the guard refused is recognised: no comparison, no refusal', async () => {
+    // GIVEN a guard deployed before VolumeAttachment, and the upgrade it refused (old -> new)
+    const before = without(EBS, 'VolumeAttachment');
+    await expect(handler(updateEvent(before, EBS, layoutPhysicalId(layoutOf(before))))).rejects.toThrow(/VolumeAttachment stack -> server/);
+    // WHEN CloudFormation rolls back: the old properties again, the PhysicalResourceId unchanged
+    const rollback = await handler(updateEvent(EBS, before, layoutPhysicalId(layoutOf(before))));
+    // THEN
+    expect(rollback.PhysicalResourceId).toBe('storage-layout-53e1c515ff048f43');
   });
 
   test('leaves AcceptDataLoss out and changes with every layout property', () => {
@@ -534,6 +580,7 @@ describe('the layout id', () => {
       { ...EBS, ImageId: '' },
       { ...EBS, KeyPair: 'ops' },
       { ...EBS, PlacementGroup: 'hpc' },
+      { ...EBS, VolumeAttachment: 'stack' },
     ];
     const ids = changes.map((p) => layoutPhysicalId(layoutOf(p)));
     expect(new Set([id, ...ids]).size).toBe(changes.length + 1);
@@ -620,6 +667,7 @@ const LAYOUT: StorageLayout = {
   imageId: 'ami-0123456789abcdef0',
   keyPair: '',
   placementGroup: '',
+  volumeAttachment: 'server',
 };
 
 function guard(stack: Stack, id = 'Guard', props: Partial<UpdateGuardProps> = {}): UpdateGuard {
