@@ -110,6 +110,12 @@ export interface StorageServerContext {
    */
   readonly acceptDataLoss: boolean;
   /**
+   * `true` for the first of the two deploys that upgrade an EBS server deployed before the stable address: its
+   * volume attachments stay in the stack, retained (CloudFormation forgets them without detaching), and the
+   * next deploy, without this key, lets the server attach its volumes itself. `false` when the key is not given.
+   */
+  readonly legacyVolumeAttachments: boolean;
+  /**
    * Keep exactly this many EBS data volumes (1-3) when raising `capacityTiB` of an existing EBS server: the
    * volumes grow in place instead of the stripe gaining volumes, which the update guard refuses.
    * @default - as many volumes as the capacity needs
@@ -164,6 +170,8 @@ export const CONTEXT_DEFAULTS = {
   machineImageId: undefined,
   /** The update guard refuses changes that lose data. */
   acceptDataLoss: false,
+  /** The server attaches its own volumes (no AWS::EC2::VolumeAttachment). */
+  legacyVolumeAttachments: false,
   /** Absent: as many volumes as the capacity needs. */
   dataVolumeCount: undefined,
   /** Absent: the construct's default, /data. */
@@ -254,6 +262,7 @@ export function parseContext(read: ContextReader): StorageServerContext {
     restoreSnapshotIds,
     machineImageId: optional('machineImageId', parseImageId),
     acceptDataLoss: optional('acceptDataLoss', parseBoolean) ?? CONTEXT_DEFAULTS.acceptDataLoss,
+    legacyVolumeAttachments: optional('legacyVolumeAttachments', parseBoolean) ?? CONTEXT_DEFAULTS.legacyVolumeAttachments,
     dataVolumeCount,
     mountPoint: optional('mountPoint', (key, value) => parseMountPoint(key, value, allowHomeMountPoint)),
     allowHomeMountPoint,

@@ -55,6 +55,7 @@ export class StorageServerStack extends Stack {
       dataVolumeSnapshotIds: ctx.restoreSnapshotIds,
       machineImageId: ctx.machineImageId,
       acceptDataLoss: ctx.acceptDataLoss,
+      legacyVolumeAttachments: ctx.legacyVolumeAttachments,
       dataVolumeCount: ctx.dataVolumeCount,
       mountPoint: ctx.mountPoint,
       allowHomeMountPoint: ctx.allowHomeMountPoint,

@@ -213,6 +213,14 @@ export interface StorageServerProps {
    */
   readonly acceptDataLoss?: boolean;
   /**
+   * For the first of two deploys that upgrade an EBS server deployed before the stable address (README,
+   * "Stable address"): keeps its `AWS::EC2::VolumeAttachment` resources, unchanged but retained, so that the
+   * next deploy (without this) removes them from the stack without detaching the live volumes. Leave it off
+   * otherwise: with attachments in the stack, the instance cannot be replaced.
+   * @default false
+   */
+  readonly legacyVolumeAttachments?: boolean;
+  /**
    * Join the Alces clusterware ring of the cluster as a slave (writes /opt/clusterware/etc/config.yml at boot).
    * @default - no clusterware ring membership
    */
@@ -465,6 +473,18 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       return volume;
     });
     grantTakeOver(role, identity, iface, this.dataVolumes, props.encryptionKey);
+    // The first step of the upgrade from stack-attached volumes: the attachments as they were, retained.
+    const legacyAttachments = props.legacyVolumeAttachments && !instanceStore
+      ? this.dataVolumes.map((volume, i) => {
+        const attachment = new ec2.CfnVolumeAttachment(this, `DataVolume${i}Attachment`, {
+          instanceId: this.instance.instanceId,
+          volumeId: volume.volumeId,
+          device: ebsDeviceName(i),
+        });
+        attachment.applyRemovalPolicy(RemovalPolicy.RETAIN);
+        return attachment;
+      })
+      : [];
 
     let clusterwareCommands: string[] = [];
     if (props.clusterware) {
@@ -506,6 +526,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       config: bootstrap,
       extraCommands: clusterwareCommands,
     });
+    settings.association.node.addDependency(...legacyAttachments);
     this.ready = settings.association;
 
     // The day-2 guard holds the storage layout. Everything that holds data, or applies settings to it, depends
@@ -522,11 +543,11 @@ export class StorageServer extends Construct implements ec2.IConnectable {
         imageId: cfnInstance.imageId ?? '',
         keyPair: cfnInstance.keyName ?? '',
         placementGroup: cfnInstance.placementGroupName ?? '',
-        volumeAttachment: 'server',
+        volumeAttachment: legacyAttachments.length > 0 ? 'retained' : 'server',
       },
       acceptDataLoss: props.acceptDataLoss,
     });
-    for (const dependent of [this.instance, ...this.dataVolumes, iface, settings]) {
+    for (const dependent of [this.instance, ...this.dataVolumes, iface, ...legacyAttachments, settings]) {
       dependent.node.addDependency(this.updateGuard.resource);
     }
 

@@ -31,10 +31,11 @@ export const PROP = {
 
 /**
  * Who attaches the EBS data volumes to the instance: `stack` (an AWS::EC2::VolumeAttachment per volume, as
- * versions before the stable address did; a guard's properties without `VolumeAttachment` mean this) or
- * `server` (the server attaches them itself, lib/scripts/storage-attach.sh).
+ * versions before the stable address did; a guard's properties without `VolumeAttachment` mean this),
+ * `retained` (those attachments kept, with DeletionPolicy Retain: the first step of the upgrade) or `server`
+ * (the server attaches them itself, lib/scripts/storage-attach.sh).
  */
-export const VOLUME_ATTACHMENTS = ['stack', 'server'] as const;
+export const VOLUME_ATTACHMENTS = ['stack', 'retained', 'server'] as const;
 /** A value of {@link VOLUME_ATTACHMENTS}. */
 export type VolumeAttachment = (typeof VOLUME_ATTACHMENTS)[number];
 
@@ -254,13 +255,27 @@ export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
   keyPair: INSTANCE_REPLACEMENT,
   placementGroup: INSTANCE_REPLACEMENT,
   volumeAttachment: perBackend({
-    ebs: refused(
-      'the data volumes are attached by CloudFormation (AWS::EC2::VolumeAttachment); this version has the server ' +
-        'attach them itself, and the update would delete those attachments, detaching the volumes from the ' +
-        'running server',
-      'keep this server on the version of storage-server it was deployed with until the two-step upgrade to ' +
-        `server-attached volumes exists (issue 15), or ${SECOND_SERVER}`,
-    ),
+    ebs: {
+      name: 'stack -> retained -> server',
+      objections: (o, n) => {
+        if (o.volumeAttachment === 'stack' && n.volumeAttachment === 'server') {
+          return [{
+            why: 'the data volumes are attached by CloudFormation (AWS::EC2::VolumeAttachment); this version has the ' +
+              'server attach them itself, and the update would delete those attachments, detaching the volumes ' +
+              'from the running server',
+            safePath: 'upgrade in two deploys: first with legacyVolumeAttachments=true (context) or ' +
+              'legacyVolumeAttachments: true (prop), which keeps the attachments and retains them, then without it',
+          }];
+        }
+        if (n.volumeAttachment !== 'server' && o.volumeAttachment === 'server') {
+          return [{
+            why: 'the server attaches its volumes itself; an AWS::EC2::VolumeAttachment of a volume already attached fails',
+            safePath: 'leave legacyVolumeAttachments off',
+          }];
+        }
+        return [];
+      },
+    },
     'instance-store': ALLOWED, // no data volumes
   }),
 };

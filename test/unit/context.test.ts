@@ -15,6 +15,7 @@ describe('parseContext', () => {
       clientTagKey: 'cluster',
       snapshotRetain: 7,
       acceptDataLoss: false,
+      legacyVolumeAttachments: false,
       allowPublicClientCidrs: false,
       allowHomeMountPoint: false,
     });
@@ -40,6 +41,7 @@ describe('parseContext', () => {
       terminationProtection: 'false',
       machineImageId: 'ami-0123456789abcdef0',
       acceptDataLoss: 'true',
+      legacyVolumeAttachments: 'true',
       dataVolumeCount: '2',
       mountPoint: '/home/shared',
       allowHomeMountPoint: 'true',
@@ -62,6 +64,7 @@ describe('parseContext', () => {
       terminationProtection: false,
       machineImageId: 'ami-0123456789abcdef0',
       acceptDataLoss: true,
+      legacyVolumeAttachments: true,
       dataVolumeCount: 2,
       mountPoint: '/home/shared',
       allowHomeMountPoint: true,

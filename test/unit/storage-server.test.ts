@@ -410,6 +410,45 @@ describe('replacement: the server\'s identity lives outside the instance', () =>
   });
 });
 
+describe('upgrading an EBS server deployed before the stable address (legacyVolumeAttachments)', () => {
+  test('step 1 keeps the attachments as the old version made them, retained, and tells the guard so', () => {
+    const { template, stack, server } = serverStack({ capacityTiB: 30, backend: 'ebs', legacyVolumeAttachments: true });
+    const attachments = template.findResources('AWS::EC2::VolumeAttachment');
+    // The logical ids and properties of the old version's attachments: CloudFormation changes nothing of them.
+    expect(Object.keys(attachments).map((id) => id.replace(/[0-9A-F]{8}$/, ''))).toEqual([
+      'StorageDataVolume0Attachment',
+      'StorageDataVolume1Attachment',
+    ]);
+    const volumes = Object.keys(template.findResources('AWS::EC2::Volume'));
+    Object.values(attachments).forEach((a, i) => {
+      expect(a.Properties).toEqual({
+        Device: `/dev/sd${'fg'[i]}`,
+        InstanceId: { Ref: stack.getLogicalId(server.instance.instance) },
+        VolumeId: { Ref: volumes[i] },
+      });
+      // Retained: the next deploy removes them from the stack without detaching the volumes.
+      expect([a.DeletionPolicy, a.UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
+    });
+    const [guard] = Object.values(template.findResources('Custom::StorageServerUpdateGuard'));
+    expect(guard.Properties.VolumeAttachment).toBe('retained');
+  });
+
+  test('off (the default), and on an instance-store server: no attachments, the server attaches', () => {
+    for (const props of [{ capacityTiB: 30, backend: 'ebs' as const }, { capacityTiB: 20, legacyVolumeAttachments: true }]) {
+      const { template } = serverStack(props);
+      template.resourceCountIs('AWS::EC2::VolumeAttachment', 0);
+      const [guard] = Object.values(template.findResources('Custom::StorageServerUpdateGuard'));
+      expect(guard.Properties.VolumeAttachment).toBe('server');
+    }
+  });
+
+  test('the context key reaches the construct', () => {
+    const t = Template.fromStack(appStack({ capacityTiB: '5', legacyVolumeAttachments: 'true' }));
+    // The very logical id the versions before the stable address gave the attachment (their snapshot).
+    expect(Object.keys(t.findResources('AWS::EC2::VolumeAttachment'))).toEqual(['StorageServerDataVolume0AttachmentE8B61998']);
+  });
+});
+
 describe('readiness', () => {
   test('a State Manager association applies the settings (taking over volumes and interface); CloudFormation waits for it', () => {
     const { template, stack, server } = serverStack({ capacityTiB: 30, backend: 'ebs' });

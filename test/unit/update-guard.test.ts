@@ -517,8 +517,23 @@ describe('VolumeAttachment: volumes attached by the stack before, by the server 
     await expect(failure).rejects.toThrow(
       'VolumeAttachment stack -> server: the data volumes are attached by CloudFormation (AWS::EC2::VolumeAttachment); ' +
         'this version has the server attach them itself, and the update would delete those attachments, detaching the ' +
-        'volumes from the running server. Safe path: keep this server on the version of storage-server it was deployed ' +
-        'with until the two-step upgrade to server-attached volumes exists (issue 15), or deploy a second server',
+        'volumes from the running server. Safe path: upgrade in two deploys: first with legacyVolumeAttachments=true ' +
+        '(context) or legacyVolumeAttachments: true (prop), which keeps the attachments and retains them, then without it.',
+    );
+  });
+
+  test('the two-step upgrade passes: stack -> retained (attachments kept, retained), then retained -> server', async () => {
+    const before = without(EBS, 'VolumeAttachment');
+    const step1 = { ...EBS, VolumeAttachment: 'retained' };
+    await expect(handler(updateEvent(before, step1, layoutPhysicalId(layoutOf(before))))).resolves.toBeDefined();
+    await expect(handler(updateEvent(step1, EBS, layoutPhysicalId(layoutOf(step1))))).resolves.toBeDefined();
+  });
+
+  test.each(['retained', 'stack'])('server -> %s is refused: attaching an attached volume again fails', async (back) => {
+    const next = { ...EBS, VolumeAttachment: back };
+    await expect(handler(updateEvent(EBS, next, layoutPhysicalId(layoutOf(EBS))))).rejects.toThrow(
+      `VolumeAttachment server -> ${back}: the server attaches its volumes itself; an AWS::EC2::VolumeAttachment of a ` +
+        'volume already attached fails. Safe path: leave legacyVolumeAttachments off.',
     );
   });
 
@@ -535,7 +550,7 @@ describe('VolumeAttachment: volumes attached by the stack before, by the server 
 
   test('a value outside stack and server is refused, naming the property', () => {
     expect(() => layoutOf({ ...EBS, VolumeAttachment: 'cfn' })).toThrow(
-      'ResourceProperties.VolumeAttachment must be one of stack, server, got "cfn"',
+      'ResourceProperties.VolumeAttachment must be one of stack, retained, server, got "cfn"',
     );
   });
 });
