@@ -12,10 +12,6 @@ const SCRIPT = path.join(__dirname, '..', '..', 'lib', 'scripts', 'storage-boots
  * `vol-`/`eni-` ids made from the referenced logical id, since the server sees the ids CloudFormation resolved.
  */
 export function applyCommand(template: Template): string {
-  const docs = Object.values(template.findResources('AWS::SSM::Document')).filter(
-    (d) => d.Properties.Content.mainSteps[0].name === 'applyStorageSettings',
-  );
-  if (docs.length !== 1) throw new Error(`expected one apply document, found ${docs.length}`);
   const resolve = (node: unknown): string => {
     if (typeof node === 'string') return node;
     const o = node as Record<string, unknown>;
@@ -37,7 +33,16 @@ export function applyCommand(template: Template): string {
     }
     throw new Error(`cannot resolve ${JSON.stringify(node)} in the apply command`);
   };
-  return (docs[0].Properties.Content.mainSteps[0].inputs.runCommand as unknown[]).map(resolve).join('\n');
+  return applyRunCommand(template).map(resolve).join('\n');
+}
+
+/** The runCommand of the server's apply document (its one `applyStorageSettings` step), as synthesized. */
+export function applyRunCommand(template: Template): unknown[] {
+  const docs = Object.values(template.findResources('AWS::SSM::Document')).filter(
+    (d) => d.Properties.Content.mainSteps[0].name === 'applyStorageSettings',
+  );
+  if (docs.length !== 1) throw new Error(`expected one apply document, found ${docs.length}`);
+  return docs[0].Properties.Content.mainSteps[0].inputs.runCommand as unknown[];
 }
 
 /** The settings file (/etc/storage-server/bootstrap.env) the apply command writes, byte for byte. */

@@ -3,16 +3,12 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
-import { renderedExports } from '../support/apply';
+import { applyRunCommand, renderedExports } from '../support/apply';
 import { appStack, lookedUpAppStack, serverStack } from '../support/stacks';
 
 /** The shell step of the server's apply document (the settings it applies), joined to one string (tokens as JSON). */
 function applyCommandOf(template: Template): string {
-  const docs = Object.values(template.findResources('AWS::SSM::Document')).filter(
-    (d) => d.Properties.Content.mainSteps[0].name === 'applyStorageSettings',
-  );
-  expect(docs).toHaveLength(1);
-  return JSON.stringify(docs[0].Properties.Content.mainSteps[0].inputs.runCommand);
+  return JSON.stringify(applyRunCommand(template));
 }
 
 /** The one settings line `KEY='value'` the server applies, from the apply document. */
