@@ -208,14 +208,24 @@ export const GROW_ONLY: UpdatePolicy = {
 
 /**
  * Image, key pair and placement group: a change replaces the EC2 instance. Instance store: its disks go
- * with it. EBS: once the replacement instance can take the volumes over, flip `ebs` to {@link ALLOWED}.
+ * with it. EBS: the replacement instance takes the volumes and the network interface over from the old one
+ * (storage-attach, at its first boot), and clients carry on at the same address; only volumes that
+ * CloudFormation attaches (`legacyVolumeAttachments`) cannot follow: a new AWS::EC2::VolumeAttachment of a
+ * volume the old instance holds fails (VolumeInUse).
  */
 export const INSTANCE_REPLACEMENT: UpdatePolicy = perBackend({
-  ebs: refused(
-    'the replacement instance cannot take the volumes yet: CloudFormation would attach them before the old ' +
-      'instance lets go (VolumeInUse) and roll back',
-    'keep the old value',
-  ),
+  ebs: {
+    name: 'replaceable when the server attaches its own volumes',
+    objections: (_o, n) =>
+      n.volumeAttachment === 'server'
+        ? []
+        : [{
+          why: 'it replaces the instance, and CloudFormation attaches the data volumes (legacyVolumeAttachments): ' +
+            'it would attach them to the new instance while the old one holds them (VolumeInUse) and roll back',
+          safePath: 'first deploy once without legacyVolumeAttachments (the server then attaches its own volumes), ' +
+            'then make this change',
+        }],
+  },
   'instance-store': refused(
     'it replaces the instance, and every instance-store disk with it',
     `keep the old value, or ${SECOND_SERVER}`,

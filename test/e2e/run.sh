@@ -13,6 +13,8 @@
 #   foreign     scenario 4: disks with foreign XFS / LVM / partition table -> refused, signalled, untouched
 #   ebs         scenario 6: 2 volumes by id among decoys, the 2nd attached while the bootstrap waits
 #   ebs-grow    day 2: both volumes enlarged while stopped -> PVs, LV and XFS grown at boot; re-apply no-op
+#   replace     the ebs-grow server shuts down under a client writing a locked file on a hard mount; a new
+#               server (new root disk) boots with the same volumes and address: the client's I/O resumes
 #   ebs-missing scenario 6: a volume missing at boot -> waits, then fails naming the volume id
 #   ebs-xen     day 2: one volume by its Xen attachment name, enlarged while running -> grown live by the apply
 #   restore     a mixture of two servers' restored disks -> refused, untouched; one server's disks -> adopted
@@ -120,12 +122,13 @@ ebs() {
   for d in decoy-3 decoy-prefix decoy-virtio; do before[$d]=$(disk_hash "$d"); done
   SERVER_VCPUS=3 PAIR_HOOK=attach_volume_2 boot_pair ebs server-ebs "$BOOT_TIMEOUT"
 
-  # Day 2 growth: the stack enlarged both volumes while the server was stopped (1 -> 2 GiB).
+  # Day 2 growth: the stack enlarged both volumes while the server was stopped (1 -> 2 GiB). The same boot
+  # is then the server that a replacement takes over from.
   SERVER_DISKS=()
   nvme_disk SERVER_DISKS vol-1 vol0e2e0000000000001
   nvme_disk SERVER_DISKS vol-2 vol0e2e0000000000002
   truncate -s 2G "$RUN_DIR/vol-1.img" "$RUN_DIR/vol-2.img"
-  SERVER_VCPUS=3 boot_pair ebs-grow server-ebs "$BOOT_TIMEOUT"
+  grow_then_replace
 
   # Reboot with volume 2 detached: the boot waits 40 s for it, then fails naming it.
   SERVER_DISKS=()
@@ -142,6 +145,39 @@ ebs() {
       fail "ebs: disk $d was written"
     fi
   done
+}
+
+# Replacement (an EBS server's instance replaced): the client VM stays up through two server VMs. The first
+# (boot ebs-grow) serves while the client holds a file open for writing under a lock, then shuts down as
+# EC2 stops an instance. The second (boot replace: a new root disk, so a first boot with the loader user
+# data and the apply) gets the same volumes and the same address (IP and MAC, as an elastic network
+# interface keeps both). Its link is cut until its bootstrap reaches the point where, on EC2, storage-attach
+# attaches the interface: the harness plays that move.
+grow_then_replace() {
+  local t0=$SECONDS end
+  log "boot: ebs-grow, then replace"
+  new_root server-replace
+  rm -f "$RUN_DIR/net.sock"
+  NET_LISTENER=client vm_start client-ebs-grow client ebs-grow client 1
+  end=$((SECONDS + 20))
+  until [[ -S $RUN_DIR/net.sock ]] || ((SECONDS >= end)); do sleep 0.2; done
+  NET_LISTENER=client vm_start server-ebs-grow server ebs-grow server-ebs 3 "${SERVER_DISKS[@]}"
+  vm_wait "$BOOT_TIMEOUT" server-ebs-grow
+  collect server-ebs-grow ebs-grow server
+  log "boot: the old server is off ($((SECONDS - t0)) s); the replacement boots"
+  NET_LISTENER=client vm_start server-replace server replace server-replace 3 "${SERVER_DISKS[@]}"
+  end=$((SECONDS + 20))
+  until hmp server-replace "set_link net0 off" >/dev/null 2>&1 || ((SECONDS >= end)); do sleep 0.2; done
+  if wait_console server-replace 'not attaching the data volumes and interface' 600 &&
+    hmp server-replace "set_link net0 on" >/dev/null; then
+    pass "replace: the host connected the server's address once its bootstrap reached the attach step"
+  else
+    fail "replace: the bootstrap never reached the attach step, or the link could not be set"
+  fi
+  vm_wait "$BOOT_TIMEOUT" server-replace client-ebs-grow
+  collect server-replace replace server
+  collect client-ebs-grow ebs-grow client
+  log "boot: ebs-grow, then replace done in $((SECONDS - t0)) s"
 }
 
 # The host enlarges the running server's disk once the server says it waits for it (qemu block_resize).

@@ -397,6 +397,69 @@ describe('attach_own (the bootstrap takes over its volumes and interface)', () =
   });
 });
 
+/** Cuts the named functions (and log/die) out of the bootstrap into a file to source. */
+function bootstrapPart(dir: string, fns: string[]): string {
+  const script = path.join(SCRIPTS_DIR, 'storage-bootstrap.sh');
+  const expr = ['/^log() /p', '/^die() {/,/^}/p', ...fns.map((f) => `/^${f}() {/,/^}/p`)].join('; ');
+  const part = path.join(dir, 'part.sh');
+  fs.writeFileSync(part, spawnSync('sed', ['-n', expr, script], { encoding: 'utf8' }).stdout);
+  return part;
+}
+
+describe('NFSv4 state that outlives the instance', () => {
+  const scopeOf = (identity: string): string => {
+    const dir = tmpDir();
+    const script = path.join(SCRIPTS_DIR, 'storage-bootstrap.sh');
+    // load_config's two scope lines, as they stand in the script.
+    const lines = fs.readFileSync(script, 'utf8').split('\n').filter((l) => /^\s+(SCOPE=|\(\(\$\{#SCOPE\})/.test(l));
+    expect(lines).toHaveLength(2);
+    fs.writeFileSync(path.join(dir, 'scope.sh'), `${lines.join('\n')}\nprintf '%s' "$SCOPE"\n`);
+    return bash(`STORAGE_IDENTITY='${identity}'; . '${dir}/scope.sh'`).stdout;
+  };
+
+  test('the server scope is the identity, the same on every instance of the server', () => {
+    expect(scopeOf('StorageServer-hpc1-storage1/storage1')).toBe('StorageServer-hpc1-storage1/storage1');
+  });
+
+  test('a long identity is cut to 64 bytes (a host name) and stays distinct by its hash', () => {
+    const long = `Stack-${'x'.repeat(80)}/storage1`;
+    const scope = scopeOf(long);
+    expect(scope).toHaveLength(64);
+    expect(scope.startsWith(long.slice(0, 47))).toBe(true);
+    expect(scope).not.toBe(scopeOf(`Stack-${'x'.repeat(80)}/storage2`));
+  });
+
+  test('the state directory is made root-only; a link or another owner\'s entry there is refused, untouched', () => {
+    const dir = tmpDir();
+    const part = bootstrapPart(dir, ['state_dirs']);
+    const exp = path.join(dir, 'export');
+    fs.mkdirSync(exp);
+    const run = () =>
+      bash(`set -euo pipefail; REASON_FILE='${dir}/reason' STATE_DIR='${exp}/.storage-server' CLD_DIR='${exp}/.storage-server/nfsdcld'; . '${part}'; state_dirs`);
+    let r = run();
+    expect(r.status).toBe(0);
+    expect(fs.statSync(path.join(exp, '.storage-server')).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(exp, '.storage-server', 'nfsdcld')).mode & 0o777).toBe(0o700);
+
+    fs.rmSync(path.join(exp, '.storage-server'), { recursive: true });
+    const elsewhere = path.join(dir, 'elsewhere');
+    fs.mkdirSync(elsewhere, { mode: 0o755 });
+    fs.symlinkSync(elsewhere, path.join(exp, '.storage-server'));
+    r = run();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`${exp}/.storage-server is not a directory of root's (a link, a file, or another owner's)`);
+    expect(fs.statSync(elsewhere).mode & 0o777).toBe(0o755);
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+
+    fs.rmSync(path.join(exp, '.storage-server'));
+    fs.mkdirSync(path.join(exp, '.storage-server'), { mode: 0o755 });
+    fs.chownSync(path.join(exp, '.storage-server'), 1000, 1000);
+    r = run();
+    expect(r.status).toBe(1);
+    expect(fs.statSync(path.join(exp, '.storage-server')).mode & 0o777).toBe(0o755);
+  });
+});
+
 describe('renderApplyCommand', () => {
   test('installs the script, its settings and the unit, enables the unit, runs it through systemd, prints its log', () => {
     const run = runApply(renderApplyCommand(instanceStore));

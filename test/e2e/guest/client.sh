@@ -175,6 +175,43 @@ client_ebs_grow() {
   check "every file written before the growth is intact" verify_files
   check "the grown file system takes writes" as_user sh -c "head -c 4M /dev/urandom >'$MNT/e2e/after-grow.bin' && sync"
   umount "$MNT"
+  send grown-checked && recv replace-ready 900 || return 0
+  replace_client
+}
+
+mount_id() { awk -v mp="$MNT" '$5 == mp { print $1 }' /proc/self/mountinfo; }
+
+# The server is replaced under a client that holds a file open for writing under a POSIX lock, on a hard
+# mount: its writes wait while no server answers and resume on the replacement, which lets the client
+# reclaim its open and lock (same scope, the client on record). A client that could not reclaim would
+# count the lock as lost and fail every later write with EIO.
+replace_client() {
+  local writer rc end mount
+  SCEN=replace
+  check "mounts the server's address" nfs_mount
+  check_has "the mount is hard" ",$(findmnt -nro OPTIONS --mountpoint "$MNT")," ",hard,"
+  mount=$(mount_id)
+  mkdir -p "$STATE/replace" && chown 1000:1000 "$STATE/replace"
+  as_user python3 "$CTL/guest/locked-writer.py" "$MNT/e2e/locked.bin" "$STATE/replace/locked.bin" 40 \
+    >"$STATE/replace/writer.log" 2>&1 &
+  writer=$!
+  end=$((SECONDS + 180))
+  until grep -q '^chunk 5 ' "$STATE/replace/writer.log" || ! kill -0 "$writer" 2>/dev/null || ((SECONDS >= end)); do sleep 1; done
+  check "the writer holds its lock and has written 5 chunks" grep -q '^chunk 5 ' "$STATE/replace/writer.log"
+  send writing || return 0
+  recv ready 1500 || return 0 # from the replacement, once its bootstrap has run
+  wait_for "$writer" 900
+  rc=$?
+  sed 's/^/writer: /' "$STATE/replace/writer.log"
+  check_eq "the writer's I/O resumed by itself and the file completed under its lock, no I/O error" "$rc" 0
+  check_eq "without a remount (the same mount)" "$(mount_id)" "$mount"
+  info "longest write (the outage, under emulation): $(awk '$1 == "chunk" && $3 > m { m = $3 } END { print m + 0 }' \
+    "$STATE/replace/writer.log") s"
+  drop_caches
+  check_eq "the file read back from the replacement holds every byte written" \
+    "$(sha256sum <"$MNT/e2e/locked.bin" 2>&1)" "$(sha256sum <"$STATE/replace/locked.bin")"
+  check "every file written before is intact" verify_files
+  umount "$MNT"
   send finished
 }
 

@@ -300,7 +300,46 @@ server_ebs_grow() {
   SCEN=reapply
   reapply_twice ebs-grown
   SCEN=$STAGE
-  send ready && recv finished 600
+  send ready && recv grown-checked 600 || return 0
+  replaced_server
+}
+
+# The server about to be replaced: it keeps its NFSv4 state where a replacement finds it. nfsd runs in the
+# server's scope (its identity, not this host's name), and nfsdcld records the clients that hold state on
+# the data file system. Then it shuts down while a client writes (the stage's end powers the VM off).
+replaced_server() {
+  local cld=$EXPORT/.storage-server/nfsdcld
+  SCEN=replace
+  check_has "nfs-server starts nfsd in the server's scope, its identity (systemd drop-in)" \
+    "$(systemctl cat nfs-server.service 2>&1)" "exec /usr/sbin/rpc.nfsd' 'e2e-ebs/storage1'"
+  check_eq "the state directory on the data file system is root's only" "$(stat -c '%U %a' "$EXPORT/.storage-server")" "root 700"
+  check_eq "nfsdcld is configured to keep its records there" "$(nfsconf --get nfsdcld storagedir)" "$cld"
+  check "nfsdcld made its database there" test -s "$cld/main.sqlite"
+  send replace-ready && recv writing 600 || return 0
+  check "the client holding the file is recorded in that database" grep -aq 'Linux NFSv4.1' "$cld/main.sqlite"
+  info "shutting down while the client writes, as EC2 stops an instance for its replacement"
+}
+
+# The replacement: a new instance (new root disk: the loader user data, then the apply, as at a first boot)
+# with the same volumes and address. EC2 gives each instance its own host name; so does this stage.
+server_replace() {
+  local a b log
+  echo ip-192-168-77-99 >/proc/sys/kernel/hostname
+  first_boot ebs-grown
+  log=$(cat "$STATE/apply.log")
+  check_eq "the replacement's apply succeeds" "$(apply_rc)" 0
+  check "it makes no volume group, LV or file system" lacks "$log" "creating volume group"
+  check "it runs no mkfs" lacks "$log" "making XFS"
+  check "it adopts nothing: the array is this server's own" lacks "$log" "adopting"
+  check_has "it stopped the image's nfs-server before the address arrived" "$log" "stopping nfs-server until it serves"
+  a=$(nvme_serial vol0e2e0000000000001)
+  b=$(nvme_serial vol0e2e0000000000002)
+  check_layout "$a" "$b"
+  check "the old server's canary file is intact" bash -c "cd '$EXPORT' && sha256sum -c .canary.sha256"
+  check_export async
+  check_has "nfsd runs in the same scope as the server it replaces" "$(systemctl cat nfs-server.service 2>&1)" \
+    "exec /usr/sbin/rpc.nfsd' 'e2e-ebs/storage1'"
+  send ready && recv finished 1200
 }
 
 # Day 2 growth of a single volume, live: one EBS volume found by its Xen attachment name (/dev/sdf shows as

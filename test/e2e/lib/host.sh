@@ -109,6 +109,14 @@ customize_root() {
   rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
 }
 
+# unmount_under <dir>: unmounts every mount below dir, deepest first.
+unmount_under() {
+  local m
+  findmnt -rno TARGET | awk -v d="$1/" 'index($0, d) == 1' | sort -r | while IFS= read -r m; do
+    umount "$m" || umount -l "$m" || die "cannot unmount $m"
+  done
+}
+
 # Builds (or reuses) the cached image: root.img (ext4), vmlinuz, initrd.img.
 build_image() {
   local want stamp="$IMAGE_DIR/recipe" root mirror
@@ -122,6 +130,7 @@ build_image() {
     return 0
   fi
   root="$CACHE_DIR/rootfs"
+  unmount_under "$root"
   rm -rf "$root" "$IMAGE_DIR"/{root.img,vmlinuz,initrd.img,recipe}
   mirror=$(debian_mirror)
   log "debootstrap $SUITE (${mirror:-debootstrap default mirror}) with $IMAGE_PACKAGES"
@@ -130,11 +139,13 @@ build_image() {
     tail -n 30 "$CACHE_DIR/debootstrap.log" >&2
     die "debootstrap failed (log: $CACHE_DIR/debootstrap.log)"
   fi
+  # debootstrap can leave the target's /proc mounted (seen on this host): mkfs -d would then copy /proc.
+  unmount_under "$root"
   customize_root "$root"
   cp "$(find "$root/boot" -name 'vmlinuz-*' | sort -V | tail -n 1)" "$IMAGE_DIR/vmlinuz"
   cp "$(find "$root/boot" -name 'initrd.img-*' | sort -V | tail -n 1)" "$IMAGE_DIR/initrd.img"
   log "making root.img"
-  mkfs.ext4 -q -F -L e2eroot -d "$root" "$IMAGE_DIR/root.img" 3G
+  mkfs.ext4 -q -F -L e2eroot -d "$root" "$IMAGE_DIR/root.img" 3G || die "making root.img failed"
   rm -rf "$root"
   echo "$want" >"$stamp"
   flock -u 8
@@ -180,10 +191,13 @@ vm_start() {
   local label=$1 role=$2 stage=$3 root=$4 smp=$5 ip mac net mem
   shift 5
   if [[ $role == server ]]; then
-    ip=192.168.77.1/24 mac=$SERVER_MAC net=server=on mem=4608
+    ip=192.168.77.1/24 mac=$SERVER_MAC mem=4608
   else
-    ip=192.168.77.10/24 mac=$CLIENT_MAC net=server=off mem=1024
+    ip=192.168.77.10/24 mac=$CLIENT_MAC mem=1024
   fi
+  # One VM listens on the wire's socket, the other connects. The listener takes a new peer when its peer
+  # goes (a replacement server connects to a client that stays up: NET_LISTENER=client).
+  if [[ $role == "${NET_LISTENER:-server}" ]]; then net=server=on; else net=server=off; fi
   : >"$RUN_DIR/logs/$label.console"
   # 4.5 GiB for the server: nfsd sizes its largest block by RAM (1/4096 of it), and 1 MiB needs 4 GiB+.
   qemu-system-x86_64 -machine pc -accel tcg,thread=multi -cpu max -smp "$smp" -m "$mem" \
