@@ -100,7 +100,8 @@ export interface StorageServerContext {
   readonly restoreSnapshotIds?: string[];
   /**
    * Image id (`ami-...`) for a deliberate image change: the instance is replaced (README, "Changing a deployed
-   * server"); the update guard refuses it where that would lose or strand data, unless `acceptDataLoss`.
+   * server"): an EBS server's new instance takes its volumes and address over; on instance store the update
+   * guard refuses it (the disks go with the instance), unless `acceptDataLoss`.
    * @default - the latest Amazon Linux 2023 at the server's creation, kept on every later update
    */
   readonly machineImageId?: string;

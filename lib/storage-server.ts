@@ -185,8 +185,9 @@ export interface StorageServerProps {
   readonly terminationProtection?: boolean;
   /**
    * Machine image id (`ami-...`) to run instead of the one resolved at creation. Changing it is a deliberate
-   * upgrade: CloudFormation replaces the instance (see the README, "Changing a deployed server"); the update
-   * guard refuses it where the replacement would lose or strand data unless `acceptDataLoss` is set.
+   * upgrade: CloudFormation replaces the instance (see the README, "Replacing an EBS server's instance"). An
+   * EBS server's replacement takes the volumes and the stable address over, and clients carry on; on
+   * instance store the update guard refuses it (the disks go with the instance) unless `acceptDataLoss` is set.
    * @default - the latest Amazon Linux 2023 (x86_64) at the instance's creation, resolved by EC2 at launch
    * (`resolve:ssm:` of the public AL2023 parameter) and never re-resolved by a later update
    */
@@ -194,7 +195,8 @@ export interface StorageServerProps {
   /**
    * Machine image, for images an id cannot name (mutually exclusive with `machineImageId`). An image whose id
    * CloudFormation resolves at every deploy (e.g. `MachineImage.latestAmazonLinux2023()`) replaces the instance
-   * at each new release, which the update guard then refuses: prefer `machineImageId`.
+   * at each new release (a replacement each time; the update guard refuses it on instance store): prefer
+   * `machineImageId`.
    * @default - as for `machineImageId`
    */
   readonly machineImage?: ec2.IMachineImage;

@@ -33,7 +33,8 @@ export interface UpdateGuardProps {
 /**
  * Refuses stack updates that would lose or strand a storage server's data (DESIGN.md, "Day 2"): a backend
  * change, an instance-store type change, fewer, more, replaced, reordered or smaller EBS volumes, other
- * snapshots, another KMS key or Availability Zone, or a change that replaces the instance. The policy of
+ * snapshots, another KMS key or Availability Zone, or a change that replaces an instance-store instance (or an EBS
+ * instance whose volumes CloudFormation still attaches: legacyVolumeAttachments). The policy of
  * each layout field is one table, `UPDATE_POLICIES` in lambda/update-guard/contract.ts.
  *
  * Make everything that holds data depend on {@link UpdateGuard.resource}: CloudFormation then updates the
