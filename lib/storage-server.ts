@@ -1,24 +1,22 @@
-import { Annotations, ArnFormat, Aws, RemovalPolicy, Size, Stack, Tags, Token, Validations } from 'aws-cdk-lib';
+import { Annotations, RemovalPolicy, Token } from 'aws-cdk-lib';
 import * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
-import { BootstrapConfig, renderLoaderUserData } from './bootstrap';
+import { Ec2NfsServer } from './backends/ec2-nfs-server';
 import { MountOnOptions, mountStorageOn } from './client-mount';
 import { ClusterwareRing } from './clusterware';
 import { applyServerCompliance } from './compliance';
 import { NAME_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem, snapshotSetProblem } from './validation';
-import { DEFAULT_PARAMETER_PREFIX, storagePath } from '../lambda/register/contract';
-import { iam5 } from './handler-function';
 import { ServerRegistration } from './registration';
-import { RecoveryAlarm } from './recovery-alarm';
-import { ServerSettings } from './server-settings';
 import { UpdateGuard } from './update-guard';
 import { CrossRegionCopy, SNAPSHOT_INTERVAL_HOURS, SnapshotPolicy } from './snapshot-policy';
-import { Backend, INSTANCE_STORE_TYPES, StoragePlan, instanceStoreTiB, planStorage } from './sizing';
+import { Backend, StoragePlan, planStorage } from './sizing';
+
+// Public since before the backends had files of their own; the backend constructs themselves are internal.
+export { DEFAULT_IMAGE_PARAMETER, SERVER_ID_TAG } from './backends/ec2-nfs-server';
 
 /** NFS server settings. */
 export interface NfsOptions {
@@ -316,8 +314,6 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     const clusterName = (this.clusterName = props.clusterName ?? 'cluster');
     const serverName = (this.serverName = props.serverName ?? 'storage1');
     const nfsVersion = props.nfs?.version ?? '4.1';
-    const exportMode = props.nfs?.exportMode ?? 'sync';
-    const removalPolicy = props.dataVolumeRemovalPolicy ?? RemovalPolicy.RETAIN;
     this.exportPath = props.exportPath ?? '/export/data';
     this.mountPoint = props.mountPoint ?? '/data';
 
@@ -329,249 +325,33 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     validateDirectory('exportPath', this.exportPath);
     validateDirectory('mountPoint', this.mountPoint, props.allowHomeMountPoint);
     this.plan = planStorage({ capacityTiB, backend: props.backend ?? 'auto', dataVolumeCount: props.dataVolumeCount });
-    const machineImage = serverImage(props);
     validateSnapshotIds(this.plan, props.dataVolumeSnapshotIds);
-    const instanceType = props.instanceType ?? new ec2.InstanceType(this.plan.instanceType);
-    const instanceStoreDisks = instanceStoreDiskCount(this.plan, capacityTiB, instanceType);
-    const instanceStore = this.plan.backend === 'instance-store';
-    const terminationProtection = props.terminationProtection ?? instanceStore;
     this.mountOptions = clientMountOptions(nfsVersion);
 
     const subnet = props.vpc.selectSubnets(props.vpcSubnets ?? { subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS })
       .subnets[0];
     if (!subnet) throw new Error('vpcSubnets: the selection matches no subnet in the VPC; select at least one subnet.');
 
-    const securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
-      vpc: props.vpc,
-      description: `NFS storage server ${serverName} of cluster ${clusterName}`,
-      // NFSv4.1 needs no connection from the server to its clients (callbacks share the client's connection):
-      // the server only calls AWS endpoints and package repositories, all over HTTPS.
-      allowAllOutbound: false,
-    });
-    securityGroup.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(443), 'HTTPS to AWS APIs (SSM, EC2, CloudFormation) and package repositories');
-    // One group on both of the server's interfaces: the stable one clients mount, and the instance's own, so that
-    // clients that mounted the instance's address before the server had a stable one keep working.
-    this.connections = new ec2.Connections({ securityGroups: [securityGroup], defaultPort: ec2.Port.tcp(2049) });
-    const exportCidrs = props.clientCidrs ?? [props.vpc.vpcCidrBlock];
-    if (props.clientCidrs !== undefined || props.clientPeers === undefined) {
-      for (const cidr of exportCidrs) this.connections.allowDefaultPortFrom(ec2.Peer.ipv4(cidr), 'NFSv4 from cluster clients');
-    }
-    for (const peer of props.clientPeers ?? []) this.connections.allowDefaultPortFrom(peer, 'NFSv4 from cluster clients');
-    if (exportCidrs.some((c) => Token.isUnresolved(c))) {
-      // cdk-nag cannot evaluate a CIDR that is a token (the new VPC's own CIDR) and reports the rule as failed.
-      Validations.of(securityGroup).acknowledge({
-        id: 'AwsSolutions-EC23',
-        reason: 'The only token CIDR is the VPC\'s own CIDR block (Fn::GetAtt of the VPC); every literal client CIDR is validated at synth and /0 is refused.',
-      });
-    }
-
-    const role = new iam.Role(this, 'Role', {
-      assumedBy: new iam.ServicePrincipal('ec2.amazonaws.com'),
-      description: `Instance role of NFS storage server ${serverName}`,
-      managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('AmazonSSMManagedInstanceCore')],
-    });
-    Validations.of(role).acknowledge({
-      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/AmazonSSMManagedInstanceCore]',
-      reason: 'AmazonSSMManagedInstanceCore is the AWS-maintained minimum for Session Manager and Run Command, which replace SSH and run the snapshot freeze scripts.',
-    });
-    // The managed policy lets the instance read every SSM parameter of the account. The server reads none
-    // (its settings arrive in its apply document), so parameter reads are denied outside its own path, and
-    // an explicit deny wins over the managed policy's allow.
-    role.addToPrincipalPolicy(new iam.PolicyStatement({
-      sid: 'ParameterReadsOnlyOwnPath',
-      effect: iam.Effect.DENY,
-      actions: ['ssm:GetParameter', 'ssm:GetParameters', 'ssm:GetParametersByPath', 'ssm:GetParameterHistory'],
-      notResources: [Stack.of(this).formatArn({
-        service: 'ssm',
-        resource: 'parameter',
-        resourceName: `${storagePath(props.parameterPrefix ?? DEFAULT_PARAMETER_PREFIX, clusterName).slice(1)}${serverName}/*`,
-        arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-      })],
-    }));
-
-    // The server's identity lives outside the instance: its data volumes and its stable interface carry it
-    // (tag storage-server:id), and a replacement instance of the same server takes them over.
-    const identity = `${Aws.STACK_NAME}/${serverName}`;
-    const iface = new ec2.CfnNetworkInterface(this, 'Interface', {
-      subnetId: subnet.subnetId,
-      groupSet: [securityGroup.securityGroupId],
-      description: `Stable address of NFS storage server ${serverName} of cluster ${clusterName}`,
-      tags: [{ key: SERVER_ID_TAG, value: identity }],
-    });
-    this.networkInterfaceId = iface.ref;
-
-    const instanceStoreDevices = range(instanceStoreDisks).map((i) => `/dev/sd${letter(1 + i)}`);
-    this.instance = new ec2.Instance(this, 'Instance', {
-      vpc: props.vpc,
-      vpcSubnets: { subnets: [subnet] },
-      instanceType,
-      machineImage,
-      securityGroup,
-      role,
-      keyPair: props.keyPair,
-      placementGroup: props.placementGroup,
-      requireImdsv2: true,
-      detailedMonitoring: true,
-      ebsOptimized: true,
-      disableApiTermination: terminationProtection,
-      propagateTagsToVolumeOnCreation: true,
-      userDataCausesReplacement: false,
-      blockDevices: [
-        {
-          deviceName: '/dev/xvda',
-          volume: ec2.BlockDeviceVolume.ebs(16, { encrypted: true, kmsKey: props.encryptionKey, volumeType: ec2.EbsDeviceVolumeType.GP3 }),
-        },
-        ...instanceStoreDevices.map((deviceName, i) => ({ deviceName, volume: ec2.BlockDeviceVolume.ephemeral(i) })),
-      ],
-    });
-    this.privateIp = iface.attrPrimaryPrivateIpAddress;
-    Tags.of(this.instance).add(SERVER_ID_TAG, identity);
-    // Created before the instance and deleted after it (an attached interface or volume cannot be deleted).
-    this.instance.instance.node.addDependency(iface);
-    if (props.machineImage === undefined && props.machineImageId === undefined) {
-      Validations.of(this.instance).acknowledge({
-        id: 'CloudFormation-Validate::E1152',
-        reason: 'The image id is resolve:ssm:<public AL2023 parameter>, which EC2 resolves at launch (RunInstances accepts it); ' +
-          'CloudFormation sees the same string at every update, so a new release never replaces the server.',
-      });
-      // cfn-lint knows only ami-... ids for ImageId (E1152); EC2 resolves resolve:ssm: itself at launch.
-      this.instance.instance.addMetadata('cfn-lint', { config: { ignore_checks: ['E1152'] } });
-    } else if (props.machineImageId !== undefined) {
-      Validations.of(this.instance).acknowledge({
-        id: 'CloudFormation-Validate::W9010',
-        reason: 'machineImageId is a deliberate pin of one image (an AMI id belongs to one region); a parameter that ' +
-          'CloudFormation re-resolves would replace the server at each new release.',
-      });
-    }
-    if (instanceStore) {
-      Validations.of(this.instance).acknowledge({
-        id: 'AwsSolutions-EC26',
-        reason: 'The root EBS volume is encrypted; the flagged mappings are ephemeral instance-store disks, which have no EBS encryption setting.',
-      });
-    }
-    if (!terminationProtection) {
-      Validations.of(this.instance).acknowledge({
-        id: 'AwsSolutions-EC29',
-        reason: 'The data lives on separate EBS volumes with a RETAIN removal policy, not on the instance; termination protection is a prop (terminationProtection) for sites that want it.',
-      });
-    }
-
-    this.dataVolumes = this.plan.dataVolumes.map((v, i) => {
-      const volume = new ec2.Volume(this, `DataVolume${i}`, {
-        availabilityZone: subnet.availabilityZone,
-        size: Size.gibibytes(v.sizeGiB),
-        volumeType: ec2.EbsDeviceVolumeType.ST1,
-        encrypted: true,
-        encryptionKey: props.encryptionKey,
-        snapshotId: props.dataVolumeSnapshotIds?.[i],
-        removalPolicy,
-      });
-      // Copied onto every snapshot: which stripe member a snapshot restores.
-      Tags.of(volume).add('storage-server:data-volume', String(i));
-      // No AWS::EC2::VolumeAttachment: the server attaches its volumes itself (storage-attach), so that a
-      // replacement instance can take them from the one it replaces instead of colliding with it.
-      Tags.of(volume).add(SERVER_ID_TAG, identity);
-      this.instance.instance.node.addDependency(volume);
-      return volume;
-    });
-    grantTakeOver(role, identity, iface, this.dataVolumes, props.encryptionKey);
-    // The first step of the upgrade from stack-attached volumes: the attachments as they were, retained.
-    const legacyAttachments = props.legacyVolumeAttachments && !instanceStore
-      ? this.dataVolumes.map((volume, i) => {
-        const attachment = new ec2.CfnVolumeAttachment(this, `DataVolume${i}Attachment`, {
-          instanceId: this.instance.instanceId,
-          volumeId: volume.volumeId,
-          device: ebsDeviceName(i),
-        });
-        attachment.applyRemovalPolicy(RemovalPolicy.RETAIN);
-        return attachment;
-      })
-      : [];
-
-    let clusterwareCommands: string[] = [];
-    if (props.clusterware) {
-      this.clusterware = new ClusterwareRing(this, 'Clusterware', { clusterName, ...props.clusterware });
-      clusterwareCommands = this.clusterware.joinCommands(this.instance);
-      // serf gossips both ways: the server must also reach the master.
-      const master = ec2.Peer.ipv4(`${props.clusterware.loginIp}/32`);
-      securityGroup.addEgressRule(master, ec2.Port.tcp(7946), 'clusterware gossip (serf) to the master');
-      securityGroup.addEgressRule(master, ec2.Port.udp(7946), 'clusterware gossip (serf) to the master');
-    }
-
-    // Every setting reaches the server through its settings document, applied by a State Manager association
-    // that CloudFormation waits for (at creation, and at every update that changes a setting). User data is
-    // a constant loader: a setting change never stops the instance. The association exists only after every
-    // volume is attached (a Ref to each attachment's volume below, and the explicit dependency).
-    const bootstrap: BootstrapConfig = {
-      backend: this.plan.backend,
-      ebsVolumes: this.dataVolumes.map((v, i) => ({
-        volumeId: v.volumeId,
-        device: ebsDeviceName(i),
-        sizeGiB: this.plan.dataVolumes[i].sizeGiB,
-      })),
-      instanceStoreDevices,
+    // The backend: the EC2 NFS server. Id 'Default': its resources keep the logical ids they had when this
+    // construct made them itself (CloudFormation would otherwise replace them, data volumes included).
+    const backend = new Ec2NfsServer(this, 'Default', {
+      server: props,
+      plan: this.plan,
+      capacityTiB,
+      clusterName,
+      serverName,
       exportPath: this.exportPath,
-      clientCidrs: exportCidrs,
-      nfsThreads: props.nfs?.threads,
-      exportMode,
-      nfsVersions: ['4.1', '4.2'],
-      stripeSizeKiB: 256,
-      volumeWaitSeconds: 900,
-      // The array's owner: this stack's server. A server created from snapshots adopts the array they hold.
-      identity,
-      restored: props.dataVolumeSnapshotIds !== undefined,
-      networkInterfaceId: iface.ref,
-    };
-    this.instance.userData.addCommands(...renderLoaderUserData());
-    const settings = new ServerSettings(this, 'Settings', {
-      instance: this.instance,
-      config: bootstrap,
-      extraCommands: clusterwareCommands,
+      subnet,
     });
-    settings.association.node.addDependency(...legacyAttachments);
-    this.ready = settings.association;
-
-    // The day-2 guard holds the storage layout. Everything that holds data, or applies settings to it, depends
-    // on it: CloudFormation updates the guard first, and a refused change fails before anything else changed.
-    const cfnInstance = this.instance.node.defaultChild as ec2.CfnInstance;
-    this.updateGuard = new UpdateGuard(this, 'UpdateGuard', {
-      layout: {
-        backend: this.plan.backend,
-        instanceStoreType: instanceStore ? instanceType.toString() : '',
-        dataVolumes: this.plan.dataVolumes.map((v, index) => ({ index, sizeGiB: v.sizeGiB })),
-        snapshotIds: props.dataVolumeSnapshotIds ?? [],
-        encryptionKey: props.encryptionKey?.keyArn ?? 'aws/ebs',
-        availabilityZone: subnet.availabilityZone,
-        imageId: cfnInstance.imageId ?? '',
-        keyPair: cfnInstance.keyName ?? '',
-        placementGroup: cfnInstance.placementGroupName ?? '',
-        volumeAttachment: legacyAttachments.length > 0 ? 'retained' : 'server',
-      },
-      acceptDataLoss: props.acceptDataLoss,
-    });
-    for (const dependent of [this.instance, ...this.dataVolumes, iface, ...legacyAttachments, settings]) {
-      dependent.node.addDependency(this.updateGuard.resource);
-    }
-
-    if (instanceStore) {
-      Annotations.of(this).addWarningV2('storage-server:instanceStoreDataLoss',
-        `Backend instance-store (${this.plan.instanceType}): the data is lost when the instance stops, terminates or its host fails, ` +
-        'and EC2 auto-recovery is not available for it. Use it for scratch data or data archived elsewhere (e.g. S3).');
-    } else {
-      new RecoveryAlarm(this, 'Recovery', { instance: this.instance });
-      const retain = props.snapshots?.retain ?? 7;
-      if (retain > 0) {
-        this.snapshotPolicy = new SnapshotPolicy(this, 'Snapshots', {
-          instance: this.instance,
-          dataMountPath: this.exportPath,
-          retain,
-          intervalHours: props.snapshots?.intervalHours,
-          startTimeUtc: props.snapshots?.startTimeUtc,
-          applicationConsistent: props.snapshots?.applicationConsistent,
-          crossRegionCopy: props.snapshots?.crossRegionCopy,
-        });
-      }
-    }
+    this.instance = backend.instance;
+    this.connections = backend.connections;
+    this.privateIp = backend.privateIp;
+    this.networkInterfaceId = backend.networkInterfaceId;
+    this.dataVolumes = backend.dataVolumes;
+    this.ready = backend.ready;
+    this.snapshotPolicy = backend.snapshotPolicy;
+    this.clusterware = backend.clusterware;
+    this.updateGuard = backend.updateGuard;
 
     const registration = new ServerRegistration(this, 'Registration', {
       instance: this.instance,
@@ -582,7 +362,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       mountPoint: this.mountPoint,
       mountOptions: this.mountOptions,
       backend: this.plan.backend,
-      networkInterfaceId: iface.ref,
+      networkInterfaceId: this.networkInterfaceId,
     });
     registration.resource.node.addDependency(this.ready, this.updateGuard.resource);
     this.ringParameterName = registration.ringParameterName;
@@ -598,86 +378,6 @@ export class StorageServer extends Construct implements ec2.IConnectable {
   public mountOn(target: ec2.Instance | autoscaling.AutoScalingGroup, options: MountOnOptions = {}): void {
     mountStorageOn(this, target, options);
   }
-}
-
-/** The tag that names a server's resources (instance, data volumes, interface): `<stack name>/<server name>`. */
-export const SERVER_ID_TAG = 'storage-server:id';
-
-/**
- * What the instance role needs for a server to take over its own volumes and interface (storage-attach):
- * attach them to itself only (ec2:SourceInstanceARN equal to the target instance, the pattern of AWS's managed
- * policy AWSEC2VssSnapshotPolicy), and stop a previous instance of the same server and detach them from it
- * (instances tagged with this server's identity). Volumes and interface are named by ARN; describing them has no
- * resource-level permissions in EC2.
- */
-function grantTakeOver(
-  role: iam.Role,
-  identity: string,
-  iface: ec2.CfnNetworkInterface,
-  volumes: ec2.Volume[],
-  encryptionKey: kms.IKey | undefined,
-): void {
-  const stack = Stack.of(role);
-  const arn = (resource: string, resourceName: string): string => stack.formatArn({ service: 'ec2', resource, resourceName });
-  const anyInstance = arn('instance', '*');
-  const interfaceArn = arn('network-interface', iface.ref);
-  const ebs = volumes.length > 0;
-  const attach = [...(ebs ? ['ec2:AttachVolume'] : []), 'ec2:AttachNetworkInterface'];
-  const detach = [...(ebs ? ['ec2:DetachVolume'] : []), 'ec2:DetachNetworkInterface'];
-  role.addToPrincipalPolicy(new iam.PolicyStatement({
-    sid: 'AttachToSelfOnly',
-    actions: attach,
-    resources: [anyInstance],
-    conditions: { ArnLike: { 'ec2:SourceInstanceARN': arn('instance', '${ec2:InstanceId}') } },
-  }));
-  role.addToPrincipalPolicy(new iam.PolicyStatement({
-    sid: 'ReleaseFromPreviousInstanceOfThisServer',
-    actions: ['ec2:StopInstances', ...detach],
-    resources: [anyInstance],
-    conditions: { StringEquals: { [`aws:ResourceTag/${SERVER_ID_TAG}`]: identity } },
-  }));
-  role.addToPrincipalPolicy(new iam.PolicyStatement({
-    sid: 'OwnVolumesAndInterface',
-    actions: [...attach, ...detach],
-    resources: [interfaceArn, ...volumes.map((v) => arn('volume', v.volumeId))],
-  }));
-  role.addToPrincipalPolicy(new iam.PolicyStatement({
-    sid: 'DescribeWhatItTakesOver',
-    actions: [...(ebs ? ['ec2:DescribeVolumes'] : []), 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeInstances'],
-    resources: ['*'],
-  }));
-  // Attaching a volume encrypted with a customer managed key lets EC2 create a grant on the key for it.
-  encryptionKey?.grant(role, 'kms:CreateGrant').principalStatement?.addCondition('Bool', { 'kms:GrantIsForAWSResource': true });
-  Validations.of(role).acknowledge({
-    id: iam5(role, anyInstance),
-    reason: 'Instance ids are not known before the instance exists: attach is limited to the calling instance itself ' +
-      '(ec2:SourceInstanceARN), stop and detach to instances tagged as this same server.',
-  });
-  Validations.of(role).acknowledge({
-    id: 'AwsSolutions-IAM5[Resource::*]',
-    reason: 'ec2:DescribeVolumes, DescribeNetworkInterfaces and DescribeInstances support no resource-level permissions.',
-  });
-}
-
-/** The public parameter EC2 resolves at launch for the default image: the latest Amazon Linux 2023 on x86_64. */
-export const DEFAULT_IMAGE_PARAMETER = '/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-x86_64';
-
-/**
- * The server's image. The default is `resolve:ssm:<parameter>` in the template: EC2 resolves it when it launches
- * the instance, and CloudFormation sees the same string at every later update, so a new Amazon Linux release
- * never replaces the server. `machineImageId` is the deliberate change.
- */
-function serverImage(props: StorageServerProps): ec2.IMachineImage {
-  if (props.machineImageId !== undefined && props.machineImage !== undefined) {
-    throw new Error('machineImageId and machineImage are mutually exclusive: give one of them.');
-  }
-  if (props.machineImage) return props.machineImage;
-  const id = props.machineImageId;
-  if (id === undefined) return ec2.MachineImage.resolveSsmParameterAtLaunch(DEFAULT_IMAGE_PARAMETER);
-  if (!Token.isUnresolved(id) && !/^ami-([0-9a-f]{8}|[0-9a-f]{17})$/.test(id)) {
-    throw new Error(`machineImageId must be an image id such as 'ami-0123456789abcdef0', got '${id}'.`);
-  }
-  return { getImage: () => ({ imageId: id, osType: ec2.OperatingSystemType.LINUX, userData: ec2.UserData.forLinux() }) };
 }
 
 function validateName(prop: string, value: string): void {
@@ -758,33 +458,3 @@ function validateDirectory(prop: string, path: string, allowHome = false): void 
   if (problem) throw new Error(`${prop} must be an absolute directory path outside the system directories, got '${path}': ${problem}.`);
 }
 
-/**
- * How many instance-store disks the block device mapping lists (0 for EBS). An instance-type override on the
- * instance-store backend must be a d2 whose disks hold the requested capacity: its disks are then mapped.
- */
-function instanceStoreDiskCount(plan: StoragePlan, capacityTiB: number, instanceType: ec2.InstanceType): number {
-  if (plan.backend !== 'instance-store') return 0;
-  const name = instanceType.toString();
-  if (name === plan.instanceType) return plan.instanceStoreDisks;
-  const fitting = INSTANCE_STORE_TYPES.filter((t) => instanceStoreTiB(t) >= capacityTiB);
-  const spec = fitting.find((t) => t.name === name);
-  if (!spec) {
-    throw new Error(`instanceType: for ${capacityTiB} TiB on the instance-store backend it must be one of ` +
-      `${fitting.map((t) => t.name).join(', ')}, got '${name}'.`);
-  }
-  return spec.instanceStore!.disks;
-}
-
-function range(n: number): number[] {
-  return Array.from({ length: n }, (_, i) => i);
-}
-
-/** 'a' + i: device letters. */
-function letter(i: number): string {
-  return String.fromCharCode('a'.charCodeAt(0) + i);
-}
-
-/** EBS data volumes attach at /dev/sdf, /dev/sdg, ... (the range AWS recommends for EBS on Xen and Nitro). */
-function ebsDeviceName(i: number): string {
-  return `/dev/sd${letter(5 + i)}`;
-}

@@ -50,7 +50,7 @@ test('an acknowledgement holds only where its reason does: with snapshots off, t
     context: cdkJsonContext(),
   });
   expect(findings.map((f) => `${f.ruleId} ${f.resource}`).sort()).toEqual([
-    'HIPAA.Security-EC2EBSInBackupPlan StorageServer/StorageServer/DataVolume0/Resource',
-    'NIST.800.53.R5-EC2EBSInBackupPlan StorageServer/StorageServer/DataVolume0/Resource',
+    'HIPAA.Security-EC2EBSInBackupPlan StorageServer/StorageServer/Default/DataVolume0/Resource',
+    'NIST.800.53.R5-EC2EBSInBackupPlan StorageServer/StorageServer/Default/DataVolume0/Resource',
   ]);
 });
