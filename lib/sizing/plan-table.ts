@@ -17,8 +17,17 @@ export function formatPlanTable(plan: StoragePlan): string {
     ['read', `${plan.throughput.readMBps.toFixed(0)} MB/s`],
     ['write', `${plan.throughput.writeMBps.toFixed(0)} MB/s`],
     ['limited by', plan.throughput.limitedBy],
+    ['sustained', `${readWrite(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps)} (every burst credit spent)`],
+    ['burst', `${readWrite(plan.throughput.burstReadMBps, plan.throughput.burstWriteMBps)} (full burst credits)`],
     ['cost', `$${plan.monthlyCostUsd.toFixed(2)}/month (on demand, us-east-1, 730 h)`],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
+}
+
+/** "N MB/s" when read and write agree, else "N MB/s read, M MB/s write". */
+function readWrite(read: number, write: number): string {
+  return read.toFixed(0) === write.toFixed(0)
+    ? `${read.toFixed(0)} MB/s`
+    : `${read.toFixed(0)} MB/s read, ${write.toFixed(0)} MB/s write`;
 }

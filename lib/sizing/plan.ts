@@ -50,11 +50,19 @@ export interface DataVolumePlan {
 
 /** Aggregate sequential throughput, MB/s = 10^6 bytes per second. */
 export interface ThroughputEstimate {
-  /** Sequential read the clients can expect together, MB/s. */
+  /** Sequential read the clients can expect together over DESIGN.md's 1 TB workload (full credits at the start), MB/s. */
   readonly readMBps: number;
-  /** Sequential write the clients can expect together, MB/s. */
+  /** Sequential write the clients can expect together over the same workload, MB/s. */
   readonly writeMBps: number;
-  /** The published limit that binds, in words. */
+  /** Sustained read once every burst credit is spent (st1: each volume's baseline), MB/s. */
+  readonly baselineReadMBps: number;
+  /** Sustained write once every burst credit is spent, MB/s. */
+  readonly baselineWriteMBps: number;
+  /** Read while every burst bucket holds credit (st1: each volume's burst); equal to the baseline where nothing bursts (d2), MB/s. */
+  readonly burstReadMBps: number;
+  /** Write while every burst bucket holds credit, MB/s. */
+  readonly burstWriteMBps: number;
+  /** The published limit that binds the 1 TB workload, in words. */
   readonly limitedBy: string;
 }
 
@@ -150,22 +158,16 @@ export function estimateThroughput(
         `dataVolumes must be empty for ${spec.name}: its data lives on its ${disks.disks} instance-store disks; got ${dataVolumes.length} volume(s)`,
       );
     }
-    return combine(
-      binding([
-        {
-          mbps: disks.disks * disks.diskReadMBps,
-          label: `${disks.disks} instance-store HDDs of ${spec.name} (read)`,
-        },
-        network,
-      ]),
-      binding([
-        {
-          mbps: disks.disks * disks.diskWriteMBps,
-          label: `${disks.disks} instance-store HDDs of ${spec.name} (write)`,
-        },
-        network,
-      ]),
-    );
+    // Local HDDs and a fixed network: nothing bursts, so sustained, burst and the 1 TB figure are one.
+    const read = binding([
+      { mbps: disks.disks * disks.diskReadMBps, label: `${disks.disks} instance-store HDDs of ${spec.name} (read)` },
+      network,
+    ]);
+    const write = binding([
+      { mbps: disks.disks * disks.diskWriteMBps, label: `${disks.disks} instance-store HDDs of ${spec.name} (write)` },
+      network,
+    ]);
+    return combine(read, write, { read, write }, { read, write });
   }
 
   const sizeGiB = validateVolumes(spec, dataVolumes);
@@ -180,9 +182,14 @@ export function estimateThroughput(
     ebs,
     network,
   ]);
+  const baseline = binding([
+    { mbps: count * st1.baselineMBps, label: `st1 baseline of ${count} x ${sizeGiB} GiB` },
+    ebs,
+    network,
+  ]);
   // st1 reads and writes draw on the same limits and the same credits, so one figure serves both.
-  const sustained = afterBurstCredits(steady, st1, count);
-  return combine(sustained, sustained);
+  const workload = afterBurstCredits(steady, st1, count);
+  return combine(workload, workload, { read: baseline, write: baseline }, { read: steady, write: steady });
 }
 
 /** A throughput limit in MB/s and the words that name it. */
@@ -316,10 +323,20 @@ function binding(limits: Limit[]): Limit {
   return { mbps, label: tied.map((l) => l.label).join(' and ') };
 }
 
-function combine(read: Limit, write: Limit): ThroughputEstimate {
+/** A read and a write limit. */
+interface ReadWrite {
+  readonly read: Limit;
+  readonly write: Limit;
+}
+
+function combine(read: Limit, write: Limit, baseline: ReadWrite, burst: ReadWrite): ThroughputEstimate {
   return {
     readMBps: round2(read.mbps),
     writeMBps: round2(write.mbps),
+    baselineReadMBps: round2(baseline.read.mbps),
+    baselineWriteMBps: round2(baseline.write.mbps),
+    burstReadMBps: round2(burst.read.mbps),
+    burstWriteMBps: round2(burst.write.mbps),
     limitedBy: read.label === write.label ? read.label : `read: ${read.label}; write: ${write.label}`,
   };
 }

@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'child_process';
+import * as fs from 'fs';
 import * as path from 'path';
 import { formatPlanTable, planStorage } from '../../lib/sizing';
 
@@ -14,8 +15,20 @@ describe('formatPlanTable', () => {
       'read          250 MB/s',
       'write         250 MB/s',
       'limited by    EBS bandwidth of m4.4xlarge (2000 Mbps) and network baseline of m4.4xlarge (2 Gbps)',
+      'sustained     250 MB/s (every burst credit spent)',
+      'burst         250 MB/s (full burst credits)',
       'cost          $1044.80/month (on demand, us-east-1, 730 h)',
     ].join('\n'));
+  });
+
+  test('sustained and burst: a stripe of smaller st1 volumes bursts above what it sustains', () => {
+    // 15 TiB as 3 x 5 TiB st1 on m4.16xlarge: 3 x 200 MiB/s baseline (40 per TiB); the burst, 3 x 500 MiB/s,
+    // is held to the instance's EBS bandwidth (10000 Mbps).
+    const table = formatPlanTable(planStorage({ capacityTiB: 15, backend: 'ebs', dataVolumeCount: 3 }));
+    expect(table).toMatch(/^sustained +629 MB\/s \(every burst credit spent\)\nburst +1250 MB\/s \(full burst credits\)$/m);
+    // Volumes of 12.5 TiB and more reach st1's 500 MiB/s cap at their baseline: nothing left to burst.
+    const large = formatPlanTable(planStorage({ capacityTiB: 30, backend: 'ebs' }));
+    expect(large).toMatch(/^sustained +1049 MB\/s .*\nburst +1049 MB\/s/m);
   });
 
   test('striped EBS and instance-store plans say so', () => {
@@ -41,5 +54,35 @@ describe('npm run plan', () => {
     const run = plan(...args);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(message);
+  });
+});
+
+describe("the README's sizing table", () => {
+  // Each row's request column, as the planner takes it.
+  const requestOf = (cell: string) => {
+    const m = /^(\d+) TiB(?: \(default\))?(?:, (ebs|instance-store))?(?:, (\d+) volumes)?$/.exec(cell);
+    if (!m) throw new Error(`unreadable request cell '${cell}'`);
+    return { capacityTiB: Number(m[1]), backend: (m[2] ?? 'auto') as 'auto', dataVolumeCount: m[3] ? Number(m[3]) : undefined };
+  };
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const header = '| request | backend | instance | data disks | raw TiB | read / write MB/s | sustained / burst MB/s | limited by | $/month |';
+  const rows = readme.slice(readme.indexOf(header)).split('\n\n')[0].split('\n').slice(2).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+
+  test('has rows', () => expect(rows.length).toBeGreaterThanOrEqual(8));
+
+  test.each(rows.map((r) => [r[0], r]))('%s: the figures are what the planner says', (_name, row) => {
+    const plan = planStorage(requestOf(row[0]));
+    const t = plan.throughput;
+    const pair = (a: number, b: number) => `${Math.round(a)} / ${Math.round(b)}`;
+    expect({
+      backend: row[1], instance: row[2], raw: row[4], rw: row[5], sb: row[6], cost: row[8],
+    }).toEqual({
+      backend: plan.backend,
+      instance: plan.instanceType,
+      raw: plan.rawCapacityTiB.toFixed(1),
+      rw: pair(t.readMBps, t.writeMBps),
+      sb: pair(t.baselineReadMBps, t.burstReadMBps),
+      cost: String(Math.round(plan.monthlyCostUsd)),
+    });
   });
 });

@@ -33,6 +33,10 @@ describe('estimateThroughput: instance store (d2)', () => {
     expect(estimate.readMBps).toBeCloseTo((gbps * 1e9) / 8 / 1e6, 2);
     expect(estimate.writeMBps).toBeCloseTo((gbps * 1e9) / 8 / 1e6, 2);
     expect(estimate.limitedBy).toBe(`network baseline of ${instanceType} (${gbps} Gbps)`);
+    // Local disks and a fixed network have no burst: sustained and burst are the same figure.
+    for (const key of ['baselineReadMBps', 'baselineWriteMBps', 'burstReadMBps', 'burstWriteMBps'] as const) {
+      expect(estimate[key]).toBeCloseTo((gbps * 1e9) / 8 / 1e6, 2);
+    }
   });
 });
 
@@ -101,8 +105,25 @@ describe('estimateThroughput: EBS (m4 + st1)', () => {
         expect(estimateThroughput(instanceType, st1(large, count)).readMBps).toBeGreaterThanOrEqual(
           estimate.readMBps,
         );
+        // Sustained: every volume at its baseline (under the instance's limits); burst: the ceiling itself.
+        expect(estimate.baselineReadMBps).toBeCloseTo(floor, 2);
+        expect(estimate.burstReadMBps).toBeCloseTo(ceiling, 2);
+        expect(estimate.baselineWriteMBps).toBe(estimate.baselineReadMBps);
+        expect(estimate.burstWriteMBps).toBe(estimate.burstReadMBps);
+        expect(estimate.baselineReadMBps).toBeLessThanOrEqual(estimate.readMBps);
+        expect(estimate.readMBps).toBeLessThanOrEqual(estimate.burstReadMBps);
       }),
     );
+  });
+
+  test('sustained and burst: m4.16xlarge with 3 x 5 TiB sustains 3 st1 baselines and bursts to its EBS bandwidth', () => {
+    const estimate = estimateThroughput('m4.16xlarge', st1(5120, 3));
+    // Baseline: 40 MiB/s per TiB x 5 TiB = 200 MiB/s per volume, x 3 = 629.15 MB/s (under 1250 MB/s of EBS).
+    expect(estimate.baselineReadMBps).toBeCloseTo((3 * 200 * MIB) / 1e6, 2);
+    expect(estimate.baselineWriteMBps).toBeCloseTo((3 * 200 * MIB) / 1e6, 2);
+    // Burst: 500 MiB/s per volume (the cap), x 3 = 1572.86 MB/s, held to the EBS bandwidth, 10000 Mbps.
+    expect(estimate.burstReadMBps).toBe(1250);
+    expect(estimate.burstWriteMBps).toBe(1250);
   });
 });
 
