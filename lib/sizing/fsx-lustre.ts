@@ -1,0 +1,201 @@
+/**
+ * Amazon FSx for Lustre, the backend beyond one NFS server (issue 16): its deployment types, the storage
+ * capacities each accepts, the per-unit throughput each offers, and the throughput a file system of a given
+ * size is designed for. Pure data and functions, no CDK imports (DESIGN.md, contract 1). Every number
+ * carries its source:
+ *
+ * - [API]   Amazon FSx API Reference, CreateFileSystem: `StorageCapacity` (valid capacities per deployment
+ *           type) and `CreateFileSystemLustreConfiguration.PerUnitStorageThroughput` (valid values).
+ * - [PERF]  Amazon FSx for Lustre User Guide, "Performance characteristics of SSD and HDD storage classes"
+ *           (docs.aws.amazon.com/fsx/latest/LustreGuide/ssd-storage.html): network and disk throughput per
+ *           TiB, baseline and burst, for each deployment option. The SCRATCH_2 and PERSISTENT_2 rows were read
+ *           on AWS's page; the PERSISTENT_1 SSD and HDD rows from a copy of the same page's tables.
+ *
+ * Prices are not here yet: the FSx for Lustre price list is not among the sources this project could read
+ * (see the README's notes on FSx), so no plan of this backend states a cost.
+ */
+
+/** FSx for Lustre deployment types this project deploys (SCRATCH_1 is superseded by SCRATCH_2). */
+export type FsxLustreDeploymentType = 'SCRATCH_2' | 'PERSISTENT_1' | 'PERSISTENT_2';
+
+/** FSx for Lustre storage types: HDD only with PERSISTENT_1. */
+export type FsxLustreStorageType = 'SSD' | 'HDD';
+
+/** The FSx for Lustre options of a request (`StorageRequest.fsxLustre`). */
+export interface FsxLustreOptions {
+  /**
+   * Deployment type. SCRATCH_2 is not replicated (a failed file server loses its data): only when asked.
+   * @default 'PERSISTENT_2'
+   */
+  readonly deploymentType?: FsxLustreDeploymentType;
+  /**
+   * Throughput per TiB of storage, MB/s: PERSISTENT_1 SSD 50, 100, 200; PERSISTENT_1 HDD 12, 40;
+   * PERSISTENT_2 125, 250, 500, 1000; none for SCRATCH_2 (fixed at 200). [API]
+   * @default - the smallest the type offers (PERSISTENT_2: 125; PERSISTENT_1 SSD: 50; HDD: 12)
+   */
+  readonly perUnitStorageThroughput?: number;
+  /**
+   * Storage type; HDD only with PERSISTENT_1.
+   * @default 'SSD'
+   */
+  readonly storageType?: FsxLustreStorageType;
+}
+
+/** One deployment option's published figures, per TiB of storage. [PERF] */
+export interface FsxLustrePerformance {
+  /** Network throughput sustained, MB/s per TiB. */
+  readonly networkBaselineMBpsPerTiB: number;
+  /** Network throughput while network I/O credits last, MB/s per TiB (= baseline where none is listed). */
+  readonly networkBurstMBpsPerTiB: number;
+  /** Disk read sustained, MB/s per TiB. */
+  readonly diskReadMBpsPerTiB: number;
+  /** Disk write sustained, MB/s per TiB. */
+  readonly diskWriteMBpsPerTiB: number;
+  /** Disk read while disk burst credits last, MB/s per TiB (= sustained where none is listed). */
+  readonly diskBurstReadMBpsPerTiB: number;
+  /** Disk write while disk burst credits last, MB/s per TiB (= sustained where none is listed). */
+  readonly diskBurstWriteMBpsPerTiB: number;
+}
+
+/** A row with one disk figure for read and write alike. */
+function row(netBase: number, netBurst: number, disk: number, diskBurst = disk): FsxLustrePerformance {
+  return {
+    networkBaselineMBpsPerTiB: netBase,
+    networkBurstMBpsPerTiB: netBurst,
+    diskReadMBpsPerTiB: disk,
+    diskWriteMBpsPerTiB: disk,
+    diskBurstReadMBpsPerTiB: diskBurst,
+    diskBurstWriteMBpsPerTiB: diskBurst,
+  };
+}
+
+/**
+ * The performance table, by option key (`<deployment type>/<storage type>/<per-unit throughput>`). [PERF]
+ * The persistent network burst figures are those of most regions (the page notes some regions burst to
+ * 530 MB/s per TiB only).
+ */
+export const FSX_LUSTRE_PERFORMANCE: Readonly<Record<string, FsxLustrePerformance>> = {
+  // SCRATCH_2: disk 200 read, 100 write per TiB; no disk burst listed.
+  'SCRATCH_2/SSD/200': { ...row(200, 1300, 200), diskWriteMBpsPerTiB: 100, diskBurstWriteMBpsPerTiB: 100 },
+  'PERSISTENT_2/SSD/125': row(320, 1300, 125, 500),
+  'PERSISTENT_2/SSD/250': row(640, 1300, 250, 500),
+  'PERSISTENT_2/SSD/500': row(1300, 1300, 500),
+  'PERSISTENT_2/SSD/1000': row(2600, 2600, 1000),
+  'PERSISTENT_1/SSD/50': row(250, 1300, 50, 240),
+  'PERSISTENT_1/SSD/100': row(500, 1300, 100, 240),
+  'PERSISTENT_1/SSD/200': row(750, 1300, 200, 240),
+  // HDD without the SSD read cache: disk burst 80 read / 50 write (12), 250 / 150 (40).
+  'PERSISTENT_1/HDD/12': {
+    ...row(40, 375, 12), diskBurstReadMBpsPerTiB: 80, diskBurstWriteMBpsPerTiB: 50,
+  },
+  'PERSISTENT_1/HDD/40': {
+    ...row(150, 1300, 40), diskBurstReadMBpsPerTiB: 250, diskBurstWriteMBpsPerTiB: 150,
+  },
+};
+
+/** Valid per-unit throughputs per deployment and storage type, MB/s per TiB. [API] */
+const PER_UNIT: Readonly<Record<string, readonly number[]>> = {
+  'SCRATCH_2/SSD': [200],
+  'PERSISTENT_1/SSD': [50, 100, 200],
+  'PERSISTENT_1/HDD': [12, 40],
+  'PERSISTENT_2/SSD': [125, 250, 500, 1000],
+};
+
+/**
+ * Valid storage capacities, GiB: SSD types 1200, 2400, then multiples of 2400; HDD multiples of 6000 (12
+ * MB/s/TiB) or 1800 (40 MB/s/TiB). [API]
+ */
+function capacitySteps(storageType: FsxLustreStorageType, perUnit: number): { first: number[]; step: number } {
+  if (storageType === 'HDD') return perUnit === 12 ? { first: [], step: 6000 } : { first: [], step: 1800 };
+  return { first: [1200], step: 2400 };
+}
+
+/** A request's FSx options with every default filled in and checked. */
+export interface ResolvedFsxLustreOptions {
+  readonly deploymentType: FsxLustreDeploymentType;
+  readonly storageType: FsxLustreStorageType;
+  readonly perUnitStorageThroughput: number;
+}
+
+const DEPLOYMENT_TYPES: readonly FsxLustreDeploymentType[] = ['SCRATCH_2', 'PERSISTENT_1', 'PERSISTENT_2'];
+const STORAGE_TYPES: readonly FsxLustreStorageType[] = ['SSD', 'HDD'];
+
+/** Fills in the defaults and checks each option; throws naming the field, the value and the allowed values. */
+export function resolveFsxLustreOptions(options: FsxLustreOptions = {}): ResolvedFsxLustreOptions {
+  const deploymentType = options.deploymentType ?? 'PERSISTENT_2';
+  if (!DEPLOYMENT_TYPES.includes(deploymentType)) {
+    throw new Error(`fsxLustre.deploymentType must be one of ${DEPLOYMENT_TYPES.join(', ')}; got ${show(deploymentType)}`);
+  }
+  const storageType = options.storageType ?? 'SSD';
+  if (!STORAGE_TYPES.includes(storageType)) {
+    throw new Error(`fsxLustre.storageType must be one of ${STORAGE_TYPES.join(', ')}; got ${show(storageType)}`);
+  }
+  const offered = PER_UNIT[`${deploymentType}/${storageType}`];
+  if (!offered) {
+    throw new Error(`fsxLustre.storageType 'HDD' is offered only with deploymentType 'PERSISTENT_1'; got deploymentType '${deploymentType}'`);
+  }
+  const perUnit = options.perUnitStorageThroughput ?? offered[0];
+  if (deploymentType === 'SCRATCH_2' && options.perUnitStorageThroughput !== undefined) {
+    throw new Error(`fsxLustre.perUnitStorageThroughput is fixed for SCRATCH_2 (200 MB/s per TiB) and cannot be set; got ${show(perUnit)}`);
+  }
+  if (!offered.includes(perUnit)) {
+    throw new Error(
+      `fsxLustre.perUnitStorageThroughput must be one of ${offered.join(', ')} (MB/s per TiB) for ${deploymentType} ` +
+        `${storageType}; got ${show(perUnit)}`,
+    );
+  }
+  return { deploymentType, storageType, perUnitStorageThroughput: perUnit };
+}
+
+/** The smallest valid storage capacity, GiB, that holds `capacityTiB` for these options. [API] */
+export function fsxLustreCapacityGiB(capacityTiB: number, options: ResolvedFsxLustreOptions): number {
+  if (typeof capacityTiB !== 'number' || !Number.isFinite(capacityTiB) || capacityTiB <= 0) {
+    throw new Error(`capacityTiB must be a number greater than 0; got ${show(capacityTiB)}`);
+  }
+  // Multiplying by a power of two is exact: the ceiling never rounds a request down.
+  const wanted = Math.ceil(capacityTiB * 1024);
+  const { first, step } = capacitySteps(options.storageType, options.perUnitStorageThroughput);
+  const small = first.find((c) => c >= wanted);
+  return small ?? Math.max(step, Math.ceil(wanted / step) * step);
+}
+
+/** Throughput a file system of `storageGiB` is designed for, MB/s (10^6 bytes per second). [PERF] */
+export interface FsxLustreThroughput {
+  /** Read sustained when every credit is spent: min(disk, network) baselines. */
+  readonly baselineReadMBps: number;
+  /** Write sustained when every credit is spent. */
+  readonly baselineWriteMBps: number;
+  /** Read while disk and network credits last: min(disk, network) bursts. */
+  readonly burstReadMBps: number;
+  /** Write while disk and network credits last. */
+  readonly burstWriteMBps: number;
+  /** The figure that binds the sustained read, in words. */
+  readonly limitedBy: string;
+}
+
+/** The designed throughput of a file system: per-TiB figures times its storage, the lesser of disk and network. */
+export function estimateFsxLustreThroughput(options: ResolvedFsxLustreOptions, storageGiB: number): FsxLustreThroughput {
+  const key = `${options.deploymentType}/${options.storageType}/${options.perUnitStorageThroughput}`;
+  const perf = FSX_LUSTRE_PERFORMANCE[key];
+  if (!perf) throw new Error(`no published performance for FSx for Lustre ${key}`);
+  const tib = storageGiB / 1024;
+  const at = (perTiB: number) => Math.round(perTiB * tib * 100) / 100;
+  const diskBinds = perf.diskReadMBpsPerTiB <= perf.networkBaselineMBpsPerTiB;
+  return {
+    baselineReadMBps: at(Math.min(perf.diskReadMBpsPerTiB, perf.networkBaselineMBpsPerTiB)),
+    baselineWriteMBps: at(Math.min(perf.diskWriteMBpsPerTiB, perf.networkBaselineMBpsPerTiB)),
+    burstReadMBps: at(Math.min(perf.diskBurstReadMBpsPerTiB, perf.networkBurstMBpsPerTiB)),
+    burstWriteMBps: at(Math.min(perf.diskBurstWriteMBpsPerTiB, perf.networkBurstMBpsPerTiB)),
+    limitedBy: diskBinds
+      ? `disk throughput of FSx for Lustre ${key} (${perf.diskReadMBpsPerTiB} MB/s per TiB x ${round(tib)} TiB)`
+      : `network baseline of FSx for Lustre ${key} (${perf.networkBaselineMBpsPerTiB} MB/s per TiB x ${round(tib)} TiB)`,
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : `${String(value)} (${typeof value})`;
+}
