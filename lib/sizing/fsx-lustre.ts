@@ -11,8 +11,8 @@
  *           TiB, baseline and burst, for each deployment option. The SCRATCH_2 and PERSISTENT_2 rows were read
  *           on AWS's page; the PERSISTENT_1 SSD and HDD rows from a copy of the same page's tables.
  *
- * Prices are not here yet: the FSx for Lustre price list is not among the sources this project could read
- * (see the README's notes on FSx), so no plan of this backend states a cost.
+ * Prices are not here yet: the FSx for Lustre price list is not among the sources this project could read,
+ * so nothing here states a cost, and the planner does not offer this backend until it can.
  */
 
 /** FSx for Lustre deployment types this project deploys (SCRATCH_1 is superseded by SCRATCH_2). */
