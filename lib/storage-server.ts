@@ -238,7 +238,8 @@ export interface StorageServerProps {
   readonly exportPath?: string;
   /**
    * Directory clients mount the export on: the same rules as `exportPath`; `/home` and below only with
-   * `allowHomeMountPoint`.
+   * `allowHomeMountPoint`. Every node mounts every server of its cluster: two servers of one cluster in one
+   * app may not share a mount point (nor a `serverName`); refused at synth.
    * @default '/data'
    */
   readonly mountPoint?: string;
@@ -324,6 +325,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     validateSnapshotOptions(props.snapshots);
     validateDirectory('exportPath', this.exportPath);
     validateDirectory('mountPoint', this.mountPoint, props.allowHomeMountPoint);
+    validateUniqueInCluster(this);
     this.plan = planStorage({ capacityTiB, backend: props.backend ?? 'auto', dataVolumeCount: props.dataVolumeCount });
     validateSnapshotIds(this.plan, props.dataVolumeSnapshotIds);
     this.mountOptions = clientMountOptions(nfsVersion);
@@ -414,6 +416,26 @@ function validateClientAddresses(scope: Construct, props: StorageServerProps): v
     Annotations.of(scope).addWarningV2('storage-server:publicClientCidrs',
       `allowPublicClientCidrs: ${publicOnes.join(', ')} ${publicOnes.length > 1 ? 'are' : 'is'} public address space; ` +
       'NFS (TCP 2049) and the export are open to it. Make sure that is intended.');
+  }
+}
+
+/**
+ * Two servers of one cluster in one app (home beside scratch, in one stack or two) must differ in name (their
+ * SSM parameter paths) and in mount point (every node mounts every server of its cluster).
+ */
+function validateUniqueInCluster(server: StorageServer): void {
+  if ([server.clusterName, server.serverName, server.mountPoint].some((v) => Token.isUnresolved(v))) return;
+  for (const other of server.node.root.node.findAll()) {
+    if (other === server || !(other instanceof StorageServer) || other.clusterName !== server.clusterName) continue;
+    if (other.serverName === server.serverName) {
+      throw new Error(`serverName '${server.serverName}' is taken in cluster '${server.clusterName}' by ${other.node.path}: ` +
+        'give each server of a cluster its own serverName (it names its SSM parameters and its mount config).');
+    }
+    if (other.mountPoint === server.mountPoint) {
+      throw new Error(`mountPoint '${server.mountPoint}' is taken in cluster '${server.clusterName}' by ${other.node.path} ` +
+        `(server '${other.serverName}'): give server '${server.serverName}' another mountPoint, e.g. '/scratch' ` +
+        '(every node of the cluster mounts every server).');
+    }
   }
 }
 

@@ -694,3 +694,44 @@ describe('durability wiring (EBS snapshots, recovery)', () => {
     expect(() => serverStack(props)).toThrow(message);
   });
 });
+
+describe('home and scratch: several servers of one cluster in one app', () => {
+  const twoServers = (second: Partial<StorageServerProps>, secondStack = false) => {
+    const app = new App();
+    const env = { account: '123456789012', region: 'us-east-1' };
+    const stack = new Stack(app, 'Home', { env });
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
+    const home = new StorageServer(stack, 'Home', { vpc, clusterName: 'hpc1', serverName: 'home', mountPoint: '/home', allowHomeMountPoint: true });
+    const scope = secondStack ? new Stack(app, 'Scratch', { env }) : stack;
+    const scratchVpc = secondStack ? new ec2.Vpc(scope, 'Vpc', { maxAzs: 1, natGateways: 1 }) : vpc;
+    const scratch = new StorageServer(scope, 'Scratch', { vpc: scratchVpc, clusterName: 'hpc1', ...second });
+    return { stack, home, scratch };
+  };
+
+  test('durable home on EBS beside d2 scratch: distinct mount points, mount configs and servers', () => {
+    const { stack, home, scratch } = twoServers({ serverName: 'scratch', mountPoint: '/scratch', capacityTiB: 20 });
+    const template = Template.fromStack(stack);
+    template.resourceCountIs('AWS::EC2::Instance', 2);
+    expect([home.plan.backend, scratch.plan.backend]).toEqual(['ebs', 'instance-store']);
+    expect(home.mountParameterName).not.toEqual(scratch.mountParameterName);
+    const registrations = Object.values(template.findResources('Custom::StorageServerRegistration'))
+      .map((r) => (r.Properties as { MountPoint: string }).MountPoint).sort();
+    expect(registrations).toEqual(['/home', '/scratch']);
+  });
+
+  test.each([false, true])('the same mount point twice in one cluster is refused at synth (second stack: %p)', (secondStack) => {
+    expect(() => twoServers({ serverName: 'scratch', mountPoint: '/home', allowHomeMountPoint: true }, secondStack)).toThrow(
+      /mountPoint '\/home' is taken in cluster 'hpc1' by Home\/Home \(server 'home'\): give server 'scratch' another mountPoint, e\.g\. '\/scratch'/,
+    );
+  });
+
+  test('the same serverName twice in one cluster is refused at synth', () => {
+    expect(() => twoServers({ serverName: 'home', mountPoint: '/scratch' })).toThrow(
+      "serverName 'home' is taken in cluster 'hpc1' by Home/Home: give each server of a cluster its own serverName",
+    );
+  });
+
+  test('another cluster may use the same names and mount point', () => {
+    expect(() => twoServers({ clusterName: 'hpc2', serverName: 'home', mountPoint: '/home', allowHomeMountPoint: true })).not.toThrow();
+  });
+});
