@@ -141,6 +141,11 @@ attach_own() {
     log "no instance metadata (IMDSv2), curl or AWS CLI: not attaching the data volumes and interface from here"
     return 0
   fi
+  # A reboot needs no EC2 API: when this instance holds everything already, nothing is attached.
+  if attached_here "$token"; then
+    log "the data volumes and the interface are attached to this instance already"
+    return 0
+  fi
   if [[ $STORAGE_BACKEND == ebs ]]; then
     for item in $STORAGE_EBS_VOLUMES; do args+=("${item%:*}"); done # <volume id>:<device>
   fi
@@ -153,6 +158,27 @@ attach_own() {
     die "${item:-storage-attach failed: $(tail -n 1 "$err")}"
   fi
   rm -f "$err"
+}
+
+# attached_here <IMDSv2 token>: succeeds when every data volume is attached to this instance (its NVMe serial,
+# or its attachment name on Xen) and so is the interface (instance metadata lists it among this instance's).
+attached_here() {
+  local item id mapping macs mac found=""
+  if [[ $STORAGE_BACKEND == ebs ]]; then
+    for item in $STORAGE_EBS_VOLUMES; do
+      id=${item%%:*} mapping=${item#*:}
+      mapping=${mapping%:*}
+      [[ -n $(nvme_with serial "${id//-/}") ]] || by_mapping "$mapping" >/dev/null || return 1
+    done
+  fi
+  [[ -n ${STORAGE_NETWORK_INTERFACE:-} ]] || return 0
+  macs=$(curl -fsS -m 2 -H "X-aws-ec2-metadata-token: $1" http://169.254.169.254/latest/meta-data/network/interfaces/macs/ 2>/dev/null) ||
+    return 1
+  for mac in $macs; do
+    [[ $(curl -fsS -m 2 -H "X-aws-ec2-metadata-token: $1" \
+      "http://169.254.169.254/latest/meta-data/network/interfaces/macs/${mac%/}/interface-id" 2>/dev/null) == "$STORAGE_NETWORK_INTERFACE" ]] && found=1
+  done
+  [[ -n $found ]]
 }
 
 # Sets DISKS (in stripe order) and LABELS (each disk with how it was identified); waits for missing ones.

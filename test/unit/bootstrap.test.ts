@@ -330,13 +330,17 @@ function ec2UserData(lines: string[]): string {
  * Runs the bootstrap's own attach_own (cut from the script into a file beside a stand-in storage-attach, which
  * records its arguments) with the given settings. `imds`: a stand-in curl answers IMDSv2 as EC2 would.
  */
-function runAttachOwn(settings: Record<string, string>, opts: { imds: boolean; attachRc?: number }) {
+function runAttachOwn(settings: Record<string, string>, opts: { imds: boolean; attachRc?: number; interfaceHere?: boolean }) {
   const dir = tmpDir();
   const bin = path.join(dir, 'bin');
   fs.mkdirSync(bin);
   const curl = opts.imds
     ? ['#!/bin/sh', 'case "$*" in', '  *api/token*) echo TOKEN ;;', '  *instance-id*) echo i-0123456789abcdef0 ;;',
-      '  *placement/region*) echo eu-west-1 ;;', '  *) exit 22 ;;', 'esac'].join('\n')
+      '  *placement/region*) echo eu-west-1 ;;',
+      // The instance's own interface, and (interfaceHere) the server's stable one as its second.
+      `  *0e:00:00:00:00:02/interface-id*) echo ${opts.interfaceHere ? 'eni-0cccccccccccccccc' : 'eni-0dddddddddddddddd'} ;;`,
+      '  *interface-id*) echo eni-0eeeeeeeeeeeeeeee ;;', "  *interfaces/macs/*) printf '0e:00:00:00:00:01/\\n0e:00:00:00:00:02/\\n' ;;",
+      '  *) exit 22 ;;', 'esac'].join('\n')
     : '#!/bin/sh\nexit 7';
   fs.writeFileSync(path.join(bin, 'curl'), `${curl}\n`, { mode: 0o755 });
   fs.writeFileSync(path.join(bin, 'aws'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
@@ -348,7 +352,7 @@ function runAttachOwn(settings: Record<string, string>, opts: { imds: boolean; a
   );
   const script = path.join(SCRIPTS_DIR, 'storage-bootstrap.sh');
   const part = path.join(dir, 'part.sh');
-  const cut = spawnSync('sed', ['-n', '/^log() /p; /^die() {/,/^}/p; /^attach_own() {/,/^}/p', script], { encoding: 'utf8' });
+  const cut = spawnSync('sed', ['-n', '/^log() /p; /^die() {/,/^}/p; /^nvme_with() {/,/^}/p; /^by_mapping() {/,/^}/p; /^attached_here() {/,/^}/p; /^attach_own() {/,/^}/p', script], { encoding: 'utf8' });
   fs.writeFileSync(part, cut.stdout);
   const vars = Object.entries({ REASON_FILE: path.join(dir, 'reason'), ...settings })
     .map(([k, v]) => `${k}='${v}'`)
@@ -388,6 +392,19 @@ describe('attach_own (the bootstrap takes over its volumes and interface)', () =
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('storage-bootstrap: no instance metadata (IMDSv2), curl or AWS CLI: not attaching the data volumes and interface from here');
     expect(r.args).toBe('');
+  });
+
+  test('a reboot needs no EC2 API: with the interface already this instance\'s (and no volumes), storage-attach is not run', () => {
+    const r = runAttachOwn({ ...ebs, STORAGE_BACKEND: 'instance-store', STORAGE_EBS_VOLUMES: '' }, { imds: true, interfaceHere: true });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('storage-bootstrap: the data volumes and the interface are attached to this instance already');
+    expect(r.args).toBe('');
+  });
+
+  test('the interface attached here but a volume missing: storage-attach runs', () => {
+    const r = runAttachOwn(ebs, { imds: true, interfaceHere: true });
+    expect(r.status).toBe(0);
+    expect(r.args).toContain('--interface eni-0cccccccccccccccc');
   });
 
   test("a refusal by storage-attach fails the bootstrap with storage-attach's reason", () => {
