@@ -1,19 +1,28 @@
 #!/usr/bin/env node
 /**
- * Prints the storage plan for a capacity: `npm run plan -- <capacityTiB> [auto|ebs|instance-store]`.
+ * Prints the storage plan for a capacity: `npm run plan -- <capacityTiB> [auto|ebs|instance-store]
+ * [--throughput <MB/s>]` (the sustained aggregate MB/s the cluster needs).
  */
 import { Backend, formatPlanTable, planStorage } from '../lib/sizing';
 
-const [capacity, backend = 'auto'] = process.argv.slice(2);
+const USAGE = 'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store] [--throughput <MB/s>]';
+const args = process.argv.slice(2);
+let throughputArg: string | undefined;
+const at = args.indexOf('--throughput');
+if (at >= 0) throughputArg = args.splice(at, 2)[1] ?? '';
+const [capacity, backend = 'auto'] = args;
 if (capacity === undefined || capacity === '--help' || capacity === '-h') {
-  console.error('usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store]');
+  console.error(USAGE);
   process.exit(capacity === undefined ? 2 : 0);
 }
+// Number('') is 0 and Number('1e1') is 10: only plain decimals pass; the planner validates the range.
+const decimal = (text: string): number => (/^[0-9]+(\.[0-9]+)?$/.test(text) ? Number(text) : NaN);
 try {
-  // Number('') is 0 and Number('1e1') is 10: pass the number through, the planner validates the range.
-  const capacityTiB = /^[0-9]+(\.[0-9]+)?$/.test(capacity) ? Number(capacity) : NaN;
+  const capacityTiB = decimal(capacity);
   if (Number.isNaN(capacityTiB)) throw new Error(`capacityTiB must be a positive number of TiB; got '${capacity}'`);
-  console.log(formatPlanTable(planStorage({ capacityTiB, backend: backend as Backend | 'auto' })));
+  const throughputMBps = throughputArg === undefined ? undefined : decimal(throughputArg);
+  if (Number.isNaN(throughputMBps)) throw new Error(`throughputMBps must be a positive number of MB/s; got '${throughputArg}'`);
+  console.log(formatPlanTable(planStorage({ capacityTiB, backend: backend as Backend | 'auto', throughputMBps })));
 } catch (e) {
   console.error(`Error: ${(e as Error).message}`);
   process.exit(1);

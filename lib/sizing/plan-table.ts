@@ -20,6 +20,7 @@ export function formatPlanTable(plan: StoragePlan): string {
     ['sustained', `${readWrite(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps)} (every burst credit spent)`],
     ['burst', `${readWrite(plan.throughput.burstReadMBps, plan.throughput.burstWriteMBps)} (full burst credits)`],
     ['cost', `$${plan.monthlyCostUsd.toFixed(2)}/month (on demand, us-east-1, 730 h)`],
+    ['why', plan.reason],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');

@@ -38,6 +38,13 @@ export interface StorageRequest {
    * @default - as many volumes as the capacity needs (one up to 16 TiB)
    */
   readonly dataVolumeCount?: number;
+  /**
+   * The sustained aggregate throughput the cluster needs, MB/s (10^6 bytes per second), read and write alike.
+   * When the plan `auto` (or the backend asked for) would make cannot sustain it once every burst credit is
+   * spent, the planner picks the cheapest plan of the allowed backends that does, and says so in `reason`.
+   * @default - none: the plan follows capacity alone
+   */
+  readonly throughputMBps?: number;
 }
 
 /** One EBS data volume. */
@@ -82,6 +89,8 @@ export interface StoragePlan {
   readonly throughput: ThroughputEstimate;
   /** On-demand instance + volumes, 730 h, us-east-1 list price, USD. */
   readonly monthlyCostUsd: number;
+  /** Why this plan, in words (the capacity rule, or the cheapest plan sustaining the throughput asked for). */
+  readonly reason: string;
 }
 
 /**
@@ -120,6 +129,39 @@ export function planStorage(request: StorageRequest): StoragePlan {
     }
   }
   const capacityTiB = validateCapacity(request.capacityTiB, count === undefined ? backend : 'ebs');
+  const throughput = request.throughputMBps;
+  if (throughput !== undefined && (typeof throughput !== 'number' || !Number.isFinite(throughput) || throughput <= 0)) {
+    throw new Error(`throughputMBps must be a number of MB/s greater than 0; got ${describe(throughput)}`);
+  }
+  const plan = planForCapacity(capacityTiB, backend, count);
+  if (throughput === undefined || sustains(plan, throughput)) {
+    return throughput === undefined ? plan : { ...plan, reason: `${plan.reason}; it sustains the ${throughput} MB/s asked for` };
+  }
+  if (count !== undefined) {
+    throw new Error(
+      `throughputMBps ${throughput} is more than ${count} st1 volume(s) for ${capacityTiB} TiB sustain ` +
+        `(${sustainedOf(plan)} MB/s once burst credits are spent); dataVolumeCount fixes the layout: ask for less, or ` +
+        'deploy a second server',
+    );
+  }
+  const candidates = candidatePlans(capacityTiB, backend === 'auto' ? ['ebs', 'instance-store'] : [backend], throughput);
+  const meeting = candidates.filter((c) => sustains(c, throughput)).sort((a, b) => a.monthlyCostUsd - b.monthlyCostUsd);
+  if (meeting.length === 0) {
+    const best = Math.max(...candidates.map(sustainedOf));
+    throw new Error(
+      `throughputMBps ${throughput} is more than any single ${backend === 'auto' ? '' : `${backend} `}server sustains for ` +
+        `${capacityTiB} TiB (at most ${best} MB/s once burst credits are spent); beyond that ${BEYOND_ONE_SERVER}`,
+    );
+  }
+  return {
+    ...meeting[0],
+    reason: `the cheapest plan that sustains ${throughput} MB/s (${plan.instanceType}, the capacity rule's choice, ` +
+      `sustains ${sustainedOf(plan)} MB/s)`,
+  };
+}
+
+/** The plan for capacity alone: DESIGN.md's `auto` rule, or the backend asked for. */
+function planForCapacity(capacityTiB: number, backend: Backend | 'auto', count: number | undefined): StoragePlan {
   if (count !== undefined) {
     if (capacityTiB > count * MAX_SINGLE_VOLUME_TIB) {
       throw new Error(
@@ -128,13 +170,69 @@ export function planStorage(request: StorageRequest): StoragePlan {
           'cannot take more volumes: deploy a second server for the rest',
       );
     }
-    return planEbs(capacityTiB, count);
+    return { ...planEbs(capacityTiB, count), reason: `dataVolumeCount ${count}: the volumes of an existing stripe, each grown` };
   }
+  if (backend === 'instance-store') {
+    return { ...planInstanceStore(capacityTiB), reason: 'backend instance-store: the smallest d2 that holds the capacity' };
+  }
+  if (backend === 'auto' && capacityTiB > MAX_SINGLE_VOLUME_TIB) {
+    return {
+      ...planInstanceStore(capacityTiB),
+      reason: `auto: above ${MAX_SINGLE_VOLUME_TIB} TiB (one st1 volume), the smallest d2 that holds the capacity`,
+    };
+  }
+  return {
+    ...planEbs(capacityTiB),
+    reason: backend === 'auto'
+      ? `auto: up to ${MAX_SINGLE_VOLUME_TIB} TiB, one st1 volume on the original template's m4 tier`
+      : 'backend ebs: st1 volumes of at most 16 TiB, striped, on an m4 whose EBS bandwidth carries their burst',
+  };
+}
 
-  if (backend === 'instance-store' || (backend === 'auto' && capacityTiB > MAX_SINGLE_VOLUME_TIB)) {
-    return planInstanceStore(capacityTiB);
+/** The sustained figure of a plan: the lesser of read and write once every credit is spent, MB/s. */
+function sustainedOf(plan: Omit<StoragePlan, 'reason'>): number {
+  return Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps);
+}
+
+function sustains(plan: Omit<StoragePlan, 'reason'>, mbps: number): boolean {
+  return sustainedOf(plan) >= mbps;
+}
+
+/**
+ * The single-server plans that hold the capacity: each d2 that fits; on EBS each m4 with 1 to 3 st1 volumes,
+ * each volume its share of the capacity or, where that is larger, the smallest size whose baseline carries its
+ * share of `targetMBps` (st1's baseline grows with size: a larger volume sustains more, 40 MiB/s per TiB).
+ */
+function candidatePlans(capacityTiB: number, backends: readonly Backend[], targetMBps: number): StoragePlan[] {
+  const plans: StoragePlan[] = [];
+  if (backends.includes('instance-store')) {
+    for (const spec of INSTANCE_STORE_TYPES.filter((t) => instanceStoreTiB(t) >= capacityTiB)) {
+      plans.push({ ...instanceStorePlan(spec), reason: '' });
+    }
   }
-  return planEbs(capacityTiB);
+  if (backends.includes('ebs')) {
+    const most = MAX_EBS_CAPACITY_TIB / MAX_SINGLE_VOLUME_TIB;
+    for (let count = 1; count <= most; count++) {
+      const shareGiB = Math.max(ST1.minSizeGiB, Math.ceil((capacityTiB * 1024) / count));
+      if (shareGiB > ST1.maxSizeGiB) continue;
+      const targetGiB = Math.ceil((((targetMBps / count) * MB_BYTES) / 1024 ** 2 / ST1.baselineMiBpsPerTiB) * 1024);
+      const sizeGiB = Math.min(ST1.maxSizeGiB, Math.max(shareGiB, targetGiB));
+      for (const spec of EBS_INSTANCE_TYPES) {
+        const dataVolumes: DataVolumePlan[] = Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB }));
+        plans.push({
+          backend: 'ebs',
+          instanceType: spec.name,
+          dataVolumes,
+          instanceStoreDisks: 0,
+          rawCapacityTiB: (count * sizeGiB) / 1024,
+          throughput: estimateThroughput(spec.name, dataVolumes),
+          monthlyCostUsd: monthlyCost(spec, dataVolumes),
+          reason: '',
+        });
+      }
+    }
+  }
+  return plans;
 }
 
 /**
@@ -236,9 +334,12 @@ function capacityLimit(backend: Backend | 'auto'): { maxTiB: number; why: string
   };
 }
 
-function planInstanceStore(capacityTiB: number): StoragePlan {
+function planInstanceStore(capacityTiB: number): Omit<StoragePlan, 'reason'> {
   // validateCapacity guarantees the largest type fits.
-  const spec = INSTANCE_STORE_TYPES.find((t) => instanceStoreTiB(t) >= capacityTiB) ?? LARGEST_INSTANCE_STORE;
+  return instanceStorePlan(INSTANCE_STORE_TYPES.find((t) => instanceStoreTiB(t) >= capacityTiB) ?? LARGEST_INSTANCE_STORE);
+}
+
+function instanceStorePlan(spec: InstanceTypeSpec): Omit<StoragePlan, 'reason'> {
   return {
     backend: 'instance-store',
     instanceType: spec.name,
@@ -250,7 +351,7 @@ function planInstanceStore(capacityTiB: number): StoragePlan {
   };
 }
 
-function planEbs(capacityTiB: number, fixedCount?: number): StoragePlan {
+function planEbs(capacityTiB: number, fixedCount?: number): Omit<StoragePlan, 'reason'> {
   // Multiplying by a power of two is exact in floating point, so the ceiling never rounds a request down.
   const requiredGiB = Math.max(ST1.minSizeGiB, Math.ceil(capacityTiB * 1024));
   const count = fixedCount ?? Math.ceil(requiredGiB / ST1.maxSizeGiB);

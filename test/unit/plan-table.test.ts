@@ -18,6 +18,7 @@ describe('formatPlanTable', () => {
       'sustained     250 MB/s (every burst credit spent)',
       'burst         250 MB/s (full burst credits)',
       'cost          $1044.80/month (on demand, us-east-1, 730 h)',
+      "why           auto: up to 16 TiB, one st1 volume on the original template's m4 tier",
     ].join('\n'));
   });
 
@@ -46,7 +47,16 @@ describe('npm run plan', () => {
     expect(out.trim()).toBe(formatPlanTable(planStorage({ capacityTiB: 10 })));
   });
 
+  test('`plan 10 --throughput 400` plans for the sustained throughput and says why', () => {
+    const out = execFileSync(path.join(root, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', 'bin/plan.ts', '10', '--throughput', '400'], { cwd: root, encoding: 'utf8' });
+    expect(out.trim()).toBe(formatPlanTable(planStorage({ capacityTiB: 10, throughputMBps: 400 })));
+    expect(out).toMatch(/^instance +m4\.10xlarge$/m);
+    expect(out).toMatch(/^why +the cheapest plan that sustains 400 MB\/s/m);
+  });
+
   test.each([
+    [['10', '--throughput', 'fast'], /throughputMBps must be a positive number of MB\/s; got 'fast'/],
+    [['10', '--throughput'], /throughputMBps must be a positive number of MB\/s; got ''/],
     [['abc'], /capacityTiB must be a positive number of TiB; got 'abc'/],
     [['100'], /capacityTiB .* got 100.*FSx for Lustre/],
     [['5', 'nfs'], /backend must be one of 'auto', 'ebs', 'instance-store'; got .*nfs/],

@@ -59,7 +59,8 @@ describe('planStorage: auto', () => {
 
 describe('planStorage: forced backends', () => {
   test("'ebs' up to 16 TiB uses the same single-volume tiers as auto", () => {
-    expect(planStorage({ capacityTiB: 7, backend: 'ebs' })).toEqual(planStorage({ capacityTiB: 7 }));
+    // The same plan; only the reason differs (it names the rule that chose it).
+    expect({ ...planStorage({ capacityTiB: 7, backend: 'ebs' }), reason: '' }).toEqual({ ...planStorage({ capacityTiB: 7 }), reason: '' });
   });
 
   test.each([
@@ -246,4 +247,87 @@ describe('planStorage: properties over every valid request', () => {
       );
     },
   );
+});
+
+describe('planStorage: throughputMBps (the sustained MB/s the cluster needs)', () => {
+  test.each([
+    // [capacityTiB, MB/s, backend, instance, volume GiB (each), why]
+    // 10 TiB: the capacity rule's m4.4xlarge sustains 250 MB/s (its EBS bandwidth, 2000 Mbps).
+    [10, 100, 'ebs', 'm4.4xlarge', [10240], /^auto: up to 16 TiB, one st1 volume .*; it sustains the 100 MB\/s asked for$/],
+    // 400: a 10 TiB st1 volume's baseline (400 MiB/s = 419 MB/s) on m4.10xlarge (500 MB/s of EBS), $1920.80,
+    // is cheaper than d2.4xlarge (625 MB/s, $2014.80).
+    [10, 400, 'ebs', 'm4.10xlarge', [10240], /^the cheapest plan that sustains 400 MB\/s \(m4\.4xlarge, the capacity rule's choice, sustains 250 MB\/s\)$/],
+    // 1000: two volumes whose baselines add up to 1000 MB/s (12208 GiB each: 476.9 MiB/s) on m4.16xlarge, $3434.72,
+    // cheaper than d2.8xlarge (1250 MB/s, $4029.60).
+    [10, 1000, 'ebs', 'm4.16xlarge', [12208, 12208], /^the cheapest plan that sustains 1000 MB\/s/],
+    // 2 TiB at 300 MB/s: d2.2xlarge (312.5 MB/s, $1007.40) beats any EBS plan that sustains it.
+    [2, 300, 'instance-store', 'd2.2xlarge', [], /sustains 83\.89 MB\/s\)$/],
+  ] as [number, number, string, string, number[], RegExp][])('%p TiB at %p MB/s: %s %s', (capacityTiB, mbps, backend, instanceType, sizes, why) => {
+    const plan = planStorage({ capacityTiB, throughputMBps: mbps });
+    expect(plan.backend).toBe(backend);
+    expect(plan.instanceType).toBe(instanceType);
+    expect(plan.dataVolumes.map((v) => v.sizeGiB)).toEqual(sizes);
+    expect(plan.reason).toMatch(why);
+    expect(Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps)).toBeGreaterThanOrEqual(mbps);
+  });
+
+  test('5000 MB/s is beyond any single server: the error names the most one sustains and FSx for Lustre', () => {
+    expect(() => planStorage({ capacityTiB: 10, throughputMBps: 5000 })).toThrow(
+      'throughputMBps 5000 is more than any single server sustains for 10 TiB (at most 1250 MB/s once burst credits are spent); ' +
+        'beyond that a parallel file system such as Amazon FSx for Lustre is the better tool',
+    );
+  });
+
+  test('with dataVolumeCount the layout is fixed: a throughput it cannot sustain is refused, not re-planned', () => {
+    expect(() => planStorage({ capacityTiB: 5, dataVolumeCount: 1, throughputMBps: 400 })).toThrow(
+      /^throughputMBps 400 is more than 1 st1 volume\(s\) for 5 TiB sustain \(125 MB\/s once burst credits are spent\)/,
+    );
+  });
+
+  test.each([[0], [-5], [Number.NaN], [Number.POSITIVE_INFINITY], ['100' as unknown as number]])('refuses throughputMBps %p', (mbps) => {
+    expect(() => planStorage({ capacityTiB: 5, throughputMBps: mbps })).toThrow(/^throughputMBps must be a number of MB\/s greater than 0; got /);
+  });
+
+  test('no throughput asked: auto is unchanged and says its rule', () => {
+    expect(planStorage({ capacityTiB: 5 }).reason).toBe("auto: up to 16 TiB, one st1 volume on the original template's m4 tier");
+    expect(planStorage({ capacityTiB: 20 }).reason).toBe('auto: above 16 TiB (one st1 volume), the smallest d2 that holds the capacity');
+  });
+
+  test('property: the plan sustains what is asked, and no catalogued single-server plan that does costs less', () => {
+    // Every plan the catalogue allows, enumerated here independently: each d2, and each m4 with 1-3 st1
+    // volumes of any size from 125 GiB to 16 TiB in 128 GiB steps (plus the exact sizes).
+    const d2 = ['d2.xlarge', 'd2.2xlarge', 'd2.4xlarge', 'd2.8xlarge'] as const;
+    const m4 = ['m4.xlarge', 'm4.2xlarge', 'm4.4xlarge', 'm4.10xlarge', 'm4.16xlarge'] as const;
+    const all: { capacityTiB: number; sustained: number; cost: number }[] = [];
+    for (const t of d2) {
+      const p = planStorage({ capacityTiB: D2_RAW_TIB[t] * 0.999, backend: 'instance-store' });
+      if (p.instanceType !== t) continue;
+      all.push({ capacityTiB: p.rawCapacityTiB, sustained: Math.min(p.throughput.baselineReadMBps, p.throughput.baselineWriteMBps), cost: p.monthlyCostUsd });
+    }
+    const price: Record<string, number> = { 'm4.xlarge': 0.2, 'm4.2xlarge': 0.4, 'm4.4xlarge': 0.8, 'm4.10xlarge': 2, 'm4.16xlarge': 3.2 };
+    for (const t of m4) {
+      for (let count = 1; count <= 3; count++) {
+        for (let size = 128; size <= 16384; size += 128) {
+          const gib = Math.max(125, size);
+          const e = estimateThroughput(t, Array.from({ length: count }, () => ({ volumeType: 'st1' as const, sizeGiB: gib })));
+          all.push({
+            capacityTiB: (count * gib) / 1024,
+            sustained: Math.min(e.baselineReadMBps, e.baselineWriteMBps),
+            cost: Math.round((price[t] * 730 + count * gib * 0.045) * 100) / 100,
+          });
+        }
+      }
+    }
+    fc.assert(
+      fc.property(fc.double({ min: 0.5, max: 40, noNaN: true }), fc.integer({ min: 50, max: 1250 }), (capacityTiB, mbps) => {
+        const plan = planStorage({ capacityTiB, throughputMBps: mbps });
+        expect(Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps)).toBeGreaterThanOrEqual(mbps);
+        expect(plan.rawCapacityTiB).toBeGreaterThanOrEqual(capacityTiB);
+        const cheaper = all.filter((p) => p.capacityTiB >= capacityTiB && p.sustained >= mbps && p.cost < plan.monthlyCostUsd - 0.01);
+        // The capacity rule's own plan is kept when it sustains the request, even where another would be cheaper.
+        if (plan.reason.startsWith('the cheapest plan')) expect(cheaper).toEqual([]);
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
