@@ -123,6 +123,12 @@ export interface StorageServerContext {
    */
   readonly dataVolumeCount?: number;
   /**
+   * The sustained aggregate throughput the cluster needs, MB/s: the planner picks the cheapest single-server
+   * plan that sustains it once burst credits are spent, when the capacity rule's plan does not.
+   * @default - none: the plan follows capacity alone
+   */
+  readonly throughputMBps?: number;
+  /**
    * Directory clients mount this server's export on: an absolute path outside the system directories (`/etc`,
    * `/usr`, `/var`, ...; `/home` only with `allowHomeMountPoint`). A restored server gets its own until it is
    * promoted (README, "Restoring from a snapshot set").
@@ -175,6 +181,8 @@ export const CONTEXT_DEFAULTS = {
   legacyVolumeAttachments: false,
   /** Absent: as many volumes as the capacity needs. */
   dataVolumeCount: undefined,
+  /** Absent: the plan follows capacity alone. */
+  throughputMBps: undefined,
   /** Absent: the construct's default, /data. */
   mountPoint: undefined,
   /** /home is a system directory unless this is true. */
@@ -239,10 +247,11 @@ export function parseContext(read: ContextReader): StorageServerContext {
   const capacityTiB = optional('capacityTiB', parseCapacity) ?? CONTEXT_DEFAULTS.capacityTiB;
   const backend = optional('backend', parseBackend) ?? CONTEXT_DEFAULTS.backend;
   const dataVolumeCount = optional('dataVolumeCount', parseVolumeCount);
+  const throughputMBps = optional('throughputMBps', parseThroughput);
   const restoreSnapshotIds = optional('restoreSnapshotIds', parseSnapshotIds);
   const allowHomeMountPoint = optional('allowHomeMountPoint', parseBoolean) ?? CONTEXT_DEFAULTS.allowHomeMountPoint;
   if (restoreSnapshotIds !== undefined) {
-    checkSnapshotSet(restoreSnapshotIds, capacityTiB, backend, dataVolumeCount, raw('restoreSnapshotIds')!);
+    checkSnapshotSet(restoreSnapshotIds, capacityTiB, backend, dataVolumeCount, throughputMBps, raw('restoreSnapshotIds')!);
   }
   return {
     capacityTiB,
@@ -265,6 +274,7 @@ export function parseContext(read: ContextReader): StorageServerContext {
     acceptDataLoss: optional('acceptDataLoss', parseBoolean) ?? CONTEXT_DEFAULTS.acceptDataLoss,
     legacyVolumeAttachments: optional('legacyVolumeAttachments', parseBoolean) ?? CONTEXT_DEFAULTS.legacyVolumeAttachments,
     dataVolumeCount,
+    throughputMBps,
     mountPoint: optional('mountPoint', (key, value) => parseMountPoint(key, value, allowHomeMountPoint)),
     allowHomeMountPoint,
   };
@@ -289,6 +299,13 @@ function parseCapacity(key: ContextKey, value: string): number {
   const n = Number(value);
   if (!(n > 0)) throw contextError(key, value, 'a positive number of TiB, e.g. 5 or 21.5');
   return n;
+}
+
+function parseThroughput(key: ContextKey, value: string): number {
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || !(Number(value) > 0)) {
+    throw contextError(key, value, 'a positive number of MB/s (10^6 bytes per second), e.g. 400');
+  }
+  return Number(value);
 }
 
 function parseBackend(key: ContextKey, value: string): Backend | 'auto' {
@@ -396,11 +413,12 @@ function parseSnapshotIds(key: ContextKey, value: string): string[] {
  * which reports the planner's own message.
  */
 function checkSnapshotSet(
-  ids: string[], capacityTiB: number, backend: Backend | 'auto', dataVolumeCount: number | undefined, value: string,
+  ids: string[], capacityTiB: number, backend: Backend | 'auto', dataVolumeCount: number | undefined,
+  throughputMBps: number | undefined, value: string,
 ): void {
   let plan;
   try {
-    plan = planStorage({ capacityTiB, backend, dataVolumeCount });
+    plan = planStorage({ capacityTiB, backend, dataVolumeCount, throughputMBps });
   } catch {
     return;
   }

@@ -57,6 +57,7 @@ export class StorageServerStack extends Stack {
       acceptDataLoss: ctx.acceptDataLoss,
       legacyVolumeAttachments: ctx.legacyVolumeAttachments,
       dataVolumeCount: ctx.dataVolumeCount,
+      throughputMBps: ctx.throughputMBps,
       mountPoint: ctx.mountPoint,
       allowHomeMountPoint: ctx.allowHomeMountPoint,
       clusterware: ctx.loginIp ? { loginIp: ctx.loginIp } : undefined,

@@ -206,6 +206,13 @@ export interface StorageServerProps {
    */
   readonly dataVolumeCount?: number;
   /**
+   * The sustained aggregate throughput the cluster needs, MB/s (10^6 bytes per second). When the plan for the
+   * capacity cannot sustain it once burst credits are spent, the planner picks the cheapest single-server plan
+   * that can (`plan.reason` says so); more than one server sustains is refused.
+   * @default - none: the plan follows capacity alone
+   */
+  readonly throughputMBps?: number;
+  /**
    * Let the update guard pass a change that loses or strands data (a backend change, an instance-store type
    * change, fewer or reordered volumes, a new encryption key, another AZ, a replaced instance-store server).
    * For scratch data only; set it for one deploy, then remove it.
@@ -326,7 +333,12 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     validateDirectory('exportPath', this.exportPath);
     validateDirectory('mountPoint', this.mountPoint, props.allowHomeMountPoint);
     validateUniqueInCluster(this);
-    this.plan = planStorage({ capacityTiB, backend: props.backend ?? 'auto', dataVolumeCount: props.dataVolumeCount });
+    this.plan = planStorage({
+      capacityTiB,
+      backend: props.backend ?? 'auto',
+      dataVolumeCount: props.dataVolumeCount,
+      throughputMBps: props.throughputMBps,
+    });
     validateSnapshotIds(this.plan, props.dataVolumeSnapshotIds);
     this.mountOptions = clientMountOptions(nfsVersion);
 

@@ -43,6 +43,7 @@ describe('parseContext', () => {
       acceptDataLoss: 'true',
       legacyVolumeAttachments: 'true',
       dataVolumeCount: '2',
+      throughputMBps: '400',
       mountPoint: '/home/shared',
       allowHomeMountPoint: 'true',
     }));
@@ -66,6 +67,7 @@ describe('parseContext', () => {
       acceptDataLoss: true,
       legacyVolumeAttachments: true,
       dataVolumeCount: 2,
+      throughputMBps: 400,
       mountPoint: '/home/shared',
       allowHomeMountPoint: true,
     });
@@ -106,6 +108,9 @@ describe('parseContext', () => {
     ['machineImageId', 'ami-XYZ', /machineImageId="ami-XYZ".*image id such as 'ami-0123456789abcdef0'/],
     ['machineImageId', 'latest', /machineImageId="latest"/],
     ['acceptDataLoss', 'yes', /acceptDataLoss="yes".*'true' or 'false'/],
+    ['throughputMBps', '0', /throughputMBps="0": allowed is a positive number of MB\/s/],
+    ['throughputMBps', 'fast', /throughputMBps="fast": allowed is a positive number of MB\/s/],
+    ['throughputMBps', '1e3', /throughputMBps="1e3"/],
     ['dataVolumeCount', '0', /dataVolumeCount="0".*from 1 to 3/],
     ['dataVolumeCount', '4', /dataVolumeCount="4".*from 1 to 3/],
     ['dataVolumeCount', '1.5', /dataVolumeCount="1.5"/],

@@ -65,6 +65,14 @@ describe('planner choice reaches the template', () => {
 describe('context reaches the template', () => {
   const instanceOf = (t: Template) => Object.values(t.findResources('AWS::EC2::Instance'))[0].Properties;
 
+  test('throughputMBps sizes for sustained throughput: 10 TiB at 400 MB/s is one 10 TiB st1 on m4.10xlarge', () => {
+    const t = Template.fromStack(appStack({ capacityTiB: '10', throughputMBps: '400' }));
+    expect(instanceOf(t).InstanceType).toBe('m4.10xlarge');
+    t.resourcePropertiesCountIs('AWS::EC2::Volume', { VolumeType: 'st1', Size: 10240 }, 1);
+    // Without it, the capacity rule's tier.
+    expect(instanceOf(Template.fromStack(appStack({ capacityTiB: '10' }))).InstanceType).toBe('m4.4xlarge');
+  });
+
   test('keyPair and placementGroup name the instance\'s key pair and placement group', () => {
     const t = Template.fromStack(appStack({ keyPair: 'admin-key', placementGroup: 'hpc-pg' }));
     expect(instanceOf(t).KeyName).toBe('admin-key');
