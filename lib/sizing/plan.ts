@@ -103,6 +103,8 @@ const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'ebs', 'instance-store'
 const LARGEST_INSTANCE_STORE = INSTANCE_STORE_TYPES[INSTANCE_STORE_TYPES.length - 1];
 const MAX_INSTANCE_STORE_TIB = instanceStoreTiB(LARGEST_INSTANCE_STORE);
 const MAX_SINGLE_VOLUME_TIB = ST1.maxSizeGiB / 1024;
+/** The most st1 volumes one EBS stripe holds (48 TiB in 16 TiB volumes). */
+const MAX_DATA_VOLUMES = MAX_EBS_CAPACITY_TIB / MAX_SINGLE_VOLUME_TIB;
 
 /**
  * Plans the server for a request. Throws an Error naming the field, the value and the allowed range for
@@ -120,9 +122,8 @@ export function planStorage(request: StorageRequest): StoragePlan {
   }
   const count = request.dataVolumeCount;
   if (count !== undefined) {
-    const most = MAX_EBS_CAPACITY_TIB / MAX_SINGLE_VOLUME_TIB;
-    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > most) {
-      throw new Error(`dataVolumeCount must be a whole number from 1 to ${most}; got ${describe(count)}`);
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_DATA_VOLUMES) {
+      throw new Error(`dataVolumeCount must be a whole number from 1 to ${MAX_DATA_VOLUMES}; got ${describe(count)}`);
     }
     if (backend === 'instance-store') {
       throw new Error("dataVolumeCount applies to the EBS backend only; got backend 'instance-store'");
@@ -211,25 +212,12 @@ function candidatePlans(capacityTiB: number, backends: readonly Backend[], targe
     }
   }
   if (backends.includes('ebs')) {
-    const most = MAX_EBS_CAPACITY_TIB / MAX_SINGLE_VOLUME_TIB;
-    for (let count = 1; count <= most; count++) {
+    for (let count = 1; count <= MAX_DATA_VOLUMES; count++) {
       const shareGiB = Math.max(ST1.minSizeGiB, Math.ceil((capacityTiB * 1024) / count));
       if (shareGiB > ST1.maxSizeGiB) continue;
       const targetGiB = Math.ceil((((targetMBps / count) * MB_BYTES) / 1024 ** 2 / ST1.baselineMiBpsPerTiB) * 1024);
       const sizeGiB = Math.min(ST1.maxSizeGiB, Math.max(shareGiB, targetGiB));
-      for (const spec of EBS_INSTANCE_TYPES) {
-        const dataVolumes: DataVolumePlan[] = Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB }));
-        plans.push({
-          backend: 'ebs',
-          instanceType: spec.name,
-          dataVolumes,
-          instanceStoreDisks: 0,
-          rawCapacityTiB: (count * sizeGiB) / 1024,
-          throughput: estimateThroughput(spec.name, dataVolumes),
-          monthlyCostUsd: monthlyCost(spec, dataVolumes),
-          reason: '',
-        });
-      }
+      for (const spec of EBS_INSTANCE_TYPES) plans.push({ ...ebsPlan(spec, count, sizeGiB), reason: '' });
     }
   }
   return plans;
@@ -357,9 +345,14 @@ function planEbs(capacityTiB: number, fixedCount?: number): Omit<StoragePlan, 'r
   const count = fixedCount ?? Math.ceil(requiredGiB / ST1.maxSizeGiB);
   // Equal sizes: an LVM stripe uses the same extent count on every volume, so extra size would be wasted.
   const sizeGiB = Math.max(ST1.minSizeGiB, Math.ceil(requiredGiB / count));
-  const dataVolumes: DataVolumePlan[] = Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB }));
   const spec =
     count === 1 ? singleVolumeTier(capacityTiB) : matchingEbsBandwidth(count * st1Volume(sizeGiB).burstMBps);
+  return ebsPlan(spec, count, sizeGiB);
+}
+
+/** `count` striped st1 volumes of `sizeGiB` each on the m4 `spec`: their estimate and cost. */
+function ebsPlan(spec: InstanceTypeSpec, count: number, sizeGiB: number): Omit<StoragePlan, 'reason'> {
+  const dataVolumes: DataVolumePlan[] = Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB }));
   return {
     backend: 'ebs',
     instanceType: spec.name,
