@@ -160,16 +160,21 @@ attach_own() {
   rm -f "$err"
 }
 
+# volume_device <volume id>:<attachment name>:<GiB>: prints the disk of that EBS volume, found by its id (the
+# NVMe serial on Nitro) or by its attachment name (/dev/sdf showing as /dev/xvdf on Xen); fails when absent.
+volume_device() {
+  local id=${1%%:*} mapping=${1#*:} dev
+  mapping=${mapping%%:*}
+  dev=$(nvme_with serial "${id//-/}")
+  if [[ -n $dev ]]; then echo "$dev"; else by_mapping "$mapping"; fi
+}
+
 # attached_here <IMDSv2 token>: succeeds when every data volume is attached to this instance (its NVMe serial,
 # or its attachment name on Xen) and so is the interface (instance metadata lists it among this instance's).
 attached_here() {
-  local item id mapping macs mac found=""
+  local item macs mac found=""
   if [[ $STORAGE_BACKEND == ebs ]]; then
-    for item in $STORAGE_EBS_VOLUMES; do
-      id=${item%%:*} mapping=${item#*:}
-      mapping=${mapping%:*}
-      [[ -n $(nvme_with serial "${id//-/}") ]] || by_mapping "$mapping" >/dev/null || return 1
-    done
+    for item in $STORAGE_EBS_VOLUMES; do volume_device "$item" >/dev/null || return 1; done
   fi
   [[ -n ${STORAGE_NETWORK_INTERFACE:-} ]] || return 0
   macs=$(curl -fsS -m 2 -H "X-aws-ec2-metadata-token: $1" http://169.254.169.254/latest/meta-data/network/interfaces/macs/ 2>/dev/null) ||
@@ -191,8 +196,7 @@ find_disks() {
       for item in ${STORAGE_EBS_VOLUMES:-}; do # <volume id>:<attachment name>:<GiB>
         id=${item%%:*} mapping=${item#*:} gib=${item##*:}
         mapping=${mapping%:*}
-        dev=$(nvme_with serial "${id//-/}")
-        if [[ -z $dev ]] && ! dev=$(by_mapping "$mapping"); then
+        if ! dev=$(volume_device "$item"); then
           missing+=("EBS volume $id (attached as $mapping)")
         elif (($(blockdev --getsize64 "$dev") < gib * 1073741824)); then
           # A volume the stack grew: EBS shows the new size once the modification is optimizing.

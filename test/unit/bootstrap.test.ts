@@ -352,7 +352,7 @@ function runAttachOwn(settings: Record<string, string>, opts: { imds: boolean; a
   );
   const script = path.join(SCRIPTS_DIR, 'storage-bootstrap.sh');
   const part = path.join(dir, 'part.sh');
-  const cut = spawnSync('sed', ['-n', '/^log() /p; /^die() {/,/^}/p; /^nvme_with() {/,/^}/p; /^by_mapping() {/,/^}/p; /^attached_here() {/,/^}/p; /^attach_own() {/,/^}/p', script], { encoding: 'utf8' });
+  const cut = spawnSync('sed', ['-n', '/^log() /p; /^die() {/,/^}/p; /^nvme_with() {/,/^}/p; /^by_mapping() {/,/^}/p; /^volume_device() {/,/^}/p; /^attached_here() {/,/^}/p; /^attach_own() {/,/^}/p', script], { encoding: 'utf8' });
   fs.writeFileSync(part, cut.stdout);
   const vars = Object.entries({ REASON_FILE: path.join(dir, 'reason'), ...settings })
     .map(([k, v]) => `${k}='${v}'`)
