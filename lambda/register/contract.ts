@@ -27,6 +27,18 @@ export const OPTIONAL_PROP = {
   networkInterfaceId: 'NetworkInterfaceId',
 } as const;
 
+/**
+ * ResourceProperties of an FSx for Lustre registration, which has no instance: they take the place of
+ * `InstanceId` (the file system is AVAILABLE once CloudFormation has created it, so nothing is described).
+ */
+export const FSX_PROP = {
+  fileSystemId: 'FileSystemId',
+  dnsName: 'DnsName',
+  mountName: 'MountName',
+  availabilityZone: 'AvailabilityZone',
+  deployment: 'Deployment',
+} as const;
+
 /** Keys of the custom resource's `Data` (readable with `Fn::GetAtt`). */
 export const DATA = {
   ringParameterName: 'RingParameterName',
@@ -37,8 +49,8 @@ export const DATA = {
 /** SSM Parameter Store prefix of the records when none is given (contract 3). */
 export const DEFAULT_PARAMETER_PREFIX = '/storage-server';
 /** The storage backends a record may name. */
-export const BACKENDS = ['ebs', 'instance-store'] as const;
-/** Where a server's data lives: `ebs` or `instance-store` (the planner's `Backend`, without its imports). */
+export const BACKENDS = ['ebs', 'instance-store', 'fsx-lustre'] as const;
+/** Where a server's data lives: `ebs`, `instance-store` or `fsx-lustre` (the planner's `Backend`, without its imports). */
 export type Backend = (typeof BACKENDS)[number];
 
 /** Longest cluster or server name (contract 2). */
@@ -56,21 +68,28 @@ export const MAX_PATH_LENGTH = 255;
 /** Longest mount option list, for the same reason as {@link MAX_PATH_LENGTH}. */
 export const MAX_OPTIONS_LENGTH = 1024;
 
-/** Ring member record: `<prefix>/<cluster>/ring/<server>`. */
-export interface RingRecord {
+/**
+ * Ring member record: `<prefix>/<cluster>/ring/<server>`. An EC2 NFS server's carries `instanceId`; an FSx for
+ * Lustre file system's carries `fileSystemId` instead (contract 3).
+ */
+export type RingRecord = Ec2RingRecord | FsxRingRecord;
+
+/** The fields every ring member record has. */
+interface RingRecordBase {
   /** The server's name in the ring (`serverName`). */
   readonly name: string;
   /** The member's role in the ring; always `storage` for a storage server. */
   readonly role: 'storage';
-  /** EC2 instance id of the server. */
-  readonly instanceId: string;
-  /** The server's private IPv4 address. */
+  /** The server's private IPv4 address; empty for FSx for Lustre, which clients reach by its DNS name. */
   readonly privateIp: string;
-  /** The server's private DNS name; empty when EC2 reports none. */
+  /** The server's private DNS name (FSx: the file system's DNS name); empty when EC2 reports none. */
   readonly privateDnsName: string;
-  /** Availability Zone of the instance; empty when EC2 reports none. */
+  /** Availability Zone of the instance or file system; empty when unknown. */
   readonly availabilityZone: string;
-  /** EC2 instance type, e.g. `m4.2xlarge`; empty when EC2 reports none. */
+  /**
+   * EC2 instance type, e.g. `m4.2xlarge`; for FSx for Lustre the deployment, e.g. `PERSISTENT_2/SSD/125`; empty
+   * when EC2 reports none.
+   */
   readonly instanceType: string;
   /** Where the server's data lives. */
   readonly backend: Backend;
@@ -78,26 +97,57 @@ export interface RingRecord {
   readonly registeredAt: string;
 }
 
+/** The ring record of an EC2 NFS server (backend `ebs` or `instance-store`). */
+export interface Ec2RingRecord extends RingRecordBase {
+  /** EC2 instance id of the server. */
+  readonly instanceId: string;
+}
+
+/** The ring record of an FSx for Lustre file system. */
+export interface FsxRingRecord extends RingRecordBase {
+  /** The file system's id, `fs-...`. */
+  readonly fileSystemId: string;
+}
+
 /** Mount config record: `<prefix>/<cluster>/storage/<server>/mount`. */
 export interface MountRecord {
-  /** The server's private IP. */
+  /** The server's private IP; for FSx for Lustre the file system's DNS name. */
   readonly server: string;
-  /** The directory the server exports. */
+  /** The directory the server exports; for FSx for Lustre `/<mountName>`. */
   readonly exportPath: string;
   /** The directory clients mount the export on. */
   readonly mountPoint: string;
-  /** File system type for mount and fstab; always `nfs4`. */
-  readonly fsType: 'nfs4';
+  /** File system type for mount and fstab: `nfs4`, or `lustre` for FSx for Lustre. */
+  readonly fsType: FsType;
   /** Client mount options. */
   readonly options: string;
   /** The complete fstab line. */
   readonly fstab: string;
 }
 
+/** The file system types of a mount config. */
+export type FsType = 'nfs4' | 'lustre';
+
+/** What an FSx for Lustre registration names instead of an instance. */
+export interface FsxTarget {
+  /** The file system's id, `fs-...`. */
+  readonly fileSystemId: string;
+  /** The file system's DNS name, `fs-....fsx.<region>.amazonaws.com`. */
+  readonly dnsName: string;
+  /** The file system's Lustre mount name (8 characters; `fsx` for SCRATCH_1). */
+  readonly mountName: string;
+  /** Availability Zone of the file system's subnet; may be empty. */
+  readonly availabilityZone: string;
+  /** The deployment, e.g. `PERSISTENT_2/SSD/125`, recorded as the ring record's `instanceType`. */
+  readonly deployment: string;
+}
+
 /** The ResourceProperties of the custom resource, validated. */
 export interface RegistrationProperties {
-  /** EC2 instance id of the server to register. */
+  /** EC2 instance id of the server to register; `''` for FSx for Lustre (see `fsx`). */
   readonly instanceId: string;
+  /** The FSx for Lustre file system to register (backend `fsx-lustre`), instead of an instance. */
+  readonly fsx?: FsxTarget;
   /** The cluster the server serves. */
   readonly clusterName: string;
   /** The server's name in the ring. */
@@ -119,6 +169,13 @@ export interface RegistrationProperties {
 const NAME = /^[A-Za-z0-9_.-]+$/;
 const INSTANCE_ID = /^i-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 const NETWORK_INTERFACE_ID = /^eni-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
+const FILE_SYSTEM_ID = /^fs-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
+/** An FSx for Lustre DNS name, as the client mount script accepts it (lib/scripts/client-mount.sh, FSX_DNS). */
+export const FSX_DNS_NAME = /^fs-[0-9a-f]{8,17}\.fsx\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/;
+/** A Lustre mount name: FSx gives 8 lower-case letters and digits (`fsx` on SCRATCH_1). */
+export const LUSTRE_MOUNT_NAME = /^[a-z0-9]{3,8}$/;
+const AVAILABILITY_ZONE = /^(?:[a-z]{2}(?:-[a-z]+)+-\d[a-z]|)$/;
+const DEPLOYMENT = /^(SCRATCH_2|PERSISTENT_1|PERSISTENT_2)\/(SSD|HDD)\/\d{1,4}$/;
 const NO_SPACE = /^[^\s\0-\x1f\x7f]+$/;
 
 /** A cluster or server name: `[A-Za-z0-9_.-]`, 1-64 characters (one SSM path level). */
@@ -236,26 +293,45 @@ export function parseRingParameterName(
   return { prefix, clusterName, serverName };
 }
 
-/** The fstab line a client uses: `<ip>:<exportPath> <mountPoint> nfs4 <options> 0 0`. */
-export function fstabLine(server: string, exportPath: string, mountPoint: string, options: string): string {
-  return `${server}:${exportPath} ${mountPoint} nfs4 ${options} 0 0`;
+/**
+ * The fstab line a client uses: `<ip>:<exportPath> <mountPoint> nfs4 <options> 0 0`, or for FSx for Lustre
+ * `<dnsName>@tcp:/<mountName> <mountPoint> lustre <options> 0 0` (the FSx for Lustre guide's fstab form).
+ */
+export function fstabLine(server: string, exportPath: string, mountPoint: string, options: string, fsType: FsType = 'nfs4'): string {
+  const source = fsType === 'lustre' ? `${server}@tcp:${exportPath}` : `${server}:${exportPath}`;
+  return `${source} ${mountPoint} ${fsType} ${options} 0 0`;
 }
 
-/** The mount config record for a server at `privateIp`. */
+/** The mount config record for a server at `server` (an IP; for `lustre` the file system's DNS name). */
 export function mountRecord(
-  privateIp: string,
+  server: string,
   exportPath: string,
   mountPoint: string,
   options: string,
+  fsType: FsType = 'nfs4',
 ): MountRecord {
   return {
-    server: privateIp,
+    server,
     exportPath,
     mountPoint,
-    fsType: 'nfs4',
+    fsType,
     options,
-    fstab: fstabLine(privateIp, exportPath, mountPoint, options),
+    fstab: fstabLine(server, exportPath, mountPoint, options, fsType),
   };
+}
+
+/** Validates an FSx registration's target (the `FSX_PROP` properties); throws naming the field and the value. */
+export function validateFsxTarget(field: (key: string) => string, t: FsxTarget): void {
+  const check = (key: string, value: string, ok: boolean, rule: string) => {
+    if (!ok) throw new Error(`${field(key)} must be ${rule}, got ${JSON.stringify(value)}`);
+  };
+  check(FSX_PROP.fileSystemId, t.fileSystemId, FILE_SYSTEM_ID.test(t.fileSystemId),
+    "an FSx file system id ('fs-' and 8 or 17 lower-case hex digits)");
+  check(FSX_PROP.dnsName, t.dnsName, FSX_DNS_NAME.test(t.dnsName) && t.dnsName.startsWith(`${t.fileSystemId}.`),
+    `the file system's DNS name (${t.fileSystemId}.fsx.<region>.amazonaws.com)`);
+  check(FSX_PROP.mountName, t.mountName, LUSTRE_MOUNT_NAME.test(t.mountName), 'a Lustre mount name (3-8 lower-case letters and digits)');
+  check(FSX_PROP.availabilityZone, t.availabilityZone, AVAILABILITY_ZONE.test(t.availabilityZone), "an Availability Zone name (e.g. 'us-east-1a') or empty");
+  check(FSX_PROP.deployment, t.deployment, DEPLOYMENT.test(t.deployment), "a deployment such as 'PERSISTENT_2/SSD/125'");
 }
 
 /**
@@ -268,7 +344,12 @@ export function parseRegistrationProperties(
   if (raw === undefined || raw === null || typeof raw !== 'object') {
     throw new Error(`ResourceProperties is missing; expected the keys ${Object.values(PROP).join(', ')}`);
   }
-  const missing = Object.values(PROP).filter(
+  // An FSx for Lustre registration names a file system instead of an instance.
+  const isFsx = raw[PROP.backend] === 'fsx-lustre';
+  const required: string[] = isFsx
+    ? [...Object.values(PROP).filter((k) => k !== PROP.instanceId), ...Object.values(FSX_PROP).filter((k) => k !== FSX_PROP.availabilityZone)]
+    : Object.values(PROP);
+  const missing = required.filter(
     (key) => raw[key] === undefined || raw[key] === null || raw[key] === '',
   );
   if (missing.length > 0) {
@@ -283,7 +364,7 @@ export function parseRegistrationProperties(
   };
   const field = (key: string): string => `ResourceProperties.${key}`;
   const props = {
-    instanceId: get(PROP.instanceId),
+    instanceId: isFsx ? '' : get(PROP.instanceId),
     clusterName: get(PROP.clusterName),
     serverName: get(PROP.serverName),
     parameterPrefix: get(PROP.parameterPrefix),
@@ -292,7 +373,7 @@ export function parseRegistrationProperties(
     mountOptions: get(PROP.mountOptions),
     backend: get(PROP.backend),
   };
-  validateInstanceId(field(PROP.instanceId), props.instanceId);
+  if (!isFsx) validateInstanceId(field(PROP.instanceId), props.instanceId);
   validateName(field(PROP.clusterName), props.clusterName);
   validateName(field(PROP.serverName), props.serverName);
   validatePrefix(field(PROP.parameterPrefix), props.parameterPrefix);
@@ -301,6 +382,20 @@ export function parseRegistrationProperties(
   validateMountOptions(field(PROP.mountOptions), props.mountOptions);
   const backend = props.backend;
   validateBackend(field(PROP.backend), backend);
+  if (isFsx) {
+    const fsx: FsxTarget = {
+      fileSystemId: get(FSX_PROP.fileSystemId),
+      dnsName: get(FSX_PROP.dnsName),
+      mountName: get(FSX_PROP.mountName),
+      availabilityZone: raw[FSX_PROP.availabilityZone] === undefined ? '' : get(FSX_PROP.availabilityZone),
+      deployment: get(FSX_PROP.deployment),
+    };
+    validateFsxTarget(field, fsx);
+    if (props.exportPath !== `/${fsx.mountName}`) {
+      throw new Error(`${field(PROP.exportPath)} must be '/' and the mount name (${JSON.stringify(`/${fsx.mountName}`)}) for FSx for Lustre, got ${JSON.stringify(props.exportPath)}`);
+    }
+    return { ...props, backend, fsx };
+  }
   const rawInterface = raw[OPTIONAL_PROP.networkInterfaceId];
   if (rawInterface === undefined || rawInterface === '') return { ...props, backend };
   const networkInterfaceId = get(OPTIONAL_PROP.networkInterfaceId);

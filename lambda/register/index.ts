@@ -21,13 +21,17 @@ import {
 import type { CdkCustomResourceEvent, CdkCustomResourceResponse } from 'aws-lambda';
 import {
   DATA,
+  FSX_PROP,
   PROP,
   mountParameterName,
   mountRecord,
   parseRegistrationProperties,
   parseRingParameterName,
   ringParameterName,
-  type RingRecord,
+  type Ec2RingRecord,
+  type FsxRingRecord,
+  type FsxTarget,
+  type RegistrationProperties,
 } from './contract';
 
 /**
@@ -88,6 +92,7 @@ async function register(event: Event, context?: HandlerContext): Promise<CdkCust
   const props = parseRegistrationProperties(event.ResourceProperties);
   const ringName = ringParameterName(props.parameterPrefix, props.clusterName, props.serverName);
   const mountName = mountParameterName(props.parameterPrefix, props.clusterName, props.serverName);
+  if (props.fsx) return registerFileSystem(event, props, props.fsx, ringName, mountName);
   const names = { instanceId: props.instanceId, ringParameterName: ringName, mountParameterName: mountName };
   log('info', 'registering storage server', { requestType: event.RequestType, ...names });
 
@@ -101,7 +106,7 @@ async function register(event: Event, context?: HandlerContext): Promise<CdkCust
       `instance ${props.instanceId} is running but has no private IP address; cannot register it`,
     );
   }
-  const ring: RingRecord = {
+  const ring: Ec2RingRecord = {
     name: props.serverName,
     role: 'storage',
     instanceId: props.instanceId,
@@ -125,6 +130,44 @@ async function register(event: Event, context?: HandlerContext): Promise<CdkCust
       [DATA.ringParameterName]: ringName,
       [DATA.mountParameterName]: mountName,
       [DATA.privateIp]: privateIp,
+    },
+  };
+}
+
+/**
+ * An FSx for Lustre file system: CloudFormation created it (AVAILABLE) before this resource, whose properties
+ * name it, so the records are written from them alone, with no AWS call but the two writes. Clients reach it by
+ * its DNS name (the ring record's `privateIp` stays empty).
+ */
+async function registerFileSystem(
+  event: Event,
+  props: RegistrationProperties,
+  fsx: FsxTarget,
+  ringName: string,
+  mountName: string,
+): Promise<CdkCustomResourceResponse> {
+  const names = { fileSystemId: fsx.fileSystemId, ringParameterName: ringName, mountParameterName: mountName };
+  log('info', 'registering FSx for Lustre file system', { requestType: event.RequestType, ...names });
+  const ring: FsxRingRecord = {
+    name: props.serverName,
+    role: 'storage',
+    fileSystemId: fsx.fileSystemId,
+    privateIp: '',
+    privateDnsName: fsx.dnsName,
+    availabilityZone: fsx.availabilityZone,
+    instanceType: fsx.deployment,
+    backend: props.backend,
+    registeredAt: new Date().toISOString(),
+  };
+  await putJson(ringName, ring);
+  await putJson(mountName, mountRecord(fsx.dnsName, props.exportPath, props.mountPoint, props.mountOptions, 'lustre'));
+  log('info', 'registered FSx for Lustre file system', { requestType: event.RequestType, ...names, dnsName: fsx.dnsName });
+  return {
+    PhysicalResourceId: ringName,
+    Data: {
+      [DATA.ringParameterName]: ringName,
+      [DATA.mountParameterName]: mountName,
+      [DATA.privateIp]: '',
     },
   };
 }
@@ -173,8 +216,9 @@ async function deregister(
   const names = { ringParameterName: ringName, mountParameterName: mountName };
 
   // Another registration may have taken these names over since (a second stack with the same cluster and
-  // server names, or two servers that swapped names): its records are not ours to delete.
-  const ourInstance = event.ResourceProperties?.[PROP.instanceId];
+  // server names, or two servers that swapped names): its records are not ours to delete. The owner is an
+  // instance id, or a file system id for FSx for Lustre.
+  const ourInstance = event.ResourceProperties?.[PROP.instanceId] ?? event.ResourceProperties?.[FSX_PROP.fileSystemId];
   const owner = await ringOwner(ringName);
   if (typeof ourInstance === 'string' && owner !== undefined && owner !== ourInstance) {
     log('warn', 'records now belong to another instance; left in place', {
@@ -198,12 +242,16 @@ async function deregister(
   return { PhysicalResourceId: ringName };
 }
 
-/** The instance id recorded in the ring record, or undefined when there is no (readable) record. */
+/**
+ * The instance id (or FSx file system id) recorded in the ring record, or undefined when there is no (readable)
+ * record.
+ */
 async function ringOwner(ringName: string): Promise<string | undefined> {
   try {
     const out = await ssm.send(new GetParameterCommand({ Name: ringName }));
-    const record = JSON.parse(out.Parameter?.Value ?? '') as Partial<RingRecord>;
-    return typeof record.instanceId === 'string' ? record.instanceId : undefined;
+    const record = JSON.parse(out.Parameter?.Value ?? '') as Partial<Ec2RingRecord & FsxRingRecord>;
+    const owner = record.instanceId ?? record.fileSystemId;
+    return typeof owner === 'string' ? owner : undefined;
   } catch (err) {
     if (errorName(err) === 'ParameterNotFound' || err instanceof SyntaxError) return undefined;
     throw err;

@@ -26,8 +26,18 @@ export const PROP = {
   keyPair: 'KeyPair',
   placementGroup: 'PlacementGroup',
   volumeAttachment: 'VolumeAttachment',
+  fileSystemType: 'FileSystemType',
+  perUnitStorageThroughput: 'PerUnitStorageThroughput',
+  storageCapacityGiB: 'StorageCapacityGiB',
+  subnetId: 'SubnetId',
   acceptDataLoss: 'AcceptDataLoss',
 } as const;
+
+/**
+ * The FSx for Lustre fields: `''` on the EC2 backends, where they are left out of the PhysicalResourceId's hash
+ * and may be absent from the properties (a guard deployed before FSx keeps its id).
+ */
+export const FSX_FIELDS = ['fileSystemType', 'perUnitStorageThroughput', 'storageCapacityGiB', 'subnetId'] as const;
 
 /**
  * Who attaches the EBS data volumes to the instance: `stack` (an AWS::EC2::VolumeAttachment per volume, as
@@ -45,6 +55,8 @@ export const RESOURCE_TYPE = 'Custom::StorageServerUpdateGuard';
 export const PHYSICAL_ID_PREFIX = 'storage-layout-';
 /** The `EncryptionKey` of volumes encrypted with the account's AWS managed EBS key. */
 export const AWS_MANAGED_EBS_KEY = 'aws/ebs';
+/** The `EncryptionKey` of an FSx for Lustre file system encrypted with the account's AWS managed FSx key. */
+export const AWS_MANAGED_FSX_KEY = 'aws/fsx';
 /**
  * Longest refusal message. CloudFormation keeps about 4 KB of a custom resource's reason, and the Provider
  * framework appends the function's log group and a stack trace to the message: 3000 leaves room for both.
@@ -84,6 +96,14 @@ export interface StorageLayout {
   readonly placementGroup: string;
   /** Who attaches the EBS data volumes: see {@link VOLUME_ATTACHMENTS}. */
   readonly volumeAttachment: VolumeAttachment;
+  /** FSx for Lustre: the deployment and storage type, e.g. `PERSISTENT_2/SSD`; `''` on the EC2 backends. */
+  readonly fileSystemType: string;
+  /** FSx for Lustre: MB/s per TiB (`''` for SCRATCH_2, which has none, and on the EC2 backends). */
+  readonly perUnitStorageThroughput: string;
+  /** FSx for Lustre: the storage capacity, whole GiB; `''` on the EC2 backends. */
+  readonly storageCapacityGiB: string;
+  /** FSx for Lustre: the file system's subnet (a new one replaces the file system); `''` on the EC2 backends. */
+  readonly subnetId: string;
 }
 
 /** A field of {@link StorageLayout}. */
@@ -230,7 +250,59 @@ export const INSTANCE_REPLACEMENT: UpdatePolicy = perBackend({
     'it replaces the instance, and every instance-store disk with it',
     `keep the old value, or ${SECOND_SERVER}`,
   ),
+  'fsx-lustre': ALLOWED, // no instance: always ''
 });
+
+const FSX_REPLACED = 'CloudFormation replaces the file system, and every byte on it goes with the old one';
+const FSX_COPY = 'deploy a second server with another serverName (a new file system), copy the data, then remove the first';
+
+/**
+ * FSx for Lustre per-unit throughput: FSx changes it in place on persistent SSD file systems (FSx for Lustre
+ * guide, "Managing throughput capacity": PERSISTENT_1 SSD 50/100/200, PERSISTENT_2 125/250/500/1000); an HDD
+ * file system's cannot be changed, and SCRATCH_2 has none.
+ */
+export const FSX_THROUGHPUT: UpdatePolicy = perBackend({
+  ebs: ALLOWED,
+  'instance-store': ALLOWED,
+  'fsx-lustre': {
+    name: 'in place on persistent SSD',
+    // A new type is refused by the FileSystemType row; this one judges the throughput of the same type.
+    objections: (o, n) =>
+      o.fileSystemType !== n.fileSystemType || /^PERSISTENT_[12]\/SSD$/.test(n.fileSystemType)
+        ? []
+        : [{
+          why: `FSx changes the throughput per unit of storage in place only on persistent SSD file systems (this one is ${o.fileSystemType || 'unknown'})`,
+          safePath: `keep the old value, or ${FSX_COPY}`,
+        }],
+  },
+});
+
+/** FSx for Lustre storage capacity: FSx grows it in place (within the type's steps); it never shrinks. */
+export const FSX_CAPACITY: UpdatePolicy = perBackend({
+  ebs: ALLOWED,
+  'instance-store': ALLOWED,
+  'fsx-lustre': {
+    name: 'grow only',
+    objections: (o, n) =>
+      Number(n.storageCapacityGiB) >= Number(o.storageCapacityGiB)
+        ? []
+        : [{
+          why: 'FSx for Lustre cannot shrink a file system\'s storage capacity',
+          safePath: `keep capacityTiB at least its old value; to shrink, ${FSX_COPY}`,
+        }],
+  },
+});
+
+const EBS_KEY = refused(
+  'a new key replaces the volumes: EBS cannot re-encrypt a volume in place',
+  'keep the old key, or snapshot the volumes, deploy a second server with another serverName from the ' +
+    'snapshots under the new key (EBS re-encrypts on restore), then remove the first',
+);
+const EC2_ZONE = refused(
+  'EBS volumes live in one Availability Zone, and the instance store dies with its host',
+  'keep the old subnet, or deploy a second server with another serverName in the new subnet (EBS: ' +
+    'from snapshots of the volumes; instance store: copy the data), then remove the first',
+);
 
 /**
  * The update policy of every layout field: the one table to read or edit. `AcceptDataLoss` is not part of
@@ -244,23 +316,17 @@ export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
       'a type change is a stop/start: every instance-store byte is lost',
       `keep the old instance type, or ${SECOND_SERVER}`,
     ),
+    'fsx-lustre': ALLOWED, // always ''
   }),
-  dataVolumes: perBackend({ ebs: GROW_ONLY, 'instance-store': ALLOWED }),
+  dataVolumes: perBackend({ ebs: GROW_ONLY, 'instance-store': ALLOWED, 'fsx-lustre': ALLOWED }),
   snapshotIds: refused(
     'the volumes would be replaced by new ones from the snapshots; the old ones would be stranded',
     'keep the old snapshot ids (they only matter when the volumes are created); to restore a snapshot set, ' +
       'deploy a second server with another serverName from those snapshots, then remove the first',
   ),
-  encryptionKey: refused(
-    'a new key replaces the volumes: EBS cannot re-encrypt a volume in place',
-    'keep the old key, or snapshot the volumes, deploy a second server with another serverName from the ' +
-      'snapshots under the new key (EBS re-encrypts on restore), then remove the first',
-  ),
-  availabilityZone: refused(
-    'EBS volumes live in one Availability Zone, and the instance store dies with its host',
-    'keep the old subnet, or deploy a second server with another serverName in the new subnet (EBS: ' +
-      'from snapshots of the volumes; instance store: copy the data), then remove the first',
-  ),
+  encryptionKey: perBackend({ ebs: EBS_KEY, 'instance-store': EBS_KEY, 'fsx-lustre': refused(`a new key (KmsKeyId): ${FSX_REPLACED}`, `keep the old key, or ${FSX_COPY}`) }),
+  // On FSx a new zone is a new subnet, which the SubnetId row refuses.
+  availabilityZone: perBackend({ ebs: EC2_ZONE, 'instance-store': EC2_ZONE, 'fsx-lustre': ALLOWED }),
   imageId: INSTANCE_REPLACEMENT,
   keyPair: INSTANCE_REPLACEMENT,
   placementGroup: INSTANCE_REPLACEMENT,
@@ -287,6 +353,19 @@ export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
       },
     },
     'instance-store': ALLOWED, // no data volumes
+    'fsx-lustre': ALLOWED, // no data volumes
+  }),
+  fileSystemType: perBackend({
+    ebs: ALLOWED, // always ''
+    'instance-store': ALLOWED,
+    'fsx-lustre': refused(`a new deployment or storage type: ${FSX_REPLACED}`, `keep the old type, or ${FSX_COPY}`),
+  }),
+  perUnitStorageThroughput: FSX_THROUGHPUT,
+  storageCapacityGiB: FSX_CAPACITY,
+  subnetId: perBackend({
+    ebs: ALLOWED, // always '': the AvailabilityZone row guards EBS and instance store
+    'instance-store': ALLOWED,
+    'fsx-lustre': refused(`a new subnet (SubnetIds): ${FSX_REPLACED}`, `keep the old subnet, or ${FSX_COPY}`),
   }),
 };
 
@@ -356,7 +435,9 @@ export function refusalMessage(refusals: readonly Refusal[]): string {
 export function layoutPhysicalId(layout: StorageLayout): string {
   // VolumeAttachment `stack` is what a layout without the field means, and is left out: a guard deployed before
   // the field existed keeps its id, so the rollback of an update it refused is still recognised as one.
-  const fields = LAYOUT_FIELDS.filter((f) => f !== 'volumeAttachment' || layout.volumeAttachment !== 'stack');
+  // The FSx fields are left out when empty (the EC2 backends) for the same reason.
+  const fields = LAYOUT_FIELDS.filter((f) => (f !== 'volumeAttachment' || layout.volumeAttachment !== 'stack') &&
+    !((FSX_FIELDS as readonly string[]).includes(f) && layout[f] === ''));
   const canonical = JSON.stringify(Object.fromEntries(fields.map((f) => [PROP[f], wireValue(layout, f)])));
   return PHYSICAL_ID_PREFIX + createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
@@ -396,7 +477,8 @@ export function parseGuardProperties(raw: unknown, where = 'ResourceProperties')
     );
   }
   const missing = Object.values(PROP).filter(
-    (k) => props[k] === undefined && k !== PROP.dataVolumes && k !== PROP.snapshotIds && k !== PROP.volumeAttachment,
+    (k) => props[k] === undefined && k !== PROP.dataVolumes && k !== PROP.snapshotIds && k !== PROP.volumeAttachment &&
+      !FSX_FIELDS.some((f) => PROP[f] === k),
   );
   if (missing.length > 0) throw new Error(`${where} is missing ${missing.join(', ')}`);
 
@@ -408,6 +490,8 @@ export function parseGuardProperties(raw: unknown, where = 'ResourceProperties')
     }
     return value;
   };
+  // Absent (a guard deployed before FSx) means ''.
+  const optionalText = (key: string): string => (props[key] === undefined ? '' : text(key));
   const list = (key: string): string[] => {
     const value = props[key] ?? [];
     if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
@@ -436,6 +520,10 @@ export function parseGuardProperties(raw: unknown, where = 'ResourceProperties')
     keyPair: text(PROP.keyPair),
     placementGroup: text(PROP.placementGroup),
     volumeAttachment: volumeAttachment(name(PROP.volumeAttachment), props[PROP.volumeAttachment] ?? 'stack'),
+    fileSystemType: optionalText(PROP.fileSystemType),
+    perUnitStorageThroughput: optionalText(PROP.perUnitStorageThroughput),
+    storageCapacityGiB: optionalText(PROP.storageCapacityGiB),
+    subnetId: optionalText(PROP.subnetId),
   };
   validateLayout(layout, (field) => name(PROP[field]));
   return { layout, acceptDataLoss: acceptDataLoss === 'true' };
@@ -466,6 +554,18 @@ export function validateLayout(
   };
   if (!isUnresolved(layout.backend)) validateBackend(name('backend'), layout.backend);
   const instanceStore = layout.backend === 'instance-store';
+  const fsx = layout.backend === 'fsx-lustre';
+
+  if (fsx) {
+    check('fileSystemType', layout.fileSystemType, FSX_TYPE.test(layout.fileSystemType),
+      "must be an FSx for Lustre deployment and storage type such as 'PERSISTENT_2/SSD' on the fsx-lustre backend");
+    const perUnit = layout.perUnitStorageThroughput;
+    check('perUnitStorageThroughput', perUnit, perUnit === '' || WHOLE.test(perUnit), "must be '' or a whole number of MB/s per TiB");
+    check('storageCapacityGiB', layout.storageCapacityGiB, WHOLE.test(layout.storageCapacityGiB), 'must be a whole number of GiB');
+    check('subnetId', layout.subnetId, SUBNET_ID.test(layout.subnetId), "must be a subnet id such as 'subnet-0123456789abcdef0'");
+  } else {
+    for (const f of FSX_FIELDS) check(f, layout[f], layout[f] === '', `must be '' on the ${layout.backend} backend`);
+  }
 
   const type = layout.instanceStoreType;
   if (instanceStore) {
@@ -476,13 +576,13 @@ export function validateLayout(
       'must be an EC2 instance type such as d2.xlarge on the instance-store backend',
     );
   } else {
-    check('instanceStoreType', type, type === '', "must be '' on the ebs backend");
+    check('instanceStoreType', type, type === '', `must be '' on the ${layout.backend} backend`);
   }
 
-  if (instanceStore && layout.dataVolumes.length > 0) {
+  if ((instanceStore || fsx) && layout.dataVolumes.length > 0) {
     fail(
       'dataVolumes',
-      'must be empty on the instance-store backend',
+      `must be empty on the ${layout.backend} backend`,
       layout.dataVolumes.map(dataVolumeEntry),
     );
   }
@@ -510,8 +610,8 @@ export function validateLayout(
   check(
     'encryptionKey',
     key,
-    key === AWS_MANAGED_EBS_KEY || KMS_KEY_ARN.test(key),
-    `must be '${AWS_MANAGED_EBS_KEY}' or a KMS key ARN`,
+    key === (fsx ? AWS_MANAGED_FSX_KEY : AWS_MANAGED_EBS_KEY) || KMS_KEY_ARN.test(key),
+    `must be '${fsx ? AWS_MANAGED_FSX_KEY : AWS_MANAGED_EBS_KEY}' or a KMS key ARN`,
   );
   const zone = layout.availabilityZone;
   check(
@@ -541,6 +641,9 @@ const RESOLVE_SSM = /^resolve:ssm:\/[A-Za-z0-9_.\/-]+(?::\d+)?$/;
 const KMS_KEY_ARN = /^arn:[a-z-]+:kms:[a-z0-9-]+:\d{12}:(?:key|alias)\/\S+$/;
 const INSTANCE_TYPE = /^[a-z0-9-]+\.[a-z0-9-]+$/;
 const NO_SPACE = /^\S+$/;
+const FSX_TYPE = /^(SCRATCH_2|PERSISTENT_1|PERSISTENT_2)\/(SSD|HDD)$/;
+const WHOLE = /^[1-9]\d{0,6}$/;
+const SUBNET_ID = /^subnet-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 
 function parseDataVolume(name: string, entry: string): DataVolumeLayout {
   const m = DATA_VOLUME.exec(entry);

@@ -277,6 +277,10 @@ export class Ec2NfsServer extends Construct {
         keyPair: cfnInstance.keyName ?? '',
         placementGroup: cfnInstance.placementGroupName ?? '',
         volumeAttachment: legacyAttachments.length > 0 ? 'retained' : 'server',
+        fileSystemType: '',
+        perUnitStorageThroughput: '',
+        storageCapacityGiB: '',
+        subnetId: '',
       },
       acceptDataLoss: props.acceptDataLoss,
     });

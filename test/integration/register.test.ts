@@ -443,7 +443,7 @@ describe('bad input: the handler throws an Error naming the problem and writes n
 
   test.each([
     ['InstanceId', 'i-zzz', "must be an EC2 instance id ('i-' and 8 or 17 lower-case hex digits)"],
-    ['Backend', 'nvme', 'must be one of ebs, instance-store'],
+    ['Backend', 'nvme', 'must be one of ebs, instance-store, fsx-lustre'],
     ['ExportPath', 'export/data', 'must be an absolute path without whitespace'],
     ['MountPoint', '/my data', 'must be an absolute path without whitespace'],
     ['MountOptions', 'hard, intr', 'must be a non-empty comma-separated option list without whitespace'],

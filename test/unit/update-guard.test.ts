@@ -434,7 +434,7 @@ describe('validation of the properties', () => {
     [
       'an unknown backend',
       { Backend: 'zfs' },
-      /ResourceProperties.Backend must be one of ebs, instance-store, got "zfs"/,
+      /ResourceProperties.Backend must be one of ebs, instance-store, fsx-lustre, got "zfs"/,
     ],
     [
       'a bad volume entry',
@@ -686,6 +686,10 @@ const LAYOUT: StorageLayout = {
   keyPair: '',
   placementGroup: '',
   volumeAttachment: 'server',
+  fileSystemType: '',
+  perUnitStorageThroughput: '',
+  storageCapacityGiB: '',
+  subnetId: '',
 };
 
 function guard(stack: Stack, id = 'Guard', props: Partial<UpdateGuardProps> = {}): UpdateGuard {
@@ -819,7 +823,7 @@ describe('UpdateGuard', () => {
   });
 
   test.each([
-    ['backend', { backend: 'zfs' as never }, /layout.backend must be one of ebs, instance-store, got "zfs"/],
+    ['backend', { backend: 'zfs' as never }, /layout.backend must be one of ebs, instance-store, fsx-lustre, got "zfs"/],
     [
       'instanceStoreType',
       { instanceStoreType: 'd2.xlarge' },
