@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
- * Prints the storage plan for a capacity: `npm run plan -- <capacityTiB> [auto|ebs|instance-store]
- * [--throughput <MB/s>]` (the sustained aggregate MB/s the cluster needs).
+ * Prints the storage plan for a capacity: `npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre]
+ * [--throughput <MB/s>]` (the sustained aggregate MB/s the cluster needs), then the best plan of each backend for
+ * the same request, side by side.
  */
-import { Backend, formatPlanTable, planStorage } from '../lib/sizing';
+import { Backend, formatBackendComparison, formatPlanTable, planStorage } from '../lib/sizing';
 
-const USAGE = 'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store] [--throughput <MB/s>]';
+const USAGE = 'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre] [--throughput <MB/s>]';
 const args = process.argv.slice(2);
 let throughputArg: string | undefined;
 const at = args.indexOf('--throughput');
@@ -22,7 +23,10 @@ try {
   if (Number.isNaN(capacityTiB)) throw new Error(`capacityTiB must be a positive number of TiB; got '${capacity}'`);
   const throughputMBps = throughputArg === undefined ? undefined : decimal(throughputArg);
   if (Number.isNaN(throughputMBps)) throw new Error(`throughputMBps must be a positive number of MB/s; got '${throughputArg}'`);
-  console.log(formatPlanTable(planStorage({ capacityTiB, backend: backend as Backend | 'auto', throughputMBps })));
+  const request = { capacityTiB, backend: backend as Backend | 'auto', throughputMBps };
+  console.log(formatPlanTable(planStorage(request)));
+  console.log('\nThe best plan of each backend for the same request:');
+  console.log(formatBackendComparison(request));
 } catch (e) {
   console.error(`Error: ${(e as Error).message}`);
   process.exit(1);

@@ -6,6 +6,7 @@ import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct, IDependable } from 'constructs';
 import {
   DEFAULT_PARAMETER_PREFIX,
+  type FsType,
   fstabLine,
   storagePath,
   validateName,
@@ -105,6 +106,12 @@ export class ClientMount extends Construct {
    * `AdditionalIamPolicies`, a Slurm cluster's launch template role).
    */
   public readonly readPolicy: iam.ManagedPolicy;
+  /** The cluster whose storage servers it mounts. */
+  public readonly clusterName: string;
+  /** The SSM prefix of the mount configs. */
+  public readonly parameterPrefix: string;
+  /** The one server it mounts, when it was given one. */
+  public readonly serverName?: string;
   private readonly parameterArns: string[];
 
   constructor(scope: Construct, id: string, props: ClientMountProps) {
@@ -119,6 +126,10 @@ export class ClientMount extends Construct {
     validateConcrete('parameterPrefix', prefix, validatePrefix);
     if (props.serverName !== undefined) validateConcrete('serverName', props.serverName, validateName);
     validateTagKey(clientTagKey);
+    this.clusterName = props.clusterName;
+    this.parameterPrefix = prefix;
+    this.serverName = props.serverName;
+    validateOnePerCluster(this);
     const allowedServers = allowedServersParameter(props.allowedServerCidrs);
     const scheduleExpression = rateExpression(schedule);
 
@@ -197,8 +208,13 @@ export interface MountableStorageServer extends ec2.IConnectable {
   readonly clusterName: string;
   /** The server's name in the cluster ring; with `clusterName` it tags the fstab line. */
   readonly serverName: string;
-  /** The server's private IP (a token until deploy). */
-  readonly privateIp: string;
+  /** What clients mount: the NFS server's private IP, or the FSx for Lustre file system's DNS name (tokens until deploy). */
+  readonly mountAddress: string;
+  /**
+   * How to mount it: `nfs4`, or `lustre` (the user data then installs the Lustre client where it is missing).
+   * @default 'nfs4'
+   */
+  readonly fsType?: FsType;
   /** The directory the server exports, e.g. `/export/data`. */
   readonly exportPath: string;
   /** The directory clients mount the export on unless {@link MountOnOptions.mountPoint} says otherwise. */
@@ -243,14 +259,15 @@ export function mountStorageOn(
   }
   target.addUserData(
     ...renderMountUserData({
-      server: server.privateIp,
+      server: server.mountAddress,
+      fsType: server.fsType,
       exportPath: server.exportPath,
       mountPoint,
       options: server.mountOptions,
       tag: `${server.clusterName}/${server.serverName}`,
     }),
   );
-  server.connections.allowDefaultPortFrom(target, `NFSv4 from ${target.node.path}`);
+  server.connections.allowDefaultPortFrom(target, `${server.fsType === 'lustre' ? 'Lustre' : 'NFSv4'} from ${target.node.path}`);
   if (server.ready) target.node.addDependency(server.ready);
 }
 
@@ -354,8 +371,14 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
 
 /** Inputs of {@link renderMountUserData}. */
 export interface MountUserDataOptions {
-  /** The server's address; may be a token (its private IP). */
+  /** The server's address; may be a token (its private IP, or the FSx file system's DNS name). */
   readonly server: string;
+  /**
+   * `nfs4`, or `lustre`: the fstab line is then `<dns>@tcp:/<mountName> ... lustre ...`, and the Lustre client is
+   * installed first where it is missing.
+   * @default 'nfs4'
+   */
+  readonly fsType?: FsType;
   /** The directory the server exports. */
   readonly exportPath: string;
   /** The directory to mount the export on; created if missing. */
@@ -376,11 +399,26 @@ export interface MountUserDataOptions {
   readonly attempts?: number;
 }
 
+/**
+ * User-data lines that install the Lustre client where `mount.lustre` is missing: the distribution's package on
+ * Amazon Linux 2023 (`lustre-client`, dnf), the kernel-matching client modules with apt (Ubuntu, from AWS's FSx
+ * for Lustre client repository when it is configured), or an ATTENTION line naming the kernel.
+ */
+export const LUSTRE_CLIENT_INSTALL: readonly string[] = [
+  'if ! PATH="$PATH:/sbin:/usr/sbin" command -v mount.lustre >/dev/null; then',
+  '  if command -v dnf >/dev/null; then dnf install -y -q lustre-client',
+  '  elif command -v apt-get >/dev/null; then',
+  '    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "lustre-client-modules-$(uname -r)" ||',
+  '      echo "storage-server: ATTENTION no Lustre client package for kernel $(uname -r): configure the AWS FSx for Lustre client repository for this distribution and kernel, or run a kernel it has packages for" >&2',
+  '  else echo "storage-server: ATTENTION no Lustre client (mount.lustre) and no dnf or apt-get to install one" >&2; fi',
+  'fi',
+];
+
 /** The fstab edit alone: replaces the tagged line in place (dropping repeats) or appends it. */
 export function renderFstabUpdate(o: MountUserDataOptions): string[] {
   const fstab = o.fstab ?? '/etc/fstab';
   const tag = ` # storage-server:${o.tag}`;
-  const line = `${fstabLine(o.server, o.exportPath, o.mountPoint, hardenMountOptions(o.options))}${tag}`;
+  const line = `${fstabLine(o.server, o.exportPath, o.mountPoint, hardenMountOptions(o.options), o.fsType)}${tag}`;
   const next = shellQuote(`${fstab}.storage-server.new`);
   // awk reads the values from the environment: `-v` would interpret backslashes in them.
   const program =
@@ -401,6 +439,7 @@ export function renderMountUserData(o: MountUserDataOptions): string[] {
   const attempts = o.attempts ?? 10;
   const mountPoint = shellQuote(o.mountPoint);
   return [
+    ...(o.fsType === 'lustre' ? LUSTRE_CLIENT_INSTALL : []),
     ...renderFstabUpdate(o),
     'systemctl daemon-reload 2>/dev/null || true',
     `for attempt in $(seq ${attempts}); do`,
@@ -450,6 +489,23 @@ export function rateExpression(schedule: Duration): string {
         ? [minutes / 60, 'hour']
         : [minutes, 'minute'];
   return `rate(${value} ${unit}${value === 1 ? '' : 's'})`;
+}
+
+/**
+ * One association per cluster in an app: two would run the mount script twice on every node, each judging the
+ * other's lines. A second server of the cluster (another StorageServer, in this stack or another) needs none: the
+ * association mounts every server of the cluster. Associations for one server each (`serverName`) may coexist.
+ */
+function validateOnePerCluster(mount: ClientMount): void {
+  for (const other of mount.node.root.node.findAll()) {
+    if (other === mount || !(other instanceof ClientMount)) continue;
+    if (other.clusterName !== mount.clusterName || other.parameterPrefix !== mount.parameterPrefix) continue;
+    if (other.serverName === undefined || mount.serverName === undefined || other.serverName === mount.serverName) {
+      throw new Error(`clusterName '${mount.clusterName}' already has a client-mount association in this app (${other.node.path}); ` +
+        'it mounts every storage server of the cluster: leave this one out (the app: -c clientMount=false for the second ' +
+        "server's stack).");
+    }
+  }
 }
 
 /**

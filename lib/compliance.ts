@@ -90,7 +90,7 @@ export function acknowledgeCustomResourceFunctions(onEvent: lambda.IFunction, pr
  */
 export function applyServerCompliance(server: StorageServer): void {
   // The server role's inline policy holds the statements this server's constructs add through grants.
-  const rolePolicy = server.instance.role.node.tryFindChild('DefaultPolicy');
+  const rolePolicy = server.instance?.role.node.tryFindChild('DefaultPolicy');
   if (rolePolicy) {
     acknowledgeCompliance(rolePolicy, 'IAMNoInlinePolicy',
       "Statements this server's constructs add to its instance role (such as the read of the clusterware token " +

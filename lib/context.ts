@@ -5,7 +5,8 @@
  * the key, echoes the value and says what is allowed. Values arrive as strings from `-c`, or as JSON
  * values from cdk.json; both are accepted.
  */
-import { Backend, planStorage } from './sizing';
+import { Backend, FsxLustreDeploymentType, FsxLustreStorageType, planStorage } from './sizing';
+import { resolveFsxLustreOptions } from './sizing/fsx-lustre';
 import { NAME_PATTERN, SNAPSHOT_ID_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, duplicateValues, ipv4Problem, snapshotSetProblem } from './validation';
 
 // Shared with the construct; re-exported here for the names lib/index.ts has always exported from this module.
@@ -16,10 +17,38 @@ export interface StorageServerContext {
   /** Usable capacity wanted, in TiB (a positive number); `5` when the key is not given. */
   readonly capacityTiB: number;
   /**
-   * `auto` (the planner chooses: EBS st1 up to 16 TiB, d2 instance store above), `ebs` or
-   * `instance-store`; `auto` when the key is not given.
+   * `auto` (the planner chooses: EBS st1 up to 16 TiB, d2 instance store up to 43.6 TiB, beyond that or for more
+   * throughput the cheapest of all backends), `ebs`, `instance-store` or `fsx-lustre`; `auto` when not given.
    */
   readonly backend: Backend | 'auto';
+  /**
+   * FSx for Lustre deployment type (`backend=fsx-lustre` only): `PERSISTENT_2`, `PERSISTENT_1` or `SCRATCH_2` (not
+   * replicated: scratch data only).
+   * @default - PERSISTENT_2
+   */
+  readonly fsxDeploymentType?: FsxLustreDeploymentType;
+  /**
+   * FSx for Lustre throughput per TiB of storage, MB/s (`backend=fsx-lustre` only): PERSISTENT_2 125, 250, 500,
+   * 1000; PERSISTENT_1 SSD 50, 100, 200; PERSISTENT_1 HDD 12, 40; none for SCRATCH_2.
+   * @default - the cheapest that sustains `throughputMBps`; the type's smallest without it
+   */
+  readonly fsxPerUnitStorageThroughput?: number;
+  /**
+   * FSx for Lustre storage type (`backend=fsx-lustre` only): `SSD`, or `HDD` with PERSISTENT_1.
+   * @default SSD
+   */
+  readonly fsxStorageType?: FsxLustreStorageType;
+  /**
+   * S3 path (`s3://<bucket>[/<prefix>]`) to link the FSx for Lustre file system to (`backend=fsx-lustre` only).
+   * @default - no data repository
+   */
+  readonly fsxDataRepositoryPath?: string;
+  /**
+   * `false` leaves out the cluster's client-mount association (document, association, read policy): for a second
+   * server of a cluster whose first stack already has it (one association mounts every server of the cluster).
+   * `true` when not given.
+   */
+  readonly clientMount: boolean;
   /**
    * Cluster the server serves: `[A-Za-z0-9_.-]`, 1-64 characters, part of the SSM parameter paths and the
    * value of the client tag; `cluster` when the key is not given.
@@ -187,6 +216,16 @@ export const CONTEXT_DEFAULTS = {
   mountPoint: undefined,
   /** /home is a system directory unless this is true. */
   allowHomeMountPoint: false,
+  /** Absent: PERSISTENT_2 (backend fsx-lustre). */
+  fsxDeploymentType: undefined,
+  /** Absent: the cheapest per-unit throughput that sustains throughputMBps (backend fsx-lustre). */
+  fsxPerUnitStorageThroughput: undefined,
+  /** Absent: SSD (backend fsx-lustre). */
+  fsxStorageType: undefined,
+  /** Absent: no S3 data repository (backend fsx-lustre). */
+  fsxDataRepositoryPath: undefined,
+  /** This stack makes the cluster's client-mount association. */
+  clientMount: true,
 } as const;
 
 /** CloudFormation's limit on a stack name. */
@@ -249,6 +288,7 @@ export function parseContext(read: ContextReader): StorageServerContext {
   const dataVolumeCount = optional('dataVolumeCount', parseVolumeCount);
   const throughputMBps = optional('throughputMBps', parseThroughput);
   const restoreSnapshotIds = optional('restoreSnapshotIds', parseSnapshotIds);
+  const fsx = parseFsxKeys(raw, backend);
   const allowHomeMountPoint = optional('allowHomeMountPoint', parseBoolean) ?? CONTEXT_DEFAULTS.allowHomeMountPoint;
   if (restoreSnapshotIds !== undefined) {
     checkSnapshotSet(restoreSnapshotIds, capacityTiB, backend, dataVolumeCount, throughputMBps, raw('restoreSnapshotIds')!);
@@ -277,6 +317,58 @@ export function parseContext(read: ContextReader): StorageServerContext {
     throughputMBps,
     mountPoint: optional('mountPoint', (key, value) => parseMountPoint(key, value, allowHomeMountPoint)),
     allowHomeMountPoint,
+    ...fsx,
+    clientMount: optional('clientMount', parseBoolean) ?? CONTEXT_DEFAULTS.clientMount,
+  };
+}
+
+const FSX_KEYS = ['fsxDeploymentType', 'fsxPerUnitStorageThroughput', 'fsxStorageType', 'fsxDataRepositoryPath'] as const;
+
+/**
+ * The FSx for Lustre keys: only with backend=fsx-lustre, each value checked here (so the message names the key),
+ * the combination checked by the planner's own rules.
+ */
+function parseFsxKeys(
+  raw: (key: ContextKey) => string | undefined,
+  backend: Backend | 'auto',
+): Pick<StorageServerContext, (typeof FSX_KEYS)[number]> {
+  const given = FSX_KEYS.filter((k) => raw(k) !== undefined);
+  if (given.length === 0) return {};
+  if (backend !== 'fsx-lustre') {
+    throw contextError(given[0], raw(given[0])!, `only together with backend=fsx-lustre (backend is '${backend}')`);
+  }
+  const type = raw('fsxDeploymentType');
+  if (type !== undefined && !['SCRATCH_2', 'PERSISTENT_1', 'PERSISTENT_2'].includes(type)) {
+    throw contextError('fsxDeploymentType', type, "one of 'PERSISTENT_2', 'PERSISTENT_1', 'SCRATCH_2'");
+  }
+  const storage = raw('fsxStorageType');
+  if (storage !== undefined && storage !== 'SSD' && storage !== 'HDD') {
+    throw contextError('fsxStorageType', storage, "'SSD' or 'HDD' (HDD with fsxDeploymentType=PERSISTENT_1 only)");
+  }
+  const perUnitText = raw('fsxPerUnitStorageThroughput');
+  if (perUnitText !== undefined && !/^[1-9][0-9]{0,3}$/.test(perUnitText)) {
+    throw contextError('fsxPerUnitStorageThroughput', perUnitText, 'a whole number of MB/s per TiB such as 125');
+  }
+  const options = {
+    deploymentType: type as FsxLustreDeploymentType | undefined,
+    storageType: storage as FsxLustreStorageType | undefined,
+    perUnitStorageThroughput: perUnitText === undefined ? undefined : Number(perUnitText),
+  };
+  try {
+    resolveFsxLustreOptions(options);
+  } catch (err) {
+    const key = perUnitText !== undefined ? 'fsxPerUnitStorageThroughput' : 'fsxStorageType';
+    throw contextError(key, raw(key) ?? '', (err as Error).message.replace(/^fsxLustre\.[A-Za-z]+ /, 'a value that '));
+  }
+  const path = raw('fsxDataRepositoryPath');
+  if (path !== undefined && (!/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/\S*)?$/.test(path) || path.length > 900)) {
+    throw contextError('fsxDataRepositoryPath', path, 'an S3 path s3://<bucket>[/<prefix>] of at most 900 characters');
+  }
+  return {
+    fsxDeploymentType: options.deploymentType,
+    fsxStorageType: options.storageType,
+    fsxPerUnitStorageThroughput: options.perUnitStorageThroughput,
+    fsxDataRepositoryPath: path,
   };
 }
 
@@ -309,8 +401,8 @@ function parseThroughput(key: ContextKey, value: string): number {
 }
 
 function parseBackend(key: ContextKey, value: string): Backend | 'auto' {
-  if (value === 'auto' || value === 'ebs' || value === 'instance-store') return value;
-  throw contextError(key, value, "one of 'auto', 'ebs', 'instance-store'");
+  if (value === 'auto' || value === 'ebs' || value === 'instance-store' || value === 'fsx-lustre') return value;
+  throw contextError(key, value, "one of 'auto', 'ebs', 'instance-store', 'fsx-lustre'");
 }
 
 function parseName(key: ContextKey, value: string): string {

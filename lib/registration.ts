@@ -9,22 +9,34 @@ import { acknowledgeCompliance, acknowledgeCustomResourceFunctions, logEncryptio
 import { handlerFunction, iam5, ignoreRoleDependsOnLint } from './handler-function';
 import {
   DEFAULT_PARAMETER_PREFIX,
+  FSX_PROP,
   OPTIONAL_PROP,
   PROP,
   mountParameterName,
   ringParameterName,
   validateBackend,
+  validateFsxTarget,
   validateMountOptions,
   validateName,
   validatePath,
   validatePrefix,
   type Backend,
+  type FsxTarget,
 } from '../lambda/register/contract';
 
 /** Properties of a {@link ServerRegistration}. */
 export interface ServerRegistrationProps {
-  /** The storage server instance; the custom resource depends on it and passes its id. */
-  readonly instance: ec2.Instance;
+  /**
+   * The storage server instance (EC2 backends); the custom resource depends on it and passes its id. Exactly one
+   * of `instance` and `fileSystem`.
+   * @default - none: `fileSystem` is registered
+   */
+  readonly instance?: ec2.Instance;
+  /**
+   * The FSx for Lustre file system (backend `fsx-lustre`), registered by its id, DNS name and mount name.
+   * @default - none: `instance` is registered
+   */
+  readonly fileSystem?: FsxTarget;
   /** The cluster the server serves: `[A-Za-z0-9_.-]`, 1-64 characters (one SSM path level). */
   readonly clusterName: string;
   /** The server's name in the ring: same charset as `clusterName`. */
@@ -78,11 +90,24 @@ export class ServerRegistration extends Construct {
     skipTokens('mountOptions', props.mountOptions, validateMountOptions);
     skipTokens('backend', props.backend, validateBackend);
 
+    if ((props.instance === undefined) === (props.fileSystem === undefined)) {
+      throw new Error('ServerRegistration needs exactly one of instance (an EC2 NFS server) and fileSystem (FSx for Lustre).');
+    }
+    if ((props.fileSystem !== undefined) !== (props.backend === 'fsx-lustre')) {
+      throw new Error(`backend '${props.backend}' does not match the registered ${props.fileSystem ? 'file system' : 'instance'}.`);
+    }
+    if (props.fileSystem) {
+      const t = props.fileSystem;
+      const concrete = Object.values(t).every((v) => !Token.isUnresolved(v));
+      if (concrete) validateFsxTarget((key) => `fileSystem.${key}`, t);
+    }
+
     this.ringParameterName = ringParameterName(prefix, props.clusterName, props.serverName);
     this.mountParameterName = mountParameterName(prefix, props.clusterName, props.serverName);
 
     const provider = RegistrationProvider.of(this);
     provider.allowCluster(prefix, props.clusterName);
+    if (props.instance !== undefined) provider.allowInstances();
     if (props.networkInterfaceId !== undefined) provider.allowInterfaces();
 
     this.resource = new CustomResource(this, 'Resource', {
@@ -91,8 +116,16 @@ export class ServerRegistration extends Construct {
       properties: {
         // The instance id makes a replaced instance re-register through an Update, and its Ref makes
         // CloudFormation create this resource only after the instance (an explicit DependsOn on top would
-        // be redundant: cfn-lint W3005).
-        [PROP.instanceId]: props.instance.instanceId,
+        // be redundant: cfn-lint W3005). For FSx the file system's Ref and attributes do the same.
+        ...(props.instance
+          ? { [PROP.instanceId]: props.instance.instanceId }
+          : {
+            [FSX_PROP.fileSystemId]: props.fileSystem?.fileSystemId,
+            [FSX_PROP.dnsName]: props.fileSystem?.dnsName,
+            [FSX_PROP.mountName]: props.fileSystem?.mountName,
+            [FSX_PROP.availabilityZone]: props.fileSystem?.availabilityZone,
+            [FSX_PROP.deployment]: props.fileSystem?.deployment,
+          }),
         [PROP.clusterName]: props.clusterName,
         [PROP.serverName]: props.serverName,
         [PROP.parameterPrefix]: prefix,
@@ -120,7 +153,7 @@ class RegistrationProvider extends Construct {
 
   public readonly serviceToken: string;
   private readonly parameterAccess: iam.PolicyStatement;
-  private readonly describe: iam.PolicyStatement;
+  private describe?: iam.PolicyStatement;
   private readonly policy: iam.Policy;
   private readonly clusters = new Set<string>();
 
@@ -143,7 +176,6 @@ class RegistrationProvider extends Construct {
     this.policy = new iam.Policy(this, 'Policy', {
       statements: [
         this.parameterAccess,
-        (this.describe = new iam.PolicyStatement({ actions: ['ec2:DescribeInstances'], resources: ['*'] })),
         new iam.PolicyStatement({
           actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
           resources: [logGroup.logGroupArn],
@@ -151,10 +183,6 @@ class RegistrationProvider extends Construct {
       ],
     });
     role.attachInlinePolicy(this.policy);
-    Validations.of(this.policy).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'ec2:DescribeInstances (and DescribeNetworkInterfaces) support no resource-level permissions; EC2 requires Resource "*".',
-    });
 
     const functionProps = {
       runtime: lambda.Runtime.NODEJS_22_X,
@@ -207,14 +235,30 @@ class RegistrationProvider extends Construct {
   }
 
   /**
+   * Lets the function describe instances, for the registration of an EC2 NFS server (an FSx for Lustre
+   * registration calls no EC2 API, so a stack with only FSx grants none).
+   */
+  allowInstances(): iam.PolicyStatement {
+    if (this.describe) return this.describe;
+    this.describe = new iam.PolicyStatement({ actions: ['ec2:DescribeInstances'], resources: ['*'] });
+    this.policy.addStatements(this.describe);
+    Validations.of(this.policy).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'ec2:DescribeInstances (and DescribeNetworkInterfaces) support no resource-level permissions; EC2 requires Resource "*".',
+    });
+    return this.describe;
+  }
+
+  /** Lets the function read network interfaces, for a registration with a stable interface. */
+  allowInterfaces(): void {
+    const describe = this.allowInstances();
+    if (!describe.actions.includes('ec2:DescribeNetworkInterfaces')) describe.addActions('ec2:DescribeNetworkInterfaces');
+  }
+
+  /**
    * Lets the function write, read and delete the records of one cluster:
    * `arn:<partition>:ssm:<region>:<account>:parameter<prefix>/<cluster>/*`.
    */
-  /** Lets the function read network interfaces, for a registration with a stable interface. */
-  allowInterfaces(): void {
-    if (!this.describe.actions.includes('ec2:DescribeNetworkInterfaces')) this.describe.addActions('ec2:DescribeNetworkInterfaces');
-  }
-
   allowCluster(prefix: string, clusterName: string): void {
     const resourceName = `${prefix.slice(1)}/${clusterName}/*`;
     if (this.clusters.has(resourceName)) return;

@@ -6,6 +6,7 @@ import { ClientMount } from './client-mount';
 import { applyStackCompliance } from './compliance';
 import { StorageServerContext, contextError } from './context';
 import { StorageServer } from './storage-server';
+import type { StoragePlan } from './sizing';
 import { isLookupPlaceholder } from './validation';
 
 /** Properties of the deployable {@link StorageServerStack}. */
@@ -21,6 +22,8 @@ export interface StorageServerStackProps extends StackProps {
 export class StorageServerStack extends Stack {
   /** The storage server. */
   public readonly server: StorageServer;
+  /** The cluster's client-mount association (absent with `clientMount=false`: another stack of the cluster has it). */
+  public readonly clientMount?: ClientMount;
 
   constructor(scope: Construct, id: string, props: StorageServerStackProps) {
     super(scope, id, props);
@@ -58,37 +61,50 @@ export class StorageServerStack extends Stack {
       legacyVolumeAttachments: ctx.legacyVolumeAttachments,
       dataVolumeCount: ctx.dataVolumeCount,
       throughputMBps: ctx.throughputMBps,
+      fsxLustre: ctx.backend === 'fsx-lustre'
+        ? {
+          deploymentType: ctx.fsxDeploymentType,
+          perUnitStorageThroughput: ctx.fsxPerUnitStorageThroughput,
+          storageType: ctx.fsxStorageType,
+          dataRepositoryPath: ctx.fsxDataRepositoryPath,
+        }
+        : undefined,
       mountPoint: ctx.mountPoint,
       allowHomeMountPoint: ctx.allowHomeMountPoint,
       clusterware: ctx.loginIp ? { loginIp: ctx.loginIp } : undefined,
     });
-    // Nodes tagged <clientTagKey>=<clusterName> mount every storage server of the cluster, now and at first boot.
-    const clientMount = new ClientMount(this, 'ClientMount', {
+    // Nodes tagged <clientTagKey>=<clusterName> mount every storage server of the cluster, now and at first boot: one
+    // association per cluster, so a second server's stack leaves it out (clientMount=false).
+    this.clientMount = ctx.clientMount ? new ClientMount(this, 'ClientMount', {
       clusterName: ctx.clusterName,
       clientTagKey: ctx.clientTagKey,
       // The server's address is in the VPC; nodes refuse a mount config naming any address outside it.
       allowedServerCidrs: [vpc.vpcCidrBlock],
       allowHomeMountPoints: ctx.allowHomeMountPoint,
-    });
+    }) : undefined;
 
     const { plan } = this.server;
-    const layout = plan.backend === 'ebs'
-      ? `${plan.dataVolumes.length} x st1 ${plan.dataVolumes.map((v) => `${v.sizeGiB} GiB`).join(' + ')}`
-      : `${plan.instanceStoreDisks} x instance-store HDD`;
     new CfnOutput(this, 'PlanSummary', {
       description: 'What the planner chose',
-      value: `${plan.backend} on ${plan.instanceType}, ${layout}, ${plan.rawCapacityTiB.toFixed(2)} TiB raw, ` +
-        `~${Math.round(plan.throughput.readMBps)} MB/s read / ${Math.round(plan.throughput.writeMBps)} MB/s write (limited by ${plan.throughput.limitedBy}), ` +
-        `~$${plan.monthlyCostUsd.toFixed(0)}/month on demand`,
+      value: planSummary(plan),
     });
-    new CfnOutput(this, 'PrivateIp', {
-      description: 'Stable private IP of the NFS server (its network interface, kept when the instance is replaced)',
-      value: this.server.privateIp,
-    });
+    if (this.server.fsType === 'lustre') {
+      new CfnOutput(this, 'FileSystemDnsName', {
+        description: 'DNS name of the FSx for Lustre file system (clients mount it)',
+        value: this.server.mountAddress,
+      });
+    } else {
+      new CfnOutput(this, 'PrivateIp', {
+        description: 'Stable private IP of the NFS server (its network interface, kept when the instance is replaced)',
+        value: this.server.mountAddress,
+      });
+    }
     new CfnOutput(this, 'MountCommand', {
-      description: 'Mount the export on a client by hand',
-      value: `sudo mkdir -p ${this.server.mountPoint} && sudo mount -t nfs4 -o ${this.server.mountOptions} ` +
-        `${this.server.privateIp}:${this.server.exportPath} ${this.server.mountPoint}`,
+      description: this.server.fsType === 'lustre'
+        ? 'Mount the file system on a client by hand (the Lustre client must be installed: see the README)'
+        : 'Mount the export on a client by hand',
+      value: `sudo mkdir -p ${this.server.mountPoint} && sudo mount -t ${this.server.fsType} -o ${this.server.mountOptions} ` +
+        `${this.server.mountAddress}${this.server.fsType === 'lustre' ? '@tcp:' : ':'}${this.server.exportPath} ${this.server.mountPoint}`,
     });
     new CfnOutput(this, 'RingParameterName', {
       description: 'SSM parameter with this server\'s ring record',
@@ -102,14 +118,16 @@ export class StorageServerStack extends Stack {
       description: 'Tag client nodes with this (key=value) and State Manager mounts the storage on them',
       value: `${ctx.clientTagKey}=${ctx.clusterName}`,
     });
-    new CfnOutput(this, 'ClientReadPolicyArn', {
-      description: 'Attach to client nodes\' instance role: lets the mount script read the mount configs',
-      value: clientMount.readPolicy.managedPolicyArn,
-    });
-    new CfnOutput(this, 'ClientMountDocumentName', {
-      description: 'SSM document that mounts the cluster\'s storage on a node (run it by hand or let the association run it)',
-      value: clientMount.document.ref,
-    });
+    if (this.clientMount) {
+      new CfnOutput(this, 'ClientReadPolicyArn', {
+        description: 'Attach to client nodes\' instance role: lets the mount script read the mount configs',
+        value: this.clientMount.readPolicy.managedPolicyArn,
+      });
+      new CfnOutput(this, 'ClientMountDocumentName', {
+        description: 'SSM document that mounts the cluster\'s storage on a node (run it by hand or let the association run it)',
+        value: this.clientMount.document.ref,
+      });
+    }
     if (this.server.clusterware) {
       new CfnOutput(this, 'ClusterwareTokenSecretArn', {
         description: 'Secret holding the clusterware token: configure the master (loginIp) with its value',
@@ -144,6 +162,22 @@ export class StorageServerStack extends Stack {
     vpc.addFlowLog('FlowLog', { destination: ec2.FlowLogDestination.toCloudWatchLogs(flowLogGroup) });
     return vpc;
   }
+}
+
+/** One line: what the planner chose, its estimate and its cost. */
+function planSummary(plan: StoragePlan): string {
+  const t = plan.throughput;
+  const speed = `~${Math.round(t.readMBps)} MB/s read / ${Math.round(t.writeMBps)} MB/s write (limited by ${t.limitedBy})`;
+  if (plan.fsxLustre) {
+    const f = plan.fsxLustre;
+    return `fsx-lustre ${f.deploymentType} ${f.storageType} ${f.perUnitStorageThroughput} MB/s/TiB, ${f.storageCapacityGiB} GiB, ` +
+      `${speed}, ~$${plan.monthlyCostUsd.toFixed(0)}/month storage (backups extra)`;
+  }
+  const layout = plan.backend === 'ebs'
+    ? `${plan.dataVolumes.length} x st1 ${plan.dataVolumes.map((v) => `${v.sizeGiB} GiB`).join(' + ')}`
+    : `${plan.instanceStoreDisks} x instance-store HDD`;
+  return `${plan.backend} on ${plan.instanceType}, ${layout}, ${plan.rawCapacityTiB.toFixed(2)} TiB raw, ${speed}, ` +
+    `~$${plan.monthlyCostUsd.toFixed(0)}/month on demand`;
 }
 
 /** The subnet `subnetId` of the looked-up `vpc`, whatever its type; refused, listing the VPC's subnets, if absent. */

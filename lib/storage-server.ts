@@ -1,11 +1,13 @@
-import { Annotations, RemovalPolicy, Token } from 'aws-cdk-lib';
+import { Annotations, CfnResource, RemovalPolicy, Token } from 'aws-cdk-lib';
 import * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import type * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
 import { Ec2NfsServer } from './backends/ec2-nfs-server';
+import { FsxLustreServer, LUSTRE_MOUNT_OPTIONS } from './backends/fsx-lustre';
+import type { FsType } from '../lambda/register/contract';
 import { MountOnOptions, mountStorageOn } from './client-mount';
 import { ClusterwareRing } from './clusterware';
 import { applyServerCompliance } from './compliance';
@@ -13,7 +15,7 @@ import { NAME_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, ipv4P
 import { ServerRegistration } from './registration';
 import { UpdateGuard } from './update-guard';
 import { CrossRegionCopy, SNAPSHOT_INTERVAL_HOURS, SnapshotPolicy } from './snapshot-policy';
-import { Backend, StoragePlan, planStorage } from './sizing';
+import { Backend, FsxLustreOptions, StoragePlan, planStorage } from './sizing';
 
 // Public since before the backends had files of their own; the backend constructs themselves are internal.
 export { DEFAULT_IMAGE_PARAMETER, SERVER_ID_TAG } from './backends/ec2-nfs-server';
@@ -85,6 +87,17 @@ export interface ClusterwareOptions {
   readonly clusterUuid?: string;
 }
 
+/** FSx for Lustre settings (backend `fsx-lustre`). */
+export interface FsxLustreServerOptions extends FsxLustreOptions {
+  /**
+   * Link the file system to this S3 path (`s3://<bucket>[/<prefix>]`): its objects appear as files, and new or
+   * changed files are exported back (PERSISTENT_2: a data repository association on `/`; the older types: import
+   * and export path). FSx reads and writes the bucket with its service-linked role.
+   * @default - no data repository
+   */
+  readonly dataRepositoryPath?: string;
+}
+
 /** Properties of a {@link StorageServer}. */
 export interface StorageServerProps {
   /** VPC to place the server in. */
@@ -100,10 +113,22 @@ export interface StorageServerProps {
    */
   readonly capacityTiB?: number;
   /**
-   * `auto` picks EBS st1 up to 16 TiB and d2 instance store above (see `planStorage`).
+   * `auto` picks EBS st1 up to 16 TiB and d2 instance store up to 43.6 TiB; beyond that, or when `throughputMBps`
+   * is more than that plan sustains, the cheapest plan of any backend that meets both, FSx for Lustre's persistent
+   * types included (see `planStorage`). `fsx-lustre` deploys an Amazon FSx for Lustre file system instead of a
+   * server: the EC2-only props (instance type, image, key pair, placement group, NFS settings, export path,
+   * clusterware, volume snapshots and counts) are then refused.
    * @default 'auto'
    */
   readonly backend?: Backend | 'auto';
+  /**
+   * FSx for Lustre options (backend `fsx-lustre` only): deployment type, storage type, per-unit throughput and an
+   * S3 data repository. The file system is encrypted (with `encryptionKey` on the persistent types), backed up
+   * daily on the persistent types (`snapshots.retain` days, at `snapshots.startTimeUtc`), and kept on removal
+   * unless `dataVolumeRemovalPolicy` says otherwise.
+   * @default - PERSISTENT_2 SSD at the cheapest per-unit throughput that sustains `throughputMBps`
+   */
+  readonly fsxLustre?: FsxLustreServerOptions;
   /**
    * Cluster the server serves: `[A-Za-z0-9_.-]`, 1-64 characters. Part of the SSM parameter paths.
    * @default 'cluster'
@@ -151,7 +176,8 @@ export interface StorageServerProps {
    */
   readonly placementGroup?: ec2.IPlacementGroupRef;
   /**
-   * What happens to the EBS data volumes when they leave the stack. DESTROY deletes your data.
+   * What happens to the EBS data volumes (or the FSx for Lustre file system) when they leave the stack. DESTROY
+   * deletes your data.
    * @default RemovalPolicy.RETAIN
    */
   readonly dataVolumeRemovalPolicy?: RemovalPolicy;
@@ -167,12 +193,13 @@ export interface StorageServerProps {
    */
   readonly nfs?: NfsOptions;
   /**
-   * KMS key that encrypts the root and data volumes.
-   * @default - the account's AWS managed key for EBS (aws/ebs)
+   * KMS key that encrypts the root and data volumes (FSx for Lustre persistent types: the file system).
+   * @default - the account's AWS managed key for EBS (aws/ebs), or for FSx (aws/fsx)
    */
   readonly encryptionKey?: kms.IKey;
   /**
-   * Scheduled snapshots of the EBS data volumes (ignored for instance store).
+   * Scheduled snapshots of the EBS data volumes (ignored for instance store). On FSx for Lustre's persistent types,
+   * `retain` (0-90) and `startTimeUtc` set its daily automatic backups; the other options are refused there.
    * @default - daily, 7 kept, application-consistent
    */
   readonly snapshots?: SnapshotOptions;
@@ -270,45 +297,59 @@ export function clientMountOptions(version: '4.1' | '4.2'): string {
 }
 
 /**
- * One NFS storage server for an HPC cluster, sized from the requested capacity: a d2 instance with its
- * instance-store disks striped into one XFS volume, or an m4 instance with st1 EBS volumes that outlive it.
- * It registers itself in SSM Parameter Store so that clients can find and mount it.
+ * Shared storage for an HPC cluster, sized from the requested capacity and throughput: one NFS server (a d2
+ * instance with its instance-store disks striped into one XFS volume, or an m4 instance with st1 EBS volumes that
+ * outlive it), or an Amazon FSx for Lustre file system where one server does not do. It registers itself in SSM
+ * Parameter Store so that clients can find and mount it.
  */
 export class StorageServer extends Construct implements ec2.IConnectable {
-  /** The EC2 instance serving NFS. */
-  public readonly instance: ec2.Instance;
+  /** The EC2 instance serving NFS (backends `ebs` and `instance-store`; undefined for `fsx-lustre`). */
+  public readonly instance?: ec2.Instance;
+  /** The FSx for Lustre file system (backend `fsx-lustre`; undefined otherwise). */
+  public readonly fileSystem?: fsx.LustreFileSystem;
+  /** How clients mount it: `nfs4`, or `lustre` for FSx for Lustre. */
+  public readonly fsType: FsType;
+  /**
+   * What clients mount: the NFS server's stable private IP ({@link privateIp}), or the FSx file system's DNS name.
+   */
+  public readonly mountAddress: string;
   /** The cluster this server serves. */
   public readonly clusterName: string;
   /** This server's name in the cluster ring. */
   public readonly serverName: string;
   /** The plan the server was built from: backend, instance type, volumes, throughput, cost. */
   public readonly plan: StoragePlan;
-  /** The exported directory on the server. */
+  /** The exported directory on the server; for FSx for Lustre `/` and its mount name. */
   public readonly exportPath: string;
   /** The directory clients mount on. */
   public readonly mountPoint: string;
   /** Mount options clients should use. */
   public readonly mountOptions: string;
-  /** Network access to NFS (default port TCP 2049): `server.connections.allowDefaultPortFrom(peer)`. */
+  /**
+   * Network access to the storage: `server.connections.allowDefaultPortFrom(peer)` opens NFS (TCP 2049), or for
+   * FSx for Lustre the CDK's Lustre range (TCP 988-1023).
+   */
   public readonly connections: ec2.Connections;
   /**
    * The server's private IP address: the primary address of its stable network interface, which every instance
-   * of the server attaches to itself, so it stays the same when the instance is replaced. Clients mount it.
+   * of the server attaches to itself, so it stays the same when the instance is replaced. Clients mount it. EC2
+   * backends only (FSx for Lustre is mounted by {@link mountAddress}, its DNS name).
    */
-  public readonly privateIp: string;
-  /** The server's stable network interface (`eni-...`), carrying {@link privateIp} and the NFS security group. */
-  public readonly networkInterfaceId: string;
-  /** The EBS data volumes (empty for instance store), in stripe order. */
+  public readonly privateIp?: string;
+  /** The server's stable network interface (`eni-...`), carrying {@link privateIp} and the NFS security group (EC2 backends). */
+  public readonly networkInterfaceId?: string;
+  /** The EBS data volumes (empty for instance store and FSx for Lustre), in stripe order. */
   public readonly dataVolumes: ec2.Volume[];
   /** SSM parameter holding this server's ring record. */
   public readonly ringParameterName: string;
   /** SSM parameter holding this server's mount configuration. */
   public readonly mountParameterName: string;
   /**
-   * The State Manager association that applies the server's settings; completes (at creation and at every
-   * update that changes a setting) only when the bootstrap reports the export live.
+   * Completes when the storage is mountable: on the EC2 backends the State Manager association that applies the
+   * server's settings (at creation and at every update that changes a setting, only when the bootstrap reports the
+   * export live); on FSx for Lustre the file system itself (AVAILABLE once created).
    */
-  public readonly ready: ssm.CfnAssociation;
+  public readonly ready: CfnResource;
   /** The snapshot policy (EBS backend with snapshots on). */
   public readonly snapshotPolicy?: SnapshotPolicy;
   /** The clusterware ring membership, when `clusterware` was given. */
@@ -322,7 +363,6 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     const clusterName = (this.clusterName = props.clusterName ?? 'cluster');
     const serverName = (this.serverName = props.serverName ?? 'storage1');
     const nfsVersion = props.nfs?.version ?? '4.1';
-    this.exportPath = props.exportPath ?? '/export/data';
     this.mountPoint = props.mountPoint ?? '/data';
 
     validateName('clusterName', clusterName);
@@ -330,64 +370,102 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     validateClientAddresses(this, props);
     validateThreads(props.nfs?.threads);
     validateSnapshotOptions(props.snapshots);
-    validateDirectory('exportPath', this.exportPath);
+    if (props.exportPath !== undefined) validateDirectory('exportPath', props.exportPath);
     validateDirectory('mountPoint', this.mountPoint, props.allowHomeMountPoint);
-    validateUniqueInCluster(this);
     this.plan = planStorage({
       capacityTiB,
       backend: props.backend ?? 'auto',
       dataVolumeCount: props.dataVolumeCount,
       throughputMBps: props.throughputMBps,
+      fsxLustre: fsxRequestOptions(props.fsxLustre),
     });
+    if (props.fsxLustre !== undefined && this.plan.backend !== 'fsx-lustre') {
+      throw new Error(`fsxLustre applies to backend 'fsx-lustre' only; the plan is backend '${this.plan.backend}'.`);
+    }
     validateSnapshotIds(this.plan, props.dataVolumeSnapshotIds);
-    this.mountOptions = clientMountOptions(nfsVersion);
 
     const subnet = props.vpc.selectSubnets(props.vpcSubnets ?? { subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS })
       .subnets[0];
     if (!subnet) throw new Error('vpcSubnets: the selection matches no subnet in the VPC; select at least one subnet.');
 
-    // The backend: the EC2 NFS server. Id 'Default': its resources keep the logical ids they had when this
-    // construct made them itself (CloudFormation would otherwise replace them, data volumes included).
-    const backend = new Ec2NfsServer(this, 'Default', {
-      server: props,
-      plan: this.plan,
-      capacityTiB,
-      clusterName,
-      serverName,
-      exportPath: this.exportPath,
-      subnet,
-    });
-    this.instance = backend.instance;
-    this.connections = backend.connections;
-    this.privateIp = backend.privateIp;
-    this.networkInterfaceId = backend.networkInterfaceId;
-    this.dataVolumes = backend.dataVolumes;
-    this.ready = backend.ready;
-    this.snapshotPolicy = backend.snapshotPolicy;
-    this.clusterware = backend.clusterware;
-    this.updateGuard = backend.updateGuard;
-
-    const registration = new ServerRegistration(this, 'Registration', {
-      instance: this.instance,
-      clusterName,
-      serverName,
-      parameterPrefix: props.parameterPrefix,
-      exportPath: this.exportPath,
-      mountPoint: this.mountPoint,
-      mountOptions: this.mountOptions,
-      backend: this.plan.backend,
-      networkInterfaceId: this.networkInterfaceId,
-    });
-    registration.resource.node.addDependency(this.ready, this.updateGuard.resource);
+    let registration: ServerRegistration;
+    if (this.plan.backend === 'fsx-lustre') {
+      const backend = new FsxLustreServer(this, 'FsxLustre', { server: props, plan: this.plan, clusterName, serverName, subnet });
+      this.fileSystem = backend.fileSystem;
+      this.fsType = 'lustre';
+      this.mountAddress = backend.dnsName;
+      this.exportPath = `/${backend.mountName}`;
+      this.mountOptions = LUSTRE_MOUNT_OPTIONS;
+      this.connections = backend.connections;
+      this.dataVolumes = [];
+      this.ready = backend.ready;
+      this.updateGuard = backend.updateGuard;
+      validateUniqueInCluster(this);
+      registration = new ServerRegistration(this, 'Registration', {
+        fileSystem: {
+          fileSystemId: backend.fileSystemId,
+          dnsName: backend.dnsName,
+          mountName: backend.mountName,
+          availabilityZone: subnet.availabilityZone,
+          deployment: this.plan.instanceType,
+        },
+        clusterName,
+        serverName,
+        parameterPrefix: props.parameterPrefix,
+        exportPath: this.exportPath,
+        mountPoint: this.mountPoint,
+        mountOptions: this.mountOptions,
+        backend: this.plan.backend,
+      });
+      registration.resource.node.addDependency(this.updateGuard.resource);
+    } else {
+      this.exportPath = props.exportPath ?? '/export/data';
+      this.mountOptions = clientMountOptions(nfsVersion);
+      this.fsType = 'nfs4';
+      validateUniqueInCluster(this);
+      // The backend: the EC2 NFS server. Id 'Default': its resources keep the logical ids they had when this
+      // construct made them itself (CloudFormation would otherwise replace them, data volumes included).
+      const backend = new Ec2NfsServer(this, 'Default', {
+        server: props,
+        plan: this.plan,
+        capacityTiB,
+        clusterName,
+        serverName,
+        exportPath: this.exportPath,
+        subnet,
+      });
+      this.instance = backend.instance;
+      this.connections = backend.connections;
+      this.privateIp = backend.privateIp;
+      this.mountAddress = backend.privateIp;
+      this.networkInterfaceId = backend.networkInterfaceId;
+      this.dataVolumes = backend.dataVolumes;
+      this.ready = backend.ready;
+      this.snapshotPolicy = backend.snapshotPolicy;
+      this.clusterware = backend.clusterware;
+      this.updateGuard = backend.updateGuard;
+      registration = new ServerRegistration(this, 'Registration', {
+        instance: backend.instance,
+        clusterName,
+        serverName,
+        parameterPrefix: props.parameterPrefix,
+        exportPath: this.exportPath,
+        mountPoint: this.mountPoint,
+        mountOptions: this.mountOptions,
+        backend: this.plan.backend,
+        networkInterfaceId: this.networkInterfaceId,
+      });
+      registration.resource.node.addDependency(this.ready, this.updateGuard.resource);
+    }
     this.ringParameterName = registration.ringParameterName;
     this.mountParameterName = registration.mountParameterName;
     applyServerCompliance(this);
   }
 
   /**
-   * Mounts this export on an instance, or on every instance of an Auto Scaling group: adds the mount to its
-   * user data with the server's known private IP (no SSM lookup, so no IAM), opens NFS from it, and makes it
-   * wait until the export is live.
+   * Mounts this storage on an instance, or on every instance of an Auto Scaling group: adds the mount to its
+   * user data with the server's known address (no SSM lookup, so no IAM), installs the Lustre client for FSx for
+   * Lustre where it is missing, opens NFS (or Lustre) from it, and makes it wait until the storage is mountable.
    */
   public mountOn(target: ec2.Instance | autoscaling.AutoScalingGroup, options: MountOnOptions = {}): void {
     mountStorageOn(this, target, options);
@@ -449,6 +527,15 @@ function validateUniqueInCluster(server: StorageServer): void {
         '(every node of the cluster mounts every server).');
     }
   }
+}
+
+/** The planner's view of the FSx options: the request fields without the data repository. */
+function fsxRequestOptions(options: FsxLustreServerOptions | undefined): FsxLustreOptions | undefined {
+  if (options === undefined) return undefined;
+  const { deploymentType, perUnitStorageThroughput, storageType } = options;
+  // None given (only a data repository, or the app's unset keys): the planner chooses among the persistent options.
+  if (deploymentType === undefined && perUnitStorageThroughput === undefined && storageType === undefined) return undefined;
+  return { deploymentType, perUnitStorageThroughput, storageType };
 }
 
 function validateSnapshotIds(plan: StoragePlan, ids: string[] | undefined): void {

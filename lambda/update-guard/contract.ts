@@ -448,7 +448,11 @@ export function guardProperties(
   acceptDataLoss: boolean,
 ): Record<string, string | string[]> {
   const props: Record<string, string | string[]> = {};
-  for (const field of LAYOUT_FIELDS) props[PROP[field]] = wireValue(layout, field);
+  for (const field of LAYOUT_FIELDS) {
+    // Empty FSx fields are left out: an EC2 server's guard keeps the properties it had before FSx (no update).
+    if ((FSX_FIELDS as readonly string[]).includes(field) && layout[field] === '') continue;
+    props[PROP[field]] = wireValue(layout, field);
+  }
   props[PROP.acceptDataLoss] = String(acceptDataLoss);
   return props;
 }

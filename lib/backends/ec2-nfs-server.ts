@@ -62,6 +62,8 @@ export class Ec2NfsServer extends Construct {
   constructor(scope: Construct, id: string, p: Ec2NfsServerProps) {
     super(scope, id);
     const { server: props, plan, capacityTiB, clusterName, serverName, exportPath, subnet } = p;
+    if (plan.backend === 'fsx-lustre') throw new Error('Ec2NfsServer builds the ebs and instance-store backends; fsx-lustre is FsxLustreServer');
+    const backend = plan.backend;
     const exportMode = props.nfs?.exportMode ?? 'sync';
     const removalPolicy = props.dataVolumeRemovalPolicy ?? RemovalPolicy.RETAIN;
     const machineImage = serverImage(props);
@@ -234,7 +236,7 @@ export class Ec2NfsServer extends Construct {
     // a constant loader: a setting change never stops the instance. The association exists only after every
     // volume is attached (a Ref to each attachment's volume below, and the explicit dependency).
     const bootstrap: BootstrapConfig = {
-      backend: plan.backend,
+      backend,
       ebsVolumes: this.dataVolumes.map((v, i) => ({
         volumeId: v.volumeId,
         device: ebsDeviceName(i),

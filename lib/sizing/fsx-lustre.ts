@@ -11,8 +11,19 @@
  *           TiB, baseline and burst, for each deployment option. The SCRATCH_2 and PERSISTENT_2 rows were read
  *           on AWS's page; the PERSISTENT_1 SSD and HDD rows from a copy of the same page's tables.
  *
- * Prices are not here yet: the FSx for Lustre price list is not among the sources this project could read,
- * so nothing here states a cost, and the planner does not offer this backend until it can.
+ * - [PRICE] AWS's FSx price data for US East (N. Virginia), USD per GB-month of storage capacity
+ *           (b0.p.awsstatic.com/pricing/2.0/meteredUnitMaps/fsx/USD/current/fsx.json, published
+ *           2025-05-29T20:11:21Z), read in its mirror github.com/QuinnyPig/aws-price-watcher, processed/fsx.json at
+ *           commit 2a52ba5. AWS groups the storage rates as "SSD old" (PERSISTENT_1: 0.14, 0.19, 0.29), "SSD new"
+ *           (PERSISTENT_2: 0.145, 0.21, 0.34, 0.60) and "HDD New" (0.025, 0.083, and 0.041, 0.099 for the same two
+ *           with the SSD read cache); each group's rates are assigned to its per-unit throughputs in ascending order.
+ *           The PERSISTENT_1 SSD and SCRATCH_2 rates are also in a us-west-2 Price List ledger with their usage
+ *           types (Storage.SSD.50/100/200 at 0.14/0.19/0.29, Scratch_2 at 0.14; identical rates there), and
+ *           SCRATCH_2 at $0.140 in AWS's Solutions Library guidance for an FSx for Lustre proof of concept
+ *           (us-east-1, April 2025).
+ *
+ * Backups are not in the cost: no source this project could read names the FSx for Lustre backup rate. They
+ * are incremental and billed per GB-month stored, on top of the storage (README, "Choosing a backend").
  */
 
 /** FSx for Lustre deployment types this project deploys (SCRATCH_1 is superseded by SCRATCH_2). */
@@ -92,6 +103,54 @@ export const FSX_LUSTRE_PERFORMANCE: Readonly<Record<string, FsxLustrePerformanc
     ...row(150, 1300, 40), diskBurstReadMBpsPerTiB: 250, diskBurstWriteMBpsPerTiB: 150,
   },
 };
+
+/** Storage price per GB-month of capacity, USD, us-east-1, by option key (as {@link FSX_LUSTRE_PERFORMANCE}). [PRICE] */
+export const FSX_LUSTRE_USD_PER_GB_MONTH: Readonly<Record<string, number>> = {
+  'SCRATCH_2/SSD/200': 0.14,
+  'PERSISTENT_1/SSD/50': 0.14,
+  'PERSISTENT_1/SSD/100': 0.19,
+  'PERSISTENT_1/SSD/200': 0.29,
+  'PERSISTENT_1/HDD/12': 0.025,
+  'PERSISTENT_1/HDD/40': 0.083,
+  'PERSISTENT_2/SSD/125': 0.145,
+  'PERSISTENT_2/SSD/250': 0.21,
+  'PERSISTENT_2/SSD/500': 0.34,
+  'PERSISTENT_2/SSD/1000': 0.6,
+};
+
+/** The key of an option in the tables: `<deployment type>/<storage type>/<per-unit throughput>`. */
+export function fsxLustreKey(options: ResolvedFsxLustreOptions): string {
+  return `${options.deploymentType}/${options.storageType}/${options.perUnitStorageThroughput}`;
+}
+
+/** Every option this project deploys, resolved; `persistentOnly` leaves SCRATCH_2 out (not replicated). */
+export function fsxLustreOptions(persistentOnly: boolean): ResolvedFsxLustreOptions[] {
+  return Object.entries(PER_UNIT)
+    .flatMap(([key, perUnits]) => {
+      const [deploymentType, storageType] = key.split('/') as [FsxLustreDeploymentType, FsxLustreStorageType];
+      return perUnits.map((perUnitStorageThroughput) => ({ deploymentType, storageType, perUnitStorageThroughput }));
+    })
+    .filter((o) => !persistentOnly || o.deploymentType !== 'SCRATCH_2');
+}
+
+/** Monthly storage cost of a file system of `storageGiB`, USD (backups not included). [PRICE] */
+export function fsxLustreMonthlyCost(options: ResolvedFsxLustreOptions, storageGiB: number): number {
+  const price = FSX_LUSTRE_USD_PER_GB_MONTH[fsxLustreKey(options)];
+  if (price === undefined) throw new Error(`no price for FSx for Lustre ${fsxLustreKey(options)}`);
+  return Math.round(price * storageGiB * 100) / 100;
+}
+
+/**
+ * The smallest valid storage capacity that holds `capacityTiB` and whose baseline sustains `targetMBps` (read and
+ * write): on FSx for Lustre throughput is bought with capacity. [API] [PERF]
+ */
+export function fsxLustreCapacityFor(capacityTiB: number, options: ResolvedFsxLustreOptions, targetMBps = 0): number {
+  const perf = FSX_LUSTRE_PERFORMANCE[fsxLustreKey(options)];
+  const perTiB = Math.min(perf.diskReadMBpsPerTiB, perf.diskWriteMBpsPerTiB, perf.networkBaselineMBpsPerTiB);
+  // The TiB the target needs, then one GiB more than its rounding error can take away.
+  const forThroughput = targetMBps > 0 ? Math.ceil((targetMBps / perTiB) * 1024) / 1024 : 0;
+  return fsxLustreCapacityGiB(Math.max(capacityTiB, forThroughput), options);
+}
 
 /** Valid per-unit throughputs per deployment and storage type, MB/s per TiB. [API] */
 const PER_UNIT: Readonly<Record<string, readonly number[]>> = {

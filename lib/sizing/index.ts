@@ -2,4 +2,6 @@
 export * from './plan';
 export { EBS_INSTANCE_TYPES, INSTANCE_STORE_TYPES, instanceStoreTiB, instanceTypeSpec } from './catalog';
 export type { InstanceStoreSpec, InstanceTypeSpec } from './catalog';
-export { formatPlanTable } from './plan-table';
+export { formatBackendComparison, formatPlanTable } from './plan-table';
+export { FSX_LUSTRE_PERFORMANCE, FSX_LUSTRE_USD_PER_GB_MONTH } from './fsx-lustre';
+export type { FsxLustreDeploymentType, FsxLustreOptions, FsxLustreStorageType } from './fsx-lustre';

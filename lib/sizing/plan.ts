@@ -18,19 +18,40 @@ import {
   instanceStoreTiB,
   instanceTypeSpec,
 } from './catalog';
+import {
+  FsxLustreOptions,
+  ResolvedFsxLustreOptions,
+  estimateFsxLustreThroughput,
+  fsxLustreCapacityFor,
+  fsxLustreKey,
+  fsxLustreMonthlyCost,
+  fsxLustreOptions,
+  resolveFsxLustreOptions,
+} from './fsx-lustre';
 
-/** Where the data lives: durable EBS st1 volumes, or the instance's local disks (lost on stop). */
-export type Backend = 'ebs' | 'instance-store';
+/**
+ * Where the data lives: durable EBS st1 volumes, the instance's local disks (lost on stop), or an Amazon FSx for
+ * Lustre file system (a managed parallel file system, beyond what one server holds or sustains).
+ */
+export type Backend = 'ebs' | 'instance-store' | 'fsx-lustre';
 
 /** What the user asks for. */
 export interface StorageRequest {
   /** Usable capacity wanted, in TiB (2^40 bytes). */
   readonly capacityTiB: number;
   /**
-   * The backend, or `auto` to choose EBS up to 16 TiB and instance store above.
+   * The backend, or `auto`: EBS up to 16 TiB and instance store up to 43.6 TiB when no throughput is asked;
+   * beyond that, or when the throughput asked is more than that plan sustains, the cheapest plan of any backend
+   * (FSx for Lustre persistent types included, never SCRATCH_2) that holds the capacity and sustains the
+   * throughput.
    * @default 'auto'
    */
   readonly backend?: Backend | 'auto';
+  /**
+   * FSx for Lustre options, with backend `fsx-lustre` only (`auto` chooses among the persistent options itself).
+   * @default - PERSISTENT_2 SSD, the smallest per-unit throughput that sustains `throughputMBps` at the lowest cost
+   */
+  readonly fsxLustre?: FsxLustreOptions;
   /**
    * Keep exactly this many EBS data volumes: how an existing EBS server grows (each volume is enlarged in place;
    * a volume added to an existing stripe, or one taken away, would lose or strand data). Implies the EBS backend
@@ -45,6 +66,12 @@ export interface StorageRequest {
    * @default - none: the plan follows capacity alone
    */
   readonly throughputMBps?: number;
+}
+
+/** The FSx for Lustre file system of a plan. */
+export interface FsxLustrePlan extends ResolvedFsxLustreOptions {
+  /** Storage capacity, GiB: a valid step of the deployment and storage type. */
+  readonly storageCapacityGiB: number;
 }
 
 /** One EBS data volume. */
@@ -77,17 +104,28 @@ export interface ThroughputEstimate {
 export interface StoragePlan {
   /** The backend chosen (never `auto`). */
   readonly backend: Backend;
-  /** The EC2 instance type chosen, e.g. `m4.2xlarge` or `d2.8xlarge`. */
+  /**
+   * The EC2 instance type chosen, e.g. `m4.2xlarge` or `d2.8xlarge`; for FSx for Lustre the deployment, storage
+   * type and per-unit throughput, e.g. `PERSISTENT_2/SSD/125`.
+   */
   readonly instanceType: string;
   /** EBS only; empty for instance store. All the same size: they are striped. */
   readonly dataVolumes: DataVolumePlan[];
   /** Instance store only; 0 for EBS. */
   readonly instanceStoreDisks: number;
-  /** Raw capacity of the data disks, TiB; never less than the request. */
+  /** Raw capacity of the data disks (FSx: of the file system), TiB; never less than the request. */
   readonly rawCapacityTiB: number;
+  /**
+   * FSx for Lustre only: the file system's options and capacity.
+   * @default - none: the plan is an EC2 NFS server
+   */
+  readonly fsxLustre?: FsxLustrePlan;
   /** Aggregate sequential throughput clients can expect, from published limits only (see `estimateThroughput`). */
   readonly throughput: ThroughputEstimate;
-  /** On-demand instance + volumes, 730 h, us-east-1 list price, USD. */
+  /**
+   * On-demand instance + volumes, 730 h, us-east-1 list price, USD; FSx for Lustre: its storage per GB-month
+   * (backups, billed per GB-month stored, are not included).
+   */
   readonly monthlyCostUsd: number;
   /** Why this plan, in words (the capacity rule, or the cheapest plan sustaining the throughput asked for). */
   readonly reason: string;
@@ -99,7 +137,9 @@ export interface StoragePlan {
  */
 const ESTIMATE_TRANSFER_BYTES = 1e12;
 
-const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'ebs', 'instance-store'];
+const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'ebs', 'instance-store', 'fsx-lustre'];
+/** Every backend `auto` may choose from when the capacity rule's plan does not do. */
+const ALL_BACKENDS: readonly Backend[] = ['ebs', 'instance-store', 'fsx-lustre'];
 const LARGEST_INSTANCE_STORE = INSTANCE_STORE_TYPES[INSTANCE_STORE_TYPES.length - 1];
 const MAX_INSTANCE_STORE_TIB = instanceStoreTiB(LARGEST_INSTANCE_STORE);
 const MAX_SINGLE_VOLUME_TIB = ST1.maxSizeGiB / 1024;
@@ -125,15 +165,27 @@ export function planStorage(request: StorageRequest): StoragePlan {
     if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_DATA_VOLUMES) {
       throw new Error(`dataVolumeCount must be a whole number from 1 to ${MAX_DATA_VOLUMES}; got ${describe(count)}`);
     }
-    if (backend === 'instance-store') {
-      throw new Error("dataVolumeCount applies to the EBS backend only; got backend 'instance-store'");
+    if (backend === 'instance-store' || backend === 'fsx-lustre') {
+      throw new Error(`dataVolumeCount applies to the EBS backend only; got backend '${backend}'`);
     }
   }
-  const capacityTiB = validateCapacity(request.capacityTiB, count === undefined ? backend : 'ebs');
+  if (request.fsxLustre !== undefined && backend !== 'fsx-lustre') {
+    throw new Error(
+      `fsxLustre options apply to backend 'fsx-lustre' only; got backend '${backend}'` +
+        (backend === 'auto' ? " (auto chooses among the persistent FSx options itself: set backend 'fsx-lustre' to choose)" : ''),
+    );
+  }
+  const fsxOptions = backend === 'fsx-lustre' && request.fsxLustre !== undefined ? resolveFsxLustreOptions(request.fsxLustre) : undefined;
   const throughput = request.throughputMBps;
   if (throughput !== undefined && (typeof throughput !== 'number' || !Number.isFinite(throughput) || throughput <= 0)) {
     throw new Error(`throughputMBps must be a number of MB/s greater than 0; got ${describe(throughput)}`);
   }
+  if (backend === 'fsx-lustre') return planFsx(validatePositive(request.capacityTiB), fsxOptions, throughput);
+  if (backend === 'auto' && count === undefined && validatePositive(request.capacityTiB) > MAX_INSTANCE_STORE_TIB) {
+    return cheapestMeeting(request.capacityTiB, ALL_BACKENDS, throughput ?? 0,
+      `more than the capacity rule's largest server holds, ${LARGEST_INSTANCE_STORE.name} with ${formatTiB(MAX_INSTANCE_STORE_TIB)} TiB`);
+  }
+  const capacityTiB = validateCapacity(request.capacityTiB, count === undefined ? backend : 'ebs');
   const plan = planForCapacity(capacityTiB, backend, count);
   if (throughput === undefined || sustains(plan, throughput)) {
     return throughput === undefined ? plan : { ...plan, reason: `${plan.reason}; it sustains the ${throughput} MB/s asked for` };
@@ -145,19 +197,83 @@ export function planStorage(request: StorageRequest): StoragePlan {
         'deploy a second server',
     );
   }
-  const candidates = candidatePlans(capacityTiB, backend === 'auto' ? ['ebs', 'instance-store'] : [backend], throughput);
-  const meeting = candidates.filter((c) => sustains(c, throughput)).sort((a, b) => a.monthlyCostUsd - b.monthlyCostUsd);
+  return cheapestMeeting(capacityTiB, backend === 'auto' ? ALL_BACKENDS : [backend], throughput,
+    `${plan.instanceType}, the capacity rule's choice, sustains ${sustainedOf(plan)} MB/s`);
+}
+
+/**
+ * The cheapest catalogued plan of `backends` that holds `capacityTiB` and sustains `targetMBps`, with `why` (what
+ * the capacity rule could not do) in its reason; throws naming the best any of them sustains when none does.
+ */
+function cheapestMeeting(capacityTiB: number, backends: readonly Backend[], targetMBps: number, why: string): StoragePlan {
+  const candidates = candidatePlans(capacityTiB, backends, targetMBps);
+  const meeting = candidates.filter((c) => sustains(c, targetMBps)).sort((a, b) => a.monthlyCostUsd - b.monthlyCostUsd);
+  const asked = targetMBps > 0 ? ` and sustains ${targetMBps} MB/s` : '';
   if (meeting.length === 0) {
-    const best = Math.max(...candidates.map(sustainedOf));
+    const best = candidates.length > 0 ? Math.max(...candidates.map(sustainedOf)) : 0;
+    const only = backends.length === 1 ? `${backends[0]} ` : '';
     throw new Error(
-      `throughputMBps ${throughput} is more than any single ${backend === 'auto' ? '' : `${backend} `}server sustains for ` +
-        `${capacityTiB} TiB (at most ${best} MB/s once burst credits are spent); beyond that ${BEYOND_ONE_SERVER}`,
+      `throughputMBps ${targetMBps} is more than any single ${only}server sustains for ${capacityTiB} TiB (at most ` +
+        `${best} MB/s once burst credits are spent); beyond that ${BEYOND_ONE_SERVER}` +
+        (backends.includes('fsx-lustre') ? '' : " (backend 'fsx-lustre', or 'auto')"),
     );
   }
+  return { ...meeting[0], reason: `the cheapest plan that holds ${capacityTiB} TiB${asked} (${why})` };
+}
+
+/** The best plan of one backend for a request, or the reason there is none (`npm run plan`'s side-by-side view). */
+export function bestPlanOf(backend: Backend, request: StorageRequest): StoragePlan | string {
+  try {
+    return planStorage({ ...request, backend, fsxLustre: backend === 'fsx-lustre' ? request.fsxLustre : undefined });
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/**
+ * FSx for Lustre: with options, the file system of those options that holds the capacity and sustains the
+ * throughput; without, the cheapest persistent option that does (PERSISTENT_2 SSD 125 when nothing is asked).
+ */
+function planFsx(capacityTiB: number, options: ResolvedFsxLustreOptions | undefined, targetMBps: number | undefined): StoragePlan {
+  if (options === undefined) {
+    if (targetMBps === undefined) {
+      return { ...fsxPlan(resolveFsxLustreOptions(), capacityTiB), reason: 'backend fsx-lustre: PERSISTENT_2 SSD at 125 MB/s per TiB, the default' };
+    }
+    return cheapestMeeting(capacityTiB, ['fsx-lustre'], targetMBps, 'backend fsx-lustre, persistent options');
+  }
+  const plan = fsxPlan(options, capacityTiB, targetMBps);
+  const sized = plan.rawCapacityTiB > capacityTiB && targetMBps !== undefined && fsxPlan(options, capacityTiB).rawCapacityTiB < plan.rawCapacityTiB;
   return {
-    ...meeting[0],
-    reason: `the cheapest plan that sustains ${throughput} MB/s (${plan.instanceType}, the capacity rule's choice, ` +
-      `sustains ${sustainedOf(plan)} MB/s)`,
+    ...plan,
+    reason: `backend fsx-lustre, ${fsxLustreKey(options)} as asked` +
+      (sized ? `, sized up to ${plan.fsxLustre?.storageCapacityGiB} GiB to sustain ${targetMBps} MB/s` : ''),
+  };
+}
+
+/** The file system of `options` that holds `capacityTiB` and (its baseline) sustains `targetMBps`. */
+function fsxPlan(options: ResolvedFsxLustreOptions, capacityTiB: number, targetMBps = 0): StoragePlan {
+  const storageCapacityGiB = fsxLustreCapacityFor(capacityTiB, options, targetMBps);
+  const t = estimateFsxLustreThroughput(options, storageCapacityGiB);
+  return {
+    backend: 'fsx-lustre',
+    instanceType: fsxLustreKey(options),
+    dataVolumes: [],
+    instanceStoreDisks: 0,
+    rawCapacityTiB: storageCapacityGiB / 1024,
+    fsxLustre: { ...options, storageCapacityGiB },
+    // FSx publishes no burst credit sizes, so the 1 TB workload is estimated at the baseline, which is
+    // what a file system sustains once its credits are spent.
+    throughput: {
+      readMBps: t.baselineReadMBps,
+      writeMBps: t.baselineWriteMBps,
+      baselineReadMBps: t.baselineReadMBps,
+      baselineWriteMBps: t.baselineWriteMBps,
+      burstReadMBps: t.burstReadMBps,
+      burstWriteMBps: t.burstWriteMBps,
+      limitedBy: `${t.limitedBy}; burst credits (size unpublished) not counted`,
+    },
+    monthlyCostUsd: fsxLustreMonthlyCost(options, storageCapacityGiB),
+    reason: '',
   };
 }
 
@@ -210,6 +326,9 @@ function candidatePlans(capacityTiB: number, backends: readonly Backend[], targe
     for (const spec of INSTANCE_STORE_TYPES.filter((t) => instanceStoreTiB(t) >= capacityTiB)) {
       plans.push({ ...instanceStorePlan(spec), reason: '' });
     }
+  }
+  if (backends.includes('fsx-lustre')) {
+    for (const options of fsxLustreOptions(true)) plans.push(fsxPlan(options, capacityTiB, targetMBps));
   }
   if (backends.includes('ebs')) {
     for (let count = 1; count <= MAX_DATA_VOLUMES; count++) {
@@ -289,6 +408,14 @@ interface St1Volume {
   readonly burstMBps: number;
   readonly baselineMBps: number;
   readonly bucketBytes: number;
+}
+
+/** A capacity for FSx for Lustre (no single-server limit): a finite number greater than 0. */
+function validatePositive(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new Error(`capacityTiB must be a number greater than 0; got ${describe(value)}`);
+  }
+  return value;
 }
 
 function validateCapacity(value: unknown, backend: Backend | 'auto'): number {

@@ -54,7 +54,7 @@ test('names with _ and . synthesize: `cdk synth -c clusterName=hpc_1.a -c server
 test.each<[Record<string, string>, RegExp]>([
   [{ capacityTiB: '-1' }, /capacityTiB="-1".*positive number of TiB/],
   [{ capacityTiB: 'abc' }, /capacityTiB="abc".*positive number of TiB/],
-  [{ capacityTiB: '1000' }, /capacityTiB.*1000.*(FSx for Lustre|Lustre)/],
+  [{ capacityTiB: '1000', backend: 'ebs' }, /capacityTiB.*1000.*(FSx for Lustre|Lustre)/],
   [{ backend: 'foo' }, /backend="foo".*'auto', 'ebs', 'instance-store'/],
   [{ clusterName: 'bad name' }, /clusterName="bad name".*A-Z a-z 0-9 _ \. -/],
   [{ clientCidrs: '10.0.0.0/99' }, /clientCidrs="10.0.0.0\/99".*prefix length must be 1-32/],

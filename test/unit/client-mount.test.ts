@@ -59,7 +59,7 @@ function fakeServer(
   return {
     clusterName: 'hpc1',
     serverName: 'storage1',
-    privateIp: eni.attrPrimaryPrivateIpAddress,
+    mountAddress: eni.attrPrimaryPrivateIpAddress,
     exportPath: '/export/data',
     mountPoint: '/data',
     mountOptions: 'nfsvers=4.1,hard,_netdev',
@@ -473,10 +473,10 @@ describe('mountStorageOn', () => {
     const userData = userDataOf(template, 'AWS::EC2::Instance', (p) => p.UserData);
     expect(userData).toContain("mkdir -p '/data'");
     // The IP is the server's attribute, resolved at deploy; the rest of the line is literal.
-    expect(stack.resolve(server.privateIp)).toEqual({
+    expect(stack.resolve(server.mountAddress)).toEqual({
       'Fn::GetAtt': [expect.stringMatching(/^ServerEni/), 'PrimaryPrivateIpAddress'],
     });
-    expect(userData).toContain(JSON.stringify(stack.resolve(server.privateIp)));
+    expect(userData).toContain(JSON.stringify(stack.resolve(server.mountAddress)));
     expect(userData).toContain(
       ':/export/data /data nfs4 nfsvers=4.1,hard,_netdev,nosuid,nodev 0 0 # storage-server:hpc1/storage1',
     );

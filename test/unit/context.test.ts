@@ -18,6 +18,7 @@ describe('parseContext', () => {
       legacyVolumeAttachments: false,
       allowPublicClientCidrs: false,
       allowHomeMountPoint: false,
+      clientMount: true,
     });
     expect(CONTEXT_DEFAULTS.capacityTiB).toBe(5);
   });
@@ -46,6 +47,7 @@ describe('parseContext', () => {
       throughputMBps: '400',
       mountPoint: '/home/shared',
       allowHomeMountPoint: 'true',
+      clientMount: 'false',
     }));
     expect(ctx).toEqual({
       capacityTiB: 21.5,
@@ -70,6 +72,25 @@ describe('parseContext', () => {
       throughputMBps: 400,
       mountPoint: '/home/shared',
       allowHomeMountPoint: true,
+      clientMount: false,
+    });
+  });
+
+  test('the FSx for Lustre keys are parsed with backend=fsx-lustre', () => {
+    const ctx = parseContext(read({
+      backend: 'fsx-lustre',
+      capacityTiB: '100',
+      fsxDeploymentType: 'PERSISTENT_1',
+      fsxStorageType: 'HDD',
+      fsxPerUnitStorageThroughput: '40',
+      fsxDataRepositoryPath: 's3://hpc-data/inputs',
+    }));
+    expect(ctx).toMatchObject({
+      backend: 'fsx-lustre',
+      fsxDeploymentType: 'PERSISTENT_1',
+      fsxStorageType: 'HDD',
+      fsxPerUnitStorageThroughput: 40,
+      fsxDataRepositoryPath: 's3://hpc-data/inputs',
     });
   });
 

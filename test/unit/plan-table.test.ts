@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { formatPlanTable, planStorage } from '../../lib/sizing';
+import { formatBackendComparison, formatPlanTable, planStorage } from '../../lib/sizing';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -42,24 +42,39 @@ describe('npm run plan', () => {
   const plan = (...args: string[]) =>
     spawnSync(path.join(root, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', 'bin/plan.ts', ...args], { cwd: root, encoding: 'utf8' });
 
-  test('`plan 10` prints the table', () => {
+  const SIDE_BY_SIDE = '\n\nThe best plan of each backend for the same request:\n';
+
+  test('`plan 10` prints the table, then the best plan of each backend', () => {
     const out = execFileSync(path.join(root, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', 'bin/plan.ts', '10'], { cwd: root, encoding: 'utf8' });
-    expect(out.trim()).toBe(formatPlanTable(planStorage({ capacityTiB: 10 })));
+    expect(out.trim()).toBe(formatPlanTable(planStorage({ capacityTiB: 10 })) + SIDE_BY_SIDE + formatBackendComparison({ capacityTiB: 10, backend: 'auto' }));
   });
 
-  test('`plan 10 --throughput 400` plans for the sustained throughput and says why', () => {
-    const out = execFileSync(path.join(root, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', 'bin/plan.ts', '10', '--throughput', '400'], { cwd: root, encoding: 'utf8' });
-    expect(out.trim()).toBe(formatPlanTable(planStorage({ capacityTiB: 10, throughputMBps: 400 })));
-    expect(out).toMatch(/^instance +m4\.10xlarge$/m);
-    expect(out).toMatch(/^why +the cheapest plan that sustains 400 MB\/s/m);
+  test('`plan 10 --throughput 1000` plans for the sustained throughput, says why, and shows each backend beside it', () => {
+    const out = execFileSync(path.join(root, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', 'bin/plan.ts', '10', '--throughput', '1000'], { cwd: root, encoding: 'utf8' });
+    expect(out).toMatch(/^deployment +PERSISTENT_2\/SSD\/125$/m);
+    expect(out).toMatch(/^why +the cheapest plan that holds 10 TiB and sustains 1000 MB\/s/m);
+    const side = out.slice(out.indexOf(SIDE_BY_SIDE) + SIDE_BY_SIDE.length).trim().split('\n');
+    expect(side[0].split(/ {2,}/)).toEqual(['backend', 'plan', 'raw TiB', 'sustained MB/s', 'burst MB/s', '$/month']);
+    expect(side.slice(1).map((l) => l.split(/ {2,}/))).toEqual([
+      ['ebs', 'm4.16xlarge, 2 x st1 (12208 GiB, 12208 GiB), striped', '23.84', '1000 MB/s', '1049 MB/s', '3434.72'],
+      ['instance-store', 'd2.8xlarge', '43.66', '1250 MB/s', '1250 MB/s', '4029.60'],
+      ['fsx-lustre', 'PERSISTENT_2/SSD/125, 12000 GiB', '11.72', '1465 MB/s', '5859 MB/s', '1740.00'],
+    ]);
+  });
+
+  test('a backend that cannot serve the request says why in its row', () => {
+    const rows = formatBackendComparison({ capacityTiB: 100 }).split('\n');
+    expect(rows[1]).toMatch(/^ebs +cannot: capacityTiB must be a number greater than 0 and at most 48 for backend 'ebs'/);
+    expect(rows[2]).toMatch(/^instance-store +cannot: capacityTiB must be .* at most 43\.65 for backend 'instance-store'/);
+    expect(rows[3]).toMatch(/^fsx-lustre +PERSISTENT_2\/SSD\/125, 103200 GiB/);
   });
 
   test.each([
     [['10', '--throughput', 'fast'], /throughputMBps must be a positive number of MB\/s; got 'fast'/],
     [['10', '--throughput'], /throughputMBps must be a positive number of MB\/s; got ''/],
     [['abc'], /capacityTiB must be a positive number of TiB; got 'abc'/],
-    [['100'], /capacityTiB .* got 100.*FSx for Lustre/],
-    [['5', 'nfs'], /backend must be one of 'auto', 'ebs', 'instance-store'; got .*nfs/],
+    [['100', 'ebs'], /capacityTiB .* got 100.*FSx for Lustre/],
+    [['5', 'nfs'], /backend must be one of 'auto', 'ebs', 'instance-store', 'fsx-lustre'; got .*nfs/],
   ])('bad input %j exits non-zero with a clear message', (args, message) => {
     const run = plan(...args);
     expect(run.status).toBe(1);

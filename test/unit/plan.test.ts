@@ -140,10 +140,9 @@ describe('planStorage: monthly cost (730 h on demand + st1 at $0.045 per GiB-mon
 
 describe('planStorage: bad requests name the field, the value and the allowed range', () => {
   test.each([
-    [
-      { capacityTiB: 0 },
-      /capacityTiB must be a number greater than 0 and at most 43\.65 for backend 'auto'.*got 0 \(number\)/,
-    ],
+    [{ capacityTiB: 0 }, /capacityTiB must be a number greater than 0; got 0 \(number\)/],
+    [{ capacityTiB: 0, backend: 'ebs' }, /capacityTiB must be a number greater than 0 and at most 48 for backend 'ebs'.*got 0 \(number\)/],
+    [{ capacityTiB: -3, backend: 'fsx-lustre' }, /capacityTiB must be a number greater than 0; got -3 \(number\)/],
     [{ capacityTiB: -1 }, /capacityTiB must be .*greater than 0.*got -1/],
     [{ capacityTiB: NaN }, /capacityTiB must be .*got NaN/],
     [
@@ -152,16 +151,16 @@ describe('planStorage: bad requests name the field, the value and the allowed ra
     ],
     [{ capacityTiB: '5' }, /capacityTiB must be a number.*got "5"/],
     [{}, /capacityTiB must be a number.*got undefined/],
-    [
-      { capacityTiB: 44 },
-      /at most 43\.65 for backend 'auto'.*got 44\. Backend 'ebs' stripes st1 volumes up to 48 TiB.*FSx for Lustre/,
-    ],
     [{ capacityTiB: 48.01, backend: 'ebs' }, /at most 48 for backend 'ebs'.*got 48\.01\. .*FSx for Lustre/],
     [
       { capacityTiB: 43.66, backend: 'instance-store' },
       /at most 43\.65 for backend 'instance-store'.*got 43\.66\. .*FSx for Lustre/,
     ],
-    [{ capacityTiB: 5, backend: 'gp3' }, /backend must be one of 'auto', 'ebs', 'instance-store'; got "gp3"/],
+    [{ capacityTiB: 5, backend: 'gp3' }, /backend must be one of 'auto', 'ebs', 'instance-store', 'fsx-lustre'; got "gp3"/],
+    [{ capacityTiB: 5, fsxLustre: {} }, /^fsxLustre options apply to backend 'fsx-lustre' only; got backend 'auto' \(auto chooses/],
+    [{ capacityTiB: 5, backend: 'ebs', fsxLustre: { deploymentType: 'SCRATCH_2' } }, /^fsxLustre options apply to backend 'fsx-lustre' only; got backend 'ebs'$/],
+    [{ capacityTiB: 5, backend: 'fsx-lustre', fsxLustre: { perUnitStorageThroughput: 300 } }, /^fsxLustre\.perUnitStorageThroughput must be one of 125, 250, 500, 1000 \(MB\/s per TiB\) for PERSISTENT_2 SSD; got 300/],
+    [{ capacityTiB: 5, backend: 'fsx-lustre', dataVolumeCount: 1 }, /^dataVolumeCount applies to the EBS backend only; got backend 'fsx-lustre'$/],
     [null, /request must be an object.*got null/],
   ])('%p', (request, message) => {
     expect(() => planStorage(request as unknown as StorageRequest)).toThrow(message);
@@ -251,31 +250,67 @@ describe('planStorage: properties over every valid request', () => {
 
 describe('planStorage: throughputMBps (the sustained MB/s the cluster needs)', () => {
   test.each([
-    // [capacityTiB, MB/s, backend, instance, volume GiB (each), why]
+    // [capacityTiB, MB/s, backend, instance or FSx deployment, volume GiB (each) or FSx GiB, $/month, why]
     // 10 TiB: the capacity rule's m4.4xlarge sustains 250 MB/s (its EBS bandwidth, 2000 Mbps).
-    [10, 100, 'ebs', 'm4.4xlarge', [10240], /^auto: up to 16 TiB, one st1 volume .*; it sustains the 100 MB\/s asked for$/],
-    // 400: a 10 TiB st1 volume's baseline (400 MiB/s = 419 MB/s) on m4.10xlarge (500 MB/s of EBS), $1920.80,
-    // is cheaper than d2.4xlarge (625 MB/s, $2014.80).
-    [10, 400, 'ebs', 'm4.10xlarge', [10240], /^the cheapest plan that sustains 400 MB\/s \(m4\.4xlarge, the capacity rule's choice, sustains 250 MB\/s\)$/],
-    // 1000: two volumes whose baselines add up to 1000 MB/s (12208 GiB each: 476.9 MiB/s) on m4.16xlarge, $3434.72,
-    // cheaper than d2.8xlarge (1250 MB/s, $4029.60).
-    [10, 1000, 'ebs', 'm4.16xlarge', [12208, 12208], /^the cheapest plan that sustains 1000 MB\/s/],
-    // 2 TiB at 300 MB/s: d2.2xlarge (312.5 MB/s, $1007.40) beats any EBS plan that sustains it.
-    [2, 300, 'instance-store', 'd2.2xlarge', [], /sustains 83\.89 MB\/s\)$/],
-  ] as [number, number, string, string, number[], RegExp][])('%p TiB at %p MB/s: %s %s', (capacityTiB, mbps, backend, instanceType, sizes, why) => {
+    [10, 100, 'ebs', 'm4.4xlarge', [10240], 0.8 * 730 + 10240 * 0.045, /^auto: up to 16 TiB, one st1 volume .*; it sustains the 100 MB\/s asked for$/],
+    // 400: PERSISTENT_1 HDD at 40 MB/s per TiB, 10800 GiB (6 x 1800), 40 x 10800/1024 = 421.9 MB/s, 10800 x $0.083; the
+    // cheapest single server that sustains it (m4.10xlarge with a 10 TiB st1 volume, $1920.80) costs twice as much.
+    [10, 400, 'fsx-lustre', 'PERSISTENT_1/HDD/40', [10800], 10800 * 0.083, /^the cheapest plan that holds 10 TiB and sustains 400 MB\/s \(m4\.4xlarge, the capacity rule's choice, sustains 250 MB\/s\)$/],
+    // 1000: PERSISTENT_2 SSD 125, 12000 GiB (125 x 11.72 TiB = 1465 MB/s), 12000 x $0.145 = $1740, under two
+    // st1 volumes on m4.16xlarge ($3434.72) and under HDD 40 (1000/40 = 25 TiB: 27000 GiB x $0.083 = $2241).
+    [10, 1000, 'fsx-lustre', 'PERSISTENT_2/SSD/125', [12000], 12000 * 0.145, /^the cheapest plan that holds 10 TiB and sustains 1000 MB\/s/],
+    // 5000, more than any single server: PERSISTENT_2 SSD 500, 12000 GiB (5859 MB/s), 12000 x $0.34 = $4080, under
+    // 125 MB/s per TiB at 40 TiB (43200 GiB x $0.145 = $6264) and 1000 at 12000 GiB ($7200).
+    [10, 5000, 'fsx-lustre', 'PERSISTENT_2/SSD/500', [12000], 12000 * 0.34, /^the cheapest plan that holds 10 TiB and sustains 5000 MB\/s/],
+    // 2 TiB at 300 MB/s: PERSISTENT_2 SSD 250, 2400 GiB (585.9 MB/s), $504, under d2.2xlarge (312.5 MB/s, $1007.40).
+    [2, 300, 'fsx-lustre', 'PERSISTENT_2/SSD/250', [2400], 2400 * 0.21, /sustains 83\.89 MB\/s\)$/],
+  ] as [number, number, string, string, number[], number, RegExp][])('%p TiB at %p MB/s: %s %s', (capacityTiB, mbps, backend, instanceType, sizes, usd, why) => {
     const plan = planStorage({ capacityTiB, throughputMBps: mbps });
     expect(plan.backend).toBe(backend);
     expect(plan.instanceType).toBe(instanceType);
-    expect(plan.dataVolumes.map((v) => v.sizeGiB)).toEqual(sizes);
+    expect(backend === 'fsx-lustre' ? [plan.fsxLustre?.storageCapacityGiB] : plan.dataVolumes.map((v) => v.sizeGiB)).toEqual(sizes);
+    expect(plan.monthlyCostUsd).toBeCloseTo(usd, 2);
     expect(plan.reason).toMatch(why);
     expect(Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps)).toBeGreaterThanOrEqual(mbps);
   });
 
-  test('5000 MB/s is beyond any single server: the error names the most one sustains and FSx for Lustre', () => {
-    expect(() => planStorage({ capacityTiB: 10, throughputMBps: 5000 })).toThrow(
-      'throughputMBps 5000 is more than any single server sustains for 10 TiB (at most 1250 MB/s once burst credits are spent); ' +
-        'beyond that a parallel file system such as Amazon FSx for Lustre is the better tool',
+  test('100 TiB, no throughput asked: beyond one server, the cheapest persistent FSx plan (HDD 12 MB/s per TiB)', () => {
+    const plan = planStorage({ capacityTiB: 100 });
+    // 102400 GiB rounded up to HDD 12's 6000 GiB steps: 108000 GiB x $0.025 = $2700; 12 x 105.47 TiB = 1265.6 MB/s.
+    expect(plan).toMatchObject({
+      backend: 'fsx-lustre',
+      instanceType: 'PERSISTENT_1/HDD/12',
+      fsxLustre: { deploymentType: 'PERSISTENT_1', storageType: 'HDD', perUnitStorageThroughput: 12, storageCapacityGiB: 108000 },
+      monthlyCostUsd: 2700,
+    });
+    expect(plan.throughput.baselineReadMBps).toBe(1265.63); // 12 x 108000 / 1024 = 1265.625, rounded
+    expect(plan.reason).toBe("the cheapest plan that holds 100 TiB (more than the capacity rule's largest server holds, d2.8xlarge with 43.65 TiB)");
+  });
+
+  test('auto never picks SCRATCH_2, even where it would be cheapest; backend fsx-lustre gives it when asked', () => {
+    for (const [capacityTiB, mbps] of [[1, 200], [44, undefined], [10, 2000], [200, 20000]] as [number, number | undefined][]) {
+      expect(planStorage({ capacityTiB, throughputMBps: mbps }).instanceType).not.toMatch(/^SCRATCH/);
+    }
+    const scratch = planStorage({ capacityTiB: 10, backend: 'fsx-lustre', fsxLustre: { deploymentType: 'SCRATCH_2' } });
+    expect(scratch.instanceType).toBe('SCRATCH_2/SSD/200');
+    expect(scratch.fsxLustre?.storageCapacityGiB).toBe(12000);
+  });
+
+  test('forced to one server, 5000 MB/s is refused: the error names the most one sustains and FSx for Lustre', () => {
+    expect(() => planStorage({ capacityTiB: 10, throughputMBps: 5000, backend: 'instance-store' })).toThrow(
+      "throughputMBps 5000 is more than any single instance-store server sustains for 10 TiB (at most 1250 MB/s once burst credits are spent); " +
+        "beyond that a parallel file system such as Amazon FSx for Lustre is the better tool (backend 'fsx-lustre', or 'auto')",
     );
+  });
+
+  test('backend fsx-lustre: its options as asked, sized up for the throughput asked', () => {
+    // PERSISTENT_1 SSD 50 at 5 TiB: 7200 GiB holds it (50 x 7.03 = 351.6 MB/s); 1000 MB/s needs 20 TiB: 21600 GiB.
+    const plain = planStorage({ capacityTiB: 5, backend: 'fsx-lustre', fsxLustre: { deploymentType: 'PERSISTENT_1', perUnitStorageThroughput: 50 } });
+    expect(plain.fsxLustre?.storageCapacityGiB).toBe(7200);
+    const sized = planStorage({ capacityTiB: 5, backend: 'fsx-lustre', throughputMBps: 1000, fsxLustre: { deploymentType: 'PERSISTENT_1', perUnitStorageThroughput: 50 } });
+    expect(sized.fsxLustre?.storageCapacityGiB).toBe(21600);
+    expect(sized.monthlyCostUsd).toBeCloseTo(21600 * 0.14, 2);
+    expect(sized.reason).toBe('backend fsx-lustre, PERSISTENT_1/SSD/50 as asked, sized up to 21600 GiB to sustain 1000 MB/s');
   });
 
   test('with dataVolumeCount the layout is fixed: a throughput it cannot sustain is refused, not re-planned', () => {
@@ -293,9 +328,11 @@ describe('planStorage: throughputMBps (the sustained MB/s the cluster needs)', (
     expect(planStorage({ capacityTiB: 20 }).reason).toBe('auto: above 16 TiB (one st1 volume), the smallest d2 that holds the capacity');
   });
 
-  test('property: the plan sustains what is asked, and no catalogued single-server plan that does costs less', () => {
-    // Every plan the catalogue allows, enumerated here independently: each d2, and each m4 with 1-3 st1
-    // volumes of any size from 125 GiB to 16 TiB in 128 GiB steps (plus the exact sizes).
+  test('property: the plan sustains what is asked, and no catalogued plan of any backend that does costs less', () => {
+    // Every plan the catalogue allows, enumerated here independently: each d2, each m4 with 1-3 st1
+    // volumes of any size from 125 GiB to 16 TiB in 128 GiB steps (plus the exact sizes), and each persistent FSx
+    // for Lustre option at each of its capacity steps up to 200 TiB (AWS's per-TiB figures and prices, typed
+    // here from the FSx guide and price list, not read from lib/sizing).
     const d2 = ['d2.xlarge', 'd2.2xlarge', 'd2.4xlarge', 'd2.8xlarge'] as const;
     const m4 = ['m4.xlarge', 'm4.2xlarge', 'm4.4xlarge', 'm4.10xlarge', 'm4.16xlarge'] as const;
     const all: { capacityTiB: number; sustained: number; cost: number }[] = [];
@@ -318,16 +355,30 @@ describe('planStorage: throughputMBps (the sustained MB/s the cluster needs)', (
         }
       }
     }
+    // [key, sustained MB/s per TiB (the lesser of disk and network baseline), $ per GB-month, first steps, step]
+    const fsx: [string, number, number, number[], number][] = [
+      ['PERSISTENT_1/SSD/50', 50, 0.14, [1200], 2400], ['PERSISTENT_1/SSD/100', 100, 0.19, [1200], 2400],
+      ['PERSISTENT_1/SSD/200', 200, 0.29, [1200], 2400], ['PERSISTENT_1/HDD/12', 12, 0.025, [], 6000],
+      ['PERSISTENT_1/HDD/40', 40, 0.083, [], 1800], ['PERSISTENT_2/SSD/125', 125, 0.145, [1200], 2400],
+      ['PERSISTENT_2/SSD/250', 250, 0.21, [1200], 2400], ['PERSISTENT_2/SSD/500', 500, 0.34, [1200], 2400],
+      ['PERSISTENT_2/SSD/1000', 1000, 0.6, [1200], 2400],
+    ];
+    for (const [, perTiB, usd, first, step] of fsx) {
+      for (const gib of [...first, ...Array.from({ length: Math.floor((200 * 1024) / step) }, (_, i) => (i + 1) * step)]) {
+        all.push({ capacityTiB: gib / 1024, sustained: Math.round(((perTiB * gib) / 1024) * 100) / 100, cost: Math.round(gib * usd * 100) / 100 });
+      }
+    }
     fc.assert(
-      fc.property(fc.double({ min: 0.5, max: 40, noNaN: true }), fc.integer({ min: 50, max: 1250 }), (capacityTiB, mbps) => {
+      fc.property(fc.double({ min: 0.5, max: 120, noNaN: true }), fc.integer({ min: 50, max: 8000 }), (capacityTiB, mbps) => {
         const plan = planStorage({ capacityTiB, throughputMBps: mbps });
         expect(Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps)).toBeGreaterThanOrEqual(mbps);
         expect(plan.rawCapacityTiB).toBeGreaterThanOrEqual(capacityTiB);
         const cheaper = all.filter((p) => p.capacityTiB >= capacityTiB && p.sustained >= mbps && p.cost < plan.monthlyCostUsd - 0.01);
         // The capacity rule's own plan is kept when it sustains the request, even where another would be cheaper.
         if (plan.reason.startsWith('the cheapest plan')) expect(cheaper).toEqual([]);
+        expect(plan.instanceType).not.toMatch(/^SCRATCH/);
       }),
-      { numRuns: 200 },
+      { numRuns: 300 },
     );
   });
 });

@@ -156,12 +156,13 @@ describe('ServerRegistration', () => {
             Action: ['ssm:PutParameter', 'ssm:GetParameter', 'ssm:DeleteParameters'],
             Resource: ssmArn('storage-server/hpc1/*'),
           },
-          { Effect: 'Allow', Action: 'ec2:DescribeInstances', Resource: '*' },
           {
             Effect: 'Allow',
             Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
             Resource: { 'Fn::GetAtt': [logGroup, 'Arn'] },
           },
+          // Added by the registration of an instance (an FSx for Lustre registration calls no EC2 API).
+          { Effect: 'Allow', Action: 'ec2:DescribeInstances', Resource: '*' },
         ],
       },
     });

@@ -11,4 +11,8 @@ describe('template snapshots', () => {
   test('instance-store backend (20 TiB on d2.4xlarge)', () => {
     expect(Template.fromStack(appStack({ capacityTiB: '20' })).toJSON()).toMatchSnapshot();
   });
+
+  test('fsx-lustre backend (12 TiB: PERSISTENT_2 SSD 125, 14400 GiB)', () => {
+    expect(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '12' })).toJSON()).toMatchSnapshot();
+  });
 });

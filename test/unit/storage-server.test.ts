@@ -65,8 +65,8 @@ describe('planner choice reaches the template', () => {
 describe('context reaches the template', () => {
   const instanceOf = (t: Template) => Object.values(t.findResources('AWS::EC2::Instance'))[0].Properties;
 
-  test('throughputMBps sizes for sustained throughput: 10 TiB at 400 MB/s is one 10 TiB st1 on m4.10xlarge', () => {
-    const t = Template.fromStack(appStack({ capacityTiB: '10', throughputMBps: '400' }));
+  test('throughputMBps sizes for sustained throughput: 10 TiB at 400 MB/s on ebs is one 10 TiB st1 on m4.10xlarge', () => {
+    const t = Template.fromStack(appStack({ capacityTiB: '10', throughputMBps: '400', backend: 'ebs' }));
     expect(instanceOf(t).InstanceType).toBe('m4.10xlarge');
     t.resourcePropertiesCountIs('AWS::EC2::Volume', { VolumeType: 'st1', Size: 10240 }, 1);
     // Without it, the capacity rule's tier.
@@ -329,7 +329,7 @@ describe('taking over volumes and interface: what the instance role may do in EC
     ['instance store: the interface only', { capacityTiB: 20 }, 0],
   ])('%s', (_name, props, volumeCount) => {
     const { template, stack, server } = serverStack(props);
-    const roleId = stack.getLogicalId(server.instance.role.node.defaultChild as CfnResource);
+    const roleId = stack.getLogicalId(server.instance!.role.node.defaultChild as CfnResource);
     const volumes = Object.keys(template.findResources('AWS::EC2::Volume'));
     expect(volumes).toHaveLength(volumeCount);
     const [iface] = Object.keys(template.findResources('AWS::EC2::NetworkInterface'));
@@ -375,7 +375,7 @@ describe('taking over volumes and interface: what the instance role may do in EC
     const stack = new Stack(new App(), 'Kms', { env: { account: '123456789012', region: 'us-east-1' } });
     const key = new kms.Key(stack, 'Key');
     const server = new StorageServer(stack, 'Storage', { vpc: new ec2.Vpc(stack, 'Vpc', { maxAzs: 1 }), capacityTiB: 5, encryptionKey: key });
-    const roleId = stack.getLogicalId(server.instance.role.node.defaultChild as CfnResource);
+    const roleId = stack.getLogicalId(server.instance!.role.node.defaultChild as CfnResource);
     const statements = Object.values(Template.fromStack(stack).findResources('AWS::IAM::Policy'))
       .filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
       .flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[] }[])
@@ -427,7 +427,7 @@ describe('upgrading an EBS server deployed before the stable address (legacyVolu
     Object.values(attachments).forEach((a, i) => {
       expect(a.Properties).toEqual({
         Device: `/dev/sd${'fg'[i]}`,
-        InstanceId: { Ref: stack.getLogicalId(server.instance.instance) },
+        InstanceId: { Ref: stack.getLogicalId(server.instance!.instance) },
         VolumeId: { Ref: volumes[i] },
       });
       // Retained: the next deploy removes them from the stack without detaching the volumes.

@@ -1,0 +1,213 @@
+import { Aws, Duration, RemovalPolicy, Tags, Token, Validations } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as fsx from 'aws-cdk-lib/aws-fsx';
+import { Construct } from 'constructs';
+import { AWS_MANAGED_FSX_KEY } from '../../lambda/update-guard/contract';
+import { UpdateGuard } from '../update-guard';
+import type { FsxLustrePlan, StoragePlan } from '../sizing';
+import type { StorageServerProps } from '../storage-server';
+import { SERVER_ID_TAG } from './ec2-nfs-server';
+
+/** Lustre's ports: LNET on TCP 988, and 1018-1023 (FSx for Lustre guide, "File system access control with Amazon VPC"). */
+export const LUSTRE_PORTS: readonly ec2.Port[] = [ec2.Port.tcp(988), ec2.Port.tcpRange(1018, 1023)];
+
+/** Longest automatic backup retention FSx accepts, days (API: AutomaticBackupRetentionDays 0-90). */
+export const MAX_FSX_BACKUP_RETENTION_DAYS = 90;
+
+/**
+ * Client mount options of FSx for Lustre: the FSx for Lustre guide's `relatime,flock` (flock: POSIX locks that
+ * every client sees), `_netdev` (mount after the network), and `nosuid,nodev` as on every mount of this project.
+ */
+export const LUSTRE_MOUNT_OPTIONS = 'relatime,flock,_netdev,nosuid,nodev';
+
+/** An S3 data repository path FSx accepts: `s3://<bucket>[/<prefix>]`, at most 900 characters (API: ImportPath). */
+const S3_PATH = /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^\s]*)?$/;
+
+/** What the facade ({@link StorageServer}) has settled before it builds the file system. */
+export interface FsxLustreServerProps {
+  /** The facade's props, validated. */
+  readonly server: StorageServerProps;
+  /** The plan: backend `fsx-lustre`, with its `fsxLustre` options and capacity. */
+  readonly plan: StoragePlan;
+  /** The cluster the file system belongs to. */
+  readonly clusterName: string;
+  /** The server's name in the cluster (its identity is `<stack>/<serverName>`). */
+  readonly serverName: string;
+  /** The one subnet the file system lives in. */
+  readonly subnet: ec2.ISubnet;
+}
+
+/**
+ * The FSx for Lustre backend: an `aws-fsx.LustreFileSystem` (AWS's managed Lustre, not a hand-built cluster) in
+ * the server's subnet, encrypted at rest, its security group admitting Lustre (TCP 988 and 1018-1023) from the
+ * clients only, daily automatic backups on the persistent types (kept `snapshots.retain` days), optionally linked
+ * to an S3 data repository, and the day-2 guard of its layout. Built by {@link StorageServer}.
+ */
+export class FsxLustreServer extends Construct {
+  /** The file system. */
+  public readonly fileSystem: fsx.LustreFileSystem;
+  /** The file system's id, `fs-...`. */
+  public readonly fileSystemId: string;
+  /** The file system's DNS name, which clients mount. */
+  public readonly dnsName: string;
+  /** The file system's Lustre mount name. */
+  public readonly mountName: string;
+  /**
+   * Lustre from the clients. The default port is the CDK's Lustre range, TCP 988-1023, which
+   * `allowDefaultPortFrom` opens; the clients named in the props get exactly 988 and 1018-1023.
+   */
+  public readonly connections: ec2.Connections;
+  /** The file system's CloudFormation resource: AVAILABLE (created) means mountable. */
+  public readonly ready: fsx.CfnFileSystem;
+  /** The day-2 guard of the file system's layout. */
+  public readonly updateGuard: UpdateGuard;
+  /** The S3 data repository association (PERSISTENT_2 with `fsxLustre.dataRepositoryPath`). */
+  public readonly dataRepositoryAssociation?: fsx.CfnDataRepositoryAssociation;
+
+  constructor(scope: Construct, id: string, p: FsxLustreServerProps) {
+    super(scope, id);
+    const { server: props, plan, clusterName, serverName, subnet } = p;
+    const options = plan.fsxLustre;
+    if (plan.backend !== 'fsx-lustre' || !options) throw new Error('FsxLustreServer builds the fsx-lustre backend only');
+    validateFsxProps(props, options);
+    const persistent = options.deploymentType !== 'SCRATCH_2';
+    const retainDays = persistent ? (props.snapshots?.retain ?? 7) : 0;
+    const repository = props.fsxLustre?.dataRepositoryPath;
+
+    const securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
+      vpc: props.vpc,
+      description: `FSx for Lustre file system ${serverName} of cluster ${clusterName}`,
+      // The file servers talk Lustre among themselves (the L2 adds the ingress from the group itself); they call
+      // nothing else through this group.
+      allowAllOutbound: false,
+    });
+    for (const port of LUSTRE_PORTS) securityGroup.addEgressRule(securityGroup, port, 'Lustre between the file servers');
+    const clients: ec2.IPeer[] = [];
+    if (props.clientCidrs !== undefined || props.clientPeers === undefined) {
+      const cidrs = props.clientCidrs ?? [props.vpc.vpcCidrBlock];
+      for (const cidr of cidrs) clients.push(ec2.Peer.ipv4(cidr));
+      if (cidrs.some((c) => Token.isUnresolved(c))) {
+        // cdk-nag cannot evaluate a CIDR that is a token (the new VPC's own CIDR) and reports the rule as failed.
+        Validations.of(securityGroup).acknowledge({
+          id: 'AwsSolutions-EC23',
+          reason: 'The only token CIDR is the VPC\'s own CIDR block (Fn::GetAtt of the VPC); every literal client CIDR is validated at synth and /0 is refused.',
+        });
+      }
+    }
+    for (const peer of props.clientPeers ?? []) {
+      for (const sg of peer.connections.securityGroups) clients.push(sg);
+      if (peer.connections.securityGroups.length === 0) throw new Error(`clientPeers: ${peer.connections.toString()} has no security group to admit`);
+    }
+    for (const peer of clients) {
+      for (const port of LUSTRE_PORTS) securityGroup.addIngressRule(peer, port, 'Lustre from cluster clients');
+    }
+
+    this.fileSystem = new fsx.LustreFileSystem(this, 'FileSystem', {
+      vpc: props.vpc,
+      vpcSubnet: subnet,
+      securityGroup,
+      storageCapacityGiB: options.storageCapacityGiB,
+      storageType: options.storageType === 'HDD' ? fsx.StorageType.HDD : fsx.StorageType.SSD,
+      // SCRATCH_2 takes no key: FSx encrypts it with its own (it refuses KmsKeyId on scratch types).
+      kmsKey: persistent ? props.encryptionKey : undefined,
+      removalPolicy: props.dataVolumeRemovalPolicy ?? RemovalPolicy.RETAIN,
+      lustreConfiguration: {
+        deploymentType: fsx.LustreDeploymentType[options.deploymentType],
+        perUnitStorageThroughput: persistent ? options.perUnitStorageThroughput : undefined,
+        ...(retainDays > 0
+          ? {
+            automaticBackupRetention: Duration.days(retainDays),
+            dailyAutomaticBackupStartTime: backupStartTime(props.snapshots?.startTimeUtc ?? '03:00'),
+            copyTagsToBackups: true,
+          }
+          : persistent ? { automaticBackupRetention: Duration.days(0) } : {}),
+        // PERSISTENT_2 links a repository with an association (below); the older types on the file system.
+        ...(repository !== undefined && options.deploymentType !== 'PERSISTENT_2'
+          ? { importPath: repository, exportPath: repository, autoImportPolicy: fsx.LustreAutoImportPolicy.NEW_CHANGED_DELETED }
+          : {}),
+      },
+    });
+    this.ready = this.fileSystem.node.defaultChild as fsx.CfnFileSystem;
+    this.fileSystemId = this.fileSystem.fileSystemId;
+    this.dnsName = this.fileSystem.dnsName;
+    this.mountName = this.fileSystem.mountName;
+    this.connections = this.fileSystem.connections;
+    Tags.of(this.fileSystem).add(SERVER_ID_TAG, `${Aws.STACK_NAME}/${serverName}`);
+    Tags.of(this.fileSystem).add('Name', `${clusterName}/${serverName}`);
+
+    if (repository !== undefined && options.deploymentType === 'PERSISTENT_2') {
+      this.dataRepositoryAssociation = new fsx.CfnDataRepositoryAssociation(this, 'DataRepository', {
+        fileSystemId: this.fileSystemId,
+        fileSystemPath: '/',
+        dataRepositoryPath: repository,
+        batchImportMetaDataOnCreate: true,
+        s3: {
+          autoImportPolicy: { events: ['NEW', 'CHANGED', 'DELETED'] },
+          autoExportPolicy: { events: ['NEW', 'CHANGED', 'DELETED'] },
+        },
+      });
+    }
+
+    this.updateGuard = new UpdateGuard(this, 'UpdateGuard', {
+      layout: {
+        backend: 'fsx-lustre',
+        instanceStoreType: '',
+        dataVolumes: [],
+        snapshotIds: [],
+        encryptionKey: persistent && props.encryptionKey ? props.encryptionKey.keyArn : AWS_MANAGED_FSX_KEY,
+        availabilityZone: subnet.availabilityZone,
+        imageId: '',
+        keyPair: '',
+        placementGroup: '',
+        volumeAttachment: 'stack',
+        fileSystemType: `${options.deploymentType}/${options.storageType}`,
+        perUnitStorageThroughput: persistent ? String(options.perUnitStorageThroughput) : '',
+        storageCapacityGiB: String(options.storageCapacityGiB),
+        subnetId: subnet.subnetId,
+      },
+      acceptDataLoss: props.acceptDataLoss,
+    });
+    // The guard is updated first: a refused change fails the update before the file system is touched.
+    this.ready.node.addDependency(this.updateGuard.resource);
+  }
+}
+
+/** Refuses the props an FSx for Lustre file system cannot honour, naming the prop and the allowed values. */
+function validateFsxProps(props: StorageServerProps, options: FsxLustrePlan): void {
+  const ec2Only: (keyof StorageServerProps)[] = [
+    'instanceType', 'keyPair', 'placementGroup', 'dataVolumeSnapshotIds', 'machineImageId', 'machineImage',
+    'dataVolumeCount', 'legacyVolumeAttachments', 'clusterware', 'nfs', 'exportPath', 'terminationProtection',
+  ];
+  // `false` is what the app passes for an unset boolean key: the same as leaving it out.
+  const given = ec2Only.filter((k) => props[k] !== undefined && props[k] !== false);
+  if (given.length > 0) {
+    throw new Error(`${given.join(', ')}: ${given.length > 1 ? 'these apply' : 'this applies'} to the EC2 NFS server backends ` +
+      "(ebs, instance-store) only, not to backend 'fsx-lustre'; leave them out.");
+  }
+  if (options.deploymentType === 'SCRATCH_2' && props.encryptionKey !== undefined) {
+    throw new Error("encryptionKey: SCRATCH_2 file systems are encrypted with FSx's own key and take no KMS key; use " +
+      "fsxLustre.deploymentType 'PERSISTENT_2' or 'PERSISTENT_1' for a key of your own, or leave encryptionKey out.");
+  }
+  const retain = props.snapshots?.retain;
+  if (retain !== undefined && !Token.isUnresolved(retain) && retain > MAX_FSX_BACKUP_RETENTION_DAYS) {
+    throw new Error(`snapshots.retain is the automatic backup retention in days on FSx for Lustre: 0 (off) to ` +
+      `${MAX_FSX_BACKUP_RETENTION_DAYS}, got ${retain}.`);
+  }
+  if (props.snapshots?.intervalHours !== undefined && props.snapshots.intervalHours !== 24) {
+    throw new Error(`snapshots.intervalHours: FSx for Lustre backs up once a day; only 24 applies, got ${props.snapshots.intervalHours}.`);
+  }
+  if (props.snapshots?.crossRegionCopy !== undefined) {
+    throw new Error('snapshots.crossRegionCopy applies to EBS snapshots only; FSx for Lustre backups are not copied by this construct.');
+  }
+  const path = props.fsxLustre?.dataRepositoryPath;
+  if (path !== undefined && !Token.isUnresolved(path) && (!S3_PATH.test(path) || path.length > 900)) {
+    throw new Error(`fsxLustre.dataRepositoryPath must be an S3 path s3://<bucket>[/<prefix>] of at most 900 characters, got ${JSON.stringify(path)}.`);
+  }
+}
+
+/** `HH:MM` (validated by the facade's snapshot options) as the L2's backup start time. */
+function backupStartTime(hhmm: string): fsx.DailyAutomaticBackupStartTime {
+  const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(hhmm);
+  if (!m) throw new Error(`snapshots.startTimeUtc must be HH:MM (UTC), got ${JSON.stringify(hhmm)}.`);
+  return new fsx.DailyAutomaticBackupStartTime({ hour: Number(m[1]), minute: Number(m[2]) });
+}

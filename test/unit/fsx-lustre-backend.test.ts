@@ -1,0 +1,235 @@
+import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import { ClientMount, StorageServer, StorageServerProps } from '../../lib';
+import { appStack, serverStack } from '../support/stacks';
+
+// The fsx-lustre backend as CloudFormation sees it: the file system, its security group, backups, the
+// registration that names it, and the props it refuses. cfn-lint and cdk-nag run over the FSx variants of
+// test/support/stacks.ts in gates.test.ts; the template snapshot is in snapshot.test.ts.
+
+const fileSystemOf = (t: Template) => Object.values(t.findResources('AWS::FSx::FileSystem'));
+
+describe('backend fsx-lustre (-c backend=fsx-lustre)', () => {
+  test('12 TiB: PERSISTENT_2 SSD at 125 MB/s per TiB, 14400 GiB, in the private subnet, retained, backed up daily for 7 days', () => {
+    const t = Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '12' }));
+    const [fs] = fileSystemOf(t);
+    expect(fileSystemOf(t)).toHaveLength(1);
+    expect(fs.Properties).toMatchObject({
+      FileSystemType: 'LUSTRE',
+      StorageCapacity: 14400,
+      StorageType: 'SSD',
+      SubnetIds: [{ Ref: expect.stringMatching(/^VpcprivateSubnet1/) }],
+      LustreConfiguration: {
+        DeploymentType: 'PERSISTENT_2',
+        PerUnitStorageThroughput: 125,
+        AutomaticBackupRetentionDays: 7,
+        DailyAutomaticBackupStartTime: '03:00',
+        CopyTagsToBackups: true,
+      },
+    });
+    // Encrypted at rest always (FSx has no unencrypted file system); with the AWS managed key unless a key is given.
+    expect(fs.Properties.KmsKeyId).toBeUndefined();
+    expect(fs.DeletionPolicy).toBe('Retain');
+    expect(fs.UpdateReplacePolicy).toBe('Retain');
+    // No EC2 server at all.
+    t.resourceCountIs('AWS::EC2::Instance', 0);
+    t.resourceCountIs('AWS::EC2::Volume', 0);
+    t.resourceCountIs('AWS::DLM::LifecyclePolicy', 0);
+  });
+
+  test('100 TiB: 103200 GiB of PERSISTENT_2 (forced), or PERSISTENT_1 HDD 12 (auto, the cheapest), 108000 GiB with no drive cache', () => {
+    const forced = fileSystemOf(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '100' })))[0].Properties;
+    expect(forced).toMatchObject({ StorageCapacity: 103200, LustreConfiguration: { DeploymentType: 'PERSISTENT_2', PerUnitStorageThroughput: 125 } });
+    const auto = fileSystemOf(Template.fromStack(appStack({ capacityTiB: '100' })))[0].Properties;
+    expect(auto).toMatchObject({
+      StorageCapacity: 108000,
+      StorageType: 'HDD',
+      LustreConfiguration: { DeploymentType: 'PERSISTENT_1', PerUnitStorageThroughput: 12, DriveCacheType: 'NONE' },
+    });
+  });
+
+  test('the security group admits Lustre (TCP 988 and 1018-1023) from the clients only, and sends only to itself', () => {
+    const t = Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '12', clientCidrs: '10.0.0.0/16,10.1.0.0/24' }));
+    const groups = t.findResources('AWS::EC2::SecurityGroup', { Properties: { GroupDescription: Match.stringLikeRegexp('^FSx for Lustre') } });
+    const [id, group] = Object.entries(groups)[0];
+    const ingress = (group.Properties.SecurityGroupIngress as { CidrIp: string; FromPort: number; ToPort: number }[])
+      .map((r) => `${r.CidrIp} ${r.FromPort}-${r.ToPort}`).sort();
+    expect(ingress).toEqual(['10.0.0.0/16 1018-1023', '10.0.0.0/16 988-988', '10.1.0.0/24 1018-1023', '10.1.0.0/24 988-988']);
+    // No "all traffic" egress: only Lustre to the group itself (the file servers among themselves).
+    expect(group.Properties.SecurityGroupEgress).toBeUndefined();
+    const egress = Object.values(t.findResources('AWS::EC2::SecurityGroupEgress'))
+      .filter((r) => JSON.stringify(r.Properties.GroupId).includes(id))
+      .map((r) => `${JSON.stringify(r.Properties.DestinationSecurityGroupId)} ${r.Properties.FromPort}-${r.Properties.ToPort}`);
+    const self = JSON.stringify({ 'Fn::GetAtt': [id, 'GroupId'] });
+    expect(egress.sort()).toEqual([`${self} 1018-1023`, `${self} 988-988`]);
+    // The L2's rule that lets the file servers reach each other.
+    t.hasResourceProperties('AWS::EC2::SecurityGroupIngress', {
+      GroupId: { 'Fn::GetAtt': [id, 'GroupId'] },
+      SourceSecurityGroupId: { 'Fn::GetAtt': [id, 'GroupId'] },
+      FromPort: 988,
+      ToPort: 1023,
+    });
+  });
+
+  test('the registration names the file system, its DNS name and mount name; the function may not describe instances', () => {
+    const t = Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '12' }));
+    const fsId = Object.keys(t.findResources('AWS::FSx::FileSystem'))[0];
+    const [registration] = Object.values(t.findResources('Custom::StorageServerRegistration'));
+    expect(registration.Properties).toMatchObject({
+      Backend: 'fsx-lustre',
+      FileSystemId: { Ref: fsId },
+      DnsName: { 'Fn::Join': ['', [{ Ref: fsId }, '.fsx.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]] },
+      MountName: { 'Fn::GetAtt': [fsId, 'LustreMountName'] },
+      ExportPath: { 'Fn::Join': ['', ['/', { 'Fn::GetAtt': [fsId, 'LustreMountName'] }]] },
+      MountOptions: 'relatime,flock,_netdev,nosuid,nodev',
+      Deployment: 'PERSISTENT_2/SSD/125',
+      MountPoint: '/data',
+    });
+    expect(registration.Properties.InstanceId).toBeUndefined();
+    const actions = Object.values(t.findResources('AWS::IAM::Policy'))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()));
+    expect(actions).toContain('ssm:PutParameter');
+    expect(actions).not.toContain('ec2:DescribeInstances');
+  });
+
+  test('the update guard holds the file system layout and is updated before the file system', () => {
+    const t = Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '12' }));
+    const [guardId, guard] = Object.entries(t.findResources('Custom::StorageServerUpdateGuard'))[0];
+    expect(guard.Properties).toMatchObject({
+      Backend: 'fsx-lustre',
+      FileSystemType: 'PERSISTENT_2/SSD',
+      PerUnitStorageThroughput: '125',
+      StorageCapacityGiB: '14400',
+      SubnetId: { Ref: expect.stringMatching(/^VpcprivateSubnet1/) },
+      EncryptionKey: 'aws/fsx',
+    });
+    expect(fileSystemOf(t)[0].DependsOn).toContain(guardId);
+  });
+
+  test('outputs: the DNS name and a lustre mount command instead of the private IP', () => {
+    const outputs = Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '12' })).toJSON().Outputs;
+    expect(outputs.PrivateIp).toBeUndefined();
+    expect(outputs.FileSystemDnsName).toBeDefined();
+    expect(JSON.stringify(outputs.MountCommand.Value)).toContain('mount -t lustre -o relatime,flock,_netdev,nosuid,nodev ');
+    expect(outputs.PlanSummary.Value).toMatch(/^fsx-lustre PERSISTENT_2 SSD 125 MB\/s\/TiB, 14400 GiB, ~1758 MB\/s read/);
+  });
+});
+
+describe('FSx for Lustre options of the construct', () => {
+  test('a KMS key of your own on a persistent type; SCRATCH_2 takes none and has no backups', () => {
+    const withKey = serverStackWithKey({ backend: 'fsx-lustre', capacityTiB: 2 });
+    expect(fileSystemOf(withKey.template)[0].Properties.KmsKeyId).toEqual({ Ref: expect.stringMatching(/^Key/) });
+    const scratch = serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { deploymentType: 'SCRATCH_2' } }).template;
+    const props = fileSystemOf(scratch)[0].Properties;
+    expect(props.LustreConfiguration).toEqual({ DeploymentType: 'SCRATCH_2' });
+    expect(props.StorageCapacity).toBe(2400);
+    expect(() => serverStackWithKey({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { deploymentType: 'SCRATCH_2' } }))
+      .toThrow(/^encryptionKey: SCRATCH_2 file systems are encrypted with FSx's own key and take no KMS key/);
+  });
+
+  test('snapshots.retain sets the backup retention (0 turns backups off; more than 90 days is refused)', () => {
+    const off = fileSystemOf(serverStack({ backend: 'fsx-lustre', capacityTiB: 2, snapshots: { retain: 0 } }).template)[0];
+    expect(off.Properties.LustreConfiguration).toEqual({ DeploymentType: 'PERSISTENT_2', PerUnitStorageThroughput: 125, AutomaticBackupRetentionDays: 0 });
+    const thirty = fileSystemOf(serverStack({ backend: 'fsx-lustre', capacityTiB: 2, snapshots: { retain: 30, startTimeUtc: '22:15' } }).template)[0];
+    expect(thirty.Properties.LustreConfiguration).toMatchObject({ AutomaticBackupRetentionDays: 30, DailyAutomaticBackupStartTime: '22:15' });
+    expect(() => serverStack({ backend: 'fsx-lustre', capacityTiB: 2, snapshots: { retain: 91 } }))
+      .toThrow('snapshots.retain is the automatic backup retention in days on FSx for Lustre: 0 (off) to 90, got 91.');
+  });
+
+  test('an S3 data repository: an association on PERSISTENT_2, import and export paths on the older types', () => {
+    const p2 = serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { dataRepositoryPath: 's3://hpc-inputs/run1' } }).template;
+    p2.hasResourceProperties('AWS::FSx::DataRepositoryAssociation', {
+      FileSystemPath: '/',
+      DataRepositoryPath: 's3://hpc-inputs/run1',
+      S3: { AutoImportPolicy: { Events: ['NEW', 'CHANGED', 'DELETED'] }, AutoExportPolicy: { Events: ['NEW', 'CHANGED', 'DELETED'] } },
+    });
+    const scratch = serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { deploymentType: 'SCRATCH_2', dataRepositoryPath: 's3://hpc-inputs' } }).template;
+    scratch.resourceCountIs('AWS::FSx::DataRepositoryAssociation', 0);
+    expect(fileSystemOf(scratch)[0].Properties.LustreConfiguration).toMatchObject({
+      ImportPath: 's3://hpc-inputs', ExportPath: 's3://hpc-inputs', AutoImportPolicy: 'NEW_CHANGED_DELETED',
+    });
+    expect(() => serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { dataRepositoryPath: 'https://hpc-inputs' } }))
+      .toThrow(/^fsxLustre\.dataRepositoryPath must be an S3 path s3:\/\/<bucket>\[\/<prefix>\] of at most 900 characters, got "https:\/\/hpc-inputs"/);
+  });
+
+  test.each<[string, Partial<StorageServerProps>, RegExp]>([
+    ['an instance type', { instanceType: new ec2.InstanceType('m5.large') }, /^instanceType: this applies to the EC2 NFS server backends/],
+    ['an export path and NFS settings', { exportPath: '/export/x', nfs: { threads: 8 } }, /^nfs, exportPath: these apply to the EC2 NFS server backends/],
+    ['a snapshot interval other than daily', { snapshots: { intervalHours: 12 } }, /^snapshots\.intervalHours: FSx for Lustre backs up once a day; only 24 applies, got 12/],
+    ['FSx options on an EBS plan', { backend: 'ebs', fsxLustre: { deploymentType: 'PERSISTENT_1' } }, /^fsxLustre options apply to backend 'fsx-lustre' only; got backend 'ebs'/],
+    ['a per-unit throughput the type does not offer', { fsxLustre: { perUnitStorageThroughput: 100 } }, /^fsxLustre\.perUnitStorageThroughput must be one of 125, 250, 500, 1000 \(MB\/s per TiB\) for PERSISTENT_2 SSD; got 100/],
+  ])('%s is refused, naming the prop', (_, props, message) => {
+    expect(() => serverStack({ backend: 'fsx-lustre', capacityTiB: 2, ...props })).toThrow(message);
+  });
+
+  test('mountOn(): the user data installs the Lustre client where it is missing and mounts <dns>@tcp:/<mountName>', () => {
+    const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
+    const server = new StorageServer(stack, 'Storage', { vpc, backend: 'fsx-lustre', capacityTiB: 2 });
+    const node = new ec2.Instance(stack, 'Node', {
+      vpc,
+      instanceType: new ec2.InstanceType('c5.large'),
+      machineImage: ec2.MachineImage.latestAmazonLinux2023(),
+    });
+    server.mountOn(node);
+    const userData = JSON.stringify(stack.resolve(node.userData.render()));
+    expect(userData).toContain('dnf install -y -q lustre-client');
+    expect(userData).toContain('lustre-client-modules-$(uname -r)');
+    expect(userData).toMatch(/@tcp:\/.*\/data lustre relatime,flock,_netdev,nosuid,nodev 0 0 # storage-server:cluster\/storage1/);
+    // Lustre's range (TCP 988-1023) from the node, as the CDK's LustreFileSystem connections open it.
+    Template.fromStack(stack).hasResourceProperties('AWS::EC2::SecurityGroupIngress', {
+      FromPort: 988, ToPort: 1023, Description: 'Lustre from Test/Node',
+    });
+  });
+});
+
+describe('home and scratch: an EBS server and an FSx file system in one cluster', () => {
+  function homeAndScratch(scratchMount = '/scratch'): { stack: Stack; template: Template } {
+    const stack = new Stack(new App(), 'Cluster', { env: { account: '123456789012', region: 'us-east-1' } });
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
+    new StorageServer(stack, 'Home', { vpc, clusterName: 'hpc1', serverName: 'home', capacityTiB: 2, mountPoint: '/home', allowHomeMountPoint: true });
+    new StorageServer(stack, 'Scratch', { vpc, clusterName: 'hpc1', serverName: 'scratch', backend: 'fsx-lustre', capacityTiB: 12, mountPoint: scratchMount, allowHomeMountPoint: true, fsxLustre: { deploymentType: 'SCRATCH_2' } });
+    new ClientMount(stack, 'ClientMount', { clusterName: 'hpc1', allowedServerCidrs: [vpc.vpcCidrBlock], allowHomeMountPoints: true });
+    return { stack, template: Template.fromStack(stack) };
+  }
+
+  test('two registrations with distinct mount points, one association, one snapshot policy and one set of FSx backups', () => {
+    const { template: t } = homeAndScratch();
+    const registrations = Object.values(t.findResources('Custom::StorageServerRegistration')).map((r) => r.Properties);
+    expect(registrations.map((r) => [r.ServerName, r.Backend, r.MountPoint])).toEqual([
+      ['home', 'ebs', '/home'],
+      ['scratch', 'fsx-lustre', '/scratch'],
+    ]);
+    t.resourceCountIs('AWS::SSM::Association', 2); // the home server's settings association and the cluster's client mount
+    t.resourcePropertiesCountIs('AWS::SSM::Association', { Targets: [{ Key: 'tag:cluster', Values: ['hpc1'] }] }, 1);
+    t.resourceCountIs('AWS::DLM::LifecyclePolicy', 1);
+    t.resourceCountIs('AWS::FSx::FileSystem', 1);
+    t.resourceCountIs('Custom::StorageServerUpdateGuard', 2);
+  });
+
+  test('the same mount point, or a second association for the cluster, is refused at synth', () => {
+    expect(() => homeAndScratch('/home')).toThrow(/^mountPoint '\/home' is taken in cluster 'hpc1' by Cluster\/Home/);
+    const { stack } = homeAndScratch();
+    const vpc = stack.node.findChild('Vpc') as ec2.Vpc;
+    expect(() => new ClientMount(stack, 'ClientMount2', { clusterName: 'hpc1', allowedServerCidrs: [vpc.vpcCidrBlock] }))
+      .toThrow(/^clusterName 'hpc1' already has a client-mount association in this app \(Cluster\/ClientMount\)/);
+  });
+
+  test('the app deploys a second server into the same cluster without a second association (-c clientMount=false)', () => {
+    const second = Template.fromStack(appStack({ serverName: 'scratch', backend: 'fsx-lustre', capacityTiB: '12', mountPoint: '/scratch', clientMount: 'false' }));
+    second.resourceCountIs('AWS::SSM::Association', 0);
+    second.resourceCountIs('AWS::SSM::Document', 0);
+    second.resourceCountIs('Custom::StorageServerRegistration', 1);
+    expect(second.toJSON().Outputs.ClientMountDocumentName).toBeUndefined();
+  });
+});
+
+function serverStackWithKey(props: Partial<StorageServerProps>): { template: Template } {
+  const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
+  const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
+  const key = new kms.Key(stack, 'Key', { enableKeyRotation: true, removalPolicy: RemovalPolicy.RETAIN });
+  new StorageServer(stack, 'Storage', { vpc, encryptionKey: key, ...props });
+  return { template: Template.fromStack(stack) };
+}
