@@ -388,6 +388,80 @@ describe('Delete', () => {
   });
 });
 
+describe('FSx for Lustre (Backend fsx-lustre): a file system instead of an instance', () => {
+  const FS_ID = 'fs-0123456789abcdef0';
+  const fsxProps = (prefix: string, overrides: Record<string, unknown> = {}): Record<string, unknown> => {
+    const p: Record<string, unknown> = {
+      ...props('', { ParameterPrefix: prefix, ServerName: 'scratch', MountPoint: '/scratch', Backend: 'fsx-lustre' }),
+      FileSystemId: FS_ID,
+      DnsName: `${FS_ID}.fsx.us-east-1.amazonaws.com`,
+      MountName: 'abcdefgh',
+      AvailabilityZone: 'us-east-1a',
+      Deployment: 'PERSISTENT_2/SSD/125',
+      ExportPath: '/abcdefgh',
+      MountOptions: 'relatime,flock,_netdev,nosuid,nodev',
+      ...overrides,
+    };
+    delete p.InstanceId;
+    return p;
+  };
+
+  test('Create writes a ring record with fileSystemId and a lustre mount config, without calling EC2', async () => {
+    const prefix = freshPrefix();
+    const result = await handler(createEvent(fsxProps(prefix) as never));
+    const ring = `${prefix}/hpc1/ring/scratch`;
+    const mount = `${prefix}/hpc1/storage/scratch/mount`;
+    expect(result).toEqual({ PhysicalResourceId: ring, Data: { RingParameterName: ring, MountParameterName: mount, PrivateIp: '' } });
+    expect(await value(ring)).toEqual({
+      name: 'scratch',
+      role: 'storage',
+      fileSystemId: FS_ID,
+      privateIp: '',
+      privateDnsName: `${FS_ID}.fsx.us-east-1.amazonaws.com`,
+      availabilityZone: 'us-east-1a',
+      instanceType: 'PERSISTENT_2/SSD/125',
+      backend: 'fsx-lustre',
+      registeredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect(await value(mount)).toEqual({
+      server: `${FS_ID}.fsx.us-east-1.amazonaws.com`,
+      exportPath: '/abcdefgh',
+      mountPoint: '/scratch',
+      fsType: 'lustre',
+      options: 'relatime,flock,_netdev,nosuid,nodev',
+      fstab: `${FS_ID}.fsx.us-east-1.amazonaws.com@tcp:/abcdefgh /scratch lustre relatime,flock,_netdev,nosuid,nodev 0 0`,
+    });
+    expect(stdout.lines().map((l) => JSON.parse(l).msg)).toEqual(['registering FSx for Lustre file system', 'registered FSx for Lustre file system']);
+  });
+
+  test('Delete removes the records it owns (by fileSystemId) and leaves another owner\'s alone', async () => {
+    const prefix = freshPrefix();
+    const ring = `${prefix}/hpc1/ring/scratch`;
+    await handler(createEvent(fsxProps(prefix) as never));
+    // Another file system took the name over: not ours to delete.
+    const other = fsxProps(prefix, { FileSystemId: 'fs-0fedcba9876543210', DnsName: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com' });
+    await handler(createEvent(other as never));
+    await handler(deleteEvent(ring, fsxProps(prefix) as never));
+    expect(await namesUnder(`${prefix}/`)).toEqual([ring, `${prefix}/hpc1/storage/scratch/mount`]);
+    await handler(deleteEvent(ring, other as never));
+    expect(await namesUnder(`${prefix}/`)).toEqual([]);
+  });
+
+  test.each([
+    ['a missing DnsName', { DnsName: undefined }, /ResourceProperties is missing DnsName/],
+    ['a file system id that is not one', { FileSystemId: 'i-0123456789abcdef0' }, /ResourceProperties\.FileSystemId must be an FSx file system id/],
+    ['a DNS name of another file system', { DnsName: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com' }, /ResourceProperties\.DnsName must be the file system's DNS name \(fs-0123456789abcdef0\.fsx\.<region>\.amazonaws\.com\)/],
+    ['a DNS name outside amazonaws.com', { DnsName: `${FS_ID}.fsx.us-east-1.evil.example` }, /ResourceProperties\.DnsName must be/],
+    ['a mount name with a slash', { MountName: 'ab/cd', ExportPath: '/ab/cd' }, /ResourceProperties\.MountName must be a Lustre mount name/],
+    ['an export path that is not the mount name', { ExportPath: '/export/data' }, /ResourceProperties\.ExportPath must be '\/' and the mount name \("\/abcdefgh"\) for FSx for Lustre/],
+    ['a deployment that is not one', { Deployment: 'PERSISTENT_9/SSD/125' }, /ResourceProperties\.Deployment must be a deployment such as 'PERSISTENT_2\/SSD\/125'/],
+  ])('%s is refused and nothing is written', async (_, overrides, message) => {
+    const prefix = freshPrefix();
+    await expect(handler(createEvent(fsxProps(prefix, overrides) as never))).rejects.toThrow(message);
+    expect(await namesUnder(`${prefix}/`)).toEqual([]);
+  });
+});
+
 describe('bad input: the handler throws an Error naming the problem and writes nothing', () => {
   test('unknown instance id', async () => {
     const prefix = freshPrefix();
