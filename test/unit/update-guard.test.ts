@@ -51,6 +51,22 @@ const INSTANCE_STORE: Props = {
   DataVolumes: [],
 };
 
+/** ResourceProperties of an FSx for Lustre file system: PERSISTENT_2 SSD at 125 MB/s per TiB, 14400 GiB. */
+const FSX: Props = {
+  ...EBS,
+  Backend: 'fsx-lustre',
+  DataVolumes: [],
+  EncryptionKey: 'aws/fsx',
+  ImageId: '',
+  VolumeAttachment: 'stack',
+  FileSystemType: 'PERSISTENT_2/SSD',
+  PerUnitStorageThroughput: '125',
+  StorageCapacityGiB: '14400',
+  SubnetId: 'subnet-0123456789abcdef0',
+};
+/** An FSx for Lustre file system on HDD: PERSISTENT_1 at 12 MB/s per TiB, 108000 GiB. */
+const FSX_HDD: Props = { ...FSX, FileSystemType: 'PERSISTENT_1/HDD', PerUnitStorageThroughput: '12', StorageCapacityGiB: '108000' };
+
 function without(props: Props, ...keys: string[]): Props {
   return Object.fromEntries(Object.entries(props).filter(([k]) => !keys.includes(k)));
 }
@@ -246,8 +262,24 @@ const REFUSED: [string, Props, Props, string, string, string, RegExp][] = [
   ),
 ];
 
+// FSx for Lustre: what replaces the file system (CloudFormation creates a new one) or what FSx cannot do in place.
+REFUSED.push(
+  ['FSx deployment type', FSX, { FileSystemType: 'PERSISTENT_1/SSD', PerUnitStorageThroughput: '125' }, 'FileSystemType', 'PERSISTENT_2/SSD', 'PERSISTENT_1/SSD', /a new deployment or storage type: CloudFormation replaces the file system/],
+  ['FSx storage type', FSX_HDD, { FileSystemType: 'PERSISTENT_1/SSD', PerUnitStorageThroughput: '12' }, 'FileSystemType', 'PERSISTENT_1/HDD', 'PERSISTENT_1/SSD', /a new deployment or storage type/],
+  ['FSx per-unit throughput on HDD', FSX_HDD, { PerUnitStorageThroughput: '40' }, 'PerUnitStorageThroughput', '12', '40', /in place only on persistent SSD file systems \(this one is PERSISTENT_1\/HDD\)/],
+  ['FSx capacity down', FSX, { StorageCapacityGiB: '12000' }, 'StorageCapacityGiB', '14400', '12000', /cannot shrink a file system's storage capacity/],
+  ['FSx subnet', FSX, { SubnetId: 'subnet-0fedcba9876543210' }, 'SubnetId', 'subnet-0123456789abcdef0', 'subnet-0fedcba9876543210', /a new subnet \(SubnetIds\): CloudFormation replaces the file system/],
+  ['FSx encryption key', FSX, { EncryptionKey: KEY_ARN }, 'EncryptionKey', 'aws/fsx', KEY_ARN, /a new key \(KmsKeyId\): CloudFormation replaces the file system/],
+  ['backend ebs -> fsx-lustre', EBS, FSX, 'Backend', 'ebs', 'fsx-lustre', /the data cannot move between backends in place/],
+);
+
 /** Changes the guard lets through. */
 const ALLOWED: [string, Props, Props][] = [
+  // FSx for Lustre grows capacity in place, and changes the throughput tier of persistent SSD in place.
+  ['FSx capacity up', FSX, { StorageCapacityGiB: '16800' }],
+  ['FSx per-unit throughput 125 -> 500 on PERSISTENT_2', FSX, { PerUnitStorageThroughput: '500' }],
+  ['FSx per-unit throughput 500 -> 250 on PERSISTENT_2', { ...FSX, PerUnitStorageThroughput: '500' }, { PerUnitStorageThroughput: '250' }],
+  ['FSx backups off and on (not in the layout)', FSX, {}],
   ['one volume grows', EBS, { DataVolumes: ['0:8192', '1:16384'] }],
   ['every volume grows', EBS, { DataVolumes: ['0:16384', '1:16384'] }],
   ['nothing changes', EBS, {}],
@@ -304,6 +336,17 @@ describe('compareLayouts: the policy table', () => {
   test('with acceptDataLoss every refusal is still reported, marked accepted', () => {
     const refusals = compareLayouts(layoutOf(EBS), layoutOf(INSTANCE_STORE), true);
     expect(refusals).toEqual([expect.objectContaining({ setting: 'Backend', accepted: true })]);
+  });
+
+  test('FSx: a new type refuses once (FileSystemType), not again for the throughput that comes with it', () => {
+    const refusals = compareLayouts(layoutOf(FSX), layoutOf({ ...FSX, FileSystemType: 'PERSISTENT_1/SSD', PerUnitStorageThroughput: '200' }), false);
+    expect(refusals.map((r) => r.setting)).toEqual(['FileSystemType']);
+  });
+
+  test('FSx fields on an EC2 layout, or missing on an FSx one, are refused naming the property', () => {
+    expect(() => layoutOf({ ...EBS, SubnetId: 'subnet-0123456789abcdef0' })).toThrow(/ResourceProperties\.SubnetId must be '' on the ebs backend/);
+    expect(() => layoutOf(without(FSX, 'StorageCapacityGiB'))).toThrow(/ResourceProperties\.StorageCapacityGiB must be a whole number of GiB, got ""/);
+    expect(() => layoutOf({ ...FSX, EncryptionKey: 'aws/ebs' })).toThrow(/ResourceProperties\.EncryptionKey must be 'aws\/fsx' or a KMS key ARN/);
   });
 
   test('the table has a policy for every layout property, and AcceptDataLoss is not in it', () => {
