@@ -321,10 +321,11 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
   return {
     schemaVersion: '2.2',
     description:
-      "Mounts the cluster's NFS storage servers from their mount configs in SSM Parameter Store " +
-      '(<prefix>/<clusterName>/storage/<server>/mount): one tagged fstab line per server, updated in place. ' +
-      'Only servers inside allowedServers, outside system directories, with allowlisted options, always ' +
-      'nosuid,nodev. Exit 2 reports a refused or vanished config, a conflicting fstab line or a failed mount.',
+      "Mounts the cluster's storage servers (NFS, and FSx for Lustre with its client installed where missing) from " +
+      'their mount configs in SSM Parameter Store (<prefix>/<clusterName>/storage/<server>/mount): one tagged fstab ' +
+      'line per server, updated in place. Only servers inside allowedServers, outside system directories, with ' +
+      'allowlisted options, always nosuid,nodev. Exit 2 reports a refused or vanished config, a conflicting fstab ' +
+      'line, a missing Lustre client or a failed mount.',
     parameters: {
       clusterName: {
         type: 'String',

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Mounts the NFS storage servers of an HPC cluster on this node, from the mount configs the StorageServer
-# registration keeps in SSM Parameter Store (DESIGN.md, contract 3):
-#   <prefix>/<cluster>/storage/<server>/mount = {"server","exportPath","mountPoint","fsType":"nfs4","options","fstab"}
+# Mounts the storage servers of an HPC cluster on this node (NFS servers and FSx for Lustre file systems), from
+# the mount configs the StorageServer registration keeps in SSM Parameter Store (DESIGN.md, contract 3):
+#   <prefix>/<cluster>/storage/<server>/mount = {"server","exportPath","mountPoint","fsType":"nfs4"|"lustre","options","fstab"}
 # Run by the client-mount SSM document (State Manager: at a node's first boot and on a schedule) or by hand.
 #
 # Usage: client-mount.sh --cluster NAME --allowed-servers CIDR[,CIDR...] [--allow-home]
@@ -18,8 +18,9 @@
 #
 # The records are input from whoever can write the parameters, and this script runs as root on every
 # node, so each record is checked against a strict grammar before anything of it is used (python3 below):
-# the server is a canonical IPv4 address inside --allowed-servers (or an FSx for Lustre DNS name, with
-# fsType "lustre", which this version reports and does not mount); exportPath and mountPoint are absolute
+# the server is a canonical IPv4 address inside --allowed-servers, or for fsType "lustre" an FSx for Lustre DNS
+# name (fs-<id>.fsx.<region>.amazonaws.com) every address of which (getent ahostsv4) lies inside --allowed-servers,
+# with exportPath "/<mount name>" (3-8 lower-case letters and digits); exportPath and mountPoint are absolute
 # paths of [A-Za-z0-9._-] segments, and the mount point is neither a system directory (SYSTEM_DIRECTORIES;
 # /home only with --allow-home) nor below one, nor reached through a symbolic link; every option is in an
 # allowlist (no suid, dev or exec); fstab is exactly the line the fields make. A record that fails is
@@ -43,6 +44,13 @@
 # AWS_ENDPOINT_URL_SSM or AWS_ENDPOINT_URL is passed on as --endpoint-url, because older packaged CLIs
 # (Debian 12's 2.9) ignore those variables. python3 parses and checks the records, which plain shell
 # cannot do safely; it is on every image cloud-init runs on.
+#
+# Lustre records need the Lustre client (mount.lustre). Where it is missing it is installed before any lustre
+# line is written (not by --dry-run or --no-mount): the distribution's lustre-client with dnf (Amazon Linux 2023),
+# amazon-linux-extras' lustre (Amazon Linux 2), or with apt-get the client modules built for the running kernel,
+# lustre-client-modules-$(uname -r), which AWS's FSx for Lustre client repository provides for Ubuntu. When none
+# can be installed, each lustre record is reported (ATTENTION NO-LUSTRE-CLIENT, naming the kernel) and skipped:
+# no fstab line that would fail at every boot; the NFS records are mounted as usual.
 set -euo pipefail
 
 readonly TAG_PREFIX='# storage-server:'
@@ -74,11 +82,12 @@ die() {
 #   bad <server> <parameter> <why>
 # Arguments: records path, --server (or ''), allowed CIDRs, allow home (0/1), forced options, system dirs.
 read -r -d '' PY <<'PYTHON' || true
-import ipaddress, json, os, re, sys
+import ipaddress, json, os, re, subprocess, sys
 
 OCTET = r'(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
 IPV4 = re.compile(OCTET + r'(\.' + OCTET + r'){3}')
 FSX_DNS = re.compile(r'fs-[0-9a-f]{8,17}\.fsx\.[a-z0-9-]+\.amazonaws\.com(\.cn)?')
+LUSTRE_EXPORT = re.compile(r'/[a-z0-9]{3,8}')
 SEGMENT = re.compile(r'[A-Za-z0-9._-]+')
 NUMBER = re.compile(r'0|[1-9][0-9]{0,7}')
 MAX_PATH, MAX_OPTIONS = 255, 1024
@@ -124,12 +133,28 @@ def path_problem(field, v):
         return what + ' has an empty segment or a character other than A-Z a-z 0-9 . _ -'
     return None
 
+def resolve(name):
+    """The IPv4 addresses of a name as this node resolves it (getent: the resolver mount.lustre uses), or []."""
+    try:
+        out = subprocess.run(['getent', 'ahostsv4', name], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return sorted({line.split()[0] for line in out.splitlines() if line.split() and IPV4.fullmatch(line.split()[0])})
+
 def server_problem(rec, allowed):
     v, fs = rec['server'], rec['fsType']
     if fs == 'lustre':
-        if len(v) <= 253 and FSX_DNS.fullmatch(v):
-            return None
-        return 'server ' + q(v) + ' of a lustre record is not an FSx for Lustre DNS name (fs-<id>.fsx.<region>.amazonaws.com)'
+        if not (len(v) <= 253 and FSX_DNS.fullmatch(v)):
+            return 'server ' + q(v) + ' of a lustre record is not an FSx for Lustre DNS name (fs-<id>.fsx.<region>.amazonaws.com)'
+        if not LUSTRE_EXPORT.fullmatch(rec['exportPath']):
+            return 'exportPath ' + q(rec['exportPath']) + ' of a lustre record is not "/" and a mount name (3-8 of a-z 0-9)'
+        addresses = resolve(v)
+        if not addresses:
+            return 'server ' + v + ' does not resolve to an IPv4 address on this node (getent ahostsv4)'
+        outside = [a for a in addresses if not any(ipaddress.IPv4Address(a) in net for net in allowed)]
+        if outside:
+            return 'server ' + v + ' resolves to ' + ','.join(outside) + ', outside the allowed servers ' + ','.join(str(n) for n in allowed)
+        return None
     if FSX_DNS.fullmatch(v):
         return 'server ' + q(v) + ' is an FSx for Lustre DNS name, which needs fsType "lustre"'
     if not IPV4.fullmatch(v):
@@ -196,9 +221,7 @@ def problem(rec, allowed, allow_home, extra, system):
             options_problem(rec['options'], rec['fsType']) or
             (None if rec['fstab'] == fstab_line(rec, rec['options']) else
              'fstab ' + q(rec['fstab']) + ' disagrees with its fields (expected ' +
-             q(fstab_line(rec, rec['options'])) + ')') or
-            (None if rec['fsType'] == 'nfs4' else
-             'lustre records are not mounted by this version (' + rec['server'] + ':' + rec['exportPath'] + ')'))
+             q(fstab_line(rec, rec['options'])) + ')'))
 
 def main(root, only, allowed_text, allow_home, extra_text, system_text):
     allowed = [ipaddress.IPv4Network(c, strict=False) for c in allowed_text.split(',')]
@@ -223,8 +246,8 @@ def main(root, only, allowed_text, allow_home, extra_text, system_text):
             print('\t'.join(['bad', srv, name, why]))
             continue
         claimed[rec['mountPoint']] = srv
-        print('\t'.join(['ok', srv, name, rec['server'] + ':' + rec['exportPath'], rec['mountPoint'],
-                         fstab_line(rec, forced(rec['options'], extra))]))
+        source = rec['server'] + ('@tcp:' if rec['fsType'] == 'lustre' else ':') + rec['exportPath']
+        print('\t'.join(['ok', srv, name, source, rec['mountPoint'], fstab_line(rec, forced(rec['options'], extra))]))
 
 main(*sys.argv[1:7])
 PYTHON
@@ -399,6 +422,41 @@ ensure_nfs_client() {
   else die "no NFS client (mount.nfs4) and no dnf, yum or apt-get to install one"; fi
 }
 
+# Installs the Lustre client where mount.lustre is missing; returns 1 (after saying why) when it cannot.
+ensure_lustre_client() {
+  local pkg
+  PATH=$PATH:/usr/sbin:/sbin command -v mount.lustre >/dev/null && return 0
+  if command -v dnf >/dev/null; then
+    say "installing the Lustre client (dnf: lustre-client)"
+    dnf install -y -q lustre-client || { say "'dnf install lustre-client' failed (see above)"; return 1; }
+  elif command -v amazon-linux-extras >/dev/null; then
+    say "installing the Lustre client (amazon-linux-extras: lustre)"
+    amazon-linux-extras install -y lustre || { say "'amazon-linux-extras install lustre' failed (see above)"; return 1; }
+  elif command -v apt-get >/dev/null; then
+    pkg="lustre-client-modules-$(uname -r)"
+    if ! apt-cache show "$pkg" >/dev/null 2>&1; then
+      say "no package $pkg: no Lustre client is packaged for the running kernel $(uname -r) in this node's apt sources (AWS's FSx for Lustre client repository has them for the kernels it supports)"
+      return 1
+    fi
+    say "installing the Lustre client (apt-get: $pkg)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" || { say "'apt-get install $pkg' failed (see above)"; return 1; }
+  else
+    say "no Lustre client (mount.lustre) and no dnf, amazon-linux-extras or apt-get to install one"
+    return 1
+  fi
+  hash -r
+  PATH=$PATH:/usr/sbin:/sbin command -v mount.lustre >/dev/null || { say "the Lustre client package is installed, but there is no mount.lustre"; return 1; }
+}
+
+# True when $1, a Lustre mount's source as the kernel shows it (<address>@tcp:/<name>), is the file system $2
+# (<dns name>@tcp:/<name>): the same name, at one of the addresses the DNS name resolves to.
+same_lustre() {
+  local current=$1 source=$2 address
+  [[ $current == *@tcp:/* && $source == *@tcp:/* && ${current#*@tcp:} == "${source#*@tcp:}" ]] || return 1
+  address=${current%%@tcp:*}
+  getent ahostsv4 "${source%%@tcp:*}" 2>/dev/null | awk '{ print $1 }' | grep -Fxq -- "$address"
+}
+
 # True when the mount on $1 has both forced flags (findmnt lists the per-mount flags, e.g. rw,nosuid,nodev,...).
 has_forced_options() {
   local opts
@@ -418,7 +476,7 @@ mount_one() {
   fi
   mkdir -p -- "$mp"
   current=$(findmnt -rn -o SOURCE --mountpoint "$mp" 2>/dev/null | tail -n 1 || true)
-  if [[ $current == "$source" ]]; then
+  if [[ $current == "$source" ]] || same_lustre "$current" "$source"; then
     if has_forced_options "$mp"; then say "already mounted: $source on $mp"; return 0; fi
     # Mounted before nosuid,nodev were forced (or by hand without them). A bind remount sets the two
     # per-mount flags in place, keeping the others (VFS-OPTIONS), without unmounting the data in use; an
@@ -467,14 +525,23 @@ main() {
   parsed=$(python3 -c "$PY" "$(records_path)" "$server" "$allowed_servers" "$allow_home" "$FORCED_OPTIONS" \
     "$SYSTEM_DIRECTORIES" <<<"$raw") || die "cannot parse the answer for $path"
   mapfile -t lines <"$fstab"
-  local known=() mounts=()
+  local known=() mounts=() lustre=unknown nfs=0
   while IFS=$'\t' read -r kind srv name a b c; do
     [[ -n $kind ]] || continue
     known+=("$srv")
+    if [[ $kind == ok && $a == *@tcp:* ]] && ((do_mount && !dry_run)); then
+      # Lustre: the client first, so that no line is written that every boot would fail to mount.
+      [[ $lustre != unknown ]] || { if ensure_lustre_client; then lustre=yes; else lustre=no; fi; }
+      if [[ $lustre == no ]]; then
+        warn "NO-LUSTRE-CLIENT $name: $a on $b needs the Lustre client, which this node lacks and could not install (kernel $(uname -r), see above); record skipped: nothing of it is written or mounted"
+        continue
+      fi
+    fi
     if [[ $kind == bad ]]; then
       # A refused record leaves no trace: no directory, no fstab line, no mount (a line it had before stays).
       warn "$name: $a; record skipped: nothing of it is written or mounted"
     elif place_line "$srv" "$a" "$b" "$c"; then
+      [[ $a == *@tcp:* ]] || nfs=1
       mounts+=("$srv"$'\t'"$a"$'\t'"$b")
     fi
   done <<<"$parsed"
@@ -491,7 +558,7 @@ main() {
     printf '%s\n' '--- end ---'
   fi
   if ((do_mount && ${#mounts[@]})); then
-    ensure_nfs_client
+    ((!nfs)) || ensure_nfs_client
     local m
     for m in "${mounts[@]}"; do
       IFS=$'\t' read -r srv a b <<<"$m"

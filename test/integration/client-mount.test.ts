@@ -542,6 +542,8 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
     mkdirs = path.join(dir, 'mkdir-calls');
     program(bin, 'mount', [recordArgs(mounts), 'exit 0']);
     program(bin, 'mount.nfs4', ['exit 0']);
+    // The resolver as this node sees it: one FSx name outside the VPC, no other name.
+    program(bin, 'getent', ['case "$2" in fs-0fedcba9876543210.*) echo "203.0.113.9     STREAM $2" ;; *) exit 2 ;; esac']);
     program(bin, 'mkdir', [
       recordArgs(mkdirs),
       `case "$*" in *${JSON.stringify(dir).slice(1, -1)}*) exec ${REAL_MKDIR} "$@" ;; esac`,
@@ -677,7 +679,7 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
       'server "10.0.0.5" of a lustre record is not an FSx for Lustre DNS name',
     ],
     [
-      'a good lustre record: reported, not mounted by this version',
+      'a lustre record whose name this node cannot resolve (no getent answer: the stand-in knows no name)',
       record({
         server: 'fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com',
         fsType: 'lustre',
@@ -685,7 +687,29 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
         mountPoint: '/fsx',
         options: 'relatime,flock,_netdev',
       }),
-      'lustre records are not mounted by this version (fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com:/abcdefgh)',
+      'server fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com does not resolve to an IPv4 address on this node (getent ahostsv4)',
+    ],
+    [
+      'a lustre record whose name resolves outside the allowed servers',
+      record({
+        server: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com',
+        fsType: 'lustre',
+        exportPath: '/abcdefgh',
+        mountPoint: '/fsx',
+        options: 'relatime,flock,_netdev',
+      }),
+      `server fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com resolves to 203.0.113.9, outside the allowed servers ${ALLOWANCE}`,
+    ],
+    [
+      'a lustre record whose exportPath is not a mount name',
+      record({
+        server: 'fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com',
+        fsType: 'lustre',
+        exportPath: '/export/data',
+        mountPoint: '/fsx',
+        options: 'relatime,flock,_netdev',
+      }),
+      'exportPath "/export/data" of a lustre record is not "/" and a mount name (3-8 of a-z 0-9)',
     ],
     ['a relative mountPoint', record({ mountPoint: 'data' }), 'mountPoint "data" is not an absolute path'],
     ['the mountPoint /', record({ mountPoint: '/' }), 'mountPoint "/" is the root directory'],
@@ -918,6 +942,103 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
     );
     expect(r.stdout).not.toContain('STALE');
     expect(fs.readFileSync(fstab).equals(before)).toBe(true);
+  });
+});
+
+describe('client-mount.sh with FSx for Lustre records', () => {
+  // As on a node: stand-ins for mount, getent (the file system's name resolves inside the VPC), findmnt and the
+  // package managers, each recording its arguments. There is no Lustre client or server here: what is tested is
+  // what the script writes, installs and runs, not Lustre itself.
+  const FS = 'fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com';
+  const LUSTRE_OPTIONS = 'relatime,flock,_netdev';
+  let bin: string;
+  let mounts: string;
+  let installs: string;
+  beforeEach(() => {
+    bin = path.join(dir, 'lustre-bin');
+    mounts = path.join(dir, 'mount-calls');
+    installs = path.join(dir, 'install-calls');
+    program(bin, 'mount', [recordArgs(mounts), 'exit 0']);
+    program(bin, 'mount.nfs4', ['exit 0']);
+    program(bin, 'mkdir', ['exit 0']);
+    program(bin, 'getent', [`case "$2" in ${FS}) echo "10.0.3.7        STREAM $2" ;; *) exit 2 ;; esac`]);
+  });
+  const runOnNode = (extraPath = '') =>
+    spawnSync('bash', [SCRIPT, '--cluster', cluster, '--allowed-servers', ALLOWANCE, '--fstab', fstab], {
+      encoding: 'utf8',
+      env: scriptEnv({ PATH: `${bin}${extraPath}:${venv}:${HOST_PATH}`, CLIENT_MOUNT_LOCK: path.join(dir, 'lock'), CLIENT_MOUNT_RETRY_DELAY: '0' }),
+      timeout: 60_000,
+    });
+  const lustreRecord = (mountPoint = '/scratch') => mountRecord(FS, '/abcdefgh', mountPoint, LUSTRE_OPTIONS, 'lustre');
+  const lustreLine = (server = 'scratch', mountPoint = '/scratch') =>
+    `${FS}@tcp:/abcdefgh ${mountPoint} lustre ${LUSTRE_OPTIONS},nosuid,nodev 0 0${tag(server)}`;
+
+  test('dnf: installs lustre-client, writes <dns>@tcp:/<name> with nosuid,nodev, and mounts it beside an NFS server', async () => {
+    // mount.lustre appears once dnf has installed lustre-client.
+    program(bin, 'dnf', [recordArgs(installs), `printf '#!/bin/sh\\nexit 0\\n' >${JSON.stringify(path.join(bin, 'mount.lustre'))}`, `chmod +x ${JSON.stringify(path.join(bin, 'mount.lustre'))}`]);
+    await putRecord('scratch', lustreRecord());
+    await putServer('home', '10.0.0.5', '/data');
+
+    const r = runOnNode();
+
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(recorded(installs)).toEqual([['install', '-y', '-q', 'lustre-client']]);
+    expect(tagged('scratch')).toEqual([lustreLine()]);
+    expect(tagged('home')).toHaveLength(1);
+    expect(recorded(mounts)).toEqual([['-T', fstab, '--', '/data'], ['-T', fstab, '--', '/scratch']]);
+    expect(r.stdout).toContain(`mounted ${FS}@tcp:/abcdefgh on /scratch`);
+    // libmount reads the line back as a lustre mount of the file system.
+    const findmnt = spawnSync('findmnt', ['--tab-file', fstab, '--target', '/scratch', '-n', '-r', '-o', 'SOURCE,FSTYPE'], { encoding: 'utf8' });
+    expect(findmnt.stdout.trim()).toBe(`${FS}@tcp:/abcdefgh lustre`);
+  });
+
+  test('apt-get with no client modules for the running kernel: ATTENTION naming the kernel, no lustre line; NFS still mounted', async () => {
+    program(bin, 'apt-cache', [recordArgs(installs), 'exit 100']);
+    program(bin, 'apt-get', [recordArgs(installs), 'exit 0']);
+    await putRecord('scratch', lustreRecord());
+    await putServer('home', '10.0.0.5', '/data');
+
+    const r = runOnNode();
+
+    expect(r.status).toBe(2);
+    const kernel = spawnSync('uname', ['-r'], { encoding: 'utf8' }).stdout.trim();
+    expect(recorded(installs)).toEqual([['show', `lustre-client-modules-${kernel}`]]);
+    expect(r.stdout).toContain(`no package lustre-client-modules-${kernel}: no Lustre client is packaged for the running kernel ${kernel}`);
+    expect(r.stdout).toMatch(new RegExp(`ATTENTION NO-LUSTRE-CLIENT \\S+/scratch/mount: ${FS.replace(/\./g, '\\.')}@tcp:/abcdefgh on /scratch needs the Lustre client`));
+    expect(tagged('scratch')).toEqual([]);
+    expect(tagged('home')).toHaveLength(1);
+    expect(recorded(mounts)).toEqual([['-T', fstab, '--', '/data']]);
+  });
+
+  test('already mounted (the kernel shows the address the name resolves to): left as it is, nothing installed again', async () => {
+    program(bin, 'mount.lustre', ['exit 0']);
+    program(bin, 'findmnt', [
+      'case "$*" in',
+      '  *" SOURCE "*) echo 10.0.3.7@tcp:/abcdefgh ;;',
+      '  *" OPTIONS "*) echo rw,nosuid,nodev,relatime,flock ;;',
+      'esac',
+    ]);
+    await putRecord('scratch', lustreRecord());
+
+    const r = runOnNode();
+
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`already mounted: ${FS}@tcp:/abcdefgh on /scratch`);
+    expect(recorded(mounts)).toEqual([]);
+  });
+
+  test('another file system on the mount point (an address the name does not resolve to) is not remounted', async () => {
+    program(bin, 'mount.lustre', ['exit 0']);
+    program(bin, 'findmnt', ['case "$*" in *" SOURCE "*) echo 10.0.9.9@tcp:/abcdefgh ;; esac']);
+    await putRecord('scratch', lustreRecord());
+
+    const r = runOnNode();
+
+    expect(r.status).toBe(2);
+    expect(r.stdout).toContain(`ATTENTION MOUNTED-ELSEWHERE /scratch holds 10.0.9.9@tcp:/abcdefgh, the config of ${cluster}/scratch says ${FS}@tcp:/abcdefgh`);
+    expect(recorded(mounts)).toEqual([]);
   });
 });
 
