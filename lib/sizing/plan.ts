@@ -221,9 +221,17 @@ function cheapestMeeting(capacityTiB: number, backends: readonly Backend[], targ
   return { ...meeting[0], reason: `the cheapest plan that holds ${capacityTiB} TiB${asked} (${why})` };
 }
 
-/** The best plan of one backend for a request, or the reason there is none (`npm run plan`'s side-by-side view). */
+/**
+ * The best plan of one backend for a request, or the reason there is none (`npm run plan`'s side-by-side view):
+ * what `planStorage` gives with that backend, except that FSx for Lustre without options is its cheapest persistent
+ * option that holds the capacity (and sustains the throughput), as `auto` would weigh it.
+ */
 export function bestPlanOf(backend: Backend, request: StorageRequest): StoragePlan | string {
   try {
+    if (backend === 'fsx-lustre' && request.fsxLustre === undefined) {
+      planStorage({ ...request, backend: 'fsx-lustre' }); // refuses what the request gets wrong, with its message
+      return cheapestMeeting(request.capacityTiB, ['fsx-lustre'], request.throughputMBps ?? 0, 'backend fsx-lustre, persistent options');
+    }
     return planStorage({ ...request, backend, fsxLustre: backend === 'fsx-lustre' ? request.fsxLustre : undefined });
   } catch (err) {
     return err instanceof Error ? err.message : String(err);

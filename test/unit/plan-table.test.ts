@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { formatBackendComparison, formatPlanTable, planStorage } from '../../lib/sizing';
+import { StoragePlan, bestPlanOf, formatBackendComparison, formatPlanTable, planStorage } from '../../lib/sizing';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -66,7 +66,7 @@ describe('npm run plan', () => {
     const rows = formatBackendComparison({ capacityTiB: 100 }).split('\n');
     expect(rows[1]).toMatch(/^ebs +cannot: capacityTiB must be a number greater than 0 and at most 48 for backend 'ebs'/);
     expect(rows[2]).toMatch(/^instance-store +cannot: capacityTiB must be .* at most 43\.65 for backend 'instance-store'/);
-    expect(rows[3]).toMatch(/^fsx-lustre +PERSISTENT_2\/SSD\/125, 103200 GiB/);
+    expect(rows[3]).toMatch(/^fsx-lustre +PERSISTENT_1\/HDD\/12, 108000 GiB +105.47 +1266 MB\/s +8438 MB\/s read, 5273 MB\/s write +2700.00$/);
   });
 
   test.each([
@@ -109,5 +109,35 @@ describe("the README's sizing table", () => {
       sb: pair(t.baselineReadMBps, t.burstReadMBps),
       cost: String(Math.round(plan.monthlyCostUsd)),
     });
+  });
+});
+
+describe("the README's backend comparison", () => {
+  // Each row is checked against the planner: the request, what auto chooses and the best plan of each backend.
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const header = '| request | auto chooses | ebs | instance-store | fsx-lustre |';
+  const rows = readme.slice(readme.indexOf(header)).split('\n\n')[0].split('\n').slice(2).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+  const cell = (p: StoragePlan | string): string => {
+    if (typeof p === 'string') return 'cannot';
+    const what = p.backend === 'fsx-lustre'
+      ? `${p.instanceType} ${p.fsxLustre?.storageCapacityGiB} GiB`
+      : p.backend === 'ebs' ? `${p.instanceType} ${p.dataVolumes.length} x st1 ${p.dataVolumes[0].sizeGiB} GiB` : p.instanceType;
+    return `${what}: ${Math.round(Math.min(p.throughput.baselineReadMBps, p.throughput.baselineWriteMBps))} MB/s, $${Math.round(p.monthlyCostUsd)}`;
+  };
+
+  test('has the rows the issue asks for, 10 TiB at 400, 1000 and 5000 MB/s and 100 TiB among them', () => {
+    expect(rows.map((r) => r[0])).toEqual(expect.arrayContaining(['10 TiB at 400 MB/s', '10 TiB at 1000 MB/s', '10 TiB at 5000 MB/s', '100 TiB']));
+  });
+
+  test.each(rows.map((r) => [r[0], r] as [string, string[]]))('%s agrees with the planner', (_, [request, chosen, ebs, store, fsx]) => {
+    const m = /^(\d+) TiB(?: at (\d+) MB\/s)?$/.exec(request);
+    if (!m) throw new Error(`unreadable request cell '${request}'`);
+    const req = { capacityTiB: Number(m[1]), throughputMBps: m[2] ? Number(m[2]) : undefined };
+    expect([chosen, ebs, store, fsx]).toEqual([
+      planStorage(req).backend,
+      cell(bestPlanOf('ebs', req)),
+      cell(bestPlanOf('instance-store', req)),
+      cell(bestPlanOf('fsx-lustre', req)),
+    ]);
   });
 });
