@@ -50,6 +50,20 @@ test('names with _ and . synthesize: `cdk synth -c clusterName=hpc_1.a -c server
   expect(fs.existsSync(path.join(run.outdir, 'StorageServer-hpc-1-a-home-1.template.json'))).toBe(true);
 });
 
+test.each([
+  ['12', 14400, 'PERSISTENT_2'],
+  ['100', 103200, 'PERSISTENT_2'],
+])('`cdk synth -c backend=fsx-lustre -c capacityTiB=%s` works offline: an FSx for Lustre file system of %p GiB', async (capacity, gib, type) => {
+  const run = await cdkSynth({ backend: 'fsx-lustre', capacityTiB: capacity });
+  expect(run.stderr).not.toMatch(/Error/);
+  expect(run.code).toBe(0);
+  const template = JSON.parse(fs.readFileSync(path.join(run.outdir, 'StorageServer-cluster-storage1.template.json'), 'utf8'));
+  const resources = Object.values(template.Resources as Record<string, { Type: string; Properties: Record<string, unknown> }>);
+  const fileSystem = resources.find((r) => r.Type === 'AWS::FSx::FileSystem');
+  expect(fileSystem?.Properties).toMatchObject({ StorageCapacity: gib, LustreConfiguration: { DeploymentType: type } });
+  expect(resources.some((r) => r.Type === 'AWS::EC2::Instance')).toBe(false);
+});
+
 // Each bad value must stop synth with a non-zero exit and a message naming key, value and what is allowed.
 test.each<[Record<string, string>, RegExp]>([
   [{ capacityTiB: '-1' }, /capacityTiB="-1".*positive number of TiB/],
