@@ -6,7 +6,8 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { Ec2NfsServer } from './backends/ec2-nfs-server';
-import { FsxLustreServer, LUSTRE_MOUNT_OPTIONS } from './backends/fsx-lustre';
+import type { StorageBackend } from './backends/backend';
+import { FsxLustreServer } from './backends/fsx-lustre';
 import type { FsType } from '../lambda/register/contract';
 import { MountOnOptions, mountStorageOn } from './client-mount';
 import { ClusterwareRing } from './clusterware';
@@ -362,7 +363,6 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     const capacityTiB = props.capacityTiB ?? 5;
     const clusterName = (this.clusterName = props.clusterName ?? 'cluster');
     const serverName = (this.serverName = props.serverName ?? 'storage1');
-    const nfsVersion = props.nfs?.version ?? '4.1';
     this.mountPoint = props.mountPoint ?? '/data';
 
     validateName('clusterName', clusterName);
@@ -388,75 +388,58 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       .subnets[0];
     if (!subnet) throw new Error('vpcSubnets: the selection matches no subnet in the VPC; select at least one subnet.');
 
-    let registration: ServerRegistration;
+    validateUniqueInCluster(this);
+
+    // The backend, behind the one small interface the registration and the client mount use (lib/backends).
+    let backend: StorageBackend;
     if (this.plan.backend === 'fsx-lustre') {
-      const backend = new FsxLustreServer(this, 'FsxLustre', { server: props, plan: this.plan, clusterName, serverName, subnet });
-      this.fileSystem = backend.fileSystem;
-      this.fsType = 'lustre';
-      this.mountAddress = backend.dnsName;
-      this.exportPath = `/${backend.mountName}`;
-      this.mountOptions = LUSTRE_MOUNT_OPTIONS;
-      this.connections = backend.connections;
-      this.dataVolumes = [];
-      this.ready = backend.ready;
-      this.updateGuard = backend.updateGuard;
-      validateUniqueInCluster(this);
-      registration = new ServerRegistration(this, 'Registration', {
-        fileSystem: {
-          fileSystemId: backend.fileSystemId,
-          dnsName: backend.dnsName,
-          mountName: backend.mountName,
-          availabilityZone: subnet.availabilityZone,
-          deployment: this.plan.instanceType,
-        },
-        clusterName,
-        serverName,
-        parameterPrefix: props.parameterPrefix,
-        exportPath: this.exportPath,
-        mountPoint: this.mountPoint,
-        mountOptions: this.mountOptions,
-        backend: this.plan.backend,
-      });
-      registration.resource.node.addDependency(this.updateGuard.resource);
+      const fsx = new FsxLustreServer(this, 'FsxLustre', { server: props, plan: this.plan, clusterName, serverName, subnet });
+      this.fileSystem = fsx.fileSystem;
+      backend = fsx;
     } else {
-      this.exportPath = props.exportPath ?? '/export/data';
-      this.mountOptions = clientMountOptions(nfsVersion);
-      this.fsType = 'nfs4';
-      validateUniqueInCluster(this);
-      // The backend: the EC2 NFS server. Id 'Default': its resources keep the logical ids they had when this
-      // construct made them itself (CloudFormation would otherwise replace them, data volumes included).
-      const backend = new Ec2NfsServer(this, 'Default', {
+      // Id 'Default': the EC2 server's resources keep the logical ids they had when this construct made them
+      // itself (CloudFormation would otherwise replace them, data volumes included).
+      const server = new Ec2NfsServer(this, 'Default', {
         server: props,
         plan: this.plan,
         capacityTiB,
         clusterName,
         serverName,
-        exportPath: this.exportPath,
+        exportPath: props.exportPath ?? '/export/data',
+        mountOptions: clientMountOptions(props.nfs?.version ?? '4.1'),
         subnet,
       });
-      this.instance = backend.instance;
-      this.connections = backend.connections;
-      this.privateIp = backend.privateIp;
-      this.mountAddress = backend.privateIp;
-      this.networkInterfaceId = backend.networkInterfaceId;
-      this.dataVolumes = backend.dataVolumes;
-      this.ready = backend.ready;
-      this.snapshotPolicy = backend.snapshotPolicy;
-      this.clusterware = backend.clusterware;
-      this.updateGuard = backend.updateGuard;
-      registration = new ServerRegistration(this, 'Registration', {
-        instance: backend.instance,
-        clusterName,
-        serverName,
-        parameterPrefix: props.parameterPrefix,
-        exportPath: this.exportPath,
-        mountPoint: this.mountPoint,
-        mountOptions: this.mountOptions,
-        backend: this.plan.backend,
-        networkInterfaceId: this.networkInterfaceId,
-      });
-      registration.resource.node.addDependency(this.ready, this.updateGuard.resource);
+      this.instance = server.instance;
+      this.privateIp = server.privateIp;
+      this.networkInterfaceId = server.networkInterfaceId;
+      this.dataVolumes = server.dataVolumes;
+      this.snapshotPolicy = server.snapshotPolicy;
+      this.clusterware = server.clusterware;
+      backend = server;
     }
+    this.dataVolumes ??= [];
+    this.fsType = backend.fsType;
+    this.mountAddress = backend.mountAddress;
+    this.exportPath = backend.exportPath;
+    this.mountOptions = backend.mountOptions;
+    this.connections = backend.connections;
+    this.ready = backend.ready;
+    this.updateGuard = backend.updateGuard;
+
+    const registration = new ServerRegistration(this, 'Registration', {
+      ...backend.registrationTarget,
+      clusterName,
+      serverName,
+      parameterPrefix: props.parameterPrefix,
+      exportPath: this.exportPath,
+      mountPoint: this.mountPoint,
+      mountOptions: this.mountOptions,
+      backend: this.plan.backend,
+    });
+    // After the guard, and after the storage is mountable (an FSx registration names the file system, which
+    // orders it already: a DependsOn on top would be redundant, cfn-lint W3005).
+    registration.resource.node.addDependency(this.updateGuard.resource);
+    if (!('fileSystem' in backend.registrationTarget)) registration.resource.node.addDependency(this.ready);
     this.ringParameterName = registration.ringParameterName;
     this.mountParameterName = registration.mountParameterName;
     applyServerCompliance(this);

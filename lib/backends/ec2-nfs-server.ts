@@ -11,6 +11,7 @@ import { iam5 } from '../handler-function';
 import { RecoveryAlarm } from '../recovery-alarm';
 import { ServerSettings } from '../server-settings';
 import { UpdateGuard } from '../update-guard';
+import type { RegistrationTarget, StorageBackend } from './backend';
 import { SnapshotPolicy } from '../snapshot-policy';
 import { INSTANCE_STORE_TYPES, StoragePlan, instanceStoreTiB } from '../sizing';
 import type { StorageServerProps } from '../storage-server';
@@ -29,6 +30,8 @@ export interface Ec2NfsServerProps {
   readonly serverName: string;
   /** The directory the server exports. */
   readonly exportPath: string;
+  /** The client mount options the server publishes. */
+  readonly mountOptions: string;
   /** The one subnet the server, its volumes and its interface live in. */
   readonly subnet: ec2.ISubnet;
 }
@@ -39,7 +42,17 @@ export interface Ec2NfsServerProps {
  * layout, and for EBS its recover alarm and snapshot policy. Built by {@link StorageServer} with the id
  * `Default`, so that its resources keep the logical ids they had when the facade made them itself.
  */
-export class Ec2NfsServer extends Construct {
+export class Ec2NfsServer extends Construct implements StorageBackend {
+  /** Always `nfs4`. */
+  public readonly fsType = 'nfs4' as const;
+  /** The stable interface's private IP ({@link privateIp}). */
+  public readonly mountAddress: string;
+  /** The directory the server exports. */
+  public readonly exportPath: string;
+  /** The client mount options the server publishes. */
+  public readonly mountOptions: string;
+  /** The instance and its stable interface. */
+  public readonly registrationTarget: RegistrationTarget;
   /** The server's EC2 instance (replaced by a new one on an image, key pair or placement group change). */
   public readonly instance: ec2.Instance;
   /** NFS (TCP 2049) from the clients, on both the stable interface and the instance's own. */
@@ -64,6 +77,8 @@ export class Ec2NfsServer extends Construct {
     const { server: props, plan, capacityTiB, clusterName, serverName, exportPath, subnet } = p;
     if (plan.backend === 'fsx-lustre') throw new Error('Ec2NfsServer builds the ebs and instance-store backends; fsx-lustre is FsxLustreServer');
     const backend = plan.backend;
+    this.exportPath = exportPath;
+    this.mountOptions = p.mountOptions;
     const exportMode = props.nfs?.exportMode ?? 'sync';
     const removalPolicy = props.dataVolumeRemovalPolicy ?? RemovalPolicy.RETAIN;
     const machineImage = serverImage(props);
@@ -158,6 +173,7 @@ export class Ec2NfsServer extends Construct {
       ],
     });
     this.privateIp = iface.attrPrimaryPrivateIpAddress;
+    this.mountAddress = this.privateIp;
     Tags.of(this.instance).add(SERVER_ID_TAG, identity);
     // Created before the instance and deleted after it (an attached interface or volume cannot be deleted).
     this.instance.instance.node.addDependency(iface);
@@ -263,6 +279,7 @@ export class Ec2NfsServer extends Construct {
     });
     settings.association.node.addDependency(...legacyAttachments);
     this.ready = settings.association;
+    this.registrationTarget = { instance: this.instance, networkInterfaceId: this.networkInterfaceId };
 
     // The day-2 guard holds the storage layout. Everything that holds data, or applies settings to it, depends
     // on it: CloudFormation updates the guard first, and a refused change fails before anything else changed.

@@ -6,6 +6,7 @@ import { AWS_MANAGED_FSX_KEY } from '../../lambda/update-guard/contract';
 import { UpdateGuard } from '../update-guard';
 import type { FsxLustrePlan, StoragePlan } from '../sizing';
 import type { StorageServerProps } from '../storage-server';
+import type { RegistrationTarget, StorageBackend } from './backend';
 import { SERVER_ID_TAG } from './ec2-nfs-server';
 
 /** Lustre's ports: LNET on TCP 988, and 1018-1023 (FSx for Lustre guide, "File system access control with Amazon VPC"). */
@@ -43,7 +44,17 @@ export interface FsxLustreServerProps {
  * clients only, daily automatic backups on the persistent types (kept `snapshots.retain` days), optionally linked
  * to an S3 data repository, and the day-2 guard of its layout. Built by {@link StorageServer}.
  */
-export class FsxLustreServer extends Construct {
+export class FsxLustreServer extends Construct implements StorageBackend {
+  /** Always `lustre`. */
+  public readonly fsType = 'lustre' as const;
+  /** The file system's DNS name. */
+  public readonly mountAddress: string;
+  /** `/` and the mount name. */
+  public readonly exportPath: string;
+  /** {@link LUSTRE_MOUNT_OPTIONS}. */
+  public readonly mountOptions = LUSTRE_MOUNT_OPTIONS;
+  /** The file system, by id, DNS name and mount name. */
+  public readonly registrationTarget: RegistrationTarget;
   /** The file system. */
   public readonly fileSystem: fsx.LustreFileSystem;
   /** The file system's id, `fs-...`. */
@@ -132,6 +143,17 @@ export class FsxLustreServer extends Construct {
     this.dnsName = this.fileSystem.dnsName;
     this.mountName = this.fileSystem.mountName;
     this.connections = this.fileSystem.connections;
+    this.mountAddress = this.dnsName;
+    this.exportPath = `/${this.mountName}`;
+    this.registrationTarget = {
+      fileSystem: {
+        fileSystemId: this.fileSystemId,
+        dnsName: this.dnsName,
+        mountName: this.mountName,
+        availabilityZone: subnet.availabilityZone,
+        deployment: plan.instanceType,
+      },
+    };
     Tags.of(this.fileSystem).add(SERVER_ID_TAG, `${Aws.STACK_NAME}/${serverName}`);
     Tags.of(this.fileSystem).add('Name', `${clusterName}/${serverName}`);
 

@@ -1,0 +1,31 @@
+import type { CfnResource } from 'aws-cdk-lib';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type { FsType, FsxTarget } from '../../lambda/register/contract';
+import type { UpdateGuard } from '../update-guard';
+
+/** What the registration names: an EC2 instance (with its stable interface), or an FSx for Lustre file system. */
+export type RegistrationTarget =
+  | { readonly instance: ec2.Instance; readonly networkInterfaceId: string }
+  | { readonly fileSystem: FsxTarget };
+
+/**
+ * The one small interface every backend construct gives the {@link StorageServer} facade (DESIGN.md, layout):
+ * how clients reach and mount it, when it is mountable, what guards its data, and what the registration names.
+ * lib/backends/ec2-nfs-server.ts (EBS and instance store) and lib/backends/fsx-lustre.ts implement it.
+ */
+export interface StorageBackend extends ec2.IConnectable {
+  /** `nfs4` or `lustre`. */
+  readonly fsType: FsType;
+  /** What clients mount: an NFS server's stable private IP, or a file system's DNS name. */
+  readonly mountAddress: string;
+  /** The exported path: the NFS export, or `/<mount name>` of a Lustre file system. */
+  readonly exportPath: string;
+  /** Client mount options (nosuid,nodev included). */
+  readonly mountOptions: string;
+  /** Completes when the storage is mountable; the registration waits for it. */
+  readonly ready: CfnResource;
+  /** The day-2 guard of the backend's layout; every resource that holds data depends on it. */
+  readonly updateGuard: UpdateGuard;
+  /** What the registration records. */
+  readonly registrationTarget: RegistrationTarget;
+}
