@@ -30,7 +30,8 @@ export interface StorageServerContext {
   /**
    * FSx for Lustre throughput per TiB of storage, MB/s (`backend=fsx-lustre` only): PERSISTENT_2 125, 250, 500,
    * 1000; PERSISTENT_1 SSD 50, 100, 200; PERSISTENT_1 HDD 12, 40; none for SCRATCH_2.
-   * @default - the cheapest that sustains `throughputMBps`; the type's smallest without it
+   * @default - the type's smallest (the file system is sized up to sustain `throughputMBps`); with no FSx key at
+   * all, the cheapest persistent option that sustains `throughputMBps`
    */
   readonly fsxPerUnitStorageThroughput?: number;
   /**
@@ -218,7 +219,7 @@ export const CONTEXT_DEFAULTS = {
   allowHomeMountPoint: false,
   /** Absent: PERSISTENT_2 (backend fsx-lustre). */
   fsxDeploymentType: undefined,
-  /** Absent: the cheapest per-unit throughput that sustains throughputMBps (backend fsx-lustre). */
+  /** Absent: the type's smallest, or with no FSx key the cheapest persistent option for throughputMBps. */
   fsxPerUnitStorageThroughput: undefined,
   /** Absent: SSD (backend fsx-lustre). */
   fsxStorageType: undefined,

@@ -127,7 +127,8 @@ export interface StorageServerProps {
    * S3 data repository. The file system is encrypted (with `encryptionKey` on the persistent types), backed up
    * daily on the persistent types (`snapshots.retain` days, at `snapshots.startTimeUtc`), and kept on removal
    * unless `dataVolumeRemovalPolicy` says otherwise.
-   * @default - PERSISTENT_2 SSD at the cheapest per-unit throughput that sustains `throughputMBps`
+   * @default - PERSISTENT_2 SSD at 125 MB/s per TiB; with `throughputMBps`, the cheapest persistent option that
+   * sustains it
    */
   readonly fsxLustre?: FsxLustreServerOptions;
   /**

@@ -49,7 +49,8 @@ export interface StorageRequest {
   readonly backend?: Backend | 'auto';
   /**
    * FSx for Lustre options, with backend `fsx-lustre` only (`auto` chooses among the persistent options itself).
-   * @default - PERSISTENT_2 SSD, the smallest per-unit throughput that sustains `throughputMBps` at the lowest cost
+   * @default - PERSISTENT_2 SSD at 125 MB/s per TiB; with `throughputMBps`, the cheapest persistent option (SSD or
+   * HDD) that sustains it
    */
   readonly fsxLustre?: FsxLustreOptions;
   /**

@@ -1,5 +1,6 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { App, CfnWaitCondition, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -10,6 +11,7 @@ import {
   ClientMount,
   ClientMountProps,
   FORCED_MOUNT_OPTIONS,
+  LUSTRE_CLIENT_INSTALL,
   MOUNT_READ_ACTIONS,
   MountableStorageServer,
   hardenMountOptions,
@@ -687,4 +689,38 @@ test('client-mount.sh: shellcheck finds nothing', () => {
   );
   expect(run.stdout + run.stderr).toBe('');
   expect(run.status).toBe(0);
+});
+
+describe('the Lustre client install in user data (mountOn of an FSx for Lustre file system)', () => {
+  // The lines run in bash, as cloud-init runs the user data, with stand-ins for the package managers.
+  const runInstall = (programs: Record<string, string>) => {
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'lustre-ud-'));
+    for (const [name, body] of Object.entries(programs)) {
+      fs.writeFileSync(path.join(bin, name), `#!/bin/bash\n${body}\n`, { mode: 0o755 });
+    }
+    const calls = path.join(bin, 'calls');
+    const r = spawnSync('bash', ['-c', LUSTRE_CLIENT_INSTALL.join('\n')], {
+      encoding: 'utf8',
+      env: { PATH: `${bin}:/usr/bin:/bin`, CALLS: calls },
+    });
+    return { ...r, calls: fs.existsSync(calls) ? fs.readFileSync(calls, 'utf8').trim().split('\n') : [] };
+  };
+  const record = 'echo "$(basename "$0") $*" >>"$CALLS"';
+
+  test('dnf (Amazon Linux 2023): installs lustre-client', () => {
+    const r = runInstall({ dnf: record, 'apt-get': record });
+    expect(r.status).toBe(0);
+    expect(r.calls).toEqual(['dnf install -y -q lustre-client']);
+  });
+
+  test('apt-get with no package for the running kernel: an ATTENTION line naming the kernel', () => {
+    const r = runInstall({ 'apt-get': `${record}\nexit 100`, uname: 'echo 6.1.0-99-cloud-amd64' });
+    expect(r.calls).toEqual(['apt-get install -y -qq lustre-client-modules-6.1.0-99-cloud-amd64']);
+    expect(r.stderr).toContain('storage-server: ATTENTION no Lustre client package for kernel 6.1.0-99-cloud-amd64');
+  });
+
+  test('mount.lustre present: nothing is installed', () => {
+    const r = runInstall({ 'mount.lustre': 'exit 0', dnf: record });
+    expect(r.calls).toEqual([]);
+  });
 });
