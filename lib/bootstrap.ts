@@ -27,6 +27,7 @@ export interface EbsVolumeRef {
 
 /** What the bootstrap builds and exports. */
 export interface BootstrapConfig {
+  /** Where the data lives: EBS volumes, or the instance's local disks. */
   readonly backend: 'ebs' | 'instance-store';
   /** EBS data volumes in stripe order; empty for instance store. */
   readonly ebsVolumes: EbsVolumeRef[];

@@ -20,8 +20,10 @@ export * from './recovery-alarm';
 export { ServerRegistration } from './registration';
 export { ServerSettings } from './server-settings';
 export type { ServerSettingsProps } from './server-settings';
+export type { BootstrapConfig, EbsVolumeRef } from './bootstrap';
 export { UpdateGuard } from './update-guard';
 export type { DataVolumeLayout, StorageLayout, UpdateGuardProps } from './update-guard';
+export { VOLUME_ATTACHMENTS } from '../lambda/update-guard/contract';
 export type { ServerRegistrationProps } from './registration';
 export {
   ClientMount,
@@ -41,4 +43,4 @@ export {
   ringPath,
   storagePath,
 } from '../lambda/register/contract';
-export type { MountRecord, RingRecord } from '../lambda/register/contract';
+export type { Ec2RingRecord, FsType, FsxRingRecord, FsxTarget, MountRecord, RingRecord } from '../lambda/register/contract';

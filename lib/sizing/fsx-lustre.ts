@@ -171,8 +171,11 @@ function capacitySteps(storageType: FsxLustreStorageType, perUnit: number): { fi
 
 /** A request's FSx options with every default filled in and checked. */
 export interface ResolvedFsxLustreOptions {
+  /** The deployment type. */
   readonly deploymentType: FsxLustreDeploymentType;
+  /** The storage type. */
   readonly storageType: FsxLustreStorageType;
+  /** MB/s per TiB of storage (200 for SCRATCH_2, which fixes it). */
   readonly perUnitStorageThroughput: number;
 }
 

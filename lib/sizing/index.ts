@@ -4,4 +4,4 @@ export { EBS_INSTANCE_TYPES, INSTANCE_STORE_TYPES, instanceStoreTiB, instanceTyp
 export type { InstanceStoreSpec, InstanceTypeSpec } from './catalog';
 export { formatBackendComparison, formatPlanTable } from './plan-table';
 export { FSX_LUSTRE_PERFORMANCE, FSX_LUSTRE_USD_PER_GB_MONTH } from './fsx-lustre';
-export type { FsxLustreDeploymentType, FsxLustreOptions, FsxLustreStorageType } from './fsx-lustre';
+export type { FsxLustreDeploymentType, FsxLustreOptions, FsxLustrePerformance, FsxLustreStorageType, ResolvedFsxLustreOptions } from './fsx-lustre';
