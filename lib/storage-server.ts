@@ -19,7 +19,7 @@ import { CrossRegionCopy, SNAPSHOT_INTERVAL_HOURS, SnapshotPolicy } from './snap
 import { Backend, FsxLustreOptions, StoragePlan, planStorage } from './sizing';
 
 // Public since before the backends had files of their own; the backend constructs themselves are internal.
-export { DEFAULT_IMAGE_PARAMETER, SERVER_ID_TAG } from './backends/ec2-nfs-server';
+export { DEFAULT_ARM64_IMAGE_PARAMETER, DEFAULT_IMAGE_PARAMETER, SERVER_ID_TAG } from './backends/ec2-nfs-server';
 
 /** NFS server settings. */
 export interface NfsOptions {
@@ -215,8 +215,9 @@ export interface StorageServerProps {
    * upgrade: CloudFormation replaces the instance (see the README, "Replacing an EBS server's instance"). An
    * EBS server's replacement takes the volumes and the stable address over, and clients carry on; on
    * instance store the update guard refuses it (the disks go with the instance) unless `acceptDataLoss` is set.
-   * @default - the latest Amazon Linux 2023 (x86_64) at the instance's creation, resolved by EC2 at launch
-   * (`resolve:ssm:` of the public AL2023 parameter) and never re-resolved by a later update
+   * @default - the latest Amazon Linux 2023 at the instance's creation, for the instance type's architecture
+   * (x86_64, or arm64 for a Graviton `instanceType` such as m7g), resolved by EC2 at launch (`resolve:ssm:` of
+   * the public AL2023 parameter) and never re-resolved by a later update
    */
   readonly machineImageId?: string;
   /**

@@ -81,8 +81,8 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
     this.mountOptions = p.mountOptions;
     const exportMode = props.nfs?.exportMode ?? 'sync';
     const removalPolicy = props.dataVolumeRemovalPolicy ?? RemovalPolicy.RETAIN;
-    const machineImage = serverImage(props);
     const instanceType = props.instanceType ?? new ec2.InstanceType(plan.instanceType);
+    const machineImage = serverImage(props, instanceType);
     const instanceStoreDisks = instanceStoreDiskCount(plan, capacityTiB, instanceType);
     const instanceStore = plan.backend === 'instance-store';
     const terminationProtection = props.terminationProtection ?? instanceStore;
@@ -391,19 +391,28 @@ function grantTakeOver(
 
 /** The public parameter EC2 resolves at launch for the default image: the latest Amazon Linux 2023 on x86_64. */
 export const DEFAULT_IMAGE_PARAMETER = '/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-x86_64';
+/**
+ * The same for an arm64 (AWS Graviton) instance type: the parameter aws-cdk-lib's `MachineImage.latestAmazonLinux2023`
+ * names for `InstanceArchitecture.ARM_64` (aws-ec2/lib/machine-image/amazon-linux-2023.ts).
+ */
+export const DEFAULT_ARM64_IMAGE_PARAMETER = '/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-arm64';
 
 /**
  * The server's image. The default is `resolve:ssm:<parameter>` in the template: EC2 resolves it when it launches
  * the instance, and CloudFormation sees the same string at every later update, so a new Amazon Linux release
  * never replaces the server. `machineImageId` is the deliberate change.
  */
-function serverImage(props: StorageServerProps): ec2.IMachineImage {
+function serverImage(props: StorageServerProps, instanceType: ec2.InstanceType): ec2.IMachineImage {
   if (props.machineImageId !== undefined && props.machineImage !== undefined) {
     throw new Error('machineImageId and machineImage are mutually exclusive: give one of them.');
   }
   if (props.machineImage) return props.machineImage;
   const id = props.machineImageId;
-  if (id === undefined) return ec2.MachineImage.resolveSsmParameterAtLaunch(DEFAULT_IMAGE_PARAMETER);
+  if (id === undefined) {
+    // The image's architecture follows the instance type's: an x86_64 image does not boot on Graviton.
+    const arm = instanceType.architecture === ec2.InstanceArchitecture.ARM_64;
+    return ec2.MachineImage.resolveSsmParameterAtLaunch(arm ? DEFAULT_ARM64_IMAGE_PARAMETER : DEFAULT_IMAGE_PARAMETER);
+  }
   if (!Token.isUnresolved(id) && !/^ami-([0-9a-f]{8}|[0-9a-f]{17})$/.test(id)) {
     throw new Error(`machineImageId must be an image id such as 'ami-0123456789abcdef0', got '${id}'.`);
   }

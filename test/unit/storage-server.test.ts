@@ -526,6 +526,18 @@ describe('day 2: a setting change never touches the image or the user data', () 
     expect(JSON.stringify(template.toJSON().Parameters ?? {})).not.toMatch(/AWS::EC2::Image::Id|ami-amazon-linux/);
   });
 
+  test.each([
+    ['m7g.2xlarge', 'arm64'],
+    ['m6g.xlarge', 'arm64'],
+    ['m6i.2xlarge', 'x86_64'],
+  ])('the default image follows the instance type: %s gets the %s Amazon Linux 2023', (type, arch) => {
+    const { template } = serverStack({ capacityTiB: 5, instanceType: new ec2.InstanceType(type) });
+    expect(instanceOf(template)).toMatchObject({
+      InstanceType: type,
+      ImageId: `resolve:ssm:/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-${arch}`,
+    });
+  });
+
   test('the update guard holds the layout, and the instance, every volume, the interface, the settings and the registration depend on it', () => {
     const { template, stack, server } = serverStack({ capacityTiB: 30, backend: 'ebs' });
     const guardId = stack.getLogicalId(server.updateGuard.resource.node.defaultChild as CfnResource);
