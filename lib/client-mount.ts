@@ -321,8 +321,8 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
   return {
     schemaVersion: '2.2',
     description:
-      "Mounts the cluster's storage servers (NFS, and FSx for Lustre with its client installed where missing) from " +
-      'their mount configs in SSM Parameter Store (<prefix>/<clusterName>/storage/<server>/mount): one tagged fstab ' +
+      "Mounts the cluster's storage servers (NFS, and FSx for Lustre with its client installed where missing), as " +
+      'their mount configs in SSM Parameter Store say (<prefix>/<clusterName>/storage/<server>/mount): one tagged fstab ' +
       'line per server, updated in place. Only servers inside allowedServers, outside system directories, with ' +
       'allowlisted options, always nosuid,nodev. Exit 2 reports a refused or vanished config, a conflicting fstab ' +
       'line, a missing Lustre client or a failed mount.',

@@ -219,7 +219,7 @@ check('the packed code imports only Node built-ins, its dependencies and its pee
     // The Lambda bundle is checked by loading it (below): the SDK in it has optional requires in try/catch.
     if (file.startsWith('dist/lambda/register/bundle/')) continue;
     const text = fs.readFileSync(path.join(installed, file), 'utf8');
-    const specifiers = [...text.matchAll(/(?:require\(|from |import\()\s*["']([^"']+)["']/g)].map(
+    const specifiers = [...text.matchAll(/(?:require\(|from |import\()\s*["']([^"'\s]+)["']/g)].map(
       (m) => m[1],
     );
     for (const spec of specifiers) {
