@@ -5,7 +5,7 @@
  * the key, echoes the value and says what is allowed. Values arrive as strings from `-c`, or as JSON
  * values from cdk.json; both are accepted.
  */
-import { Backend, FsxLustreDeploymentType, FsxLustreStorageType, planStorage } from './sizing';
+import { Backend, FsxLustreDeploymentType, FsxLustreStorageType, Generation, StorageRequest, planStorage } from './sizing';
 import { resolveFsxLustreOptions } from './sizing/fsx-lustre';
 import { NAME_PATTERN, SNAPSHOT_ID_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, duplicateValues, ipv4Problem, snapshotSetProblem } from './validation';
 
@@ -21,6 +21,10 @@ export interface StorageServerContext {
    * throughput the cheapest of all backends), `ebs`, `instance-store` or `fsx-lustre`; `auto` when not given.
    */
   readonly backend: Backend | 'auto';
+  /**
+   * The instance generation: `previous` (d2, m4) or `current` (Nitro: m6i with st1); `previous` when not given.
+   */
+  readonly generation: Generation;
   /**
    * FSx for Lustre deployment type (`backend=fsx-lustre` only): `PERSISTENT_2`, `PERSISTENT_1` or `SCRATCH_2` (not
    * replicated: scratch data only).
@@ -217,6 +221,8 @@ export const CONTEXT_DEFAULTS = {
   mountPoint: undefined,
   /** /home is a system directory unless this is true. */
   allowHomeMountPoint: false,
+  /** The original template's families, d2 and m4. */
+  generation: 'previous',
   /** Absent: PERSISTENT_2 (backend fsx-lustre). */
   fsxDeploymentType: undefined,
   /** Absent: the type's smallest, or with no FSx key the cheapest persistent option for throughputMBps. */
@@ -289,10 +295,11 @@ export function parseContext(read: ContextReader): StorageServerContext {
   const dataVolumeCount = optional('dataVolumeCount', parseVolumeCount);
   const throughputMBps = optional('throughputMBps', parseThroughput);
   const restoreSnapshotIds = optional('restoreSnapshotIds', parseSnapshotIds);
+  const generation = optional('generation', parseGeneration) ?? CONTEXT_DEFAULTS.generation;
   const fsx = parseFsxKeys(raw, backend);
   const allowHomeMountPoint = optional('allowHomeMountPoint', parseBoolean) ?? CONTEXT_DEFAULTS.allowHomeMountPoint;
   if (restoreSnapshotIds !== undefined) {
-    checkSnapshotSet(restoreSnapshotIds, capacityTiB, backend, dataVolumeCount, throughputMBps, raw('restoreSnapshotIds')!);
+    checkSnapshotSet(restoreSnapshotIds, { capacityTiB, backend, dataVolumeCount, throughputMBps, generation }, raw('restoreSnapshotIds')!);
   }
   return {
     capacityTiB,
@@ -319,6 +326,7 @@ export function parseContext(read: ContextReader): StorageServerContext {
     mountPoint: optional('mountPoint', (key, value) => parseMountPoint(key, value, allowHomeMountPoint)),
     allowHomeMountPoint,
     ...fsx,
+    generation,
     clientMount: optional('clientMount', parseBoolean) ?? CONTEXT_DEFAULTS.clientMount,
   };
 }
@@ -399,6 +407,11 @@ function parseThroughput(key: ContextKey, value: string): number {
     throw contextError(key, value, 'a positive number of MB/s (10^6 bytes per second), e.g. 400');
   }
   return Number(value);
+}
+
+function parseGeneration(key: ContextKey, value: string): Generation {
+  if (value === 'previous' || value === 'current') return value;
+  throw contextError(key, value, "'previous' (d2, m4) or 'current' (Nitro: m6i with st1)");
 }
 
 function parseBackend(key: ContextKey, value: string): Backend | 'auto' {
@@ -505,13 +518,11 @@ function parseSnapshotIds(key: ContextKey, value: string): string[] {
  * names the context key rather than the construct's prop. A request the planner refuses is left to the construct,
  * which reports the planner's own message.
  */
-function checkSnapshotSet(
-  ids: string[], capacityTiB: number, backend: Backend | 'auto', dataVolumeCount: number | undefined,
-  throughputMBps: number | undefined, value: string,
-): void {
+function checkSnapshotSet(ids: string[], request: StorageRequest, value: string): void {
+  const { capacityTiB } = request;
   let plan;
   try {
-    plan = planStorage({ capacityTiB, backend, dataVolumeCount, throughputMBps });
+    plan = planStorage(request);
   } catch {
     return;
   }

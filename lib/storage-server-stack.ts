@@ -61,6 +61,7 @@ export class StorageServerStack extends Stack {
       legacyVolumeAttachments: ctx.legacyVolumeAttachments,
       dataVolumeCount: ctx.dataVolumeCount,
       throughputMBps: ctx.throughputMBps,
+      generation: ctx.generation,
       fsxLustre: ctx.backend === 'fsx-lustre'
         ? {
           deploymentType: ctx.fsxDeploymentType,

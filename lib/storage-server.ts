@@ -16,7 +16,7 @@ import { NAME_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, ipv4P
 import { ServerRegistration } from './registration';
 import { UpdateGuard } from './update-guard';
 import { CrossRegionCopy, SNAPSHOT_INTERVAL_HOURS, SnapshotPolicy } from './snapshot-policy';
-import { Backend, FsxLustreOptions, StoragePlan, planStorage } from './sizing';
+import { Backend, FsxLustreOptions, Generation, StoragePlan, knownInstanceType, planStorage, withInstanceType } from './sizing';
 
 // Public since before the backends had files of their own; the backend constructs themselves are internal.
 export { DEFAULT_ARM64_IMAGE_PARAMETER, DEFAULT_IMAGE_PARAMETER, SERVER_ID_TAG } from './backends/ec2-nfs-server';
@@ -122,6 +122,13 @@ export interface StorageServerProps {
    * @default 'auto'
    */
   readonly backend?: Backend | 'auto';
+  /**
+   * The instance generation the planner chooses from: `previous` (d2, m4: the original template's families) or
+   * `current` (Nitro: m6i with st1, whose EBS and network baselines are what a long transfer sees; see `planStorage`).
+   * Changing it on a deployed EBS server changes its instance type: a stop/start the data survives.
+   * @default 'previous'
+   */
+  readonly generation?: Generation;
   /**
    * FSx for Lustre options (backend `fsx-lustre` only): deployment type, storage type, per-unit throughput and an
    * S3 data repository. The file system is encrypted (with `encryptionKey` on the persistent types), backed up
@@ -374,13 +381,20 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     validateSnapshotOptions(props.snapshots);
     if (props.exportPath !== undefined) validateDirectory('exportPath', props.exportPath);
     validateDirectory('mountPoint', this.mountPoint, props.allowHomeMountPoint);
-    this.plan = planStorage({
+    const planned = planStorage({
       capacityTiB,
       backend: props.backend ?? 'auto',
       dataVolumeCount: props.dataVolumeCount,
       throughputMBps: props.throughputMBps,
+      generation: props.generation,
       fsxLustre: fsxRequestOptions(props.fsxLustre),
     });
+    this.plan = planOnOverride(planned, props.instanceType);
+    if (props.instanceType !== undefined && this.plan.backend === 'ebs' && this.plan.instanceType !== props.instanceType.toString()) {
+      Annotations.of(this).addWarningV2('storage-server:uncataloguedInstanceType',
+        `instanceType ${props.instanceType.toString()} is not in the planner's catalogue: plan (throughput, cost) is that of ` +
+        `${this.plan.instanceType}, which the planner chose; the server runs on ${props.instanceType.toString()}.`);
+    }
     if (props.fsxLustre !== undefined && this.plan.backend !== 'fsx-lustre') {
       throw new Error(`fsxLustre applies to backend 'fsx-lustre' only; the plan is backend '${this.plan.backend}'.`);
     }
@@ -512,6 +526,17 @@ function validateUniqueInCluster(server: StorageServer): void {
         '(every node of the cluster mounts every server).');
     }
   }
+}
+
+/**
+ * The plan as built: an EBS server on a catalogued `instanceType` override gets that type's estimate and cost (an
+ * override the catalogue does not know keeps the planner's figures, and synth says so).
+ */
+function planOnOverride(plan: StoragePlan, instanceType: ec2.InstanceType | undefined): StoragePlan {
+  if (instanceType === undefined || plan.backend !== 'ebs') return plan;
+  const name = instanceType.toString();
+  if (!knownInstanceType(name)) return plan;
+  return withInstanceType(plan, name);
 }
 
 /** The planner's view of the FSx options: the request fields without the data repository. */

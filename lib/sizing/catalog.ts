@@ -10,6 +10,8 @@
  * - [PRICE]    Public on-demand price lists for EC2 and EBS, us-east-1, July 2026 (Linux, shared tenancy).
  */
 
+import { CURRENT_EBS_INSTANCE_TYPES } from './catalog-nitro';
+
 /** Bytes in one GiB: EBS sizes are binary units. */
 export const GIB_BYTES = 1024 ** 3;
 /** Bytes in one TiB: capacities are binary units. */
@@ -44,10 +46,22 @@ export interface InstanceTypeSpec {
   /** Network bandwidth a long transfer sees (the baseline, not the burst figure), Gbps = 10^9 bit/s. */
   readonly networkBaselineGbps: number;
   /**
-   * Dedicated EBS bandwidth, Mbps = 10^6 bit/s. Only for the types the EBS backend uses. [EBS-OPT]
+   * The "up to" network figure of a Nitro type, Gbps: reached while network I/O credits last, best effort.
+   * @default - the baseline: the type's network does not burst
+   */
+  readonly networkBurstGbps?: number;
+  /**
+   * Dedicated EBS bandwidth, Mbps = 10^6 bit/s: the baseline a Nitro type sustains. Only for the types the EBS
+   * backend uses. [EBS-OPT]
    * @default - none listed: the type is not used with EBS data volumes (the planner counts 0)
    */
   readonly ebsBandwidthMbps?: number;
+  /**
+   * The "up to" (maximum) EBS bandwidth of a Nitro type, Mbps: for 30 minutes at least once a day, then the
+   * baseline (catalog-nitro.ts, [BURST]).
+   * @default - the baseline: the type's EBS bandwidth is flat (m4, and the larger Nitro sizes)
+   */
+  readonly ebsBurstMbps?: number;
   /**
    * Local disks; present for the types the instance-store backend uses. [STORAGE]
    * @default - no instance-store disks (an EBS-only type)
@@ -204,7 +218,7 @@ export const MAX_EBS_CAPACITY_TIB = 48;
 /** Where a request goes that is too large for any one NFS server. */
 export const BEYOND_ONE_SERVER = 'a parallel file system such as Amazon FSx for Lustre is the better tool';
 
-const ALL_TYPES = new Map([...EBS_INSTANCE_TYPES, ...INSTANCE_STORE_TYPES].map((t) => [t.name, t]));
+const ALL_TYPES = new Map([...EBS_INSTANCE_TYPES, ...CURRENT_EBS_INSTANCE_TYPES, ...INSTANCE_STORE_TYPES].map((t) => [t.name, t]));
 
 /** The catalogue entry for `name`; throws naming the known types when there is none. */
 export function instanceTypeSpec(name: string): InstanceTypeSpec {
@@ -215,6 +229,11 @@ export function instanceTypeSpec(name: string): InstanceTypeSpec {
     );
   }
   return spec;
+}
+
+/** Whether the catalogue knows `name`. */
+export function knownInstanceType(name: string): boolean {
+  return ALL_TYPES.has(name);
 }
 
 /** Raw capacity of an instance type's local disks, in TiB (0 for EBS-only types). */

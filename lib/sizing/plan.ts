@@ -18,6 +18,7 @@ import {
   instanceStoreTiB,
   instanceTypeSpec,
 } from './catalog';
+import { CURRENT_EBS_INSTANCE_TYPES, EBS_BURST_SECONDS } from './catalog-nitro';
 import {
   FsxLustreOptions,
   ResolvedFsxLustreOptions,
@@ -35,6 +36,23 @@ import {
  */
 export type Backend = 'ebs' | 'instance-store' | 'fsx-lustre';
 
+/** The instance generation a plan is built on. */
+export type Generation = 'previous' | 'current';
+
+/** The instance types of one generation. */
+interface Families {
+  readonly generation: Generation;
+  /** EBS types, smallest first. */
+  readonly ebs: readonly InstanceTypeSpec[];
+  /** Instance-store types, smallest first (none yet for `current`). */
+  readonly instanceStore: readonly InstanceTypeSpec[];
+}
+
+const FAMILIES: { readonly [G in Generation]: Families } = {
+  previous: { generation: 'previous', ebs: EBS_INSTANCE_TYPES, instanceStore: INSTANCE_STORE_TYPES },
+  current: { generation: 'current', ebs: CURRENT_EBS_INSTANCE_TYPES, instanceStore: [] },
+};
+
 /** What the user asks for. */
 export interface StorageRequest {
   /** Usable capacity wanted, in TiB (2^40 bytes). */
@@ -47,6 +65,14 @@ export interface StorageRequest {
    * @default 'auto'
    */
   readonly backend?: Backend | 'auto';
+  /**
+   * The instance generation: `previous` plans on d2 and m4 (the original template's families), `current` on
+   * Nitro types: m6i with st1 for EBS (catalog-nitro.ts). Current-generation instance store (d3, d3en) is not
+   * offered yet: no source this project could read publishes its disks' throughput, so no estimate could be built;
+   * `current` stripes st1 on m6i up to 48 TiB instead, and FSx for Lustre beyond.
+   * @default 'previous'
+   */
+  readonly generation?: Generation;
   /**
    * FSx for Lustre options, with backend `fsx-lustre` only (`auto` chooses among the persistent options itself).
    * @default - PERSISTENT_2 SSD at 125 MB/s per TiB; with `throughputMBps`, the cheapest persistent option (SSD or
@@ -176,18 +202,31 @@ export function planStorage(request: StorageRequest): StoragePlan {
         (backend === 'auto' ? " (auto chooses among the persistent FSx options itself: set backend 'fsx-lustre' to choose)" : ''),
     );
   }
+  const generation = request.generation ?? 'previous';
+  if (generation !== 'previous' && generation !== 'current') {
+    throw new Error(`generation must be 'previous' (d2, m4) or 'current' (Nitro: m6i); got ${describe(generation)}`);
+  }
+  const families = FAMILIES[generation];
+  if (generation === 'current' && backend === 'instance-store') {
+    throw new Error("backend 'instance-store' with generation 'current' (d3, d3en) is not offered yet: no published source " +
+      "for their disks' throughput could be found, so no estimate can be built; use generation 'previous' (d2), or " +
+      "backend 'ebs' or 'fsx-lustre'");
+  }
   const fsxOptions = backend === 'fsx-lustre' && request.fsxLustre !== undefined ? resolveFsxLustreOptions(request.fsxLustre) : undefined;
   const throughput = request.throughputMBps;
   if (throughput !== undefined && (typeof throughput !== 'number' || !Number.isFinite(throughput) || throughput <= 0)) {
     throw new Error(`throughputMBps must be a number of MB/s greater than 0; got ${describe(throughput)}`);
   }
   if (backend === 'fsx-lustre') return planFsx(validatePositive(request.capacityTiB), fsxOptions, throughput);
-  if (backend === 'auto' && count === undefined && validatePositive(request.capacityTiB) > MAX_INSTANCE_STORE_TIB) {
-    return cheapestMeeting(request.capacityTiB, ALL_BACKENDS, throughput ?? 0,
-      `more than the capacity rule's largest server holds, ${LARGEST_INSTANCE_STORE.name} with ${formatTiB(MAX_INSTANCE_STORE_TIB)} TiB`);
+  const autoLimit = generation === 'current' ? MAX_SINGLE_VOLUME_TIB : MAX_INSTANCE_STORE_TIB;
+  if (backend === 'auto' && count === undefined && validatePositive(request.capacityTiB) > autoLimit) {
+    return cheapestMeeting(request.capacityTiB, ALL_BACKENDS, throughput ?? 0, generation === 'current'
+      ? `generation current: more than one st1 volume holds (${MAX_SINGLE_VOLUME_TIB} TiB), and d3 is not offered yet`
+      : `more than the capacity rule's largest server holds, ${LARGEST_INSTANCE_STORE.name} with ${formatTiB(MAX_INSTANCE_STORE_TIB)} TiB`,
+    families);
   }
   const capacityTiB = validateCapacity(request.capacityTiB, count === undefined ? backend : 'ebs');
-  const plan = planForCapacity(capacityTiB, backend, count);
+  const plan = planForCapacity(capacityTiB, backend, count, families);
   if (throughput === undefined || sustains(plan, throughput)) {
     return throughput === undefined ? plan : { ...plan, reason: `${plan.reason}; it sustains the ${throughput} MB/s asked for` };
   }
@@ -199,15 +238,17 @@ export function planStorage(request: StorageRequest): StoragePlan {
     );
   }
   return cheapestMeeting(capacityTiB, backend === 'auto' ? ALL_BACKENDS : [backend], throughput,
-    `${plan.instanceType}, the capacity rule's choice, sustains ${sustainedOf(plan)} MB/s`);
+    `${plan.instanceType}, the capacity rule's choice, sustains ${sustainedOf(plan)} MB/s`, families);
 }
 
 /**
  * The cheapest catalogued plan of `backends` that holds `capacityTiB` and sustains `targetMBps`, with `why` (what
  * the capacity rule could not do) in its reason; throws naming the best any of them sustains when none does.
  */
-function cheapestMeeting(capacityTiB: number, backends: readonly Backend[], targetMBps: number, why: string): StoragePlan {
-  const candidates = candidatePlans(capacityTiB, backends, targetMBps);
+function cheapestMeeting(
+  capacityTiB: number, backends: readonly Backend[], targetMBps: number, why: string, families: Families = FAMILIES.previous,
+): StoragePlan {
+  const candidates = candidatePlans(capacityTiB, backends, targetMBps, families);
   const meeting = candidates.filter((c) => sustains(c, targetMBps)).sort((a, b) => a.monthlyCostUsd - b.monthlyCostUsd);
   const asked = targetMBps > 0 ? ` and sustains ${targetMBps} MB/s` : '';
   if (meeting.length === 0) {
@@ -220,6 +261,21 @@ function cheapestMeeting(capacityTiB: number, backends: readonly Backend[], targ
     );
   }
   return { ...meeting[0], reason: `the cheapest plan that holds ${capacityTiB} TiB${asked} (${why})` };
+}
+
+/**
+ * A plan on another EBS instance type than the planner chose (the `instanceType` override): the same volumes, that
+ * type's estimate and cost. Throws naming the catalogued types when `instanceType` is not one the planner knows.
+ */
+export function withInstanceType(plan: StoragePlan, instanceType: string): StoragePlan {
+  if (plan.backend !== 'ebs') throw new Error(`withInstanceType applies to EBS plans only; got backend '${plan.backend}'`);
+  if (instanceType === plan.instanceType) return plan;
+  const spec = instanceTypeSpec(instanceType);
+  if (spec.instanceStore) throw new Error(`instanceType ${instanceType} has instance-store disks; an EBS plan needs an EBS type`);
+  return {
+    ...ebsPlan(spec, plan.dataVolumes.length, plan.dataVolumes[0].sizeGiB),
+    reason: `${plan.reason}; instanceType ${instanceType} as asked (the planner chose ${plan.instanceType})`,
+  };
 }
 
 /**
@@ -287,7 +343,7 @@ function fsxPlan(options: ResolvedFsxLustreOptions, capacityTiB: number, targetM
 }
 
 /** The plan for capacity alone: DESIGN.md's `auto` rule, or the backend asked for. */
-function planForCapacity(capacityTiB: number, backend: Backend | 'auto', count: number | undefined): StoragePlan {
+function planForCapacity(capacityTiB: number, backend: Backend | 'auto', count: number | undefined, families: Families): StoragePlan {
   if (count !== undefined) {
     if (capacityTiB > count * MAX_SINGLE_VOLUME_TIB) {
       throw new Error(
@@ -296,22 +352,27 @@ function planForCapacity(capacityTiB: number, backend: Backend | 'auto', count: 
           'cannot take more volumes: deploy a second server for the rest',
       );
     }
-    return { ...planEbs(capacityTiB, count), reason: `dataVolumeCount ${count}: the volumes of an existing stripe, each grown` };
+    return { ...planEbs(capacityTiB, families, count), reason: `dataVolumeCount ${count}: the volumes of an existing stripe, each grown` };
   }
   if (backend === 'instance-store') {
     return { ...planInstanceStore(capacityTiB), reason: 'backend instance-store: the smallest d2 that holds the capacity' };
   }
-  if (backend === 'auto' && capacityTiB > MAX_SINGLE_VOLUME_TIB) {
+  if (backend === 'auto' && capacityTiB > MAX_SINGLE_VOLUME_TIB && families.generation === 'previous') {
     return {
       ...planInstanceStore(capacityTiB),
       reason: `auto: above ${MAX_SINGLE_VOLUME_TIB} TiB (one st1 volume), the smallest d2 that holds the capacity`,
     };
   }
+  const current = families.generation === 'current';
   return {
-    ...planEbs(capacityTiB),
+    ...planEbs(capacityTiB, families),
     reason: backend === 'auto'
-      ? `auto: up to ${MAX_SINGLE_VOLUME_TIB} TiB, one st1 volume on the original template's m4 tier`
-      : 'backend ebs: st1 volumes of at most 16 TiB, striped, on an m4 whose EBS bandwidth carries their burst',
+      ? current
+        ? `auto, generation current: up to ${MAX_SINGLE_VOLUME_TIB} TiB, one st1 volume on the smallest m6i whose EBS and network baselines carry its st1 baseline`
+        : `auto: up to ${MAX_SINGLE_VOLUME_TIB} TiB, one st1 volume on the original template's m4 tier`
+      : current
+        ? 'backend ebs, generation current: st1 volumes of at most 16 TiB, striped, on the smallest m6i whose EBS and network baselines carry their st1 baseline'
+        : 'backend ebs: st1 volumes of at most 16 TiB, striped, on an m4 whose EBS bandwidth carries their burst',
   };
 }
 
@@ -329,10 +390,10 @@ function sustains(plan: Omit<StoragePlan, 'reason'>, mbps: number): boolean {
  * each volume its share of the capacity or, where that is larger, the smallest size whose baseline carries its
  * share of `targetMBps` (st1's baseline grows with size: a larger volume sustains more, 40 MiB/s per TiB).
  */
-function candidatePlans(capacityTiB: number, backends: readonly Backend[], targetMBps: number): StoragePlan[] {
+function candidatePlans(capacityTiB: number, backends: readonly Backend[], targetMBps: number, families: Families): StoragePlan[] {
   const plans: StoragePlan[] = [];
   if (backends.includes('instance-store')) {
-    for (const spec of INSTANCE_STORE_TYPES.filter((t) => instanceStoreTiB(t) >= capacityTiB)) {
+    for (const spec of families.instanceStore.filter((t) => instanceStoreTiB(t) >= capacityTiB)) {
       plans.push({ ...instanceStorePlan(spec), reason: '' });
     }
   }
@@ -345,7 +406,7 @@ function candidatePlans(capacityTiB: number, backends: readonly Backend[], targe
       if (shareGiB > ST1.maxSizeGiB) continue;
       const targetGiB = Math.ceil((((targetMBps / count) * MB_BYTES) / 1024 ** 2 / ST1.baselineMiBpsPerTiB) * 1024);
       const sizeGiB = Math.min(ST1.maxSizeGiB, Math.max(shareGiB, targetGiB));
-      for (const spec of EBS_INSTANCE_TYPES) plans.push({ ...ebsPlan(spec, count, sizeGiB), reason: '' });
+      for (const spec of families.ebs) plans.push({ ...ebsPlan(spec, count, sizeGiB), reason: '' });
     }
   }
   return plans;
@@ -387,23 +448,77 @@ export function estimateThroughput(
   const sizeGiB = validateVolumes(spec, dataVolumes);
   const count = dataVolumes.length;
   const st1 = st1Volume(sizeGiB);
+  const nitroEbs = spec.ebsBurstMbps !== undefined && spec.ebsBurstMbps > (spec.ebsBandwidthMbps ?? 0);
   const ebs: Limit = {
     mbps: (spec.ebsBandwidthMbps ?? 0) / 8,
-    label: `EBS bandwidth of ${spec.name} (${spec.ebsBandwidthMbps} Mbps)`,
+    label: nitroEbs
+      ? `EBS baseline of ${spec.name} (${spec.ebsBandwidthMbps} Mbps)`
+      : `EBS bandwidth of ${spec.name} (${spec.ebsBandwidthMbps} Mbps)`,
   };
-  const steady = binding([
-    { mbps: count * st1.burstMBps, label: `st1 burst of ${count} x ${sizeGiB} GiB` },
-    ebs,
-    network,
-  ]);
-  const baseline = binding([
-    { mbps: count * st1.baselineMBps, label: `st1 baseline of ${count} x ${sizeGiB} GiB` },
-    ebs,
-    network,
-  ]);
-  // st1 reads and writes draw on the same limits and the same credits, so one figure serves both.
-  const workload = afterBurstCredits(steady, st1, count);
-  return combine(workload, workload, { read: baseline, write: baseline }, { read: steady, write: steady });
+  const ebsBurst: Limit = nitroEbs
+    ? { mbps: (spec.ebsBurstMbps ?? 0) / 8, label: `EBS burst of ${spec.name} (up to ${spec.ebsBurstMbps} Mbps, 30 minutes a day)` }
+    : ebs;
+  const networkBurst: Limit = spec.networkBurstGbps !== undefined && spec.networkBurstGbps > spec.networkBaselineGbps
+    ? { mbps: (spec.networkBurstGbps * 1e9) / 8 / MB_BYTES, label: `network burst of ${spec.name} (up to ${spec.networkBurstGbps} Gbps, while credits last)` }
+    : network;
+  const st1Burst: Limit = { mbps: count * st1.burstMBps, label: `st1 burst of ${count} x ${sizeGiB} GiB` };
+  const st1Baseline: Limit = { mbps: count * st1.baselineMBps, label: `st1 baseline of ${count} x ${sizeGiB} GiB` };
+  const steady = binding([st1Burst, ebs, network]);
+  const baseline = binding([st1Baseline, ebs, network]);
+  const burst = binding([st1Burst, ebsBurst, networkBurst]);
+  // st1 reads and writes draw on the same limits and the same credits, so one figure serves both. A Nitro type's
+  // EBS burst lasts its 30 minutes; its network burst is best effort for an unpublished time, so the 1 TB
+  // workload counts only the network baseline.
+  const workload = nitroEbs
+    ? transferWithBursts({ st1Burst, st1Baseline, st1, count, ebs, ebsBurst, network })
+    : afterBurstCredits(steady, st1, count);
+  return combine(workload, workload, { read: baseline, write: baseline }, { read: burst, write: burst });
+}
+
+/** The limits of an st1 stripe on a Nitro type whose EBS bandwidth bursts. */
+interface BurstingLimits {
+  readonly st1Burst: Limit;
+  readonly st1Baseline: Limit;
+  readonly st1: St1Volume;
+  readonly count: number;
+  readonly ebs: Limit;
+  readonly ebsBurst: Limit;
+  readonly network: Limit;
+}
+
+/**
+ * Average throughput over DESIGN.md's 1 TB transfer on a Nitro type: phase by phase, the lesser of the stripe
+ * (st1 burst while each volume's bucket holds credit, then its baseline), the EBS bandwidth (its burst for the
+ * first 30 minutes, then its baseline) and the network baseline. The label names each phase's binding limit.
+ */
+function transferWithBursts(l: BurstingLimits): Limit {
+  let seconds = 0;
+  let moved = 0;
+  let credit = l.st1.bucketBytes; // per volume
+  const phases: { label: string; bytes: number }[] = [];
+  for (let step = 0; step < 8 && moved < ESTIMATE_TRANSFER_BYTES; step++) {
+    const ebsBursting = seconds < EBS_BURST_SECONDS;
+    const now = binding([credit > 0 ? l.st1Burst : l.st1Baseline, ebsBursting ? l.ebsBurst : l.ebs, l.network]);
+    const rate = now.mbps * MB_BYTES;
+    const drain = Math.max(0, rate / l.count - l.st1.baselineMBps * MB_BYTES);
+    const until = Math.min(
+      drain > 0 && credit > 0 ? credit / drain : Infinity,
+      ebsBursting ? EBS_BURST_SECONDS - seconds : Infinity,
+      (ESTIMATE_TRANSFER_BYTES - moved) / rate,
+    );
+    moved += rate * until;
+    credit = Math.max(0, credit - drain * until);
+    seconds += until;
+    const last = phases[phases.length - 1];
+    if (last?.label === now.label) last.bytes += rate * until;
+    else phases.push({ label: now.label, bytes: rate * until });
+  }
+  return {
+    mbps: ESTIMATE_TRANSFER_BYTES / seconds / MB_BYTES,
+    label: phases.length === 1
+      ? phases[0].label
+      : phases.map((p, i) => (i < phases.length - 1 ? `${p.label} for ${Math.round(p.bytes / 1e9)} GB` : `then ${p.label}`)).join(', '),
+  };
 }
 
 /** A throughput limit in MB/s and the words that name it. */
@@ -475,14 +590,15 @@ function instanceStorePlan(spec: InstanceTypeSpec): Omit<StoragePlan, 'reason'> 
   };
 }
 
-function planEbs(capacityTiB: number, fixedCount?: number): Omit<StoragePlan, 'reason'> {
+function planEbs(capacityTiB: number, families: Families, fixedCount?: number): Omit<StoragePlan, 'reason'> {
   // Multiplying by a power of two is exact in floating point, so the ceiling never rounds a request down.
   const requiredGiB = Math.max(ST1.minSizeGiB, Math.ceil(capacityTiB * 1024));
   const count = fixedCount ?? Math.ceil(requiredGiB / ST1.maxSizeGiB);
   // Equal sizes: an LVM stripe uses the same extent count on every volume, so extra size would be wasted.
   const sizeGiB = Math.max(ST1.minSizeGiB, Math.ceil(requiredGiB / count));
-  const spec =
-    count === 1 ? singleVolumeTier(capacityTiB) : matchingEbsBandwidth(count * st1Volume(sizeGiB).burstMBps);
+  const spec = families.generation === 'current'
+    ? sustainingNitro(families.ebs, count * st1Volume(sizeGiB).baselineMBps)
+    : count === 1 ? singleVolumeTier(capacityTiB) : matchingEbsBandwidth(count * st1Volume(sizeGiB).burstMBps);
   return ebsPlan(spec, count, sizeGiB);
 }
 
@@ -505,6 +621,16 @@ function singleVolumeTier(capacityTiB: number): InstanceTypeSpec {
   const tier = EBS_SINGLE_VOLUME_TIERS.find((t) => capacityTiB <= t.maxCapacityTiB);
   if (!tier) throw new Error(`capacityTiB ${capacityTiB} is over the largest single-volume tier`);
   return instanceTypeSpec(tier.instanceType);
+}
+
+/**
+ * Generation current: the smallest type whose EBS baseline and network baseline carry the volumes' st1 baseline,
+ * so that what the disks sustain reaches the clients (their burst rides on the type's EBS burst while it lasts).
+ */
+function sustainingNitro(types: readonly InstanceTypeSpec[], volumesBaselineMBps: number): InstanceTypeSpec {
+  const carries = (t: InstanceTypeSpec) =>
+    (t.ebsBandwidthMbps ?? 0) / 8 >= volumesBaselineMBps && (t.networkBaselineGbps * 1e9) / 8 / MB_BYTES >= volumesBaselineMBps;
+  return types.find(carries) ?? types[types.length - 1];
 }
 
 /** The smallest m4 whose EBS bandwidth carries the volumes' burst throughput, else the largest m4. */

@@ -19,6 +19,7 @@ describe('parseContext', () => {
       allowPublicClientCidrs: false,
       allowHomeMountPoint: false,
       clientMount: true,
+      generation: 'previous',
     });
     expect(CONTEXT_DEFAULTS.capacityTiB).toBe(5);
   });
@@ -48,6 +49,7 @@ describe('parseContext', () => {
       mountPoint: '/home/shared',
       allowHomeMountPoint: 'true',
       clientMount: 'false',
+      generation: 'current',
     }));
     expect(ctx).toEqual({
       capacityTiB: 21.5,
@@ -73,6 +75,7 @@ describe('parseContext', () => {
       mountPoint: '/home/shared',
       allowHomeMountPoint: true,
       clientMount: false,
+      generation: 'current',
     });
   });
 

@@ -1,5 +1,5 @@
 import * as fc from 'fast-check';
-import { Backend, StorageRequest, estimateThroughput, planStorage } from '../../lib/sizing';
+import { Backend, StorageRequest, estimateThroughput, planStorage, withInstanceType } from '../../lib/sizing';
 
 // Expected values are worked out here from the published numbers in BACKGROUND.md, not read from the
 // catalogue, so a wrong number in the catalogue fails these tests.
@@ -380,5 +380,77 @@ describe('planStorage: throughputMBps (the sustained MB/s the cluster needs)', (
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('planStorage: generation current (Nitro: m6i with st1)', () => {
+  // m6i figures typed from the EC2 instance types guide (gp.html): [EBS baseline, max] Mbps, [network baseline] Gbps,
+  // $/h (AWS Price List, us-east-1, 2026-07): large 650/10000, 0.781, 0.096; xlarge 1250/10000, 1.562, 0.192;
+  // 2xlarge 2500/10000, 3.125, 0.384; 4xlarge 5000/10000, 6.25, 0.768.
+  test.each([
+    // [TiB, instance, sustained MB/s, $/month]: the smallest m6i whose EBS and network baselines carry the st1 baseline.
+    // 2 TiB: st1 baseline 80 MiB/s = 83.89 MB/s > m6i.large's 650 Mbps (81.25 MB/s): m6i.xlarge. 0.192 x 730 + 2048 x 0.045.
+    [2, 'm6i.xlarge', 83.89, 0.192 * 730 + 2048 * 0.045],
+    // 5 TiB: 200 MiB/s = 209.72 MB/s; m6i.xlarge's 156.25 MB/s is too little: m6i.2xlarge (312.5 MB/s).
+    [5, 'm6i.2xlarge', 209.72, 0.384 * 730 + 5120 * 0.045],
+    // 10 TiB: 419.43 MB/s: m6i.4xlarge (625 MB/s EBS, 781 MB/s network).
+    [10, 'm6i.4xlarge', 419.43, 0.768 * 730 + 10240 * 0.045],
+    // 16 TiB: st1's 500 MiB/s cap, 524.29 MB/s: still m6i.4xlarge.
+    [16, 'm6i.4xlarge', 524.29, 0.768 * 730 + 16384 * 0.045],
+  ] as [number, string, number, number][])('%p TiB: %s, %p MB/s sustained', (capacityTiB, instanceType, sustained, usd) => {
+    const plan = planStorage({ capacityTiB, generation: 'current' });
+    expect(plan.instanceType).toBe(instanceType);
+    expect(plan.throughput.baselineReadMBps).toBeCloseTo(sustained, 2);
+    expect(plan.monthlyCostUsd).toBeCloseTo(usd, 2);
+    expect(plan.reason).toMatch(/^auto, generation current: up to 16 TiB, one st1 volume on the smallest m6i/);
+  });
+
+  test('the Nitro EBS model: baseline for sustained, the EBS burst for its 30 minutes, and limitedBy says which', () => {
+    // m6i.2xlarge, one 5 TiB st1: for the first 30 minutes EBS may burst to 10000 Mbps (1250 MB/s), so the network
+    // baseline binds (3.125 Gbps = 390.625 MB/s): 1800 s x 390.625 = 703.1 GB. The st1 bucket (5 TiB of credit)
+    // drains at 390.625 - 209.72 MB/s and never empties; then the EBS baseline binds, 2500 Mbps = 312.5 MB/s, for the
+    // other 296.9 GB (950 s). 1e12 B / 2750 s = 363.64 MB/s.
+    const t = estimateThroughput('m6i.2xlarge', [{ volumeType: 'st1', sizeGiB: 5120 }]);
+    expect(t.readMBps).toBeCloseTo(1e12 / (1800 + (1e12 - 1800 * 390.625e6) / 312.5e6) / 1e6, 2);
+    expect(t.limitedBy).toBe('network baseline of m6i.2xlarge (3.125 Gbps) for 703 GB, then EBS baseline of m6i.2xlarge (2500 Mbps)');
+    // Sustained: the st1 baseline (209.72) under the EBS baseline; burst: st1's 500 MiB/s under the EBS maximum.
+    expect(t.baselineReadMBps).toBeCloseTo(209.72, 2);
+    expect(t.burstReadMBps).toBeCloseTo(524.29, 2);
+    // A flat type (m4) is unchanged: one limit throughout.
+    expect(estimateThroughput('m4.2xlarge', [{ volumeType: 'st1', sizeGiB: 5120 }]).limitedBy)
+      .toBe('EBS bandwidth of m4.2xlarge (1000 Mbps) and network baseline of m4.2xlarge (1 Gbps)');
+  });
+
+  test('property: a current-generation plan never costs more than the previous generation for the same request', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.1, max: 43.6, noNaN: true }), (capacityTiB) => {
+        const previous = planStorage({ capacityTiB });
+        const current = planStorage({ capacityTiB, generation: 'current' });
+        expect(current.rawCapacityTiB).toBeGreaterThanOrEqual(capacityTiB);
+        expect(current.monthlyCostUsd).toBeLessThanOrEqual(previous.monthlyCostUsd);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('backend ebs above 16 TiB stripes on the m6i whose baselines carry the stripe: 48 TiB on m6i.12xlarge', () => {
+    // 3 x 16 TiB at 500 MiB/s each = 1572.86 MB/s: m6i.8xlarge's 10000 Mbps (1250 MB/s) is too little.
+    const plan = planStorage({ capacityTiB: 48, backend: 'ebs', generation: 'current' });
+    expect(plan.instanceType).toBe('m6i.12xlarge');
+    expect(plan.throughput.baselineReadMBps).toBeCloseTo(1572.86, 2);
+  });
+
+  test.each<[object, RegExp]>([
+    [{ capacityTiB: 5, generation: 'next' }, /^generation must be 'previous' \(d2, m4\) or 'current' \(Nitro: m6i\); got "next"/],
+    [{ capacityTiB: 20, backend: 'instance-store', generation: 'current' }, /^backend 'instance-store' with generation 'current' \(d3, d3en\) is not offered yet/],
+  ])('%j is refused naming the field', (request, message) => {
+    expect(() => planStorage(request as never)).toThrow(message);
+  });
+
+  test('withInstanceType: an m6i override of a previous-generation plan gets m6i figures and cost', () => {
+    const plan = withInstanceType(planStorage({ capacityTiB: 5 }), 'm6i.2xlarge');
+    expect(plan).toMatchObject({ instanceType: 'm6i.2xlarge', monthlyCostUsd: 510.72 });
+    expect(plan.throughput.baselineReadMBps).toBeCloseTo(209.72, 2);
+    expect(plan.reason).toMatch(/; instanceType m6i\.2xlarge as asked \(the planner chose m4\.2xlarge\)$/);
   });
 });

@@ -73,6 +73,13 @@ describe('context reaches the template', () => {
     expect(instanceOf(Template.fromStack(appStack({ capacityTiB: '10' }))).InstanceType).toBe('m4.4xlarge');
   });
 
+  test('generation=current plans on Nitro: 10 TiB is one 10 TiB st1 on m6i.4xlarge, and the plan says so', () => {
+    const t = Template.fromStack(appStack({ capacityTiB: '10', generation: 'current' }));
+    expect(instanceOf(t).InstanceType).toBe('m6i.4xlarge');
+    t.resourcePropertiesCountIs('AWS::EC2::Volume', { VolumeType: 'st1', Size: 10240 }, 1);
+    expect(t.toJSON().Outputs.PlanSummary.Value).toMatch(/^ebs on m6i\.4xlarge, 1 x st1 10240 GiB/);
+  });
+
   test('keyPair and placementGroup name the instance\'s key pair and placement group', () => {
     const t = Template.fromStack(appStack({ keyPair: 'admin-key', placementGroup: 'hpc-pg' }));
     expect(instanceOf(t).KeyName).toBe('admin-key');
@@ -524,6 +531,14 @@ describe('day 2: a setting change never touches the image or the user data', () 
       'resolve:ssm:/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-x86_64',
     );
     expect(JSON.stringify(template.toJSON().Parameters ?? {})).not.toMatch(/AWS::EC2::Image::Id|ami-amazon-linux/);
+  });
+
+  test('an instanceType override the catalogue knows gets its own estimate and cost; another is warned about', () => {
+    const { server } = serverStack({ capacityTiB: 5, instanceType: new ec2.InstanceType('m6i.2xlarge') });
+    expect(server.plan).toMatchObject({ instanceType: 'm6i.2xlarge', monthlyCostUsd: 510.72 });
+    const { stack, server: other } = serverStack({ capacityTiB: 5, instanceType: new ec2.InstanceType('m5.2xlarge') });
+    expect(other.plan.instanceType).toBe('m4.2xlarge');
+    Annotations.fromStack(stack).hasWarning('*', Match.stringLikeRegexp("instanceType m5.2xlarge is not in the planner's catalogue"));
   });
 
   test.each([
