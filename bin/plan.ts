@@ -1,16 +1,20 @@
 #!/usr/bin/env node
 /**
  * Prints the storage plan for a capacity: `npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre]
- * [--throughput <MB/s>]` (the sustained aggregate MB/s the cluster needs), then the best plan of each backend for
- * the same request, side by side.
+ * [--throughput <MB/s>] [--generation previous|current]` (the sustained aggregate MB/s the cluster needs; the
+ * instance generation), then the best plan of each backend for the same request, side by side.
  */
-import { Backend, formatBackendComparison, formatPlanTable, planStorage } from '../lib/sizing';
+import { Backend, Generation, formatBackendComparison, formatPlanTable, planStorage } from '../lib/sizing';
 
-const USAGE = 'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre] [--throughput <MB/s>]';
+const USAGE = 'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre] [--throughput <MB/s>] [--generation previous|current]';
 const args = process.argv.slice(2);
-let throughputArg: string | undefined;
-const at = args.indexOf('--throughput');
-if (at >= 0) throughputArg = args.splice(at, 2)[1] ?? '';
+/** Takes `--name <value>` out of the arguments: the value ('' when missing), or undefined when absent. */
+const option = (name: string): string | undefined => {
+  const at = args.indexOf(name);
+  return at < 0 ? undefined : (args.splice(at, 2)[1] ?? '');
+};
+const throughputArg = option('--throughput');
+const generation = option('--generation');
 const [capacity, backend = 'auto'] = args;
 if (capacity === undefined || capacity === '--help' || capacity === '-h') {
   console.error(USAGE);
@@ -23,7 +27,7 @@ try {
   if (Number.isNaN(capacityTiB)) throw new Error(`capacityTiB must be a positive number of TiB; got '${capacity}'`);
   const throughputMBps = throughputArg === undefined ? undefined : decimal(throughputArg);
   if (Number.isNaN(throughputMBps)) throw new Error(`throughputMBps must be a positive number of MB/s; got '${throughputArg}'`);
-  const request = { capacityTiB, backend: backend as Backend | 'auto', throughputMBps };
+  const request = { capacityTiB, backend: backend as Backend | 'auto', throughputMBps, generation: generation as Generation | undefined };
   console.log(formatPlanTable(planStorage(request)));
   console.log('\nThe best plan of each backend for the same request:');
   console.log(formatBackendComparison(request));

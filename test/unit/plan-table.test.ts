@@ -69,7 +69,13 @@ describe('npm run plan', () => {
     expect(rows[3]).toMatch(/^fsx-lustre +PERSISTENT_1\/HDD\/12, 108000 GiB +105.47 +1266 MB\/s +8438 MB\/s read, 5273 MB\/s write +2700.00$/);
   });
 
+  test('`plan 40 --generation current` plans on the current generation', () => {
+    const out = execFileSync(path.join(root, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', 'bin/plan.ts', '40', '--generation', 'current'], { cwd: root, encoding: 'utf8' });
+    expect(out.startsWith(formatPlanTable(planStorage({ capacityTiB: 40, generation: 'current' })))).toBe(true);
+  });
+
   test.each([
+    [['5', '--generation', 'newest'], /generation must be 'previous' \(d2, m4\) or 'current' \(Nitro: m6i\); got "newest"/],
     [['10', '--throughput', 'fast'], /throughputMBps must be a positive number of MB\/s; got 'fast'/],
     [['10', '--throughput'], /throughputMBps must be a positive number of MB\/s; got ''/],
     [['abc'], /capacityTiB must be a positive number of TiB; got 'abc'/],
@@ -139,5 +145,33 @@ describe("the README's backend comparison", () => {
       cell(bestPlanOf('instance-store', req)),
       cell(bestPlanOf('fsx-lustre', req)),
     ]);
+  });
+});
+
+describe("the README's generation comparison", () => {
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const header = '| request | previous generation (sustained / burst MB/s, $/month) | current generation |';
+  const rows = readme.slice(readme.indexOf(header)).split('\n\n')[0].split('\n').slice(2).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+  const cell = (p: StoragePlan): string => {
+    const what = p.backend === 'fsx-lustre'
+      ? `FSx ${p.instanceType} ${p.fsxLustre?.storageCapacityGiB} GiB`
+      : p.backend === 'ebs' ? `${p.instanceType}, ${p.dataVolumes.length} x st1 ${p.dataVolumes[0].sizeGiB} GiB` : `${p.instanceType}, ${p.instanceStoreDisks} HDD`;
+    const t = p.throughput;
+    return `${what}: ${Math.round(Math.min(t.baselineReadMBps, t.baselineWriteMBps))} / ${Math.round(Math.min(t.burstReadMBps, t.burstWriteMBps))} MB/s, $${Math.round(p.monthlyCostUsd)}`;
+  };
+
+  test('has the rows the issue asks for: 2, 5, 10, 16, 20 and 40 TiB', () => {
+    expect(rows.map((r) => r[0])).toEqual(['2 TiB', '5 TiB', '10 TiB', '16 TiB', '20 TiB', '40 TiB']);
+  });
+
+  test.each(rows.map((r) => [r[0], r] as [string, string[]]))('%s agrees with the planner', (_, [request, previous, current]) => {
+    const capacityTiB = Number(/^(\d+) TiB$/.exec(request)?.[1]);
+    expect([previous, current]).toEqual([cell(planStorage({ capacityTiB })), cell(planStorage({ capacityTiB, generation: 'current' }))]);
+  });
+
+  test('the largest single server: three 16 TiB st1 volumes on m6i.12xlarge sustain 1572.86 MB/s', () => {
+    const plan = planStorage({ capacityTiB: 48, backend: 'ebs', generation: 'current' });
+    expect([plan.instanceType, plan.throughput.baselineReadMBps]).toEqual(['m6i.12xlarge', 1572.86]);
+    expect(readme).toContain('sustains about 1.57 GB/s (three 16 TiB st1 volumes on\nm6i.12xlarge');
   });
 });
