@@ -188,7 +188,7 @@ attached_here() {
 
 # Sets DISKS (in stripe order) and LABELS (each disk with how it was identified); waits for missing ones.
 find_disks() {
-  local wait=$STORAGE_VOLUME_WAIT_SECONDS next_log=0 item id mapping gib dev missing nvme
+  local wait=$STORAGE_VOLUME_WAIT_SECONDS next_log=0 item id mapping gib dev missing nvme mapped
   local deadline=$((SECONDS + wait))
   while :; do
     DISKS=() LABELS=() missing=()
@@ -206,9 +206,16 @@ find_disks() {
         fi
       done
     else
-      # On Nitro every instance-store disk is an NVMe device of this model; on Xen, the mapped names.
+      # On Nitro every instance-store disk is an NVMe device of this model, and the instance has as many as its
+      # block device mapping lists (the type's disk count); on Xen, the mapped names. A model match never takes an
+      # EBS volume (its model is "Amazon Elastic Block Store"), and fewer than the count is waited for, never used.
       nvme=$(nvme_with model 'Amazon EC2 NVMe Instance Storage')
-      for item in ${nvme:-${STORAGE_INSTANCE_STORE_DEVICES:-}}; do
+      read -r -a mapped <<<"${STORAGE_INSTANCE_STORE_DEVICES:-}"
+      if [[ -n $nvme ]] && (($(wc -w <<<"$nvme") < ${#mapped[@]})); then
+        missing+=("instance-store NVMe disks: $(wc -w <<<"$nvme") of ${#mapped[@]} present")
+        nvme='' mapped=()
+      fi
+      for item in ${nvme:-${mapped[@]}}; do
         if [[ $item == /dev/nvme* ]]; then
           DISKS+=("$item") LABELS+=("$item (NVMe instance store)")
         elif dev=$(by_mapping "$item"); then
