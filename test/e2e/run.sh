@@ -10,6 +10,8 @@
 #   reboot      scenarios 2 and 3: the export comes back by itself; a re-run by hand changes nothing
 #   stop-start  scenario 5: new blank instance-store disks, now NVMe as on Nitro, found by their model
 #               beside an NVMe EBS volume -> rebuilt on exactly those and exported again
+#   is-missing  scenario 5b: two of the type's three NVMe instance-store disks appear -> waits for the count,
+#               then fails, builds nothing on the two
 #   foreign     scenario 4: disks with foreign XFS / LVM / partition table -> refused, signalled, untouched
 #   ebs         scenario 6: 2 volumes by id among decoys, the 2nd attached while the bootstrap waits
 #   ebs-grow    day 2: both volumes enlarged while stopped -> PVs, LV and XFS grown at boot; re-apply no-op
@@ -71,6 +73,22 @@ instance_store() {
   else
     fail "stop-start: the EBS volume beside the NVMe instance store was written"
   fi
+
+  # Two of the type's three NVMe instance-store disks have appeared (the mapping lists three): the bootstrap
+  # counts them against the mapping, waits, then fails, and never builds on the two it sees.
+  for d in is-e is-f; do new_disk "$d"; before[$d]=$(disk_hash "$d"); done
+  SERVER_DISKS=()
+  nvme_disk SERVER_DISKS nitro-ebs vol0e2e0000000000031
+  nvme_disk SERVER_DISKS is-e AWS0E2E00000000000E
+  nvme_disk SERVER_DISKS is-f AWS0E2E00000000000F
+  boot_pair is-missing server-is "$BOOT_TIMEOUT"
+  for d in is-e is-f nitro-ebs; do
+    if [[ $(disk_hash "$d") == "${before[$d]}" ]]; then
+      pass "is-missing: disk $d is unchanged by the boot that must not build on it (host checksum)"
+    else
+      fail "is-missing: disk $d was written"
+    fi
+  done
 }
 
 # Scenario 4: a blank disk next to a foreign XFS, a foreign LVM volume group and a partition table.

@@ -128,6 +128,12 @@ client_stop_start() {
   send finished
 }
 
+client_is_missing() {
+  recv ready 900 || return 0
+  refute "the client cannot mount while an instance-store disk is missing" nfs_mount_once "$MOUNT_OPTS"
+  send finished
+}
+
 client_foreign() {
   recv ready 900 || return 0
   refute "the client cannot mount: nothing is exported" nfs_mount_once "$MOUNT_OPTS"

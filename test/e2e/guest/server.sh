@@ -221,6 +221,24 @@ server_stop_start() {
   send ready && recv finished 600
 }
 
+# Scenario 5b: two of the type's three NVMe instance-store disks have appeared: the boot waits for the count the
+# block device mapping gives, then fails, and builds nothing on the two it sees.
+server_is_missing() {
+  local journal d
+  journal=$(boot_journal)
+  check_eq "the unit failed" "$(systemctl show -p ActiveState --value storage-bootstrap.service)" failed
+  check_has "it waited for the type's three instance-store disks" "$journal" \
+    "waiting for instance-store NVMe disks: 2 of 3 present"
+  check_has "it failed naming the count" "$journal" \
+    "ERROR: not attached after waiting 60s: instance-store NVMe disks: 2 of 3 present"
+  for d in E F; do
+    d=$(nvme_serial AWS0E2E00000000000$d)
+    check_eq "the instance-store disk $d holds nothing" "$(wipefs --noheadings "$d" | wc -l)" 0
+  done
+  refute "the data file system is not mounted, so nothing is exported" mountpoint -q "$EXPORT"
+  send ready && recv finished 600
+}
+
 # Scenario 4: a blank disk next to disks with a foreign XFS, a foreign LVM volume group (named like ours,
 # without our tag) and a partition table: refuse, say why, report failure, write nothing.
 server_foreign() {
