@@ -7,7 +7,7 @@
  */
 import { Backend, FsxLustreDeploymentType, FsxLustreStorageType, Generation, StorageRequest, planStorage } from './sizing';
 import { resolveFsxLustreOptions } from './sizing/fsx-lustre';
-import { NAME_PATTERN, SNAPSHOT_ID_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, duplicateValues, ipv4Problem, snapshotSetProblem } from './validation';
+import { NAME_PATTERN, SNAPSHOT_ID_PATTERN, addressSpaceProblem, isS3DataRepositoryPath, cidrProblem, directoryProblem, duplicateValues, ipv4Problem, snapshotSetProblem } from './validation';
 
 // Shared with the construct; re-exported here for the names lib/index.ts has always exported from this module.
 export { NAME_PATTERN, cidrProblem } from './validation';
@@ -370,7 +370,7 @@ function parseFsxKeys(
     throw contextError(key, raw(key) ?? '', (err as Error).message.replace(/^fsxLustre\.[A-Za-z]+ /, 'a value that '));
   }
   const path = raw('fsxDataRepositoryPath');
-  if (path !== undefined && (!/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/\S*)?$/.test(path) || path.length > 900)) {
+  if (path !== undefined && !isS3DataRepositoryPath(path)) {
     throw contextError('fsxDataRepositoryPath', path, 'an S3 path s3://<bucket>[/<prefix>] of at most 900 characters');
   }
   return {

@@ -189,6 +189,14 @@ export function duplicateValues(values: readonly string[]): string[] {
 }
 
 /** An EBS snapshot id. */
+/**
+ * Whether `path` is an S3 path FSx for Lustre accepts as a data repository: `s3://<bucket>[/<prefix>]`, at most 900
+ * characters (FSx API: ImportPath). Shared by the construct's prop and the app's context key.
+ */
+export function isS3DataRepositoryPath(path: string): boolean {
+  return /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/\S*)?$/.test(path) && path.length <= 900;
+}
+
 export const SNAPSHOT_ID_PATTERN = /^snap-([0-9a-f]{8}|[0-9a-f]{17})$/;
 
 /**

@@ -4,6 +4,7 @@ import * as fsx from 'aws-cdk-lib/aws-fsx';
 import { Construct } from 'constructs';
 import { AWS_MANAGED_FSX_KEY } from '../../lambda/update-guard/contract';
 import { UpdateGuard } from '../update-guard';
+import { isS3DataRepositoryPath } from '../validation';
 import type { FsxLustrePlan, StoragePlan } from '../sizing';
 import type { StorageServerProps } from '../storage-server';
 import type { RegistrationTarget, StorageBackend } from './backend';
@@ -21,8 +22,6 @@ export const MAX_FSX_BACKUP_RETENTION_DAYS = 90;
  */
 export const LUSTRE_MOUNT_OPTIONS = 'relatime,flock,_netdev,nosuid,nodev';
 
-/** An S3 data repository path FSx accepts: `s3://<bucket>[/<prefix>]`, at most 900 characters (API: ImportPath). */
-const S3_PATH = /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^\s]*)?$/;
 
 /** What the facade ({@link StorageServer}) has settled before it builds the file system. */
 export interface FsxLustreServerProps {
@@ -222,7 +221,7 @@ function validateFsxProps(props: StorageServerProps, options: FsxLustrePlan): vo
     throw new Error('snapshots.crossRegionCopy applies to EBS snapshots only; FSx for Lustre backups are not copied by this construct.');
   }
   const path = props.fsxLustre?.dataRepositoryPath;
-  if (path !== undefined && !Token.isUnresolved(path) && (!S3_PATH.test(path) || path.length > 900)) {
+  if (path !== undefined && !Token.isUnresolved(path) && !isS3DataRepositoryPath(path)) {
     throw new Error(`fsxLustre.dataRepositoryPath must be an S3 path s3://<bucket>[/<prefix>] of at most 900 characters, got ${JSON.stringify(path)}.`);
   }
 }

@@ -566,10 +566,8 @@ function capacityLimit(backend: Backend | 'auto'): { maxTiB: number; why: string
   return {
     maxTiB: MAX_INSTANCE_STORE_TIB,
     why: `the largest instance store, ${LARGEST_INSTANCE_STORE.name}, holds ${formatTiB(MAX_INSTANCE_STORE_TIB)} TiB`,
-    beyond:
-      backend === 'auto'
-        ? `Backend 'ebs' stripes st1 volumes up to ${MAX_EBS_CAPACITY_TIB} TiB; beyond that ${BEYOND_ONE_SERVER}.`
-        : `Beyond that ${BEYOND_ONE_SERVER}.`,
+    // 'auto' never reaches here above its limit: planStorage weighs every backend beyond it.
+    beyond: `Beyond that ${BEYOND_ONE_SERVER}.`,
   };
 }
 
