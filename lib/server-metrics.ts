@@ -1,0 +1,188 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+
+/**
+ * The metrics an EC2 storage server publishes about itself, shared by the two sides so they cannot drift: the
+ * CloudWatch agent configuration the server runs ({@link renderAgentConfig}, carried by its settings document)
+ * and the metrics the dashboard and alarms read ({@link ServerMetricFactory}, lib/monitoring.ts).
+ *
+ * The agent collects the export's file system (used percent and inodes), memory, and the disk I/O of the
+ * instance-store disks; the server's own check (lib/scripts/storage-metrics.sh) feeds the agent's StatsD listener
+ * with a heartbeat while the export is live and with nfsd's operations and bytes from /proc/net/rpc/nfsd. Every
+ * metric carries the dimensions ClusterName and ServerName and no host name (`omit_hostname`), so an alarm names
+ * it exactly. What else the agent adds, read from its source (aws/amazon-cloudwatch-agent at ab55b8da): the disk
+ * plugin's `path` and `fstype` (`device` dropped), diskio's `name`, and on every StatsD metric `metric_type`
+ * (`gauge`, `counter`), which no setting removes; StatsD takes its other dimensions from DogStatsD tags.
+ */
+
+/** The CloudWatch namespace of the server's own metrics. */
+export const SERVER_METRIC_NAMESPACE = 'StorageServer';
+
+/** Where the settings document puts the agent's configuration on the server. */
+export const AGENT_CONFIG_PATH = '/etc/storage-server/cloudwatch-agent.json';
+
+/** The agent's StatsD listener, on the loopback only. */
+export const STATSD_ADDRESS = '127.0.0.1:8125';
+
+/** How often the agent collects and publishes, seconds. */
+export const COLLECTION_SECONDS = 60;
+
+/** The names the server publishes under {@link SERVER_METRIC_NAMESPACE}. */
+export const SERVER_METRICS = {
+  /** Percent of the export's file system in use (agent, disk plugin). */
+  fileSystemUsedPercent: 'disk_used_percent',
+  /** Inodes of the export's file system in use and in all (agent, disk plugin). */
+  inodesUsed: 'disk_inodes_used',
+  inodesTotal: 'disk_inodes_total',
+  /** Percent of memory in use (agent, mem plugin). */
+  memoryUsedPercent: 'mem_used_percent',
+  /** Bytes read and written per instance-store disk (agent, diskio plugin; dimension `name`, the kernel's). */
+  diskReadBytes: 'diskio_read_bytes',
+  diskWriteBytes: 'diskio_write_bytes',
+  /** 1 each minute while the export is live (storage-metrics, StatsD gauge); missing when it is not. */
+  exportLive: 'export_live',
+  /** nfsd operations, bytes read and bytes written in the minute (storage-metrics, StatsD counters). */
+  nfsOps: 'nfsd_ops',
+  nfsReadBytes: 'nfsd_read_bytes',
+  nfsWriteBytes: 'nfsd_write_bytes',
+} as const;
+
+/** The file system type the bootstrap makes (a disk-plugin dimension). */
+const EXPORT_FS_TYPE = 'xfs';
+
+/** Who the server is, as its metrics' dimensions say. */
+export interface ServerMetricIdentity {
+  /** The cluster's name. */
+  readonly clusterName: string;
+  /** The server's name in the cluster. */
+  readonly serverName: string;
+  /** The exported directory (the disk plugin's `path` dimension). */
+  readonly exportPath: string;
+}
+
+/** What the agent's configuration is made from. */
+export interface AgentConfigProps extends ServerMetricIdentity {
+  /** Kernel names of the instance-store disks (`xvdb`, ...) whose I/O the agent collects; none for EBS. */
+  readonly instanceStoreDisks: readonly string[];
+}
+
+/**
+ * The CloudWatch agent's JSON configuration (the agent's documented schema: agent, metrics.metrics_collected).
+ * Static dimensions ClusterName and ServerName on every plugin; the host name and the device left out, so the
+ * dimensions of each metric are known at synth time.
+ */
+export function renderAgentConfig(props: AgentConfigProps): string {
+  const dimensions = { ClusterName: props.clusterName, ServerName: props.serverName };
+  const collected: Record<string, unknown> = {
+    disk: {
+      resources: [props.exportPath],
+      measurement: ['used_percent', 'inodes_used', 'inodes_total'],
+      drop_device: true,
+      metrics_collection_interval: COLLECTION_SECONDS,
+      append_dimensions: dimensions,
+    },
+    mem: {
+      measurement: ['used_percent'],
+      metrics_collection_interval: COLLECTION_SECONDS,
+      append_dimensions: dimensions,
+    },
+    statsd: {
+      service_address: STATSD_ADDRESS,
+      metrics_collection_interval: COLLECTION_SECONDS,
+      metrics_aggregation_interval: COLLECTION_SECONDS,
+    },
+  };
+  if (props.instanceStoreDisks.length > 0) {
+    collected.diskio = {
+      resources: [...props.instanceStoreDisks],
+      measurement: ['read_bytes', 'write_bytes'],
+      metrics_collection_interval: COLLECTION_SECONDS,
+      append_dimensions: dimensions,
+    };
+  }
+  return JSON.stringify({
+    agent: { metrics_collection_interval: COLLECTION_SECONDS, omit_hostname: true, run_as_user: 'root' },
+    metrics: { namespace: SERVER_METRIC_NAMESPACE, metrics_collected: collected },
+  }, undefined, 2);
+}
+
+/** The server's own metrics for the dashboard and the alarms, with exactly the dimensions the server publishes. */
+export class ServerMetricFactory {
+  private readonly dimensions: Record<string, string>;
+
+  constructor(private readonly identity: ServerMetricIdentity) {
+    this.dimensions = { ClusterName: identity.clusterName, ServerName: identity.serverName };
+  }
+
+  /** Percent of the export's file system in use (maximum over 5 minutes). */
+  public fileSystemUsedPercent(): cloudwatch.Metric {
+    return this.metric(SERVER_METRICS.fileSystemUsedPercent, cloudwatch.Stats.MAXIMUM, this.diskDimensions(), 'File system used %');
+  }
+
+  /** Percent of the export's inodes in use. */
+  public inodesUsedPercent(): cloudwatch.MathExpression {
+    return new cloudwatch.MathExpression({
+      expression: '100 * used / total',
+      usingMetrics: {
+        used: this.metric(SERVER_METRICS.inodesUsed, cloudwatch.Stats.MAXIMUM, this.diskDimensions()),
+        total: this.metric(SERVER_METRICS.inodesTotal, cloudwatch.Stats.MAXIMUM, this.diskDimensions()),
+      },
+      label: 'Inodes used %',
+      period: Duration.minutes(5),
+    });
+  }
+
+  /** Percent of memory in use. */
+  public memoryUsedPercent(): cloudwatch.Metric {
+    return this.metric(SERVER_METRICS.memoryUsedPercent, cloudwatch.Stats.MAXIMUM, this.dimensions, 'Memory used %');
+  }
+
+  /** The heartbeat: 1 per minute while the export is live (a StatsD gauge). */
+  public exportLive(): cloudwatch.Metric {
+    return this.metric(SERVER_METRICS.exportLive, cloudwatch.Stats.MINIMUM, this.statsd('gauge'), 'Export live', Duration.minutes(1));
+  }
+
+  /** nfsd operations per minute (a StatsD counter). */
+  public nfsOps(): cloudwatch.Metric {
+    return this.metric(SERVER_METRICS.nfsOps, cloudwatch.Stats.SUM, this.statsd('counter'), 'NFS operations / min', Duration.minutes(1));
+  }
+
+  /** Bytes nfsd read for clients, per minute. */
+  public nfsReadBytes(): cloudwatch.Metric {
+    return this.metric(SERVER_METRICS.nfsReadBytes, cloudwatch.Stats.SUM, this.statsd('counter'), 'NFS read bytes / min', Duration.minutes(1));
+  }
+
+  /** Bytes nfsd wrote for clients, per minute. */
+  public nfsWriteBytes(): cloudwatch.Metric {
+    return this.metric(SERVER_METRICS.nfsWriteBytes, cloudwatch.Stats.SUM, this.statsd('counter'), 'NFS write bytes / min', Duration.minutes(1));
+  }
+
+  /** Bytes read from one instance-store disk per minute (its kernel name, e.g. `xvdb`). */
+  public diskReadBytes(disk: string): cloudwatch.Metric {
+    return this.metric(SERVER_METRICS.diskReadBytes, cloudwatch.Stats.SUM, { ...this.dimensions, name: disk }, `${disk} read`, Duration.minutes(1));
+  }
+
+  /** Bytes written to one instance-store disk per minute. */
+  public diskWriteBytes(disk: string): cloudwatch.Metric {
+    return this.metric(SERVER_METRICS.diskWriteBytes, cloudwatch.Stats.SUM, { ...this.dimensions, name: disk }, `${disk} write`, Duration.minutes(1));
+  }
+
+  /** The dimensions of a StatsD metric: the server's (sent as DogStatsD tags) and the agent's `metric_type`. */
+  private statsd(type: 'gauge' | 'counter'): Record<string, string> {
+    return { ...this.dimensions, metric_type: type };
+  }
+
+  private diskDimensions(): Record<string, string> {
+    return { ...this.dimensions, path: this.identity.exportPath, fstype: EXPORT_FS_TYPE };
+  }
+
+  private metric(
+    metricName: string,
+    statistic: string,
+    dimensionsMap: Record<string, string>,
+    label?: string,
+    period: Duration = Duration.minutes(5),
+  ): cloudwatch.Metric {
+    return new cloudwatch.Metric({ namespace: SERVER_METRIC_NAMESPACE, metricName, dimensionsMap, statistic, label, period });
+  }
+}
