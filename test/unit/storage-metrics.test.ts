@@ -1,0 +1,125 @@
+/**
+ * lib/scripts/storage-metrics.sh, the server's heartbeat and nfsd counters for the CloudWatch agent's StatsD
+ * listener: run with bash against a stand-in /proc/net/rpc/nfsd and stand-ins for mountpoint and exportfs (the
+ * real ones need a mounted, exported file system: the VM tests have those). The lines go to a file (--out) here;
+ * one test sends them as UDP datagrams to a listener, as on the server.
+ */
+import { spawnSync } from 'child_process';
+import * as dgram from 'dgram';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { SERVER_METRICS } from '../../lib/server-metrics';
+import { venvBin } from '../support/venv';
+
+const SCRIPT = path.join(__dirname, '../../lib/scripts/storage-metrics.sh');
+const TAGS = '#ClusterName:hpc1,ServerName:storage1';
+
+interface Host {
+  /** Is the export path a mount point? */
+  readonly mounted: boolean;
+  /** Does `exportfs -s` list the export path? */
+  readonly exported: boolean;
+  /** /proc/fs/nfsd/threads. */
+  readonly threads: string;
+}
+const LIVE: Host = { mounted: true, exported: true, threads: '16' };
+
+function nfsdStats(calls: number, read: number, written: number): string {
+  return `rc 0 12 345\nfh 0 0 0 0 0\nio ${read} ${written}\nth 16 0 0.000 0.000\nrpc ${calls} 0 0 0 0\nproc4 2 0 ${calls}\n`;
+}
+
+/** A directory with stand-in commands and files, and a runner of the script in it. */
+function sandbox() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'storage-metrics-'));
+  const bin = path.join(dir, 'bin');
+  fs.mkdirSync(bin);
+  const run = (host: Host, stats: string | undefined, extra: string[] = []) => {
+    fs.writeFileSync(path.join(bin, 'mountpoint'), `#!/bin/sh\nexit ${host.mounted ? 0 : 1}\n`, { mode: 0o755 });
+    fs.writeFileSync(path.join(bin, 'exportfs'),
+      `#!/bin/sh\n${host.exported ? 'echo "/export/data  192.168.1.0/24(sync,wdelay,hide,no_subtree_check,sec=sys,rw,secure,root_squash,no_all_squash)"' : 'echo "/elsewhere  10.0.0.0/8(rw)"'}\n`,
+      { mode: 0o755 });
+    fs.writeFileSync(path.join(dir, 'threads'), `${host.threads}\n`);
+    if (stats === undefined) fs.rmSync(path.join(dir, 'nfsd'), { force: true });
+    else fs.writeFileSync(path.join(dir, 'nfsd'), stats);
+    fs.rmSync(path.join(dir, 'out'), { force: true });
+    const r = spawnSync('bash', [SCRIPT, '--cluster', 'hpc1', '--server', 'storage1', '--export', '/export/data',
+      '--nfsd-stats', path.join(dir, 'nfsd'), '--nfsd-threads', path.join(dir, 'threads'), '--state', path.join(dir, 'state', 'counters'),
+      '--out', path.join(dir, 'out'), ...extra], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    const out = fs.existsSync(path.join(dir, 'out')) ? fs.readFileSync(path.join(dir, 'out'), 'utf8').trim().split('\n') : [];
+    return { status: r.status, stderr: r.stderr, lines: out };
+  };
+  return { dir, run };
+}
+
+describe('storage-metrics', () => {
+  test('the heartbeat is sent only while the export is live: mounted, exported and nfsd serving', () => {
+    const { run } = sandbox();
+    expect(run(LIVE, undefined).lines).toEqual([`${SERVER_METRICS.exportLive}:1|g|${TAGS}`]);
+    for (const dead of [{ ...LIVE, mounted: false }, { ...LIVE, exported: false }, { ...LIVE, threads: '0' }, { ...LIVE, threads: '' }]) {
+      const r = run(dead, undefined);
+      expect(r.status).toBe(0);
+      expect(r.lines).toEqual([]);
+    }
+  });
+
+  test('nfsd counters: nothing on the first run, then the calls and bytes since the last run', () => {
+    const { run } = sandbox();
+    expect(run(LIVE, nfsdStats(1000, 5_000_000, 7_000_000)).lines).toEqual([`export_live:1|g|${TAGS}`]);
+    expect(run(LIVE, nfsdStats(1600, 5_100_000, 9_000_000)).lines).toEqual([
+      `export_live:1|g|${TAGS}`,
+      `${SERVER_METRICS.nfsOps}:600|c|${TAGS}`,
+      `${SERVER_METRICS.nfsReadBytes}:100000|c|${TAGS}`,
+      `${SERVER_METRICS.nfsWriteBytes}:2000000|c|${TAGS}`,
+    ]);
+    // Counters go on while the export is down: the calls still happened (a client saw errors, say).
+    expect(run({ ...LIVE, mounted: false }, nfsdStats(1700, 5_100_000, 9_000_000)).lines).toEqual([
+      `nfsd_ops:100|c|${TAGS}`, `nfsd_read_bytes:0|c|${TAGS}`, `nfsd_write_bytes:0|c|${TAGS}`,
+    ]);
+  });
+
+  test('after an nfsd restart (its counters went down) no counter is sent, and the next run counts from there', () => {
+    const { run } = sandbox();
+    run(LIVE, nfsdStats(1000, 5_000_000, 7_000_000));
+    expect(run(LIVE, nfsdStats(10, 4096, 0)).lines).toEqual([`export_live:1|g|${TAGS}`]);
+    expect(run(LIVE, nfsdStats(30, 8192, 4096)).lines).toContain(`nfsd_ops:20|c|${TAGS}`);
+  });
+
+  test('names that could break a StatsD line are refused, naming the argument', () => {
+    const { run } = sandbox();
+    for (const [arg, value] of [['--cluster', 'hpc1|x'], ['--server', 'a:b'], ['--export', '/export/#x'], ['--statsd', 'host:8125']]) {
+      const r = run(LIVE, undefined, [arg, value]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`storage-metrics: ERROR: ${arg} `);
+      expect(r.lines).toEqual([]);
+    }
+  });
+
+  test('without --out every line goes to the StatsD listener as one datagram', async () => {
+    const { dir, run } = sandbox();
+    const socket = dgram.createSocket('udp4');
+    const received: string[] = [];
+    socket.on('message', (m) => received.push(m.toString()));
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    const port = socket.address().port;
+    try {
+      run(LIVE, nfsdStats(1, 1, 1));
+      // Re-run without --out: the script's own datagrams.
+      const args = ['--statsd', `127.0.0.1:${port}`];
+      fs.writeFileSync(path.join(dir, 'nfsd'), nfsdStats(3, 10, 20));
+      const r = spawnSync('bash', [SCRIPT, '--cluster', 'hpc1', '--server', 'storage1', '--export', '/export/data',
+        '--nfsd-stats', path.join(dir, 'nfsd'), '--nfsd-threads', path.join(dir, 'threads'), '--state', path.join(dir, 'state', 'counters'), ...args],
+      { encoding: 'utf8', env: { ...process.env, PATH: `${path.join(dir, 'bin')}:${process.env.PATH}` } });
+      expect(r.status).toBe(0);
+      for (let i = 0; i < 50 && received.length < 4; i++) await new Promise((res) => setTimeout(res, 20));
+      expect(received).toEqual([`export_live:1|g|${TAGS}`, `nfsd_ops:2|c|${TAGS}`, `nfsd_read_bytes:9|c|${TAGS}`, `nfsd_write_bytes:19|c|${TAGS}`]);
+    } finally {
+      socket.close();
+    }
+  });
+
+  test('shellcheck-clean', () => {
+    const r = spawnSync(path.join(venvBin(), 'shellcheck'), [SCRIPT], { encoding: 'utf8' });
+    expect(r.stdout + r.stderr).toBe('');
+  });
+});
