@@ -65,7 +65,18 @@ export interface BootstrapConfig {
    * @default - no stable interface
    */
   readonly networkInterfaceId?: string;
+  /**
+   * Encryption of the striped volume by the server itself: `luks2` puts LUKS2 (dm-crypt, aes-xts-plain64, a
+   * 512-bit key kept on the server's root volume) between the LV and the XFS, for instance store that the
+   * platform does not encrypt (d2's HDDs). Applies when an array is made; an existing array keeps its layout.
+   * Only for `instance-store` (EBS volumes are encrypted by EBS).
+   * @default 'none'
+   */
+  readonly encryption?: BootstrapEncryption;
 }
+
+/** How the bootstrap encrypts the striped volume: see {@link BootstrapConfig.encryption}. */
+export type BootstrapEncryption = 'none' | 'luks2';
 
 /** Paths on the server, shared by the apply step, the unit and the script. */
 export const BOOTSTRAP_PATHS = {
@@ -104,6 +115,7 @@ export function renderBootstrapEnv(config: BootstrapConfig): string {
     ['STORAGE_IDENTITY', config.identity],
     ['STORAGE_RESTORED', String(config.restored)],
     ['STORAGE_NETWORK_INTERFACE', config.networkInterfaceId ?? ''],
+    ['STORAGE_ENCRYPTION', config.encryption ?? 'none'],
   ];
   return [
     `# StorageServer bootstrap settings, read by ${BOOTSTRAP_PATHS.script} at every boot and every apply.`,
@@ -310,6 +322,12 @@ function validate(c: BootstrapConfig): void {
     "must be 'ebs' or 'instance-store'",
   );
   const ebs = c.backend === 'ebs';
+  check(
+    c.encryption === undefined || c.encryption === 'none' || (c.encryption === 'luks2' && !ebs),
+    'encryption',
+    c.encryption,
+    ebs ? "must be 'none' for EBS (EBS encrypts the volumes)" : "must be 'none' or 'luks2'",
+  );
   check(
     ebs ? c.ebsVolumes.length > 0 : c.ebsVolumes.length === 0,
     'ebsVolumes',

@@ -126,6 +126,11 @@ export interface StorageServerContext {
    */
   readonly terminationProtection?: boolean;
   /**
+   * `encryptInstanceStore`: LUKS2 on the instance-store array (backend instance-store).
+   * @default - the construct's default: true on d2, whose instance store the platform does not encrypt
+   */
+  readonly encryptInstanceStore?: boolean;
+  /**
    * Snapshot ids (comma-separated in `-c`) to create the EBS data volumes from, one per volume in stripe
    * order: restores a snapshot set into a new server with the same plan (README, "Restoring from a
    * snapshot set").
@@ -205,6 +210,8 @@ export const CONTEXT_DEFAULTS = {
   snapshotRetain: 7,
   /** Absent: on for instance store, off for EBS (the construct's default). */
   terminationProtection: undefined,
+  /** Absent: the construct's default (encrypted on d2). */
+  encryptInstanceStore: undefined,
   /** Absent: new, blank data volumes. */
   restoreSnapshotIds: undefined,
   /** Absent: the image resolved at the server's creation. */
@@ -317,6 +324,7 @@ export function parseContext(read: ContextReader): StorageServerContext {
     placementGroup: optional('placementGroup', parsePlacementGroupName),
     snapshotRetain: optional('snapshotRetain', parseSnapshotRetain) ?? CONTEXT_DEFAULTS.snapshotRetain,
     terminationProtection: optional('terminationProtection', parseBoolean),
+    encryptInstanceStore: optional('encryptInstanceStore', parseBoolean),
     restoreSnapshotIds,
     machineImageId: optional('machineImageId', parseImageId),
     acceptDataLoss: optional('acceptDataLoss', parseBoolean) ?? CONTEXT_DEFAULTS.acceptDataLoss,

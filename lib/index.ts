@@ -20,7 +20,7 @@ export * from './recovery-alarm';
 export { ServerRegistration } from './registration';
 export { ServerSettings } from './server-settings';
 export type { ServerSettingsProps } from './server-settings';
-export type { BootstrapConfig, EbsVolumeRef } from './bootstrap';
+export type { BootstrapConfig, BootstrapEncryption, EbsVolumeRef } from './bootstrap';
 export { UpdateGuard } from './update-guard';
 export type { DataVolumeLayout, StorageLayout, UpdateGuardProps } from './update-guard';
 export { VOLUME_ATTACHMENTS } from '../lambda/update-guard/contract';

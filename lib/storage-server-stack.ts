@@ -55,6 +55,7 @@ export class StorageServerStack extends Stack {
         : undefined,
       snapshots: { retain: ctx.snapshotRetain },
       terminationProtection: ctx.terminationProtection,
+      encryptInstanceStore: ctx.encryptInstanceStore,
       dataVolumeSnapshotIds: ctx.restoreSnapshotIds,
       machineImageId: ctx.machineImageId,
       acceptDataLoss: ctx.acceptDataLoss,

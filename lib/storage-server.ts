@@ -218,6 +218,16 @@ export interface StorageServerProps {
    */
   readonly terminationProtection?: boolean;
   /**
+   * Encrypt the instance-store array on the server (backend `instance-store`): LUKS2 with dm-crypt (aes-xts-plain64,
+   * a 512-bit key that is made with the array, kept only on the server's encrypted root volume, and removed when
+   * the array is gone) between the striped volume and its XFS. d2's HDD instance store is not encrypted by the
+   * platform; NVMe instance store (d3, d3en) is, in hardware. `false` on d2 leaves the data unencrypted at rest
+   * (cdk-nag then reports AwsSolutions-EC26). Applies when an array is made: the update guard refuses a change
+   * on a deployed server (its array keeps the layout it was made with).
+   * @default - true where the platform does not encrypt the instance store (d2), false where it does (NVMe)
+   */
+  readonly encryptInstanceStore?: boolean;
+  /**
    * Machine image id (`ami-...`) to run instead of the one resolved at creation. Changing it is a deliberate
    * upgrade: CloudFormation replaces the instance (see the README, "Replacing an EBS server's instance"). An
    * EBS server's replacement takes the volumes and the stable address over, and clients carry on; on

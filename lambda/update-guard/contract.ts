@@ -30,6 +30,7 @@ export const PROP = {
   perUnitStorageThroughput: 'PerUnitStorageThroughput',
   storageCapacityGiB: 'StorageCapacityGiB',
   subnetId: 'SubnetId',
+  instanceStoreEncryption: 'InstanceStoreEncryption',
   acceptDataLoss: 'AcceptDataLoss',
 } as const;
 
@@ -38,6 +39,13 @@ export const PROP = {
  * and may be absent from the properties (a guard deployed before FSx keeps its id).
  */
 export const FSX_FIELDS = ['fileSystemType', 'perUnitStorageThroughput', 'storageCapacityGiB', 'subnetId'] as const;
+/**
+ * The fields added after the first guards were deployed, left out of the properties and the PhysicalResourceId's
+ * hash when `''`: a guard deployed before them keeps its properties and its id (no update, a recognised rollback).
+ */
+export const OMITTED_WHEN_EMPTY: readonly LayoutField[] = [...FSX_FIELDS, 'instanceStoreEncryption'];
+/** The values of `InstanceStoreEncryption`: `luks2` when the bootstrap encrypts the instance-store array. */
+export const INSTANCE_STORE_ENCRYPTIONS = ['', 'luks2'] as const;
 
 /**
  * Who attaches the EBS data volumes to the instance: `stack` (an AWS::EC2::VolumeAttachment per volume, as
@@ -104,6 +112,11 @@ export interface StorageLayout {
   readonly storageCapacityGiB: string;
   /** FSx for Lustre: the file system's subnet (a new one replaces the file system); `''` on the EC2 backends. */
   readonly subnetId: string;
+  /**
+   * Instance store: `luks2` when the bootstrap encrypts the array (dm-crypt), `''` when it does not (and on the
+   * other backends). An array keeps the layout it was made with.
+   */
+  readonly instanceStoreEncryption: string;
 }
 
 /** A field of {@link StorageLayout}. */
@@ -367,6 +380,16 @@ export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
     'instance-store': ALLOWED,
     'fsx-lustre': refused(`a new subnet (SubnetIds): ${FSX_REPLACED}`, `keep the old subnet, or ${FSX_COPY}`),
   }),
+  instanceStoreEncryption: perBackend({
+    ebs: ALLOWED, // always ''
+    'instance-store': refused(
+      'the array keeps the layout it was made with: encryption is set up (or left out) only on blank disks, so ' +
+        'the running array would not follow the new setting until its data is lost (a stop/start or a replacement)',
+      'keep the old setting (encryptInstanceStore: false for an array made unencrypted, as before this version ' +
+        `encrypted d2 instance store), or ${SECOND_SERVER}`,
+    ),
+    'fsx-lustre': ALLOWED, // always ''
+  }),
 };
 
 /**
@@ -437,7 +460,7 @@ export function layoutPhysicalId(layout: StorageLayout): string {
   // the field existed keeps its id, so the rollback of an update it refused is still recognised as one.
   // The FSx fields are left out when empty (the EC2 backends) for the same reason.
   const fields = LAYOUT_FIELDS.filter((f) => (f !== 'volumeAttachment' || layout.volumeAttachment !== 'stack') &&
-    !((FSX_FIELDS as readonly string[]).includes(f) && layout[f] === ''));
+    !(OMITTED_WHEN_EMPTY.includes(f) && layout[f] === ''));
   const canonical = JSON.stringify(Object.fromEntries(fields.map((f) => [PROP[f], wireValue(layout, f)])));
   return PHYSICAL_ID_PREFIX + createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
@@ -449,8 +472,8 @@ export function guardProperties(
 ): Record<string, string | string[]> {
   const props: Record<string, string | string[]> = {};
   for (const field of LAYOUT_FIELDS) {
-    // Empty FSx fields are left out: an EC2 server's guard keeps the properties it had before FSx (no update).
-    if ((FSX_FIELDS as readonly string[]).includes(field) && layout[field] === '') continue;
+    // Empty late fields are left out: a server's guard keeps the properties it had before them (no update).
+    if (OMITTED_WHEN_EMPTY.includes(field) && layout[field] === '') continue;
     props[PROP[field]] = wireValue(layout, field);
   }
   props[PROP.acceptDataLoss] = String(acceptDataLoss);
@@ -482,7 +505,7 @@ export function parseGuardProperties(raw: unknown, where = 'ResourceProperties')
   }
   const missing = Object.values(PROP).filter(
     (k) => props[k] === undefined && k !== PROP.dataVolumes && k !== PROP.snapshotIds && k !== PROP.volumeAttachment &&
-      !FSX_FIELDS.some((f) => PROP[f] === k),
+      !OMITTED_WHEN_EMPTY.some((f) => PROP[f] === k),
   );
   if (missing.length > 0) throw new Error(`${where} is missing ${missing.join(', ')}`);
 
@@ -494,7 +517,7 @@ export function parseGuardProperties(raw: unknown, where = 'ResourceProperties')
     }
     return value;
   };
-  // Absent (a guard deployed before FSx) means ''.
+  // Absent (a guard deployed before the field) means ''.
   const optionalText = (key: string): string => (props[key] === undefined ? '' : text(key));
   const list = (key: string): string[] => {
     const value = props[key] ?? [];
@@ -528,6 +551,7 @@ export function parseGuardProperties(raw: unknown, where = 'ResourceProperties')
     perUnitStorageThroughput: optionalText(PROP.perUnitStorageThroughput),
     storageCapacityGiB: optionalText(PROP.storageCapacityGiB),
     subnetId: optionalText(PROP.subnetId),
+    instanceStoreEncryption: optionalText(PROP.instanceStoreEncryption),
   };
   validateLayout(layout, (field) => name(PROP[field]));
   return { layout, acceptDataLoss: acceptDataLoss === 'true' };
@@ -569,6 +593,14 @@ export function validateLayout(
     check('subnetId', layout.subnetId, SUBNET_ID.test(layout.subnetId), "must be a subnet id such as 'subnet-0123456789abcdef0'");
   } else {
     for (const f of FSX_FIELDS) check(f, layout[f], layout[f] === '', `must be '' on the ${layout.backend} backend`);
+  }
+
+  const encryption = layout.instanceStoreEncryption;
+  if (instanceStore) {
+    check('instanceStoreEncryption', encryption, (INSTANCE_STORE_ENCRYPTIONS as readonly string[]).includes(encryption),
+      "must be '' or 'luks2' on the instance-store backend");
+  } else {
+    check('instanceStoreEncryption', encryption, encryption === '', `must be '' on the ${layout.backend} backend`);
   }
 
   const type = layout.instanceStoreType;

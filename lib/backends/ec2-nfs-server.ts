@@ -13,7 +13,7 @@ import { ServerSettings } from '../server-settings';
 import { UpdateGuard } from '../update-guard';
 import type { RegistrationTarget, StorageBackend } from './backend';
 import { SnapshotPolicy } from '../snapshot-policy';
-import { INSTANCE_STORE_TYPES, StoragePlan, instanceStoreTiB } from '../sizing';
+import { INSTANCE_STORE_TYPES, InstanceStoreSpec, StoragePlan, instanceStoreTiB } from '../sizing';
 import type { StorageServerProps } from '../storage-server';
 
 /** What the facade ({@link StorageServer}) has settled before it builds the EC2 NFS server. */
@@ -83,8 +83,15 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
     const removalPolicy = props.dataVolumeRemovalPolicy ?? RemovalPolicy.RETAIN;
     const instanceType = props.instanceType ?? new ec2.InstanceType(plan.instanceType);
     const machineImage = serverImage(props, instanceType);
-    const instanceStoreDisks = instanceStoreDiskCount(plan, capacityTiB, instanceType);
+    const store = instanceStoreOf(plan, capacityTiB, instanceType);
+    const instanceStoreDisks = store?.disks ?? 0;
     const instanceStore = plan.backend === 'instance-store';
+    // The server encrypts instance store the platform leaves unencrypted (d2's HDDs), unless told otherwise.
+    const encryptInstanceStore = store !== undefined && (props.encryptInstanceStore ?? !store.platformEncrypted);
+    if (props.encryptInstanceStore === true && !store) {
+      throw new Error(`encryptInstanceStore: true applies to the instance-store backend only (this server's backend is ` +
+        `${plan.backend}, whose volumes EBS encrypts); leave it unset`);
+    }
     const terminationProtection = props.terminationProtection ?? instanceStore;
 
     const securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
@@ -192,10 +199,15 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
           'CloudFormation re-resolves would replace the server at each new release.',
       });
     }
-    if (instanceStore) {
+    // cdk-nag flags every instance-store mapping (it has no EBS encryption setting). Acknowledged only where the
+    // disks are encrypted: by the server (LUKS2) or by the platform. An opt-out on d2 stays reported.
+    if (store && (encryptInstanceStore || store.platformEncrypted)) {
       Validations.of(this.instance).acknowledge({
         id: 'AwsSolutions-EC26',
-        reason: 'The root EBS volume is encrypted; the flagged mappings are ephemeral instance-store disks, which have no EBS encryption setting.',
+        reason: 'The root EBS volume is encrypted; the flagged mappings are ephemeral instance-store disks, which have no ' +
+          'EBS encryption setting: ' + (encryptInstanceStore
+          ? 'the server encrypts their striped volume with LUKS2 (dm-crypt, aes-xts-plain64) under a key kept on the encrypted root volume.'
+          : 'they are NVMe instance store, which the platform encrypts (XTS-AES-256) in hardware.'),
       });
     }
     if (!terminationProtection) {
@@ -270,6 +282,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
       identity,
       restored: props.dataVolumeSnapshotIds !== undefined,
       networkInterfaceId: iface.ref,
+      encryption: encryptInstanceStore ? 'luks2' : 'none',
     };
     this.instance.userData.addCommands(...renderLoaderUserData());
     const settings = new ServerSettings(this, 'Settings', {
@@ -300,6 +313,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
         perUnitStorageThroughput: '',
         storageCapacityGiB: '',
         subnetId: '',
+        instanceStoreEncryption: encryptInstanceStore ? 'luks2' : '',
       },
       acceptDataLoss: props.acceptDataLoss,
     });
@@ -420,20 +434,19 @@ function serverImage(props: StorageServerProps, instanceType: ec2.InstanceType):
 }
 
 /**
- * How many instance-store disks the block device mapping lists (0 for EBS). An instance-type override on the
- * instance-store backend must be a d2 whose disks hold the requested capacity: its disks are then mapped.
+ * The instance store the block device mapping lists (undefined for EBS): the planned type's, or an override's.
+ * An instance-type override on the instance-store backend must be a d2 whose disks hold the requested capacity.
  */
-function instanceStoreDiskCount(plan: StoragePlan, capacityTiB: number, instanceType: ec2.InstanceType): number {
-  if (plan.backend !== 'instance-store') return 0;
+function instanceStoreOf(plan: StoragePlan, capacityTiB: number, instanceType: ec2.InstanceType): InstanceStoreSpec | undefined {
+  if (plan.backend !== 'instance-store') return undefined;
   const name = instanceType.toString();
-  if (name === plan.instanceType) return plan.instanceStoreDisks;
-  const fitting = INSTANCE_STORE_TYPES.filter((t) => instanceStoreTiB(t) >= capacityTiB);
+  const fitting = INSTANCE_STORE_TYPES.filter((t) => instanceStoreTiB(t) >= capacityTiB || t.name === plan.instanceType);
   const spec = fitting.find((t) => t.name === name);
-  if (!spec) {
+  if (!spec?.instanceStore) {
     throw new Error(`instanceType: for ${capacityTiB} TiB on the instance-store backend it must be one of ` +
       `${fitting.map((t) => t.name).join(', ')}, got '${name}'.`);
   }
-  return spec.instanceStore!.disks;
+  return spec.instanceStore;
 }
 
 function range(n: number): number[] {

@@ -184,6 +184,7 @@ export class FsxLustreServer extends Construct implements StorageBackend {
         fileSystemType: `${options.deploymentType}/${options.storageType}`,
         perUnitStorageThroughput: persistent ? String(options.perUnitStorageThroughput) : '',
         storageCapacityGiB: String(options.storageCapacityGiB),
+        instanceStoreEncryption: '',
         subnetId: subnet.subnetId,
       },
       acceptDataLoss: props.acceptDataLoss,
@@ -198,6 +199,7 @@ function validateFsxProps(props: StorageServerProps, options: FsxLustrePlan): vo
   const ec2Only: (keyof StorageServerProps)[] = [
     'instanceType', 'keyPair', 'placementGroup', 'dataVolumeSnapshotIds', 'machineImageId', 'machineImage',
     'dataVolumeCount', 'legacyVolumeAttachments', 'clusterware', 'nfs', 'exportPath', 'terminationProtection',
+    'encryptInstanceStore',
   ];
   // `false` is what the app passes for an unset boolean key: the same as leaving it out.
   const given = ec2Only.filter((k) => props[k] !== undefined && props[k] !== false);

@@ -12,6 +12,12 @@
 # already belongs to this script's volume group (name and tag). Anything else stops the run, names the
 # disk and what it holds, and writes nothing. On failure the reason is also left in REASON_FILE.
 #
+# Encryption (STORAGE_ENCRYPTION=luks2: instance store the platform does not encrypt, d2's HDDs): the striped LV
+# carries LUKS2 (aes-xts-plain64, a 512-bit key) and the XFS lives on its dm-crypt mapping. The key is 64 random
+# bytes in KEY_DIR on the server's encrypted root volume, named by the LUKS UUID; it is made with a fresh array,
+# removed when a fresh array replaces that one (a stop/start empties instance store), and written nowhere else.
+# A LUKS header this script did not make (another label), or one whose key is not here, is never touched.
+#
 # The apply document carries this file without its comment-only lines (lib/bootstrap.ts), so no line of data
 # (a multi-line string) may start with '#'.
 set -Eeuo pipefail
@@ -22,6 +28,7 @@ export LVM_SUPPRESS_FD_WARNINGS=1
 ENV_FILE=${STORAGE_BOOTSTRAP_ENV:-/etc/storage-server/bootstrap.env}
 REASON_FILE=/run/storage-server/failure-reason
 VG=storageserver LV=data TAG=storage-server-bootstrap
+KEY_DIR=/etc/storage-server/keys CRYPT=storageserver_data_crypt LUKS_LABEL=storage-server-bootstrap
 EXPORTS_FILE=/etc/exports.d/storage-server.exports
 
 log() { echo "storage-bootstrap: $*"; }
@@ -37,7 +44,7 @@ need() { [[ $1 =~ $2 ]] || die "setting $3 '$1' is invalid in $ENV_FILE"; }
 # validated below. Nothing in it can run as root.
 SETTINGS_KEYS=" STORAGE_BACKEND STORAGE_EBS_VOLUMES STORAGE_INSTANCE_STORE_DEVICES STORAGE_EXPORT_PATH STORAGE_CLIENT_CIDRS"
 SETTINGS_KEYS+=" STORAGE_NFS_THREADS STORAGE_EXPORT_MODE STORAGE_NFS_VERSIONS STORAGE_STRIPE_KIB STORAGE_VOLUME_WAIT_SECONDS"
-SETTINGS_KEYS+=" STORAGE_IDENTITY STORAGE_RESTORED STORAGE_NETWORK_INTERFACE "
+SETTINGS_KEYS+=" STORAGE_IDENTITY STORAGE_RESTORED STORAGE_NETWORK_INTERFACE STORAGE_ENCRYPTION "
 read_settings() {
   local line n=0 key
   while IFS= read -r line || [[ -n $line ]]; do
@@ -71,6 +78,11 @@ load_config() {
   need "${STORAGE_IDENTITY:-}" '^[A-Za-z0-9_.:/=-]{1,200}$' STORAGE_IDENTITY
   need "${STORAGE_RESTORED:-}" '^(true|false)$' STORAGE_RESTORED
   need "${STORAGE_NETWORK_INTERFACE:-}" '^(eni-[0-9a-f]+)?$' STORAGE_NETWORK_INTERFACE
+  # Absent from the settings of versions before encryption, whose arrays are plain.
+  STORAGE_ENCRYPTION=${STORAGE_ENCRYPTION:-none}
+  need "$STORAGE_ENCRYPTION" '^(none|luks2)$' STORAGE_ENCRYPTION
+  [[ $STORAGE_ENCRYPTION == none || $STORAGE_BACKEND == instance-store ]] ||
+    die "STORAGE_ENCRYPTION=luks2 is for instance store (EBS volumes are encrypted by EBS)"
   ID_TAG="storage-server-id:$STORAGE_IDENTITY"
   # NFSv4 state that outlives the instance: a replacement server (same volumes, same address) must look to
   # clients like this server rebooting, or they give up reclaiming their opens and locks (the Linux client
@@ -93,14 +105,16 @@ load_config() {
 
 # Installs the server packages only when a tool is missing (the image may carry them, offline).
 ensure_packages() {
-  local c
-  for c in lvcreate mkfs.xfs exportfs nfsconf wipefs; do
+  local c tools=(lvcreate mkfs.xfs exportfs nfsconf wipefs)
+  [[ $STORAGE_ENCRYPTION == none ]] || tools+=(cryptsetup)
+  for c in "${tools[@]}"; do
     command -v "$c" >/dev/null && continue
-    log "$c is missing: installing the NFS server, lvm2 and xfsprogs"
+    log "$c is missing: installing the NFS server, lvm2, xfsprogs and cryptsetup"
     if command -v dnf >/dev/null; then
-      dnf install -y nfs-utils lvm2 xfsprogs
+      dnf install -y nfs-utils lvm2 xfsprogs cryptsetup
     elif command -v apt-get >/dev/null; then
-      apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nfs-kernel-server lvm2 xfsprogs
+      apt-get update -q &&
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q nfs-kernel-server lvm2 xfsprogs cryptsetup-bin
     else
       die "$c is missing and there is neither dnf nor apt-get to install it"
     fi
@@ -286,6 +300,7 @@ assemble() {
     die "refusing disks of more than one array (snapshots of different servers or sets?), nothing was written:" \
       "$(printf '%s; ' "${arrays[@]}")"
   if ((${#ours[@]} == 0)); then
+    retire_keys
     log "all $n data disks are blank: creating volume group $VG for $STORAGE_IDENTITY"
     vgcreate --addtag "$TAG" --addtag "$ID_TAG" "${LVM[@]}" "$VG" "${DISKS[@]}"
   elif ((${#blank[@]})); then
@@ -324,9 +339,64 @@ adopt() {
   vgchange "${LVM[@]}" --addtag "$ID_TAG" "$VG" >/dev/null
 }
 
+# The keys of arrays that no longer exist: all the data disks are blank, so whatever a key opened is gone.
+retire_keys() {
+  local k
+  for k in "$KEY_DIR"/*.key "$KEY_DIR"/*.key.new; do
+    [[ -f $k ]] || continue
+    log "removing the key $k: the array it opened is gone with its disks"
+    shred -u "$k" 2>/dev/null || rm -f "$k"
+  done
+}
+
+# Sets FS_DEV, the device the XFS lives on: the LV, or its open dm-crypt mapping when the LV carries LUKS.
+# Encrypts only an LV this run created (STORAGE_ENCRYPTION=luks2); an existing array keeps its layout.
+unlock() {
+  local lv=/dev/$VG/$LV type label uuid key width offset
+  FS_DEV=$lv
+  type=$(blkid -p -s TYPE -o value "$lv" || true)
+  if [[ -z $type ]] && ((CREATED)) && [[ $STORAGE_ENCRYPTION == luks2 ]]; then
+    uuid=$(cat /proc/sys/kernel/random/uuid)
+    key=$KEY_DIR/$uuid.key
+    # The key is on the root volume before the header exists, so no header is ever left without its key.
+    install -d -m 0700 "$KEY_DIR"
+    (umask 077 && head -c 64 /dev/urandom >"$key.new") && chmod 0400 "$key.new" && mv "$key.new" "$key"
+    # The data starts at a whole stripe width at or past LUKS2's 16 MiB header, so XFS's alignment holds.
+    width=$((STORAGE_STRIPE_KIB * ${#DISKS[@]}))
+    offset=$(((16384 + width - 1) / width * width * 2))
+    log "encrypting $lv with LUKS2 (aes-xts-plain64, 512-bit key; the key is $key on the root volume)"
+    # A key of 64 random bytes needs no key stretching: the fastest PBKDF LUKS2 allows.
+    cryptsetup luksFormat --batch-mode --type luks2 --cipher aes-xts-plain64 --key-size 512 --sector-size 4096 \
+      --pbkdf pbkdf2 --pbkdf-force-iterations 1000 --offset "$offset" --uuid "$uuid" --label "$LUKS_LABEL" \
+      --key-file "$key" "$lv"
+    type=crypto_LUKS
+  fi
+  if [[ $type != crypto_LUKS ]]; then
+    [[ $STORAGE_ENCRYPTION == none || -z $type ]] ||
+      log "WARNING: this array was made unencrypted; STORAGE_ENCRYPTION=luks2 applies to the next fresh array" \
+        "(to encrypt this data now: copy it to another server, then empty these disks)"
+    return 0
+  fi
+  label=$(blkid -p -s LABEL -o value "$lv" || true)
+  [[ $label == "$LUKS_LABEL" ]] ||
+    die "$lv holds LUKS (label '$label') that this bootstrap did not make: not opening it, nothing was written"
+  uuid=$(cryptsetup luksUUID "$lv")
+  key=$KEY_DIR/$uuid.key
+  [[ -f $key ]] || die "$lv is encrypted (LUKS $uuid) and its key $key is not on this server's root volume:" \
+    "cannot open it, nothing was written"
+  if [[ ! -e /dev/mapper/$CRYPT ]]; then
+    log "opening the encrypted array (LUKS $uuid) with its key $key"
+    cryptsetup open --type luks2 --key-file "$key" "$lv" "$CRYPT" ||
+      die "the key $key does not open $lv (LUKS $uuid): nothing was written"
+  fi
+  [[ $(readlink -f "$(cryptsetup status "$CRYPT" | sed -n 's/^ *device: *//p')") == "$(readlink -f "$lv")" ]] ||
+    die "/dev/mapper/$CRYPT is open on another device than $lv: not using it"
+  FS_DEV=/dev/mapper/$CRYPT
+}
+
 # XFS aligned to the stripe, made only on an LV this run created; an existing LV is never formatted.
 ensure_filesystem() {
-  local dev=/dev/$VG/$LV type n=${#DISKS[@]}
+  local dev=$FS_DEV type n=${#DISKS[@]}
   type=$(blkid -p -s TYPE -o value "$dev" || true)
   if [[ -z $type ]]; then
     ((CREATED)) || die "$dev holds no file system: not formatting an existing volume (check it with" \
@@ -342,7 +412,7 @@ ensure_filesystem() {
 # systemd (the same mount unit a boot would start). Ordered before nfs-server, so that at shutdown nfsd
 # stops before the file system is unmounted.
 ensure_mounted() {
-  local dev=/dev/$VG/$LV mp=$STORAGE_EXPORT_PATH line tmp=/etc/fstab.storage-bootstrap
+  local dev=$FS_DEV mp=$STORAGE_EXPORT_PATH line tmp=/etc/fstab.storage-bootstrap
   line="UUID=$(blkid -p -s UUID -o value "$dev") $mp xfs defaults,nofail,x-systemd.before=nfs-server.service 0 0"
   if [[ $(awk -v mp="$mp" '$1 !~ /^#/ && $2 == mp' /etc/fstab) != "$line" ]]; then
     log "fstab: $line"
@@ -510,6 +580,7 @@ quiet_nfs
 attach_own
 find_disks
 assemble
+unlock
 ensure_filesystem
 ensure_mounted
 grow

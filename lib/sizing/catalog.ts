@@ -8,6 +8,10 @@
  * - [HDD]      Amazon EBS User Guide, "Throughput Optimized HDD and Cold HDD volumes" (st1 limits, credits).
  * - [TYPES]    Amazon EC2 instance type pages for m4 and d2 (vCPU, memory, network performance).
  * - [PRICE]    Public on-demand price lists for EC2 and EBS, us-east-1, July 2026 (Linux, shared tenancy).
+ * - [NVME-ENC] Amazon EC2 User Guide, "SSD instance store volumes": "The data on NVMe instance storage is encrypted
+ *              using an XTS-AES-256 block cipher implemented in a hardware module on the instance"; the AWS Security
+ *              Blog, "How to Protect Data at Rest with Amazon EC2 Instance Store Encryption" (2023): on other
+ *              instance store "files stored on these disks are not encrypted" by default.
  */
 
 import { CURRENT_EBS_INSTANCE_TYPES } from './catalog-nitro';
@@ -33,6 +37,8 @@ export interface InstanceStoreSpec {
   readonly diskReadMBps: number;
   /** Sequential write of one disk, MB/s. */
   readonly diskWriteMBps: number;
+  /** Whether the platform encrypts the disks at rest (NVMe instance store does, in hardware; d2's HDDs do not). [NVME-ENC] */
+  readonly platformEncrypted: boolean;
 }
 
 /** One EC2 instance type the planner can choose. */
@@ -86,6 +92,7 @@ function d2Disks(disks: number): InstanceStoreSpec {
     diskBytes: D2_DISK_BYTES,
     diskReadMBps: D2_DISK_READ_MBPS,
     diskWriteMBps: D2_DISK_WRITE_MBPS,
+    platformEncrypted: false, // HDD instance store, not NVMe [NVME-ENC]
   };
 }
 

@@ -6,13 +6,18 @@
 # serials are volume ids). A second VM is the NFS client, on a private virtual wire between the two.
 #
 # Boots (each a server VM and a client VM, in parallel):
-#   fresh       scenario 1: first boot, 3 blank instance-store disks -> striped LV, XFS, export, signal
-#   reboot      scenarios 2 and 3: the export comes back by itself; a re-run by hand changes nothing
+#   fresh       scenario 1: first boot, 3 blank instance-store disks -> striped LV, LUKS2 (d2's instance store
+#               is encrypted by the server; the host finds none of the export's plain text on the disks), XFS,
+#               export, signal
+#   reboot      scenarios 2 and 3: the array is unlocked with its key and the export comes back by itself;
+#               a re-run by hand changes nothing
 #   stop-start  scenario 5: new blank instance-store disks, now NVMe as on Nitro, found by their model
-#               beside an NVMe EBS volume -> rebuilt on exactly those and exported again
+#               beside an NVMe EBS volume -> rebuilt (a new key; the old one removed) and exported again;
+#               then by hand (5c): the key missing, and a LUKS header the bootstrap did not make -> refused,
+#               the LV's header and data unchanged
 #   is-missing  scenario 5b: two of the type's three NVMe instance-store disks appear -> waits for the count,
 #               then fails, builds nothing on the two
-#   foreign     scenario 4: disks with foreign XFS / LVM / partition table -> refused, signalled, untouched
+#   foreign     scenario 4: disks with foreign XFS / LVM / partition table / LUKS -> refused, signalled, untouched
 #   ebs         scenario 6: 2 volumes by id among decoys, the 2nd attached while the bootstrap waits
 #   ebs-grow    day 2: both volumes enlarged while stopped -> PVs, LV and XFS grown at boot; re-apply no-op
 #   replace     the ebs-grow server shuts down under a client writing a locked file on a hard mount; a new
@@ -42,7 +47,7 @@ declare -A before=()
 instance_store() {
   local d
   new_root server-is
-  for d in is-b is-c is-d prep-xfs prep-lvm prep-gpt; do new_disk "$d"; done
+  for d in is-b is-c is-d prep-xfs prep-lvm prep-gpt prep-luks; do new_disk "$d"; done
   SERVER_DISKS=()
   virtio_disk SERVER_DISKS is-b xvdb
   virtio_disk SERVER_DISKS is-c xvdc
@@ -51,7 +56,16 @@ instance_store() {
   virtio_disk CLIENT_DISKS prep-xfs prep-xfs
   virtio_disk CLIENT_DISKS prep-lvm prep-lvm
   virtio_disk CLIENT_DISKS prep-gpt prep-gpt
+  virtio_disk CLIENT_DISKS prep-luks prep-luks
   boot_pair fresh server-is "$BOOT_TIMEOUT"
+  # The server wrote 4 MiB of a known text into its encrypted export: no disk may hold it in the clear.
+  for d in is-b is-c is-d; do
+    if grep -q -a -F storage-server-e2e-plaintext-marker "$RUN_DIR/$d.img"; then
+      fail "fresh: disk $d holds the export's plain text: the array is not encrypted at rest"
+    else
+      pass "fresh: disk $d holds none of the export's plain text (host search of the image)"
+    fi
+  done
 
   CLIENT_DISKS=()
   boot_pair reboot server-is "$BOOT_TIMEOUT"
@@ -91,20 +105,21 @@ instance_store() {
   done
 }
 
-# Scenario 4: a blank disk next to a foreign XFS, a foreign LVM volume group and a partition table.
+# Scenario 4: a blank disk next to a foreign XFS, a foreign LVM volume group, a partition table and LUKS.
 foreign() {
   local d
   new_root server-foreign
   new_disk foreign-blank
-  for d in foreign-blank prep-xfs prep-lvm prep-gpt; do before[$d]=$(disk_hash "$d"); done
+  for d in foreign-blank prep-xfs prep-lvm prep-gpt prep-luks; do before[$d]=$(disk_hash "$d"); done
   SERVER_DISKS=()
   virtio_disk SERVER_DISKS foreign-blank xvdb
   virtio_disk SERVER_DISKS prep-xfs xvdc
   virtio_disk SERVER_DISKS prep-lvm xvdd
   virtio_disk SERVER_DISKS prep-gpt xvde
+  virtio_disk SERVER_DISKS prep-luks xvdf
   CLIENT_DISKS=()
   boot_pair foreign server-foreign "$BOOT_TIMEOUT"
-  for d in foreign-blank prep-xfs prep-lvm prep-gpt; do
+  for d in foreign-blank prep-xfs prep-lvm prep-gpt prep-luks; do
     if [[ $(disk_hash "$d") == "${before[$d]}" ]]; then
       pass "foreign: every byte of disk $d is unchanged (host checksum of the image)"
     else

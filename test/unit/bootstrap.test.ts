@@ -74,7 +74,7 @@ function readSettings(file: string, env: NodeJS.ProcessEnv = {}) {
     printf '%s|' "$STORAGE_BACKEND" "$STORAGE_EBS_VOLUMES" "$STORAGE_INSTANCE_STORE_DEVICES" \
       "$STORAGE_EXPORT_PATH" "$STORAGE_CLIENT_CIDRS" "$STORAGE_NFS_THREADS" "$STORAGE_EXPORT_MODE" "$STORAGE_NFS_VERSIONS" \
       "$STORAGE_STRIPE_KIB" "$STORAGE_VOLUME_WAIT_SECONDS" "$STORAGE_IDENTITY" "$STORAGE_RESTORED" \
-      "\${STORAGE_NETWORK_INTERFACE:-}"`,
+      "\${STORAGE_NETWORK_INTERFACE:-}" "\${STORAGE_ENCRYPTION:-}"`,
     env,
   );
 }
@@ -98,8 +98,15 @@ describe('renderBootstrapEnv', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(
       'ebs|vol-0123456789abcdef0:/dev/sdf:5120 vol-023456789abcdef00:/dev/sdg:5120||/export/data|' +
-        '10.0.0.0/16 192.168.1.0/24|64|sync|4.1 4.2|256|600|my-stack/storage1|false|eni-0123456789abcdef0|',
+        '10.0.0.0/16 192.168.1.0/24|64|sync|4.1 4.2|256|600|my-stack/storage1|false|eni-0123456789abcdef0|none|',
     );
+  });
+
+  test('instance store with luks2 comes back through the parser; EBS is always none', () => {
+    const file = path.join(tmpDir(), 'bootstrap.env');
+    fs.writeFileSync(file, renderBootstrapEnv({ ...instanceStore, encryption: 'luks2' }));
+    expect(readSettings(file).stdout).toMatch(/\|luks2\|$/);
+    expect(renderBootstrapEnv(ebs(1))).toContain("STORAGE_ENCRYPTION='none'");
   });
 
   test.each([
@@ -135,6 +142,16 @@ describe('renderBootstrapEnv', () => {
   });
 
   test.each<[string, Partial<BootstrapConfig>, RegExp]>([
+    [
+      'luks2 on EBS',
+      { ...ebs(1), encryption: 'luks2' },
+      /encryption "luks2" is invalid: must be 'none' for EBS/,
+    ],
+    [
+      'an unknown encryption',
+      { encryption: 'aes' as BootstrapConfig['encryption'] },
+      /encryption "aes" is invalid: must be 'none' or 'luks2'/,
+    ],
     [
       'an unknown backend',
       { backend: 'nfs' as BootstrapConfig['backend'] },

@@ -5,6 +5,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { applyRunCommand, renderedExports } from '../support/apply';
 import { appStack, lookedUpAppStack, serverStack } from '../support/stacks';
+import { nagFindings } from '../support/nag';
 
 /** The shell step of the server's apply document (the settings it applies), joined to one string (tokens as JSON). */
 function applyCommandOf(template: Template): string {
@@ -616,6 +617,44 @@ describe('instance store', () => {
     expect(mappings.filter((m: { VirtualName?: string }) => m.VirtualName)).toHaveLength(24);
     expect(() => serverStack({ capacityTiB: 20, instanceType: new ec2.InstanceType('d2.2xlarge') }))
       .toThrow(/instanceType: for 20 TiB on the instance-store backend it must be one of d2.4xlarge, d2.8xlarge, got 'd2.2xlarge'/);
+  });
+});
+
+describe('instance-store encryption (LUKS2 on the array, d2 by default)', () => {
+  const guardOf = (template: Template): Record<string, unknown> =>
+    Object.values(template.findResources('Custom::StorageServerUpdateGuard'))[0].Properties;
+  /** The resources cdk-nag reports under AwsSolutions-EC26 (unencrypted EBS) for a server with these props. */
+  const ec26 = (props: Partial<StorageServerProps>): string[] =>
+    nagFindings((app) => {
+      const stack = new Stack(app, 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
+      new StorageServer(stack, 'Storage', { vpc: new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 }), ...props });
+    }).filter((f) => f.ruleId === 'AwsSolutions-EC26').map((f) => f.resource);
+
+  test('d2 is encrypted by default: the server applies luks2, the guard records it, cdk-nag EC26 is satisfied', () => {
+    const { template } = serverStack({ capacityTiB: 20 });
+    expect(settingOf(template, 'STORAGE_ENCRYPTION')).toBe("STORAGE_ENCRYPTION='luks2'");
+    expect(guardOf(template)).toHaveProperty('InstanceStoreEncryption', 'luks2');
+    expect(ec26({ capacityTiB: 20 })).toEqual([]);
+  });
+
+  test('encryptInstanceStore: false leaves it unencrypted: none applied, no guard field, and cdk-nag reports EC26', () => {
+    const { template } = serverStack({ capacityTiB: 20, encryptInstanceStore: false });
+    expect(settingOf(template, 'STORAGE_ENCRYPTION')).toBe("STORAGE_ENCRYPTION='none'");
+    expect(guardOf(template)).not.toHaveProperty('InstanceStoreEncryption');
+    expect(ec26({ capacityTiB: 20, encryptInstanceStore: false })).toEqual([expect.stringMatching(/Storage\/Default\/Instance/)]);
+  });
+
+  test('EBS is encrypted by EBS: none applied, no guard field; encryptInstanceStore: true there is refused by name', () => {
+    const { template } = serverStack({ capacityTiB: 5 });
+    expect(settingOf(template, 'STORAGE_ENCRYPTION')).toBe("STORAGE_ENCRYPTION='none'");
+    expect(guardOf(template)).not.toHaveProperty('InstanceStoreEncryption');
+    expect(() => serverStack({ capacityTiB: 5, encryptInstanceStore: true })).toThrow(
+      /encryptInstanceStore: true applies to the instance-store backend only \(this server's backend is ebs, whose volumes EBS encrypts\)/);
+  });
+
+  test('the context key reaches the server', () => {
+    const stack = appStack({ capacityTiB: '20', encryptInstanceStore: 'false' });
+    expect(settingOf(Template.fromStack(stack), 'STORAGE_ENCRYPTION')).toBe("STORAGE_ENCRYPTION='none'");
   });
 });
 

@@ -11,6 +11,7 @@ import {
   PROP,
   UPDATE_POLICIES,
   compareLayouts,
+  guardProperties,
   layoutPhysicalId,
   parseGuardProperties,
   refusalMessage,
@@ -50,6 +51,9 @@ const INSTANCE_STORE: Props = {
   InstanceStoreType: 'd2.4xlarge',
   DataVolumes: [],
 };
+
+/** The same server with its array encrypted by the bootstrap (LUKS2), as d2 servers are by default. */
+const INSTANCE_STORE_LUKS: Props = { ...INSTANCE_STORE, InstanceStoreEncryption: 'luks2' };
 
 /** ResourceProperties of an FSx for Lustre file system: PERSISTENT_2 SSD at 125 MB/s per TiB, 14400 GiB. */
 const FSX: Props = {
@@ -273,6 +277,13 @@ REFUSED.push(
   ['backend ebs -> fsx-lustre', EBS, FSX, 'Backend', 'ebs', 'fsx-lustre', /the data cannot move between backends in place/],
 );
 
+// Instance-store encryption: the array keeps the layout it was made with. An upgrade of a d2 server deployed
+// before encryption (no property) to the encrypted default is refused with the way to keep the old array.
+REFUSED.push(
+  ['encryption on for an array made unencrypted (the upgrade of a d2 server)', INSTANCE_STORE, { InstanceStoreEncryption: 'luks2' }, 'InstanceStoreEncryption', '(none)', 'luks2', /the array keeps the layout it was made with/],
+  ['encryption off for an encrypted array', INSTANCE_STORE_LUKS, { InstanceStoreEncryption: '' }, 'InstanceStoreEncryption', 'luks2', '(none)', /encryption is set up \(or left out\) only on blank disks/],
+);
+
 /** Changes the guard lets through. */
 const ALLOWED: [string, Props, Props][] = [
   // FSx for Lustre grows capacity in place, and changes the throughput tier of persistent SSD in place.
@@ -286,6 +297,7 @@ const ALLOWED: [string, Props, Props][] = [
   ['AcceptDataLoss false -> true alone', EBS, { AcceptDataLoss: 'true' }],
   ['AcceptDataLoss true -> false alone', { ...EBS, AcceptDataLoss: 'true' }, { AcceptDataLoss: 'false' }],
   ['nothing changes on instance store', INSTANCE_STORE, {}],
+  ['nothing changes on encrypted instance store', INSTANCE_STORE_LUKS, {}],
   // The replacement instance takes the volumes and the interface over (storage-attach; VM-tested: boot replace).
   ['a new image on EBS (the instance is replaced)', EBS, { ImageId: 'ami-0fedcba9876543210' }],
   ['a new key pair on EBS', EBS, { KeyPair: 'ops' }],
@@ -347,6 +359,15 @@ describe('compareLayouts: the policy table', () => {
     expect(() => layoutOf({ ...EBS, SubnetId: 'subnet-0123456789abcdef0' })).toThrow(/ResourceProperties\.SubnetId must be '' on the ebs backend/);
     expect(() => layoutOf(without(FSX, 'StorageCapacityGiB'))).toThrow(/ResourceProperties\.StorageCapacityGiB must be a whole number of GiB, got ""/);
     expect(() => layoutOf({ ...FSX, EncryptionKey: 'aws/ebs' })).toThrow(/ResourceProperties\.EncryptionKey must be 'aws\/fsx' or a KMS key ARN/);
+  });
+
+  test('InstanceStoreEncryption: the refusal names the way to keep the old array; values are checked per backend', () => {
+    const [refusal] = compareLayouts(layoutOf(INSTANCE_STORE), layoutOf(INSTANCE_STORE_LUKS), false);
+    expect(refusal.safePath).toMatch(/encryptInstanceStore: false for an array made unencrypted/);
+    expect(() => layoutOf({ ...INSTANCE_STORE, InstanceStoreEncryption: 'aes' })).toThrow(
+      /ResourceProperties\.InstanceStoreEncryption must be '' or 'luks2' on the instance-store backend, got "aes"/);
+    expect(() => layoutOf({ ...EBS, InstanceStoreEncryption: 'luks2' })).toThrow(
+      /ResourceProperties\.InstanceStoreEncryption must be '' on the ebs backend/);
   });
 
   test('the table has a policy for every layout property, and AcceptDataLoss is not in it', () => {
@@ -618,6 +639,13 @@ describe('the layout id', () => {
     expect(layoutPhysicalId(layoutOf(EBS))).toBe(`storage-layout-${server.slice(0, 16)}`);
   });
 
+  test('InstanceStoreEncryption is left out when empty (a guard deployed before it keeps its id), and in when set', () => {
+    expect(layoutPhysicalId(layoutOf({ ...INSTANCE_STORE, InstanceStoreEncryption: '' }))).toBe(layoutPhysicalId(layoutOf(INSTANCE_STORE)));
+    expect(guardProperties(layoutOf(INSTANCE_STORE), false)).not.toHaveProperty('InstanceStoreEncryption');
+    expect(guardProperties(layoutOf(INSTANCE_STORE_LUKS), false)).toHaveProperty('InstanceStoreEncryption', 'luks2');
+    expect(layoutPhysicalId(layoutOf(INSTANCE_STORE_LUKS))).not.toBe(layoutPhysicalId(layoutOf(INSTANCE_STORE)));
+  });
+
   test('the rollback of an upgrade the guard refused is recognised: no comparison, no refusal', async () => {
     // GIVEN a guard deployed before VolumeAttachment, and the upgrade it refused (old -> new)
     const before = without(EBS, 'VolumeAttachment');
@@ -733,6 +761,7 @@ const LAYOUT: StorageLayout = {
   perUnitStorageThroughput: '',
   storageCapacityGiB: '',
   subnetId: '',
+  instanceStoreEncryption: '',
 };
 
 function guard(stack: Stack, id = 'Guard', props: Partial<UpdateGuardProps> = {}): UpdateGuard {

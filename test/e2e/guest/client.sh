@@ -254,7 +254,7 @@ client_ebs_missing() {
 }
 
 # Foreign content for scenario 4, made here: another machine formats these disks (virtio serials
-# prep-xfs, prep-lvm, prep-gpt); the host then attaches them to the server.
+# prep-xfs, prep-lvm, prep-gpt, prep-luks); the host then attaches them to the server.
 prepare_foreign_disks() {
   local d=/dev/disk/by-id/virtio-
   [[ -e ${d}prep-xfs ]] || return 0
@@ -264,6 +264,8 @@ prepare_foreign_disks() {
   check "make a foreign LVM volume group named like the bootstrap's, without its tag" bash -c \
     "vgcreate -q storageserver ${d}prep-lvm && lvcreate -q -y -n theirs -L 64m storageserver && vgchange -q -an storageserver"
   check "make a GPT partition table" bash -c "echo 'label: gpt' | sfdisk -q ${d}prep-gpt && sfdisk -q -d ${d}prep-gpt | grep -q 'label: gpt'"
+  check "make someone's LUKS2 volume" bash -c "printf theirs | cryptsetup luksFormat --batch-mode --type luks2 \
+    --pbkdf pbkdf2 --pbkdf-force-iterations 1000 --label theirs --key-file - ${d}prep-luks"
   sync
   SCEN=$STAGE
 }

@@ -7,6 +7,11 @@ VG=storageserver
 LV=data
 LVDEV=/dev/$VG/$LV
 BOOTSTRAP=/usr/local/sbin/storage-bootstrap
+# The encrypted layout (instance store on d2): LUKS2 on the LV, XFS on this mapping, the key in KEYS.
+CRYPTDEV=/dev/mapper/storageserver_data_crypt
+KEYS=/etc/storage-server/keys
+# Written into the encrypted export; the host then looks for it in the raw disk images (run.sh).
+PLAINTEXT_MARKER=storage-server-e2e-plaintext-marker
 as_bench() { "$@"; }
 
 # First boot: what EC2 does with the user data (the constant loader), then what the SSM agent does for the
@@ -37,6 +42,7 @@ settled_state() {
   systemctl show -p ActiveEnterTimestampMonotonic nfs-server.service
   mount_id
   blkid -s UUID -o value "$LVDEV"
+  [[ ! -e $CRYPTDEV ]] || { cryptsetup luksDump "$LVDEV" && ls -l --time-style=+%s "$KEYS" && sha256sum "$KEYS"/*; }
   lvs --noheadings --units b -o lv_size "$VG/$LV"
   vgs --noheadings -o vg_seqno "$VG"
 }
@@ -73,9 +79,39 @@ reapply_twice() {
     "$(settled_state)" "$before"
 }
 
-# check_layout <devices in stripe order...>: one LV over exactly these disks, XFS aligned, fstab, mount.
+# The device the data file system is on: the dm-crypt mapping of an encrypted array, or the LV.
+fsdev() { if [[ -e $CRYPTDEV ]]; then echo "$CRYPTDEV"; else echo "$LVDEV"; fi; }
+fs_uuid() { blkid -s UUID -o value "$(fsdev)"; }
+
+# check_luks: the LV carries LUKS2 made by the bootstrap (its label, aes-xts-plain64, a 512-bit key, data at a
+# whole stripe width), opened with the one key on the root volume, named by the LUKS UUID and root's only.
+check_luks() {
+  local dump uuid key offset width=$((256 * 1024 * $1))
+  dump=$(cryptsetup luksDump "$LVDEV" 2>&1 | tr -s ' \t' '  ')
+  uuid=$(cryptsetup luksUUID "$LVDEV" 2>/dev/null)
+  key=$KEYS/$uuid.key
+  check_has "the LV carries LUKS version 2" "$dump" "Version: 2"
+  check_has "labelled as the bootstrap's" "$dump" "Label: storage-server-bootstrap"
+  check_has "data cipher aes-xts-plain64" "$dump" "cipher: aes-xts-plain64"
+  check_has "in 4096-byte sectors" "$dump" "sector: 4096 [bytes]"
+  check_has "a 512-bit volume key" "$dump" " Key: 512 bits"
+  offset=$(grep -o 'offset: [0-9]* \[bytes\]' <<<"$dump" | head -n 1 | tr -dc 0-9)
+  check_eq "the encrypted data starts at a whole stripe width ($width bytes), past the 16 MiB header" \
+    "$((${offset:-1} % width == 0 && ${offset:-1} >= 16777216))" 1
+  check_eq "exactly one key on the root volume, named by the LUKS UUID" "$(ls "$KEYS")" "$uuid.key"
+  check_eq "the key is 64 bytes, root's only (0400), in a directory of root's only (0700)" \
+    "$(stat -c '%s %a %U' "$key") $(stat -c '%a %U' "$KEYS")" "64 400 root 700 root"
+  check "the key opens the header" cryptsetup open --test-passphrase --key-file "$key" "$LVDEV"
+  check_eq "the mapping is open on the LV" "$(readlink -f "$(cryptsetup status "${CRYPTDEV##*/}" | sed -n 's/^ *device: *//p')")" \
+    "$(readlink -f "$LVDEV")"
+}
+
+# check_layout [--luks] <devices in stripe order...>: one LV over exactly these disks (encrypted with --luks),
+# XFS aligned, fstab, mount.
 check_layout() {
-  local n=$# d want got uuid fstab
+  local luks=0 n d want got uuid fstab dev=$LVDEV
+  [[ $1 != --luks ]] || { luks=1 && dev=$CRYPTDEV && shift; }
+  n=$#
   want=$(for d; do readlink -f "$d"; done | paste -sd' ')
   got=$(lvs --noheadings -o devices "$VG/$LV" 2>&1 | tr -d ' ' | tr ',' '\n' | sed 's/(.*//' | xargs -r readlink -f | paste -sd' ')
   check_eq "the LV spans exactly the data disks, in stripe order" "$got" "$want"
@@ -86,12 +122,17 @@ check_layout() {
       "sunit=64 swidth=$((64 * n)) blks"
   fi
   check_has "the volume group carries the bootstrap's tag" "$(vgs --noheadings -o vg_tags "$VG" 2>&1)" storage-server-bootstrap
-  uuid=$(blkid -s UUID -o value "$LVDEV")
+  if ((luks)); then
+    check_luks "$n"
+  else
+    check_eq "the LV holds XFS itself (unencrypted: EBS encrypts its volumes)" "$(blkid -p -s TYPE -o value "$LVDEV")" xfs
+  fi
+  uuid=$(blkid -s UUID -o value "$dev")
   fstab=$(awk -v mp="$EXPORT" '$1 !~ /^#/ && $2 == mp' /etc/fstab)
-  check_eq "fstab mounts the LV by UUID with nofail, once" "$fstab" \
+  check_eq "fstab mounts the file system by UUID with nofail, once" "$fstab" \
     "UUID=$uuid $EXPORT xfs defaults,nofail,x-systemd.before=nfs-server.service 0 0"
-  check_eq "the LV's XFS is mounted at the export path" "$(findmnt -nro SOURCE,FSTYPE --mountpoint "$EXPORT")" \
-    "/dev/mapper/$VG-$LV xfs"
+  check_eq "the XFS on $dev is mounted at the export path" "$(findmnt -nro SOURCE,FSTYPE --mountpoint "$EXPORT")" \
+    "$( ((luks)) && echo "$CRYPTDEV" || echo "/dev/mapper/$VG-$LV") xfs"
 }
 
 # check_export <sync|async> [CIDR]: exported live to the client CIDR only, with the expected options.
@@ -128,11 +169,17 @@ server_fresh() {
   check "the unit is enabled for every boot" systemctl is-enabled -q storage-bootstrap.service
   check_eq "the unit is active (oneshot, remains after exit)" "$(unit_result)" "active success"
   check_has "the bootstrap logs to the journal" "$(boot_journal)" "export live: $EXPORT"
-  check_layout /dev/xvdb /dev/xvdc /dev/xvdd
+  check_layout --luks /dev/xvdb /dev/xvdc /dev/xvdd
+  check_has "it encrypted the array it made" "$(cat "$STATE/apply.log")" "encrypting $LVDEV with LUKS2 (aes-xts-plain64"
   check_export sync
   check_nfsd 16 "-3 +4 -4.0 +4.1 +4.2"
-  blkid -s UUID -o value "$LVDEV" >"$STATE/fs-uuid"
-  head -c 3M /dev/urandom >"$EXPORT/.canary" && sha256sum "$EXPORT/.canary" >"$STATE/canary.sha"
+  fs_uuid >"$STATE/fs-uuid"
+  cryptsetup luksUUID "$LVDEV" >"$STATE/luks-uuid"
+  head -c 3M /dev/urandom >"$EXPORT/.canary"
+  # Plain text the host must not find on the disks (run.sh reads their images after this boot).
+  yes "$PLAINTEXT_MARKER" | head -c 4M >"$EXPORT/.plaintext"
+  sync
+  sha256sum "$EXPORT/.canary" "$EXPORT/.plaintext" >"$STATE/canary.sha"
   make_client_dir
   send ready && recv finished 600
 }
@@ -142,9 +189,11 @@ server_reboot() {
   local before after out rc
   check_eq "the unit ran at boot and succeeded" "$(unit_result)" "active success"
   check_has "this boot's journal shows the export live" "$(boot_journal)" "export live: $EXPORT"
-  check_eq "the same file system is mounted (not reformatted)" "$(blkid -s UUID -o value "$LVDEV")" "$(cat "$STATE/fs-uuid")"
-  check "the server's own canary file is intact" sha256sum -c "$STATE/canary.sha"
-  check_layout /dev/xvdb /dev/xvdc /dev/xvdd
+  check_has "it opened the encrypted array with its key" "$(boot_journal)" \
+    "opening the encrypted array (LUKS $(cat "$STATE/luks-uuid")) with its key $KEYS/$(cat "$STATE/luks-uuid").key"
+  check_eq "the same file system is mounted (not reformatted)" "$(fs_uuid)" "$(cat "$STATE/fs-uuid")"
+  check "the server's own files are intact (checksums)" sha256sum -c "$STATE/canary.sha"
+  check_layout --luks /dev/xvdb /dev/xvdc /dev/xvdd
   check_export sync
   check_nfsd 16 "-3 +4 -4.0 +4.1 +4.2"
   send ready && recv verified 600 || return 0
@@ -158,10 +207,11 @@ server_reboot() {
   check_eq "running the bootstrap by hand twice succeeds" "$rc" 0
   check "it makes no volume group, LV or file system" lacks "$out" "creating volume group"
   check "it runs no mkfs" lacks "$out" "making XFS"
+  check "it encrypts nothing anew" lacks "$out" "encrypting"
   after=$(sha256sum /etc/fstab /etc/exports.d/storage-server.exports /etc/nfs.conf
     systemctl show -p ActiveEnterTimestampMonotonic nfs-server.service)
   check_eq "fstab, exports and nfs.conf are unchanged and nfs-server was not restarted" "$after" "$before"
-  check_eq "the same file system is mounted" "$(blkid -s UUID -o value "$LVDEV")" "$(cat "$STATE/fs-uuid")"
+  check_eq "the same file system is mounted" "$(fs_uuid)" "$(cat "$STATE/fs-uuid")"
   check "the canary file is intact" sha256sum -c "$STATE/canary.sha"
   check_export sync
   send rerun-done && recv remount-done 600 || return 0
@@ -199,7 +249,7 @@ live_settings() {
 # Scenario 5: after a stop/start the instance-store disks are new and blank; the boot rebuilds and exports.
 # Here they are Nitro NVMe instance store (found by model) beside an NVMe EBS volume that must not be taken.
 server_stop_start() {
-  local d is=() journal ebs
+  local d is=() journal ebs old
   for d in B C D; do is+=("$(nvme_serial AWS0E2E00000000000$d)"); done
   journal=$(boot_journal)
   check_eq "the harness presents EC2's instance-store model on the three disks (the image's e2e-nvme-models)" \
@@ -209,16 +259,69 @@ server_stop_start() {
   check_has "it found three blank disks and built afresh" "$journal" "all 3 data disks are blank"
   check_has "it took exactly the NVMe instance-store disks, by their model" "$journal" \
     "data disks: ${is[0]} (NVMe instance store) ${is[1]} (NVMe instance store) ${is[2]} (NVMe instance store)"
-  check "a new file system replaces the lost one" test "$(blkid -s UUID -o value "$LVDEV")" != "$(cat "$STATE/fs-uuid")"
+  check "a new file system replaces the lost one" test "$(fs_uuid)" != "$(cat "$STATE/fs-uuid")"
   refute "the old canary is gone with the old disks" test -e "$EXPORT/.canary"
-  check_layout "${is[@]}"
+  check_layout --luks "${is[@]}"
+  old=$(cat "$STATE/luks-uuid")
+  check_has "the old array's key was removed with it" "$journal" \
+    "removing the key $KEYS/$old.key: the array it opened is gone with its disks"
+  refute "the old key is gone from the root volume" test -e "$KEYS/$old.key"
+  check "the new array has a new LUKS UUID (and so a new key)" test "$(cryptsetup luksUUID "$LVDEV")" != "$old"
   ebs=$(nvme_serial vol0e2e0000000000031)
   check "the EBS volume beside them is attached" test -b "$ebs"
   check_eq "the EBS volume beside them holds nothing" "$(wipefs --noheadings "$ebs" | wc -l)" 0
   check_export sync
   check_nfsd 16 "-3 +4 -4.0 +4.1 +4.2"
   make_client_dir
-  send ready && recv finished 600
+  send ready && recv finished 600 || return 0
+  luks_refusals
+}
+
+# stop_serving: nfs-server and nfsdcld stopped, the data file system unmounted, the mapping closed: the state of
+# a boot before the bootstrap has run.
+stop_serving() {
+  systemctl stop nfs-server.service nfsdcld.service 2>/dev/null || true
+  umount "$EXPORT" && cryptsetup close "${CRYPTDEV##*/}"
+}
+# header_hash: the LV's first 32 MiB (the LUKS2 header and the start of the data).
+header_hash() { head -c 32M "$LVDEV" | sha256sum; }
+
+# Scenario 5c (after the client is done with the array of scenario 5): what the bootstrap refuses on an LV of its
+# own volume group. Its key missing from the root volume: refused, nothing written; the key back: opened and
+# served again. Then a LUKS header it did not make (another label): refused, nothing written.
+luks_refusals() {
+  local uuid out rc before
+  SCEN='luks-no-key'
+  uuid=$(cryptsetup luksUUID "$LVDEV")
+  check "stop serving and close the array" stop_serving
+  mv "$KEYS/$uuid.key" /root/held.key
+  before=$(header_hash)
+  out=$("$BOOTSTRAP" 2>&1)
+  rc=$?
+  awk '{ print "by hand: " $0 }' <<<"$out"
+  check "the bootstrap fails" test "$rc" != 0
+  check_has "naming the missing key" "$out" \
+    "$LVDEV is encrypted (LUKS $uuid) and its key $KEYS/$uuid.key is not on this server's root volume: cannot open it, nothing was written"
+  check_eq "the LV's header and data are unchanged" "$(header_hash)" "$before"
+  refute "nothing is mounted" mountpoint -q "$EXPORT"
+  mv /root/held.key "$KEYS/$uuid.key"
+  out=$("$BOOTSTRAP" 2>&1)
+  check_has "with its key back the array opens and is served again" "$out" "export live: $EXPORT"
+  check_eq "on the same file system" "$(findmnt -nro SOURCE --mountpoint "$EXPORT")" "$CRYPTDEV"
+
+  SCEN='luks-foreign'
+  check "stop serving and close the array" stop_serving
+  check "another tool's LUKS header on the LV" bash -c "printf other | cryptsetup luksFormat --batch-mode --type luks2 \
+    --pbkdf pbkdf2 --pbkdf-force-iterations 1000 --label someone-else --key-file - $LVDEV"
+  before=$(header_hash)
+  out=$("$BOOTSTRAP" 2>&1)
+  rc=$?
+  awk '{ print "by hand: " $0 }' <<<"$out"
+  check "the bootstrap fails" test "$rc" != 0
+  check_has "naming the foreign header" "$out" \
+    "$LVDEV holds LUKS (label 'someone-else') that this bootstrap did not make: not opening it, nothing was written"
+  check_eq "the LV's header and data are unchanged" "$(header_hash)" "$before"
+  check_eq "the key of the array stays (the disks still hold that array's volume group)" "$(ls "$KEYS")" "$uuid.key"
 }
 
 # Scenario 5b: two of the type's three NVMe instance-store disks have appeared: the boot waits for the count the
@@ -240,7 +343,7 @@ server_is_missing() {
 }
 
 # Scenario 4: a blank disk next to disks with a foreign XFS, a foreign LVM volume group (named like ours,
-# without our tag) and a partition table: refuse, say why, report failure, write nothing.
+# without our tag), a partition table and someone's LUKS: refuse, say why, report failure, write nothing.
 server_foreign() {
   local reason journal
   first_boot foreign
@@ -252,6 +355,7 @@ server_foreign() {
   check_has "the reason names the disk with XFS and why" "$reason" "$(readlink -f /dev/xvdc) (instance store /dev/sdc) holds xfs"
   check_has "the reason names the disk with foreign LVM" "$reason" "$(readlink -f /dev/xvdd) (instance store /dev/sdd) holds LVM"
   check_has "the reason names the disk with a partition table" "$reason" "$(readlink -f /dev/xvde) (instance store /dev/sde) holds gpt"
+  check_has "the reason names the disk with someone's LUKS" "$reason" "$(readlink -f /dev/xvdf) (instance store /dev/sdf) holds crypto_LUKS"
   check_has "the journal carries the same reason" "$journal" "nothing was written"
   check_eq "the unit failed" "$(systemctl show -p ActiveState --value storage-bootstrap.service)" failed
   refute "the blank disk was left blank" blkid -p /dev/xvdb

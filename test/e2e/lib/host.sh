@@ -10,10 +10,11 @@ IMAGE_DIR=$CACHE_DIR/image
 SUITE=bookworm
 # What the test root holds: the server recipe's packages (as on the real server), an NFS client, fio
 # for the benchmark, the distribution kernel (its modules must be inside the root for nfsd), and small
-# tools the stages use (nc for the server/client hand-shake, sfdisk to make a foreign partition table,
+# tools the stages use (nc for the server/client hand-shake, sfdisk to make a foreign partition table, cryptsetup for
+# the encrypted instance-store array (the bootstrap's own need on d2) and the client's foreign LUKS disk,
 # python3 for client-mount.sh's record parser, the AWS CLI it reads the records with; python3-cffi-backend
 # is named because debootstrap does not resolve the virtual package python3-cryptography needs from it).
-IMAGE_PACKAGES=systemd-sysv,udev,kmod,iproute2,procps,nfs-kernel-server,nfs-common,lvm2,xfsprogs,fio,fdisk,netcat-openbsd,python3,linux-image-amd64,initramfs-tools,zstd,awscli,python3-cffi-backend
+IMAGE_PACKAGES=systemd-sysv,udev,kmod,iproute2,procps,nfs-kernel-server,nfs-common,lvm2,xfsprogs,fio,fdisk,cryptsetup-bin,netcat-openbsd,python3,linux-image-amd64,initramfs-tools,zstd,awscli,python3-cffi-backend
 
 PASSED=0
 FAILED=0

@@ -33,6 +33,8 @@ const instanceStore: BootstrapConfig = {
   nfsVersions: ['4.1', '4.2'],
   volumeWaitSeconds: 60,
   identity: 'e2e-is/storage1',
+  // As the construct sets it for d2, whose instance store the platform does not encrypt.
+  encryption: 'luks2',
 };
 const ebs = (sizeGiB: number): BootstrapConfig => ({
   ...common,
@@ -84,16 +86,17 @@ export const scenarios: Record<string, BootstrapConfig> = {
   'instance-store': instanceStore,
   // Day 2, applied live: the client CIDR moved to where only the outsider is, and more nfsd threads.
   'instance-store-live': { ...instanceStore, clientCidrs: ['192.168.77.192/28'], nfsThreads: 24 },
-  // Scenario 4: one blank disk next to three with foreign content.
+  // Scenario 4: one blank disk next to four with foreign content (XFS, LVM, GPT, LUKS).
   foreign: {
     ...common,
     backend: 'instance-store',
     ebsVolumes: [],
-    instanceStoreDevices: ['/dev/sdb', '/dev/sdc', '/dev/sdd', '/dev/sde'],
+    instanceStoreDevices: ['/dev/sdb', '/dev/sdc', '/dev/sdd', '/dev/sde', '/dev/sdf'],
     nfsThreads: 16,
     exportMode: 'sync',
     nfsVersions: ['4.1', '4.2'],
     volumeWaitSeconds: 60,
+    encryption: 'luks2',
   },
   // Scenario 6: two EBS volumes found by id among decoys; default threads, async, NFSv3 enabled too.
   ebs: ebs(1),
@@ -114,6 +117,7 @@ export const scenarios: Record<string, BootstrapConfig> = {
     exportMode: 'sync',
     nfsVersions: ['4.1', '4.2'],
     volumeWaitSeconds: 60,
+    encryption: 'luks2',
   },
 };
 
