@@ -56,7 +56,7 @@ export type MonitoredStorage =
 
 /** Properties of a {@link StorageMonitoring}. */
 export interface StorageMonitoringProps extends MonitoringOptions {
-  /** The server's cluster, name and export path (the dimensions of its own metrics). */
+  /** The server's cluster and name (the dimensions of its own metrics). */
   readonly identity: ServerMetricIdentity;
   /** What to watch. */
   readonly storage: MonitoredStorage;

@@ -6,13 +6,16 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
  * CloudWatch agent configuration the server runs ({@link renderAgentConfig}, carried by its settings document)
  * and the metrics the dashboard and alarms read ({@link ServerMetricFactory}, lib/monitoring.ts).
  *
- * The agent collects the export's file system (used percent and inodes), memory, and the disk I/O of the
- * instance-store disks; the server's own check (lib/scripts/storage-metrics.sh) feeds the agent's StatsD listener
- * with a heartbeat while the export is live and with nfsd's operations and bytes from /proc/net/rpc/nfsd. Every
+ * The agent collects memory and the disk I/O of the instance-store disks, and listens for StatsD; the server's
+ * own check (lib/scripts/storage-metrics.sh) feeds that listener with a heartbeat while the export is live, the
+ * data file system's used space and inodes while it is mounted at the export path (so never the root file system
+ * underneath, which the agent's disk plugin would report for an unmounted path's parent), and nfsd's operations
+ * and bytes from /proc/net/rpc/nfsd. That check runs in the VM tests; the agent, not packaged for Debian, does
+ * not. Every
  * metric carries the dimensions ClusterName and ServerName and no host name (`omit_hostname`), so an alarm names
- * it exactly. What else the agent adds, read from its source (aws/amazon-cloudwatch-agent at ab55b8da): the disk
- * plugin's `path` and `fstype` (`device` dropped), diskio's `name`, and on every StatsD metric `metric_type`
- * (`gauge`, `counter`), which no setting removes; StatsD takes its other dimensions from DogStatsD tags.
+ * it exactly. What else the agent adds, read from its source (aws/amazon-cloudwatch-agent at ab55b8da): diskio's
+ * `name`, and on every StatsD metric `metric_type` (`gauge`, `counter`), which no setting removes; StatsD takes
+ * its other dimensions from DogStatsD tags.
  */
 
 /** The CloudWatch namespace of the server's own metrics. */
@@ -29,11 +32,10 @@ export const COLLECTION_SECONDS = 60;
 
 /** The names the server publishes under {@link SERVER_METRIC_NAMESPACE}. */
 export const SERVER_METRICS = {
-  /** Percent of the export's file system in use (agent, disk plugin). */
+  /** Percent of the data file system's space in use (storage-metrics, StatsD gauge, while mounted). */
   fileSystemUsedPercent: 'disk_used_percent',
-  /** Inodes of the export's file system in use and in all (agent, disk plugin). */
-  inodesUsed: 'disk_inodes_used',
-  inodesTotal: 'disk_inodes_total',
+  /** Percent of the data file system's inodes in use (storage-metrics, StatsD gauge, while mounted). */
+  inodesUsedPercent: 'disk_inodes_used_percent',
   /** Percent of memory in use (agent, mem plugin). */
   memoryUsedPercent: 'mem_used_percent',
   /** Bytes read and written per instance-store disk (agent, diskio plugin; dimension `name`, the kernel's). */
@@ -47,17 +49,12 @@ export const SERVER_METRICS = {
   nfsWriteBytes: 'nfsd_write_bytes',
 } as const;
 
-/** The file system type the bootstrap makes (a disk-plugin dimension). */
-const EXPORT_FS_TYPE = 'xfs';
-
 /** Who the server is, as its metrics' dimensions say. */
 export interface ServerMetricIdentity {
   /** The cluster's name. */
   readonly clusterName: string;
   /** The server's name in the cluster. */
   readonly serverName: string;
-  /** The exported directory (the disk plugin's `path` dimension). */
-  readonly exportPath: string;
 }
 
 /** What the agent's configuration is made from. */
@@ -74,13 +71,6 @@ export interface AgentConfigProps extends ServerMetricIdentity {
 export function renderAgentConfig(props: AgentConfigProps): string {
   const dimensions = { ClusterName: props.clusterName, ServerName: props.serverName };
   const collected: Record<string, unknown> = {
-    disk: {
-      resources: [props.exportPath],
-      measurement: ['used_percent', 'inodes_used', 'inodes_total'],
-      drop_device: true,
-      metrics_collection_interval: COLLECTION_SECONDS,
-      append_dimensions: dimensions,
-    },
     mem: {
       measurement: ['used_percent'],
       metrics_collection_interval: COLLECTION_SECONDS,
@@ -110,26 +100,18 @@ export function renderAgentConfig(props: AgentConfigProps): string {
 export class ServerMetricFactory {
   private readonly dimensions: Record<string, string>;
 
-  constructor(private readonly identity: ServerMetricIdentity) {
+  constructor(identity: ServerMetricIdentity) {
     this.dimensions = { ClusterName: identity.clusterName, ServerName: identity.serverName };
   }
 
-  /** Percent of the export's file system in use (maximum over 5 minutes). */
+  /** Percent of the data file system's space in use (maximum over 5 minutes). */
   public fileSystemUsedPercent(): cloudwatch.Metric {
-    return this.metric(SERVER_METRICS.fileSystemUsedPercent, cloudwatch.Stats.MAXIMUM, this.diskDimensions(), 'File system used %');
+    return this.metric(SERVER_METRICS.fileSystemUsedPercent, cloudwatch.Stats.MAXIMUM, this.statsd('gauge'), 'File system used %');
   }
 
-  /** Percent of the export's inodes in use. */
-  public inodesUsedPercent(): cloudwatch.MathExpression {
-    return new cloudwatch.MathExpression({
-      expression: '100 * used / total',
-      usingMetrics: {
-        used: this.metric(SERVER_METRICS.inodesUsed, cloudwatch.Stats.MAXIMUM, this.diskDimensions()),
-        total: this.metric(SERVER_METRICS.inodesTotal, cloudwatch.Stats.MAXIMUM, this.diskDimensions()),
-      },
-      label: 'Inodes used %',
-      period: Duration.minutes(5),
-    });
+  /** Percent of the data file system's inodes in use. */
+  public inodesUsedPercent(): cloudwatch.Metric {
+    return this.metric(SERVER_METRICS.inodesUsedPercent, cloudwatch.Stats.MAXIMUM, this.statsd('gauge'), 'Inodes used %');
   }
 
   /** Percent of memory in use. */
@@ -170,10 +152,6 @@ export class ServerMetricFactory {
   /** The dimensions of a StatsD metric: the server's (sent as DogStatsD tags) and the agent's `metric_type`. */
   private statsd(type: 'gauge' | 'counter'): Record<string, string> {
     return { ...this.dimensions, metric_type: type };
-  }
-
-  private diskDimensions(): Record<string, string> {
-    return { ...this.dimensions, path: this.identity.exportPath, fstype: EXPORT_FS_TYPE };
   }
 
   private metric(

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # storage-metrics: once a minute (storage-metrics.timer), tells the CloudWatch agent's StatsD listener how the NFS
 # server is doing: a heartbeat gauge, export_live=1, only while the export is live (the file system mounted at
-# the export path, exported, nfsd running threads), and nfsd's RPC calls and bytes read and written since the
-# last run (counters from /proc/net/rpc/nfsd). The metric names and dimensions are lib/server-metrics.ts's; the
+# the export path, exported, nfsd running threads); the data file system's used space and inodes, percent, only
+# while it is mounted there (never the root file system underneath); and nfsd's RPC calls and bytes read and
+# written since the last run (counters from /proc/net/rpc/nfsd). The metric names and dimensions are lib/server-metrics.ts's; the
 # dimensions travel as DogStatsD tags, which the agent turns into CloudWatch dimensions.
 #
 # Usage: storage-metrics --cluster NAME --server NAME --export PATH
@@ -50,6 +51,14 @@ live() {
   [[ $threads =~ ^[0-9]+$ ]] && ((threads > 0))
 }
 if live; then LINES+=("export_live:1|g|$TAGS"); fi
+
+# Used space and inodes as df counts them (used / (used + available to users)), two decimals.
+if mountpoint -q "$EXPORT" && fs=$(stat -f -c '%b %f %a %c %d' "$EXPORT"); then
+  read -r used_pct inodes_pct < <(awk '{
+    used = $1 - $2; blocks = used + $3; iused = $4 - $5
+    printf "%.2f %.2f\n", (blocks > 0 ? 100 * used / blocks : 0), ($4 > 0 ? 100 * iused / $4 : 0) }' <<<"$fs")
+  LINES+=("disk_used_percent:$used_pct|g|$TAGS" "disk_inodes_used_percent:$inodes_pct|g|$TAGS")
+fi
 
 # nfsd's counters: rpc <calls> ..., io <bytes read> <bytes written>.
 if [[ -r $NFSD_STATS ]]; then

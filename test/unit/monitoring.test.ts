@@ -8,7 +8,7 @@ import { SERVER_METRIC_NAMESPACE, renderAgentConfig } from '../../lib/server-met
 import { cfnLint } from '../support/cfn-lint';
 import { nagFindings } from '../support/nag';
 
-const IDENTITY = { clusterName: 'hpc1', serverName: 'storage1', exportPath: '/export/data' };
+const IDENTITY = { clusterName: 'hpc1', serverName: 'storage1' };
 const SERVER_DIMENSIONS = [
   { Name: 'ClusterName', Value: 'hpc1' },
   { Name: 'ServerName', Value: 'storage1' },
@@ -88,9 +88,9 @@ describe('alarms per backend: each with its metric, threshold and action; none o
       Period: 60, ComparisonOperator: 'LessThanThreshold', Threshold: 1, EvaluationPeriods: 3, TreatMissingData: 'breaching',
     });
     // The agent adds metric_type to every StatsD metric (read from its source: lib/server-metrics.ts).
-    expect(sorted(alarms.ExportDown.Dimensions)).toEqual(sorted([...SERVER_DIMENSIONS, { Name: 'metric_type', Value: 'gauge' }]));
-    expect(sorted(alarms.FileSystemUsedWarning.Dimensions)).toEqual(
-      sorted([...SERVER_DIMENSIONS, { Name: 'path', Value: '/export/data' }, { Name: 'fstype', Value: 'xfs' }]));
+    const gauge = sorted([...SERVER_DIMENSIONS, { Name: 'metric_type', Value: 'gauge' }]);
+    expect(sorted(alarms.ExportDown.Dimensions)).toEqual(gauge);
+    expect(sorted(alarms.FileSystemUsedWarning.Dimensions)).toEqual(gauge);
     expect(alarms.FileSystemUsedWarning).toMatchObject({
       Namespace: SERVER_METRIC_NAMESPACE, MetricName: 'disk_used_percent',
       ComparisonOperator: 'GreaterThanOrEqualToThreshold', Threshold: 85,
@@ -194,13 +194,12 @@ describe('the dashboard per backend', () => {
 });
 
 describe('the agent\'s configuration publishes what the alarms read', () => {
-  test('the export\'s file system, memory and the heartbeat\'s StatsD listener; disk I/O only for instance-store disks', () => {
+  test('memory and the StatsD listener of storage-metrics (heartbeat, file system, nfsd); disk I/O only for instance-store disks', () => {
     const config = JSON.parse(renderAgentConfig({ ...IDENTITY, instanceStoreDisks: [] }));
     expect(config.agent).toEqual({ metrics_collection_interval: 60, omit_hostname: true, run_as_user: 'root' });
     expect(config.metrics.namespace).toBe(SERVER_METRIC_NAMESPACE);
     const dims = { ClusterName: 'hpc1', ServerName: 'storage1' };
     expect(config.metrics.metrics_collected).toEqual({
-      disk: { resources: ['/export/data'], measurement: ['used_percent', 'inodes_used', 'inodes_total'], drop_device: true, metrics_collection_interval: 60, append_dimensions: dims },
       mem: { measurement: ['used_percent'], metrics_collection_interval: 60, append_dimensions: dims },
       statsd: { service_address: '127.0.0.1:8125', metrics_collection_interval: 60, metrics_aggregation_interval: 60 },
     });

@@ -33,41 +33,71 @@ function nfsdStats(calls: number, read: number, written: number): string {
 function sandbox() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'storage-metrics-'));
   const bin = path.join(dir, 'bin');
+  const exportPath = path.join(dir, 'export');
   fs.mkdirSync(bin);
+  fs.mkdirSync(exportPath);
   const run = (host: Host, stats: string | undefined, extra: string[] = []) => {
     fs.writeFileSync(path.join(bin, 'mountpoint'), `#!/bin/sh\nexit ${host.mounted ? 0 : 1}\n`, { mode: 0o755 });
     fs.writeFileSync(path.join(bin, 'exportfs'),
-      `#!/bin/sh\n${host.exported ? 'echo "/export/data  192.168.1.0/24(sync,wdelay,hide,no_subtree_check,sec=sys,rw,secure,root_squash,no_all_squash)"' : 'echo "/elsewhere  10.0.0.0/8(rw)"'}\n`,
+      `#!/bin/sh\n${host.exported ? `echo "${exportPath}  192.168.1.0/24(sync,wdelay,hide,no_subtree_check,sec=sys,rw,secure,root_squash,no_all_squash)"` : 'echo "/elsewhere  10.0.0.0/8(rw)"'}\n`,
       { mode: 0o755 });
     fs.writeFileSync(path.join(dir, 'threads'), `${host.threads}\n`);
     if (stats === undefined) fs.rmSync(path.join(dir, 'nfsd'), { force: true });
     else fs.writeFileSync(path.join(dir, 'nfsd'), stats);
     fs.rmSync(path.join(dir, 'out'), { force: true });
-    const r = spawnSync('bash', [SCRIPT, '--cluster', 'hpc1', '--server', 'storage1', '--export', '/export/data',
+    const r = spawnSync('bash', [SCRIPT, '--cluster', 'hpc1', '--server', 'storage1', '--export', exportPath,
       '--nfsd-stats', path.join(dir, 'nfsd'), '--nfsd-threads', path.join(dir, 'threads'), '--state', path.join(dir, 'state', 'counters'),
       '--out', path.join(dir, 'out'), ...extra], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
     const out = fs.existsSync(path.join(dir, 'out')) ? fs.readFileSync(path.join(dir, 'out'), 'utf8').trim().split('\n') : [];
     return { status: r.status, stderr: r.stderr, lines: out };
   };
-  return { dir, run };
+  return { dir, run, exportPath };
+}
+
+/** The two file-system lines' shape (their values: {@link expectFileSystemValues}). */
+function fileSystemLines(): unknown[] {
+  const line = (name: string) => expect.stringMatching(new RegExp(`^${name}:\\d+\\.\\d\\d\\|g\\|${TAGS}$`));
+  return [line(SERVER_METRICS.fileSystemUsedPercent), line(SERVER_METRICS.inodesUsedPercent)];
+}
+
+/**
+ * Checks each file-system value against statfs as df counts (used / (used + available), inodes used / total),
+ * within 0.1: other processes write to the same file system between the script's reading and this one.
+ */
+function expectFileSystemValues(lines: string[], dir: string): void {
+  const st = fs.statfsSync(dir);
+  const used = st.blocks - st.bfree;
+  const value = (name: string): number => Number(lines.find((l) => l.startsWith(`${name}:`))!.split(/[:|]/)[1]);
+  expect(Math.abs(value(SERVER_METRICS.fileSystemUsedPercent) - 100 * used / (used + st.bavail))).toBeLessThan(0.1);
+  expect(Math.abs(value(SERVER_METRICS.inodesUsedPercent) - 100 * (st.files - st.ffree) / st.files)).toBeLessThan(0.1);
 }
 
 describe('storage-metrics', () => {
   test('the heartbeat is sent only while the export is live: mounted, exported and nfsd serving', () => {
-    const { run } = sandbox();
-    expect(run(LIVE, undefined).lines).toEqual([`${SERVER_METRICS.exportLive}:1|g|${TAGS}`]);
-    for (const dead of [{ ...LIVE, mounted: false }, { ...LIVE, exported: false }, { ...LIVE, threads: '0' }, { ...LIVE, threads: '' }]) {
+    const { run, exportPath } = sandbox();
+    const live = run(LIVE, undefined).lines;
+    expect(live).toEqual([`${SERVER_METRICS.exportLive}:1|g|${TAGS}`, ...fileSystemLines()]);
+    expectFileSystemValues(live, exportPath);
+    for (const dead of [{ ...LIVE, exported: false }, { ...LIVE, threads: '0' }, { ...LIVE, threads: '' }]) {
       const r = run(dead, undefined);
       expect(r.status).toBe(0);
-      expect(r.lines).toEqual([]);
+      expect(r.lines).toEqual(fileSystemLines());
     }
+  });
+
+  test('nothing about the file system unless it is mounted at the export path (never the root underneath)', () => {
+    const { run } = sandbox();
+    const r = run({ ...LIVE, mounted: false }, undefined);
+    expect(r.status).toBe(0);
+    expect(r.lines).toEqual([]);
   });
 
   test('nfsd counters: nothing on the first run, then the calls and bytes since the last run', () => {
     const { run } = sandbox();
-    expect(run(LIVE, nfsdStats(1000, 5_000_000, 7_000_000)).lines).toEqual([`export_live:1|g|${TAGS}`]);
+    expect(run(LIVE, nfsdStats(1000, 5_000_000, 7_000_000)).lines).toEqual([`export_live:1|g|${TAGS}`, ...fileSystemLines()]);
     expect(run(LIVE, nfsdStats(1600, 5_100_000, 9_000_000)).lines).toEqual([
       `export_live:1|g|${TAGS}`,
+      ...fileSystemLines(),
       `${SERVER_METRICS.nfsOps}:600|c|${TAGS}`,
       `${SERVER_METRICS.nfsReadBytes}:100000|c|${TAGS}`,
       `${SERVER_METRICS.nfsWriteBytes}:2000000|c|${TAGS}`,
@@ -80,8 +110,8 @@ describe('storage-metrics', () => {
 
   test('after an nfsd restart (its counters went down) no counter is sent, and the next run counts from there', () => {
     const { run } = sandbox();
-    run(LIVE, nfsdStats(1000, 5_000_000, 7_000_000));
-    expect(run(LIVE, nfsdStats(10, 4096, 0)).lines).toEqual([`export_live:1|g|${TAGS}`]);
+    run({ ...LIVE, mounted: false }, nfsdStats(1000, 5_000_000, 7_000_000));
+    expect(run({ ...LIVE, mounted: false }, nfsdStats(10, 4096, 0)).lines).toEqual([]);
     expect(run(LIVE, nfsdStats(30, 8192, 4096)).lines).toContain(`nfsd_ops:20|c|${TAGS}`);
   });
 
@@ -96,7 +126,7 @@ describe('storage-metrics', () => {
   });
 
   test('without --out every line goes to the StatsD listener as one datagram', async () => {
-    const { dir, run } = sandbox();
+    const { dir, run, exportPath } = sandbox();
     const socket = dgram.createSocket('udp4');
     const received: string[] = [];
     socket.on('message', (m) => received.push(m.toString()));
@@ -107,12 +137,13 @@ describe('storage-metrics', () => {
       // Re-run without --out: the script's own datagrams.
       const args = ['--statsd', `127.0.0.1:${port}`];
       fs.writeFileSync(path.join(dir, 'nfsd'), nfsdStats(3, 10, 20));
-      const r = spawnSync('bash', [SCRIPT, '--cluster', 'hpc1', '--server', 'storage1', '--export', '/export/data',
+      const r = spawnSync('bash', [SCRIPT, '--cluster', 'hpc1', '--server', 'storage1', '--export', exportPath,
         '--nfsd-stats', path.join(dir, 'nfsd'), '--nfsd-threads', path.join(dir, 'threads'), '--state', path.join(dir, 'state', 'counters'), ...args],
       { encoding: 'utf8', env: { ...process.env, PATH: `${path.join(dir, 'bin')}:${process.env.PATH}` } });
       expect(r.status).toBe(0);
-      for (let i = 0; i < 50 && received.length < 4; i++) await new Promise((res) => setTimeout(res, 20));
-      expect(received).toEqual([`export_live:1|g|${TAGS}`, `nfsd_ops:2|c|${TAGS}`, `nfsd_read_bytes:9|c|${TAGS}`, `nfsd_write_bytes:19|c|${TAGS}`]);
+      for (let i = 0; i < 50 && received.length < 6; i++) await new Promise((res) => setTimeout(res, 20));
+      expect(received).toEqual([`export_live:1|g|${TAGS}`, ...fileSystemLines(),
+        `nfsd_ops:2|c|${TAGS}`, `nfsd_read_bytes:9|c|${TAGS}`, `nfsd_write_bytes:19|c|${TAGS}`]);
     } finally {
       socket.close();
     }
