@@ -73,6 +73,22 @@ export interface BootstrapConfig {
    * @default 'none'
    */
   readonly encryption?: BootstrapEncryption;
+  /**
+   * The server's own metrics (lib/server-metrics.ts): the bootstrap runs storage-metrics every minute (heartbeat,
+   * file system, nfsd counters to the agent's StatsD listener) and installs and configures the CloudWatch agent.
+   * @default - no metrics
+   */
+  readonly metrics?: BootstrapMetrics;
+}
+
+/** What the server's metrics are named by, and the CloudWatch agent's configuration. */
+export interface BootstrapMetrics {
+  /** The ClusterName dimension (a name of `[A-Za-z0-9_.-]`, at most 64). */
+  readonly clusterName: string;
+  /** The ServerName dimension. */
+  readonly serverName: string;
+  /** The CloudWatch agent's JSON configuration (renderAgentConfig), written to /etc/storage-server/cloudwatch-agent.json. */
+  readonly agentConfig: string;
 }
 
 /** How the bootstrap encrypts the striped volume: see {@link BootstrapConfig.encryption}. */
@@ -83,6 +99,10 @@ export const BOOTSTRAP_PATHS = {
   script: '/usr/local/sbin/storage-bootstrap',
   /** lib/scripts/storage-attach.sh, beside the bootstrap, which runs it. */
   attach: '/usr/local/sbin/storage-attach',
+  /** lib/scripts/storage-metrics.sh, run by the storage-metrics timer the bootstrap installs. */
+  metrics: '/usr/local/sbin/storage-metrics',
+  /** The CloudWatch agent's configuration (when metrics are on). */
+  agentConfig: '/etc/storage-server/cloudwatch-agent.json',
   env: '/etc/storage-server/bootstrap.env',
   unit: '/etc/systemd/system/storage-bootstrap.service',
   /** Written by the script when it fails; its last line becomes the CloudFormation failure reason. */
@@ -92,6 +112,7 @@ export const BOOTSTRAP_PATHS = {
 export const SUPPORTED_NFS_VERSIONS = ['3', '4.0', '4.1', '4.2'];
 const SCRIPT_FILE = 'storage-bootstrap.sh';
 const ATTACH_FILE = 'storage-attach.sh';
+const METRICS_FILE = 'storage-metrics.sh';
 const HEREDOC_END = 'STORAGE_BOOTSTRAP_EOF';
 
 /**
@@ -116,6 +137,8 @@ export function renderBootstrapEnv(config: BootstrapConfig): string {
     ['STORAGE_RESTORED', String(config.restored)],
     ['STORAGE_NETWORK_INTERFACE', config.networkInterfaceId ?? ''],
     ['STORAGE_ENCRYPTION', config.encryption ?? 'none'],
+    ['STORAGE_METRICS_CLUSTER', config.metrics?.clusterName ?? ''],
+    ['STORAGE_METRICS_SERVER', config.metrics?.serverName ?? ''],
   ];
   return [
     `# StorageServer bootstrap settings, read by ${BOOTSTRAP_PATHS.script} at every boot and every apply.`,
@@ -215,8 +238,10 @@ export function renderApplyCommand(config: BootstrapConfig, extra: string[] = []
     'set -eu',
     `mkdir -p ${[BOOTSTRAP_PATHS.env, BOOTSTRAP_PATHS.script, BOOTSTRAP_PATHS.unit].map((p) => path.posix.dirname(p)).join(' ')}`,
     ...heredoc(BOOTSTRAP_PATHS.attach, compactScript(readScript(ATTACH_FILE)), '0755'),
+    ...heredoc(BOOTSTRAP_PATHS.metrics, compactScript(readScript(METRICS_FILE)), '0755'),
     ...heredoc(BOOTSTRAP_PATHS.script, script, '0755'),
     ...heredoc(BOOTSTRAP_PATHS.env, renderBootstrapEnv(config), '0644'),
+    ...(config.metrics ? heredoc(BOOTSTRAP_PATHS.agentConfig, config.metrics.agentConfig, '0644') : []),
     ...heredoc(BOOTSTRAP_PATHS.unit, renderBootstrapUnit(config), '0644'),
     'systemctl daemon-reload',
     `systemctl enable ${unit}`,
@@ -423,6 +448,11 @@ function validate(c: BootstrapConfig): void {
     'must be 1-200 characters of A-Z a-z 0-9 _ . : / = -',
   );
   check(typeof c.restored === 'boolean', 'restored', c.restored, 'must be true or false');
+  if (c.metrics !== undefined) {
+    for (const [field, value] of [['clusterName', c.metrics.clusterName], ['serverName', c.metrics.serverName]] as const) {
+      check(concrete(value, /^[A-Za-z0-9_.-]{1,64}$/), `metrics.${field}`, value, 'must be 1-64 characters of A-Z a-z 0-9 _ . -');
+    }
+  }
   if (c.networkInterfaceId !== undefined) {
     check(
       concrete(c.networkInterfaceId, /^eni-[0-9a-f]{8,17}$/),

@@ -35,9 +35,20 @@ export function logEncryptionKey(scope: Construct): kms.IKey {
   const existing = stack.node.tryFindChild(LOG_KEY_ID);
   if (existing instanceof kms.Key) return existing;
   const key = new kms.Key(stack, LOG_KEY_ID, {
-    description: `Encrypts the CloudWatch Logs of stack ${stack.stackName} (StorageServer functions, VPC flow logs)`,
+    description: `Encrypts the CloudWatch Logs of stack ${stack.stackName} (StorageServer functions, VPC flow logs) and its alarm topics`,
     enableKeyRotation: true,
   });
+  // CloudWatch alarms publish to the stack's encrypted alarm topics (lib/monitoring.ts); the AWS managed SNS key
+  // cannot be used by CloudWatch, and one key per stack keeps the cost at one key.
+  key.addToResourcePolicy(
+    new iam.PolicyStatement({
+      sid: 'CloudWatchAlarmsOfThisAccount',
+      principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+      actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+      resources: ['*'],
+      conditions: { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } },
+    }),
+  );
   // The key policy statement the CloudWatch Logs guide prescribes: the regional Logs service may use the key
   // only for log groups of this account and region (the encryption context names the log group).
   key.addToResourcePolicy(

@@ -7,7 +7,7 @@
  */
 import { Backend, FsxLustreDeploymentType, FsxLustreStorageType, Generation, StorageRequest, planStorage } from './sizing';
 import { resolveFsxLustreOptions } from './sizing/fsx-lustre';
-import { NAME_PATTERN, SNAPSHOT_ID_PATTERN, addressSpaceProblem, isS3DataRepositoryPath, cidrProblem, directoryProblem, duplicateValues, ipv4Problem, snapshotSetProblem } from './validation';
+import { EMAIL_PATTERN, NAME_PATTERN, SNAPSHOT_ID_PATTERN, TOPIC_ARN_PATTERN, addressSpaceProblem, isS3DataRepositoryPath, cidrProblem, directoryProblem, duplicateValues, ipv4Problem, snapshotSetProblem } from './validation';
 
 // Shared with the construct; re-exported here for the names lib/index.ts has always exported from this module.
 export { NAME_PATTERN, cidrProblem } from './validation';
@@ -131,6 +131,16 @@ export interface StorageServerContext {
    */
   readonly encryptInstanceStore?: boolean;
   /**
+   * `alarmEmail`: an address the alarms notify (a new, encrypted topic; the address confirms the subscription).
+   * @default - no notification
+   */
+  readonly alarmEmail?: string;
+  /**
+   * `alarmTopicArn`: an existing SNS topic the alarms notify.
+   * @default - no notification
+   */
+  readonly alarmTopicArn?: string;
+  /**
    * Snapshot ids (comma-separated in `-c`) to create the EBS data volumes from, one per volume in stripe
    * order: restores a snapshot set into a new server with the same plan (README, "Restoring from a
    * snapshot set").
@@ -212,6 +222,10 @@ export const CONTEXT_DEFAULTS = {
   terminationProtection: undefined,
   /** Absent: the construct's default (encrypted on d2). */
   encryptInstanceStore: undefined,
+  /** Absent: the alarms notify nobody (they show on the dashboard). */
+  alarmEmail: undefined,
+  /** Absent: see alarmEmail. */
+  alarmTopicArn: undefined,
   /** Absent: new, blank data volumes. */
   restoreSnapshotIds: undefined,
   /** Absent: the image resolved at the server's creation. */
@@ -325,6 +339,9 @@ export function parseContext(read: ContextReader): StorageServerContext {
     snapshotRetain: optional('snapshotRetain', parseSnapshotRetain) ?? CONTEXT_DEFAULTS.snapshotRetain,
     terminationProtection: optional('terminationProtection', parseBoolean),
     encryptInstanceStore: optional('encryptInstanceStore', parseBoolean),
+    alarmEmail: optional('alarmEmail', (key, value) => matching(key, value, EMAIL_PATTERN, 'one e-mail address such as ops@example.com')),
+    alarmTopicArn: optional('alarmTopicArn', (key, value) =>
+      matching(key, value, TOPIC_ARN_PATTERN, 'the ARN of a standard SNS topic such as arn:aws:sns:us-east-1:123456789012:storage-alarms')),
     restoreSnapshotIds,
     machineImageId: optional('machineImageId', parseImageId),
     acceptDataLoss: optional('acceptDataLoss', parseBoolean) ?? CONTEXT_DEFAULTS.acceptDataLoss,
@@ -482,6 +499,11 @@ function parseIpv4(key: ContextKey, value: string, space: { allowPublic: boolean
     throw contextError(key, value, `an IPv4 address such as 10.0.1.10, the canonical address of one host in private ` +
       `address space unless allowPublicClientCidrs=true (${problem})`);
   }
+  return value;
+}
+
+function matching(key: ContextKey, value: string, pattern: RegExp, expected: string): string {
+  if (!pattern.test(value)) throw contextError(key, value, expected);
   return value;
 }
 

@@ -3,7 +3,8 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 
 /**
  * The metrics an EC2 storage server publishes about itself, shared by the two sides so they cannot drift: the
- * CloudWatch agent configuration the server runs ({@link renderAgentConfig}, carried by its settings document)
+ * CloudWatch agent configuration the server runs ({@link renderAgentConfig}, carried by its settings document to
+ * BOOTSTRAP_PATHS.agentConfig)
  * and the metrics the dashboard and alarms read ({@link ServerMetricFactory}, lib/monitoring.ts).
  *
  * The agent collects memory and the disk I/O of the instance-store disks, and listens for StatsD; the server's
@@ -21,9 +22,6 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 /** The CloudWatch namespace of the server's own metrics. */
 export const SERVER_METRIC_NAMESPACE = 'StorageServer';
 
-/** Where the settings document puts the agent's configuration on the server. */
-export const AGENT_CONFIG_PATH = '/etc/storage-server/cloudwatch-agent.json';
-
 /** The agent's StatsD listener, on the loopback only. */
 export const STATSD_ADDRESS = '127.0.0.1:8125';
 
@@ -38,14 +36,17 @@ export const SERVER_METRICS = {
   inodesUsedPercent: 'disk_inodes_used_percent',
   /** Percent of memory in use (agent, mem plugin). */
   memoryUsedPercent: 'mem_used_percent',
-  /** Bytes read and written per instance-store disk (agent, diskio plugin; dimension `name`, the kernel's). */
+  /** Bytes read per instance-store disk (agent, diskio plugin; dimension `name`, the kernel's). */
   diskReadBytes: 'diskio_read_bytes',
+  /** Bytes written per instance-store disk. */
   diskWriteBytes: 'diskio_write_bytes',
   /** 1 each minute while the export is live (storage-metrics, StatsD gauge); missing when it is not. */
   exportLive: 'export_live',
-  /** nfsd operations, bytes read and bytes written in the minute (storage-metrics, StatsD counters). */
+  /** nfsd's RPC calls in the minute (storage-metrics, StatsD counter). */
   nfsOps: 'nfsd_ops',
+  /** Bytes nfsd read for clients in the minute. */
   nfsReadBytes: 'nfsd_read_bytes',
+  /** Bytes nfsd wrote for clients in the minute. */
   nfsWriteBytes: 'nfsd_write_bytes',
 } as const;
 

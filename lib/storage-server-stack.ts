@@ -1,6 +1,7 @@
 import { CfnOutput, CfnResource, Stack, StackProps, Token } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { ClientMount } from './client-mount';
 import { applyStackCompliance } from './compliance';
@@ -56,6 +57,8 @@ export class StorageServerStack extends Stack {
       snapshots: { retain: ctx.snapshotRetain },
       terminationProtection: ctx.terminationProtection,
       encryptInstanceStore: ctx.encryptInstanceStore,
+      alarmEmail: ctx.alarmEmail,
+      alarmTopic: ctx.alarmTopicArn ? sns.Topic.fromTopicArn(this, 'AlarmTopic', ctx.alarmTopicArn) : undefined,
       dataVolumeSnapshotIds: ctx.restoreSnapshotIds,
       machineImageId: ctx.machineImageId,
       acceptDataLoss: ctx.acceptDataLoss,
@@ -115,6 +118,14 @@ export class StorageServerStack extends Stack {
     new CfnOutput(this, 'MountParameterName', {
       description: 'SSM parameter with the mount configuration clients read',
       value: this.server.mountParameterName,
+    });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      description: 'SNS topic the server\'s alarms notify (subscribe to it; alarmEmail did so for one address)',
+      value: this.server.alarmTopic.topicArn,
+    });
+    new CfnOutput(this, 'DashboardName', {
+      description: 'CloudWatch dashboard of this server',
+      value: this.server.monitoring.dashboard?.dashboardName ?? '(none: monitoring.dashboard is false)',
     });
     new CfnOutput(this, 'ClientTag', {
       description: 'Tag client nodes with this (key=value) and State Manager mounts the storage on them',

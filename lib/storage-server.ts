@@ -4,6 +4,7 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { Ec2NfsServer } from './backends/ec2-nfs-server';
 import type { StorageBackend } from './backends/backend';
@@ -11,6 +12,7 @@ import { FsxLustreServer } from './backends/fsx-lustre';
 import type { FsType } from '../lambda/register/contract';
 import { MountOnOptions, mountStorageOn } from './client-mount';
 import { ClusterwareRing } from './clusterware';
+import { MonitoringOptions, StorageMonitoring, alarmTopicFor } from './monitoring';
 import { applyServerCompliance } from './compliance';
 import { NAME_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem, snapshotSetProblem } from './validation';
 import { ServerRegistration } from './registration';
@@ -228,6 +230,23 @@ export interface StorageServerProps {
    */
   readonly encryptInstanceStore?: boolean;
   /**
+   * The dashboard and alarm thresholds (lib/monitoring.ts): heartbeat missing, file system full, st1 burst bucket
+   * low, status check failed; an FSx file system's free capacity.
+   * @default - a dashboard, and alarms at 85 and 95 % full, 20 % burst balance, 3 minutes without heartbeat
+   */
+  readonly monitoring?: MonitoringOptions;
+  /**
+   * An SNS topic the alarms notify, on ALARM and back to OK (mutually exclusive with `alarmEmail`).
+   * @default - a new topic (encrypted, TLS only) with no subscription but `alarmEmail`'s: see `alarmTopic` attribute
+   */
+  readonly alarmTopic?: sns.ITopic;
+  /**
+   * An e-mail address the new alarm topic notifies (the address must confirm the subscription); mutually exclusive
+   * with `alarmTopic`.
+   * @default - no subscription: subscribe to the `alarmTopic` attribute (the AlarmTopicArn output)
+   */
+  readonly alarmEmail?: string;
+  /**
    * Machine image id (`ami-...`) to run instead of the one resolved at creation. Changing it is a deliberate
    * upgrade: CloudFormation replaces the instance (see the README, "Replacing an EBS server's instance"). An
    * EBS server's replacement takes the volumes and the stable address over, and clients carry on; on
@@ -376,6 +395,10 @@ export class StorageServer extends Construct implements ec2.IConnectable {
   public readonly clusterware?: ClusterwareRing;
   /** The day-2 guard: refuses a stack update that would lose or strand this server's data (see the README). */
   public readonly updateGuard: UpdateGuard;
+  /** The dashboard and the alarms. */
+  public readonly monitoring: StorageMonitoring;
+  /** The topic the alarms notify: `alarmTopic`, or the one this construct made (subscribe to it). */
+  public readonly alarmTopic: sns.ITopic;
 
   constructor(scope: Construct, id: string, props: StorageServerProps) {
     super(scope, id);
@@ -451,6 +474,13 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     this.connections = backend.connections;
     this.ready = backend.ready;
     this.updateGuard = backend.updateGuard;
+    this.alarmTopic = alarmTopicFor(this, props);
+    this.monitoring = new StorageMonitoring(this, 'Monitoring', {
+      ...props.monitoring,
+      identity: { clusterName, serverName },
+      storage: backend.monitored,
+      alarmTopic: this.alarmTopic,
+    });
 
     const registration = new ServerRegistration(this, 'Registration', {
       ...backend.registrationTarget,

@@ -188,7 +188,15 @@ export function duplicateValues(values: readonly string[]): string[] {
   return [...repeated];
 }
 
-/** An EBS snapshot id. */
+/** An e-mail address the alarm topic may subscribe (`alarmEmail`): one address, no spaces or commas. */
+export const EMAIL_PATTERN = /^[^@\s,;]+@[^@\s,;]+\.[^@\s,;]+$/;
+
+/**
+ * An SNS topic ARN the alarms may notify (`alarmTopicArn`): a standard topic (CloudWatch alarms cannot publish to a
+ * FIFO topic).
+ */
+export const TOPIC_ARN_PATTERN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/;
+
 /**
  * Whether `path` is an S3 path FSx for Lustre accepts as a data repository: `s3://<bucket>[/<prefix>]`, at most 900
  * characters (FSx API: ImportPath). Shared by the construct's prop and the app's context key.
@@ -197,6 +205,7 @@ export function isS3DataRepositoryPath(path: string): boolean {
   return /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/\S*)?$/.test(path) && path.length <= 900;
 }
 
+/** An EBS snapshot id. */
 export const SNAPSHOT_ID_PATTERN = /^snap-([0-9a-f]{8}|[0-9a-f]{17})$/;
 
 /**

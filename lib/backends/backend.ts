@@ -1,6 +1,7 @@
 import type { CfnResource } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { FsType, FsxTarget } from '../../lambda/register/contract';
+import type { MonitoredStorage } from '../monitoring';
 import type { UpdateGuard } from '../update-guard';
 
 /** What the registration names: an EC2 instance (with its stable interface), or an FSx for Lustre file system. */
@@ -28,4 +29,6 @@ export interface StorageBackend extends ec2.IConnectable {
   readonly updateGuard: UpdateGuard;
   /** What the registration records. */
   readonly registrationTarget: RegistrationTarget;
+  /** What the dashboard and alarms watch (lib/monitoring.ts). */
+  readonly monitored: MonitoredStorage;
 }

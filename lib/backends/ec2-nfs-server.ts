@@ -9,8 +9,10 @@ import { ClusterwareRing } from '../clusterware';
 import { DEFAULT_PARAMETER_PREFIX, storagePath } from '../../lambda/register/contract';
 import { iam5 } from '../handler-function';
 import { RecoveryAlarm } from '../recovery-alarm';
+import { SERVER_METRIC_NAMESPACE, renderAgentConfig } from '../server-metrics';
 import { ServerSettings } from '../server-settings';
 import { UpdateGuard } from '../update-guard';
+import type { MonitoredStorage } from '../monitoring';
 import type { RegistrationTarget, StorageBackend } from './backend';
 import { SnapshotPolicy } from '../snapshot-policy';
 import { INSTANCE_STORE_TYPES, InstanceStoreSpec, StoragePlan, instanceStoreTiB } from '../sizing';
@@ -53,6 +55,8 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
   public readonly mountOptions: string;
   /** The instance and its stable interface. */
   public readonly registrationTarget: RegistrationTarget;
+  /** What the dashboard and alarms watch: the instance, its st1 volumes or its instance-store disks. */
+  public readonly monitored: MonitoredStorage;
   /** The server's EC2 instance (replaced by a new one on an image, key pair or placement group change). */
   public readonly instance: ec2.Instance;
   /** NFS (TCP 2049) from the clients, on both the stable interface and the instance's own. */
@@ -140,6 +144,14 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
         resourceName: `${storagePath(props.parameterPrefix ?? DEFAULT_PARAMETER_PREFIX, clusterName).slice(1)}${serverName}/*`,
         arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
       })],
+    }));
+    // The CloudWatch agent publishes the server's own metrics (lib/server-metrics.ts), in their namespace only.
+    // PutMetricData has no resource to scope; the namespace condition is what scopes it.
+    role.addToPrincipalPolicy(new iam.PolicyStatement({
+      sid: 'PublishOwnMetricsOnly',
+      actions: ['cloudwatch:PutMetricData'],
+      resources: ['*'],
+      conditions: { StringEquals: { 'cloudwatch:namespace': SERVER_METRIC_NAMESPACE } },
     }));
 
     // The server's identity lives outside the instance: its data volumes and its stable interface carry it
@@ -263,6 +275,8 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
     // that CloudFormation waits for (at creation, and at every update that changes a setting). User data is
     // a constant loader: a setting change never stops the instance. The association exists only after every
     // volume is attached (a Ref to each attachment's volume below, and the explicit dependency).
+    // d2 is Xen: a disk mapped as /dev/sdb is the kernel's xvdb (the agent's diskio and the dashboard name it so).
+    const xenDiskNames = instanceStoreDevices.map((d) => d.replace(/^\/dev\/sd/, 'xvd'));
     const bootstrap: BootstrapConfig = {
       backend,
       ebsVolumes: this.dataVolumes.map((v, i) => ({
@@ -283,6 +297,11 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
       restored: props.dataVolumeSnapshotIds !== undefined,
       networkInterfaceId: iface.ref,
       encryption: encryptInstanceStore ? 'luks2' : 'none',
+      metrics: {
+        clusterName,
+        serverName,
+        agentConfig: renderAgentConfig({ clusterName, serverName, instanceStoreDisks: xenDiskNames }),
+      },
     };
     this.instance.userData.addCommands(...renderLoaderUserData());
     const settings = new ServerSettings(this, 'Settings', {
@@ -293,6 +312,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
     settings.association.node.addDependency(...legacyAttachments);
     this.ready = settings.association;
     this.registrationTarget = { instance: this.instance, networkInterfaceId: this.networkInterfaceId };
+    this.monitored = { instance: this.instance, dataVolumes: this.dataVolumes, instanceStoreDisks: xenDiskNames };
 
     // The day-2 guard holds the storage layout. Everything that holds data, or applies settings to it, depends
     // on it: CloudFormation updates the guard first, and a refused change fails before anything else changed.

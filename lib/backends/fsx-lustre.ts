@@ -7,6 +7,7 @@ import { UpdateGuard } from '../update-guard';
 import { isS3DataRepositoryPath } from '../validation';
 import type { FsxLustrePlan, StoragePlan } from '../sizing';
 import type { StorageServerProps } from '../storage-server';
+import type { MonitoredStorage } from '../monitoring';
 import type { RegistrationTarget, StorageBackend } from './backend';
 import { SERVER_ID_TAG } from './ec2-nfs-server';
 
@@ -54,6 +55,8 @@ export class FsxLustreServer extends Construct implements StorageBackend {
   public readonly mountOptions = LUSTRE_MOUNT_OPTIONS;
   /** The file system, by id, DNS name and mount name. */
   public readonly registrationTarget: RegistrationTarget;
+  /** What the dashboard and alarms watch: the file system and its capacity. */
+  public readonly monitored: MonitoredStorage;
   /** The file system. */
   public readonly fileSystem: fsx.LustreFileSystem;
   /** The file system's id, `fs-...`. */
@@ -153,6 +156,7 @@ export class FsxLustreServer extends Construct implements StorageBackend {
         deployment: plan.instanceType,
       },
     };
+    this.monitored = { fileSystem: this.fileSystem, storageCapacityGiB: options.storageCapacityGiB };
     Tags.of(this.fileSystem).add(SERVER_ID_TAG, `${Aws.STACK_NAME}/${serverName}`);
     Tags.of(this.fileSystem).add('Name', `${clusterName}/${serverName}`);
 

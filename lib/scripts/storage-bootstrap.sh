@@ -44,7 +44,8 @@ need() { [[ $1 =~ $2 ]] || die "setting $3 '$1' is invalid in $ENV_FILE"; }
 # validated below. Nothing in it can run as root.
 SETTINGS_KEYS=" STORAGE_BACKEND STORAGE_EBS_VOLUMES STORAGE_INSTANCE_STORE_DEVICES STORAGE_EXPORT_PATH STORAGE_CLIENT_CIDRS"
 SETTINGS_KEYS+=" STORAGE_NFS_THREADS STORAGE_EXPORT_MODE STORAGE_NFS_VERSIONS STORAGE_STRIPE_KIB STORAGE_VOLUME_WAIT_SECONDS"
-SETTINGS_KEYS+=" STORAGE_IDENTITY STORAGE_RESTORED STORAGE_NETWORK_INTERFACE STORAGE_ENCRYPTION "
+SETTINGS_KEYS+=" STORAGE_IDENTITY STORAGE_RESTORED STORAGE_NETWORK_INTERFACE STORAGE_ENCRYPTION"
+SETTINGS_KEYS+=" STORAGE_METRICS_CLUSTER STORAGE_METRICS_SERVER "
 read_settings() {
   local line n=0 key
   while IFS= read -r line || [[ -n $line ]]; do
@@ -83,6 +84,8 @@ load_config() {
   need "$STORAGE_ENCRYPTION" '^(none|luks2)$' STORAGE_ENCRYPTION
   [[ $STORAGE_ENCRYPTION == none || $STORAGE_BACKEND == instance-store ]] ||
     die "STORAGE_ENCRYPTION=luks2 is for instance store (EBS volumes are encrypted by EBS)"
+  need "${STORAGE_METRICS_CLUSTER:-}" '^([A-Za-z0-9_.-]{1,64})?$' STORAGE_METRICS_CLUSTER
+  need "${STORAGE_METRICS_SERVER:-}" '^([A-Za-z0-9_.-]{1,64})?$' STORAGE_METRICS_SERVER
   ID_TAG="storage-server-id:$STORAGE_IDENTITY"
   # NFSv4 state that outlives the instance: a replacement server (same volumes, same address) must look to
   # clients like this server rebooting, or they give up reclaiming their opens and locks (the Linux client
@@ -570,6 +573,45 @@ verify() {
     "$THREADS nfsd threads, ${#DISKS[@]} disks)"
 }
 
+# The server's own metrics (lib/server-metrics.ts), when the settings name the cluster and server: storage-metrics
+# every minute (heartbeat, file system, nfsd counters to the CloudWatch agent's StatsD listener), and the agent
+# with its configuration from the settings document. Never fails the run: the export matters more than its
+# metrics, and a server that sends no heartbeat is what the export-down alarm reports.
+metrics() {
+  local unit=/etc/systemd/system/storage-metrics text changed=0 ctl=/opt/aws/amazon-cloudwatch-agent/bin/amazon-cloudwatch-agent-ctl
+  local config=/etc/storage-server/cloudwatch-agent.json applied=/var/lib/storage-server/cloudwatch-agent.sha256
+  if [[ -z ${STORAGE_METRICS_CLUSTER:-} ]]; then
+    if systemctl is-enabled -q storage-metrics.timer 2>/dev/null; then systemctl disable -q --now storage-metrics.timer || true; fi
+    return 0
+  fi
+  text="[Unit]"$'\n'"Description=StorageServer metrics: heartbeat, file system, nfsd counters to the CloudWatch agent"$'\n'
+  text+="[Service]"$'\n'"Type=oneshot"$'\n'"ExecStart=/usr/local/sbin/storage-metrics --cluster $STORAGE_METRICS_CLUSTER"
+  text+=" --server $STORAGE_METRICS_SERVER --export $STORAGE_EXPORT_PATH"
+  if [[ $(cat "$unit.service" 2>/dev/null) != "$text" ]]; then printf '%s\n' "$text" >"$unit.service" && changed=1; fi
+  text="[Unit]"$'\n'"Description=StorageServer metrics every minute"$'\n'"[Timer]"$'\n'"OnActiveSec=10s"$'\n'
+  text+="OnUnitActiveSec=60s"$'\n'"AccuracySec=5s"$'\n'"[Install]"$'\n'"WantedBy=timers.target"
+  if [[ $(cat "$unit.timer" 2>/dev/null) != "$text" ]]; then printf '%s\n' "$text" >"$unit.timer" && changed=1; fi
+  ((changed == 0)) || systemctl daemon-reload
+  systemctl is-active -q storage-metrics.timer || systemctl enable -q --now storage-metrics.timer ||
+    log "WARNING: cannot start storage-metrics.timer: no heartbeat is sent"
+  if [[ ! -x $ctl ]] && command -v dnf >/dev/null; then
+    log "installing the CloudWatch agent"
+    dnf install -y amazon-cloudwatch-agent || true
+  fi
+  if [[ ! -x $ctl ]]; then
+    log "WARNING: no CloudWatch agent on this server (amazon-cloudwatch-agent): its metrics are not published"
+  elif [[ ! -r $config ]]; then
+    log "WARNING: $config is missing: the CloudWatch agent is not configured"
+  elif [[ $(sha256sum <"$config") != "$(cat "$applied" 2>/dev/null)" ]] || ! systemctl is-active -q amazon-cloudwatch-agent; then
+    log "configuring the CloudWatch agent from $config"
+    if "$ctl" -a fetch-config -m ec2 -c "file:$config" -s; then
+      mkdir -p "${applied%/*}" && sha256sum <"$config" >"$applied"
+    else
+      log "WARNING: the CloudWatch agent did not take $config: its metrics are not published"
+    fi
+  fi
+}
+
 # One run at a time: the boot's unit and an apply may overlap.
 exec 8>/run/storage-bootstrap.lock
 flock 8
@@ -586,3 +628,4 @@ ensure_mounted
 grow
 configure_nfs
 verify
+metrics

@@ -102,6 +102,22 @@ describe('renderBootstrapEnv', () => {
     );
   });
 
+  test('metrics: the names are settings; the apply writes the agent configuration beside them, only when metrics are on', () => {
+    const metrics = { clusterName: 'hpc1', serverName: 'storage1', agentConfig: '{"agent": {}}' };
+    const env = renderBootstrapEnv({ ...instanceStore, metrics });
+    expect(env).toContain("STORAGE_METRICS_CLUSTER='hpc1'\nSTORAGE_METRICS_SERVER='storage1'");
+    const apply = renderApplyCommand({ ...instanceStore, metrics });
+    expect(apply).toContain(`cat >"$tmp" <<'STORAGE_BOOTSTRAP_EOF'\n{"agent": {}}\nSTORAGE_BOOTSTRAP_EOF\nchmod 0644 "$tmp" && mv -f "$tmp" ${BOOTSTRAP_PATHS.agentConfig}`);
+    expect(renderApplyCommand(instanceStore)).not.toContain(`mv -f "$tmp" ${BOOTSTRAP_PATHS.agentConfig}`);
+    expect(renderBootstrapEnv(instanceStore)).toContain("STORAGE_METRICS_CLUSTER=''");
+    // The script reads the configuration where the apply writes it, and runs storage-metrics where the apply puts it.
+    const script = fs.readFileSync(path.join(SCRIPTS_DIR, 'storage-bootstrap.sh'), 'utf8');
+    expect(script).toContain(`config=${BOOTSTRAP_PATHS.agentConfig} `);
+    expect(script).toContain(`ExecStart=${BOOTSTRAP_PATHS.metrics} --cluster`);
+    expect(() => renderBootstrapEnv({ ...instanceStore, metrics: { ...metrics, clusterName: 'a|b' } }))
+      .toThrow(/bootstrap metrics.clusterName "a\|b" is invalid: must be 1-64 characters/);
+  });
+
   test('instance store with luks2 comes back through the parser; EBS is always none', () => {
     const file = path.join(tmpDir(), 'bootstrap.env');
     fs.writeFileSync(file, renderBootstrapEnv({ ...instanceStore, encryption: 'luks2' }));

@@ -2,6 +2,7 @@ import { App, CfnResource, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import * as sns from 'aws-cdk-lib/aws-sns';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { applyRunCommand, renderedExports } from '../support/apply';
 import { appStack, lookedUpAppStack, serverStack } from '../support/stacks';
@@ -658,6 +659,89 @@ describe('instance-store encryption (LUKS2 on the array, d2 by default)', () => 
   });
 });
 
+describe('the server\'s own metrics (issue 18)', () => {
+  /** The agent configuration the apply document writes (its here-document), parsed. */
+  const agentConfigOf = (template: Template): { metrics: { namespace: string; metrics_collected: Record<string, unknown> } } => {
+    const command = applyCommandOf(template).split('\\n');
+    const end = command.findIndex((l) => l.includes('/etc/storage-server/cloudwatch-agent.json') && l.startsWith('chmod'));
+    const start = command.lastIndexOf("cat >\\\"$tmp\\\" <<'STORAGE_BOOTSTRAP_EOF'", end);
+    return JSON.parse(command.slice(start + 1, end - 1).join('\n').replace(/\\"/g, '"'));
+  };
+
+  test('the role may publish metrics in the StorageServer namespace only', () => {
+    const { template } = serverStack({ capacityTiB: 5 });
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([{
+        Sid: 'PublishOwnMetricsOnly', Effect: 'Allow', Action: 'cloudwatch:PutMetricData', Resource: '*',
+        Condition: { StringEquals: { 'cloudwatch:namespace': 'StorageServer' } },
+      }]) },
+    });
+  });
+
+  test('the settings name the cluster and server; the agent collects the d2 disks\' I/O by their Xen names, none on EBS', () => {
+    const is = serverStack({ capacityTiB: 20, clusterName: 'hpc1', serverName: 'home' }).template;
+    expect(settingOf(is, 'STORAGE_METRICS_CLUSTER')).toBe("STORAGE_METRICS_CLUSTER='hpc1'");
+    expect(settingOf(is, 'STORAGE_METRICS_SERVER')).toBe("STORAGE_METRICS_SERVER='home'");
+    const config = agentConfigOf(is);
+    expect(config.metrics.namespace).toBe('StorageServer');
+    expect((config.metrics.metrics_collected.diskio as { resources: string[] }).resources)
+      .toEqual(Array.from({ length: 12 }, (_, i) => `xvd${String.fromCharCode(98 + i)}`));
+    expect(agentConfigOf(serverStack({ capacityTiB: 5 }).template).metrics.metrics_collected).not.toHaveProperty('diskio');
+  });
+});
+
+describe('monitoring wired to the backend, and where alarms go', () => {
+  /** The actions of the monitoring alarms (the EBS recover alarm, which recovers the instance, is apart). */
+  const actionsOf = (template: Template): unknown[] =>
+    Object.entries(template.findResources('AWS::CloudWatch::Alarm'))
+      .filter(([id]) => id.includes('Monitoring'))
+      .map(([, a]) => a.Properties.AlarmActions);
+
+  test('each backend gets its own alarms: EBS with a burst-bucket alarm per volume, FSx its capacity alarms', () => {
+    expect(serverStack({ capacityTiB: 20, backend: 'ebs' }).server.monitoring.alarms.map((a) => a.node.id).sort()).toEqual(
+      ['BurstBalanceLow0', 'BurstBalanceLow1', 'ExportDown', 'FileSystemUsedCritical', 'FileSystemUsedWarning', 'StatusCheckFailed']);
+    expect(serverStack({ capacityTiB: 12, backend: 'fsx-lustre' }).server.monitoring.alarms.map((a) => a.node.id).sort()).toEqual(
+      ['FileSystemUsedCritical', 'FileSystemUsedWarning']);
+  });
+
+  test('alarmEmail: the encrypted, TLS-only alarm topic with that subscription, which every alarm notifies', () => {
+    const { template } = serverStack({ capacityTiB: 5, alarmEmail: 'ops@example.com' });
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+    template.hasResourceProperties('AWS::KMS::Key', {
+      KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({ Sid: 'CloudWatchAlarmsOfThisAccount', Principal: { Service: 'cloudwatch.amazonaws.com' } })]) },
+    });
+    const actions = actionsOf(template);
+    expect(actions).toHaveLength(5);
+    for (const a of actions) expect(a).toEqual([{ Ref: expect.stringMatching(/^StorageAlarmTopic/) }]);
+  });
+
+  test('without alarmEmail the topic has no subscription but still takes every alarm; both props is refused; a bad address too', () => {
+    const { template } = serverStack({ capacityTiB: 5 });
+    template.resourceCountIs('AWS::SNS::Topic', 1);
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+    for (const a of actionsOf(template)) expect(a).toEqual([{ Ref: expect.stringMatching(/^StorageAlarmTopic/) }]);
+    const stack = new Stack();
+    const topic = sns.Topic.fromTopicArn(stack, 'T', 'arn:aws:sns:us-east-1:123456789012:ops');
+    expect(() => serverStack({ capacityTiB: 5, alarmTopic: topic, alarmEmail: 'ops@example.com' })).toThrow(/alarmTopic and alarmEmail: give one/);
+    expect(() => serverStack({ capacityTiB: 5, alarmEmail: 'ops@example.com, dev@example.com' })).toThrow(
+      /alarmEmail must be one e-mail address such as ops@example.com, got 'ops@example.com, dev@example.com'/);
+  });
+
+  test('context: alarmTopicArn notifies that topic; alarmEmail makes the topic; bad values are refused naming the key', () => {
+    const byArn = Template.fromStack(appStack({ alarmTopicArn: 'arn:aws:sns:us-east-1:123456789012:storage-alarms' }));
+    for (const a of actionsOf(byArn)) expect(a).toEqual(['arn:aws:sns:us-east-1:123456789012:storage-alarms']);
+    byArn.resourceCountIs('AWS::SNS::Topic', 0);
+    byArn.hasOutput('AlarmTopicArn', { Value: 'arn:aws:sns:us-east-1:123456789012:storage-alarms' });
+    Template.fromStack(appStack({ alarmEmail: 'ops@example.com' })).hasResourceProperties('AWS::SNS::Subscription', { Endpoint: 'ops@example.com' });
+    expect(() => appStack({ alarmTopicArn: 'arn:aws:sns:us-east-1:123456789012:alarms.fifo' })).toThrow(/alarmTopicArn.*the ARN of a standard SNS topic/);
+    expect(() => appStack({ alarmEmail: 'ops' })).toThrow(/alarmEmail.*one e-mail address/);
+  });
+});
+
 describe('public attributes', () => {
   test('plan, exportPath, mountOptions, privateIp, connections default port', () => {
     const { server, stack } = serverStack({ capacityTiB: 10 });
@@ -734,7 +818,12 @@ describe('durability wiring (EBS snapshots, recovery)', () => {
     // The only SSM document is the client mount one; no fsfreeze document for DLM.
     const documents = Object.values(template.findResources('AWS::SSM::Document'));
     expect(documents.filter((d) => JSON.stringify(d).includes('fsfreeze'))).toEqual([]);
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 0);
+    // No recover alarm (EC2 cannot recover an instance with instance store); the monitoring alarms only.
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms.filter((a) => JSON.stringify(a.Properties.AlarmActions ?? []).includes(':recover'))).toEqual([]);
+    const metricOf = (p: { MetricName?: string; Metrics?: { MetricStat: { Metric: { MetricName: string } } }[] }) =>
+      p.MetricName ?? p.Metrics![0].MetricStat.Metric.MetricName;
+    expect(alarms.map((a) => metricOf(a.Properties)).sort()).toEqual(['StatusCheckFailed', 'disk_used_percent', 'disk_used_percent', 'export_live']);
   });
 
   test('snapshotRetain=0 disables snapshots; snapshotRetain=14 keeps 14', () => {

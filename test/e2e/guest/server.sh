@@ -158,6 +158,54 @@ make_client_dir() {
   mkdir -p "$EXPORT/e2e" && chown 1000:1000 "$EXPORT/e2e"
 }
 
+# statsd_lines: what one run of storage-metrics sends to the agent's StatsD listener, captured by a stand-in
+# listener on 127.0.0.1:8125 (the CloudWatch agent is not packaged for Debian: its input is what is checked here).
+statsd_lines() {
+  local out=$STATE/statsd.lines pid
+  python3 - "$out" <<'PY' &
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("127.0.0.1", 8125))
+s.settimeout(0.2)
+end = time.time() + 6
+with open(sys.argv[1], "w") as out:
+    while time.time() < end:
+        try:
+            out.write(s.recv(4096).decode() + "\n")
+            out.flush()
+        except socket.timeout:
+            pass
+PY
+  pid=$!
+  sleep 2
+  systemctl start storage-metrics.service
+  wait "$pid"
+  sort -u "$out"
+}
+
+# check_metrics <live|down>: the timer runs storage-metrics; one run's datagrams carry the heartbeat and the file
+# system's figures only while the export is live (and mounted), nfsd's counters either way.
+check_metrics() {
+  local lines tags='#ClusterName:e2e,ServerName:storage1' used df
+  lines=$(statsd_lines)
+  info "StatsD: $(paste -sd' ' <<<"$lines")"
+  check_has "nfsd's calls since the last run" "$lines" "|c|$tags"
+  if [[ $1 == live ]]; then
+    check "the storage-metrics timer is active" systemctl is-active -q storage-metrics.timer
+    check_has "the heartbeat" "$lines" "export_live:1|g|$tags"
+    used=$(sed -n "s/^disk_used_percent:\([0-9.]*\)|g|$tags\$/\1/p" <<<"$lines")
+    df=$(df --output=pcent "$EXPORT" | tail -n 1 | tr -dc 0-9)
+    check_eq "the data file system's used percent, as df counts it (df rounds up)" \
+      "$(awk -v u="${used:-x}" -v d="$df" 'BEGIN { print (u != "x" && u <= d && u > d - 1) ? "match" : u " vs df " d }')" match
+    check_has "its inodes used percent" "$lines" "disk_inodes_used_percent:"
+    check_has "the bootstrap said the agent is missing (Debian)" "$(boot_journal)" \
+      "WARNING: no CloudWatch agent on this server (amazon-cloudwatch-agent): its metrics are not published"
+  else
+    check "no heartbeat while the export is down" lacks "$lines" "export_live"
+    check "nothing about the file system while it is not mounted" lacks "$lines" "disk_"
+  fi
+}
+
 unit_result() { echo "$(systemctl show -p ActiveState --value storage-bootstrap.service) $(systemctl show -p Result --value storage-bootstrap.service)"; }
 boot_journal() { journalctl -b -u storage-bootstrap.service -o cat --no-pager; }
 
@@ -196,6 +244,9 @@ server_reboot() {
   check_layout --luks /dev/xvdb /dev/xvdc /dev/xvdd
   check_export sync
   check_nfsd 16 "-3 +4 -4.0 +4.1 +4.2"
+  SCEN='metrics'
+  check_metrics live
+  SCEN=reboot
   send ready && recv verified 600 || return 0
 
   SCEN=rerun
@@ -304,6 +355,9 @@ luks_refusals() {
     "$LVDEV is encrypted (LUKS $uuid) and its key $KEYS/$uuid.key is not on this server's root volume: cannot open it, nothing was written"
   check_eq "the LV's header and data are unchanged" "$(header_hash)" "$before"
   refute "nothing is mounted" mountpoint -q "$EXPORT"
+  SCEN='metrics-down'
+  check_metrics down
+  SCEN='luks-no-key'
   mv /root/held.key "$KEYS/$uuid.key"
   out=$("$BOOTSTRAP" 2>&1)
   check_has "with its key back the array opens and is served again" "$out" "export live: $EXPORT"

@@ -13,6 +13,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { BootstrapConfig, renderApplyCommand, renderLoaderUserData } from '../../../lib/bootstrap';
+import { renderAgentConfig } from '../../../lib/server-metrics';
 import { clientMountOptions } from '../../../lib/storage-server';
 
 /** The VM's stand-ins for deploy-time values. The guest stages check against these literally. */
@@ -35,6 +36,12 @@ const instanceStore: BootstrapConfig = {
   identity: 'e2e-is/storage1',
   // As the construct sets it for d2, whose instance store the platform does not encrypt.
   encryption: 'luks2',
+  // As the construct sets them: storage-metrics every minute; the agent (not packaged for Debian) is absent here.
+  metrics: {
+    clusterName: 'e2e',
+    serverName: 'storage1',
+    agentConfig: renderAgentConfig({ clusterName: 'e2e', serverName: 'storage1', instanceStoreDisks: ['xvdb', 'xvdc', 'xvdd'] }),
+  },
 };
 const ebs = (sizeGiB: number): BootstrapConfig => ({
   ...common,
