@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# cluster-bench: one cluster node's part of the cluster benchmark (npm run bench:cluster sends the stack's
+# benchmark document to N tagged nodes at once, and that document runs this). On the mounted storage it writes
+# SIZE GiB sequentially in 1 MiB records with direct I/O (fio, installed if missing), flushed at the end, then
+# reads them back the same way, and prints one JSON line with its figures. Its files live under
+# <mount>/.storage-bench/<run>/<host> and are removed on every exit, an interrupted run included.
+#
+# Usage: cluster-bench --mount DIR --size GIB --run ID
+set -euo pipefail
+export LC_ALL=C
+
+die() {
+  echo "cluster-bench: ERROR: $*" >&2
+  exit 1
+}
+
+MOUNT="" SIZE="" RUN=""
+while (($#)); do
+  case $1 in
+    --mount) MOUNT=${2:-} && shift 2 ;;
+    --size) SIZE=${2:-} && shift 2 ;;
+    --run) RUN=${2:-} && shift 2 ;;
+    *) die "unexpected argument '$1' (usage: cluster-bench --mount DIR --size GIB --run ID)" ;;
+  esac
+done
+[[ $MOUNT =~ ^(/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$ && ! $MOUNT =~ /\.\.(/|$) ]] || die "--mount must be an absolute path, got '$MOUNT'"
+[[ $SIZE =~ ^[1-9][0-9]{0,4}$ ]] || die "--size must be a whole number of GiB from 1 to 99999, got '$SIZE'"
+[[ $RUN =~ ^[A-Za-z0-9-]{1,64}$ ]] || die "--run must be 1-64 characters of A-Z a-z 0-9 -, got '$RUN'"
+mountpoint -q "$MOUNT" || die "$MOUNT is not a mount point: the storage is not mounted on this node"
+
+if ! command -v fio >/dev/null; then
+  echo "cluster-bench: installing fio" >&2
+  if command -v dnf >/dev/null; then
+    dnf install -y -q fio >&2
+  elif command -v apt-get >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q fio >&2
+  fi
+  command -v fio >/dev/null || die "fio is missing and could not be installed"
+fi
+
+HOST=$(hostname -s)
+[[ $HOST =~ ^[A-Za-z0-9._-]+$ ]] || HOST=node-$$
+TOP=$MOUNT/.storage-bench
+DIR=$TOP/$RUN/$HOST
+# Stops a fio still running, removes this node's files, then the run's and the top directory if nothing else is
+# left in them (other nodes of the same run may still be writing theirs).
+FIO_PID=""
+cleanup() {
+  if [[ -n $FIO_PID ]]; then kill "$FIO_PID" 2>/dev/null || true; wait "$FIO_PID" 2>/dev/null || true; fi
+  rm -rf -- "$DIR"
+  rmdir -- "$TOP/$RUN" "$TOP" 2>/dev/null || true
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+mkdir -p -- "$DIR"
+
+# run_fio <rw> [extra]: fio in the background, waited for, so that a signal is handled at once (bash runs a trap
+# only between commands); its JSON report in $DIR/<rw>.json.
+run_fio() {
+  fio --name="$1" --rw="$1" --bs=1M --direct=1 --ioengine=psync --size="${SIZE}G" --filename="$DIR/data" \
+    ${2:+"$2"} --output-format=json --output="$DIR/$1.json" >/dev/null &
+  FIO_PID=$!
+  wait "$FIO_PID"
+  FIO_PID=""
+}
+# The bytes and runtime (ms) of the job's direction, from fio's JSON report.
+figures() {
+  python3 -c 'import json, sys
+job = json.load(open(sys.argv[1]))["jobs"][0][sys.argv[2]]
+print(job["io_bytes"], job["runtime"])' "$DIR/$1.json" "$1"
+}
+run_fio write --end_fsync=1
+run_fio read
+read -r write_bytes write_ms <<<"$(figures write)"
+read -r read_bytes read_ms <<<"$(figures read)"
+[[ $write_bytes =~ ^[0-9]+$ && $write_ms =~ ^[0-9]+$ && $read_bytes =~ ^[0-9]+$ && $read_ms =~ ^[0-9]+$ ]] ||
+  die "fio's report has no figures for this run"
+printf '{"host":"%s","run":"%s","sizeGiB":%s,"writeBytes":%s,"writeMs":%s,"readBytes":%s,"readMs":%s}\n' \
+  "$HOST" "$RUN" "$SIZE" "$write_bytes" "$write_ms" "$read_bytes" "$read_ms"

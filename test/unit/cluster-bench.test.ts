@@ -1,0 +1,103 @@
+/**
+ * lib/scripts/cluster-bench.sh, one node's part of the cluster benchmark, run by bash with a stand-in fio (this
+ * machine has none) that writes the data file and fio's JSON report the way fio 3 does, and a stand-in mountpoint.
+ * Real fio against a real NFS export runs in the VM tests (test/e2e, the client of the reboot boot).
+ */
+import { spawn, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { venvBin } from '../support/venv';
+
+const SCRIPT = path.join(__dirname, '../../lib/scripts/cluster-bench.sh');
+
+/**
+ * A stand-in fio: takes --rw, --size, --filename, --output; writes a small data file (write) and a report with
+ * the fields the script reads (jobs[0].<rw>.io_bytes and runtime), sleeping FIO_SLEEP seconds first if set.
+ */
+const FIO = `#!/usr/bin/env bash
+for a; do case $a in --rw=*) rw=\${a#--rw=} ;; --filename=*) f=\${a#--filename=} ;; --output=*) out=\${a#--output=} ;; --size=*) size=\${a#--size=} ;; esac; done
+echo "$*" >>"$FIO_LOG"
+sleep "\${FIO_SLEEP:-0}"
+[ "$rw" = write ] && head -c 4096 /dev/zero >"$f"
+bytes=$(( \${size%G} * 1073741824 ))
+ms=$([ "$rw" = write ] && echo 2000 || echo 1000)
+printf '{"fio version": "fio-3.33", "jobs": [{"jobname": "%s", "%s": {"io_bytes": %s, "runtime": %s}}]}\\n' "$rw" "$rw" "$bytes" "$ms" >"$out"
+`;
+
+function sandbox(mounted = true) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-bench-'));
+  const bin = path.join(dir, 'bin');
+  const mount = path.join(dir, 'mnt');
+  fs.mkdirSync(bin);
+  fs.mkdirSync(mount);
+  fs.writeFileSync(path.join(bin, 'fio'), FIO, { mode: 0o755 });
+  fs.writeFileSync(path.join(bin, 'mountpoint'), `#!/bin/sh\nexit ${mounted ? 0 : 1}\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(bin, 'hostname'), '#!/bin/sh\necho node07\n', { mode: 0o755 });
+  const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, FIO_LOG: path.join(dir, 'fio.log') };
+  return { dir, mount, env };
+}
+
+describe('cluster-bench', () => {
+  test('writes then reads SIZE GiB in 1 MiB direct I/O, prints one JSON line, and leaves no file behind', () => {
+    const { dir, mount, env } = sandbox();
+    const r = spawnSync('bash', [SCRIPT, '--mount', mount, '--size', '3', '--run', 'run-1'], { encoding: 'utf8', env });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      host: 'node07', run: 'run-1', sizeGiB: 3, writeBytes: 3 * 2 ** 30, writeMs: 2000, readBytes: 3 * 2 ** 30, readMs: 1000,
+    });
+    const calls = fs.readFileSync(path.join(dir, 'fio.log'), 'utf8').trim().split('\n');
+    expect(calls).toHaveLength(2);
+    for (const [i, rw] of ['write', 'read'].entries()) {
+      for (const arg of [`--rw=${rw}`, '--bs=1M', '--direct=1', '--size=3G', `--filename=${mount}/.storage-bench/run-1/node07/data`]) {
+        expect(calls[i].split(' ')).toContain(arg);
+      }
+    }
+    expect(calls[0].split(' ')).toContain('--end_fsync=1');
+    expect(fs.readdirSync(mount)).toEqual([]);
+  });
+
+  test('another node\'s files of the same run stay; only this node\'s go', () => {
+    const { mount, env } = sandbox();
+    fs.mkdirSync(path.join(mount, '.storage-bench/run-1/node03'), { recursive: true });
+    fs.writeFileSync(path.join(mount, '.storage-bench/run-1/node03/data'), 'theirs');
+    expect(spawnSync('bash', [SCRIPT, '--mount', mount, '--size', '1', '--run', 'run-1'], { env }).status).toBe(0);
+    expect(fs.readdirSync(path.join(mount, '.storage-bench/run-1'))).toEqual(['node03']);
+  });
+
+  test.each([['SIGTERM', 143], ['SIGINT', 130]] as const)('interrupted by %s while writing: its files are removed', async (signal, code) => {
+    const { mount, env } = sandbox();
+    const child = spawn('bash', [SCRIPT, '--mount', mount, '--size', '1', '--run', 'run-2'], { env: { ...env, FIO_SLEEP: '5' } });
+    const dataDir = path.join(mount, '.storage-bench/run-2/node07');
+    for (let i = 0; i < 100 && !fs.existsSync(dataDir); i++) await new Promise((res) => setTimeout(res, 20));
+    expect(fs.existsSync(dataDir)).toBe(true);
+    const exited = new Promise<number | null>((res) => child.on('exit', (c) => res(c)));
+    child.kill(signal);
+    expect(await exited).toBe(code);
+    expect(fs.readdirSync(mount)).toEqual([]);
+  });
+
+  test('refuses an unmounted storage and bad arguments, naming them, and writes nothing', () => {
+    const unmounted = sandbox(false);
+    const r = spawnSync('bash', [SCRIPT, '--mount', unmounted.mount, '--size', '1', '--run', 'r'], { encoding: 'utf8', env: unmounted.env });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`cluster-bench: ERROR: ${unmounted.mount} is not a mount point`);
+    const { mount, env } = sandbox();
+    for (const [args, message] of [
+      [['--mount', 'relative', '--size', '1', '--run', 'r'], '--mount must be an absolute path'],
+      [['--mount', mount, '--size', '0', '--run', 'r'], '--size must be a whole number of GiB'],
+      [['--mount', mount, '--size', '1', '--run', 'a/b'], '--run must be 1-64 characters'],
+    ] as const) {
+      const bad = spawnSync('bash', [SCRIPT, ...args], { encoding: 'utf8', env });
+      expect(bad.status).toBe(1);
+      expect(bad.stderr).toContain(message);
+    }
+    expect(fs.readdirSync(mount)).toEqual([]);
+  });
+
+  test('shellcheck-clean', () => {
+    const r = spawnSync(path.join(venvBin(), 'shellcheck'), [SCRIPT], { encoding: 'utf8' });
+    expect(r.stdout + r.stderr).toBe('');
+  });
+});
