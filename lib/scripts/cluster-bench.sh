@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # cluster-bench: one cluster node's part of the cluster benchmark (npm run bench:cluster sends the stack's
 # benchmark document to N tagged nodes at once, and that document runs this). On the mounted storage it writes
-# SIZE GiB sequentially in 1 MiB records with direct I/O (fio, installed if missing), flushed at the end, then
+# SIZE MiB sequentially in 1 MiB records with direct I/O (fio, installed if missing), flushed at the end, then
 # reads them back the same way, and prints one JSON line with its figures. Its files live under
 # <mount>/.storage-bench/<run>/<host> and are removed on every exit, an interrupted run included.
 #
-# Usage: cluster-bench --mount DIR --size GIB --run ID
+# Usage: cluster-bench --mount DIR --size-mib MIB --run ID
 set -euo pipefail
 export LC_ALL=C
 
@@ -18,13 +18,13 @@ MOUNT="" SIZE="" RUN=""
 while (($#)); do
   case $1 in
     --mount) MOUNT=${2:-} && shift 2 ;;
-    --size) SIZE=${2:-} && shift 2 ;;
+    --size-mib) SIZE=${2:-} && shift 2 ;;
     --run) RUN=${2:-} && shift 2 ;;
-    *) die "unexpected argument '$1' (usage: cluster-bench --mount DIR --size GIB --run ID)" ;;
+    *) die "unexpected argument '$1' (usage: cluster-bench --mount DIR --size-mib MIB --run ID)" ;;
   esac
 done
 [[ $MOUNT =~ ^(/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$ && ! $MOUNT =~ /\.\.(/|$) ]] || die "--mount must be an absolute path, got '$MOUNT'"
-[[ $SIZE =~ ^[1-9][0-9]{0,4}$ ]] || die "--size must be a whole number of GiB from 1 to 99999, got '$SIZE'"
+[[ $SIZE =~ ^[1-9][0-9]{0,7}$ ]] || die "--size-mib must be a whole number of MiB from 1 to 99999999, got '$SIZE'"
 [[ $RUN =~ ^[A-Za-z0-9-]{1,64}$ ]] || die "--run must be 1-64 characters of A-Z a-z 0-9 -, got '$RUN'"
 mountpoint -q "$MOUNT" || die "$MOUNT is not a mount point: the storage is not mounted on this node"
 
@@ -58,7 +58,7 @@ mkdir -p -- "$DIR"
 # run_fio <rw> [extra]: fio in the background, waited for, so that a signal is handled at once (bash runs a trap
 # only between commands); its JSON report in $DIR/<rw>.json.
 run_fio() {
-  fio --name="$1" --rw="$1" --bs=1M --direct=1 --ioengine=psync --size="${SIZE}G" --filename="$DIR/data" \
+  fio --name="$1" --rw="$1" --bs=1M --direct=1 --ioengine=psync --size="${SIZE}M" --filename="$DIR/data" \
     ${2:+"$2"} --output-format=json --output="$DIR/$1.json" >/dev/null &
   FIO_PID=$!
   wait "$FIO_PID"
@@ -76,5 +76,5 @@ read -r write_bytes write_ms <<<"$(figures write)"
 read -r read_bytes read_ms <<<"$(figures read)"
 [[ $write_bytes =~ ^[0-9]+$ && $write_ms =~ ^[0-9]+$ && $read_bytes =~ ^[0-9]+$ && $read_ms =~ ^[0-9]+$ ]] ||
   die "fio's report has no figures for this run"
-printf '{"host":"%s","run":"%s","sizeGiB":%s,"writeBytes":%s,"writeMs":%s,"readBytes":%s,"readMs":%s}\n' \
+printf '{"host":"%s","run":"%s","sizeMiB":%s,"writeBytes":%s,"writeMs":%s,"readBytes":%s,"readMs":%s}\n' \
   "$HOST" "$RUN" "$SIZE" "$write_bytes" "$write_ms" "$read_bytes" "$read_ms"

@@ -20,7 +20,7 @@ for a; do case $a in --rw=*) rw=\${a#--rw=} ;; --filename=*) f=\${a#--filename=}
 echo "$*" >>"$FIO_LOG"
 sleep "\${FIO_SLEEP:-0}"
 [ "$rw" = write ] && head -c 4096 /dev/zero >"$f"
-bytes=$(( \${size%G} * 1073741824 ))
+bytes=$(( \${size%M} * 1048576 ))
 ms=$([ "$rw" = write ] && echo 2000 || echo 1000)
 printf '{"fio version": "fio-3.33", "jobs": [{"jobname": "%s", "%s": {"io_bytes": %s, "runtime": %s}}]}\\n' "$rw" "$rw" "$bytes" "$ms" >"$out"
 `;
@@ -39,18 +39,18 @@ function sandbox(mounted = true) {
 }
 
 describe('cluster-bench', () => {
-  test('writes then reads SIZE GiB in 1 MiB direct I/O, prints one JSON line, and leaves no file behind', () => {
+  test('writes then reads SIZE MiB in 1 MiB direct I/O, prints one JSON line, and leaves no file behind', () => {
     const { dir, mount, env } = sandbox();
-    const r = spawnSync('bash', [SCRIPT, '--mount', mount, '--size', '3', '--run', 'run-1'], { encoding: 'utf8', env });
+    const r = spawnSync('bash', [SCRIPT, '--mount', mount, '--size-mib', '3072', '--run', 'run-1'], { encoding: 'utf8', env });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
-      host: 'node07', run: 'run-1', sizeGiB: 3, writeBytes: 3 * 2 ** 30, writeMs: 2000, readBytes: 3 * 2 ** 30, readMs: 1000,
+      host: 'node07', run: 'run-1', sizeMiB: 3072, writeBytes: 3 * 2 ** 30, writeMs: 2000, readBytes: 3 * 2 ** 30, readMs: 1000,
     });
     const calls = fs.readFileSync(path.join(dir, 'fio.log'), 'utf8').trim().split('\n');
     expect(calls).toHaveLength(2);
     for (const [i, rw] of ['write', 'read'].entries()) {
-      for (const arg of [`--rw=${rw}`, '--bs=1M', '--direct=1', '--size=3G', `--filename=${mount}/.storage-bench/run-1/node07/data`]) {
+      for (const arg of [`--rw=${rw}`, '--bs=1M', '--direct=1', '--size=3072M', `--filename=${mount}/.storage-bench/run-1/node07/data`]) {
         expect(calls[i].split(' ')).toContain(arg);
       }
     }
@@ -62,13 +62,13 @@ describe('cluster-bench', () => {
     const { mount, env } = sandbox();
     fs.mkdirSync(path.join(mount, '.storage-bench/run-1/node03'), { recursive: true });
     fs.writeFileSync(path.join(mount, '.storage-bench/run-1/node03/data'), 'theirs');
-    expect(spawnSync('bash', [SCRIPT, '--mount', mount, '--size', '1', '--run', 'run-1'], { env }).status).toBe(0);
+    expect(spawnSync('bash', [SCRIPT, '--mount', mount, '--size-mib', '1', '--run', 'run-1'], { env }).status).toBe(0);
     expect(fs.readdirSync(path.join(mount, '.storage-bench/run-1'))).toEqual(['node03']);
   });
 
   test.each([['SIGTERM', 143], ['SIGINT', 130]] as const)('interrupted by %s while writing: its files are removed', async (signal, code) => {
     const { mount, env } = sandbox();
-    const child = spawn('bash', [SCRIPT, '--mount', mount, '--size', '1', '--run', 'run-2'], { env: { ...env, FIO_SLEEP: '5' } });
+    const child = spawn('bash', [SCRIPT, '--mount', mount, '--size-mib', '1', '--run', 'run-2'], { env: { ...env, FIO_SLEEP: '5' } });
     const dataDir = path.join(mount, '.storage-bench/run-2/node07');
     for (let i = 0; i < 100 && !fs.existsSync(dataDir); i++) await new Promise((res) => setTimeout(res, 20));
     expect(fs.existsSync(dataDir)).toBe(true);
@@ -80,14 +80,14 @@ describe('cluster-bench', () => {
 
   test('refuses an unmounted storage and bad arguments, naming them, and writes nothing', () => {
     const unmounted = sandbox(false);
-    const r = spawnSync('bash', [SCRIPT, '--mount', unmounted.mount, '--size', '1', '--run', 'r'], { encoding: 'utf8', env: unmounted.env });
+    const r = spawnSync('bash', [SCRIPT, '--mount', unmounted.mount, '--size-mib', '1', '--run', 'r'], { encoding: 'utf8', env: unmounted.env });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`cluster-bench: ERROR: ${unmounted.mount} is not a mount point`);
     const { mount, env } = sandbox();
     for (const [args, message] of [
-      [['--mount', 'relative', '--size', '1', '--run', 'r'], '--mount must be an absolute path'],
-      [['--mount', mount, '--size', '0', '--run', 'r'], '--size must be a whole number of GiB'],
-      [['--mount', mount, '--size', '1', '--run', 'a/b'], '--run must be 1-64 characters'],
+      [['--mount', 'relative', '--size-mib', '1', '--run', 'r'], '--mount must be an absolute path'],
+      [['--mount', mount, '--size-mib', '0', '--run', 'r'], '--size-mib must be a whole number of MiB'],
+      [['--mount', mount, '--size-mib', '1', '--run', 'a/b'], '--run must be 1-64 characters'],
     ] as const) {
       const bad = spawnSync('bash', [SCRIPT, ...args], { encoding: 'utf8', env });
       expect(bad.status).toBe(1);
