@@ -22,6 +22,8 @@ export { ServerSettings } from './server-settings';
 export type { ServerSettingsProps } from './server-settings';
 export type { BootstrapConfig, BootstrapEncryption, BootstrapMetrics, EbsVolumeRef } from './bootstrap';
 export { StorageMonitoring, alarmTopicFor } from './monitoring';
+export { BenchDocument, renderBenchDocument } from './bench-document';
+export type { BenchDocumentProps } from './bench-document';
 export type { MonitoredStorage, MonitoringOptions, StorageMonitoringProps } from './monitoring';
 export { SERVER_METRICS, SERVER_METRIC_NAMESPACE, ServerMetricFactory, renderAgentConfig } from './server-metrics';
 export type { AgentConfigProps, ServerMetricIdentity } from './server-metrics';

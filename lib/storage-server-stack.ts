@@ -7,7 +7,7 @@ import { ClientMount } from './client-mount';
 import { applyStackCompliance } from './compliance';
 import { StorageServerContext, contextError } from './context';
 import { StorageServer } from './storage-server';
-import type { StoragePlan } from './sizing';
+import { instanceTypeSpec, knownInstanceType, type StoragePlan } from './sizing';
 import { isLookupPlaceholder } from './validation';
 
 /** Properties of the deployable {@link StorageServerStack}. */
@@ -122,6 +122,20 @@ export class StorageServerStack extends Stack {
     new CfnOutput(this, 'AlarmTopicArn', {
       description: 'SNS topic the server\'s alarms notify (subscribe to it; alarmEmail did so for one address)',
       value: this.server.alarmTopic.topicArn,
+    });
+    new CfnOutput(this, 'BenchDocumentName', {
+      description: 'SSM document of the cluster benchmark (npm run bench:cluster -- --stack <this stack>)',
+      value: this.server.benchDocument.documentName,
+    });
+    new CfnOutput(this, 'BenchEstimate', {
+      description: 'The plan\'s throughput estimate and the server\'s memory, read by npm run bench:cluster',
+      value: JSON.stringify({
+        sustainedWriteMBps: plan.throughput.baselineWriteMBps,
+        sustainedReadMBps: plan.throughput.baselineReadMBps,
+        burstWriteMBps: plan.throughput.burstWriteMBps,
+        burstReadMBps: plan.throughput.burstReadMBps,
+        serverMemoryGiB: plan.backend !== 'fsx-lustre' && knownInstanceType(plan.instanceType) ? instanceTypeSpec(plan.instanceType).memoryGiB : 0,
+      }),
     });
     new CfnOutput(this, 'DashboardName', {
       description: 'CloudWatch dashboard of this server',

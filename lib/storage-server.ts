@@ -11,6 +11,7 @@ import type { StorageBackend } from './backends/backend';
 import { FsxLustreServer } from './backends/fsx-lustre';
 import type { FsType } from '../lambda/register/contract';
 import { MountOnOptions, mountStorageOn } from './client-mount';
+import { BenchDocument } from './bench-document';
 import { ClusterwareRing } from './clusterware';
 import { MonitoringOptions, StorageMonitoring, alarmTopicFor } from './monitoring';
 import { applyServerCompliance } from './compliance';
@@ -399,6 +400,8 @@ export class StorageServer extends Construct implements ec2.IConnectable {
   public readonly monitoring: StorageMonitoring;
   /** The topic the alarms notify: `alarmTopic`, or the one this construct made (subscribe to it). */
   public readonly alarmTopic: sns.ITopic;
+  /** The cluster benchmark's SSM document: each node runs fio on the storage it mounts (npm run bench:cluster). */
+  public readonly benchDocument: BenchDocument;
 
   constructor(scope: Construct, id: string, props: StorageServerProps) {
     super(scope, id);
@@ -475,6 +478,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     this.ready = backend.ready;
     this.updateGuard = backend.updateGuard;
     this.alarmTopic = alarmTopicFor(this, props);
+    this.benchDocument = new BenchDocument(this, 'Bench', { mountPoint: this.mountPoint });
     this.monitoring = new StorageMonitoring(this, 'Monitoring', {
       ...props.monitoring,
       identity: { clusterName, serverName },

@@ -3,7 +3,8 @@
 # benchmark document to N tagged nodes at once, and that document runs this). On the mounted storage it writes
 # SIZE MiB sequentially in 1 MiB records with direct I/O (fio, installed if missing), flushed at the end, then
 # reads them back the same way, and prints one JSON line with its figures. Its files live under
-# <mount>/.storage-bench/<run>/<host> and are removed on every exit, an interrupted run included.
+# <mount>/.storage-bench/<run>/<host> and are removed on every exit, an interrupted run included. The server's
+# bootstrap makes .storage-bench (1777, like /tmp): the nodes run this as root, which the export squashes.
 #
 # Usage: cluster-bench --mount DIR --size-mib MIB --run ID
 set -euo pipefail
@@ -27,6 +28,10 @@ done
 [[ $SIZE =~ ^[1-9][0-9]{0,7}$ ]] || die "--size-mib must be a whole number of MiB from 1 to 99999999, got '$SIZE'"
 [[ $RUN =~ ^[A-Za-z0-9-]{1,64}$ ]] || die "--run must be 1-64 characters of A-Z a-z 0-9 -, got '$RUN'"
 mountpoint -q "$MOUNT" || die "$MOUNT is not a mount point: the storage is not mounted on this node"
+# An NFS server's bootstrap makes it; on FSx for Lustre (root not squashed) the first node does.
+[[ -e $MOUNT/.storage-bench || -L $MOUNT/.storage-bench ]] || mkdir -m 1777 "$MOUNT/.storage-bench" 2>/dev/null || true
+[[ -d $MOUNT/.storage-bench && ! -L $MOUNT/.storage-bench ]] ||
+  die "$MOUNT/.storage-bench is missing and cannot be made here: the server's bootstrap makes it (a server of an older version has none)"
 
 if ! command -v fio >/dev/null; then
   echo "cluster-bench: installing fio" >&2
@@ -42,17 +47,24 @@ HOST=$(hostname -s)
 [[ $HOST =~ ^[A-Za-z0-9._-]+$ ]] || HOST=node-$$
 TOP=$MOUNT/.storage-bench
 DIR=$TOP/$RUN/$HOST
-# Stops a fio still running, removes this node's files, then the run's and the top directory if nothing else is
-# left in them (other nodes of the same run may still be writing theirs).
+# Stops a fio still running, removes this node's files, then the run's directory if nothing else is left in it
+# (other nodes of the same run may still be writing theirs). .storage-bench itself stays.
 FIO_PID=""
 cleanup() {
   if [[ -n $FIO_PID ]]; then kill "$FIO_PID" 2>/dev/null || true; wait "$FIO_PID" 2>/dev/null || true; fi
   rm -rf -- "$DIR"
-  rmdir -- "$TOP/$RUN" "$TOP" 2>/dev/null || true
+  rmdir -- "$TOP/$RUN" 2>/dev/null || true
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+# What an earlier run on this node left (killed outright, a trap cannot run): its own files only.
+for stale in "$TOP"/*/"$HOST"; do
+  [[ -d $stale && ! -L $stale && $stale != "$DIR" ]] || continue
+  echo "cluster-bench: removing $stale, left by an earlier run" >&2
+  rm -rf -- "$stale"
+  rmdir -- "${stale%/*}" 2>/dev/null || true
+done
 mkdir -p -- "$DIR"
 
 # run_fio <rw> [extra]: fio in the background, waited for, so that a signal is handled at once (bash runs a trap

@@ -470,6 +470,20 @@ state_dirs() {
   done
 }
 
+# The cluster benchmark's scratch directory at the top of the data file system (lib/scripts/cluster-bench.sh): root's,
+# 1777 like /tmp, because the nodes run the benchmark as root, which the export squashes to nobody. Each run
+# removes its own files. Anything else of that name (a link, a file, someone's directory) is left alone, with a
+# warning: the export matters more than the benchmark, which then refuses to run.
+bench_dir() {
+  local d=$STORAGE_EXPORT_PATH/.storage-bench
+  [[ -e $d || -L $d ]] || mkdir -m 1777 "$d"
+  if [[ -d $d && ! -L $d && $(stat -c %u "$d") == 0 ]]; then
+    chmod 1777 "$d"
+  else
+    log "WARNING: $d is not a directory of root's (a link, a file, or another owner's): the cluster benchmark has no scratch"
+  fi
+}
+
 # in_scope <command...>: runs the command with the host name set to the server scope, in a UTS namespace of
 # its own (the kernel copies the host name into nfsd's scope whenever nfsd's threads are set).
 in_scope() { unshare --uts /bin/sh -c "echo \"\$0\" >/proc/sys/kernel/hostname && exec \"\$@\"" "$SCOPE" "$@"; }
@@ -529,6 +543,7 @@ configure_nfs() {
   # (at boot, on a replacement, or on a restart below). A serving nfs-server is never restarted for them
   # alone: its clients would take the new scope for another server and give up their locks.
   state_dirs
+  bench_dir
   nfs_units
   if [[ $(nfsconf --get nfsdcld storagedir 2>/dev/null || true) != "$CLD_DIR" ]]; then
     v=$(nfsconf --get nfsdcld storagedir 2>/dev/null || echo /var/lib/nfs/nfsdcld)

@@ -79,7 +79,7 @@ export function renderedExports(template: Template): string {
       `set -euo pipefail
       eval "$(sed -n '/^log() /p; /^need() /p; /^die() {/,/^}/p; /^SETTINGS_KEYS/p; /^read_settings() {/,/^}/p; /^load_config() {/,/^}/p; /^configure_nfs() {/,/^}/p' '${SCRIPT}')"
       ENV_FILE='${dir}/bootstrap.env' REASON_FILE='${dir}/reason' EXPORTS_FILE='${dir}/exports.d/storage-server.exports'
-      state_dirs() { :; }; nfs_units() { :; } # the NFS state directory and systemd drop-ins: VM-tested
+      state_dirs() { :; }; bench_dir() { :; }; nfs_units() { :; } # the NFS state and bench directories, systemd drop-ins: VM-tested
       load_config
       configure_nfs >/dev/null
       cat "$EXPORTS_FILE"`,

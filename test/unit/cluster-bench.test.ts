@@ -30,7 +30,7 @@ function sandbox(mounted = true) {
   const bin = path.join(dir, 'bin');
   const mount = path.join(dir, 'mnt');
   fs.mkdirSync(bin);
-  fs.mkdirSync(mount);
+  fs.mkdirSync(path.join(mount, '.storage-bench'), { recursive: true });
   fs.writeFileSync(path.join(bin, 'fio'), FIO, { mode: 0o755 });
   fs.writeFileSync(path.join(bin, 'mountpoint'), `#!/bin/sh\nexit ${mounted ? 0 : 1}\n`, { mode: 0o755 });
   fs.writeFileSync(path.join(bin, 'hostname'), '#!/bin/sh\necho node07\n', { mode: 0o755 });
@@ -55,7 +55,7 @@ describe('cluster-bench', () => {
       }
     }
     expect(calls[0].split(' ')).toContain('--end_fsync=1');
-    expect(fs.readdirSync(mount)).toEqual([]);
+    expect(fs.readdirSync(path.join(mount, '.storage-bench'))).toEqual([]);
   });
 
   test('another node\'s files of the same run stay; only this node\'s go', () => {
@@ -64,6 +64,19 @@ describe('cluster-bench', () => {
     fs.writeFileSync(path.join(mount, '.storage-bench/run-1/node03/data'), 'theirs');
     expect(spawnSync('bash', [SCRIPT, '--mount', mount, '--size-mib', '1', '--run', 'run-1'], { env }).status).toBe(0);
     expect(fs.readdirSync(path.join(mount, '.storage-bench/run-1'))).toEqual(['node03']);
+  });
+
+  test('an earlier run killed outright (no trap ran) left this node\'s files: they go first, other nodes\' stay', () => {
+    const { mount, env } = sandbox();
+    for (const host of ['node07', 'node03']) {
+      fs.mkdirSync(path.join(mount, `.storage-bench/old-run/${host}`), { recursive: true });
+      fs.writeFileSync(path.join(mount, `.storage-bench/old-run/${host}/data`), 'left');
+    }
+    const r = spawnSync('bash', [SCRIPT, '--mount', mount, '--size-mib', '1', '--run', 'run-3'], { encoding: 'utf8', env });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain(`cluster-bench: removing ${mount}/.storage-bench/old-run/node07, left by an earlier run`);
+    expect(fs.readdirSync(path.join(mount, '.storage-bench'))).toEqual(['old-run']);
+    expect(fs.readdirSync(path.join(mount, '.storage-bench/old-run'))).toEqual(['node03']);
   });
 
   test.each([['SIGTERM', 143], ['SIGINT', 130]] as const)('interrupted by %s while writing: its files are removed', async (signal, code) => {
@@ -75,6 +88,21 @@ describe('cluster-bench', () => {
     const exited = new Promise<number | null>((res) => child.on('exit', (c) => res(c)));
     child.kill(signal);
     expect(await exited).toBe(code);
+    expect(fs.readdirSync(path.join(mount, '.storage-bench'))).toEqual([]);
+  });
+
+  test('without .storage-bench: makes it (1777) where it may (Lustre), refuses where it may not (a squashed root)', () => {
+    const { mount, env } = sandbox();
+    fs.rmdirSync(path.join(mount, '.storage-bench'));
+    expect(spawnSync('bash', [SCRIPT, '--mount', mount, '--size-mib', '1', '--run', 'r'], { env }).status).toBe(0);
+    expect(fs.statSync(path.join(mount, '.storage-bench')).mode & 0o7777).toBe(0o1777);
+    fs.rmdirSync(path.join(mount, '.storage-bench'));
+    // A mkdir that fails as a squashed root's does in the export's root directory (this test may run as root).
+    const bin = env.PATH!.split(':')[0];
+    fs.writeFileSync(path.join(bin, 'mkdir'), '#!/bin/sh\n[ "$1" = -m ] && { echo "mkdir: Permission denied" >&2; exit 1; }\nexec /bin/mkdir "$@"\n', { mode: 0o755 });
+    const r = spawnSync('bash', [SCRIPT, '--mount', mount, '--size-mib', '1', '--run', 'r'], { encoding: 'utf8', env });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`${mount}/.storage-bench is missing and cannot be made here: the server's bootstrap makes it`);
     expect(fs.readdirSync(mount)).toEqual([]);
   });
 
@@ -93,7 +121,7 @@ describe('cluster-bench', () => {
       expect(bad.status).toBe(1);
       expect(bad.stderr).toContain(message);
     }
-    expect(fs.readdirSync(mount)).toEqual([]);
+    expect(fs.readdirSync(path.join(mount, '.storage-bench'))).toEqual([]);
   });
 
   test('shellcheck-clean', () => {

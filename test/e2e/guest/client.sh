@@ -124,8 +124,35 @@ client_stop_start() {
   check "writes files to the new array" write_files
   umount "$MNT" && drop_caches
   check "reads them back intact after a remount" remount_verify
+  cluster_bench
   umount "$MNT"
   send finished
+}
+
+# The cluster benchmark's node part (lib/scripts/cluster-bench.sh) with the real fio, as root (squashed by the
+# export) over NFS: a complete run of 64 MiB, then a run interrupted while writing. Neither leaves a file.
+cluster_bench() {
+  local out line pid
+  SCEN='cluster-bench'
+  out=$(bash "$CTL/scripts/cluster-bench.sh" --mount "$MNT" --size-mib 64 --run e2e-1 2>"$STATE/bench.err")
+  check_eq "the run succeeds" "$?" 0
+  line=$(tail -n 1 <<<"$out")
+  info "result: $line"
+  check "it prints one JSON line with the bytes and times of both phases" python3 -c 'import json, sys
+r = json.loads(sys.argv[1])
+assert r["writeBytes"] == r["readBytes"] == 64 * 2**20 and r["writeMs"] > 0 and r["readMs"] > 0, r' "$line"
+  check_eq "it leaves no file on the export" "$(find "$MNT/.storage-bench" -mindepth 1 | wc -l)" 0
+  bash "$CTL/scripts/cluster-bench.sh" --mount "$MNT" --size-mib 2048 --run e2e-2 >/dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 60); do [[ -e $MNT/.storage-bench/e2e-2/$(hostname -s)/data ]] && break; sleep 1; done
+  check "the run to interrupt is writing" test -e "$MNT/.storage-bench/e2e-2/$(hostname -s)/data"
+  sleep 2
+  kill -TERM "$pid"
+  wait "$pid"
+  check_eq "interrupted while writing, it exits on TERM" "$?" 143
+  check "fio is gone" bash -c '! pgrep -x fio'
+  check_eq "and its files are gone from the export" "$(find "$MNT/.storage-bench" -mindepth 1 | wc -l)" 0
+  SCEN=$STAGE
 }
 
 client_is_missing() {

@@ -313,6 +313,8 @@ server_stop_start() {
   check "a new file system replaces the lost one" test "$(fs_uuid)" != "$(cat "$STATE/fs-uuid")"
   refute "the old canary is gone with the old disks" test -e "$EXPORT/.canary"
   check_layout --luks "${is[@]}"
+  check_eq "the benchmark's scratch directory: root's, 1777 (the nodes' root is squashed)" \
+    "$(stat -c '%U %a' "$EXPORT/.storage-bench")" "root 1777"
   old=$(cat "$STATE/luks-uuid")
   check_has "the old array's key was removed with it" "$journal" \
     "removing the key $KEYS/$old.key: the array it opened is gone with its disks"
@@ -337,23 +339,29 @@ stop_serving() {
 # header_hash: the LV's first 32 MiB (the LUKS2 header and the start of the data).
 header_hash() { head -c 32M "$LVDEV" | sha256sum; }
 
-# Scenario 5c (after the client is done with the array of scenario 5): what the bootstrap refuses on an LV of its
-# own volume group. Its key missing from the root volume: refused, nothing written; the key back: opened and
-# served again. Then a LUKS header it did not make (another label): refused, nothing written.
-luks_refusals() {
-  local uuid out rc before
-  SCEN='luks-no-key'
-  uuid=$(cryptsetup luksUUID "$LVDEV")
-  check "stop serving and close the array" stop_serving
-  mv "$KEYS/$uuid.key" /root/held.key
+# refused_by_hand <why>: the bootstrap run by hand fails naming <why>, and the LV's header and data are unchanged.
+refused_by_hand() {
+  local before out rc
   before=$(header_hash)
   out=$("$BOOTSTRAP" 2>&1)
   rc=$?
   awk '{ print "by hand: " $0 }' <<<"$out"
   check "the bootstrap fails" test "$rc" != 0
-  check_has "naming the missing key" "$out" \
-    "$LVDEV is encrypted (LUKS $uuid) and its key $KEYS/$uuid.key is not on this server's root volume: cannot open it, nothing was written"
+  check_has "naming why" "$out" "$1"
   check_eq "the LV's header and data are unchanged" "$(header_hash)" "$before"
+}
+
+# Scenario 5c (after the client is done with the array of scenario 5): what the bootstrap refuses on an LV of its
+# own volume group. Its key missing from the root volume: refused, nothing written; the key back: opened and
+# served again. Then a LUKS header it did not make (another label): refused, nothing written.
+luks_refusals() {
+  local uuid out
+  SCEN='luks-no-key'
+  uuid=$(cryptsetup luksUUID "$LVDEV")
+  check "stop serving and close the array" stop_serving
+  mv "$KEYS/$uuid.key" /root/held.key
+  refused_by_hand \
+    "$LVDEV is encrypted (LUKS $uuid) and its key $KEYS/$uuid.key is not on this server's root volume: cannot open it, nothing was written"
   refute "nothing is mounted" mountpoint -q "$EXPORT"
   SCEN='metrics-down'
   check_metrics down
@@ -367,14 +375,8 @@ luks_refusals() {
   check "stop serving and close the array" stop_serving
   check "another tool's LUKS header on the LV" bash -c "printf other | cryptsetup luksFormat --batch-mode --type luks2 \
     --pbkdf pbkdf2 --pbkdf-force-iterations 1000 --label someone-else --key-file - $LVDEV"
-  before=$(header_hash)
-  out=$("$BOOTSTRAP" 2>&1)
-  rc=$?
-  awk '{ print "by hand: " $0 }' <<<"$out"
-  check "the bootstrap fails" test "$rc" != 0
-  check_has "naming the foreign header" "$out" \
+  refused_by_hand \
     "$LVDEV holds LUKS (label 'someone-else') that this bootstrap did not make: not opening it, nothing was written"
-  check_eq "the LV's header and data are unchanged" "$(header_hash)" "$before"
   check_eq "the key of the array stays (the disks still hold that array's volume group)" "$(ls "$KEYS")" "$uuid.key"
 }
 

@@ -1,0 +1,77 @@
+import * as ssm from 'aws-cdk-lib/aws-ssm';
+import { Construct } from 'constructs';
+import { readScript } from './script-file';
+
+/**
+ * The cluster benchmark's SSM Command document: `npm run bench:cluster` sends it to N tagged cluster nodes at once,
+ * and each runs lib/scripts/cluster-bench.sh against the storage it has mounted, printing one JSON line.
+ */
+
+/** File name of the node's part under lib/scripts. */
+export const BENCH_SCRIPT_NAME = 'cluster-bench.sh';
+
+/** The document's parameters, checked by SSM against these patterns before anything runs on a node. */
+export const BENCH_PARAMETERS = {
+  sizeMiB: { pattern: '^[1-9][0-9]{0,7}$', description: 'MiB each node writes then reads (1 MiB records, direct I/O)' },
+  runId: { pattern: '^[A-Za-z0-9-]{1,64}$', description: 'Names the run: each node works in <mount>/.storage-bench/<runId>/<host>' },
+} as const;
+
+const HEREDOC_END = 'STORAGE_SERVER_CLUSTER_BENCH_SH';
+
+/**
+ * The document content (schema 2.2): writes the script to a temporary file with a quoted heredoc and runs it with
+ * bash against `mountPoint`, with the two parameters, whose patterns keep them to characters a shell takes as text.
+ */
+export function renderBenchDocument(mountPoint: string, script: string = readScript(BENCH_SCRIPT_NAME)): Record<string, unknown> {
+  if (!/^(\/[A-Za-z0-9._-]+)+$/.test(mountPoint)) {
+    throw new Error(`mountPoint '${mountPoint}' must be an absolute path of [A-Za-z0-9._-] segments`);
+  }
+  if (script.includes('{{')) throw new Error(`${BENCH_SCRIPT_NAME} must not contain '{{' (SSM parameter syntax)`);
+  if (script.split('\n').includes(HEREDOC_END)) throw new Error(`${BENCH_SCRIPT_NAME} must not contain a line '${HEREDOC_END}'`);
+  const command = [
+    'set -eu',
+    'script=$(mktemp)',
+    `cat >"$script" <<'${HEREDOC_END}'`,
+    ...script.replace(/\n$/, '').split('\n'),
+    HEREDOC_END,
+    'rc=0',
+    `bash "$script" --mount ${mountPoint} --size-mib {{ sizeMiB }} --run {{ runId }} || rc=$?`,
+    'rm -f "$script"',
+    'exit "$rc"',
+  ].join('\n');
+  return {
+    schemaVersion: '2.2',
+    description: 'StorageServer cluster benchmark: this node writes then reads sizeMiB with fio (1 MiB, direct I/O) on the ' +
+      `storage mounted at ${mountPoint}, prints one JSON line, and removes its files (npm run bench:cluster).`,
+    parameters: Object.fromEntries(Object.entries(BENCH_PARAMETERS).map(([name, p]) => [name, {
+      type: 'String', description: p.description, allowedPattern: p.pattern,
+    }])),
+    mainSteps: [{
+      action: 'aws:runShellScript',
+      name: 'clusterBench',
+      precondition: { StringEquals: ['platformType', 'Linux'] },
+      inputs: { runCommand: [command], timeoutSeconds: '21600' },
+    }],
+  };
+}
+
+/** Properties of a {@link BenchDocument}. */
+export interface BenchDocumentProps {
+  /** Where the cluster nodes mount the storage. */
+  readonly mountPoint: string;
+}
+
+/** The benchmark document, deployed with the server (the name is CloudFormation's: see `documentName`). */
+export class BenchDocument extends Construct {
+  /** The document's name, for `aws ssm send-command --document-name`. */
+  public readonly documentName: string;
+
+  constructor(scope: Construct, id: string, props: BenchDocumentProps) {
+    super(scope, id);
+    const document = new ssm.CfnDocument(this, 'Document', {
+      documentType: 'Command',
+      content: renderBenchDocument(props.mountPoint),
+    });
+    this.documentName = document.ref;
+  }
+}
