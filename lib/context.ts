@@ -131,13 +131,13 @@ export interface StorageServerContext {
    */
   readonly encryptInstanceStore?: boolean;
   /**
-   * `alarmEmail`: an address the alarms notify (a new, encrypted topic; the address confirms the subscription).
-   * @default - no notification
+   * `alarmEmail`: an address the stack's alarm topic notifies (the address confirms the subscription).
+   * @default - no subscription (the topic's ARN is the AlarmTopicArn output)
    */
   readonly alarmEmail?: string;
   /**
-   * `alarmTopicArn`: an existing SNS topic the alarms notify.
-   * @default - no notification
+   * `alarmTopicArn`: an existing SNS topic the alarms notify instead of the stack's own.
+   * @default - the stack's own alarm topic
    */
   readonly alarmTopicArn?: string;
   /**
@@ -222,9 +222,9 @@ export const CONTEXT_DEFAULTS = {
   terminationProtection: undefined,
   /** Absent: the construct's default (encrypted on d2). */
   encryptInstanceStore: undefined,
-  /** Absent: the alarms notify nobody (they show on the dashboard). */
+  /** Absent: the alarm topic has no subscription (subscribe to the AlarmTopicArn output). */
   alarmEmail: undefined,
-  /** Absent: see alarmEmail. */
+  /** Absent: the stack's own alarm topic. */
   alarmTopicArn: undefined,
   /** Absent: new, blank data volumes. */
   restoreSnapshotIds: undefined,
