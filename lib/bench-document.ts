@@ -1,6 +1,6 @@
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
-import { readScript } from './script-file';
+import { heredocBody, readScript } from './script-file';
 
 /**
  * The cluster benchmark's SSM Command document: `npm run bench:cluster` sends it to N tagged cluster nodes at once,
@@ -26,13 +26,12 @@ export function renderBenchDocument(mountPoint: string, script: string = readScr
   if (!/^(\/[A-Za-z0-9._-]+)+$/.test(mountPoint)) {
     throw new Error(`mountPoint '${mountPoint}' must be an absolute path of [A-Za-z0-9._-] segments`);
   }
-  if (script.includes('{{')) throw new Error(`${BENCH_SCRIPT_NAME} must not contain '{{' (SSM parameter syntax)`);
-  if (script.split('\n').includes(HEREDOC_END)) throw new Error(`${BENCH_SCRIPT_NAME} must not contain a line '${HEREDOC_END}'`);
+  const body = heredocBody(BENCH_SCRIPT_NAME, script, HEREDOC_END, { ssm: true });
   const command = [
     'set -eu',
     'script=$(mktemp)',
     `cat >"$script" <<'${HEREDOC_END}'`,
-    ...script.replace(/\n$/, '').split('\n'),
+    body,
     HEREDOC_END,
     'rc=0',
     `bash "$script" --mount ${mountPoint} --size-mib {{ sizeMiB }} --run {{ runId }} || rc=$?`,

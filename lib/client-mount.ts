@@ -12,7 +12,7 @@ import {
   validateName,
   validatePrefix,
 } from '../lambda/register/contract';
-import { readScript } from './script-file';
+import { heredocBody, readScript } from './script-file';
 import { validateConcrete } from './registration';
 
 /** File name of the client mount script under lib/scripts. */
@@ -293,21 +293,14 @@ export interface ClientMountDocumentOptions {
  * allowHome; one shell step.
  */
 export function renderClientMountDocument(options: ClientMountDocumentOptions): Record<string, unknown> {
-  const { script } = options;
-  if (script.includes('{{'))
-    throw new Error(`${CLIENT_MOUNT_SCRIPT_NAME} must not contain '{{' (SSM parameter syntax)`);
-  if (script.split('\n').some((line) => line.trim() === HEREDOC_END)) {
-    throw new Error(
-      `${CLIENT_MOUNT_SCRIPT_NAME} must not contain a line '${HEREDOC_END}' (the heredoc delimiter)`,
-    );
-  }
+  const body = heredocBody(CLIENT_MOUNT_SCRIPT_NAME, options.script, HEREDOC_END, { ssm: true });
   const runCommand = [
     '#!/bin/sh',
     `# Rendered by the StorageServer CDK app from lib/scripts/${CLIENT_MOUNT_SCRIPT_NAME}.`,
     'script=$(mktemp) || exit 1',
     `trap 'rm -f "$script"' EXIT`,
     `cat >"$script" <<'${HEREDOC_END}' || exit 1`,
-    script.endsWith('\n') ? script.slice(0, -1) : script,
+    body,
     HEREDOC_END,
     'rc=0',
     'set --',

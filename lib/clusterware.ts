@@ -6,7 +6,7 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { acknowledgeCompliance } from './compliance';
-import { readScript } from './script-file';
+import { heredocBody, readScript } from './script-file';
 
 /** File name of the join script under lib/scripts. */
 export const CLUSTERWARE_JOIN_SCRIPT_NAME = 'clusterware-join.sh';
@@ -150,16 +150,13 @@ export interface ClusterwareJoinOptions {
 
 /** User-data lines: install the join script and run it with the secret's ARN (never the token). */
 export function renderClusterwareJoin(o: ClusterwareJoinOptions): string[] {
-  if (o.script.split('\n').some((line) => line.trim() === HEREDOC_END)) {
-    throw new Error(
-      `${CLUSTERWARE_JOIN_SCRIPT_NAME} must not contain a line '${HEREDOC_END}' (the heredoc delimiter)`,
-    );
-  }
+  // User data, not an SSM document: `{{` is plain text there.
+  const body = heredocBody(CLUSTERWARE_JOIN_SCRIPT_NAME, o.script, HEREDOC_END, { ssm: false });
   return [
     `# storage-server: join the clusterware ring of ${o.clusterName} (master ${o.loginIp})`,
     `install -d -m 0755 ${path.posix.dirname(INSTALL_PATH)}`,
     `cat >${INSTALL_PATH} <<'${HEREDOC_END}'`,
-    o.script.endsWith('\n') ? o.script.slice(0, -1) : o.script,
+    body,
     HEREDOC_END,
     `chmod 0755 ${INSTALL_PATH}`,
     `${INSTALL_PATH} --secret-id '${o.secretArn}' --region '${o.region}' --cluster '${o.clusterName}' ` +

@@ -18,3 +18,17 @@ export function readScript(name: string, baseDir: string = __dirname): string {
   if (!found) throw new Error(`${name} not found; looked in: ${candidates.join(', ')}`);
   return fs.readFileSync(found, 'utf8');
 }
+
+/**
+ * A script's text as the body of a quoted here-document ending at `delimiter` (its last newline dropped), for the
+ * constructs that embed lib/scripts in user data or an SSM document. Refuses a script with a line that would end
+ * the here-document early, and, for an SSM document (`ssm`), one holding `{{`, which SSM would take for a
+ * parameter. `name` names the script in the message.
+ */
+export function heredocBody(name: string, script: string, delimiter: string, options: { readonly ssm: boolean }): string {
+  if (options.ssm && script.includes('{{')) throw new Error(`${name} must not contain '{{' (SSM parameter syntax)`);
+  if (script.split('\n').some((line) => line.trim() === delimiter)) {
+    throw new Error(`${name} must not contain a line '${delimiter}' (the heredoc delimiter)`);
+  }
+  return script.endsWith('\n') ? script.slice(0, -1) : script;
+}

@@ -1,4 +1,4 @@
-import { readScript } from './script-file';
+import { heredocBody, readScript } from './script-file';
 
 /**
  * Rendering of the SSM Command document that Data Lifecycle Manager (DLM) runs as the pre and post
@@ -47,13 +47,7 @@ export function loadFreezeScript(baseDir: string = __dirname): string {
  */
 export function renderFreezeCommand(options: FreezeDocumentOptions): string {
   const { script, mountPath, maxFreezeSeconds } = options;
-  if (script.includes('{{')) {
-    // SSM would try to substitute it as a document parameter.
-    throw new Error(`${FREEZE_SCRIPT_NAME} must not contain '{{' (SSM parameter syntax)`);
-  }
-  if (script.split('\n').some((line) => line.trim() === HEREDOC_END)) {
-    throw new Error(`${FREEZE_SCRIPT_NAME} must not contain a line '${HEREDOC_END}' (the heredoc delimiter)`);
-  }
+  const body = heredocBody(FREEZE_SCRIPT_NAME, script, HEREDOC_END, { ssm: true });
   if (!/^(\/[A-Za-z0-9._-]+)+$/.test(mountPath)) {
     throw new Error(`mountPath '${mountPath}' must be an absolute path of [A-Za-z0-9._-] segments`);
   }
@@ -67,7 +61,7 @@ export function renderFreezeCommand(options: FreezeDocumentOptions): string {
     'script=$(mktemp) || exit 201',
     `trap 'rm -f "$script"' EXIT`,
     `cat >"$script" <<'${HEREDOC_END}' || exit 201`,
-    script.endsWith('\n') ? script.slice(0, -1) : script,
+    body,
     HEREDOC_END,
     'rc=0',
     `bash "$script" '{{ command }}' '${mountPath}' '${maxFreezeSeconds}' || rc=$?`,

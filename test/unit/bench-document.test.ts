@@ -46,5 +46,6 @@ describe('the cluster benchmark document', () => {
   test('refuses a mount point it cannot put in a shell line, and a script with SSM syntax', () => {
     expect(() => renderBenchDocument('/data dir')).toThrow(/mountPoint '\/data dir' must be an absolute path/);
     expect(() => renderBenchDocument('/data', 'echo {{ x }}')).toThrow(/must not contain '\{\{'/);
+    expect(() => renderBenchDocument('/data', 'echo\n  STORAGE_SERVER_CLUSTER_BENCH_SH\n')).toThrow(/the heredoc delimiter/);
   });
 });
