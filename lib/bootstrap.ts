@@ -10,7 +10,7 @@
  * output, never parsed, so CloudFormation substitutes the real volume ids.
  */
 import * as path from 'path';
-import { readScript } from './script-file';
+import { heredocBody, readScript } from './script-file';
 
 /** An EBS data volume as the bootstrap finds it: by volume id (Nitro NVMe serial) or attachment name (Xen). */
 export interface EbsVolumeRef {
@@ -218,13 +218,10 @@ export function renderLoaderUserData(): string[] {
 export function renderApplyCommand(config: BootstrapConfig, extra: string[] = []): string {
   const script = compactScript(bootstrapScript());
   const heredoc = (file: string, text: string, mode: string): string[] => {
-    const lines = text.replace(/\n$/, '').split('\n');
-    if (lines.includes(HEREDOC_END)) throw new Error(`${file}: a line equals the here-document end marker ${HEREDOC_END}`);
-    if (text.includes('{{')) throw new Error(`${file}: must not contain '{{' (SSM parameter syntax)`);
     return [
       `tmp=$(mktemp ${path.posix.dirname(file)}/.storage-server.XXXXXX)`,
       `cat >"$tmp" <<'${HEREDOC_END}'`,
-      ...lines,
+      heredocBody(file, text, HEREDOC_END, { ssm: true }),
       HEREDOC_END,
       `chmod ${mode} "$tmp" && mv -f "$tmp" ${file}`,
     ];
@@ -260,7 +257,7 @@ export function renderApplyCommand(config: BootstrapConfig, extra: string[] = []
       'if [ "$rc" -eq 0 ]; then',
       '  extra=$(mktemp)',
       `  cat >"$extra" <<'${HEREDOC_END}'`,
-      ...extra,
+      heredocBody('the extra commands', extra.join('\n'), HEREDOC_END, { ssm: true }),
       HEREDOC_END,
       '  bash "$extra" || rc=$?',
       '  rm -f "$extra"',

@@ -511,6 +511,12 @@ describe('NFSv4 state that outlives the instance', () => {
 });
 
 describe('renderApplyCommand', () => {
+  test('refuses extra commands that would end their here-document early, or hold SSM parameter syntax', () => {
+    expect(() => renderApplyCommand(instanceStore, ['echo one', 'STORAGE_BOOTSTRAP_EOF'])).toThrow(
+      "the extra commands must not contain a line 'STORAGE_BOOTSTRAP_EOF' (the heredoc delimiter)");
+    expect(() => renderApplyCommand(instanceStore, ['echo {{ x }}'])).toThrow("the extra commands must not contain '{{' (SSM parameter syntax)");
+  });
+
   test('installs the script, its settings and the unit, enables the unit, runs it through systemd, prints its log', () => {
     const run = runApply(renderApplyCommand(instanceStore));
     expect(run.stderr).toBe('');
