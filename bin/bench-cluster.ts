@@ -16,21 +16,15 @@ import {
   CancelCommandCommand, GetCommandInvocationCommand, PutParameterCommand, SendCommandCommand, SSMClient,
   type GetCommandInvocationCommandOutput,
 } from '@aws-sdk/client-ssm';
+import { type BenchEstimate } from '../lib/bench-document';
+
+export { type BenchEstimate };
 
 /** What the run reads of one node's invocation (GetCommandInvocation). */
 export type Invocation = Pick<GetCommandInvocationCommandOutput, 'InstanceId' | 'Status' | 'StandardOutputContent' | 'StandardErrorContent'>;
 
 const FINAL = ['Success', 'Failed', 'Cancelled', 'TimedOut', 'Undeliverable', 'Terminated'];
 
-/** What the stack's `BenchEstimate` output holds: the plan's figures and the server's memory. */
-export interface BenchEstimate {
-  readonly sustainedWriteMBps: number;
-  readonly sustainedReadMBps: number;
-  readonly burstWriteMBps: number;
-  readonly burstReadMBps: number;
-  /** 0 where there is no server of ours (FSx for Lustre). */
-  readonly serverMemoryGiB: number;
-}
 
 /** One node's line (cluster-bench.sh). */
 export interface NodeResult {
@@ -96,8 +90,8 @@ export function formatReport(result: BenchResult): string {
   const lines = [
     `Cluster benchmark ${result.runId}: ${result.nodes.length} node(s), fio sequential 1 MiB, direct I/O`,
     '',
-    'node                 host                 GiB   write MB/s  read MB/s',
-    ...result.nodes.map((n) => `${n.instanceId.padEnd(20)} ${n.host.padEnd(20)} ${(n.writeBytes / 2 ** 30).toFixed(0).padStart(4)}` +
+    'node                 host                     GiB   write MB/s  read MB/s',
+    ...result.nodes.map((n) => `${n.instanceId.padEnd(20)} ${n.host.padEnd(20)} ${(n.writeBytes / 2 ** 30).toFixed(2).padStart(7)}` +
       `   ${mbps(n.writeBytes, n.writeMs).padStart(10)} ${mbps(n.readBytes, n.readMs).padStart(10)}`),
     ...result.failed.map((f) => `${f.instanceId.padEnd(20)} FAILED (${f.status}): ${f.detail}`),
     '',

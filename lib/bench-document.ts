@@ -1,6 +1,7 @@
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
 import { heredocBody, readScript } from './script-file';
+import { instanceTypeSpec, knownInstanceType, type StoragePlan } from './sizing';
 
 /**
  * The cluster benchmark's SSM Command document: `npm run bench:cluster` sends it to N tagged cluster nodes at once,
@@ -15,6 +16,31 @@ export const BENCH_PARAMETERS = {
   sizeMiB: { pattern: '^[1-9][0-9]{0,7}$', description: 'MiB each node writes then reads (1 MiB records, direct I/O)' },
   runId: { pattern: '^[A-Za-z0-9-]{1,64}$', description: 'Names the run: each node works in <mount>/.storage-bench/<runId>/<host>' },
 } as const;
+
+/** What the stack's `BenchEstimate` output holds, which `npm run bench:cluster` reads: the plan's figures and the server's memory. */
+export interface BenchEstimate {
+  /** The plan's sustained (baseline) write throughput, MB/s. */
+  readonly sustainedWriteMBps: number;
+  /** The plan's sustained (baseline) read throughput, MB/s. */
+  readonly sustainedReadMBps: number;
+  /** The plan's burst write throughput, MB/s. */
+  readonly burstWriteMBps: number;
+  /** The plan's burst read throughput, MB/s. */
+  readonly burstReadMBps: number;
+  /** The server's memory (sizes the default run past its page cache); 0 where there is no server of ours (FSx for Lustre). */
+  readonly serverMemoryGiB: number;
+}
+
+/** The benchmark's estimate for a plan: what the report puts the measured figures beside. */
+export function benchEstimate(plan: StoragePlan): BenchEstimate {
+  return {
+    sustainedWriteMBps: plan.throughput.baselineWriteMBps,
+    sustainedReadMBps: plan.throughput.baselineReadMBps,
+    burstWriteMBps: plan.throughput.burstWriteMBps,
+    burstReadMBps: plan.throughput.burstReadMBps,
+    serverMemoryGiB: plan.backend !== 'fsx-lustre' && knownInstanceType(plan.instanceType) ? instanceTypeSpec(plan.instanceType).memoryGiB : 0,
+  };
+}
 
 const HEREDOC_END = 'STORAGE_SERVER_CLUSTER_BENCH_SH';
 

@@ -3,11 +3,12 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import { benchEstimate } from './bench-document';
 import { ClientMount } from './client-mount';
 import { applyStackCompliance } from './compliance';
 import { StorageServerContext, contextError } from './context';
 import { StorageServer } from './storage-server';
-import { instanceTypeSpec, knownInstanceType, type StoragePlan } from './sizing';
+import { type StoragePlan } from './sizing';
 import { isLookupPlaceholder } from './validation';
 
 /** Properties of the deployable {@link StorageServerStack}. */
@@ -129,13 +130,7 @@ export class StorageServerStack extends Stack {
     });
     new CfnOutput(this, 'BenchEstimate', {
       description: 'The plan\'s throughput estimate and the server\'s memory, read by npm run bench:cluster',
-      value: JSON.stringify({
-        sustainedWriteMBps: plan.throughput.baselineWriteMBps,
-        sustainedReadMBps: plan.throughput.baselineReadMBps,
-        burstWriteMBps: plan.throughput.burstWriteMBps,
-        burstReadMBps: plan.throughput.burstReadMBps,
-        serverMemoryGiB: plan.backend !== 'fsx-lustre' && knownInstanceType(plan.instanceType) ? instanceTypeSpec(plan.instanceType).memoryGiB : 0,
-      }),
+      value: JSON.stringify(benchEstimate(plan)),
     });
     new CfnOutput(this, 'DashboardName', {
       description: 'CloudWatch dashboard of this server',

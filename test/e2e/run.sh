@@ -87,6 +87,7 @@ instance_store() {
   else
     fail "stop-start: the EBS volume beside the NVMe instance store was written"
   fi
+  bench_report client-stop-start
 
   # Two of the type's three NVMe instance-store disks have appeared (the mapping lists three): the bootstrap
   # counts them against the mapping, waits, then fails, and never builds on the two it sees.
@@ -178,6 +179,40 @@ ebs() {
       fail "ebs: disk $d was written"
     fi
   done
+}
+
+# bench_report <client label>: what npm run bench:cluster does with a node's output, on the line the client VM's
+# cluster-bench run printed (test/e2e/lib/bench-report.ts): the report's aggregate must be that node's own bytes
+# over its own time (one node), beside the estimate, with nothing counted as failed.
+bench_report() {
+  local line report got want
+  line=$(grep -aoE 'E2E INFO cluster-bench: result: \{[^}]*\}' "$RUN_DIR/logs/$1.console" | tail -n 1 |
+    sed 's/^E2E INFO cluster-bench: result: //') || true
+  if [[ -z $line ]]; then
+    fail "cluster-bench: the client printed no result line to aggregate"
+    return
+  fi
+  if ! report=$(cd "$REPO_DIR" && npx --no-install ts-node --transpile-only test/e2e/lib/bench-report.ts "$line" 2>&1); then
+    fail "cluster-bench: bench:cluster's aggregate failed on the node's line: ${report##*$'\n'}"
+    return
+  fi
+  log "bench:cluster's report of the VM run:"
+  sed -n '/^Cluster benchmark/,/^Aggregate:/p' <<<"$report" | sed 's/^/    | /' >&2
+  got=$(grep -E '^aggregate ' <<<"$report" | tail -n 1)
+  # shellcheck disable=SC2016 # JavaScript, not shell: its template literal is node's to expand
+  want=$(node -e 'const r = JSON.parse(process.argv[1]);
+    const mbps = (b, ms) => b / 1e6 / (ms / 1000);
+    console.log(`aggregate ${mbps(r.writeBytes, r.writeMs)} ${mbps(r.readBytes, r.readMs)} 1 0`);' "$line")
+  if [[ -n $got && $got == "$want" ]]; then
+    pass "cluster-bench: bench:cluster aggregates the VM's run (${got#aggregate }: write and read MB/s, nodes, failed)"
+  else
+    fail "cluster-bench: bench:cluster's aggregate '${got:-none}' is not the node's own '$want'"
+  fi
+  if grep -qE '^write MB/s +[0-9]+ +156 +156 +[0-9.]+$' <<<"$report" && grep -qE '^read MB/s +[0-9]+ +156 +156 +[0-9.]+$' <<<"$report"; then
+    pass "cluster-bench: the report puts the aggregate beside the d2.xlarge plan's estimate (156 MB/s) with the ratio"
+  else
+    fail "cluster-bench: the report has no aggregate row beside the estimate"
+  fi
 }
 
 # Replacement (an EBS server's instance replaced): the client VM stays up through two server VMs. The first

@@ -135,7 +135,7 @@ describe('the result', () => {
   test('the report: each node, the aggregate beside the estimate, and the ratio to the sustained figure', () => {
     const report = formatReport(aggregate('r', RECORDED, ESTIMATE));
     expect(report).toContain('Cluster benchmark r: 2 node(s)');
-    expect(report).toMatch(/i-0aaaaaaaaaaaaaaa1\s+node01\s+16\s+215\s+344/);
+    expect(report).toMatch(/i-0aaaaaaaaaaaaaaa1\s+node01\s+16\.00\s+215\s+344/);
     expect(report).toMatch(/i-0aaaaaaaaaaaaaaa3\s+FAILED \(Failed\): cluster-bench: ERROR: \/data is not a mount point/);
     expect(report).toMatch(/write MB\/s\s+344\s+250\s+500\s+1\.37/);
     expect(report).toMatch(/read MB\/s\s+687\s+250\s+500\s+2\.75/);
