@@ -5,6 +5,7 @@ import * as fsx from 'aws-cdk-lib/aws-fsx';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { StorageMonitoring, type StorageMonitoringProps } from '../../lib/monitoring';
 import { SERVER_METRIC_NAMESPACE, renderAgentConfig } from '../../lib/server-metrics';
+import { agentConfigErrors } from '../support/cloudwatch-agent-schema';
 import { cfnLint } from '../support/cfn-lint';
 import { nagFindings } from '../support/nag';
 
@@ -205,6 +206,41 @@ describe('the agent\'s configuration publishes what the alarms read', () => {
     });
     const disks = JSON.parse(renderAgentConfig({ ...IDENTITY, instanceStoreDisks: ['xvdb', 'xvdc'] })).metrics.metrics_collected.diskio;
     expect(disks).toEqual({ resources: ['xvdb', 'xvdc'], measurement: ['read_bytes', 'write_bytes'], metrics_collection_interval: 60, append_dimensions: dims });
+  });
+
+  test('the agent would take both configurations: the rules of its own schema hold (test/support/cloudwatch-agent-schema.ts)', () => {
+    expect(agentConfigErrors(renderAgentConfig({ ...IDENTITY, instanceStoreDisks: [] }))).toEqual([]);
+    // A d2.8xlarge's 24 disks, xvdb to xvdy.
+    const disks = Array.from({ length: 24 }, (_, i) => `xvd${String.fromCharCode(98 + i)}`);
+    expect(agentConfigErrors(renderAgentConfig({ ...IDENTITY, instanceStoreDisks: disks }))).toEqual([]);
+  });
+
+  test('and those rules refuse what the agent refuses: they are not a check that cannot fail', () => {
+    const config = (): { agent: Record<string, unknown>; metrics: { metrics_collected: Record<string, Record<string, unknown>> } & Record<string, unknown> } =>
+      JSON.parse(renderAgentConfig({ ...IDENTITY, instanceStoreDisks: ['xvdb'] }));
+    const errorsOf = (change: (c: ReturnType<typeof config>) => void): string[] => {
+      const c = config();
+      change(c);
+      return agentConfigErrors(JSON.stringify(c));
+    };
+    // The StatsD plugin takes no append_dimensions (its dimensions come from the datagrams' tags).
+    expect(errorsOf((c) => { c.metrics.metrics_collected.statsd.append_dimensions = { ClusterName: 'hpc1' }; })).toEqual([
+      expect.stringContaining('/metrics/metrics_collected/statsd must NOT have additional properties'),
+    ]);
+    expect(errorsOf((c) => { delete c.metrics.metrics_collected.mem.measurement; })).toEqual([
+      expect.stringContaining("/metrics/metrics_collected/mem must have required property 'measurement'"),
+    ]);
+    expect(errorsOf((c) => { c.metrics.metrics_collected.diskio.metrics_collection_interval = 0; })).toEqual([
+      expect.stringContaining('/metrics/metrics_collected/diskio/metrics_collection_interval must be >= 1'),
+    ]);
+    expect(errorsOf((c) => { c.metrics.metrics_collected.mem.append_dimensions = { ClusterName: '' }; })).toEqual([
+      expect.stringContaining('/metrics/metrics_collected/mem/append_dimensions/ClusterName must NOT have fewer than 1 characters'),
+    ]);
+    expect(errorsOf((c) => { c.metrics.namespace_name = 'x'; })).toEqual([expect.stringContaining('/metrics must NOT have additional properties')]);
+    expect(errorsOf((c) => { c.agent.omit_hostnme = true; })).toEqual([expect.stringContaining('/agent must NOT have additional properties')]);
+    expect(errorsOf((c) => { c.metrics.metrics_collected = {}; })).toEqual([
+      expect.stringContaining('/metrics/metrics_collected must NOT have fewer than 1 properties'),
+    ]);
   });
 });
 

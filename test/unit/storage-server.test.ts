@@ -5,6 +5,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { applyRunCommand, renderedExports } from '../support/apply';
+import { agentConfigErrors } from '../support/cloudwatch-agent-schema';
 import { appStack, lookedUpAppStack, serverStack } from '../support/stacks';
 import { nagFindings } from '../support/nag';
 
@@ -687,6 +688,12 @@ describe('the server\'s own metrics (issue 18)', () => {
     expect((config.metrics.metrics_collected.diskio as { resources: string[] }).resources)
       .toEqual(Array.from({ length: 12 }, (_, i) => `xvd${String.fromCharCode(98 + i)}`));
     expect(agentConfigOf(serverStack({ capacityTiB: 5 }).template).metrics.metrics_collected).not.toHaveProperty('diskio');
+  });
+
+  test('the configuration the apply document writes is one the agent takes (its schema\'s rules), on both backends', () => {
+    for (const capacityTiB of [20, 5]) {
+      expect(agentConfigErrors(JSON.stringify(agentConfigOf(serverStack({ capacityTiB }).template)))).toEqual([]);
+    }
   });
 });
 
