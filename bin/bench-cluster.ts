@@ -17,6 +17,7 @@ import {
   type GetCommandInvocationCommandOutput,
 } from '@aws-sdk/client-ssm';
 import { type BenchEstimate } from '../lib/bench-document';
+import { takeOption } from './args';
 
 export { type BenchEstimate };
 
@@ -204,10 +205,7 @@ const USAGE = 'usage: npm run bench:cluster -- --stack NAME [--clients N (8)] [-
 /** Parses the command line. */
 export function parseArgs(argv: readonly string[]): { stack: string; clients: number; sizeGiB?: number; timeoutMinutes: number } {
   const args = [...argv];
-  const take = (name: string): string | undefined => {
-    const at = args.indexOf(name);
-    return at < 0 ? undefined : (args.splice(at, 2)[1] ?? '');
-  };
+  const take = (name: string): string | undefined => takeOption(args, name);
   const whole = (name: string, text: string | undefined, max: number): number | undefined => {
     if (text === undefined) return undefined;
     if (!/^[1-9][0-9]*$/.test(text) || Number(text) > max) throw new Error(`${name} must be a whole number from 1 to ${max}, got '${text}'`);

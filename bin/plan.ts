@@ -5,16 +5,12 @@
  * instance generation), then the best plan of each backend for the same request, side by side.
  */
 import { Backend, Generation, formatBackendComparison, formatPlanTable, planStorage } from '../lib/sizing';
+import { takeOption } from './args';
 
 const USAGE = 'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre] [--throughput <MB/s>] [--generation previous|current]';
 const args = process.argv.slice(2);
-/** Takes `--name <value>` out of the arguments: the value ('' when missing), or undefined when absent. */
-const option = (name: string): string | undefined => {
-  const at = args.indexOf(name);
-  return at < 0 ? undefined : (args.splice(at, 2)[1] ?? '');
-};
-const throughputArg = option('--throughput');
-const generation = option('--generation');
+const throughputArg = takeOption(args, '--throughput');
+const generation = takeOption(args, '--generation');
 const [capacity, backend = 'auto'] = args;
 if (capacity === undefined || capacity === '--help' || capacity === '-h') {
   console.error(USAGE);
