@@ -26,7 +26,6 @@ export type Invocation = Pick<GetCommandInvocationCommandOutput, 'InstanceId' | 
 
 const FINAL = ['Success', 'Failed', 'Cancelled', 'TimedOut', 'Undeliverable', 'Terminated'];
 
-
 /** One node's line (cluster-bench.sh). */
 export interface NodeResult {
   readonly instanceId: string;

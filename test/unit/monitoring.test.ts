@@ -215,7 +215,7 @@ describe('the agent\'s configuration publishes what the alarms read', () => {
     expect(agentConfigErrors(renderAgentConfig({ ...IDENTITY, instanceStoreDisks: disks }))).toEqual([]);
   });
 
-  test('and those rules refuse what the agent refuses: they are not a check that cannot fail', () => {
+  test('and those rules refuse configurations the agent would refuse (and a misspelt agent key): not a check that cannot fail', () => {
     const config = (): { agent: Record<string, unknown>; metrics: { metrics_collected: Record<string, Record<string, unknown>> } & Record<string, unknown> } =>
       JSON.parse(renderAgentConfig({ ...IDENTITY, instanceStoreDisks: ['xvdb'] }));
     const errorsOf = (change: (c: ReturnType<typeof config>) => void): string[] => {
@@ -237,6 +237,7 @@ describe('the agent\'s configuration publishes what the alarms read', () => {
       expect.stringContaining('/metrics/metrics_collected/mem/append_dimensions/ClusterName must NOT have fewer than 1 characters'),
     ]);
     expect(errorsOf((c) => { c.metrics.namespace_name = 'x'; })).toEqual([expect.stringContaining('/metrics must NOT have additional properties')]);
+    // Stricter than the agent, which ignores an unknown key under agent: here it fails.
     expect(errorsOf((c) => { c.agent.omit_hostnme = true; })).toEqual([expect.stringContaining('/agent must NOT have additional properties')]);
     expect(errorsOf((c) => { c.metrics.metrics_collected = {}; })).toEqual([
       expect.stringContaining('/metrics/metrics_collected must NOT have fewer than 1 properties'),
