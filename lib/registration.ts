@@ -1,12 +1,9 @@
 import { ArnFormat, CustomResource, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as logs from 'aws-cdk-lib/aws-logs';
-import * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
-import { acknowledgeCompliance, acknowledgeCustomResourceFunctions, logEncryptionKey } from './compliance';
-import { handlerFunction, iam5, ignoreRoleDependsOnLint } from './handler-function';
+import { iam5 } from './handler-function';
+import { addHandlerProvider } from './handler-provider';
 import {
   DEFAULT_PARAMETER_PREFIX,
   FSX_PROP,
@@ -159,79 +156,30 @@ class RegistrationProvider extends Construct {
 
   private constructor(scope: Construct, id: string) {
     super(scope, id);
-    const role = new iam.Role(this, 'Role', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: 'Registers storage servers in SSM Parameter Store (StorageServer custom resource)',
-    });
-    const logGroup = new logs.LogGroup(this, 'Logs', {
-      retention: logs.RetentionDays.ONE_YEAR,
-      encryptionKey: logEncryptionKey(this),
-    });
-
     // SSM access is filled in per cluster by allowCluster(). GetParameter lets Delete check that the
     // records still belong to its instance before removing them.
     this.parameterAccess = new iam.PolicyStatement({
       actions: ['ssm:PutParameter', 'ssm:GetParameter', 'ssm:DeleteParameters'],
     });
-    this.policy = new iam.Policy(this, 'Policy', {
-      statements: [
-        this.parameterAccess,
-        new iam.PolicyStatement({
-          actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-          resources: [logGroup.logGroupArn],
-        }),
-      ],
-    });
-    role.attachInlinePolicy(this.policy);
-
-    const functionProps = {
-      runtime: lambda.Runtime.NODEJS_22_X,
-      description: 'StorageServer registration: ring record and mount config in SSM Parameter Store',
-      role,
-      logGroup,
+    const provider = addHandlerProvider(this, {
+      handler: 'register',
+      roleDescription: 'Registers storage servers in SSM Parameter Store (StorageServer custom resource)',
+      functionDescription: 'StorageServer registration: ring record and mount config in SSM Parameter Store',
+      frameworkDescription: 'Provider framework of the StorageServer registration custom resource',
       timeout: Duration.minutes(5),
       memorySize: 256,
-      environment: { NODE_OPTIONS: '--enable-source-maps' },
-    };
-    const fn = handlerFunction(this, 'Handler', 'register', functionProps);
-    // The role's policy must exist before the function runs, including on the first Create.
-    fn.node.addDependency(this.policy);
-    Validations.of(fn).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason:
+      statements: [this.parameterAccess],
+      runtimeReason:
         'Pinned to nodejs22.x deliberately: the bundled SDK and the handler are tested on Node 22; ' +
         'moving to a newer runtime is a reviewed change, not an automatic one.',
-    });
-
-    const frameworkRole = new iam.Role(this, 'FrameworkRole', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: 'Provider framework of the StorageServer registration custom resource',
-    });
-    const frameworkLogs = new logs.LogGroup(this, 'FrameworkLogs', {
-      retention: logs.RetentionDays.ONE_YEAR,
-      encryptionKey: logEncryptionKey(this),
-    });
-    frameworkLogs.grantWrite(frameworkRole);
-    const provider = new cr.Provider(this, 'Provider', {
-      onEventHandler: fn,
-      frameworkOnEventRole: frameworkRole,
-      logGroup: frameworkLogs,
+      policyReason:
+        "The function's only permissions (the cluster paths in SSM, DescribeInstances, its own log group), in a " +
+        'policy that belongs to this role alone and lives and dies with it, the IAM guide\'s case for an inline ' +
+        'policy; a managed policy could be attached to other principals.',
+      apis: 'SSM Parameter Store and EC2 DescribeInstances',
     });
     this.serviceToken = provider.serviceToken;
-    Validations.of(frameworkRole.node.findChild('DefaultPolicy')).acknowledge({
-      id: iam5(this, `${fn.functionArn}:*`),
-      reason: 'Granted by the CDK Provider framework so it can invoke any version of the onEvent function.',
-    });
-    acknowledgeCompliance(this.policy, 'IAMNoInlinePolicy',
-      "The function's only permissions (the cluster paths in SSM, DescribeInstances, its own log group), in a " +
-        'policy that belongs to this role alone and lives and dies with it, the IAM guide\'s case for an inline ' +
-        'policy; a managed policy could be attached to other principals.');
-    acknowledgeCompliance(frameworkRole.node.findChild('DefaultPolicy'), 'IAMNoInlinePolicy',
-      'Written by the CDK Provider framework (invoke and GetFunction of the onEvent function) and by grantWrite of ' +
-        "its own log group, into its role's own policy; a hand-copied managed policy would silently miss permissions " +
-        'a later aws-cdk-lib adds.');
-    acknowledgeCustomResourceFunctions(fn, provider, 'SSM Parameter Store and EC2 DescribeInstances');
-    ignoreRoleDependsOnLint(this);
+    this.policy = provider.policy;
   }
 
   /**

@@ -1,11 +1,6 @@
-import { CustomResource, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as logs from 'aws-cdk-lib/aws-logs';
-import * as cr from 'aws-cdk-lib/custom-resources';
+import { CustomResource, Duration, Stack, Token } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { acknowledgeCompliance, acknowledgeCustomResourceFunctions, logEncryptionKey } from './compliance';
-import { handlerFunction, iam5, ignoreRoleDependsOnLint } from './handler-function';
+import { addHandlerProvider } from './handler-provider';
 import {
   RESOURCE_TYPE,
   guardProperties,
@@ -79,72 +74,22 @@ class UpdateGuardProvider extends Construct {
   private constructor(scope: Construct, id: string) {
     super(scope, id);
     // The guard calls no AWS API: its role may only write its own logs.
-    const role = new iam.Role(this, 'Role', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: 'Checks StorageServer layout changes (update-guard custom resource); writes its logs only',
-    });
-    const logGroup = new logs.LogGroup(this, 'Logs', {
-      retention: logs.RetentionDays.ONE_YEAR,
-      encryptionKey: logEncryptionKey(this),
-    });
-    const policy = new iam.Policy(this, 'Policy', {
-      statements: [
-        new iam.PolicyStatement({
-          actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-          resources: [logGroup.logGroupArn],
-        }),
-      ],
-    });
-    role.attachInlinePolicy(policy);
-
-    const functionProps = {
-      runtime: lambda.Runtime.NODEJS_22_X,
-      description: 'StorageServer update guard: refuses layout changes that would lose or strand data',
-      role,
-      logGroup,
+    this.serviceToken = addHandlerProvider(this, {
+      handler: 'update-guard',
+      roleDescription: 'Checks StorageServer layout changes (update-guard custom resource); writes its logs only',
+      functionDescription: 'StorageServer update guard: refuses layout changes that would lose or strand data',
+      frameworkDescription: 'Provider framework of the StorageServer update-guard custom resource',
       timeout: Duration.seconds(30),
       memorySize: 128,
-      environment: { NODE_OPTIONS: '--enable-source-maps' },
-    };
-    const fn = handlerFunction(this, 'Handler', 'update-guard', functionProps);
-    // The role's policy must exist before the function runs, including on the first Create.
-    fn.node.addDependency(policy);
-    Validations.of(fn).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason:
+      runtimeReason:
         'Pinned to nodejs22.x deliberately: the handler is tested on Node 22; moving to a newer runtime is ' +
         'a reviewed change, not an automatic one.',
-    });
-
-    const frameworkRole = new iam.Role(this, 'FrameworkRole', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: 'Provider framework of the StorageServer update-guard custom resource',
-    });
-    const frameworkLogs = new logs.LogGroup(this, 'FrameworkLogs', {
-      retention: logs.RetentionDays.ONE_YEAR,
-      encryptionKey: logEncryptionKey(this),
-    });
-    frameworkLogs.grantWrite(frameworkRole);
-    const provider = new cr.Provider(this, 'Provider', {
-      onEventHandler: fn,
-      frameworkOnEventRole: frameworkRole,
-      logGroup: frameworkLogs,
-    });
-    this.serviceToken = provider.serviceToken;
-    Validations.of(frameworkRole.node.findChild('DefaultPolicy')).acknowledge({
-      id: iam5(this, `${fn.functionArn}:*`),
-      reason: 'Granted by the CDK Provider framework so it can invoke any version of the onEvent function.',
-    });
-    acknowledgeCompliance(policy, 'IAMNoInlinePolicy',
-      "The function's only permission (writing its own log group), in a policy that belongs to this role alone and " +
+      policyReason:
+        "The function's only permission (writing its own log group), in a policy that belongs to this role alone and " +
         "lives and dies with it, the IAM guide's case for an inline policy; a managed policy could be attached to " +
-        'other principals.');
-    acknowledgeCompliance(frameworkRole.node.findChild('DefaultPolicy'), 'IAMNoInlinePolicy',
-      'Written by the CDK Provider framework (invoke and GetFunction of the onEvent function) and by grantWrite of ' +
-        "its own log group, into its role's own policy; a hand-copied managed policy would silently miss permissions " +
-        'a later aws-cdk-lib adds.');
-    acknowledgeCustomResourceFunctions(fn, provider, 'no AWS API: it compares the requested layout with the last accepted one');
-    ignoreRoleDependsOnLint(this);
+        'other principals.',
+      apis: 'no AWS API: it compares the requested layout with the last accepted one',
+    }).serviceToken;
   }
 }
 
