@@ -27,7 +27,10 @@ export interface HandlerProviderProps {
   readonly policyReason: string;
   /** The AWS APIs the function calls, as the custom-resource acknowledgements name them. */
   readonly apis: string;
-  /** Statements of the function's policy before the one that writes its logs. */
+  /**
+   * Statements of the function's policy before the one that writes its logs.
+   * @default none: the function may only write its logs
+   */
   readonly statements?: iam.PolicyStatement[];
 }
 
