@@ -225,10 +225,7 @@ grow_then_replace() {
   local t0=$SECONDS end
   log "boot: ebs-grow, then replace"
   new_root server-replace
-  rm -f "$RUN_DIR/net.sock"
-  NET_LISTENER=client vm_start client-ebs-grow client ebs-grow client 1
-  end=$((SECONDS + 20))
-  until [[ -S $RUN_DIR/net.sock ]] || ((SECONDS >= end)); do sleep 0.2; done
+  NET_LISTENER=client start_listener client-ebs-grow client ebs-grow client 1
   NET_LISTENER=client vm_start server-ebs-grow server ebs-grow server-ebs 3 "${SERVER_DISKS[@]}"
   vm_wait "$BOOT_TIMEOUT" server-ebs-grow
   collect server-ebs-grow ebs-grow server

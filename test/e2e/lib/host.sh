@@ -213,6 +213,15 @@ vm_start() {
   echo $! >"$RUN_DIR/$label.pid"
 }
 
+# start_listener <vm_start args...>: boots the VM that listens on the wire's socket (a fresh one), and waits
+# up to 20 s for the socket, so that the VM started next can connect to it.
+start_listener() {
+  local end=$((SECONDS + 20))
+  rm -f "$RUN_DIR/net.sock"
+  vm_start "$@"
+  until [[ -S $RUN_DIR/net.sock ]] || ((SECONDS >= end)); do sleep 0.2; done
+}
+
 # hmp <label> <command>: one human-monitor command to a running VM (node is there: npm runs us).
 hmp() {
   node -e '
@@ -282,10 +291,7 @@ collect() {
 boot_pair() {
   local stage=$1 root=$2 timeout=$3 t0=$SECONDS
   log "boot: $stage"
-  rm -f "$RUN_DIR/net.sock"
-  vm_start "server-$stage" server "$stage" "$root" "${SERVER_VCPUS:-2}" "${SERVER_DISKS[@]}"
-  local end=$((SECONDS + 20))
-  until [[ -S $RUN_DIR/net.sock ]] || ((SECONDS >= end)); do sleep 0.2; done
+  start_listener "server-$stage" server "$stage" "$root" "${SERVER_VCPUS:-2}" "${SERVER_DISKS[@]}"
   vm_start "client-$stage" client "$stage" client 1 "${CLIENT_DISKS[@]}"
   if [[ -n ${PAIR_HOOK:-} ]]; then "$PAIR_HOOK" "server-$stage"; fi
   vm_wait "$timeout" "server-$stage" "client-$stage"
