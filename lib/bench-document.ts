@@ -1,6 +1,6 @@
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
-import { heredocBody, readScript } from './script-file';
+import { heredocBody, linuxShellDocument, readScript, requireShellSafePath } from './script-file';
 import { instanceTypeSpec, knownInstanceType, type StoragePlan } from './sizing';
 
 /**
@@ -49,9 +49,7 @@ const HEREDOC_END = 'STORAGE_SERVER_CLUSTER_BENCH_SH';
  * bash against `mountPoint`, with the two parameters, whose patterns keep them to characters a shell takes as text.
  */
 export function renderBenchDocument(mountPoint: string, script: string = readScript(BENCH_SCRIPT_NAME)): Record<string, unknown> {
-  if (!/^(\/[A-Za-z0-9._-]+)+$/.test(mountPoint)) {
-    throw new Error(`mountPoint '${mountPoint}' must be an absolute path of [A-Za-z0-9._-] segments`);
-  }
+  requireShellSafePath('mountPoint', mountPoint);
   const body = heredocBody(BENCH_SCRIPT_NAME, script, HEREDOC_END, { ssm: true });
   const command = [
     'set -eu',
@@ -64,20 +62,14 @@ export function renderBenchDocument(mountPoint: string, script: string = readScr
     'rm -f "$script"',
     'exit "$rc"',
   ].join('\n');
-  return {
-    schemaVersion: '2.2',
-    description: 'StorageServer cluster benchmark: this node writes then reads sizeMiB with fio (1 MiB, direct I/O) on the ' +
+  return linuxShellDocument(
+    'StorageServer cluster benchmark: this node writes then reads sizeMiB with fio (1 MiB, direct I/O) on the ' +
       `storage mounted at ${mountPoint}, prints one JSON line, and removes its files (npm run bench:cluster).`,
-    parameters: Object.fromEntries(Object.entries(BENCH_PARAMETERS).map(([name, p]) => [name, {
+    { name: 'clusterBench', runCommand: [command], timeoutSeconds: 21600 },
+    Object.fromEntries(Object.entries(BENCH_PARAMETERS).map(([name, p]) => [name, {
       type: 'String', description: p.description, allowedPattern: p.pattern,
     }])),
-    mainSteps: [{
-      action: 'aws:runShellScript',
-      name: 'clusterBench',
-      precondition: { StringEquals: ['platformType', 'Linux'] },
-      inputs: { runCommand: [command], timeoutSeconds: '21600' },
-    }],
-  };
+  );
 }
 
 /** Properties of a {@link BenchDocument}. */

@@ -10,7 +10,7 @@
  * output, never parsed, so CloudFormation substitutes the real volume ids.
  */
 import * as path from 'path';
-import { heredocBody, readScript } from './script-file';
+import { heredocBody, linuxShellDocument, readScript } from './script-file';
 
 /** An EBS data volume as the bootstrap finds it: by volume id (Nitro NVMe serial) or attachment name (Xen). */
 export interface EbsVolumeRef {
@@ -280,24 +280,16 @@ export function renderApplyCommand(config: BootstrapConfig, extra: string[] = []
  * the server is configured with is in this document, none of it in user data.
  */
 export function renderApplyDocument(config: BootstrapConfig, extra: string[] = []): Record<string, unknown> {
-  return {
-    schemaVersion: '2.2',
-    description:
-      'StorageServer: installs the storage bootstrap with its settings and runs it (data disks, striped LVM ' +
+  return linuxShellDocument(
+    'StorageServer: installs the storage bootstrap with its settings and runs it (data disks, striped LVM ' +
       'volume, XFS, NFS export); safe to run any number of times.',
-    mainSteps: [
-      {
-        action: 'aws:runShellScript',
-        name: 'applyStorageSettings',
-        precondition: { StringEquals: ['platformType', 'Linux'] },
-        inputs: {
-          runCommand: [renderApplyCommand(config, extra)],
-          // The unit's own bound (volume wait + 1200 s), and the wait for a boot's run before it.
-          timeoutSeconds: String(applyTimeoutSeconds(config)),
-        },
-      },
-    ],
-  };
+    {
+      name: 'applyStorageSettings',
+      runCommand: [renderApplyCommand(config, extra)],
+      // The unit's own bound (volume wait + 1200 s), and the wait for a boot's run before it.
+      timeoutSeconds: applyTimeoutSeconds(config),
+    },
+  );
 }
 
 /** How long one apply may take: a boot's run still under way, then one full run of the unit. */

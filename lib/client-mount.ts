@@ -12,7 +12,7 @@ import {
   validateName,
   validatePrefix,
 } from '../lambda/register/contract';
-import { heredocBody, readScript } from './script-file';
+import { heredocBody, linuxShellDocument, readScript } from './script-file';
 import { validateConcrete } from './registration';
 
 /** File name of the client mount script under lib/scripts. */
@@ -311,15 +311,14 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
     'exit "$rc"',
     '',
   ].join('\n');
-  return {
-    schemaVersion: '2.2',
-    description:
-      "Mounts the cluster's storage servers (NFS, and FSx for Lustre with its client installed where missing), as " +
+  return linuxShellDocument(
+    "Mounts the cluster's storage servers (NFS, and FSx for Lustre with its client installed where missing), as " +
       'their mount configs in SSM Parameter Store say (<prefix>/<clusterName>/storage/<server>/mount): one tagged fstab ' +
       'line per server, updated in place. Only servers inside allowedServers, outside system directories, with ' +
       'allowlisted options, always nosuid,nodev. Exit 2 reports a refused or vanished config, a conflicting fstab ' +
       'line, a missing Lustre client or a failed mount.',
-    parameters: {
+    { name: 'mountStorage', runCommand: [runCommand], timeoutSeconds: 900 },
+    {
       clusterName: {
         type: 'String',
         default: options.clusterName,
@@ -352,15 +351,7 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
         allowedValues: ['true', 'false'],
       },
     },
-    mainSteps: [
-      {
-        action: 'aws:runShellScript',
-        name: 'mountStorage',
-        precondition: { StringEquals: ['platformType', 'Linux'] },
-        inputs: { runCommand: [runCommand], timeoutSeconds: '900' },
-      },
-    ],
-  };
+  );
 }
 
 /** Inputs of {@link renderMountUserData}. */

@@ -32,3 +32,58 @@ export function heredocBody(name: string, script: string, delimiter: string, opt
   }
   return script.endsWith('\n') ? script.slice(0, -1) : script;
 }
+
+/** The one step of a {@link linuxShellDocument}. */
+export interface ShellStep {
+  /** The step's name. */
+  readonly name: string;
+  /**
+   * The step's description.
+   * @default none
+   */
+  readonly description?: string;
+  /** The shell commands the step runs. */
+  readonly runCommand: readonly string[];
+  /**
+   * The step's time limit, seconds.
+   * @default SSM's default (3600 s)
+   */
+  readonly timeoutSeconds?: number;
+}
+
+/**
+ * An SSM Command document's content in the shape every document of the project has (the server's apply document,
+ * the client mount, the snapshot freeze, the cluster benchmark): schema 2.2, the parameters (if any), and one
+ * `aws:runShellScript` step that runs only on Linux.
+ */
+export function linuxShellDocument(
+  description: string,
+  step: ShellStep,
+  parameters?: Record<string, unknown>,
+): Record<string, unknown> {
+  return {
+    schemaVersion: '2.2',
+    description,
+    ...(parameters ? { parameters } : {}),
+    mainSteps: [{
+      action: 'aws:runShellScript',
+      name: step.name,
+      ...(step.description ? { description: step.description } : {}),
+      precondition: { StringEquals: ['platformType', 'Linux'] },
+      inputs: {
+        runCommand: [...step.runCommand],
+        ...(step.timeoutSeconds !== undefined ? { timeoutSeconds: String(step.timeoutSeconds) } : {}),
+      },
+    }],
+  };
+}
+
+/**
+ * Refuses a path a document writes into its shell command unless it is absolute and made of [A-Za-z0-9._-]
+ * segments (characters a shell takes as text). `field` names it in the message.
+ */
+export function requireShellSafePath(field: string, path: string): void {
+  if (!/^(\/[A-Za-z0-9._-]+)+$/.test(path)) {
+    throw new Error(`${field} '${path}' must be an absolute path of [A-Za-z0-9._-] segments`);
+  }
+}

@@ -1,4 +1,4 @@
-import { heredocBody, readScript } from './script-file';
+import { heredocBody, linuxShellDocument, readScript, requireShellSafePath } from './script-file';
 
 /**
  * Rendering of the SSM Command document that Data Lifecycle Manager (DLM) runs as the pre and post
@@ -48,9 +48,7 @@ export function loadFreezeScript(baseDir: string = __dirname): string {
 export function renderFreezeCommand(options: FreezeDocumentOptions): string {
   const { script, mountPath, maxFreezeSeconds } = options;
   const body = heredocBody(FREEZE_SCRIPT_NAME, script, HEREDOC_END, { ssm: true });
-  if (!/^(\/[A-Za-z0-9._-]+)+$/.test(mountPath)) {
-    throw new Error(`mountPath '${mountPath}' must be an absolute path of [A-Za-z0-9._-] segments`);
-  }
+  requireShellSafePath('mountPath', mountPath);
   if (!Number.isInteger(maxFreezeSeconds) || maxFreezeSeconds < 1) {
     throw new Error(`maxFreezeSeconds ${maxFreezeSeconds} must be a positive whole number`);
   }
@@ -72,13 +70,16 @@ export function renderFreezeCommand(options: FreezeDocumentOptions): string {
 
 /** The SSM Command document content (schema 2.2) with the DLM parameters and one Linux shell step. */
 export function renderFreezeDocument(options: FreezeDocumentOptions): Record<string, unknown> {
-  return {
-    schemaVersion: '2.2',
-    description:
-      `Data Lifecycle Manager pre/post script: freezes the XFS file system at ${options.mountPath} ` +
+  return linuxShellDocument(
+    `Data Lifecycle Manager pre/post script: freezes the XFS file system at ${options.mountPath} ` +
       `before the snapshot (pre-script) and thaws it after (post-script); thaws by itself after ` +
       `${options.maxFreezeSeconds}s. dry-run only checks.`,
-    parameters: {
+    {
+      name: 'run_pre_post_scripts',
+      description: 'Freeze or thaw the data file system',
+      runCommand: [renderFreezeCommand(options)],
+    },
+    {
       executionId: {
         type: 'String',
         default: 'None',
@@ -93,14 +94,5 @@ export function renderFreezeDocument(options: FreezeDocumentOptions): Record<str
         allowedValues: [...DLM_SCRIPT_COMMANDS],
       },
     },
-    mainSteps: [
-      {
-        action: 'aws:runShellScript',
-        name: 'run_pre_post_scripts',
-        description: 'Freeze or thaw the data file system',
-        precondition: { StringEquals: ['platformType', 'Linux'] },
-        inputs: { runCommand: [renderFreezeCommand(options)] },
-      },
-    ],
-  };
+  );
 }
