@@ -50,14 +50,14 @@ export interface HandlerProvider {
  * compliance acknowledgements both need. The function waits for its policy, so its first Create has it.
  */
 export function addHandlerProvider(scope: Construct, props: HandlerProviderProps): HandlerProvider {
-  const role = new iam.Role(scope, 'Role', {
-    assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-    description: props.roleDescription,
-  });
-  const logGroup = new logs.LogGroup(scope, 'Logs', {
-    retention: logs.RetentionDays.ONE_YEAR,
-    encryptionKey: logEncryptionKey(scope),
-  });
+  // Each of the two functions (the handler, the framework's) has a role and a log group of its own.
+  const lambdaRole = (id: string, description: string): iam.Role =>
+    new iam.Role(scope, id, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'), description });
+  const logGroupOf = (id: string): logs.LogGroup =>
+    new logs.LogGroup(scope, id, { retention: logs.RetentionDays.ONE_YEAR, encryptionKey: logEncryptionKey(scope) });
+
+  const role = lambdaRole('Role', props.roleDescription);
+  const logGroup = logGroupOf('Logs');
   const policy = new iam.Policy(scope, 'Policy', {
     statements: [
       ...(props.statements ?? []),
@@ -82,14 +82,8 @@ export function addHandlerProvider(scope: Construct, props: HandlerProviderProps
   fn.node.addDependency(policy);
   Validations.of(fn).acknowledge({ id: 'AwsSolutions-L1', reason: props.runtimeReason });
 
-  const frameworkRole = new iam.Role(scope, 'FrameworkRole', {
-    assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-    description: props.frameworkDescription,
-  });
-  const frameworkLogs = new logs.LogGroup(scope, 'FrameworkLogs', {
-    retention: logs.RetentionDays.ONE_YEAR,
-    encryptionKey: logEncryptionKey(scope),
-  });
+  const frameworkRole = lambdaRole('FrameworkRole', props.frameworkDescription);
+  const frameworkLogs = logGroupOf('FrameworkLogs');
   frameworkLogs.grantWrite(frameworkRole);
   const provider = new cr.Provider(scope, 'Provider', {
     onEventHandler: fn,
