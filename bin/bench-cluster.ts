@@ -36,11 +36,18 @@ export interface NodeResult {
   readonly readMs: number;
 }
 
+/** A node that gave no figures: its invocation's status and the last line it said. */
+export interface NodeFailure {
+  readonly instanceId: string;
+  readonly status: string;
+  readonly detail: string;
+}
+
 /** The run: per node, and aggregate MB/s (10^6 bytes/s): all bytes over the slowest node's time, per phase. */
 export interface BenchResult {
   readonly runId: string;
   readonly nodes: readonly NodeResult[];
-  readonly failed: readonly { readonly instanceId: string; readonly status: string; readonly detail: string }[];
+  readonly failed: readonly NodeFailure[];
   readonly writeMBps: number;
   readonly readMBps: number;
   readonly estimate: BenchEstimate;
@@ -52,7 +59,7 @@ export function defaultSizeGiB(estimate: BenchEstimate, clients: number): number
 }
 
 /** Reads one invocation: its node's JSON line, or why there is none. */
-export function parseInvocation(inv: Invocation): NodeResult | { instanceId: string; status: string; detail: string } {
+export function parseInvocation(inv: Invocation): NodeResult | NodeFailure {
   const instanceId = inv.InstanceId ?? '?';
   const output = inv.StandardOutputContent ?? '';
   const line = output.trim().split('\n').reverse().find((l) => l.startsWith('{'));
@@ -68,24 +75,28 @@ export function parseInvocation(inv: Invocation): NodeResult | { instanceId: str
   return { instanceId, status: inv.Status ?? 'Unknown', detail: said.split('\n').pop()!.slice(0, 300) };
 }
 
+/** MB/s (10^6 bytes/s) of `bytes` moved in `ms`; 0 for no time. */
+function mbPerSecond(bytes: number, ms: number): number {
+  return ms > 0 ? bytes / 1e6 / (ms / 1000) : 0;
+}
+
 /** Aggregates the nodes' figures. */
 export function aggregate(runId: string, invocations: readonly Invocation[], estimate: BenchEstimate): BenchResult {
   const parsed = invocations.map(parseInvocation);
   const nodes = parsed.filter((p): p is NodeResult => 'host' in p);
-  const failed = parsed.filter((p): p is { instanceId: string; status: string; detail: string } => !('host' in p));
-  const rate = (bytes: number, ms: number): number => (ms > 0 ? bytes / 1e6 / (ms / 1000) : 0);
+  const failed = parsed.filter((p): p is NodeFailure => !('host' in p));
   const sum = (f: (n: NodeResult) => number): number => nodes.reduce((s, n) => s + f(n), 0);
   const slowest = (f: (n: NodeResult) => number): number => Math.max(0, ...nodes.map(f));
   return {
     runId, nodes, failed, estimate,
-    writeMBps: rate(sum((n) => n.writeBytes), slowest((n) => n.writeMs)),
-    readMBps: rate(sum((n) => n.readBytes), slowest((n) => n.readMs)),
+    writeMBps: mbPerSecond(sum((n) => n.writeBytes), slowest((n) => n.writeMs)),
+    readMBps: mbPerSecond(sum((n) => n.readBytes), slowest((n) => n.readMs)),
   };
 }
 
 /** The report: each node, the aggregate beside the estimate, the ratio. */
 export function formatReport(result: BenchResult): string {
-  const mbps = (bytes: number, ms: number): string => (bytes / 1e6 / (ms / 1000)).toFixed(0);
+  const mbps = (bytes: number, ms: number): string => mbPerSecond(bytes, ms).toFixed(0);
   const e = result.estimate;
   const lines = [
     `Cluster benchmark ${result.runId}: ${result.nodes.length} node(s), fio sequential 1 MiB, direct I/O`,
