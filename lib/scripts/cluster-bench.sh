@@ -28,10 +28,11 @@ done
 [[ $SIZE =~ ^[1-9][0-9]{0,7}$ ]] || die "--size-mib must be a whole number of MiB from 1 to 99999999, got '$SIZE'"
 [[ $RUN =~ ^[A-Za-z0-9-]{1,64}$ ]] || die "--run must be 1-64 characters of A-Z a-z 0-9 -, got '$RUN'"
 mountpoint -q "$MOUNT" || die "$MOUNT is not a mount point: the storage is not mounted on this node"
+TOP=$MOUNT/.storage-bench
 # An NFS server's bootstrap makes it; on FSx for Lustre (root not squashed) the first node does.
-[[ -e $MOUNT/.storage-bench || -L $MOUNT/.storage-bench ]] || mkdir -m 1777 "$MOUNT/.storage-bench" 2>/dev/null || true
-[[ -d $MOUNT/.storage-bench && ! -L $MOUNT/.storage-bench ]] ||
-  die "$MOUNT/.storage-bench is missing and cannot be made here: the server's bootstrap makes it (a server of an older version has none)"
+[[ -e $TOP || -L $TOP ]] || mkdir -m 1777 "$TOP" 2>/dev/null || true
+[[ -d $TOP && ! -L $TOP ]] ||
+  die "$TOP is missing and cannot be made here: the server's bootstrap makes it (a server of an older version has none)"
 
 if ! command -v fio >/dev/null; then
   echo "cluster-bench: installing fio" >&2
@@ -45,7 +46,6 @@ fi
 
 HOST=$(hostname -s)
 [[ $HOST =~ ^[A-Za-z0-9._-]+$ ]] || HOST=node-$$
-TOP=$MOUNT/.storage-bench
 DIR=$TOP/$RUN/$HOST
 # Stops a fio still running, removes this node's files, then the run's directory if nothing else is left in it
 # (other nodes of the same run may still be writing theirs). .storage-bench itself stays.
