@@ -1,4 +1,4 @@
-import { Annotations, ArnFormat, Aws, RemovalPolicy, Size, Stack, Tags, Token, Validations } from 'aws-cdk-lib';
+import { Annotations, ArnFormat, Aws, CfnResource, RemovalPolicy, Size, Stack, Tags, Token, Validations } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -336,8 +336,18 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
         instanceStoreEncryption: encryptInstanceStore ? 'luks2' : '',
       },
       acceptDataLoss: props.acceptDataLoss,
+      // What holds the data and the address, watched by CloudFormation's replacement rules: the instance (an
+      // instance-store server's disks; on EBS its replacement is allowed), the stable interface, each volume.
+      watch: [
+        { role: 'Instance', resource: cfnInstance },
+        { role: 'Interface', resource: iface },
+        ...this.dataVolumes.map((v, i) => ({ role: `DataVolume${i}`, resource: v.node.defaultChild as CfnResource })),
+      ],
+      identity: { clusterName, serverName, serverId: identity },
     });
-    for (const dependent of [this.instance, ...this.dataVolumes, iface, ...legacyAttachments, settings]) {
+    // The CfnInstance, not the Instance construct: its launch template and instance profile hold no data, and
+    // the guard records the launch template version the instance references (a dependency the other way).
+    for (const dependent of [cfnInstance, ...this.dataVolumes, iface, ...legacyAttachments, settings]) {
       dependent.node.addDependency(this.updateGuard.resource);
     }
 

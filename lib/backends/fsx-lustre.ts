@@ -192,6 +192,9 @@ export class FsxLustreServer extends Construct implements StorageBackend {
         subnetId: subnet.subnetId,
       },
       acceptDataLoss: props.acceptDataLoss,
+      // The file system, watched by CloudFormation's replacement rules (its subnet, key, security group, ...).
+      watch: [{ role: 'FileSystem', resource: this.ready }],
+      identity: { clusterName, serverName, serverId: `${Aws.STACK_NAME}/${serverName}` },
     });
     // The guard is updated first: a refused change fails the update before the file system is touched.
     this.ready.node.addDependency(this.updateGuard.resource);
