@@ -1,4 +1,4 @@
-import { Aws, CfnResource, CustomResource, Duration, Lazy, Stack, Token, type IResolveContext } from 'aws-cdk-lib';
+import { Aws, CfnResource, CustomResource, Duration, Lazy, Stack, Token, Validations, type IResolveContext } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { addHandlerProvider } from './handler-provider';
@@ -88,7 +88,9 @@ export class UpdateGuard extends Construct {
     const acceptDataLoss = props.acceptDataLoss ?? false;
 
     // The same checks the handler makes at deploy time, on the values known now (tokens are skipped).
-    validateLayout(props.layout, (field) => `layout.${field}`, Token.isUnresolved);
+    // Before a VPC lookup has run, CDK's placeholder VPC names its subnets p-<digits> (aws-ec2's dummy VPC): such an
+    // id is not known yet, like a token; the synth after the lookup checks the real one.
+    validateLayout(props.layout, (field) => `layout.${field}`, (v) => Token.isUnresolved(v) || (typeof v === 'string' && /^p-\d+$/.test(v)));
 
     const watched: Record<string, unknown> = {};
     for (const w of props.watch ?? []) {
@@ -136,10 +138,25 @@ function watchedEntry(resource: CfnResource, type: WatchedType): Record<string, 
         const rendered = (resource as unknown as { _toCloudFormation(): { Resources: Record<string, unknown> } })._toCloudFormation();
         const definition = context.resolve(Object.values(rendered.Resources)[0]) as { Properties?: Record<string, unknown> };
         const properties = definition.Properties ?? {};
-        return Object.fromEntries(watching.filter((p) => properties[p] !== undefined).map((p) => [p, properties[p]]));
+        const values = watching.map((p) => [p, valueAt(properties, p)] as const);
+        return Object.fromEntries(values.filter(([, v]) => v !== undefined));
       },
     }),
   };
+}
+
+/** The value at a watched path: `A.B` is property B of A, `A[].B` the list of B of each element of A. */
+export function valueAt(properties: Readonly<Record<string, unknown>>, path: string): unknown {
+  const step = (value: unknown, parts: string[]): unknown => {
+    if (parts.length === 0 || value === undefined || value === null) return value;
+    const [head, ...rest] = parts;
+    const list = head.endsWith('[]');
+    const key = list ? head.slice(0, -2) : head;
+    const next = typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    if (!list) return step(next, rest);
+    return Array.isArray(next) ? next.map((e) => step(e, rest)) : step(next, rest);
+  };
+  return step(properties, path.split('.'));
 }
 
 /** The stack's single update-guard Lambda + Provider, found or created by a fixed id on the Stack. */
@@ -159,7 +176,7 @@ class UpdateGuardProvider extends Construct {
   private constructor(scope: Construct, id: string) {
     super(scope, id);
     const stack = Stack.of(this);
-    this.serviceToken = addHandlerProvider(this, {
+    const provider = addHandlerProvider(this, {
       handler: 'update-guard',
       statements: [
         // At Create: are there resources already tagged as this server's? Describe calls take no resource-level
@@ -189,7 +206,13 @@ class UpdateGuardProvider extends Construct {
         "lives and dies with it, the IAM guide's case for an inline policy; a managed policy could be attached to " +
         'other principals.',
       apis: 'EC2 and FSx Describe calls (resources tagged with the server id) and CloudFormation DescribeStacks (its own stack)',
-    }).serviceToken;
+    });
+    this.serviceToken = provider.serviceToken;
+    Validations.of(provider.policy).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'ec2:DescribeInstances, DescribeVolumes, DescribeNetworkInterfaces and fsx:DescribeFileSystems support no ' +
+        'resource-level permissions; the function only reads which resources carry its server id.',
+    });
   }
 }
 

@@ -3,7 +3,11 @@
 // test/unit/replacement-rules.test.ts fails when this differs from the specification.
 import type { WatchedType } from './watched-types';
 
-/** Per watched type, its properties by `causesReplacement`: yes (replaces), maybe (may replace), no (updates). */
+/**
+ * Per watched type, its properties by `causesReplacement`: yes (replaces), maybe (may replace), no (top-level
+ * properties that update). A path with dots is a nested property (`[]`: a list's elements) whose change replaces
+ * the resource although its top-level property does not.
+ */
 export const REPLACEMENT_RULES: {
   readonly [T in WatchedType]: {
     readonly replaces: readonly string[];
@@ -27,7 +31,7 @@ export const REPLACEMENT_RULES: {
     updates: ['AutoEnableIO', 'AvailabilityZone', 'AvailabilityZoneId', 'Encrypted', 'Iops', 'KmsKeyId', 'MultiAttachEnabled', 'OutpostArn', 'Size', 'SnapshotId', 'SourceVolumeId', 'Tags', 'Throughput', 'VolumeInitializationRate', 'VolumeType'],
   },
   'AWS::FSx::FileSystem': {
-    replaces: ['BackupId', 'FileSystemType', 'FileSystemTypeVersion', 'KmsKeyId', 'SecurityGroupIds', 'SubnetIds'],
+    replaces: ['BackupId', 'FileSystemType', 'FileSystemTypeVersion', 'KmsKeyId', 'LustreConfiguration.CopyTagsToBackups', 'LustreConfiguration.DeploymentType', 'LustreConfiguration.DriveCacheType', 'LustreConfiguration.ExportPath', 'LustreConfiguration.ImportPath', 'LustreConfiguration.ImportedFileChunkSize', 'LustreConfiguration.PerUnitStorageThroughput', 'OntapConfiguration.DeploymentType', 'OntapConfiguration.EndpointIpAddressRange', 'OntapConfiguration.PreferredSubnetId', 'OpenZFSConfiguration.DeploymentType', 'OpenZFSConfiguration.EndpointIpAddressRange', 'OpenZFSConfiguration.PreferredSubnetId', 'OpenZFSConfiguration.RootVolumeConfiguration.CopyTagsToSnapshots', 'OpenZFSConfiguration.RootVolumeConfiguration.DataCompressionType', 'OpenZFSConfiguration.RootVolumeConfiguration.NfsExports', 'OpenZFSConfiguration.RootVolumeConfiguration.ReadOnly', 'OpenZFSConfiguration.RootVolumeConfiguration.RecordSizeKiB', 'OpenZFSConfiguration.RootVolumeConfiguration.UserAndGroupQuotas', 'SecurityGroupIds', 'SubnetIds', 'WindowsConfiguration.ActiveDirectoryId', 'WindowsConfiguration.CopyTagsToBackups', 'WindowsConfiguration.DeploymentType', 'WindowsConfiguration.PreferredSubnetId', 'WindowsConfiguration.SelfManagedActiveDirectoryConfiguration.DomainName', 'WindowsConfiguration.SelfManagedActiveDirectoryConfiguration.FileSystemAdministratorsGroup', 'WindowsConfiguration.SelfManagedActiveDirectoryConfiguration.OrganizationalUnitDistinguishedName'],
     mayReplace: [],
     updates: ['LustreConfiguration', 'NetworkType', 'OntapConfiguration', 'OpenZFSConfiguration', 'StorageCapacity', 'StorageType', 'Tags', 'WindowsConfiguration'],
   },

@@ -9,7 +9,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { loadResourceModel } from '@aws-cdk/cloudformation-diff/lib/diff/util';
+import { loadAwsServiceSpecSync } from '@aws-cdk/aws-service-spec';
 import { WATCHED_TYPES } from '../../lambda/update-guard/watched-types';
 
 /** Where the generated table lives. */
@@ -22,18 +22,39 @@ export interface TypeRules {
   readonly updates: string[];
 }
 
-/** The rules of every watched type, straight from the specification. */
+type SpecProperty = { causesReplacement?: string; type: SpecType };
+type SpecType = { type: string; element?: SpecType; reference?: { $ref: string } };
+
+/**
+ * The rules of every watched type, straight from the specification: each top-level property by its
+ * `causesReplacement`, and, inside a property that does not replace as a whole, each nested property that does,
+ * as a path (`LustreConfiguration.DeploymentType`; `[]` marks a list's elements). `cdk diff` itself reads only
+ * the top level; the nested rules are the specification's too, and a nested create-only property replaces the
+ * resource as surely.
+ */
 export function specRules(): Record<string, TypeRules> {
+  const db = loadAwsServiceSpecSync();
   const rules: Record<string, TypeRules> = {};
+  const nested = (type: SpecType, path: string, depth: number, out: Record<string, string[]>): void => {
+    if (depth > 4) return;
+    if (type.type === 'array' && type.element) return nested(type.element, `${path}[]`, depth, out);
+    if (type.type !== 'ref' || !type.reference) return;
+    const definition = db.get('typeDefinition', type.reference.$ref) as unknown as { properties: Record<string, SpecProperty> };
+    for (const [name, p] of Object.entries(definition.properties)) {
+      const impact = p.causesReplacement ?? 'no';
+      if (impact !== 'no') out[impact].push(`${path}.${name}`);
+      else nested(p.type, `${path}.${name}`, depth + 1, out);
+    }
+  };
   for (const type of WATCHED_TYPES) {
-    const model = loadResourceModel(type);
-    if (!model) throw new Error(`${type} is not in the CloudFormation resource specification`);
-    const of = (impact: string): string[] =>
-      Object.entries(model.properties)
-        .filter(([, p]) => (p.causesReplacement ?? 'no') === impact)
-        .map(([name]) => name)
-        .sort();
-    rules[type] = { replaces: of('yes'), mayReplace: of('maybe'), updates: of('no') };
+    const resource = db.lookup('resource', 'cloudFormationType', 'equals', type).only() as unknown as { properties: Record<string, SpecProperty> };
+    const out: Record<string, string[]> = { yes: [], maybe: [], no: [] };
+    for (const [name, p] of Object.entries(resource.properties)) {
+      const impact = p.causesReplacement ?? 'no';
+      out[impact].push(name);
+      if (impact === 'no') nested(p.type, name, 1, out);
+    }
+    rules[type] = { replaces: out.yes.sort(), mayReplace: out.maybe.sort(), updates: out.no.sort() };
   }
   return rules;
 }
@@ -53,7 +74,11 @@ export function renderRules(rules: Record<string, TypeRules>): string {
     '// test/unit/replacement-rules.test.ts fails when this differs from the specification.',
     "import type { WatchedType } from './watched-types';",
     '',
-    '/** Per watched type, its properties by `causesReplacement`: yes (replaces), maybe (may replace), no (updates). */',
+    '/**',
+    ' * Per watched type, its properties by `causesReplacement`: yes (replaces), maybe (may replace), no (top-level',
+    " * properties that update). A path with dots is a nested property (`[]`: a list's elements) whose change replaces",
+    ' * the resource although its top-level property does not.',
+    ' */',
     'export const REPLACEMENT_RULES: {',
     '  readonly [T in WatchedType]: {',
     '    readonly replaces: readonly string[];',
