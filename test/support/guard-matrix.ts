@@ -9,6 +9,7 @@
  * that references it changes too, as in CloudFormation. A launch template's LatestVersionNumber is new whenever
  * the launch template changes at all. Pseudo parameters and Fn::GetAZs are fixed for one account and region.
  */
+import { createHash } from 'crypto';
 import { App, Stack } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
@@ -207,7 +208,7 @@ function physical(type: string | undefined, name: string): string {
 }
 
 function hex17(name: string): string {
-  return require('crypto').createHash('sha256').update(name).digest('hex').slice(0, 17);
+  return createHash('sha256').update(name).digest('hex').slice(0, 17);
 }
 
 /** Resolves intrinsics as CloudFormation would for a custom resource's properties (scalars become strings). */

@@ -19,6 +19,14 @@ import {
   type StorageLayout,
 } from '../../lambda/update-guard/contract';
 import { handler } from '../../lambda/update-guard';
+
+// The handler's two AWS questions (aws.ts) are tested against moto in test/integration/update-guard.test.ts and
+// in test/unit/update-guard-watched.test.ts; here nothing of the server exists and the stack is never rolling back.
+jest.mock('../../lambda/update-guard/aws', () => ({
+  ...jest.requireActual('../../lambda/update-guard/aws'),
+  findServerResources: async () => [],
+  stackStatus: async () => ({ status: 'UPDATE_IN_PROGRESS' }),
+}));
 import { UpdateGuard, type UpdateGuardProps } from '../../lib/update-guard';
 import { cfnLint } from '../support/cfn-lint';
 import { nagFindings } from '../support/nag';
