@@ -1,0 +1,159 @@
+/**
+ * What the stack's principals may and may not do, decided by an IAM policy simulator over the synthesized
+ * template (test/support/iam-eval.ts), not by matching policy strings. One row is one claim; each runs for every
+ * backend it applies to. This table is the authority on the stack's permissions.
+ */
+import { Template } from 'aws-cdk-lib/assertions';
+import { ENV, OTHER_ACCOUNT, TemplatePolicies, type IamRequest } from '../support/iam-eval';
+import { appStack } from '../support/stacks';
+
+type Backend = 'ebs' | 'instance-store' | 'fsx-lustre';
+const ALL: Backend[] = ['ebs', 'instance-store', 'fsx-lustre'];
+
+/** The app's stack per backend; cluster `cluster`, server `storage1`, prefix `/storage-server` (the defaults). */
+const CONTEXT: Record<Backend, Record<string, string>> = {
+  'ebs': { backend: 'ebs', capacityTiB: '3' },
+  'instance-store': { backend: 'instance-store', capacityTiB: '3' },
+  'fsx-lustre': { backend: 'fsx-lustre', capacityTiB: '12' },
+};
+const STACK = 'StorageServer';
+
+/** What the claims name in one backend's template. */
+class Subject {
+  readonly t: TemplatePolicies;
+  constructor(readonly backend: Backend) {
+    const stack = appStack(CONTEXT[backend]);
+    this.t = new TemplatePolicies(Template.fromStack(stack).toJSON(), STACK);
+  }
+
+  get topic(): string { return this.t.ref(this.t.logicalId('AWS::SNS::Topic', /AlarmTopic/)); }
+  /** The key the alarm topic is encrypted with, read from the topic itself. */
+  get topicKey(): string {
+    return this.t.properties(this.t.logicalId('AWS::SNS::Topic', /AlarmTopic/)).KmsMasterKeyId as string;
+  }
+  /** The ARN of one of the stack's alarms (CloudFormation names them `<stack>-<logical id>-<suffix>`). */
+  get alarm(): string {
+    return this.t.arn('cloudwatch', `alarm:${STACK}-${this.t.logicalIds('AWS::CloudWatch::Alarm', /FileSystemUsedCritical/)[0]}-1A2B3C4D5E6F`);
+  }
+  get serverRole(): string { return this.t.logicalId('AWS::IAM::Role', /^StorageServerRole/); }
+  get registrationRole(): string { return this.t.logicalId('AWS::IAM::Role', /RegistrationProviderRole/); }
+  get instanceArn(): string { return this.t.arn('ec2', `instance/${this.t.ref(this.t.logicalId('AWS::EC2::Instance'))}`); }
+  get interfaceArn(): string {
+    return this.t.arn('ec2', `network-interface/${this.t.ref(this.t.logicalId('AWS::EC2::NetworkInterface', /Interface/))}`);
+  }
+  get volumeArn(): string { return this.t.arn('ec2', `volume/${this.t.ref(this.t.logicalIds('AWS::EC2::Volume', /DataVolume0/)[0])}`); }
+  get settingsDocument(): string {
+    return this.t.arn('ssm', `document/${this.t.ref(this.t.logicalId('AWS::SSM::Document', /SettingsDocument/))}`);
+  }
+  /** The server's own identity tag, as its instances, volumes and interface carry it. */
+  get identityTag(): Record<string, string> {
+    return this.t.resourceTagContext(this.t.logicalId('AWS::EC2::Instance'));
+  }
+  parameter(name: string): string { return this.t.arn('ssm', `parameter${name}`); }
+
+  /** A request by the server's instance role, from the server's own instance. */
+  asServer(action: string, resources: IamRequest['resources'], context: Record<string, string> = {}): IamRequest {
+    return {
+      principal: this.t.roleArn(this.serverRole),
+      identityPolicies: this.t.identityPolicies(this.serverRole),
+      action,
+      resources,
+      context: { 'ec2:SourceInstanceARN': this.instanceArn, ...context },
+    };
+  }
+  /** An instance resource with its id (the `ec2:InstanceID` key) and tags. */
+  instance(arn: string, tags: Record<string, string>): { arn: string; context: Record<string, string> } {
+    return { arn, context: { 'ec2:InstanceID': arn.split('/').pop() ?? '', ...tags } };
+  }
+  asRegistration(action: string, resources: string[]): IamRequest {
+    return {
+      principal: this.t.roleArn(this.registrationRole),
+      identityPolicies: this.t.identityPolicies(this.registrationRole),
+      action,
+      resources,
+    };
+  }
+  /** A client node whose role holds the client-mount read policy (the stack's `ClientMountPolicyArn`) alone. */
+  asClient(action: string, resources: string[]): IamRequest {
+    return {
+      principal: `arn:${ENV.partition}:iam::${ENV.account}:role/ClientNode`,
+      identityPolicies: this.t.managedPolicyDocument(this.t.logicalId('AWS::IAM::ManagedPolicy', /ClientMountReadPolicy/)),
+      action,
+      resources,
+    };
+  }
+  /** CloudWatch acting for an alarm of `account` (the stack's own by default). */
+  asAlarms(action: string, resource: string, account: string = ENV.account, secure = true): IamRequest {
+    return {
+      principal: 'cloudwatch.amazonaws.com',
+      action,
+      resources: [resource],
+      context: {
+        'aws:SourceAccount': account,
+        'aws:SourceArn': account === ENV.account ? this.alarm : `arn:${ENV.partition}:cloudwatch:${ENV.region}:${account}:alarm:theirs`,
+        'aws:SecureTransport': String(secure),
+      },
+    };
+  }
+}
+
+/** A principal of another account whose own account lets it do anything: only our resource policies can stop it. */
+function outsider(action: string, resource: string): IamRequest {
+  return {
+    principal: `arn:${ENV.partition}:iam::${OTHER_ACCOUNT}:role/Outsider`,
+    identityPolicies: [{ name: 'AllowAll', policy: { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: '*', Resource: '*' }] } }],
+    action,
+    resources: [resource],
+    context: { 'aws:SecureTransport': 'true' },
+  };
+}
+
+interface Claim {
+  readonly claim: string;
+  readonly allowed: boolean;
+  readonly backends: Backend[];
+  readonly request: (s: Subject) => IamRequest;
+}
+
+const CLAIMS: Claim[] = [
+  // The alarm topic and its key.
+  { claim: "CloudWatch, for this stack's alarms, may publish to the alarm topic", allowed: true, backends: ALL,
+    request: (s) => s.asAlarms('sns:Publish', s.topic) },
+  { claim: "CloudWatch, for this stack's alarms, may make data keys with the topic's key", allowed: true, backends: ALL,
+    request: (s) => s.asAlarms('kms:GenerateDataKey', s.topicKey) },
+  { claim: "CloudWatch, for this stack's alarms, may decrypt with the topic's key", allowed: true, backends: ALL,
+    request: (s) => s.asAlarms('kms:Decrypt', s.topicKey) },
+  { claim: "CloudWatch, for another account's alarms, may not publish to the alarm topic", allowed: false, backends: ALL,
+    request: (s) => s.asAlarms('sns:Publish', s.topic, OTHER_ACCOUNT) },
+  { claim: "CloudWatch, for another account's alarms, may not use the topic's key", allowed: false, backends: ALL,
+    request: (s) => s.asAlarms('kms:GenerateDataKey', s.topicKey, OTHER_ACCOUNT) },
+  { claim: 'nobody may publish to the alarm topic without TLS', allowed: false, backends: ALL,
+    request: (s) => s.asAlarms('sns:Publish', s.topic, ENV.account, false) },
+  { claim: 'a principal outside the account may not publish to the alarm topic', allowed: false, backends: ALL,
+    request: (s) => outsider('sns:Publish', s.topic) },
+  { claim: "a principal outside the account may not use the topic's key", allowed: false, backends: ALL,
+    request: (s) => outsider('kms:Decrypt', s.topicKey) },
+];
+
+const ROWS = CLAIMS.flatMap((c) => c.backends.map((backend) => ({ ...c, backend })));
+const subjects = new Map<Backend, Subject>();
+function subject(backend: Backend): Subject {
+  let s = subjects.get(backend);
+  if (!s) subjects.set(backend, (s = new Subject(backend)));
+  return s;
+}
+
+test.each(ROWS)('$claim [$backend]', async ({ allowed, backend, request }) => {
+  // GIVEN the app's stack of the backend
+  const s = subject(backend);
+  // WHEN the simulator decides the request
+  const req = request(s);
+  const decision = await s.t.decide(req);
+  // THEN it is what the claim says, and a failure names the request
+  const expected = allowed ? 'Allowed' : 'denied (ExplicitlyDenied or ImplicitlyDenied)';
+  const ok = allowed ? decision === 'Allowed' : decision !== 'Allowed';
+  if (!ok) {
+    throw new Error(`expected ${expected}, the simulator says ${decision}: ${req.principal} ${req.action} on ` +
+      `${JSON.stringify(req.resources)} with ${JSON.stringify(req.context ?? {})}`);
+  }
+}, 120_000);
