@@ -174,7 +174,8 @@ export class TemplatePolicies {
 
   /** The resolved tags of a resource, as `aws:ResourceTag/<key>` context keys. */
   resourceTagContext(logicalId: string): Record<string, string> {
-    const tags = (this.properties(logicalId).Tags ?? []) as { Key: string; Value: string }[];
+    this.type(logicalId);
+    const tags = this.resolve(this.resources[logicalId].Properties?.Tags ?? []) as { Key: string; Value: string }[];
     return Object.fromEntries(tags.map((t) => [`aws:ResourceTag/${t.Key}`, t.Value]));
   }
 

@@ -9,6 +9,7 @@ import { appStack } from '../support/stacks';
 
 type Backend = 'ebs' | 'instance-store' | 'fsx-lustre';
 const ALL: Backend[] = ['ebs', 'instance-store', 'fsx-lustre'];
+const EC2: Backend[] = ['ebs', 'instance-store'];
 
 /** The app's stack per backend; cluster `cluster`, server `storage1`, prefix `/storage-server` (the defaults). */
 const CONTEXT: Record<Backend, Record<string, string>> = {
@@ -108,6 +109,14 @@ function outsider(action: string, resource: string): IamRequest {
   };
 }
 
+const OWN_MOUNT = '/storage-server/cluster/storage/storage1/mount';
+const OTHER_RING = '/storage-server/cluster/ring/storage2';
+const OTHER_MOUNT = '/storage-server/cluster/storage/storage2/mount';
+const FOREIGN_INSTANCE = `arn:${ENV.partition}:ec2:${ENV.region}:${ENV.account}:instance/i-0fedcba9876543210`;
+const FOREIGN_VOLUME = `arn:${ENV.partition}:ec2:${ENV.region}:${ENV.account}:volume/vol-0fedcba9876543210`;
+const FOREIGN_INTERFACE = `arn:${ENV.partition}:ec2:${ENV.region}:${ENV.account}:network-interface/eni-0fedcba9876543210`;
+const OTHER_SERVER_TAG = { 'aws:ResourceTag/storage-server:id': `${STACK}/storage2` };
+
 interface Claim {
   readonly claim: string;
   readonly allowed: boolean;
@@ -133,6 +142,42 @@ const CLAIMS: Claim[] = [
     request: (s) => outsider('sns:Publish', s.topic) },
   { claim: "a principal outside the account may not use the topic's key", allowed: false, backends: ALL,
     request: (s) => outsider('kms:Decrypt', s.topicKey) },
+
+  // The server's instance role (EC2 backends; FSx has no instance).
+  { claim: 'the server may read its own mount record', allowed: true, backends: EC2,
+    request: (s) => s.asServer('ssm:GetParameter', [s.parameter(OWN_MOUNT)]) },
+  { claim: "the server may not read another server's mount record", allowed: false, backends: EC2,
+    request: (s) => s.asServer('ssm:GetParameter', [s.parameter(OTHER_MOUNT)]) },
+  { claim: "the server may not read the cluster's ring records", allowed: false, backends: EC2,
+    request: (s) => s.asServer('ssm:GetParameter', [s.parameter(OTHER_RING)]) },
+  { claim: 'the server may not read parameters outside its own path', allowed: false, backends: EC2,
+    request: (s) => s.asServer('ssm:GetParameters', [s.parameter('/prod/database/password')]) },
+  { claim: 'the server may read its own settings document', allowed: true, backends: EC2,
+    request: (s) => s.asServer('ssm:GetDocument', [s.settingsDocument]) },
+  { claim: "the server may not read the account's other documents", allowed: false, backends: EC2,
+    request: (s) => s.asServer('ssm:GetDocument', [s.t.arn('ssm', 'document/TeamDatabaseRestore')]) },
+  { claim: "the server may not read the cluster's client-mount document", allowed: false, backends: EC2,
+    request: (s) => s.asServer('ssm:DescribeDocument', [s.t.arn('ssm', `document/${s.t.ref(s.t.logicalId('AWS::SSM::Document', /ClientMountDocument/))}`)]) },
+  { claim: 'the server may attach its own volume to itself', allowed: true, backends: ['ebs'],
+    request: (s) => s.asServer('ec2:AttachVolume', [s.instance(s.instanceArn, s.identityTag), s.volumeArn]) },
+  { claim: 'the server may not attach its own volume to another instance', allowed: false, backends: ['ebs'],
+    request: (s) => s.asServer('ec2:AttachVolume', [s.instance(FOREIGN_INSTANCE, OTHER_SERVER_TAG), s.volumeArn]) },
+  { claim: "the server may not attach another's volume to itself", allowed: false, backends: ['ebs'],
+    request: (s) => s.asServer('ec2:AttachVolume', [s.instance(s.instanceArn, s.identityTag), FOREIGN_VOLUME]) },
+  { claim: 'the server may attach its own interface to itself', allowed: true, backends: EC2,
+    request: (s) => s.asServer('ec2:AttachNetworkInterface', [s.instance(s.instanceArn, s.identityTag), s.interfaceArn]) },
+  { claim: 'the server may not attach its own interface to another instance', allowed: false, backends: EC2,
+    request: (s) => s.asServer('ec2:AttachNetworkInterface', [s.instance(FOREIGN_INSTANCE, OTHER_SERVER_TAG), s.interfaceArn]) },
+  { claim: "the server may not attach another's interface to itself", allowed: false, backends: EC2,
+    request: (s) => s.asServer('ec2:AttachNetworkInterface', [s.instance(s.instanceArn, s.identityTag), FOREIGN_INTERFACE]) },
+  { claim: 'the server may take its volume from a previous instance of the same server', allowed: true, backends: ['ebs'],
+    request: (s) => s.asServer('ec2:DetachVolume', [s.instance(FOREIGN_INSTANCE, s.identityTag), s.volumeArn]) },
+  { claim: 'the server may stop a previous instance of the same server', allowed: true, backends: EC2,
+    request: (s) => s.asServer('ec2:StopInstances', [s.instance(FOREIGN_INSTANCE, s.identityTag)]) },
+  { claim: "the server may not stop another server's instance", allowed: false, backends: EC2,
+    request: (s) => s.asServer('ec2:StopInstances', [s.instance(FOREIGN_INSTANCE, OTHER_SERVER_TAG)]) },
+  { claim: "the server may not detach another server's interface", allowed: false, backends: EC2,
+    request: (s) => s.asServer('ec2:DetachNetworkInterface', [s.instance(FOREIGN_INSTANCE, OTHER_SERVER_TAG), FOREIGN_INTERFACE]) },
 ];
 
 const ROWS = CLAIMS.flatMap((c) => c.backends.map((backend) => ({ ...c, backend })));
