@@ -109,9 +109,11 @@ function outsider(action: string, resource: string): IamRequest {
   };
 }
 
+const OWN_RING = '/storage-server/cluster/ring/storage1';
 const OWN_MOUNT = '/storage-server/cluster/storage/storage1/mount';
 const OTHER_RING = '/storage-server/cluster/ring/storage2';
 const OTHER_MOUNT = '/storage-server/cluster/storage/storage2/mount';
+const OTHER_CLUSTER_RING = '/storage-server/hpc2/ring/storage1';
 const FOREIGN_INSTANCE = `arn:${ENV.partition}:ec2:${ENV.region}:${ENV.account}:instance/i-0fedcba9876543210`;
 const FOREIGN_VOLUME = `arn:${ENV.partition}:ec2:${ENV.region}:${ENV.account}:volume/vol-0fedcba9876543210`;
 const FOREIGN_INTERFACE = `arn:${ENV.partition}:ec2:${ENV.region}:${ENV.account}:network-interface/eni-0fedcba9876543210`;
@@ -178,6 +180,25 @@ const CLAIMS: Claim[] = [
     request: (s) => s.asServer('ec2:StopInstances', [s.instance(FOREIGN_INSTANCE, OTHER_SERVER_TAG)]) },
   { claim: "the server may not detach another server's interface", allowed: false, backends: EC2,
     request: (s) => s.asServer('ec2:DetachNetworkInterface', [s.instance(FOREIGN_INSTANCE, OTHER_SERVER_TAG), FOREIGN_INTERFACE]) },
+  // The registration function (one per stack, all backends).
+  { claim: "the registration may write its server's ring record", allowed: true, backends: ALL,
+    request: (s) => s.asRegistration('ssm:PutParameter', [s.parameter(OWN_RING)]) },
+  { claim: "the registration may write its server's mount record", allowed: true, backends: ALL,
+    request: (s) => s.asRegistration('ssm:PutParameter', [s.parameter(OWN_MOUNT)]) },
+  { claim: "the registration may read its server's ring record (who owns it)", allowed: true, backends: ALL,
+    request: (s) => s.asRegistration('ssm:GetParameter', [s.parameter(OWN_RING)]) },
+  { claim: "the registration may delete its server's records", allowed: true, backends: ALL,
+    request: (s) => s.asRegistration('ssm:DeleteParameters', [s.parameter(OWN_RING), s.parameter(OWN_MOUNT)]) },
+  { claim: "the registration may not write another server's ring record", allowed: false, backends: ALL,
+    request: (s) => s.asRegistration('ssm:PutParameter', [s.parameter(OTHER_RING)]) },
+  { claim: "the registration may not write another server's mount record", allowed: false, backends: ALL,
+    request: (s) => s.asRegistration('ssm:PutParameter', [s.parameter(OTHER_MOUNT)]) },
+  { claim: "the registration may not delete another server's records", allowed: false, backends: ALL,
+    request: (s) => s.asRegistration('ssm:DeleteParameters', [s.parameter(OTHER_RING)]) },
+  { claim: "the registration may not write another cluster's records", allowed: false, backends: ALL,
+    request: (s) => s.asRegistration('ssm:PutParameter', [s.parameter(OTHER_CLUSTER_RING)]) },
+  { claim: 'the registration may not write parameters outside the prefix', allowed: false, backends: ALL,
+    request: (s) => s.asRegistration('ssm:PutParameter', [s.parameter('/prod/database/password')]) },
 ];
 
 const ROWS = CLAIMS.flatMap((c) => c.backends.map((backend) => ({ ...c, backend })));
