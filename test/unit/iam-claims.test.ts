@@ -199,6 +199,29 @@ const CLAIMS: Claim[] = [
     request: (s) => s.asRegistration('ssm:PutParameter', [s.parameter(OTHER_CLUSTER_RING)]) },
   { claim: 'the registration may not write parameters outside the prefix', allowed: false, backends: ALL,
     request: (s) => s.asRegistration('ssm:PutParameter', [s.parameter('/prod/database/password')]) },
+  // Client nodes (the client-mount read policy, all backends).
+  { claim: "a client may list the cluster's mount records", allowed: true, backends: ALL,
+    request: (s) => s.asClient('ssm:GetParametersByPath', [s.parameter('/storage-server/cluster/storage')]) },
+  { claim: "a client may read every server's mount record of its cluster", allowed: true, backends: ALL,
+    request: (s) => s.asClient('ssm:GetParameters', [s.parameter(OWN_MOUNT), s.parameter(OTHER_MOUNT)]) },
+  { claim: 'a client may not write a mount record', allowed: false, backends: ALL,
+    request: (s) => s.asClient('ssm:PutParameter', [s.parameter(OWN_MOUNT)]) },
+  { claim: 'a client may not delete a mount record', allowed: false, backends: ALL,
+    request: (s) => s.asClient('ssm:DeleteParameter', [s.parameter(OWN_MOUNT)]) },
+  { claim: 'a client may not relabel a mount record', allowed: false, backends: ALL,
+    request: (s) => s.asClient('ssm:LabelParameterVersion', [s.parameter(OWN_MOUNT)]) },
+  { claim: "a client may not read the cluster's ring records", allowed: false, backends: ALL,
+    request: (s) => s.asClient('ssm:GetParameter', [s.parameter(OWN_RING)]) },
+  { claim: "a client may not read another cluster's mount records", allowed: false, backends: ALL,
+    request: (s) => s.asClient('ssm:GetParameter', [s.parameter('/storage-server/hpc2/storage/storage1/mount')]) },
+
+  // Principals outside the account.
+  { claim: 'a principal outside the account may not read the mount records', allowed: false, backends: ALL,
+    request: (s) => outsider('ssm:GetParameter', s.parameter(OWN_MOUNT)) },
+  { claim: 'a principal outside the account may not read the ring records', allowed: false, backends: ALL,
+    request: (s) => outsider('ssm:GetParameter', s.parameter(OWN_RING)) },
+  { claim: 'a principal outside the account may not write the records', allowed: false, backends: ALL,
+    request: (s) => outsider('ssm:PutParameter', s.parameter(OWN_MOUNT)) },
 ];
 
 const ROWS = CLAIMS.flatMap((c) => c.backends.map((backend) => ({ ...c, backend })));
