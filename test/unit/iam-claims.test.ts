@@ -34,7 +34,7 @@ class Subject {
   }
   /** The ARN of one of the stack's alarms (CloudFormation names them `<stack>-<logical id>-<suffix>`). */
   get alarm(): string {
-    return this.t.arn('cloudwatch', `alarm:${STACK}-${this.t.logicalIds('AWS::CloudWatch::Alarm', /FileSystemUsedCritical/)[0]}-1A2B3C4D5E6F`);
+    return this.t.arn('cloudwatch', `alarm:${STACK}-${this.t.logicalId('AWS::CloudWatch::Alarm', /FileSystemUsedCritical/)}-1A2B3C4D5E6F`);
   }
   get serverRole(): string { return this.t.logicalId('AWS::IAM::Role', /^StorageServerRole/); }
   get registrationRole(): string { return this.t.logicalId('AWS::IAM::Role', /RegistrationProviderRole/); }
@@ -42,7 +42,7 @@ class Subject {
   get interfaceArn(): string {
     return this.t.arn('ec2', `network-interface/${this.t.ref(this.t.logicalId('AWS::EC2::NetworkInterface', /Interface/))}`);
   }
-  get volumeArn(): string { return this.t.arn('ec2', `volume/${this.t.ref(this.t.logicalIds('AWS::EC2::Volume', /DataVolume0/)[0])}`); }
+  get volumeArn(): string { return this.t.arn('ec2', `volume/${this.t.ref(this.t.logicalId('AWS::EC2::Volume', /DataVolume0/))}`); }
   get settingsDocument(): string {
     return this.t.arn('ssm', `document/${this.t.ref(this.t.logicalId('AWS::SSM::Document', /SettingsDocument/))}`);
   }
@@ -53,13 +53,13 @@ class Subject {
   parameter(name: string): string { return this.t.arn('ssm', `parameter${name}`); }
 
   /** A request by the server's instance role, from the server's own instance. */
-  asServer(action: string, resources: IamRequest['resources'], context: Record<string, string> = {}): IamRequest {
+  asServer(action: string, resources: IamRequest['resources']): IamRequest {
     return {
       principal: this.t.roleArn(this.serverRole),
       identityPolicies: this.t.identityPolicies(this.serverRole),
       action,
       resources,
-      context: { 'ec2:SourceInstanceARN': this.instanceArn, ...context },
+      context: { 'ec2:SourceInstanceARN': this.instanceArn },
     };
   }
   /** An instance resource with its id (the `ec2:InstanceID` key) and tags. */
@@ -246,3 +246,23 @@ test.each(ROWS)('$claim [$backend]', async ({ allowed, backend, request }) => {
       `${JSON.stringify(req.resources)} with ${JSON.stringify(req.context ?? {})}`);
   }
 }, 120_000);
+
+describe('the evaluator refuses what it cannot evaluate, naming it', () => {
+  test('an intrinsic function it does not resolve', () => {
+    const t = new TemplatePolicies({ Resources: { R: { Type: 'AWS::IAM::Role', Properties: { X: { 'Fn::If': ['C', 'a', 'b'] } } } } }, STACK);
+    expect(() => t.properties('R')).toThrow('iam-eval cannot resolve Fn::If (["C","a","b"])');
+  });
+
+  test('an AWS managed policy it holds no copy of', () => {
+    const arn = 'arn:aws:iam::aws:policy/AdministratorAccess';
+    const t = new TemplatePolicies({ Resources: { R: { Type: 'AWS::IAM::Role', Properties: { ManagedPolicyArns: [arn] } } } }, STACK);
+    expect(() => t.identityPolicies('R')).toThrow(`managed policy ${arn} is neither in the template nor among the AWS managed policies`);
+  });
+
+  test('a request the simulator refuses: an action that does not exist', async () => {
+    const t = new TemplatePolicies({ Resources: {} }, STACK);
+    const topic = t.arn('sns', 'alarms');
+    await expect(t.decide({ principal: 'cloudwatch.amazonaws.com', action: 'sns:Publishh', resources: [topic] }))
+      .rejects.toThrow(`iam-simulate refused sns:Publishh on ${topic} by cloudwatch.amazonaws.com`);
+  });
+});
