@@ -310,6 +310,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
       extraCommands: clusterwareCommands,
     });
     settings.association.node.addDependency(...legacyAttachments);
+    denyOtherDocuments(role, settings.document);
     this.ready = settings.association;
     this.registrationTarget = { instance: this.instance, networkInterfaceId: this.networkInterfaceId };
     this.monitored = { instance: this.instance, dataVolumes: this.dataVolumes, instanceStoreDisks: xenDiskNames };
@@ -431,6 +432,23 @@ function grantTakeOver(
     id: 'AwsSolutions-IAM5[Resource::*]',
     reason: 'ec2:DescribeVolumes, DescribeNetworkInterfaces and DescribeInstances support no resource-level permissions.',
   });
+}
+
+/**
+ * AmazonSSMManagedInstanceCore lets the instance read every SSM document of the account. Its agent reads the
+ * document of the association that targets it (the server's settings) and AWS's own documents (the agent's plugins,
+ * Session Manager), whose ARNs carry no account; an explicit deny wins over the managed policy's allow for the rest.
+ */
+function denyOtherDocuments(role: iam.Role, settingsDocument: ssm.CfnDocument): void {
+  role.addToPrincipalPolicy(new iam.PolicyStatement({
+    sid: 'DocumentReadsOnlyOwnSettings',
+    effect: iam.Effect.DENY,
+    actions: ['ssm:GetDocument', 'ssm:DescribeDocument'],
+    notResources: [
+      Stack.of(role).formatArn({ service: 'ssm', resource: 'document', resourceName: settingsDocument.ref }),
+      `arn:${Aws.PARTITION}:ssm:*::document/*`,
+    ],
+  }));
 }
 
 /** The public parameter EC2 resolves at launch for the default image: the latest Amazon Linux 2023 on x86_64. */
