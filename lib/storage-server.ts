@@ -135,7 +135,8 @@ export interface StorageServerProps {
   /**
    * FSx for Lustre options (backend `fsx-lustre` only): deployment type, storage type, per-unit throughput and an
    * S3 data repository. The file system is encrypted (with `encryptionKey` on the persistent types), backed up
-   * daily on the persistent types (`snapshots.retain` days, at `snapshots.startTimeUtc`), and kept on removal
+   * daily on the persistent types (`snapshots.retain` days, at `snapshots.startTimeUtc`) unless linked to a data
+   * repository (FSx backs up no linked file system: backups off, with a synth warning), and kept on removal
    * unless `dataVolumeRemovalPolicy` says otherwise.
    * @default - PERSISTENT_2 SSD at 125 MB/s per TiB; with `throughputMBps`, the cheapest persistent option that
    * sustains it

@@ -1,4 +1,4 @@
-import { Aws, Duration, RemovalPolicy, Tags, Token, Validations } from 'aws-cdk-lib';
+import { Annotations, Aws, Duration, RemovalPolicy, Tags, Token, Validations } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as fsx from 'aws-cdk-lib/aws-fsx';
 import { Construct } from 'constructs';
@@ -41,8 +41,9 @@ export interface FsxLustreServerProps {
 /**
  * The FSx for Lustre backend: an `aws-fsx.LustreFileSystem` (AWS's managed Lustre, not a hand-built cluster) in
  * the server's subnet, encrypted at rest, its security group admitting Lustre (TCP 988 and 1018-1023) from the
- * clients only, daily automatic backups on the persistent types (kept `snapshots.retain` days), optionally linked
- * to an S3 data repository, and the day-2 guard of its layout. Built by {@link StorageServer}.
+ * clients only, daily automatic backups on the persistent types (kept `snapshots.retain` days) unless linked to an
+ * S3 data repository (FSx backs up no linked file system), and the day-2 guard of its layout. Built by
+ * {@link StorageServer}.
  */
 export class FsxLustreServer extends Construct implements StorageBackend {
   /** Always `lustre`. */
@@ -84,8 +85,8 @@ export class FsxLustreServer extends Construct implements StorageBackend {
     if (plan.backend !== 'fsx-lustre' || !options) throw new Error('FsxLustreServer builds the fsx-lustre backend only');
     validateFsxProps(props, options);
     const persistent = options.deploymentType !== 'SCRATCH_2';
-    const retainDays = persistent ? (props.snapshots?.retain ?? 7) : 0;
     const repository = props.fsxLustre?.dataRepositoryPath;
+    const retainDays = backupRetentionDays(this, persistent, repository, props.snapshots?.retain ?? 7);
 
     const securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
       vpc: props.vpc,
@@ -230,6 +231,29 @@ function validateFsxProps(props: StorageServerProps, options: FsxLustrePlan): vo
   if (path !== undefined && !Token.isUnresolved(path) && !isS3DataRepositoryPath(path)) {
     throw new Error(`fsxLustre.dataRepositoryPath must be an S3 path s3://<bucket>[/<prefix>] of at most 900 characters, got ${JSON.stringify(path)}.`);
   }
+}
+
+/**
+ * The automatic backup retention FSx is given: `retain` days on a persistent type, none on SCRATCH_2 (FSx backs
+ * up no scratch file system), and none on a file system linked to an S3 data repository: "With Amazon FSx for
+ * Lustre, you can take automatic daily backups and user-initiated backups of persistent file systems that are not
+ * linked to an Amazon S3 durable data repository" (FSx for Lustre guide, "Working with backups",
+ * https://docs.aws.amazon.com/fsx/latest/LustreGuide/using-backups-fsx.html). A linked file system's retention is
+ * turned off with a synth warning rather than refused: `retain` is 7 unless set (the app's `snapshotRetain` too),
+ * so a refusal would fail every linked file system that did not also say `0`.
+ */
+function backupRetentionDays(scope: Construct, persistent: boolean, repository: string | undefined, retain: number): number {
+  if (!persistent) return 0;
+  if (repository === undefined) return retain;
+  if (Token.isUnresolved(retain) || retain > 0) {
+    Annotations.of(scope).addWarningV2('storage-server:fsxBackupsOffWithDataRepository',
+      `snapshots.retain (-c snapshotRetain) ${Token.isUnresolved(retain) ? '' : `${retain} `}is not applied: FSx for ` +
+      `Lustre takes no backups of a file system linked to an S3 data repository (fsxLustre.dataRepositoryPath ` +
+      `${repository}), so its automatic daily backups are off. The bucket holds what the file system exports ` +
+      '(new, changed and deleted files, asynchronously); turn on S3 Versioning on it to keep overwritten and deleted ' +
+      'files. Set snapshots.retain to 0 (-c snapshotRetain=0) to silence this warning.');
+  }
+  return 0;
 }
 
 /** `HH:MM` (validated by the facade's snapshot options) as the L2's backup start time. */

@@ -1,5 +1,5 @@
 import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { ClientMount, StorageServer, StorageServerProps } from '../../lib';
@@ -152,6 +152,35 @@ describe('FSx for Lustre options of the construct', () => {
     });
     expect(() => serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { dataRepositoryPath: 'https://hpc-inputs' } }))
       .toThrow(/^fsxLustre\.dataRepositoryPath must be an S3 path s3:\/\/<bucket>\[\/<prefix>\] of at most 900 characters, got "https:\/\/hpc-inputs"/);
+  });
+
+  // FSx for Lustre guide, "Working with backups": backups are taken of "persistent file systems that are not
+  // linked to an Amazon S3 durable data repository". A linked file system gets none, with a warning instead of
+  // the retention asked for (snapshots.retain defaults to 7, so a refusal would fail every linked file system).
+  test.each<[string, Partial<StorageServerProps>]>([
+    ['PERSISTENT_2 (an association)', {}],
+    ['PERSISTENT_1 (import and export path)', { fsxLustre: { deploymentType: 'PERSISTENT_1', dataRepositoryPath: 's3://hpc-inputs' } }],
+  ])('a file system linked to an S3 data repository has no automatic backups, with a warning: %s', (_, extra) => {
+    const { stack, template } = serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { dataRepositoryPath: 's3://hpc-inputs' }, ...extra });
+    const config = fileSystemOf(template)[0].Properties.LustreConfiguration;
+    expect(config.AutomaticBackupRetentionDays).toBe(0);
+    expect(config.DailyAutomaticBackupStartTime).toBeUndefined();
+    expect(config.CopyTagsToBackups).toBeUndefined();
+    Annotations.fromStack(stack).hasWarning('/Test/Storage/FsxLustre', Match.stringLikeRegexp(
+      '^snapshots.retain \\(-c snapshotRetain\\) 7 is not applied: FSx for Lustre takes no backups of a file system linked to an S3 data repository'));
+  });
+
+  test('the app: -c fsxDataRepositoryPath turns the default daily backups off (warned); snapshotRetain=0 says so and is not warned', () => {
+    const linked = appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxDataRepositoryPath: 's3://hpc-inputs', snapshotRetain: '30' });
+    expect(fileSystemOf(Template.fromStack(linked))[0].Properties.LustreConfiguration.AutomaticBackupRetentionDays).toBe(0);
+    Annotations.fromStack(linked).hasWarning('*', Match.stringLikeRegexp('^snapshots.retain \\(-c snapshotRetain\\) 30 is not applied'));
+    const off = appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxDataRepositoryPath: 's3://hpc-inputs', snapshotRetain: '0' });
+    expect(fileSystemOf(Template.fromStack(off))[0].Properties.LustreConfiguration.AutomaticBackupRetentionDays).toBe(0);
+    Annotations.fromStack(off).hasNoWarning('*', Match.stringLikeRegexp('is not applied'));
+    // Without a repository the same retention is kept, unwarned.
+    const unlinked = appStack({ backend: 'fsx-lustre', capacityTiB: '2', snapshotRetain: '30' });
+    expect(fileSystemOf(Template.fromStack(unlinked))[0].Properties.LustreConfiguration.AutomaticBackupRetentionDays).toBe(30);
+    Annotations.fromStack(unlinked).hasNoWarning('*', Match.stringLikeRegexp('is not applied'));
   });
 
   test.each<[string, Partial<StorageServerProps>, RegExp]>([
