@@ -49,6 +49,11 @@ export interface StorageServerContext {
    */
   readonly fsxDataRepositoryPath?: string;
   /**
+   * FSx for Lustre root squash (`backend=fsx-lustre` only): `false` leaves root on the clients as root.
+   * @default true
+   */
+  readonly fsxRootSquash?: boolean;
+  /**
    * `false` leaves out the cluster's client-mount association (document, association, read policy): for a second
    * server of a cluster whose first stack already has it (one association mounts every server of the cluster).
    * `true` when not given.
@@ -252,6 +257,8 @@ export const CONTEXT_DEFAULTS = {
   fsxStorageType: undefined,
   /** Absent: no S3 data repository (backend fsx-lustre). */
   fsxDataRepositoryPath: undefined,
+  /** Absent: root squash on (backend fsx-lustre). */
+  fsxRootSquash: undefined,
   /** This stack makes the cluster's client-mount association. */
   clientMount: true,
 } as const;
@@ -356,7 +363,7 @@ export function parseContext(read: ContextReader): StorageServerContext {
   };
 }
 
-const FSX_KEYS = ['fsxDeploymentType', 'fsxPerUnitStorageThroughput', 'fsxStorageType', 'fsxDataRepositoryPath'] as const;
+const FSX_KEYS = ['fsxDeploymentType', 'fsxPerUnitStorageThroughput', 'fsxStorageType', 'fsxDataRepositoryPath', 'fsxRootSquash'] as const;
 
 /**
  * The FSx for Lustre keys: only with backend=fsx-lustre, each value checked here (so the message names the key),
@@ -403,6 +410,7 @@ function parseFsxKeys(
     fsxStorageType: options.storageType,
     fsxPerUnitStorageThroughput: options.perUnitStorageThroughput,
     fsxDataRepositoryPath: path,
+    fsxRootSquash: raw('fsxRootSquash') === undefined ? undefined : parseBoolean('fsxRootSquash', raw('fsxRootSquash')!),
   };
 }
 
