@@ -116,6 +116,7 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     change: { fsxStorageType: 'HDD', fsxPerUnitStorageThroughput: '40' }, backends: ['fsx-lustre'],
   }],
   fsxDataRepositoryPath: [{ name: 'an S3 data repository', change: { fsxDataRepositoryPath: 's3://hpc-inputs/run1' }, backends: ['fsx-lustre'] }],
+  fsxRootSquash: [{ name: 'root squash off', change: { fsxRootSquash: 'false' }, backends: ['fsx-lustre'] }],
   clientMount: [{ name: 'no client-mount association', change: { clientMount: 'false' } }],
 };
 
