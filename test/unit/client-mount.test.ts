@@ -23,7 +23,7 @@ import {
 } from '../../lib/client-mount';
 import { DEFAULT_MOUNT_ROOTS } from '../../lib/validation';
 import { cfnLint } from '../support/cfn-lint';
-import { serverStack } from '../support/stacks';
+import { appStack, serverStack } from '../support/stacks';
 import { nagFindings } from '../support/nag';
 import { venvBin } from '../support/venv';
 
@@ -253,6 +253,22 @@ describe('ClientMount document', () => {
     ['/home/users', { allowHomeMountPoint: true }],
   ])('a StorageServer with mountPoint %s (%j) is accepted', (mountPoint, props) => {
     expect(() => serverStack({ mountPoint, ...props })).not.toThrow();
+  });
+
+  test('the app: -c mountRoots reaches the server check and the association; a bad root is refused naming the key', () => {
+    // GIVEN / WHEN
+    const template = Template.fromStack(appStack({ mountRoots: '/projects,/data', mountPoint: '/projects/hpc1' }));
+
+    // THEN
+    template.hasResourceProperties('AWS::SSM::Association', {
+      Parameters: Match.objectLike({ mountRoots: ['/projects,/data'] }),
+    });
+    expect(() => appStack({ mountPoint: '/projects/hpc1' })).toThrow(
+      /mountPoint must be an absolute directory path at or below one of mountRoots \(\/data \/scratch \/shared \/fsx\), got '\/projects\/hpc1'/,
+    );
+    expect(() => appStack({ mountRoots: '/data,/usr/local' })).toThrow(
+      /Invalid context value mountRoots="\/data,\/usr\/local": allowed is a comma list of absolute directories outside the system directories \(bad: '\/usr\/local': under a system directory \(\/usr\)/,
+    );
   });
 
   test("a new VPC's CIDR (a token) becomes the allowedServers default and association value", () => {
