@@ -14,6 +14,7 @@ import {
 } from '../lambda/register/contract';
 import { heredocBody, linuxShellDocument, readScript } from './script-file';
 import { validateConcrete } from './registration';
+import { DEFAULT_MOUNT_ROOTS, mountRootProblem } from './validation';
 
 /** File name of the client mount script under lib/scripts. */
 export const CLIENT_MOUNT_SCRIPT_NAME = 'client-mount.sh';
@@ -41,6 +42,12 @@ const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 const CIDR = `${OCTET}(\\.${OCTET}){3}/(3[0-2]|[12][0-9]|[1-9])`;
 const ALLOWED_SERVERS_PATTERN = `^${CIDR}(,${CIDR})*$`;
 
+/**
+ * The mountRoots parameter: a comma list of absolute paths of `[A-Za-z0-9_.-]` segments (no quote, space or shell
+ * character reaches the command line); the script refuses `.`/`..` segments and system directories itself.
+ */
+const MOUNT_ROOTS_PATTERN = '^(/[A-Za-z0-9_.-]+)+(,(/[A-Za-z0-9_.-]+)+)*$';
+
 /** Heredoc delimiter that embeds the script in the document's shell step. */
 const HEREDOC_END = 'STORAGE_SERVER_CLIENT_MOUNT_SH';
 const NAME_PATTERN = '^[A-Za-z0-9_.-]{1,64}$';
@@ -58,8 +65,19 @@ export interface ClientMountProps {
    */
   readonly allowedServerCidrs: string[];
   /**
-   * Let a mount config mount on `/home` or below it. Mount points at or under the other system directories
-   * (`/etc`, `/usr`, `/var`, `/root`, ...) and `/` are always refused.
+   * The directories a mount config may mount on or below: the nodes' allowlist (the document parameter
+   * `mountRoots`, the script's `--mount-roots`). A config whose `mountPoint` is elsewhere (`/opt/aws`, `/snap`,
+   * `/nix`, `/mnt`, ...) is refused on the node, reported with its parameter name, and the others are mounted.
+   * Each root is an absolute directory of `[A-Za-z0-9_.-]` segments outside the system directories (`/`, `/etc`,
+   * `/usr`, `/home`, ...: `SYSTEM_DIRECTORIES`). A mount point may be a root itself or any directory below one. On
+   * the node, every directory on the way from `/` must also be a directory (not a symbolic link) owned by root and
+   * writable by no one else, so that no user can redirect the mount; missing ones are made by root, 0755. Give
+   * each StorageServer of the cluster the same `mountRoots`, which checks its `mountPoint` at synth.
+   * @default DEFAULT_MOUNT_ROOTS: /data, /scratch, /shared, /fsx
+   */
+  readonly mountRoots?: string[];
+  /**
+   * Add `/home` to the mount roots: a mount config may mount on `/home` or below it (home directories on NFS).
    * @default false
    */
   readonly allowHomeMountPoints?: boolean;
@@ -120,12 +138,14 @@ export class ClientMount extends Construct {
     const prefix = props.parameterPrefix ?? DEFAULT_PARAMETER_PREFIX;
     const schedule = props.schedule ?? DEFAULT_MOUNT_SCHEDULE;
     const allowHome = props.allowHomeMountPoints ?? false;
+    const mountRoots = props.mountRoots ?? [...DEFAULT_MOUNT_ROOTS];
 
     // The names become SSM paths and IAM resources at synth time, so they must be concrete.
     validateConcrete('clusterName', props.clusterName, validateName);
     validateConcrete('parameterPrefix', prefix, validatePrefix);
     if (props.serverName !== undefined) validateConcrete('serverName', props.serverName, validateName);
     validateTagKey(clientTagKey);
+    validateMountRoots(mountRoots);
     this.clusterName = props.clusterName;
     this.parameterPrefix = prefix;
     this.serverName = props.serverName;
@@ -157,6 +177,7 @@ export class ClientMount extends Construct {
         parameterPrefix: prefix,
         allowedServers,
         allowHome,
+        mountRoots,
       }),
     });
     this.association = new ssm.CfnAssociation(this, 'Association', {
@@ -168,6 +189,7 @@ export class ClientMount extends Construct {
         prefix: [prefix],
         allowedServers: [allowedServers],
         allowHome: [String(allowHome)],
+        mountRoots: [mountRoots.join(',')],
         ...(props.serverName !== undefined ? { serverName: [props.serverName] } : {}),
       },
       scheduleExpression,
@@ -286,11 +308,16 @@ export interface ClientMountDocumentOptions {
    * @default false
    */
   readonly allowHome?: boolean;
+  /**
+   * Default of the document's mountRoots parameter.
+   * @default DEFAULT_MOUNT_ROOTS
+   */
+  readonly mountRoots?: readonly string[];
 }
 
 /**
  * The SSM Command document content (schema 2.2): parameters clusterName, prefix, serverName, allowedServers,
- * allowHome; one shell step.
+ * mountRoots, allowHome; one shell step.
  */
 export function renderClientMountDocument(options: ClientMountDocumentOptions): Record<string, unknown> {
   const body = heredocBody(CLIENT_MOUNT_SCRIPT_NAME, options.script, HEREDOC_END, { ssm: true });
@@ -307,15 +334,15 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
     `if [ '{{ allowHome }}' = true ]; then set -- --allow-home; fi`,
     // The allowed patterns and values below keep quotes and spaces out of the substituted values.
     `bash "$script" --cluster '{{ clusterName }}' --prefix '{{ prefix }}' --server '{{ serverName }}' ` +
-      `--allowed-servers '{{ allowedServers }}' "$@" || rc=$?`,
+      `--allowed-servers '{{ allowedServers }}' --mount-roots '{{ mountRoots }}' "$@" || rc=$?`,
     'exit "$rc"',
     '',
   ].join('\n');
   return linuxShellDocument(
     "Mounts the cluster's storage servers (NFS, and FSx for Lustre with its client installed where missing), as " +
       'their mount configs in SSM Parameter Store say (<prefix>/<clusterName>/storage/<server>/mount): one tagged fstab ' +
-      'line per server, updated in place. Only servers inside allowedServers, outside system directories, with ' +
-      'allowlisted options, always nosuid,nodev. Exit 2 reports a refused or vanished config, a conflicting fstab ' +
+      'line per server, updated in place. Only servers inside allowedServers, mount points at or below mountRoots on ' +
+      'a path only root can change, allowlisted options, always nosuid,nodev. Any failure of one config skips that one. Exit 2 reports a refused or vanished config, a conflicting fstab ' +
       'line, a missing Lustre client or a failed mount.',
     { name: 'mountStorage', runCommand: [runCommand], timeoutSeconds: 900 },
     {
@@ -344,10 +371,18 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
           "Comma-separated IPv4 CIDRs a mount config's server must lie in (e.g. the VPC's); others are refused.",
         allowedPattern: ALLOWED_SERVERS_PATTERN,
       },
+      mountRoots: {
+        type: 'String',
+        default: (options.mountRoots ?? DEFAULT_MOUNT_ROOTS).join(','),
+        description:
+          "Comma-separated directories a mount config's mountPoint must be or lie below (never /, a system directory " +
+          'or one below it); others are refused.',
+        allowedPattern: MOUNT_ROOTS_PATTERN,
+      },
       allowHome: {
         type: 'String',
         default: String(options.allowHome ?? false),
-        description: "'true' lets a mount config mount on /home or below it; other system directories never.",
+        description: "'true' adds /home to the mount roots (home directories on NFS).",
         allowedValues: ['true', 'false'],
       },
     },
@@ -530,6 +565,19 @@ function allowedServersParameter(cidrs: string[]): string {
     }
   }
   return cidrs.join(',');
+}
+
+/** Each mount root concrete and outside the system directories (the script refuses the others at run time). */
+function validateMountRoots(roots: string[]): void {
+  if (Token.isUnresolved(roots) || roots.length === 0) {
+    throw new Error(`mountRoots must name at least one concrete directory such as /data, got ${Token.isUnresolved(roots) ? 'a token' : '[]'}.`);
+  }
+  for (const root of roots) {
+    const problem = Token.isUnresolved(root) ? 'a token' : mountRootProblem(root);
+    if (problem) {
+      throw new Error(`mountRoots must be absolute directories outside the system directories, got ${JSON.stringify(root)}: ${problem}.`);
+    }
+  }
 }
 
 function validateMountPoint(prop: string, value: string): void {

@@ -7,7 +7,7 @@
  */
 import { Backend, FsxLustreDeploymentType, FsxLustreStorageType, Generation, StorageRequest, planStorage } from './sizing';
 import { resolveFsxLustreOptions } from './sizing/fsx-lustre';
-import { EMAIL_PATTERN, NAME_PATTERN, SNAPSHOT_ID_PATTERN, TOPIC_ARN_PATTERN, addressSpaceProblem, isS3DataRepositoryPath, cidrProblem, directoryProblem, duplicateValues, ipv4Problem, snapshotSetProblem } from './validation';
+import { EMAIL_PATTERN, NAME_PATTERN, SNAPSHOT_ID_PATTERN, TOPIC_ARN_PATTERN, addressSpaceProblem, isS3DataRepositoryPath, cidrProblem, directoryProblem, duplicateValues, ipv4Problem, snapshotSetProblem, mountRootProblem } from './validation';
 
 // Shared with the construct; re-exported here for the names lib/index.ts has always exported from this module.
 export { NAME_PATTERN, cidrProblem } from './validation';
@@ -191,6 +191,12 @@ export interface StorageServerContext {
   readonly mountPoint?: string;
   /** `true` allows `mountPoint` to be `/home` or under it (home directories on NFS); `false` when not given. */
   readonly allowHomeMountPoint: boolean;
+  /**
+   * The clients' mount roots (`mountPoint` must be one or lie below one), for the server and the client-mount
+   * association alike.
+   * @default - DEFAULT_MOUNT_ROOTS: /data, /scratch, /shared, /fsx
+   */
+  readonly mountRoots?: string[];
 }
 
 /** Every context key the app reads, with its default (undefined: absent unless given). */
@@ -247,6 +253,8 @@ export const CONTEXT_DEFAULTS = {
   mountPoint: undefined,
   /** /home is a system directory unless this is true. */
   allowHomeMountPoint: false,
+  /** Absent: /data, /scratch, /shared, /fsx (DEFAULT_MOUNT_ROOTS). */
+  mountRoots: undefined,
   /** The original template's families, d2 and m4. */
   generation: 'previous',
   /** Absent: PERSISTENT_2 (backend fsx-lustre). */
@@ -357,6 +365,7 @@ export function parseContext(read: ContextReader): StorageServerContext {
     throughputMBps,
     mountPoint: optional('mountPoint', (key, value) => parseMountPoint(key, value, allowHomeMountPoint)),
     allowHomeMountPoint,
+    mountRoots: optional('mountRoots', parseMountRoots),
     ...fsx,
     generation,
     clientMount: optional('clientMount', parseBoolean) ?? CONTEXT_DEFAULTS.clientMount,
@@ -418,6 +427,15 @@ function parseMountPoint(key: ContextKey, value: string, allowHome: boolean): st
   const problem = directoryProblem(value, { allowHome });
   if (problem) throw contextError(key, value, `an absolute directory outside the system directories: ${problem}`);
   return value;
+}
+
+function parseMountRoots(key: ContextKey, value: string): string[] {
+  const roots = value.split(',');
+  for (const root of roots) {
+    const problem = mountRootProblem(root);
+    if (problem) throw contextError(key, value, `a comma list of absolute directories outside the system directories (bad: '${root}': ${problem})`);
+  }
+  return roots;
 }
 
 /** The Error every bad context value produces: key, value, what is allowed. */

@@ -78,6 +78,7 @@ export class StorageServerStack extends Stack {
         : undefined,
       mountPoint: ctx.mountPoint,
       allowHomeMountPoint: ctx.allowHomeMountPoint,
+      mountRoots: ctx.mountRoots,
       clusterware: ctx.loginIp ? { loginIp: ctx.loginIp } : undefined,
     });
     // Nodes tagged <clientTagKey>=<clusterName> mount every storage server of the cluster, now and at first boot: one
@@ -88,6 +89,7 @@ export class StorageServerStack extends Stack {
       // The server's address is in the VPC; nodes refuse a mount config naming any address outside it.
       allowedServerCidrs: [vpc.vpcCidrBlock],
       allowHomeMountPoints: ctx.allowHomeMountPoint,
+      mountRoots: ctx.mountRoots,
     }) : undefined;
 
     const { plan } = this.server;

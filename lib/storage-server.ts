@@ -15,7 +15,7 @@ import { BenchDocument } from './bench-document';
 import { ClusterwareRing } from './clusterware';
 import { MonitoringOptions, StorageMonitoring, alarmTopicFor } from './monitoring';
 import { applyServerCompliance } from './compliance';
-import { NAME_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem, snapshotSetProblem } from './validation';
+import { DEFAULT_MOUNT_ROOTS, NAME_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem, mountPointProblem, mountRootProblem, snapshotSetProblem } from './validation';
 import { ServerRegistration } from './registration';
 import { UpdateGuard } from './update-guard';
 import { CrossRegionCopy, SNAPSHOT_INTERVAL_HOURS, SnapshotPolicy } from './snapshot-policy';
@@ -325,12 +325,19 @@ export interface StorageServerProps {
    */
   readonly exportPath?: string;
   /**
-   * Directory clients mount the export on: the same rules as `exportPath`; `/home` and below only with
-   * `allowHomeMountPoint`. Every node mounts every server of its cluster: two servers of one cluster in one
-   * app may not share a mount point (nor a `serverName`); refused at synth.
+   * Directory clients mount the export on: one of `mountRoots` or a directory below one (`/home` and below only
+   * with `allowHomeMountPoint`), in `[A-Za-z0-9_.-]` segments. Every node mounts every server of its cluster: two
+   * servers of one cluster in one app may not share a mount point (nor a `serverName`); refused at synth.
    * @default '/data'
    */
   readonly mountPoint?: string;
+  /**
+   * The directories `mountPoint` may be or lie below: the clients' mount roots. Nodes refuse a mount config outside
+   * their own (`ClientMount`'s `mountRoots`), so give both the same list. Each is an absolute directory outside the
+   * system directories (`/etc`, `/usr`, `/home`, ...).
+   * @default DEFAULT_MOUNT_ROOTS: /data, /scratch, /shared, /fsx
+   */
+  readonly mountRoots?: string[];
   /**
    * Allow `mountPoint` to be `/home` or a directory under it: home directories on NFS are common on HPC clusters,
    * but mounting over the clients' `/home` hides their local home directories, so it must be deliberate.
@@ -430,7 +437,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     validateThreads(props.nfs?.threads);
     validateSnapshotOptions(props.snapshots);
     if (props.exportPath !== undefined) validateDirectory('exportPath', props.exportPath);
-    validateDirectory('mountPoint', this.mountPoint, props.allowHomeMountPoint);
+    validateMountPoint(this.mountPoint, props.mountRoots, props.allowHomeMountPoint);
     const planned = planStorage({
       capacityTiB,
       backend: props.backend ?? 'auto',
@@ -639,6 +646,21 @@ function validateSnapshotOptions(snapshots: SnapshotOptions | undefined): void {
     throw new Error(`snapshots.intervalHours must be one of ${SNAPSHOT_INTERVAL_HOURS.join(', ')} (DLM), got ${describeValue(hours)}.`);
   }
   validateWholeNumber('snapshots.crossRegionCopy.retainDays', snapshots?.crossRegionCopy?.retainDays, 1, 36500);
+}
+
+/** The record's mountPoint against the clients' rule (lib/scripts/client-mount.sh applies the same on every node). */
+function validateMountPoint(mountPoint: string, mountRoots: string[] | undefined, allowHome = false): void {
+  for (const root of mountRoots ?? []) {
+    const problem = Token.isUnresolved(root) ? 'a token' : mountRootProblem(root);
+    if (problem) throw new Error(`mountRoots must be absolute directories outside the system directories, got '${root}': ${problem}.`);
+  }
+  if (Token.isUnresolved(mountPoint)) return;
+  const roots = mountRoots ?? DEFAULT_MOUNT_ROOTS;
+  const problem = typeof mountPoint === 'string' ? mountPointProblem(mountPoint, { mountRoots: roots, allowHome }) : 'not a string';
+  if (problem) {
+    throw new Error(`mountPoint must be an absolute directory path at or below one of mountRoots (${roots.join(' ')}` +
+      `${allowHome ? ' /home' : ''}), got '${mountPoint}': ${problem}.`);
+  }
 }
 
 function validateDirectory(prop: string, path: string, allowHome = false): void {

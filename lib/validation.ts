@@ -177,6 +177,51 @@ export function directoryProblem(path: string, options: DirectoryOptions = {}): 
   return undefined;
 }
 
+/**
+ * Where clients mount a storage server unless told otherwise: a record's `mountPoint` must be one of these or lie
+ * below one (`/home` is added by `allowHomeMountPoint`). An allowlist: a deny list of system directories cannot
+ * name every directory whose files a node runs as root (`/opt/aws`, `/snap`, `/nix`, ...).
+ * lib/scripts/client-mount.sh holds the same default (`DEFAULT_MOUNT_ROOTS`; a unit test compares them).
+ */
+export const DEFAULT_MOUNT_ROOTS = ['/data', '/scratch', '/shared', '/fsx'] as const;
+
+/** Where a mount point may be: see {@link mountPointProblem}. */
+export interface MountPointOptions {
+  /**
+   * The mount roots: directories a mount point may be or lie below.
+   * @default DEFAULT_MOUNT_ROOTS
+   */
+  readonly mountRoots?: readonly string[];
+  /**
+   * Add `/home` to the mount roots (home directories on NFS: the `allowHomeMountPoint` opt-in).
+   * @default false
+   */
+  readonly allowHome?: boolean;
+}
+
+/**
+ * Validates one mount root: a directory path as {@link directoryProblem} wants it, outside the system directories
+ * (`/home` too: that is `allowHome`'s). The client script refuses the same roots. Returns the reason, or undefined.
+ */
+export function mountRootProblem(root: string): string | undefined {
+  return directoryProblem(root);
+}
+
+/**
+ * Validates a client mount point: an absolute directory path in `[A-Za-z0-9_.-]` segments (as
+ * {@link directoryProblem}) that is one of the mount roots or lies below one; the client script applies the same
+ * rule to every record it reads. Returns the reason it is bad, or undefined.
+ */
+export function mountPointProblem(path: string, options: MountPointOptions = {}): string | undefined {
+  const roots = [...(options.mountRoots ?? DEFAULT_MOUNT_ROOTS), ...(options.allowHome ? ['/home'] : [])];
+  const rule = `a mount point must be a mount root or below one: ${roots.join(' ')}`;
+  // The system directory's reason first where there is one: it is the more telling (and names allowHomeMountPoint).
+  const form = directoryProblem(path, { allowHome: options.allowHome });
+  if (form !== undefined) return form.includes('system director') ? `${form}; ${rule}` : form;
+  if (roots.some((r) => path === r || path.startsWith(`${r}/`))) return undefined;
+  return `not a mount root or below one; the mount roots are ${roots.join(' ')}`;
+}
+
 /** The values that occur more than once, each once, in order of first repetition. */
 export function duplicateValues(values: readonly string[]): string[] {
   const seen = new Set<string>();

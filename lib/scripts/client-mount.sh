@@ -4,27 +4,32 @@
 #   <prefix>/<cluster>/storage/<server>/mount = {"server","exportPath","mountPoint","fsType":"nfs4"|"lustre","options","fstab"}
 # Run by the client-mount SSM document (State Manager: at a node's first boot and on a schedule) or by hand.
 #
-# Usage: client-mount.sh --cluster NAME --allowed-servers CIDR[,CIDR...] [--allow-home]
+# Usage: client-mount.sh --cluster NAME --allowed-servers CIDR[,CIDR...] [--mount-roots DIR[,DIR...]] [--allow-home]
 #                        [--prefix /storage-server] [--server NAME] [--fstab FILE] [--no-mount] [--dry-run]
 #   --allowed-servers  required: the addresses a record's server may have (the VPC's CIDR); 1-32 prefix bits
-#   --allow-home  let a record mount on /home or below it (refused by default, as on every system directory)
+#   --mount-roots  the directories a record may mount on or below (default /data,/scratch,/shared,/fsx);
+#               never /, a system directory (SYSTEM_DIRECTORIES) or one below it
+#   --allow-home  add /home to the mount roots (home directories on NFS)
 #   --server    only this server's config (default: every server of the cluster)
 #   --fstab     the fstab to edit (default /etc/fstab); mounts use it too (mount -T)
 #   --no-mount  edit the fstab, but create no directory and mount nothing
 #   --dry-run   change nothing; print the report and the fstab that would be written
 # Exit status: 0 every config is in fstab and mounted; 1 nothing done (bad usage, records unreadable);
-# 2 done, but something needs a person: a record refused, a conflicting fstab line, a config that
-# disappeared, or a mount that failed. Each is reported on one line with the parameter or fstab entry.
+# 2 done, but something needs a person: a record refused or failing in any way, a conflicting fstab line, a
+# config that disappeared, or a mount that failed. Each is reported on one line starting ATTENTION, with the
+# parameter or fstab entry; every other record is still written and mounted.
 #
 # The records are input from whoever can write the parameters, and this script runs as root on every
 # node, so each record is checked against a strict grammar before anything of it is used (python3 below):
 # the server is a canonical IPv4 address inside --allowed-servers, or for fsType "lustre" an FSx for Lustre DNS
 # name (fs-<id>.fsx.<region>.amazonaws.com) every address of which (getent ahostsv4) lies inside --allowed-servers,
 # with exportPath "/<mount name>" (3-8 lower-case letters and digits); exportPath and mountPoint are absolute
-# paths of [A-Za-z0-9._-] segments, and the mount point is neither a system directory (SYSTEM_DIRECTORIES;
-# /home only with --allow-home) nor below one, nor reached through a symbolic link; every option is in an
-# allowlist (no suid, dev or exec); fstab is exactly the line the fields make. A record that fails is
-# reported as "ATTENTION <parameter>: <why>" and skipped: no directory, no fstab line, no mount. What is
+# paths of [A-Za-z0-9._-] segments; the mount point is a mount root or below one (an allowlist: --mount-roots,
+# /home only with --allow-home), and no directory on the way to it is a symbolic link or writable by anyone but
+# root (see path_problem_on_node); every option is in an allowlist (no suid, dev or exec); fstab is exactly the
+# line the fields make. A record that fails, by a check or by any error while it is checked (a RecursionError
+# from deeply nested JSON, an OSError), is reported as "ATTENTION <parameter>: <why>" and skipped: no directory,
+# no fstab line, no mount; the other records go on. What is
 # written and mounted is the line rebuilt from the checked fields with nosuid,nodev added, never the
 # record's own text, and the shell below only passes the checked fields on, quoted, never evaluated.
 #
@@ -54,15 +59,18 @@
 set -euo pipefail
 
 readonly TAG_PREFIX='# storage-server:'
-# Mount points refused at and below these (lib/validation.ts keeps the same list; a test compares them).
+# Mount roots refused at and below these (lib/validation.ts keeps the same list; a test compares them). A
+# record's mount point is judged by the allowlist of roots, not by this list.
 readonly SYSTEM_DIRECTORIES='/bin /boot /dev /etc /home /lib /lib32 /lib64 /libx32 /proc /root /run /sbin /sys /tmp /usr /var'
 # The mount options every line gets, whatever the record says: no setuid programs, no device files.
 readonly FORCED_OPTIONS='nosuid,nodev'
+# Where records may mount unless --mount-roots says otherwise (lib/validation.ts: DEFAULT_MOUNT_ROOTS).
+readonly DEFAULT_MOUNT_ROOTS='/data,/scratch,/shared,/fsx'
 # A canonical dotted quad and prefix length: no leading zeros, each number 0-255, /1-/32.
 readonly OCTET='(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
 readonly CIDR_RE="^$OCTET(\\.$OCTET){3}/(3[0-2]|[12][0-9]|[1-9])\$"
 cluster='' prefix='/storage-server' server='' fstab='/etc/fstab' do_mount=1 dry_run=0
-allowed_servers='' allow_home=0
+allowed_servers='' allow_home=0 mount_roots=$DEFAULT_MOUNT_ROOTS
 attempts=${CLIENT_MOUNT_ATTEMPTS:-3} retry_delay=${CLIENT_MOUNT_RETRY_DELAY:-10}
 lock_file=${CLIENT_MOUNT_LOCK:-/run/lock/storage-server-client-mount.lock}
 attention=0
@@ -77,12 +85,14 @@ die() {
   exit 1
 }
 
-# Reads the GetParametersByPath answer on stdin; prints one tab-separated line per server's record:
+# `check`: reads the GetParametersByPath answer on stdin; prints one tab-separated line per server's record:
 #   ok <server> <parameter> <source> <mount point> <fstab line to write>   (every field checked)
 #   bad <server> <parameter> <why>
-# Arguments: records path, --server (or ''), allowed CIDRs, allow home (0/1), forced options, system dirs.
+# Arguments: check, records path, --server (or ''), allowed CIDRs, mount roots (comma list), forced options.
+# `walk <mount point>`: the node check again, just before the mount (path_problem_on_node): prints the
+# directories to make, or exits 3 with the reason.
 read -r -d '' PY <<'PYTHON' || true
-import ipaddress, json, os, re, subprocess, sys
+import ipaddress, json, os, re, stat, subprocess, sys
 
 OCTET = r'(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
 IPV4 = re.compile(OCTET + r'(\.' + OCTET + r'){3}')
@@ -165,15 +175,48 @@ def server_problem(rec, allowed):
         return 'server ' + v + ' is outside the allowed servers ' + ','.join(str(n) for n in allowed)
     return None
 
-def mount_point_problem(mp, system, allow_home):
-    for d in system:
-        if (mp == d or mp.startswith(d + '/')) and not (allow_home and d == '/home'):
-            hint = ' (allowed with --allow-home)' if d == '/home' else ''
-            return 'mountPoint ' + q(mp) + ' is ' + ('' if mp == d else 'under ') + 'the system directory ' + d + hint
-    real = os.path.realpath(mp)
-    if real != mp:
-        return 'mountPoint ' + q(mp) + ' leads through a symbolic link on this node (to ' + q(real) + ')'
-    return None
+def root_problem(mp, roots):
+    """Why mp is not a mount root or below one (an allowlist: nothing else on a node is data), or None."""
+    if any(mp == r or mp.startswith(r + '/') for r in roots):
+        return None
+    hint = ' (/home only with --allow-home)' if (mp == '/home' or mp.startswith('/home/')) else ''
+    return 'mountPoint ' + q(mp) + ' is not a mount root or below one; the mount roots are ' + ' '.join(roots) + hint
+
+def path_problem_on_node(mp):
+    """Why mounting on mp could put the data somewhere else than mp, or None; and the missing directories.
+
+    Every directory from / down to mp's parent must exist as a directory (not a symbolic link: lstat, links are
+    never followed), owned by root (or by the user running this, root under SSM) and writable by nobody else:
+    not by the group, not by others, sticky bit or not (a sticky directory still lets every user add an entry).
+    Then no user but root can create, rename or replace an entry anywhere on the path, so no one can plant a
+    symbolic link between this check and mount(2), or swap a directory: the check cannot go stale, and a path
+    is as safe to mount on as an open directory handle (mount(8) and mount.nfs take a path, and resolve
+    /proc/self/fd/N back to one, so a handle would close nothing more). mp itself may be missing (then it and
+    the missing parents are made by root, 0755) or a directory, never a symbolic link; its own owner and mode
+    do not matter: the mount covers its contents, and only a writer of its parent could replace it. Returns
+    (problem, missing directories, top down)."""
+    trusted = {0, os.geteuid()}
+    parts = mp.split('/')[1:]
+    paths = ['/'] + ['/' + '/'.join(parts[:i]) for i in range(1, len(parts) + 1)]
+    for i, p in enumerate(paths):
+        try:
+            st = os.lstat(p)
+        except FileNotFoundError:
+            return None, paths[i:]
+        what = 'mountPoint ' + q(mp) + ': ' + ('it' if p == mp else q(p))
+        if stat.S_ISLNK(st.st_mode):
+            return what + ' is a symbolic link on this node', []
+        if not stat.S_ISDIR(st.st_mode):
+            return what + ' is not a directory on this node', []
+        if p == mp:
+            break
+        if st.st_uid not in trusted:
+            return what + ' is owned by uid ' + str(st.st_uid) + ', not root; a user who owns a directory on the way could redirect the mount', []
+        if st.st_mode & 0o022:
+            return (what + ' is writable by ' + ('group and others' if st.st_mode & 0o022 == 0o022 else
+                    'its group' if st.st_mode & 0o020 else 'others') + ' (mode ' + format(stat.S_IMODE(st.st_mode), '04o') +
+                    '); a user who can write a directory on the way could redirect the mount'), []
+    return None, []
 
 def options_problem(v, fs):
     if not v or len(v) > MAX_OPTIONS:
@@ -206,7 +249,7 @@ def forced(options, extra):
     """The record's options less the forced ones, then the forced ones, each once."""
     return ','.join([o for o in options.split(',') if o not in extra] + extra)
 
-def problem(rec, allowed, allow_home, extra, system):
+def problem(rec, allowed, roots, extra):
     """Why a decoded record is not a contract 3 mount config this node may mount, or None."""
     if not isinstance(rec, dict):
         return 'is not a JSON object'
@@ -217,15 +260,23 @@ def problem(rec, allowed, allow_home, extra, system):
         return 'fsType ' + q(rec['fsType']) + ' is not "nfs4" (or "lustre")'
     return (server_problem(rec, allowed) or path_problem('exportPath', rec['exportPath']) or
             path_problem('mountPoint', rec['mountPoint']) or
-            mount_point_problem(rec['mountPoint'], system, allow_home) or
+            root_problem(rec['mountPoint'], roots) or path_problem_on_node(rec['mountPoint'])[0] or
             options_problem(rec['options'], rec['fsType']) or
             (None if rec['fstab'] == fstab_line(rec, rec['options']) else
              'fstab ' + q(rec['fstab']) + ' disagrees with its fields (expected ' +
              q(fstab_line(rec, rec['options'])) + ')'))
 
-def main(root, only, allowed_text, allow_home, extra_text, system_text):
+def why_failed(e):
+    """One line for an error raised while a record was checked: any error, so that one record never stops the rest."""
+    if isinstance(e, RecursionError):
+        return 'is nested too deeply to check (RecursionError)'
+    if isinstance(e, json.JSONDecodeError):
+        return 'is not JSON (' + str(e) + ')'
+    return 'could not be checked (' + type(e).__name__ + ': ' + q(str(e))[1:-1][:200] + ')'
+
+def check(root, only, allowed_text, roots_text, extra_text):
     allowed = [ipaddress.IPv4Network(c, strict=False) for c in allowed_text.split(',')]
-    extra, system = extra_text.split(','), system_text.split()
+    extra, roots = extra_text.split(','), roots_text.split(',')
     name_re = re.compile(re.escape(root) + r'([A-Za-z0-9_.-]{1,64})/mount')
     records = {}
     for p in json.loads(sys.stdin.buffer.read()).get('Parameters', []):
@@ -237,19 +288,35 @@ def main(root, only, allowed_text, allow_home, extra_text, system_text):
         name = records[srv]['Name']
         try:
             rec = json.loads(records[srv].get('Value', ''))
-            why = problem(rec, allowed, allow_home == '1', extra, system)
-        except ValueError as e:
-            why = 'is not JSON (' + str(e) + ')'
-        if not why and rec['mountPoint'] in claimed:
-            why = 'mountPoint ' + rec['mountPoint'] + ' is already used by server ' + claimed[rec['mountPoint']]
+            why = problem(rec, allowed, roots, extra)
+            if not why and rec['mountPoint'] in claimed:
+                why = 'mountPoint ' + rec['mountPoint'] + ' is already used by server ' + claimed[rec['mountPoint']]
+            if not why:
+                source = rec['server'] + ('@tcp:' if rec['fsType'] == 'lustre' else ':') + rec['exportPath']
+                ok = '\t'.join(['ok', srv, name, source, rec['mountPoint'], fstab_line(rec, forced(rec['options'], extra))])
+        except Exception as e:  # any error in one record skips that record only
+            why = why_failed(e)
         if why:
-            print('\t'.join(['bad', srv, name, why]))
+            print('\t'.join(['bad', srv, name, why.replace('\t', ' ').replace('\n', ' ')]))
             continue
         claimed[rec['mountPoint']] = srv
-        source = rec['server'] + ('@tcp:' if rec['fsType'] == 'lustre' else ':') + rec['exportPath']
-        print('\t'.join(['ok', srv, name, source, rec['mountPoint'], fstab_line(rec, forced(rec['options'], extra))]))
+        print(ok)
 
-main(*sys.argv[1:7])
+def walk(mp):
+    """The node check just before mount: prints the directories to make, one a line; exit 3 with the reason."""
+    try:
+        why, missing = path_problem_on_node(mp)
+    except Exception as e:  # e.g. an OSError from lstat: reported for this record, the others go on
+        why, missing = 'mountPoint ' + q(mp) + ' ' + why_failed(e), []
+    if why:
+        print(why)
+        sys.exit(3)
+    print('\n'.join(missing))
+
+if sys.argv[1] == 'walk':
+    walk(sys.argv[2])
+else:
+    check(*sys.argv[2:7])
 PYTHON
 
 usage() {
@@ -270,6 +337,21 @@ valid_cidrs() {
   done
 }
 
+# A comma list of mount roots: absolute paths of [A-Za-z0-9_.-] segments, none "." or "..", none of them /, a
+# system directory or below one.
+valid_roots() {
+  local root rest=$1 d
+  [[ -n $rest && $rest != *, ]] || return 1
+  while [[ -n $rest ]]; do
+    root=${rest%%,*}
+    [[ $root =~ ^(/[A-Za-z0-9_.-]+)+$ && /$root/ != */./* && /$root/ != */../* ]] || return 1
+    for d in $SYSTEM_DIRECTORIES; do
+      [[ $root != "$d" && $root != "$d"/* ]] || return 1
+    done
+    [[ $rest == *,* ]] && rest=${rest#*,} || rest=''
+  done
+}
+
 parse_args() {
   while (($#)); do
     case $1 in
@@ -278,6 +360,7 @@ parse_args() {
       --server) server=${2:-} && shift ;;
       --fstab) fstab=${2:-} && shift ;;
       --allowed-servers) allowed_servers=${2:-} && shift ;;
+      --mount-roots) mount_roots=${2:-} && shift ;;
       --allow-home) allow_home=1 ;;
       --no-mount) do_mount=0 ;;
       --dry-run) dry_run=1 do_mount=0 ;;
@@ -293,6 +376,9 @@ parse_args() {
     die "--allowed-servers is required: the CIDRs a record's server address must lie in (e.g. the VPC's, 10.0.0.0/16); a record names the server this node mounts as root"
   valid_cidrs "$allowed_servers" ||
     die "--allowed-servers must be a comma list of IPv4 CIDRs such as 10.0.0.0/16 (no leading zeros, prefix /1-/32), got '$allowed_servers'"
+  valid_roots "$mount_roots" ||
+    die "--mount-roots must be a comma list of absolute directories of A-Z a-z 0-9 _ . - (no '.' or '..'), none of them /, a system directory or below one ($SYSTEM_DIRECTORIES; /home with --allow-home), got '$mount_roots'"
+  ((!allow_home)) || mount_roots+=,/home
   [[ -f $fstab ]] || die "--fstab '$fstab' is not a file"
   [[ $attempts =~ ^[1-9][0-9]*$ && $retry_delay =~ ^[0-9]+$ ]] ||
     die "CLIENT_MOUNT_ATTEMPTS must be a whole number >= 1 and CLIENT_MOUNT_RETRY_DELAY >= 0 seconds"
@@ -464,17 +550,28 @@ has_forced_options() {
   [[ $opts == *,nosuid,* && $opts == *,nodev,* ]]
 }
 
-# True when no symbolic link leads to $1. Checked again here, just before mkdir and mount (which follow
-# links), because a user of this node could have made one since the record was checked.
-direct_path() { [[ $(realpath -m -- "$1") == "$1" ]]; }
+# Checks the path to $1 again, just before the mount (path_problem_on_node in the python above: no symbolic
+# link, every directory on the way root's and writable by no one else), and makes the missing directories one
+# by one, 0755, as root; mkdir without -p fails if anything appeared there meanwhile. Returns 1 (after
+# reporting) when the path is unsafe or a directory cannot be made.
+prepare_mount_point() {
+  local srv=$1 source=$2 mp=$3 out d
+  if ! out=$(python3 -c "$PY" walk "$mp" 2>&1); then
+    warn "UNSAFE-PATH $(head -n 1 <<<"$out"); not mounting $source for $cluster/$srv. Fix the directory and re-run."
+    return 1
+  fi
+  while IFS= read -r d; do
+    [[ -n $d ]] || continue
+    if ! mkdir -m 0755 -- "$d"; then
+      warn "MKDIR-FAILED $d for $cluster/$srv (see above); not mounting $source on $mp."
+      return 1
+    fi
+  done <<<"$out"
+}
 
 mount_one() {
   local srv=$1 source=$2 mp=$3 current n
-  if ! direct_path "$mp"; then
-    warn "SYMLINK $mp now leads through a symbolic link (to $(realpath -m -- "$mp")); not mounting $source for $cluster/$srv. Remove the link and re-run."
-    return 0
-  fi
-  mkdir -p -- "$mp"
+  prepare_mount_point "$srv" "$source" "$mp" || return 0
   current=$(findmnt -rn -o SOURCE --mountpoint "$mp" 2>/dev/null | tail -n 1 || true)
   if [[ $current == "$source" ]] || same_lustre "$current" "$source"; then
     if has_forced_options "$mp"; then say "already mounted: $source on $mp"; return 0; fi
@@ -497,10 +594,6 @@ mount_one() {
     warn "MOUNTED-ELSEWHERE $mp holds $current, the config of $cluster/$srv says $source; not remounting a data mount in use. Unmount it when idle and re-run."
     return 0
   fi
-  direct_path "$mp" || {
-    warn "SYMLINK $mp became a symbolic link (to $(realpath -m -- "$mp")); not mounting $source for $cluster/$srv."
-    return 0
-  }
   for ((n = 1; n <= attempts; n++)); do
     if mount -T "$fstab" -- "$mp"; then say "mounted $source on $mp"; return 0; fi
     ((n == attempts)) || sleep "$retry_delay"
@@ -522,8 +615,8 @@ main() {
   ensure_aws_cli
   resolve_region
   raw=$(fetch_records "$path") || die "cannot read the mount configs under $path (see above)"
-  parsed=$(python3 -c "$PY" "$(records_path)" "$server" "$allowed_servers" "$allow_home" "$FORCED_OPTIONS" \
-    "$SYSTEM_DIRECTORIES" <<<"$raw") || die "cannot parse the answer for $path"
+  parsed=$(python3 -c "$PY" check "$(records_path)" "$server" "$allowed_servers" "$mount_roots" "$FORCED_OPTIONS" \
+    <<<"$raw") || die "cannot parse the answer for $path"
   mapfile -t lines <"$fstab"
   local known=() mounts=() lustre=unknown nfs=0
   while IFS=$'\t' read -r kind srv name a b c; do

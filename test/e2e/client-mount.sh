@@ -8,7 +8,9 @@
 #     AWS_ENDPOINT_URL, so the call reaches moto only through the script's --endpoint-url);
 #   - the guest stage (guest/client-mount-stage.sh) mounts, re-runs, adds a second server, deletes one
 #     config and corrupts another, forges records (/etc/cron.d, suid, a server outside --allowed-servers,
-#     shell metacharacters, a symbolic link) and checks fstab, the mounts and the report after each run.
+#     shell metacharacters, a symbolic link, mount points outside the mount roots: /opt/aws, /snap, /nix, /mnt;
+#     deeply nested JSON; a link an unprivileged user planted, and keeps swapping, in a directory every user
+#     writes) beside a good record, and checks fstab, the mounts and the report after each run.
 #
 # Run alone: bash test/e2e/client-mount.sh (prints "N passed, M failed"). Or source it after lib/host.sh
 # (run.sh) and call client_mount_scenario: results go to the same PASS/FAIL counters.
@@ -27,7 +29,7 @@ client_mount_scenario() {
     const ec2 = require("aws-cdk-lib/aws-ec2");
     const { renderMountUserData } = require("./lib/client-mount");
     const userData = ec2.UserData.forLinux();
-    userData.addCommands(...renderMountUserData({ server: "127.0.0.3", exportPath: "/export/c", mountPoint: "/mnt/c",
+    userData.addCommands(...renderMountUserData({ server: "127.0.0.3", exportPath: "/export/c", mountPoint: "/shared/c",
       options: "nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev", tag: "vmcluster/direct", attempts: 3 }));
     require("fs").writeFileSync(process.argv[1], userData.render());' "$dir/ctl/scripts/mount-on-user-data.sh") || {
     fail "client-mount: rendering the mountStorageOn user data failed"

@@ -247,15 +247,15 @@ describe('client-mount.sh against the emulator', () => {
     await putRecord('b-not-json', '{"server": "10.0.0.6",');
     await putRecord('c-fstype', {
       ...good,
-      mountPoint: '/c',
+      mountPoint: '/data/c',
       fsType: 'nfs',
-      fstab: good.fstab.replace(' /data ', ' /c '),
+      fstab: good.fstab.replace(' /data ', ' /data/c '),
     });
-    await putRecord('d-mismatch', { ...good, mountPoint: '/d' });
+    await putRecord('d-mismatch', { ...good, mountPoint: '/data/d' });
     await putRecord('e-missing', {
       server: '10.0.0.7',
       exportPath: '/export/data',
-      mountPoint: '/e',
+      mountPoint: '/data/e',
       fsType: 'nfs4',
     });
     await putRecord('f-space', {
@@ -344,12 +344,12 @@ describe('client-mount.sh against the emulator', () => {
 
   test('reads all pages: twelve servers, ten per page', async () => {
     const servers = Array.from({ length: 12 }, (_, i) => `s${String(i).padStart(2, '0')}`);
-    for (const [i, s] of servers.entries()) await putServer(s, `10.0.1.${i + 1}`, `/data${i}`);
+    for (const [i, s] of servers.entries()) await putServer(s, `10.0.1.${i + 1}`, `/data/${i}`);
 
     const r = run();
 
     expect(r.status).toBe(0);
-    expect(fstabLines().slice(2)).toEqual(servers.map((s, i) => line(`10.0.1.${i + 1}`, `/data${i}`, s)));
+    expect(fstabLines().slice(2)).toEqual(servers.map((s, i) => line(`10.0.1.${i + 1}`, `/data/${i}`, s)));
   });
 
   test('calls the AWS CLI with the path, --recursive, the region and --endpoint-url', async () => {
@@ -584,7 +584,9 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
   }
   const q = JSON.stringify;
   const GOOD_FSTAB = mountRecord('10.0.0.5', '/export/data', '/data', OPTIONS).fstab;
-  const SYS = (mp: string, d: string) => `mountPoint ${q(mp)} is under the system directory ${d}`;
+  /** Why a mount point outside the default mount roots is refused. */
+  const OUTSIDE = (mp: string, home = false) =>
+    `mountPoint ${q(mp)} is not a mount root or below one; the mount roots are /data /scratch /shared /fsx${home ? ' (/home only with --allow-home)' : ''}`;
   const CHARS = 'has an empty segment or a character other than A-Z a-z 0-9 . _ -';
 
   // [what, the record (or a raw value), why the script gives]
@@ -602,7 +604,7 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
     [
       'the same from a server inside the allowance: the mount point is refused',
       record({ exportPath: '/evil', mountPoint: '/etc/cron.d', options: `${OPTIONS},suid,dev` }),
-      SYS('/etc/cron.d', '/etc'),
+      OUTSIDE('/etc/cron.d'),
     ],
     [
       'the option suid',
@@ -713,17 +715,30 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
     ],
     ['a relative mountPoint', record({ mountPoint: 'data' }), 'mountPoint "data" is not an absolute path'],
     ['the mountPoint /', record({ mountPoint: '/' }), 'mountPoint "/" is the root directory'],
-    ['the mountPoint /usr/local', record({ mountPoint: '/usr/local' }), SYS('/usr/local', '/usr')],
-    ['the mountPoint /var/lib/x', record({ mountPoint: '/var/lib/x' }), SYS('/var/lib/x', '/var')],
+    ['the mountPoint /usr/local', record({ mountPoint: '/usr/local' }), OUTSIDE('/usr/local')],
+    ['the mountPoint /var/lib/x', record({ mountPoint: '/var/lib/x' }), OUTSIDE('/var/lib/x')],
+    ['the mountPoint /root', record({ mountPoint: '/root' }), OUTSIDE('/root')],
+    // Where root-run code lives: nosuid,nodev do not stop root running a file planted there.
+    ['the mountPoint /opt', record({ mountPoint: '/opt' }), OUTSIDE('/opt')],
+    ['the mountPoint /opt/aws', record({ mountPoint: '/opt/aws' }), OUTSIDE('/opt/aws')],
     [
-      'the mountPoint /root',
-      record({ mountPoint: '/root' }),
-      'mountPoint "/root" is the system directory /root',
+      'the mountPoint /opt/parallelcluster',
+      record({ mountPoint: '/opt/parallelcluster' }),
+      OUTSIDE('/opt/parallelcluster'),
     ],
+    ['the mountPoint /snap/bin', record({ mountPoint: '/snap/bin' }), OUTSIDE('/snap/bin')],
+    ['the mountPoint /nix', record({ mountPoint: '/nix' }), OUTSIDE('/nix')],
+    ['the mountPoint /mnt/data', record({ mountPoint: '/mnt/data' }), OUTSIDE('/mnt/data')],
+    ['a name that only starts like a root', record({ mountPoint: '/database' }), OUTSIDE('/database')],
     [
       'the mountPoint /home/x without --allow-home',
       record({ mountPoint: '/home/x' }),
-      `${SYS('/home/x', '/home')} (allowed with --allow-home)`,
+      OUTSIDE('/home/x', true),
+    ],
+    [
+      'a record nested too deeply to decode (RecursionError)',
+      `${'['.repeat(2000)}${']'.repeat(2000)}`, // 4,000 characters: a standard parameter holds 4,096
+      'is nested too deeply to check (RecursionError)',
     ],
     [
       'a ".." segment in mountPoint',
@@ -838,7 +853,7 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
       line('10.0.0.5', '/shared', 'good'),
     ]);
     expect(recorded(mounts)).toEqual([['-T', fstab, '--', '/shared']]);
-    expect(madeDirectories()).toEqual([['-p', '--', '/shared']]);
+    expect(madeDirectories()).toEqual([['-m', '0755', '--', '/shared']]);
   });
 
   test('a good record is written with nosuid,nodev added once, whatever its options, and mounted from that line', async () => {
@@ -852,7 +867,7 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
     expect(fstabLines().slice(2)).toEqual([written]);
     expect(r.stdout).toContain(`mounted 10.0.0.5:/export/data on /data`);
     expect(recorded(mounts)).toEqual([['-T', fstab, '--', '/data']]);
-    expect(madeDirectories()).toEqual([['-p', '--', '/data']]);
+    expect(madeDirectories()).toEqual([['-m', '0755', '--', '/data']]);
     // libmount reads the two flags back from the line the mount used.
     const findmnt = spawnSync(
       'findmnt',
@@ -920,7 +935,7 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
       line('10.0.0.6', '/home', 'h2'),
     ]);
     expect(r.stdout).toContain(
-      `ATTENTION ${mountParameterName(PREFIX, cluster, 'r1')}: ${SYS('/root/x', '/root')}`,
+      `ATTENTION ${mountParameterName(PREFIX, cluster, 'r1')}: mountPoint "/root/x" is not a mount root or below one; the mount roots are /data /scratch /shared /fsx /home`,
     );
     expect(recorded(mounts)).toEqual([
       ['-T', fstab, '--', '/home/x'],
@@ -942,6 +957,205 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
     );
     expect(r.stdout).not.toContain('STALE');
     expect(fs.readFileSync(fstab).equals(before)).toBe(true);
+  });
+
+  test('a record that fails with any error is skipped alone: deep nesting (RecursionError), an OSError; the good one mounts', async () => {
+    // GIVEN: python3 as the node has it, but lstat('/scratch') fails with EIO (a disk error, or the review's
+    // race that made realpath raise): an error the checks do not expect
+    const inject = path.join(dir, 'inject');
+    fs.mkdirSync(inject);
+    fs.writeFileSync(
+      path.join(inject, 'sitecustomize.py'),
+      [
+        'import errno, os',
+        '_lstat = os.lstat',
+        'def lstat(p, *a, **k):',
+        "    if str(p) == '/scratch':",
+        "        raise OSError(errno.EIO, 'Input/output error', p)",
+        '    return _lstat(p, *a, **k)',
+        'os.lstat = lstat',
+        '',
+      ].join('\n'),
+    );
+    program(bin, 'python3', [`PYTHONPATH=${JSON.stringify(inject)} exec ${JSON.stringify(path.join(venv, 'python3'))} "$@"`]);
+    await putRecord('a-nested', `${'{"a":'.repeat(1500)}1${'}'.repeat(1500)}`);
+    await putRecord('b-eio', record({ mountPoint: '/scratch/x' }));
+    await putServer('c-good', '10.0.0.5', '/data');
+
+    // WHEN
+    const r = runOnNode();
+
+    // THEN
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(2);
+    const name = (s: string) => mountParameterName(PREFIX, cluster, s);
+    expect(r.stdout.split('\n').filter((l) => l.includes('ATTENTION'))).toEqual([
+      `client-mount: ATTENTION ${name('a-nested')}: is nested too deeply to check (RecursionError); record skipped: nothing of it is written or mounted`,
+      `client-mount: ATTENTION ${name('b-eio')}: could not be checked (OSError: [Errno 5] Input/output error: '/scratch'); record skipped: nothing of it is written or mounted`,
+    ]);
+    expect(fstabLines().slice(2)).toEqual([line('10.0.0.5', '/data', 'c-good')]);
+    expect(recorded(mounts)).toEqual([['-T', fstab, '--', '/data']]);
+  });
+});
+
+describe('client-mount.sh refuses a mount point it cannot reach safely on the node', () => {
+  // Real directories: a mount root in a directory of this test (under node_modules/.cache, not /tmp: /tmp is
+  // writable by everyone, so nothing under it is ever safe), passed as --mount-roots. mount and mkdir are
+  // stand-ins that record their arguments, as above. The script treats directories owned by root or by the
+  // user running it as root's (the same under SSM, where that user is root).
+  let bin: string;
+  let mounts: string;
+  let mkdirs: string;
+  let base: string;
+  let root: string;
+  beforeEach(() => {
+    bin = path.join(dir, 'node-bin');
+    mounts = path.join(dir, 'mount-calls');
+    mkdirs = path.join(dir, 'mkdir-calls');
+    program(bin, 'mount', [recordArgs(mounts), 'exit 0']);
+    program(bin, 'mount.nfs4', ['exit 0']);
+    // The lock's directory (under the test's own directory) is made for real, and not recorded.
+    const realMkdir = spawnSync('sh', ['-c', 'command -v mkdir'], { encoding: 'utf8' }).stdout.trim();
+    program(bin, 'mkdir', [`case "$*" in *${JSON.stringify(dir).slice(1, -1)}*) exec ${realMkdir} "$@" ;; esac`, recordArgs(mkdirs)]);
+    const cache = path.join(__dirname, '../../node_modules/.cache');
+    fs.mkdirSync(cache, { recursive: true });
+    base = fs.mkdtempSync(path.join(cache, 'client-mount-'));
+    fs.chmodSync(base, 0o755);
+    root = path.join(base, 'r');
+    fs.mkdirSync(root, { mode: 0o755 });
+    // The precondition: every directory down to the test's root is root's or this user's, written by no one else.
+    for (let d = root; d !== '/'; d = path.dirname(d)) {
+      const st = fs.lstatSync(d);
+      expect({ d, owner: [0, process.getuid!()].includes(st.uid), writable: st.mode & 0o022 }).toEqual({ d, owner: true, writable: 0 });
+    }
+  });
+  afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+  const runOnNode = () =>
+    spawnSync('bash', [SCRIPT, ...baseArgs(), '--mount-roots', root], {
+      encoding: 'utf8',
+      env: scriptEnv({ PATH: `${bin}:${venv}:${HOST_PATH}`, CLIENT_MOUNT_LOCK: path.join(dir, 'lock') }),
+      timeout: 60_000,
+    });
+  const name = (s: string) => mountParameterName(PREFIX, cluster, s);
+  const attention = (r: SpawnSyncReturns<string>) => r.stdout.split('\n').filter((l) => l.includes('ATTENTION'));
+
+  test('missing directories are made one by one, 0755, and the mount point mounted', async () => {
+    await putServer('s1', '10.0.0.5', `${root}/proj/a`);
+
+    const r = runOnNode();
+
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(recorded(mkdirs)).toEqual([
+      ['-m', '0755', '--', `${root}/proj`],
+      ['-m', '0755', '--', `${root}/proj/a`],
+    ]);
+    expect(recorded(mounts)).toEqual([['-T', fstab, '--', `${root}/proj/a`]]);
+  });
+
+  test.each([
+    ['writable by everyone', 0o777, 'group and others (mode 0777)'],
+    ['writable by everyone, sticky (as /tmp)', 0o1777, 'group and others (mode 1777)'],
+    ['writable by its group', 0o775, 'its group (mode 0775)'],
+  ])('a parent %s with a symbolic link planted in it by a user: refused, nothing made or mounted', async (_what, mode, why) => {
+    // GIVEN: <root>/shared is writable by others, and a user made <root>/shared/proj a link to /etc
+    const shared = path.join(root, 'shared');
+    fs.mkdirSync(shared);
+    fs.chmodSync(shared, mode);
+    fs.symlinkSync('/etc', path.join(shared, 'proj'));
+    fs.lchownSync(path.join(shared, 'proj'), 65534, 65534);
+    await putServer('evil', '10.0.0.5', `${shared}/proj`);
+    await putServer('good', '10.0.0.6', `${root}/good`);
+
+    // WHEN
+    const r = runOnNode();
+
+    // THEN
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(2);
+    expect(attention(r)).toEqual([
+      `client-mount: ATTENTION ${name('evil')}: mountPoint ${JSON.stringify(`${shared}/proj`)}: ${JSON.stringify(shared)} is writable by ${why}; a user who can write a directory on the way could redirect the mount; record skipped: nothing of it is written or mounted`,
+    ]);
+    expect(fstabLines().slice(2)).toEqual([line('10.0.0.6', `${root}/good`, 'good')]);
+    expect(recorded(mounts)).toEqual([['-T', fstab, '--', `${root}/good`]]);
+    expect(recorded(mkdirs)).toEqual([['-m', '0755', '--', `${root}/good`]]);
+  });
+
+  test('a parent owned by another user: refused', async () => {
+    const theirs = path.join(root, 'theirs');
+    fs.mkdirSync(theirs, { mode: 0o755 });
+    fs.chownSync(theirs, 65534, 65534);
+    await putServer('s1', '10.0.0.5', `${theirs}/x`);
+
+    const r = runOnNode();
+
+    expect(r.status).toBe(2);
+    expect(attention(r)).toEqual([
+      expect.stringContaining(
+        `ATTENTION ${name('s1')}: mountPoint ${JSON.stringify(`${theirs}/x`)}: ${JSON.stringify(theirs)} is owned by uid 65534, not root`,
+      ),
+    ]);
+    expect(recorded(mounts)).toEqual([]);
+    expect(recorded(mkdirs)).toEqual([]);
+  });
+
+  test.each([
+    ['the mount point itself', (l: string) => l, 'it is a symbolic link on this node'],
+    ['a directory on the way', (l: string) => `${l}/x`, `${JSON.stringify('LINK')} is a symbolic link on this node`],
+  ])('a symbolic link as %s, even in a directory only root writes: refused', async (_what, mp, why) => {
+    const link = path.join(root, 'link');
+    fs.mkdirSync(path.join(root, 'real'));
+    fs.symlinkSync(path.join(root, 'real'), link);
+    await putServer('s1', '10.0.0.5', mp(link));
+
+    const r = runOnNode();
+
+    expect(r.status).toBe(2);
+    expect(attention(r)).toEqual([
+      expect.stringContaining(`ATTENTION ${name('s1')}: mountPoint ${JSON.stringify(mp(link))}: ${why.replace('LINK', link)}`),
+    ]);
+    expect(recorded(mounts)).toEqual([]);
+    expect(recorded(mkdirs)).toEqual([]);
+  });
+
+  test('the path is checked again just before the mount: a parent made writable and a link planted after the records were read', async () => {
+    // GIVEN: at the records' check <root>/late is root's; while the fstab is written (cp, a stand-in that
+    // then runs the real one) it becomes writable by everyone and a link to /etc appears in it
+    const late = path.join(root, 'late');
+    fs.mkdirSync(late, { mode: 0o755 });
+    const realCp = spawnSync('sh', ['-c', 'command -v cp'], { encoding: 'utf8' }).stdout.trim();
+    program(bin, 'cp', [
+      `chmod 0777 ${JSON.stringify(late)} && ln -s /etc ${JSON.stringify(`${late}/proj`)}`,
+      `exec ${realCp} "$@"`,
+    ]);
+    await putServer('s1', '10.0.0.5', `${late}/proj`);
+
+    // WHEN
+    const r = runOnNode();
+
+    // THEN: the line was written (the record was good when read), the mount refused
+    expect(r.status).toBe(2);
+    expect(fs.lstatSync(`${late}/proj`).isSymbolicLink()).toBe(true);
+    expect(attention(r)).toEqual([
+      `client-mount: ATTENTION UNSAFE-PATH mountPoint ${JSON.stringify(`${late}/proj`)}: ${JSON.stringify(late)} is writable by group and others (mode 0777); a user who can write a directory on the way could redirect the mount; not mounting 10.0.0.5:/export/data for ${cluster}/s1. Fix the directory and re-run.`,
+    ]);
+    expect(recorded(mounts)).toEqual([]);
+    expect(recorded(mkdirs)).toEqual([]);
+  });
+
+  test('--mount-roots refuses /, a system directory or one below it, and a relative path: exit 1', () => {
+    for (const roots of ['/', '/etc', '/usr/local', '/home', '/home/x', 'data', '/data,', '/data/../etc', '/data x']) {
+      const r = spawnSync('bash', [SCRIPT, ...baseArgs(), '--no-mount', '--mount-roots', roots], {
+        encoding: 'utf8',
+        env: scriptEnv(),
+        timeout: 60_000,
+      });
+      expect({ roots, status: r.status, err: r.stderr }).toEqual({
+        roots,
+        status: 1,
+        err: expect.stringContaining('--mount-roots must be a comma list of absolute directories'),
+      });
+    }
   });
 });
 

@@ -251,7 +251,7 @@ describe('construct props (new StorageServer in a bare stack)', () => {
     ['mountPoint /home with allowHomeMountPoint', { mountPoint: '/home', allowHomeMountPoint: true }],
     ['mountPoint /shared', { mountPoint: '/shared' }],
     ['exportPath and mountPoint /scratch', { exportPath: '/scratch', mountPoint: '/scratch' }],
-    ['paths that only start like system directories', { exportPath: '/variant/data', mountPoint: '/homes' }],
+    ['paths that only start like system directories', { exportPath: '/variant/data', mountPoint: '/homes', mountRoots: ['/homes'] }],
     ['snapshots.retain 0 (off, deliberately)', { snapshots: { retain: 0 } }],
     ['snapshots.retain 1000, every 6 hours', { snapshots: { retain: 1000, intervalHours: 6 } }],
     ['loginIp in 192.168/16', { clusterware: { loginIp: '192.168.10.5' } }],

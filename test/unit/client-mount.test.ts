@@ -21,7 +21,9 @@ import {
   renderClientMountDocument,
   renderMountUserData,
 } from '../../lib/client-mount';
+import { DEFAULT_MOUNT_ROOTS } from '../../lib/validation';
 import { cfnLint } from '../support/cfn-lint';
+import { appStack, serverStack } from '../support/stacks';
 import { nagFindings } from '../support/nag';
 import { venvBin } from '../support/venv';
 
@@ -109,6 +111,12 @@ describe('ClientMount document', () => {
           prefix: Match.objectLike({ type: 'String', default: '/site/hpc' }),
           serverName: Match.objectLike({ type: 'String', default: '' }),
           allowedServers: Match.objectLike({ type: 'String', default: '10.0.0.0/16' }),
+          mountRoots: {
+            type: 'String',
+            default: '/data,/scratch,/shared,/fsx',
+            description: Match.anyValue(),
+            allowedPattern: '^(/[A-Za-z0-9_.-]+)+(,(/[A-Za-z0-9_.-]+)+)*$',
+          },
           allowHome: {
             type: 'String',
             default: 'false',
@@ -131,7 +139,7 @@ describe('ClientMount document', () => {
     expect(command).toContain(SCRIPT.trimEnd());
     expect(command).toContain(
       `bash "$script" --cluster '{{ clusterName }}' --prefix '{{ prefix }}' --server '{{ serverName }}' ` +
-        `--allowed-servers '{{ allowedServers }}' "$@"`,
+        `--allowed-servers '{{ allowedServers }}' --mount-roots '{{ mountRoots }}' "$@"`,
     );
   });
 
@@ -152,6 +160,7 @@ describe('ClientMount document', () => {
       .replace('{{ prefix }}', '/storage-server')
       .replace('{{ serverName }}', '')
       .replace('{{ allowedServers }}', '10.0.0.0/16,192.168.4.0/24')
+      .replace('{{ mountRoots }}', '/data,/projects')
       .replace('{{ allowHome }}', allowHome);
 
     // WHEN
@@ -160,7 +169,7 @@ describe('ClientMount document', () => {
     // THEN
     expect(out.status).toBe(0);
     expect(out.stdout).toBe(
-      `args: --cluster hpc1 --prefix /storage-server --server  --allowed-servers 10.0.0.0/16,192.168.4.0/24${flag}\n`,
+      `args: --cluster hpc1 --prefix /storage-server --server  --allowed-servers 10.0.0.0/16,192.168.4.0/24 --mount-roots /data,/projects${flag}\n`,
     );
   });
 
@@ -175,6 +184,91 @@ describe('ClientMount document', () => {
     template.hasResourceProperties('AWS::SSM::Association', {
       Parameters: Match.objectLike({ allowHome: ['true'] }),
     });
+  });
+
+  test('mountRoots sets the default of the mountRoots parameter and the association passes it', () => {
+    // GIVEN / WHEN
+    const { stack } = clientMountStack({ mountRoots: ['/data', '/projects/hpc'] });
+    const template = Template.fromStack(stack);
+
+    // THEN
+    template.hasResourceProperties('AWS::SSM::Document', {
+      Content: Match.objectLike({
+        parameters: Match.objectLike({ mountRoots: Match.objectLike({ default: '/data,/projects/hpc' }) }),
+      }),
+    });
+    template.hasResourceProperties('AWS::SSM::Association', {
+      Parameters: Match.objectLike({ mountRoots: ['/data,/projects/hpc'] }),
+    });
+  });
+
+  test('the mountRoots parameter pattern admits comma lists of absolute paths and nothing a shell would read', () => {
+    const content = renderClientMountDocument({ script: '', clusterName: 'c', parameterPrefix: '/p', allowedServers: '10.0.0.0/16' });
+    const pattern = new RegExp((content.parameters as Record<string, { allowedPattern: string }>).mountRoots.allowedPattern);
+    for (const good of ['/data', '/data,/scratch,/shared,/fsx', '/projects/hpc-1', '/a.b_c']) expect(pattern.test(good)).toBe(true);
+    for (const bad of ['', '/', 'data', '/data,', ',/data', '/data /x', "/data'", '/data;reboot', '/data,/$(reboot)', '/data\n/x']) {
+      expect({ bad, ok: pattern.test(bad) }).toEqual({ bad, ok: false });
+    }
+  });
+
+  test("the script's default mount roots are DEFAULT_MOUNT_ROOTS", () => {
+    const line = /^readonly DEFAULT_MOUNT_ROOTS='([^']*)'$/m.exec(SCRIPT);
+    expect(line).not.toBeNull();
+    expect(line![1].split(',')).toEqual([...DEFAULT_MOUNT_ROOTS]);
+  });
+
+  test.each([
+    [[], /mountRoots must name at least one concrete directory such as \/data, got \[\]/],
+    [['/'], /mountRoots must be absolute directories outside the system directories, got "\/": not an absolute directory path/],
+    [['/etc'], /mountRoots .*got "\/etc": a system directory \(\/etc\)/],
+    [['/usr/local'], /mountRoots .*got "\/usr\/local": under a system directory \(\/usr\)/],
+    [['/home'], /mountRoots .*got "\/home": a system directory \(\/home\).*set allowHomeMountPoint/],
+    [['/data', 'scratch'], /mountRoots .*got "scratch": not an absolute directory path/],
+    [['/data/../etc'], /mountRoots .*got "\/data\/..\/etc": not an absolute directory path/],
+  ])('mountRoots %j is refused at synth', (mountRoots, message) => {
+    expect(() => clientMountStack({ mountRoots })).toThrow(message);
+  });
+
+  // A StorageServer's mountPoint becomes its record's: checked at synth against the clients' rule.
+  test.each([
+    ['/opt/aws', {}, /mountPoint must be an absolute directory path at or below one of mountRoots \(\/data \/scratch \/shared \/fsx\), got '\/opt\/aws': not a mount root or below one; the mount roots are \/data \/scratch \/shared \/fsx\./],
+    ['/opt/parallelcluster', {}, /got '\/opt\/parallelcluster': not a mount root or below one/],
+    ['/snap', {}, /got '\/snap': not a mount root or below one/],
+    ['/nix/store', {}, /got '\/nix\/store': not a mount root or below one/],
+    ['/mnt/data', {}, /got '\/mnt\/data': not a mount root or below one/],
+    ['/database', {}, /got '\/database': not a mount root or below one/],
+    ['/data', { mountRoots: ['/projects'] }, /mountRoots \(\/projects\), got '\/data': not a mount root or below one; the mount roots are \/projects\./],
+    ['/home/x', {}, /got '\/home\/x': under a system directory \(\/home\).*set allowHomeMountPoint.*; a mount point must be a mount root or below one: \/data \/scratch \/shared \/fsx\./],
+    ['/projects/a', { mountRoots: ['/projects', '/etc'] }, /mountRoots must be absolute directories outside the system directories, got '\/etc': a system directory \(\/etc\)/],
+  ])('a StorageServer with mountPoint %s (%j) is refused at synth, naming the prop and the roots', (mountPoint, props, message) => {
+    expect(() => serverStack({ mountPoint, ...props })).toThrow(message);
+  });
+
+  test.each([
+    ['/data', {}],
+    ['/scratch/hpc1', {}],
+    ['/fsx', {}],
+    ['/projects/a', { mountRoots: ['/projects'] }],
+    ['/home', { allowHomeMountPoint: true }],
+    ['/home/users', { allowHomeMountPoint: true }],
+  ])('a StorageServer with mountPoint %s (%j) is accepted', (mountPoint, props) => {
+    expect(() => serverStack({ mountPoint, ...props })).not.toThrow();
+  });
+
+  test('the app: -c mountRoots reaches the server check and the association; a bad root is refused naming the key', () => {
+    // GIVEN / WHEN
+    const template = Template.fromStack(appStack({ mountRoots: '/projects,/data', mountPoint: '/projects/hpc1' }));
+
+    // THEN
+    template.hasResourceProperties('AWS::SSM::Association', {
+      Parameters: Match.objectLike({ mountRoots: ['/projects,/data'] }),
+    });
+    expect(() => appStack({ mountPoint: '/projects/hpc1' })).toThrow(
+      /mountPoint must be an absolute directory path at or below one of mountRoots \(\/data \/scratch \/shared \/fsx\), got '\/projects\/hpc1'/,
+    );
+    expect(() => appStack({ mountRoots: '/data,/usr/local' })).toThrow(
+      /Invalid context value mountRoots="\/data,\/usr\/local": allowed is a comma list of absolute directories outside the system directories \(bad: '\/usr\/local': under a system directory \(\/usr\)/,
+    );
   });
 
   test("a new VPC's CIDR (a token) becomes the allowedServers default and association value", () => {
@@ -290,6 +384,7 @@ describe('ClientMount association', () => {
         prefix: ['/storage-server'],
         allowedServers: ['10.0.0.0/16'],
         allowHome: ['false'],
+        mountRoots: ['/data,/scratch,/shared,/fsx'],
         serverName: Match.absent(),
       },
     });
@@ -311,6 +406,7 @@ describe('ClientMount association', () => {
         serverName: ['fast1'],
         allowedServers: ['10.0.0.0/16'],
         allowHome: ['false'],
+        mountRoots: ['/data,/scratch,/shared,/fsx'],
       },
     });
   });
