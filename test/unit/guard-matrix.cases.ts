@@ -107,6 +107,7 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   }],
   throughputMBps: [{ name: 'a throughput the plan already meets', change: { throughputMBps: '100' }, backends: ['ebs'] }],
   mountPoint: [{ name: 'another mount point', change: { mountPoint: '/scratch' } }],
+  mountRoots: [{ name: 'another set of mount roots', change: { mountRoots: '/data,/projects', mountPoint: '/projects/shared' } }],
   allowHomeMountPoint: [{ name: 'mount under /home', change: { allowHomeMountPoint: 'true', mountPoint: '/home/shared' } }],
   generation: [{ name: 'current generation (m6i)', change: { generation: 'current' }, backends: ['ebs'] }],
   fsxDeploymentType: [{ name: 'SCRATCH_2 instead of PERSISTENT_2', change: { fsxDeploymentType: 'SCRATCH_2' }, backends: ['fsx-lustre'] }],
