@@ -67,11 +67,12 @@ export function watchedPropertyNames(type: WatchedType): string[] {
 }
 
 /**
- * Refuses stack updates that would lose or strand a storage server's data (DESIGN.md, "Day 2"): a backend
- * change, an instance-store type change, fewer, more, replaced, reordered or smaller EBS volumes, other
- * snapshots, another KMS key or Availability Zone, or a change that replaces an instance-store instance (or an EBS
- * instance whose volumes CloudFormation still attaches: legacyVolumeAttachments). The policy of
- * each layout field is one table, `UPDATE_POLICIES` in lambda/update-guard/contract.ts.
+ * Refuses stack updates that would lose or strand a storage server's data (README, "Changing a deployed
+ * server"): a backend change, an instance-store type change, fewer, more, replaced, reordered or smaller EBS
+ * volumes, other snapshots, another KMS key or Availability Zone (the layout fields, one policy table,
+ * `UPDATE_POLICIES` in lambda/update-guard/contract.ts); and any change that CloudFormation's resource
+ * specification says replaces a watched resource (`watch`), a rename of the server (`identity`), and, at
+ * Create, resources already tagged with the server's id (lambda/update-guard/watched.ts and aws.ts).
  *
  * Make everything that holds data depend on {@link UpdateGuard.resource}: CloudFormation then updates the
  * guard first, and a refusal fails the update before anything else changed. A refusal names each change,
