@@ -526,7 +526,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
 function validateName(prop: string, value: string): void {
   if (Token.isUnresolved(value)) return;
   if (typeof value !== 'string' || !NAME_PATTERN.test(value)) {
-    throw new Error(`${prop} must be ${NAME_RULE} (it is part of SSM parameter paths), got ${describeValue(value)}.`);
+    throw new Error(`${prop} must be ${NAME_RULE} (it is part of SSM parameter paths), got ${shown(value)}.`);
   }
 }
 
@@ -543,7 +543,7 @@ function validateDashboardName(serverName: string, dashboard: boolean | undefine
  * resource. Numbers with ranges, names, addresses and paths have checks of their own.
  */
 function validatePropTypes(props: StorageServerProps): void {
-  if (typeof props !== 'object' || props === null) throw new Error(`StorageServer props must be an object, got ${describeValue(props)}.`);
+  if (typeof props !== 'object' || props === null) throw new Error(`StorageServer props must be an object, got ${shown(props)}.`);
   validateObject('vpc', props.vpc, 'an ec2.IVpc', 'selectSubnets', true);
   validateObject('vpcSubnets', props.vpcSubnets, 'an ec2.SubnetSelection');
   validateObject('instanceType', props.instanceType, "an ec2.InstanceType such as new ec2.InstanceType('m4.xlarge')", 'sameInstanceClassAs');
@@ -568,24 +568,24 @@ function validatePropTypes(props: StorageServerProps): void {
   for (const [prop, value] of booleans) validateOneOf(prop, value, [true, false]);
   validateOneOf('dataVolumeRemovalPolicy', props.dataVolumeRemovalPolicy, Object.values(RemovalPolicy));
   for (const [prop, list] of [['clientCidrs', props.clientCidrs], ['clientPeers', props.clientPeers], ['dataVolumeSnapshotIds', props.dataVolumeSnapshotIds]] as const) {
-    if (list !== undefined && !Token.isUnresolved(list) && !Array.isArray(list)) throw new Error(`${prop} must be an array, got ${describeValue(list)}.`);
+    if (list !== undefined && !Token.isUnresolved(list) && !Array.isArray(list)) throw new Error(`${prop} must be an array, got ${shown(list)}.`);
   }
   for (const id of props.dataVolumeSnapshotIds ?? []) {
-    if (typeof id !== 'string') throw new Error(`dataVolumeSnapshotIds: each entry must be a snapshot id string, got ${describeValue(id)}.`);
+    if (typeof id !== 'string') throw new Error(`dataVolumeSnapshotIds: each entry must be a snapshot id string, got ${shown(id)}.`);
   }
   const image = props.machineImageId;
   if (image !== undefined && !Token.isUnresolved(image) && (typeof image !== 'string' || !IMAGE_ID_PATTERN.test(image))) {
-    throw new Error(`machineImageId must be an image id such as 'ami-0123456789abcdef0', got ${describeValue(image)}.`);
+    throw new Error(`machineImageId must be an image id such as 'ami-0123456789abcdef0', got ${shown(image)}.`);
   }
   const path = props.fsxLustre?.dataRepositoryPath;
   const pathProblem = path === undefined || Token.isUnresolved(path) ? undefined : s3PathProblem(path);
   if (pathProblem) {
-    throw new Error(`fsxLustre.dataRepositoryPath must be an S3 path s3://<bucket>[/<prefix>] whose bucket S3's naming rules allow, ` +
-      `got ${describeValue(path)}: ${pathProblem}.`);
+    throw new Error(`fsxLustre.dataRepositoryPath must be an S3 path s3://<bucket>[/<prefix>] of at most 900 characters, got ` +
+      `${JSON.stringify(path)}: ${pathProblem} (bucket names by S3's naming rules).`);
   }
   for (const prop of ['parameterPrefix', 'exportPath', 'mountPoint', 'alarmEmail'] as const) {
     const value = props[prop];
-    if (value !== undefined && typeof value !== 'string') throw new Error(`${prop} must be a string, got ${describeValue(value)}.`);
+    if (value !== undefined && typeof value !== 'string') throw new Error(`${prop} must be a string, got ${shown(value)}.`);
   }
 }
 
@@ -593,7 +593,7 @@ function validatePropTypes(props: StorageServerProps): void {
 function validateObject(prop: string, value: unknown, what: string, member?: string, required = false): void {
   if (value === undefined && !required) return;
   if (typeof value !== 'object' || value === null || (member !== undefined && !(member in value))) {
-    throw new Error(`${prop} must be ${what}, got ${describeValue(value)}.`);
+    throw new Error(`${prop} must be ${what}, got ${shown(value)}.`);
   }
 }
 
@@ -630,7 +630,7 @@ function validateClientAddresses(scope: Construct, props: StorageServerProps): v
   for (const cidr of props.clientCidrs ?? []) {
     if (Token.isUnresolved(cidr)) continue;
     const problem = typeof cidr === 'string' ? cidrProblem(cidr) ?? addressSpaceProblem(cidr, space) : 'not a string';
-    if (problem) throw new Error(`clientCidrs: each entry must be a canonical IPv4 CIDR in private address space, got ${describeValue(cidr)}: ${problem}.`);
+    if (problem) throw new Error(`clientCidrs: each entry must be a canonical IPv4 CIDR in private address space, got ${shown(cidr)}: ${problem}.`);
     if (seen.has(cidr)) throw new Error(`clientCidrs: each entry must appear once, got '${cidr}' twice.`);
     seen.add(cidr);
     if (isPublic(cidr)) publicOnes.push(cidr);
@@ -651,7 +651,7 @@ function validateClientAddresses(scope: Construct, props: StorageServerProps): v
   const loginIp = props.clusterware?.loginIp;
   if (loginIp !== undefined && !Token.isUnresolved(loginIp)) {
     const problem = ipv4Problem(loginIp) ?? addressSpaceProblem(loginIp, space);
-    if (problem) throw new Error(`clusterware.loginIp must be the canonical IPv4 address of one host in private address space, got ${describeValue(loginIp)}: ${problem}.`);
+    if (problem) throw new Error(`clusterware.loginIp must be the canonical IPv4 address of one host in private address space, got ${shown(loginIp)}: ${problem}.`);
     if (isPublic(loginIp)) publicOnes.push(loginIp);
   }
   if (publicOnes.length > 0) {
@@ -668,7 +668,7 @@ function validateClientAddresses(scope: Construct, props: StorageServerProps): v
  */
 function peerCidrs(peer: ec2.IConnectable, index: number): string[] {
   if (typeof peer !== 'object' || peer === null || typeof peer.connections !== 'object' || peer.connections === null) {
-    throw new Error(`clientPeers[${index}] must be an ec2.IConnectable (a security group, an instance, ...), got ${describeValue(peer)}.`);
+    throw new Error(`clientPeers[${index}] must be an ec2.IConnectable (a security group, an instance, ...), got ${shown(peer)}.`);
   }
   const cidrOf = (p: unknown): string | undefined => {
     if (typeof (p as ec2.IPeer)?.toIngressRuleConfig !== 'function') return undefined;
@@ -687,7 +687,7 @@ function peerCidrs(peer: ec2.IConnectable, index: number): string[] {
 function validateAlarms(scope: Construct, props: StorageServerProps): void {
   const email = props.alarmEmail;
   if (email !== undefined && !Token.isUnresolved(email) && !EMAIL_PATTERN.test(email)) {
-    throw new Error(`alarmEmail must be ${EMAIL_RULE}, got ${describeValue(email)}.`);
+    throw new Error(`alarmEmail must be ${EMAIL_RULE}, got ${shown(email)}.`);
   }
   const arn = props.alarmTopic?.topicArn;
   if (arn === undefined || Token.isUnresolved(arn)) return;
@@ -742,6 +742,11 @@ function validateSnapshotIds(plan: StoragePlan, ids: string[] | undefined): void
   if (problem) throw new Error(`dataVolumeSnapshotIds: ${problem}.`);
 }
 
+/** Shows a value in a message: a string in single quotes, anything else as {@link describeValue} does. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : describeValue(value);
+}
+
 /**
  * Describes a value for a message: numbers as themselves (NaN, Infinity, -1), undefined and functions by their type,
  * objects that JSON cannot show (a construct, a cycle) by their class, anything else as JSON.
@@ -783,11 +788,11 @@ function validateSnapshotOptions(snapshots: SnapshotOptions | undefined): void {
   validateWholeNumber('snapshots.crossRegionCopy.retainDays', snapshots?.crossRegionCopy?.retainDays, 1, 36500);
   const start = snapshots?.startTimeUtc;
   if (start !== undefined && !Token.isUnresolved(start) && (typeof start !== 'string' || !TIME_OF_DAY_PATTERN.test(start))) {
-    throw new Error(`snapshots.startTimeUtc must be HH:MM in UTC, 00:00 to 23:59, got ${describeValue(start)}.`);
+    throw new Error(`snapshots.startTimeUtc must be HH:MM in UTC, 00:00 to 23:59, got ${shown(start)}.`);
   }
   const region = snapshots?.crossRegionCopy?.targetRegion;
   if (snapshots?.crossRegionCopy !== undefined && !Token.isUnresolved(region) && (typeof region !== 'string' || !REGION_PATTERN.test(region))) {
-    throw new Error(`snapshots.crossRegionCopy.targetRegion must be a region name such as eu-west-1, got ${describeValue(region)}.`);
+    throw new Error(`snapshots.crossRegionCopy.targetRegion must be a region name such as eu-west-1, got ${shown(region)}.`);
   }
 }
 

@@ -15,7 +15,7 @@ import type { StoragePlan } from './sizing';
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** What {@link NAME_PATTERN} allows, in words, for messages. */
-export const NAME_RULE = '1 to 64 characters from A-Z a-z 0-9 _ . -, the first a letter or a digit';
+export const NAME_RULE = '1-64 characters from A-Z a-z 0-9 _ . -, the first a letter or a digit';
 
 /**
  * The characters of a CloudWatch dashboard name (`[A-Za-z0-9_-]`, CloudWatch API Reference, PutDashboard): the
