@@ -9,7 +9,7 @@ import { Backend, FsxLustreDeploymentType, FsxLustreStorageType, Generation, Sto
 import { resolveFsxLustreOptions } from './sizing/fsx-lustre';
 import {
   DASHBOARD_NAME_PATTERN, EMAIL_PATTERN, IMAGE_ID_PATTERN, ec2IdPattern, EMAIL_RULE, MAX_FSX_STORAGE_CAPACITY_GIB, NAME_PATTERN, NAME_RULE, ResourceEnvironment,
-  SNAPSHOT_ID_PATTERN, STACK_NAME_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, duplicateValues, ipv4Problem,
+  SNAPSHOT_ID_PATTERN, STACK_NAME_PATTERN, TAG_KEY_PATTERN, TAG_KEY_RULE, addressSpaceProblem, cidrProblem, directoryProblem, duplicateValues, ipv4Problem,
   s3PathProblem, snapshotSetProblem, topicArnProblem,
 } from './validation';
 
@@ -578,9 +578,8 @@ function parseCidrList(key: ContextKey, value: string, space: { allowPublic: boo
 }
 
 function parseTagKey(key: ContextKey, value: string): string {
-  if (value.length > 128 || value.toLowerCase().startsWith('aws:') || !/^[\p{L}\p{N}\s_.:/=+\-@]+$/u.test(value)) {
-    throw contextError(key, value, "an EC2 tag key: 1-128 letters, digits, spaces or _.:/=+-@, not starting with 'aws:'");
-  }
+  // Length in characters, as EC2 counts them (a letter outside the BMP is one, not two UTF-16 units).
+  if ([...value].length > 128 || !TAG_KEY_PATTERN.test(value)) throw contextError(key, value, TAG_KEY_RULE);
   return value;
 }
 

@@ -452,6 +452,17 @@ export const IMAGE_ID_PATTERN = ec2IdPattern('ami');
 /** A time of day in UTC, `HH:MM` from 00:00 to 23:59 (DLM's CreateRule Times; FSx's daily backup start). */
 export const TIME_OF_DAY_PATTERN = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
 
+/**
+ * The EC2 tag key that selects the cluster's client nodes (`clientTagKey`): a State Manager association targets
+ * `tag:<key>`, whose key must match `^[\p{L}\p{Z}\p{N}_.:/=\-@]*$` (SSM API Reference, Target, Key), within EC2's tag
+ * rules (EC2 User Guide, "Tag restrictions": 1-128 characters, not starting with `aws:` in any case). So letters,
+ * digits, spaces and `_ . : / = - @`, but not the `+` EC2 itself would take.
+ */
+export const TAG_KEY_PATTERN = /^(?![Aa][Ww][Ss]:)[\p{L}\p{Z}\p{N}_.:/=@-]{1,128}$/u;
+
+/** What {@link TAG_KEY_PATTERN} allows, in words, for messages. */
+export const TAG_KEY_RULE = "an EC2 tag key State Manager can target: 1-128 letters, digits, spaces or _ . : / = - @, not starting with 'aws:'";
+
 /** An EBS snapshot id. */
 export const SNAPSHOT_ID_PATTERN = ec2IdPattern('snap');
 

@@ -199,16 +199,17 @@ export const notOneOf = (words: string[]) => fc.oneof(fc.constantFrom(...words.m
   .filter((v) => !words.includes(v));
 
 /**
- * EC2 tag keys (EC2 User Guide, "Tag restrictions"): 1-128 Unicode characters, letters, digits, spaces and
- * `+ - = . _ : / @`, not starting with `aws:` in any case.
+ * EC2 tag keys (EC2 User Guide, "Tag restrictions": 1-128 Unicode characters, letters, digits, spaces and
+ * `+ - = . _ : / @`, not starting with `aws:` in any case) that a State Manager target can name (SSM API Reference,
+ * Target, Key: letters, separators, numbers and `_ . : / = - @`, so no `+`).
  */
-export const TAG_CHARS = `${ALNUM} +-=._:/@ÄéЖ`;
+export const TAG_CHARS = `${ALNUM} -=._:/@ÄéЖ`;
 export const tagKey = stringOf(TAG_CHARS, 1, 128).map((k) => k.trim()).filter((k) => k.length > 0 && !k.toLowerCase().startsWith('aws:'));
 export const badTagKey = fc.oneof(
   tagKey.map((k) => `aws:${k}`.slice(0, 128)),
   tagKey.map((k) => `AWS:${k}`.slice(0, 128)),
   tagKey.map((k) => k + 'x'.repeat(129 - k.length)),
-  fc.tuple(tagKey, fc.constantFrom('#', '*', '!', '?', ',', ';', '$', '%', '&', '(')).map(([k, c]) => `${k.slice(0, 60)}${c}`),
+  fc.tuple(tagKey, fc.constantFrom('#', '*', '!', '?', ',', ';', '$', '%', '&', '(', '+', '\t')).map(([k, c]) => `${k.slice(0, 60)}${c}x`),
 );
 
 /** EC2 key pair and placement group names: 1-255 ASCII characters (EC2 API Reference, KeyName; GroupName). */

@@ -160,7 +160,7 @@ const ROWS: Record<ContextKey, Row> = {
     valid: tagKey,
     invalid: badTagKey,
     fixedValid: ['cluster', 'flight:cluster', 'Ä name/x'],
-    fixedInvalid: ['aws:cluster', 'AWS:cluster', 'a#b', 'k'.repeat(129)],
+    fixedInvalid: ['aws:cluster', 'AWS:cluster', 'aWs:x', 'a#b', 'a+b', 'a\tb', 'k'.repeat(129)],
   },
   loginIp: {
     valid: fc.oneof(privateHost, publicHost.map((h): [string, Context] => [h, PUBLIC_OK])),
