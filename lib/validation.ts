@@ -256,8 +256,9 @@ export const EMAIL_ATEXT = "A-Za-z0-9!#$%&'*+/=?^_`{|}~-";
  */
 export const DNS_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 
-/** Longest local part (RFC 5321 4.5.3.1.1) and whole address (RFC 5321 4.5.3.1.3, a 256-octet path less `<>`). */
+/** Longest local part of an e-mail address (RFC 5321 4.5.3.1.1). */
 export const EMAIL_MAX_LOCAL = 64;
+/** Longest e-mail address (RFC 5321 4.5.3.1.3: a 256-octet path, less its `<` and `>`). */
 export const EMAIL_MAX_LENGTH = 254;
 
 /**
@@ -353,10 +354,10 @@ export function topicArnProblem(arn: string, where: ResourceEnvironment = {}): s
 }
 
 /**
- * Prefixes and suffixes S3 reserves (S3 User Guide, "General purpose bucket naming rules"): a bucket name may not
- * start or end with them.
+ * Prefixes S3 reserves (S3 User Guide, "General purpose bucket naming rules"): a bucket name may not start with them.
  */
 export const S3_RESERVED_PREFIXES = ['xn--', 'sthree-', 'amzn-s3-demo-'] as const;
+/** Suffixes S3 reserves (same source). */
 export const S3_RESERVED_SUFFIXES = ['-s3alias', '--ol-s3', '.mrap', '--x-s3', '--table-s3'] as const;
 
 /**
