@@ -247,7 +247,7 @@ const ROWS: Record<ContextKey, Row> = {
 
 // ---- the properties ---------------------------------------------------------------------------------------------
 
-const RUNS = { valid: 20, invalid: 20 };
+const RUNS = { valid: 100, invalid: 100 };
 
 function contextFor(key: ContextKey, row: Row, value: string | [string, Context]): { text: string; context: Context } {
   const [text, extra] = typeof value === 'string' ? [value, {}] : value;
