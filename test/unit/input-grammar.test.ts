@@ -265,6 +265,30 @@ function refuses(key: ContextKey, row: Row, value: string | [string, Context]): 
   expect(() => parseContext((k) => context[k], TARGET)).toThrow(new RegExp(`^Invalid context value ${key}=`));
 }
 
+/**
+ * The outside review's values (issue 26): each wrongly accepted, or refused by a message that did not name the key.
+ * Each must now stop parsing naming the key and saying what is wrong.
+ */
+const REVIEW: [string, Context, RegExp][] = [
+  ['a multicast CIDR with the public opt-in', { clientCidrs: '224.0.0.0/4', allowPublicClientCidrs: 'true' }, /^Invalid context value clientCidrs="224.0.0.0\/4": .*multicast addresses \(224.0.0.0\/4\), which are never clients/],
+  ['a loopback CIDR with the public opt-in', { clientCidrs: '127.0.0.0/8', allowPublicClientCidrs: 'true' }, /^Invalid context value clientCidrs="127.0.0.0\/8": .*loopback addresses/],
+  ['a network address as the login node', { loginIp: '10.0.0.0' }, /^Invalid context value loginIp="10.0.0.0": .*a network address/],
+  ['.. as a cluster name', { clusterName: '..' }, /^Invalid context value clusterName="..": allowed is 1-64 characters .*the first a letter or a digit/],
+  ['. as a server name (failed inside CDK\'s dashboard-name check)', { serverName: '.' }, /^Invalid context value serverName=".": allowed is .*no '.'/],
+  ['an empty domain label', { alarmEmail: 'a@.b.c' }, /^Invalid context value alarmEmail="a@.b.c": allowed is one e-mail address .*no empty label/],
+  ['a topic in another region', { alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms' }, /^Invalid context value alarmTopicArn=.*the topic is in eu-west-1, but the stack deploys to us-east-1/],
+  ['a bucket name with two adjacent dots', { backend: 'fsx-lustre', fsxDataRepositoryPath: 's3://a..b' }, /^Invalid context value fsxDataRepositoryPath=.*two adjacent dots/],
+  ['a bucket name formatted as an IP address', { backend: 'fsx-lustre', fsxDataRepositoryPath: 's3://192.168.1.1/x' }, /^Invalid context value fsxDataRepositoryPath=.*formatted as an IP address/],
+  ['an empty prefix segment', { backend: 'fsx-lustre', fsxDataRepositoryPath: 's3://bucket//x' }, /^Invalid context value fsxDataRepositoryPath=.*bad segment ''/],
+  ['a capacity beyond the largest file system (was "must be a whole number of GiB")', { capacityTiB: '1000000' }, /^Invalid context value capacityTiB="1000000": allowed is a positive number of TiB, at most 9765/],
+  ['clusterName=a_b (stack name of clusterName=a serverName=b-storage1)', { clusterName: 'a_b' }, /^Invalid context value clusterName="a_b": .*StorageServer-a-b-storage1/],
+  ['clusterName=a-b (the same stack name)', { clusterName: 'a-b' }, /^Invalid context value clusterName="a-b": .*StorageServer-a-b-storage1/],
+];
+
+test.each(REVIEW)('the review\'s value: %s', (_, context, message) => {
+  expect(() => parseContext((k) => context[k], TARGET)).toThrow(message);
+});
+
 test('every context key of lib/context.ts has a row, and every row is a key', () => {
   expect(Object.keys(ROWS).sort()).toEqual(Object.keys(CONTEXT_DEFAULTS).sort());
 });
