@@ -219,6 +219,16 @@ describe('enums and numbers a JavaScript caller can get wrong', () => {
     refusesAll(fc.string({ maxLength: 10 }).filter((v) => !(Object.values(RemovalPolicy) as string[]).includes(v)), (v) => ({ dataVolumeRemovalPolicy: v }), /^dataVolumeRemovalPolicy must be one of "destroy", "retain"/);
   });
 
+  test('fsxLustre options, monitoring thresholds and the clusterware uuid: strings for numbers and unknown words are refused naming the prop', () => {
+    const fsx = (o: Record<string, unknown>) => ({ backend: 'fsx-lustre', fsxLustre: o });
+    refusesAll(fc.string({ maxLength: 14 }).filter((v) => !['PERSISTENT_2', 'PERSISTENT_1', 'SCRATCH_2'].includes(v)), (v) => fsx({ deploymentType: v }), /^fsxLustre.deploymentType must be one of /);
+    refusesAll(fc.string({ maxLength: 4 }).filter((v) => v !== 'SSD' && v !== 'HDD'), (v) => fsx({ storageType: v }), /^fsxLustre.storageType must be one of SSD, HDD/);
+    refusesAll(fc.oneof(fc.constantFrom('125', '250'), fc.integer({ min: 1, max: 2000 }).filter((n) => ![125, 250, 500, 1000].includes(n))), (v) => fsx({ perUnitStorageThroughput: v }), /^fsxLustre.perUnitStorageThroughput must be one of 125, 250, 500, 1000/);
+    refusesAll(fc.oneof(fc.constantFrom('85', 0, 100, -1, NaN), fc.double({ min: 100, max: 1e6 })), (v) => ({ monitoring: { fileSystemUsedWarningPercent: v } }), /^monitoring: fileSystemUsedWarningPercent must be a percentage above 0 and below 100/, 10);
+    refusesAll(fc.oneof(fc.constantFrom('3', 0, 61, 1.5), fc.integer({ min: 61 })), (v) => ({ monitoring: { exportDownMinutes: v } }), /^monitoring: exportDownMinutes must be a whole number of minutes from 1 to 60/, 10);
+    refusesAll(fc.oneof(fc.uuid().map((u) => u.toUpperCase()).filter((u) => /[A-F]/.test(u)), fc.string({ maxLength: 12 })), (v) => ({ clusterware: { loginIp: '10.0.1.10', clusterUuid: v } }), /^clusterUuid must be a lower-case UUID/, 10);
+  });
+
   test('booleans take true and false only', () => {
     for (const prop of ['allowPublicClientCidrs', 'terminationProtection', 'encryptInstanceStore', 'acceptDataLoss', 'legacyVolumeAttachments', 'allowHomeMountPoint']) {
       refusesAll(fc.oneof(fc.constantFrom('true', 'false', 0, 1, null), fc.string({ maxLength: 4 })), (v) => ({ [prop]: v }), new RegExp(`^${prop} must be one of true, false`), 6);
