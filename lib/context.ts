@@ -59,8 +59,8 @@ export interface StorageServerContext {
    */
   readonly clientMount: boolean;
   /**
-   * Cluster the server serves: `[A-Za-z0-9_.-]`, 1-64 characters, part of the SSM parameter paths and the
-   * value of the client tag; `cluster` when the key is not given.
+   * Cluster the server serves: `[A-Za-z0-9_.-]`, 1-64 characters, the first a letter or a digit; part of the SSM
+   * parameter paths, the stack name and the value of the client tag; `cluster` when the key is not given.
    */
   readonly clusterName: string;
   /**

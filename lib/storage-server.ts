@@ -146,12 +146,14 @@ export interface StorageServerProps {
    */
   readonly fsxLustre?: FsxLustreServerOptions;
   /**
-   * Cluster the server serves: `[A-Za-z0-9_.-]`, 1-64 characters. Part of the SSM parameter paths.
+   * Cluster the server serves: `[A-Za-z0-9_.-]`, 1-64 characters, the first a letter or a digit. Part of the SSM
+   * parameter paths.
    * @default 'cluster'
    */
   readonly clusterName?: string;
   /**
-   * This server's name in the cluster ring, same characters as `clusterName`.
+   * This server's name in the cluster ring, same characters as `clusterName`; no `.` unless `monitoring.dashboard` is
+   * false (the dashboard is named after it, and CloudWatch dashboard names take `A-Z a-z 0-9 _ -` only).
    * @default 'storage1'
    */
   readonly serverName?: string;
@@ -171,7 +173,9 @@ export interface StorageServerProps {
   readonly allowPublicClientCidrs?: boolean;
   /**
    * Security groups (or other connectables) of clients allowed to mount. Security groups carry no
-   * addresses, so the NFS export itself is then restricted to `clientCidrs`, or to the VPC CIDR.
+   * addresses, so the NFS export itself is then restricted to `clientCidrs`, or to the VPC CIDR. A peer that admits
+   * addresses (`ec2.Peer.ipv4()`, `ec2.Peer.anyIpv4()`, `ec2.Peer.anyIpv6()`) follows the `clientCidrs` rules: never
+   * a /0, and private space (IPv6: fc00::/7) unless `allowPublicClientCidrs`.
    * @default - none
    */
   readonly clientPeers?: ec2.IConnectable[];
@@ -241,13 +245,15 @@ export interface StorageServerProps {
    */
   readonly monitoring?: MonitoringOptions;
   /**
-   * An SNS topic the alarms notify, on ALARM and back to OK (mutually exclusive with `alarmEmail`).
+   * An SNS topic the alarms notify, on ALARM and back to OK (mutually exclusive with `alarmEmail`): a standard topic
+   * in the stack's region and account (checked when both are known).
    * @default - a new topic (encrypted, TLS only) with no subscription but `alarmEmail`'s: see `alarmTopic` attribute
    */
   readonly alarmTopic?: sns.ITopic;
   /**
    * An e-mail address the new alarm topic notifies (the address must confirm the subscription); mutually exclusive
-   * with `alarmTopic`.
+   * with `alarmTopic`. One address by a practical grammar (`EMAIL_PATTERN`: an RFC 5322 dot-atom local part, a domain
+   * of RFC 1035 labels): `a@.b.c`, lists and spaces are refused.
    * @default - no subscription: subscribe to the `alarmTopic` attribute (the AlarmTopicArn output)
    */
   readonly alarmEmail?: string;
@@ -409,6 +415,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
 
   constructor(scope: Construct, id: string, props: StorageServerProps) {
     super(scope, id);
+    validateObject('StorageServer props', props, 'an object (StorageServerProps)', undefined, true);
     const capacityTiB = props.capacityTiB ?? 5;
     const clusterName = (this.clusterName = props.clusterName ?? 'cluster');
     const serverName = (this.serverName = props.serverName ?? 'storage1');
@@ -543,7 +550,6 @@ function validateDashboardName(serverName: string, dashboard: boolean | undefine
  * resource. Numbers with ranges, names, addresses and paths have checks of their own.
  */
 function validatePropTypes(props: StorageServerProps): void {
-  if (typeof props !== 'object' || props === null) throw new Error(`StorageServer props must be an object, got ${shown(props)}.`);
   validateObject('vpc', props.vpc, 'an ec2.IVpc', 'selectSubnets', true);
   validateObject('vpcSubnets', props.vpcSubnets, 'an ec2.SubnetSelection');
   validateObject('instanceType', props.instanceType, "an ec2.InstanceType such as new ec2.InstanceType('m4.xlarge')", 'sameInstanceClassAs');
