@@ -53,6 +53,11 @@ export interface StorageServerContext {
    */
   readonly fsxDataRepositoryPath?: string;
   /**
+   * FSx for Lustre root squash (`backend=fsx-lustre` only): `false` leaves root on the clients as root.
+   * @default true
+   */
+  readonly fsxRootSquash?: boolean;
+  /**
    * `false` leaves out the cluster's client-mount association (document, association, read policy): for a second
    * server of a cluster whose first stack already has it (one association mounts every server of the cluster).
    * `true` when not given.
@@ -264,6 +269,8 @@ export const CONTEXT_DEFAULTS = {
   fsxStorageType: undefined,
   /** Absent: no S3 data repository (backend fsx-lustre). */
   fsxDataRepositoryPath: undefined,
+  /** Absent: root squash on (backend fsx-lustre). */
+  fsxRootSquash: undefined,
   /** This stack makes the cluster's client-mount association. */
   clientMount: true,
   /** Absent: StorageServer-<clusterName>-<serverName>, for names whose stack name no other pair shares. */
@@ -394,7 +401,7 @@ export function parseContext(read: ContextReader, target: ResourceEnvironment = 
   };
 }
 
-const FSX_KEYS = ['fsxDeploymentType', 'fsxPerUnitStorageThroughput', 'fsxStorageType', 'fsxDataRepositoryPath'] as const;
+const FSX_KEYS = ['fsxDeploymentType', 'fsxPerUnitStorageThroughput', 'fsxStorageType', 'fsxDataRepositoryPath', 'fsxRootSquash'] as const;
 
 /**
  * The FSx for Lustre keys: only with backend=fsx-lustre, each value checked here (so the message names the key),
@@ -443,6 +450,7 @@ function parseFsxKeys(
     fsxStorageType: options.storageType,
     fsxPerUnitStorageThroughput: options.perUnitStorageThroughput,
     fsxDataRepositoryPath: path,
+    fsxRootSquash: raw('fsxRootSquash') === undefined ? undefined : parseBoolean('fsxRootSquash', raw('fsxRootSquash')!),
   };
 }
 

@@ -2,7 +2,6 @@ import { ArnFormat, CustomResource, Duration, Stack, Token, Validations } from '
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { iam5 } from './handler-function';
 import { addHandlerProvider } from './handler-provider';
 import {
   DEFAULT_PARAMETER_PREFIX,
@@ -103,7 +102,7 @@ export class ServerRegistration extends Construct {
     this.mountParameterName = mountParameterName(prefix, props.clusterName, props.serverName);
 
     const provider = RegistrationProvider.of(this);
-    provider.allowCluster(prefix, props.clusterName);
+    provider.allowRecords(this.ringParameterName, this.mountParameterName);
     if (props.instance !== undefined) provider.allowInstances();
     if (props.networkInterfaceId !== undefined) provider.allowInterfaces();
 
@@ -152,12 +151,11 @@ class RegistrationProvider extends Construct {
   private readonly parameterAccess: iam.PolicyStatement;
   private describe?: iam.PolicyStatement;
   private readonly policy: iam.Policy;
-  private readonly clusters = new Set<string>();
 
   private constructor(scope: Construct, id: string) {
     super(scope, id);
-    // SSM access is filled in per cluster by allowCluster(). GetParameter lets Delete check that the
-    // records still belong to its instance before removing them.
+    // SSM access is filled in per server by allowRecords(). GetParameter lets Create, Update and Delete check
+    // whom the records belong to before they write or remove them.
     this.parameterAccess = new iam.PolicyStatement({
       actions: ['ssm:PutParameter', 'ssm:GetParameter', 'ssm:DeleteParameters'],
     });
@@ -173,7 +171,7 @@ class RegistrationProvider extends Construct {
         'Pinned to nodejs22.x deliberately: the bundled SDK and the handler are tested on Node 22; ' +
         'moving to a newer runtime is a reviewed change, not an automatic one.',
       policyReason:
-        "The function's only permissions (the cluster paths in SSM, DescribeInstances, its own log group), in a " +
+        "The function's only permissions (its servers' records in SSM, DescribeInstances, its own log group), in a " +
         'policy that belongs to this role alone and lives and dies with it, the IAM guide\'s case for an inline ' +
         'policy; a managed policy could be attached to other principals.',
       apis: 'SSM Parameter Store and EC2 DescribeInstances',
@@ -204,26 +202,19 @@ class RegistrationProvider extends Construct {
   }
 
   /**
-   * Lets the function write, read and delete the records of one cluster:
-   * `arn:<partition>:ssm:<region>:<account>:parameter<prefix>/<cluster>/*`.
+   * Lets the function write, read and delete the two records of one server, by name: its ring record and its
+   * mount config (`arn:<partition>:ssm:<region>:<account>:parameter<name>`), and no other record of the cluster.
    */
-  allowCluster(prefix: string, clusterName: string): void {
-    const resourceName = `${prefix.slice(1)}/${clusterName}/*`;
-    if (this.clusters.has(resourceName)) return;
-    this.clusters.add(resourceName);
-    const arn = Stack.of(this).formatArn({
-      service: 'ssm',
-      resource: 'parameter',
-      resourceName,
-      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-    });
-    this.parameterAccess.addResources(arn);
-    Validations.of(this.policy).acknowledge({
-      id: iam5(this, arn),
-      reason:
-        `The records of cluster ${clusterName} (ring members and mount configs, one pair per server) ` +
-        'live under this path; the wildcard covers only that cluster.',
-    });
+  allowRecords(...names: string[]): void {
+    for (const name of names) {
+      const arn = Stack.of(this).formatArn({
+        service: 'ssm',
+        resource: 'parameter',
+        resourceName: name.slice(1),
+        arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+      });
+      if (!this.parameterAccess.resources.includes(arn)) this.parameterAccess.addResources(arn);
+    }
   }
 }
 

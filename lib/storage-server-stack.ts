@@ -73,6 +73,7 @@ export class StorageServerStack extends Stack {
           perUnitStorageThroughput: ctx.fsxPerUnitStorageThroughput,
           storageType: ctx.fsxStorageType,
           dataRepositoryPath: ctx.fsxDataRepositoryPath,
+          rootSquash: ctx.fsxRootSquash,
         }
         : undefined,
       mountPoint: ctx.mountPoint,

@@ -104,6 +104,19 @@ export interface FsxLustreServerOptions extends FsxLustreOptions {
    * @default - no data repository
    */
   readonly dataRepositoryPath?: string;
+  /**
+   * Root squash: root on a client works on the file system as uid and gid 65534 (nobody), so it cannot read or
+   * change other users' files; `false` leaves root as root on every client (FSx's own default). Set through the
+   * FSx API by a custom resource (CloudFormation has no such property) once the file system exists.
+   * @default true
+   */
+  readonly rootSquash?: boolean;
+  /**
+   * Clients whose root stays root while root squash is on (an admin node), as Lustre NIDs: `10.0.1.6@tcp`, or a
+   * range such as `10.0.[2-10].[1-255]@tcp`; at most 64.
+   * @default - none: root is squashed on every client
+   */
+  readonly noSquashNids?: string[];
 }
 
 /** Properties of a {@link StorageServer}. */
@@ -139,7 +152,8 @@ export interface StorageServerProps {
   /**
    * FSx for Lustre options (backend `fsx-lustre` only): deployment type, storage type, per-unit throughput and an
    * S3 data repository. The file system is encrypted (with `encryptionKey` on the persistent types), backed up
-   * daily on the persistent types (`snapshots.retain` days, at `snapshots.startTimeUtc`), and kept on removal
+   * daily on the persistent types (`snapshots.retain` days, at `snapshots.startTimeUtc`) unless linked to a data
+   * repository (FSx backs up no linked file system: backups off, with a synth warning), and kept on removal
    * unless `dataVolumeRemovalPolicy` says otherwise.
    * @default - PERSISTENT_2 SSD at 125 MB/s per TiB; with `throughputMBps`, the cheapest persistent option that
    * sustains it

@@ -1,12 +1,17 @@
-import { CustomResource, Duration, Stack, Token } from 'aws-cdk-lib';
+import { Aws, CfnResource, CustomResource, Duration, Lazy, Stack, Token, Validations, type IResolveContext } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { addHandlerProvider } from './handler-provider';
 import {
   RESOURCE_TYPE,
+  WATCH_PROP,
   guardProperties,
   validateLayout,
   type StorageLayout,
 } from '../lambda/update-guard/contract';
+import { INSTANCE_INTERRUPTING } from '../lambda/update-guard/instance-updates';
+import { REPLACEMENT_RULES } from '../lambda/update-guard/replacement-rules';
+import { WATCHED_TYPES, type WatchedType } from '../lambda/update-guard/watched-types';
 
 export type { DataVolumeLayout, StorageLayout } from '../lambda/update-guard/contract';
 
@@ -23,6 +28,42 @@ export interface UpdateGuardProps {
    * @default false
    */
   readonly acceptDataLoss?: boolean;
+  /**
+   * The resources that hold the server's data or its clients' address, by role (`Instance`, `Interface`,
+   * `DataVolume0`, `FileSystem`). The guard records each one's logical id and every property whose change replaces
+   * it by CloudFormation's resource specification (and, for an instance, stops and starts it), and refuses a change
+   * to any of them unless the resource's policy allows it.
+   * @default none
+   */
+  readonly watch?: readonly WatchedResourceSpec[];
+  /** The server's names; a rename is refused, and a Create looks for resources already tagged `serverId`. @default none */
+  readonly identity?: GuardIdentity;
+}
+
+/** One resource the guard watches. */
+export interface WatchedResourceSpec {
+  /** Its role, the name refusals use: a letter, then letters and digits. */
+  readonly role: string;
+  /** The resource; its type must be one of the watched types (lambda/update-guard/watched-types.ts). */
+  readonly resource: CfnResource;
+}
+
+/** The names that make a server's identity. */
+export interface GuardIdentity {
+  readonly clusterName: string;
+  readonly serverName: string;
+  /** The `storage-server:id` tag value of its resources. */
+  readonly serverId: string;
+}
+
+/**
+ * The properties the guard watches on a resource of `type`: those CloudFormation's specification marks as
+ * replacing (yes or maybe), and for an instance those whose update stops and starts it.
+ */
+export function watchedPropertyNames(type: WatchedType): string[] {
+  const rules = REPLACEMENT_RULES[type];
+  const extra: readonly string[] = type === 'AWS::EC2::Instance' ? INSTANCE_INTERRUPTING : [];
+  return [...new Set([...rules.replaces, ...rules.mayReplace, ...extra])].sort();
 }
 
 /**
@@ -47,14 +88,75 @@ export class UpdateGuard extends Construct {
     const acceptDataLoss = props.acceptDataLoss ?? false;
 
     // The same checks the handler makes at deploy time, on the values known now (tokens are skipped).
-    validateLayout(props.layout, (field) => `layout.${field}`, Token.isUnresolved);
+    // Before a VPC lookup has run, CDK's placeholder VPC names its subnets p-<digits> (aws-ec2's dummy VPC): such an
+    // id is not known yet, like a token; the synth after the lookup checks the real one.
+    validateLayout(props.layout, (field) => `layout.${field}`, (v) => Token.isUnresolved(v) || (typeof v === 'string' && /^p-\d+$/.test(v)));
+
+    const watched: Record<string, unknown> = {};
+    for (const w of props.watch ?? []) {
+      if (!/^[A-Za-z][A-Za-z0-9]{0,63}$/.test(w.role) || w.role in watched) {
+        throw new Error(`watch: role ${JSON.stringify(w.role)} must be a letter then letters and digits, and unique`);
+      }
+      const type = w.resource.cfnResourceType;
+      if (!(WATCHED_TYPES as readonly string[]).includes(type)) {
+        throw new Error(`watch: ${w.role} is a ${type}; the guard watches ${WATCHED_TYPES.join(', ')}`);
+      }
+      watched[w.role] = watchedEntry(w.resource, type as WatchedType);
+    }
+    const extra: Record<string, unknown> = {};
+    if (props.watch !== undefined) extra[WATCH_PROP.watched] = watched;
+    if (props.identity !== undefined) {
+      extra[WATCH_PROP.identity] = {
+        StackName: Aws.STACK_NAME,
+        ClusterName: props.identity.clusterName,
+        ServerName: props.identity.serverName,
+        ServerId: props.identity.serverId,
+      };
+    }
 
     this.resource = new CustomResource(this, 'Resource', {
       serviceToken: UpdateGuardProvider.of(this).serviceToken,
       resourceType: RESOURCE_TYPE,
-      properties: guardProperties(props.layout, acceptDataLoss),
+      properties: { ...guardProperties(props.layout, acceptDataLoss), ...extra },
     });
   }
+}
+
+/**
+ * One watched resource as the guard records it: its logical id, the watched names, and their values as the
+ * template renders them (after overrides), taken from the resource itself when the template is resolved.
+ */
+function watchedEntry(resource: CfnResource, type: WatchedType): Record<string, unknown> {
+  const watching = watchedPropertyNames(type);
+  return {
+    Type: type,
+    LogicalId: resource.logicalId,
+    Watching: watching,
+    Properties: Lazy.uncachedAny({
+      produce: (context: IResolveContext) => {
+        // The resource's own rendering (CfnResource._toCloudFormation: properties, tags, overrides), resolved here.
+        const rendered = (resource as unknown as { _toCloudFormation(): { Resources: Record<string, unknown> } })._toCloudFormation();
+        const definition = context.resolve(Object.values(rendered.Resources)[0]) as { Properties?: Record<string, unknown> };
+        const properties = definition.Properties ?? {};
+        const values = watching.map((p) => [p, valueAt(properties, p)] as const);
+        return Object.fromEntries(values.filter(([, v]) => v !== undefined));
+      },
+    }),
+  };
+}
+
+/** The value at a watched path: `A.B` is property B of A, `A[].B` the list of B of each element of A. */
+export function valueAt(properties: Readonly<Record<string, unknown>>, path: string): unknown {
+  const step = (value: unknown, parts: string[]): unknown => {
+    if (parts.length === 0 || value === undefined || value === null) return value;
+    const [head, ...rest] = parts;
+    const list = head.endsWith('[]');
+    const key = list ? head.slice(0, -2) : head;
+    const next = typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    if (!list) return step(next, rest);
+    return Array.isArray(next) ? next.map((e) => step(e, rest)) : step(next, rest);
+  };
+  return step(properties, path.split('.'));
 }
 
 /** The stack's single update-guard Lambda + Provider, found or created by a fixed id on the Stack. */
@@ -73,10 +175,25 @@ class UpdateGuardProvider extends Construct {
 
   private constructor(scope: Construct, id: string) {
     super(scope, id);
-    // The guard calls no AWS API: its role may only write its own logs.
-    this.serviceToken = addHandlerProvider(this, {
+    const stack = Stack.of(this);
+    const provider = addHandlerProvider(this, {
       handler: 'update-guard',
-      roleDescription: 'Checks StorageServer layout changes (update-guard custom resource); writes its logs only',
+      statements: [
+        // At Create: are there resources already tagged as this server's? Describe calls take no resource-level
+        // permission in EC2 or FSx.
+        new iam.PolicyStatement({
+          sid: 'FindResourcesOfThisServer',
+          actions: ['ec2:DescribeInstances', 'ec2:DescribeVolumes', 'ec2:DescribeNetworkInterfaces', 'fsx:DescribeFileSystems'],
+          resources: ['*'],
+        }),
+        // Before a refusal: is this stack rolling back?
+        new iam.PolicyStatement({
+          sid: 'ReadOwnStackStatus',
+          actions: ['cloudformation:DescribeStacks'],
+          resources: [stack.stackId],
+        }),
+      ],
+      roleDescription: 'Checks StorageServer layout changes (update-guard custom resource): reads its own stack status and which resources carry a server id',
       functionDescription: 'StorageServer update guard: refuses layout changes that would lose or strand data',
       frameworkDescription: 'Provider framework of the StorageServer update-guard custom resource',
       timeout: Duration.seconds(30),
@@ -85,11 +202,17 @@ class UpdateGuardProvider extends Construct {
         'Pinned to nodejs22.x deliberately: the handler is tested on Node 22; moving to a newer runtime is ' +
         'a reviewed change, not an automatic one.',
       policyReason:
-        "The function's only permission (writing its own log group), in a policy that belongs to this role alone and " +
+        "The function's permissions (describe calls, its own stack's status, writing its own log group), in a policy that belongs to this role alone and " +
         "lives and dies with it, the IAM guide's case for an inline policy; a managed policy could be attached to " +
         'other principals.',
-      apis: 'no AWS API: it compares the requested layout with the last accepted one',
-    }).serviceToken;
+      apis: 'EC2 and FSx Describe calls (resources tagged with the server id) and CloudFormation DescribeStacks (its own stack)',
+    });
+    this.serviceToken = provider.serviceToken;
+    Validations.of(provider.policy).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'ec2:DescribeInstances, DescribeVolumes, DescribeNetworkInterfaces and fsx:DescribeFileSystems support no ' +
+        'resource-level permissions; the function only reads which resources carry its server id.',
+    });
   }
 }
 

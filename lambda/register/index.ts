@@ -1,6 +1,7 @@
 /**
  * onEvent handler of the registration custom resource (DESIGN.md, contract 4): writes the storage server's
- * ring record and mount config to SSM Parameter Store on Create/Update, removes them on Delete.
+ * ring record and mount config to SSM Parameter Store on Create/Update, removes them on Delete. It never writes
+ * over, or removes, the records of another server registered under the same name.
  *
  * Errors are thrown, never returned: the Provider framework reports FAILED only for a thrown error.
  * Transient errors (throttling, 5xx, timeouts) are retried by the SDK's own retry strategy.
@@ -96,6 +97,7 @@ async function register(event: Event, context?: HandlerContext): Promise<CdkCust
   const names = { instanceId: props.instanceId, ringParameterName: ringName, mountParameterName: mountName };
   log('info', 'registering storage server', { requestType: event.RequestType, ...names });
 
+  await refuseForeignRecords(event, ringName, props.instanceId);
   const instance = await runningInstance(props.instanceId, waitSeconds(context));
   const address = props.networkInterfaceId
     ? await interfaceAddress(props.networkInterfaceId, props.instanceId)
@@ -148,6 +150,7 @@ async function registerFileSystem(
 ): Promise<CdkCustomResourceResponse> {
   const names = { fileSystemId: fsx.fileSystemId, ringParameterName: ringName, mountParameterName: mountName };
   log('info', 'registering FSx for Lustre file system', { requestType: event.RequestType, ...names });
+  await refuseForeignRecords(event, ringName, fsx.fileSystemId);
   const ring: FsxRingRecord = {
     name: props.serverName,
     role: 'storage',
@@ -240,6 +243,26 @@ async function deregister(
     alreadyAbsent: out.InvalidParameters ?? [],
   });
   return { PhysicalResourceId: ringName };
+}
+
+/**
+ * Refuses to write over the records of another server: the ring record names its owner (an instance id, or a file
+ * system id for FSx for Lustre). This registration owns records that name the instance or file system it registers
+ * or, on an Update, the one it registered before (a replaced instance or file system of the same server). Records
+ * that name no owner (none yet, or not a ring record) are free. Another server of the cluster registered under the
+ * same name (a second stack with the same cluster and server names) is refused, not overwritten.
+ */
+async function refuseForeignRecords(event: Event, ringName: string, ours: string): Promise<void> {
+  const old = event.RequestType === 'Update' ? event.OldResourceProperties : undefined;
+  const previous = old?.[PROP.instanceId] ?? old?.[FSX_PROP.fileSystemId];
+  const owner = await ringOwner(ringName);
+  if (owner === undefined || owner === ours || owner === previous) return;
+  throw new Error(
+    `${ringName} belongs to ${owner}, not to ${ours}` +
+      `${typeof previous === 'string' && previous !== ours ? ` (or to ${previous}, which it replaces)` : ''}: ` +
+      'another server of the cluster is registered under this name. Give this server another serverName, or, ' +
+      `if ${owner} is gone, delete its records (${ringName} and its mount config) and deploy again`,
+  );
 }
 
 /**

@@ -35,6 +35,12 @@ export const PROP = {
 } as const;
 
 /**
+ * ResourceProperties keys outside the layout: the resources watched by CloudFormation's replacement rules and
+ * the server's identity (watched.ts). Absent from a guard deployed before them.
+ */
+export const WATCH_PROP = { watched: 'Watched', identity: 'Identity' } as const;
+
+/**
  * The FSx for Lustre fields: `''` on the EC2 backends, where they are left out of the PhysicalResourceId's hash
  * and may be absent from the properties (a guard deployed before FSx keeps its id).
  */
@@ -455,14 +461,16 @@ export function refusalMessage(refusals: readonly Refusal[]): string {
  * Update return it as the PhysicalResourceId, so an Update whose new layout hashes to the current
  * PhysicalResourceId is a return to the last accepted layout: a rollback or a no-op.
  */
-export function layoutPhysicalId(layout: StorageLayout): string {
+export function layoutPhysicalId(layout: StorageLayout, watchedDigest = ''): string {
   // VolumeAttachment `stack` is what a layout without the field means, and is left out: a guard deployed before
   // the field existed keeps its id, so the rollback of an update it refused is still recognised as one.
   // The FSx fields are left out when empty (the EC2 backends) for the same reason.
   const fields = LAYOUT_FIELDS.filter((f) => (f !== 'volumeAttachment' || layout.volumeAttachment !== 'stack') &&
     !(OMITTED_WHEN_EMPTY.includes(f) && layout[f] === ''));
   const canonical = JSON.stringify(Object.fromEntries(fields.map((f) => [PROP[f], wireValue(layout, f)])));
-  return PHYSICAL_ID_PREFIX + createHash('sha256').update(canonical).digest('hex').slice(0, 16);
+  // The watched half (watched.ts) counts when present, as its own digest; absent, the id is what it was before it.
+  const text = watchedDigest === '' ? canonical : `${canonical}\n${watchedDigest}`;
+  return PHYSICAL_ID_PREFIX + createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
 /** The ResourceProperties of a layout (without the ServiceToken). */
@@ -496,7 +504,7 @@ export function parseGuardProperties(raw: unknown, where = 'ResourceProperties')
     throw new Error(`${where} is missing; expected the keys ${Object.values(PROP).join(', ')}`);
   }
   const props = raw as Record<string, unknown>;
-  const known = new Set<string>([...Object.values(PROP), 'ServiceToken']);
+  const known = new Set<string>([...Object.values(PROP), ...Object.values(WATCH_PROP), 'ServiceToken']);
   const unknown = Object.keys(props).filter((k) => !known.has(k));
   if (unknown.length > 0) {
     throw new Error(

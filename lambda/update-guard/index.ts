@@ -1,9 +1,12 @@
 /**
- * onEvent handler of the update-guard custom resource (DESIGN.md, "Day 2"): refuses a stack update that would
- * lose or strand the server's data, before CloudFormation touches the instance or the volumes.
+ * onEvent handler of the update-guard custom resource (docs/design.md, "Day 2"): refuses a stack update that
+ * would lose or strand the server's data, before CloudFormation touches the instance or the volumes.
  *
- * No AWS call and no state: everything it needs is in the event. Errors are thrown, never returned: the
- * Provider framework reports FAILED only for a thrown error, and a FAILED update is what stops the stack.
+ * No state: what it judges is in the event. It asks AWS two things (aws.ts): at Create, whether resources
+ * tagged as this server's already exist (a renamed construct, or a server deployed again over the volumes an
+ * earlier one retained); before a refusal, whether the stack is rolling back (a rollback always passes).
+ * Errors are thrown, never returned: the Provider framework reports FAILED only for a thrown error, and a
+ * FAILED update is what stops the stack.
  */
 import type {
   CdkCustomResourceEvent,
@@ -17,6 +20,8 @@ import {
   refusalMessage,
   type Refusal,
 } from './contract';
+import { ROLLBACK_STATUS, SERVER_ID_TAG, findServerResources, stackStatus, type TaggedResource } from './aws';
+import { compareWatched, parseWatched, watchedDigest } from './watched';
 
 type Event = CdkCustomResourceEvent;
 
@@ -48,16 +53,37 @@ export async function handler(event: Event): Promise<CdkCustomResourceResponse> 
   }
 }
 
-function create(event: Event): CdkCustomResourceResponse {
-  const { layout } = parseGuardProperties(event.ResourceProperties);
-  const physicalResourceId = layoutPhysicalId(layout);
+async function create(event: Event): Promise<CdkCustomResourceResponse> {
+  const { layout, acceptDataLoss } = parseGuardProperties(event.ResourceProperties);
+  const watched = parseWatched(event.ResourceProperties, 'ResourceProperties');
+  const physicalResourceId = layoutPhysicalId(layout, watchedDigest(watched));
+  if (watched.identity) {
+    // A new guard of a server whose resources already exist: the construct was renamed or moved (CloudFormation
+    // would create new resources and delete the old ones), or the server is deployed again over the volumes an
+    // earlier deployment retained. Either way new, empty storage would take the name of the old.
+    const found = await findServerResources(watched.identity.serverId);
+    const restores = layout.snapshotIds.length > 0;
+    if (found.length > 0 && !restores && !acceptDataLoss) {
+      log('error', 'resources of this server already exist', { requestType: 'Create', serverId: watched.identity.serverId, found });
+      throw new Error(existingMessage(watched.identity.serverId, found));
+    }
+    if (found.length > 0) {
+      console.warn(JSON.stringify({
+        level: 'warn',
+        msg: restores ? 'existing resources of this server left alone: the deploy restores from snapshots' : 'existing resources of this server left alone (AcceptDataLoss=true)',
+        serverId: watched.identity.serverId,
+        found,
+      }));
+    }
+  }
   log('info', 'storage layout recorded', { requestType: 'Create', physicalResourceId, layout });
   return { PhysicalResourceId: physicalResourceId };
 }
 
-function update(event: CloudFormationCustomResourceUpdateEvent): CdkCustomResourceResponse {
+async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<CdkCustomResourceResponse> {
   const next = parseGuardProperties(event.ResourceProperties);
-  const physicalResourceId = layoutPhysicalId(next.layout);
+  const nextWatched = parseWatched(event.ResourceProperties, 'ResourceProperties');
+  const physicalResourceId = layoutPhysicalId(next.layout, watchedDigest(nextWatched));
 
   // The PhysicalResourceId is the hash of the last layout this guard accepted. A new layout with that hash is
   // a return to it: the rollback of an update the guard refused (refusing that would leave the stack in
@@ -71,9 +97,24 @@ function update(event: CloudFormationCustomResourceUpdateEvent): CdkCustomResour
   }
 
   const previous = parseGuardProperties(event.OldResourceProperties, 'OldResourceProperties');
-  const refusals = compareLayouts(previous.layout, next.layout, next.acceptDataLoss);
+  const previousWatched = parseWatched(event.OldResourceProperties, 'OldResourceProperties');
+  const refusals = [
+    ...compareLayouts(previous.layout, next.layout, next.acceptDataLoss),
+    ...compareWatched(previousWatched, nextWatched, next.layout, next.acceptDataLoss),
+  ];
   const refused = refusals.filter((r) => !r.accepted);
   if (refused.length > 0) {
+    // A rollback puts back what was there: refusing it would leave the stack in UPDATE_ROLLBACK_FAILED. The
+    // layout id recognises the rollback of an update this guard refused; an update it accepted and a later
+    // resource failed is rolled back with the stack's status saying so.
+    const stack = await stackStatus(event.StackId);
+    if (stack.status === ROLLBACK_STATUS) {
+      log('info', 'rollback accepted: the stack is rolling back to these properties', {
+        requestType: 'Update', physicalResourceId, previousPhysicalResourceId: event.PhysicalResourceId, changes: refused.length,
+      });
+      return { PhysicalResourceId: physicalResourceId };
+    }
+    if (stack.error) log('error', 'could not read the stack status; judged as an update', { error: stack.error });
     // Every refusal in full: the message may have to shorten values or leave refusals out.
     for (const r of refused) log('error', 'storage layout change refused', refusalFields(r));
     throw new Error(refusalMessage(refused));
@@ -91,6 +132,16 @@ function update(event: CloudFormationCustomResourceUpdateEvent): CdkCustomResour
   });
   // A new PhysicalResourceId makes CloudFormation send a Delete for the old one at cleanup: harmless here.
   return { PhysicalResourceId: physicalResourceId };
+}
+
+function existingMessage(serverId: string, found: readonly TaggedResource[]): string {
+  const listed = found.slice(0, 12).map((r) => `${r.kind} ${r.id}`).join(', ') + (found.length > 12 ? `, and ${found.length - 12} more` : '');
+  return `StorageServer create refused, nothing was changed: resources tagged ${SERVER_ID_TAG}=${serverId} already exist ` +
+    `(${listed}). A renamed or moved construct would replace them with new, empty storage, and a server deployed again ` +
+    'under the same stack and server name would leave the volumes an earlier deployment retained. Safe path: keep ' +
+    "the construct's old id and place; or restore the data with restoreSnapshotIds (context) or dataVolumeSnapshotIds " +
+    '(prop) from snapshots of those volumes; or remove those resources if their data is not wanted. To create ' +
+    'beside them anyway, deploy again with acceptDataLoss=true (context) or acceptDataLoss: true (prop).';
 }
 
 function refusalFields(r: Refusal): Record<string, unknown> {

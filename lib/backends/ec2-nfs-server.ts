@@ -1,4 +1,4 @@
-import { Annotations, ArnFormat, Aws, RemovalPolicy, Size, Stack, Tags, Token, Validations } from 'aws-cdk-lib';
+import { Annotations, ArnFormat, Aws, CfnResource, RemovalPolicy, Size, Stack, Tags, Token, Validations } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -310,6 +310,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
       extraCommands: clusterwareCommands,
     });
     settings.association.node.addDependency(...legacyAttachments);
+    denyOtherDocuments(role, settings.document);
     this.ready = settings.association;
     this.registrationTarget = { instance: this.instance, networkInterfaceId: this.networkInterfaceId };
     this.monitored = { instance: this.instance, dataVolumes: this.dataVolumes, instanceStoreDisks: xenDiskNames };
@@ -336,8 +337,18 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
         instanceStoreEncryption: encryptInstanceStore ? 'luks2' : '',
       },
       acceptDataLoss: props.acceptDataLoss,
+      // What holds the data and the address, watched by CloudFormation's replacement rules: the instance (an
+      // instance-store server's disks; on EBS its replacement is allowed), the stable interface, each volume.
+      watch: [
+        { role: 'Instance', resource: cfnInstance },
+        { role: 'Interface', resource: iface },
+        ...this.dataVolumes.map((v, i) => ({ role: `DataVolume${i}`, resource: v.node.defaultChild as CfnResource })),
+      ],
+      identity: { clusterName, serverName, serverId: identity },
     });
-    for (const dependent of [this.instance, ...this.dataVolumes, iface, ...legacyAttachments, settings]) {
+    // The CfnInstance, not the Instance construct: its launch template and instance profile hold no data, and
+    // the guard records the launch template version the instance references (a dependency the other way).
+    for (const dependent of [cfnInstance, ...this.dataVolumes, iface, ...legacyAttachments, settings]) {
       dependent.node.addDependency(this.updateGuard.resource);
     }
 
@@ -421,6 +432,23 @@ function grantTakeOver(
     id: 'AwsSolutions-IAM5[Resource::*]',
     reason: 'ec2:DescribeVolumes, DescribeNetworkInterfaces and DescribeInstances support no resource-level permissions.',
   });
+}
+
+/**
+ * AmazonSSMManagedInstanceCore lets the instance read every SSM document of the account. Its agent reads the
+ * document of the association that targets it (the server's settings) and AWS's own documents (the agent's plugins,
+ * Session Manager), whose ARNs carry no account; an explicit deny wins over the managed policy's allow for the rest.
+ */
+function denyOtherDocuments(role: iam.Role, settingsDocument: ssm.CfnDocument): void {
+  role.addToPrincipalPolicy(new iam.PolicyStatement({
+    sid: 'DocumentReadsOnlyOwnSettings',
+    effect: iam.Effect.DENY,
+    actions: ['ssm:GetDocument', 'ssm:DescribeDocument'],
+    notResources: [
+      Stack.of(role).formatArn({ service: 'ssm', resource: 'document', resourceName: settingsDocument.ref }),
+      `arn:${Aws.PARTITION}:ssm:*::document/*`,
+    ],
+  }));
 }
 
 /** The public parameter EC2 resolves at launch for the default image: the latest Amazon Linux 2023 on x86_64. */

@@ -10,6 +10,7 @@ import {
   type Instance,
 } from '@aws-sdk/client-ec2';
 import {
+  DeleteParametersCommand,
   GetParameterCommand,
   GetParametersByPathCommand,
   PutParameterCommand,
@@ -70,6 +71,13 @@ function freshPrefix(): string {
 async function value(name: string): Promise<unknown> {
   const out = await ssm.send(new GetParameterCommand({ Name: name }));
   return JSON.parse(out.Parameter?.Value ?? 'null');
+}
+
+/** What an operator does to free a server's name: removes its two records. */
+async function removeRecords(prefix: string, serverName: string): Promise<void> {
+  await ssm.send(new DeleteParametersCommand({
+    Names: [`${prefix}/hpc1/ring/${serverName}`, `${prefix}/hpc1/storage/${serverName}/mount`],
+  }));
 }
 
 async function namesUnder(path: string): Promise<string[]> {
@@ -213,6 +221,83 @@ describe('Create', () => {
 
     // THEN
     expect(await value(`${prefix}/hpc1/ring/storage1`)).toEqual(expectedRing(server, 'storage1', 'ebs'));
+  });
+});
+
+describe('the records of another server are never written over', () => {
+  test('a Create under a name another instance holds is refused, and its records stay as they were', async () => {
+    // GIVEN a server registered as hpc1/storage1 (by another stack with the same names)
+    const prefix = freshPrefix();
+    await handler(createEvent(props(server.InstanceId ?? '', { ParameterPrefix: prefix })));
+    const mountBefore = await value(`${prefix}/hpc1/storage/storage1/mount`);
+    const intruder = await launchInstance(ec2, subnetId);
+
+    // WHEN a second server registers under the same names
+    const second = handler(createEvent(props(intruder.InstanceId ?? '', { ParameterPrefix: prefix })));
+
+    // THEN it is refused, naming the name, the owner and the way out
+    await expect(second).rejects.toThrow(
+      `${prefix}/hpc1/ring/storage1 belongs to ${server.InstanceId}, not to ${intruder.InstanceId}: another server of the cluster ` +
+        'is registered under this name. Give this server another serverName',
+    );
+    expect(await value(`${prefix}/hpc1/ring/storage1`)).toEqual(expectedRing(server, 'storage1', 'ebs'));
+    expect(await value(`${prefix}/hpc1/storage/storage1/mount`)).toEqual(mountBefore);
+  });
+
+  test('an Update whose previous instance does not own the records is refused too', async () => {
+    // GIVEN records of `server`, and a stack whose registration moves from one instance of its own to another
+    const prefix = freshPrefix();
+    await handler(createEvent(props(server.InstanceId ?? '', { ParameterPrefix: prefix })));
+    const [a, b] = [await launchInstance(ec2, subnetId), await launchInstance(ec2, subnetId)];
+    const oldProps = props(a.InstanceId ?? '', { ParameterPrefix: prefix });
+    const newProps = props(b.InstanceId ?? '', { ParameterPrefix: prefix });
+
+    // WHEN
+    const update = handler(updateEvent(`${prefix}/hpc1/ring/storage1`, newProps, oldProps));
+
+    // THEN
+    await expect(update).rejects.toThrow(
+      `${prefix}/hpc1/ring/storage1 belongs to ${server.InstanceId}, not to ${b.InstanceId} (or to ${a.InstanceId}, which it replaces)`,
+    );
+    expect(await value(`${prefix}/hpc1/ring/storage1`)).toEqual(expectedRing(server, 'storage1', 'ebs'));
+  });
+
+  test('a rollback Update (back to the instance the records were written for before) writes over its own records', async () => {
+    // GIVEN an Update moved the records to a replacement instance, then the stack rolled back
+    const prefix = freshPrefix();
+    const original = props(server.InstanceId ?? '', { ParameterPrefix: prefix });
+    const created = await handler(createEvent(original));
+    const replacement = await launchInstance(ec2, subnetId);
+    const replaced = props(replacement.InstanceId ?? '', { ParameterPrefix: prefix });
+    await handler(updateEvent(String(created.PhysicalResourceId), replaced, original));
+
+    // WHEN CloudFormation sends the rollback: the old properties are the replacement's
+    await handler(updateEvent(String(created.PhysicalResourceId), original, replaced));
+
+    // THEN
+    expect(await value(`${prefix}/hpc1/ring/storage1`)).toEqual(expectedRing(server, 'storage1', 'ebs'));
+  });
+
+  test('an FSx for Lustre Create under a name another file system holds is refused', async () => {
+    // GIVEN
+    const prefix = freshPrefix();
+    const ring = `${prefix}/hpc1/ring/scratch`;
+    const record = (fileSystemId: string) => ({
+      ...props('', { ParameterPrefix: prefix, ServerName: 'scratch', MountPoint: '/scratch', Backend: 'fsx-lustre' }),
+      InstanceId: undefined,
+      FileSystemId: fileSystemId,
+      DnsName: `${fileSystemId}.fsx.us-east-1.amazonaws.com`,
+      MountName: 'abcdefgh',
+      Deployment: 'PERSISTENT_2/SSD/125',
+      ExportPath: '/abcdefgh',
+    });
+    await handler(createEvent(record('fs-0123456789abcdef0') as never));
+
+    // WHEN / THEN
+    await expect(handler(createEvent(record('fs-0fedcba9876543210') as never))).rejects.toThrow(
+      `${ring} belongs to fs-0123456789abcdef0, not to fs-0fedcba9876543210`,
+    );
+    expect(await value(ring)).toMatchObject({ fileSystemId: 'fs-0123456789abcdef0' });
   });
 });
 
@@ -360,10 +445,12 @@ describe('Delete', () => {
   });
 
   test('leaves records that another instance has registered under the same names since', async () => {
-    // GIVEN a second stack registered a new server under the same cluster and server names
+    // GIVEN a second stack registered a new server under the same cluster and server names, after an operator
+    // removed the first one's records (a registration never writes over another server's)
     const prefix = freshPrefix();
     const oldProps = props(server.InstanceId ?? '', { ParameterPrefix: prefix });
     const created = await handler(createEvent(oldProps));
+    await removeRecords(prefix, 'storage1');
     const successor = await launchInstance(ec2, subnetId);
     await handler(createEvent(props(successor.InstanceId ?? '', { ParameterPrefix: prefix })));
 
@@ -438,7 +525,8 @@ describe('FSx for Lustre (Backend fsx-lustre): a file system instead of an insta
     const prefix = freshPrefix();
     const ring = `${prefix}/hpc1/ring/scratch`;
     await handler(createEvent(fsxProps(prefix) as never));
-    // Another file system took the name over: not ours to delete.
+    // Another file system took the name over (after an operator removed the records): not ours to delete.
+    await removeRecords(prefix, 'scratch');
     const other = fsxProps(prefix, { FileSystemId: 'fs-0fedcba9876543210', DnsName: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com' });
     await handler(createEvent(other as never));
     await handler(deleteEvent(ring, fsxProps(prefix) as never));

@@ -1,5 +1,5 @@
 import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { ClientMount, StorageServer, StorageServerProps } from '../../lib';
@@ -154,6 +154,122 @@ describe('FSx for Lustre options of the construct', () => {
       .toThrow(/^fsxLustre\.dataRepositoryPath must be an S3 path s3:\/\/<bucket>\[\/<prefix>\] of at most 900 characters, got "https:\/\/hpc-inputs"/);
   });
 
+  // FSx for Lustre guide, "Working with backups": backups are taken of "persistent file systems that are not
+  // linked to an Amazon S3 durable data repository". A linked file system gets none, with a warning instead of
+  // the retention asked for (snapshots.retain defaults to 7, so a refusal would fail every linked file system).
+  test.each<[string, Partial<StorageServerProps>]>([
+    ['PERSISTENT_2 (an association)', {}],
+    ['PERSISTENT_1 (import and export path)', { fsxLustre: { deploymentType: 'PERSISTENT_1', dataRepositoryPath: 's3://hpc-inputs' } }],
+  ])('a file system linked to an S3 data repository has no automatic backups, with a warning: %s', (_, extra) => {
+    const { stack, template } = serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { dataRepositoryPath: 's3://hpc-inputs' }, ...extra });
+    const config = fileSystemOf(template)[0].Properties.LustreConfiguration;
+    expect(config.AutomaticBackupRetentionDays).toBe(0);
+    expect(config.DailyAutomaticBackupStartTime).toBeUndefined();
+    expect(config.CopyTagsToBackups).toBeUndefined();
+    Annotations.fromStack(stack).hasWarning('/Test/Storage/FsxLustre', Match.stringLikeRegexp(
+      '^snapshots.retain \\(-c snapshotRetain\\) 7 is not applied: FSx for Lustre takes no backups of a file system linked to an S3 data repository'));
+  });
+
+  test('the app: -c fsxDataRepositoryPath turns the default daily backups off (warned); snapshotRetain=0 says so and is not warned', () => {
+    const linked = appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxDataRepositoryPath: 's3://hpc-inputs', snapshotRetain: '30' });
+    expect(fileSystemOf(Template.fromStack(linked))[0].Properties.LustreConfiguration.AutomaticBackupRetentionDays).toBe(0);
+    Annotations.fromStack(linked).hasWarning('*', Match.stringLikeRegexp('^snapshots.retain \\(-c snapshotRetain\\) 30 is not applied'));
+    const off = appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxDataRepositoryPath: 's3://hpc-inputs', snapshotRetain: '0' });
+    expect(fileSystemOf(Template.fromStack(off))[0].Properties.LustreConfiguration.AutomaticBackupRetentionDays).toBe(0);
+    Annotations.fromStack(off).hasNoWarning('*', Match.stringLikeRegexp('is not applied'));
+    // Without a repository the same retention is kept, unwarned.
+    const unlinked = appStack({ backend: 'fsx-lustre', capacityTiB: '2', snapshotRetain: '30' });
+    expect(fileSystemOf(Template.fromStack(unlinked))[0].Properties.LustreConfiguration.AutomaticBackupRetentionDays).toBe(30);
+    Annotations.fromStack(unlinked).hasNoWarning('*', Match.stringLikeRegexp('is not applied'));
+  });
+
+  // CloudFormation has no RootSquashConfiguration (the resource specification in @aws-cdk/aws-service-spec lists
+  // none), so a custom resource calls FSx UpdateFileSystem; FSx creates file systems with root squash off.
+  test('root squash is on by default: UpdateFileSystem on create and update with 65534:65534, allowed on this file system only', () => {
+    const { template: t } = serverStack({ backend: 'fsx-lustre', capacityTiB: 2 });
+    const [fsId, fs] = Object.entries(t.findResources('AWS::FSx::FileSystem'))[0];
+    expect(fs.Properties.LustreConfiguration.RootSquashConfiguration).toBeUndefined();
+    const [squash] = Object.values(t.findResources('Custom::FsxLustreRootSquash'));
+    expect(Object.keys(t.findResources('Custom::FsxLustreRootSquash'))).toHaveLength(1);
+    const call = {
+      service: 'FSx',
+      action: 'UpdateFileSystem',
+      parameters: { FileSystemId: { Ref: fsId }, LustreConfiguration: { RootSquashConfiguration: { RootSquash: '65534:65534', NoSquashNids: [] } } },
+      physicalResourceId: { id: { Ref: fsId } },
+    };
+    for (const phase of ['Create', 'Update']) expect(sdkCall(squash.Properties[phase])).toMatchObject(call);
+    expect(squash.Properties.Delete).toBeUndefined();
+    // The call may update this one file system, nothing else.
+    const statements = policyStatementsWith(t, 'fsx:UpdateFileSystem');
+    expect(statements).toEqual([{
+      Action: 'fsx:UpdateFileSystem',
+      Effect: 'Allow',
+      Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':fsx:us-east-1:123456789012:file-system/', { Ref: fsId }]] },
+    }]);
+  });
+
+  test('root squash opt-out: fsxLustre.rootSquash false sends 0:0 (turns it off on a deployed file system too)', () => {
+    const { template: t } = serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { rootSquash: false } });
+    const [squash] = Object.values(t.findResources('Custom::FsxLustreRootSquash'));
+    for (const phase of ['Create', 'Update']) {
+      expect(sdkCall(squash.Properties[phase]).parameters.LustreConfiguration).toEqual({ RootSquashConfiguration: { RootSquash: '0:0' } });
+    }
+  });
+
+  test('root squash from the app: on by default, -c fsxRootSquash=false turns it off, anything else is refused', () => {
+    const squashOf = (ctx: Record<string, string>) =>
+      sdkCall(Object.values(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '2', ...ctx }))
+        .findResources('Custom::FsxLustreRootSquash'))[0].Properties.Create).parameters.LustreConfiguration.RootSquashConfiguration.RootSquash;
+    expect(squashOf({})).toBe('65534:65534');
+    expect(squashOf({ fsxRootSquash: 'true' })).toBe('65534:65534');
+    expect(squashOf({ fsxRootSquash: 'false' })).toBe('0:0');
+    expect(() => appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxRootSquash: 'no' })).toThrow(/fsxRootSquash.*'true' or 'false'/);
+    expect(() => appStack({ backend: 'ebs', fsxRootSquash: 'false' })).toThrow(/fsxRootSquash.*only together with backend=fsx-lustre/);
+  });
+
+  test('noSquashNids: exempted clients are sent with root squash on; refused when malformed, too many, or with squash off', () => {
+    const nids = ['10.0.1.6@tcp', '10.0.[2-10].[1-255]@tcp'];
+    const { template: t } = serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { noSquashNids: nids } });
+    const [squash] = Object.values(t.findResources('Custom::FsxLustreRootSquash'));
+    expect(sdkCall(squash.Properties.Create).parameters.LustreConfiguration.RootSquashConfiguration)
+      .toEqual({ RootSquash: '65534:65534', NoSquashNids: nids });
+    const fsxWith = (fsxLustre: StorageServerProps['fsxLustre']) => () => serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre });
+    expect(fsxWith({ rootSquash: false, noSquashNids: ['10.0.1.6@tcp'] }))
+      .toThrow(/^fsxLustre\.noSquashNids applies only with root squash on: leave it out, or set fsxLustre\.rootSquash to true/);
+    expect(fsxWith({ noSquashNids: ['10.0.1.6'] }))
+      .toThrow('fsxLustre.noSquashNids entries must be Lustre NIDs of 11-43 characters, an IPv4 address or a range with @tcp such as 10.0.1.6@tcp or 10.0.[2-10].[1-255]@tcp; got "10.0.1.6".');
+    expect(fsxWith({ noSquashNids: ['host.example@tcp'] })).toThrow(/got "host\.example@tcp"/);
+    expect(fsxWith({ noSquashNids: Array.from({ length: 65 }, (_, i) => `10.0.1.${i}@tcp`) }))
+      .toThrow('fsxLustre.noSquashNids takes at most 64 NIDs, got 65.');
+  });
+
+  test('root squash is set after the S3 association (one change to the file system at a time)', () => {
+    const { template: t } = serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { dataRepositoryPath: 's3://hpc-inputs' } });
+    const [draId] = Object.keys(t.findResources('AWS::FSx::DataRepositoryAssociation'));
+    const [squash] = Object.values(t.findResources('Custom::FsxLustreRootSquash'));
+    expect(squash.DependsOn).toContain(draId);
+  });
+
+  test('two file systems in one stack: one AwsCustomResource function, whose role may update each of them', () => {
+    const stack = new Stack(new App(), 'Cluster', { env: { account: '123456789012', region: 'us-east-1' } });
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
+    for (const name of ['scratch', 'projects']) {
+      new StorageServer(stack, name, { vpc, clusterName: 'hpc1', serverName: name, backend: 'fsx-lustre', capacityTiB: 2, mountPoint: `/${name}` });
+    }
+    const t = Template.fromStack(stack);
+    const functions = Object.entries(t.findResources('AWS::Lambda::Function')).filter(([id]) => id.startsWith('AWS679f53fa'));
+    expect(functions).toHaveLength(1);
+    const role = functions[0][1].Properties.Role;
+    const fileSystems = Object.keys(t.findResources('AWS::FSx::FileSystem'));
+    const granted = Object.values(t.findResources('AWS::IAM::Policy'))
+      .filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes('fsx:UpdateFileSystem'))
+      .map((p) => {
+        expect(p.Properties.Roles).toEqual([{ Ref: role['Fn::GetAtt'][0] }]);
+        return JSON.stringify(p.Properties.PolicyDocument.Statement[0].Resource).match(/"Ref":"([^"]+)"}\]\]}$/)![1];
+      });
+    expect(granted.sort()).toEqual(fileSystems.sort());
+  });
+
   test.each<[string, Partial<StorageServerProps>, RegExp]>([
     ['an instance type', { instanceType: new ec2.InstanceType('m5.large') }, /^instanceType: this applies to the EC2 NFS server backends/],
     ['an export path and NFS settings', { exportPath: '/export/x', nfs: { threads: 8 } }, /^nfs, exportPath: these apply to the EC2 NFS server backends/],
@@ -226,6 +342,21 @@ describe('home and scratch: an EBS server and an FSx file system in one cluster'
     expect(second.toJSON().Outputs.ClientMountDocumentName).toBeUndefined();
   });
 });
+
+/** An AwsCustomResource's Create/Update property: a JSON string (Fn::Join of its parts when it holds a reference). */
+function sdkCall(value: unknown): { parameters: { LustreConfiguration: { RootSquashConfiguration: Record<string, unknown> } } } & Record<string, unknown> {
+  // References become placeholders, put back as { Ref } objects so the call can be compared whole.
+  const text = typeof value === 'string' ? value : (value as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1]
+    .map((part) => (typeof part === 'string' ? part : `@@${JSON.stringify(part)}@@`)).join('');
+  return JSON.parse(text.replace(/"?@@(.*?)@@"?/g, (_, ref: string) => ref));
+}
+
+/** Every IAM policy statement of the template that grants `action`. */
+function policyStatementsWith(t: Template, action: string): unknown[] {
+  return Object.values(t.findResources('AWS::IAM::Policy'))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[] }[])
+    .filter((s) => [s.Action].flat().includes(action));
+}
 
 function serverStackWithKey(props: Partial<StorageServerProps>): { template: Template } {
   const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });

@@ -98,6 +98,14 @@ const ROWS: Record<ContextKey, Row> = {
     fixedInvalid: ['s3://a..b', 's3://192.168.1.1/x', 's3://bucket//x', 's3://Bucket', 's3://ab', 's3://xn--bucket', 's3://bucket-s3alias',
       's3://bucket/./x', 's3://bucket/a b', 's3://bucket/a#b', 'https://bucket', 's3://-bucket', ['s3://hpc1-inputs', { backend: 'ebs' }]],
   },
+  fsxRootSquash: {
+    base: FSX,
+    valid: bool,
+    invalid: fc.oneof(notBool, bool.map((b): [string, Context] => [b, { backend: 'ebs' }])),
+    parsed: (t) => t === 'true',
+    fixedValid: ['false'],
+    fixedInvalid: ['on', ['true', { backend: 'auto' }]],
+  },
   clientMount: { valid: bool, invalid: notBool, parsed: (t) => t === 'true', fixedValid: ['false'], fixedInvalid: ['no'] },
   clusterName: {
     // Any valid name with its own stack name (stack names: test/unit/stack-name.test.ts).

@@ -131,12 +131,14 @@ describe('ServerRegistration', () => {
     template.hasResourceProperties('Custom::StorageServerRegistration', { ParameterPrefix: '/site/nfs' });
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
-        Statement: Match.arrayWith([Match.objectLike({ Resource: ssmArn('site/nfs/hpc1/*') })]),
+        Statement: Match.arrayWith([
+          Match.objectLike({ Resource: [ssmArn('site/nfs/hpc1/ring/storage1'), ssmArn('site/nfs/hpc1/storage/storage1/mount')] }),
+        ]),
       },
     });
   });
 
-  test('the function has least privilege: the cluster path in SSM, DescribeInstances, its own log group', () => {
+  test('the function has least privilege: its server\'s two records in SSM, DescribeInstances, its own log group', () => {
     // GIVEN
     const { stack, instance } = fixture();
 
@@ -154,7 +156,7 @@ describe('ServerRegistration', () => {
           {
             Effect: 'Allow',
             Action: ['ssm:PutParameter', 'ssm:GetParameter', 'ssm:DeleteParameters'],
-            Resource: ssmArn('storage-server/hpc1/*'),
+            Resource: [ssmArn('storage-server/hpc1/ring/storage1'), ssmArn('storage-server/hpc1/storage/storage1/mount')],
           },
           {
             Effect: 'Allow',
@@ -213,7 +215,7 @@ describe('ServerRegistration', () => {
     for (const group of Object.values(logGroups)) expect(group.Properties.RetentionInDays).toBe(365);
   });
 
-  test('two servers in two clusters share one function and one provider; the policy names both clusters', () => {
+  test('two servers in two clusters share one function and one provider; the policy names each server\'s records', () => {
     // GIVEN
     const { stack, vpc, instance } = fixture();
     const second = new ec2.Instance(stack, 'Server2', {
@@ -225,7 +227,7 @@ describe('ServerRegistration', () => {
     // WHEN
     register(stack, instance, 'A');
     register(stack, second, 'B', { clusterName: 'hpc2', serverName: 'scratch', backend: 'instance-store' });
-    register(stack, second, 'C', { serverName: 'scratch2' }); // same cluster as A: no second ARN
+    register(stack, second, 'C', { serverName: 'scratch2' }); // same cluster as A: its own two records
 
     // THEN
     const template = Template.fromStack(stack);
@@ -241,7 +243,14 @@ describe('ServerRegistration', () => {
         Statement: Match.arrayWith([
           Match.objectLike({
             Action: ['ssm:PutParameter', 'ssm:GetParameter', 'ssm:DeleteParameters'],
-            Resource: [ssmArn('storage-server/hpc1/*'), ssmArn('storage-server/hpc2/*')],
+            Resource: [
+              ssmArn('storage-server/hpc1/ring/storage1'),
+              ssmArn('storage-server/hpc1/storage/storage1/mount'),
+              ssmArn('storage-server/hpc2/ring/scratch'),
+              ssmArn('storage-server/hpc2/storage/scratch/mount'),
+              ssmArn('storage-server/hpc1/ring/scratch2'),
+              ssmArn('storage-server/hpc1/storage/scratch2/mount'),
+            ],
           }),
         ]),
       },

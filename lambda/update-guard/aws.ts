@@ -1,0 +1,75 @@
+/**
+ * The update guard's two questions to AWS: does anything already hold this server's data (before a Create),
+ * and is the stack rolling back (before a refusal). Everything else the guard decides from the event alone.
+ */
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import {
+  DescribeInstancesCommand,
+  DescribeNetworkInterfacesCommand,
+  DescribeVolumesCommand,
+  EC2Client,
+  type Filter,
+} from '@aws-sdk/client-ec2';
+import { DescribeFileSystemsCommand, FSxClient } from '@aws-sdk/client-fsx';
+
+/** The tag that names a server's resources: `<stack name>/<server name>` (lib/backends/ec2-nfs-server.ts). */
+export const SERVER_ID_TAG = 'storage-server:id';
+
+/** A resource tagged as one server's. */
+export interface TaggedResource {
+  readonly kind: 'instance' | 'volume' | 'network-interface' | 'file-system';
+  readonly id: string;
+}
+
+/**
+ * The live resources tagged with `serverId`: instances not terminated, volumes, network interfaces, FSx file
+ * systems not being deleted. Paginated to the end.
+ */
+export async function findServerResources(serverId: string): Promise<TaggedResource[]> {
+  const ec2 = new EC2Client({});
+  const fsx = new FSxClient({});
+  const tag: Filter = { Name: `tag:${SERVER_ID_TAG}`, Values: [serverId] };
+  const found: TaggedResource[] = [];
+  let token: string | undefined;
+  do {
+    const page = await ec2.send(new DescribeInstancesCommand({
+      Filters: [tag, { Name: 'instance-state-name', Values: ['pending', 'running', 'stopping', 'stopped'] }],
+      NextToken: token,
+    }));
+    for (const r of page.Reservations ?? []) for (const i of r.Instances ?? []) found.push({ kind: 'instance', id: i.InstanceId ?? '?' });
+    token = page.NextToken;
+  } while (token);
+  do {
+    const page = await ec2.send(new DescribeVolumesCommand({ Filters: [tag], NextToken: token }));
+    for (const v of page.Volumes ?? []) found.push({ kind: 'volume', id: v.VolumeId ?? '?' });
+    token = page.NextToken;
+  } while (token);
+  do {
+    const page = await ec2.send(new DescribeNetworkInterfacesCommand({ Filters: [tag], NextToken: token }));
+    for (const n of page.NetworkInterfaces ?? []) found.push({ kind: 'network-interface', id: n.NetworkInterfaceId ?? '?' });
+    token = page.NextToken;
+  } while (token);
+  do {
+    // DescribeFileSystems has no tag filter: the tags come with each file system.
+    const page = await fsx.send(new DescribeFileSystemsCommand({ NextToken: token }));
+    for (const f of page.FileSystems ?? []) {
+      const tagged = (f.Tags ?? []).some((t) => t.Key === SERVER_ID_TAG && t.Value === serverId);
+      if (tagged && f.Lifecycle !== 'DELETING') found.push({ kind: 'file-system', id: f.FileSystemId ?? '?' });
+    }
+    token = page.NextToken;
+  } while (token);
+  return found;
+}
+
+/** The stack status in which CloudFormation sends the guard the Update back to the last good properties. */
+export const ROLLBACK_STATUS = 'UPDATE_ROLLBACK_IN_PROGRESS';
+
+/** The stack's status (`StackId` from the event), or the error that kept the guard from reading it. */
+export async function stackStatus(stackId: string): Promise<{ status?: string; error?: string }> {
+  try {
+    const out = await new CloudFormationClient({}).send(new DescribeStacksCommand({ StackName: stackId }));
+    return { status: out.Stacks?.[0]?.StackStatus };
+  } catch (err) {
+    return { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+  }
+}

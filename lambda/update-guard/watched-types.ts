@@ -1,0 +1,14 @@
+/**
+ * The CloudFormation types whose replacement the update guard watches: the resources that hold a server's data
+ * or its clients' address. Their replacement rules are generated from CloudFormation's resource specification
+ * into replacement-rules.ts (`npm run gen:replacement-rules`).
+ */
+export const WATCHED_TYPES = [
+  'AWS::EC2::Instance',
+  'AWS::EC2::NetworkInterface',
+  'AWS::EC2::Volume',
+  'AWS::FSx::FileSystem',
+] as const;
+
+/** One of {@link WATCHED_TYPES}. */
+export type WatchedType = (typeof WATCHED_TYPES)[number];

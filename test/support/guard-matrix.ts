@@ -1,0 +1,256 @@
+/**
+ * The engine of the update guard's change matrix (test/unit/guard-matrix-*.test.ts, rows in
+ * test/unit/guard-matrix.cases.ts): two synthesized templates, `cdk diff`'s own engine
+ * (@aws-cdk/cloudformation-diff) to say what CloudFormation would replace or delete, and the guard's handler run
+ * on the guard properties of both templates as CloudFormation would resolve them.
+ *
+ * The resolution model: a Ref or GetAtt of a resource is a value that names the resource and its generation;
+ * a resource the diff replaces (or may replace) is of a new generation in the second template, so everything
+ * that references it changes too, as in CloudFormation. A launch template's LatestVersionNumber is new whenever
+ * the launch template changes at all. Pseudo parameters and Fn::GetAZs are fixed for one account and region.
+ */
+import { createHash } from 'crypto';
+import { App, Stack } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import { fullDiff, ResourceImpact } from '@aws-cdk/cloudformation-diff';
+import type { CdkCustomResourceEvent } from 'aws-lambda';
+import { handler } from '../../lambda/update-guard';
+import { RESOURCE_TYPE } from '../../lambda/update-guard/contract';
+import type { TaggedResource } from '../../lambda/update-guard/aws';
+import { REPLACEMENT_RULES } from '../../lambda/update-guard/replacement-rules';
+import { WATCHED_TYPES, type WatchedType } from '../../lambda/update-guard/watched-types';
+import { valueAt } from '../../lib/update-guard';
+import { type ContextKey, parseContext } from '../../lib/context';
+import { StorageServer, type StorageServerProps } from '../../lib/storage-server';
+import { StorageServerStack } from '../../lib/storage-server-stack';
+
+export type Template = { Resources: Record<string, { Type: string; Properties?: Record<string, unknown> }> };
+export type Context = Partial<Record<ContextKey, string>>;
+
+const ACCOUNT = '123456789012';
+const REGION = 'us-east-1';
+const AZS = ['us-east-1a', 'us-east-1b', 'us-east-1c'];
+/** The looked-up VPC of the `vpc` family: two private subnets in us-east-1a, one in us-east-1b. */
+export const LOOKED_UP_VPC = {
+  vpcId: 'vpc-0123456789abcdef0',
+  cidr: '10.1.0.0/16',
+  subnets: [
+    { subnetId: 'subnet-0aaaaaaaaaaaaaaa1', cidr: '10.1.0.0/24', availabilityZone: 'us-east-1a' },
+    { subnetId: 'subnet-0aaaaaaaaaaaaaaa2', cidr: '10.1.1.0/24', availabilityZone: 'us-east-1a' },
+    { subnetId: 'subnet-0bbbbbbbbbbbbbbb1', cidr: '10.1.2.0/24', availabilityZone: 'us-east-1b' },
+  ],
+};
+
+function synth(stack: Stack): { template: Template; stackName: string } {
+  const app = stack.node.root as App;
+  return { template: app.synth().getStackByName(stack.stackName).template as Template, stackName: stack.stackName };
+}
+
+const quietApp = (context: Record<string, unknown> = {}): App => new App({ stackTraces: false, treeMetadata: false, context });
+
+/** The app's stack for context values, named as bin/storage-server.ts names it. */
+export function appTemplate(context: Context): { template: Template; stackName: string } {
+  const ctx = parseContext((key) => context[key]);
+  // The app's name: the stackName key, or StorageServer-<cluster>-<server> for names no other pair shares.
+  const name = ctx.stackName;
+  if (context.vpcId === undefined) {
+    return synth(new StorageServerStack(quietApp(), 'StorageServer', { context: ctx, stackName: name }));
+  }
+  // A looked-up VPC: the first pass asks for the lookup, the second gets the answer (as the CLI does).
+  const env = { account: ACCOUNT, region: REGION };
+  const first = quietApp();
+  new StorageServerStack(first, 'StorageServer', { context: ctx, env, stackName: name });
+  const missing = (first.synth().manifest.missing ?? []).find((m) => m.provider === 'vpc-provider');
+  if (!missing) throw new Error('the first pass did not ask for the VPC lookup');
+  const v = LOOKED_UP_VPC;
+  const vpc = {
+    vpcId: context.vpcId,
+    vpcCidrBlock: v.cidr,
+    availabilityZones: [...new Set(v.subnets.map((s) => s.availabilityZone))],
+    subnetGroups: [{ name: 'Private', type: 'Private', subnets: v.subnets.map((s) => ({ ...s, routeTableId: 'rtb-0123456789abcdef0' })) }],
+  };
+  return synth(new StorageServerStack(quietApp({ [missing.key]: vpc }), 'StorageServer', { context: ctx, env, stackName: name }));
+}
+
+/** A StorageServer with `props` under `path` (construct ids from the stack down) in a bare stack with its own VPC. */
+export function constructTemplate(
+  props: Partial<StorageServerProps>,
+  path: readonly string[] = ['Storage'],
+  mutate?: (server: StorageServer) => void,
+): { template: Template; stackName: string } {
+  const stack = new Stack(quietApp(), 'ConstructStack', { env: { account: ACCOUNT, region: REGION } });
+  const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
+  let scope: Construct = stack;
+  for (const id of path.slice(0, -1)) scope = new Construct(scope, id);
+  const server = new StorageServer(scope, path[path.length - 1], { vpc, clusterName: 'cluster', serverName: 'storage1', ...props });
+  mutate?.(server);
+  return synth(stack);
+}
+
+/** What the diff engine says of one change, and what the guard did. */
+export interface Verdict {
+  /** The data-holding resources CloudFormation would replace (or may replace) or delete, with how. */
+  readonly lost: string[];
+  /** The guard's decision. */
+  readonly guard: 'accepted' | 'refused';
+  /** The guard's message when it refused. */
+  readonly message?: string;
+  /** Replacements and removals of other resources (for the reader of a failure). */
+  readonly other: string[];
+}
+
+type Lookup = (serverId: string) => TaggedResource[];
+
+/**
+ * Diffs `before` and `after` and runs the guard: an Update when the guard keeps its logical id, a Create when it
+ * is new (the resources of the first template then exist, as in CloudFormation). `lookup` receives what the
+ * mocked tag lookup should answer.
+ */
+export async function judge(
+  before: { template: Template; stackName: string },
+  after: { template: Template; stackName: string },
+  setLookup: (f: Lookup) => void,
+): Promise<Verdict> {
+  const diff = fullDiff(before.template as never, after.template as never);
+  const replaced = new Set<string>();
+  const changed = new Set<string>();
+  const lost: string[] = [];
+  const other: string[] = [];
+  const backend = guardOf(before.template)?.props.Backend;
+  diff.resources.forEachDifference((id, r) => {
+    if (r.isRemoval || r.changeImpact === ResourceImpact.WILL_REPLACE || r.changeImpact === ResourceImpact.MAY_REPLACE ||
+      r.changeImpact === ResourceImpact.WILL_DESTROY || r.changeImpact === ResourceImpact.WILL_ORPHAN) {
+      replaced.add(id);
+      const type = before.template.Resources[id]?.Type;
+      const how = `${id} (${type ?? r.newResourceType}) ${r.isRemoval ? 'REMOVED' : r.changeImpact}`;
+      if (type !== undefined && holdsData(type, backend)) lost.push(how);
+      else if (type !== undefined) other.push(how);
+    }
+    if (r.isDifferent) changed.add(id);
+  });
+  // cdk diff compares template text at the top level. Two things it does not see replace a resource as surely:
+  // a nested property the specification marks as replacing (FSx's LustreConfiguration.DeploymentType), and a
+  // replacing property whose text is unchanged but whose value is new at deploy time (the instance's
+  // LaunchTemplate.Version, a GetAtt of the launch template's LatestVersionNumber, is a new number whenever the
+  // launch template changes). So every replacing property of a data resource is compared once resolved.
+  const resolveBefore = resolver(before, () => 0);
+  const resolveAfter = resolver(after, (id, attr) =>
+    (attr === 'LatestVersionNumber' ? changed.has(id) : replaced.has(id)) || !(id in before.template.Resources) ? 1 : 0);
+  for (const [id, r] of Object.entries(before.template.Resources)) {
+    const next = after.template.Resources[id];
+    if (!next || replaced.has(id) || !holdsData(r.Type, backend) || !(WATCHED_TYPES as readonly string[]).includes(r.Type)) continue;
+    const rules = REPLACEMENT_RULES[r.Type as WatchedType];
+    for (const path of [...rules.replaces, ...rules.mayReplace]) {
+      const o = JSON.stringify(valueAt(resolveBefore(r.Properties ?? {}) as Record<string, unknown>, path));
+      const n = JSON.stringify(valueAt(resolveAfter(next.Properties ?? {}) as Record<string, unknown>, path));
+      if (o !== n) lost.push(`${id} (${r.Type}) ${path} resolves to a new value: replaces`);
+    }
+  }
+  const oldGuard = guardOf(before.template);
+  const newGuard = guardOf(after.template);
+  if (!newGuard) throw new Error('the second template has no update guard');
+  const resolveOld = resolver(before, () => 0);
+  const resolveNew = resolver(after, (id, attr) =>
+    (attr === 'LatestVersionNumber' ? changed.has(id) : replaced.has(id)) || !(id in before.template.Resources) ? 1 : 0);
+  const newProps = resolveNew(newGuard.props) as Record<string, unknown>;
+  let event: CdkCustomResourceEvent;
+  const base = {
+    ServiceToken: 'token', ResponseURL: 'https://example.invalid/', StackId: `arn:aws:cloudformation:${REGION}:${ACCOUNT}:stack/${after.stackName}/1`,
+    RequestId: 'r', LogicalResourceId: newGuard.id, ResourceType: RESOURCE_TYPE,
+  };
+  setLookup(() => []); // the first deployment: nothing of the server exists yet
+  if (oldGuard && oldGuard.id === newGuard.id) {
+    const oldProps = resolveOld(oldGuard.props) as Record<string, unknown>;
+    const created = await handler({ ...base, RequestType: 'Create', ResourceProperties: { ...oldProps, ServiceToken: 'token' } } as never);
+    event = {
+      ...base, RequestType: 'Update', PhysicalResourceId: String(created.PhysicalResourceId),
+      ResourceProperties: { ...newProps, ServiceToken: 'token' }, OldResourceProperties: { ...oldProps, ServiceToken: 'token' },
+    } as never;
+  } else {
+    event = { ...base, RequestType: 'Create', ResourceProperties: { ...newProps, ServiceToken: 'token' } } as never;
+  }
+  // The tag lookup answers with the first template's resources tagged as this server (they exist at the Create).
+  setLookup((serverId) => Object.entries(before.template.Resources)
+    .filter(([, r]) => (WATCHED_TYPES as readonly string[]).includes(r.Type))
+    .filter(([, r]) => ((resolveOld(r.Properties?.Tags ?? []) as { Key: string; Value: string }[])
+      .some((t) => t.Key === 'storage-server:id' && t.Value === serverId)))
+    .map(([id, r]) => ({ kind: r.Type === 'AWS::EC2::Volume' ? 'volume' : r.Type === 'AWS::EC2::Instance' ? 'instance' :
+      r.Type === 'AWS::EC2::NetworkInterface' ? 'network-interface' : 'file-system', id: `${id}-physical` })));
+  try {
+    await handler(event);
+    return { lost, guard: 'accepted', other };
+  } catch (err) {
+    return { lost, guard: 'refused', message: (err as Error).message, other };
+  }
+}
+
+/** The resources whose replacement or deletion loses data or the clients' address; an EBS server's instance may go. */
+function holdsData(type: string, backend: unknown): boolean {
+  if (type === 'AWS::EC2::Instance') return backend === 'instance-store';
+  return type === 'AWS::EC2::Volume' || type === 'AWS::EC2::NetworkInterface' || type === 'AWS::FSx::FileSystem';
+}
+
+function guardOf(t: Template): { id: string; props: Record<string, unknown> } | undefined {
+  const found = Object.entries(t.Resources).filter(([, r]) => r.Type === RESOURCE_TYPE);
+  if (found.length > 1) throw new Error('more than one update guard');
+  return found[0] ? { id: found[0][0], props: found[0][1].Properties ?? {} } : undefined;
+}
+
+const PREFIX: Record<string, string> = {
+  'AWS::EC2::Subnet': 'subnet-', 'AWS::EC2::SecurityGroup': 'sg-', 'AWS::EC2::Volume': 'vol-', 'AWS::EC2::NetworkInterface': 'eni-',
+  'AWS::EC2::Instance': 'i-', 'AWS::EC2::VPC': 'vpc-', 'AWS::FSx::FileSystem': 'fs-',
+};
+
+/** A physical id in the form AWS gives the type (the guard validates some), unique per resource and generation. */
+function physical(type: string | undefined, name: string): string {
+  const prefix = type === undefined ? undefined : PREFIX[type];
+  return prefix === undefined ? name : `${prefix}${hex17(name)}`;
+}
+
+function hex17(name: string): string {
+  return createHash('sha256').update(name).digest('hex').slice(0, 17);
+}
+
+/** Resolves intrinsics as CloudFormation would for a custom resource's properties (scalars become strings). */
+function resolver(t: { template: Template; stackName: string }, generation: (id: string, attr?: string) => number) {
+  const pseudo: Record<string, string> = {
+    'AWS::StackName': t.stackName, 'AWS::Region': REGION, 'AWS::AccountId': ACCOUNT, 'AWS::Partition': 'aws',
+    'AWS::URLSuffix': 'amazonaws.com', 'AWS::StackId': `arn:aws:cloudformation:${REGION}:${ACCOUNT}:stack/${t.stackName}/1`,
+  };
+  const resolve = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(resolve);
+    if (v === null || typeof v !== 'object') return typeof v === 'number' || typeof v === 'boolean' ? String(v) : v;
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o);
+    if (keys.length === 1 && (keys[0] === 'Ref' || keys[0].startsWith('Fn::'))) {
+      const arg = o[keys[0]];
+      switch (keys[0]) {
+        case 'Ref': {
+          const id = arg as string;
+          if (id in pseudo) return pseudo[id];
+          return physical(t.template.Resources[id]?.Type, `${id}@${generation(id)}`);
+        }
+        case 'Fn::GetAtt': {
+          const [id, attr] = arg as [string, string];
+          const value = `${id}.${attr}@${generation(id, attr)}`;
+          return attr === 'GroupId' ? `sg-${hex17(value)}` : attr === 'Arn' && t.template.Resources[id]?.Type === 'AWS::KMS::Key'
+            ? `arn:aws:kms:${REGION}:${ACCOUNT}:key/${hex17(value)}` : value;
+        }
+        case 'Fn::GetAZs': return AZS;
+        case 'Fn::Select': {
+          const [i, list] = arg as [unknown, unknown];
+          return (resolve(list) as unknown[])[Number(resolve(i))];
+        }
+        case 'Fn::Join': {
+          const [sep, list] = arg as [string, unknown[]];
+          return (resolve(list) as unknown[]).join(sep);
+        }
+        case 'Fn::Base64': return Buffer.from(String(resolve(arg))).toString('base64');
+        default: throw new Error(`the matrix cannot resolve ${keys[0]}`);
+      }
+    }
+    return Object.fromEntries(keys.map((k) => [k, resolve(o[k])]));
+  };
+  return resolve;
+}

@@ -1,0 +1,171 @@
+/**
+ * The update guard's change matrix, as data (the engine: test/support/guard-matrix.ts; the tests:
+ * test/unit/guard-matrix-*.test.ts). Each row is one change (or a pair) to a baseline of one backend. The
+ * expected verdict is derived, not written: the guard must refuse exactly when CloudFormation's rules (the diff
+ * engine of `cdk diff`, and the specification's nested replacing properties) replace or delete a resource that
+ * holds data or the clients' address (an EBS server's instance may be replaced). `stricter` marks a row where
+ * the guard refuses a change the specification lets through, with the reason; nothing else may differ.
+ */
+import { Aspects } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type { ContextKey } from '../../lib/context';
+import type { StorageServer, StorageServerProps } from '../../lib/storage-server';
+import type { Backend } from '../../lambda/register/contract';
+import type { Context } from '../support/guard-matrix';
+import { LOOKED_UP_VPC } from '../support/guard-matrix';
+
+export interface Row {
+  readonly name: string;
+  /** Applied to the baseline for the second template. */
+  readonly change: Context;
+  /** Applied to both templates (a baseline variant the change needs). */
+  readonly base?: Context;
+  /** The backends the row applies to; all when absent. */
+  readonly backends?: readonly Backend[];
+  /** The guard refuses although nothing the specification replaces is lost: why. */
+  readonly stricter?: string;
+}
+
+export const BASELINES: { readonly [B in Backend]: Context } = {
+  ebs: { backend: 'ebs', capacityTiB: '5' },
+  'instance-store': { backend: 'instance-store', capacityTiB: '3' },
+  'fsx-lustre': { backend: 'fsx-lustre', capacityTiB: '12' },
+};
+
+const [SUBNET_A1, SUBNET_A2, SUBNET_B1] = LOOKED_UP_VPC.subnets.map((s) => s.subnetId);
+const VPC = { vpcId: LOOKED_UP_VPC.vpcId };
+const EC2: readonly Backend[] = ['ebs', 'instance-store'];
+const IDENTITY = 'identity: a cluster or server rename moves the stack\'s server to another name (issue 26, item 3)';
+const SHRINK = 'EBS cannot shrink a volume and FSx cannot shrink a file system: CloudFormation would fail the update';
+
+/** Rows per context key: a key without a row fails the test. */
+export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
+  capacityTiB: [
+    { name: 'capacity up', change: { capacityTiB: '8' }, backends: ['ebs'] },
+    { name: 'capacity up', change: { capacityTiB: '6' }, backends: ['instance-store'] },
+    { name: 'capacity up', change: { capacityTiB: '24' }, backends: ['fsx-lustre'] },
+    { name: 'capacity down', change: { capacityTiB: '3' }, backends: ['ebs'], stricter: SHRINK },
+    { name: 'capacity down', change: { capacityTiB: '2' }, backends: ['instance-store'] },
+    { name: 'capacity down', change: { capacityTiB: '6' }, backends: ['fsx-lustre'], stricter: SHRINK },
+  ],
+  backend: [
+    { name: 'backend to instance-store', change: { backend: 'instance-store', capacityTiB: '3' }, backends: ['ebs'] },
+    { name: 'backend to ebs', change: { backend: 'ebs' }, backends: ['instance-store', 'fsx-lustre'] },
+  ],
+  clusterName: [
+    { name: 'cluster rename', change: { clusterName: 'other' }, stricter: IDENTITY },
+    // The app refuses both names without stackName (their derived name is also clusterName=a serverName=b-storage1's):
+    // the same stack can get another pair only when the stack is named.
+    {
+      name: 'stack name collision a_b -> a-b', base: { clusterName: 'a_b', stackName: 'StorageServer-a-b-storage1' },
+      change: { clusterName: 'a-b' }, stricter: IDENTITY,
+    },
+  ],
+  serverName: [
+    { name: 'server rename', change: { serverName: 'storage2' }, stricter: IDENTITY },
+    {
+      name: 'stack name collision (a, b-storage1) -> (a-b, storage1)', base: { clusterName: 'a', serverName: 'b-storage1' },
+      change: { clusterName: 'a-b', serverName: 'storage1', stackName: 'StorageServer-a-b-storage1' }, stricter: IDENTITY,
+    },
+  ],
+  vpcId: [
+    { name: 'a new VPC -> a looked-up VPC', change: { ...VPC } },
+  ],
+  subnetId: [
+    { name: 'another subnet in the same zone', base: { ...VPC, subnetId: SUBNET_A1 }, change: { subnetId: SUBNET_A2 } },
+    { name: 'a subnet in another zone', base: { ...VPC, subnetId: SUBNET_A1 }, change: { subnetId: SUBNET_B1 } },
+    { name: 'the first private subnet named explicitly', base: { ...VPC }, change: { subnetId: SUBNET_A1 } },
+  ],
+  clientCidrs: [{ name: 'client CIDRs', change: { clientCidrs: '10.0.0.0/17,10.0.128.0/17' } }],
+  clientSecurityGroupId: [{ name: 'a client security group', change: { clientSecurityGroupId: 'sg-0123456789abcdef0' } }],
+  allowPublicClientCidrs: [
+    { name: 'public client CIDRs with the opt-in', change: { allowPublicClientCidrs: 'true', clientCidrs: '198.51.100.0/24' } },
+  ],
+  clientTagKey: [{ name: 'client tag key', change: { clientTagKey: 'nodes' } }],
+  loginIp: [{ name: 'join the clusterware ring', change: { loginIp: '10.0.1.10' }, backends: EC2 }],
+  keyPair: [{ name: 'a key pair', change: { keyPair: 'ops' }, backends: EC2 }],
+  placementGroup: [{ name: 'a placement group', change: { placementGroup: 'hpc' }, backends: EC2 }],
+  snapshotRetain: [
+    { name: 'keep more snapshots', change: { snapshotRetain: '14' } },
+    { name: 'snapshots off', change: { snapshotRetain: '0' } },
+  ],
+  terminationProtection: [{ name: 'termination protection toggled', change: { terminationProtection: 'true' }, backends: ['ebs'] }],
+  encryptInstanceStore: [{
+    name: 'instance-store encryption off', change: { encryptInstanceStore: 'false' }, backends: ['instance-store'],
+    stricter: 'the array keeps the layout it was made with: the running array would not follow the setting',
+  }],
+  alarmEmail: [{ name: 'an alarm e-mail', change: { alarmEmail: 'ops@example.com' } }],
+  alarmTopicArn: [{ name: 'an alarm topic of its own', change: { alarmTopicArn: 'arn:aws:sns:us-east-1:123456789012:ops' } }],
+  restoreSnapshotIds: [{
+    name: 'restore from a snapshot', change: { restoreSnapshotIds: 'snap-0123456789abcdef0' }, backends: ['ebs'],
+    stricter: 'a volume\'s SnapshotId only matters at its creation: the old volume would stay and the snapshot be ignored',
+  }],
+  machineImageId: [{ name: 'a pinned image', change: { machineImageId: 'ami-0123456789abcdef0' }, backends: EC2 }],
+  acceptDataLoss: [{ name: 'acceptDataLoss alone', change: { acceptDataLoss: 'true' } }],
+  legacyVolumeAttachments: [{
+    name: 'legacy volume attachments back on', change: { legacyVolumeAttachments: 'true' }, backends: ['ebs'],
+    stricter: 'the server attaches its own volumes: a stack attachment of an attached volume fails',
+  }],
+  dataVolumeCount: [{
+    name: 'two volumes instead of one', change: { dataVolumeCount: '2' }, backends: ['ebs'],
+    stricter: 'LVM cannot restripe an existing striped volume over more disks',
+  }],
+  throughputMBps: [{ name: 'a throughput the plan already meets', change: { throughputMBps: '100' }, backends: ['ebs'] }],
+  mountPoint: [{ name: 'another mount point', change: { mountPoint: '/scratch' } }],
+  allowHomeMountPoint: [{ name: 'mount under /home', change: { allowHomeMountPoint: 'true', mountPoint: '/home/shared' } }],
+  generation: [{ name: 'current generation (m6i)', change: { generation: 'current' }, backends: ['ebs'] }],
+  fsxDeploymentType: [{ name: 'SCRATCH_2 instead of PERSISTENT_2', change: { fsxDeploymentType: 'SCRATCH_2' }, backends: ['fsx-lustre'] }],
+  fsxPerUnitStorageThroughput: [{ name: 'throughput per TiB 125 -> 250', change: { fsxPerUnitStorageThroughput: '250' }, backends: ['fsx-lustre'] }],
+  fsxStorageType: [{
+    name: 'HDD instead of SSD', base: { fsxDeploymentType: 'PERSISTENT_1', fsxPerUnitStorageThroughput: '50' },
+    change: { fsxStorageType: 'HDD', fsxPerUnitStorageThroughput: '40' }, backends: ['fsx-lustre'],
+  }],
+  fsxDataRepositoryPath: [{ name: 'an S3 data repository', change: { fsxDataRepositoryPath: 's3://hpc-inputs/run1' }, backends: ['fsx-lustre'] }],
+  fsxRootSquash: [{ name: 'root squash off', change: { fsxRootSquash: 'false' }, backends: ['fsx-lustre'] }],
+  clientMount: [{ name: 'no client-mount association', change: { clientMount: 'false' } }],
+  // The same stack under the name it already has, given explicitly: nothing in the template changes.
+  stackName: [{ name: 'the derived stack name given as stackName', change: { stackName: 'StorageServer-cluster-storage1' } }],
+};
+
+/** Pairs of changes. */
+export const PAIRS: readonly Row[] = [
+  { name: 'pair: capacity up + alarm e-mail', change: { capacityTiB: '8', alarmEmail: 'ops@example.com' }, backends: ['ebs'] },
+  { name: 'pair: pinned image + key pair', change: { machineImageId: 'ami-0123456789abcdef0', keyPair: 'ops' }, backends: EC2 },
+  { name: 'pair: client CIDRs + mount point', change: { clientCidrs: '10.0.0.0/16', mountPoint: '/scratch' } },
+  { name: 'pair: subnet + acceptDataLoss', base: { ...VPC, subnetId: SUBNET_A1 }, change: { subnetId: SUBNET_A2, acceptDataLoss: 'true' }, backends: ['instance-store'] },
+  { name: 'pair: cluster rename + capacity up', change: { clusterName: 'other', capacityTiB: '24' }, backends: ['fsx-lustre'], stricter: IDENTITY },
+  { name: 'pair: snapshots off + throughput', change: { snapshotRetain: '0', fsxPerUnitStorageThroughput: '250' }, backends: ['fsx-lustre'] },
+];
+
+/** A change made in code, to a StorageServer in a consumer's stack: its id, its place, its props, an escape hatch. */
+export interface ConstructRow {
+  readonly name: string;
+  /** The construct path from the stack down to the server (default `Storage`). */
+  readonly path?: readonly string[];
+  readonly props?: Partial<StorageServerProps>;
+  readonly mutate?: (server: StorageServer) => void;
+  readonly backends?: readonly Backend[];
+  readonly stricter?: string;
+}
+
+/** Construct-level rows, against the baseline `new StorageServer(stack, 'Storage', { backend, capacityTiB })`. */
+export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
+  { name: 'construct id renamed', path: ['StorageRenamed'] },
+  { name: 'construct moved in the tree', path: ['Group', 'Storage'] },
+  {
+    name: 'launch template changed (an escape hatch or a new aws-cdk-lib)', backends: EC2,
+    // The IMDSv2 launch template is made by an aspect at synth: the override goes in by an aspect too.
+    mutate: (server) => Aspects.of(server).add({
+      visit: (node) => {
+        if (node instanceof ec2.CfnLaunchTemplate) node.addPropertyOverride('LaunchTemplateData.MetadataOptions.HttpPutResponseHopLimit', 2);
+      },
+    }),
+  },
+  { name: 'nfs threads', props: { nfs: { threads: 32 } }, backends: EC2 },
+  { name: 'export path', props: { exportPath: '/export/other' }, backends: EC2 },
+];
+
+/** The rows of one backend. */
+export function rowsOf(backend: Backend): Row[] {
+  return [...Object.values(CONTEXT_ROWS).flat(), ...PAIRS].filter((r) => !r.backends || r.backends.includes(backend));
+}
