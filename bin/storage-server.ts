@@ -4,15 +4,18 @@
  * Usage: npx cdk deploy -c capacityTiB=10 -c clusterName=hpc1 -c clientCidrs=10.0.0.0/16
  */
 import { App } from 'aws-cdk-lib';
-import { checkContextKeys, parseContext, stackName } from '../lib/context';
+import { checkContextKeys, parseContext } from '../lib/context';
 import { StorageServerStack } from '../lib/storage-server-stack';
 
 const app = new App();
 try {
   // A misspelt key (-c capacityTB=10) would otherwise be ignored and the default deployed.
   checkContextKeys(Object.keys(app.node.getAllContext()));
-  const context = parseContext((key) => app.node.tryGetContext(key));
-  new StorageServerStack(app, stackName(context.clusterName, context.serverName), {
+  // Where the CLI deploys (the account and region of the credentials; unset offline): an alarm topic elsewhere is refused.
+  const target = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
+  const context = parseContext((key) => app.node.tryGetContext(key), target);
+  // The name is the stackName key, or StorageServer-<clusterName>-<serverName> for names no other pair shares.
+  new StorageServerStack(app, context.stackName, {
     context,
     description: `NFS storage server ${context.serverName} of HPC cluster ${context.clusterName}`,
     // Looking up an existing VPC needs a concrete account and region; a new VPC does not (offline synth).

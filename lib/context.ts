@@ -5,9 +5,14 @@
  * the key, echoes the value and says what is allowed. Values arrive as strings from `-c`, or as JSON
  * values from cdk.json; both are accepted.
  */
-import { Backend, FsxLustreDeploymentType, FsxLustreStorageType, Generation, StorageRequest, planStorage } from './sizing';
+import { Backend, FsxLustreDeploymentType, FsxLustreStorageType, Generation, StoragePlan, StorageRequest, planStorage } from './sizing';
 import { resolveFsxLustreOptions } from './sizing/fsx-lustre';
-import { EMAIL_PATTERN, NAME_PATTERN, SNAPSHOT_ID_PATTERN, TOPIC_ARN_PATTERN, addressSpaceProblem, isS3DataRepositoryPath, cidrProblem, directoryProblem, duplicateValues, ipv4Problem, snapshotSetProblem, mountRootProblem } from './validation';
+import {
+  DASHBOARD_NAME_PATTERN, EMAIL_PATTERN, IMAGE_ID_PATTERN, ec2IdPattern, EMAIL_RULE, MAX_FSX_STORAGE_CAPACITY_GIB, NAME_PATTERN, NAME_RULE, ResourceEnvironment,
+  SNAPSHOT_ID_PATTERN, STACK_NAME_PATTERN, TAG_KEY_PATTERN, TAG_KEY_RULE, addressSpaceProblem, cidrProblem, directoryProblem, duplicateValues, ipv4Problem,
+  s3PathProblem, snapshotSetProblem, topicArnProblem,
+  mountRootProblem,
+} from './validation';
 
 // Shared with the construct; re-exported here for the names lib/index.ts has always exported from this module.
 export { NAME_PATTERN, cidrProblem } from './validation';
@@ -60,12 +65,20 @@ export interface StorageServerContext {
    */
   readonly clientMount: boolean;
   /**
-   * Cluster the server serves: `[A-Za-z0-9_.-]`, 1-64 characters, part of the SSM parameter paths and the
-   * value of the client tag; `cluster` when the key is not given.
+   * Cluster the server serves: `[A-Za-z0-9_.-]`, 1-64 characters, the first a letter or a digit; part of the SSM
+   * parameter paths, the stack name and the value of the client tag; `cluster` when the key is not given.
    */
   readonly clusterName: string;
-  /** This server's name in the cluster ring, same characters as `clusterName`; `storage1` when not given. */
+  /**
+   * This server's name in the cluster ring, same characters as `clusterName` but no `.` (it names the server's
+   * CloudWatch dashboard); `storage1` when not given.
+   */
   readonly serverName: string;
+  /**
+   * The stack's name: the `stackName` key, or `StorageServer-<clusterName>-<serverName>` when no other pair of names
+   * gives the same (see {@link appStackName}).
+   */
+  readonly stackName: string;
   /**
    * Existing VPC to place the server in (`vpc-` id). It is looked up at synth, which needs AWS credentials
    * with a concrete account and region.
@@ -269,6 +282,8 @@ export const CONTEXT_DEFAULTS = {
   fsxRootSquash: undefined,
   /** This stack makes the cluster's client-mount association. */
   clientMount: true,
+  /** Absent: StorageServer-<clusterName>-<serverName>, for names whose stack name no other pair shares. */
+  stackName: undefined,
 } as const;
 
 /** CloudFormation's limit on a stack name. */
@@ -276,12 +291,42 @@ const STACK_NAME_MAX = 128;
 const STACK_NAME_PREFIX = 'StorageServer-';
 
 /**
- * The app's stack name for a cluster and server: `StorageServer-<clusterName>-<serverName>`, with `_` and `.`
- * (valid in names, not in stack names) written as `-`. Every pair of names that passes `parseContext` gives a
- * valid stack name of at most 128 characters.
+ * The stack name the app has always given a cluster and server: `StorageServer-<clusterName>-<serverName>`, with
+ * `_` and `.` (valid in names, not in stack names) written as `-`. Not one-to-one: `a_b`, `a-b` and `a` with
+ * server `b-...` all give `StorageServer-a-b-...`; {@link appStackName} uses it only where it is.
  */
 export function stackName(clusterName: string, serverName: string): string {
   return `${STACK_NAME_PREFIX}${clusterName}-${serverName}`.replace(/[_.]/g, '-');
+}
+
+/**
+ * Whether {@link stackName} gives this pair a name no other pair of valid names gets: a clusterName of letters and
+ * digits only and a serverName without `_` and `.`. Then the name reads back as the pair (the cluster up to the
+ * first `-` after the prefix, the server after it), so these names are kept and no deployed stack of such a pair is
+ * renamed. Any other pair shares its name with one of these (`a_b`/`storage1` and `a`/`b-storage1`).
+ */
+export function hasOwnStackName(clusterName: string, serverName: string): boolean {
+  return /^[A-Za-z0-9]+$/.test(clusterName) && /^[A-Za-z0-9-]+$/.test(serverName);
+}
+
+/**
+ * The app's stack name: `stackName` when given (`-c stackName=...`), else {@link stackName} for a pair that owns
+ * it ({@link hasOwnStackName}); undefined for a pair whose name another pair shares, which the app refuses rather
+ * than guess whether a stack of that name is this pair's (renaming it would deploy a second server beside it).
+ * So distinct pairs of names never get the same derived name.
+ */
+export function appStackName(clusterName: string, serverName: string, explicit?: string): string | undefined {
+  if (explicit !== undefined) return explicit;
+  return hasOwnStackName(clusterName, serverName) ? stackName(clusterName, serverName) : undefined;
+}
+
+/** A pair that {@link stackName} maps to the same name as (clusterName, serverName), if there is a valid one. */
+function sharedWith(clusterName: string, serverName: string): [string, string] | undefined {
+  const name = stackName(clusterName, serverName).slice(STACK_NAME_PREFIX.length);
+  const split = name.indexOf('-');
+  const other: [string, string] = [name.slice(0, split), name.slice(split + 1)];
+  const valid = other.every((n) => NAME_PATTERN.test(n) && DASHBOARD_NAME_PATTERN.test(n));
+  return valid && (other[0] !== clusterName || other[1] !== serverName) ? other : undefined;
 }
 
 /** Name of a context key the app reads (`-c <key>=value`): a key of {@link CONTEXT_DEFAULTS}. */
@@ -290,8 +335,12 @@ export type ContextKey = keyof typeof CONTEXT_DEFAULTS;
 /** Reads a context value by key; the app passes `(key) => app.node.tryGetContext(key)`. */
 export type ContextReader = (key: ContextKey) => unknown;
 
-/** Parses and validates every key of contract 2. Throws on the first bad value. */
-export function parseContext(read: ContextReader): StorageServerContext {
+/**
+ * Parses and validates every key of contract 2. Throws on the first bad value. `target` is where the stack deploys
+ * when known (the app passes the CLI's CDK_DEFAULT_REGION and CDK_DEFAULT_ACCOUNT): an alarm topic elsewhere is
+ * refused.
+ */
+export function parseContext(read: ContextReader, target: ResourceEnvironment = {}): StorageServerContext {
   const raw = (key: ContextKey): string | undefined => {
     const value = read(key);
     if (value === undefined || value === null) return undefined;
@@ -314,18 +363,8 @@ export function parseContext(read: ContextReader): StorageServerContext {
   // inside the VPC is fine even if public); a new VPC's CIDR is private, so private space is the rule here.
   const space = { allowPublic: allowPublicClientCidrs || vpcId !== undefined };
   const clusterName = optional('clusterName', parseName) ?? CONTEXT_DEFAULTS.clusterName;
-  const serverName = optional('serverName', parseName) ?? CONTEXT_DEFAULTS.serverName;
-  const name = stackName(clusterName, serverName);
-  if (name.length > STACK_NAME_MAX) {
-    const key: ContextKey = raw('serverName') !== undefined ? 'serverName' : 'clusterName';
-    throw contextError(
-      key,
-      key === 'serverName' ? serverName : clusterName,
-      `names that keep the stack name ${STACK_NAME_PREFIX}<clusterName>-<serverName> within CloudFormation's ` +
-        `${STACK_NAME_MAX} characters: clusterName and serverName together at most ` +
-        `${STACK_NAME_MAX - STACK_NAME_PREFIX.length - 1} characters (got ${clusterName.length} + ${serverName.length})`,
-    );
-  }
+  const serverName = optional('serverName', parseServerName) ?? CONTEXT_DEFAULTS.serverName;
+  const name = parseStackName(raw, clusterName, serverName);
   const capacityTiB = optional('capacityTiB', parseCapacity) ?? CONTEXT_DEFAULTS.capacityTiB;
   const backend = optional('backend', parseBackend) ?? CONTEXT_DEFAULTS.backend;
   const dataVolumeCount = optional('dataVolumeCount', parseVolumeCount);
@@ -334,14 +373,15 @@ export function parseContext(read: ContextReader): StorageServerContext {
   const generation = optional('generation', parseGeneration) ?? CONTEXT_DEFAULTS.generation;
   const fsx = parseFsxKeys(raw, backend);
   const allowHomeMountPoint = optional('allowHomeMountPoint', parseBoolean) ?? CONTEXT_DEFAULTS.allowHomeMountPoint;
-  if (restoreSnapshotIds !== undefined) {
-    checkSnapshotSet(restoreSnapshotIds, { capacityTiB, backend, dataVolumeCount, throughputMBps, generation }, raw('restoreSnapshotIds')!);
-  }
+  const plan = planOf({ capacityTiB, backend, dataVolumeCount, throughputMBps, generation, fsxLustre: fsxRequest(fsx) });
+  checkPlanSize(plan, capacityTiB, throughputMBps);
+  if (restoreSnapshotIds !== undefined && plan !== undefined) checkSnapshotSet(restoreSnapshotIds, plan, capacityTiB, raw('restoreSnapshotIds')!);
   return {
     capacityTiB,
     backend,
     clusterName,
     serverName,
+    stackName: name,
     vpcId,
     subnetId,
     clientCidrs: optional('clientCidrs', (key, value) => parseCidrList(key, value, space)),
@@ -354,9 +394,8 @@ export function parseContext(read: ContextReader): StorageServerContext {
     snapshotRetain: optional('snapshotRetain', parseSnapshotRetain) ?? CONTEXT_DEFAULTS.snapshotRetain,
     terminationProtection: optional('terminationProtection', parseBoolean),
     encryptInstanceStore: optional('encryptInstanceStore', parseBoolean),
-    alarmEmail: optional('alarmEmail', (key, value) => matching(key, value, EMAIL_PATTERN, 'one e-mail address such as ops@example.com')),
-    alarmTopicArn: optional('alarmTopicArn', (key, value) =>
-      matching(key, value, TOPIC_ARN_PATTERN, 'the ARN of a standard SNS topic such as arn:aws:sns:us-east-1:123456789012:storage-alarms')),
+    alarmEmail: optional('alarmEmail', (key, value) => matching(key, value, EMAIL_PATTERN, EMAIL_RULE)),
+    alarmTopicArn: optional('alarmTopicArn', (key, value) => parseTopicArn(key, value, target)),
     restoreSnapshotIds,
     machineImageId: optional('machineImageId', parseImageId),
     acceptDataLoss: optional('acceptDataLoss', parseBoolean) ?? CONTEXT_DEFAULTS.acceptDataLoss,
@@ -411,8 +450,10 @@ function parseFsxKeys(
     throw contextError(key, raw(key) ?? '', (err as Error).message.replace(/^fsxLustre\.[A-Za-z]+ /, 'a value that '));
   }
   const path = raw('fsxDataRepositoryPath');
-  if (path !== undefined && !isS3DataRepositoryPath(path)) {
-    throw contextError('fsxDataRepositoryPath', path, 'an S3 path s3://<bucket>[/<prefix>] of at most 900 characters');
+  const pathProblem = path === undefined ? undefined : s3PathProblem(path);
+  if (pathProblem) {
+    throw contextError('fsxDataRepositoryPath', path!, 'an S3 path s3://<bucket>[/<prefix>] of at most 900 characters, the ' +
+      `bucket named by S3's bucket naming rules (${pathProblem})`);
   }
   return {
     fsxDeploymentType: options.deploymentType,
@@ -471,28 +512,79 @@ function parseBackend(key: ContextKey, value: string): Backend | 'auto' {
 }
 
 function parseName(key: ContextKey, value: string): string {
-  if (!NAME_PATTERN.test(value)) {
-    throw contextError(key, value, '1 to 64 characters from A-Z a-z 0-9 _ . -');
+  if (!NAME_PATTERN.test(value)) throw contextError(key, value, NAME_RULE);
+  return value;
+}
+
+function parseServerName(key: ContextKey, value: string): string {
+  if (!NAME_PATTERN.test(value) || !DASHBOARD_NAME_PATTERN.test(value)) {
+    throw contextError(key, value, `${NAME_RULE}, but no '.' (it names the server's CloudWatch dashboard, whose name ` +
+      'takes A-Z a-z 0-9 _ - only)');
+  }
+  return value;
+}
+
+/**
+ * The stack name: `stackName` when given, else the derived name of a pair that owns it; a pair whose derived name
+ * another pair shares is refused, naming the key to change and how to keep a deployed stack's name.
+ */
+function parseStackName(raw: (key: ContextKey) => string | undefined, clusterName: string, serverName: string): string {
+  const given = raw('stackName');
+  if (given !== undefined && !STACK_NAME_PATTERN.test(given)) {
+    throw contextError('stackName', given, 'a CloudFormation stack name: a letter, then letters, digits and hyphens, at most ' +
+      `${STACK_NAME_MAX} characters`);
+  }
+  const name = appStackName(clusterName, serverName, given);
+  const legacy = stackName(clusterName, serverName);
+  if (name === undefined) {
+    const key: ContextKey = /^[A-Za-z0-9]+$/.test(clusterName) ? 'serverName' : 'clusterName';
+    const other = sharedWith(clusterName, serverName);
+    throw contextError(key, key === 'serverName' ? serverName : clusterName,
+      'names whose stack name no other pair of names shares: a clusterName of letters and digits only, a serverName ' +
+      `without '_' and '.' (clusterName=${clusterName} serverName=${serverName} would be ${legacy}` +
+      (other ? `, which clusterName=${other[0]} serverName=${other[1]} gives too` : ', which other names give too') +
+      `). A stack deployed under that name keeps it with -c stackName=${legacy}; for a new stack choose such names, ` +
+      'or name the stack yourself with -c stackName=<name>');
+  }
+  if (given === undefined && name.length > STACK_NAME_MAX) {
+    const key: ContextKey = raw('serverName') !== undefined ? 'serverName' : 'clusterName';
+    throw contextError(
+      key,
+      key === 'serverName' ? serverName : clusterName,
+      `names that keep the stack name ${STACK_NAME_PREFIX}<clusterName>-<serverName> within CloudFormation's ` +
+        `${STACK_NAME_MAX} characters: clusterName and serverName together at most ` +
+        `${STACK_NAME_MAX - STACK_NAME_PREFIX.length - 1} characters (got ${clusterName.length} + ${serverName.length}), ` +
+        'or -c stackName=<name>',
+    );
+  }
+  return name;
+}
+
+function parseTopicArn(key: ContextKey, value: string, target: ResourceEnvironment): string {
+  const problem = topicArnProblem(value, target);
+  if (problem) {
+    throw contextError(key, value, 'the ARN of a standard SNS topic in the stack\'s region and account, such as ' +
+      `arn:aws:sns:us-east-1:123456789012:storage-alarms (${problem})`);
   }
   return value;
 }
 
 function parseVpcId(key: ContextKey, value: string): string {
-  if (!/^vpc-([0-9a-f]{8}|[0-9a-f]{17})$/.test(value)) {
+  if (!ec2IdPattern('vpc').test(value)) {
     throw contextError(key, value, "a VPC id such as 'vpc-0123456789abcdef0'");
   }
   return value;
 }
 
 function parseSubnetId(key: ContextKey, value: string): string {
-  if (!/^subnet-([0-9a-f]{8}|[0-9a-f]{17})$/.test(value)) {
+  if (!ec2IdPattern('subnet').test(value)) {
     throw contextError(key, value, "a subnet id such as 'subnet-0123456789abcdef0'");
   }
   return value;
 }
 
 function parseSecurityGroupId(key: ContextKey, value: string): string {
-  if (!/^sg-([0-9a-f]{8}|[0-9a-f]{17})$/.test(value)) {
+  if (!ec2IdPattern('sg').test(value)) {
     throw contextError(key, value, "a security group id such as 'sg-0123456789abcdef0'");
   }
   return value;
@@ -513,9 +605,8 @@ function parseCidrList(key: ContextKey, value: string, space: { allowPublic: boo
 }
 
 function parseTagKey(key: ContextKey, value: string): string {
-  if (value.length > 128 || value.toLowerCase().startsWith('aws:') || !/^[\p{L}\p{N}\s_.:/=+\-@]+$/u.test(value)) {
-    throw contextError(key, value, "an EC2 tag key: 1-128 letters, digits, spaces or _.:/=+-@, not starting with 'aws:'");
-  }
+  // Length in characters, as EC2 counts them (a letter outside the BMP is one, not two UTF-16 units).
+  if ([...value].length > 128 || !TAG_KEY_PATTERN.test(value)) throw contextError(key, value, TAG_KEY_RULE);
   return value;
 }
 
@@ -569,19 +660,43 @@ function parseSnapshotIds(key: ContextKey, value: string): string[] {
   return ids;
 }
 
+/** The plan the context asks for, or undefined when the planner refuses it (the construct reports the planner). */
+function planOf(request: StorageRequest): StoragePlan | undefined {
+  try {
+    return planStorage(request);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The planner's view of the FSx keys (none given: the planner chooses among the persistent options). */
+function fsxRequest(fsx: Pick<StorageServerContext, (typeof FSX_KEYS)[number]>): StorageRequest['fsxLustre'] {
+  const { fsxDeploymentType: deploymentType, fsxStorageType: storageType, fsxPerUnitStorageThroughput: perUnitStorageThroughput } = fsx;
+  if (deploymentType === undefined && storageType === undefined && perUnitStorageThroughput === undefined) return undefined;
+  return { deploymentType, storageType, perUnitStorageThroughput };
+}
+
+/**
+ * A plan the stack can hold: an FSx for Lustre file system of at most {@link MAX_FSX_STORAGE_CAPACITY_GIB} (the
+ * planner has no upper bound of its own there). Names throughputMBps when the file system was sized up for it.
+ */
+function checkPlanSize(plan: StoragePlan | undefined, capacityTiB: number, throughputMBps: number | undefined): void {
+  const gib = plan?.fsxLustre?.storageCapacityGiB;
+  if (gib === undefined || gib <= MAX_FSX_STORAGE_CAPACITY_GIB) return;
+  const maxTiB = Math.floor(MAX_FSX_STORAGE_CAPACITY_GIB / 1024);
+  if (throughputMBps !== undefined && capacityTiB <= maxTiB) {
+    throw contextError('throughputMBps', String(throughputMBps), `a throughput an FSx for Lustre file system of at most ${maxTiB} ` +
+      `TiB sustains (the plan sized it up to ${gib} GiB)`);
+  }
+  throw contextError('capacityTiB', String(capacityTiB), `a positive number of TiB, at most ${maxTiB} (the largest FSx for Lustre ` +
+    `file system this app records, ${MAX_FSX_STORAGE_CAPACITY_GIB} GiB; the plan needs ${gib} GiB)`);
+}
+
 /**
  * The snapshot set against the plan the same context gives (the planner is pure), so that every problem with it
- * names the context key rather than the construct's prop. A request the planner refuses is left to the construct,
- * which reports the planner's own message.
+ * names the context key rather than the construct's prop.
  */
-function checkSnapshotSet(ids: string[], request: StorageRequest, value: string): void {
-  const { capacityTiB } = request;
-  let plan;
-  try {
-    plan = planStorage(request);
-  } catch {
-    return;
-  }
+function checkSnapshotSet(ids: string[], plan: StoragePlan, capacityTiB: number, value: string): void {
   const problem = snapshotSetProblem(plan, ids);
   if (problem) {
     throw contextError('restoreSnapshotIds', value, `a snapshot set that fits the plan (${plan.backend} on ` +
@@ -590,7 +705,7 @@ function checkSnapshotSet(ids: string[], request: StorageRequest, value: string)
 }
 
 function parseImageId(key: ContextKey, value: string): string {
-  if (!/^ami-([0-9a-f]{8}|[0-9a-f]{17})$/.test(value)) {
+  if (!IMAGE_ID_PATTERN.test(value)) {
     throw contextError(key, value, "an image id such as 'ami-0123456789abcdef0'");
   }
   return value;

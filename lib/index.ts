@@ -1,7 +1,7 @@
 // Public API: everything another CDK app imports from this package. Named exports keep internals
 // (script loaders, user-data renderers) out of the surface we promise to keep stable.
 export * from './sizing';
-export { CONTEXT_DEFAULTS, checkContextKeys, parseContext, contextError, stackName } from './context';
+export { CONTEXT_DEFAULTS, appStackName, checkContextKeys, hasOwnStackName, parseContext, contextError, stackName } from './context';
 export {
   NAME_PATTERN,
   PRIVATE_IPV4_CIDRS,

@@ -1,4 +1,4 @@
-import { Annotations, CfnResource, RemovalPolicy, Token } from 'aws-cdk-lib';
+import { Annotations, CfnResource, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
@@ -15,7 +15,12 @@ import { BenchDocument } from './bench-document';
 import { ClusterwareRing } from './clusterware';
 import { MonitoringOptions, StorageMonitoring, alarmTopicFor } from './monitoring';
 import { applyServerCompliance } from './compliance';
-import { DEFAULT_MOUNT_ROOTS, NAME_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem, mountPointProblem, mountRootProblem, snapshotSetProblem } from './validation';
+import {
+  DASHBOARD_NAME_PATTERN, EMAIL_PATTERN, EMAIL_RULE, IMAGE_ID_PATTERN, MAX_FSX_STORAGE_CAPACITY_GIB, NAME_PATTERN, NAME_RULE,
+  REGION_PATTERN, TIME_OF_DAY_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem, ipv6ClientProblem,
+  s3PathProblem, snapshotSetProblem, topicArnProblem,
+  DEFAULT_MOUNT_ROOTS, mountPointProblem, mountRootProblem,
+} from './validation';
 import { ServerRegistration } from './registration';
 import { UpdateGuard } from './update-guard';
 import { CrossRegionCopy, SNAPSHOT_INTERVAL_HOURS, SnapshotPolicy } from './snapshot-policy';
@@ -156,12 +161,14 @@ export interface StorageServerProps {
    */
   readonly fsxLustre?: FsxLustreServerOptions;
   /**
-   * Cluster the server serves: `[A-Za-z0-9_.-]`, 1-64 characters. Part of the SSM parameter paths.
+   * Cluster the server serves: `[A-Za-z0-9_.-]`, 1-64 characters, the first a letter or a digit. Part of the SSM
+   * parameter paths.
    * @default 'cluster'
    */
   readonly clusterName?: string;
   /**
-   * This server's name in the cluster ring, same characters as `clusterName`.
+   * This server's name in the cluster ring, same characters as `clusterName`; no `.` unless `monitoring.dashboard` is
+   * false (the dashboard is named after it, and CloudWatch dashboard names take `A-Z a-z 0-9 _ -` only).
    * @default 'storage1'
    */
   readonly serverName?: string;
@@ -181,7 +188,9 @@ export interface StorageServerProps {
   readonly allowPublicClientCidrs?: boolean;
   /**
    * Security groups (or other connectables) of clients allowed to mount. Security groups carry no
-   * addresses, so the NFS export itself is then restricted to `clientCidrs`, or to the VPC CIDR.
+   * addresses, so the NFS export itself is then restricted to `clientCidrs`, or to the VPC CIDR. A peer that admits
+   * addresses (`ec2.Peer.ipv4()`, `ec2.Peer.anyIpv4()`, `ec2.Peer.anyIpv6()`) follows the `clientCidrs` rules: never
+   * a /0, and private space (IPv6: fc00::/7) unless `allowPublicClientCidrs`.
    * @default - none
    */
   readonly clientPeers?: ec2.IConnectable[];
@@ -251,13 +260,15 @@ export interface StorageServerProps {
    */
   readonly monitoring?: MonitoringOptions;
   /**
-   * An SNS topic the alarms notify, on ALARM and back to OK (mutually exclusive with `alarmEmail`).
+   * An SNS topic the alarms notify, on ALARM and back to OK (mutually exclusive with `alarmEmail`): a standard topic
+   * in the stack's region and account (checked when both are known).
    * @default - a new topic (encrypted, TLS only) with no subscription but `alarmEmail`'s: see `alarmTopic` attribute
    */
   readonly alarmTopic?: sns.ITopic;
   /**
    * An e-mail address the new alarm topic notifies (the address must confirm the subscription); mutually exclusive
-   * with `alarmTopic`.
+   * with `alarmTopic`. One address by a practical grammar (`EMAIL_PATTERN`: an RFC 5322 dot-atom local part, a domain
+   * of RFC 1035 labels): `a@.b.c`, lists and spaces are refused.
    * @default - no subscription: subscribe to the `alarmTopic` attribute (the AlarmTopicArn output)
    */
   readonly alarmEmail?: string;
@@ -426,6 +437,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
 
   constructor(scope: Construct, id: string, props: StorageServerProps) {
     super(scope, id);
+    validateObject('StorageServer props', props, 'an object (StorageServerProps)', undefined, true);
     const capacityTiB = props.capacityTiB ?? 5;
     const clusterName = (this.clusterName = props.clusterName ?? 'cluster');
     const serverName = (this.serverName = props.serverName ?? 'storage1');
@@ -433,9 +445,12 @@ export class StorageServer extends Construct implements ec2.IConnectable {
 
     validateName('clusterName', clusterName);
     validateName('serverName', serverName);
+    validateDashboardName(serverName, props.monitoring?.dashboard);
+    validatePropTypes(props);
     validateClientAddresses(this, props);
-    validateThreads(props.nfs?.threads);
+    validateNfsOptions(props.nfs);
     validateSnapshotOptions(props.snapshots);
+    validateAlarms(this, props);
     if (props.exportPath !== undefined) validateDirectory('exportPath', props.exportPath);
     validateMountPoint(this.mountPoint, props.mountRoots, props.allowHomeMountPoint);
     const planned = planStorage({
@@ -446,6 +461,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       generation: props.generation,
       fsxLustre: fsxRequestOptions(props.fsxLustre),
     });
+    validatePlanSize(planned, capacityTiB, props.throughputMBps);
     this.plan = planOnOverride(planned, props.instanceType);
     if (props.instanceType !== undefined && this.plan.backend === 'ebs' && this.plan.instanceType !== props.instanceType.toString()) {
       Annotations.of(this).addWarningV2('storage-server:uncataloguedInstanceType',
@@ -538,14 +554,101 @@ export class StorageServer extends Construct implements ec2.IConnectable {
 
 function validateName(prop: string, value: string): void {
   if (Token.isUnresolved(value)) return;
-  if (!NAME_PATTERN.test(value)) {
-    throw new Error(`${prop} must be 1-64 characters from A-Z a-z 0-9 _ . - (it is part of SSM parameter paths), got '${value}'.`);
+  if (typeof value !== 'string' || !NAME_PATTERN.test(value)) {
+    throw new Error(`${prop} must be ${NAME_RULE} (it is part of SSM parameter paths), got ${shown(value)}.`);
   }
 }
 
+/** The server's dashboard is named after it, and CloudWatch dashboard names take no '.'. */
+function validateDashboardName(serverName: string, dashboard: boolean | undefined): void {
+  if (Token.isUnresolved(serverName) || dashboard === false || DASHBOARD_NAME_PATTERN.test(serverName)) return;
+  throw new Error(`serverName must have no '.' while the server has a dashboard (its name, StorageServer-<stack>-<serverName>, ` +
+    `takes A-Z a-z 0-9 _ - only), got '${serverName}': rename the server, or set monitoring.dashboard to false.`);
+}
+
 /**
- * Client CIDRs and the clusterware master: canonical, and in private space or the VPC's concrete CIDR unless
- * `allowPublicClientCidrs` (then synth warns). A token CIDR (the new VPC's own) is not checked.
+ * What TypeScript's types would refuse, checked at run time for JavaScript callers (and `as any`): each prop's
+ * type, enum or form, so that a wrong value stops synth naming the prop instead of reaching a record, a script or a
+ * resource. Numbers with ranges, names, addresses and paths have checks of their own.
+ */
+function validatePropTypes(props: StorageServerProps): void {
+  validateObject('vpc', props.vpc, 'an ec2.IVpc', 'selectSubnets', true);
+  validateObject('vpcSubnets', props.vpcSubnets, 'an ec2.SubnetSelection');
+  validateObject('instanceType', props.instanceType, "an ec2.InstanceType such as new ec2.InstanceType('m4.xlarge')", 'sameInstanceClassAs');
+  validateObject('keyPair', props.keyPair, 'an ec2.IKeyPair such as ec2.KeyPair.fromKeyPairName(...)', 'keyPairName');
+  validateObject('placementGroup', props.placementGroup, 'an ec2.IPlacementGroup such as ec2.PlacementGroup.fromPlacementGroupName(...)');
+  validateObject('encryptionKey', props.encryptionKey, 'a kms.IKey', 'keyArn');
+  validateObject('machineImage', props.machineImage, 'an ec2.IMachineImage', 'getImage');
+  validateObject('alarmTopic', props.alarmTopic, 'an sns.ITopic such as sns.Topic.fromTopicArn(...)', 'topicArn');
+  validateObject('clusterware.tokenSecret', props.clusterware?.tokenSecret, 'a secretsmanager.ISecret', 'secretArn');
+  for (const prop of ['nfs', 'snapshots', 'monitoring', 'fsxLustre', 'clusterware'] as const) {
+    validateObject(prop, props[prop], 'an object of options');
+  }
+  validateObject('snapshots.crossRegionCopy', props.snapshots?.crossRegionCopy, 'an object { targetRegion, ... }');
+  const booleans: [string, unknown][] = [
+    ['allowPublicClientCidrs', props.allowPublicClientCidrs], ['terminationProtection', props.terminationProtection],
+    ['encryptInstanceStore', props.encryptInstanceStore], ['acceptDataLoss', props.acceptDataLoss],
+    ['legacyVolumeAttachments', props.legacyVolumeAttachments], ['allowHomeMountPoint', props.allowHomeMountPoint],
+    ['snapshots.applicationConsistent', props.snapshots?.applicationConsistent],
+    ['snapshots.crossRegionCopy.encrypted', props.snapshots?.crossRegionCopy?.encrypted],
+    ['monitoring.dashboard', props.monitoring?.dashboard],
+  ];
+  for (const [prop, value] of booleans) validateOneOf(prop, value, [true, false]);
+  validateOneOf('dataVolumeRemovalPolicy', props.dataVolumeRemovalPolicy, Object.values(RemovalPolicy));
+  for (const [prop, list] of [['clientCidrs', props.clientCidrs], ['clientPeers', props.clientPeers], ['dataVolumeSnapshotIds', props.dataVolumeSnapshotIds]] as const) {
+    if (list !== undefined && !Token.isUnresolved(list) && !Array.isArray(list)) throw new Error(`${prop} must be an array, got ${shown(list)}.`);
+  }
+  for (const id of props.dataVolumeSnapshotIds ?? []) {
+    if (typeof id !== 'string') throw new Error(`dataVolumeSnapshotIds: each entry must be a snapshot id string, got ${shown(id)}.`);
+  }
+  const image = props.machineImageId;
+  if (image !== undefined && !Token.isUnresolved(image) && (typeof image !== 'string' || !IMAGE_ID_PATTERN.test(image))) {
+    throw new Error(`machineImageId must be an image id such as 'ami-0123456789abcdef0', got ${shown(image)}.`);
+  }
+  const path = props.fsxLustre?.dataRepositoryPath;
+  const pathProblem = path === undefined || Token.isUnresolved(path) ? undefined : s3PathProblem(path);
+  if (pathProblem) {
+    throw new Error(`fsxLustre.dataRepositoryPath must be an S3 path s3://<bucket>[/<prefix>] of at most 900 characters, got ` +
+      `${JSON.stringify(path)}: ${pathProblem} (bucket names by S3's naming rules).`);
+  }
+  for (const prop of ['parameterPrefix', 'exportPath', 'mountPoint', 'alarmEmail'] as const) {
+    const value = props[prop];
+    if (value !== undefined && typeof value !== 'string') throw new Error(`${prop} must be a string, got ${shown(value)}.`);
+  }
+}
+
+/** An object prop: present when `required`, and an object (with `member`, when given, the mark of its type). */
+function validateObject(prop: string, value: unknown, what: string, member?: string, required = false): void {
+  if (value === undefined && !required) return;
+  if (typeof value !== 'object' || value === null || (member !== undefined && !(member in value))) {
+    throw new Error(`${prop} must be ${what}, got ${shown(value)}.`);
+  }
+}
+
+/** A prop with a fixed set of values (undefined: the default). */
+function validateOneOf(prop: string, value: unknown, allowed: readonly unknown[]): void {
+  if (value === undefined || Token.isUnresolved(value) || allowed.includes(value)) return;
+  throw new Error(`${prop} must be one of ${allowed.map(describeValue).join(', ')}, got ${describeValue(value)}.`);
+}
+
+/**
+ * An FSx for Lustre plan the update guard can record (the planner has no upper bound there): names throughputMBps
+ * when the file system was sized up for it.
+ */
+function validatePlanSize(plan: StoragePlan, capacityTiB: number, throughputMBps: number | undefined): void {
+  const gib = plan.fsxLustre?.storageCapacityGiB;
+  if (gib === undefined || gib <= MAX_FSX_STORAGE_CAPACITY_GIB) return;
+  const maxTiB = Math.floor(MAX_FSX_STORAGE_CAPACITY_GIB / 1024);
+  const prop = throughputMBps !== undefined && capacityTiB <= maxTiB ? 'throughputMBps' : 'capacityTiB';
+  throw new Error(`${prop} asks for an FSx for Lustre file system of ${gib} GiB; at most ${MAX_FSX_STORAGE_CAPACITY_GIB} GiB ` +
+    `(${maxTiB} TiB) is allowed, got ${prop}=${prop === 'capacityTiB' ? capacityTiB : throughputMBps}.`);
+}
+
+/**
+ * Client CIDRs, CIDR peers and the clusterware master: canonical, and in private space or the VPC's concrete CIDR
+ * unless `allowPublicClientCidrs` (then synth warns). A token CIDR (the new VPC's own) is not checked. A peer that
+ * admits addresses (`ec2.Peer.anyIpv4()`, `ec2.Peer.ipv4(...)`, `ec2.Peer.anyIpv6()`) is held to the clientCidrs
+ * rules; security groups and prefix lists name no addresses here and pass.
  */
 function validateClientAddresses(scope: Construct, props: StorageServerProps): void {
   const space = { vpcCidr: props.vpc.vpcCidrBlock, allowPublic: props.allowPublicClientCidrs ?? false };
@@ -554,16 +657,29 @@ function validateClientAddresses(scope: Construct, props: StorageServerProps): v
   const seen = new Set<string>();
   for (const cidr of props.clientCidrs ?? []) {
     if (Token.isUnresolved(cidr)) continue;
-    const problem = cidrProblem(cidr) ?? addressSpaceProblem(cidr, space);
-    if (problem) throw new Error(`clientCidrs: each entry must be a canonical IPv4 CIDR in private address space, got '${cidr}': ${problem}.`);
+    const problem = typeof cidr === 'string' ? cidrProblem(cidr) ?? addressSpaceProblem(cidr, space) : 'not a string';
+    if (problem) throw new Error(`clientCidrs: each entry must be a canonical IPv4 CIDR in private address space, got ${shown(cidr)}: ${problem}.`);
     if (seen.has(cidr)) throw new Error(`clientCidrs: each entry must appear once, got '${cidr}' twice.`);
     seen.add(cidr);
     if (isPublic(cidr)) publicOnes.push(cidr);
   }
+  for (const [i, peer] of (props.clientPeers ?? []).entries()) {
+    for (const cidr of peerCidrs(peer, i)) {
+      if (Token.isUnresolved(cidr)) continue;
+      const v6 = cidr.includes(':');
+      const problem = v6 ? ipv6ClientProblem(cidr, space) : cidrProblem(cidr) ?? addressSpaceProblem(cidr, space);
+      if (problem) {
+        throw new Error(`clientPeers[${i}] admits ${cidr}: a peer that admits addresses must follow the clientCidrs rules (a canonical ` +
+          `CIDR in private address space${v6 ? ', fc00::/7 for IPv6' : ''}, never /0, unless allowPublicClientCidrs): ${problem}. ` +
+          'Security groups are admitted as they are.');
+      }
+      if (v6 ? ipv6ClientProblem(cidr) !== undefined : isPublic(cidr)) publicOnes.push(cidr);
+    }
+  }
   const loginIp = props.clusterware?.loginIp;
   if (loginIp !== undefined && !Token.isUnresolved(loginIp)) {
     const problem = ipv4Problem(loginIp) ?? addressSpaceProblem(loginIp, space);
-    if (problem) throw new Error(`clusterware.loginIp must be the canonical IPv4 address of one host in private address space, got '${loginIp}': ${problem}.`);
+    if (problem) throw new Error(`clusterware.loginIp must be the canonical IPv4 address of one host in private address space, got ${shown(loginIp)}: ${problem}.`);
     if (isPublic(loginIp)) publicOnes.push(loginIp);
   }
   if (publicOnes.length > 0) {
@@ -571,6 +687,41 @@ function validateClientAddresses(scope: Construct, props: StorageServerProps): v
       `allowPublicClientCidrs: ${publicOnes.join(', ')} ${publicOnes.length > 1 ? 'are' : 'is'} public address space; ` +
       'NFS (TCP 2049) and the export are open to it. Make sure that is intended.');
   }
+}
+
+/**
+ * The CIDRs a client peer admits: its own (an `ec2.IPeer` such as `Peer.anyIpv4()`), or for any other connectable
+ * the peer rules its connections carry (`new ec2.Connections({ peer })`, read from the CDK's list of them). A
+ * security group or prefix list admits none by address.
+ */
+function peerCidrs(peer: ec2.IConnectable, index: number): string[] {
+  if (typeof peer !== 'object' || peer === null || typeof peer.connections !== 'object' || peer.connections === null) {
+    throw new Error(`clientPeers[${index}] must be an ec2.IConnectable (a security group, an instance, ...), got ${shown(peer)}.`);
+  }
+  const cidrOf = (p: unknown): string | undefined => {
+    if (typeof (p as ec2.IPeer)?.toIngressRuleConfig !== 'function') return undefined;
+    const rule = (p as ec2.IPeer).toIngressRuleConfig() as { cidrIp?: string; cidrIpv6?: string };
+    return rule.cidrIp ?? rule.cidrIpv6;
+  };
+  const rules = (peer.connections as unknown as { _securityGroupRules?: { asArray?: () => unknown[] } })._securityGroupRules;
+  const peers = [peer, ...(typeof rules?.asArray === 'function' ? rules.asArray() : [])];
+  return [...new Set(peers.map(cidrOf).filter((c): c is string => c !== undefined))];
+}
+
+/**
+ * The alarm address and topic: one address by the e-mail grammar, and a topic in the stack's region and account
+ * (an alarm notifies a topic of its own region) when both are known.
+ */
+function validateAlarms(scope: Construct, props: StorageServerProps): void {
+  const email = props.alarmEmail;
+  if (email !== undefined && !Token.isUnresolved(email) && !EMAIL_PATTERN.test(email)) {
+    throw new Error(`alarmEmail must be ${EMAIL_RULE}, got ${shown(email)}.`);
+  }
+  const arn = props.alarmTopic?.topicArn;
+  if (arn === undefined || Token.isUnresolved(arn)) return;
+  const stack = Stack.of(scope);
+  const problem = topicArnProblem(arn, { region: stack.region, account: stack.account });
+  if (problem) throw new Error(`alarmTopic must be a standard SNS topic in the stack's region and account, got ${arn}: ${problem}.`);
 }
 
 /**
@@ -619,9 +770,23 @@ function validateSnapshotIds(plan: StoragePlan, ids: string[] | undefined): void
   if (problem) throw new Error(`dataVolumeSnapshotIds: ${problem}.`);
 }
 
-/** Describes a value for a message: numbers as themselves (NaN, Infinity, -1), anything else as JSON. */
+/** Shows a value in a message: a string in single quotes, anything else as {@link describeValue} does. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : describeValue(value);
+}
+
+/**
+ * Describes a value for a message: numbers as themselves (NaN, Infinity, -1), undefined and functions by their type,
+ * objects that JSON cannot show (a construct, a cycle) by their class, anything else as JSON.
+ */
 function describeValue(value: unknown): string {
-  return typeof value === 'number' ? String(value) : JSON.stringify(value);
+  if (typeof value === 'number') return String(value);
+  if (value === undefined || typeof value === 'function') return typeof value;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return `a ${(value as object).constructor?.name ?? 'object'}`;
+  }
 }
 
 function validateWholeNumber(prop: string, value: number | undefined, min: number, max: number, meaning = ''): void {
@@ -631,8 +796,11 @@ function validateWholeNumber(prop: string, value: number | undefined, min: numbe
   }
 }
 
-function validateThreads(threads: number | undefined): void {
-  validateWholeNumber('nfs.threads', threads, 1, 1024);
+/** NFS settings: the version reaches the mount record and every client's fstab, so only the two offered. */
+function validateNfsOptions(nfs: NfsOptions | undefined): void {
+  validateWholeNumber('nfs.threads', nfs?.threads, 1, 1024);
+  validateOneOf('nfs.exportMode', nfs?.exportMode, ['sync', 'async']);
+  validateOneOf('nfs.version', nfs?.version, ['4.1', '4.2']);
 }
 
 /**
@@ -646,6 +814,14 @@ function validateSnapshotOptions(snapshots: SnapshotOptions | undefined): void {
     throw new Error(`snapshots.intervalHours must be one of ${SNAPSHOT_INTERVAL_HOURS.join(', ')} (DLM), got ${describeValue(hours)}.`);
   }
   validateWholeNumber('snapshots.crossRegionCopy.retainDays', snapshots?.crossRegionCopy?.retainDays, 1, 36500);
+  const start = snapshots?.startTimeUtc;
+  if (start !== undefined && !Token.isUnresolved(start) && (typeof start !== 'string' || !TIME_OF_DAY_PATTERN.test(start))) {
+    throw new Error(`snapshots.startTimeUtc must be HH:MM in UTC, 00:00 to 23:59, got ${shown(start)}.`);
+  }
+  const region = snapshots?.crossRegionCopy?.targetRegion;
+  if (snapshots?.crossRegionCopy !== undefined && !Token.isUnresolved(region) && (typeof region !== 'string' || !REGION_PATTERN.test(region))) {
+    throw new Error(`snapshots.crossRegionCopy.targetRegion must be a region name such as eu-west-1, got ${shown(region)}.`);
+  }
 }
 
 /** The record's mountPoint against the clients' rule (lib/scripts/client-mount.sh applies the same on every node). */

@@ -6,8 +6,28 @@
 import { Token } from 'aws-cdk-lib';
 import type { StoragePlan } from './sizing';
 
-/** Names valid for `clusterName` and `serverName`: they become parts of SSM parameter paths. */
-export const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+/**
+ * Names valid for `clusterName` and `serverName`: they become segments of SSM parameter paths (whose characters are
+ * `a-zA-Z0-9_.-`: Systems Manager User Guide, "Parameter name requirements and constraints"), of the stack name and
+ * of tag values. 1-64 characters, the first a letter or a digit: `.` and `..` would read as path segments of their
+ * own, and a leading `-` as a command-line option.
+ */
+export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** What {@link NAME_PATTERN} allows, in words, for messages. */
+export const NAME_RULE = '1-64 characters from A-Z a-z 0-9 _ . -, the first a letter or a digit';
+
+/**
+ * The characters of a CloudWatch dashboard name (`[A-Za-z0-9_-]`, CloudWatch API Reference, PutDashboard): the
+ * server's dashboard is named after `serverName`, so a server with a dashboard has no `.` in its name.
+ */
+export const DASHBOARD_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * A CloudFormation stack name (CloudFormation API Reference, CreateStack, StackName): letters, digits and hyphens,
+ * starting with a letter, at most 128 characters.
+ */
+export const STACK_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9-]{0,127}$/;
 
 /**
  * Private IPv4 address space a client CIDR or the clusterware master must lie in unless public addresses are
@@ -59,6 +79,28 @@ export function isLookupPlaceholder(vpcCidr: string): boolean {
 }
 
 const DOTTED_QUAD = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+/**
+ * IPv4 space that never holds an NFS client or a login node, from the IANA IPv4 Special-Purpose Address Registry
+ * (RFC 6890): "this network" (RFC 791, RFC 1122 3.2.1.3), loopback (RFC 1122 3.2.1.3), link-local (RFC 3927),
+ * multicast (RFC 5771), and the reserved block with the limited broadcast address (RFC 1112 4, RFC 919). Neither a
+ * client CIDR nor a host address may touch it, even with `allowPublicClientCidrs`. Most specific first.
+ */
+export const SPECIAL_PURPOSE_IPV4: readonly { readonly cidr: string; readonly kind: string; readonly what: string }[] = [
+  { cidr: '0.0.0.0/8', kind: '"this network"', what: 'an address of "this network" (0.0.0.0/8), not a host' },
+  { cidr: '127.0.0.0/8', kind: 'loopback', what: 'a loopback address (127.0.0.0/8): every host is its own' },
+  { cidr: '169.254.0.0/16', kind: 'link-local', what: 'a link-local address (169.254.0.0/16), not routed beyond one link' },
+  { cidr: '224.0.0.0/4', kind: 'multicast', what: 'a multicast address (224.0.0.0/4), not a host' },
+  { cidr: '255.255.255.255/32', kind: 'broadcast', what: 'the broadcast address, not a host' },
+  { cidr: '240.0.0.0/4', kind: 'reserved', what: 'a reserved address (240.0.0.0/4), not a host' },
+];
+
+/**
+ * The largest subnet a host address is taken to be in: every VPC subnet is a /16 to a /28 (Amazon VPC User Guide,
+ * "Subnet CIDR blocks"), so an address whose last 16 bits are all 0 or all 1 is the network or broadcast address of
+ * whatever subnet holds it (RFC 919, RFC 1122 3.2.1.3), never a host.
+ */
+export const LARGEST_SUBNET_PREFIX = 16;
 
 interface Network { address: number; prefix: number }
 
@@ -115,33 +157,46 @@ export function cidrProblem(cidr: string): string | undefined {
 
 /**
  * Validates one IPv4 host address (e.g. the clusterware master's `loginIp`): a canonical dotted quad without
- * leading zeros that names one host: not 0.0.0.0, the broadcast address, loopback (127/8), link-local
- * (169.254/16), multicast (224/4) or reserved (240/4). Returns the reason it is bad, or undefined.
+ * leading zeros that names one host: not in {@link SPECIAL_PURPOSE_IPV4} (0/8, loopback, link-local, multicast,
+ * reserved, broadcast), and not the network or broadcast address of its subnet ({@link LARGEST_SUBNET_PREFIX}).
+ * Returns the reason it is bad, or undefined.
  */
 export function ipv4Problem(ip: string): string | undefined {
+  if (typeof ip !== 'string') return 'not a string';
   const address = parseDottedQuad(ip);
   if (typeof address === 'string') return address;
-  const special: [string, string][] = [
-    ['0.0.0.0/8', 'an address of "this network" (0.0.0.0/8), not a host'],
-    ['127.0.0.0/8', 'a loopback address (127.0.0.0/8): every host is its own'],
-    ['169.254.0.0/16', 'a link-local address (169.254.0.0/16), not routed beyond one link'],
-    ['224.0.0.0/4', 'a multicast address (224.0.0.0/4), not a host'],
-    ['255.255.255.255/32', 'the broadcast address, not a host'],
-    ['240.0.0.0/4', 'a reserved address (240.0.0.0/4), not a host'],
-  ];
-  const found = special.find(([cidr]) => contains(networkOf(cidr), { address, prefix: 32 }));
-  return found?.[1];
+  const found = SPECIAL_PURPOSE_IPV4.find(({ cidr }) => contains(networkOf(cidr), { address, prefix: 32 }));
+  if (found) return found.what;
+  const size = 2 ** (32 - LARGEST_SUBNET_PREFIX);
+  if (address % size === 0) {
+    return `a network address (${ip} ends in .0.0): the first address of every subnet of /${LARGEST_SUBNET_PREFIX} or smaller that holds it, not a host`;
+  }
+  if (address % size === size - 1) {
+    return `a broadcast address (${ip} ends in .255.255): the last address of every subnet of /${LARGEST_SUBNET_PREFIX} or smaller that holds it, not a host`;
+  }
+  return undefined;
+}
+
+/** The special-purpose block a canonical CIDR overlaps, if any: see {@link SPECIAL_PURPOSE_IPV4}. */
+function specialPurposeProblem(network: Network): string | undefined {
+  const found = SPECIAL_PURPOSE_IPV4.find(({ cidr }) => {
+    const special = networkOf(cidr);
+    return contains(special, network) || contains(network, special);
+  });
+  return found && `it holds ${found.kind} addresses (${found.cidr}), which are never clients, even with allowPublicClientCidrs`;
 }
 
 /**
  * Checks that a canonical CIDR (or a canonical address, taken as /32) lies inside private address space
- * ({@link PRIVATE_IPV4_CIDRS}) or inside a concrete VPC CIDR, unless `allowPublic`. Returns the reason it is
- * bad, or undefined. Validate the form first ({@link cidrProblem}, {@link ipv4Problem}).
+ * ({@link PRIVATE_IPV4_CIDRS}) or inside a concrete VPC CIDR, unless `allowPublic`; with `allowPublic`, that it
+ * touches no special-purpose block ({@link SPECIAL_PURPOSE_IPV4}: multicast, loopback, ...). Returns the reason it
+ * is bad, or undefined. Validate the form first ({@link cidrProblem}, {@link ipv4Problem}).
  */
 export function addressSpaceProblem(cidrOrAddress: string, options: AddressSpaceOptions = {}): string | undefined {
-  if (options.allowPublic) return undefined;
   const network = networkOf(cidrOrAddress.includes('/') ? cidrOrAddress : `${cidrOrAddress}/32`);
   if (PRIVATE_IPV4_CIDRS.some((p) => contains(networkOf(p), network))) return undefined;
+  // The opt-in admits public unicast space, never multicast, loopback and the like (no client lives there).
+  if (options.allowPublic) return specialPurposeProblem(network);
   const vpcCidr = options.vpcCidr;
   if (vpcCidr !== undefined && !Token.isUnresolved(vpcCidr)) {
     // Before a Vpc.fromLookup() has run, CDK synthesizes once with a placeholder; the CLI then looks the VPC up
@@ -233,25 +288,229 @@ export function duplicateValues(values: readonly string[]): string[] {
   return [...repeated];
 }
 
-/** An e-mail address the alarm topic may subscribe (`alarmEmail`): one address, no spaces or commas. */
-export const EMAIL_PATTERN = /^[^@\s,;]+@[^@\s,;]+\.[^@\s,;]+$/;
+/**
+ * The characters of a local part (`atext`, RFC 5322 3.2.3), which the alarm address uses in dot-atom form: runs of
+ * them joined by single dots, no dot first or last. Quoted local parts (RFC 5322 3.2.4) are refused: practical
+ * addresses do not use them, and they would let spaces and commas in.
+ */
+export const EMAIL_ATEXT = "A-Za-z0-9!#$%&'*+/=?^_`{|}~-";
 
 /**
- * An SNS topic ARN the alarms may notify (`alarmTopicArn`): a standard topic (CloudWatch alarms cannot publish to a
- * FIFO topic).
+ * One label of a host name (RFC 1035 2.3.1, relaxed by RFC 1123 2.1 to allow a leading digit): 1-63 letters, digits
+ * and hyphens, not starting or ending with a hyphen.
  */
-export const TOPIC_ARN_PATTERN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/;
+export const DNS_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+
+/** Longest local part of an e-mail address (RFC 5321 4.5.3.1.1). */
+export const EMAIL_MAX_LOCAL = 64;
+/** Longest e-mail address (RFC 5321 4.5.3.1.3: a 256-octet path, less its `<` and `>`). */
+export const EMAIL_MAX_LENGTH = 254;
 
 /**
- * Whether `path` is an S3 path FSx for Lustre accepts as a data repository: `s3://<bucket>[/<prefix>]`, at most 900
- * characters (FSx API: ImportPath). Shared by the construct's prop and the app's context key.
+ * An e-mail address the alarm topic may subscribe (`alarmEmail`), by a sound practical grammar: a dot-atom local
+ * part of {@link EMAIL_ATEXT} (at most {@link EMAIL_MAX_LOCAL}), `@`, and a domain of two or more {@link DNS_LABEL}s
+ * whose last label (the top-level domain) is not all digits (RFC 3696 2); at most {@link EMAIL_MAX_LENGTH} in all.
+ * Refuses `a@.b.c` (an empty label), `a@-b.c` (a label starting with a hyphen), lists and spaces. Built from the
+ * pieces above, which are the one definition.
  */
-export function isS3DataRepositoryPath(path: string): boolean {
-  return /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/\S*)?$/.test(path) && path.length <= 900;
+export const EMAIL_PATTERN = new RegExp(
+  `^(?=[^@]{1,${EMAIL_MAX_LOCAL}}@)(?=.{1,${EMAIL_MAX_LENGTH}}$)` +
+    `[${EMAIL_ATEXT}]+(?:\\.[${EMAIL_ATEXT}]+)*@(?:${DNS_LABEL}\\.)+(?=[A-Za-z0-9-]*[A-Za-z])${DNS_LABEL}$`,
+);
+
+/** What {@link EMAIL_PATTERN} allows, in words, for messages. */
+export const EMAIL_RULE = 'one e-mail address such as ops@example.com: a local part of letters, digits and ' +
+  "!#$%&'*+/=?^_`{|}~- in runs joined by single dots (at most 64 characters), @, and a domain of two or more labels of " +
+  'letters, digits and inner hyphens (no empty label, no hyphen first or last), the last not all digits; at most ' +
+  '254 characters';
+
+/**
+ * AWS partitions and the region names each holds (AWS General Reference, "ARN format" and "AWS Regions"; the SDKs'
+ * partitions.json): a region belongs to the first partition whose pattern matches it.
+ */
+export const PARTITIONS: readonly { readonly partition: string; readonly regions: RegExp }[] = [
+  { partition: 'aws-cn', regions: /^cn-/ },
+  { partition: 'aws-us-gov', regions: /^us-gov-/ },
+  { partition: 'aws-iso', regions: /^us-iso-/ },
+  { partition: 'aws-iso-b', regions: /^us-isob-/ },
+  { partition: 'aws-iso-e', regions: /^eu-isoe-/ },
+  { partition: 'aws-iso-f', regions: /^us-isof-/ },
+  { partition: 'aws-eusc', regions: /^eusc-/ },
+  { partition: 'aws', regions: /^/ },
+];
+
+/**
+ * A region name: an area (`us`, `eu`, `ap`, `cn`, `eusc`, ...), one or two words, a number (`us-east-1`,
+ * `us-gov-west-1`, `ap-southeast-5`, `eusc-de-east-1`).
+ */
+export const REGION_PATTERN = /^[a-z]{2,4}(-[a-z]+){1,2}-[1-9][0-9]?$/;
+
+/** An AWS account id: 12 digits (AWS Account Management Reference Guide, "View AWS account identifiers"). */
+export const ACCOUNT_PATTERN = /^[0-9]{12}$/;
+
+/**
+ * An SNS topic name CloudWatch alarms can publish to: 1-256 letters, digits, `_` and `-` (SNS API Reference,
+ * CreateTopic, Name); a FIFO topic (`.fifo`) is refused, since alarm actions need a standard topic.
+ */
+export const TOPIC_NAME_PATTERN = /^[A-Za-z0-9_-]{1,256}$/;
+
+/** The partition that holds a region. */
+export function partitionOf(region: string): string {
+  return PARTITIONS.find((p) => p.regions.test(region))!.partition;
 }
 
+/** Where a resource must be: see {@link topicArnProblem}. */
+export interface ResourceEnvironment {
+  /** The stack's region, when known (an env-agnostic stack's is not). */
+  readonly region?: string;
+  /** The stack's account, when known. */
+  readonly account?: string;
+}
+
+/**
+ * Validates the ARN of the standard SNS topic the alarms notify (`alarmTopicArn`): `arn:<partition>:sns:<region>:
+ * <account>:<topic>` with a known partition that holds the region, a 12-digit account and a standard topic's name;
+ * in the stack's region (CloudWatch alarm actions notify a topic of the alarm's own region) and, when known, account.
+ * Returns the reason it is bad, or undefined.
+ */
+export function topicArnProblem(arn: string, where: ResourceEnvironment = {}): string | undefined {
+  if (typeof arn !== 'string') return 'not a string';
+  const parts = arn.split(':');
+  if (parts.length !== 6 || parts[0] !== 'arn' || parts[2] !== 'sns') {
+    return 'not an SNS topic ARN arn:<partition>:sns:<region>:<account>:<topic>';
+  }
+  const [, partition, , region, account, name] = parts;
+  if (!PARTITIONS.some((p) => p.partition === partition)) {
+    return `unknown partition '${partition}' (one of ${PARTITIONS.map((p) => p.partition).join(', ')})`;
+  }
+  if (!REGION_PATTERN.test(region)) return `'${region}' is not a region name such as us-east-1`;
+  if (partitionOf(region) !== partition) return `region ${region} is in partition ${partitionOf(region)}, not ${partition}`;
+  if (!ACCOUNT_PATTERN.test(account)) return `'${account}' is not a 12-digit account id`;
+  if (!TOPIC_NAME_PATTERN.test(name)) {
+    return `'${name}' is not a standard topic's name (1-256 of A-Z a-z 0-9 _ -; alarms cannot notify a FIFO topic)`;
+  }
+  if (where.region !== undefined && !Token.isUnresolved(where.region) && region !== where.region) {
+    return `the topic is in ${region}, but the stack deploys to ${where.region}: alarms notify a topic of their own region`;
+  }
+  if (where.account !== undefined && !Token.isUnresolved(where.account) && account !== where.account) {
+    return `the topic is in account ${account}, but the stack deploys to account ${where.account}`;
+  }
+  return undefined;
+}
+
+/**
+ * Prefixes S3 reserves (S3 User Guide, "General purpose bucket naming rules"): a bucket name may not start with them.
+ */
+export const S3_RESERVED_PREFIXES = ['xn--', 'sthree-', 'amzn-s3-demo-'] as const;
+/** Suffixes S3 reserves (same source). */
+export const S3_RESERVED_SUFFIXES = ['-s3alias', '--ol-s3', '.mrap', '--x-s3', '--table-s3'] as const;
+
+/**
+ * Validates a general purpose bucket name by the S3 User Guide's "General purpose bucket naming rules": 3-63
+ * characters of lower-case letters, digits, dots and hyphens; a letter or digit first and last; no two adjacent
+ * dots; not an IP address; none of the reserved prefixes and suffixes. Returns the reason it is bad, or undefined.
+ */
+export function bucketNameProblem(name: string): string | undefined {
+  if (name.length < 3 || name.length > 63) return `the bucket name has ${name.length} characters, not 3-63`;
+  if (!/^[a-z0-9.-]+$/.test(name)) return 'the bucket name may hold only a-z 0-9 . -';
+  if (!/^[a-z0-9]/.test(name) || !/[a-z0-9]$/.test(name)) return 'the bucket name must begin and end with a letter or digit';
+  if (name.includes('..')) return 'the bucket name has two adjacent dots';
+  if (/^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)) return 'the bucket name is formatted as an IP address';
+  const prefix = S3_RESERVED_PREFIXES.find((p) => name.startsWith(p));
+  if (prefix) return `the bucket name starts with '${prefix}', which S3 reserves`;
+  const suffix = S3_RESERVED_SUFFIXES.find((p) => name.endsWith(p));
+  if (suffix) return `the bucket name ends with '${suffix}', which S3 reserves`;
+  return undefined;
+}
+
+/**
+ * Characters of one segment of the S3 prefix: the S3 User Guide's "safe characters" for object keys (0-9 a-z A-Z
+ * `! - _ . * ' ( )`) and the printable ones of its "characters that might require special handling" (`& $ @ = ; : +
+ * ,`), but not space or `?`; never its "characters to avoid" (`\ { ^ } % ` ] " > [ ~ < # |`), control or non-ASCII
+ * characters, which the path would carry into the FSx API and the client's mount record.
+ */
+export const S3_KEY_SEGMENT = /^[0-9A-Za-z!\-_.*'()&$@=;:+,]+$/;
+
+/** Longest data repository path (FSx API Reference, CreateFileSystemLustreConfiguration, ImportPath). */
+export const S3_PATH_MAX = 900;
+
+/**
+ * Validates an S3 path FSx for Lustre accepts as a data repository: `s3://<bucket>[/<prefix>]` with a bucket name by
+ * {@link bucketNameProblem} and a prefix of `/`-separated {@link S3_KEY_SEGMENT}s (no empty, `.` or `..` segment; one
+ * trailing `/` allowed), at most {@link S3_PATH_MAX} characters. Returns the reason it is bad, or undefined.
+ */
+export function s3PathProblem(path: string): string | undefined {
+  if (typeof path !== 'string') return 'not a string';
+  if (path.length > S3_PATH_MAX) return `longer than ${S3_PATH_MAX} characters (${path.length})`;
+  if (!path.startsWith('s3://')) return "it does not start with 's3://'";
+  const [bucket, ...segments] = path.slice('s3://'.length).split('/');
+  const bad = bucketNameProblem(bucket);
+  if (bad) return bad;
+  if (segments.length > 0 && segments[segments.length - 1] === '') segments.pop();
+  const segment = segments.find((s) => s === '' || s === '.' || s === '..' || !S3_KEY_SEGMENT.test(s));
+  if (segment !== undefined) {
+    return `the prefix has a bad segment '${segment}' (segments of 0-9 A-Z a-z ! - _ . * ' ( ) & $ @ = ; : + ,, not empty, '.' or '..')`;
+  }
+  return undefined;
+}
+
+/**
+ * Whether `path` is an S3 path FSx for Lustre accepts as a data repository ({@link s3PathProblem}). Shared by the
+ * construct's prop and the app's context key.
+ */
+export function isS3DataRepositoryPath(path: string): boolean {
+  return s3PathProblem(path) === undefined;
+}
+
+/**
+ * Checks an IPv6 CIDR of a client peer (`ec2.Peer.ipv6()`, `ec2.Peer.anyIpv6()`): never a /0, and inside unique
+ * local space (fc00::/7, RFC 4193: the only IPv6 space that is not public) unless `allowPublic`. The form itself is
+ * the CDK's to check. Returns the reason it is bad, or undefined.
+ */
+export function ipv6ClientProblem(cidr: string, options: AddressSpaceOptions = {}): string | undefined {
+  const [address, prefixText] = cidr.split('/');
+  const prefix = Number(prefixText);
+  if (prefix === 0) return 'a /0 (every IPv6 address) is refused: the prefix length must be 1-128';
+  const first = address.startsWith('::') ? 0 : parseInt(address.split(':')[0], 16);
+  const uniqueLocal = prefix >= 7 && (first & 0xfe00) === 0xfc00;
+  if (uniqueLocal || options.allowPublic) return undefined;
+  return 'public IPv6 address space outside unique local space (fc00::/7); set allowPublicClientCidrs to admit public ' +
+    'addresses deliberately';
+}
+
+/**
+ * The largest FSx for Lustre storage capacity, GiB, that a plan may have: the update guard records it as a whole
+ * number of at most 7 digits (lambda/update-guard/contract.ts), about 9,765 TiB, far beyond any FSx quota.
+ */
+export const MAX_FSX_STORAGE_CAPACITY_GIB = 9_999_999;
+
+/**
+ * An EC2 resource id of a kind (`vpc`, `subnet`, `sg`, `ami`, `snap`): the prefix, `-`, and 8 or 17 lower-case hex
+ * digits (EC2 User Guide, "Resource IDs": the short form before 2016, the long one after).
+ */
+export function ec2IdPattern(kind: string): RegExp {
+  return new RegExp(`^${kind}-([0-9a-f]{8}|[0-9a-f]{17})$`);
+}
+
+/** An image id (`machineImageId`). */
+export const IMAGE_ID_PATTERN = ec2IdPattern('ami');
+
+/** A time of day in UTC, `HH:MM` from 00:00 to 23:59 (DLM's CreateRule Times; FSx's daily backup start). */
+export const TIME_OF_DAY_PATTERN = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
+
+/**
+ * The EC2 tag key that selects the cluster's client nodes (`clientTagKey`): a State Manager association targets
+ * `tag:<key>`, whose key must match `^[\p{L}\p{Z}\p{N}_.:/=\-@]*$` (SSM API Reference, Target, Key), within EC2's tag
+ * rules (EC2 User Guide, "Tag restrictions": 1-128 characters, not starting with `aws:` in any case). So letters,
+ * digits, spaces and `_ . : / = - @`, but not the `+` EC2 itself would take.
+ */
+export const TAG_KEY_PATTERN = /^(?![Aa][Ww][Ss]:)[\p{L}\p{Z}\p{N}_.:/=@-]{1,128}$/u;
+
+/** What {@link TAG_KEY_PATTERN} allows, in words, for messages. */
+export const TAG_KEY_RULE = "an EC2 tag key State Manager can target: 1-128 letters, digits, spaces or _ . : / = - @, not starting with 'aws:'";
+
 /** An EBS snapshot id. */
-export const SNAPSHOT_ID_PATTERN = /^snap-([0-9a-f]{8}|[0-9a-f]{17})$/;
+export const SNAPSHOT_ID_PATTERN = ec2IdPattern('snap');
 
 /**
  * Checks a snapshot set to restore the data volumes from against the plan: the EBS backend, one distinct snapshot

@@ -21,7 +21,7 @@ import type { TaggedResource } from '../../lambda/update-guard/aws';
 import { REPLACEMENT_RULES } from '../../lambda/update-guard/replacement-rules';
 import { WATCHED_TYPES, type WatchedType } from '../../lambda/update-guard/watched-types';
 import { valueAt } from '../../lib/update-guard';
-import { type ContextKey, parseContext, stackName } from '../../lib/context';
+import { type ContextKey, parseContext } from '../../lib/context';
 import { StorageServer, type StorageServerProps } from '../../lib/storage-server';
 import { StorageServerStack } from '../../lib/storage-server-stack';
 
@@ -52,7 +52,8 @@ const quietApp = (context: Record<string, unknown> = {}): App => new App({ stack
 /** The app's stack for context values, named as bin/storage-server.ts names it. */
 export function appTemplate(context: Context): { template: Template; stackName: string } {
   const ctx = parseContext((key) => context[key]);
-  const name = stackName(ctx.clusterName, ctx.serverName);
+  // The app's name: the stackName key, or StorageServer-<cluster>-<server> for names no other pair shares.
+  const name = ctx.stackName;
   if (context.vpcId === undefined) {
     return synth(new StorageServerStack(quietApp(), 'StorageServer', { context: ctx, stackName: name }));
   }

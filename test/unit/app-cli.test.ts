@@ -43,8 +43,9 @@ test('`cdk synth` with no context works offline and writes the stack template', 
   expect(instance?.Properties.InstanceType).toBe('m4.2xlarge');
 });
 
-test('names with _ and . synthesize: `cdk synth -c clusterName=hpc_1.a -c serverName=home_1`', async () => {
-  const run = await cdkSynth({ clusterName: 'hpc_1.a', serverName: 'home_1' });
+test('names with _ and . keep their stack name with stackName: `cdk synth -c clusterName=hpc_1.a -c serverName=home_1 -c stackName=...`', async () => {
+  // Without stackName the pair is refused: its derived name is also clusterName=hpc serverName=1-a-home-1's.
+  const run = await cdkSynth({ clusterName: 'hpc_1.a', serverName: 'home_1', stackName: 'StorageServer-hpc-1-a-home-1' });
   expect(run.stderr).not.toMatch(/Error/);
   expect(run.code).toBe(0);
   expect(fs.existsSync(path.join(run.outdir, 'StorageServer-hpc-1-a-home-1.template.json'))).toBe(true);
@@ -71,6 +72,7 @@ test.each<[Record<string, string>, RegExp]>([
   [{ capacityTiB: '1000', backend: 'ebs' }, /capacityTiB.*1000.*(FSx for Lustre|Lustre)/],
   [{ backend: 'foo' }, /backend="foo".*'auto', 'ebs', 'instance-store'/],
   [{ clusterName: 'bad name' }, /clusterName="bad name".*A-Z a-z 0-9 _ \. -/],
+  [{ clusterName: 'hpc_1.a', serverName: 'home_1' }, /clusterName="hpc_1.a".*StorageServer-hpc-1-a-home-1.*-c stackName=StorageServer-hpc-1-a-home-1/],
   [{ clientCidrs: '10.0.0.0/99' }, /clientCidrs="10.0.0.0\/99".*prefix length must be 1-32/],
   [{ vpcId: 'xyz' }, /vpcId="xyz".*vpc-0123456789abcdef0/],
   [{ clusterName: 'c'.repeat(64), serverName: 's'.repeat(60) }, /serverName="s{60}".*stack name.*128 characters/],

@@ -54,13 +54,18 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   ],
   clusterName: [
     { name: 'cluster rename', change: { clusterName: 'other' }, stricter: IDENTITY },
-    { name: 'stack name collision a_b -> a-b', base: { clusterName: 'a_b' }, change: { clusterName: 'a-b' }, stricter: IDENTITY },
+    // The app refuses both names without stackName (their derived name is also clusterName=a serverName=b-storage1's):
+    // the same stack can get another pair only when the stack is named.
+    {
+      name: 'stack name collision a_b -> a-b', base: { clusterName: 'a_b', stackName: 'StorageServer-a-b-storage1' },
+      change: { clusterName: 'a-b' }, stricter: IDENTITY,
+    },
   ],
   serverName: [
     { name: 'server rename', change: { serverName: 'storage2' }, stricter: IDENTITY },
     {
       name: 'stack name collision (a, b-storage1) -> (a-b, storage1)', base: { clusterName: 'a', serverName: 'b-storage1' },
-      change: { clusterName: 'a-b', serverName: 'storage1' }, stricter: IDENTITY,
+      change: { clusterName: 'a-b', serverName: 'storage1', stackName: 'StorageServer-a-b-storage1' }, stricter: IDENTITY,
     },
   ],
   vpcId: [
@@ -119,6 +124,8 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   fsxDataRepositoryPath: [{ name: 'an S3 data repository', change: { fsxDataRepositoryPath: 's3://hpc-inputs/run1' }, backends: ['fsx-lustre'] }],
   fsxRootSquash: [{ name: 'root squash off', change: { fsxRootSquash: 'false' }, backends: ['fsx-lustre'] }],
   clientMount: [{ name: 'no client-mount association', change: { clientMount: 'false' } }],
+  // The same stack under the name it already has, given explicitly: nothing in the template changes.
+  stackName: [{ name: 'the derived stack name given as stackName', change: { stackName: 'StorageServer-cluster-storage1' } }],
 };
 
 /** Pairs of changes. */
