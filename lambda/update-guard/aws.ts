@@ -31,33 +31,39 @@ export async function findServerResources(serverId: string): Promise<TaggedResou
   const tag: Filter = { Name: `tag:${SERVER_ID_TAG}`, Values: [serverId] };
   const found: TaggedResource[] = [];
   let token: string | undefined;
-  do {
-    const page = await ec2.send(new DescribeInstancesCommand({
-      Filters: [tag, { Name: 'instance-state-name', Values: ['pending', 'running', 'stopping', 'stopped'] }],
-      NextToken: token,
-    }));
-    for (const r of page.Reservations ?? []) for (const i of r.Instances ?? []) found.push({ kind: 'instance', id: i.InstanceId ?? '?' });
-    token = page.NextToken;
-  } while (token);
-  do {
-    const page = await ec2.send(new DescribeVolumesCommand({ Filters: [tag], NextToken: token }));
-    for (const v of page.Volumes ?? []) found.push({ kind: 'volume', id: v.VolumeId ?? '?' });
-    token = page.NextToken;
-  } while (token);
-  do {
-    const page = await ec2.send(new DescribeNetworkInterfacesCommand({ Filters: [tag], NextToken: token }));
-    for (const n of page.NetworkInterfaces ?? []) found.push({ kind: 'network-interface', id: n.NetworkInterfaceId ?? '?' });
-    token = page.NextToken;
-  } while (token);
-  do {
-    // DescribeFileSystems has no tag filter: the tags come with each file system.
-    const page = await fsx.send(new DescribeFileSystemsCommand({ NextToken: token }));
-    for (const f of page.FileSystems ?? []) {
-      const tagged = (f.Tags ?? []).some((t) => t.Key === SERVER_ID_TAG && t.Value === serverId);
-      if (tagged && f.Lifecycle !== 'DELETING') found.push({ kind: 'file-system', id: f.FileSystemId ?? '?' });
-    }
-    token = page.NextToken;
-  } while (token);
+  try {
+    do {
+      const page = await ec2.send(new DescribeInstancesCommand({
+        Filters: [tag, { Name: 'instance-state-name', Values: ['pending', 'running', 'stopping', 'stopped'] }],
+        NextToken: token,
+      }));
+      for (const r of page.Reservations ?? []) for (const i of r.Instances ?? []) found.push({ kind: 'instance', id: i.InstanceId ?? '?' });
+      token = page.NextToken;
+    } while (token);
+    do {
+      const page = await ec2.send(new DescribeVolumesCommand({ Filters: [tag], NextToken: token }));
+      for (const v of page.Volumes ?? []) found.push({ kind: 'volume', id: v.VolumeId ?? '?' });
+      token = page.NextToken;
+    } while (token);
+    do {
+      const page = await ec2.send(new DescribeNetworkInterfacesCommand({ Filters: [tag], NextToken: token }));
+      for (const n of page.NetworkInterfaces ?? []) found.push({ kind: 'network-interface', id: n.NetworkInterfaceId ?? '?' });
+      token = page.NextToken;
+    } while (token);
+    do {
+      // DescribeFileSystems has no tag filter: the tags come with each file system.
+      const page = await fsx.send(new DescribeFileSystemsCommand({ NextToken: token }));
+      for (const f of page.FileSystems ?? []) {
+        const tagged = (f.Tags ?? []).some((t) => t.Key === SERVER_ID_TAG && t.Value === serverId);
+        if (tagged && f.Lifecycle !== 'DELETING') found.push({ kind: 'file-system', id: f.FileSystemId ?? '?' });
+      }
+      token = page.NextToken;
+    } while (token);
+  } finally {
+    // The clients' keep-alive sockets would keep a process alive after the handler returns.
+    ec2.destroy();
+    fsx.destroy();
+  }
   return found;
 }
 
@@ -66,10 +72,13 @@ export const ROLLBACK_STATUS = 'UPDATE_ROLLBACK_IN_PROGRESS';
 
 /** The stack's status (`StackId` from the event), or the error that kept the guard from reading it. */
 export async function stackStatus(stackId: string): Promise<{ status?: string; error?: string }> {
+  const cfn = new CloudFormationClient({});
   try {
-    const out = await new CloudFormationClient({}).send(new DescribeStacksCommand({ StackName: stackId }));
+    const out = await cfn.send(new DescribeStacksCommand({ StackName: stackId }));
     return { status: out.Stacks?.[0]?.StackStatus };
   } catch (err) {
     return { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+  } finally {
+    cfn.destroy();
   }
 }

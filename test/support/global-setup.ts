@@ -12,11 +12,16 @@ import { HANDLER_BUNDLES_ENV } from '../../lib/handler-function';
  *   bundling itself (test/unit/handler-function.test.ts, test/integration/register-bundle.test.ts, the first
  *   `cdk synth` of test/unit/app-cli.test.ts) unset it.
  * - The Python venv (moto, cfn-lint, shellcheck) is created or checked once, not by each worker.
+ * - aws-cdk-lib's built-in template validation is off (CDK_VALIDATION=false): see below.
  */
 export default function globalSetup(): void {
   const root = path.join(__dirname, '..', '..');
   execFileSync('npm', ['run', '--silent', 'build:lambda'], { cwd: root, stdio: 'inherit' });
   process.env[HANDLER_BUNDLES_ENV] = path.join(root, 'dist', 'lambda');
+  // aws-cdk-lib's built-in template validation (CDK_VALIDATION) runs at every synth and only prints warnings; the
+  // tests lint the templates with cfn-lint and cdk-nag themselves (test/unit/gates.test.ts), and skipping it halves
+  // the cost of a synth, of which the suite makes several hundred.
+  process.env.CDK_VALIDATION = 'false';
   process.env.STORAGE_SERVER_TEST_VENV_BIN = execFileSync('bash', [path.join(__dirname, 'venv.sh')], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],

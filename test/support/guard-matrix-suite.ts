@@ -31,7 +31,7 @@ export function matrixSuite(backend: Backend, setLookup: (f: Lookup) => void): v
     for (const row of CONSTRUCT_ROWS.filter((r) => !r.backends || r.backends.includes(backend))) {
       test(`construct: ${row.name}`, async () => {
         const before = constructTemplate(constructBase);
-        const after = constructTemplate({ ...constructBase, ...row.props }, row.path, row.mutate);
+        const after = constructTemplate(constructBase, row.props, row.path, row.mutate);
         const verdict = await judge(before, after, setLookup);
         const expected = verdict.lost.length > 0 || row.stricter !== undefined ? 'refused' : 'accepted';
         const report = { row: row.name, expected, ...verdict };

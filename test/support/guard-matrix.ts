@@ -75,7 +75,8 @@ export function appTemplate(context: Context): { template: Template; stackName: 
 
 /** A StorageServer with `props` under `path` (construct ids from the stack down) in a bare stack with its own VPC. */
 export function constructTemplate(
-  props: Partial<StorageServerProps>,
+  base: Partial<StorageServerProps>,
+  props: Partial<StorageServerProps> | ((stack: Stack, vpc: ec2.IVpc) => Partial<StorageServerProps>) = {},
   path: readonly string[] = ['Storage'],
   mutate?: (server: StorageServer) => void,
 ): { template: Template; stackName: string } {
@@ -83,7 +84,8 @@ export function constructTemplate(
   const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
   let scope: Construct = stack;
   for (const id of path.slice(0, -1)) scope = new Construct(scope, id);
-  const server = new StorageServer(scope, path[path.length - 1], { vpc, clusterName: 'cluster', serverName: 'storage1', ...props });
+  const given = typeof props === 'function' ? props(stack, vpc) : props;
+  const server = new StorageServer(scope, path[path.length - 1], { vpc, clusterName: 'cluster', serverName: 'storage1', ...base, ...given });
   mutate?.(server);
   return synth(stack);
 }

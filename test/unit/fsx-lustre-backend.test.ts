@@ -255,7 +255,7 @@ describe('FSx for Lustre options of the construct', () => {
   test('two file systems in one stack: one AwsCustomResource function, whose role may update each of them', () => {
     const stack = new Stack(new App(), 'Cluster', { env: { account: '123456789012', region: 'us-east-1' } });
     const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
-    for (const name of ['scratch', 'projects']) {
+    for (const name of ['scratch', 'shared']) {
       new StorageServer(stack, name, { vpc, clusterName: 'hpc1', serverName: name, backend: 'fsx-lustre', capacityTiB: 2, mountPoint: `/${name}` });
     }
     const t = Template.fromStack(stack);

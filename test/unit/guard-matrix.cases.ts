@@ -6,7 +6,9 @@
  * holds data or the clients' address (an EBS server's instance may be replaced). `stricter` marks a row where
  * the guard refuses a change the specification lets through, with the reason; nothing else may differ.
  */
-import { Aspects } from 'aws-cdk-lib';
+import { Aspects, RemovalPolicy, type Stack } from 'aws-cdk-lib';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as sns from 'aws-cdk-lib/aws-sns';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { ContextKey } from '../../lib/context';
 import type { StorageServer, StorageServerProps } from '../../lib/storage-server';
@@ -143,7 +145,7 @@ export interface ConstructRow {
   readonly name: string;
   /** The construct path from the stack down to the server (default `Storage`). */
   readonly path?: readonly string[];
-  readonly props?: Partial<StorageServerProps>;
+  readonly props?: Partial<StorageServerProps> | ((stack: Stack, vpc: ec2.IVpc) => Partial<StorageServerProps>);
   readonly mutate?: (server: StorageServer) => void;
   readonly backends?: readonly Backend[];
   readonly stricter?: string;
@@ -163,7 +165,57 @@ export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
     }),
   },
   { name: 'nfs threads', props: { nfs: { threads: 32 } }, backends: EC2 },
+  { name: 'nfs export mode async', props: { nfs: { exportMode: 'async' } }, backends: EC2 },
+  { name: 'nfs version 4.2 only', props: { nfs: { version: '4.2' } }, backends: EC2 },
   { name: 'export path', props: { exportPath: '/export/other' }, backends: EC2 },
+  {
+    name: 'an encryption key of its own', props: (stack) => ({ encryptionKey: new kms.Key(stack, 'Key', { enableKeyRotation: true }) }),
+    backends: ['ebs'], stricter: 'EBS cannot re-encrypt a volume in place: the old volumes would stay under the old key',
+  },
+  { name: 'an encryption key of its own', props: (stack) => ({ encryptionKey: new kms.Key(stack, 'Key', { enableKeyRotation: true }) }), backends: ['instance-store', 'fsx-lustre'] },
+  { name: 'instance type pinned one size up', props: { instanceType: new ec2.InstanceType('m4.4xlarge') }, backends: ['ebs'] },
+  { name: 'instance type pinned one size up', props: { instanceType: new ec2.InstanceType('d2.2xlarge') }, backends: ['instance-store'] },
+  { name: 'data volumes destroyed with the stack', props: { dataVolumeRemovalPolicy: RemovalPolicy.DESTROY } },
+  { name: 'restore snapshot ids', props: { dataVolumeSnapshotIds: ['snap-0123456789abcdef0'] }, backends: ['ebs'], stricter: 'a volume\'s SnapshotId only matters at its creation' },
+  { name: 'snapshots every 12 hours', props: { snapshots: { intervalHours: 12 } }, backends: ['ebs'] },
+  { name: 'snapshot start time', props: { snapshots: { startTimeUtc: '04:30' } } },
+  { name: 'application-consistent snapshots', props: { snapshots: { applicationConsistent: true } }, backends: ['ebs'] },
+  { name: 'snapshots copied to another region', props: { snapshots: { crossRegionCopy: { targetRegion: 'eu-west-1' } } }, backends: ['ebs'] },
+  { name: 'keep 30 snapshots or backups', props: { snapshots: { retain: 30 } } },
+  { name: 'termination protection toggled', props: { terminationProtection: true }, backends: ['ebs'] },
+  { name: 'termination protection toggled', props: { terminationProtection: false }, backends: ['instance-store'] },
+  {
+    name: 'instance-store encryption off', props: { encryptInstanceStore: false }, backends: ['instance-store'],
+    stricter: 'the array keeps the layout it was made with',
+  },
+  { name: 'no dashboard', props: { monitoring: { dashboard: false } } },
+  { name: 'alarm thresholds', props: { monitoring: { fileSystemUsedWarningPercent: 80, fileSystemUsedCriticalPercent: 90, exportDownMinutes: 10 } } },
+  { name: 'an imported alarm topic', props: (stack) => ({ alarmTopic: sns.Topic.fromTopicArn(stack, 'Topic', 'arn:aws:sns:us-east-1:123456789012:ops') }) },
+  { name: 'an alarm e-mail', props: { alarmEmail: 'ops@example.com' } },
+  { name: 'a pinned image', props: { machineImageId: 'ami-0123456789abcdef0' }, backends: EC2 },
+  { name: 'a key pair', props: (stack) => ({ keyPair: ec2.KeyPair.fromKeyPairName(stack, 'Kp', 'ops') }), backends: EC2 },
+  { name: 'a placement group', props: (stack) => ({ placementGroup: ec2.PlacementGroup.fromPlacementGroupName(stack, 'Pg', 'hpc') }), backends: EC2 },
+  { name: 'a throughput the plan meets', props: { throughputMBps: 100 }, backends: ['ebs'] },
+  { name: 'acceptDataLoss alone', props: { acceptDataLoss: true } },
+  { name: 'legacy volume attachments', props: { legacyVolumeAttachments: true }, backends: ['ebs'], stricter: 'the server attaches its own volumes' },
+  { name: 'two data volumes', props: { dataVolumeCount: 2 }, backends: ['ebs'], stricter: 'LVM cannot restripe an existing striped volume' },
+  { name: 'join the clusterware ring', props: { clusterware: { loginIp: '10.0.1.10' } }, backends: EC2 },
+  { name: 'another parameter prefix', props: { parameterPrefix: '/hpc-storage' } },
+  { name: 'another mount point', props: { mountPoint: '/scratch/shared' } },
+  { name: 'mount roots and a mount point below one', props: { mountRoots: ['/data', '/projects'], mountPoint: '/projects/a' } },
+  { name: 'mount under /home', props: { allowHomeMountPoint: true, mountPoint: '/home/shared' } },
+  { name: 'client CIDRs', props: { clientCidrs: ['10.0.0.0/17'] } },
+  { name: 'public client CIDRs with the opt-in', props: { clientCidrs: ['198.51.100.0/24'], allowPublicClientCidrs: true } },
+  { name: 'a client security group as peer', props: (stack, vpc) => ({ clientPeers: [new ec2.SecurityGroup(stack, 'Clients', { vpc })] }) },
+  { name: 'the server in a public subnet', props: { vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC } } },
+  { name: 'cluster rename', props: { clusterName: 'other' }, stricter: IDENTITY },
+  { name: 'server rename', props: { serverName: 'storage2' }, stricter: IDENTITY },
+  { name: 'current generation', props: { generation: 'current' }, backends: ['ebs'] },
+  { name: 'SCRATCH_2', props: { fsxLustre: { deploymentType: 'SCRATCH_2' } }, backends: ['fsx-lustre'] },
+  { name: 'throughput per TiB 250', props: { fsxLustre: { perUnitStorageThroughput: 250 } }, backends: ['fsx-lustre'] },
+  { name: 'an S3 data repository', props: { fsxLustre: { dataRepositoryPath: 's3://hpc-inputs/run1' } }, backends: ['fsx-lustre'] },
+  { name: 'root squash off', props: { fsxLustre: { rootSquash: false } }, backends: ['fsx-lustre'] },
+  { name: 'root squash exemptions', props: { fsxLustre: { noSquashNids: ['10.0.1.10@tcp'] } }, backends: ['fsx-lustre'] },
 ];
 
 /** The rows of one backend. */
