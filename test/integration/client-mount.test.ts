@@ -5,6 +5,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { DeleteParameterCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { MOUNT_READ_ACTIONS, hardenMountOptions, renderFstabUpdate } from '../../lib/client-mount';
+import { mountRootProblem } from '../../lib/validation';
 import { mountParameterName, mountRecord } from '../../lambda/register/contract';
 import { motoEnv, startMoto, type Moto } from '../support/moto';
 import { venvBin } from '../support/venv';
@@ -1017,8 +1018,7 @@ describe('client-mount.sh refuses a mount point it cannot reach safely on the no
     // The lock's directory (under the test's own directory) is made for real, and not recorded.
     const realMkdir = spawnSync('sh', ['-c', 'command -v mkdir'], { encoding: 'utf8' }).stdout.trim();
     program(bin, 'mkdir', [`case "$*" in *${JSON.stringify(dir).slice(1, -1)}*) exec ${realMkdir} "$@" ;; esac`, recordArgs(mkdirs)]);
-    const cache = path.join(__dirname, '../../node_modules/.cache');
-    fs.mkdirSync(cache, { recursive: true });
+    const cache = safeCacheDir();
     base = fs.mkdtempSync(path.join(cache, 'client-mount-'));
     fs.chmodSync(base, 0o755);
     root = path.join(base, 'r');
@@ -1434,4 +1434,28 @@ function post(url: string, body: string): Promise<void> {
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/**
+ * A directory for a real tree that client-mount.sh's rule can accept as a mount root: outside the system
+ * directories (mountRootProblem, the rule the script applies) and with every ancestor root's or this user's,
+ * written by no one else. The checkout's node_modules/.cache when the checkout sits in such a place, else
+ * /srv/storage-server-tests (a fresh CI clone under /tmp is below a directory every user writes, and one under
+ * /home or /root is below a system directory). The test's own precondition then checks the tree made there.
+ */
+function safeCacheDir(): string {
+  const candidates = [path.join(__dirname, '../../node_modules/.cache'), '/srv/storage-server-tests'];
+  const safe = (dir: string): boolean => {
+    if (mountRootProblem(path.resolve(dir)) !== undefined) return false;
+    for (let d = path.dirname(dir); ; d = path.dirname(d)) {
+      if (fs.existsSync(d)) {
+        const st = fs.lstatSync(d);
+        if (!st.isDirectory() || ![0, process.getuid!()].includes(st.uid) || (st.mode & 0o022) !== 0) return false;
+      }
+      if (d === '/') return true;
+    }
+  };
+  const chosen = candidates.find(safe) ?? candidates[0];
+  fs.mkdirSync(chosen, { recursive: true, mode: 0o755 });
+  return chosen;
 }
