@@ -46,6 +46,7 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     { name: 'capacity up', change: { capacityTiB: '8' }, backends: ['ebs'] },
     { name: 'capacity up', change: { capacityTiB: '6' }, backends: ['instance-store'] },
     { name: 'capacity up', change: { capacityTiB: '24' }, backends: ['fsx-lustre'] },
+    { name: 'capacity up fourfold', change: { capacityTiB: '48' }, backends: ['fsx-lustre'] },
     { name: 'capacity down', change: { capacityTiB: '3' }, backends: ['ebs'], stricter: SHRINK },
     { name: 'capacity down', change: { capacityTiB: '2' }, backends: ['instance-store'] },
     { name: 'capacity down', change: { capacityTiB: '6' }, backends: ['fsx-lustre'], stricter: SHRINK },
@@ -117,13 +118,19 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   mountRoots: [{ name: 'another set of mount roots', change: { mountRoots: '/data,/projects', mountPoint: '/projects/shared' } }],
   allowHomeMountPoint: [{ name: 'mount under /home', change: { allowHomeMountPoint: 'true', mountPoint: '/home/shared' } }],
   generation: [{ name: 'current generation (m6i)', change: { generation: 'current' }, backends: ['ebs'] }],
-  fsxDeploymentType: [{ name: 'SCRATCH_2 instead of PERSISTENT_2', change: { fsxDeploymentType: 'SCRATCH_2' }, backends: ['fsx-lustre'] }],
+  fsxDeploymentType: [
+    { name: 'SCRATCH_2 instead of PERSISTENT_2', change: { fsxDeploymentType: 'SCRATCH_2' }, backends: ['fsx-lustre'] },
+    { name: 'PERSISTENT_1 instead of PERSISTENT_2', change: { fsxDeploymentType: 'PERSISTENT_1', fsxPerUnitStorageThroughput: '50' }, backends: ['fsx-lustre'] },
+  ],
   fsxPerUnitStorageThroughput: [{ name: 'throughput per TiB 125 -> 250', change: { fsxPerUnitStorageThroughput: '250' }, backends: ['fsx-lustre'] }],
   fsxStorageType: [{
     name: 'HDD instead of SSD', base: { fsxDeploymentType: 'PERSISTENT_1', fsxPerUnitStorageThroughput: '50' },
     change: { fsxStorageType: 'HDD', fsxPerUnitStorageThroughput: '40' }, backends: ['fsx-lustre'],
   }],
-  fsxDataRepositoryPath: [{ name: 'an S3 data repository', change: { fsxDataRepositoryPath: 's3://hpc-inputs/run1' }, backends: ['fsx-lustre'] }],
+  fsxDataRepositoryPath: [
+    { name: 'an S3 data repository', change: { fsxDataRepositoryPath: 's3://hpc-inputs/run1' }, backends: ['fsx-lustre'] },
+    { name: 'another S3 data repository', base: { fsxDataRepositoryPath: 's3://hpc-inputs/run1' }, change: { fsxDataRepositoryPath: 's3://hpc-inputs/run2' }, backends: ['fsx-lustre'] },
+  ],
   fsxRootSquash: [{ name: 'root squash off', change: { fsxRootSquash: 'false' }, backends: ['fsx-lustre'] }],
   clientMount: [{ name: 'no client-mount association', change: { clientMount: 'false' } }],
   // The same stack under the name it already has, given explicitly: nothing in the template changes.
@@ -138,6 +145,11 @@ export const PAIRS: readonly Row[] = [
   { name: 'pair: subnet + acceptDataLoss', base: { ...VPC, subnetId: SUBNET_A1 }, change: { subnetId: SUBNET_A2, acceptDataLoss: 'true' }, backends: ['instance-store'] },
   { name: 'pair: cluster rename + capacity up', change: { clusterName: 'other', capacityTiB: '24' }, backends: ['fsx-lustre'], stricter: IDENTITY },
   { name: 'pair: snapshots off + throughput', change: { snapshotRetain: '0', fsxPerUnitStorageThroughput: '250' }, backends: ['fsx-lustre'] },
+  { name: 'pair: alarm e-mail + client tag key', change: { alarmEmail: 'ops@example.com', clientTagKey: 'nodes' } },
+  { name: 'pair: server rename + acceptDataLoss', change: { serverName: 'storage2', acceptDataLoss: 'true' } },
+  { name: 'pair: capacity up + keep more snapshots', change: { capacityTiB: '24', snapshotRetain: '14' }, backends: ['fsx-lustre'] },
+  { name: 'pair: capacity down + acceptDataLoss', change: { capacityTiB: '2', acceptDataLoss: 'true' }, backends: ['instance-store'] },
+  { name: 'pair: two volumes + capacity up', change: { dataVolumeCount: '2', capacityTiB: '8' }, backends: ['ebs'], stricter: 'LVM cannot restripe an existing striped volume over more disks' },
 ];
 
 /** A change made in code, to a StorageServer in a consumer's stack: its id, its place, its props, an escape hatch. */
@@ -216,6 +228,8 @@ export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
   { name: 'an S3 data repository', props: { fsxLustre: { dataRepositoryPath: 's3://hpc-inputs/run1' } }, backends: ['fsx-lustre'] },
   { name: 'root squash off', props: { fsxLustre: { rootSquash: false } }, backends: ['fsx-lustre'] },
   { name: 'root squash exemptions', props: { fsxLustre: { noSquashNids: ['10.0.1.10@tcp'] } }, backends: ['fsx-lustre'] },
+  { name: 'PERSISTENT_1 HDD', props: { fsxLustre: { deploymentType: 'PERSISTENT_1', storageType: 'HDD', perUnitStorageThroughput: 12 } }, backends: ['fsx-lustre'] },
+  { name: 'no backups', props: { snapshots: { retain: 0 } }, backends: ['fsx-lustre'] },
 ];
 
 /** The rows of one backend. */
