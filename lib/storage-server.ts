@@ -212,8 +212,9 @@ export interface StorageServerProps {
   readonly placementGroup?: ec2.IPlacementGroupRef;
   /**
    * What happens to the EBS data volumes (or the FSx for Lustre file system) when they leave the stack. DESTROY
-   * deletes your data.
-   * @default RemovalPolicy.RETAIN
+   * deletes your data. The default keeps them on a stack update or deletion, and deletes them only when the
+   * stack's first creation rolls back (CloudFormation's `RetainExceptOnCreate`: they are new and blank then).
+   * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
    */
   readonly dataVolumeRemovalPolicy?: RemovalPolicy;
   /**

@@ -84,7 +84,9 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
     this.exportPath = exportPath;
     this.mountOptions = p.mountOptions;
     const exportMode = props.nfs?.exportMode ?? 'sync';
-    const removalPolicy = props.dataVolumeRemovalPolicy ?? RemovalPolicy.RETAIN;
+    // Retained on update and delete, not when the stack's creation rolls back: blank volumes of a failed first deploy
+    // would otherwise stay tagged as this server's, and the update guard's Create refuses to start beside them.
+    const removalPolicy = props.dataVolumeRemovalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE;
     const instanceType = props.instanceType ?? new ec2.InstanceType(plan.instanceType);
     const machineImage = serverImage(props, instanceType);
     const store = instanceStoreOf(plan, capacityTiB, instanceType);
@@ -225,7 +227,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
     if (!terminationProtection) {
       Validations.of(this.instance).acknowledge({
         id: 'AwsSolutions-EC29',
-        reason: 'The data lives on separate EBS volumes with a RETAIN removal policy, not on the instance; termination protection is a prop (terminationProtection) for sites that want it.',
+        reason: 'The data lives on separate EBS volumes retained on update and deletion (RetainExceptOnCreate), not on the instance; termination protection is a prop (terminationProtection) for sites that want it.',
       });
     }
 

@@ -147,7 +147,7 @@ export class FsxLustreServer extends Construct implements StorageBackend {
       storageType: options.storageType === 'HDD' ? fsx.StorageType.HDD : fsx.StorageType.SSD,
       // SCRATCH_2 takes no key: FSx encrypts it with its own (it refuses KmsKeyId on scratch types).
       kmsKey: persistent ? props.encryptionKey : undefined,
-      removalPolicy: props.dataVolumeRemovalPolicy ?? RemovalPolicy.RETAIN,
+      removalPolicy: props.dataVolumeRemovalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       lustreConfiguration: {
         deploymentType: fsx.LustreDeploymentType[options.deploymentType],
         perUnitStorageThroughput: persistent ? options.perUnitStorageThroughput : undefined,

@@ -306,7 +306,8 @@ check(`the server is the planned ${SERVER_TYPE} with one encrypted 5120 GiB st1 
     p.VolumeType === 'st1' && p.Size === 5120 && p.Encrypted === true,
     `data volume: ${JSON.stringify(p)}`,
   );
-  assert(volume.DeletionPolicy === 'Retain', `data volume DeletionPolicy is ${volume.DeletionPolicy}`);
+  // Kept on update and deletion; deleted only when the first creation rolls back (blank then).
+  assert(volume.DeletionPolicy === 'RetainExceptOnCreate', `data volume DeletionPolicy is ${volume.DeletionPolicy}`);
   // No VolumeAttachment (a replacement instance would collide with it): the server's apply step attaches the
   // volumes it is told about, tagged as this server's.
   const attachments = Object.keys(resourcesOfType(template, 'AWS::EC2::VolumeAttachment'));

@@ -31,7 +31,7 @@ describe('backend fsx-lustre (-c backend=fsx-lustre)', () => {
     });
     // Encrypted at rest always (FSx has no unencrypted file system); with the AWS managed key unless a key is given.
     expect(fs.Properties.KmsKeyId).toBeUndefined();
-    expect(fs.DeletionPolicy).toBe('Retain');
+    expect(fs.DeletionPolicy).toBe('RetainExceptOnCreate');
     expect(fs.UpdateReplacePolicy).toBe('Retain');
     // No EC2 server at all.
     t.resourceCountIs('AWS::EC2::Instance', 0);

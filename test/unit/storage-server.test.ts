@@ -262,7 +262,7 @@ describe('EBS data volumes', () => {
     const volumes = template.findResources('AWS::EC2::Volume');
     expect(Object.keys(volumes).map((id) => id.replace(/[0-9A-F]{8}$/, ''))).toEqual(['StorageDataVolume0', 'StorageDataVolume1']);
     for (const v of Object.values(volumes)) {
-      expect(v.DeletionPolicy).toBe('Retain');
+      expect(v.DeletionPolicy).toBe('RetainExceptOnCreate');
       expect(v.UpdateReplacePolicy).toBe('Retain');
       expect(v.Properties.Tags).toContainEqual({ Key: 'storage-server:id', Value: { 'Fn::Join': ['', [{ Ref: 'AWS::StackName' }, '/storage1']] } });
     }
