@@ -11,7 +11,7 @@ export {
   directoryProblem,
   ipv4Problem,
 } from './validation';
-export type { AddressSpaceOptions, DirectoryOptions } from './validation';
+export type { AddressSpaceOptions, DirectoryOptions, ResourceEnvironment } from './validation';
 export type { ContextKey, ContextReader, StorageServerContext } from './context';
 export * from './storage-server';
 export * from './storage-server-stack';
@@ -28,7 +28,7 @@ export type { MonitoredStorage, MonitoringOptions, StorageMonitoringProps } from
 export { SERVER_METRICS, SERVER_METRIC_NAMESPACE, ServerMetricFactory, renderAgentConfig } from './server-metrics';
 export type { AgentConfigProps, ServerMetricIdentity } from './server-metrics';
 export { UpdateGuard } from './update-guard';
-export type { DataVolumeLayout, StorageLayout, UpdateGuardProps } from './update-guard';
+export type { DataVolumeLayout, GuardIdentity, StorageLayout, UpdateGuardProps, WatchedResourceSpec } from './update-guard';
 export { VOLUME_ATTACHMENTS } from '../lambda/update-guard/contract';
 export type { ServerRegistrationProps } from './registration';
 export {

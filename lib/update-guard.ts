@@ -50,7 +50,9 @@ export interface WatchedResourceSpec {
 
 /** The names that make a server's identity. */
 export interface GuardIdentity {
+  /** The cluster the server serves; a change is refused (the server would move to another cluster). */
   readonly clusterName: string;
+  /** The server's name in its cluster; a change is refused. */
   readonly serverName: string;
   /** The `storage-server:id` tag value of its resources. */
   readonly serverId: string;

@@ -157,8 +157,8 @@ export function cidrProblem(cidr: string): string | undefined {
 
 /**
  * Validates one IPv4 host address (e.g. the clusterware master's `loginIp`): a canonical dotted quad without
- * leading zeros that names one host: not in {@link SPECIAL_PURPOSE_IPV4} (0/8, loopback, link-local, multicast,
- * reserved, broadcast), and not the network or broadcast address of its subnet ({@link LARGEST_SUBNET_PREFIX}).
+ * leading zeros that names one host: not in `SPECIAL_PURPOSE_IPV4` (0/8, loopback, link-local, multicast,
+ * reserved, broadcast), and not the network or broadcast address of its subnet (`LARGEST_SUBNET_PREFIX`).
  * Returns the reason it is bad, or undefined.
  */
 export function ipv4Problem(ip: string): string | undefined {
@@ -177,7 +177,7 @@ export function ipv4Problem(ip: string): string | undefined {
   return undefined;
 }
 
-/** The special-purpose block a canonical CIDR overlaps, if any: see {@link SPECIAL_PURPOSE_IPV4}. */
+/** The special-purpose block a canonical CIDR overlaps, if any: see `SPECIAL_PURPOSE_IPV4`. */
 function specialPurposeProblem(network: Network): string | undefined {
   const found = SPECIAL_PURPOSE_IPV4.find(({ cidr }) => {
     const special = networkOf(cidr);
@@ -189,7 +189,7 @@ function specialPurposeProblem(network: Network): string | undefined {
 /**
  * Checks that a canonical CIDR (or a canonical address, taken as /32) lies inside private address space
  * ({@link PRIVATE_IPV4_CIDRS}) or inside a concrete VPC CIDR, unless `allowPublic`; with `allowPublic`, that it
- * touches no special-purpose block ({@link SPECIAL_PURPOSE_IPV4}: multicast, loopback, ...). Returns the reason it
+ * touches no special-purpose block (`SPECIAL_PURPOSE_IPV4`: multicast, loopback, ...). Returns the reason it
  * is bad, or undefined. Validate the form first ({@link cidrProblem}, {@link ipv4Problem}).
  */
 export function addressSpaceProblem(cidrOrAddress: string, options: AddressSpaceOptions = {}): string | undefined {
@@ -359,11 +359,17 @@ export function partitionOf(region: string): string {
   return PARTITIONS.find((p) => p.regions.test(region))!.partition;
 }
 
-/** Where a resource must be: see {@link topicArnProblem}. */
+/** Where a resource must be: the stack's region and account, for a topic ARN given in context or props. */
 export interface ResourceEnvironment {
-  /** The stack's region, when known (an env-agnostic stack's is not). */
+  /**
+   * The stack's region, when known (an env-agnostic stack's is not).
+   * @default - unknown: the region is not checked
+   */
   readonly region?: string;
-  /** The stack's account, when known. */
+  /**
+   * The stack's account, when known.
+   * @default - unknown: the account is not checked
+   */
   readonly account?: string;
 }
 
