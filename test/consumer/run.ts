@@ -216,8 +216,8 @@ check('the packed code imports only Node built-ins, its dependencies and its pee
   const builtins = new Set(builtinModules);
   const problems: string[] = [];
   for (const file of filesUnder(installed).filter((f) => /\.(js|d\.ts)$/.test(f))) {
-    // The Lambda bundle is checked by loading it (below): the SDK in it has optional requires in try/catch.
-    if (file.startsWith('dist/lambda/register/bundle/')) continue;
+    // The Lambda bundles are checked by loading them (below): the SDK in them has optional requires in try/catch.
+    if (/^dist\/lambda\/[^/]+\/bundle\//.test(file)) continue;
     const text = fs.readFileSync(path.join(installed, file), 'utf8');
     const specifiers = [...text.matchAll(/(?:require\(|from |import\()\s*["']([^"'\s]+)["']/g)].map(
       (m) => m[1],
@@ -240,20 +240,22 @@ check('the packed code imports only Node built-ins, its dependencies and its pee
   assert(problems.length === 0, problems.join('\n'));
 });
 
-check('the Lambda bundle loads in a bare Node process (no node_modules) and exports its handler', () => {
-  // A directory with no node_modules above it: like Lambda, only Node's built-ins and the bundle itself.
-  const sandbox = path.join(work, 'lambda');
-  fs.mkdirSync(sandbox);
-  for (const f of ['index.js', 'index.js.map']) {
-    fs.copyFileSync(path.join(installed, 'dist', 'lambda', 'register', 'bundle', f), path.join(sandbox, f));
+check('each Lambda bundle (registration, update guard) loads in a bare Node process (no node_modules) and exports its handler', () => {
+  for (const name of ['register', 'update-guard']) {
+    // A directory with no node_modules above it: like Lambda, only Node's built-ins and the bundle itself.
+    const sandbox = path.join(work, `lambda-${name}`);
+    fs.mkdirSync(sandbox);
+    for (const f of ['index.js', 'index.js.map']) {
+      fs.copyFileSync(path.join(installed, 'dist', 'lambda', name, 'bundle', f), path.join(sandbox, f));
+    }
+    const reachable = [sandbox, ...ancestors(sandbox)].filter((d) =>
+      fs.existsSync(path.join(d, 'node_modules')),
+    );
+    assert(reachable.length === 0, `node_modules reachable from the sandbox: ${reachable.join(', ')}`);
+    const script = "process.stdout.write(typeof require('./index.js').handler)";
+    const out = run(process.execPath, ['--enable-source-maps', '-e', script], sandbox);
+    assert(out === 'function', `the ${name} bundle's handler export is ${out}`);
   }
-  const reachable = [sandbox, ...ancestors(sandbox)].filter((d) =>
-    fs.existsSync(path.join(d, 'node_modules')),
-  );
-  assert(reachable.length === 0, `node_modules reachable from the sandbox: ${reachable.join(', ')}`);
-  const script = "process.stdout.write(typeof require('./index.js').handler)";
-  const out = run(process.execPath, ['--enable-source-maps', '-e', script], sandbox);
-  assert(out === 'function', `the bundle's handler export is ${out}`);
 });
 
 check(
