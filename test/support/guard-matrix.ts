@@ -106,8 +106,8 @@ type Lookup = (serverId: string) => TaggedResource[];
 
 /**
  * Diffs `before` and `after` and runs the guard: an Update when the guard keeps its logical id, a Create when it
- * is new (the resources of the first template then exist, as in CloudFormation). `lookup` receives what the
- * mocked tag lookup should answer.
+ * is new (the resources of the first template then exist, as in CloudFormation). `setLookup` sets what the
+ * mocked tag lookup answers.
  */
 export async function judge(
   before: { template: Template; stackName: string },
@@ -152,10 +152,7 @@ export async function judge(
   const oldGuard = guardOf(before.template);
   const newGuard = guardOf(after.template);
   if (!newGuard) throw new Error('the second template has no update guard');
-  const resolveOld = resolver(before, () => 0);
-  const resolveNew = resolver(after, (id, attr) =>
-    (attr === 'LatestVersionNumber' ? changed.has(id) : replaced.has(id)) || !(id in before.template.Resources) ? 1 : 0);
-  const newProps = resolveNew(newGuard.props) as Record<string, unknown>;
+  const newProps = resolveAfter(newGuard.props) as Record<string, unknown>;
   let event: CdkCustomResourceEvent;
   const base = {
     ServiceToken: 'token', ResponseURL: 'https://example.invalid/', StackId: `arn:aws:cloudformation:${REGION}:${ACCOUNT}:stack/${after.stackName}/1`,
@@ -163,7 +160,7 @@ export async function judge(
   };
   setLookup(() => []); // the first deployment: nothing of the server exists yet
   if (oldGuard && oldGuard.id === newGuard.id) {
-    const oldProps = resolveOld(oldGuard.props) as Record<string, unknown>;
+    const oldProps = resolveBefore(oldGuard.props) as Record<string, unknown>;
     const created = await handler({ ...base, RequestType: 'Create', ResourceProperties: { ...oldProps, ServiceToken: 'token' } } as never);
     event = {
       ...base, RequestType: 'Update', PhysicalResourceId: String(created.PhysicalResourceId),
@@ -175,7 +172,7 @@ export async function judge(
   // The tag lookup answers with the first template's resources tagged as this server (they exist at the Create).
   setLookup((serverId) => Object.entries(before.template.Resources)
     .filter(([, r]) => (WATCHED_TYPES as readonly string[]).includes(r.Type))
-    .filter(([, r]) => ((resolveOld(r.Properties?.Tags ?? []) as { Key: string; Value: string }[])
+    .filter(([, r]) => ((resolveBefore(r.Properties?.Tags ?? []) as { Key: string; Value: string }[])
       .some((t) => t.Key === 'storage-server:id' && t.Value === serverId)))
     .map(([id, r]) => ({ kind: r.Type === 'AWS::EC2::Volume' ? 'volume' : r.Type === 'AWS::EC2::Instance' ? 'instance' :
       r.Type === 'AWS::EC2::NetworkInterface' ? 'network-interface' : 'file-system', id: `${id}-physical` })));
