@@ -6,6 +6,8 @@
  * values from cdk.json; both are accepted.
  */
 import { Backend, FsxLustreDeploymentType, FsxLustreStorageType, Generation, StoragePlan, StorageRequest, planStorage } from './sizing';
+import { Token } from 'aws-cdk-lib';
+import { RegionInfo } from 'aws-cdk-lib/region-info';
 import { resolveFsxLustreOptions } from './sizing/fsx-lustre';
 import {
   DASHBOARD_NAME_PATTERN, EMAIL_PATTERN, IMAGE_ID_PATTERN, ec2IdPattern, EMAIL_RULE, MAX_FSX_STORAGE_CAPACITY_GIB, NAME_PATTERN, NAME_RULE, ResourceEnvironment,
@@ -90,6 +92,22 @@ export interface StorageServerContext {
    * @default - the VPC's first private subnet with egress
    */
   readonly subnetId?: string;
+  /**
+   * Another stack of this app whose new VPC this server joins (its stack name, e.g. `StorageServer-hpc1-home`),
+   * placed in the same subnet as that stack's server: the VPC, its CIDR and the subnet are imported from the
+   * exports every stack with a new VPC publishes (`<stack>:VpcId`, ...), so synth stays offline and CloudFormation
+   * refuses to delete the first stack while this one uses its network. Same account and region; not with `vpcId`,
+   * `subnetId` or `availabilityZone`.
+   * @default - the stack's own VPC (`vpcId`, or a new one)
+   */
+  readonly vpcFrom?: string;
+  /**
+   * Availability zone of a new VPC (e.g. `us-east-1b`): the VPC then spans this one zone and the server runs
+   * there. d2 and m4 are not offered in every zone (`aws ec2 describe-instance-type-offerings`); choose it at the
+   * first deploy: a later change moves the subnet, which the update guard refuses. Not with `vpcId` or `vpcFrom`.
+   * @default - the region's first two zones, the server in the first
+   */
+  readonly availabilityZone?: string;
   /**
    * CIDRs allowed to mount (comma-separated in `-c`): the export lists them and the security group admits
    * TCP 2049 from them. Canonical CIDRs only (no leading zeros, no host bits, prefix 1-32), inside private
@@ -226,6 +244,10 @@ export const CONTEXT_DEFAULTS = {
   vpcId: undefined,
   /** Absent: the VPC's first private subnet with egress. */
   subnetId: undefined,
+  /** Absent: the stack's own VPC. */
+  vpcFrom: undefined,
+  /** Absent: a new VPC spans the region's first two zones. */
+  availabilityZone: undefined,
   /** Absent: the VPC's CIDR may mount, unless a client security group is given. */
   clientCidrs: undefined,
   /** Absent: no client security group is admitted. */
@@ -358,6 +380,14 @@ export function parseContext(read: ContextReader, target: ResourceEnvironment = 
   if (subnetId !== undefined && vpcId === undefined) {
     throw contextError('subnetId', subnetId, 'only together with vpcId (a new VPC has no subnet id before deploy)');
   }
+  const vpcFrom = optional('vpcFrom', parseVpcFrom);
+  if (vpcFrom !== undefined && vpcId !== undefined) {
+    throw contextError('vpcFrom', vpcFrom, 'only without vpcId (the server joins either a looked-up VPC or another stack\'s)');
+  }
+  const availabilityZone = optional('availabilityZone', (key, value) => parseAvailabilityZone(key, value, target));
+  if (availabilityZone !== undefined && (vpcId !== undefined || vpcFrom !== undefined)) {
+    throw contextError('availabilityZone', availabilityZone, `only for a new VPC (not with ${vpcId !== undefined ? 'vpcId: choose the zone by subnetId' : 'vpcFrom: the server joins that stack\'s subnet'})`);
+  }
   const allowPublicClientCidrs = optional('allowPublicClientCidrs', parseBoolean) ?? CONTEXT_DEFAULTS.allowPublicClientCidrs;
   // A looked-up VPC's CIDR is known only to the construct, which checks the address space then (a CIDR
   // inside the VPC is fine even if public); a new VPC's CIDR is private, so private space is the rule here.
@@ -365,6 +395,9 @@ export function parseContext(read: ContextReader, target: ResourceEnvironment = 
   const clusterName = optional('clusterName', parseName) ?? CONTEXT_DEFAULTS.clusterName;
   const serverName = optional('serverName', parseServerName) ?? CONTEXT_DEFAULTS.serverName;
   const name = parseStackName(raw, clusterName, serverName);
+  if (vpcFrom !== undefined && vpcFrom === name) {
+    throw contextError('vpcFrom', vpcFrom, `another stack's name (this stack is ${name})`);
+  }
   const capacityTiB = optional('capacityTiB', parseCapacity) ?? CONTEXT_DEFAULTS.capacityTiB;
   const backend = optional('backend', parseBackend) ?? CONTEXT_DEFAULTS.backend;
   const dataVolumeCount = optional('dataVolumeCount', parseVolumeCount);
@@ -384,6 +417,8 @@ export function parseContext(read: ContextReader, target: ResourceEnvironment = 
     stackName: name,
     vpcId,
     subnetId,
+    vpcFrom,
+    availabilityZone,
     clientCidrs: optional('clientCidrs', (key, value) => parseCidrList(key, value, space)),
     clientSecurityGroupId: optional('clientSecurityGroupId', parseSecurityGroupId),
     allowPublicClientCidrs,
@@ -467,6 +502,30 @@ function parseFsxKeys(
 function parseMountPoint(key: ContextKey, value: string, allowHome: boolean): string {
   const problem = directoryProblem(value, { allowHome });
   if (problem) throw contextError(key, value, `an absolute directory outside the system directories: ${problem}`);
+  return value;
+}
+
+function parseVpcFrom(key: ContextKey, value: string): string {
+  if (!STACK_NAME_PATTERN.test(value)) {
+    throw contextError(key, value, 'the name of another stack of this app that made its own VPC, e.g. StorageServer-hpc1-home ' +
+      `(a CloudFormation stack name: a letter, then letters, digits and hyphens, at most ${STACK_NAME_MAX} characters)`);
+  }
+  return value;
+}
+
+/**
+ * An availability zone name: a region CDK knows (aws-cdk-lib's RegionInfo, kept with the library) and a zone
+ * letter; in the deploy's region when the CLI gives one.
+ */
+function parseAvailabilityZone(key: ContextKey, value: string, target: ResourceEnvironment): string {
+  const region = /^(.+\d)([a-z])$/.exec(value)?.[1];
+  if (region === undefined || !RegionInfo.regions.some((r) => r.name === region)) {
+    throw contextError(key, value, 'an availability zone name: a region and a zone letter, e.g. us-east-1b ' +
+      '(aws ec2 describe-availability-zones lists those of a region)');
+  }
+  if (target.region !== undefined && !Token.isUnresolved(target.region) && target.region !== region) {
+    throw contextError(key, value, `a zone of the region this deploy targets, ${target.region} (e.g. ${target.region}a)`);
+  }
   return value;
 }
 

@@ -1,4 +1,4 @@
-import { CfnOutput, CfnResource, Stack, StackProps, Token } from 'aws-cdk-lib';
+import { CfnOutput, CfnResource, Fn, Stack, StackProps, Token } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -32,7 +32,9 @@ export class StorageServerStack extends Stack {
     const ctx = props.context;
 
     if (ctx.vpcId !== undefined) requireLookupEnvironment(this, ctx.vpcId);
-    const vpc = ctx.vpcId ? ec2.Vpc.fromLookup(this, 'Vpc', { vpcId: ctx.vpcId }) : this.newVpc();
+    const vpc = ctx.vpcId ? ec2.Vpc.fromLookup(this, 'Vpc', { vpcId: ctx.vpcId })
+      : ctx.vpcFrom ? importSharedVpc(this, ctx.vpcFrom)
+        : this.newVpc(ctx.availabilityZone);
     // Before the VPC lookup has run, the VPC is CDK's placeholder, which has no subnet of that id: the subnet is
     // selected on the synth after the lookup (refusing here would stop the CLI before it could look the VPC up).
     const vpcSubnets: ec2.SubnetSelection | undefined =
@@ -92,6 +94,7 @@ export class StorageServerStack extends Stack {
       mountRoots: ctx.mountRoots,
     }) : undefined;
 
+    if (vpc instanceof ec2.Vpc) exportSharedVpc(this, vpc, this.server.subnet);
     const { plan } = this.server;
     new CfnOutput(this, 'PlanSummary', {
       description: 'What the planner chose',
@@ -171,10 +174,16 @@ export class StorageServerStack extends Stack {
     if (handler instanceof CfnResource) handler.addMetadata('cfn-lint', { config: { ignore_checks: ['W3005'] } });
   }
 
-  /** Two AZs, one NAT gateway (the server needs egress for packages, SSM and CloudFormation signals). */
-  private newVpc(): ec2.Vpc {
+  /**
+   * Two AZs (or the one chosen), one NAT gateway (the server needs egress for packages, SSM and CloudFormation
+   * signals). Its attributes are exported for the stacks that join it (`vpcFrom`).
+   */
+  private newVpc(availabilityZone: string | undefined): ec2.Vpc {
+    // The zone is the user's deliberate choice (a type not offered in the region's first zone): cfn-lint's advice
+    // against a literal zone (W3010) does not apply to this template.
+    if (availabilityZone) this.templateOptions.metadata = { ...this.templateOptions.metadata, 'cfn-lint': { config: { ignore_checks: ['W3010'] } } };
     const vpc = new ec2.Vpc(this, 'Vpc', {
-      maxAzs: 2,
+      ...(availabilityZone ? { availabilityZones: [availabilityZone] } : { maxAzs: 2 }),
       natGateways: 1,
       // Close the default security group whatever the app's feature flags say (NIST/HIPAA packs).
       restrictDefaultSecurityGroup: true,
@@ -187,6 +196,52 @@ export class StorageServerStack extends Stack {
     vpc.addFlowLog('FlowLog', { destination: ec2.FlowLogDestination.toCloudWatchLogs(flowLogGroup) });
     return vpc;
   }
+}
+
+/**
+ * The names of the exports through which a stack's new VPC is shared (`vpcFrom`): the VPC, its CIDR (the clients'
+ * address space and the allowed servers of the client-mount association), and the subnet its server runs in, with
+ * that subnet's zone and route table. One subnet, so the importing stack knows the count at synth.
+ */
+export function sharedVpcExportNames(stackName: string): Record<'vpcId' | 'vpcCidr' | 'subnetId' | 'availabilityZone' | 'routeTableId', string> {
+  return {
+    vpcId: `${stackName}:VpcId`,
+    vpcCidr: `${stackName}:VpcCidr`,
+    subnetId: `${stackName}:SubnetId`,
+    availabilityZone: `${stackName}:AvailabilityZone`,
+    routeTableId: `${stackName}:RouteTableId`,
+  };
+}
+
+/** Publishes the new VPC and the server's subnet under {@link sharedVpcExportNames}. */
+function exportSharedVpc(stack: Stack, vpc: ec2.IVpc, subnet: ec2.ISubnet): void {
+  const names = sharedVpcExportNames(stack.stackName);
+  const values = {
+    vpcId: vpc.vpcId,
+    vpcCidr: vpc.vpcCidrBlock,
+    subnetId: subnet.subnetId,
+    availabilityZone: subnet.availabilityZone,
+    routeTableId: subnet.routeTable.routeTableId,
+  };
+  for (const [key, exportName] of Object.entries(names) as [keyof typeof names, string][]) {
+    new CfnOutput(stack, `Shared${key[0].toUpperCase()}${key.slice(1)}`, {
+      description: `For stacks that join this VPC (-c vpcFrom=${stack.stackName})`,
+      value: values[key],
+      exportName,
+    });
+  }
+}
+
+/** The VPC and subnet another stack of the app exported ({@link sharedVpcExportNames}): no lookup, no credentials. */
+function importSharedVpc(scope: Construct, from: string): ec2.IVpc {
+  const names = sharedVpcExportNames(from);
+  return ec2.Vpc.fromVpcAttributes(scope, 'Vpc', {
+    vpcId: Fn.importValue(names.vpcId),
+    vpcCidrBlock: Fn.importValue(names.vpcCidr),
+    availabilityZones: [Fn.importValue(names.availabilityZone)],
+    privateSubnetIds: [Fn.importValue(names.subnetId)],
+    privateSubnetRouteTableIds: [Fn.importValue(names.routeTableId)],
+  });
 }
 
 /** One line: what the planner chose, its estimate and its cost. */

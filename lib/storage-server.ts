@@ -378,6 +378,8 @@ export function clientMountOptions(version: '4.1' | '4.2'): string {
 export class StorageServer extends Construct implements ec2.IConnectable {
   /** The EC2 instance serving NFS (backends `ebs` and `instance-store`; undefined for `fsx-lustre`). */
   public readonly instance?: ec2.Instance;
+  /** The subnet the server (or the file system) is in: the first of `vpcSubnets`, or the VPC's first private one. */
+  public readonly subnet: ec2.ISubnet;
   /** The FSx for Lustre file system (backend `fsx-lustre`; undefined otherwise). */
   public readonly fileSystem?: fsx.LustreFileSystem;
   /** How clients mount it: `nfs4`, or `lustre` for FSx for Lustre. */
@@ -477,6 +479,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     const subnet = props.vpc.selectSubnets(props.vpcSubnets ?? { subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS })
       .subnets[0];
     if (!subnet) throw new Error('vpcSubnets: the selection matches no subnet in the VPC; select at least one subnet.');
+    this.subnet = subnet;
 
     validateUniqueInCluster(this);
 

@@ -211,6 +211,15 @@ function hex17(name: string): string {
   return createHash('sha256').update(name).digest('hex').slice(0, 17);
 }
 
+/** Another stack's export (`vpcFrom`), in the form AWS gives the exported value. */
+function imported(exportName: string): string {
+  const kind = exportName.slice(exportName.lastIndexOf(':') + 1);
+  if (kind === 'VpcCidr') return '10.1.0.0/16';
+  if (kind === 'AvailabilityZone') return AZS[0];
+  const type = { VpcId: 'AWS::EC2::VPC', SubnetId: 'AWS::EC2::Subnet' }[kind];
+  return physical(type, `import:${exportName}`);
+}
+
 /** Resolves intrinsics as CloudFormation would for a custom resource's properties (scalars become strings). */
 function resolver(t: { template: Template; stackName: string }, generation: (id: string, attr?: string) => number) {
   const pseudo: Record<string, string> = {
@@ -246,6 +255,7 @@ function resolver(t: { template: Template; stackName: string }, generation: (id:
           return (resolve(list) as unknown[]).join(sep);
         }
         case 'Fn::Base64': return Buffer.from(String(resolve(arg))).toString('base64');
+        case 'Fn::ImportValue': return imported(String(resolve(arg)));
         default: throw new Error(`the matrix cannot resolve ${keys[0]}`);
       }
     }

@@ -91,3 +91,36 @@ export function typeCheckBlocks(blocks: CodeBlock[]): string[] {
   }
   return problems;
 }
+
+/** One shell command of a README ```sh block: continuation lines joined, comments and blank lines dropped. */
+export interface ShellCommand {
+  readonly command: string;
+  /** 1-based README line where the command starts. */
+  readonly line: number;
+  /** Title of the `## ` section the command is in. */
+  readonly section: string;
+}
+
+/** Every command of the ```sh / ```bash / ```console blocks of `markdown`, in order. */
+export function shellCommands(markdown: string): ShellCommand[] {
+  const commands: ShellCommand[] = [];
+  for (const block of codeBlocks(markdown).filter((b) => ['sh', 'bash', 'shell', 'console'].includes(b.lang))) {
+    const lines = block.code.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const start = i;
+      let text = lines[i];
+      while (text.endsWith('\\') && i + 1 < lines.length) text = `${text.slice(0, -1).trimEnd()} ${lines[++i].trim()}`;
+      const command = text.replace(/^\$ /, '').trim();
+      if (command === '' || command.startsWith('#')) continue;
+      commands.push({ command, line: block.line + 1 + start, section: block.section });
+    }
+  }
+  return commands;
+}
+
+/** The `-c key=value` pairs of a `cdk synth|deploy|diff` command line (values without quotes or spaces). */
+export function cdkContextOf(command: string): Record<string, string> {
+  const context: Record<string, string> = {};
+  for (const m of command.matchAll(/(?:^|\s)(?:-c|--context)\s+([A-Za-z0-9_]+)=(\S+)/g)) context[m[1]] = m[2].replace(/^'(.*)'$/, '$1');
+  return context;
+}

@@ -66,6 +66,14 @@ export const VARIANTS: { name: string; context: Partial<Record<ContextKey, strin
   { name: 'alarmEmail=ops@example.com (an encrypted alarm topic)', context: { alarmEmail: 'ops@example.com' } },
   { name: 'generation=current capacityTiB=10 (m6i)', context: { generation: 'current', capacityTiB: '10' } },
   { name: 'backend=fsx-lustre capacityTiB=12', context: { backend: 'fsx-lustre', capacityTiB: '12' } },
+  { name: 'availabilityZone=us-east-1b (a new VPC in one chosen zone)', context: { availabilityZone: 'us-east-1b' } },
+  {
+    name: 'vpcFrom=StorageServer-hpc1-home (the README\'s scratch, in the home stack\'s VPC)',
+    context: {
+      clusterName: 'hpc1', serverName: 'scratch', backend: 'fsx-lustre', capacityTiB: '24', fsxDeploymentType: 'SCRATCH_2',
+      mountPoint: '/scratch', clientMount: 'false', vpcFrom: 'StorageServer-hpc1-home',
+    },
+  },
   { name: 'backend=fsx-lustre capacityTiB=100', context: { backend: 'fsx-lustre', capacityTiB: '100' } },
   { name: 'capacityTiB=100 (auto: FSx PERSISTENT_1 HDD)', context: { capacityTiB: '100' } },
   {

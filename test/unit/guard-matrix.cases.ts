@@ -74,6 +74,12 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   vpcId: [
     { name: 'a new VPC -> a looked-up VPC', change: { ...VPC } },
   ],
+  vpcFrom: [
+    { name: 'a new VPC -> another stack\'s VPC', change: { vpcFrom: 'StorageServer-hpc1-home' } },
+  ],
+  availabilityZone: [
+    { name: 'a new VPC -> a new VPC in a chosen zone', change: { availabilityZone: 'us-east-1b' } },
+  ],
   subnetId: [
     { name: 'another subnet in the same zone', base: { ...VPC, subnetId: SUBNET_A1 }, change: { subnetId: SUBNET_A2 } },
     { name: 'a subnet in another zone', base: { ...VPC, subnetId: SUBNET_A1 }, change: { subnetId: SUBNET_B1 } },

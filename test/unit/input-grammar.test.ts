@@ -12,7 +12,7 @@ import { CONTEXT_DEFAULTS, ContextKey, parseContext } from '../../lib/context';
 import {
   LOWER, TARGET, arn, badEc2Id, badEmail, badName, badPrintable, badS3Path, badStackName, badTagKey, badTopicArn, bool,
   cfnStackName, decimal, ec2Id, email, hostBitsCidr, leadingZero, name, notBool, notDecimal, notOneOf, printable, privateCidr,
-  privateHost, publicCidr, publicHost, publicUnicastCidr, s3Path, specialCidr, specialHost, stringOf, subnetEdge, tagKey,
+  OTHER_REGIONS, privateHost, publicCidr, publicHost, publicUnicastCidr, s3Path, specialCidr, specialHost, stringOf, subnetEdge, tagKey,
   topicName, wholeIn,
 } from '../support/grammars';
 
@@ -130,6 +130,25 @@ const ROWS: Record<ContextKey, Row> = {
     fixedInvalid: ['1stack', '-stack', 'stack_1', 'stack.1', 'x'.repeat(129)],
   },
   vpcId: { valid: ec2Id('vpc'), invalid: badEc2Id('vpc'), fixedValid: ['vpc-01234567'], fixedInvalid: ['vpc-12345', 'vpc-0123456789ABCDEF0', 'subnet-01234567'] },
+  vpcFrom: {
+    // A CloudFormation stack name (AWS CloudFormation User Guide, "Stack name" constraints), not this stack's own.
+    valid: cfnStackName.filter((n) => n !== 'StorageServer-cluster-storage1'),
+    invalid: fc.oneof(badStackName, cfnStackName.map((n): [string, Context] => [n, { vpcId: 'vpc-0123456789abcdef0' }])),
+    fixedValid: ['StorageServer-hpc1-home', 'S'],
+    fixedInvalid: ['StorageServer-cluster-storage1', 'stack_1', ['StorageServer-hpc1-home', { vpcId: 'vpc-01234567' }]],
+  },
+  availabilityZone: {
+    // AWS's zone names: the region's name and a zone letter (EC2 User Guide, "Regions and Zones"); in the target region.
+    valid: fc.constantFrom(...LOWER.slice(0, 6)).map((z) => `${TARGET.region}${z}`),
+    invalid: fc.oneof(
+      fc.tuple(fc.constantFrom(...OTHER_REGIONS), fc.constantFrom(...LOWER)).map(([r, z]) => `${r}${z}`),
+      fc.constantFrom(...LOWER).map((z): [string, Context] => [`${TARGET.region}${z}`, { vpcId: 'vpc-0123456789abcdef0' }]),
+      printable.filter((t) => !/^us-east-1[a-z]$/.test(t.trim()) && t.trim() !== ''),
+    ),
+    fixedValid: ['us-east-1a', 'us-east-1f'],
+    fixedInvalid: ['us-east-1', 'us-east-1A', 'use1-az1', 'xx-east-1a', 'eu-west-1a', 'us-east-1-bos-1a',
+      ['us-east-1b', { vpcFrom: 'StorageServer-hpc1-home' }]],
+  },
   subnetId: {
     base: { vpcId: 'vpc-0123456789abcdef0' },
     valid: ec2Id('subnet'),
