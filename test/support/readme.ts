@@ -32,11 +32,14 @@ export function codeBlocks(markdown: string): CodeBlock[] {
   for (let i = 0; i < lines.length; i++) {
     const heading = /^## (.+?)\s*$/.exec(lines[i]);
     if (heading) section = heading[1];
-    const fence = /^```\s*([\w-]*)/.exec(lines[i]);
+    // Fences may be indented (a block inside a list item); the block's lines lose that indentation.
+    const fence = /^(\s*)```\s*([\w-]*)/.exec(lines[i]);
     if (!fence) continue;
-    const end = lines.findIndex((l, j) => j > i && /^```\s*$/.test(l));
+    const end = lines.findIndex((l, j) => j > i && /^\s*```\s*$/.test(l));
     if (end < 0) throw new Error(`unclosed code fence at line ${i + 1}`);
-    blocks.push({ lang: fence[1], code: lines.slice(i + 1, end).join('\n'), line: i + 1, section });
+    const indent = fence[1].length;
+    const code = lines.slice(i + 1, end).map((l) => (l.slice(0, indent).trim() === '' ? l.slice(indent) : l)).join('\n');
+    blocks.push({ lang: fence[2], code, line: i + 1, section });
     i = end;
   }
   return blocks;
@@ -99,20 +102,28 @@ export interface ShellCommand {
   readonly line: number;
   /** Title of the `## ` section the command is in. */
   readonly section: string;
+  /** Marked as needing an AWS account: by a comment on its line, or a comment line above it in its block. */
+  readonly needsAwsAccount: boolean;
 }
+
+/** The marker a README shell command carries when it cannot run without an AWS account. */
+export const AWS_ACCOUNT_MARKER = 'needs an AWS account';
 
 /** Every command of the ```sh / ```bash / ```console blocks of `markdown`, in order. */
 export function shellCommands(markdown: string): ShellCommand[] {
   const commands: ShellCommand[] = [];
   for (const block of codeBlocks(markdown).filter((b) => ['sh', 'bash', 'shell', 'console'].includes(b.lang))) {
     const lines = block.code.split('\n');
+    let markedAbove = false;
     for (let i = 0; i < lines.length; i++) {
       const start = i;
       let text = lines[i];
       while (text.endsWith('\\') && i + 1 < lines.length) text = `${text.slice(0, -1).trimEnd()} ${lines[++i].trim()}`;
       const command = text.replace(/^\$ /, '').trim();
+      if (command.startsWith('#')) markedAbove ||= command.includes(AWS_ACCOUNT_MARKER);
       if (command === '' || command.startsWith('#')) continue;
-      commands.push({ command, line: block.line + 1 + start, section: block.section });
+      const needsAwsAccount = markedAbove || /\s#.*/.exec(command)?.[0].includes(AWS_ACCOUNT_MARKER) === true;
+      commands.push({ command, line: block.line + 1 + start, section: block.section, needsAwsAccount });
     }
   }
   return commands;
