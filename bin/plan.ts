@@ -63,9 +63,13 @@ export function main(argv: readonly string[], output: Output): number {
     output.out(render(command));
     return 0;
   } catch (err) {
-    const usage = err instanceof UsageError;
-    output.err(`Error: ${(err as Error).message}${usage ? `\n${USAGE} (--help lists the options)` : ''}`);
-    return usage ? 2 : 1;
+    const message = (err as Error).message;
+    if (err instanceof UsageError) {
+      output.err(`Error: ${message}\n${USAGE} (--help lists the options)`);
+      return 2;
+    }
+    output.err(`Error: ${message}${optionsNamed(message)}`);
+    return 1;
   }
 }
 
@@ -107,6 +111,16 @@ function render({ request, instanceType, json }: PlanCommand): string {
   return `${formatPlanTable(plan)}\n\nThe best plan of each backend for the same request` +
     `${layout.length > 0 ? ` (${layout.join(' and ')} shape${layout.length > 1 ? '' : 's'} the ebs row only)` : ''}:\n` +
     formatBackendComparison(request, { instanceType });
+}
+
+/** The planner's messages name its request's fields: the options that set those a message names. */
+const FIELD_OPTIONS: readonly [string, string][] = [
+  ['capacityTiB', 'the first argument'], ['throughputMBps', '--throughput'], ['dataVolumeCount', '--volumes'], ['instanceType', '--instance-type'],
+];
+
+function optionsNamed(message: string): string {
+  const named = FIELD_OPTIONS.filter(([field]) => new RegExp(`\\b${field}\\b`).test(message));
+  return named.length === 0 ? '' : `\n(on this command line ${named.map(([field, option]) => `${field} is ${option}`).join(', ')})`;
 }
 
 function optional<T>(values: ReadonlyMap<string, string>, name: string, parse: (name: string, value: string) => T): T | undefined {

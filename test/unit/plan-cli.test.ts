@@ -42,7 +42,7 @@ describe('npm run plan: the process', () => {
   test('a request the planner refuses: exit 1, its message on stderr, no stack trace', () => {
     const run = spawnPlan('100', 'ebs');
     expect([run.status, run.stdout]).toEqual([1, '']);
-    expect(run.stderr).toMatch(/^Error: capacityTiB must be .* at most 48 for backend 'ebs'.*FSx for Lustre.*\n$/);
+    expect(run.stderr).toMatch(/^Error: capacityTiB must be [^\n]* at most 48 for backend 'ebs'[^\n]*FSx for Lustre[^\n]*\n\(on this command line capacityTiB is the first argument\)\n$/);
     expect(run.stderr).not.toMatch(/^\s+at /m);
   });
 
@@ -145,6 +145,12 @@ describe('npm run plan: options', () => {
     expect([run.status, run.stdout]).toEqual([1, '']);
     expect(run.stderr).toMatch(message);
     expect(run.stderr).not.toMatch(/usage:/);
+  });
+
+  test("the planner's messages name its fields: the options that set them follow", () => {
+    expect(plan('40', '--volumes', '2').stderr).toMatch(/\n\(on this command line capacityTiB is the first argument, dataVolumeCount is --volumes\)$/);
+    expect(plan('10', 'ebs', '--throughput', '5000').stderr).toMatch(/\n\(on this command line throughputMBps is --throughput\)$/);
+    expect(plan('5', 'instance-store', '--generation', 'current').stderr).not.toMatch(/on this command line/);
   });
 
   test('--json with a refused request: nothing on stdout, the message on stderr', () => {
