@@ -34,7 +34,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: '--generation', value: GENERATIONS.join('|'), help: "instance generation: previous (d2, m4; default) or current (Nitro: m6i; context key generation)" },
   { name: '--volumes', value: '1-3', help: 'exactly this many striped st1 volumes: the EBS backend (context key dataVolumeCount)' },
   { name: '--instance-type', value: 'type', help: `an EBS plan on this instance type instead of the planner's choice: ${EBS_TYPES.join(', ')}` },
-  { name: '--json', help: 'print the plan and the comparison as JSON (nothing else on stdout)' },
+  { name: '--json', help: "print the plan and the comparison as JSON, nothing else on stdout (npm run --silent keeps npm's own header off it)" },
   { name: '--help', short: '-h', help: 'print this help' },
 ];
 
