@@ -1,33 +1,153 @@
 #!/usr/bin/env node
 /**
- * Prints the storage plan for a capacity: `npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre]
- * [--throughput <MB/s>] [--generation previous|current]` (the sustained aggregate MB/s the cluster needs; the
- * instance generation), then the best plan of each backend for the same request, side by side.
+ * Prints the storage plan for a capacity, then the best plan of each backend for the same request side by side:
+ * `npm run plan -- <capacityTiB> [backend] [options]` (`--help` lists the options). Exit status 0, 2 when the
+ * command line is malformed (an unknown option, a value that is not of the option's kind), 1 when the planner
+ * refuses the request (a capacity or throughput beyond what the backend holds or sustains).
  */
-import { Backend, Generation, formatBackendComparison, formatPlanTable, planStorage } from '../lib/sizing';
-import { takeOption } from './args';
+import {
+  Backend,
+  CURRENT_EBS_INSTANCE_TYPES,
+  EBS_INSTANCE_TYPES,
+  Generation,
+  StorageRequest,
+  compareBackends,
+  formatBackendComparison,
+  formatPlanTable,
+  planStorage,
+  withInstanceType,
+} from '../lib/sizing';
+import { OptionSpec, UsageError, didYouMean, formatHelp, parseArgs } from './args';
 
-const USAGE = 'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre] [--throughput <MB/s>] [--generation previous|current]';
-const args = process.argv.slice(2);
-const throughputArg = takeOption(args, '--throughput');
-const generation = takeOption(args, '--generation');
-const [capacity, backend = 'auto'] = args;
-if (capacity === undefined || capacity === '--help' || capacity === '-h') {
-  console.error(USAGE);
-  process.exit(capacity === undefined ? 2 : 0);
+const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'ebs', 'instance-store', 'fsx-lustre'];
+const GENERATIONS: readonly Generation[] = ['previous', 'current'];
+/** The instance types `--instance-type` takes: the EBS types the planner has figures for. */
+const EBS_TYPES: readonly string[] = [...EBS_INSTANCE_TYPES, ...CURRENT_EBS_INSTANCE_TYPES].map((t) => t.name);
+
+const USAGE = 'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre] [options]';
+const INTRO = 'Plans a storage server for <capacityTiB> (usable TiB) and compares the best plan of each backend.\n' +
+  'Exit status: 0, 2 for a malformed command line, 1 when the planner refuses the request.';
+
+const OPTIONS: readonly OptionSpec[] = [
+  { name: '--backend', value: BACKENDS.join('|'), help: "the backend, as the second argument may give it (default 'auto'; context key backend)" },
+  { name: '--throughput', value: 'MB/s', help: 'sustained aggregate MB/s the cluster needs, read and write alike (context key throughputMBps)' },
+  { name: '--generation', value: GENERATIONS.join('|'), help: "instance generation: previous (d2, m4; default) or current (Nitro: m6i; context key generation)" },
+  { name: '--volumes', value: '1-3', help: 'exactly this many striped st1 volumes: the EBS backend (context key dataVolumeCount)' },
+  { name: '--instance-type', value: 'type', help: `an EBS plan on this instance type instead of the planner's choice: ${EBS_TYPES.join(', ')}` },
+  { name: '--json', help: "print the plan and the comparison as JSON, nothing else on stdout (npm run --silent keeps npm's own header off it)" },
+  { name: '--help', short: '-h', help: 'print this help' },
+];
+
+/** Where the command writes. */
+export interface Output {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
 }
-// Number('') is 0 and Number('1e1') is 10: only plain decimals pass; the planner validates the range.
-const decimal = (text: string): number => (/^[0-9]+(\.[0-9]+)?$/.test(text) ? Number(text) : NaN);
-try {
-  const capacityTiB = decimal(capacity);
-  if (Number.isNaN(capacityTiB)) throw new Error(`capacityTiB must be a positive number of TiB; got '${capacity}'`);
-  const throughputMBps = throughputArg === undefined ? undefined : decimal(throughputArg);
-  if (Number.isNaN(throughputMBps)) throw new Error(`throughputMBps must be a positive number of MB/s; got '${throughputArg}'`);
-  const request = { capacityTiB, backend: backend as Backend | 'auto', throughputMBps, generation: generation as Generation | undefined };
-  console.log(formatPlanTable(planStorage(request)));
-  console.log('\nThe best plan of each backend for the same request:');
-  console.log(formatBackendComparison(request));
-} catch (e) {
-  console.error(`Error: ${(e as Error).message}`);
-  process.exit(1);
+
+/** What the command line asks for. */
+interface PlanCommand {
+  readonly request: StorageRequest;
+  readonly instanceType?: string;
+  readonly json: boolean;
+}
+
+/** Runs the command on `argv` (the arguments after the script's name); returns the exit status. */
+export function main(argv: readonly string[], output: Output): number {
+  try {
+    const parsed = parseArgs(argv, OPTIONS);
+    if (parsed.flags.has('--help')) {
+      output.out(formatHelp(USAGE, INTRO, OPTIONS));
+      return 0;
+    }
+    const command = readCommand(parsed.values, parsed.positionals, parsed.flags.has('--json'));
+    output.out(render(command));
+    return 0;
+  } catch (err) {
+    const message = (err as Error).message;
+    if (err instanceof UsageError) {
+      output.err(`Error: ${message}\n${USAGE} (--help lists the options)`);
+      return 2;
+    }
+    output.err(`Error: ${message}${optionsNamed(message)}`);
+    return 1;
+  }
+}
+
+/** The request the command line makes; a UsageError for anything malformed. */
+function readCommand(values: ReadonlyMap<string, string>, positionals: readonly string[], json: boolean): PlanCommand {
+  if (positionals.length === 0) throw new UsageError('<capacityTiB> is missing');
+  if (positionals.length > 2) {
+    throw new UsageError(`too many arguments: ${positionals.slice(2).map((p) => `'${p}'`).join(' ')} (at most <capacityTiB> and a backend)`);
+  }
+  const capacityTiB = decimal('<capacityTiB>', positionals[0], 'a positive number of TiB, e.g. 10 or 21.5');
+  const positionalBackend = positionals[1] === undefined ? undefined : oneOf('backend', positionals[1], BACKENDS);
+  const optionBackend = optional(values, '--backend', (name, v) => oneOf(name, v, BACKENDS));
+  if (positionalBackend !== undefined && optionBackend !== undefined && positionalBackend !== optionBackend) {
+    throw new UsageError(`the backend is given twice, as '${positionalBackend}' and --backend ${optionBackend}: give one`);
+  }
+  const backend = optionBackend ?? positionalBackend ?? 'auto';
+  const throughputMBps = optional(values, '--throughput', (name, v) => decimal(name, v, 'a positive number of MB/s, e.g. 400'));
+  const generation = optional(values, '--generation', (name, v) => oneOf(name, v, GENERATIONS));
+  const dataVolumeCount = optional(values, '--volumes', volumeCount);
+  const instanceType = optional(values, '--instance-type', (name, v) => oneOf(name, v, EBS_TYPES));
+  for (const [name, given] of [['--volumes', dataVolumeCount], ['--instance-type', instanceType]] as const) {
+    if (given !== undefined && backend !== 'ebs' && backend !== 'auto') {
+      throw new UsageError(`${name} applies to the EBS backend only; got backend '${backend}'`);
+    }
+  }
+  return { request: { capacityTiB, backend, throughputMBps, generation, dataVolumeCount }, instanceType, json };
+}
+
+/** The chosen plan's table and the comparison, or both as JSON. */
+function render({ request, instanceType, json }: PlanCommand): string {
+  const planned = planStorage(request);
+  if (instanceType !== undefined && planned.backend !== 'ebs') {
+    throw new Error(`--instance-type applies to EBS plans only, and the plan for ${request.capacityTiB} TiB is backend ` +
+      `'${planned.backend}' (${planned.instanceType}): add --backend ebs to plan EBS on ${instanceType}`);
+  }
+  const plan = instanceType === undefined ? planned : withInstanceType(planned, instanceType);
+  if (json) return JSON.stringify({ request: { ...request, instanceType }, plan, comparison: compareBackends(request, { instanceType }) }, null, 2);
+  const layout = [request.dataVolumeCount !== undefined ? '--volumes' : '', instanceType !== undefined ? '--instance-type' : ''].filter(Boolean);
+  return `${formatPlanTable(plan)}\n\nThe best plan of each backend for the same request` +
+    `${layout.length > 0 ? ` (${layout.join(' and ')} shape${layout.length > 1 ? '' : 's'} the ebs row only)` : ''}:\n` +
+    formatBackendComparison(request, { instanceType });
+}
+
+/** The planner's messages name its request's fields: the options that set those a message names. */
+const FIELD_OPTIONS: readonly [string, string][] = [
+  ['capacityTiB', 'the first argument'], ['throughputMBps', '--throughput'], ['dataVolumeCount', '--volumes'], ['instanceType', '--instance-type'],
+];
+
+function optionsNamed(message: string): string {
+  const named = FIELD_OPTIONS.filter(([field]) => new RegExp(`\\b${field}\\b`).test(message));
+  return named.length === 0 ? '' : `\n(on this command line ${named.map(([field, option]) => `${field} is ${option}`).join(', ')})`;
+}
+
+function optional<T>(values: ReadonlyMap<string, string>, name: string, parse: (name: string, value: string) => T): T | undefined {
+  const value = values.get(name);
+  return value === undefined ? undefined : parse(name, value);
+}
+
+/** Plain decimals only: Number('') is 0 and Number('1e1') is 10. The planner checks the range. */
+function decimal(name: string, value: string, allowed: string): number {
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || !(Number(value) > 0)) throw new UsageError(`${name} must be ${allowed}; got '${value}'`);
+  return Number(value);
+}
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  const guess = didYouMean(value, allowed);
+  throw new UsageError(`${name} must be one of ${allowed.join(', ')}; got '${value}'${guess === undefined ? '' : ` (did you mean ${guess}?)`}`);
+}
+
+/** The app's dataVolumeCount rule (lib/context.ts): 1, 2 or 3, at most 16 TiB each. */
+function volumeCount(name: string, value: string): number {
+  if (!/^[1-3]$/.test(value)) {
+    throw new UsageError(`${name} must be a whole number of EBS data volumes from 1 to 3 (at most 16 TiB each, 48 TiB in all); got '${value}'`);
+  }
+  return Number(value);
+}
+
+if (require.main === module) {
+  process.exitCode = main(process.argv.slice(2), { out: (t) => console.log(t), err: (t) => console.error(t) });
 }

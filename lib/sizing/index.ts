@@ -3,6 +3,7 @@ export * from './plan';
 export { EBS_INSTANCE_TYPES, INSTANCE_STORE_TYPES, instanceStoreTiB, instanceTypeSpec, knownInstanceType } from './catalog';
 export { CURRENT_EBS_INSTANCE_TYPES, EBS_BURST_SECONDS } from './catalog-nitro';
 export type { InstanceStoreSpec, InstanceTypeSpec } from './catalog';
-export { formatBackendComparison, formatPlanTable } from './plan-table';
+export { compareBackends, formatBackendComparison, formatPlanTable } from './plan-table';
+export type { BackendComparison, ComparisonOptions } from './plan-table';
 export { FSX_LUSTRE_PERFORMANCE, FSX_LUSTRE_USD_PER_GB_MONTH } from './fsx-lustre';
 export type { FsxLustreDeploymentType, FsxLustreOptions, FsxLustrePerformance, FsxLustreStorageType, ResolvedFsxLustreOptions } from './fsx-lustre';

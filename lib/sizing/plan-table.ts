@@ -1,4 +1,4 @@
-import { Backend, StoragePlan, StorageRequest, bestPlanOf } from './plan';
+import { Backend, StoragePlan, StorageRequest, bestPlanOf, withInstanceType } from './plan';
 
 /**
  * Renders a plan as the small table `npm run plan` prints: one row per fact, aligned, so it reads well in
@@ -18,8 +18,7 @@ export function formatPlanTable(plan: StoragePlan): string {
     ['cost', `$${plan.monthlyCostUsd.toFixed(2)}/month (${plan.backend === 'fsx-lustre' ? 'storage, us-east-1; backups extra' : 'on demand, us-east-1, 730 h'})`],
     ['why', plan.reason],
   ];
-  const width = Math.max(...rows.map(([k]) => k.length));
-  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
+  return alignColumns(rows);
 }
 
 /** "N MB/s" when read and write agree, else "N MB/s read, M MB/s write". */
@@ -45,27 +44,76 @@ function disksOf(plan: StoragePlan): string {
 
 const COMPARED: readonly Backend[] = ['ebs', 'instance-store', 'fsx-lustre'];
 
+/** One backend's row of the comparison: its best plan for the request, or why it has none. */
+export interface BackendComparison {
+  /** The backend of this row. */
+  readonly backend: Backend;
+  /**
+   * The backend's best plan for the request.
+   * @default - none: the backend cannot serve the request (see `cannot`)
+   */
+  readonly plan?: StoragePlan;
+  /**
+   * Why the backend cannot serve the request: the planner's message.
+   * @default - none: see `plan`
+   */
+  readonly cannot?: string;
+}
+
+/** What shapes the comparison's `ebs` row beyond the request. */
+export interface ComparisonOptions {
+  /**
+   * The EBS row on this catalogued EBS instance type instead of the planner's choice (see `withInstanceType`).
+   * @default - the planner's choice
+   */
+  readonly instanceType?: string;
+}
+
+/**
+ * The best plan of each backend for one request (`bestPlanOf`), or why there is none. The EBS layout options
+ * (`dataVolumeCount`, `instanceType`) shape the `ebs` row only and FSx options the `fsx-lustre` row only: every
+ * other backend is weighed for the same capacity, throughput and generation.
+ */
+export function compareBackends(request: StorageRequest, options: ComparisonOptions = {}): BackendComparison[] {
+  return COMPARED.map((backend) => {
+    const best = bestPlanOf(backend, backend === 'ebs' ? request : { ...request, dataVolumeCount: undefined });
+    if (typeof best === 'string') return { backend, cannot: best };
+    if (backend !== 'ebs' || options.instanceType === undefined) return { backend, plan: best };
+    try {
+      return { backend, plan: withInstanceType(best, options.instanceType) };
+    } catch (err) {
+      return { backend, cannot: (err as Error).message };
+    }
+  });
+}
+
 /**
  * The best plan of each backend for one request, side by side (`npm run plan` prints it under the chosen plan):
- * what each would cost and sustain, or why it cannot serve the request.
+ * what each would cost and sustain, or why it cannot serve the request. The plan, or the reason, is the last
+ * column, so a long reason widens no other column: every row's cells start at the same offsets.
  */
-export function formatBackendComparison(request: StorageRequest): string {
-  const header = ['backend', 'plan', 'raw TiB', 'sustained MB/s', 'burst MB/s', '$/month'];
-  const rows = COMPARED.map((backend) => {
-    const plan = bestPlanOf(backend, request);
-    if (typeof plan === 'string') return [backend, `cannot: ${plan}`, '', '', '', ''];
+export function formatBackendComparison(request: StorageRequest, options: ComparisonOptions = {}): string {
+  const header = ['backend', 'raw TiB', 'sustained MB/s', 'burst MB/s', '$/month', 'plan'];
+  const rows = compareBackends(request, options).map(({ backend, plan, cannot }) => {
+    if (plan === undefined) return [backend, '-', '-', '-', '-', `cannot: ${cannot}`];
     const t = plan.throughput;
     return [
       backend,
-      plan.backend === 'ebs' ? `${plan.instanceType}, ${disksOf(plan)}` : plan.backend === 'fsx-lustre' ? `${plan.instanceType}, ${plan.fsxLustre?.storageCapacityGiB} GiB` : plan.instanceType,
       plan.rawCapacityTiB.toFixed(2),
       readWrite(t.baselineReadMBps, t.baselineWriteMBps),
       readWrite(t.burstReadMBps, t.burstWriteMBps),
       plan.monthlyCostUsd.toFixed(2),
+      plan.backend === 'ebs' ? `${plan.instanceType}, ${disksOf(plan)}` : plan.backend === 'fsx-lustre' ? `${plan.instanceType}, ${plan.fsxLustre?.storageCapacityGiB} GiB` : plan.instanceType,
     ];
   });
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.filter((r) => !r[1].startsWith('cannot')).map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells[1].startsWith('cannot') ? `${cells[0].padEnd(widths[0])}  ${cells[1]}` : cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
-  return [line(header), ...rows.map(line)].join('\n');
+  return alignColumns([header, ...rows]);
+}
+
+/**
+ * Rows of cells as lines: each column as wide as its widest cell (the last one unpadded), two spaces between
+ * columns, so every cell of a column starts at the same offset.
+ */
+export function alignColumns(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((c, i) => (i < r.length - 1 ? c.padEnd(widths[i]) : c)).join('  ').trimEnd()).join('\n');
 }

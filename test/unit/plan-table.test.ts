@@ -1,7 +1,7 @@
-import { execFileSync, spawnSync } from 'child_process';
+import * as fc from 'fast-check';
 import * as fs from 'fs';
 import * as path from 'path';
-import { StoragePlan, bestPlanOf, formatBackendComparison, formatPlanTable, planStorage } from '../../lib/sizing';
+import { Backend, Generation, StoragePlan, bestPlanOf, compareBackends, formatBackendComparison, formatPlanTable, planStorage } from '../../lib/sizing';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -38,53 +38,89 @@ describe('formatPlanTable', () => {
   });
 });
 
-describe('npm run plan', () => {
-  const plan = (...args: string[]) =>
-    spawnSync(path.join(root, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', 'bin/plan.ts', ...args], { cwd: root, encoding: 'utf8' });
-
-  const SIDE_BY_SIDE = '\n\nThe best plan of each backend for the same request:\n';
-
-  test('`plan 10` prints the table, then the best plan of each backend', () => {
-    const out = execFileSync(path.join(root, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', 'bin/plan.ts', '10'], { cwd: root, encoding: 'utf8' });
-    expect(out.trim()).toBe(formatPlanTable(planStorage({ capacityTiB: 10 })) + SIDE_BY_SIDE + formatBackendComparison({ capacityTiB: 10, backend: 'auto' }));
-  });
-
-  test('`plan 10 --throughput 1000` plans for the sustained throughput, says why, and shows each backend beside it', () => {
-    const out = execFileSync(path.join(root, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', 'bin/plan.ts', '10', '--throughput', '1000'], { cwd: root, encoding: 'utf8' });
-    expect(out).toMatch(/^deployment +PERSISTENT_2\/SSD\/125$/m);
-    expect(out).toMatch(/^why +the cheapest plan that holds 10 TiB and sustains 1000 MB\/s/m);
-    const side = out.slice(out.indexOf(SIDE_BY_SIDE) + SIDE_BY_SIDE.length).trim().split('\n');
-    expect(side[0].split(/ {2,}/)).toEqual(['backend', 'plan', 'raw TiB', 'sustained MB/s', 'burst MB/s', '$/month']);
-    expect(side.slice(1).map((l) => l.split(/ {2,}/))).toEqual([
-      ['ebs', 'm4.16xlarge, 2 x st1 (12208 GiB, 12208 GiB), striped', '23.84', '1000 MB/s', '1049 MB/s', '3434.72'],
-      ['instance-store', 'd2.8xlarge', '43.66', '1250 MB/s', '1250 MB/s', '4029.60'],
-      ['fsx-lustre', 'PERSISTENT_2/SSD/125, 12000 GiB', '11.72', '1465 MB/s', '5859 MB/s', '1740.00'],
+describe('the backend comparison', () => {
+  test('`10 TiB at 1000 MB/s`: each backend\'s best plan, its plan text last', () => {
+    const lines = formatBackendComparison({ capacityTiB: 10, throughputMBps: 1000 }).split('\n');
+    expect(lines.map((l) => l.split(/ {2,}/))).toEqual([
+      ['backend', 'raw TiB', 'sustained MB/s', 'burst MB/s', '$/month', 'plan'],
+      ['ebs', '23.84', '1000 MB/s', '1049 MB/s', '3434.72', 'm4.16xlarge, 2 x st1 (12208 GiB, 12208 GiB), striped'],
+      ['instance-store', '43.66', '1250 MB/s', '1250 MB/s', '4029.60', 'd2.8xlarge'],
+      ['fsx-lustre', '11.72', '1465 MB/s', '5859 MB/s', '1740.00', 'PERSISTENT_2/SSD/125, 12000 GiB'],
     ]);
   });
 
-  test('a backend that cannot serve the request says why in its row', () => {
+  test('a backend that cannot serve the request says why in its last column, dashes in the others', () => {
     const rows = formatBackendComparison({ capacityTiB: 100 }).split('\n');
-    expect(rows[1]).toMatch(/^ebs +cannot: capacityTiB must be a number greater than 0 and at most 48 for backend 'ebs'/);
-    expect(rows[2]).toMatch(/^instance-store +cannot: capacityTiB must be .* at most 43\.65 for backend 'instance-store'/);
-    expect(rows[3]).toMatch(/^fsx-lustre +PERSISTENT_1\/HDD\/12, 108000 GiB +105.47 +1266 MB\/s +8438 MB\/s read, 5273 MB\/s write +2700.00$/);
+    expect(rows[1]).toMatch(/^ebs( +-){4} +cannot: capacityTiB must be a number greater than 0 and at most 48 for backend 'ebs'/);
+    expect(rows[2]).toMatch(/^instance-store( +-){4} +cannot: capacityTiB must be .* at most 43\.65 for backend 'instance-store'/);
+    expect(rows[3]).toMatch(/^fsx-lustre +105.47 +1266 MB\/s +8438 MB\/s read, 5273 MB\/s write +2700.00 +PERSISTENT_1\/HDD\/12, 108000 GiB$/);
   });
 
-  test('`plan 40 --generation current` plans on the current generation', () => {
-    const out = execFileSync(path.join(root, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', 'bin/plan.ts', '40', '--generation', 'current'], { cwd: root, encoding: 'utf8' });
-    expect(out.startsWith(formatPlanTable(planStorage({ capacityTiB: 40, generation: 'current' })))).toBe(true);
+  test('dataVolumeCount and instanceType shape the ebs row; the others are weighed for the same capacity', () => {
+    const rows = compareBackends({ capacityTiB: 15, dataVolumeCount: 3 }, { instanceType: 'm4.10xlarge' });
+    expect(rows.map((r) => [r.backend, r.plan?.instanceType, r.plan?.dataVolumes.length, r.cannot])).toEqual([
+      ['ebs', 'm4.10xlarge', 3, undefined],
+      ['instance-store', (bestPlanOf('instance-store', { capacityTiB: 15 }) as StoragePlan).instanceType, 0, undefined],
+      ['fsx-lustre', (bestPlanOf('fsx-lustre', { capacityTiB: 15 }) as StoragePlan).instanceType, 0, undefined],
+    ]);
   });
 
-  test.each([
-    [['5', '--generation', 'newest'], /generation must be 'previous' \(d2, m4\) or 'current' \(Nitro: m6i\); got "newest"/],
-    [['10', '--throughput', 'fast'], /throughputMBps must be a positive number of MB\/s; got 'fast'/],
-    [['10', '--throughput'], /throughputMBps must be a positive number of MB\/s; got ''/],
-    [['abc'], /capacityTiB must be a positive number of TiB; got 'abc'/],
-    [['100', 'ebs'], /capacityTiB .* got 100.*FSx for Lustre/],
-    [['5', 'nfs'], /backend must be one of 'auto', 'ebs', 'instance-store', 'fsx-lustre'; got .*nfs/],
-  ])('bad input %j exits non-zero with a clear message', (args, message) => {
-    const run = plan(...args);
-    expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(message);
+  test('an instanceType withInstanceType refuses makes the ebs row say why', () => {
+    const [ebs] = compareBackends({ capacityTiB: 5 }, { instanceType: 'd2.xlarge' });
+    expect(ebs).toEqual({ backend: 'ebs', cannot: 'instanceType d2.xlarge has instance-store disks; an EBS plan needs an EBS type' });
+  });
+});
+
+/**
+ * Where each column of an aligned table starts on a line: offset 0 and every non-space after two spaces. The last
+ * column of the comparison is free text, so starts past the header's last one are not compared.
+ */
+function cellStarts(line: string, upTo = Infinity): number[] {
+  const starts = [...line].flatMap((ch, i) => (ch !== ' ' && (i === 0 || line.slice(i - 2, i) === '  ') ? [i] : []));
+  return starts.filter((s) => s <= upTo);
+}
+
+/** Every line of `table` has its cells starting at the header's offsets (the header is the first line). */
+function expectAligned(table: string): void {
+  const [header, ...rows] = table.split('\n');
+  const starts = cellStarts(header);
+  for (const row of rows) expect({ row, starts: cellStarts(row, starts[starts.length - 1]) }).toEqual({ row, starts });
+}
+
+describe('aligned tables', () => {
+  const request = fc.record({
+    capacityTiB: fc.oneof(fc.integer({ min: 1, max: 200 }), fc.double({ min: 0.01, max: 200, noNaN: true })),
+    backend: fc.constantFrom<Backend | 'auto'>('auto', 'ebs', 'instance-store', 'fsx-lustre'),
+    throughputMBps: fc.option(fc.integer({ min: 1, max: 8000 }), { nil: undefined }),
+    generation: fc.option(fc.constantFrom<Generation>('previous', 'current'), { nil: undefined }),
+    dataVolumeCount: fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
+  }, { requiredKeys: ['capacityTiB'] });
+  const instanceType = fc.option(fc.constantFrom('m4.xlarge', 'm4.16xlarge', 'm6i.2xlarge', 'd2.xlarge'), { nil: undefined });
+
+  test('the comparison: every row\'s cells start where the header\'s do, also when some backends cannot', () => {
+    let mixed = 0;
+    fc.assert(fc.property(request, instanceType, (req, type) => {
+      const table = formatBackendComparison(req, { instanceType: type });
+      expectAligned(table);
+      const cannot = table.split('\n').filter((l) => / cannot: /.test(l)).length;
+      if (cannot > 0 && cannot < 3) mixed++;
+    }), { numRuns: 400, examples: [[{ capacityTiB: 45 }, undefined], [{ capacityTiB: 45, throughputMBps: 1300 }, undefined]] });
+    // The case that broke alignment before: rows that can and rows that cannot in one table.
+    expect(mixed).toBeGreaterThan(20);
+  });
+
+  test('the plan table: every value starts at the same offset', () => {
+    fc.assert(fc.property(request, (req) => {
+      let plan: StoragePlan;
+      try {
+        plan = planStorage(req);
+      } catch {
+        return;
+      }
+      const lines = formatPlanTable(plan).split('\n');
+      const at = cellStarts(lines[0])[1];
+      for (const line of lines) expect({ line, starts: cellStarts(line, at) }).toEqual({ line, starts: [0, at] });
+    }), { numRuns: 200 });
   });
 });
 

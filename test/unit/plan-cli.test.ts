@@ -1,0 +1,178 @@
+import { spawnSync } from 'child_process';
+import * as fc from 'fast-check';
+import * as path from 'path';
+import { main } from '../../bin/plan';
+import { ContextKey, parseContext } from '../../lib/context';
+import { compareBackends, formatBackendComparison, formatPlanTable, planStorage, withInstanceType } from '../../lib/sizing';
+
+const root = path.join(__dirname, '..', '..');
+
+/** `npm run plan -- ...args` in this process: exit status, stdout and stderr. */
+function plan(...args: string[]): { status: number; stdout: string; stderr: string } {
+  const out: string[] = [];
+  const err: string[] = [];
+  const status = main(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { status, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+/** The real command, as `npm run plan` starts it. */
+function spawnPlan(...args: string[]) {
+  return spawnSync(path.join(root, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', 'bin/plan.ts', ...args], { cwd: root, encoding: 'utf8' });
+}
+
+const SIDE_BY_SIDE = '\n\nThe best plan of each backend for the same request:\n';
+
+describe('npm run plan: the process', () => {
+  test('`plan 10` prints the table, then the best plan of each backend; exit 0', () => {
+    const run = spawnPlan('10');
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toBe(`${formatPlanTable(planStorage({ capacityTiB: 10 }))}${SIDE_BY_SIDE}${formatBackendComparison({ capacityTiB: 10 })}\n`);
+  });
+
+  test('an unknown option: exit 2, the message and the usage on stderr, nothing on stdout, no stack trace', () => {
+    const run = spawnPlan('--thruput', '400');
+    expect([run.status, run.stdout]).toEqual([2, '']);
+    expect(run.stderr).toBe(
+      'Error: unknown option --thruput (did you mean --throughput?); the options are --backend, --throughput, --generation, ' +
+        '--volumes, --instance-type, --json, --help\n' +
+        'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre] [options] (--help lists the options)\n',
+    );
+  });
+
+  test('a request the planner refuses: exit 1, its message on stderr, no stack trace', () => {
+    const run = spawnPlan('100', 'ebs');
+    expect([run.status, run.stdout]).toEqual([1, '']);
+    expect(run.stderr).toMatch(/^Error: capacityTiB must be [^\n]* at most 48 for backend 'ebs'[^\n]*FSx for Lustre[^\n]*\n\(on this command line capacityTiB is the first argument\)\n$/);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  test('--json: only JSON on stdout, the plan and the comparison', () => {
+    const run = spawnPlan('15', '--backend', 'ebs', '--volumes', '3', '--json');
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    const request = { capacityTiB: 15, backend: 'ebs' as const, dataVolumeCount: 3 };
+    expect(JSON.parse(run.stdout)).toEqual({ request, plan: planStorage(request), comparison: compareBackends(request) });
+  });
+});
+
+describe('npm run plan: options', () => {
+  test('--help lists every option, one line each, on stdout; exit 0', () => {
+    const run = plan('--help');
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    const lines = run.stdout.split('\n').filter((l) => /^ {2}-/.test(l));
+    expect(lines.map((l) => l.trim().split(/ {2,}/)[0])).toEqual([
+      '--backend <auto|ebs|instance-store|fsx-lustre>', '--throughput <MB/s>', '--generation <previous|current>', '--volumes <1-3>',
+      '--instance-type <type>', '--json', '-h, --help',
+    ]);
+    expect(plan('-h').stdout).toBe(run.stdout);
+    expect(plan('10', '--json', '--help').stdout).toBe(run.stdout);
+  });
+
+  test('"15 TiB, ebs, 3 volumes" (the README\'s sizing row): --volumes 3 stripes three 5120 GiB st1 on m4.16xlarge', () => {
+    const run = plan('15', '--backend', 'ebs', '--volumes', '3');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^instance +m4\.16xlarge\nvolumes +3 x st1 \(5120 GiB, 5120 GiB, 5120 GiB\), striped$/m);
+    expect(run.stdout).toContain('(--volumes shapes the ebs row only):\n');
+    // The positional backend, the --backend=value form and auto (which --volumes makes EBS) agree.
+    expect(plan('15', 'ebs', '--volumes=3').stdout).toBe(run.stdout);
+    expect(plan('15', '--volumes', '3').stdout).toMatch(/^backend +ebs\ninstance +m4\.16xlarge\nvolumes +3 x st1/);
+  });
+
+  test('--instance-type plans the EBS plan on that type, in the table and the comparison\'s ebs row', () => {
+    const run = plan('15', 'ebs', '--volumes', '3', '--instance-type', 'm4.10xlarge');
+    expect(run.status).toBe(0);
+    const expected = withInstanceType(planStorage({ capacityTiB: 15, backend: 'ebs', dataVolumeCount: 3 }), 'm4.10xlarge');
+    expect(run.stdout.startsWith(`${formatPlanTable(expected)}\n\n`)).toBe(true);
+    expect(run.stdout).toMatch(/^ebs +15\.00 +500 MB\/s +500 MB\/s +2151\.20 +m4\.10xlarge, 3 x st1/m);
+    expect(run.stdout).toContain('(--volumes and --instance-type shape the ebs row only):\n');
+  });
+
+  test('--instance-type on a request whose plan is not EBS: exit 1, says to ask for --backend ebs', () => {
+    const run = plan('20', '--instance-type', 'm4.16xlarge');
+    expect([run.status, run.stdout]).toEqual([1, '']);
+    expect(run.stderr).toBe("Error: --instance-type applies to EBS plans only, and the plan for 20 TiB is backend 'instance-store' " +
+      "(d2.4xlarge): add --backend ebs to plan EBS on m4.16xlarge");
+    expect(plan('20', 'ebs', '--instance-type', 'm4.16xlarge').stdout).toMatch(/^instance +m4\.16xlarge$/m);
+  });
+
+  test('--throughput and --generation reach the planner', () => {
+    expect(plan('10', '--throughput', '1000').stdout).toMatch(/^why +the cheapest plan that holds 10 TiB and sustains 1000 MB\/s/m);
+    expect(plan('40', '--generation', 'current').stdout.startsWith(formatPlanTable(planStorage({ capacityTiB: 40, generation: 'current' })))).toBe(true);
+  });
+
+  test.each([
+    [['--thruput', '400'], /^Error: unknown option --thruput \(did you mean --throughput\?\); the options are --backend, .*, --help\n/],
+    [['10', '--volume', '2'], /unknown option --volume \(did you mean --volumes\?\)/],
+    [['10', '--instance', 'm4.xlarge'], /unknown option --instance \(did you mean --instance-type\?\)/],
+    [['10', '--Json'], /unknown option --Json \(did you mean --json\?\)/],
+    [['10', '--colour'], /unknown option --colour; the options are --backend, --throughput, --generation, --volumes, --instance-type, --json, --help/],
+    [['10', '-x'], /unknown option -x; the options are/],
+    [[], /^Error: <capacityTiB> is missing\nusage: npm run plan -- <capacityTiB>/],
+    [['abc'], /<capacityTiB> must be a positive number of TiB, e.g. 10 or 21.5; got 'abc'/],
+    [['-5'], /<capacityTiB> must be a positive number of TiB, e.g. 10 or 21.5; got '-5'/],
+    [['0'], /<capacityTiB> must be a positive number of TiB, e.g. 10 or 21.5; got '0'/],
+    [['1e1'], /<capacityTiB> must be a positive number of TiB, e.g. 10 or 21.5; got '1e1'/],
+    [['5', 'nfs'], /^Error: backend must be one of auto, ebs, instance-store, fsx-lustre; got 'nfs'\n/],
+    [['5', 'eb'], /backend must be one of auto, ebs, instance-store, fsx-lustre; got 'eb' \(did you mean ebs\?\)/],
+    [['5', 'ebs', 'extra'], /too many arguments: 'extra' \(at most <capacityTiB> and a backend\)/],
+    [['5', '--backend', 'fsx'], /--backend must be one of auto, ebs, instance-store, fsx-lustre; got 'fsx' \(did you mean fsx-lustre\?\)/],
+    [['5', 'ebs', '--backend', 'fsx-lustre'], /the backend is given twice, as 'ebs' and --backend fsx-lustre: give one/],
+    [['5', '--generation', 'newest'], /--generation must be one of previous, current; got 'newest'/],
+    [['5', '--generation', 'curent'], /--generation must be one of previous, current; got 'curent' \(did you mean current\?\)/],
+    [['10', '--throughput', 'fast'], /--throughput must be a positive number of MB\/s, e.g. 400; got 'fast'/],
+    [['10', '--throughput'], /option --throughput needs a value \(--throughput <MB\/s>\)/],
+    [['10', '--throughput', '--json'], /option --throughput needs a value/],
+    [['10', '--throughput', '1', '--throughput', '2'], /option --throughput is given twice/],
+    [['10', '--json=yes'], /option --json takes no value; got '--json=yes'/],
+    [['5', '--volumes', '4'], /--volumes must be a whole number of EBS data volumes from 1 to 3 \(at most 16 TiB each, 48 TiB in all\); got '4'/],
+    [['5', 'fsx-lustre', '--volumes', '2'], /--volumes applies to the EBS backend only; got backend 'fsx-lustre'/],
+    [['5', 'instance-store', '--instance-type', 'm4.xlarge'], /--instance-type applies to the EBS backend only; got backend 'instance-store'/],
+    [['5', '--instance-type', 'd2.xlarge'], /--instance-type must be one of m4.xlarge, .*, m6i.24xlarge; got 'd2.xlarge'/],
+    [['5', '--instance-type', 'm4.xlrage'], /got 'm4.xlrage' \(did you mean m4.xlarge\?\)/],
+  ])('malformed %j: exit 2, the message and the usage on stderr, nothing on stdout', (args, message) => {
+    const run = plan(...args);
+    expect([run.status, run.stdout]).toEqual([2, '']);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).toMatch(/\nusage: npm run plan -- .*\(--help lists the options\)$/);
+  });
+
+  test.each([
+    [['100', 'ebs'], /capacityTiB must be .* at most 48 for backend 'ebs'/],
+    [['40', '--volumes', '2'], /capacityTiB 40 does not fit in dataVolumeCount 2 st1 volume\(s\)/],
+    [['10', 'ebs', '--throughput', '5000'], /throughputMBps 5000 is more than any single ebs server sustains for 10 TiB/],
+    [['5', 'instance-store', '--generation', 'current'], /backend 'instance-store' with generation 'current' \(d3, d3en\) is not offered yet/],
+  ])('refused by the planner %j: exit 1, its message, no usage line', (args, message) => {
+    const run = plan(...args);
+    expect([run.status, run.stdout]).toEqual([1, '']);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).not.toMatch(/usage:/);
+  });
+
+  test("the planner's messages name its fields: the options that set them follow", () => {
+    expect(plan('40', '--volumes', '2').stderr).toMatch(/\n\(on this command line capacityTiB is the first argument, dataVolumeCount is --volumes\)$/);
+    expect(plan('10', 'ebs', '--throughput', '5000').stderr).toMatch(/\n\(on this command line throughputMBps is --throughput\)$/);
+    expect(plan('5', 'instance-store', '--generation', 'current').stderr).not.toMatch(/on this command line/);
+  });
+
+  test('--json with a refused request: nothing on stdout, the message on stderr', () => {
+    expect(plan('100', 'ebs', '--json')).toEqual({ status: 1, stdout: '', stderr: expect.stringMatching(/^Error: capacityTiB must be/) });
+  });
+
+  test("--volumes accepts (no exit 2) exactly the values the app's dataVolumeCount context key takes", () => {
+    const read = (value: string) => (key: ContextKey) => (key === 'dataVolumeCount' ? value : undefined);
+    const accepts = (value: string) => {
+      try {
+        parseContext(read(value));
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    // The context trims its values and reads '' as absent; a shell argument is taken as it is.
+    const value = fc.oneof(fc.string(), fc.constantFrom('0', '1', '2', '3', '4', '01', '1.0', '+1', '-1', '3 ', '1e0', '0x1'))
+      .filter((v) => v !== '' && v.trim() === v);
+    fc.assert(fc.property(value, (v) => {
+      const run = plan('5', `--volumes=${v}`);
+      expect({ v, cli: run.status !== 2 }).toEqual({ v, cli: accepts(v) });
+    }), { numRuns: 300, examples: [['1'], ['2'], ['3'], ['4'], ['01']] });
+  });
+});
