@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The deployable app: context parameters (DESIGN.md, contract 2) -> StorageServerStack.
+ * The deployable app: context parameters (docs/design.md, section 4) -> StorageServerStack.
  * Usage: npx cdk deploy -c capacityTiB=10 -c clusterName=hpc1 -c clientCidrs=10.0.0.0/16
  */
 import { App } from 'aws-cdk-lib';

@@ -3,7 +3,7 @@
  * (lib/scripts/storage-bootstrap.sh, a real shell file), the settings file it reads, the systemd unit that runs
  * it at every boot, and the shell step that installs all three and runs it. The user data is a constant
  * loader (renderLoaderUserData): settings never reach the server through user data, so changing one never
- * stops the instance (DESIGN.md, "Day 2"). Pure functions, no CDK imports: the construct wires their output,
+ * stops the instance (docs/design.md, section 10). Pure functions, no CDK imports: the construct wires their output,
  * the unit tests check it directly, and the e2e VM tests (test/e2e) run exactly this step in Linux VMs.
  *
  * Values may be unresolved CDK token strings (`${Token[...]}`): they are only ever concatenated into the

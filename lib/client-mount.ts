@@ -87,7 +87,7 @@ export interface ClientMountProps {
    */
   readonly clientTagKey?: string;
   /**
-   * SSM Parameter Store prefix of the mount configs (DESIGN.md, contract 3).
+   * SSM Parameter Store prefix of the mount configs (docs/design.md, section 6).
    * @default '/storage-server'
    */
   readonly parameterPrefix?: string;

@@ -42,7 +42,7 @@ export interface ClusterwareRingProps {
 }
 
 /**
- * Membership of an Alces Flight clusterware ring (BACKGROUND.md, The cluster ring). Members write
+ * Membership of an Alces Flight clusterware ring (clusterware's HashiCorp serf gossip ring). Members write
  * `/opt/clusterware/etc/config.yml` at boot with the token read from Secrets Manager by their instance
  * role, so the token is never in user data or the template.
  *

@@ -1,5 +1,5 @@
 /**
- * Context parameters of the deployable app (DESIGN.md, contract 2): `cdk synth|deploy -c key=value`.
+ * Context parameters of the deployable app (docs/design.md#4-the-context-contract): `cdk synth|deploy -c key=value`.
  *
  * Pure parsing and validation, no CDK constructs: every bad value stops synth with a message that names
  * the key, echoes the value and says what is allowed. Values arrive as strings from `-c`, or as JSON
@@ -358,7 +358,7 @@ export type ContextKey = keyof typeof CONTEXT_DEFAULTS;
 export type ContextReader = (key: ContextKey) => unknown;
 
 /**
- * Parses and validates every key of contract 2. Throws on the first bad value. `target` is where the stack deploys
+ * Parses and validates every key of {@link CONTEXT_DEFAULTS} (docs/design.md, section 4). Throws on the first bad value. `target` is where the stack deploys
  * when known (the app passes the CLI's CDK_DEFAULT_REGION and CDK_DEFAULT_ACCOUNT): an alarm topic elsewhere is
  * refused.
  */

@@ -60,7 +60,7 @@ export interface ServerRegistrationProps {
 }
 
 /**
- * Registers a storage server in SSM Parameter Store (DESIGN.md, contract 3): its ring member record and
+ * Registers a storage server in SSM Parameter Store (docs/design.md, sections 6 and 7): its ring member record and
  * its clients' mount config, written by a custom resource after the instance exists and removed with it.
  *
  * All registrations of a stack share one Lambda function and one Provider.

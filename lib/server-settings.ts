@@ -23,7 +23,7 @@ export interface ServerSettingsProps {
  * the script: the document is then replaced and the association points at the new one), and CloudFormation
  * waits for it: a create or update completes only once the server reports the settings applied, and fails,
  * with the run's output in Run Command's history, otherwise. Nothing of this is in user data, so no setting
- * change stops the instance (DESIGN.md, "Day 2").
+ * change stops the instance (docs/design.md, section 10).
  */
 export class ServerSettings extends Construct {
   /** The apply document. */

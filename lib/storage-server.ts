@@ -359,7 +359,8 @@ export interface StorageServerProps {
 }
 
 /**
- * Client mount options, by the convention AWS uses for EFS (BACKGROUND.md) less `noresvport`, plus `nosuid,nodev`.
+ * Client mount options, by the convention AWS uses for EFS (Amazon EFS User Guide, "Mount settings used by EFS mount
+ * helper") less `noresvport`, plus `nosuid,nodev`.
  * The export is `secure` (clients must use a reserved port, so a user without root on a node cannot forge another
  * uid with AUTH_SYS), and a Linux NFS server refuses `noresvport` clients on a secure export (shown in the VM
  * tests). `nosuid,nodev`: a setuid binary or a device node planted on the server never gives root on a client

@@ -1,5 +1,5 @@
 /**
- * The registration contract (DESIGN.md, contracts 3 and 4), shared by the CDK construct
+ * The registration contract (docs/design.md, sections 6 and 7), shared by the CDK construct
  * (lib/registration.ts) and the Lambda handler (lambda/register/index.ts) so the two cannot drift.
  *
  * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
@@ -46,14 +46,14 @@ export const DATA = {
   privateIp: 'PrivateIp',
 } as const;
 
-/** SSM Parameter Store prefix of the records when none is given (contract 3). */
+/** SSM Parameter Store prefix of the records when none is given (docs/design.md, section 6). */
 export const DEFAULT_PARAMETER_PREFIX = '/storage-server';
 /** The storage backends a record may name. */
 export const BACKENDS = ['ebs', 'instance-store', 'fsx-lustre'] as const;
 /** Where a server's data lives: `ebs`, `instance-store` or `fsx-lustre` (the planner's `Backend`, without its imports). */
 export type Backend = (typeof BACKENDS)[number];
 
-/** Longest cluster or server name (contract 2). */
+/** Longest cluster or server name (`NAME_PATTERN` in lib/validation.ts allows 1-64 characters too). */
 export const MAX_NAME_LENGTH = 64;
 /**
  * Longest prefix. SSM counts a name's whole ARN against 1011 characters; with 64-character cluster and
@@ -70,7 +70,7 @@ export const MAX_OPTIONS_LENGTH = 1024;
 
 /**
  * Ring member record: `<prefix>/<cluster>/ring/<server>`. An EC2 NFS server's carries `instanceId`; an FSx for
- * Lustre file system's carries `fileSystemId` instead (contract 3).
+ * Lustre file system's carries `fileSystemId` instead (docs/design.md, section 6).
  */
 export type RingRecord = Ec2RingRecord | FsxRingRecord;
 

@@ -1,5 +1,5 @@
 /**
- * onEvent handler of the registration custom resource (DESIGN.md, contract 4): writes the storage server's
+ * onEvent handler of the registration custom resource (docs/design.md#7-the-registration-contract): writes the storage server's
  * ring record and mount config to SSM Parameter Store on Create/Update, removes them on Delete. It never writes
  * over, or removes, the records of another server registered under the same name.
  *

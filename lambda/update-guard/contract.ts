@@ -1,5 +1,5 @@
 /**
- * The update-guard contract (DESIGN.md, "Day 2"), shared by the CDK construct (lib/update-guard.ts) and the
+ * The update-guard contract (docs/design.md#8-the-update-guard-contract), shared by the CDK construct (lib/update-guard.ts) and the
  * Lambda handler (lambda/update-guard/index.ts) so the two cannot drift.
  *
  * The guard holds the server's storage layout as custom resource properties. CloudFormation updates it

@@ -1,5 +1,5 @@
 /**
- * onEvent handler of the update-guard custom resource (docs/design.md, "Day 2"): refuses a stack update that
+ * onEvent handler of the update-guard custom resource (docs/design.md#8-the-update-guard-contract): refuses a stack update that
  * would lose or strand the server's data, before CloudFormation touches the instance or the volumes.
  *
  * No state: what it judges is in the event. It asks AWS two things (aws.ts): at Create, whether resources

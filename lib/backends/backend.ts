@@ -10,7 +10,7 @@ export type RegistrationTarget =
   | { readonly fileSystem: FsxTarget };
 
 /**
- * The one small interface every backend construct gives the {@link StorageServer} facade (DESIGN.md, layout):
+ * The one small interface every backend construct gives the {@link StorageServer} facade (docs/design.md, section 5):
  * how clients reach and mount it, when it is mountable, what guards its data, and what the registration names.
  * lib/backends/ec2-nfs-server.ts (EBS and instance store) and lib/backends/fsx-lustre.ts implement it.
  */

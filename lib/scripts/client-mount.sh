@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Mounts the storage servers of an HPC cluster on this node (NFS servers and FSx for Lustre file systems), from
-# the mount configs the StorageServer registration keeps in SSM Parameter Store (DESIGN.md, contract 3):
+# the mount configs the StorageServer registration keeps in SSM Parameter Store (docs/design.md, section 6):
 #   <prefix>/<cluster>/storage/<server>/mount = {"server","exportPath","mountPoint","fsType":"nfs4"|"lustre","options","fstab"}
 # Run by the client-mount SSM document (State Manager: at a node's first boot and on a schedule) or by hand.
 #
@@ -250,7 +250,7 @@ def forced(options, extra):
     return ','.join([o for o in options.split(',') if o not in extra] + extra)
 
 def problem(rec, allowed, roots, extra):
-    """Why a decoded record is not a contract 3 mount config this node may mount, or None."""
+    """Why a decoded record is not a mount config (docs/design.md, section 6) this node may mount, or None."""
     if not isinstance(rec, dict):
         return 'is not a JSON object'
     bad = [k for k in KEYS if not isinstance(rec.get(k), str)]

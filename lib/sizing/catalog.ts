@@ -21,7 +21,7 @@ export const GIB_BYTES = 1024 ** 3;
 /** Bytes in one TiB: capacities are binary units. */
 export const TIB_BYTES = 1024 ** 4;
 
-/** MB/s in this project means 10^6 bytes per second (DESIGN.md, contract 1). */
+/** MB/s in this project means 10^6 bytes per second (docs/design.md, section 3). */
 export const MB_BYTES = 1e6;
 
 /** Hours in a billing month as AWS's price calculator counts them. [PRICE] */
@@ -183,7 +183,7 @@ export const INSTANCE_STORE_TYPES: readonly InstanceTypeSpec[] = [
 ];
 
 /**
- * The single-volume EBS tiers of the original template, as DESIGN.md fixes them for `auto`: the smallest
+ * The single-volume EBS tiers of the original template, which `auto` keeps (docs/design.md, section 3): the smallest
  * tier whose `maxCapacityTiB` holds the request.
  */
 export const EBS_SINGLE_VOLUME_TIERS: readonly {
@@ -218,7 +218,7 @@ export const ST1 = {
 
 /**
  * Largest capacity one NFS server should hold: the original guidance recommends a single server under
- * about 48 TiB (BACKGROUND.md); with st1's 16 TiB per volume that is 3 striped volumes.
+ * about 48 TiB (with 1 GB/s and 32 clients, the original template's limits); with st1's 16 TiB per volume that is 3 striped volumes.
  */
 export const MAX_EBS_CAPACITY_TIB = 48;
 

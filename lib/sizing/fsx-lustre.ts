@@ -1,7 +1,7 @@
 /**
  * Amazon FSx for Lustre, the backend beyond one NFS server (issue 16): its deployment types, the storage
  * capacities each accepts, the per-unit throughput each offers, and the throughput a file system of a given
- * size is designed for. Pure data and functions, no CDK imports (DESIGN.md, contract 1). Every number
+ * size is designed for. Pure data and functions, no CDK imports (docs/design.md, section 3). Every number
  * carries its source:
  *
  * - [API]   Amazon FSx API Reference, CreateFileSystem: `StorageCapacity` (valid capacities per deployment

@@ -1,4 +1,4 @@
-// The sizing planner (DESIGN.md, contract 1) and the catalogue entries its answers refer to.
+// The sizing planner (docs/design.md, section 3) and the catalogue entries its answers refer to.
 export * from './plan';
 export { EBS_INSTANCE_TYPES, INSTANCE_STORE_TYPES, instanceStoreTiB, instanceTypeSpec, knownInstanceType } from './catalog';
 export { CURRENT_EBS_INSTANCE_TYPES, EBS_BURST_SECONDS } from './catalog-nitro';

@@ -1,7 +1,7 @@
 /**
  * The sizing planner: from the capacity a user asks for to an instance type, its data disks, the
- * throughput clients can expect and the monthly cost. Pure functions, no CDK imports (DESIGN.md,
- * contract 1); the construct only wires resources from the plan.
+ * throughput clients can expect and the monthly cost. Pure functions, no CDK imports (docs/design.md,
+ * section 3); the construct only wires resources from the plan.
  */
 import {
   BEYOND_ONE_SERVER,
@@ -111,7 +111,7 @@ export interface DataVolumePlan {
 
 /** Aggregate sequential throughput, MB/s = 10^6 bytes per second. */
 export interface ThroughputEstimate {
-  /** Sequential read the clients can expect together over DESIGN.md's 1 TB workload (full credits at the start), MB/s. */
+  /** Sequential read the clients can expect together over the 1 TB workload (`ESTIMATE_TRANSFER_BYTES`) (full credits at the start), MB/s. */
   readonly readMBps: number;
   /** Sequential write the clients can expect together over the same workload, MB/s. */
   readonly writeMBps: number;
@@ -160,7 +160,7 @@ export interface StoragePlan {
 
 /**
  * The workload the estimate describes: 8 or more clients moving about 1 TB in total with 1 MiB I/O,
- * starting with full st1 burst credits (DESIGN.md). With 8+ clients no single TCP flow limit binds.
+ * starting with full st1 burst credits (docs/design.md, section 3). With 8+ clients no single TCP flow limit binds.
  */
 const ESTIMATE_TRANSFER_BYTES = 1e12;
 
@@ -342,7 +342,7 @@ function fsxPlan(options: ResolvedFsxLustreOptions, capacityTiB: number, targetM
   };
 }
 
-/** The plan for capacity alone: DESIGN.md's `auto` rule, or the backend asked for. */
+/** The plan for capacity alone: the capacity rule of `auto` (docs/design.md, section 3), or the backend asked for. */
 function planForCapacity(capacityTiB: number, backend: Backend | 'auto', count: number | undefined, families: Families): StoragePlan {
   if (count !== undefined) {
     if (capacityTiB > count * MAX_SINGLE_VOLUME_TIB) {
@@ -487,7 +487,7 @@ interface BurstingLimits {
 }
 
 /**
- * Average throughput over DESIGN.md's 1 TB transfer on a Nitro type: phase by phase, the lesser of the stripe
+ * Average throughput over the 1 TB transfer on a Nitro type: phase by phase, the lesser of the stripe
  * (st1 burst while each volume's bucket holds credit, then its baseline), the EBS bandwidth (its burst for the
  * first 30 minutes, then its baseline) and the network baseline. The label names each phase's binding limit.
  */
@@ -614,7 +614,7 @@ function ebsPlan(spec: InstanceTypeSpec, count: number, sizeGiB: number): Omit<S
   };
 }
 
-/** The original template's tier for one volume (DESIGN.md fixes these for `auto`). */
+/** The original template's tier for one volume (`auto` keeps them: docs/design.md, section 3). */
 function singleVolumeTier(capacityTiB: number): InstanceTypeSpec {
   const tier = EBS_SINGLE_VOLUME_TIERS.find((t) => capacityTiB <= t.maxCapacityTiB);
   if (!tier) throw new Error(`capacityTiB ${capacityTiB} is over the largest single-volume tier`);

@@ -43,7 +43,7 @@ interface PackageJson {
   devDependencies?: Record<string, string>;
 }
 
-/** What DESIGN.md's planner table gives for the example's 5 TiB: one st1 volume on this instance type. */
+/** What the planner's capacity rule gives the example's 5 TiB (docs/design.md, section 3): one st1 volume on this type. */
 const SERVER_TYPE = 'm4.2xlarge';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as PackageJson;

@@ -106,7 +106,7 @@ function expectedRing(instance: Instance, serverName: string, backend: string): 
 }
 
 describe('Create', () => {
-  test('writes the ring record and mount config exactly per contract 3 and returns their names', async () => {
+  test('writes the ring record and mount config exactly per the SSM record contract (docs/design.md, section 6) and returns their names', async () => {
     // GIVEN
     const prefix = freshPrefix();
     const before = Date.now();

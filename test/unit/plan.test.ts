@@ -1,7 +1,7 @@
 import * as fc from 'fast-check';
 import { Backend, StorageRequest, estimateThroughput, planStorage, withInstanceType } from '../../lib/sizing';
 
-// Expected values are worked out here from the published numbers in BACKGROUND.md, not read from the
+// Expected values are worked out here from the published numbers (the AWS sources listed in lib/sizing/catalog.ts), not read from the
 // catalogue, so a wrong number in the catalogue fails these tests.
 const TIB = 2 ** 40;
 const D2_RAW_TIB = {

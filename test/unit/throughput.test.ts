@@ -1,7 +1,7 @@
 import * as fc from 'fast-check';
 import { DataVolumePlan, estimateThroughput } from '../../lib/sizing';
 
-// Expected values come from the published limits in BACKGROUND.md, worked out here: MB/s = 10^6 B/s,
+// Expected values come from the published limits (the sources listed in lib/sizing/catalog.ts), worked out here: MB/s = 10^6 B/s,
 // Gbps / Mbps are 10^9 / 10^6 bit/s, st1 figures are MiB/s per TiB.
 const MIB = 2 ** 20;
 const st1 = (sizeGiB: number, count = 1): DataVolumePlan[] =>

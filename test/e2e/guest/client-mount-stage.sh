@@ -47,7 +47,7 @@ req = urllib.request.Request(sys.argv[1], sys.argv[3].encode(), method="POST", h
 print(urllib.request.urlopen(req, timeout=20).read().decode())' "$AWS_ENDPOINT_URL" "$1" "$2"
 }
 param() { printf '%s/%s/storage/%s/mount' "$PREFIX" "$CLUSTER" "$1"; }
-# put_config <server> <ip> <export> <mount point> [options]: a contract 3 mount config whose fstab agrees
+# put_config <server> <ip> <export> <mount point> [options]: a mount config (docs/design.md, section 6) whose fstab agrees
 # with its fields (whatever they hold: the values are JSON-encoded by python3, never by the shell).
 put_config() {
   ssm PutParameter "$(python3 -c 'import json, sys
