@@ -118,6 +118,13 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   mountRoots: [{ name: 'another set of mount roots', change: { mountRoots: '/data,/projects', mountPoint: '/projects/shared' } }],
   allowHomeMountPoint: [{ name: 'mount under /home', change: { allowHomeMountPoint: 'true', mountPoint: '/home/shared' } }],
   generation: [{ name: 'current generation (m6i)', change: { generation: 'current' }, backends: ['ebs'] }],
+  // No row for fsx-lustre: the key is refused there (test/unit/instance-type.test.ts).
+  instanceType: [
+    { name: 'instance type pinned one size up', change: { instanceType: 'm4.4xlarge' }, backends: ['ebs'] },
+    { name: 'instance type pinned to Graviton (the arm64 image: a new instance)', change: { instanceType: 'm7g.2xlarge' }, backends: ['ebs'] },
+    { name: 'the planner\'s own type pinned', change: { instanceType: 'm4.2xlarge' }, backends: ['ebs'] },
+    { name: 'instance type pinned one size up', change: { instanceType: 'd2.2xlarge' }, backends: ['instance-store'] },
+  ],
   fsxDeploymentType: [
     { name: 'SCRATCH_2 instead of PERSISTENT_2', change: { fsxDeploymentType: 'SCRATCH_2' }, backends: ['fsx-lustre'] },
     { name: 'PERSISTENT_1 instead of PERSISTENT_2', change: { fsxDeploymentType: 'PERSISTENT_1', fsxPerUnitStorageThroughput: '50' }, backends: ['fsx-lustre'] },
