@@ -387,7 +387,7 @@ export function parseContext(read: ContextReader, target: ResourceEnvironment = 
   const plan = planOf({ capacityTiB, backend, dataVolumeCount, throughputMBps, generation, fsxLustre: fsxRequest(fsx) });
   checkPlanSize(plan, capacityTiB, throughputMBps);
   if (restoreSnapshotIds !== undefined && plan !== undefined) checkSnapshotSet(restoreSnapshotIds, plan, capacityTiB, raw('restoreSnapshotIds')!);
-  const instanceType = optional('instanceType', (key, value) => parseInstanceType(key, value, plan, { capacityTiB, backend }));
+  const instanceType = optional('instanceType', (key, value) => parseInstanceType(key, value, plan, { capacityTiB, backend, throughputMBps }));
   return {
     capacityTiB,
     backend,
@@ -718,7 +718,9 @@ function checkSnapshotSet(ids: string[], plan: StoragePlan, capacityTiB: number,
 }
 
 /** The `instanceType` key: a catalogued type the plan's backend takes (lib/sizing/instance-type.ts says which). */
-function parseInstanceType(key: ContextKey, value: string, plan: StoragePlan | undefined, asked: Pick<StorageRequest, 'capacityTiB' | 'backend'>): string {
+function parseInstanceType(
+  key: ContextKey, value: string, plan: StoragePlan | undefined, asked: Pick<StorageRequest, 'capacityTiB' | 'backend' | 'throughputMBps'>,
+): string {
   const problem = instanceTypeProblem(value, plan, asked);
   if (problem) throw contextError(key, value, problem);
   return value;

@@ -4,7 +4,7 @@
  * across a tier stops and starts the instance. Pure functions, no CDK imports.
  */
 import { INSTANCE_STORE_TYPES, MAX_EBS_CAPACITY_TIB, OVERRIDE_EBS_INSTANCE_TYPES, instanceStoreTiB } from './catalog';
-import { StoragePlan, StorageRequest, planStorage } from './plan';
+import { StoragePlan, StorageRequest, estimateThroughput, planStorage, withInstanceType } from './plan';
 
 /**
  * The catalogued types an `instanceType` override may name for `plan` (of `capacityTiB`): on EBS every type with EBS
@@ -22,12 +22,13 @@ export function instanceTypesFor(plan: Pick<StoragePlan, 'backend' | 'instanceTy
 /**
  * What is wrong with `name` as the instance type of `plan`, in the words of an "allowed is ..." message (undefined:
  * nothing): the types the plan's backend takes, naming the backend and, when `auto` chose it, the capacity it chose it
- * for. With no plan (the planner refused the request and says why itself), any catalogued type.
+ * for; with `throughputMBps`, those of them that sustain it on the plan's disks. With no plan (the planner refused the
+ * request and says why itself), any catalogued type.
  */
 export function instanceTypeProblem(
   name: string,
   plan: StoragePlan | undefined,
-  asked: Pick<StorageRequest, 'capacityTiB' | 'backend'>,
+  asked: Pick<StorageRequest, 'capacityTiB' | 'backend' | 'throughputMBps'>,
 ): string | undefined {
   if (plan === undefined) {
     const all = [...OVERRIDE_EBS_INSTANCE_TYPES, ...INSTANCE_STORE_TYPES].map((t) => t.name);
@@ -39,7 +40,13 @@ export function instanceTypeProblem(
       'instanceType out, or give backend=ebs or backend=instance-store)';
   }
   const allowed = instanceTypesFor(plan, asked.capacityTiB);
-  if (allowed.includes(name)) return undefined;
+  if (allowed.includes(name)) {
+    const target = asked.throughputMBps;
+    if (target === undefined || sustainedOn(plan, name) >= target) return undefined;
+    const meeting = allowed.filter((t) => sustainedOn(plan, t) >= target);
+    return `a type that sustains throughputMBps=${target} on the plan's ${disksOf(plan)} (${name} sustains ` +
+      `${sustainedOn(plan, name)} MB/s${plan.backend === 'ebs' ? ' once burst credits are spent' : ''}): ${meeting.join(', ')}`;
+  }
   if (plan.backend === 'ebs') {
     return `for backend ebs${chosen} a catalogued type with EBS data volumes: ${allowed.join(', ')} (m7g and m6g are ` +
       'Graviton: the server gets the arm64 image)';
@@ -47,6 +54,16 @@ export function instanceTypeProblem(
   const ebsType = OVERRIDE_EBS_INSTANCE_TYPES.some((t) => t.name === name);
   return `for backend instance-store${chosen} a d2 whose disks hold capacityTiB=${asked.capacityTiB}: ${allowed.join(', ')}` +
     (ebsType ? ` (${name} has no instance store: give backend=ebs for it)` : '');
+}
+
+/** What `plan`'s disks sustain on the instance type `name` once every burst credit is spent, MB/s. */
+function sustainedOn(plan: StoragePlan, name: string): number {
+  const t = plan.backend === 'ebs' ? withInstanceType(plan, name).throughput : estimateThroughput(name);
+  return Math.min(t.baselineReadMBps, t.baselineWriteMBps);
+}
+
+function disksOf(plan: StoragePlan): string {
+  return plan.backend === 'ebs' ? `${plan.dataVolumes.length} x st1 ${plan.dataVolumes[0].sizeGiB} GiB` : 'instance-store disks';
 }
 
 /** The capacities, in whole GiB, for which the planner makes an EBS server of one type with the same volume count. */

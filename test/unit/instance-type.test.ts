@@ -43,6 +43,14 @@ describe('the instanceType context key', () => {
       /instanceType="m7g.4xlarge": allowed is for backend instance-store \(auto's choice for capacityTiB=20\) .*: d2.4xlarge, d2.8xlarge \(m7g.4xlarge has no instance store: give backend=ebs for it\)/);
   });
 
+  test('with throughputMBps, a pinned type must sustain it on the plan\'s disks', () => {
+    expect(parse({ backend: 'ebs', capacityTiB: '10', throughputMBps: '400', instanceType: 'm6i.4xlarge' }).instanceType).toBe('m6i.4xlarge');
+    expect(() => parse({ backend: 'ebs', capacityTiB: '10', throughputMBps: '400', instanceType: 'm4.xlarge' })).toThrow(
+      /^Invalid context value instanceType="m4.xlarge": allowed is a type that sustains throughputMBps=400 on the plan's 1 x st1 10240 GiB \(m4.xlarge sustains 93.75 MB\/s once burst credits are spent\): m4.10xlarge, m4.16xlarge, m6i.4xlarge, /);
+    expect(() => parse({ backend: 'instance-store', capacityTiB: '3', throughputMBps: '500', instanceType: 'd2.xlarge' })).toThrow(
+      /allowed is a type that sustains throughputMBps=500 on the plan's instance-store disks \(d2.xlarge sustains 156.25 MB\/s\): d2.4xlarge, d2.8xlarge\.$/);
+  });
+
   test('fsx-lustre refuses it: a file system has no instance', () => {
     expect(() => parse({ backend: 'fsx-lustre', capacityTiB: '12', instanceType: 'm4.xlarge' })).toThrow(
       /^Invalid context value instanceType="m4.xlarge": allowed is no instanceType with backend fsx-lustre: an FSx for Lustre file system has no instance/);
