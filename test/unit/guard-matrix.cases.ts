@@ -156,6 +156,11 @@ export const PAIRS: readonly Row[] = [
   { name: 'pair: server rename + acceptDataLoss', change: { serverName: 'storage2', acceptDataLoss: 'true' } },
   { name: 'pair: capacity up + keep more snapshots', change: { capacityTiB: '24', snapshotRetain: '14' }, backends: ['fsx-lustre'] },
   { name: 'pair: capacity down + acceptDataLoss', change: { capacityTiB: '2', acceptDataLoss: 'true' }, backends: ['instance-store'] },
+  {
+    name: 'pair: instance type pinned one size up on a server with legacy volume attachments', base: { legacyVolumeAttachments: 'true' },
+    change: { instanceType: 'm4.4xlarge' }, backends: ['ebs'],
+    stricter: 'with legacy attachments the guard holds every watched instance property: CloudFormation owns the attachments',
+  },
   { name: 'pair: two volumes + capacity up', change: { dataVolumeCount: '2', capacityTiB: '8' }, backends: ['ebs'], stricter: 'LVM cannot restripe an existing striped volume over more disks' },
 ];
 
