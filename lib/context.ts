@@ -5,7 +5,9 @@
  * the key, echoes the value and says what is allowed. Values arrive as strings from `-c`, or as JSON
  * values from cdk.json; both are accepted.
  */
-import { Backend, FsxLustreDeploymentType, FsxLustreStorageType, Generation, StoragePlan, StorageRequest, planStorage } from './sizing';
+import {
+  Backend, FsxLustreDeploymentType, FsxLustreStorageType, Generation, StoragePlan, StorageRequest, instanceTypeProblem, planStorage,
+} from './sizing';
 import { Token } from 'aws-cdk-lib';
 import { RegionInfo } from 'aws-cdk-lib/region-info';
 import { resolveFsxLustreOptions } from './sizing/fsx-lustre';
@@ -32,6 +34,13 @@ export interface StorageServerContext {
    * The instance generation: `previous` (d2, m4) or `current` (Nitro: m6i with st1); `previous` when not given.
    */
   readonly generation: Generation;
+  /**
+   * The instance type, instead of the planner's choice: for backend ebs a catalogued type with EBS data volumes (m4,
+   * m6i, or Graviton m7g and m6g, which get the arm64 image), for instance-store a d2 whose disks hold the capacity;
+   * refused for fsx-lustre. Pinning it keeps the instance when the capacity grows across the planner's tiers.
+   * @default - the planner's choice (a change of it stops and starts the instance; synth warns where growth would)
+   */
+  readonly instanceType?: string;
   /**
    * FSx for Lustre deployment type (`backend=fsx-lustre` only): `PERSISTENT_2`, `PERSISTENT_1` or `SCRATCH_2` (not
    * replicated: scratch data only).
@@ -292,6 +301,8 @@ export const CONTEXT_DEFAULTS = {
   mountRoots: undefined,
   /** The original template's families, d2 and m4. */
   generation: 'previous',
+  /** Absent: the planner's choice. */
+  instanceType: undefined,
   /** Absent: PERSISTENT_2 (backend fsx-lustre). */
   fsxDeploymentType: undefined,
   /** Absent: the type's smallest, or with no FSx key the cheapest persistent option for throughputMBps. */
@@ -409,6 +420,7 @@ export function parseContext(read: ContextReader, target: ResourceEnvironment = 
   const plan = planOf({ capacityTiB, backend, dataVolumeCount, throughputMBps, generation, fsxLustre: fsxRequest(fsx) });
   checkPlanSize(plan, capacityTiB, throughputMBps);
   if (restoreSnapshotIds !== undefined && plan !== undefined) checkSnapshotSet(restoreSnapshotIds, plan, capacityTiB, raw('restoreSnapshotIds')!);
+  const instanceType = optional('instanceType', (key, value) => parseInstanceType(key, value, plan, { capacityTiB, backend, throughputMBps }));
   return {
     capacityTiB,
     backend,
@@ -442,6 +454,7 @@ export function parseContext(read: ContextReader, target: ResourceEnvironment = 
     mountRoots: optional('mountRoots', parseMountRoots),
     ...fsx,
     generation,
+    instanceType,
     clientMount: optional('clientMount', parseBoolean) ?? CONTEXT_DEFAULTS.clientMount,
   };
 }
@@ -761,6 +774,15 @@ function checkSnapshotSet(ids: string[], plan: StoragePlan, capacityTiB: number,
     throw contextError('restoreSnapshotIds', value, `a snapshot set that fits the plan (${plan.backend} on ` +
       `${plan.instanceType} for capacityTiB=${capacityTiB}): ${problem}`);
   }
+}
+
+/** The `instanceType` key: a catalogued type the plan's backend takes (lib/sizing/instance-type.ts says which). */
+function parseInstanceType(
+  key: ContextKey, value: string, plan: StoragePlan | undefined, asked: Pick<StorageRequest, 'capacityTiB' | 'backend' | 'throughputMBps'>,
+): string {
+  const problem = instanceTypeProblem(value, plan, asked);
+  if (problem) throw contextError(key, value, problem);
+  return value;
 }
 
 function parseImageId(key: ContextKey, value: string): string {

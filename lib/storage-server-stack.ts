@@ -69,6 +69,7 @@ export class StorageServerStack extends Stack {
       dataVolumeCount: ctx.dataVolumeCount,
       throughputMBps: ctx.throughputMBps,
       generation: ctx.generation,
+      instanceType: ctx.instanceType !== undefined ? new ec2.InstanceType(ctx.instanceType) : undefined,
       fsxLustre: ctx.backend === 'fsx-lustre'
         ? {
           deploymentType: ctx.fsxDeploymentType,

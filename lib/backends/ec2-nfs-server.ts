@@ -15,7 +15,7 @@ import { UpdateGuard } from '../update-guard';
 import type { MonitoredStorage } from '../monitoring';
 import type { RegistrationTarget, StorageBackend } from './backend';
 import { SnapshotPolicy } from '../snapshot-policy';
-import { INSTANCE_STORE_TYPES, InstanceStoreSpec, StoragePlan, instanceStoreTiB } from '../sizing';
+import { INSTANCE_STORE_TYPES, InstanceStoreSpec, StoragePlan, instanceTypeSpec, instanceTypesFor, knownInstanceType, stopStartWarning } from '../sizing';
 import type { StorageServerProps } from '../storage-server';
 
 /** What the facade ({@link StorageServer}) has settled before it builds the EC2 NFS server. */
@@ -99,6 +99,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
         `${plan.backend}, whose volumes EBS encrypts); leave it unset`);
     }
     const terminationProtection = props.terminationProtection ?? instanceStore;
+    if (props.instanceType === undefined) warnOnTypeTier(scope, props, capacityTiB);
 
     const securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
       vpc: props.vpc,
@@ -473,14 +474,23 @@ function serverImage(props: StorageServerProps, instanceType: ec2.InstanceType):
   if (props.machineImage) return props.machineImage;
   const id = props.machineImageId;
   if (id === undefined) {
-    // The image's architecture follows the instance type's: an x86_64 image does not boot on Graviton.
-    const arm = instanceType.architecture === ec2.InstanceArchitecture.ARM_64;
-    return ec2.MachineImage.resolveSsmParameterAtLaunch(arm ? DEFAULT_ARM64_IMAGE_PARAMETER : DEFAULT_IMAGE_PARAMETER);
+    return ec2.MachineImage.resolveSsmParameterAtLaunch(architectureOf(instanceType) === 'arm64' ? DEFAULT_ARM64_IMAGE_PARAMETER : DEFAULT_IMAGE_PARAMETER);
   }
   if (!Token.isUnresolved(id) && !/^ami-([0-9a-f]{8}|[0-9a-f]{17})$/.test(id)) {
     throw new Error(`machineImageId must be an image id such as 'ami-0123456789abcdef0', got '${id}'.`);
   }
   return { getImage: () => ({ imageId: id, osType: ec2.OperatingSystemType.LINUX, userData: ec2.UserData.forLinux() }) };
+}
+
+/**
+ * The image architecture of an instance type: the catalogue's `arch` for a type it knows, else aws-cdk-lib's reading
+ * of the type's name (a Graviton family carries a `g` after its generation, such as m7g or c6gn). An x86_64 image
+ * does not boot on Graviton, nor an arm64 one on x86_64.
+ */
+function architectureOf(instanceType: ec2.InstanceType): 'x86_64' | 'arm64' {
+  const name = instanceType.toString();
+  if (knownInstanceType(name)) return instanceTypeSpec(name).arch;
+  return instanceType.architecture === ec2.InstanceArchitecture.ARM_64 ? 'arm64' : 'x86_64';
 }
 
 /**
@@ -490,13 +500,28 @@ function serverImage(props: StorageServerProps, instanceType: ec2.InstanceType):
 function instanceStoreOf(plan: StoragePlan, capacityTiB: number, instanceType: ec2.InstanceType): InstanceStoreSpec | undefined {
   if (plan.backend !== 'instance-store') return undefined;
   const name = instanceType.toString();
-  const fitting = INSTANCE_STORE_TYPES.filter((t) => instanceStoreTiB(t) >= capacityTiB || t.name === plan.instanceType);
-  const spec = fitting.find((t) => t.name === name);
+  const fitting = instanceTypesFor(plan, capacityTiB);
+  const spec = INSTANCE_STORE_TYPES.find((t) => t.name === name && fitting.includes(name));
   if (!spec?.instanceStore) {
     throw new Error(`instanceType: for ${capacityTiB} TiB on the instance-store backend it must be one of ` +
-      `${fitting.map((t) => t.name).join(', ')}, got '${name}'.`);
+      `${fitting.join(', ')}, got '${name}'.`);
   }
   return spec.instanceStore;
+}
+
+/**
+ * Warns, once, when the planner chose the instance type and growth across its capacity tier would choose another:
+ * a type change stops and starts the instance (stopStartWarning in lib/sizing/instance-type.ts). Not for a pinned type.
+ */
+function warnOnTypeTier(scope: Construct, props: StorageServerProps, capacityTiB: number): void {
+  const warning = stopStartWarning({
+    capacityTiB,
+    backend: props.backend ?? 'auto',
+    dataVolumeCount: props.dataVolumeCount,
+    throughputMBps: props.throughputMBps,
+    generation: props.generation,
+  });
+  if (warning !== undefined) Annotations.of(scope).addWarningV2('storage-server:instanceTypeTier', warning);
 }
 
 function range(n: number): number[] {

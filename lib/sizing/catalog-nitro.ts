@@ -38,14 +38,15 @@ export const CURRENT_EBS_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [
   nitro('m6i.24xlarge', 96, 384, [37.5, 37.5], [30000, 30000], 4.608),
 ];
 
-/** One Nitro type: [network baseline, burst] Gbps and [EBS baseline, maximum] Mbps. */
-function nitro(
+/** One Nitro type: [network baseline, burst] Gbps and [EBS baseline, maximum] Mbps; x86_64 unless said. */
+export function nitro(
   name: string,
   vcpus: number,
   memoryGiB: number,
   [networkBaselineGbps, networkBurstGbps]: [number, number],
   [ebsBandwidthMbps, ebsBurstMbps]: [number, number],
   onDemandUsdPerHour: number,
+  arch: InstanceTypeSpec['arch'] = 'x86_64',
 ): InstanceTypeSpec {
-  return { name, vcpus, memoryGiB, networkBaselineGbps, networkBurstGbps, ebsBandwidthMbps, ebsBurstMbps, onDemandUsdPerHour };
+  return { name, arch, vcpus, memoryGiB, networkBaselineGbps, networkBurstGbps, ebsBandwidthMbps, ebsBurstMbps, onDemandUsdPerHour };
 }

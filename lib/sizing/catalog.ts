@@ -14,6 +14,7 @@
  *              instance store "files stored on these disks are not encrypted" by default.
  */
 
+import { GRAVITON_EBS_INSTANCE_TYPES } from './catalog-graviton';
 import { CURRENT_EBS_INSTANCE_TYPES } from './catalog-nitro';
 
 /** Bytes in one GiB: EBS sizes are binary units. */
@@ -45,6 +46,11 @@ export interface InstanceStoreSpec {
 export interface InstanceTypeSpec {
   /** The EC2 instance type name, e.g. `m4.2xlarge`. [TYPES] */
   readonly name: string;
+  /**
+   * The processor architecture: `arm64` for AWS Graviton types (m7g, m6g), `x86_64` for the rest. The server's
+   * default image (Amazon Linux 2023) is the one of this architecture: an x86_64 image does not boot on Graviton.
+   */
+  readonly arch: 'x86_64' | 'arm64';
   /** Number of vCPUs. [TYPES] */
   readonly vcpus: number;
   /** Memory, GiB. [TYPES] */
@@ -103,6 +109,7 @@ function d2Disks(disks: number): InstanceStoreSpec {
 export const EBS_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [
   {
     name: 'm4.xlarge',
+    arch: 'x86_64',
     vcpus: 4,
     memoryGiB: 16,
     networkBaselineGbps: 0.75,
@@ -111,6 +118,7 @@ export const EBS_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [
   },
   {
     name: 'm4.2xlarge',
+    arch: 'x86_64',
     vcpus: 8,
     memoryGiB: 32,
     networkBaselineGbps: 1,
@@ -119,6 +127,7 @@ export const EBS_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [
   },
   {
     name: 'm4.4xlarge',
+    arch: 'x86_64',
     vcpus: 16,
     memoryGiB: 64,
     networkBaselineGbps: 2,
@@ -127,6 +136,7 @@ export const EBS_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [
   },
   {
     name: 'm4.10xlarge',
+    arch: 'x86_64',
     vcpus: 40,
     memoryGiB: 160,
     networkBaselineGbps: 10,
@@ -135,6 +145,7 @@ export const EBS_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [
   },
   {
     name: 'm4.16xlarge',
+    arch: 'x86_64',
     vcpus: 64,
     memoryGiB: 256,
     networkBaselineGbps: 25,
@@ -150,6 +161,7 @@ export const EBS_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [
 export const INSTANCE_STORE_TYPES: readonly InstanceTypeSpec[] = [
   {
     name: 'd2.xlarge',
+    arch: 'x86_64',
     vcpus: 4,
     memoryGiB: 30.5,
     networkBaselineGbps: 1.25,
@@ -158,6 +170,7 @@ export const INSTANCE_STORE_TYPES: readonly InstanceTypeSpec[] = [
   },
   {
     name: 'd2.2xlarge',
+    arch: 'x86_64',
     vcpus: 8,
     memoryGiB: 61,
     networkBaselineGbps: 2.5,
@@ -166,6 +179,7 @@ export const INSTANCE_STORE_TYPES: readonly InstanceTypeSpec[] = [
   },
   {
     name: 'd2.4xlarge',
+    arch: 'x86_64',
     vcpus: 16,
     memoryGiB: 122,
     networkBaselineGbps: 5,
@@ -174,6 +188,7 @@ export const INSTANCE_STORE_TYPES: readonly InstanceTypeSpec[] = [
   },
   {
     name: 'd2.8xlarge',
+    arch: 'x86_64',
     vcpus: 36,
     memoryGiB: 244,
     networkBaselineGbps: 10,
@@ -225,7 +240,15 @@ export const MAX_EBS_CAPACITY_TIB = 48;
 /** Where a request goes that is too large for any one NFS server. */
 export const BEYOND_ONE_SERVER = 'a parallel file system such as Amazon FSx for Lustre is the better tool';
 
-const ALL_TYPES = new Map([...EBS_INSTANCE_TYPES, ...CURRENT_EBS_INSTANCE_TYPES, ...INSTANCE_STORE_TYPES].map((t) => [t.name, t]));
+/**
+ * Every type with EBS data volumes an `instanceType` override may name: the planner's m4 and m6i, and Graviton (m7g,
+ * m6g), which only an explicit `instanceType` chooses (the planner's automatic choice stays on x86_64).
+ */
+export const OVERRIDE_EBS_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [
+  ...EBS_INSTANCE_TYPES, ...CURRENT_EBS_INSTANCE_TYPES, ...GRAVITON_EBS_INSTANCE_TYPES,
+];
+
+const ALL_TYPES = new Map([...OVERRIDE_EBS_INSTANCE_TYPES, ...INSTANCE_STORE_TYPES].map((t) => [t.name, t]));
 
 /** The catalogue entry for `name`; throws naming the known types when there is none. */
 export function instanceTypeSpec(name: string): InstanceTypeSpec {

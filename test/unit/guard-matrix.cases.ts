@@ -124,6 +124,13 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   mountRoots: [{ name: 'another set of mount roots', change: { mountRoots: '/data,/projects', mountPoint: '/projects/shared' } }],
   allowHomeMountPoint: [{ name: 'mount under /home', change: { allowHomeMountPoint: 'true', mountPoint: '/home/shared' } }],
   generation: [{ name: 'current generation (m6i)', change: { generation: 'current' }, backends: ['ebs'] }],
+  // No row for fsx-lustre: the key is refused there (test/unit/instance-type.test.ts).
+  instanceType: [
+    { name: 'instance type pinned one size up', change: { instanceType: 'm4.4xlarge' }, backends: ['ebs'] },
+    { name: 'instance type pinned to Graviton (the arm64 image: a new instance)', change: { instanceType: 'm7g.2xlarge' }, backends: ['ebs'] },
+    { name: 'the planner\'s own type pinned', change: { instanceType: 'm4.2xlarge' }, backends: ['ebs'] },
+    { name: 'instance type pinned one size up', change: { instanceType: 'd2.2xlarge' }, backends: ['instance-store'] },
+  ],
   fsxDeploymentType: [
     { name: 'SCRATCH_2 instead of PERSISTENT_2', change: { fsxDeploymentType: 'SCRATCH_2' }, backends: ['fsx-lustre'] },
     { name: 'PERSISTENT_1 instead of PERSISTENT_2', change: { fsxDeploymentType: 'PERSISTENT_1', fsxPerUnitStorageThroughput: '50' }, backends: ['fsx-lustre'] },
@@ -155,6 +162,11 @@ export const PAIRS: readonly Row[] = [
   { name: 'pair: server rename + acceptDataLoss', change: { serverName: 'storage2', acceptDataLoss: 'true' } },
   { name: 'pair: capacity up + keep more snapshots', change: { capacityTiB: '24', snapshotRetain: '14' }, backends: ['fsx-lustre'] },
   { name: 'pair: capacity down + acceptDataLoss', change: { capacityTiB: '2', acceptDataLoss: 'true' }, backends: ['instance-store'] },
+  {
+    name: 'pair: instance type pinned one size up on a server with legacy volume attachments', base: { legacyVolumeAttachments: 'true' },
+    change: { instanceType: 'm4.4xlarge' }, backends: ['ebs'],
+    stricter: 'with legacy attachments the guard holds every watched instance property: CloudFormation owns the attachments',
+  },
   { name: 'pair: two volumes + capacity up', change: { dataVolumeCount: '2', capacityTiB: '8' }, backends: ['ebs'], stricter: 'LVM cannot restripe an existing striped volume over more disks' },
 ];
 

@@ -41,6 +41,19 @@ const PUBLIC_OK = { allowPublicClientCidrs: 'true' } as const;
 const list = (text: string) => text.split(',').map((c) => c.trim());
 const distinctCidrs = (cidr: fc.Arbitrary<string>) => fc.uniqueArray(cidr, { minLength: 1, maxLength: 3 }).map((a) => a.join(','));
 
+/**
+ * The catalogued types, spelt out from the EC2 instance types guide's "Available sizes" (general purpose, storage
+ * optimized) for the families and sizes the catalogue keeps: EBS types (m4, m6i; Graviton m7g, m6g) and d2.
+ */
+const sizes = (family: string, list: string[]) => list.map((size) => `${family}.${size}`);
+const EBS_TYPES = [
+  ...sizes('m4', ['xlarge', '2xlarge', '4xlarge', '10xlarge', '16xlarge']),
+  ...sizes('m6i', ['large', 'xlarge', '2xlarge', '4xlarge', '8xlarge', '12xlarge', '16xlarge', '24xlarge']),
+  ...['m7g', 'm6g'].flatMap((f) => sizes(f, ['large', 'xlarge', '2xlarge', '4xlarge', '8xlarge', '12xlarge', '16xlarge'])),
+];
+const D2_TYPES = sizes('d2', ['xlarge', '2xlarge', '4xlarge', '8xlarge']);
+const STORE_3TIB = { backend: 'instance-store', capacityTiB: '3' } as const;
+
 const ROWS: Record<ContextKey, Row> = {
   capacityTiB: {
     // The largest FSx for Lustre file system the app records is 9,999,999 GiB (9,765 TiB, less the FSx step).
@@ -61,6 +74,22 @@ const ROWS: Record<ContextKey, Row> = {
     invalid: notOneOf(['previous', 'current']),
     fixedValid: ['current'],
     fixedInvalid: ['latest', 'Current'],
+  },
+  instanceType: {
+    // The default plan is EBS (5 TiB); instance store at 3 TiB takes every d2 (d2.xlarge holds 6 TB, 5.46 TiB).
+    valid: fc.oneof(fc.constantFrom(...EBS_TYPES), fc.constantFrom(...D2_TYPES).map((t): [string, Context] => [t, STORE_3TIB])),
+    invalid: fc.oneof(
+      notOneOf([...EBS_TYPES, ...D2_TYPES]),
+      fc.constantFrom('m7g.medium', 'm6g.metal', 'm6i.32xlarge', 'm5.2xlarge', 'm7i.2xlarge', 'c7g.2xlarge', 'd3.xlarge'),
+      fc.constantFrom(...D2_TYPES),
+      fc.constantFrom(...EBS_TYPES).map((t): [string, Context] => [t, STORE_3TIB]),
+      fc.constantFrom(...EBS_TYPES, ...D2_TYPES).map((t): [string, Context] => [t, FSX]),
+      // d2.2xlarge holds 12 TB (10.9 TiB), d2.4xlarge 24 TB (21.8 TiB).
+      fc.constantFrom('d2.xlarge', 'd2.2xlarge', 'd2.4xlarge').map((t): [string, Context] => [t, { backend: 'instance-store', capacityTiB: '30' }]),
+    ),
+    fixedValid: ['m7g.2xlarge', 'm4.xlarge', ['m6g.16xlarge', { backend: 'ebs', capacityTiB: '30' }], ['d2.8xlarge', { capacityTiB: '40' }]],
+    fixedInvalid: ['M7G.2XLARGE', 'm7g.medium', 'm5.2xlarge', 'd2.xlarge', ['m7g.2xlarge', FSX], ['m7g.2xlarge', { capacityTiB: '20' }],
+      ['d2.4xlarge', { backend: 'instance-store', capacityTiB: '30' }], ['m4.xlarge', { capacityTiB: '100' }]],
   },
   fsxDeploymentType: {
     base: FSX,

@@ -1,0 +1,169 @@
+/**
+ * The instance type beside the planner's choice: which types an `instanceType` override may name for a plan, and the
+ * capacities over which the planner's automatic choice stays one type (its tier), for the synth warning that growth
+ * across a tier stops and starts the instance. Pure functions, no CDK imports.
+ */
+import { INSTANCE_STORE_TYPES, MAX_EBS_CAPACITY_TIB, OVERRIDE_EBS_INSTANCE_TYPES, instanceStoreTiB } from './catalog';
+import { StoragePlan, StorageRequest, estimateThroughput, planStorage, withInstanceType } from './plan';
+
+/**
+ * The catalogued types an `instanceType` override may name for `plan` (of `capacityTiB`): on EBS every type with EBS
+ * data volumes (m4, m6i, and Graviton: m7g, m6g); on instance store each d2 whose disks hold the capacity; none for
+ * FSx for Lustre, which has no instance.
+ */
+export function instanceTypesFor(plan: Pick<StoragePlan, 'backend' | 'instanceType'>, capacityTiB: number): string[] {
+  if (plan.backend === 'ebs') return OVERRIDE_EBS_INSTANCE_TYPES.map((t) => t.name);
+  if (plan.backend === 'instance-store') {
+    return INSTANCE_STORE_TYPES.filter((t) => instanceStoreTiB(t) >= capacityTiB || t.name === plan.instanceType).map((t) => t.name);
+  }
+  return [];
+}
+
+/**
+ * What is wrong with `name` as the instance type of `plan`, in the words of an "allowed is ..." message (undefined:
+ * nothing): the types the plan's backend takes, naming the backend and, when `auto` chose it, the capacity it chose it
+ * for; with `throughputMBps`, those of them that sustain it on the plan's disks. With no plan (the planner refused the
+ * request and says why itself), any catalogued type.
+ */
+export function instanceTypeProblem(
+  name: string,
+  plan: StoragePlan | undefined,
+  asked: Pick<StorageRequest, 'capacityTiB' | 'backend' | 'throughputMBps'>,
+): string | undefined {
+  if (plan === undefined) {
+    const all = [...OVERRIDE_EBS_INSTANCE_TYPES, ...INSTANCE_STORE_TYPES].map((t) => t.name);
+    return all.includes(name) ? undefined : `a catalogued instance type: ${all.join(', ')}`;
+  }
+  const chosen = (asked.backend ?? 'auto') === 'auto' ? ` (auto's choice for capacityTiB=${asked.capacityTiB})` : '';
+  if (plan.backend === 'fsx-lustre') {
+    return `no instanceType with backend fsx-lustre${chosen}: an FSx for Lustre file system has no instance (leave ` +
+      'instanceType out, or give backend=ebs or backend=instance-store)';
+  }
+  const allowed = instanceTypesFor(plan, asked.capacityTiB);
+  if (allowed.includes(name)) {
+    const target = asked.throughputMBps;
+    if (target === undefined || sustainedOn(plan, name) >= target) return undefined;
+    const meeting = allowed.filter((t) => sustainedOn(plan, t) >= target);
+    return `a type that sustains throughputMBps=${target} on the plan's ${disksOf(plan)} (${name} sustains ` +
+      `${sustainedOn(plan, name)} MB/s${plan.backend === 'ebs' ? ' once burst credits are spent' : ''}): ${meeting.join(', ')}`;
+  }
+  if (plan.backend === 'ebs') {
+    return `for backend ebs${chosen} a catalogued type with EBS data volumes: ${allowed.join(', ')} (m7g and m6g are ` +
+      'Graviton: the server gets the arm64 image)';
+  }
+  const ebsType = OVERRIDE_EBS_INSTANCE_TYPES.some((t) => t.name === name);
+  return `for backend instance-store${chosen} a d2 whose disks hold capacityTiB=${asked.capacityTiB}: ${allowed.join(', ')}` +
+    (ebsType ? ` (${name} has no instance store: give backend=ebs for it)` : '');
+}
+
+/** What `plan`'s disks sustain on the instance type `name` once every burst credit is spent, MB/s. */
+function sustainedOn(plan: StoragePlan, name: string): number {
+  const t = plan.backend === 'ebs' ? withInstanceType(plan, name).throughput : estimateThroughput(name);
+  return Math.min(t.baselineReadMBps, t.baselineWriteMBps);
+}
+
+function disksOf(plan: StoragePlan): string {
+  return plan.backend === 'ebs' ? `${plan.dataVolumes.length} x st1 ${plan.dataVolumes[0].sizeGiB} GiB` : 'instance-store disks';
+}
+
+/** The capacities, in whole GiB, for which the planner makes an EBS server of one type with the same volume count. */
+export interface InstanceTypeTier {
+  /** The type the planner chooses for the request. */
+  readonly instanceType: string;
+  /** The smallest capacity, GiB, that gets this type (1 when nothing smaller gets another). */
+  readonly minGiB: number;
+  /** The largest capacity, GiB, that gets this type. */
+  readonly maxGiB: number;
+  /**
+   * The type the planner chooses just above `maxGiB` with the same backend and volume count: growth there changes the
+   * instance type alone. Absent when growth past `maxGiB` changes the backend or the volume count (which the update
+   * guard refuses anyway) or when nothing larger can be planned.
+   * @default - none
+   */
+  readonly nextInstanceType?: string;
+}
+
+/** Capacities are whole GiB to the planner (it sizes st1 volumes in GiB): the tier is searched in GiB. */
+const GIB_PER_TIB = 1024;
+const MAX_GIB = MAX_EBS_CAPACITY_TIB * GIB_PER_TIB;
+
+/**
+ * The tier of the planner's automatic choice for `request`: the capacities (the request's other fields unchanged)
+ * that get the same backend, volume count and instance type. EBS only (undefined otherwise: an instance-store type
+ * change loses the data, and the update guard refuses it). The bounds are found by doubling steps and bisection, so
+ * they are exact where the choice changes once at each bound, as the capacity rules do (with `throughputMBps` the
+ * cheapest plan may switch back and forth; the nearest switch is then the one reported).
+ */
+export function instanceTypeTier(request: StorageRequest): InstanceTypeTier | undefined {
+  const plan = planStorage(request);
+  if (plan.backend !== 'ebs') return undefined;
+  const key = (p: StoragePlan) => `${p.backend} ${p.dataVolumes.length} ${p.instanceType}`;
+  const planAt = (gib: number): StoragePlan | undefined => {
+    if (gib < 1 || gib > MAX_GIB) return undefined;
+    try {
+      return planStorage({ ...request, capacityTiB: gib / GIB_PER_TIB });
+    } catch {
+      return undefined;
+    }
+  };
+  const same = (gib: number) => {
+    const p = planAt(gib);
+    return p !== undefined && key(p) === key(plan);
+  };
+  const start = Math.ceil(request.capacityTiB * GIB_PER_TIB);
+  const maxGiB = lastSame(start, 1, same);
+  const minGiB = lastSame(start, -1, same);
+  const next = planAt(maxGiB + 1);
+  const growsInPlace = next !== undefined && next.backend === plan.backend && next.dataVolumes.length === plan.dataVolumes.length;
+  return {
+    instanceType: plan.instanceType,
+    minGiB,
+    maxGiB,
+    nextInstanceType: growsInPlace && next.instanceType !== plan.instanceType ? next.instanceType : undefined,
+  };
+}
+
+/** From `start` (same) in `direction`, the last capacity still `same`: doubling steps, then bisection. */
+function lastSame(start: number, direction: 1 | -1, same: (gib: number) => boolean): number {
+  let good = start;
+  let step = 1;
+  let bad: number | undefined;
+  while (bad === undefined) {
+    const at = good + direction * step;
+    if (at < 1 || at > MAX_GIB || !same(at)) bad = Math.min(Math.max(at, 0), MAX_GIB + 1);
+    else {
+      good = at;
+      step *= 2;
+    }
+  }
+  while (Math.abs(bad - good) > 1) {
+    const mid = Math.trunc((good + bad) / 2);
+    if (same(mid)) good = mid;
+    else bad = mid;
+  }
+  return good;
+}
+
+/**
+ * The synth warning for an instance type the planner chose: another capacity of the same backend and volume count gets
+ * another type, and a change of instance type stops and starts the instance. Undefined when growth keeps the type (or
+ * is not an instance type change alone).
+ */
+export function stopStartWarning(request: StorageRequest): string | undefined {
+  const tier = instanceTypeTier(request);
+  if (tier?.nextInstanceType === undefined) return undefined;
+  const t = tier.instanceType;
+  const range = tier.minGiB <= 1 ? `up to ${tib(tier.maxGiB)} TiB` : `above ${tib(tier.minGiB - 1)} TiB up to ${tib(tier.maxGiB)} TiB`;
+  const asked = [`generation ${request.generation ?? 'previous'}`,
+    ...(request.throughputMBps !== undefined ? [`throughputMBps ${request.throughputMBps}`] : [])].join(', ');
+  return `instanceType ${t} is the planner's choice ${range} (${asked}); above ${tib(tier.maxGiB)} TiB it chooses ` +
+    `${tier.nextInstanceType}. A change of instance type (capacityTiB across ${tib(tier.maxGiB)} TiB, or another ` +
+    'generation) stops and starts the instance: minutes of outage; the data volumes are kept. To keep this instance ' +
+    `across growth, pin its type: -c instanceType=${t} (or the instanceType prop).`;
+}
+
+/** GiB as TiB for a message: whole TiB plain, else two decimals (rounded down, so a bound is never overstated). */
+function tib(gib: number): string {
+  const value = gib / GIB_PER_TIB;
+  return Number.isInteger(value) ? String(value) : String(Math.floor(value * 100) / 100);
+}
