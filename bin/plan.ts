@@ -7,9 +7,8 @@
  */
 import {
   Backend,
-  CURRENT_EBS_INSTANCE_TYPES,
-  EBS_INSTANCE_TYPES,
   Generation,
+  OVERRIDE_EBS_INSTANCE_TYPES,
   StorageRequest,
   compareBackends,
   formatBackendComparison,
@@ -21,8 +20,8 @@ import { OptionSpec, UsageError, didYouMean, formatHelp, parseArgs } from './arg
 
 const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'ebs', 'instance-store', 'fsx-lustre'];
 const GENERATIONS: readonly Generation[] = ['previous', 'current'];
-/** The instance types `--instance-type` takes: the EBS types the planner has figures for. */
-const EBS_TYPES: readonly string[] = [...EBS_INSTANCE_TYPES, ...CURRENT_EBS_INSTANCE_TYPES].map((t) => t.name);
+/** The instance types `--instance-type` takes: the EBS types the planner has figures for (the app's instanceType key's). */
+const EBS_TYPES: readonly string[] = OVERRIDE_EBS_INSTANCE_TYPES.map((t) => t.name);
 
 const USAGE = 'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre] [options]';
 const INTRO = 'Plans a storage server for <capacityTiB> (usable TiB) and compares the best plan of each backend.\n' +

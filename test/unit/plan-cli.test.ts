@@ -126,7 +126,7 @@ describe('npm run plan: options', () => {
     [['5', '--volumes', '4'], /--volumes must be a whole number of EBS data volumes from 1 to 3 \(at most 16 TiB each, 48 TiB in all\); got '4'/],
     [['5', 'fsx-lustre', '--volumes', '2'], /--volumes applies to the EBS backend only; got backend 'fsx-lustre'/],
     [['5', 'instance-store', '--instance-type', 'm4.xlarge'], /--instance-type applies to the EBS backend only; got backend 'instance-store'/],
-    [['5', '--instance-type', 'd2.xlarge'], /--instance-type must be one of m4.xlarge, .*, m6i.24xlarge; got 'd2.xlarge'/],
+    [['5', '--instance-type', 'd2.xlarge'], /--instance-type must be one of m4.xlarge, .*, m6g.16xlarge; got 'd2.xlarge'/],
     [['5', '--instance-type', 'm4.xlrage'], /got 'm4.xlrage' \(did you mean m4.xlarge\?\)/],
   ])('malformed %j: exit 2, the message and the usage on stderr, nothing on stdout', (args, message) => {
     const run = plan(...args);
