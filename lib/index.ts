@@ -29,7 +29,13 @@ export type { ServerMetricIdentity } from './server-metrics';
 export { ClusterwareRing } from './clusterware';
 export type { ClusterwareRingProps } from './clusterware';
 export { UpdateGuard } from './update-guard';
-export type { DataVolumeLayout, GuardIdentity, StorageLayout, UpdateGuardProps, WatchedResourceSpec } from './update-guard';
+export type {
+  DataVolumeLayout,
+  GuardIdentity,
+  StorageLayout,
+  UpdateGuardProps,
+  WatchedResourceSpec,
+} from './update-guard';
 export { VOLUME_ATTACHMENTS } from '../lambda/update-guard/contract';
 export type { VolumeAttachment } from '../lambda/update-guard/contract';
 export { BenchDocument } from './bench-document';

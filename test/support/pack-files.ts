@@ -41,7 +41,9 @@ export interface PackageManifest {
  * `lambda/<name>/index.ts`, and the documents.
  */
 export function requiredFiles(root: string, pkg: PackageManifest): string[] {
-  const exportTargets = Object.values(pkg.exports).flatMap((t) => (typeof t === 'string' ? [t] : Object.values(t)));
+  const exportTargets = Object.values(pkg.exports).flatMap((t) =>
+    typeof t === 'string' ? [t] : Object.values(t),
+  );
   const libModules = filesUnder(path.join(root, 'lib'))
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
     .flatMap((f) => [`dist/lib/${f.replace(/\.ts$/, '.js')}`, `dist/lib/${f.replace(/\.ts$/, '.d.ts')}`]);
@@ -76,7 +78,9 @@ export function packProblems(
 export function globPattern(glob: string): RegExp {
   const source = glob
     .split(/(\*\*\/|\*)/)
-    .map((part) => (part === '**/' ? '(?:[^/]+/)*' : part === '*' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) =>
+      part === '**/' ? '(?:[^/]+/)*' : part === '*' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('');
   return new RegExp(`^${source}$`);
 }
@@ -84,7 +88,9 @@ export function globPattern(glob: string): RegExp {
 /** Every file under `dir`, as paths relative to it with `/` separators; none when `dir` does not exist. */
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? filesUnder(path.join(dir, e.name)).map((f) => `${e.name}/${f}`) : [e.name],
-  );
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? filesUnder(path.join(dir, e.name)).map((f) => `${e.name}/${f}`) : [e.name],
+    );
 }

@@ -82,7 +82,10 @@ export function installedTarball(markdown: string): string {
     .join('\n');
   const version = packageVersion();
   const expected: [string, RegExp][] = [
-    [`git clone --branch v${version} <repository>`, new RegExp(`git clone (.+ )?--branch v${escape(version)} `)],
+    [
+      `git clone --branch v${version} <repository>`,
+      new RegExp(`git clone (.+ )?--branch v${escape(version)} `),
+    ],
     ['npm ci', /\bnpm ci\b/],
     ['npm pack', /\bnpm pack\b/],
   ];
@@ -100,7 +103,10 @@ function escape(text: string): string {
 }
 
 function manifest(): { name: string; version: string } {
-  return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+  return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
 }
 
 /**

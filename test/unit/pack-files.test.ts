@@ -4,7 +4,13 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { ALLOWED_FILES, PackageManifest, globPattern, packProblems, requiredFiles } from '../support/pack-files';
+import {
+  ALLOWED_FILES,
+  PackageManifest,
+  globPattern,
+  packProblems,
+  requiredFiles,
+} from '../support/pack-files';
 import { REPO_ROOT } from '../support/virtual-program';
 
 const PKG = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as PackageManifest & {

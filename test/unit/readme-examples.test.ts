@@ -62,7 +62,9 @@ describe('README examples', () => {
     expect(() => installedTarball(stale[0])).toThrow(/lack: git clone --branch v/);
     expect(() => installedTarball(stale[1])).toThrow(/lack: npm ci$/);
     expect(() => installedTarball(stale[2])).toThrow(/lack: npm pack$/);
-    expect(() => installedTarball(stale[3])).toThrow(new RegExp(`lack: npm install <path>/${tarballName().replace(/\./g, '\\.')}$`));
+    expect(() => installedTarball(stale[3])).toThrow(
+      new RegExp(`lack: npm install <path>/${tarballName().replace(/\./g, '\\.')}$`),
+    );
   });
 
   test('the check is not vacuous: a wrong prop type, an unknown prop and a missing import are reported', () => {
