@@ -17,12 +17,14 @@ export type {
 export { ClientMount } from './client-mount';
 export type { ClientMountProps, MountOnOptions } from './client-mount';
 
-// Constructs a consumer may compose on its own server, and the ones a StorageServer exposes as properties.
-export { SnapshotPolicy } from './snapshot-policy';
+// Constructs a consumer may compose on a server of its own.
+export { SNAPSHOT_TARGET_TAG_KEY, SnapshotPolicy } from './snapshot-policy';
 export type { CrossRegionCopy, SnapshotPolicyProps } from './snapshot-policy';
 export { RecoveryAlarm } from './recovery-alarm';
 export type { RecoveryAlarmProps } from './recovery-alarm';
-export { SNAPSHOT_TARGET_TAG_KEY } from './snapshot-policy';
+
+// What a StorageServer exposes as properties (`monitoring`, `clusterware`, `updateGuard`, `benchDocument`), and
+// the types their constructors and members name: a consumer can name every type it is handed.
 export { StorageMonitoring } from './monitoring';
 export type { MonitoredStorage, MonitoringOptions, StorageMonitoringProps } from './monitoring';
 export type { ServerMetricIdentity } from './server-metrics';
