@@ -251,7 +251,7 @@ export interface MountableStorageServer extends ec2.IConnectable {
   readonly ready?: IDependable;
 }
 
-/** Options of {@link mountStorageOn}. */
+/** Options of {@link StorageServer.mountOn}. */
 export interface MountOnOptions {
   /**
    * Directory to mount the export on.

@@ -1,47 +1,67 @@
-// Public API: everything another CDK app imports from this package. Named exports keep internals
-// (script loaders, user-data renderers) out of the surface we promise to keep stable.
-export * from './sizing';
-export { CONTEXT_DEFAULTS, appStackName, checkContextKeys, hasOwnStackName, parseContext, contextError, stackName } from './context';
-export {
-  NAME_PATTERN,
-  PRIVATE_IPV4_CIDRS,
-  SYSTEM_DIRECTORIES,
-  addressSpaceProblem,
-  cidrProblem,
-  directoryProblem,
-  ipv4Problem,
-} from './validation';
-export type { AddressSpaceOptions, DirectoryOptions, ResourceEnvironment } from './validation';
-export type { ContextKey, ContextReader, StorageServerContext } from './context';
-export * from './storage-server';
-export * from './storage-server-stack';
-export * from './snapshot-policy';
-export * from './recovery-alarm';
-export { ServerRegistration } from './registration';
-export { ServerSettings } from './server-settings';
-export type { ServerSettingsProps } from './server-settings';
-export type { BootstrapConfig, BootstrapEncryption, BootstrapMetrics, EbsVolumeRef } from './bootstrap';
-export { StorageMonitoring, alarmTopicFor } from './monitoring';
-export { BenchDocument, renderBenchDocument } from './bench-document';
-export type { BenchDocumentProps } from './bench-document';
+// Public API: what another CDK app imports from this package, and no more. The surface is recorded in
+// etc/storage-server.api.md (`npm run api:check` fails when it changes; `npm run api:update` rewrites it).
+// Internals (validators, renderers, catalogues, script loaders) are imported from their modules by the app
+// and the tests, never from here.
+
+// The construct, what it composes and exposes, and its props.
+export { StorageServer } from './storage-server';
+export type {
+  ClusterwareOptions,
+  FsxLustreServerOptions,
+  NfsOptions,
+  SnapshotOptions,
+  StorageServerProps,
+} from './storage-server';
+
+// Client mounts: the cluster-wide association, and `StorageServer.mountOn`'s options.
+export { ClientMount } from './client-mount';
+export type { ClientMountProps, MountOnOptions } from './client-mount';
+
+// Constructs a consumer may compose on a server of its own.
+export { SNAPSHOT_TARGET_TAG_KEY, SnapshotPolicy } from './snapshot-policy';
+export type { CrossRegionCopy, SnapshotPolicyProps } from './snapshot-policy';
+export { RecoveryAlarm } from './recovery-alarm';
+export type { RecoveryAlarmProps } from './recovery-alarm';
+
+// What a StorageServer exposes as properties (`monitoring`, `clusterware`, `updateGuard`, `benchDocument`), and
+// the types their constructors and members name: a consumer can name every type it is handed.
+export { StorageMonitoring } from './monitoring';
 export type { MonitoredStorage, MonitoringOptions, StorageMonitoringProps } from './monitoring';
-export { SERVER_METRICS, SERVER_METRIC_NAMESPACE, ServerMetricFactory, renderAgentConfig } from './server-metrics';
-export type { AgentConfigProps, ServerMetricIdentity } from './server-metrics';
-export { UpdateGuard } from './update-guard';
-export type { DataVolumeLayout, GuardIdentity, StorageLayout, UpdateGuardProps, WatchedResourceSpec } from './update-guard';
-export { VOLUME_ATTACHMENTS } from '../lambda/update-guard/contract';
-export type { ServerRegistrationProps } from './registration';
-export {
-  ClientMount,
-  DEFAULT_CLIENT_TAG_KEY,
-  DEFAULT_MOUNT_SCHEDULE,
-  MOUNT_READ_ACTIONS,
-  mountStorageOn,
-} from './client-mount';
-export type { ClientMountProps, MountOnOptions, MountableStorageServer } from './client-mount';
-export { CLUSTERWARE_CONFIG_PATH, CLUSTERWARE_GOSSIP_PORT, ClusterwareRing, deriveClusterUuid } from './clusterware';
+export type { ServerMetricIdentity } from './server-metrics';
+export { ClusterwareRing } from './clusterware';
 export type { ClusterwareRingProps } from './clusterware';
+export { UpdateGuard } from './update-guard';
+export type {
+  DataVolumeLayout,
+  GuardIdentity,
+  StorageLayout,
+  UpdateGuardProps,
+  WatchedResourceSpec,
+} from './update-guard';
+export { VOLUME_ATTACHMENTS } from '../lambda/update-guard/contract';
+export type { VolumeAttachment } from '../lambda/update-guard/contract';
+export { BenchDocument } from './bench-document';
+export type { BenchDocumentProps } from './bench-document';
+
+// The planner: sizing without synthesizing.
+export { bestPlanOf, formatBackendComparison, formatPlanTable, planStorage } from './sizing';
+export type {
+  Backend,
+  DataVolumePlan,
+  FsxLustreDeploymentType,
+  FsxLustreOptions,
+  FsxLustrePlan,
+  FsxLustreStorageType,
+  Generation,
+  ResolvedFsxLustreOptions,
+  StoragePlan,
+  StorageRequest,
+  ThroughputEstimate,
+} from './sizing';
+
+// The records the server registers in SSM Parameter Store, which clients of other stacks read.
 export {
+  BACKENDS,
   DEFAULT_PARAMETER_PREFIX,
   fstabLine,
   mountParameterName,
@@ -49,4 +69,12 @@ export {
   ringPath,
   storagePath,
 } from '../lambda/register/contract';
-export type { Ec2RingRecord, FsType, FsxRingRecord, FsxTarget, MountRecord, RingRecord } from '../lambda/register/contract';
+export type {
+  Ec2RingRecord,
+  FsType,
+  FsxRingRecord,
+  FsxTarget,
+  MountRecord,
+  RingRecord,
+  RingRecordBase,
+} from '../lambda/register/contract';

@@ -50,7 +50,11 @@ export const DATA = {
 export const DEFAULT_PARAMETER_PREFIX = '/storage-server';
 /** The storage backends a record may name. */
 export const BACKENDS = ['ebs', 'instance-store', 'fsx-lustre'] as const;
-/** Where a server's data lives: `ebs`, `instance-store` or `fsx-lustre` (the planner's `Backend`, without its imports). */
+/**
+ * Where the data lives: durable EBS st1 volumes (`ebs`), the instance's local disks, lost on stop
+ * (`instance-store`), or an Amazon FSx for Lustre file system, a managed parallel file system, beyond what one
+ * server holds or sustains (`fsx-lustre`). The planner's, the records' and the update guard's backend.
+ */
 export type Backend = (typeof BACKENDS)[number];
 
 /** Longest cluster or server name (`NAME_PATTERN` in lib/validation.ts allows 1-64 characters too). */
@@ -75,7 +79,7 @@ export const MAX_OPTIONS_LENGTH = 1024;
 export type RingRecord = Ec2RingRecord | FsxRingRecord;
 
 /** The fields every ring member record has. */
-interface RingRecordBase {
+export interface RingRecordBase {
   /** The server's name in the ring (`serverName`). */
   readonly name: string;
   /** The member's role in the ring; always `storage` for a storage server. */

@@ -29,12 +29,10 @@ import {
   fsxLustreOptions,
   resolveFsxLustreOptions,
 } from './fsx-lustre';
+import type { Backend } from '../../lambda/register/contract';
 
-/**
- * Where the data lives: durable EBS st1 volumes, the instance's local disks (lost on stop), or an Amazon FSx for
- * Lustre file system (a managed parallel file system, beyond what one server holds or sustains).
- */
-export type Backend = 'ebs' | 'instance-store' | 'fsx-lustre';
+// One backend type for the planner, the SSM records and the update guard's layout (the public API names it once).
+export type { Backend };
 
 /** The instance generation a plan is built on. */
 export type Generation = 'previous' | 'current';

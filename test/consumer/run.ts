@@ -1,9 +1,11 @@
 /**
  * Consumer test (`npm run test:consumer`): uses the package the way another CDK app would.
  *
- * 1. `npm pack` (its prepack runs `npm run build`) makes the tarball; its file list is checked.
- * 2. A fresh CDK app in a temporary directory outside the repository installs the tarball next to the
- *    aws-cdk-lib and constructs versions this repository pins, with runtime dependencies only.
+ * 1. `npm pack` (its prepack runs `npm run build`) makes the tarball; its file list is checked against the
+ *    package's allowlist and required files (test/support/pack-files.ts, as `npm run pack:check` does).
+ * 2. A fresh CDK app in a temporary directory outside the repository, depending on the aws-cdk-lib and constructs
+ *    versions this repository pins, installs the tarball the way the README's install commands do:
+ *    `npm install <path>/<tarball>` (the package is not on a registry).
  * 3. The app is the README's "Use as a library" example: compiled with `tsc` against the installed package's
  *    declarations, synthesized with the `cdk` CLI, and its template checked.
  * 4. The registration Lambda of the package is compared with the one the sources build with NodejsFunction.
@@ -21,7 +23,8 @@ import { App, Stack } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { fstabLine } from '../../lambda/register/contract';
 import { StorageServer } from '../../lib/storage-server';
-import { REPO_ROOT, libraryExample } from '../support/readme';
+import { PackageManifest, packProblems, requiredFiles } from '../support/pack-files';
+import { REPO_ROOT, installedTarball, libraryExample, tarballName } from '../support/readme';
 import {
   CfnResource,
   CfnTemplate,
@@ -33,11 +36,8 @@ import {
   withoutAssetLocations,
 } from './template';
 
-interface PackageJson {
+interface PackageJson extends PackageManifest {
   name: string;
-  main: string;
-  types: string;
-  exports: Record<string, string | Record<string, string>>;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
@@ -111,6 +111,7 @@ check(
     run('npm', ['pack', '--pack-destination', packDir, '--loglevel', 'error'], REPO_ROOT);
     const made = fs.readdirSync(packDir).filter((f) => f.endsWith('.tgz'));
     assert(made.length === 1, `expected one tarball in ${packDir}, found ${made.join(', ') || 'none'}`);
+    assert(made[0] === tarballName(), `npm pack made ${made[0]}; the README's install commands name ${tarballName()}`);
     tarball = path.join(packDir, made[0]);
     entries = run('tar', ['-tzf', tarball], work)
       .split('\n')
@@ -120,42 +121,13 @@ check(
   true,
 );
 
-check('the tarball holds no tests, snapshots, venv, CI files, cloud assemblies or TypeScript sources', () => {
-  const forbidden = entries.filter(
-    (e) =>
-      /(^|\/)(test|__snapshots__|\.venv|\.ci|\.notes|cdk\.out|node_modules|coverage)(\/|$)/.test(e) ||
-      /\.(test|spec)\.[jt]s$|\.snap$|\.tgz$/.test(e) ||
-      (e.endsWith('.ts') && !e.endsWith('.d.ts')),
-  );
-  assert(forbidden.length === 0, `forbidden entries: ${forbidden.join(', ')}`);
+check('the tarball holds only allowlisted files and every required one (entry points, declarations, scripts, bundles)', () => {
+  const problems = packProblems(entries, requiredFiles(REPO_ROOT, pkg));
+  assert(problems.length === 0, problems.join('\n'));
 });
 
 check(
-  'the tarball holds what a consumer needs: entry points, declarations, scripts, Lambda bundle, LICENSE',
-  () => {
-    const exportTargets = Object.values(pkg.exports).flatMap((t) =>
-      typeof t === 'string' ? [t] : Object.values(t),
-    );
-    const scripts = fs
-      .readdirSync(path.join(REPO_ROOT, 'lib', 'scripts'))
-      .map((f) => `dist/lib/scripts/${f}`);
-    const needed = [
-      'package.json',
-      'README.md',
-      'LICENSE',
-      pkg.main,
-      pkg.types,
-      ...exportTargets.map((t) => t.replace(/^\.\//, '')),
-      ...scripts,
-      'dist/lambda/register/bundle/index.js',
-    ];
-    const missing = needed.filter((f) => !entries.includes(f));
-    assert(missing.length === 0, `missing from the tarball: ${missing.join(', ')}`);
-  },
-);
-
-check(
-  'a fresh CDK app installs the tarball with runtime dependencies only',
+  "a fresh CDK app installs the tarball as the README's `npm install <path>/<tarball>` does",
   () => {
     fs.mkdirSync(appDir);
     const pinned = (dep: string): string => {
@@ -166,22 +138,22 @@ check(
     const manifest = {
       name: 'storage-server-consumer',
       private: true,
-      dependencies: {
-        'aws-cdk-lib': pinned('aws-cdk-lib'),
-        constructs: pinned('constructs'),
-        [pkg.name]: `file:${path.relative(appDir, tarball)}`,
-      },
+      dependencies: { 'aws-cdk-lib': pinned('aws-cdk-lib'), constructs: pinned('constructs') },
     };
     fs.writeFileSync(path.join(appDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    run(
-      'npm',
-      ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel', 'error'],
-      appDir,
-    );
+    // The README's command names the tarball by a path of its own (where its clone is); here it is in packDir.
+    const readmeTarball = installedTarball(fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8'));
+    assert(path.basename(readmeTarball) === path.basename(tarball), `the README installs ${readmeTarball}`);
+    // Only quieter and offline-first: the install itself is the README's.
+    const quiet = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel', 'error'];
+    run('npm', ['install', path.relative(appDir, tarball), ...quiet], appDir);
     assert(
       fs.existsSync(path.join(installed, 'package.json')),
       `${pkg.name} is not in the app's node_modules`,
     );
+    const saved = (JSON.parse(fs.readFileSync(path.join(appDir, 'package.json'), 'utf8')) as PackageJson)
+      .dependencies?.[pkg.name];
+    assert(saved?.startsWith('file:') && saved.endsWith(tarballName()), `the app's dependency on ${pkg.name} is ${saved}`);
   },
   true,
 );

@@ -59,7 +59,57 @@ export function libraryExample(markdown: string): CodeBlock {
 
 /** The package's name, from package.json. */
 export function packageName(): string {
-  return (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string }).name;
+  return manifest().name;
+}
+
+/** The package's version, from package.json. */
+export function packageVersion(): string {
+  return manifest().version;
+}
+
+/** The file `npm pack` makes of the package: `@scope/name` becomes `scope-name`, then `-<version>.tgz`. */
+export function tarballName(): string {
+  return `${packageName().replace(/^@/, '').replace('/', '-')}-${packageVersion()}.tgz`;
+}
+
+/**
+ * The install commands of the "Use as a library" section (its ```sh blocks): the package is not on a registry, so
+ * the release's tag is cloned, packed with `npm pack`, and the app installs the tarball. Returns the tarball path
+ * its `npm install` names. Throws naming what is missing: the clone of tag `v<version>`, `npm ci`, `npm pack`, or
+ * the `npm install` of this version's tarball.
+ */
+export function installedTarball(markdown: string): string {
+  const commands = codeBlocks(markdown)
+    .filter((b) => b.section === LIBRARY_SECTION && b.lang === 'sh')
+    .map((b) => b.code)
+    .join('\n');
+  const version = packageVersion();
+  const expected: [string, RegExp][] = [
+    [
+      `git clone --branch v${version} <repository>`,
+      new RegExp(`git clone (.+ )?--branch v${escape(version)} `),
+    ],
+    ['npm ci', /\bnpm ci\b/],
+    ['npm pack', /\bnpm pack\b/],
+  ];
+  const missing = expected.filter(([, re]) => !re.test(commands)).map(([what]) => what);
+  const install = new RegExp(`\\bnpm install (\\S*${escape(tarballName())})`).exec(commands);
+  if (!install) missing.push(`npm install <path>/${tarballName()}`);
+  if (!install || missing.length > 0) {
+    throw new Error(`README.md's "## ${LIBRARY_SECTION}" install commands lack: ${missing.join('; ')}`);
+  }
+  return install[1];
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function manifest(): { name: string; version: string } {
+  return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
 }
 
 /**

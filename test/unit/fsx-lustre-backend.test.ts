@@ -2,7 +2,8 @@ import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import { ClientMount, StorageServer, StorageServerProps } from '../../lib';
+import { ClientMount } from '../../lib/client-mount';
+import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { appStack, serverStack } from '../support/stacks';
 
 // The fsx-lustre backend as CloudFormation sees it: the file system, its security group, backups, the

@@ -7,9 +7,10 @@ import * as path from 'path';
 import {
   LIBRARY_SECTION,
   REPO_ROOT,
-  codeBlocks,
+  installedTarball,
   libraryExample,
   packageName,
+  tarballName,
   typeCheckBlocks,
   typeScriptBlocks,
 } from '../support/readme';
@@ -42,9 +43,28 @@ describe('README examples', () => {
     expect(example).toMatch(/\.connections\.allowDefaultPortFrom\(/);
     expect(example).toMatch(/\.mountOn\(/);
     expect(example).toMatch(/new CfnOutput\(/);
-    // The install command that goes with it.
-    const install = codeBlocks(README).filter((b) => b.section === LIBRARY_SECTION && b.lang === 'sh');
-    expect(install.map((b) => b.code).join('\n')).toMatch(new RegExp(`npm install ${packageName()}\\b`));
+    // The install commands that go with it: the package is not on a registry, so from the release's tag.
+    expect(path.basename(installedTarball(README))).toBe(tarballName());
+  });
+
+  test('the install commands are checked: the tag, npm ci, npm pack and the tarball of this version', () => {
+    // GIVEN: the section's commands, then each with one piece missing or stale
+    const section = README.slice(README.indexOf(`## ${LIBRARY_SECTION}`));
+    const stale = [
+      section.replace(/--branch v\S+/, '--branch main'),
+      section.replace(/\bnpm ci\b/, 'npm install'),
+      section.replace(/npm pack\b/, 'npm run build'),
+      section.split(tarballName()).join('storage-server-0.0.1.tgz'),
+    ];
+
+    // WHEN / THEN: each is named
+    expect(() => installedTarball(section)).not.toThrow();
+    expect(() => installedTarball(stale[0])).toThrow(/lack: git clone --branch v/);
+    expect(() => installedTarball(stale[1])).toThrow(/lack: npm ci$/);
+    expect(() => installedTarball(stale[2])).toThrow(/lack: npm pack$/);
+    expect(() => installedTarball(stale[3])).toThrow(
+      new RegExp(`lack: npm install <path>/${tarballName().replace(/\./g, '\\.')}$`),
+    );
   });
 
   test('the check is not vacuous: a wrong prop type, an unknown prop and a missing import are reported', () => {
