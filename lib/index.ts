@@ -44,9 +44,11 @@ export { BenchDocument } from './bench-document';
 export type { BenchDocumentProps } from './bench-document';
 
 // The planner: sizing without synthesizing.
-export { bestPlanOf, formatBackendComparison, formatPlanTable, planStorage } from './sizing';
+export { bestPlanOf, compareBackends, formatBackendComparison, formatPlanTable, planStorage } from './sizing';
 export type {
   Backend,
+  BackendComparison,
+  ComparisonOptions,
   DataVolumePlan,
   FsxLustreDeploymentType,
   FsxLustreOptions,

@@ -74,21 +74,20 @@ export function tarballName(): string {
 
 /**
  * The install commands of the "Use as a library" section (its ```sh blocks): the package is not on a registry, so
- * the release's tag is cloned, packed with `npm pack`, and the app installs the tarball. Returns the tarball path
- * its `npm install` names. Throws naming what is missing: the clone of tag `v<version>`, `npm ci`, `npm pack`, or
+ * the release's tag is checked out, packed with `npm pack`, and the app installs the tarball. Returns the tarball
+ * path its `npm install` names. Throws naming what is missing: the tag `v<version>`, `npm ci`, `npm pack`, or
  * the `npm install` of this version's tarball.
  */
 export function installedTarball(markdown: string): string {
-  const commands = codeBlocks(markdown)
+  // The section's prose (the tag to check out) and its ```sh blocks (the commands).
+  const section = markdown.slice(markdown.indexOf(`## ${LIBRARY_SECTION}`));
+  const commands = `${section.slice(0, section.indexOf('```'))}\n${codeBlocks(markdown)
     .filter((b) => b.section === LIBRARY_SECTION && b.lang === 'sh')
     .map((b) => b.code)
-    .join('\n');
+    .join('\n')}`;
   const version = packageVersion();
   const expected: [string, RegExp][] = [
-    [
-      `git clone --branch v${version} <repository>`,
-      new RegExp(`git clone (.+ )?--branch v${escape(version)} `),
-    ],
+    [`the release's tag, git checkout v${version}`, new RegExp(`git checkout v${escape(version)}\\b`)],
     ['npm ci', /\bnpm ci\b/],
     ['npm pack', /\bnpm pack\b/],
   ];

@@ -51,7 +51,7 @@ describe('README examples', () => {
     // GIVEN: the section's commands, then each with one piece missing or stale
     const section = README.slice(README.indexOf(`## ${LIBRARY_SECTION}`));
     const stale = [
-      section.replace(/--branch v\S+/, '--branch main'),
+      section.replace(/git checkout v\S+/, 'git checkout main'),
       section.replace(/\bnpm ci\b/, 'npm install'),
       section.replace(/npm pack\b/, 'npm run build'),
       section.split(tarballName()).join('storage-server-0.0.1.tgz'),
@@ -59,7 +59,7 @@ describe('README examples', () => {
 
     // WHEN / THEN: each is named
     expect(() => installedTarball(section)).not.toThrow();
-    expect(() => installedTarball(stale[0])).toThrow(/lack: git clone --branch v/);
+    expect(() => installedTarball(stale[0])).toThrow(/lack: the release's tag, git checkout v/);
     expect(() => installedTarball(stale[1])).toThrow(/lack: npm ci$/);
     expect(() => installedTarball(stale[2])).toThrow(/lack: npm pack$/);
     expect(() => installedTarball(stale[3])).toThrow(

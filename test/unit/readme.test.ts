@@ -29,6 +29,9 @@ function firstScreen(markdown: string, rows = 24, columns = 80): string {
 /** Commands CI runs as the README writes them, and the script that runs each (checked to contain it). */
 const RUN_BY_CI: { pattern: RegExp; script: string; text: string }[] = [
   { pattern: /^npm ci$/, script: '.ci/run', text: 'npm ci' },
+  // The install commands: the consumer test packs the package and installs the tarball the README names.
+  { pattern: /^npm ci && npm pack\b/, script: 'test/consumer/run.ts', text: "run('npm', ['pack'" },
+  { pattern: /^cd \S+ && npm install \S+\.tgz$/, script: 'test/consumer/run.ts', text: "run('npm', ['install', path.relative(appDir, tarball)" },
 ];
 
 type Kind = 'marked' | 'plan' | 'synth' | 'ci';
@@ -38,7 +41,7 @@ function kindOf(c: ShellCommand): Kind | undefined {
   if (c.needsAwsAccount) return 'marked';
   if (/^npm run plan\b/.test(c.command)) return 'plan';
   if (/^npx cdk synth\b/.test(c.command)) return 'synth';
-  if (RUN_BY_CI.some((r) => r.pattern.test(c.command))) return 'ci';
+  if (RUN_BY_CI.some((r) => r.pattern.test(c.command.replace(/\s+#.*$/, '')))) return 'ci';
   return undefined;
 }
 
