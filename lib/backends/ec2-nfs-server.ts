@@ -1,4 +1,4 @@
-import { Annotations, ArnFormat, Aws, CfnResource, RemovalPolicy, Size, Stack, Tags, Token, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Aws, CfnResource, RemovalPolicy, Size, Stack, Tags, Token, Validations } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -354,11 +354,8 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
       dependent.node.addDependency(this.updateGuard.resource);
     }
 
-    if (instanceStore) {
-      Annotations.of(scope).addWarningV2('storage-server:instanceStoreDataLoss',
-        `Backend instance-store (${plan.instanceType}): the data is lost when the instance stops, terminates or its host fails, ` +
-        'and EC2 auto-recovery is not available for it. Use it for scratch data or data archived elsewhere (e.g. S3).');
-    } else {
+    // The instance-store data-loss warning is the facade's (lib/plan-warnings.ts), with the plan's other warnings.
+    if (!instanceStore) {
       new RecoveryAlarm(this, 'Recovery', { instance: this.instance });
       const retain = props.snapshots?.retain ?? 7;
       if (retain > 0) {
