@@ -34,7 +34,7 @@ export function handlerFunction(scope: Construct, id: string, name: string, prop
     if (!fs.existsSync(path.join(bundle, 'index.js'))) {
       throw new Error(
         `${HANDLER_BUNDLES_ENV}=${prebuilt} has no ${name} handler: ${path.join(bundle, 'index.js')} does not exist ` +
-          '(point it at the dist/lambda directory that npm run build:lambda writes, or unset it to bundle at synth)',
+          '(point it at the dist/lambda directory that npm run build:lambda writes, or unset it to use the bundles the app builds itself)',
       );
     }
     return code(bundle);
