@@ -3,7 +3,7 @@
  * and comes in capacity steps, a d2 brings all of its disks, st1 has a smallest size and grows its baseline with
  * size. Pure functions, no CDK imports (the construct turns the answer into a synth warning).
  */
-import { INSTANCE_STORE_TYPES, ST1, instanceStoreTiB, instanceTypeSpec } from './catalog';
+import { INSTANCE_STORE_TYPES, ST1, instanceStoreTiB, instanceTypeSpec, knownInstanceType } from './catalog';
 import { FSX_LUSTRE_PERFORMANCE, capacitySteps, fsxLustreCapacityGiB, fsxLustreKey } from './fsx-lustre';
 import { StoragePlan, StorageRequest, planStorage } from './plan';
 
@@ -33,7 +33,10 @@ export interface CapacityExcess {
  */
 export function capacityExcess(request: StorageRequest, plan: StoragePlan, instanceType?: string): CapacityExcess | undefined {
   const requestedTiB = request.capacityTiB;
-  const deployedType = plan.backend === 'instance-store' && instanceType !== undefined ? instanceTypeSpec(instanceType) : undefined;
+  // An override the catalogue does not know is refused by the backend, with its own message; until then, the plan's.
+  const deployedType = plan.backend === 'instance-store' && instanceType !== undefined && knownInstanceType(instanceType)
+    ? instanceTypeSpec(instanceType)
+    : undefined;
   const deployedTiB = deployedType ? instanceStoreTiB(deployedType) : plan.rawCapacityTiB;
   if (!(deployedTiB > requestedTiB * (1 + CAPACITY_EXCESS_THRESHOLD))) return undefined;
   const accept = Math.floor(deployedTiB * 100) / 100;

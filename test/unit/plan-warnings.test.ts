@@ -1,5 +1,6 @@
 import { Annotations as CoreAnnotations, App, Stack } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { ContextKey } from '../../lib/context';
 import { PLAN_WARNINGS, warnAboutPlan } from '../../lib/plan-warnings';
 import { StorageRequest, planStorage } from '../../lib/sizing';
@@ -80,6 +81,9 @@ describe('a warning when the deployed capacity is more than 10 % above the reque
     const [text] = capacityWarnings(warnings(request, 'd2.8xlarge'));
     expect(text).toMatch(/^capacityTiB 20: the plan deploys 43\.66 TiB, 118% more than asked, all of it billed: instanceType d2\.8xlarge as asked: its 24 disks of 2 TB come with it\. \[ack: /);
     expect(text).not.toContain('Ask for');
+    // An override the catalogue does not know is left to the backend's own refusal.
+    expect(() => serverStack({ capacityTiB: 20, instanceType: new ec2.InstanceType('d3.xlarge') }))
+      .toThrow(/^instanceType: for 20 TiB on the instance-store backend it must be one of d2\.4xlarge, d2\.8xlarge, got 'd3\.xlarge'/);
   });
 
   test('the construct and the app warn on the FSx for Lustre file system they build', () => {
