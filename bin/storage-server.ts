@@ -17,7 +17,7 @@ try {
   // The name is the stackName key, or StorageServer-<clusterName>-<serverName> for names no other pair shares.
   new StorageServerStack(app, context.stackName, {
     context,
-    description: `NFS storage server ${context.serverName} of HPC cluster ${context.clusterName}`,
+    // No description here: the stack writes one naming what its backend deploys (an NFS server or FSx for Lustre).
     // Looking up an existing VPC needs a concrete account and region; a new VPC does not (offline synth).
     env: context.vpcId
       ? { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION }

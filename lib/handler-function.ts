@@ -2,8 +2,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
+import { cachedHandlerBundle } from './handler-bundle';
 
 /** The function properties a custom-resource handler sets, whatever its code comes from. */
 export type HandlerFunctionProps = Omit<lambda.FunctionProps, 'code' | 'handler'>;
@@ -11,60 +11,45 @@ export type HandlerFunctionProps = Omit<lambda.FunctionProps, 'code' | 'handler'
 /**
  * The environment variable that names a directory of prebuilt handler bundles, `<dir>/<name>/bundle/index.js`
  * (the layout `npm run build:lambda` writes under `dist/lambda`). When it is set, the handlers are taken from
- * there instead of being bundled at synth: `npm test` builds the bundles once per run and sets it, so that the
- * hundreds of stacks the tests synthesize do not each run esbuild (the bundles are the same bytes either way;
- * the consumer test and test/unit/handler-function.test.ts check it). Unset, nothing changes.
+ * there instead of the app's own cache: `npm test` builds the bundles once per run and sets it (the bundles are
+ * the same bytes either way; the consumer test and test/unit/handler-function.test.ts check it). Unset, nothing
+ * changes.
  */
 export const HANDLER_BUNDLES_ENV = 'STORAGE_SERVER_HANDLER_BUNDLES';
 
 /**
  * The onEvent function of one of the project's custom resources (`lambda/<name>/index.ts`): the same function
- * either way, only where its code comes from differs. In the published package, the bundle `npm run build` put
- * in `dist/lambda/<name>/bundle/` (next to the compiled `dist/lib/`), deployed as it is: a consumer needs no
- * esbuild, Docker or AWS SDK at synth. From the TypeScript sources (this repository's app and tests),
- * NodejsFunction bundles the handler with the same esbuild options as the `build:lambda` script; change both
- * together (the consumer test checks that the two bundles are byte-identical).
+ * wherever its code comes from. In the published package, the bundle `npm run build` put in
+ * `dist/lambda/<name>/bundle/` (next to the compiled `dist/lib/`), deployed as it is: a consumer needs no esbuild,
+ * Docker or AWS SDK at synth. From the TypeScript sources (this repository's app and tests), the bundle esbuild
+ * builds with the `build:lambda` script's options into `.handler-bundles/`, once per state of its inputs
+ * ({@link cachedHandlerBundle}): a synth reuses it, silently, and an edit to the handler's sources or the lockfile
+ * builds it again.
  */
 export function handlerFunction(scope: Construct, id: string, name: string, props: HandlerFunctionProps): lambda.Function {
-  const dir = path.join(__dirname, '..', 'lambda', name);
+  const code = (dir: string) => new lambda.Function(scope, id, { ...props, code: lambda.Code.fromAsset(dir), handler: 'index.handler' });
   const prebuilt = process.env[HANDLER_BUNDLES_ENV];
   if (prebuilt) {
     const bundle = path.join(path.resolve(prebuilt), name, 'bundle');
     if (!fs.existsSync(path.join(bundle, 'index.js'))) {
       throw new Error(
         `${HANDLER_BUNDLES_ENV}=${prebuilt} has no ${name} handler: ${path.join(bundle, 'index.js')} does not exist ` +
-          '(point it at the dist/lambda directory that npm run build:lambda writes, or unset it to bundle at synth)',
+          '(point it at the dist/lambda directory that npm run build:lambda writes, or unset it to use the bundles the app builds itself)',
       );
     }
-    return new lambda.Function(scope, id, { ...props, code: lambda.Code.fromAsset(bundle), handler: 'index.handler' });
+    return code(bundle);
   }
-  const bundle = path.join(dir, 'bundle');
-  if (fs.existsSync(path.join(bundle, 'index.js'))) {
-    return new lambda.Function(scope, id, { ...props, code: lambda.Code.fromAsset(bundle), handler: 'index.handler' });
-  }
-  const entry = path.join(dir, 'index.ts');
+  const root = path.join(__dirname, '..');
+  const bundle = path.join(root, 'lambda', name, 'bundle');
+  if (fs.existsSync(path.join(bundle, 'index.js'))) return code(bundle);
+  const entry = path.join(root, 'lambda', name, 'index.ts');
   if (!fs.existsSync(entry)) {
     throw new Error(
       `${name} handler not found: neither the prebuilt bundle ${path.join(bundle, 'index.js')} ` +
         `(made by npm run build) nor the source ${entry} exists`,
     );
   }
-  return new nodejs.NodejsFunction(scope, id, {
-    ...props,
-    entry,
-    handler: 'handler',
-    bundling: {
-      minify: true,
-      sourceMap: true,
-      // Bundle the AWS SDK so the function runs the lockfile's version, not whatever the runtime ships.
-      externalModules: [],
-      // The SDK's ES module builds tree-shake: the bundle shrinks by ~45% and loads ~40% faster
-      // (npm run bench:register).
-      mainFields: ['module', 'main'],
-      // Source positions are enough for stack traces; the sources themselves would triple the size.
-      sourcesContent: false,
-    },
-  });
+  return code(cachedHandlerBundle(root, name).dir);
 }
 
 /**

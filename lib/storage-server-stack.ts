@@ -3,12 +3,11 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { benchEstimate } from './bench-document';
 import { ClientMount } from './client-mount';
 import { applyStackCompliance } from './compliance';
 import { StorageServerContext, contextError } from './context';
 import { StorageServer } from './storage-server';
-import { type StoragePlan } from './sizing';
+import { addStackOutputs, stackDescription } from './stack-outputs';
 import { isLookupPlaceholder } from './validation';
 
 /** Properties of the deployable {@link StorageServerStack}. */
@@ -96,77 +95,9 @@ export class StorageServerStack extends Stack {
     }) : undefined;
 
     if (vpc instanceof ec2.Vpc) exportSharedVpc(this, vpc, this.server.subnet);
-    const { plan } = this.server;
-    new CfnOutput(this, 'PlanSummary', {
-      description: 'What the planner chose',
-      value: planSummary(plan),
-    });
-    if (this.server.fsType === 'lustre') {
-      new CfnOutput(this, 'FileSystemDnsName', {
-        description: 'DNS name of the FSx for Lustre file system (clients mount it)',
-        value: this.server.mountAddress,
-      });
-    } else {
-      new CfnOutput(this, 'PrivateIp', {
-        description: 'Stable private IP of the NFS server (its network interface, kept when the instance is replaced)',
-        value: this.server.mountAddress,
-      });
-    }
-    new CfnOutput(this, 'MountCommand', {
-      description: this.server.fsType === 'lustre'
-        ? 'Mount the file system on a client by hand (the Lustre client must be installed: see the README)'
-        : 'Mount the export on a client by hand',
-      value: `sudo mkdir -p ${this.server.mountPoint} && sudo mount -t ${this.server.fsType} -o ${this.server.mountOptions} ` +
-        `${this.server.mountAddress}${this.server.fsType === 'lustre' ? '@tcp:' : ':'}${this.server.exportPath} ${this.server.mountPoint}`,
-    });
-    new CfnOutput(this, 'RingParameterName', {
-      description: 'SSM parameter with this server\'s ring record',
-      value: this.server.ringParameterName,
-    });
-    new CfnOutput(this, 'MountParameterName', {
-      description: 'SSM parameter with the mount configuration clients read',
-      value: this.server.mountParameterName,
-    });
-    new CfnOutput(this, 'AlarmTopicArn', {
-      description: 'SNS topic the server\'s alarms notify (subscribe to it; alarmEmail did so for one address)',
-      value: this.server.alarmTopic.topicArn,
-    });
-    new CfnOutput(this, 'BenchDocumentName', {
-      description: 'SSM document of the cluster benchmark (npm run bench:cluster -- --stack <this stack>)',
-      value: this.server.benchDocument.documentName,
-    });
-    new CfnOutput(this, 'BenchEstimate', {
-      description: 'The plan\'s throughput estimate and the server\'s memory, read by npm run bench:cluster',
-      value: JSON.stringify(benchEstimate(plan)),
-    });
-    new CfnOutput(this, 'DashboardName', {
-      description: 'CloudWatch dashboard of this server',
-      value: this.server.monitoring.dashboard?.dashboardName ?? '(none: monitoring.dashboard is false)',
-    });
-    new CfnOutput(this, 'ClientTag', {
-      description: 'Tag client nodes with this (key=value) and State Manager mounts the storage on them',
-      value: `${ctx.clientTagKey}=${ctx.clusterName}`,
-    });
-    if (this.clientMount) {
-      new CfnOutput(this, 'ClientReadPolicyArn', {
-        description: 'Attach to client nodes\' instance role: lets the mount script read the mount configs',
-        value: this.clientMount.readPolicy.managedPolicyArn,
-      });
-      new CfnOutput(this, 'ClientMountDocumentName', {
-        description: 'SSM document that mounts the cluster\'s storage on a node (run it by hand or let the association run it)',
-        value: this.clientMount.document.ref,
-      });
-    }
-    if (this.server.clusterware) {
-      new CfnOutput(this, 'ClusterwareTokenSecretArn', {
-        description: 'Secret holding the clusterware token: configure the master (loginIp) with its value',
-        value: this.server.clusterware.tokenSecret.secretArn,
-      });
-      new CfnOutput(this, 'ClusterwareUuid', {
-        description: 'Cluster uuid to configure on the clusterware master',
-        value: this.server.clusterware.clusterUuid,
-      });
-    }
+    // The description names what the backend deploys (the plan may be FSx for Lustre under backend=auto).
+    if (props.description === undefined) this.templateOptions.description = stackDescription(this.server);
+    addStackOutputs(this, this.server, `${ctx.clientTagKey}=${ctx.clusterName}`, this.clientMount);
     applyStackCompliance(this);
     // CDK's own provider that closes the default security group carries a DependsOn on its role as well as a
     // GetAtt of it, which cfn-lint reports (W3005) like the project's own functions.
@@ -243,22 +174,6 @@ function importSharedVpc(scope: Construct, from: string): ec2.IVpc {
     privateSubnetIds: [Fn.importValue(names.subnetId)],
     privateSubnetRouteTableIds: [Fn.importValue(names.routeTableId)],
   });
-}
-
-/** One line: what the planner chose, its estimate and its cost. */
-function planSummary(plan: StoragePlan): string {
-  const t = plan.throughput;
-  const speed = `~${Math.round(t.readMBps)} MB/s read / ${Math.round(t.writeMBps)} MB/s write (limited by ${t.limitedBy})`;
-  if (plan.fsxLustre) {
-    const f = plan.fsxLustre;
-    return `fsx-lustre ${f.deploymentType} ${f.storageType} ${f.perUnitStorageThroughput} MB/s/TiB, ${f.storageCapacityGiB} GiB, ` +
-      `${speed}, ~$${plan.monthlyCostUsd.toFixed(0)}/month storage (backups extra)`;
-  }
-  const layout = plan.backend === 'ebs'
-    ? `${plan.dataVolumes.length} x st1 ${plan.dataVolumes.map((v) => `${v.sizeGiB} GiB`).join(' + ')}`
-    : `${plan.instanceStoreDisks} x instance-store HDD`;
-  return `${plan.backend} on ${plan.instanceType}, ${layout}, ${plan.rawCapacityTiB.toFixed(2)} TiB raw, ${speed}, ` +
-    `~$${plan.monthlyCostUsd.toFixed(0)}/month on demand`;
 }
 
 /** The subnet `subnetId` of the looked-up `vpc`, whatever its type; refused, listing the VPC's subnets, if absent. */

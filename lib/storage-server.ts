@@ -24,7 +24,8 @@ import {
 import { ServerRegistration } from './registration';
 import { UpdateGuard } from './update-guard';
 import { CrossRegionCopy, SNAPSHOT_INTERVAL_HOURS, SnapshotPolicy } from './snapshot-policy';
-import { Backend, FsxLustreOptions, Generation, StoragePlan, knownInstanceType, planStorage, withInstanceType } from './sizing';
+import { Backend, FsxLustreOptions, Generation, StoragePlan, StorageRequest, knownInstanceType, planStorage, withInstanceType } from './sizing';
+import { warnAboutPlan } from './plan-warnings';
 
 // Public since before the backends had files of their own; the backend constructs themselves are internal.
 export { DEFAULT_ARM64_IMAGE_PARAMETER, DEFAULT_IMAGE_PARAMETER, SERVER_ID_TAG } from './backends/ec2-nfs-server';
@@ -457,14 +458,15 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     validateAlarms(this, props);
     if (props.exportPath !== undefined) validateDirectory('exportPath', props.exportPath);
     validateMountPoint(this.mountPoint, props.mountRoots, props.allowHomeMountPoint);
-    const planned = planStorage({
+    const request: StorageRequest = {
       capacityTiB,
       backend: props.backend ?? 'auto',
       dataVolumeCount: props.dataVolumeCount,
       throughputMBps: props.throughputMBps,
       generation: props.generation,
       fsxLustre: fsxRequestOptions(props.fsxLustre),
-    });
+    };
+    const planned = planStorage(request);
     validatePlanSize(planned, capacityTiB, props.throughputMBps);
     this.plan = planOnOverride(planned, props.instanceType);
     if (props.instanceType !== undefined && this.plan.backend === 'ebs' && this.plan.instanceType !== props.instanceType.toString()) {
@@ -476,6 +478,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       throw new Error(`fsxLustre applies to backend 'fsx-lustre' only; the plan is backend '${this.plan.backend}'.`);
     }
     validateSnapshotIds(this.plan, props.dataVolumeSnapshotIds);
+    warnAboutPlan(this, request, planned, props.instanceType?.toString());
 
     const subnet = props.vpc.selectSubnets(props.vpcSubnets ?? { subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS })
       .subnets[0];

@@ -1,4 +1,4 @@
-import { Annotations, ArnFormat, Aws, CfnResource, RemovalPolicy, Size, Stack, Tags, Token, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Aws, CfnResource, RemovalPolicy, Size, Stack, Tags, Token, Validations } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -15,7 +15,8 @@ import { UpdateGuard } from '../update-guard';
 import type { MonitoredStorage } from '../monitoring';
 import type { RegistrationTarget, StorageBackend } from './backend';
 import { SnapshotPolicy } from '../snapshot-policy';
-import { INSTANCE_STORE_TYPES, InstanceStoreSpec, StoragePlan, instanceTypeSpec, instanceTypesFor, knownInstanceType, stopStartWarning } from '../sizing';
+import { INSTANCE_STORE_TYPES, InstanceStoreSpec, StoragePlan, instanceTypeSpec, instanceTypesFor, knownInstanceType } from '../sizing';
+import { warnAboutTypeTier } from '../plan-warnings';
 import type { StorageServerProps } from '../storage-server';
 
 /** What the facade ({@link StorageServer}) has settled before it builds the EC2 NFS server. */
@@ -99,7 +100,15 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
         `${plan.backend}, whose volumes EBS encrypts); leave it unset`);
     }
     const terminationProtection = props.terminationProtection ?? instanceStore;
-    if (props.instanceType === undefined) warnOnTypeTier(scope, props, capacityTiB);
+    if (props.instanceType === undefined) {
+      warnAboutTypeTier(scope, {
+        capacityTiB,
+        backend: props.backend ?? 'auto',
+        dataVolumeCount: props.dataVolumeCount,
+        throughputMBps: props.throughputMBps,
+        generation: props.generation,
+      });
+    }
 
     const securityGroup = new ec2.SecurityGroup(this, 'SecurityGroup', {
       vpc: props.vpc,
@@ -355,11 +364,8 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
       dependent.node.addDependency(this.updateGuard.resource);
     }
 
-    if (instanceStore) {
-      Annotations.of(scope).addWarningV2('storage-server:instanceStoreDataLoss',
-        `Backend instance-store (${plan.instanceType}): the data is lost when the instance stops, terminates or its host fails, ` +
-        'and EC2 auto-recovery is not available for it. Use it for scratch data or data archived elsewhere (e.g. S3).');
-    } else {
+    // The instance-store data-loss warning is the facade's (lib/plan-warnings.ts), with the plan's other warnings.
+    if (!instanceStore) {
       new RecoveryAlarm(this, 'Recovery', { instance: this.instance });
       const retain = props.snapshots?.retain ?? 7;
       if (retain > 0) {
@@ -507,21 +513,6 @@ function instanceStoreOf(plan: StoragePlan, capacityTiB: number, instanceType: e
       `${fitting.join(', ')}, got '${name}'.`);
   }
   return spec.instanceStore;
-}
-
-/**
- * Warns, once, when the planner chose the instance type and growth across its capacity tier would choose another:
- * a type change stops and starts the instance (stopStartWarning in lib/sizing/instance-type.ts). Not for a pinned type.
- */
-function warnOnTypeTier(scope: Construct, props: StorageServerProps, capacityTiB: number): void {
-  const warning = stopStartWarning({
-    capacityTiB,
-    backend: props.backend ?? 'auto',
-    dataVolumeCount: props.dataVolumeCount,
-    throughputMBps: props.throughputMBps,
-    generation: props.generation,
-  });
-  if (warning !== undefined) Annotations.of(scope).addWarningV2('storage-server:instanceTypeTier', warning);
 }
 
 function range(n: number): number[] {

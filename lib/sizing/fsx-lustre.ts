@@ -164,7 +164,7 @@ const PER_UNIT: Readonly<Record<string, readonly number[]>> = {
  * Valid storage capacities, GiB: SSD types 1200, 2400, then multiples of 2400; HDD multiples of 6000 (12
  * MB/s/TiB) or 1800 (40 MB/s/TiB). [API]
  */
-function capacitySteps(storageType: FsxLustreStorageType, perUnit: number): { first: number[]; step: number } {
+export function capacitySteps(storageType: FsxLustreStorageType, perUnit: number): { first: number[]; step: number } {
   if (storageType === 'HDD') return perUnit === 12 ? { first: [], step: 6000 } : { first: [], step: 1800 };
   return { first: [1200], step: 2400 };
 }

@@ -1,5 +1,5 @@
 /**
- * The deployed artefact, not the TypeScript source: the handler bundled by NodejsFunction (esbuild,
+ * The deployed artefact, not the TypeScript source: the handler bundled as the app bundles it (esbuild,
  * minified, AWS SDK from its ES module build) registers and deregisters against moto. Each event runs in
  * a fresh `node` process, as in Lambda (jest's module sandbox cannot run the SDK's dynamic imports).
  */

@@ -3,14 +3,17 @@ import * as os from 'os';
 import * as path from 'path';
 import { App, Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { HANDLER_CACHE_DIR, cachedHandlerBundle } from '../../lib/handler-bundle';
 import { HANDLER_BUNDLES_ENV, handlerFunction } from '../../lib/handler-function';
 
 /**
- * `npm test` synthesizes hundreds of stacks with the handlers test/support/global-setup.ts bundled once
- * (HANDLER_BUNDLES_ENV). These tests show that this changes nothing in what is deployed: the function a
- * stack gets from the prebuilt bundles is the one NodejsFunction bundles at synth.
+ * `npm test` synthesizes hundreds of stacks with the handlers test/support/global-setup.ts bundled once with
+ * `npm run build:lambda` (HANDLER_BUNDLES_ENV, the package's own bundles). Without it, the app takes them from its
+ * cache (lib/handler-bundle.ts). These tests show that both are the same bytes, and that the cache is rebuilt
+ * exactly when an input changes.
  */
 const prebuilt = process.env[HANDLER_BUNDLES_ENV];
+const root = path.join(__dirname, '..', '..');
 
 afterEach(() => {
   if (prebuilt === undefined) delete process.env[HANDLER_BUNDLES_ENV];
@@ -18,7 +21,7 @@ afterEach(() => {
 });
 
 /** The Code and Handler of the function `handlerFunction` builds for `name`, synthesized with `bundles` as the env. */
-function synthFunction(name: string, bundles: string | undefined): { handler: unknown; asset: string } {
+function synthFunction(name: string, bundles: string | undefined): { handler: unknown; asset: string; s3Key: string } {
   if (bundles === undefined) delete process.env[HANDLER_BUNDLES_ENV];
   else process.env[HANDLER_BUNDLES_ENV] = bundles;
   const app = new App({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'handler-fn-')) });
@@ -29,26 +32,85 @@ function synthFunction(name: string, bundles: string | undefined): { handler: un
     .find((r) => r.Type === 'AWS::Lambda::Function');
   const code = fn?.Properties.Code as { S3Key: string };
   const asset = path.join(assembly.directory, `asset.${code.S3Key.replace(/\.zip$/, '')}`, 'index.js');
-  return { handler: fn?.Properties.Handler, asset };
+  return { handler: fn?.Properties.Handler, asset, s3Key: code.S3Key };
 }
 
-/** A source map with each source written from the project root on: where the bundle was built no longer shows. */
-function normalizedMap(file: string): unknown {
-  const map = JSON.parse(fs.readFileSync(file, 'utf8')) as { sources: string[] };
-  return { ...map, sources: map.sources.map((s) => s.replace(/^.*?(?=(lambda|node_modules)\/)/, '')) };
-}
-
-test.each(['register', 'update-guard'])('the %s function from the prebuilt bundle is the one NodejsFunction bundles', (name) => {
+test.each(['register', 'update-guard'])('the app deploys the %s bundle the package ships: the same bytes, map and asset hash', (name) => {
   expect(prebuilt).toBeDefined();
-  const fromBundle = synthFunction(name, prebuilt);
-  const bundled = synthFunction(name, undefined);
-  // The same code byte for byte and the same handler. The asset keys differ: the source maps name the sources
-  // relative to where each was built (NodejsFunction builds in a temporary directory), and only that differs.
-  expect(fromBundle.handler).toBe(bundled.handler);
-  expect(fs.readFileSync(fromBundle.asset)).toEqual(fs.readFileSync(bundled.asset));
-  expect(normalizedMap(`${fromBundle.asset}.map`)).toEqual(normalizedMap(`${bundled.asset}.map`));
-  expect(fs.readdirSync(path.dirname(fromBundle.asset)).sort()).toEqual(['index.js', 'index.js.map']);
-  expect(fs.readdirSync(path.dirname(bundled.asset)).sort()).toEqual(['index.js', 'index.js.map']);
+  const fromPackage = synthFunction(name, prebuilt);
+  const fromCache = synthFunction(name, undefined);
+  expect(fromCache.handler).toBe('index.handler');
+  expect(fromPackage.handler).toBe('index.handler');
+  // The cache sits as deep as dist/lambda/<name>/bundle, so even the source maps (sources named by relative
+  // paths) are equal, and with them the asset hash: the app and the package upload one and the same asset.
+  expect(fs.readFileSync(fromCache.asset)).toEqual(fs.readFileSync(fromPackage.asset));
+  expect(fs.readFileSync(`${fromCache.asset}.map`)).toEqual(fs.readFileSync(`${fromPackage.asset}.map`));
+  expect(fromCache.s3Key).toBe(fromPackage.s3Key);
+  expect(fs.readdirSync(path.dirname(fromCache.asset)).sort()).toEqual(['index.js', 'index.js.map']);
+  const cached = path.relative(root, cachedHandlerBundle(root, name).dir).split(path.sep);
+  expect([cached[0], cached[1], cached[3]]).toEqual([HANDLER_CACHE_DIR, name, 'bundle']);
+});
+
+test('a second synth of the app reuses the cached bundle: esbuild does not run again', () => {
+  synthFunction('register', undefined);
+  const { dir } = cachedHandlerBundle(root, 'register');
+  const before = fs.statSync(path.join(dir, 'index.js')).mtimeMs;
+  synthFunction('register', undefined);
+  expect(cachedHandlerBundle(root, 'register')).toEqual({ dir, built: false });
+  expect(fs.statSync(path.join(dir, 'index.js')).mtimeMs).toBe(before);
+});
+
+describe('the bundle cache', () => {
+  /** A project of its own: a handler that imports a file under lambda/ and one under lib/, and a lockfile. */
+  function project(): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'handler-cache-'));
+    const write = (file: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), text);
+    };
+    write('lambda/demo/index.ts', "import { greeting } from '../shared/words';\nimport { name } from '../../lib/name';\n" +
+      'export const handler = async () => `${greeting} ${name}`;\n');
+    write('lambda/shared/words.ts', "export const greeting = 'hello';\n");
+    write('lib/name.ts', "export const name = 'world';\n");
+    write('package-lock.json', '{"lockfileVersion": 3}\n');
+    return dir;
+  }
+
+  test('builds once, then reuses the bundle while no input changes', () => {
+    const dir = project();
+    const first = cachedHandlerBundle(dir, 'demo');
+    expect(first.built).toBe(true);
+    expect(fs.readFileSync(path.join(first.dir, 'index.js'), 'utf8')).toContain('"hello"');
+    expect(cachedHandlerBundle(dir, 'demo')).toEqual({ dir: first.dir, built: false });
+    expect(cachedHandlerBundle(dir, 'demo')).toEqual({ dir: first.dir, built: false });
+  });
+
+  test.each([
+    ['the handler', 'lambda/demo/index.ts', (t: string) => t.replace('`${greeting} ${name}`', '`${greeting}, ${name}!`'), '!`'],
+    ['a file it imports under lambda/', 'lambda/shared/words.ts', (t: string) => t.replace('hello', 'bonjour'), '"bonjour"'],
+    ['a file it imports from outside lambda/', 'lib/name.ts', (t: string) => t.replace('world', 'monde'), '"monde"'],
+    ['the lockfile', 'package-lock.json', (t: string) => t.replace('3', '3, "packages": {}'), '"hello"'],
+  ])('an edit to %s builds the bundle again, into a new directory, and drops the old one', (_what, file, edit, expected) => {
+    const dir = project();
+    const first = cachedHandlerBundle(dir, 'demo');
+    // Twice: the first build records what the handler imports (lib/name.ts), which the second key then covers.
+    expect(cachedHandlerBundle(dir, 'demo').built).toBe(false);
+    const full = path.join(dir, file);
+    fs.writeFileSync(full, edit(fs.readFileSync(full, 'utf8')));
+    const second = cachedHandlerBundle(dir, 'demo');
+    expect(second.built).toBe(true);
+    expect(second.dir).not.toBe(first.dir);
+    expect(fs.readFileSync(path.join(second.dir, 'index.js'), 'utf8')).toContain(expected);
+    expect(fs.existsSync(path.dirname(first.dir))).toBe(false);
+    expect(cachedHandlerBundle(dir, 'demo')).toEqual({ dir: second.dir, built: false });
+  });
+
+  test('a handler that does not compile is refused with esbuild\'s message, naming the handler and the line', () => {
+    const dir = project();
+    fs.writeFileSync(path.join(dir, 'lambda/demo/index.ts'), 'export const handler = async () => {\n  return (;\n};\n');
+    expect(() => cachedHandlerBundle(dir, 'demo')).toThrow(/^The demo handler \(lambda\/demo\/index.ts\) does not bundle: lambda\/demo\/index.ts:2: /);
+    expect(fs.readdirSync(path.join(dir, HANDLER_CACHE_DIR, 'demo')).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
 });
 
 test('a prebuilt directory without the handler is refused, naming the variable and the file', () => {

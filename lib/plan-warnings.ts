@@ -1,0 +1,49 @@
+import { Annotations } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import type { StoragePlan, StorageRequest } from './sizing';
+import { MAX_EBS_CAPACITY_TIB } from './sizing/catalog';
+import { capacityExcess } from './sizing/excess';
+import { stopStartWarning } from './sizing/instance-type';
+
+/** The ids of the plan's synth warnings (a construct user acknowledges them with `Annotations.acknowledgeWarning`). */
+export const PLAN_WARNINGS = {
+  capacityAboveRequest: 'storage-server:capacityAboveRequest',
+  instanceStoreDataLoss: 'storage-server:instanceStoreDataLoss',
+  instanceTypeTier: 'storage-server:instanceTypeTier',
+} as const;
+
+/**
+ * Synth warnings about what the plan deploys that the request did not say: more than 10 % more capacity than asked
+ * (and why), and data on instance store when `auto` chose it. Each names the prop and the app's context key that
+ * accept or avoid it, never an annotation id: the CDK CLI cannot acknowledge one. `instanceType` is the type
+ * deployed when it overrides the plan's.
+ */
+export function warnAboutPlan(scope: Construct, request: StorageRequest, plan: StoragePlan, instanceType?: string): void {
+  const excess = capacityExcess(request, plan, instanceType);
+  if (excess) {
+    const accept = excess.sameStorageCapacityTiB;
+    Annotations.of(scope).addWarningV2(PLAN_WARNINGS.capacityAboveRequest,
+      `capacityTiB ${excess.requestedTiB}: the plan deploys ${excess.deployedTiB.toFixed(2)} TiB, ${excess.percentMore}% ` +
+      `more than asked, all of it billed: ${excess.reason}.` +
+      (accept === undefined ? '' : ` Ask for capacityTiB ${accept} (-c capacityTiB=${accept}) to accept it: the same ` +
+        'storage, without this warning.'));
+  }
+  if (plan.backend === 'instance-store' && request.backend !== 'instance-store') {
+    Annotations.of(scope).addWarningV2(PLAN_WARNINGS.instanceStoreDataLoss,
+      `Backend instance-store (${instanceType ?? plan.instanceType}), chosen by backend 'auto': the data is lost when the ` +
+      'instance stops, terminates or its host fails, and EC2 auto-recovery is not available for it. Use it for scratch ' +
+      "data or data archived elsewhere (e.g. S3). Set backend 'instance-store' (-c backend=instance-store) to choose it " +
+      `yourself, without this warning; or keep the data on EBS volumes, backend 'ebs' (-c backend=ebs, up to ${MAX_EBS_CAPACITY_TIB} TiB), ` +
+      "or on FSx for Lustre, backend 'fsx-lustre' (-c backend=fsx-lustre).");
+  }
+}
+
+/**
+ * Warns, once, when the planner chose the instance type and growth across its capacity tier would choose another:
+ * a type change stops and starts the instance (`stopStartWarning`). The advice is the context key that pins the type.
+ * Not for a pinned type: the caller passes only requests without one.
+ */
+export function warnAboutTypeTier(scope: Construct, request: StorageRequest): void {
+  const warning = stopStartWarning(request);
+  if (warning !== undefined) Annotations.of(scope).addWarningV2(PLAN_WARNINGS.instanceTypeTier, warning);
+}

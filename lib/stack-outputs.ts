@@ -1,0 +1,100 @@
+import { CfnOutput, Stack } from 'aws-cdk-lib';
+import { benchEstimate } from './bench-document';
+import type { ClientMount } from './client-mount';
+import type { StoragePlan, ThroughputEstimate } from './sizing';
+import type { StorageServer } from './storage-server';
+
+/**
+ * The app stack's description and outputs, per backend: what an administrator reads after a deploy (and
+ * `npm run bench:cluster` reads: BenchDocumentName, ClientTag, BenchEstimate, MountParameterName). An output that
+ * means nothing for a backend is left out (no PrivateIp or clusterware on FSx for Lustre, no file system id on an NFS
+ * server), and the descriptions name what there is: a server, or a file system.
+ */
+
+/** The stack's description: `NFS server <server> of HPC cluster <cluster>`, or the FSx for Lustre file system. */
+export function stackDescription(server: StorageServer): string {
+  const what = server.plan.backend === 'fsx-lustre' ? 'FSx for Lustre file system' : 'NFS server';
+  return `${what} ${server.serverName} of HPC cluster ${server.clusterName}`;
+}
+
+/** Adds the outputs of `server` (and of the cluster's client mount, when this stack has it) to `stack`. */
+export function addStackOutputs(stack: Stack, server: StorageServer, clientTag: string, clientMount?: ClientMount): void {
+  const lustre = server.plan.backend === 'fsx-lustre';
+  const it = lustre ? 'the file system' : 'the server';
+  const output = (id: string, description: string, value: string) => new CfnOutput(stack, id, { description, value });
+
+  output('PlanSummary', 'What the planner chose: layout, sustained and burst throughput, monthly cost', planSummary(server.plan));
+  if (lustre) {
+    output('FileSystemId', 'Id of the FSx for Lustre file system (aws fsx describe-file-systems --file-system-ids)',
+      server.fileSystem!.fileSystemId);
+    output('FileSystemDnsName', 'DNS name of the FSx for Lustre file system (clients mount it)', server.mountAddress);
+  } else {
+    output('PrivateIp', 'Stable private IP of the NFS server (its network interface, kept when the instance is replaced)',
+      server.mountAddress);
+  }
+  output('MountCommand', lustre
+    ? 'Mount the file system on a client by hand (the Lustre client must be installed: see the README)'
+    : 'Mount the export on a client by hand',
+  `sudo mkdir -p ${server.mountPoint} && sudo mount -t ${server.fsType} -o ${server.mountOptions} ` +
+    `${server.mountAddress}${lustre ? '@tcp:' : ':'}${server.exportPath} ${server.mountPoint}`);
+  output('RingParameterName', `SSM parameter with the ring record of ${it}`, server.ringParameterName);
+  output('MountParameterName', 'SSM parameter with the mount configuration clients read', server.mountParameterName);
+  output('AlarmTopicArn', `SNS topic the alarms of ${it} notify (subscribe to it; alarmEmail did so for one address)`,
+    server.alarmTopic.topicArn);
+  output('BenchDocumentName', 'SSM document of the cluster benchmark (npm run bench:cluster -- --stack <this stack>)',
+    server.benchDocument.documentName);
+  output('BenchEstimate', lustre
+    ? 'The plan\'s sustained and burst throughput of the file system, read by npm run bench:cluster'
+    : 'The plan\'s sustained and burst throughput and the server\'s memory, read by npm run bench:cluster',
+  JSON.stringify(benchEstimate(server.plan)));
+  const dashboard = server.monitoring.dashboard;
+  if (dashboard) output('DashboardName', `CloudWatch dashboard of ${it}`, dashboard.dashboardName);
+  output('ClientTag', 'Tag client nodes with this (key=value) and State Manager mounts the storage on them', clientTag);
+  if (clientMount) {
+    output('ClientReadPolicyArn', 'Attach to client nodes\' instance role: lets the mount script read the mount configs',
+      clientMount.readPolicy.managedPolicyArn);
+    output('ClientMountDocumentName',
+      'SSM document that mounts the cluster\'s storage on a node (run it by hand or let the association run it)',
+      clientMount.document.ref);
+  }
+  if (server.clusterware) {
+    output('ClusterwareTokenSecretArn', 'Secret holding the clusterware token: configure the master (loginIp) with its value',
+      server.clusterware.tokenSecret.secretArn);
+    output('ClusterwareUuid', 'Cluster uuid to configure on the clusterware master', server.clusterware.clusterUuid);
+  }
+}
+
+/**
+ * One line: what the planner chose, the throughput it plans for (sustained once every burst credit is spent, the
+ * burst while credits last, and on an NFS server the average over a 1 TB transfer that starts with full credits),
+ * and its cost.
+ */
+export function planSummary(plan: StoragePlan): string {
+  const t = plan.throughput;
+  if (plan.fsxLustre) {
+    const f = plan.fsxLustre;
+    return `fsx-lustre ${f.deploymentType} ${f.storageType} ${f.perUnitStorageThroughput} MB/s/TiB, ${f.storageCapacityGiB} GiB; ` +
+      `${sustainedAndBurst(t)} (limited by ${t.limitedBy}); ~$${plan.monthlyCostUsd.toFixed(0)}/month storage (backups extra)`;
+  }
+  const layout = plan.backend === 'ebs'
+    ? `${plan.dataVolumes.length} x st1 ${plan.dataVolumes.map((v) => `${v.sizeGiB} GiB`).join(' + ')}`
+    : `${plan.instanceStoreDisks} x instance-store HDD`;
+  const transfer = t.readMBps === t.baselineReadMBps && t.writeMBps === t.baselineWriteMBps
+    ? ''
+    : `; ${mbps(t.readMBps)} read / ${mbps(t.writeMBps)} write averaged over a 1 TB transfer`;
+  return `${plan.backend} on ${plan.instanceType}, ${layout}, ${plan.rawCapacityTiB.toFixed(2)} TiB raw; ` +
+    `${sustainedAndBurst(t)}${transfer} (limited by ${t.limitedBy}); ~$${plan.monthlyCostUsd.toFixed(0)}/month on demand`;
+}
+
+/** `sustained R read / W write, burst up to R read / W write`; one figure where the burst is the sustained one. */
+function sustainedAndBurst(t: ThroughputEstimate): string {
+  if (t.burstReadMBps === t.baselineReadMBps && t.burstWriteMBps === t.baselineWriteMBps) {
+    return `sustained and burst ${mbps(t.baselineReadMBps)} read / ${mbps(t.baselineWriteMBps)} write`;
+  }
+  return `sustained ${mbps(t.baselineReadMBps)} read / ${mbps(t.baselineWriteMBps)} write, ` +
+    `burst up to ${mbps(t.burstReadMBps)} read / ${mbps(t.burstWriteMBps)} write`;
+}
+
+function mbps(value: number): string {
+  return `${Math.round(value)} MB/s`;
+}
