@@ -157,7 +157,7 @@ function exportSharedVpc(stack: Stack, vpc: ec2.IVpc, subnet: ec2.ISubnet): void
   };
   for (const [key, exportName] of Object.entries(names) as [keyof typeof names, string][]) {
     new CfnOutput(stack, `Shared${key[0].toUpperCase()}${key.slice(1)}`, {
-      description: `For stacks that join this VPC (-c vpcFrom=${stack.stackName})`,
+      description: 'For the stacks that join this VPC (their vpcFrom key names this stack)',
       value: values[key],
       exportName,
     });

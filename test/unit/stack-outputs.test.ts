@@ -16,7 +16,9 @@ function described(context: Partial<Record<ContextKey, string>>): { description:
 
 /** Every backend's outputs but the address: the same ids, one description each. */
 const SHARED = ['PlanSummary', 'MountCommand', 'RingParameterName', 'MountParameterName', 'AlarmTopicArn', 'BenchDocumentName',
-  'BenchEstimate', 'DashboardName', 'ClientTag', 'ClientReadPolicyArn', 'ClientMountDocumentName'];
+  'BenchEstimate', 'DashboardName', 'ClientTag', 'ClientReadPolicyArn', 'ClientMountDocumentName',
+  // The new VPC's exports, for the stacks that join it (vpcFrom): every backend's app stack makes its VPC here.
+  'SharedVpcId', 'SharedVpcCidr', 'SharedSubnetId', 'SharedAvailabilityZone', 'SharedRouteTableId'];
 
 describe('the app stack says what its backend deploys', () => {
   test.each([
