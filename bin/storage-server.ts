@@ -5,8 +5,12 @@
  */
 import { App } from 'aws-cdk-lib';
 import { checkContextKeys, parseContext } from '../lib/context';
+import { useCachedHandlerBundles } from './handler-bundle';
 import { StorageServerStack } from '../lib/storage-server-stack';
 
+// From the sources, the handlers are bundled into .handler-bundles/ once per state of their inputs (no bundling at
+// every synth).
+useCachedHandlerBundles();
 const app = new App();
 try {
   // A misspelt key (-c capacityTB=10) would otherwise be ignored and the default deployed.

@@ -3,7 +3,6 @@ import * as path from 'path';
 import { Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { cachedHandlerBundle } from './handler-bundle';
 
 /** The function properties a custom-resource handler sets, whatever its code comes from. */
 export type HandlerFunctionProps = Omit<lambda.FunctionProps, 'code' | 'handler'>;
@@ -23,7 +22,7 @@ export const HANDLER_BUNDLES_ENV = 'STORAGE_SERVER_HANDLER_BUNDLES';
  * `dist/lambda/<name>/bundle/` (next to the compiled `dist/lib/`), deployed as it is: a consumer needs no esbuild,
  * Docker or AWS SDK at synth. From the TypeScript sources (this repository's app and tests), the bundle esbuild
  * builds with the `build:lambda` script's options into `.handler-bundles/`, once per state of its inputs
- * ({@link cachedHandlerBundle}): a synth reuses it, silently, and an edit to the handler's sources or the lockfile
+ * (`cachedHandlerBundle`, bin/handler-bundle.ts, set by {@link useSourceBundler}): a synth reuses it, silently, and an edit to the handler's sources or the lockfile
  * builds it again.
  */
 export function handlerFunction(scope: Construct, id: string, name: string, props: HandlerFunctionProps): lambda.Function {
@@ -49,7 +48,28 @@ export function handlerFunction(scope: Construct, id: string, name: string, prop
         `(made by npm run build) nor the source ${entry} exists`,
     );
   }
-  return code(cachedHandlerBundle(root, name).dir);
+  if (sourceBundler === undefined) {
+    throw new Error(
+      `${name} handler: no prebuilt bundle (${path.join(bundle, 'index.js')}, made by npm run build) and no bundler for ` +
+        `the sources: set ${HANDLER_BUNDLES_ENV} to the dist/lambda directory npm run build:lambda writes, or call ` +
+        'useSourceBundler (bin/handler-bundle.ts) first, as the app does',
+    );
+  }
+  return code(sourceBundler(root, name));
+}
+
+/** Builds `lambda/<name>/index.ts` under `root` and returns the directory of its bundle (`index.js`). */
+export type SourceBundler = (root: string, name: string) => string;
+
+let sourceBundler: SourceBundler | undefined;
+
+/**
+ * Sets how handlers are bundled from the TypeScript sources, where no prebuilt bundle exists: the repository's app
+ * and tests pass bin/handler-bundle.ts's esbuild cache. The library never bundles by itself: the package deploys its
+ * prebuilt bundles and ships neither that module nor esbuild.
+ */
+export function useSourceBundler(bundler: SourceBundler): void {
+  sourceBundler = bundler;
 }
 
 /**

@@ -2,7 +2,7 @@
  * Benchmark of the registration handler's deployment artefact: `npm run bench:register`.
  *
  * - Bundle size: the handler is bundled exactly as deployed, by synthesizing a stack with a
- *   ServerRegistration (the app runs esbuild with the build:lambda options, lib/handler-bundle.ts), then measured.
+ *   ServerRegistration (the app runs esbuild with the build:lambda options, bin/handler-bundle.ts), then measured.
  * - Cold-start import time: a fresh `node` process requires the bundle (what Lambda's init phase does
  *   before the first invocation); the median of several runs is reported, with and without
  *   --enable-source-maps (the function sets it through NODE_OPTIONS).

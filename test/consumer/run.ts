@@ -8,7 +8,7 @@
  *    `npm install <path>/<tarball>` (the package is not on a registry).
  * 3. The app is the README's "Use as a library" example: compiled with `tsc` against the installed package's
  *    declarations, synthesized with the `cdk` CLI, and its template checked.
- * 4. The registration Lambda of the package is compared with the one the sources build (esbuild's JS API, lib/handler-bundle.ts).
+ * 4. The registration Lambda of the package is compared with the one the sources build (esbuild's JS API, bin/handler-bundle.ts).
  *
  * Prints one line per check and a closing `N passed, M failed`; exits 1 if any check failed. A check that
  * cannot run because an earlier step failed counts as failed. KEEP_CONSUMER_DIR=1 keeps the temporary
@@ -22,6 +22,7 @@ import * as path from 'path';
 import { App, Stack } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { fstabLine } from '../../lambda/register/contract';
+import { useCachedHandlerBundles } from '../../bin/handler-bundle';
 import { StorageServer } from '../../lib/storage-server';
 import { PackageManifest, packProblems, requiredFiles } from '../support/pack-files';
 import { REPO_ROOT, installedTarball, libraryExample, tarballName } from '../support/readme';
@@ -458,7 +459,8 @@ check('the update guard deploys the prebuilt bundle shipped in the package (no b
 });
 
 check('the prebuilt bundle and its function are what the sources build', () => {
-  // The same server, built from the TypeScript sources: lib/handler-bundle.ts bundles the handler with esbuild.
+  useCachedHandlerBundles();
+  // The same server, built from the TypeScript sources: bin/handler-bundle.ts bundles the handler with esbuild.
   const outdir = path.join(work, 'sources.out');
   const app = new App({ outdir });
   const stack = new Stack(app, stackName);
@@ -473,7 +475,7 @@ check('the prebuilt bundle and its function are what the sources build', () => {
   assert(consumerBundle, 'the consumer bundle was not found');
   assert(
     fs.readFileSync(sourceBundle).equals(fs.readFileSync(consumerBundle)),
-    'the prebuilt index.js differs from the bundle the sources build: align build:lambda with the esbuild options in lib/handler-bundle.ts',
+    'the prebuilt index.js differs from the bundle the sources build: align build:lambda with the esbuild options in bin/handler-bundle.ts',
   );
   // Every resource of the shared registration provider (function, roles, policies, log groups, framework),
   // compared whole except for where each asset is stored.

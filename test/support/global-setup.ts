@@ -8,7 +8,7 @@ import { HANDLER_BUNDLES_ENV } from '../../lib/handler-function';
  *
  * - The custom-resource handlers are bundled by `npm run build:lambda` (the package's own bundles, in
  *   dist/lambda) and `STORAGE_SERVER_HANDLER_BUNDLES` points the stacks at them, so the stacks deploy what the
- *   package ships (without it they take the app's own cache, lib/handler-bundle.ts: the same bytes). The tests
+ *   package ships (without it they take the app's own cache, bin/handler-bundle.ts: the same bytes). The tests
  *   that check the app's bundles (test/unit/handler-function.test.ts, test/integration/register-bundle.test.ts,
  *   the first `cdk synth` of test/unit/app-cli.test.ts) unset it.
  * - The Python venv (moto, cfn-lint, shellcheck) is created or checked once, not by each worker.

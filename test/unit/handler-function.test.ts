@@ -3,13 +3,13 @@ import * as os from 'os';
 import * as path from 'path';
 import { App, Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { HANDLER_CACHE_DIR, cachedHandlerBundle } from '../../lib/handler-bundle';
+import { HANDLER_CACHE_DIR, cachedHandlerBundle } from '../../bin/handler-bundle';
 import { HANDLER_BUNDLES_ENV, handlerFunction } from '../../lib/handler-function';
 
 /**
  * `npm test` synthesizes hundreds of stacks with the handlers test/support/global-setup.ts bundled once with
  * `npm run build:lambda` (HANDLER_BUNDLES_ENV, the package's own bundles). Without it, the app takes them from its
- * cache (lib/handler-bundle.ts). These tests show that both are the same bytes, and that the cache is rebuilt
+ * cache (bin/handler-bundle.ts). These tests show that both are the same bytes, and that the cache is rebuilt
  * exactly when an input changes.
  */
 const prebuilt = process.env[HANDLER_BUNDLES_ENV];

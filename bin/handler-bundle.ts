@@ -2,6 +2,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Metafile } from 'esbuild';
+import { useSourceBundler } from '../lib/handler-function';
 
 /**
  * The esbuild options of every handler bundle: the same as the `build:lambda` script's flags (the package's
@@ -153,4 +154,9 @@ function pruneOtherKeys(base: string, keep: string): void {
 /** A bundle directory with both its files. */
 function complete(dir: string): boolean {
   return fs.existsSync(path.join(dir, 'index.js')) && fs.existsSync(path.join(dir, 'index.js.map'));
+}
+
+/** Makes the library bundle handlers from the sources with {@link cachedHandlerBundle} (the app and the tests). */
+export function useCachedHandlerBundles(): void {
+  useSourceBundler((root, name) => cachedHandlerBundle(root, name).dir);
 }
