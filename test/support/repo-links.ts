@@ -126,7 +126,14 @@ export function citations(file: string, text: string): Citation[] {
   return found;
 }
 
-/** Every citation of `sources` that does not resolve inside `repo`. */
+/**
+ * Folders of source notes (docs/sources: the published figures behind the catalogue, with their quotes): they name
+ * files of other repositories by path beside the repository and commit each is in, so their bare `*.md` mentions
+ * are not ours to resolve; their Markdown links are still checked.
+ */
+export const BIBLIOGRAPHIES: readonly string[] = ['docs/sources/'];
+
+/** Every citation of `sources` that does not resolve inside `repo` (bare mentions in {@link BIBLIOGRAPHIES} aside). */
 export function linkProblems(repo: Repo, sources: readonly string[]): LinkProblem[] {
   const files = new Set(repo.files);
   const isFolder = (p: string) => repo.files.some((f) => f.startsWith(`${p}/`));
@@ -137,7 +144,9 @@ export function linkProblems(repo: Repo, sources: readonly string[]): LinkProble
   };
   const problems: LinkProblem[] = [];
   for (const file of sources) {
+    const bibliography = BIBLIOGRAPHIES.some((dir) => file.startsWith(dir));
     for (const c of citations(file, repo.read(file))) {
+      if (bibliography && c.kind === 'mention') continue;
       const problem = (why: string) => problems.push({ file, line: c.line, target: c.target, why });
       const [rawPath, anchor] = splitAnchor(c.target.replace(/^file:(\/\/)?/i, ''));
       if (rawPath.startsWith('/') || /^file:/i.test(c.target)) {
