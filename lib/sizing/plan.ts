@@ -88,7 +88,9 @@ export interface StorageRequest {
   /**
    * The sustained aggregate throughput the cluster needs, MB/s (10^6 bytes per second), read and write alike.
    * When the plan `auto` (or the backend asked for) would make cannot sustain it once every burst credit is
-   * spent, the planner picks the cheapest plan of the allowed backends that does, and says so in `reason`.
+   * spent, the planner picks the cheapest plan of the allowed backends that does, and says so in `reason`; on EBS
+   * that search also weighs gp3 stripes (1-3 volumes, each provisioned with its share of the throughput).
+   * Without it, EBS plans are st1.
    * @default - none: the plan follows capacity alone
    */
   readonly throughputMBps?: number;
@@ -400,9 +402,10 @@ function sustains(plan: Omit<StoragePlan, 'reason'>, mbps: number): boolean {
 }
 
 /**
- * The single-server plans that hold the capacity: each d2 that fits; on EBS each m4 with 1 to 3 st1 volumes,
- * each volume its share of the capacity or, where that is larger, the smallest size whose baseline carries its
- * share of `targetMBps` (st1's baseline grows with size: a larger volume sustains more, 40 MiB/s per TiB).
+ * The single-server plans that hold the capacity: each d2 that fits; on EBS each type of the generation with 1 to 3
+ * st1 volumes, each volume its share of the capacity or, where that is larger, the smallest size whose baseline
+ * carries its share of `targetMBps` (st1's baseline grows with size: a larger volume sustains more, 40 MiB/s per
+ * TiB), and, when a throughput is asked, with 1 to 3 gp3 volumes provisioned for it (`gp3Stripes`).
  */
 function candidatePlans(capacityTiB: number, backends: readonly Backend[], targetMBps: number, families: Families): StoragePlan[] {
   const plans: StoragePlan[] = [];
@@ -433,8 +436,9 @@ function candidatePlans(capacityTiB: number, backends: readonly Backend[], targe
 
 /**
  * Estimates the aggregate sequential throughput of a server from published limits only: the data disks
- * (st1 baseline, burst and credits, or instance-store HDDs), the instance's EBS bandwidth and its network
- * baseline. Pass the st1 volumes for an EBS-backed type; none for a d2 type, whose local disks are used.
+ * (st1 baseline, burst and credits; gp3's provisioned throughput, which does not burst; or instance-store HDDs),
+ * the instance's EBS bandwidth and its network baseline. Pass the st1 or gp3 volumes for an EBS-backed type; none
+ * for a d2 type, whose local disks are used.
  */
 export function estimateThroughput(
   instanceType: string,

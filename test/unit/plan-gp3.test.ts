@@ -1,5 +1,6 @@
 import * as fc from 'fast-check';
 import { DataVolumePlan, Generation, estimateThroughput, planStorage, withInstanceType } from '../../lib/sizing';
+import { main } from '../../bin/plan';
 import { gp3MonthlyUsd, gp3VolumeFor } from '../../lib/sizing/catalog-gp3';
 
 // gp3 figures typed here from their sources (docs/sources/netopt.md), not read from lib/sizing: AWS's SDK model
@@ -24,6 +25,15 @@ describe('gp3 in the planner (issue 28)', () => {
       "the cheapest plan that holds 1 TiB and sustains 250 MB/s (m4.xlarge, the capacity rule's choice, sustains 41.94 MB/s); " +
         'gp3, 2 x 125 MiB/s provisioned (no burst credits): st1 would need 5.96 TiB for its baseline (40 MiB/s per TiB) to sustain it',
     );
+  });
+
+  test('`npm run plan -- 1 --backend ebs --throughput 250` shows the gp3 volumes with their throughput and IOPS', () => {
+    const out: string[] = [];
+    expect(main(['1', '--backend', 'ebs', '--throughput', '250'], { out: (t) => out.push(t), err: (t) => out.push(t) })).toBe(0);
+    const text = out.join('\n');
+    expect(text).toMatch(/^volumes {7}2 x gp3 \(512 GiB, 125 MiB\/s, 3000 IOPS each\), striped$/m);
+    expect(text).toMatch(/^ebs .* 665\.92 +m4\.4xlarge, 2 x gp3 \(512 GiB, 125 MiB\/s, 3000 IOPS each\), striped$/m);
+    expect(text).toMatch(/^why .*st1 would need 5\.96 TiB for its baseline/m);
   });
 
   test('without a throughput the capacity rule stays st1, on either generation and backend', () => {
