@@ -18,7 +18,8 @@ import {
   instanceStoreTiB,
   instanceTypeSpec,
 } from './catalog';
-import { GP3, MB_PER_MIB, gp3MonthlyUsd, gp3VolumeError, gp3VolumeFor } from './catalog-gp3';
+import { GP3, MB_PER_MIB, gp3MonthlyUsd, gp3VolumeError } from './catalog-gp3';
+import { gp3Stripes, whyGp3 } from './gp3';
 import { CURRENT_EBS_INSTANCE_TYPES, EBS_BURST_SECONDS } from './catalog-nitro';
 import {
   FsxLustreOptions,
@@ -266,17 +267,6 @@ function cheapestMeeting(
     );
   }
   return { ...meeting[0], reason: `the cheapest plan that holds ${capacityTiB} TiB${asked} (${why})${whyGp3(meeting[0], targetMBps)}` };
-}
-
-/** For a gp3 plan: what it provisions and what st1 would have needed for the same sustained throughput. */
-function whyGp3(plan: Omit<StoragePlan, 'reason'>, targetMBps: number): string {
-  const v = plan.dataVolumes[0];
-  if (v?.volumeType !== 'gp3') return '';
-  const st1TiB = targetMBps / MB_PER_MIB / ST1.baselineMiBpsPerTiB;
-  const st1 = st1TiB > MAX_EBS_CAPACITY_TIB
-    ? `more than st1's ${MAX_EBS_CAPACITY_TIB} TiB stripe sustains`
-    : `st1 would need ${round2(st1TiB)} TiB for its baseline (${ST1.baselineMiBpsPerTiB} MiB/s per TiB) to sustain it`;
-  return `; gp3, ${plan.dataVolumes.length} x ${v.throughputMiBps} MiB/s provisioned (no burst credits): ${st1}`;
 }
 
 /**
@@ -630,22 +620,6 @@ function planEbs(capacityTiB: number, families: Families, fixedCount?: number): 
 /** `count` st1 volumes of `sizeGiB` each. */
 function st1Volumes(count: number, sizeGiB: number): DataVolumePlan[] {
   return Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB }));
-}
-
-/**
- * The gp3 stripes a throughput search weighs: 1 to 3 volumes, each its share of the capacity (at most 64 TiB, the
- * stripe at most the 48 TiB one server should hold) provisioned with its share of `targetMBps` (catalog-gp3.ts).
- */
-function gp3Stripes(capacityTiB: number, targetMBps: number): DataVolumePlan[][] {
-  const stripes: DataVolumePlan[][] = [];
-  if (capacityTiB > MAX_EBS_CAPACITY_TIB) return stripes;
-  for (let count = 1; count <= MAX_DATA_VOLUMES; count++) {
-    const shareGiB = Math.ceil((capacityTiB * 1024) / count);
-    if (shareGiB > GP3.maxSizeGiB) continue;
-    const volume = gp3VolumeFor(shareGiB, targetMBps / count);
-    stripes.push(Array.from({ length: count }, () => volume));
-  }
-  return stripes;
 }
 
 /** The striped `dataVolumes` on the EBS type `spec`: their estimate and cost. */

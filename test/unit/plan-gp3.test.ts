@@ -158,3 +158,11 @@ describe('gp3 in the planner (issue 28)', () => {
     );
   });
 });
+
+describe('gp3: the reason when st1 could not sustain the throughput at all', () => {
+  test('1 TiB at 1600 MB/s on current-generation EBS: gp3; st1 sustains at most 3 x 500 MiB/s (1572.86 MB/s)', () => {
+    const plan = planStorage({ capacityTiB: 1, throughputMBps: 1600, backend: 'ebs', generation: 'current' });
+    expect(plan.dataVolumes[0].volumeType).toBe('gp3');
+    expect(plan.reason).toMatch(/; gp3, \d x \d+ MiB\/s provisioned \(no burst credits\): st1's baseline cannot sustain it \(at most 3 x 500 MiB\/s\)$/);
+  });
+});
