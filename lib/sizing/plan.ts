@@ -109,9 +109,15 @@ export interface DataVolumePlan {
   readonly volumeType: 'st1' | 'gp3';
   /** Size, GiB: a whole number, st1 125 to 16384, gp3 1 to 65536. */
   readonly sizeGiB: number;
-  /** gp3 only: provisioned throughput, MiB/s (125-2,000; 125 is included in the price). */
+  /**
+   * gp3 only: provisioned throughput, MiB/s (125-2,000; 125 is included in the price).
+   * @default - none for st1; gp3's included 125 MiB/s
+   */
   readonly throughputMiBps?: number;
-  /** gp3 only: provisioned IOPS (3,000-80,000; 3,000 are included in the price). */
+  /**
+   * gp3 only: provisioned IOPS (3,000-80,000; 3,000 are included in the price).
+   * @default - none for st1; gp3's included 3,000 IOPS
+   */
   readonly iops?: number;
 }
 
