@@ -4,6 +4,7 @@
  * size. Pure functions, no CDK imports (the construct turns the answer into a synth warning).
  */
 import { INSTANCE_STORE_TYPES, ST1, instanceStoreTiB, instanceTypeSpec, knownInstanceType } from './catalog';
+import { GP3 } from './catalog-gp3';
 import { FSX_LUSTRE_PERFORMANCE, capacitySteps, fsxLustreCapacityGiB, fsxLustreKey } from './fsx-lustre';
 import { StoragePlan, StorageRequest, planStorage } from './plan';
 
@@ -79,6 +80,12 @@ function excessReason(request: StorageRequest, plan: StoragePlan, instanceType: 
   }
   const count = plan.dataVolumes.length;
   const sizeGiB = plan.dataVolumes[0].sizeGiB;
+  const iops = plan.dataVolumes[0].iops;
+  if (plan.dataVolumes[0].volumeType === 'gp3') {
+    return iops !== undefined && sizeGiB * GP3.maxIopsPerGiB === iops
+      ? `gp3 allows at most ${GP3.maxIopsPerGiB} IOPS per GiB: ${count} x ${iops} IOPS (the fewest gp3 and their throughput allow) take ${count} x ${sizeGiB} GiB`
+      : `gp3 volumes are whole GiB, ${count} x ${sizeGiB} GiB`;
+  }
   const shareGiB = Math.max(ST1.minSizeGiB, Math.ceil(Math.ceil(asked * 1024) / count));
   if (sizeGiB > shareGiB) {
     return `st1's baseline grows with its size (${ST1.baselineMiBpsPerTiB} MiB/s per TiB): ${count} x ${sizeGiB} GiB sustain ` +

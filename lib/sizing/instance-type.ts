@@ -63,7 +63,9 @@ function sustainedOn(plan: StoragePlan, name: string): number {
 }
 
 function disksOf(plan: StoragePlan): string {
-  return plan.backend === 'ebs' ? `${plan.dataVolumes.length} x st1 ${plan.dataVolumes[0].sizeGiB} GiB` : 'instance-store disks';
+  const v = plan.dataVolumes[0];
+  if (plan.backend !== 'ebs') return 'instance-store disks';
+  return `${plan.dataVolumes.length} x ${v.volumeType} ${v.sizeGiB} GiB` + (v.volumeType === 'gp3' ? ` at ${v.throughputMiBps} MiB/s` : '');
 }
 
 /** The capacities, in whole GiB, for which the planner makes an EBS server of one type with the same volume count. */

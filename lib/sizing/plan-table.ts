@@ -31,7 +31,11 @@ function readWrite(read: number, write: number): string {
 /** The data disks of a plan in words. */
 function disksOf(plan: StoragePlan): string {
   if (plan.backend === 'ebs') {
-    return `${plan.dataVolumes.length} x st1 (${plan.dataVolumes.map((v) => `${v.sizeGiB} GiB`).join(', ')})` +
+    const first = plan.dataVolumes[0];
+    const each = first?.volumeType === 'gp3'
+      ? `${first.sizeGiB} GiB, ${first.throughputMiBps} MiB/s, ${first.iops} IOPS${plan.dataVolumes.length > 1 ? ' each' : ''}`
+      : plan.dataVolumes.map((v) => `${v.sizeGiB} GiB`).join(', ');
+    return `${plan.dataVolumes.length} x ${first?.volumeType ?? 'st1'} (${each})` +
       (plan.dataVolumes.length > 1 ? ', striped' : '');
   }
   if (plan.fsxLustre) {

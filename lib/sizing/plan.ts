@@ -18,6 +18,8 @@ import {
   instanceStoreTiB,
   instanceTypeSpec,
 } from './catalog';
+import { GP3, MB_PER_MIB, gp3MonthlyUsd, gp3VolumeError } from './catalog-gp3';
+import { gp3Stripes, whyGp3 } from './gp3';
 import { CURRENT_EBS_INSTANCE_TYPES, EBS_BURST_SECONDS } from './catalog-nitro';
 import {
   FsxLustreOptions,
@@ -87,7 +89,9 @@ export interface StorageRequest {
   /**
    * The sustained aggregate throughput the cluster needs, MB/s (10^6 bytes per second), read and write alike.
    * When the plan `auto` (or the backend asked for) would make cannot sustain it once every burst credit is
-   * spent, the planner picks the cheapest plan of the allowed backends that does, and says so in `reason`.
+   * spent, the planner picks the cheapest plan of the allowed backends that does, and says so in `reason`; on EBS
+   * that search also weighs gp3 stripes (1-3 volumes, each provisioned with its share of the throughput).
+   * Without it, EBS plans are st1.
    * @default - none: the plan follows capacity alone
    */
   readonly throughputMBps?: number;
@@ -99,12 +103,22 @@ export interface FsxLustrePlan extends ResolvedFsxLustreOptions {
   readonly storageCapacityGiB: number;
 }
 
-/** One EBS data volume. */
+/** One EBS data volume of the plan. */
 export interface DataVolumePlan {
-  /** EBS volume type; always Throughput Optimized HDD (`st1`). */
-  readonly volumeType: 'st1';
-  /** Size of the volume, GiB: a whole number from 125 to 16384. */
+  /** EBS volume type: Throughput Optimized HDD (`st1`) or General Purpose SSD (`gp3`). */
+  readonly volumeType: 'st1' | 'gp3';
+  /** Size, GiB: a whole number, st1 125 to 16384, gp3 1 to 65536. */
   readonly sizeGiB: number;
+  /**
+   * gp3 only: provisioned throughput, MiB/s (125-2,000; 125 is included in the price).
+   * @default - none for st1; gp3's included 125 MiB/s
+   */
+  readonly throughputMiBps?: number;
+  /**
+   * gp3 only: provisioned IOPS (3,000-80,000; 3,000 are included in the price).
+   * @default - none for st1; gp3's included 3,000 IOPS
+   */
+  readonly iops?: number;
 }
 
 /** Aggregate sequential throughput, MB/s = 10^6 bytes per second. */
@@ -258,7 +272,7 @@ function cheapestMeeting(
         (backends.includes('fsx-lustre') ? '' : " (backend 'fsx-lustre', or 'auto')"),
     );
   }
-  return { ...meeting[0], reason: `the cheapest plan that holds ${capacityTiB} TiB${asked} (${why})` };
+  return { ...meeting[0], reason: `the cheapest plan that holds ${capacityTiB} TiB${asked} (${why})${whyGp3(meeting[0], targetMBps)}` };
 }
 
 /**
@@ -271,7 +285,7 @@ export function withInstanceType(plan: StoragePlan, instanceType: string): Stora
   const spec = instanceTypeSpec(instanceType);
   if (spec.instanceStore) throw new Error(`instanceType ${instanceType} has instance-store disks; an EBS plan needs an EBS type`);
   return {
-    ...ebsPlan(spec, plan.dataVolumes.length, plan.dataVolumes[0].sizeGiB),
+    ...ebsPlan(spec, plan.dataVolumes),
     reason: `${plan.reason}; instanceType ${instanceType} as asked (the planner chose ${plan.instanceType})`,
   };
 }
@@ -384,9 +398,10 @@ function sustains(plan: Omit<StoragePlan, 'reason'>, mbps: number): boolean {
 }
 
 /**
- * The single-server plans that hold the capacity: each d2 that fits; on EBS each m4 with 1 to 3 st1 volumes,
- * each volume its share of the capacity or, where that is larger, the smallest size whose baseline carries its
- * share of `targetMBps` (st1's baseline grows with size: a larger volume sustains more, 40 MiB/s per TiB).
+ * The single-server plans that hold the capacity: each d2 that fits; on EBS each type of the generation with 1 to 3
+ * st1 volumes, each volume its share of the capacity or, where that is larger, the smallest size whose baseline
+ * carries its share of `targetMBps` (st1's baseline grows with size: a larger volume sustains more, 40 MiB/s per
+ * TiB), and, when a throughput is asked, with 1 to 3 gp3 volumes provisioned for it (`gp3Stripes`).
  */
 function candidatePlans(capacityTiB: number, backends: readonly Backend[], targetMBps: number, families: Families): StoragePlan[] {
   const plans: StoragePlan[] = [];
@@ -404,7 +419,12 @@ function candidatePlans(capacityTiB: number, backends: readonly Backend[], targe
       if (shareGiB > ST1.maxSizeGiB) continue;
       const targetGiB = Math.ceil((((targetMBps / count) * MB_BYTES) / 1024 ** 2 / ST1.baselineMiBpsPerTiB) * 1024);
       const sizeGiB = Math.min(ST1.maxSizeGiB, Math.max(shareGiB, targetGiB));
-      for (const spec of families.ebs) plans.push({ ...ebsPlan(spec, count, sizeGiB), reason: '' });
+      for (const spec of families.ebs) plans.push({ ...ebsPlan(spec, st1Volumes(count, sizeGiB)), reason: '' });
+    }
+    if (targetMBps > 0) {
+      for (const volumes of gp3Stripes(capacityTiB, targetMBps)) {
+        for (const spec of families.ebs) plans.push({ ...ebsPlan(spec, volumes), reason: '' });
+      }
     }
   }
   return plans;
@@ -412,8 +432,9 @@ function candidatePlans(capacityTiB: number, backends: readonly Backend[], targe
 
 /**
  * Estimates the aggregate sequential throughput of a server from published limits only: the data disks
- * (st1 baseline, burst and credits, or instance-store HDDs), the instance's EBS bandwidth and its network
- * baseline. Pass the st1 volumes for an EBS-backed type; none for a d2 type, whose local disks are used.
+ * (st1 baseline, burst and credits; gp3's provisioned throughput, which does not burst; or instance-store HDDs),
+ * the instance's EBS bandwidth and its network baseline. Pass the st1 or gp3 volumes for an EBS-backed type; none
+ * for a d2 type, whose local disks are used.
  */
 export function estimateThroughput(
   instanceType: string,
@@ -443,9 +464,12 @@ export function estimateThroughput(
     return combine(read, write, { read, write }, { read, write });
   }
 
-  const sizeGiB = validateVolumes(spec, dataVolumes);
+  const volume = validateVolumes(spec, dataVolumes);
+  const sizeGiB = volume.sizeGiB;
   const count = dataVolumes.length;
-  const st1 = st1Volume(sizeGiB);
+  const gp3 = volume.volumeType === 'gp3';
+  // gp3 does not burst: its burst and baseline are the provisioned throughput, with no credit bucket.
+  const st1 = gp3 ? gp3Limits(volume) : st1Volume(sizeGiB);
   const nitroEbs = spec.ebsBurstMbps !== undefined && spec.ebsBurstMbps > (spec.ebsBandwidthMbps ?? 0);
   const ebs: Limit = {
     mbps: (spec.ebsBandwidthMbps ?? 0) / 8,
@@ -459,8 +483,9 @@ export function estimateThroughput(
   const networkBurst: Limit = spec.networkBurstGbps !== undefined && spec.networkBurstGbps > spec.networkBaselineGbps
     ? { mbps: (spec.networkBurstGbps * 1e9) / 8 / MB_BYTES, label: `network burst of ${spec.name} (up to ${spec.networkBurstGbps} Gbps, while credits last)` }
     : network;
-  const st1Burst: Limit = { mbps: count * st1.burstMBps, label: `st1 burst of ${count} x ${sizeGiB} GiB` };
-  const st1Baseline: Limit = { mbps: count * st1.baselineMBps, label: `st1 baseline of ${count} x ${sizeGiB} GiB` };
+  const gp3Label = `gp3 provisioned throughput of ${count} x ${volume.throughputMiBps} MiB/s (${sizeGiB} GiB each)`;
+  const st1Burst: Limit = { mbps: count * st1.burstMBps, label: gp3 ? gp3Label : `st1 burst of ${count} x ${sizeGiB} GiB` };
+  const st1Baseline: Limit = { mbps: count * st1.baselineMBps, label: gp3 ? gp3Label : `st1 baseline of ${count} x ${sizeGiB} GiB` };
   const steady = binding([st1Burst, ebs, network]);
   const baseline = binding([st1Baseline, ebs, network]);
   const burst = binding([st1Burst, ebsBurst, networkBurst]);
@@ -469,7 +494,7 @@ export function estimateThroughput(
   // workload counts only the network baseline.
   const workload = nitroEbs
     ? transferWithBursts({ st1Burst, st1Baseline, st1, count, ebs, ebsBurst, network })
-    : afterBurstCredits(steady, st1, count);
+    : gp3 ? steady : afterBurstCredits(steady, st1, count);
   return combine(workload, workload, { read: baseline, write: baseline }, { read: burst, write: burst });
 }
 
@@ -595,18 +620,22 @@ function planEbs(capacityTiB: number, families: Families, fixedCount?: number): 
   const spec = families.generation === 'current'
     ? sustainingNitro(families.ebs, count * st1Volume(sizeGiB).baselineMBps)
     : count === 1 ? singleVolumeTier(capacityTiB) : matchingEbsBandwidth(count * st1Volume(sizeGiB).burstMBps);
-  return ebsPlan(spec, count, sizeGiB);
+  return ebsPlan(spec, st1Volumes(count, sizeGiB));
 }
 
-/** `count` striped st1 volumes of `sizeGiB` each on the m4 `spec`: their estimate and cost. */
-function ebsPlan(spec: InstanceTypeSpec, count: number, sizeGiB: number): Omit<StoragePlan, 'reason'> {
-  const dataVolumes: DataVolumePlan[] = Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB }));
+/** `count` st1 volumes of `sizeGiB` each. */
+function st1Volumes(count: number, sizeGiB: number): DataVolumePlan[] {
+  return Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB }));
+}
+
+/** The striped `dataVolumes` on the EBS type `spec`: their estimate and cost. */
+function ebsPlan(spec: InstanceTypeSpec, dataVolumes: DataVolumePlan[]): Omit<StoragePlan, 'reason'> {
   return {
     backend: 'ebs',
     instanceType: spec.name,
     dataVolumes,
     instanceStoreDisks: 0,
-    rawCapacityTiB: (count * sizeGiB) / 1024,
+    rawCapacityTiB: dataVolumes.reduce((sum, v) => sum + v.sizeGiB, 0) / 1024,
     throughput: estimateThroughput(spec.name, dataVolumes),
     monthlyCostUsd: monthlyCost(spec, dataVolumes),
   };
@@ -635,6 +664,12 @@ function matchingEbsBandwidth(volumesMBps: number): InstanceTypeSpec {
     EBS_INSTANCE_TYPES.find((t) => (t.ebsBandwidthMbps ?? 0) / 8 >= volumesMBps) ??
     EBS_INSTANCE_TYPES[EBS_INSTANCE_TYPES.length - 1]
   );
+}
+
+/** A gp3 volume in the terms of the st1 model: burst = baseline = its provisioned throughput, no credit. */
+function gp3Limits(volume: DataVolumePlan): St1Volume {
+  const mbps = (volume.throughputMiBps ?? GP3.minMiBps) * MB_PER_MIB;
+  return { burstMBps: mbps, baselineMBps: mbps, bucketBytes: 0 };
 }
 
 function st1Volume(sizeGiB: number): St1Volume {
@@ -693,16 +728,24 @@ function combine(read: Limit, write: Limit, baseline: ReadWrite, burst: ReadWrit
   };
 }
 
-/** Checks the st1 volumes given for an EBS-backed type and returns their common size. */
-function validateVolumes(spec: InstanceTypeSpec, dataVolumes: DataVolumePlan[]): number {
+/** Checks the volumes given for an EBS-backed type and returns the first (they are striped: all alike). */
+function validateVolumes(spec: InstanceTypeSpec, dataVolumes: DataVolumePlan[]): DataVolumePlan {
   if (dataVolumes.length === 0) {
     throw new Error(
-      `dataVolumes must hold at least one st1 volume for ${spec.name}, which has no local disks; got none`,
+      `dataVolumes must hold at least one st1 or gp3 volume for ${spec.name}, which has no local disks; got none`,
     );
   }
   for (const [i, v] of dataVolumes.entries()) {
-    if (v.volumeType !== 'st1') {
-      throw new Error(`dataVolumes[${i}].volumeType must be 'st1'; got ${describe(v.volumeType)}`);
+    if (v.volumeType !== 'st1' && v.volumeType !== 'gp3') {
+      throw new Error(`dataVolumes[${i}].volumeType must be 'st1' or 'gp3'; got ${describe(v.volumeType)}`);
+    }
+    if (v.volumeType === 'gp3') {
+      const error = gp3VolumeError(v, `dataVolumes[${i}]`);
+      if (error) throw new Error(error);
+      continue;
+    }
+    if (v.throughputMiBps !== undefined || v.iops !== undefined) {
+      throw new Error(`dataVolumes[${i}]: throughputMiBps and iops apply to gp3 only; got an st1 volume with them`);
     }
     if (!Number.isInteger(v.sizeGiB) || v.sizeGiB < ST1.minSizeGiB || v.sizeGiB > ST1.maxSizeGiB) {
       throw new Error(
@@ -716,12 +759,22 @@ function validateVolumes(spec: InstanceTypeSpec, dataVolumes: DataVolumePlan[]):
       `dataVolumes must all have the same sizeGiB, since they are striped together; got ${[...sizes].join(', ')}`,
     );
   }
-  return dataVolumes[0].sizeGiB;
+  const kinds = new Set(dataVolumes.map((v) => `${v.volumeType} ${v.throughputMiBps ?? '-'} MiB/s ${v.iops ?? '-'} IOPS`));
+  if (kinds.size > 1) {
+    throw new Error(
+      `dataVolumes must all have the same volumeType, throughputMiBps and iops, since they are striped together; got ${[...kinds].join(', ')}`,
+    );
+  }
+  return dataVolumes[0];
 }
 
+/**
+ * On demand for 730 h plus each volume: st1 sizeGiB x $0.045; gp3 sizeGiB x $0.08 + (IOPS - 3,000) x $0.005 +
+ * (MiB/s - 125) x $0.04 (catalog-gp3.ts); rounded to the cent once, at the end.
+ */
 function monthlyCost(spec: InstanceTypeSpec, dataVolumes: DataVolumePlan[]): number {
-  const volumesGiB = dataVolumes.reduce((sum, v) => sum + v.sizeGiB, 0);
-  return round2(spec.onDemandUsdPerHour * HOURS_PER_MONTH + volumesGiB * ST1.usdPerGiBMonth);
+  const volumesUsd = dataVolumes.reduce((sum, v) => sum + (v.volumeType === 'gp3' ? gp3MonthlyUsd(v) : v.sizeGiB * ST1.usdPerGiBMonth), 0);
+  return round2(spec.onDemandUsdPerHour * HOURS_PER_MONTH + volumesUsd);
 }
 
 function round2(value: number): number {

@@ -1,7 +1,7 @@
 import * as fc from 'fast-check';
 import * as fs from 'fs';
 import * as path from 'path';
-import { Backend, Generation, StoragePlan, bestPlanOf, compareBackends, formatBackendComparison, formatPlanTable, planStorage } from '../../lib/sizing';
+import { Backend, DataVolumePlan, Generation, StoragePlan, bestPlanOf, compareBackends, formatBackendComparison, formatPlanTable, planStorage } from '../../lib/sizing';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -43,7 +43,8 @@ describe('the backend comparison', () => {
     const lines = formatBackendComparison({ capacityTiB: 10, throughputMBps: 1000 }).split('\n');
     expect(lines.map((l) => l.split(/ {2,}/))).toEqual([
       ['backend', 'raw TiB', 'sustained MB/s', 'burst MB/s', '$/month', 'plan'],
-      ['ebs', '23.84', '1000 MB/s', '1049 MB/s', '3434.72', 'm4.16xlarge, 2 x st1 (12208 GiB, 12208 GiB), striped'],
+      // gp3 (3 x 318 MiB/s) costs less than growing st1 to 2 x 12208 GiB ($3434.72): see plan-gp3.test.ts.
+      ['ebs', '10.00', '1000 MB/s', '1000 MB/s', '3178.52', 'm4.16xlarge, 3 x gp3 (3414 GiB, 318 MiB/s, 3000 IOPS each), striped'],
       ['instance-store', '43.66', '1250 MB/s', '1250 MB/s', '4029.60', 'd2.8xlarge'],
       ['fsx-lustre', '11.72', '1465 MB/s', '5859 MB/s', '1740.00', 'PERSISTENT_2/SSD/125, 12000 GiB'],
     ]);
@@ -154,6 +155,9 @@ describe("the README's sizing table", () => {
   });
 });
 
+/** A README cell's volume: `st1 5120 GiB`, or `gp3 3414 GiB 318 MiB/s` (IOPS follow from the throughput). */
+const volume = (v: DataVolumePlan) => `${v.volumeType} ${v.sizeGiB} GiB${v.volumeType === 'gp3' ? ` ${v.throughputMiBps} MiB/s` : ''}`;
+
 describe("the README's backend comparison", () => {
   // Each row is checked against the planner: the request, what auto chooses and the best plan of each backend.
   const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
@@ -163,7 +167,7 @@ describe("the README's backend comparison", () => {
     if (typeof p === 'string') return 'cannot';
     const what = p.backend === 'fsx-lustre'
       ? `${p.instanceType} ${p.fsxLustre?.storageCapacityGiB} GiB`
-      : p.backend === 'ebs' ? `${p.instanceType} ${p.dataVolumes.length} x st1 ${p.dataVolumes[0].sizeGiB} GiB` : p.instanceType;
+      : p.backend === 'ebs' ? `${p.instanceType} ${p.dataVolumes.length} x ${volume(p.dataVolumes[0])}` : p.instanceType;
     return `${what}: ${Math.round(Math.min(p.throughput.baselineReadMBps, p.throughput.baselineWriteMBps))} MB/s, $${Math.round(p.monthlyCostUsd)}`;
   };
 
@@ -191,7 +195,7 @@ describe("the README's generation comparison", () => {
   const cell = (p: StoragePlan): string => {
     const what = p.backend === 'fsx-lustre'
       ? `FSx ${p.instanceType} ${p.fsxLustre?.storageCapacityGiB} GiB`
-      : p.backend === 'ebs' ? `${p.instanceType}, ${p.dataVolumes.length} x st1 ${p.dataVolumes[0].sizeGiB} GiB` : `${p.instanceType}, ${p.instanceStoreDisks} HDD`;
+      : p.backend === 'ebs' ? `${p.instanceType}, ${p.dataVolumes.length} x ${volume(p.dataVolumes[0])}` : `${p.instanceType}, ${p.instanceStoreDisks} HDD`;
     const t = p.throughput;
     return `${what}: ${Math.round(Math.min(t.baselineReadMBps, t.baselineWriteMBps))} / ${Math.round(Math.min(t.burstReadMBps, t.burstWriteMBps))} MB/s, $${Math.round(p.monthlyCostUsd)}`;
   };

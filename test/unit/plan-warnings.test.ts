@@ -48,8 +48,12 @@ describe('a warning when the deployed capacity is more than 10 % above the reque
       /^capacityTiB 3: the plan deploys 5\.46 TiB, 81% more than asked, all of it billed: a d2 comes with all of its disks: d2\.xlarge, with 3 disks of 2 TB, is the smallest d2 that holds 3 TiB\./],
     ['a larger d2 for throughput', { capacityTiB: 2, backend: 'instance-store', throughputMBps: 600 },
       /d2\.4xlarge and its 12 disks of 2 TB were chosen for throughput \(the cheapest plan that holds 2 TiB and sustains 600 MB\/s/],
-    ['st1 sized up for throughput', { capacityTiB: 2, backend: 'ebs', throughputMBps: 300 },
-      /st1's baseline grows with its size \(40 MiB\/s per TiB\): 1 x 7325 GiB sustain throughputMBps 300, where 1 x 2048 GiB would hold the capacity/],
+    // 10 TiB at 480 MB/s: growing st1 to 11719 GiB ($1987.36 on m4.10xlarge) costs less than gp3's dearer GiB.
+    ['st1 sized up for throughput', { capacityTiB: 10, backend: 'ebs', throughputMBps: 480 },
+      /st1's baseline grows with its size \(40 MiB\/s per TiB\): 1 x 11719 GiB sustain throughputMBps 480, where 1 x 10240 GiB would hold the capacity/],
+    // gp3's 3,000 IOPS at 500 IOPS per GiB need 6 GiB: 3 volumes of 6 GiB (318 MiB/s each) for 0.005 TiB at 1000 MB/s.
+    ['gp3 sized up for its IOPS', { capacityTiB: 0.005, backend: 'ebs', throughputMBps: 1000 },
+      /gp3 allows at most 500 IOPS per GiB: 3 x 3000 IOPS \(the fewest gp3 and their throughput allow\) take 3 x 6 GiB/],
     ['st1 smallest size', { capacityTiB: 0.05 },
       /^capacityTiB 0\.05: the plan deploys 0\.12 TiB, 144% more than asked, all of it billed: an st1 volume is at least 125 GiB\./],
   ])('names the reason: %s', (_what, request, reason) => {
@@ -63,7 +67,7 @@ describe('a warning when the deployed capacity is more than 10 % above the reque
     { capacityTiB: 5, backend: 'fsx-lustre' },
     { capacityTiB: 25 },
     { capacityTiB: 2, backend: 'instance-store', throughputMBps: 600 },
-    { capacityTiB: 2, backend: 'ebs', throughputMBps: 300 },
+    { capacityTiB: 10, backend: 'ebs', throughputMBps: 480 },
     { capacityTiB: 0.05 },
   ])('the capacity it advises plans the same storage, without the warning: %j', (request) => {
     const plan = planStorage(request);

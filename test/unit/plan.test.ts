@@ -330,7 +330,7 @@ describe('planStorage: throughputMBps (the sustained MB/s the cluster needs)', (
 
   test('property: the plan sustains what is asked, and no catalogued plan of any backend that does costs less', () => {
     // Every plan the catalogue allows, enumerated here independently: each d2, each m4 with 1-3 st1
-    // volumes of any size from 125 GiB to 16 TiB in 128 GiB steps (plus the exact sizes), and each persistent FSx
+    // volumes of any size from 125 GiB to 16 TiB in 128 GiB steps (plus the exact sizes) or 1-3 gp3, and each persistent FSx
     // for Lustre option at each of its capacity steps up to 200 TiB (AWS's per-TiB figures and prices, typed
     // here from the FSx guide and price list, not read from lib/sizing).
     const d2 = ['d2.xlarge', 'd2.2xlarge', 'd2.4xlarge', 'd2.8xlarge'] as const;
@@ -352,6 +352,25 @@ describe('planStorage: throughputMBps (the sustained MB/s the cluster needs)', (
             sustained: Math.min(e.baselineReadMBps, e.baselineWriteMBps),
             cost: Math.round((price[t] * 730 + count * gib * 0.045) * 100) / 100,
           });
+        }
+      }
+    }
+    // gp3 stripes on each m4 (figures typed from AWS's SDK model, EBS guide and price list: 125-2000 MiB/s, IOPS
+    // max(3000, 4 x MiB/s), 500 IOPS per GiB at most, $0.08 per GB-month + $0.005 per IOPS above 3000 + $0.04 per MiB/s
+    // above 125): 1-3 volumes of 256 GiB steps (at most 48 TiB together), 25 MiB/s steps.
+    const limit: Record<string, number> = { 'm4.xlarge': 93.75, 'm4.2xlarge': 125, 'm4.4xlarge': 250, 'm4.10xlarge': 500, 'm4.16xlarge': 1250 };
+    for (const t of m4) {
+      for (let count = 1; count <= 3; count++) {
+        for (let gib = 256; gib * count <= 48 * 1024; gib += 256) {
+          for (let mibps = 125; mibps <= 2000; mibps += 25) {
+            const iops = Math.max(3000, 4 * mibps);
+            if (iops > 500 * gib) continue;
+            all.push({
+              capacityTiB: (count * gib) / 1024,
+              sustained: Math.min(count * mibps * 1.048576, limit[t]),
+              cost: Math.round((price[t] * 730 + count * (gib * 0.08 + (iops - 3000) * 0.005 + (mibps - 125) * 0.04)) * 100) / 100,
+            });
+          }
         }
       }
     }

@@ -130,13 +130,13 @@ describe('estimateThroughput: EBS (m4 + st1)', () => {
 describe('estimateThroughput: bad input names the field, the value and what is allowed', () => {
   test.each([
     ['t3.micro', undefined, /instanceType must be one of m4\.xlarge, .*d2\.8xlarge; got "t3\.micro"/],
-    ['m4.xlarge', undefined, /dataVolumes must hold at least one st1 volume for m4\.xlarge.*got none/],
-    ['m4.xlarge', [], /dataVolumes must hold at least one st1 volume/],
+    ['m4.xlarge', undefined, /dataVolumes must hold at least one st1 or gp3 volume for m4\.xlarge.*got none/],
+    ['m4.xlarge', [], /dataVolumes must hold at least one st1 or gp3 volume/],
     ['d2.xlarge', st1(1024), /dataVolumes must be empty for d2\.xlarge.*got 1 volume/],
     [
       'm4.xlarge',
-      [{ volumeType: 'gp3', sizeGiB: 1024 }],
-      /dataVolumes\[0\]\.volumeType must be 'st1'; got "gp3"/,
+      [{ volumeType: 'io2', sizeGiB: 1024 }],
+      /dataVolumes\[0\]\.volumeType must be 'st1' or 'gp3'; got "io2"/,
     ],
     ['m4.xlarge', st1(124), /dataVolumes\[0\]\.sizeGiB must be a whole number from 125 to 16384; got 124/],
     ['m4.xlarge', st1(16385), /sizeGiB must be a whole number from 125 to 16384; got 16385/],

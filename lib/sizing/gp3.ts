@@ -1,0 +1,42 @@
+/**
+ * gp3 in the planner's throughput search: the gp3 stripes it weighs and the words that explain a gp3 choice. The
+ * figures are in catalog-gp3.ts; the estimate and the price of a gp3 volume are in plan.ts with st1's.
+ */
+import { MAX_EBS_CAPACITY_TIB, ST1 } from './catalog';
+import { GP3, MB_PER_MIB, gp3VolumeFor } from './catalog-gp3';
+import type { DataVolumePlan, StoragePlan } from './plan';
+
+/** The most volumes a stripe has: as many as st1 needs for 48 TiB, so a gp3 stripe can later be grown like one. */
+const GP3_STRIPE_MAX_VOLUMES = 3;
+
+/**
+ * The gp3 stripes a throughput search weighs: 1 to 3 volumes, each its share of the capacity (at most 64 TiB, the
+ * stripe at most the 48 TiB one server should hold) provisioned with its share of `targetMBps` (catalog-gp3.ts).
+ */
+export function gp3Stripes(capacityTiB: number, targetMBps: number): DataVolumePlan[][] {
+  const stripes: DataVolumePlan[][] = [];
+  if (capacityTiB > MAX_EBS_CAPACITY_TIB) return stripes;
+  for (let count = 1; count <= GP3_STRIPE_MAX_VOLUMES; count++) {
+    const shareGiB = Math.ceil((capacityTiB * 1024) / count);
+    if (shareGiB > GP3.maxSizeGiB) continue;
+    const volume = gp3VolumeFor(shareGiB, targetMBps / count);
+    stripes.push(Array.from({ length: count }, () => volume));
+  }
+  return stripes;
+}
+
+/** For a gp3 plan: what it provisions and what st1 would have needed for the same sustained throughput. */
+export function whyGp3(plan: Pick<StoragePlan, 'dataVolumes'>, targetMBps: number): string {
+  const v = plan.dataVolumes[0];
+  if (v?.volumeType !== 'gp3') return '';
+  const mibps = targetMBps / MB_PER_MIB;
+  const st1TiB = mibps / ST1.baselineMiBpsPerTiB;
+  const st1 = mibps > GP3_STRIPE_MAX_VOLUMES * ST1.maxMiBpsPerVolume
+    ? `st1's baseline cannot sustain it (at most ${GP3_STRIPE_MAX_VOLUMES} x ${ST1.maxMiBpsPerVolume} MiB/s)`
+    : `st1 would need ${round2(st1TiB)} TiB for its baseline (${ST1.baselineMiBpsPerTiB} MiB/s per TiB) to sustain it`;
+  return `; gp3, ${plan.dataVolumes.length} x ${v.throughputMiBps} MiB/s provisioned (no burst credits): ${st1}`;
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
