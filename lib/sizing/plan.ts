@@ -99,12 +99,16 @@ export interface FsxLustrePlan extends ResolvedFsxLustreOptions {
   readonly storageCapacityGiB: number;
 }
 
-/** One EBS data volume. */
+/** One EBS data volume of the plan. */
 export interface DataVolumePlan {
-  /** EBS volume type; always Throughput Optimized HDD (`st1`). */
-  readonly volumeType: 'st1';
-  /** Size of the volume, GiB: a whole number from 125 to 16384. */
+  /** EBS volume type: Throughput Optimized HDD (`st1`) or General Purpose SSD (`gp3`). */
+  readonly volumeType: 'st1' | 'gp3';
+  /** Size, GiB. */
   readonly sizeGiB: number;
+  /** gp3 only: provisioned throughput, MiB/s (125-2,000; 125 is included in the price). */
+  readonly throughputMiBps?: number;
+  /** gp3 only: provisioned IOPS (3,000-80,000; 3,000 are included in the price). */
+  readonly iops?: number;
 }
 
 /** Aggregate sequential throughput, MB/s = 10^6 bytes per second. */
