@@ -170,7 +170,7 @@ export class StorageMonitoring extends Construct {
           ...(st1.length > 0 ? [graph('st1 burst balance % per volume', st1.map(([i, v]) =>
             ebsMetric(v, 'BurstBalance', cloudwatch.Stats.MINIMUM, `volume ${i}`)), [burstLow])] : []),
           ...(gp3.length > 0 ? [graph('gp3 throughput MiB/s per volume (lines: provisioned)', gp3.map(([i, v, plan]) =>
-            ebsMiBps(v, `volume ${i} (${plan.throughputMiBps ?? GP3_DEFAULTS.throughputMiBps} MiB/s provisioned)`)),
+            ebsMiBps(v, i, `volume ${i} (${plan.throughputMiBps ?? GP3_DEFAULTS.throughputMiBps} MiB/s provisioned)`)),
           [...new Set(gp3.map(([, , plan]) => plan.throughputMiBps ?? GP3_DEFAULTS.throughputMiBps))])] : []),
         ]);
       }
@@ -297,13 +297,14 @@ function ebsMetric(volume: ec2.IVolume, metricName: string, statistic: string, l
 }
 
 /** A volume's read plus write throughput, MiB/s, averaged over each five minutes of `ebsMetric`. */
-function ebsMiBps(volume: ec2.IVolume, label: string): cloudwatch.MathExpression {
+function ebsMiBps(volume: ec2.IVolume, index: number, label: string): cloudwatch.MathExpression {
   const seconds = 300;
+  // Ids are per graph: each volume's own.
   return new cloudwatch.MathExpression({
-    expression: `(r + w) / ${seconds} / ${1024 ** 2}`,
+    expression: `(r${index} + w${index}) / ${seconds} / ${1024 ** 2}`,
     usingMetrics: {
-      r: ebsMetric(volume, 'VolumeReadBytes', cloudwatch.Stats.SUM),
-      w: ebsMetric(volume, 'VolumeWriteBytes', cloudwatch.Stats.SUM),
+      [`r${index}`]: ebsMetric(volume, 'VolumeReadBytes', cloudwatch.Stats.SUM),
+      [`w${index}`]: ebsMetric(volume, 'VolumeWriteBytes', cloudwatch.Stats.SUM),
     },
     label,
     period: Duration.seconds(seconds),
