@@ -86,11 +86,20 @@ export interface DataVolumeLayout {
   readonly index: number;
   /** Size in whole GiB. */
   readonly sizeGiB: number;
-  /** EBS volume type; absent is `st1`, what every volume recorded before gp3 was (volume-types.ts). */
+  /**
+   * EBS volume type (volume-types.ts).
+   * @default 'st1' - what every volume recorded before gp3 was
+   */
   readonly volumeType?: DataVolumeType;
-  /** gp3 only: provisioned IOPS. */
+  /**
+   * gp3 only: provisioned IOPS.
+   * @default - none (st1)
+   */
   readonly iops?: number;
-  /** gp3 only: provisioned throughput, MiB/s. */
+  /**
+   * gp3 only: provisioned throughput, MiB/s.
+   * @default - none (st1)
+   */
   readonly throughputMiBps?: number;
 }
 

@@ -103,7 +103,7 @@ export interface FsxLustrePlan extends ResolvedFsxLustreOptions {
 export interface DataVolumePlan {
   /** EBS volume type: Throughput Optimized HDD (`st1`) or General Purpose SSD (`gp3`). */
   readonly volumeType: 'st1' | 'gp3';
-  /** Size, GiB. */
+  /** Size, GiB: a whole number, st1 125 to 16384, gp3 1 to 65536. */
   readonly sizeGiB: number;
   /** gp3 only: provisioned throughput, MiB/s (125-2,000; 125 is included in the price). */
   readonly throughputMiBps?: number;

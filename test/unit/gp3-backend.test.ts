@@ -48,7 +48,7 @@ describe('gp3 data volumes (hand-built plans through the EBS backend)', () => {
       .toEqual([['gp3', 1024, 8000, 2000], ['gp3', 1024, 4000, 500]]);
     // Everything else is what an st1 volume has: encryption, tags, zone, retain policy.
     const rest = (v: (typeof gp3)[number]): unknown => {
-      const { VolumeType: _t, Iops: _i, Throughput: _p, ...others } = v.Properties;
+      const others = Object.fromEntries(Object.entries(v.Properties).filter(([k]) => !['VolumeType', 'Iops', 'Throughput'].includes(k)));
       return { ...others, DeletionPolicy: v.DeletionPolicy, UpdateReplacePolicy: v.UpdateReplacePolicy };
     };
     expect(gp3.map(rest)).toEqual(st1.map(rest));
