@@ -9,6 +9,8 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { logEncryptionKey } from './compliance';
 import { ServerMetricFactory, type ServerMetricIdentity } from './server-metrics';
+import { GP3_DEFAULTS } from './backends/data-volumes';
+import type { DataVolumePlan } from './sizing';
 import { EMAIL_PATTERN } from './validation';
 
 /** Alarm thresholds and the dashboard switch of a storage server. */
@@ -29,8 +31,8 @@ export interface MonitoringOptions {
    */
   readonly fileSystemUsedCriticalPercent?: number;
   /**
-   * st1 burst bucket, percent, below which a volume's alarm goes off (EBS backend): the volume is about to fall
-   * back to its baseline throughput.
+   * st1 burst bucket, percent, below which an st1 volume's alarm goes off (EBS backend): the volume is about to fall
+   * back to its baseline throughput. gp3 volumes have no burst bucket (they deliver what is provisioned).
    * @default 20
    */
   readonly burstBalanceLowPercent?: number;
@@ -46,8 +48,13 @@ export type MonitoredStorage =
   | {
     /** The server's instance. */
     readonly instance: ec2.Instance;
-    /** The st1 data volumes in stripe order (EBS backend); none for instance store. */
+    /** The data volumes in stripe order (EBS backend); none for instance store. */
     readonly dataVolumes: readonly ec2.IVolume[];
+    /**
+     * Each data volume's type and provisioned performance, in the order of `dataVolumes`.
+     * @default - every volume st1
+     */
+    readonly dataVolumePlans?: readonly DataVolumePlan[];
     /** Kernel names of the instance-store disks (`xvdb`, ...); none for EBS. */
     readonly instanceStoreDisks: readonly string[];
   }
@@ -75,7 +82,7 @@ export interface StorageMonitoringProps extends MonitoringOptions {
  * The dashboard and alarms of one storage server, in the manner of cdk-monitoring-constructs (metrics from a
  * factory, thresholds as props) without its dependency: a dozen widgets and five alarm kinds. Each alarm watches a
  * metric the backend has: the heartbeat, file system, memory and status checks of an EC2 server; the burst bucket
- * of each st1 volume (EBS); the disks' throughput is on the dashboard only; an FSx file system's free capacity.
+ * of each st1 volume (EBS; gp3 has none); the disks' throughput is on the dashboard only (gp3's beside what is provisioned); an FSx file system's free capacity.
  */
 export class StorageMonitoring extends Construct {
   /** Every alarm this construct made, in the order made. */
@@ -100,6 +107,15 @@ export class StorageMonitoring extends Construct {
 
     if ('instance' in props.storage) {
       const { instance, dataVolumes, instanceStoreDisks } = props.storage;
+      const plans = props.storage.dataVolumePlans ?? dataVolumes.map((): DataVolumePlan => ({ volumeType: 'st1', sizeGiB: 0 }));
+      if (plans.length !== dataVolumes.length) {
+        throw new Error(`monitoring: dataVolumePlans must give one entry per data volume (${dataVolumes.length}), got ${plans.length}`);
+      }
+      // Stripe index and volume of each type: alarms and labels keep the volume's number in the stripe.
+      const ofType = (type: DataVolumePlan['volumeType']): [number, ec2.IVolume, DataVolumePlan][] =>
+        dataVolumes.flatMap((v, i) => (plans[i].volumeType === type ? [[i, v, plans[i]]] : []));
+      const st1 = ofType('st1');
+      const gp3 = ofType('gp3');
       const metrics = new ServerMetricFactory(props.identity);
       const used = metrics.fileSystemUsedPercent();
       this.alarm('ExportDown', {
@@ -121,7 +137,7 @@ export class StorageMonitoring extends Construct {
         evaluationPeriods: 2,
         treatMissingData: cloudwatch.TreatMissingData.MISSING,
       }, props.alarmTopic);
-      dataVolumes.forEach((volume, i) => this.alarm(`BurstBalanceLow${i}`, {
+      st1.forEach(([i, volume]) => this.alarm(`BurstBalanceLow${i}`, {
         alarmDescription: `Storage server ${server}: data volume ${i} has less than ${burstLow}% of its st1 burst bucket ` +
           'left; it falls back to its baseline throughput when the bucket is empty.',
         metric: ebsMetric(volume, 'BurstBalance', cloudwatch.Stats.MINIMUM),
@@ -151,8 +167,11 @@ export class StorageMonitoring extends Construct {
           ])),
           graph('EBS queue length per volume', dataVolumes.map((v, i) =>
             ebsMetric(v, 'VolumeQueueLength', cloudwatch.Stats.AVERAGE, `volume ${i}`))),
-          graph('st1 burst balance % per volume', dataVolumes.map((v, i) =>
-            ebsMetric(v, 'BurstBalance', cloudwatch.Stats.MINIMUM, `volume ${i}`)), [burstLow]),
+          ...(st1.length > 0 ? [graph('st1 burst balance % per volume', st1.map(([i, v]) =>
+            ebsMetric(v, 'BurstBalance', cloudwatch.Stats.MINIMUM, `volume ${i}`)), [burstLow])] : []),
+          ...(gp3.length > 0 ? [graph('gp3 throughput MiB/s per volume (lines: provisioned)', gp3.map(([i, v, plan]) =>
+            ebsMiBps(v, i, `volume ${i} (${plan.throughputMiBps ?? GP3_DEFAULTS.throughputMiBps} MiB/s provisioned)`)),
+          [...new Set(gp3.map(([, , plan]) => plan.throughputMiBps ?? GP3_DEFAULTS.throughputMiBps))])] : []),
         ]);
       }
       if (instanceStoreDisks.length > 0) {
@@ -274,6 +293,21 @@ function ebsMetric(volume: ec2.IVolume, metricName: string, statistic: string, l
     // Five minutes: a burst bucket drains over hours, and a short spike of queue length is no news.
     period: Duration.minutes(5),
     dimensionsMap: { VolumeId: volume.volumeId },
+  });
+}
+
+/** A volume's read plus write throughput, MiB/s, averaged over each five minutes of `ebsMetric`. */
+function ebsMiBps(volume: ec2.IVolume, index: number, label: string): cloudwatch.MathExpression {
+  const seconds = 300;
+  // Ids are per graph: each volume's own.
+  return new cloudwatch.MathExpression({
+    expression: `(r${index} + w${index}) / ${seconds} / ${1024 ** 2}`,
+    usingMetrics: {
+      [`r${index}`]: ebsMetric(volume, 'VolumeReadBytes', cloudwatch.Stats.SUM),
+      [`w${index}`]: ebsMetric(volume, 'VolumeWriteBytes', cloudwatch.Stats.SUM),
+    },
+    label,
+    period: Duration.seconds(seconds),
   });
 }
 

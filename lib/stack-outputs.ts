@@ -1,7 +1,8 @@
 import { CfnOutput, Stack } from 'aws-cdk-lib';
 import { benchEstimate } from './bench-document';
 import type { ClientMount } from './client-mount';
-import type { StoragePlan, ThroughputEstimate } from './sizing';
+import { GP3_DEFAULTS } from './backends/data-volumes';
+import type { DataVolumePlan, StoragePlan, ThroughputEstimate } from './sizing';
 import type { StorageServer } from './storage-server';
 
 /**
@@ -77,13 +78,24 @@ export function planSummary(plan: StoragePlan): string {
       `${sustainedAndBurst(t)} (limited by ${t.limitedBy}); ~$${plan.monthlyCostUsd.toFixed(0)}/month storage (backups extra)`;
   }
   const layout = plan.backend === 'ebs'
-    ? `${plan.dataVolumes.length} x st1 ${plan.dataVolumes.map((v) => `${v.sizeGiB} GiB`).join(' + ')}`
+    ? volumeSummary(plan.dataVolumes)
     : `${plan.instanceStoreDisks} x instance-store HDD`;
   const transfer = t.readMBps === t.baselineReadMBps && t.writeMBps === t.baselineWriteMBps
     ? ''
     : `; ${mbps(t.readMBps)} read / ${mbps(t.writeMBps)} write averaged over a 1 TB transfer`;
   return `${plan.backend} on ${plan.instanceType}, ${layout}, ${plan.rawCapacityTiB.toFixed(2)} TiB raw; ` +
     `${sustainedAndBurst(t)}${transfer} (limited by ${t.limitedBy}); ~$${plan.monthlyCostUsd.toFixed(0)}/month on demand`;
+}
+
+/** `2 x st1 1024 GiB + 1024 GiB`; gp3 volumes with their IOPS and throughput; mixed types volume by volume. */
+function volumeSummary(volumes: readonly DataVolumePlan[]): string {
+  const one = (v: DataVolumePlan): string => v.volumeType === 'gp3'
+    ? `${v.sizeGiB} GiB ${v.iops ?? GP3_DEFAULTS.iops} IOPS ${v.throughputMiBps ?? GP3_DEFAULTS.throughputMiBps} MiB/s`
+    : `${v.sizeGiB} GiB`;
+  const types = new Set(volumes.map((v) => v.volumeType));
+  return types.size <= 1
+    ? `${volumes.length} x ${volumes[0]?.volumeType ?? 'st1'} ${volumes.map(one).join(' + ')}`
+    : `${volumes.length} volumes: ${volumes.map((v) => `${v.volumeType} ${one(v)}`).join(' + ')}`;
 }
 
 /** `sustained R read / W write, burst up to R read / W write`; one figure where the burst is the sustained one. */

@@ -13,6 +13,9 @@
  */
 import { createHash } from 'crypto';
 import { BACKENDS, validateBackend, type Backend } from '../register/contract';
+import { TYPE_CHANGE_RULE, dataVolumeEntry, parseDataVolumeEntry, volumeTypeProblem, type DataVolumeType } from './volume-types';
+
+export { dataVolumeEntry } from './volume-types';
 
 /** ResourceProperties keys of the update-guard custom resource. */
 export const PROP = {
@@ -83,6 +86,21 @@ export interface DataVolumeLayout {
   readonly index: number;
   /** Size in whole GiB. */
   readonly sizeGiB: number;
+  /**
+   * EBS volume type (volume-types.ts).
+   * @default 'st1' - what every volume recorded before gp3 was
+   */
+  readonly volumeType?: DataVolumeType;
+  /**
+   * gp3 only: provisioned IOPS.
+   * @default - none (st1)
+   */
+  readonly iops?: number;
+  /**
+   * gp3 only: provisioned throughput, MiB/s.
+   * @default - none (st1)
+   */
+  readonly throughputMiBps?: number;
 }
 
 /**
@@ -202,9 +220,10 @@ const sameSet = (a: number[], b: number[]): boolean => a.length === b.length && 
 
 /**
  * What the data volumes may not do: each rule a row. What is left is growth (every volume the same size or
- * larger, same volumes, same order), which EBS does in place and the server follows online (PV, LV, XFS).
- * Growth has limits of its own that the guard leaves to EBS: one modification per volume every 6 hours,
- * and st1 stops at 16 TiB per volume.
+ * larger, same volumes, same order), which EBS does in place and the server follows online (PV, LV, XFS), and
+ * changes of type (st1 <-> gp3), IOPS and throughput, which EBS also does in place (volume-types.ts says why).
+ * These have limits of their own that the guard leaves to EBS: up to four modifications per volume within a
+ * rolling 24 hours, each after the previous one completed, and each type's maximum size.
  */
 export const VOLUME_RULES: readonly VolumeRule[] = [
   {
@@ -237,6 +256,7 @@ export const VOLUME_RULES: readonly VolumeRule[] = [
     why: 'EBS cannot shrink a volume',
     safePath: `keep each volume at least its old size; to shrink, ${SECOND_SERVER}`,
   },
+  TYPE_CHANGE_RULE,
 ];
 
 /** EBS data volumes may only grow (see {@link VOLUME_RULES}). */
@@ -488,11 +508,6 @@ export function guardProperties(
   return props;
 }
 
-/** `<index>:<sizeGiB>`: one entry of `DataVolumes`. */
-export function dataVolumeEntry(volume: DataVolumeLayout): string {
-  return `${volume.index}:${volume.sizeGiB}`;
-}
-
 /**
  * Validates raw ResourceProperties (or OldResourceProperties: `where` names which) and returns them typed.
  * Throws an Error naming the unknown or missing properties, or the first invalid one with its value and the
@@ -546,7 +561,7 @@ export function parseGuardProperties(raw: unknown, where = 'ResourceProperties')
     backend,
     instanceStoreType: text(PROP.instanceStoreType),
     dataVolumes: list(PROP.dataVolumes).map((entry, i) =>
-      parseDataVolume(`${name(PROP.dataVolumes)}[${i}]`, entry),
+      parseDataVolumeEntry(`${name(PROP.dataVolumes)}[${i}]`, entry),
     ),
     snapshotIds: list(PROP.snapshotIds),
     encryptionKey: text(PROP.encryptionKey),
@@ -642,6 +657,8 @@ export function validateLayout(
         dataVolumeEntry(v),
       );
     }
+    const typeProblem = volumeTypeProblem(v);
+    if (typeProblem !== undefined) fail('dataVolumes', typeProblem, dataVolumeEntry(v));
     if (seen.has(v.index))
       fail('dataVolumes', 'must not repeat an index', layout.dataVolumes.map(dataVolumeEntry));
     seen.add(v.index);
@@ -678,7 +695,6 @@ export function validateLayout(
 const LAYOUT_FIELDS = (Object.keys(PROP) as (keyof typeof PROP)[]).filter(
   (k): k is LayoutField => k !== 'acceptDataLoss',
 );
-const DATA_VOLUME = /^(\d+):(\d+)$/;
 const SNAPSHOT_ID = /^snap-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 const IMAGE_ID = /^ami-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 const RESOLVE_SSM = /^resolve:ssm:\/[A-Za-z0-9_.\/-]+(?::\d+)?$/;
@@ -688,12 +704,6 @@ const NO_SPACE = /^\S+$/;
 const FSX_TYPE = /^(SCRATCH_2|PERSISTENT_1|PERSISTENT_2)\/(SSD|HDD)$/;
 const WHOLE = /^[1-9]\d{0,6}$/;
 const SUBNET_ID = /^subnet-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
-
-function parseDataVolume(name: string, entry: string): DataVolumeLayout {
-  const m = DATA_VOLUME.exec(entry);
-  if (!m) throw new Error(`${name} must match <index>:<sizeGiB> (^\\d+:\\d+$), got ${JSON.stringify(entry)}`);
-  return { index: Number(m[1]), sizeGiB: Number(m[2]) };
-}
 
 function wireValue(layout: StorageLayout, field: LayoutField): string | string[] {
   if (field === 'dataVolumes') return layout.dataVolumes.map(dataVolumeEntry);

@@ -15,6 +15,7 @@ import { UpdateGuard } from '../update-guard';
 import type { MonitoredStorage } from '../monitoring';
 import type { RegistrationTarget, StorageBackend } from './backend';
 import { SnapshotPolicy } from '../snapshot-policy';
+import { dataVolumeLayout, dataVolumeType } from './data-volumes';
 import { INSTANCE_STORE_TYPES, InstanceStoreSpec, StoragePlan, instanceTypeSpec, instanceTypesFor, knownInstanceType } from '../sizing';
 import { warnAboutTypeTier } from '../plan-warnings';
 import type { StorageServerProps } from '../storage-server';
@@ -40,7 +41,7 @@ export interface Ec2NfsServerProps {
 }
 
 /**
- * The EC2 NFS server backend (EBS st1 volumes or instance store): the instance, its data volumes, its stable
+ * The EC2 NFS server backend (EBS st1 or gp3 volumes, or instance store): the instance, its data volumes, its stable
  * network interface, the instance role, the settings document that bootstraps it, the day-2 guard of its
  * layout, and for EBS its recover alarm and snapshot policy. Built by {@link StorageServer} with the id
  * `Default`, so that its resources keep the logical ids they had when the facade made them itself.
@@ -56,7 +57,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
   public readonly mountOptions: string;
   /** The instance and its stable interface. */
   public readonly registrationTarget: RegistrationTarget;
-  /** What the dashboard and alarms watch: the instance, its st1 volumes or its instance-store disks. */
+  /** What the dashboard and alarms watch: the instance, its EBS volumes or its instance-store disks. */
   public readonly monitored: MonitoredStorage;
   /** The server's EC2 instance (replaced by a new one on an image, key pair or placement group change). */
   public readonly instance: ec2.Instance;
@@ -66,7 +67,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
   public readonly privateIp: string;
   /** The stable network interface (tagged with the server's identity; the server attaches it to itself). */
   public readonly networkInterfaceId: string;
-  /** The st1 data volumes in stripe order (EBS); none for instance store. */
+  /** The EBS data volumes (st1 or gp3, as planned) in stripe order; none for instance store. */
   public readonly dataVolumes: ec2.Volume[];
   /** The State Manager association that applies the settings; CloudFormation waits for its first run. */
   public readonly ready: ssm.CfnAssociation;
@@ -245,7 +246,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
       const volume = new ec2.Volume(this, `DataVolume${i}`, {
         availabilityZone: subnet.availabilityZone,
         size: Size.gibibytes(v.sizeGiB),
-        volumeType: ec2.EbsDeviceVolumeType.ST1,
+        ...dataVolumeType(v, i),
         encrypted: true,
         encryptionKey: props.encryptionKey,
         snapshotId: props.dataVolumeSnapshotIds?.[i],
@@ -325,7 +326,9 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
     denyOtherDocuments(role, settings.document);
     this.ready = settings.association;
     this.registrationTarget = { instance: this.instance, networkInterfaceId: this.networkInterfaceId };
-    this.monitored = { instance: this.instance, dataVolumes: this.dataVolumes, instanceStoreDisks: xenDiskNames };
+    this.monitored = {
+      instance: this.instance, dataVolumes: this.dataVolumes, dataVolumePlans: plan.dataVolumes, instanceStoreDisks: xenDiskNames,
+    };
 
     // The day-2 guard holds the storage layout. Everything that holds data, or applies settings to it, depends
     // on it: CloudFormation updates the guard first, and a refused change fails before anything else changed.
@@ -334,7 +337,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
       layout: {
         backend: plan.backend,
         instanceStoreType: instanceStore ? instanceType.toString() : '',
-        dataVolumes: plan.dataVolumes.map((v, index) => ({ index, sizeGiB: v.sizeGiB })),
+        dataVolumes: plan.dataVolumes.map((v, index) => dataVolumeLayout(index, v)),
         snapshotIds: props.dataVolumeSnapshotIds ?? [],
         encryptionKey: props.encryptionKey?.keyArn ?? 'aws/ebs',
         availabilityZone: subnet.availabilityZone,

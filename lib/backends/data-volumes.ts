@@ -1,0 +1,42 @@
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type { DataVolumeLayout } from '../../lambda/update-guard/contract';
+import type { DataVolumePlan } from '../sizing';
+
+/**
+ * gp3's performance when a plan gives none: AWS's SDK model for CreateVolume, "gp3: 3,000 (default) - 80,000 IOPS",
+ * and 125 MiB/s, gp3's baseline (docs/sources/netopt.md, "gp3: facts and exact source text"). Written into the
+ * template, so that the guard's record and the volume agree.
+ */
+export const GP3_DEFAULTS = { iops: 3000, throughputMiBps: 125 } as const;
+
+/** The type props of one planned data volume: st1 as it always was (type only), gp3 with its IOPS and throughput. */
+export function dataVolumeType(
+  volume: DataVolumePlan, index: number,
+): Pick<ec2.VolumeProps, 'volumeType' | 'iops' | 'throughput'> {
+  if (volume.volumeType === 'gp3') {
+    const { iops, throughputMiBps } = gp3Performance(volume);
+    return { volumeType: ec2.EbsDeviceVolumeType.GP3, iops, throughput: throughputMiBps };
+  }
+  if (volume.volumeType !== 'st1') {
+    throw new Error(`plan.dataVolumes[${index}].volumeType must be 'st1' or 'gp3', got ${JSON.stringify(volume.volumeType)}`);
+  }
+  if (volume.iops !== undefined || volume.throughputMiBps !== undefined) {
+    throw new Error(`plan.dataVolumes[${index}]: iops and throughputMiBps apply to gp3 volumes only; this volume is st1 ` +
+      '(st1 has no provisioned performance): leave them unset');
+  }
+  return { volumeType: ec2.EbsDeviceVolumeType.ST1 };
+}
+
+/** The update guard's record of one planned data volume: its size, type, and a gp3 volume's IOPS and throughput. */
+export function dataVolumeLayout(index: number, volume: DataVolumePlan): DataVolumeLayout {
+  return volume.volumeType === 'gp3'
+    ? { index, sizeGiB: volume.sizeGiB, volumeType: 'gp3', ...gp3Performance(volume) }
+    : { index, sizeGiB: volume.sizeGiB };
+}
+
+function gp3Performance(volume: DataVolumePlan): { iops: number; throughputMiBps: number } {
+  return {
+    iops: volume.iops ?? GP3_DEFAULTS.iops,
+    throughputMiBps: volume.throughputMiBps ?? GP3_DEFAULTS.throughputMiBps,
+  };
+}
