@@ -40,6 +40,7 @@ export type {
 } from './update-guard';
 export { VOLUME_ATTACHMENTS } from '../lambda/update-guard/contract';
 export type { VolumeAttachment } from '../lambda/update-guard/contract';
+export type { DataVolumeType } from '../lambda/update-guard/volume-types';
 export { BenchDocument } from './bench-document';
 export type { BenchDocumentProps } from './bench-document';
 

@@ -20,10 +20,10 @@
  */
 import type { DataVolumeLayout, VolumeRule } from './contract';
 
-/** The EBS types of a data volume. */
-export const DATA_VOLUME_TYPES = ['st1', 'gp3'] as const;
-/** One of {@link DATA_VOLUME_TYPES}. */
-export type DataVolumeType = (typeof DATA_VOLUME_TYPES)[number];
+/** The EBS type of a data volume: Throughput Optimized HDD or General Purpose SSD. */
+export type DataVolumeType = 'st1' | 'gp3';
+/** Every {@link DataVolumeType}. */
+export const DATA_VOLUME_TYPES: readonly DataVolumeType[] = ['st1', 'gp3'];
 
 /** st1's sizes, GiB (AWS SDK model, CreateVolume/ModifyVolume Size: "`st1` and `sc1`: 125 - 16,384 GiB"). */
 export const ST1_SIZE_GIB = { min: 125, max: 16_384 } as const;

@@ -119,7 +119,16 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     name: 'two volumes instead of one', change: { dataVolumeCount: '2' }, backends: ['ebs'],
     stricter: 'LVM cannot restripe an existing striped volume over more disks',
   }],
-  throughputMBps: [{ name: 'a throughput the plan already meets', change: { throughputMBps: '100' }, backends: ['ebs'] }],
+  throughputMBps: [
+    { name: 'a throughput the plan already meets', change: { throughputMBps: '100' }, backends: ['ebs'] },
+    // 1 TiB of st1 on m4.xlarge -> two gp3 volumes on m4.4xlarge: the stripe gains a volume, which LVM cannot take.
+    {
+      name: 'a throughput that makes the planner choose a gp3 stripe', base: { backend: 'ebs', capacityTiB: '1' }, change: { throughputMBps: '250' },
+      backends: ['ebs'], stricter: 'LVM cannot restripe an existing striped volume over more disks, and EBS cannot shrink the first',
+    },
+    // The same gp3 stripe on a larger instance (m4.4xlarge -> m4.10xlarge): a stop/start, the volumes unchanged.
+    { name: 'a throughput that moves a gp3 stripe to a larger instance', base: { backend: 'ebs', capacityTiB: '1', throughputMBps: '250' }, change: { throughputMBps: '260' }, backends: ['ebs'] },
+  ],
   mountPoint: [{ name: 'another mount point', change: { mountPoint: '/scratch' } }],
   mountRoots: [{ name: 'another set of mount roots', change: { mountRoots: '/data,/projects', mountPoint: '/projects/shared' } }],
   allowHomeMountPoint: [{ name: 'mount under /home', change: { allowHomeMountPoint: 'true', mountPoint: '/home/shared' } }],
