@@ -57,7 +57,7 @@ describe('the checker finds each kind of broken citation, and only those', () =>
       'The old DESIGN.md, contract 3. Also ../../shared/docs/DESIGN.md and [up](../outside.md).\n' +
       '```sh\ncat NOT-CHECKED.md\n```\n[top](#usage) [bad](#nowhere) [site](https://example.com/x.md)\n',
     'docs/design.md': '# Design\n## 2. Flow\n',
-    'lib/a.ts': '/** (docs/design.md#2-flow) (docs/design.md#3-gone) see /work/shared/docs/DESIGN.md */\n' +
+    'lib/a.ts': '/** (docs/design.md#2-flow) (docs/design.md#3-gone) see /opt/elsewhere/DESIGN.md */\n' +
       '// (github.com/awsdocs/guide, doc_source/other.md at 1234) and https://github.com/o/r/blob/main/X.md\n',
     'lib/b.sh': "grep '[x](y)' list  # see NOT-HERE.md\nexit 0\n",
     'lib/c.ts': "const re = /[a](b)/;\nconst readme = 'GONE.md';\n",
@@ -73,7 +73,7 @@ describe('the checker finds each kind of broken citation, and only those', () =>
       'README.md:4: ../../shared/docs/DESIGN.md: leaves the repository',
       'README.md:8: #nowhere: README.md has no heading with the anchor #nowhere',
       'lib/a.ts:1: docs/design.md#3-gone: docs/design.md has no heading with the anchor #3-gone',
-      'lib/a.ts:1: /work/shared/docs/DESIGN.md: an absolute path: outside the repository',
+      'lib/a.ts:1: /opt/elsewhere/DESIGN.md: an absolute path: outside the repository',
       'lib/b.sh:1: NOT-HERE.md: no such file in the repository (looked for lib/NOT-HERE.md, NOT-HERE.md)',
     ]);
   });
