@@ -6,9 +6,11 @@
  * refuses the request (a capacity or throughput beyond what the backend holds or sustains).
  */
 import {
+  Arch,
   Backend,
   Generation,
   OVERRIDE_EBS_INSTANCE_TYPES,
+  familyList,
   StorageRequest,
   compareBackends,
   formatBackendComparison,
@@ -20,6 +22,7 @@ import { OptionSpec, UsageError, didYouMean, formatHelp, parseArgs } from './arg
 
 const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'ebs', 'instance-store', 'fsx-lustre'];
 const GENERATIONS: readonly Generation[] = ['previous', 'current'];
+const ARCHS: readonly Arch[] = ['x86_64', 'arm64'];
 /** The instance types `--instance-type` takes: the EBS types the planner has figures for (the app's instanceType key's). */
 const EBS_TYPES: readonly string[] = OVERRIDE_EBS_INSTANCE_TYPES.map((t) => t.name);
 
@@ -30,9 +33,10 @@ const INTRO = 'Plans a storage server for <capacityTiB> (usable TiB) and compare
 const OPTIONS: readonly OptionSpec[] = [
   { name: '--backend', value: BACKENDS.join('|'), help: "the backend, as the second argument may give it (default 'auto'; context key backend)" },
   { name: '--throughput', value: 'MB/s', help: 'sustained aggregate MB/s the cluster needs, read and write alike (context key throughputMBps)' },
-  { name: '--generation', value: GENERATIONS.join('|'), help: "instance generation: previous (d2, m4; default) or current (Nitro: m6i; context key generation)" },
+  { name: '--generation', value: GENERATIONS.join('|'), help: 'instance generation: previous (d2, m4; default) or current (Nitro: m6i, m7i, and c6in, m6in, r6in for a throughput; context key generation)' },
+  { name: '--arch', value: ARCHS.join('|'), help: 'processor architecture: x86_64 (default) or arm64 (AWS Graviton: m7g, m6g, and c8gb, m8gb, r8gb for a throughput; current generation; the app takes an instanceType)' },
   { name: '--volumes', value: '1-3', help: 'exactly this many striped st1 volumes: the EBS backend (context key dataVolumeCount)' },
-  { name: '--instance-type', value: 'type', help: `an EBS plan on this instance type instead of the planner's choice: ${EBS_TYPES.join(', ')}` },
+  { name: '--instance-type', value: 'type', help: `an EBS plan on this instance type instead of the planner's choice: ${familyList(EBS_TYPES)}` },
   { name: '--json', help: "print the plan and the comparison as JSON, nothing else on stdout (npm run --silent keeps npm's own header off it)" },
   { name: '--help', short: '-h', help: 'print this help' },
 ];
@@ -87,14 +91,15 @@ function readCommand(values: ReadonlyMap<string, string>, positionals: readonly 
   const backend = optionBackend ?? positionalBackend ?? 'auto';
   const throughputMBps = optional(values, '--throughput', (name, v) => decimal(name, v, 'a positive number of MB/s, e.g. 400'));
   const generation = optional(values, '--generation', (name, v) => oneOf(name, v, GENERATIONS));
+  const arch = optional(values, '--arch', (name, v) => oneOf(name, v, ARCHS));
   const dataVolumeCount = optional(values, '--volumes', volumeCount);
-  const instanceType = optional(values, '--instance-type', (name, v) => oneOf(name, v, EBS_TYPES));
+  const instanceType = optional(values, '--instance-type', (name, v) => oneOf(name, v, EBS_TYPES, familyList));
   for (const [name, given] of [['--volumes', dataVolumeCount], ['--instance-type', instanceType]] as const) {
     if (given !== undefined && backend !== 'ebs' && backend !== 'auto') {
       throw new UsageError(`${name} applies to the EBS backend only; got backend '${backend}'`);
     }
   }
-  return { request: { capacityTiB, backend, throughputMBps, generation, dataVolumeCount }, instanceType, json };
+  return { request: { capacityTiB, backend, throughputMBps, generation, arch, dataVolumeCount }, instanceType, json };
 }
 
 /** The chosen plan's table and the comparison, or both as JSON. */
@@ -115,6 +120,7 @@ function render({ request, instanceType, json }: PlanCommand): string {
 /** The planner's messages name its request's fields: the options that set those a message names. */
 const FIELD_OPTIONS: readonly [string, string][] = [
   ['capacityTiB', 'the first argument'], ['throughputMBps', '--throughput'], ['dataVolumeCount', '--volumes'], ['instanceType', '--instance-type'],
+  ['arch', '--arch'],
 ];
 
 function optionsNamed(message: string): string {
@@ -133,10 +139,12 @@ function decimal(name: string, value: string, allowed: string): number {
   return Number(value);
 }
 
-function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+function oneOf<T extends string>(
+  name: string, value: string, allowed: readonly T[], list: (names: readonly T[]) => string = (names) => names.join(', '),
+): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
   const guess = didYouMean(value, allowed);
-  throw new UsageError(`${name} must be one of ${allowed.join(', ')}; got '${value}'${guess === undefined ? '' : ` (did you mean ${guess}?)`}`);
+  throw new UsageError(`${name} must be one of ${list(allowed)}; got '${value}'${guess === undefined ? '' : ` (did you mean ${guess}?)`}`);
 }
 
 /** The app's dataVolumeCount rule (lib/context.ts): 1, 2 or 3, at most 16 TiB each. */

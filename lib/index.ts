@@ -56,6 +56,7 @@ export type {
   FsxLustrePlan,
   FsxLustreStorageType,
   Generation,
+  Arch,
   ResolvedFsxLustreOptions,
   StoragePlan,
   StorageRequest,

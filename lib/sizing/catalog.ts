@@ -15,6 +15,7 @@
  */
 
 import { GRAVITON_EBS_INSTANCE_TYPES } from './catalog-graviton';
+import { NETWORK_OPTIMIZED_EBS_INSTANCE_TYPES } from './catalog-netopt';
 import { CURRENT_EBS_INSTANCE_TYPES } from './catalog-nitro';
 
 /** Bytes in one GiB: EBS sizes are binary units. */
@@ -241,11 +242,12 @@ export const MAX_EBS_CAPACITY_TIB = 48;
 export const BEYOND_ONE_SERVER = 'a parallel file system such as Amazon FSx for Lustre is the better tool';
 
 /**
- * Every type with EBS data volumes an `instanceType` override may name: the planner's m4 and m6i, and Graviton (m7g,
- * m6g), which only an explicit `instanceType` chooses (the planner's automatic choice stays on x86_64).
+ * Every type with EBS data volumes an `instanceType` override may name: the planner's m4, m6i and m7i, Graviton (m7g,
+ * m6g), and the network-optimized families (c6in, m6in, r6in; Graviton c8gb, m8gb, r8gb). The planner chooses
+ * Graviton types only when asked for `arch: 'arm64'`.
  */
 export const OVERRIDE_EBS_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [
-  ...EBS_INSTANCE_TYPES, ...CURRENT_EBS_INSTANCE_TYPES, ...GRAVITON_EBS_INSTANCE_TYPES,
+  ...EBS_INSTANCE_TYPES, ...CURRENT_EBS_INSTANCE_TYPES, ...GRAVITON_EBS_INSTANCE_TYPES, ...NETWORK_OPTIMIZED_EBS_INSTANCE_TYPES,
 ];
 
 const ALL_TYPES = new Map([...OVERRIDE_EBS_INSTANCE_TYPES, ...INSTANCE_STORE_TYPES].map((t) => [t.name, t]));
@@ -254,11 +256,23 @@ const ALL_TYPES = new Map([...OVERRIDE_EBS_INSTANCE_TYPES, ...INSTANCE_STORE_TYP
 export function instanceTypeSpec(name: string): InstanceTypeSpec {
   const spec = ALL_TYPES.get(name);
   if (!spec) {
-    throw new Error(
-      `instanceType must be one of ${[...ALL_TYPES.keys()].join(', ')}; got ${JSON.stringify(name)}`,
-    );
+    throw new Error(`instanceType must be one of ${familyList([...ALL_TYPES.keys()])}; got ${JSON.stringify(name)}`);
   }
   return spec;
+}
+
+/**
+ * Instance type names grouped by family for a message, in the shell's brace form: `m4.{xlarge,2xlarge}, m6i.large`.
+ * The catalogue holds over a hundred types: one name after another would bury the message.
+ */
+export function familyList(names: readonly string[]): string {
+  const families = new Map<string, string[]>();
+  for (const name of names) {
+    const dot = name.indexOf('.');
+    const family = name.slice(0, dot);
+    families.set(family, [...(families.get(family) ?? []), name.slice(dot + 1)]);
+  }
+  return [...families].map(([family, sizes]) => (sizes.length === 1 ? `${family}.${sizes[0]}` : `${family}.{${sizes.join(',')}}`)).join(', ');
 }
 
 /** Whether the catalogue knows `name`. */

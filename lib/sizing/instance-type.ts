@@ -3,12 +3,12 @@
  * capacities over which the planner's automatic choice stays one type (its tier), for the synth warning that growth
  * across a tier stops and starts the instance. Pure functions, no CDK imports.
  */
-import { INSTANCE_STORE_TYPES, MAX_EBS_CAPACITY_TIB, OVERRIDE_EBS_INSTANCE_TYPES, instanceStoreTiB } from './catalog';
+import { INSTANCE_STORE_TYPES, MAX_EBS_CAPACITY_TIB, OVERRIDE_EBS_INSTANCE_TYPES, familyList, instanceStoreTiB } from './catalog';
 import { StoragePlan, StorageRequest, estimateThroughput, planStorage, withInstanceType } from './plan';
 
 /**
  * The catalogued types an `instanceType` override may name for `plan` (of `capacityTiB`): on EBS every type with EBS
- * data volumes (m4, m6i, and Graviton: m7g, m6g); on instance store each d2 whose disks hold the capacity; none for
+ * data volumes (m4, m6i, m7i, Graviton m7g and m6g, and the network-optimized families); on instance store each d2 whose disks hold the capacity; none for
  * FSx for Lustre, which has no instance.
  */
 export function instanceTypesFor(plan: Pick<StoragePlan, 'backend' | 'instanceType'>, capacityTiB: number): string[] {
@@ -32,7 +32,7 @@ export function instanceTypeProblem(
 ): string | undefined {
   if (plan === undefined) {
     const all = [...OVERRIDE_EBS_INSTANCE_TYPES, ...INSTANCE_STORE_TYPES].map((t) => t.name);
-    return all.includes(name) ? undefined : `a catalogued instance type: ${all.join(', ')}`;
+    return all.includes(name) ? undefined : `a catalogued instance type: ${familyList(all)}`;
   }
   const chosen = (asked.backend ?? 'auto') === 'auto' ? ` (auto's choice for capacityTiB=${asked.capacityTiB})` : '';
   if (plan.backend === 'fsx-lustre') {
@@ -45,14 +45,14 @@ export function instanceTypeProblem(
     if (target === undefined || sustainedOn(plan, name) >= target) return undefined;
     const meeting = allowed.filter((t) => sustainedOn(plan, t) >= target);
     return `a type that sustains throughputMBps=${target} on the plan's ${disksOf(plan)} (${name} sustains ` +
-      `${sustainedOn(plan, name)} MB/s${plan.backend === 'ebs' ? ' once burst credits are spent' : ''}): ${meeting.join(', ')}`;
+      `${sustainedOn(plan, name)} MB/s${plan.backend === 'ebs' ? ' once burst credits are spent' : ''}): ${familyList(meeting)}`;
   }
   if (plan.backend === 'ebs') {
-    return `for backend ebs${chosen} a catalogued type with EBS data volumes: ${allowed.join(', ')} (m7g and m6g are ` +
-      'Graviton: the server gets the arm64 image)';
+    return `for backend ebs${chosen} a catalogued type with EBS data volumes: ${familyList(allowed)} (m7g, m6g, c8gb, m8gb ` +
+      'and r8gb are Graviton: the server gets the arm64 image)';
   }
   const ebsType = OVERRIDE_EBS_INSTANCE_TYPES.some((t) => t.name === name);
-  return `for backend instance-store${chosen} a d2 whose disks hold capacityTiB=${asked.capacityTiB}: ${allowed.join(', ')}` +
+  return `for backend instance-store${chosen} a d2 whose disks hold capacityTiB=${asked.capacityTiB}: ${familyList(allowed)}` +
     (ebsType ? ` (${name} has no instance store: give backend=ebs for it)` : '');
 }
 

@@ -21,6 +21,8 @@ import {
 import { GP3, MB_PER_MIB, gp3MonthlyUsd, gp3VolumeError } from './catalog-gp3';
 import { gp3Stripes, whyGp3 } from './gp3';
 import { CURRENT_EBS_INSTANCE_TYPES, EBS_BURST_SECONDS } from './catalog-nitro';
+import { GRAVITON_EBS_INSTANCE_TYPES } from './catalog-graviton';
+import { NETWORK_OPTIMIZED_EBS_INSTANCE_TYPES } from './catalog-netopt';
 import {
   FsxLustreOptions,
   ResolvedFsxLustreOptions,
@@ -39,19 +41,44 @@ export type { Backend };
 /** The instance generation a plan is built on. */
 export type Generation = 'previous' | 'current';
 
-/** The instance types of one generation. */
+/** The processor architecture of the types a plan may choose: x86_64, or AWS Graviton (arm64). */
+export type Arch = 'x86_64' | 'arm64';
+
+/** The instance types of one generation and architecture. */
 interface Families {
   readonly generation: Generation;
-  /** EBS types, smallest first. */
+  readonly arch: Arch;
+  /** EBS types of the capacity rule (general purpose), smallest first in each family. */
   readonly ebs: readonly InstanceTypeSpec[];
+  /**
+   * EBS types the cheapest-plan search weighs beside `ebs` when a throughput is asked: the network- and
+   * EBS-optimized families (catalog-netopt.ts), whose largest sizes carry the most a single server can serve.
+   */
+  readonly fastEbs: readonly InstanceTypeSpec[];
   /** Instance-store types, smallest first (none yet for `current`). */
   readonly instanceStore: readonly InstanceTypeSpec[];
 }
 
-const FAMILIES: { readonly [G in Generation]: Families } = {
-  previous: { generation: 'previous', ebs: EBS_INSTANCE_TYPES, instanceStore: INSTANCE_STORE_TYPES },
-  current: { generation: 'current', ebs: CURRENT_EBS_INSTANCE_TYPES, instanceStore: [] },
+const ofArch = (arch: Arch) => (t: InstanceTypeSpec) => t.arch === arch;
+
+const FAMILIES: { readonly [F in `${Generation} ${Arch}`]?: Families } = {
+  'previous x86_64': { generation: 'previous', arch: 'x86_64', ebs: EBS_INSTANCE_TYPES, fastEbs: [], instanceStore: INSTANCE_STORE_TYPES },
+  'current x86_64': {
+    generation: 'current',
+    arch: 'x86_64',
+    ebs: CURRENT_EBS_INSTANCE_TYPES,
+    fastEbs: NETWORK_OPTIMIZED_EBS_INSTANCE_TYPES.filter(ofArch('x86_64')),
+    instanceStore: [],
+  },
+  'current arm64': {
+    generation: 'current',
+    arch: 'arm64',
+    ebs: GRAVITON_EBS_INSTANCE_TYPES,
+    fastEbs: NETWORK_OPTIMIZED_EBS_INSTANCE_TYPES.filter(ofArch('arm64')),
+    instanceStore: [],
+  },
 };
+const PREVIOUS = FAMILIES['previous x86_64'] as Families;
 
 /** What the user asks for. */
 export interface StorageRequest {
@@ -70,9 +97,16 @@ export interface StorageRequest {
    * Nitro types: m6i with st1 for EBS (catalog-nitro.ts). Current-generation instance store (d3, d3en) is not
    * offered yet: no source this project could read publishes its disks' throughput, so no estimate could be built;
    * `current` stripes st1 on m6i up to 48 TiB instead, and FSx for Lustre beyond.
-   * @default 'previous'
+   * @default 'previous' ('current' with `arch: 'arm64'`)
    */
   readonly generation?: Generation;
+  /**
+   * The processor architecture of the instance types the planner may choose: `arm64` plans on AWS Graviton (m7g and
+   * m6g by the capacity rule; c8gb, m8gb, r8gb beside them when a throughput is asked), which is current generation
+   * only and has no instance-store HDD type. The server's image follows the chosen type's architecture.
+   * @default 'x86_64'
+   */
+  readonly arch?: Arch;
   /**
    * FSx for Lustre options, with backend `fsx-lustre` only (`auto` chooses among the persistent options itself).
    * @default - PERSISTENT_2 SSD at 125 MB/s per TiB; with `throughputMBps`, the cheapest persistent option (SSD or
@@ -214,11 +248,21 @@ export function planStorage(request: StorageRequest): StoragePlan {
         (backend === 'auto' ? " (auto chooses among the persistent FSx options itself: set backend 'fsx-lustre' to choose)" : ''),
     );
   }
-  const generation = request.generation ?? 'previous';
-  if (generation !== 'previous' && generation !== 'current') {
-    throw new Error(`generation must be 'previous' (d2, m4) or 'current' (Nitro: m6i); got ${describe(generation)}`);
+  const arch = request.arch ?? 'x86_64';
+  if (arch !== 'x86_64' && arch !== 'arm64') {
+    throw new Error(`arch must be 'x86_64' or 'arm64' (AWS Graviton); got ${describe(arch)}`);
   }
-  const families = FAMILIES[generation];
+  const generation = request.generation ?? (arch === 'arm64' ? 'current' : 'previous');
+  if (generation !== 'previous' && generation !== 'current') {
+    throw new Error(`generation must be 'previous' (d2, m4) or 'current' (Nitro: m6i, m7i and the network-optimized types); got ${describe(generation)}`);
+  }
+  const families = FAMILIES[`${generation} ${arch}`];
+  if (families === undefined) {
+    throw new Error(`arch 'arm64' (AWS Graviton) is current generation only; got generation '${generation}': give generation 'current' or leave it out`);
+  }
+  if (arch === 'arm64' && backend === 'instance-store') {
+    throw new Error("backend 'instance-store' with arch 'arm64': AWS sells no Graviton type with instance-store HDDs; give backend 'ebs', 'fsx-lustre' or 'auto', or arch 'x86_64'");
+  }
   if (generation === 'current' && backend === 'instance-store') {
     throw new Error("backend 'instance-store' with generation 'current' (d3, d3en) is not offered yet: no published source " +
       "for their disks' throughput could be found, so no estimate can be built; use generation 'previous' (d2), or " +
@@ -258,7 +302,7 @@ export function planStorage(request: StorageRequest): StoragePlan {
  * the capacity rule could not do) in its reason; throws naming the best any of them sustains when none does.
  */
 function cheapestMeeting(
-  capacityTiB: number, backends: readonly Backend[], targetMBps: number, why: string, families: Families = FAMILIES.previous,
+  capacityTiB: number, backends: readonly Backend[], targetMBps: number, why: string, families: Families = PREVIOUS,
 ): StoragePlan {
   const candidates = candidatePlans(capacityTiB, backends, targetMBps, families);
   const meeting = candidates.filter((c) => sustains(c, targetMBps)).sort((a, b) => a.monthlyCostUsd - b.monthlyCostUsd);
@@ -380,12 +424,17 @@ function planForCapacity(capacityTiB: number, backend: Backend | 'auto', count: 
     ...planEbs(capacityTiB, families),
     reason: backend === 'auto'
       ? current
-        ? `auto, generation current: up to ${MAX_SINGLE_VOLUME_TIB} TiB, one st1 volume on the smallest m6i whose EBS and network baselines carry its st1 baseline`
+        ? `auto, generation current: up to ${MAX_SINGLE_VOLUME_TIB} TiB, one st1 volume on the ${gpName(families)} whose EBS and network baselines carry its st1 baseline`
         : `auto: up to ${MAX_SINGLE_VOLUME_TIB} TiB, one st1 volume on the original template's m4 tier`
       : current
-        ? 'backend ebs, generation current: st1 volumes of at most 16 TiB, striped, on the smallest m6i whose EBS and network baselines carry their st1 baseline'
+        ? `backend ebs, generation current: st1 volumes of at most 16 TiB, striped, on the ${gpName(families)} whose EBS and network baselines carry their st1 baseline`
         : 'backend ebs: st1 volumes of at most 16 TiB, striped, on an m4 whose EBS bandwidth carries their burst',
   };
+}
+
+/** The capacity rule's types in a reason: x86_64 keeps the words it has always had (m6i is cheaper than m7i). */
+function gpName(families: Families): string {
+  return families.arch === 'arm64' ? 'cheapest Graviton type (m7g, m6g)' : 'smallest m6i';
 }
 
 /** The sustained figure of a plan: the lesser of read and write once every credit is spent, MB/s. */
@@ -398,8 +447,8 @@ function sustains(plan: Omit<StoragePlan, 'reason'>, mbps: number): boolean {
 }
 
 /**
- * The single-server plans that hold the capacity: each d2 that fits; on EBS each type of the generation with 1 to 3
- * st1 volumes, each volume its share of the capacity or, where that is larger, the smallest size whose baseline
+ * The single-server plans that hold the capacity: each d2 that fits; on EBS each type of the generation (and, when a
+ * throughput is asked, of its network-optimized families) with 1 to 3 st1 volumes, each volume its share of the capacity or, where that is larger, the smallest size whose baseline
  * carries its share of `targetMBps` (st1's baseline grows with size: a larger volume sustains more, 40 MiB/s per
  * TiB), and, when a throughput is asked, with 1 to 3 gp3 volumes provisioned for it (`gp3Stripes`).
  */
@@ -414,16 +463,17 @@ function candidatePlans(capacityTiB: number, backends: readonly Backend[], targe
     for (const options of fsxLustreOptions(true)) plans.push(fsxPlan(options, capacityTiB, targetMBps));
   }
   if (backends.includes('ebs')) {
+    const types = targetMBps > 0 ? [...families.ebs, ...families.fastEbs] : families.ebs;
     for (let count = 1; count <= MAX_DATA_VOLUMES; count++) {
       const shareGiB = Math.max(ST1.minSizeGiB, Math.ceil((capacityTiB * 1024) / count));
       if (shareGiB > ST1.maxSizeGiB) continue;
       const targetGiB = Math.ceil((((targetMBps / count) * MB_BYTES) / 1024 ** 2 / ST1.baselineMiBpsPerTiB) * 1024);
       const sizeGiB = Math.min(ST1.maxSizeGiB, Math.max(shareGiB, targetGiB));
-      for (const spec of families.ebs) plans.push({ ...ebsPlan(spec, st1Volumes(count, sizeGiB)), reason: '' });
+      for (const spec of types) plans.push({ ...ebsPlan(spec, st1Volumes(count, sizeGiB)), reason: '' });
     }
     if (targetMBps > 0) {
       for (const volumes of gp3Stripes(capacityTiB, targetMBps)) {
-        for (const spec of families.ebs) plans.push({ ...ebsPlan(spec, volumes), reason: '' });
+        for (const spec of types) plans.push({ ...ebsPlan(spec, volumes), reason: '' });
       }
     }
   }
@@ -649,13 +699,15 @@ function singleVolumeTier(capacityTiB: number): InstanceTypeSpec {
 }
 
 /**
- * Generation current: the smallest type whose EBS baseline and network baseline carry the volumes' st1 baseline,
+ * Generation current: the cheapest type whose EBS baseline and network baseline carry the volumes' st1 baseline,
  * so that what the disks sustain reaches the clients (their burst rides on the type's EBS burst while it lasts).
  */
 function sustainingNitro(types: readonly InstanceTypeSpec[], volumesBaselineMBps: number): InstanceTypeSpec {
-  const carries = (t: InstanceTypeSpec) =>
-    (t.ebsBandwidthMbps ?? 0) / 8 >= volumesBaselineMBps && (t.networkBaselineGbps * 1e9) / 8 / MB_BYTES >= volumesBaselineMBps;
-  return types.find(carries) ?? types[types.length - 1];
+  const carried = (t: InstanceTypeSpec) => Math.min((t.ebsBandwidthMbps ?? 0) / 8, (t.networkBaselineGbps * 1e9) / 8 / MB_BYTES);
+  const carrying = types.filter((t) => carried(t) >= volumesBaselineMBps);
+  // The cheapest that carries it (m6i before m7i at the same limits); when none does, the one that carries most.
+  const pool = carrying.length > 0 ? carrying : types.filter((t) => carried(t) === Math.max(...types.map(carried)));
+  return pool.reduce((best, t) => (t.onDemandUsdPerHour < best.onDemandUsdPerHour ? t : best));
 }
 
 /** The smallest m4 whose EBS bandwidth carries the volumes' burst throughput, else the largest m4. */

@@ -34,7 +34,7 @@ describe('npm run plan: the process', () => {
     expect([run.status, run.stdout]).toEqual([2, '']);
     expect(run.stderr).toBe(
       'Error: unknown option --thruput (did you mean --throughput?); the options are --backend, --throughput, --generation, ' +
-        '--volumes, --instance-type, --json, --help\n' +
+        '--arch, --volumes, --instance-type, --json, --help\n' +
         'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre] [options] (--help lists the options)\n',
     );
   });
@@ -60,7 +60,7 @@ describe('npm run plan: options', () => {
     expect([run.status, run.stderr]).toEqual([0, '']);
     const lines = run.stdout.split('\n').filter((l) => /^ {2}-/.test(l));
     expect(lines.map((l) => l.trim().split(/ {2,}/)[0])).toEqual([
-      '--backend <auto|ebs|instance-store|fsx-lustre>', '--throughput <MB/s>', '--generation <previous|current>', '--volumes <1-3>',
+      '--backend <auto|ebs|instance-store|fsx-lustre>', '--throughput <MB/s>', '--generation <previous|current>', '--arch <x86_64|arm64>', '--volumes <1-3>',
       '--instance-type <type>', '--json', '-h, --help',
     ]);
     expect(plan('-h').stdout).toBe(run.stdout);
@@ -104,7 +104,7 @@ describe('npm run plan: options', () => {
     [['10', '--volume', '2'], /unknown option --volume \(did you mean --volumes\?\)/],
     [['10', '--instance', 'm4.xlarge'], /unknown option --instance \(did you mean --instance-type\?\)/],
     [['10', '--Json'], /unknown option --Json \(did you mean --json\?\)/],
-    [['10', '--colour'], /unknown option --colour; the options are --backend, --throughput, --generation, --volumes, --instance-type, --json, --help/],
+    [['10', '--colour'], /unknown option --colour; the options are --backend, --throughput, --generation, --arch, --volumes, --instance-type, --json, --help/],
     [['10', '-x'], /unknown option -x; the options are/],
     [[], /^Error: <capacityTiB> is missing\nusage: npm run plan -- <capacityTiB>/],
     [['abc'], /<capacityTiB> must be a positive number of TiB, e.g. 10 or 21.5; got 'abc'/],
@@ -126,7 +126,7 @@ describe('npm run plan: options', () => {
     [['5', '--volumes', '4'], /--volumes must be a whole number of EBS data volumes from 1 to 3 \(at most 16 TiB each, 48 TiB in all\); got '4'/],
     [['5', 'fsx-lustre', '--volumes', '2'], /--volumes applies to the EBS backend only; got backend 'fsx-lustre'/],
     [['5', 'instance-store', '--instance-type', 'm4.xlarge'], /--instance-type applies to the EBS backend only; got backend 'instance-store'/],
-    [['5', '--instance-type', 'd2.xlarge'], /--instance-type must be one of m4.xlarge, .*, m6g.16xlarge; got 'd2.xlarge'/],
+    [['5', '--instance-type', 'd2.xlarge'], /--instance-type must be one of m4\.\{xlarge,.*\}, m6i\.\{.*\}, .*, r8gb\.\{.*,48xlarge\}; got 'd2.xlarge'/],
     [['5', '--instance-type', 'm4.xlrage'], /got 'm4.xlrage' \(did you mean m4.xlarge\?\)/],
   ])('malformed %j: exit 2, the message and the usage on stderr, nothing on stdout', (args, message) => {
     const run = plan(...args);

@@ -102,21 +102,38 @@ describe('gp3 in the planner (issue 28)', () => {
     expect(() => estimateThroughput('m4.16xlarge', volumes)).toThrow(message);
   });
 
-  test('property (backend ebs, both generations): the plan holds and sustains the request, and no st1 or gp3 stripe on any type of the generation costs less', () => {
-    // [name, EBS baseline Mbps, network baseline Gbps, $/h], typed from the EC2 guides and AWS's price list (m4:
-    // catalog.ts's sources; m6i: gp.html, 2026-07 prices).
-    const types: Record<Generation, [string, number, number, number][]> = {
+  test('property (backend ebs, both generations, both architectures): the plan holds and sustains the request, and no st1 or gp3 stripe on any type it may choose costs less', () => {
+    // [name, EBS baseline Mbps, network baseline Gbps, $/h], typed from the EC2 guides and AWS's price list as
+    // docs/sources/netopt.md quotes them (m4: catalog.ts's sources; m6i, m7i, m6in: gp.html; c6in: co.html; r6in:
+    // mo.html; Graviton: gp.html, co.html, mo.html; 2026-07 prices), not read from lib/sizing.
+    const sizes = ['large', 'xlarge', '2xlarge', '4xlarge', '8xlarge', '12xlarge', '16xlarge', '24xlarge', '32xlarge'];
+    const sixIn = (family: string, usd: number[]): [string, number, number, number][] => sizes.map((size, i) =>
+      [`${family}.${size}`, [1562, 3125, 6250, 12500, 25000, 37500, 50000, 75000, 100000][i], [3.125, 6.25, 12.5, 25, 50, 75, 100, 150, 200][i], usd[i]]);
+    const eightGb = (family: string, usd: number[]): [string, number, number, number][] => [...sizes.slice(0, 8), '48xlarge'].map((size, i) =>
+      [`${family}.${size}`, [3125, 6250, 12500, 25000, 50000, 75000, 100000, 150000, 300000][i], [4.166, 8.333, 16.666, 33.33, 66.66, 100, 133.33, 200, 400][i], usd[i]]);
+    const types: Record<'previous' | 'current' | 'arm64', [string, number, number, number][]> = {
       previous: [['m4.xlarge', 750, 0.75, 0.2], ['m4.2xlarge', 1000, 1, 0.4], ['m4.4xlarge', 2000, 2, 0.8], ['m4.10xlarge', 4000, 10, 2], ['m4.16xlarge', 10000, 25, 3.2]],
       current: [['m6i.large', 650, 0.781, 0.096], ['m6i.xlarge', 1250, 1.562, 0.192], ['m6i.2xlarge', 2500, 3.125, 0.384],
         ['m6i.4xlarge', 5000, 6.25, 0.768], ['m6i.8xlarge', 10000, 12.5, 1.536], ['m6i.12xlarge', 15000, 18.75, 2.304],
-        ['m6i.16xlarge', 20000, 25, 3.072], ['m6i.24xlarge', 30000, 37.5, 4.608]],
+        ['m6i.16xlarge', 20000, 25, 3.072], ['m6i.24xlarge', 30000, 37.5, 4.608], ['m7i.48xlarge', 40000, 50, 9.6768],
+        ...sixIn('c6in', [0.1134, 0.2268, 0.4536, 0.9072, 1.8144, 2.7216, 3.6288, 5.4432, 7.2576]),
+        ...sixIn('m6in', [0.13923, 0.27846, 0.55692, 1.11384, 2.22768, 3.34152, 4.45536, 6.68304, 8.91072]),
+        ...sixIn('r6in', [0.17433, 0.34866, 0.69732, 1.39464, 2.78928, 4.18392, 5.57856, 8.36784, 11.15712])],
+      arm64: [['m6g.large', 630, 0.75, 0.077], ['m6g.xlarge', 1188, 1.25, 0.154], ['m6g.2xlarge', 2375, 2.5, 0.308],
+        ['m6g.4xlarge', 4750, 5, 0.616], ['m6g.8xlarge', 9500, 12, 1.232], ['m6g.12xlarge', 14250, 20, 1.848], ['m6g.16xlarge', 19000, 25, 2.464],
+        ['m7g.large', 630, 0.937, 0.0816], ['m7g.xlarge', 1250, 1.876, 0.1632], ['m7g.2xlarge', 2500, 3.75, 0.3264],
+        ['m7g.4xlarge', 5000, 7.5, 0.6528], ['m7g.8xlarge', 10000, 15, 1.3056], ['m7g.12xlarge', 15000, 22.5, 1.9584], ['m7g.16xlarge', 20000, 30, 2.6112],
+        ...eightGb('c8gb', [0.1185, 0.237, 0.474, 0.948, 1.896, 2.844, 3.792, 5.688, 11.376]),
+        ...eightGb('m8gb', [0.1455, 0.291, 0.582, 1.164, 2.328, 3.492, 4.656, 6.984, 13.968]),
+        ...eightGb('r8gb', [0.18218, 0.36436, 0.72872, 1.45744, 2.91488, 4.37232, 5.82976, 8.74464, 17.48928])],
     };
     fc.assert(
-      fc.property(fc.constantFrom<Generation>('previous', 'current'), fc.double({ min: 0.01, max: 40, noNaN: true }), fc.integer({ min: 20, max: 5000 }),
-        (generation, capacityTiB, mbps) => {
+      fc.property(fc.constantFrom<'previous' | 'current' | 'arm64'>('previous', 'current', 'arm64'), fc.double({ min: 0.01, max: 40, noNaN: true }), fc.integer({ min: 20, max: 7000 }),
+        (family, capacityTiB, mbps) => {
+          const generation: Generation = family === 'previous' ? 'previous' : 'current';
           let plan;
           try {
-            plan = planStorage({ capacityTiB, throughputMBps: mbps, backend: 'ebs', generation });
+            plan = planStorage({ capacityTiB, throughputMBps: mbps, backend: 'ebs', generation, arch: family === 'arm64' ? 'arm64' : undefined });
           } catch {
             plan = undefined;
           }
@@ -128,25 +145,25 @@ describe('gp3 in the planner (issue 28)', () => {
           // Independent enumeration: every type, 1-3 volumes; st1 in 64 GiB steps from the share (125 GiB at least,
           // 16 TiB at most); gp3 at the share rounded up to 64 GiB, every whole MiB/s from 125 to 2000 with IOPS
           // max(3000, 4 x MiB/s) rounded up to 100 and 1 GiB per 500 IOPS.
+          // A plan sustains the request when both its stripe and its type's limit do: the cheapest is, for each volume
+          // count, the cheapest stripe that sustains it on the cheapest type whose limit does.
           let cheapest = Infinity;
-          for (const [, ebsMbps, gbps, usdPerHour] of types[generation]) {
-            const limit = Math.min(ebsMbps / 8, (gbps * 1e9) / 8 / 1e6);
-            const instanceUsd = usdPerHour * 730;
-            for (let count = 1; count <= 3; count++) {
-              const share = Math.ceil((capacityTiB * 1024) / count / 64) * 64;
-              const options: { sustained: number; cost: number }[] = [];
-              for (let gib = Math.max(128, share); gib <= 16384; gib += 64) {
-                const st1 = (Math.min(40 * (gib / 1024), 500) * MIB);
-                options.push({ sustained: Math.min(count * st1, limit), cost: instanceUsd + count * gib * 0.045 });
-                if (count * st1 >= mbps) break;
+          for (let count = 1; count <= 3; count++) {
+            const share = Math.ceil((capacityTiB * 1024) / count / 64) * 64;
+            let stripeUsd = Infinity;
+            for (let gib = Math.max(128, share); gib <= 16384; gib += 64) {
+              if (count * Math.min(40 * (gib / 1024), 500) * MIB >= mbps) {
+                stripeUsd = Math.min(stripeUsd, count * gib * 0.045);
+                break;
               }
-              for (let mibps = 125; mibps <= 2000; mibps++) {
-                const iops = Math.ceil(Math.max(3000, 4 * mibps) / 100) * 100;
-                const gib = Math.max(share, Math.ceil(iops / 500));
-                if (gib > 65536) continue;
-                options.push({ sustained: Math.min(count * mibps * MIB, limit), cost: instanceUsd + count * volumeUsd(gib, mibps, iops) });
-              }
-              for (const o of options) if (o.sustained >= mbps) cheapest = Math.min(cheapest, o.cost);
+            }
+            for (let mibps = 125; mibps <= 2000; mibps++) {
+              const iops = Math.ceil(Math.max(3000, 4 * mibps) / 100) * 100;
+              const gib = Math.max(share, Math.ceil(iops / 500));
+              if (gib <= 65536 && count * mibps * MIB >= mbps) stripeUsd = Math.min(stripeUsd, count * volumeUsd(gib, mibps, iops));
+            }
+            for (const [, ebsMbps, gbps, usdPerHour] of types[family]) {
+              if (Math.min(ebsMbps / 8, (gbps * 1e9) / 8 / 1e6) >= mbps) cheapest = Math.min(cheapest, usdPerHour * 730 + stripeUsd);
             }
           }
           // Some catalogued stripe sustains it: the planner must find one. The capacity rule's own plan is kept when it

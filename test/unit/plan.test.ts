@@ -460,7 +460,7 @@ describe('planStorage: generation current (Nitro: m6i with st1)', () => {
   });
 
   test.each<[object, RegExp]>([
-    [{ capacityTiB: 5, generation: 'next' }, /^generation must be 'previous' \(d2, m4\) or 'current' \(Nitro: m6i\); got "next"/],
+    [{ capacityTiB: 5, generation: 'next' }, /^generation must be 'previous' \(d2, m4\) or 'current' \(Nitro: m6i, m7i and the network-optimized types\); got "next"/],
     [{ capacityTiB: 20, backend: 'instance-store', generation: 'current' }, /^backend 'instance-store' with generation 'current' \(d3, d3en\) is not offered yet/],
   ])('%j is refused naming the field', (request, message) => {
     expect(() => planStorage(request as never)).toThrow(message);
