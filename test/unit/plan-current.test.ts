@@ -1,10 +1,12 @@
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as fc from 'fast-check';
 import {
   CURRENT_EBS_INSTANCE_TYPES,
   GRAVITON_EBS_INSTANCE_TYPES,
   InstanceTypeSpec,
   NETWORK_OPTIMIZED_EBS_INSTANCE_TYPES,
   bestPlanOf,
+  estimateThroughput,
   instanceTypeSpec,
   planStorage,
 } from '../../lib/sizing';
@@ -128,5 +130,37 @@ describe('Graviton in the planner: arch arm64', () => {
     expect(out.join('\n')).toMatch(/c8gb\.8xlarge/);
     expect(main(['10', '--arch', 'x86'], { out: (t) => out.push(t), err: (t) => err.push(t) })).toBe(2);
     expect(err.join('\n')).toMatch(/--arch must be one of x86_64, arm64; got 'x86'/);
+  });
+});
+
+describe('property: current-generation EBS plans of either architecture', () => {
+  const request = fc.record({
+    capacityTiB: fc.oneof(fc.double({ min: 0.01, max: 48, noNaN: true }), fc.integer({ min: 1, max: 48 * 1024 }).map((gib) => gib / 1024)),
+    arch: fc.constantFrom('x86_64' as const, 'arm64' as const),
+    throughputMBps: fc.option(fc.integer({ min: 1, max: 7000 }), { nil: undefined }),
+  });
+
+  test('the plan holds the capacity, sustains the throughput, is on a type of the architecture asked, and its figures are its estimate', () => {
+    const general = { x86_64: /^m[67]i\./, arm64: /^m[67]g\./ };
+    const fast = { x86_64: /^[cmr]6in\./, arm64: /^[cmr]8gb\./ };
+    fc.assert(fc.property(request, (req) => {
+      let plan;
+      try {
+        plan = planStorage({ ...req, backend: 'ebs', generation: 'current' });
+      } catch (err) {
+        // Refused only beyond the largest single server (3 gp3 volumes at 2,000 MiB/s: 6,291.46 MB/s).
+        expect((err as Error).message).toMatch(/^throughputMBps \d+ is more than any single ebs server sustains/);
+        expect(req.throughputMBps).toBeGreaterThan(6291);
+        return;
+      }
+      expect(plan.rawCapacityTiB).toBeGreaterThanOrEqual(req.capacityTiB);
+      expect(instanceTypeSpec(plan.instanceType).arch).toBe(req.arch);
+      // Without a throughput the capacity rule's general-purpose types; with one, the network-optimized ones too.
+      expect(plan.instanceType).toMatch(req.throughputMBps === undefined ? general[req.arch] : new RegExp(`${general[req.arch].source}|${fast[req.arch].source}`));
+      expect(plan.throughput).toEqual(estimateThroughput(plan.instanceType, plan.dataVolumes));
+      if (req.throughputMBps !== undefined) {
+        expect(Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps)).toBeGreaterThanOrEqual(req.throughputMBps);
+      }
+    }), { numRuns: 200 });
   });
 });
