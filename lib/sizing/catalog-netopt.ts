@@ -14,9 +14,9 @@
  *             bandwidth (and r6in's EBS rows, [MO]). Read in copies as [EBS-OPT]; every network baseline agrees with
  *             [KB]. For m6in the general purpose page as AWS's Karpenter project saved it (github.com/aws/
  *             karpenter-provider-aws, hack/code/bandwidth_gen/example/gp.html at 1d927085), as catalog-nitro.ts.
- * - [KT]      Karpenter's generated instance-type reference (same repository, website/content/en/docs/reference/
- *             instance-types.md at 1d927085), filled from EC2's DescribeInstanceTypes: vCPUs, memory, maximum EBS
- *             bandwidth.
+ * - [KT]      Karpenter's generated instance-type reference, in the same repository
+ *             (github.com/aws/karpenter-provider-aws website/content/en/docs/reference/instance-types.md at
+ *             1d927085), filled from EC2's DescribeInstanceTypes: vCPUs, memory, maximum EBS bandwidth.
  * - [KB]      Karpenter's generated network baselines (same repository, pkg/providers/instancetype/
  *             zz_generated.bandwidth.go at 1d927085). r8gb's burst figures were not read: its "up to" sizes carry
  *             the baseline alone here (never more than the source states).

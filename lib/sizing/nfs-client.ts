@@ -5,18 +5,19 @@
  * - [NFSMAN]  nfs(5), linux-nfs/nfs-utils utils/mount/nfs.man at 7acc8b94: nconnect "allows the user to specify the
  *             number of connections that should be established between the client and server up to a limit of 16";
  *             the kernel's fs/nfs/fs_context.c: `#define NFS_MAX_CONNECTIONS 16`.
- * - [FSXZFS]  Amazon FSx for OpenZFS User Guide, "Performance" (awsdocs/amazon-fsx-openzfs-user-guide,
- *             doc_source/performance.md at 347d21da): "NFS nconnect is included by default in Linux kernel versions
- *             5.3 and above"; its example mounts with `nconnect=16`.
+ * - [FSXZFS]  Amazon FSx for OpenZFS User Guide, "Performance", in AWS's archive of its source
+ *             (github.com/awsdocs/amazon-fsx-openzfs-user-guide doc_source/performance.md at 347d21da):
+ *             "NFS nconnect is included by default in Linux kernel versions 5.3 and above"; its example mounts
+ *             with `nconnect=16`.
  * - [EC2-BW]  Amazon EC2 User Guide, "Amazon EC2 instance network bandwidth": "Bandwidth for single-flow traffic is
  *             limited to 5 Gbps when instances are not in the same cluster placement group"; "Use a cluster placement
  *             group to achieve up to 10 Gbps bandwidth for instances within the same placement group"; "A single-flow
  *             is considered a unique 5-tuple TCP or UDP flow."
- * - [EFS-RA]  Amazon EFS User Guide, "Performance tips" (awsdocs/amazon-efs-user-guide, doc_source/performance-tips.md
- *             at 3046dd78): "Starting with Linux kernel versions 5.4.*, the Linux NFS client uses a default
- *             read_ahead_kb value of 128 KB. We recommend increasing this value to 15 MB."; AWS's efs-utils sets
- *             15 x rsize (15360 KiB for rsize=1 MiB), as does the udev rule of amazonlinux/amazon-ec2-utils
- *             (53-ec2-read-ahead-kb.rules).
+ * - [EFS-RA]  Amazon EFS User Guide, "Performance tips", in AWS's archive of its source
+ *             (github.com/awsdocs/amazon-efs-user-guide doc_source/performance-tips.md at 3046dd78): "Starting
+ *             with Linux kernel versions 5.4.*, the Linux NFS client uses a default read_ahead_kb value of 128 KB.
+ *             We recommend increasing this value to 15 MB."; AWS's efs-utils sets 15 x rsize (15360 KiB for
+ *             rsize=1 MiB), as does the udev rule of amazonlinux/amazon-ec2-utils (53-ec2-read-ahead-kb.rules).
  */
 
 /** Largest `nconnect` the Linux client accepts. [NFSMAN] */
