@@ -45,10 +45,13 @@ export { BenchDocument } from './bench-document';
 export type { BenchDocumentProps } from './bench-document';
 
 // The planner: sizing without synthesizing.
-export { bestPlanOf, compareBackends, formatBackendComparison, formatPlanTable, planStorage } from './sizing';
+export { bestPlanOf, clientCeiling, compareBackends, formatBackendComparison, formatPlanTable, planStorage } from './sizing';
 export type {
   Backend,
   BackendComparison,
+  ClientCeiling,
+  ClientProtocol,
+  ClientRequest,
   ComparisonOptions,
   DataVolumePlan,
   FsxLustreDeploymentType,
@@ -56,6 +59,7 @@ export type {
   FsxLustrePlan,
   FsxLustreStorageType,
   Generation,
+  PerClientPlan,
   ResolvedFsxLustreOptions,
   StoragePlan,
   StorageRequest,
