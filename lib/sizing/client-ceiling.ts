@@ -146,14 +146,14 @@ export function clientCeiling(client: ClientRequest = {}, protocol: ClientProtoc
     if (!network) {
       return { limitedBy: `no bound counted: ${note}; give the client's instance type or network for its own limit`, sources };
     }
-    return { maxMBps: network.mbps, limitedBy: `${network.label} (${note})`, networkMBps: network.mbps, sources };
+    return { maxMBps: network.mbps, limitedBy: `${network.label}; ${note}`, networkMBps: network.mbps, sources };
   }
   const nconnect = c.nconnect ?? DEFAULT_NCONNECT;
   const perFlowGbps = c.placementGroup ? SINGLE_FLOW_PLACEMENT_GROUP_GBPS : SINGLE_FLOW_GBPS;
   const connections = {
     mbps: round2(nconnect * gbpsToMBps(perFlowGbps)),
-    label: `${nconnect} NFS connection${nconnect > 1 ? 's' : ''} (nconnect) x ${perFlowGbps} Gbps per flow` +
-      (c.placementGroup ? ' (inside a cluster placement group)' : ' (outside a cluster placement group)'),
+    label: `nconnect=${nconnect}: ${nconnect} TCP flow${nconnect > 1 ? 's' : ''} x ${perFlowGbps} Gbps, ` +
+      `${c.placementGroup ? 'inside' : 'outside'} a cluster placement group`,
   };
   const limits = network ? [connections, network] : [connections];
   const max = Math.min(...limits.map((l) => l.mbps));
@@ -180,14 +180,14 @@ function networkOf(c: ClientRequest): { mbps: number; label: string; source: str
     const spec = instanceTypeSpec(c.instanceType);
     return {
       mbps: round2(gbpsToMBps(spec.networkBaselineGbps)),
-      label: `network baseline of the client, ${spec.name} (${spec.networkBaselineGbps} Gbps)`,
+      label: `the client's network baseline, ${spec.name}: ${spec.networkBaselineGbps} Gbps`,
       source: `the catalogue's network baseline of ${spec.name} (lib/sizing, cited where the type is listed)`,
     };
   }
   if (c.networkGbps !== undefined) {
     return {
       mbps: round2(gbpsToMBps(c.networkGbps)),
-      label: `network baseline of the client (${c.networkGbps} Gbps, as given)`,
+      label: `the client's network baseline: ${c.networkGbps} Gbps as given`,
       source: `the client's network baseline as given: ${c.networkGbps} Gbps`,
     };
   }

@@ -16,20 +16,20 @@ describe('clientCeiling: NFS', () => {
     const c = clientCeiling();
     expect(c.maxMBps).toBe(16 * FLOW_MBPS);
     expect(c).toMatchObject({ connectionsMBps: 10000, networkMBps: undefined, nconnect: 16, perFlowGbps: 5 });
-    expect(c.limitedBy).toBe('16 NFS connections (nconnect) x 5 Gbps per flow (outside a cluster placement group)');
+    expect(c.limitedBy).toBe('nconnect=16: 16 TCP flows x 5 Gbps, outside a cluster placement group');
     expect(c.sources.join('\n')).toMatch(/\[EC2-BW\].*5 Gbps outside a cluster placement group, up to 10 Gbps inside one/);
     expect(c.sources.join('\n')).toMatch(/a bound, not an AWS figure for NFS/);
   });
 
   test('nconnect 1 outside a placement group: one flow, 625 MB/s; inside one: 1,250 MB/s', () => {
-    expect(clientCeiling({ nconnect: 1 })).toMatchObject({ maxMBps: FLOW_MBPS, limitedBy: '1 NFS connection (nconnect) x 5 Gbps per flow (outside a cluster placement group)' });
+    expect(clientCeiling({ nconnect: 1 })).toMatchObject({ maxMBps: FLOW_MBPS, limitedBy: 'nconnect=1: 1 TCP flow x 5 Gbps, outside a cluster placement group' });
     expect(clientCeiling({ nconnect: 1, placementGroup: true })).toMatchObject({ maxMBps: FLOW_PG_MBPS, perFlowGbps: 10 });
   });
 
   test("the client's network binds when it is the lesser: m4.16xlarge (25 Gbps) with 16 connections, 3,125 MB/s", () => {
     const c = clientCeiling({ instanceType: 'm4.16xlarge' });
     expect(c).toMatchObject({ maxMBps: 25 * 125, connectionsMBps: 10000, networkMBps: 3125 });
-    expect(c.limitedBy).toBe('network baseline of the client, m4.16xlarge (25 Gbps)');
+    expect(c.limitedBy).toBe("the client's network baseline, m4.16xlarge: 25 Gbps");
     // 4 connections (20 Gbps) are fewer than its network: the connections bind.
     expect(clientCeiling({ instanceType: 'm4.16xlarge', nconnect: 4 })).toMatchObject({ maxMBps: 4 * FLOW_MBPS, networkMBps: 3125 });
     expect(clientCeiling({ instanceType: 'm6i.large', nconnect: 1 })).toMatchObject({ maxMBps: 97.63 }); // 0.781 Gbps
@@ -37,12 +37,12 @@ describe('clientCeiling: NFS', () => {
 
   test('a tie names both bounds: d2.8xlarge (10 Gbps) with 2 connections of 5 Gbps', () => {
     expect(clientCeiling({ instanceType: 'd2.8xlarge', nconnect: 2 }).limitedBy).toBe(
-      '2 NFS connections (nconnect) x 5 Gbps per flow (outside a cluster placement group) and network baseline of the client, d2.8xlarge (10 Gbps)');
+      "nconnect=2: 2 TCP flows x 5 Gbps, outside a cluster placement group and the client's network baseline, d2.8xlarge: 10 Gbps");
   });
 
   test('a type the catalogue does not know: its network given as a number', () => {
     expect(clientCeiling({ networkGbps: 12.5, nconnect: 8 })).toMatchObject({
-      maxMBps: 12.5 * 125, networkMBps: 1562.5, limitedBy: 'network baseline of the client (12.5 Gbps, as given)',
+      maxMBps: 12.5 * 125, networkMBps: 1562.5, limitedBy: "the client's network baseline: 12.5 Gbps as given",
     });
   });
 
@@ -71,7 +71,7 @@ describe('clientCeiling: FSx for Lustre', () => {
     const c = clientCeiling({ instanceType: 'm4.16xlarge', nconnect: 4 }, 'lustre');
     expect(c).toMatchObject({ maxMBps: 3125, networkMBps: 3125 });
     expect([c.connectionsMBps, c.nconnect, c.perFlowGbps]).toEqual([undefined, undefined, undefined]);
-    expect(c.limitedBy).toMatch(/^network baseline of the client, m4\.16xlarge \(25 Gbps\) \(FSx for Lustre: nconnect does not apply \(nconnect 4 ignored\)/);
+    expect(c.limitedBy).toMatch(/^the client's network baseline, m4\.16xlarge: 25 Gbps; FSx for Lustre: nconnect does not apply \(nconnect 4 ignored\)/);
     const none = clientCeiling({}, 'lustre');
     expect(none.maxMBps).toBeUndefined();
     expect(none.limitedBy).toMatch(/^no bound counted: FSx for Lustre: nconnect does not apply, .*give the client's instance type or network/);
