@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
- * The cluster benchmark: `npm run bench:cluster -- --stack NAME [--clients N] [--size GiB]`. Finds N running nodes
- * tagged as the stack's clients, sends them the stack's benchmark document at once (each node writes then reads
- * its share with fio: 1 MiB records, direct I/O; lib/scripts/cluster-bench.sh), collects each node's figures, and
- * prints the aggregate MB/s beside the planner's estimate (sustained and burst) with the ratio. Writes the result
+ * The cluster benchmark: `npm run bench:cluster -- --stack NAME [--clients N] [--size GiB] [--placement-group]`. Finds
+ * N running nodes tagged as the stack's clients, sends them the stack's benchmark document at once (each node writes
+ * then reads its share with fio: 1 MiB records, direct I/O; lib/scripts/cluster-bench.sh), collects each node's
+ * figures, prints each beside what one client can reach (its ceiling: the node's NFS connections as its mount shows
+ * them, EC2's per-flow limit and the node type's network, lib/sizing/client-ceiling.ts), and the aggregate MB/s beside
+ * the planner's estimate (sustained and burst) with the ratio. It prints figures; it asserts no target. Writes the result
  * to the SSM parameter `<the server's path>/benchmark`. Interrupted (Ctrl-C), it cancels the command, and each
  * node's script removes its files.
  *
@@ -17,6 +19,8 @@ import {
   type GetCommandInvocationCommandOutput,
 } from '@aws-sdk/client-ssm';
 import { type BenchEstimate } from '../lib/bench-document';
+import { clientCeiling, knownInstanceType } from '../lib/sizing';
+import { NFS_MAX_NCONNECT } from '../lib/sizing/nfs-client';
 import { takeOption } from './args';
 
 export { type BenchEstimate };
@@ -34,6 +38,24 @@ export interface NodeResult {
   readonly writeMs: number;
   readonly readBytes: number;
   readonly readMs: number;
+  /**
+   * The node's mount as its script saw it: the file system type (`nfs4`, `lustre`; `unknown` when findmnt could not
+   * tell) and, for NFS, its connections (nconnect, 1 when the mount shows none). Absent from an older script's line.
+   */
+  readonly fsType?: string;
+  readonly nconnect?: number;
+  /** The node's EC2 instance type, from DescribeInstances. */
+  readonly instanceType?: string;
+  /** What one client like this node can reach, MB/s (absent: no bound known), and why; absent when the node did not say its mount. */
+  readonly ceiling?: { readonly maxMBps?: number; readonly limitedBy: string };
+}
+
+/** What the run knows of its nodes beside their own lines. */
+export interface NodeContext {
+  /** Each node's instance type, by instance id. */
+  readonly instanceTypes?: Readonly<Record<string, string>>;
+  /** The nodes and the NFS server share one cluster placement group (`--placement-group`): a flow reaches 10 Gbps. */
+  readonly placementGroup?: boolean;
 }
 
 /** A node that gave no figures: its invocation's status and the last line it said. */
@@ -68,7 +90,10 @@ export function parseInvocation(inv: Invocation): NodeResult | NodeFailure {
     const numbers = ['writeBytes', 'writeMs', 'readBytes', 'readMs'].map((k) => r[k]);
     if (numbers.every((n) => typeof n === 'number' && Number.isFinite(n) && n > 0) && typeof r.host === 'string') {
       const [writeBytes, writeMs, readBytes, readMs] = numbers as number[];
-      return { instanceId, host: r.host, writeBytes, writeMs, readBytes, readMs };
+      const fsType = typeof r.fsType === 'string' ? r.fsType : undefined;
+      const n = r.nconnect;
+      const nconnect = typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= NFS_MAX_NCONNECT ? n : undefined;
+      return { instanceId, host: r.host, writeBytes, writeMs, readBytes, readMs, ...(fsType === undefined ? {} : { fsType, nconnect }) };
     }
   }
   const said = (inv.StandardErrorContent ?? '').trim() || output.trim() || 'no output';
@@ -80,10 +105,34 @@ function mbPerSecond(bytes: number, ms: number): number {
   return ms > 0 ? bytes / 1e6 / (ms / 1000) : 0;
 }
 
-/** Aggregates the nodes' figures. */
-export function aggregate(runId: string, invocations: readonly Invocation[], estimate: BenchEstimate): BenchResult {
+/**
+ * One client's ceiling for a node (lib/sizing/client-ceiling.ts): NFS with the connections its mount shows, Lustre
+ * with none counted; the node type's network when the catalogue knows it, said when it does not.
+ */
+export function nodeCeiling(node: NodeResult, context: NodeContext = {}): NodeResult['ceiling'] {
+  if (node.fsType === undefined) return undefined;
+  const protocol = node.fsType === 'lustre' ? 'lustre' : node.fsType === 'nfs' || node.fsType === 'nfs4' ? 'nfs' : undefined;
+  if (protocol === undefined) return { limitedBy: `no bound counted: the node could not tell its mount's type (${node.fsType})` };
+  const type = node.instanceType;
+  const known = type !== undefined && knownInstanceType(type);
+  const c = clientCeiling({
+    instanceType: known ? type : undefined,
+    nconnect: protocol === 'nfs' ? node.nconnect : undefined,
+    placementGroup: protocol === 'nfs' && context.placementGroup ? true : undefined,
+  }, protocol);
+  const unknownType = type !== undefined && !known ? `; ${type} is not in the catalogue: its network is not counted` : '';
+  return { maxMBps: c.maxMBps, limitedBy: `${c.limitedBy}${unknownType}` };
+}
+
+/** Aggregates the nodes' figures; each node gets its ceiling (`nodeCeiling`). */
+export function aggregate(runId: string, invocations: readonly Invocation[], estimate: BenchEstimate, context: NodeContext = {}): BenchResult {
   const parsed = invocations.map(parseInvocation);
-  const nodes = parsed.filter((p): p is NodeResult => 'host' in p);
+  const nodes = parsed.filter((p): p is NodeResult => 'host' in p).map((n) => {
+    const instanceType = context.instanceTypes?.[n.instanceId];
+    const node = instanceType === undefined ? n : { ...n, instanceType };
+    const ceiling = nodeCeiling(node, context);
+    return ceiling === undefined ? node : { ...node, ceiling };
+  });
   const failed = parsed.filter((p): p is NodeFailure => !('host' in p));
   const sum = (f: (n: NodeResult) => number): number => nodes.reduce((s, n) => s + f(n), 0);
   const slowest = (f: (n: NodeResult) => number): number => Math.max(0, ...nodes.map(f));
@@ -94,28 +143,75 @@ export function aggregate(runId: string, invocations: readonly Invocation[], est
   };
 }
 
-/** The report: each node, the aggregate beside the estimate, the ratio. */
+/**
+ * The report: each node beside its ceiling (what one client can reach) with the ratios, the aggregate beside the
+ * estimate with the ratio, and whether the nodes' ceilings together reach the plan's sustained figure.
+ */
 export function formatReport(result: BenchResult): string {
   const mbps = (bytes: number, ms: number): string => mbPerSecond(bytes, ms).toFixed(0);
   const e = result.estimate;
+  const ceilingOf = (n: NodeResult): string => (n.ceiling?.maxMBps === undefined ? '-' : n.ceiling.maxMBps.toFixed(0));
+  const perCeiling = (n: NodeResult, bytes: number, ms: number): string =>
+    n.ceiling?.maxMBps === undefined ? '-' : ratio(mbPerSecond(bytes, ms), n.ceiling.maxMBps);
   const lines = [
     `Cluster benchmark ${result.runId}: ${result.nodes.length} node(s), fio sequential 1 MiB, direct I/O`,
     '',
-    'node                 host                     GiB   write MB/s  read MB/s',
+    'node                 host                     GiB   write MB/s  read MB/s  ceiling MB/s  write / ceiling  read / ceiling',
     ...result.nodes.map((n) => `${n.instanceId.padEnd(20)} ${n.host.padEnd(20)} ${(n.writeBytes / 2 ** 30).toFixed(2).padStart(7)}` +
-      `   ${mbps(n.writeBytes, n.writeMs).padStart(10)} ${mbps(n.readBytes, n.readMs).padStart(10)}`),
+      `   ${mbps(n.writeBytes, n.writeMs).padStart(10)} ${mbps(n.readBytes, n.readMs).padStart(10)}` +
+      `  ${ceilingOf(n).padStart(12)}  ${perCeiling(n, n.writeBytes, n.writeMs).padStart(15)}  ${perCeiling(n, n.readBytes, n.readMs).padStart(14)}`),
     ...result.failed.map((f) => `${f.instanceId.padEnd(20)} FAILED (${f.status}): ${f.detail}`),
     '',
+    ...ceilingNotes(result.nodes),
     '            aggregate   estimate sustained   estimate burst   aggregate / sustained',
     `write MB/s  ${result.writeMBps.toFixed(0).padStart(9)}   ${e.sustainedWriteMBps.toFixed(0).padStart(18)}   ` +
       `${e.burstWriteMBps.toFixed(0).padStart(14)}   ${ratio(result.writeMBps, e.sustainedWriteMBps).padStart(21)}`,
     `read MB/s   ${result.readMBps.toFixed(0).padStart(9)}   ${e.sustainedReadMBps.toFixed(0).padStart(18)}   ` +
       `${e.burstReadMBps.toFixed(0).padStart(14)}   ${ratio(result.readMBps, e.sustainedReadMBps).padStart(21)}`,
     '',
+    ...ceilingsTogether(result),
     'Aggregate: all bytes over the slowest node\'s time. Above 1: the run fit in burst credits or caches (make it',
-    'larger); well below 1: a limit the planner does not model (client network, NFS settings, a busy server).',
+    'larger); well below 1: the nodes\' ceilings first, then a limit the planner does not model (nfsd threads, a busy server).',
   ];
   return lines.join('\n');
+}
+
+/** Which bound each node's ceiling is, nodes with the same one on one line; a node above its ceiling says what that means. */
+function ceilingNotes(nodes: readonly NodeResult[]): string[] {
+  if (nodes.length === 0) return [];
+  const groups = new Map<string, string[]>();
+  for (const n of nodes) {
+    const why = n.ceiling?.limitedBy ?? 'none: the node\'s script did not say its mount (a stack of an older version)';
+    groups.set(why, [...(groups.get(why) ?? []), n.instanceId]);
+  }
+  const above = nodes.filter((n) => n.ceiling?.maxMBps !== undefined &&
+    Math.max(mbPerSecond(n.writeBytes, n.writeMs), mbPerSecond(n.readBytes, n.readMs)) > n.ceiling.maxMBps);
+  return [
+    'Ceiling: what one client can reach, a bound derived from EC2\'s per-flow limit (5 Gbps a flow, 10 in a cluster',
+    'placement group) x the node\'s NFS connections, and the node type\'s network (lib/sizing/client-ceiling.ts):',
+    ...[...groups].map(([why, ids]) => `  ${ids.join(', ')}: ${why}`),
+    ...(above.length > 0
+      ? [`  Above its ceiling (${above.map((n) => n.instanceId).join(', ')}): the bound's inputs are off (--placement-group, the node's type).`]
+      : []),
+    '',
+  ];
+}
+
+/** The nodes' ceilings added up, beside the plan's sustained figure: can these nodes together show it? */
+function ceilingsTogether(result: BenchResult): string[] {
+  const ceilings = result.nodes.map((n) => n.ceiling?.maxMBps);
+  if (ceilings.length === 0 || ceilings.some((c) => c === undefined)) return [];
+  const sum = (ceilings as number[]).reduce((a, b) => a + b, 0);
+  const sustained = Math.min(result.estimate.sustainedReadMBps, result.estimate.sustainedWriteMBps);
+  const uncounted = result.nodes.some((n) => n.instanceType === undefined || !knownInstanceType(n.instanceType));
+  return [
+    sum < sustained
+      ? `The nodes' ceilings add up to ${sum.toFixed(0)} MB/s, less than the plan's sustained ${sustained.toFixed(0)} MB/s: these nodes ` +
+        'together cannot show what the server sustains (use more nodes, or nodes with more network).'
+      : `The nodes' ceilings add up to ${sum.toFixed(0)} MB/s, at least the plan's sustained ${sustained.toFixed(0)} MB/s: by this bound ` +
+        `these nodes together can take it${uncounted ? ' (the network of a type not in the catalogue is not counted)' : ''}.`,
+    '',
+  ];
 }
 
 function ratio(measured: number, estimate: number): string {
@@ -141,6 +237,8 @@ export interface BenchOptions {
   readonly pollMs: number;
   /** Called with the command id once sent (the CLI cancels it on Ctrl-C). */
   readonly onSent?: (commandId: string) => void;
+  /** The nodes and the NFS server share one cluster placement group (their ceilings count 10 Gbps a flow). */
+  readonly placementGroup?: boolean;
 }
 
 /** Finds the stack's outputs and nodes, sends the document, waits, aggregates, and records the result. */
@@ -160,7 +258,9 @@ export async function runClusterBench(aws: BenchClients, o: BenchOptions): Promi
   const reservations = await aws.ec2.send(new DescribeInstancesCommand({
     Filters: [{ Name: `tag:${tagKey}`, Values: [tagValue] }, { Name: 'instance-state-name', Values: ['running'] }],
   }));
-  const ids = (reservations.Reservations ?? []).flatMap((r) => r.Instances ?? []).map((i) => i.InstanceId!).sort();
+  const instances = (reservations.Reservations ?? []).flatMap((r) => r.Instances ?? []);
+  const ids = instances.map((i) => i.InstanceId!).sort();
+  const instanceTypes = Object.fromEntries(instances.filter((i) => i.InstanceType).map((i) => [i.InstanceId!, String(i.InstanceType)]));
   if (ids.length < o.clients) {
     throw new Error(`--clients ${o.clients}: only ${ids.length} running node(s) are tagged ${tagKey}=${tagValue}` +
       `${ids.length > 0 ? ` (${ids.join(', ')}); run with --clients ${ids.length}` : ''}`);
@@ -196,7 +296,7 @@ export async function runClusterBench(aws: BenchClients, o: BenchOptions): Promi
     }
     await new Promise((r) => setTimeout(r, o.pollMs));
   }
-  const result = aggregate(o.runId, invocations, estimate);
+  const result = aggregate(o.runId, invocations, estimate, { instanceTypes, placementGroup: o.placementGroup });
   await aws.ssm.send(new PutParameterCommand({
     Name: resultParameter,
     Type: 'String',
@@ -210,11 +310,15 @@ export async function runClusterBench(aws: BenchClients, o: BenchOptions): Promi
   return result;
 }
 
-const USAGE = 'usage: npm run bench:cluster -- --stack NAME [--clients N (8)] [--size GiB per node] [--timeout minutes (120)]';
+const USAGE = 'usage: npm run bench:cluster -- --stack NAME [--clients N (8)] [--size GiB per node] [--timeout minutes (120)] ' +
+  '[--placement-group]';
 
 /** Parses the command line. */
-export function parseArgs(argv: readonly string[]): { stack: string; clients: number; sizeGiB?: number; timeoutMinutes: number } {
+export function parseArgs(argv: readonly string[]): { stack: string; clients: number; sizeGiB?: number; timeoutMinutes: number; placementGroup: boolean } {
   const args = [...argv];
+  const flag = args.indexOf('--placement-group');
+  const placementGroup = flag >= 0;
+  if (placementGroup) args.splice(flag, 1);
   const take = (name: string): string | undefined => takeOption(args, name);
   const whole = (name: string, text: string | undefined, max: number): number | undefined => {
     if (text === undefined) return undefined;
@@ -227,7 +331,7 @@ export function parseArgs(argv: readonly string[]): { stack: string; clients: nu
   const timeoutMinutes = whole('--timeout', take('--timeout'), 2880) ?? 120;
   if (args.length > 0) throw new Error(`unexpected argument(s) ${args.join(' ')}; ${USAGE}`);
   if (!stack || !/^[A-Za-z][A-Za-z0-9-]{0,127}$/.test(stack)) throw new Error(`--stack must name a CloudFormation stack; ${USAGE}`);
-  return { stack, clients, sizeGiB, timeoutMinutes };
+  return { stack, clients, sizeGiB, timeoutMinutes, placementGroup };
 }
 
 async function main(): Promise<void> {
@@ -242,7 +346,7 @@ async function main(): Promise<void> {
   });
   console.error(`${runId}: sending the benchmark to ${args.clients} node(s) of stack ${args.stack}...`);
   const result = await runClusterBench(aws, {
-    stack: args.stack, clients: args.clients, sizeGiB: args.sizeGiB, runId,
+    stack: args.stack, clients: args.clients, sizeGiB: args.sizeGiB, runId, placementGroup: args.placementGroup,
     timeoutSeconds: args.timeoutMinutes * 60, pollMs: 10_000, onSent: (id) => { commandId = id; },
   });
   console.log(formatReport(result));

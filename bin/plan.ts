@@ -19,6 +19,7 @@ import {
   withInstanceType,
 } from '../lib/sizing';
 import { OptionSpec, UsageError, didYouMean, formatHelp, parseArgs } from './args';
+import { CLIENT_OPTIONS, readClient } from './client-options';
 
 const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'ebs', 'instance-store', 'fsx-lustre'];
 const GENERATIONS: readonly Generation[] = ['previous', 'current'];
@@ -37,6 +38,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: '--arch', value: ARCHS.join('|'), help: 'processor architecture: x86_64 (default) or arm64 (AWS Graviton: m7g, m6g, and c8gb, m8gb, r8gb for a throughput; current generation; the app takes an instanceType)' },
   { name: '--volumes', value: '1-3', help: 'exactly this many striped st1 volumes: the EBS backend (context key dataVolumeCount)' },
   { name: '--instance-type', value: 'type', help: `an EBS plan on this instance type instead of the planner's choice: ${familyList(EBS_TYPES)}` },
+  ...CLIENT_OPTIONS,
   { name: '--json', help: "print the plan and the comparison as JSON, nothing else on stdout (npm run --silent keeps npm's own header off it)" },
   { name: '--help', short: '-h', help: 'print this help' },
 ];
@@ -63,7 +65,8 @@ export function main(argv: readonly string[], output: Output): number {
       return 0;
     }
     const command = readCommand(parsed.values, parsed.positionals, parsed.flags.has('--json'));
-    output.out(render(command));
+    const client = readClient(parsed, command.request.backend);
+    output.out(render(client === undefined ? command : { ...command, request: { ...command.request, client } }));
     return 0;
   } catch (err) {
     const message = (err as Error).message;

@@ -45,10 +45,13 @@ export { BenchDocument } from './bench-document';
 export type { BenchDocumentProps } from './bench-document';
 
 // The planner: sizing without synthesizing.
-export { bestPlanOf, compareBackends, formatBackendComparison, formatPlanTable, planStorage } from './sizing';
+export { bestPlanOf, clientCeiling, compareBackends, formatBackendComparison, formatPlanTable, planStorage } from './sizing';
 export type {
   Backend,
   BackendComparison,
+  ClientCeiling,
+  ClientProtocol,
+  ClientRequest,
   ComparisonOptions,
   DataVolumePlan,
   FsxLustreDeploymentType,
@@ -57,6 +60,7 @@ export type {
   FsxLustreStorageType,
   Generation,
   Arch,
+  PerClientPlan,
   ResolvedFsxLustreOptions,
   StoragePlan,
   StorageRequest,

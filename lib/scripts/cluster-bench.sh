@@ -2,7 +2,9 @@
 # cluster-bench: one cluster node's part of the cluster benchmark (npm run bench:cluster sends the stack's
 # benchmark document to N tagged nodes at once, and that document runs this). On the mounted storage it writes
 # SIZE MiB sequentially in 1 MiB records with direct I/O (fio, installed if missing), flushed at the end, then
-# reads them back the same way, and prints one JSON line with its figures. Its files live under
+# reads them back the same way, and prints one JSON line with its figures and what its mount is (the file system type
+# and, for NFS, its connections: npm run bench:cluster puts the node's figures beside one client's ceiling, which
+# they bound: lib/sizing/client-ceiling.ts). Its files live under
 # <mount>/.storage-bench/<run>/<host> and are removed on every exit, an interrupted run included. The server's
 # bootstrap makes .storage-bench (1777, like /tmp): the nodes run this as root, which the export squashes.
 #
@@ -33,6 +35,17 @@ TOP=$MOUNT/.storage-bench
 [[ -e $TOP || -L $TOP ]] || mkdir -m 1777 "$TOP" 2>/dev/null || true
 [[ -d $TOP && ! -L $TOP ]] ||
   die "$TOP is missing and cannot be made here: the server's bootstrap makes it (a server of an older version has none)"
+
+# The mount as the kernel has it: nconnect=N among its options when the mount asked for connections (absent, one).
+FS_TYPE=unknown NCONNECT=null
+if mount_info=$(findmnt -f -n -o FSTYPE,OPTIONS --mountpoint "$MOUNT" 2>/dev/null); then
+  read -r fs_type fs_options <<<"$mount_info"
+  [[ $fs_type =~ ^[a-z0-9._-]{1,32}$ ]] && FS_TYPE=$fs_type
+  if [[ $FS_TYPE == nfs || $FS_TYPE == nfs4 ]]; then
+    NCONNECT=1
+    [[ ,$fs_options, =~ ,nconnect=([1-9][0-9]?), ]] && NCONNECT=${BASH_REMATCH[1]}
+  fi
+fi
 
 if ! command -v fio >/dev/null; then
   echo "cluster-bench: installing fio" >&2
@@ -88,5 +101,5 @@ read -r write_bytes write_ms <<<"$(figures write)"
 read -r read_bytes read_ms <<<"$(figures read)"
 [[ $write_bytes =~ ^[0-9]+$ && $write_ms =~ ^[0-9]+$ && $read_bytes =~ ^[0-9]+$ && $read_ms =~ ^[0-9]+$ ]] ||
   die "fio's report has no figures for this run"
-printf '{"host":"%s","run":"%s","sizeMiB":%s,"writeBytes":%s,"writeMs":%s,"readBytes":%s,"readMs":%s}\n' \
-  "$HOST" "$RUN" "$SIZE" "$write_bytes" "$write_ms" "$read_bytes" "$read_ms"
+printf '{"host":"%s","run":"%s","sizeMiB":%s,"writeBytes":%s,"writeMs":%s,"readBytes":%s,"readMs":%s,"fsType":"%s","nconnect":%s}\n' \
+  "$HOST" "$RUN" "$SIZE" "$write_bytes" "$write_ms" "$read_bytes" "$read_ms" "$FS_TYPE" "$NCONNECT"

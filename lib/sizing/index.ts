@@ -9,5 +9,7 @@ export { compareBackends, formatBackendComparison, formatPlanTable } from './pla
 export type { BackendComparison, ComparisonOptions } from './plan-table';
 export { instanceTypeProblem, instanceTypeTier, instanceTypesFor, stopStartWarning } from './instance-type';
 export type { InstanceTypeTier } from './instance-type';
+export { clientCeiling } from './client-ceiling';
+export type { ClientCeiling, ClientProtocol, ClientRequest, PerClientPlan } from './client-ceiling';
 export { FSX_LUSTRE_PERFORMANCE, FSX_LUSTRE_USD_PER_GB_MONTH } from './fsx-lustre';
 export type { FsxLustreDeploymentType, FsxLustreOptions, FsxLustrePerformance, FsxLustreStorageType, ResolvedFsxLustreOptions } from './fsx-lustre';

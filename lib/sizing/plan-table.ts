@@ -15,10 +15,27 @@ export function formatPlanTable(plan: StoragePlan): string {
     ['limited by', plan.throughput.limitedBy],
     ['sustained', `${readWrite(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps)} (every burst credit spent)`],
     ['burst', `${readWrite(plan.throughput.burstReadMBps, plan.throughput.burstWriteMBps)} (full burst credits)`],
+    ...perClientRows(plan),
     ['cost', `$${plan.monthlyCostUsd.toFixed(2)}/month (${plan.backend === 'fsx-lustre' ? 'storage, us-east-1; backups extra' : 'on demand, us-east-1, 730 h'})`],
     ['why', plan.reason],
   ];
   return alignColumns(rows);
+}
+
+/**
+ * What one client can reach beside the aggregate (lib/sizing/client-ceiling.ts), and how many clients the sustained
+ * figure takes; nothing for a plan without `perClient`.
+ */
+function perClientRows(plan: StoragePlan): [string, string][] {
+  const c = plan.perClient;
+  if (c === undefined) return [];
+  if (c.maxMBps === undefined) return [['one client', c.limitedBy]];
+  const sustained = Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps);
+  return [
+    ['one client', `up to ${c.maxMBps.toFixed(0)} MB/s (limited by ${c.limitedBy}; a bound, not a measured figure` +
+      `${c.networkMBps === undefined ? "; the client's own network not counted: give its type" : ''})`],
+    ['clients', `${c.clientsToSustain} such client${c.clientsToSustain === 1 ? '' : 's'} to move the sustained ${sustained.toFixed(0)} MB/s`],
+  ];
 }
 
 /** "N MB/s" when read and write agree, else "N MB/s read, M MB/s write". */

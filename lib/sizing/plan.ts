@@ -33,6 +33,7 @@ import {
   fsxLustreOptions,
   resolveFsxLustreOptions,
 } from './fsx-lustre';
+import { ClientRequest, PerClientPlan, counted, perClientOf } from './client-ceiling';
 import type { Backend } from '../../lambda/register/contract';
 
 // One backend type for the planner, the SSM records and the update guard's layout (the public API names it once).
@@ -129,6 +130,12 @@ export interface StorageRequest {
    * @default - none: the plan follows capacity alone
    */
   readonly throughputMBps?: number;
+  /**
+   * One client of the storage: its instance type (or network) and how it mounts; shapes `perClient` only, never the
+   * server's plan (lib/sizing/client-ceiling.ts).
+   * @default - a client of unknown type mounting with nconnect 16, outside a cluster placement group
+   */
+  readonly client?: ClientRequest;
 }
 
 /** The FSx for Lustre file system of a plan. */
@@ -202,6 +209,13 @@ export interface StoragePlan {
   readonly monthlyCostUsd: number;
   /** Why this plan, in words (the capacity rule, or the cheapest plan sustaining the throughput asked for). */
   readonly reason: string;
+  /**
+   * What one client can reach beside the aggregate above (a bound from EC2's per-flow limit and the client's network,
+   * lib/sizing/client-ceiling.ts), and how many clients the sustained figure takes. Every plan `planStorage`,
+   * `bestPlanOf` and `withInstanceType` return has it.
+   * @default - none: a plan built without the planner
+   */
+  readonly perClient?: PerClientPlan;
 }
 
 /**
@@ -224,6 +238,12 @@ const MAX_DATA_VOLUMES = MAX_EBS_CAPACITY_TIB / MAX_SINGLE_VOLUME_TIB;
  * a bad request, and pointing to a parallel file system when no single server should hold the capacity.
  */
 export function planStorage(request: StorageRequest): StoragePlan {
+  const plan = planServer(request);
+  return { ...plan, perClient: perClientOf(plan, request.client) };
+}
+
+/** The server's plan for a request, without its per-client figure. */
+function planServer(request: StorageRequest): StoragePlan {
   if (typeof request !== 'object' || request === null) {
     throw new Error(`request must be an object { capacityTiB, backend? }; got ${describe(request)}`);
   }
@@ -328,9 +348,11 @@ export function withInstanceType(plan: StoragePlan, instanceType: string): Stora
   if (instanceType === plan.instanceType) return plan;
   const spec = instanceTypeSpec(instanceType);
   if (spec.instanceStore) throw new Error(`instanceType ${instanceType} has instance-store disks; an EBS plan needs an EBS type`);
+  const replanned = ebsPlan(spec, plan.dataVolumes);
   return {
-    ...ebsPlan(spec, plan.dataVolumes),
+    ...replanned,
     reason: `${plan.reason}; instanceType ${instanceType} as asked (the planner chose ${plan.instanceType})`,
+    perClient: plan.perClient && counted(plan.perClient, replanned),
   };
 }
 
@@ -343,7 +365,8 @@ export function bestPlanOf(backend: Backend, request: StorageRequest): StoragePl
   try {
     if (backend === 'fsx-lustre' && request.fsxLustre === undefined) {
       planStorage({ ...request, backend: 'fsx-lustre' }); // refuses what the request gets wrong, with its message
-      return cheapestMeeting(request.capacityTiB, ['fsx-lustre'], request.throughputMBps ?? 0, 'backend fsx-lustre, persistent options');
+      const plan = cheapestMeeting(request.capacityTiB, ['fsx-lustre'], request.throughputMBps ?? 0, 'backend fsx-lustre, persistent options');
+      return { ...plan, perClient: perClientOf(plan, request.client) };
     }
     return planStorage({ ...request, backend, fsxLustre: backend === 'fsx-lustre' ? request.fsxLustre : undefined });
   } catch (err) {

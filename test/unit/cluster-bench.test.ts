@@ -34,7 +34,13 @@ function sandbox(mounted = true) {
   fs.writeFileSync(path.join(bin, 'fio'), FIO, { mode: 0o755 });
   fs.writeFileSync(path.join(bin, 'mountpoint'), `#!/bin/sh\nexit ${mounted ? 0 : 1}\n`, { mode: 0o755 });
   fs.writeFileSync(path.join(bin, 'hostname'), '#!/bin/sh\necho node07\n', { mode: 0o755 });
-  const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, FIO_LOG: path.join(dir, 'fio.log') };
+  // A stand-in findmnt: the mount's type and options as FINDMNT_OUT says (the kernel's NFS options by default); fails
+  // when FINDMNT_OUT is empty, as findmnt does for a directory that is not a mount point.
+  fs.writeFileSync(path.join(bin, 'findmnt'), '#!/bin/sh\n[ -n "$FINDMNT_OUT" ] || exit 1\necho "$@" >>"$FINDMNT_LOG"\nprintf \'%s\\n\' "$FINDMNT_OUT"\n', { mode: 0o755 });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env, PATH: `${bin}:${process.env.PATH}`, FIO_LOG: path.join(dir, 'fio.log'), FINDMNT_LOG: path.join(dir, 'findmnt.log'),
+    FINDMNT_OUT: 'nfs4 rw,relatime,vers=4.2,rsize=1048576,wsize=1048576,namlen=255,hard,nconnect=16,proto=tcp,timeo=600,retrans=2',
+  };
   return { dir, mount, env };
 }
 
@@ -46,7 +52,9 @@ describe('cluster-bench', () => {
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       host: 'node07', run: 'run-1', sizeMiB: 3072, writeBytes: 3 * 2 ** 30, writeMs: 2000, readBytes: 3 * 2 ** 30, readMs: 1000,
+      fsType: 'nfs4', nconnect: 16,
     });
+    expect(fs.readFileSync(path.join(dir, 'findmnt.log'), 'utf8')).toBe(`-f -n -o FSTYPE,OPTIONS --mountpoint ${mount}\n`);
     const calls = fs.readFileSync(path.join(dir, 'fio.log'), 'utf8').trim().split('\n');
     expect(calls).toHaveLength(2);
     for (const [i, rw] of ['write', 'read'].entries()) {
@@ -56,6 +64,20 @@ describe('cluster-bench', () => {
     }
     expect(calls[0].split(' ')).toContain('--end_fsync=1');
     expect(fs.readdirSync(path.join(mount, '.storage-bench'))).toEqual([]);
+  });
+
+  test.each([
+    ['NFS without nconnect: one connection', 'nfs4 rw,vers=4.2,rsize=1048576,proto=tcp', 'nfs4', 1],
+    ['NFSv3 with nconnect=4', 'nfs rw,vers=3,nconnect=4,proto=tcp', 'nfs', 4],
+    ['an option that only ends in nconnect=', 'nfs4 rw,xnconnect=8,proto=tcp', 'nfs4', 1],
+    ['Lustre: no NFS connections', 'lustre rw,flock,lazystatfs', 'lustre', null],
+    ['findmnt cannot say', '', 'unknown', null],
+    ['a type that is not a word', 'nfs"4 rw', 'unknown', null],
+  ])('the mount in its line, %s', (_, findmnt, fsType, nconnect) => {
+    const { mount, env } = sandbox();
+    const r = spawnSync('bash', [SCRIPT, '--mount', mount, '--size-mib', '1', '--run', 'r'], { encoding: 'utf8', env: { ...env, FINDMNT_OUT: findmnt } });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ fsType, nconnect });
   });
 
   test('another node\'s files of the same run stay; only this node\'s go', () => {

@@ -34,7 +34,7 @@ describe('npm run plan: the process', () => {
     expect([run.status, run.stdout]).toEqual([2, '']);
     expect(run.stderr).toBe(
       'Error: unknown option --thruput (did you mean --throughput?); the options are --backend, --throughput, --generation, ' +
-        '--arch, --volumes, --instance-type, --json, --help\n' +
+        '--arch, --volumes, --instance-type, --client-instance-type, --client-network-gbps, --nconnect, --placement-group, --json, --help\n' +
         'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre] [options] (--help lists the options)\n',
     );
   });
@@ -61,7 +61,8 @@ describe('npm run plan: options', () => {
     const lines = run.stdout.split('\n').filter((l) => /^ {2}-/.test(l));
     expect(lines.map((l) => l.trim().split(/ {2,}/)[0])).toEqual([
       '--backend <auto|ebs|instance-store|fsx-lustre>', '--throughput <MB/s>', '--generation <previous|current>', '--arch <x86_64|arm64>', '--volumes <1-3>',
-      '--instance-type <type>', '--json', '-h, --help',
+      '--instance-type <type>', '--client-instance-type <type>', '--client-network-gbps <Gbps>', '--nconnect <1-16>',
+      '--placement-group', '--json', '-h, --help',
     ]);
     expect(plan('-h').stdout).toBe(run.stdout);
     expect(plan('10', '--json', '--help').stdout).toBe(run.stdout);
@@ -94,6 +95,30 @@ describe('npm run plan: options', () => {
     expect(plan('20', 'ebs', '--instance-type', 'm4.16xlarge').stdout).toMatch(/^instance +m4\.16xlarge$/m);
   });
 
+  test('--client-instance-type, --nconnect and --placement-group reach the per-client rows, in the table and in --json', () => {
+    // 40 TiB: d2.8xlarge, 1250 MB/s sustained; m4.xlarge clients (0.75 Gbps, 93.75 MB/s each) take 14 to move it.
+    const run = plan('40', '--client-instance-type', 'm4.xlarge');
+    expect(run.status).toBe(0);
+    expect(run.stdout.startsWith(`${formatPlanTable(planStorage({ capacityTiB: 40, client: { instanceType: 'm4.xlarge' } }))}\n\n`)).toBe(true);
+    expect(run.stdout).toMatch(/^one client +up to 94 MB\/s \(limited by the client's network baseline, m4\.xlarge: 0\.75 Gbps; a bound/m);
+    expect(run.stdout).toMatch(/^clients +14 such clients to move the sustained 1250 MB\/s$/m);
+    // 2 connections in a placement group: 2 x 10 Gbps = 2500 MB/s; without: 2 x 5 Gbps = 1250 MB/s.
+    expect(plan('40', '--nconnect', '2', '--placement-group').stdout).toMatch(/^one client +up to 2500 MB\/s \(limited by nconnect=2: 2 TCP flows x 10 Gbps, inside/m);
+    expect(plan('40', '--nconnect=2').stdout).toMatch(/^one client +up to 1250 MB\/s /m);
+    expect(plan('40', '--client-network-gbps', '4', '--nconnect', '16').stdout).toMatch(/^one client +up to 500 MB\/s \(limited by the client's network baseline: 4 Gbps as given/m);
+    const json = JSON.parse(plan('40', '--nconnect', '2', '--placement-group', '--json').stdout);
+    const request = { capacityTiB: 40, backend: 'auto' as const, client: { nconnect: 2, placementGroup: true } };
+    expect(json).toEqual({ request, plan: planStorage(request), comparison: compareBackends(request) });
+    expect(json.plan.perClient).toMatchObject({ maxMBps: 2500, clientsToSustain: 1, nconnect: 2, perFlowGbps: 10 });
+  });
+
+  test('--nconnect on a plan auto makes FSx for Lustre: not refused, the plan says it does not apply', () => {
+    const run = plan('100', '--nconnect', '4', '--client-instance-type', 'm4.16xlarge');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^backend +fsx-lustre$/m);
+    expect(run.stdout).toMatch(/^one client +up to 3125 MB\/s \(limited by the client's network baseline, m4\.16xlarge: 25 Gbps; FSx for Lustre: nconnect does not apply \(nconnect 4 ignored\)/m);
+  });
+
   test('--throughput and --generation reach the planner', () => {
     expect(plan('10', '--throughput', '1000').stdout).toMatch(/^why +the cheapest plan that holds 10 TiB and sustains 1000 MB\/s/m);
     expect(plan('40', '--generation', 'current').stdout.startsWith(formatPlanTable(planStorage({ capacityTiB: 40, generation: 'current' })))).toBe(true);
@@ -104,7 +129,22 @@ describe('npm run plan: options', () => {
     [['10', '--volume', '2'], /unknown option --volume \(did you mean --volumes\?\)/],
     [['10', '--instance', 'm4.xlarge'], /unknown option --instance \(did you mean --instance-type\?\)/],
     [['10', '--Json'], /unknown option --Json \(did you mean --json\?\)/],
-    [['10', '--colour'], /unknown option --colour; the options are --backend, --throughput, --generation, --arch, --volumes, --instance-type, --json, --help/],
+    [['10', '--colour'], /unknown option --colour; the options are --backend, --throughput, --generation, --arch, --volumes, --instance-type, --client-instance-type, --client-network-gbps, --nconnect, --placement-group, --json, --help/],
+    [['10', '--nconect', '4'], /unknown option --nconect \(did you mean --nconnect\?\)/],
+    [['10', '--placement'], /unknown option --placement \(did you mean --placement-group\?\)/],
+    [['10', '--nconnect', '0'], /^Error: --nconnect must be a whole number from 1 to 16 \(the Linux NFS client's limit\); got '0'\n/],
+    [['10', '--nconnect', '17'], /--nconnect must be a whole number from 1 to 16 .*; got '17'/],
+    [['10', '--nconnect', '04'], /--nconnect must be a whole number from 1 to 16 .*; got '04'/],
+    [['10', '--nconnect', '2.5'], /--nconnect must be a whole number from 1 to 16 .*; got '2.5'/],
+    [['10', '--nconnect'], /option --nconnect needs a value \(--nconnect <1-16>\)/],
+    [['10', '--placement-group=yes'], /option --placement-group takes no value; got '--placement-group=yes'/],
+    [['10', '--client-instance-type', 'c5n.18xlarge'], /^Error: --client-instance-type must be one of m4\.\{xlarge,.*\}, .*, d2\.\{xlarge,2xlarge,4xlarge,8xlarge\}; got 'c5n\.18xlarge'.*; for another type give its network baseline with --client-network-gbps\n/],
+    [['10', '--client-instance-type', 'm6i.lrage'], /got 'm6i.lrage' \(did you mean m6i.large\?\)/],
+    [['10', '--client-network-gbps', 'fast'], /--client-network-gbps must be a positive number of Gbps, e.g. 12.5; got 'fast'/],
+    [['10', '--client-network-gbps', '0'], /--client-network-gbps must be a positive number of Gbps, e.g. 12.5; got '0'/],
+    [['10', '--client-instance-type', 'm4.xlarge', '--client-network-gbps', '10'], /--client-instance-type and --client-network-gbps both give the client's network: give one/],
+    [['10', 'fsx-lustre', '--nconnect', '4'], /--nconnect applies to NFS backends \(ebs, instance-store\) only; got backend 'fsx-lustre'/],
+    [['10', '--backend', 'fsx-lustre', '--placement-group'], /--placement-group applies to NFS backends \(ebs, instance-store\) only; got backend 'fsx-lustre'/],
     [['10', '-x'], /unknown option -x; the options are/],
     [[], /^Error: <capacityTiB> is missing\nusage: npm run plan -- <capacityTiB>/],
     [['abc'], /<capacityTiB> must be a positive number of TiB, e.g. 10 or 21.5; got 'abc'/],

@@ -17,9 +17,24 @@ describe('formatPlanTable', () => {
       'limited by    EBS bandwidth of m4.4xlarge (2000 Mbps) and network baseline of m4.4xlarge (2 Gbps)',
       'sustained     250 MB/s (every burst credit spent)',
       'burst         250 MB/s (full burst credits)',
+      // 16 connections x 5 Gbps (EC2's single-flow limit) = 80 Gbps = 10,000 MB/s.
+      "one client    up to 10000 MB/s (limited by nconnect=16: 16 TCP flows x 5 Gbps, outside a cluster placement group; a bound, not a measured figure; the client's own network not counted: give its type)",
+      'clients       1 such client to move the sustained 250 MB/s',
       'cost          $1044.80/month (on demand, us-east-1, 730 h)',
       "why           auto: up to 16 TiB, one st1 volume on the original template's m4 tier",
     ].join('\n'));
+  });
+
+  test("one client beside the aggregate: the client's type bounds it, and the count of clients follows", () => {
+    // m4.xlarge clients: 0.75 Gbps = 93.75 MB/s each; d2.8xlarge (40 TiB) sustains 1250 MB/s: ceil(13.3) = 14.
+    const table = formatPlanTable(planStorage({ capacityTiB: 40, client: { instanceType: 'm4.xlarge' } }));
+    expect(table).toMatch(/^one client +up to 94 MB\/s \(limited by the client's network baseline, m4\.xlarge: 0\.75 Gbps; a bound, not a measured figure\)\nclients +14 such clients to move the sustained 1250 MB\/s$/m);
+    // FSx for Lustre without the client's type: no bound, said, and no count.
+    const lustre = formatPlanTable(planStorage({ capacityTiB: 100, backend: 'fsx-lustre' }));
+    expect(lustre).toMatch(/^one client +no bound counted: FSx for Lustre: nconnect does not apply/m);
+    expect(lustre).not.toMatch(/^clients /m);
+    // A plan made without the planner has no perClient: no rows.
+    expect(formatPlanTable({ ...planStorage({ capacityTiB: 10 }), perClient: undefined })).not.toMatch(/^one client/m);
   });
 
   test('sustained and burst: a stripe of smaller st1 volumes bursts above what it sustains', () => {

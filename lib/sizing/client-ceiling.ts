@@ -1,0 +1,241 @@
+/**
+ * What one client can reach (issue 28, item 4): "a server can deliver more than one client can take". The server's
+ * estimate (plan.ts) is an aggregate over 8 or more clients; one client is bounded by its connections to the server
+ * and by its own network. Pure functions, no CDK imports (docs/design.md, section 3); the figures are the shared,
+ * cited constants of nfs-client.ts and the catalogue's network baselines:
+ *
+ * - NFS (the EBS and instance-store backends): the lesser of nconnect x EC2's single-flow limit (5 Gbps, or 10 Gbps
+ *   inside one cluster placement group, [EC2-BW]) and the client's network baseline when its type is known. Each
+ *   nconnect connection is its own TCP 5-tuple, which is what AWS calls a flow. The product is a bound derived from
+ *   AWS's per-flow statement (docs/sources/nconnect.md, F17), not a figure AWS publishes for NFS.
+ * - FSx for Lustre: nconnect does not apply (the Lustre client keeps its own connections to each of the file
+ *   system's servers, how many is not published), so the only bound counted is the client's network baseline; without
+ *   the client's type there is none, and the ceiling says so rather than inventing one.
+ *
+ * A client type the catalogue does not know is refused, naming it; its network baseline can be given as a number
+ * (`networkGbps`) instead, so any type can be weighed without this project carrying figures it has not cited.
+ */
+import { MB_BYTES, instanceTypeSpec, knownInstanceType } from './catalog';
+import { DEFAULT_NCONNECT, NFS_MAX_NCONNECT, SINGLE_FLOW_GBPS, SINGLE_FLOW_PLACEMENT_GROUP_GBPS } from './nfs-client';
+
+/** One client of the storage (a cluster node): its network and how it mounts. */
+export interface ClientRequest {
+  /**
+   * The client's EC2 instance type, one the catalogue knows (its network baseline bounds the client). For another
+   * type give `networkGbps`.
+   * @default - not given: the client's own network is not counted
+   */
+  readonly instanceType?: string;
+  /**
+   * The client's network baseline, Gbps (10^9 bit/s), for a type the catalogue does not know (the "baseline" column
+   * of AWS's instance type pages; not the "up to" figure). Not with `instanceType`.
+   * @default - not given: the client's own network is not counted
+   */
+  readonly networkGbps?: number;
+  /**
+   * NFS connections per mount (`nconnect`), 1 to 16 (the Linux client's limit). NFS backends only: ignored, and said
+   * so, for FSx for Lustre.
+   * @default 16: what the client mount script mounts with (`DEFAULT_NCONNECT`)
+   */
+  readonly nconnect?: number;
+  /**
+   * Whether the client and the NFS server share one cluster placement group, where one flow reaches up to 10 Gbps
+   * instead of 5 Gbps. NFS backends only.
+   * @default false
+   */
+  readonly placementGroup?: boolean;
+}
+
+/** What one client can reach, MB/s (10^6 bytes per second), each of read and write. */
+export interface ClientCeiling {
+  /**
+   * The most one client can move: the lesser of `connectionsMBps` and `networkMBps`.
+   * @default - none: nothing known bounds it (FSx for Lustre without the client's network)
+   */
+  readonly maxMBps?: number;
+  /** The bound that binds, in words (both when they tie), or why there is none. */
+  readonly limitedBy: string;
+  /**
+   * NFS: `nconnect` x the single-flow limit, MB/s; a bound derived from AWS's per-flow statement, not an AWS figure.
+   * @default - none: FSx for Lustre, where nconnect does not apply
+   */
+  readonly connectionsMBps?: number;
+  /**
+   * The client's network baseline, MB/s.
+   * @default - none: the client's type or network was not given
+   */
+  readonly networkMBps?: number;
+  /**
+   * NFS: the connections counted.
+   * @default - none: FSx for Lustre
+   */
+  readonly nconnect?: number;
+  /**
+   * NFS: EC2's single-flow limit counted, Gbps: 5, or 10 inside a cluster placement group.
+   * @default - none: FSx for Lustre
+   */
+  readonly perFlowGbps?: number;
+  /** Where each figure comes from. */
+  readonly sources: readonly string[];
+}
+
+/** The file system protocol the client speaks: the EC2 NFS server's, or FSx for Lustre's. */
+export type ClientProtocol = 'nfs' | 'lustre';
+
+const SOURCE_FLOW = '[EC2-BW] Amazon EC2 User Guide, "Amazon EC2 instance network bandwidth": single-flow traffic ' +
+  `${SINGLE_FLOW_GBPS} Gbps outside a cluster placement group, up to ${SINGLE_FLOW_PLACEMENT_GROUP_GBPS} Gbps inside one; ` +
+  'a flow is one TCP 5-tuple (docs/sources/nconnect.md, F7, F8)';
+const SOURCE_NCONNECT = `[NFSMAN] nfs(5): nconnect, up to ${NFS_MAX_NCONNECT} TCP connections per mount, each its own flow ` +
+  '(docs/sources/nconnect.md, F1)';
+const SOURCE_BOUND = 'derived: one mount moves at most nconnect x the single-flow limit, capped by the client\'s network ' +
+  '(docs/sources/nconnect.md, F17): a bound, not an AWS figure for NFS';
+
+/** Gbps (10^9 bit/s) in MB/s (10^6 bytes/s): 1 Gbps = 125 MB/s. */
+export function gbpsToMBps(gbps: number): number {
+  return (gbps * 1e9) / 8 / MB_BYTES;
+}
+
+/**
+ * Checks a request's `client` and returns it; throws an Error naming the field (`client.nconnect`, ...), echoing the
+ * value and saying what is allowed.
+ */
+export function validateClient(client: unknown): ClientRequest {
+  if (typeof client !== 'object' || client === null || Array.isArray(client)) {
+    throw new Error(`client must be an object { instanceType?, networkGbps?, nconnect?, placementGroup? }; got ${describe(client)}`);
+  }
+  const c = client as Record<string, unknown>;
+  const known = ['instanceType', 'networkGbps', 'nconnect', 'placementGroup'];
+  const unknown = Object.keys(c).filter((k) => !known.includes(k));
+  if (unknown.length > 0) throw new Error(`client has no field ${unknown.join(', ')}; its fields are ${known.join(', ')}`);
+  const { instanceType, networkGbps, nconnect, placementGroup } = c;
+  if (instanceType !== undefined && (typeof instanceType !== 'string' || !knownInstanceType(instanceType))) {
+    // The catalogue's own message lists its types: the same list, with this field's name.
+    const catalogue = typeof instanceType === 'string' ? messageOf(() => instanceTypeSpec(instanceType)) : '';
+    const allowed = /^instanceType must be (.*); got /.exec(catalogue)?.[1] ?? 'a type the catalogue knows';
+    throw new Error(`client.instanceType must be ${allowed}; got ${describe(instanceType)}. For another type give its ` +
+      'network baseline as client.networkGbps');
+  }
+  if (networkGbps !== undefined && (typeof networkGbps !== 'number' || !Number.isFinite(networkGbps) || networkGbps <= 0)) {
+    throw new Error(`client.networkGbps must be a number of Gbps greater than 0 (the client type's network baseline); got ${describe(networkGbps)}`);
+  }
+  if (instanceType !== undefined && networkGbps !== undefined) {
+    throw new Error(`client.instanceType and client.networkGbps both give the client's network: give one; got ${describe(instanceType)} and ${describe(networkGbps)}`);
+  }
+  if (nconnect !== undefined && (typeof nconnect !== 'number' || !Number.isInteger(nconnect) || nconnect < 1 || nconnect > NFS_MAX_NCONNECT)) {
+    throw new Error(`client.nconnect must be a whole number from 1 to ${NFS_MAX_NCONNECT} (the Linux NFS client's limit); got ${describe(nconnect)}`);
+  }
+  if (placementGroup !== undefined && typeof placementGroup !== 'boolean') {
+    throw new Error(`client.placementGroup must be true or false; got ${describe(placementGroup)}`);
+  }
+  return client as ClientRequest;
+}
+
+/**
+ * What one client can reach (see the module's comment): for `nfs`, the lesser of nconnect x the single-flow limit
+ * and the client's network baseline (when given); for `lustre`, the client's network baseline alone, or no bound.
+ * Throws naming the field for a bad `client` (`validateClient`).
+ */
+export function clientCeiling(client: ClientRequest = {}, protocol: ClientProtocol = 'nfs'): ClientCeiling {
+  const c = validateClient(client);
+  const network = networkOf(c);
+  const sources = network ? [network.source] : [];
+  if (protocol === 'lustre') {
+    const unused = [c.nconnect !== undefined ? `nconnect ${c.nconnect}` : '', c.placementGroup ? 'placementGroup' : ''].filter(Boolean);
+    const note = `FSx for Lustre: nconnect does not apply${unused.length > 0 ? ` (${unused.join(' and ')} ignored)` : ''}, the Lustre ` +
+      'client keeps its own connections to each file server';
+    if (!network) {
+      return { limitedBy: `no bound counted: ${note}; give the client's instance type or network for its own limit`, sources };
+    }
+    return { maxMBps: network.mbps, limitedBy: `${network.label}; ${note}`, networkMBps: network.mbps, sources };
+  }
+  const nconnect = c.nconnect ?? DEFAULT_NCONNECT;
+  const perFlowGbps = c.placementGroup ? SINGLE_FLOW_PLACEMENT_GROUP_GBPS : SINGLE_FLOW_GBPS;
+  const connections = {
+    mbps: round2(nconnect * gbpsToMBps(perFlowGbps)),
+    label: `nconnect=${nconnect}: ${nconnect} TCP flow${nconnect > 1 ? 's' : ''} x ${perFlowGbps} Gbps, ` +
+      `${c.placementGroup ? 'inside' : 'outside'} a cluster placement group`,
+  };
+  const limits = network ? [connections, network] : [connections];
+  const max = Math.min(...limits.map((l) => l.mbps));
+  return {
+    maxMBps: max,
+    limitedBy: limits.filter((l) => l.mbps === max).map((l) => l.label).join(' and '),
+    connectionsMBps: connections.mbps,
+    networkMBps: network?.mbps,
+    nconnect,
+    perFlowGbps,
+    sources: [SOURCE_FLOW, SOURCE_NCONNECT, SOURCE_BOUND, ...sources],
+  };
+}
+
+/** How many such clients it takes to move `aggregateMBps` together: ceil(aggregate / ceiling); undefined without a ceiling. */
+export function clientsToReach(aggregateMBps: number, ceiling: Pick<ClientCeiling, 'maxMBps'>): number | undefined {
+  if (ceiling.maxMBps === undefined || !(ceiling.maxMBps > 0)) return undefined;
+  return Math.max(1, Math.ceil(aggregateMBps / ceiling.maxMBps - 1e-9));
+}
+
+/** The client's network baseline as a limit, when its type or figure is given. */
+function networkOf(c: ClientRequest): { mbps: number; label: string; source: string } | undefined {
+  if (c.instanceType !== undefined) {
+    const spec = instanceTypeSpec(c.instanceType);
+    return {
+      mbps: round2(gbpsToMBps(spec.networkBaselineGbps)),
+      label: `the client's network baseline, ${spec.name}: ${spec.networkBaselineGbps} Gbps`,
+      source: `the catalogue's network baseline of ${spec.name} (lib/sizing, cited where the type is listed)`,
+    };
+  }
+  if (c.networkGbps !== undefined) {
+    return {
+      mbps: round2(gbpsToMBps(c.networkGbps)),
+      label: `the client's network baseline: ${c.networkGbps} Gbps as given`,
+      source: `the client's network baseline as given: ${c.networkGbps} Gbps`,
+    };
+  }
+  return undefined;
+}
+
+/** The message `f` throws ('' when it does not). */
+function messageOf(f: () => unknown): string {
+  try {
+    f();
+    return '';
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+function round2(value: number): number {
+  // Down, to the cent: a ceiling is a bound, never stated above what it bounds (and x100 is not exact in binary).
+  return Math.floor(value * 100 + 1e-9) / 100;
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : `${String(value)} (${typeof value})`;
+}
+
+/** A plan's per-client figure: what one client can reach, and how many such clients the server's sustained figure takes. */
+export interface PerClientPlan extends ClientCeiling {
+  /**
+   * How many clients, each at `maxMBps`, it takes to move the server's sustained aggregate (the lesser of its
+   * baseline read and write): ceil(sustained / maxMBps).
+   * @default - none: no ceiling is known (`maxMBps` absent)
+   */
+  readonly clientsToSustain?: number;
+}
+
+/** The figures of a plan this module reads (a type, so that plan.ts and this file do not import each other's values). */
+interface PlanFigures {
+  readonly backend: string;
+  readonly throughput: { readonly baselineReadMBps: number; readonly baselineWriteMBps: number };
+}
+
+/** The per-client figure of `plan` for `client` (NFS unless the plan is FSx for Lustre). */
+export function perClientOf(plan: PlanFigures, client: ClientRequest | undefined): PerClientPlan {
+  return counted(clientCeiling(client === undefined ? {} : client, plan.backend === 'fsx-lustre' ? 'lustre' : 'nfs'), plan);
+}
+
+/** `ceiling` with the count of clients `plan`'s sustained figure takes (again, for a plan re-estimated on another type). */
+export function counted(ceiling: ClientCeiling, plan: PlanFigures): PerClientPlan {
+  const sustained = Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps);
+  return { ...ceiling, clientsToSustain: clientsToReach(sustained, ceiling) };
+}
