@@ -31,7 +31,8 @@ export interface StorageServerContext {
    */
   readonly backend: Backend | 'auto';
   /**
-   * The instance generation: `previous` (d2, m4) or `current` (Nitro: m6i with st1); `previous` when not given.
+   * The instance generation: `previous` (d2, m4) or `current` (Nitro: m6i with st1, d3 and d3en for instance store);
+   * `previous` when not given.
    */
   readonly generation: Generation;
   /**
@@ -575,7 +576,7 @@ function parseThroughput(key: ContextKey, value: string): number {
 
 function parseGeneration(key: ContextKey, value: string): Generation {
   if (value === 'previous' || value === 'current') return value;
-  throw contextError(key, value, "'previous' (d2, m4) or 'current' (Nitro: m6i with st1)");
+  throw contextError(key, value, "'previous' (d2, m4) or 'current' (Nitro: m6i with st1, d3 and d3en)");
 }
 
 function parseBackend(key: ContextKey, value: string): Backend | 'auto' {

@@ -35,12 +35,15 @@ describe('the instanceType context key', () => {
       /^Invalid context value instanceType="m5.2xlarge": allowed is for backend ebs \(auto's choice for capacityTiB=5\) a catalogued type with EBS data volumes: m4.xlarge, .*m6i.24xlarge, m7g.large, .*m6g.16xlarge/);
   });
 
-  test('instance store takes a d2 whose disks hold the capacity; an EBS type there names backend=ebs', () => {
+  test('instance store takes a d2, d3 or d3en whose disks hold the capacity; an EBS type there names backend=ebs', () => {
     expect(parse({ backend: 'instance-store', capacityTiB: '20', instanceType: 'd2.8xlarge' }).instanceType).toBe('d2.8xlarge');
-    expect(() => parse({ backend: 'instance-store', capacityTiB: '20', instanceType: 'd2.2xlarge' })).toThrow(
-      /^Invalid context value instanceType="d2.2xlarge": allowed is for backend instance-store a d2 whose disks hold capacityTiB=20: d2.4xlarge, d2.8xlarge\.$/);
+    // A d3 or d3en too, whichever generation planned (as m6i on an m4 plan); d3.2xlarge's 10.8 TiB do not hold 20.
+    expect(parse({ backend: 'instance-store', capacityTiB: '20', instanceType: 'd3en.xlarge' }).instanceType).toBe('d3en.xlarge');
+    expect(parse({ generation: 'current', capacityTiB: '20', instanceType: 'd3.4xlarge' }).instanceType).toBe('d3.4xlarge');
+    expect(() => parse({ backend: 'instance-store', capacityTiB: '20', instanceType: 'd3.2xlarge' })).toThrow(
+      /^Invalid context value instanceType="d3.2xlarge": allowed is for backend instance-store a d2, d3 or d3en whose disks hold capacityTiB=20: d2.4xlarge, d2.8xlarge, d3\.4xlarge, d3\.8xlarge, d3en\.xlarge, d3en\.2xlarge, d3en\.4xlarge, d3en\.6xlarge, d3en\.8xlarge, d3en\.12xlarge\.$/);
     expect(() => parse({ capacityTiB: '20', instanceType: 'm7g.4xlarge' })).toThrow(
-      /instanceType="m7g.4xlarge": allowed is for backend instance-store \(auto's choice for capacityTiB=20\) .*: d2.4xlarge, d2.8xlarge \(m7g.4xlarge has no instance store: give backend=ebs for it\)/);
+      /instanceType="m7g.4xlarge": allowed is for backend instance-store \(auto's choice for capacityTiB=20\) .*: d2.4xlarge, d2.8xlarge, .*d3en.12xlarge \(m7g.4xlarge has no instance store: give backend=ebs for it\)/);
   });
 
   test('with throughputMBps, a pinned type must sustain it on the plan\'s disks', () => {
@@ -48,7 +51,10 @@ describe('the instanceType context key', () => {
     expect(() => parse({ backend: 'ebs', capacityTiB: '10', throughputMBps: '400', instanceType: 'm4.xlarge' })).toThrow(
       /^Invalid context value instanceType="m4.xlarge": allowed is a type that sustains throughputMBps=400 on the plan's 1 x st1 10240 GiB \(m4.xlarge sustains 93.75 MB\/s once burst credits are spent\): m4.10xlarge, m4.16xlarge, m6i.4xlarge, /);
     expect(() => parse({ backend: 'instance-store', capacityTiB: '3', throughputMBps: '500', instanceType: 'd2.xlarge' })).toThrow(
-      /allowed is a type that sustains throughputMBps=500 on the plan's instance-store disks \(d2.xlarge sustains 156.25 MB\/s\): d2.4xlarge, d2.8xlarge\.$/);
+      /allowed is a type that sustains throughputMBps=500 on the plan's instance-store disks \(d2.xlarge sustains 156.25 MB\/s\): d2.4xlarge, d2.8xlarge, d3.2xlarge, d3.4xlarge, d3.8xlarge, d3en.2xlarge, d3en.4xlarge, d3en.6xlarge, d3en.8xlarge, d3en.12xlarge\.$/);
+    // d3en.xlarge's lower bound, 2 x 129.17 MB/s (write), is short of 500.
+    expect(() => parse({ backend: 'instance-store', capacityTiB: '3', throughputMBps: '500', instanceType: 'd3en.xlarge' })).toThrow(
+      /\(d3en.xlarge sustains 258.33 MB\/s\)/);
   });
 
   test('fsx-lustre refuses it: a file system has no instance', () => {
