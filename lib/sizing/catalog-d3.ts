@@ -4,22 +4,25 @@
  * quotation: docs/sources/d3.md. The EC2 User Guide is read in AWS's documentation repository
  * (github.com/awsdocs/amazon-ec2-user-guide at e3707c43, 2023-06-15):
  *
- * - [UG-SO]     "Storage optimized instances" (doc_source/storage-optimized-instances.md): vCPU, memory; network
- *               baseline / burst (the "baseline and burst bandwidth" table for the types marked †, which "can use a
- *               network I/O credit mechanism to burst beyond their baseline bandwidth on a best effort basis"; one
- *               figure for the others: d3.8xlarge 25, d3en.4xlarge 25, 6xlarge 40, 8xlarge 50, 12xlarge 75 Gigabit).
- *               The release notes: "The d3.8xlarge and d3en.12xlarge instances support a maximum of three attachments,
- *               including the root volume."
- * - [UG-IS]     "Amazon EC2 instance store" (doc_source/InstanceStorage.md), its instance store volumes table: d3
- *               3/6/12/24 x 1980 GB and d3en 2/4/8/12/16/24 x 13980 GB, "NVMe HDD". GB as AWS states it, taken as
- *               decimal (DescribeInstanceTypes' TotalSizeInGB agrees: d3.xlarge 5940, d3en.12xlarge 335520).
- * - [UG-EBSOPT] "Amazon EBS-optimized instances" (doc_source/ebs-optimized.md), storage optimized table: EBS baseline /
- *               maximum Mbps; the maximum of the smaller sizes lasts "30 minutes at least once every 24 hours"
- *               (catalog-nitro.ts, [BURST]). Recorded for completeness: an instance-store server's data never
- *               crosses EBS, so these never limit its estimate.
- * - [UG-DP]     "Data protection in Amazon EC2" (doc_source/data-protection.md), encryption at rest: "The data on HDD
- *               instance store volumes on H1, D3, and D3en instances is encrypted using XTS-AES-256 and one-time
- *               keys." (Unlike its NVMe SSD sentence, it says nothing of a hardware module.)
+ * - [UG-SO]     "Storage optimized instances"
+ *               (github.com/awsdocs/amazon-ec2-user-guide, doc_source/storage-optimized-instances.md):
+ *               vCPU, memory; network baseline / burst (the "baseline and
+ *               burst bandwidth" table for the types marked †, which "can use a network I/O credit mechanism to burst
+ *               beyond their baseline bandwidth on a best effort basis"; one figure for the others: d3.8xlarge 25,
+ *               d3en.4xlarge 25, 6xlarge 40, 8xlarge 50, 12xlarge 75 Gigabit). The release notes: "The d3.8xlarge and
+ *               d3en.12xlarge instances support a maximum of three attachments, including the root volume."
+ * - [UG-IS]     "Amazon EC2 instance store" (github.com/awsdocs/amazon-ec2-user-guide, doc_source/InstanceStorage.md),
+ *               its instance store volumes table: d3 3/6/12/24 x 1980 GB and d3en 2/4/8/12/16/24 x 13980 GB,
+ *               "NVMe HDD". GB as AWS states it, taken as decimal (DescribeInstanceTypes' TotalSizeInGB agrees:
+ *               d3.xlarge 5940, d3en.12xlarge 335520).
+ * - [UG-EBSOPT] "Amazon EBS-optimized instances" (github.com/awsdocs/amazon-ec2-user-guide, doc_source/ebs-optimized.md),
+ *               storage optimized table: EBS baseline / maximum Mbps; the maximum of the smaller sizes lasts "30
+ *               minutes at least once every 24 hours" (catalog-nitro.ts, [BURST]). Recorded for completeness: an
+ *               instance-store server's data never crosses EBS, so these never limit its estimate.
+ * - [UG-DP]     "Data protection in Amazon EC2" (github.com/awsdocs/amazon-ec2-user-guide, doc_source/data-protection.md),
+ *               encryption at rest: "The data on HDD instance store volumes on H1, D3, and D3en instances is encrypted
+ *               using XTS-AES-256 and one-time keys." (Unlike its NVMe SSD sentence, it says nothing of a hardware
+ *               module.)
  * - [FAQ]       Amazon EC2 FAQs, Storage Optimized (aws.amazon.com/ec2/faqs/): "Q: Do D3 and D3en instances encrypt
  *               storage volumes and network traffic? Yes; data written onto the storage volumes will be encrypted at
  *               rest using AES-256-XTS."
