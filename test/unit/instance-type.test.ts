@@ -108,8 +108,13 @@ describe('the stop/start warning of an automatic instance type', () => {
     // Growth past 16 TiB leaves EBS on auto and needs a second volume on ebs (both refused by the guard): no next type.
     expect(instanceTypeTier({ capacityTiB: 12 })).toEqual({ instanceType: 'm4.10xlarge', minGiB: 10241, maxGiB: 16384, nextInstanceType: undefined });
     expect(instanceTypeTier({ capacityTiB: 12, backend: 'ebs' })?.nextInstanceType).toBeUndefined();
-    // Instance store: a type change loses the data, which the guard refuses; no tier.
+    // Instance store: a type change loses the data, which the guard refuses; no tier, d3 and d3en alike.
     expect(instanceTypeTier({ capacityTiB: 3, backend: 'instance-store' })).toBeUndefined();
+    expect(instanceTypeTier({ capacityTiB: 3, backend: 'instance-store', generation: 'current' })).toBeUndefined();
+    expect(instanceTypeTier({ capacityTiB: 20, generation: 'current' })).toBeUndefined();
+    // Generation current: growth past 16 TiB leaves EBS for a d3en (a backend change, refused by the guard): no next type.
+    expect(instanceTypeTier({ capacityTiB: 16, generation: 'current' })).toMatchObject({ maxGiB: 16384, nextInstanceType: undefined });
+    expect(planStorage({ capacityTiB: 16384 / 1024 + 1 / 1024, generation: 'current' }).instanceType).toBe('d3en.xlarge');
   });
 
   test.each<[string, StorageRequest]>([
