@@ -38,6 +38,9 @@ describe('formatPlanTable', () => {
   test('striped EBS and instance-store plans say so', () => {
     expect(formatPlanTable(planStorage({ capacityTiB: 30, backend: 'ebs' }))).toMatch(/volumes +2 x st1 \(15360 GiB, 15360 GiB\), striped/);
     expect(formatPlanTable(planStorage({ capacityTiB: 20 }))).toMatch(/disks +12 x 2 TB instance-store HDD, striped \(lost on stop\/terminate\)/);
+    // d3en's disks are 13980 GB, d3's 1980 GB (EC2 User Guide, instance store table).
+    expect(formatPlanTable(planStorage({ capacityTiB: 20, generation: 'current' }))).toMatch(/disks +2 x 13\.98 TB instance-store HDD, striped/);
+    expect(formatPlanTable(planStorage({ capacityTiB: 3, backend: 'instance-store', generation: 'current' }))).toMatch(/disks +3 x 1\.98 TB instance-store HDD/);
   });
 });
 
