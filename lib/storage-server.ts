@@ -198,7 +198,7 @@ export interface StorageServerProps {
    */
   readonly clientPeers?: ec2.IConnectable[];
   /**
-   * Instance type to use instead of the planner's choice. For instance store it must be a d2 type whose
+   * Instance type to use instead of the planner's choice. For instance store it must be a d2, d3 or d3en type whose
    * disks hold the requested capacity.
    * @default - the planner's choice
    */
@@ -374,9 +374,9 @@ export function clientMountOptions(version: '4.1' | '4.2'): string {
 }
 
 /**
- * Shared storage for an HPC cluster, sized from the requested capacity and throughput: one NFS server (a d2
- * instance with its instance-store disks striped into one XFS volume, or an m4 instance with st1 EBS volumes that
- * outlive it), or an Amazon FSx for Lustre file system where one server does not do. It registers itself in SSM
+ * Shared storage for an HPC cluster, sized from the requested capacity and throughput: one NFS server (a d2, d3
+ * or d3en instance with its instance-store disks striped into one XFS volume, or an m4 or m6i instance with st1 or
+ * gp3 EBS volumes that outlive it), or an Amazon FSx for Lustre file system where one server does not do. It registers itself in SSM
  * Parameter Store so that clients can find and mount it.
  */
 export class StorageServer extends Construct implements ec2.IConnectable {
