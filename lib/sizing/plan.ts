@@ -60,9 +60,9 @@ export interface StorageRequest {
   readonly capacityTiB: number;
   /**
    * The backend, or `auto`: EBS up to 16 TiB and instance store (d2) up to 43.6 TiB when no throughput is asked
-   * (generation current: EBS up to 16 TiB); beyond that, or when the throughput asked is more than that plan sustains, the cheapest plan of any backend
-   * (FSx for Lustre persistent types included, never SCRATCH_2) that holds the capacity and sustains the
-   * throughput.
+   * (generation current: EBS up to 16 TiB); beyond that, or when the throughput asked is more than that plan
+   * sustains, the cheapest plan of any backend (d3/d3en with generation current, FSx for Lustre persistent types
+   * included, never SCRATCH_2) that holds the capacity and sustains the throughput.
    * @default 'auto'
    */
   readonly backend?: Backend | 'auto';
@@ -406,7 +406,7 @@ function sustains(plan: Omit<StoragePlan, 'reason'>, mbps: number): boolean {
 }
 
 /**
- * The single-server plans that hold the capacity: each instance-store type of the generation that fits (d2; d3, d3en); on EBS each type of the generation with 1 to 3
+ * The single-server plans that hold the capacity: each d2 (d3, d3en) that fits; on EBS each type of the generation with 1 to 3
  * st1 volumes, each volume its share of the capacity or, where that is larger, the smallest size whose baseline
  * carries its share of `targetMBps` (st1's baseline grows with size: a larger volume sustains more, 40 MiB/s per
  * TiB), and, when a throughput is asked, with 1 to 3 gp3 volumes provisioned for it (`gp3Stripes`).
