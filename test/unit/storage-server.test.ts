@@ -714,6 +714,9 @@ describe('instance store, generation current (d3, d3en: NVMe HDDs the platform e
     for (const type of ['AWS::EC2::Volume', 'AWS::EC2::VolumeAttachment', 'AWS::EC2::NetworkInterfaceAttachment']) t.resourceCountIs(type, 0);
     expect(settingOf(t, 'STORAGE_INSTANCE_STORE_DEVICES').split(' ')).toHaveLength(24);
     expect(settingOf(t, 'STORAGE_ENCRYPTION')).toBe("STORAGE_ENCRYPTION='none'");
+    // What the server attaches itself at boot (storage-attach): its stable interface, and no EBS volume.
+    expect(settingOf(t, 'STORAGE_EBS_VOLUMES')).toBe("STORAGE_EBS_VOLUMES=''");
+    expect(settingOf(t, 'STORAGE_NETWORK_INTERFACE')).toMatch(/^STORAGE_NETWORK_INTERFACE='.+'$/);
   });
 
   test('an instanceType override may name a d3 or d3en that holds the capacity, whichever generation planned', () => {
