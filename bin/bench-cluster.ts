@@ -172,6 +172,10 @@ export function formatReport(result: BenchResult): string {
     ...ceilingsTogether(result),
     'Aggregate: all bytes over the slowest node\'s time. Above 1: the run fit in burst credits or caches (make it',
     'larger); well below 1: the nodes\' ceilings first, then a limit the planner does not model (nfsd threads, a busy server).',
+    ...(e.lowerBound
+      ? ['The estimate is a lower bound (per-disk throughput unpublished): above 1 is the disks giving more than it;',
+        'a run past the server\'s page cache measures the real figure.']
+      : []),
   ];
   return lines.join('\n');
 }

@@ -29,6 +29,12 @@ export interface BenchEstimate {
   readonly burstReadMBps: number;
   /** The server's memory (sizes the default run past its page cache); 0 where there is no server of ours (FSx for Lustre). */
   readonly serverMemoryGiB: number;
+  /**
+   * The figures are a lower bound, not a published limit: the disks' throughput is unpublished (d3, d3en), and the
+   * benchmark is how their real figure is learnt.
+   * @default - absent: the figures come from published limits
+   */
+  readonly lowerBound?: true;
 }
 
 /** The benchmark's estimate for a plan: what the report puts the measured figures beside. */
@@ -39,6 +45,9 @@ export function benchEstimate(plan: StoragePlan): BenchEstimate {
     burstWriteMBps: plan.throughput.burstWriteMBps,
     burstReadMBps: plan.throughput.burstReadMBps,
     serverMemoryGiB: plan.backend !== 'fsx-lustre' && knownInstanceType(plan.instanceType) ? instanceTypeSpec(plan.instanceType).memoryGiB : 0,
+    // Only where it holds, so that the output of every other plan stays as it was.
+    ...(plan.backend === 'instance-store' && knownInstanceType(plan.instanceType) &&
+      instanceTypeSpec(plan.instanceType).instanceStore?.throughputBound === 'lower' ? { lowerBound: true as const } : {}),
   };
 }
 

@@ -31,12 +31,13 @@ export interface StorageServerContext {
    */
   readonly backend: Backend | 'auto';
   /**
-   * The instance generation: `previous` (d2, m4) or `current` (Nitro: m6i with st1); `previous` when not given.
+   * The instance generation: `previous` (d2, m4) or `current` (Nitro: m6i with st1, d3 and d3en for instance store);
+   * `previous` when not given.
    */
   readonly generation: Generation;
   /**
    * The instance type, instead of the planner's choice: for backend ebs a catalogued type with EBS data volumes (m4,
-   * m6i, or Graviton m7g and m6g, which get the arm64 image), for instance-store a d2 whose disks hold the capacity;
+   * m6i, or Graviton m7g and m6g, which get the arm64 image), for instance-store a d2, d3 or d3en whose disks hold the capacity;
    * refused for fsx-lustre. Pinning it keeps the instance when the capacity grows across the planner's tiers.
    * @default - the planner's choice (a change of it stops and starts the instance; synth warns where growth would)
    */
@@ -112,7 +113,7 @@ export interface StorageServerContext {
   readonly vpcFrom?: string;
   /**
    * Availability zone of a new VPC (e.g. `us-east-1b`): the VPC then spans this one zone and the server runs
-   * there. d2 and m4 are not offered in every zone (`aws ec2 describe-instance-type-offerings`); choose it at the
+   * there. d2, d3, d3en and m4 are not offered in every zone (`aws ec2 describe-instance-type-offerings`); choose it at the
    * first deploy: a later change moves the subnet, which the update guard refuses. Not with `vpcId` or `vpcFrom`.
    * @default - the region's first two zones, the server in the first
    */
@@ -172,7 +173,7 @@ export interface StorageServerContext {
   readonly terminationProtection?: boolean;
   /**
    * `encryptInstanceStore`: LUKS2 on the instance-store array (backend instance-store).
-   * @default - the construct's default: true on d2, whose instance store the platform does not encrypt
+   * @default - the construct's default: true on d2, whose instance store the platform does not encrypt; false on d3, d3en
    */
   readonly encryptInstanceStore?: boolean;
   /**
@@ -575,7 +576,7 @@ function parseThroughput(key: ContextKey, value: string): number {
 
 function parseGeneration(key: ContextKey, value: string): Generation {
   if (value === 'previous' || value === 'current') return value;
-  throw contextError(key, value, "'previous' (d2, m4) or 'current' (Nitro: m6i with st1)");
+  throw contextError(key, value, "'previous' (d2, m4) or 'current' (Nitro: m6i with st1, d3 and d3en)");
 }
 
 function parseBackend(key: ContextKey, value: string): Backend | 'auto' {

@@ -55,7 +55,7 @@ export type MonitoredStorage =
      * @default - every volume st1
      */
     readonly dataVolumePlans?: readonly DataVolumePlan[];
-    /** Kernel names of the instance-store disks (`xvdb`, ...); none for EBS. */
+    /** Kernel names of the instance-store disks (`xvdb`, ... on d2; on d3 and d3en `nvme0n1`, ..., the root volume among them); none for EBS. */
     readonly instanceStoreDisks: readonly string[];
   }
   | {

@@ -60,7 +60,7 @@ export interface ServerMetricIdentity {
 
 /** What the agent's configuration is made from. */
 export interface AgentConfigProps extends ServerMetricIdentity {
-  /** Kernel names of the instance-store disks (`xvdb`, ...) whose I/O the agent collects; none for EBS. */
+  /** Kernel names of the instance-store disks (`xvdb`, ..., or `nvme0n1`, ... on Nitro) whose I/O the agent collects; none for EBS. */
   readonly instanceStoreDisks: readonly string[];
 }
 

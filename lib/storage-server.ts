@@ -146,8 +146,10 @@ export interface StorageServerProps {
   readonly backend?: Backend | 'auto';
   /**
    * The instance generation the planner chooses from: `previous` (d2, m4: the original template's families) or
-   * `current` (Nitro: m6i with st1, whose EBS and network baselines are what a long transfer sees; see `planStorage`).
-   * Changing it on a deployed EBS server changes its instance type: a stop/start the data survives.
+   * `current` (Nitro: m6i with st1, whose EBS and network baselines are what a long transfer sees; d3 and d3en for
+   * instance store, whose throughput estimate is a lower bound; see `planStorage`). Changing it on a deployed EBS
+   * server changes its instance type: a stop/start the data survives; on an instance-store server the update guard
+   * refuses it (the data lives on the instance's disks).
    * @default 'previous'
    */
   readonly generation?: Generation;
@@ -196,7 +198,7 @@ export interface StorageServerProps {
    */
   readonly clientPeers?: ec2.IConnectable[];
   /**
-   * Instance type to use instead of the planner's choice. For instance store it must be a d2 type whose
+   * Instance type to use instead of the planner's choice. For instance store it must be a d2, d3 or d3en type whose
    * disks hold the requested capacity.
    * @default - the planner's choice
    */
@@ -249,10 +251,10 @@ export interface StorageServerProps {
    * Encrypt the instance-store array on the server (backend `instance-store`): LUKS2 with dm-crypt (aes-xts-plain64,
    * a 512-bit key that is made with the array, kept only on the server's encrypted root volume, and removed when
    * the array is gone) between the striped volume and its XFS. d2's HDD instance store is not encrypted by the
-   * platform; NVMe instance store (d3, d3en) is, in hardware. `false` on d2 leaves the data unencrypted at rest
+   * platform; d3 and d3en's HDDs are (XTS-AES-256, one-time keys). `false` on d2 leaves the data unencrypted at rest
    * (cdk-nag then reports AwsSolutions-EC26). Applies when an array is made: the update guard refuses a change
    * on a deployed server (its array keeps the layout it was made with).
-   * @default - true where the platform does not encrypt the instance store (d2), false where it does (NVMe)
+   * @default - true where the platform does not encrypt the instance store (d2), false where it does (d3, d3en)
    */
   readonly encryptInstanceStore?: boolean;
   /**
@@ -372,9 +374,9 @@ export function clientMountOptions(version: '4.1' | '4.2'): string {
 }
 
 /**
- * Shared storage for an HPC cluster, sized from the requested capacity and throughput: one NFS server (a d2
- * instance with its instance-store disks striped into one XFS volume, or an m4 instance with st1 EBS volumes that
- * outlive it), or an Amazon FSx for Lustre file system where one server does not do. It registers itself in SSM
+ * Shared storage for an HPC cluster, sized from the requested capacity and throughput: one NFS server (a d2, d3
+ * or d3en instance with its instance-store disks striped into one XFS volume, or an m4 or m6i instance with st1 or
+ * gp3 EBS volumes that outlive it), or an Amazon FSx for Lustre file system where one server does not do. It registers itself in SSM
  * Parameter Store so that clients can find and mount it.
  */
 export class StorageServer extends Construct implements ec2.IConnectable {

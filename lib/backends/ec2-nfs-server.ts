@@ -16,7 +16,7 @@ import type { MonitoredStorage } from '../monitoring';
 import type { RegistrationTarget, StorageBackend } from './backend';
 import { SnapshotPolicy } from '../snapshot-policy';
 import { dataVolumeLayout, dataVolumeType } from './data-volumes';
-import { INSTANCE_STORE_TYPES, InstanceStoreSpec, StoragePlan, instanceTypeSpec, instanceTypesFor, knownInstanceType } from '../sizing';
+import { InstanceStoreSpec, OVERRIDE_INSTANCE_STORE_TYPES, StoragePlan, instanceTypeSpec, instanceTypesFor, knownInstanceType } from '../sizing';
 import { warnAboutTypeTier } from '../plan-warnings';
 import type { StorageServerProps } from '../storage-server';
 
@@ -94,7 +94,8 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
     const store = instanceStoreOf(plan, capacityTiB, instanceType);
     const instanceStoreDisks = store?.disks ?? 0;
     const instanceStore = plan.backend === 'instance-store';
-    // The server encrypts instance store the platform leaves unencrypted (d2's HDDs), unless told otherwise.
+    // The server encrypts instance store the platform leaves unencrypted (d2's HDDs), unless told otherwise; d3 and
+    // d3en's HDDs the platform encrypts (XTS-AES-256, catalog-d3.ts): no LUKS there, and nothing to acknowledge.
     const encryptInstanceStore = store !== undefined && (props.encryptInstanceStore ?? !store.platformEncrypted);
     if (props.encryptInstanceStore === true && !store) {
       throw new Error(`encryptInstanceStore: true applies to the instance-store backend only (this server's backend is ` +
@@ -178,6 +179,11 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
     });
     this.networkInterfaceId = iface.ref;
 
+    // One mapping name per disk: on Xen (d2) the mapping places each disk; on Nitro (d3, d3en) EC2 presents every NVMe
+    // disk whatever the mapping says, and the bootstrap takes the names' count as the number of disks to wait for.
+    // Instance store is no attachment: an instance-store server attaches its root volume and, beside the primary
+    // interface, its stable one, and nothing else (no EBS data volume), within the three attachments d3.8xlarge and
+    // d3en.12xlarge allow "including the root volume" (EC2 User Guide, storage optimized instances).
     const instanceStoreDevices = range(instanceStoreDisks).map((i) => `/dev/sd${letter(1 + i)}`);
     this.instance = new ec2.Instance(this, 'Instance', {
       // The Name tag the instance had when the facade made it (CDK's default is the construct path).
@@ -232,7 +238,8 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
         reason: 'The root EBS volume is encrypted; the flagged mappings are ephemeral instance-store disks, which have no ' +
           'EBS encryption setting: ' + (encryptInstanceStore
           ? 'the server encrypts their striped volume with LUKS2 (dm-crypt, aes-xts-plain64) under a key kept on the encrypted root volume.'
-          : 'they are NVMe instance store, which the platform encrypts (XTS-AES-256) in hardware.'),
+          : `${instanceType.toString()}'s instance store is encrypted at rest by the platform (XTS-AES-256; EC2 User Guide, ` +
+            'data protection: "The data on HDD instance store volumes on H1, D3, and D3en instances is encrypted").'),
       });
     }
     if (!terminationProtection) {
@@ -288,8 +295,12 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
     // that CloudFormation waits for (at creation, and at every update that changes a setting). User data is
     // a constant loader: a setting change never stops the instance. The association exists only after every
     // volume is attached (a Ref to each attachment's volume below, and the explicit dependency).
-    // d2 is Xen: a disk mapped as /dev/sdb is the kernel's xvdb (the agent's diskio and the dashboard name it so).
-    const xenDiskNames = instanceStoreDevices.map((d) => d.replace(/^\/dev\/sd/, 'xvd'));
+    // d2 is Xen: a disk mapped as /dev/sdb is the kernel's xvdb (the agent's diskio and the dashboard name it so). On
+    // Nitro (d3, d3en) the kernel names the NVMe disks nvme<N>n1 in the order it finds them, the root volume among
+    // them: nvme0n1 to nvme<disks>n1 are the root volume and every instance-store disk, in an order AWS does not fix.
+    const diskNames = store?.nvme
+      ? range(instanceStoreDisks + 1).map((i) => `nvme${i}n1`)
+      : instanceStoreDevices.map((d) => d.replace(/^\/dev\/sd/, 'xvd'));
     const bootstrap: BootstrapConfig = {
       backend,
       ebsVolumes: this.dataVolumes.map((v, i) => ({
@@ -313,7 +324,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
       metrics: {
         clusterName,
         serverName,
-        agentConfig: renderAgentConfig({ clusterName, serverName, instanceStoreDisks: xenDiskNames }),
+        agentConfig: renderAgentConfig({ clusterName, serverName, instanceStoreDisks: diskNames }),
       },
     };
     this.instance.userData.addCommands(...renderLoaderUserData());
@@ -327,7 +338,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
     this.ready = settings.association;
     this.registrationTarget = { instance: this.instance, networkInterfaceId: this.networkInterfaceId };
     this.monitored = {
-      instance: this.instance, dataVolumes: this.dataVolumes, dataVolumePlans: plan.dataVolumes, instanceStoreDisks: xenDiskNames,
+      instance: this.instance, dataVolumes: this.dataVolumes, dataVolumePlans: plan.dataVolumes, instanceStoreDisks: diskNames,
     };
 
     // The day-2 guard holds the storage layout. Everything that holds data, or applies settings to it, depends
@@ -504,13 +515,13 @@ function architectureOf(instanceType: ec2.InstanceType): 'x86_64' | 'arm64' {
 
 /**
  * The instance store the block device mapping lists (undefined for EBS): the planned type's, or an override's.
- * An instance-type override on the instance-store backend must be a d2 whose disks hold the requested capacity.
+ * An instance-type override on the instance-store backend must be a d2, d3 or d3en whose disks hold the requested capacity.
  */
 function instanceStoreOf(plan: StoragePlan, capacityTiB: number, instanceType: ec2.InstanceType): InstanceStoreSpec | undefined {
   if (plan.backend !== 'instance-store') return undefined;
   const name = instanceType.toString();
   const fitting = instanceTypesFor(plan, capacityTiB);
-  const spec = INSTANCE_STORE_TYPES.find((t) => t.name === name && fitting.includes(name));
+  const spec = OVERRIDE_INSTANCE_STORE_TYPES.find((t) => t.name === name && fitting.includes(name));
   if (!spec?.instanceStore) {
     throw new Error(`instanceType: for ${capacityTiB} TiB on the instance-store backend it must be one of ` +
       `${fitting.join(', ')}, got '${name}'.`);

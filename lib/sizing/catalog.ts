@@ -4,7 +4,7 @@
  *
  * Sources:
  * - [EBS-OPT]  Amazon EC2 User Guide, "Amazon EBS-optimized instance types" (dedicated EBS bandwidth).
- * - [STORAGE]  Amazon EC2 User Guide, "Storage optimized instances" (d2 disks and disk throughput).
+ * - [STORAGE]  Amazon EC2 User Guide, "Storage optimized instances" (d2 disks). d2's disk throughput: catalog-d2-disks.ts.
  * - [HDD]      Amazon EBS User Guide, "Throughput Optimized HDD and Cold HDD volumes" (st1 limits, credits).
  * - [TYPES]    Amazon EC2 instance type pages for m4 and d2 (vCPU, memory, network performance).
  * - [PRICE]    Public on-demand price lists for EC2 and EBS, us-east-1, July 2026 (Linux, shared tenancy).
@@ -14,6 +14,8 @@
  *              instance store "files stored on these disks are not encrypted" by default.
  */
 
+import { CURRENT_INSTANCE_STORE_TYPES } from './catalog-d3';
+import { D2_DISK_BYTES, D2_DISK_READ_MBPS, D2_DISK_WRITE_MBPS } from './catalog-d2-disks';
 import { GRAVITON_EBS_INSTANCE_TYPES } from './catalog-graviton';
 import { NETWORK_OPTIMIZED_EBS_INSTANCE_TYPES } from './catalog-netopt';
 import { CURRENT_EBS_INSTANCE_TYPES } from './catalog-nitro';
@@ -31,15 +33,34 @@ export const HOURS_PER_MONTH = 730;
 
 /** Local instance-store disks of a storage-optimised type. */
 export interface InstanceStoreSpec {
-  /** Number of disks, each listed in the block device mapping as ephemeral0..N-1. [STORAGE] */
+  /**
+   * Number of disks: on d2 each listed in the block device mapping as ephemeral0..N-1; on a Nitro type (`nvme`) EC2
+   * presents every one at launch. [STORAGE]
+   */
   readonly disks: number;
-  /** Size of one disk in bytes (2 TB, decimal). [STORAGE] */
+  /** Size of one disk in bytes, decimal as AWS states it (d2 2 TB, d3 1980 GB, d3en 13980 GB). [STORAGE] */
   readonly diskBytes: number;
-  /** Sequential read of one disk, MB/s. */
+  /** Sequential read of one disk, MB/s (a lower bound where `throughputBound` says so). */
   readonly diskReadMBps: number;
-  /** Sequential write of one disk, MB/s. */
+  /** Sequential write of one disk, MB/s (a lower bound where `throughputBound` says so). */
   readonly diskWriteMBps: number;
-  /** Whether the platform encrypts the disks at rest (NVMe instance store does, in hardware; d2's HDDs do not). [NVME-ENC] */
+  /**
+   * `lower`: AWS publishes no per-disk throughput for the type, and `diskReadMBps`/`diskWriteMBps` are a lower bound
+   * (d3, d3en: d2's published figure, their disks being newer and larger; catalog-d3.ts). The estimate says so in
+   * its `limitedBy`, and `npm run bench:cluster` measures the real figure.
+   * @default - the figures are AWS's own (d2)
+   */
+  readonly throughputBound?: 'lower';
+  /**
+   * The disks are NVMe devices of a Nitro type: EC2 presents all of them at launch, whatever the block device mapping
+   * lists, and the kernel names them nvme<N>n1 beside the root volume (the bootstrap finds them by NVMe model).
+   * @default false - Xen (d2): the block device mapping's /dev/sdb... are the kernel's xvdb...
+   */
+  readonly nvme?: boolean;
+  /**
+   * Whether the platform encrypts the disks at rest: NVMe SSD instance store does, in hardware [NVME-ENC]; so do the
+   * HDDs of d3 and d3en (XTS-AES-256, catalog-d3.ts); d2's HDDs do not.
+   */
   readonly platformEncrypted: boolean;
 }
 
@@ -84,22 +105,13 @@ export interface InstanceTypeSpec {
   readonly onDemandUsdPerHour: number;
 }
 
-/**
- * d2 disk throughput: AWS states d2.8xlarge (24 disks) delivers up to 3.5 GB/s read and 3.1 GB/s write
- * with 2 MiB blocks [STORAGE]; per disk that is 3500/24 and 3100/24 MB/s.
- */
-const D2_DISK_BYTES = 2e12;
-const D2_8XLARGE_DISKS = 24;
-const D2_DISK_READ_MBPS = 3500 / D2_8XLARGE_DISKS;
-const D2_DISK_WRITE_MBPS = 3100 / D2_8XLARGE_DISKS;
-
 function d2Disks(disks: number): InstanceStoreSpec {
   return {
     disks,
     diskBytes: D2_DISK_BYTES,
     diskReadMBps: D2_DISK_READ_MBPS,
     diskWriteMBps: D2_DISK_WRITE_MBPS,
-    platformEncrypted: false, // HDD instance store, not NVMe [NVME-ENC]
+    platformEncrypted: false, // HDD instance store, not NVMe; not among [UG-DP]'s HDD types either (catalog-d3.ts)
   };
 }
 
@@ -250,7 +262,13 @@ export const OVERRIDE_EBS_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [
   ...EBS_INSTANCE_TYPES, ...CURRENT_EBS_INSTANCE_TYPES, ...GRAVITON_EBS_INSTANCE_TYPES, ...NETWORK_OPTIMIZED_EBS_INSTANCE_TYPES,
 ];
 
-const ALL_TYPES = new Map([...OVERRIDE_EBS_INSTANCE_TYPES, ...INSTANCE_STORE_TYPES].map((t) => [t.name, t]));
+/**
+ * Every instance-store type an `instanceType` override may name: d2, and d3/d3en (generation current), whichever
+ * generation the plan was made for, as on EBS.
+ */
+export const OVERRIDE_INSTANCE_STORE_TYPES: readonly InstanceTypeSpec[] = [...INSTANCE_STORE_TYPES, ...CURRENT_INSTANCE_STORE_TYPES];
+
+const ALL_TYPES = new Map([...OVERRIDE_EBS_INSTANCE_TYPES, ...OVERRIDE_INSTANCE_STORE_TYPES].map((t) => [t.name, t]));
 
 /** The catalogue entry for `name`; throws naming the known types when there is none. */
 export function instanceTypeSpec(name: string): InstanceTypeSpec {

@@ -1,9 +1,9 @@
 /**
  * How much more capacity a plan deploys than was asked for, and why: FSx for Lustre buys throughput with capacity
- * and comes in capacity steps, a d2 brings all of its disks, st1 has a smallest size and grows its baseline with
+ * and comes in capacity steps, a d2, d3 or d3en brings all of its disks, st1 has a smallest size and grows its baseline with
  * size. Pure functions, no CDK imports (the construct turns the answer into a synth warning).
  */
-import { INSTANCE_STORE_TYPES, ST1, instanceStoreTiB, instanceTypeSpec, knownInstanceType } from './catalog';
+import { ST1, instanceStoreTiB, instanceTypeSpec, knownInstanceType } from './catalog';
 import { GP3 } from './catalog-gp3';
 import { FSX_LUSTRE_PERFORMANCE, capacitySteps, fsxLustreCapacityGiB, fsxLustreKey } from './fsx-lustre';
 import { StoragePlan, StorageRequest, planStorage } from './plan';
@@ -69,14 +69,17 @@ function excessReason(request: StorageRequest, plan: StoragePlan, instanceType: 
       `that holds ${asked} TiB is ${fsx.storageCapacityGiB} GiB`;
   }
   if (plan.backend === 'instance-store') {
-    const spec = instanceTypeSpec(instanceType);
-    const disks = `${spec.instanceStore?.disks} disks of 2 TB`;
-    const smallest = INSTANCE_STORE_TYPES.find((t) => instanceStoreTiB(t) >= asked);
+    const store = instanceTypeSpec(instanceType).instanceStore;
+    const disks = `${store?.disks} disks of ${(store?.diskBytes ?? 0) / 1e12} TB`;
+    const family = instanceType.split('.')[0];
     if (instanceType !== plan.instanceType) return `instanceType ${instanceType} as asked: its ${disks} come with it`;
-    if (smallest?.name !== instanceType) {
-      return `${instanceType} and its ${disks} were chosen for throughput (${plan.reason}); a d2's disks come with it`;
+    // The capacity rule's choice for the request's generation: the smallest d2, or the cheapest d3 or d3en, that holds it.
+    const byCapacity = planStorage({ capacityTiB: asked, backend: 'instance-store', generation: request.generation });
+    if (byCapacity.instanceType !== instanceType) {
+      return `${instanceType} and its ${disks} were chosen for throughput (${plan.reason}); a ${family}'s disks come with it`;
     }
-    return `a d2 comes with all of its disks: ${instanceType}, with ${disks}, is the smallest d2 that holds ${asked} TiB`;
+    const rule = family === 'd2' ? 'the smallest d2' : 'the cheapest d3 or d3en';
+    return `a ${family} comes with all of its disks: ${instanceType}, with ${disks}, is ${rule} that holds ${asked} TiB`;
   }
   const count = plan.dataVolumes.length;
   const sizeGiB = plan.dataVolumes[0].sizeGiB;

@@ -1,6 +1,10 @@
 // The sizing planner (docs/design.md, section 3) and the catalogue entries its answers refer to.
 export * from './plan';
-export { EBS_INSTANCE_TYPES, INSTANCE_STORE_TYPES, OVERRIDE_EBS_INSTANCE_TYPES, familyList, instanceStoreTiB, instanceTypeSpec, knownInstanceType } from './catalog';
+export {
+  EBS_INSTANCE_TYPES, INSTANCE_STORE_TYPES, OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES, familyList, instanceStoreTiB, instanceTypeSpec,
+  knownInstanceType,
+} from './catalog';
+export { CURRENT_INSTANCE_STORE_TYPES } from './catalog-d3';
 export { GRAVITON_EBS_INSTANCE_TYPES } from './catalog-graviton';
 export { CURRENT_EBS_INSTANCE_TYPES, EBS_BURST_SECONDS } from './catalog-nitro';
 export { NETWORK_OPTIMIZED_EBS_INSTANCE_TYPES } from './catalog-netopt';

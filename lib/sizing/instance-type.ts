@@ -3,18 +3,19 @@
  * capacities over which the planner's automatic choice stays one type (its tier), for the synth warning that growth
  * across a tier stops and starts the instance. Pure functions, no CDK imports.
  */
-import { INSTANCE_STORE_TYPES, MAX_EBS_CAPACITY_TIB, OVERRIDE_EBS_INSTANCE_TYPES, familyList, instanceStoreTiB } from './catalog';
+import { MAX_EBS_CAPACITY_TIB, OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES, familyList, instanceStoreTiB } from './catalog';
 import { StoragePlan, StorageRequest, estimateThroughput, planStorage, withInstanceType } from './plan';
 
 /**
  * The catalogued types an `instanceType` override may name for `plan` (of `capacityTiB`): on EBS every type with EBS
- * data volumes (m4, m6i, m7i, Graviton m7g and m6g, and the network-optimized families); on instance store each d2 whose disks hold the capacity; none for
- * FSx for Lustre, which has no instance.
+ * data volumes (m4, m6i, m7i, Graviton m7g and m6g, and the network-optimized families); on instance store each d2,
+ * d3 or d3en whose disks hold the capacity (either generation's, as on EBS); none for FSx for Lustre, which has no
+ * instance.
  */
 export function instanceTypesFor(plan: Pick<StoragePlan, 'backend' | 'instanceType'>, capacityTiB: number): string[] {
   if (plan.backend === 'ebs') return OVERRIDE_EBS_INSTANCE_TYPES.map((t) => t.name);
   if (plan.backend === 'instance-store') {
-    return INSTANCE_STORE_TYPES.filter((t) => instanceStoreTiB(t) >= capacityTiB || t.name === plan.instanceType).map((t) => t.name);
+    return OVERRIDE_INSTANCE_STORE_TYPES.filter((t) => instanceStoreTiB(t) >= capacityTiB || t.name === plan.instanceType).map((t) => t.name);
   }
   return [];
 }
@@ -31,7 +32,7 @@ export function instanceTypeProblem(
   asked: Pick<StorageRequest, 'capacityTiB' | 'backend' | 'throughputMBps'>,
 ): string | undefined {
   if (plan === undefined) {
-    const all = [...OVERRIDE_EBS_INSTANCE_TYPES, ...INSTANCE_STORE_TYPES].map((t) => t.name);
+    const all = [...OVERRIDE_EBS_INSTANCE_TYPES, ...OVERRIDE_INSTANCE_STORE_TYPES].map((t) => t.name);
     return all.includes(name) ? undefined : `a catalogued instance type: ${familyList(all)}`;
   }
   const chosen = (asked.backend ?? 'auto') === 'auto' ? ` (auto's choice for capacityTiB=${asked.capacityTiB})` : '';
@@ -52,7 +53,7 @@ export function instanceTypeProblem(
       'and r8gb are Graviton: the server gets the arm64 image)';
   }
   const ebsType = OVERRIDE_EBS_INSTANCE_TYPES.some((t) => t.name === name);
-  return `for backend instance-store${chosen} a d2 whose disks hold capacityTiB=${asked.capacityTiB}: ${familyList(allowed)}` +
+  return `for backend instance-store${chosen} a d2, d3 or d3en whose disks hold capacityTiB=${asked.capacityTiB}: ${familyList(allowed)}` +
     (ebsType ? ` (${name} has no instance store: give backend=ebs for it)` : '');
 }
 

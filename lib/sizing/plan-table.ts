@@ -1,3 +1,4 @@
+import { instanceTypeSpec } from './catalog';
 import { Backend, StoragePlan, StorageRequest, bestPlanOf, withInstanceType } from './plan';
 
 /**
@@ -60,7 +61,8 @@ function disksOf(plan: StoragePlan): string {
     return `FSx for Lustre ${f.deploymentType} ${f.storageType}, ${f.perUnitStorageThroughput} MB/s per TiB, ${f.storageCapacityGiB} GiB` +
       (f.deploymentType === 'SCRATCH_2' ? ' (not replicated)' : '');
   }
-  return `${plan.instanceStoreDisks} x 2 TB instance-store HDD, striped (lost on stop/terminate)`;
+  const diskTB = (instanceTypeSpec(plan.instanceType).instanceStore?.diskBytes ?? 0) / 1e12; // d2 2, d3 1.98, d3en 13.98
+  return `${plan.instanceStoreDisks} x ${diskTB} TB instance-store HDD, striped (lost on stop/terminate)`;
 }
 
 const COMPARED: readonly Backend[] = ['ebs', 'instance-store', 'fsx-lustre'];

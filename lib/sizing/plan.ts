@@ -23,6 +23,7 @@ import { gp3Stripes, whyGp3 } from './gp3';
 import { CURRENT_EBS_INSTANCE_TYPES, EBS_BURST_SECONDS } from './catalog-nitro';
 import { GRAVITON_EBS_INSTANCE_TYPES } from './catalog-graviton';
 import { NETWORK_OPTIMIZED_EBS_INSTANCE_TYPES } from './catalog-netopt';
+import { CURRENT_INSTANCE_STORE_TYPES } from './catalog-d3';
 import {
   FsxLustreOptions,
   ResolvedFsxLustreOptions,
@@ -56,7 +57,7 @@ interface Families {
    * EBS-optimized families (catalog-netopt.ts), whose largest sizes carry the most a single server can serve.
    */
   readonly fastEbs: readonly InstanceTypeSpec[];
-  /** Instance-store types, smallest first (none yet for `current`). */
+  /** Instance-store types (d2; d3 and d3en for `current`); the capacity rule takes the cheapest that holds the request. */
   readonly instanceStore: readonly InstanceTypeSpec[];
 }
 
@@ -69,7 +70,7 @@ const FAMILIES: { readonly [F in `${Generation} ${Arch}`]?: Families } = {
     arch: 'x86_64',
     ebs: CURRENT_EBS_INSTANCE_TYPES,
     fastEbs: NETWORK_OPTIMIZED_EBS_INSTANCE_TYPES.filter(ofArch('x86_64')),
-    instanceStore: [],
+    instanceStore: CURRENT_INSTANCE_STORE_TYPES,
   },
   'current arm64': {
     generation: 'current',
@@ -86,18 +87,19 @@ export interface StorageRequest {
   /** Usable capacity wanted, in TiB (2^40 bytes). */
   readonly capacityTiB: number;
   /**
-   * The backend, or `auto`: EBS up to 16 TiB and instance store up to 43.6 TiB when no throughput is asked;
-   * beyond that, or when the throughput asked is more than that plan sustains, the cheapest plan of any backend
-   * (FSx for Lustre persistent types included, never SCRATCH_2) that holds the capacity and sustains the
-   * throughput.
+   * The backend, or `auto`: EBS up to 16 TiB and instance store (d2) up to 43.6 TiB when no throughput is asked
+   * (generation current: EBS up to 16 TiB); beyond that, or when the throughput asked is more than that plan
+   * sustains, the cheapest plan of any backend (d3/d3en with generation current, FSx for Lustre persistent types
+   * included, never SCRATCH_2) that holds the capacity and sustains the throughput.
    * @default 'auto'
    */
   readonly backend?: Backend | 'auto';
   /**
    * The instance generation: `previous` plans on d2 and m4 (the original template's families), `current` on
-   * Nitro types: m6i with st1 for EBS (catalog-nitro.ts). Current-generation instance store (d3, d3en) is not
-   * offered yet: no source this project could read publishes its disks' throughput, so no estimate could be built;
-   * `current` stripes st1 on m6i up to 48 TiB instead, and FSx for Lustre beyond.
+   * Nitro types: m6i with st1 for EBS (catalog-nitro.ts; m7i beside it, and the network-optimized families of
+   * catalog-netopt.ts when a throughput is asked), d3 and d3en for instance store (catalog-d3.ts, up to
+   * d3en.12xlarge's 305 TiB). AWS publishes no disk throughput for d3 or d3en: their estimate is a lower bound (each
+   * disk at d2's published figure, under the network baseline), and `limitedBy` and `reason` say so.
    * @default 'previous' ('current' with `arch: 'arm64'`)
    */
   readonly generation?: Generation;
@@ -224,6 +226,9 @@ export interface StoragePlan {
  */
 const ESTIMATE_TRANSFER_BYTES = 1e12;
 
+/** What an estimate on disks of unpublished throughput (d3, d3en) says of itself, in `limitedBy` and `reason`. */
+const LOWER_BOUND = 'lower bound: per-disk throughput unpublished';
+
 const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'ebs', 'instance-store', 'fsx-lustre'];
 /** Every backend `auto` may choose from when the capacity rule's plan does not do. */
 const ALL_BACKENDS: readonly Backend[] = ['ebs', 'instance-store', 'fsx-lustre'];
@@ -274,7 +279,7 @@ function planServer(request: StorageRequest): StoragePlan {
   }
   const generation = request.generation ?? (arch === 'arm64' ? 'current' : 'previous');
   if (generation !== 'previous' && generation !== 'current') {
-    throw new Error(`generation must be 'previous' (d2, m4) or 'current' (Nitro: m6i, m7i and the network-optimized types); got ${describe(generation)}`);
+    throw new Error(`generation must be 'previous' (d2, m4) or 'current' (Nitro: m6i, m7i, the network-optimized types, d3, d3en); got ${describe(generation)}`);
   }
   const families = FAMILIES[`${generation} ${arch}`];
   if (families === undefined) {
@@ -282,11 +287,6 @@ function planServer(request: StorageRequest): StoragePlan {
   }
   if (arch === 'arm64' && backend === 'instance-store') {
     throw new Error("backend 'instance-store' with arch 'arm64': AWS sells no Graviton type with instance-store HDDs; give backend 'ebs', 'fsx-lustre' or 'auto', or arch 'x86_64'");
-  }
-  if (generation === 'current' && backend === 'instance-store') {
-    throw new Error("backend 'instance-store' with generation 'current' (d3, d3en) is not offered yet: no published source " +
-      "for their disks' throughput could be found, so no estimate can be built; use generation 'previous' (d2), or " +
-      "backend 'ebs' or 'fsx-lustre'");
   }
   const fsxOptions = backend === 'fsx-lustre' && request.fsxLustre !== undefined ? resolveFsxLustreOptions(request.fsxLustre) : undefined;
   const throughput = request.throughputMBps;
@@ -297,11 +297,11 @@ function planServer(request: StorageRequest): StoragePlan {
   const autoLimit = generation === 'current' ? MAX_SINGLE_VOLUME_TIB : MAX_INSTANCE_STORE_TIB;
   if (backend === 'auto' && count === undefined && validatePositive(request.capacityTiB) > autoLimit) {
     return cheapestMeeting(request.capacityTiB, ALL_BACKENDS, throughput ?? 0, generation === 'current'
-      ? `generation current: more than one st1 volume holds (${MAX_SINGLE_VOLUME_TIB} TiB), and d3 is not offered yet`
+      ? `generation current: more than one st1 volume holds (${MAX_SINGLE_VOLUME_TIB} TiB)`
       : `more than the capacity rule's largest server holds, ${LARGEST_INSTANCE_STORE.name} with ${formatTiB(MAX_INSTANCE_STORE_TIB)} TiB`,
     families);
   }
-  const capacityTiB = validateCapacity(request.capacityTiB, count === undefined ? backend : 'ebs');
+  const capacityTiB = validateCapacity(request.capacityTiB, count === undefined ? backend : 'ebs', families);
   const plan = planForCapacity(capacityTiB, backend, count, families);
   if (throughput === undefined || sustains(plan, throughput)) {
     return throughput === undefined ? plan : { ...plan, reason: `${plan.reason}; it sustains the ${throughput} MB/s asked for` };
@@ -336,7 +336,10 @@ function cheapestMeeting(
         (backends.includes('fsx-lustre') ? '' : " (backend 'fsx-lustre', or 'auto')"),
     );
   }
-  return { ...meeting[0], reason: `the cheapest plan that holds ${capacityTiB} TiB${asked} (${why})${whyGp3(meeting[0], targetMBps)}` };
+  return {
+    ...meeting[0],
+    reason: `the cheapest plan that holds ${capacityTiB} TiB${asked} (${why})${whyGp3(meeting[0], targetMBps)}${lowerBound(meeting[0])}`,
+  };
 }
 
 /**
@@ -434,11 +437,17 @@ function planForCapacity(capacityTiB: number, backend: Backend | 'auto', count: 
     return { ...planEbs(capacityTiB, families, count), reason: `dataVolumeCount ${count}: the volumes of an existing stripe, each grown` };
   }
   if (backend === 'instance-store') {
-    return { ...planInstanceStore(capacityTiB), reason: 'backend instance-store: the smallest d2 that holds the capacity' };
+    const plan = planInstanceStore(capacityTiB, families);
+    return {
+      ...plan,
+      reason: families.generation === 'current'
+        ? `backend instance-store, generation current: the cheapest d3 or d3en that holds the capacity${lowerBound(plan)}`
+        : 'backend instance-store: the smallest d2 that holds the capacity',
+    };
   }
   if (backend === 'auto' && capacityTiB > MAX_SINGLE_VOLUME_TIB && families.generation === 'previous') {
     return {
-      ...planInstanceStore(capacityTiB),
+      ...planInstanceStore(capacityTiB, families),
       reason: `auto: above ${MAX_SINGLE_VOLUME_TIB} TiB (one st1 volume), the smallest d2 that holds the capacity`,
     };
   }
@@ -470,8 +479,9 @@ function sustains(plan: Omit<StoragePlan, 'reason'>, mbps: number): boolean {
 }
 
 /**
- * The single-server plans that hold the capacity: each d2 that fits; on EBS each type of the generation (and, when a
- * throughput is asked, of its network-optimized families) with 1 to 3 st1 volumes, each volume its share of the capacity or, where that is larger, the smallest size whose baseline
+ * The single-server plans that hold the capacity: each d2 (d3, d3en) that fits; on EBS each type of the generation
+ * (and, when a throughput is asked, of its network-optimized families) with 1 to 3 st1 volumes, each volume its
+ * share of the capacity or, where that is larger, the smallest size whose baseline
  * carries its share of `targetMBps` (st1's baseline grows with size: a larger volume sustains more, 40 MiB/s per
  * TiB), and, when a throughput is asked, with 1 to 3 gp3 volumes provisioned for it (`gp3Stripes`).
  */
@@ -507,7 +517,8 @@ function candidatePlans(capacityTiB: number, backends: readonly Backend[], targe
  * Estimates the aggregate sequential throughput of a server from published limits only: the data disks
  * (st1 baseline, burst and credits; gp3's provisioned throughput, which does not burst; or instance-store HDDs),
  * the instance's EBS bandwidth and its network baseline. Pass the st1 or gp3 volumes for an EBS-backed type; none
- * for a d2 type, whose local disks are used.
+ * for an instance-store type, whose local disks are used. A d3/d3en's disks have no published figure: each counts
+ * at d2's, a lower bound, and `limitedBy` ends with "lower bound: per-disk throughput unpublished".
  */
 export function estimateThroughput(
   instanceType: string,
@@ -525,16 +536,20 @@ export function estimateThroughput(
         `dataVolumes must be empty for ${spec.name}: its data lives on its ${disks.disks} instance-store disks; got ${dataVolumes.length} volume(s)`,
       );
     }
-    // Local HDDs and a fixed network: nothing bursts, so sustained, burst and the 1 TB figure are one.
-    const read = binding([
-      { mbps: disks.disks * disks.diskReadMBps, label: `${disks.disks} instance-store HDDs of ${spec.name} (read)` },
-      network,
-    ]);
-    const write = binding([
-      { mbps: disks.disks * disks.diskWriteMBps, label: `${disks.disks} instance-store HDDs of ${spec.name} (write)` },
-      network,
-    ]);
-    return combine(read, write, { read, write }, { read, write });
+    // Local HDDs do not burst. d2's network is flat: sustained, burst and the 1 TB figure are one. A d3/d3en's network
+    // bursts on credits for an unpublished time: the burst figure may use it, the 1 TB figure only its baseline.
+    const bound = disks.throughputBound === 'lower';
+    const each = (mbps: number) => (bound ? ` at d2's ${round2(mbps)} MB/s each` : '');
+    const readDisks: Limit = { mbps: disks.disks * disks.diskReadMBps, label: `${disks.disks} instance-store HDDs of ${spec.name}${each(disks.diskReadMBps)} (read)` };
+    const writeDisks: Limit = { mbps: disks.disks * disks.diskWriteMBps, label: `${disks.disks} instance-store HDDs of ${spec.name}${each(disks.diskWriteMBps)} (write)` };
+    const networkBurst: Limit = spec.networkBurstGbps !== undefined && spec.networkBurstGbps > spec.networkBaselineGbps
+      ? { mbps: (spec.networkBurstGbps * 1e9) / 8 / MB_BYTES, label: `network burst of ${spec.name} (up to ${spec.networkBurstGbps} Gbps, while credits last)` }
+      : network;
+    const read = binding([readDisks, network]);
+    const write = binding([writeDisks, network]);
+    const estimate = combine(read, write, { read, write }, { read: binding([readDisks, networkBurst]), write: binding([writeDisks, networkBurst]) });
+    // AWS publishes no disk figure for d3/d3en: every figure rests on the lower bound, whichever limit binds.
+    return bound ? { ...estimate, limitedBy: `${estimate.limitedBy}; ${LOWER_BOUND}` } : estimate;
   }
 
   const volume = validateVolumes(spec, dataVolumes);
@@ -638,8 +653,8 @@ function validatePositive(value: unknown): number {
   return value;
 }
 
-function validateCapacity(value: unknown, backend: Backend | 'auto'): number {
-  const limit = capacityLimit(backend);
+function validateCapacity(value: unknown, backend: Backend | 'auto', families: Families): number {
+  const limit = capacityLimit(backend, families);
   const allowed = `a number greater than 0 and at most ${formatTiB(limit.maxTiB)} for backend '${backend}' (${limit.why})`;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw new Error(`capacityTiB must be ${allowed}; got ${describe(value)}`);
@@ -650,26 +665,46 @@ function validateCapacity(value: unknown, backend: Backend | 'auto'): number {
   return value;
 }
 
-/** The most a backend can hold, why, and where to go beyond it. */
-function capacityLimit(backend: Backend | 'auto'): { maxTiB: number; why: string; beyond: string } {
-  if (backend === 'ebs') {
+/** The most a backend can hold (instance store: the generation's largest), why, and where to go beyond it. */
+function capacityLimit(backend: Backend | 'auto', families: Families): { maxTiB: number; why: string; beyond: string } {
+  // Graviton has no instance store: `auto` on arm64 holds what EBS holds (planStorage refuses instance-store there).
+  if (backend === 'ebs' || families.instanceStore.length === 0) {
     return {
       maxTiB: MAX_EBS_CAPACITY_TIB,
       why: `striped st1 volumes of at most ${MAX_SINGLE_VOLUME_TIB} TiB each`,
       beyond: `Beyond that ${BEYOND_ONE_SERVER}.`,
     };
   }
+  const largest = largestInstanceStore(families);
   return {
-    maxTiB: MAX_INSTANCE_STORE_TIB,
-    why: `the largest instance store, ${LARGEST_INSTANCE_STORE.name}, holds ${formatTiB(MAX_INSTANCE_STORE_TIB)} TiB`,
+    maxTiB: instanceStoreTiB(largest),
+    why: `the largest instance store, ${largest.name}, holds ${formatTiB(instanceStoreTiB(largest))} TiB`,
     // 'auto' never reaches here above its limit: planStorage weighs every backend beyond it.
     beyond: `Beyond that ${BEYOND_ONE_SERVER}.`,
   };
 }
 
-function planInstanceStore(capacityTiB: number): Omit<StoragePlan, 'reason'> {
+/**
+ * The cheapest instance-store type of the generation that holds the capacity (d2: the smallest that does; d3 or d3en:
+ * d3.xlarge up to its 5.4 TiB, then the d3en that holds it, d3en being the cheaper per TiB at every size).
+ */
+function planInstanceStore(capacityTiB: number, families: Families): Omit<StoragePlan, 'reason'> {
   // validateCapacity guarantees the largest type fits.
-  return instanceStorePlan(INSTANCE_STORE_TYPES.find((t) => instanceStoreTiB(t) >= capacityTiB) ?? LARGEST_INSTANCE_STORE);
+  const holding = families.instanceStore.filter((t) => instanceStoreTiB(t) >= capacityTiB);
+  const cheapest = holding.reduce<InstanceTypeSpec | undefined>(
+    (best, t) => (best === undefined || t.onDemandUsdPerHour < best.onDemandUsdPerHour ? t : best), undefined);
+  return instanceStorePlan(cheapest ?? largestInstanceStore(families));
+}
+
+/** The instance-store type of the generation with the most raw capacity. */
+function largestInstanceStore(families: Families): InstanceTypeSpec {
+  return families.instanceStore.reduce((a, b) => (instanceStoreTiB(b) > instanceStoreTiB(a) ? b : a));
+}
+
+/** The note a plan on disks of unpublished throughput carries in its reason ('' for any other plan). */
+function lowerBound(plan: Omit<StoragePlan, 'reason'>): string {
+  if (plan.backend !== 'instance-store' || instanceTypeSpec(plan.instanceType).instanceStore?.throughputBound !== 'lower') return '';
+  return `; its throughput is a ${LOWER_BOUND} (npm run bench:cluster measures the real figure)`;
 }
 
 function instanceStorePlan(spec: InstanceTypeSpec): Omit<StoragePlan, 'reason'> {

@@ -214,6 +214,12 @@ describe('the result', () => {
     expect(report).toMatch(/i-0aaaaaaaaaaaaaaa3\s+FAILED \(Failed\): cluster-bench: ERROR: \/data is not a mount point/);
     expect(report).toMatch(/write MB\/s\s+344\s+250\s+500\s+1\.37/);
     expect(report).toMatch(/read MB\/s\s+687\s+250\s+500\s+2\.75/);
+    expect(report).not.toMatch(/lower bound/);
+  });
+
+  test('the report on a d3/d3en server says its estimate is a lower bound (per-disk throughput unpublished)', () => {
+    const report = formatReport(aggregate('r', RECORDED, { ...ESTIMATE, lowerBound: true }));
+    expect(report).toMatch(/The estimate is a lower bound \(per-disk throughput unpublished\): above 1 is the disks giving more than it;/);
   });
 
   test('arguments: defaults, and bad values named', () => {

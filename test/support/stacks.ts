@@ -65,6 +65,7 @@ export const VARIANTS: { name: string; context: Partial<Record<ContextKey, strin
   { name: 'loginIp=10.0.1.10 clientCidrs=10.0.0.0/16', context: { loginIp: '10.0.1.10', clientCidrs: '10.0.0.0/16' } },
   { name: 'alarmEmail=ops@example.com (an encrypted alarm topic)', context: { alarmEmail: 'ops@example.com' } },
   { name: 'generation=current capacityTiB=10 (m6i)', context: { generation: 'current', capacityTiB: '10' } },
+  { name: 'generation=current capacityTiB=20 (d3en: instance store the platform encrypts)', context: { generation: 'current', capacityTiB: '20' } },
   { name: 'backend=fsx-lustre capacityTiB=12', context: { backend: 'fsx-lustre', capacityTiB: '12' } },
   { name: 'availabilityZone=us-east-1b (a new VPC in one chosen zone)', context: { availabilityZone: 'us-east-1b' } },
   {

@@ -101,7 +101,7 @@ describe('context values (parseContext)', () => {
     ['fsxStorageType=NVME', { backend: 'fsx-lustre', fsxStorageType: 'NVME' }, /fsxStorageType="NVME": allowed is 'SSD' or 'HDD'/],
     ['fsxDataRepositoryPath not s3', { backend: 'fsx-lustre', fsxDataRepositoryPath: 'https://bucket' }, /fsxDataRepositoryPath="https:\/\/bucket": allowed is an S3 path/],
     ['clientMount=no', { clientMount: 'no' }, /clientMount="no": allowed is 'true' or 'false'/],
-    ['generation=latest', { generation: 'latest' }, /generation="latest": allowed is 'previous' \(d2, m4\) or 'current' \(Nitro: m6i with st1\)/],
+    ['generation=latest', { generation: 'latest' }, /generation="latest": allowed is 'previous' \(d2, m4\) or 'current' \(Nitro: m6i with st1, d3 and d3en\)/],
     ['a short VPC id', { vpcId: 'vpc-12345' }, /vpcId="vpc-12345".*vpc-0123456789abcdef0/],
     ['subnetId without vpcId', { subnetId: 'subnet-0123456789abcdef0' }, /subnetId=.*only together with vpcId/],
     ['an upper-case security group id', { clientSecurityGroupId: 'sg-0123456789ABCDEF0' }, /clientSecurityGroupId=.*sg-0123456789abcdef0/],

@@ -84,7 +84,7 @@ describe('clientCeiling: a bad client is refused, naming the field and the value
     [{ nconnect: 17 }, 'client.nconnect must be a whole number from 1 to 16'],
     [{ nconnect: 2.5 }, 'client.nconnect must be a whole number from 1 to 16'],
     [{ nconnect: '4' }, 'client.nconnect must be a whole number from 1 to 16 (the Linux NFS client\'s limit); got "4"'],
-    [{ instanceType: 'c5n.18xlarge' }, /^client\.instanceType must be one of m4\.\{xlarge,.*\}, .*, d2\.\{xlarge,2xlarge,4xlarge,8xlarge\}; got "c5n\.18xlarge"\. For another type give its network baseline as client\.networkGbps$/],
+    [{ instanceType: 'c5n.18xlarge' }, /^client\.instanceType must be one of m4\.\{xlarge,.*\}, .*, d2\.\{xlarge,2xlarge,4xlarge,8xlarge\}, d3\.\{.*\}, d3en\.\{.*\}; got "c5n\.18xlarge"\. For another type give its network baseline as client\.networkGbps$/],
     [{ instanceType: 5 }, 'client.instanceType must be a type the catalogue knows; got 5 (number)'],
     [{ networkGbps: 0 }, 'client.networkGbps must be a number of Gbps greater than 0'],
     [{ networkGbps: Infinity }, 'client.networkGbps must be a number of Gbps greater than 0'],

@@ -132,7 +132,12 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   mountPoint: [{ name: 'another mount point', change: { mountPoint: '/scratch' } }],
   mountRoots: [{ name: 'another set of mount roots', change: { mountRoots: '/data,/projects', mountPoint: '/projects/shared' } }],
   allowHomeMountPoint: [{ name: 'mount under /home', change: { allowHomeMountPoint: 'true', mountPoint: '/home/shared' } }],
-  generation: [{ name: 'current generation (m6i)', change: { generation: 'current' }, backends: ['ebs'] }],
+  generation: [
+    { name: 'current generation (m6i)', change: { generation: 'current' }, backends: ['ebs'] },
+    // d2.xlarge -> d3.xlarge (three disks each): the instance that holds the data changes type, which CloudFormation's
+    // specification marks as a possible replacement; the array's encryption changes too (LUKS2 -> the platform's).
+    { name: 'current generation (d3: the data-holding instance changes type)', change: { generation: 'current' }, backends: ['instance-store'] },
+  ],
   // No row for fsx-lustre: the key is refused there (test/unit/instance-type.test.ts).
   instanceType: [
     { name: 'instance type pinned one size up', change: { instanceType: 'm4.4xlarge' }, backends: ['ebs'] },
@@ -249,7 +254,7 @@ export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
   { name: 'the server in a public subnet', props: { vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC } } },
   { name: 'cluster rename', props: { clusterName: 'other' }, stricter: IDENTITY },
   { name: 'server rename', props: { serverName: 'storage2' }, stricter: IDENTITY },
-  { name: 'current generation', props: { generation: 'current' }, backends: ['ebs'] },
+  { name: 'current generation', props: { generation: 'current' }, backends: EC2 },
   { name: 'SCRATCH_2', props: { fsxLustre: { deploymentType: 'SCRATCH_2' } }, backends: ['fsx-lustre'] },
   { name: 'throughput per TiB 250', props: { fsxLustre: { perUnitStorageThroughput: 250 } }, backends: ['fsx-lustre'] },
   { name: 'an S3 data repository', props: { fsxLustre: { dataRepositoryPath: 's3://hpc-inputs/run1' } }, backends: ['fsx-lustre'] },

@@ -52,6 +52,8 @@ const EBS_TYPES = [
   ...['m7g', 'm6g'].flatMap((f) => sizes(f, ['large', 'xlarge', '2xlarge', '4xlarge', '8xlarge', '12xlarge', '16xlarge'])),
 ];
 const D2_TYPES = sizes('d2', ['xlarge', '2xlarge', '4xlarge', '8xlarge']);
+/** d3 and d3en (EC2 User Guide, storage optimized instances): instance store, whichever generation planned. */
+const D3_TYPES = [...sizes('d3', ['xlarge', '2xlarge', '4xlarge', '8xlarge']), ...sizes('d3en', ['xlarge', '2xlarge', '4xlarge', '6xlarge', '8xlarge', '12xlarge'])];
 const STORE_3TIB = { backend: 'instance-store', capacityTiB: '3' } as const;
 
 const ROWS: Record<ContextKey, Row> = {
@@ -76,18 +78,22 @@ const ROWS: Record<ContextKey, Row> = {
     fixedInvalid: ['latest', 'Current'],
   },
   instanceType: {
-    // The default plan is EBS (5 TiB); instance store at 3 TiB takes every d2 (d2.xlarge holds 6 TB, 5.46 TiB).
-    valid: fc.oneof(fc.constantFrom(...EBS_TYPES), fc.constantFrom(...D2_TYPES).map((t): [string, Context] => [t, STORE_3TIB])),
+    // The default plan is EBS (5 TiB); instance store at 3 TiB takes every d2 (d2.xlarge holds 6 TB, 5.46 TiB) and every
+    // d3 and d3en (d3.xlarge holds 5940 GB, 5.4 TiB).
+    valid: fc.oneof(fc.constantFrom(...EBS_TYPES), fc.constantFrom(...D2_TYPES, ...D3_TYPES).map((t): [string, Context] => [t, STORE_3TIB])),
     invalid: fc.oneof(
-      notOneOf([...EBS_TYPES, ...D2_TYPES]),
-      fc.constantFrom('m7g.medium', 'm6g.metal', 'm6i.32xlarge', 'm5.2xlarge', 'm7i.2xlarge', 'c7g.2xlarge', 'd3.xlarge'),
-      fc.constantFrom(...D2_TYPES),
+      notOneOf([...EBS_TYPES, ...D2_TYPES, ...D3_TYPES]),
+      fc.constantFrom('m7g.medium', 'm6g.metal', 'm6i.32xlarge', 'm5.2xlarge', 'm7i.2xlarge', 'c7g.2xlarge', 'd3.xlarge', 'd3en.24xlarge', 'i3en.xlarge'),
+      fc.constantFrom(...D2_TYPES, ...D3_TYPES),
+      // d3.xlarge holds 5.4 TiB, d3.2xlarge 10.8 TiB.
+      fc.constantFrom('d3.xlarge', 'd3.2xlarge').map((t): [string, Context] => [t, { backend: 'instance-store', capacityTiB: '20' }]),
       fc.constantFrom(...EBS_TYPES).map((t): [string, Context] => [t, STORE_3TIB]),
       fc.constantFrom(...EBS_TYPES, ...D2_TYPES).map((t): [string, Context] => [t, FSX]),
       // d2.2xlarge holds 12 TB (10.9 TiB), d2.4xlarge 24 TB (21.8 TiB).
       fc.constantFrom('d2.xlarge', 'd2.2xlarge', 'd2.4xlarge').map((t): [string, Context] => [t, { backend: 'instance-store', capacityTiB: '30' }]),
     ),
-    fixedValid: ['m7g.2xlarge', 'm4.xlarge', ['m6g.16xlarge', { backend: 'ebs', capacityTiB: '30' }], ['d2.8xlarge', { capacityTiB: '40' }]],
+    fixedValid: ['m7g.2xlarge', 'm4.xlarge', ['m6g.16xlarge', { backend: 'ebs', capacityTiB: '30' }], ['d2.8xlarge', { capacityTiB: '40' }],
+      ['d3en.xlarge', { generation: 'current', capacityTiB: '20' }], ['d3en.12xlarge', { backend: 'instance-store', generation: 'current', capacityTiB: '300' }]],
     fixedInvalid: ['M7G.2XLARGE', 'm7g.medium', 'm5.2xlarge', 'd2.xlarge', ['m7g.2xlarge', FSX], ['m7g.2xlarge', { capacityTiB: '20' }],
       ['d2.4xlarge', { backend: 'instance-store', capacityTiB: '30' }], ['m4.xlarge', { capacityTiB: '100' }]],
   },

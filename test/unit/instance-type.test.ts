@@ -44,12 +44,15 @@ describe('the instanceType context key', () => {
       /^Invalid context value instanceType="m5.2xlarge": allowed is for backend ebs \(auto's choice for capacityTiB=5\) a catalogued type with EBS data volumes: m4\.\{xlarge,.*\}, m6i\.\{large,.*,24xlarge\}, m7i\.\{.*\}, m7g\.\{.*\}, m6g\.\{.*,16xlarge\}, c6in\.\{.*\}/);
   });
 
-  test('instance store takes a d2 whose disks hold the capacity; an EBS type there names backend=ebs', () => {
+  test('instance store takes a d2, d3 or d3en whose disks hold the capacity; an EBS type there names backend=ebs', () => {
     expect(parse({ backend: 'instance-store', capacityTiB: '20', instanceType: 'd2.8xlarge' }).instanceType).toBe('d2.8xlarge');
-    expect(() => parse({ backend: 'instance-store', capacityTiB: '20', instanceType: 'd2.2xlarge' })).toThrow(
-      /^Invalid context value instanceType="d2.2xlarge": allowed is for backend instance-store a d2 whose disks hold capacityTiB=20: d2\.\{4xlarge,8xlarge\}\.$/);
+    // A d3 or d3en too, whichever generation planned (as m6i on an m4 plan); d3.2xlarge's 10.8 TiB do not hold 20.
+    expect(parse({ backend: 'instance-store', capacityTiB: '20', instanceType: 'd3en.xlarge' }).instanceType).toBe('d3en.xlarge');
+    expect(parse({ generation: 'current', capacityTiB: '20', instanceType: 'd3.4xlarge' }).instanceType).toBe('d3.4xlarge');
+    expect(() => parse({ backend: 'instance-store', capacityTiB: '20', instanceType: 'd3.2xlarge' })).toThrow(
+      /^Invalid context value instanceType="d3.2xlarge": allowed is for backend instance-store a d2, d3 or d3en whose disks hold capacityTiB=20: d2\.\{4xlarge,8xlarge\}, d3\.\{4xlarge,8xlarge\}, d3en\.\{xlarge,2xlarge,4xlarge,6xlarge,8xlarge,12xlarge\}\.$/);
     expect(() => parse({ capacityTiB: '20', instanceType: 'm7g.4xlarge' })).toThrow(
-      /instanceType="m7g.4xlarge": allowed is for backend instance-store \(auto's choice for capacityTiB=20\) .*: d2\.\{4xlarge,8xlarge\} \(m7g.4xlarge has no instance store: give backend=ebs for it\)/);
+      /instanceType="m7g.4xlarge": allowed is for backend instance-store \(auto's choice for capacityTiB=20\) .*: d2\.\{4xlarge,8xlarge\}, .*d3en\.\{.*12xlarge\} \(m7g.4xlarge has no instance store: give backend=ebs for it\)/);
   });
 
   test('with throughputMBps, a pinned type must sustain it on the plan\'s disks', () => {
@@ -57,7 +60,10 @@ describe('the instanceType context key', () => {
     expect(() => parse({ backend: 'ebs', capacityTiB: '10', throughputMBps: '400', instanceType: 'm4.xlarge' })).toThrow(
       /^Invalid context value instanceType="m4.xlarge": allowed is a type that sustains throughputMBps=400 on the plan's 1 x st1 10240 GiB \(m4.xlarge sustains 93.75 MB\/s once burst credits are spent\): m4\.\{10xlarge,16xlarge\}, m6i\.\{4xlarge,/);
     expect(() => parse({ backend: 'instance-store', capacityTiB: '3', throughputMBps: '500', instanceType: 'd2.xlarge' })).toThrow(
-      /allowed is a type that sustains throughputMBps=500 on the plan's instance-store disks \(d2.xlarge sustains 156.25 MB\/s\): d2\.\{4xlarge,8xlarge\}\.$/);
+      /allowed is a type that sustains throughputMBps=500 on the plan's instance-store disks \(d2.xlarge sustains 156.25 MB\/s\): d2\.\{4xlarge,8xlarge\}, d3\.\{2xlarge,4xlarge,8xlarge\}, d3en\.\{2xlarge,4xlarge,6xlarge,8xlarge,12xlarge\}\.$/);
+    // d3en.xlarge's lower bound, 2 x 129.17 MB/s (write), is short of 500.
+    expect(() => parse({ backend: 'instance-store', capacityTiB: '3', throughputMBps: '500', instanceType: 'd3en.xlarge' })).toThrow(
+      /\(d3en.xlarge sustains 258.33 MB\/s\)/);
   });
 
   test('fsx-lustre refuses it: a file system has no instance', () => {
@@ -111,8 +117,13 @@ describe('the stop/start warning of an automatic instance type', () => {
     // Growth past 16 TiB leaves EBS on auto and needs a second volume on ebs (both refused by the guard): no next type.
     expect(instanceTypeTier({ capacityTiB: 12 })).toEqual({ instanceType: 'm4.10xlarge', minGiB: 10241, maxGiB: 16384, nextInstanceType: undefined });
     expect(instanceTypeTier({ capacityTiB: 12, backend: 'ebs' })?.nextInstanceType).toBeUndefined();
-    // Instance store: a type change loses the data, which the guard refuses; no tier.
+    // Instance store: a type change loses the data, which the guard refuses; no tier, d3 and d3en alike.
     expect(instanceTypeTier({ capacityTiB: 3, backend: 'instance-store' })).toBeUndefined();
+    expect(instanceTypeTier({ capacityTiB: 3, backend: 'instance-store', generation: 'current' })).toBeUndefined();
+    expect(instanceTypeTier({ capacityTiB: 20, generation: 'current' })).toBeUndefined();
+    // Generation current: growth past 16 TiB leaves EBS for a d3en (a backend change, refused by the guard): no next type.
+    expect(instanceTypeTier({ capacityTiB: 16, generation: 'current' })).toMatchObject({ maxGiB: 16384, nextInstanceType: undefined });
+    expect(planStorage({ capacityTiB: 16384 / 1024 + 1 / 1024, generation: 'current' }).instanceType).toBe('d3en.xlarge');
   });
 
   test.each<[string, StorageRequest]>([

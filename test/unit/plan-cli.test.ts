@@ -179,7 +179,7 @@ describe('npm run plan: options', () => {
     [['100', 'ebs'], /capacityTiB must be .* at most 48 for backend 'ebs'/],
     [['40', '--volumes', '2'], /capacityTiB 40 does not fit in dataVolumeCount 2 st1 volume\(s\)/],
     [['10', 'ebs', '--throughput', '5000'], /throughputMBps 5000 is more than any single ebs server sustains for 10 TiB/],
-    [['5', 'instance-store', '--generation', 'current'], /backend 'instance-store' with generation 'current' \(d3, d3en\) is not offered yet/],
+    [['306', 'instance-store', '--generation', 'current'], /capacityTiB must be .* at most 305\.15 for backend 'instance-store' \(the largest instance store, d3en\.12xlarge, holds 305\.15 TiB\)/],
   ])('refused by the planner %j: exit 1, its message, no usage line', (args, message) => {
     const run = plan(...args);
     expect([run.status, run.stdout]).toEqual([1, '']);

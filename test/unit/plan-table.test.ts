@@ -1,7 +1,10 @@
 import * as fc from 'fast-check';
 import * as fs from 'fs';
 import * as path from 'path';
-import { Backend, DataVolumePlan, Generation, StoragePlan, bestPlanOf, compareBackends, formatBackendComparison, formatPlanTable, planStorage } from '../../lib/sizing';
+import {
+  Backend, CURRENT_INSTANCE_STORE_TYPES, DataVolumePlan, Generation, StoragePlan, bestPlanOf, compareBackends, estimateThroughput, formatBackendComparison,
+  formatPlanTable, instanceStoreTiB, instanceTypeSpec, planStorage,
+} from '../../lib/sizing';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -50,6 +53,9 @@ describe('formatPlanTable', () => {
   test('striped EBS and instance-store plans say so', () => {
     expect(formatPlanTable(planStorage({ capacityTiB: 30, backend: 'ebs' }))).toMatch(/volumes +2 x st1 \(15360 GiB, 15360 GiB\), striped/);
     expect(formatPlanTable(planStorage({ capacityTiB: 20 }))).toMatch(/disks +12 x 2 TB instance-store HDD, striped \(lost on stop\/terminate\)/);
+    // d3en's disks are 13980 GB, d3's 1980 GB (EC2 User Guide, instance store table).
+    expect(formatPlanTable(planStorage({ capacityTiB: 20, generation: 'current' }))).toMatch(/disks +2 x 13\.98 TB instance-store HDD, striped/);
+    expect(formatPlanTable(planStorage({ capacityTiB: 3, backend: 'instance-store', generation: 'current' }))).toMatch(/disks +3 x 1\.98 TB instance-store HDD/);
   });
 });
 
@@ -212,7 +218,9 @@ describe("the README's generation comparison", () => {
       ? `FSx ${p.instanceType} ${p.fsxLustre?.storageCapacityGiB} GiB`
       : p.backend === 'ebs' ? `${p.instanceType}, ${p.dataVolumes.length} x ${volume(p.dataVolumes[0])}` : `${p.instanceType}, ${p.instanceStoreDisks} HDD`;
     const t = p.throughput;
-    return `${what}: ${Math.round(Math.min(t.baselineReadMBps, t.baselineWriteMBps))} / ${Math.round(Math.min(t.burstReadMBps, t.burstWriteMBps))} MB/s, $${Math.round(p.monthlyCostUsd)}`;
+    // d3/d3en: a lower bound (per-disk throughput unpublished), and the README says so.
+    const atLeast = t.limitedBy.endsWith('lower bound: per-disk throughput unpublished') ? 'at least ' : '';
+    return `${what}: ${atLeast}${Math.round(Math.min(t.baselineReadMBps, t.baselineWriteMBps))} / ${Math.round(Math.min(t.burstReadMBps, t.burstWriteMBps))} MB/s, $${Math.round(p.monthlyCostUsd)}`;
   };
 
   test('has the rows the issue asks for: 2, 5, 10, 16, 20 and 40 TiB', () => {
@@ -228,5 +236,32 @@ describe("the README's generation comparison", () => {
     const plan = planStorage({ capacityTiB: 48, backend: 'ebs', generation: 'current' });
     expect([plan.instanceType, plan.throughput.baselineReadMBps]).toEqual(['m6i.12xlarge', 1572.86]);
     expect(readme).toContain('sustains about 1.57 GB/s (three 16 TiB st1 volumes on\nm6i.12xlarge');
+  });
+});
+
+describe("the README's d3 and d3en table (a lower bound)", () => {
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const header = '| instance | disks (GB each) | raw TiB (rounded down) | network baseline / burst Gbps | read / write MB/s, at least | $/month |';
+  const rows = readme.slice(readme.indexOf(header)).split('\n\n')[0].split('\n').slice(2).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+
+  test('one row per d3 and d3en size', () => {
+    expect(readme).toContain(header);
+    expect(rows.map((r) => r[0])).toEqual(CURRENT_INSTANCE_STORE_TYPES.map((t) => t.name));
+  });
+
+  test.each(rows.map((r) => [r[0], r] as [string, string[]]))('%s agrees with the catalogue and the planner', (name, row) => {
+    const spec = instanceTypeSpec(name);
+    const e = estimateThroughput(name);
+    const burst = spec.networkBurstGbps !== undefined && spec.networkBurstGbps > spec.networkBaselineGbps ? ` / ${spec.networkBurstGbps}` : '';
+    expect(row).toEqual([
+      name,
+      `${spec.instanceStore?.disks} x ${(spec.instanceStore?.diskBytes ?? 0) / 1e9}`,
+      String(Math.floor(instanceStoreTiB(spec) * 10) / 10),
+      `${spec.networkBaselineGbps}${burst}`,
+      // "(network)": the network baseline binds both read and write, so the disks' bound does not show.
+      `${Math.round(e.readMBps)} / ${Math.round(e.writeMBps)}${/^network baseline/.test(e.limitedBy) ? ' (network)' : ''}`,
+      String(Math.round(spec.onDemandUsdPerHour * 730)),
+    ]);
+    expect(e.limitedBy).toMatch(/lower bound: per-disk throughput unpublished$/);
   });
 });

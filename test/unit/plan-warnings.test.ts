@@ -87,7 +87,7 @@ describe('a warning when the deployed capacity is more than 10 % above the reque
     expect(text).not.toContain('Ask for');
     // An override the catalogue does not know is left to the backend's own refusal.
     expect(() => serverStack({ capacityTiB: 20, instanceType: new ec2.InstanceType('d3.xlarge') }))
-      .toThrow(/^instanceType: for 20 TiB on the instance-store backend it must be one of d2\.4xlarge, d2\.8xlarge, got 'd3\.xlarge'/);
+      .toThrow(/^instanceType: for 20 TiB on the instance-store backend it must be one of d2\.4xlarge, d2\.8xlarge, d3\.4xlarge, .*d3en\.12xlarge, got 'd3\.xlarge'/);
   });
 
   test('the construct and the app warn on the FSx for Lustre file system they build', () => {

@@ -10,6 +10,27 @@ const D2_RAW_TIB = {
   'd2.4xlarge': 24e12 / TIB,
   'd2.8xlarge': 48e12 / TIB,
 };
+/**
+ * d3 and d3en, typed from the EC2 User Guide (instance store table: disks x GB, decimal; storage optimized
+ * instances: network baseline Gbps) and the AWS Price List (us-east-1, $/h), as docs/sources/d3.md quotes them.
+ */
+const D3: { [name: string]: { disks: number; diskGB: number; networkGbps: number; usdPerHour: number } } = {
+  'd3.xlarge': { disks: 3, diskGB: 1980, networkGbps: 3, usdPerHour: 0.499 },
+  'd3.2xlarge': { disks: 6, diskGB: 1980, networkGbps: 6, usdPerHour: 0.999 },
+  'd3.4xlarge': { disks: 12, diskGB: 1980, networkGbps: 12.5, usdPerHour: 1.998 },
+  'd3.8xlarge': { disks: 24, diskGB: 1980, networkGbps: 25, usdPerHour: 3.99552 },
+  'd3en.xlarge': { disks: 2, diskGB: 13980, networkGbps: 6, usdPerHour: 0.526 },
+  'd3en.2xlarge': { disks: 4, diskGB: 13980, networkGbps: 12.5, usdPerHour: 1.051 },
+  'd3en.4xlarge': { disks: 8, diskGB: 13980, networkGbps: 25, usdPerHour: 2.103 },
+  'd3en.6xlarge': { disks: 12, diskGB: 13980, networkGbps: 40, usdPerHour: 3.154 },
+  'd3en.8xlarge': { disks: 16, diskGB: 13980, networkGbps: 50, usdPerHour: 4.20576 },
+  'd3en.12xlarge': { disks: 24, diskGB: 13980, networkGbps: 75, usdPerHour: 6.30864 },
+};
+const d3RawTiB = (name: string) => (D3[name].disks * D3[name].diskGB * 1e9) / TIB;
+/** The lower bound of a d3/d3en, MB/s sustained: each disk at d2's 3.1 GB/s / 24 (write, the lesser), under the network. */
+const d3SustainedMBps = (name: string) => Math.min((D3[name].disks * 3100) / 24, (D3[name].networkGbps * 1e9) / 8 / 1e6);
+const d3MonthlyUsd = (name: string) => Math.round(D3[name].usdPerHour * 730 * 100) / 100;
+const LOWER_BOUND = 'lower bound: per-disk throughput unpublished';
 /** The next double above x: the smallest request that no longer fits a limit of exactly x. */
 const above = (x: number) => x * (1 + 2 ** -52);
 
@@ -189,6 +210,8 @@ describe('planStorage: properties over every valid request', () => {
     request('ebs', 48),
     request('instance-store', D2_RAW_TIB['d2.8xlarge']),
   );
+  /** Instance store of the current generation: d3 and d3en, up to d3en.12xlarge. */
+  const currentStore = request('instance-store', d3RawTiB('d3en.12xlarge')).map((r) => ({ ...r, generation: 'current' as const }));
 
   test('raw capacity is never less than asked; the disks match the backend', () => {
     fc.assert(
@@ -210,6 +233,22 @@ describe('planStorage: properties over every valid request', () => {
     );
   });
 
+  test('current generation, instance store: a d3 or d3en, the cheapest that holds the request, its disks, its bound', () => {
+    fc.assert(
+      fc.property(currentStore, (req) => {
+        const plan = planStorage(req);
+        const holding = Object.keys(D3).filter((t) => d3RawTiB(t) >= req.capacityTiB);
+        const cheapest = Math.min(...holding.map(d3MonthlyUsd));
+        expect(plan.instanceType).toMatch(/^d3(en)?\./);
+        expect(plan.monthlyCostUsd).toBeCloseTo(cheapest, 2);
+        expect(plan.rawCapacityTiB).toBeGreaterThanOrEqual(req.capacityTiB);
+        expect(plan.rawCapacityTiB).toBeCloseTo(d3RawTiB(plan.instanceType), 9);
+        expect(plan).toMatchObject({ backend: 'instance-store', dataVolumes: [], instanceStoreDisks: D3[plan.instanceType].disks });
+        expect(plan.reason).toContain(LOWER_BOUND);
+      }),
+    );
+  });
+
   test('EBS volumes: the fewest that hold the request, equal, whole GiB within st1 limits, under 1 GiB spare each', () => {
     fc.assert(
       fc.property(request('ebs', 48), (req) => {
@@ -225,21 +264,24 @@ describe('planStorage: properties over every valid request', () => {
   });
 
   test('the throughput in a plan is estimateThroughput() of its instance type and volumes', () => {
+    const currentAuto = request('auto', 305).map((r) => ({ ...r, generation: 'current' as const }));
     fc.assert(
-      fc.property(anyRequest, (req) => {
+      fc.property(fc.oneof(anyRequest, currentStore, currentAuto), (req) => {
         const plan = planStorage(req);
         const volumes = plan.backend === 'ebs' ? plan.dataVolumes : undefined;
+        if (plan.backend === 'fsx-lustre') return; // no instance: its estimate is the file system's (fsx-lustre.test.ts)
         expect(plan.throughput).toEqual(estimateThroughput(plan.instanceType, volumes));
       }),
     );
   });
 
-  test.each(['ebs', 'instance-store'] as const)(
-    "with backend '%s', asking for more never costs less",
-    (backend) => {
-      const max = backend === 'ebs' ? 48 : D2_RAW_TIB['d2.8xlarge'];
+  test.each([['ebs', 'previous'], ['instance-store', 'previous'], ['instance-store', 'current']] as const)(
+    "with backend '%s', generation %s, asking for more never costs less",
+    (backend, generation) => {
+      const max = backend === 'ebs' ? 48 : generation === 'current' ? d3RawTiB('d3en.12xlarge') : D2_RAW_TIB['d2.8xlarge'];
+      const req = request(backend, max).map((r) => ({ ...r, generation }));
       fc.assert(
-        fc.property(request(backend, max), request(backend, max), (a, b) => {
+        fc.property(req, req, (a, b) => {
           const [small, large] = a.capacityTiB <= b.capacityTiB ? [a, b] : [b, a];
           expect(planStorage(large).monthlyCostUsd).toBeGreaterThanOrEqual(planStorage(small).monthlyCostUsd);
         }),
@@ -460,8 +502,11 @@ describe('planStorage: generation current (Nitro: m6i with st1)', () => {
   });
 
   test.each<[object, RegExp]>([
-    [{ capacityTiB: 5, generation: 'next' }, /^generation must be 'previous' \(d2, m4\) or 'current' \(Nitro: m6i, m7i and the network-optimized types\); got "next"/],
-    [{ capacityTiB: 20, backend: 'instance-store', generation: 'current' }, /^backend 'instance-store' with generation 'current' \(d3, d3en\) is not offered yet/],
+    [{ capacityTiB: 5, generation: 'next' }, /^generation must be 'previous' \(d2, m4\) or 'current' \(Nitro: m6i, m7i, the network-optimized types, d3, d3en\); got "next"/],
+    [
+      { capacityTiB: 305.16, backend: 'instance-store', generation: 'current' },
+      /^capacityTiB must be a number greater than 0 and at most 305\.15 for backend 'instance-store' \(the largest instance store, d3en\.12xlarge, holds 305\.15 TiB\); got 305\.16\. .*FSx for Lustre/,
+    ],
   ])('%j is refused naming the field', (request, message) => {
     expect(() => planStorage(request as never)).toThrow(message);
   });
@@ -471,5 +516,88 @@ describe('planStorage: generation current (Nitro: m6i with st1)', () => {
     expect(plan).toMatchObject({ instanceType: 'm6i.2xlarge', monthlyCostUsd: 510.72 });
     expect(plan.throughput.baselineReadMBps).toBeCloseTo(209.72, 2);
     expect(plan.reason).toMatch(/; instanceType m6i\.2xlarge as asked \(the planner chose m4\.2xlarge\)$/);
+  });
+});
+
+describe('planStorage: generation current, instance store (d3, d3en: a lower bound on unpublished disks)', () => {
+  test('20 TiB, auto: beyond one st1 volume, the cheapest plan of every backend is a d3en.xlarge, labelled a lower bound', () => {
+    // d3en.xlarge: 2 x 13980 GB = 25.43 TiB for 0.526 x 730 = $383.98, under FSx HDD 12 (24000 GiB x $0.025 = $600)
+    // and any st1 stripe of 20 TiB (20480 GiB x $0.045 = $921.60 before the instance).
+    const plan = planStorage({ capacityTiB: 20, generation: 'current' });
+    expect(plan).toMatchObject({ backend: 'instance-store', instanceType: 'd3en.xlarge', instanceStoreDisks: 2, dataVolumes: [] });
+    expect(plan.rawCapacityTiB).toBeCloseTo(d3RawTiB('d3en.xlarge'), 9);
+    expect(plan.monthlyCostUsd).toBeCloseTo(d3MonthlyUsd('d3en.xlarge'), 2);
+    expect(plan.reason).toMatch(/^the cheapest plan that holds 20 TiB \(generation current: more than one st1 volume holds \(16 TiB\)\)/);
+    expect(plan.reason).toContain(LOWER_BOUND);
+    expect(plan.reason).toContain('npm run bench:cluster');
+    expect(plan.throughput.limitedBy).toContain(LOWER_BOUND);
+    expect(Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps)).toBeCloseTo(d3SustainedMBps('d3en.xlarge'), 2);
+  });
+
+  test('300 TiB on backend instance-store: d3en.12xlarge, the largest (305.15 TiB), planned and labelled', () => {
+    const plan = planStorage({ capacityTiB: 300, backend: 'instance-store', generation: 'current' });
+    expect(plan).toMatchObject({ backend: 'instance-store', instanceType: 'd3en.12xlarge', instanceStoreDisks: 24 });
+    expect(plan.reason).toBe('backend instance-store, generation current: the cheapest d3 or d3en that holds the capacity; ' +
+      `its throughput is a ${LOWER_BOUND} (npm run bench:cluster measures the real figure)`);
+    // The largest is planned, not refused.
+    expect(planStorage({ capacityTiB: d3RawTiB('d3en.12xlarge'), backend: 'instance-store', generation: 'current' }).instanceType).toBe('d3en.12xlarge');
+  });
+
+  test.each([
+    // [TiB, type]: d3.xlarge ($364.27) up to its 5.40 TiB; above, d3en.xlarge ($383.98) is cheaper than d3.2xlarge ($729.27).
+    [1, 'd3.xlarge'],
+    [d3RawTiB('d3.xlarge'), 'd3.xlarge'],
+    [above(d3RawTiB('d3.xlarge')), 'd3en.xlarge'],
+    [above(d3RawTiB('d3en.xlarge')), 'd3en.2xlarge'],
+    [100, 'd3en.4xlarge'],
+    [150, 'd3en.6xlarge'],
+    [200, 'd3en.8xlarge'],
+  ] as [number, string][])('backend instance-store, %p TiB: %s, the cheapest that holds it', (capacityTiB, instanceType) => {
+    expect(planStorage({ capacityTiB, backend: 'instance-store', generation: 'current' }).instanceType).toBe(instanceType);
+  });
+
+  test('a throughput on backend instance-store takes a d3 with more disks per TiB: 20 TiB at 1500 MB/s is d3.4xlarge', () => {
+    // d3en.xlarge sustains 258 MB/s; of those that sustain 1500 (lower bound), d3.4xlarge is the cheapest: 12 disks x
+    // 129.17 = 1550 MB/s write under its 1562.5 MB/s network, $1458.54, under d3en.6xlarge's $2302.42.
+    const plan = planStorage({ capacityTiB: 20, backend: 'instance-store', generation: 'current', throughputMBps: 1500 });
+    expect(plan.instanceType).toBe('d3.4xlarge');
+    expect(plan.monthlyCostUsd).toBeCloseTo(d3MonthlyUsd('d3.4xlarge'), 2);
+    expect(plan.reason).toContain(LOWER_BOUND);
+  });
+
+  test('property: current generation, any capacity and throughput: no d3, d3en or FSx plan that sustains it costs less', () => {
+    // d3/d3en enumerated here from the typed figures; FSx's persistent options as in the previous-generation property
+    // (AWS's per-TiB figures and prices). The EBS half is left to its own tests.
+    const all: { capacityTiB: number; sustained: number; cost: number }[] = Object.keys(D3).map((t) => ({
+      capacityTiB: d3RawTiB(t), sustained: d3SustainedMBps(t), cost: d3MonthlyUsd(t),
+    }));
+    const fsx: [number, number, number[], number][] = [
+      [50, 0.14, [1200], 2400], [100, 0.19, [1200], 2400], [200, 0.29, [1200], 2400], [12, 0.025, [], 6000], [40, 0.083, [], 1800],
+      [125, 0.145, [1200], 2400], [250, 0.21, [1200], 2400], [500, 0.34, [1200], 2400], [1000, 0.6, [1200], 2400],
+    ];
+    for (const [perTiB, usd, first, step] of fsx) {
+      for (const gib of [...first, ...Array.from({ length: Math.floor((400 * 1024) / step) }, (_, i) => (i + 1) * step)]) {
+        all.push({ capacityTiB: gib / 1024, sustained: Math.round(((perTiB * gib) / 1024) * 100) / 100, cost: Math.round(gib * usd * 100) / 100 });
+      }
+    }
+    fc.assert(
+      fc.property(fc.double({ min: 0.5, max: 305, noNaN: true }), fc.option(fc.integer({ min: 50, max: 4000 })), (capacityTiB, mbps) => {
+        const plan = planStorage({ capacityTiB, generation: 'current', throughputMBps: mbps ?? undefined });
+        const sustained = Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps);
+        expect(sustained).toBeGreaterThanOrEqual(mbps ?? 0);
+        expect(plan.rawCapacityTiB).toBeGreaterThanOrEqual(capacityTiB);
+        if (plan.reason.startsWith('the cheapest plan')) {
+          const cheaper = all.filter((p) => p.capacityTiB >= capacityTiB && p.sustained >= (mbps ?? 0) && p.cost < plan.monthlyCostUsd - 0.01);
+          expect(cheaper).toEqual([]);
+        }
+        // A d3/d3en plan says its figure is a lower bound, and never claims more than the bound.
+        if (/^d3/.test(plan.instanceType)) {
+          expect(plan.reason).toContain(LOWER_BOUND);
+          expect(plan.throughput.limitedBy).toContain(LOWER_BOUND);
+          expect(sustained).toBeCloseTo(d3SustainedMBps(plan.instanceType), 2);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -12,6 +12,10 @@ describe('template snapshots', () => {
     expect(Template.fromStack(appStack({ capacityTiB: '20' })).toJSON()).toMatchSnapshot();
   });
 
+  test('instance-store backend, generation current (20 TiB on d3en.xlarge: NVMe HDDs the platform encrypts)', () => {
+    expect(Template.fromStack(appStack({ generation: 'current', capacityTiB: '20' })).toJSON()).toMatchSnapshot();
+  });
+
   test('fsx-lustre backend (12 TiB: PERSISTENT_2 SSD 125, 14400 GiB)', () => {
     expect(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '12' })).toJSON()).toMatchSnapshot();
   });

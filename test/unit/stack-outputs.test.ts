@@ -86,6 +86,15 @@ describe('PlanSummary: the planner\'s sustained and burst figures, not only the 
       '625 MB/s write (limited by network baseline of d2.4xlarge (5 Gbps)); ~$2015/month on demand');
   });
 
+  test('d3/d3en: the figures named a lower bound, in the summary and in the estimate npm run bench:cluster reads', () => {
+    const { values } = described({ generation: 'current', capacityTiB: '20' });
+    expect(values.PlanSummary).toMatch(/^instance-store on d3en\.xlarge, 2 x instance-store HDD, 25\.43 TiB raw; .*lower bound: per-disk throughput unpublished\)/);
+    expect(JSON.parse(String(values.BenchEstimate))).toMatchObject({ sustainedWriteMBps: 258.33, sustainedReadMBps: 291.67, lowerBound: true });
+    // Published limits (d2, EBS): no such field, the output as it was.
+    expect(JSON.parse(String(described({ capacityTiB: '20' }).values.BenchEstimate))).not.toHaveProperty('lowerBound');
+    expect(JSON.parse(String(described({ capacityTiB: '5' }).values.BenchEstimate))).not.toHaveProperty('lowerBound');
+  });
+
   test('FSx for Lustre: the designed baseline and burst (its 1 TB figure is the baseline: burst credits are unpublished)', () => {
     const plan = planStorage({ capacityTiB: 12, backend: 'fsx-lustre' });
     expect(planSummary(plan)).toBe(

@@ -618,7 +618,7 @@ describe('instance store', () => {
     const mappings = Object.values(template.findResources('AWS::EC2::Instance'))[0].Properties.BlockDeviceMappings;
     expect(mappings.filter((m: { VirtualName?: string }) => m.VirtualName)).toHaveLength(24);
     expect(() => serverStack({ capacityTiB: 20, instanceType: new ec2.InstanceType('d2.2xlarge') }))
-      .toThrow(/instanceType: for 20 TiB on the instance-store backend it must be one of d2.4xlarge, d2.8xlarge, got 'd2.2xlarge'/);
+      .toThrow(/instanceType: for 20 TiB on the instance-store backend it must be one of d2.4xlarge, d2.8xlarge, d3.4xlarge, .*, got 'd2.2xlarge'/);
   });
 });
 
@@ -657,6 +657,75 @@ describe('instance-store encryption (LUKS2 on the array, d2 by default)', () => 
   test('the context key reaches the server', () => {
     const stack = appStack({ capacityTiB: '20', encryptInstanceStore: 'false' });
     expect(settingOf(Template.fromStack(stack), 'STORAGE_ENCRYPTION')).toBe("STORAGE_ENCRYPTION='none'");
+  });
+});
+
+describe('instance store, generation current (d3, d3en: NVMe HDDs the platform encrypts)', () => {
+  const guardOf = (template: Template): Record<string, unknown> =>
+    Object.values(template.findResources('Custom::StorageServerUpdateGuard'))[0].Properties;
+  const instanceOf = (t: Template) => Object.values(t.findResources('AWS::EC2::Instance'))[0].Properties;
+  /** The agent configuration the apply document writes (its here-document), as written. */
+  const agentConfigOf = (t: Template): string => {
+    const command = applyCommandOf(t).split('\\n');
+    const end = command.findIndex((l) => l.includes('/etc/storage-server/cloudwatch-agent.json') && l.startsWith('chmod'));
+    const start = command.lastIndexOf("cat >\\\"$tmp\\\" <<'STORAGE_BOOTSTRAP_EOF'", end);
+    return command.slice(start + 1, end - 1).join('\n').replace(/\\"/g, '"');
+  };
+  const agentDisksOf = (t: Template): string[] => JSON.parse(agentConfigOf(t)).metrics.metrics_collected.diskio.resources;
+  const ec26 = (props: Partial<StorageServerProps>): string[] =>
+    nagFindings((app) => {
+      const stack = new Stack(app, 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
+      new StorageServer(stack, 'Storage', { vpc: new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 }), ...props });
+    }).filter((f) => f.ruleId === 'AwsSolutions-EC26').map((f) => f.resource);
+
+  test('-c generation=current -c capacityTiB=20: a d3en.xlarge, its 2 disks counted for the bootstrap, no dm-crypt', () => {
+    const t = Template.fromStack(appStack({ generation: 'current', capacityTiB: '20' }));
+    expect(instanceOf(t).InstanceType).toBe('d3en.xlarge');
+    t.resourceCountIs('AWS::EC2::Volume', 0);
+    // The bootstrap waits for as many NVMe instance-store disks as the settings name (lib/scripts/storage-bootstrap.sh).
+    expect(settingOf(t, 'STORAGE_BACKEND')).toBe("STORAGE_BACKEND='instance-store'");
+    expect(settingOf(t, 'STORAGE_INSTANCE_STORE_DEVICES')).toBe("STORAGE_INSTANCE_STORE_DEVICES='/dev/sdb /dev/sdc'");
+    // Encrypted by the platform (XTS-AES-256): the server adds no LUKS, the guard records none.
+    expect(settingOf(t, 'STORAGE_ENCRYPTION')).toBe("STORAGE_ENCRYPTION='none'");
+    expect(guardOf(t)).not.toHaveProperty('InstanceStoreEncryption');
+    expect(guardOf(t)).toHaveProperty('InstanceStoreType', 'd3en.xlarge');
+    // The agent watches the NVMe disks by their kernel names: the root volume and the 2 disks, in whatever order.
+    expect(agentDisksOf(t)).toEqual(['nvme0n1', 'nvme1n1', 'nvme2n1']);
+    expect(agentConfigErrors(agentConfigOf(t))).toEqual([]);
+  });
+
+  test('no acknowledgement of unencrypted disks is needed: cdk-nag EC26 is satisfied without encryptInstanceStore', () => {
+    expect(ec26({ capacityTiB: 20, generation: 'current' })).toEqual([]);
+    // The same server on d2 without its LUKS is reported: the acknowledgement rests on the platform's encryption.
+    expect(ec26({ capacityTiB: 20, encryptInstanceStore: false })).toHaveLength(1);
+  });
+
+  test('d3en.12xlarge (300 TiB): its 24 disks named, and nothing attached beyond the root volume and the two interfaces', () => {
+    // d3.8xlarge and d3en.12xlarge allow three attachments including the root volume (EC2 User Guide): the root volume,
+    // the primary interface and the stable one the server attaches to itself.
+    const { template: t } = serverStack({ capacityTiB: 300, backend: 'instance-store', generation: 'current' });
+    const instance = instanceOf(t);
+    expect(instance.InstanceType).toBe('d3en.12xlarge');
+    const mappings: { Ebs?: unknown; VirtualName?: string }[] = instance.BlockDeviceMappings;
+    expect(mappings.filter((m) => m.Ebs)).toHaveLength(1);
+    expect(mappings.filter((m) => m.VirtualName)).toHaveLength(24);
+    expect(instance).not.toHaveProperty('NetworkInterfaces');
+    t.resourceCountIs('AWS::EC2::NetworkInterface', 1);
+    for (const type of ['AWS::EC2::Volume', 'AWS::EC2::VolumeAttachment', 'AWS::EC2::NetworkInterfaceAttachment']) t.resourceCountIs(type, 0);
+    expect(settingOf(t, 'STORAGE_INSTANCE_STORE_DEVICES').split(' ')).toHaveLength(24);
+    expect(settingOf(t, 'STORAGE_ENCRYPTION')).toBe("STORAGE_ENCRYPTION='none'");
+    // What the server attaches itself at boot (storage-attach): its stable interface, and no EBS volume.
+    expect(settingOf(t, 'STORAGE_EBS_VOLUMES')).toBe("STORAGE_EBS_VOLUMES=''");
+    expect(settingOf(t, 'STORAGE_NETWORK_INTERFACE')).toMatch(/^STORAGE_NETWORK_INTERFACE='.+'$/);
+  });
+
+  test('an instanceType override may name a d3 or d3en that holds the capacity, whichever generation planned', () => {
+    const { template } = serverStack({ capacityTiB: 20, backend: 'instance-store', instanceType: new ec2.InstanceType('d3.4xlarge') });
+    expect(instanceOf(template).InstanceType).toBe('d3.4xlarge');
+    expect(settingOf(template, 'STORAGE_INSTANCE_STORE_DEVICES').split(' ')).toHaveLength(12);
+    expect(settingOf(template, 'STORAGE_ENCRYPTION')).toBe("STORAGE_ENCRYPTION='none'");
+    expect(() => serverStack({ capacityTiB: 20, instanceType: new ec2.InstanceType('d3.2xlarge') }))
+      .toThrow(/^instanceType: for 20 TiB on the instance-store backend it must be one of d2\.4xlarge, d2\.8xlarge, d3\.4xlarge, d3\.8xlarge, d3en\.xlarge, .*d3en\.12xlarge, got 'd3\.2xlarge'/);
   });
 });
 

@@ -40,6 +40,50 @@ describe('estimateThroughput: instance store (d2)', () => {
   });
 });
 
+describe('estimateThroughput: instance store (d3, d3en): a lower bound', () => {
+  // AWS publishes no disk throughput for d3 or d3en (docs/sources/d3.md): each disk counts at d2's published figure,
+  // 3.5 / 3.1 GB/s over d2.8xlarge's 24 disks, under the network. Disk counts (EC2 User Guide, instance store table)
+  // and network baseline / burst, Gbps (EC2 User Guide, storage optimized instances), typed here.
+  const D2_READ = 3500 / 24;
+  const D2_WRITE = 3100 / 24;
+  const D3: [string, number, number, number][] = [
+    ['d3.xlarge', 3, 3, 15], ['d3.2xlarge', 6, 6, 15], ['d3.4xlarge', 12, 12.5, 15], ['d3.8xlarge', 24, 25, 25],
+    ['d3en.xlarge', 2, 6, 25], ['d3en.2xlarge', 4, 12.5, 25], ['d3en.4xlarge', 8, 25, 25], ['d3en.6xlarge', 12, 40, 40],
+    ['d3en.8xlarge', 16, 50, 50], ['d3en.12xlarge', 24, 75, 75],
+  ];
+  const mbps = (gbps: number) => (gbps * 1e9) / 8 / 1e6;
+
+  test.each(D3)('%s: %p disks at d2\'s figure under a %p Gbps network baseline', (instanceType, disks, baseline, burst) => {
+    const e = estimateThroughput(instanceType);
+    const read = Math.min(disks * D2_READ, mbps(baseline));
+    const write = Math.min(disks * D2_WRITE, mbps(baseline));
+    for (const key of ['readMBps', 'baselineReadMBps'] as const) expect(e[key]).toBeCloseTo(read, 2);
+    for (const key of ['writeMBps', 'baselineWriteMBps'] as const) expect(e[key]).toBeCloseTo(write, 2);
+    // The network's burst (on credits, for an unpublished time) only in the burst figure; the disks never burst.
+    expect(e.burstReadMBps).toBeCloseTo(Math.min(disks * D2_READ, mbps(burst)), 2);
+    expect(e.burstWriteMBps).toBeCloseTo(Math.min(disks * D2_WRITE, mbps(burst)), 2);
+    expect(e.limitedBy).toMatch(/; lower bound: per-disk throughput unpublished$/);
+    // Never more than the bound: the disks at d2's figure, nor (but for burst) the network baseline.
+    for (const key of ['readMBps', 'baselineReadMBps', 'burstReadMBps'] as const) expect(e[key]).toBeLessThanOrEqual(disks * D2_READ + 0.005);
+    for (const key of ['writeMBps', 'baselineWriteMBps', 'burstWriteMBps'] as const) expect(e[key]).toBeLessThanOrEqual(disks * D2_WRITE + 0.005);
+    for (const key of ['readMBps', 'writeMBps', 'baselineReadMBps', 'baselineWriteMBps'] as const) {
+      expect(e[key]).toBeLessThanOrEqual(mbps(baseline) + 0.005);
+    }
+  });
+
+  test('limitedBy names the binding limit with the bound: d3.xlarge is network-bound, d3en.xlarge disk-bound', () => {
+    // d3.xlarge: 3 disks give 437.5 / 387.5 MB/s, over its 3 Gbps (375 MB/s) baseline.
+    expect(estimateThroughput('d3.xlarge').limitedBy).toBe('network baseline of d3.xlarge (3 Gbps); lower bound: per-disk throughput unpublished');
+    // d3en.xlarge: 2 disks give 291.67 / 258.33 MB/s, under its 6 Gbps (750 MB/s).
+    expect(estimateThroughput('d3en.xlarge').limitedBy).toBe(
+      "read: 2 instance-store HDDs of d3en.xlarge at d2's 145.83 MB/s each (read); write: 2 instance-store HDDs of d3en.xlarge " +
+        "at d2's 129.17 MB/s each (write); lower bound: per-disk throughput unpublished",
+    );
+    // d2's own figure is AWS's: no bound in its words.
+    expect(estimateThroughput('d2.xlarge').limitedBy).not.toMatch(/lower bound/);
+  });
+});
+
 describe('estimateThroughput: EBS (m4 + st1)', () => {
   test.each([
     // The original tiers: EBS bandwidth and network baseline are equal on the three smaller m4s.
@@ -129,7 +173,8 @@ describe('estimateThroughput: EBS (m4 + st1)', () => {
 
 describe('estimateThroughput: bad input names the field, the value and what is allowed', () => {
   test.each([
-    ['t3.micro', undefined, /instanceType must be one of m4\.\{xlarge,.*\}, .*, d2\.\{xlarge,2xlarge,4xlarge,8xlarge\}; got "t3\.micro"/],
+    ['t3.micro', undefined, /instanceType must be one of m4\.\{xlarge,.*\}, .*, d2\.\{xlarge,2xlarge,4xlarge,8xlarge\}, d3\.\{.*\}, d3en\.\{.*,12xlarge\}; got "t3\.micro"/],
+    ['d3en.xlarge', st1(1024), /dataVolumes must be empty for d3en\.xlarge: its data lives on its 2 instance-store disks; got 1 volume/],
     ['m4.xlarge', undefined, /dataVolumes must hold at least one st1 or gp3 volume for m4\.xlarge.*got none/],
     ['m4.xlarge', [], /dataVolumes must hold at least one st1 or gp3 volume/],
     ['d2.xlarge', st1(1024), /dataVolumes must be empty for d2\.xlarge.*got 1 volume/],
