@@ -43,13 +43,18 @@ const distinctCidrs = (cidr: fc.Arbitrary<string>) => fc.uniqueArray(cidr, { min
 
 /**
  * The catalogued types, spelt out from the EC2 instance types guide's "Available sizes" (general purpose, storage
- * optimized) for the families and sizes the catalogue keeps: EBS types (m4, m6i; Graviton m7g, m6g) and d2.
+ * optimized) for the families and sizes the catalogue keeps: EBS types (m4, m6i, m7i, c6in, m6in, r6in; Graviton m7g,
+ * m6g, c8gb, m8gb, r8gb) and d2.
  */
 const sizes = (family: string, list: string[]) => list.map((size) => `${family}.${size}`);
 const EBS_TYPES = [
   ...sizes('m4', ['xlarge', '2xlarge', '4xlarge', '10xlarge', '16xlarge']),
   ...sizes('m6i', ['large', 'xlarge', '2xlarge', '4xlarge', '8xlarge', '12xlarge', '16xlarge', '24xlarge']),
   ...['m7g', 'm6g'].flatMap((f) => sizes(f, ['large', 'xlarge', '2xlarge', '4xlarge', '8xlarge', '12xlarge', '16xlarge'])),
+  ...sizes('m7i', ['large', 'xlarge', '2xlarge', '4xlarge', '8xlarge', '12xlarge', '16xlarge', '24xlarge', '48xlarge']),
+  // The network-optimized families (compute, general purpose and memory optimized guides), without their metal sizes.
+  ...['c6in', 'm6in', 'r6in'].flatMap((f) => sizes(f, ['large', 'xlarge', '2xlarge', '4xlarge', '8xlarge', '12xlarge', '16xlarge', '24xlarge', '32xlarge'])),
+  ...['c8gb', 'm8gb', 'r8gb'].flatMap((f) => sizes(f, ['large', 'xlarge', '2xlarge', '4xlarge', '8xlarge', '12xlarge', '16xlarge', '24xlarge', '48xlarge'])),
 ];
 const D2_TYPES = sizes('d2', ['xlarge', '2xlarge', '4xlarge', '8xlarge']);
 /** d3 and d3en (EC2 User Guide, storage optimized instances): instance store, whichever generation planned. */
@@ -83,7 +88,7 @@ const ROWS: Record<ContextKey, Row> = {
     valid: fc.oneof(fc.constantFrom(...EBS_TYPES), fc.constantFrom(...D2_TYPES, ...D3_TYPES).map((t): [string, Context] => [t, STORE_3TIB])),
     invalid: fc.oneof(
       notOneOf([...EBS_TYPES, ...D2_TYPES, ...D3_TYPES]),
-      fc.constantFrom('m7g.medium', 'm6g.metal', 'm6i.32xlarge', 'm5.2xlarge', 'm7i.2xlarge', 'c7g.2xlarge', 'd3.xlarge', 'd3en.24xlarge', 'i3en.xlarge'),
+      fc.constantFrom('m7g.medium', 'm6g.metal', 'm6i.32xlarge', 'm5.2xlarge', 'm7i.metal-24xl', 'c8gb.medium', 'm6idn.large', 'c7g.2xlarge', 'd3.xlarge', 'd3en.24xlarge', 'i3en.xlarge'),
       fc.constantFrom(...D2_TYPES, ...D3_TYPES),
       // d3.xlarge holds 5.4 TiB, d3.2xlarge 10.8 TiB.
       fc.constantFrom('d3.xlarge', 'd3.2xlarge').map((t): [string, Context] => [t, { backend: 'instance-store', capacityTiB: '20' }]),
