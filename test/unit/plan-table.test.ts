@@ -2,7 +2,7 @@ import * as fc from 'fast-check';
 import * as fs from 'fs';
 import * as path from 'path';
 import {
-  Backend, CURRENT_INSTANCE_STORE_TYPES, DataVolumePlan, Generation, StoragePlan, bestPlanOf, compareBackends, estimateThroughput, formatBackendComparison,
+  Backend, CURRENT_INSTANCE_STORE_TYPES, DataVolumePlan, Generation, StoragePlan, StorageRequest, bestPlanOf, compareBackends, estimateThroughput, formatBackendComparison,
   formatPlanTable, instanceStoreTiB, instanceTypeSpec, planStorage,
 } from '../../lib/sizing';
 
@@ -223,19 +223,54 @@ describe("the README's generation comparison", () => {
     return `${what}: ${atLeast}${Math.round(Math.min(t.baselineReadMBps, t.baselineWriteMBps))} / ${Math.round(Math.min(t.burstReadMBps, t.burstWriteMBps))} MB/s, $${Math.round(p.monthlyCostUsd)}`;
   };
 
-  test('has the rows the issue asks for: 2, 5, 10, 16, 20 and 40 TiB', () => {
-    expect(rows.map((r) => r[0])).toEqual(['2 TiB', '5 TiB', '10 TiB', '16 TiB', '20 TiB', '40 TiB']);
+  test('has the rows the issues ask for: 2, 5, 10, 16, 20 and 40 TiB, then instance store and gp3 at their sizes', () => {
+    expect(rows.map((r) => r[0])).toEqual(['2 TiB', '5 TiB', '10 TiB', '16 TiB', '20 TiB', '40 TiB', '300 TiB, instance-store',
+      '1 TiB at 250 MB/s, ebs', '10 TiB at 1000 MB/s, ebs', '10 TiB at 2700 MB/s, ebs']);
   });
 
   test.each(rows.map((r) => [r[0], r] as [string, string[]]))('%s agrees with the planner', (_, [request, previous, current]) => {
-    const capacityTiB = Number(/^(\d+) TiB$/.exec(request)?.[1]);
-    expect([previous, current]).toEqual([cell(planStorage({ capacityTiB })), cell(planStorage({ capacityTiB, generation: 'current' }))]);
+    const m = /^(\d+) TiB(?: at (\d+) MB\/s)?(?:, (ebs|instance-store))?$/.exec(request);
+    if (!m) throw new Error(`unreadable request cell '${request}'`);
+    const req = { capacityTiB: Number(m[1]), throughputMBps: m[2] ? Number(m[2]) : undefined, backend: (m[3] ?? 'auto') as 'auto' };
+    // "refused (...)": the planner refuses that request on that generation.
+    const expected = (generation: 'previous' | 'current', shown: string) => {
+      if (!shown.startsWith('refused')) return cell(planStorage({ ...req, generation }));
+      expect(() => planStorage({ ...req, generation })).toThrow();
+      return shown;
+    };
+    expect([previous, current]).toEqual([expected('previous', previous), expected('current', current)]);
+  });
+});
+
+describe("the README's largest single servers", () => {
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const header = '| server | sustained MB/s | $/month | bound by |';
+  const rows = readme.slice(readme.indexOf(header)).split('\n\n')[0].split('\n').slice(2).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+  const sustained = (p: StoragePlan) => Math.round(Math.min(p.throughput.baselineReadMBps, p.throughput.baselineWriteMBps));
+  // The request that plans each row's server.
+  const requests: Record<string, StorageRequest[]> = {
+    'c6in.24xlarge, 3 x gp3 at 2,000 MiB/s (x86_64)': [{ capacityTiB: 10, backend: 'ebs', generation: 'current', throughputMBps: 6291 }],
+    'c8gb.12xlarge, 3 x gp3 at 2,000 MiB/s (`--arch arm64`)': [{ capacityTiB: 10, backend: 'ebs', arch: 'arm64', throughputMBps: 6291 }],
+    'd3en.12xlarge, 24 HDD': [{ capacityTiB: 300, backend: 'instance-store', generation: 'current' }],
+    'm6i.12xlarge, 3 x st1 16 TiB (the st1 limit)': [{ capacityTiB: 48, backend: 'ebs', generation: 'current' }],
+    'd2.8xlarge, m4.16xlarge (previous generation)': [{ capacityTiB: 40, backend: 'instance-store' }, { capacityTiB: 48, backend: 'ebs' }],
+  };
+
+  test('one row per server, and each agrees with the planner', () => {
+    expect(rows.map((r) => r[0])).toEqual(Object.keys(requests));
+    for (const [server, figure, cost] of rows) {
+      const plans = requests[server].map((r) => planStorage(r));
+      expect(plans.map((p) => p.instanceType).join(', ')).toBe(server.split(/, \d| \(/)[0].replace(/, 24 HDD$/, ''));
+      const atLeast = plans[0].throughput.limitedBy.endsWith('lower bound: per-disk throughput unpublished') ? 'at least ' : '';
+      expect([figure, cost]).toEqual([`${atLeast}${sustained(plans[0])}`, plans.map((p) => Math.round(p.monthlyCostUsd)).join(', ')]);
+    }
   });
 
-  test('the largest single server: three 16 TiB st1 volumes on m6i.12xlarge sustain 1572.86 MB/s', () => {
-    const plan = planStorage({ capacityTiB: 48, backend: 'ebs', generation: 'current' });
-    expect([plan.instanceType, plan.throughput.baselineReadMBps]).toEqual(['m6i.12xlarge', 1572.86]);
-    expect(readme).toContain('sustains about 1.57 GB/s (three 16 TiB st1 volumes on\nm6i.12xlarge');
+  test('no single EBS server sustains more than the first rows, on either architecture', () => {
+    for (const arch of ['x86_64', 'arm64'] as const) {
+      expect(() => planStorage({ capacityTiB: 10, backend: 'ebs', generation: 'current', arch, throughputMBps: 6292 }))
+        .toThrow(/at most 6291\.46 MB\/s/);
+    }
   });
 });
 
