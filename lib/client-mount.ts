@@ -489,18 +489,38 @@ export function renderFstabUpdate(o: MountUserDataOptions): string[] {
   ];
 }
 
-/** User-data lines: the fstab edit, then the mount, retried while the server may still be starting. */
+/**
+ * User-data lines: the fstab edit, then the mount, retried while the server may still be starting. A kernel that
+ * refuses `nconnect` (mount.nfs exit 32, "an incorrect mount option was specified": docs/sources/nconnect.md) gets the
+ * tagged line rewritten without it, says so, and mounts at once without it, so that no later boot fails on it.
+ */
 export function renderMountUserData(o: MountUserDataOptions): string[] {
   const attempts = o.attempts ?? 10;
   const mountPoint = shellQuote(o.mountPoint);
+  const fstab = shellQuote(o.fstab ?? '/etc/fstab');
+  const next = shellQuote(`${o.fstab ?? '/etc/fstab'}.storage-server.new`);
+  // The tagged line less nconnect=N (awk reads the tag from the environment); exit 1 when that line has none.
+  const dropNconnect =
+    'BEGIN { tag = ENVIRON["STORAGE_SERVER_TAG"] } { n = length($0); t = length(tag) } ' +
+    'n >= t && substr($0, n - t + 1) == tag && /nconnect=/ { sub(/,nconnect=[0-9]+/, ""); sub(/ nconnect=[0-9]+,/, " "); done = 1 } ' +
+    '{ print } END { exit !done }';
   return [
     ...(o.fsType === 'lustre' ? LUSTRE_CLIENT_INSTALL : []),
     ...renderFstabUpdate(o),
     'systemctl daemon-reload 2>/dev/null || true',
     `for attempt in $(seq ${attempts}); do`,
-    `  if findmnt -rn --mountpoint ${mountPoint} >/dev/null || mount -T ${shellQuote(o.fstab ?? '/etc/fstab')} ${mountPoint}; then`,
+    `  rc=0; findmnt -rn --mountpoint ${mountPoint} >/dev/null || out=$(mount -T ${fstab} ${mountPoint} 2>&1) || rc=$?`,
+    '  if [ "$rc" -eq 0 ]; then',
     `    echo "storage-server: ${o.server}:${o.exportPath} mounted on ${o.mountPoint}"; break`,
     '  fi',
+    `  printf '%s\\n' "$out" >&2`,
+    '  if [ "$rc" -eq 32 ] && case "$out" in *"incorrect mount option"*) true ;; *) false ;; esac &&',
+    `    STORAGE_SERVER_TAG=${shellQuote(` # storage-server:${o.tag}`)} awk '${dropNconnect}' ${fstab} >${next}; then`,
+    `    cat ${next} >${fstab} && rm -f ${next}`,
+    `    echo "storage-server: nconnect dropped for ${o.mountPoint}: this kernel ($(uname -r)) refuses it (mount.nfs exit 32: $out); its fstab line has no nconnect"`,
+    '    continue',
+    '  fi',
+    `  rm -f ${next}`,
     `  echo "storage-server: mounting ${o.mountPoint} failed (attempt $attempt of ${attempts})" >&2`,
     `  if [ "$attempt" -lt ${attempts} ]; then sleep 30; fi`,
     'done',

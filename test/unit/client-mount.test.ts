@@ -741,6 +741,43 @@ describe('mountStorageOn', () => {
     expect(lines).toContain("mount -T '/etc/fstab' '/data'");
   });
 
+  test.each([
+    [true, 'nfsvers=4.1,hard,_netdev,nosuid,nodev', 2],
+    [false, 'nfsvers=4.1,hard,nconnect=16,_netdev,nosuid,nodev', 1],
+  ])('the user data on a kernel that refuses nconnect (%s): the line is rewritten without it and mounted', (refuses, written, calls) => {
+    // GIVEN: a stand-in mount that fails as mount.nfs does when mount(2) refuses an option (exit 32), while the fstab
+    // line has nconnect (on a kernel without it), and mounts otherwise
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mount-user-data-'));
+    try {
+      const fstab = path.join(dir, 'fstab');
+      fs.writeFileSync(fstab, '# fstab\n');
+      fs.mkdirSync(path.join(dir, 'bin'));
+      fs.writeFileSync(path.join(dir, 'bin', 'mount'), [
+        '#!/bin/bash',
+        `echo "$*" >>${JSON.stringify(path.join(dir, 'calls'))}`,
+        `if ${refuses} && grep -q nconnect= ${JSON.stringify(fstab)}; then echo 'mount.nfs: an incorrect mount option was specified' >&2; exit 32; fi`,
+        '',
+      ].join('\n'), { mode: 0o755 });
+      const script = renderMountUserData({
+        server: '10.0.0.5', exportPath: '/export/data', mountPoint: path.join(dir, 'mnt'), options: 'nfsvers=4.1,hard,nconnect=16,_netdev',
+        tag: 'hpc1/storage1', fstab, attempts: 3,
+      }).join('\n');
+
+      // WHEN
+      const r = spawnSync('bash', ['-c', script], { encoding: 'utf8', env: { ...process.env, PATH: `${path.join(dir, 'bin')}:${process.env.PATH}` } });
+
+      // THEN
+      expect(r.status).toBe(0);
+      expect(fs.readFileSync(fstab, 'utf8')).toBe(`# fstab\n10.0.0.5:/export/data ${dir}/mnt nfs4 ${written} 0 0 # storage-server:hpc1/storage1\n`);
+      expect(fs.readFileSync(path.join(dir, 'calls'), 'utf8').trim().split('\n')).toHaveLength(calls);
+      expect(r.stdout.includes(`nconnect dropped for ${dir}/mnt: this kernel`)).toBe(refuses);
+      expect(r.stdout).toContain(`mounted on ${dir}/mnt`);
+      expect(r.stderr).not.toContain('failed (attempt'); // retried at once, without the 30 s wait
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('refuses a Windows target', () => {
     const stack = newStack();
     const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0 });
