@@ -636,7 +636,8 @@ probe_mount() {
 nconnect_probe() {
   local source=$1 opts=$2 out rc=0 out2 rc2=0
   nconnect_state=yes
-  ensure_nfs_client
+  # stdin is the records' loop (main): a package manager must not read it.
+  ensure_nfs_client </dev/null
   out=$(probe_mount "$source" "$opts") || rc=$?
   # Mounted, or failed after the kernel parsed the options (an unreachable server, a refused export): nconnect is known.
   [[ $rc == 32 && $out == *'incorrect mount option'* ]] || return 0
@@ -649,6 +650,17 @@ nconnect_probe() {
   nconnect_why="this kernel ($(uname -r)) refuses the option: mount.nfs exit 32, '$(head -n 1 <<<"$out")', and $source is not refused without it"
 }
 
+# Says so when the NFS mount on $1 was asked for nconnect and the kernel shows none (the super options in
+# /proc/self/mountinfo): a mount joins the connections of an earlier mount of the same server (NFSv4.1 finds the same
+# server behind other addresses too), whose count the first mount fixed [SUSE-KB].
+report_nconnect() {
+  local opts
+  opts=$(awk -v mp="$1" '$5 == mp { for (i = 7; i < NF; i++) if ($i == "-") { o = $(i + 3); break } } END { print o }' \
+    "$MOUNTINFO" 2>/dev/null || true)
+  [[ -n $opts && ,$opts, != *,nconnect=* ]] || return 0
+  say "nconnect not in effect on $1: the kernel shares the connections of an earlier mount of the same server made without it; it takes effect once every mount of that server is unmounted (a reboot at the latest)"
+}
+
 # The udev rule (and nfsrahead's [nfsrahead] section) that set the NFS read-ahead at every later NFS mount (see the
 # header); with --read-ahead-kib 0, both removed. Each file is rewritten only when its text differs.
 configure_read_ahead() {
@@ -659,8 +671,8 @@ configure_read_ahead() {
       [[ -e $f ]] || continue
       if rm -f -- "$f"; then say "read-ahead left to the kernel (--read-ahead-kib 0): removed $f"
       else warn "READ-AHEAD cannot remove $f (see above); later NFS mounts still get its read-ahead"; fi
+      [[ $f != "$READ_AHEAD_RULE" ]] || reload_udev
     done
-    reload_udev
     return 0
   fi
   awk_path=$(command -v awk || true)
@@ -786,7 +798,7 @@ main() {
   parsed=$(python3 -c "$PY" check "$(records_path)" "$server" "$allowed_servers" "$mount_roots" "$FORCED_OPTIONS" \
     <<<"$raw") || die "cannot parse the answer for $path"
   mapfile -t lines <"$fstab"
-  local known=() mounts=() lustre=unknown nfs=0
+  local known=() mounts=() lustre=unknown nfs=0 nc
   while IFS=$'\t' read -r kind srv name a b c; do
     [[ -n $kind ]] || continue
     known+=("$srv")
@@ -807,7 +819,9 @@ main() {
       warn "$name: $a; record skipped: nothing of it is written or mounted"
     elif place_line "$srv" "$a" "$b" "$c"; then
       [[ $a == *@tcp:* ]] || nfs=1
-      mounts+=("$srv"$'\t'"$a"$'\t'"$b")
+      nc=0
+      ! has_nconnect "$c" || nc=1
+      mounts+=("$srv"$'\t'"$a"$'\t'"$b"$'\t'"$nc")
     fi
   done <<<"$parsed"
   ((${#known[@]})) || say "no mount config under $path"
@@ -826,9 +840,10 @@ main() {
     ((!nfs)) || ensure_nfs_client
     local m
     for m in "${mounts[@]}"; do
-      IFS=$'\t' read -r srv a b <<<"$m"
+      IFS=$'\t' read -r srv a b nc <<<"$m"
       mount_one "$srv" "$a" "$b"
       [[ $a == *@tcp:* ]] || ((read_ahead == 0)) || apply_read_ahead "$b"
+      ((!nc)) || report_nconnect "$b"
     done
   fi
   if ((!dry_run && (nfs || read_ahead == 0))); then configure_read_ahead; fi

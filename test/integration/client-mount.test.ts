@@ -1225,6 +1225,8 @@ describe('client-mount.sh: nconnect and the NFS read-ahead on a node', () => {
     expect(recorded(mounts)).toEqual([probe(`${NCONNECT_OPTIONS},nosuid,nodev`), ['-T', fstab, '--', '/data']]);
     expect(recorded(umounts)).toEqual([['--', recorded(mounts)[0][6]]]);
     expect(r.stdout).not.toContain('nconnect dropped');
+    // The mount table's /data shows no nconnect= (as when an earlier mount of the same server fixed one connection).
+    expect(r.stdout).toContain('client-mount: nconnect not in effect on /data: the kernel shares the connections of an earlier mount of the same server');
     // The probe's directory is gone.
     expect(fs.readdirSync(dir).filter((f) => f.startsWith('storage-server-nconnect'))).toEqual([]);
   });
@@ -1272,6 +1274,9 @@ describe('client-mount.sh: nconnect and the NFS read-ahead on a node', () => {
     expect(r.status).toBe(0);
     expect(recorded(mounts)).toEqual([['-T', fstab, '--', '/data']]);
     expect(tagged('s1')[0]).toContain('nconnect=16');
+    // /data itself shows it now: nothing to report.
+    fs.writeFileSync(mountinfo(), DATA_MOUNT('rw,vers=4.1,nconnect=16,timeo=600'));
+    expect(runOnNode().stdout).not.toContain('not in effect');
   });
 
   test('--no-mount mounts nothing, so it probes nothing and keeps the record\'s nconnect', async () => {
