@@ -14,7 +14,8 @@ import {
 } from '../lambda/register/contract';
 import { heredocBody, linuxShellDocument, readScript } from './script-file';
 import { validateConcrete } from './registration';
-import { DEFAULT_MOUNT_ROOTS, mountRootProblem } from './validation';
+import { DEFAULT_MOUNT_ROOTS, MAX_READ_AHEAD_KIB, mountRootProblem } from './validation';
+import { DEFAULT_READ_AHEAD_KIB } from './sizing/nfs-client';
 
 /** File name of the client mount script under lib/scripts. */
 export const CLIENT_MOUNT_SCRIPT_NAME = 'client-mount.sh';
@@ -47,6 +48,12 @@ const ALLOWED_SERVERS_PATTERN = `^${CIDR}(,${CIDR})*$`;
  * character reaches the command line); the script refuses `.`/`..` segments and system directories itself.
  */
 const MOUNT_ROOTS_PATTERN = '^(/[A-Za-z0-9_.-]+)+(,(/[A-Za-z0-9_.-]+)+)*$';
+
+/**
+ * The readAheadKiB parameter: plain decimal digits, at most 7 (no sign, no leading zero); the script checks the range,
+ * 0 to MAX_READ_AHEAD_KIB, itself.
+ */
+const READ_AHEAD_PATTERN = '^(0|[1-9][0-9]{0,6})$';
 
 /** Heredoc delimiter that embeds the script in the document's shell step. */
 const HEREDOC_END = 'STORAGE_SERVER_CLIENT_MOUNT_SH';
@@ -81,6 +88,17 @@ export interface ClientMountProps {
    * @default false
    */
   readonly allowHomeMountPoints?: boolean;
+  /**
+   * NFS read-ahead every node sets for its NFS mounts, KiB (the document parameter `readAheadKiB`, the script's
+   * `--read-ahead-kib`): a whole number from 0 to `MAX_READ_AHEAD_KIB` (1 GiB). Since Linux 5.4 the NFS client reads
+   * ahead 128 KiB, which starves sequential reads; AWS recommends 15 MiB [EFS-PERF-2023], which its efs-utils sets
+   * as 15 x rsize [EFSUTILS-CODE]. The script sets it on each mount's bdi at once and installs a udev rule (and an
+   * `[nfsrahead]` section for nfs-utils' own rule) that sets it again at every later NFS mount, reboots included.
+   * `0` leaves the kernel's value to later mounts and removes that rule and section (docs/design.md, section 9;
+   * sources: docs/sources/nconnect.md).
+   * @default DEFAULT_READ_AHEAD_KIB: 15360 (15 MiB)
+   */
+  readonly readAheadKiB?: number;
   /**
    * EC2 tag key that marks the cluster's client nodes; the association targets `<clientTagKey>=<clusterName>`.
    * @default 'cluster'
@@ -139,6 +157,7 @@ export class ClientMount extends Construct {
     const schedule = props.schedule ?? DEFAULT_MOUNT_SCHEDULE;
     const allowHome = props.allowHomeMountPoints ?? false;
     const mountRoots = props.mountRoots ?? [...DEFAULT_MOUNT_ROOTS];
+    const readAheadKiB = props.readAheadKiB ?? DEFAULT_READ_AHEAD_KIB;
 
     // The names become SSM paths and IAM resources at synth time, so they must be concrete.
     validateConcrete('clusterName', props.clusterName, validateName);
@@ -146,6 +165,7 @@ export class ClientMount extends Construct {
     if (props.serverName !== undefined) validateConcrete('serverName', props.serverName, validateName);
     validateTagKey(clientTagKey);
     validateMountRoots(mountRoots);
+    validateReadAhead(readAheadKiB);
     this.clusterName = props.clusterName;
     this.parameterPrefix = prefix;
     this.serverName = props.serverName;
@@ -178,6 +198,7 @@ export class ClientMount extends Construct {
         allowedServers,
         allowHome,
         mountRoots,
+        readAheadKiB,
       }),
     });
     this.association = new ssm.CfnAssociation(this, 'Association', {
@@ -190,6 +211,7 @@ export class ClientMount extends Construct {
         allowedServers: [allowedServers],
         allowHome: [String(allowHome)],
         mountRoots: [mountRoots.join(',')],
+        readAheadKiB: [String(readAheadKiB)],
         ...(props.serverName !== undefined ? { serverName: [props.serverName] } : {}),
       },
       scheduleExpression,
@@ -313,11 +335,16 @@ export interface ClientMountDocumentOptions {
    * @default DEFAULT_MOUNT_ROOTS
    */
   readonly mountRoots?: readonly string[];
+  /**
+   * Default of the document's readAheadKiB parameter.
+   * @default DEFAULT_READ_AHEAD_KIB
+   */
+  readonly readAheadKiB?: number;
 }
 
 /**
  * The SSM Command document content (schema 2.2): parameters clusterName, prefix, serverName, allowedServers,
- * mountRoots, allowHome; one shell step.
+ * mountRoots, allowHome, readAheadKiB; one shell step.
  */
 export function renderClientMountDocument(options: ClientMountDocumentOptions): Record<string, unknown> {
   const body = heredocBody(CLIENT_MOUNT_SCRIPT_NAME, options.script, HEREDOC_END, { ssm: true });
@@ -334,7 +361,7 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
     `if [ '{{ allowHome }}' = true ]; then set -- --allow-home; fi`,
     // The allowed patterns and values below keep quotes and spaces out of the substituted values.
     `bash "$script" --cluster '{{ clusterName }}' --prefix '{{ prefix }}' --server '{{ serverName }}' ` +
-      `--allowed-servers '{{ allowedServers }}' --mount-roots '{{ mountRoots }}' "$@" || rc=$?`,
+      `--allowed-servers '{{ allowedServers }}' --mount-roots '{{ mountRoots }}' --read-ahead-kib '{{ readAheadKiB }}' "$@" || rc=$?`,
     'exit "$rc"',
     '',
   ].join('\n');
@@ -384,6 +411,14 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
         default: String(options.allowHome ?? false),
         description: "'true' adds /home to the mount roots (home directories on NFS).",
         allowedValues: ['true', 'false'],
+      },
+      readAheadKiB: {
+        type: 'String',
+        default: String(options.readAheadKiB ?? DEFAULT_READ_AHEAD_KIB),
+        description:
+          `NFS read-ahead to set on every NFS mount, KiB, 0 to ${MAX_READ_AHEAD_KIB} (at once, and at every later mount by ` +
+          "a udev rule); 0 leaves the kernel's own (128 KiB since Linux 5.4) and removes the rule.",
+        allowedPattern: READ_AHEAD_PATTERN,
       },
     },
   );
@@ -454,18 +489,38 @@ export function renderFstabUpdate(o: MountUserDataOptions): string[] {
   ];
 }
 
-/** User-data lines: the fstab edit, then the mount, retried while the server may still be starting. */
+/**
+ * User-data lines: the fstab edit, then the mount, retried while the server may still be starting. A kernel that
+ * refuses `nconnect` (mount.nfs exit 32, "an incorrect mount option was specified": docs/sources/nconnect.md) gets the
+ * tagged line rewritten without it, says so, and mounts at once without it, so that no later boot fails on it.
+ */
 export function renderMountUserData(o: MountUserDataOptions): string[] {
   const attempts = o.attempts ?? 10;
   const mountPoint = shellQuote(o.mountPoint);
+  const fstab = shellQuote(o.fstab ?? '/etc/fstab');
+  const next = shellQuote(`${o.fstab ?? '/etc/fstab'}.storage-server.new`);
+  // The tagged line less nconnect=N (awk reads the tag from the environment); exit 1 when that line has none.
+  const dropNconnect =
+    'BEGIN { tag = ENVIRON["STORAGE_SERVER_TAG"] } { n = length($0); t = length(tag) } ' +
+    'n >= t && substr($0, n - t + 1) == tag && /nconnect=/ { sub(/,nconnect=[0-9]+/, ""); sub(/ nconnect=[0-9]+,/, " "); done = 1 } ' +
+    '{ print } END { exit !done }';
   return [
     ...(o.fsType === 'lustre' ? LUSTRE_CLIENT_INSTALL : []),
     ...renderFstabUpdate(o),
     'systemctl daemon-reload 2>/dev/null || true',
     `for attempt in $(seq ${attempts}); do`,
-    `  if findmnt -rn --mountpoint ${mountPoint} >/dev/null || mount -T ${shellQuote(o.fstab ?? '/etc/fstab')} ${mountPoint}; then`,
+    `  rc=0; findmnt -rn --mountpoint ${mountPoint} >/dev/null || out=$(mount -T ${fstab} ${mountPoint} 2>&1) || rc=$?`,
+    '  if [ "$rc" -eq 0 ]; then',
     `    echo "storage-server: ${o.server}:${o.exportPath} mounted on ${o.mountPoint}"; break`,
     '  fi',
+    `  printf '%s\\n' "$out" >&2`,
+    '  if [ "$rc" -eq 32 ] && case "$out" in *"incorrect mount option"*) true ;; *) false ;; esac &&',
+    `    STORAGE_SERVER_TAG=${shellQuote(` # storage-server:${o.tag}`)} awk '${dropNconnect}' ${fstab} >${next}; then`,
+    `    cat ${next} >${fstab} && rm -f ${next}`,
+    `    echo "storage-server: nconnect dropped for ${o.mountPoint}: this kernel ($(uname -r)) refuses it (mount.nfs exit 32: $out); its fstab line has no nconnect"`,
+    '    continue',
+    '  fi',
+    `  rm -f ${next}`,
     `  echo "storage-server: mounting ${o.mountPoint} failed (attempt $attempt of ${attempts})" >&2`,
     `  if [ "$attempt" -lt ${attempts} ]; then sleep 30; fi`,
     'done',
@@ -577,6 +632,14 @@ function validateMountRoots(roots: string[]): void {
     if (problem) {
       throw new Error(`mountRoots must be absolute directories outside the system directories, got ${JSON.stringify(root)}: ${problem}.`);
     }
+  }
+}
+
+/** readAheadKiB: a concrete whole number of KiB, 0 (the kernel's own) to MAX_READ_AHEAD_KIB. */
+function validateReadAhead(kib: number): void {
+  if (Token.isUnresolved(kib) || typeof kib !== 'number' || !Number.isInteger(kib) || kib < 0 || kib > MAX_READ_AHEAD_KIB) {
+    throw new Error(`readAheadKiB must be a whole number of KiB from 0 (the kernel's own read-ahead) to ${MAX_READ_AHEAD_KIB} ` +
+      `(1 GiB), got ${Token.isUnresolved(kib) ? 'a token' : JSON.stringify(kib)}.`);
   }
 }
 

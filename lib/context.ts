@@ -11,6 +11,8 @@ import {
 import { Token } from 'aws-cdk-lib';
 import { RegionInfo } from 'aws-cdk-lib/region-info';
 import { resolveFsxLustreOptions } from './sizing/fsx-lustre';
+import { DEFAULT_NCONNECT, DEFAULT_READ_AHEAD_KIB, NFS_MAX_NCONNECT } from './sizing/nfs-client';
+import { MAX_READ_AHEAD_KIB } from './validation';
 import {
   DASHBOARD_NAME_PATTERN, EMAIL_PATTERN, IMAGE_ID_PATTERN, ec2IdPattern, EMAIL_RULE, MAX_FSX_STORAGE_CAPACITY_GIB, NAME_PATTERN, NAME_RULE, ResourceEnvironment,
   SNAPSHOT_ID_PATTERN, STACK_NAME_PATTERN, TAG_KEY_PATTERN, TAG_KEY_RULE, addressSpaceProblem, cidrProblem, directoryProblem, duplicateValues, ipv4Problem,
@@ -238,6 +240,17 @@ export interface StorageServerContext {
    * @default - DEFAULT_MOUNT_ROOTS: /data, /scratch, /shared, /fsx
    */
   readonly mountRoots?: string[];
+  /**
+   * TCP connections per client mount of this NFS server (`nfs.nconnect`): a whole number from 1 to 16, `1` for one
+   * connection and no `nconnect` option. Ignored by FSx for Lustre. `DEFAULT_NCONNECT` (16) when not given.
+   */
+  readonly nconnect: number;
+  /**
+   * NFS read-ahead the client nodes set, KiB (`ClientMount`'s `readAheadKiB`, the document's `readAheadKiB`): a whole
+   * number from 0 to `MAX_READ_AHEAD_KIB`, `0` to leave the kernel's own (128 KiB since Linux 5.4).
+   * `DEFAULT_READ_AHEAD_KIB` (15360) when not given.
+   */
+  readonly clientReadAheadKiB: number;
 }
 
 /** Every context key the app reads, with its default (undefined: absent unless given). */
@@ -300,6 +313,10 @@ export const CONTEXT_DEFAULTS = {
   allowHomeMountPoint: false,
   /** Absent: /data, /scratch, /shared, /fsx (DEFAULT_MOUNT_ROOTS). */
   mountRoots: undefined,
+  /** TCP connections per client mount of an NFS server (the Linux maximum); 1: one, no nconnect option. */
+  nconnect: DEFAULT_NCONNECT,
+  /** NFS read-ahead on the client nodes, KiB (15 x rsize, as AWS's efs-utils sets it); 0: the kernel's own. */
+  clientReadAheadKiB: DEFAULT_READ_AHEAD_KIB,
   /** The original template's families, d2 and m4. */
   generation: 'previous',
   /** Absent: the planner's choice. */
@@ -453,6 +470,9 @@ export function parseContext(read: ContextReader, target: ResourceEnvironment = 
     mountPoint: optional('mountPoint', (key, value) => parseMountPoint(key, value, allowHomeMountPoint)),
     allowHomeMountPoint,
     mountRoots: optional('mountRoots', parseMountRoots),
+    nconnect: optional('nconnect', (key, value) => parseNconnect(key, value, plan)) ?? CONTEXT_DEFAULTS.nconnect,
+    clientReadAheadKiB: optional('clientReadAheadKiB', (key, value) => parseWholeNumber(key, value, 0, MAX_READ_AHEAD_KIB,
+      `a whole number of KiB from 0 (the kernel's own read-ahead) to ${MAX_READ_AHEAD_KIB}`)) ?? CONTEXT_DEFAULTS.clientReadAheadKiB,
     ...fsx,
     generation,
     instanceType,
@@ -709,6 +729,24 @@ function parsePlacementGroupName(key: ContextKey, value: string): string {
     throw contextError(key, value, 'the name of an existing cluster placement group (1-255 printable ASCII characters)');
   }
   return value;
+}
+
+/** nconnect: 1..16, and only for an NFS server (an FSx for Lustre plan's clients mount Lustre, not NFS). */
+function parseNconnect(key: ContextKey, value: string, plan: StoragePlan | undefined): number {
+  const n = parseWholeNumber(key, value, 1, NFS_MAX_NCONNECT, 'a whole number of TCP connections per client mount from 1 ' +
+    `(one connection: no nconnect option) to ${NFS_MAX_NCONNECT} (the Linux limit)`);
+  if (plan?.backend === 'fsx-lustre') {
+    throw contextError(key, value, 'only for an NFS server (backend ebs or instance-store): this plan is FSx for Lustre, ' +
+      'whose clients mount Lustre; leave nconnect out');
+  }
+  return n;
+}
+
+/** A whole number min..max written in plain decimal (no sign, no leading zero, no exponent). */
+function parseWholeNumber(key: ContextKey, value: string, min: number, max: number, allowed: string): number {
+  const n = Number(value);
+  if (!/^(0|[1-9][0-9]{0,8})$/.test(value) || n < min || n > max) throw contextError(key, value, allowed);
+  return n;
 }
 
 function parseSnapshotRetain(key: ContextKey, value: string): number {

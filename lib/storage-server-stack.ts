@@ -9,6 +9,7 @@ import { StorageServerContext, contextError } from './context';
 import { StorageServer } from './storage-server';
 import { addStackOutputs, stackDescription } from './stack-outputs';
 import { isLookupPlaceholder } from './validation';
+import { DEFAULT_NCONNECT } from './sizing/nfs-client';
 
 /** Properties of the deployable {@link StorageServerStack}. */
 export interface StorageServerStackProps extends StackProps {
@@ -81,6 +82,8 @@ export class StorageServerStack extends Stack {
       mountPoint: ctx.mountPoint,
       allowHomeMountPoint: ctx.allowHomeMountPoint,
       mountRoots: ctx.mountRoots,
+      // Only when it differs from the construct's default: FSx for Lustre takes no nfs options at all.
+      nfs: ctx.nconnect !== DEFAULT_NCONNECT ? { nconnect: ctx.nconnect } : undefined,
       clusterware: ctx.loginIp ? { loginIp: ctx.loginIp } : undefined,
     });
     // Nodes tagged <clientTagKey>=<clusterName> mount every storage server of the cluster, now and at first boot: one
@@ -92,6 +95,7 @@ export class StorageServerStack extends Stack {
       allowedServerCidrs: [vpc.vpcCidrBlock],
       allowHomeMountPoints: ctx.allowHomeMountPoint,
       mountRoots: ctx.mountRoots,
+      readAheadKiB: ctx.clientReadAheadKiB,
     }) : undefined;
 
     if (vpc instanceof ec2.Vpc) exportSharedVpc(this, vpc, this.server.subnet);

@@ -26,6 +26,7 @@ import { UpdateGuard } from './update-guard';
 import { CrossRegionCopy, SNAPSHOT_INTERVAL_HOURS, SnapshotPolicy } from './snapshot-policy';
 import { Backend, FsxLustreOptions, Generation, StoragePlan, StorageRequest, knownInstanceType, planStorage, withInstanceType } from './sizing';
 import { warnAboutPlan } from './plan-warnings';
+import { DEFAULT_NCONNECT, NFS_MAX_NCONNECT } from './sizing/nfs-client';
 
 // Public since before the backends had files of their own; the backend constructs themselves are internal.
 export { DEFAULT_ARM64_IMAGE_PARAMETER, DEFAULT_IMAGE_PARAMETER, SERVER_ID_TAG } from './backends/ec2-nfs-server';
@@ -48,6 +49,16 @@ export interface NfsOptions {
    * @default '4.1'
    */
   readonly version?: '4.1' | '4.2';
+  /**
+   * TCP connections each client opens to this server per mount (the mount option `nconnect`, Linux 5.3 and later,
+   * backported e.g. to RHEL 8.3): a whole number from 1 to 16 (`NFS_MAX_NCONNECT`, the Linux limit [NFSMAN]). EC2
+   * limits one TCP flow to 5 Gbps (10 Gbps in a cluster placement group) [EC2-BW], which holds one connection near
+   * 600 MB/s; each connection is a flow of its own. `1` writes no `nconnect` option (one connection, the kernel's
+   * default). The client script drops the option on a node whose kernel refuses it, saying so, and mounts without it
+   * (docs/design.md, section 9). Sources: docs/sources/nconnect.md.
+   * @default DEFAULT_NCONNECT: 16 (AWS's example for FSx for OpenZFS [FSXZFS-PERF])
+   */
+  readonly nconnect?: number;
 }
 
 /** Scheduled EBS snapshots of the data volumes (EBS backend only). */
@@ -363,14 +374,16 @@ export interface StorageServerProps {
 
 /**
  * Client mount options, by the convention AWS uses for EFS (Amazon EFS User Guide, "Mount settings used by EFS mount
- * helper") less `noresvport`, plus `nosuid,nodev`.
+ * helper") less `noresvport`, plus `nosuid,nodev`, and `nconnect=<n>` unless `nconnect` is 1 (one TCP connection is
+ * one EC2 flow, 5 Gbps: docs/sources/nconnect.md [EC2-BW]; EFS itself takes no nconnect, our knfsd does).
  * The export is `secure` (clients must use a reserved port, so a user without root on a node cannot forge another
  * uid with AUTH_SYS), and a Linux NFS server refuses `noresvport` clients on a secure export (shown in the VM
  * tests). `nosuid,nodev`: a setuid binary or a device node planted on the server never gives root on a client
  * (the client mount script adds them to whatever a record says, too).
  */
-export function clientMountOptions(version: '4.1' | '4.2'): string {
-  return `nfsvers=${version},rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev,nosuid,nodev`;
+export function clientMountOptions(version: '4.1' | '4.2', nconnect: number = DEFAULT_NCONNECT): string {
+  const connections = nconnect > 1 ? `,nconnect=${nconnect}` : '';
+  return `nfsvers=${version},rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2${connections},_netdev,nosuid,nodev`;
 }
 
 /**
@@ -505,7 +518,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
         clusterName,
         serverName,
         exportPath: props.exportPath ?? '/export/data',
-        mountOptions: clientMountOptions(props.nfs?.version ?? '4.1'),
+        mountOptions: clientMountOptions(props.nfs?.version ?? '4.1', props.nfs?.nconnect ?? DEFAULT_NCONNECT),
         subnet,
       });
       this.instance = server.instance;
@@ -811,6 +824,7 @@ function validateNfsOptions(nfs: NfsOptions | undefined): void {
   validateWholeNumber('nfs.threads', nfs?.threads, 1, 1024);
   validateOneOf('nfs.exportMode', nfs?.exportMode, ['sync', 'async']);
   validateOneOf('nfs.version', nfs?.version, ['4.1', '4.2']);
+  validateWholeNumber('nfs.nconnect', nfs?.nconnect, 1, NFS_MAX_NCONNECT, ' (one connection: no nconnect option)');
 }
 
 /**

@@ -240,6 +240,14 @@ export function directoryProblem(path: string, options: DirectoryOptions = {}): 
  */
 export const DEFAULT_MOUNT_ROOTS = ['/data', '/scratch', '/shared', '/fsx'] as const;
 
+/**
+ * The largest NFS read-ahead the client nodes are told to set, KiB: 1 GiB. Not a kernel limit (`read_ahead_kb` takes
+ * any page count), this project's bound: 68 times AWS's 15 MiB (docs/sources/nconnect.md, F13), and it refuses a value
+ * given in bytes by mistake (15 MiB in bytes is 15728640). lib/scripts/client-mount.sh holds the same bound
+ * (`MAX_READ_AHEAD_KIB`; a unit test compares them).
+ */
+export const MAX_READ_AHEAD_KIB = 1024 * 1024;
+
 /** Where a mount point may be: see {@link mountPointProblem}. */
 export interface MountPointOptions {
   /**

@@ -5,11 +5,13 @@
 # Run by the client-mount SSM document (State Manager: at a node's first boot and on a schedule) or by hand.
 #
 # Usage: client-mount.sh --cluster NAME --allowed-servers CIDR[,CIDR...] [--mount-roots DIR[,DIR...]] [--allow-home]
-#                        [--prefix /storage-server] [--server NAME] [--fstab FILE] [--no-mount] [--dry-run]
+#                        [--read-ahead-kib N] [--prefix /storage-server] [--server NAME] [--fstab FILE] [--no-mount]
+#                        [--dry-run]
 #   --allowed-servers  required: the addresses a record's server may have (the VPC's CIDR); 1-32 prefix bits
 #   --mount-roots  the directories a record may mount on or below (default /data,/scratch,/shared,/fsx);
 #               never /, a system directory (SYSTEM_DIRECTORIES) or one below it
 #   --allow-home  add /home to the mount roots (home directories on NFS)
+#   --read-ahead-kib  NFS read-ahead, KiB, 0-1048576 (default 15360); 0 leaves the kernel's own (see below)
 #   --server    only this server's config (default: every server of the cluster)
 #   --fstab     the fstab to edit (default /etc/fstab); mounts use it too (mount -T)
 #   --no-mount  edit the fstab, but create no directory and mount nothing
@@ -56,6 +58,30 @@
 # lustre-client-modules-$(uname -r), which AWS's FSx for Lustre client repository provides for Ubuntu. When none
 # can be installed, each lustre record is reported (ATTENTION NO-LUSTRE-CLIENT, naming the kernel) and skipped:
 # no fstab line that would fail at every boot; the NFS records are mounted as usual.
+#
+# nconnect (docs/design.md, section 9; sources: docs/sources/nconnect.md). An NFS record may ask for nconnect=N
+# (several TCP connections per mount: Linux 5.3 and later, backported to some older kernels). A kernel that does
+# not know the option refuses the whole mount (mount(2) EINVAL, which mount.nfs reports as "an incorrect mount
+# option was specified", exit 32 [NFSUTILS-ERR]), so a line with it would fail at every boot. Before the line is
+# written, a run that mounts therefore finds out whether this kernel takes it: an NFS mount on this node already
+# showing nconnect= in /proc/self/mountinfo says yes; else a probe mounts the record's export with the line's options
+# on a private temporary directory (and unmounts it). Success, or a failure other than that refusal (the kernel
+# parses the options before it reaches the server), says yes. The refusal is retried once without nconnect: if that
+# is not refused too, nconnect was the cause, and every line of this run is written without it, with one line
+# saying so ("nconnect dropped ..."). Kernel versions are not compared: backports (RHEL 8.3's 4.18, SLES's 4.12)
+# make them wrong both ways. Never -s (sloppy): it would let an old kernel ignore the option silently.
+# --no-mount and --dry-run mount nothing, so they probe nothing and keep the record's nconnect.
+#
+# Read-ahead. Since Linux 5.4 an NFS mount reads ahead 128 KiB, which starves sequential reads; AWS recommends
+# 15 MiB, as its efs-utils sets (15 x rsize) [EFS-PERF-2023]. With --read-ahead-kib N > 0 the script writes N to
+# /sys/class/bdi/<major>:<minor>/read_ahead_kb of each NFS mount it manages (major:minor: field 3 of
+# /proc/self/mountinfo, not AWS's "0:$(stat -c %d)", wrong past minor 255), and installs for every later NFS
+# mount, reboots included, a udev rule on the bdi's "add" event that recognises NFS bdis by
+# /proc/fs/nfsfs/volumes, as amazon-ec2-utils' 53-ec2-read-ahead-kb.rules does [EC2UTILS-UDEV]. nfs-utils 2.6.2
+# and later ship 99-nfs.rules, whose nfsrahead sets 128 unless nfs.conf has an [nfsrahead] section [NFSRAHEAD];
+# so the rule's name sorts after it (99-storage-server-...), and an [nfsrahead] section with N goes into
+# /etc/nfs.conf.d, so that both rules set the same value. 0 leaves the kernel's value to later mounts: the rule
+# and the section are removed (mounts already made keep theirs until they are mounted again).
 set -euo pipefail
 
 readonly TAG_PREFIX='# storage-server:'
@@ -69,8 +95,18 @@ readonly DEFAULT_MOUNT_ROOTS='/data,/scratch,/shared,/fsx'
 # A canonical dotted quad and prefix length: no leading zeros, each number 0-255, /1-/32.
 readonly OCTET='(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
 readonly CIDR_RE="^$OCTET(\\.$OCTET){3}/(3[0-2]|[12][0-9]|[1-9])\$"
+# NFS read-ahead, KiB: the default (lib/sizing/nfs-client.ts: DEFAULT_READ_AHEAD_KIB) and the largest accepted
+# (lib/validation.ts: MAX_READ_AHEAD_KIB); a unit test compares them.
+readonly DEFAULT_READ_AHEAD_KIB=15360 MAX_READ_AHEAD_KIB=1048576
+# Where the read-ahead lives (tests point these elsewhere): the udev rule, nfsrahead's section, sysfs, the mount table.
+readonly READ_AHEAD_RULE=${CLIENT_MOUNT_UDEV_RULE:-/etc/udev/rules.d/99-storage-server-nfs-read-ahead.rules}
+readonly READ_AHEAD_CONF=${CLIENT_MOUNT_NFS_CONF:-/etc/nfs.conf.d/storage-server-read-ahead.conf}
+readonly SYSFS=${CLIENT_MOUNT_SYSFS:-/sys}
+readonly MOUNTINFO=${CLIENT_MOUNT_MOUNTINFO:-/proc/self/mountinfo}
 cluster='' prefix='/storage-server' server='' fstab='/etc/fstab' do_mount=1 dry_run=0
-allowed_servers='' allow_home=0 mount_roots=$DEFAULT_MOUNT_ROOTS
+allowed_servers='' allow_home=0 mount_roots=$DEFAULT_MOUNT_ROOTS read_ahead=$DEFAULT_READ_AHEAD_KIB
+# Whether this kernel takes nconnect: unknown until a record asks for it (nconnect_ok).
+nconnect_state=unknown nconnect_why=''
 attempts=${CLIENT_MOUNT_ATTEMPTS:-3} retry_delay=${CLIENT_MOUNT_RETRY_DELAY:-10}
 lock_file=${CLIENT_MOUNT_LOCK:-/run/lock/storage-server-client-mount.lock}
 attention=0
@@ -362,6 +398,7 @@ parse_args() {
       --allowed-servers) allowed_servers=${2:-} && shift ;;
       --mount-roots) mount_roots=${2:-} && shift ;;
       --allow-home) allow_home=1 ;;
+      --read-ahead-kib) read_ahead=${2:-} && shift ;;
       --no-mount) do_mount=0 ;;
       --dry-run) dry_run=1 do_mount=0 ;;
       -h | --help) usage ;;
@@ -379,6 +416,8 @@ parse_args() {
   valid_roots "$mount_roots" ||
     die "--mount-roots must be a comma list of absolute directories of A-Z a-z 0-9 _ . - (no '.' or '..'), none of them /, a system directory or below one ($SYSTEM_DIRECTORIES; /home with --allow-home), got '$mount_roots'"
   ((!allow_home)) || mount_roots+=,/home
+  [[ $read_ahead =~ ^(0|[1-9][0-9]{0,6})$ && $read_ahead -le $MAX_READ_AHEAD_KIB ]] ||
+    die "--read-ahead-kib must be a whole number of KiB from 0 (the kernel's own read-ahead) to $MAX_READ_AHEAD_KIB, got '$read_ahead'"
   [[ -f $fstab ]] || die "--fstab '$fstab' is not a file"
   [[ $attempts =~ ^[1-9][0-9]*$ && $retry_delay =~ ^[0-9]+$ ]] ||
     die "CLIENT_MOUNT_ATTEMPTS must be a whole number >= 1 and CLIENT_MOUNT_RETRY_DELAY >= 0 seconds"
@@ -550,6 +589,147 @@ has_forced_options() {
   [[ $opts == *,nosuid,* && $opts == *,nodev,* ]]
 }
 
+# The options (field 4) of fstab line $1.
+fstab_options() { local f1 f2 f3 opts rest; read -r f1 f2 f3 opts rest <<<"$1"; printf '%s' "$opts"; }
+has_nconnect() { [[ ,$(fstab_options "$1"), == *,nconnect=* ]]; }
+# $1 (an options list, or an fstab line's options field) without nconnect=N.
+options_without_nconnect() {
+  local o kept=() parts
+  IFS=, read -ra parts <<<"$1"
+  for o in "${parts[@]}"; do [[ $o == nconnect=* ]] || kept+=("$o"); done
+  local IFS=,
+  printf '%s' "${kept[*]}"
+}
+line_without_nconnect() {
+  local f1 f2 f3 opts rest
+  read -r f1 f2 f3 opts rest <<<"$1"
+  printf '%s %s %s %s %s' "$f1" "$f2" "$f3" "$(options_without_nconnect "$opts")" "$rest"
+}
+
+# True unless this kernel refuses nconnect (the header says how it is found out, once a run): an NFS mount already
+# showing nconnect= in the mount table (field 3 after the "-" separator of /proc/self/mountinfo), else a probe mount
+# of $1, an NFS record's source, with the options of its fstab line $2. Sets nconnect_why when it refuses.
+nconnect_ok() {
+  if [[ $nconnect_state == unknown ]]; then
+    if awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) ~ /^nfs4?$/ && ("," $(i + 3) ",") ~ /,nconnect=[0-9]+,/) found = 1; break } }
+        END { exit !found }' "$MOUNTINFO" 2>/dev/null; then
+      nconnect_state=yes
+    else
+      nconnect_probe "$1" "$(fstab_options "$2")"
+    fi
+  fi
+  [[ $nconnect_state != no ]]
+}
+
+# Mounts $1 with options $2 on a private temporary directory (mode 0700, made by mktemp) and unmounts it; retry=0:
+# mount.nfs tries once. Prints mount's output; returns its status.
+probe_mount() {
+  local dir rc=0
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/storage-server-nconnect.XXXXXX") || return 1
+  mount -t nfs4 -o "$2,retry=0" -- "$1" "$dir" </dev/null 2>&1 || rc=$?
+  if ((rc == 0)); then umount -- "$dir" 2>/dev/null || umount -l -- "$dir" 2>/dev/null || true; fi
+  rmdir -- "$dir" 2>/dev/null || true
+  return "$rc"
+}
+
+# Sets nconnect_state (and nconnect_why) by mounting $1 with options $2, which have nconnect=, on a temporary directory.
+nconnect_probe() {
+  local source=$1 opts=$2 out rc=0 out2 rc2=0
+  nconnect_state=yes
+  # stdin is the records' loop (main): a package manager must not read it.
+  ensure_nfs_client </dev/null
+  out=$(probe_mount "$source" "$opts") || rc=$?
+  # Mounted, or failed after the kernel parsed the options (an unreachable server, a refused export): nconnect is known.
+  [[ $rc == 32 && $out == *'incorrect mount option'* ]] || return 0
+  out2=$(probe_mount "$source" "$(options_without_nconnect "$opts")") || rc2=$?
+  if [[ $rc2 == 32 && $out2 == *'incorrect mount option'* ]]; then
+    say "nconnect kept: $source is refused with and without it ($(head -n 1 <<<"$out")), so nconnect is not the cause"
+    return 0
+  fi
+  nconnect_state=no
+  nconnect_why="this kernel ($(uname -r)) refuses the option: mount.nfs exit 32, '$(head -n 1 <<<"$out")', and $source is not refused without it"
+}
+
+# Says so when the NFS mount on $1 was asked for nconnect and the kernel shows none (the super options in
+# /proc/self/mountinfo): a mount joins the connections of an earlier mount of the same server (NFSv4.1 finds the same
+# server behind other addresses too), whose count the first mount fixed [SUSE-KB].
+report_nconnect() {
+  local opts
+  opts=$(awk -v mp="$1" '$5 == mp { for (i = 7; i < NF; i++) if ($i == "-") { o = $(i + 3); break } } END { print o }' \
+    "$MOUNTINFO" 2>/dev/null || true)
+  [[ -n $opts && ,$opts, != *,nconnect=* ]] || return 0
+  say "nconnect not in effect on $1: the kernel shares the connections of an earlier mount of the same server made without it; it takes effect once every mount of that server is unmounted (a reboot at the latest)"
+}
+
+# The udev rule (and nfsrahead's [nfsrahead] section) that set the NFS read-ahead at every later NFS mount (see the
+# header); with --read-ahead-kib 0, both removed. Each file is rewritten only when its text differs.
+configure_read_ahead() {
+  local awk_path rule conf
+  if ((read_ahead == 0)); then
+    local f
+    for f in "$READ_AHEAD_RULE" "$READ_AHEAD_CONF"; do
+      [[ -e $f ]] || continue
+      if rm -f -- "$f"; then say "read-ahead left to the kernel (--read-ahead-kib 0): removed $f"
+      else warn "READ-AHEAD cannot remove $f (see above); later NFS mounts still get its read-ahead"; fi
+      [[ $f != "$READ_AHEAD_RULE" ]] || reload_udev
+    done
+    return 0
+  fi
+  awk_path=$(command -v awk || true)
+  if [[ ! $awk_path =~ ^(/[A-Za-z0-9._-]+)+$ ]]; then
+    warn "READ-AHEAD no awk on PATH for the udev rule; later NFS mounts keep the kernel's read-ahead (this run's are set)"
+    return 0
+  fi
+  # $kernel is the bdi's name, <major>:<minor>; udev reads $$ as $, so awk sees $4 (the DEV column).
+  # shellcheck disable=SC2016 # $kernel and $$4 are udev's and awk's, not the shell's
+  rule=$(printf '%s\n' \
+    '# Written by storage-server client-mount.sh (--read-ahead-kib; docs/design.md, section 9): the read-ahead of every' \
+    "# NFS mount, as amazon-ec2-utils' 53-ec2-read-ahead-kb.rules sets it. Named to run after nfs-utils' 99-nfs.rules." &&
+    printf 'SUBSYSTEM=="bdi", ACTION=="add", PROGRAM="%s -v bdi=$kernel '\''BEGIN{ret=1} {if ($$4 == bdi) {ret=0}} END{exit ret}'\'' /proc/fs/nfsfs/volumes", ATTR{read_ahead_kb}="%s"\n' \
+      "$awk_path" "$read_ahead")
+  conf=$(printf '%s\n' \
+    '# Written by storage-server client-mount.sh (--read-ahead-kib): nfsrahead (nfs-utils 2.6.2 and later, 99-nfs.rules)' \
+    '# would otherwise set 128 KiB at every NFS mount.' \
+    '[nfsrahead]' "nfs=$read_ahead" "nfs4=$read_ahead")
+  if write_if_changed "$READ_AHEAD_RULE" "$rule"; then reload_udev; fi
+  write_if_changed "$READ_AHEAD_CONF" "$conf" || true
+}
+
+# Writes $2 and a newline to $1 (0644, its directory made) when it holds something else; true when it wrote.
+write_if_changed() {
+  [[ ! -f $1 || $(cat -- "$1") != "$2" ]] || return 1
+  if { [[ -d $(dirname -- "$1") ]] || mkdir -p -- "$(dirname -- "$1")"; } && printf '%s\n' "$2" >"$1.new" && chmod 0644 "$1.new" && mv -f -- "$1.new" "$1"; then
+    say "read-ahead for later NFS mounts: wrote $1 ($read_ahead KiB)"
+    return 0
+  fi
+  warn "READ-AHEAD cannot write $1 (see above); later NFS mounts may keep the kernel's read-ahead"
+  return 1
+}
+
+reload_udev() {
+  [[ $READ_AHEAD_RULE == /etc/udev/* ]] && command -v udevadm >/dev/null || return 0
+  udevadm control --reload 2>/dev/null || true
+}
+
+# Sets the read-ahead of the NFS mount on $1 now: its bdi is /sys/class/bdi/<major>:<minor>, the numbers from field 3
+# of /proc/self/mountinfo (the last mount on $1: the one on top).
+apply_read_ahead() {
+  local mp=$1 dev file now
+  dev=$(awk -v mp="$mp" '$5 == mp { dev = $3 } END { print dev }' "$MOUNTINFO" 2>/dev/null || true)
+  if [[ ! $dev =~ ^[0-9]+:[0-9]+$ ]]; then
+    say "read-ahead of $mp not set now: no mount on it in $MOUNTINFO (the udev rule sets it at its next mount)"
+    return 0
+  fi
+  file=$SYSFS/class/bdi/$dev/read_ahead_kb
+  now=$(cat -- "$file" 2>/dev/null || true)
+  [[ $now != "$read_ahead" ]] || return 0
+  if printf '%s\n' "$read_ahead" 2>/dev/null >"$file"; then
+    say "read-ahead of $mp (bdi $dev) set to $read_ahead KiB (was ${now:-unknown} KiB)"
+  else
+    warn "READ-AHEAD cannot write $file for $mp; it keeps ${now:-its} KiB"
+  fi
+}
+
 # Checks the path to $1 again, just before the mount (path_problem_on_node in the python above: no symbolic
 # link, every directory on the way root's and writable by no one else), and makes the missing directories one
 # by one, 0755, as root; mkdir without -p fails if anything appeared there meanwhile. Returns 1 (after
@@ -618,7 +798,7 @@ main() {
   parsed=$(python3 -c "$PY" check "$(records_path)" "$server" "$allowed_servers" "$mount_roots" "$FORCED_OPTIONS" \
     <<<"$raw") || die "cannot parse the answer for $path"
   mapfile -t lines <"$fstab"
-  local known=() mounts=() lustre=unknown nfs=0
+  local known=() mounts=() lustre=unknown nfs=0 nc
   while IFS=$'\t' read -r kind srv name a b c; do
     [[ -n $kind ]] || continue
     known+=("$srv")
@@ -630,12 +810,18 @@ main() {
         continue
       fi
     fi
+    if [[ $kind == ok && $a != *@tcp:* ]] && has_nconnect "$c" && ((do_mount && !dry_run)) && ! nconnect_ok "$a" "$c"; then
+      say "nconnect dropped for $cluster/$srv: $nconnect_why; its fstab line and mount have no nconnect"
+      c=$(line_without_nconnect "$c")
+    fi
     if [[ $kind == bad ]]; then
       # A refused record leaves no trace: no directory, no fstab line, no mount (a line it had before stays).
       warn "$name: $a; record skipped: nothing of it is written or mounted"
     elif place_line "$srv" "$a" "$b" "$c"; then
       [[ $a == *@tcp:* ]] || nfs=1
-      mounts+=("$srv"$'\t'"$a"$'\t'"$b")
+      nc=0
+      ! has_nconnect "$c" || nc=1
+      mounts+=("$srv"$'\t'"$a"$'\t'"$b"$'\t'"$nc")
     fi
   done <<<"$parsed"
   ((${#known[@]})) || say "no mount config under $path"
@@ -654,10 +840,13 @@ main() {
     ((!nfs)) || ensure_nfs_client
     local m
     for m in "${mounts[@]}"; do
-      IFS=$'\t' read -r srv a b <<<"$m"
+      IFS=$'\t' read -r srv a b nc <<<"$m"
       mount_one "$srv" "$a" "$b"
+      [[ $a == *@tcp:* ]] || ((read_ahead == 0)) || apply_read_ahead "$b"
+      ((!nc)) || report_nconnect "$b"
     done
   fi
+  if ((!dry_run && (nfs || read_ahead == 0))); then configure_read_ahead; fi
   if ((attention)); then say "done; something above needs attention"; exit 2; fi
   say "done"
 }

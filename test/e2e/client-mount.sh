@@ -31,7 +31,13 @@ client_mount_scenario() {
     const userData = ec2.UserData.forLinux();
     userData.addCommands(...renderMountUserData({ server: "127.0.0.3", exportPath: "/export/c", mountPoint: "/shared/c",
       options: "nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev", tag: "vmcluster/direct", attempts: 3 }));
-    require("fs").writeFileSync(process.argv[1], userData.render());' "$dir/ctl/scripts/mount-on-user-data.sh") || {
+    require("fs").writeFileSync(process.argv[1], userData.render());
+    // The same with nconnect, as a server with the default options hands it on: run where the kernel refuses it.
+    const withNconnect = ec2.UserData.forLinux();
+    withNconnect.addCommands(...renderMountUserData({ server: "127.0.0.7", exportPath: "/export/g", mountPoint: "/shared/g",
+      options: "nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,nconnect=16,_netdev", tag: "vmcluster/direct-nc", attempts: 3 }));
+    require("fs").writeFileSync(process.argv[2], withNconnect.render());' \
+    "$dir/ctl/scripts/mount-on-user-data.sh" "$dir/ctl/scripts/mount-on-user-data-nconnect.sh") || {
     fail "client-mount: rendering the mountStorageOn user data failed"
     return 0
   }

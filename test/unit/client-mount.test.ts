@@ -21,7 +21,8 @@ import {
   renderClientMountDocument,
   renderMountUserData,
 } from '../../lib/client-mount';
-import { DEFAULT_MOUNT_ROOTS } from '../../lib/validation';
+import { DEFAULT_MOUNT_ROOTS, MAX_READ_AHEAD_KIB } from '../../lib/validation';
+import { DEFAULT_READ_AHEAD_KIB } from '../../lib/sizing/nfs-client';
 import { cfnLint } from '../support/cfn-lint';
 import { appStack, serverStack } from '../support/stacks';
 import { nagFindings } from '../support/nag';
@@ -123,6 +124,12 @@ describe('ClientMount document', () => {
             description: Match.anyValue(),
             allowedValues: ['true', 'false'],
           },
+          readAheadKiB: {
+            type: 'String',
+            default: '15360',
+            description: Match.anyValue(),
+            allowedPattern: '^(0|[1-9][0-9]{0,6})$',
+          },
         },
         mainSteps: [
           Match.objectLike({
@@ -139,7 +146,7 @@ describe('ClientMount document', () => {
     expect(command).toContain(SCRIPT.trimEnd());
     expect(command).toContain(
       `bash "$script" --cluster '{{ clusterName }}' --prefix '{{ prefix }}' --server '{{ serverName }}' ` +
-        `--allowed-servers '{{ allowedServers }}' --mount-roots '{{ mountRoots }}' "$@"`,
+        `--allowed-servers '{{ allowedServers }}' --mount-roots '{{ mountRoots }}' --read-ahead-kib '{{ readAheadKiB }}' "$@"`,
     );
   });
 
@@ -161,6 +168,7 @@ describe('ClientMount document', () => {
       .replace('{{ serverName }}', '')
       .replace('{{ allowedServers }}', '10.0.0.0/16,192.168.4.0/24')
       .replace('{{ mountRoots }}', '/data,/projects')
+      .replace('{{ readAheadKiB }}', '4096')
       .replace('{{ allowHome }}', allowHome);
 
     // WHEN
@@ -169,7 +177,7 @@ describe('ClientMount document', () => {
     // THEN
     expect(out.status).toBe(0);
     expect(out.stdout).toBe(
-      `args: --cluster hpc1 --prefix /storage-server --server  --allowed-servers 10.0.0.0/16,192.168.4.0/24 --mount-roots /data,/projects${flag}\n`,
+      `args: --cluster hpc1 --prefix /storage-server --server  --allowed-servers 10.0.0.0/16,192.168.4.0/24 --mount-roots /data,/projects --read-ahead-kib 4096${flag}\n`,
     );
   });
 
@@ -209,6 +217,55 @@ describe('ClientMount document', () => {
     for (const bad of ['', '/', 'data', '/data,', ',/data', '/data /x', "/data'", '/data;reboot', '/data,/$(reboot)', '/data\n/x']) {
       expect({ bad, ok: pattern.test(bad) }).toEqual({ bad, ok: false });
     }
+  });
+
+  test('readAheadKiB sets the default of the readAheadKiB parameter and the association passes it; 0 is kept', () => {
+    for (const [kib, text] of [[4096, '4096'], [0, '0']] as const) {
+      const template = Template.fromStack(clientMountStack({ readAheadKiB: kib }).stack);
+      template.hasResourceProperties('AWS::SSM::Document', {
+        Content: Match.objectLike({ parameters: Match.objectLike({ readAheadKiB: Match.objectLike({ default: text }) }) }),
+      });
+      template.hasResourceProperties('AWS::SSM::Association', { Parameters: Match.objectLike({ readAheadKiB: [text] }) });
+    }
+  });
+
+  test('the readAheadKiB parameter pattern admits plain whole numbers of up to 7 digits and nothing a shell would read', () => {
+    const content = renderClientMountDocument({ script: '', clusterName: 'c', parameterPrefix: '/p', allowedServers: '10.0.0.0/16' });
+    const pattern = new RegExp((content.parameters as Record<string, { allowedPattern: string }>).readAheadKiB.allowedPattern);
+    for (const good of ['0', '128', '15360', '1048576', '9999999']) expect(pattern.test(good)).toBe(true);
+    for (const bad of ['', '-1', '015360', '15360 ', '1e4', '15MiB', '10000000', "1'", '1;reboot', '$(reboot)', '1\n2']) {
+      expect({ bad, ok: pattern.test(bad) }).toEqual({ bad, ok: false });
+    }
+  });
+
+  test.each([
+    [-1, 'got -1'], [1048577, 'got 1048577'], [1.5, 'got 1.5'], [NaN, 'got null'], ['15360', 'got "15360"'],
+  ])('readAheadKiB %p is refused at synth, naming the prop and the range', (kib, got) => {
+    expect(() => clientMountStack({ readAheadKiB: kib as number })).toThrow(
+      `readAheadKiB must be a whole number of KiB from 0 (the kernel's own read-ahead) to 1048576 (1 GiB), ${got}.`,
+    );
+  });
+
+  test("the script's read-ahead default and bound are DEFAULT_READ_AHEAD_KIB and MAX_READ_AHEAD_KIB", () => {
+    const line = /^readonly DEFAULT_READ_AHEAD_KIB=([0-9]+) MAX_READ_AHEAD_KIB=([0-9]+)$/m.exec(SCRIPT);
+    expect(line).not.toBeNull();
+    expect([Number(line![1]), Number(line![2])]).toEqual([DEFAULT_READ_AHEAD_KIB, MAX_READ_AHEAD_KIB]);
+  });
+
+  test('the app: -c clientReadAheadKiB reaches the association, -c nconnect the mount record; bad values are refused naming the key', () => {
+    const template = Template.fromStack(appStack({ clientReadAheadKiB: '0', nconnect: '4' }));
+    template.hasResourceProperties('AWS::SSM::Association', { Parameters: Match.objectLike({ readAheadKiB: ['0'] }) });
+    expect(JSON.stringify(template.findResources('Custom::StorageServerRegistration'))).toContain('retrans=2,nconnect=4,_netdev');
+    expect(() => appStack({ clientReadAheadKiB: '15728640' })).toThrow(
+      'Invalid context value clientReadAheadKiB="15728640": allowed is a whole number of KiB from 0 (the kernel\'s own read-ahead) to 1048576.',
+    );
+    expect(() => appStack({ nconnect: '17' })).toThrow(
+      'Invalid context value nconnect="17": allowed is a whole number of TCP connections per client mount from 1 (one connection: ' +
+        'no nconnect option) to 16 (the Linux limit).',
+    );
+    expect(() => appStack({ nconnect: '8', backend: 'fsx-lustre', capacityTiB: '12' })).toThrow(
+      /^Invalid context value nconnect="8": allowed is only for an NFS server \(backend ebs or instance-store\)/,
+    );
   });
 
   test("the script's default mount roots are DEFAULT_MOUNT_ROOTS", () => {
@@ -385,6 +442,7 @@ describe('ClientMount association', () => {
         allowedServers: ['10.0.0.0/16'],
         allowHome: ['false'],
         mountRoots: ['/data,/scratch,/shared,/fsx'],
+        readAheadKiB: ['15360'],
         serverName: Match.absent(),
       },
     });
@@ -407,6 +465,7 @@ describe('ClientMount association', () => {
         allowedServers: ['10.0.0.0/16'],
         allowHome: ['false'],
         mountRoots: ['/data,/scratch,/shared,/fsx'],
+        readAheadKiB: ['15360'],
       },
     });
   });
@@ -680,6 +739,43 @@ describe('mountStorageOn', () => {
       "'10.0.0.5:/export/data /data nfs4 nfsvers=4.1,hard,_netdev,nosuid,nodev 0 0 # storage-server:hpc1/storage1'",
     );
     expect(lines).toContain("mount -T '/etc/fstab' '/data'");
+  });
+
+  test.each([
+    [true, 'nfsvers=4.1,hard,_netdev,nosuid,nodev', 2],
+    [false, 'nfsvers=4.1,hard,nconnect=16,_netdev,nosuid,nodev', 1],
+  ])('the user data on a kernel that refuses nconnect (%s): the line is rewritten without it and mounted', (refuses, written, calls) => {
+    // GIVEN: a stand-in mount that fails as mount.nfs does when mount(2) refuses an option (exit 32), while the fstab
+    // line has nconnect (on a kernel without it), and mounts otherwise
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mount-user-data-'));
+    try {
+      const fstab = path.join(dir, 'fstab');
+      fs.writeFileSync(fstab, '# fstab\n');
+      fs.mkdirSync(path.join(dir, 'bin'));
+      fs.writeFileSync(path.join(dir, 'bin', 'mount'), [
+        '#!/bin/bash',
+        `echo "$*" >>${JSON.stringify(path.join(dir, 'calls'))}`,
+        `if ${refuses} && grep -q nconnect= ${JSON.stringify(fstab)}; then echo 'mount.nfs: an incorrect mount option was specified' >&2; exit 32; fi`,
+        '',
+      ].join('\n'), { mode: 0o755 });
+      const script = renderMountUserData({
+        server: '10.0.0.5', exportPath: '/export/data', mountPoint: path.join(dir, 'mnt'), options: 'nfsvers=4.1,hard,nconnect=16,_netdev',
+        tag: 'hpc1/storage1', fstab, attempts: 3,
+      }).join('\n');
+
+      // WHEN
+      const r = spawnSync('bash', ['-c', script], { encoding: 'utf8', env: { ...process.env, PATH: `${path.join(dir, 'bin')}:${process.env.PATH}` } });
+
+      // THEN
+      expect(r.status).toBe(0);
+      expect(fs.readFileSync(fstab, 'utf8')).toBe(`# fstab\n10.0.0.5:/export/data ${dir}/mnt nfs4 ${written} 0 0 # storage-server:hpc1/storage1\n`);
+      expect(fs.readFileSync(path.join(dir, 'calls'), 'utf8').trim().split('\n')).toHaveLength(calls);
+      expect(r.stdout.includes(`nconnect dropped for ${dir}/mnt: this kernel`)).toBe(refuses);
+      expect(r.stdout).toContain(`mounted on ${dir}/mnt`);
+      expect(r.stderr).not.toContain('failed (attempt'); // retried at once, without the 30 s wait
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('refuses a Windows target', () => {

@@ -21,6 +21,8 @@ describe('parseContext', () => {
       clientMount: true,
       generation: 'previous',
       stackName: 'StorageServer-cluster-storage1',
+      nconnect: 16,
+      clientReadAheadKiB: 15360,
     });
     expect(CONTEXT_DEFAULTS.capacityTiB).toBe(5);
   });
@@ -52,6 +54,8 @@ describe('parseContext', () => {
       clientMount: 'false',
       generation: 'current',
       stackName: 'StorageServer-hpc-1-prod-a-nfs2',
+      nconnect: '4',
+      clientReadAheadKiB: '0',
     }));
     expect(ctx).toEqual({
       capacityTiB: 21.5,
@@ -79,6 +83,8 @@ describe('parseContext', () => {
       clientMount: false,
       generation: 'current',
       stackName: 'StorageServer-hpc-1-prod-a-nfs2',
+      nconnect: 4,
+      clientReadAheadKiB: 0,
     });
   });
 

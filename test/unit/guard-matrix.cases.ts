@@ -132,6 +132,16 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   mountPoint: [{ name: 'another mount point', change: { mountPoint: '/scratch' } }],
   mountRoots: [{ name: 'another set of mount roots', change: { mountRoots: '/data,/projects', mountPoint: '/projects/shared' } }],
   allowHomeMountPoint: [{ name: 'mount under /home', change: { allowHomeMountPoint: 'true', mountPoint: '/home/shared' } }],
+  // The mount record's options change (registration rewrites the parameter); nothing that holds data is touched.
+  nconnect: [
+    { name: 'one connection per client mount (no nconnect)', change: { nconnect: '1' }, backends: EC2 },
+    { name: 'eight connections per client mount', change: { nconnect: '8' }, backends: EC2 },
+  ],
+  // The client-mount document's default parameter and the association's value: nothing of the server changes.
+  clientReadAheadKiB: [
+    { name: 'client read-ahead left to the kernel', change: { clientReadAheadKiB: '0' } },
+    { name: 'client read-ahead of 4 MiB', change: { clientReadAheadKiB: '4096' } },
+  ],
   generation: [
     { name: 'current generation (m6i)', change: { generation: 'current' }, backends: ['ebs'] },
     // d2.xlarge -> d3.xlarge (three disks each): the instance that holds the data changes type, which CloudFormation's
@@ -248,6 +258,8 @@ export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
   { name: 'another mount point', props: { mountPoint: '/scratch/shared' } },
   { name: 'mount roots and a mount point below one', props: { mountRoots: ['/data', '/projects'], mountPoint: '/projects/a' } },
   { name: 'mount under /home', props: { allowHomeMountPoint: true, mountPoint: '/home/shared' } },
+  { name: 'one NFS connection per client mount', props: { nfs: { nconnect: 1 } }, backends: EC2 },
+  { name: 'eight NFS connections per client mount', props: { nfs: { nconnect: 8 } }, backends: EC2 },
   { name: 'client CIDRs', props: { clientCidrs: ['10.0.0.0/17'] } },
   { name: 'public client CIDRs with the opt-in', props: { clientCidrs: ['198.51.100.0/24'], allowPublicClientCidrs: true } },
   { name: 'a client security group as peer', props: (stack, vpc) => ({ clientPeers: [new ec2.SecurityGroup(stack, 'Clients', { vpc })] }) },

@@ -282,6 +282,24 @@ const ROWS: Record<ContextKey, Row> = {
   machineImageId: { valid: ec2Id('ami'), invalid: badEc2Id('ami'), fixedValid: ['ami-0123456789abcdef0'], fixedInvalid: ['ami-0123', 'latest'] },
   acceptDataLoss: { valid: bool, invalid: notBool, parsed: (t) => t === 'true', fixedValid: ['true'], fixedInvalid: ['1'] },
   legacyVolumeAttachments: { valid: bool, invalid: notBool, parsed: (t) => t === 'true', fixedValid: ['true'], fixedInvalid: ['y'] },
+  nconnect: {
+    // nfs(5) [NFSMAN]: "up to a limit of 16"; the kernel's parser takes 1..16 (docs/sources/nconnect.md, F1). FSx for
+    // Lustre clients mount Lustre: the key is refused there.
+    valid: wholeIn(1, 16),
+    invalid: fc.oneof(wholeIn(17, 10 ** 6), fc.constant('0'), notDecimal, wholeIn(1, 16).map((n) => `${n}.0`),
+      wholeIn(1, 16).map((n): [string, Context] => [String(n), FSX])),
+    parsed: Number,
+    fixedValid: ['1', '16', '8'],
+    fixedInvalid: ['0', '17', '-1', '16.0', '1e1', 'NaN', '08', ['16', FSX]],
+  },
+  clientReadAheadKiB: {
+    // KiB, 0 (the kernel's own) to 1 GiB, the project's bound (lib/validation.ts, MAX_READ_AHEAD_KIB).
+    valid: wholeIn(0, 1024 * 1024),
+    invalid: fc.oneof(wholeIn(1024 * 1024 + 1, 10 ** 9), notDecimal, wholeIn(0, 1000).map((n) => `${n}.0`)),
+    parsed: Number,
+    fixedValid: ['0', '15360', '1048576', ['15360', FSX]],
+    fixedInvalid: ['1048577', '15728640', '-1', '15MiB', '015360', '1e4'],
+  },
   dataVolumeCount: {
     valid: wholeIn(1, 3),
     invalid: fc.oneof(wholeIn(4, 10 ** 6), fc.constant('0'), notDecimal, wholeIn(1, 3).map((n) => `${n}.0`)),

@@ -213,6 +213,17 @@ describe('enums and numbers a JavaScript caller can get wrong', () => {
     expect(JSON.stringify(built({ nfs: { version: '4.2' } }).template.toJSON())).toContain('nfsvers=4.2');
   });
 
+  test('nfs.nconnect: a whole number 1-16 (nfs(5): "up to a limit of 16"); 1 writes no option, 16 is the default', () => {
+    refused({ nfs: { nconnect: '16' } }, /^nfs.nconnect must be a whole number from 1 \(one connection: no nconnect option\) to 16, got "16"/);
+    refusesAll(fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 17 }), fc.double({ min: 1.01, max: 15.99, noInteger: true }), notANumber),
+      (v) => ({ nfs: { nconnect: v } }), /^nfs.nconnect must be a whole number from 1 \(one connection: no nconnect option\) to 16/);
+    const options = (t: Template) => Object.values(t.findResources('Custom::StorageServerRegistration'))
+      .map((r) => JSON.stringify(r.Properties)).join('');
+    expect(JSON.stringify(built({ nfs: { nconnect: 4 } }).template.toJSON())).toContain('retrans=2,nconnect=4,_netdev');
+    expect(JSON.stringify(built({ nfs: { nconnect: 1 } }).template.toJSON())).not.toContain('nconnect');
+    expect(options(built({}).template)).toContain('nconnect=16');
+  });
+
   test('nfs.exportMode, nfs.threads, dataVolumeRemovalPolicy', () => {
     refusesAll(fc.string({ maxLength: 8 }).filter((v) => v !== 'sync' && v !== 'async'), (v) => ({ nfs: { exportMode: v } }), /^nfs.exportMode must be one of "sync", "async"/);
     refusesAll(fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 1025 }), fc.double({ min: 1.01, max: 1023.99, noInteger: true }), notANumber), (v) => ({ nfs: { threads: v } }), /^nfs.threads must be a whole number from 1 to 1024/);

@@ -824,7 +824,7 @@ describe('public attributes', () => {
     expect(server.plan.instanceType).toBe('m4.4xlarge');
     expect(server.exportPath).toBe('/export/data');
     expect(server.mountPoint).toBe('/data');
-    expect(server.mountOptions).toBe('nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev,nosuid,nodev');
+    expect(server.mountOptions).toBe('nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,nconnect=16,_netdev,nosuid,nodev');
     expect(stack.resolve(server.privateIp)).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^StorageInterface/), 'PrimaryPrivateIpAddress'] });
     expect(stack.resolve(server.networkInterfaceId)).toEqual({ Ref: expect.stringMatching(/^StorageInterface/) });
     expect(server.connections.defaultPort?.toString()).toBe('2049');
