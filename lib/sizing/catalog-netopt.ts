@@ -60,21 +60,23 @@ const X86_64: readonly InstanceTypeSpec[] = family(
 
 /**
  * c8gb, m8gb, r8gb (arm64, Graviton4): [network baseline, burst] Gbps [CO] [GP] [KB], [EBS baseline, maximum] Mbps
- * [EBS-OPT] [MO], vCPUs and memory [KT], price [PRICE26].
+ * [EBS-OPT] [MO], vCPUs and memory [KT], price [PRICE26]. The three share one table per size.
  */
+const GRAVITON4_B: readonly Size[] = [
+  ['large', 2, [4.166, 20], [3125, 25000]],
+  ['xlarge', 4, [8.333, 26.666], [6250, 25000]],
+  ['2xlarge', 8, [16.666, 33.333], [12500, 25000]],
+  ['4xlarge', 16, [33.33, 33.33], [25000, 25000]],
+  ['8xlarge', 32, [66.66, 66.66], [50000, 50000]],
+  ['12xlarge', 48, [100, 100], [75000, 75000]],
+  ['16xlarge', 64, [133.33, 133.33], [100000, 100000]],
+  ['24xlarge', 96, [200, 200], [150000, 150000]],
+  ['48xlarge', 192, [400, 400], [300000, 300000]],
+];
+
 const ARM64: readonly InstanceTypeSpec[] = [
   ...family(
-    [
-      ['large', 2, [4.166, 20], [3125, 25000]],
-      ['xlarge', 4, [8.333, 26.666], [6250, 25000]],
-      ['2xlarge', 8, [16.666, 33.333], [12500, 25000]],
-      ['4xlarge', 16, [33.33, 33.33], [25000, 25000]],
-      ['8xlarge', 32, [66.66, 66.66], [50000, 50000]],
-      ['12xlarge', 48, [100, 100], [75000, 75000]],
-      ['16xlarge', 64, [133.33, 133.33], [100000, 100000]],
-      ['24xlarge', 96, [200, 200], [150000, 150000]],
-      ['48xlarge', 192, [400, 400], [300000, 300000]],
-    ],
+    GRAVITON4_B,
     {
       c8gb: { gibPerVcpu: 2, usd: [0.1185, 0.237, 0.474, 0.948, 1.896, 2.844, 3.792, 5.688, 11.376] },
       m8gb: { gibPerVcpu: 4, usd: [0.1455, 0.291, 0.582, 1.164, 2.328, 3.492, 4.656, 6.984, 13.968] },
@@ -83,17 +85,7 @@ const ARM64: readonly InstanceTypeSpec[] = [
   ),
   // r8gb: network baselines from [KB] only; its "up to" sizes' bursts were not read, so none is claimed.
   ...family(
-    [
-      ['large', 2, [4.166, 4.166], [3125, 25000]],
-      ['xlarge', 4, [8.333, 8.333], [6250, 25000]],
-      ['2xlarge', 8, [16.666, 16.666], [12500, 25000]],
-      ['4xlarge', 16, [33.33, 33.33], [25000, 25000]],
-      ['8xlarge', 32, [66.66, 66.66], [50000, 50000]],
-      ['12xlarge', 48, [100, 100], [75000, 75000]],
-      ['16xlarge', 64, [133.33, 133.33], [100000, 100000]],
-      ['24xlarge', 96, [200, 200], [150000, 150000]],
-      ['48xlarge', 192, [400, 400], [300000, 300000]],
-    ],
+    GRAVITON4_B.map(([size, vcpus, [baseline], ebs]): Size => [size, vcpus, [baseline, baseline], ebs]),
     { r8gb: { gibPerVcpu: 8, usd: [0.18218, 0.36436, 0.72872, 1.45744, 2.91488, 4.37232, 5.82976, 8.74464, 17.48928] } },
     'arm64',
   ),

@@ -274,9 +274,14 @@ const ALL_TYPES = new Map([...OVERRIDE_EBS_INSTANCE_TYPES, ...OVERRIDE_INSTANCE_
 export function instanceTypeSpec(name: string): InstanceTypeSpec {
   const spec = ALL_TYPES.get(name);
   if (!spec) {
-    throw new Error(`instanceType must be one of ${familyList([...ALL_TYPES.keys()])}; got ${JSON.stringify(name)}`);
+    throw new Error(`instanceType must be one of ${cataloguedTypeList()}; got ${JSON.stringify(name)}`);
   }
   return spec;
+}
+
+/** Every type the catalogue knows, grouped by family (`familyList`), for the messages that list them. */
+export function cataloguedTypeList(): string {
+  return familyList([...ALL_TYPES.keys()]);
 }
 
 /**

@@ -15,7 +15,7 @@
  * A client type the catalogue does not know is refused, naming it; its network baseline can be given as a number
  * (`networkGbps`) instead, so any type can be weighed without this project carrying figures it has not cited.
  */
-import { MB_BYTES, instanceTypeSpec, knownInstanceType } from './catalog';
+import { MB_BYTES, cataloguedTypeList, instanceTypeSpec, knownInstanceType } from './catalog';
 import { DEFAULT_NCONNECT, NFS_MAX_NCONNECT, SINGLE_FLOW_GBPS, SINGLE_FLOW_PLACEMENT_GROUP_GBPS } from './nfs-client';
 
 /** One client of the storage (a cluster node): its network and how it mounts. */
@@ -109,9 +109,8 @@ export function validateClient(client: unknown): ClientRequest {
   if (unknown.length > 0) throw new Error(`client has no field ${unknown.join(', ')}; its fields are ${known.join(', ')}`);
   const { instanceType, networkGbps, nconnect, placementGroup } = c;
   if (instanceType !== undefined && (typeof instanceType !== 'string' || !knownInstanceType(instanceType))) {
-    // The catalogue's own message lists its types: the same list, with this field's name.
-    const catalogue = typeof instanceType === 'string' ? messageOf(() => instanceTypeSpec(instanceType)) : '';
-    const allowed = /^instanceType must be (.*); got /.exec(catalogue)?.[1] ?? 'a type the catalogue knows';
+    // The catalogue's own list of its types, as instanceTypeSpec gives it, with this field's name.
+    const allowed = typeof instanceType === 'string' ? `one of ${cataloguedTypeList()}` : 'a type the catalogue knows';
     throw new Error(`client.instanceType must be ${allowed}; got ${describe(instanceType)}. For another type give its ` +
       'network baseline as client.networkGbps');
   }
@@ -192,16 +191,6 @@ function networkOf(c: ClientRequest): { mbps: number; label: string; source: str
     };
   }
   return undefined;
-}
-
-/** The message `f` throws ('' when it does not). */
-function messageOf(f: () => unknown): string {
-  try {
-    f();
-    return '';
-  } catch (err) {
-    return (err as Error).message;
-  }
 }
 
 function round2(value: number): number {

@@ -14,6 +14,19 @@ function applyCommandOf(template: Template): string {
   return JSON.stringify(applyRunCommand(template));
 }
 
+/** The update guard's recorded properties. */
+function guardOf(template: Template): Record<string, unknown> {
+  return Object.values(template.findResources('Custom::StorageServerUpdateGuard'))[0].Properties;
+}
+
+/** The resources cdk-nag reports under AwsSolutions-EC26 (unencrypted EBS) for a server with these props. */
+function ec26(props: Partial<StorageServerProps>): string[] {
+  return nagFindings((app) => {
+    const stack = new Stack(app, 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
+    new StorageServer(stack, 'Storage', { vpc: new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 }), ...props });
+  }).filter((f) => f.ruleId === 'AwsSolutions-EC26').map((f) => f.resource);
+}
+
 /** The one settings line `KEY='value'` the server applies, from the apply document. */
 function settingOf(template: Template, key: string): string {
   const line = applyCommandOf(template)
@@ -623,14 +636,6 @@ describe('instance store', () => {
 });
 
 describe('instance-store encryption (LUKS2 on the array, d2 by default)', () => {
-  const guardOf = (template: Template): Record<string, unknown> =>
-    Object.values(template.findResources('Custom::StorageServerUpdateGuard'))[0].Properties;
-  /** The resources cdk-nag reports under AwsSolutions-EC26 (unencrypted EBS) for a server with these props. */
-  const ec26 = (props: Partial<StorageServerProps>): string[] =>
-    nagFindings((app) => {
-      const stack = new Stack(app, 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
-      new StorageServer(stack, 'Storage', { vpc: new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 }), ...props });
-    }).filter((f) => f.ruleId === 'AwsSolutions-EC26').map((f) => f.resource);
 
   test('d2 is encrypted by default: the server applies luks2, the guard records it, cdk-nag EC26 is satisfied', () => {
     const { template } = serverStack({ capacityTiB: 20 });
@@ -661,8 +666,6 @@ describe('instance-store encryption (LUKS2 on the array, d2 by default)', () => 
 });
 
 describe('instance store, generation current (d3, d3en: NVMe HDDs the platform encrypts)', () => {
-  const guardOf = (template: Template): Record<string, unknown> =>
-    Object.values(template.findResources('Custom::StorageServerUpdateGuard'))[0].Properties;
   const instanceOf = (t: Template) => Object.values(t.findResources('AWS::EC2::Instance'))[0].Properties;
   /** The agent configuration the apply document writes (its here-document), as written. */
   const agentConfigOf = (t: Template): string => {
@@ -672,11 +675,6 @@ describe('instance store, generation current (d3, d3en: NVMe HDDs the platform e
     return command.slice(start + 1, end - 1).join('\n').replace(/\\"/g, '"');
   };
   const agentDisksOf = (t: Template): string[] => JSON.parse(agentConfigOf(t)).metrics.metrics_collected.diskio.resources;
-  const ec26 = (props: Partial<StorageServerProps>): string[] =>
-    nagFindings((app) => {
-      const stack = new Stack(app, 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
-      new StorageServer(stack, 'Storage', { vpc: new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 }), ...props });
-    }).filter((f) => f.ruleId === 'AwsSolutions-EC26').map((f) => f.resource);
 
   test('-c generation=current -c capacityTiB=20: a d3en.xlarge, its 2 disks counted for the bootstrap, no dm-crypt', () => {
     const t = Template.fromStack(appStack({ generation: 'current', capacityTiB: '20' }));
