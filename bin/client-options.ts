@@ -2,12 +2,12 @@
  * `npm run plan`'s client options (issue 28, item 4): what one client is and how it mounts, for the plan's per-client
  * ceiling (lib/sizing/client-ceiling.ts). Malformed values are UsageErrors (exit 2), each naming its option.
  */
-import { Backend, INSTANCE_STORE_TYPES, OVERRIDE_EBS_INSTANCE_TYPES, familyList, type ClientRequest } from '../lib/sizing';
+import { Backend, OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES, familyList, type ClientRequest } from '../lib/sizing';
 import { NFS_MAX_NCONNECT } from '../lib/sizing/nfs-client';
 import { OptionSpec, ParsedArgs, UsageError, didYouMean } from './args';
 
-/** The client types `--client-instance-type` takes: every type the catalogue has figures for. */
-const CLIENT_TYPES: readonly string[] = [...OVERRIDE_EBS_INSTANCE_TYPES, ...INSTANCE_STORE_TYPES].map((t) => t.name);
+/** The client types `--client-instance-type` takes: every type the catalogue has figures for (the library's clientCeiling takes the same). */
+const CLIENT_TYPES: readonly string[] = [...OVERRIDE_EBS_INSTANCE_TYPES, ...OVERRIDE_INSTANCE_STORE_TYPES].map((t) => t.name);
 
 /** The options, in the order `--help` lists them. */
 export const CLIENT_OPTIONS: readonly OptionSpec[] = [

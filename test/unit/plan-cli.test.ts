@@ -112,6 +112,14 @@ describe('npm run plan: options', () => {
     expect(json.plan.perClient).toMatchObject({ maxMBps: 2500, clientsToSustain: 1, nconnect: 2, perFlowGbps: 10 });
   });
 
+  test('--client-instance-type takes every type the catalogue knows, as the library does: a network-optimized type and a d3en too', () => {
+    // c6in.8xlarge: 50 Gbps baseline, under 16 x 5 Gbps; d3en.xlarge: 6 Gbps (750 MB/s).
+    expect(plan('10', '--client-instance-type', 'c6in.8xlarge').stdout).toMatch(/^one client +up to 6250 MB\/s \(limited by the client's network baseline, c6in\.8xlarge: 50 Gbps/m);
+    const run = plan('10', '--client-instance-type', 'd3en.xlarge');
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toMatch(/^one client +up to 750 MB\/s \(limited by the client's network baseline, d3en\.xlarge: 6 Gbps/m);
+  });
+
   test('--nconnect on a plan auto makes FSx for Lustre: not refused, the plan says it does not apply', () => {
     const run = plan('100', '--nconnect', '4', '--client-instance-type', 'm4.16xlarge');
     expect(run.status).toBe(0);
@@ -138,7 +146,7 @@ describe('npm run plan: options', () => {
     [['10', '--nconnect', '2.5'], /--nconnect must be a whole number from 1 to 16 .*; got '2.5'/],
     [['10', '--nconnect'], /option --nconnect needs a value \(--nconnect <1-16>\)/],
     [['10', '--placement-group=yes'], /option --placement-group takes no value; got '--placement-group=yes'/],
-    [['10', '--client-instance-type', 'c5n.18xlarge'], /^Error: --client-instance-type must be one of m4\.\{xlarge,.*\}, .*, d2\.\{xlarge,2xlarge,4xlarge,8xlarge\}; got 'c5n\.18xlarge'.*; for another type give its network baseline with --client-network-gbps\n/],
+    [['10', '--client-instance-type', 'c5n.18xlarge'], /^Error: --client-instance-type must be one of m4\.\{xlarge,.*\}, .*, d2\.\{xlarge,2xlarge,4xlarge,8xlarge\}, d3\.\{xlarge,2xlarge,4xlarge,8xlarge\}, d3en\.\{.*,12xlarge\}; got 'c5n\.18xlarge'.*; for another type give its network baseline with --client-network-gbps\n/],
     [['10', '--client-instance-type', 'm6i.lrage'], /got 'm6i.lrage' \(did you mean m6i.large\?\)/],
     [['10', '--client-network-gbps', 'fast'], /--client-network-gbps must be a positive number of Gbps, e.g. 12.5; got 'fast'/],
     [['10', '--client-network-gbps', '0'], /--client-network-gbps must be a positive number of Gbps, e.g. 12.5; got '0'/],
