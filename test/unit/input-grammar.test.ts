@@ -15,6 +15,7 @@ import {
   OTHER_REGIONS, privateHost, publicCidr, publicHost, publicUnicastCidr, s3Path, specialCidr, specialHost, stringOf, subnetEdge, tagKey,
   topicName, wholeIn,
 } from '../support/grammars';
+import { OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES } from '../../lib/sizing';
 
 type Context = Partial<Record<ContextKey, string>>;
 
@@ -385,6 +386,11 @@ const REVIEW: [string, Context, RegExp][] = [
 
 test.each(REVIEW)('the review\'s value: %s', (_, context, message) => {
   expect(() => parseContext((k) => context[k], TARGET)).toThrow(message);
+});
+
+test("the instanceType row's types, spelt out from the EC2 guides, are exactly the catalogue's: a family catalogued later must be added here", () => {
+  expect([...EBS_TYPES].sort()).toEqual(OVERRIDE_EBS_INSTANCE_TYPES.map((t) => t.name).sort());
+  expect([...D2_TYPES, ...D3_TYPES].sort()).toEqual(OVERRIDE_INSTANCE_STORE_TYPES.map((t) => t.name).sort());
 });
 
 test('every context key of lib/context.ts has a row, and every row is a key', () => {
