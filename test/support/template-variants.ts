@@ -1,0 +1,59 @@
+/**
+ * Writes every app variant's template (test/support/stacks.ts, VARIANTS) as JSON with its keys sorted, one file a
+ * variant, into the directory given: the check that a change of the code's shape leaves every template as it was.
+ *
+ *   npm run build:lambda
+ *   STORAGE_SERVER_HANDLER_BUNDLES=dist/lambda npx ts-node --transpile-only test/support/template-variants.ts /tmp/before
+ *   (change the code; the same again into /tmp/after)
+ *   diff -r /tmp/before /tmp/after
+ *
+ * The handlers' bundles are part of the templates (their asset hashes): a change to lambda/ that moves code between
+ * files changes the bundle's bytes and so those hashes; `--scrub-asset-hashes` replaces them, as the snapshot
+ * serializer does, to compare the rest.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { Template } from 'aws-cdk-lib/assertions';
+import { ContextKey } from '../../lib/context';
+import { appStack, VARIANTS } from './stacks';
+
+/** Beyond VARIANTS (which other tests iterate): the keys those leave at their defaults. */
+const MORE: { name: string; context: Partial<Record<ContextKey, string>> }[] = [
+  { name: 'gp3 current 1 TiB at 250 MBps', context: { generation: 'current', backend: 'ebs', capacityTiB: '1', throughputMBps: '250' } },
+  { name: 'arm64 by instanceType c8gb', context: { generation: 'current', instanceType: 'c8gb.12xlarge', capacityTiB: '10' } },
+  { name: 'nconnect 1 readahead 0', context: { nconnect: '1', clientReadAheadKiB: '0' } },
+  {
+    name: 'snapshots retain restore keypair placement',
+    context: {
+      snapshotRetain: '30', restoreSnapshotIds: 'snap-0123456789abcdef0,snap-0123456789abcdef1', keyPair: 'ops',
+      placementGroup: 'pg1', dataVolumeCount: '2', terminationProtection: 'false', clientTagKey: 'hpc-client',
+    },
+  },
+  { name: 'instance store unencrypted legacy', context: { capacityTiB: '20', encryptInstanceStore: 'false', mountPoint: '/data', mountRoots: '/data,/scratch' } },
+  { name: 'fsx hdd with root squash off', context: { backend: 'fsx-lustre', capacityTiB: '24', fsxDeploymentType: 'PERSISTENT_1', fsxStorageType: 'HDD', fsxRootSquash: 'false' } },
+];
+
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted((value as Record<string, unknown>)[k])]));
+  }
+  return value;
+}
+
+function main(argv: string[]): void {
+  const scrub = argv.includes('--scrub-asset-hashes');
+  const dir = argv.find((a) => !a.startsWith('--'));
+  if (!dir) throw new Error('usage: template-variants.ts [--scrub-asset-hashes] DIR');
+  process.env.CDK_VALIDATION = 'false';
+  fs.mkdirSync(dir, { recursive: true });
+  for (const variant of [...VARIANTS, ...MORE]) {
+    let text = JSON.stringify(sorted(Template.fromStack(appStack(variant.context)).toJSON()), null, 1);
+    if (scrub) text = text.replace(/[0-9a-f]{64}/g, '[ASSET-HASH]');
+    const file = variant.name.replace(/[^A-Za-z0-9=.-]+/g, '_').slice(0, 80) + '.json';
+    fs.writeFileSync(path.join(dir, file), text + '\n');
+  }
+  console.log(`${VARIANTS.length + MORE.length} templates written to ${dir}`);
+}
+
+main(process.argv.slice(2));
