@@ -382,7 +382,11 @@ check("the server's apply document and snapshot document carry the package's she
   // The bootstrap travels in the server's apply document, never in user data (a setting change must not
   // change user data, which would stop the instance).
   const applyDoc = new Set(docs.filter((d) => d.includes('applyStorageSettings')).join('\n').split('\n'));
-  const missing = scriptLines('storage-bootstrap.sh').filter((l) => !applyDoc.has(l));
+  // The bootstrap is lib/scripts/storage-bootstrap.sh and the parts it includes (storage-bootstrap-*.sh).
+  const bootstrapFiles = fs
+    .readdirSync(path.join(REPO_ROOT, 'lib', 'scripts'))
+    .filter((f) => /^storage-bootstrap(-.+)?\.sh$/.test(f));
+  const missing = bootstrapFiles.flatMap(scriptLines).filter((l) => !applyDoc.has(l));
   assert(
     missing.length === 0,
     `bootstrap lines missing from the apply document: ${missing.slice(0, 5).join(' | ')}`,

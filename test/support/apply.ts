@@ -3,8 +3,21 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Template } from 'aws-cdk-lib/assertions';
+import { bootstrapScript } from '../../lib/bootstrap';
 
-const SCRIPT = path.join(__dirname, '..', '..', 'lib', 'scripts', 'storage-bootstrap.sh');
+let scriptFile: string | undefined;
+
+/**
+ * The bootstrap as the server gets it (lib/scripts/storage-bootstrap.sh with its parts joined), written once to a
+ * file, for the tests that cut its functions out with sed and run them.
+ */
+export function bootstrapScriptFile(): string {
+  if (scriptFile === undefined) {
+    scriptFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bootstrap-script-')), 'storage-bootstrap.sh');
+    fs.writeFileSync(scriptFile, bootstrapScript());
+  }
+  return scriptFile;
+}
 
 /**
  * The shell step of the server's apply document (what the settings association runs on the server), as the
@@ -58,8 +71,8 @@ export function appliedSettings(command: string): string {
 
 /**
  * What the server exports for the settings in `template`: the exports file that the bootstrap's own
- * `load_config` and `configure_nfs` (cut from lib/scripts/storage-bootstrap.sh, run by bash) write from the
- * settings the apply document carries. The NFS tools are stand-ins that accept everything; `id -u` says root.
+ * `load_config` and `configure_nfs` (cut from the joined lib/scripts/storage-bootstrap.sh, run by bash) write from
+ * the settings the apply document carries. The NFS tools are stand-ins that accept everything; `id -u` says root.
  */
 export function renderedExports(template: Template): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'exports-'));
@@ -77,7 +90,7 @@ export function renderedExports(template: Template): string {
     [
       '-c',
       `set -euo pipefail
-      eval "$(sed -n '/^log() /p; /^need() /p; /^die() {/,/^}/p; /^SETTINGS_KEYS/p; /^read_settings() {/,/^}/p; /^load_config() {/,/^}/p; /^configure_nfs() {/,/^}/p' '${SCRIPT}')"
+      eval "$(sed -n '/^log() /p; /^need() /p; /^die() {/,/^}/p; /^SETTINGS_KEYS/p; /^read_settings() {/,/^}/p; /^load_config() {/,/^}/p; /^configure_nfs() {/,/^}/p' '${bootstrapScriptFile()}')"
       ENV_FILE='${dir}/bootstrap.env' REASON_FILE='${dir}/reason' EXPORTS_FILE='${dir}/exports.d/storage-server.exports'
       state_dirs() { :; }; bench_dir() { :; }; nfs_units() { :; } # the NFS state and bench directories, systemd drop-ins: VM-tested
       load_config

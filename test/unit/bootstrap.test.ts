@@ -16,9 +16,13 @@ import {
   renderBootstrapUnit,
   renderLoaderUserData,
 } from '../../lib/bootstrap';
+import { includedParts, joinParts } from '../../lib/bootstrap-script';
+import { bootstrapScriptFile } from '../support/apply';
 import { venvBin } from '../support/venv';
 
 const SCRIPTS_DIR = path.join(__dirname, '..', '..', 'lib', 'scripts');
+/** The parts of the bootstrap (lib/scripts/storage-bootstrap-*.sh), which the entry storage-bootstrap.sh includes. */
+const BOOTSTRAP_PARTS = fs.readdirSync(SCRIPTS_DIR).filter((f) => /^storage-bootstrap-.+\.sh$/.test(f)).sort();
 
 const instanceStore: BootstrapConfig = {
   backend: 'instance-store',
@@ -66,7 +70,7 @@ function shellcheck(args: string[]): { status: number | null; output: string } {
  * prints every setting, `|`-separated.
  */
 function readSettings(file: string, env: NodeJS.ProcessEnv = {}) {
-  const script = path.join(SCRIPTS_DIR, 'storage-bootstrap.sh');
+  const script = bootstrapScriptFile();
   return bash(
     `set -u; eval "$(sed -n '/^SETTINGS_KEYS/p; /^die() {/,/^}/p; /^read_settings() {/,/^}/p' '${script}')"
     ENV_FILE='${file}' REASON_FILE='${path.dirname(file)}/reason'
@@ -111,7 +115,7 @@ describe('renderBootstrapEnv', () => {
     expect(renderApplyCommand(instanceStore)).not.toContain(`mv -f "$tmp" ${BOOTSTRAP_PATHS.agentConfig}`);
     expect(renderBootstrapEnv(instanceStore)).toContain("STORAGE_METRICS_CLUSTER=''");
     // The script reads the configuration where the apply writes it, and runs storage-metrics where the apply puts it.
-    const script = fs.readFileSync(path.join(SCRIPTS_DIR, 'storage-bootstrap.sh'), 'utf8');
+    const script = bootstrapScript();
     expect(script).toContain(`config=${BOOTSTRAP_PATHS.agentConfig} `);
     expect(script).toContain(`ExecStart=${BOOTSTRAP_PATHS.metrics} --cluster`);
     expect(() => renderBootstrapEnv({ ...instanceStore, metrics: { ...metrics, clusterName: 'a|b' } }))
@@ -227,8 +231,29 @@ describe('renderBootstrapEnv', () => {
 });
 
 describe('bootstrapScript', () => {
-  test('is lib/scripts/storage-bootstrap.sh', () => {
-    expect(bootstrapScript()).toBe(fs.readFileSync(path.join(SCRIPTS_DIR, 'storage-bootstrap.sh'), 'utf8'));
+  test('is lib/scripts/storage-bootstrap.sh with the code of each part it includes in place of its #include line', () => {
+    const entry = fs.readFileSync(path.join(SCRIPTS_DIR, 'storage-bootstrap.sh'), 'utf8');
+    const code = (part: string): string =>
+      fs.readFileSync(path.join(SCRIPTS_DIR, part), 'utf8').split('\n\n').slice(1).join('\n\n').replace(/\n$/, '');
+    expect(bootstrapScript()).toBe(entry.replace(/^#include (\S+)$/gm, (_line, part: string) => code(part)));
+    expect(bootstrapScript()).not.toMatch(/^#include /m);
+  });
+
+  test('includes every part, once: a part it does not include would be neither delivered nor checked as delivered', () => {
+    const entry = fs.readFileSync(path.join(SCRIPTS_DIR, 'storage-bootstrap.sh'), 'utf8');
+    expect([...includedParts(entry)].sort()).toEqual(BOOTSTRAP_PARTS);
+    expect(BOOTSTRAP_PARTS.length).toBeGreaterThan(1);
+  });
+
+  test('a part opens with a header of comments that stays out of the script, and includes no part itself', () => {
+    const parts: Record<string, string> = {
+      'good.sh': '# shellcheck shell=bash\n# the header\n\nfoo() { :; }\n',
+      'no-header.sh': 'foo() { :; }\n\nbar\n',
+      'nested.sh': '# header\n\n#include good.sh\n',
+    };
+    expect(joinParts('#!/bin/bash\n#include good.sh\nfoo\n', (f) => parts[f])).toBe('#!/bin/bash\nfoo() { :; }\nfoo\n');
+    expect(() => joinParts('#include no-header.sh\n', (f) => parts[f])).toThrow(/no-header.sh must open with a header/);
+    expect(() => joinParts('#include nested.sh\n', (f) => parts[f])).toThrow(/nested.sh is a part of storage-bootstrap.sh/);
   });
 
   // The module finds the script beside itself (lib/scripts) or, compiled into dist/lib, in the source tree.
@@ -240,7 +265,8 @@ describe('bootstrapScript', () => {
     const root = tmpDir();
     fs.mkdirSync(path.join(root, moduleDir), { recursive: true });
     fs.mkdirSync(path.join(root, scriptsDir), { recursive: true });
-    for (const module of ['bootstrap', 'script-file']) {
+    const modules = fs.readdirSync(path.join(__dirname, '..', '..', 'lib')).filter((f) => /^bootstrap(-.+)?\.ts$/.test(f));
+    for (const module of [...modules.map((f) => f.replace(/\.ts$/, '')), 'script-file']) {
       const js = ts.transpileModule(
         fs.readFileSync(path.join(__dirname, '..', '..', 'lib', `${module}.ts`), 'utf8'),
         { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } },
@@ -383,7 +409,7 @@ function runAttachOwn(settings: Record<string, string>, opts: { imds: boolean; a
       `[ "${opts.attachRc ?? 0}" = 0 ] || { echo "storage-attach: ERROR: volume vol-1 is tagged for another server" >&2; exit 1; }\n`,
     { mode: 0o755 },
   );
-  const script = path.join(SCRIPTS_DIR, 'storage-bootstrap.sh');
+  const script = bootstrapScriptFile();
   const part = path.join(dir, 'part.sh');
   const cut = spawnSync('sed', ['-n', '/^log() /p; /^die() {/,/^}/p; /^nvme_with() {/,/^}/p; /^by_mapping() {/,/^}/p; /^volume_device() {/,/^}/p; /^attached_here() {/,/^}/p; /^attach_own() {/,/^}/p', script], { encoding: 'utf8' });
   fs.writeFileSync(part, cut.stdout);
@@ -449,7 +475,7 @@ describe('attach_own (the bootstrap takes over its volumes and interface)', () =
 
 /** Cuts the named functions (and log/die) out of the bootstrap into a file to source. */
 function bootstrapPart(dir: string, fns: string[]): string {
-  const script = path.join(SCRIPTS_DIR, 'storage-bootstrap.sh');
+  const script = bootstrapScriptFile();
   const expr = ['/^log() /p', '/^die() {/,/^}/p', ...fns.map((f) => `/^${f}() {/,/^}/p`)].join('; ');
   const part = path.join(dir, 'part.sh');
   fs.writeFileSync(part, spawnSync('sed', ['-n', expr, script], { encoding: 'utf8' }).stdout);
@@ -459,7 +485,7 @@ function bootstrapPart(dir: string, fns: string[]): string {
 describe('NFSv4 state that outlives the instance', () => {
   const scopeOf = (identity: string): string => {
     const dir = tmpDir();
-    const script = path.join(SCRIPTS_DIR, 'storage-bootstrap.sh');
+    const script = bootstrapScriptFile();
     // load_config's two scope lines, as they stand in the script.
     const lines = fs.readFileSync(script, 'utf8').split('\n').filter((l) => /^\s+(SCOPE=|\(\(\$\{#SCOPE\})/.test(l));
     expect(lines).toHaveLength(2);
@@ -609,10 +635,13 @@ describe('renderLoaderUserData', () => {
   });
 });
 
+// Each part of the bootstrap is checked alone too (its header's directive names what other parts set or read); the
+// entry, storage-bootstrap.sh, is checked as the server gets it: whole, its parts joined.
 test.each(fs.readdirSync(SCRIPTS_DIR).filter((f) => f.endsWith('.sh')))(
   'shellcheck gate: lib/scripts/%s is clean',
   (file) => {
-    expect(shellcheck([path.join(SCRIPTS_DIR, file)])).toEqual({ status: 0, output: '' });
+    const checked = file === 'storage-bootstrap.sh' ? bootstrapScriptFile() : path.join(SCRIPTS_DIR, file);
+    expect(shellcheck([checked])).toEqual({ status: 0, output: '' });
   },
 );
 

@@ -1,0 +1,88 @@
+# shellcheck shell=bash disable=SC2034 # CREATED: read by the other parts
+# storage-bootstrap, the striped array: what each disk holds, the volume group made on blank disks or ours
+# activated (adopted when restored from snapshots), the striped logical volume; anything foreign refused.
+# A part of storage-bootstrap: lib/bootstrap-script.ts puts its code (what follows this header, which ends at the
+# first empty line) in place of the `#include` line of lib/scripts/storage-bootstrap.sh that names it.
+
+# Prints "blank", "ours <VG uuid> <server identity>" (a PV of a volume group this script made, on this server
+# or the server whose snapshots these disks were restored from), or what else the disk holds.
+classify() {
+  local dev=$1 sig="" kids="" vg uuid tags id
+  if ! sig=$(wipefs --noheadings --output TYPE "$dev" 2>&1) || ! kids=$(lsblk -nro NAME "$dev" 2>&1); then
+    echo "cannot be probed: ${sig//$'\n'/ } ${kids//$'\n'/ }"
+  elif [[ -z $sig ]] && ! blkid -p "$dev" >/dev/null 2>&1; then
+    if [[ $kids == *$'\n'* ]]; then echo "has partitions or holders"; else echo blank; fi
+  elif [[ $sig == LVM2_member ]]; then
+    read -r vg uuid tags < <(pvs "${LVM[@]}" --noheadings -o vg_name,vg_uuid,vg_tags "$dev" 2>/dev/null || true) || true
+    if [[ ${vg:-} == "$VG" && ,${tags:-}, == *,$TAG,* ]]; then
+      id=$(tr ',' '\n' <<<"$tags" | sed -n 's/^storage-server-id://p' | head -n 1)
+      echo "ours ${uuid:-?} ${id:-unknown}"
+    else
+      echo "holds LVM (VG '${vg:-}' tags '${tags:-}')"
+    fi
+  else
+    sig=${sig:-$(blkid -p -o export "$dev" | sed -n 's/^\(PT\)\{0,1\}TYPE=//p')}
+    echo "holds ${sig//$'\n'/,}"
+  fi
+}
+
+# Creates the volume group and LV on blank disks, or activates ours; refuses any foreign or mixed state:
+# disks of two arrays (two volume groups, e.g. snapshots of two servers restored together), or another
+# server's array on a server that was not restored from its snapshots.
+assemble() {
+  local i why n=${#DISKS[@]} ours=() blank=() foreign=() arrays=() uuids=() lost stripes=() uuid id
+  for i in "${!DISKS[@]}"; do
+    why=$(classify "${DISKS[$i]}")
+    case $why in
+      blank) blank+=("${LABELS[$i]}") ;;
+      ours\ *)
+        read -r uuid id <<<"${why#ours }"
+        ours+=("${LABELS[$i]}") uuids+=("$uuid") arrays+=("${LABELS[$i]} holds array $uuid of server $id")
+        ;;
+      *) foreign+=("${LABELS[$i]} $why") ;;
+    esac
+  done
+  ((${#foreign[@]} == 0)) || die "refusing data disks with content this bootstrap did not make, nothing was" \
+    "written: $(printf '%s; ' "${foreign[@]}")"
+  (($(printf '%s\n' "${uuids[@]}" | sort -u | wc -l) <= 1)) ||
+    die "refusing disks of more than one array (snapshots of different servers or sets?), nothing was written:" \
+      "$(printf '%s; ' "${arrays[@]}")"
+  if ((${#ours[@]} == 0)); then
+    retire_keys
+    log "all $n data disks are blank: creating volume group $VG for $STORAGE_IDENTITY"
+    vgcreate --addtag "$TAG" --addtag "$ID_TAG" "${LVM[@]}" "$VG" "${DISKS[@]}"
+  elif ((${#blank[@]})); then
+    die "${ours[*]} hold volume group $VG but ${blank[*]} are blank: refusing to rebuild part of an array" \
+      "(restore the missing disks, or remove the volume group by hand to start afresh)"
+  else
+    read -r i lost < <(vgs "${LVM[@]}" --noheadings -o pv_count,vg_missing_pv_count "$VG")
+    ((i == n && lost == 0)) || die "volume group $VG spans $i disks ($lost missing), not the $n configured"
+    adopt "$id"
+    vgchange "${LVM[@]}" -ay "$VG" >/dev/null
+  fi
+  CREATED=0
+  if ! lvs "${LVM[@]}" "$VG/$LV" >/dev/null 2>&1; then
+    ((n == 1)) || stripes=(-i "$n" -I "${STORAGE_STRIPE_KIB}k")
+    lvcreate --yes -Wy -Zy "${LVM[@]}" -n "$LV" -l 100%FREE "${stripes[@]}" "$VG"
+    CREATED=1
+  fi
+  udevadm settle --timeout=30 || true
+}
+
+# adopt <identity of the array on the disks>: our own array as it is; an array of the version before
+# identities gets ours; another server's array only when this server was restored from its snapshots
+# (STORAGE_RESTORED), and it then takes this server's identity. Only LVM tags are written.
+adopt() {
+  local id=$1
+  [[ $id == "$STORAGE_IDENTITY" ]] && return
+  if [[ $id == unknown ]]; then
+    log "the array carries no server identity (made before identities): tagging it as $STORAGE_IDENTITY"
+  elif [[ $STORAGE_RESTORED == true ]]; then
+    log "adopting the array of $id, restored from its snapshots, as $STORAGE_IDENTITY"
+    vgchange "${LVM[@]}" --deltag "storage-server-id:$id" "$VG" >/dev/null
+  else
+    die "the data disks hold the array of server $id, not of this server ($STORAGE_IDENTITY), and this server" \
+      "was not restored from snapshots: refusing it, nothing was written"
+  fi
+  vgchange "${LVM[@]}" --addtag "$ID_TAG" "$VG" >/dev/null
+}

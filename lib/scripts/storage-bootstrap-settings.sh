@@ -1,0 +1,72 @@
+# shellcheck shell=bash disable=SC2034 # ID_TAG, CLD_DIR: read by the other parts
+# storage-bootstrap, its settings: /etc/storage-server/bootstrap.env parsed (never sourced) and every value checked,
+# then what the other parts derive from them: the identity tag of the volume group, the NFSv4 server scope, where
+# nfsd keeps its state, the nfsd thread count.
+# A part of storage-bootstrap: lib/bootstrap-script.ts puts its code (what follows this header, which ends at the
+# first empty line) in place of the `#include` line of lib/scripts/storage-bootstrap.sh that names it.
+
+# The settings file is parsed, never sourced: only the known keys, each one KEY='value' line, every value
+# validated below. Nothing in it can run as root.
+SETTINGS_KEYS=" STORAGE_BACKEND STORAGE_EBS_VOLUMES STORAGE_INSTANCE_STORE_DEVICES STORAGE_EXPORT_PATH STORAGE_CLIENT_CIDRS"
+SETTINGS_KEYS+=" STORAGE_NFS_THREADS STORAGE_EXPORT_MODE STORAGE_NFS_VERSIONS STORAGE_STRIPE_KIB STORAGE_VOLUME_WAIT_SECONDS"
+SETTINGS_KEYS+=" STORAGE_IDENTITY STORAGE_RESTORED STORAGE_NETWORK_INTERFACE STORAGE_ENCRYPTION"
+SETTINGS_KEYS+=" STORAGE_METRICS_CLUSTER STORAGE_METRICS_SERVER "
+read_settings() {
+  local line n=0 key
+  while IFS= read -r line || [[ -n $line ]]; do
+    n=$((n + 1))
+    [[ -z ${line//[[:space:]]/} || $line =~ ^[[:space:]]*# ]] && continue
+    [[ $line =~ ^([A-Z_]+)=\'([^\']*)\'$ ]] || die "$ENV_FILE line $n is not KEY='value'"
+    key=${BASH_REMATCH[1]}
+    [[ $SETTINGS_KEYS == *" $key "* ]] || die "$ENV_FILE line $n: unknown setting $key"
+    printf -v "$key" '%s' "${BASH_REMATCH[2]}"
+  done <"$ENV_FILE"
+}
+
+load_config() {
+  local v
+  [[ $(id -u) -eq 0 ]] || die "must run as root"
+  [[ -r $ENV_FILE ]] || die "settings file $ENV_FILE is missing"
+  read_settings
+  need "${STORAGE_BACKEND:-}" '^(ebs|instance-store)$' STORAGE_BACKEND
+  need "${STORAGE_EXPORT_PATH:-}" '^(/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$' STORAGE_EXPORT_PATH
+  [[ ! $STORAGE_EXPORT_PATH =~ /\.\.(/|$) ]] || die "STORAGE_EXPORT_PATH may not contain '..'"
+  need "${STORAGE_CLIENT_CIDRS:-}" '[^[:space:]]' STORAGE_CLIENT_CIDRS # never empty: that would export to everyone
+  for v in $STORAGE_CLIENT_CIDRS; do need "$v" '^[0-9a-fA-F.:]+/[0-9]+$' STORAGE_CLIENT_CIDRS; done
+  for v in ${STORAGE_EBS_VOLUMES:-}; do need "$v" '^vol-[0-9a-f]+:/dev/[a-z]+:[0-9]+$' STORAGE_EBS_VOLUMES; done
+  for v in ${STORAGE_INSTANCE_STORE_DEVICES:-}; do need "$v" '^/dev/[a-z]+$' STORAGE_INSTANCE_STORE_DEVICES; done
+  need "${STORAGE_NFS_VERSIONS:-}" '[^[:space:]]' STORAGE_NFS_VERSIONS
+  for v in $STORAGE_NFS_VERSIONS; do need "$v" '^(3|4\.[012])$' STORAGE_NFS_VERSIONS; done
+  need "${STORAGE_EXPORT_MODE:-}" '^(sync|async)$' STORAGE_EXPORT_MODE
+  need "${STORAGE_NFS_THREADS:-}" '^[0-9]*$' STORAGE_NFS_THREADS
+  need "${STORAGE_STRIPE_KIB:-}" '^[0-9]+$' STORAGE_STRIPE_KIB
+  need "${STORAGE_VOLUME_WAIT_SECONDS:-}" '^[0-9]+$' STORAGE_VOLUME_WAIT_SECONDS
+  need "${STORAGE_IDENTITY:-}" '^[A-Za-z0-9_.:/=-]{1,200}$' STORAGE_IDENTITY
+  need "${STORAGE_RESTORED:-}" '^(true|false)$' STORAGE_RESTORED
+  need "${STORAGE_NETWORK_INTERFACE:-}" '^(eni-[0-9a-f]+)?$' STORAGE_NETWORK_INTERFACE
+  # Absent from the settings of versions before encryption, whose arrays are plain.
+  STORAGE_ENCRYPTION=${STORAGE_ENCRYPTION:-none}
+  need "$STORAGE_ENCRYPTION" '^(none|luks2)$' STORAGE_ENCRYPTION
+  [[ $STORAGE_ENCRYPTION == none || $STORAGE_BACKEND == instance-store ]] ||
+    die "STORAGE_ENCRYPTION=luks2 is for instance store (EBS volumes are encrypted by EBS)"
+  need "${STORAGE_METRICS_CLUSTER:-}" '^([A-Za-z0-9_.-]{1,64})?$' STORAGE_METRICS_CLUSTER
+  need "${STORAGE_METRICS_SERVER:-}" '^([A-Za-z0-9_.-]{1,64})?$' STORAGE_METRICS_SERVER
+  ID_TAG="storage-server-id:$STORAGE_IDENTITY"
+  # NFSv4 state that outlives the instance: a replacement server (same volumes, same address) must look to
+  # clients like this server rebooting, or they give up reclaiming their opens and locks (the Linux client
+  # treats another server scope as another server). The scope is the identity, not the host name EC2 gives
+  # each instance. nfsd takes it from the host name of whoever starts its threads (nfs_units), so at most
+  # 64 bytes.
+  SCOPE=$STORAGE_IDENTITY
+  ((${#SCOPE} <= 64)) || SCOPE="${SCOPE:0:47}-$(printf '%s' "$SCOPE" | sha256sum | cut -c1-16)"
+  # nfsd's records of the clients that hold state (nfsdcld's database), on the data file system: the kernel
+  # lets only recorded clients reclaim after a restart, and a replacement's root volume is new.
+  STATE_DIR=$STORAGE_EXPORT_PATH/.storage-server
+  CLD_DIR=$STATE_DIR/nfsdcld
+  THREADS=${STORAGE_NFS_THREADS:-}
+  if [[ -z $THREADS ]]; then # as ParallelCluster does: min(256, max(8, 4 x vCPUs))
+    THREADS=$((4 * $(nproc)))
+    ((THREADS >= 8)) || THREADS=8
+    ((THREADS <= 256)) || THREADS=256
+  fi
+}
