@@ -15,7 +15,8 @@
  * A client type the catalogue does not know is refused, naming it; its network baseline can be given as a number
  * (`networkGbps`) instead, so any type can be weighed without this project carrying figures it has not cited.
  */
-import { MB_BYTES, cataloguedTypeList, instanceTypeSpec, knownInstanceType } from './catalog';
+import { MB_BYTES } from './catalog';
+import { cataloguedTypeList, instanceTypeSpec, knownInstanceType } from './catalog-lookup';
 import { DEFAULT_NCONNECT, NFS_MAX_NCONNECT, SINGLE_FLOW_GBPS, SINGLE_FLOW_PLACEMENT_GROUP_GBPS } from './nfs-client';
 
 /** One client of the storage (a cluster node): its network and how it mounts. */

@@ -3,7 +3,8 @@
  * capacities over which the planner's automatic choice stays one type (its tier), for the synth warning that growth
  * across a tier stops and starts the instance. Pure functions, no CDK imports.
  */
-import { MAX_EBS_CAPACITY_TIB, OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES, familyList, instanceStoreTiB } from './catalog';
+import { MAX_EBS_CAPACITY_TIB, instanceStoreTiB } from './catalog';
+import { OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES, familyList } from './catalog-lookup';
 import { StoragePlan, StorageRequest, estimateThroughput, planStorage, withInstanceType } from './plan';
 
 /**

@@ -1,4 +1,4 @@
-import { instanceTypeSpec } from './catalog';
+import { instanceTypeSpec } from './catalog-lookup';
 import { Backend, StoragePlan, StorageRequest, bestPlanOf, withInstanceType } from './plan';
 
 /**

@@ -10,14 +10,14 @@ import {
   GIB_BYTES,
   HOURS_PER_MONTH,
   INSTANCE_STORE_TYPES,
-  InstanceTypeSpec,
   MAX_EBS_CAPACITY_TIB,
   MB_BYTES,
   ST1,
   TIB_BYTES,
   instanceStoreTiB,
-  instanceTypeSpec,
 } from './catalog';
+import { instanceTypeSpec } from './catalog-lookup';
+import type { InstanceTypeSpec } from './catalog-types';
 import { GP3, MB_PER_MIB, gp3MonthlyUsd, gp3VolumeError } from './catalog-gp3';
 import { gp3Stripes, whyGp3 } from './gp3';
 import { CURRENT_EBS_INSTANCE_TYPES, EBS_BURST_SECONDS } from './catalog-nitro';
