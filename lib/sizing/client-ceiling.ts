@@ -17,6 +17,7 @@
  */
 import { MB_BYTES } from './catalog';
 import { cataloguedTypeList, instanceTypeSpec, knownInstanceType } from './catalog-lookup';
+import { describe } from './describe';
 import { DEFAULT_NCONNECT, NFS_MAX_NCONNECT, SINGLE_FLOW_GBPS, SINGLE_FLOW_PLACEMENT_GROUP_GBPS } from './nfs-client';
 
 /** One client of the storage (a cluster node): its network and how it mounts. */
@@ -197,10 +198,6 @@ function networkOf(c: ClientRequest): { mbps: number; label: string; source: str
 function round2(value: number): number {
   // Down, to the cent: a ceiling is a bound, never stated above what it bounds (and x100 is not exact in binary).
   return Math.floor(value * 100 + 1e-9) / 100;
-}
-
-function describe(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : `${String(value)} (${typeof value})`;
 }
 
 /** A plan's per-client figure: what one client can reach, and how many such clients the server's sustained figure takes. */

@@ -35,6 +35,8 @@ import {
   resolveFsxLustreOptions,
 } from './fsx-lustre';
 import { ClientRequest, PerClientPlan, counted, perClientOf } from './client-ceiling';
+import { describe } from './describe';
+import { round2 } from './round';
 import type { Backend } from '../../lambda/register/contract';
 
 // One backend type for the planner, the SSM records and the update guard's layout (the public API names it once).
@@ -887,15 +889,7 @@ function monthlyCost(spec: InstanceTypeSpec, dataVolumes: DataVolumePlan[]): num
   return round2(spec.onDemandUsdPerHour * HOURS_PER_MONTH + volumesUsd);
 }
 
-function round2(value: number): number {
-  return Math.round(value * 100) / 100;
-}
-
 /** Rounds down, so a maximum shown in a message is never above the real one. */
 function formatTiB(value: number): string {
   return String(Math.floor(value * 100) / 100);
-}
-
-function describe(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : `${String(value)} (${typeof value})`;
 }
