@@ -1,6 +1,6 @@
 /**
  * What one client can reach (issue 28, item 4): "a server can deliver more than one client can take". The server's
- * estimate (plan.ts) is an aggregate over 8 or more clients; one client is bounded by its connections to the server
+ * estimate (throughput.ts) is an aggregate over 8 or more clients; one client is bounded by its connections to the server
  * and by its own network. Pure functions, no CDK imports (docs/design.md, section 3); the figures are the shared,
  * cited constants of nfs-client.ts and the catalogue's network baselines:
  *

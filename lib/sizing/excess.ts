@@ -7,7 +7,8 @@ import { ST1, instanceStoreTiB } from './catalog';
 import { instanceTypeSpec, knownInstanceType } from './catalog-lookup';
 import { GP3 } from './catalog-gp3';
 import { FSX_LUSTRE_PERFORMANCE, capacitySteps, fsxLustreCapacityGiB, fsxLustreKey } from './fsx-lustre';
-import { StoragePlan, StorageRequest, planStorage } from './plan';
+import { planStorage } from './plan';
+import type { StoragePlan, StorageRequest } from './plan-types';
 
 /** Deployed capacity more than this fraction above the request is worth a warning. */
 export const CAPACITY_EXCESS_THRESHOLD = 0.1;

@@ -1,5 +1,9 @@
 // The sizing planner (docs/design.md, section 3) and the catalogue entries its answers refer to.
-export * from './plan';
+export { planStorage } from './plan';
+export { bestPlanOf } from './best-plan';
+export { withInstanceType } from './plan-ebs';
+export { estimateThroughput } from './throughput';
+export type { Arch, Backend, DataVolumePlan, FsxLustrePlan, Generation, StoragePlan, StorageRequest, ThroughputEstimate } from './plan-types';
 export { EBS_INSTANCE_TYPES, INSTANCE_STORE_TYPES, instanceStoreTiB } from './catalog';
 export { OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES, familyList, instanceTypeSpec, knownInstanceType } from './catalog-lookup';
 export { CURRENT_INSTANCE_STORE_TYPES } from './catalog-d3';

@@ -5,7 +5,10 @@
  */
 import { MAX_EBS_CAPACITY_TIB, instanceStoreTiB } from './catalog';
 import { OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES, familyList } from './catalog-lookup';
-import { StoragePlan, StorageRequest, estimateThroughput, planStorage, withInstanceType } from './plan';
+import { planStorage } from './plan';
+import { withInstanceType } from './plan-ebs';
+import type { StoragePlan, StorageRequest } from './plan-types';
+import { estimateThroughput } from './throughput';
 
 /**
  * The catalogued types an `instanceType` override may name for `plan` (of `capacityTiB`): on EBS every type with EBS

@@ -4,3 +4,8 @@
 export function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }
+
+/** Rounds down, so a maximum shown in a message is never above the real one. */
+export function formatTiB(value: number): string {
+  return String(Math.floor(value * 100) / 100);
+}
