@@ -38,9 +38,8 @@
  * BOUND (`throughputBound: 'lower'`): the disks are newer and larger than d2's, and AWS says D3 and D3en improve on D2
  * in storage. The estimate says so in `limitedBy`; `npm run bench:cluster` measures what a deployed server gives.
  */
-import type { InstanceTypeSpec } from './catalog';
 import { D2_DISK_READ_MBPS, D2_DISK_WRITE_MBPS } from './catalog-d2-disks';
-import { nitro } from './catalog-nitro';
+import { type InstanceTypeSpec, nitro } from './catalog-types';
 
 /** One d3 disk, bytes (1980 GB). [UG-IS] */
 const D3_DISK_BYTES = 1980e9;

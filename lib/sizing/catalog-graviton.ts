@@ -19,8 +19,7 @@
  *             (pkg/providers/pricing/zz_generated.pricing_aws.go at 1d927085, "generated at 2026-07-20T13:44:30Z for
  *             us-east-1"), a copy quoting AWS's price list, as for m6i.
  */
-import type { InstanceTypeSpec } from './catalog';
-import { nitro } from './catalog-nitro';
+import { type InstanceTypeSpec, nitro } from './catalog-types';
 
 /** m7g then m6g, smallest first in each: [network baseline, burst] Gbps, [EBS baseline, maximum] Mbps. [GP] [PRICE26] */
 export const GRAVITON_EBS_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [

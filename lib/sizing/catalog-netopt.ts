@@ -31,8 +31,7 @@
  * price); the metal sizes (the limits of the largest size at the same price or more); the Intel "b" families
  * (300 Gbps EBS only at 96xlarge, at more than twice c8gb.48xlarge's price).
  */
-import type { InstanceTypeSpec } from './catalog';
-import { nitro } from './catalog-nitro';
+import { type InstanceTypeSpec, nitro } from './catalog-types';
 
 /**
  * c6in, m6in, r6in (x86_64): [network baseline, burst] Gbps [CO] [GP] [MO], [EBS baseline, maximum] Mbps [EBS-OPT]

@@ -23,7 +23,7 @@
  * size m6i lacks (m7i.48xlarge: 40,000 Mbps EBS, 50 Gbps network), and an `instanceType` override may name any.
  * m7i's rows: [GP] as above (docs/sources/netopt.md, "m7i"), price [PRICE26].
  */
-import type { InstanceTypeSpec } from './catalog';
+import { type InstanceTypeSpec, nitro } from './catalog-types';
 
 /** How long an "up to" EBS burst lasts, seconds, at least once a day. [BURST] */
 export const EBS_BURST_SECONDS = 30 * 60;
@@ -48,16 +48,3 @@ export const CURRENT_EBS_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [
   nitro('m7i.24xlarge', 96, 384, [37.5, 37.5], [30000, 30000], 4.8384),
   nitro('m7i.48xlarge', 192, 768, [50, 50], [40000, 40000], 9.6768),
 ];
-
-/** One Nitro type: [network baseline, burst] Gbps and [EBS baseline, maximum] Mbps; x86_64 unless said. */
-export function nitro(
-  name: string,
-  vcpus: number,
-  memoryGiB: number,
-  [networkBaselineGbps, networkBurstGbps]: [number, number],
-  [ebsBandwidthMbps, ebsBurstMbps]: [number, number],
-  onDemandUsdPerHour: number,
-  arch: InstanceTypeSpec['arch'] = 'x86_64',
-): InstanceTypeSpec {
-  return { name, arch, vcpus, memoryGiB, networkBaselineGbps, networkBurstGbps, ebsBandwidthMbps, ebsBurstMbps, onDemandUsdPerHour };
-}

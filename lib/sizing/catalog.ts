@@ -1,6 +1,9 @@
 /**
- * The published numbers the planner is built on: instance types, st1 volumes and us-east-1 list prices.
- * Pure data, no CDK imports. Every number carries its source; change a number only together with it.
+ * The published numbers the planner is built on: the units, the previous generation's instance types (m4, d2), st1
+ * volumes and us-east-1 list prices. The current generation's families have files of their own (catalog-nitro.ts,
+ * catalog-graviton.ts, catalog-netopt.ts, catalog-d3.ts), the shape of a row is in catalog-types.ts, and
+ * catalog-lookup.ts assembles the whole catalogue. Pure data, no CDK imports. Every number carries its source; change
+ * a number only together with it.
  *
  * Sources:
  * - [EBS-OPT]  Amazon EC2 User Guide, "Amazon EBS-optimized instance types" (dedicated EBS bandwidth).
@@ -14,11 +17,8 @@
  *              instance store "files stored on these disks are not encrypted" by default.
  */
 
-import { CURRENT_INSTANCE_STORE_TYPES } from './catalog-d3';
 import { D2_DISK_BYTES, D2_DISK_READ_MBPS, D2_DISK_WRITE_MBPS } from './catalog-d2-disks';
-import { GRAVITON_EBS_INSTANCE_TYPES } from './catalog-graviton';
-import { NETWORK_OPTIMIZED_EBS_INSTANCE_TYPES } from './catalog-netopt';
-import { CURRENT_EBS_INSTANCE_TYPES } from './catalog-nitro';
+import type { InstanceStoreSpec, InstanceTypeSpec } from './catalog-types';
 
 /** Bytes in one GiB: EBS sizes are binary units. */
 export const GIB_BYTES = 1024 ** 3;
@@ -30,80 +30,6 @@ export const MB_BYTES = 1e6;
 
 /** Hours in a billing month as AWS's price calculator counts them. [PRICE] */
 export const HOURS_PER_MONTH = 730;
-
-/** Local instance-store disks of a storage-optimised type. */
-export interface InstanceStoreSpec {
-  /**
-   * Number of disks: on d2 each listed in the block device mapping as ephemeral0..N-1; on a Nitro type (`nvme`) EC2
-   * presents every one at launch. [STORAGE]
-   */
-  readonly disks: number;
-  /** Size of one disk in bytes, decimal as AWS states it (d2 2 TB, d3 1980 GB, d3en 13980 GB). [STORAGE] */
-  readonly diskBytes: number;
-  /** Sequential read of one disk, MB/s (a lower bound where `throughputBound` says so). */
-  readonly diskReadMBps: number;
-  /** Sequential write of one disk, MB/s (a lower bound where `throughputBound` says so). */
-  readonly diskWriteMBps: number;
-  /**
-   * `lower`: AWS publishes no per-disk throughput for the type, and `diskReadMBps`/`diskWriteMBps` are a lower bound
-   * (d3, d3en: d2's published figure, their disks being newer and larger; catalog-d3.ts). The estimate says so in
-   * its `limitedBy`, and `npm run bench:cluster` measures the real figure.
-   * @default - the figures are AWS's own (d2)
-   */
-  readonly throughputBound?: 'lower';
-  /**
-   * The disks are NVMe devices of a Nitro type: EC2 presents all of them at launch, whatever the block device mapping
-   * lists, and the kernel names them nvme<N>n1 beside the root volume (the bootstrap finds them by NVMe model).
-   * @default false - Xen (d2): the block device mapping's /dev/sdb... are the kernel's xvdb...
-   */
-  readonly nvme?: boolean;
-  /**
-   * Whether the platform encrypts the disks at rest: NVMe SSD instance store does, in hardware [NVME-ENC]; so do the
-   * HDDs of d3 and d3en (XTS-AES-256, catalog-d3.ts); d2's HDDs do not.
-   */
-  readonly platformEncrypted: boolean;
-}
-
-/** One EC2 instance type the planner can choose. */
-export interface InstanceTypeSpec {
-  /** The EC2 instance type name, e.g. `m4.2xlarge`. [TYPES] */
-  readonly name: string;
-  /**
-   * The processor architecture: `arm64` for AWS Graviton types (m7g, m6g), `x86_64` for the rest. The server's
-   * default image (Amazon Linux 2023) is the one of this architecture: an x86_64 image does not boot on Graviton.
-   */
-  readonly arch: 'x86_64' | 'arm64';
-  /** Number of vCPUs. [TYPES] */
-  readonly vcpus: number;
-  /** Memory, GiB. [TYPES] */
-  readonly memoryGiB: number;
-  /** Network bandwidth a long transfer sees (the baseline, not the burst figure), Gbps = 10^9 bit/s. */
-  readonly networkBaselineGbps: number;
-  /**
-   * The "up to" network figure of a Nitro type, Gbps: reached while network I/O credits last, best effort.
-   * @default - the baseline: the type's network does not burst
-   */
-  readonly networkBurstGbps?: number;
-  /**
-   * Dedicated EBS bandwidth, Mbps = 10^6 bit/s: the baseline a Nitro type sustains. Only for the types the EBS
-   * backend uses. [EBS-OPT]
-   * @default - none listed: the type is not used with EBS data volumes (the planner counts 0)
-   */
-  readonly ebsBandwidthMbps?: number;
-  /**
-   * The "up to" (maximum) EBS bandwidth of a Nitro type, Mbps: for 30 minutes at least once a day, then the
-   * baseline (catalog-nitro.ts, [BURST]).
-   * @default - the baseline: the type's EBS bandwidth is flat (m4, and the larger Nitro sizes)
-   */
-  readonly ebsBurstMbps?: number;
-  /**
-   * Local disks; present for the types the instance-store backend uses. [STORAGE]
-   * @default - no instance-store disks (an EBS-only type)
-   */
-  readonly instanceStore?: InstanceStoreSpec;
-  /** On-demand price, USD per hour, us-east-1. [PRICE] */
-  readonly onDemandUsdPerHour: number;
-}
 
 function d2Disks(disks: number): InstanceStoreSpec {
   return {
@@ -252,56 +178,6 @@ export const MAX_EBS_CAPACITY_TIB = 48;
 
 /** Where a request goes that is too large for any one NFS server. */
 export const BEYOND_ONE_SERVER = 'a parallel file system such as Amazon FSx for Lustre is the better tool';
-
-/**
- * Every type with EBS data volumes an `instanceType` override may name: the planner's m4, m6i and m7i, Graviton (m7g,
- * m6g), and the network-optimized families (c6in, m6in, r6in; Graviton c8gb, m8gb, r8gb). The planner chooses
- * Graviton types only when asked for `arch: 'arm64'`.
- */
-export const OVERRIDE_EBS_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [
-  ...EBS_INSTANCE_TYPES, ...CURRENT_EBS_INSTANCE_TYPES, ...GRAVITON_EBS_INSTANCE_TYPES, ...NETWORK_OPTIMIZED_EBS_INSTANCE_TYPES,
-];
-
-/**
- * Every instance-store type an `instanceType` override may name: d2, and d3/d3en (generation current), whichever
- * generation the plan was made for, as on EBS.
- */
-export const OVERRIDE_INSTANCE_STORE_TYPES: readonly InstanceTypeSpec[] = [...INSTANCE_STORE_TYPES, ...CURRENT_INSTANCE_STORE_TYPES];
-
-const ALL_TYPES = new Map([...OVERRIDE_EBS_INSTANCE_TYPES, ...OVERRIDE_INSTANCE_STORE_TYPES].map((t) => [t.name, t]));
-
-/** The catalogue entry for `name`; throws naming the known types when there is none. */
-export function instanceTypeSpec(name: string): InstanceTypeSpec {
-  const spec = ALL_TYPES.get(name);
-  if (!spec) {
-    throw new Error(`instanceType must be one of ${cataloguedTypeList()}; got ${JSON.stringify(name)}`);
-  }
-  return spec;
-}
-
-/** Every type the catalogue knows, grouped by family (`familyList`), for the messages that list them. */
-export function cataloguedTypeList(): string {
-  return familyList([...ALL_TYPES.keys()]);
-}
-
-/**
- * Instance type names grouped by family for a message, in the shell's brace form: `m4.{xlarge,2xlarge}, m6i.large`.
- * The catalogue holds over a hundred types: one name after another would bury the message.
- */
-export function familyList(names: readonly string[]): string {
-  const families = new Map<string, string[]>();
-  for (const name of names) {
-    const dot = name.indexOf('.');
-    const family = name.slice(0, dot);
-    families.set(family, [...(families.get(family) ?? []), name.slice(dot + 1)]);
-  }
-  return [...families].map(([family, sizes]) => (sizes.length === 1 ? `${family}.${sizes[0]}` : `${family}.{${sizes.join(',')}}`)).join(', ');
-}
-
-/** Whether the catalogue knows `name`. */
-export function knownInstanceType(name: string): boolean {
-  return ALL_TYPES.has(name);
-}
 
 /** Raw capacity of an instance type's local disks, in TiB (0 for EBS-only types). */
 export function instanceStoreTiB(spec: InstanceTypeSpec): number {

@@ -1,6 +1,6 @@
 /**
  * What one client can reach (issue 28, item 4): "a server can deliver more than one client can take". The server's
- * estimate (plan.ts) is an aggregate over 8 or more clients; one client is bounded by its connections to the server
+ * estimate (throughput.ts) is an aggregate over 8 or more clients; one client is bounded by its connections to the server
  * and by its own network. Pure functions, no CDK imports (docs/design.md, section 3); the figures are the shared,
  * cited constants of nfs-client.ts and the catalogue's network baselines:
  *
@@ -15,7 +15,9 @@
  * A client type the catalogue does not know is refused, naming it; its network baseline can be given as a number
  * (`networkGbps`) instead, so any type can be weighed without this project carrying figures it has not cited.
  */
-import { MB_BYTES, cataloguedTypeList, instanceTypeSpec, knownInstanceType } from './catalog';
+import { MB_BYTES } from './catalog';
+import { cataloguedTypeList, instanceTypeSpec, knownInstanceType } from './catalog-lookup';
+import { describe } from './describe';
 import { DEFAULT_NCONNECT, NFS_MAX_NCONNECT, SINGLE_FLOW_GBPS, SINGLE_FLOW_PLACEMENT_GROUP_GBPS } from './nfs-client';
 
 /** One client of the storage (a cluster node): its network and how it mounts. */
@@ -196,10 +198,6 @@ function networkOf(c: ClientRequest): { mbps: number; label: string; source: str
 function round2(value: number): number {
   // Down, to the cent: a ceiling is a bound, never stated above what it bounds (and x100 is not exact in binary).
   return Math.floor(value * 100 + 1e-9) / 100;
-}
-
-function describe(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : `${String(value)} (${typeof value})`;
 }
 
 /** A plan's per-client figure: what one client can reach, and how many such clients the server's sustained figure takes. */

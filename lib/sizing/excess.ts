@@ -3,10 +3,12 @@
  * and comes in capacity steps, a d2, d3 or d3en brings all of its disks, st1 has a smallest size and grows its baseline with
  * size. Pure functions, no CDK imports (the construct turns the answer into a synth warning).
  */
-import { ST1, instanceStoreTiB, instanceTypeSpec, knownInstanceType } from './catalog';
+import { ST1, instanceStoreTiB } from './catalog';
+import { instanceTypeSpec, knownInstanceType } from './catalog-lookup';
 import { GP3 } from './catalog-gp3';
 import { FSX_LUSTRE_PERFORMANCE, capacitySteps, fsxLustreCapacityGiB, fsxLustreKey } from './fsx-lustre';
-import { StoragePlan, StorageRequest, planStorage } from './plan';
+import { planStorage } from './plan';
+import type { StoragePlan, StorageRequest } from './plan-types';
 
 /** Deployed capacity more than this fraction above the request is worth a warning. */
 export const CAPACITY_EXCESS_THRESHOLD = 0.1;

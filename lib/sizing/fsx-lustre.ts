@@ -25,6 +25,8 @@
  * Backups are not in the cost: no source this project could read names the FSx for Lustre backup rate. They
  * are incremental and billed per GB-month stored, on top of the storage (README, "Choosing a backend").
  */
+import { describe } from './describe';
+import { round2 } from './round';
 
 /** FSx for Lustre deployment types this project deploys (SCRATCH_1 is superseded by SCRATCH_2). */
 export type FsxLustreDeploymentType = 'SCRATCH_2' | 'PERSISTENT_1' | 'PERSISTENT_2';
@@ -137,7 +139,7 @@ export function fsxLustreOptions(persistentOnly: boolean): ResolvedFsxLustreOpti
 export function fsxLustreMonthlyCost(options: ResolvedFsxLustreOptions, storageGiB: number): number {
   const price = FSX_LUSTRE_USD_PER_GB_MONTH[fsxLustreKey(options)];
   if (price === undefined) throw new Error(`no price for FSx for Lustre ${fsxLustreKey(options)}`);
-  return Math.round(price * storageGiB * 100) / 100;
+  return round2(price * storageGiB);
 }
 
 /**
@@ -186,11 +188,11 @@ const STORAGE_TYPES: readonly FsxLustreStorageType[] = ['SSD', 'HDD'];
 export function resolveFsxLustreOptions(options: FsxLustreOptions = {}): ResolvedFsxLustreOptions {
   const deploymentType = options.deploymentType ?? 'PERSISTENT_2';
   if (!DEPLOYMENT_TYPES.includes(deploymentType)) {
-    throw new Error(`fsxLustre.deploymentType must be one of ${DEPLOYMENT_TYPES.join(', ')}; got ${show(deploymentType)}`);
+    throw new Error(`fsxLustre.deploymentType must be one of ${DEPLOYMENT_TYPES.join(', ')}; got ${describe(deploymentType)}`);
   }
   const storageType = options.storageType ?? 'SSD';
   if (!STORAGE_TYPES.includes(storageType)) {
-    throw new Error(`fsxLustre.storageType must be one of ${STORAGE_TYPES.join(', ')}; got ${show(storageType)}`);
+    throw new Error(`fsxLustre.storageType must be one of ${STORAGE_TYPES.join(', ')}; got ${describe(storageType)}`);
   }
   const offered = PER_UNIT[`${deploymentType}/${storageType}`];
   if (!offered) {
@@ -198,12 +200,12 @@ export function resolveFsxLustreOptions(options: FsxLustreOptions = {}): Resolve
   }
   const perUnit = options.perUnitStorageThroughput ?? offered[0];
   if (deploymentType === 'SCRATCH_2' && options.perUnitStorageThroughput !== undefined) {
-    throw new Error(`fsxLustre.perUnitStorageThroughput is fixed for SCRATCH_2 (200 MB/s per TiB) and cannot be set; got ${show(perUnit)}`);
+    throw new Error(`fsxLustre.perUnitStorageThroughput is fixed for SCRATCH_2 (200 MB/s per TiB) and cannot be set; got ${describe(perUnit)}`);
   }
   if (!offered.includes(perUnit)) {
     throw new Error(
       `fsxLustre.perUnitStorageThroughput must be one of ${offered.join(', ')} (MB/s per TiB) for ${deploymentType} ` +
-        `${storageType}; got ${show(perUnit)}`,
+        `${storageType}; got ${describe(perUnit)}`,
     );
   }
   return { deploymentType, storageType, perUnitStorageThroughput: perUnit };
@@ -212,7 +214,7 @@ export function resolveFsxLustreOptions(options: FsxLustreOptions = {}): Resolve
 /** The smallest valid storage capacity, GiB, that holds `capacityTiB` for these options. [API] */
 export function fsxLustreCapacityGiB(capacityTiB: number, options: ResolvedFsxLustreOptions): number {
   if (typeof capacityTiB !== 'number' || !Number.isFinite(capacityTiB) || capacityTiB <= 0) {
-    throw new Error(`capacityTiB must be a number greater than 0; got ${show(capacityTiB)}`);
+    throw new Error(`capacityTiB must be a number greater than 0; got ${describe(capacityTiB)}`);
   }
   // Multiplying by a power of two is exact: the ceiling never rounds a request down.
   const wanted = Math.ceil(capacityTiB * 1024);
@@ -241,7 +243,7 @@ export function estimateFsxLustreThroughput(options: ResolvedFsxLustreOptions, s
   const perf = FSX_LUSTRE_PERFORMANCE[key];
   if (!perf) throw new Error(`no published performance for FSx for Lustre ${key}`);
   const tib = storageGiB / 1024;
-  const at = (perTiB: number) => Math.round(perTiB * tib * 100) / 100;
+  const at = (perTiB: number) => round2(perTiB * tib);
   const diskBinds = perf.diskReadMBpsPerTiB <= perf.networkBaselineMBpsPerTiB;
   return {
     baselineReadMBps: at(Math.min(perf.diskReadMBpsPerTiB, perf.networkBaselineMBpsPerTiB)),
@@ -249,15 +251,7 @@ export function estimateFsxLustreThroughput(options: ResolvedFsxLustreOptions, s
     burstReadMBps: at(Math.min(perf.diskBurstReadMBpsPerTiB, perf.networkBurstMBpsPerTiB)),
     burstWriteMBps: at(Math.min(perf.diskBurstWriteMBpsPerTiB, perf.networkBurstMBpsPerTiB)),
     limitedBy: diskBinds
-      ? `disk throughput of FSx for Lustre ${key} (${perf.diskReadMBpsPerTiB} MB/s per TiB x ${round(tib)} TiB)`
-      : `network baseline of FSx for Lustre ${key} (${perf.networkBaselineMBpsPerTiB} MB/s per TiB x ${round(tib)} TiB)`,
+      ? `disk throughput of FSx for Lustre ${key} (${perf.diskReadMBpsPerTiB} MB/s per TiB x ${round2(tib)} TiB)`
+      : `network baseline of FSx for Lustre ${key} (${perf.networkBaselineMBpsPerTiB} MB/s per TiB x ${round2(tib)} TiB)`,
   };
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
-}
-
-function show(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : `${String(value)} (${typeof value})`;
 }

@@ -1,10 +1,11 @@
 /**
  * gp3 in the planner's throughput search: the gp3 stripes it weighs and the words that explain a gp3 choice. The
- * figures are in catalog-gp3.ts; the estimate and the price of a gp3 volume are in plan.ts with st1's.
+ * figures are in catalog-gp3.ts; the estimate and the price of a gp3 volume are with st1's, in st1-model.ts and cost.ts.
  */
 import { MAX_EBS_CAPACITY_TIB, ST1 } from './catalog';
 import { GP3, MB_PER_MIB, gp3VolumeFor } from './catalog-gp3';
-import type { DataVolumePlan, StoragePlan } from './plan';
+import type { DataVolumePlan, StoragePlan } from './plan-types';
+import { round2 } from './round';
 
 /** The most volumes a stripe has: as many as st1 needs for 48 TiB, so a gp3 stripe can later be grown like one. */
 const GP3_STRIPE_MAX_VOLUMES = 3;
@@ -35,8 +36,4 @@ export function whyGp3(plan: Pick<StoragePlan, 'dataVolumes'>, targetMBps: numbe
     ? `st1's baseline cannot sustain it (at most ${GP3_STRIPE_MAX_VOLUMES} x ${ST1.maxMiBpsPerVolume} MiB/s)`
     : `st1 would need ${round2(st1TiB)} TiB for its baseline (${ST1.baselineMiBpsPerTiB} MiB/s per TiB) to sustain it`;
   return `; gp3, ${plan.dataVolumes.length} x ${v.throughputMiBps} MiB/s provisioned (no burst credits): ${st1}`;
-}
-
-function round2(value: number): number {
-  return Math.round(value * 100) / 100;
 }

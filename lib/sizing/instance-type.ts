@@ -3,8 +3,12 @@
  * capacities over which the planner's automatic choice stays one type (its tier), for the synth warning that growth
  * across a tier stops and starts the instance. Pure functions, no CDK imports.
  */
-import { MAX_EBS_CAPACITY_TIB, OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES, familyList, instanceStoreTiB } from './catalog';
-import { StoragePlan, StorageRequest, estimateThroughput, planStorage, withInstanceType } from './plan';
+import { MAX_EBS_CAPACITY_TIB, instanceStoreTiB } from './catalog';
+import { OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES, familyList } from './catalog-lookup';
+import { planStorage } from './plan';
+import { withInstanceType } from './plan-ebs';
+import type { StoragePlan, StorageRequest } from './plan-types';
+import { estimateThroughput } from './throughput';
 
 /**
  * The catalogued types an `instanceType` override may name for `plan` (of `capacityTiB`): on EBS every type with EBS

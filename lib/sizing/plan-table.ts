@@ -1,5 +1,7 @@
-import { instanceTypeSpec } from './catalog';
-import { Backend, StoragePlan, StorageRequest, bestPlanOf, withInstanceType } from './plan';
+import { instanceTypeSpec } from './catalog-lookup';
+import { bestPlanOf } from './best-plan';
+import { withInstanceType } from './plan-ebs';
+import type { Backend, StoragePlan, StorageRequest } from './plan-types';
 
 /**
  * Renders a plan as the small table `npm run plan` prints: one row per fact, aligned, so it reads well in

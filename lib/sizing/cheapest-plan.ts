@@ -1,0 +1,75 @@
+/**
+ * The cheapest-plan search: every single-server plan of the allowed backends that holds the capacity, and the
+ * cheapest of those that sustain the throughput asked for, with why; or the message naming the best any of them
+ * sustains. What `auto` and a throughput lead to when the capacity rule's plan does not do.
+ */
+import { BEYOND_ONE_SERVER, instanceStoreTiB } from './catalog';
+import { Families, PREVIOUS } from './families';
+import { fsxLustreOptions } from './fsx-lustre';
+import { gp3Stripes, whyGp3 } from './gp3';
+import { ebsPlan, st1Stripes } from './plan-ebs';
+import { fsxPlan } from './plan-fsx';
+import { instanceStorePlan, lowerBound } from './plan-instance-store';
+import type { Backend, StoragePlan } from './plan-types';
+
+/**
+ * The cheapest catalogued plan of `backends` that holds `capacityTiB` and sustains `targetMBps`, with `why` (what
+ * the capacity rule could not do) in its reason; throws naming the best any of them sustains when none does.
+ */
+export function cheapestMeeting(
+  capacityTiB: number, backends: readonly Backend[], targetMBps: number, why: string, families: Families = PREVIOUS,
+): StoragePlan {
+  const candidates = candidatePlans(capacityTiB, backends, targetMBps, families);
+  const cheapest = candidates.filter((c) => sustains(c, targetMBps)).sort((a, b) => a.monthlyCostUsd - b.monthlyCostUsd)[0];
+  if (cheapest === undefined) throw new Error(noneSustains(candidates, capacityTiB, backends, targetMBps));
+  const asked = targetMBps > 0 ? ` and sustains ${targetMBps} MB/s` : '';
+  return {
+    ...cheapest,
+    reason: `the cheapest plan that holds ${capacityTiB} TiB${asked} (${why})${whyGp3(cheapest, targetMBps)}${lowerBound(cheapest)}`,
+  };
+}
+
+/** Why no candidate will do: the most any of them sustains, and where to go beyond one server. */
+function noneSustains(candidates: readonly StoragePlan[], capacityTiB: number, backends: readonly Backend[], targetMBps: number): string {
+  const best = candidates.length > 0 ? Math.max(...candidates.map(sustainedOf)) : 0;
+  const only = backends.length === 1 ? `${backends[0]} ` : '';
+  return `throughputMBps ${targetMBps} is more than any single ${only}server sustains for ${capacityTiB} TiB (at most ` +
+    `${best} MB/s once burst credits are spent); beyond that ${BEYOND_ONE_SERVER}` +
+    (backends.includes('fsx-lustre') ? '' : " (backend 'fsx-lustre', or 'auto')");
+}
+
+/**
+ * The single-server plans that hold the capacity: each d2 (d3, d3en) that fits; each persistent FSx for Lustre
+ * option; on EBS each type of the generation (and, when a throughput is asked, of its network-optimized families)
+ * with 1 to 3 st1 volumes (`st1Stripes`) and, when a throughput is asked, with 1 to 3 gp3 volumes provisioned for it
+ * (`gp3Stripes`).
+ */
+function candidatePlans(capacityTiB: number, backends: readonly Backend[], targetMBps: number, families: Families): StoragePlan[] {
+  return [
+    ...(backends.includes('instance-store') ? instanceStoreCandidates(capacityTiB, families) : []),
+    ...(backends.includes('fsx-lustre') ? fsxLustreOptions(true).map((options) => fsxPlan(options, capacityTiB, targetMBps)) : []),
+    ...(backends.includes('ebs') ? ebsCandidates(capacityTiB, targetMBps, families) : []),
+  ];
+}
+
+/** Each instance-store type of the generation that holds the capacity. */
+function instanceStoreCandidates(capacityTiB: number, families: Families): StoragePlan[] {
+  return families.instanceStore.filter((t) => instanceStoreTiB(t) >= capacityTiB).map((spec) => ({ ...instanceStorePlan(spec), reason: '' }));
+}
+
+/** Each EBS type the search weighs with each stripe it weighs: st1, and gp3 when a throughput is asked. */
+function ebsCandidates(capacityTiB: number, targetMBps: number, families: Families): StoragePlan[] {
+  const types = targetMBps > 0 ? [...families.ebs, ...families.fastEbs] : families.ebs;
+  const stripes = [...st1Stripes(capacityTiB, targetMBps), ...(targetMBps > 0 ? gp3Stripes(capacityTiB, targetMBps) : [])];
+  return stripes.flatMap((volumes) => types.map((spec) => ({ ...ebsPlan(spec, volumes), reason: '' })));
+}
+
+/** The sustained figure of a plan: the lesser of read and write once every credit is spent, MB/s. */
+export function sustainedOf(plan: Omit<StoragePlan, 'reason'>): number {
+  return Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps);
+}
+
+/** Whether a plan sustains `mbps` once every credit is spent. */
+export function sustains(plan: Omit<StoragePlan, 'reason'>, mbps: number): boolean {
+  return sustainedOf(plan) >= mbps;
+}

@@ -1,0 +1,14 @@
+/** A throughput limit, in MB/s and the words that name it, and the one of several that binds. */
+
+/** A throughput limit in MB/s and the words that name it. */
+export interface Limit {
+  readonly mbps: number;
+  readonly label: string;
+}
+
+/** The smallest limit; every limit that ties with it is named. */
+export function binding(limits: Limit[]): Limit {
+  const mbps = Math.min(...limits.map((l) => l.mbps));
+  const tied = limits.filter((l) => l.mbps - mbps <= 1e-9 * mbps);
+  return { mbps, label: tied.map((l) => l.label).join(' and ') };
+}

@@ -1,0 +1,124 @@
+/**
+ * The EBS plan: st1 volumes of at most 16 TiB, striped, on the instance type the capacity rule gives them (the
+ * original template's m4 tier, the m4 whose EBS bandwidth carries their burst, or the cheapest Nitro type whose
+ * baselines carry theirs); the st1 stripes a throughput search weighs; and a plan moved to another EBS type.
+ */
+import { EBS_INSTANCE_TYPES, EBS_SINGLE_VOLUME_TIERS, MAX_EBS_CAPACITY_TIB, MB_BYTES, ST1 } from './catalog';
+import { instanceTypeSpec } from './catalog-lookup';
+import type { InstanceTypeSpec } from './catalog-types';
+import { counted } from './client-ceiling';
+import { monthlyCost } from './cost';
+import type { Families } from './families';
+import type { DataVolumePlan, StoragePlan } from './plan-types';
+import { st1Volume } from './st1-model';
+import { estimateThroughput } from './throughput';
+
+/** The most one st1 volume holds, TiB (16). */
+export const MAX_SINGLE_VOLUME_TIB = ST1.maxSizeGiB / 1024;
+/** The most st1 volumes one EBS stripe holds (48 TiB in 16 TiB volumes). */
+export const MAX_DATA_VOLUMES = MAX_EBS_CAPACITY_TIB / MAX_SINGLE_VOLUME_TIB;
+
+/** The capacity rule's EBS plan: the st1 volumes that hold `capacityTiB` (`fixedCount` of them if given), on their type. */
+export function planEbs(capacityTiB: number, families: Families, fixedCount?: number): Omit<StoragePlan, 'reason'> {
+  const volumes = st1VolumesFor(capacityTiB, fixedCount);
+  return ebsPlan(capacityRuleType(capacityTiB, families, volumes), volumes);
+}
+
+/** The st1 volumes that hold `capacityTiB`: as few as hold it (or `fixedCount`), all of one size. */
+function st1VolumesFor(capacityTiB: number, fixedCount?: number): DataVolumePlan[] {
+  // Multiplying by a power of two is exact in floating point, so the ceiling never rounds a request down.
+  const requiredGiB = Math.max(ST1.minSizeGiB, Math.ceil(capacityTiB * 1024));
+  const count = fixedCount ?? Math.ceil(requiredGiB / ST1.maxSizeGiB);
+  // Equal sizes: an LVM stripe uses the same extent count on every volume, so extra size would be wasted.
+  return st1Volumes(count, Math.max(ST1.minSizeGiB, Math.ceil(requiredGiB / count)));
+}
+
+/**
+ * The capacity rule's type for the st1 `volumes`: generation current, the Nitro type whose baselines carry their
+ * baseline; previous, the original template's tier for one volume, else the m4 whose EBS bandwidth carries their burst.
+ */
+function capacityRuleType(capacityTiB: number, families: Families, volumes: DataVolumePlan[]): InstanceTypeSpec {
+  const count = volumes.length;
+  const st1 = st1Volume(volumes[0].sizeGiB);
+  return families.generation === 'current'
+    ? sustainingNitro(families.ebs, count * st1.baselineMBps)
+    : count === 1 ? singleVolumeTier(capacityTiB) : matchingEbsBandwidth(count * st1.burstMBps);
+}
+
+/** `count` st1 volumes of `sizeGiB` each. */
+function st1Volumes(count: number, sizeGiB: number): DataVolumePlan[] {
+  return Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB }));
+}
+
+/**
+ * The st1 stripes a throughput search weighs: 1 to 3 volumes, each its share of the capacity or, where that is larger,
+ * the smallest size whose baseline carries its share of `targetMBps` (st1's baseline grows with size: a larger volume
+ * sustains more, 40 MiB/s per TiB).
+ */
+export function st1Stripes(capacityTiB: number, targetMBps: number): DataVolumePlan[][] {
+  const stripes: DataVolumePlan[][] = [];
+  for (let count = 1; count <= MAX_DATA_VOLUMES; count++) {
+    const shareGiB = Math.max(ST1.minSizeGiB, Math.ceil((capacityTiB * 1024) / count));
+    if (shareGiB > ST1.maxSizeGiB) continue;
+    const targetGiB = Math.ceil((((targetMBps / count) * MB_BYTES) / 1024 ** 2 / ST1.baselineMiBpsPerTiB) * 1024);
+    stripes.push(st1Volumes(count, Math.min(ST1.maxSizeGiB, Math.max(shareGiB, targetGiB))));
+  }
+  return stripes;
+}
+
+/** The striped `dataVolumes` on the EBS type `spec`: their estimate and cost. */
+export function ebsPlan(spec: InstanceTypeSpec, dataVolumes: DataVolumePlan[]): Omit<StoragePlan, 'reason'> {
+  return {
+    backend: 'ebs',
+    instanceType: spec.name,
+    dataVolumes,
+    instanceStoreDisks: 0,
+    rawCapacityTiB: dataVolumes.reduce((sum, v) => sum + v.sizeGiB, 0) / 1024,
+    throughput: estimateThroughput(spec.name, dataVolumes),
+    monthlyCostUsd: monthlyCost(spec, dataVolumes),
+  };
+}
+
+/** The original template's tier for one volume (`auto` keeps them: docs/design.md, section 3). */
+function singleVolumeTier(capacityTiB: number): InstanceTypeSpec {
+  const tier = EBS_SINGLE_VOLUME_TIERS.find((t) => capacityTiB <= t.maxCapacityTiB);
+  if (!tier) throw new Error(`capacityTiB ${capacityTiB} is over the largest single-volume tier`);
+  return instanceTypeSpec(tier.instanceType);
+}
+
+/**
+ * Generation current: the cheapest type whose EBS baseline and network baseline carry the volumes' st1 baseline,
+ * so that what the disks sustain reaches the clients (their burst rides on the type's EBS burst while it lasts).
+ */
+function sustainingNitro(types: readonly InstanceTypeSpec[], volumesBaselineMBps: number): InstanceTypeSpec {
+  const carried = (t: InstanceTypeSpec) => Math.min((t.ebsBandwidthMbps ?? 0) / 8, (t.networkBaselineGbps * 1e9) / 8 / MB_BYTES);
+  const carrying = types.filter((t) => carried(t) >= volumesBaselineMBps);
+  // The cheapest that carries it (m6i before m7i at the same limits); when none does, the one that carries most.
+  const pool = carrying.length > 0 ? carrying : types.filter((t) => carried(t) === Math.max(...types.map(carried)));
+  return pool.reduce((best, t) => (t.onDemandUsdPerHour < best.onDemandUsdPerHour ? t : best));
+}
+
+/** The smallest m4 whose EBS bandwidth carries the volumes' burst throughput, else the largest m4. */
+function matchingEbsBandwidth(volumesMBps: number): InstanceTypeSpec {
+  return (
+    EBS_INSTANCE_TYPES.find((t) => (t.ebsBandwidthMbps ?? 0) / 8 >= volumesMBps) ??
+    EBS_INSTANCE_TYPES[EBS_INSTANCE_TYPES.length - 1]
+  );
+}
+
+/**
+ * A plan on another EBS instance type than the planner chose (the `instanceType` override): the same volumes, that
+ * type's estimate and cost. Throws naming the catalogued types when `instanceType` is not one the planner knows.
+ */
+export function withInstanceType(plan: StoragePlan, instanceType: string): StoragePlan {
+  if (plan.backend !== 'ebs') throw new Error(`withInstanceType applies to EBS plans only; got backend '${plan.backend}'`);
+  if (instanceType === plan.instanceType) return plan;
+  const spec = instanceTypeSpec(instanceType);
+  if (spec.instanceStore) throw new Error(`instanceType ${instanceType} has instance-store disks; an EBS plan needs an EBS type`);
+  const replanned = ebsPlan(spec, plan.dataVolumes);
+  return {
+    ...replanned,
+    reason: `${plan.reason}; instanceType ${instanceType} as asked (the planner chose ${plan.instanceType})`,
+    perClient: plan.perClient && counted(plan.perClient, replanned),
+  };
+}

@@ -1,0 +1,11 @@
+/** The precision the planner states its figures in: MB/s, TiB and dollars to the hundredth. */
+
+/** `value` rounded to two decimals (to the nearest; a bound that must not be overstated rounds down on its own). */
+export function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+/** Rounds down, so a maximum shown in a message is never above the real one. */
+export function formatTiB(value: number): string {
+  return String(Math.floor(value * 100) / 100);
+}

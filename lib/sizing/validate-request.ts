@@ -1,0 +1,141 @@
+/**
+ * The check of a storage request: each field within what the planner accepts, with an error naming the field, the
+ * value and the allowed range; and the capacity checks, which depend on the backend and the families the request
+ * resolves to (plan.ts calls them where the plan needs them, so that each request meets its own message).
+ */
+import { BEYOND_ONE_SERVER, MAX_EBS_CAPACITY_TIB, instanceStoreTiB } from './catalog';
+import { describe } from './describe';
+import { FAMILIES, Families } from './families';
+import { FsxLustreOptions, ResolvedFsxLustreOptions, resolveFsxLustreOptions } from './fsx-lustre';
+import { MAX_DATA_VOLUMES, MAX_SINGLE_VOLUME_TIB } from './plan-ebs';
+import { largestInstanceStore } from './plan-instance-store';
+import type { Arch, Backend, Generation, StorageRequest } from './plan-types';
+import { formatTiB } from './round';
+
+/** The backends a request may name. */
+const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'ebs', 'instance-store', 'fsx-lustre'];
+
+/** A request whose fields are checked (all but the capacity): its backend, layout, families, FSx options and throughput. */
+export interface ValidRequest {
+  /** The backend asked for, or `auto`. */
+  readonly backend: Backend | 'auto';
+  /** The EBS volumes of an existing stripe, when asked. */
+  readonly dataVolumeCount: number | undefined;
+  /** The instance types of the generation and architecture asked for. */
+  readonly families: Families;
+  /** The FSx for Lustre options asked for, resolved (backend fsx-lustre only). */
+  readonly fsxOptions: ResolvedFsxLustreOptions | undefined;
+  /** The throughput asked for, MB/s. */
+  readonly throughputMBps: number | undefined;
+}
+
+/** Checks every field of `request` but its capacity, in the order the messages have always come in. */
+export function validateRequest(request: StorageRequest): ValidRequest {
+  if (typeof request !== 'object' || request === null) {
+    throw new Error(`request must be an object { capacityTiB, backend? }; got ${describe(request)}`);
+  }
+  const backend = validBackend(request.backend);
+  const dataVolumeCount = validDataVolumeCount(request.dataVolumeCount, backend);
+  checkFsxLustreScope(request.fsxLustre, backend);
+  const families = validFamilies(request.arch, request.generation, backend);
+  const fsxOptions = backend === 'fsx-lustre' && request.fsxLustre !== undefined ? resolveFsxLustreOptions(request.fsxLustre) : undefined;
+  return { backend, dataVolumeCount, families, fsxOptions, throughputMBps: validThroughput(request.throughputMBps) };
+}
+
+function validBackend(value: Backend | 'auto' | undefined): Backend | 'auto' {
+  const backend = value ?? 'auto';
+  if (!BACKENDS.includes(backend)) {
+    throw new Error(
+      `backend must be one of ${BACKENDS.map((b) => `'${b}'`).join(', ')}; got ${describe(backend)}`,
+    );
+  }
+  return backend;
+}
+
+function validDataVolumeCount(count: number | undefined, backend: Backend | 'auto'): number | undefined {
+  if (count === undefined) return undefined;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_DATA_VOLUMES) {
+    throw new Error(`dataVolumeCount must be a whole number from 1 to ${MAX_DATA_VOLUMES}; got ${describe(count)}`);
+  }
+  if (backend === 'instance-store' || backend === 'fsx-lustre') {
+    throw new Error(`dataVolumeCount applies to the EBS backend only; got backend '${backend}'`);
+  }
+  return count;
+}
+
+/** FSx for Lustre options belong to backend fsx-lustre: `auto` chooses among the persistent options itself. */
+function checkFsxLustreScope(fsxLustre: FsxLustreOptions | undefined, backend: Backend | 'auto'): void {
+  if (fsxLustre !== undefined && backend !== 'fsx-lustre') {
+    throw new Error(
+      `fsxLustre options apply to backend 'fsx-lustre' only; got backend '${backend}'` +
+        (backend === 'auto' ? " (auto chooses among the persistent FSx options itself: set backend 'fsx-lustre' to choose)" : ''),
+    );
+  }
+}
+
+/** The families of the architecture and generation asked for (arm64: current only, and no instance store). */
+function validFamilies(asked: Arch | undefined, askedGeneration: Generation | undefined, backend: Backend | 'auto'): Families {
+  const arch = asked ?? 'x86_64';
+  if (arch !== 'x86_64' && arch !== 'arm64') {
+    throw new Error(`arch must be 'x86_64' or 'arm64' (AWS Graviton); got ${describe(arch)}`);
+  }
+  const generation = askedGeneration ?? (arch === 'arm64' ? 'current' : 'previous');
+  if (generation !== 'previous' && generation !== 'current') {
+    throw new Error(`generation must be 'previous' (d2, m4) or 'current' (Nitro: m6i, m7i, the network-optimized types, d3, d3en); got ${describe(generation)}`);
+  }
+  const families = FAMILIES[`${generation} ${arch}`];
+  if (families === undefined) {
+    throw new Error(`arch 'arm64' (AWS Graviton) is current generation only; got generation '${generation}': give generation 'current' or leave it out`);
+  }
+  if (arch === 'arm64' && backend === 'instance-store') {
+    throw new Error("backend 'instance-store' with arch 'arm64': AWS sells no Graviton type with instance-store HDDs; give backend 'ebs', 'fsx-lustre' or 'auto', or arch 'x86_64'");
+  }
+  return families;
+}
+
+function validThroughput(throughput: number | undefined): number | undefined {
+  if (throughput !== undefined && (typeof throughput !== 'number' || !Number.isFinite(throughput) || throughput <= 0)) {
+    throw new Error(`throughputMBps must be a number of MB/s greater than 0; got ${describe(throughput)}`);
+  }
+  return throughput;
+}
+
+/** A capacity for FSx for Lustre (no single-server limit): a finite number greater than 0. */
+export function validatePositive(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new Error(`capacityTiB must be a number greater than 0; got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** A capacity the backend can hold on one server: a finite number greater than 0, at most its limit (`capacityLimit`). */
+export function validateCapacity(value: unknown, backend: Backend | 'auto', families: Families): number {
+  const limit = capacityLimit(backend, families);
+  const allowed = `a number greater than 0 and at most ${formatTiB(limit.maxTiB)} for backend '${backend}' (${limit.why})`;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new Error(`capacityTiB must be ${allowed}; got ${describe(value)}`);
+  }
+  if (value > limit.maxTiB) {
+    throw new Error(`capacityTiB must be ${allowed}; got ${value}. ${limit.beyond}`);
+  }
+  return value;
+}
+
+/** The most a backend can hold (instance store: the generation's largest), why, and where to go beyond it. */
+function capacityLimit(backend: Backend | 'auto', families: Families): { maxTiB: number; why: string; beyond: string } {
+  // Graviton has no instance store: `auto` on arm64 holds what EBS holds (planStorage refuses instance-store there).
+  if (backend === 'ebs' || families.instanceStore.length === 0) {
+    return {
+      maxTiB: MAX_EBS_CAPACITY_TIB,
+      why: `striped st1 volumes of at most ${MAX_SINGLE_VOLUME_TIB} TiB each`,
+      beyond: `Beyond that ${BEYOND_ONE_SERVER}.`,
+    };
+  }
+  const largest = largestInstanceStore(families);
+  return {
+    maxTiB: instanceStoreTiB(largest),
+    why: `the largest instance store, ${largest.name}, holds ${formatTiB(instanceStoreTiB(largest))} TiB`,
+    // 'auto' never reaches here above its limit: planStorage weighs every backend beyond it.
+    beyond: `Beyond that ${BEYOND_ONE_SERVER}.`,
+  };
+}
