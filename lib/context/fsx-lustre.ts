@@ -1,0 +1,82 @@
+/**
+ * The FSx for Lustre keys (`fsxDeploymentType`, `fsxStorageType`, `fsxPerUnitStorageThroughput`,
+ * `fsxDataRepositoryPath`, `fsxRootSquash`): only with backend=fsx-lustre, each value checked here so that the
+ * message names the key, their combination by the planner's own rules; and the planner's view of them.
+ */
+import { Backend, FsxLustreDeploymentType, FsxLustreOptions, FsxLustreStorageType, StorageRequest } from '../sizing';
+import { resolveFsxLustreOptions } from '../sizing/fsx-lustre';
+import { s3PathProblem } from '../validation/fsx-lustre';
+import { StorageServerContext } from './storage-server-context';
+import { ContextValues, contextError, parseBoolean } from './values';
+
+const FSX_KEYS = ['fsxDeploymentType', 'fsxPerUnitStorageThroughput', 'fsxStorageType', 'fsxDataRepositoryPath', 'fsxRootSquash'] as const;
+
+/** The context's FSx for Lustre members: all absent when no FSx key was given. */
+export type FsxContext = Pick<StorageServerContext, (typeof FSX_KEYS)[number]>;
+
+/**
+ * The FSx for Lustre keys: only together with backend=fsx-lustre. The options first (their values, then their
+ * combination), then the data repository path, then root squash.
+ */
+export function parseFsxKeys(values: ContextValues, backend: Backend | 'auto'): FsxContext {
+  const { raw } = values;
+  const given = FSX_KEYS.filter((k) => raw(k) !== undefined);
+  if (given.length === 0) return {};
+  if (backend !== 'fsx-lustre') {
+    throw contextError(given[0], raw(given[0])!, `only together with backend=fsx-lustre (backend is '${backend}')`);
+  }
+  const options = parseFsxOptions(raw);
+  return {
+    fsxDeploymentType: options.deploymentType,
+    fsxStorageType: options.storageType,
+    fsxPerUnitStorageThroughput: options.perUnitStorageThroughput,
+    fsxDataRepositoryPath: parseDataRepositoryPath(raw),
+    fsxRootSquash: raw('fsxRootSquash') === undefined ? undefined : parseBoolean('fsxRootSquash', raw('fsxRootSquash')!),
+  };
+}
+
+/** The planner's view of the FSx keys (none given: the planner chooses among the persistent options). */
+export function fsxRequest(fsx: FsxContext): StorageRequest['fsxLustre'] {
+  const { fsxDeploymentType: deploymentType, fsxStorageType: storageType, fsxPerUnitStorageThroughput: perUnitStorageThroughput } = fsx;
+  if (deploymentType === undefined && storageType === undefined && perUnitStorageThroughput === undefined) return undefined;
+  return { deploymentType, storageType, perUnitStorageThroughput };
+}
+
+/** Deployment type, storage type and throughput per TiB: each value, then the combination the planner resolves. */
+function parseFsxOptions(raw: ContextValues['raw']): FsxLustreOptions {
+  const type = raw('fsxDeploymentType');
+  if (type !== undefined && !['SCRATCH_2', 'PERSISTENT_1', 'PERSISTENT_2'].includes(type)) {
+    throw contextError('fsxDeploymentType', type, "one of 'PERSISTENT_2', 'PERSISTENT_1', 'SCRATCH_2'");
+  }
+  const storage = raw('fsxStorageType');
+  if (storage !== undefined && storage !== 'SSD' && storage !== 'HDD') {
+    throw contextError('fsxStorageType', storage, "'SSD' or 'HDD' (HDD with fsxDeploymentType=PERSISTENT_1 only)");
+  }
+  const perUnitText = raw('fsxPerUnitStorageThroughput');
+  if (perUnitText !== undefined && !/^[1-9][0-9]{0,3}$/.test(perUnitText)) {
+    throw contextError('fsxPerUnitStorageThroughput', perUnitText, 'a whole number of MB/s per TiB such as 125');
+  }
+  const options = {
+    deploymentType: type as FsxLustreDeploymentType | undefined,
+    storageType: storage as FsxLustreStorageType | undefined,
+    perUnitStorageThroughput: perUnitText === undefined ? undefined : Number(perUnitText),
+  };
+  try {
+    resolveFsxLustreOptions(options);
+  } catch (err) {
+    const key = perUnitText !== undefined ? 'fsxPerUnitStorageThroughput' : 'fsxStorageType';
+    throw contextError(key, raw(key) ?? '', (err as Error).message.replace(/^fsxLustre\.[A-Za-z]+ /, 'a value that '));
+  }
+  return options;
+}
+
+/** `fsxDataRepositoryPath`: an S3 path FSx for Lustre links to. */
+function parseDataRepositoryPath(raw: ContextValues['raw']): string | undefined {
+  const path = raw('fsxDataRepositoryPath');
+  const pathProblem = path === undefined ? undefined : s3PathProblem(path);
+  if (pathProblem) {
+    throw contextError('fsxDataRepositoryPath', path!, 'an S3 path s3://<bucket>[/<prefix>] of at most 900 characters, the ' +
+      `bucket named by S3's bucket naming rules (${pathProblem})`);
+  }
+  return path;
+}

@@ -1,0 +1,96 @@
+/**
+ * The context key table: every key the app reads (`cdk synth|deploy -c key=value`) with its default, and the key's
+ * type. The keys' documentation and allowed values are StorageServerContext's (lib/context/storage-server-context.ts);
+ * the parsers beside this file read the keys, checkContextKeys refuses any other.
+ */
+import { DEFAULT_NCONNECT, DEFAULT_READ_AHEAD_KIB } from '../sizing/nfs-client';
+
+/** Every context key the app reads, with its default (undefined: absent unless given). */
+export const CONTEXT_DEFAULTS = {
+  /** Usable capacity wanted, in TiB. */
+  capacityTiB: 5,
+  /** The planner chooses the backend from the capacity. */
+  backend: 'auto',
+  /** Cluster the server serves. */
+  clusterName: 'cluster',
+  /** This server's name in the cluster ring. */
+  serverName: 'storage1',
+  /** Absent: the stack creates a new VPC. */
+  vpcId: undefined,
+  /** Absent: the VPC's first private subnet with egress. */
+  subnetId: undefined,
+  /** Absent: the stack's own VPC. */
+  vpcFrom: undefined,
+  /** Absent: a new VPC spans the region's first two zones. */
+  availabilityZone: undefined,
+  /** Absent: the VPC's CIDR may mount, unless a client security group is given. */
+  clientCidrs: undefined,
+  /** Absent: no client security group is admitted. */
+  clientSecurityGroupId: undefined,
+  /** Client CIDRs and the clusterware master must be in private address space (or the looked-up VPC). */
+  allowPublicClientCidrs: false,
+  /** EC2 tag key that selects client nodes (the value is the cluster name). */
+  clientTagKey: 'cluster',
+  /** Absent: the server does not join a clusterware ring. */
+  loginIp: undefined,
+  /** Absent: no SSH key pair (SSM Session Manager needs none). */
+  keyPair: undefined,
+  /** Absent: no placement group. */
+  placementGroup: undefined,
+  /** EBS snapshot sets kept; 0 turns snapshots off. */
+  snapshotRetain: 7,
+  /** Absent: on for instance store, off for EBS (the construct's default). */
+  terminationProtection: undefined,
+  /** Absent: the construct's default (encrypted on d2). */
+  encryptInstanceStore: undefined,
+  /** Absent: the alarm topic has no subscription (subscribe to the AlarmTopicArn output). */
+  alarmEmail: undefined,
+  /** Absent: the stack's own alarm topic. */
+  alarmTopicArn: undefined,
+  /** Absent: new, blank data volumes. */
+  restoreSnapshotIds: undefined,
+  /** Absent: the image resolved at the server's creation. */
+  machineImageId: undefined,
+  /** The update guard refuses changes that lose data. */
+  acceptDataLoss: false,
+  /** The server attaches its own volumes (no AWS::EC2::VolumeAttachment). */
+  legacyVolumeAttachments: false,
+  /** Absent: as many volumes as the capacity needs. */
+  dataVolumeCount: undefined,
+  /** Absent: the plan follows capacity alone. */
+  throughputMBps: undefined,
+  /** Absent: the construct's default, /data. */
+  mountPoint: undefined,
+  /** /home is a system directory unless this is true. */
+  allowHomeMountPoint: false,
+  /** Absent: /data, /scratch, /shared, /fsx (DEFAULT_MOUNT_ROOTS). */
+  mountRoots: undefined,
+  /** TCP connections per client mount of an NFS server (the Linux maximum); 1: one, no nconnect option. */
+  nconnect: DEFAULT_NCONNECT,
+  /** NFS read-ahead on the client nodes, KiB (15 x rsize, as AWS's efs-utils sets it); 0: the kernel's own. */
+  clientReadAheadKiB: DEFAULT_READ_AHEAD_KIB,
+  /** The original template's families, d2 and m4. */
+  generation: 'previous',
+  /** Absent: the planner's choice. */
+  instanceType: undefined,
+  /** Absent: PERSISTENT_2 (backend fsx-lustre). */
+  fsxDeploymentType: undefined,
+  /** Absent: the type's smallest, or with no FSx key the cheapest persistent option for throughputMBps. */
+  fsxPerUnitStorageThroughput: undefined,
+  /** Absent: SSD (backend fsx-lustre). */
+  fsxStorageType: undefined,
+  /** Absent: no S3 data repository (backend fsx-lustre). */
+  fsxDataRepositoryPath: undefined,
+  /** Absent: root squash on (backend fsx-lustre). */
+  fsxRootSquash: undefined,
+  /** This stack makes the cluster's client-mount association. */
+  clientMount: true,
+  /** Absent: StorageServer-<clusterName>-<serverName>, for names whose stack name no other pair shares. */
+  stackName: undefined,
+} as const;
+
+/** Name of a context key the app reads (`-c <key>=value`): a key of {@link CONTEXT_DEFAULTS}. */
+export type ContextKey = keyof typeof CONTEXT_DEFAULTS;
+
+/** Reads a context value by key; the app passes `(key) => app.node.tryGetContext(key)`. */
+export type ContextReader = (key: ContextKey) => unknown;

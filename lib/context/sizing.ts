@@ -1,0 +1,142 @@
+/**
+ * The keys that size the server and choose its backend (`capacityTiB`, `backend`, `generation`, `dataVolumeCount`,
+ * `throughputMBps`, `restoreSnapshotIds`, the FSx keys), the plan they give (the planner is pure, so a problem with
+ * the plan names the context key rather than the construct's prop), and `instanceType`, checked against that plan.
+ */
+import { Backend, Generation, StoragePlan, StorageRequest, instanceTypeProblem, planStorage } from '../sizing';
+import { MAX_FSX_STORAGE_CAPACITY_GIB } from '../validation/fsx-lustre';
+import { duplicateValues } from '../validation/lists';
+import { SNAPSHOT_ID_PATTERN, snapshotSetProblem } from '../validation/snapshots';
+import { FsxContext, fsxRequest, parseFsxKeys } from './fsx-lustre';
+import { CONTEXT_DEFAULTS, ContextKey } from './keys';
+import { StorageServerContext } from './storage-server-context';
+import { ContextValues, contextError } from './values';
+
+/** The context's sizing members: what the planner is asked. */
+export type SizingContext = Pick<
+  StorageServerContext, 'capacityTiB' | 'backend' | 'dataVolumeCount' | 'throughputMBps' | 'restoreSnapshotIds' | 'generation'
+> & FsxContext;
+
+/** The sizing keys, in the order they are checked. */
+export function parseSizingKeys(values: ContextValues): SizingContext {
+  const { optional } = values;
+  const capacityTiB = optional('capacityTiB', parseCapacity) ?? CONTEXT_DEFAULTS.capacityTiB;
+  const backend = optional('backend', parseBackend) ?? CONTEXT_DEFAULTS.backend;
+  const dataVolumeCount = optional('dataVolumeCount', parseVolumeCount);
+  const throughputMBps = optional('throughputMBps', parseThroughput);
+  const restoreSnapshotIds = optional('restoreSnapshotIds', parseSnapshotIds);
+  const generation = optional('generation', parseGeneration) ?? CONTEXT_DEFAULTS.generation;
+  const fsx = parseFsxKeys(values, backend);
+  return { capacityTiB, backend, dataVolumeCount, throughputMBps, restoreSnapshotIds, generation, ...fsx };
+}
+
+/**
+ * The plan the sizing keys give, checked: a size the stack can hold, and the snapshot set to restore. Undefined when
+ * the planner refuses the request (the construct reports the planner's reason).
+ */
+export function checkedPlan(values: ContextValues, sizing: SizingContext): StoragePlan | undefined {
+  const { capacityTiB, backend, dataVolumeCount, throughputMBps, restoreSnapshotIds, generation } = sizing;
+  const plan = planOf({ capacityTiB, backend, dataVolumeCount, throughputMBps, generation, fsxLustre: fsxRequest(sizing) });
+  checkPlanSize(plan, capacityTiB, throughputMBps);
+  if (restoreSnapshotIds !== undefined && plan !== undefined) checkSnapshotSet(restoreSnapshotIds, plan, capacityTiB, values.raw('restoreSnapshotIds')!);
+  return plan;
+}
+
+/** The `instanceType` key: a catalogued type the plan's backend takes (lib/sizing/instance-type.ts says which). */
+export function parseInstanceTypeKey(values: ContextValues, plan: StoragePlan | undefined, sizing: SizingContext): string | undefined {
+  const { capacityTiB, backend, throughputMBps } = sizing;
+  return values.optional('instanceType', (key, value) => parseInstanceType(key, value, plan, { capacityTiB, backend, throughputMBps }));
+}
+
+function parseCapacity(key: ContextKey, value: string): number {
+  // Number('') and Number('0x10') are surprising; accept plain decimals only.
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(value)) {
+    throw contextError(key, value, 'a positive number of TiB, e.g. 5 or 21.5');
+  }
+  const n = Number(value);
+  if (!(n > 0)) throw contextError(key, value, 'a positive number of TiB, e.g. 5 or 21.5');
+  return n;
+}
+
+function parseThroughput(key: ContextKey, value: string): number {
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || !(Number(value) > 0)) {
+    throw contextError(key, value, 'a positive number of MB/s (10^6 bytes per second), e.g. 400');
+  }
+  return Number(value);
+}
+
+function parseGeneration(key: ContextKey, value: string): Generation {
+  if (value === 'previous' || value === 'current') return value;
+  throw contextError(key, value, "'previous' (d2, m4) or 'current' (Nitro: m6i with st1, d3 and d3en)");
+}
+
+function parseBackend(key: ContextKey, value: string): Backend | 'auto' {
+  if (value === 'auto' || value === 'ebs' || value === 'instance-store' || value === 'fsx-lustre') return value;
+  throw contextError(key, value, "one of 'auto', 'ebs', 'instance-store', 'fsx-lustre'");
+}
+
+function parseVolumeCount(key: ContextKey, value: string): number {
+  if (!/^[1-3]$/.test(value)) {
+    throw contextError(key, value, 'a whole number of EBS data volumes from 1 to 3 (at most 16 TiB each, 48 TiB in all)');
+  }
+  return Number(value);
+}
+
+function parseSnapshotIds(key: ContextKey, value: string): string[] {
+  const ids = value.split(',').map((id) => id.trim());
+  for (const id of ids) {
+    if (!SNAPSHOT_ID_PATTERN.test(id)) {
+      throw contextError(key, value, `a comma-separated list of snapshot ids such as 'snap-0123456789abcdef0' (bad: '${id}')`);
+    }
+  }
+  const repeated = duplicateValues(ids);
+  if (repeated.length > 0) {
+    throw contextError(key, value, `a comma-separated list of distinct snapshot ids, one per data volume (repeated: ${repeated.join(', ')})`);
+  }
+  return ids;
+}
+
+/** The plan the context asks for, or undefined when the planner refuses it (the construct reports the planner). */
+function planOf(request: StorageRequest): StoragePlan | undefined {
+  try {
+    return planStorage(request);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A plan the stack can hold: an FSx for Lustre file system of at most {@link MAX_FSX_STORAGE_CAPACITY_GIB} (the
+ * planner has no upper bound of its own there). Names throughputMBps when the file system was sized up for it.
+ */
+function checkPlanSize(plan: StoragePlan | undefined, capacityTiB: number, throughputMBps: number | undefined): void {
+  const gib = plan?.fsxLustre?.storageCapacityGiB;
+  if (gib === undefined || gib <= MAX_FSX_STORAGE_CAPACITY_GIB) return;
+  const maxTiB = Math.floor(MAX_FSX_STORAGE_CAPACITY_GIB / 1024);
+  if (throughputMBps !== undefined && capacityTiB <= maxTiB) {
+    throw contextError('throughputMBps', String(throughputMBps), `a throughput an FSx for Lustre file system of at most ${maxTiB} ` +
+      `TiB sustains (the plan sized it up to ${gib} GiB)`);
+  }
+  throw contextError('capacityTiB', String(capacityTiB), `a positive number of TiB, at most ${maxTiB} (the largest FSx for Lustre ` +
+    `file system this app records, ${MAX_FSX_STORAGE_CAPACITY_GIB} GiB; the plan needs ${gib} GiB)`);
+}
+
+/**
+ * The snapshot set against the plan the same context gives (the planner is pure), so that every problem with it
+ * names the context key rather than the construct's prop.
+ */
+function checkSnapshotSet(ids: string[], plan: StoragePlan, capacityTiB: number, value: string): void {
+  const problem = snapshotSetProblem(plan, ids);
+  if (problem) {
+    throw contextError('restoreSnapshotIds', value, `a snapshot set that fits the plan (${plan.backend} on ` +
+      `${plan.instanceType} for capacityTiB=${capacityTiB}): ${problem}`);
+  }
+}
+
+function parseInstanceType(
+  key: ContextKey, value: string, plan: StoragePlan | undefined, asked: Pick<StorageRequest, 'capacityTiB' | 'backend' | 'throughputMBps'>,
+): string {
+  const problem = instanceTypeProblem(value, plan, asked);
+  if (problem) throw contextError(key, value, problem);
+  return value;
+}

@@ -1,0 +1,55 @@
+/**
+ * How a context value is read and refused: the text of a key (strings from `-c`, or JSON values from cdk.json),
+ * the one error every bad value produces (key, value, what is allowed), and the parsers of the value kinds many keys
+ * share (booleans, whole numbers, a pattern).
+ */
+import { ContextKey, ContextReader } from './keys';
+
+/** The Error every bad context value produces: key, value, what is allowed. */
+export function contextError(key: string, value: string, allowed: string): Error {
+  return new Error(`Invalid context value ${key}=${JSON.stringify(value)}: allowed is ${allowed}.`);
+}
+
+/** A context as the parsers read it: a key's text, or a key parsed when it is given. */
+export interface ContextValues {
+  /** The key's value as trimmed text; undefined when absent or blank. Objects and arrays are refused. */
+  readonly raw: (key: ContextKey) => string | undefined;
+  /** The key's value parsed by `parse`; undefined when absent or blank. */
+  readonly optional: <T>(key: ContextKey, parse: (key: ContextKey, value: string) => T) => T | undefined;
+}
+
+/** Reads the context through `read` (the app passes `(key) => app.node.tryGetContext(key)`). */
+export function contextValues(read: ContextReader): ContextValues {
+  const raw = (key: ContextKey): string | undefined => {
+    const value = read(key);
+    if (value === undefined || value === null) return undefined;
+    if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    throw contextError(key, JSON.stringify(value), 'a string, number or boolean');
+  };
+  const optional = <T>(key: ContextKey, parse: (key: ContextKey, value: string) => T): T | undefined => {
+    const value = raw(key);
+    return value === undefined ? undefined : parse(key, value);
+  };
+  return { raw, optional };
+}
+
+/** `true` or `false`, the text `-c` gives or cdk.json's boolean. */
+export function parseBoolean(key: ContextKey, value: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw contextError(key, value, "'true' or 'false'");
+}
+
+/** A whole number min..max written in plain decimal (no sign, no leading zero, no exponent). */
+export function parseWholeNumber(key: ContextKey, value: string, min: number, max: number, allowed: string): number {
+  const n = Number(value);
+  if (!/^(0|[1-9][0-9]{0,8})$/.test(value) || n < min || n > max) throw contextError(key, value, allowed);
+  return n;
+}
+
+/** The value when `pattern` matches it; `expected` says in words what is allowed. */
+export function matching(key: ContextKey, value: string, pattern: RegExp, expected: string): string {
+  if (!pattern.test(value)) throw contextError(key, value, expected);
+  return value;
+}

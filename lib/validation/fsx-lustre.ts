@@ -1,0 +1,74 @@
+/**
+ * Inputs of an FSx for Lustre file system: the S3 data repository path (bucket naming rules, the prefix's safe
+ * characters) and the largest storage capacity a plan may have.
+ */
+
+/**
+ * Prefixes S3 reserves (S3 User Guide, "General purpose bucket naming rules"): a bucket name may not start with them.
+ */
+export const S3_RESERVED_PREFIXES = ['xn--', 'sthree-', 'amzn-s3-demo-'] as const;
+/** Suffixes S3 reserves (same source). */
+export const S3_RESERVED_SUFFIXES = ['-s3alias', '--ol-s3', '.mrap', '--x-s3', '--table-s3'] as const;
+
+/**
+ * Validates a general purpose bucket name by the S3 User Guide's "General purpose bucket naming rules": 3-63
+ * characters of lower-case letters, digits, dots and hyphens; a letter or digit first and last; no two adjacent
+ * dots; not an IP address; none of the reserved prefixes and suffixes. Returns the reason it is bad, or undefined.
+ */
+export function bucketNameProblem(name: string): string | undefined {
+  if (name.length < 3 || name.length > 63) return `the bucket name has ${name.length} characters, not 3-63`;
+  if (!/^[a-z0-9.-]+$/.test(name)) return 'the bucket name may hold only a-z 0-9 . -';
+  if (!/^[a-z0-9]/.test(name) || !/[a-z0-9]$/.test(name)) return 'the bucket name must begin and end with a letter or digit';
+  if (name.includes('..')) return 'the bucket name has two adjacent dots';
+  if (/^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)) return 'the bucket name is formatted as an IP address';
+  const prefix = S3_RESERVED_PREFIXES.find((p) => name.startsWith(p));
+  if (prefix) return `the bucket name starts with '${prefix}', which S3 reserves`;
+  const suffix = S3_RESERVED_SUFFIXES.find((p) => name.endsWith(p));
+  if (suffix) return `the bucket name ends with '${suffix}', which S3 reserves`;
+  return undefined;
+}
+
+/**
+ * Characters of one segment of the S3 prefix: the S3 User Guide's "safe characters" for object keys (0-9 a-z A-Z
+ * `! - _ . * ' ( )`) and the printable ones of its "characters that might require special handling" (`& $ @ = ; : +
+ * ,`), but not space or `?`; never its "characters to avoid" (`\ { ^ } % ` ] " > [ ~ < # |`), control or non-ASCII
+ * characters, which the path would carry into the FSx API and the client's mount record.
+ */
+export const S3_KEY_SEGMENT = /^[0-9A-Za-z!\-_.*'()&$@=;:+,]+$/;
+
+/** Longest data repository path (FSx API Reference, CreateFileSystemLustreConfiguration, ImportPath). */
+export const S3_PATH_MAX = 900;
+
+/**
+ * Validates an S3 path FSx for Lustre accepts as a data repository: `s3://<bucket>[/<prefix>]` with a bucket name by
+ * {@link bucketNameProblem} and a prefix of `/`-separated {@link S3_KEY_SEGMENT}s (no empty, `.` or `..` segment; one
+ * trailing `/` allowed), at most {@link S3_PATH_MAX} characters. Returns the reason it is bad, or undefined.
+ */
+export function s3PathProblem(path: string): string | undefined {
+  if (typeof path !== 'string') return 'not a string';
+  if (path.length > S3_PATH_MAX) return `longer than ${S3_PATH_MAX} characters (${path.length})`;
+  if (!path.startsWith('s3://')) return "it does not start with 's3://'";
+  const [bucket, ...segments] = path.slice('s3://'.length).split('/');
+  const bad = bucketNameProblem(bucket);
+  if (bad) return bad;
+  if (segments.length > 0 && segments[segments.length - 1] === '') segments.pop();
+  const segment = segments.find((s) => s === '' || s === '.' || s === '..' || !S3_KEY_SEGMENT.test(s));
+  if (segment !== undefined) {
+    return `the prefix has a bad segment '${segment}' (segments of 0-9 A-Z a-z ! - _ . * ' ( ) & $ @ = ; : + ,, not empty, '.' or '..')`;
+  }
+  return undefined;
+}
+
+/**
+ * Whether `path` is an S3 path FSx for Lustre accepts as a data repository ({@link s3PathProblem}). Shared by the
+ * construct's prop and the app's context key.
+ */
+export function isS3DataRepositoryPath(path: string): boolean {
+  return s3PathProblem(path) === undefined;
+}
+
+/**
+ * The largest FSx for Lustre storage capacity, GiB, that a plan may have: the update guard records it as a whole
+ * number of at most 7 digits (lambda/update-guard/contract.ts), about 9,765 TiB, far beyond any FSx quota.
+ */
+export const MAX_FSX_STORAGE_CAPACITY_GIB = 9_999_999;

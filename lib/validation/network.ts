@@ -1,0 +1,187 @@
+/**
+ * Client addresses: the canonical form of an IPv4 CIDR and of a host address, the address space they may lie in
+ * (private space, the VPC's CIDR, never a special-purpose block), IPv6 client peers, and the placeholder CIDR of a
+ * VPC lookup that has not run yet. Each check returns the reason a value is bad, or undefined.
+ */
+import { Token } from 'aws-cdk-lib';
+
+/**
+ * Private IPv4 address space a client CIDR or the clusterware master must lie in unless public addresses are
+ * allowed deliberately: RFC 1918 and the shared (carrier-grade NAT) space of RFC 6598.
+ */
+export const PRIVATE_IPV4_CIDRS = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10'] as const;
+
+/** Where an address or CIDR may lie: see {@link addressSpaceProblem}. */
+export interface AddressSpaceOptions {
+  /**
+   * The VPC's CIDR. A concrete one admits addresses inside it even when they are public (a VPC may use public
+   * space); a token (a VPC created in the same stack) admits nothing beyond private space.
+   * @default - private space only
+   */
+  readonly vpcCidr?: string;
+  /**
+   * Admit public addresses (the `allowPublicClientCidrs` opt-in).
+   * @default false
+   */
+  readonly allowPublic?: boolean;
+}
+
+/** Placeholder CIDR of `Vpc.fromLookup()` before the lookup has run (aws-cdk-lib's DUMMY_VPC_PROPS). */
+const LOOKUP_PLACEHOLDER_CIDR = '1.2.3.4/5';
+
+/**
+ * Whether `vpcCidr` is the placeholder of a `Vpc.fromLookup()` that has not run yet: the first synth of an app
+ * with a VPC lookup sees CDK's dummy VPC (its subnets are s-12345, p-12345, ...), the CLI then looks the VPC up
+ * and synthesizes again. Whatever depends on the real VPC (its CIDR, a subnet by id) is decided on that run.
+ */
+export function isLookupPlaceholder(vpcCidr: string): boolean {
+  return vpcCidr === LOOKUP_PLACEHOLDER_CIDR;
+}
+
+const DOTTED_QUAD = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+/**
+ * IPv4 space that never holds an NFS client or a login node, from the IANA IPv4 Special-Purpose Address Registry
+ * (RFC 6890): "this network" (RFC 791, RFC 1122 3.2.1.3), loopback (RFC 1122 3.2.1.3), link-local (RFC 3927),
+ * multicast (RFC 5771), and the reserved block with the limited broadcast address (RFC 1112 4, RFC 919). Neither a
+ * client CIDR nor a host address may touch it, even with `allowPublicClientCidrs`. Most specific first.
+ */
+export const SPECIAL_PURPOSE_IPV4: readonly { readonly cidr: string; readonly kind: string; readonly what: string }[] = [
+  { cidr: '0.0.0.0/8', kind: '"this network"', what: 'an address of "this network" (0.0.0.0/8), not a host' },
+  { cidr: '127.0.0.0/8', kind: 'loopback', what: 'a loopback address (127.0.0.0/8): every host is its own' },
+  { cidr: '169.254.0.0/16', kind: 'link-local', what: 'a link-local address (169.254.0.0/16), not routed beyond one link' },
+  { cidr: '224.0.0.0/4', kind: 'multicast', what: 'a multicast address (224.0.0.0/4), not a host' },
+  { cidr: '255.255.255.255/32', kind: 'broadcast', what: 'the broadcast address, not a host' },
+  { cidr: '240.0.0.0/4', kind: 'reserved', what: 'a reserved address (240.0.0.0/4), not a host' },
+];
+
+/**
+ * The largest subnet a host address is taken to be in: every VPC subnet is a /16 to a /28 (Amazon VPC User Guide,
+ * "Subnet CIDR blocks"), so an address whose last 16 bits are all 0 or all 1 is the network or broadcast address of
+ * whatever subnet holds it (RFC 919, RFC 1122 3.2.1.3), never a host.
+ */
+export const LARGEST_SUBNET_PREFIX = 16;
+
+interface Network { address: number; prefix: number }
+
+/** The four octets as one unsigned 32-bit number, or a reason the text is not a canonical dotted quad. */
+function parseDottedQuad(text: string): number | string {
+  const m = DOTTED_QUAD.exec(text);
+  if (!m) return 'not an IPv4 address of four numbers 0-255 such as 10.0.1.10';
+  const octets = m.slice(1, 5);
+  if (octets.some((o) => Number(o) > 255)) return 'each of the four numbers must be 0-255';
+  if (octets.some((o) => o.length > 1 && o.startsWith('0'))) {
+    // inet_aton() reads 010 as octal 8: the same text would mean another address to some tools.
+    const canonical = octets.map(Number).join('.');
+    return `a number has a leading zero, which some tools read as octal; write ${canonical}`;
+  }
+  return octets.reduce((acc, o) => acc * 256 + Number(o), 0);
+}
+
+function formatAddress(address: number): string {
+  return [24, 16, 8, 0].map((shift) => Math.floor(address / 2 ** shift) % 256).join('.');
+}
+
+function networkOf(cidr: string): Network {
+  const [address, prefix] = cidr.split('/');
+  return { address: parseDottedQuad(address) as number, prefix: Number(prefix) };
+}
+
+function contains(outer: Network, inner: Network): boolean {
+  if (inner.prefix < outer.prefix) return false;
+  const size = 2 ** (32 - outer.prefix);
+  return Math.floor(inner.address / size) === Math.floor(outer.address / size);
+}
+
+/**
+ * Validates one IPv4 CIDR in canonical form: four numbers 0-255 without leading zeros, a prefix length 1-32
+ * without a leading zero, and no host bits set (`10.0.0.1/16` is refused: the network is `10.0.0.0/16`).
+ * Returns the reason it is bad, or undefined when it is good. Address space is {@link addressSpaceProblem}'s.
+ */
+export function cidrProblem(cidr: string): string | undefined {
+  const m = /^([0-9.]+)\/(\d{1,2})$/.exec(cidr);
+  if (!m) return 'not an IPv4 CIDR such as 10.0.0.0/16 (four numbers 0-255, then /, then a prefix length 1-32)';
+  const address = parseDottedQuad(m[1]);
+  if (typeof address === 'string') {
+    return address.startsWith('not ') ? 'not an IPv4 CIDR such as 10.0.0.0/16 (four numbers 0-255, then /, then a prefix length 1-32)' : address;
+  }
+  const prefix = Number(m[2]);
+  if (prefix === 0) return 'a /0 (every IPv4 address) is refused: the prefix length must be 1-32';
+  if (prefix > 32) return 'the prefix length must be 1-32';
+  if (m[2].startsWith('0')) return `the prefix length has a leading zero; write /${prefix}`;
+  const size = 2 ** (32 - prefix);
+  const network = Math.floor(address / size) * size;
+  if (network !== address) return `host bits are set; the network is ${formatAddress(network)}/${prefix}`;
+  return undefined;
+}
+
+/**
+ * Validates one IPv4 host address (e.g. the clusterware master's `loginIp`): a canonical dotted quad without
+ * leading zeros that names one host: not in `SPECIAL_PURPOSE_IPV4` (0/8, loopback, link-local, multicast,
+ * reserved, broadcast), and not the network or broadcast address of its subnet (`LARGEST_SUBNET_PREFIX`).
+ * Returns the reason it is bad, or undefined.
+ */
+export function ipv4Problem(ip: string): string | undefined {
+  if (typeof ip !== 'string') return 'not a string';
+  const address = parseDottedQuad(ip);
+  if (typeof address === 'string') return address;
+  const found = SPECIAL_PURPOSE_IPV4.find(({ cidr }) => contains(networkOf(cidr), { address, prefix: 32 }));
+  if (found) return found.what;
+  const size = 2 ** (32 - LARGEST_SUBNET_PREFIX);
+  if (address % size === 0) {
+    return `a network address (${ip} ends in .0.0): the first address of every subnet of /${LARGEST_SUBNET_PREFIX} or smaller that holds it, not a host`;
+  }
+  if (address % size === size - 1) {
+    return `a broadcast address (${ip} ends in .255.255): the last address of every subnet of /${LARGEST_SUBNET_PREFIX} or smaller that holds it, not a host`;
+  }
+  return undefined;
+}
+
+/** The special-purpose block a canonical CIDR overlaps, if any: see `SPECIAL_PURPOSE_IPV4`. */
+function specialPurposeProblem(network: Network): string | undefined {
+  const found = SPECIAL_PURPOSE_IPV4.find(({ cidr }) => {
+    const special = networkOf(cidr);
+    return contains(special, network) || contains(network, special);
+  });
+  return found && `it holds ${found.kind} addresses (${found.cidr}), which are never clients, even with allowPublicClientCidrs`;
+}
+
+/**
+ * Checks that a canonical CIDR (or a canonical address, taken as /32) lies inside private address space
+ * ({@link PRIVATE_IPV4_CIDRS}) or inside a concrete VPC CIDR, unless `allowPublic`; with `allowPublic`, that it
+ * touches no special-purpose block (`SPECIAL_PURPOSE_IPV4`: multicast, loopback, ...). Returns the reason it
+ * is bad, or undefined. Validate the form first ({@link cidrProblem}, {@link ipv4Problem}).
+ */
+export function addressSpaceProblem(cidrOrAddress: string, options: AddressSpaceOptions = {}): string | undefined {
+  const network = networkOf(cidrOrAddress.includes('/') ? cidrOrAddress : `${cidrOrAddress}/32`);
+  if (PRIVATE_IPV4_CIDRS.some((p) => contains(networkOf(p), network))) return undefined;
+  // The opt-in admits public unicast space, never multicast, loopback and the like (no client lives there).
+  if (options.allowPublic) return specialPurposeProblem(network);
+  const vpcCidr = options.vpcCidr;
+  if (vpcCidr !== undefined && !Token.isUnresolved(vpcCidr)) {
+    // Before a Vpc.fromLookup() has run, CDK synthesizes once with a placeholder; the CLI then looks the VPC up
+    // and synthesizes again, and that run decides.
+    if (isLookupPlaceholder(vpcCidr)) return undefined;
+    if (cidrProblem(vpcCidr) === undefined && contains(networkOf(vpcCidr), network)) return undefined;
+    return `public address space outside private space (${PRIVATE_IPV4_CIDRS.join(', ')}) and outside the VPC's CIDR ` +
+      `${vpcCidr}; set allowPublicClientCidrs to admit public addresses deliberately`;
+  }
+  return `public address space outside private space (${PRIVATE_IPV4_CIDRS.join(', ')}); ` +
+    'set allowPublicClientCidrs to admit public addresses deliberately';
+}
+
+/**
+ * Checks an IPv6 CIDR of a client peer (`ec2.Peer.ipv6()`, `ec2.Peer.anyIpv6()`): never a /0, and inside unique
+ * local space (fc00::/7, RFC 4193: the only IPv6 space that is not public) unless `allowPublic`. The form itself is
+ * the CDK's to check. Returns the reason it is bad, or undefined.
+ */
+export function ipv6ClientProblem(cidr: string, options: AddressSpaceOptions = {}): string | undefined {
+  const [address, prefixText] = cidr.split('/');
+  const prefix = Number(prefixText);
+  if (prefix === 0) return 'a /0 (every IPv6 address) is refused: the prefix length must be 1-128';
+  const first = address.startsWith('::') ? 0 : parseInt(address.split(':')[0], 16);
+  const uniqueLocal = prefix >= 7 && (first & 0xfe00) === 0xfc00;
+  if (uniqueLocal || options.allowPublic) return undefined;
+  return 'public IPv6 address space outside unique local space (fc00::/7); set allowPublicClientCidrs to admit public ' +
+    'addresses deliberately';
+}
