@@ -13,15 +13,13 @@ import type {
   CdkCustomResourceResponse,
   CloudFormationCustomResourceUpdateEvent,
 } from 'aws-lambda';
-import {
-  compareLayouts,
-  layoutPhysicalId,
-  parseGuardProperties,
-  refusalMessage,
-  type Refusal,
-} from './contract';
-import { ROLLBACK_STATUS, SERVER_ID_TAG, findServerResources, stackStatus, type TaggedResource } from './aws';
+import { ROLLBACK_STATUS, SERVER_ID_TAG, findServerResources, stackStatus } from './aws';
+import { compareLayouts } from './compare';
+import { existingMessage, refusalMessage } from './messages';
+import type { Refusal } from './policy';
+import { parseGuardProperties } from './validation';
 import { compareWatched, parseWatched, watchedDigest } from './watched';
+import { layoutPhysicalId } from './wire';
 
 type Event = CdkCustomResourceEvent;
 
@@ -65,7 +63,7 @@ async function create(event: Event): Promise<CdkCustomResourceResponse> {
     const restores = layout.snapshotIds.length > 0;
     if (found.length > 0 && !restores && !acceptDataLoss) {
       log('error', 'resources of this server already exist', { requestType: 'Create', serverId: watched.identity.serverId, found });
-      throw new Error(existingMessage(watched.identity.serverId, found));
+      throw new Error(existingMessage(SERVER_ID_TAG, watched.identity.serverId, found));
     }
     if (found.length > 0) {
       console.warn(JSON.stringify({
@@ -132,16 +130,6 @@ async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<C
   });
   // A new PhysicalResourceId makes CloudFormation send a Delete for the old one at cleanup: harmless here.
   return { PhysicalResourceId: physicalResourceId };
-}
-
-function existingMessage(serverId: string, found: readonly TaggedResource[]): string {
-  const listed = found.slice(0, 12).map((r) => `${r.kind} ${r.id}`).join(', ') + (found.length > 12 ? `, and ${found.length - 12} more` : '');
-  return `StorageServer create refused, nothing was changed: resources tagged ${SERVER_ID_TAG}=${serverId} already exist ` +
-    `(${listed}). A renamed or moved construct would replace them with new, empty storage, and a server deployed again ` +
-    'under the same stack and server name would leave the volumes an earlier deployment retained. Safe path: keep ' +
-    "the construct's old id and place; or restore the data with restoreSnapshotIds (context) or dataVolumeSnapshotIds " +
-    '(prop) from snapshots of those volumes; or remove those resources if their data is not wanted. To create ' +
-    'beside them anyway, deploy again with acceptDataLoss=true (context) or acceptDataLoss: true (prop).';
 }
 
 function refusalFields(r: Refusal): Record<string, unknown> {
