@@ -6,19 +6,6 @@
  * Errors are thrown, never returned: the Provider framework reports FAILED only for a thrown error.
  * Transient errors (throttling, 5xx, timeouts) are retried by the SDK's own retry strategy.
  */
-import {
-  DescribeInstancesCommand,
-  DescribeNetworkInterfacesCommand,
-  EC2Client,
-  waitUntilInstanceRunning,
-  type Instance,
-} from '@aws-sdk/client-ec2';
-import {
-  DeleteParametersCommand,
-  GetParameterCommand,
-  PutParameterCommand,
-  SSMClient,
-} from '@aws-sdk/client-ssm';
 import type { CdkCustomResourceEvent, CdkCustomResourceResponse } from 'aws-lambda';
 import {
   DATA,
@@ -34,35 +21,21 @@ import {
   type FsxTarget,
   type RegistrationProperties,
 } from './contract';
+import {
+  MAX_ATTEMPTS,
+  MAX_WAIT_SECONDS,
+  deleteRecords,
+  interfaceAddress,
+  putJson,
+  ringOwner,
+  runningInstance,
+  waitSeconds,
+  type HandlerContext,
+} from './aws';
+import { errorName, log } from './log';
 
-/**
- * Attempts per API call, the first included. After a throttling error the SDK waits a random time of up
- * to 1, 2, 4, 8, 16 s before successive retries: its default of 3 attempts rides out at most ~3 s of
- * throttling (plausible when several stacks deploy at once), 6 attempts up to ~31 s.
- */
-export const MAX_ATTEMPTS = 6;
-/** Longest wait for a `pending` instance; the Lambda's remaining time may shorten it (see `waitSeconds`). */
-export const MAX_WAIT_SECONDS = 240;
-/** Time kept back from the Lambda's remaining time for the SSM writes and their retries. */
-const RESERVE_MS = 30_000;
-const WAIT_MIN_DELAY_SECONDS = 2;
-const WAIT_MAX_DELAY_SECONDS = 15;
-
-// Created once per container and reused. Endpoint, region and credentials come from the environment
-// (AWS_ENDPOINT_URL is honoured natively, which is how tests point the handler at an emulator).
-const clientConfig = {
-  maxAttempts: MAX_ATTEMPTS,
-  retryMode: 'standard',
-  // Bounded so a stalled connection becomes a retried timeout instead of hanging until the Lambda dies.
-  requestHandler: { connectionTimeout: 5_000, requestTimeout: 20_000, throwOnRequestTimeout: true },
-};
-const ec2 = new EC2Client(clientConfig);
-const ssm = new SSMClient(clientConfig);
-
-/** What the handler uses of the Lambda context. */
-export interface HandlerContext {
-  getRemainingTimeInMillis(): number;
-}
+// The retry and wait bounds, and what the handler uses of the Lambda context, are the AWS layer's (aws.ts).
+export { MAX_ATTEMPTS, MAX_WAIT_SECONDS, type HandlerContext };
 
 type Event = CdkCustomResourceEvent;
 
@@ -126,14 +99,7 @@ async function register(event: Event, context?: HandlerContext): Promise<CdkCust
 
   // A changed name (renamed cluster/server/prefix) changes the PhysicalResourceId, so CloudFormation
   // follows up with a Delete of the old id, which removes the old records.
-  return {
-    PhysicalResourceId: ringName,
-    Data: {
-      [DATA.ringParameterName]: ringName,
-      [DATA.mountParameterName]: mountName,
-      [DATA.privateIp]: privateIp,
-    },
-  };
+  return registered(ringName, mountName, privateIp);
 }
 
 /**
@@ -165,37 +131,19 @@ async function registerFileSystem(
   await putJson(ringName, ring);
   await putJson(mountName, mountRecord(fsx.dnsName, props.exportPath, props.mountPoint, props.mountOptions, 'lustre'));
   log('info', 'registered FSx for Lustre file system', { requestType: event.RequestType, ...names, dnsName: fsx.dnsName });
+  return registered(ringName, mountName, '');
+}
+
+/** A registration's response: the ring parameter name is the PhysicalResourceId; the names and address are `Data`. */
+function registered(ringName: string, mountName: string, privateIp: string): CdkCustomResourceResponse {
   return {
     PhysicalResourceId: ringName,
     Data: {
       [DATA.ringParameterName]: ringName,
       [DATA.mountParameterName]: mountName,
-      [DATA.privateIp]: '',
+      [DATA.privateIp]: privateIp,
     },
   };
-}
-
-/**
- * The address of the server's stable interface, which must be attached to the instance: the server attaches it
- * to itself while it takes over its storage, before it reports ready, so an interface held elsewhere (or by
- * nobody) means the server has not taken its address and must not be registered.
- */
-async function interfaceAddress(
-  networkInterfaceId: string,
-  instanceId: string,
-): Promise<{ privateIp?: string; privateDnsName?: string }> {
-  const out = await ec2.send(new DescribeNetworkInterfacesCommand({ NetworkInterfaceIds: [networkInterfaceId] }));
-  const iface = out.NetworkInterfaces?.[0];
-  if (!iface) throw new Error(`network interface ${networkInterfaceId} does not exist; cannot register the server's address`);
-  const holder = iface.Attachment?.InstanceId;
-  if (holder !== instanceId || iface.Status !== 'in-use') {
-    throw new Error(
-      `network interface ${networkInterfaceId} is not attached to instance ${instanceId} ` +
-        `(${holder ? `it is attached to ${holder}` : `it is ${iface.Status ?? 'in an unknown state'}`}): ` +
-        'the server has not taken its stable address, so clients must not be pointed at it yet',
-    );
-  }
-  return { privateIp: iface.PrivateIpAddress, privateDnsName: iface.PrivateDnsName };
 }
 
 /**
@@ -233,9 +181,8 @@ async function deregister(
     return { PhysicalResourceId: ringName };
   }
 
-  // DeleteParameters reports names that do not exist in InvalidParameters instead of failing, so a
-  // repeated Delete, or one after a partial Create, succeeds.
-  const out = await ssm.send(new DeleteParametersCommand({ Names: [ringName, mountName] }));
+  // Names that do not exist are reported, not failed (aws.ts): a repeated Delete, or one after a partial Create, succeeds.
+  const out = await deleteRecords(ringName, mountName);
   log('info', 'deregistered storage server', {
     requestType: 'Delete',
     ...names,
@@ -263,94 +210,4 @@ async function refuseForeignRecords(event: Event, ringName: string, ours: string
       'another server of the cluster is registered under this name. Give this server another serverName, or, ' +
       `if ${owner} is gone, delete its records (${ringName} and its mount config) and deploy again`,
   );
-}
-
-/**
- * The instance id (or FSx file system id) recorded in the ring record, or undefined when there is no (readable)
- * record.
- */
-async function ringOwner(ringName: string): Promise<string | undefined> {
-  try {
-    const out = await ssm.send(new GetParameterCommand({ Name: ringName }));
-    const record = JSON.parse(out.Parameter?.Value ?? '') as Partial<Ec2RingRecord & FsxRingRecord>;
-    const owner = record.instanceId ?? record.fileSystemId;
-    return typeof owner === 'string' ? owner : undefined;
-  } catch (err) {
-    if (errorName(err) === 'ParameterNotFound' || err instanceof SyntaxError) return undefined;
-    throw err;
-  }
-}
-
-/** Describes the instance; waits (bounded) while it is pending; fails clearly for any other state. */
-async function runningInstance(instanceId: string, maxWaitSeconds: number): Promise<Instance> {
-  const instance = await describeInstance(instanceId);
-  const state = instance.State?.Name;
-  if (state === 'running') return instance;
-  if (state !== 'pending') {
-    throw new Error(
-      `instance ${instanceId} is ${state ?? 'in an unknown state'}; it must be running to be registered`,
-    );
-  }
-  if (maxWaitSeconds <= WAIT_MIN_DELAY_SECONDS) {
-    throw new Error(`instance ${instanceId} is pending and too little Lambda time is left to wait for it`);
-  }
-  log('info', 'instance is pending; waiting for running', { instanceId, maxWaitSeconds });
-  try {
-    const result = await waitUntilInstanceRunning(
-      {
-        client: ec2,
-        minDelay: WAIT_MIN_DELAY_SECONDS,
-        maxDelay: WAIT_MAX_DELAY_SECONDS,
-        maxWaitTime: maxWaitSeconds,
-      },
-      { InstanceIds: [instanceId] },
-    );
-    const running = result.reason?.Reservations?.[0]?.Instances?.[0];
-    if (running) return running;
-  } catch (err) {
-    const why =
-      errorName(err) === 'TimeoutError'
-        ? `within ${maxWaitSeconds} s`
-        : 'it went to a stopping or terminated state';
-    throw new Error(`instance ${instanceId} did not reach running: ${why}`);
-  }
-  return describeInstance(instanceId);
-}
-
-async function describeInstance(instanceId: string): Promise<Instance> {
-  try {
-    const out = await ec2.send(new DescribeInstancesCommand({ InstanceIds: [instanceId] }));
-    const instance = out.Reservations?.[0]?.Instances?.[0];
-    if (instance) return instance;
-  } catch (err) {
-    if (errorName(err) !== 'InvalidInstanceID.NotFound') throw err;
-  }
-  throw new Error(
-    `${PROP.instanceId} ${instanceId} does not exist in region ${process.env.AWS_REGION ?? '(unset)'} ` +
-      '(InvalidInstanceID.NotFound); it must be the id of the storage server instance',
-  );
-}
-
-/** Seconds the waiter may use: MAX_WAIT_SECONDS, shortened so the Lambda keeps RESERVE_MS for the writes. */
-function waitSeconds(context?: HandlerContext): number {
-  if (!context) return MAX_WAIT_SECONDS;
-  return Math.min(MAX_WAIT_SECONDS, Math.floor((context.getRemainingTimeInMillis() - RESERVE_MS) / 1000));
-}
-
-async function putJson(name: string, value: object): Promise<void> {
-  await ssm.send(
-    new PutParameterCommand({ Name: name, Value: JSON.stringify(value), Type: 'String', Overwrite: true }),
-  );
-}
-
-function errorName(err: unknown): string {
-  return err instanceof Error ? err.name : typeof err;
-}
-
-/**
- * One JSON object per line on stdout, which Lambda forwards to CloudWatch Logs unchanged. Callers pass
- * names and ids only, never the event: it carries the presigned ResponseURL.
- */
-function log(level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>): void {
-  process.stdout.write(`${JSON.stringify({ level, msg, ...fields })}\n`);
 }

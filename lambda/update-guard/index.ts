@@ -13,15 +13,13 @@ import type {
   CdkCustomResourceResponse,
   CloudFormationCustomResourceUpdateEvent,
 } from 'aws-lambda';
-import {
-  compareLayouts,
-  layoutPhysicalId,
-  parseGuardProperties,
-  refusalMessage,
-  type Refusal,
-} from './contract';
-import { ROLLBACK_STATUS, SERVER_ID_TAG, findServerResources, stackStatus, type TaggedResource } from './aws';
+import { ROLLBACK_STATUS, SERVER_ID_TAG, findServerResources, stackStatus } from './aws';
+import { compareLayouts } from './compare';
+import { existingMessage, refusalMessage } from './messages';
+import type { Refusal } from './policy';
+import { parseGuardProperties } from './validation';
 import { compareWatched, parseWatched, watchedDigest } from './watched';
+import { layoutPhysicalId } from './wire';
 
 type Event = CdkCustomResourceEvent;
 
@@ -57,27 +55,31 @@ async function create(event: Event): Promise<CdkCustomResourceResponse> {
   const { layout, acceptDataLoss } = parseGuardProperties(event.ResourceProperties);
   const watched = parseWatched(event.ResourceProperties, 'ResourceProperties');
   const physicalResourceId = layoutPhysicalId(layout, watchedDigest(watched));
-  if (watched.identity) {
-    // A new guard of a server whose resources already exist: the construct was renamed or moved (CloudFormation
-    // would create new resources and delete the old ones), or the server is deployed again over the volumes an
-    // earlier deployment retained. Either way new, empty storage would take the name of the old.
-    const found = await findServerResources(watched.identity.serverId);
-    const restores = layout.snapshotIds.length > 0;
-    if (found.length > 0 && !restores && !acceptDataLoss) {
-      log('error', 'resources of this server already exist', { requestType: 'Create', serverId: watched.identity.serverId, found });
-      throw new Error(existingMessage(watched.identity.serverId, found));
-    }
-    if (found.length > 0) {
-      console.warn(JSON.stringify({
-        level: 'warn',
-        msg: restores ? 'existing resources of this server left alone: the deploy restores from snapshots' : 'existing resources of this server left alone (AcceptDataLoss=true)',
-        serverId: watched.identity.serverId,
-        found,
-      }));
-    }
-  }
+  if (watched.identity) await refuseOverExisting(watched.identity.serverId, layout.snapshotIds.length > 0, acceptDataLoss);
   log('info', 'storage layout recorded', { requestType: 'Create', physicalResourceId, layout });
   return { PhysicalResourceId: physicalResourceId };
+}
+
+/**
+ * A new guard of a server whose resources already exist: the construct was renamed or moved (CloudFormation
+ * would create new resources and delete the old ones), or the server is deployed again over the volumes an
+ * earlier deployment retained. Either way new, empty storage would take the name of the old: refused, unless
+ * the deploy restores from snapshots or accepts the loss (then logged).
+ */
+async function refuseOverExisting(serverId: string, restores: boolean, acceptDataLoss: boolean): Promise<void> {
+  const found = await findServerResources(serverId);
+  if (found.length > 0 && !restores && !acceptDataLoss) {
+    log('error', 'resources of this server already exist', { requestType: 'Create', serverId, found });
+    throw new Error(existingMessage(SERVER_ID_TAG, serverId, found));
+  }
+  if (found.length > 0) {
+    console.warn(JSON.stringify({
+      level: 'warn',
+      msg: restores ? 'existing resources of this server left alone: the deploy restores from snapshots' : 'existing resources of this server left alone (AcceptDataLoss=true)',
+      serverId,
+      found,
+    }));
+  }
 }
 
 async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<CdkCustomResourceResponse> {
@@ -103,22 +105,7 @@ async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<C
     ...compareWatched(previousWatched, nextWatched, next.layout, next.acceptDataLoss),
   ];
   const refused = refusals.filter((r) => !r.accepted);
-  if (refused.length > 0) {
-    // A rollback puts back what was there: refusing it would leave the stack in UPDATE_ROLLBACK_FAILED. The
-    // layout id recognises the rollback of an update this guard refused; an update it accepted and a later
-    // resource failed is rolled back with the stack's status saying so.
-    const stack = await stackStatus(event.StackId);
-    if (stack.status === ROLLBACK_STATUS) {
-      log('info', 'rollback accepted: the stack is rolling back to these properties', {
-        requestType: 'Update', physicalResourceId, previousPhysicalResourceId: event.PhysicalResourceId, changes: refused.length,
-      });
-      return { PhysicalResourceId: physicalResourceId };
-    }
-    if (stack.error) log('error', 'could not read the stack status; judged as an update', { error: stack.error });
-    // Every refusal in full: the message may have to shorten values or leave refusals out.
-    for (const r of refused) log('error', 'storage layout change refused', refusalFields(r));
-    throw new Error(refusalMessage(refused));
-  }
+  if (refused.length > 0) return refuseUnlessRollingBack(event, refused, physicalResourceId);
   for (const r of refusals) {
     console.warn(
       JSON.stringify({ level: 'warn', msg: 'data loss accepted (AcceptDataLoss=true)', ...refusalFields(r) }),
@@ -134,14 +121,28 @@ async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<C
   return { PhysicalResourceId: physicalResourceId };
 }
 
-function existingMessage(serverId: string, found: readonly TaggedResource[]): string {
-  const listed = found.slice(0, 12).map((r) => `${r.kind} ${r.id}`).join(', ') + (found.length > 12 ? `, and ${found.length - 12} more` : '');
-  return `StorageServer create refused, nothing was changed: resources tagged ${SERVER_ID_TAG}=${serverId} already exist ` +
-    `(${listed}). A renamed or moved construct would replace them with new, empty storage, and a server deployed again ` +
-    'under the same stack and server name would leave the volumes an earlier deployment retained. Safe path: keep ' +
-    "the construct's old id and place; or restore the data with restoreSnapshotIds (context) or dataVolumeSnapshotIds " +
-    '(prop) from snapshots of those volumes; or remove those resources if their data is not wanted. To create ' +
-    'beside them anyway, deploy again with acceptDataLoss=true (context) or acceptDataLoss: true (prop).';
+/**
+ * Refuses the update (throws every refusal as one message), unless the stack is rolling back. A rollback puts back
+ * what was there: refusing it would leave the stack in UPDATE_ROLLBACK_FAILED. The layout id recognises the
+ * rollback of an update this guard refused; an update it accepted and a later resource failed is rolled back with
+ * the stack's status saying so.
+ */
+async function refuseUnlessRollingBack(
+  event: CloudFormationCustomResourceUpdateEvent,
+  refused: readonly Refusal[],
+  physicalResourceId: string,
+): Promise<CdkCustomResourceResponse> {
+  const stack = await stackStatus(event.StackId);
+  if (stack.status === ROLLBACK_STATUS) {
+    log('info', 'rollback accepted: the stack is rolling back to these properties', {
+      requestType: 'Update', physicalResourceId, previousPhysicalResourceId: event.PhysicalResourceId, changes: refused.length,
+    });
+    return { PhysicalResourceId: physicalResourceId };
+  }
+  if (stack.error) log('error', 'could not read the stack status; judged as an update', { error: stack.error });
+  // Every refusal in full: the message may have to shorten values or leave refusals out.
+  for (const r of refused) log('error', 'storage layout change refused', refusalFields(r));
+  throw new Error(refusalMessage(refused));
 }
 
 function refusalFields(r: Refusal): Record<string, unknown> {

@@ -18,10 +18,12 @@
  *   refuses one more with an error saying when the next is possible, the stack update fails and rolls back, and the
  *   volume keeps its data and its last completed settings.
  */
-import type { DataVolumeLayout, VolumeRule } from './contract';
+import type { DataVolumeLayout, DataVolumeType } from './layout';
+import type { VolumeRule } from './policy';
 
-/** The EBS type of a data volume: Throughput Optimized HDD or General Purpose SSD. */
-export type DataVolumeType = 'st1' | 'gp3';
+// The type sits with the layout (layout.ts), which every file of the guard shares; named here too, its concept's home.
+export type { DataVolumeType } from './layout';
+
 /** Every {@link DataVolumeType}. */
 export const DATA_VOLUME_TYPES: readonly DataVolumeType[] = ['st1', 'gp3'];
 
@@ -73,7 +75,7 @@ export function volumeTypeProblem(volume: DataVolumeLayout): string | undefined 
     : 'must not give an st1 volume iops or throughputMiBps (st1 has no provisioned performance)';
 }
 
-/** The type-change rule of the data volumes (one row of VOLUME_RULES). */
+/** The type-change rule of the data volumes (one row of VOLUME_RULES, volume-rules.ts). */
 export const TYPE_CHANGE_RULE: VolumeRule = {
   name: 'type change outside the target type\'s limits',
   applies: (o, n) => n.some((w) => {

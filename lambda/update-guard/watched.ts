@@ -13,8 +13,12 @@
  * Dependency-free (bundled into the Lambda, imported by the construct at synth time).
  */
 import { createHash } from 'crypto';
-import { WATCH_PROP, type Objection, type Refusal, type StorageLayout } from './contract';
+import type { StorageLayout } from './layout';
+import { displayed } from './messages';
+import { FSX_COPY, FSX_REPLACED, KEEP_OR_SECOND_SERVER, LEGACY_ATTACHMENTS_HOLD_VOLUMES, SECOND_SERVER } from './objections';
+import type { Objection, Refusal } from './policy';
 import { WATCHED_TYPES, type WatchedType } from './watched-types';
+import { WATCH_PROP } from './wire';
 
 export { WATCH_PROP };
 
@@ -67,56 +71,66 @@ export function watchedWire(w: WatchedProperties): Record<string, unknown> {
 
 /** Reads and checks the watched half of raw ResourceProperties; `where` names them in errors. */
 export function parseWatched(props: Record<string, unknown>, where: string): WatchedProperties {
-  const name = (...path: string[]): string => [where, ...path].join('.');
-  const object = (value: unknown, at: string): Record<string, unknown> => {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new Error(`${at} must be an object, got ${JSON.stringify(value)}`);
-    }
-    return value as Record<string, unknown>;
-  };
-  const text = (value: unknown, at: string, pattern?: RegExp): string => {
-    if (typeof value !== 'string' || (pattern && !pattern.test(value))) {
-      throw new Error(`${at} must be ${pattern ? `a string matching ${pattern}` : 'a string'}, got ${JSON.stringify(value)}`);
-    }
-    return value;
-  };
-  let watched: Record<string, WatchedResource> | undefined;
   const rawWatched = props[WATCH_PROP.watched];
-  if (rawWatched !== undefined) {
-    watched = {};
-    for (const [role, raw] of Object.entries(object(rawWatched, name(WATCH_PROP.watched)))) {
-      const at = (...p: string[]): string => name(WATCH_PROP.watched, role, ...p);
-      if (!ROLE.test(role)) throw new Error(`${name(WATCH_PROP.watched)} has a role ${JSON.stringify(role)} that does not match ${ROLE}`);
-      const r = object(raw, at());
-      const unknown = Object.keys(r).filter((k) => !['Type', 'LogicalId', 'Watching', 'Properties'].includes(k));
-      if (unknown.length > 0) throw new Error(`${at()} has unknown keys ${unknown.join(', ')}; expected Type, LogicalId, Watching, Properties`);
-      const type = text(r.Type, at('Type'));
-      if (!(WATCHED_TYPES as readonly string[]).includes(type)) {
-        throw new Error(`${at('Type')} must be one of ${WATCHED_TYPES.join(', ')}, got ${JSON.stringify(type)}`);
-      }
-      const watching = r.Watching ?? [];
-      if (!Array.isArray(watching) || watching.some((w) => typeof w !== 'string')) {
-        throw new Error(`${at('Watching')} must be a list of property names, got ${JSON.stringify(watching)}`);
-      }
-      watched[role] = {
-        type: type as WatchedType,
-        logicalId: text(r.LogicalId, at('LogicalId'), LOGICAL_ID),
-        watching: watching as string[],
-        properties: r.Properties === undefined ? {} : object(r.Properties, at('Properties')),
-      };
-    }
-  }
-  let identity: ServerIdentity | undefined;
+  const watched = rawWatched === undefined ? undefined : parseResources(rawWatched, `${where}.${WATCH_PROP.watched}`);
   const rawIdentity = props[WATCH_PROP.identity];
-  if (rawIdentity !== undefined) {
-    const o = object(rawIdentity, name(WATCH_PROP.identity));
-    const expected = Object.values(IDENTITY_KEYS) as string[];
-    const unknown = Object.keys(o).filter((k) => !expected.includes(k));
-    if (unknown.length > 0) throw new Error(`${name(WATCH_PROP.identity)} has unknown keys ${unknown.join(', ')}; expected ${expected.join(', ')}`);
-    const field = (k: keyof ServerIdentity): string => text(o[IDENTITY_KEYS[k]], name(WATCH_PROP.identity, IDENTITY_KEYS[k]), /^\S+$/);
-    identity = { stackName: field('stackName'), clusterName: field('clusterName'), serverName: field('serverName'), serverId: field('serverId') };
-  }
+  const identity = rawIdentity === undefined ? undefined : parseIdentity(rawIdentity, `${where}.${WATCH_PROP.identity}`);
   return { watched, identity };
+}
+
+/** `Watched`: per role, one resource. */
+function parseResources(raw: unknown, at: string): Record<string, WatchedResource> {
+  const watched: Record<string, WatchedResource> = {};
+  for (const [role, resource] of Object.entries(object(raw, at))) {
+    if (!ROLE.test(role)) throw new Error(`${at} has a role ${JSON.stringify(role)} that does not match ${ROLE}`);
+    watched[role] = parseResource(resource, `${at}.${role}`);
+  }
+  return watched;
+}
+
+/** One watched resource: its type (one of {@link WATCHED_TYPES}), logical id, watched names and values. */
+function parseResource(raw: unknown, at: string): WatchedResource {
+  const r = object(raw, at);
+  const unknown = Object.keys(r).filter((k) => !['Type', 'LogicalId', 'Watching', 'Properties'].includes(k));
+  if (unknown.length > 0) throw new Error(`${at} has unknown keys ${unknown.join(', ')}; expected Type, LogicalId, Watching, Properties`);
+  const type = text(r.Type, `${at}.Type`);
+  if (!(WATCHED_TYPES as readonly string[]).includes(type)) {
+    throw new Error(`${at}.Type must be one of ${WATCHED_TYPES.join(', ')}, got ${JSON.stringify(type)}`);
+  }
+  const watching = r.Watching ?? [];
+  if (!Array.isArray(watching) || watching.some((w) => typeof w !== 'string')) {
+    throw new Error(`${at}.Watching must be a list of property names, got ${JSON.stringify(watching)}`);
+  }
+  return {
+    type: type as WatchedType,
+    logicalId: text(r.LogicalId, `${at}.LogicalId`, LOGICAL_ID),
+    watching: watching as string[],
+    properties: r.Properties === undefined ? {} : object(r.Properties, `${at}.Properties`),
+  };
+}
+
+/** `Identity`: the four names, each without whitespace. */
+function parseIdentity(raw: unknown, at: string): ServerIdentity {
+  const o = object(raw, at);
+  const expected = Object.values(IDENTITY_KEYS) as string[];
+  const unknown = Object.keys(o).filter((k) => !expected.includes(k));
+  if (unknown.length > 0) throw new Error(`${at} has unknown keys ${unknown.join(', ')}; expected ${expected.join(', ')}`);
+  const field = (k: keyof ServerIdentity): string => text(o[IDENTITY_KEYS[k]], `${at}.${IDENTITY_KEYS[k]}`, /^\S+$/);
+  return { stackName: field('stackName'), clusterName: field('clusterName'), serverName: field('serverName'), serverId: field('serverId') };
+}
+
+function object(value: unknown, at: string): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new Error(`${at} must be an object, got ${JSON.stringify(value)}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function text(value: unknown, at: string, pattern?: RegExp): string {
+  if (typeof value !== 'string' || (pattern && !pattern.test(value))) {
+    throw new Error(`${at} must be ${pattern ? `a string matching ${pattern}` : 'a string'}, got ${JSON.stringify(value)}`);
+  }
+  return value;
 }
 
 /** Canonical JSON: keys sorted at every level, so two resolutions of one value compare equal. */
@@ -135,8 +149,6 @@ export function watchedDigest(w: WatchedProperties): string {
   return createHash('sha256').update(canonical(watchedWire(w))).digest('hex').slice(0, 16);
 }
 
-const SECOND_SERVER = 'deploy a second server with another serverName, copy the data, then remove the first';
-
 /**
  * What the guard says against replacing (or deleting) the resource of one role, judged with the new layout;
  * undefined when allowed. Instance: an EBS server's may be replaced (the new instance takes the volumes and
@@ -146,17 +158,8 @@ const SECOND_SERVER = 'deploy a second server with another serverName, copy the 
 export function roleObjection(type: WatchedType, layout: StorageLayout): Objection | undefined {
   switch (type) {
     case 'AWS::EC2::Instance':
-      if (layout.backend === 'ebs') {
-        return layout.volumeAttachment === 'server' ? undefined : {
-          why: 'it replaces the instance, and CloudFormation attaches the data volumes (legacyVolumeAttachments): ' +
-            'it would attach them to the new instance while the old one holds them (VolumeInUse) and roll back',
-          safePath: 'first deploy once without legacyVolumeAttachments (the server then attaches its own volumes), then make this change',
-        };
-      }
-      return {
-        why: 'it replaces the instance or stops and starts it, and every instance-store disk goes with it',
-        safePath: `keep the old value, or ${SECOND_SERVER}`,
-      };
+      if (layout.backend === 'ebs') return layout.volumeAttachment === 'server' ? undefined : LEGACY_ATTACHMENTS_HOLD_VOLUMES;
+      return { why: 'it replaces the instance or stops and starts it, and every instance-store disk goes with it', safePath: KEEP_OR_SECOND_SERVER };
     case 'AWS::EC2::NetworkInterface':
       return {
         why: 'it replaces the stable network interface: the address every client mounted goes with it',
@@ -165,14 +168,19 @@ export function roleObjection(type: WatchedType, layout: StorageLayout): Objecti
     case 'AWS::EC2::Volume':
       return {
         why: 'it replaces a data volume: a new, empty volume takes its place in the stripe (the old one is retained, detached)',
-        safePath: `keep the old value, or ${SECOND_SERVER}`,
+        safePath: KEEP_OR_SECOND_SERVER,
       };
     case 'AWS::FSx::FileSystem':
-      return {
-        why: 'CloudFormation replaces the file system, and every byte on it goes with the old one',
-        safePath: 'keep the old value, or deploy a second server with another serverName (a new file system), copy the data, then remove the first',
-      };
+      return { why: FSX_REPLACED, safePath: `keep the old value, or ${FSX_COPY}` };
   }
+}
+
+/** A change the guard objects to, before it is a {@link Refusal}: the setting, its two values, and why. */
+interface Change {
+  readonly setting: string;
+  readonly oldValue: string;
+  readonly newValue: string;
+  readonly objection: Objection;
 }
 
 /**
@@ -185,48 +193,69 @@ export function compareWatched(
   layout: StorageLayout,
   acceptDataLoss: boolean,
 ): Refusal[] {
-  const refusals: Refusal[] = [];
-  const refuse = (setting: string, oldValue: string, newValue: string, o: Objection): void => {
-    refusals.push({ setting, oldValue: shown(oldValue), newValue: shown(newValue), ...o, accepted: acceptDataLoss });
-  };
-  if (oldW.identity && newW.identity) {
-    for (const key of ['clusterName', 'serverName'] as const) {
-      if (oldW.identity[key] === newW.identity[key]) continue;
-      refuse(`${WATCH_PROP.identity}.${IDENTITY_KEYS[key]}`, oldW.identity[key], newW.identity[key], {
-        why: `a ${key === 'clusterName' ? 'cluster' : 'server'} rename moves this stack's server: its records leave the old ` +
-          'name, the clients that mounted it there lose it, and two names that make one stack name would share one server',
-        safePath: `keep ${key} as it was (a stack name belongs to one cluster and server name), or ${SECOND_SERVER}`,
-      });
-    }
+  const changes = [
+    ...(oldW.identity && newW.identity ? identityChanges(oldW.identity, newW.identity) : []),
+    ...(oldW.watched && newW.watched ? resourceChanges(oldW.watched, newW.watched, layout) : []),
+  ];
+  return changes.map((c) => ({
+    setting: c.setting, oldValue: displayed(c.oldValue), newValue: displayed(c.newValue), ...c.objection, accepted: acceptDataLoss,
+  }));
+}
+
+/** A renamed cluster or server: the stack's server would move to the new name. */
+function identityChanges(before: ServerIdentity, after: ServerIdentity): Change[] {
+  return (['clusterName', 'serverName'] as const).filter((key) => before[key] !== after[key]).map((key) => ({
+    setting: `${WATCH_PROP.identity}.${IDENTITY_KEYS[key]}`,
+    oldValue: before[key],
+    newValue: after[key],
+    objection: {
+      why: `a ${key === 'clusterName' ? 'cluster' : 'server'} rename moves this stack's server: its records leave the old ` +
+        'name, the clients that mounted it there lose it, and two names that make one stack name would share one server',
+      safePath: `keep ${key} as it was (a stack name belongs to one cluster and server name), or ${SECOND_SERVER}`,
+    },
+  }));
+}
+
+/** Per role whose replacement the guard objects to, in the old properties' order: its changes. */
+function resourceChanges(
+  before: Readonly<Record<string, WatchedResource>>,
+  after: Readonly<Record<string, WatchedResource>>,
+  layout: StorageLayout,
+): Change[] {
+  return Object.entries(before).flatMap(([role, resource]) => {
+    const objection = roleObjection(resource.type, layout);
+    return objection === undefined ? [] : roleChanges(role, resource, after[role], objection);
+  });
+}
+
+/**
+ * One role's changes: deleted (or of another type), a new logical id, or else each watched property whose value
+ * changed (on the names both sides watch).
+ */
+function roleChanges(role: string, before: WatchedResource, after: WatchedResource | undefined, objection: Objection): Change[] {
+  if (after === undefined || after.type !== before.type) {
+    return [{
+      setting: role, oldValue: before.logicalId, newValue: after ? `${after.type} ${after.logicalId}` : '(removed)',
+      objection: { why: `the update deletes ${role} (${before.type}): ${objection.why}`, safePath: objection.safePath },
+    }];
   }
-  if (oldW.watched && newW.watched) {
-    for (const [role, before] of Object.entries(oldW.watched)) {
-      const after = newW.watched[role];
-      const objection = roleObjection(before.type, layout);
-      if (objection === undefined) continue;
-      if (after === undefined || after.type !== before.type) {
-        refuse(role, before.logicalId, after ? `${after.type} ${after.logicalId}` : '(removed)', {
-          why: `the update deletes ${role} (${before.type}): ${objection.why}`, safePath: objection.safePath,
-        });
-        continue;
-      }
-      if (after.logicalId !== before.logicalId) {
-        refuse(`${role} (logical id)`, before.logicalId, after.logicalId, {
-          why: `a new logical id is a new resource and the old one is deleted (a renamed or moved construct): ${objection.why}`,
-          safePath: 'keep the construct id and its place in the construct tree; ' + objection.safePath,
-        });
-        continue;
-      }
-      const both = before.watching.filter((p) => after.watching.includes(p));
-      for (const p of both) {
-        const o = canonical(before.properties[p]);
-        const n = canonical(after.properties[p]);
-        if (o === n) continue;
-        refuse(`${role}.${p}`, o, n, { why: `${before.type} ${p} changed: ${objection.why}`, safePath: hint(p, objection.safePath) });
-      }
-    }
+  if (after.logicalId !== before.logicalId) {
+    return [{
+      setting: `${role} (logical id)`, oldValue: before.logicalId, newValue: after.logicalId,
+      objection: {
+        why: `a new logical id is a new resource and the old one is deleted (a renamed or moved construct): ${objection.why}`,
+        safePath: 'keep the construct id and its place in the construct tree; ' + objection.safePath,
+      },
+    }];
   }
-  return refusals;
+  return before.watching.filter((p) => after.watching.includes(p)).flatMap((p) => {
+    const o = canonical(before.properties[p]);
+    const n = canonical(after.properties[p]);
+    return o === n ? [] : [{
+      setting: `${role}.${p}`, oldValue: o, newValue: n,
+      objection: { why: `${before.type} ${p} changed: ${objection.why}`, safePath: hint(p, objection.safePath) },
+    }];
+  });
 }
 
 /** What usually changes a property, to put in front of the safe path (a help for the reader, not a safety rule). */
@@ -246,8 +275,4 @@ const CAUSES: Readonly<Record<string, string>> = {
 function hint(property: string, safePath: string): string {
   const cause = CAUSES[property];
   return cause ? `undo the change of ${cause} that changed ${property}; or ${safePath}` : safePath;
-}
-
-function shown(value: string): string {
-  return value === '' || value === undefined ? '(none)' : value;
 }

@@ -1,0 +1,86 @@
+/**
+ * The registration custom resource's wire form (docs/design.md, section 7): the keys of its ResourceProperties and
+ * of its `Data`, and the properties typed as the handler reads them once validated (validation.ts).
+ *
+ * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ */
+import type { Backend } from './backend';
+
+/** ResourceProperties keys of the registration custom resource. */
+export const PROP = {
+  instanceId: 'InstanceId',
+  clusterName: 'ClusterName',
+  serverName: 'ServerName',
+  parameterPrefix: 'ParameterPrefix',
+  exportPath: 'ExportPath',
+  mountPoint: 'MountPoint',
+  mountOptions: 'MountOptions',
+  backend: 'Backend',
+} as const;
+
+/**
+ * Optional ResourceProperties: `NetworkInterfaceId`, the server's stable network interface (an ENI the server
+ * attaches to itself and keeps across instance replacement). When given, the records carry the interface's
+ * address, and registration fails unless the interface is attached to the instance (the server has taken its
+ * address, so clients are never pointed at an address nobody serves).
+ */
+export const OPTIONAL_PROP = {
+  networkInterfaceId: 'NetworkInterfaceId',
+} as const;
+
+/**
+ * ResourceProperties of an FSx for Lustre registration, which has no instance: they take the place of
+ * `InstanceId` (the file system is AVAILABLE once CloudFormation has created it, so nothing is described).
+ */
+export const FSX_PROP = {
+  fileSystemId: 'FileSystemId',
+  dnsName: 'DnsName',
+  mountName: 'MountName',
+  availabilityZone: 'AvailabilityZone',
+  deployment: 'Deployment',
+} as const;
+
+/** Keys of the custom resource's `Data` (readable with `Fn::GetAtt`). */
+export const DATA = {
+  ringParameterName: 'RingParameterName',
+  mountParameterName: 'MountParameterName',
+  privateIp: 'PrivateIp',
+} as const;
+
+/** What an FSx for Lustre registration names instead of an instance. */
+export interface FsxTarget {
+  /** The file system's id, `fs-...`. */
+  readonly fileSystemId: string;
+  /** The file system's DNS name, `fs-....fsx.<region>.amazonaws.com`. */
+  readonly dnsName: string;
+  /** The file system's Lustre mount name (8 characters; `fsx` for SCRATCH_1). */
+  readonly mountName: string;
+  /** Availability Zone of the file system's subnet; may be empty. */
+  readonly availabilityZone: string;
+  /** The deployment, e.g. `PERSISTENT_2/SSD/125`, recorded as the ring record's `instanceType`. */
+  readonly deployment: string;
+}
+
+/** The ResourceProperties of the custom resource, validated. */
+export interface RegistrationProperties {
+  /** EC2 instance id of the server to register; `''` for FSx for Lustre (see `fsx`). */
+  readonly instanceId: string;
+  /** The FSx for Lustre file system to register (backend `fsx-lustre`), instead of an instance. */
+  readonly fsx?: FsxTarget;
+  /** The cluster the server serves. */
+  readonly clusterName: string;
+  /** The server's name in the ring. */
+  readonly serverName: string;
+  /** SSM Parameter Store prefix of the records. */
+  readonly parameterPrefix: string;
+  /** The directory the server exports. */
+  readonly exportPath: string;
+  /** The directory clients mount the export on. */
+  readonly mountPoint: string;
+  /** Client mount options. */
+  readonly mountOptions: string;
+  /** The server's stable network interface (`eni-...`), when it has one: its address is the server's. */
+  readonly networkInterfaceId?: string;
+  /** Where the server's data lives. */
+  readonly backend: Backend;
+}

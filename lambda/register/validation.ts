@@ -1,0 +1,187 @@
+/**
+ * The registration's trust boundary: the grammar of each value its ResourceProperties carry (ids, paths, mount
+ * options, the FSx for Lustre target) and the parse that checks raw properties against it before the handler
+ * acts on them. The construct runs the same checks at synth time, so a bad value fails there first.
+ *
+ * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ */
+import { validateBackend } from './backend';
+import { validateName, validatePrefix } from './paths';
+import { FSX_PROP, OPTIONAL_PROP, PROP, type FsxTarget, type RegistrationProperties } from './properties';
+
+/** Path and option lengths that keep the mount record (which repeats them in `fstab`) under SSM's 4 KB. */
+export const MAX_PATH_LENGTH = 255;
+/** Longest mount option list, for the same reason as {@link MAX_PATH_LENGTH}. */
+export const MAX_OPTIONS_LENGTH = 1024;
+
+const INSTANCE_ID = /^i-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
+const NETWORK_INTERFACE_ID = /^eni-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
+const FILE_SYSTEM_ID = /^fs-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
+/** An FSx for Lustre DNS name, as the client mount script accepts it (lib/scripts/client-mount.sh, FSX_DNS). */
+export const FSX_DNS_NAME = /^fs-[0-9a-f]{8,17}\.fsx\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/;
+/** A Lustre mount name: FSx gives 8 lower-case letters and digits (`fsx` on SCRATCH_1). */
+export const LUSTRE_MOUNT_NAME = /^[a-z0-9]{3,8}$/;
+const AVAILABILITY_ZONE = /^(?:[a-z]{2}(?:-[a-z]+)+-\d[a-z]|)$/;
+const DEPLOYMENT = /^(SCRATCH_2|PERSISTENT_1|PERSISTENT_2)\/(SSD|HDD)\/\d{1,4}$/;
+const NO_SPACE = /^[^\s\0-\x1f\x7f]+$/;
+
+/** An absolute path usable as one fstab field: starts with '/', no whitespace, at most 255 characters. */
+export function validatePath(field: string, value: string): void {
+  if (!value.startsWith('/') || !NO_SPACE.test(value) || value.length > MAX_PATH_LENGTH) {
+    throw new Error(
+      `${field} must be an absolute path without whitespace, at most ${MAX_PATH_LENGTH} characters, ` +
+        `got ${JSON.stringify(value)}`,
+    );
+  }
+}
+
+/** NFS mount options as one fstab field: non-empty, no whitespace, at most 1024 characters. */
+export function validateMountOptions(field: string, value: string): void {
+  if (!NO_SPACE.test(value) || value.length > MAX_OPTIONS_LENGTH) {
+    throw new Error(
+      `${field} must be a non-empty comma-separated option list without whitespace, at most ` +
+        `${MAX_OPTIONS_LENGTH} characters, got ${JSON.stringify(value)}`,
+    );
+  }
+}
+
+/** An EC2 instance id: `i-` and 8 or 17 lower-case hex digits. */
+export function validateInstanceId(field: string, value: string): void {
+  if (!INSTANCE_ID.test(value)) {
+    throw new Error(
+      `${field} must be an EC2 instance id ('i-' and 8 or 17 lower-case hex digits), got ${JSON.stringify(value)}`,
+    );
+  }
+}
+
+/** An EC2 network interface id: `eni-` and 8 or 17 lower-case hex digits. */
+export function validateNetworkInterfaceId(field: string, value: string): void {
+  if (!NETWORK_INTERFACE_ID.test(value)) {
+    throw new Error(
+      `${field} must be an EC2 network interface id ('eni-' and 8 or 17 lower-case hex digits), got ${JSON.stringify(value)}`,
+    );
+  }
+}
+
+/** Validates an FSx registration's target (the `FSX_PROP` properties); throws naming the field and the value. */
+export function validateFsxTarget(field: (key: string) => string, t: FsxTarget): void {
+  const check = (key: string, value: string, ok: boolean, rule: string) => {
+    if (!ok) throw new Error(`${field(key)} must be ${rule}, got ${JSON.stringify(value)}`);
+  };
+  check(FSX_PROP.fileSystemId, t.fileSystemId, FILE_SYSTEM_ID.test(t.fileSystemId),
+    "an FSx file system id ('fs-' and 8 or 17 lower-case hex digits)");
+  check(FSX_PROP.dnsName, t.dnsName, FSX_DNS_NAME.test(t.dnsName) && t.dnsName.startsWith(`${t.fileSystemId}.`),
+    `the file system's DNS name (${t.fileSystemId}.fsx.<region>.amazonaws.com)`);
+  check(FSX_PROP.mountName, t.mountName, LUSTRE_MOUNT_NAME.test(t.mountName), 'a Lustre mount name (3-8 lower-case letters and digits)');
+  check(FSX_PROP.availabilityZone, t.availabilityZone, AVAILABILITY_ZONE.test(t.availabilityZone), "an Availability Zone name (e.g. 'us-east-1a') or empty");
+  check(FSX_PROP.deployment, t.deployment, DEPLOYMENT.test(t.deployment), "a deployment such as 'PERSISTENT_2/SSD/125'");
+}
+
+/**
+ * Validates raw ResourceProperties (all values arrive as strings from CloudFormation) and returns them
+ * typed. Throws an Error naming every missing key, or the first invalid one with its value and the rule.
+ */
+export function parseRegistrationProperties(
+  raw: Record<string, unknown> | undefined,
+): RegistrationProperties {
+  if (raw === undefined || raw === null || typeof raw !== 'object') {
+    throw new Error(`ResourceProperties is missing; expected the keys ${Object.values(PROP).join(', ')}`);
+  }
+  // An FSx for Lustre registration names a file system instead of an instance.
+  const isFsx = raw[PROP.backend] === 'fsx-lustre';
+  requireKeys(raw, isFsx);
+  const get = stringReader(raw);
+  const props = commonProperties(get, isFsx);
+  validateCommon(props, isFsx);
+  return isFsx ? withFileSystem(props, get, raw) : withNetworkInterface(props, get, raw);
+}
+
+/** The properties every registration has, validated. */
+type CommonProperties = Omit<RegistrationProperties, 'fsx' | 'networkInterfaceId'>;
+/** The same, read but not yet checked: the backend still any string. */
+type UncheckedProperties = Omit<CommonProperties, 'backend'> & { readonly backend: string };
+
+const field = (key: string): string => `ResourceProperties.${key}`;
+
+/** Throws naming every required key that is absent or empty: an FSx registration names a file system, not an instance. */
+function requireKeys(raw: Record<string, unknown>, isFsx: boolean): void {
+  const required: string[] = isFsx
+    ? [...Object.values(PROP).filter((k) => k !== PROP.instanceId), ...Object.values(FSX_PROP).filter((k) => k !== FSX_PROP.availabilityZone)]
+    : Object.values(PROP);
+  const missing = required.filter(
+    (key) => raw[key] === undefined || raw[key] === null || raw[key] === '',
+  );
+  if (missing.length > 0) {
+    throw new Error(`ResourceProperties is missing ${missing.join(', ')}; each must be a non-empty string`);
+  }
+}
+
+/** Reads one property, which must be a string. */
+function stringReader(raw: Record<string, unknown>): (key: string) => string {
+  return (key) => {
+    const value = raw[key];
+    if (typeof value !== 'string') {
+      throw new Error(`ResourceProperties.${key} must be a string, got ${JSON.stringify(value)}`);
+    }
+    return value;
+  };
+}
+
+/** The common properties as strings (each read, in order, before any is validated). */
+function commonProperties(get: (key: string) => string, isFsx: boolean): UncheckedProperties {
+  return {
+    instanceId: isFsx ? '' : get(PROP.instanceId),
+    clusterName: get(PROP.clusterName),
+    serverName: get(PROP.serverName),
+    parameterPrefix: get(PROP.parameterPrefix),
+    exportPath: get(PROP.exportPath),
+    mountPoint: get(PROP.mountPoint),
+    mountOptions: get(PROP.mountOptions),
+    backend: get(PROP.backend),
+  };
+}
+
+/** Checks each common property against its grammar, in {@link PROP} order. */
+function validateCommon(props: UncheckedProperties, isFsx: boolean): asserts props is CommonProperties {
+  if (!isFsx) validateInstanceId(field(PROP.instanceId), props.instanceId);
+  validateName(field(PROP.clusterName), props.clusterName);
+  validateName(field(PROP.serverName), props.serverName);
+  validatePrefix(field(PROP.parameterPrefix), props.parameterPrefix);
+  validatePath(field(PROP.exportPath), props.exportPath);
+  validatePath(field(PROP.mountPoint), props.mountPoint);
+  validateMountOptions(field(PROP.mountOptions), props.mountOptions);
+  validateBackend(field(PROP.backend), props.backend);
+}
+
+/** An FSx for Lustre registration: its file system, whose mount name the export path must be. */
+function withFileSystem(
+  props: CommonProperties,
+  get: (key: string) => string,
+  raw: Record<string, unknown>,
+): RegistrationProperties {
+  const fsx: FsxTarget = {
+    fileSystemId: get(FSX_PROP.fileSystemId),
+    dnsName: get(FSX_PROP.dnsName),
+    mountName: get(FSX_PROP.mountName),
+    availabilityZone: raw[FSX_PROP.availabilityZone] === undefined ? '' : get(FSX_PROP.availabilityZone),
+    deployment: get(FSX_PROP.deployment),
+  };
+  validateFsxTarget(field, fsx);
+  if (props.exportPath !== `/${fsx.mountName}`) {
+    throw new Error(`${field(PROP.exportPath)} must be '/' and the mount name (${JSON.stringify(`/${fsx.mountName}`)}) for FSx for Lustre, got ${JSON.stringify(props.exportPath)}`);
+  }
+  return { ...props, fsx };
+}
+
+/** An EC2 registration: with its stable network interface when one is given. */
+function withNetworkInterface(
+  props: CommonProperties,
+  get: (key: string) => string,
+  raw: Record<string, unknown>,
+): RegistrationProperties {
+  const rawInterface = raw[OPTIONAL_PROP.networkInterfaceId];
+  if (rawInterface === undefined || rawInterface === '') return props;
+  const networkInterfaceId = get(OPTIONAL_PROP.networkInterfaceId);
+  validateNetworkInterfaceId(field(OPTIONAL_PROP.networkInterfaceId), networkInterfaceId);
+  return { ...props, networkInterfaceId };
+}

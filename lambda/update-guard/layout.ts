@@ -1,0 +1,103 @@
+/**
+ * The storage layout the update guard holds (docs/design.md#8-the-update-guard-contract): everything about a server
+ * whose change can lose data or strand it, as types and the values its fields may take. The types every other file
+ * of the guard shares, so they sit below all of them.
+ *
+ * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ */
+import type { Backend } from '../register/backend';
+
+/** The EBS type of a data volume: Throughput Optimized HDD or General Purpose SSD. */
+export type DataVolumeType = 'st1' | 'gp3';
+
+/** The values of `InstanceStoreEncryption`: `luks2` when the bootstrap encrypts the instance-store array. */
+export const INSTANCE_STORE_ENCRYPTIONS = ['', 'luks2'] as const;
+
+/**
+ * Who attaches the EBS data volumes to the instance: `stack` (an AWS::EC2::VolumeAttachment per volume, as
+ * versions before the stable address did; a guard's properties without `VolumeAttachment` mean this),
+ * `retained` (those attachments kept, with DeletionPolicy Retain: the first step of the upgrade) or `server`
+ * (the server attaches them itself, lib/scripts/storage-attach.sh).
+ */
+export const VOLUME_ATTACHMENTS = ['stack', 'retained', 'server'] as const;
+/** A value of {@link VOLUME_ATTACHMENTS}. */
+export type VolumeAttachment = (typeof VOLUME_ATTACHMENTS)[number];
+
+/** The `EncryptionKey` of volumes encrypted with the account's AWS managed EBS key. */
+export const AWS_MANAGED_EBS_KEY = 'aws/ebs';
+/** The `EncryptionKey` of an FSx for Lustre file system encrypted with the account's AWS managed FSx key. */
+export const AWS_MANAGED_FSX_KEY = 'aws/fsx';
+
+/** One EBS data volume of the layout. */
+export interface DataVolumeLayout {
+  /** The volume's own number: `DataVolume<index>` in the stack and its stripe-member tag. Never reused. */
+  readonly index: number;
+  /** Size in whole GiB. */
+  readonly sizeGiB: number;
+  /**
+   * EBS volume type (volume-types.ts).
+   * @default 'st1' - what every volume recorded before gp3 was
+   */
+  readonly volumeType?: DataVolumeType;
+  /**
+   * gp3 only: provisioned IOPS.
+   * @default - none (st1)
+   */
+  readonly iops?: number;
+  /**
+   * gp3 only: provisioned throughput, MiB/s.
+   * @default - none (st1)
+   */
+  readonly throughputMiBps?: number;
+}
+
+/**
+ * Everything about a server whose change can lose data or strand it. Strings stay strings so CloudFormation
+ * passes them unchanged; any of them may be a token at synth time (resolved before the handler sees it).
+ */
+export interface StorageLayout {
+  /** Where the data lives. */
+  readonly backend: Backend;
+  /** The instance type when the backend is `instance-store` (its disks are the data); `''` for EBS. */
+  readonly instanceStoreType: string;
+  /** The EBS data volumes in stripe order; empty for instance store. */
+  readonly dataVolumes: readonly DataVolumeLayout[];
+  /** The snapshots the data volumes were created from, in stripe order; empty when they started blank. */
+  readonly snapshotIds: readonly string[];
+  /** ARN of the KMS key that encrypts the volumes, or `'aws/ebs'` for the AWS managed key. */
+  readonly encryptionKey: string;
+  /** Availability Zone of the server's subnet. */
+  readonly availabilityZone: string;
+  /** The instance's image id; a change replaces the instance. `''` when unknown. */
+  readonly imageId: string;
+  /** The instance's key pair name; a change replaces the instance. `''` for none. */
+  readonly keyPair: string;
+  /** The instance's placement group name; a change replaces the instance. `''` for none. */
+  readonly placementGroup: string;
+  /** Who attaches the EBS data volumes: see {@link VOLUME_ATTACHMENTS}. */
+  readonly volumeAttachment: VolumeAttachment;
+  /** FSx for Lustre: the deployment and storage type, e.g. `PERSISTENT_2/SSD`; `''` on the EC2 backends. */
+  readonly fileSystemType: string;
+  /** FSx for Lustre: MB/s per TiB (`''` for SCRATCH_2, which has none, and on the EC2 backends). */
+  readonly perUnitStorageThroughput: string;
+  /** FSx for Lustre: the storage capacity, whole GiB; `''` on the EC2 backends. */
+  readonly storageCapacityGiB: string;
+  /** FSx for Lustre: the file system's subnet (a new one replaces the file system); `''` on the EC2 backends. */
+  readonly subnetId: string;
+  /**
+   * Instance store: `luks2` when the bootstrap encrypts the array (dm-crypt), `''` when it does not (and on the
+   * other backends). An array keeps the layout it was made with.
+   */
+  readonly instanceStoreEncryption: string;
+}
+
+/** A field of {@link StorageLayout}. */
+export type LayoutField = keyof StorageLayout;
+
+/** Validated ResourceProperties: the layout and the opt-in. */
+export interface GuardProperties {
+  /** The layout. */
+  readonly layout: StorageLayout;
+  /** Whether refused changes pass anyway (scratch data only). */
+  readonly acceptDataLoss: boolean;
+}

@@ -1,0 +1,146 @@
+/**
+ * The update guard's policy table (docs/design.md#8-the-update-guard-contract): what each layout field may do on
+ * update, per backend, as data in the manner of aws-parallelcluster's `update_policy.py`. The guard holds the
+ * server's storage layout as custom resource properties; CloudFormation updates it before the instance, the
+ * volumes and the registration (they depend on it), so a refused change fails the stack update before anything
+ * that holds data was touched. compare.ts applies the table; the checks are data, not scattered conditions.
+ *
+ * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ */
+import type { LayoutField } from './layout';
+import {
+  FSX_COPY,
+  FSX_REPLACED,
+  KEEP_OR_SECOND_SERVER,
+  LEGACY_ATTACHMENTS_HOLD_VOLUMES,
+  SECOND_SERVER,
+} from './objections';
+import { ALLOWED, onFsxLustre, perBackend, refused, refusedUnless, type UpdatePolicy } from './policy';
+import { GROW_ONLY } from './volume-rules';
+
+/**
+ * Image, key pair and placement group: a change replaces the EC2 instance. Instance store: its disks go
+ * with it. EBS: the replacement instance takes the volumes and the network interface over from the old one
+ * (storage-attach, at its first boot), and clients carry on at the same address; only volumes that
+ * CloudFormation attaches (`legacyVolumeAttachments`) cannot follow: a new AWS::EC2::VolumeAttachment of a
+ * volume the old instance holds fails (VolumeInUse).
+ */
+export const INSTANCE_REPLACEMENT: UpdatePolicy = perBackend({
+  ebs: refusedUnless(
+    'replaceable when the server attaches its own volumes',
+    (_o, n) => n.volumeAttachment === 'server',
+    () => LEGACY_ATTACHMENTS_HOLD_VOLUMES,
+  ),
+  'instance-store': refused('it replaces the instance, and every instance-store disk with it', KEEP_OR_SECOND_SERVER),
+  'fsx-lustre': ALLOWED, // no instance: always ''
+});
+
+/**
+ * FSx for Lustre per-unit throughput: FSx changes it in place on persistent SSD file systems (FSx for Lustre
+ * guide, "Managing throughput capacity": PERSISTENT_1 SSD 50/100/200, PERSISTENT_2 125/250/500/1000); an HDD
+ * file system's cannot be changed, and SCRATCH_2 has none.
+ */
+export const FSX_THROUGHPUT: UpdatePolicy = onFsxLustre(refusedUnless(
+  'in place on persistent SSD',
+  // A new type is refused by the FileSystemType row; this one judges the throughput of the same type.
+  (o, n) => o.fileSystemType !== n.fileSystemType || /^PERSISTENT_[12]\/SSD$/.test(n.fileSystemType),
+  (o) => ({
+    why: `FSx changes the throughput per unit of storage in place only on persistent SSD file systems (this one is ${o.fileSystemType || 'unknown'})`,
+    safePath: `keep the old value, or ${FSX_COPY}`,
+  }),
+));
+
+/** FSx for Lustre storage capacity: FSx grows it in place (within the type's steps); it never shrinks. */
+export const FSX_CAPACITY: UpdatePolicy = onFsxLustre(refusedUnless(
+  'grow only',
+  (o, n) => Number(n.storageCapacityGiB) >= Number(o.storageCapacityGiB),
+  () => ({
+    why: 'FSx for Lustre cannot shrink a file system\'s storage capacity',
+    safePath: `keep capacityTiB at least its old value; to shrink, ${FSX_COPY}`,
+  }),
+));
+
+const EBS_KEY = refused(
+  'a new key replaces the volumes: EBS cannot re-encrypt a volume in place',
+  'keep the old key, or snapshot the volumes, deploy a second server with another serverName from the ' +
+    'snapshots under the new key (EBS re-encrypts on restore), then remove the first',
+);
+const EC2_ZONE = refused(
+  'EBS volumes live in one Availability Zone, and the instance store dies with its host',
+  'keep the old subnet, or deploy a second server with another serverName in the new subnet (EBS: ' +
+    'from snapshots of the volumes; instance store: copy the data), then remove the first',
+);
+
+/**
+ * The volume attachment's upgrade path on EBS: `stack` -> `retained` -> `server`, each step one deploy. Skipping
+ * `retained` would detach the volumes from the running server; going back cannot attach what is attached.
+ */
+const VOLUME_ATTACHMENT_STEPS: UpdatePolicy = {
+  name: 'stack -> retained -> server',
+  objections: (o, n) => {
+    if (o.volumeAttachment === 'stack' && n.volumeAttachment === 'server') {
+      return [{
+        why: 'the data volumes are attached by CloudFormation (AWS::EC2::VolumeAttachment); this version has the ' +
+          'server attach them itself, and the update would delete those attachments, detaching the volumes ' +
+          'from the running server',
+        safePath: 'upgrade in two deploys: first with legacyVolumeAttachments=true (context) or ' +
+          'legacyVolumeAttachments: true (prop), which keeps the attachments and retains them, then without it',
+      }];
+    }
+    if (n.volumeAttachment !== 'server' && o.volumeAttachment === 'server') {
+      return [{
+        why: 'the server attaches its volumes itself; an AWS::EC2::VolumeAttachment of a volume already attached fails',
+        safePath: 'leave legacyVolumeAttachments off',
+      }];
+    }
+    return [];
+  },
+};
+
+/**
+ * The update policy of every layout field: the one table to read or edit. `AcceptDataLoss` is not part of
+ * the layout: changing it is always allowed.
+ */
+export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
+  backend: refused('the data cannot move between backends in place', SECOND_SERVER),
+  instanceStoreType: perBackend({
+    ebs: ALLOWED, // always '' on EBS: an EBS server's instance type is a stop/start the data survives
+    'instance-store': refused(
+      'a type change is a stop/start: every instance-store byte is lost',
+      `keep the old instance type, or ${SECOND_SERVER}`,
+    ),
+    'fsx-lustre': ALLOWED, // always ''
+  }),
+  dataVolumes: perBackend({ ebs: GROW_ONLY, 'instance-store': ALLOWED, 'fsx-lustre': ALLOWED }),
+  snapshotIds: refused(
+    'the volumes would be replaced by new ones from the snapshots; the old ones would be stranded',
+    'keep the old snapshot ids (they only matter when the volumes are created); to restore a snapshot set, ' +
+      'deploy a second server with another serverName from those snapshots, then remove the first',
+  ),
+  encryptionKey: perBackend({ ebs: EBS_KEY, 'instance-store': EBS_KEY, 'fsx-lustre': refused(`a new key (KmsKeyId): ${FSX_REPLACED}`, `keep the old key, or ${FSX_COPY}`) }),
+  // On FSx a new zone is a new subnet, which the SubnetId row refuses.
+  availabilityZone: perBackend({ ebs: EC2_ZONE, 'instance-store': EC2_ZONE, 'fsx-lustre': ALLOWED }),
+  imageId: INSTANCE_REPLACEMENT,
+  keyPair: INSTANCE_REPLACEMENT,
+  placementGroup: INSTANCE_REPLACEMENT,
+  volumeAttachment: perBackend({
+    ebs: VOLUME_ATTACHMENT_STEPS,
+    'instance-store': ALLOWED, // no data volumes
+    'fsx-lustre': ALLOWED, // no data volumes
+  }),
+  fileSystemType: onFsxLustre(refused(`a new deployment or storage type: ${FSX_REPLACED}`, `keep the old type, or ${FSX_COPY}`)),
+  perUnitStorageThroughput: FSX_THROUGHPUT,
+  storageCapacityGiB: FSX_CAPACITY,
+  // On EBS and instance store the AvailabilityZone row guards the subnet.
+  subnetId: onFsxLustre(refused(`a new subnet (SubnetIds): ${FSX_REPLACED}`, `keep the old subnet, or ${FSX_COPY}`)),
+  instanceStoreEncryption: perBackend({
+    ebs: ALLOWED, // always ''
+    'instance-store': refused(
+      'the array keeps the layout it was made with: encryption is set up (or left out) only on blank disks, so ' +
+        'the running array would not follow the new setting until its data is lost (a stop/start or a replacement)',
+      'keep the old setting (encryptInstanceStore: false for an array made unencrypted, as before this version ' +
+        `encrypted d2 instance store), or ${SECOND_SERVER}`,
+    ),
+    'fsx-lustre': ALLOWED, // always ''
+  }),
+};

@@ -1,0 +1,220 @@
+/**
+ * The update guard's trust boundary: reading raw ResourceProperties into a typed layout, and checking a layout's
+ * values and their consistency with its backend. The handler checks what CloudFormation sends; the construct runs
+ * the same checks at synth time (on the values that are not tokens), so a bad value fails there first.
+ *
+ * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ */
+import { validateBackend } from '../register/backend';
+import {
+  AWS_MANAGED_EBS_KEY,
+  AWS_MANAGED_FSX_KEY,
+  INSTANCE_STORE_ENCRYPTIONS,
+  VOLUME_ATTACHMENTS,
+  type GuardProperties,
+  type LayoutField,
+  type StorageLayout,
+  type VolumeAttachment,
+} from './layout';
+import { dataVolumeEntry, parseDataVolumeEntry, volumeTypeProblem } from './volume-types';
+import { FSX_FIELDS, OMITTED_WHEN_EMPTY, PROP, WATCH_PROP } from './wire';
+
+const SNAPSHOT_ID = /^snap-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
+const IMAGE_ID = /^ami-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
+const RESOLVE_SSM = /^resolve:ssm:\/[A-Za-z0-9_.\/-]+(?::\d+)?$/;
+const KMS_KEY_ARN = /^arn:[a-z-]+:kms:[a-z0-9-]+:\d{12}:(?:key|alias)\/\S+$/;
+const INSTANCE_TYPE = /^[a-z0-9-]+\.[a-z0-9-]+$/;
+const NO_SPACE = /^\S+$/;
+const FSX_TYPE = /^(SCRATCH_2|PERSISTENT_1|PERSISTENT_2)\/(SSD|HDD)$/;
+const WHOLE = /^[1-9]\d{0,6}$/;
+const SUBNET_ID = /^subnet-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
+
+/**
+ * Validates raw ResourceProperties (or OldResourceProperties: `where` names which) and returns them typed.
+ * Throws an Error naming the unknown or missing properties, or the first invalid one with its value and the
+ * rule. `ServiceToken`, which CloudFormation adds, is ignored. The two lists may be absent, meaning empty:
+ * CloudFormation is not documented to pass an empty list through.
+ */
+export function parseGuardProperties(raw: unknown, where = 'ResourceProperties'): GuardProperties {
+  if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new Error(`${where} is missing; expected the keys ${Object.values(PROP).join(', ')}`);
+  }
+  const props = raw as Record<string, unknown>;
+  checkKeys(props, where);
+  const read = propertyReader(props, where);
+  const backend = read.text(PROP.backend);
+  validateBackend(read.name(PROP.backend), backend);
+  const acceptDataLoss = read.text(PROP.acceptDataLoss);
+  if (acceptDataLoss !== 'true' && acceptDataLoss !== 'false') {
+    throw new Error(
+      `${read.name(PROP.acceptDataLoss)} must be 'true' or 'false', got ${JSON.stringify(acceptDataLoss)}`,
+    );
+  }
+  const layout: StorageLayout = {
+    backend,
+    instanceStoreType: read.text(PROP.instanceStoreType),
+    dataVolumes: read.list(PROP.dataVolumes).map((entry, i) =>
+      parseDataVolumeEntry(`${read.name(PROP.dataVolumes)}[${i}]`, entry),
+    ),
+    snapshotIds: read.list(PROP.snapshotIds),
+    encryptionKey: read.text(PROP.encryptionKey),
+    availabilityZone: read.text(PROP.availabilityZone),
+    imageId: read.text(PROP.imageId),
+    keyPair: read.text(PROP.keyPair),
+    placementGroup: read.text(PROP.placementGroup),
+    volumeAttachment: volumeAttachment(read.name(PROP.volumeAttachment), props[PROP.volumeAttachment] ?? 'stack'),
+    fileSystemType: read.optionalText(PROP.fileSystemType),
+    perUnitStorageThroughput: read.optionalText(PROP.perUnitStorageThroughput),
+    storageCapacityGiB: read.optionalText(PROP.storageCapacityGiB),
+    subnetId: read.optionalText(PROP.subnetId),
+    instanceStoreEncryption: read.optionalText(PROP.instanceStoreEncryption),
+  };
+  validateLayout(layout, (field) => read.name(PROP[field]));
+  return { layout, acceptDataLoss: acceptDataLoss === 'true' };
+}
+
+/**
+ * Throws naming the unknown properties, then the missing ones: every layout key but the lists, `VolumeAttachment`
+ * and the fields a guard deployed before them lacks.
+ */
+function checkKeys(props: Record<string, unknown>, where: string): void {
+  const known = new Set<string>([...Object.values(PROP), ...Object.values(WATCH_PROP), 'ServiceToken']);
+  const unknown = Object.keys(props).filter((k) => !known.has(k));
+  if (unknown.length > 0) {
+    throw new Error(
+      `${where} has unknown properties ${unknown.join(', ')}; expected ${Object.values(PROP).join(', ')}`,
+    );
+  }
+  const missing = Object.values(PROP).filter(
+    (k) => props[k] === undefined && k !== PROP.dataVolumes && k !== PROP.snapshotIds && k !== PROP.volumeAttachment &&
+      !OMITTED_WHEN_EMPTY.some((f) => PROP[f] === k),
+  );
+  if (missing.length > 0) throw new Error(`${where} is missing ${missing.join(', ')}`);
+}
+
+/** Reads one property as its wire type, naming it `<where>.<key>` in the error. */
+function propertyReader(props: Record<string, unknown>, where: string) {
+  const name = (key: string): string => `${where}.${key}`;
+  const text = (key: string): string => {
+    const value = props[key];
+    if (typeof value !== 'string') {
+      throw new Error(`${name(key)} must be a string, got ${JSON.stringify(value)}`);
+    }
+    return value;
+  };
+  // Absent (a guard deployed before the field) means ''.
+  const optionalText = (key: string): string => (props[key] === undefined ? '' : text(key));
+  const list = (key: string): string[] => {
+    const value = props[key] ?? [];
+    if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
+      throw new Error(`${name(key)} must be a list of strings, got ${JSON.stringify(value)}`);
+    }
+    return value as string[];
+  };
+  return { name, text, optionalText, list };
+}
+
+/** A `VolumeAttachment` value; absent (a guard deployed before the field existed) means `stack`. */
+function volumeAttachment(field: string, value: unknown): VolumeAttachment {
+  if (!(VOLUME_ATTACHMENTS as readonly unknown[]).includes(value)) {
+    throw new Error(`${field} must be one of ${VOLUME_ATTACHMENTS.join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return value as VolumeAttachment;
+}
+
+/** How one check reports: `fail` throws naming the field, `check` skips a value that is a token at synth time. */
+interface Checks {
+  readonly isUnresolved: (value: unknown) => boolean;
+  readonly fail: (field: LayoutField, rule: string, value: unknown) => never;
+  readonly check: (field: LayoutField, value: string, ok: boolean, rule: string) => void;
+}
+
+/**
+ * Checks a layout's values and their consistency with the backend. `name` turns a field into the name a
+ * message uses; `isUnresolved` lets the construct skip values that are tokens at synth time.
+ */
+export function validateLayout(
+  layout: StorageLayout,
+  name: (field: LayoutField) => string,
+  isUnresolved: (value: unknown) => boolean = () => false,
+): void {
+  const fail = (field: LayoutField, rule: string, value: unknown): never => {
+    throw new Error(`${name(field)} ${rule}, got ${JSON.stringify(value)}`);
+  };
+  const check = (field: LayoutField, value: string, ok: boolean, rule: string): void => {
+    if (!isUnresolved(value) && !ok) fail(field, rule, value);
+  };
+  const checks: Checks = { isUnresolved, fail, check };
+  if (!isUnresolved(layout.backend)) validateBackend(name('backend'), layout.backend);
+  validateFsxFields(layout, checks);
+  validateInstanceStoreFields(layout, checks);
+  validateDataVolumes(layout, checks);
+  validateLocation(layout, checks);
+}
+
+/** The FSx for Lustre fields: their grammar on the fsx-lustre backend, `''` on the others. */
+function validateFsxFields(layout: StorageLayout, { check }: Checks): void {
+  if (layout.backend !== 'fsx-lustre') {
+    for (const f of FSX_FIELDS) check(f, layout[f], layout[f] === '', `must be '' on the ${layout.backend} backend`);
+    return;
+  }
+  check('fileSystemType', layout.fileSystemType, FSX_TYPE.test(layout.fileSystemType),
+    "must be an FSx for Lustre deployment and storage type such as 'PERSISTENT_2/SSD' on the fsx-lustre backend");
+  const perUnit = layout.perUnitStorageThroughput;
+  check('perUnitStorageThroughput', perUnit, perUnit === '' || WHOLE.test(perUnit), "must be '' or a whole number of MB/s per TiB");
+  check('storageCapacityGiB', layout.storageCapacityGiB, WHOLE.test(layout.storageCapacityGiB), 'must be a whole number of GiB');
+  check('subnetId', layout.subnetId, SUBNET_ID.test(layout.subnetId), "must be a subnet id such as 'subnet-0123456789abcdef0'");
+}
+
+/** The instance-store fields (encryption, then type): set on the instance-store backend, `''` on the others. */
+function validateInstanceStoreFields(layout: StorageLayout, { check }: Checks): void {
+  const encryption = layout.instanceStoreEncryption;
+  const type = layout.instanceStoreType;
+  if (layout.backend !== 'instance-store') {
+    check('instanceStoreEncryption', encryption, encryption === '', `must be '' on the ${layout.backend} backend`);
+    check('instanceStoreType', type, type === '', `must be '' on the ${layout.backend} backend`);
+    return;
+  }
+  check('instanceStoreEncryption', encryption, (INSTANCE_STORE_ENCRYPTIONS as readonly string[]).includes(encryption),
+    "must be '' or 'luks2' on the instance-store backend");
+  check('instanceStoreType', type, INSTANCE_TYPE.test(type), 'must be an EC2 instance type such as d2.xlarge on the instance-store backend');
+}
+
+/** The EBS data volumes: none but on the ebs backend; each concrete, whole, of a consistent type, its index unique. */
+function validateDataVolumes(layout: StorageLayout, { isUnresolved, fail }: Checks): void {
+  if ((layout.backend === 'instance-store' || layout.backend === 'fsx-lustre') && layout.dataVolumes.length > 0) {
+    fail('dataVolumes', `must be empty on the ${layout.backend} backend`, layout.dataVolumes.map(dataVolumeEntry));
+  }
+  const seen = new Set<number>();
+  for (const v of layout.dataVolumes) {
+    if (isUnresolved(v.index) || isUnresolved(v.sizeGiB)) {
+      fail('dataVolumes', 'must hold concrete numbers (they form the layout at synth time)', 'a token');
+    }
+    if (!Number.isSafeInteger(v.index) || v.index < 0 || !Number.isSafeInteger(v.sizeGiB) || v.sizeGiB < 1) {
+      fail('dataVolumes', 'must hold whole indexes from 0 and whole sizes of at least 1 GiB', dataVolumeEntry(v));
+    }
+    const typeProblem = volumeTypeProblem(v);
+    if (typeProblem !== undefined) fail('dataVolumes', typeProblem, dataVolumeEntry(v));
+    if (seen.has(v.index)) fail('dataVolumes', 'must not repeat an index', layout.dataVolumes.map(dataVolumeEntry));
+    seen.add(v.index);
+  }
+}
+
+/** Where the data is and what opens it: snapshots, the encryption key, the Availability Zone, the image. */
+function validateLocation(layout: StorageLayout, { check }: Checks): void {
+  for (const id of layout.snapshotIds) {
+    check('snapshotIds', id, SNAPSHOT_ID.test(id), "must hold snapshot ids such as 'snap-0123456789abcdef0'");
+  }
+  const managedKey = layout.backend === 'fsx-lustre' ? AWS_MANAGED_FSX_KEY : AWS_MANAGED_EBS_KEY;
+  const key = layout.encryptionKey;
+  check('encryptionKey', key, key === managedKey || KMS_KEY_ARN.test(key), `must be '${managedKey}' or a KMS key ARN`);
+  const zone = layout.availabilityZone;
+  check('availabilityZone', zone, NO_SPACE.test(zone), 'must be an Availability Zone name such as us-east-1a');
+  const image = layout.imageId;
+  check(
+    'imageId',
+    image,
+    image === '' || IMAGE_ID.test(image) || RESOLVE_SSM.test(image),
+    "must be '', an image id such as ami-0123456789abcdef0, or resolve:ssm:<parameter> (resolved by EC2 at launch)",
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * What the EBS data volumes may do on update: each rule a row, in the manner of aws-parallelcluster's
+ * `update_policy.py`. The `dataVolumes` row of the policy table (policies.ts) on the ebs backend.
+ *
+ * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ */
+import type { DataVolumeLayout } from './layout';
+import { SECOND_SERVER } from './objections';
+import type { UpdatePolicy, VolumeRule } from './policy';
+import { TYPE_CHANGE_RULE } from './volume-types';
+
+const indexes = (volumes: readonly DataVolumeLayout[]): number[] => volumes.map((v) => v.index);
+const sorted = (a: number[]): string => [...a].sort((x, y) => x - y).join();
+const sameSet = (a: number[], b: number[]): boolean => a.length === b.length && sorted(a) === sorted(b);
+
+/**
+ * What the data volumes may not do: each rule a row. What is left is growth (every volume the same size or
+ * larger, same volumes, same order), which EBS does in place and the server follows online (PV, LV, XFS), and
+ * changes of type (st1 <-> gp3), IOPS and throughput, which EBS also does in place (volume-types.ts says why).
+ * These have limits of their own that the guard leaves to EBS: up to four modifications per volume within a
+ * rolling 24 hours, each after the previous one completed, and each type's maximum size.
+ */
+export const VOLUME_RULES: readonly VolumeRule[] = [
+  {
+    name: 'fewer volumes',
+    applies: (o, n) => n.length < o.length,
+    why: 'fewer volumes lose data: a removed volume takes its share of every striped file with it',
+    safePath: `keep capacityTiB at its old volume count; to shrink, ${SECOND_SERVER}`,
+  },
+  {
+    name: 'more volumes',
+    applies: (o, n) => n.length > o.length,
+    why: 'volumes added to an existing stripe: LVM cannot restripe an existing striped LV in place',
+    safePath: `grow within the current volume count (each volume up to 16 TiB), or ${SECOND_SERVER}`,
+  },
+  {
+    name: 'replaced volumes',
+    applies: (o, n) => n.length === o.length && !sameSet(indexes(o), indexes(n)),
+    why: 'a volume with a new index is a new, empty volume, and the one it replaces takes its share of the stripe with it',
+    safePath: 'keep the volumes (their indexes) as they were',
+  },
+  {
+    name: 'reordered volumes',
+    applies: (o, n) => sameSet(indexes(o), indexes(n)) && indexes(o).join() !== indexes(n).join(),
+    why: 'the stripe order is the data layout: volumes in another order scramble the file system',
+    safePath: 'keep the volumes in their old stripe order',
+  },
+  {
+    name: 'smaller volumes',
+    applies: (o, n) => o.some((v) => n.some((w) => w.index === v.index && w.sizeGiB < v.sizeGiB)),
+    why: 'EBS cannot shrink a volume',
+    safePath: `keep each volume at least its old size; to shrink, ${SECOND_SERVER}`,
+  },
+  TYPE_CHANGE_RULE,
+];
+
+/** EBS data volumes may only grow (see {@link VOLUME_RULES}). */
+export const GROW_ONLY: UpdatePolicy = {
+  name: 'grow only',
+  objections: (o, n) => VOLUME_RULES.filter((r) => r.applies(o.dataVolumes, n.dataVolumes)),
+};
