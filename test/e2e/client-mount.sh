@@ -23,11 +23,12 @@ client_mount_scenario() {
   log "boot: client-mount"
   rm -rf "$dir" && mkdir -p "$dir/ctl/guest" "$dir/ctl/scripts"
   cp "$E2E_DIR/guest/client-mount-stage.sh" "$dir/ctl/guest/stage.sh"
-  cp "$REPO_DIR/lib/scripts/client-mount.sh" "$dir/ctl/scripts/"
-  # The user data mountStorageOn adds to a CDK consumer's node, rendered by the construct's own code.
+  # The client mount script as the SSM document carries it (its parts in place: lib/script-parts.ts), and the user
+  # data mountStorageOn adds to a CDK consumer's node, both rendered by the construct's own code.
   (cd "$REPO_DIR" && npx --no-install ts-node --transpile-only -e '
     const ec2 = require("aws-cdk-lib/aws-ec2");
-    const { renderMountUserData } = require("./lib/client-mount");
+    const { loadClientMountScript, renderMountUserData } = require("./lib/client-mount");
+    require("fs").writeFileSync(process.argv[3], loadClientMountScript());
     const userData = ec2.UserData.forLinux();
     userData.addCommands(...renderMountUserData({ server: "127.0.0.3", exportPath: "/export/c", mountPoint: "/shared/c",
       options: "nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev", tag: "vmcluster/direct", attempts: 3 }));
@@ -37,8 +38,8 @@ client_mount_scenario() {
     withNconnect.addCommands(...renderMountUserData({ server: "127.0.0.7", exportPath: "/export/g", mountPoint: "/shared/g",
       options: "nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,nconnect=16,_netdev", tag: "vmcluster/direct-nc", attempts: 3 }));
     require("fs").writeFileSync(process.argv[2], withNconnect.render());' \
-    "$dir/ctl/scripts/mount-on-user-data.sh" "$dir/ctl/scripts/mount-on-user-data-nconnect.sh") || {
-    fail "client-mount: rendering the mountStorageOn user data failed"
+    "$dir/ctl/scripts/mount-on-user-data.sh" "$dir/ctl/scripts/mount-on-user-data-nconnect.sh" "$dir/ctl/scripts/client-mount.sh") || {
+    fail "client-mount: rendering the client mount script or the mountStorageOn user data failed"
     return 0
   }
   mkfs.ext4 -q -F -L e2ectl -d "$dir/ctl" "$dir/ctl.img" 8M >/dev/null

@@ -4,7 +4,7 @@ import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
 import { DeleteParameterCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import { MOUNT_READ_ACTIONS, hardenMountOptions, renderFstabUpdate } from '../../lib/client-mount';
+import { MOUNT_READ_ACTIONS, hardenMountOptions, loadClientMountScript, renderFstabUpdate } from '../../lib/client-mount';
 import { mountRootProblem } from '../../lib/validation';
 import { mountParameterName, mountRecord } from '../../lambda/register/contract';
 import { motoEnv, startMoto, type Moto } from '../support/moto';
@@ -15,7 +15,10 @@ import { venvBin } from '../support/venv';
 // the AWS CLI from the test venv (test/requirements.txt), which every run puts first on PATH; the host's
 // own `aws`, if it has one, is kept out of PATH so that the tests choose which CLI the script finds.
 
-const SCRIPT = path.join(__dirname, '../../lib/scripts/client-mount.sh');
+/** The script as the SSM document carries it (its parts in place: lib/script-parts.ts), alone in a directory. */
+const SCRIPT_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'client-mount-script-'));
+const SCRIPT = path.join(SCRIPT_DIR, 'client-mount.sh');
+fs.writeFileSync(SCRIPT, loadClientMountScript());
 const OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev';
 /** What the script writes and mounts with: the record's options and nosuid,nodev. */
 const WRITTEN_OPTIONS = `${OPTIONS},nosuid,nodev`;
@@ -49,6 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   ssm?.destroy();
   await moto?.stop();
+  fs.rmSync(SCRIPT_DIR, { recursive: true, force: true });
 });
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'client-mount-'));

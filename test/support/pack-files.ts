@@ -7,8 +7,8 @@ import * as path from 'path';
 
 /**
  * The only files the package may hold (globs: `*` within one path segment, `**` across segments): the compiled
- * library and its declarations, the shell scripts it renders, the compiled Lambda contracts the library imports
- * (`dist/lambda/<name>/*.js`), each Lambda's prebuilt bundle and source map, and the documents.
+ * library and its declarations, the shell scripts it renders and their Python parts, the compiled Lambda contracts the
+ * library imports (`dist/lambda/<name>/*.js`), each Lambda's prebuilt bundle and source map, and the documents.
  */
 export const ALLOWED_FILES: readonly string[] = [
   'package.json',
@@ -18,6 +18,7 @@ export const ALLOWED_FILES: readonly string[] = [
   'dist/lib/**/*.js',
   'dist/lib/**/*.d.ts',
   'dist/lib/scripts/*.sh',
+  'dist/lib/scripts/*.py',
   'dist/lambda/*/*.js',
   'dist/lambda/*/*.d.ts',
   'dist/lambda/*/bundle/index.js',
@@ -37,7 +38,7 @@ export interface PackageManifest {
 /**
  * The files the package must hold, derived from the repository so a new module, script or Lambda is required
  * without editing a list: package.json's entry points and export targets, the compiled JavaScript and
- * declarations of every `lib/**\/*.ts`, every `lib/scripts/*.sh`, the bundle and source map of every
+ * declarations of every `lib/**\/*.ts`, every file of `lib/scripts`, the bundle and source map of every
  * `lambda/<name>/index.ts`, and the documents.
  */
 export function requiredFiles(root: string, pkg: PackageManifest): string[] {

@@ -23,13 +23,18 @@ import {
 } from '../../lib/client-mount';
 import { DEFAULT_MOUNT_ROOTS, MAX_READ_AHEAD_KIB } from '../../lib/validation';
 import { DEFAULT_READ_AHEAD_KIB } from '../../lib/sizing/nfs-client';
+import { wholeScript } from '../../lib/script-parts';
 import { cfnLint } from '../support/cfn-lint';
 import { appStack, serverStack } from '../support/stacks';
 import { nagFindings } from '../support/nag';
 import { venvBin } from '../support/venv';
 
-const SCRIPT_PATH = path.join(__dirname, '../../lib/scripts/client-mount.sh');
-const SCRIPT = fs.readFileSync(SCRIPT_PATH, 'utf8');
+const SCRIPTS_DIR = path.join(__dirname, '../../lib/scripts');
+const SCRIPT_PATH = path.join(SCRIPTS_DIR, 'client-mount.sh');
+/** The script as the document carries it: client-mount.sh with its parts (client-mount-*.sh, client_mount.py) in place. */
+const SCRIPT = wholeScript('client-mount.sh', fs.readFileSync(SCRIPT_PATH, 'utf8'), (part) =>
+  fs.readFileSync(path.join(SCRIPTS_DIR, part), 'utf8'),
+);
 const ALLOWED = ['10.0.0.0/16'];
 
 /** Auto Scaling groups get a launch template (as with the project's cdk.json), not a launch configuration. */
@@ -873,14 +878,22 @@ describe('gates', () => {
   });
 });
 
-test('client-mount.sh: shellcheck finds nothing', () => {
-  const run = spawnSync(
-    path.join(venvBin(), 'shellcheck'),
-    [path.join(__dirname, '../../lib/scripts/client-mount.sh')],
-    { encoding: 'utf8' },
-  );
-  expect(run.stdout + run.stderr).toBe('');
-  expect(run.status).toBe(0);
+describe('client-mount.sh: shellcheck finds nothing', () => {
+  const shellcheck = (file: string) => {
+    const run = spawnSync(path.join(venvBin(), 'shellcheck'), [file], { encoding: 'utf8' });
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  };
+  test('whole, as the document carries it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'client-mount-whole-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'client-mount.sh'), SCRIPT);
+      shellcheck(path.join(dir, 'client-mount.sh'));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  test('in lib/scripts, following its parts (.shellcheckrc)', () => shellcheck(SCRIPT_PATH));
 });
 
 describe('the Lustre client install in user data (mountOn of an FSx for Lustre file system)', () => {

@@ -1,0 +1,150 @@
+import { heredocBody, linuxShellDocument } from './script-file';
+import { readWholeScript } from './script-parts';
+import { CIDR } from './client-mount-validation';
+import { DEFAULT_MOUNT_ROOTS, MAX_READ_AHEAD_KIB } from './validation';
+import { DEFAULT_READ_AHEAD_KIB } from './sizing/nfs-client';
+
+/**
+ * The client mount's SSM Command document: lib/scripts/client-mount.sh whole (its parts in place: lib/script-parts.ts)
+ * in one shell step, and the parameters State Manager passes it, each held to a pattern before anything runs.
+ */
+
+/** File name of the client mount script under lib/scripts. */
+export const CLIENT_MOUNT_SCRIPT_NAME = 'client-mount.sh';
+
+/** The allowedServers parameter: a comma list of IPv4 CIDRs as the client script accepts them ({@link CIDR}). */
+const ALLOWED_SERVERS_PATTERN = `^${CIDR}(,${CIDR})*$`;
+
+/**
+ * The mountRoots parameter: a comma list of absolute paths of `[A-Za-z0-9_.-]` segments (no quote, space or shell
+ * character reaches the command line); the script refuses `.`/`..` segments and system directories itself.
+ */
+const MOUNT_ROOTS_PATTERN = '^(/[A-Za-z0-9_.-]+)+(,(/[A-Za-z0-9_.-]+)+)*$';
+
+/**
+ * The readAheadKiB parameter: plain decimal digits, at most 7 (no sign, no leading zero); the script checks the range,
+ * 0 to MAX_READ_AHEAD_KIB, itself.
+ */
+const READ_AHEAD_PATTERN = '^(0|[1-9][0-9]{0,6})$';
+
+/** Heredoc delimiter that embeds the script in the document's shell step. */
+const HEREDOC_END = 'STORAGE_SERVER_CLIENT_MOUNT_SH';
+const NAME_PATTERN = '^[A-Za-z0-9_.-]{1,64}$';
+
+/** Inputs of {@link renderClientMountDocument}. */
+export interface ClientMountDocumentOptions {
+  /** Full text of lib/scripts/client-mount.sh, its parts in place ({@link loadClientMountScript}). */
+  readonly script: string;
+  /** Default of the document's clusterName parameter. */
+  readonly clusterName: string;
+  /** Default of the document's prefix parameter. */
+  readonly parameterPrefix: string;
+  /** Default of the document's allowedServers parameter: comma-separated CIDRs (may be a token). */
+  readonly allowedServers: string;
+  /**
+   * Default of the document's allowHome parameter.
+   * @default false
+   */
+  readonly allowHome?: boolean;
+  /**
+   * Default of the document's mountRoots parameter.
+   * @default DEFAULT_MOUNT_ROOTS
+   */
+  readonly mountRoots?: readonly string[];
+  /**
+   * Default of the document's readAheadKiB parameter.
+   * @default DEFAULT_READ_AHEAD_KIB
+   */
+  readonly readAheadKiB?: number;
+}
+
+/**
+ * The SSM Command document content (schema 2.2): parameters clusterName, prefix, serverName, allowedServers,
+ * mountRoots, allowHome, readAheadKiB; one shell step.
+ */
+export function renderClientMountDocument(options: ClientMountDocumentOptions): Record<string, unknown> {
+  const body = heredocBody(CLIENT_MOUNT_SCRIPT_NAME, options.script, HEREDOC_END, { ssm: true });
+  const runCommand = [
+    '#!/bin/sh',
+    `# Rendered by the StorageServer CDK app from lib/scripts/${CLIENT_MOUNT_SCRIPT_NAME}.`,
+    'script=$(mktemp) || exit 1',
+    `trap 'rm -f "$script"' EXIT`,
+    `cat >"$script" <<'${HEREDOC_END}' || exit 1`,
+    body,
+    HEREDOC_END,
+    'rc=0',
+    'set --',
+    `if [ '{{ allowHome }}' = true ]; then set -- --allow-home; fi`,
+    // The allowed patterns and values below keep quotes and spaces out of the substituted values.
+    `bash "$script" --cluster '{{ clusterName }}' --prefix '{{ prefix }}' --server '{{ serverName }}' ` +
+      `--allowed-servers '{{ allowedServers }}' --mount-roots '{{ mountRoots }}' --read-ahead-kib '{{ readAheadKiB }}' "$@" || rc=$?`,
+    'exit "$rc"',
+    '',
+  ].join('\n');
+  return linuxShellDocument(
+    "Mounts the cluster's storage servers (NFS, and FSx for Lustre with its client installed where missing), as " +
+      'their mount configs in SSM Parameter Store say (<prefix>/<clusterName>/storage/<server>/mount): one tagged fstab ' +
+      'line per server, updated in place. Only servers inside allowedServers, mount points at or below mountRoots on ' +
+      'a path only root can change, allowlisted options, always nosuid,nodev. Any failure of one config skips that one. Exit 2 reports a refused or vanished config, a conflicting fstab ' +
+      'line, a missing Lustre client or a failed mount.',
+    { name: 'mountStorage', runCommand: [runCommand], timeoutSeconds: 900 },
+    {
+      clusterName: {
+        type: 'String',
+        default: options.clusterName,
+        description: 'The cluster whose storage servers are mounted.',
+        allowedPattern: NAME_PATTERN,
+      },
+      prefix: {
+        type: 'String',
+        default: options.parameterPrefix,
+        description: 'SSM Parameter Store prefix of the records.',
+        allowedPattern: '^(/[A-Za-z0-9_.-]+){1,11}$',
+      },
+      serverName: {
+        type: 'String',
+        default: '',
+        description: 'Mount only this server; empty mounts every server of the cluster.',
+        allowedPattern: '^([A-Za-z0-9_.-]{1,64})?$',
+      },
+      allowedServers: {
+        type: 'String',
+        default: options.allowedServers,
+        description:
+          "Comma-separated IPv4 CIDRs a mount config's server must lie in (e.g. the VPC's); others are refused.",
+        allowedPattern: ALLOWED_SERVERS_PATTERN,
+      },
+      mountRoots: {
+        type: 'String',
+        default: (options.mountRoots ?? DEFAULT_MOUNT_ROOTS).join(','),
+        description:
+          "Comma-separated directories a mount config's mountPoint must be or lie below (never /, a system directory " +
+          'or one below it); others are refused.',
+        allowedPattern: MOUNT_ROOTS_PATTERN,
+      },
+      allowHome: {
+        type: 'String',
+        default: String(options.allowHome ?? false),
+        description: "'true' adds /home to the mount roots (home directories on NFS).",
+        allowedValues: ['true', 'false'],
+      },
+      readAheadKiB: {
+        type: 'String',
+        default: String(options.readAheadKiB ?? DEFAULT_READ_AHEAD_KIB),
+        description:
+          `NFS read-ahead to set on every NFS mount, KiB, 0 to ${MAX_READ_AHEAD_KIB} (at once, and at every later mount by ` +
+          "a udev rule); 0 leaves the kernel's own (128 KiB since Linux 5.4) and removes the rule.",
+        allowedPattern: READ_AHEAD_PATTERN,
+      },
+    },
+  );
+}
+
+/**
+ * Reads lib/scripts/client-mount.sh whole, its parts in place (lib/script-parts.ts): next to this module (lib/*.ts
+ * under ts-node or jest, or a compiled lib/*.js), else relative to a compiled copy one or two levels down
+ * (dist/lib/*.js, dist/*.js).
+ */
+export function loadClientMountScript(baseDir: string = __dirname): string {
+  return readWholeScript(CLIENT_MOUNT_SCRIPT_NAME, baseDir);
+}

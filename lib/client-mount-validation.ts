@@ -1,0 +1,94 @@
+import { Duration, Fn, Token } from 'aws-cdk-lib';
+import { MAX_READ_AHEAD_KIB, mountRootProblem } from './validation';
+
+/**
+ * The checks of a `ClientMount`'s props at synth time, each refusing what the client script or State Manager
+ * would refuse on the nodes: the schedule, the tag key, the allowed servers, the mount roots, the read-ahead.
+ */
+
+/**
+ * An IPv4 CIDR as the client script accepts it in `--allowed-servers`: a canonical dotted quad (no leading
+ * zeros, each number 0-255) and a prefix of 1-32 bits. The document's allowedPattern repeats it.
+ */
+const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+export const CIDR = `${OCTET}(\\.${OCTET}){3}/(3[0-2]|[12][0-9]|[1-9])`;
+
+/** `rate(...)` for a State Manager schedule: whole minutes, at least 30. */
+export function rateExpression(schedule: Duration): string {
+  if (Token.isUnresolved(schedule.toSeconds()))
+    throw new Error('schedule must be a concrete Duration, got a token.');
+  const seconds = schedule.toSeconds();
+  if (seconds % 60 !== 0 || seconds < 30 * 60) {
+    throw new Error(
+      `schedule must be whole minutes, at least 30 (State Manager's shortest rate), got ${schedule.toHumanString()}.`,
+    );
+  }
+  const minutes = seconds / 60;
+  const [value, unit] =
+    minutes % 1440 === 0
+      ? [minutes / 1440, 'day']
+      : minutes % 60 === 0
+        ? [minutes / 60, 'hour']
+        : [minutes, 'minute'];
+  return `rate(${value} ${unit}${value === 1 ? '' : 's'})`;
+}
+
+/**
+ * An EC2 tag key (1-128 characters, not starting with 'aws:') that a State Manager target accepts: its
+ * `tag:<key>` must match `^[\p{L}\p{Z}\p{N}_.:/=\-@]*$` (SSM API, Target.Key), so no '+' and no tab.
+ */
+export function validateTagKey(key: string): void {
+  if (Token.isUnresolved(key))
+    throw new Error('clientTagKey must be a concrete string (the association target), got a token.');
+  if (!/^[\p{L}\p{Z}\p{N}_.:/=@-]{1,128}$/u.test(key) || /^aws:/i.test(key)) {
+    throw new Error(
+      'clientTagKey must be an EC2 tag key that State Manager can target: 1-128 letters, digits, spaces or ' +
+        `_ . : / = @ -, not starting with 'aws:', got ${JSON.stringify(key)}.`,
+    );
+  }
+}
+
+/**
+ * The allowedServers value: the CIDRs comma-joined, each concrete one checked against what the client
+ * script accepts. Tokens (a new VPC's CIDR) pass unchecked, and so does a looked-up VPC's placeholder CIDR
+ * on the synth before the lookup (`1.2.3.4/5`, which has the right form).
+ */
+export function allowedServersParameter(cidrs: string[]): string {
+  if (Token.isUnresolved(cidrs)) return Fn.join(',', cidrs);
+  if (cidrs.length === 0) {
+    throw new Error(
+      "allowedServerCidrs must name at least one IPv4 CIDR (e.g. the VPC's, [vpc.vpcCidrBlock]), got [].",
+    );
+  }
+  const pattern = new RegExp(`^${CIDR}$`);
+  for (const cidr of cidrs) {
+    if (!Token.isUnresolved(cidr) && !pattern.test(cidr)) {
+      throw new Error(
+        'allowedServerCidrs must be IPv4 CIDRs such as 10.0.0.0/16 (no leading zeros, each number 0-255, prefix ' +
+          `/1-/32), got ${JSON.stringify(cidr)}.`,
+      );
+    }
+  }
+  return cidrs.join(',');
+}
+
+/** Each mount root concrete and outside the system directories (the script refuses the others at run time). */
+export function validateMountRoots(roots: string[]): void {
+  if (Token.isUnresolved(roots) || roots.length === 0) {
+    throw new Error(`mountRoots must name at least one concrete directory such as /data, got ${Token.isUnresolved(roots) ? 'a token' : '[]'}.`);
+  }
+  for (const root of roots) {
+    const problem = Token.isUnresolved(root) ? 'a token' : mountRootProblem(root);
+    if (problem) {
+      throw new Error(`mountRoots must be absolute directories outside the system directories, got ${JSON.stringify(root)}: ${problem}.`);
+    }
+  }
+}
+
+/** readAheadKiB: a concrete whole number of KiB, 0 (the kernel's own) to MAX_READ_AHEAD_KIB. */
+export function validateReadAhead(kib: number): void {
+  if (Token.isUnresolved(kib) || typeof kib !== 'number' || !Number.isInteger(kib) || kib < 0 || kib > MAX_READ_AHEAD_KIB) {
+    throw new Error(`readAheadKiB must be a whole number of KiB from 0 (the kernel's own read-ahead) to ${MAX_READ_AHEAD_KIB} ` +
+      `(1 GiB), got ${Token.isUnresolved(kib) ? 'a token' : JSON.stringify(kib)}.`);
+  }
+}

@@ -1,0 +1,240 @@
+"""lib/scripts/client_mount.py, the record checker of client-mount.sh, tested directly (stdlib unittest).
+
+The grammar a mount config must meet (docs/design.md, section 6), the check of the path to a mount point on the node
+(path_problem_on_node, with a stand-in for lstat), and the two commands the script runs (check, walk) as a program.
+test/integration/client-mount.test.ts runs the same checks through the whole script against an SSM emulator.
+Run by test/unit/python-unit.test.ts: python -m unittest discover -s test/python.
+"""
+
+from __future__ import annotations
+
+import ast
+import ipaddress
+import json
+import os
+import stat
+import subprocess
+import sys
+import types
+import unittest
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+SCRIPT = Path(__file__).resolve().parents[2] / 'lib' / 'scripts' / 'client_mount.py'
+
+
+def load() -> types.ModuleType:
+    """client_mount.py as a module, less its last statement: the dispatch on sys.argv that runs it as a program."""
+    tree = ast.parse(SCRIPT.read_text(), str(SCRIPT))
+    last = tree.body[-1]
+    if not (isinstance(last, ast.If) and any(isinstance(n, ast.Attribute) and n.attr == 'argv' for n in ast.walk(last.test))):
+        raise AssertionError(f'{SCRIPT} must end with its dispatch on sys.argv')
+    tree.body.pop()
+    module = types.ModuleType('client_mount')
+    module.__file__ = str(SCRIPT)
+    exec(compile(tree, str(SCRIPT), 'exec'), module.__dict__)  # noqa: S102 - the repository's own file
+    return module
+
+
+cm = load()
+
+ALLOWED = [ipaddress.IPv4Network('10.0.0.0/16')]
+# A mount root that no host running the tests has, so that the walk from / finds it missing (and so no directory on
+# the way that the host's users can write).
+ROOT = '/storage-server-test-root'
+ROOTS = [ROOT, '/scratch']
+EXTRA = ['nosuid', 'nodev']
+OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev'
+FSX = 'fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com'
+
+
+def record(**fields: str) -> dict[str, str]:
+    """A record whose fstab agrees with its fields (unless `fstab` is given), so that only the field under test is wrong."""
+    rec = {'server': '10.0.0.5', 'exportPath': '/export/data', 'mountPoint': ROOT + '/data', 'fsType': 'nfs4', 'options': OPTIONS}
+    rec.update({k: v for k, v in fields.items() if k != 'fstab'})
+    sep = '@tcp:' if rec['fsType'] == 'lustre' else ':'
+    rec['fstab'] = fields.get('fstab', f"{rec['server']}{sep}{rec['exportPath']} {rec['mountPoint']} {rec['fsType']} {rec['options']} 0 0")
+    return rec
+
+
+def problem(rec: Any) -> str | None:
+    why: str | None = cm.problem(rec, ALLOWED, ROOTS, EXTRA)
+    return why
+
+
+class Grammar(unittest.TestCase):
+    def test_a_good_nfs_record_is_accepted(self) -> None:
+        self.assertIsNone(problem(record()))
+        self.assertIsNone(problem(record(options='nconnect=16,nfsvers=4.2,lookupcache=pos,nosuid,ro')))
+        self.assertIsNone(problem(record(mountPoint=ROOT)))
+
+    def test_refused_records_name_the_reason(self) -> None:
+        q = json.dumps
+        outside = 'is not a mount root or below one; the mount roots are ' + ' '.join(ROOTS)
+        chars = 'has an empty segment or a character other than A-Z a-z 0-9 . _ -'
+        tab = ROOT + '/da\tta'
+        forged = '10.0.0.5:/export/data /etc nfs4 suid 0 0'
+        cases: list[tuple[str, Any, str]] = [
+            ('not an object', ['10.0.0.5'], 'is not a JSON object'),
+            ('a field missing', {k: v for k, v in record().items() if k != 'options'}, 'lacks string field(s) options'),
+            ('a field not a string', {**record(), 'server': 5}, 'lacks string field(s) server'),
+            ('an unknown fsType', record(fsType='nfs4;reboot'), 'fsType "nfs4;reboot" is not "nfs4" (or "lustre")'),
+            ('the option suid', record(options=OPTIONS + ',suid'), 'options: "suid" is not an allowed mount option'),
+            ('the option dev', record(options='dev,' + OPTIONS), 'options: "dev" is not an allowed mount option'),
+            ('the option exec', record(options=OPTIONS + ',exec'), 'options: "exec" is not an allowed mount option'),
+            ('defaults', record(options='defaults'), 'options: "defaults" is not an allowed mount option'),
+            ('a value option without a value', record(options='rsize,hard'), 'options: "rsize" needs a value'),
+            ('NFSv3', record(options='nfsvers=3,hard'), 'options: "nfsvers=3" has a value out of range'),
+            ('rsize out of range', record(options='rsize=99999999'), 'options: "rsize=99999999" has a value out of range'),
+            ('a leading zero', record(options='nconnect=08'), 'options: "nconnect=08" has a value out of range'),
+            ('hard and soft', record(options='hard,soft'), 'options: "hard" and "soft" contradict each other'),
+            ('an option twice', record(options='hard,timeo=600,timeo=1'), 'options: "timeo" is given twice'),
+            ('an empty option', record(options='hard,,_netdev'), 'options: "" is not an allowed mount option'),
+            ('no options', record(options=''), 'options "" is empty or longer than 1024 characters'),
+            ('a server outside', record(server='10.1.0.5'), 'server 10.1.0.5 is outside the allowed servers 10.0.0.0/16'),
+            ('leading zeros', record(server='10.0.0.05'), 'server "10.0.0.05" is not an IPv4 address in canonical dotted-quad form'),
+            ('0.0.0.0', record(server='0.0.0.0'), 'server "0.0.0.0" is not a host address'),  # noqa: S104 - refused, not bound
+            ('a DNS name', record(server='nfs.example.com'), 'server "nfs.example.com" is not an IPv4 address'),
+            ('a newline in server', record(server='10.0.0.5\n'), 'server "10.0.0.5\\n" is not an IPv4 address'),
+            ('an FSx name as nfs4', record(server=FSX), f'server {q(FSX)} is an FSx for Lustre DNS name, which needs fsType "lustre"'),
+            ('a relative mountPoint', record(mountPoint='data'), 'mountPoint "data" is not an absolute path'),
+            ('the mountPoint /', record(mountPoint='/'), 'mountPoint "/" is the root directory'),
+            ('/etc/cron.d', record(mountPoint='/etc/cron.d'), 'mountPoint "/etc/cron.d" ' + outside),
+            ('/home without the allowance', record(mountPoint='/home/x'), 'mountPoint "/home/x" ' + outside + ' (/home only with --allow-home)'),
+            ('a name that only starts like a root', record(mountPoint='/scratchpad'), 'mountPoint "/scratchpad" ' + outside),
+            ('a ".." segment', record(mountPoint=ROOT + '/../etc'), f'mountPoint {q(ROOT + "/../etc")} has a "." or ".." segment'),
+            ('a trailing slash', record(mountPoint=ROOT + '/'), f'mountPoint {q(ROOT + "/")} {chars}'),
+            ('a quote in exportPath', record(exportPath="/export/da'ta"), f'exportPath "/export/da\'ta" {chars}'),
+            ('a tab in mountPoint', record(mountPoint=tab), f'mountPoint {q(tab)} {chars}'),
+            ('a long path', record(exportPath='/' + 'a' * 255), 'exportPath "/' + 'a' * 255 + '" is longer than 255 characters'),
+            ('an fstab of its own', record(fstab=forged), f'fstab {q(forged)} disagrees with its fields (expected '),
+        ]
+        for what, rec, why in cases:
+            with self.subTest(what):
+                self.assertTrue((problem(rec) or '').startswith(why), f'{problem(rec)!r} does not start with {why!r}')
+
+    def test_a_lustre_record_needs_an_fsx_name_resolving_inside_the_allowance(self) -> None:
+        lustre = {'server': FSX, 'exportPath': '/abcdefgh', 'fsType': 'lustre', 'options': 'relatime,flock,_netdev'}
+        for what, addresses, fields, why in [
+            ('inside', ['10.0.1.5'], {}, None),
+            ('outside', ['10.0.1.5', '203.0.113.9'], {}, f'server {FSX} resolves to 203.0.113.9, outside the allowed servers 10.0.0.0/16'),
+            ('unresolved', [], {}, f'server {FSX} does not resolve to an IPv4 address on this node (getent ahostsv4)'),
+            ('an IP address', ['10.0.1.5'], {'server': '10.0.0.5'}, 'server "10.0.0.5" of a lustre record is not an FSx for Lustre DNS name'),
+            ('an export path', ['10.0.1.5'], {'exportPath': '/export/data'}, 'exportPath "/export/data" of a lustre record is not "/"'),
+            ('an nfs option', ['10.0.1.5'], {'options': 'hard'}, 'options: "hard" is not an allowed mount option'),
+        ]:
+            with self.subTest(what), mock.patch.object(cm, 'resolve', return_value=addresses):
+                got = problem(record(**{**lustre, **fields}))
+                self.assertEqual(got if why is None else (got or '')[: len(why)], why)
+
+    def test_the_line_written_is_rebuilt_from_the_fields_with_the_forced_options(self) -> None:
+        self.assertEqual(cm.forced('nosuid,hard,nodev,_netdev', EXTRA), 'hard,_netdev,nosuid,nodev')
+        rec = record(server=FSX, exportPath='/abcdefgh', fsType='lustre', options='flock')
+        self.assertEqual(cm.fstab_line(rec, 'flock,nosuid'), f'{FSX}@tcp:/abcdefgh {ROOT}/data lustre flock,nosuid 0 0')
+
+    def test_an_error_while_checking_is_one_line(self) -> None:
+        self.assertEqual(cm.why_failed(RecursionError()), 'is nested too deeply to check (RecursionError)')
+        self.assertTrue(cm.why_failed(json.JSONDecodeError('Expecting value', 'x', 0)).startswith('is not JSON (Expecting value'))
+        self.assertEqual(cm.why_failed(OSError(5, 'Input/output error', '/x\n')),
+                         "could not be checked (OSError: [Errno 5] Input/output error: '/x\\\\n')")
+
+
+def lstat_of(tree: dict[str, tuple[int, int]]) -> Any:
+    """A stand-in for os.lstat over `tree`: path -> (st_mode, st_uid); any other path is missing."""
+    def lstat(p: str) -> os.stat_result:
+        if p not in tree:
+            raise FileNotFoundError(p)
+        mode, uid = tree[p]
+        return os.stat_result((mode, 0, 0, 0, uid, 0, 0, 0, 0, 0))
+    return lstat
+
+
+DIR = stat.S_IFDIR | 0o755
+
+
+class PathOnNode(unittest.TestCase):
+    def walk(self, mp: str, tree: dict[str, tuple[int, int]], euid: int = 0) -> tuple[str | None, list[str]]:
+        with mock.patch.object(cm.os, 'lstat', lstat_of(tree)), mock.patch.object(cm.os, 'geteuid', return_value=euid):
+            why, missing = cm.path_problem_on_node(mp)
+        return why, missing
+
+    def test_missing_directories_are_listed_top_down(self) -> None:
+        self.assertEqual(self.walk('/data/a/b', {'/': (DIR, 0), '/data': (DIR, 0)}), (None, ['/data/a', '/data/a/b']))
+        self.assertEqual(self.walk('/data', {'/': (DIR, 0), '/data': (DIR, 0)}), (None, []))
+
+    def test_the_mount_point_itself_may_belong_to_anyone(self) -> None:
+        self.assertEqual(self.walk('/data', {'/': (DIR, 0), '/data': (stat.S_IFDIR | 0o777, 1000)}), (None, []))
+
+    def test_the_user_running_it_is_trusted_as_root_is(self) -> None:
+        self.assertEqual(self.walk('/data/x', {'/': (DIR, 0), '/data': (DIR, 1000)}, euid=1000), (None, ['/data/x']))
+
+    def test_a_path_another_user_could_change_is_refused(self) -> None:
+        redirect = '; a user who can write a directory on the way could redirect the mount'
+        for what, tree, why in [
+            ('a link on the way', {'/data': (stat.S_IFLNK | 0o777, 0)}, 'mountPoint "/data/x": "/data" is a symbolic link on this node'),
+            ('the mount point a link', {'/data': (DIR, 0), '/data/x': (stat.S_IFLNK | 0o777, 0)},
+             'mountPoint "/data/x": it is a symbolic link on this node'),
+            ('a file on the way', {'/data': (stat.S_IFREG | 0o644, 0)}, 'mountPoint "/data/x": "/data" is not a directory on this node'),
+            ('a user owns one', {'/data': (DIR, 1000)},
+             'mountPoint "/data/x": "/data" is owned by uid 1000, not root; a user who owns a directory on the way could redirect the mount'),
+            ('group-writable', {'/data': (stat.S_IFDIR | 0o775, 0)}, 'mountPoint "/data/x": "/data" is writable by its group (mode 0775)' + redirect),
+            ('others-writable', {'/data': (stat.S_IFDIR | 0o757, 0)}, 'mountPoint "/data/x": "/data" is writable by others (mode 0757)' + redirect),
+            ('sticky, as /tmp', {'/data': (stat.S_IFDIR | 0o1777, 0)},
+             'mountPoint "/data/x": "/data" is writable by group and others (mode 1777)' + redirect),
+        ]:
+            with self.subTest(what):
+                self.assertEqual(self.walk('/data/x', {'/': (DIR, 0), **tree}), (why, []))
+
+
+def run(*args: str, stdin: str = '') -> subprocess.CompletedProcess[str]:
+    """client_mount.py as the script runs it (python3 -c, here from its file: the same argv)."""
+    return subprocess.run([sys.executable, str(SCRIPT), *args], input=stdin, capture_output=True, text=True, check=False, timeout=60)  # noqa: S603
+
+
+class Program(unittest.TestCase):
+    PATH = '/storage-server/hpc1/storage/'
+
+    def check(self, parameters: list[dict[str, str]], only: str = '') -> list[list[str]]:
+        r = run('check', self.PATH, only, '10.0.0.0/16', ','.join(ROOTS), ','.join(EXTRA), stdin=json.dumps({'Parameters': parameters}))
+        self.assertEqual((r.returncode, r.stderr), (0, ''))
+        return [line.split('\t') for line in r.stdout.splitlines()]
+
+    def parameter(self, server: str, value: Any) -> dict[str, str]:
+        return {'Name': f'{self.PATH}{server}/mount', 'Value': value if isinstance(value, str) else json.dumps(value)}
+
+    def test_check_prints_one_line_per_record_sorted_by_server(self) -> None:
+        lines = self.check([
+            self.parameter('b', record(options='hard,\tsoft')),
+            self.parameter('a', record()),
+            self.parameter('c', '{"server": '),
+            self.parameter('d', '[' * 5000 + ']' * 5000),
+            {'Name': f'{self.PATH}e/other', 'Value': '{}'},
+            {'Name': '/storage-server/hpc2/storage/f/mount', 'Value': '{}'},
+        ])
+        name = f'{self.PATH}a/mount'
+        line = f'10.0.0.5:/export/data {ROOT}/data nfs4 {OPTIONS},nosuid,nodev 0 0'
+        self.assertEqual(lines[0], ['ok', 'a', name, '10.0.0.5:/export/data', ROOT + '/data', line])
+        self.assertEqual(lines[1], ['bad', 'b', f'{self.PATH}b/mount', 'options: "\\tsoft" is not an allowed mount option'])
+        self.assertEqual(lines[2][:3], ['bad', 'c', f'{self.PATH}c/mount'])
+        self.assertTrue(lines[2][3].startswith('is not JSON ('))
+        self.assertEqual(lines[3], ['bad', 'd', f'{self.PATH}d/mount', 'is nested too deeply to check (RecursionError)'])
+        self.assertEqual(len(lines), 4)
+
+    def test_check_gives_a_mount_point_to_the_first_server_only(self) -> None:
+        lines = self.check([self.parameter('a', record()), self.parameter('b', record(server='10.0.0.6'))])
+        self.assertEqual([line[:2] for line in lines], [['ok', 'a'], ['bad', 'b']])
+        self.assertEqual(lines[1][3], f'mountPoint {ROOT}/data is already used by server a')
+
+    def test_check_with_a_server_reads_that_one_only(self) -> None:
+        lines = self.check([self.parameter('a', record()), self.parameter('b', record(mountPoint=ROOT + '/b'))], only='b')
+        self.assertEqual([line[:2] for line in lines], [['ok', 'b']])
+
+    def test_walk_prints_the_directories_to_make_or_exits_3(self) -> None:
+        self.assertEqual((run('walk', ROOT + '/a').returncode, run('walk', ROOT + '/a').stdout), (0, f'{ROOT}\n{ROOT}/a\n'))
+        refused = run('walk', '/proc/self/x')  # /proc/self is a symbolic link on every Linux
+        self.assertEqual((refused.returncode, refused.stdout), (3, 'mountPoint "/proc/self/x": "/proc/self" is a symbolic link on this node\n'))
+
+
+if __name__ == '__main__':
+    unittest.main()
