@@ -44,6 +44,14 @@ export function wholeScript(name: string, script: string, read: (part: string) =
   return whole;
 }
 
+/** The files a script reads from beside itself (its part lines), in the order it reads them. */
+export function partsOf(script: string): string[] {
+  return script.split('\n').flatMap((line) => {
+    const part = SOURCE_LINE.exec(line)?.[1] ?? PROGRAM_LINE.exec(line)?.[2];
+    return part === undefined ? [] : [part];
+  });
+}
+
 /** A part's text: what follows its opening comment and the blank line that ends it, less its last newline. */
 function partText(part: string, text: string): string {
   const lines = text.split('\n');

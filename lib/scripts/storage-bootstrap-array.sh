@@ -1,8 +1,8 @@
 # shellcheck shell=bash disable=SC2034 # CREATED: read by the other parts
 # storage-bootstrap, the striped array: what each disk holds, the volume group made on blank disks or ours
 # activated (adopted when restored from snapshots), the striped logical volume; anything foreign refused.
-# A part of storage-bootstrap: lib/bootstrap-script.ts puts its code (what follows this header, which ends at the
-# first empty line) in place of the `#include` line of lib/scripts/storage-bootstrap.sh that names it.
+# Part of storage-bootstrap.sh, which reads it from beside itself; the server gets its text, less this opening
+# comment, in place of the line that reads it (lib/script-parts.ts).
 
 # Prints "blank", "ours <VG uuid> <server identity>" (a PV of a volume group this script made, on this server
 # or the server whose snapshots these disks were restored from), or what else the disk holds.

@@ -2,8 +2,8 @@
 # storage-bootstrap, the data disks: each found by its identity (EBS volume id or attachment name, instance-store
 # model or mapping name), the EBS volumes and the stable interface attached to this instance on EC2, and the wait
 # until every disk is there at its size.
-# A part of storage-bootstrap: lib/bootstrap-script.ts puts its code (what follows this header, which ends at the
-# first empty line) in place of the `#include` line of lib/scripts/storage-bootstrap.sh that names it.
+# Part of storage-bootstrap.sh, which reads it from beside itself; the server gets its text, less this opening
+# comment, in place of the line that reads it (lib/script-parts.ts).
 
 # Prints /dev/<disk> for each NVMe disk whose sysfs attribute $1 (serial, model) equals $2.
 nvme_with() {

@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # storage-bootstrap, the file system: XFS aligned to the stripe (only on a volume this run made), its fstab line
 # and mount, and its online growth when the disks grew.
-# A part of storage-bootstrap: lib/bootstrap-script.ts puts its code (what follows this header, which ends at the
-# first empty line) in place of the `#include` line of lib/scripts/storage-bootstrap.sh that names it.
+# Part of storage-bootstrap.sh, which reads it from beside itself; the server gets its text, less this opening
+# comment, in place of the line that reads it (lib/script-parts.ts).
 
 # XFS aligned to the stripe, made only on an LV this run created; an existing LV is never formatted.
 ensure_filesystem() {

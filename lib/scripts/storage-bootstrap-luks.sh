@@ -1,8 +1,8 @@
 # shellcheck shell=bash disable=SC2034 # FS_DEV: read by the other parts
 # storage-bootstrap, the encryption of the array (STORAGE_ENCRYPTION=luks2): the LUKS2 header and its key on the
 # root volume made with a fresh array, opened at every run; the keys of arrays that are gone removed.
-# A part of storage-bootstrap: lib/bootstrap-script.ts puts its code (what follows this header, which ends at the
-# first empty line) in place of the `#include` line of lib/scripts/storage-bootstrap.sh that names it.
+# Part of storage-bootstrap.sh, which reads it from beside itself; the server gets its text, less this opening
+# comment, in place of the line that reads it (lib/script-parts.ts).
 
 # The keys of arrays that no longer exist: all the data disks are blank, so whatever a key opened is gone.
 retire_keys() {

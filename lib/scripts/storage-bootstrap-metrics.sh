@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # storage-bootstrap, the server's own metrics: the storage-metrics timer and the CloudWatch agent, when metrics are on.
-# A part of storage-bootstrap: lib/bootstrap-script.ts puts its code (what follows this header, which ends at the
-# first empty line) in place of the `#include` line of lib/scripts/storage-bootstrap.sh that names it.
+# Part of storage-bootstrap.sh, which reads it from beside itself; the server gets its text, less this opening
+# comment, in place of the line that reads it (lib/script-parts.ts).
 
 # The server's own metrics (lib/server-metrics.ts), when the settings name the cluster and server: storage-metrics
 # every minute (heartbeat, file system, nfsd counters to the CloudWatch agent's StatsD listener), and the agent

@@ -1,8 +1,8 @@
 # shellcheck shell=bash disable=SC2153 # THREADS: set by the settings part
 # storage-bootstrap, the NFS export: the server scope and state directories, the systemd drop-ins, nfs.conf and the
 # exports file applied live, and the check that the export is live for every client CIDR.
-# A part of storage-bootstrap: lib/bootstrap-script.ts puts its code (what follows this header, which ends at the
-# first empty line) in place of the `#include` line of lib/scripts/storage-bootstrap.sh that names it.
+# Part of storage-bootstrap.sh, which reads it from beside itself; the server gets its text, less this opening
+# comment, in place of the line that reads it (lib/script-parts.ts).
 
 # The directory at the top of the data file system that holds the NFS server's own state (.storage-server,
 # root's only). Clients see its name and nothing in it (0700, root squashed). Anything there this script did

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # storage-bootstrap, its packages: the NFS server, LVM, XFS and LUKS tools, installed only when one is missing.
-# A part of storage-bootstrap: lib/bootstrap-script.ts puts its code (what follows this header, which ends at the
-# first empty line) in place of the `#include` line of lib/scripts/storage-bootstrap.sh that names it.
+# Part of storage-bootstrap.sh, which reads it from beside itself; the server gets its text, less this opening
+# comment, in place of the line that reads it (lib/script-parts.ts).
 
 # Installs the server packages only when a tool is missing (the image may carry them, offline).
 ensure_packages() {

@@ -2,8 +2,8 @@
 # storage-bootstrap, its settings: /etc/storage-server/bootstrap.env parsed (never sourced) and every value checked,
 # then what the other parts derive from them: the identity tag of the volume group, the NFSv4 server scope, where
 # nfsd keeps its state, the nfsd thread count.
-# A part of storage-bootstrap: lib/bootstrap-script.ts puts its code (what follows this header, which ends at the
-# first empty line) in place of the `#include` line of lib/scripts/storage-bootstrap.sh that names it.
+# Part of storage-bootstrap.sh, which reads it from beside itself; the server gets its text, less this opening
+# comment, in place of the line that reads it (lib/script-parts.ts).
 
 # The settings file is parsed, never sourced: only the known keys, each one KEY='value' line, every value
 # validated below. Nothing in it can run as root.

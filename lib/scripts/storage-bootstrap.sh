@@ -40,21 +40,21 @@ die() {
 trap 'die "unexpected failure at line $LINENO: $BASH_COMMAND"' ERR
 need() { [[ $1 =~ $2 ]] || die "setting $3 '$1' is invalid in $ENV_FILE"; }
 
-#include storage-bootstrap-settings.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/storage-bootstrap-settings.sh"
 
-#include storage-bootstrap-packages.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/storage-bootstrap-packages.sh"
 
-#include storage-bootstrap-disks.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/storage-bootstrap-disks.sh"
 
-#include storage-bootstrap-array.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/storage-bootstrap-array.sh"
 
-#include storage-bootstrap-luks.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/storage-bootstrap-luks.sh"
 
-#include storage-bootstrap-filesystem.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/storage-bootstrap-filesystem.sh"
 
-#include storage-bootstrap-nfs.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/storage-bootstrap-nfs.sh"
 
-#include storage-bootstrap-metrics.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/storage-bootstrap-metrics.sh"
 
 # One run at a time: the boot's unit and an apply may overlap.
 exec 8>/run/storage-bootstrap.lock

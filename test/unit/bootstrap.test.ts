@@ -16,7 +16,7 @@ import {
   renderBootstrapUnit,
   renderLoaderUserData,
 } from '../../lib/bootstrap';
-import { includedParts, joinParts } from '../../lib/bootstrap-script';
+import { partsOf, wholeScript } from '../../lib/script-parts';
 import { bootstrapScriptFile } from '../support/apply';
 import { venvBin } from '../support/venv';
 
@@ -231,29 +231,20 @@ describe('renderBootstrapEnv', () => {
 });
 
 describe('bootstrapScript', () => {
-  test('is lib/scripts/storage-bootstrap.sh with the code of each part it includes in place of its #include line', () => {
+  test('is lib/scripts/storage-bootstrap.sh with the code of each part it reads in place of the line that reads it', () => {
     const entry = fs.readFileSync(path.join(SCRIPTS_DIR, 'storage-bootstrap.sh'), 'utf8');
     const code = (part: string): string =>
       fs.readFileSync(path.join(SCRIPTS_DIR, part), 'utf8').split('\n\n').slice(1).join('\n\n').replace(/\n$/, '');
-    expect(bootstrapScript()).toBe(entry.replace(/^#include (\S+)$/gm, (_line, part: string) => code(part)));
-    expect(bootstrapScript()).not.toMatch(/^#include /m);
+    const sourced = /^\. "\$\(dirname -- "\$\{BASH_SOURCE\[0\]\}"\)\/(\S+)"$/gm;
+    expect(bootstrapScript()).toBe(entry.replace(sourced, (_line, part: string) => code(part)));
+    expect(partsOf(bootstrapScript())).toEqual([]);
+    expect(bootstrapScript()).toBe(wholeScript('storage-bootstrap.sh', entry, (part) => fs.readFileSync(path.join(SCRIPTS_DIR, part), 'utf8')));
   });
 
-  test('includes every part, once: a part it does not include would be neither delivered nor checked as delivered', () => {
+  test('reads every part, once: a part it does not read would be neither delivered nor checked as delivered', () => {
     const entry = fs.readFileSync(path.join(SCRIPTS_DIR, 'storage-bootstrap.sh'), 'utf8');
-    expect([...includedParts(entry)].sort()).toEqual(BOOTSTRAP_PARTS);
+    expect([...partsOf(entry)].sort()).toEqual(BOOTSTRAP_PARTS);
     expect(BOOTSTRAP_PARTS.length).toBeGreaterThan(1);
-  });
-
-  test('a part opens with a header of comments that stays out of the script, and includes no part itself', () => {
-    const parts: Record<string, string> = {
-      'good.sh': '# shellcheck shell=bash\n# the header\n\nfoo() { :; }\n',
-      'no-header.sh': 'foo() { :; }\n\nbar\n',
-      'nested.sh': '# header\n\n#include good.sh\n',
-    };
-    expect(joinParts('#!/bin/bash\n#include good.sh\nfoo\n', (f) => parts[f])).toBe('#!/bin/bash\nfoo() { :; }\nfoo\n');
-    expect(() => joinParts('#include no-header.sh\n', (f) => parts[f])).toThrow(/no-header.sh must open with a header/);
-    expect(() => joinParts('#include nested.sh\n', (f) => parts[f])).toThrow(/nested.sh is a part of storage-bootstrap.sh/);
   });
 
   // The module finds the script beside itself (lib/scripts) or, compiled into dist/lib, in the source tree.
@@ -266,7 +257,7 @@ describe('bootstrapScript', () => {
     fs.mkdirSync(path.join(root, moduleDir), { recursive: true });
     fs.mkdirSync(path.join(root, scriptsDir), { recursive: true });
     const modules = fs.readdirSync(path.join(__dirname, '..', '..', 'lib')).filter((f) => /^bootstrap(-.+)?\.ts$/.test(f));
-    for (const module of [...modules.map((f) => f.replace(/\.ts$/, '')), 'script-file']) {
+    for (const module of [...modules.map((f) => f.replace(/\.ts$/, '')), 'script-file', 'script-parts']) {
       const js = ts.transpileModule(
         fs.readFileSync(path.join(__dirname, '..', '..', 'lib', `${module}.ts`), 'utf8'),
         { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } },
