@@ -10,19 +10,19 @@
  * output, never parsed, so CloudFormation substitutes the real volume ids.
  *
  * This module is the entry the construct and the tests import; each concept lives in a module of its own:
- * - lib/bootstrap-config.ts: the configuration's types (BootstrapConfig), and lib/bootstrap-validation.ts its checks;
- * - lib/bootstrap-paths.ts: where everything lives on the server;
- * - lib/bootstrap-env.ts: the settings file;
- * - lib/bootstrap-script.ts: the script, its parts joined, and its compact form;
- * - lib/bootstrap-unit.ts: the systemd unit and the time bounds;
- * - lib/bootstrap-apply.ts: the apply command and document;
- * - lib/bootstrap-loader.ts: the constant user data.
+ * - lib/bootstrap/config.ts: the configuration's types (BootstrapConfig), and lib/bootstrap/validation.ts its checks;
+ * - lib/bootstrap/paths.ts: where everything lives on the server;
+ * - lib/bootstrap/env.ts: the settings file;
+ * - lib/bootstrap/script.ts: the script, its parts in place, and its compact form;
+ * - lib/bootstrap/unit.ts: the systemd unit and the time bounds;
+ * - lib/bootstrap/apply.ts: the apply command and document;
+ * - lib/bootstrap/loader.ts: the constant user data.
  */
-export type { BootstrapConfig, BootstrapEncryption, BootstrapMetrics, EbsVolumeRef } from './bootstrap-config';
-export { SUPPORTED_NFS_VERSIONS } from './bootstrap-config';
-export { BOOTSTRAP_PATHS } from './bootstrap-paths';
-export { renderBootstrapEnv } from './bootstrap-env';
-export { bootstrapScript, compactScript } from './bootstrap-script';
-export { applyTimeoutSeconds, renderBootstrapUnit } from './bootstrap-unit';
-export { renderApplyCommand, renderApplyDocument } from './bootstrap-apply';
-export { renderLoaderUserData } from './bootstrap-loader';
+export type { BootstrapConfig, BootstrapEncryption, BootstrapMetrics, EbsVolumeRef } from './bootstrap/config';
+export { SUPPORTED_NFS_VERSIONS } from './bootstrap/config';
+export { BOOTSTRAP_PATHS } from './bootstrap/paths';
+export { renderBootstrapEnv } from './bootstrap/env';
+export { bootstrapScript, compactScript } from './bootstrap/script';
+export { applyTimeoutSeconds, renderBootstrapUnit } from './bootstrap/unit';
+export { renderApplyCommand, renderApplyDocument } from './bootstrap/apply';
+export { renderLoaderUserData } from './bootstrap/loader';

@@ -254,10 +254,10 @@ describe('bootstrapScript', () => {
   ])('is found from a compiled %s', (_name, moduleDir, scriptsDir) => {
     // GIVEN a compiled copy of the module in a fresh tree
     const root = tmpDir();
-    fs.mkdirSync(path.join(root, moduleDir), { recursive: true });
+    fs.mkdirSync(path.join(root, moduleDir, 'bootstrap'), { recursive: true });
     fs.mkdirSync(path.join(root, scriptsDir), { recursive: true });
-    const modules = fs.readdirSync(path.join(__dirname, '..', '..', 'lib')).filter((f) => /^bootstrap(-.+)?\.ts$/.test(f));
-    for (const module of [...modules.map((f) => f.replace(/\.ts$/, '')), 'script-file', 'script-parts']) {
+    const modules = fs.readdirSync(path.join(__dirname, '..', '..', 'lib', 'bootstrap')).map((f) => `bootstrap/${f.replace(/\.ts$/, '')}`);
+    for (const module of [...modules, 'bootstrap', 'script-file', 'script-parts']) {
       const js = ts.transpileModule(
         fs.readFileSync(path.join(__dirname, '..', '..', 'lib', `${module}.ts`), 'utf8'),
         { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } },
@@ -627,7 +627,7 @@ describe('renderLoaderUserData', () => {
 });
 
 // Each part of the bootstrap is checked alone too (its header's directive names what other parts set or read); the
-// entry, storage-bootstrap.sh, is checked as the server gets it: whole, its parts joined.
+// entry, storage-bootstrap.sh, is checked as the server gets it: whole, its parts in place.
 test.each(fs.readdirSync(SCRIPTS_DIR).filter((f) => f.endsWith('.sh')))(
   'shellcheck gate: lib/scripts/%s is clean',
   (file) => {

@@ -1,7 +1,7 @@
 /**
  * What the storage server's bootstrap is told: the settings it builds and exports from (the data disks, the export,
  * NFS, the array's stripe, the server's identity, encryption and metrics), as the construct hands them to the
- * renderers of lib/bootstrap.ts. Types only, and the values they may take; lib/bootstrap-validation.ts checks a
+ * renderers of lib/bootstrap.ts. Types only, and the values they may take; lib/bootstrap/validation.ts checks a
  * configuration against them.
  */
 /** An EBS data volume as the bootstrap finds it: by volume id (Nitro NVMe serial) or attachment name (Xen). */

@@ -4,7 +4,7 @@
  * of on the server. A value that is an unresolved CDK token string passes the pattern checks (CloudFormation
  * substitutes it later); the script checks the real value again when it reads its settings.
  */
-import { BootstrapConfig, SUPPORTED_NFS_VERSIONS } from './bootstrap-config';
+import { BootstrapConfig, SUPPORTED_NFS_VERSIONS } from './config';
 
 /** A device mapping name, e.g. `/dev/sdf` (`/dev/xvdf` on Xen). */
 const DEVICE_NAME = /^\/dev\/(sd|xvd)[a-z]{1,2}$/;

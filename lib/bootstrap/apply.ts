@@ -2,15 +2,15 @@
  * The server's apply document: the SSM Command document its State Manager association runs, whose one shell step
  * installs the bootstrap (with storage-attach and storage-metrics beside it), its settings and its unit, runs it
  * through systemd and reports how it went. Everything the server is configured with travels here, none of it in
- * user data (lib/bootstrap-loader.ts).
+ * user data (lib/bootstrap/loader.ts).
  */
 import * as path from 'path';
-import { BootstrapConfig } from './bootstrap-config';
-import { renderBootstrapEnv } from './bootstrap-env';
-import { BOOTSTRAP_PATHS } from './bootstrap-paths';
-import { bootstrapScript, compactScript } from './bootstrap-script';
-import { renderBootstrapUnit, applyTimeoutSeconds, unitTimeoutSeconds } from './bootstrap-unit';
-import { heredocBody, linuxShellDocument, readScript } from './script-file';
+import { BootstrapConfig } from './config';
+import { renderBootstrapEnv } from './env';
+import { BOOTSTRAP_PATHS } from './paths';
+import { bootstrapScript, compactScript } from './script';
+import { renderBootstrapUnit, applyTimeoutSeconds, unitTimeoutSeconds } from './unit';
+import { heredocBody, linuxShellDocument, readScript } from '../script-file';
 
 const ATTACH_FILE = 'storage-attach.sh';
 const METRICS_FILE = 'storage-metrics.sh';

@@ -2,9 +2,9 @@
  * The bootstrap's settings file (/etc/storage-server/bootstrap.env) rendered from a checked configuration: the one
  * way settings reach the server's script, through the apply document.
  */
-import { BootstrapConfig } from './bootstrap-config';
-import { BOOTSTRAP_PATHS } from './bootstrap-paths';
-import { validateBootstrapConfig } from './bootstrap-validation';
+import { BootstrapConfig } from './config';
+import { BOOTSTRAP_PATHS } from './paths';
+import { validateBootstrapConfig } from './validation';
 
 /**
  * The settings file the script reads (/etc/storage-server/bootstrap.env): `KEY='value'` lines with every value

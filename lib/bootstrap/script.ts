@@ -7,7 +7,7 @@
  * storage-bootstrap.sh, holds what every part uses and the order of the run, and reads each part from beside
  * itself; lib/script-parts.ts puts the parts in place (as for the client's script), so the server gets one file.
  */
-import { readWholeScript } from './script-parts';
+import { readWholeScript } from '../script-parts';
 
 const SCRIPT_FILE = 'storage-bootstrap.sh';
 

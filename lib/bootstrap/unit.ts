@@ -2,8 +2,8 @@
  * The systemd unit that runs the storage server's bootstrap at every boot, and the time bounds that follow from
  * it: the unit's own, and that of one apply (which may first wait for a boot's run).
  */
-import { BootstrapConfig } from './bootstrap-config';
-import { BOOTSTRAP_PATHS } from './bootstrap-paths';
+import { BootstrapConfig } from './config';
+import { BOOTSTRAP_PATHS } from './paths';
 
 /** The systemd unit that runs the bootstrap at every boot. */
 export function renderBootstrapUnit(config: BootstrapConfig): string {
