@@ -150,7 +150,7 @@ function oneOf<T extends string>(
   throw new UsageError(`${name} must be one of ${list(allowed)}; got '${value}'${guess === undefined ? '' : ` (did you mean ${guess}?)`}`);
 }
 
-/** The app's dataVolumeCount rule (lib/context.ts): 1, 2 or 3, at most 16 TiB each. */
+/** The app's dataVolumeCount rule (lib/context/sizing.ts): 1, 2 or 3, at most 16 TiB each. */
 function volumeCount(name: string, value: string): number {
   if (!/^[1-3]$/.test(value)) {
     throw new UsageError(`${name} must be a whole number of EBS data volumes from 1 to 3 (at most 16 TiB each, 48 TiB in all); got '${value}'`);

@@ -17,7 +17,7 @@ export const MAX_OPTIONS_LENGTH = 1024;
 const INSTANCE_ID = /^i-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 const NETWORK_INTERFACE_ID = /^eni-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 const FILE_SYSTEM_ID = /^fs-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
-/** An FSx for Lustre DNS name, as the client mount script accepts it (lib/scripts/client-mount.sh, FSX_DNS). */
+/** An FSx for Lustre DNS name, as the client mount script accepts it (lib/scripts/client_mount.py, FSX_DNS). */
 export const FSX_DNS_NAME = /^fs-[0-9a-f]{8,17}\.fsx\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/;
 /** A Lustre mount name: FSx gives 8 lower-case letters and digits (`fsx` on SCRATCH_1). */
 export const LUSTRE_MOUNT_NAME = /^[a-z0-9]{3,8}$/;
