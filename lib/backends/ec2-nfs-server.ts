@@ -13,32 +13,14 @@ import { SERVER_METRIC_NAMESPACE, renderAgentConfig } from '../server-metrics';
 import { ServerSettings } from '../server-settings';
 import { UpdateGuard } from '../update-guard';
 import type { MonitoredStorage } from '../monitoring';
-import type { RegistrationTarget, StorageBackend } from './backend';
+import { type RegistrationTarget, SERVER_ID_TAG, type StorageBackend } from './backend';
 import { SnapshotPolicy } from '../snapshot-policy';
 import { dataVolumeLayout, dataVolumeType } from './data-volumes';
 import { InstanceStoreSpec, OVERRIDE_INSTANCE_STORE_TYPES, StoragePlan, instanceTypeSpec, instanceTypesFor, knownInstanceType } from '../sizing';
 import { warnAboutTypeTier } from '../plan-warnings';
-import type { StorageServerProps } from '../storage-server';
+import type { Ec2NfsServerProps, Ec2NfsServerRequest } from './ec2-nfs-server-props';
 
-/** What the facade ({@link StorageServer}) has settled before it builds the EC2 NFS server. */
-export interface Ec2NfsServerProps {
-  /** The facade's props, validated. */
-  readonly server: StorageServerProps;
-  /** The plan: an EBS or instance-store backend. */
-  readonly plan: StoragePlan;
-  /** The capacity asked for, TiB (an instance-type override must still hold it). */
-  readonly capacityTiB: number;
-  /** The cluster the server belongs to. */
-  readonly clusterName: string;
-  /** The server's name in the cluster (part of its identity, `<stack>/<serverName>`). */
-  readonly serverName: string;
-  /** The directory the server exports. */
-  readonly exportPath: string;
-  /** The client mount options the server publishes. */
-  readonly mountOptions: string;
-  /** The one subnet the server, its volumes and its interface live in. */
-  readonly subnet: ec2.ISubnet;
-}
+export type { Ec2NfsServerProps } from './ec2-nfs-server-props';
 
 /**
  * The EC2 NFS server backend (EBS st1 or gp3 volumes, or instance store): the instance, its data volumes, its stable
@@ -398,9 +380,6 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
   }
 }
 
-/** The tag that names a server's resources (instance, data volumes, interface): `<stack name>/<server name>`. */
-export const SERVER_ID_TAG = 'storage-server:id';
-
 /**
  * What the instance role needs for a server to take over its own volumes and interface (storage-attach):
  * attach them to itself only (ec2:SourceInstanceARN equal to the target instance, the pattern of AWS's managed
@@ -487,7 +466,7 @@ export const DEFAULT_ARM64_IMAGE_PARAMETER = '/aws/service/ami-amazon-linux-late
  * the instance, and CloudFormation sees the same string at every later update, so a new Amazon Linux release
  * never replaces the server. `machineImageId` is the deliberate change.
  */
-function serverImage(props: StorageServerProps, instanceType: ec2.InstanceType): ec2.IMachineImage {
+function serverImage(props: Ec2NfsServerRequest, instanceType: ec2.InstanceType): ec2.IMachineImage {
   if (props.machineImageId !== undefined && props.machineImage !== undefined) {
     throw new Error('machineImageId and machineImage are mutually exclusive: give one of them.');
   }
