@@ -20,7 +20,6 @@ const MAX_LINES = 400;
 const EXCEPTIONS: Record<string, string> = {
   'lambda/register/contract.ts': 'TEMPORARY: being split (#29)',
   'lambda/update-guard/contract.ts': 'TEMPORARY: being split (#29)',
-  'lib/backends/ec2-nfs-server.ts': 'TEMPORARY: being split (#29)',
   'lib/bootstrap.ts': 'TEMPORARY: being split (#29)',
   'lib/client-mount.ts': 'TEMPORARY: being split (#29)',
   'lib/context.ts': 'TEMPORARY: being split (#29)',
