@@ -1,7 +1,8 @@
-import type * as ec2 from 'aws-cdk-lib/aws-ec2';
-import type { RemovalPolicy } from 'aws-cdk-lib';
-import type * as kms from 'aws-cdk-lib/aws-kms';
-import type * as sns from 'aws-cdk-lib/aws-sns';
+// Value imports, as in the file these props came from: API Extractor's report copies each import's form.
+import { RemovalPolicy } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as sns from 'aws-cdk-lib/aws-sns';
 import type { ClusterwareOptions } from './clusterware';
 import type { MonitoringOptions } from './monitoring';
 import type { NfsOptions } from './backends/ec2-nfs-server-props';

@@ -1,8 +1,8 @@
 import { CfnResource, Token } from 'aws-cdk-lib';
-import type * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
+import * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
-import type * as sns from 'aws-cdk-lib/aws-sns';
+import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { Ec2NfsServer } from './backends/ec2-nfs-server';
 import type { StorageBackend } from './backends/backend';
