@@ -6,7 +6,7 @@ import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { ServerMetricFactory, type ServerMetricIdentity } from './server-metrics';
-import { GP3_DEFAULTS } from './backends/data-volumes';
+import { GP3_DEFAULTS } from './gp3-defaults';
 import type { DataVolumePlan } from './sizing';
 
 /** Alarm thresholds and the dashboard switch of a storage server. */
