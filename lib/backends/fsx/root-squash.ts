@@ -3,9 +3,9 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
-import { acknowledgeCompliance, logEncryptionKey } from '../compliance';
-import { ignoreRoleDependsOnLint } from '../handler-function';
-import type { FsxLustreServerRequest } from './fsx-lustre-props';
+import { acknowledgeCompliance, logEncryptionKey } from '../../compliance';
+import { ignoreRoleDependsOnLint } from '../../handler-function';
+import type { FsxLustreServerRequest } from '../fsx-lustre-props';
 
 // Root squash of an FSx for Lustre file system: the setting and its NIDs, checked, and the custom resource that
 // applies them through the FSx API (CloudFormation has no such property).
