@@ -41,6 +41,24 @@ export interface ClusterwareRingProps {
   readonly clusterUuid?: string;
 }
 
+// StorageServerProps' `clusterware`: a ring membership without the cluster name, which is the server's.
+/** Membership of an Alces Flight clusterware ring. */
+export interface ClusterwareOptions {
+  /** IPv4 address of the clusterware master (the login node). */
+  readonly loginIp: string;
+  /**
+   * Secret whose value is the cluster token. The server reads it at boot with its instance role; the token
+   * is never in user data or the template.
+   * @default - a new secret with a generated token (configure the master with it)
+   */
+  readonly tokenSecret?: secretsmanager.ISecret;
+  /**
+   * The cluster uuid, as in the master's config.yml.
+   * @default - a name-based uuid derived from the cluster name
+   */
+  readonly clusterUuid?: string;
+}
+
 /**
  * Membership of an Alces Flight clusterware ring (clusterware's HashiCorp serf gossip ring). Members write
  * `/opt/clusterware/etc/config.yml` at boot with the token read from Secrets Manager by their instance

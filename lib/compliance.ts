@@ -6,7 +6,6 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct, IConstruct } from 'constructs';
-import type { StorageServer } from './storage-server';
 
 /**
  * The cdk-nag compliance packs the app is held to besides AwsSolutions (test/unit/gates.test.ts): their rule
@@ -96,10 +95,25 @@ export function acknowledgeCustomResourceFunctions(onEvent: lambda.IFunction, pr
 }
 
 /**
- * The compliance fixes and acknowledgements of a {@link StorageServer}'s own resources. Called at the end of its
- * constructor, when every resource it makes exists.
+ * What {@link applyServerCompliance} reads of a server (a `StorageServer` is one): its instance's role, its security
+ * groups, its data volumes and their snapshot policy.
  */
-export function applyServerCompliance(server: StorageServer): void {
+export interface CompliantServer {
+  /** The EC2 instance, whose role holds the server's inline policy (none for FSx for Lustre). */
+  readonly instance?: { readonly role: IConstruct };
+  /** The server's security groups. */
+  readonly connections: ec2.Connections;
+  /** The DLM policy that snapshots the data volumes, and its freeze document when there is one. */
+  readonly snapshotPolicy?: IConstruct & { readonly document?: unknown };
+  /** The EBS data volumes. */
+  readonly dataVolumes: IConstruct[];
+}
+
+/**
+ * The compliance fixes and acknowledgements of a storage server's own resources (`StorageServer`). Called at the
+ * end of its constructor, when every resource it makes exists.
+ */
+export function applyServerCompliance(server: CompliantServer): void {
   // The server role's inline policy holds the statements this server's constructs add through grants.
   const rolePolicy = server.instance?.role.node.tryFindChild('DefaultPolicy');
   if (rolePolicy) {

@@ -1,11 +1,23 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as cr from 'aws-cdk-lib/custom-resources';
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { acknowledgeCompliance, acknowledgeCustomResourceFunctions, logEncryptionKey } from './compliance';
 import { handlerFunction, iam5, ignoreRoleDependsOnLint } from './handler-function';
+
+/**
+ * The stack's one construct of a kind, found by its fixed id on the Stack or made there by `create`: each of the
+ * stack's custom-resource providers (the registration's, the update guard's) is shared by all its servers.
+ */
+export function stackSingleton<T extends Construct>(
+  scope: Construct, id: string, isOne: (found: IConstruct) => found is T, create: (stack: Stack, id: string) => T,
+): T {
+  const stack = Stack.of(scope);
+  const existing = stack.node.tryFindChild(id);
+  return existing !== undefined && isOne(existing) ? existing : create(stack, id);
+}
 
 /** What one of the stack's custom-resource providers is made of (the registration, the update guard). */
 export interface HandlerProviderProps {

@@ -1,17 +1,13 @@
-import { Aws, Duration, Stack, Token } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sns from 'aws-cdk-lib/aws-sns';
-import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { logEncryptionKey } from './compliance';
 import { ServerMetricFactory, type ServerMetricIdentity } from './server-metrics';
-import { GP3_DEFAULTS } from './backends/data-volumes';
+import { GP3_DEFAULTS } from './gp3-defaults';
 import type { DataVolumePlan } from './sizing';
-import { EMAIL_PATTERN } from './validation';
 
 /** Alarm thresholds and the dashboard switch of a storage server. */
 export interface MonitoringOptions {
@@ -229,38 +225,6 @@ export class StorageMonitoring extends Construct {
     }
     this.alarms.push(alarm);
   }
-}
-
-/**
- * The topic the alarms notify: the one given, or a new one, subscribed by the e-mail address if one is given (the
- * address must confirm it); subscribe anything else to it later (its ARN is an output of the app's stack). The new
- * topic takes only TLS, lets the alarms of this account publish (its policy replaces SNS's default one), and is
- * encrypted with the stack's key for logs and alarm topics, whose policy lets CloudWatch use it (it cannot use the
- * AWS managed SNS key).
- */
-export function alarmTopicFor(scope: Construct, options: { readonly alarmTopic?: sns.ITopic; readonly alarmEmail?: string }): sns.ITopic {
-  if (options.alarmTopic && options.alarmEmail !== undefined) {
-    throw new Error('alarmTopic and alarmEmail: give one (subscribe the address to your topic yourself)');
-  }
-  if (options.alarmTopic) return options.alarmTopic;
-  if (options.alarmEmail !== undefined && !Token.isUnresolved(options.alarmEmail) && !EMAIL_PATTERN.test(options.alarmEmail)) {
-    throw new Error(`alarmEmail must be one e-mail address such as ops@example.com, got '${options.alarmEmail}'`);
-  }
-  const topic = new sns.Topic(scope, 'AlarmTopic', { masterKey: logEncryptionKey(scope), enforceSSL: true, displayName: 'StorageServer alarms' });
-  // enforceSSL gives the topic a policy of its own, which replaces SNS's default one: without this statement
-  // nothing lets CloudWatch publish, and every alarm notification fails. Only alarms of this account and region.
-  topic.addToResourcePolicy(new iam.PolicyStatement({
-    sid: 'CloudWatchAlarmsOfThisAccount',
-    principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
-    actions: ['sns:Publish'],
-    resources: [topic.topicArn],
-    conditions: {
-      StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
-      ArnLike: { 'aws:SourceArn': `arn:${Aws.PARTITION}:cloudwatch:${Aws.REGION}:${Aws.ACCOUNT_ID}:alarm:*` },
-    },
-  }));
-  if (options.alarmEmail !== undefined) topic.addSubscription(new subscriptions.EmailSubscription(options.alarmEmail));
-  return topic;
 }
 
 function percent(value: number, name: string): number {

@@ -2,7 +2,7 @@ import { ArnFormat, CustomResource, Duration, Stack, Token, Validations } from '
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { addHandlerProvider } from './handler-provider';
+import { addHandlerProvider, stackSingleton } from './handler-provider';
 import {
   DEFAULT_PARAMETER_PREFIX,
   FSX_PROP,
@@ -140,11 +140,7 @@ class RegistrationProvider extends Construct {
   static readonly ID = 'StorageServerRegistrationProvider';
 
   static of(scope: Construct): RegistrationProvider {
-    const stack = Stack.of(scope);
-    const existing = stack.node.tryFindChild(RegistrationProvider.ID);
-    return existing instanceof RegistrationProvider
-      ? existing
-      : new RegistrationProvider(stack, RegistrationProvider.ID);
+    return stackSingleton(scope, RegistrationProvider.ID, (found) => found instanceof RegistrationProvider, (stack, id) => new RegistrationProvider(stack, id));
   }
 
   public readonly serviceToken: string;

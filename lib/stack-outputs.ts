@@ -1,7 +1,7 @@
 import { CfnOutput, Stack } from 'aws-cdk-lib';
 import { benchEstimate } from './bench-document';
 import type { ClientMount } from './client-mount';
-import { GP3_DEFAULTS } from './backends/data-volumes';
+import { GP3_DEFAULTS } from './gp3-defaults';
 import type { DataVolumePlan, StoragePlan, ThroughputEstimate } from './sizing';
 import type { StorageServer } from './storage-server';
 

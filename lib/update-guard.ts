@@ -1,7 +1,7 @@
 import { Aws, CfnResource, CustomResource, Duration, Lazy, Stack, Token, Validations, type IResolveContext } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { addHandlerProvider } from './handler-provider';
+import { addHandlerProvider, stackSingleton } from './handler-provider';
 import {
   RESOURCE_TYPE,
   WATCH_PROP,
@@ -167,11 +167,7 @@ class UpdateGuardProvider extends Construct {
   static readonly ID = 'StorageServerUpdateGuardProvider';
 
   static of(scope: Construct): UpdateGuardProvider {
-    const stack = Stack.of(scope);
-    const existing = stack.node.tryFindChild(UpdateGuardProvider.ID);
-    return existing instanceof UpdateGuardProvider
-      ? existing
-      : new UpdateGuardProvider(stack, UpdateGuardProvider.ID);
+    return stackSingleton(scope, UpdateGuardProvider.ID, (found) => found instanceof UpdateGuardProvider, (stack, id) => new UpdateGuardProvider(stack, id));
   }
 
   public readonly serviceToken: string;

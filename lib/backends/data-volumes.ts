@@ -1,13 +1,9 @@
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { DataVolumeLayout } from '../../lambda/update-guard/contract';
+import { GP3_DEFAULTS } from '../gp3-defaults';
 import type { DataVolumePlan } from '../sizing';
 
-/**
- * gp3's performance when a plan gives none: AWS's SDK model for CreateVolume, "gp3: 3,000 (default) - 80,000 IOPS",
- * and 125 MiB/s, gp3's baseline (docs/sources/netopt.md, "gp3: facts and exact source text"). Written into the
- * template, so that the guard's record and the volume agree.
- */
-export const GP3_DEFAULTS = { iops: 3000, throughputMiBps: 125 } as const;
+// The EBS data volumes' type props and the update guard's record of them (gp3's defaults: lib/gp3-defaults.ts).
 
 /** The type props of one planned data volume: st1 as it always was (type only), gp3 with its IOPS and throughput. */
 export function dataVolumeType(

@@ -1,0 +1,34 @@
+import { Token, Validations } from 'aws-cdk-lib';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
+
+// Who may reach a backend by address, the same rule on both: `clientCidrs`, or the VPC's CIDR when no `clientPeers`
+// are given either. The facade validates the CIDRs and peers (lib/storage-server-validation.ts).
+
+/** The props that name a backend's clients. */
+export interface ClientAccess {
+  /** The VPC, whose CIDR is the default. */
+  readonly vpc: ec2.IVpc;
+  /** CIDRs allowed to mount. */
+  readonly clientCidrs?: string[];
+  /** Connectables allowed to mount. */
+  readonly clientPeers?: ec2.IConnectable[];
+}
+
+/** The CIDRs an NFS export lists: `clientCidrs`, or the VPC's CIDR (security groups carry no addresses). */
+export function exportCidrs(clients: ClientAccess): string[] {
+  return clients.clientCidrs ?? [clients.vpc.vpcCidrBlock];
+}
+
+/** The CIDRs a security group admits: {@link exportCidrs}, or none when only `clientPeers` are given. */
+export function admittedCidrs(clients: ClientAccess): string[] {
+  return clients.clientCidrs !== undefined || clients.clientPeers === undefined ? exportCidrs(clients) : [];
+}
+
+/** cdk-nag cannot evaluate a CIDR that is a token (the new VPC's own CIDR) and reports the rule as failed. */
+export function acknowledgeTokenCidrs(securityGroup: ec2.ISecurityGroup, cidrs: string[]): void {
+  if (!cidrs.some((c) => Token.isUnresolved(c))) return;
+  Validations.of(securityGroup).acknowledge({
+    id: 'AwsSolutions-EC23',
+    reason: 'The only token CIDR is the VPC\'s own CIDR block (Fn::GetAtt of the VPC); every literal client CIDR is validated at synth and /0 is refused.',
+  });
+}

@@ -1,0 +1,123 @@
+import { Aws, RemovalPolicy } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type { Construct } from 'constructs';
+import { warnAboutTypeTier } from '../../plan-warnings';
+import { InstanceStoreSpec, OVERRIDE_INSTANCE_STORE_TYPES, StoragePlan, instanceTypesFor } from '../../sizing';
+import type { Ec2NfsServerProps } from '../ec2-nfs-server-props';
+import { serverImage } from './image';
+
+// The EC2 server's layout: what the props and the plan settle before any of its resources is made (instance type,
+// image, instance store and its devices, encryption, termination protection, identity), checked once, here.
+
+/** What the parts of an EC2 NFS server are built from ({@link ec2ServerLayout}). */
+export interface Ec2ServerLayout {
+  /** `ebs` or `instance-store`. */
+  readonly backend: 'ebs' | 'instance-store';
+  /** The backend is instance store: the data lives and dies with the instance. */
+  readonly instanceStore: boolean;
+  /** The planned type, or the override. */
+  readonly instanceType: ec2.InstanceType;
+  /** The server's image ({@link serverImage}). */
+  readonly machineImage: ec2.IMachineImage;
+  /** The instance store the block device mapping lists (undefined for EBS). */
+  readonly store?: InstanceStoreSpec;
+  /** The instance-store disks' mapping names, `/dev/sdb`, `/dev/sdc`, ... (none for EBS). */
+  readonly instanceStoreDevices: string[];
+  /** The server encrypts its instance-store array (LUKS2). */
+  readonly encryptInstanceStore: boolean;
+  /** EC2 API termination is refused. */
+  readonly terminationProtection: boolean;
+  /** The data volumes' removal policy. */
+  readonly removalPolicy: RemovalPolicy;
+  /** The server's identity, `<stack name>/<server name>`: the value of its SERVER_ID_TAG. */
+  readonly identity: string;
+}
+
+/**
+ * The layout of the server the facade asked for: refuses what cannot be built (an image given twice, an override
+ * that does not hold the capacity, encryption of EBS), and warns (on the facade) of the planned type's tier.
+ */
+export function ec2ServerLayout(facade: Construct, p: Ec2NfsServerProps): Ec2ServerLayout {
+  const { server: props, plan, capacityTiB, serverName } = p;
+  if (plan.backend === 'fsx-lustre') throw new Error('Ec2NfsServer builds the ebs and instance-store backends; fsx-lustre is FsxLustreServer');
+  const instanceType = props.instanceType ?? new ec2.InstanceType(plan.instanceType);
+  const machineImage = serverImage(props, instanceType);
+  const store = instanceStoreOf(plan, capacityTiB, instanceType);
+  const instanceStore = plan.backend === 'instance-store';
+  // The server encrypts instance store the platform leaves unencrypted (d2's HDDs), unless told otherwise; d3 and
+  // d3en's HDDs the platform encrypts (XTS-AES-256, catalog-d3.ts): no LUKS there, and nothing to acknowledge.
+  const encryptInstanceStore = store !== undefined && (props.encryptInstanceStore ?? !store.platformEncrypted);
+  if (props.encryptInstanceStore === true && !store) {
+    throw new Error(`encryptInstanceStore: true applies to the instance-store backend only (this server's backend is ` +
+      `${plan.backend}, whose volumes EBS encrypts); leave it unset`);
+  }
+  if (props.instanceType === undefined) {
+    warnAboutTypeTier(facade, {
+      capacityTiB,
+      backend: props.backend ?? 'auto',
+      dataVolumeCount: props.dataVolumeCount,
+      throughputMBps: props.throughputMBps,
+      generation: props.generation,
+    });
+  }
+  return {
+    backend: plan.backend,
+    instanceStore,
+    instanceType,
+    machineImage,
+    store,
+    // One mapping name per disk: on Xen (d2) the mapping places each disk; on Nitro (d3, d3en) EC2 presents every NVMe
+    // disk whatever the mapping says, and the bootstrap takes the names' count as the number of disks to wait for.
+    instanceStoreDevices: range(store?.disks ?? 0).map((i) => `/dev/sd${letter(1 + i)}`),
+    encryptInstanceStore,
+    terminationProtection: props.terminationProtection ?? instanceStore,
+    // Retained on update and delete, not when the stack's creation rolls back: blank volumes of a failed first deploy
+    // would otherwise stay tagged as this server's, and the update guard's Create refuses to start beside them.
+    removalPolicy: props.dataVolumeRemovalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
+    // The server's identity lives outside the instance: its data volumes and its stable interface carry it
+    // (tag storage-server:id), and a replacement instance of the same server takes them over.
+    identity: `${Aws.STACK_NAME}/${serverName}`,
+  };
+}
+
+/**
+ * The names the kernel gives the instance-store disks, as the agent's diskio and the dashboard see them. d2 is Xen: a
+ * disk mapped as /dev/sdb is the kernel's xvdb. On Nitro (d3, d3en) the kernel names the NVMe disks nvme<N>n1 in the
+ * order it finds them, the root volume among them: nvme0n1 to nvme<disks>n1 are the root volume and every
+ * instance-store disk, in an order AWS does not fix.
+ */
+export function instanceStoreDiskNames(layout: Ec2ServerLayout): string[] {
+  return layout.store?.nvme
+    ? range(layout.instanceStoreDevices.length + 1).map((i) => `nvme${i}n1`)
+    : layout.instanceStoreDevices.map((d) => d.replace(/^\/dev\/sd/, 'xvd'));
+}
+
+/** EBS data volumes attach at /dev/sdf, /dev/sdg, ... (the range AWS recommends for EBS on Xen and Nitro). */
+export function ebsDeviceName(i: number): string {
+  return `/dev/sd${letter(5 + i)}`;
+}
+
+/**
+ * The instance store the block device mapping lists (undefined for EBS): the planned type's, or an override's.
+ * An instance-type override on the instance-store backend must be a d2, d3 or d3en whose disks hold the requested capacity.
+ */
+function instanceStoreOf(plan: StoragePlan, capacityTiB: number, instanceType: ec2.InstanceType): InstanceStoreSpec | undefined {
+  if (plan.backend !== 'instance-store') return undefined;
+  const name = instanceType.toString();
+  const fitting = instanceTypesFor(plan, capacityTiB);
+  const spec = OVERRIDE_INSTANCE_STORE_TYPES.find((t) => t.name === name && fitting.includes(name));
+  if (!spec?.instanceStore) {
+    throw new Error(`instanceType: for ${capacityTiB} TiB on the instance-store backend it must be one of ` +
+      `${fitting.join(', ')}, got '${name}'.`);
+  }
+  return spec.instanceStore;
+}
+
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}
+
+/** 'a' + i: device letters. */
+function letter(i: number): string {
+  return String.fromCharCode('a'.charCodeAt(0) + i);
+}

@@ -1,0 +1,69 @@
+import type { RemovalPolicy } from 'aws-cdk-lib';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import type { FsxLustreOptions, StoragePlan } from '../sizing';
+import type { SnapshotOptions } from './snapshot-options';
+
+// The FSx for Lustre backend's props: its public options (the facade's `fsxLustre`), the part of the facade's
+// props it reads, and what the facade settles before it builds the file system.
+
+/** FSx for Lustre settings (backend `fsx-lustre`). */
+export interface FsxLustreServerOptions extends FsxLustreOptions {
+  /**
+   * Link the file system to this S3 path (`s3://<bucket>[/<prefix>]`): its objects appear as files, and new or
+   * changed files are exported back (PERSISTENT_2: a data repository association on `/`; the older types: import
+   * and export path). FSx reads and writes the bucket with its service-linked role.
+   * @default - no data repository
+   */
+  readonly dataRepositoryPath?: string;
+  /**
+   * Root squash: root on a client works on the file system as uid and gid 65534 (nobody), so it cannot read or
+   * change other users' files; `false` leaves root as root on every client (FSx's own default). Set through the
+   * FSx API by a custom resource (CloudFormation has no such property) once the file system exists.
+   * @default true
+   */
+  readonly rootSquash?: boolean;
+  /**
+   * Clients whose root stays root while root squash is on (an admin node), as Lustre NIDs: `10.0.1.6@tcp`, or a
+   * range such as `10.0.[2-10].[1-255]@tcp`; at most 64.
+   * @default - none: root is squashed on every client
+   */
+  readonly noSquashNids?: string[];
+}
+
+/**
+ * What the FSx for Lustre backend reads of the server's props (the facade's `StorageServerProps` has these members,
+ * and passes itself).
+ */
+export interface FsxLustreServerRequest {
+  /** The VPC of the file system. */
+  readonly vpc: ec2.IVpc;
+  /** CIDRs admitted to Lustre. */
+  readonly clientCidrs?: string[];
+  /** Connectables whose security groups are admitted to Lustre. */
+  readonly clientPeers?: ec2.IConnectable[];
+  /** The file system's removal policy. */
+  readonly dataVolumeRemovalPolicy?: RemovalPolicy;
+  /** The key of a persistent file system. */
+  readonly encryptionKey?: kms.IKey;
+  /** The FSx for Lustre options. */
+  readonly fsxLustre?: FsxLustreServerOptions;
+  /** Backup retention (days) and start time. */
+  readonly snapshots?: SnapshotOptions;
+  /** Let the update guard pass a change that loses data. */
+  readonly acceptDataLoss?: boolean;
+}
+
+/** What the facade ({@link StorageServer}) has settled before it builds the file system. */
+export interface FsxLustreServerProps {
+  /** The facade's props, validated: the part this backend reads. */
+  readonly server: FsxLustreServerRequest;
+  /** The plan: backend `fsx-lustre`, with its `fsxLustre` options and capacity. */
+  readonly plan: StoragePlan;
+  /** The cluster the file system belongs to. */
+  readonly clusterName: string;
+  /** The server's name in the cluster (its identity is `<stack>/<serverName>`). */
+  readonly serverName: string;
+  /** The one subnet the file system lives in. */
+  readonly subnet: ec2.ISubnet;
+}

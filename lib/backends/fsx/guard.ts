@@ -1,0 +1,40 @@
+import { Aws, type CfnResource } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { AWS_MANAGED_FSX_KEY } from '../../../lambda/update-guard/contract';
+import type { FsxLustrePlan } from '../../sizing';
+import { UpdateGuard } from '../../update-guard';
+import type { FsxLustreServerProps } from '../fsx-lustre-props';
+
+// The day-2 guard of the FSx for Lustre file system's layout: what it records and watches.
+
+/** Builds the guard `UpdateGuard` of the file system (`ready`), which waits for it. */
+export function fsxUpdateGuard(scope: Construct, p: FsxLustreServerProps, options: FsxLustrePlan, ready: CfnResource): UpdateGuard {
+  const { server: props, clusterName, serverName, subnet } = p;
+  const persistent = options.deploymentType !== 'SCRATCH_2';
+  const guard = new UpdateGuard(scope, 'UpdateGuard', {
+    layout: {
+      backend: 'fsx-lustre',
+      instanceStoreType: '',
+      dataVolumes: [],
+      snapshotIds: [],
+      encryptionKey: persistent && props.encryptionKey ? props.encryptionKey.keyArn : AWS_MANAGED_FSX_KEY,
+      availabilityZone: subnet.availabilityZone,
+      imageId: '',
+      keyPair: '',
+      placementGroup: '',
+      volumeAttachment: 'stack',
+      fileSystemType: `${options.deploymentType}/${options.storageType}`,
+      perUnitStorageThroughput: persistent ? String(options.perUnitStorageThroughput) : '',
+      storageCapacityGiB: String(options.storageCapacityGiB),
+      instanceStoreEncryption: '',
+      subnetId: subnet.subnetId,
+    },
+    acceptDataLoss: props.acceptDataLoss,
+    // The file system, watched by CloudFormation's replacement rules (its subnet, key, security group, ...).
+    watch: [{ role: 'FileSystem', resource: ready }],
+    identity: { clusterName, serverName, serverId: `${Aws.STACK_NAME}/${serverName}` },
+  });
+  // The guard is updated first: a refused change fails the update before the file system is touched.
+  ready.node.addDependency(guard.resource);
+  return guard;
+}

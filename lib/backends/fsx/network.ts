@@ -1,0 +1,33 @@
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type { Construct } from 'constructs';
+import { acknowledgeTokenCidrs, admittedCidrs } from '../client-access';
+import type { FsxLustreServerProps } from '../fsx-lustre-props';
+
+// The FSx for Lustre file system's security group: Lustre among the file servers, and from the clients only.
+
+/** Lustre's ports: LNET on TCP 988, and 1018-1023 (FSx for Lustre guide, "File system access control with Amazon VPC"). */
+export const LUSTRE_PORTS: readonly ec2.Port[] = [ec2.Port.tcp(988), ec2.Port.tcpRange(1018, 1023)];
+
+/** Builds the security group `SecurityGroup`: Lustre from the client CIDRs and the clients' security groups. */
+export function lustreSecurityGroup(scope: Construct, p: FsxLustreServerProps): ec2.SecurityGroup {
+  const { server: props, clusterName, serverName } = p;
+  const securityGroup = new ec2.SecurityGroup(scope, 'SecurityGroup', {
+    vpc: props.vpc,
+    description: `FSx for Lustre file system ${serverName} of cluster ${clusterName}`,
+    // The file servers talk Lustre among themselves (the L2 adds the ingress from the group itself); they call
+    // nothing else through this group.
+    allowAllOutbound: false,
+  });
+  for (const port of LUSTRE_PORTS) securityGroup.addEgressRule(securityGroup, port, 'Lustre between the file servers');
+  const cidrs = admittedCidrs(props);
+  const clients: ec2.IPeer[] = cidrs.map((cidr) => ec2.Peer.ipv4(cidr));
+  acknowledgeTokenCidrs(securityGroup, cidrs);
+  for (const peer of props.clientPeers ?? []) {
+    for (const sg of peer.connections.securityGroups) clients.push(sg);
+    if (peer.connections.securityGroups.length === 0) throw new Error(`clientPeers: ${peer.connections.toString()} has no security group to admit`);
+  }
+  for (const peer of clients) {
+    for (const port of LUSTRE_PORTS) securityGroup.addIngressRule(peer, port, 'Lustre from cluster clients');
+  }
+  return securityGroup;
+}

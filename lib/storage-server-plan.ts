@@ -1,0 +1,77 @@
+import { Annotations } from 'aws-cdk-lib';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type { Construct } from 'constructs';
+import type { FsxLustreServerOptions } from './backends/fsx-lustre-props';
+import { warnAboutPlan } from './plan-warnings';
+import { FsxLustreOptions, StoragePlan, StorageRequest, knownInstanceType, planStorage, withInstanceType } from './sizing';
+import type { StorageServerProps } from './storage-server-props';
+import { MAX_FSX_STORAGE_CAPACITY_GIB, snapshotSetProblem } from './validation';
+
+// The facade's plan: the planner's answer to the props' request, checked against what the server can record and
+// restore, and adjusted to an instance-type override; with the plan's synth warnings.
+
+/** The plan the server is built from, for `capacityTiB` (the default applied) and the props. */
+export function planServer(scope: Construct, props: StorageServerProps, capacityTiB: number): StoragePlan {
+  const request: StorageRequest = {
+    capacityTiB,
+    backend: props.backend ?? 'auto',
+    dataVolumeCount: props.dataVolumeCount,
+    throughputMBps: props.throughputMBps,
+    generation: props.generation,
+    fsxLustre: fsxRequestOptions(props.fsxLustre),
+  };
+  const planned = planStorage(request);
+  validatePlanSize(planned, capacityTiB, props.throughputMBps);
+  const plan = planOnOverride(planned, props.instanceType);
+  if (props.instanceType !== undefined && plan.backend === 'ebs' && plan.instanceType !== props.instanceType.toString()) {
+    Annotations.of(scope).addWarningV2('storage-server:uncataloguedInstanceType',
+      `instanceType ${props.instanceType.toString()} is not in the planner's catalogue: plan (throughput, cost) is that of ` +
+      `${plan.instanceType}, which the planner chose; the server runs on ${props.instanceType.toString()}.`);
+  }
+  if (props.fsxLustre !== undefined && plan.backend !== 'fsx-lustre') {
+    throw new Error(`fsxLustre applies to backend 'fsx-lustre' only; the plan is backend '${plan.backend}'.`);
+  }
+  validateSnapshotIds(plan, props.dataVolumeSnapshotIds);
+  warnAboutPlan(scope, request, planned, props.instanceType?.toString());
+  return plan;
+}
+
+/**
+ * An FSx for Lustre plan the update guard can record (the planner has no upper bound there): names throughputMBps
+ * when the file system was sized up for it.
+ */
+function validatePlanSize(plan: StoragePlan, capacityTiB: number, throughputMBps: number | undefined): void {
+  const gib = plan.fsxLustre?.storageCapacityGiB;
+  if (gib === undefined || gib <= MAX_FSX_STORAGE_CAPACITY_GIB) return;
+  const maxTiB = Math.floor(MAX_FSX_STORAGE_CAPACITY_GIB / 1024);
+  const prop = throughputMBps !== undefined && capacityTiB <= maxTiB ? 'throughputMBps' : 'capacityTiB';
+  throw new Error(`${prop} asks for an FSx for Lustre file system of ${gib} GiB; at most ${MAX_FSX_STORAGE_CAPACITY_GIB} GiB ` +
+    `(${maxTiB} TiB) is allowed, got ${prop}=${prop === 'capacityTiB' ? capacityTiB : throughputMBps}.`);
+}
+
+/**
+ * The plan as built: an EBS server on a catalogued `instanceType` override gets that type's estimate and cost (an
+ * override the catalogue does not know keeps the planner's figures, and synth says so).
+ */
+function planOnOverride(plan: StoragePlan, instanceType: ec2.InstanceType | undefined): StoragePlan {
+  if (instanceType === undefined || plan.backend !== 'ebs') return plan;
+  const name = instanceType.toString();
+  if (!knownInstanceType(name)) return plan;
+  return withInstanceType(plan, name);
+}
+
+/** The planner's view of the FSx options: the request fields without the data repository. */
+function fsxRequestOptions(options: FsxLustreServerOptions | undefined): FsxLustreOptions | undefined {
+  if (options === undefined) return undefined;
+  const { deploymentType, perUnitStorageThroughput, storageType } = options;
+  // None given (only a data repository, or the app's unset keys): the planner chooses among the persistent options.
+  if (deploymentType === undefined && perUnitStorageThroughput === undefined && storageType === undefined) return undefined;
+  return { deploymentType, perUnitStorageThroughput, storageType };
+}
+
+/** A restore's snapshot set: one snapshot per planned volume. */
+function validateSnapshotIds(plan: StoragePlan, ids: string[] | undefined): void {
+  if (ids === undefined) return;
+  const problem = snapshotSetProblem(plan, ids);
+  if (problem) throw new Error(`dataVolumeSnapshotIds: ${problem}.`);
+}

@@ -1,0 +1,255 @@
+// Value imports, as in the file these props came from: API Extractor's report copies each import's form.
+import { RemovalPolicy } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import type { ClusterwareOptions } from './clusterware';
+import type { MonitoringOptions } from './monitoring';
+import type { NfsOptions } from './backends/ec2-nfs-server-props';
+import type { FsxLustreServerOptions } from './backends/fsx-lustre-props';
+import type { SnapshotOptions } from './backends/snapshot-options';
+import type { Backend, Generation } from './sizing';
+
+// The props of the StorageServer facade (lib/storage-server.ts), apart from its wiring. The option groups they
+// name live beside what reads them: NfsOptions with the EC2 backend's props, FsxLustreServerOptions with the FSx
+// backend's, SnapshotOptions beside both backends, ClusterwareOptions with the clusterware ring.
+
+/** Properties of a {@link StorageServer}. */
+export interface StorageServerProps {
+  /** VPC to place the server in. */
+  readonly vpc: ec2.IVpc;
+  /**
+   * Where to place the server; the first subnet selected is used (EBS volumes live in its AZ).
+   * @default - the first private subnet with egress (packages, SSM and CloudFormation signals need egress)
+   */
+  readonly vpcSubnets?: ec2.SubnetSelection;
+  /**
+   * Usable capacity wanted, in TiB.
+   * @default 5
+   */
+  readonly capacityTiB?: number;
+  /**
+   * `auto` picks EBS st1 up to 16 TiB and d2 instance store up to 43.6 TiB; beyond that, or when `throughputMBps`
+   * is more than that plan sustains, the cheapest plan of any backend that meets both, FSx for Lustre's persistent
+   * types included (see `planStorage`). `fsx-lustre` deploys an Amazon FSx for Lustre file system instead of a
+   * server: the EC2-only props (instance type, image, key pair, placement group, NFS settings, export path,
+   * clusterware, volume snapshots and counts) are then refused.
+   * @default 'auto'
+   */
+  readonly backend?: Backend | 'auto';
+  /**
+   * The instance generation the planner chooses from: `previous` (d2, m4: the original template's families) or
+   * `current` (Nitro: m6i with st1, whose EBS and network baselines are what a long transfer sees; d3 and d3en for
+   * instance store, whose throughput estimate is a lower bound; see `planStorage`). Changing it on a deployed EBS
+   * server changes its instance type: a stop/start the data survives; on an instance-store server the update guard
+   * refuses it (the data lives on the instance's disks).
+   * @default 'previous'
+   */
+  readonly generation?: Generation;
+  /**
+   * FSx for Lustre options (backend `fsx-lustre` only): deployment type, storage type, per-unit throughput and an
+   * S3 data repository. The file system is encrypted (with `encryptionKey` on the persistent types), backed up
+   * daily on the persistent types (`snapshots.retain` days, at `snapshots.startTimeUtc`) unless linked to a data
+   * repository (FSx backs up no linked file system: backups off, with a synth warning), and kept on removal
+   * unless `dataVolumeRemovalPolicy` says otherwise.
+   * @default - PERSISTENT_2 SSD at 125 MB/s per TiB; with `throughputMBps`, the cheapest persistent option that
+   * sustains it
+   */
+  readonly fsxLustre?: FsxLustreServerOptions;
+  /**
+   * Cluster the server serves: `[A-Za-z0-9_.-]`, 1-64 characters, the first a letter or a digit. Part of the SSM
+   * parameter paths.
+   * @default 'cluster'
+   */
+  readonly clusterName?: string;
+  /**
+   * This server's name in the cluster ring, same characters as `clusterName`; no `.` unless `monitoring.dashboard` is
+   * false (the dashboard is named after it, and CloudWatch dashboard names take `A-Z a-z 0-9 _ -` only).
+   * @default 'storage1'
+   */
+  readonly serverName?: string;
+  /**
+   * CIDRs allowed to mount. The export lists exactly these; the security group admits TCP 2049 from them.
+   * Canonical IPv4 CIDRs (no leading zeros, no host bits, prefix 1-32), each inside private address space
+   * (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10) or inside the VPC's CIDR when that is concrete
+   * (an imported or looked-up VPC), unless `allowPublicClientCidrs`.
+   * @default - the VPC's CIDR when no `clientPeers` are given either; otherwise none
+   */
+  readonly clientCidrs?: string[];
+  /**
+   * Admit `clientCidrs` (and a `clusterware.loginIp`) in public address space, outside private space and the
+   * VPC's CIDR: a deliberate opt-in (e.g. clients on public addresses behind a VPN); synth warns when it is used.
+   * @default false
+   */
+  readonly allowPublicClientCidrs?: boolean;
+  /**
+   * Security groups (or other connectables) of clients allowed to mount. Security groups carry no
+   * addresses, so the NFS export itself is then restricted to `clientCidrs`, or to the VPC CIDR. A peer that admits
+   * addresses (`ec2.Peer.ipv4()`, `ec2.Peer.anyIpv4()`, `ec2.Peer.anyIpv6()`) follows the `clientCidrs` rules: never
+   * a /0, and private space (IPv6: fc00::/7) unless `allowPublicClientCidrs`.
+   * @default - none
+   */
+  readonly clientPeers?: ec2.IConnectable[];
+  /**
+   * Instance type to use instead of the planner's choice. For instance store it must be a d2, d3 or d3en type whose
+   * disks hold the requested capacity.
+   * @default - the planner's choice
+   */
+  readonly instanceType?: ec2.InstanceType;
+  /**
+   * EC2 key pair for SSH. Not needed: SSM Session Manager reaches the server without one.
+   * @default - no key pair
+   */
+  readonly keyPair?: ec2.IKeyPair;
+  /**
+   * Existing cluster placement group to launch into (closer to the compute nodes, 10 Gbps per flow).
+   * @default - none
+   */
+  readonly placementGroup?: ec2.IPlacementGroupRef;
+  /**
+   * What happens to the EBS data volumes (or the FSx for Lustre file system) when they leave the stack. DESTROY
+   * deletes your data. The default keeps them on a stack update or deletion, and deletes them only when the
+   * stack's first creation rolls back (CloudFormation's `RetainExceptOnCreate`: they are new and blank then).
+   * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
+   */
+  readonly dataVolumeRemovalPolicy?: RemovalPolicy;
+  /**
+   * Create the EBS data volumes from these snapshots, one per volume in stripe order (a snapshot set of a
+   * server with the same plan). Used to restore into a new server: see the README.
+   * @default - new, blank volumes
+   */
+  readonly dataVolumeSnapshotIds?: string[];
+  /**
+   * NFS server and mount settings.
+   * @default - sync exports, NFSv4.1, threads scaled with vCPUs
+   */
+  readonly nfs?: NfsOptions;
+  /**
+   * KMS key that encrypts the root and data volumes (FSx for Lustre persistent types: the file system).
+   * @default - the account's AWS managed key for EBS (aws/ebs), or for FSx (aws/fsx)
+   */
+  readonly encryptionKey?: kms.IKey;
+  /**
+   * Scheduled snapshots of the EBS data volumes (ignored for instance store). On FSx for Lustre's persistent types,
+   * `retain` (0-90) and `startTimeUtc` set its daily automatic backups; the other options are refused there.
+   * @default - daily, 7 kept, application-consistent
+   */
+  readonly snapshots?: SnapshotOptions;
+  /**
+   * Refuse EC2 API termination of the instance (turn off before `cdk destroy`).
+   * @default - true for instance store (the data lives and dies with the instance), false for EBS
+   */
+  readonly terminationProtection?: boolean;
+  /**
+   * Encrypt the instance-store array on the server (backend `instance-store`): LUKS2 with dm-crypt (aes-xts-plain64,
+   * a 512-bit key that is made with the array, kept only on the server's encrypted root volume, and removed when
+   * the array is gone) between the striped volume and its XFS. d2's HDD instance store is not encrypted by the
+   * platform; d3 and d3en's HDDs are (XTS-AES-256, one-time keys). `false` on d2 leaves the data unencrypted at rest
+   * (cdk-nag then reports AwsSolutions-EC26). Applies when an array is made: the update guard refuses a change
+   * on a deployed server (its array keeps the layout it was made with).
+   * @default - true where the platform does not encrypt the instance store (d2), false where it does (d3, d3en)
+   */
+  readonly encryptInstanceStore?: boolean;
+  /**
+   * The dashboard and alarm thresholds (lib/monitoring.ts): heartbeat missing, file system full, st1 burst bucket
+   * low, status check failed; an FSx file system's free capacity.
+   * @default - a dashboard, and alarms at 85 and 95 % full, 20 % burst balance, 3 minutes without heartbeat
+   */
+  readonly monitoring?: MonitoringOptions;
+  /**
+   * An SNS topic the alarms notify, on ALARM and back to OK (mutually exclusive with `alarmEmail`): a standard topic
+   * in the stack's region and account (checked when both are known).
+   * @default - a new topic (encrypted, TLS only) with no subscription but `alarmEmail`'s: see `alarmTopic` attribute
+   */
+  readonly alarmTopic?: sns.ITopic;
+  /**
+   * An e-mail address the new alarm topic notifies (the address must confirm the subscription); mutually exclusive
+   * with `alarmTopic`. One address by a practical grammar (`EMAIL_PATTERN`: an RFC 5322 dot-atom local part, a domain
+   * of RFC 1035 labels): `a@.b.c`, lists and spaces are refused.
+   * @default - no subscription: subscribe to the `alarmTopic` attribute (the AlarmTopicArn output)
+   */
+  readonly alarmEmail?: string;
+  /**
+   * Machine image id (`ami-...`) to run instead of the one resolved at creation. Changing it is a deliberate
+   * upgrade: CloudFormation replaces the instance (see the README, "Replacing an EBS server's instance"). An
+   * EBS server's replacement takes the volumes and the stable address over, and clients carry on; on
+   * instance store the update guard refuses it (the disks go with the instance) unless `acceptDataLoss` is set.
+   * @default - the latest Amazon Linux 2023 at the instance's creation, for the instance type's architecture
+   * (x86_64, or arm64 for a Graviton `instanceType` such as m7g), resolved by EC2 at launch (`resolve:ssm:` of
+   * the public AL2023 parameter) and never re-resolved by a later update
+   */
+  readonly machineImageId?: string;
+  /**
+   * Machine image, for images an id cannot name (mutually exclusive with `machineImageId`). An image whose id
+   * CloudFormation resolves at every deploy (e.g. `MachineImage.latestAmazonLinux2023()`) replaces the instance
+   * at each new release (a replacement each time; the update guard refuses it on instance store): prefer
+   * `machineImageId`.
+   * @default - as for `machineImageId`
+   */
+  readonly machineImage?: ec2.IMachineImage;
+  /**
+   * Keep exactly this many EBS data volumes when growing an existing EBS server (see `planStorage`): raising
+   * `capacityTiB` then enlarges each volume in place instead of adding volumes to the stripe, which the update
+   * guard refuses.
+   * @default - as many volumes as the capacity needs (one up to 16 TiB)
+   */
+  readonly dataVolumeCount?: number;
+  /**
+   * The sustained aggregate throughput the cluster needs, MB/s (10^6 bytes per second). When the plan for the
+   * capacity cannot sustain it once burst credits are spent, the planner picks the cheapest single-server plan
+   * that can (`plan.reason` says so); more than one server sustains is refused.
+   * @default - none: the plan follows capacity alone
+   */
+  readonly throughputMBps?: number;
+  /**
+   * Let the update guard pass a change that loses or strands data (a backend change, an instance-store type
+   * change, fewer or reordered volumes, a new encryption key, another AZ, a replaced instance-store server).
+   * For scratch data only; set it for one deploy, then remove it.
+   * @default false
+   */
+  readonly acceptDataLoss?: boolean;
+  /**
+   * For the first of two deploys that upgrade an EBS server deployed before the stable address (README,
+   * "Stable address"): keeps its `AWS::EC2::VolumeAttachment` resources, unchanged but retained, so that the
+   * next deploy (without this) removes them from the stack without detaching the live volumes. Leave it off
+   * otherwise: with attachments in the stack, the instance cannot be replaced.
+   * @default false
+   */
+  readonly legacyVolumeAttachments?: boolean;
+  /**
+   * Join the Alces clusterware ring of the cluster as a slave (writes /opt/clusterware/etc/config.yml at boot).
+   * @default - no clusterware ring membership
+   */
+  readonly clusterware?: ClusterwareOptions;
+  /**
+   * SSM Parameter Store prefix of the ring and mount records.
+   * @default '/storage-server'
+   */
+  readonly parameterPrefix?: string;
+  /**
+   * Directory exported by the server: an absolute path of `[A-Za-z0-9_.-]` segments, neither `/` nor a system
+   * directory or one under it (`SYSTEM_DIRECTORIES`: `/etc`, `/var/lib/nfs`, `/home/x` ... are refused).
+   * @default '/export/data'
+   */
+  readonly exportPath?: string;
+  /**
+   * Directory clients mount the export on: one of `mountRoots` or a directory below one (`/home` and below only
+   * with `allowHomeMountPoint`), in `[A-Za-z0-9_.-]` segments. Every node mounts every server of its cluster: two
+   * servers of one cluster in one app may not share a mount point (nor a `serverName`); refused at synth.
+   * @default '/data'
+   */
+  readonly mountPoint?: string;
+  /**
+   * The directories `mountPoint` may be or lie below: the clients' mount roots. Nodes refuse a mount config outside
+   * their own (`ClientMount`'s `mountRoots`), so give both the same list. Each is an absolute directory outside the
+   * system directories (`/etc`, `/usr`, `/home`, ...).
+   * @default DEFAULT_MOUNT_ROOTS: /data, /scratch, /shared, /fsx
+   */
+  readonly mountRoots?: string[];
+  /**
+   * Allow `mountPoint` to be `/home` or a directory under it: home directories on NFS are common on HPC clusters,
+   * but mounting over the clients' `/home` hides their local home directories, so it must be deliberate.
+   * @default false
+   */
+  readonly allowHomeMountPoint?: boolean;
+}

@@ -1,0 +1,295 @@
+import { Annotations, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type { Construct } from 'constructs';
+import type { NfsOptions } from './backends/ec2-nfs-server-props';
+import type { SnapshotOptions } from './backends/snapshot-options';
+import { SNAPSHOT_INTERVAL_HOURS } from './snapshot-policy';
+import { NFS_MAX_NCONNECT } from './sizing/nfs-client';
+import type { StorageServerProps } from './storage-server-props';
+import {
+  DASHBOARD_NAME_PATTERN, EMAIL_PATTERN, EMAIL_RULE, IMAGE_ID_PATTERN, NAME_PATTERN, NAME_RULE, REGION_PATTERN,
+  TIME_OF_DAY_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem, ipv6ClientProblem, s3PathProblem, topicArnProblem,
+  DEFAULT_MOUNT_ROOTS, mountPointProblem, mountRootProblem,
+} from './validation';
+
+// The facade's props validation: each prop checked, before anything is created, with a message that names it and
+// what it must be. The grammars are lib/validation.ts's; the plan's own checks are lib/storage-server-plan.ts's.
+
+/** The names the facade settled from its props (their defaults applied). */
+export interface ServerNames {
+  /** The cluster's name. */
+  readonly clusterName: string;
+  /** The server's name in the cluster. */
+  readonly serverName: string;
+  /** The directory clients mount on. */
+  readonly mountPoint: string;
+}
+
+/** The props, given that they are an object at all ({@link validateIsObject}): each check in turn. */
+export function validateServerProps(scope: Construct, props: StorageServerProps, names: ServerNames): void {
+  validateName('clusterName', names.clusterName);
+  validateName('serverName', names.serverName);
+  validateDashboardName(names.serverName, props.monitoring?.dashboard);
+  validatePropTypes(props);
+  validateClientAddresses(scope, props);
+  validateNfsOptions(props.nfs);
+  validateSnapshotOptions(props.snapshots);
+  validateAlarms(scope, props);
+  if (props.exportPath !== undefined) validateDirectory('exportPath', props.exportPath);
+  validateMountPoint(names.mountPoint, props.mountRoots, props.allowHomeMountPoint);
+}
+
+/** The props themselves: an object (a JavaScript caller may pass anything). */
+export function validateIsObject(props: StorageServerProps): void {
+  validateObject('StorageServer props', props, 'an object (StorageServerProps)', undefined, true);
+}
+
+/** Refuses the props of the EC2 NFS server that an FSx for Lustre file system cannot honour, naming them. */
+export function refuseEc2OnlyProps(props: StorageServerProps): void {
+  const ec2Only: (keyof StorageServerProps)[] = [
+    'instanceType', 'keyPair', 'placementGroup', 'dataVolumeSnapshotIds', 'machineImageId', 'machineImage',
+    'dataVolumeCount', 'legacyVolumeAttachments', 'clusterware', 'nfs', 'exportPath', 'terminationProtection',
+    'encryptInstanceStore',
+  ];
+  // `false` is what the app passes for an unset boolean key: the same as leaving it out.
+  const given = ec2Only.filter((k) => props[k] !== undefined && props[k] !== false);
+  if (given.length > 0) {
+    throw new Error(`${given.join(', ')}: ${given.length > 1 ? 'these apply' : 'this applies'} to the EC2 NFS server backends ` +
+      "(ebs, instance-store) only, not to backend 'fsx-lustre'; leave them out.");
+  }
+}
+
+function validateName(prop: string, value: string): void {
+  if (Token.isUnresolved(value)) return;
+  if (typeof value !== 'string' || !NAME_PATTERN.test(value)) {
+    throw new Error(`${prop} must be ${NAME_RULE} (it is part of SSM parameter paths), got ${shown(value)}.`);
+  }
+}
+
+/** The server's dashboard is named after it, and CloudWatch dashboard names take no '.'. */
+function validateDashboardName(serverName: string, dashboard: boolean | undefined): void {
+  if (Token.isUnresolved(serverName) || dashboard === false || DASHBOARD_NAME_PATTERN.test(serverName)) return;
+  throw new Error(`serverName must have no '.' while the server has a dashboard (its name, StorageServer-<stack>-<serverName>, ` +
+    `takes A-Z a-z 0-9 _ - only), got '${serverName}': rename the server, or set monitoring.dashboard to false.`);
+}
+
+/**
+ * What TypeScript's types would refuse, checked at run time for JavaScript callers (and `as any`): each prop's
+ * type, enum or form, so that a wrong value stops synth naming the prop instead of reaching a record, a script or a
+ * resource. Numbers with ranges, names, addresses and paths have checks of their own.
+ */
+function validatePropTypes(props: StorageServerProps): void {
+  validateObject('vpc', props.vpc, 'an ec2.IVpc', 'selectSubnets', true);
+  validateObject('vpcSubnets', props.vpcSubnets, 'an ec2.SubnetSelection');
+  validateObject('instanceType', props.instanceType, "an ec2.InstanceType such as new ec2.InstanceType('m4.xlarge')", 'sameInstanceClassAs');
+  validateObject('keyPair', props.keyPair, 'an ec2.IKeyPair such as ec2.KeyPair.fromKeyPairName(...)', 'keyPairName');
+  validateObject('placementGroup', props.placementGroup, 'an ec2.IPlacementGroup such as ec2.PlacementGroup.fromPlacementGroupName(...)');
+  validateObject('encryptionKey', props.encryptionKey, 'a kms.IKey', 'keyArn');
+  validateObject('machineImage', props.machineImage, 'an ec2.IMachineImage', 'getImage');
+  validateObject('alarmTopic', props.alarmTopic, 'an sns.ITopic such as sns.Topic.fromTopicArn(...)', 'topicArn');
+  validateObject('clusterware.tokenSecret', props.clusterware?.tokenSecret, 'a secretsmanager.ISecret', 'secretArn');
+  for (const prop of ['nfs', 'snapshots', 'monitoring', 'fsxLustre', 'clusterware'] as const) {
+    validateObject(prop, props[prop], 'an object of options');
+  }
+  validateObject('snapshots.crossRegionCopy', props.snapshots?.crossRegionCopy, 'an object { targetRegion, ... }');
+  const booleans: [string, unknown][] = [
+    ['allowPublicClientCidrs', props.allowPublicClientCidrs], ['terminationProtection', props.terminationProtection],
+    ['encryptInstanceStore', props.encryptInstanceStore], ['acceptDataLoss', props.acceptDataLoss],
+    ['legacyVolumeAttachments', props.legacyVolumeAttachments], ['allowHomeMountPoint', props.allowHomeMountPoint],
+    ['snapshots.applicationConsistent', props.snapshots?.applicationConsistent],
+    ['snapshots.crossRegionCopy.encrypted', props.snapshots?.crossRegionCopy?.encrypted],
+    ['monitoring.dashboard', props.monitoring?.dashboard],
+  ];
+  for (const [prop, value] of booleans) validateOneOf(prop, value, [true, false]);
+  validateOneOf('dataVolumeRemovalPolicy', props.dataVolumeRemovalPolicy, Object.values(RemovalPolicy));
+  for (const [prop, list] of [['clientCidrs', props.clientCidrs], ['clientPeers', props.clientPeers], ['dataVolumeSnapshotIds', props.dataVolumeSnapshotIds]] as const) {
+    if (list !== undefined && !Token.isUnresolved(list) && !Array.isArray(list)) throw new Error(`${prop} must be an array, got ${shown(list)}.`);
+  }
+  for (const id of props.dataVolumeSnapshotIds ?? []) {
+    if (typeof id !== 'string') throw new Error(`dataVolumeSnapshotIds: each entry must be a snapshot id string, got ${shown(id)}.`);
+  }
+  const image = props.machineImageId;
+  if (image !== undefined && !Token.isUnresolved(image) && (typeof image !== 'string' || !IMAGE_ID_PATTERN.test(image))) {
+    throw new Error(`machineImageId must be an image id such as 'ami-0123456789abcdef0', got ${shown(image)}.`);
+  }
+  const path = props.fsxLustre?.dataRepositoryPath;
+  const pathProblem = path === undefined || Token.isUnresolved(path) ? undefined : s3PathProblem(path);
+  if (pathProblem) {
+    throw new Error(`fsxLustre.dataRepositoryPath must be an S3 path s3://<bucket>[/<prefix>] of at most 900 characters, got ` +
+      `${JSON.stringify(path)}: ${pathProblem} (bucket names by S3's naming rules).`);
+  }
+  for (const prop of ['parameterPrefix', 'exportPath', 'mountPoint', 'alarmEmail'] as const) {
+    const value = props[prop];
+    if (value !== undefined && typeof value !== 'string') throw new Error(`${prop} must be a string, got ${shown(value)}.`);
+  }
+}
+
+/** An object prop: present when `required`, and an object (with `member`, when given, the mark of its type). */
+function validateObject(prop: string, value: unknown, what: string, member?: string, required = false): void {
+  if (value === undefined && !required) return;
+  if (typeof value !== 'object' || value === null || (member !== undefined && !(member in value))) {
+    throw new Error(`${prop} must be ${what}, got ${shown(value)}.`);
+  }
+}
+
+/** A prop with a fixed set of values (undefined: the default). */
+function validateOneOf(prop: string, value: unknown, allowed: readonly unknown[]): void {
+  if (value === undefined || Token.isUnresolved(value) || allowed.includes(value)) return;
+  throw new Error(`${prop} must be one of ${allowed.map(describeValue).join(', ')}, got ${describeValue(value)}.`);
+}
+
+/**
+ * Client CIDRs, CIDR peers and the clusterware master: canonical, and in private space or the VPC's concrete CIDR
+ * unless `allowPublicClientCidrs` (then synth warns). A token CIDR (the new VPC's own) is not checked. A peer that
+ * admits addresses (`ec2.Peer.anyIpv4()`, `ec2.Peer.ipv4(...)`, `ec2.Peer.anyIpv6()`) is held to the clientCidrs
+ * rules; security groups and prefix lists name no addresses here and pass.
+ */
+function validateClientAddresses(scope: Construct, props: StorageServerProps): void {
+  const space = { vpcCidr: props.vpc.vpcCidrBlock, allowPublic: props.allowPublicClientCidrs ?? false };
+  const isPublic = (cidr: string) => addressSpaceProblem(cidr, { vpcCidr: space.vpcCidr }) !== undefined;
+  const publicOnes: string[] = [];
+  const seen = new Set<string>();
+  for (const cidr of props.clientCidrs ?? []) {
+    if (Token.isUnresolved(cidr)) continue;
+    const problem = typeof cidr === 'string' ? cidrProblem(cidr) ?? addressSpaceProblem(cidr, space) : 'not a string';
+    if (problem) throw new Error(`clientCidrs: each entry must be a canonical IPv4 CIDR in private address space, got ${shown(cidr)}: ${problem}.`);
+    if (seen.has(cidr)) throw new Error(`clientCidrs: each entry must appear once, got '${cidr}' twice.`);
+    seen.add(cidr);
+    if (isPublic(cidr)) publicOnes.push(cidr);
+  }
+  for (const [i, peer] of (props.clientPeers ?? []).entries()) {
+    for (const cidr of peerCidrs(peer, i)) {
+      if (Token.isUnresolved(cidr)) continue;
+      const v6 = cidr.includes(':');
+      const problem = v6 ? ipv6ClientProblem(cidr, space) : cidrProblem(cidr) ?? addressSpaceProblem(cidr, space);
+      if (problem) {
+        throw new Error(`clientPeers[${i}] admits ${cidr}: a peer that admits addresses must follow the clientCidrs rules (a canonical ` +
+          `CIDR in private address space${v6 ? ', fc00::/7 for IPv6' : ''}, never /0, unless allowPublicClientCidrs): ${problem}. ` +
+          'Security groups are admitted as they are.');
+      }
+      if (v6 ? ipv6ClientProblem(cidr) !== undefined : isPublic(cidr)) publicOnes.push(cidr);
+    }
+  }
+  const loginIp = props.clusterware?.loginIp;
+  if (loginIp !== undefined && !Token.isUnresolved(loginIp)) {
+    const problem = ipv4Problem(loginIp) ?? addressSpaceProblem(loginIp, space);
+    if (problem) throw new Error(`clusterware.loginIp must be the canonical IPv4 address of one host in private address space, got ${shown(loginIp)}: ${problem}.`);
+    if (isPublic(loginIp)) publicOnes.push(loginIp);
+  }
+  if (publicOnes.length > 0) {
+    Annotations.of(scope).addWarningV2('storage-server:publicClientCidrs',
+      `allowPublicClientCidrs: ${publicOnes.join(', ')} ${publicOnes.length > 1 ? 'are' : 'is'} public address space; ` +
+      'NFS (TCP 2049) and the export are open to it. Make sure that is intended.');
+  }
+}
+
+/**
+ * The CIDRs a client peer admits: its own (an `ec2.IPeer` such as `Peer.anyIpv4()`), or for any other connectable
+ * the peer rules its connections carry (`new ec2.Connections({ peer })`, read from the CDK's list of them). A
+ * security group or prefix list admits none by address.
+ */
+function peerCidrs(peer: ec2.IConnectable, index: number): string[] {
+  if (typeof peer !== 'object' || peer === null || typeof peer.connections !== 'object' || peer.connections === null) {
+    throw new Error(`clientPeers[${index}] must be an ec2.IConnectable (a security group, an instance, ...), got ${shown(peer)}.`);
+  }
+  const cidrOf = (p: unknown): string | undefined => {
+    if (typeof (p as ec2.IPeer)?.toIngressRuleConfig !== 'function') return undefined;
+    const rule = (p as ec2.IPeer).toIngressRuleConfig() as { cidrIp?: string; cidrIpv6?: string };
+    return rule.cidrIp ?? rule.cidrIpv6;
+  };
+  const rules = (peer.connections as unknown as { _securityGroupRules?: { asArray?: () => unknown[] } })._securityGroupRules;
+  const peers = [peer, ...(typeof rules?.asArray === 'function' ? rules.asArray() : [])];
+  return [...new Set(peers.map(cidrOf).filter((c): c is string => c !== undefined))];
+}
+
+/**
+ * The alarm address and topic: one address by the e-mail grammar, and a topic in the stack's region and account
+ * (an alarm notifies a topic of its own region) when both are known.
+ */
+function validateAlarms(scope: Construct, props: StorageServerProps): void {
+  const email = props.alarmEmail;
+  if (email !== undefined && !Token.isUnresolved(email) && !EMAIL_PATTERN.test(email)) {
+    throw new Error(`alarmEmail must be ${EMAIL_RULE}, got ${shown(email)}.`);
+  }
+  const arn = props.alarmTopic?.topicArn;
+  if (arn === undefined || Token.isUnresolved(arn)) return;
+  const stack = Stack.of(scope);
+  const problem = topicArnProblem(arn, { region: stack.region, account: stack.account });
+  if (problem) throw new Error(`alarmTopic must be a standard SNS topic in the stack's region and account, got ${arn}: ${problem}.`);
+}
+
+/** Shows a value in a message: a string in single quotes, anything else as {@link describeValue} does. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : describeValue(value);
+}
+
+/**
+ * Describes a value for a message: numbers as themselves (NaN, Infinity, -1), undefined and functions by their type,
+ * objects that JSON cannot show (a construct, a cycle) by their class, anything else as JSON.
+ */
+function describeValue(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  if (value === undefined || typeof value === 'function') return typeof value;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return `a ${(value as object).constructor?.name ?? 'object'}`;
+  }
+}
+
+function validateWholeNumber(prop: string, value: number | undefined, min: number, max: number, meaning = ''): void {
+  if (value === undefined || Token.isUnresolved(value)) return;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${prop} must be a whole number from ${min}${meaning} to ${max}, got ${describeValue(value)}.`);
+  }
+}
+
+/** NFS settings: the version reaches the mount record and every client's fstab, so only the two offered. */
+function validateNfsOptions(nfs: NfsOptions | undefined): void {
+  validateWholeNumber('nfs.threads', nfs?.threads, 1, 1024);
+  validateOneOf('nfs.exportMode', nfs?.exportMode, ['sync', 'async']);
+  validateOneOf('nfs.version', nfs?.version, ['4.1', '4.2']);
+  validateWholeNumber('nfs.nconnect', nfs?.nconnect, 1, NFS_MAX_NCONNECT, ' (one connection: no nconnect option)');
+}
+
+/**
+ * Checked here, before anything is created, and for every backend: a bad value must never silently turn
+ * snapshots off (`retain: -1` or `NaN` once did) or be ignored because the backend has no snapshots.
+ */
+function validateSnapshotOptions(snapshots: SnapshotOptions | undefined): void {
+  validateWholeNumber('snapshots.retain', snapshots?.retain, 0, 1000, ' (snapshots off)');
+  const hours = snapshots?.intervalHours;
+  if (hours !== undefined && !Token.isUnresolved(hours) && !(SNAPSHOT_INTERVAL_HOURS as readonly unknown[]).includes(hours)) {
+    throw new Error(`snapshots.intervalHours must be one of ${SNAPSHOT_INTERVAL_HOURS.join(', ')} (DLM), got ${describeValue(hours)}.`);
+  }
+  validateWholeNumber('snapshots.crossRegionCopy.retainDays', snapshots?.crossRegionCopy?.retainDays, 1, 36500);
+  const start = snapshots?.startTimeUtc;
+  if (start !== undefined && !Token.isUnresolved(start) && (typeof start !== 'string' || !TIME_OF_DAY_PATTERN.test(start))) {
+    throw new Error(`snapshots.startTimeUtc must be HH:MM in UTC, 00:00 to 23:59, got ${shown(start)}.`);
+  }
+  const region = snapshots?.crossRegionCopy?.targetRegion;
+  if (snapshots?.crossRegionCopy !== undefined && !Token.isUnresolved(region) && (typeof region !== 'string' || !REGION_PATTERN.test(region))) {
+    throw new Error(`snapshots.crossRegionCopy.targetRegion must be a region name such as eu-west-1, got ${shown(region)}.`);
+  }
+}
+
+/** The record's mountPoint against the clients' rule (lib/scripts/client-mount.sh applies the same on every node). */
+function validateMountPoint(mountPoint: string, mountRoots: string[] | undefined, allowHome = false): void {
+  for (const root of mountRoots ?? []) {
+    const problem = Token.isUnresolved(root) ? 'a token' : mountRootProblem(root);
+    if (problem) throw new Error(`mountRoots must be absolute directories outside the system directories, got '${root}': ${problem}.`);
+  }
+  if (Token.isUnresolved(mountPoint)) return;
+  const roots = mountRoots ?? DEFAULT_MOUNT_ROOTS;
+  const problem = typeof mountPoint === 'string' ? mountPointProblem(mountPoint, { mountRoots: roots, allowHome }) : 'not a string';
+  if (problem) {
+    throw new Error(`mountPoint must be an absolute directory path at or below one of mountRoots (${roots.join(' ')}` +
+      `${allowHome ? ' /home' : ''}), got '${mountPoint}': ${problem}.`);
+  }
+}
+
+function validateDirectory(prop: string, path: string, allowHome = false): void {
+  if (Token.isUnresolved(path)) return;
+  const problem = typeof path === 'string' ? directoryProblem(path, { allowHome }) : 'not a string';
+  if (problem) throw new Error(`${prop} must be an absolute directory path outside the system directories, got '${path}': ${problem}.`);
+}
