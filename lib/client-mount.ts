@@ -6,34 +6,34 @@ import { DEFAULT_PARAMETER_PREFIX, storagePath, validateName, validatePrefix } f
 import { validateConcrete } from './registration';
 import { DEFAULT_MOUNT_ROOTS } from './validation';
 import { DEFAULT_READ_AHEAD_KIB } from './sizing/nfs-client';
-import { loadClientMountScript, renderClientMountDocument } from './client-mount-document';
+import { loadClientMountScript, renderClientMountDocument } from './client-mount/document';
 import {
   allowedServersParameter,
   rateExpression,
   validateMountRoots,
   validateReadAhead,
   validateTagKey,
-} from './client-mount-validation';
+} from './client-mount/validation';
 
 /**
  * The client mount: a cluster's storage servers mounted on its client nodes by State Manager ({@link ClientMount}).
  * The pieces it is made of live beside it, and are re-exported here, where the app, the facade and the tests import
- * them: the document (client-mount-document.ts), the checks of its props (client-mount-validation.ts), and the mount
- * of one server through user data, `StorageServer.mountOn` (mount-on.ts, mount-user-data.ts).
+ * them: the document (lib/client-mount/document.ts), the checks of its props (validation.ts there), and the mount
+ * of one server through user data, `StorageServer.mountOn` (mount-on.ts, user-data.ts there).
  */
-export { CLIENT_MOUNT_SCRIPT_NAME, loadClientMountScript, renderClientMountDocument } from './client-mount-document';
-export type { ClientMountDocumentOptions } from './client-mount-document';
-export { rateExpression } from './client-mount-validation';
-export { mountStorageOn } from './mount-on';
-export type { MountOnOptions, MountableStorageServer } from './mount-on';
+export { CLIENT_MOUNT_SCRIPT_NAME, loadClientMountScript, renderClientMountDocument } from './client-mount/document';
+export type { ClientMountDocumentOptions } from './client-mount/document';
+export { rateExpression } from './client-mount/validation';
+export { mountStorageOn } from './client-mount/mount-on';
+export type { MountOnOptions, MountableStorageServer } from './client-mount/mount-on';
 export {
   FORCED_MOUNT_OPTIONS,
   LUSTRE_CLIENT_INSTALL,
   hardenMountOptions,
   renderFstabUpdate,
   renderMountUserData,
-} from './mount-user-data';
-export type { MountUserDataOptions } from './mount-user-data';
+} from './client-mount/user-data';
+export type { MountUserDataOptions } from './client-mount/user-data';
 
 /** Default EC2 tag key that selects a cluster's client nodes (the value is the cluster name). */
 export const DEFAULT_CLIENT_TAG_KEY = 'cluster';

@@ -19,12 +19,12 @@ import { UpdateGuard } from './update-guard';
 import { SnapshotPolicy } from './snapshot-policy';
 import type { StoragePlan } from './sizing';
 import { DEFAULT_NCONNECT } from './sizing/nfs-client';
-import { planServer } from './storage-server-plan';
-import type { StorageServerProps } from './storage-server-props';
-import { refuseEc2OnlyProps, validateIsObject, validateServerProps } from './storage-server-validation';
+import { planServer } from './storage-server/plan';
+import type { StorageServerProps } from './storage-server/props';
+import { refuseEc2OnlyProps, validateIsObject, validateServerProps } from './storage-server/validation';
 
 // The props and their option groups, importable from here as they always were (lib/index.ts, the tests).
-export type { StorageServerProps } from './storage-server-props';
+export type { StorageServerProps } from './storage-server/props';
 export type { NfsOptions } from './backends/ec2-nfs-server-props';
 export type { FsxLustreServerOptions } from './backends/fsx-lustre-props';
 export type { SnapshotOptions } from './backends/snapshot-options';

@@ -2,7 +2,7 @@ import { Token, Validations } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 
 // Who may reach a backend by address, the same rule on both: `clientCidrs`, or the VPC's CIDR when no `clientPeers`
-// are given either. The facade validates the CIDRs and peers (lib/storage-server-validation.ts).
+// are given either. The facade validates the CIDRs and peers (lib/storage-server/validation.ts).
 
 /** The props that name a backend's clients. */
 export interface ClientAccess {

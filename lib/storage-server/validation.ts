@@ -1,19 +1,19 @@
 import { Annotations, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
-import type { NfsOptions } from './backends/ec2-nfs-server-props';
-import type { SnapshotOptions } from './backends/snapshot-options';
-import { SNAPSHOT_INTERVAL_HOURS } from './snapshot-policy';
-import { NFS_MAX_NCONNECT } from './sizing/nfs-client';
-import type { StorageServerProps } from './storage-server-props';
+import type { NfsOptions } from '../backends/ec2-nfs-server-props';
+import type { SnapshotOptions } from '../backends/snapshot-options';
+import { SNAPSHOT_INTERVAL_HOURS } from '../snapshot-policy';
+import { NFS_MAX_NCONNECT } from '../sizing/nfs-client';
+import type { StorageServerProps } from './props';
 import {
   DASHBOARD_NAME_PATTERN, EMAIL_PATTERN, EMAIL_RULE, IMAGE_ID_PATTERN, NAME_PATTERN, NAME_RULE, REGION_PATTERN,
   TIME_OF_DAY_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem, ipv6ClientProblem, s3PathProblem, topicArnProblem,
   DEFAULT_MOUNT_ROOTS, mountPointProblem, mountRootProblem,
-} from './validation';
+} from '../validation';
 
 // The facade's props validation: each prop checked, before anything is created, with a message that names it and
-// what it must be. The grammars are lib/validation.ts's; the plan's own checks are lib/storage-server-plan.ts's.
+// what it must be. The grammars are lib/validation.ts's; the plan's own checks are lib/storage-server/plan.ts's.
 
 /** The names the facade settled from its props (their defaults applied). */
 export interface ServerNames {

@@ -1,11 +1,11 @@
 import { Annotations } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
-import type { FsxLustreServerOptions } from './backends/fsx-lustre-props';
-import { warnAboutPlan } from './plan-warnings';
-import { FsxLustreOptions, StoragePlan, StorageRequest, knownInstanceType, planStorage, withInstanceType } from './sizing';
-import type { StorageServerProps } from './storage-server-props';
-import { MAX_FSX_STORAGE_CAPACITY_GIB, snapshotSetProblem } from './validation';
+import type { FsxLustreServerOptions } from '../backends/fsx-lustre-props';
+import { warnAboutPlan } from '../plan-warnings';
+import { FsxLustreOptions, StoragePlan, StorageRequest, knownInstanceType, planStorage, withInstanceType } from '../sizing';
+import type { StorageServerProps } from './props';
+import { MAX_FSX_STORAGE_CAPACITY_GIB, snapshotSetProblem } from '../validation';
 
 // The facade's plan: the planner's answer to the props' request, checked against what the server can record and
 // restore, and adjusted to an instance-type override; with the plan's synth warnings.

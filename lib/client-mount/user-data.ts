@@ -1,5 +1,5 @@
 import { Token } from 'aws-cdk-lib';
-import { type FsType, fstabLine } from '../lambda/register/contract';
+import { type FsType, fstabLine } from '../../lambda/register/contract';
 
 /**
  * The user-data lines that mount a storage server on one instance without SSM (`StorageServer.mountOn`): the Lustre

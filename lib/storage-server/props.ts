@@ -3,12 +3,12 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
-import type { ClusterwareOptions } from './clusterware';
-import type { MonitoringOptions } from './monitoring';
-import type { NfsOptions } from './backends/ec2-nfs-server-props';
-import type { FsxLustreServerOptions } from './backends/fsx-lustre-props';
-import type { SnapshotOptions } from './backends/snapshot-options';
-import type { Backend, Generation } from './sizing';
+import type { ClusterwareOptions } from '../clusterware';
+import type { MonitoringOptions } from '../monitoring';
+import type { NfsOptions } from '../backends/ec2-nfs-server-props';
+import type { FsxLustreServerOptions } from '../backends/fsx-lustre-props';
+import type { SnapshotOptions } from '../backends/snapshot-options';
+import type { Backend, Generation } from '../sizing';
 
 // The props of the StorageServer facade (lib/storage-server.ts), apart from its wiring. The option groups they
 // name live beside what reads them: NfsOptions with the EC2 backend's props, FsxLustreServerOptions with the FSx

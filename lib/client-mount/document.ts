@@ -1,8 +1,8 @@
-import { heredocBody, linuxShellDocument } from './script-file';
-import { readWholeScript } from './script-parts';
-import { CIDR } from './client-mount-validation';
-import { DEFAULT_MOUNT_ROOTS, MAX_READ_AHEAD_KIB } from './validation';
-import { DEFAULT_READ_AHEAD_KIB } from './sizing/nfs-client';
+import { heredocBody, linuxShellDocument } from '../script-file';
+import { readWholeScript } from '../script-parts';
+import { CIDR } from './validation';
+import { DEFAULT_MOUNT_ROOTS, MAX_READ_AHEAD_KIB } from '../validation';
+import { DEFAULT_READ_AHEAD_KIB } from '../sizing/nfs-client';
 
 /**
  * The client mount's SSM Command document: lib/scripts/client-mount.sh whole (its parts in place: lib/script-parts.ts)

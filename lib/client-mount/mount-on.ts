@@ -2,8 +2,8 @@ import { Token } from 'aws-cdk-lib';
 import type * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { IDependable } from 'constructs';
-import type { FsType } from '../lambda/register/contract';
-import { renderMountUserData } from './mount-user-data';
+import type { FsType } from '../../lambda/register/contract';
+import { renderMountUserData } from './user-data';
 
 /**
  * `StorageServer.mountOn`: one server's export mounted on one instance or Auto Scaling group through its user data,

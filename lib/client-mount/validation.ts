@@ -1,5 +1,5 @@
 import { Duration, Fn, Token } from 'aws-cdk-lib';
-import { MAX_READ_AHEAD_KIB, mountRootProblem } from './validation';
+import { MAX_READ_AHEAD_KIB, mountRootProblem } from '../validation';
 
 /**
  * The checks of a `ClientMount`'s props at synth time, each refusing what the client script or State Manager
