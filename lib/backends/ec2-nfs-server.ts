@@ -25,7 +25,7 @@ export { DEFAULT_ARM64_IMAGE_PARAMETER, DEFAULT_IMAGE_PARAMETER } from './ec2/im
 /**
  * The EC2 NFS server backend (EBS st1 or gp3 volumes, or instance store): the instance, its data volumes, its stable
  * network interface, the instance role, the settings document that bootstraps it, the day-2 guard of its
- * layout, and for EBS its recover alarm and snapshot policy. Built by {@link StorageServer} with the id
+ * layout, and for EBS its recovery alarm and snapshot policy. Built by {@link StorageServer} with the id
  * `Default`, so that its resources keep the logical ids they had when the facade made them itself.
  */
 export class Ec2NfsServer extends Construct implements StorageBackend {

@@ -65,7 +65,7 @@ function parseFsxOptions(raw: ContextValues['raw']): FsxLustreOptions {
     resolveFsxLustreOptions(options);
   } catch (err) {
     const key = perUnitText !== undefined ? 'fsxPerUnitStorageThroughput' : 'fsxStorageType';
-    throw contextError(key, raw(key) ?? '', (err as Error).message.replace(/^fsxLustre\.[A-Za-z]+ /, 'a value that '));
+    throw new Error(`Invalid context value ${key}=${JSON.stringify(raw(key) ?? '')}: ${asContextKeys((err as Error).message)}.`);
   }
   return options;
 }
@@ -79,4 +79,14 @@ function parseDataRepositoryPath(raw: ContextValues['raw']): string | undefined 
       `bucket named by S3's bucket naming rules (${pathProblem})`);
   }
   return path;
+}
+
+/** The planner's words for the FSx options (`fsxLustre.storageType ... deploymentType`) in the context keys' names. */
+function asContextKeys(message: string): string {
+  const keys: Record<string, string> = {
+    deploymentType: 'fsxDeploymentType', storageType: 'fsxStorageType', perUnitStorageThroughput: 'fsxPerUnitStorageThroughput',
+  };
+  return message
+    .replace(/^fsxLustre\.[A-Za-z]+ /, '')
+    .replace(/\b(deploymentType|storageType|perUnitStorageThroughput)\b/g, (name) => keys[name]);
 }
