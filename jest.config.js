@@ -9,6 +9,8 @@ module.exports = {
   snapshotSerializers: ['<rootDir>/test/support/asset-hash-serializer.ts'],
   // Bundles the Lambda handlers and checks the Python venv once per run, not once per test file.
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  // Removes the run's temporary directory (every cdk.out of the run's synths).
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   // Each test file bundles handlers from the sources as the app does, where a test asks for that.
   setupFiles: ['<rootDir>/test/support/source-bundler.ts'],
   // Two workers on the 2 cores CI has (jest's default would be one); the heavy suites spend much of their

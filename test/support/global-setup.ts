@@ -1,6 +1,11 @@
 import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { HANDLER_BUNDLES_ENV } from '../../lib/handler-function';
+
+/** The prefix of the run's temporary directory (global-teardown.ts removes only a directory so named). */
+export const RUN_TMP_PREFIX = 'storage-server-jest-';
 
 /**
  * Runs once before the jest workers start. Work every test file would otherwise repeat is done here, once
@@ -13,9 +18,13 @@ import { HANDLER_BUNDLES_ENV } from '../../lib/handler-function';
  *   the first `cdk synth` of test/unit/app-cli.test.ts) unset it.
  * - The Python venv (moto, cfn-lint, shellcheck) is created or checked once, not by each worker.
  * - aws-cdk-lib's built-in template validation is off (CDK_VALIDATION=false): see below.
+ * - Every temporary file of the run goes into one directory of its own (TMPDIR, inherited by the workers and the
+ *   tools they start), which test/support/global-teardown.ts removes: each synth without an outdir leaves a
+ *   cdk.out directory in the temporary directory, some 900 of them (3.5 GB) a run, which filled the disk.
  */
 export default function globalSetup(): void {
   const root = path.join(__dirname, '..', '..');
+  process.env.TMPDIR = fs.mkdtempSync(path.join(os.tmpdir(), RUN_TMP_PREFIX));
   execFileSync('npm', ['run', '--silent', 'build:lambda'], { cwd: root, stdio: 'inherit' });
   process.env[HANDLER_BUNDLES_ENV] = path.join(root, 'dist', 'lambda');
   // aws-cdk-lib's built-in template validation (CDK_VALIDATION) runs at every synth and only prints warnings; the
