@@ -12,8 +12,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { DescribeFileSystemsCommand, FSxClient } from '@aws-sdk/client-fsx';
 
-/** The tag that names a server's resources: `<stack name>/<server name>` (lib/backends/ec2-nfs-server.ts). */
-export const SERVER_ID_TAG = 'storage-server:id';
+import { SERVER_ID_TAG } from './wire';
 
 /** A resource tagged as one server's. */
 export interface TaggedResource {

@@ -38,6 +38,7 @@ export {
   PHYSICAL_ID_PREFIX,
   PROP,
   RESOURCE_TYPE,
+  SERVER_ID_TAG,
   WATCH_PROP,
   guardProperties,
   layoutPhysicalId,

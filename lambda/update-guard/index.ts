@@ -13,13 +13,13 @@ import type {
   CdkCustomResourceResponse,
   CloudFormationCustomResourceUpdateEvent,
 } from 'aws-lambda';
-import { ROLLBACK_STATUS, SERVER_ID_TAG, findServerResources, stackStatus } from './aws';
+import { ROLLBACK_STATUS, findServerResources, stackStatus } from './aws';
 import { compareLayouts } from './compare';
 import { existingMessage, refusalMessage } from './messages';
 import type { Refusal } from './policy';
 import { parseGuardProperties } from './validation';
 import { compareWatched, parseWatched, watchedDigest } from './watched';
-import { layoutPhysicalId } from './wire';
+import { SERVER_ID_TAG, layoutPhysicalId } from './wire';
 
 type Event = CdkCustomResourceEvent;
 

@@ -11,6 +11,13 @@ import { createHash } from 'crypto';
 import type { LayoutField, StorageLayout } from './layout';
 import { dataVolumeEntry } from './volume-types';
 
+/**
+ * The tag that names a server's resources (instance, data volumes, interface; an FSx file system):
+ * `<stack name>/<server name>`. Both backends tag with it (lib/backends), and the guard finds a server's resources by
+ * it (aws.ts): one name on both sides of the deploy.
+ */
+export const SERVER_ID_TAG = 'storage-server:id';
+
 /** ResourceProperties keys of the update-guard custom resource. */
 export const PROP = {
   backend: 'Backend',

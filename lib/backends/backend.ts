@@ -4,11 +4,8 @@ import type { FsType, FsxTarget } from '../../lambda/register/contract';
 import type { MonitoredStorage } from '../monitoring';
 import type { UpdateGuard } from '../update-guard';
 
-/**
- * The tag that names a server's resources (instance, data volumes, interface; an FSx file system):
- * `<stack name>/<server name>`. Both backends tag with it, and the update guard finds a server's resources by it.
- */
-export const SERVER_ID_TAG = 'storage-server:id';
+/** The tag that names a server's resources (`<stack name>/<server name>`), shared with the update guard's handler. */
+export { SERVER_ID_TAG } from '../../lambda/update-guard/contract';
 
 /** What the registration names: an EC2 instance (with its stable interface), or an FSx for Lustre file system. */
 export type RegistrationTarget =
