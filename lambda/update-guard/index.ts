@@ -32,9 +32,9 @@ export async function handler(event: Event): Promise<CdkCustomResourceResponse> 
   try {
     switch (event?.RequestType) {
       case 'Create':
-        return create(event);
+        return await create(event);
       case 'Update':
-        return update(event);
+        return await update(event);
       case 'Delete':
         // The guard holds nothing: there is nothing to remove, and a stack must always be deletable.
         return { PhysicalResourceId: event.PhysicalResourceId };

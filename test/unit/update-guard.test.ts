@@ -437,6 +437,16 @@ describe('handler', () => {
     ]);
   });
 
+  test('a refused Update and a bad Create each log the one request-failed line, with the reason', async () => {
+    // WHEN
+    await expect(update(EBS, INSTANCE_STORE)).rejects.toThrow(/Backend ebs -> instance-store/);
+    await expect(handler(createEvent({ ...EBS, DataVolumes: ['x'] }))).rejects.toThrow();
+    // THEN: the handler's catch sees the rejections of create() and update(), not only what throws at once
+    const failed = logs.error.mock.calls.map(([line]) => JSON.parse(String(line))).filter((l) => l.msg === 'update guard request failed');
+    expect(failed.map((l) => l.requestType)).toEqual(['Update', 'Create']);
+    expect(failed[0].reason).toMatch(/Backend ebs -> instance-store/);
+  });
+
   test('the opt-in is read from the new properties only', async () => {
     const old = { ...EBS, AcceptDataLoss: 'true' };
     await expect(update(old, INSTANCE_STORE)).rejects.toThrow(/Backend ebs -> instance-store/);
