@@ -1,0 +1,73 @@
+/**
+ * The dashboard's widgets of one storage server: rows of graphs per backend, the alarms' thresholds drawn as lines.
+ */
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { GP3_DEFAULTS } from '../gp3-defaults';
+import type { ServerMetricFactory } from '../server-metrics';
+import { ebsMetric, ebsMiBps, ec2Metric, fsxMetric } from './metrics';
+import type { AlarmLimits, MonitoredFileSystem, MonitoredServer, VolumesByType } from './storage';
+
+/** An EC2 server's rows: its health, its traffic, its EBS volumes or instance-store disks. */
+export function serverWidgets(
+  storage: MonitoredServer, metrics: ServerMetricFactory, used: cloudwatch.IMetric, volumes: VolumesByType, limits: AlarmLimits,
+): cloudwatch.IWidget[][] {
+  const { instance, dataVolumes, instanceStoreDisks } = storage;
+  const { st1, gp3 } = volumes;
+  const widgets: cloudwatch.IWidget[][] = [];
+  widgets.push([
+    graph('Export live (heartbeat)', [metrics.exportLive()]),
+    graph('Status checks failed', ['StatusCheckFailed', 'StatusCheckFailed_System', 'StatusCheckFailed_Instance']
+      .map((name) => ec2Metric(instance, name, cloudwatch.Stats.MAXIMUM))),
+    graph('File system used %', [used, metrics.inodesUsedPercent()], [limits.warning, limits.critical]),
+    graph('Memory used %', [metrics.memoryUsedPercent()]),
+  ]);
+  widgets.push([
+    graph('Network bytes / min', ['NetworkIn', 'NetworkOut'].map((name) => ec2Metric(instance, name, cloudwatch.Stats.SUM))),
+    graph('NFS operations / min', [metrics.nfsOps()]),
+    graph('NFS bytes / min', [metrics.nfsReadBytes(), metrics.nfsWriteBytes()]),
+  ]);
+  if (dataVolumes.length > 0) {
+    widgets.push([
+      graph('EBS bytes / min per volume', dataVolumes.flatMap((v, i) => [
+        ebsMetric(v, 'VolumeReadBytes', cloudwatch.Stats.SUM, `volume ${i} read`),
+        ebsMetric(v, 'VolumeWriteBytes', cloudwatch.Stats.SUM, `volume ${i} write`),
+      ])),
+      graph('EBS queue length per volume', dataVolumes.map((v, i) =>
+        ebsMetric(v, 'VolumeQueueLength', cloudwatch.Stats.AVERAGE, `volume ${i}`))),
+      ...(st1.length > 0 ? [graph('st1 burst balance % per volume', st1.map(([i, v]) =>
+        ebsMetric(v, 'BurstBalance', cloudwatch.Stats.MINIMUM, `volume ${i}`)), [limits.burstLow])] : []),
+      ...(gp3.length > 0 ? [graph('gp3 throughput MiB/s per volume (lines: provisioned)', gp3.map(([i, v, plan]) =>
+        ebsMiBps(v, i, `volume ${i} (${plan.throughputMiBps ?? GP3_DEFAULTS.throughputMiBps} MiB/s provisioned)`)),
+      [...new Set(gp3.map(([, , plan]) => plan.throughputMiBps ?? GP3_DEFAULTS.throughputMiBps))])] : []),
+    ]);
+  }
+  if (instanceStoreDisks.length > 0) {
+    widgets.push([
+      graph('Instance-store bytes / min per disk', instanceStoreDisks.flatMap((d) => [metrics.diskReadBytes(d), metrics.diskWriteBytes(d)])),
+    ]);
+  }
+  return widgets;
+}
+
+/** An FSx file system's row: its used capacity, Lustre's bytes and operations. */
+export function fileSystemWidgets(storage: MonitoredFileSystem, used: cloudwatch.IMetric, limits: AlarmLimits): cloudwatch.IWidget[][] {
+  const { fileSystem } = storage;
+  return [[
+    graph('File system used %', [used], [limits.warning, limits.critical]),
+    graph('Lustre bytes / min', ['DataReadBytes', 'DataWriteBytes'].map((name) =>
+      fsxMetric(fileSystem, name, cloudwatch.Stats.SUM, Duration.minutes(1)))),
+    graph('Lustre operations / min', ['DataReadOperations', 'DataWriteOperations', 'MetadataOperations'].map((name) =>
+      fsxMetric(fileSystem, name, cloudwatch.Stats.SUM, Duration.minutes(1)))),
+  ]];
+}
+
+function graph(title: string, left: cloudwatch.IMetric[], lines: number[] = []): cloudwatch.GraphWidget {
+  return new cloudwatch.GraphWidget({
+    title,
+    left,
+    leftAnnotations: lines.map((value) => ({ value })),
+    width: 6,
+    height: 6,
+  });
+}
