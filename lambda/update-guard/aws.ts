@@ -12,13 +12,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { DescribeFileSystemsCommand, FSxClient } from '@aws-sdk/client-fsx';
 
-import { SERVER_ID_TAG } from './wire';
-
-/** A resource tagged as one server's. */
-export interface TaggedResource {
-  readonly kind: 'instance' | 'volume' | 'network-interface' | 'file-system';
-  readonly id: string;
-}
+import { SERVER_ID_TAG, type TaggedResource } from './wire';
 
 /**
  * The live resources tagged with `serverId`: instances not terminated, volumes, network interfaces, FSx file

@@ -5,7 +5,7 @@
  *
  * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
  */
-import type { TaggedResource } from './aws';
+import type { TaggedResource } from './wire';
 import type { Refusal } from './policy';
 
 /**

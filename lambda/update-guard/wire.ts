@@ -18,6 +18,12 @@ import { dataVolumeEntry } from './volume-types';
  */
 export const SERVER_ID_TAG = 'storage-server:id';
 
+/** A resource tagged as one server's (what aws.ts finds, what messages.ts names). */
+export interface TaggedResource {
+  readonly kind: 'instance' | 'volume' | 'network-interface' | 'file-system';
+  readonly id: string;
+}
+
 /** ResourceProperties keys of the update-guard custom resource. */
 export const PROP = {
   backend: 'Backend',

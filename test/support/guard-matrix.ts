@@ -17,7 +17,7 @@ import { fullDiff, ResourceImpact } from '@aws-cdk/cloudformation-diff';
 import type { CdkCustomResourceEvent } from 'aws-lambda';
 import { handler } from '../../lambda/update-guard';
 import { RESOURCE_TYPE } from '../../lambda/update-guard/contract';
-import type { TaggedResource } from '../../lambda/update-guard/aws';
+import type { TaggedResource } from '../../lambda/update-guard/wire';
 import { REPLACEMENT_RULES } from '../../lambda/update-guard/replacement-rules';
 import { WATCHED_TYPES, type WatchedType } from '../../lambda/update-guard/watched-types';
 import { valueAt } from '../../lib/update-guard';

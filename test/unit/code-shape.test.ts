@@ -1,4 +1,5 @@
 import * as fs from 'fs';
+import { builtinModules } from 'module';
 import * as path from 'path';
 import * as ts from 'typescript';
 
@@ -52,6 +53,32 @@ function importGraph(): Map<string, string[]> {
     graph.set(file, [...new Set(targets)].sort());
   }
   return graph;
+}
+
+/**
+ * The packages the files reachable from lib/ import (the package's compiled code: tsconfig.build.json compiles lib/
+ * and what it imports, lambda/'s contracts among them), each with the first file that imports it.
+ */
+function packagesOfTheLibrary(): Map<string, string> {
+  const seen = new Set<string>();
+  const packages = new Map<string, string>();
+  const queue = TS_FILES.filter((f) => f.startsWith('lib/'));
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const info = ts.preProcessFile(fs.readFileSync(path.join(ROOT, file), 'utf8'), true, true);
+    for (const { fileName } of info.importedFiles) {
+      if (fileName.startsWith('.')) {
+        const resolved = ts.resolveModuleName(fileName, path.join(ROOT, file), { moduleResolution: ts.ModuleResolutionKind.Node10 }, ts.sys);
+        queue.push(path.relative(ROOT, resolved.resolvedModule!.resolvedFileName).split(path.sep).join('/'));
+      } else {
+        const name = fileName.startsWith('@') ? fileName.split('/').slice(0, 2).join('/') : fileName.split('/')[0];
+        if (!packages.has(name)) packages.set(name, file);
+      }
+    }
+  }
+  return packages;
 }
 
 /** The strongly connected components of more than one file, or of one file importing itself (Tarjan). */
@@ -118,6 +145,17 @@ describe('code shape', () => {
         .filter((t) => (file.startsWith('lambda/') && /^(lib|bin)\//.test(t)) || (file.startsWith('lib/') && t.startsWith('bin/')))
         .map((t) => `${file} -> ${t}`));
     expect(upward).toEqual([]);
+  });
+
+  test('the library imports only Node built-ins and the packages package.json gives it (never the handlers\' AWS SDK)', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const allowed = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
+    const packages = packagesOfTheLibrary();
+    expect(packages.has('aws-cdk-lib')).toBe(true);
+    const stray = [...packages]
+      .filter(([name]) => !allowed.has(name) && !builtinModules.includes(name.replace(/^node:/, '')))
+      .map(([name, file]) => `${file} -> ${name}`);
+    expect(stray).toEqual([]);
   });
 
   test(`no file in ${DIRS.join('/, ')}/ over ${MAX_LINES} lines but the named exceptions`, () => {
