@@ -5,9 +5,9 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
 import { DLM_DOCUMENT_TAG, loadFreezeScript, renderFreezeDocument } from './snapshot-document';
+import { type SnapshotSettings, snapshotSettings } from './snapshot-policy/settings';
 
-/** Hours between snapshots that DLM accepts for an interval schedule (CreateRule.Interval). */
-export const SNAPSHOT_INTERVAL_HOURS = [1, 2, 3, 4, 6, 8, 12, 24] as const;
+export { SNAPSHOT_INTERVAL_HOURS } from './snapshot-policy/settings';
 
 /** Tag key that marks the instance this policy snapshots; the value is unique to the server. */
 export const SNAPSHOT_TARGET_TAG_KEY = 'storage-server:snapshot-target';
@@ -103,33 +103,13 @@ export class SnapshotPolicy extends Construct {
 
   constructor(scope: Construct, id: string, props: SnapshotPolicyProps) {
     super(scope, id);
-    const retain = props.retain ?? 7;
-    const intervalHours = props.intervalHours ?? 24;
-    const startTimeUtc = props.startTimeUtc ?? '03:00';
-    const applicationConsistent = props.applicationConsistent ?? true;
-    const maxFreezeSeconds = props.maxFreezeSeconds ?? 60;
-    const copy = props.crossRegionCopy;
     const stack = Stack.of(this);
-
-    validateWholeNumber(
-      'retain',
-      retain,
-      1,
-      1000,
-      '; keeping 0 snapshots means not creating a SnapshotPolicy',
-    );
-    validateIntervalHours(intervalHours);
-    validateStartTime(startTimeUtc);
-    validateWholeNumber('maxFreezeSeconds', maxFreezeSeconds, 10, 600);
-    validateMountPath(props.dataMountPath);
-    if (copy) validateCrossRegionCopy(copy, stack.region);
-
+    const settings = snapshotSettings(props, stack.region);
     this.targetTag = {
       key: SNAPSHOT_TARGET_TAG_KEY,
       value: `${stack.stackName}/${Names.uniqueResourceName(this, { maxLength: 100 })}`,
     };
     Tags.of(props.instance.instance).add(this.targetTag.key, this.targetTag.value);
-
     this.role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('dlm.amazonaws.com'),
       description: 'Lets Data Lifecycle Manager snapshot the storage server volumes',
@@ -140,73 +120,32 @@ export class SnapshotPolicy extends Construct {
         'EventBridge to DLM-managed rules; DLM needs its ec2 snapshot actions on resources whose ids ' +
         'are not known in advance.',
     );
-
-    let scripts: dlm.CfnLifecyclePolicy.ScriptProperty[] | undefined;
-    if (applicationConsistent) {
-      this.document = new ssm.CfnDocument(this, 'FreezeDocument', {
-        documentType: 'Command',
-        documentFormat: 'JSON',
-        targetType: '/AWS::EC2::Instance',
-        content: renderFreezeDocument({
-          script: loadFreezeScript(),
-          mountPath: props.dataMountPath,
-          maxFreezeSeconds,
-        }),
-        tags: [{ ...DLM_DOCUMENT_TAG }],
-      });
-      this.useManagedPolicy(
-        'AWSDataLifecycleManagerSSMFullAccess',
-        'The managed policy DLM documents for pre/post scripts: SendCommand only with SSM documents ' +
-          'tagged DLMScriptsAccess=true (ours is); any instance, because DLM selects its targets by tag ' +
-          'when the policy runs.',
-      );
-      scripts = [
-        {
-          stages: ['PRE', 'POST'],
-          executionHandlerService: 'AWS_SYSTEMS_MANAGER',
-          executionHandler: this.document.ref,
-          executeOperationOnScriptFailure: true,
-          executionTimeout: SCRIPT_TIMEOUT_SECONDS,
-          maximumRetryCount: SCRIPT_RETRIES,
-        },
-      ];
-    }
-
-    if (copy?.cmkArn) this.grantKmsKeyUse(copy.cmkArn);
-
+    this.document = settings.applicationConsistent ? this.freezeDocument(props.dataMountPath, settings.maxFreezeSeconds) : undefined;
+    if (settings.copy?.cmkArn) this.grantKmsKeyUse(settings.copy.cmkArn);
     this.policy = new dlm.CfnLifecyclePolicy(this, 'Policy', {
-      description: `Storage server snapshots every ${Token.asString(intervalHours)} h keeping ${Token.asString(retain)}`,
+      description: `Storage server snapshots every ${Token.asString(settings.intervalHours)} h keeping ${Token.asString(settings.retain)}`,
       state: 'ENABLED',
       executionRoleArn: this.role.roleArn,
-      policyDetails: {
-        policyType: 'EBS_SNAPSHOT_MANAGEMENT',
-        resourceTypes: ['INSTANCE'],
-        targetTags: [this.targetTag],
-        parameters: { excludeBootVolume: true },
-        schedules: [
-          {
-            name: `Every ${Token.asString(intervalHours)} h`,
-            copyTags: true,
-            // The target tag marks the set as this server's; instance-id ties the set to its source.
-            tagsToAdd: [this.targetTag],
-            variableTags: [{ key: 'instance-id', value: '$(instance-id)' }],
-            createRule: { interval: intervalHours, intervalUnit: 'HOURS', times: [startTimeUtc], scripts },
-            retainRule: { count: retain },
-            crossRegionCopyRules: copy
-              ? [
-                  {
-                    target: copy.targetRegion,
-                    encrypted: copy.encrypted ?? true,
-                    cmkArn: copy.cmkArn,
-                    copyTags: true,
-                    retainRule: { interval: copy.retainDays ?? 7, intervalUnit: 'DAYS' },
-                  },
-                ]
-              : undefined,
-          },
-        ],
-      },
+      policyDetails: policyDetails(settings, this.targetTag, this.document),
     });
+  }
+
+  /** The SSM document DLM runs before and after each snapshot (fsfreeze), and DLM's leave to run it. */
+  private freezeDocument(mountPath: string, maxFreezeSeconds: number): ssm.CfnDocument {
+    const document = new ssm.CfnDocument(this, 'FreezeDocument', {
+      documentType: 'Command',
+      documentFormat: 'JSON',
+      targetType: '/AWS::EC2::Instance',
+      content: renderFreezeDocument({ script: loadFreezeScript(), mountPath, maxFreezeSeconds }),
+      tags: [{ ...DLM_DOCUMENT_TAG }],
+    });
+    this.useManagedPolicy(
+      'AWSDataLifecycleManagerSSMFullAccess',
+      'The managed policy DLM documents for pre/post scripts: SendCommand only with SSM documents ' +
+        'tagged DLMScriptsAccess=true (ours is); any instance, because DLM selects its targets by tag ' +
+        'when the policy runs.',
+    );
+    return document;
   }
 
   /**
@@ -245,71 +184,47 @@ export class SnapshotPolicy extends Construct {
   }
 }
 
-function validateWholeNumber(prop: string, value: number, min: number, max: number, hint = ''): void {
-  if (Token.isUnresolved(value)) return;
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new Error(`${prop} must be a whole number from ${min} to ${max}, got ${value}${hint}`);
-  }
-}
-
-function validateIntervalHours(hours: number): void {
-  if (Token.isUnresolved(hours)) return;
-  if (!(SNAPSHOT_INTERVAL_HOURS as readonly number[]).includes(hours)) {
-    throw new Error(`intervalHours must be one of ${SNAPSHOT_INTERVAL_HOURS.join(', ')} (DLM), got ${hours}`);
-  }
-}
-
-function validateStartTime(time: string): void {
-  if (Token.isUnresolved(time)) return;
-  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) {
-    throw new Error(`startTimeUtc must be HH:MM in UTC, 00:00 to 23:59, got '${time}'`);
-  }
-}
-
-function validateMountPath(mountPath: string): void {
-  if (Token.isUnresolved(mountPath)) return;
-  const segments = mountPath.split('/').slice(1);
-  if (!/^(\/[A-Za-z0-9._-]+)+$/.test(mountPath) || segments.some((s) => s === '.' || s === '..')) {
-    throw new Error(
-      `dataMountPath must be an absolute path of [A-Za-z0-9._-] segments, without '.', '..' or a ` +
-        `trailing '/', and not '/', got '${mountPath}'`,
-    );
-  }
-}
-
-const REGION = /^([a-z]+-){2,3}\d$/;
-const KMS_KEY_ARN = /^arn:aws(-[a-z]{1,3}){0,2}:kms:(([a-z]+-){2,3}\d):\d+:key\//;
-
-function validateCrossRegionCopy(copy: CrossRegionCopy, stackRegion: string): void {
-  const { targetRegion, cmkArn } = copy;
-  if (!Token.isUnresolved(targetRegion)) {
-    if (!REGION.test(targetRegion)) {
-      throw new Error(
-        `crossRegionCopy.targetRegion must be a region name like eu-west-1, got '${targetRegion}'`,
-      );
-    }
-    if (!Token.isUnresolved(stackRegion) && targetRegion === stackRegion) {
-      throw new Error(
-        `crossRegionCopy.targetRegion must differ from the stack's region, got '${targetRegion}' for both`,
-      );
-    }
-  }
-  validateWholeNumber('crossRegionCopy.retainDays', copy.retainDays ?? 7, 1, 36500);
-  if (cmkArn === undefined || Token.isUnresolved(cmkArn)) return;
-  const match = KMS_KEY_ARN.exec(cmkArn);
-  if (!match) {
-    throw new Error(
-      `crossRegionCopy.cmkArn must be a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>), got '${cmkArn}'`,
-    );
-  }
-  if (!Token.isUnresolved(targetRegion) && match[2] !== targetRegion) {
-    throw new Error(
-      `crossRegionCopy.cmkArn must be a key in the target region ${targetRegion}, got a key in ${match[2]}: '${cmkArn}'`,
-    );
-  }
-  if (copy.encrypted === false) {
-    throw new Error(
-      `crossRegionCopy.encrypted is false but cmkArn is set ('${cmkArn}'); a key implies encryption`,
-    );
-  }
+/** The policy's one schedule: every interval at the start time, kept `retain` deep, copied if asked, frozen if asked. */
+function policyDetails(
+  settings: SnapshotSettings, targetTag: { key: string; value: string }, document: ssm.CfnDocument | undefined,
+): dlm.CfnLifecyclePolicy.PolicyDetailsProperty {
+  const { intervalHours, startTimeUtc, retain, copy } = settings;
+  const scripts: dlm.CfnLifecyclePolicy.ScriptProperty[] | undefined = document && [
+    {
+      stages: ['PRE', 'POST'],
+      executionHandlerService: 'AWS_SYSTEMS_MANAGER',
+      executionHandler: document.ref,
+      executeOperationOnScriptFailure: true,
+      executionTimeout: SCRIPT_TIMEOUT_SECONDS,
+      maximumRetryCount: SCRIPT_RETRIES,
+    },
+  ];
+  return {
+    policyType: 'EBS_SNAPSHOT_MANAGEMENT',
+    resourceTypes: ['INSTANCE'],
+    targetTags: [targetTag],
+    parameters: { excludeBootVolume: true },
+    schedules: [
+      {
+        name: `Every ${Token.asString(intervalHours)} h`,
+        copyTags: true,
+        // The target tag marks the set as this server's; instance-id ties the set to its source.
+        tagsToAdd: [targetTag],
+        variableTags: [{ key: 'instance-id', value: '$(instance-id)' }],
+        createRule: { interval: intervalHours, intervalUnit: 'HOURS', times: [startTimeUtc], scripts },
+        retainRule: { count: retain },
+        crossRegionCopyRules: copy
+          ? [
+              {
+                target: copy.targetRegion,
+                encrypted: copy.encrypted ?? true,
+                cmkArn: copy.cmkArn,
+                copyTags: true,
+                retainRule: { interval: copy.retainDays ?? 7, intervalUnit: 'DAYS' },
+              },
+            ]
+          : undefined,
+      },
+    ],
+  };
 }
