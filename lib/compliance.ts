@@ -37,7 +37,7 @@ export function logEncryptionKey(scope: Construct): kms.IKey {
     description: `Encrypts the CloudWatch Logs of stack ${stack.stackName} (StorageServer functions, VPC flow logs) and its alarm topics`,
     enableKeyRotation: true,
   });
-  // CloudWatch alarms publish to the stack's encrypted alarm topics (lib/monitoring.ts); the AWS managed SNS key
+  // CloudWatch alarms publish to the stack's encrypted alarm topics (lib/alarm-topic.ts); the AWS managed SNS key
   // cannot be used by CloudWatch, and one key per stack keeps the cost at one key.
   key.addToResourcePolicy(
     new iam.PolicyStatement({
