@@ -36,30 +36,39 @@ function filesUnder(dir: string): string[] {
 const FILES = DIRS.flatMap(filesUnder).filter((f) => /\.(ts|sh|py)$/.test(f)).sort();
 const TS_FILES = FILES.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
 
-/** Each TypeScript file -> the files of this repository it imports (relative to the repository). */
-function importGraph(): Map<string, string[]> {
+/** What one TypeScript file imports: files of this repository (relative to it), and packages by name. */
+interface Imports {
+  readonly files: string[];
+  readonly packages: string[];
+}
+
+/** Each TypeScript file's imports, read once by TypeScript's pre-processor and resolved by its module resolution. */
+function readImports(): Map<string, Imports> {
   const options: ts.CompilerOptions = { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 };
-  const graph = new Map<string, string[]>();
+  const imports = new Map<string, Imports>();
   for (const file of TS_FILES) {
     const abs = path.join(ROOT, file);
-    const info = ts.preProcessFile(fs.readFileSync(abs, 'utf8'), true, true);
-    const targets = info.importedFiles
-      .filter((i) => i.fileName.startsWith('.'))
-      .map((i) => {
-        const resolved = ts.resolveModuleName(i.fileName, abs, options, ts.sys).resolvedModule;
-        if (!resolved) throw new Error(`${file}: cannot resolve ${i.fileName}`);
+    const names = ts.preProcessFile(fs.readFileSync(abs, 'utf8'), true, true).importedFiles.map((i) => i.fileName);
+    const files = names
+      .filter((name) => name.startsWith('.'))
+      .map((name) => {
+        const resolved = ts.resolveModuleName(name, abs, options, ts.sys).resolvedModule;
+        if (!resolved) throw new Error(`${file}: cannot resolve ${name}`);
         return path.relative(ROOT, resolved.resolvedFileName).split(path.sep).join('/');
       });
-    graph.set(file, [...new Set(targets)].sort());
+    const packages = names
+      .filter((name) => !name.startsWith('.'))
+      .map((name) => (name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : name.split('/')[0]));
+    imports.set(file, { files: [...new Set(files)].sort(), packages: [...new Set(packages)].sort() });
   }
-  return graph;
+  return imports;
 }
 
 /**
  * The packages the files reachable from lib/ import (the package's compiled code: tsconfig.build.json compiles lib/
  * and what it imports, lambda/'s contracts among them), each with the first file that imports it.
  */
-function packagesOfTheLibrary(): Map<string, string> {
+function packagesOfTheLibrary(imports: Map<string, Imports>): Map<string, string> {
   const seen = new Set<string>();
   const packages = new Map<string, string>();
   const queue = TS_FILES.filter((f) => f.startsWith('lib/'));
@@ -67,16 +76,9 @@ function packagesOfTheLibrary(): Map<string, string> {
     const file = queue.pop()!;
     if (seen.has(file)) continue;
     seen.add(file);
-    const info = ts.preProcessFile(fs.readFileSync(path.join(ROOT, file), 'utf8'), true, true);
-    for (const { fileName } of info.importedFiles) {
-      if (fileName.startsWith('.')) {
-        const resolved = ts.resolveModuleName(fileName, path.join(ROOT, file), { moduleResolution: ts.ModuleResolutionKind.Node10 }, ts.sys);
-        queue.push(path.relative(ROOT, resolved.resolvedModule!.resolvedFileName).split(path.sep).join('/'));
-      } else {
-        const name = fileName.startsWith('@') ? fileName.split('/').slice(0, 2).join('/') : fileName.split('/')[0];
-        if (!packages.has(name)) packages.set(name, file);
-      }
-    }
+    const { files, packages: named } = imports.get(file)!;
+    queue.push(...files);
+    for (const name of named) if (!packages.has(name)) packages.set(name, file);
   }
   return packages;
 }
@@ -122,7 +124,8 @@ function circles(graph: Map<string, string[]>): string[][] {
 const lineCount = (file: string): number => fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n').length - 1;
 
 describe('code shape', () => {
-  const graph = importGraph();
+  const imports = readImports();
+  const graph = new Map([...imports].map(([file, { files }]) => [file, files]));
 
   test('the files are found (the walk and the import reader see the tree)', () => {
     expect(TS_FILES).toContain('lib/storage-server.ts');
@@ -150,7 +153,7 @@ describe('code shape', () => {
   test('the library imports only Node built-ins and the packages package.json gives it (never the handlers\' AWS SDK)', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
     const allowed = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
-    const packages = packagesOfTheLibrary();
+    const packages = packagesOfTheLibrary(imports);
     expect(packages.has('aws-cdk-lib')).toBe(true);
     const stray = [...packages]
       .filter(([name]) => !allowed.has(name) && !builtinModules.includes(name.replace(/^node:/, '')))
