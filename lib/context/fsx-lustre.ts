@@ -65,7 +65,7 @@ function parseFsxOptions(raw: ContextValues['raw']): FsxLustreOptions {
     resolveFsxLustreOptions(options);
   } catch (err) {
     const key = perUnitText !== undefined ? 'fsxPerUnitStorageThroughput' : 'fsxStorageType';
-    throw new Error(`Invalid context value ${key}=${JSON.stringify(raw(key) ?? '')}: ${asContextKeys((err as Error).message)}.`);
+    throw new Error(`Invalid context value ${key}=${JSON.stringify(raw(key) ?? '')}: ${asContextKeys((err as Error).message, Object.keys(options))}.`);
   }
   return options;
 }
@@ -81,12 +81,13 @@ function parseDataRepositoryPath(raw: ContextValues['raw']): string | undefined 
   return path;
 }
 
-/** The planner's words for the FSx options (`fsxLustre.storageType ... deploymentType`) in the context keys' names. */
-function asContextKeys(message: string): string {
-  const keys: Record<string, string> = {
-    deploymentType: 'fsxDeploymentType', storageType: 'fsxStorageType', perUnitStorageThroughput: 'fsxPerUnitStorageThroughput',
-  };
+/**
+ * The planner's words for the FSx options (`fsxLustre.storageType ... deploymentType`) in the context keys' names:
+ * each option `<name>` is the key `fsx<Name>` (the keys this module reads).
+ */
+function asContextKeys(message: string, options: string[]): string {
+  const asKey = (name: string): string => `fsx${name[0].toUpperCase()}${name.slice(1)}`;
   return message
     .replace(/^fsxLustre\.[A-Za-z]+ /, '')
-    .replace(/\b(deploymentType|storageType|perUnitStorageThroughput)\b/g, (name) => keys[name]);
+    .replace(new RegExp(`\\b(${options.join('|')})\\b`, 'g'), asKey);
 }
