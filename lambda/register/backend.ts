@@ -6,7 +6,7 @@
  */
 
 /** The storage backends a record may name. */
-export const BACKENDS = ['ebs', 'instance-store', 'fsx-lustre'] as const;
+export const BACKENDS = ['ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'] as const;
 /**
  * Where the data lives: durable EBS st1 volumes (`ebs`), the instance's local disks, lost on stop
  * (`instance-store`), or an Amazon FSx for Lustre file system, a managed parallel file system, beyond what one

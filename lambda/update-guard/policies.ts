@@ -33,6 +33,7 @@ export const INSTANCE_REPLACEMENT: UpdatePolicy = perBackend({
   ),
   'instance-store': refused('it replaces the instance, and every instance-store disk with it', KEEP_OR_SECOND_SERVER),
   'fsx-lustre': ALLOWED, // no instance: always ''
+  'fsx-openzfs': ALLOWED, // no instance: always ''
 });
 
 /**
@@ -65,6 +66,7 @@ const EBS_KEY = refused(
   'keep the old key, or snapshot the volumes, deploy a second server with another serverName from the ' +
     'snapshots under the new key (EBS re-encrypts on restore), then remove the first',
 );
+const FSX_KEY = refused(`a new key (KmsKeyId): ${FSX_REPLACED}`, `keep the old key, or ${FSX_COPY}`);
 const EC2_ZONE = refused(
   'EBS volumes live in one Availability Zone, and the instance store dies with its host',
   'keep the old subnet, or deploy a second server with another serverName in the new subnet (EBS: ' +
@@ -110,16 +112,17 @@ export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
       `keep the old instance type, or ${SECOND_SERVER}`,
     ),
     'fsx-lustre': ALLOWED, // always ''
+    'fsx-openzfs': ALLOWED, // always ''
   }),
-  dataVolumes: perBackend({ ebs: GROW_ONLY, 'instance-store': ALLOWED, 'fsx-lustre': ALLOWED }),
+  dataVolumes: perBackend({ ebs: GROW_ONLY, 'instance-store': ALLOWED, 'fsx-lustre': ALLOWED, 'fsx-openzfs': ALLOWED }),
   snapshotIds: refused(
     'the volumes would be replaced by new ones from the snapshots; the old ones would be stranded',
     'keep the old snapshot ids (they only matter when the volumes are created); to restore a snapshot set, ' +
       'deploy a second server with another serverName from those snapshots, then remove the first',
   ),
-  encryptionKey: perBackend({ ebs: EBS_KEY, 'instance-store': EBS_KEY, 'fsx-lustre': refused(`a new key (KmsKeyId): ${FSX_REPLACED}`, `keep the old key, or ${FSX_COPY}`) }),
+  encryptionKey: perBackend({ ebs: EBS_KEY, 'instance-store': EBS_KEY, 'fsx-lustre': FSX_KEY, 'fsx-openzfs': FSX_KEY }),
   // On FSx a new zone is a new subnet, which the SubnetId row refuses.
-  availabilityZone: perBackend({ ebs: EC2_ZONE, 'instance-store': EC2_ZONE, 'fsx-lustre': ALLOWED }),
+  availabilityZone: perBackend({ ebs: EC2_ZONE, 'instance-store': EC2_ZONE, 'fsx-lustre': ALLOWED, 'fsx-openzfs': ALLOWED }),
   imageId: INSTANCE_REPLACEMENT,
   keyPair: INSTANCE_REPLACEMENT,
   placementGroup: INSTANCE_REPLACEMENT,
@@ -127,6 +130,7 @@ export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
     ebs: VOLUME_ATTACHMENT_STEPS,
     'instance-store': ALLOWED, // no data volumes
     'fsx-lustre': ALLOWED, // no data volumes
+    'fsx-openzfs': ALLOWED, // no data volumes
   }),
   fileSystemType: onFsxLustre(refused(`a new deployment or storage type: ${FSX_REPLACED}`, `keep the old type, or ${FSX_COPY}`)),
   perUnitStorageThroughput: FSX_THROUGHPUT,
@@ -142,5 +146,6 @@ export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
         `encrypted d2 instance store), or ${SECOND_SERVER}`,
     ),
     'fsx-lustre': ALLOWED, // always ''
+    'fsx-openzfs': ALLOWED, // always ''
   }),
 };

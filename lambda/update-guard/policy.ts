@@ -71,7 +71,8 @@ export interface VolumeRule extends Objection {
  * and the EC2 backends allow it.
  */
 export function onFsxLustre(policy: UpdatePolicy): UpdatePolicy {
-  return perBackend({ ebs: ALLOWED, 'instance-store': ALLOWED, 'fsx-lustre': policy });
+  // FOUNDATION (issue 30): FSx for OpenZFS shares the FSx rows until its own are written.
+  return perBackend({ ebs: ALLOWED, 'instance-store': ALLOWED, 'fsx-lustre': policy, 'fsx-openzfs': policy });
 }
 
 /**

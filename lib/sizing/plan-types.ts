@@ -6,6 +6,9 @@
 import type { Backend } from '../../lambda/register/contract';
 import type { ClientRequest, PerClientPlan } from './client-ceiling';
 import type { FsxLustreOptions, ResolvedFsxLustreOptions } from './fsx-lustre';
+import type { FsxOpenZfsOptions, FsxOpenZfsPlan } from './fsx-openzfs';
+
+export type { FsxOpenZfsPlan };
 
 // One backend type for the planner, the SSM records and the update guard's layout (the public API names it once).
 export type { Backend };
@@ -50,6 +53,11 @@ export interface StorageRequest {
    * HDD) that sustains it
    */
   readonly fsxLustre?: FsxLustreOptions;
+  /**
+   * FSx for OpenZFS options, with backend `fsx-openzfs` only.
+   * @default - SINGLE_AZ_1 at the smallest throughput capacity that sustains `throughputMBps`
+   */
+  readonly fsxOpenZfs?: FsxOpenZfsOptions;
   /**
    * Keep exactly this many EBS data volumes: how an existing EBS server grows (each volume is enlarged in place;
    * a volume added to an existing stripe, or one taken away, would lose or strand data). Implies the EBS backend
@@ -136,6 +144,11 @@ export interface StoragePlan {
    * @default - none: the plan is an EC2 NFS server
    */
   readonly fsxLustre?: FsxLustrePlan;
+  /**
+   * FSx for OpenZFS only: the file system's deployment type, throughput capacity and storage.
+   * @default - none
+   */
+  readonly fsxOpenZfs?: FsxOpenZfsPlan;
   /** Aggregate sequential throughput clients can expect, from published limits only (see `estimateThroughput`). */
   readonly throughput: ThroughputEstimate;
   /**

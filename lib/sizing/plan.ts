@@ -11,6 +11,7 @@ import { planForCapacity } from './capacity-rule';
 import type { ResolvedFsxLustreOptions } from './fsx-lustre';
 import { MAX_SINGLE_VOLUME_TIB } from './plan-ebs';
 import { FSX_PERSISTENT_OPTIONS, defaultFsxPlan, fsxAsAsked } from './plan-fsx';
+import { fsxOpenZfsPlan } from './plan-openzfs';
 import { LARGEST_INSTANCE_STORE, MAX_INSTANCE_STORE_TIB } from './plan-instance-store';
 import type { Backend, StoragePlan, StorageRequest } from './plan-types';
 import { formatTiB } from './round';
@@ -32,6 +33,7 @@ export function planStorage(request: StorageRequest): StoragePlan {
 function planServer(request: StorageRequest): StoragePlan {
   const valid = validateRequest(request);
   if (valid.backend === 'fsx-lustre') return planFsx(validatePositive(request.capacityTiB), valid.fsxOptions, valid.throughputMBps);
+  if (valid.backend === 'fsx-openzfs') return fsxOpenZfsPlan(request.fsxOpenZfs, validatePositive(request.capacityTiB), valid.throughputMBps);
   if (beyondCapacityRule(request.capacityTiB, valid)) return beyondCapacityRulePlan(request.capacityTiB, valid);
   const capacityTiB = validateCapacity(request.capacityTiB, valid.dataVolumeCount === undefined ? valid.backend : 'ebs', valid.families);
   return sustaining(planForCapacity(capacityTiB, valid.backend, valid.dataVolumeCount, valid.families), capacityTiB, valid);

@@ -13,7 +13,7 @@ import type { Arch, Backend, Generation, StorageRequest } from './plan-types';
 import { formatTiB } from './round';
 
 /** The backends a request may name. */
-const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'ebs', 'instance-store', 'fsx-lustre'];
+const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'];
 
 /** A request whose fields are checked (all but the capacity): its backend, layout, families, FSx options and throughput. */
 export interface ValidRequest {
@@ -57,7 +57,7 @@ function validDataVolumeCount(count: number | undefined, backend: Backend | 'aut
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_DATA_VOLUMES) {
     throw new Error(`dataVolumeCount must be a whole number from 1 to ${MAX_DATA_VOLUMES}; got ${describe(count)}`);
   }
-  if (backend === 'instance-store' || backend === 'fsx-lustre') {
+  if (backend === 'instance-store' || backend === 'fsx-lustre' || backend === 'fsx-openzfs') {
     throw new Error(`dataVolumeCount applies to the EBS backend only; got backend '${backend}'`);
   }
   return count;

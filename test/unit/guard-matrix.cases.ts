@@ -32,6 +32,7 @@ export const BASELINES: { readonly [B in Backend]: Context } = {
   ebs: { backend: 'ebs', capacityTiB: '5' },
   'instance-store': { backend: 'instance-store', capacityTiB: '3' },
   'fsx-lustre': { backend: 'fsx-lustre', capacityTiB: '12' },
+  'fsx-openzfs': { backend: 'fsx-openzfs', capacityTiB: '4' },
 };
 
 const [SUBNET_A1, SUBNET_A2, SUBNET_B1] = LOOKED_UP_VPC.subnets.map((s) => s.subnetId);

@@ -177,7 +177,7 @@ describe('planStorage: bad requests name the field, the value and the allowed ra
       { capacityTiB: 43.66, backend: 'instance-store' },
       /at most 43\.65 for backend 'instance-store'.*got 43\.66\. .*FSx for Lustre/,
     ],
-    [{ capacityTiB: 5, backend: 'gp3' }, /backend must be one of 'auto', 'ebs', 'instance-store', 'fsx-lustre'; got "gp3"/],
+    [{ capacityTiB: 5, backend: 'gp3' }, /backend must be one of 'auto', 'ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'; got "gp3"/],
     [{ capacityTiB: 5, fsxLustre: {} }, /^fsxLustre options apply to backend 'fsx-lustre' only; got backend 'auto' \(auto chooses/],
     [{ capacityTiB: 5, backend: 'ebs', fsxLustre: { deploymentType: 'SCRATCH_2' } }, /^fsxLustre options apply to backend 'fsx-lustre' only; got backend 'ebs'$/],
     [{ capacityTiB: 5, backend: 'fsx-lustre', fsxLustre: { perUnitStorageThroughput: 300 } }, /^fsxLustre\.perUnitStorageThroughput must be one of 125, 250, 500, 1000 \(MB\/s per TiB\) for PERSISTENT_2 SSD; got 300/],

@@ -342,7 +342,7 @@ describe('ServerRegistration validation', () => {
     ['exportPath', { exportPath: 'data' }, /exportPath must be an absolute path without whitespace/],
     ['mountPoint', { mountPoint: '/my data' }, /mountPoint must be an absolute path without whitespace/],
     ['mountOptions', { mountOptions: '' }, /mountOptions must be a non-empty comma-separated option list/],
-    ['backend', { backend: 'nvme' as never }, /backend must be one of ebs, instance-store, fsx-lustre, got "nvme"/],
+    ['backend', { backend: 'nvme' as never }, /backend must be one of ebs, instance-store, fsx-lustre, fsx-openzfs, got "nvme"/],
   ])('rejects a bad %s: %j', (_prop, overrides, message) => {
     const { stack, instance } = fixture();
     expect(() => register(stack, instance, 'Registration', overrides)).toThrow(message);

@@ -516,7 +516,7 @@ describe('validation of the properties', () => {
     [
       'an unknown backend',
       { Backend: 'zfs' },
-      /ResourceProperties.Backend must be one of ebs, instance-store, fsx-lustre, got "zfs"/,
+      /ResourceProperties.Backend must be one of ebs, instance-store, fsx-lustre, fsx-openzfs, got "zfs"/,
     ],
     [
       'a bad volume entry',
@@ -920,7 +920,7 @@ describe('UpdateGuard', () => {
   });
 
   test.each([
-    ['backend', { backend: 'zfs' as never }, /layout.backend must be one of ebs, instance-store, fsx-lustre, got "zfs"/],
+    ['backend', { backend: 'zfs' as never }, /layout.backend must be one of ebs, instance-store, fsx-lustre, fsx-openzfs, got "zfs"/],
     [
       'instanceStoreType',
       { instanceStoreType: 'd2.xlarge' },

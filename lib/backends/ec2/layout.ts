@@ -39,7 +39,9 @@ export interface Ec2ServerLayout {
  */
 export function ec2ServerLayout(facade: Construct, p: Ec2NfsServerProps): Ec2ServerLayout {
   const { server: props, plan, capacityTiB, serverName } = p;
-  if (plan.backend === 'fsx-lustre') throw new Error('Ec2NfsServer builds the ebs and instance-store backends; fsx-lustre is FsxLustreServer');
+  if (plan.backend === 'fsx-lustre' || plan.backend === 'fsx-openzfs') {
+    throw new Error(`Ec2NfsServer builds the ebs and instance-store backends; ${plan.backend} is a file system of its own`);
+  }
   const instanceType = props.instanceType ?? new ec2.InstanceType(plan.instanceType);
   const machineImage = serverImage(props, instanceType);
   const store = instanceStoreOf(plan, capacityTiB, instanceType);

@@ -1,0 +1,74 @@
+/**
+ * Amazon FSx for OpenZFS, the managed NFS file system (issue 30): its deployment types, the throughput capacities
+ * each offers, the storage it accepts, and the plan of a file system that holds a capacity and sustains a
+ * throughput. Pure data and functions, no CDK imports (docs/design.md, section 3).
+ *
+ * FOUNDATION (issue 30, first step): the shapes the planner, the backend and the guard share. The catalogue's
+ * figures, their sources and the prices are the planner's part of the issue and complete this file.
+ *
+ * - [API] Amazon FSx API Reference, CreateFileSystemOpenZFSConfiguration: `DeploymentType`, `ThroughputCapacity`
+ *         (valid values per deployment type); CreateFileSystem: `StorageCapacity` (SSD: 64-524,288 GiB).
+ */
+import { describe } from './describe';
+
+/** FSx for OpenZFS deployment types. [API] */
+export const FSX_OPENZFS_DEPLOYMENT_TYPES = ['SINGLE_AZ_1', 'SINGLE_AZ_2', 'SINGLE_AZ_HA_1', 'SINGLE_AZ_HA_2', 'MULTI_AZ_1'] as const;
+/** An FSx for OpenZFS deployment type. */
+export type FsxOpenZfsDeploymentType = (typeof FSX_OPENZFS_DEPLOYMENT_TYPES)[number];
+
+/** Throughput capacities, MB/s, of the first-generation types (SINGLE_AZ_1, SINGLE_AZ_HA_1). [API] */
+const GEN1_THROUGHPUT = [64, 128, 256, 512, 1024, 2048, 3072, 4096] as const;
+/** Throughput capacities, MB/s, of the second-generation types (SINGLE_AZ_2, SINGLE_AZ_HA_2, MULTI_AZ_1). [API] */
+const GEN2_THROUGHPUT = [160, 320, 640, 1280, 2560, 3840, 5120, 7680, 10240] as const;
+
+/** The throughput capacities, MB/s, each deployment type offers, ascending. [API] */
+export const FSX_OPENZFS_THROUGHPUT_CAPACITIES: { readonly [D in FsxOpenZfsDeploymentType]: readonly number[] } = {
+  SINGLE_AZ_1: GEN1_THROUGHPUT,
+  SINGLE_AZ_HA_1: GEN1_THROUGHPUT,
+  SINGLE_AZ_2: GEN2_THROUGHPUT,
+  SINGLE_AZ_HA_2: GEN2_THROUGHPUT,
+  MULTI_AZ_1: GEN2_THROUGHPUT,
+};
+
+/** Smallest and largest SSD storage capacity, GiB. [API] */
+export const FSX_OPENZFS_MIN_STORAGE_GIB = 64;
+export const FSX_OPENZFS_MAX_STORAGE_GIB = 524_288;
+
+/** The FSx for OpenZFS options of a request (`StorageRequest.fsxOpenZfs`). */
+export interface FsxOpenZfsOptions {
+  /**
+   * Deployment type. MULTI_AZ_1 needs two subnets in two Availability Zones.
+   * @default 'SINGLE_AZ_1'
+   */
+  readonly deploymentType?: FsxOpenZfsDeploymentType;
+  /**
+   * Throughput capacity, MB/s: one of the deployment type's tiers (SINGLE_AZ_1, SINGLE_AZ_HA_1: 64-4,096;
+   * SINGLE_AZ_2, SINGLE_AZ_HA_2, MULTI_AZ_1: 160-10,240). [API]
+   * @default - the smallest tier that sustains `throughputMBps`, or the type's smallest
+   */
+  readonly throughputCapacityMBps?: number;
+}
+
+/** The FSx for OpenZFS file system of a plan. */
+export interface FsxOpenZfsPlan {
+  /** Deployment type. */
+  readonly deploymentType: FsxOpenZfsDeploymentType;
+  /** Throughput capacity, MB/s: one of the type's tiers. */
+  readonly throughputCapacityMBps: number;
+  /** SSD storage capacity, GiB (64-524,288). */
+  readonly storageCapacityGiB: number;
+}
+
+/** The options asked for, with the defaults filled in; throws naming the option and the allowed values. */
+export function resolveFsxOpenZfsOptions(options: FsxOpenZfsOptions = {}): Required<Pick<FsxOpenZfsOptions, 'deploymentType'>> & FsxOpenZfsOptions {
+  const deploymentType = options.deploymentType ?? 'SINGLE_AZ_1';
+  if (!(FSX_OPENZFS_DEPLOYMENT_TYPES as readonly string[]).includes(deploymentType)) {
+    throw new Error(`fsxOpenZfs.deploymentType must be one of ${FSX_OPENZFS_DEPLOYMENT_TYPES.join(', ')}; got ${describe(deploymentType)}`);
+  }
+  const tiers = FSX_OPENZFS_THROUGHPUT_CAPACITIES[deploymentType];
+  const t = options.throughputCapacityMBps;
+  if (t !== undefined && !tiers.includes(t)) {
+    throw new Error(`fsxOpenZfs.throughputCapacityMBps must be one of ${tiers.join(', ')} for ${deploymentType}; got ${describe(t)}`);
+  }
+  return { ...options, deploymentType };
+}
