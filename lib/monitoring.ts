@@ -5,9 +5,13 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { ServerMetricFactory, type ServerMetricIdentity } from './server-metrics';
 import type { DataVolumePlan } from './sizing';
-import { ebsMetric, ec2Metric, fileSystemUsedPercent } from './monitoring/metrics';
-import type { AlarmLimits, MonitoredFileSystem, MonitoredServer, MonitoredStorage, VolumesByType } from './monitoring/storage';
-import { fileSystemWidgets, serverWidgets } from './monitoring/widgets';
+import {
+  ebsMetric, ec2Metric, fileSystemUsedPercent, higherOf, openZfsStorageUsedPercent, openZfsThroughputUtilization,
+} from './monitoring/metrics';
+import type {
+  AlarmLimits, MonitoredFileSystem, MonitoredOpenZfs, MonitoredServer, MonitoredStorage, VolumesByType,
+} from './monitoring/storage';
+import { fileSystemWidgets, openZfsWidgets, serverWidgets } from './monitoring/widgets';
 
 export type { MonitoredStorage } from './monitoring/storage';
 
@@ -39,6 +43,13 @@ export interface MonitoringOptions {
    * @default 3
    */
   readonly exportDownMinutes?: number;
+  /**
+   * FSx for OpenZFS: the file server's throughput utilization, percent of what its throughput capacity allows (network
+   * or disk, whichever is higher), at which the alarm goes off when it lasts 30 minutes: raise the throughput capacity
+   * (a live change). AWS recommends an average under 50 %; short bursts to 100 % are what a throughput-bound job does.
+   * @default 80
+   */
+  readonly throughputUtilizationHighPercent?: number;
 }
 
 /** Properties of a {@link StorageMonitoring}. */
@@ -58,7 +69,8 @@ export interface StorageMonitoringProps extends MonitoringOptions {
  * The dashboard and alarms of one storage server, in the manner of cdk-monitoring-constructs (metrics from a
  * factory, thresholds as props) without its dependency: a dozen widgets and five alarm kinds. Each alarm watches a
  * metric the backend has: the heartbeat, file system, memory and status checks of an EC2 server; the burst bucket
- * of each st1 volume (EBS; gp3 has none); the disks' throughput is on the dashboard only (gp3's beside what is provisioned); an FSx file system's free capacity.
+ * of each st1 volume (EBS; gp3 has none); the disks' throughput is on the dashboard only (gp3's beside what is provisioned); an FSx file system's free capacity;
+ * an FSx for OpenZFS file system's used capacity (its own and its root volume's) and its file server's throughput utilization.
  */
 export class StorageMonitoring extends Construct {
   /** Every alarm this construct made, in the order made. */
@@ -70,9 +82,10 @@ export class StorageMonitoring extends Construct {
     super(scope, id);
     const limits = alarmLimits(props);
     const server = props.identity.serverName;
-    const widgets = 'instance' in props.storage
-      ? this.watchServer(props.storage, server, props, limits)
-      : this.watchFileSystem(props.storage, server, limits, props.alarmTopic);
+    const { storage } = props;
+    const widgets = 'instance' in storage ? this.watchServer(storage, server, props, limits)
+      : 'openZfs' in storage ? this.watchOpenZfs(storage.openZfs, server, limits, props.alarmTopic)
+        : this.watchFileSystem(storage, server, limits, props.alarmTopic);
     if (props.dashboard ?? true) {
       this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
         dashboardName: `StorageServer-${Stack.of(this).stackName}-${server}`,
@@ -128,12 +141,41 @@ export class StorageMonitoring extends Construct {
     return fileSystemWidgets(storage, used, limits);
   }
 
+  /**
+   * An FSx for OpenZFS file system's alarms (used capacity: the file system's or the root volume's, whichever is
+   * fuller; the file server's throughput utilization, sustained); returns its widgets.
+   */
+  private watchOpenZfs(
+    storage: MonitoredOpenZfs, server: string, limits: AlarmLimits, topic: sns.ITopic | undefined,
+  ): cloudwatch.IWidget[][] {
+    const used = openZfsStorageUsedPercent(storage);
+    const fuller = higherOf('Storage used % (file system or root volume)', used.fileSystem, used.rootVolume);
+    this.fileSystemAlarms(server, fuller, limits.warning, limits.critical, topic,
+      `the FSx for OpenZFS file system (${storage.storageCapacityGiB} GiB planned) or its root volume`);
+    const utilization = openZfsThroughputUtilization(storage);
+    // Six five-minute averages in a row: a half-hour, past the bursts a throughput-bound job makes, yet soon enough
+    // for the live throughput change to help the same day's jobs.
+    this.alarm('ThroughputUtilizationHigh', {
+      alarmDescription: `Storage server ${server}: the FSx for OpenZFS ${storage.deploymentType} file server used ` +
+        `${limits.throughputHigh}% or more of its ${storage.throughputCapacityMBps} MB/s throughput capacity (network or disk) ` +
+        'for 30 minutes: raise its throughput capacity (live).',
+      metric: higherOf('Throughput utilization % (network or disk)', utilization.network, utilization.disk),
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      threshold: limits.throughputHigh,
+      evaluationPeriods: 6,
+      datapointsToAlarm: 6,
+      treatMissingData: cloudwatch.TreatMissingData.MISSING,
+    }, topic);
+    return openZfsWidgets(storage, [used.fileSystem, used.rootVolume], [utilization.network, utilization.disk], limits);
+  }
+
   private fileSystemAlarms(
     server: string, used: cloudwatch.IMetric, warning: number, critical: number, topic: sns.ITopic | undefined,
+    subject = 'the file system',
   ): void {
     for (const [id, threshold] of [['FileSystemUsedWarning', warning], ['FileSystemUsedCritical', critical]] as const) {
       this.alarm(id, {
-        alarmDescription: `Storage server ${server}: the file system is ${threshold}% full or more.`,
+        alarmDescription: `Storage server ${server}: ${subject} is ${threshold}% full or more.`,
         metric: used,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         threshold,
@@ -165,7 +207,8 @@ function alarmLimits(props: MonitoringOptions): AlarmLimits {
   if (!Number.isInteger(downMinutes) || downMinutes < 1 || downMinutes > 60) {
     throw new Error(`monitoring: exportDownMinutes must be a whole number of minutes from 1 to 60, got ${downMinutes}`);
   }
-  return { warning, critical, burstLow, downMinutes };
+  const throughputHigh = percent(props.throughputUtilizationHighPercent ?? 80, 'throughputUtilizationHighPercent');
+  return { warning, critical, burstLow, downMinutes, throughputHigh };
 }
 
 function percent(value: number, name: string): number {

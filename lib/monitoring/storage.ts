@@ -6,7 +6,7 @@ import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import type { DataVolumePlan } from '../sizing';
 
-/** What is monitored: an EC2 NFS server, or an FSx for Lustre file system. */
+/** What is monitored: an EC2 NFS server, an FSx for Lustre file system, or an FSx for OpenZFS file system. */
 export type MonitoredStorage =
   | {
     /** The server's instance. */
@@ -26,6 +26,21 @@ export type MonitoredStorage =
     readonly fileSystem: fsx.LustreFileSystem;
     /** Its storage capacity, GiB (FSx publishes only the free bytes). */
     readonly storageCapacityGiB: number;
+  }
+  | {
+    /** An FSx for OpenZFS file system (backend `fsx-openzfs`), by its ids: the metrics need no more. */
+    readonly openZfs: {
+      /** The file system's id (`CfnFileSystem.ref`). */
+      readonly fileSystemId: string;
+      /** Its root volume's id (`CfnFileSystem.attrRootVolumeId`): the export. */
+      readonly rootVolumeId: string;
+      /** Its SSD storage capacity, GiB, as planned (the used % reads the capacity FSx publishes, which follows growth). */
+      readonly storageCapacityGiB: number;
+      /** Its throughput capacity, MB/s (the line on the throughput graph). */
+      readonly throughputCapacityMBps: number;
+      /** Its deployment type (SINGLE_AZ_1, SINGLE_AZ_2, SINGLE_AZ_HA_1, SINGLE_AZ_HA_2, MULTI_AZ_1). */
+      readonly deploymentType: string;
+    };
   };
 
 /** The EC2 server of {@link MonitoredStorage}. */
@@ -34,12 +49,19 @@ export type MonitoredServer = Extract<MonitoredStorage, { readonly instance: ec2
 /** The FSx file system of {@link MonitoredStorage}. */
 export type MonitoredFileSystem = Extract<MonitoredStorage, { readonly fileSystem: fsx.LustreFileSystem }>;
 
-/** The alarms' thresholds, checked (lib/monitoring.ts): file system used, st1 burst bucket, minutes without heartbeat. */
+/** The FSx for OpenZFS file system of {@link MonitoredStorage}. */
+export type MonitoredOpenZfs = Extract<MonitoredStorage, { readonly openZfs: unknown }>['openZfs'];
+
+/**
+ * The alarms' thresholds, checked (lib/monitoring.ts): file system used, st1 burst bucket, minutes without heartbeat,
+ * throughput utilization (FSx for OpenZFS).
+ */
 export interface AlarmLimits {
   readonly warning: number;
   readonly critical: number;
   readonly burstLow: number;
   readonly downMinutes: number;
+  readonly throughputHigh: number;
 }
 
 /** Each st1 and each gp3 data volume: its stripe index, the volume and its plan. */

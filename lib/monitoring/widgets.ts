@@ -5,8 +5,8 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { GP3_DEFAULTS } from '../gp3-defaults';
 import type { ServerMetricFactory } from '../server-metrics';
-import { ebsMetric, ebsMiBps, ec2Metric, fsxMetric } from './metrics';
-import type { AlarmLimits, MonitoredFileSystem, MonitoredServer, VolumesByType } from './storage';
+import { ebsMetric, ebsMiBps, ec2Metric, fsxMetric, openZfsClientMBps, openZfsMetric } from './metrics';
+import type { AlarmLimits, MonitoredFileSystem, MonitoredOpenZfs, MonitoredServer, VolumesByType } from './storage';
 
 /** An EC2 server's rows: its health, its traffic, its EBS volumes or instance-store disks. */
 export function serverWidgets(
@@ -61,6 +61,33 @@ export function fileSystemWidgets(storage: MonitoredFileSystem, used: cloudwatch
       fsxMetric(fileSystem, name, cloudwatch.Stats.SUM, Duration.minutes(1)))),
   ]];
 }
+
+/**
+ * An FSx for OpenZFS file system's row: used % of the file system and of its root volume, the file server's
+ * throughput utilization (lines: AWS's recommended average and the alarm), the clients' MB/s against the throughput
+ * capacity, and the bytes and operations the Lustre row shows, from their OpenZFS namesakes.
+ */
+export function openZfsWidgets(
+  storage: MonitoredOpenZfs, used: readonly cloudwatch.IMetric[], utilization: readonly cloudwatch.IMetric[], limits: AlarmLimits,
+): cloudwatch.IWidget[][] {
+  const perMinute = (names: string[]): cloudwatch.IMetric[] =>
+    names.map((name) => openZfsMetric(storage, name, cloudwatch.Stats.SUM, Duration.minutes(1)));
+  return [[
+    graph('Storage used %', [...used], [limits.warning, limits.critical]),
+    graph('Throughput utilization % (lines: AWS\'s recommended average, the alarm)', [...utilization],
+      [OPENZFS_RECOMMENDED_AVERAGE_UTILIZATION, limits.throughputHigh]),
+    graph('Client throughput MB/s (line: provisioned)', [openZfsClientMBps(storage)], [storage.throughputCapacityMBps]),
+    graph('OpenZFS bytes / min', perMinute(['DataReadBytes', 'DataWriteBytes'])),
+    graph('OpenZFS operations / min', perMinute(['DataReadOperations', 'DataWriteOperations', 'MetadataOperations'])),
+  ]];
+}
+
+/**
+ * AWS: "We recommend that you maintain an average throughput capacity utilization under 50%", for spikes and background
+ * work such as snapshots ("How to use FSx for OpenZFS metrics",
+ * https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/how_to_use_metrics.html).
+ */
+export const OPENZFS_RECOMMENDED_AVERAGE_UTILIZATION = 50;
 
 function graph(title: string, left: cloudwatch.IMetric[], lines: number[] = []): cloudwatch.GraphWidget {
   return new cloudwatch.GraphWidget({
