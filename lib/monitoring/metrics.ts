@@ -116,7 +116,11 @@ export function openZfsThroughputUtilization(storage: MonitoredOpenZfs): { netwo
   };
 }
 
-/** The clients' read plus write throughput, MB/s (the unit of the throughput capacity), over each five minutes. */
+/**
+ * The clients' read plus write throughput over each five minutes, MB/s: the unit AWS sizes throughput capacity in
+ * (MBps), read as 10^6 bytes a second; AWS's own recipe for throughput is SUM(DataReadBytes + DataWriteBytes) / period
+ * (https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/how_to_use_metrics.html).
+ */
 export function openZfsClientMBps(storage: MonitoredOpenZfs): cloudwatch.MathExpression {
   const seconds = 300;
   return new cloudwatch.MathExpression({
