@@ -6,7 +6,7 @@ import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import type { DataVolumePlan } from '../sizing';
 
-/** What is monitored: an EC2 NFS server, or an FSx for Lustre file system. */
+/** What is monitored: an EC2 NFS server, an FSx for Lustre file system, or an FSx for OpenZFS file system. */
 export type MonitoredStorage =
   | {
     /** The server's instance. */
@@ -26,6 +26,21 @@ export type MonitoredStorage =
     readonly fileSystem: fsx.LustreFileSystem;
     /** Its storage capacity, GiB (FSx publishes only the free bytes). */
     readonly storageCapacityGiB: number;
+  }
+  | {
+    /** An FSx for OpenZFS file system (issue 30, the common brief's interface 3). */
+    readonly openZfs: {
+      /** The file system's id. */
+      readonly fileSystemId: string;
+      /** Its root volume's id (the CfnFileSystem's `attrRootVolumeId`). */
+      readonly rootVolumeId: string;
+      /** Its storage capacity, GiB. */
+      readonly storageCapacityGiB: number;
+      /** Its throughput capacity, MB/s. */
+      readonly throughputCapacityMBps: number;
+      /** Its deployment type. */
+      readonly deploymentType: string;
+    };
   };
 
 /** The EC2 server of {@link MonitoredStorage}. */
