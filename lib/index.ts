@@ -8,6 +8,7 @@ export { StorageServer } from './storage-server';
 export type {
   ClusterwareOptions,
   FsxLustreServerOptions,
+  FsxOpenZfsServerOptions,
   NfsOptions,
   SnapshotOptions,
   StorageServerProps,
@@ -58,6 +59,9 @@ export type {
   FsxLustreOptions,
   FsxLustrePlan,
   FsxLustreStorageType,
+  FsxOpenZfsDeploymentType,
+  FsxOpenZfsOptions,
+  FsxOpenZfsPlan,
   Generation,
   Arch,
   PerClientPlan,
