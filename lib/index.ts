@@ -46,7 +46,9 @@ export { BenchDocument } from './bench-document';
 export type { BenchDocumentProps } from './bench-document';
 
 // The planner: sizing without synthesizing.
-export { bestPlanOf, clientCeiling, compareBackends, formatBackendComparison, formatPlanTable, planStorage } from './sizing';
+export {
+  FSX_OPENZFS_DEPLOYMENT_TYPES, bestPlanOf, clientCeiling, compareBackends, formatBackendComparison, formatPlanTable, planStorage,
+} from './sizing';
 export type {
   Backend,
   BackendComparison,
