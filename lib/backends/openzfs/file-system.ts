@@ -41,6 +41,10 @@ export function openZfsFileSystem(
     openZfsConfiguration: {
       deploymentType: options.deploymentType,
       throughputCapacity: options.throughputCapacityMBps,
+      // MULTI_AZ_1: no EndpointIpAddressRange, so the endpoint (what the DNS name resolves to) stays in the VPC's
+      // CIDR, where the clients' allowed servers are: "By default in the Amazon FSx API and Amazon FSx console, Amazon
+      // FSx selects an available /28 IP address range for you from one of the VPC's CIDR ranges" (FSx API reference,
+      // CreateFileSystemOpenZFSConfiguration.EndpointIpAddressRange).
       ...(multiAz ? { preferredSubnetId: preferred.subnetId, routeTableIds: [...network.routeTableIds] } : {}),
       automaticBackupRetentionDays: retainDays,
       ...(retainDays > 0 ? { dailyAutomaticBackupStartTime: props.snapshots?.startTimeUtc ?? '03:00' } : {}),
