@@ -27,7 +27,7 @@ export interface BenchEstimate {
   readonly burstWriteMBps: number;
   /** The plan's burst read throughput, MB/s. */
   readonly burstReadMBps: number;
-  /** The server's memory (sizes the default run past its page cache); 0 where there is no server of ours (FSx for Lustre). */
+  /** The server's memory (sizes the default run past its page cache); 0 where there is no server of ours (FSx for Lustre or OpenZFS). */
   readonly serverMemoryGiB: number;
   /**
    * The figures are a lower bound, not a published limit: the disks' throughput is unpublished (d3, d3en), and the
@@ -44,7 +44,7 @@ export function benchEstimate(plan: StoragePlan): BenchEstimate {
     sustainedReadMBps: plan.throughput.baselineReadMBps,
     burstWriteMBps: plan.throughput.burstWriteMBps,
     burstReadMBps: plan.throughput.burstReadMBps,
-    serverMemoryGiB: plan.backend !== 'fsx-lustre' && knownInstanceType(plan.instanceType) ? instanceTypeSpec(plan.instanceType).memoryGiB : 0,
+    serverMemoryGiB: (plan.backend === 'ebs' || plan.backend === 'instance-store') && knownInstanceType(plan.instanceType) ? instanceTypeSpec(plan.instanceType).memoryGiB : 0,
     // Only where it holds, so that the output of every other plan stays as it was.
     ...(plan.backend === 'instance-store' && knownInstanceType(plan.instanceType) &&
       instanceTypeSpec(plan.instanceType).instanceStore?.throughputBound === 'lower' ? { lowerBound: true as const } : {}),

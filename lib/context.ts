@@ -16,6 +16,7 @@ import { parseNameKeys } from './context/names';
 import { checkVpcFrom, parseVpcKeys } from './context/network';
 import { parseServerKeys } from './context/server';
 import { checkedPlan, parseInstanceTypeKey, parseSizingKeys } from './context/sizing';
+import { checkOpenZfsNetwork } from './context/fsx-openzfs';
 import { StorageServerContext } from './context/storage-server-context';
 import { contextValues, parseBoolean } from './context/values';
 
@@ -41,6 +42,7 @@ export function parseContext(read: ContextReader, target: ResourceEnvironment = 
   const names = parseNameKeys(values);
   checkVpcFrom(vpc.vpcFrom, names.stackName);
   const sizing = parseSizingKeys(values);
+  checkOpenZfsNetwork(sizing, vpc);
   const allowHomeMountPoint = values.optional('allowHomeMountPoint', parseBoolean) ?? CONTEXT_DEFAULTS.allowHomeMountPoint;
   const plan = checkedPlan(values, sizing);
   const instanceType = parseInstanceTypeKey(values, plan, sizing);

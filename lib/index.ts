@@ -8,6 +8,7 @@ export { StorageServer } from './storage-server';
 export type {
   ClusterwareOptions,
   FsxLustreServerOptions,
+  FsxOpenZfsServerOptions,
   NfsOptions,
   SnapshotOptions,
   StorageServerProps,
@@ -45,7 +46,9 @@ export { BenchDocument } from './bench-document';
 export type { BenchDocumentProps } from './bench-document';
 
 // The planner: sizing without synthesizing.
-export { bestPlanOf, clientCeiling, compareBackends, formatBackendComparison, formatPlanTable, planStorage } from './sizing';
+export {
+  FSX_OPENZFS_DEPLOYMENT_TYPES, bestPlanOf, clientCeiling, compareBackends, formatBackendComparison, formatPlanTable, planStorage,
+} from './sizing';
 export type {
   Backend,
   BackendComparison,
@@ -58,6 +61,9 @@ export type {
   FsxLustreOptions,
   FsxLustrePlan,
   FsxLustreStorageType,
+  FsxOpenZfsDeploymentType,
+  FsxOpenZfsOptions,
+  FsxOpenZfsPlan,
   Generation,
   Arch,
   PerClientPlan,

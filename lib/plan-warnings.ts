@@ -34,7 +34,8 @@ export function warnAboutPlan(scope: Construct, request: StorageRequest, plan: S
       'instance stops, terminates or its host fails, and EC2 auto-recovery is not available for it. Use it for scratch ' +
       "data or data archived elsewhere (e.g. S3). Set backend 'instance-store' (-c backend=instance-store) to choose it " +
       `yourself, without this warning; or keep the data on EBS volumes, backend 'ebs' (-c backend=ebs, up to ${MAX_EBS_CAPACITY_TIB} TiB), ` +
-      "or on FSx for Lustre, backend 'fsx-lustre' (-c backend=fsx-lustre).");
+      "on FSx for Lustre, backend 'fsx-lustre' (-c backend=fsx-lustre), or on FSx for OpenZFS, backend 'fsx-openzfs' " +
+      '(-c backend=fsx-openzfs).');
   }
 }
 

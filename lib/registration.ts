@@ -29,7 +29,8 @@ export interface ServerRegistrationProps {
    */
   readonly instance?: ec2.Instance;
   /**
-   * The FSx for Lustre file system (backend `fsx-lustre`), registered by its id, DNS name and mount name.
+   * The FSx file system (backend `fsx-lustre`, registered by its id, DNS name and mount name; or `fsx-openzfs`, by
+   * its id and DNS name, with mount name `''`).
    * @default - none: `instance` is registered
    */
   readonly fileSystem?: FsxTarget;
@@ -87,9 +88,9 @@ export class ServerRegistration extends Construct {
     skipTokens('backend', props.backend, validateBackend);
 
     if ((props.instance === undefined) === (props.fileSystem === undefined)) {
-      throw new Error('ServerRegistration needs exactly one of instance (an EC2 NFS server) and fileSystem (FSx for Lustre).');
+      throw new Error('ServerRegistration needs exactly one of instance (an EC2 NFS server) and fileSystem (FSx for Lustre or OpenZFS).');
     }
-    if ((props.fileSystem !== undefined) !== (props.backend === 'fsx-lustre')) {
+    if ((props.fileSystem !== undefined) !== (props.backend === 'fsx-lustre' || props.backend === 'fsx-openzfs')) {
       throw new Error(`backend '${props.backend}' does not match the registered ${props.fileSystem ? 'file system' : 'instance'}.`);
     }
     if (props.fileSystem) {

@@ -8,34 +8,38 @@ import type { StorageServer } from './storage-server';
 /**
  * The app stack's description and outputs, per backend: what an administrator reads after a deploy (and
  * `npm run bench:cluster` reads: BenchDocumentName, ClientTag, BenchEstimate, MountParameterName). An output that
- * means nothing for a backend is left out (no PrivateIp or clusterware on FSx for Lustre, no file system id on an NFS
- * server), and the descriptions name what there is: a server, or a file system.
+ * means nothing for a backend is left out (no PrivateIp or clusterware on FSx, no file system id on an NFS server),
+ * and the descriptions name what there is: a server, or a file system.
  */
 
-/** The stack's description: `NFS server <server> of HPC cluster <cluster>`, or the FSx for Lustre file system. */
+/** What the backend deploys, in words: an NFS server, or an FSx for Lustre or OpenZFS file system. */
+const WHAT = { 'ebs': 'NFS server', 'instance-store': 'NFS server', 'fsx-lustre': 'FSx for Lustre file system', 'fsx-openzfs': 'FSx for OpenZFS file system' } as const;
+
+/** The stack's description: `NFS server <server> of HPC cluster <cluster>`, or the FSx file system. */
 export function stackDescription(server: StorageServer): string {
-  const what = server.plan.backend === 'fsx-lustre' ? 'FSx for Lustre file system' : 'NFS server';
+  const what = WHAT[server.plan.backend];
   return `${what} ${server.serverName} of HPC cluster ${server.clusterName}`;
 }
 
 /** Adds the outputs of `server` (and of the cluster's client mount, when this stack has it) to `stack`. */
 export function addStackOutputs(stack: Stack, server: StorageServer, clientTag: string, clientMount?: ClientMount): void {
   const lustre = server.plan.backend === 'fsx-lustre';
-  const it = lustre ? 'the file system' : 'the server';
+  const fileSystemId = server.fileSystem?.fileSystemId ?? server.openZfsFileSystem?.ref;
+  const it = fileSystemId !== undefined ? 'the file system' : 'the server';
   const output = (id: string, description: string, value: string) => new CfnOutput(stack, id, { description, value });
 
   output('PlanSummary', 'What the planner chose: layout, sustained and burst throughput, monthly cost', planSummary(server.plan));
-  if (lustre) {
-    output('FileSystemId', 'Id of the FSx for Lustre file system (aws fsx describe-file-systems --file-system-ids)',
-      server.fileSystem!.fileSystemId);
-    output('FileSystemDnsName', 'DNS name of the FSx for Lustre file system (clients mount it)', server.mountAddress);
+  if (fileSystemId !== undefined) {
+    const what = WHAT[server.plan.backend];
+    output('FileSystemId', `Id of the ${what} (aws fsx describe-file-systems --file-system-ids)`, fileSystemId);
+    output('FileSystemDnsName', `DNS name of the ${what} (clients mount it)`, server.mountAddress);
   } else {
     output('PrivateIp', 'Stable private IP of the NFS server (its network interface, kept when the instance is replaced)',
       server.mountAddress);
   }
   output('MountCommand', lustre
     ? 'Mount the file system on a client by hand (the Lustre client must be installed: see the README)'
-    : 'Mount the export on a client by hand',
+    : `Mount the ${fileSystemId !== undefined ? 'file system\'s root volume' : 'export'} on a client by hand`,
   `sudo mkdir -p ${server.mountPoint} && sudo mount -t ${server.fsType} -o ${server.mountOptions} ` +
     `${server.mountAddress}${lustre ? '@tcp:' : ':'}${server.exportPath} ${server.mountPoint}`);
   output('RingParameterName', `SSM parameter with the ring record of ${it}`, server.ringParameterName);
@@ -44,7 +48,7 @@ export function addStackOutputs(stack: Stack, server: StorageServer, clientTag: 
     server.alarmTopic.topicArn);
   output('BenchDocumentName', 'SSM document of the cluster benchmark (npm run bench:cluster -- --stack <this stack>)',
     server.benchDocument.documentName);
-  output('BenchEstimate', lustre
+  output('BenchEstimate', fileSystemId !== undefined
     ? 'The plan\'s sustained and burst throughput of the file system, read by npm run bench:cluster'
     : 'The plan\'s sustained and burst throughput and the server\'s memory, read by npm run bench:cluster',
   JSON.stringify(benchEstimate(server.plan)));
@@ -76,6 +80,11 @@ export function planSummary(plan: StoragePlan): string {
     const f = plan.fsxLustre;
     return `fsx-lustre ${f.deploymentType} ${f.storageType} ${f.perUnitStorageThroughput} MB/s/TiB, ${f.storageCapacityGiB} GiB; ` +
       `${sustainedAndBurst(t)} (limited by ${t.limitedBy}); ~$${plan.monthlyCostUsd.toFixed(0)}/month storage (backups extra)`;
+  }
+  if (plan.fsxOpenZfs) {
+    const z = plan.fsxOpenZfs;
+    return `fsx-openzfs ${z.deploymentType} ${z.throughputCapacityMBps} MB/s, ${z.storageCapacityGiB} GiB SSD; ` +
+      `${sustainedAndBurst(t)} (limited by ${t.limitedBy}); ~$${plan.monthlyCostUsd.toFixed(0)}/month (backups extra)`;
   }
   const layout = plan.backend === 'ebs'
     ? volumeSummary(plan.dataVolumes)

@@ -38,7 +38,7 @@ export class StorageServerStack extends Stack {
     // Before the VPC lookup has run, the VPC is CDK's placeholder, which has no subnet of that id: the subnet is
     // selected on the synth after the lookup (refusing here would stop the CLI before it could look the VPC up).
     const vpcSubnets: ec2.SubnetSelection | undefined =
-      ctx.subnetId && !isLookupPlaceholder(vpc.vpcCidrBlock) ? { subnets: [subnetById(vpc, ctx.subnetId)] } : undefined;
+      ctx.subnetId && !isLookupPlaceholder(vpc.vpcCidrBlock) ? { subnets: [subnetById(vpc, ctx.subnetId, 'subnetId')] } : undefined;
     const clientPeers = ctx.clientSecurityGroupId
       ? [ec2.SecurityGroup.fromSecurityGroupId(this, 'ClientSecurityGroup', ctx.clientSecurityGroupId, { mutable: false })]
       : undefined;
@@ -77,6 +77,16 @@ export class StorageServerStack extends Stack {
           storageType: ctx.fsxStorageType,
           dataRepositoryPath: ctx.fsxDataRepositoryPath,
           rootSquash: ctx.fsxRootSquash,
+        }
+        : undefined,
+      fsxOpenZfs: ctx.backend === 'fsx-openzfs'
+        ? {
+          deploymentType: ctx.openZfsDeploymentType,
+          throughputCapacityMBps: ctx.openZfsThroughputCapacityMBps,
+          rootSquash: ctx.openZfsRootSquash,
+          standbySubnet: ctx.openZfsStandbySubnetId && !isLookupPlaceholder(vpc.vpcCidrBlock)
+            ? subnetById(vpc, ctx.openZfsStandbySubnetId, 'openZfsStandbySubnetId')
+            : undefined,
         }
         : undefined,
       mountPoint: ctx.mountPoint,
@@ -180,13 +190,13 @@ function importSharedVpc(scope: Construct, from: string): ec2.IVpc {
   });
 }
 
-/** The subnet `subnetId` of the looked-up `vpc`, whatever its type; refused, listing the VPC's subnets, if absent. */
-function subnetById(vpc: ec2.IVpc, subnetId: string): ec2.ISubnet {
+/** The subnet `subnetId` (of context `key`) of the looked-up `vpc`, whatever its type; refused, listing the VPC's subnets, if absent. */
+function subnetById(vpc: ec2.IVpc, subnetId: string, key: 'subnetId' | 'openZfsStandbySubnetId'): ec2.ISubnet {
   const all = [...vpc.privateSubnets, ...vpc.isolatedSubnets, ...vpc.publicSubnets];
   const subnet = all.find((s) => s.subnetId === subnetId);
   if (subnet) return subnet;
   const listed = all.map((s) => `${s.subnetId} (${s.availabilityZone})`).join(', ') || 'none';
-  throw contextError('subnetId', subnetId, `a subnet of ${vpc.vpcId}: ${listed}`);
+  throw contextError(key, subnetId, `a subnet of ${vpc.vpcId}: ${listed}`);
 }
 
 /**

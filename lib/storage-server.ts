@@ -7,6 +7,7 @@ import { Construct } from 'constructs';
 import { Ec2NfsServer } from './backends/ec2-nfs-server';
 import type { StorageBackend } from './backends/backend';
 import { FsxLustreServer } from './backends/fsx-lustre';
+import { FsxOpenZfsServer } from './backends/fsx-openzfs';
 import type { FsType } from '../lambda/register/contract';
 import { MountOnOptions, mountStorageOn } from './client-mount';
 import { BenchDocument } from './bench-document';
@@ -27,6 +28,7 @@ import { refuseEc2OnlyProps, validateIsObject, validateServerProps } from './sto
 export type { StorageServerProps } from './storage-server/props';
 export type { NfsOptions } from './backends/ec2-nfs-server-props';
 export type { FsxLustreServerOptions } from './backends/fsx-lustre-props';
+export type { FsxOpenZfsServerOptions } from './backends/fsx-openzfs-props';
 export type { SnapshotOptions } from './backends/snapshot-options';
 export type { ClusterwareOptions } from './clusterware';
 // Public since before the backends had files of their own; the backend constructs themselves are internal.
@@ -50,7 +52,8 @@ export function clientMountOptions(version: '4.1' | '4.2', nconnect: number = DE
 /**
  * Shared storage for an HPC cluster, sized from the requested capacity and throughput: one NFS server (a d2, d3
  * or d3en instance with its instance-store disks striped into one XFS volume, or an m4 or m6i instance with st1 or
- * gp3 EBS volumes that outlive it), or an Amazon FSx for Lustre file system where one server does not do. It registers itself in SSM
+ * gp3 EBS volumes that outlive it), or an Amazon FSx for Lustre file system where one server does not do, or (asked
+ * for by `backend: 'fsx-openzfs'`) an Amazon FSx for OpenZFS file system, AWS's managed NFS. It registers itself in SSM
  * Parameter Store so that clients can find and mount it.
  */
 export class StorageServer extends Construct implements ec2.IConnectable {
@@ -60,6 +63,8 @@ export class StorageServer extends Construct implements ec2.IConnectable {
   public readonly subnet: ec2.ISubnet;
   /** The FSx for Lustre file system (backend `fsx-lustre`; undefined otherwise). */
   public readonly fileSystem?: fsx.LustreFileSystem;
+  /** The FSx for OpenZFS file system (backend `fsx-openzfs`; undefined otherwise): its `ref` is the file system id. */
+  public readonly openZfsFileSystem?: fsx.CfnFileSystem;
   /** How clients mount it: `nfs4`, or `lustre` for FSx for Lustre. */
   public readonly fsType: FsType;
   /**
@@ -125,16 +130,24 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     this.mountPoint = props.mountPoint ?? '/data';
     validateServerProps(this, props, { clusterName, serverName, mountPoint: this.mountPoint });
     this.plan = planServer(this, props, capacityTiB);
-    const subnet = (this.subnet = serverSubnet(props));
+    const selectedSubnets = serverSubnets(props);
+    const subnet = (this.subnet = selectedSubnets[0]);
     validateUniqueInCluster(this);
 
     // The backend, behind the one small interface the registration and the client mount use (lib/backends).
     let backend: StorageBackend;
     if (this.plan.backend === 'fsx-lustre') {
-      refuseEc2OnlyProps(props);
+      refuseEc2OnlyProps(props, this.plan.backend);
       const fsx = new FsxLustreServer(this, 'FsxLustre', { server: props, plan: this.plan, clusterName, serverName, subnet });
       this.fileSystem = fsx.fileSystem;
       backend = fsx;
+    } else if (this.plan.backend === 'fsx-openzfs') {
+      refuseEc2OnlyProps(props, this.plan.backend);
+      const zfs = new FsxOpenZfsServer(this, 'FsxOpenZfs', {
+        server: props, plan: this.plan, clusterName, serverName, subnet, selectedSubnets,
+      });
+      this.openZfsFileSystem = zfs.fileSystem;
+      backend = zfs;
     } else {
       // Id 'Default': the EC2 server's resources keep the logical ids they had when this construct made them
       // itself (CloudFormation would otherwise replace them, data volumes included).
@@ -202,12 +215,14 @@ export class StorageServer extends Construct implements ec2.IConnectable {
   }
 }
 
-/** The one subnet the server (or the file system) lives in: the first of `vpcSubnets`, or the VPC's first private one. */
-function serverSubnet(props: StorageServerProps): ec2.ISubnet {
-  const subnet = props.vpc.selectSubnets(props.vpcSubnets ?? { subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS })
-    .subnets[0];
-  if (!subnet) throw new Error('vpcSubnets: the selection matches no subnet in the VPC; select at least one subnet.');
-  return subnet;
+/**
+ * The subnets selected (`vpcSubnets`, or the VPC's private ones): the server (or the file system) lives in the
+ * first; a MULTI_AZ_1 OpenZFS file system finds its standby among the others.
+ */
+function serverSubnets(props: StorageServerProps): ec2.ISubnet[] {
+  const subnets = props.vpc.selectSubnets(props.vpcSubnets ?? { subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS }).subnets;
+  if (subnets.length === 0) throw new Error('vpcSubnets: the selection matches no subnet in the VPC; select at least one subnet.');
+  return subnets;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { UpdateGuard } from '../update-guard';
 /** The tag that names a server's resources (`<stack name>/<server name>`), shared with the update guard's handler. */
 export { SERVER_ID_TAG } from '../../lambda/update-guard/contract';
 
-/** What the registration names: an EC2 instance (with its stable interface), or an FSx for Lustre file system. */
+/** What the registration names: an EC2 instance (with its stable interface), or an FSx (Lustre or OpenZFS) file system. */
 export type RegistrationTarget =
   | { readonly instance: ec2.Instance; readonly networkInterfaceId: string }
   | { readonly fileSystem: FsxTarget };
@@ -15,14 +15,15 @@ export type RegistrationTarget =
 /**
  * The one small interface every backend construct gives the {@link StorageServer} facade (docs/design.md, section 5):
  * how clients reach and mount it, when it is mountable, what guards its data, and what the registration names.
- * lib/backends/ec2-nfs-server.ts (EBS and instance store) and lib/backends/fsx-lustre.ts implement it.
+ * lib/backends/ec2-nfs-server.ts (EBS and instance store), lib/backends/fsx-lustre.ts and lib/backends/fsx-openzfs.ts
+ * implement it.
  */
 export interface StorageBackend extends ec2.IConnectable {
   /** `nfs4` or `lustre`. */
   readonly fsType: FsType;
   /** What clients mount: an NFS server's stable private IP, or a file system's DNS name. */
   readonly mountAddress: string;
-  /** The exported path: the NFS export, or `/<mount name>` of a Lustre file system. */
+  /** The exported path: the NFS export, `/<mount name>` of a Lustre file system, or `/fsx` (OpenZFS's root volume). */
   readonly exportPath: string;
   /** Client mount options (nosuid,nodev included). */
   readonly mountOptions: string;

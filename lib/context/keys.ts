@@ -83,6 +83,14 @@ export const CONTEXT_DEFAULTS = {
   fsxDataRepositoryPath: undefined,
   /** Absent: root squash on (backend fsx-lustre). */
   fsxRootSquash: undefined,
+  /** Absent: SINGLE_AZ_1 (backend fsx-openzfs). */
+  openZfsDeploymentType: undefined,
+  /** Absent: the type's smallest tier that sustains throughputMBps (backend fsx-openzfs). */
+  openZfsThroughputCapacityMBps: undefined,
+  /** Absent: root squash on (backend fsx-openzfs). */
+  openZfsRootSquash: undefined,
+  /** Absent: the VPC's private subnet in another zone (backend fsx-openzfs, MULTI_AZ_1). */
+  openZfsStandbySubnetId: undefined,
   /** This stack makes the cluster's client-mount association. */
   clientMount: true,
   /** Absent: StorageServer-<clusterName>-<serverName>, for names whose stack name no other pair shares. */

@@ -1,6 +1,6 @@
 /**
  * The keys that size the server and choose its backend (`capacityTiB`, `backend`, `generation`, `dataVolumeCount`,
- * `throughputMBps`, `restoreSnapshotIds`, the FSx keys), the plan they give (the planner is pure, so a problem with
+ * `throughputMBps`, `restoreSnapshotIds`, the FSx and OpenZFS keys), the plan they give (the planner is pure, so a problem with
  * the plan names the context key rather than the construct's prop), and `instanceType`, checked against that plan.
  */
 import { Backend, Generation, StoragePlan, StorageRequest, instanceTypeProblem, planStorage } from '../sizing';
@@ -8,6 +8,7 @@ import { MAX_FSX_STORAGE_CAPACITY_GIB } from '../validation/fsx-lustre';
 import { duplicateValues } from '../validation/lists';
 import { SNAPSHOT_ID_PATTERN, snapshotSetProblem } from '../validation/snapshots';
 import { FsxContext, fsxRequest, parseFsxKeys } from './fsx-lustre';
+import { OpenZfsContext, openZfsRequest, parseOpenZfsKeys } from './fsx-openzfs';
 import { CONTEXT_DEFAULTS, ContextKey } from './keys';
 import { StorageServerContext } from './storage-server-context';
 import { ContextValues, contextError } from './values';
@@ -15,7 +16,7 @@ import { ContextValues, contextError } from './values';
 /** The context's sizing members: what the planner is asked. */
 export type SizingContext = Pick<
   StorageServerContext, 'capacityTiB' | 'backend' | 'dataVolumeCount' | 'throughputMBps' | 'restoreSnapshotIds' | 'generation'
-> & FsxContext;
+> & FsxContext & OpenZfsContext;
 
 /** The sizing keys, in the order they are checked. */
 export function parseSizingKeys(values: ContextValues): SizingContext {
@@ -27,7 +28,8 @@ export function parseSizingKeys(values: ContextValues): SizingContext {
   const restoreSnapshotIds = optional('restoreSnapshotIds', parseSnapshotIds);
   const generation = optional('generation', parseGeneration) ?? CONTEXT_DEFAULTS.generation;
   const fsx = parseFsxKeys(values, backend);
-  return { capacityTiB, backend, dataVolumeCount, throughputMBps, restoreSnapshotIds, generation, ...fsx };
+  const zfs = parseOpenZfsKeys(values, backend);
+  return { capacityTiB, backend, dataVolumeCount, throughputMBps, restoreSnapshotIds, generation, ...fsx, ...zfs };
 }
 
 /**
@@ -36,7 +38,9 @@ export function parseSizingKeys(values: ContextValues): SizingContext {
  */
 export function checkedPlan(values: ContextValues, sizing: SizingContext): StoragePlan | undefined {
   const { capacityTiB, backend, dataVolumeCount, throughputMBps, restoreSnapshotIds, generation } = sizing;
-  const plan = planOf({ capacityTiB, backend, dataVolumeCount, throughputMBps, generation, fsxLustre: fsxRequest(sizing) });
+  const plan = planOf({
+    capacityTiB, backend, dataVolumeCount, throughputMBps, generation, fsxLustre: fsxRequest(sizing), fsxOpenZfs: openZfsRequest(sizing),
+  });
   checkPlanSize(plan, capacityTiB, throughputMBps);
   if (restoreSnapshotIds !== undefined && plan !== undefined) checkSnapshotSet(restoreSnapshotIds, plan, capacityTiB, values.raw('restoreSnapshotIds')!);
   return plan;
@@ -71,8 +75,8 @@ function parseGeneration(key: ContextKey, value: string): Generation {
 }
 
 function parseBackend(key: ContextKey, value: string): Backend | 'auto' {
-  if (value === 'auto' || value === 'ebs' || value === 'instance-store' || value === 'fsx-lustre') return value;
-  throw contextError(key, value, "one of 'auto', 'ebs', 'instance-store', 'fsx-lustre'");
+  if (value === 'auto' || value === 'ebs' || value === 'instance-store' || value === 'fsx-lustre' || value === 'fsx-openzfs') return value;
+  throw contextError(key, value, "one of 'auto', 'ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'");
 }
 
 function parseVolumeCount(key: ContextKey, value: string): number {

@@ -3,7 +3,7 @@
  * key, documented with the values it takes and its default. lib/context/keys.ts lists the keys and their defaults;
  * the parsers beside it fill this type.
  */
-import { Backend, FsxLustreDeploymentType, FsxLustreStorageType, Generation } from '../sizing';
+import { Backend, FsxLustreDeploymentType, FsxLustreStorageType, FsxOpenZfsDeploymentType, Generation } from '../sizing';
 
 /** Typed, validated context of the app. Optional members are absent when the key was not given. */
 export interface StorageServerContext {
@@ -11,7 +11,8 @@ export interface StorageServerContext {
   readonly capacityTiB: number;
   /**
    * `auto` (the planner chooses: EBS st1 up to 16 TiB, d2 instance store up to 43.6 TiB, beyond that or for more
-   * throughput the cheapest of all backends), `ebs`, `instance-store` or `fsx-lustre`; `auto` when not given.
+   * throughput the cheapest of all backends), `ebs`, `instance-store`, `fsx-lustre` or `fsx-openzfs` (Amazon FSx for
+   * OpenZFS, AWS's managed NFS); `auto` when not given.
    */
   readonly backend: Backend | 'auto';
   /**
@@ -54,6 +55,33 @@ export interface StorageServerContext {
    * @default true
    */
   readonly fsxRootSquash?: boolean;
+  /**
+   * FSx for OpenZFS deployment type (`backend=fsx-openzfs` only): `SINGLE_AZ_1`, `SINGLE_AZ_2`, `SINGLE_AZ_HA_1`,
+   * `SINGLE_AZ_HA_2` or `MULTI_AZ_1` (a standby file server in a second zone: not with `availabilityZone` or
+   * `vpcFrom`, which give one zone).
+   * @default SINGLE_AZ_1
+   */
+  readonly openZfsDeploymentType?: FsxOpenZfsDeploymentType;
+  /**
+   * FSx for OpenZFS throughput capacity, MB/s (`backend=fsx-openzfs` only): one of the deployment type's tiers
+   * (SINGLE_AZ_1, SINGLE_AZ_HA_1: 64, 128, 256, 512, 1024, 2048, 3072, 4096; SINGLE_AZ_2, SINGLE_AZ_HA_2, MULTI_AZ_1:
+   * 160, 320, 640, 1280, 2560, 3840, 5120, 7680, 10240). `throughputMBps` is the simpler way: the smallest tier that
+   * sustains it.
+   * @default - the type's smallest tier that sustains `throughputMBps` (the smallest without it)
+   */
+  readonly openZfsThroughputCapacityMBps?: number;
+  /**
+   * FSx for OpenZFS root squash (`backend=fsx-openzfs` only): `false` exports the root volume with `no_root_squash`,
+   * leaving root on the clients as root.
+   * @default true
+   */
+  readonly openZfsRootSquash?: boolean;
+  /**
+   * The standby subnet (`subnet-` id) of a MULTI_AZ_1 FSx for OpenZFS file system, in another zone than the
+   * server's subnet; only with `vpcId` and `openZfsDeploymentType=MULTI_AZ_1`.
+   * @default - the VPC's first private subnet with egress in another zone than the server's (a new VPC: the second zone's)
+   */
+  readonly openZfsStandbySubnetId?: string;
   /**
    * `false` leaves out the cluster's client-mount association (document, association, read policy): for a second
    * server of a cluster whose first stack already has it (one association mounts every server of the cluster).

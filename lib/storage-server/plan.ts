@@ -2,8 +2,9 @@ import { Annotations } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
 import type { FsxLustreServerOptions } from '../backends/fsx-lustre-props';
+import type { FsxOpenZfsServerOptions } from '../backends/fsx-openzfs-props';
 import { warnAboutPlan } from '../plan-warnings';
-import { FsxLustreOptions, StoragePlan, StorageRequest, knownInstanceType, planStorage, withInstanceType } from '../sizing';
+import { FsxLustreOptions, FsxOpenZfsOptions, StoragePlan, StorageRequest, knownInstanceType, planStorage, withInstanceType } from '../sizing';
 import type { StorageServerProps } from './props';
 import { MAX_FSX_STORAGE_CAPACITY_GIB, snapshotSetProblem } from '../validation';
 
@@ -19,6 +20,7 @@ export function planServer(scope: Construct, props: StorageServerProps, capacity
     throughputMBps: props.throughputMBps,
     generation: props.generation,
     fsxLustre: fsxRequestOptions(props.fsxLustre),
+    fsxOpenZfs: openZfsRequestOptions(props.fsxOpenZfs),
   };
   const planned = planStorage(request);
   validatePlanSize(planned, capacityTiB, props.throughputMBps);
@@ -30,6 +32,9 @@ export function planServer(scope: Construct, props: StorageServerProps, capacity
   }
   if (props.fsxLustre !== undefined && plan.backend !== 'fsx-lustre') {
     throw new Error(`fsxLustre applies to backend 'fsx-lustre' only; the plan is backend '${plan.backend}'.`);
+  }
+  if (props.fsxOpenZfs !== undefined && plan.backend !== 'fsx-openzfs') {
+    throw new Error(`fsxOpenZfs applies to backend 'fsx-openzfs' only (backend: 'fsx-openzfs'); the plan is backend '${plan.backend}'.`);
   }
   validateSnapshotIds(plan, props.dataVolumeSnapshotIds);
   warnAboutPlan(scope, request, planned, props.instanceType?.toString());
@@ -67,6 +72,14 @@ function fsxRequestOptions(options: FsxLustreServerOptions | undefined): FsxLust
   // None given (only a data repository, or the app's unset keys): the planner chooses among the persistent options.
   if (deploymentType === undefined && perUnitStorageThroughput === undefined && storageType === undefined) return undefined;
   return { deploymentType, perUnitStorageThroughput, storageType };
+}
+
+/** The planner's view of the FSx for OpenZFS options: the deployment type and throughput capacity. */
+function openZfsRequestOptions(options: FsxOpenZfsServerOptions | undefined): FsxOpenZfsOptions | undefined {
+  if (options === undefined) return undefined;
+  const { deploymentType, throughputCapacityMBps } = options;
+  if (deploymentType === undefined && throughputCapacityMBps === undefined) return undefined;
+  return { deploymentType, throughputCapacityMBps };
 }
 
 /** A restore's snapshot set: one snapshot per planned volume. */

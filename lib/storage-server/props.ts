@@ -7,6 +7,7 @@ import type { ClusterwareOptions } from '../clusterware';
 import type { MonitoringOptions } from '../monitoring';
 import type { NfsOptions } from '../backends/ec2-nfs-server-props';
 import type { FsxLustreServerOptions } from '../backends/fsx-lustre-props';
+import type { FsxOpenZfsServerOptions } from '../backends/fsx-openzfs-props';
 import type { SnapshotOptions } from '../backends/snapshot-options';
 import type { Backend, Generation } from '../sizing';
 
@@ -33,7 +34,8 @@ export interface StorageServerProps {
    * is more than that plan sustains, the cheapest plan of any backend that meets both, FSx for Lustre's persistent
    * types included (see `planStorage`). `fsx-lustre` deploys an Amazon FSx for Lustre file system instead of a
    * server: the EC2-only props (instance type, image, key pair, placement group, NFS settings, export path,
-   * clusterware, volume snapshots and counts) are then refused.
+   * clusterware, volume snapshots and counts) are then refused. `fsx-openzfs` deploys an Amazon FSx for OpenZFS file
+   * system (AWS's managed NFS, mounted as `nfs4` from its DNS name, path `/fsx`), refusing the same EC2-only props.
    * @default 'auto'
    */
   readonly backend?: Backend | 'auto';
@@ -56,6 +58,16 @@ export interface StorageServerProps {
    * sustains it
    */
   readonly fsxLustre?: FsxLustreServerOptions;
+  /**
+   * FSx for OpenZFS options (backend `fsx-openzfs` only): deployment type (MULTI_AZ_1 with a standby subnet in a
+   * second zone), throughput capacity, root squash. The file system is SSD, encrypted (with `encryptionKey`, else
+   * the AWS managed key aws/fsx), LZ4-compressed, backed up daily (`snapshots.retain` days, 0-90, at
+   * `snapshots.startTimeUtc`), and kept on removal unless `dataVolumeRemovalPolicy` says otherwise. Its root volume
+   * is exported to `clientCidrs` (or the VPC's CIDR) only, with root squash; its security group admits NFS (TCP and
+   * UDP 111, 2049, 20001-20003) from `clientCidrs` and `clientPeers` only.
+   * @default - SINGLE_AZ_1 at the smallest throughput tier that sustains `throughputMBps`, root squash on
+   */
+  readonly fsxOpenZfs?: FsxOpenZfsServerOptions;
   /**
    * Cluster the server serves: `[A-Za-z0-9_.-]`, 1-64 characters, the first a letter or a digit. Part of the SSM
    * parameter paths.
@@ -107,7 +119,7 @@ export interface StorageServerProps {
    */
   readonly placementGroup?: ec2.IPlacementGroupRef;
   /**
-   * What happens to the EBS data volumes (or the FSx for Lustre file system) when they leave the stack. DESTROY
+   * What happens to the EBS data volumes (or the FSx file system) when they leave the stack. DESTROY
    * deletes your data. The default keeps them on a stack update or deletion, and deletes them only when the
    * stack's first creation rolls back (CloudFormation's `RetainExceptOnCreate`: they are new and blank then).
    * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
@@ -125,13 +137,14 @@ export interface StorageServerProps {
    */
   readonly nfs?: NfsOptions;
   /**
-   * KMS key that encrypts the root and data volumes (FSx for Lustre persistent types: the file system).
+   * KMS key that encrypts the root and data volumes (FSx for Lustre persistent types, FSx for OpenZFS: the file system).
    * @default - the account's AWS managed key for EBS (aws/ebs), or for FSx (aws/fsx)
    */
   readonly encryptionKey?: kms.IKey;
   /**
    * Scheduled snapshots of the EBS data volumes (ignored for instance store). On FSx for Lustre's persistent types,
-   * `retain` (0-90) and `startTimeUtc` set its daily automatic backups; the other options are refused there.
+   * `retain` (0-90) and `startTimeUtc` set its daily automatic backups, and likewise on FSx for OpenZFS; the other
+   * options are refused there.
    * @default - daily, 7 kept, application-consistent
    */
   readonly snapshots?: SnapshotOptions;

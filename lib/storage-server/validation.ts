@@ -44,8 +44,8 @@ export function validateIsObject(props: StorageServerProps): void {
   validateObject('StorageServer props', props, 'an object (StorageServerProps)', undefined, true);
 }
 
-/** Refuses the props of the EC2 NFS server that an FSx for Lustre file system cannot honour, naming them. */
-export function refuseEc2OnlyProps(props: StorageServerProps): void {
+/** Refuses the props of the EC2 NFS server that an FSx (Lustre or OpenZFS) file system cannot honour, naming them. */
+export function refuseEc2OnlyProps(props: StorageServerProps, backend: 'fsx-lustre' | 'fsx-openzfs'): void {
   const ec2Only: (keyof StorageServerProps)[] = [
     'instanceType', 'keyPair', 'placementGroup', 'dataVolumeSnapshotIds', 'machineImageId', 'machineImage',
     'dataVolumeCount', 'legacyVolumeAttachments', 'clusterware', 'nfs', 'exportPath', 'terminationProtection',
@@ -55,7 +55,7 @@ export function refuseEc2OnlyProps(props: StorageServerProps): void {
   const given = ec2Only.filter((k) => props[k] !== undefined && props[k] !== false);
   if (given.length > 0) {
     throw new Error(`${given.join(', ')}: ${given.length > 1 ? 'these apply' : 'this applies'} to the EC2 NFS server backends ` +
-      "(ebs, instance-store) only, not to backend 'fsx-lustre'; leave them out.");
+      `(ebs, instance-store) only, not to backend '${backend}'; leave them out.`);
   }
 }
 
@@ -88,7 +88,8 @@ function validatePropTypes(props: StorageServerProps): void {
   validateObject('machineImage', props.machineImage, 'an ec2.IMachineImage', 'getImage');
   validateObject('alarmTopic', props.alarmTopic, 'an sns.ITopic such as sns.Topic.fromTopicArn(...)', 'topicArn');
   validateObject('clusterware.tokenSecret', props.clusterware?.tokenSecret, 'a secretsmanager.ISecret', 'secretArn');
-  for (const prop of ['nfs', 'snapshots', 'monitoring', 'fsxLustre', 'clusterware'] as const) {
+  validateObject('fsxOpenZfs.standbySubnet', props.fsxOpenZfs?.standbySubnet, 'an ec2.ISubnet', 'subnetId');
+  for (const prop of ['nfs', 'snapshots', 'monitoring', 'fsxLustre', 'fsxOpenZfs', 'clusterware'] as const) {
     validateObject(prop, props[prop], 'an object of options');
   }
   validateObject('snapshots.crossRegionCopy', props.snapshots?.crossRegionCopy, 'an object { targetRegion, ... }');
@@ -98,7 +99,7 @@ function validatePropTypes(props: StorageServerProps): void {
     ['legacyVolumeAttachments', props.legacyVolumeAttachments], ['allowHomeMountPoint', props.allowHomeMountPoint],
     ['snapshots.applicationConsistent', props.snapshots?.applicationConsistent],
     ['snapshots.crossRegionCopy.encrypted', props.snapshots?.crossRegionCopy?.encrypted],
-    ['monitoring.dashboard', props.monitoring?.dashboard],
+    ['monitoring.dashboard', props.monitoring?.dashboard], ['fsxOpenZfs.rootSquash', props.fsxOpenZfs?.rootSquash],
   ];
   for (const [prop, value] of booleans) validateOneOf(prop, value, [true, false]);
   validateOneOf('dataVolumeRemovalPolicy', props.dataVolumeRemovalPolicy, Object.values(RemovalPolicy));

@@ -85,4 +85,9 @@ export const VARIANTS: { name: string; context: Partial<Record<ContextKey, strin
     name: 'backend=fsx-lustre PERSISTENT_2 500 with an S3 repository',
     context: { backend: 'fsx-lustre', capacityTiB: '2', fsxPerUnitStorageThroughput: '500', fsxDataRepositoryPath: 's3://hpc-inputs' },
   },
+  { name: 'backend=fsx-openzfs capacityTiB=4 throughputMBps=1000 (issue 30 acceptance)', context: { backend: 'fsx-openzfs', capacityTiB: '4', throughputMBps: '1000' } },
+  {
+    name: 'backend=fsx-openzfs MULTI_AZ_1 with client CIDRs and root squash off',
+    context: { backend: 'fsx-openzfs', capacityTiB: '2', openZfsDeploymentType: 'MULTI_AZ_1', clientCidrs: '10.0.0.0/16', openZfsRootSquash: 'false' },
+  },
 ];

@@ -170,6 +170,14 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     { name: 'another S3 data repository', base: { fsxDataRepositoryPath: 's3://hpc-inputs/run1' }, change: { fsxDataRepositoryPath: 's3://hpc-inputs/run2' }, backends: ['fsx-lustre'] },
   ],
   fsxRootSquash: [{ name: 'root squash off', change: { fsxRootSquash: 'false' }, backends: ['fsx-lustre'] }],
+  // The FSx for OpenZFS keys (issue 30, backend branch: rows so that every key has one; the guard branch owns the verdicts).
+  openZfsDeploymentType: [{ name: 'SINGLE_AZ_2 instead of SINGLE_AZ_1', change: { openZfsDeploymentType: 'SINGLE_AZ_2' }, backends: ['fsx-openzfs'] }],
+  openZfsThroughputCapacityMBps: [{ name: 'throughput capacity 64 -> 128', change: { openZfsThroughputCapacityMBps: '128' }, backends: ['fsx-openzfs'] }],
+  openZfsRootSquash: [{ name: 'root squash off', change: { openZfsRootSquash: 'false' }, backends: ['fsx-openzfs'] }],
+  openZfsStandbySubnetId: [{
+    name: 'the default standby subnet named explicitly', base: { ...VPC, openZfsDeploymentType: 'MULTI_AZ_1' },
+    change: { openZfsStandbySubnetId: SUBNET_B1 }, backends: ['fsx-openzfs'],
+  }],
   clientMount: [{ name: 'no client-mount association', change: { clientMount: 'false' } }],
   // The same stack under the name it already has, given explicitly: nothing in the template changes.
   stackName: [{ name: 'the derived stack name given as stackName', change: { stackName: 'StorageServer-cluster-storage1' } }],

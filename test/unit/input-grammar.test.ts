@@ -38,6 +38,8 @@ const started = Date.now();
 // ---- one row per context key --------------------------------------------------------------------------------
 
 const FSX = { backend: 'fsx-lustre' } as const;
+const ZFS = { backend: 'fsx-openzfs' } as const;
+const ZFS_TYPES = ['SINGLE_AZ_1', 'SINGLE_AZ_2', 'SINGLE_AZ_HA_1', 'SINGLE_AZ_HA_2', 'MULTI_AZ_1'];
 const PUBLIC_OK = { allowPublicClientCidrs: 'true' } as const;
 const list = (text: string) => text.split(',').map((c) => c.trim());
 const distinctCidrs = (cidr: fc.Arbitrary<string>) => fc.uniqueArray(cidr, { minLength: 1, maxLength: 3 }).map((a) => a.join(','));
@@ -73,7 +75,7 @@ const ROWS: Record<ContextKey, Row> = {
   },
   backend: {
     valid: fc.constantFrom('auto', 'ebs', 'instance-store', 'fsx-lustre'),
-    invalid: notOneOf(['auto', 'ebs', 'instance-store', 'fsx-lustre']),
+    invalid: notOneOf(['auto', 'ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs']),
     fixedValid: ['auto', 'fsx-lustre'],
     fixedInvalid: ['EBS', 'lustre', 'fsx'],
   },
@@ -146,6 +148,41 @@ const ROWS: Record<ContextKey, Row> = {
     parsed: (t) => t === 'true',
     fixedValid: ['false'],
     fixedInvalid: ['on', ['true', { backend: 'auto' }]],
+  },
+  // The FSx for OpenZFS keys: only with backend=fsx-openzfs (API reference, CreateFileSystemOpenZFSConfiguration).
+  openZfsDeploymentType: {
+    base: ZFS,
+    valid: fc.constantFrom(...ZFS_TYPES),
+    invalid: fc.oneof(notOneOf(ZFS_TYPES), fc.constant<[string, Context]>(['SINGLE_AZ_2', { backend: 'ebs' }])),
+    fixedValid: ['SINGLE_AZ_2', 'MULTI_AZ_1'],
+    fixedInvalid: ['single_az_1', ['MULTI_AZ_1', { availabilityZone: 'us-east-1b' }], ['SINGLE_AZ_1', { backend: 'fsx-lustre' }]],
+  },
+  openZfsThroughputCapacityMBps: {
+    base: ZFS,
+    valid: fc.oneof(
+      fc.constantFrom('64', '128', '256', '512', '1024', '2048', '3072', '4096'),
+      fc.constantFrom('160', '320', '640', '1280', '2560', '3840', '5120', '7680', '10240').map((v): [string, Context] => [v, { openZfsDeploymentType: 'SINGLE_AZ_2' }]),
+    ),
+    invalid: fc.oneof(wholeIn(1, 20000).filter((v) => ![64, 128, 256, 512, 1024, 2048, 3072, 4096].includes(Number(v))), notDecimal),
+    parsed: Number,
+    fixedValid: ['64', ['10240', { openZfsDeploymentType: 'MULTI_AZ_1' }]],
+    fixedInvalid: ['160', '1000', '064', ['64', { openZfsDeploymentType: 'SINGLE_AZ_2' }]],
+  },
+  openZfsRootSquash: {
+    base: ZFS,
+    valid: bool,
+    invalid: fc.oneof(notBool, bool.map((b): [string, Context] => [b, { backend: 'ebs' }])),
+    parsed: (t) => t === 'true',
+    fixedValid: ['false'],
+    fixedInvalid: ['off', ['true', { backend: 'fsx-lustre' }]],
+  },
+  openZfsStandbySubnetId: {
+    base: { ...ZFS, openZfsDeploymentType: 'MULTI_AZ_1', vpcId: 'vpc-0123456789abcdef0' },
+    valid: ec2Id('subnet'),
+    invalid: fc.oneof(badEc2Id('subnet'), ec2Id('subnet').map((s): [string, Context] => [s, { vpcId: undefined }]),
+      ec2Id('subnet').map((s): [string, Context] => [s, { openZfsDeploymentType: 'SINGLE_AZ_2' }])),
+    fixedValid: ['subnet-0123456789abcdef0'],
+    fixedInvalid: ['subnet-0123', ['subnet-0123456789abcdef0', { vpcId: undefined }], ['subnet-0123456789abcdef0', { openZfsDeploymentType: undefined }]],
   },
   clientMount: { valid: bool, invalid: notBool, parsed: (t) => t === 'true', fixedValid: ['false'], fixedInvalid: ['no'] },
   clusterName: {

@@ -19,4 +19,8 @@ describe('template snapshots', () => {
   test('fsx-lustre backend (12 TiB: PERSISTENT_2 SSD 125, 14400 GiB)', () => {
     expect(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '12' })).toJSON()).toMatchSnapshot();
   });
+
+  test('fsx-openzfs backend (4 TiB at 1000 MB/s: SINGLE_AZ_1, 1024 MB/s, 4096 GiB)', () => {
+    expect(Template.fromStack(appStack({ backend: 'fsx-openzfs', capacityTiB: '4', throughputMBps: '1000' })).toJSON()).toMatchSnapshot();
+  });
 });

@@ -1,0 +1,123 @@
+import { Aws, Tags, Token } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type * as fsx from 'aws-cdk-lib/aws-fsx';
+import { Construct } from 'constructs';
+import type { UpdateGuard } from '../update-guard';
+import type { MonitoredStorage } from '../monitoring';
+import { type RegistrationTarget, SERVER_ID_TAG, type StorageBackend } from './backend';
+import type { FsxOpenZfsServerProps, FsxOpenZfsServerRequest } from './fsx-openzfs-props';
+import { openZfsFileSystem } from './openzfs/file-system';
+import { openZfsUpdateGuard } from './openzfs/guard';
+import { openZfsMountOptions } from './openzfs/mount-options';
+import { openZfsSecurityGroup } from './openzfs/network';
+import { openZfsSubnets } from './openzfs/subnets';
+
+export type { FsxOpenZfsServerProps } from './fsx-openzfs-props';
+export { OPENZFS_NFS_PORTS } from './openzfs/network';
+
+/** Longest automatic backup retention FSx for OpenZFS accepts, days (API: AutomaticBackupRetentionDays 0-90). */
+export const MAX_OPENZFS_BACKUP_RETENTION_DAYS = 90;
+
+/** The root volume's path: what clients mount (FSx for OpenZFS User Guide: "use /fsx to mount the root volume"). */
+export const OPENZFS_ROOT_VOLUME_PATH = '/fsx';
+
+/**
+ * The FSx for OpenZFS backend: an `AWS::FSx::FileSystem` of type OPENZFS (AWS's managed NFS file server) in the
+ * server's subnet (MULTI_AZ_1: with a standby subnet in another zone), encrypted at rest, its root volume exported
+ * over NFS to the client CIDRs only with root squash, its security group admitting NFS from the clients only, daily
+ * automatic backups kept `snapshots.retain` days, and the day-2 guard of its layout. Built by {@link StorageServer}.
+ */
+export class FsxOpenZfsServer extends Construct implements StorageBackend {
+  /** Always `nfs4`. */
+  public readonly fsType = 'nfs4' as const;
+  /** The file system's DNS name. */
+  public readonly mountAddress: string;
+  /** The root volume, `/fsx`. */
+  public readonly exportPath = OPENZFS_ROOT_VOLUME_PATH;
+  /** {@link openZfsMountOptions} of the plan's throughput capacity. */
+  public readonly mountOptions: string;
+  /** The file system, by id and DNS name. */
+  public readonly registrationTarget: RegistrationTarget;
+  /** What the dashboard and alarms watch: the file system, its root volume, capacity and throughput. */
+  public readonly monitored: MonitoredStorage;
+  /** The file system's CloudFormation resource: AVAILABLE (created) means mountable. */
+  public readonly fileSystem: fsx.CfnFileSystem;
+  /** The file system's id, `fs-...`. */
+  public readonly fileSystemId: string;
+  /** The file system's DNS name, which clients mount. */
+  public readonly dnsName: string;
+  /** NFS from the clients; the default port is NFS, TCP 2049 (what an NFSv4.1 client needs). */
+  public readonly connections: ec2.Connections;
+  /** The file system's CloudFormation resource (the same as {@link fileSystem}). */
+  public readonly ready: fsx.CfnFileSystem;
+  /** The day-2 guard of the file system's layout. */
+  public readonly updateGuard: UpdateGuard;
+
+  constructor(scope: Construct, id: string, p: FsxOpenZfsServerProps) {
+    super(scope, id);
+    const { server: props, plan, clusterName, serverName, subnet } = p;
+    const options = plan.fsxOpenZfs;
+    if (plan.backend !== 'fsx-openzfs' || !options) throw new Error('FsxOpenZfsServer builds the fsx-openzfs backend only');
+    validateOpenZfsProps(props);
+    const network = openZfsSubnets(p, options);
+    const securityGroup = openZfsSecurityGroup(this, p);
+    this.fileSystem = openZfsFileSystem(this, p, options, network, securityGroup, props.snapshots?.retain ?? 7);
+    this.ready = this.fileSystem;
+    this.fileSystemId = this.fileSystem.ref;
+    this.dnsName = this.fileSystem.attrDnsName;
+    this.connections = new ec2.Connections({ securityGroups: [securityGroup], defaultPort: ec2.Port.tcp(2049) });
+    this.mountAddress = this.dnsName;
+    this.mountOptions = openZfsMountOptions(options.throughputCapacityMBps);
+    this.registrationTarget = {
+      fileSystem: {
+        fileSystemId: this.fileSystemId,
+        dnsName: this.dnsName,
+        mountName: '',
+        availabilityZone: subnet.availabilityZone,
+        deployment: plan.instanceType,
+      },
+    };
+    this.monitored = {
+      openZfs: {
+        fileSystemId: this.fileSystemId,
+        rootVolumeId: this.fileSystem.attrRootVolumeId,
+        storageCapacityGiB: options.storageCapacityGiB,
+        throughputCapacityMBps: options.throughputCapacityMBps,
+        deploymentType: options.deploymentType,
+      },
+    };
+    Tags.of(this.fileSystem).add(SERVER_ID_TAG, `${Aws.STACK_NAME}/${serverName}`);
+    Tags.of(this.fileSystem).add('Name', `${clusterName}/${serverName}`);
+    this.updateGuard = openZfsUpdateGuard(this, {
+      plan: options,
+      encryptionKeyArn: props.encryptionKey?.keyArn,
+      subnetIds: network.subnets.map((s) => s.subnetId),
+      availabilityZone: subnet.availabilityZone,
+      acceptDataLoss: props.acceptDataLoss,
+      clusterName,
+      serverName,
+    }, this.ready);
+  }
+}
+
+/**
+ * Refuses the props an FSx for OpenZFS file system cannot honour, naming the prop and the allowed values (the
+ * EC2-only props the facade refuses before it builds this backend).
+ */
+function validateOpenZfsProps(props: FsxOpenZfsServerRequest): void {
+  const retain = props.snapshots?.retain;
+  if (retain !== undefined && !Token.isUnresolved(retain) && retain > MAX_OPENZFS_BACKUP_RETENTION_DAYS) {
+    throw new Error(`snapshots.retain is the automatic backup retention in days on FSx for OpenZFS: 0 (off) to ` +
+      `${MAX_OPENZFS_BACKUP_RETENTION_DAYS}, got ${retain}.`);
+  }
+  if (props.snapshots?.intervalHours !== undefined && props.snapshots.intervalHours !== 24) {
+    throw new Error(`snapshots.intervalHours: FSx for OpenZFS backs up once a day; only 24 applies, got ${props.snapshots.intervalHours}.`);
+  }
+  if (props.snapshots?.crossRegionCopy !== undefined) {
+    throw new Error('snapshots.crossRegionCopy applies to EBS snapshots only; FSx for OpenZFS backups are not copied by this construct.');
+  }
+  const squash = props.fsxOpenZfs?.rootSquash;
+  if (squash !== undefined && squash !== true && squash !== false) {
+    throw new Error(`fsxOpenZfs.rootSquash must be true or false, got ${JSON.stringify(squash)}.`);
+  }
+}

@@ -1,0 +1,62 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as fsx from 'aws-cdk-lib/aws-fsx';
+import type { Construct } from 'constructs';
+import type { FsxOpenZfsPlan } from '../../sizing';
+import type { FsxOpenZfsServerProps } from '../fsx-openzfs-props';
+import { rootVolumeExport } from './nfs-export';
+import type { OpenZfsSubnets } from './subnets';
+
+// The FSx for OpenZFS file system: its type, storage, throughput, subnets, encryption, removal policy, automatic
+// backups and root volume. aws-cdk-lib has no OpenZFS L2 (aws-fsx offers LustreFileSystem only), so this is the
+// CloudFormation resource.
+
+/**
+ * The root volume's data compression: LZ4. FSx offers NONE (its default), ZSTD and LZ4: "ZSTD ... Compared to LZ4,
+ * Z-Standard provides a better compression ratio to minimize on-disk storage utilization"; "LZ4 ... Compared to
+ * Z-Standard, LZ4 is less compute-intensive and delivers higher write throughput speeds" (FSx API reference,
+ * OpenZFSCreateRootVolumeConfiguration.DataCompressionType); and compression lifts the throughput from disk,
+ * roughly by the compression ratio (FSx for OpenZFS User Guide, "Performance", "Data compression"). LZ4 costs the
+ * least file server CPU, so the write throughput of the tier, and still gains on compressible data; already
+ * compressed data is stored as it is.
+ */
+export const OPENZFS_DATA_COMPRESSION = 'LZ4';
+
+/** Builds the file system `FileSystem` of the plan, in its subnets and security group, with `retainDays` of backups. */
+export function openZfsFileSystem(
+  scope: Construct, p: FsxOpenZfsServerProps, options: FsxOpenZfsPlan, network: OpenZfsSubnets,
+  securityGroup: ec2.ISecurityGroup, retainDays: number,
+): fsx.CfnFileSystem {
+  const { server: props } = p;
+  const [preferred] = network.subnets;
+  const multiAz = options.deploymentType === 'MULTI_AZ_1';
+  const fileSystem = new fsx.CfnFileSystem(scope, 'FileSystem', {
+    fileSystemType: 'OPENZFS',
+    storageCapacity: options.storageCapacityGiB,
+    storageType: 'SSD',
+    subnetIds: network.subnets.map((s) => s.subnetId),
+    securityGroupIds: [securityGroup.securityGroupId],
+    // Always encrypted at rest: with the key given, else FSx's AWS managed key (aws/fsx).
+    kmsKeyId: props.encryptionKey?.keyId,
+    openZfsConfiguration: {
+      deploymentType: options.deploymentType,
+      throughputCapacity: options.throughputCapacityMBps,
+      // MULTI_AZ_1: no EndpointIpAddressRange, so the endpoint (what the DNS name resolves to) stays in the VPC's
+      // CIDR, where the clients' allowed servers are: "By default in the Amazon FSx API and Amazon FSx console, Amazon
+      // FSx selects an available /28 IP address range for you from one of the VPC's CIDR ranges" (FSx API reference,
+      // CreateFileSystemOpenZFSConfiguration.EndpointIpAddressRange).
+      ...(multiAz ? { preferredSubnetId: preferred.subnetId, routeTableIds: [...network.routeTableIds] } : {}),
+      automaticBackupRetentionDays: retainDays,
+      ...(retainDays > 0 ? { dailyAutomaticBackupStartTime: props.snapshots?.startTimeUtc ?? '03:00' } : {}),
+      copyTagsToBackups: true,
+      copyTagsToVolumes: true,
+      rootVolumeConfiguration: {
+        dataCompressionType: OPENZFS_DATA_COMPRESSION,
+        copyTagsToSnapshots: true,
+        nfsExports: [rootVolumeExport(props)],
+      },
+    },
+  });
+  fileSystem.applyRemovalPolicy(props.dataVolumeRemovalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE);
+  return fileSystem;
+}

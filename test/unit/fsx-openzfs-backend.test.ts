@@ -1,0 +1,260 @@
+import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import { FsxOpenZfsServer } from '../../lib/backends/fsx-openzfs';
+import { StorageServer, StorageServerProps } from '../../lib/storage-server';
+import { appStack, lookedUpAppStack, serverStack } from '../support/stacks';
+
+// The fsx-openzfs backend as CloudFormation sees it: the file system, its root volume's export, its security group,
+// backups, the guard before it, the registration that names it by DNS name, what monitoring is given, and the props
+// it refuses. cfn-lint and cdk-nag run over its variants of test/support/stacks.ts in gates.test.ts; the template
+// snapshot is in snapshot.test.ts.
+
+type Props = Record<string, unknown>;
+const fileSystemOf = (t: Template) => Object.values(t.findResources('AWS::FSx::FileSystem'));
+const ACCEPTANCE = { backend: 'fsx-openzfs', capacityTiB: '4', throughputMBps: '1000' } as const;
+const zfs = (props: Partial<StorageServerProps> = {}) => serverStack({ backend: 'fsx-openzfs', capacityTiB: 1, ...props });
+const zfsTwoZones = (props: Partial<StorageServerProps> = {}) => {
+  const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
+  const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 2, natGateways: 1 });
+  const server = new StorageServer(stack, 'Storage', { vpc, backend: 'fsx-openzfs', capacityTiB: 1, ...props });
+  return { vpc, server, template: Template.fromStack(stack) };
+};
+
+describe('backend fsx-openzfs (-c backend=fsx-openzfs)', () => {
+  test('acceptance: -c capacityTiB=4 -c throughputMBps=1000: OPENZFS SSD, >= 4 TiB, a tier >= 1000 MB/s, encrypted, LZ4, backed up, retained', () => {
+    const t = Template.fromStack(appStack(ACCEPTANCE));
+    expect(fileSystemOf(t)).toHaveLength(1);
+    const [fs] = fileSystemOf(t);
+    expect(fs.Properties).toMatchObject({
+      FileSystemType: 'OPENZFS',
+      StorageType: 'SSD',
+      SubnetIds: [{ Ref: expect.stringMatching(/^VpcprivateSubnet1/) }],
+      OpenZFSConfiguration: {
+        DeploymentType: 'SINGLE_AZ_1',
+        AutomaticBackupRetentionDays: 7,
+        DailyAutomaticBackupStartTime: '03:00',
+        CopyTagsToBackups: true,
+        RootVolumeConfiguration: { DataCompressionType: 'LZ4', CopyTagsToSnapshots: true },
+      },
+    });
+    expect(fs.Properties.StorageCapacity).toBeGreaterThanOrEqual(4 * 1024);
+    expect([64, 128, 256, 512, 1024, 2048, 3072, 4096]).toContain(fs.Properties.OpenZFSConfiguration.ThroughputCapacity);
+    expect(fs.Properties.OpenZFSConfiguration.ThroughputCapacity).toBeGreaterThanOrEqual(1000);
+    // Single-AZ: no preferred subnet or route tables.
+    expect(fs.Properties.OpenZFSConfiguration.PreferredSubnetId).toBeUndefined();
+    // FSx encrypts every file system at rest: the AWS managed key aws/fsx unless encryptionKey is given.
+    expect(fs.Properties.KmsKeyId).toBeUndefined();
+    expect(fs.DeletionPolicy).toBe('RetainExceptOnCreate');
+    expect(fs.UpdateReplacePolicy).toBe('Retain');
+    t.resourceCountIs('AWS::EC2::Instance', 0);
+    t.resourceCountIs('AWS::EC2::Volume', 0);
+  });
+
+  test('the root volume is exported to the client CIDRs only, with rw, crossmnt and root_squash; never to *', () => {
+    const t = Template.fromStack(appStack({ ...ACCEPTANCE, clientCidrs: '10.0.0.0/16,10.1.0.0/24' }));
+    const { NfsExports } = fileSystemOf(t)[0].Properties.OpenZFSConfiguration.RootVolumeConfiguration;
+    expect(NfsExports).toEqual([{
+      ClientConfigurations: [
+        { Clients: '10.0.0.0/16', Options: ['rw', 'crossmnt', 'root_squash'] },
+        { Clients: '10.1.0.0/24', Options: ['rw', 'crossmnt', 'root_squash'] },
+      ],
+    }]);
+    // Without clientCidrs: the VPC's CIDR, as the EC2 server's export.
+    const byDefault = fileSystemOf(Template.fromStack(appStack(ACCEPTANCE)))[0].Properties.OpenZFSConfiguration.RootVolumeConfiguration;
+    expect(byDefault.NfsExports[0].ClientConfigurations).toEqual([
+      { Clients: { 'Fn::GetAtt': [expect.stringMatching(/^Vpc/), 'CidrBlock'] }, Options: ['rw', 'crossmnt', 'root_squash'] },
+    ]);
+  });
+
+  test('root squash off: no_root_squash, from the prop and from -c openZfsRootSquash=false; other values refused', () => {
+    const options = (t: Template) => fileSystemOf(t)[0].Properties.OpenZFSConfiguration.RootVolumeConfiguration.NfsExports[0]
+      .ClientConfigurations[0].Options;
+    expect(options(zfs({ fsxOpenZfs: { rootSquash: false } }).template)).toEqual(['rw', 'crossmnt', 'no_root_squash']);
+    expect(options(Template.fromStack(appStack({ ...ACCEPTANCE, openZfsRootSquash: 'false' })))).toEqual(['rw', 'crossmnt', 'no_root_squash']);
+    expect(() => appStack({ ...ACCEPTANCE, openZfsRootSquash: 'no' })).toThrow(/openZfsRootSquash="no".*'true' or 'false'/);
+    expect(() => appStack({ backend: 'fsx-lustre', openZfsRootSquash: 'false' }))
+      .toThrow(/openZfsRootSquash.*only together with backend=fsx-openzfs \(backend is 'fsx-lustre'\)/);
+  });
+
+  test('clientPeers without clientCidrs: the security group admits only the peer; the export lists the VPC CIDR', () => {
+    const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
+    const clients = new ec2.SecurityGroup(stack, 'Clients', { vpc });
+    new StorageServer(stack, 'Storage', { vpc, backend: 'fsx-openzfs', capacityTiB: 1, clientPeers: [clients] });
+    const t = Template.fromStack(stack);
+    const [group] = Object.values(t.findResources('AWS::EC2::SecurityGroup', { Properties: { GroupDescription: Match.stringLikeRegexp('^FSx for OpenZFS') } }));
+    expect(group.Properties.SecurityGroupIngress).toBeUndefined();
+    const ingress = Object.values(t.findResources('AWS::EC2::SecurityGroupIngress')).map((r) => r.Properties);
+    expect(ingress).toHaveLength(6);
+    for (const rule of ingress) expect(rule.SourceSecurityGroupId).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^Clients/), 'GroupId'] });
+    expect(fileSystemOf(t)[0].Properties.OpenZFSConfiguration.RootVolumeConfiguration.NfsExports[0].ClientConfigurations)
+      .toEqual([{ Clients: { 'Fn::GetAtt': [expect.stringMatching(/^Vpc/), 'CidrBlock'] }, Options: ['rw', 'crossmnt', 'root_squash'] }]);
+  });
+
+  test('the security group admits NFS (TCP and UDP 111, 2049, 20001-20003) from the client CIDRs only', () => {
+    const t = Template.fromStack(appStack({ ...ACCEPTANCE, clientCidrs: '10.0.0.0/16' }));
+    const groups = t.findResources('AWS::EC2::SecurityGroup', { Properties: { GroupDescription: Match.stringLikeRegexp('^FSx for OpenZFS') } });
+    const [id, group] = Object.entries(groups)[0];
+    const ingress = (group.Properties.SecurityGroupIngress as { CidrIp: string; IpProtocol: string; FromPort: number; ToPort: number }[])
+      .map((r) => `${r.CidrIp} ${r.IpProtocol} ${r.FromPort}-${r.ToPort}`).sort();
+    expect(ingress).toEqual([
+      '10.0.0.0/16 tcp 111-111', '10.0.0.0/16 tcp 20001-20003', '10.0.0.0/16 tcp 2049-2049',
+      '10.0.0.0/16 udp 111-111', '10.0.0.0/16 udp 20001-20003', '10.0.0.0/16 udp 2049-2049',
+    ]);
+    expect(fileSystemOf(t)[0].Properties.SecurityGroupIds).toEqual([{ 'Fn::GetAtt': [id, 'GroupId'] }]);
+  });
+
+  test('the guard is updated before the file system (DependsOn) and records backend fsx-openzfs', () => {
+    const t = Template.fromStack(appStack(ACCEPTANCE));
+    const guards = t.findResources('Custom::StorageServerUpdateGuard');
+    const [guardId, guard] = Object.entries(guards)[0];
+    expect(guard.Properties.Backend).toBe('fsx-openzfs');
+    expect(fileSystemOf(t)[0].DependsOn).toContain(guardId);
+  });
+
+  test('the registration names the file system by id and DNS name (GetAtt DNSName), no mount name, /fsx, nfs4', () => {
+    const stack = appStack(ACCEPTANCE);
+    const t = Template.fromStack(stack);
+    const fsId = Object.keys(t.findResources('AWS::FSx::FileSystem'))[0];
+    const [registration] = Object.values(t.findResources('Custom::StorageServerRegistration'));
+    expect(registration.Properties).toMatchObject({
+      Backend: 'fsx-openzfs',
+      FileSystemId: { Ref: fsId },
+      DnsName: { 'Fn::GetAtt': [fsId, 'DNSName'] },
+      MountName: '',
+      Deployment: 'SINGLE_AZ_1/1024',
+      ExportPath: '/fsx',
+      MountOptions: 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,nconnect=16,_netdev,nosuid,nodev',
+    });
+    expect(stack.server.fsType).toBe('nfs4');
+    expect(stack.server.exportPath).toBe('/fsx');
+    expect(stack.server.instance).toBeUndefined();
+    expect(stack.server.openZfsFileSystem).toBeDefined();
+  });
+
+  test('monitoring is given the file system, its root volume, capacity, throughput and deployment type', () => {
+    const { server, stack } = zfs({ throughputMBps: 500 });
+    const backend = server.node.findChild('FsxOpenZfs') as FsxOpenZfsServer;
+    expect(backend.monitored).toEqual({
+      openZfs: {
+        fileSystemId: backend.fileSystem.ref,
+        rootVolumeId: backend.fileSystem.attrRootVolumeId,
+        storageCapacityGiB: 1024,
+        throughputCapacityMBps: 512,
+        deploymentType: 'SINGLE_AZ_1',
+      },
+    });
+    expect(stack.resolve(backend.monitored)).toMatchObject({ openZfs: { rootVolumeId: { 'Fn::GetAtt': [expect.any(String), 'RootVolumeId'] } } });
+  });
+
+  test('outputs: the file system id and DNS name, an nfs4 mount command of /fsx; no private IP', () => {
+    const t = Template.fromStack(appStack(ACCEPTANCE));
+    const outputs = t.toJSON().Outputs;
+    expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['FileSystemId', 'FileSystemDnsName', 'MountCommand']));
+    expect(outputs.PrivateIp).toBeUndefined();
+    expect(outputs.FileSystemId.Description).toMatch(/FSx for OpenZFS file system/);
+    expect(JSON.stringify(outputs.MountCommand.Value)).toMatch(/mount -t nfs4 -o nfsvers=4\.1.*:\/fsx \/data/);
+    expect(t.toJSON().Description).toBe('FSx for OpenZFS file system storage1 of HPC cluster cluster');
+  });
+
+  test('mount options: rsize and wsize as the tier accepts (64 MB/s: 256 KiB, 128 MB/s: 512 KiB, else 1 MiB)', () => {
+    const options = (t: number) => zfs({ fsxOpenZfs: { throughputCapacityMBps: t } }).server.mountOptions;
+    expect(options(64)).toMatch(/^nfsvers=4\.1,rsize=262144,wsize=262144,/);
+    expect(options(128)).toMatch(/,rsize=524288,wsize=524288,/);
+    expect(options(256)).toMatch(/,rsize=1048576,wsize=1048576,.*nosuid,nodev$/);
+  });
+
+  test('a KMS key of your own encrypts the file system; snapshots.retain and startTimeUtc set the backups, 0 turns them off', () => {
+    expect(fileSystemOf(zfsWithKey())[0].Properties.KmsKeyId).toEqual({ Ref: expect.stringMatching(/^Key/) });
+    expect(fileSystemOf(zfs().template)[0].Properties.KmsKeyId).toBeUndefined();
+    const off = fileSystemOf(zfs({ snapshots: { retain: 0 } }).template)[0].Properties.OpenZFSConfiguration;
+    expect(off.AutomaticBackupRetentionDays).toBe(0);
+    expect(off.DailyAutomaticBackupStartTime).toBeUndefined();
+    const thirty = fileSystemOf(zfs({ snapshots: { retain: 30, startTimeUtc: '22:15' } }).template)[0].Properties.OpenZFSConfiguration;
+    expect(thirty).toMatchObject({ AutomaticBackupRetentionDays: 30, DailyAutomaticBackupStartTime: '22:15' });
+  });
+});
+
+describe('MULTI_AZ_1: a standby subnet in a second zone', () => {
+  test('the app\'s new VPC: both private subnets, the first preferred, their route tables', () => {
+    const t = Template.fromStack(appStack({ ...ACCEPTANCE, openZfsDeploymentType: 'MULTI_AZ_1' }));
+    const [fs] = fileSystemOf(t);
+    expect(fs.Properties.SubnetIds).toEqual([{ Ref: expect.stringMatching(/^VpcprivateSubnet1/) }, { Ref: expect.stringMatching(/^VpcprivateSubnet2/) }]);
+    expect(fs.Properties.OpenZFSConfiguration).toMatchObject({
+      DeploymentType: 'MULTI_AZ_1',
+      ThroughputCapacity: 1280,
+      PreferredSubnetId: fs.Properties.SubnetIds[0],
+      RouteTableIds: [{ Ref: expect.stringMatching(/^VpcprivateSubnet1RouteTable/) }, { Ref: expect.stringMatching(/^VpcprivateSubnet2RouteTable/) }],
+    });
+  });
+
+  test('a looked-up VPC: -c subnetId with -c openZfsStandbySubnetId in another zone; the same zone is refused', () => {
+    const subnets = [
+      { subnetId: 'subnet-0aaaaaaaaaaaaaaa1', cidr: '10.0.0.0/24', availabilityZone: 'us-east-1a' },
+      { subnetId: 'subnet-0aaaaaaaaaaaaaaa2', cidr: '10.0.1.0/24', availabilityZone: 'us-east-1a' },
+      { subnetId: 'subnet-0bbbbbbbbbbbbbbb1', cidr: '10.0.2.0/24', availabilityZone: 'us-east-1b' },
+    ];
+    const context = { ...ACCEPTANCE, openZfsDeploymentType: 'MULTI_AZ_1', vpcId: 'vpc-0123456789abcdef0', subnetId: 'subnet-0aaaaaaaaaaaaaaa1' } as const;
+    const t = Template.fromStack(lookedUpAppStack({ ...context, openZfsStandbySubnetId: 'subnet-0bbbbbbbbbbbbbbb1' }, '10.0.0.0/16', subnets));
+    expect(fileSystemOf(t)[0].Properties.SubnetIds).toEqual(['subnet-0aaaaaaaaaaaaaaa1', 'subnet-0bbbbbbbbbbbbbbb1']);
+    expect(() => lookedUpAppStack({ ...context, openZfsStandbySubnetId: 'subnet-0aaaaaaaaaaaaaaa2' }, '10.0.0.0/16', subnets))
+      .toThrow(/^fsxOpenZfs\.standbySubnet \(-c openZfsStandbySubnetId\) must be in another Availability Zone/);
+    expect(() => lookedUpAppStack(context, '10.0.0.0/16', subnets))
+      .toThrow(/^fsxOpenZfs\.standbySubnet: deploymentType 'MULTI_AZ_1' needs a standby subnet in another Availability Zone/);
+    expect(() => lookedUpAppStack({ ...context, openZfsStandbySubnetId: 'subnet-0ccccccccccccccc1' }, '10.0.0.0/16', subnets))
+      .toThrow(/openZfsStandbySubnetId="subnet-0ccccccccccccccc1": allowed is a subnet of vpc-0123456789abcdef0/);
+  });
+
+  test('refused: one zone (a one-zone VPC, -c availabilityZone, -c vpcFrom), a standby without MULTI_AZ_1 or vpcId', () => {
+    expect(() => zfs({ fsxOpenZfs: { deploymentType: 'MULTI_AZ_1' } }))
+      .toThrow(/^fsxOpenZfs\.standbySubnet: deploymentType 'MULTI_AZ_1' needs a standby subnet in another Availability Zone/);
+    expect(() => appStack({ ...ACCEPTANCE, openZfsDeploymentType: 'MULTI_AZ_1', availabilityZone: 'us-east-1b' }))
+      .toThrow(/^Invalid context value openZfsDeploymentType="MULTI_AZ_1": allowed is not with availabilityZone/);
+    expect(() => appStack({ ...ACCEPTANCE, openZfsDeploymentType: 'MULTI_AZ_1', vpcFrom: 'StorageServer-hpc1-home' }))
+      .toThrow(/^Invalid context value openZfsDeploymentType="MULTI_AZ_1": allowed is not with vpcFrom/);
+    expect(() => appStack({ ...ACCEPTANCE, openZfsStandbySubnetId: 'subnet-0bbbbbbbbbbbbbbb1' }))
+      .toThrow(/openZfsStandbySubnetId=.*only together with openZfsDeploymentType=MULTI_AZ_1/);
+    expect(() => appStack({ ...ACCEPTANCE, openZfsDeploymentType: 'MULTI_AZ_1', openZfsStandbySubnetId: 'subnet-0bbbbbbbbbbbbbbb1' }))
+      .toThrow(/openZfsStandbySubnetId=.*only together with vpcId/);
+    const { vpc } = zfsTwoZones();
+    expect(() => zfsTwoZones({ fsxOpenZfs: { standbySubnet: vpc.privateSubnets[1] } }))
+      .toThrow(/^fsxOpenZfs\.standbySubnet applies to deploymentType 'MULTI_AZ_1' only/);
+  });
+});
+
+describe('refusals, naming the prop or key and what is allowed', () => {
+  test.each<[string, Props, RegExp | string]>([
+    ['instanceType', { instanceType: new ec2.InstanceType('m4.xlarge') }, /^instanceType: this applies to the EC2 NFS server backends \(ebs, instance-store\) only, not to backend 'fsx-openzfs'/],
+    ['nfs', { nfs: { nconnect: 4 } }, /^nfs: this applies to the EC2 NFS server backends .* not to backend 'fsx-openzfs'/],
+    ['fsxLustre', { fsxLustre: { deploymentType: 'SCRATCH_2' } }, /fsxLustre.* backend 'fsx-lustre' only; .*backend 'fsx-openzfs'/],
+    ['snapshots.retain 91', { snapshots: { retain: 91 } }, 'snapshots.retain is the automatic backup retention in days on FSx for OpenZFS: 0 (off) to 90, got 91.'],
+    ['snapshots.intervalHours 12', { snapshots: { intervalHours: 12 } }, /^snapshots\.intervalHours: FSx for OpenZFS backs up once a day; only 24 applies/],
+    ['snapshots.crossRegionCopy', { snapshots: { crossRegionCopy: { targetRegion: 'eu-west-1' } } }, /^snapshots\.crossRegionCopy applies to EBS snapshots only/],
+    ['26 clientCidrs', { clientCidrs: Array.from({ length: 26 }, (_, i) => `10.0.${i}.0/24`) }, /^clientCidrs: an FSx for OpenZFS export takes at most 25 clients, got 26/],
+    ['a throughput tier of another type', { fsxOpenZfs: { deploymentType: 'SINGLE_AZ_2', throughputCapacityMBps: 1024 } }, /fsxOpenZfs\.throughputCapacityMBps must be one of 160, 320/],
+  ])('%s is refused', (_, props, message) => {
+    expect(() => zfs(props as Partial<StorageServerProps>)).toThrow(message);
+  });
+
+  test('fsxOpenZfs on another backend, and the OpenZFS keys without backend=fsx-openzfs, are refused', () => {
+    expect(() => serverStack({ backend: 'ebs', capacityTiB: 1, fsxOpenZfs: { rootSquash: false } }))
+      .toThrow(/fsxOpenZfs.* backend 'fsx-openzfs' only.*backend 'ebs'/);
+    expect(() => appStack({ openZfsDeploymentType: 'SINGLE_AZ_2' })).toThrow(/openZfsDeploymentType.*only together with backend=fsx-openzfs \(backend is 'auto'\)/);
+    expect(() => appStack({ ...ACCEPTANCE, openZfsDeploymentType: 'MULTI_AZ_2' }))
+      .toThrow(/openZfsDeploymentType="MULTI_AZ_2": allowed is one of 'SINGLE_AZ_1', 'SINGLE_AZ_2', 'SINGLE_AZ_HA_1', 'SINGLE_AZ_HA_2', 'MULTI_AZ_1'/);
+    expect(() => appStack({ ...ACCEPTANCE, openZfsThroughputCapacityMBps: '1000' }))
+      .toThrow(/openZfsThroughputCapacityMBps="1000": allowed is a throughput capacity of SINGLE_AZ_1 in MB\/s, one of 64, 128/);
+    expect(() => appStack({ ...ACCEPTANCE, fsxDeploymentType: 'SCRATCH_2' })).toThrow(/fsxDeploymentType.*only together with backend=fsx-lustre/);
+  });
+});
+
+/** A one-zone VPC and an FSx for OpenZFS file system with a KMS key of the stack's own. */
+function zfsWithKey(): Template {
+  const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
+  const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
+  const key = new kms.Key(stack, 'Key', { enableKeyRotation: true, removalPolicy: RemovalPolicy.RETAIN });
+  new StorageServer(stack, 'Storage', { vpc, backend: 'fsx-openzfs', capacityTiB: 1, encryptionKey: key });
+  return Template.fromStack(stack);
+}
