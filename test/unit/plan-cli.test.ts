@@ -3,7 +3,7 @@ import * as fc from 'fast-check';
 import * as path from 'path';
 import { main } from '../../bin/plan';
 import { ContextKey, parseContext } from '../../lib/context';
-import { compareBackends, formatBackendComparison, formatPlanTable, planStorage, withInstanceType } from '../../lib/sizing';
+import { cheapestShown, compareBackends, formatBackendComparison, formatChoice, formatPlanTable, planStorage, withInstanceType } from '../../lib/sizing';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -26,7 +26,9 @@ describe('npm run plan: the process', () => {
   test('`plan 10` prints the table, then the best plan of each backend; exit 0', () => {
     const run = spawnPlan('10');
     expect([run.status, run.stderr]).toEqual([0, '']);
-    expect(run.stdout).toBe(`${formatPlanTable(planStorage({ capacityTiB: 10 }))}${SIDE_BY_SIDE}${formatBackendComparison({ capacityTiB: 10 })}\n`);
+    const request = { capacityTiB: 10, backend: 'auto' as const };
+    const choice = formatChoice(request, compareBackends(request), planStorage(request));
+    expect(run.stdout).toBe(`${formatPlanTable(planStorage({ capacityTiB: 10 }))}${SIDE_BY_SIDE}${formatBackendComparison({ capacityTiB: 10 })}\n\n${choice}\n`);
   });
 
   test('an unknown option: exit 2, the message and the usage on stderr, nothing on stdout, no stack trace', () => {
@@ -35,7 +37,7 @@ describe('npm run plan: the process', () => {
     expect(run.stderr).toBe(
       'Error: unknown option --thruput (did you mean --throughput?); the options are --backend, --throughput, --generation, ' +
         '--arch, --volumes, --instance-type, --client-instance-type, --client-network-gbps, --nconnect, --placement-group, --json, --help\n' +
-        'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre] [options] (--help lists the options)\n',
+        'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre|fsx-openzfs] [options] (--help lists the options)\n',
     );
   });
 
@@ -50,7 +52,8 @@ describe('npm run plan: the process', () => {
     const run = spawnPlan('15', '--backend', 'ebs', '--volumes', '3', '--json');
     expect([run.status, run.stderr]).toEqual([0, '']);
     const request = { capacityTiB: 15, backend: 'ebs' as const, dataVolumeCount: 3 };
-    expect(JSON.parse(run.stdout)).toEqual({ request, plan: planStorage(request), comparison: compareBackends(request) });
+    const comparison = compareBackends(request);
+    expect(JSON.parse(run.stdout)).toEqual({ request, plan: planStorage(request), comparison, choice: cheapestShown(request, comparison)?.backend });
   });
 });
 
@@ -60,7 +63,7 @@ describe('npm run plan: options', () => {
     expect([run.status, run.stderr]).toEqual([0, '']);
     const lines = run.stdout.split('\n').filter((l) => /^ {2}-/.test(l));
     expect(lines.map((l) => l.trim().split(/ {2,}/)[0])).toEqual([
-      '--backend <auto|ebs|instance-store|fsx-lustre>', '--throughput <MB/s>', '--generation <previous|current>', '--arch <x86_64|arm64>', '--volumes <1-3>',
+      '--backend <auto|ebs|instance-store|fsx-lustre|fsx-openzfs>', '--throughput <MB/s>', '--generation <previous|current>', '--arch <x86_64|arm64>', '--volumes <1-3>',
       '--instance-type <type>', '--client-instance-type <type>', '--client-network-gbps <Gbps>', '--nconnect <1-16>',
       '--placement-group', '--json', '-h, --help',
     ]);
@@ -108,7 +111,8 @@ describe('npm run plan: options', () => {
     expect(plan('40', '--client-network-gbps', '4', '--nconnect', '16').stdout).toMatch(/^one client +up to 500 MB\/s \(limited by the client's network baseline: 4 Gbps as given/m);
     const json = JSON.parse(plan('40', '--nconnect', '2', '--placement-group', '--json').stdout);
     const request = { capacityTiB: 40, backend: 'auto' as const, client: { nconnect: 2, placementGroup: true } };
-    expect(json).toEqual({ request, plan: planStorage(request), comparison: compareBackends(request) });
+    const comparison = compareBackends(request);
+    expect(json).toEqual({ request, plan: planStorage(request), comparison, choice: cheapestShown(request, comparison)?.backend });
     expect(json.plan.perClient).toMatchObject({ maxMBps: 2500, clientsToSustain: 1, nconnect: 2, perFlowGbps: 10 });
   });
 
@@ -159,10 +163,10 @@ describe('npm run plan: options', () => {
     [['-5'], /<capacityTiB> must be a positive number of TiB, e.g. 10 or 21.5; got '-5'/],
     [['0'], /<capacityTiB> must be a positive number of TiB, e.g. 10 or 21.5; got '0'/],
     [['1e1'], /<capacityTiB> must be a positive number of TiB, e.g. 10 or 21.5; got '1e1'/],
-    [['5', 'nfs'], /^Error: backend must be one of auto, ebs, instance-store, fsx-lustre; got 'nfs'\n/],
-    [['5', 'eb'], /backend must be one of auto, ebs, instance-store, fsx-lustre; got 'eb' \(did you mean ebs\?\)/],
+    [['5', 'nfs'], /^Error: backend must be one of auto, ebs, instance-store, fsx-lustre, fsx-openzfs; got 'nfs'\n/],
+    [['5', 'eb'], /backend must be one of auto, ebs, instance-store, fsx-lustre, fsx-openzfs; got 'eb' \(did you mean ebs\?\)/],
     [['5', 'ebs', 'extra'], /too many arguments: 'extra' \(at most <capacityTiB> and a backend\)/],
-    [['5', '--backend', 'fsx'], /--backend must be one of auto, ebs, instance-store, fsx-lustre; got 'fsx' \(did you mean fsx-lustre\?\)/],
+    [['5', '--backend', 'fsx-lustr'], /--backend must be one of auto, ebs, instance-store, fsx-lustre, fsx-openzfs; got 'fsx-lustr' \(did you mean fsx-lustre\?\)/],
     [['5', 'ebs', '--backend', 'fsx-lustre'], /the backend is given twice, as 'ebs' and --backend fsx-lustre: give one/],
     [['5', '--generation', 'newest'], /--generation must be one of previous, current; got 'newest'/],
     [['5', '--generation', 'curent'], /--generation must be one of previous, current; got 'curent' \(did you mean current\?\)/],
