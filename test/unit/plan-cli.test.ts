@@ -155,8 +155,8 @@ describe('npm run plan: options', () => {
     [['10', '--client-network-gbps', 'fast'], /--client-network-gbps must be a positive number of Gbps, e.g. 12.5; got 'fast'/],
     [['10', '--client-network-gbps', '0'], /--client-network-gbps must be a positive number of Gbps, e.g. 12.5; got '0'/],
     [['10', '--client-instance-type', 'm4.xlarge', '--client-network-gbps', '10'], /--client-instance-type and --client-network-gbps both give the client's network: give one/],
-    [['10', 'fsx-lustre', '--nconnect', '4'], /--nconnect applies to NFS backends \(ebs, instance-store\) only; got backend 'fsx-lustre'/],
-    [['10', '--backend', 'fsx-lustre', '--placement-group'], /--placement-group applies to NFS backends \(ebs, instance-store\) only; got backend 'fsx-lustre'/],
+    [['10', 'fsx-lustre', '--nconnect', '4'], /--nconnect applies to NFS backends \(ebs, instance-store, fsx-openzfs\) only; got backend 'fsx-lustre'/],
+    [['10', '--backend', 'fsx-lustre', '--placement-group'], /--placement-group applies to NFS backends \(ebs, instance-store, fsx-openzfs\) only; got backend 'fsx-lustre'/],
     [['10', '-x'], /unknown option -x; the options are/],
     [[], /^Error: <capacityTiB> is missing\nusage: npm run plan -- <capacityTiB>/],
     [['abc'], /<capacityTiB> must be a positive number of TiB, e.g. 10 or 21.5; got 'abc'/],
@@ -226,5 +226,32 @@ describe('npm run plan: options', () => {
       const run = plan('5', `--volumes=${v}`);
       expect({ v, cli: run.status !== 2 }).toEqual({ v, cli: accepts(v) });
     }), { numRuns: 300, examples: [['1'], ['2'], ['3'], ['4'], ['01']] });
+  });
+});
+
+describe('npm run plan: FSx for OpenZFS and EFS beside the servers (issue 30)', () => {
+  test('`plan 2 --throughput 500`: every row with its price, the price sources, and the choice that follows the cheapest', () => {
+    const run = plan('2', '--throughput', '500');
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    for (const row of ['ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs', 'efs-elastic', 'efs-provisioned']) {
+      expect(run.stdout).toMatch(new RegExp(`^${row} +[0-9.]+ +[0-9]+ MB/s .* [0-9]+\\.[0-9]{2} +`, 'm'));
+    }
+    expect(run.stdout).toMatch(/^efs-bursting +- +- +- +- +cannot: Bursting's baseline/m);
+    expect(run.stdout).toMatch(/^Prices, USD a month:\n {2}ebs, instance-store: .*\n {2}fsx-lustre: .*\n {2}fsx-openzfs: AWS price list .*\n {2}efs-elastic, efs-provisioned, efs-bursting: AWS's EFS price data/m);
+    expect(run.stdout).toMatch(/\n\nChoice: fsx-openzfs SINGLE_AZ_1\/512 at \$400\.58\/month, the cheapest plan shown that holds 2 TiB and sustains 500 MB\/s\.\n`cdk deploy` with backend auto builds fsx-openzfs SINGLE_AZ_1\/512 \(\$400\.58\/month\)\.$/);
+    expect(JSON.parse(plan('2', '--throughput', '500', '--json').stdout).choice).toBe('fsx-openzfs');
+  });
+
+  test('`plan 0.01`: EFS the cheapest shown, said not deployed here, with the cheapest deployable plan named', () => {
+    const run = plan('0.01');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^Choice: efs-elastic at \$3\.30\/month.*\nEFS is not deployed by this project: deploy it with aws-cdk-lib's aws-efs.*\nThe cheapest deployable plan: fsx-openzfs SINGLE_AZ_1\/64 at \$36\.25\/month\.\n`cdk deploy` with backend auto builds ebs /m);
+  });
+
+  test('backend fsx-openzfs on the command line: the plan, its deployment and storage rows, its cost note', () => {
+    const run = plan('4', 'fsx-openzfs', '--throughput', '1000');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^deployment +SINGLE_AZ_1\/1024\nstorage +FSx for OpenZFS SINGLE_AZ_1, 1024 MB\/s throughput capacity, 4096 GiB SSD, 40000 SSD IOPS provisioned$/m);
+    expect(run.stdout).toMatch(/^cost +\$801\.15\/month \(SSD storage, throughput capacity and SSD IOPS above the included, us-east-1; backups extra\)$/m);
   });
 });
