@@ -11,10 +11,10 @@
  */
 import { describe } from './describe';
 
+/** An FSx for OpenZFS deployment type (a union written out: the public API names no constant for it). [API] */
+export type FsxOpenZfsDeploymentType = 'SINGLE_AZ_1' | 'SINGLE_AZ_2' | 'SINGLE_AZ_HA_1' | 'SINGLE_AZ_HA_2' | 'MULTI_AZ_1';
 /** FSx for OpenZFS deployment types. [API] */
-export const FSX_OPENZFS_DEPLOYMENT_TYPES = ['SINGLE_AZ_1', 'SINGLE_AZ_2', 'SINGLE_AZ_HA_1', 'SINGLE_AZ_HA_2', 'MULTI_AZ_1'] as const;
-/** An FSx for OpenZFS deployment type. */
-export type FsxOpenZfsDeploymentType = (typeof FSX_OPENZFS_DEPLOYMENT_TYPES)[number];
+export const FSX_OPENZFS_DEPLOYMENT_TYPES: readonly FsxOpenZfsDeploymentType[] = ['SINGLE_AZ_1', 'SINGLE_AZ_2', 'SINGLE_AZ_HA_1', 'SINGLE_AZ_HA_2', 'MULTI_AZ_1'];
 
 /** Throughput capacities, MB/s, of the first-generation types (SINGLE_AZ_1, SINGLE_AZ_HA_1). [API] */
 const GEN1_THROUGHPUT = [64, 128, 256, 512, 1024, 2048, 3072, 4096] as const;
