@@ -3,6 +3,7 @@
  * provisioned and the monthly cost, each checked against figures typed from the guide and the price list by hand.
  */
 import { planStorage } from '../../lib/sizing';
+import { cheapestMeeting } from '../../lib/sizing/cheapest-plan';
 
 describe('backend fsx-openzfs', () => {
   test('1 TiB, nothing asked: SINGLE_AZ_1 at 64 MB/s, automatic IOPS, 1024 x $0.09 + 64 x $0.26 = $108.80', () => {
@@ -68,6 +69,11 @@ describe('backend fsx-openzfs', () => {
 describe('auto and FSx for OpenZFS', () => {
   test('without a throughput the capacity rule stays: never FSx for OpenZFS, at any size', () => {
     for (const capacityTiB of [0.01, 0.5, 1, 2, 5, 10, 16, 20, 40, 50, 100, 200, 500]) expect(planStorage({ capacityTiB }).backend).not.toBe('fsx-openzfs');
+  });
+
+  test('the search weighs FSx for OpenZFS only for a throughput: beyond the capacity rule without one, it has no candidate', () => {
+    expect(() => cheapestMeeting(100, ['fsx-openzfs'], 0, 'why')).toThrow(/^throughputMBps 0 is more than any single fsx-openzfs server sustains/);
+    expect(cheapestMeeting(100, ['fsx-openzfs'], 100, 'why').instanceType).toBe('SINGLE_AZ_1/128');
   });
 
   test('with a throughput the search weighs it: 2 TiB at 500 MB/s is SINGLE_AZ_1 at 512 MB/s ($400.58)', () => {
