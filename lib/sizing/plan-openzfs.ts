@@ -50,7 +50,8 @@ export function fsxOpenZfsPlan(asked: FsxOpenZfsOptions | undefined, capacityTiB
     : smallestTierSustaining(type, targetMBps);
   if (tier === undefined) {
     throw new Error(`throughputMBps ${targetMBps} is more than FSx for OpenZFS ${type} sustains: its largest throughput capacity, ` +
-      `${largest.throughputCapacityMBps} MB/s, sustains ${Math.min(...Object.values(tierSustained(largest)))} MB/s`);
+      `${largest.throughputCapacityMBps} MB/s, sustains ${Math.min(...Object.values(tierSustained(largest)))} MB/s` +
+      (type === 'SINGLE_AZ_1' ? '; SINGLE_AZ_2 goes to 10240 MB/s (fsxOpenZfs.deploymentType; its us-east-1 rates unsourced)' : ''));
   }
   const sustained = Math.min(...Object.values(tierSustained(tier)));
   if (sustained < targetMBps) {
