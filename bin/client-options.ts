@@ -40,7 +40,7 @@ export function readClient(parsed: ParsedArgs, backend: Backend | 'auto' | undef
   if (backend === 'fsx-lustre') {
     const nfsOnly = [nconnect !== undefined ? '--nconnect' : '', placementGroup ? '--placement-group' : ''].filter(Boolean);
     if (nfsOnly.length > 0) {
-      throw new UsageError(`${nfsOnly.join(' and ')} appl${nfsOnly.length > 1 ? 'y' : 'ies'} to NFS backends (ebs, instance-store) only; ` +
+      throw new UsageError(`${nfsOnly.join(' and ')} appl${nfsOnly.length > 1 ? 'y' : 'ies'} to NFS backends (ebs, instance-store, fsx-openzfs) only; ` +
         "got backend 'fsx-lustre' (the Lustre client keeps its own connections to each file server)");
     }
   }

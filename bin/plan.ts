@@ -12,8 +12,10 @@ import {
   OVERRIDE_EBS_INSTANCE_TYPES,
   familyList,
   StorageRequest,
+  cheapestShown,
   compareBackends,
   formatBackendComparison,
+  formatChoice,
   formatPlanTable,
   planStorage,
   withInstanceType,
@@ -21,13 +23,13 @@ import {
 import { OptionSpec, UsageError, didYouMean, formatHelp, parseArgs } from './args';
 import { CLIENT_OPTIONS, readClient } from './client-options';
 
-const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'ebs', 'instance-store', 'fsx-lustre'];
+const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'];
 const GENERATIONS: readonly Generation[] = ['previous', 'current'];
 const ARCHS: readonly Arch[] = ['x86_64', 'arm64'];
 /** The instance types `--instance-type` takes: the EBS types the planner has figures for (the app's instanceType key's). */
 const EBS_TYPES: readonly string[] = OVERRIDE_EBS_INSTANCE_TYPES.map((t) => t.name);
 
-const USAGE = 'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre] [options]';
+const USAGE = `usage: npm run plan -- <capacityTiB> [${BACKENDS.join('|')}] [options]`;
 const INTRO = 'Plans a storage server for <capacityTiB> (usable TiB) and compares the best plan of each backend.\n' +
   'Exit status: 0, 2 for a malformed command line, 1 when the planner refuses the request.';
 
@@ -113,11 +115,15 @@ function render({ request, instanceType, json }: PlanCommand): string {
       `'${planned.backend}' (${planned.instanceType}): add --backend ebs to plan EBS on ${instanceType}`);
   }
   const plan = instanceType === undefined ? planned : withInstanceType(planned, instanceType);
-  if (json) return JSON.stringify({ request: { ...request, instanceType }, plan, comparison: compareBackends(request, { instanceType }) }, null, 2);
+  const comparison = compareBackends(request, { instanceType });
+  if (json) {
+    const choice = cheapestShown(request, comparison)?.backend;
+    return JSON.stringify({ request: { ...request, instanceType }, plan, comparison, choice }, null, 2);
+  }
   const layout = [request.dataVolumeCount !== undefined ? '--volumes' : '', instanceType !== undefined ? '--instance-type' : ''].filter(Boolean);
   return `${formatPlanTable(plan)}\n\nThe best plan of each backend for the same request` +
     `${layout.length > 0 ? ` (${layout.join(' and ')} shape${layout.length > 1 ? '' : 's'} the ebs row only)` : ''}:\n` +
-    formatBackendComparison(request, { instanceType });
+    `${formatBackendComparison(request, { instanceType })}\n\n${formatChoice(request, comparison, plan)}`;
 }
 
 /** The planner's messages name its request's fields: the options that set those a message names. */

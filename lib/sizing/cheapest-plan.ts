@@ -6,10 +6,13 @@
 import { BEYOND_ONE_SERVER, instanceStoreTiB } from './catalog';
 import { Families, PREVIOUS } from './families';
 import { fsxLustreOptions } from './fsx-lustre';
+import { FSX_OPENZFS_MAX_STORAGE_GIB, FSX_OPENZFS_MIN_STORAGE_GIB } from './fsx-openzfs';
+import { FSX_OPENZFS_PRICED, FSX_OPENZFS_TIERS } from './fsx-openzfs-catalog';
 import { gp3Stripes, whyGp3 } from './gp3';
 import { ebsPlan, st1Stripes } from './plan-ebs';
 import { fsxPlan } from './plan-fsx';
 import { instanceStorePlan, lowerBound } from './plan-instance-store';
+import { openZfsPlanAt, smallestTierSustaining } from './plan-openzfs';
 import type { Backend, StoragePlan } from './plan-types';
 
 /**
@@ -42,14 +45,29 @@ function noneSustains(candidates: readonly StoragePlan[], capacityTiB: number, b
  * The single-server plans that hold the capacity: each d2 (d3, d3en) that fits; each persistent FSx for Lustre
  * option; on EBS each type of the generation (and, when a throughput is asked, of its network-optimized families)
  * with 1 to 3 st1 volumes (`st1Stripes`) and, when a throughput is asked, with 1 to 3 gp3 volumes provisioned for it
- * (`gp3Stripes`).
+ * (`gp3Stripes`); when a throughput is asked, FSx for OpenZFS at the smallest tier of each priced deployment type that
+ * sustains it (without a throughput the search is the capacity rule's beyond its largest server: unchanged).
  */
 function candidatePlans(capacityTiB: number, backends: readonly Backend[], targetMBps: number, families: Families): StoragePlan[] {
   return [
     ...(backends.includes('instance-store') ? instanceStoreCandidates(capacityTiB, families) : []),
     ...(backends.includes('fsx-lustre') ? fsxLustreOptions(true).map((options) => fsxPlan(options, capacityTiB, targetMBps)) : []),
     ...(backends.includes('ebs') ? ebsCandidates(capacityTiB, targetMBps, families) : []),
+    ...(backends.includes('fsx-openzfs') && targetMBps > 0 ? openZfsCandidates(capacityTiB, targetMBps) : []),
   ];
+}
+
+/**
+ * Each priced FSx for OpenZFS deployment type (only SINGLE_AZ_1's rates are sourced) at its smallest tier that sustains
+ * `targetMBps`, else its largest (so the message can name the best); none beyond the largest storage.
+ */
+function openZfsCandidates(capacityTiB: number, targetMBps: number): StoragePlan[] {
+  const storageGiB = Math.max(FSX_OPENZFS_MIN_STORAGE_GIB, Math.ceil(capacityTiB * 1024));
+  if (storageGiB > FSX_OPENZFS_MAX_STORAGE_GIB) return [];
+  return FSX_OPENZFS_PRICED.map((type) => {
+    const tiers = FSX_OPENZFS_TIERS[type];
+    return openZfsPlanAt(type, smallestTierSustaining(type, targetMBps) ?? tiers[tiers.length - 1], storageGiB);
+  });
 }
 
 /** Each instance-store type of the generation that holds the capacity. */

@@ -3,18 +3,18 @@
  * each offers, the storage it accepts, and the plan of a file system that holds a capacity and sustains a
  * throughput. Pure data and functions, no CDK imports (docs/design.md, section 3).
  *
- * FOUNDATION (issue 30, first step): the shapes the planner, the backend and the guard share. The catalogue's
- * figures, their sources and the prices are the planner's part of the issue and complete this file.
+ * The shapes the planner, the backend and the guard share; the published figures and prices of each tier are in
+ * fsx-openzfs-catalog.ts, the plan in plan-openzfs.ts.
  *
  * - [API] Amazon FSx API Reference, CreateFileSystemOpenZFSConfiguration: `DeploymentType`, `ThroughputCapacity`
  *         (valid values per deployment type); CreateFileSystem: `StorageCapacity` (SSD: 64-524,288 GiB).
  */
 import { describe } from './describe';
 
+/** An FSx for OpenZFS deployment type (a union written out: the public API names no constant for it). [API] */
+export type FsxOpenZfsDeploymentType = 'SINGLE_AZ_1' | 'SINGLE_AZ_2' | 'SINGLE_AZ_HA_1' | 'SINGLE_AZ_HA_2' | 'MULTI_AZ_1';
 /** FSx for OpenZFS deployment types. [API] */
-export const FSX_OPENZFS_DEPLOYMENT_TYPES = ['SINGLE_AZ_1', 'SINGLE_AZ_2', 'SINGLE_AZ_HA_1', 'SINGLE_AZ_HA_2', 'MULTI_AZ_1'] as const;
-/** An FSx for OpenZFS deployment type. */
-export type FsxOpenZfsDeploymentType = (typeof FSX_OPENZFS_DEPLOYMENT_TYPES)[number];
+export const FSX_OPENZFS_DEPLOYMENT_TYPES: readonly FsxOpenZfsDeploymentType[] = ['SINGLE_AZ_1', 'SINGLE_AZ_2', 'SINGLE_AZ_HA_1', 'SINGLE_AZ_HA_2', 'MULTI_AZ_1'];
 
 /** Throughput capacities, MB/s, of the first-generation types (SINGLE_AZ_1, SINGLE_AZ_HA_1). [API] */
 const GEN1_THROUGHPUT = [64, 128, 256, 512, 1024, 2048, 3072, 4096] as const;
@@ -37,7 +37,8 @@ export const FSX_OPENZFS_MAX_STORAGE_GIB = 524_288;
 /** The FSx for OpenZFS options of a request (`StorageRequest.fsxOpenZfs`). */
 export interface FsxOpenZfsOptions {
   /**
-   * Deployment type. MULTI_AZ_1 needs two subnets in two Availability Zones.
+   * Deployment type. MULTI_AZ_1 needs two subnets in two Availability Zones. SINGLE_AZ_1 is the default: the one
+   * type whose us-east-1 rates this project could source (fsx-openzfs-catalog.ts), and the smallest tiers (64 MB/s).
    * @default 'SINGLE_AZ_1'
    */
   readonly deploymentType?: FsxOpenZfsDeploymentType;
@@ -57,6 +58,12 @@ export interface FsxOpenZfsPlan {
   readonly throughputCapacityMBps: number;
   /** SSD storage capacity, GiB (64-524,288). */
   readonly storageCapacityGiB: number;
+  /**
+   * SSD IOPS to provision (`DiskIopsConfiguration` Mode USER_PROVISIONED, Iops): the tier's baseline disk IOPS, as AWS
+   * recommends to drive the tier's disk throughput, when that is more than the automatic 3 IOPS per GiB.
+   * @default - AUTOMATIC (3 IOPS per GiB of storage)
+   */
+  readonly userProvisionedIops?: number;
 }
 
 /** The options asked for, with the defaults filled in; throws naming the option and the allowed values. */

@@ -1,40 +1,113 @@
 /**
  * The FSx for OpenZFS plan: the file system of the options asked for that holds the capacity and sustains the
- * throughput. FOUNDATION (issue 30): the throughput estimate and the cost are the planner's part and replace the
- * placeholders below.
+ * throughput, its estimate from the tier's published figures (fsx-openzfs-catalog.ts) and its monthly cost (storage,
+ * throughput capacity and the SSD IOPS provisioned above the included; backups not included). On FSx for OpenZFS
+ * throughput is bought apart from capacity: the smallest tier that sustains the throughput.
  */
 import { describe } from './describe';
 import {
-  FSX_OPENZFS_MAX_STORAGE_GIB, FSX_OPENZFS_MIN_STORAGE_GIB, FSX_OPENZFS_THROUGHPUT_CAPACITIES, type FsxOpenZfsOptions, resolveFsxOpenZfsOptions,
+  FSX_OPENZFS_MAX_STORAGE_GIB, FSX_OPENZFS_MIN_STORAGE_GIB, type FsxOpenZfsDeploymentType, type FsxOpenZfsOptions, resolveFsxOpenZfsOptions,
 } from './fsx-openzfs';
+import {
+  FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB, FSX_OPENZFS_MAX_IOPS_PER_GIB, FSX_OPENZFS_SINGLE_AZ_1_PRICES, FSX_OPENZFS_TIERS, type FsxOpenZfsTier,
+  fsxOpenZfsPriceSource,
+} from './fsx-openzfs-catalog';
 import type { StoragePlan } from './plan-types';
+import { round2 } from './round';
 
-/** The file system of `options` that holds `capacityTiB` and whose throughput capacity is at least `targetMBps`. */
+/** The sustained read and write of a tier: the lesser of its disk and network baselines (writes: any write cap). */
+export function tierSustained(tier: FsxOpenZfsTier): { readMBps: number; writeMBps: number } {
+  return {
+    readMBps: Math.min(tier.diskBaselineMBps, tier.networkBaselineMBps),
+    writeMBps: Math.min(tier.diskWriteMBps ?? tier.diskBaselineMBps, tier.networkBaselineMBps),
+  };
+}
+
+/** The smallest tier of a type that sustains `targetMBps` read and write, or undefined when none does. */
+export function smallestTierSustaining(deploymentType: FsxOpenZfsDeploymentType, targetMBps: number): FsxOpenZfsTier | undefined {
+  return FSX_OPENZFS_TIERS[deploymentType].find((t) => Math.min(...Object.values(tierSustained(t))) >= targetMBps);
+}
+
+/** The storage, GiB, that holds `capacityTiB`: at least 64; throws naming capacityTiB beyond 524,288 GiB. */
+export function fsxOpenZfsStorageGiB(capacityTiB: number): number {
+  const gib = Math.max(FSX_OPENZFS_MIN_STORAGE_GIB, Math.ceil(capacityTiB * 1024));
+  if (gib > FSX_OPENZFS_MAX_STORAGE_GIB) {
+    throw new Error(`capacityTiB ${describe(capacityTiB)} is more than an FSx for OpenZFS file system holds: ` +
+      `storage ${FSX_OPENZFS_MIN_STORAGE_GIB}-${FSX_OPENZFS_MAX_STORAGE_GIB} GiB (512 TiB)`);
+  }
+  return gib;
+}
+
+/** The file system of `options` that holds `capacityTiB` and sustains `targetMBps`; throws naming the field otherwise. */
 export function fsxOpenZfsPlan(asked: FsxOpenZfsOptions | undefined, capacityTiB: number, targetMBps = 0): StoragePlan {
   const options = resolveFsxOpenZfsOptions(asked);
-  const storageCapacityGiB = Math.max(FSX_OPENZFS_MIN_STORAGE_GIB, Math.ceil(capacityTiB * 1024));
-  if (storageCapacityGiB > FSX_OPENZFS_MAX_STORAGE_GIB) {
-    throw new Error(`capacityTiB ${describe(capacityTiB)} is more than an FSx for OpenZFS file system holds (${FSX_OPENZFS_MAX_STORAGE_GIB} GiB)`);
+  const type = options.deploymentType;
+  const storageGiB = fsxOpenZfsStorageGiB(capacityTiB);
+  const tiers = FSX_OPENZFS_TIERS[type];
+  const largest = tiers[tiers.length - 1];
+  const tier = options.throughputCapacityMBps !== undefined
+    ? tiers.find((t) => t.throughputCapacityMBps === options.throughputCapacityMBps) as FsxOpenZfsTier
+    : smallestTierSustaining(type, targetMBps);
+  if (tier === undefined) {
+    throw new Error(`throughputMBps ${targetMBps} is more than FSx for OpenZFS ${type} sustains: its largest throughput capacity, ` +
+      `${largest.throughputCapacityMBps} MB/s, sustains ${Math.min(...Object.values(tierSustained(largest)))} MB/s` +
+      (type === 'SINGLE_AZ_1' ? '; SINGLE_AZ_2 goes to 10240 MB/s (fsxOpenZfs.deploymentType; its us-east-1 rates unsourced)' : ''));
   }
-  const tiers = FSX_OPENZFS_THROUGHPUT_CAPACITIES[options.deploymentType];
-  const throughputCapacityMBps = options.throughputCapacityMBps ?? tiers.find((t) => t >= targetMBps) ?? tiers[tiers.length - 1];
+  const sustained = Math.min(...Object.values(tierSustained(tier)));
+  if (sustained < targetMBps) {
+    throw new Error(`fsxOpenZfs.throughputCapacityMBps ${tier.throughputCapacityMBps} sustains ${sustained} MB/s, less than the ` +
+      `throughputMBps ${targetMBps} asked; ${type} offers ${tiers.map((t) => t.throughputCapacityMBps).join(', ')}`);
+  }
+  const plan = openZfsPlanAt(type, tier, storageGiB);
+  const chosen = options.throughputCapacityMBps !== undefined ? 'as asked' : targetMBps > 0 ? `the smallest that sustains ${targetMBps} MB/s` : 'the smallest';
+  return { ...plan, reason: `backend fsx-openzfs, ${type} at ${tier.throughputCapacityMBps} MB/s (${chosen}); ${fsxOpenZfsPriceSource(type)}` };
+}
+
+/** The plan of one tier on `storageGiB` of SSD: its estimate and its cost, without a reason. */
+export function openZfsPlanAt(deploymentType: FsxOpenZfsDeploymentType, tier: FsxOpenZfsTier, storageGiB: number): StoragePlan {
+  const automaticIops = FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB * storageGiB;
+  // AWS: provision SSD IOPS to the tier's maximum to drive the server-disk connection; at most 1,000 per GiB.
+  const iops = Math.min(tier.diskIops, FSX_OPENZFS_MAX_IOPS_PER_GIB * storageGiB);
+  const userProvisionedIops = iops > automaticIops ? iops : undefined;
+  const { readMBps, writeMBps } = tierSustained(tier);
+  const burstRead = Math.min(tier.diskBurstMBps, tier.networkBurstMBps);
+  const burstWrite = Math.min(tier.diskWriteMBps ?? tier.diskBurstMBps, tier.networkBurstMBps);
+  const iopsShort = iops < tier.diskIops ? `; SSD IOPS held to 1,000 per GiB (${iops} of the tier's ${tier.diskIops}): a bound` : '';
   return {
     backend: 'fsx-openzfs',
-    instanceType: `${options.deploymentType}/${throughputCapacityMBps}`,
+    instanceType: `${deploymentType}/${tier.throughputCapacityMBps}`,
     dataVolumes: [],
     instanceStoreDisks: 0,
-    rawCapacityTiB: storageCapacityGiB / 1024,
-    fsxOpenZfs: { deploymentType: options.deploymentType, throughputCapacityMBps, storageCapacityGiB },
-    throughput: {
-      readMBps: throughputCapacityMBps,
-      writeMBps: throughputCapacityMBps,
-      baselineReadMBps: throughputCapacityMBps,
-      baselineWriteMBps: throughputCapacityMBps,
-      burstReadMBps: throughputCapacityMBps,
-      burstWriteMBps: throughputCapacityMBps,
-      limitedBy: 'FOUNDATION: the throughput capacity',
+    rawCapacityTiB: storageGiB / 1024,
+    fsxOpenZfs: {
+      deploymentType, throughputCapacityMBps: tier.throughputCapacityMBps, storageCapacityGiB: storageGiB,
+      ...(userProvisionedIops === undefined ? {} : { userProvisionedIops }),
     },
-    monthlyCostUsd: 0,
-    reason: `backend fsx-openzfs, ${options.deploymentType} at ${throughputCapacityMBps} MB/s`,
+    // FSx publishes no credit sizes: the 1 TB workload is estimated at the baseline, what the file system sustains
+    // once every credit is spent (data read from disk; cached reads reach the network baseline).
+    throughput: {
+      readMBps, writeMBps, baselineReadMBps: readMBps, baselineWriteMBps: writeMBps, burstReadMBps: burstRead, burstWriteMBps: burstWrite,
+      limitedBy: `${bindingLimit(deploymentType, tier)}${iopsShort}; burst credits (size unpublished) not counted`,
+    },
+    monthlyCostUsd: fsxOpenZfsMonthlyCost(storageGiB, tier.throughputCapacityMBps, Math.max(0, iops - automaticIops)),
+    reason: '',
   };
+}
+
+/** Which published limit binds the sustained figure, in words. */
+function bindingLimit(type: FsxOpenZfsDeploymentType, tier: FsxOpenZfsTier): string {
+  const t = tier.throughputCapacityMBps;
+  const disk = tier.diskBaselineMBps <= tier.networkBaselineMBps
+    ? `disk throughput baseline of FSx for OpenZFS ${type} at ${t} MB/s throughput capacity (${tier.diskBaselineMBps} MB/s)`
+    : `network baseline of FSx for OpenZFS ${type} at ${t} MB/s throughput capacity (${tier.networkBaselineMBps} MB/s)`;
+  return tier.diskWriteMBps === undefined ? disk : `${disk}, writes held to ${tier.diskWriteMBps} MB/s (AWS's Multi-AZ note)`;
+}
+
+/**
+ * Monthly cost, USD: SSD storage + throughput capacity + SSD IOPS above the included, at SINGLE_AZ_1's us-east-1 rates
+ * (the only rates sourced; other types say so in their reason). Backups ($0.05 per GB-month) are not included.
+ */
+export function fsxOpenZfsMonthlyCost(storageGiB: number, throughputCapacityMBps: number, extraIops: number): number {
+  const p = FSX_OPENZFS_SINGLE_AZ_1_PRICES;
+  return round2(storageGiB * p.ssdUsdPerGbMonth + throughputCapacityMBps * p.throughputUsdPerMBpsMonth + extraIops * p.iopsUsdPerIopsMonth);
 }

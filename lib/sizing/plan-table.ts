@@ -1,6 +1,12 @@
+/**
+ * What `npm run plan` prints: one plan as a small table, and the best plan of each backend side by side (the servers,
+ * FSx for Lustre, FSx for OpenZFS, and EFS, which this project does not deploy), each with the source of its price.
+ */
 import { instanceTypeSpec } from './catalog-lookup';
 import { bestPlanOf } from './best-plan';
+import { fsxOpenZfsPriceSource } from './fsx-openzfs-catalog';
 import { withInstanceType } from './plan-ebs';
+import { EFS_PRICE_SOURCE, EfsEstimate, efsEstimates } from './plan-efs';
 import type { Backend, StoragePlan, StorageRequest } from './plan-types';
 
 /**
@@ -10,8 +16,8 @@ import type { Backend, StoragePlan, StorageRequest } from './plan-types';
 export function formatPlanTable(plan: StoragePlan): string {
   const rows: [string, string][] = [
     ['backend', plan.backend],
-    [plan.backend === 'fsx-lustre' ? 'deployment' : 'instance', plan.instanceType],
-    [plan.backend === 'ebs' ? 'volumes' : plan.backend === 'fsx-lustre' ? 'storage' : 'disks', disksOf(plan)],
+    [isFsx(plan) ? 'deployment' : 'instance', plan.instanceType],
+    [plan.backend === 'ebs' ? 'volumes' : isFsx(plan) ? 'storage' : 'disks', disksOf(plan)],
     ['raw capacity', `${plan.rawCapacityTiB.toFixed(2)} TiB`],
     ['read', `${plan.throughput.readMBps.toFixed(0)} MB/s`],
     ['write', `${plan.throughput.writeMBps.toFixed(0)} MB/s`],
@@ -19,11 +25,28 @@ export function formatPlanTable(plan: StoragePlan): string {
     ['sustained', `${readWrite(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps)} (every burst credit spent)`],
     ['burst', `${readWrite(plan.throughput.burstReadMBps, plan.throughput.burstWriteMBps)} (full burst credits)`],
     ...perClientRows(plan),
-    ['cost', `$${plan.monthlyCostUsd.toFixed(2)}/month (${plan.backend === 'fsx-lustre' ? 'storage, us-east-1; backups extra' : 'on demand, us-east-1, 730 h'})`],
+    ['cost', `$${plan.monthlyCostUsd.toFixed(2)}/month (${COST_NOTE[plan.backend] ?? COST_NOTE.ebs})`],
     ['why', plan.reason],
   ];
   return alignColumns(rows);
 }
+
+/** An FSx plan (deployment and storage rather than instance and disks). */
+function isFsx(plan: StoragePlan): boolean {
+  return plan.backend === 'fsx-lustre' || plan.backend === 'fsx-openzfs';
+}
+
+/** An FSx for OpenZFS plan's SSD IOPS in words. */
+function iopsOf(userProvisionedIops: number | undefined): string {
+  return userProvisionedIops === undefined ? 'automatic SSD IOPS (3 per GiB)' : `${userProvisionedIops} SSD IOPS provisioned`;
+}
+
+/** What a plan's monthly cost counts, by backend. */
+const COST_NOTE: Readonly<Record<string, string>> = {
+  'ebs': 'on demand, us-east-1, 730 h',
+  'fsx-lustre': 'storage, us-east-1; backups extra',
+  'fsx-openzfs': 'SSD storage, throughput capacity and SSD IOPS above the included, us-east-1; backups extra',
+};
 
 /**
  * What one client can reach beside the aggregate (lib/sizing/client-ceiling.ts), and how many clients the sustained
@@ -63,21 +86,36 @@ function disksOf(plan: StoragePlan): string {
     return `FSx for Lustre ${f.deploymentType} ${f.storageType}, ${f.perUnitStorageThroughput} MB/s per TiB, ${f.storageCapacityGiB} GiB` +
       (f.deploymentType === 'SCRATCH_2' ? ' (not replicated)' : '');
   }
+  if (plan.fsxOpenZfs) {
+    const z = plan.fsxOpenZfs;
+    return `FSx for OpenZFS ${z.deploymentType}, ${z.throughputCapacityMBps} MB/s throughput capacity, ${z.storageCapacityGiB} GiB SSD, ` +
+      iopsOf(z.userProvisionedIops);
+  }
   const diskTB = (instanceTypeSpec(plan.instanceType).instanceStore?.diskBytes ?? 0) / 1e12; // d2 2, d3 1.98, d3en 13.98
   return `${plan.instanceStoreDisks} x ${diskTB} TB instance-store HDD, striped (lost on stop/terminate)`;
 }
 
-const COMPARED: readonly Backend[] = ['ebs', 'instance-store', 'fsx-lustre'];
+const COMPARED: readonly Backend[] = ['ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'];
 
-/** One backend's row of the comparison: its best plan for the request, or why it has none. */
+/** An EFS row of the comparison: Regional Standard storage in one throughput mode (planner only: not deployed). */
+export type EfsRow = 'efs-elastic' | 'efs-provisioned' | 'efs-bursting';
+
+/** One row of the comparison: a backend's best plan for the request (or an EFS option), or why it has none. */
 export interface BackendComparison {
-  /** The backend of this row. */
-  readonly backend: Backend;
+  /** The backend of this row, or the EFS option. */
+  readonly backend: Backend | EfsRow;
   /**
    * The backend's best plan for the request.
-   * @default - none: the backend cannot serve the request (see `cannot`)
+   * @default - none: an EFS row (see `efs`), or the backend cannot serve the request (see `cannot`)
    */
   readonly plan?: StoragePlan;
+  /**
+   * An EFS row's estimate (EFS is not deployed by this project).
+   * @default - none: a backend's row
+   */
+  readonly efs?: EfsEstimate;
+  /** Where the row's price comes from, in words. */
+  readonly priceSource: string;
   /**
    * Why the backend cannot serve the request: the planner's message.
    * @default - none: see `plan`
@@ -100,16 +138,34 @@ export interface ComparisonOptions {
  * other backend is weighed for the same capacity, throughput and generation.
  */
 export function compareBackends(request: StorageRequest, options: ComparisonOptions = {}): BackendComparison[] {
-  return COMPARED.map((backend) => {
+  const servers = COMPARED.map((backend): BackendComparison => {
     const best = bestPlanOf(backend, backend === 'ebs' ? request : { ...request, dataVolumeCount: undefined });
-    if (typeof best === 'string') return { backend, cannot: best };
-    if (backend !== 'ebs' || options.instanceType === undefined) return { backend, plan: best };
+    const priceSource = priceSourceOf(backend, typeof best === 'string' ? undefined : best);
+    if (typeof best === 'string') return { backend, cannot: best, priceSource };
+    if (backend !== 'ebs' || options.instanceType === undefined) return { backend, plan: best, priceSource };
     try {
-      return { backend, plan: withInstanceType(best, options.instanceType) };
+      return { backend, plan: withInstanceType(best, options.instanceType), priceSource };
     } catch (err) {
-      return { backend, cannot: (err as Error).message };
+      return { backend, cannot: (err as Error).message, priceSource };
     }
   });
+  return [...servers, ...efsRows(request)];
+}
+
+/** The EFS rows for a request: Elastic, Provisioned (when a throughput is asked) and Bursting. */
+function efsRows(request: StorageRequest): BackendComparison[] {
+  const { capacityTiB, throughputMBps } = request;
+  if (typeof capacityTiB !== 'number' || !(capacityTiB > 0)) return [];
+  return efsEstimates(capacityTiB, throughputMBps ?? 0).map(({ mode, estimate, cannot }) => ({
+    backend: `efs-${mode}` as EfsRow, ...(estimate ? { efs: estimate } : { cannot: cannot as string }), priceSource: EFS_PRICE_SOURCE,
+  }));
+}
+
+/** Where a backend's price comes from. */
+function priceSourceOf(backend: Backend, plan: StoragePlan | undefined): string {
+  if (backend === 'fsx-lustre') return "AWS's FSx price data (us-east-1) as cited in lib/sizing/fsx-lustre.ts; storage only, backups extra";
+  if (backend === 'fsx-openzfs') return `${fsxOpenZfsPriceSource(plan?.fsxOpenZfs?.deploymentType ?? 'SINGLE_AZ_1')}; backups extra`;
+  return 'on-demand list prices, us-east-1, 730 h, as cited in lib/sizing/catalog*.ts';
 }
 
 /**
@@ -119,7 +175,12 @@ export function compareBackends(request: StorageRequest, options: ComparisonOpti
  */
 export function formatBackendComparison(request: StorageRequest, options: ComparisonOptions = {}): string {
   const header = ['backend', 'raw TiB', 'sustained MB/s', 'burst MB/s', '$/month', 'plan'];
-  const rows = compareBackends(request, options).map(({ backend, plan, cannot }) => {
+  const compared = compareBackends(request, options);
+  const rows = compared.map(({ backend, plan, efs, cannot }) => {
+    if (efs !== undefined) {
+      return [backend, (efs.storageGiB / 1024).toFixed(2), `${efs.sustainedMBps.toFixed(0)} MB/s`, `${efs.burstMBps.toFixed(0)} MB/s`,
+        efs.monthlyCostUsd.toFixed(2), `EFS (not deployed here), Regional Standard, ${efs.mode}: ${efs.limitedBy}`];
+    }
     if (plan === undefined) return [backend, '-', '-', '-', '-', `cannot: ${cannot}`];
     const t = plan.throughput;
     return [
@@ -128,10 +189,19 @@ export function formatBackendComparison(request: StorageRequest, options: Compar
       readWrite(t.baselineReadMBps, t.baselineWriteMBps),
       readWrite(t.burstReadMBps, t.burstWriteMBps),
       plan.monthlyCostUsd.toFixed(2),
-      plan.backend === 'ebs' ? `${plan.instanceType}, ${disksOf(plan)}` : plan.backend === 'fsx-lustre' ? `${plan.instanceType}, ${plan.fsxLustre?.storageCapacityGiB} GiB` : plan.instanceType,
+      plan.backend === 'ebs' ? `${plan.instanceType}, ${disksOf(plan)}`
+        : plan.fsxOpenZfs ? `${plan.instanceType}, ${plan.fsxOpenZfs.storageCapacityGiB} GiB SSD, ${iopsOf(plan.fsxOpenZfs.userProvisionedIops)}`
+        : plan.backend === 'fsx-lustre' ? `${plan.instanceType}, ${plan.fsxLustre?.storageCapacityGiB} GiB` : plan.instanceType,
     ];
   });
-  return alignColumns([header, ...rows]);
+  return `${alignColumns([header, ...rows])}\n\nPrices, USD a month:\n${priceSources(compared)}`;
+}
+
+/** Each distinct price source and the rows it prices, one a line. */
+function priceSources(rows: readonly BackendComparison[]): string {
+  const bySource = new Map<string, string[]>();
+  for (const r of rows) bySource.set(r.priceSource, [...(bySource.get(r.priceSource) ?? []), r.backend]);
+  return [...bySource].map(([source, names]) => `  ${names.join(', ')}: ${source}`).join('\n');
 }
 
 /**

@@ -17,8 +17,11 @@ import type { Backend, StoragePlan, StorageRequest } from './plan-types';
 import { formatTiB } from './round';
 import { ValidRequest, validateCapacity, validatePositive, validateRequest } from './validate-request';
 
-/** Every backend `auto` may choose from when the capacity rule's plan does not do. */
-const ALL_BACKENDS: readonly Backend[] = ['ebs', 'instance-store', 'fsx-lustre'];
+/**
+ * Every backend `auto` may choose from when the capacity rule's plan does not do. FSx for OpenZFS is weighed when a
+ * throughput is asked (its priced types; cheapest-plan.ts), never by the capacity rule.
+ */
+const ALL_BACKENDS: readonly Backend[] = ['ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'];
 
 /**
  * Plans the server for a request. Throws an Error naming the field, the value and the allowed range for

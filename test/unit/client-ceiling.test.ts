@@ -128,7 +128,7 @@ describe('the plan carries it: perClient', () => {
     const best = bestPlanOf('fsx-lustre', { capacityTiB: 100, client });
     expect(typeof best !== 'string' && best.perClient?.maxMBps).toBe(3125);
     expect(compareBackends({ capacityTiB: 20, client }).map((r) => [r.backend, r.plan?.perClient?.maxMBps])).toEqual([
-      ['ebs', 2500], ['instance-store', 2500], ['fsx-lustre', 3125],
+      ['ebs', 2500], ['instance-store', 2500], ['fsx-lustre', 3125], ['fsx-openzfs', 2500], ['efs-elastic', undefined], ['efs-bursting', undefined],
     ]);
     const unbounded = planStorage({ capacityTiB: 100, backend: 'fsx-lustre' }).perClient;
     expect([unbounded?.maxMBps, unbounded?.clientsToSustain]).toEqual([undefined, undefined]);

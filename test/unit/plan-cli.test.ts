@@ -3,7 +3,7 @@ import * as fc from 'fast-check';
 import * as path from 'path';
 import { main } from '../../bin/plan';
 import { ContextKey, parseContext } from '../../lib/context';
-import { compareBackends, formatBackendComparison, formatPlanTable, planStorage, withInstanceType } from '../../lib/sizing';
+import { cheapestShown, compareBackends, formatBackendComparison, formatChoice, formatPlanTable, planStorage, withInstanceType } from '../../lib/sizing';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -26,7 +26,9 @@ describe('npm run plan: the process', () => {
   test('`plan 10` prints the table, then the best plan of each backend; exit 0', () => {
     const run = spawnPlan('10');
     expect([run.status, run.stderr]).toEqual([0, '']);
-    expect(run.stdout).toBe(`${formatPlanTable(planStorage({ capacityTiB: 10 }))}${SIDE_BY_SIDE}${formatBackendComparison({ capacityTiB: 10 })}\n`);
+    const request = { capacityTiB: 10, backend: 'auto' as const };
+    const choice = formatChoice(request, compareBackends(request), planStorage(request));
+    expect(run.stdout).toBe(`${formatPlanTable(planStorage({ capacityTiB: 10 }))}${SIDE_BY_SIDE}${formatBackendComparison({ capacityTiB: 10 })}\n\n${choice}\n`);
   });
 
   test('an unknown option: exit 2, the message and the usage on stderr, nothing on stdout, no stack trace', () => {
@@ -35,7 +37,7 @@ describe('npm run plan: the process', () => {
     expect(run.stderr).toBe(
       'Error: unknown option --thruput (did you mean --throughput?); the options are --backend, --throughput, --generation, ' +
         '--arch, --volumes, --instance-type, --client-instance-type, --client-network-gbps, --nconnect, --placement-group, --json, --help\n' +
-        'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre] [options] (--help lists the options)\n',
+        'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre|fsx-openzfs] [options] (--help lists the options)\n',
     );
   });
 
@@ -50,7 +52,8 @@ describe('npm run plan: the process', () => {
     const run = spawnPlan('15', '--backend', 'ebs', '--volumes', '3', '--json');
     expect([run.status, run.stderr]).toEqual([0, '']);
     const request = { capacityTiB: 15, backend: 'ebs' as const, dataVolumeCount: 3 };
-    expect(JSON.parse(run.stdout)).toEqual({ request, plan: planStorage(request), comparison: compareBackends(request) });
+    const comparison = compareBackends(request);
+    expect(JSON.parse(run.stdout)).toEqual({ request, plan: planStorage(request), comparison, choice: cheapestShown(request, comparison)?.backend });
   });
 });
 
@@ -60,7 +63,7 @@ describe('npm run plan: options', () => {
     expect([run.status, run.stderr]).toEqual([0, '']);
     const lines = run.stdout.split('\n').filter((l) => /^ {2}-/.test(l));
     expect(lines.map((l) => l.trim().split(/ {2,}/)[0])).toEqual([
-      '--backend <auto|ebs|instance-store|fsx-lustre>', '--throughput <MB/s>', '--generation <previous|current>', '--arch <x86_64|arm64>', '--volumes <1-3>',
+      '--backend <auto|ebs|instance-store|fsx-lustre|fsx-openzfs>', '--throughput <MB/s>', '--generation <previous|current>', '--arch <x86_64|arm64>', '--volumes <1-3>',
       '--instance-type <type>', '--client-instance-type <type>', '--client-network-gbps <Gbps>', '--nconnect <1-16>',
       '--placement-group', '--json', '-h, --help',
     ]);
@@ -108,7 +111,8 @@ describe('npm run plan: options', () => {
     expect(plan('40', '--client-network-gbps', '4', '--nconnect', '16').stdout).toMatch(/^one client +up to 500 MB\/s \(limited by the client's network baseline: 4 Gbps as given/m);
     const json = JSON.parse(plan('40', '--nconnect', '2', '--placement-group', '--json').stdout);
     const request = { capacityTiB: 40, backend: 'auto' as const, client: { nconnect: 2, placementGroup: true } };
-    expect(json).toEqual({ request, plan: planStorage(request), comparison: compareBackends(request) });
+    const comparison = compareBackends(request);
+    expect(json).toEqual({ request, plan: planStorage(request), comparison, choice: cheapestShown(request, comparison)?.backend });
     expect(json.plan.perClient).toMatchObject({ maxMBps: 2500, clientsToSustain: 1, nconnect: 2, perFlowGbps: 10 });
   });
 
@@ -151,18 +155,18 @@ describe('npm run plan: options', () => {
     [['10', '--client-network-gbps', 'fast'], /--client-network-gbps must be a positive number of Gbps, e.g. 12.5; got 'fast'/],
     [['10', '--client-network-gbps', '0'], /--client-network-gbps must be a positive number of Gbps, e.g. 12.5; got '0'/],
     [['10', '--client-instance-type', 'm4.xlarge', '--client-network-gbps', '10'], /--client-instance-type and --client-network-gbps both give the client's network: give one/],
-    [['10', 'fsx-lustre', '--nconnect', '4'], /--nconnect applies to NFS backends \(ebs, instance-store\) only; got backend 'fsx-lustre'/],
-    [['10', '--backend', 'fsx-lustre', '--placement-group'], /--placement-group applies to NFS backends \(ebs, instance-store\) only; got backend 'fsx-lustre'/],
+    [['10', 'fsx-lustre', '--nconnect', '4'], /--nconnect applies to NFS backends \(ebs, instance-store, fsx-openzfs\) only; got backend 'fsx-lustre'/],
+    [['10', '--backend', 'fsx-lustre', '--placement-group'], /--placement-group applies to NFS backends \(ebs, instance-store, fsx-openzfs\) only; got backend 'fsx-lustre'/],
     [['10', '-x'], /unknown option -x; the options are/],
     [[], /^Error: <capacityTiB> is missing\nusage: npm run plan -- <capacityTiB>/],
     [['abc'], /<capacityTiB> must be a positive number of TiB, e.g. 10 or 21.5; got 'abc'/],
     [['-5'], /<capacityTiB> must be a positive number of TiB, e.g. 10 or 21.5; got '-5'/],
     [['0'], /<capacityTiB> must be a positive number of TiB, e.g. 10 or 21.5; got '0'/],
     [['1e1'], /<capacityTiB> must be a positive number of TiB, e.g. 10 or 21.5; got '1e1'/],
-    [['5', 'nfs'], /^Error: backend must be one of auto, ebs, instance-store, fsx-lustre; got 'nfs'\n/],
-    [['5', 'eb'], /backend must be one of auto, ebs, instance-store, fsx-lustre; got 'eb' \(did you mean ebs\?\)/],
+    [['5', 'nfs'], /^Error: backend must be one of auto, ebs, instance-store, fsx-lustre, fsx-openzfs; got 'nfs'\n/],
+    [['5', 'eb'], /backend must be one of auto, ebs, instance-store, fsx-lustre, fsx-openzfs; got 'eb' \(did you mean ebs\?\)/],
     [['5', 'ebs', 'extra'], /too many arguments: 'extra' \(at most <capacityTiB> and a backend\)/],
-    [['5', '--backend', 'fsx'], /--backend must be one of auto, ebs, instance-store, fsx-lustre; got 'fsx' \(did you mean fsx-lustre\?\)/],
+    [['5', '--backend', 'fsx-lustr'], /--backend must be one of auto, ebs, instance-store, fsx-lustre, fsx-openzfs; got 'fsx-lustr' \(did you mean fsx-lustre\?\)/],
     [['5', 'ebs', '--backend', 'fsx-lustre'], /the backend is given twice, as 'ebs' and --backend fsx-lustre: give one/],
     [['5', '--generation', 'newest'], /--generation must be one of previous, current; got 'newest'/],
     [['5', '--generation', 'curent'], /--generation must be one of previous, current; got 'curent' \(did you mean current\?\)/],
@@ -222,5 +226,32 @@ describe('npm run plan: options', () => {
       const run = plan('5', `--volumes=${v}`);
       expect({ v, cli: run.status !== 2 }).toEqual({ v, cli: accepts(v) });
     }), { numRuns: 300, examples: [['1'], ['2'], ['3'], ['4'], ['01']] });
+  });
+});
+
+describe('npm run plan: FSx for OpenZFS and EFS beside the servers (issue 30)', () => {
+  test('`plan 2 --throughput 500`: every row with its price, the price sources, and the choice that follows the cheapest', () => {
+    const run = plan('2', '--throughput', '500');
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    for (const row of ['ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs', 'efs-elastic', 'efs-provisioned']) {
+      expect(run.stdout).toMatch(new RegExp(`^${row} +[0-9.]+ +[0-9]+ MB/s .* [0-9]+\\.[0-9]{2} +`, 'm'));
+    }
+    expect(run.stdout).toMatch(/^efs-bursting +- +- +- +- +cannot: Bursting's baseline/m);
+    expect(run.stdout).toMatch(/^Prices, USD a month:\n {2}ebs, instance-store: .*\n {2}fsx-lustre: .*\n {2}fsx-openzfs: AWS price list .*\n {2}efs-elastic, efs-provisioned, efs-bursting: AWS's EFS price data/m);
+    expect(run.stdout).toMatch(/\n\nChoice: fsx-openzfs SINGLE_AZ_1\/512 at \$400\.58\/month, the cheapest plan shown that holds 2 TiB and sustains 500 MB\/s\.\n`cdk deploy` with backend auto builds fsx-openzfs SINGLE_AZ_1\/512 \(\$400\.58\/month\)\.$/);
+    expect(JSON.parse(plan('2', '--throughput', '500', '--json').stdout).choice).toBe('fsx-openzfs');
+  });
+
+  test('`plan 0.01`: EFS the cheapest shown, said not deployed here, with the cheapest deployable plan named', () => {
+    const run = plan('0.01');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^Choice: efs-elastic at \$3\.30\/month.*\nEFS is not deployed by this project: deploy it with aws-cdk-lib's aws-efs.*\nThe cheapest deployable plan: fsx-openzfs SINGLE_AZ_1\/64 at \$36\.25\/month\.\n`cdk deploy` with backend auto builds ebs /m);
+  });
+
+  test('backend fsx-openzfs on the command line: the plan, its deployment and storage rows, its cost note', () => {
+    const run = plan('4', 'fsx-openzfs', '--throughput', '1000');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^deployment +SINGLE_AZ_1\/1024\nstorage +FSx for OpenZFS SINGLE_AZ_1, 1024 MB\/s throughput capacity, 4096 GiB SSD, 40000 SSD IOPS provisioned$/m);
+    expect(run.stdout).toMatch(/^cost +\$801\.15\/month \(SSD storage, throughput capacity and SSD IOPS above the included, us-east-1; backups extra\)$/m);
   });
 });

@@ -2,7 +2,7 @@ import * as fc from 'fast-check';
 import * as fs from 'fs';
 import * as path from 'path';
 import {
-  Backend, CURRENT_INSTANCE_STORE_TYPES, DataVolumePlan, Generation, StoragePlan, StorageRequest, bestPlanOf, compareBackends, estimateThroughput, formatBackendComparison,
+  Backend, BackendComparison, CURRENT_INSTANCE_STORE_TYPES, DataVolumePlan, Generation, StoragePlan, StorageRequest, bestPlanOf, compareBackends, estimateThroughput, formatBackendComparison,
   formatPlanTable, instanceStoreTiB, instanceTypeSpec, planStorage,
 } from '../../lib/sizing';
 
@@ -61,14 +61,23 @@ describe('formatPlanTable', () => {
 
 describe('the backend comparison', () => {
   test('`10 TiB at 1000 MB/s`: each backend\'s best plan, its plan text last', () => {
-    const lines = formatBackendComparison({ capacityTiB: 10, throughputMBps: 1000 }).split('\n');
-    expect(lines.map((l) => l.split(/ {2,}/))).toEqual([
+    const [table, sources] = formatBackendComparison({ capacityTiB: 10, throughputMBps: 1000 }).split('\n\n');
+    expect(table.split('\n').map((l) => l.split(/ {2,}/))).toEqual([
       ['backend', 'raw TiB', 'sustained MB/s', 'burst MB/s', '$/month', 'plan'],
       // gp3 (3 x 318 MiB/s) costs less than growing st1 to 2 x 12208 GiB ($3434.72): see plan-gp3.test.ts.
       ['ebs', '10.00', '1000 MB/s', '1000 MB/s', '3178.52', 'm4.16xlarge, 3 x gp3 (3414 GiB, 318 MiB/s, 3000 IOPS each), striped'],
       ['instance-store', '43.66', '1250 MB/s', '1250 MB/s', '4029.60', 'd2.8xlarge'],
       ['fsx-lustre', '11.72', '1465 MB/s', '5859 MB/s', '1740.00', 'PERSISTENT_2/SSD/125, 12000 GiB'],
+      // SINGLE_AZ_1 at 1024 MB/s (512 sustains 512): 10240 GiB x $0.09 + 1024 x $0.26 + (40000 - 3 x 10240) IOPS x $0.006.
+      ['fsx-openzfs', '10.00', '1024 MB/s', '1024 MB/s', '1243.52', 'SINGLE_AZ_1/1024, 10240 GiB SSD, 40000 SSD IOPS provisioned'],
+      // 1000 MB/s all month = 2,628,000 GB, half read at $0.03, half written at $0.06 = $118,260, + 10240 GiB x $0.30.
+      ['efs-elastic', '10.00', '1074 MB/s', '1074 MB/s', '121332.00', expect.stringMatching(/^EFS \(not deployed here\), Regional Standard, elastic: .*priced as 1000 MB\/s moved all month, .*storage alone \$3072\.00$/)],
+      // ceil(1000 / 1.048576) = 954 MiB/s x $6 + $3072.
+      ['efs-provisioned', '10.00', '1000 MB/s', '1000 MB/s', '8796.00', expect.stringMatching(/^EFS \(not deployed here\), Regional Standard, provisioned: the 954 MiB\/s provisioned/)],
+      // 10 TiB x 50 MiB/s = 524 MB/s baseline: Bursting cannot.
+      ['efs-bursting', '-', '-', '-', '-', expect.stringMatching(/^cannot: Bursting's baseline for 10 TiB is 524\.29 MB\/s/)],
     ]);
+    expect(sources).toMatch(/^Prices, USD a month:\n {2}ebs, instance-store: on-demand .*\n {2}fsx-lustre: .*\n {2}fsx-openzfs: AWS price list \(us-east-1\) as infracost quotes it.*\n {2}efs-elastic, efs-provisioned, efs-bursting: AWS's EFS price data/);
   });
 
   test('a backend that cannot serve the request says why in its last column, dashes in the others', () => {
@@ -84,12 +93,17 @@ describe('the backend comparison', () => {
       ['ebs', 'm4.10xlarge', 3, undefined],
       ['instance-store', (bestPlanOf('instance-store', { capacityTiB: 15 }) as StoragePlan).instanceType, 0, undefined],
       ['fsx-lustre', (bestPlanOf('fsx-lustre', { capacityTiB: 15 }) as StoragePlan).instanceType, 0, undefined],
+      ['fsx-openzfs', 'SINGLE_AZ_1/64', 0, undefined],
+      ['efs-elastic', undefined, undefined, undefined],
+      ['efs-bursting', undefined, undefined, undefined],
     ]);
   });
 
   test('an instanceType withInstanceType refuses makes the ebs row say why', () => {
     const [ebs] = compareBackends({ capacityTiB: 5 }, { instanceType: 'd2.xlarge' });
-    expect(ebs).toEqual({ backend: 'ebs', cannot: 'instanceType d2.xlarge has instance-store disks; an EBS plan needs an EBS type' });
+    expect(ebs).toEqual({
+      backend: 'ebs', cannot: 'instanceType d2.xlarge has instance-store disks; an EBS plan needs an EBS type', priceSource: expect.stringMatching(/^on-demand/),
+    });
   });
 });
 
@@ -122,7 +136,7 @@ describe('aligned tables', () => {
   test('the comparison: every row\'s cells start where the header\'s do, also when some backends cannot', () => {
     let mixed = 0;
     fc.assert(fc.property(request, instanceType, (req, type) => {
-      const table = formatBackendComparison(req, { instanceType: type });
+      const table = formatBackendComparison(req, { instanceType: type }).split('\n\n')[0];
       expectAligned(table);
       const cannot = table.split('\n').filter((l) => / cannot: /.test(l)).length;
       if (cannot > 0 && cannot < 3) mixed++;
@@ -206,6 +220,38 @@ describe("the README's backend comparison", () => {
       cell(bestPlanOf('instance-store', req)),
       cell(bestPlanOf('fsx-lustre', req)),
     ]);
+  });
+});
+
+describe("the README's managed options at the sizing table's sizes", () => {
+  // Each row is checked against the planner: what auto chooses, each backend's best plan, and EFS's cheapest mode.
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const header = '| size, at what the default server sustains | auto chooses | ebs | instance-store | fsx-lustre | fsx-openzfs | efs |';
+  const rows = readme.slice(readme.indexOf(header)).split('\n\n')[0].split('\n').slice(2).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+  const cell = (r: BackendComparison | undefined): string => {
+    if (r?.efs) return `${r.efs.mode}: ${Math.round(r.efs.sustainedMBps)} MB/s, $${Math.round(r.efs.monthlyCostUsd)}`;
+    if (!r?.plan) return 'cannot';
+    const t = r.plan.throughput;
+    return `${r.plan.instanceType}: ${Math.round(Math.min(t.baselineReadMBps, t.baselineWriteMBps))} MB/s, $${Math.round(r.plan.monthlyCostUsd)}`;
+  };
+
+  test('is in the section "Choosing a backend", one row per size of the sizing table, at what the default server sustains there', () => {
+    expect(readme.indexOf(header)).toBeGreaterThan(readme.indexOf('### Choosing a backend'));
+    expect(rows.map((r) => Number(/^(\d+) TiB/.exec(r[0])?.[1]))).toEqual([2, 5, 10, 16, 20, 40]);
+    for (const [request] of rows) {
+      const [, tib, mbps] = /^(\d+) TiB at (\d+) MB\/s$/.exec(request) ?? [];
+      const t = planStorage({ capacityTiB: Number(tib) }).throughput;
+      expect(Number(mbps)).toBe(Math.floor(Math.min(t.baselineReadMBps, t.baselineWriteMBps)));
+    }
+  });
+
+  test.each(rows.map((r) => [r[0], r] as [string, string[]]))('%s agrees with the planner', (request, cells) => {
+    const [, tib, mbps] = /^(\d+) TiB at (\d+) MB\/s$/.exec(request) ?? [];
+    const req = { capacityTiB: Number(tib), throughputMBps: Number(mbps) };
+    const compared = compareBackends(req);
+    const efs = compared.filter((r) => r.efs !== undefined).sort((a, b) => (a.efs?.monthlyCostUsd ?? 0) - (b.efs?.monthlyCostUsd ?? 0))[0];
+    const of = (b: string) => cell(compared.find((r) => r.backend === b));
+    expect(cells.slice(1)).toEqual([planStorage(req).backend, of('ebs'), of('instance-store'), of('fsx-lustre'), of('fsx-openzfs'), cell(efs)]);
   });
 });
 

@@ -298,19 +298,21 @@ describe('planStorage: throughputMBps (the sustained MB/s the cluster needs)', (
     // 400: PERSISTENT_1 HDD at 40 MB/s per TiB, 10800 GiB (6 x 1800), 40 x 10800/1024 = 421.9 MB/s, 10800 x $0.083; the
     // cheapest single server that sustains it (m4.10xlarge with a 10 TiB st1 volume, $1920.80) costs twice as much.
     [10, 400, 'fsx-lustre', 'PERSISTENT_1/HDD/40', [10800], 10800 * 0.083, /^the cheapest plan that holds 10 TiB and sustains 400 MB\/s \(m4\.4xlarge, the capacity rule's choice, sustains 250 MB\/s\)$/],
-    // 1000: PERSISTENT_2 SSD 125, 12000 GiB (125 x 11.72 TiB = 1465 MB/s), 12000 x $0.145 = $1740, under two
-    // st1 volumes on m4.16xlarge ($3434.72) and under HDD 40 (1000/40 = 25 TiB: 27000 GiB x $0.083 = $2241).
-    [10, 1000, 'fsx-lustre', 'PERSISTENT_2/SSD/125', [12000], 12000 * 0.145, /^the cheapest plan that holds 10 TiB and sustains 1000 MB\/s/],
+    // 1000 (issue 30: was FSx for Lustre PERSISTENT_2 SSD 125, 12000 GiB, $1740): FSx for OpenZFS SINGLE_AZ_1 at 1024 MB/s
+    // (disk baseline 1024) on 10240 GiB: $0.09 x 10240 + $0.26 x 1024 + $0.006 x (40000 - 3 x 10240) IOPS = $1243.52.
+    [10, 1000, 'fsx-openzfs', 'SINGLE_AZ_1/1024', [10240], 10240 * 0.09 + 1024 * 0.26 + (40000 - 30720) * 0.006, /^the cheapest plan that holds 10 TiB and sustains 1000 MB\/s/],
     // 5000, more than any single server: PERSISTENT_2 SSD 500, 12000 GiB (5859 MB/s), 12000 x $0.34 = $4080, under
     // 125 MB/s per TiB at 40 TiB (43200 GiB x $0.145 = $6264) and 1000 at 12000 GiB ($7200).
     [10, 5000, 'fsx-lustre', 'PERSISTENT_2/SSD/500', [12000], 12000 * 0.34, /^the cheapest plan that holds 10 TiB and sustains 5000 MB\/s/],
-    // 2 TiB at 300 MB/s: PERSISTENT_2 SSD 250, 2400 GiB (585.9 MB/s), $504, under d2.2xlarge (312.5 MB/s, $1007.40).
-    [2, 300, 'fsx-lustre', 'PERSISTENT_2/SSD/250', [2400], 2400 * 0.21, /sustains 83\.89 MB\/s\)$/],
+    // 2 TiB at 300 MB/s (issue 30: was FSx for Lustre PERSISTENT_2 SSD 250, 2400 GiB, $504): FSx for OpenZFS SINGLE_AZ_1 at
+    // 512 MB/s (256 sustains 256), 2048 GiB: $0.09 x 2048 + $0.26 x 512 + $0.006 x (20000 - 6144) IOPS = $400.58.
+    [2, 300, 'fsx-openzfs', 'SINGLE_AZ_1/512', [2048], 2048 * 0.09 + 512 * 0.26 + (20000 - 6144) * 0.006, /sustains 83\.89 MB\/s\)$/],
   ] as [number, number, string, string, number[], number, RegExp][])('%p TiB at %p MB/s: %s %s', (capacityTiB, mbps, backend, instanceType, sizes, usd, why) => {
     const plan = planStorage({ capacityTiB, throughputMBps: mbps });
     expect(plan.backend).toBe(backend);
     expect(plan.instanceType).toBe(instanceType);
-    expect(backend === 'fsx-lustre' ? [plan.fsxLustre?.storageCapacityGiB] : plan.dataVolumes.map((v) => v.sizeGiB)).toEqual(sizes);
+    const sized = { 'fsx-lustre': [plan.fsxLustre?.storageCapacityGiB], 'fsx-openzfs': [plan.fsxOpenZfs?.storageCapacityGiB] }[backend];
+    expect(sized ?? plan.dataVolumes.map((v) => v.sizeGiB)).toEqual(sizes);
     expect(plan.monthlyCostUsd).toBeCloseTo(usd, 2);
     expect(plan.reason).toMatch(why);
     expect(Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps)).toBeGreaterThanOrEqual(mbps);
@@ -427,6 +429,19 @@ describe('planStorage: throughputMBps (the sustained MB/s the cluster needs)', (
     for (const [, perTiB, usd, first, step] of fsx) {
       for (const gib of [...first, ...Array.from({ length: Math.floor((200 * 1024) / step) }, (_, i) => (i + 1) * step)]) {
         all.push({ capacityTiB: gib / 1024, sustained: Math.round(((perTiB * gib) / 1024) * 100) / 100, cost: Math.round(gib * usd * 100) / 100 });
+      }
+    }
+    // FSx for OpenZFS SINGLE_AZ_1 (the priced type), typed from the OpenZFS guide's tables and infracost's quote of the
+    // price list: each tier [MB/s = disk baseline, network baseline, baseline disk IOPS] at every storage from 64 GiB to
+    // 200 TiB in 64 GiB steps; SSD IOPS provisioned to the tier's (at most 1000 per GiB), above 3 per GiB at $0.006.
+    const zfs: [number, number, number][] = [
+      [64, 200, 2500], [128, 400, 5000], [256, 800, 10000], [512, 1600, 20000],
+      [1024, 3200, 40000], [2048, 6400, 80000], [3072, 9600, 120000], [4096, 12800, 160000],
+    ];
+    for (const [tier, net, iops] of zfs) {
+      for (let gib = 64; gib <= 200 * 1024; gib += 64) {
+        const extra = Math.max(0, Math.min(iops, 1000 * gib) - 3 * gib);
+        all.push({ capacityTiB: gib / 1024, sustained: Math.min(tier, net), cost: Math.round((gib * 0.09 + tier * 0.26 + extra * 0.006) * 100) / 100 });
       }
     }
     fc.assert(

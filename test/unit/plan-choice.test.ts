@@ -1,0 +1,84 @@
+/**
+ * The choice under the side-by-side comparison: the cheapest row shown that holds the capacity and sustains the
+ * throughput, EFS included. A property test enumerates FSx for OpenZFS and EFS options here, independently of the
+ * planner (figures typed from the guides and price data lib/sizing cites), beside the servers' and FSx for Lustre's rows.
+ */
+import * as fc from 'fast-check';
+import { cheapestShown, compareBackends, formatChoice, planStorage } from '../../lib/sizing';
+
+const MB_PER_MIB = 1.048576;
+/** EFS's least published write per file system, 1 GiBps, in MB/s (Elastic, Provisioned and Bursting alike). */
+const EFS_WRITE_BOUND = 1024 * MB_PER_MIB;
+
+/** [tier MB/s, network baseline MB/s, baseline disk IOPS] of SINGLE_AZ_1, the priced type (OpenZFS guide). */
+const ZFS: [number, number, number][] = [
+  [64, 200, 2500], [128, 400, 5000], [256, 800, 10000], [512, 1600, 20000],
+  [1024, 3200, 40000], [2048, 6400, 80000], [3072, 9600, 120000], [4096, 12800, 160000],
+];
+
+/** Every FSx for OpenZFS SINGLE_AZ_1 tier and EFS mode for a request: [sustained MB/s, $/month, deployable]. */
+function enumerated(capacityTiB: number, mbps: number): [number, number, boolean][] {
+  const out: [number, number, boolean][] = [];
+  const zfsGiB = Math.max(64, Math.ceil(capacityTiB * 1024));
+  if (zfsGiB <= 524288) {
+    for (const [tier, net, iops] of ZFS) {
+      const extra = Math.max(0, Math.min(iops, 1000 * zfsGiB) - 3 * zfsGiB);
+      out.push([Math.min(tier, net), Math.round((zfsGiB * 0.09 + tier * 0.26 + extra * 0.006) * 100) / 100, true]);
+    }
+  }
+  const efsGiB = Math.ceil(capacityTiB * 1024);
+  const storage = efsGiB * 0.3;
+  // Elastic: the rate moved all month (730 h), half read at $0.03/GB, half written at $0.06/GB.
+  out.push([EFS_WRITE_BOUND, Math.round((storage + ((mbps * 3600 * 730) / 1000) * 0.045) * 100) / 100, false]);
+  if (mbps > 0) {
+    const mib = Math.ceil(mbps / MB_PER_MIB);
+    out.push([Math.min(mib * MB_PER_MIB, EFS_WRITE_BOUND), Math.round((storage + mib * 6) * 100) / 100, false]);
+  }
+  out.push([Math.min((efsGiB / 1024) * 50 * MB_PER_MIB, EFS_WRITE_BOUND), Math.round(storage * 100) / 100, false]);
+  return out;
+}
+
+describe('the choice over everything shown', () => {
+  test('property: the choice is the cheapest that holds and sustains the request, of the enumerated OpenZFS and EFS options and the other rows', () => {
+    const request = fc.record({
+      capacityTiB: fc.double({ min: 0.01, max: 200, noNaN: true }),
+      throughputMBps: fc.option(fc.integer({ min: 1, max: 6000 }), { nil: undefined }),
+    });
+    fc.assert(fc.property(request, (req) => {
+      const rows = compareBackends(req);
+      const mbps = req.throughputMBps ?? 0;
+      // The servers' and FSx for Lustre's rows as the planner gives them (their search is checked in plan.test.ts).
+      const others = rows.filter((r) => r.plan !== undefined && r.backend !== 'fsx-openzfs')
+        .map((r) => [Math.min(r.plan?.throughput.baselineReadMBps ?? 0, r.plan?.throughput.baselineWriteMBps ?? 0), r.plan?.monthlyCostUsd ?? 0, true] as [number, number, boolean]);
+      const meeting = [...enumerated(req.capacityTiB, mbps), ...others].filter(([s]) => s >= mbps - 0.005);
+      const cost = (r: ReturnType<typeof cheapestShown>) => (r?.efs?.monthlyCostUsd ?? r?.plan?.monthlyCostUsd);
+      const cheapest = meeting.length === 0 ? undefined : Math.min(...meeting.map(([, usd]) => usd));
+      expect(cost(cheapestShown(req, rows))).toBeCloseTo(cheapest ?? NaN, 1);
+      const deployable = meeting.filter(([, , d]) => d);
+      const chosen = cheapestShown(req, rows, true);
+      if (deployable.length > 0) expect(cost(chosen)).toBeCloseTo(Math.min(...deployable.map(([, usd]) => usd)), 1);
+      expect(chosen?.efs).toBeUndefined();
+    }), { numRuns: 300, examples: [[{ capacityTiB: 0.01, throughputMBps: undefined }], [{ capacityTiB: 2, throughputMBps: 500 }]] });
+  });
+
+  test('EFS cheapest (0.01 TiB, nothing asked: 11 GiB x $0.30 = $3.30): says EFS is not deployed here, names the cheapest deployable plan and what cdk deploy builds', () => {
+    const request = { capacityTiB: 0.01 };
+    const text = formatChoice(request, compareBackends(request), planStorage(request));
+    const deployed = planStorage(request);
+    expect(text).toBe([
+      'Choice: efs-elastic at $3.30/month, the cheapest plan shown that holds 0.01 TiB.',
+      "EFS is not deployed by this project: deploy it with aws-cdk-lib's aws-efs (aws_efs.FileSystem).",
+      // 64 GiB x $0.09 + 64 MB/s x $0.26 + (2500 - 3 x 64) IOPS x $0.006 = 5.76 + 16.64 + 13.848.
+      'The cheapest deployable plan: fsx-openzfs SINGLE_AZ_1/64 at $36.25/month.',
+      `\`cdk deploy\` with backend auto builds ${deployed.backend} ${deployed.instanceType} ($${deployed.monthlyCostUsd.toFixed(2)}/month).`,
+    ].join('\n'));
+  });
+
+  test('a deployable choice: one line for it and one for what cdk deploy builds', () => {
+    const request = { capacityTiB: 2, throughputMBps: 500 };
+    expect(formatChoice(request, compareBackends(request), planStorage(request))).toBe(
+      'Choice: fsx-openzfs SINGLE_AZ_1/512 at $400.58/month, the cheapest plan shown that holds 2 TiB and sustains 500 MB/s.\n' +
+        '`cdk deploy` with backend auto builds fsx-openzfs SINGLE_AZ_1/512 ($400.58/month).',
+    );
+  });
+});
