@@ -42,6 +42,9 @@ describe('backend fsx-openzfs (-c backend=fsx-openzfs)', () => {
     expect(fs.Properties.StorageCapacity).toBeGreaterThanOrEqual(4 * 1024);
     expect([64, 128, 256, 512, 1024, 2048, 3072, 4096]).toContain(fs.Properties.OpenZFSConfiguration.ThroughputCapacity);
     expect(fs.Properties.OpenZFSConfiguration.ThroughputCapacity).toBeGreaterThanOrEqual(1000);
+    // The SSD IOPS the plan provisions: SINGLE_AZ_1 at 1024 MB/s, up to the tier's 40,000 disk IOPS (4 TiB
+    // automatic would be 12,288).
+    expect(fs.Properties.OpenZFSConfiguration.DiskIopsConfiguration).toEqual({ Mode: 'USER_PROVISIONED', Iops: 40000 });
     // Single-AZ: no preferred subnet or route tables.
     expect(fs.Properties.OpenZFSConfiguration.PreferredSubnetId).toBeUndefined();
     // FSx encrypts every file system at rest: the AWS managed key aws/fsx unless encryptionKey is given.
@@ -147,6 +150,19 @@ describe('backend fsx-openzfs (-c backend=fsx-openzfs)', () => {
       },
     });
     expect(stack.resolve(backend.monitored)).toMatchObject({ openZfs: { rootVolumeId: { 'Fn::GetAtt': [expect.any(String), 'RootVolumeId'] } } });
+  });
+
+  test('acceptance: the alarms watch this file system: storage used (warning, critical) and throughput utilization', () => {
+    const t = Template.fromStack(appStack(ACCEPTANCE));
+    const fsId = Object.keys(t.findResources('AWS::FSx::FileSystem'))[0];
+    const alarms = Object.entries(t.findResources('AWS::CloudWatch::Alarm'));
+    const watching = alarms.filter(([, a]) => JSON.stringify(a.Properties.Metrics ?? a.Properties.Dimensions).includes(`"Ref":"${fsId}"`));
+    expect(watching.map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual([
+      expect.stringMatching(/FileSystemUsedCritical$/),
+      expect.stringMatching(/FileSystemUsedWarning$/),
+      expect.stringMatching(/ThroughputUtilizationHigh$/),
+    ]);
+    for (const [, alarm] of watching) expect(alarm.Properties.AlarmActions).toHaveLength(1);
   });
 
   test('outputs: the file system id and DNS name, an nfs4 mount command of /fsx; no private IP', () => {

@@ -41,6 +41,11 @@ export function openZfsFileSystem(
     openZfsConfiguration: {
       deploymentType: options.deploymentType,
       throughputCapacity: options.throughputCapacityMBps,
+      // The SSD IOPS the plan provisions up to the tier's disk IOPS (lib/sizing/plan-openzfs.ts), else FSx's
+      // automatic 3 IOPS per GiB.
+      diskIopsConfiguration: options.userProvisionedIops === undefined
+        ? { mode: 'AUTOMATIC' }
+        : { mode: 'USER_PROVISIONED', iops: options.userProvisionedIops },
       // MULTI_AZ_1: no EndpointIpAddressRange, so the endpoint (what the DNS name resolves to) stays in the VPC's
       // CIDR, where the clients' allowed servers are: "By default in the Amazon FSx API and Amazon FSx console, Amazon
       // FSx selects an available /28 IP address range for you from one of the VPC's CIDR ranges" (FSx API reference,
