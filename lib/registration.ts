@@ -8,6 +8,7 @@ import {
   FSX_PROP,
   OPTIONAL_PROP,
   PROP,
+  isFsxBackend,
   mountParameterName,
   ringParameterName,
   validateBackend,
@@ -90,13 +91,13 @@ export class ServerRegistration extends Construct {
     if ((props.instance === undefined) === (props.fileSystem === undefined)) {
       throw new Error('ServerRegistration needs exactly one of instance (an EC2 NFS server) and fileSystem (FSx for Lustre or OpenZFS).');
     }
-    if ((props.fileSystem !== undefined) !== (props.backend === 'fsx-lustre' || props.backend === 'fsx-openzfs')) {
+    if ((props.fileSystem !== undefined) !== isFsxBackend(props.backend)) {
       throw new Error(`backend '${props.backend}' does not match the registered ${props.fileSystem ? 'file system' : 'instance'}.`);
     }
     if (props.fileSystem) {
       const t = props.fileSystem;
       const concrete = Object.values(t).every((v) => !Token.isUnresolved(v));
-      if (concrete) validateFsxTarget((key) => `fileSystem.${key}`, t);
+      if (concrete && isFsxBackend(props.backend)) validateFsxTarget((key) => `fileSystem.${key}`, t, props.backend);
     }
 
     this.ringParameterName = ringParameterName(prefix, props.clusterName, props.serverName);

@@ -12,7 +12,7 @@
  *
  * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
  */
-export { BACKENDS, validateBackend, type Backend } from './backend';
+export { BACKENDS, FSX_BACKENDS, isFsxBackend, validateBackend, type Backend, type FsxBackend } from './backend';
 export { DATA, FSX_PROP, OPTIONAL_PROP, PROP, type FsxTarget, type RegistrationProperties } from './properties';
 export {
   FSX_DNS_NAME,

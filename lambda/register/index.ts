@@ -94,7 +94,7 @@ async function register(event: Event, context?: HandlerContext): Promise<CdkCust
   };
   // Ring first: a client that finds the mount config can always find the ring member too.
   await putJson(ringName, ring);
-  await putJson(mountName, mountRecord(privateIp, props.exportPath, props.mountPoint, props.mountOptions));
+  await putJson(mountName, mountRecord(privateIp, props.exportPath, props.mountPoint, props.mountOptions, 'nfs4', props.backend));
   log('info', 'registered storage server', { requestType: event.RequestType, ...names, privateIp });
 
   // A changed name (renamed cluster/server/prefix) changes the PhysicalResourceId, so CloudFormation
@@ -103,9 +103,10 @@ async function register(event: Event, context?: HandlerContext): Promise<CdkCust
 }
 
 /**
- * An FSx for Lustre file system: CloudFormation created it (AVAILABLE) before this resource, whose properties
- * name it, so the records are written from them alone, with no AWS call but the two writes. Clients reach it by
- * its DNS name (the ring record's `privateIp` stays empty).
+ * An FSx file system (FSx for Lustre, or FSx for OpenZFS): CloudFormation created it (AVAILABLE) before this
+ * resource, whose properties name it, so the records are written from them alone, with no AWS call but the two
+ * writes. Clients reach it by its DNS name (the ring record's `privateIp` stays empty): with the Lustre client for
+ * FSx for Lustre (fsType `lustre`), over NFS for FSx for OpenZFS (fsType `nfs4`).
  */
 async function registerFileSystem(
   event: Event,
@@ -114,8 +115,8 @@ async function registerFileSystem(
   ringName: string,
   mountName: string,
 ): Promise<CdkCustomResourceResponse> {
-  const names = { fileSystemId: fsx.fileSystemId, ringParameterName: ringName, mountParameterName: mountName };
-  log('info', 'registering FSx for Lustre file system', { requestType: event.RequestType, ...names });
+  const names = { backend: props.backend, fileSystemId: fsx.fileSystemId, ringParameterName: ringName, mountParameterName: mountName };
+  log('info', 'registering FSx file system', { requestType: event.RequestType, ...names });
   await refuseForeignRecords(event, ringName, fsx.fileSystemId);
   const ring: FsxRingRecord = {
     name: props.serverName,
@@ -129,8 +130,9 @@ async function registerFileSystem(
     registeredAt: new Date().toISOString(),
   };
   await putJson(ringName, ring);
-  await putJson(mountName, mountRecord(fsx.dnsName, props.exportPath, props.mountPoint, props.mountOptions, 'lustre'));
-  log('info', 'registered FSx for Lustre file system', { requestType: event.RequestType, ...names, dnsName: fsx.dnsName });
+  const fsType = props.backend === 'fsx-lustre' ? 'lustre' : 'nfs4';
+  await putJson(mountName, mountRecord(fsx.dnsName, props.exportPath, props.mountPoint, props.mountOptions, fsType, props.backend));
+  log('info', 'registered FSx file system', { requestType: event.RequestType, ...names, dnsName: fsx.dnsName, fsType });
   return registered(ringName, mountName, '');
 }
 
@@ -168,7 +170,7 @@ async function deregister(
 
   // Another registration may have taken these names over since (a second stack with the same cluster and
   // server names, or two servers that swapped names): its records are not ours to delete. The owner is an
-  // instance id, or a file system id for FSx for Lustre.
+  // instance id, or a file system id for FSx.
   const ourInstance = event.ResourceProperties?.[PROP.instanceId] ?? event.ResourceProperties?.[FSX_PROP.fileSystemId];
   const owner = await ringOwner(ringName);
   if (typeof ourInstance === 'string' && owner !== undefined && owner !== ourInstance) {
@@ -194,7 +196,7 @@ async function deregister(
 
 /**
  * Refuses to write over the records of another server: the ring record names its owner (an instance id, or a file
- * system id for FSx for Lustre). This registration owns records that name the instance or file system it registers
+ * system id for FSx). This registration owns records that name the instance or file system it registers
  * or, on an Update, the one it registered before (a replaced instance or file system of the same server). Records
  * that name no owner (none yet, or not a ring record) are free. Another server of the cluster registered under the
  * same name (a second stack with the same cluster and server names) is refused, not overwritten.

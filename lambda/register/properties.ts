@@ -29,8 +29,9 @@ export const OPTIONAL_PROP = {
 } as const;
 
 /**
- * ResourceProperties of an FSx for Lustre registration, which has no instance: they take the place of
- * `InstanceId` (the file system is AVAILABLE once CloudFormation has created it, so nothing is described).
+ * ResourceProperties of an FSx registration (FSx for Lustre or FSx for OpenZFS), which has no instance: they take
+ * the place of `InstanceId` (the file system is AVAILABLE once CloudFormation has created it, so nothing is
+ * described). `MountName` is '' (or absent) for FSx for OpenZFS, which has none.
  */
 export const FSX_PROP = {
   fileSystemId: 'FileSystemId',
@@ -47,25 +48,28 @@ export const DATA = {
   privateIp: 'PrivateIp',
 } as const;
 
-/** What an FSx for Lustre registration names instead of an instance. */
+/** What an FSx registration (backend `fsx-lustre` or `fsx-openzfs`) names instead of an instance. */
 export interface FsxTarget {
   /** The file system's id, `fs-...`. */
   readonly fileSystemId: string;
   /** The file system's DNS name, `fs-....fsx.<region>.amazonaws.com`. */
   readonly dnsName: string;
-  /** The file system's Lustre mount name (8 characters; `fsx` for SCRATCH_1). */
+  /** The file system's Lustre mount name (8 characters; `fsx` for SCRATCH_1); '' for FSx for OpenZFS, which has none. */
   readonly mountName: string;
   /** Availability Zone of the file system's subnet; may be empty. */
   readonly availabilityZone: string;
-  /** The deployment, e.g. `PERSISTENT_2/SSD/125`, recorded as the ring record's `instanceType`. */
+  /**
+   * The deployment, recorded as the ring record's `instanceType`: FSx for Lustre's type, storage and MB/s per TiB
+   * (`PERSISTENT_2/SSD/125`), FSx for OpenZFS's type and throughput capacity (`SINGLE_AZ_1/64`).
+   */
   readonly deployment: string;
 }
 
 /** The ResourceProperties of the custom resource, validated. */
 export interface RegistrationProperties {
-  /** EC2 instance id of the server to register; `''` for FSx for Lustre (see `fsx`). */
+  /** EC2 instance id of the server to register; `''` for FSx (see `fsx`). */
   readonly instanceId: string;
-  /** The FSx for Lustre file system to register (backend `fsx-lustre`), instead of an instance. */
+  /** The FSx file system to register (backend `fsx-lustre` or `fsx-openzfs`), instead of an instance. */
   readonly fsx?: FsxTarget;
   /** The cluster the server serves. */
   readonly clusterName: string;

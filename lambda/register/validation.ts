@@ -1,11 +1,11 @@
 /**
  * The registration's trust boundary: the grammar of each value its ResourceProperties carry (ids, paths, mount
- * options, the FSx for Lustre target) and the parse that checks raw properties against it before the handler
+ * options, the FSx target of FSx for Lustre and FSx for OpenZFS) and the parse that checks raw properties against it before the handler
  * acts on them. The construct runs the same checks at synth time, so a bad value fails there first.
  *
  * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
  */
-import { validateBackend } from './backend';
+import { isFsxBackend, validateBackend, type FsxBackend } from './backend';
 import { validateName, validatePrefix } from './paths';
 import { FSX_PROP, OPTIONAL_PROP, PROP, type FsxTarget, type RegistrationProperties } from './properties';
 
@@ -17,12 +17,27 @@ export const MAX_OPTIONS_LENGTH = 1024;
 const INSTANCE_ID = /^i-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 const NETWORK_INTERFACE_ID = /^eni-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 const FILE_SYSTEM_ID = /^fs-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
-/** An FSx for Lustre DNS name, as the client mount script accepts it (lib/scripts/client_mount.py, FSX_DNS). */
+/**
+ * An FSx file system's DNS name (FSx for Lustre and FSx for OpenZFS alike), as the client mount script accepts it
+ * (lib/scripts/client_mount.py, FSX_DNS).
+ */
 export const FSX_DNS_NAME = /^fs-[0-9a-f]{8,17}\.fsx\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/;
 /** A Lustre mount name: FSx gives 8 lower-case letters and digits (`fsx` on SCRATCH_1). */
 export const LUSTRE_MOUNT_NAME = /^[a-z0-9]{3,8}$/;
 const AVAILABILITY_ZONE = /^(?:[a-z]{2}(?:-[a-z]+)+-\d[a-z]|)$/;
-const DEPLOYMENT = /^(SCRATCH_2|PERSISTENT_1|PERSISTENT_2)\/(SSD|HDD)\/\d{1,4}$/;
+/** The deployment recorded for each FSx backend: the plan's `instanceType`. */
+const DEPLOYMENT: { readonly [B in FsxBackend]: { readonly grammar: RegExp; readonly rule: string } } = {
+  'fsx-lustre': {
+    grammar: /^(SCRATCH_2|PERSISTENT_1|PERSISTENT_2)\/(SSD|HDD)\/\d{1,4}$/,
+    rule: "a deployment such as 'PERSISTENT_2/SSD/125' (SCRATCH_2, PERSISTENT_1 or PERSISTENT_2 / SSD or HDD / MB/s per TiB)",
+  },
+  'fsx-openzfs': {
+    grammar: /^(SINGLE_AZ_1|SINGLE_AZ_2|SINGLE_AZ_HA_1|SINGLE_AZ_HA_2|MULTI_AZ_1)\/\d{2,5}$/,
+    rule: "a deployment such as 'SINGLE_AZ_1/64' (SINGLE_AZ_1, SINGLE_AZ_2, SINGLE_AZ_HA_1, SINGLE_AZ_HA_2 or MULTI_AZ_1 / throughput capacity, MB/s)",
+  },
+};
+/** FSx for OpenZFS exports its root volume at `/fsx` and each child volume below it. */
+const OPENZFS_EXPORT = /^\/fsx(\/[A-Za-z0-9_.-]+)*$/;
 const NO_SPACE = /^[^\s\0-\x1f\x7f]+$/;
 
 /** An absolute path usable as one fstab field: starts with '/', no whitespace, at most 255 characters. */
@@ -63,8 +78,11 @@ export function validateNetworkInterfaceId(field: string, value: string): void {
   }
 }
 
-/** Validates an FSx registration's target (the `FSX_PROP` properties); throws naming the field and the value. */
-export function validateFsxTarget(field: (key: string) => string, t: FsxTarget): void {
+/**
+ * Validates an FSx registration's target (the `FSX_PROP` properties) for its backend; throws naming the field, the
+ * rule and the value. FSx for Lustre has a mount name; FSx for OpenZFS has none (its `MountName` is '').
+ */
+export function validateFsxTarget(field: (key: string) => string, t: FsxTarget, backend: FsxBackend): void {
   const check = (key: string, value: string, ok: boolean, rule: string) => {
     if (!ok) throw new Error(`${field(key)} must be ${rule}, got ${JSON.stringify(value)}`);
   };
@@ -72,9 +90,14 @@ export function validateFsxTarget(field: (key: string) => string, t: FsxTarget):
     "an FSx file system id ('fs-' and 8 or 17 lower-case hex digits)");
   check(FSX_PROP.dnsName, t.dnsName, FSX_DNS_NAME.test(t.dnsName) && t.dnsName.startsWith(`${t.fileSystemId}.`),
     `the file system's DNS name (${t.fileSystemId}.fsx.<region>.amazonaws.com)`);
-  check(FSX_PROP.mountName, t.mountName, LUSTRE_MOUNT_NAME.test(t.mountName), 'a Lustre mount name (3-8 lower-case letters and digits)');
+  if (backend === 'fsx-lustre') {
+    check(FSX_PROP.mountName, t.mountName, LUSTRE_MOUNT_NAME.test(t.mountName), 'a Lustre mount name (3-8 lower-case letters and digits) for fsx-lustre');
+  } else {
+    check(FSX_PROP.mountName, t.mountName, t.mountName === '', "'' for fsx-openzfs (FSx for OpenZFS has no mount name)");
+  }
   check(FSX_PROP.availabilityZone, t.availabilityZone, AVAILABILITY_ZONE.test(t.availabilityZone), "an Availability Zone name (e.g. 'us-east-1a') or empty");
-  check(FSX_PROP.deployment, t.deployment, DEPLOYMENT.test(t.deployment), "a deployment such as 'PERSISTENT_2/SSD/125'");
+  const deployment = DEPLOYMENT[backend];
+  check(FSX_PROP.deployment, t.deployment, deployment.grammar.test(t.deployment), `${deployment.rule} for ${backend}`);
 }
 
 /**
@@ -87,13 +110,14 @@ export function parseRegistrationProperties(
   if (raw === undefined || raw === null || typeof raw !== 'object') {
     throw new Error(`ResourceProperties is missing; expected the keys ${Object.values(PROP).join(', ')}`);
   }
-  // An FSx for Lustre registration names a file system instead of an instance.
-  const isFsx = raw[PROP.backend] === 'fsx-lustre';
-  requireKeys(raw, isFsx);
+  // An FSx registration (FSx for Lustre, FSx for OpenZFS) names a file system instead of an instance.
+  const backend = raw[PROP.backend];
+  const isFsx = isFsxBackend(backend);
+  requireKeys(raw, isFsx ? backend : undefined);
   const get = stringReader(raw);
   const props = commonProperties(get, isFsx);
   validateCommon(props, isFsx);
-  return isFsx ? withFileSystem(props, get, raw) : withNetworkInterface(props, get, raw);
+  return isFsx ? withFileSystem(props, backend, get, raw) : withNetworkInterface(props, get, raw);
 }
 
 /** The properties every registration has, validated. */
@@ -103,10 +127,14 @@ type UncheckedProperties = Omit<CommonProperties, 'backend'> & { readonly backen
 
 const field = (key: string): string => `ResourceProperties.${key}`;
 
-/** Throws naming every required key that is absent or empty: an FSx registration names a file system, not an instance. */
-function requireKeys(raw: Record<string, unknown>, isFsx: boolean): void {
-  const required: string[] = isFsx
-    ? [...Object.values(PROP).filter((k) => k !== PROP.instanceId), ...Object.values(FSX_PROP).filter((k) => k !== FSX_PROP.availabilityZone)]
+/**
+ * Throws naming every required key that is absent or empty: an FSx registration names a file system, not an
+ * instance; FSx for OpenZFS has no mount name, so its `MountName` may be absent or empty (and must be empty).
+ */
+function requireKeys(raw: Record<string, unknown>, fsx: FsxBackend | undefined): void {
+  const optional: string[] = [FSX_PROP.availabilityZone, ...(fsx === 'fsx-openzfs' ? [FSX_PROP.mountName] : [])];
+  const required: string[] = fsx
+    ? [...Object.values(PROP).filter((k) => k !== PROP.instanceId), ...Object.values(FSX_PROP).filter((k) => !optional.includes(k))]
     : Object.values(PROP);
   const missing = required.filter(
     (key) => raw[key] === undefined || raw[key] === null || raw[key] === '',
@@ -153,22 +181,30 @@ function validateCommon(props: UncheckedProperties, isFsx: boolean): asserts pro
   validateBackend(field(PROP.backend), props.backend);
 }
 
-/** An FSx for Lustre registration: its file system, whose mount name the export path must be. */
+/**
+ * An FSx registration: its file system. FSx for Lustre exports `/<mount name>`; FSx for OpenZFS its root volume
+ * `/fsx` (or a child volume below it).
+ */
 function withFileSystem(
   props: CommonProperties,
+  backend: FsxBackend,
   get: (key: string) => string,
   raw: Record<string, unknown>,
 ): RegistrationProperties {
+  const optional = (key: string): string => (raw[key] === undefined ? '' : get(key));
   const fsx: FsxTarget = {
     fileSystemId: get(FSX_PROP.fileSystemId),
     dnsName: get(FSX_PROP.dnsName),
-    mountName: get(FSX_PROP.mountName),
-    availabilityZone: raw[FSX_PROP.availabilityZone] === undefined ? '' : get(FSX_PROP.availabilityZone),
+    mountName: backend === 'fsx-openzfs' ? optional(FSX_PROP.mountName) : get(FSX_PROP.mountName),
+    availabilityZone: optional(FSX_PROP.availabilityZone),
     deployment: get(FSX_PROP.deployment),
   };
-  validateFsxTarget(field, fsx);
-  if (props.exportPath !== `/${fsx.mountName}`) {
+  validateFsxTarget(field, fsx, backend);
+  if (backend === 'fsx-lustre' && props.exportPath !== `/${fsx.mountName}`) {
     throw new Error(`${field(PROP.exportPath)} must be '/' and the mount name (${JSON.stringify(`/${fsx.mountName}`)}) for FSx for Lustre, got ${JSON.stringify(props.exportPath)}`);
+  }
+  if (backend === 'fsx-openzfs' && !OPENZFS_EXPORT.test(props.exportPath)) {
+    throw new Error(`${field(PROP.exportPath)} must be '/fsx' (the root volume) or a volume path below it for FSx for OpenZFS, got ${JSON.stringify(props.exportPath)}`);
   }
   return { ...props, fsx };
 }

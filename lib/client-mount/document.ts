@@ -82,7 +82,7 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
     '',
   ].join('\n');
   return linuxShellDocument(
-    "Mounts the cluster's storage servers (NFS, and FSx for Lustre with its client installed where missing), as " +
+    "Mounts the cluster's storage servers (NFS, FSx for OpenZFS by its DNS name, and FSx for Lustre with its client installed where missing), as " +
       'their mount configs in SSM Parameter Store say (<prefix>/<clusterName>/storage/<server>/mount): one tagged fstab ' +
       'line per server, updated in place. Only servers inside allowedServers, mount points at or below mountRoots on ' +
       'a path only root can change, allowlisted options, always nosuid,nodev. Any failure of one config skips that one. Exit 2 reports a refused or vanished config, a conflicting fstab ' +

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Mounts the storage servers of an HPC cluster on this node (NFS servers and FSx for Lustre file systems), from
-# the mount configs the StorageServer registration keeps in SSM Parameter Store (docs/design.md, section 6):
-#   <prefix>/<cluster>/storage/<server>/mount = {"server","exportPath","mountPoint","fsType":"nfs4"|"lustre","options","fstab"}
+# Mounts the storage servers of an HPC cluster on this node (NFS servers, FSx for Lustre and FSx for OpenZFS file
+# systems), from the mount configs the StorageServer registration keeps in SSM Parameter Store (docs/design.md, section 6):
+#   <prefix>/<cluster>/storage/<server>/mount = {"server","exportPath","mountPoint","fsType":"nfs4"|"lustre","options","fstab"[,"backend"]}
 # Run by the client-mount SSM document (State Manager: at a node's first boot and on a schedule) or by hand.
 #
 # Usage: client-mount.sh --cluster NAME --allowed-servers CIDR[,CIDR...] [--mount-roots DIR[,DIR...]] [--allow-home]
@@ -23,9 +23,12 @@
 #
 # The records are input from whoever can write the parameters, and this script runs as root on every
 # node, so each record is checked against a strict grammar before anything of it is used (python3 below):
-# the server is a canonical IPv4 address inside --allowed-servers, or for fsType "lustre" an FSx for Lustre DNS
-# name (fs-<id>.fsx.<region>.amazonaws.com) every address of which (getent ahostsv4) lies inside --allowed-servers,
-# with exportPath "/<mount name>" (3-8 lower-case letters and digits); exportPath and mountPoint are absolute
+# the server is a canonical IPv4 address inside --allowed-servers, or an FSx DNS name
+# (fs-<id>.fsx.<region>.amazonaws.com) every address of which (getent ahostsv4) lies inside --allowed-servers: for
+# fsType "lustre" (FSx for Lustre, with exportPath "/<mount name>", 3-8 lower-case letters and digits) and for an
+# "nfs4" record of backend "fsx-openzfs" (FSx for OpenZFS, mounted over NFS by that name and by nothing else); the
+# backend, when a record names one (records written before FSx for OpenZFS do not), is one of ebs, instance-store,
+# fsx-lustre, fsx-openzfs and fits the fsType (fsx-lustre "lustre", the others "nfs4"); exportPath and mountPoint are absolute
 # paths of [A-Za-z0-9._-] segments; the mount point is a mount root or below one (an allowlist: --mount-roots,
 # /home only with --allow-home), and no directory on the way to it is a symbolic link or writable by anyone but
 # root (see path_problem_on_node); every option is in an allowlist (no suid, dev or exec); fstab is exactly the

@@ -10,7 +10,11 @@
 #     config and corrupts another, forges records (/etc/cron.d, suid, a server outside --allowed-servers,
 #     shell metacharacters, a symbolic link, mount points outside the mount roots: /opt/aws, /snap, /nix, /mnt;
 #     deeply nested JSON; a link an unprivileged user planted, and keeps swapping, in a directory every user
-#     writes) beside a good record, and checks fstab, the mounts and the report after each run.
+#     writes) beside a good record, and checks fstab, the mounts and the report after each run;
+#   - FSx for OpenZFS: the mount config the registration writes for backend fsx-openzfs (rendered here by the
+#     contract's own mountRecord), whose server is the file system's DNS name; in the VM /etc/hosts stands in for the
+#     VPC's resolver (the name -> a loopback export /fsx), and OpenZFS records naming an IP, another name, or an FSx
+#     name outside --allowed-servers are refused.
 #
 # Run alone: bash test/e2e/client-mount.sh (prints "N passed, M failed"). Or source it after lib/host.sh
 # (run.sh) and call client_mount_scenario: results go to the same PASS/FAIL counters.
@@ -28,7 +32,11 @@ client_mount_scenario() {
   (cd "$REPO_DIR" && npx --no-install ts-node --transpile-only -e '
     const ec2 = require("aws-cdk-lib/aws-ec2");
     const { loadClientMountScript, renderMountUserData } = require("./lib/client-mount");
+    const { mountRecord } = require("./lambda/register/contract");
     require("fs").writeFileSync(process.argv[3], loadClientMountScript());
+    // The mount config the registration writes for an FSx for OpenZFS file system (backend fsx-openzfs).
+    require("fs").writeFileSync(process.argv[4], JSON.stringify(mountRecord("fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com", "/fsx",
+      "/shared/zfs", "nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,nconnect=16,_netdev", "nfs4", "fsx-openzfs")));
     const userData = ec2.UserData.forLinux();
     userData.addCommands(...renderMountUserData({ server: "127.0.0.3", exportPath: "/export/c", mountPoint: "/shared/c",
       options: "nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev", tag: "vmcluster/direct", attempts: 3 }));
@@ -38,8 +46,9 @@ client_mount_scenario() {
     withNconnect.addCommands(...renderMountUserData({ server: "127.0.0.7", exportPath: "/export/g", mountPoint: "/shared/g",
       options: "nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,nconnect=16,_netdev", tag: "vmcluster/direct-nc", attempts: 3 }));
     require("fs").writeFileSync(process.argv[2], withNconnect.render());' \
-    "$dir/ctl/scripts/mount-on-user-data.sh" "$dir/ctl/scripts/mount-on-user-data-nconnect.sh" "$dir/ctl/scripts/client-mount.sh") || {
-    fail "client-mount: rendering the client mount script or the mountStorageOn user data failed"
+    "$dir/ctl/scripts/mount-on-user-data.sh" "$dir/ctl/scripts/mount-on-user-data-nconnect.sh" "$dir/ctl/scripts/client-mount.sh" \
+    "$dir/ctl/scripts/openzfs-record.json") || {
+    fail "client-mount: rendering the client mount script, the mountStorageOn user data or the OpenZFS record failed"
     return 0
   }
   mkfs.ext4 -q -F -L e2ectl -d "$dir/ctl" "$dir/ctl.img" 8M >/dev/null

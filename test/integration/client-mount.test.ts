@@ -579,6 +579,7 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
     mountPoint: string;
     fsType: string;
     options: string;
+    backend?: string;
   }
   /** A record whose fstab agrees with its fields (unless `fstab` is given), so that only the field under test is wrong. */
   function record(fields: Partial<Fields> & { fstab?: string }): Record<string, string> {
@@ -602,6 +603,9 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
   const OUTSIDE = (mp: string, home = false) =>
     `mountPoint ${q(mp)} is not a mount root or below one; the mount roots are /data /scratch /shared /fsx${home ? ' (/home only with --allow-home)' : ''}`;
   const CHARS = 'has an empty segment or a character other than A-Z a-z 0-9 . _ -';
+  /** Why an FSx for OpenZFS record's server that is not an FSx DNS name is refused. */
+  const OPENZFS_RULE =
+    'of an fsx-openzfs record (FSx for OpenZFS is mounted by its DNS name only) is not an FSx DNS name (fs-<id>.fsx.<region>.amazonaws.com)';
 
   // [what, the record (or a raw value), why the script gives]
   const REFUSED: [string, Record<string, string> | string, string][] = [
@@ -687,12 +691,12 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
     [
       'an FSx for Lustre name with fsType nfs4',
       record({ server: 'fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com' }),
-      'server "fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com" is an FSx for Lustre DNS name, which needs fsType "lustre"',
+      'server "fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com" is an FSx DNS name, which needs fsType "lustre" (FSx for Lustre) or backend "fsx-openzfs" (FSx for OpenZFS)',
     ],
     [
       'a lustre record with an IP address',
       record({ fsType: 'lustre', options: 'relatime,flock,_netdev' }),
-      'server "10.0.0.5" of a lustre record is not an FSx for Lustre DNS name',
+      'server "10.0.0.5" of a lustre record is not an FSx DNS name (fs-<id>.fsx.<region>.amazonaws.com)',
     ],
     [
       'a lustre record whose name this node cannot resolve (no getent answer: the stand-in knows no name)',
@@ -715,6 +719,36 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
         options: 'relatime,flock,_netdev',
       }),
       `server fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com resolves to 203.0.113.9, outside the allowed servers ${ALLOWANCE}`,
+    ],
+    [
+      'an FSx for OpenZFS record with an IP address',
+      record({ backend: 'fsx-openzfs' }),
+      `server "10.0.0.5" ${OPENZFS_RULE}`,
+    ],
+    [
+      'an FSx for OpenZFS record with a name that is not FSx\'s',
+      record({ backend: 'fsx-openzfs', server: 'nfs.example.com', exportPath: '/fsx' }),
+      `server "nfs.example.com" ${OPENZFS_RULE}`,
+    ],
+    [
+      'an FSx for OpenZFS record whose name resolves outside the allowed servers',
+      record({ backend: 'fsx-openzfs', server: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com', exportPath: '/fsx' }),
+      `server fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com resolves to 203.0.113.9, outside the allowed servers ${ALLOWANCE}`,
+    ],
+    [
+      'an FSx for OpenZFS record whose name this node cannot resolve',
+      record({ backend: 'fsx-openzfs', server: 'fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com', exportPath: '/fsx' }),
+      'server fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com does not resolve to an IPv4 address on this node (getent ahostsv4)',
+    ],
+    [
+      'an FSx for OpenZFS record with fsType lustre',
+      record({ backend: 'fsx-openzfs', server: 'fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com', fsType: 'lustre', exportPath: '/abcdefgh', options: 'relatime' }),
+      'backend "fsx-openzfs" does not fit fsType "lustre" (fsx-lustre is mounted as "lustre", every other backend as "nfs4")',
+    ],
+    [
+      'a backend that is not one',
+      record({ backend: 'efs' }),
+      'backend "efs" is not one of ebs, instance-store, fsx-lustre, fsx-openzfs',
     ],
     [
       'a lustre record whose exportPath is not a mount name',
@@ -1449,6 +1483,104 @@ describe('client-mount.sh with FSx for Lustre records', () => {
     expect(r.status).toBe(2);
     expect(r.stdout).toContain(`ATTENTION MOUNTED-ELSEWHERE /scratch holds 10.0.9.9@tcp:/abcdefgh, the config of ${cluster}/scratch says ${FS}@tcp:/abcdefgh`);
     expect(recorded(mounts)).toEqual([]);
+  });
+});
+
+describe('client-mount.sh with FSx for OpenZFS records', () => {
+  // As on a node: stand-ins for mount, umount, getent (the file system's name resolves inside the VPC) and the
+  // package managers, each recording its arguments. There is no NFS server here: what is tested is what the script
+  // admits, writes and runs for an OpenZFS record, an NFS mount by the file system's DNS name.
+  const FS = 'fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com';
+  const ZFS_OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,nconnect=16,_netdev';
+  let bin: string;
+  let mounts: string;
+  let installs: string;
+  beforeEach(() => {
+    bin = path.join(dir, 'zfs-bin');
+    mounts = path.join(dir, 'mount-calls');
+    installs = path.join(dir, 'install-calls');
+    program(bin, 'mount', [recordArgs(mounts), 'exit 0']);
+    program(bin, 'umount', ['exit 0']);
+    program(bin, 'mount.nfs4', ['exit 0']);
+    program(bin, 'mkdir', ['exit 0']);
+    program(bin, 'dnf', [recordArgs(installs), 'exit 0']);
+    // The resolver: this file system inside the VPC, another FSx name outside it, no other name.
+    program(bin, 'getent', [
+      `case "$2" in ${FS}) echo "10.0.3.8        STREAM $2" ;; fs-0fedcba9876543210.*) echo "203.0.113.9     STREAM $2" ;; *) exit 2 ;; esac`,
+    ]);
+  });
+  const runOnNode = (args: string[] = []) =>
+    spawnSync('bash', [SCRIPT, '--cluster', cluster, '--allowed-servers', ALLOWANCE, '--fstab', fstab, ...args], {
+      encoding: 'utf8',
+      env: scriptEnv({ PATH: `${bin}:${venv}:${HOST_PATH}`, CLIENT_MOUNT_RETRY_DELAY: '0' }),
+      timeout: 60_000,
+    });
+  const zfsRecord = (server = FS) => mountRecord(server, '/fsx', '/shared', ZFS_OPTIONS, 'nfs4', 'fsx-openzfs');
+  const zfsLine = () => `${FS}:/fsx /shared nfs4 ${ZFS_OPTIONS},nosuid,nodev 0 0${tag('shared')}`;
+
+  test('the record the registration writes is mounted over NFS by its DNS name: <dns>:/fsx, nconnect probed, no Lustre client', async () => {
+    await putRecord('shared', zfsRecord());
+    await putServer('home', '10.0.0.5', '/data');
+
+    const r = runOnNode();
+
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(tagged('shared')).toEqual([zfsLine()]);
+    expect(tagged('home')).toHaveLength(1);
+    const calls = recorded(mounts);
+    // The nconnect probe mounts the file system by its name, as the fstab line does; then both lines are mounted.
+    expect(calls[0].slice(0, 5)).toEqual(['-t', 'nfs4', '-o', `${ZFS_OPTIONS},nosuid,nodev,retry=0`, '--']);
+    expect(calls[0][5]).toBe(`${FS}:/fsx`);
+    expect(calls.slice(1)).toEqual([['-T', fstab, '--', '/data'], ['-T', fstab, '--', '/shared']]);
+    expect(r.stdout).toContain(`mounted ${FS}:/fsx on /shared`);
+    expect(recorded(installs)).toEqual([]);
+    // libmount reads the line back as an NFSv4 mount of the file system's export.
+    const findmnt = spawnSync('findmnt', ['--tab-file', fstab, '--target', '/shared', '-n', '-r', '-o', 'SOURCE,FSTYPE'], { encoding: 'utf8' });
+    expect(findmnt.stdout.trim()).toBe(`${FS}:/fsx nfs4`);
+  });
+
+  test('--dry-run plans the NFS line and changes nothing', async () => {
+    await putRecord('shared', zfsRecord());
+    const before = fs.readFileSync(fstab, 'utf8');
+
+    const r = runOnNode(['--dry-run']);
+
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`--- fstab after this run ---\n${before}${zfsLine()}\n--- end ---`);
+    expect(fs.readFileSync(fstab, 'utf8')).toBe(before);
+    expect(recorded(mounts)).toEqual([]);
+  });
+
+  test('already mounted by its name (as the kernel shows an NFS source): left as it is', async () => {
+    program(bin, 'findmnt', ['case "$*" in', `  *" SOURCE "*) echo ${FS}:/fsx ;;`, '  *" OPTIONS "*) echo rw,nosuid,nodev,relatime ;;', 'esac']);
+    await putRecord('shared', zfsRecord());
+
+    const r = runOnNode();
+
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`already mounted: ${FS}:/fsx on /shared`);
+    expect(recorded(mounts).filter((c) => c[0] === '-T')).toEqual([]);
+  });
+
+  test.each([
+    ['an IP address', '10.0.0.5', `server "10.0.0.5" of an fsx-openzfs record (FSx for OpenZFS is mounted by its DNS name only) is not an FSx DNS name`],
+    ['another name', 'nfs.example.com', 'server "nfs.example.com" of an fsx-openzfs record'],
+    ['an FSx name resolving outside', 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com',
+      `server fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com resolves to 203.0.113.9, outside the allowed servers ${ALLOWANCE}`],
+    ['an FSx name this node does not resolve', 'fs-0123456789abcdef1.fsx.us-east-1.amazonaws.com',
+      'server fs-0123456789abcdef1.fsx.us-east-1.amazonaws.com does not resolve to an IPv4 address on this node (getent ahostsv4)'],
+  ])('an OpenZFS record naming %s is refused beside a good one, which is mounted', async (_what, server, why) => {
+    await putRecord('bad', { ...zfsRecord(server), mountPoint: '/scratch', fstab: `${server}:/fsx /scratch nfs4 ${ZFS_OPTIONS} 0 0` });
+    await putRecord('shared', zfsRecord());
+
+    const r = runOnNode();
+
+    expect(r.status).toBe(2);
+    expect(r.stdout).toContain(`ATTENTION ${mountParameterName(PREFIX, cluster, 'bad')}: ${why}`);
+    expect(tagged('bad')).toEqual([]);
+    expect(tagged('shared')).toEqual([zfsLine()]);
+    expect(recorded(mounts).filter((c) => c[0] === '-T')).toEqual([['-T', fstab, '--', '/shared']]);
   });
 });
 

@@ -145,6 +145,7 @@ describe('Create', () => {
       fsType: 'nfs4',
       options: OPTIONS,
       fstab: `${ip}:/export/data /data nfs4 ${OPTIONS} 0 0`,
+      backend: 'ebs',
     });
     const stored = await ssm.send(new GetParameterCommand({ Name: mount }));
     expect(stored.Parameter?.Type).toBe('String');
@@ -517,8 +518,12 @@ describe('FSx for Lustre (Backend fsx-lustre): a file system instead of an insta
       fsType: 'lustre',
       options: 'relatime,flock,_netdev,nosuid,nodev',
       fstab: `${FS_ID}.fsx.us-east-1.amazonaws.com@tcp:/abcdefgh /scratch lustre relatime,flock,_netdev,nosuid,nodev 0 0`,
+      backend: 'fsx-lustre',
     });
-    expect(stdout.lines().map((l) => JSON.parse(l).msg)).toEqual(['registering FSx for Lustre file system', 'registered FSx for Lustre file system']);
+    expect(stdout.lines().map((l) => JSON.parse(l))).toEqual([
+      expect.objectContaining({ msg: 'registering FSx file system', backend: 'fsx-lustre' }),
+      expect.objectContaining({ msg: 'registered FSx file system', backend: 'fsx-lustre', fsType: 'lustre' }),
+    ]);
   });
 
   test('Delete removes the records it owns (by fileSystemId) and leaves another owner\'s alone', async () => {
@@ -541,6 +546,7 @@ describe('FSx for Lustre (Backend fsx-lustre): a file system instead of an insta
     ['a DNS name of another file system', { DnsName: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com' }, /ResourceProperties\.DnsName must be the file system's DNS name \(fs-0123456789abcdef0\.fsx\.<region>\.amazonaws\.com\)/],
     ['a DNS name outside amazonaws.com', { DnsName: `${FS_ID}.fsx.us-east-1.evil.example` }, /ResourceProperties\.DnsName must be/],
     ['a mount name with a slash', { MountName: 'ab/cd', ExportPath: '/ab/cd' }, /ResourceProperties\.MountName must be a Lustre mount name/],
+    ['an empty mount name (FSx for OpenZFS has none, FSx for Lustre always one)', { MountName: '' }, /ResourceProperties is missing MountName/],
     ['an export path that is not the mount name', { ExportPath: '/export/data' }, /ResourceProperties\.ExportPath must be '\/' and the mount name \("\/abcdefgh"\) for FSx for Lustre/],
     ['a deployment that is not one', { Deployment: 'PERSISTENT_9/SSD/125' }, /ResourceProperties\.Deployment must be a deployment such as 'PERSISTENT_2\/SSD\/125'/],
   ])('%s is refused and nothing is written', async (_, overrides, message) => {

@@ -59,7 +59,7 @@ def record(**fields: str) -> dict[str, str]:
 
 
 def problem(rec: Any) -> str | None:
-    why: str | None = cm.problem(rec, ALLOWED, ROOTS, EXTRA)
+    why: str | None = cm.problem(rec, ALLOWED, ROOTS)
     return why
 
 
@@ -97,7 +97,13 @@ class Grammar(unittest.TestCase):
             ('0.0.0.0', record(server='0.0.0.0'), 'server "0.0.0.0" is not a host address'),  # noqa: S104 - refused, not bound
             ('a DNS name', record(server='nfs.example.com'), 'server "nfs.example.com" is not an IPv4 address'),
             ('a newline in server', record(server='10.0.0.5\n'), 'server "10.0.0.5\\n" is not an IPv4 address'),
-            ('an FSx name as nfs4', record(server=FSX), f'server {q(FSX)} is an FSx for Lustre DNS name, which needs fsType "lustre"'),
+            ('an FSx name as nfs4', record(server=FSX),
+             f'server {q(FSX)} is an FSx DNS name, which needs fsType "lustre" (FSx for Lustre) or backend "fsx-openzfs" (FSx for OpenZFS)'),
+            ('an FSx name of an EC2 backend', record(server=FSX, backend='ebs'), f'server {q(FSX)} is an FSx DNS name, which needs fsType "lustre"'),
+            ('an unknown backend', record(backend='efs'), 'backend "efs" is not one of ebs, instance-store, fsx-lustre, fsx-openzfs'),
+            ('a backend not a string', {**record(), 'backend': ['fsx-openzfs']}, 'backend ["fsx-openzfs"] is not one of ebs, instance-store'),
+            ('a null backend', {**record(), 'backend': None}, 'backend null is not one of'),
+            ('fsx-lustre as nfs4', record(backend='fsx-lustre'), 'backend "fsx-lustre" does not fit fsType "nfs4" (fsx-lustre is mounted as'),
             ('a relative mountPoint', record(mountPoint='data'), 'mountPoint "data" is not an absolute path'),
             ('the mountPoint /', record(mountPoint='/'), 'mountPoint "/" is the root directory'),
             ('/etc/cron.d', record(mountPoint='/etc/cron.d'), 'mountPoint "/etc/cron.d" ' + outside),
@@ -120,7 +126,9 @@ class Grammar(unittest.TestCase):
             ('inside', ['10.0.1.5'], {}, None),
             ('outside', ['10.0.1.5', '203.0.113.9'], {}, f'server {FSX} resolves to 203.0.113.9, outside the allowed servers 10.0.0.0/16'),
             ('unresolved', [], {}, f'server {FSX} does not resolve to an IPv4 address on this node (getent ahostsv4)'),
-            ('an IP address', ['10.0.1.5'], {'server': '10.0.0.5'}, 'server "10.0.0.5" of a lustre record is not an FSx for Lustre DNS name'),
+            ('an IP address', ['10.0.1.5'], {'server': '10.0.0.5'}, 'server "10.0.0.5" of a lustre record is not an FSx DNS name (fs-<id>.fsx.'),
+            ('of backend fsx-lustre', ['10.0.1.5'], {'backend': 'fsx-lustre'}, None),
+            ('of backend fsx-openzfs', ['10.0.1.5'], {'backend': 'fsx-openzfs'}, 'backend "fsx-openzfs" does not fit fsType "lustre"'),
             ('an export path', ['10.0.1.5'], {'exportPath': '/export/data'}, 'exportPath "/export/data" of a lustre record is not "/"'),
             ('an nfs option', ['10.0.1.5'], {'options': 'hard'}, 'options: "hard" is not an allowed mount option'),
         ]:
@@ -128,10 +136,42 @@ class Grammar(unittest.TestCase):
                 got = problem(record(**{**lustre, **fields}))
                 self.assertEqual(got if why is None else (got or '')[: len(why)], why)
 
+    def test_an_openzfs_record_needs_an_fsx_name_resolving_inside_the_allowance(self) -> None:
+        zfs = {'server': FSX, 'exportPath': '/fsx', 'fsType': 'nfs4', 'backend': 'fsx-openzfs', 'options': OPTIONS + ',nconnect=16'}
+        rule = ('of an fsx-openzfs record (FSx for OpenZFS is mounted by its DNS name only) is not an FSx DNS name '
+                '(fs-<id>.fsx.<region>.amazonaws.com)')
+        svm = 'svm-0123456789abcdef0.' + FSX
+        cn = 'fs-0123456789abcdef0.fsx.cn-north-1.amazonaws.com.cn'
+        for what, addresses, fields, why in [
+            ('inside', ['10.0.1.5'], {}, None),
+            ('inside, in China', ['10.0.1.5'], {'server': cn}, None),
+            ('a child volume', ['10.0.1.5'], {'exportPath': '/fsx/home'}, None),
+            ('outside', ['10.0.1.5', '203.0.113.9'], {}, f'server {FSX} resolves to 203.0.113.9, outside the allowed servers 10.0.0.0/16'),
+            ('unresolved', [], {}, f'server {FSX} does not resolve to an IPv4 address on this node (getent ahostsv4)'),
+            ('an IP address', ['10.0.1.5'], {'server': '10.0.0.5'}, f'server "10.0.0.5" {rule}'),
+            ('another name', ['10.0.1.5'], {'server': 'nfs.example.com'}, f'server "nfs.example.com" {rule}'),
+            ('an FSx-like name elsewhere', ['10.0.1.5'], {'server': FSX + '.evil.example'}, f'server {json.dumps(FSX + ".evil.example")} {rule}'),
+            ('an ONTAP SVM name', ['10.0.1.5'], {'server': svm}, f'server {json.dumps(svm)} {rule}'),
+            ('a lustre-only option', ['10.0.1.5'], {'options': 'flock'}, 'options: "flock" is not an allowed mount option'),
+        ]:
+            with self.subTest(what), mock.patch.object(cm, 'resolve', return_value=addresses) as resolve:
+                got = problem(record(**{**zfs, **fields}))
+                self.assertEqual(got if why is None else (got or '')[: len(why)], why)
+                if why is not None and rule in why:
+                    resolve.assert_not_called()  # a name that is not FSx's is never looked up
+
+    def test_records_of_ec2_backends_are_checked_as_before(self) -> None:
+        self.assertIsNone(problem(record(backend='ebs')))
+        self.assertIsNone(problem(record(backend='instance-store')))
+        self.assertEqual(problem(record(backend='ebs', server='10.1.0.5')), 'server 10.1.0.5 is outside the allowed servers 10.0.0.0/16')
+
     def test_the_line_written_is_rebuilt_from_the_fields_with_the_forced_options(self) -> None:
         self.assertEqual(cm.forced('nosuid,hard,nodev,_netdev', EXTRA), 'hard,_netdev,nosuid,nodev')
         rec = record(server=FSX, exportPath='/abcdefgh', fsType='lustre', options='flock')
         self.assertEqual(cm.fstab_line(rec, 'flock,nosuid'), f'{FSX}@tcp:/abcdefgh {ROOT}/data lustre flock,nosuid 0 0')
+        zfs = record(server=FSX, exportPath='/fsx', backend='fsx-openzfs')
+        self.assertEqual(cm.fstab_line(zfs, 'hard,nosuid'), f'{FSX}:/fsx {ROOT}/data nfs4 hard,nosuid 0 0')
+        self.assertEqual(cm.source_of(zfs), f'{FSX}:/fsx')
 
     def test_an_error_while_checking_is_one_line(self) -> None:
         self.assertEqual(cm.why_failed(RecursionError()), 'is nested too deeply to check (RecursionError)')

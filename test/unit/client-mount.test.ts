@@ -22,6 +22,7 @@ import {
   renderMountUserData,
 } from '../../lib/client-mount';
 import { DEFAULT_MOUNT_ROOTS, MAX_READ_AHEAD_KIB } from '../../lib/validation';
+import { BACKENDS, FSX_DNS_NAME } from '../../lambda/register/contract';
 import { DEFAULT_READ_AHEAD_KIB } from '../../lib/sizing/nfs-client';
 import { wholeScript } from '../../lib/script-parts';
 import { cfnLint } from '../support/cfn-lint';
@@ -255,6 +256,15 @@ describe('ClientMount document', () => {
     const line = /^readonly DEFAULT_READ_AHEAD_KIB=([0-9]+) MAX_READ_AHEAD_KIB=([0-9]+)$/m.exec(SCRIPT);
     expect(line).not.toBeNull();
     expect([Number(line![1]), Number(line![2])]).toEqual([DEFAULT_READ_AHEAD_KIB, MAX_READ_AHEAD_KIB]);
+  });
+
+  test("the script's record checker knows the backends and the FSx DNS grammar the registration writes (lambda/register)", () => {
+    const backends = /^BACKENDS = \(([^)]*)\)$/m.exec(SCRIPT);
+    expect(backends).not.toBeNull();
+    expect(backends![1].split(', ').map((b) => b.replace(/'/g, ''))).toEqual([...BACKENDS]);
+    const dns = /^FSX_DNS = re\.compile\(r'([^']*)'\)$/m.exec(SCRIPT);
+    expect(dns).not.toBeNull();
+    expect(`^${dns![1]}$`).toBe(FSX_DNS_NAME.source);
   });
 
   test('the app: -c clientReadAheadKiB reaches the association, -c nconnect the mount record; bad values are refused naming the key', () => {

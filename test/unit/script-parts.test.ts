@@ -88,5 +88,5 @@ test('readWholeScript reads the parts from lib/scripts, as the script does', () 
   const whole = readWholeScript('client-mount.sh');
   expect(whole).toBe(wholeScript('client-mount.sh', wrapper, (p) => fs.readFileSync(path.join(scripts, p), 'utf8')));
   expect(whole).not.toContain('${BASH_SOURCE[0]}');
-  expect(whole).toContain("read -r -d '' PY <<'PYTHON' || true\nimport ipaddress");
+  expect(whole).toContain("read -r -d '' PY <<'PYTHON' || true\nfrom __future__ import annotations");
 });

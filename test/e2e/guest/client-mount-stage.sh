@@ -6,7 +6,8 @@
 # (qemu user network, forwarded to 10.0.2.100:5000). The script reads the configs with the AWS CLI of
 # Debian's awscli package (2.9, which ignores AWS_ENDPOINT_URL: the script passes --endpoint-url); a
 # wrapper in front of it records each call. To make the mounts real NFSv4.1 without a second VM, the
-# node also serves three exports on loopback addresses, standing in for storage servers. This stage
+# node also serves exports on loopback addresses, standing in for storage servers (and, with /etc/hosts standing
+# in for the VPC's resolver, for an FSx for OpenZFS file system reached by its DNS name). This stage
 # plays the registration too: it writes and deletes the mount configs with one-line python3 calls,
 # faster than the CLI in an emulated VM (moto does not check signatures).
 # Usage (from e2e-boot.sh): stage.sh client-mount ssm
@@ -180,8 +181,70 @@ client_mount_ssm() {
 
   refused_records
   fast_client
-  umount /data/a /data/b /shared/c /data/d /data/e /data/f /shared/g 2>/dev/null
+  openzfs_records
+  umount /data/a /data/b /shared/c /data/d /data/e /data/f /shared/g /shared/zfs 2>/dev/null
   return 0
+}
+
+# FSx for OpenZFS (backend fsx-openzfs) under a cluster of its own: the mount config the registration writes (rendered
+# on the host by the contract's mountRecord), whose server is the file system's DNS name. /etc/hosts stands in for the
+# VPC's resolver, which answers the name with the file system's address: here a loopback export /fsx, as FSx for
+# OpenZFS exports its root volume.
+ZFS_CLUSTER=zfscluster
+zparam() { printf '%s/%s/storage/%s/mount' "$PREFIX" "$ZFS_CLUSTER" "$1"; }
+# put_zfs <name> [<server> <mount point>]: the rendered record as it is, or with another server and mount point (its
+# fstab rebuilt to agree, so that only the server is wrong).
+put_zfs() {
+  ssm PutParameter "$(python3 -c 'import json, sys
+name, path, server, mp = sys.argv[1:5]
+value = open(path).read()
+if server:
+    rec = json.loads(value)
+    rec["server"], rec["mountPoint"] = server, mp
+    rec["fstab"] = " ".join([server + ":" + rec["exportPath"], mp, "nfs4", rec["options"], "0", "0"])
+    value = json.dumps(rec)
+print(json.dumps({"Name": name, "Value": value, "Type": "String", "Overwrite": True}))' \
+    "$(zparam "$1")" "$CTL/scripts/openzfs-record.json" "${2:-}" "${3:-}")" >/dev/null
+}
+
+openzfs_records() {
+  local dns=fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com outside=fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com
+  local nc_opts=${OPTS/retrans=2/retrans=2,nconnect=16} before
+  local rule='of an fsx-openzfs record (FSx for OpenZFS is mounted by its DNS name only) is not an FSx DNS name (fs-<id>.fsx.<region>.amazonaws.com)'
+  check "OpenZFS: a loopback export /fsx stands in for the file system's root volume (root squashed)" bash -c \
+    'mkdir -p /fsx && echo zfs >/fsx/which && echo "/fsx 127.0.0.0/8(rw,sync,no_subtree_check,root_squash)" >>/etc/exports.d/e2e-client-mount.exports &&
+     exportfs -ra && exportfs -s | grep -q "^/fsx "'
+  printf '%s\n' "127.0.0.8 $dns" "127.0.0.9 nfs.example.internal" "10.0.2.2 $outside" >>/etc/hosts
+  check_eq "OpenZFS: /etc/hosts resolves the file system's DNS name to the export's address (getent ahostsv4)" \
+    "$(getent ahostsv4 "$dns" | awk 'NR == 1 { print $1 }')" 127.0.0.8
+  put_zfs zfs
+  put_zfs zfs-ip 127.0.0.8 /shared/zfs-ip
+  put_zfs zfs-name nfs.example.internal /shared/zfs-name
+  put_zfs zfs-outside "$outside" /shared/zfs-outside
+  mount_run --cluster "$ZFS_CLUSTER"
+  check_eq "OpenZFS: exit 2 (three refused records need attention)" "$RC" 2
+  check_eq "OpenZFS: /shared/zfs is mounted from the file system's DNS name (the mount table keeps the name)" \
+    "$(source_of /shared/zfs)" "$dns:/fsx"
+  check_eq "OpenZFS: an NFSv4.1 mount of the export, its content there" \
+    "$(findmnt -rn -o FSTYPE --mountpoint /shared/zfs),$(findmnt -rn -o OPTIONS --mountpoint /shared/zfs | grep -o 'vers=4.1'),$(cat /shared/zfs/which 2>&1)" \
+    nfs4,vers=4.1,zfs
+  check_eq "OpenZFS: the fstab line is the record's, nconnect kept, nosuid,nodev added" \
+    "$(grep " # storage-server:$ZFS_CLUSTER/zfs\$" /etc/fstab)" "$dns:/fsx /shared/zfs nfs4 $nc_opts,nosuid,nodev 0 0 # storage-server:$ZFS_CLUSTER/zfs"
+  check_eq "OpenZFS: mounted nosuid,nodev, read-ahead 15360 KiB" "$(forced_of /shared/zfs),$(read_ahead_of /shared/zfs)" nosuid,nodev,15360
+  check_has "OpenZFS: a record naming an IP (inside the allowance) is refused, naming the server and the rule" "$OUT" \
+    "ATTENTION $(zparam zfs-ip): server \"127.0.0.8\" $rule; record skipped"
+  check_has "OpenZFS: a record naming another name (resolving inside the allowance) is refused" "$OUT" \
+    "ATTENTION $(zparam zfs-name): server \"nfs.example.internal\" $rule; record skipped"
+  check_has "OpenZFS: a record naming an FSx name that resolves outside the allowance is refused" "$OUT" \
+    "ATTENTION $(zparam zfs-outside): server $outside resolves to 10.0.2.2, outside the allowed servers $ALLOWED; record skipped"
+  check_eq "OpenZFS: nothing of the refused records is written, made or mounted" \
+    "$(grep -c "storage-server:$ZFS_CLUSTER/zfs-" /etc/fstab),$(find /shared -maxdepth 1 -name 'zfs-*' | wc -l),$(grep -c ' /shared/zfs-' /proc/self/mountinfo)" 0,0,0
+  before=$(sha256sum /etc/fstab)
+  mount_run --cluster "$ZFS_CLUSTER" --server zfs
+  check_eq "OpenZFS re-run: exit 0" "$RC" 0
+  check_has "OpenZFS re-run: the mount by the DNS name is found in place" "$OUT" "already mounted: $dns:/fsx on /shared/zfs"
+  check_eq "OpenZFS re-run: fstab byte for byte the same, one mount" \
+    "$(sha256sum /etc/fstab),$(findmnt -rn --mountpoint /shared/zfs | wc -l)" "$before,1"
 }
 
 # The read-ahead of the NFS mount on $1: /sys/class/bdi/<major:minor>/read_ahead_kb, the numbers by mountpoint -d

@@ -1,0 +1,156 @@
+/**
+ * The registration handler against moto for FSx for OpenZFS (backend `fsx-openzfs`): a file system registered by
+ * its id and DNS name, as FSx for Lustre is, whose mount config is NFS (`nfs4`) with the DNS name as the server.
+ */
+import { GetParameterCommand, GetParametersByPathCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { MOTO_SETUP_TIMEOUT_MS, startMoto, motoEnv, type Moto } from '../support/moto';
+import { captureStdout, createEvent, deleteEvent, props, updateEvent } from './fixtures';
+
+type Handler = typeof import('../../lambda/register').handler;
+
+let moto: Moto;
+let handler: Handler;
+let ssm: SSMClient;
+let stdout: ReturnType<typeof captureStdout>;
+let prefixCount = 0;
+
+beforeAll(async () => {
+  moto = await startMoto();
+  Object.assign(process.env, motoEnv(moto.endpoint));
+  // Imported only now: the handler creates its clients at module load, from the environment above.
+  ({ handler } = await import('../../lambda/register'));
+  ssm = new SSMClient({});
+}, MOTO_SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+  await moto?.stop();
+});
+
+beforeEach(() => {
+  stdout = captureStdout();
+});
+
+afterEach(() => {
+  stdout.restore();
+});
+
+function freshPrefix(): string {
+  prefixCount += 1;
+  return `/zfs${prefixCount}/storage-server`;
+}
+
+async function value(name: string): Promise<unknown> {
+  const out = await ssm.send(new GetParameterCommand({ Name: name }));
+  return JSON.parse(out.Parameter?.Value ?? 'null');
+}
+
+async function namesUnder(path: string): Promise<string[]> {
+  const out = await ssm.send(new GetParametersByPathCommand({ Path: path, Recursive: true }));
+  return (out.Parameters ?? []).map((p) => p.Name ?? '').sort();
+}
+
+const FS_ID = 'fs-0123456789abcdef0';
+const DNS = `${FS_ID}.fsx.us-east-1.amazonaws.com`;
+const ZFS_OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,nconnect=16,_netdev,nosuid,nodev';
+
+/** The ResourceProperties the construct passes for an FSx for OpenZFS file system (no InstanceId, MountName ''). */
+function zfsProps(prefix: string, overrides: Record<string, string | undefined> = {}): Record<string, string> {
+  const p: Record<string, string | undefined> = {
+    ...props('', { ParameterPrefix: prefix, ServerName: 'shared', MountPoint: '/shared', Backend: 'fsx-openzfs' }),
+    FileSystemId: FS_ID,
+    DnsName: DNS,
+    MountName: '',
+    AvailabilityZone: 'us-east-1a',
+    Deployment: 'SINGLE_AZ_1/64',
+    ExportPath: '/fsx',
+    MountOptions: ZFS_OPTIONS,
+    ...overrides,
+  };
+  delete p.InstanceId;
+  for (const key of Object.keys(p)) if (p[key] === undefined) delete p[key];
+  return p as Record<string, string>;
+}
+
+describe('FSx for OpenZFS (Backend fsx-openzfs): a file system mounted over NFS by its DNS name', () => {
+  test('Create writes a ring record with fileSystemId and an nfs4 mount config whose server is the DNS name, without calling EC2', async () => {
+    const prefix = freshPrefix();
+    const result = await handler(createEvent(zfsProps(prefix)));
+    const ring = `${prefix}/hpc1/ring/shared`;
+    const mount = `${prefix}/hpc1/storage/shared/mount`;
+    expect(result).toEqual({ PhysicalResourceId: ring, Data: { RingParameterName: ring, MountParameterName: mount, PrivateIp: '' } });
+    expect(await value(ring)).toEqual({
+      name: 'shared',
+      role: 'storage',
+      fileSystemId: FS_ID,
+      privateIp: '',
+      privateDnsName: DNS,
+      availabilityZone: 'us-east-1a',
+      instanceType: 'SINGLE_AZ_1/64',
+      backend: 'fsx-openzfs',
+      registeredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect(await value(mount)).toEqual({
+      server: DNS,
+      exportPath: '/fsx',
+      mountPoint: '/shared',
+      fsType: 'nfs4',
+      options: ZFS_OPTIONS,
+      fstab: `${DNS}:/fsx /shared nfs4 ${ZFS_OPTIONS} 0 0`,
+      backend: 'fsx-openzfs',
+    });
+    expect(stdout.lines().map((l) => JSON.parse(l))).toEqual([
+      expect.objectContaining({ msg: 'registering FSx file system', backend: 'fsx-openzfs', fileSystemId: FS_ID }),
+      expect.objectContaining({ msg: 'registered FSx file system', backend: 'fsx-openzfs', fsType: 'nfs4', dnsName: DNS }),
+    ]);
+  });
+
+  test('an absent MountName is as empty; Multi-AZ and a child volume are registered too', async () => {
+    const prefix = freshPrefix();
+    await handler(createEvent(zfsProps(prefix, { MountName: undefined, Deployment: 'MULTI_AZ_1/160', ExportPath: '/fsx/home', AvailabilityZone: undefined })));
+    expect(await value(`${prefix}/hpc1/ring/shared`)).toMatchObject({ instanceType: 'MULTI_AZ_1/160', availabilityZone: '' });
+    expect(await value(`${prefix}/hpc1/storage/shared/mount`)).toMatchObject({ exportPath: '/fsx/home', fstab: `${DNS}:/fsx/home /shared nfs4 ${ZFS_OPTIONS} 0 0` });
+  });
+
+  test('an Update to a replacement file system re-registers; Delete removes the records it owns', async () => {
+    const prefix = freshPrefix();
+    const ring = `${prefix}/hpc1/ring/shared`;
+    const created = await handler(createEvent(zfsProps(prefix)));
+    const other = zfsProps(prefix, { FileSystemId: 'fs-0fedcba9876543210', DnsName: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com' });
+    await handler(updateEvent(String(created.PhysicalResourceId), other, zfsProps(prefix)));
+    expect(await value(`${prefix}/hpc1/storage/shared/mount`)).toMatchObject({ server: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com' });
+    // The old file system's Delete leaves the new one's records; the new one's removes them.
+    await handler(deleteEvent(ring, zfsProps(prefix)));
+    expect(await namesUnder(`${prefix}/`)).toEqual([ring, `${prefix}/hpc1/storage/shared/mount`]);
+    await handler(deleteEvent(ring, other));
+    expect(await namesUnder(`${prefix}/`)).toEqual([]);
+  });
+
+  test.each([
+    ['a mount name (FSx for OpenZFS has none)', { MountName: 'abcdefgh' }, /^ResourceProperties\.MountName must be '' for fsx-openzfs \(FSx for OpenZFS has no mount name\), got "abcdefgh"$/],
+    ['a DNS name of another file system', { DnsName: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com' }, /^ResourceProperties\.DnsName must be the file system's DNS name \(fs-0123456789abcdef0\.fsx\.<region>\.amazonaws\.com\), got/],
+    ['an IP address for the DNS name', { DnsName: '10.0.0.5' }, /^ResourceProperties\.DnsName must be the file system's DNS name/],
+    ['a DNS name outside amazonaws.com', { DnsName: `${FS_ID}.fsx.us-east-1.evil.example` }, /^ResourceProperties\.DnsName must be/],
+    ['a missing DnsName', { DnsName: undefined }, /^ResourceProperties is missing DnsName;/],
+    ['a Lustre deployment', { Deployment: 'PERSISTENT_2/SSD/125' }, /^ResourceProperties\.Deployment must be a deployment such as 'SINGLE_AZ_1\/64' \(SINGLE_AZ_1, SINGLE_AZ_2, SINGLE_AZ_HA_1, SINGLE_AZ_HA_2 or MULTI_AZ_1 \/ throughput capacity, MB\/s\) for fsx-openzfs, got "PERSISTENT_2\/SSD\/125"$/],
+    ['an export path outside /fsx', { ExportPath: '/export/data' }, /^ResourceProperties\.ExportPath must be '\/fsx' \(the root volume\) or a volume path below it for FSx for OpenZFS, got "\/export\/data"$/],
+    ['an export path that only starts like /fsx', { ExportPath: '/fsxdata' }, /^ResourceProperties\.ExportPath must be '\/fsx'/],
+    ['an instance id in place of the file system id', { FileSystemId: 'i-0123456789abcdef0' }, /^ResourceProperties\.FileSystemId must be an FSx file system id/],
+  ])('%s is refused and nothing is written', async (_, overrides, message) => {
+    const prefix = freshPrefix();
+    await expect(handler(createEvent(zfsProps(prefix, overrides)))).rejects.toThrow(message);
+    expect(await namesUnder(`${prefix}/`)).toEqual([]);
+  });
+
+  test('an OpenZFS file system cannot take over the name of a Lustre one', async () => {
+    const prefix = freshPrefix();
+    const lustre = {
+      ...zfsProps(prefix, { Backend: 'fsx-lustre', FileSystemId: 'fs-0fedcba9876543210', DnsName: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com' }),
+      MountName: 'abcdefgh', ExportPath: '/abcdefgh', Deployment: 'PERSISTENT_2/SSD/125', MountOptions: 'relatime,flock,_netdev,nosuid,nodev',
+    };
+    await handler(createEvent(lustre));
+    await expect(handler(createEvent(zfsProps(prefix)))).rejects.toThrow(
+      `${prefix}/hpc1/ring/shared belongs to fs-0fedcba9876543210, not to ${FS_ID}`,
+    );
+    expect(await value(`${prefix}/hpc1/storage/shared/mount`)).toMatchObject({ fsType: 'lustre' });
+  });
+});
