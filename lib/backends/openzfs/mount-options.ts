@@ -7,7 +7,7 @@ import { DEFAULT_NCONNECT } from '../../sizing/nfs-client';
  * lower memory capacity on file systems with 64 MB/s and 128 MB/s of provisioned throughput, these file systems
  * will only accept a maximum rsize of 262144 and 524288 bytes, respectively" (wsize likewise). Amazon FSx for
  * OpenZFS User Guide, "Performance", "Other recommended mount options" (AWS's archive of its source,
- * github.com/awsdocs/amazon-fsx-openzfs-user-guide doc_source/performance.md at 56a97b87).
+ * https://github.com/awsdocs/amazon-fsx-openzfs-user-guide/blob/56a97b87/doc_source/performance.md).
  */
 export function openZfsTransferSize(throughputCapacityMBps: number): number {
   if (throughputCapacityMBps <= 64) return 262_144;

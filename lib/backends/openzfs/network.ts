@@ -10,7 +10,7 @@ import type { FsxOpenZfsServerProps } from '../fsx-openzfs-props';
  * (rpcbind), 2049 (NFS) and 20001-20003 (NFS mount, status monitor and lock daemon of NFSv3). Source: Amazon FSx
  * for OpenZFS User Guide, "File system access control with Amazon VPC", inbound rules
  * (https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/limit-access-security-groups.html; its table is not in AWS's
- * markdown archive, awsdocs/amazon-fsx-openzfs-user-guide doc_source/limit-access-security-groups.md at 56a97b87,
+ * markdown archive, https://github.com/awsdocs/amazon-fsx-openzfs-user-guide/blob/56a97b87/doc_source/limit-access-security-groups.md,
  * and is quoted port for port by gist.github.com/AstroTom/ffa18c61d14529c66fb49578166949e8, "sets ports as per"
  * that page: TCP and UDP 111, 2049, 20001-20003). The project's clients mount NFSv4.1 (TCP 2049 only); the others
  * serve clients a user mounts by hand with NFSv3, as AWS documents it.
