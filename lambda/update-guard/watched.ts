@@ -270,6 +270,10 @@ const CAUSES: Readonly<Record<string, string>> = {
   KeyName: 'keyPair',
   PlacementGroupName: 'placementGroup',
   KmsKeyId: 'encryptionKey',
+  'OpenZFSConfiguration.DeploymentType': 'openZfsDeploymentType',
+  'OpenZFSConfiguration.PreferredSubnetId': 'subnetId, vpcId or a rebuilt VPC',
+  // The root volume's export lists the clients (clientCidrs, else the VPC's CIDR) with root squash or not.
+  'OpenZFSConfiguration.RootVolumeConfiguration.NfsExports': 'clientCidrs, the VPC CIDR or openZfsRootSquash',
 };
 
 function hint(property: string, safePath: string): string {

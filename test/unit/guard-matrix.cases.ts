@@ -15,6 +15,7 @@ import type { StorageServer, StorageServerProps } from '../../lib/storage-server
 import type { Backend } from '../../lambda/register/contract';
 import type { Context } from '../support/guard-matrix';
 import { LOOKED_UP_VPC } from '../support/guard-matrix';
+import { openZfsRows } from './guard-matrix-openzfs.cases';
 
 export interface Row {
   readonly name: string;
@@ -292,5 +293,6 @@ export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
 
 /** The rows of one backend. */
 export function rowsOf(backend: Backend): Row[] {
-  return [...Object.values(CONTEXT_ROWS).flat(), ...PAIRS].filter((r) => !r.backends || r.backends.includes(backend));
+  const openZfs = backend === 'fsx-openzfs' ? openZfsRows() : [];
+  return [...Object.values(CONTEXT_ROWS).flat(), ...PAIRS, ...openZfs].filter((r) => !r.backends || r.backends.includes(backend));
 }

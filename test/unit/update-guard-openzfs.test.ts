@@ -155,7 +155,8 @@ describe('FSx for OpenZFS: the handler', () => {
     expect(refusal).toEqual(expect.objectContaining({
       setting: 'FileSystem.OpenZFSConfiguration.RootVolumeConfiguration.NfsExports',
       why: expect.stringMatching(/CloudFormation replaces the file system/),
-      safePath: `keep the old value, or ${OPENZFS_SAFE_PATH}`,
+      safePath: `undo the change of clientCidrs, the VPC CIDR or openZfsRootSquash that changed ` +
+        `OpenZFSConfiguration.RootVolumeConfiguration.NfsExports; or keep the old value, or ${OPENZFS_SAFE_PATH}`,
     }));
   });
 });
