@@ -16,11 +16,16 @@ const VPC = { vpcId: LOOKED_UP_VPC.vpcId };
  * one the app reads (a misspelt key would change nothing and pass).
  */
 export function openZfsRows(): { name: string; base?: Context; change: Context; backends: readonly Backend[] }[] {
-  const multiAz = { ...VPC, subnetId: SUBNET_A1, ...openZfsContext({ openZfsDeploymentType: 'MULTI_AZ_1' }) };
+  // With subnetId given, the standby subnet is given too (the selected subnets are that one only).
+  const toMultiAz = openZfsContext({ openZfsDeploymentType: 'MULTI_AZ_1', openZfsStandbySubnetId: SUBNET_B1 });
+  const multiAz = { ...VPC, subnetId: SUBNET_A1, ...toMultiAz };
   return [
     { name: 'SINGLE_AZ_HA_1 instead of SINGLE_AZ_1', change: openZfsContext({ openZfsDeploymentType: 'SINGLE_AZ_HA_1' }) },
-    { name: 'Single-AZ to MULTI_AZ_1 (a standby subnet)', base: { ...VPC, subnetId: SUBNET_A1 }, change: openZfsContext({ openZfsDeploymentType: 'MULTI_AZ_1' }) },
-    { name: 'MULTI_AZ_1 to Single-AZ', base: multiAz, change: openZfsContext({ openZfsDeploymentType: 'SINGLE_AZ_2' }) },
+    { name: 'Single-AZ to MULTI_AZ_1 (a standby subnet)', base: { ...VPC, subnetId: SUBNET_A1 }, change: toMultiAz },
+    {
+      name: 'MULTI_AZ_1 to Single-AZ', base: multiAz,
+      change: openZfsContext({ openZfsDeploymentType: 'SINGLE_AZ_2', openZfsStandbySubnetId: undefined }),
+    },
     {
       name: 'MULTI_AZ_1: another standby subnet', base: { ...multiAz, subnetId: SUBNET_B1, ...openZfsContext({ openZfsStandbySubnetId: SUBNET_A1 }) },
       change: openZfsContext({ openZfsStandbySubnetId: SUBNET_A2 }),
@@ -40,7 +45,7 @@ export function openZfsRows(): { name: string; base?: Context; change: Context; 
 }
 
 /** Context values of keys the type may not name yet (see {@link openZfsRows}); throws on a key the app does not read. */
-function openZfsContext(values: Readonly<Record<string, string>>): Context {
+function openZfsContext(values: Readonly<Record<string, string | undefined>>): Context {
   const unknown = Object.keys(values).filter((k) => !(k in CONTEXT_DEFAULTS));
   if (unknown.length > 0) throw new Error(`the guard matrix names context keys the app does not read: ${unknown.join(', ')}`);
   return values as Context;
