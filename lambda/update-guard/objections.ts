@@ -18,7 +18,8 @@ export const FSX_COPY = 'deploy a second server with another serverName (a new f
 /**
  * The safe path on FSx for OpenZFS: a second server makes a new file system, which takes the data by a copy over
  * NFS, or from one of the automatic backups FSx keeps of this one (`snapshots.retain` days), restored into a new file
- * system (the FSx for OpenZFS guide, "Restoring backups to a new file system").
+ * system (FSx for OpenZFS User Guide, "Working with backups": each backup holds all that is needed to create a new
+ * file system from it; FSx API, CreateFileSystemFromBackup).
  */
 export const OPENZFS_COPY = 'deploy a second server with another serverName (a new file system), copy the data into it, or ' +
   'restore a backup of this file system into a new one, then remove the first';
