@@ -25,6 +25,8 @@ export {
   AWS_MANAGED_EBS_KEY,
   AWS_MANAGED_FSX_KEY,
   INSTANCE_STORE_ENCRYPTIONS,
+  OPENZFS_DEPLOYMENT_TYPES,
+  OPENZFS_STORAGE_TYPE,
   VOLUME_ATTACHMENTS,
   type DataVolumeLayout,
   type GuardProperties,
@@ -54,7 +56,7 @@ export {
   type UpdatePolicy,
   type VolumeRule,
 } from './policy';
-export { FSX_CAPACITY, FSX_THROUGHPUT, INSTANCE_REPLACEMENT, UPDATE_POLICIES } from './policies';
+export { FSX_CAPACITY, FSX_THROUGHPUT, INSTANCE_REPLACEMENT, OPENZFS_THROUGHPUT, UPDATE_POLICIES } from './policies';
 export { GROW_ONLY, VOLUME_RULES } from './volume-rules';
 export { compareLayouts } from './compare';
 export { MAX_MESSAGE_LENGTH, refusalMessage } from './messages';

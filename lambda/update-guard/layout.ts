@@ -25,8 +25,17 @@ export type VolumeAttachment = (typeof VOLUME_ATTACHMENTS)[number];
 
 /** The `EncryptionKey` of volumes encrypted with the account's AWS managed EBS key. */
 export const AWS_MANAGED_EBS_KEY = 'aws/ebs';
-/** The `EncryptionKey` of an FSx for Lustre file system encrypted with the account's AWS managed FSx key. */
+/** The `EncryptionKey` of an FSx file system (Lustre, OpenZFS) encrypted with the account's AWS managed FSx key. */
 export const AWS_MANAGED_FSX_KEY = 'aws/fsx';
+
+/**
+ * The FSx for OpenZFS deployment types (Amazon FSx API Reference, CreateFileSystemOpenZFSConfiguration); the
+ * planner's list (lib/sizing/fsx-openzfs.ts), which this Lambda-side file cannot import, is tested to equal it.
+ * `MULTI_AZ_1` is the one with a standby file server in a second subnet.
+ */
+export const OPENZFS_DEPLOYMENT_TYPES = ['SINGLE_AZ_1', 'SINGLE_AZ_2', 'SINGLE_AZ_HA_1', 'SINGLE_AZ_HA_2', 'MULTI_AZ_1'] as const;
+/** The storage type of every FSx for OpenZFS file system this project makes (its `FileSystemType` suffix). */
+export const OPENZFS_STORAGE_TYPE = 'SSD';
 
 /** One EBS data volume of the layout. */
 export interface DataVolumeLayout {
@@ -76,19 +85,35 @@ export interface StorageLayout {
   readonly placementGroup: string;
   /** Who attaches the EBS data volumes: see {@link VOLUME_ATTACHMENTS}. */
   readonly volumeAttachment: VolumeAttachment;
-  /** FSx for Lustre: the deployment and storage type, e.g. `PERSISTENT_2/SSD`; `''` on the EC2 backends. */
+  /**
+   * FSx: the deployment and storage type, e.g. `PERSISTENT_2/SSD` (Lustre) or `SINGLE_AZ_2/SSD` (OpenZFS); `''` on
+   * the EC2 backends.
+   */
   readonly fileSystemType: string;
-  /** FSx for Lustre: MB/s per TiB (`''` for SCRATCH_2, which has none, and on the EC2 backends). */
+  /** FSx for Lustre: MB/s per TiB (`''` for SCRATCH_2, which has none, and on the other backends). */
   readonly perUnitStorageThroughput: string;
-  /** FSx for Lustre: the storage capacity, whole GiB; `''` on the EC2 backends. */
+  /** FSx: the storage capacity, whole GiB; `''` on the EC2 backends. */
   readonly storageCapacityGiB: string;
-  /** FSx for Lustre: the file system's subnet (a new one replaces the file system); `''` on the EC2 backends. */
+  /**
+   * FSx: the file system's subnet, on OpenZFS MULTI_AZ_1 the preferred file server's (a new one replaces the file
+   * system); `''` on the EC2 backends.
+   */
   readonly subnetId: string;
   /**
    * Instance store: `luks2` when the bootstrap encrypts the array (dm-crypt), `''` when it does not (and on the
    * other backends). An array keeps the layout it was made with.
    */
   readonly instanceStoreEncryption: string;
+  /**
+   * FSx for OpenZFS: the throughput capacity, whole MB/s (FSx changes it in place); `''` on the other backends and
+   * in a layout recorded before the field.
+   */
+  readonly throughputCapacity: string;
+  /**
+   * FSx for OpenZFS MULTI_AZ_1: the standby file server's subnet (a new one replaces the file system); `''` on the
+   * other deployment types, the other backends and in a layout recorded before the field.
+   */
+  readonly standbySubnetId: string;
 }
 
 /** A field of {@link StorageLayout}. */

@@ -13,9 +13,10 @@ import {
   FSX_REPLACED,
   KEEP_OR_SECOND_SERVER,
   LEGACY_ATTACHMENTS_HOLD_VOLUMES,
+  OPENZFS_COPY,
   SECOND_SERVER,
 } from './objections';
-import { ALLOWED, onFsxLustre, perBackend, refused, refusedUnless, type UpdatePolicy } from './policy';
+import { ALLOWED, inPlace, onFsx, onFsxLustre, onFsxOpenZfs, perBackend, refused, refusedUnless, type UpdatePolicy } from './policy';
 import { GROW_ONLY } from './volume-rules';
 
 /**
@@ -51,14 +52,41 @@ export const FSX_THROUGHPUT: UpdatePolicy = onFsxLustre(refusedUnless(
   }),
 ));
 
-/** FSx for Lustre storage capacity: FSx grows it in place (within the type's steps); it never shrinks. */
-export const FSX_CAPACITY: UpdatePolicy = onFsxLustre(refusedUnless(
-  'grow only',
-  (o, n) => Number(n.storageCapacityGiB) >= Number(o.storageCapacityGiB),
-  () => ({
-    why: 'FSx for Lustre cannot shrink a file system\'s storage capacity',
-    safePath: `keep capacityTiB at least its old value; to shrink, ${FSX_COPY}`,
-  }),
+/**
+ * FSx storage capacity: FSx grows it in place (Lustre within its type's steps; OpenZFS SSD at least 6 hours after the
+ * last increase, FSx for OpenZFS guide, "Managing SSD storage capacity"); neither ever shrinks.
+ */
+export const FSX_CAPACITY: UpdatePolicy = onFsx({
+  lustre: growOnly('FSx for Lustre', FSX_COPY),
+  openZfs: growOnly('FSx for OpenZFS', OPENZFS_COPY),
+});
+
+function growOnly(service: string, copy: string): UpdatePolicy {
+  return refusedUnless(
+    'grow only',
+    (o, n) => Number(n.storageCapacityGiB) >= Number(o.storageCapacityGiB),
+    () => ({
+      why: `${service} cannot shrink a file system's storage capacity`,
+      safePath: `keep capacityTiB at least its old value; to shrink, ${copy}`,
+    }),
+  );
+}
+
+/**
+ * FSx for OpenZFS throughput capacity: FSx changes it in place (UpdateFileSystem; the FSx for OpenZFS guide,
+ * "Managing throughput capacity": a Single-AZ non-HA file system is unavailable for a few minutes, an HA one fails
+ * over and back). The resource specification updates `OpenZFSConfiguration.ThroughputCapacity` without replacement.
+ */
+export const OPENZFS_THROUGHPUT: UpdatePolicy = onFsxOpenZfs(inPlace('FSx UpdateFileSystem ThroughputCapacity'));
+
+/**
+ * FSx for OpenZFS MULTI_AZ_1 standby subnet: in `SubnetIds`, which replaces the file system. A new deployment type
+ * (to or from MULTI_AZ_1) is refused by the FileSystemType row; this one judges the subnet of the same type.
+ */
+const OPENZFS_STANDBY_SUBNET: UpdatePolicy = onFsxOpenZfs(refusedUnless(
+  'same subnets',
+  (o, n) => o.fileSystemType !== n.fileSystemType,
+  () => ({ why: `a new standby subnet (SubnetIds): ${FSX_REPLACED}`, safePath: `keep the old subnet, or ${OPENZFS_COPY}` }),
 ));
 
 const EBS_KEY = refused(
@@ -67,6 +95,7 @@ const EBS_KEY = refused(
     'snapshots under the new key (EBS re-encrypts on restore), then remove the first',
 );
 const FSX_KEY = refused(`a new key (KmsKeyId): ${FSX_REPLACED}`, `keep the old key, or ${FSX_COPY}`);
+const OPENZFS_KEY = refused(`a new key (KmsKeyId): ${FSX_REPLACED}`, `keep the old key, or ${OPENZFS_COPY}`);
 const EC2_ZONE = refused(
   'EBS volumes live in one Availability Zone, and the instance store dies with its host',
   'keep the old subnet, or deploy a second server with another serverName in the new subnet (EBS: ' +
@@ -120,7 +149,7 @@ export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
     'keep the old snapshot ids (they only matter when the volumes are created); to restore a snapshot set, ' +
       'deploy a second server with another serverName from those snapshots, then remove the first',
   ),
-  encryptionKey: perBackend({ ebs: EBS_KEY, 'instance-store': EBS_KEY, 'fsx-lustre': FSX_KEY, 'fsx-openzfs': FSX_KEY }),
+  encryptionKey: perBackend({ ebs: EBS_KEY, 'instance-store': EBS_KEY, 'fsx-lustre': FSX_KEY, 'fsx-openzfs': OPENZFS_KEY }),
   // On FSx a new zone is a new subnet, which the SubnetId row refuses.
   availabilityZone: perBackend({ ebs: EC2_ZONE, 'instance-store': EC2_ZONE, 'fsx-lustre': ALLOWED, 'fsx-openzfs': ALLOWED }),
   imageId: INSTANCE_REPLACEMENT,
@@ -132,11 +161,23 @@ export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
     'fsx-lustre': ALLOWED, // no data volumes
     'fsx-openzfs': ALLOWED, // no data volumes
   }),
-  fileSystemType: onFsxLustre(refused(`a new deployment or storage type: ${FSX_REPLACED}`, `keep the old type, or ${FSX_COPY}`)),
+  fileSystemType: onFsx({
+    lustre: refused(`a new deployment or storage type: ${FSX_REPLACED}`, `keep the old type, or ${FSX_COPY}`),
+    openZfs: refused(
+      `a new deployment type (OpenZFSConfiguration.DeploymentType): ${FSX_REPLACED}`,
+      `keep the old type, or ${OPENZFS_COPY}`,
+    ),
+  }),
   perUnitStorageThroughput: FSX_THROUGHPUT,
   storageCapacityGiB: FSX_CAPACITY,
   // On EBS and instance store the AvailabilityZone row guards the subnet.
-  subnetId: onFsxLustre(refused(`a new subnet (SubnetIds): ${FSX_REPLACED}`, `keep the old subnet, or ${FSX_COPY}`)),
+  subnetId: onFsx({
+    lustre: refused(`a new subnet (SubnetIds): ${FSX_REPLACED}`, `keep the old subnet, or ${FSX_COPY}`),
+    openZfs: refused(
+      `a new subnet (SubnetIds; MULTI_AZ_1: OpenZFSConfiguration.PreferredSubnetId): ${FSX_REPLACED}`,
+      `keep the old subnet, or ${OPENZFS_COPY}`,
+    ),
+  }),
   instanceStoreEncryption: perBackend({
     ebs: ALLOWED, // always ''
     'instance-store': refused(
@@ -148,4 +189,6 @@ export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
     'fsx-lustre': ALLOWED, // always ''
     'fsx-openzfs': ALLOWED, // always ''
   }),
+  throughputCapacity: OPENZFS_THROUGHPUT,
+  standbySubnetId: OPENZFS_STANDBY_SUBNET,
 };

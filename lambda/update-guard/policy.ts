@@ -67,12 +67,32 @@ export interface VolumeRule extends Objection {
 }
 
 /**
- * A policy of the FSx for Lustre fields: on the EC2 backends they are always `''`, so a change there is no change
- * and the EC2 backends allow it.
+ * A policy of a field only FSx for Lustre sets: on the other backends it is always `''`, so a change there is no
+ * change and they allow it.
  */
 export function onFsxLustre(policy: UpdatePolicy): UpdatePolicy {
-  // FOUNDATION (issue 30): FSx for OpenZFS shares the FSx rows until its own are written.
-  return perBackend({ ebs: ALLOWED, 'instance-store': ALLOWED, 'fsx-lustre': policy, 'fsx-openzfs': policy });
+  return onFsx({ lustre: policy, openZfs: ALLOWED });
+}
+
+/**
+ * A policy of a field only FSx for OpenZFS sets: on the other backends it is always `''`, so a change there is no
+ * change and they allow it.
+ */
+export function onFsxOpenZfs(policy: UpdatePolicy): UpdatePolicy {
+  return onFsx({ lustre: ALLOWED, openZfs: policy });
+}
+
+/**
+ * A policy of a field the FSx backends set, one policy per file system type: on the EC2 backends the field is
+ * always `''`, so a change there is no change and they allow it.
+ */
+export function onFsx(policies: { readonly lustre: UpdatePolicy; readonly openZfs: UpdatePolicy }): UpdatePolicy {
+  return perBackend({ ebs: ALLOWED, 'instance-store': ALLOWED, 'fsx-lustre': policies.lustre, 'fsx-openzfs': policies.openZfs });
+}
+
+/** Allows any change, named for the table's reader: FSx (or EBS) makes it in place. */
+export function inPlace(how: string): UpdatePolicy {
+  return { name: `in place (${how})`, objections: () => [] };
 }
 
 /**

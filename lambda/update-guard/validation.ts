@@ -5,11 +5,13 @@
  *
  * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
  */
-import { validateBackend } from '../register/backend';
+import { validateBackend, type Backend } from '../register/backend';
 import {
   AWS_MANAGED_EBS_KEY,
   AWS_MANAGED_FSX_KEY,
   INSTANCE_STORE_ENCRYPTIONS,
+  OPENZFS_DEPLOYMENT_TYPES,
+  OPENZFS_STORAGE_TYPE,
   VOLUME_ATTACHMENTS,
   type GuardProperties,
   type LayoutField,
@@ -26,6 +28,7 @@ const KMS_KEY_ARN = /^arn:[a-z-]+:kms:[a-z0-9-]+:\d{12}:(?:key|alias)\/\S+$/;
 const INSTANCE_TYPE = /^[a-z0-9-]+\.[a-z0-9-]+$/;
 const NO_SPACE = /^\S+$/;
 const FSX_TYPE = /^(SCRATCH_2|PERSISTENT_1|PERSISTENT_2)\/(SSD|HDD)$/;
+const OPENZFS_TYPE = new RegExp(`^(${OPENZFS_DEPLOYMENT_TYPES.join('|')})/${OPENZFS_STORAGE_TYPE}$`);
 const WHOLE = /^[1-9]\d{0,6}$/;
 const SUBNET_ID = /^subnet-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 
@@ -68,6 +71,8 @@ export function parseGuardProperties(raw: unknown, where = 'ResourceProperties')
     storageCapacityGiB: read.optionalText(PROP.storageCapacityGiB),
     subnetId: read.optionalText(PROP.subnetId),
     instanceStoreEncryption: read.optionalText(PROP.instanceStoreEncryption),
+    throughputCapacity: read.optionalText(PROP.throughputCapacity),
+    standbySubnetId: read.optionalText(PROP.standbySubnetId),
   };
   validateLayout(layout, (field) => read.name(PROP[field]));
   return { layout, acceptDataLoss: acceptDataLoss === 'true' };
@@ -152,18 +157,52 @@ export function validateLayout(
   validateLocation(layout, checks);
 }
 
-/** The FSx for Lustre fields: their grammar on the fsx-lustre backend, `''` on the others. */
-function validateFsxFields(layout: StorageLayout, { check }: Checks): void {
-  if (layout.backend !== 'fsx-lustre') {
-    for (const f of FSX_FIELDS) check(f, layout[f], layout[f] === '', `must be '' on the ${layout.backend} backend`);
-    return;
+/** Per backend, the FSx fields it may set; every other FSx field is `''` there (on the EC2 backends, all of them). */
+const FSX_FIELDS_OF: { readonly [B in Backend]: readonly LayoutField[] } = {
+  ebs: [],
+  'instance-store': [],
+  'fsx-lustre': ['fileSystemType', 'perUnitStorageThroughput', 'storageCapacityGiB', 'subnetId'],
+  'fsx-openzfs': ['fileSystemType', 'storageCapacityGiB', 'subnetId', 'throughputCapacity', 'standbySubnetId'],
+};
+
+/** The FSx fields: `''` where the backend has none of them, their grammar on the backend that sets them. */
+function validateFsxFields(layout: StorageLayout, checks: Checks): void {
+  const own = FSX_FIELDS_OF[layout.backend] ?? [];
+  for (const f of FSX_FIELDS.filter((field) => !own.includes(field))) {
+    checks.check(f, layout[f], layout[f] === '', `must be '' on the ${layout.backend} backend`);
   }
+  if (layout.backend === 'fsx-lustre') validateLustreFields(layout, checks);
+  if (layout.backend === 'fsx-openzfs') validateOpenZfsFields(layout, checks);
+}
+
+/** The FSx for Lustre fields' grammar. */
+function validateLustreFields(layout: StorageLayout, { check }: Checks): void {
   check('fileSystemType', layout.fileSystemType, FSX_TYPE.test(layout.fileSystemType),
     "must be an FSx for Lustre deployment and storage type such as 'PERSISTENT_2/SSD' on the fsx-lustre backend");
   const perUnit = layout.perUnitStorageThroughput;
   check('perUnitStorageThroughput', perUnit, perUnit === '' || WHOLE.test(perUnit), "must be '' or a whole number of MB/s per TiB");
   check('storageCapacityGiB', layout.storageCapacityGiB, WHOLE.test(layout.storageCapacityGiB), 'must be a whole number of GiB');
   check('subnetId', layout.subnetId, SUBNET_ID.test(layout.subnetId), "must be a subnet id such as 'subnet-0123456789abcdef0'");
+}
+
+/** The FSx for OpenZFS fields' grammar: a standby subnet on MULTI_AZ_1 only, not the preferred one. */
+function validateOpenZfsFields(layout: StorageLayout, { isUnresolved, check }: Checks): void {
+  const type = layout.fileSystemType;
+  check('fileSystemType', type, OPENZFS_TYPE.test(type),
+    `must be an FSx for OpenZFS deployment type and storage type such as 'SINGLE_AZ_2/${OPENZFS_STORAGE_TYPE}' on the ` +
+    `fsx-openzfs backend (deployment types ${OPENZFS_DEPLOYMENT_TYPES.join(', ')}; storage type ${OPENZFS_STORAGE_TYPE})`);
+  check('storageCapacityGiB', layout.storageCapacityGiB, WHOLE.test(layout.storageCapacityGiB), 'must be a whole number of GiB');
+  check('subnetId', layout.subnetId, SUBNET_ID.test(layout.subnetId), "must be a subnet id such as 'subnet-0123456789abcdef0'");
+  check('throughputCapacity', layout.throughputCapacity, WHOLE.test(layout.throughputCapacity),
+    'must be a whole number of MB/s on the fsx-openzfs backend');
+  if (isUnresolved(type)) return;
+  const standby = layout.standbySubnetId;
+  if (type.startsWith('MULTI_AZ_1/')) {
+    check('standbySubnetId', standby, SUBNET_ID.test(standby) && standby !== layout.subnetId,
+      "must be the standby file server's subnet id on MULTI_AZ_1, not subnetId's");
+  } else {
+    check('standbySubnetId', standby, standby === '', "must be '' unless the deployment type is MULTI_AZ_1");
+  }
 }
 
 /** The instance-store fields (encryption, then type): set on the instance-store backend, `''` on the others. */
@@ -182,7 +221,8 @@ function validateInstanceStoreFields(layout: StorageLayout, { check }: Checks): 
 
 /** The EBS data volumes: none but on the ebs backend; each concrete, whole, of a consistent type, its index unique. */
 function validateDataVolumes(layout: StorageLayout, { isUnresolved, fail }: Checks): void {
-  if ((layout.backend === 'instance-store' || layout.backend === 'fsx-lustre') && layout.dataVolumes.length > 0) {
+  const withoutVolumes: readonly string[] = ['instance-store', 'fsx-lustre', 'fsx-openzfs'];
+  if (withoutVolumes.includes(layout.backend) && layout.dataVolumes.length > 0) {
     fail('dataVolumes', `must be empty on the ${layout.backend} backend`, layout.dataVolumes.map(dataVolumeEntry));
   }
   const seen = new Set<number>();
@@ -205,7 +245,7 @@ function validateLocation(layout: StorageLayout, { check }: Checks): void {
   for (const id of layout.snapshotIds) {
     check('snapshotIds', id, SNAPSHOT_ID.test(id), "must hold snapshot ids such as 'snap-0123456789abcdef0'");
   }
-  const managedKey = layout.backend === 'fsx-lustre' ? AWS_MANAGED_FSX_KEY : AWS_MANAGED_EBS_KEY;
+  const managedKey = layout.backend === 'fsx-lustre' || layout.backend === 'fsx-openzfs' ? AWS_MANAGED_FSX_KEY : AWS_MANAGED_EBS_KEY;
   const key = layout.encryptionKey;
   check('encryptionKey', key, key === managedKey || KMS_KEY_ARN.test(key), `must be '${managedKey}' or a KMS key ARN`);
   const zone = layout.availabilityZone;

@@ -15,7 +15,7 @@
 import { createHash } from 'crypto';
 import type { StorageLayout } from './layout';
 import { displayed } from './messages';
-import { FSX_COPY, FSX_REPLACED, KEEP_OR_SECOND_SERVER, LEGACY_ATTACHMENTS_HOLD_VOLUMES, SECOND_SERVER } from './objections';
+import { FSX_COPY, FSX_REPLACED, KEEP_OR_SECOND_SERVER, LEGACY_ATTACHMENTS_HOLD_VOLUMES, OPENZFS_COPY, SECOND_SERVER } from './objections';
 import type { Objection, Refusal } from './policy';
 import { WATCHED_TYPES, type WatchedType } from './watched-types';
 import { WATCH_PROP } from './wire';
@@ -171,7 +171,7 @@ export function roleObjection(type: WatchedType, layout: StorageLayout): Objecti
         safePath: KEEP_OR_SECOND_SERVER,
       };
     case 'AWS::FSx::FileSystem':
-      return { why: FSX_REPLACED, safePath: `keep the old value, or ${FSX_COPY}` };
+      return { why: FSX_REPLACED, safePath: `keep the old value, or ${layout.backend === 'fsx-openzfs' ? OPENZFS_COPY : FSX_COPY}` };
   }
 }
 
@@ -270,6 +270,10 @@ const CAUSES: Readonly<Record<string, string>> = {
   KeyName: 'keyPair',
   PlacementGroupName: 'placementGroup',
   KmsKeyId: 'encryptionKey',
+  'OpenZFSConfiguration.DeploymentType': 'openZfsDeploymentType',
+  'OpenZFSConfiguration.PreferredSubnetId': 'subnetId, vpcId or a rebuilt VPC',
+  // The root volume's export lists the clients (clientCidrs, else the VPC's CIDR) with root squash or not.
+  'OpenZFSConfiguration.RootVolumeConfiguration.NfsExports': 'clientCidrs, the VPC CIDR or openZfsRootSquash',
 };
 
 function hint(property: string, safePath: string): string {

@@ -41,6 +41,8 @@ export const PROP = {
   storageCapacityGiB: 'StorageCapacityGiB',
   subnetId: 'SubnetId',
   instanceStoreEncryption: 'InstanceStoreEncryption',
+  throughputCapacity: 'ThroughputCapacity',
+  standbySubnetId: 'StandbySubnetId',
   acceptDataLoss: 'AcceptDataLoss',
 } as const;
 
@@ -51,10 +53,13 @@ export const PROP = {
 export const WATCH_PROP = { watched: 'Watched', identity: 'Identity' } as const;
 
 /**
- * The FSx for Lustre fields: `''` on the EC2 backends, where they are left out of the PhysicalResourceId's hash
- * and may be absent from the properties (a guard deployed before FSx keeps its id).
+ * The FSx fields (Lustre's and OpenZFS's): `''` on the EC2 backends, and those of one FSx backend `''` on the
+ * other, where they are left out of the PhysicalResourceId's hash and may be absent from the properties (a guard
+ * deployed before FSx, or before OpenZFS, keeps its id).
  */
-export const FSX_FIELDS = ['fileSystemType', 'perUnitStorageThroughput', 'storageCapacityGiB', 'subnetId'] as const;
+export const FSX_FIELDS = [
+  'fileSystemType', 'perUnitStorageThroughput', 'storageCapacityGiB', 'subnetId', 'throughputCapacity', 'standbySubnetId',
+] as const;
 /**
  * The fields added after the first guards were deployed, left out of the properties and the PhysicalResourceId's
  * hash when `''`: a guard deployed before them keeps its properties and its id (no update, a recognised rollback).

@@ -95,6 +95,21 @@ describe('Create: resources already tagged as this server', () => {
     await expect(create(id)).rejects.toThrow(`file-system ${fs.FileSystem!.FileSystemId}`);
   });
 
+  test('an FSx for OpenZFS file system of the same server: refused, for a guard of that backend', async () => {
+    const id = 'StorageServer-hpc-openzfs/storage1';
+    const fsx = new FSxClient({ endpoint: moto.endpoint, region: 'us-east-1', credentials });
+    const fs = await fsx.send(new CreateFileSystemCommand({
+      FileSystemType: 'OPENZFS', StorageCapacity: 64, SubnetIds: [subnetId], Tags: [{ Key: TAG, Value: id }],
+      OpenZFSConfiguration: { DeploymentType: 'SINGLE_AZ_2', ThroughputCapacity: 160 },
+    }));
+    fsx.destroy();
+    const openZfs = {
+      [PROP.backend]: 'fsx-openzfs', [PROP.dataVolumes]: [], [PROP.encryptionKey]: 'aws/fsx', [PROP.volumeAttachment]: 'stack',
+      [PROP.fileSystemType]: 'SINGLE_AZ_2/SSD', [PROP.storageCapacityGiB]: '64', [PROP.subnetId]: subnetId, [PROP.throughputCapacity]: '160',
+    };
+    await expect(create(id, openZfs)).rejects.toThrow(`file-system ${fs.FileSystem!.FileSystemId}`);
+  });
+
   test('a restore (snapshot ids) or acceptDataLoss creates beside them', async () => {
     const id = 'StorageServer-hpc-restore/storage1';
     await ec2.send(new CreateVolumeCommand({ AvailabilityZone: 'us-east-1a', Size: 500, TagSpecifications: [{ ResourceType: 'volume', Tags: [{ Key: TAG, Value: id }] }] }));

@@ -15,6 +15,7 @@ import type { StorageServer, StorageServerProps } from '../../lib/storage-server
 import type { Backend } from '../../lambda/register/contract';
 import type { Context } from '../support/guard-matrix';
 import { LOOKED_UP_VPC } from '../support/guard-matrix';
+import { openZfsRows } from './guard-matrix-openzfs.cases';
 
 export interface Row {
   readonly name: string;
@@ -51,10 +52,15 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     { name: 'capacity down', change: { capacityTiB: '3' }, backends: ['ebs'], stricter: SHRINK },
     { name: 'capacity down', change: { capacityTiB: '2' }, backends: ['instance-store'] },
     { name: 'capacity down', change: { capacityTiB: '6' }, backends: ['fsx-lustre'], stricter: SHRINK },
+    // FSx for OpenZFS grows its SSD storage in place (StorageCapacity updates) and never shrinks it.
+    { name: 'capacity up', change: { capacityTiB: '8' }, backends: ['fsx-openzfs'] },
+    { name: 'capacity down', change: { capacityTiB: '2' }, backends: ['fsx-openzfs'], stricter: SHRINK },
   ],
   backend: [
     { name: 'backend to instance-store', change: { backend: 'instance-store', capacityTiB: '3' }, backends: ['ebs'] },
-    { name: 'backend to ebs', change: { backend: 'ebs' }, backends: ['instance-store', 'fsx-lustre'] },
+    { name: 'backend to ebs', change: { backend: 'ebs' }, backends: ['instance-store', 'fsx-lustre', 'fsx-openzfs'] },
+    { name: 'backend to fsx-lustre', change: { backend: 'fsx-lustre', capacityTiB: '12' }, backends: ['fsx-openzfs'] },
+    { name: 'backend to fsx-openzfs', change: { backend: 'fsx-openzfs', capacityTiB: '4' }, backends: ['fsx-lustre'] },
   ],
   clusterName: [
     { name: 'cluster rename', change: { clusterName: 'other' }, stricter: IDENTITY },
@@ -129,6 +135,8 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     },
     // The same gp3 stripe on a larger instance (m4.4xlarge -> m4.10xlarge): a stop/start, the volumes unchanged.
     { name: 'a throughput that moves a gp3 stripe to a larger instance', base: { backend: 'ebs', capacityTiB: '1', throughputMBps: '250' }, change: { throughputMBps: '260' }, backends: ['ebs'] },
+    // FSx for OpenZFS: a higher throughput capacity tier of the same deployment type, changed in place.
+    { name: 'a throughput that needs a higher throughput capacity', change: { throughputMBps: '500' }, backends: ['fsx-openzfs'] },
   ],
   mountPoint: [{ name: 'another mount point', change: { mountPoint: '/scratch' } }],
   mountRoots: [{ name: 'another set of mount roots', change: { mountRoots: '/data,/projects', mountPoint: '/projects/shared' } }],
@@ -201,6 +209,9 @@ export const PAIRS: readonly Row[] = [
     stricter: 'with legacy attachments the guard holds every watched instance property: CloudFormation owns the attachments',
   },
   { name: 'pair: two volumes + capacity up', change: { dataVolumeCount: '2', capacityTiB: '8' }, backends: ['ebs'], stricter: 'LVM cannot restripe an existing striped volume over more disks' },
+  { name: 'pair: capacity up + a higher throughput capacity', change: { capacityTiB: '8', throughputMBps: '500' }, backends: ['fsx-openzfs'] },
+  { name: 'pair: capacity down + acceptDataLoss', change: { capacityTiB: '2', acceptDataLoss: 'true' }, backends: ['fsx-openzfs'] },
+  { name: 'pair: cluster rename + capacity up', change: { clusterName: 'other', capacityTiB: '8' }, backends: ['fsx-openzfs'], stricter: IDENTITY },
 ];
 
 /** A change made in code, to a StorageServer in a consumer's stack: its id, its place, its props, an escape hatch. */
@@ -235,7 +246,10 @@ export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
     name: 'an encryption key of its own', props: (stack) => ({ encryptionKey: new kms.Key(stack, 'Key', { enableKeyRotation: true }) }),
     backends: ['ebs'], stricter: 'EBS cannot re-encrypt a volume in place: the old volumes would stay under the old key',
   },
-  { name: 'an encryption key of its own', props: (stack) => ({ encryptionKey: new kms.Key(stack, 'Key', { enableKeyRotation: true }) }), backends: ['instance-store', 'fsx-lustre'] },
+  {
+    name: 'an encryption key of its own', props: (stack) => ({ encryptionKey: new kms.Key(stack, 'Key', { enableKeyRotation: true }) }),
+    backends: ['instance-store', 'fsx-lustre', 'fsx-openzfs'],
+  },
   { name: 'instance type pinned one size up', props: { instanceType: new ec2.InstanceType('m4.4xlarge') }, backends: ['ebs'] },
   { name: 'instance type pinned one size up', props: { instanceType: new ec2.InstanceType('d2.2xlarge') }, backends: ['instance-store'] },
   { name: 'data volumes destroyed with the stack', props: { dataVolumeRemovalPolicy: RemovalPolicy.DESTROY } },
@@ -282,10 +296,11 @@ export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
   { name: 'root squash off', props: { fsxLustre: { rootSquash: false } }, backends: ['fsx-lustre'] },
   { name: 'root squash exemptions', props: { fsxLustre: { noSquashNids: ['10.0.1.10@tcp'] } }, backends: ['fsx-lustre'] },
   { name: 'PERSISTENT_1 HDD', props: { fsxLustre: { deploymentType: 'PERSISTENT_1', storageType: 'HDD', perUnitStorageThroughput: 12 } }, backends: ['fsx-lustre'] },
-  { name: 'no backups', props: { snapshots: { retain: 0 } }, backends: ['fsx-lustre'] },
+  { name: 'no backups', props: { snapshots: { retain: 0 } }, backends: ['fsx-lustre', 'fsx-openzfs'] },
 ];
 
 /** The rows of one backend. */
 export function rowsOf(backend: Backend): Row[] {
-  return [...Object.values(CONTEXT_ROWS).flat(), ...PAIRS].filter((r) => !r.backends || r.backends.includes(backend));
+  const openZfs = backend === 'fsx-openzfs' ? openZfsRows() : [];
+  return [...Object.values(CONTEXT_ROWS).flat(), ...PAIRS, ...openZfs].filter((r) => !r.backends || r.backends.includes(backend));
 }

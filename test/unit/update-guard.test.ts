@@ -780,6 +780,8 @@ const LAYOUT: StorageLayout = {
   storageCapacityGiB: '',
   subnetId: '',
   instanceStoreEncryption: '',
+  throughputCapacity: '',
+  standbySubnetId: '',
 };
 
 function guard(stack: Stack, id = 'Guard', props: Partial<UpdateGuardProps> = {}): UpdateGuard {

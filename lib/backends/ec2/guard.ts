@@ -47,6 +47,8 @@ export function ec2UpdateGuard(scope: Construct, p: Ec2NfsServerProps, layout: E
       storageCapacityGiB: '',
       subnetId: '',
       instanceStoreEncryption: layout.encryptInstanceStore ? 'luks2' : '',
+      throughputCapacity: '',
+      standbySubnetId: '',
     },
     acceptDataLoss: props.acceptDataLoss,
     // What holds the data and the address, watched by CloudFormation's replacement rules: the instance (an

@@ -28,6 +28,8 @@ export function fsxUpdateGuard(scope: Construct, p: FsxLustreServerProps, option
       storageCapacityGiB: String(options.storageCapacityGiB),
       instanceStoreEncryption: '',
       subnetId: subnet.subnetId,
+      throughputCapacity: '',
+      standbySubnetId: '',
     },
     acceptDataLoss: props.acceptDataLoss,
     // The file system, watched by CloudFormation's replacement rules (its subnet, key, security group, ...).

@@ -1,58 +1,65 @@
+/**
+ * The day-2 guard of an FSx for OpenZFS file system: the layout it records (deployment type, storage, throughput
+ * capacity, subnets, key) and the file system it watches by CloudFormation's replacement rules. The rules
+ * themselves are the guard's table (lambda/update-guard/policies.ts); this file only says what the backend built.
+ */
 import { Aws, type CfnResource } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { AWS_MANAGED_EBS_KEY } from '../../../lambda/update-guard/contract';
+import { AWS_MANAGED_FSX_KEY, OPENZFS_STORAGE_TYPE } from '../../../lambda/update-guard/contract';
 import type { FsxOpenZfsPlan } from '../../sizing';
 import { UpdateGuard } from '../../update-guard';
 
-// The day-2 guard of the FSx for OpenZFS file system's layout: what it records and watches.
-// TO BE REPLACED (issue 30): the backend branch's local copy with the fixed signature of the common brief; the guard
-// branch's version of this file (its layout fields and policy rows) replaces it at merge.
-
-/** What the guard of an FSx for OpenZFS file system records (the common brief's interface 1). */
+/** What the FSx for OpenZFS backend tells its guard. */
 export interface OpenZfsGuardInput {
-  /** The plan's file system. */
+  /** The file system's deployment type, throughput capacity and storage. */
   readonly plan: FsxOpenZfsPlan;
-  /** The key's ARN; undefined: the AWS managed key 'aws/fsx'. */
+  /** ARN of the key that encrypts the file system; undefined: the AWS managed key 'aws/fsx'. */
   readonly encryptionKeyArn?: string;
-  /** `[preferred]` Single-AZ, `[preferred, standby]` MULTI_AZ_1. */
+  /** The file system's subnets: [preferred] on Single-AZ, [preferred, standby] on MULTI_AZ_1. */
   readonly subnetIds: readonly string[];
-  /** The preferred subnet's zone. */
+  /** The Availability Zone of the preferred subnet. */
   readonly availabilityZone: string;
-  /** Let the guard pass a change that loses data. */
+  /** Let refused changes pass (scratch data only). @default false */
   readonly acceptDataLoss?: boolean;
-  /** The cluster of the file system. */
   readonly clusterName: string;
-  /** The server's name in the cluster. */
   readonly serverName: string;
 }
 
-/** Builds the guard `UpdateGuard` of the file system (`ready`), which waits for it. */
+/**
+ * Builds the `UpdateGuard` of the file system `ready` (an AWS::FSx::FileSystem), watching it as `FileSystem`, and
+ * makes `ready` wait for it: CloudFormation updates the guard first, so a refusal fails the update before the file
+ * system is touched. Throws naming `subnetIds` when it holds neither one nor two subnets; the layout's own checks
+ * (one subnet on Single-AZ, two different ones on MULTI_AZ_1) run in the guard.
+ */
 export function openZfsUpdateGuard(scope: Construct, input: OpenZfsGuardInput, ready: CfnResource): UpdateGuard {
-  const { clusterName, serverName } = input;
+  const { plan, subnetIds, clusterName, serverName } = input;
+  if (subnetIds.length < 1 || subnetIds.length > 2) {
+    throw new Error(`subnetIds must hold one subnet (Single-AZ) or two (MULTI_AZ_1: preferred, standby); got ${subnetIds.length}`);
+  }
+  const [preferred, standby = ''] = subnetIds;
   const guard = new UpdateGuard(scope, 'UpdateGuard', {
     layout: {
       backend: 'fsx-openzfs',
       instanceStoreType: '',
       dataVolumes: [],
       snapshotIds: [],
-      // The foundation's guard names the managed key 'aws/ebs' off fsx-lustre (lambda/update-guard/validation.ts);
-      // the guard branch records 'aws/fsx' (AWS_MANAGED_FSX_KEY) here, as interface 1 says.
-      encryptionKey: input.encryptionKeyArn ?? AWS_MANAGED_EBS_KEY,
+      encryptionKey: input.encryptionKeyArn ?? AWS_MANAGED_FSX_KEY,
       availabilityZone: input.availabilityZone,
       imageId: '',
       keyPair: '',
       placementGroup: '',
       volumeAttachment: 'stack',
-      // The foundation's guard takes no FSx fields on this backend (lambda/update-guard/validation.ts: '' off
-      // fsx-lustre): the guard branch's layout records the type, throughput, capacity and subnets.
-      fileSystemType: '',
+      fileSystemType: `${plan.deploymentType}/${OPENZFS_STORAGE_TYPE}`,
       perUnitStorageThroughput: '',
-      storageCapacityGiB: '',
+      storageCapacityGiB: String(plan.storageCapacityGiB),
+      subnetId: preferred,
       instanceStoreEncryption: '',
-      subnetId: '',
+      throughputCapacity: String(plan.throughputCapacityMBps),
+      standbySubnetId: standby,
     },
     acceptDataLoss: input.acceptDataLoss,
-    // The file system, watched by CloudFormation's replacement rules (its subnets, key, deployment type, ...).
+    // The file system, watched by CloudFormation's replacement rules: its subnets, key, security groups, deployment
+    // type and the root volume's create-only settings (its NFS exports, record size, compression, quotas).
     watch: [{ role: 'FileSystem', resource: ready }],
     identity: { clusterName, serverName, serverId: `${Aws.STACK_NAME}/${serverName}` },
   });
