@@ -133,7 +133,16 @@ const VOLUME_ATTACHMENT_STEPS: UpdatePolicy = {
  * the layout: changing it is always allowed.
  */
 export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
-  backend: refused('the data cannot move between backends in place', SECOND_SERVER),
+  // With backend auto the planner chooses on every synth: a new version's catalogue (FSx for OpenZFS weighed when a
+  // throughput is asked, issue 30) or a new throughputMBps can choose another backend for the same capacity.
+  backend: {
+    name: 'refused',
+    objections: (o) => [{
+      why: 'the data cannot move between backends in place',
+      safePath: `keep backend '${o.backend}' (-c backend=${o.backend}, prop backend: with backend auto the planner ` +
+        `chooses again on every synth, and a new catalogue or throughputMBps can choose another), or ${SECOND_SERVER}`,
+    }],
+  },
   instanceStoreType: perBackend({
     ebs: ALLOWED, // always '' on EBS: an EBS server's instance type is a stop/start the data survives
     'instance-store': refused(

@@ -334,6 +334,12 @@ describe('compareLayouts: the policy table', () => {
     expect(refusals[0].safePath).not.toBe('');
   });
 
+  test('a backend change names the old backend to keep: auto chooses again on every synth', () => {
+    const [refusal] = compareLayouts(layoutOf(EBS), layoutOf(FSX), false);
+    expect(refusal.safePath).toMatch(/^keep backend 'ebs' \(-c backend=ebs, prop backend: with backend auto the planner chooses again/);
+    expect(refusal.safePath).toMatch(/or deploy a second server with another serverName/);
+  });
+
   test.each(ALLOWED)('allows %s', (_name, base, change) => {
     expect(compareLayouts(layoutOf(base), layoutOf({ ...base, ...change }), false)).toEqual([]);
   });
