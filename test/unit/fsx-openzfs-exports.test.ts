@@ -95,6 +95,21 @@ describe('FSx for OpenZFS: a constant export in the template, the clients\' expo
     ]] });
   });
 
+  test('with an FSx for Lustre server in the same stack: one AwsCustomResource function and role, each policy on its own resource', () => {
+    const stack = new Stack(new App(), 'Cluster', { env: { account: '123456789012', region: 'us-east-1' } });
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
+    // OpenZFS first: its role is the function's, which Lustre's root squash then shares.
+    new StorageServer(stack, 'home', { vpc, clusterName: 'hpc1', serverName: 'home', backend: 'fsx-openzfs', capacityTiB: 1, mountPoint: '/shared' });
+    new StorageServer(stack, 'scratch', { vpc, clusterName: 'hpc1', serverName: 'scratch', backend: 'fsx-lustre', capacityTiB: 2, mountPoint: '/scratch' });
+    const t = Template.fromStack(stack);
+    const functions = Object.values(t.findResources('AWS::Lambda::Function')).filter((f) => JSON.stringify(f).includes('FsxRootSquashRole'));
+    expect(functions).toHaveLength(1);
+    const role = functions[0].Properties.Role['Fn::GetAtt'][0];
+    const fsxPolicies = Object.values(t.findResources('AWS::IAM::Policy')).filter((p) => /fsx:Update/.test(JSON.stringify(p.Properties.PolicyDocument)));
+    expect(fsxPolicies.map((p) => p.Properties.PolicyDocument.Statement[0].Action).sort()).toEqual(['fsx:UpdateFileSystem', 'fsx:UpdateVolume']);
+    for (const p of fsxPolicies) expect(p.Properties.Roles).toEqual([{ Ref: role }]);
+  });
+
   test('day 2: a new client CIDR, public CIDRs or root squash off leave the file system byte-identical; only the export changes', () => {
     const before = Template.fromStack(appStack({ ...ACCEPTANCE, clientCidrs: '10.0.0.0/17' })).toJSON();
     for (const change of [
