@@ -197,9 +197,11 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       backend: this.plan.backend,
     });
     // After the guard, and after the storage is mountable (an FSx registration names the file system, which
-    // orders it already: a DependsOn on top would be redundant, cfn-lint W3005).
+    // orders it already when `ready` is the file system: a DependsOn on top would be redundant, cfn-lint W3005;
+    // FSx for OpenZFS is ready when its export is applied, which the registration does not name).
     registration.resource.node.addDependency(this.updateGuard.resource);
-    if (!('fileSystem' in backend.registrationTarget)) registration.resource.node.addDependency(this.ready);
+    const namesReady = 'fileSystem' in backend.registrationTarget && this.ready.cfnResourceType === 'AWS::FSx::FileSystem';
+    if (!namesReady) registration.resource.node.addDependency(this.ready);
     this.ringParameterName = registration.ringParameterName;
     this.mountParameterName = registration.mountParameterName;
     applyServerCompliance(this);

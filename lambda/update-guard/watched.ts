@@ -272,8 +272,9 @@ const CAUSES: Readonly<Record<string, string>> = {
   KmsKeyId: 'encryptionKey',
   'OpenZFSConfiguration.DeploymentType': 'openZfsDeploymentType',
   'OpenZFSConfiguration.PreferredSubnetId': 'subnetId, vpcId or a rebuilt VPC',
-  // The root volume's export lists the clients (clientCidrs, else the VPC's CIDR) with root squash or not.
-  'OpenZFSConfiguration.RootVolumeConfiguration.NfsExports': 'clientCidrs, the VPC CIDR or openZfsRootSquash',
+  // The template's export of the root volume is the VPC's CIDR only: the clients (clientCidrs) and root squash are
+  // applied by UpdateVolume (lib/backends/openzfs/export-resource.ts) and change nothing here.
+  'OpenZFSConfiguration.RootVolumeConfiguration.NfsExports': "vpcId, vpcFrom or a rebuilt VPC (the VPC's CIDR)",
 };
 
 function hint(property: string, safePath: string): string {

@@ -1,15 +1,18 @@
-import { Aws, Tags, Token } from 'aws-cdk-lib';
+import { Aws, type CfnResource, Tags, Token } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
+import type * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import type { UpdateGuard } from '../update-guard';
 import type { MonitoredStorage } from '../monitoring';
 import { type RegistrationTarget, SERVER_ID_TAG, type StorageBackend } from './backend';
 import type { FsxOpenZfsServerProps, FsxOpenZfsServerRequest } from './fsx-openzfs-props';
+import { cfnResourceOf, rootVolumeExportResource } from './openzfs/export-resource';
 import { openZfsFileSystem } from './openzfs/file-system';
 import { openZfsUpdateGuard } from './openzfs/guard';
 import { openZfsMountOptions } from './openzfs/mount-options';
 import { openZfsSecurityGroup } from './openzfs/network';
+import { rootVolumeExport } from './openzfs/nfs-export';
 import { openZfsSubnets } from './openzfs/subnets';
 
 export type { FsxOpenZfsServerProps } from './fsx-openzfs-props';
@@ -24,7 +27,7 @@ export const OPENZFS_ROOT_VOLUME_PATH = '/fsx';
 /**
  * The FSx for OpenZFS backend: an `AWS::FSx::FileSystem` of type OPENZFS (AWS's managed NFS file server) in the
  * server's subnet (MULTI_AZ_1: with a standby subnet in another zone), encrypted at rest, its root volume exported
- * over NFS to the client CIDRs only with root squash, its security group admitting NFS from the clients only, daily
+ * over NFS to the client CIDRs only with root squash (kept live by UpdateVolume), its security group admitting NFS from the clients only, daily
  * automatic backups kept `snapshots.retain` days, and the day-2 guard of its layout. Built by {@link StorageServer}.
  */
 export class FsxOpenZfsServer extends Construct implements StorageBackend {
@@ -48,8 +51,17 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
   public readonly dnsName: string;
   /** NFS from the clients; the default port is NFS, TCP 2049 (what an NFSv4.1 client needs). */
   public readonly connections: ec2.Connections;
-  /** The file system's CloudFormation resource (the same as {@link fileSystem}). */
-  public readonly ready: fsx.CfnFileSystem;
+  /**
+   * The root volume's export ({@link rootVolumeExport}'s CloudFormation resource): complete when the file system is
+   * created and exported to the clients, so the registration and mountOn wait for it.
+   */
+  public readonly ready: CfnResource;
+  /**
+   * Sets the root volume's NFS export to the clients (`clientCidrs`, or the VPC's CIDR) with root squash or not,
+   * through FSx UpdateVolume, on create and on every change: the template's own export is a constant, since
+   * CloudFormation would replace the file system to change it.
+   */
+  public readonly rootVolumeExport: cr.AwsCustomResource;
   /** The day-2 guard of the file system's layout. */
   public readonly updateGuard: UpdateGuard;
 
@@ -62,7 +74,8 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
     const network = openZfsSubnets(p, options);
     const securityGroup = openZfsSecurityGroup(this, p);
     this.fileSystem = openZfsFileSystem(this, p, options, network, securityGroup, props.snapshots?.retain ?? 7);
-    this.ready = this.fileSystem;
+    this.rootVolumeExport = rootVolumeExportResource(this, this.fileSystem, rootVolumeExport(props));
+    this.ready = cfnResourceOf(this.rootVolumeExport);
     this.fileSystemId = this.fileSystem.ref;
     this.dnsName = this.fileSystem.attrDnsName;
     this.connections = new ec2.Connections({ securityGroups: [securityGroup], defaultPort: ec2.Port.tcp(2049) });
@@ -96,7 +109,9 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
       acceptDataLoss: props.acceptDataLoss,
       clusterName,
       serverName,
-    }, this.ready);
+    }, this.fileSystem);
+    // The guard is updated first, as for everything that touches the file system.
+    this.rootVolumeExport.node.addDependency(this.updateGuard.resource);
   }
 }
 

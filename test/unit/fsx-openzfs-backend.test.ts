@@ -6,7 +6,7 @@ import { FsxOpenZfsServer } from '../../lib/backends/fsx-openzfs';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { appStack, lookedUpAppStack, serverStack } from '../support/stacks';
 
-// The fsx-openzfs backend as CloudFormation sees it: the file system, its root volume's export, its security group,
+// The fsx-openzfs backend as CloudFormation sees it: the file system, its security group,
 // backups, the guard before it, the registration that names it by DNS name, what monitoring is given, and the props
 // it refuses. cfn-lint and cdk-nag run over its variants of test/support/stacks.ts in gates.test.ts; the template
 // snapshot is in snapshot.test.ts.
@@ -55,33 +55,14 @@ describe('backend fsx-openzfs (-c backend=fsx-openzfs)', () => {
     t.resourceCountIs('AWS::EC2::Volume', 0);
   });
 
-  test('the root volume is exported to the client CIDRs only, with rw, crossmnt and root_squash; never to *', () => {
-    const t = Template.fromStack(appStack({ ...ACCEPTANCE, clientCidrs: '10.0.0.0/16,10.1.0.0/24' }));
-    const { NfsExports } = fileSystemOf(t)[0].Properties.OpenZFSConfiguration.RootVolumeConfiguration;
-    expect(NfsExports).toEqual([{
-      ClientConfigurations: [
-        { Clients: '10.0.0.0/16', Options: ['rw', 'crossmnt', 'root_squash'] },
-        { Clients: '10.1.0.0/24', Options: ['rw', 'crossmnt', 'root_squash'] },
-      ],
-    }]);
-    // Without clientCidrs: the VPC's CIDR, as the EC2 server's export.
-    const byDefault = fileSystemOf(Template.fromStack(appStack(ACCEPTANCE)))[0].Properties.OpenZFSConfiguration.RootVolumeConfiguration;
-    expect(byDefault.NfsExports[0].ClientConfigurations).toEqual([
-      { Clients: { 'Fn::GetAtt': [expect.stringMatching(/^Vpc/), 'CidrBlock'] }, Options: ['rw', 'crossmnt', 'root_squash'] },
-    ]);
-  });
-
-  test('root squash off: no_root_squash, from the prop and from -c openZfsRootSquash=false; other values refused', () => {
-    const options = (t: Template) => fileSystemOf(t)[0].Properties.OpenZFSConfiguration.RootVolumeConfiguration.NfsExports[0]
-      .ClientConfigurations[0].Options;
-    expect(options(zfs({ fsxOpenZfs: { rootSquash: false } }).template)).toEqual(['rw', 'crossmnt', 'no_root_squash']);
-    expect(options(Template.fromStack(appStack({ ...ACCEPTANCE, openZfsRootSquash: 'false' })))).toEqual(['rw', 'crossmnt', 'no_root_squash']);
+  // The export itself (a constant in the template, the clients' by UpdateVolume): test/unit/fsx-openzfs-exports.test.ts.
+  test('-c openZfsRootSquash: values other than true or false are refused, and the key on another backend', () => {
     expect(() => appStack({ ...ACCEPTANCE, openZfsRootSquash: 'no' })).toThrow(/openZfsRootSquash="no".*'true' or 'false'/);
     expect(() => appStack({ backend: 'fsx-lustre', openZfsRootSquash: 'false' }))
       .toThrow(/openZfsRootSquash.*only together with backend=fsx-openzfs \(backend is 'fsx-lustre'\)/);
   });
 
-  test('clientPeers without clientCidrs: the security group admits only the peer; the export lists the VPC CIDR', () => {
+  test('clientPeers without clientCidrs: the security group admits only the peer', () => {
     const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
     const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
     const clients = new ec2.SecurityGroup(stack, 'Clients', { vpc });
@@ -92,8 +73,6 @@ describe('backend fsx-openzfs (-c backend=fsx-openzfs)', () => {
     const ingress = Object.values(t.findResources('AWS::EC2::SecurityGroupIngress')).map((r) => r.Properties);
     expect(ingress).toHaveLength(6);
     for (const rule of ingress) expect(rule.SourceSecurityGroupId).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^Clients/), 'GroupId'] });
-    expect(fileSystemOf(t)[0].Properties.OpenZFSConfiguration.RootVolumeConfiguration.NfsExports[0].ClientConfigurations)
-      .toEqual([{ Clients: { 'Fn::GetAtt': [expect.stringMatching(/^Vpc/), 'CidrBlock'] }, Options: ['rw', 'crossmnt', 'root_squash'] }]);
   });
 
   test('the security group admits NFS (TCP and UDP 111, 2049, 20001-20003) from the client CIDRs only', () => {

@@ -7,7 +7,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { ENV, OTHER_ACCOUNT, TemplatePolicies, type IamRequest } from '../support/iam-eval';
 import { appStack } from '../support/stacks';
 
-type Backend = 'ebs' | 'instance-store' | 'fsx-lustre';
+type Backend = 'ebs' | 'instance-store' | 'fsx-lustre' | 'fsx-openzfs';
+const OPENZFS: Backend[] = ['fsx-openzfs'];
 const ALL: Backend[] = ['ebs', 'instance-store', 'fsx-lustre'];
 const EC2: Backend[] = ['ebs', 'instance-store'];
 
@@ -16,6 +17,7 @@ const CONTEXT: Record<Backend, Record<string, string>> = {
   'ebs': { backend: 'ebs', capacityTiB: '3' },
   'instance-store': { backend: 'instance-store', capacityTiB: '3' },
   'fsx-lustre': { backend: 'fsx-lustre', capacityTiB: '12' },
+  'fsx-openzfs': { backend: 'fsx-openzfs', capacityTiB: '1' },
 };
 const STACK = 'StorageServer';
 
@@ -74,6 +76,16 @@ class Subject {
       resources,
     };
   }
+  /** The FSx for OpenZFS file system's root volume, `volume/<file system id>/<volume id>`. */
+  get rootVolumeArn(): string {
+    const fs = this.t.logicalId('AWS::FSx::FileSystem');
+    return this.t.arn('fsx', `volume/${this.t.ref(fs)}/${this.t.getAtt(fs, 'RootVolumeId')}`);
+  }
+  /** A request by the stack's AwsCustomResource function (the FSx API calls: OpenZFS's root volume export). */
+  asFsxApi(action: string, resources: string[]): IamRequest {
+    const role = this.t.logicalId('AWS::IAM::Role', /^FsxRootSquashRole/);
+    return { principal: this.t.roleArn(role), identityPolicies: this.t.identityPolicies(role), action, resources };
+  }
   /** A client node whose role holds the client-mount read policy (the stack's `ClientMountPolicyArn`) alone. */
   asClient(action: string, resources: string[]): IamRequest {
     return {
@@ -127,6 +139,17 @@ interface Claim {
 }
 
 const CLAIMS: Claim[] = [
+  // FSx for OpenZFS: the root volume's export, set by UpdateVolume (lib/backends/openzfs/export-resource.ts).
+  { claim: "the FSx API function may set the root volume's exports (fsx:UpdateVolume on it)", allowed: true, backends: OPENZFS,
+    request: (s) => s.asFsxApi('fsx:UpdateVolume', [s.rootVolumeArn]) },
+  { claim: 'the FSx API function may not update another volume of the file system', allowed: false, backends: OPENZFS,
+    request: (s) => s.asFsxApi('fsx:UpdateVolume', [s.rootVolumeArn.replace(/[^/]+$/, 'fsvol-0123456789abcdef0')]) },
+  { claim: "the FSx API function may not update another file system's volume", allowed: false, backends: OPENZFS,
+    request: (s) => s.asFsxApi('fsx:UpdateVolume', [s.rootVolumeArn.replace(/volume\/[^/]+/, 'volume/fs-0123456789abcdef0')]) },
+  { claim: 'the FSx API function may not delete the root volume', allowed: false, backends: OPENZFS,
+    request: (s) => s.asFsxApi('fsx:DeleteVolume', [s.rootVolumeArn]) },
+  { claim: 'the FSx API function may not update the file system itself', allowed: false, backends: OPENZFS,
+    request: (s) => s.asFsxApi('fsx:UpdateFileSystem', [s.rootVolumeArn.replace(/volume\/([^/]+)\/.*$/, 'file-system/$1')]) },
   // The alarm topic and its key.
   { claim: "CloudWatch, for this stack's alarms, may publish to the alarm topic", allowed: true, backends: ALL,
     request: (s) => s.asAlarms('sns:Publish', s.topic) },

@@ -155,7 +155,7 @@ describe('FSx for OpenZFS: the handler', () => {
     expect(refusal).toEqual(expect.objectContaining({
       setting: 'FileSystem.OpenZFSConfiguration.RootVolumeConfiguration.NfsExports',
       why: expect.stringMatching(/CloudFormation replaces the file system/),
-      safePath: `undo the change of clientCidrs, the VPC CIDR or openZfsRootSquash that changed ` +
+      safePath: `undo the change of vpcId, vpcFrom or a rebuilt VPC (the VPC's CIDR) that changed ` +
         `OpenZFSConfiguration.RootVolumeConfiguration.NfsExports; or keep the old value, or ${OPENZFS_SAFE_PATH}`,
     }));
   });

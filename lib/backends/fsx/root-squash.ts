@@ -106,14 +106,20 @@ export function rootSquashResource(scope: Construct, fileSystemId: string, squas
   return resource;
 }
 
-/** The stack's one role and encrypted log group for aws-cdk-lib's AwsCustomResource function, a singleton per stack. */
-function rootSquashFunctionParts(scope: Construct): { role: iam.IRole; logGroup: logs.ILogGroup } {
+const LUSTRE_ROLE_DESCRIPTION = 'AwsCustomResource function that sets root squash on the FSx for Lustre file systems of this stack';
+
+/**
+ * The stack's one role and encrypted log group for aws-cdk-lib's AwsCustomResource function, a singleton per stack:
+ * that function is one per stack too, so every FSx API call of the stack (Lustre's root squash, OpenZFS's exports)
+ * runs under this role; the first caller's `description` names it.
+ */
+export function rootSquashFunctionParts(scope: Construct, description = LUSTRE_ROLE_DESCRIPTION): { role: iam.IRole; logGroup: logs.ILogGroup } {
   const stack = Stack.of(scope);
   const existing = stack.node.tryFindChild('FsxRootSquashRole');
   if (existing instanceof iam.Role) return { role: existing, logGroup: stack.node.findChild('FsxRootSquashLogs') as logs.LogGroup };
   const role = new iam.Role(stack, 'FsxRootSquashRole', {
     assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-    description: 'AwsCustomResource function that sets root squash on the FSx for Lustre file systems of this stack',
+    description,
   });
   const logGroup = new logs.LogGroup(stack, 'FsxRootSquashLogs', {
     retention: logs.RetentionDays.ONE_YEAR,

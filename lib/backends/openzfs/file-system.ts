@@ -4,7 +4,7 @@ import * as fsx from 'aws-cdk-lib/aws-fsx';
 import type { Construct } from 'constructs';
 import type { FsxOpenZfsPlan } from '../../sizing';
 import type { FsxOpenZfsServerProps } from '../fsx-openzfs-props';
-import { rootVolumeExport } from './nfs-export';
+import { templateExport } from './nfs-export';
 import type { OpenZfsSubnets } from './subnets';
 
 // The FSx for OpenZFS file system: its type, storage, throughput, subnets, encryption, removal policy, automatic
@@ -58,7 +58,8 @@ export function openZfsFileSystem(
       rootVolumeConfiguration: {
         dataCompressionType: OPENZFS_DATA_COMPRESSION,
         copyTagsToSnapshots: true,
-        nfsExports: [rootVolumeExport(props)],
+        // A constant: any change here replaces the file system. The clients' export is applied by UpdateVolume.
+        nfsExports: [templateExport(props.vpc)],
       },
     },
   });

@@ -1,9 +1,11 @@
 import { Token } from 'aws-cdk-lib';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import { exportCidrs } from '../client-access';
 import type { FsxOpenZfsServerRequest } from '../fsx-openzfs-props';
 
-// The root volume's NFS export: who may mount it (the client CIDRs only) and with what options (root squash).
+// The root volume's NFS export: who may mount it (the client CIDRs only) and with what options (root squash); the
+// template's constant first export, and the real one that lib/backends/openzfs/export-resource.ts applies.
 
 /** At most 25 client configurations in one export (FSx API reference, OpenZFSNfsExport.ClientConfigurations). */
 export const MAX_OPENZFS_EXPORT_CLIENTS = 25;
@@ -19,18 +21,35 @@ export function exportOptions(rootSquash: boolean): string[] {
   return ['rw', 'crossmnt', rootSquash ? 'root_squash' : 'no_root_squash'];
 }
 
+/** One client configuration of an export, as the FSx API names it (OpenZFSClientConfiguration). */
+export interface OpenZfsClientConfiguration {
+  readonly Clients: string;
+  readonly Options: string[];
+}
+
 /**
- * The root volume's one NFS export: each client CIDR (`clientCidrs`, or the VPC's CIDR) with {@link exportOptions};
- * never FSx's default `*`. An export names addresses only: with `clientPeers` and no `clientCidrs` it lists the
- * VPC's CIDR and the security group admits only those peers, as the EC2 server's export does
- * (lib/backends/client-access.ts).
+ * The export the template gives the root volume when FSx creates it: the VPC's CIDR with `rw`, `crossmnt` and
+ * `root_squash`, whatever the client settings. CloudFormation replaces the file system on any change of
+ * RootVolumeConfiguration (every property of it is marked replacing in the resource specification), so nothing a
+ * cluster changes on day 2 may reach it; the real export is applied right after by UpdateVolume. Secure from the
+ * first second: never FSx's default `*`, root squashed, and the security group admits only the clients.
  */
-export function rootVolumeExport(props: FsxOpenZfsServerRequest): fsx.CfnFileSystem.NfsExportsProperty {
+export function templateExport(vpc: ec2.IVpc): fsx.CfnFileSystem.NfsExportsProperty {
+  return { clientConfigurations: [{ clients: vpc.vpcCidrBlock, options: exportOptions(true) }] };
+}
+
+/**
+ * The root volume's real NFS export, as UpdateVolume takes it: each client CIDR (`clientCidrs`, or the VPC's CIDR)
+ * with {@link exportOptions}; never FSx's default `*`. An export names addresses only: with `clientPeers` and no
+ * `clientCidrs` it lists the VPC's CIDR and the security group admits only those peers, as the EC2 server's export
+ * does (lib/backends/client-access.ts).
+ */
+export function rootVolumeExport(props: FsxOpenZfsServerRequest): { ClientConfigurations: OpenZfsClientConfiguration[] } {
   const cidrs = exportCidrs(props);
   if (!Token.isUnresolved(cidrs) && cidrs.length > MAX_OPENZFS_EXPORT_CLIENTS) {
     throw new Error(`clientCidrs: an FSx for OpenZFS export takes at most ${MAX_OPENZFS_EXPORT_CLIENTS} clients, got ${cidrs.length}; ` +
       'give fewer, wider CIDRs.');
   }
   const options = exportOptions(props.fsxOpenZfs?.rootSquash ?? true);
-  return { clientConfigurations: cidrs.map((clients) => ({ clients, options })) };
+  return { ClientConfigurations: cidrs.map((clients) => ({ Clients: clients, Options: options })) };
 }

@@ -1,0 +1,140 @@
+import { fullDiff } from '@aws-cdk/cloudformation-diff';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import { StorageServer } from '../../lib/storage-server';
+import { appStack, serverStack } from '../support/stacks';
+
+// FSx for OpenZFS's NFS exports: the template's root volume export is a constant (the VPC's CIDR, root squashed),
+// since CloudFormation replaces the file system on any change of RootVolumeConfiguration; the clients' export is
+// applied by a custom resource calling FSx UpdateVolume, after the guard and before the registration. So a change
+// of clientCidrs, allowPublicClientCidrs or openZfsRootSquash updates the export in place and keeps the data.
+
+const ACCEPTANCE = { backend: 'fsx-openzfs', capacityTiB: '4', throughputMBps: '1000' } as const;
+const EXPORT = 'Custom::FsxOpenZfsRootVolumeExport';
+const SQUASH = ['rw', 'crossmnt', 'root_squash'];
+const VPC_CIDR = { 'Fn::GetAtt': [expect.stringMatching(/^Vpc/), 'CidrBlock'] };
+
+const fileSystemOf = (t: Template) => Object.entries(t.findResources('AWS::FSx::FileSystem'))[0];
+const exportOf = (t: Template) => {
+  const found = Object.entries(t.findResources(EXPORT));
+  expect(found).toHaveLength(1);
+  return found[0];
+};
+/** The clients UpdateVolume is given on `phase` (Create or Update). */
+const clientsOf = (t: Template, phase = 'Create') =>
+  sdkCall(exportOf(t)[1].Properties[phase]).parameters.OpenZFSConfiguration.NfsExports[0].ClientConfigurations;
+
+describe('FSx for OpenZFS: a constant export in the template, the clients\' export by UpdateVolume', () => {
+  test('the template exports the root volume to the VPC\'s CIDR only, rw, crossmnt, root_squash, whatever the clients', () => {
+    for (const context of [{}, { clientCidrs: '10.0.0.0/16,10.1.0.0/24' }, { openZfsRootSquash: 'false' }]) {
+      const [, fs] = fileSystemOf(Template.fromStack(appStack({ ...ACCEPTANCE, ...context })));
+      expect(fs.Properties.OpenZFSConfiguration.RootVolumeConfiguration.NfsExports)
+        .toEqual([{ ClientConfigurations: [{ Clients: VPC_CIDR, Options: SQUASH }] }]);
+    }
+  });
+
+  test('UpdateVolume on create and update (not delete) sets the clients: each client CIDR with root_squash', () => {
+    const t = Template.fromStack(appStack({ ...ACCEPTANCE, clientCidrs: '10.0.0.0/16,10.1.0.0/24' }));
+    const [fsId] = fileSystemOf(t);
+    const [, resource] = exportOf(t);
+    expect(resource.Properties.Delete).toBeUndefined();
+    for (const phase of ['Create', 'Update']) {
+      expect(sdkCall(resource.Properties[phase])).toEqual(expect.objectContaining({
+        service: 'FSx', action: 'UpdateVolume',
+        parameters: {
+          VolumeId: { 'Fn::GetAtt': [fsId, 'RootVolumeId'] },
+          OpenZFSConfiguration: { NfsExports: [{ ClientConfigurations: [
+            { Clients: '10.0.0.0/16', Options: SQUASH }, { Clients: '10.1.0.0/24', Options: SQUASH },
+          ] }] },
+        },
+        physicalResourceId: { id: { 'Fn::GetAtt': [fsId, 'RootVolumeId'] } },
+      }));
+    }
+    // Without clientCidrs: the VPC's CIDR, as the EC2 server's export.
+    expect(clientsOf(Template.fromStack(appStack(ACCEPTANCE)))).toEqual([{ Clients: VPC_CIDR, Options: SQUASH }]);
+  });
+
+  test('root squash off: no_root_squash, from the prop and from -c openZfsRootSquash=false', () => {
+    const off = ['rw', 'crossmnt', 'no_root_squash'];
+    expect(clientsOf(serverStack({ backend: 'fsx-openzfs', capacityTiB: 1, fsxOpenZfs: { rootSquash: false } }).template, 'Update'))
+      .toEqual([{ Clients: VPC_CIDR, Options: off }]);
+    expect(clientsOf(Template.fromStack(appStack({ ...ACCEPTANCE, openZfsRootSquash: 'false', clientCidrs: '10.0.0.0/16' }))))
+      .toEqual([{ Clients: '10.0.0.0/16', Options: off }]);
+  });
+
+  test('clientPeers without clientCidrs: the export lists the VPC CIDR (the security group admits only the peer)', () => {
+    const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
+    new StorageServer(stack, 'Storage', { vpc, backend: 'fsx-openzfs', capacityTiB: 1, clientPeers: [new ec2.SecurityGroup(stack, 'Clients', { vpc })] });
+    expect(clientsOf(Template.fromStack(stack))).toEqual([{ Clients: VPC_CIDR, Options: SQUASH }]);
+  });
+
+  test('the export is applied after the guard, and the registration waits for it', () => {
+    const t = Template.fromStack(appStack(ACCEPTANCE));
+    const [exportId, resource] = exportOf(t);
+    const [guardId] = Object.keys(t.findResources('Custom::StorageServerUpdateGuard'));
+    expect(resource.DependsOn).toContain(guardId);
+    const [registration] = Object.values(t.findResources('Custom::StorageServerRegistration'));
+    expect(registration.DependsOn).toContain(exportId);
+  });
+
+  test('only fsx:UpdateVolume, on this root volume only (volume/<file system id>/<volume id>)', () => {
+    const t = Template.fromStack(appStack(ACCEPTANCE));
+    const [fsId] = fileSystemOf(t);
+    const policies = Object.entries(t.findResources('AWS::IAM::Policy'));
+    const statementsOf = (id: string) => policies.filter(([p]) => p.startsWith(id))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+    const statements = statementsOf(`${exportOf(t)[0].replace(/[0-9A-F]{8}$/, '')}CustomResourcePolicy`);
+    expect(statements).toEqual([expect.objectContaining({ Action: 'fsx:UpdateVolume', Effect: 'Allow' })]);
+    // No other policy of the stack grants it.
+    expect(policies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[] }[])
+      .filter((s) => [s.Action].flat().includes('fsx:UpdateVolume'))).toHaveLength(1);
+    expect(statements[0].Resource).toEqual({ 'Fn::Join': ['', [
+      'arn:', { Ref: 'AWS::Partition' }, ':fsx:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':volume/', { Ref: fsId }, '/', { 'Fn::GetAtt': [fsId, 'RootVolumeId'] },
+    ]] });
+  });
+
+  test('with an FSx for Lustre server in the same stack: one AwsCustomResource function and role, each policy on its own resource', () => {
+    const stack = new Stack(new App(), 'Cluster', { env: { account: '123456789012', region: 'us-east-1' } });
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
+    // OpenZFS first: its role is the function's, which Lustre's root squash then shares.
+    new StorageServer(stack, 'home', { vpc, clusterName: 'hpc1', serverName: 'home', backend: 'fsx-openzfs', capacityTiB: 1, mountPoint: '/shared' });
+    new StorageServer(stack, 'scratch', { vpc, clusterName: 'hpc1', serverName: 'scratch', backend: 'fsx-lustre', capacityTiB: 2, mountPoint: '/scratch' });
+    const t = Template.fromStack(stack);
+    const functions = Object.values(t.findResources('AWS::Lambda::Function')).filter((f) => JSON.stringify(f).includes('FsxRootSquashRole'));
+    expect(functions).toHaveLength(1);
+    const role = functions[0].Properties.Role['Fn::GetAtt'][0];
+    const fsxPolicies = Object.values(t.findResources('AWS::IAM::Policy')).filter((p) => /fsx:Update/.test(JSON.stringify(p.Properties.PolicyDocument)));
+    expect(fsxPolicies.map((p) => p.Properties.PolicyDocument.Statement[0].Action).sort()).toEqual(['fsx:UpdateFileSystem', 'fsx:UpdateVolume']);
+    for (const p of fsxPolicies) expect(p.Properties.Roles).toEqual([{ Ref: role }]);
+  });
+
+  test('day 2: a new client CIDR, public CIDRs or root squash off leave the file system byte-identical; only the export changes', () => {
+    const before = Template.fromStack(appStack({ ...ACCEPTANCE, clientCidrs: '10.0.0.0/17' })).toJSON();
+    for (const change of [
+      { clientCidrs: '10.0.0.0/17,10.0.128.0/17' },
+      { clientCidrs: '198.51.100.0/24', allowPublicClientCidrs: 'true' },
+      { clientCidrs: '10.0.0.0/17', openZfsRootSquash: 'false' },
+    ]) {
+      const after = Template.fromStack(appStack({ ...ACCEPTANCE, ...change })).toJSON();
+      const [fsId] = Object.keys(before.Resources).filter((id) => before.Resources[id].Type === 'AWS::FSx::FileSystem');
+      expect(JSON.stringify(after.Resources[fsId])).toBe(JSON.stringify(before.Resources[fsId]));
+      const changed: string[] = [];
+      fullDiff(before, after).resources.forEachDifference((id, d) => { if (d.isDifferent) changed.push(`${id} ${d.newResourceType}`); });
+      expect(changed).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(` ${EXPORT}$`))]));
+      expect(changed.filter((c) => c.endsWith('AWS::FSx::FileSystem'))).toEqual([]);
+      // What else a client CIDR touches: the security group's ingress (updated in place), the guard's record.
+      for (const c of changed) expect(c).toMatch(new RegExp(` (${EXPORT}|AWS::EC2::SecurityGroup|Custom::StorageServerUpdateGuard)$`));
+    }
+  });
+});
+
+/** An AwsCustomResource's Create/Update property: a JSON string (Fn::Join of its parts when it holds a reference). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function sdkCall(value: unknown): any {
+  // References become placeholders, put back as objects so the call can be compared whole.
+  const text = typeof value === 'string' ? value : (value as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1]
+    .map((part) => (typeof part === 'string' ? part : `@@${JSON.stringify(part)}@@`)).join('');
+  return JSON.parse(text.replace(/"?@@(.*?)@@"?/g, (_, ref: string) => ref));
+}
