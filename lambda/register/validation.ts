@@ -36,8 +36,11 @@ const DEPLOYMENT: { readonly [B in FsxBackend]: { readonly grammar: RegExp; read
     rule: "a deployment such as 'SINGLE_AZ_1/64' (SINGLE_AZ_1, SINGLE_AZ_2, SINGLE_AZ_HA_1, SINGLE_AZ_HA_2 or MULTI_AZ_1 / throughput capacity, MB/s)",
   },
 };
-/** FSx for OpenZFS exports its root volume at `/fsx` and each child volume below it. */
-const OPENZFS_EXPORT = /^\/fsx(\/[A-Za-z0-9_.-]+)*$/;
+/**
+ * FSx for OpenZFS exports its root volume at `/fsx` and each child volume below it: segments of `A-Z a-z 0-9 . _ -`,
+ * none of them `.` or `..` (the client's path rule, lib/scripts/client_mount.py, says the same).
+ */
+const OPENZFS_EXPORT = /^\/fsx(\/(?!\.\.?(\/|$))[A-Za-z0-9_.-]+)*$/;
 const NO_SPACE = /^[^\s\0-\x1f\x7f]+$/;
 
 /** An absolute path usable as one fstab field: starts with '/', no whitespace, at most 255 characters. */

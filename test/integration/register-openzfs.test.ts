@@ -134,6 +134,8 @@ describe('FSx for OpenZFS (Backend fsx-openzfs): a file system mounted over NFS 
     ['a Lustre deployment', { Deployment: 'PERSISTENT_2/SSD/125' }, /^ResourceProperties\.Deployment must be a deployment such as 'SINGLE_AZ_1\/64' \(SINGLE_AZ_1, SINGLE_AZ_2, SINGLE_AZ_HA_1, SINGLE_AZ_HA_2 or MULTI_AZ_1 \/ throughput capacity, MB\/s\) for fsx-openzfs, got "PERSISTENT_2\/SSD\/125"$/],
     ['an export path outside /fsx', { ExportPath: '/export/data' }, /^ResourceProperties\.ExportPath must be '\/fsx' \(the root volume\) or a volume path below it for FSx for OpenZFS, got "\/export\/data"$/],
     ['an export path that only starts like /fsx', { ExportPath: '/fsxdata' }, /^ResourceProperties\.ExportPath must be '\/fsx'/],
+    ['a .. segment below /fsx', { ExportPath: '/fsx/../etc' }, /^ResourceProperties\.ExportPath must be '\/fsx'/],
+    ['a . segment below /fsx', { ExportPath: '/fsx/./home' }, /^ResourceProperties\.ExportPath must be '\/fsx'/],
     ['an instance id in place of the file system id', { FileSystemId: 'i-0123456789abcdef0' }, /^ResourceProperties\.FileSystemId must be an FSx file system id/],
   ])('%s is refused and nothing is written', async (_, overrides, message) => {
     const prefix = freshPrefix();

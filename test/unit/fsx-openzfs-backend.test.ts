@@ -71,20 +71,18 @@ describe('backend fsx-openzfs (-c backend=fsx-openzfs)', () => {
     const [group] = Object.values(t.findResources('AWS::EC2::SecurityGroup', { Properties: { GroupDescription: Match.stringLikeRegexp('^FSx for OpenZFS') } }));
     expect(group.Properties.SecurityGroupIngress).toBeUndefined();
     const ingress = Object.values(t.findResources('AWS::EC2::SecurityGroupIngress')).map((r) => r.Properties);
-    expect(ingress).toHaveLength(6);
+    expect(ingress).toHaveLength(1);
+    for (const rule of ingress) expect(rule).toMatchObject({ IpProtocol: 'tcp', FromPort: 2049, ToPort: 2049 });
     for (const rule of ingress) expect(rule.SourceSecurityGroupId).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^Clients/), 'GroupId'] });
   });
 
-  test('the security group admits NFS (TCP and UDP 111, 2049, 20001-20003) from the client CIDRs only', () => {
+  test('the security group admits NFSv4.1 (TCP 2049) from the client CIDRs only; not NFSv3\'s ports, which no mount here uses', () => {
     const t = Template.fromStack(appStack({ ...ACCEPTANCE, clientCidrs: '10.0.0.0/16' }));
     const groups = t.findResources('AWS::EC2::SecurityGroup', { Properties: { GroupDescription: Match.stringLikeRegexp('^FSx for OpenZFS') } });
     const [id, group] = Object.entries(groups)[0];
     const ingress = (group.Properties.SecurityGroupIngress as { CidrIp: string; IpProtocol: string; FromPort: number; ToPort: number }[])
       .map((r) => `${r.CidrIp} ${r.IpProtocol} ${r.FromPort}-${r.ToPort}`).sort();
-    expect(ingress).toEqual([
-      '10.0.0.0/16 tcp 111-111', '10.0.0.0/16 tcp 20001-20003', '10.0.0.0/16 tcp 2049-2049',
-      '10.0.0.0/16 udp 111-111', '10.0.0.0/16 udp 20001-20003', '10.0.0.0/16 udp 2049-2049',
-    ]);
+    expect(ingress).toEqual(['10.0.0.0/16 tcp 2049-2049']);
     expect(fileSystemOf(t)[0].Properties.SecurityGroupIds).toEqual([{ 'Fn::GetAtt': [id, 'GroupId'] }]);
   });
 
@@ -173,7 +171,7 @@ describe('backend fsx-openzfs (-c backend=fsx-openzfs)', () => {
 });
 
 describe('MULTI_AZ_1: a standby subnet in a second zone', () => {
-  test('the app\'s new VPC: both private subnets, the first preferred, their route tables', () => {
+  test('the app\'s new VPC: both private subnets, the first preferred; the route tables of every subnet clients may be in', () => {
     const t = Template.fromStack(appStack({ ...ACCEPTANCE, openZfsDeploymentType: 'MULTI_AZ_1' }));
     const [fs] = fileSystemOf(t);
     expect(fs.Properties.SubnetIds).toEqual([{ Ref: expect.stringMatching(/^VpcprivateSubnet1/) }, { Ref: expect.stringMatching(/^VpcprivateSubnet2/) }]);
@@ -181,8 +179,20 @@ describe('MULTI_AZ_1: a standby subnet in a second zone', () => {
       DeploymentType: 'MULTI_AZ_1',
       ThroughputCapacity: 1280,
       PreferredSubnetId: fs.Properties.SubnetIds[0],
-      RouteTableIds: [{ Ref: expect.stringMatching(/^VpcprivateSubnet1RouteTable/) }, { Ref: expect.stringMatching(/^VpcprivateSubnet2RouteTable/) }],
     });
+    // AWS: "specify all VPC route tables associated with the subnets in which your clients are located": the file
+    // system's own two first, then the public subnets' (a login node), each once.
+    expect(fs.Properties.OpenZFSConfiguration.RouteTableIds.map((r: { Ref: string }) => r.Ref.replace(/[0-9A-F]{8}$/, ''))).toEqual([
+      'VpcprivateSubnet1RouteTable', 'VpcprivateSubnet2RouteTable', 'VpcpublicSubnet1RouteTable', 'VpcpublicSubnet2RouteTable',
+    ]);
+  });
+
+  test('a standby subnet whose route table is unknown is refused, naming the prop and how to import it', () => {
+    const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 2, natGateways: 1 });
+    const standbySubnet = ec2.Subnet.fromSubnetAttributes(stack, 'Standby', { subnetId: 'subnet-0bbbbbbbbbbbbbbb1', availabilityZone: 'us-east-1z' });
+    expect(() => new StorageServer(stack, 'Storage', { vpc, backend: 'fsx-openzfs', capacityTiB: 1, fsxOpenZfs: { deploymentType: 'MULTI_AZ_1', standbySubnet } }))
+      .toThrow(/^fsxOpenZfs\.standbySubnet: subnet subnet-0bbbbbbbbbbbbbbb1 has no known route table, which MULTI_AZ_1 needs/);
   });
 
   test('a looked-up VPC: -c subnetId with -c openZfsStandbySubnetId in another zone; the same zone is refused', () => {

@@ -6,20 +6,17 @@ import type { FsxOpenZfsServerProps } from '../fsx-openzfs-props';
 // The FSx for OpenZFS file system's security group: NFS from the clients only.
 
 /**
- * The ports AWS asks a file system's security group to admit from its NFS clients, each on TCP and UDP: 111
- * (rpcbind), 2049 (NFS) and 20001-20003 (NFS mount, status monitor and lock daemon of NFSv3). Source: Amazon FSx
- * for OpenZFS User Guide, "File system access control with Amazon VPC", inbound rules
- * (https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/limit-access-security-groups.html; its table is not in AWS's
+ * The port the clients need: TCP 2049, NFSv4.1 over TCP, which every mount this project makes uses (the mount options'
+ * `nfsvers=4.1`; the EC2 server admits the same). AWS's guide lists more for a file system's security group, each on
+ * TCP and UDP: 111 (rpcbind), 2049 and 20001-20003 (NFSv3's mount, status and lock daemons) (Amazon FSx for OpenZFS
+ * User Guide, "File system access control with Amazon VPC",
+ * https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/limit-access-security-groups.html; its table is not in AWS's
  * markdown archive, https://github.com/awsdocs/amazon-fsx-openzfs-user-guide/blob/56a97b87/doc_source/limit-access-security-groups.md,
- * and is quoted port for port by gist.github.com/AstroTom/ffa18c61d14529c66fb49578166949e8, "sets ports as per"
- * that page: TCP and UDP 111, 2049, 20001-20003). The project's clients mount NFSv4.1 (TCP 2049 only); the others
- * serve clients a user mounts by hand with NFSv3, as AWS documents it.
+ * and is quoted port for port by gist.github.com/AstroTom/ffa18c61d14529c66fb49578166949e8). Those serve NFSv3 and
+ * NFSv4.0 clients, which this project does not make: least privilege leaves them closed; a user who mounts NFSv3 by
+ * hand opens them on the backend's `connections`.
  */
-export const OPENZFS_NFS_PORTS: readonly ec2.Port[] = [
-  ec2.Port.tcp(111), ec2.Port.udp(111),
-  ec2.Port.tcp(2049), ec2.Port.udp(2049),
-  ec2.Port.tcpRange(20001, 20003), ec2.Port.udpRange(20001, 20003),
-];
+export const OPENZFS_NFS_PORTS: readonly ec2.Port[] = [ec2.Port.tcp(2049)];
 
 /** Builds the security group `SecurityGroup`: NFS from the client CIDRs and the clients' security groups. */
 export function openZfsSecurityGroup(scope: Construct, p: FsxOpenZfsServerProps): ec2.SecurityGroup {

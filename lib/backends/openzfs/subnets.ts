@@ -10,7 +10,7 @@ import type { FsxOpenZfsServerProps } from '../fsx-openzfs-props';
 export interface OpenZfsSubnets {
   /** `[preferred]`, or `[preferred, standby]` for MULTI_AZ_1. */
   readonly subnets: readonly ec2.ISubnet[];
-  /** The route tables of those subnets, each once (MULTI_AZ_1); empty for the Single-AZ types. */
+  /** The route tables of the VPC's subnets, each once (MULTI_AZ_1: where clients reach the endpoint); empty for Single-AZ. */
   readonly routeTableIds: readonly string[];
 }
 
@@ -43,6 +43,35 @@ export function openZfsSubnets(p: FsxOpenZfsServerProps, options: FsxOpenZfsPlan
     throw new Error(`fsxOpenZfs.standbySubnet (-c openZfsStandbySubnetId) must be in another Availability Zone than the server's ` +
       `subnet ${subnet.subnetId} (${zone}), got ${standby.subnetId} (${standby.availabilityZone}).`);
   }
-  const routeTableIds = [...new Set([subnet, standby].map((s) => s.routeTable.routeTableId))];
-  return { subnets: [subnet, standby], routeTableIds };
+  return { subnets: [subnet, standby], routeTableIds: clientRouteTables(p, [subnet, standby]) };
+}
+
+/** At most 50 route tables (FSx API reference, CreateFileSystemOpenZFSConfiguration.RouteTableIds). */
+export const MAX_OPENZFS_ROUTE_TABLES = 50;
+
+/**
+ * The route tables FSx puts the Multi-AZ endpoint's route in: those of the file system's two subnets and of every
+ * other subnet of the VPC, each once. AWS: "You should specify all virtual private cloud (VPC) route tables associated
+ * with the subnets in which your clients are located. By default, Amazon FSx selects your VPC's default route table"
+ * (FSx API reference, CreateFileSystemOpenZFSConfiguration.RouteTableIds): clients may sit in any subnet of the VPC
+ * (a login node in a public subnet, compute in a third zone), and a subnet left out has no route to the endpoint. A
+ * subnet whose route table is unknown (a VPC imported without its route tables) is left out, but the file system's own
+ * two must be known. RouteTableIds changes in place (FSx adds and removes route tables on a live file system), so a
+ * new subnet of the VPC later is no replacement.
+ */
+function clientRouteTables(p: FsxOpenZfsServerProps, own: readonly ec2.ISubnet[]): string[] {
+  own.forEach((s, i) => {
+    if (s.routeTable?.routeTableId === undefined) {
+      throw new Error(`${i === 0 ? 'vpcSubnets' : 'fsxOpenZfs.standbySubnet'}: subnet ${s.subnetId} has no known route table, ` +
+        'which MULTI_AZ_1 needs for its endpoint; import it with ec2.Subnet.fromSubnetAttributes({ subnetId, availabilityZone, routeTableId }).');
+    }
+  });
+  const vpc = p.server.vpc;
+  const all = [...own, ...vpc.privateSubnets, ...vpc.publicSubnets, ...vpc.isolatedSubnets];
+  const ids = [...new Set(all.map((s) => s.routeTable?.routeTableId).filter((id): id is string => id !== undefined))];
+  if (ids.length > MAX_OPENZFS_ROUTE_TABLES) {
+    throw new Error(`deploymentType 'MULTI_AZ_1': the VPC's subnets have ${ids.length} route tables, more than the ` +
+      `${MAX_OPENZFS_ROUTE_TABLES} FSx can route a Multi-AZ endpoint through; choose a Single-AZ type.`);
+  }
+  return ids;
 }
