@@ -111,8 +111,12 @@ export const FSX_OPENZFS_TIERS: { readonly [D in FsxOpenZfsDeploymentType]: read
 
 /** SSD IOPS included with the storage (Automatic): 3 per GB. [IOPS] */
 export const FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB = 3;
-/** User-provisioned SSD IOPS at most per GiB of storage (us-east-1). [IOPS] */
-export const FSX_OPENZFS_MAX_IOPS_PER_GIB = 1000;
+/**
+ * User-provisioned SSD IOPS at most per GiB of storage that every Region accepts: 1,000 in us-east-1 and most Regions,
+ * 50 in the Regions the page lists. [IOPS] The plan is built before the stack's Region is known (and a stack may be
+ * environment-agnostic), so it provisions within the lesser: a file system it plans can be created in any Region.
+ */
+export const FSX_OPENZFS_MAX_IOPS_PER_GIB = 50;
 
 /** us-east-1 rates, USD. [PRICE] */
 export interface FsxOpenZfsPrices {

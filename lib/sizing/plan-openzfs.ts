@@ -66,13 +66,14 @@ export function fsxOpenZfsPlan(asked: FsxOpenZfsOptions | undefined, capacityTiB
 /** The plan of one tier on `storageGiB` of SSD: its estimate and its cost, without a reason. */
 export function openZfsPlanAt(deploymentType: FsxOpenZfsDeploymentType, tier: FsxOpenZfsTier, storageGiB: number): StoragePlan {
   const automaticIops = FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB * storageGiB;
-  // AWS: provision SSD IOPS to the tier's maximum to drive the server-disk connection; at most 1,000 per GiB.
+  // AWS: provision SSD IOPS to the tier's maximum to drive the server-disk connection; at most 50 per GiB (the
+  // least any Region allows, FSX_OPENZFS_MAX_IOPS_PER_GIB).
   const iops = Math.min(tier.diskIops, FSX_OPENZFS_MAX_IOPS_PER_GIB * storageGiB);
   const userProvisionedIops = iops > automaticIops ? iops : undefined;
   const { readMBps, writeMBps } = tierSustained(tier);
   const burstRead = Math.min(tier.diskBurstMBps, tier.networkBurstMBps);
   const burstWrite = Math.min(tier.diskWriteMBps ?? tier.diskBurstMBps, tier.networkBurstMBps);
-  const iopsShort = iops < tier.diskIops ? `; SSD IOPS held to 1,000 per GiB (${iops} of the tier's ${tier.diskIops}): a bound` : '';
+  const iopsShort = iops < tier.diskIops ? `; SSD IOPS held to ${FSX_OPENZFS_MAX_IOPS_PER_GIB} per GiB, the least any Region allows (${iops} of the tier's ${tier.diskIops})` : '';
   return {
     backend: 'fsx-openzfs',
     instanceType: `${deploymentType}/${tier.throughputCapacityMBps}`,

@@ -53,8 +53,8 @@ describe('the figures, as the FSx for OpenZFS guide gives them (performance-ssd.
     for (const d of FSX_OPENZFS_DEPLOYMENT_TYPES) for (const t of FSX_OPENZFS_TIERS[d]) expect(t.diskBaselineMBps).toBe(t.throughputCapacityMBps);
   });
 
-  test('SSD IOPS: 3 per GB automatic, at most 1,000 per GiB provisioned (us-east-1)', () => {
-    expect([FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB, FSX_OPENZFS_MAX_IOPS_PER_GIB]).toEqual([3, 1000]);
+  test('SSD IOPS: 3 per GB automatic, at most 50 per GiB provisioned (1,000 in us-east-1; 50 the least any Region allows)', () => {
+    expect([FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB, FSX_OPENZFS_MAX_IOPS_PER_GIB]).toEqual([3, 50]);
   });
 
   test('prices: SINGLE_AZ_1 in us-east-1 as infracost quotes the price list ($266.24 for 1,024 MBps, $27.00 for 300 GB, $0.60 for 100 IOPS)', () => {

@@ -34,8 +34,8 @@ describe('backend fsx-openzfs', () => {
   test('SINGLE_AZ_2 at 3000 MB/s: the 3840 tier, shown at SINGLE_AZ_1\'s rates and labelled unpriced', () => {
     const plan = planStorage({ capacityTiB: 2, backend: 'fsx-openzfs', throughputMBps: 3000, fsxOpenZfs: { deploymentType: 'SINGLE_AZ_2' } });
     expect(plan.instanceType).toBe('SINGLE_AZ_2/3840');
-    // 2048 x 0.09 + 3840 x 0.26 + (150000 - 6144) x 0.006 = 184.32 + 998.40 + 863.136.
-    expect(plan.monthlyCostUsd).toBe(2045.86);
+    // IOPS min(150000, 50 x 2048 = 102400); 2048 x 0.09 + 3840 x 0.26 + (102400 - 6144) x 0.006 = 184.32 + 998.40 + 577.536.
+    expect(plan.monthlyCostUsd).toBe(1760.26);
     expect(plan.reason).toMatch(/unpriced: SINGLE_AZ_2's us-east-1 rates were in no source read; shown at SINGLE_AZ_1's rates, not a price/);
   });
 
@@ -59,10 +59,10 @@ describe('backend fsx-openzfs', () => {
       .toThrow(/^fsxOpenZfs\.throughputCapacityMBps 256 sustains 256 MB\/s, less than the throughputMBps 300 asked; SINGLE_AZ_1 offers 64, 128, 256, 512, 1024, 2048, 3072, 4096$/);
   });
 
-  test('SSD IOPS held to 1,000 per GiB: 64 GiB at SINGLE_AZ_2 10,240 gets 64,000 of the tier\'s 400,000, and says so', () => {
+  test('SSD IOPS held to 50 per GiB, the least any Region allows: 64 GiB at SINGLE_AZ_2 10,240 gets 3,200 of the tier\'s 400,000, and says so', () => {
     const plan = planStorage({ capacityTiB: 0.0625, backend: 'fsx-openzfs', fsxOpenZfs: { deploymentType: 'SINGLE_AZ_2', throughputCapacityMBps: 10240 } });
-    expect(plan.fsxOpenZfs?.userProvisionedIops).toBe(64000);
-    expect(plan.throughput.limitedBy).toMatch(/SSD IOPS held to 1,000 per GiB \(64000 of the tier's 400000\): a bound/);
+    expect(plan.fsxOpenZfs?.userProvisionedIops).toBe(3200);
+    expect(plan.throughput.limitedBy).toMatch(/SSD IOPS held to 50 per GiB, the least any Region allows \(3200 of the tier's 400000\)/);
   });
 });
 

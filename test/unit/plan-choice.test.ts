@@ -22,7 +22,7 @@ function enumerated(capacityTiB: number, mbps: number): [number, number, boolean
   const zfsGiB = Math.max(64, Math.ceil(capacityTiB * 1024));
   if (zfsGiB <= 524288) {
     for (const [tier, net, iops] of ZFS) {
-      const extra = Math.max(0, Math.min(iops, 1000 * zfsGiB) - 3 * zfsGiB);
+      const extra = Math.max(0, Math.min(iops, 50 * zfsGiB) - 3 * zfsGiB);
       out.push([Math.min(tier, net), Math.round((zfsGiB * 0.09 + tier * 0.26 + extra * 0.006) * 100) / 100, true]);
     }
   }
