@@ -20,6 +20,10 @@
  *           $0.30, Infrequent Access $0.025, Archive $0.008, One Zone $0.16, One Zone-IA $0.0133 per GB-month;
  *           "EFS Storage Requests Read per GB" $0.03 and "Write per GB" $0.06 (Elastic throughput's transfers);
  *           "Throughput Provisioned" $6.00 per MB/s-month.
+ * - [BILL]  What Provisioned throughput bills: "the average throughput provisioned in excess of what your EFS Standard
+ *           storage allows for the month" (an answer on AWS re:Post, repost.aws/questions/QU7xlbWYDzQYu1F7w2nDYe8A,
+ *           quoting the EFS pricing page and its example 3): what Standard storage allows is Bursting's baseline,
+ *           50 MiB/s per TiB stored.
  */
 
 /** MB/s in one MiB/s (EFS states its limits in MiB/s and GiB/s; the planner's figures are MB/s). */

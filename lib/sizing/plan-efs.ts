@@ -75,12 +75,16 @@ function provisioned(storageGiB: number, storageUsd: number, targetMBps: number)
   const bound = round2(Math.min(efsModeBoundMBps('provisioned'), EFS_MAX_PROVISIONED_MIBPS * MB_PER_MIB));
   if (targetMBps > bound) return { mode: 'provisioned', cannot: cannotSay('Provisioned', targetMBps, bound) };
   const sustained = round2(mibps * MB_PER_MIB);
+  // Billed: what is provisioned above the throughput Standard storage allows, Bursting's baseline. [BILL]
+  const included = (EFS_BURSTING_BASELINE_MIBPS_PER_TIB * storageGiB) / 1024;
+  const billed = Math.max(0, mibps - included);
   return {
     mode: 'provisioned',
     estimate: {
       mode: 'provisioned', storageGiB, sustainedMBps: sustained, burstMBps: sustained, provisionedMiBps: mibps, storageUsd,
-      monthlyCostUsd: round2(storageUsd + mibps * EFS_PROVISIONED_USD_PER_MBPS_MONTH),
-      limitedBy: `the ${mibps} MiB/s provisioned, at $${EFS_PROVISIONED_USD_PER_MBPS_MONTH} per MB/s-month each; storage alone $${storageUsd.toFixed(2)}`,
+      monthlyCostUsd: round2(storageUsd + billed * EFS_PROVISIONED_USD_PER_MBPS_MONTH),
+      limitedBy: `the ${mibps} MiB/s provisioned, billed above the ${round2(included)} MiB/s Standard storage allows (50 MiB/s per ` +
+        `TiB stored) at $${EFS_PROVISIONED_USD_PER_MBPS_MONTH} per MB/s-month; storage alone $${storageUsd.toFixed(2)}`,
     },
   };
 }

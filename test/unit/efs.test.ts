@@ -35,8 +35,9 @@ describe('the EFS estimates for a request', () => {
     // half written at $0.06: $59,130.
     expect(elastic.estimate).toMatchObject({ mode: 'elastic', storageGiB: 2048, storageUsd: 614.4, monthlyCostUsd: 59744.4, sustainedMBps: 1073.74 });
     expect(elastic.estimate?.limitedBy).toMatch(/a bound; priced as 500 MB\/s moved all month, half read \(\$0\.03\/GB\), half write \(\$0\.06\/GB\); storage alone \$614\.40$/);
-    // ceil(500 / 1.048576) = 477 MiB/s x $6 = $2862, + $614.40.
-    expect(provisioned.estimate).toMatchObject({ mode: 'provisioned', provisionedMiBps: 477, monthlyCostUsd: 3476.4, sustainedMBps: 500.17 });
+    // ceil(500 / 1.048576) = 477 MiB/s, billed above the 100 MiB/s 2 TiB of Standard storage allows: 377 x $6 = $2262,
+    // + $614.40.
+    expect(provisioned.estimate).toMatchObject({ mode: 'provisioned', provisionedMiBps: 477, monthlyCostUsd: 2876.4, sustainedMBps: 500.17 });
     // 2 TiB x 50 MiB/s = 104.86 MB/s; 500 MB/s needs 500 / 52.4288 = 9.54 TiB.
     expect(bursting).toEqual({ mode: 'bursting', cannot: "Bursting's baseline for 2 TiB is 104.86 MB/s (50 MiB/s per TiB stored); 500 MB/s needs 9.54 TiB stored" });
   });

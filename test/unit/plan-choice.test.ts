@@ -32,7 +32,8 @@ function enumerated(capacityTiB: number, mbps: number): [number, number, boolean
   out.push([EFS_WRITE_BOUND, Math.round((storage + ((mbps * 3600 * 730) / 1000) * 0.045) * 100) / 100, false]);
   if (mbps > 0) {
     const mib = Math.ceil(mbps / MB_PER_MIB);
-    out.push([Math.min(mib * MB_PER_MIB, EFS_WRITE_BOUND), Math.round((storage + mib * 6) * 100) / 100, false]);
+    // Provisioned: billed above what Standard storage allows, 50 MiB/s per TiB stored.
+    out.push([Math.min(mib * MB_PER_MIB, EFS_WRITE_BOUND), Math.round((storage + Math.max(0, mib - (50 * efsGiB) / 1024) * 6) * 100) / 100, false]);
   }
   out.push([Math.min((efsGiB / 1024) * 50 * MB_PER_MIB, EFS_WRITE_BOUND), Math.round(storage * 100) / 100, false]);
   return out;
