@@ -198,7 +198,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     });
     // After the guard, and after the storage is mountable (an FSx registration names the file system, which
     // orders it already when `ready` is the file system: a DependsOn on top would be redundant, cfn-lint W3005;
-    // FSx for OpenZFS is ready when its export is applied, which the registration does not name).
+    // FSx for OpenZFS is ready when FSx has accepted its export (UpdateVolume), which the registration does not name).
     registration.resource.node.addDependency(this.updateGuard.resource);
     const namesReady = 'fileSystem' in backend.registrationTarget && this.ready.cfnResourceType === 'AWS::FSx::FileSystem';
     if (!namesReady) registration.resource.node.addDependency(this.ready);

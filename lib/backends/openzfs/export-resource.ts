@@ -8,7 +8,7 @@ import { ignoreRoleDependsOnLint } from '../../handler-function';
 import { rootSquashFunctionParts } from '../fsx/root-squash';
 import type { OpenZfsClientConfiguration } from './nfs-export';
 
-// The root volume's real NFS export, applied and kept live through the FSx API (UpdateVolume), so that a change of
+// The root volume's real NFS export, requested and kept live through the FSx API (UpdateVolume), so that a change of
 // the clients or of root squash updates the export in place instead of replacing the file system.
 
 /**
@@ -16,6 +16,9 @@ import type { OpenZfsClientConfiguration } from './nfs-export';
  * FSx UpdateVolume (OpenZFSConfiguration.NfsExports, FSx API reference, UpdateOpenZFSVolumeConfiguration,
  * https://docs.aws.amazon.com/fsx/latest/APIReference/API_UpdateOpenZFSVolumeConfiguration.html) on create and on
  * every change of the export; on delete nothing (the volume goes with its file system, or is retained with it).
+ * UpdateVolume starts an administrative action and returns: the resource completes when FSx has accepted the change,
+ * not when it is in effect, and a failed action is not seen here (a gap: a Provider with isComplete polling
+ * DescribeVolumes would close it; the security group, which CloudFormation changes itself, is what admits clients).
  *
  * The template's own export (lib/backends/openzfs/nfs-export.ts, templateExport) stays constant because
  * CloudFormation replaces the file system on any change of RootVolumeConfiguration; UpdateVolume changes the export
