@@ -1,5 +1,5 @@
 import { Token, Validations } from 'aws-cdk-lib';
-import type * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
 
 // Who may reach a backend by address, the same rule on both: `clientCidrs`, or the VPC's CIDR when no `clientPeers`
 // are given either. The facade validates the CIDRs and peers (lib/storage-server/validation.ts).
@@ -31,4 +31,22 @@ export function acknowledgeTokenCidrs(securityGroup: ec2.ISecurityGroup, cidrs: 
     id: 'AwsSolutions-EC23',
     reason: 'The only token CIDR is the VPC\'s own CIDR block (Fn::GetAtt of the VPC); every literal client CIDR is validated at synth and /0 is refused.',
   });
+}
+
+/**
+ * Admits the clients to a file system's security group on `ports`: each admitted CIDR ({@link admittedCidrs}), then each
+ * security group of `clientPeers`, every port for each (FSx for Lustre and FSx for OpenZFS alike); refuses a peer with
+ * no security group to admit.
+ */
+export function admitClients(securityGroup: ec2.SecurityGroup, clients: ClientAccess, ports: readonly ec2.Port[], description: string): void {
+  const cidrs = admittedCidrs(clients);
+  const peers: ec2.IPeer[] = cidrs.map((cidr) => ec2.Peer.ipv4(cidr));
+  acknowledgeTokenCidrs(securityGroup, cidrs);
+  for (const peer of clients.clientPeers ?? []) {
+    for (const sg of peer.connections.securityGroups) peers.push(sg);
+    if (peer.connections.securityGroups.length === 0) throw new Error(`clientPeers: ${peer.connections.toString()} has no security group to admit`);
+  }
+  for (const peer of peers) {
+    for (const port of ports) securityGroup.addIngressRule(peer, port, description);
+  }
 }

@@ -1,6 +1,6 @@
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
-import { acknowledgeTokenCidrs, admittedCidrs } from '../client-access';
+import { admitClients } from '../client-access';
 import type { FsxLustreServerProps } from '../fsx-lustre-props';
 
 // The FSx for Lustre file system's security group: Lustre among the file servers, and from the clients only.
@@ -19,15 +19,6 @@ export function lustreSecurityGroup(scope: Construct, p: FsxLustreServerProps): 
     allowAllOutbound: false,
   });
   for (const port of LUSTRE_PORTS) securityGroup.addEgressRule(securityGroup, port, 'Lustre between the file servers');
-  const cidrs = admittedCidrs(props);
-  const clients: ec2.IPeer[] = cidrs.map((cidr) => ec2.Peer.ipv4(cidr));
-  acknowledgeTokenCidrs(securityGroup, cidrs);
-  for (const peer of props.clientPeers ?? []) {
-    for (const sg of peer.connections.securityGroups) clients.push(sg);
-    if (peer.connections.securityGroups.length === 0) throw new Error(`clientPeers: ${peer.connections.toString()} has no security group to admit`);
-  }
-  for (const peer of clients) {
-    for (const port of LUSTRE_PORTS) securityGroup.addIngressRule(peer, port, 'Lustre from cluster clients');
-  }
+  admitClients(securityGroup, props, LUSTRE_PORTS, 'Lustre from cluster clients');
   return securityGroup;
 }

@@ -1,6 +1,6 @@
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
-import { acknowledgeTokenCidrs, admittedCidrs } from '../client-access';
+import { admitClients } from '../client-access';
 import type { FsxOpenZfsServerProps } from '../fsx-openzfs-props';
 
 // The FSx for OpenZFS file system's security group: NFS from the clients only.
@@ -28,15 +28,6 @@ export function openZfsSecurityGroup(scope: Construct, p: FsxOpenZfsServerProps)
     // lock and NFSv4.0 callbacks call the clients back.
     allowAllOutbound: true,
   });
-  const cidrs = admittedCidrs(props);
-  const clients: ec2.IPeer[] = cidrs.map((cidr) => ec2.Peer.ipv4(cidr));
-  acknowledgeTokenCidrs(securityGroup, cidrs);
-  for (const peer of props.clientPeers ?? []) {
-    for (const sg of peer.connections.securityGroups) clients.push(sg);
-    if (peer.connections.securityGroups.length === 0) throw new Error(`clientPeers: ${peer.connections.toString()} has no security group to admit`);
-  }
-  for (const peer of clients) {
-    for (const port of OPENZFS_NFS_PORTS) securityGroup.addIngressRule(peer, port, 'NFS from cluster clients');
-  }
+  admitClients(securityGroup, props, OPENZFS_NFS_PORTS, 'NFS from cluster clients');
   return securityGroup;
 }
