@@ -1,11 +1,8 @@
-import { Duration, Stack, Token } from 'aws-cdk-lib';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import * as logs from 'aws-cdk-lib/aws-logs';
-import * as cr from 'aws-cdk-lib/custom-resources';
-import { Construct } from 'constructs';
-import { acknowledgeCompliance, logEncryptionKey } from '../../compliance';
-import { ignoreRoleDependsOnLint } from '../../handler-function';
+import { Stack, Token } from 'aws-cdk-lib';
+import type * as cr from 'aws-cdk-lib/custom-resources';
+import type { Construct } from 'constructs';
 import type { FsxLustreServerRequest } from '../fsx-lustre-props';
+import { fsxApiResource } from './api-call';
 
 // Root squash of an FSx for Lustre file system: the setting and its NIDs, checked, and the custom resource that
 // applies them through the FSx API (CloudFormation has no such property).
@@ -57,9 +54,8 @@ export function validateNoSquashNids(rootSquash: boolean, nids: string[] | undef
  * FSx applies the update after UpdateFileSystem returns; nothing here waits for it (the registration does not either).
  */
 export function rootSquashResource(scope: Construct, fileSystemId: string, squash: boolean, nids: string[] | undefined): cr.AwsCustomResource {
-  const { role, logGroup } = rootSquashFunctionParts(scope);
-  const call: cr.AwsSdkCall = {
-    service: 'FSx',
+  return fsxApiResource(scope, 'RootSquash', {
+    resourceType: 'Custom::FsxLustreRootSquash',
     action: 'UpdateFileSystem',
     parameters: {
       FileSystemId: fileSystemId,
@@ -68,66 +64,13 @@ export function rootSquashResource(scope: Construct, fileSystemId: string, squas
         RootSquashConfiguration: squash ? { RootSquash: FSX_ROOT_SQUASH, NoSquashNids: nids ?? [] } : { RootSquash: FSX_NO_ROOT_SQUASH },
       },
     },
-    physicalResourceId: cr.PhysicalResourceId.of(fileSystemId),
-    // The response describes the whole file system; only the setting is kept (a custom resource's response is small).
-    outputPaths: ['FileSystem.LustreConfiguration.RootSquashConfiguration.RootSquash'],
-  };
-  const resource = new cr.AwsCustomResource(scope, 'RootSquash', {
-    resourceType: 'Custom::FsxLustreRootSquash',
-    onCreate: call,
-    onUpdate: call,
-    policy: cr.AwsCustomResourcePolicy.fromStatements([
-      new iam.PolicyStatement({
-        actions: ['fsx:UpdateFileSystem'],
-        resources: [Stack.of(scope).formatArn({ service: 'fsx', resource: 'file-system', resourceName: fileSystemId })],
-      }),
-    ]),
-    role,
-    logGroup,
-    // The runtime's own SDK has UpdateFileSystem's RootSquashConfiguration; no download at deploy time.
-    installLatestAwsSdk: false,
-    timeout: Duration.minutes(2),
+    physicalResourceId: fileSystemId,
+    // The response describes the whole file system; only the setting is kept.
+    outputPath: 'FileSystem.LustreConfiguration.RootSquashConfiguration.RootSquash',
+    resourceArn: Stack.of(scope).formatArn({ service: 'fsx', resource: 'file-system', resourceName: fileSystemId }),
+    target: 'file system',
+    setting: 'its root squash',
+    changing: 'its root squash',
+    roleDescription: 'AwsCustomResource function that sets root squash on the FSx for Lustre file systems of this stack',
   });
-  const fn = Stack.of(scope).node.findChild(`AWS${cr.AwsCustomResource.PROVIDER_FUNCTION_UUID.replace(/-/g, '')}`);
-  acknowledgeCompliance(fn, 'LambdaInsideVPC',
-    'The AwsCustomResource function calls only the FSx API (UpdateFileSystem); nothing it needs is in a VPC, and ' +
-    'placing it in one would add network interfaces and an FSx endpoint or NAT path, and protect nothing.');
-  acknowledgeCompliance(fn, 'LambdaDLQ',
-    'Invoked by CloudFormation for one stack operation; a failed call fails the operation, which rolls back with the ' +
-    'error in the stack events and the function\'s log group. A queued event could not be replayed: its response URL ' +
-    'belongs to that operation.');
-  acknowledgeCompliance(fn, 'LambdaConcurrency',
-    'Invoked only by CloudFormation, once per file system when it is created or its root squash changes, so there is ' +
-    'no load to cap; reserving concurrency would take it from the account\'s unreserved pool.');
-  ignoreRoleDependsOnLint(fn);
-  acknowledgeCompliance(resource.node.findChild('CustomResourcePolicy'), 'IAMNoInlinePolicy',
-    "Written by aws-cdk-lib's AwsCustomResource: fsx:UpdateFileSystem on this one file system, for its root squash. " +
-    'It belongs to the custom resource alone and lives and dies with it.');
-  return resource;
-}
-
-const LUSTRE_ROLE_DESCRIPTION = 'AwsCustomResource function that sets root squash on the FSx for Lustre file systems of this stack';
-
-/**
- * The stack's one role and encrypted log group for aws-cdk-lib's AwsCustomResource function, a singleton per stack:
- * that function is one per stack too, so every FSx API call of the stack (Lustre's root squash, OpenZFS's exports)
- * runs under this role; the first caller's `description` names it.
- */
-export function rootSquashFunctionParts(scope: Construct, description = LUSTRE_ROLE_DESCRIPTION): { role: iam.IRole; logGroup: logs.ILogGroup } {
-  const stack = Stack.of(scope);
-  const existing = stack.node.tryFindChild('FsxRootSquashRole');
-  if (existing instanceof iam.Role) return { role: existing, logGroup: stack.node.findChild('FsxRootSquashLogs') as logs.LogGroup };
-  const role = new iam.Role(stack, 'FsxRootSquashRole', {
-    assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-    description,
-  });
-  const logGroup = new logs.LogGroup(stack, 'FsxRootSquashLogs', {
-    retention: logs.RetentionDays.ONE_YEAR,
-    encryptionKey: logEncryptionKey(stack),
-  });
-  logGroup.grantWrite(role);
-  acknowledgeCompliance(role.node.findChild('DefaultPolicy'), 'IAMNoInlinePolicy',
-    "Written by grantWrite of the function's own log group into its role's own policy; it belongs to this role " +
-    'alone and lives and dies with it.');
-  return { role, logGroup };
 }
