@@ -1,6 +1,7 @@
-import { Aws, CfnResource, CustomResource, Duration, Lazy, Stack, Token, Validations, type IResolveContext } from 'aws-cdk-lib';
+import { Aws, CfnResource, CustomResource, Duration, Lazy, NestedStack, Stack, Token, Validations, type IResolveContext } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
+import { iam5 } from './handler-function';
 import { addHandlerProvider, stackSingleton } from './handler-provider';
 import {
   RESOURCE_TYPE,
@@ -9,6 +10,7 @@ import {
   validateLayout,
   type StorageLayout,
 } from '../lambda/update-guard/contract';
+import { HELD_TYPES, KEPT_PROP, keptWire, type HeldType, type Kept } from '../lambda/update-guard/held';
 import { INSTANCE_INTERRUPTING } from '../lambda/update-guard/instance-updates';
 import { REPLACEMENT_RULES } from '../lambda/update-guard/replacement-rules';
 import { WATCHED_TYPES, type WatchedType } from '../lambda/update-guard/watched-types';
@@ -117,12 +119,40 @@ export class UpdateGuard extends Construct {
       };
     }
 
+    // What this deploy keeps, read from the finished construct tree at synth: the template CloudFormation receives.
+    const stack = Stack.of(this);
+    extra[KEPT_PROP] = Lazy.any({ produce: () => keptWire(keptResources(stack)) });
+
     this.resource = new CustomResource(this, 'Resource', {
       serviceToken: UpdateGuardProvider.of(this).serviceToken,
       resourceType: RESOURCE_TYPE,
       properties: { ...guardProperties(props.layout, acceptDataLoss), ...extra },
     });
   }
+}
+
+/**
+ * The resources of held types in the whole stack tree of `stack` (its root stack and every nested stack), as paths
+ * from the root: nested stack logical ids, then the resource's own, as CloudFormation will hold them. `stack` gives
+ * the guard's own prefix.
+ */
+function keptResources(stack: Stack): Kept {
+  const prefix = (s: Stack): string => {
+    if (!(s instanceof NestedStack) || s.nestedStackParent === undefined) return '';
+    const parent = s.nestedStackParent;
+    const cfn = s.nestedStackResource;
+    if (cfn === undefined) return '';
+    return `${prefix(parent)}${parent.resolve(cfn.logicalId)}/`;
+  };
+  let root = stack;
+  while (root.nestedStackParent !== undefined) root = root.nestedStackParent;
+  const resources = Object.fromEntries(HELD_TYPES.map((t) => [t, [] as string[]])) as Record<HeldType, string[]>;
+  for (const c of root.node.findAll()) {
+    if (!CfnResource.isCfnResource(c) || !(HELD_TYPES as readonly string[]).includes(c.cfnResourceType)) continue;
+    const owner = Stack.of(c);
+    resources[c.cfnResourceType as HeldType].push(`${prefix(owner)}${owner.resolve(c.logicalId)}`);
+  }
+  return { stack: prefix(stack), resources };
 }
 
 /**
@@ -175,27 +205,38 @@ class UpdateGuardProvider extends Construct {
   private constructor(scope: Construct, id: string) {
     super(scope, id);
     const stack = Stack.of(this);
+    const rootArns = rootStackArns(stack);
     const provider = addHandlerProvider(this, {
       handler: 'update-guard',
       statements: [
-        // At Create: are there resources already tagged as this server's? Describe calls take no resource-level
-        // permission in EC2 or FSx.
+        // Which resources are a server's (their tag) and whether an instance has instance store: Describe calls take
+        // no resource-level permission in EC2 or FSx.
         new iam.PolicyStatement({
-          sid: 'FindResourcesOfThisServer',
-          actions: ['ec2:DescribeInstances', 'ec2:DescribeVolumes', 'ec2:DescribeNetworkInterfaces', 'fsx:DescribeFileSystems'],
+          sid: 'DescribeServerResources',
+          actions: [
+            'ec2:DescribeInstances', 'ec2:DescribeVolumes', 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeInstanceTypes',
+            'fsx:DescribeFileSystems',
+          ],
           resources: ['*'],
         }),
-        // Before a refusal: is this stack rolling back?
+        // Before a refusal: is this stack rolling back? And which stack is its root?
         new iam.PolicyStatement({
           sid: 'ReadOwnStackStatus',
           actions: ['cloudformation:DescribeStacks'],
           resources: [stack.stackId],
         }),
+        // What the root stack and its nested stacks hold now (nested stacks are named <root>-<logical id>-<suffix>).
+        new iam.PolicyStatement({
+          sid: 'ListResourcesOfRootStack',
+          actions: ['cloudformation:ListStackResources'],
+          resources: rootArns,
+        }),
       ],
       roleDescription: 'Checks StorageServer layout changes (update-guard custom resource): reads its own stack status and which resources carry a server id',
       functionDescription: 'StorageServer update guard: refuses layout changes that would lose or strand data',
       frameworkDescription: 'Provider framework of the StorageServer update-guard custom resource',
-      timeout: Duration.seconds(30),
+      // ListStackResources over the root and its nested stacks, then a Describe per kind: more calls than before.
+      timeout: Duration.seconds(60),
       memorySize: 128,
       runtimeReason:
         'Pinned to nodejs22.x deliberately: the handler is tested on Node 22; moving to a newer runtime is ' +
@@ -204,14 +245,35 @@ class UpdateGuardProvider extends Construct {
         "The function's permissions (describe calls, its own stack's status, writing its own log group), in a policy that belongs to this role alone and " +
         "lives and dies with it, the IAM guide's case for an inline policy; a managed policy could be attached to " +
         'other principals.',
-      apis: 'EC2 and FSx Describe calls (resources tagged with the server id) and CloudFormation DescribeStacks (its own stack)',
+      apis: 'EC2 and FSx Describe calls (resources tagged with the server id), CloudFormation DescribeStacks (its own stack) ' +
+        'and ListStackResources (its root stack and nested stacks)',
     });
     this.serviceToken = provider.serviceToken;
+    for (const arn of rootArns) {
+      Validations.of(provider.policy).acknowledge({
+        id: iam5(provider.policy, arn),
+        reason: 'A stack ARN ends in a unique id CloudFormation assigns, and nested stacks get a suffix of its choosing: ' +
+          'the root stack and the stacks named after it, for ListStackResources only.',
+      });
+    }
     Validations.of(provider.policy).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'ec2:DescribeInstances, DescribeVolumes, DescribeNetworkInterfaces and fsx:DescribeFileSystems support no ' +
-        'resource-level permissions; the function only reads which resources carry its server id.',
+      reason: 'ec2:DescribeInstances, DescribeVolumes, DescribeNetworkInterfaces, DescribeInstanceTypes and ' +
+        'fsx:DescribeFileSystems support no resource-level permissions; the function only reads which resources carry a ' +
+        'server id and whether an instance type has instance store.',
     });
   }
 }
 
+
+/**
+ * The root stack of `stack` and its nested stacks, as ARNs: CloudFormation names a nested stack
+ * `<parent name>-<logical id>-<suffix>`, so every stack below the root starts with the root's name and a hyphen.
+ */
+function rootStackArns(stack: Stack): string[] {
+  let root = stack;
+  while (root.nestedStackParent !== undefined) root = root.nestedStackParent;
+  const name = Token.isUnresolved(root.stackName) ? '*' : root.stackName;
+  const arn = (n: string) => `arn:${Aws.PARTITION}:cloudformation:${Aws.REGION}:${Aws.ACCOUNT_ID}:stack/${n}/*`;
+  return name === '*' ? [arn('*')] : [arn(name), arn(`${name}-*`)];
+}

@@ -1,9 +1,11 @@
 /**
- * The update guard's two questions to AWS: does anything already hold this server's data (before a Create),
- * and is the stack rolling back (before a refusal). Everything else the guard decides from the event alone.
+ * The update guard's questions to AWS: what the stack holds now (CloudFormation's record, and what EC2 and FSx say
+ * of each resource), does anything outside the stack already hold this server's data (before a Create), and is the
+ * stack rolling back (before a refusal). Everything else the guard decides from the event alone.
  */
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { CloudFormationClient, DescribeStacksCommand, ListStackResourcesCommand } from '@aws-sdk/client-cloudformation';
 import {
+  DescribeInstanceTypesCommand,
   DescribeInstancesCommand,
   DescribeNetworkInterfacesCommand,
   DescribeVolumesCommand,
@@ -12,6 +14,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { DescribeFileSystemsCommand, FSxClient } from '@aws-sdk/client-fsx';
 
+import { HELD_TYPES, type HeldDescription, type HeldResource, type HeldType } from './held';
 import { SERVER_ID_TAG, type TaggedResource } from './wire';
 
 /**
@@ -74,4 +77,128 @@ export async function stackStatus(stackId: string): Promise<{ status?: string; e
   } finally {
     cfn.destroy();
   }
+}
+
+/** Nested stacks deeper than this are not followed (CloudFormation's own nesting is far shallower in practice). */
+const MAX_NESTING = 15;
+
+/**
+ * The resources of held types that CloudFormation holds now in the guard's root stack and every nested stack below
+ * it (ListStackResources, paginated; DescribeStackResources returns only the first 100). The root is DescribeStacks'
+ * `RootId` ("the stack ID of the top-level stack to which the nested stack ultimately belongs", CloudFormation API
+ * reference, Stack), or the stack itself. Deleted resources and resources without a physical id are left out.
+ */
+export async function heldResources(stackId: string): Promise<HeldResource[]> {
+  const cfn = new CloudFormationClient({});
+  const held: HeldResource[] = [];
+  const walk = async (stackName: string, prefix: string, depth: number): Promise<void> => {
+    let token: string | undefined;
+    do {
+      const page = await cfn.send(new ListStackResourcesCommand({ StackName: stackName, NextToken: token }));
+      for (const r of page.StackResourceSummaries ?? []) {
+        const id = r.PhysicalResourceId ?? '';
+        if (id === '' || r.ResourceStatus === 'DELETE_COMPLETE') continue;
+        const path = `${prefix}${r.LogicalResourceId ?? '?'}`;
+        if (r.ResourceType === 'AWS::CloudFormation::Stack') {
+          if (depth >= MAX_NESTING) throw new Error(`nested stacks deeper than ${MAX_NESTING} below the root at ${path}`);
+          await walk(id, `${path}/`, depth + 1);
+        } else if ((HELD_TYPES as readonly string[]).includes(r.ResourceType ?? '')) {
+          held.push({ path, type: r.ResourceType as HeldType, physicalId: id });
+        }
+      }
+      token = page.NextToken;
+    } while (token);
+  };
+  try {
+    const own = await cfn.send(new DescribeStacksCommand({ StackName: stackId }));
+    await walk(own.Stacks?.[0]?.RootId ?? stackId, '', 0);
+  } finally {
+    cfn.destroy();
+  }
+  return held;
+}
+
+/**
+ * What EC2 and FSx say of `resources`: each one's `storage-server:id` tag and, for instances, whether the type has
+ * instance store. Filters by id (not the ids parameter), so a resource already gone is simply not described.
+ */
+export async function describeHeld(resources: readonly HeldResource[]): Promise<HeldDescription[]> {
+  const ids = (type: HeldType) => resources.filter((r) => r.type === type).map((r) => r.physicalId);
+  const tagOf = (tags: readonly { Key?: string; Value?: string }[] | undefined) => tags?.find((t) => t.Key === SERVER_ID_TAG)?.Value;
+  const ec2 = new EC2Client({});
+  const fsx = new FSxClient({});
+  const out: HeldDescription[] = [];
+  try {
+    const instances = ids('AWS::EC2::Instance');
+    const types = new Map<string, string[]>();
+    for (const chunk of chunks(instances)) {
+      let token: string | undefined;
+      do {
+        const page = await ec2.send(new DescribeInstancesCommand({
+          Filters: [{ Name: 'instance-id', Values: chunk }, { Name: 'instance-state-name', Values: ['pending', 'running', 'stopping', 'stopped'] }],
+          NextToken: token,
+        }));
+        for (const r of page.Reservations ?? []) {
+          for (const i of r.Instances ?? []) {
+            const serverId = tagOf(i.Tags);
+            if (serverId === undefined || !i.InstanceId || !i.InstanceType) continue;
+            types.set(i.InstanceType, [...(types.get(i.InstanceType) ?? []), `${i.InstanceId}\n${serverId}`]);
+          }
+        }
+        token = page.NextToken;
+      } while (token);
+    }
+    for (const chunk of chunks([...types.keys()])) {
+      const page = await ec2.send(new DescribeInstanceTypesCommand({ InstanceTypes: chunk as never }));
+      for (const t of page.InstanceTypes ?? []) {
+        for (const entry of types.get(t.InstanceType ?? '') ?? []) {
+          const [physicalId, serverId] = entry.split('\n');
+          out.push({ physicalId, serverId, instanceStore: t.InstanceStorageSupported === true });
+        }
+      }
+    }
+    for (const chunk of chunks(ids('AWS::EC2::Volume'))) {
+      let token: string | undefined;
+      do {
+        const page = await ec2.send(new DescribeVolumesCommand({ Filters: [{ Name: 'volume-id', Values: chunk }], NextToken: token }));
+        for (const v of page.Volumes ?? []) if (v.VolumeId) out.push({ physicalId: v.VolumeId, serverId: tagOf(v.Tags) });
+        token = page.NextToken;
+      } while (token);
+    }
+    for (const chunk of chunks(ids('AWS::EC2::NetworkInterface'))) {
+      let token: string | undefined;
+      do {
+        const page = await ec2.send(new DescribeNetworkInterfacesCommand({ Filters: [{ Name: 'network-interface-id', Values: chunk }], NextToken: token }));
+        for (const n of page.NetworkInterfaces ?? []) {
+          if (n.NetworkInterfaceId) out.push({ physicalId: n.NetworkInterfaceId, serverId: tagOf(n.TagSet) });
+        }
+        token = page.NextToken;
+      } while (token);
+    }
+    const fileSystems = new Set(ids('AWS::FSx::FileSystem'));
+    if (fileSystems.size > 0) {
+      let token: string | undefined;
+      do {
+        // By the whole list: DescribeFileSystems with FileSystemIds fails when one of them is gone.
+        const page = await fsx.send(new DescribeFileSystemsCommand({ NextToken: token }));
+        for (const f of page.FileSystems ?? []) {
+          if (f.FileSystemId && fileSystems.has(f.FileSystemId) && f.Lifecycle !== 'DELETING') {
+            out.push({ physicalId: f.FileSystemId, serverId: tagOf(f.Tags) });
+          }
+        }
+        token = page.NextToken;
+      } while (token);
+    }
+  } finally {
+    ec2.destroy();
+    fsx.destroy();
+  }
+  return out;
+}
+
+/** Ids in batches of 100: a bound chosen small, as AWS's references for these calls publish no figure this code relies on. */
+function chunks<T>(list: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += 100) out.push(list.slice(i, i + 100));
+  return out;
 }

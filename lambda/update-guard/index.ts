@@ -2,9 +2,11 @@
  * onEvent handler of the update-guard custom resource (docs/design.md#8-the-update-guard-contract): refuses a stack update that
  * would lose or strand the server's data, before CloudFormation touches the instance or the volumes.
  *
- * No state: what it judges is in the event. It asks AWS two things (aws.ts): at Create, whether resources
- * tagged as this server's already exist (a renamed construct, or a server deployed again over the volumes an
- * earlier one retained); before a refusal, whether the stack is rolling back (a rollback always passes).
+ * No state: what it judges is in the event and in CloudFormation's record. It asks AWS (aws.ts): what the stack and
+ * its nested stacks hold now, and which of those resources are a server's (held.ts: held and not kept by this
+ * deploy's template is refused, whatever the names); at Create, whether resources tagged as this server's exist
+ * outside the stack (a server deployed again over the volumes an earlier one retained); before a refusal, whether
+ * the stack is rolling back (a rollback always passes).
  * Errors are thrown, never returned: the Provider framework reports FAILED only for a thrown error, and a
  * FAILED update is what stops the stack.
  */
@@ -13,8 +15,9 @@ import type {
   CdkCustomResourceResponse,
   CloudFormationCustomResourceUpdateEvent,
 } from 'aws-lambda';
-import { ROLLBACK_STATUS, findServerResources, stackStatus } from './aws';
+import { ROLLBACK_STATUS, describeHeld, findServerResources, heldResources, stackStatus } from './aws';
 import { compareLayouts } from './compare';
+import { KEPT_PROP, type HeldResource, type Kept, lostStateRefusal, parseKept, unkept, unkeptRefusals } from './held';
 import { existingMessage, refusalMessage } from './messages';
 import type { Refusal } from './policy';
 import { parseGuardProperties } from './validation';
@@ -54,10 +57,54 @@ export async function handler(event: Event): Promise<CdkCustomResourceResponse> 
 async function create(event: Event): Promise<CdkCustomResourceResponse> {
   const { layout, acceptDataLoss } = parseGuardProperties(event.ResourceProperties);
   const watched = parseWatched(event.ResourceProperties, 'ResourceProperties');
+  const kept = parseKept(event.ResourceProperties[KEPT_PROP], `ResourceProperties.${KEPT_PROP}`);
   const physicalResourceId = layoutPhysicalId(layout, watchedDigest(watched));
-  if (watched.identity) await refuseOverExisting(watched.identity.serverId, layout.snapshotIds.length > 0, acceptDataLoss);
+  let held: HeldResource[] = [];
+  if (kept) {
+    // A Create is never part of a rollback: an error here fails the deploy before anything of the server exists.
+    held = await heldResources(event.StackId);
+    const refusals = await heldRefusals(held, kept, acceptDataLoss);
+    const ownIds = Object.values(watched.watched ?? {}).map((w) => w.logicalId);
+    const lost = lostStateRefusal(held, kept, ownIds, `${kept.stack}${event.LogicalResourceId}`, acceptDataLoss);
+    if (lost) refusals.push(lost);
+    const refused = refusals.filter((r) => !r.accepted);
+    if (refused.length > 0) {
+      for (const r of refused) log('error', 'storage layout change refused', refusalFields(r));
+      throw new Error(refusalMessage(refused));
+    }
+    warnAccepted(refusals);
+  }
+  // What the stack holds is judged above; the tag search is for what lies outside it (retained by an earlier stack).
+  const inStack = new Set(held.map((h) => h.physicalId));
+  if (watched.identity) await refuseOverExisting(watched.identity.serverId, layout.snapshotIds.length > 0, acceptDataLoss, inStack);
   log('info', 'storage layout recorded', { requestType: 'Create', physicalResourceId, layout });
   return { PhysicalResourceId: physicalResourceId };
+}
+
+/** The refusals of what the stack holds and this deploy's template does not keep (held.ts). */
+async function heldRefusals(held: readonly HeldResource[], kept: Kept, acceptDataLoss: boolean): Promise<Refusal[]> {
+  const gone = unkept(held, kept);
+  if (gone.length === 0) return [];
+  return unkeptRefusals(gone, await describeHeld(gone), acceptDataLoss);
+}
+
+/** What the stack holds could not be read: refused like a loss (a rollback still passes, refuseUnlessRollingBack). */
+function unreadable(err: unknown, acceptDataLoss: boolean): Refusal {
+  return {
+    setting: 'Resources held by the stack',
+    oldValue: '(unknown)',
+    newValue: '(unknown)',
+    why: `CloudFormation's or EC2's answer could not be read (${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}), ` +
+      'so a resource this deploy drops could not be seen',
+    safePath: 'deploy again once the API answers (the guard function\'s log has the error)',
+    accepted: acceptDataLoss,
+  };
+}
+
+function warnAccepted(refusals: readonly Refusal[]): void {
+  for (const r of refusals) {
+    console.warn(JSON.stringify({ level: 'warn', msg: 'data loss accepted (AcceptDataLoss=true)', ...refusalFields(r) }));
+  }
 }
 
 /**
@@ -66,8 +113,10 @@ async function create(event: Event): Promise<CdkCustomResourceResponse> {
  * earlier deployment retained. Either way new, empty storage would take the name of the old: refused, unless
  * the deploy restores from snapshots or accepts the loss (then logged).
  */
-async function refuseOverExisting(serverId: string, restores: boolean, acceptDataLoss: boolean): Promise<void> {
-  const found = await findServerResources(serverId);
+async function refuseOverExisting(
+  serverId: string, restores: boolean, acceptDataLoss: boolean, inStack: ReadonlySet<string>,
+): Promise<void> {
+  const found = (await findServerResources(serverId)).filter((r) => !inStack.has(r.id));
   if (found.length > 0 && !restores && !acceptDataLoss) {
     log('error', 'resources of this server already exist', { requestType: 'Create', serverId, found });
     throw new Error(existingMessage(SERVER_ID_TAG, serverId, found));
@@ -86,6 +135,17 @@ async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<C
   const next = parseGuardProperties(event.ResourceProperties);
   const nextWatched = parseWatched(event.ResourceProperties, 'ResourceProperties');
   const physicalResourceId = layoutPhysicalId(next.layout, watchedDigest(nextWatched));
+
+  // What the stack holds and this template drops is judged on every update, before the shortcut below: dropping
+  // another server's resources changes no layout.
+  const kept = parseKept(event.ResourceProperties[KEPT_PROP], `ResourceProperties.${KEPT_PROP}`);
+  if (kept) {
+    const dropped = await heldRefusals(await heldResources(event.StackId), kept, next.acceptDataLoss)
+      .catch((err: unknown) => [unreadable(err, next.acceptDataLoss)]);
+    const refused = dropped.filter((r) => !r.accepted);
+    if (refused.length > 0) return refuseUnlessRollingBack(event, refused, physicalResourceId);
+    warnAccepted(dropped);
+  }
 
   // The PhysicalResourceId is the hash of the last layout this guard accepted. A new layout with that hash is
   // a return to it: the rollback of an update the guard refused (refusing that would leave the stack in
@@ -106,11 +166,7 @@ async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<C
   ];
   const refused = refusals.filter((r) => !r.accepted);
   if (refused.length > 0) return refuseUnlessRollingBack(event, refused, physicalResourceId);
-  for (const r of refusals) {
-    console.warn(
-      JSON.stringify({ level: 'warn', msg: 'data loss accepted (AcceptDataLoss=true)', ...refusalFields(r) }),
-    );
-  }
+  warnAccepted(refusals);
   log('info', 'storage layout change accepted', {
     requestType: 'Update',
     physicalResourceId,

@@ -19,7 +19,7 @@ import {
   type VolumeAttachment,
 } from './layout';
 import { dataVolumeEntry, parseDataVolumeEntry, volumeTypeProblem } from './volume-types';
-import { FSX_FIELDS, OMITTED_WHEN_EMPTY, PROP, WATCH_PROP } from './wire';
+import { FSX_FIELDS, KEPT_PROP, OMITTED_WHEN_EMPTY, PROP, WATCH_PROP } from './wire';
 
 const SNAPSHOT_ID = /^snap-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 const IMAGE_ID = /^ami-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
@@ -83,7 +83,7 @@ export function parseGuardProperties(raw: unknown, where = 'ResourceProperties')
  * and the fields a guard deployed before them lacks.
  */
 function checkKeys(props: Record<string, unknown>, where: string): void {
-  const known = new Set<string>([...Object.values(PROP), ...Object.values(WATCH_PROP), 'ServiceToken']);
+  const known = new Set<string>([...Object.values(PROP), ...Object.values(WATCH_PROP), KEPT_PROP, 'ServiceToken']);
   const unknown = Object.keys(props).filter((k) => !known.has(k));
   if (unknown.length > 0) {
     throw new Error(

@@ -53,6 +53,12 @@ export const PROP = {
 export const WATCH_PROP = { watched: 'Watched', identity: 'Identity' } as const;
 
 /**
+ * The ResourceProperties key of what the deploy keeps (held.ts): outside the PhysicalResourceId's hash, so adding or
+ * removing another resource never changes a guard's id. Absent from a guard deployed before it.
+ */
+export const KEPT_PROP = 'Kept';
+
+/**
  * The FSx fields (Lustre's and OpenZFS's): `''` on the EC2 backends, and those of one FSx backend `''` on the
  * other, where they are left out of the PhysicalResourceId's hash and may be absent from the properties (a guard
  * deployed before FSx, or before OpenZFS, keeps its id).

@@ -3,13 +3,11 @@
  */
 import type { Backend } from '../../lambda/register/contract';
 import { BASELINES, CONSTRUCT_ROWS, rowsOf } from '../unit/guard-matrix.cases';
-import { appTemplate, constructTemplate, judge, type Template } from './guard-matrix';
+import { appTemplate, constructTemplate, judge, type Synthesized } from './guard-matrix';
 
-type Lookup = (serverId: string) => { kind: string; id: string }[];
-
-/** Registers the matrix tests of `backend`; `setLookup` sets what the mocked tag lookup answers. */
-export function matrixSuite(backend: Backend, setLookup: (f: Lookup) => void): void {
-  const cache = new Map<string, { template: Template; stackName: string }>();
+/** Registers the matrix tests of `backend` (its test file mocks the guard's AWS calls with test/support/guard-matrix-aws.ts). */
+export function matrixSuite(backend: Backend): void {
+  const cache = new Map<string, Synthesized>();
   const synth = (context: Record<string, string | undefined>) => {
     const key = JSON.stringify(Object.entries(context).sort());
     if (!cache.has(key)) cache.set(key, appTemplate(context));
@@ -20,7 +18,7 @@ export function matrixSuite(backend: Backend, setLookup: (f: Lookup) => void): v
       test(row.name, async () => {
         const before = synth({ ...BASELINES[backend], ...row.base });
         const after = synth({ ...BASELINES[backend], ...row.base, ...row.change });
-        const verdict = await judge(before, after, setLookup);
+        const verdict = await judge(before, after);
         const acceptDataLoss = row.change.acceptDataLoss === 'true';
         const expected = (verdict.lost.length > 0 || row.stricter !== undefined) && !acceptDataLoss ? 'refused' : 'accepted';
         const report = { row: row.name, expected, ...verdict };
@@ -30,9 +28,9 @@ export function matrixSuite(backend: Backend, setLookup: (f: Lookup) => void): v
     const constructBase = { backend, capacityTiB: Number(BASELINES[backend].capacityTiB) } as const;
     for (const row of CONSTRUCT_ROWS.filter((r) => !r.backends || r.backends.includes(backend))) {
       test(`construct: ${row.name}`, async () => {
-        const before = constructTemplate(constructBase);
-        const after = constructTemplate(constructBase, row.props, row.path, row.mutate);
-        const verdict = await judge(before, after, setLookup);
+        const before = constructTemplate(constructBase, {}, row.basePath);
+        const after = constructTemplate(constructBase, row.props, row.path ?? row.basePath, row.mutate, row.stage);
+        const verdict = await judge(before, after);
         const expected = verdict.lost.length > 0 || row.stricter !== undefined ? 'refused' : 'accepted';
         const report = { row: row.name, expected, ...verdict };
         expect(report).toEqual({ ...report, guard: expected });

@@ -10,22 +10,35 @@
  * the launch template changes at all. Pseudo parameters and Fn::GetAZs are fixed for one account and region.
  */
 import { createHash } from 'crypto';
-import { App, Stack } from 'aws-cdk-lib';
+import * as fs from 'fs';
+import * as path from 'path';
+import { App, NestedStack, Stack, Stage } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { fullDiff, ResourceImpact } from '@aws-cdk/cloudformation-diff';
 import type { CdkCustomResourceEvent } from 'aws-lambda';
 import { handler } from '../../lambda/update-guard';
 import { RESOURCE_TYPE } from '../../lambda/update-guard/contract';
-import type { TaggedResource } from '../../lambda/update-guard/wire';
+import { HELD_TYPES, type HeldDescription, type HeldResource, type HeldType } from '../../lambda/update-guard/held';
+import { SERVER_ID_TAG, type TaggedResource } from '../../lambda/update-guard/wire';
 import { REPLACEMENT_RULES } from '../../lambda/update-guard/replacement-rules';
 import { WATCHED_TYPES, type WatchedType } from '../../lambda/update-guard/watched-types';
 import { valueAt } from '../../lib/update-guard';
 import { type ContextKey, parseContext } from '../../lib/context';
 import { StorageServer, type StorageServerProps } from '../../lib/storage-server';
 import { StorageServerStack } from '../../lib/storage-server-stack';
+import { MATRIX_AWS } from './guard-matrix-aws';
 
 export type Template = { Resources: Record<string, { Type: string; Properties?: Record<string, unknown> }> };
+/**
+ * A deploy's templates: the root stack's, and each nested stack's by its path from the root (nested stack logical
+ * ids joined by `/`), as CloudFormation holds them.
+ */
+export interface Synthesized {
+  readonly template: Template;
+  readonly stackName: string;
+  readonly nested?: Readonly<Record<string, Template>>;
+}
 export type Context = Partial<Record<ContextKey, string>>;
 
 const ACCOUNT = '123456789012';
@@ -42,15 +55,33 @@ export const LOOKED_UP_VPC = {
   ],
 };
 
-function synth(stack: Stack): { template: Template; stackName: string } {
-  const app = stack.node.root as App;
-  return { template: app.synth().getStackByName(stack.stackName).template as Template, stackName: stack.stackName };
+function synth(stack: Stack): Synthesized {
+  // A stack in a Stage is in the Stage's own assembly.
+  const assembly = (Stage.of(stack) as Stage).synth();
+  const nested: Record<string, Template> = {};
+  for (const c of stack.node.findAll()) {
+    if (!(c instanceof NestedStack)) continue;
+    nested[nestedPath(c)] = JSON.parse(fs.readFileSync(path.join(assembly.directory, c.templateFile), 'utf8')) as Template;
+  }
+  const template = assembly.getStackByName(stack.stackName).template as Template;
+  return Object.keys(nested).length === 0 ? { template, stackName: stack.stackName } : { template, stackName: stack.stackName, nested };
 }
 
-const quietApp = (context: Record<string, unknown> = {}): App => new App({ stackTraces: false, treeMetadata: false, context });
+function nestedPath(s: Stack): string {
+  const parent = s.nestedStackParent;
+  if (!(s instanceof NestedStack) || parent === undefined || s.nestedStackResource === undefined) return '';
+  const up = nestedPath(parent);
+  return `${up === '' ? '' : `${up}/`}${parent.resolve(s.nestedStackResource.logicalId)}`;
+}
+
+/** The app's feature flags (cdk.json's context): the app runs with them, so the matrix does. */
+const APP_FLAGS = (JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
+
+const quietApp = (context: Record<string, unknown> = {}): App =>
+  new App({ stackTraces: false, treeMetadata: false, context: { ...APP_FLAGS, ...context } });
 
 /** The app's stack for context values, named as bin/storage-server.ts names it. */
-export function appTemplate(context: Context): { template: Template; stackName: string } {
+export function appTemplate(context: Context): Synthesized {
   const ctx = parseContext((key) => context[key]);
   // The app's name: the stackName key, or StorageServer-<cluster>-<server> for names no other pair shares.
   const name = ctx.stackName;
@@ -73,17 +104,25 @@ export function appTemplate(context: Context): { template: Template; stackName: 
   return synth(new StorageServerStack(quietApp({ [missing.key]: vpc }), 'StorageServer', { context: ctx, env, stackName: name }));
 }
 
-/** A StorageServer with `props` under `path` (construct ids from the stack down) in a bare stack with its own VPC. */
+/**
+ * A StorageServer with `props` under `path` (construct ids from the stack down; an id `nested:<Id>` is a NestedStack)
+ * in a bare stack with its own VPC.
+ */
 export function constructTemplate(
   base: Partial<StorageServerProps>,
   props: Partial<StorageServerProps> | ((stack: Stack, vpc: ec2.IVpc) => Partial<StorageServerProps>) = {},
   path: readonly string[] = ['Storage'],
   mutate?: (server: StorageServer) => void,
-): { template: Template; stackName: string } {
-  const stack = new Stack(quietApp(), 'ConstructStack', { env: { account: ACCOUNT, region: REGION } });
+  stage?: string,
+): Synthesized {
+  const app = quietApp();
+  // In a Stage the stack keeps its name (given explicitly, as the app gives it): CloudFormation sees the same stack.
+  const stack = new Stack(stage === undefined ? app : new Stage(app, stage), 'ConstructStack', {
+    env: { account: ACCOUNT, region: REGION }, stackName: 'ConstructStack',
+  });
   const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
   let scope: Construct = stack;
-  for (const id of path.slice(0, -1)) scope = new Construct(scope, id);
+  for (const id of path.slice(0, -1)) scope = id.startsWith('nested:') ? new NestedStack(scope, id.slice('nested:'.length)) : new Construct(scope, id);
   const given = typeof props === 'function' ? props(stack, vpc) : props;
   const server = new StorageServer(scope, path[path.length - 1], { vpc, clusterName: 'cluster', serverName: 'storage1', ...base, ...given });
   mutate?.(server);
@@ -102,65 +141,94 @@ export interface Verdict {
   readonly other: string[];
 }
 
-type Lookup = (serverId: string) => TaggedResource[];
+const EMPTY: Template = { Resources: {} };
+
+/** The templates of a deploy by stack path (`''`: the root). */
+function stacksOf(s: Synthesized): Record<string, Template> {
+  return { '': s.template, ...(s.nested ?? {}) };
+}
+
+/** A stack path as the prefix of its resources' paths. */
+const prefixOf = (stackPath: string): string => (stackPath === '' ? '' : `${stackPath}/`);
 
 /**
- * Diffs `before` and `after` and runs the guard: an Update when the guard keeps its logical id, a Create when it
- * is new (the resources of the first template then exist, as in CloudFormation). `setLookup` sets what the
- * mocked tag lookup answers.
+ * Diffs `before` and `after`, stack by stack (the root and every nested stack of either), and runs the guard: an
+ * Update when the guard keeps its path, a Create when it is new. CloudFormation holds the first deploy's resources
+ * (what the guard's held-resources call answers, with each resource's tags as its Describe call would give them),
+ * and the tag search finds the first deploy's resources tagged as the server.
  */
-export async function judge(
-  before: { template: Template; stackName: string },
-  after: { template: Template; stackName: string },
-  setLookup: (f: Lookup) => void,
-): Promise<Verdict> {
-  const diff = fullDiff(before.template as never, after.template as never);
-  const replaced = new Set<string>();
-  const changed = new Set<string>();
+export async function judge(before: Synthesized, after: Synthesized): Promise<Verdict> {
+  const stacksBefore = stacksOf(before);
+  const stacksAfter = stacksOf(after);
   const lost: string[] = [];
   const other: string[] = [];
-  const backend = guardOf(before.template)?.props.Backend;
-  diff.resources.forEachDifference((id, r) => {
-    if (r.isRemoval || r.changeImpact === ResourceImpact.WILL_REPLACE || r.changeImpact === ResourceImpact.MAY_REPLACE ||
-      r.changeImpact === ResourceImpact.WILL_DESTROY || r.changeImpact === ResourceImpact.WILL_ORPHAN) {
-      replaced.add(id);
-      const type = before.template.Resources[id]?.Type;
-      const how = `${id} (${type ?? r.newResourceType}) ${r.isRemoval ? 'REMOVED' : r.changeImpact}`;
-      if (type !== undefined && holdsData(type, backend)) lost.push(how);
-      else if (type !== undefined) other.push(how);
-    }
-    if (r.isDifferent) changed.add(id);
-  });
-  // cdk diff compares template text at the top level. Two things it does not see replace a resource as surely:
-  // a nested property the specification marks as replacing (FSx's LustreConfiguration.DeploymentType), and a
-  // replacing property whose text is unchanged but whose value is new at deploy time (the instance's
-  // LaunchTemplate.Version, a GetAtt of the launch template's LatestVersionNumber, is a new number whenever the
-  // launch template changes). So every replacing property of a data resource is compared once resolved.
-  const resolveBefore = resolver(before, () => 0);
-  const resolveAfter = resolver(after, (id, attr) =>
-    (attr === 'LatestVersionNumber' ? changed.has(id) : replaced.has(id)) || !(id in before.template.Resources) ? 1 : 0);
-  for (const [id, r] of Object.entries(before.template.Resources)) {
-    const next = after.template.Resources[id];
-    if (!next || replaced.has(id) || !holdsData(r.Type, backend) || !(WATCHED_TYPES as readonly string[]).includes(r.Type)) continue;
-    const rules = REPLACEMENT_RULES[r.Type as WatchedType];
-    for (const path of [...rules.replaces, ...rules.mayReplace]) {
-      const o = JSON.stringify(valueAt(resolveBefore(r.Properties ?? {}) as Record<string, unknown>, path));
-      const n = JSON.stringify(valueAt(resolveAfter(next.Properties ?? {}) as Record<string, unknown>, path));
-      if (o !== n) lost.push(`${id} (${r.Type}) ${path} resolves to a new value: replaces`);
+  const backend = guardIn(stacksBefore)?.props.Backend;
+  const resolveBefore: Record<string, (v: unknown) => unknown> = {};
+  const resolveAfter: Record<string, (v: unknown) => unknown> = {};
+  // Parents first: a nested stack's parameters are its parent's values, resolved by the parent's resolver.
+  const paths = [...new Set([...Object.keys(stacksBefore), ...Object.keys(stacksAfter)])].sort((x, y) => x.split('/').length - y.split('/').length || x.localeCompare(y));
+  const parametersOf = (stacks: Record<string, Template>, resolvers: Record<string, (v: unknown) => unknown>, stackPath: string) => {
+    if (stackPath === '') return {};
+    const cut = stackPath.lastIndexOf('/');
+    const parent = cut < 0 ? '' : stackPath.slice(0, cut);
+    const own = stackPath.slice(cut + 1);
+    const parameters = stacks[parent]?.Resources[own]?.Properties?.Parameters ?? {};
+    return resolvers[parent] === undefined ? {} : resolvers[parent](parameters) as Record<string, unknown>;
+  };
+  for (const stackPath of paths) {
+    const b = stacksBefore[stackPath] ?? EMPTY;
+    const a = stacksAfter[stackPath] ?? EMPTY;
+    const prefix = prefixOf(stackPath);
+    const diff = fullDiff(b as never, a as never);
+    const replaced = new Set<string>();
+    const changed = new Set<string>();
+    diff.resources.forEachDifference((id, r) => {
+      if (r.isRemoval || r.changeImpact === ResourceImpact.WILL_REPLACE || r.changeImpact === ResourceImpact.MAY_REPLACE ||
+        r.changeImpact === ResourceImpact.WILL_DESTROY || r.changeImpact === ResourceImpact.WILL_ORPHAN) {
+        replaced.add(id);
+        const type = b.Resources[id]?.Type;
+        const how = `${prefix}${id} (${type ?? r.newResourceType}) ${r.isRemoval ? 'REMOVED' : r.changeImpact}`;
+        if (type !== undefined && holdsData(type, backend)) lost.push(how);
+        else if (type !== undefined) other.push(how);
+      }
+      if (r.isDifferent) changed.add(id);
+    });
+    // cdk diff compares template text at the top level. Two things it does not see replace a resource as surely:
+    // a nested property the specification marks as replacing (FSx's LustreConfiguration.DeploymentType), and a
+    // replacing property whose text is unchanged but whose value is new at deploy time (the instance's
+    // LaunchTemplate.Version, a GetAtt of the launch template's LatestVersionNumber, is a new number whenever the
+    // launch template changes). So every replacing property of a data resource is compared once resolved.
+    const stackName = (s: Synthesized) => (stackPath === '' ? s.stackName : `${s.stackName}-${stackPath.replace(/\//g, '-')}`);
+    resolveBefore[stackPath] = resolver({ template: b, stackName: stackName(before) }, () => 0, prefix,
+      parametersOf(stacksBefore, resolveBefore, stackPath));
+    resolveAfter[stackPath] = resolver({ template: a, stackName: stackName(after) }, (id, attr) =>
+      (attr === 'LatestVersionNumber' ? changed.has(id) : replaced.has(id)) || !(id in b.Resources) ? 1 : 0, prefix,
+      parametersOf(stacksAfter, resolveAfter, stackPath));
+    for (const [id, r] of Object.entries(b.Resources)) {
+      const next = a.Resources[id];
+      if (!next || replaced.has(id) || !holdsData(r.Type, backend) || !(WATCHED_TYPES as readonly string[]).includes(r.Type)) continue;
+      const rules = REPLACEMENT_RULES[r.Type as WatchedType];
+      for (const p of [...rules.replaces, ...rules.mayReplace]) {
+        const o = JSON.stringify(valueAt(resolveBefore[stackPath](r.Properties ?? {}) as Record<string, unknown>, p));
+        const n = JSON.stringify(valueAt(resolveAfter[stackPath](next.Properties ?? {}) as Record<string, unknown>, p));
+        if (o !== n) lost.push(`${prefix}${id} (${r.Type}) ${p} resolves to a new value: replaces`);
+      }
     }
   }
-  const oldGuard = guardOf(before.template);
-  const newGuard = guardOf(after.template);
-  if (!newGuard) throw new Error('the second template has no update guard');
-  const newProps = resolveAfter(newGuard.props) as Record<string, unknown>;
+  const oldGuard = guardIn(stacksBefore);
+  const newGuard = guardIn(stacksAfter);
+  if (!newGuard) throw new Error('the second deploy has no update guard');
+  const newProps = resolveAfter[newGuard.stackPath](newGuard.props) as Record<string, unknown>;
   let event: CdkCustomResourceEvent;
+  const stackId = `arn:aws:cloudformation:${REGION}:${ACCOUNT}:stack/${after.stackName}${newGuard.stackPath === '' ? '' : `-${newGuard.stackPath}`}/1`;
   const base = {
-    ServiceToken: 'token', ResponseURL: 'https://example.invalid/', StackId: `arn:aws:cloudformation:${REGION}:${ACCOUNT}:stack/${after.stackName}/1`,
+    ServiceToken: 'token', ResponseURL: 'https://example.invalid/', StackId: stackId,
     RequestId: 'r', LogicalResourceId: newGuard.id, ResourceType: RESOURCE_TYPE,
   };
-  setLookup(() => []); // the first deployment: nothing of the server exists yet
-  if (oldGuard && oldGuard.id === newGuard.id) {
-    const oldProps = resolveBefore(oldGuard.props) as Record<string, unknown>;
+  // The first deployment: nothing of the server exists yet.
+  Object.assign(MATRIX_AWS, { lookup: () => [], held: [], described: [] });
+  if (oldGuard && oldGuard.stackPath === newGuard.stackPath && oldGuard.id === newGuard.id) {
+    const oldProps = resolveBefore[oldGuard.stackPath](oldGuard.props) as Record<string, unknown>;
     const created = await handler({ ...base, RequestType: 'Create', ResourceProperties: { ...oldProps, ServiceToken: 'token' } } as never);
     event = {
       ...base, RequestType: 'Update', PhysicalResourceId: String(created.PhysicalResourceId),
@@ -169,13 +237,25 @@ export async function judge(
   } else {
     event = { ...base, RequestType: 'Create', ResourceProperties: { ...newProps, ServiceToken: 'token' } } as never;
   }
-  // The tag lookup answers with the first template's resources tagged as this server (they exist at the Create).
-  setLookup((serverId) => Object.entries(before.template.Resources)
-    .filter(([, r]) => (WATCHED_TYPES as readonly string[]).includes(r.Type))
-    .filter(([, r]) => ((resolveBefore(r.Properties?.Tags ?? []) as { Key: string; Value: string }[])
-      .some((t) => t.Key === 'storage-server:id' && t.Value === serverId)))
-    .map(([id, r]) => ({ kind: r.Type === 'AWS::EC2::Volume' ? 'volume' : r.Type === 'AWS::EC2::Instance' ? 'instance' :
-      r.Type === 'AWS::EC2::NetworkInterface' ? 'network-interface' : 'file-system', id: `${id}-physical` })));
+  // CloudFormation now holds the first deploy's resources; EC2 and FSx describe them with their tags.
+  const held: (HeldResource & { serverId?: string })[] = [];
+  for (const [stackPath, t] of Object.entries(stacksBefore)) {
+    const prefix = prefixOf(stackPath);
+    for (const [id, r] of Object.entries(t.Resources)) {
+      if (!(HELD_TYPES as readonly string[]).includes(r.Type)) continue;
+      const tags = resolveBefore[stackPath](r.Properties?.Tags ?? []) as { Key: string; Value: string }[];
+      const serverId = Array.isArray(tags) ? tags.find((tag) => tag.Key === SERVER_ID_TAG)?.Value : undefined;
+      held.push({ path: `${prefix}${id}`, type: r.Type as HeldType, physicalId: physical(r.Type, `${prefix}${id}@0`), serverId });
+    }
+  }
+  const described: HeldDescription[] = held.filter((h) => h.type !== RESOURCE_TYPE).map((h) => ({
+    physicalId: h.physicalId, serverId: h.serverId,
+    ...(h.type === 'AWS::EC2::Instance' ? { instanceStore: backend === 'instance-store' } : {}),
+  }));
+  const lookup = (serverId: string): TaggedResource[] => held
+    .filter((h) => h.serverId === serverId && (WATCHED_TYPES as readonly string[]).includes(h.type))
+    .map((h) => ({ kind: KIND[h.type as WatchedType], id: h.physicalId }));
+  Object.assign(MATRIX_AWS, { lookup, held: held.map(({ path: p, type, physicalId }) => ({ path: p, type, physicalId })), described });
   try {
     await handler(event);
     return { lost, guard: 'accepted', other };
@@ -184,16 +264,22 @@ export async function judge(
   }
 }
 
+const KIND: Record<WatchedType, TaggedResource['kind']> = {
+  'AWS::EC2::Instance': 'instance', 'AWS::EC2::Volume': 'volume', 'AWS::EC2::NetworkInterface': 'network-interface',
+  'AWS::FSx::FileSystem': 'file-system',
+};
+
 /** The resources whose replacement or deletion loses data or the clients' address; an EBS server's instance may go. */
 function holdsData(type: string, backend: unknown): boolean {
   if (type === 'AWS::EC2::Instance') return backend === 'instance-store';
   return type === 'AWS::EC2::Volume' || type === 'AWS::EC2::NetworkInterface' || type === 'AWS::FSx::FileSystem';
 }
 
-function guardOf(t: Template): { id: string; props: Record<string, unknown> } | undefined {
-  const found = Object.entries(t.Resources).filter(([, r]) => r.Type === RESOURCE_TYPE);
+function guardIn(stacks: Record<string, Template>): { stackPath: string; id: string; props: Record<string, unknown> } | undefined {
+  const found = Object.entries(stacks).flatMap(([stackPath, t]) => Object.entries(t.Resources)
+    .filter(([, r]) => r.Type === RESOURCE_TYPE).map(([id, r]) => ({ stackPath, id, props: r.Properties ?? {} })));
   if (found.length > 1) throw new Error('more than one update guard');
-  return found[0] ? { id: found[0][0], props: found[0][1].Properties ?? {} } : undefined;
+  return found[0];
 }
 
 const PREFIX: Record<string, string> = {
@@ -221,7 +307,10 @@ function imported(exportName: string): string {
 }
 
 /** Resolves intrinsics as CloudFormation would for a custom resource's properties (scalars become strings). */
-function resolver(t: { template: Template; stackName: string }, generation: (id: string, attr?: string) => number) {
+function resolver(
+  t: { template: Template; stackName: string }, generation: (id: string, attr?: string) => number, prefix = '',
+  parameters: Record<string, unknown> = {},
+) {
   const pseudo: Record<string, string> = {
     'AWS::StackName': t.stackName, 'AWS::Region': REGION, 'AWS::AccountId': ACCOUNT, 'AWS::Partition': 'aws',
     'AWS::URLSuffix': 'amazonaws.com', 'AWS::StackId': `arn:aws:cloudformation:${REGION}:${ACCOUNT}:stack/${t.stackName}/1`,
@@ -237,11 +326,12 @@ function resolver(t: { template: Template; stackName: string }, generation: (id:
         case 'Ref': {
           const id = arg as string;
           if (id in pseudo) return pseudo[id];
-          return physical(t.template.Resources[id]?.Type, `${id}@${generation(id)}`);
+          if (id in parameters) return parameters[id];
+          return physical(t.template.Resources[id]?.Type, `${prefix}${id}@${generation(id)}`);
         }
         case 'Fn::GetAtt': {
           const [id, attr] = arg as [string, string];
-          const value = `${id}.${attr}@${generation(id, attr)}`;
+          const value = `${prefix}${id}.${attr}@${generation(id, attr)}`;
           return attr === 'GroupId' ? `sg-${hex17(value)}` : attr === 'Arn' && t.template.Resources[id]?.Type === 'AWS::KMS::Key'
             ? `arn:aws:kms:${REGION}:${ACCOUNT}:key/${hex17(value)}` : value;
         }

@@ -2,20 +2,13 @@ import { appTemplate, judge } from '../support/guard-matrix';
 import { matrixSuite } from '../support/guard-matrix-suite';
 import { BASELINES } from './guard-matrix.cases';
 
-// The guard's two AWS questions are answered by the matrix: the resources of the first template exist (a Create
-// finds them), and the stack is never rolling back. The handler's calls themselves are tested against moto
-// (test/integration/update-guard.test.ts).
-let lookup: (serverId: string) => { kind: string; id: string }[] = () => [];
-jest.mock('../../lambda/update-guard/aws', () => ({
-  ...jest.requireActual('../../lambda/update-guard/aws'),
-  findServerResources: async (serverId: string) => lookup(serverId),
-  stackStatus: async () => ({ status: 'UPDATE_IN_PROGRESS' }),
-}));
+// The guard's AWS calls are answered by the matrix (test/support/guard-matrix-aws.ts).
+jest.mock('../../lambda/update-guard/aws', () => jest.requireActual('../support/guard-matrix-aws').matrixAwsModule());
 jest.spyOn(console, 'log').mockImplementation(() => undefined);
 jest.spyOn(console, 'warn').mockImplementation(() => undefined);
 jest.spyOn(console, 'error').mockImplementation(() => undefined);
 
-matrixSuite('fsx-openzfs', (f) => { lookup = f; });
+matrixSuite('fsx-openzfs');
 
 // The day-2 changes of the clients and of root squash are live on FSx for OpenZFS: the template's export is a constant
 // and the clients' export is set by UpdateVolume (lib/backends/openzfs/export-resource.ts). Before that, each
@@ -28,7 +21,7 @@ describe('fsx-openzfs: clients and root squash change live (nothing replaced, th
     ['public client CIDRs with the opt-in', { allowPublicClientCidrs: 'true', clientCidrs: '198.51.100.0/24' }],
     ['root squash off', { openZfsRootSquash: 'false' }],
   ])('%s', async (_name, change) => {
-    const verdict = await judge(appTemplate(base), appTemplate({ ...base, ...change }), (f) => { lookup = f; });
+    const verdict = await judge(appTemplate(base), appTemplate({ ...base, ...change }));
     expect(verdict).toEqual(expect.objectContaining({ lost: [], other: [], guard: 'accepted' }));
   });
 });

@@ -6,7 +6,8 @@
  * holds data or the clients' address (an EBS server's instance may be replaced). `stricter` marks a row where
  * the guard refuses a change the specification lets through, with the reason; nothing else may differ.
  */
-import { Aspects, RemovalPolicy, type Stack } from 'aws-cdk-lib';
+import { Aspects, CfnResource, RemovalPolicy, type Stack } from 'aws-cdk-lib';
+import { RESOURCE_TYPE } from '../../lambda/update-guard/contract';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
@@ -214,11 +215,24 @@ export const PAIRS: readonly Row[] = [
   { name: 'pair: cluster rename + capacity up', change: { clusterName: 'other', capacityTiB: '8' }, backends: ['fsx-openzfs'], stricter: IDENTITY },
 ];
 
+const LOST_STATE = 'the guard\'s record of the last accepted layout went with its old logical id: a replacing change could not be seen';
+
+/** An escape hatch that gives the server's update guard another logical id: its Create runs, its old state is gone. */
+function overrideGuardId(server: StorageServer): void {
+  const guard = server.node.findAll().find((c): c is CfnResource => CfnResource.isCfnResource(c) && c.cfnResourceType === RESOURCE_TYPE);
+  if (!guard) throw new Error('no update guard under the server');
+  guard.overrideLogicalId('StorageGuardMoved');
+}
+
 /** A change made in code, to a StorageServer in a consumer's stack: its id, its place, its props, an escape hatch. */
 export interface ConstructRow {
   readonly name: string;
-  /** The construct path from the stack down to the server (default `Storage`). */
+  /** The construct path from the stack down to the server after the change (default: `basePath`); `nested:<Id>` is a NestedStack. */
   readonly path?: readonly string[];
+  /** The construct path before the change (default `Storage`). */
+  readonly basePath?: readonly string[];
+  /** The stack after the change is in this Stage, under the same stack name. */
+  readonly stage?: string;
   readonly props?: Partial<StorageServerProps> | ((stack: Stack, vpc: ec2.IVpc) => Partial<StorageServerProps>);
   readonly mutate?: (server: StorageServer) => void;
   readonly backends?: readonly Backend[];
@@ -229,6 +243,23 @@ export interface ConstructRow {
 export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
   { name: 'construct id renamed', path: ['StorageRenamed'] },
   { name: 'construct moved in the tree', path: ['Group', 'Storage'] },
+  // Identity from CloudFormation's record: whatever the names, what the stack holds and the deploy drops is refused.
+  { name: 'construct id and serverName renamed together', path: ['Home'], props: { serverName: 'home' } },
+  { name: 'construct id and clusterName renamed together', path: ['Home'], props: { clusterName: 'other' } },
+  { name: 'construct id, clusterName and serverName renamed together', path: ['Home'], props: { clusterName: 'other', serverName: 'home' } },
+  { name: 'moved into a nested stack', path: ['nested:Data', 'Storage'] },
+  { name: 'moved into a nested stack with serverName renamed', path: ['nested:Data', 'Storage'], props: { serverName: 'home' } },
+  { name: 'moved out of a nested stack', basePath: ['nested:Data', 'Storage'], path: ['Storage'] },
+  { name: 'moved out of a nested stack with serverName renamed', basePath: ['nested:Data', 'Storage'], path: ['Storage'], props: { serverName: 'home' } },
+  { name: 'nested stack renamed', basePath: ['nested:Data', 'Storage'], path: ['nested:Files', 'Storage'] },
+  { name: 'in a nested stack, nothing changed', basePath: ['nested:Data', 'Storage'] },
+  { name: 'in a nested stack, capacity up', basePath: ['nested:Data', 'Storage'], props: { capacityTiB: 8 }, backends: ['ebs', 'fsx-openzfs'] },
+  { name: 'guard state lost (its logical id overridden)', mutate: overrideGuardId, stricter: LOST_STATE },
+  { name: 'guard state lost with serverName renamed', mutate: overrideGuardId, props: { serverName: 'home' }, stricter: LOST_STATE },
+  {
+    name: 'guard state lost with construct id and serverName renamed', path: ['Home'], mutate: overrideGuardId, props: { serverName: 'home' },
+  },
+  { name: 'the stack in a Stage under the same stack name', stage: 'Prod' },
   {
     name: 'launch template changed (an escape hatch or a new aws-cdk-lib)', backends: EC2,
     // The IMDSv2 launch template is made by an aspect at synth: the override goes in by an aspect too.

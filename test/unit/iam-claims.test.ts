@@ -86,6 +86,11 @@ class Subject {
     const role = this.t.logicalId('AWS::IAM::Role', /^FsxRootSquashRole/);
     return { principal: this.t.roleArn(role), identityPolicies: this.t.identityPolicies(role), action, resources };
   }
+  /** A request by the stack's update-guard function. */
+  asGuard(action: string, resources: string[]): IamRequest {
+    const role = this.t.logicalId('AWS::IAM::Role', /^StorageServerUpdateGuardProviderRole/);
+    return { principal: this.t.roleArn(role), identityPolicies: this.t.identityPolicies(role), action, resources };
+  }
   /** A client node whose role holds the client-mount read policy (the stack's `ClientMountPolicyArn`) alone. */
   asClient(action: string, resources: string[]): IamRequest {
     return {
@@ -139,6 +144,15 @@ interface Claim {
 }
 
 const CLAIMS: Claim[] = [
+  // The update guard reads what its root stack and nested stacks hold (lambda/update-guard/aws.ts, heldResources).
+  { claim: 'the update guard may list the resources of its own stack', allowed: true, backends: [...ALL, ...OPENZFS],
+    request: (s) => s.asGuard('cloudformation:ListStackResources', [s.t.arn('cloudformation', `stack/${STACK}/0a1b2c3d-0000-4000-8000-000000000001`)]) },
+  { claim: 'the update guard may list the resources of a nested stack of its stack', allowed: true, backends: [...ALL, ...OPENZFS],
+    request: (s) => s.asGuard('cloudformation:ListStackResources', [s.t.arn('cloudformation', `stack/${STACK}-DataNestedStackResource1A2B3C4D-0EF12AB34CD5/0a1b2c3d-0000-4000-8000-000000000002`)]) },
+  { claim: 'the update guard may not list the resources of another stack', allowed: false, backends: [...ALL, ...OPENZFS],
+    request: (s) => s.asGuard('cloudformation:ListStackResources', [s.t.arn('cloudformation', 'stack/TeamDatabase/0a1b2c3d-0000-4000-8000-000000000003')]) },
+  { claim: 'the update guard may not change its stack', allowed: false, backends: [...ALL, ...OPENZFS],
+    request: (s) => s.asGuard('cloudformation:UpdateStack', [s.t.arn('cloudformation', `stack/${STACK}/0a1b2c3d-0000-4000-8000-000000000001`)]) },
   // FSx for OpenZFS: the root volume's export, set by UpdateVolume (lib/backends/openzfs/export-resource.ts).
   { claim: "the FSx API function may set the root volume's exports (fsx:UpdateVolume on it)", allowed: true, backends: OPENZFS,
     request: (s) => s.asFsxApi('fsx:UpdateVolume', [s.rootVolumeArn]) },
