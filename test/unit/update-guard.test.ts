@@ -875,7 +875,7 @@ describe('UpdateGuard', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       Runtime: 'nodejs22.x',
       Handler: 'index.handler',
-      Timeout: 30,
+      Timeout: 60,
       LoggingConfig: { LogGroup: { Ref: handlerLogs } },
     });
     for (const group of Object.values(logGroups)) expect(group.Properties.RetentionInDays).toBe(365);
@@ -883,12 +883,17 @@ describe('UpdateGuard', () => {
       PolicyDocument: {
         Statement: [
           {
-            Sid: 'FindResourcesOfThisServer',
+            Sid: 'DescribeServerResources',
             Effect: 'Allow',
-            Action: ['ec2:DescribeInstances', 'ec2:DescribeVolumes', 'ec2:DescribeNetworkInterfaces', 'fsx:DescribeFileSystems'],
+            Action: [
+              'ec2:DescribeInstances', 'ec2:DescribeVolumes', 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeInstanceTypes',
+              'fsx:DescribeFileSystems',
+            ],
             Resource: '*',
           },
           { Sid: 'ReadOwnStackStatus', Effect: 'Allow', Action: 'cloudformation:DescribeStacks', Resource: { Ref: 'AWS::StackId' } },
+          // Which stacks exactly: the IAM simulator's claims (test/unit/iam-claims.test.ts).
+          { Sid: 'ListResourcesOfRootStack', Effect: 'Allow', Action: 'cloudformation:ListStackResources', Resource: Match.anyValue() },
           {
             Effect: 'Allow',
             Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
