@@ -12,7 +12,7 @@ import {
 } from '../lambda/update-guard/contract';
 import { HELD_TYPES, KEPT_PROP, keptWire, type HeldType, type Kept } from '../lambda/update-guard/held';
 import { INSTANCE_INTERRUPTING } from '../lambda/update-guard/instance-updates';
-import { REPLACEMENT_RULES } from '../lambda/update-guard/replacement-rules';
+import { EFFECTIVE_RULES } from '../lambda/update-guard/spec-overrides';
 import { WATCHED_TYPES, type WatchedType } from '../lambda/update-guard/watched-types';
 
 export type { DataVolumeLayout, StorageLayout } from '../lambda/update-guard/contract';
@@ -33,8 +33,8 @@ export interface UpdateGuardProps {
   /**
    * The resources that hold the server's data or its clients' address, by role (`Instance`, `Interface`,
    * `DataVolume0`, `FileSystem`). The guard records each one's logical id and every property whose change replaces
-   * it by CloudFormation's resource specification (and, for an instance, stops and starts it), and refuses a change
-   * to any of them unless the resource's policy allows it.
+   * it by CloudFormation's resource specification, corrected where AWS's reference says otherwise (and, for an
+   * instance, stops and starts it), and refuses a change to any of them unless the resource's policy allows it.
    * @default none
    */
   readonly watch?: readonly WatchedResourceSpec[];
@@ -62,10 +62,11 @@ export interface GuardIdentity {
 
 /**
  * The properties the guard watches on a resource of `type`: those CloudFormation's specification marks as
- * replacing (yes or maybe), and for an instance those whose update stops and starts it.
+ * replacing (yes or maybe), corrected where AWS's reference says otherwise (lambda/update-guard/spec-overrides.ts),
+ * and for an instance those whose update stops and starts it.
  */
 export function watchedPropertyNames(type: WatchedType): string[] {
-  const rules = REPLACEMENT_RULES[type];
+  const rules = EFFECTIVE_RULES[type];
   const extra: readonly string[] = type === 'AWS::EC2::Instance' ? INSTANCE_INTERRUPTING : [];
   return [...new Set([...rules.replaces, ...rules.mayReplace, ...extra])].sort();
 }
@@ -75,8 +76,9 @@ export function watchedPropertyNames(type: WatchedType): string[] {
  * server"): a backend change, an instance-store type change, fewer, more, replaced, reordered or smaller EBS
  * volumes, other snapshots, another KMS key or Availability Zone (the layout fields, one policy table,
  * `UPDATE_POLICIES` in lambda/update-guard/contract.ts); and any change that CloudFormation's resource
- * specification says replaces a watched resource (`watch`), a rename of the server (`identity`), and, at
- * Create, resources already tagged with the server's id (lambda/update-guard/watched.ts and aws.ts).
+ * specification, corrected where AWS's reference says otherwise (lambda/update-guard/spec-overrides.ts), says
+ * replaces a watched resource (`watch`), a rename of the server (`identity`), and, at Create, resources already
+ * tagged with the server's id (lambda/update-guard/watched.ts and aws.ts).
  *
  * Make everything that holds data depend on {@link UpdateGuard.resource}: CloudFormation then updates the
  * guard first, and a refusal fails the update before anything else changed. A refusal names each change,

@@ -1,7 +1,8 @@
 /**
  * The CloudFormation types whose replacement the update guard watches: the resources that hold a server's data
  * or its clients' address. Their replacement rules are generated from CloudFormation's resource specification
- * into replacement-rules.ts (`npm run gen:replacement-rules`).
+ * into replacement-rules.ts (`npm run gen:replacement-rules`); spec-overrides.ts corrects them where AWS's
+ * reference says otherwise.
  */
 export const WATCHED_TYPES = [
   'AWS::EC2::Instance',

@@ -4,10 +4,11 @@
  *
  * The construct records, for each such resource (the instance, the stable network interface, each EBS data
  * volume, the FSx file system), its logical id and the value of every property whose change replaces it
- * according to CloudFormation's resource specification (replacement-rules.ts, generated), plus, for the
- * instance, every property whose update stops and starts it (instance-updates.ts). CloudFormation resolves the
- * values (a subnet's id, a launch template's version number, a security group's id) before the guard sees
- * them, so a change to anything those values come from is a change here too. The guard refuses any such change
+ * according to CloudFormation's resource specification (replacement-rules.ts, generated) corrected where AWS's
+ * reference says otherwise (spec-overrides.ts, `EFFECTIVE_RULES`), plus, for the instance, every property whose
+ * update stops and starts it (instance-updates.ts). CloudFormation resolves the values (a subnet's id, a launch
+ * template's version number, a security group's id) before the guard sees them, so a change to anything those
+ * values come from is a change here too. The guard refuses any such change
  * unless the resource's policy ({@link roleObjection}) allows it: an EBS server's instance may be replaced.
  *
  * Dependency-free (bundled into the Lambda, imported by the construct at synth time).

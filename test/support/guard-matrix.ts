@@ -4,6 +4,16 @@
  * (@aws-cdk/cloudformation-diff) to say what CloudFormation would replace or delete, and the guard's handler run
  * on the guard properties of both templates as CloudFormation would resolve them.
  *
+ * What replaces a resource is the guard's own rule: CloudFormation's resource specification corrected where AWS's
+ * reference says otherwise (`EFFECTIVE_RULES`, lambda/update-guard/spec-overrides.ts). `cdk diff`'s engine reads the
+ * specification too, stale entries and all, but only its top level: for each changed top-level property it takes that
+ * property's `causesReplacement`, and never looks inside. So a nested override (FSx's
+ * `LustreConfiguration.PerUnitStorageThroughput`) never changes its verdict (it says WILL_UPDATE for a change of
+ * `LustreConfiguration`, whatever changed inside; the nested paths are judged below, from `EFFECTIVE_RULES`), and a
+ * top-level override is applied to the per-property verdict of the diff before its resource verdict is read
+ * ({@link followOverrides}): where the diff says WILL_REPLACE or MAY_REPLACE only because of an overridden property,
+ * the engine follows the override.
+ *
  * The resolution model: a Ref or GetAtt of a resource is a value that names the resource and its generation;
  * a resource the diff replaces (or may replace) is of a new generation in the second template, so everything
  * that references it changes too, as in CloudFormation. A launch template's LatestVersionNumber is new whenever
@@ -15,13 +25,13 @@ import * as path from 'path';
 import { App, NestedStack, Stack, Stage } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
-import { fullDiff, ResourceImpact } from '@aws-cdk/cloudformation-diff';
+import { fullDiff, ResourceImpact, type ResourceDifference } from '@aws-cdk/cloudformation-diff';
 import type { CdkCustomResourceEvent } from 'aws-lambda';
 import { handler } from '../../lambda/update-guard';
 import { RESOURCE_TYPE } from '../../lambda/update-guard/contract';
 import { HELD_TYPES, type HeldDescription, type HeldResource, type HeldType } from '../../lambda/update-guard/held';
 import { SERVER_ID_TAG, type TaggedResource } from '../../lambda/update-guard/wire';
-import { REPLACEMENT_RULES } from '../../lambda/update-guard/replacement-rules';
+import { EFFECTIVE_RULES, SPEC_OVERRIDES, type SpecOverride, type UpdateImpact } from '../../lambda/update-guard/spec-overrides';
 import { WATCHED_TYPES, type WatchedType } from '../../lambda/update-guard/watched-types';
 import { valueAt } from '../../lib/update-guard';
 import { type ContextKey, parseContext } from '../../lib/context';
@@ -183,6 +193,7 @@ export async function judge(before: Synthesized, after: Synthesized): Promise<Ve
     const replaced = new Set<string>();
     const changed = new Set<string>();
     diff.resources.forEachDifference((id, r) => {
+      followOverrides(r);
       if (r.isRemoval || r.changeImpact === ResourceImpact.WILL_REPLACE || r.changeImpact === ResourceImpact.MAY_REPLACE ||
         r.changeImpact === ResourceImpact.WILL_DESTROY || r.changeImpact === ResourceImpact.WILL_ORPHAN) {
         replaced.add(id);
@@ -194,7 +205,7 @@ export async function judge(before: Synthesized, after: Synthesized): Promise<Ve
       if (r.isDifferent) changed.add(id);
     });
     // cdk diff compares template text at the top level. Two things it does not see replace a resource as surely:
-    // a nested property the specification marks as replacing (FSx's LustreConfiguration.DeploymentType), and a
+    // a nested property the rules mark as replacing (FSx's LustreConfiguration.DeploymentType), and a
     // replacing property whose text is unchanged but whose value is new at deploy time (the instance's
     // LaunchTemplate.Version, a GetAtt of the launch template's LatestVersionNumber, is a new number whenever the
     // launch template changes). So every replacing property of a data resource is compared once resolved.
@@ -207,7 +218,7 @@ export async function judge(before: Synthesized, after: Synthesized): Promise<Ve
     for (const [id, r] of Object.entries(b.Resources)) {
       const next = a.Resources[id];
       if (!next || replaced.has(id) || !holdsData(r.Type, backend) || !(WATCHED_TYPES as readonly string[]).includes(r.Type)) continue;
-      const rules = REPLACEMENT_RULES[r.Type as WatchedType];
+      const rules = EFFECTIVE_RULES[r.Type as WatchedType];
       for (const p of [...rules.replaces, ...rules.mayReplace]) {
         const o = JSON.stringify(valueAt(resolveBefore[stackPath](r.Properties ?? {}) as Record<string, unknown>, p));
         const n = JSON.stringify(valueAt(resolveAfter[stackPath](next.Properties ?? {}) as Record<string, unknown>, p));
@@ -268,6 +279,25 @@ const KIND: Record<WatchedType, TaggedResource['kind']> = {
   'AWS::EC2::Instance': 'instance', 'AWS::EC2::Volume': 'volume', 'AWS::EC2::NetworkInterface': 'network-interface',
   'AWS::FSx::FileSystem': 'file-system',
 };
+
+const DIFF_IMPACT: { readonly [I in UpdateImpact]: ResourceImpact } = {
+  replaces: ResourceImpact.WILL_REPLACE,
+  mayReplace: ResourceImpact.MAY_REPLACE,
+  updates: ResourceImpact.WILL_UPDATE,
+};
+
+/**
+ * Sets, in `cdk diff`'s verdict on one resource of a watched type, the impact of each changed top-level property an
+ * override names to the override's (the resource's `changeImpact` is the worst of its properties'). Nested rows change
+ * nothing here: the diff never read their paths.
+ */
+export function followOverrides(r: ResourceDifference, overrides: readonly SpecOverride[] = SPEC_OVERRIDES): void {
+  if (r.isAddition || r.isRemoval || r.resourceTypeChanged) return;
+  const changed = r.propertyUpdates;
+  for (const o of overrides) {
+    if (o.type === r.resourceType && !o.path.includes('.') && changed[o.path]) changed[o.path].changeImpact = DIFF_IMPACT[o.reference];
+  }
+}
 
 /** The resources whose replacement or deletion loses data or the clients' address; an EBS server's instance may go. */
 function holdsData(type: string, backend: unknown): boolean {

@@ -2,9 +2,10 @@
  * The update guard's change matrix, as data (the engine: test/support/guard-matrix.ts; the tests:
  * test/unit/guard-matrix-*.test.ts). Each row is one change (or a pair) to a baseline of one backend. The
  * expected verdict is derived, not written: the guard must refuse exactly when CloudFormation's rules (the diff
- * engine of `cdk diff`, and the specification's nested replacing properties) replace or delete a resource that
- * holds data or the clients' address (an EBS server's instance may be replaced). `stricter` marks a row where
- * the guard refuses a change the specification lets through, with the reason; nothing else may differ.
+ * engine of `cdk diff`, and the specification's nested replacing properties, both corrected where AWS's reference
+ * says otherwise: lambda/update-guard/spec-overrides.ts) replace or delete a resource that holds data or the clients'
+ * address (an EBS server's instance may be replaced). `stricter` marks a row where the guard refuses a change the
+ * rules let through, with the reason; nothing else may differ.
  */
 import { Aspects, CfnResource, RemovalPolicy, type Stack } from 'aws-cdk-lib';
 import { RESOURCE_TYPE } from '../../lambda/update-guard/contract';
@@ -169,6 +170,8 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     { name: 'SCRATCH_2 instead of PERSISTENT_2', change: { fsxDeploymentType: 'SCRATCH_2' }, backends: ['fsx-lustre'] },
     { name: 'PERSISTENT_1 instead of PERSISTENT_2', change: { fsxDeploymentType: 'PERSISTENT_1', fsxPerUnitStorageThroughput: '50' }, backends: ['fsx-lustre'] },
   ],
+  // Accepted, nothing lost: the specification calls it a replacement, AWS's reference an update without interruption
+  // (lambda/update-guard/spec-overrides.ts; stated outright in test/unit/update-guard-lustre-throughput.test.ts).
   fsxPerUnitStorageThroughput: [{ name: 'throughput per TiB 125 -> 250', change: { fsxPerUnitStorageThroughput: '250' }, backends: ['fsx-lustre'] }],
   fsxStorageType: [{
     name: 'HDD instead of SSD', base: { fsxDeploymentType: 'PERSISTENT_1', fsxPerUnitStorageThroughput: '50' },
@@ -322,7 +325,7 @@ export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
   { name: 'server rename', props: { serverName: 'storage2' }, stricter: IDENTITY },
   { name: 'current generation', props: { generation: 'current' }, backends: EC2 },
   { name: 'SCRATCH_2', props: { fsxLustre: { deploymentType: 'SCRATCH_2' } }, backends: ['fsx-lustre'] },
-  { name: 'throughput per TiB 250', props: { fsxLustre: { perUnitStorageThroughput: 250 } }, backends: ['fsx-lustre'] },
+  { name: 'throughput per TiB 250', props: { fsxLustre: { perUnitStorageThroughput: 250 } }, backends: ['fsx-lustre'] }, // accepted (spec-overrides.ts)
   { name: 'an S3 data repository', props: { fsxLustre: { dataRepositoryPath: 's3://hpc-inputs/run1' } }, backends: ['fsx-lustre'] },
   { name: 'root squash off', props: { fsxLustre: { rootSquash: false } }, backends: ['fsx-lustre'] },
   { name: 'root squash exemptions', props: { fsxLustre: { noSquashNids: ['10.0.1.10@tcp'] } }, backends: ['fsx-lustre'] },

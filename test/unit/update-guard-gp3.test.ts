@@ -7,7 +7,7 @@ import {
   validateLayout,
   type StorageLayout,
 } from '../../lambda/update-guard/contract';
-import { REPLACEMENT_RULES } from '../../lambda/update-guard/replacement-rules';
+import { EFFECTIVE_RULES } from '../../lambda/update-guard/spec-overrides';
 
 type Props = Record<string, string | string[]>;
 
@@ -66,7 +66,7 @@ describe('gp3 in the recorded layout', () => {
 
 describe('gp3 in the policy table (EBS Elastic Volumes modify type, IOPS and throughput in place)', () => {
   test('the evidence: CloudFormation updates VolumeType, Iops and Throughput of a volume without replacing it', () => {
-    const volume = REPLACEMENT_RULES['AWS::EC2::Volume'];
+    const volume = EFFECTIVE_RULES['AWS::EC2::Volume'];
     expect(volume.updates).toEqual(expect.arrayContaining(['VolumeType', 'Iops', 'Throughput']));
     expect([...volume.replaces, ...volume.mayReplace]).toEqual([]);
   });

@@ -294,10 +294,12 @@ REFUSED.push(
 
 /** Changes the guard lets through. */
 const ALLOWED: [string, Props, Props][] = [
-  // FSx for Lustre grows capacity in place, and changes the throughput tier of persistent SSD in place.
+  // FSx for Lustre grows capacity in place, and changes the throughput tier of persistent SSD in place (PERSISTENT_1
+  // and PERSISTENT_2; FSx for Lustre guide, "Managing throughput capacity").
   ['FSx capacity up', FSX, { StorageCapacityGiB: '16800' }],
   ['FSx per-unit throughput 125 -> 500 on PERSISTENT_2', FSX, { PerUnitStorageThroughput: '500' }],
   ['FSx per-unit throughput 500 -> 250 on PERSISTENT_2', { ...FSX, PerUnitStorageThroughput: '500' }, { PerUnitStorageThroughput: '250' }],
+  ['FSx per-unit throughput 50 -> 200 on PERSISTENT_1 SSD', { ...FSX, FileSystemType: 'PERSISTENT_1/SSD', PerUnitStorageThroughput: '50' }, { PerUnitStorageThroughput: '200' }],
   ['FSx backups off and on (not in the layout)', FSX, {}],
   ['one volume grows', EBS, { DataVolumes: ['0:8192', '1:16384'] }],
   ['every volume grows', EBS, { DataVolumes: ['0:16384', '1:16384'] }],
