@@ -16,6 +16,7 @@ import { DescribeFileSystemsCommand, FSxClient } from '@aws-sdk/client-fsx';
 
 import { HELD_TYPES, type HeldDescription, type HeldResource, type HeldType } from './held';
 import { SERVER_ID_TAG, type TaggedResource } from './wire';
+import { STATUS_CLIENT_CONFIG, STATUS_DEADLINE_MS, attemptsOf, statusReadError, type StackStatusRead } from './status-read';
 
 /**
  * The live resources tagged with `serverId`: instances not terminated, volumes, network interfaces, FSx file
@@ -66,14 +67,21 @@ export async function findServerResources(serverId: string): Promise<TaggedResou
 /** The stack status in which CloudFormation sends the guard the Update back to the last good properties. */
 export const ROLLBACK_STATUS = 'UPDATE_ROLLBACK_IN_PROGRESS';
 
-/** The stack's status (`StackId` from the event), or the error that kept the guard from reading it. */
-export async function stackStatus(stackId: string): Promise<{ status?: string; error?: string }> {
-  const cfn = new CloudFormationClient({});
+/**
+ * The stack's status (`StackId` from the event), or why the guard could not read it. DescribeStacks is retried by the
+ * SDK within the bounds of status-read.ts (attempts, deadline), so throttling while CloudFormation rolls back does not
+ * read as "not rolling back".
+ */
+export async function stackStatus(stackId: string): Promise<StackStatusRead> {
+  const cfn = new CloudFormationClient(STATUS_CLIENT_CONFIG);
+  const started = Date.now();
   try {
-    const out = await cfn.send(new DescribeStacksCommand({ StackName: stackId }));
-    return { status: out.Stacks?.[0]?.StackStatus };
+    const out = await cfn.send(new DescribeStacksCommand({ StackName: stackId }), { abortSignal: AbortSignal.timeout(STATUS_DEADLINE_MS) });
+    const status = out.Stacks?.[0]?.StackStatus;
+    const read = { attempts: out.$metadata.attempts, elapsedMs: Date.now() - started };
+    return status === undefined ? { error: 'DescribeStacks answered without the stack', ...read } : { status, ...read };
   } catch (err) {
-    return { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+    return { error: statusReadError(err), attempts: attemptsOf(err), elapsedMs: Date.now() - started };
   } finally {
     cfn.destroy();
   }

@@ -18,7 +18,7 @@ import type {
 import { ROLLBACK_STATUS, describeHeld, findServerResources, heldResources, stackStatus } from './aws';
 import { compareLayouts } from './compare';
 import { KEPT_PROP, type HeldResource, type Kept, lostStateRefusal, parseKept, unkept, unkeptRefusals } from './held';
-import { existingMessage, refusalMessage } from './messages';
+import { existingMessage, refusalMessage, unreadStatusMessage } from './messages';
 import type { Refusal } from './policy';
 import { parseGuardProperties } from './validation';
 import { compareWatched, parseWatched, watchedDigest } from './watched';
@@ -181,7 +181,9 @@ async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<C
  * Refuses the update (throws every refusal as one message), unless the stack is rolling back. A rollback puts back
  * what was there: refusing it would leave the stack in UPDATE_ROLLBACK_FAILED. The layout id recognises the
  * rollback of an update this guard refused; an update it accepted and a later resource failed is rolled back with
- * the stack's status saying so.
+ * the stack's status saying so. When the status cannot be read (DescribeStacks failed after its retries), a rollback
+ * cannot be told from a user's update back to the same properties: the guard refuses, since UPDATE_ROLLBACK_FAILED can
+ * be continued and lost data cannot be brought back, and the message says how to continue the rollback.
  */
 async function refuseUnlessRollingBack(
   event: CloudFormationCustomResourceUpdateEvent,
@@ -195,9 +197,15 @@ async function refuseUnlessRollingBack(
     });
     return { PhysicalResourceId: physicalResourceId };
   }
-  if (stack.error) log('error', 'could not read the stack status; judged as an update', { error: stack.error });
   // Every refusal in full: the message may have to shorten values or leave refusals out.
   for (const r of refused) log('error', 'storage layout change refused', refusalFields(r));
+  if (stack.status === undefined) {
+    const reason = stack.error ?? 'no status';
+    log('error', 'could not read the stack status: refused, with the way to continue a rollback', {
+      stackId: event.StackId, error: reason, attempts: stack.attempts, elapsedMs: stack.elapsedMs,
+    });
+    throw new Error(unreadStatusMessage(refused, event.StackId, reason));
+  }
   throw new Error(refusalMessage(refused));
 }
 

@@ -19,6 +19,8 @@ const MESSAGE_TAIL =
   'To accept the loss (scratch data only), deploy again with acceptDataLoss=true (context) or ' +
   'acceptDataLoss: true (prop).';
 const MAX_VALUE_LENGTH = 120;
+/** Longest error quoted from a failed status read (an AccessDenied names the role and the stack). */
+const MAX_REASON_LENGTH = 400;
 
 /**
  * The one-line message of a refused update: each refusal as `<Setting> <old> -> <new>: <why>. Safe path:
@@ -27,6 +29,41 @@ const MAX_VALUE_LENGTH = 120;
  * the last refusals are counted instead of listed (the handler logs all of them).
  */
 export function refusalMessage(refusals: readonly Refusal[]): string {
+  return composed(MESSAGE_HEAD, refusals, MESSAGE_TAIL);
+}
+
+/** AWS's page on going on from UPDATE_ROLLBACK_FAILED (AWS CloudFormation User Guide, "Continue rolling back an update"). */
+export const CONTINUE_ROLLBACK_GUIDE =
+  'https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-cfn-updating-stacks-continueupdaterollback.html';
+
+/**
+ * The message of a refusal made without the stack's status (DescribeStacks failed after its retries: `reason`): the
+ * guard cannot tell CloudFormation's rollback from a user's update back to the same properties, and refuses. If it
+ * was the rollback, the stack stops in UPDATE_ROLLBACK_FAILED, which can be continued; the message says how, naming
+ * the stack (from `stackId`, the event's StackId). Then the refusals, as {@link refusalMessage} words them.
+ */
+export function unreadStatusMessage(refusals: readonly Refusal[], stackId: string, reason: string): string {
+  const head = 'StorageServer update refused: the update guard could not read its stack\'s status ' +
+    `(DescribeStacks: ${shorten(reason, MAX_REASON_LENGTH)}), so it cannot tell CloudFormation's rollback from an update, and refused it ` +
+    'as an update. If the stack was rolling back, it is now UPDATE_ROLLBACK_FAILED, which can be continued, and the ' +
+    'resources that hold data are as they were: once DescribeStacks answers again, run aws cloudformation ' +
+    `continue-update-rollback --stack-name ${stackNameOf(stackId)} (AWS CloudFormation User Guide, "Continue rolling ` +
+    `back an update", ${CONTINUE_ROLLBACK_GUIDE}); the guard reads the status again and lets the rollback pass. If it ` +
+    'was an update, nothing was changed, and these refusals stand:';
+  return composed(head, refusals, MESSAGE_TAIL);
+}
+
+/**
+ * The stack's name in a StackId (`arn:<partition>:cloudformation:<region>:<account>:stack/<name>/<id>`), what
+ * `--stack-name` takes; the StackId itself when it is not of that form (`--stack-name` takes a stack's id too).
+ */
+export function stackNameOf(stackId: string): string {
+  const m = /^arn:[^:]+:cloudformation:[^:]*:[^:]*:stack\/([^/]+)\/[^/]+$/.exec(stackId);
+  return m ? m[1] : stackId;
+}
+
+/** `head`, each refusal, `tail`: one line of at most {@link MAX_MESSAGE_LENGTH}, the last refusals counted if need be. */
+function composed(head: string, refusals: readonly Refusal[], tail: string): string {
   const lines = refusals.map(
     (r) =>
       `${r.setting} ${shorten(r.oldValue)} -> ${shorten(r.newValue)}: ${r.why}. Safe path: ${r.safePath}.`,
@@ -34,7 +71,7 @@ export function refusalMessage(refusals: readonly Refusal[]): string {
   const compose = (shown: number): string => {
     const rest = lines.length - shown;
     const more = rest > 0 ? [`And ${rest} more refusal(s), listed in the log of the guard function.`] : [];
-    return [MESSAGE_HEAD, ...lines.slice(0, shown), ...more, MESSAGE_TAIL].join(' ');
+    return [head, ...lines.slice(0, shown), ...more, tail].join(' ');
   };
   let shown = lines.length;
   let message = compose(shown);
@@ -62,6 +99,6 @@ export function displayed(value: string): string {
   return value === '' || value === undefined ? '(none)' : value;
 }
 
-function shorten(value: string): string {
-  return value.length <= MAX_VALUE_LENGTH ? value : `${value.slice(0, MAX_VALUE_LENGTH - 3)}...`;
+function shorten(value: string, max = MAX_VALUE_LENGTH): string {
+  return value.length <= max ? value : `${value.slice(0, max - 3)}...`;
 }

@@ -103,6 +103,28 @@ const EC2_ZONE = refused(
 );
 
 /**
+ * The snapshots the data volumes were created from (`restoreSnapshotIds`, `dataVolumeSnapshotIds`). EBS reads a
+ * snapshot only when it creates a volume (CreateVolume; ModifyVolume changes size, type, IOPS and throughput, never
+ * the snapshot), and CloudFormation does not create an existing AWS::EC2::Volume again for another SnapshotId: the
+ * resource specification updates SnapshotId without replacement (replacement-rules.ts lists it under `updates`). So
+ * the ids matter once. Dropping them after the restore leaves the volumes as they are: allowed, so that they need not
+ * be carried on every later deploy. Other ids for volumes that exist (ids added to a server deployed blank, or another
+ * set) would restore nothing while the deploy looks like a restore: refused, and said so.
+ */
+const RESTORE_SNAPSHOTS: UpdatePolicy = refusedUnless(
+  'read when the volumes are created: dropped after a restore, allowed; other ids, refused',
+  (_o, n) => n.snapshotIds.length === 0,
+  (o) => ({
+    why: `${o.snapshotIds.length > 0 ? 'the volumes were created from the old snapshots and exist: ' : 'the volumes exist: '}` +
+      'CloudFormation does not create a volume again for another SnapshotId, and EBS reads a snapshot only when it ' +
+      'creates a volume, so nothing would be restored and the volumes would keep the data they hold',
+    safePath: `${o.snapshotIds.length > 0 ? 'keep the old snapshot ids, or leave' : 'leave'} restoreSnapshotIds ` +
+      '(dataVolumeSnapshotIds) out; to restore a snapshot set, deploy a second server with another serverName from ' +
+      'those snapshots (README, "Restoring from a snapshot set"), then remove the first',
+  }),
+);
+
+/**
  * The volume attachment's upgrade path on EBS: `stack` -> `retained` -> `server`, each step one deploy. Skipping
  * `retained` would detach the volumes from the running server; going back cannot attach what is attached.
  */
@@ -153,11 +175,7 @@ export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
     'fsx-openzfs': ALLOWED, // always ''
   }),
   dataVolumes: perBackend({ ebs: GROW_ONLY, 'instance-store': ALLOWED, 'fsx-lustre': ALLOWED, 'fsx-openzfs': ALLOWED }),
-  snapshotIds: refused(
-    'the volumes would be replaced by new ones from the snapshots; the old ones would be stranded',
-    'keep the old snapshot ids (they only matter when the volumes are created); to restore a snapshot set, ' +
-      'deploy a second server with another serverName from those snapshots, then remove the first',
-  ),
+  snapshotIds: RESTORE_SNAPSHOTS,
   encryptionKey: perBackend({ ebs: EBS_KEY, 'instance-store': EBS_KEY, 'fsx-lustre': FSX_KEY, 'fsx-openzfs': OPENZFS_KEY }),
   // On FSx a new zone is a new subnet, which the SubnetId row refuses.
   availabilityZone: perBackend({ ebs: EC2_ZONE, 'instance-store': EC2_ZONE, 'fsx-lustre': ALLOWED, 'fsx-openzfs': ALLOWED }),

@@ -201,7 +201,7 @@ export interface StorageServerContext {
   /**
    * Snapshot ids (comma-separated in `-c`) to create the EBS data volumes from, one per volume in stripe
    * order: restores a snapshot set into a new server with the same plan (README, "Restoring from a
-   * snapshot set").
+   * snapshot set"). Read only when the volumes are created: later deploys may leave it out.
    * @default - new, blank data volumes
    */
   readonly restoreSnapshotIds?: string[];

@@ -127,7 +127,8 @@ export interface StorageServerProps {
   readonly dataVolumeRemovalPolicy?: RemovalPolicy;
   /**
    * Create the EBS data volumes from these snapshots, one per volume in stripe order (a snapshot set of a
-   * server with the same plan). Used to restore into a new server: see the README.
+   * server with the same plan). Used to restore into a new server: see the README. Read only when the volumes are
+   * created: later deploys may leave it out; other ids for volumes that exist are refused (they would restore nothing).
    * @default - new, blank volumes
    */
   readonly dataVolumeSnapshotIds?: string[];

@@ -8,8 +8,11 @@ export interface CannedResponse {
   readonly body: string;
 }
 
-/** What to do with one request: answer it, forward it and rewrite the answer, or (undefined) forward it. */
-export type FaultAction = { respond: CannedResponse } | { rewrite: (body: string) => string } | undefined;
+/**
+ * What to do with one request: answer it, forward it and rewrite the answer, never answer it (a stalled connection,
+ * closed by the client's timeout or by `stop`), or (undefined) forward it.
+ */
+export type FaultAction = { respond: CannedResponse } | { rewrite: (body: string) => string } | { stall: true } | undefined;
 
 /** Decides per request; `operation` is the API name, e.g. `PutParameter` or `DescribeInstances`. */
 export type FaultRule = (operation: string) => FaultAction;
@@ -40,6 +43,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       const operation = operationOf(req, body.toString());
       operations.push(operation);
       const action = rule(operation);
+      if (action && 'stall' in action) return;
       if (action && 'respond' in action) {
         res.writeHead(action.respond.status, { 'content-type': action.respond.contentType });
         res.end(action.respond.body);
@@ -138,4 +142,31 @@ export function firstN(operation: string, times: number, action: NonNullable<Fau
     seen += 1;
     return seen <= times ? action : undefined;
   };
+}
+
+/** CloudFormation (query protocol) throttling, as the service sends it. */
+export const CFN_THROTTLED: CannedResponse = {
+  status: 400,
+  contentType: 'text/xml',
+  body:
+    '<ErrorResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/"><Error><Type>Sender</Type>' +
+    '<Code>Throttling</Code><Message>Rate exceeded</Message></Error><RequestId>fault-proxy</RequestId></ErrorResponse>',
+};
+
+/** CloudFormation (query protocol) internal error. */
+export const CFN_INTERNAL_ERROR: CannedResponse = {
+  status: 500,
+  contentType: 'text/xml',
+  body:
+    '<ErrorResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/"><Error><Type>Receiver</Type>' +
+    '<Code>InternalFailure</Code><Message>We encountered an internal error.</Message></Error>' +
+    '<RequestId>fault-proxy</RequestId></ErrorResponse>',
+};
+
+/**
+ * Rewrites a DescribeStacks answer so every stack reads as `status` (moto never rolls a stack back, so it cannot
+ * answer UPDATE_ROLLBACK_IN_PROGRESS itself).
+ */
+export function withStackStatus(status: string): (body: string) => string {
+  return (body) => body.replace(/<StackStatus>[A-Z_]+<\/StackStatus>/g, `<StackStatus>${status}</StackStatus>`);
 }

@@ -2,14 +2,18 @@ import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudf
 import { CreateNetworkInterfaceCommand, CreateSubnetCommand, CreateVolumeCommand, CreateVpcCommand, EC2Client, RunInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
 import { CreateFileSystemCommand, FSxClient } from '@aws-sdk/client-fsx';
 import { handler } from '../../lambda/update-guard';
-import { PROP } from '../../lambda/update-guard/contract';
+import { PROP, layoutPhysicalId, parseGuardProperties } from '../../lambda/update-guard/contract';
+import { STATUS_DEADLINE_MS, STATUS_MAX_ATTEMPTS } from '../../lambda/update-guard/status-read';
+import { watchedDigest, parseWatched } from '../../lambda/update-guard/watched';
 import { motoEnv, startMoto, MOTO_SETUP_TIMEOUT_MS, type Moto } from '../support/moto';
+import { CFN_INTERNAL_ERROR, CFN_THROTTLED, startFaultProxy, withStackStatus, type FaultProxy, type FaultRule } from './fault-proxy';
 
 // The update guard's two AWS questions against moto, through the handler as Lambda runs it (the SDK reads the
 // endpoint, region and credentials from the environment): at Create, which resources already carry the server's
 // id (EC2 instances, volumes, network interfaces; FSx file systems), and before a refusal, the stack's status.
-// moto cannot put a stack in UPDATE_ROLLBACK_IN_PROGRESS: that branch is shown with a stand-in in
-// test/unit/update-guard-watched.test.ts.
+// moto cannot put a stack in UPDATE_ROLLBACK_IN_PROGRESS: a loopback fault proxy in front of it (fault-proxy.ts)
+// rewrites the status DescribeStacks answers, or answers with throttling and 5xx errors, so that the handler's real
+// SDK client retries over real HTTP.
 
 let moto: Moto;
 let ec2: EC2Client;
@@ -138,4 +142,111 @@ describe('Update: the stack status read before a refusal', () => {
     // The status was read (no error logged about it).
     expect(errors.join('\n')).not.toContain('could not read the stack status');
   });
+});
+
+/** The SDK's default attempts per call; the status read must be configured to go beyond it. */
+const SDK_DEFAULT_MAX_ATTEMPTS = 3;
+
+describe('Update: a rollback and a user\'s revert send the same Update; the stack status tells them apart', () => {
+  let proxy: FaultProxy;
+  let stackId: string;
+  let errors: string[];
+  beforeAll(async () => {
+    proxy = await startFaultProxy(moto.endpoint);
+    const cfn = new CloudFormationClient({ endpoint: moto.endpoint, region: 'us-east-1', credentials });
+    const stack = await cfn.send(new CreateStackCommand({
+      StackName: 'guard-rollback', TemplateBody: JSON.stringify({ Resources: { T: { Type: 'AWS::SNS::Topic' } } }),
+    }));
+    cfn.destroy();
+    stackId = stack.StackId!;
+  });
+  afterAll(async () => {
+    process.env.AWS_ENDPOINT_URL = moto.endpoint;
+    await proxy?.stop();
+  });
+  beforeEach(() => {
+    // The handler's clients go through the proxy; the test's own clients above talk to moto directly.
+    process.env.AWS_ENDPOINT_URL = proxy.endpoint;
+    errors = [];
+    (console.error as jest.Mock).mockImplementation((line: string) => errors.push(line));
+  });
+
+  // The guard accepted growth (0:500 -> 0:800). The Update back to 0:500 is CloudFormation's rollback when a later
+  // resource failed, or a user's revert, which would shrink the volume: the event is the same either way.
+  const before = { ServiceToken: 't', ...layout(), Identity: identity('guard-rollback/storage1') };
+  const grown = { ...before, [PROP.dataVolumes]: ['0:800'] };
+  const idOf = (props: Record<string, unknown>) =>
+    layoutPhysicalId(parseGuardProperties(props).layout, watchedDigest(parseWatched(props, 'ResourceProperties')));
+  const back = () => handler({
+    RequestType: 'Update', ServiceToken: 't', ResponseURL: 'https://example.invalid/', StackId: stackId,
+    RequestId: 'r', LogicalResourceId: 'Guard', ResourceType: 'Custom::StorageServerUpdateGuard', PhysicalResourceId: idOf(grown),
+    ResourceProperties: before, OldResourceProperties: grown,
+  } as never);
+  const describes = () => proxy.operations.filter((o) => o === 'DescribeStacks').length;
+  /** The first `throttled` DescribeStacks calls throttled, the rest answered with the stack in `status`. */
+  const statusAfter = (throttled: number, status: string): FaultRule => {
+    let seen = 0;
+    return (op) => {
+      if (op !== 'DescribeStacks') return undefined;
+      seen += 1;
+      return seen <= throttled ? { respond: CFN_THROTTLED } : { rewrite: withStackStatus(status) };
+    };
+  };
+
+  test('the status read: the rollback passes; the same Update as a user\'s update, which shrinks a volume, is refused', async () => {
+    proxy.reset(statusAfter(0, 'UPDATE_ROLLBACK_IN_PROGRESS'));
+    await expect(back()).resolves.toEqual({ PhysicalResourceId: idOf(before) });
+    proxy.reset(statusAfter(0, 'UPDATE_IN_PROGRESS'));
+    const message = await back().catch((e: Error) => e.message);
+    expect(message).toMatch(/^StorageServer update refused, nothing was changed: DataVolumes 0:800 -> 0:500: EBS cannot shrink a volume/);
+    expect(message).not.toContain('continue-update-rollback');
+    expect(describes()).toBe(1);
+  });
+
+  test('the client is configured for more attempts than the SDK default', () => {
+    expect(STATUS_MAX_ATTEMPTS).toBeGreaterThan(SDK_DEFAULT_MAX_ATTEMPTS);
+  });
+
+  test('DescribeStacks throttled more often than the SDK default would retry, then answered: the rollback passes', async () => {
+    proxy.reset(statusAfter(SDK_DEFAULT_MAX_ATTEMPTS, 'UPDATE_ROLLBACK_IN_PROGRESS'));
+    await expect(back()).resolves.toEqual({ PhysicalResourceId: idOf(before) });
+    expect(describes()).toBe(SDK_DEFAULT_MAX_ATTEMPTS + 1);
+  });
+
+  test('DescribeStacks throttled on every attempt: the rollback is refused with the way to continue it, naming the stack', async () => {
+    proxy.reset((op) => (op === 'DescribeStacks' ? { respond: CFN_THROTTLED } : undefined));
+    const started = Date.now();
+    const message = await back().catch((e: Error) => e.message);
+    expect(Date.now() - started).toBeLessThan(STATUS_DEADLINE_MS + 1_000);
+    expect(message).toMatch(/^StorageServer update refused: the update guard could not read its stack's status \(DescribeStacks: Throttling: Rate exceeded\)/);
+    expect(message).toContain('aws cloudformation continue-update-rollback --stack-name guard-rollback ');
+    expect(message).toContain('https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-cfn-updating-stacks-continueupdaterollback.html');
+    expect(message).toContain('DataVolumes 0:800 -> 0:500: EBS cannot shrink a volume');
+    // Retried by the SDK, up to its configured attempts (the deadline stops it sooner only if every wait is near its longest).
+    expect(describes()).toBeGreaterThan(SDK_DEFAULT_MAX_ATTEMPTS);
+    expect(describes()).toBeLessThanOrEqual(STATUS_MAX_ATTEMPTS);
+    expect(errors.join('\n')).toContain('could not read the stack status');
+  });
+
+  test('DescribeStacks failing with a 5xx on every attempt: a user\'s revert is refused the same way, after every attempt', async () => {
+    proxy.reset((op) => (op === 'DescribeStacks' ? { respond: CFN_INTERNAL_ERROR } : undefined));
+    const message = await back().catch((e: Error) => e.message);
+    expect(message).toMatch(/^StorageServer update refused: the update guard could not read its stack's status \(DescribeStacks: InternalFailure: We encountered an internal error\.\)/);
+    expect(message).toContain('aws cloudformation continue-update-rollback --stack-name guard-rollback ');
+    expect(message).toContain('If it was an update, nothing was changed, and these refusals stand: DataVolumes 0:800 -> 0:500');
+    expect(describes()).toBe(STATUS_MAX_ATTEMPTS);
+  });
+
+  test('DescribeStacks never answering: the read stops at its deadline, well within the function\'s 30 s, and refuses the same way', async () => {
+    proxy.reset((op) => (op === 'DescribeStacks' ? { stall: true } : undefined));
+    const started = Date.now();
+    const message = await back().catch((e: Error) => e.message);
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(STATUS_DEADLINE_MS - 100);
+    expect(elapsed).toBeLessThan(STATUS_DEADLINE_MS + 2_000);
+    expect(message).toContain(`(DescribeStacks: no answer within the ${STATUS_DEADLINE_MS / 1000} s the guard gives the read)`);
+    expect(message).toContain('aws cloudformation continue-update-rollback --stack-name guard-rollback ');
+    // Each stalled attempt ended by the request timeout and retried, until the deadline.
+    expect(describes()).toBeGreaterThan(1);
+  }, 40_000);
 });

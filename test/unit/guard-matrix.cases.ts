@@ -43,6 +43,9 @@ const VPC = { vpcId: LOOKED_UP_VPC.vpcId };
 const EC2: readonly Backend[] = ['ebs', 'instance-store'];
 const IDENTITY = 'identity: a cluster or server rename moves the stack\'s server to another name (issue 26, item 3)';
 const SHRINK = 'EBS cannot shrink a volume and FSx cannot shrink a file system: CloudFormation would fail the update';
+const RESTORES_NOTHING = 'a volume\'s SnapshotId is read only when the volume is created: the volume would keep its data and ' +
+  'nothing would be restored, while the deploy looks like a restore';
+const [SNAP_A, SNAP_B] = ['snap-0123456789abcdef0', 'snap-0fedcba9876543210'];
 
 /** Rows per context key: a key without a row fails the test. */
 export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
@@ -114,10 +117,13 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   }],
   alarmEmail: [{ name: 'an alarm e-mail', change: { alarmEmail: 'ops@example.com' } }],
   alarmTopicArn: [{ name: 'an alarm topic of its own', change: { alarmTopicArn: 'arn:aws:sns:us-east-1:123456789012:ops' } }],
-  restoreSnapshotIds: [{
-    name: 'restore from a snapshot', change: { restoreSnapshotIds: 'snap-0123456789abcdef0' }, backends: ['ebs'],
-    stricter: 'a volume\'s SnapshotId only matters at its creation: the old volume would stay and the snapshot be ignored',
-  }],
+  // A volume's SnapshotId is read only when EBS creates the volume; CloudFormation updates it without replacement.
+  restoreSnapshotIds: [
+    { name: 'restore from a snapshot onto the deployed server', change: { restoreSnapshotIds: SNAP_A }, backends: ['ebs'], stricter: RESTORES_NOTHING },
+    { name: 'another snapshot after a restore', base: { restoreSnapshotIds: SNAP_A }, change: { restoreSnapshotIds: SNAP_B }, backends: ['ebs'], stricter: RESTORES_NOTHING },
+    // The ids need not be carried on: the volumes stay as they are, and the bootstrap owns the array it adopted.
+    { name: 'the restore ids dropped after the restore', base: { restoreSnapshotIds: SNAP_A }, change: { restoreSnapshotIds: undefined }, backends: ['ebs'] },
+  ],
   machineImageId: [{ name: 'a pinned image', change: { machineImageId: 'ami-0123456789abcdef0' }, backends: EC2 }],
   acceptDataLoss: [{ name: 'acceptDataLoss alone', change: { acceptDataLoss: 'true' } }],
   legacyVolumeAttachments: [{
@@ -287,7 +293,7 @@ export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
   { name: 'instance type pinned one size up', props: { instanceType: new ec2.InstanceType('m4.4xlarge') }, backends: ['ebs'] },
   { name: 'instance type pinned one size up', props: { instanceType: new ec2.InstanceType('d2.2xlarge') }, backends: ['instance-store'] },
   { name: 'data volumes destroyed with the stack', props: { dataVolumeRemovalPolicy: RemovalPolicy.DESTROY } },
-  { name: 'restore snapshot ids', props: { dataVolumeSnapshotIds: ['snap-0123456789abcdef0'] }, backends: ['ebs'], stricter: 'a volume\'s SnapshotId only matters at its creation' },
+  { name: 'restore snapshot ids onto the deployed server', props: { dataVolumeSnapshotIds: [SNAP_A] }, backends: ['ebs'], stricter: RESTORES_NOTHING },
   { name: 'snapshots every 12 hours', props: { snapshots: { intervalHours: 12 } }, backends: ['ebs'] },
   { name: 'snapshot start time', props: { snapshots: { startTimeUtc: '04:30' } } },
   { name: 'application-consistent snapshots', props: { snapshots: { applicationConsistent: true } }, backends: ['ebs'] },

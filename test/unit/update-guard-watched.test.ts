@@ -1,12 +1,13 @@
 import { handler } from '../../lambda/update-guard';
 import { PROP, RESOURCE_TYPE } from '../../lambda/update-guard/contract';
+import { CONTINUE_ROLLBACK_GUIDE, MAX_MESSAGE_LENGTH, stackNameOf, unreadStatusMessage } from '../../lambda/update-guard/messages';
 import { canonical, compareWatched, parseWatched, type WatchedProperties } from '../../lambda/update-guard/watched';
 
 // The watched half of the update guard through its handler: the resources recorded by CloudFormation's
 // replacement rules, the server's identity, and the rollback that always passes. The stack status is the one
 // branch moto cannot reach (it never rolls a stack back): a stand-in answers it here; the real call is tested
 // against moto in test/integration/update-guard.test.ts.
-let status: { status?: string; error?: string } = { status: 'UPDATE_IN_PROGRESS' };
+let status: { status?: string; error?: string; attempts?: number } = { status: 'UPDATE_IN_PROGRESS' };
 jest.mock('../../lambda/update-guard/aws', () => ({
   ...jest.requireActual('../../lambda/update-guard/aws'),
   findServerResources: async () => [],
@@ -121,12 +122,48 @@ describe('rollbacks always pass', () => {
     await expect(update(props('instance-store', 'subnet-0aaaaaaaaaaaaaaa2'), props('instance-store'))).resolves.toHaveProperty('PhysicalResourceId');
   });
 
-  test('when the status cannot be read, the change is judged as an update (refused), and the reason is logged', async () => {
-    status = { error: 'AccessDenied: no' };
+  test('when the status cannot be read, the change is refused with the way to continue a rollback, and the reason is logged', async () => {
+    status = { error: 'AccessDenied: no', attempts: 1 };
     const errors: string[] = [];
     (console.error as jest.Mock).mockImplementation((line: string) => errors.push(line));
-    await expect(update(props('instance-store'), props('instance-store', 'subnet-0aaaaaaaaaaaaaaa2'))).rejects.toThrow(/Instance\.SubnetId/);
+    const message = await update(props('instance-store'), props('instance-store', 'subnet-0aaaaaaaaaaaaaaa2')).catch((e: Error) => e.message);
+    expect(message).toMatch(/^StorageServer update refused: the update guard could not read its stack's status \(DescribeStacks: AccessDenied: no\)/);
+    // The stack's name, from the event's StackId (arn:...:stack/s/1).
+    expect(message).toContain('aws cloudformation continue-update-rollback --stack-name s (');
+    expect(message).toMatch(/Instance\.SubnetId .*Safe path: undo the change of subnetId/);
     expect(errors.join('\n')).toContain('could not read the stack status');
+  });
+
+  test('a status read that answers without the stack counts as unread', async () => {
+    status = {};
+    await expect(update(props('instance-store'), props('instance-store', 'subnet-0aaaaaaaaaaaaaaa2'))).rejects.toThrow(/continue-update-rollback/);
+  });
+});
+
+describe('the message of a refusal made without the stack status', () => {
+  const refusal = { setting: 'DataVolumes', oldValue: '0:800', newValue: '0:500', why: 'EBS cannot shrink a volume', safePath: 'keep it', accepted: false };
+
+  test('names the stack from its StackId, or passes the StackId on when it is not an ARN (--stack-name takes both)', () => {
+    expect(stackNameOf('arn:aws:cloudformation:us-east-1:123456789012:stack/StorageServer-hpc-storage1/0a1b2c3d-1111-2222-3333-444455556666'))
+      .toBe('StorageServer-hpc-storage1');
+    expect(stackNameOf('arn:aws-cn:cloudformation:cn-north-1:123456789012:stack/s/1')).toBe('s');
+    expect(stackNameOf('not-an-arn')).toBe('not-an-arn');
+  });
+
+  test('one line: why, how to continue a rollback (AWS\'s page), each refusal with its safe path, how to accept the loss', () => {
+    const message = unreadStatusMessage([refusal], 'arn:aws:cloudformation:us-east-1:123456789012:stack/s/1', 'Throttling: Rate exceeded');
+    expect(message).not.toContain('\n');
+    expect(message).toContain(`continue-update-rollback --stack-name s (AWS CloudFormation User Guide, "Continue rolling back an update", ${CONTINUE_ROLLBACK_GUIDE})`);
+    expect(message).toContain('these refusals stand: DataVolumes 0:800 -> 0:500: EBS cannot shrink a volume. Safe path: keep it.');
+    expect(message).toMatch(/acceptDataLoss=true \(context\) or acceptDataLoss: true \(prop\)\.$/);
+  });
+
+  test(`stays under ${MAX_MESSAGE_LENGTH} characters: the way to continue is kept, refusals counted`, () => {
+    const many = Array.from({ length: 40 }, (_, i) => ({ ...refusal, setting: `DataVolume${i}.Size`, why: 'x'.repeat(200) }));
+    const message = unreadStatusMessage(many, 'arn:aws:cloudformation:us-east-1:123456789012:stack/s/1', 'E: '.repeat(400));
+    expect(message.length).toBeLessThanOrEqual(MAX_MESSAGE_LENGTH);
+    expect(message).toContain('continue-update-rollback --stack-name s');
+    expect(message).toMatch(/And \d+ more refusal\(s\), listed in the log of the guard function\./);
   });
 });
 

@@ -52,6 +52,9 @@ const EBS: Props = {
   AcceptDataLoss: 'false',
 };
 
+/** The same EBS server, its volumes created from a snapshot set (`restoreSnapshotIds`). */
+const RESTORED: Props = { ...EBS, SnapshotIds: ['snap-0123456789abcdef0', 'snap-0123456789abcdef1'] };
+
 /** ResourceProperties of an instance-store server on a d2.4xlarge. */
 const INSTANCE_STORE: Props = {
   ...EBS,
@@ -212,13 +215,22 @@ const REFUSED: [string, Props, Props, string, string, string, RegExp][] = [
     /a volume with a new index is a new, empty volume/,
   ],
   [
-    'snapshot ids',
+    'snapshot ids for volumes deployed blank (a restore onto a deployed server)',
     EBS,
     { SnapshotIds: ['snap-0123456789abcdef0', 'snap-0123456789abcdef1'] },
     'SnapshotIds',
     '(none)',
     'snap-0123456789abcdef0,snap-0123456789abcdef1',
-    /replaced by new ones from the snapshots; the old ones would be stranded/,
+    /the volumes exist: CloudFormation does not create a volume again for another SnapshotId.*nothing would be restored/,
+  ],
+  [
+    'another snapshot set for volumes restored from one',
+    RESTORED,
+    { SnapshotIds: ['snap-0fedcba9876543210', 'snap-0fedcba9876543211'] },
+    'SnapshotIds',
+    'snap-0123456789abcdef0,snap-0123456789abcdef1',
+    'snap-0fedcba9876543210,snap-0fedcba9876543211',
+    /the volumes were created from the old snapshots and exist: .*nothing would be restored and the volumes would keep the data they hold/,
   ],
   [
     'encryption key',
@@ -304,6 +316,9 @@ const ALLOWED: [string, Props, Props][] = [
   ['one volume grows', EBS, { DataVolumes: ['0:8192', '1:16384'] }],
   ['every volume grows', EBS, { DataVolumes: ['0:16384', '1:16384'] }],
   ['nothing changes', EBS, {}],
+  // EBS reads a snapshot only when it creates a volume: the ids need not be carried on every deploy after a restore.
+  ['the restore ids dropped after the restore', RESTORED, { SnapshotIds: [] }],
+  ['the restore ids kept', RESTORED, {}],
   ['AcceptDataLoss false -> true alone', EBS, { AcceptDataLoss: 'true' }],
   ['AcceptDataLoss true -> false alone', { ...EBS, AcceptDataLoss: 'true' }, { AcceptDataLoss: 'false' }],
   ['nothing changes on instance store', INSTANCE_STORE, {}],

@@ -1,0 +1,61 @@
+/**
+ * How the update guard reads its stack's status before a refusal (aws.ts, `stackStatus`): the one fact that tells
+ * CloudFormation's rollback of an update the guard accepted (the stack is `UPDATE_ROLLBACK_IN_PROGRESS`) from a user's
+ * update back to the same properties (a revert, which is judged like any update). Both send the guard the same kind
+ * of Update, so a failed read leaves the guard unable to tell them apart; it then refuses (messages.ts says how to go
+ * on), because a stack in UPDATE_ROLLBACK_FAILED can be continued and lost data cannot be brought back.
+ *
+ * Dependency-free on purpose: the SDK client takes this configuration as a plain object, and messages.ts (imported by
+ * the construct at synth time) quotes the bounds.
+ */
+
+/**
+ * Attempts of the DescribeStacks call, the first included, retried by the SDK's standard retry strategy (exponential
+ * backoff with full jitter; in the SDK the handler bundles, the lockfile's, a random wait of up to 1, 2, 4 and 8 s before
+ * retries 1 to 4 after throttling, from 50 ms doubling after a 5xx or a timeout). The SDK's default of 3 attempts rides out
+ * at most about 3 s of throttling; 5 ride out up to 15 s, half that on average. The "adaptive" mode adds a client-side
+ * rate limiter, which helps a client that sends many calls, not one that sends one.
+ */
+export const STATUS_MAX_ATTEMPTS = 5;
+
+/**
+ * The longest the read may take, retries and their waits included: the 15 s of backoff above and the requests
+ * themselves. The guard function's timeout is 30 s (lib/update-guard.ts); this leaves 12 s for the rest of an Update
+ * (its other AWS calls, the comparison) and for the refusal to reach CloudFormation before Lambda stops the function,
+ * which would fail the request without the message that says how to go on.
+ */
+export const STATUS_DEADLINE_MS = 18_000;
+
+/** The CloudFormation client's configuration for the read: the attempts above, and requests bounded in time. */
+export const STATUS_CLIENT_CONFIG = {
+  maxAttempts: STATUS_MAX_ATTEMPTS,
+  retryMode: 'standard',
+  // A stalled connection becomes a timeout, which the SDK retries, instead of using up the deadline.
+  requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
+};
+
+/** What the read found: the stack's status, or why it could not read it. */
+export interface StackStatusRead {
+  /** The stack's status, e.g. `UPDATE_ROLLBACK_IN_PROGRESS`; absent when it could not be read. */
+  readonly status?: string;
+  /** Why the status could not be read (the last error), when it could not. */
+  readonly error?: string;
+  /** DescribeStacks calls made, when the SDK reports them. */
+  readonly attempts?: number;
+  /** How long the read took, in milliseconds. */
+  readonly elapsedMs?: number;
+}
+
+/** Why a read failed, in one line: the SDK's last error, or the deadline when the read was cut short. */
+export function statusReadError(err: unknown): string {
+  if (err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError') && /abort/i.test(err.message)) {
+    return `no answer within the ${STATUS_DEADLINE_MS / 1000} s the guard gives the read`;
+  }
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}
+
+/** The attempts the SDK counted for a failed call (`$metadata.attempts`), when it did. */
+export function attemptsOf(err: unknown): number | undefined {
+  const attempts = (err as { $metadata?: { attempts?: unknown } } | undefined)?.$metadata?.attempts;
+  return typeof attempts === 'number' ? attempts : undefined;
+}
