@@ -67,7 +67,10 @@ export const SPEC_OVERRIDES: readonly SpecOverride[] = [
     note: 'The line as issue 37 quotes the page (which keeps CopyTagsToBackups and DeploymentType at "Update requires: ' +
       'Replacement"); the copy of the page at hand on the day read held only its opening, so the line is the issue\'s ' +
       'reading: re-read it at the next review. The page\'s source as archived on GitHub (2023) said "Replacement", ' +
-      'what the specification still carries. The FSx for Lustre guide ("Modifying throughput capacity", ' +
+      'what the specification still carries. CloudFormation\'s own resource schema for AWS::FSx::FileSystem, as cfn-lint ' +
+      '1.58 carries it (cfnlint/data/schemas, the registry schema AWS publishes), agrees with the reference: its ' +
+      'createOnlyProperties are KmsKeyId, SecurityGroupIds, FileSystemType, SubnetIds and BackupId, no LustreConfiguration ' +
+      'path. The FSx for Lustre guide ("Modifying throughput capacity", ' +
       'https://docs.aws.amazon.com/fsx/latest/LustreGuide/increase-throughput-capacity.html) says of the same change ' +
       '"Your file system may experience a very brief period of unavailability during the update." The row follows ' +
       'the CloudFormation reference: the question here is whether CloudFormation replaces the file system, and both ' +

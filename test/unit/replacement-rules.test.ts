@@ -14,6 +14,8 @@ import { valueAt, watchedPropertyNames } from '../../lib/update-guard';
 import { renderRules, specImpact, specRules, RULES_FILE } from '../support/replacement-rules';
 import { appTemplate, followOverrides } from '../support/guard-matrix';
 import * as fs from 'fs';
+import * as path from 'path';
+import { venvBin } from '../support/venv';
 
 // The guard's coverage comes from CloudFormation's resource specification (the one `cdk diff` uses), through
 // a generated table, corrected where AWS's reference says otherwise (spec-overrides.ts); these tests keep the table
@@ -48,6 +50,27 @@ describe('the overrides (spec-overrides.ts): where AWS\'s reference says otherwi
       expect({ key, differs: o.reference !== o.spec }).toEqual({ key, differs: true });
       // The generated table says the same as the specification (it is generated from it).
       expect({ key, table: classOf(REPLACEMENT_RULES[o.type], o.path) }).toEqual({ key, table: o.spec });
+    }
+  });
+
+  test('each row agrees with CloudFormation\'s registry schema (cfn-lint\'s copy): an update is no create-only path', () => {
+    const dir = path.join(venvBin(), '..', 'lib');
+    const [python] = fs.readdirSync(dir).filter((d) => d.startsWith('python'));
+    const schemas = path.join(dir, python, 'site-packages', 'cfnlint', 'data', 'schemas', 'resources');
+    const byType = new Map<string, { createOnlyProperties?: string[] }>();
+    for (const f of fs.readdirSync(schemas)) {
+      const text = fs.readFileSync(path.join(schemas, f), 'utf8');
+      const type = /"typeName":\s*"([^"]+)"/.exec(text)?.[1];
+      if (type !== undefined && SPEC_OVERRIDES.some((o) => o.type === type)) byType.set(type, JSON.parse(text));
+    }
+    for (const o of SPEC_OVERRIDES) {
+      const createOnly = byType.get(o.type)?.createOnlyProperties;
+      expect({ type: o.type, found: createOnly !== undefined }).toEqual({ type: o.type, found: true });
+      // The path and every prefix of it: a create-only parent replaces whatever changes inside it.
+      const parts = o.path.replace(/\[\]/g, '').split('.');
+      const pointers = parts.map((_, i) => `/properties/${parts.slice(0, i + 1).join('/')}`);
+      const replacing = pointers.filter((p) => createOnly!.includes(p));
+      expect({ key: `${o.type} ${o.path}`, createOnly: replacing.length > 0 }).toEqual({ key: `${o.type} ${o.path}`, createOnly: o.reference !== 'updates' });
     }
   });
 
