@@ -191,7 +191,7 @@ export async function describeHeld(resources: readonly HeldResource[]): Promise<
         const page = await fsx.send(new DescribeFileSystemsCommand({ NextToken: token }));
         for (const f of page.FileSystems ?? []) {
           if (f.FileSystemId && fileSystems.has(f.FileSystemId) && f.Lifecycle !== 'DELETING') {
-            out.push({ physicalId: f.FileSystemId, serverId: tagOf(f.Tags) });
+            out.push({ physicalId: f.FileSystemId, serverId: tagOf(f.Tags), fileSystemType: f.FileSystemType });
           }
         }
         token = page.NextToken;

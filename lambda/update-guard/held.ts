@@ -56,6 +56,21 @@ export interface HeldDescription {
   readonly serverId?: string;
   /** An instance whose type has instance store (DescribeInstanceTypes' InstanceStorageSupported). */
   readonly instanceStore?: boolean;
+  /** A file system's type (DescribeFileSystems' FileSystemType: LUSTRE, OPENZFS, ...). */
+  readonly fileSystemType?: string;
+}
+
+/**
+ * The backend a server's dropped resources show, where they show one: a file system's type, an instance with instance
+ * store, an EBS volume or an instance without instance store. Undefined for an interface alone.
+ */
+export function backendShown(types: readonly HeldType[], described: readonly HeldDescription[]): string | undefined {
+  const fsType = described.find((d) => d.fileSystemType !== undefined)?.fileSystemType;
+  if (fsType === 'LUSTRE') return 'fsx-lustre';
+  if (fsType === 'OPENZFS') return 'fsx-openzfs';
+  if (described.some((d) => d.instanceStore === true)) return 'instance-store';
+  if (types.includes('AWS::EC2::Volume') || described.some((d) => d.instanceStore === false)) return 'ebs';
+  return undefined;
 }
 
 /** The `Kept` property, checked: absent on a guard deployed before it. */
@@ -95,10 +110,30 @@ export function unkept(held: readonly HeldResource[], kept: Kept): HeldResource[
  * interfaces, file systems, instances with instance store (an EBS server's instance holds nothing: its volumes do).
  */
 export function unkeptRefusals(
-  gone: readonly HeldResource[], described: readonly HeldDescription[], acceptDataLoss: boolean,
+  gone: readonly HeldResource[], described: readonly HeldDescription[], acceptDataLoss: boolean, newBackend?: string,
 ): Refusal[] {
   const byId = new Map(described.map((d) => [d.physicalId, d]));
   const refusals: Refusal[] = [];
+  // A server whose dropped resources show another backend than this deploy's: with backend auto the planner chose
+  // another one, and another backend is another construct. Named first, whatever else changed.
+  const servers = new Map<string, HeldResource[]>();
+  for (const h of gone) {
+    const id = byId.get(h.physicalId)?.serverId;
+    if (id !== undefined) servers.set(id, [...(servers.get(id) ?? []), h]);
+  }
+  for (const [serverId, resources] of servers) {
+    const old = backendShown(resources.map((r) => r.type), resources.map((r) => byId.get(r.physicalId)!));
+    if (newBackend === undefined || old === undefined || old === newBackend) continue;
+    refusals.push({
+      setting: 'Backend',
+      oldValue: `${old} (${SERVER_ID_TAG}=${serverId})`,
+      newValue: newBackend,
+      why: `another backend is another construct: the ${old} server's resources listed next would be deleted or ` +
+        'stranded (with backend auto, the planner chose another backend for the new sizes)',
+      safePath: `keep backend '${old}' (-c backend=${old}, prop backend: '${old}'), under the construct's old id and place`,
+      accepted: acceptDataLoss,
+    });
+  }
   for (const h of gone) {
     const d = byId.get(h.physicalId);
     if (d?.serverId === undefined) continue;

@@ -63,7 +63,7 @@ async function create(event: Event): Promise<CdkCustomResourceResponse> {
   if (kept) {
     // A Create is never part of a rollback: an error here fails the deploy before anything of the server exists.
     held = await heldResources(event.StackId);
-    const refusals = await heldRefusals(held, kept, acceptDataLoss);
+    const refusals = await heldRefusals(held, kept, acceptDataLoss, layout.backend);
     const ownIds = Object.values(watched.watched ?? {}).map((w) => w.logicalId);
     const lost = lostStateRefusal(held, kept, ownIds, `${kept.stack}${event.LogicalResourceId}`, acceptDataLoss);
     if (lost) refusals.push(lost);
@@ -82,10 +82,12 @@ async function create(event: Event): Promise<CdkCustomResourceResponse> {
 }
 
 /** The refusals of what the stack holds and this deploy's template does not keep (held.ts). */
-async function heldRefusals(held: readonly HeldResource[], kept: Kept, acceptDataLoss: boolean): Promise<Refusal[]> {
+async function heldRefusals(
+  held: readonly HeldResource[], kept: Kept, acceptDataLoss: boolean, backend?: string,
+): Promise<Refusal[]> {
   const gone = unkept(held, kept);
   if (gone.length === 0) return [];
-  return unkeptRefusals(gone, await describeHeld(gone), acceptDataLoss);
+  return unkeptRefusals(gone, await describeHeld(gone), acceptDataLoss, backend);
 }
 
 /** What the stack holds could not be read: refused like a loss (a rollback still passes, refuseUnlessRollingBack). */
@@ -139,18 +141,17 @@ async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<C
   // What the stack holds and this template drops is judged on every update, before the shortcut below: dropping
   // another server's resources changes no layout.
   const kept = parseKept(event.ResourceProperties[KEPT_PROP], `ResourceProperties.${KEPT_PROP}`);
-  if (kept) {
-    const dropped = await heldRefusals(await heldResources(event.StackId), kept, next.acceptDataLoss)
-      .catch((err: unknown) => [unreadable(err, next.acceptDataLoss)]);
-    const refused = dropped.filter((r) => !r.accepted);
-    if (refused.length > 0) return refuseUnlessRollingBack(event, refused, physicalResourceId);
-    warnAccepted(dropped);
-  }
+  // No backend here: an Update's own backend change is the layout's Backend row below.
+  const dropped = kept === undefined ? [] : await heldRefusals(await heldResources(event.StackId), kept, next.acceptDataLoss)
+    .catch((err: unknown) => [unreadable(err, next.acceptDataLoss)]);
 
   // The PhysicalResourceId is the hash of the last layout this guard accepted. A new layout with that hash is
   // a return to it: the rollback of an update the guard refused (refusing that would leave the stack in
   // UPDATE_ROLLBACK_FAILED), or an update that changed nothing of the layout. Either way nothing to compare.
   if (physicalResourceId === event.PhysicalResourceId) {
+    const refusedDrops = dropped.filter((r) => !r.accepted);
+    if (refusedDrops.length > 0) return refuseUnlessRollingBack(event, refusedDrops, physicalResourceId);
+    warnAccepted(dropped);
     log('info', 'storage layout is the last accepted one (a rollback, or no layout change)', {
       requestType: 'Update',
       physicalResourceId,
@@ -160,9 +161,11 @@ async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<C
 
   const previous = parseGuardProperties(event.OldResourceProperties, 'OldResourceProperties');
   const previousWatched = parseWatched(event.OldResourceProperties, 'OldResourceProperties');
+  // The layout's own refusals first: they name the setting the user changed (a backend to pin, a volume shrunk).
   const refusals = [
     ...compareLayouts(previous.layout, next.layout, next.acceptDataLoss),
     ...compareWatched(previousWatched, nextWatched, next.layout, next.acceptDataLoss),
+    ...dropped,
   ];
   const refused = refusals.filter((r) => !r.accepted);
   if (refused.length > 0) return refuseUnlessRollingBack(event, refused, physicalResourceId);

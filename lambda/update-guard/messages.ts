@@ -5,8 +5,9 @@
  *
  * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
  */
-import type { TaggedResource } from './wire';
+import { SECOND_SERVER } from './objections';
 import type { Refusal } from './policy';
+import type { TaggedResource } from './wire';
 
 /**
  * Longest refusal message. CloudFormation keeps about 4 KB of a custom resource's reason, and the Provider
@@ -81,16 +82,56 @@ function composed(head: string, refusals: readonly Refusal[], tail: string): str
 
 /**
  * Why a Create is refused: resources tagged `<tag>=<serverId>` already exist (`found`, the first twelve listed), and
- * what to do instead.
+ * what to do instead. The likeliest cause first: with backend auto (the default) the planner chooses on every synth,
+ * and a backend of another construct (EC2 <-> FSx, Lustre <-> OpenZFS) is a new guard, so its Create is what meets the
+ * old backend's resources. The Create has the new layout only; what the resources found say of the old backend is
+ * named (their kinds tell an EC2 server from an FSx file system, not more), with the way to tell the rest.
  */
 export function existingMessage(tag: string, serverId: string, found: readonly TaggedResource[]): string {
   const listed = found.slice(0, 12).map((r) => `${r.kind} ${r.id}`).join(', ') + (found.length > 12 ? `, and ${found.length - 12} more` : '');
+  const paths = [
+    ...backendPins(found),
+    "if the construct was renamed or moved, keep the construct's old id and place",
+    ...(found.some((r) => r.kind === 'volume')
+      ? ['restore the data into the new volumes with restoreSnapshotIds (context) or dataVolumeSnapshotIds (prop) from ' +
+        'snapshots of those volumes (the ebs backend)']
+      : []),
+    `to have both, ${SECOND_SERVER}`,
+    'or remove those resources if their data is not wanted',
+  ];
   return `StorageServer create refused, nothing was changed: resources tagged ${tag}=${serverId} already exist ` +
-    `(${listed}). A renamed or moved construct would replace them with new, empty storage, and a server deployed again ` +
-    'under the same stack and server name would leave the volumes an earlier deployment retained. Safe path: keep ' +
-    "the construct's old id and place; or restore the data with restoreSnapshotIds (context) or dataVolumeSnapshotIds " +
-    '(prop) from snapshots of those volumes; or remove those resources if their data is not wanted. To create ' +
-    'beside them anyway, deploy again with acceptDataLoss=true (context) or acceptDataLoss: true (prop).';
+    `(${listed}). The deploy would make new, empty storage beside them and take them out of the stack: a changed ` +
+    'backend or a renamed or moved construct does, and a server deployed again under the same stack and server name ' +
+    `would leave the volumes an earlier deployment retained. Safe path: ${paths.join('; ')}. To create beside them ` +
+    'anyway, deploy again with acceptDataLoss=true (context) or acceptDataLoss: true (prop).';
+}
+
+/** Why the backend may have changed, in a refusal's safe path. */
+const AUTO_CHOOSES = 'with backend auto, the default, the planner chooses again on every synth, and a new catalogue or ' +
+  'throughputMBps can choose another';
+
+/**
+ * The backend to pin, as far as the resources found tell it: instances, volumes and network interfaces are an EC2
+ * server's (ebs or instance-store: the tag lookup does not tell which, the instance's type does), a file system an FSx
+ * backend's (fsx-lustre or fsx-openzfs: its type says which).
+ */
+function backendPins(found: readonly TaggedResource[]): string[] {
+  const pins: string[] = [];
+  const ec2 = found.filter((r) => r.kind !== 'file-system');
+  if (ec2.length > 0) {
+    const instance = ec2.find((r) => r.kind === 'instance');
+    const check = instance ? `: aws ec2 describe-instances --instance-ids ${instance.id}` : '';
+    pins.push(`if this deploy changed the backend (${AUTO_CHOOSES}), pin the one they belong to: they are an EC2 ` +
+      'server\'s, -c backend=ebs (prop backend: \'ebs\'), or -c backend=instance-store if the server ran on a d2, d3 or ' +
+      `d3en instance (the tags do not tell the two apart, the instance's type does${check})`);
+  }
+  const fileSystem = found.find((r) => r.kind === 'file-system');
+  if (fileSystem) {
+    pins.push(`if this deploy changed the backend (${AUTO_CHOOSES}), pin the one it belongs to: ${fileSystem.id} is an FSx ` +
+      'file system, -c backend=fsx-lustre or -c backend=fsx-openzfs (prop backend likewise), whichever its type is (the ' +
+      `tags do not say, aws fsx describe-file-systems --file-system-ids ${fileSystem.id} does: LUSTRE or OPENZFS)`);
+  }
+  return pins;
 }
 
 /** A value in a refusal: `(none)` for the empty value. */

@@ -89,10 +89,25 @@ const OPENZFS_STANDBY_SUBNET: UpdatePolicy = onFsxOpenZfs(refusedUnless(
   () => ({ why: `a new standby subnet (SubnetIds): ${FSX_REPLACED}`, safePath: `keep the old subnet, or ${OPENZFS_COPY}` }),
 ));
 
+/**
+ * A new KMS key on EBS. EBS cannot re-encrypt a volume in place, and CloudFormation does not create a volume again
+ * for one (the resource specification updates an AWS::EC2::Volume's KmsKeyId without replacement): the data would stay
+ * under the old key while the stack names the new one. A volume created from a snapshot takes the key it is given.
+ */
 const EBS_KEY = refused(
-  'a new key replaces the volumes: EBS cannot re-encrypt a volume in place',
+  'EBS cannot re-encrypt a volume in place, and CloudFormation does not create the volumes again for a new key: the ' +
+    'data would stay under the old key',
   'keep the old key, or snapshot the volumes, deploy a second server with another serverName from the ' +
     'snapshots under the new key (EBS re-encrypts on restore), then remove the first',
+);
+/**
+ * A new KMS key on instance store: it encrypts the instance's root volume (its BlockDeviceMappings), whose change
+ * replaces the instance or stops and starts it; the instance-store disks go with either. No snapshot holds their data.
+ */
+const INSTANCE_STORE_KEY = refused(
+  "a new key changes the instance's root volume (BlockDeviceMappings), which replaces the instance or stops and " +
+    'starts it, and every instance-store disk goes with it',
+  `keep the old key, or ${SECOND_SERVER}`,
 );
 const FSX_KEY = refused(`a new key (KmsKeyId): ${FSX_REPLACED}`, `keep the old key, or ${FSX_COPY}`);
 const OPENZFS_KEY = refused(`a new key (KmsKeyId): ${FSX_REPLACED}`, `keep the old key, or ${OPENZFS_COPY}`);
@@ -175,8 +190,13 @@ export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
     'fsx-openzfs': ALLOWED, // always ''
   }),
   dataVolumes: perBackend({ ebs: GROW_ONLY, 'instance-store': ALLOWED, 'fsx-lustre': ALLOWED, 'fsx-openzfs': ALLOWED }),
-  snapshotIds: RESTORE_SNAPSHOTS,
-  encryptionKey: perBackend({ ebs: EBS_KEY, 'instance-store': EBS_KEY, 'fsx-lustre': FSX_KEY, 'fsx-openzfs': OPENZFS_KEY }),
+  snapshotIds: perBackend({
+    ebs: RESTORE_SNAPSHOTS,
+    'instance-store': ALLOWED, // always []: synth takes snapshot ids on the ebs backend only (no data volumes elsewhere)
+    'fsx-lustre': ALLOWED, // always []
+    'fsx-openzfs': ALLOWED, // always []
+  }),
+  encryptionKey: perBackend({ ebs: EBS_KEY, 'instance-store': INSTANCE_STORE_KEY, 'fsx-lustre': FSX_KEY, 'fsx-openzfs': OPENZFS_KEY }),
   // On FSx a new zone is a new subnet, which the SubnetId row refuses.
   availabilityZone: perBackend({ ebs: EC2_ZONE, 'instance-store': EC2_ZONE, 'fsx-lustre': ALLOWED, 'fsx-openzfs': ALLOWED }),
   imageId: INSTANCE_REPLACEMENT,

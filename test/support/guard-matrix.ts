@@ -249,19 +249,23 @@ export async function judge(before: Synthesized, after: Synthesized): Promise<Ve
     event = { ...base, RequestType: 'Create', ResourceProperties: { ...newProps, ServiceToken: 'token' } } as never;
   }
   // CloudFormation now holds the first deploy's resources; EC2 and FSx describe them with their tags.
-  const held: (HeldResource & { serverId?: string })[] = [];
+  const held: (HeldResource & { serverId?: string; fileSystemType?: unknown })[] = [];
   for (const [stackPath, t] of Object.entries(stacksBefore)) {
     const prefix = prefixOf(stackPath);
     for (const [id, r] of Object.entries(t.Resources)) {
       if (!(HELD_TYPES as readonly string[]).includes(r.Type)) continue;
       const tags = resolveBefore[stackPath](r.Properties?.Tags ?? []) as { Key: string; Value: string }[];
       const serverId = Array.isArray(tags) ? tags.find((tag) => tag.Key === SERVER_ID_TAG)?.Value : undefined;
-      held.push({ path: `${prefix}${id}`, type: r.Type as HeldType, physicalId: physical(r.Type, `${prefix}${id}@0`), serverId });
+      held.push({
+        path: `${prefix}${id}`, type: r.Type as HeldType, physicalId: physical(r.Type, `${prefix}${id}@0`), serverId,
+        fileSystemType: r.Properties?.FileSystemType,
+      });
     }
   }
   const described: HeldDescription[] = held.filter((h) => h.type !== RESOURCE_TYPE).map((h) => ({
     physicalId: h.physicalId, serverId: h.serverId,
     ...(h.type === 'AWS::EC2::Instance' ? { instanceStore: backend === 'instance-store' } : {}),
+    ...(h.type === 'AWS::FSx::FileSystem' ? { fileSystemType: String(h.fileSystemType) } : {}),
   }));
   const lookup = (serverId: string): TaggedResource[] => held
     .filter((h) => h.serverId === serverId && (WATCHED_TYPES as readonly string[]).includes(h.type))

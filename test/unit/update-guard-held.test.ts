@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { heldResources } from '../../lambda/update-guard/aws';
-import { KEPT_PROP, lostStateRefusal, parseKept, unkept } from '../../lambda/update-guard/held';
+import { KEPT_PROP, lostStateRefusal, parseKept, unkept, unkeptRefusals } from '../../lambda/update-guard/held';
 import { RESOURCE_TYPE } from '../../lambda/update-guard/contract';
 import { StorageServer } from '../../lib/storage-server';
 
@@ -122,6 +122,20 @@ describe('heldResources from a nested stack: the walk starts at the root', () =>
       ]);
     } finally {
       send.mockRestore();
+    }
+  });
+});
+
+describe('every refusal of a dropped resource names a safe path besides acceptDataLoss', () => {
+  const types = ['AWS::EC2::Volume', 'AWS::EC2::NetworkInterface', 'AWS::FSx::FileSystem', 'AWS::EC2::Instance'] as const;
+  test.each(types)('%s', (type) => {
+    const gone = [{ path: 'Nested/Res', type, physicalId: 'x-1' }];
+    const described = [{ physicalId: 'x-1', serverId: 'Stack/home', instanceStore: true, fileSystemType: 'LUSTRE' }];
+    const refusals = unkeptRefusals(gone, described, false, 'ebs');
+    expect(refusals.length).toBeGreaterThan(0);
+    for (const r of refusals) {
+      const besides = r.safePath.replace(/[^;]*acceptDataLoss[^;]*/g, '').trim();
+      expect({ setting: r.setting, besides: besides.length > 20 }).toEqual({ setting: r.setting, besides: true });
     }
   });
 });

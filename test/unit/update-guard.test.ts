@@ -239,7 +239,16 @@ const REFUSED: [string, Props, Props, string, string, string, RegExp][] = [
     'EncryptionKey',
     'aws/ebs',
     KEY_ARN,
-    /a new key replaces the volumes/,
+    /EBS cannot re-encrypt a volume in place.*the data would stay under the old key/,
+  ],
+  [
+    'encryption key (instance store: the root volume, and the instance with it)',
+    INSTANCE_STORE,
+    { EncryptionKey: KEY_ARN },
+    'EncryptionKey',
+    'aws/ebs',
+    KEY_ARN,
+    /a new key changes the instance's root volume \(BlockDeviceMappings\).*every instance-store disk goes with it/,
   ],
   [
     'availability zone (EBS)',
@@ -754,7 +763,6 @@ describe('refusalMessage', () => {
     const everything = {
       ...INSTANCE_STORE,
       InstanceStoreType: 'd2.8xlarge',
-      SnapshotIds: ['snap-0123456789abcdef0'],
       EncryptionKey: OTHER_KEY_ARN,
       AvailabilityZone: 'us-east-1b',
       ImageId: 'ami-0fedcba9876543210',
@@ -769,7 +777,6 @@ describe('refusalMessage', () => {
     expect(message.length).toBeLessThanOrEqual(MAX_MESSAGE_LENGTH);
     for (const setting of [
       'InstanceStoreType',
-      'SnapshotIds',
       'EncryptionKey',
       'AvailabilityZone',
       'ImageId',
