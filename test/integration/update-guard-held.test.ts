@@ -107,7 +107,7 @@ describe('what the stack holds, from CloudFormation and EC2', () => {
 });
 
 describe('a deploy that drops what the stack holds', () => {
-  test('everything kept: accepted', async () => {
+  test('everything kept (a redeploy, or a second server added beside the first): accepted', async () => {
     await expect(create(ALL)).resolves.toHaveProperty('PhysicalResourceId');
   });
 
