@@ -26,9 +26,16 @@ export function matrixSuite(backend: Backend): void {
       });
     }
     const constructBase = { backend, capacityTiB: Number(BASELINES[backend].capacityTiB) } as const;
+    // The baseline of the construct rows, synthesized once per path (most rows share the default one).
+    const befores = new Map<string, Synthesized>();
+    const constructBefore = (basePath?: readonly string[]): Synthesized => {
+      const key = JSON.stringify(basePath ?? null);
+      if (!befores.has(key)) befores.set(key, constructTemplate(constructBase, {}, basePath));
+      return befores.get(key)!;
+    };
     for (const row of CONSTRUCT_ROWS.filter((r) => !r.backends || r.backends.includes(backend))) {
       test(`construct: ${row.name}`, async () => {
-        const before = constructTemplate(constructBase, {}, row.basePath);
+        const before = constructBefore(row.basePath);
         const after = constructTemplate(constructBase, row.props, row.path ?? row.basePath, row.mutate, row.stage);
         const verdict = await judge(before, after);
         const expected = verdict.lost.length > 0 || row.stricter !== undefined ? 'refused' : 'accepted';
