@@ -92,6 +92,8 @@ export type {
   FsxRingRecord,
   FsxTarget,
   MountRecord,
+  RecordKind,
+  RecordOwner,
   RingRecord,
   RingRecordBase,
 } from '../lambda/register/contract';

@@ -8,8 +8,10 @@ import {
   FSX_PROP,
   OPTIONAL_PROP,
   PROP,
+  clusterPath,
   isFsxBackend,
   mountParameterName,
+  recordsMeet,
   ringParameterName,
   validateBackend,
   validateFsxTarget,
@@ -17,8 +19,10 @@ import {
   validateName,
   validatePath,
   validatePrefix,
+  validateServerNames,
   type Backend,
   type FsxTarget,
+  type ServerRecordNames,
 } from '../lambda/register/contract';
 
 /** Properties of a {@link ServerRegistration}. */
@@ -78,11 +82,8 @@ export class ServerRegistration extends Construct {
   constructor(scope: Construct, id: string, props: ServerRegistrationProps) {
     super(scope, id);
     const prefix = props.parameterPrefix ?? DEFAULT_PARAMETER_PREFIX;
-
-    // Names and prefix must be concrete: they form the parameter names and the IAM policy at synth time.
-    validateConcrete('clusterName', props.clusterName, validateName);
-    validateConcrete('serverName', props.serverName, validateName);
-    validateConcrete('parameterPrefix', prefix, validatePrefix);
+    const names = { prefix, clusterName: props.clusterName, serverName: props.serverName };
+    validateRecordNames(names);
     skipTokens('exportPath', props.exportPath, validatePath);
     skipTokens('mountPoint', props.mountPoint, validatePath);
     skipTokens('mountOptions', props.mountOptions, validateMountOptions);
@@ -99,6 +100,9 @@ export class ServerRegistration extends Construct {
       const concrete = Object.values(t).every((v) => !Token.isUnresolved(v));
       if (concrete && isFsxBackend(props.backend)) validateFsxTarget((key) => `fileSystem.${key}`, t, props.backend);
     }
+
+    validateRecordsInApp(this, names);
+    REGISTERED.set(this, names);
 
     this.ringParameterName = ringParameterName(prefix, props.clusterName, props.serverName);
     this.mountParameterName = mountParameterName(prefix, props.clusterName, props.serverName);
@@ -136,6 +140,9 @@ export class ServerRegistration extends Construct {
     });
   }
 }
+
+/** The names of each registration made so far, which those made later in the app are checked against. */
+const REGISTERED = new WeakMap<Construct, ServerRecordNames>();
 
 /** The stack's single registration Lambda + Provider, found or created by a fixed id on the Stack. */
 class RegistrationProvider extends Construct {
@@ -214,6 +221,54 @@ class RegistrationProvider extends Construct {
       if (!this.parameterAccess.resources.includes(arn)) this.parameterAccess.addResources(arn);
     }
   }
+}
+
+/**
+ * Validates the names a server's records are made of: each must be concrete (they form the parameter names and the
+ * IAM policy at synth time), then the contract's rules (each name, the three together).
+ */
+export function validateRecordNames(names: ServerRecordNames): void {
+  validateConcrete('clusterName', names.clusterName, validateName);
+  validateConcrete('serverName', names.serverName, validateName);
+  validateConcrete('parameterPrefix', names.prefix, validatePrefix);
+  validateServerNames((key) => key, names.prefix, names.clusterName, names.serverName);
+}
+
+/**
+ * Refuses names whose records would meet those of a registration already in the app (`recordsMeet`): the same
+ * records, or one cluster's records below another's. Stacks of known, different accounts or regions keep their
+ * parameters apart and are not compared. Run by ServerRegistration, and by StorageServer before it makes its
+ * resources; `scope`'s path is the one the message names.
+ */
+export function validateRecordsInApp(scope: Construct, names: ServerRecordNames): void {
+  for (const other of scope.node.root.node.findAll()) {
+    const theirs = other === scope ? undefined : REGISTERED.get(other);
+    if (theirs === undefined || apart(Stack.of(scope), Stack.of(other))) continue;
+    const meet = recordsMeet(names, theirs);
+    if (meet === 'same') {
+      throw new Error(
+        `serverName '${names.serverName}' of clusterName '${names.clusterName}' under parameterPrefix '${names.prefix}' ` +
+          `(${scope.node.path}) is registered by ${other.node.path} already: each server of an app has records of its own. ` +
+          'Give this server another serverName.',
+      );
+    }
+    if (meet === 'nested') {
+      const [ours, their] = [clusterPath(names.prefix, names.clusterName), clusterPath(theirs.prefix, theirs.clusterName)];
+      throw new Error(
+        `parameterPrefix '${names.prefix}' with clusterName '${names.clusterName}' (${scope.node.path}) keeps its records ` +
+          `below ${ours}, and parameterPrefix '${theirs.prefix}' with clusterName '${theirs.clusterName}' ` +
+          `(${other.node.path}) below ${their}: in one app no cluster's records may lie among another's, where its ` +
+          "clients list them and a ring record can take a mount record's name (docs/design.md, section 6). Give one " +
+          'of them another parameterPrefix or clusterName.',
+      );
+    }
+  }
+}
+
+/** Whether two stacks' parameters are apart: their accounts, or their regions, are known and differ. */
+function apart(a: Stack, b: Stack): boolean {
+  const differ = (x: string, y: string) => !Token.isUnresolved(x) && !Token.isUnresolved(y) && x !== y;
+  return differ(a.account, b.account) || differ(a.region, b.region);
 }
 
 /**

@@ -8,14 +8,14 @@ import { Ec2NfsServer } from './backends/ec2-nfs-server';
 import type { StorageBackend } from './backends/backend';
 import { FsxLustreServer } from './backends/fsx-lustre';
 import { FsxOpenZfsServer } from './backends/fsx-openzfs';
-import type { FsType } from '../lambda/register/contract';
+import { DEFAULT_PARAMETER_PREFIX, type FsType } from '../lambda/register/contract';
 import { MountOnOptions, mountStorageOn } from './client-mount';
 import { BenchDocument } from './bench-document';
 import { ClusterwareRing } from './clusterware';
 import { alarmTopicFor } from './alarm-topic';
 import { StorageMonitoring } from './monitoring';
 import { applyServerCompliance } from './compliance';
-import { ServerRegistration } from './registration';
+import { ServerRegistration, validateRecordNames, validateRecordsInApp } from './registration';
 import { UpdateGuard } from './update-guard';
 import { SnapshotPolicy } from './snapshot-policy';
 import type { StoragePlan } from './sizing';
@@ -133,6 +133,9 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     const selectedSubnets = serverSubnets(props);
     const subnet = (this.subnet = selectedSubnets[0]);
     validateUniqueInCluster(this);
+    const recordNames = { prefix: props.parameterPrefix ?? DEFAULT_PARAMETER_PREFIX, clusterName, serverName };
+    validateRecordNames(recordNames);
+    validateRecordsInApp(this, recordNames);
 
     // The backend, behind the one small interface the registration and the client mount use (lib/backends).
     let backend: StorageBackend;

@@ -20,7 +20,6 @@ import {
   type DeleteParametersCommandOutput,
 } from '@aws-sdk/client-ssm';
 import { PROP } from './properties';
-import type { Ec2RingRecord, FsxRingRecord } from './records';
 import { errorName, log } from './log';
 
 /**
@@ -75,18 +74,13 @@ export async function interfaceAddress(
   return { privateIp: iface.PrivateIpAddress, privateDnsName: iface.PrivateDnsName };
 }
 
-/**
- * The instance id (or FSx file system id) recorded in the ring record, or undefined when there is no (readable)
- * record.
- */
-export async function ringOwner(ringName: string): Promise<string | undefined> {
+/** The value of a parameter, or undefined when there is none. */
+export async function readParameter(name: string): Promise<string | undefined> {
   try {
-    const out = await ssm.send(new GetParameterCommand({ Name: ringName }));
-    const record = JSON.parse(out.Parameter?.Value ?? '') as Partial<Ec2RingRecord & FsxRingRecord>;
-    const owner = record.instanceId ?? record.fileSystemId;
-    return typeof owner === 'string' ? owner : undefined;
+    const out = await ssm.send(new GetParameterCommand({ Name: name }));
+    return out.Parameter?.Value;
   } catch (err) {
-    if (errorName(err) === 'ParameterNotFound' || err instanceof SyntaxError) return undefined;
+    if (errorName(err) === 'ParameterNotFound') return undefined;
     throw err;
   }
 }
@@ -147,16 +141,26 @@ export function waitSeconds(context?: HandlerContext): number {
   return Math.min(MAX_WAIT_SECONDS, Math.floor((context.getRemainingTimeInMillis() - RESERVE_MS) / 1000));
 }
 
-export async function putJson(name: string, value: object): Promise<void> {
-  await ssm.send(
-    new PutParameterCommand({ Name: name, Value: JSON.stringify(value), Type: 'String', Overwrite: true }),
-  );
+/**
+ * Writes a record, over what the name holds when `overwrite`; otherwise only where it holds nothing, and returns
+ * false, having written nothing, where it holds something.
+ */
+export async function putJson(name: string, value: object, overwrite: boolean): Promise<boolean> {
+  try {
+    await ssm.send(
+      new PutParameterCommand({ Name: name, Value: JSON.stringify(value), Type: 'String', Overwrite: overwrite }),
+    );
+    return true;
+  } catch (err) {
+    if (!overwrite && errorName(err) === 'ParameterAlreadyExists') return false;
+    throw err;
+  }
 }
 
 /**
- * Deletes the two records. DeleteParameters reports names that do not exist in InvalidParameters instead of
- * failing, so a repeated Delete, or one after a partial Create, succeeds.
+ * Deletes records. DeleteParameters reports names that do not exist in InvalidParameters instead of failing, so a
+ * repeated Delete, or one after a partial Create, succeeds.
  */
-export async function deleteRecords(ringName: string, mountName: string): Promise<DeleteParametersCommandOutput> {
-  return ssm.send(new DeleteParametersCommand({ Names: [ringName, mountName] }));
+export async function deleteRecords(names: string[]): Promise<DeleteParametersCommandOutput> {
+  return ssm.send(new DeleteParametersCommand({ Names: names }));
 }

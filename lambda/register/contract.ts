@@ -8,7 +8,8 @@
  * - properties.ts: the custom resource's keys (ResourceProperties, `Data`) and its typed properties;
  * - validation.ts: the grammar of each property and the parse of what crosses the trust boundary;
  * - paths.ts: where the records live in SSM Parameter Store, and the names that make up their path;
- * - records.ts: the ring member and mount config records, and the fstab line.
+ * - records.ts: the ring member and mount config records, and the fstab line;
+ * - owner.ts: who wrote a record, and whether a registration may write over or delete what a name holds.
  *
  * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
  */
@@ -31,14 +32,24 @@ export {
   MAX_NAME_LENGTH,
   MAX_PREFIX_LENGTH,
   MAX_PREFIX_LEVELS,
+  clusterPath,
   mountParameterName,
   parseRingParameterName,
+  readRecordName,
+  recordName,
+  recordsMeet,
   ringParameterName,
   ringPath,
   storagePath,
   validateName,
   validatePrefix,
+  validateServerNames,
+  type NameKey,
+  type RecordKind,
+  type RecordName,
+  type ServerRecordNames,
 } from './paths';
+export { holding, refusal, type Claimant, type Holding, type RecordOwner } from './owner';
 export {
   fstabLine,
   mountRecord,

@@ -1,7 +1,7 @@
 /**
  * onEvent handler of the registration custom resource (docs/design.md#7-the-registration-contract): writes the storage server's
- * ring record and mount config to SSM Parameter Store on Create/Update, removes them on Delete. It never writes
- * over, or removes, the records of another server registered under the same name.
+ * ring record and mount config to SSM Parameter Store on Create/Update, removes them on Delete. It writes over, and
+ * removes, only records it wrote (owner.ts): never those of another server, nor anything else its names hold.
  *
  * Errors are thrown, never returned: the Provider framework reports FAILED only for a thrown error.
  * Transient errors (throttling, 5xx, timeouts) are retried by the SDK's own retry strategy.
@@ -11,15 +11,22 @@ import {
   DATA,
   FSX_PROP,
   PROP,
+  holding,
   mountParameterName,
   mountRecord,
   parseRegistrationProperties,
   parseRingParameterName,
+  refusal,
   ringParameterName,
+  type Claimant,
   type Ec2RingRecord,
   type FsxRingRecord,
   type FsxTarget,
+  type MountRecord,
+  type RecordKind,
+  type RecordOwner,
   type RegistrationProperties,
+  type RingRecord,
 } from './contract';
 import {
   MAX_ATTEMPTS,
@@ -27,7 +34,7 @@ import {
   deleteRecords,
   interfaceAddress,
   putJson,
-  ringOwner,
+  readParameter,
   runningInstance,
   waitSeconds,
   type HandlerContext,
@@ -70,7 +77,7 @@ async function register(event: Event, context?: HandlerContext): Promise<CdkCust
   const names = { instanceId: props.instanceId, ringParameterName: ringName, mountParameterName: mountName };
   log('info', 'registering storage server', { requestType: event.RequestType, ...names });
 
-  await refuseForeignRecords(event, ringName, props.instanceId);
+  const held = await claimRecords(event, props, ringName, mountName, props.instanceId);
   const instance = await runningInstance(props.instanceId, waitSeconds(context));
   const address = props.networkInterfaceId
     ? await interfaceAddress(props.networkInterfaceId, props.instanceId)
@@ -93,8 +100,8 @@ async function register(event: Event, context?: HandlerContext): Promise<CdkCust
     registeredAt: new Date().toISOString(),
   };
   // Ring first: a client that finds the mount config can always find the ring member too.
-  await putJson(ringName, ring);
-  await putJson(mountName, mountRecord(privateIp, props.exportPath, props.mountPoint, props.mountOptions, 'nfs4', props.backend));
+  const mount = mountRecord(privateIp, props.exportPath, props.mountPoint, props.mountOptions, 'nfs4', props.backend);
+  await writeRecords(held, ring, mount);
   log('info', 'registered storage server', { requestType: event.RequestType, ...names, privateIp });
 
   // A changed name (renamed cluster/server/prefix) changes the PhysicalResourceId, so CloudFormation
@@ -117,7 +124,7 @@ async function registerFileSystem(
 ): Promise<CdkCustomResourceResponse> {
   const names = { backend: props.backend, fileSystemId: fsx.fileSystemId, ringParameterName: ringName, mountParameterName: mountName };
   log('info', 'registering FSx file system', { requestType: event.RequestType, ...names });
-  await refuseForeignRecords(event, ringName, fsx.fileSystemId);
+  const held = await claimRecords(event, props, ringName, mountName, fsx.fileSystemId);
   const ring: FsxRingRecord = {
     name: props.serverName,
     role: 'storage',
@@ -129,9 +136,9 @@ async function registerFileSystem(
     backend: props.backend,
     registeredAt: new Date().toISOString(),
   };
-  await putJson(ringName, ring);
   const fsType = props.backend === 'fsx-lustre' ? 'lustre' : 'nfs4';
-  await putJson(mountName, mountRecord(fsx.dnsName, props.exportPath, props.mountPoint, props.mountOptions, fsType, props.backend));
+  const mount = mountRecord(fsx.dnsName, props.exportPath, props.mountPoint, props.mountOptions, fsType, props.backend);
+  await writeRecords(held, ring, mount);
   log('info', 'registered FSx file system', { requestType: event.RequestType, ...names, dnsName: fsx.dnsName, fsType });
   return registered(ringName, mountName, '');
 }
@@ -166,50 +173,127 @@ async function deregister(
     return { PhysicalResourceId: ringName };
   }
   const mountName = mountParameterName(parsed.prefix, parsed.clusterName, parsed.serverName);
-  const names = { ringParameterName: ringName, mountParameterName: mountName };
-
-  // Another registration may have taken these names over since (a second stack with the same cluster and
-  // server names, or two servers that swapped names): its records are not ours to delete. The owner is an
-  // instance id, or a file system id for FSx.
-  const ourInstance = event.ResourceProperties?.[PROP.instanceId] ?? event.ResourceProperties?.[FSX_PROP.fileSystemId];
-  const owner = await ringOwner(ringName);
-  if (typeof ourInstance === 'string' && owner !== undefined && owner !== ourInstance) {
-    log('warn', 'records now belong to another instance; left in place', {
-      requestType: 'Delete',
-      ...names,
-      instanceId: ourInstance,
-      ownerInstanceId: owner,
-    });
-    return { PhysicalResourceId: ringName };
-  }
 
   // Names that do not exist are reported, not failed (aws.ts): a repeated Delete, or one after a partial Create, succeeds.
-  const out = await deleteRecords(ringName, mountName);
+  const { ours, absent } = await ownRecords(event, parsed, ringName, mountName);
+  const out = ours.length > 0 ? await deleteRecords(ours) : undefined;
   log('info', 'deregistered storage server', {
     requestType: 'Delete',
-    ...names,
-    deleted: out.DeletedParameters ?? [],
-    alreadyAbsent: out.InvalidParameters ?? [],
+    ringParameterName: ringName,
+    mountParameterName: mountName,
+    deleted: out?.DeletedParameters ?? [],
+    alreadyAbsent: [...absent, ...(out?.InvalidParameters ?? [])],
   });
   return { PhysicalResourceId: ringName };
 }
 
 /**
- * Refuses to write over the records of another server: the ring record names its owner (an instance id, or a file
- * system id for FSx). This registration owns records that name the instance or file system it registers
- * or, on an Update, the one it registered before (a replaced instance or file system of the same server). Records
- * that name no owner (none yet, or not a ring record) are free. Another server of the cluster registered under the
- * same name (a second stack with the same cluster and server names) is refused, not overwritten.
+ * Which of the two names a Delete removes: only what this resource wrote (owner.ts). Another registration may hold
+ * them since (a second stack with the same cluster and server names, another resource of this stack), and a name
+ * may hold a record of another kind: those are left, and logged. The properties' instance or file system id knows
+ * the records written before owner marks.
  */
-async function refuseForeignRecords(event: Event, ringName: string, ours: string): Promise<void> {
+async function ownRecords(
+  event: Event,
+  names: { clusterName: string; serverName: string },
+  ringName: string,
+  mountName: string,
+): Promise<{ ours: string[]; absent: string[] }> {
+  const raw = event.ResourceProperties ?? {};
+  const ids = [raw[PROP.instanceId], raw[FSX_PROP.fileSystemId]].filter((v): v is string => typeof v === 'string' && v !== '');
+  const claim = (record: RecordKind, ringIsOurs: boolean) => ({
+    owner: { ...writer(event), record, clusterName: names.clusterName, serverName: names.serverName },
+    ids,
+    ringIsOurs,
+    deleting: true,
+  });
+  const [ring, mount] = await Promise.all([readParameter(ringName), readParameter(mountName)]);
+  const ringWhy = ring === undefined ? undefined : refusal(ringName, holding(ring), claim('ring', false));
+  const mountWhy = mount === undefined ? undefined : refusal(mountName, holding(mount), claim('mount', ring !== undefined && ringWhy === undefined));
+  const ours: string[] = [];
+  const absent: string[] = [];
+  for (const [name, value, why] of [[ringName, ring, ringWhy], [mountName, mount, mountWhy]] as const) {
+    if (value === undefined) absent.push(name);
+    else if (why === undefined) ours.push(name);
+    else log('warn', 'record not written by this registration; left in place', { requestType: 'Delete', parameterName: name, reason: why });
+  }
+  return { ours, absent };
+}
+
+/** The two names of a registration, what each held when it looked, and how it claims them (owner.ts). */
+interface Claimed {
+  readonly names: { readonly ring: string; readonly mount: string };
+  readonly held: { readonly ring: boolean; readonly mount: boolean };
+  readonly claim: (record: RecordKind) => Claimant;
+}
+
+/**
+ * Reads what the two names hold and refuses, before anything is written, where either holds what this registration
+ * did not write (owner.ts): a record marked by another stack, a ring record of another instance or file system
+ * written before marks (this one's, or on an Update the one it replaces, are its own), a record of the other kind,
+ * or anything else.
+ */
+async function claimRecords(
+  event: Event,
+  props: RegistrationProperties,
+  ringName: string,
+  mountName: string,
+  ours: string,
+): Promise<Claimed> {
   const old = event.RequestType === 'Update' ? event.OldResourceProperties : undefined;
   const previous = old?.[PROP.instanceId] ?? old?.[FSX_PROP.fileSystemId];
-  const owner = await ringOwner(ringName);
-  if (owner === undefined || owner === ours || owner === previous) return;
-  throw new Error(
-    `${ringName} belongs to ${owner}, not to ${ours}` +
-      `${typeof previous === 'string' && previous !== ours ? ` (or to ${previous}, which it replaces)` : ''}: ` +
-      'another server of the cluster is registered under this name. Give this server another serverName, or, ' +
-      `if ${owner} is gone, delete its records (${ringName} and its mount config) and deploy again`,
-  );
+  const ids = typeof previous === 'string' ? [ours, previous] : [ours];
+  const [ring, mount] = await Promise.all([readParameter(ringName), readParameter(mountName)]);
+  // The mount record is judged only once the ring record is absent or this registration's.
+  const claim = (record: RecordKind, ringIsOurs = ring !== undefined): Claimant =>
+    ({ owner: ownerMark(event, props, record), ids, ringIsOurs, deleting: false });
+  const why = (ring === undefined ? undefined : refusal(ringName, holding(ring), claim('ring'))) ??
+    (mount === undefined ? undefined : refusal(mountName, holding(mount), claim('mount')));
+  if (why !== undefined) throw new Error(why);
+  return {
+    names: { ring: ringName, mount: mountName },
+    held: { ring: ring !== undefined, mount: mount !== undefined },
+    claim: (record) => claim(record, true),
+  };
+}
+
+/** Writes the ring record, then the mount record, each with its owner mark. */
+async function writeRecords(c: Claimed, ring: RingRecord, mount: MountRecord): Promise<void> {
+  await writeRecord(c, 'ring', ring);
+  await writeRecord(c, 'mount', mount);
+}
+
+/**
+ * Writes one record with its owner mark: over what the name held when the registration looked, which was its own;
+ * where it held nothing, only while it holds nothing. A name that holds something since is judged again: the
+ * registration's own write whose answer was lost (the SDK retried it) is written over, another registration's that
+ * came meanwhile is refused.
+ */
+async function writeRecord(c: Claimed, record: RecordKind, value: RingRecord | MountRecord): Promise<void> {
+  const name = c.names[record];
+  const claim = c.claim(record);
+  const marked = { ...value, owner: claim.owner };
+  if (await putJson(name, marked, c.held[record])) return;
+  const now = await readParameter(name);
+  const why = now === undefined ? undefined : refusal(name, holding(now), claim);
+  if (why !== undefined) throw new Error(`${why} (it was written while this registration was checking it)`);
+  await putJson(name, marked, true);
+}
+
+/** The owner mark of one of the records this event writes. */
+function ownerMark(event: Event, props: RegistrationProperties, record: RecordKind): RecordOwner {
+  const w = writer(event);
+  if (w.stackId === '' || w.logicalResourceId === '') {
+    throw new Error(
+      'the event names no StackId or LogicalResourceId, which mark the records as this registration\'s; got ' +
+        `${JSON.stringify(event.StackId)} and ${JSON.stringify(event.LogicalResourceId)}`,
+    );
+  }
+  return { ...w, record, clusterName: props.clusterName, serverName: props.serverName };
+}
+
+/** The registration the event is for, as CloudFormation names it ('' where the event lacks a name). */
+function writer(event: Event): { stackId: string; logicalResourceId: string } {
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  return { stackId: text(event.StackId), logicalResourceId: text(event.LogicalResourceId) };
 }

@@ -22,7 +22,7 @@ const NAME = /^[A-Za-z0-9_.-]+$/;
 
 /** A cluster or server name: `[A-Za-z0-9_.-]`, 1-64 characters (one SSM path level). */
 export function validateName(field: string, value: string): void {
-  if (value.length < 1 || value.length > MAX_NAME_LENGTH || !NAME.test(value)) {
+  if (!isName(value)) {
     throw new Error(
       `${field} must be 1-${MAX_NAME_LENGTH} characters of A-Z, a-z, 0-9, '_', '.' or '-' ` +
         `(one SSM parameter path level), got ${JSON.stringify(value)}`,
@@ -35,8 +35,14 @@ export function validateName(field: string, value: string): void {
  * the first level not starting with 'aws' or 'ssm' (reserved by SSM), at most 11 levels and 512 characters.
  */
 export function validatePrefix(field: string, value: string): void {
+  const problem = prefixProblem(value);
+  if (problem) throw new Error(`${field} ${problem}, got ${JSON.stringify(value)}`);
+}
+
+/** What makes `value` no prefix (see {@link validatePrefix}), or undefined. */
+function prefixProblem(value: string): string | undefined {
   const levels = value.split('/').slice(1);
-  const problem = !value.startsWith('/')
+  return !value.startsWith('/')
     ? "must start with '/'"
     : levels.some((l) => !NAME.test(l))
       ? "must be '/'-separated non-empty levels of A-Z, a-z, 0-9, '_', '.' or '-' with no trailing '/'"
@@ -47,27 +53,91 @@ export function validatePrefix(field: string, value: string): void {
           : value.length > MAX_PREFIX_LENGTH
             ? `must be at most ${MAX_PREFIX_LENGTH} characters`
             : undefined;
-  if (problem) throw new Error(`${field} ${problem}, got ${JSON.stringify(value)}`);
+}
+
+/** Whether `value` is a cluster or server name (see {@link validateName}). */
+function isName(value: string): boolean {
+  return value.length >= 1 && value.length <= MAX_NAME_LENGTH && NAME.test(value);
+}
+
+/** The two records of a server: its ring member record and its clients' mount config. */
+export type RecordKind = 'ring' | 'mount';
+
+/** A record's name read back by the grammar: which record of which server under which prefix. */
+export interface RecordName {
+  /** Which record of the server. */
+  readonly kind: RecordKind;
+  /** The SSM path prefix. */
+  readonly prefix: string;
+  /** The cluster's name. */
+  readonly clusterName: string;
+  /** The server's name. */
+  readonly serverName: string;
+}
+
+const CLUSTER = '<cluster>';
+const SERVER = '<server>';
+/**
+ * The grammar of the record names, the one place that says it: the levels each record adds below the prefix,
+ * where `<cluster>` and `<server>` stand for a name and every other level is itself. Names are built and read
+ * from it alone, so the readings {@link readRecordName} finds are exactly the names {@link recordName} makes.
+ */
+const RECORD_LEVELS: { readonly [K in RecordKind]: readonly string[] } = {
+  ring: [CLUSTER, 'ring', SERVER],
+  mount: [CLUSTER, 'storage', SERVER, 'mount'],
+};
+const KINDS = Object.keys(RECORD_LEVELS) as RecordKind[];
+
+/** The name of a server's record: `<prefix>/<cluster>/ring/<server>` or `<prefix>/<cluster>/storage/<server>/mount`. */
+export function recordName(kind: RecordKind, prefix: string, cluster: string, server: string): string {
+  const levels = RECORD_LEVELS[kind].map((l) => (l === CLUSTER ? cluster : l === SERVER ? server : l));
+  return [prefix, ...levels].join('/');
+}
+
+/**
+ * Every reading of `name` by the grammar: none for a name that is no record's, one for a name that reads as one
+ * record, two for a name that reads as a ring record and as a mount record at once (a ring record of cluster
+ * `storage` and server `mount` under `<p>/<c>` is named as the mount record of server `ring` of cluster `<c>`
+ * under `<p>`).
+ */
+export function readRecordName(name: string): RecordName[] {
+  const levels = name.split('/');
+  return KINDS.flatMap((kind) => {
+    const template = RECORD_LEVELS[kind];
+    const split = levels.length - template.length;
+    if (split < 1) return [];
+    const prefix = levels.slice(0, split).join('/');
+    const tail = levels.slice(split);
+    const fits = template.every((l, i) => (l === CLUSTER || l === SERVER ? isName(tail[i]) : tail[i] === l));
+    if (!fits || prefixProblem(prefix) !== undefined) return [];
+    const at = (l: string) => tail[template.indexOf(l)];
+    return [{ kind, prefix, clusterName: at(CLUSTER), serverName: at(SERVER) }];
+  });
 }
 
 /** `<prefix>/<cluster>/ring/<server>`: the server's ring member record. */
 export function ringParameterName(prefix: string, cluster: string, server: string): string {
-  return `${prefix}/${cluster}/ring/${server}`;
+  return recordName('ring', prefix, cluster, server);
 }
 
 /** `<prefix>/<cluster>/storage/<server>/mount`: the server's mount config record. */
 export function mountParameterName(prefix: string, cluster: string, server: string): string {
-  return `${storagePath(prefix, cluster)}${server}/mount`;
+  return recordName('mount', prefix, cluster, server);
 }
 
 /** `<prefix>/<cluster>/storage/`: where a client finds every storage server of its cluster. */
 export function storagePath(prefix: string, cluster: string): string {
-  return `${prefix}/${cluster}/storage/`;
+  return `${clusterPath(prefix, cluster)}storage/`;
 }
 
 /** `<prefix>/<cluster>/ring/`: every ring member of a cluster. */
 export function ringPath(prefix: string, cluster: string): string {
-  return `${prefix}/${cluster}/ring/`;
+  return `${clusterPath(prefix, cluster)}ring/`;
+}
+
+/** `<prefix>/<cluster>/`: every record of a cluster lies below it. */
+export function clusterPath(prefix: string, cluster: string): string {
+  return `${prefix}/${cluster}/`;
 }
 
 /**
@@ -77,15 +147,54 @@ export function ringPath(prefix: string, cluster: string): string {
 export function parseRingParameterName(
   name: string,
 ): { prefix: string; clusterName: string; serverName: string } | undefined {
-  const m = /^(\/.+)\/([^/]+)\/ring\/([^/]+)$/.exec(name);
-  if (!m) return undefined;
-  const [, prefix, clusterName, serverName] = m;
-  try {
-    validatePrefix('prefix', prefix);
-    validateName('cluster', clusterName);
-    validateName('server', serverName);
-  } catch {
-    return undefined;
+  const ring = readRecordName(name).find((r) => r.kind === 'ring');
+  return ring && { prefix: ring.prefix, clusterName: ring.clusterName, serverName: ring.serverName };
+}
+
+/** The keys a server's record names are made of, as {@link validateServerNames} names them in its messages. */
+export type NameKey = 'parameterPrefix' | 'clusterName' | 'serverName';
+
+/**
+ * Validates the names a server's records are made of: the prefix and each name by its grammar, then the three
+ * together. A ring record's name must not read as a mount record's: clients take every name of the mount record's
+ * form below their cluster's storage path for a mount record, and its server's registration owns that name. This
+ * rule alone keeps every record of every server it admits on a name of its own: a ring name has one ring reading,
+ * a mount name one mount reading (the levels after the prefix are fixed), and the one way a name reads as both
+ * kinds is the ring name refused here. `field` names a key as the caller's user typed it.
+ */
+export function validateServerNames(field: (key: NameKey) => string, prefix: string, cluster: string, server: string): void {
+  validateName(field('clusterName'), cluster);
+  validateName(field('serverName'), server);
+  validatePrefix(field('parameterPrefix'), prefix);
+  const ring = ringParameterName(prefix, cluster, server);
+  const mount = readRecordName(ring).find((r) => r.kind === 'mount');
+  if (mount) {
+    throw new Error(
+      `${field('serverName')} ${JSON.stringify(server)} of ${field('clusterName')} ${JSON.stringify(cluster)} under ` +
+        `${field('parameterPrefix')} ${JSON.stringify(prefix)} names its ring record ${ring}, which is the name of the ` +
+        `mount record of server ${JSON.stringify(mount.serverName)} of cluster ${JSON.stringify(mount.clusterName)} ` +
+        `under prefix ${JSON.stringify(mount.prefix)}: a ring record's name must not read as a mount record's ` +
+        '(docs/design.md, section 6). Give the server another serverName or clusterName',
+    );
   }
-  return { prefix, clusterName, serverName };
+}
+
+/** The names of one server's records. */
+export interface ServerRecordNames {
+  readonly prefix: string;
+  readonly clusterName: string;
+  readonly serverName: string;
+}
+
+/**
+ * How the records of two servers meet: `same` when they are the same records (one cluster, one server name),
+ * `nested` when one's cluster path lies below the other's (`/p/hpc1/` and `/p/hpc1/storage/`: one cluster's
+ * records among another's, where its clients list them and where, with cluster `storage` and server `mount`, a
+ * ring record takes a mount record's name), undefined when no name of one can be a name of the other: every
+ * record lies below its cluster path, and two paths of which neither starts the other have no name below both.
+ */
+export function recordsMeet(a: ServerRecordNames, b: ServerRecordNames): 'same' | 'nested' | undefined {
+  const [pa, pb] = [clusterPath(a.prefix, a.clusterName), clusterPath(b.prefix, b.clusterName)];
+  if (pa === pb) return a.serverName === b.serverName ? 'same' : undefined;
+  return pa.startsWith(pb) || pb.startsWith(pa) ? 'nested' : undefined;
 }

@@ -5,6 +5,7 @@
  * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
  */
 import type { Backend } from './backend';
+import type { RecordOwner } from './owner';
 
 /**
  * Ring member record: `<prefix>/<cluster>/ring/<server>`. An EC2 NFS server's carries `instanceId`; an FSx file
@@ -33,6 +34,11 @@ export interface RingRecordBase {
   readonly backend: Backend;
   /** ISO 8601 time of the registration. */
   readonly registeredAt: string;
+  /**
+   * Who wrote the record (owner.ts): the registration only writes over, or deletes, a record it wrote.
+   * @default - absent: a record written before owner marks, which its server's registration knows by its `instanceId` or `fileSystemId`
+   */
+  readonly owner?: RecordOwner;
 }
 
 /** The ring record of an EC2 NFS server (backend `ebs` or `instance-store`). */
@@ -67,6 +73,11 @@ export interface MountRecord {
    * @default - absent: a record written before FSx for OpenZFS, checked as before
    */
   readonly backend?: Backend;
+  /**
+   * Who wrote the record (owner.ts); clients mount a record with or without it.
+   * @default - absent: a record written before owner marks, which its server's registration knows by its ring record
+   */
+  readonly owner?: RecordOwner;
 }
 
 /** The file system types of a mount config. */

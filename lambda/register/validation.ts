@@ -6,7 +6,7 @@
  * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
  */
 import { isFsxBackend, validateBackend, type FsxBackend } from './backend';
-import { validateName, validatePrefix } from './paths';
+import { validateServerNames, type NameKey } from './paths';
 import { FSX_PROP, OPTIONAL_PROP, PROP, type FsxTarget, type RegistrationProperties } from './properties';
 
 /** Path and option lengths that keep the mount record (which repeats them in `fstab`) under SSM's 4 KB. */
@@ -175,9 +175,7 @@ function commonProperties(get: (key: string) => string, isFsx: boolean): Uncheck
 /** Checks each common property against its grammar, in {@link PROP} order. */
 function validateCommon(props: UncheckedProperties, isFsx: boolean): asserts props is CommonProperties {
   if (!isFsx) validateInstanceId(field(PROP.instanceId), props.instanceId);
-  validateName(field(PROP.clusterName), props.clusterName);
-  validateName(field(PROP.serverName), props.serverName);
-  validatePrefix(field(PROP.parameterPrefix), props.parameterPrefix);
+  validateServerNames((key: NameKey) => field(PROP[key]), props.parameterPrefix, props.clusterName, props.serverName);
   validatePath(field(PROP.exportPath), props.exportPath);
   validatePath(field(PROP.mountPoint), props.mountPoint);
   validateMountOptions(field(PROP.mountOptions), props.mountOptions);

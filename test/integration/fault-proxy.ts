@@ -9,10 +9,16 @@ export interface CannedResponse {
 }
 
 /**
- * What to do with one request: answer it, forward it and rewrite the answer, never answer it (a stalled connection,
- * closed by the client's timeout or by `stop`), or (undefined) forward it.
+ * What to do with one request: answer it, forward it and rewrite the answer, forward it and give another answer
+ * (a call that went through whose answer was lost), never answer it (a stalled connection, closed by the client's
+ * timeout or by `stop`), or (undefined) forward it.
  */
-export type FaultAction = { respond: CannedResponse } | { rewrite: (body: string) => string } | { stall: true } | undefined;
+export type FaultAction =
+  | { respond: CannedResponse }
+  | { rewrite: (body: string) => string }
+  | { forwardThen: CannedResponse }
+  | { stall: true }
+  | undefined;
 
 /** Decides per request; `operation` is the API name, e.g. `PutParameter` or `DescribeInstances`. */
 export type FaultRule = (operation: string) => FaultAction;
@@ -61,6 +67,11 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
           const out: Buffer[] = [];
           up.on('data', (c: Buffer) => out.push(c));
           up.on('end', () => {
+            if (action && 'forwardThen' in action) {
+              res.writeHead(action.forwardThen.status, { 'content-type': action.forwardThen.contentType });
+              res.end(action.forwardThen.body);
+              return;
+            }
             let answer = Buffer.concat(out);
             const headers = { ...up.headers };
             if (action && 'rewrite' in action) {
@@ -108,6 +119,13 @@ export const SSM_THROTTLED: CannedResponse = {
   status: 400,
   contentType: 'application/x-amz-json-1.1',
   body: JSON.stringify({ __type: 'ThrottlingException', message: 'Rate exceeded' }),
+};
+
+/** SSM (JSON protocol): no such parameter. */
+export const SSM_NOT_FOUND: CannedResponse = {
+  status: 400,
+  contentType: 'application/x-amz-json-1.1',
+  body: JSON.stringify({ __type: 'ParameterNotFound', message: '' }),
 };
 
 /** SSM (JSON protocol) internal error. */

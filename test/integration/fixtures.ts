@@ -34,15 +34,40 @@ export function props(instanceId: string, overrides: Props = {}): Props {
   };
 }
 
+/** The stack the events come from, unless a test says another. */
+export const STACK_ID = 'arn:aws:cloudformation:us-east-1:123456789012:stack/storage/guid';
+/** A second stack that registers the same names: another server's registration. */
+export const OTHER_STACK_ID = 'arn:aws:cloudformation:us-east-1:123456789012:stack/other/guid-2';
+
 const common = {
   ServiceToken: 'arn:aws:lambda:us-east-1:123456789012:function:provider',
   // A presigned URL is a credential; the handler must never log it.
   ResponseURL: 'https://example.invalid/response?X-Amz-Signature=SECRET-SIGNATURE',
-  StackId: 'arn:aws:cloudformation:us-east-1:123456789012:stack/storage/guid',
+  StackId: STACK_ID,
   RequestId: 'request-1',
   LogicalResourceId: 'Registration',
   ResourceType: 'Custom::StorageServerRegistration',
 };
+
+/** The event as another stack's registration (or another resource of the same stack) sends it. */
+export function from<E extends { StackId: string; LogicalResourceId: string }>(
+  event: E,
+  stackId: string,
+  logicalResourceId = 'Registration',
+): E {
+  return { ...event, StackId: stackId, LogicalResourceId: logicalResourceId };
+}
+
+/** The owner mark the handler writes for the events above (lambda/register/owner.ts). */
+export function ownerMark(
+  record: 'ring' | 'mount',
+  clusterName: string,
+  serverName: string,
+  stackId = STACK_ID,
+  logicalResourceId = 'Registration',
+): Record<string, string> {
+  return { stackId, logicalResourceId, record, clusterName, serverName };
+}
 
 export function createEvent(resourceProperties: Props): CloudFormationCustomResourceCreateEvent {
   return { ...common, RequestType: 'Create', ResourceProperties: resourceProperties as never };

@@ -4,18 +4,19 @@
  * configuration of the clients, and the bounded wait for a pending instance.
  */
 import { EC2Client, type Instance } from '@aws-sdk/client-ec2';
-import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { GetParameterCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { MOTO_SETUP_TIMEOUT_MS, startMoto, motoEnv, type Moto } from '../support/moto';
 import {
   EC2_THROTTLED,
   SSM_INTERNAL_ERROR,
+  SSM_NOT_FOUND,
   SSM_THROTTLED,
   asPending,
   firstN,
   startFaultProxy,
   type FaultProxy,
 } from './fault-proxy';
-import { captureStdout, createEvent, createSubnet, launchInstance, props } from './fixtures';
+import { OTHER_STACK_ID, captureStdout, createEvent, createSubnet, launchInstance, ownerMark, props } from './fixtures';
 
 type HandlerModule = typeof import('../../lambda/register');
 
@@ -132,4 +133,33 @@ test('an instance that stays pending fails within the time the Lambda has left',
   ).rejects.toThrow(`instance ${server.InstanceId} did not reach running: within 6 s`);
   expect(Date.now() - started).toBeLessThan(8_000);
   expect(count('PutParameter')).toBe(0);
+});
+
+describe('a name that fills while the registration checks it', () => {
+  test("another stack's record written meanwhile is refused, not written over", async () => {
+    // GIVEN another stack's ring record, which the registration's reads do not see (they come before it)
+    const ring = '/meanwhile/hpc1/ring/storage1';
+    const theirs = JSON.stringify({ name: 'storage1', role: 'storage', instanceId: 'i-0cccccccccccccccc', owner: ownerMark('ring', 'hpc1', 'storage1', OTHER_STACK_ID) });
+    await ssm.send(new PutParameterCommand({ Name: ring, Value: theirs, Type: 'String' }));
+    proxy.reset(firstN('GetParameter', 2, { respond: SSM_NOT_FOUND }));
+
+    // WHEN / THEN the write finds the name taken, reads it again and refuses
+    const registration = register.handler(createEvent(props(server.InstanceId ?? '', { ParameterPrefix: '/meanwhile' })));
+    await expect(registration).rejects.toThrow(`${ring} belongs to Registration of stack ${OTHER_STACK_ID}`);
+    await expect(registration).rejects.toThrow(/\(it was written while this registration was checking it\)$/);
+    const out = await ssm.send(new GetParameterCommand({ Name: ring }));
+    expect(out.Parameter?.Value).toBe(theirs);
+  });
+
+  test('its own write whose answer was lost, repeated by the SDK, is taken as its own', async () => {
+    // GIVEN the first PutParameter reaches SSM, but its answer is a 500, so the SDK sends it again
+    proxy.reset(firstN('PutParameter', 1, { forwardThen: SSM_INTERNAL_ERROR }));
+
+    // WHEN
+    await register.handler(createEvent(props(server.InstanceId ?? '', { ParameterPrefix: '/lost-answer' })));
+
+    // THEN the repeat met ParameterAlreadyExists, the record read as its own was written over
+    expect(await ringInstanceId('/lost-answer')).toBe(server.InstanceId);
+    expect(count('PutParameter')).toBe(4);
+  });
 });

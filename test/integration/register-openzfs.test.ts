@@ -4,7 +4,7 @@
  */
 import { GetParameterCommand, GetParametersByPathCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { MOTO_SETUP_TIMEOUT_MS, startMoto, motoEnv, type Moto } from '../support/moto';
-import { captureStdout, createEvent, deleteEvent, props, updateEvent } from './fixtures';
+import { OTHER_STACK_ID, STACK_ID, captureStdout, createEvent, deleteEvent, from, ownerMark, props, updateEvent } from './fixtures';
 
 type Handler = typeof import('../../lambda/register').handler;
 
@@ -88,6 +88,7 @@ describe('FSx for OpenZFS (Backend fsx-openzfs): a file system mounted over NFS 
       instanceType: 'SINGLE_AZ_1/64',
       backend: 'fsx-openzfs',
       registeredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      owner: ownerMark('ring', 'hpc1', 'shared'),
     });
     expect(await value(mount)).toEqual({
       server: DNS,
@@ -97,6 +98,7 @@ describe('FSx for OpenZFS (Backend fsx-openzfs): a file system mounted over NFS 
       options: ZFS_OPTIONS,
       fstab: `${DNS}:/fsx /shared nfs4 ${ZFS_OPTIONS} 0 0`,
       backend: 'fsx-openzfs',
+      owner: ownerMark('mount', 'hpc1', 'shared'),
     });
     expect(stdout.lines().map((l) => JSON.parse(l))).toEqual([
       expect.objectContaining({ msg: 'registering FSx file system', backend: 'fsx-openzfs', fileSystemId: FS_ID }),
@@ -111,15 +113,16 @@ describe('FSx for OpenZFS (Backend fsx-openzfs): a file system mounted over NFS 
     expect(await value(`${prefix}/hpc1/storage/shared/mount`)).toMatchObject({ exportPath: '/fsx/home', fstab: `${DNS}:/fsx/home /shared nfs4 ${ZFS_OPTIONS} 0 0` });
   });
 
-  test('an Update to a replacement file system re-registers; Delete removes the records it owns', async () => {
+  test('an Update to a replacement file system re-registers; Delete removes the records its resource wrote', async () => {
     const prefix = freshPrefix();
     const ring = `${prefix}/hpc1/ring/shared`;
     const created = await handler(createEvent(zfsProps(prefix)));
     const other = zfsProps(prefix, { FileSystemId: 'fs-0fedcba9876543210', DnsName: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com' });
     await handler(updateEvent(String(created.PhysicalResourceId), other, zfsProps(prefix)));
     expect(await value(`${prefix}/hpc1/storage/shared/mount`)).toMatchObject({ server: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com' });
-    // The old file system's Delete leaves the new one's records; the new one's removes them.
-    await handler(deleteEvent(ring, zfsProps(prefix)));
+    // A Delete by another resource of the stack (the construct moved, its old resource deleted) leaves them; the
+    // registration's own Delete removes them.
+    await handler(from(deleteEvent(ring, zfsProps(prefix)), STACK_ID, 'OldRegistration'));
     expect(await namesUnder(`${prefix}/`)).toEqual([ring, `${prefix}/hpc1/storage/shared/mount`]);
     await handler(deleteEvent(ring, other));
     expect(await namesUnder(`${prefix}/`)).toEqual([]);
@@ -149,9 +152,9 @@ describe('FSx for OpenZFS (Backend fsx-openzfs): a file system mounted over NFS 
       ...zfsProps(prefix, { Backend: 'fsx-lustre', FileSystemId: 'fs-0fedcba9876543210', DnsName: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com' }),
       MountName: 'abcdefgh', ExportPath: '/abcdefgh', Deployment: 'PERSISTENT_2/SSD/125', MountOptions: 'relatime,flock,_netdev,nosuid,nodev',
     };
-    await handler(createEvent(lustre));
+    await handler(from(createEvent(lustre), OTHER_STACK_ID));
     await expect(handler(createEvent(zfsProps(prefix)))).rejects.toThrow(
-      `${prefix}/hpc1/ring/shared belongs to fs-0fedcba9876543210, not to ${FS_ID}`,
+      `${prefix}/hpc1/ring/shared belongs to Registration of stack ${OTHER_STACK_ID}`,
     );
     expect(await value(`${prefix}/hpc1/storage/shared/mount`)).toMatchObject({ fsType: 'lustre' });
   });

@@ -13,17 +13,20 @@ import {
   DeleteParametersCommand,
   GetParameterCommand,
   GetParametersByPathCommand,
-  PutParameterCommand,
   SSMClient,
 } from '@aws-sdk/client-ssm';
 import { MOTO_SETUP_TIMEOUT_MS, startMoto, motoEnv, type Moto } from '../support/moto';
 import {
   OPTIONS,
+  OTHER_STACK_ID,
+  STACK_ID,
   captureStdout,
   createEvent,
   createSubnet,
   deleteEvent,
+  from,
   launchInstance,
+  ownerMark,
   props,
   updateEvent,
 } from './fixtures';
@@ -91,7 +94,7 @@ async function namesUnder(path: string): Promise<string[]> {
   return names.sort();
 }
 
-function expectedRing(instance: Instance, serverName: string, backend: string): Record<string, unknown> {
+function expectedRing(instance: Instance, serverName: string, backend: string, stackId?: string): Record<string, unknown> {
   return {
     name: serverName,
     role: 'storage',
@@ -102,6 +105,7 @@ function expectedRing(instance: Instance, serverName: string, backend: string): 
     instanceType: instance.InstanceType,
     backend,
     registeredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    owner: ownerMark('ring', 'hpc1', serverName, stackId),
   };
 }
 
@@ -134,6 +138,7 @@ describe('Create', () => {
       'instanceType',
       'backend',
       'registeredAt',
+      'owner',
     ]);
     const registeredAt = Date.parse(String(ringValue.registeredAt));
     expect(registeredAt).toBeGreaterThanOrEqual(before - 1000);
@@ -146,6 +151,7 @@ describe('Create', () => {
       options: OPTIONS,
       fstab: `${ip}:/export/data /data nfs4 ${OPTIONS} 0 0`,
       backend: 'ebs',
+      owner: ownerMark('mount', 'hpc1', 'storage1'),
     });
     const stored = await ssm.send(new GetParameterCommand({ Name: mount }));
     expect(stored.Parameter?.Type).toBe('String');
@@ -205,31 +211,13 @@ describe('Create', () => {
     const version = await ssm.send(new GetParameterCommand({ Name: `${prefix}/hpc1/ring/storage1` }));
     expect(version.Parameter?.Version).toBe(2);
   });
-
-  test('overwrites a record left by an earlier registration', async () => {
-    // GIVEN a stale ring record, e.g. from a deleted stack that did not clean up
-    const prefix = freshPrefix();
-    await ssm.send(
-      new PutParameterCommand({
-        Name: `${prefix}/hpc1/ring/storage1`,
-        Value: '{"stale":true}',
-        Type: 'String',
-      }),
-    );
-
-    // WHEN
-    await handler(createEvent(props(server.InstanceId ?? '', { ParameterPrefix: prefix })));
-
-    // THEN
-    expect(await value(`${prefix}/hpc1/ring/storage1`)).toEqual(expectedRing(server, 'storage1', 'ebs'));
-  });
 });
 
 describe('the records of another server are never written over', () => {
-  test('a Create under a name another instance holds is refused, and its records stay as they were', async () => {
-    // GIVEN a server registered as hpc1/storage1 (by another stack with the same names)
+  test('a Create under a name another stack\'s server holds is refused, and its records stay as they were', async () => {
+    // GIVEN a server registered as hpc1/storage1 by another stack with the same names
     const prefix = freshPrefix();
-    await handler(createEvent(props(server.InstanceId ?? '', { ParameterPrefix: prefix })));
+    await handler(from(createEvent(props(server.InstanceId ?? '', { ParameterPrefix: prefix })), OTHER_STACK_ID));
     const mountBefore = await value(`${prefix}/hpc1/storage/storage1/mount`);
     const intruder = await launchInstance(ec2, subnetId);
 
@@ -238,17 +226,17 @@ describe('the records of another server are never written over', () => {
 
     // THEN it is refused, naming the name, the owner and the way out
     await expect(second).rejects.toThrow(
-      `${prefix}/hpc1/ring/storage1 belongs to ${server.InstanceId}, not to ${intruder.InstanceId}: another server of the cluster ` +
-        'is registered under this name. Give this server another serverName',
+      `${prefix}/hpc1/ring/storage1 belongs to Registration of stack ${OTHER_STACK_ID}, not to Registration of stack ` +
+        `${STACK_ID}: another server of the cluster is registered under this name. Give this server another serverName`,
     );
-    expect(await value(`${prefix}/hpc1/ring/storage1`)).toEqual(expectedRing(server, 'storage1', 'ebs'));
+    expect(await value(`${prefix}/hpc1/ring/storage1`)).toEqual(expectedRing(server, 'storage1', 'ebs', OTHER_STACK_ID));
     expect(await value(`${prefix}/hpc1/storage/storage1/mount`)).toEqual(mountBefore);
   });
 
-  test('an Update whose previous instance does not own the records is refused too', async () => {
-    // GIVEN records of `server`, and a stack whose registration moves from one instance of its own to another
+  test('an Update is refused too, whichever instances it names', async () => {
+    // GIVEN records of `server` by another stack, and a stack whose registration moves from one instance of its own to another
     const prefix = freshPrefix();
-    await handler(createEvent(props(server.InstanceId ?? '', { ParameterPrefix: prefix })));
+    await handler(from(createEvent(props(server.InstanceId ?? '', { ParameterPrefix: prefix })), OTHER_STACK_ID));
     const [a, b] = [await launchInstance(ec2, subnetId), await launchInstance(ec2, subnetId)];
     const oldProps = props(a.InstanceId ?? '', { ParameterPrefix: prefix });
     const newProps = props(b.InstanceId ?? '', { ParameterPrefix: prefix });
@@ -257,10 +245,8 @@ describe('the records of another server are never written over', () => {
     const update = handler(updateEvent(`${prefix}/hpc1/ring/storage1`, newProps, oldProps));
 
     // THEN
-    await expect(update).rejects.toThrow(
-      `${prefix}/hpc1/ring/storage1 belongs to ${server.InstanceId}, not to ${b.InstanceId} (or to ${a.InstanceId}, which it replaces)`,
-    );
-    expect(await value(`${prefix}/hpc1/ring/storage1`)).toEqual(expectedRing(server, 'storage1', 'ebs'));
+    await expect(update).rejects.toThrow(`${prefix}/hpc1/ring/storage1 belongs to Registration of stack ${OTHER_STACK_ID}`);
+    expect(await value(`${prefix}/hpc1/ring/storage1`)).toEqual(expectedRing(server, 'storage1', 'ebs', OTHER_STACK_ID));
   });
 
   test('a rollback Update (back to the instance the records were written for before) writes over its own records', async () => {
@@ -292,11 +278,11 @@ describe('the records of another server are never written over', () => {
       Deployment: 'PERSISTENT_2/SSD/125',
       ExportPath: '/abcdefgh',
     });
-    await handler(createEvent(record('fs-0123456789abcdef0') as never));
+    await handler(from(createEvent(record('fs-0123456789abcdef0') as never), OTHER_STACK_ID));
 
     // WHEN / THEN
     await expect(handler(createEvent(record('fs-0fedcba9876543210') as never))).rejects.toThrow(
-      `${ring} belongs to fs-0123456789abcdef0, not to fs-0fedcba9876543210`,
+      `${ring} belongs to Registration of stack ${OTHER_STACK_ID}`,
     );
     expect(await value(ring)).toMatchObject({ fileSystemId: 'fs-0123456789abcdef0' });
   });
@@ -427,19 +413,15 @@ describe('Delete', () => {
     expect(await namesUnder(prefix)).toEqual([]);
   });
 
-  test('removes the mount config even when the ring record is already gone', async () => {
+  test('removes its mount config even when the ring record is already gone', async () => {
     // GIVEN
     const prefix = freshPrefix();
-    const mount = `${prefix}/hpc1/storage/storage1/mount`;
-    await ssm.send(new PutParameterCommand({ Name: mount, Value: '{}', Type: 'String' }));
+    const p = props(server.InstanceId ?? '', { ParameterPrefix: prefix });
+    await handler(createEvent(p));
+    await ssm.send(new DeleteParametersCommand({ Names: [`${prefix}/hpc1/ring/storage1`] }));
 
     // WHEN
-    await handler(
-      deleteEvent(
-        `${prefix}/hpc1/ring/storage1`,
-        props(server.InstanceId ?? '', { ParameterPrefix: prefix }),
-      ),
-    );
+    await handler(deleteEvent(`${prefix}/hpc1/ring/storage1`, p));
 
     // THEN
     expect(await namesUnder(prefix)).toEqual([]);
@@ -453,13 +435,13 @@ describe('Delete', () => {
     const created = await handler(createEvent(oldProps));
     await removeRecords(prefix, 'storage1');
     const successor = await launchInstance(ec2, subnetId);
-    await handler(createEvent(props(successor.InstanceId ?? '', { ParameterPrefix: prefix })));
+    await handler(from(createEvent(props(successor.InstanceId ?? '', { ParameterPrefix: prefix })), OTHER_STACK_ID));
 
     // WHEN the old stack is deleted
     await handler(deleteEvent(String(created.PhysicalResourceId), oldProps));
 
     // THEN the successor's records survive
-    expect(await value(`${prefix}/hpc1/ring/storage1`)).toEqual(expectedRing(successor, 'storage1', 'ebs'));
+    expect(await value(`${prefix}/hpc1/ring/storage1`)).toEqual(expectedRing(successor, 'storage1', 'ebs', OTHER_STACK_ID));
     expect(await namesUnder(prefix)).toHaveLength(2);
   });
 
@@ -510,6 +492,7 @@ describe('FSx for Lustre (Backend fsx-lustre): a file system instead of an insta
       instanceType: 'PERSISTENT_2/SSD/125',
       backend: 'fsx-lustre',
       registeredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      owner: ownerMark('ring', 'hpc1', 'scratch'),
     });
     expect(await value(mount)).toEqual({
       server: `${FS_ID}.fsx.us-east-1.amazonaws.com`,
@@ -519,6 +502,7 @@ describe('FSx for Lustre (Backend fsx-lustre): a file system instead of an insta
       options: 'relatime,flock,_netdev,nosuid,nodev',
       fstab: `${FS_ID}.fsx.us-east-1.amazonaws.com@tcp:/abcdefgh /scratch lustre relatime,flock,_netdev,nosuid,nodev 0 0`,
       backend: 'fsx-lustre',
+      owner: ownerMark('mount', 'hpc1', 'scratch'),
     });
     expect(stdout.lines().map((l) => JSON.parse(l))).toEqual([
       expect.objectContaining({ msg: 'registering FSx file system', backend: 'fsx-lustre' }),
@@ -526,17 +510,17 @@ describe('FSx for Lustre (Backend fsx-lustre): a file system instead of an insta
     ]);
   });
 
-  test('Delete removes the records it owns (by fileSystemId) and leaves another owner\'s alone', async () => {
+  test('Delete removes the records it owns and leaves another owner\'s alone', async () => {
     const prefix = freshPrefix();
     const ring = `${prefix}/hpc1/ring/scratch`;
     await handler(createEvent(fsxProps(prefix) as never));
-    // Another file system took the name over (after an operator removed the records): not ours to delete.
+    // Another stack's file system took the name over (after an operator removed the records): not ours to delete.
     await removeRecords(prefix, 'scratch');
     const other = fsxProps(prefix, { FileSystemId: 'fs-0fedcba9876543210', DnsName: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com' });
-    await handler(createEvent(other as never));
+    await handler(from(createEvent(other as never), OTHER_STACK_ID));
     await handler(deleteEvent(ring, fsxProps(prefix) as never));
     expect(await namesUnder(`${prefix}/`)).toEqual([ring, `${prefix}/hpc1/storage/scratch/mount`]);
-    await handler(deleteEvent(ring, other as never));
+    await handler(from(deleteEvent(ring, other as never), OTHER_STACK_ID));
     expect(await namesUnder(`${prefix}/`)).toEqual([]);
   });
 

@@ -267,9 +267,9 @@ describe('ServerRegistration', () => {
     const one = fixture(scope, 'One');
     const two = fixture(scope, 'Two');
 
-    // WHEN
+    // WHEN (two servers: one server's records in two stacks of an app are refused)
     register(one.stack, one.instance);
-    register(two.stack, two.instance);
+    register(two.stack, two.instance, 'Registration', { serverName: 'storage2' });
 
     // THEN
     Template.fromStack(one.stack).resourceCountIs('AWS::Lambda::Function', 2);
