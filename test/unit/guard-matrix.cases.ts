@@ -126,6 +126,8 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   ],
   machineImageId: [{ name: 'a pinned image', change: { machineImageId: 'ami-0123456789abcdef0' }, backends: EC2 }],
   acceptDataLoss: [{ name: 'acceptDataLoss alone', change: { acceptDataLoss: 'true' } }],
+  // What a later destroy does (DeletionPolicy; the instance's DisableApiTermination, updated in place): no update loses data.
+  deleteDataOnDestroy: [{ name: 'data deleted by a later destroy', change: { deleteDataOnDestroy: 'true' } }],
   legacyVolumeAttachments: [{
     name: 'legacy volume attachments back on', change: { legacyVolumeAttachments: 'true' }, backends: ['ebs'],
     stricter: 'the server attaches its own volumes: a stack attachment of an attached volume fails',
@@ -292,7 +294,7 @@ export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
   },
   { name: 'instance type pinned one size up', props: { instanceType: new ec2.InstanceType('m4.4xlarge') }, backends: ['ebs'] },
   { name: 'instance type pinned one size up', props: { instanceType: new ec2.InstanceType('d2.2xlarge') }, backends: ['instance-store'] },
-  { name: 'data volumes destroyed with the stack', props: { dataVolumeRemovalPolicy: RemovalPolicy.DESTROY } },
+  { name: 'data volumes destroyed with the stack', props: { dataVolumeRemovalPolicy: RemovalPolicy.DESTROY, deleteDataOnDestroy: true } },
   { name: 'restore snapshot ids onto the deployed server', props: { dataVolumeSnapshotIds: [SNAP_A] }, backends: ['ebs'], stricter: RESTORES_NOTHING },
   { name: 'snapshots every 12 hours', props: { snapshots: { intervalHours: 12 } }, backends: ['ebs'] },
   { name: 'snapshot start time', props: { snapshots: { startTimeUtc: '04:30' } } },
