@@ -161,7 +161,7 @@ async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<C
   const previous = parseGuardProperties(event.OldResourceProperties, 'OldResourceProperties');
   const previousWatched = parseWatched(event.OldResourceProperties, 'OldResourceProperties');
   const refusals = [
-    ...compareLayouts(previous.layout, next.layout, next.acceptDataLoss),
+    ...compareLayouts(previous.layout, next.layout, next.acceptDataLoss, next.waivers),
     ...compareWatched(previousWatched, nextWatched, next.layout, next.acceptDataLoss),
   ];
   const refused = refusals.filter((r) => !r.accepted);

@@ -19,6 +19,7 @@ import { denyOtherDocuments, grantTakeOver, serverRole } from './ec2/role';
 import { serverSettings } from './ec2/settings';
 import { scheduledSnapshots } from './ec2/snapshots';
 import { dataVolumes, legacyAttachments } from './ec2/volumes';
+import { noteRetention } from './snapshot-options';
 
 export type { Ec2NfsServerProps } from './ec2-nfs-server-props';
 // Public (re-exported by lib/storage-server.ts) since before the backends had files of their own.
@@ -102,6 +103,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
     if (!layout.instanceStore) {
       new RecoveryAlarm(this, 'Recovery', { instance: this.instance });
       this.snapshotPolicy = scheduledSnapshots(this, p, this.instance);
+      noteRetention(this, 'ebs', p.server.snapshots?.retain ?? 7);
     }
   }
 }

@@ -13,6 +13,7 @@ import type { FsxLustreServerProps, FsxLustreServerRequest } from './fsx-lustre-
 import { backupRetentionDays, dataRepositoryAssociation, lustreFileSystem } from './fsx/file-system';
 import { fsxUpdateGuard } from './fsx/guard';
 import { securityGroupCompanions, subnetCompanions } from './kept-network';
+import { noteRetention } from './snapshot-options';
 import { lustreSecurityGroup } from './fsx/network';
 import { rootSquashOn, rootSquashResource, validateNoSquashNids } from './fsx/root-squash';
 
@@ -108,7 +109,8 @@ export class FsxLustreServer extends Construct implements StorageBackend {
     this.rootSquash = rootSquashResource(this, this.fileSystemId, rootSquashOn(props), props.fsxLustre?.noSquashNids);
     // One change to the file system at a time: the association (created or updated) first, then the squash.
     if (this.dataRepositoryAssociation) this.rootSquash.node.addDependency(this.dataRepositoryAssociation);
-    this.updateGuard = fsxUpdateGuard(this, p, options, this.ready);
+    this.updateGuard = fsxUpdateGuard(this, p, options, this.ready, retainDays);
+    noteRetention(this, 'FSx for Lustre', retainDays);
     // Kept with the file system: its security group and the rules among its servers, its S3 association (the link a
     // kept file system still exports through), its subnet and VPC where this app makes them.
     const companions = [

@@ -11,6 +11,7 @@ import type { FsxOpenZfsServerProps, FsxOpenZfsServerRequest } from './fsx-openz
 import { cfnResourceOf, rootVolumeExportResource } from './openzfs/export-resource';
 import { openZfsFileSystem } from './openzfs/file-system';
 import { securityGroupCompanions, subnetCompanions } from './kept-network';
+import { noteRetention } from './snapshot-options';
 import { openZfsUpdateGuard } from './openzfs/guard';
 import { openZfsMountOptions } from './openzfs/mount-options';
 import { openZfsSecurityGroup } from './openzfs/network';
@@ -77,7 +78,8 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
     validateOpenZfsProps(props);
     const network = openZfsSubnets(p, options);
     const securityGroup = openZfsSecurityGroup(this, p);
-    this.fileSystem = openZfsFileSystem(this, p, options, network, securityGroup, props.snapshots?.retain ?? 7);
+    const retainDays = props.snapshots?.retain ?? 7;
+    this.fileSystem = openZfsFileSystem(this, p, options, network, securityGroup, retainDays);
     this.rootVolumeExport = rootVolumeExportResource(this, this.fileSystem, rootVolumeExport(props));
     this.ready = cfnResourceOf(this.rootVolumeExport);
     this.fileSystemId = this.fileSystem.ref;
@@ -110,10 +112,13 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
       encryptionKeyArn: props.encryptionKey?.keyArn,
       subnetIds: network.subnets.map((s) => s.subnetId),
       availabilityZone: subnet.availabilityZone,
+      backupRetentionDays: retainDays,
       acceptDataLoss: props.acceptDataLoss,
+      acceptFewerSnapshots: props.acceptFewerSnapshots,
       clusterName,
       serverName,
     }, this.fileSystem);
+    noteRetention(this, 'FSx for OpenZFS', retainDays);
     // The guard is updated first, as for everything that touches the file system.
     this.rootVolumeExport.node.addDependency(this.updateGuard.resource);
     // Kept with the file system: its security group, its subnets and, for MULTI_AZ_1, the route tables its endpoint is

@@ -218,6 +218,11 @@ export interface StorageServerContext {
    */
   readonly acceptDataLoss: boolean;
   /**
+   * `true` lets the update guard pass a lower `snapshotRetain`, and the older EBS snapshot sets (or FSx backups) it
+   * deletes go (for one deploy). `false` when the key is not given.
+   */
+  readonly acceptFewerSnapshots: boolean;
+  /**
    * `true` lets `cdk destroy` delete the data: the EBS data volumes, the FSx file system (and its automatic backups),
    * or the instance-store instance and its disks. `false` when the key is not given: a destroy keeps the volumes and
    * file systems, and the stack's termination protection refuses the destroy of an instance-store server (README,

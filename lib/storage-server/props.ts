@@ -168,6 +168,13 @@ export interface StorageServerProps {
    */
   readonly deleteDataOnDestroy?: boolean;
   /**
+   * Let the update guard pass a lower `snapshots.retain`: DLM then deletes the oldest EBS snapshot sets beyond the new
+   * count at its next run, FSx the automatic backups older than the new number of days. For that change only (what
+   * `acceptDataLoss` lets pass is every refused change); the refusal counts what would go.
+   * @default false
+   */
+  readonly acceptFewerSnapshots?: boolean;
+  /**
    * Encrypt the instance-store array on the server (backend `instance-store`): LUKS2 with dm-crypt (aes-xts-plain64,
    * a 512-bit key that is made with the array, kept only on the server's encrypted root volume, and removed when
    * the array is gone) between the striped volume and its XFS. d2's HDD instance store is not encrypted by the
