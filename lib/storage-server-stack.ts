@@ -65,6 +65,8 @@ export class StorageServerStack extends Stack {
       dataVolumeSnapshotIds: ctx.restoreSnapshotIds,
       machineImageId: ctx.machineImageId,
       acceptDataLoss: ctx.acceptDataLoss,
+      acceptFewerSnapshots: ctx.acceptFewerSnapshots,
+      deleteDataOnDestroy: ctx.deleteDataOnDestroy,
       legacyVolumeAttachments: ctx.legacyVolumeAttachments,
       dataVolumeCount: ctx.dataVolumeCount,
       throughputMBps: ctx.throughputMBps,

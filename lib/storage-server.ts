@@ -12,6 +12,7 @@ import { DEFAULT_PARAMETER_PREFIX, type FsType } from '../lambda/register/contra
 import { MountOnOptions, mountStorageOn } from './client-mount';
 import { BenchDocument } from './bench-document';
 import { ClusterwareRing } from './clusterware';
+import { checkDestroy } from './deletion';
 import { alarmTopicFor } from './alarm-topic';
 import { StorageMonitoring } from './monitoring';
 import { applyServerCompliance } from './compliance';
@@ -180,6 +181,8 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     this.connections = backend.connections;
     this.ready = backend.ready;
     this.updateGuard = backend.updateGuard;
+    // What cdk destroy does to the data, checked once every aspect has run (RemovalPolicies from outside count).
+    checkDestroy(this, backend.dataHolders, props.deleteDataOnDestroy === true);
     this.alarmTopic = alarmTopicFor(this, props);
     this.benchDocument = new BenchDocument(this, 'Bench', { mountPoint: this.mountPoint });
     this.monitoring = new StorageMonitoring(this, 'Monitoring', {

@@ -31,6 +31,12 @@ export interface UpdateGuardProps {
    */
   readonly acceptDataLoss?: boolean;
   /**
+   * Let a lower snapshot retention (`layout.snapshotRetain`) pass, and the older snapshot sets or backups it deletes
+   * go: the narrower opt-in, for that change only (lambda/update-guard/retention-rules.ts).
+   * @default false
+   */
+  readonly acceptFewerSnapshots?: boolean;
+  /**
    * The resources that hold the server's data or its clients' address, by role (`Instance`, `Interface`,
    * `DataVolume0`, `FileSystem`). The guard records each one's logical id and every property whose change replaces
    * it by CloudFormation's resource specification, corrected where AWS's reference says otherwise (and, for an
@@ -128,7 +134,7 @@ export class UpdateGuard extends Construct {
     this.resource = new CustomResource(this, 'Resource', {
       serviceToken: UpdateGuardProvider.of(this).serviceToken,
       resourceType: RESOURCE_TYPE,
-      properties: { ...guardProperties(props.layout, acceptDataLoss), ...extra },
+      properties: { ...guardProperties(props.layout, acceptDataLoss, props.acceptFewerSnapshots === true ? ['AcceptFewerSnapshots'] : []), ...extra },
     });
   }
 }

@@ -4,7 +4,7 @@
  *
  * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
  */
-import type { StorageLayout } from './layout';
+import type { StorageLayout, Waiver } from './layout';
 import { displayed } from './messages';
 import { UPDATE_POLICIES } from './policies';
 import type { Refusal } from './policy';
@@ -12,12 +12,14 @@ import { LAYOUT_FIELDS, PROP, renderField } from './wire';
 
 /**
  * Every change from `oldLayout` to `newLayout` that its policy refuses, in {@link PROP} order. With
- * `acceptDataLoss` each one is still returned, marked `accepted`, so the caller can log the loss it accepts.
+ * `acceptDataLoss`, or the waiver an objection names among `waivers`, each one is still returned, marked `accepted`, so
+ * the caller can log the loss it accepts.
  */
 export function compareLayouts(
   oldLayout: StorageLayout,
   newLayout: StorageLayout,
   acceptDataLoss: boolean,
+  waivers: readonly Waiver[] = [],
 ): Refusal[] {
   const refusals: Refusal[] = [];
   for (const field of LAYOUT_FIELDS) {
@@ -31,7 +33,7 @@ export function compareLayouts(
         newValue: displayed(newValue),
         why: objection.why,
         safePath: objection.safePath,
-        accepted: acceptDataLoss,
+        accepted: acceptDataLoss || (objection.waivedBy !== undefined && waivers.includes(objection.waivedBy)),
       });
     }
   }

@@ -14,7 +14,7 @@
  * - wire.ts: the layout as ResourceProperties, and the PhysicalResourceId that recognises a rollback;
  * - validation.ts: the parse and checks of what crosses the trust boundary;
  * - policy.ts: what a policy, an objection and a refusal are, and how a policy is built;
- * - policies.ts, volume-rules.ts (volume-types.ts, objections.ts): the policy table, as data;
+ * - policies.ts, volume-rules.ts, retention-rules.ts (volume-types.ts, objections.ts): the policy table, as data;
  * - compare.ts: the code that applies the table;
  * - messages.ts: how a refusal is worded.
  *
@@ -28,11 +28,13 @@ export {
   OPENZFS_DEPLOYMENT_TYPES,
   OPENZFS_STORAGE_TYPE,
   VOLUME_ATTACHMENTS,
+  WAIVERS,
   type DataVolumeLayout,
   type GuardProperties,
   type LayoutField,
   type StorageLayout,
   type VolumeAttachment,
+  type Waiver,
 } from './layout';
 export {
   FSX_FIELDS,
@@ -58,5 +60,6 @@ export {
 } from './policy';
 export { FSX_CAPACITY, FSX_THROUGHPUT, INSTANCE_REPLACEMENT, OPENZFS_THROUGHPUT, UPDATE_POLICIES } from './policies';
 export { GROW_ONLY, VOLUME_RULES } from './volume-rules';
+export { ACCEPT_FEWER_SNAPSHOTS, SNAPSHOT_RETENTION } from './retention-rules';
 export { compareLayouts } from './compare';
 export { MAX_MESSAGE_LENGTH, refusalMessage } from './messages';

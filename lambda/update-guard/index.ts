@@ -163,7 +163,7 @@ async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<C
   const previousWatched = parseWatched(event.OldResourceProperties, 'OldResourceProperties');
   // The layout's own refusals first: they name the setting the user changed (a backend to pin, a volume shrunk).
   const refusals = [
-    ...compareLayouts(previous.layout, next.layout, next.acceptDataLoss),
+    ...compareLayouts(previous.layout, next.layout, next.acceptDataLoss, next.waivers),
     ...compareWatched(previousWatched, nextWatched, next.layout, next.acceptDataLoss),
     ...dropped,
   ];

@@ -114,15 +114,31 @@ export interface StorageLayout {
    * other deployment types, the other backends and in a layout recorded before the field.
    */
   readonly standbySubnetId: string;
+  /**
+   * How many scheduled snapshots are kept, as a whole number: on EBS the DLM policy's snapshot sets (`0`: no policy),
+   * on FSx the automatic backups' retention in days (`0`: off); `''` on instance store and in a layout recorded before
+   * the field. A lower value deletes the older sets or backups (retention-rules.ts).
+   */
+  readonly snapshotRetain: string;
 }
 
 /** A field of {@link StorageLayout}. */
 export type LayoutField = keyof StorageLayout;
 
-/** Validated ResourceProperties: the layout and the opt-in. */
+/**
+ * The narrower opt-ins, each a ResourceProperties key outside the layout and its hash, present only when `'true'`: each
+ * lets the refusals of one policy pass (an objection names it in `waivedBy`), where `AcceptDataLoss` lets every one pass.
+ */
+export const WAIVERS = ['AcceptFewerSnapshots'] as const;
+/** One of {@link WAIVERS}. */
+export type Waiver = (typeof WAIVERS)[number];
+
+/** Validated ResourceProperties: the layout and the opt-ins. */
 export interface GuardProperties {
   /** The layout. */
   readonly layout: StorageLayout;
   /** Whether refused changes pass anyway (scratch data only). */
   readonly acceptDataLoss: boolean;
+  /** The narrower opt-ins this deploy gives. */
+  readonly waivers: readonly Waiver[];
 }

@@ -17,6 +17,7 @@ import {
   SECOND_SERVER,
 } from './objections';
 import { ALLOWED, inPlace, onFsx, onFsxLustre, onFsxOpenZfs, perBackend, refused, refusedUnless, type UpdatePolicy } from './policy';
+import { SNAPSHOT_RETENTION } from './retention-rules';
 import { GROW_ONLY } from './volume-rules';
 
 /**
@@ -238,4 +239,5 @@ export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
   }),
   throughputCapacity: OPENZFS_THROUGHPUT,
   standbySubnetId: OPENZFS_STANDBY_SUBNET,
+  snapshotRetain: SNAPSHOT_RETENTION,
 };

@@ -6,7 +6,7 @@
  * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
  */
 import { BACKENDS, type Backend } from '../register/backend';
-import type { DataVolumeLayout, StorageLayout } from './layout';
+import type { DataVolumeLayout, StorageLayout, Waiver } from './layout';
 
 /** What a policy says against a change: why it loses or strands data, and what to do instead. */
 export interface Objection {
@@ -14,6 +14,11 @@ export interface Objection {
   readonly why: string;
   /** What to do instead (no trailing period). */
   readonly safePath: string;
+  /**
+   * The narrower opt-in that lets this change pass besides `AcceptDataLoss` (layout.ts, `WAIVERS`).
+   * @default - only AcceptDataLoss
+   */
+  readonly waivedBy?: Waiver;
 }
 
 /** One refused change of one setting. */
@@ -24,7 +29,7 @@ export interface Refusal extends Objection {
   readonly oldValue: string;
   /** The new value, rendered for a message. */
   readonly newValue: string;
-  /** True when `acceptDataLoss` turned the refusal into a pass. */
+  /** True when `acceptDataLoss`, or the opt-in the objection names (`waivedBy`), turned the refusal into a pass. */
   readonly accepted: boolean;
 }
 

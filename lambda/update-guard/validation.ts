@@ -13,10 +13,12 @@ import {
   OPENZFS_DEPLOYMENT_TYPES,
   OPENZFS_STORAGE_TYPE,
   VOLUME_ATTACHMENTS,
+  WAIVERS,
   type GuardProperties,
   type LayoutField,
   type StorageLayout,
   type VolumeAttachment,
+  type Waiver,
 } from './layout';
 import { dataVolumeEntry, parseDataVolumeEntry, volumeTypeProblem } from './volume-types';
 import { FSX_FIELDS, KEPT_PROP, OMITTED_WHEN_EMPTY, PROP, WATCH_PROP } from './wire';
@@ -73,9 +75,19 @@ export function parseGuardProperties(raw: unknown, where = 'ResourceProperties')
     instanceStoreEncryption: read.optionalText(PROP.instanceStoreEncryption),
     throughputCapacity: read.optionalText(PROP.throughputCapacity),
     standbySubnetId: read.optionalText(PROP.standbySubnetId),
+    snapshotRetain: read.optionalText(PROP.snapshotRetain),
   };
   validateLayout(layout, (field) => read.name(PROP[field]));
-  return { layout, acceptDataLoss: acceptDataLoss === 'true' };
+  return { layout, acceptDataLoss: acceptDataLoss === 'true', waivers: WAIVERS.filter((w) => waiverGiven(read, w)) };
+}
+
+/** A waiver's property: `'true'`, or `'false'` or absent (a deploy without it). */
+function waiverGiven(read: ReturnType<typeof propertyReader>, waiver: Waiver): boolean {
+  const value = read.optionalText(waiver);
+  if (value !== '' && value !== 'true' && value !== 'false') {
+    throw new Error(`${read.name(waiver)} must be 'true' or 'false', got ${JSON.stringify(value)}`);
+  }
+  return value === 'true';
 }
 
 /**
@@ -83,7 +95,7 @@ export function parseGuardProperties(raw: unknown, where = 'ResourceProperties')
  * and the fields a guard deployed before them lacks.
  */
 function checkKeys(props: Record<string, unknown>, where: string): void {
-  const known = new Set<string>([...Object.values(PROP), ...Object.values(WATCH_PROP), KEPT_PROP, 'ServiceToken']);
+  const known = new Set<string>([...Object.values(PROP), ...Object.values(WATCH_PROP), KEPT_PROP, ...WAIVERS, 'ServiceToken']);
   const unknown = Object.keys(props).filter((k) => !known.has(k));
   if (unknown.length > 0) {
     throw new Error(
@@ -155,6 +167,18 @@ export function validateLayout(
   validateInstanceStoreFields(layout, checks);
   validateDataVolumes(layout, checks);
   validateLocation(layout, checks);
+  validateRetention(layout, checks);
+}
+
+/** The snapshot retention: `''` on instance store (no snapshots), else `''` (not recorded) or a whole number up to 1000. */
+function validateRetention(layout: StorageLayout, { check }: Checks): void {
+  const value = layout.snapshotRetain;
+  if (layout.backend === 'instance-store') {
+    check('snapshotRetain', value, value === '', "must be '' on the instance-store backend");
+    return;
+  }
+  check('snapshotRetain', value, value === '' || (/^\d{1,4}$/.test(value) && Number(value) <= 1000),
+    "must be '' or a whole number of snapshots (EBS) or days (FSx) from 0 to 1000");
 }
 
 /** Per backend, the FSx fields it may set; every other FSx field is `''` there (on the EC2 backends, all of them). */

@@ -8,7 +8,7 @@
  * construct at synth time.
  */
 import { createHash } from 'crypto';
-import type { LayoutField, StorageLayout } from './layout';
+import type { LayoutField, StorageLayout, Waiver } from './layout';
 import { dataVolumeEntry } from './volume-types';
 
 /**
@@ -43,6 +43,7 @@ export const PROP = {
   instanceStoreEncryption: 'InstanceStoreEncryption',
   throughputCapacity: 'ThroughputCapacity',
   standbySubnetId: 'StandbySubnetId',
+  snapshotRetain: 'SnapshotRetain',
   acceptDataLoss: 'AcceptDataLoss',
 } as const;
 
@@ -70,7 +71,7 @@ export const FSX_FIELDS = [
  * The fields added after the first guards were deployed, left out of the properties and the PhysicalResourceId's
  * hash when `''`: a guard deployed before them keeps its properties and its id (no update, a recognised rollback).
  */
-export const OMITTED_WHEN_EMPTY: readonly LayoutField[] = [...FSX_FIELDS, 'instanceStoreEncryption'];
+export const OMITTED_WHEN_EMPTY: readonly LayoutField[] = [...FSX_FIELDS, 'instanceStoreEncryption', 'snapshotRetain'];
 
 /** The CloudFormation type of the guard's custom resource. */
 export const RESOURCE_TYPE = 'Custom::StorageServerUpdateGuard';
@@ -104,10 +105,14 @@ export function layoutPhysicalId(layout: StorageLayout, watchedDigest = ''): str
   return PHYSICAL_ID_PREFIX + createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
-/** The ResourceProperties of a layout (without the ServiceToken). */
+/**
+ * The ResourceProperties of a layout (without the ServiceToken). Each of `waivers` is `'true'`, and absent otherwise:
+ * a deploy without them keeps the properties a guard had before them.
+ */
 export function guardProperties(
   layout: StorageLayout,
   acceptDataLoss: boolean,
+  waivers: readonly Waiver[] = [],
 ): Record<string, string | string[]> {
   const props: Record<string, string | string[]> = {};
   for (const field of LAYOUT_FIELDS) {
@@ -116,6 +121,7 @@ export function guardProperties(
     props[PROP[field]] = wireValue(layout, field);
   }
   props[PROP.acceptDataLoss] = String(acceptDataLoss);
+  for (const waiver of waivers) props[waiver] = 'true';
   return props;
 }
 

@@ -1,6 +1,7 @@
 import type { CfnResource } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { FsType, FsxTarget } from '../../lambda/register/contract';
+import type { DataHolder } from '../deletion';
 import type { MonitoredStorage } from '../monitoring';
 import type { UpdateGuard } from '../update-guard';
 
@@ -35,4 +36,6 @@ export interface StorageBackend extends ec2.IConnectable {
   readonly registrationTarget: RegistrationTarget;
   /** What the dashboard and alarms watch (lib/monitoring.ts). */
   readonly monitored: MonitoredStorage;
+  /** The resources that hold the data, and what each still uses: what `cdk destroy` keeps or deletes (lib/deletion.ts). */
+  readonly dataHolders: readonly DataHolder[];
 }

@@ -83,6 +83,10 @@ export interface Ec2NfsServerRequest {
   readonly machineImage?: ec2.IMachineImage;
   /** Let the update guard pass a change that loses data. */
   readonly acceptDataLoss?: boolean;
+  /** Let the update guard pass a lower snapshot retention. */
+  readonly acceptFewerSnapshots?: boolean;
+  /** Let cdk destroy delete the data. */
+  readonly deleteDataOnDestroy?: boolean;
   /** Keep the retained volume attachments of a server deployed before the stable address. */
   readonly legacyVolumeAttachments?: boolean;
   /** Clusterware ring membership. */

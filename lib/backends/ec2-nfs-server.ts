@@ -5,9 +5,11 @@ import type { ClusterwareRing } from '../clusterware';
 import type { MonitoredStorage } from '../monitoring';
 import { RecoveryAlarm } from '../recovery-alarm';
 import type { SnapshotPolicy } from '../snapshot-policy';
+import type { DataHolder } from '../deletion';
 import type { UpdateGuard } from '../update-guard';
 import type { RegistrationTarget, StorageBackend } from './backend';
 import type { Ec2NfsServerProps } from './ec2-nfs-server-props';
+import { ec2DataHolders, protectFromDestroy } from './ec2/destroy';
 import { ec2UpdateGuard } from './ec2/guard';
 import { serverInstance } from './ec2/instance';
 import { ec2ServerLayout, instanceStoreDiskNames } from './ec2/layout';
@@ -17,6 +19,7 @@ import { denyOtherDocuments, grantTakeOver, serverRole } from './ec2/role';
 import { serverSettings } from './ec2/settings';
 import { scheduledSnapshots } from './ec2/snapshots';
 import { dataVolumes, legacyAttachments } from './ec2/volumes';
+import { noteRetention } from './snapshot-options';
 
 export type { Ec2NfsServerProps } from './ec2-nfs-server-props';
 // Public (re-exported by lib/storage-server.ts) since before the backends had files of their own.
@@ -59,6 +62,8 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
   public readonly clusterware?: ClusterwareRing;
   /** The day-2 guard of the server's storage layout. */
   public readonly updateGuard: UpdateGuard;
+  /** The EBS data volumes, or the instance-store instance: what `cdk destroy` keeps, deletes or refuses to delete. */
+  public readonly dataHolders: readonly DataHolder[];
 
   constructor(scope: Construct, id: string, p: Ec2NfsServerProps) {
     super(scope, id);
@@ -92,10 +97,13 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
     this.updateGuard = ec2UpdateGuard(this, p, layout, {
       instance: this.instance, iface, dataVolumes: this.dataVolumes, legacyAttachments: attachments, settings,
     });
+    this.dataHolders = ec2DataHolders(layout, this.instance, this.dataVolumes);
+    protectFromDestroy(this, layout);
     // The instance-store data-loss warning is the facade's (lib/plan-warnings.ts), with the plan's other warnings.
     if (!layout.instanceStore) {
       new RecoveryAlarm(this, 'Recovery', { instance: this.instance });
       this.snapshotPolicy = scheduledSnapshots(this, p, this.instance);
+      noteRetention(this, 'ebs', p.server.snapshots?.retain ?? 7);
     }
   }
 }

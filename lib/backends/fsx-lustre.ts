@@ -3,6 +3,7 @@ import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import type * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
+import { type DataHolder, dataRemovalPolicy, keepWith } from '../deletion';
 import type { UpdateGuard } from '../update-guard';
 import { isS3DataRepositoryPath } from '../validation';
 import type { FsxLustrePlan } from '../sizing';
@@ -11,6 +12,8 @@ import { type RegistrationTarget, SERVER_ID_TAG, type StorageBackend } from './b
 import type { FsxLustreServerProps, FsxLustreServerRequest } from './fsx-lustre-props';
 import { backupRetentionDays, dataRepositoryAssociation, lustreFileSystem } from './fsx/file-system';
 import { fsxUpdateGuard } from './fsx/guard';
+import { securityGroupCompanions, subnetCompanions } from './kept-network';
+import { noteRetention } from './snapshot-options';
 import { lustreSecurityGroup } from './fsx/network';
 import { rootSquashOn, rootSquashResource, validateNoSquashNids } from './fsx/root-squash';
 
@@ -70,6 +73,8 @@ export class FsxLustreServer extends Construct implements StorageBackend {
    * offer: {@link FSX_ROOT_SQUASH}, or {@link FSX_NO_ROOT_SQUASH} with `fsxLustre.rootSquash` false.
    */
   public readonly rootSquash: cr.AwsCustomResource;
+  /** The file system, with what it still uses when a destroy keeps it (lib/deletion.ts). */
+  public readonly dataHolders: readonly DataHolder[];
 
   constructor(scope: Construct, id: string, p: FsxLustreServerProps) {
     super(scope, id);
@@ -104,7 +109,20 @@ export class FsxLustreServer extends Construct implements StorageBackend {
     this.rootSquash = rootSquashResource(this, this.fileSystemId, rootSquashOn(props), props.fsxLustre?.noSquashNids);
     // One change to the file system at a time: the association (created or updated) first, then the squash.
     if (this.dataRepositoryAssociation) this.rootSquash.node.addDependency(this.dataRepositoryAssociation);
-    this.updateGuard = fsxUpdateGuard(this, p, options, this.ready);
+    this.updateGuard = fsxUpdateGuard(this, p, options, this.ready, retainDays);
+    noteRetention(this, 'FSx for Lustre', retainDays);
+    // Kept with the file system: its security group and the rules among its servers, its S3 association (the link a
+    // kept file system still exports through), its subnet and VPC where this app makes them.
+    const companions = [
+      ...securityGroupCompanions(securityGroup),
+      ...(this.dataRepositoryAssociation ? [this.dataRepositoryAssociation] : []),
+      ...subnetCompanions(props.vpc, [subnet]),
+    ];
+    keepWith(dataRemovalPolicy(props), companions);
+    this.dataHolders = [{
+      what: 'the FSx for Lustre file system', resource: this.ready, companions,
+      takesWith: persistent ? 'its automatic backups' : undefined,
+    }];
   }
 }
 

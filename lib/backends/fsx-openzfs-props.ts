@@ -45,6 +45,10 @@ export interface FsxOpenZfsServerRequest {
   readonly snapshots?: SnapshotOptions;
   /** Let the update guard pass a change that loses data. */
   readonly acceptDataLoss?: boolean;
+  /** Let the update guard pass a lower snapshot retention. */
+  readonly acceptFewerSnapshots?: boolean;
+  /** Let cdk destroy delete the data. */
+  readonly deleteDataOnDestroy?: boolean;
 }
 
 /** What the facade ({@link StorageServer}) has settled before it builds the file system. */

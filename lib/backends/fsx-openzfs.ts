@@ -3,12 +3,15 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import type * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
+import { type DataHolder, dataRemovalPolicy, keepWith } from '../deletion';
 import type { UpdateGuard } from '../update-guard';
 import type { MonitoredStorage } from '../monitoring';
 import { type RegistrationTarget, SERVER_ID_TAG, type StorageBackend } from './backend';
 import type { FsxOpenZfsServerProps, FsxOpenZfsServerRequest } from './fsx-openzfs-props';
 import { cfnResourceOf, rootVolumeExportResource } from './openzfs/export-resource';
 import { openZfsFileSystem } from './openzfs/file-system';
+import { securityGroupCompanions, subnetCompanions } from './kept-network';
+import { noteRetention } from './snapshot-options';
 import { openZfsUpdateGuard } from './openzfs/guard';
 import { openZfsMountOptions } from './openzfs/mount-options';
 import { openZfsSecurityGroup } from './openzfs/network';
@@ -64,6 +67,8 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
   public readonly rootVolumeExport: cr.AwsCustomResource;
   /** The day-2 guard of the file system's layout. */
   public readonly updateGuard: UpdateGuard;
+  /** The file system, with what it still uses when a destroy keeps it (lib/deletion.ts). */
+  public readonly dataHolders: readonly DataHolder[];
 
   constructor(scope: Construct, id: string, p: FsxOpenZfsServerProps) {
     super(scope, id);
@@ -73,7 +78,8 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
     validateOpenZfsProps(props);
     const network = openZfsSubnets(p, options);
     const securityGroup = openZfsSecurityGroup(this, p);
-    this.fileSystem = openZfsFileSystem(this, p, options, network, securityGroup, props.snapshots?.retain ?? 7);
+    const retainDays = props.snapshots?.retain ?? 7;
+    this.fileSystem = openZfsFileSystem(this, p, options, network, securityGroup, retainDays);
     this.rootVolumeExport = rootVolumeExportResource(this, this.fileSystem, rootVolumeExport(props));
     this.ready = cfnResourceOf(this.rootVolumeExport);
     this.fileSystemId = this.fileSystem.ref;
@@ -106,12 +112,22 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
       encryptionKeyArn: props.encryptionKey?.keyArn,
       subnetIds: network.subnets.map((s) => s.subnetId),
       availabilityZone: subnet.availabilityZone,
+      backupRetentionDays: retainDays,
       acceptDataLoss: props.acceptDataLoss,
+      acceptFewerSnapshots: props.acceptFewerSnapshots,
       clusterName,
       serverName,
     }, this.fileSystem);
+    noteRetention(this, 'FSx for OpenZFS', retainDays);
     // The guard is updated first, as for everything that touches the file system.
     this.rootVolumeExport.node.addDependency(this.updateGuard.resource);
+    // Kept with the file system: its security group, its subnets and, for MULTI_AZ_1, the route tables its endpoint is
+    // routed through, and the VPC, where this app makes them.
+    const routed = network.routeTableIds.length > 0
+      ? [...network.subnets, ...props.vpc.privateSubnets, ...props.vpc.publicSubnets, ...props.vpc.isolatedSubnets] : [];
+    const companions = [...securityGroupCompanions(securityGroup), ...subnetCompanions(props.vpc, network.subnets, routed)];
+    keepWith(dataRemovalPolicy(props), companions);
+    this.dataHolders = [{ what: 'the FSx for OpenZFS file system', resource: this.fileSystem, companions, takesWith: 'its automatic backups' }];
   }
 }
 

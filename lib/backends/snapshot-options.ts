@@ -1,3 +1,5 @@
+import { Annotations, Token } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
 import type { CrossRegionCopy } from '../snapshot-policy';
 
 // Scheduled snapshots, as both backends read them: EBS data volumes' DLM snapshots (lib/snapshot-policy.ts) on
@@ -31,4 +33,24 @@ export interface SnapshotOptions {
    * @default - no copy
    */
   readonly crossRegionCopy?: CrossRegionCopy;
+}
+
+/** A retention as the update guard records it (`snapshotRetain`): the number's text, or a token's string. */
+export function retainText(retain: number): string {
+  return Token.isUnresolved(retain) ? Token.asString(retain) : String(retain);
+}
+
+/**
+ * Notes at synth the retention the update guard records (`retain` sets of EBS snapshots, or days of FSx backups), and
+ * that a lower value later deletes the older ones, which the guard refuses unless `acceptFewerSnapshots`
+ * (lambda/update-guard/retention-rules.ts).
+ */
+export function noteRetention(scope: Construct, kept: 'ebs' | 'FSx for Lustre' | 'FSx for OpenZFS', retain: number): void {
+  const value = Token.isUnresolved(retain) ? 'a value known at deploy' : String(retain);
+  const what = kept === 'ebs'
+    ? (retain === 0 ? 'no snapshot policy (sets an earlier policy made stay, unmanaged)' : 'DLM keeps that many snapshot sets of the data volumes')
+    : (retain === 0 ? `${kept} takes no automatic backups` : `${kept} keeps its daily automatic backups that many days`);
+  Annotations.of(scope).addInfo(`snapshots.retain (-c snapshotRetain) ${value}: ${what}. A lower value on a later deploy ` +
+    'deletes the oldest snapshot sets or backups, which the update guard refuses unless acceptFewerSnapshots=true ' +
+    '(context) or acceptFewerSnapshots: true (prop).');
 }

@@ -53,6 +53,10 @@ export const CONTEXT_DEFAULTS = {
   machineImageId: undefined,
   /** The update guard refuses changes that lose data. */
   acceptDataLoss: false,
+  /** The update guard refuses a lower snapshotRetain (it deletes the older snapshot sets or backups). */
+  acceptFewerSnapshots: false,
+  /** cdk destroy keeps the data (EBS volumes, FSx file systems) or is refused (instance store). */
+  deleteDataOnDestroy: false,
   /** The server attaches its own volumes (no AWS::EC2::VolumeAttachment). */
   legacyVolumeAttachments: false,
   /** Absent: as many volumes as the capacity needs. */

@@ -1,7 +1,8 @@
 /**
  * The server's own keys: how it is reached and placed (`keyPair`, `placementGroup`), kept (`snapshotRetain`,
  * `terminationProtection`, `encryptInstanceStore`), watched (`alarmEmail`, `alarmTopicArn`) and changed
- * (`machineImageId`, the update guard's opt-ins `acceptDataLoss` and `legacyVolumeAttachments`).
+ * (`machineImageId`, the update guard's opt-ins `acceptDataLoss`, `acceptFewerSnapshots` and `legacyVolumeAttachments`)
+ * and destroyed (`deleteDataOnDestroy`).
  */
 import { EMAIL_PATTERN, EMAIL_RULE } from '../validation/email';
 import { IMAGE_ID_PATTERN } from '../validation/names';
@@ -13,7 +14,8 @@ import { ContextValues, contextError, matching, parseBoolean } from './values';
 /** The server's keys, in the order they are checked; `target` is where the stack deploys, when known. */
 export function parseServerKeys(values: ContextValues, target: ResourceEnvironment): Pick<StorageServerContext,
   'keyPair' | 'placementGroup' | 'snapshotRetain' | 'terminationProtection' | 'encryptInstanceStore' | 'alarmEmail' |
-  'alarmTopicArn' | 'machineImageId' | 'acceptDataLoss' | 'legacyVolumeAttachments'> {
+  'alarmTopicArn' | 'machineImageId' | 'acceptDataLoss' | 'acceptFewerSnapshots' | 'deleteDataOnDestroy' |
+  'legacyVolumeAttachments'> {
   const { optional } = values;
   return {
     keyPair: optional('keyPair', parseKeyPairName),
@@ -25,6 +27,8 @@ export function parseServerKeys(values: ContextValues, target: ResourceEnvironme
     alarmTopicArn: optional('alarmTopicArn', (key, value) => parseTopicArn(key, value, target)),
     machineImageId: optional('machineImageId', parseImageId),
     acceptDataLoss: optional('acceptDataLoss', parseBoolean) ?? CONTEXT_DEFAULTS.acceptDataLoss,
+    acceptFewerSnapshots: optional('acceptFewerSnapshots', parseBoolean) ?? CONTEXT_DEFAULTS.acceptFewerSnapshots,
+    deleteDataOnDestroy: optional('deleteDataOnDestroy', parseBoolean) ?? CONTEXT_DEFAULTS.deleteDataOnDestroy,
     legacyVolumeAttachments: optional('legacyVolumeAttachments', parseBoolean) ?? CONTEXT_DEFAULTS.legacyVolumeAttachments,
   };
 }

@@ -218,6 +218,18 @@ export interface StorageServerContext {
    */
   readonly acceptDataLoss: boolean;
   /**
+   * `true` lets the update guard pass a lower `snapshotRetain`, and the older EBS snapshot sets (or FSx backups) it
+   * deletes go (for one deploy). `false` when the key is not given.
+   */
+  readonly acceptFewerSnapshots: boolean;
+  /**
+   * `true` lets `cdk destroy` delete the data: the EBS data volumes, the FSx file system (and its automatic backups),
+   * or the instance-store instance and its disks. `false` when the key is not given: a destroy keeps the volumes and
+   * file systems, and the stack's termination protection refuses the destroy of an instance-store server (README,
+   * "What cdk destroy does").
+   */
+  readonly deleteDataOnDestroy: boolean;
+  /**
    * `true` for the first of the two deploys that upgrade an EBS server deployed before the stable address: its
    * volume attachments stay in the stack, retained (CloudFormation forgets them without detaching), and the
    * next deploy, without this key, lets the server attach its volumes itself. `false` when the key is not given.

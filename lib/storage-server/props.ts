@@ -119,10 +119,12 @@ export interface StorageServerProps {
    */
   readonly placementGroup?: ec2.IPlacementGroupRef;
   /**
-   * What happens to the EBS data volumes (or the FSx file system) when they leave the stack. DESTROY
-   * deletes your data. The default keeps them on a stack update or deletion, and deletes them only when the
-   * stack's first creation rolls back (CloudFormation's `RetainExceptOnCreate`: they are new and blank then).
-   * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
+   * What happens to the EBS data volumes (or the FSx file system) when they leave the stack. The default keeps them
+   * on a stack update or deletion, and deletes them only when the stack's first creation rolls back
+   * (CloudFormation's `RetainExceptOnCreate`: they are new and blank then). DESTROY deletes your data, and synth
+   * refuses it (or a `RemovalPolicies.destroy()` that reaches them) without `deleteDataOnDestroy`; SNAPSHOT (EBS
+   * only) deletes each volume after a snapshot that keeps its data.
+   * @default - RemovalPolicy.DESTROY with `deleteDataOnDestroy`, else RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
    */
   readonly dataVolumeRemovalPolicy?: RemovalPolicy;
   /**
@@ -150,10 +152,28 @@ export interface StorageServerProps {
    */
   readonly snapshots?: SnapshotOptions;
   /**
-   * Refuse EC2 API termination of the instance (turn off before `cdk destroy`).
-   * @default - true for instance store (the data lives and dies with the instance), false for EBS
+   * Refuse EC2 API termination of the instance. It would fail `cdk destroy` half-way, so it also turns on the stack's
+   * termination protection, which refuses the destroy before anything is deleted: turn it off before `cdk destroy`.
+   * @default - true for instance store without `deleteDataOnDestroy` (the data lives and dies with the instance), false
+   * otherwise
    */
   readonly terminationProtection?: boolean;
+  /**
+   * Let `cdk destroy` delete the data: the EBS data volumes (their snapshots stay), the FSx file system with its
+   * automatic backups, or the instance-store instance with its disks. Without it a destroy keeps the volumes and file
+   * systems (and what a kept file system still uses: its security group, and its subnets and VPC where this app makes
+   * them), and the stack's termination protection refuses the destroy of an instance-store server; synth refuses a
+   * removal policy that would delete data (README, "What cdk destroy does").
+   * @default false
+   */
+  readonly deleteDataOnDestroy?: boolean;
+  /**
+   * Let the update guard pass a lower `snapshots.retain`: DLM then deletes the oldest EBS snapshot sets beyond the new
+   * count at its next run, FSx the automatic backups older than the new number of days. For that change only (what
+   * `acceptDataLoss` lets pass is every refused change); the refusal counts what would go.
+   * @default false
+   */
+  readonly acceptFewerSnapshots?: boolean;
   /**
    * Encrypt the instance-store array on the server (backend `instance-store`): LUKS2 with dm-crypt (aes-xts-plain64,
    * a 512-bit key that is made with the array, kept only on the server's encrypted root volume, and removed when

@@ -96,6 +96,7 @@ function validatePropTypes(props: StorageServerProps): void {
   const booleans: [string, unknown][] = [
     ['allowPublicClientCidrs', props.allowPublicClientCidrs], ['terminationProtection', props.terminationProtection],
     ['encryptInstanceStore', props.encryptInstanceStore], ['acceptDataLoss', props.acceptDataLoss],
+    ['deleteDataOnDestroy', props.deleteDataOnDestroy], ['acceptFewerSnapshots', props.acceptFewerSnapshots],
     ['legacyVolumeAttachments', props.legacyVolumeAttachments], ['allowHomeMountPoint', props.allowHomeMountPoint],
     ['snapshots.applicationConsistent', props.snapshots?.applicationConsistent],
     ['snapshots.crossRegionCopy.encrypted', props.snapshots?.crossRegionCopy?.encrypted],

@@ -62,6 +62,10 @@ export const VARIANTS: { name: string; context: Partial<Record<ContextKey, strin
   { name: 'capacityTiB=40', context: { capacityTiB: '40' } },
   { name: 'backend=ebs capacityTiB=30', context: { backend: 'ebs', capacityTiB: '30' } },
   { name: 'backend=instance-store capacityTiB=3', context: { backend: 'instance-store', capacityTiB: '3' } },
+  {
+    name: 'backend=instance-store deleteDataOnDestroy=true (no termination protection: a destroy deletes the disks)',
+    context: { backend: 'instance-store', capacityTiB: '3', deleteDataOnDestroy: 'true' },
+  },
   { name: 'loginIp=10.0.1.10 clientCidrs=10.0.0.0/16', context: { loginIp: '10.0.1.10', clientCidrs: '10.0.0.0/16' } },
   { name: 'alarmEmail=ops@example.com (an encrypted alarm topic)', context: { alarmEmail: 'ops@example.com' } },
   { name: 'generation=current capacityTiB=10 (m6i)', context: { generation: 'current', capacityTiB: '10' } },

@@ -46,6 +46,9 @@ const SHRINK = 'EBS cannot shrink a volume and FSx cannot shrink a file system: 
 const RESTORES_NOTHING = 'a volume\'s SnapshotId is read only when the volume is created: the volume would keep its data and ' +
   'nothing would be restored, while the deploy looks like a restore';
 const [SNAP_A, SNAP_B] = ['snap-0123456789abcdef0', 'snap-0fedcba9876543210'];
+const FEWER = 'a lower retention deletes what the higher one kept (EBS: the oldest snapshot sets, at DLM\'s next run; FSx: the ' +
+  'older automatic backups): no resource is replaced, the snapshots or backups go (issue 38, item 3)';
+const FSX: readonly Backend[] = ['fsx-lustre', 'fsx-openzfs'];
 
 /** Rows per context key: a key without a row fails the test. */
 export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
@@ -108,7 +111,11 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   placementGroup: [{ name: 'a placement group', change: { placementGroup: 'hpc' }, backends: EC2 }],
   snapshotRetain: [
     { name: 'keep more snapshots', change: { snapshotRetain: '14' } },
-    { name: 'snapshots off', change: { snapshotRetain: '0' } },
+    // EBS: no policy, and DLM deletes nothing of what a deleted policy made.
+    { name: 'snapshots off', change: { snapshotRetain: '0' }, backends: EC2 },
+    { name: 'backups off', change: { snapshotRetain: '0' }, backends: FSX, stricter: FEWER },
+    { name: 'keep fewer snapshots', change: { snapshotRetain: '3' }, backends: ['ebs', ...FSX], stricter: FEWER },
+    { name: 'keep fewer snapshots', change: { snapshotRetain: '3' }, backends: ['instance-store'] },
   ],
   terminationProtection: [{ name: 'termination protection toggled', change: { terminationProtection: 'true' }, backends: ['ebs'] }],
   encryptInstanceStore: [{
@@ -126,6 +133,12 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   ],
   machineImageId: [{ name: 'a pinned image', change: { machineImageId: 'ami-0123456789abcdef0' }, backends: EC2 }],
   acceptDataLoss: [{ name: 'acceptDataLoss alone', change: { acceptDataLoss: 'true' } }],
+  acceptFewerSnapshots: [
+    { name: 'acceptFewerSnapshots alone', change: { acceptFewerSnapshots: 'true' } },
+    { name: 'keep fewer snapshots, accepted by acceptFewerSnapshots', change: { snapshotRetain: '3', acceptFewerSnapshots: 'true' } },
+  ],
+  // What a later destroy does (DeletionPolicy; the instance's DisableApiTermination, updated in place): no update loses data.
+  deleteDataOnDestroy: [{ name: 'data deleted by a later destroy', change: { deleteDataOnDestroy: 'true' } }],
   legacyVolumeAttachments: [{
     name: 'legacy volume attachments back on', change: { legacyVolumeAttachments: 'true' }, backends: ['ebs'],
     stricter: 'the server attaches its own volumes: a stack attachment of an attached volume fails',
@@ -292,7 +305,7 @@ export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
   },
   { name: 'instance type pinned one size up', props: { instanceType: new ec2.InstanceType('m4.4xlarge') }, backends: ['ebs'] },
   { name: 'instance type pinned one size up', props: { instanceType: new ec2.InstanceType('d2.2xlarge') }, backends: ['instance-store'] },
-  { name: 'data volumes destroyed with the stack', props: { dataVolumeRemovalPolicy: RemovalPolicy.DESTROY } },
+  { name: 'data volumes destroyed with the stack', props: { dataVolumeRemovalPolicy: RemovalPolicy.DESTROY, deleteDataOnDestroy: true } },
   { name: 'restore snapshot ids onto the deployed server', props: { dataVolumeSnapshotIds: [SNAP_A] }, backends: ['ebs'], stricter: RESTORES_NOTHING },
   { name: 'snapshots every 12 hours', props: { snapshots: { intervalHours: 12 } }, backends: ['ebs'] },
   { name: 'snapshot start time', props: { snapshots: { startTimeUtc: '04:30' } } },
@@ -336,7 +349,9 @@ export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
   { name: 'root squash off', props: { fsxLustre: { rootSquash: false } }, backends: ['fsx-lustre'] },
   { name: 'root squash exemptions', props: { fsxLustre: { noSquashNids: ['10.0.1.10@tcp'] } }, backends: ['fsx-lustre'] },
   { name: 'PERSISTENT_1 HDD', props: { fsxLustre: { deploymentType: 'PERSISTENT_1', storageType: 'HDD', perUnitStorageThroughput: 12 } }, backends: ['fsx-lustre'] },
-  { name: 'no backups', props: { snapshots: { retain: 0 } }, backends: ['fsx-lustre', 'fsx-openzfs'] },
+  { name: 'no backups', props: { snapshots: { retain: 0 } }, backends: ['fsx-lustre', 'fsx-openzfs'], stricter: FEWER },
+  { name: 'fewer snapshots or backups', props: { snapshots: { retain: 2 } }, backends: ['ebs', 'fsx-lustre', 'fsx-openzfs'], stricter: FEWER },
+  { name: 'fewer snapshots or backups, accepted', props: { snapshots: { retain: 2 }, acceptFewerSnapshots: true } },
 ];
 
 /** The rows of one backend. */

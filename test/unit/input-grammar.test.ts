@@ -319,6 +319,8 @@ const ROWS: Record<ContextKey, Row> = {
   },
   machineImageId: { valid: ec2Id('ami'), invalid: badEc2Id('ami'), fixedValid: ['ami-0123456789abcdef0'], fixedInvalid: ['ami-0123', 'latest'] },
   acceptDataLoss: { valid: bool, invalid: notBool, parsed: (t) => t === 'true', fixedValid: ['true'], fixedInvalid: ['1'] },
+  deleteDataOnDestroy: { valid: bool, invalid: notBool, parsed: (t) => t === 'true', fixedValid: ['true'], fixedInvalid: ['yes'] },
+  acceptFewerSnapshots: { valid: bool, invalid: notBool, parsed: (t) => t === 'true', fixedValid: ['true'], fixedInvalid: ['TRUE'] },
   legacyVolumeAttachments: { valid: bool, invalid: notBool, parsed: (t) => t === 'true', fixedValid: ['true'], fixedInvalid: ['y'] },
   nconnect: {
     // nfs(5) [NFSMAN]: "up to a limit of 16"; the kernel's parser takes 1..16 (docs/sources/nconnect.md, F1). FSx for

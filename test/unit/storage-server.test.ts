@@ -296,11 +296,12 @@ describe('EBS data volumes', () => {
     expect(JSON.stringify(instance.Properties.SubnetId)).toContain('PrivateSubnet1');
   });
 
+  // DESTROY deletes the data: synth refuses it without deleteDataOnDestroy (test/unit/destroy.test.ts).
   test.each([
     [RemovalPolicy.SNAPSHOT, 'Snapshot'],
     [RemovalPolicy.DESTROY, 'Delete'],
   ])('dataVolumeRemovalPolicy %s gives DeletionPolicy %s', (policy, expected) => {
-    const { template } = serverStack({ capacityTiB: 5, dataVolumeRemovalPolicy: policy });
+    const { template } = serverStack({ capacityTiB: 5, dataVolumeRemovalPolicy: policy, deleteDataOnDestroy: policy === RemovalPolicy.DESTROY });
     for (const v of Object.values(template.findResources('AWS::EC2::Volume'))) expect(v.DeletionPolicy).toBe(expected);
   });
 

@@ -16,6 +16,7 @@ const INPUT: OpenZfsGuardInput = {
   plan: { deploymentType: 'SINGLE_AZ_2', throughputCapacityMBps: 640, storageCapacityGiB: 4096 },
   subnetIds: [SUBNET_A],
   availabilityZone: 'us-east-1a',
+  backupRetentionDays: 7,
   clusterName: 'hpc',
   serverName: 'storage1',
 };
@@ -47,7 +48,7 @@ describe('openZfsUpdateGuard', () => {
       backend: 'fsx-openzfs', instanceStoreType: '', dataVolumes: [], snapshotIds: [], encryptionKey: 'aws/fsx',
       availabilityZone: 'us-east-1a', imageId: '', keyPair: '', placementGroup: '', volumeAttachment: 'stack',
       fileSystemType: 'SINGLE_AZ_2/SSD', perUnitStorageThroughput: '', storageCapacityGiB: '4096', subnetId: SUBNET_A,
-      instanceStoreEncryption: '', throughputCapacity: '640', standbySubnetId: '',
+      instanceStoreEncryption: '', throughputCapacity: '640', standbySubnetId: '', snapshotRetain: '7',
     });
     // Single-AZ: no standby subnet on the wire.
     expect(properties).not.toHaveProperty('StandbySubnetId');

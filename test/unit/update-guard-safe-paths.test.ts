@@ -27,7 +27,7 @@ const EMPTY: StorageLayout = {
   backend: 'ebs', instanceStoreType: '', dataVolumes: [], snapshotIds: [], encryptionKey: 'aws/ebs', availabilityZone: 'us-east-1a',
   imageId: 'ami-0123456789abcdef0', keyPair: '', placementGroup: '', volumeAttachment: 'server', fileSystemType: '',
   perUnitStorageThroughput: '', storageCapacityGiB: '', subnetId: '', instanceStoreEncryption: '', throughputCapacity: '',
-  standbySubnetId: '',
+  standbySubnetId: '', snapshotRetain: '7',
 };
 
 /** Layouts of every backend, in the variants the policies tell apart. */
@@ -67,6 +67,7 @@ const MORE: { readonly [F in LayoutField]?: readonly StorageLayout[F][] } = {
   subnetId: [SUBNET_C],
   throughputCapacity: ['320'],
   standbySubnetId: [SUBNET_C],
+  snapshotRetain: ['3', '0', '14'],
 };
 
 interface Walked { readonly field: LayoutField; readonly backend: Backend; readonly change: string; readonly objection: Objection }

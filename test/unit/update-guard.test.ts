@@ -812,6 +812,7 @@ const LAYOUT: StorageLayout = {
   instanceStoreEncryption: '',
   throughputCapacity: '',
   standbySubnetId: '',
+  snapshotRetain: '',
 };
 
 function guard(stack: Stack, id = 'Guard', props: Partial<UpdateGuardProps> = {}): UpdateGuard {

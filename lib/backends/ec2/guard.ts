@@ -3,6 +3,7 @@ import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct, IConstruct } from 'constructs';
 import { UpdateGuard } from '../../update-guard';
 import { dataVolumeLayout } from '../data-volumes';
+import { retainText } from '../snapshot-options';
 import type { Ec2NfsServerProps } from '../ec2-nfs-server-props';
 import type { Ec2ServerLayout } from './layout';
 
@@ -49,8 +50,11 @@ export function ec2UpdateGuard(scope: Construct, p: Ec2NfsServerProps, layout: E
       instanceStoreEncryption: layout.encryptInstanceStore ? 'luks2' : '',
       throughputCapacity: '',
       standbySubnetId: '',
+      // The DLM policy's snapshot sets (0: none); instance store has no snapshots.
+      snapshotRetain: layout.instanceStore ? '' : retainText(props.snapshots?.retain ?? 7),
     },
     acceptDataLoss: props.acceptDataLoss,
+    acceptFewerSnapshots: props.acceptFewerSnapshots,
     // What holds the data and the address, watched by CloudFormation's replacement rules: the instance (an
     // instance-store server's disks; on EBS its replacement is allowed), the stable interface, each volume.
     watch: [

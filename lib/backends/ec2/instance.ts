@@ -87,7 +87,11 @@ export function serverInstance(scope: Construct, p: Ec2NfsServerProps, layout: E
   if (!terminationProtection) {
     Validations.of(instance).acknowledge({
       id: 'AwsSolutions-EC29',
-      reason: 'The data lives on separate EBS volumes retained on update and deletion (RetainExceptOnCreate), not on the instance; termination protection is a prop (terminationProtection) for sites that want it.',
+      reason: store
+        ? 'The stack\'s termination protection refuses cdk destroy of this instance-store server unless deleteDataOnDestroy ' +
+          'asks for the instance and its data to go, a destroy EC2 termination protection would fail half-way; ' +
+          'terminationProtection is a prop for sites that want EC2\'s own protection too.'
+        : 'The data lives on separate EBS volumes, not on the instance (kept on update and deletion, RetainExceptOnCreate, unless deleteDataOnDestroy); termination protection is a prop (terminationProtection) for sites that want it.',
     });
   }
   return instance;

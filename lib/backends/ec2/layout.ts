@@ -1,6 +1,7 @@
-import { Aws, RemovalPolicy } from 'aws-cdk-lib';
+import { Aws, type RemovalPolicy } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
+import { dataRemovalPolicy } from '../../deletion';
 import { warnAboutTypeTier } from '../../plan-warnings';
 import { InstanceStoreSpec, OVERRIDE_INSTANCE_STORE_TYPES, StoragePlan, instanceTypesFor } from '../../sizing';
 import type { Ec2NfsServerProps } from '../ec2-nfs-server-props';
@@ -27,6 +28,8 @@ export interface Ec2ServerLayout {
   readonly encryptInstanceStore: boolean;
   /** EC2 API termination is refused. */
   readonly terminationProtection: boolean;
+  /** `cdk destroy` may delete the data (`deleteDataOnDestroy`). */
+  readonly deleteDataOnDestroy: boolean;
   /** The data volumes' removal policy. */
   readonly removalPolicy: RemovalPolicy;
   /** The server's identity, `<stack name>/<server name>`: the value of its SERVER_ID_TAG. */
@@ -53,6 +56,12 @@ export function ec2ServerLayout(facade: Construct, p: Ec2NfsServerProps): Ec2Ser
     throw new Error(`encryptInstanceStore: true applies to the instance-store backend only (this server's backend is ` +
       `${plan.backend}, whose volumes EBS encrypts); leave it unset`);
   }
+  const deleteDataOnDestroy = props.deleteDataOnDestroy === true;
+  if (deleteDataOnDestroy && props.terminationProtection === true) {
+    throw new Error('terminationProtection: true makes EC2 refuse to terminate the instance, so cdk destroy would fail half-way ' +
+      '(DELETE_FAILED), while deleteDataOnDestroy: true asks it to delete the server and its data: leave terminationProtection ' +
+      'out with deleteDataOnDestroy (or leave deleteDataOnDestroy out to keep the server).');
+  }
   if (props.instanceType === undefined) {
     warnAboutTypeTier(facade, {
       capacityTiB,
@@ -72,10 +81,13 @@ export function ec2ServerLayout(facade: Construct, p: Ec2NfsServerProps): Ec2Ser
     // disk whatever the mapping says, and the bootstrap takes the names' count as the number of disks to wait for.
     instanceStoreDevices: range(store?.disks ?? 0).map((i) => `/dev/sd${letter(1 + i)}`),
     encryptInstanceStore,
-    terminationProtection: props.terminationProtection ?? instanceStore,
+    // Instance store: the instance is the data. With deleteDataOnDestroy a destroy deletes it, which termination
+    // protection would refuse half-way.
+    terminationProtection: props.terminationProtection ?? (instanceStore && !deleteDataOnDestroy),
+    deleteDataOnDestroy,
     // Retained on update and delete, not when the stack's creation rolls back: blank volumes of a failed first deploy
     // would otherwise stay tagged as this server's, and the update guard's Create refuses to start beside them.
-    removalPolicy: props.dataVolumeRemovalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
+    removalPolicy: dataRemovalPolicy(props),
     // The server's identity lives outside the instance: its data volumes and its stable interface carry it
     // (tag storage-server:id), and a replacement instance of the same server takes them over.
     identity: `${Aws.STACK_NAME}/${serverName}`,

@@ -1,7 +1,8 @@
-import { Annotations, Duration, RemovalPolicy, Token } from 'aws-cdk-lib';
+import { Annotations, Duration, Token } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as fsx from 'aws-cdk-lib/aws-fsx';
 import type { Construct } from 'constructs';
+import { dataRemovalPolicy } from '../../deletion';
 import type { FsxLustrePlan } from '../../sizing';
 import type { FsxLustreServerProps } from '../fsx-lustre-props';
 
@@ -23,7 +24,7 @@ export function lustreFileSystem(
     storageType: options.storageType === 'HDD' ? fsx.StorageType.HDD : fsx.StorageType.SSD,
     // SCRATCH_2 takes no key: FSx encrypts it with its own (it refuses KmsKeyId on scratch types).
     kmsKey: persistent ? props.encryptionKey : undefined,
-    removalPolicy: props.dataVolumeRemovalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
+    removalPolicy: dataRemovalPolicy(props),
     lustreConfiguration: {
       deploymentType: fsx.LustreDeploymentType[options.deploymentType],
       perUnitStorageThroughput: persistent ? options.perUnitStorageThroughput : undefined,

@@ -4,11 +4,14 @@ import { AWS_MANAGED_FSX_KEY } from '../../../lambda/update-guard/contract';
 import type { FsxLustrePlan } from '../../sizing';
 import { UpdateGuard } from '../../update-guard';
 import type { FsxLustreServerProps } from '../fsx-lustre-props';
+import { retainText } from '../snapshot-options';
 
 // The day-2 guard of the FSx for Lustre file system's layout: what it records and watches.
 
-/** Builds the guard `UpdateGuard` of the file system (`ready`), which waits for it. */
-export function fsxUpdateGuard(scope: Construct, p: FsxLustreServerProps, options: FsxLustrePlan, ready: CfnResource): UpdateGuard {
+/** Builds the guard `UpdateGuard` of the file system (`ready`, backups kept `retainDays`), which waits for it. */
+export function fsxUpdateGuard(
+  scope: Construct, p: FsxLustreServerProps, options: FsxLustrePlan, ready: CfnResource, retainDays: number,
+): UpdateGuard {
   const { server: props, clusterName, serverName, subnet } = p;
   const persistent = options.deploymentType !== 'SCRATCH_2';
   const guard = new UpdateGuard(scope, 'UpdateGuard', {
@@ -30,8 +33,10 @@ export function fsxUpdateGuard(scope: Construct, p: FsxLustreServerProps, option
       subnetId: subnet.subnetId,
       throughputCapacity: '',
       standbySubnetId: '',
+      snapshotRetain: retainText(retainDays),
     },
     acceptDataLoss: props.acceptDataLoss,
+    acceptFewerSnapshots: props.acceptFewerSnapshots,
     // The file system, watched by CloudFormation's replacement rules (its subnet, key, security group, ...).
     watch: [{ role: 'FileSystem', resource: ready }],
     identity: { clusterName, serverName, serverId: `${Aws.STACK_NAME}/${serverName}` },

@@ -1,7 +1,7 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as fsx from 'aws-cdk-lib/aws-fsx';
 import type { Construct } from 'constructs';
+import { dataRemovalPolicy } from '../../deletion';
 import type { FsxOpenZfsPlan } from '../../sizing';
 import type { FsxOpenZfsServerProps } from '../fsx-openzfs-props';
 import { templateExport } from './nfs-export';
@@ -63,6 +63,6 @@ export function openZfsFileSystem(
       },
     },
   });
-  fileSystem.applyRemovalPolicy(props.dataVolumeRemovalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE);
+  fileSystem.applyRemovalPolicy(dataRemovalPolicy(props));
   return fileSystem;
 }

@@ -8,6 +8,7 @@ import type { Construct } from 'constructs';
 import { AWS_MANAGED_FSX_KEY, OPENZFS_STORAGE_TYPE } from '../../../lambda/update-guard/contract';
 import type { FsxOpenZfsPlan } from '../../sizing';
 import { UpdateGuard } from '../../update-guard';
+import { retainText } from '../snapshot-options';
 
 /** What the FSx for OpenZFS backend tells its guard. */
 export interface OpenZfsGuardInput {
@@ -19,8 +20,12 @@ export interface OpenZfsGuardInput {
   readonly subnetIds: readonly string[];
   /** The Availability Zone of the preferred subnet. */
   readonly availabilityZone: string;
+  /** Days the automatic backups are kept (0: off). */
+  readonly backupRetentionDays: number;
   /** Let refused changes pass (scratch data only). @default false */
   readonly acceptDataLoss?: boolean;
+  /** Let a lower backup retention pass. @default false */
+  readonly acceptFewerSnapshots?: boolean;
   readonly clusterName: string;
   readonly serverName: string;
 }
@@ -56,8 +61,10 @@ export function openZfsUpdateGuard(scope: Construct, input: OpenZfsGuardInput, r
       instanceStoreEncryption: '',
       throughputCapacity: String(plan.throughputCapacityMBps),
       standbySubnetId: standby,
+      snapshotRetain: retainText(input.backupRetentionDays),
     },
     acceptDataLoss: input.acceptDataLoss,
+    acceptFewerSnapshots: input.acceptFewerSnapshots,
     // The file system, watched by CloudFormation's replacement rules: its subnets, key, security groups, deployment
     // type and the root volume's create-only settings (its NFS exports, record size, compression, quotas).
     watch: [{ role: 'FileSystem', resource: ready }],
