@@ -80,6 +80,7 @@ export type {
 export {
   BACKENDS,
   DEFAULT_PARAMETER_PREFIX,
+  RecordKind,
   fstabLine,
   mountParameterName,
   ringParameterName,
@@ -92,7 +93,6 @@ export type {
   FsxRingRecord,
   FsxTarget,
   MountRecord,
-  RecordKind,
   RecordOwner,
   RingRecord,
   RingRecordBase,

@@ -45,7 +45,7 @@ export {
   validatePrefix,
   validateServerNames,
   type NameKey,
-  type RecordKind,
+  RecordKind,
   type RecordName,
   type ServerRecordNames,
 } from './paths';

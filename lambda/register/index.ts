@@ -23,7 +23,7 @@ import {
   type FsxRingRecord,
   type FsxTarget,
   type MountRecord,
-  type RecordKind,
+  RecordKind,
   type RecordOwner,
   type RegistrationProperties,
   type RingRecord,
@@ -208,8 +208,8 @@ async function ownRecords(
     deleting: true,
   });
   const [ring, mount] = await Promise.all([readParameter(ringName), readParameter(mountName)]);
-  const ringWhy = ring === undefined ? undefined : refusal(ringName, holding(ring), claim('ring', false));
-  const mountWhy = mount === undefined ? undefined : refusal(mountName, holding(mount), claim('mount', ring !== undefined && ringWhy === undefined));
+  const ringWhy = ring === undefined ? undefined : refusal(ringName, holding(ring), claim(RecordKind.RING, false));
+  const mountWhy = mount === undefined ? undefined : refusal(mountName, holding(mount), claim(RecordKind.MOUNT, ring !== undefined && ringWhy === undefined));
   const ours: string[] = [];
   const absent: string[] = [];
   for (const [name, value, why] of [[ringName, ring, ringWhy], [mountName, mount, mountWhy]] as const) {
@@ -247,8 +247,8 @@ async function claimRecords(
   // The mount record is judged only once the ring record is absent or this registration's.
   const claim = (record: RecordKind, ringIsOurs = ring !== undefined): Claimant =>
     ({ owner: ownerMark(event, props, record), ids, ringIsOurs, deleting: false });
-  const why = (ring === undefined ? undefined : refusal(ringName, holding(ring), claim('ring'))) ??
-    (mount === undefined ? undefined : refusal(mountName, holding(mount), claim('mount')));
+  const why = (ring === undefined ? undefined : refusal(ringName, holding(ring), claim(RecordKind.RING))) ??
+    (mount === undefined ? undefined : refusal(mountName, holding(mount), claim(RecordKind.MOUNT)));
   if (why !== undefined) throw new Error(why);
   return {
     names: { ring: ringName, mount: mountName },
@@ -259,8 +259,8 @@ async function claimRecords(
 
 /** Writes the ring record, then the mount record, each with its owner mark. */
 async function writeRecords(c: Claimed, ring: RingRecord, mount: MountRecord): Promise<void> {
-  await writeRecord(c, 'ring', ring);
-  await writeRecord(c, 'mount', mount);
+  await writeRecord(c, RecordKind.RING, ring);
+  await writeRecord(c, RecordKind.MOUNT, mount);
 }
 
 /**

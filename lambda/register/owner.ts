@@ -6,7 +6,7 @@
  *
  * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
  */
-import type { RecordKind } from './paths';
+import { RecordKind } from './paths';
 
 /**
  * The owner mark of a record: the registration that wrote it (its stack and logical id, as CloudFormation names
@@ -94,14 +94,14 @@ export function refusal(name: string, held: Holding, c: Claimant): string | unde
       return belongs(name, `${o.logicalResourceId} of stack ${o.stackId}`, `${ours.logicalResourceId} of stack ${ours.stackId}`);
     }
     what = `the ${o.record} record of ${o.clusterName}/${o.serverName} (written by ${o.logicalResourceId} of stack ${o.stackId})${where}`;
-  } else if (held.is === 'unmarked ring' && kind === 'ring' && held.serverName === ours.serverName) {
+  } else if (held.is === 'unmarked ring' && kind === RecordKind.RING && held.serverName === ours.serverName) {
     if (c.ids.includes(held.ownerId)) return undefined;
     const [id, previous] = c.ids;
     const replaces = previous !== undefined && previous !== id ? ` (or to ${previous}, which it replaces)` : '';
     return belongs(name, held.ownerId, `${id ?? 'this registration'}${replaces}`);
   } else if (held.is === 'unmarked ring') {
     what = `the ring record of ${held.ownerId} (server ${held.serverName}), written before owner marks${where}`;
-  } else if (held.is === 'unmarked mount' && kind === 'mount') {
+  } else if (held.is === 'unmarked mount' && kind === RecordKind.MOUNT) {
     if (c.ringIsOurs) return undefined;
     what = "a mount record written before owner marks that this registration cannot show it wrote (the server's ring " +
       'record is not its own)';
@@ -129,5 +129,5 @@ function belongs(name: string, owner: string, ours: string): string {
 function isOwner(v: unknown): v is RecordOwner {
   if (typeof v !== 'object' || v === null) return false;
   const o = v as Record<string, unknown>;
-  return OWNER_KEYS.every((k) => typeof o[k] === 'string') && (o.record === 'ring' || o.record === 'mount');
+  return OWNER_KEYS.every((k) => typeof o[k] === 'string') && (Object.values(RecordKind) as unknown[]).includes(o.record);
 }

@@ -61,7 +61,12 @@ function isName(value: string): boolean {
 }
 
 /** The two records of a server: its ring member record and its clients' mount config. */
-export type RecordKind = 'ring' | 'mount';
+export enum RecordKind {
+  /** The cluster ring's record of a server: `<prefix>/<cluster>/ring/<server>`. */
+  RING = 'ring',
+  /** A server's mount record: `<prefix>/<cluster>/storage/<server>/mount`. */
+  MOUNT = 'mount',
+}
 
 /** A record's name read back by the grammar: which record of which server under which prefix. */
 export interface RecordName {
@@ -86,7 +91,7 @@ const RECORD_LEVELS: { readonly [K in RecordKind]: readonly string[] } = {
   ring: [CLUSTER, 'ring', SERVER],
   mount: [CLUSTER, 'storage', SERVER, 'mount'],
 };
-const KINDS = Object.keys(RECORD_LEVELS) as RecordKind[];
+const KINDS = Object.values(RecordKind);
 
 /** The name of a server's record: `<prefix>/<cluster>/ring/<server>` or `<prefix>/<cluster>/storage/<server>/mount`. */
 export function recordName(kind: RecordKind, prefix: string, cluster: string, server: string): string {
@@ -117,12 +122,12 @@ export function readRecordName(name: string): RecordName[] {
 
 /** `<prefix>/<cluster>/ring/<server>`: the server's ring member record. */
 export function ringParameterName(prefix: string, cluster: string, server: string): string {
-  return recordName('ring', prefix, cluster, server);
+  return recordName(RecordKind.RING, prefix, cluster, server);
 }
 
 /** `<prefix>/<cluster>/storage/<server>/mount`: the server's mount config record. */
 export function mountParameterName(prefix: string, cluster: string, server: string): string {
-  return recordName('mount', prefix, cluster, server);
+  return recordName(RecordKind.MOUNT, prefix, cluster, server);
 }
 
 /** `<prefix>/<cluster>/storage/`: where a client finds every storage server of its cluster. */
@@ -147,7 +152,7 @@ export function clusterPath(prefix: string, cluster: string): string {
 export function parseRingParameterName(
   name: string,
 ): { prefix: string; clusterName: string; serverName: string } | undefined {
-  const ring = readRecordName(name).find((r) => r.kind === 'ring');
+  const ring = readRecordName(name).find((r) => r.kind === RecordKind.RING);
   return ring && { prefix: ring.prefix, clusterName: ring.clusterName, serverName: ring.serverName };
 }
 
@@ -167,7 +172,7 @@ export function validateServerNames(field: (key: NameKey) => string, prefix: str
   validateName(field('serverName'), server);
   validatePrefix(field('parameterPrefix'), prefix);
   const ring = ringParameterName(prefix, cluster, server);
-  const mount = readRecordName(ring).find((r) => r.kind === 'mount');
+  const mount = readRecordName(ring).find((r) => r.kind === RecordKind.MOUNT);
   if (mount) {
     throw new Error(
       `${field('serverName')} ${JSON.stringify(server)} of ${field('clusterName')} ${JSON.stringify(cluster)} under ` +

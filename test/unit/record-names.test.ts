@@ -10,7 +10,7 @@ import {
   recordName,
   recordsMeet,
   validateServerNames,
-  type RecordKind,
+  RecordKind,
   type ServerRecordNames,
 } from '../../lambda/register/contract';
 import { ServerRegistration } from '../../lib/registration';
@@ -20,7 +20,7 @@ const OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=
 const ENV = { account: '123456789012', region: 'us-east-1' };
 /** The issue's server: its ring record would be named as cluster hpc1's mount record of server `ring`. */
 const SQUATTER = { parameterPrefix: '/storage-server/hpc1', clusterName: 'storage', serverName: 'mount' };
-const KINDS: RecordKind[] = ['ring', 'mount'];
+const KINDS: RecordKind[] = [RecordKind.RING, RecordKind.MOUNT];
 
 /**
  * Every (prefix, cluster, server) of up to three prefix levels over an alphabet of the grammar's literal levels and
@@ -106,7 +106,7 @@ describe('a ring record never takes a mount record\'s name', () => {
     expect(shared).toEqual([]);
     // It refuses exactly the servers whose ring name some other server's mount record holds.
     const all = namesOf(servers);
-    const collide = (s: ServerRecordNames) => (all.get(recordName('ring', s.prefix, s.clusterName, s.serverName)) ?? []).length > 1;
+    const collide = (s: ServerRecordNames) => (all.get(recordName(RecordKind.RING, s.prefix, s.clusterName, s.serverName)) ?? []).length > 1;
     expect(servers.filter((s) => !admitted(s))).toEqual(servers.filter(collide));
     expect(servers.filter((s) => !admitted(s)).length).toBeGreaterThan(0);
   });

@@ -2,7 +2,7 @@
  * Whose a record is (lambda/register/owner.ts): what a name holds, read from its value, and whether a registration
  * may write over it or delete it. The handler's use of it runs against moto in test/integration/register-owner.test.ts.
  */
-import { holding, refusal, type Claimant, type RecordOwner } from '../../lambda/register/contract';
+import { holding, refusal, type Claimant, type RecordKind, type RecordOwner } from '../../lambda/register/contract';
 
 const STACK = 'arn:aws:cloudformation:us-east-1:123456789012:stack/StorageServer-hpc1-ring/guid-1';
 const OTHER_STACK = 'arn:aws:cloudformation:us-east-1:123456789012:stack/StorageServer-other/guid-2';
@@ -10,7 +10,7 @@ const RING = '/storage-server/hpc1/ring/ring';
 const MOUNT = '/storage-server/hpc1/storage/ring/mount';
 
 function owner(record: 'ring' | 'mount', over: Partial<RecordOwner> = {}): RecordOwner {
-  return { stackId: STACK, logicalResourceId: 'Registration', record, clusterName: 'hpc1', serverName: 'ring', ...over };
+  return { stackId: STACK, logicalResourceId: 'Registration', record: record as RecordKind, clusterName: 'hpc1', serverName: 'ring', ...over };
 }
 function claimant(record: 'ring' | 'mount', over: Partial<Claimant> = {}): Claimant {
   return { owner: owner(record), ids: ['i-0aaaaaaaaaaaaaaaa', 'i-0bbbbbbbbbbbbbbbb'], ringIsOurs: false, deleting: false, ...over };
