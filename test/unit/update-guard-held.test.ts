@@ -3,8 +3,9 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { heldResources } from '../../lambda/update-guard/aws';
-import { KEPT_PROP, lostStateRefusal, parseKept, unkept, unkeptRefusals } from '../../lambda/update-guard/held';
+import { HELD_TYPES, KEPT_PROP, lostStateRefusal, parseKept, unkept, unkeptRefusals } from '../../lambda/update-guard/held';
 import { RESOURCE_TYPE } from '../../lambda/update-guard/contract';
+import { WATCHED_TYPES } from '../../lambda/update-guard/watched-types';
 import { StorageServer } from '../../lib/storage-server';
 
 const ACCOUNT = '123456789012';
@@ -138,4 +139,8 @@ describe('every refusal of a dropped resource names a safe path besides acceptDa
       expect({ setting: r.setting, besides: besides.length > 20 }).toEqual({ setting: r.setting, besides: true });
     }
   });
+});
+
+test('every type the guard watches is a type it asks CloudFormation about (a new watched type cannot be left off)', () => {
+  expect(WATCHED_TYPES.filter((t) => !(HELD_TYPES as readonly string[]).includes(t))).toEqual([]);
 });
