@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { HANDLER_BUNDLES_ENV } from '../../lib/handler-function';
+import { runAppInProcess } from '../support/run-app';
 
 const root = path.join(__dirname, '..', '..');
 const cdkBin = path.join(root, 'node_modules', '.bin', 'cdk');
@@ -66,7 +67,7 @@ test.each([
 });
 
 // Each bad value must stop synth with a non-zero exit and a message naming key, value and what is allowed.
-test.each<[Record<string, string>, RegExp]>([
+const REFUSED: Array<[Record<string, string>, RegExp]> = [
   [{ capacityTiB: '-1' }, /capacityTiB="-1".*positive number of TiB/],
   [{ capacityTiB: 'abc' }, /capacityTiB="abc".*positive number of TiB/],
   [{ capacityTiB: '1000', backend: 'ebs' }, /capacityTiB.*1000.*(FSx for Lustre|Lustre)/],
@@ -83,10 +84,27 @@ test.each<[Record<string, string>, RegExp]>([
   [{ loginIp: '010.000.000.010' }, /loginIp="010.000.000.010".*leading zero.*write 10.0.0.10/],
   [{ restoreSnapshotIds: 'snap-01234567,snap-89abcdef' }, /restoreSnapshotIds="snap-01234567,snap-89abcdef".*the plan has 1 data volume\(s\)/],
   [{ vpcId: 'vpc-0123456789abcdef0' }, /vpcId="vpc-0123456789abcdef0" needs AWS credentials with an account and a region.*CDK_DEFAULT_ACCOUNT/],
-])('`cdk synth -c %j` fails with a clear message', async (context, message) => {
-  const run = await cdkSynth(context);
-  expect(run.code).not.toBe(0);
+];
+
+// Through the real CLI, two rows: the exit status, stderr and the absence of a stack trace are the CLI's and the
+// app's entry point's, the same for every row.
+test.each(REFUSED.filter(([context]) => 'capacityTB' in context || context.capacityTiB === '-1'))(
+  '`cdk synth -c %j` fails with a clear message',
+  async (context, message) => {
+    const run = await cdkSynth(context);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(message);
+    // The message is the user's to read: no stack trace.
+    expect(run.stderr).not.toMatch(/^\s+at .*\.ts:\d+/m);
+  },
+);
+
+// Every row through the app's entry point (bin/storage-server.ts) in this process: what the CLI runs, without a
+// CLI and a TypeScript compile per row.
+test.each(REFUSED)('bin/storage-server.ts with context %j exits 1 with a clear message', (context, message) => {
+  const run = runAppInProcess(context);
+  expect(run.code).toBe(1);
   expect(run.stderr).toMatch(message);
-  // The message is the user's to read: no stack trace.
-  expect(run.stderr).not.toMatch(/^\s+at .*\.ts:\d+/m);
+  expect(run.stderr).not.toMatch(/^\s+at /m);
+  expect(run.stderr).not.toMatch(/\.(ts|js):\d+/);
 });
