@@ -3,16 +3,16 @@
  * of each resource), does anything outside the stack already hold this server's data (before a Create), and is the
  * stack rolling back (before a refusal). Everything else the guard decides from the event alone.
  */
-import { CloudFormationClient, DescribeStacksCommand, ListStackResourcesCommand } from '@aws-sdk/client-cloudformation';
+import { CloudFormationClient, DescribeStacksCommand, paginateListStackResources } from '@aws-sdk/client-cloudformation';
 import {
   DescribeInstanceTypesCommand,
-  DescribeInstancesCommand,
-  DescribeNetworkInterfacesCommand,
-  DescribeVolumesCommand,
   EC2Client,
+  paginateDescribeInstances,
+  paginateDescribeNetworkInterfaces,
+  paginateDescribeVolumes,
   type Filter,
 } from '@aws-sdk/client-ec2';
-import { DescribeFileSystemsCommand, FSxClient } from '@aws-sdk/client-fsx';
+import { FSxClient, paginateDescribeFileSystems } from '@aws-sdk/client-fsx';
 
 import { HELD_TYPES, type HeldDescription, type HeldResource, type HeldType } from './held';
 import { SERVER_ID_TAG, type TaggedResource } from './wire';
@@ -27,35 +27,24 @@ export async function findServerResources(serverId: string): Promise<TaggedResou
   const fsx = new FSxClient({});
   const tag: Filter = { Name: `tag:${SERVER_ID_TAG}`, Values: [serverId] };
   const found: TaggedResource[] = [];
-  let token: string | undefined;
   try {
-    do {
-      const page = await ec2.send(new DescribeInstancesCommand({
-        Filters: [tag, { Name: 'instance-state-name', Values: ['pending', 'running', 'stopping', 'stopped'] }],
-        NextToken: token,
-      }));
+    const live = { Name: 'instance-state-name', Values: ['pending', 'running', 'stopping', 'stopped'] };
+    for await (const page of paginateDescribeInstances({ client: ec2 }, { Filters: [tag, live] })) {
       for (const r of page.Reservations ?? []) for (const i of r.Instances ?? []) found.push({ kind: 'instance', id: i.InstanceId ?? '?' });
-      token = page.NextToken;
-    } while (token);
-    do {
-      const page = await ec2.send(new DescribeVolumesCommand({ Filters: [tag], NextToken: token }));
+    }
+    for await (const page of paginateDescribeVolumes({ client: ec2 }, { Filters: [tag] })) {
       for (const v of page.Volumes ?? []) found.push({ kind: 'volume', id: v.VolumeId ?? '?' });
-      token = page.NextToken;
-    } while (token);
-    do {
-      const page = await ec2.send(new DescribeNetworkInterfacesCommand({ Filters: [tag], NextToken: token }));
+    }
+    for await (const page of paginateDescribeNetworkInterfaces({ client: ec2 }, { Filters: [tag] })) {
       for (const n of page.NetworkInterfaces ?? []) found.push({ kind: 'network-interface', id: n.NetworkInterfaceId ?? '?' });
-      token = page.NextToken;
-    } while (token);
-    do {
-      // DescribeFileSystems has no tag filter: the tags come with each file system.
-      const page = await fsx.send(new DescribeFileSystemsCommand({ NextToken: token }));
+    }
+    // DescribeFileSystems has no tag filter: the tags come with each file system.
+    for await (const page of paginateDescribeFileSystems({ client: fsx }, {})) {
       for (const f of page.FileSystems ?? []) {
         const tagged = (f.Tags ?? []).some((t) => t.Key === SERVER_ID_TAG && t.Value === serverId);
         if (tagged && f.Lifecycle !== 'DELETING') found.push({ kind: 'file-system', id: f.FileSystemId ?? '?' });
       }
-      token = page.NextToken;
-    } while (token);
+    }
   } finally {
     // The clients' keep-alive sockets would keep a process alive after the handler returns.
     ec2.destroy();
@@ -100,9 +89,7 @@ export async function heldResources(stackId: string): Promise<HeldResource[]> {
   const cfn = new CloudFormationClient({});
   const held: HeldResource[] = [];
   const walk = async (stackName: string, prefix: string, depth: number): Promise<void> => {
-    let token: string | undefined;
-    do {
-      const page = await cfn.send(new ListStackResourcesCommand({ StackName: stackName, NextToken: token }));
+    for await (const page of paginateListStackResources({ client: cfn }, { StackName: stackName })) {
       for (const r of page.StackResourceSummaries ?? []) {
         const id = r.PhysicalResourceId ?? '';
         if (id === '' || r.ResourceStatus === 'DELETE_COMPLETE') continue;
@@ -114,8 +101,7 @@ export async function heldResources(stackId: string): Promise<HeldResource[]> {
           held.push({ path, type: r.ResourceType as HeldType, physicalId: id });
         }
       }
-      token = page.NextToken;
-    } while (token);
+    }
   };
   try {
     const own = await cfn.send(new DescribeStacksCommand({ StackName: stackId }));
@@ -140,12 +126,8 @@ export async function describeHeld(resources: readonly HeldResource[]): Promise<
     const instances = ids('AWS::EC2::Instance');
     const types = new Map<string, string[]>();
     for (const chunk of chunks(instances)) {
-      let token: string | undefined;
-      do {
-        const page = await ec2.send(new DescribeInstancesCommand({
-          Filters: [{ Name: 'instance-id', Values: chunk }, { Name: 'instance-state-name', Values: ['pending', 'running', 'stopping', 'stopped'] }],
-          NextToken: token,
-        }));
+      const filters = [{ Name: 'instance-id', Values: chunk }, { Name: 'instance-state-name', Values: ['pending', 'running', 'stopping', 'stopped'] }];
+      for await (const page of paginateDescribeInstances({ client: ec2 }, { Filters: filters })) {
         for (const r of page.Reservations ?? []) {
           for (const i of r.Instances ?? []) {
             const serverId = tagOf(i.Tags);
@@ -153,8 +135,7 @@ export async function describeHeld(resources: readonly HeldResource[]): Promise<
             types.set(i.InstanceType, [...(types.get(i.InstanceType) ?? []), `${i.InstanceId}\n${serverId}`]);
           }
         }
-        token = page.NextToken;
-      } while (token);
+      }
     }
     for (const chunk of chunks([...types.keys()])) {
       const page = await ec2.send(new DescribeInstanceTypesCommand({ InstanceTypes: chunk as never }));
@@ -166,36 +147,28 @@ export async function describeHeld(resources: readonly HeldResource[]): Promise<
       }
     }
     for (const chunk of chunks(ids('AWS::EC2::Volume'))) {
-      let token: string | undefined;
-      do {
-        const page = await ec2.send(new DescribeVolumesCommand({ Filters: [{ Name: 'volume-id', Values: chunk }], NextToken: token }));
+      for await (const page of paginateDescribeVolumes({ client: ec2 }, { Filters: [{ Name: 'volume-id', Values: chunk }] })) {
         for (const v of page.Volumes ?? []) if (v.VolumeId) out.push({ physicalId: v.VolumeId, serverId: tagOf(v.Tags) });
-        token = page.NextToken;
-      } while (token);
+      }
     }
     for (const chunk of chunks(ids('AWS::EC2::NetworkInterface'))) {
-      let token: string | undefined;
-      do {
-        const page = await ec2.send(new DescribeNetworkInterfacesCommand({ Filters: [{ Name: 'network-interface-id', Values: chunk }], NextToken: token }));
+      const filters = [{ Name: 'network-interface-id', Values: chunk }];
+      for await (const page of paginateDescribeNetworkInterfaces({ client: ec2 }, { Filters: filters })) {
         for (const n of page.NetworkInterfaces ?? []) {
           if (n.NetworkInterfaceId) out.push({ physicalId: n.NetworkInterfaceId, serverId: tagOf(n.TagSet) });
         }
-        token = page.NextToken;
-      } while (token);
+      }
     }
     const fileSystems = new Set(ids('AWS::FSx::FileSystem'));
     if (fileSystems.size > 0) {
-      let token: string | undefined;
-      do {
-        // By the whole list: DescribeFileSystems with FileSystemIds fails when one of them is gone.
-        const page = await fsx.send(new DescribeFileSystemsCommand({ NextToken: token }));
+      // By the whole list: DescribeFileSystems with FileSystemIds fails when one of them is gone.
+      for await (const page of paginateDescribeFileSystems({ client: fsx }, {})) {
         for (const f of page.FileSystems ?? []) {
           if (f.FileSystemId && fileSystems.has(f.FileSystemId) && f.Lifecycle !== 'DELETING') {
             out.push({ physicalId: f.FileSystemId, serverId: tagOf(f.Tags), fileSystemType: f.FileSystemType });
           }
         }
-        token = page.NextToken;
-      } while (token);
+      }
     }
   } finally {
     ec2.destroy();
