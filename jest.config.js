@@ -12,7 +12,7 @@ module.exports = {
   // Removes the run's temporary directory (every cdk.out of the run's synths).
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   // Each test file bundles handlers from the sources as the app does, where a test asks for that.
-  setupFiles: ['<rootDir>/test/support/source-bundler.ts'],
+  setupFiles: ['<rootDir>/test/support/source-bundler.ts', '<rootDir>/test/support/cdk-test-context.ts'],
   // Two workers on the 2 cores CI has (jest's default would be one); the heavy suites spend much of their
   // time waiting on child processes (cdk synth, cfn-lint, moto, the AWS CLI), so two keep both cores busy.
   maxWorkers: 2,
