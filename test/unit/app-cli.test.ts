@@ -79,7 +79,7 @@ test.each<[Record<string, string>, RegExp]>([
   [{ machineImageId: 'latest' }, /machineImageId="latest".*ami-0123456789abcdef0/],
   // Bad input (test/unit/bad-input.test.ts has the full table): a misspelt key must not deploy the default.
   [{ capacityTB: '10' }, /Unknown context key "capacityTB" \(did you mean capacityTiB\?\).*the app reads only capacityTiB, /],
-  [{ clientCidrs: '0.0.0.0/1,128.0.0.0/1' }, /clientCidrs="0.0.0.0\/1,128.0.0.0\/1".*bad: '0.0.0.0\/1': public address space/],
+  [{ clientCidrs: '0.0.0.0/1,128.0.0.0/1' }, /clientCidrs="0.0.0.0\/1,128.0.0.0\/1".*bad: '0.0.0.0\/1': it holds addresses of 0.0.0.0\/8, "This network"/],
   [{ loginIp: '010.000.000.010' }, /loginIp="010.000.000.010".*leading zero.*write 10.0.0.10/],
   [{ restoreSnapshotIds: 'snap-01234567,snap-89abcdef' }, /restoreSnapshotIds="snap-01234567,snap-89abcdef".*the plan has 1 data volume\(s\)/],
   [{ vpcId: 'vpc-0123456789abcdef0' }, /vpcId="vpc-0123456789abcdef0" needs AWS credentials with an account and a region.*CDK_DEFAULT_ACCOUNT/],
