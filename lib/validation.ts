@@ -9,6 +9,7 @@
  */
 export * from './validation/names';
 export * from './validation/network';
+export * from './validation/special-purpose';
 export * from './validation/mounts';
 export * from './validation/lists';
 export * from './validation/email';

@@ -1,19 +1,56 @@
 /**
  * Refusing context keys the app does not read, so that a typo (`-c capacityTB=10`) stops synth instead of silently
- * deploying the default: the known keys are CONTEXT_DEFAULTS'; the CDK's own keys pass; a near miss is named.
+ * deploying the default: the known keys are CONTEXT_DEFAULTS'; only keys CDK itself owns pass; a near miss is named.
  */
+import * as cxapi from 'aws-cdk-lib/cx-api';
+import { ContextProvider } from 'aws-cdk-lib/cloud-assembly-schema';
 import { CONTEXT_DEFAULTS } from './keys';
 
 /**
- * Context keys that belong to the CDK, not to this app: feature flags (`@aws-cdk/...`), keys the CLI injects
- * (`aws:cdk:enable-path-metadata`, `aws:cdk:bundling-stacks`, ...: shown by printing `getAllContext()` under
- * `cdk synth`), cached lookups in cdk.context.json (`vpc-provider:account=...`, `availability-zones:...`: a
- * lower-case provider name and a colon) and `cdk acknowledge`'s list.
+ * The context keys aws-cdk-lib reads or the CLI sets, as aws-cdk-lib exports them: every feature flag, current or
+ * expired, and the named settings of cx-api. test/unit/unknown-keys.test.ts derives the same list from aws-cdk-lib
+ * and fails when a new one is missing here.
  */
-function isCdkContextKey(key: string): boolean {
-  return ['@aws-cdk/', '@aws-cdk-containers/', 'aws:', 'aws-cdk:', 'cdk-'].some((p) => key.startsWith(p)) ||
-    /^[a-z][a-z0-9-]*:/.test(key) ||
-    key === 'acknowledged-issue-numbers';
+const CDK_CONTEXT_KEYS: ReadonlySet<string> = new Set([
+  ...Object.keys(cxapi.FLAGS),
+  ...cxapi.CURRENT_VERSION_EXPIRED_FLAGS,
+  ...cxapi.FUTURE_FLAGS_EXPIRED,
+  ...Object.keys(cxapi.NEW_PROJECT_DEFAULT_CONTEXT),
+  cxapi.PATH_METADATA_ENABLE_CONTEXT,
+  cxapi.ASSET_RESOURCE_METADATA_ENABLED_CONTEXT,
+  cxapi.ANALYTICS_REPORTING_ENABLED_CONTEXT,
+  cxapi.PERFORMANCE_REPORTING_ENABLED_CONTEXT,
+  cxapi.DISABLE_ASSET_STAGING_CONTEXT,
+  cxapi.DISABLE_METADATA_STACK_TRACE,
+  cxapi.DISABLE_LOGICAL_ID_METADATA,
+  cxapi.DISABLE_CREATION_STACK_TRACES,
+  cxapi.BUNDLING_STACKS,
+  cxapi.AVAILABILITY_ZONE_FALLBACK_CONTEXT_KEY,
+  cxapi.FAIL_SYNTH_ON_VALIDATION_ERRORS_CONTEXT,
+  cxapi.VALIDATION_REPORT_JSON_CONTEXT,
+  cxapi.STRICT_CFN_VALIDATE_ERRORS,
+  cxapi.CDK_APP_MODE_CONTEXT,
+  cxapi.ENABLE_STACK_NAME_DUPLICATES_CONTEXT,
+  cxapi.ENABLE_DIFF_NO_FAIL_CONTEXT,
+  cxapi.NEW_STYLE_STACK_SYNTHESIS_CONTEXT,
+  cxapi.STACK_RELATIVE_EXPORTS_CONTEXT,
+]);
+
+/**
+ * Keys only the CLI owns, which aws-cdk-lib does not export: `cdk acknowledge`'s list and the telemetry switch in
+ * cdk.json, and the key `--no-version-reporting` sets.
+ */
+const CLI_CONTEXT_KEYS: ReadonlySet<string> = new Set([
+  'acknowledged-issue-numbers', 'cli-telemetry', 'aws:cdk:disable-version-reporting',
+]);
+
+/**
+ * Whether a key belongs to CDK, not to this app: a key it exports or the CLI sets, or a cached lookup in
+ * cdk.context.json, which the CLI names `<provider>:<query>` after a ContextProvider (`vpc-provider:account=...`).
+ */
+export function isCdkContextKey(key: string): boolean {
+  return CDK_CONTEXT_KEYS.has(key) || CLI_CONTEXT_KEYS.has(key) ||
+    Object.values(ContextProvider).some((provider) => key.startsWith(`${provider}:`));
 }
 
 /** Levenshtein distance (insertions, deletions, substitutions). */
@@ -29,23 +66,29 @@ function editDistance(a: string, b: string): number {
   return previous[b.length];
 }
 
-/** The known key an unknown one was probably meant to be: same letters in another case, TB for TiB, or a typo. */
+/**
+ * The known key an unknown one was probably meant to be: same letters in another case or without separators
+ * (`fsx:deploymentType`), TB for TiB, a typo, or the part after a namespace a user added (`aws:capacityTiB`).
+ */
 function nearMiss(key: string, known: readonly string[]): string | undefined {
-  const lower = key.toLowerCase();
-  const swapped = [lower.replace(/tib/g, 'tb'), lower.replace(/tb/g, 'tib')];
-  const exact = known.find((k) => k.toLowerCase() === lower || swapped.includes(k.toLowerCase()));
-  if (exact !== undefined) return exact;
-  const [best] = known
-    .map((k) => ({ k, d: editDistance(lower, k.toLowerCase()) }))
-    .filter(({ d }) => d <= 2)
-    .sort((x, y) => x.d - y.d);
-  return best?.k;
+  const [whole, ...afterColon] = [key, key.slice(key.lastIndexOf(':') + 1)].map((k) => k.toLowerCase().replace(/[-_:.]/g, ''));
+  for (const lower of [whole, ...afterColon.filter((k) => k !== whole && k !== '')]) {
+    const swapped = [lower.replace(/tib/g, 'tb'), lower.replace(/tb/g, 'tib')];
+    const exact = known.find((k) => k.toLowerCase() === lower || swapped.includes(k.toLowerCase()));
+    if (exact !== undefined) return exact;
+    const [best] = known
+      .map((k) => ({ k, d: editDistance(lower, k.toLowerCase()) }))
+      .filter(({ d }) => d <= 2)
+      .sort((x, y) => x.d - y.d);
+    if (best) return best.k;
+  }
+  return undefined;
 }
 
 /**
  * Refuses context keys the app does not read, so that a typo (`-c capacityTB=10`) stops synth instead of
  * silently deploying the default. `keys` are all the app's context keys (`Object.keys(app.node.getAllContext())`);
- * the CDK's own (feature flags, keys the CLI injects, cached lookups) are ignored. The message suggests the
+ * only the keys CDK owns ({@link isCdkContextKey}: its feature flags, its settings, cached lookups) are ignored. The message suggests the
  * known key a near miss was meant to be and lists every known key.
  */
 export function checkContextKeys(keys: readonly string[]): void {
@@ -57,5 +100,5 @@ export function checkContextKeys(keys: readonly string[]): void {
     return guess === undefined ? JSON.stringify(k) : `${JSON.stringify(k)} (did you mean ${guess}?)`;
   });
   throw new Error(`Unknown context key${unknown.length > 1 ? 's' : ''} ${described.join(', ')}: the app reads only ` +
-    `${known.join(', ')} (keys are case-sensitive; CDK's own keys such as @aws-cdk/... feature flags are ignored).`);
+    `${known.join(', ')} (keys are case-sensitive; only keys CDK owns, such as the feature flags aws-cdk-lib exports, are ignored).`);
 }

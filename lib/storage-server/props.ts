@@ -91,6 +91,8 @@ export interface StorageServerProps {
   /**
    * Admit `clientCidrs` (and a `clusterware.loginIp`) in public address space, outside private space and the
    * VPC's CIDR: a deliberate opt-in (e.g. clients on public addresses behind a VPN); synth warns when it is used.
+   * It admits only globally reachable unicast space, for IPv4 and IPv6 alike: never a block IANA's special-purpose
+   * registries mark not globally reachable (loopback, link-local, documentation, ...) nor multicast.
    * @default false
    */
   readonly allowPublicClientCidrs?: boolean;
@@ -98,7 +100,8 @@ export interface StorageServerProps {
    * Security groups (or other connectables) of clients allowed to mount. Security groups carry no
    * addresses, so the NFS export itself is then restricted to `clientCidrs`, or to the VPC CIDR. A peer that admits
    * addresses (`ec2.Peer.ipv4()`, `ec2.Peer.anyIpv4()`, `ec2.Peer.anyIpv6()`) follows the `clientCidrs` rules: never
-   * a /0, and private space (IPv6: fc00::/7) unless `allowPublicClientCidrs`.
+   * a /0, and private space (IPv6: fc00::/7) unless `allowPublicClientCidrs`, which admits no special-purpose block
+   * (`::1/128`, `fe80::/10`, `ff00::/8`, ...) for either family.
    * @default - none
    */
   readonly clientPeers?: ec2.IConnectable[];

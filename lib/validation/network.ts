@@ -1,15 +1,16 @@
 /**
  * Client addresses: the canonical form of an IPv4 CIDR and of a host address, the address space they may lie in
- * (private space, the VPC's CIDR, never a special-purpose block), IPv6 client peers, and the placeholder CIDR of a
- * VPC lookup that has not run yet. Each check returns the reason a value is bad, or undefined.
+ * (private space, the VPC's CIDR, never a block special-purpose.ts decides is no client's), IPv6 client peers, and the
+ * placeholder CIDR of a VPC lookup that has not run yet. Each check returns the reason a value is bad, or undefined.
  */
 import { Token } from 'aws-cdk-lib';
+import { PRIVATE_CIDRS, isPrivateNetwork, neverClientProblem, neverClientRow, parseNetwork } from './special-purpose';
 
 /**
  * Private IPv4 address space a client CIDR or the clusterware master must lie in unless public addresses are
  * allowed deliberately: RFC 1918 and the shared (carrier-grade NAT) space of RFC 6598.
  */
-export const PRIVATE_IPV4_CIDRS = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10'] as const;
+export const PRIVATE_IPV4_CIDRS: readonly string[] = PRIVATE_CIDRS.filter((c) => !c.includes(':'));
 
 /** Where an address or CIDR may lie: see {@link addressSpaceProblem}. */
 export interface AddressSpaceOptions {
@@ -39,21 +40,6 @@ export function isLookupPlaceholder(vpcCidr: string): boolean {
 }
 
 const DOTTED_QUAD = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-
-/**
- * IPv4 space that never holds an NFS client or a login node, from the IANA IPv4 Special-Purpose Address Registry
- * (RFC 6890): "this network" (RFC 791, RFC 1122 3.2.1.3), loopback (RFC 1122 3.2.1.3), link-local (RFC 3927),
- * multicast (RFC 5771), and the reserved block with the limited broadcast address (RFC 1112 4, RFC 919). Neither a
- * client CIDR nor a host address may touch it, even with `allowPublicClientCidrs`. Most specific first.
- */
-export const SPECIAL_PURPOSE_IPV4: readonly { readonly cidr: string; readonly kind: string; readonly what: string }[] = [
-  { cidr: '0.0.0.0/8', kind: '"this network"', what: 'an address of "this network" (0.0.0.0/8), not a host' },
-  { cidr: '127.0.0.0/8', kind: 'loopback', what: 'a loopback address (127.0.0.0/8): every host is its own' },
-  { cidr: '169.254.0.0/16', kind: 'link-local', what: 'a link-local address (169.254.0.0/16), not routed beyond one link' },
-  { cidr: '224.0.0.0/4', kind: 'multicast', what: 'a multicast address (224.0.0.0/4), not a host' },
-  { cidr: '255.255.255.255/32', kind: 'broadcast', what: 'the broadcast address, not a host' },
-  { cidr: '240.0.0.0/4', kind: 'reserved', what: 'a reserved address (240.0.0.0/4), not a host' },
-];
 
 /**
  * The largest subnet a host address is taken to be in: every VPC subnet is a /16 to a /28 (Amazon VPC User Guide,
@@ -117,16 +103,16 @@ export function cidrProblem(cidr: string): string | undefined {
 
 /**
  * Validates one IPv4 host address (e.g. the clusterware master's `loginIp`): a canonical dotted quad without
- * leading zeros that names one host: not in `SPECIAL_PURPOSE_IPV4` (0/8, loopback, link-local, multicast,
- * reserved, broadcast), and not the network or broadcast address of its subnet (`LARGEST_SUBNET_PREFIX`).
- * Returns the reason it is bad, or undefined.
+ * leading zeros that names one host: in no block that is never a client's (special-purpose.ts: loopback,
+ * link-local, documentation, multicast, ...), and not the network or broadcast address of its subnet
+ * (`LARGEST_SUBNET_PREFIX`). Returns the reason it is bad, or undefined.
  */
 export function ipv4Problem(ip: string): string | undefined {
   if (typeof ip !== 'string') return 'not a string';
   const address = parseDottedQuad(ip);
   if (typeof address === 'string') return address;
-  const found = SPECIAL_PURPOSE_IPV4.find(({ cidr }) => contains(networkOf(cidr), { address, prefix: 32 }));
-  if (found) return found.what;
+  const never = neverClientProblem(ip);
+  if (never) return never;
   const size = 2 ** (32 - LARGEST_SUBNET_PREFIX);
   if (address % size === 0) {
     return `a network address (${ip} ends in .0.0): the first address of every subnet of /${LARGEST_SUBNET_PREFIX} or smaller that holds it, not a host`;
@@ -137,51 +123,46 @@ export function ipv4Problem(ip: string): string | undefined {
   return undefined;
 }
 
-/** The special-purpose block a canonical CIDR overlaps, if any: see `SPECIAL_PURPOSE_IPV4`. */
-function specialPurposeProblem(network: Network): string | undefined {
-  const found = SPECIAL_PURPOSE_IPV4.find(({ cidr }) => {
-    const special = networkOf(cidr);
-    return contains(special, network) || contains(network, special);
-  });
-  return found && `it holds ${found.kind} addresses (${found.cidr}), which are never clients, even with allowPublicClientCidrs`;
-}
-
 /**
  * Checks that a canonical CIDR (or a canonical address, taken as /32) lies inside private address space
  * ({@link PRIVATE_IPV4_CIDRS}) or inside a concrete VPC CIDR, unless `allowPublic`; with `allowPublic`, that it
- * touches no special-purpose block (`SPECIAL_PURPOSE_IPV4`: multicast, loopback, ...). Returns the reason it
- * is bad, or undefined. Validate the form first ({@link cidrProblem}, {@link ipv4Problem}).
+ * touches no block special-purpose.ts decides is never a client's (multicast, loopback, documentation, ...).
+ * Returns the reason it is bad, or undefined. Validate the form first ({@link cidrProblem}, {@link ipv4Problem}).
  */
 export function addressSpaceProblem(cidrOrAddress: string, options: AddressSpaceOptions = {}): string | undefined {
   const network = networkOf(cidrOrAddress.includes('/') ? cidrOrAddress : `${cidrOrAddress}/32`);
   if (PRIVATE_IPV4_CIDRS.some((p) => contains(networkOf(p), network))) return undefined;
-  // The opt-in admits public unicast space, never multicast, loopback and the like (no client lives there).
-  if (options.allowPublic) return specialPurposeProblem(network);
+  // The opt-in admits globally reachable unicast space only: the registries' own column decides, as for IPv6.
+  if (options.allowPublic) return neverClientProblem(cidrOrAddress);
   const vpcCidr = options.vpcCidr;
   if (vpcCidr !== undefined && !Token.isUnresolved(vpcCidr)) {
     // Before a Vpc.fromLookup() has run, CDK synthesizes once with a placeholder; the CLI then looks the VPC up
     // and synthesizes again, and that run decides.
     if (isLookupPlaceholder(vpcCidr)) return undefined;
     if (cidrProblem(vpcCidr) === undefined && contains(networkOf(vpcCidr), network)) return undefined;
-    return `public address space outside private space (${PRIVATE_IPV4_CIDRS.join(', ')}) and outside the VPC's CIDR ` +
+    return neverClientProblem(cidrOrAddress) ??
+      `public address space outside private space (${PRIVATE_IPV4_CIDRS.join(', ')}) and outside the VPC's CIDR ` +
       `${vpcCidr}; set allowPublicClientCidrs to admit public addresses deliberately`;
   }
-  return `public address space outside private space (${PRIVATE_IPV4_CIDRS.join(', ')}); ` +
+  // Suggesting the opt-in for space it does not admit would contradict the refusal that follows.
+  return neverClientProblem(cidrOrAddress) ?? `public address space outside private space (${PRIVATE_IPV4_CIDRS.join(', ')}); ` +
     'set allowPublicClientCidrs to admit public addresses deliberately';
 }
 
 /**
- * Checks an IPv6 CIDR of a client peer (`ec2.Peer.ipv6()`, `ec2.Peer.anyIpv6()`): never a /0, and inside unique
- * local space (fc00::/7, RFC 4193: the only IPv6 space that is not public) unless `allowPublic`. The form itself is
- * the CDK's to check. Returns the reason it is bad, or undefined.
+ * Checks an IPv6 CIDR of a client peer (`ec2.Peer.ipv6()`, `ec2.Peer.anyIpv6()`) by the rule IPv4 follows: never a
+ * /0; inside unique local space (fc00::/7, RFC 4193: the only IPv6 space that is private); with `allowPublic`, also
+ * globally reachable space, never a block special-purpose.ts decides is no client's (`::1/128`, `fe80::/10`,
+ * `ff00::/8`, ...). Returns the reason it is bad, or undefined.
  */
 export function ipv6ClientProblem(cidr: string, options: AddressSpaceOptions = {}): string | undefined {
-  const [address, prefixText] = cidr.split('/');
-  const prefix = Number(prefixText);
-  if (prefix === 0) return 'a /0 (every IPv6 address) is refused: the prefix length must be 1-128';
-  const first = address.startsWith('::') ? 0 : parseInt(address.split(':')[0], 16);
-  const uniqueLocal = prefix >= 7 && (first & 0xfe00) === 0xfc00;
-  if (uniqueLocal || options.allowPublic) return undefined;
+  const network = parseNetwork(cidr);
+  if (network === undefined || network.bits !== 128 || !cidr.includes('/')) {
+    return 'not an IPv6 CIDR such as fd00::/8 (RFC 4291 2.3: an address, then /, then a prefix length 1-128)';
+  }
+  if (network.prefix === 0) return 'a /0 (every IPv6 address) is refused: the prefix length must be 1-128';
+  if (isPrivateNetwork(network)) return undefined;
+  if (options.allowPublic || neverClientRow(network)) return neverClientProblem(cidr);
   return 'public IPv6 address space outside unique local space (fc00::/7); set allowPublicClientCidrs to admit public ' +
     'addresses deliberately';
 }

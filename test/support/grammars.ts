@@ -21,11 +21,15 @@ export const overlaps = (x: { start: number; size: number }, y: { start: number;
 /** RFC 1918 3 (10/8, 172.16/12, 192.168/16) and RFC 6598 (100.64/10, shared address space). */
 export const PRIVATE = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10'].map(block);
 /**
- * The IANA IPv4 Special-Purpose Address Registry's blocks that hold no unicast host (RFC 6890): "this network"
- * (RFC 791), loopback (RFC 1122 3.2.1.3), link-local (RFC 3927), multicast (RFC 5771), reserved with the limited
- * broadcast address (RFC 1112 4, RFC 919).
+ * Blocks of the IANA IPv4 Special-Purpose Address Registry (RFC 6890) whose "Globally Reachable" column is False
+ * and which are not private-use (RFC 1918, RFC 6598), a withdrawn one (RFC 7526), and multicast (RFC 5771, from the
+ * IPv4 address space registry): no client lies there, even with the public opt-in. 192.0.0.0/24 is left out here
+ * because it holds globally reachable rows (192.0.0.9/32, 192.0.0.10/32); NOT_PUBLIC has it.
  */
-export const SPECIAL = ['0.0.0.0/8', '127.0.0.0/8', '169.254.0.0/16', '224.0.0.0/4', '240.0.0.0/4'].map(block);
+export const SPECIAL = ['0.0.0.0/8', '127.0.0.0/8', '169.254.0.0/16', '192.0.2.0/24', '192.88.99.0/24', '198.18.0.0/15',
+  '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4'].map(block);
+/** Every block a public address must avoid: SPECIAL and the IETF protocol assignments' /24 (RFC 6890 2.1). */
+export const NOT_PUBLIC = [...SPECIAL, block('192.0.0.0/24')];
 
 /** A canonical CIDR text (RFC 4632 3.1: the prefix's network address, no host bits) inside a block. */
 export const cidrIn = (b: { start: number; prefix: number }) => fc.tuple(fc.integer({ min: b.prefix, max: 32 }), fc.nat()).map(([p, r]) => {
@@ -41,7 +45,7 @@ export const anyCidr = fc.tuple(fc.integer({ min: 1, max: 32 }), fc.integer({ mi
   return { text: `${ipText(a - (a % size))}/${p}`, start: a - (a % size), size };
 });
 export const isPrivate = (c: { start: number; size: number }) => PRIVATE.some((b) => c.start >= b.start && c.start + c.size <= b.start + b.size);
-export const publicUnicastCidr = anyCidr.filter((c) => !isPrivate(c) && !SPECIAL.some((s) => overlaps(c, s))).map((c) => c.text);
+export const publicUnicastCidr = anyCidr.filter((c) => !isPrivate(c) && !NOT_PUBLIC.some((s) => overlaps(c, s))).map((c) => c.text);
 export const publicCidr = anyCidr.filter((c) => !isPrivate(c)).map((c) => c.text);
 /** A CIDR with host bits set: a prefix of 1-31 and an address that is not its network's. */
 export const hostBitsCidr = fc.tuple(fc.integer({ min: 1, max: 31 }), fc.integer({ min: 0, max: 2 ** 32 - 1 }))
@@ -58,7 +62,7 @@ export const isSubnetEdge = (a: number) => a % 65536 === 0 || a % 65536 === 6553
 export const addressIn = (b: { start: number; size: number }) => fc.integer({ min: 0, max: b.size - 1 }).map((i) => b.start + i);
 export const privateHost = fc.constantFrom(...PRIVATE).chain(addressIn).filter((a) => !isSubnetEdge(a)).map(ipText);
 export const publicHost = fc.integer({ min: 0, max: 2 ** 32 - 1 })
-  .filter((a) => !PRIVATE.some((b) => a >= b.start && a < b.start + b.size) && !SPECIAL.some((s) => a >= s.start && a < s.start + s.size) && !isSubnetEdge(a))
+  .filter((a) => !PRIVATE.some((b) => a >= b.start && a < b.start + b.size) && !NOT_PUBLIC.some((s) => a >= s.start && a < s.start + s.size) && !isSubnetEdge(a))
   .map(ipText);
 export const subnetEdge = fc.constantFrom(...PRIVATE).chain((b) => fc.tuple(fc.integer({ min: 0, max: b.size / 65536 - 1 }), fc.boolean())
   .map(([i, last]) => ipText(b.start + i * 65536 + (last ? 65535 : 0))));

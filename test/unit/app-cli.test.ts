@@ -79,8 +79,10 @@ const REFUSED: Array<[Record<string, string>, RegExp]> = [
   [{ clusterName: 'c'.repeat(64), serverName: 's'.repeat(60) }, /serverName="s{60}".*stack name.*128 characters/],
   [{ machineImageId: 'latest' }, /machineImageId="latest".*ami-0123456789abcdef0/],
   // Bad input (test/unit/bad-input.test.ts has the full table): a misspelt key must not deploy the default.
-  [{ capacityTB: '10' }, /Unknown context key "capacityTB" \(did you mean capacityTiB\?\).*the app reads only capacityTiB, /],
-  [{ clientCidrs: '0.0.0.0/1,128.0.0.0/1' }, /clientCidrs="0.0.0.0\/1,128.0.0.0\/1".*bad: '0.0.0.0\/1': public address space/],
+  // A key shaped like CDK's own (`x:...`) is no exception: only the keys aws-cdk-lib exports pass.
+  [{ capacityTB: '10', 'fsx:deploymentType': 'SCRATCH_2' },
+    /Unknown context keys "capacityTB" \(did you mean capacityTiB\?\), "fsx:deploymentType" \(did you mean fsxDeploymentType\?\).*the app reads only capacityTiB, /],
+  [{ clientCidrs: '0.0.0.0/1,128.0.0.0/1' }, /clientCidrs="0.0.0.0\/1,128.0.0.0\/1".*bad: '0.0.0.0\/1': it holds addresses of 0.0.0.0\/8, "This network"/],
   [{ loginIp: '010.000.000.010' }, /loginIp="010.000.000.010".*leading zero.*write 10.0.0.10/],
   [{ restoreSnapshotIds: 'snap-01234567,snap-89abcdef' }, /restoreSnapshotIds="snap-01234567,snap-89abcdef".*the plan has 1 data volume\(s\)/],
   [{ vpcId: 'vpc-0123456789abcdef0' }, /vpcId="vpc-0123456789abcdef0" needs AWS credentials with an account and a region.*CDK_DEFAULT_ACCOUNT/],

@@ -37,12 +37,12 @@ describe('context values (parseContext)', () => {
   const PUBLIC = /public address space outside private space \(10\.0\.0\.0\/8, 172\.16\.0\.0\/12, 192\.168\.0\.0\/16, 100\.64\.0\.0\/10\); set allowPublicClientCidrs/;
   test.each<[string, Partial<Record<ContextKey, unknown>>, RegExp]>([
     // The review's list
-    ['half of IPv4 twice', { clientCidrs: '0.0.0.0/1,128.0.0.0/1' }, /clientCidrs="0.0.0.0\/1,128.0.0.0\/1".*bad: '0.0.0.0\/1': public address space/],
+    ['half of IPv4 twice', { clientCidrs: '0.0.0.0/1,128.0.0.0/1' }, /clientCidrs="0.0.0.0\/1,128.0.0.0\/1".*bad: '0.0.0.0\/1': it holds addresses of 0.0.0.0\/8, "This network" in the IANA IPv4 Special-Purpose Address Registry/],
     ['all of IPv4', { clientCidrs: '0.0.0.0/0' }, /clientCidrs="0.0.0.0\/0".*a \/0 \(every IPv4 address\) is refused/],
     ['a leading zero (octal to inet_aton)', { clientCidrs: '010.0.0.0/16' }, /clientCidrs="010.0.0.0\/16".*leading zero.*write 10.0.0.0/],
     ['host bits set', { clientCidrs: '10.0.0.1/16' }, /clientCidrs="10.0.0.1\/16".*host bits are set; the network is 10.0.0.0\/16/],
     ['loginIp with leading zeros', { loginIp: '010.000.000.010' }, /loginIp="010.000.000.010".*leading zero.*write 10.0.0.10/],
-    ['loginIp 0.0.0.0', { loginIp: '0.0.0.0' }, /loginIp="0.0.0.0".*"this network"/],
+    ['loginIp 0.0.0.0', { loginIp: '0.0.0.0' }, /loginIp="0.0.0.0".*an address of 0.0.0.0\/32, "This host on this network"/],
     ['duplicate restore ids', { backend: 'ebs', capacityTiB: '30', restoreSnapshotIds: 'snap-01234567,snap-01234567' }, /restoreSnapshotIds="snap-01234567,snap-01234567".*distinct snapshot ids.*repeated: snap-01234567/],
     ['restore ids fewer than the volumes', { backend: 'ebs', capacityTiB: '30', restoreSnapshotIds: 'snap-01234567' }, /restoreSnapshotIds="snap-01234567".*the plan has 2 data volume\(s\), so give exactly 2 snapshot id\(s\) in stripe order, got 1/],
     ['restore ids more than the volumes', { restoreSnapshotIds: 'snap-01234567,snap-89abcdef' }, /restoreSnapshotIds="snap-01234567,snap-89abcdef".*the plan has 1 data volume\(s\)/],
@@ -55,8 +55,8 @@ describe('context values (parseContext)', () => {
     ['a /15 that spills out of 192.168/16', { clientCidrs: '192.168.0.0/15' }, /clientCidrs="192.168.0.0\/15".*public address space/],
     ['172.16/12 written with host bits', { clientCidrs: '172.16.0.0/11' }, /host bits are set; the network is 172.0.0.0\/11/],
     ['100.64/10 widened with host bits', { clientCidrs: '100.64.0.0/9' }, /host bits are set; the network is 100.0.0.0\/9/],
-    ['loopback as clients', { clientCidrs: '127.0.0.0/8' }, /clientCidrs="127.0.0.0\/8".*public address space/],
-    ['link-local as clients', { clientCidrs: '169.254.0.0/16' }, /clientCidrs="169.254.0.0\/16".*public address space/],
+    ['loopback as clients', { clientCidrs: '127.0.0.0/8' }, /clientCidrs="127.0.0.0\/8".*it holds addresses of 127.0.0.0\/8, "Loopback".*never clients, even with allowPublicClientCidrs/],
+    ['link-local as clients', { clientCidrs: '169.254.0.0/16' }, /clientCidrs="169.254.0.0\/16".*it holds addresses of 169.254.0.0\/16, "Link Local"/],
     ['one private CIDR and one public', { clientCidrs: '10.0.0.0/16,52.0.0.0/8' }, /bad: '52.0.0.0\/8': public address space/],
     ['the same CIDR twice', { clientCidrs: '10.0.0.0/16, 10.0.0.0/16' }, /clientCidrs=.*each once \(repeated: 10.0.0.0\/16\)/],
     ['an address without a prefix', { clientCidrs: '10.0.0.0' }, /clientCidrs="10.0.0.0".*not an IPv4 CIDR such as 10.0.0.0\/16/],
@@ -66,9 +66,9 @@ describe('context values (parseContext)', () => {
     ['a trailing comma', { clientCidrs: '10.0.0.0/16,' }, /clientCidrs=.*bad: ''/],
     ['a JSON list from cdk.json', { clientCidrs: ['10.0.0.0/16'] }, /clientCidrs=.*a string, number or boolean/],
     // loginIp
-    ['loginIp broadcast', { loginIp: '255.255.255.255' }, /loginIp="255.255.255.255".*broadcast/],
-    ['loginIp loopback', { loginIp: '127.0.0.1' }, /loginIp="127.0.0.1".*loopback/],
-    ['loginIp the metadata service', { loginIp: '169.254.169.254' }, /loginIp="169.254.169.254".*link-local/],
+    ['loginIp broadcast', { loginIp: '255.255.255.255' }, /loginIp="255.255.255.255".*"Limited Broadcast"/],
+    ['loginIp loopback', { loginIp: '127.0.0.1' }, /loginIp="127.0.0.1".*an address of 127.0.0.0\/8, "Loopback"/],
+    ['loginIp the metadata service', { loginIp: '169.254.169.254' }, /loginIp="169.254.169.254".*"Link Local"/],
     ['loginIp multicast', { loginIp: '224.0.0.1' }, /loginIp="224.0.0.1".*multicast/],
     ['loginIp public', { loginIp: '8.8.8.8' }, /loginIp="8.8.8.8".*public address space.*allowPublicClientCidrs/],
     ['loginIp as a CIDR', { loginIp: '10.0.0.1/32' }, /loginIp="10.0.0.1\/32".*IPv4 address such as 10.0.1.10/],
@@ -123,11 +123,11 @@ describe('context values (parseContext)', () => {
     ['100.64.0.0/10 (shared address space)', { clientCidrs: '100.64.0.0/10' }],
     ['all of 10/8', { clientCidrs: '10.0.0.0/8' }],
     ['one host and a /25', { clientCidrs: '10.1.2.3/32,192.168.1.128/25' }],
-    ['a public CIDR, deliberately', { clientCidrs: '203.0.113.0/24', allowPublicClientCidrs: 'true' }],
-    ['a public CIDR with a looked-up VPC (the construct checks it against the VPC)', { vpcId: 'vpc-0123456789abcdef0', clientCidrs: '203.0.113.0/24' }],
+    ['a public CIDR, deliberately', { clientCidrs: '11.0.0.0/24', allowPublicClientCidrs: 'true' }],
+    ['a public CIDR with a looked-up VPC (the construct checks it against the VPC)', { vpcId: 'vpc-0123456789abcdef0', clientCidrs: '11.0.0.0/24' }],
     ['loginIp in 172.16/12', { loginIp: '172.16.0.5' }],
     ['loginIp in 100.64/10', { loginIp: '100.64.1.1' }],
-    ['a public loginIp, deliberately', { loginIp: '203.0.113.10', allowPublicClientCidrs: true }],
+    ['a public loginIp, deliberately', { loginIp: '11.0.0.10', allowPublicClientCidrs: true }],
     ['one restore id for the default plan', { restoreSnapshotIds: 'snap-0123456789abcdef0' }],
     ['restore ids with a capacity the planner refuses (the construct reports the planner)', { capacityTiB: '1000', backend: 'ebs', restoreSnapshotIds: 'snap-01234567' }],
     ['snapshotRetain=0 (snapshots off, deliberately)', { snapshotRetain: '0' }],
@@ -186,7 +186,7 @@ describe('construct props (new StorageServer in a bare stack)', () => {
   const PUBLIC = /public address space outside private space .*; set allowPublicClientCidrs/;
   test.each<[string, Partial<StorageServerProps>, RegExp]>([
     // The review's list
-    ['half of IPv4 twice', { clientCidrs: ['0.0.0.0/1', '128.0.0.0/1'] }, /clientCidrs: .*got '0.0.0.0\/1': public address space/],
+    ['half of IPv4 twice', { clientCidrs: ['0.0.0.0/1', '128.0.0.0/1'] }, /clientCidrs: .*got '0.0.0.0\/1': it holds addresses of 0.0.0.0\/8, "This network"/],
     ['host bits set', { clientCidrs: ['10.0.0.1/16'] }, /clientCidrs: .*got '10.0.0.1\/16': host bits are set; the network is 10.0.0.0\/16/],
     ['a leading zero', { clientCidrs: ['010.0.0.0/16'] }, /clientCidrs: .*got '010.0.0.0\/16': .*leading zero/],
     ['snapshots.retain -1 (once turned snapshots off)', { snapshots: { retain: -1 } }, /snapshots.retain must be a whole number from 0 \(snapshots off\) to 1000, got -1\./],
@@ -198,8 +198,8 @@ describe('construct props (new StorageServer in a bare stack)', () => {
     ['a /0 on a private address', { clientCidrs: ['10.0.0.0/0'] }, /clientCidrs: .*a \/0 \(every IPv4 address\) is refused/],
     ['a public host', { clientCidrs: ['8.8.8.8/32'] }, PUBLIC],
     ['the same CIDR twice', { clientCidrs: ['10.0.0.0/16', '10.0.0.0/16'] }, /clientCidrs: each entry must appear once, got '10.0.0.0\/16' twice/],
-    ['loginIp 0.0.0.0', { clusterware: { loginIp: '0.0.0.0' } }, /clusterware.loginIp must be .*, got '0.0.0.0': an address of "this network"/],
-    ['loginIp the metadata service', { clusterware: { loginIp: '169.254.169.254' } }, /clusterware.loginIp .*got '169.254.169.254': a link-local address/],
+    ['loginIp 0.0.0.0', { clusterware: { loginIp: '0.0.0.0' } }, /clusterware.loginIp must be .*, got '0.0.0.0': an address of 0.0.0.0\/32, "This host on this network"/],
+    ['loginIp the metadata service', { clusterware: { loginIp: '169.254.169.254' } }, /clusterware.loginIp .*got '169.254.169.254': an address of 169.254.0.0\/16, "Link Local"/],
     ['loginIp with a leading zero', { clusterware: { loginIp: '010.0.0.10' } }, /clusterware.loginIp .*got '010.0.0.10': .*write 10.0.0.10/],
     ['loginIp public', { clusterware: { loginIp: '8.8.4.4' } }, /clusterware.loginIp .*got '8.8.4.4': public address space/],
     // numbers
@@ -266,9 +266,9 @@ describe('construct props (new StorageServer in a bare stack)', () => {
 
   test('public client CIDRs pass only with allowPublicClientCidrs, and synth warns about them', () => {
     // GIVEN / WHEN
-    const { stack } = serverStack({ clientCidrs: ['203.0.113.0/24'], allowPublicClientCidrs: true });
+    const { stack } = serverStack({ clientCidrs: ['11.0.0.0/24'], allowPublicClientCidrs: true });
     // THEN
-    Annotations.fromStack(stack).hasWarning('/Test/Storage', Match.stringLikeRegexp('203.0.113.0/24 is public address space'));
+    Annotations.fromStack(stack).hasWarning('/Test/Storage', Match.stringLikeRegexp('11.0.0.0/24 is public address space'));
     expect(Annotations.fromStack(serverStack({ clientCidrs: ['10.1.0.0/16'] }).stack)
       .findWarning('*', Match.stringLikeRegexp('public address space'))).toHaveLength(0);
   });
@@ -288,15 +288,15 @@ describe('an imported VPC with a concrete CIDR', () => {
   }
 
   test('a public CIDR inside the VPC\'s own CIDR is admitted', () => {
-    const template = importedVpcServer('203.0.113.0/24', { clientCidrs: ['203.0.113.128/25'] });
+    const template = importedVpcServer('11.0.0.0/24', { clientCidrs: ['11.0.0.128/25'] });
     template.hasResourceProperties('AWS::EC2::SecurityGroup', {
-      SecurityGroupIngress: Match.arrayWith([Match.objectLike({ CidrIp: '203.0.113.128/25', FromPort: 2049 })]),
+      SecurityGroupIngress: Match.arrayWith([Match.objectLike({ CidrIp: '11.0.0.128/25', FromPort: 2049 })]),
     });
   });
 
   test('a public CIDR outside it is refused, naming the VPC\'s CIDR', () => {
-    expect(thrown(() => importedVpcServer('203.0.113.0/24', { clientCidrs: ['198.51.100.0/24'] }))).toMatch(
-      /clientCidrs: .*got '198.51.100.0\/24': public address space outside private space .* and outside the VPC's CIDR 203.0.113.0\/24/,
+    expect(thrown(() => importedVpcServer('11.0.0.0/24', { clientCidrs: ['11.0.1.0/24'] }))).toMatch(
+      /clientCidrs: .*got '11.0.1.0\/24': public address space outside private space .* and outside the VPC's CIDR 11.0.0.0\/24/,
     );
   });
 });
@@ -310,7 +310,7 @@ describe('the app\'s stack', () => {
   });
 
   test('vpcId with an account and region synthesizes, first with the lookup placeholder, then with the VPC', () => {
-    const context = parseContext(read({ vpcId: 'vpc-0123456789abcdef0', clientCidrs: '203.0.113.0/25' }));
+    const context = parseContext(read({ vpcId: 'vpc-0123456789abcdef0', clientCidrs: '11.0.0.0/25' }));
     const env = { account: '123456789012', region: 'us-east-1' };
     // First pass: CDK's placeholder VPC; the real CIDR is unknown, so the address space waits for the lookup.
     const first = new App();
@@ -319,11 +319,11 @@ describe('the app\'s stack', () => {
     expect(missing?.provider).toBe('vpc-provider');
     // Second pass, with the looked-up VPC: a public CIDR inside it passes; one outside would not.
     const second = (cidr: string) =>
-      lookedUpAppStack({ vpcId: 'vpc-0123456789abcdef0', clientCidrs: '203.0.113.0/25' }, cidr, [
+      lookedUpAppStack({ vpcId: 'vpc-0123456789abcdef0', clientCidrs: '11.0.0.0/25' }, cidr, [
         { subnetId: 'subnet-0123456789abcdef0', cidr, availabilityZone: 'us-east-1a' },
       ]);
-    expect(() => second('203.0.113.0/24')).not.toThrow();
-    expect(thrown(() => second('10.0.0.0/16'))).toMatch(/clientCidrs: .*got '203.0.113.0\/25': .*outside the VPC's CIDR 10.0.0.0\/16/);
+    expect(() => second('11.0.0.0/24')).not.toThrow();
+    expect(thrown(() => second('10.0.0.0/16'))).toMatch(/clientCidrs: .*got '11.0.0.0\/25': .*outside the VPC's CIDR 10.0.0.0\/16/);
   });
 });
 
@@ -346,7 +346,7 @@ describe('the shared validators', () => {
     expect(cidrProblem('10.1.2.3/32')).toBeUndefined();
     expect(ipv4Problem('10.0.1.10')).toBeUndefined();
     expect(addressSpaceProblem('172.31.255.0/24')).toBeUndefined();
-    expect(addressSpaceProblem('203.0.113.0/24', { allowPublic: true })).toBeUndefined();
+    expect(addressSpaceProblem('11.0.0.0/24', { allowPublic: true })).toBeUndefined();
     expect(directoryProblem('/export/data')).toBeUndefined();
     expect(directoryProblem('/home/users', { allowHome: true })).toBeUndefined();
   });

@@ -114,7 +114,7 @@ describe('FSx for OpenZFS: a constant export in the template, the clients\' expo
     const before = Template.fromStack(appStack({ ...ACCEPTANCE, clientCidrs: '10.0.0.0/17' })).toJSON();
     for (const change of [
       { clientCidrs: '10.0.0.0/17,10.0.128.0/17' },
-      { clientCidrs: '198.51.100.0/24', allowPublicClientCidrs: 'true' },
+      { clientCidrs: '11.0.1.0/24', allowPublicClientCidrs: 'true' },
       { clientCidrs: '10.0.0.0/17', openZfsRootSquash: 'false' },
     ]) {
       const after = Template.fromStack(appStack({ ...ACCEPTANCE, ...change })).toJSON();

@@ -18,7 +18,7 @@ describe('fsx-openzfs: clients and root squash change live (nothing replaced, th
   const base = { ...BASELINES['fsx-openzfs'], clientCidrs: '10.0.0.0/17' };
   test.each([
     ['a client CIDR added', { clientCidrs: '10.0.0.0/17,10.0.128.0/17' }],
-    ['public client CIDRs with the opt-in', { allowPublicClientCidrs: 'true', clientCidrs: '198.51.100.0/24' }],
+    ['public client CIDRs with the opt-in', { allowPublicClientCidrs: 'true', clientCidrs: '11.0.1.0/24' }],
     ['root squash off', { openZfsRootSquash: 'false' }],
   ])('%s', async (_name, change) => {
     const verdict = await judge(appTemplate(base), appTemplate({ ...base, ...change }));

@@ -103,7 +103,7 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   clientCidrs: [{ name: 'client CIDRs', change: { clientCidrs: '10.0.0.0/17,10.0.128.0/17' } }],
   clientSecurityGroupId: [{ name: 'a client security group', change: { clientSecurityGroupId: 'sg-0123456789abcdef0' } }],
   allowPublicClientCidrs: [
-    { name: 'public client CIDRs with the opt-in', change: { allowPublicClientCidrs: 'true', clientCidrs: '198.51.100.0/24' } },
+    { name: 'public client CIDRs with the opt-in', change: { allowPublicClientCidrs: 'true', clientCidrs: '11.0.1.0/24' } },
   ],
   clientTagKey: [{ name: 'client tag key', change: { clientTagKey: 'nodes' } }],
   loginIp: [{ name: 'join the clusterware ring', change: { loginIp: '10.0.1.10' }, backends: EC2 }],
@@ -337,7 +337,7 @@ export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
   { name: 'one NFS connection per client mount', props: { nfs: { nconnect: 1 } }, backends: EC2 },
   { name: 'eight NFS connections per client mount', props: { nfs: { nconnect: 8 } }, backends: EC2 },
   { name: 'client CIDRs', props: { clientCidrs: ['10.0.0.0/17'] } },
-  { name: 'public client CIDRs with the opt-in', props: { clientCidrs: ['198.51.100.0/24'], allowPublicClientCidrs: true } },
+  { name: 'public client CIDRs with the opt-in', props: { clientCidrs: ['11.0.1.0/24'], allowPublicClientCidrs: true } },
   { name: 'a client security group as peer', props: (stack, vpc) => ({ clientPeers: [new ec2.SecurityGroup(stack, 'Clients', { vpc })] }) },
   { name: 'the server in a public subnet', props: { vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC } } },
   { name: 'cluster rename', props: { clusterName: 'other' }, stricter: IDENTITY },

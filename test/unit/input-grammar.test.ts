@@ -254,7 +254,7 @@ const ROWS: Record<ContextKey, Row> = {
       privateCidr.map((c) => c.split('/')[0]),
     ),
     parsed: list,
-    fixedValid: ['10.0.0.0/16', '172.31.0.0/16, 192.168.1.128/25', ['203.0.113.0/24', PUBLIC_OK]],
+    fixedValid: ['10.0.0.0/16', '172.31.0.0/16, 192.168.1.128/25', ['11.0.0.0/24', PUBLIC_OK]],
     // The review's multicast and loopback CIDRs with the public opt-in.
     fixedInvalid: [['224.0.0.0/4', PUBLIC_OK], ['127.0.0.0/8', PUBLIC_OK], ['169.254.0.0/16', PUBLIC_OK], ['240.0.0.0/4', PUBLIC_OK],
       ['0.0.0.0/1', PUBLIC_OK], ['255.255.255.255/32', PUBLIC_OK], '0.0.0.0/0', '10.0.0.1/16', '010.0.0.0/16', '8.8.8.0/24', '::/0'],
@@ -277,7 +277,7 @@ const ROWS: Record<ContextKey, Row> = {
       privateHost.map((h) => `${h}/32`),
       privateHost.map((h) => h.split('.').slice(0, 3).join('.')),
     ),
-    fixedValid: ['10.0.1.10', '10.0.1.0', '172.16.0.5', ['203.0.113.10', PUBLIC_OK]],
+    fixedValid: ['10.0.1.10', '10.0.1.0', '172.16.0.5', ['11.0.0.10', PUBLIC_OK]],
     // The review's network address, and the other edges of a subnet.
     fixedInvalid: ['10.0.0.0', '10.255.255.255', '192.168.0.0', '172.31.255.255', '100.64.0.0', ['224.0.0.1', PUBLIC_OK],
       ['127.0.0.1', PUBLIC_OK], '169.254.169.254', '0.0.0.0', '255.255.255.255', '8.8.8.8', 'login1'],
@@ -408,8 +408,8 @@ function refuses(key: ContextKey, row: Row, value: string | [string, Context]): 
  * Each must now stop parsing naming the key and saying what is wrong.
  */
 const REVIEW: [string, Context, RegExp][] = [
-  ['a multicast CIDR with the public opt-in', { clientCidrs: '224.0.0.0/4', allowPublicClientCidrs: 'true' }, /^Invalid context value clientCidrs="224.0.0.0\/4": .*multicast addresses \(224.0.0.0\/4\), which are never clients/],
-  ['a loopback CIDR with the public opt-in', { clientCidrs: '127.0.0.0/8', allowPublicClientCidrs: 'true' }, /^Invalid context value clientCidrs="127.0.0.0\/8": .*loopback addresses/],
+  ['a multicast CIDR with the public opt-in', { clientCidrs: '224.0.0.0/4', allowPublicClientCidrs: 'true' }, /^Invalid context value clientCidrs="224.0.0.0\/4": .*it holds addresses of 224.0.0.0\/4, "Multicast" in the IANA IPv4 Address Space Registry .*which are never clients/],
+  ['a loopback CIDR with the public opt-in', { clientCidrs: '127.0.0.0/8', allowPublicClientCidrs: 'true' }, /^Invalid context value clientCidrs="127.0.0.0\/8": .*it holds addresses of 127.0.0.0\/8, "Loopback"/],
   ['a network address as the login node', { loginIp: '10.0.0.0' }, /^Invalid context value loginIp="10.0.0.0": .*a network address/],
   ['.. as a cluster name', { clusterName: '..' }, /^Invalid context value clusterName="..": allowed is 1-64 characters .*the first a letter or a digit/],
   ['. as a server name (failed inside CDK\'s dashboard-name check)', { serverName: '.' }, /^Invalid context value serverName=".": allowed is .*no '.'/],

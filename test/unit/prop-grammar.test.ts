@@ -98,7 +98,7 @@ describe('clientPeers (issue 26, item 7)', () => {
     refused({ clientPeers: [ec2.Peer.anyIpv6()], allowPublicClientCidrs: true }, /^clientPeers\[0\] admits ::\/0/);
     // A connectable that carries a CIDR peer in its connections.
     refused({ clientPeers: [new ec2.Connections({ peer: ec2.Peer.anyIpv4() })] }, /^clientPeers\[0\] admits 0.0.0.0\/0/);
-    refused({ clientPeers: [ec2.Peer.ipv6('2001:db8::/32')] }, /^clientPeers\[0\] admits 2001:db8::\/32: .*public IPv6 address space/);
+    refused({ clientPeers: [ec2.Peer.ipv6('2600::/12')] }, /^clientPeers\[0\] admits 2600::\/12: .*public IPv6 address space/);
   });
 
   test('generated CIDR peers follow the clientCidrs rules: public space without the opt-in, special-purpose space with it', () => {
