@@ -7,6 +7,7 @@ import { ST1, instanceStoreTiB } from './catalog';
 import { instanceTypeSpec, knownInstanceType } from './catalog-lookup';
 import { GP3 } from './catalog-gp3';
 import { FSX_LUSTRE_PERFORMANCE, capacitySteps, fsxLustreCapacityGiB, fsxLustreKey } from './fsx-lustre';
+import { FSX_OPENZFS_MIN_STORAGE_GIB } from './fsx-openzfs';
 import { planStorage } from './plan';
 import type { StoragePlan, StorageRequest } from './plan-types';
 
@@ -46,7 +47,8 @@ export function capacityExcess(request: StorageRequest, plan: StoragePlan, insta
   return {
     requestedTiB,
     deployedTiB,
-    percentMore: Math.floor(((deployedTiB - requestedTiB) / requestedTiB) * 100),
+    // The epsilon keeps binary fractions from flooring an exact 25 % to 24.
+    percentMore: Math.floor(((deployedTiB - requestedTiB) / requestedTiB) * 100 + 1e-9),
     reason: excessReason(request, plan, deployedType?.name ?? plan.instanceType),
     sameStorageCapacityTiB: sameStorage(request, plan, accept, deployedType?.name) ? accept : undefined,
   };
@@ -69,6 +71,13 @@ function excessReason(request: StorageRequest, plan: StoragePlan, instanceType: 
     const steps = [...first.map((g) => `${g} GiB`), `${first.length > 0 ? 'then ' : ''}multiples of ${step} GiB`].join(', ');
     return `FSx for Lustre ${fsx.deploymentType} ${fsx.storageType} comes in capacity steps (${steps}); the smallest ` +
       `that holds ${asked} TiB is ${fsx.storageCapacityGiB} GiB`;
+  }
+  const zfs = plan.fsxOpenZfs;
+  if (zfs) {
+    // The planner rounds up to whole GiB and to OpenZFS's smallest file system, nothing else.
+    return zfs.storageCapacityGiB === FSX_OPENZFS_MIN_STORAGE_GIB
+      ? `an FSx for OpenZFS file system is at least ${FSX_OPENZFS_MIN_STORAGE_GIB} GiB of SSD (CreateFileSystem, StorageCapacity)`
+      : `FSx for OpenZFS storage is whole GiB, ${zfs.storageCapacityGiB} GiB`;
   }
   if (plan.backend === 'instance-store') {
     const store = instanceTypeSpec(instanceType).instanceStore;
@@ -107,6 +116,6 @@ function sameStorage(request: StorageRequest, plan: StoragePlan, capacityTiB: nu
   } catch {
     return false;
   }
-  const storage = (p: StoragePlan, type: string) => JSON.stringify([p.backend, type, p.dataVolumes, p.instanceStoreDisks, p.fsxLustre]);
+  const storage = (p: StoragePlan, type: string) => JSON.stringify([p.backend, type, p.dataVolumes, p.instanceStoreDisks, p.fsxLustre, p.fsxOpenZfs]);
   return storage(other, other.instanceType) === storage(plan, instanceType ?? plan.instanceType);
 }

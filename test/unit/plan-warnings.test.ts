@@ -56,6 +56,9 @@ describe('a warning when the deployed capacity is more than 10 % above the reque
       /gp3 allows at most 500 IOPS per GiB: 3 x 3000 IOPS \(the fewest gp3 and their throughput allow\) take 3 x 6 GiB/],
     ['st1 smallest size', { capacityTiB: 0.05 },
       /^capacityTiB 0\.05: the plan deploys 0\.12 TiB, 144% more than asked, all of it billed: an st1 volume is at least 125 GiB\./],
+    // Any OpenZFS plan rounded up by more than 10 % crashed here (it has no data volumes).
+    ['OpenZFS smallest size', { capacityTiB: 0.05, backend: 'fsx-openzfs' },
+      /^capacityTiB 0\.05: the plan deploys 0\.06 TiB, 25% more than asked, all of it billed: an FSx for OpenZFS file system is at least 64 GiB of SSD/],
   ])('names the reason: %s', (_what, request, reason) => {
     const [text, ...more] = capacityWarnings(warnings(request));
     expect(more).toEqual([]);
@@ -69,6 +72,7 @@ describe('a warning when the deployed capacity is more than 10 % above the reque
     { capacityTiB: 2, backend: 'instance-store', throughputMBps: 600 },
     { capacityTiB: 10, backend: 'ebs', throughputMBps: 480 },
     { capacityTiB: 0.05 },
+    { capacityTiB: 0.05, backend: 'fsx-openzfs' },
   ])('the capacity it advises plans the same storage, without the warning: %j', (request) => {
     const plan = planStorage(request);
     const accept = capacityExcess(request, plan)?.sameStorageCapacityTiB;
