@@ -5,6 +5,7 @@
 import { TAG_KEY_PATTERN, TAG_KEY_RULE, ec2IdPattern } from '../validation/names';
 import { addressSpaceProblem, cidrProblem, ipv4Problem } from '../validation/network';
 import { duplicateValues } from '../validation/lists';
+import { CLIENT_SPACE_ALLOWED } from '../validation/special-purpose';
 import { CONTEXT_DEFAULTS, ContextKey } from './keys';
 import { StorageServerContext } from './storage-server-context';
 import { ContextValues, contextError } from './values';
@@ -60,8 +61,10 @@ function parseTagKey(key: ContextKey, value: string): string {
 function parseIpv4(key: ContextKey, value: string, space: { allowPublic: boolean }): string {
   const problem = ipv4Problem(value) ?? addressSpaceProblem(value, space);
   if (problem) {
-    throw contextError(key, value, `an IPv4 address such as 10.0.1.10, the canonical address of one host in private ` +
-      `address space unless allowPublicClientCidrs=true (${problem})`);
+    // The space allowed is said once, here: the problem's own "allowed is" clause is dropped.
+    const reason = problem.replace(/; allowed is .*$/, '');
+    throw contextError(key, value, `the canonical IPv4 address of one host, such as 10.0.1.10, in ` +
+      `${CLIENT_SPACE_ALLOWED.replace(/^allowed is /, '')} (bad: ${reason})`);
   }
   return value;
 }

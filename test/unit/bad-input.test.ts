@@ -71,7 +71,7 @@ describe('context values (parseContext)', () => {
     ['loginIp the metadata service', { loginIp: '169.254.169.254' }, /loginIp="169.254.169.254".*"Link Local"/],
     ['loginIp multicast', { loginIp: '224.0.0.1' }, /loginIp="224.0.0.1".*multicast/],
     ['loginIp public', { loginIp: '8.8.8.8' }, /loginIp="8.8.8.8".*public address space.*allowPublicClientCidrs/],
-    ['loginIp as a CIDR', { loginIp: '10.0.0.1/32' }, /loginIp="10.0.0.1\/32".*IPv4 address such as 10.0.1.10/],
+    ['loginIp as a CIDR', { loginIp: '10.0.0.1/32' }, /loginIp="10.0.0.1\/32".*IPv4 address of one host, such as 10.0.1.10.*bad: not an IPv4 address/],
     ['loginIp as a host name', { loginIp: 'login1' }, /loginIp="login1".*IPv4 address/],
     // opt-in
     ['allowPublicClientCidrs=yes', { allowPublicClientCidrs: 'yes' }, /allowPublicClientCidrs="yes".*'true' or 'false'/],
@@ -116,6 +116,14 @@ describe('context values (parseContext)', () => {
     expect(text).toMatch(message);
     expect(text).toMatch(/^Invalid context value \w+=/);
     expectNoStackTrace(text);
+  });
+
+  // Said once and never contradicted: a loopback loginIp is refused "even with allowPublicClientCidrs", so the
+  // message may not also offer that key as the way out.
+  test.each(['127.0.0.1', '8.8.8.8', '169.254.169.254', '010.0.0.1'])('loginIp=%s: one "allowed is", no contradiction', (ip) => {
+    const text = thrown(() => parseContext(read({ loginIp: ip })));
+    expect(text.match(/allowed is/g)).toHaveLength(1);
+    expect(text).not.toMatch(/unless allowPublicClientCidrs=true/);
   });
 
   test.each<[string, Partial<Record<ContextKey, unknown>>]>([
