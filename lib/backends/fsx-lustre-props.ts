@@ -25,7 +25,8 @@ export interface FsxLustreServerOptions extends FsxLustreOptions {
   readonly rootSquash?: boolean;
   /**
    * Clients whose root stays root while root squash is on (an admin node), as Lustre NIDs: `10.0.1.6@tcp`, or a
-   * range such as `10.0.[2-10].[1-255]@tcp`; at most 64.
+   * range such as `10.0.[2-10].[1-255]@tcp`; at most 64. NIDs that together exempt every client CIDR (or, when the
+   * CIDRs are not known at synth, every address) are refused: that is `rootSquash: false`, said openly.
    * @default - none: root is squashed on every client
    */
   readonly noSquashNids?: string[];

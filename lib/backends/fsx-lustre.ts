@@ -15,7 +15,7 @@ import { fsxUpdateGuard } from './fsx/guard';
 import { securityGroupCompanions, subnetCompanions } from './kept-network';
 import { noteRetention } from './snapshot-options';
 import { lustreSecurityGroup } from './fsx/network';
-import { rootSquashOn, rootSquashResource, validateNoSquashNids } from './fsx/root-squash';
+import { rootSquashOn, rootSquashResource, validateNoSquashNids, warnRootSquashOff } from './fsx/root-squash';
 
 export type { FsxLustreServerProps } from './fsx-lustre-props';
 export { LUSTRE_PORTS } from './fsx/network';
@@ -107,6 +107,7 @@ export class FsxLustreServer extends Construct implements StorageBackend {
     Tags.of(this.fileSystem).add('Name', `${clusterName}/${serverName}`);
     this.dataRepositoryAssociation = dataRepositoryAssociation(this, p, options, this.fileSystemId);
     this.rootSquash = rootSquashResource(this, this.fileSystemId, rootSquashOn(props), props.fsxLustre?.noSquashNids);
+    if (!rootSquashOn(props)) warnRootSquashOff(this, 'fsxLustre.rootSquash (-c fsxRootSquash)');
     // One change to the file system at a time: the association (created or updated) first, then the squash.
     if (this.dataRepositoryAssociation) this.rootSquash.node.addDependency(this.dataRepositoryAssociation);
     this.updateGuard = fsxUpdateGuard(this, p, options, this.ready, retainDays);
@@ -150,5 +151,5 @@ function validateFsxProps(props: FsxLustreServerRequest, options: FsxLustrePlan)
   if (path !== undefined && !Token.isUnresolved(path) && !isS3DataRepositoryPath(path)) {
     throw new Error(`fsxLustre.dataRepositoryPath must be an S3 path s3://<bucket>[/<prefix>] of at most 900 characters, got ${JSON.stringify(path)}.`);
   }
-  validateNoSquashNids(rootSquashOn(props), props.fsxLustre?.noSquashNids);
+  validateNoSquashNids(rootSquashOn(props), props.fsxLustre?.noSquashNids, props.clientCidrs);
 }

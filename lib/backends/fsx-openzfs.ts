@@ -1,3 +1,4 @@
+import { warnRootSquashOff } from './fsx/root-squash';
 import { Aws, type CfnResource, Tags, Token } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
@@ -81,6 +82,7 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
     const retainDays = props.snapshots?.retain ?? 7;
     this.fileSystem = openZfsFileSystem(this, p, options, network, securityGroup, retainDays);
     this.rootVolumeExport = rootVolumeExportResource(this, this.fileSystem, rootVolumeExport(props));
+    if (props.fsxOpenZfs?.rootSquash === false) warnRootSquashOff(this, 'fsxOpenZfs.rootSquash (-c openZfsRootSquash)');
     this.ready = cfnResourceOf(this.rootVolumeExport);
     this.fileSystemId = this.fileSystem.ref;
     this.dnsName = this.fileSystem.attrDnsName;

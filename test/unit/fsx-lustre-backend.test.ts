@@ -246,6 +246,29 @@ describe('FSx for Lustre options of the construct', () => {
       .toThrow('fsxLustre.noSquashNids takes at most 64 NIDs, got 65.');
   });
 
+  test('noSquashNids that exempt every client are refused: root squash off under another name', () => {
+    const fsxWith = (noSquashNids: string[], clientCidrs?: string[]) => () =>
+      serverStack({ backend: 'fsx-lustre', capacityTiB: 2, clientCidrs, fsxLustre: { noSquashNids } });
+    expect(fsxWith(['[0-255].[0-255].[0-255].[0-255]@tcp']))
+      .toThrow(/^fsxLustre\.noSquashNids exempts every client \(.*\) from root squash \(\[0-255\]\.\[0-255\]\.\[0-255\]\.\[0-255\]@tcp\): list only the hosts that need root, or turn root squash off openly with fsxLustre\.rootSquash false/);
+    expect(fsxWith(['10.1.[0-255].[0-255]@tcp'], ['10.1.0.0/16'])).toThrow(/exempts every client \(10\.1\.0\.0\/16\)/);
+    // Two client CIDRs, each covered by one NID.
+    expect(fsxWith(['10.1.[0-255].[0-255]@tcp', '10.2.[0-3].[0-255]@tcp'], ['10.1.0.0/16', '10.2.0.0/22'])).toThrow(/exempts every client/);
+    // Part of the clients: the exemption is what the setting is for.
+    expect(fsxWith(['10.1.[0-255].[0-255]@tcp'], ['10.1.0.0/16', '10.2.0.0/22'])).not.toThrow();
+    expect(fsxWith(['10.1.[0-127].[0-255]@tcp'], ['10.1.0.0/16'])).not.toThrow();
+    expect(fsxWith(['10.1.0.6@tcp'], ['10.1.0.0/16'])).not.toThrow();
+  });
+
+  test('root squash turned off warns at synth, naming the setting', () => {
+    const off = serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { rootSquash: false } }).stack;
+    Annotations.fromStack(off).hasWarning('*', Match.stringLikeRegexp('^fsxLustre\\.rootSquash \\(-c fsxRootSquash\\) is false: root on every client is root'));
+    const on = serverStack({ backend: 'fsx-lustre', capacityTiB: 2 }).stack;
+    Annotations.fromStack(on).hasNoWarning('*', Match.stringLikeRegexp('rootSquash'));
+    const zfs = serverStack({ backend: 'fsx-openzfs', capacityTiB: 1, fsxOpenZfs: { rootSquash: false } }).stack;
+    Annotations.fromStack(zfs).hasWarning('*', Match.stringLikeRegexp('^fsxOpenZfs\\.rootSquash \\(-c openZfsRootSquash\\) is false'));
+  });
+
   test('root squash is set after the S3 association (one change to the file system at a time)', () => {
     const { template: t } = serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { dataRepositoryPath: 's3://hpc-inputs' } });
     const [draId] = Object.keys(t.findResources('AWS::FSx::DataRepositoryAssociation'));

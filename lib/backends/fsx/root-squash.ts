@@ -1,4 +1,4 @@
-import { Stack, Token } from 'aws-cdk-lib';
+import { Annotations, Stack, Token } from 'aws-cdk-lib';
 import type * as cr from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import type { FsxLustreServerRequest } from '../fsx-lustre-props';
@@ -25,8 +25,38 @@ export function rootSquashOn(props: FsxLustreServerRequest): boolean {
   return props.fsxLustre?.rootSquash ?? true;
 }
 
-/** `noSquashNids`: only with root squash on, at most 64, each a Lustre NID as the FSx API accepts it. */
-export function validateNoSquashNids(rootSquash: boolean, nids: string[] | undefined): void {
+/** The addresses a NID covers, per octet [low, high]; undefined for a form this check does not read. */
+function nidBox(nid: string): Array<[number, number]> | undefined {
+  const octets = nid.replace(/@tcp$/, '').split('.');
+  const box = octets.map((o): [number, number] | undefined => {
+    const range = /^\[(\d{1,3})-(\d{1,3})\]$/.exec(o);
+    if (range) return [Number(range[1]), Number(range[2])];
+    return /^\d{1,3}$/.test(o) ? [Number(o), Number(o)] : undefined;
+  });
+  return box.length === 4 && box.every((b) => b !== undefined) ? (box as Array<[number, number]>) : undefined;
+}
+
+/** The addresses of an IPv4 CIDR per octet: any CIDR is such a box. */
+function cidrBox(cidr: string): Array<[number, number]> | undefined {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(cidr);
+  if (!m) return undefined;
+  const prefix = Number(m[5]);
+  return [1, 2, 3, 4].map((i): [number, number] => {
+    const bits = Math.min(8, Math.max(0, prefix - (i - 1) * 8));
+    const low = Number(m[i]) & (0xff << (8 - bits)) & 0xff;
+    return [low, low | (0xff >> bits)];
+  });
+}
+
+/** Every client address: what a NID must not cover when the clients are not known at synth. */
+const EVERY_IPV4 = '0.0.0.0/0';
+
+/**
+ * `noSquashNids`: only with root squash on, at most 64, each a Lustre NID as the FSx API accepts it, and none that
+ * exempts every client (`clientCidrs`, or every address when they are not literal): that is root squash off under
+ * another name, which `rootSquash: false` says openly.
+ */
+export function validateNoSquashNids(rootSquash: boolean, nids: string[] | undefined, clientCidrs?: string[]): void {
   if (nids === undefined || Token.isUnresolved(nids)) return;
   if (!rootSquash && nids.length > 0) {
     throw new Error('fsxLustre.noSquashNids applies only with root squash on: leave it out, or set fsxLustre.rootSquash ' +
@@ -40,6 +70,26 @@ export function validateNoSquashNids(rootSquash: boolean, nids: string[] | undef
     throw new Error('fsxLustre.noSquashNids entries must be Lustre NIDs of 11-43 characters, an IPv4 address or a range ' +
       `with @tcp such as 10.0.1.6@tcp or 10.0.[2-10].[1-255]@tcp; got ${JSON.stringify(bad)}.`);
   }
+  const known = clientCidrs !== undefined && clientCidrs.length > 0 && clientCidrs.every((c) => !Token.isUnresolved(c))
+    ? clientCidrs
+    : [EVERY_IPV4];
+  const boxes = nids.filter((n) => !Token.isUnresolved(n)).map((n) => [n, nidBox(n)] as const);
+  const covering = known.map((c) => {
+    const client = cidrBox(c);
+    return client && boxes.find(([, b]) => b !== undefined && b.every(([lo, hi], i) => lo <= client[i][0] && client[i][1] <= hi))?.[0];
+  });
+  if (covering.every((n) => n !== undefined)) {
+    throw new Error(`fsxLustre.noSquashNids exempts every client (${known.join(', ')}) from root squash ` +
+      `(${[...new Set(covering)].join(', ')}): list only the hosts that need root, or turn root squash off openly with ` +
+      `fsxLustre.rootSquash false; got ${JSON.stringify(nids)}.`);
+  }
+}
+
+/** Root squash off lets root on any client act as root on the file system's files: said at every synth. */
+export function warnRootSquashOff(scope: Construct, setting: string): void {
+  Annotations.of(scope).addWarningV2('storage-server:rootSquashOff',
+    `${setting} is false: root on every client is root on the file system's files (no root squash). Set it to true ` +
+    'unless the clients are administered by the same people as the file system.');
 }
 
 /**
