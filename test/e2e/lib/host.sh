@@ -174,7 +174,8 @@ prepare_run() {
 new_root() { qemu-img create -q -f qcow2 -b "$IMAGE_DIR/root.img" -F raw "$RUN_DIR/$1.qcow2"; }
 new_disk() { rm -f "$RUN_DIR/$1.img" && truncate -s "${2:-512M}" "$RUN_DIR/$1.img"; }
 # Disk arguments for qemu, appended to the array named by $1: virtio disks carry a serial (the test image
-# names a virtio disk with serial xvdX /dev/xvdX, as Xen does); NVMe disks carry an EBS-style serial.
+# names a virtio disk with serial xvdX /dev/xvdX, as Xen does); NVMe disks carry an EBS-style serial, which
+# is also the device's id (for device_del).
 # DISK_CACHE=none makes qemu bypass the host's page cache (the benchmark's disks).
 virtio_disk() {
   local -n _vargs=$1
@@ -183,7 +184,7 @@ virtio_disk() {
 }
 nvme_disk() {
   local -n _nargs=$1
-  _nargs+=(-drive "if=none,id=$3,file=$RUN_DIR/$2.img,format=raw" -device "nvme,drive=$3,serial=$3")
+  _nargs+=(-drive "if=none,id=$3,file=$RUN_DIR/$2.img,format=raw" -device "nvme,drive=$3,serial=$3,id=$3")
 }
 disk_hash() { sha256sum "$RUN_DIR/$1.img" | cut -d' ' -f1; }
 
