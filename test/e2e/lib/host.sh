@@ -247,7 +247,7 @@ wait_console() {
 
 # vm_wait <seconds> <label...>: waits for the VMs to power off; kills them (and fails) after the timeout.
 vm_wait() {
-  local end=$((SECONDS + $1)) label pid alive
+  local limit=$1 end=$((SECONDS + $1)) label pid alive
   shift
   while :; do
     alive=0
@@ -261,7 +261,7 @@ vm_wait() {
         pid=$(cat "$RUN_DIR/$label.pid")
         if kill -0 "$pid" 2>/dev/null; then
           stop_vm "$pid"
-          fail "$label: the VM did not finish within $1 s (killed; console: ${RUN_DIR#"$REPO_DIR"/}/logs/$label.console)"
+          fail "$label: the VM did not finish within $limit s (killed; console: ${RUN_DIR#"$REPO_DIR"/}/logs/$label.console)"
         fi
       done
       sleep 2
