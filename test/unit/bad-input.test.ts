@@ -13,19 +13,10 @@ import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { StorageServerStack } from '../../lib/storage-server-stack';
 import { SYSTEM_DIRECTORIES, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem } from '../../lib/validation';
 import { appStack, lookedUpAppStack, serverStack } from '../support/stacks';
+import { thrown } from '../support/thrown';
 
 const ROOT = path.join(__dirname, '..', '..');
 const read = (values: Partial<Record<ContextKey, unknown>>) => (key: ContextKey) => values[key];
-
-/** The message of what `fn` throws; fails the test when it does not throw. */
-function thrown(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected an error, but the input was accepted');
-}
 
 /** A message for a user: one line of text, no stack frames. */
 function expectNoStackTrace(message: string): void {

@@ -7,16 +7,7 @@ import * as path from 'path';
 import { ContextProvider } from 'aws-cdk-lib/cloud-assembly-schema';
 import * as cxapi from 'aws-cdk-lib/cx-api';
 import { checkContextKeys } from '../../lib/context';
-
-/** The message of what `fn` throws; fails the test when it does not throw. */
-function thrown(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error('expected an error, but the keys were accepted');
-}
+import { thrown } from '../support/thrown';
 
 /**
  * Every context key aws-cdk-lib exports: its feature flags, current and expired, and each cx-api string constant in
