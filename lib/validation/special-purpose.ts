@@ -67,9 +67,11 @@ const v6 = (cidr: string, name: string, rfc: string, destination: RegistryFlag, 
   ({ registry: AddressRegistry.IPV6_SPECIAL, cidr, name, rfc, destination, forwardable, globallyReachable });
 
 /**
- * Every row of IANA's IPv4 and IPv6 Special-Purpose Address Registries (the IPv6 one as last updated 2024-10-22,
- * the IPv4 one as read with it), with the columns that decide (Destination, Forwardable, Globally Reachable), and
- * the multicast blocks of the two address-space registries, which the special-purpose ones do not list.
+ * Every row of IANA's IPv4 and IPv6 Special-Purpose Address Registries (25 rows each, the newest allocated 2025-04:
+ * 100:0:0:1::/64, RFC 9780; checked row by row against a copy of the registries' CSV, as IANA's own page was
+ * reachable here only as a copy of 2024-10-22), with the columns that decide (Destination, Forwardable, Globally
+ * Reachable), and the multicast blocks of the two address-space registries, which the special-purpose ones do not
+ * list.
  */
 export const SPECIAL_PURPOSE_ROWS: readonly RegistryRow[] = [
   v4('0.0.0.0/8', 'This network', 'RFC 791 3.2', F, F, F),
@@ -90,6 +92,7 @@ export const SPECIAL_PURPOSE_ROWS: readonly RegistryRow[] = [
   v4('192.31.196.0/24', 'AS112-v4', 'RFC 7535', T, T, T),
   v4('192.52.193.0/24', 'AMT', 'RFC 7450', T, T, T),
   { ...v4('192.88.99.0/24', 'Deprecated (6to4 Relay Anycast)', 'RFC 7526', NA, NA, NA), terminated: '2015-03' },
+  v4('192.88.99.2/32', '6a44-relay anycast address', 'RFC 6751', T, T, F),
   v4('192.168.0.0/16', 'Private-Use', 'RFC 1918', T, T, F),
   v4('192.175.48.0/24', 'Direct Delegation AS112 Service', 'RFC 7534', T, T, T),
   v4('198.18.0.0/15', 'Benchmarking', 'RFC 2544', T, T, F),
@@ -106,6 +109,7 @@ export const SPECIAL_PURPOSE_ROWS: readonly RegistryRow[] = [
   v6('64:ff9b::/96', 'IPv4-IPv6 Translat.', 'RFC 6052', T, T, T),
   v6('64:ff9b:1::/48', 'IPv4-IPv6 Translat.', 'RFC 8215', T, T, F),
   v6('100::/64', 'Discard-Only Address Block', 'RFC 6666', T, T, F),
+  v6('100:0:0:1::/64', 'Dummy IPv6 Prefix', 'RFC 9780', F, F, F),
   v6('2001::/23', 'IETF Protocol Assignments', 'RFC 2928', F, F, F),
   v6('2001::/32', 'TEREDO', 'RFC 4380, RFC 8190', T, T, NA),
   v6('2001:1::1/128', 'Port Control Protocol Anycast', 'RFC 7723', T, T, T),

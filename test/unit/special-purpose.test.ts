@@ -62,6 +62,15 @@ describe('the registries as data', () => {
     }
   });
 
+  // Rows a first reading of the registries missed: each refused by its own row, not by a wider one or not at all.
+  test.each([
+    ['100:0:0:1::5/128', '100:0:0:1::/64', 'Dummy IPv6 Prefix', 'RFC 9780'],
+    ['192.88.99.2/32', '192.88.99.2/32', '6a44-relay anycast address', 'RFC 6751'],
+  ])('%s is refused as %s, "%s" (%s), even with allowPublicClientCidrs', (cidr, row, name, rfc) => {
+    expect(problem(cidr, true)).toContain(`it holds addresses of ${row}, "${name}" in the IANA`);
+    expect(problem(cidr, true)).toContain(`(${rfc}; Globally Reachable False`);
+  });
+
   test('a row with a column value the rule does not know is refused, not guessed', () => {
     const row = { ...SPECIAL_PURPOSE_ROWS[0], globallyReachable: 'Maybe' as RegistryFlag };
     expect(() => clientSpaceOf(row)).toThrow(/0.0.0.0\/8: unhandled Globally Reachable value Maybe/);
