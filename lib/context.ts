@@ -50,7 +50,7 @@ export function parseContext(read: ContextReader, target: ResourceEnvironment = 
     ...sizing,
     ...names,
     ...vpc,
-    ...parseClientKeys(values, clientAddressSpace(allowPublicClientCidrs, vpc.vpcId)),
+    ...parseClientKeys(values, clientAddressSpace(allowPublicClientCidrs)),
     allowPublicClientCidrs,
     ...parseServerKeys(values, target),
     allowHomeMountPoint,

@@ -10,11 +10,9 @@ import { CONTEXT_DEFAULTS, ContextKey } from './keys';
 import { StorageServerContext } from './storage-server-context';
 import { ContextValues, contextError } from './values';
 
-/** The address space client CIDRs and the clusterware master are checked against here. */
-export function clientAddressSpace(allowPublicClientCidrs: boolean, vpcId: string | undefined): { allowPublic: boolean } {
-  // A looked-up VPC's CIDR is known only to the construct, which checks the address space then (a CIDR
-  // inside the VPC is fine even if public); a new VPC's CIDR is private, so private space is the rule here.
-  return { allowPublic: allowPublicClientCidrs || vpcId !== undefined };
+/** The address space client CIDRs and the clusterware master are checked against here (a VPC's CIDR admits nothing more). */
+export function clientAddressSpace(allowPublicClientCidrs: boolean): { allowPublic: boolean } {
+  return { allowPublic: allowPublicClientCidrs };
 }
 
 /** The client keys, in the order they are checked. */

@@ -83,14 +83,15 @@ export interface StorageServerProps {
   /**
    * CIDRs allowed to mount. The export lists exactly these; the security group admits TCP 2049 from them.
    * Canonical IPv4 CIDRs (no leading zeros, no host bits, prefix 1-32), each inside private address space
-   * (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10) or inside the VPC's CIDR when that is concrete
-   * (an imported or looked-up VPC), unless `allowPublicClientCidrs`.
+   * (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10), unless `allowPublicClientCidrs`. The VPC's CIDR,
+   * when concrete (an imported or looked-up VPC), is held to the same rules and to the /16 to /28 EC2 gives a VPC,
+   * as clients may be anywhere in it.
    * @default - the VPC's CIDR when no `clientPeers` are given either; otherwise none
    */
   readonly clientCidrs?: string[];
   /**
-   * Admit `clientCidrs` (and a `clusterware.loginIp`) in public address space, outside private space and the
-   * VPC's CIDR: a deliberate opt-in (e.g. clients on public addresses behind a VPN); synth warns when it is used.
+   * Admit `clientCidrs`, a VPC's CIDR (and a `clusterware.loginIp`) in public address space, outside private
+   * space: a deliberate opt-in (e.g. clients on public addresses behind a VPN); synth warns when it is used.
    * It admits only globally reachable unicast space, for IPv4 and IPv6 alike: never a block IANA's special-purpose
    * registries mark not globally reachable (loopback, link-local, documentation, ...) nor multicast.
    * @default false

@@ -9,7 +9,7 @@ import type { StorageServerProps } from './props';
 import {
   DASHBOARD_NAME_PATTERN, EMAIL_PATTERN, EMAIL_RULE, IMAGE_ID_PATTERN, NAME_PATTERN, NAME_RULE, REGION_PATTERN,
   TIME_OF_DAY_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem, ipv6ClientProblem, s3PathProblem, topicArnProblem,
-  DEFAULT_MOUNT_ROOTS, mountPointProblem, mountRootProblem,
+  DEFAULT_MOUNT_ROOTS, VPC_PREFIX_RANGE, isLookupPlaceholder, mountPointProblem, mountRootProblem, vpcCidrProblem,
 } from '../validation';
 
 // The facade's props validation: each prop checked, before anything is created, with a message that names it and
@@ -141,16 +141,28 @@ function validateOneOf(prop: string, value: unknown, allowed: readonly unknown[]
 }
 
 /**
- * Client CIDRs, CIDR peers and the clusterware master: canonical, and in private space or the VPC's concrete CIDR
- * unless `allowPublicClientCidrs` (then synth warns). A token CIDR (the new VPC's own) is not checked. A peer that
+ * Client CIDRs, CIDR peers, the clusterware master and an imported VPC's CIDR: canonical, and in private space
+ * unless `allowPublicClientCidrs` (then synth warns). A token CIDR (the new VPC's own) is not checked here. A peer that
  * admits addresses (`ec2.Peer.anyIpv4()`, `ec2.Peer.ipv4(...)`, `ec2.Peer.anyIpv6()`) is held to the clientCidrs
  * rules; security groups and prefix lists name no addresses here and pass.
  */
 function validateClientAddresses(scope: Construct, props: StorageServerProps): void {
-  const space = { vpcCidr: props.vpc.vpcCidrBlock, allowPublic: props.allowPublicClientCidrs ?? false };
-  const isPublic = (cidr: string) => addressSpaceProblem(cidr, { vpcCidr: space.vpcCidr }) !== undefined;
+  const space = { allowPublic: props.allowPublicClientCidrs ?? false };
+  const isPublic = (cidr: string) => addressSpaceProblem(cidr) !== undefined;
   const publicOnes: string[] = [];
   const seen = new Set<string>();
+  // An imported VPC's CIDR is where clients may be without clientCidrs: held to their rules (a new VPC's is a token,
+  // and a looked-up one is decided on the synth after the lookup).
+  const vpcCidr = props.vpc.vpcCidrBlock;
+  if (!Token.isUnresolved(vpcCidr) && !isLookupPlaceholder(vpcCidr)) {
+    const problem = typeof vpcCidr === 'string' ? vpcCidrProblem(vpcCidr, space) : 'not a string';
+    if (problem) {
+      throw new Error(`vpc: its CIDR (vpcCidrBlock) is held to the clientCidrs rules, as clients may be anywhere in it: a ` +
+        `canonical IPv4 CIDR of /${VPC_PREFIX_RANGE.largest} to /${VPC_PREFIX_RANGE.smallest} in private address space unless ` +
+        `allowPublicClientCidrs, got ${shown(vpcCidr)}: ${problem}.`);
+    }
+    if (isPublic(vpcCidr)) publicOnes.push(`${vpcCidr} (the VPC's CIDR)`);
+  }
   for (const cidr of props.clientCidrs ?? []) {
     if (Token.isUnresolved(cidr)) continue;
     const problem = typeof cidr === 'string' ? cidrProblem(cidr) ?? addressSpaceProblem(cidr, space) : 'not a string';

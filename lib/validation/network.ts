@@ -1,9 +1,9 @@
 /**
  * Client addresses: the canonical form of an IPv4 CIDR and of a host address, the address space they may lie in
- * (private space, the VPC's CIDR, never a block special-purpose.ts decides is no client's), IPv6 client peers, and the
- * placeholder CIDR of a VPC lookup that has not run yet. Each check returns the reason a value is bad, or undefined.
+ * (private space unless public space is admitted, never a block special-purpose.ts decides is no client's), a VPC's
+ * CIDR held to the same rules and EC2's VPC sizes, IPv6 client peers, and the placeholder CIDR of a VPC lookup that
+ * has not run yet. Each check returns the reason a value is bad, or undefined.
  */
-import { Token } from 'aws-cdk-lib';
 import { PRIVATE_CIDRS, isPrivateNetwork, neverClientProblem, neverClientRow, parseNetwork } from './special-purpose';
 
 /**
@@ -14,12 +14,6 @@ export const PRIVATE_IPV4_CIDRS: readonly string[] = PRIVATE_CIDRS.filter((c) =>
 
 /** Where an address or CIDR may lie: see {@link addressSpaceProblem}. */
 export interface AddressSpaceOptions {
-  /**
-   * The VPC's CIDR. A concrete one admits addresses inside it even when they are public (a VPC may use public
-   * space); a token (a VPC created in the same stack) admits nothing beyond private space.
-   * @default - private space only
-   */
-  readonly vpcCidr?: string;
   /**
    * Admit public addresses (the `allowPublicClientCidrs` opt-in).
    * @default false
@@ -101,6 +95,24 @@ export function cidrProblem(cidr: string): string | undefined {
   return undefined;
 }
 
+/** The VPC sizes EC2 creates: "The smallest VPC you can create uses a /28 netmask ..., and the largest uses a /16" (CreateVpc). */
+export const VPC_PREFIX_RANGE = { largest: 16, smallest: 28 } as const;
+
+/**
+ * Checks a VPC's concrete IPv4 CIDR as client CIDRs are checked (it is where clients may be when none are given, and
+ * what the OpenZFS export admits then), and against the sizes EC2 gives a VPC. Returns the reason it is bad, or
+ * undefined.
+ */
+export function vpcCidrProblem(cidr: string, options: AddressSpaceOptions = {}): string | undefined {
+  const form = cidrProblem(cidr);
+  if (form) return form;
+  const prefix = Number(cidr.split('/')[1]);
+  if (prefix < VPC_PREFIX_RANGE.largest || prefix > VPC_PREFIX_RANGE.smallest) {
+    return `a VPC's CIDR is /${VPC_PREFIX_RANGE.largest} to /${VPC_PREFIX_RANGE.smallest} (EC2 CreateVpc), not /${prefix}`;
+  }
+  return addressSpaceProblem(cidr, options);
+}
+
 /**
  * Validates one IPv4 host address (e.g. the clusterware master's `loginIp`): a canonical dotted quad without
  * leading zeros that names one host: in no block that is never a client's (special-purpose.ts: loopback,
@@ -125,7 +137,7 @@ export function ipv4Problem(ip: string): string | undefined {
 
 /**
  * Checks that a canonical CIDR (or a canonical address, taken as /32) lies inside private address space
- * ({@link PRIVATE_IPV4_CIDRS}) or inside a concrete VPC CIDR, unless `allowPublic`; with `allowPublic`, that it
+ * ({@link PRIVATE_IPV4_CIDRS}), unless `allowPublic`; with `allowPublic`, that it
  * touches no block special-purpose.ts decides is never a client's (multicast, loopback, documentation, ...).
  * Returns the reason it is bad, or undefined. Validate the form first ({@link cidrProblem}, {@link ipv4Problem}).
  */
@@ -134,16 +146,6 @@ export function addressSpaceProblem(cidrOrAddress: string, options: AddressSpace
   if (PRIVATE_IPV4_CIDRS.some((p) => contains(networkOf(p), network))) return undefined;
   // The opt-in admits globally reachable unicast space only: the registries' own column decides, as for IPv6.
   if (options.allowPublic) return neverClientProblem(cidrOrAddress);
-  const vpcCidr = options.vpcCidr;
-  if (vpcCidr !== undefined && !Token.isUnresolved(vpcCidr)) {
-    // Before a Vpc.fromLookup() has run, CDK synthesizes once with a placeholder; the CLI then looks the VPC up
-    // and synthesizes again, and that run decides.
-    if (isLookupPlaceholder(vpcCidr)) return undefined;
-    if (cidrProblem(vpcCidr) === undefined && contains(networkOf(vpcCidr), network)) return undefined;
-    return neverClientProblem(cidrOrAddress) ??
-      `public address space outside private space (${PRIVATE_IPV4_CIDRS.join(', ')}) and outside the VPC's CIDR ` +
-      `${vpcCidr}; set allowPublicClientCidrs to admit public addresses deliberately`;
-  }
   // Suggesting the opt-in for space it does not admit would contradict the refusal that follows.
   return neverClientProblem(cidrOrAddress) ?? `public address space outside private space (${PRIVATE_IPV4_CIDRS.join(', ')}); ` +
     'set allowPublicClientCidrs to admit public addresses deliberately';

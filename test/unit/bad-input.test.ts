@@ -286,16 +286,41 @@ describe('an imported VPC with a concrete CIDR', () => {
     return Template.fromStack(stack);
   }
 
-  test('a public CIDR inside the VPC\'s own CIDR is admitted', () => {
-    const template = importedVpcServer('11.0.0.0/24', { clientCidrs: ['11.0.0.128/25'] });
+  test('its CIDR is held to the clientCidrs rules: a world-open one is refused, not exported to', () => {
+    expect(thrown(() => importedVpcServer('0.0.0.0/0', {}))).toMatch(
+      /vpc: its CIDR \(vpcCidrBlock\) is held to the clientCidrs rules.*got '0.0.0.0\/0': a \/0 \(every IPv4 address\) is refused/,
+    );
+    expect(thrown(() => importedVpcServer('0.0.0.0/0', { backend: 'fsx-openzfs', capacityTiB: 1 }))).toMatch(/got '0.0.0.0\/0'/);
+  });
+
+  test('a CIDR of a size EC2 never gives a VPC is refused, naming the sizes', () => {
+    expect(thrown(() => importedVpcServer('10.0.0.0/8', {}))).toMatch(
+      /got '10.0.0.0\/8': a VPC's CIDR is \/16 to \/28 \(EC2 CreateVpc\), not \/8/,
+    );
+  });
+
+  test('a public CIDR needs allowPublicClientCidrs, with or without clientCidrs, and then warns', () => {
+    for (const props of [{}, { clientCidrs: ['11.0.0.128/25'] }]) {
+      expect(thrown(() => importedVpcServer('11.0.0.0/24', props))).toMatch(
+        /vpc: .*got '11.0.0.0\/24': public address space outside private space .*; set allowPublicClientCidrs/,
+      );
+    }
+    const template = importedVpcServer('11.0.0.0/24', { clientCidrs: ['11.0.0.128/25'], allowPublicClientCidrs: true });
     template.hasResourceProperties('AWS::EC2::SecurityGroup', {
       SecurityGroupIngress: Match.arrayWith([Match.objectLike({ CidrIp: '11.0.0.128/25', FromPort: 2049 })]),
     });
+    const stack = new Stack(new App(), 'Warned', { env: { account: '123456789012', region: 'us-east-1' } });
+    const vpc = ec2.Vpc.fromVpcAttributes(stack, 'Vpc', {
+      vpcId: 'vpc-0123456789abcdef0', vpcCidrBlock: '11.0.0.0/24', availabilityZones: ['us-east-1a'],
+      privateSubnetIds: ['subnet-0123456789abcdef0'],
+    });
+    new StorageServer(stack, 'Storage', { vpc, allowPublicClientCidrs: true });
+    Annotations.fromStack(stack).hasWarning('*', Match.stringLikeRegexp("11.0.0.0/24 \\(the VPC's CIDR\\) is public address space"));
   });
 
-  test('a public CIDR outside it is refused, naming the VPC\'s CIDR', () => {
-    expect(thrown(() => importedVpcServer('11.0.0.0/24', { clientCidrs: ['11.0.1.0/24'] }))).toMatch(
-      /clientCidrs: .*got '11.0.1.0\/24': public address space outside private space .* and outside the VPC's CIDR 11.0.0.0\/24/,
+  test('a public client CIDR in a private VPC is refused', () => {
+    expect(thrown(() => importedVpcServer('10.0.0.0/16', { clientCidrs: ['11.0.1.0/24'] }))).toMatch(
+      /clientCidrs: .*got '11.0.1.0\/24': public address space outside private space/,
     );
   });
 });
@@ -309,20 +334,20 @@ describe('the app\'s stack', () => {
   });
 
   test('vpcId with an account and region synthesizes, first with the lookup placeholder, then with the VPC', () => {
-    const context = parseContext(read({ vpcId: 'vpc-0123456789abcdef0', clientCidrs: '11.0.0.0/25' }));
+    const context = parseContext(read({ vpcId: 'vpc-0123456789abcdef0', clientCidrs: '10.0.0.0/25' }));
     const env = { account: '123456789012', region: 'us-east-1' };
     // First pass: CDK's placeholder VPC; the real CIDR is unknown, so the address space waits for the lookup.
     const first = new App();
     new StorageServerStack(first, 'StorageServer', { context, env });
     const [missing] = first.synth().manifest.missing ?? [];
     expect(missing?.provider).toBe('vpc-provider');
-    // Second pass, with the looked-up VPC: a public CIDR inside it passes; one outside would not.
+    // Second pass, with the looked-up VPC: its CIDR is held to the clientCidrs rules.
     const second = (cidr: string) =>
-      lookedUpAppStack({ vpcId: 'vpc-0123456789abcdef0', clientCidrs: '11.0.0.0/25' }, cidr, [
+      lookedUpAppStack({ vpcId: 'vpc-0123456789abcdef0', clientCidrs: '10.0.0.0/25' }, cidr, [
         { subnetId: 'subnet-0123456789abcdef0', cidr, availabilityZone: 'us-east-1a' },
       ]);
-    expect(() => second('11.0.0.0/24')).not.toThrow();
-    expect(thrown(() => second('10.0.0.0/16'))).toMatch(/clientCidrs: .*got '11.0.0.0\/25': .*outside the VPC's CIDR 10.0.0.0\/16/);
+    expect(() => second('10.0.0.0/24')).not.toThrow();
+    expect(thrown(() => second('11.0.0.0/24'))).toMatch(/vpc: .*got '11.0.0.0\/24': public address space/);
   });
 });
 

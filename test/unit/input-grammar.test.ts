@@ -238,12 +238,12 @@ const ROWS: Record<ContextKey, Row> = {
     valid: fc.oneof(
       distinctCidrs(privateCidr),
       distinctCidrs(publicUnicastCidr).map((c): [string, Context] => [c, PUBLIC_OK]),
-      // A looked-up VPC's CIDR may be public: the construct checks the CIDRs against it.
-      distinctCidrs(publicUnicastCidr).map((c): [string, Context] => [c, { vpcId: 'vpc-0123456789abcdef0' }]),
     ),
     invalid: fc.oneof(
       hostBitsCidr,
       publicCidr,
+      // A looked-up VPC admits no public client CIDR without the opt-in, whatever its own CIDR.
+      publicCidr.map((c): [string, Context] => [c, { vpcId: 'vpc-0123456789abcdef0' }]),
       specialCidr.map((c): [string, Context] => [c, PUBLIC_OK]),
       fc.tuple(privateCidr, fc.nat()).map(([c, i]) => leadingZero(c, i)),
       privateCidr.map((c) => c.replace(/\/(\d+)$/, '/0$1')),
