@@ -6,6 +6,7 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { acknowledgeCompliance } from './compliance';
+import { describe } from './sizing/describe';
 import { heredocBody, readScript } from './script-file';
 
 /** File name of the join script under lib/scripts. */
@@ -204,7 +205,7 @@ function validateClusterName(value: string): void {
     );
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(value)) {
     throw new Error(
-      `clusterName must be 1-64 characters from A-Z a-z 0-9 _ . -, got ${JSON.stringify(value)}.`,
+      `clusterName must be 1-64 characters from A-Z a-z 0-9 _ . -, got ${describe(value)}.`,
     );
   }
 }
@@ -214,7 +215,7 @@ function validateLoginIp(value: string): void {
   const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(value);
   if (!m || m.slice(1).some((o) => Number(o) > 255)) {
     throw new Error(
-      `loginIp must be the clusterware master's IPv4 address (four numbers 0-255), got ${JSON.stringify(value)}.`,
+      `loginIp must be the clusterware master's IPv4 address (four numbers 0-255), got ${describe(value)}.`,
     );
   }
 }
@@ -223,7 +224,7 @@ function validateUuid(value: string): void {
   if (Token.isUnresolved(value)) return;
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value)) {
     throw new Error(
-      `clusterUuid must be a lower-case UUID such as '7b4249e8-637a-11e5-a343-7831c1c0e63c', got ${JSON.stringify(value)}.`,
+      `clusterUuid must be a lower-case UUID such as '7b4249e8-637a-11e5-a343-7831c1c0e63c', got ${describe(value)}.`,
     );
   }
 }

@@ -17,6 +17,7 @@ import { checkVpcFrom, parseVpcKeys } from './context/network';
 import { parseServerKeys } from './context/server';
 import { checkedPlan, parseInstanceTypeKey, parseSizingKeys } from './context/sizing';
 import { checkOpenZfsNetwork } from './context/fsx-openzfs';
+import { refuseEc2OnlyKeys } from './context/ec2-only';
 import { StorageServerContext } from './context/storage-server-context';
 import { contextValues, parseBoolean } from './context/values';
 
@@ -46,7 +47,7 @@ export function parseContext(read: ContextReader, target: ResourceEnvironment = 
   const allowHomeMountPoint = values.optional('allowHomeMountPoint', parseBoolean) ?? CONTEXT_DEFAULTS.allowHomeMountPoint;
   const plan = checkedPlan(values, sizing);
   const instanceType = parseInstanceTypeKey(values, plan, sizing);
-  return {
+  const parsed: StorageServerContext = {
     ...sizing,
     ...names,
     ...vpc,
@@ -57,4 +58,7 @@ export function parseContext(read: ContextReader, target: ResourceEnvironment = 
     ...parseClientMountKeys(values, allowHomeMountPoint, plan),
     instanceType,
   };
+  // After the values' own grammars, so that a malformed value is told what it must look like first.
+  refuseEc2OnlyKeys(values, plan);
+  return parsed;
 }

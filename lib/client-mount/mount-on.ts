@@ -1,4 +1,5 @@
 import { Token } from 'aws-cdk-lib';
+import { describe } from '../sizing/describe';
 import type * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { IDependable } from 'constructs';
@@ -82,7 +83,7 @@ export function mountStorageOn(
 function validateMountPoint(prop: string, value: string): void {
   if (!/^(\/[A-Za-z0-9_.-]+)+$/.test(value) || value.split('/').includes('..')) {
     throw new Error(
-      `${prop} must be an absolute directory path of A-Z a-z 0-9 _ . - / (not '/', no '..'), got ${JSON.stringify(value)}.`,
+      `${prop} must be an absolute directory path of A-Z a-z 0-9 _ . - / (not '/', no '..'), got ${describe(value)}.`,
     );
   }
 }

@@ -58,12 +58,13 @@ function parseCapacity(key: ContextKey, value: string): number {
     throw contextError(key, value, 'a positive number of TiB, e.g. 5 or 21.5');
   }
   const n = Number(value);
-  if (!(n > 0)) throw contextError(key, value, 'a positive number of TiB, e.g. 5 or 21.5');
+  // A number too large for a double (hundreds of digits) reads as Infinity: refused here, as typed.
+  if (!(n > 0) || !Number.isFinite(n)) throw contextError(key, value, 'a positive number of TiB, e.g. 5 or 21.5');
   return n;
 }
 
 function parseThroughput(key: ContextKey, value: string): number {
-  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || !(Number(value) > 0)) {
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || !(Number(value) > 0) || !Number.isFinite(Number(value))) {
     throw contextError(key, value, 'a positive number of MB/s (10^6 bytes per second), e.g. 400');
   }
   return Number(value);
@@ -118,11 +119,13 @@ function checkPlanSize(plan: StoragePlan | undefined, capacityTiB: number, throu
   if (gib === undefined || gib <= MAX_FSX_STORAGE_CAPACITY_GIB) return;
   const maxTiB = Math.floor(MAX_FSX_STORAGE_CAPACITY_GIB / 1024);
   if (throughputMBps !== undefined && capacityTiB <= maxTiB) {
-    throw contextError('throughputMBps', String(throughputMBps), `a throughput an FSx for Lustre file system of at most ${maxTiB} ` +
-      `TiB sustains (the plan sized it up to ${gib} GiB)`);
+    throw contextError('throughputMBps', String(throughputMBps), `a throughput an FSx for Lustre file system of at most ` +
+      `${MAX_FSX_STORAGE_CAPACITY_GIB} GiB sustains (the plan sized it up to ${gib} GiB)`);
   }
-  throw contextError('capacityTiB', String(capacityTiB), `a positive number of TiB, at most ${maxTiB} (the largest FSx for Lustre ` +
-    `file system this app records, ${MAX_FSX_STORAGE_CAPACITY_GIB} GiB; the plan needs ${gib} GiB)`);
+  // No "at most N TiB": FSx's capacity steps round a request up, so the largest that fits is not a whole TiB figure.
+  throw contextError('capacityTiB', String(capacityTiB), `a positive number of TiB whose FSx for Lustre plan fits in ` +
+    `${MAX_FSX_STORAGE_CAPACITY_GIB} GiB, the largest file system this app records (capacityTiB=${capacityTiB} is planned ` +
+    `as ${gib} GiB after FSx's capacity steps)`);
 }
 
 /**

@@ -3,11 +3,12 @@
  * the one error every bad value produces (key, value, what is allowed), and the parsers of the value kinds many keys
  * share (booleans, whole numbers, a pattern).
  */
+import { quoted } from '../sizing/describe';
 import { ContextKey, ContextReader } from './keys';
 
 /** The Error every bad context value produces: key, value, what is allowed. */
 export function contextError(key: string, value: string, allowed: string): Error {
-  return new Error(`Invalid context value ${key}=${JSON.stringify(value)}: allowed is ${allowed}.`);
+  return new Error(`Invalid context value ${key}=${quoted(value)}: allowed is ${allowed}.`);
 }
 
 /** A context as the parsers read it: a key's text, or a key parsed when it is given. */

@@ -40,8 +40,9 @@ export function instanceTypeProblem(
     return all.includes(name) ? undefined : `a catalogued instance type: ${familyList(all)}`;
   }
   const chosen = (asked.backend ?? 'auto') === 'auto' ? ` (auto's choice for capacityTiB=${asked.capacityTiB})` : '';
-  if (plan.backend === 'fsx-lustre') {
-    return `no instanceType with backend fsx-lustre${chosen}: an FSx for Lustre file system has no instance (leave ` +
+  if (plan.backend === 'fsx-lustre' || plan.backend === 'fsx-openzfs') {
+    const kind = plan.backend === 'fsx-lustre' ? 'FSx for Lustre' : 'FSx for OpenZFS';
+    return `no instanceType with backend ${plan.backend}${chosen}: an ${kind} file system has no instance (leave ` +
       'instanceType out, or give backend=ebs or backend=instance-store)';
   }
   const allowed = instanceTypesFor(plan, asked.capacityTiB);

@@ -4,6 +4,7 @@ import type { Construct } from 'constructs';
 import type { NfsOptions } from '../backends/ec2-nfs-server-props';
 import type { SnapshotOptions } from '../backends/snapshot-options';
 import { SNAPSHOT_INTERVAL_HOURS } from '../snapshot-policy';
+import { escapeInvisible } from '../sizing/describe';
 import { NFS_MAX_NCONNECT } from '../sizing/nfs-client';
 import type { StorageServerProps } from './props';
 import {
@@ -44,15 +45,17 @@ export function validateIsObject(props: StorageServerProps): void {
   validateObject('StorageServer props', props, 'an object (StorageServerProps)', undefined, true);
 }
 
+/** The props of the EC2 NFS server that an FSx (Lustre or OpenZFS) file system cannot honour. */
+export const EC2_ONLY_PROPS = [
+  'instanceType', 'keyPair', 'placementGroup', 'dataVolumeSnapshotIds', 'machineImageId', 'machineImage',
+  'dataVolumeCount', 'legacyVolumeAttachments', 'clusterware', 'nfs', 'exportPath', 'terminationProtection',
+  'encryptInstanceStore',
+] as const satisfies readonly (keyof StorageServerProps)[];
+
 /** Refuses the props of the EC2 NFS server that an FSx (Lustre or OpenZFS) file system cannot honour, naming them. */
 export function refuseEc2OnlyProps(props: StorageServerProps, backend: 'fsx-lustre' | 'fsx-openzfs'): void {
-  const ec2Only: (keyof StorageServerProps)[] = [
-    'instanceType', 'keyPair', 'placementGroup', 'dataVolumeSnapshotIds', 'machineImageId', 'machineImage',
-    'dataVolumeCount', 'legacyVolumeAttachments', 'clusterware', 'nfs', 'exportPath', 'terminationProtection',
-    'encryptInstanceStore',
-  ];
   // `false` is what the app passes for an unset boolean key: the same as leaving it out.
-  const given = ec2Only.filter((k) => props[k] !== undefined && props[k] !== false);
+  const given = EC2_ONLY_PROPS.filter((k) => props[k] !== undefined && props[k] !== false);
   if (given.length > 0) {
     throw new Error(`${given.join(', ')}: ${given.length > 1 ? 'these apply' : 'this applies'} to the EC2 NFS server backends ` +
       `(ebs, instance-store) only, not to backend '${backend}'; leave them out.`);
@@ -234,7 +237,7 @@ function validateAlarms(scope: Construct, props: StorageServerProps): void {
 
 /** Shows a value in a message: a string in single quotes, anything else as {@link describeValue} does. */
 function shown(value: unknown): string {
-  return typeof value === 'string' ? `'${value}'` : describeValue(value);
+  return typeof value === 'string' ? `'${escapeInvisible(value)}'` : describeValue(value);
 }
 
 /**
@@ -245,7 +248,7 @@ function describeValue(value: unknown): string {
   if (typeof value === 'number') return String(value);
   if (value === undefined || typeof value === 'function') return typeof value;
   try {
-    return JSON.stringify(value);
+    return escapeInvisible(JSON.stringify(value) ?? String(value));
   } catch {
     return `a ${(value as object).constructor?.name ?? 'object'}`;
   }

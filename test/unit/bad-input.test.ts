@@ -9,6 +9,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { CONTEXT_DEFAULTS, ContextKey, checkContextKeys, parseContext } from '../../lib/context';
+import { EC2_ONLY_KEYS } from '../../lib/context/ec2-only';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { StorageServerStack } from '../../lib/storage-server-stack';
 import { SYSTEM_DIRECTORIES, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem } from '../../lib/validation';
@@ -123,7 +124,6 @@ describe('context values (parseContext)', () => {
     ['all of 10/8', { clientCidrs: '10.0.0.0/8' }],
     ['one host and a /25', { clientCidrs: '10.1.2.3/32,192.168.1.128/25' }],
     ['a public CIDR, deliberately', { clientCidrs: '11.0.0.0/24', allowPublicClientCidrs: 'true' }],
-    ['a public CIDR with a looked-up VPC (the construct checks it against the VPC)', { vpcId: 'vpc-0123456789abcdef0', clientCidrs: '11.0.0.0/24' }],
     ['loginIp in 172.16/12', { loginIp: '172.16.0.5' }],
     ['loginIp in 100.64/10', { loginIp: '100.64.1.1' }],
     ['a public loginIp, deliberately', { loginIp: '11.0.0.10', allowPublicClientCidrs: true }],
@@ -132,6 +132,56 @@ describe('context values (parseContext)', () => {
     ['snapshotRetain=0 (snapshots off, deliberately)', { snapshotRetain: '0' }],
   ])('%s is accepted', (_, context) => {
     expect(() => parseContext(read(context))).not.toThrow();
+  });
+});
+
+describe('messages: the key as typed, the value as written (issue 39, item 7)', () => {
+  test.each(['capacityTiB', 'throughputMBps'])('%s of 400 digits is refused as written, never as Infinity', (key) => {
+    const digits = '9'.repeat(400);
+    const text = thrown(() => parseContext(read({ [key]: digits })));
+    expect(text).toContain(`Invalid context value ${key}="${digits}": allowed is a positive number`);
+    expect(text).not.toMatch(/Infinity/);
+  });
+
+  test('a capacity FSx rounds past the largest recorded file system is not told a limit it meets', () => {
+    const text = thrown(() => parseContext(read({ capacityTiB: '9765' })));
+    expect(text).toMatch(/capacityTiB="9765": allowed is a positive number of TiB whose FSx for Lustre plan fits in 9999999 GiB/);
+    expect(text).toMatch(/capacityTiB=9765 is planned as \d+ GiB after FSx's capacity steps/);
+    expect(text).not.toMatch(/at most 9765\b/);
+  });
+
+  test.each([
+    ['a zero-width space', 'ab\u200bc', 'ab\\u{200b}c'],
+    ['a right-to-left override', 'ab\u202ec', 'ab\\u{202e}c'],
+    ['a Cyrillic letter like a Latin p', 'h\u0440c1', 'h\\u{440}c1'],
+  ])('%s in a refused value is written as an escape, not rendered', (_what, value, shown) => {
+    for (const key of ['serverName', 'clusterName'] as const) {
+      const text = thrown(() => parseContext(read({ [key]: value })));
+      expect(text).toContain(`Invalid context value ${key}="${shown}"`);
+      expect(text).not.toMatch(/[^\x20-\x7e\n]/u);
+    }
+  });
+
+  // A valid value for each EC2-only key: a key added to EC2_ONLY_KEYS without one fails the completeness test.
+  const EC2_ONLY_SAMPLES: Record<string, string> = {
+    loginIp: '10.0.0.5', nconnect: '4', keyPair: 'my-key', placementGroup: 'pg1', terminationProtection: 'true',
+    encryptInstanceStore: 'true', machineImageId: 'ami-0123456789abcdef0', legacyVolumeAttachments: 'true',
+  };
+  test('every EC2-only key has a sample here', () => {
+    expect(Object.keys(EC2_ONLY_SAMPLES).sort()).toEqual(Object.keys(EC2_ONLY_KEYS).sort());
+  });
+  test.each(Object.entries(EC2_ONLY_SAMPLES).flatMap(([k, v]) => ['fsx-lustre', 'fsx-openzfs'].map((b) => [k, v, b])))(
+    '%s=%s with backend %s is refused naming the key, not the prop', (key, value, backend) => {
+      const text = thrown(() => parseContext(read({ backend, capacityTiB: 2.4, [key]: value })));
+      expect(text).toMatch(new RegExp(`^Invalid context value ${key}="${value}": allowed is `));
+      expect(text).not.toMatch(/^(clusterware|nfs):/);
+      expect(() => parseContext(read({ backend: 'ebs', capacityTiB: 2.4, [key]: value }))).not.toThrow();
+    });
+
+  test('instanceType with backend fsx-openzfs says the file system has no instance', () => {
+    expect(thrown(() => parseContext(read({ backend: 'fsx-openzfs', capacityTiB: 1, instanceType: 'm5.xlarge' })))).toMatch(
+      /instanceType="m5.xlarge": allowed is no instanceType with backend fsx-openzfs: an FSx for OpenZFS file system has no instance/,
+    );
   });
 });
 

@@ -418,7 +418,7 @@ const REVIEW: [string, Context, RegExp][] = [
   ['a bucket name with two adjacent dots', { backend: 'fsx-lustre', fsxDataRepositoryPath: 's3://a..b' }, /^Invalid context value fsxDataRepositoryPath=.*two adjacent dots/],
   ['a bucket name formatted as an IP address', { backend: 'fsx-lustre', fsxDataRepositoryPath: 's3://192.168.1.1/x' }, /^Invalid context value fsxDataRepositoryPath=.*formatted as an IP address/],
   ['an empty prefix segment', { backend: 'fsx-lustre', fsxDataRepositoryPath: 's3://bucket//x' }, /^Invalid context value fsxDataRepositoryPath=.*bad segment ''/],
-  ['a capacity beyond the largest file system (was "must be a whole number of GiB")', { capacityTiB: '1000000' }, /^Invalid context value capacityTiB="1000000": allowed is a positive number of TiB, at most 9765/],
+  ['a capacity beyond the largest file system (was "must be a whole number of GiB")', { capacityTiB: '1000000' }, /^Invalid context value capacityTiB="1000000": allowed is a positive number of TiB whose FSx for Lustre plan fits in 9999999 GiB/],
   ['clusterName=a_b (stack name of clusterName=a serverName=b-storage1)', { clusterName: 'a_b' }, /^Invalid context value clusterName="a_b": .*StorageServer-a-b-storage1/],
   ['clusterName=a-b (the same stack name)', { clusterName: 'a-b' }, /^Invalid context value clusterName="a-b": .*StorageServer-a-b-storage1/],
 ];
