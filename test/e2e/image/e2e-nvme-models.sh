@@ -6,10 +6,19 @@
 # instance-store serials start with AWS), vol... for EBS (EC2 puts the volume id there). It bind-mounts a
 # file over the very sysfs attribute the bootstrap reads (/sys/block/nvme*/device/model); nothing else
 # changes: the disks, their serials and udev's names stay what qemu made them.
+# It waits (60 s at most) for every NVMe PCI function (class 0x010802) to show its disk, which the kernel adds
+# once it has identified the controller (before that the serial reads empty), so that it needs no udev
+# settle; run again after a hot-add, it presents the new disks and leaves the others alone.
 set -u
 mkdir -p /run/e2e-nvme
-for dev in /sys/block/nvme*/device; do
-  ctrl=$(readlink -f "$dev")
+end=$((SECONDS + 60))
+for fn in /sys/bus/pci/devices/*; do
+  [[ $(cat "$fn/class" 2>/dev/null) == 0x010802 ]] || continue
+  until compgen -G "$fn/nvme/nvme*/nvme*n[0-9]*" >/dev/null || ((SECONDS >= end)); do sleep 0.2; done
+  compgen -G "$fn/nvme/nvme*/nvme*n[0-9]*" >/dev/null || echo "e2e-nvme-models: no NVMe disk on ${fn##*/} after 60 s"
+done
+for ctrl in /sys/class/nvme/nvme*; do
+  ctrl=$(readlink -f "$ctrl")
   [[ -r $ctrl/serial && -e $ctrl/model ]] || continue
   mountpoint -q "$ctrl/model" && continue
   read -r serial <"$ctrl/serial"
@@ -20,6 +29,6 @@ for dev in /sys/block/nvme*/device; do
   esac
   file=/run/e2e-nvme/${ctrl##*/}.model
   echo "$model" >"$file"
-  mount --bind "$file" "$ctrl/model" && echo "e2e-nvme-models: ${dev%/device} ($serial) presents model \"$model\""
+  mount --bind "$file" "$ctrl/model" && echo "e2e-nvme-models: ${ctrl##*/} ($serial) presents model \"$model\""
 done
 exit 0
