@@ -5,7 +5,7 @@
 # disks standing in for instance store (virtio disks named like Xen shows them) and EBS (NVMe disks whose
 # serials are volume ids). A second VM is the NFS client, on a private virtual wire between the two.
 #
-# Boots (12 server VMs; each with a client VM in parallel):
+# Boots (10 server VMs; each with a client VM in parallel):
 #   fresh       scenario 1: first boot, 3 blank instance-store disks -> striped LV, LUKS2 (d2's instance store
 #               is encrypted by the server; the host finds none of the export's plain text on the disks), XFS,
 #               export, signal
@@ -14,9 +14,9 @@
 #   stop-start  scenario 5: new blank instance-store disks, now NVMe as on Nitro, found by their model
 #               beside an NVMe EBS volume -> rebuilt (a new key; the old one removed) and exported again;
 #               then by hand (5c): the key missing, and a LUKS header the bootstrap did not make -> refused,
-#               the LV's header and data unchanged
-#   is-missing  scenario 5b: two of the type's three NVMe instance-store disks appear -> waits for the count,
-#               then fails, builds nothing on the two
+#               the LV's header and data unchanged; then by hand (5b): the host swaps the three disks for
+#               two blank ones (two of the type's three appeared) -> waits for the count, then fails,
+#               builds nothing on the two
 #   foreign     scenario 4: disks with foreign XFS / LVM / partition table / LUKS -> refused, signalled, untouched
 #   ebs         scenario 6: 2 volumes by id among decoys, the 2nd attached while the bootstrap waits
 #   ebs-grow    day 2: both volumes enlarged while stopped -> PVs, LV and XFS grown at boot; re-apply no-op
@@ -25,7 +25,8 @@
 #               then by hand (ebs-missing, scenario 6): volume 2 detached by the host -> the apply waits, then
 #               fails naming the volume id, volume 1 unwritten
 #   ebs-xen     day 2: one volume by its Xen attachment name, enlarged while running -> grown live by the apply
-#   restore     a mixture of two servers' restored disks -> refused, untouched; one server's disks -> adopted
+#   restore     a mixture of two servers' restored disks -> refused, untouched; then the host swaps them for
+#               one server's disks -> adopted by the apply
 #   (scenario 7, the snapshot freeze, runs inside "ebs": a missing lib/scripts/snapshot-freeze.sh fails it;
 #   the "reboot" boot also applies a changed client CIDR and thread count live, and applies the old ones back)
 #   client-mount  lib/scripts/client-mount.sh on a cluster node (test/e2e/client-mount.sh)
@@ -82,29 +83,52 @@ instance_store() {
   nvme_disk SERVER_DISKS is-b AWS0E2E00000000000B
   nvme_disk SERVER_DISKS is-c AWS0E2E00000000000C
   nvme_disk SERVER_DISKS is-d AWS0E2E00000000000D
-  boot_pair stop-start server-is "$BOOT_TIMEOUT"
+  # Then by hand (scenario 5b) two of the type's three NVMe instance-store disks have appeared: the host swaps
+  # the three for two blank ones (swap_instance_store); the bootstrap counts them against the mapping, waits,
+  # then fails, and never builds on the two it sees. Half as long again as a boot: it is two scenarios.
+  for d in is-e is-f; do new_disk "$d"; before[$d]=$(disk_hash "$d"); done
+  PAIR_HOOK=swap_instance_store boot_pair stop-start server-is "$((BOOT_TIMEOUT * 3 / 2))"
   if [[ $(disk_hash nitro-ebs) == "${before[nitro-ebs]}" ]]; then
     pass "stop-start: every byte of the EBS volume beside the NVMe instance store is unchanged (host checksum)"
   else
     fail "stop-start: the EBS volume beside the NVMe instance store was written"
   fi
-  bench_report client-stop-start
-
-  # Two of the type's three NVMe instance-store disks have appeared (the mapping lists three): the bootstrap
-  # counts them against the mapping, waits, then fails, and never builds on the two it sees.
-  for d in is-e is-f; do new_disk "$d"; before[$d]=$(disk_hash "$d"); done
-  SERVER_DISKS=()
-  nvme_disk SERVER_DISKS nitro-ebs vol0e2e0000000000031
-  nvme_disk SERVER_DISKS is-e AWS0E2E00000000000E
-  nvme_disk SERVER_DISKS is-f AWS0E2E00000000000F
-  boot_pair is-missing server-is "$BOOT_TIMEOUT"
-  for d in is-e is-f nitro-ebs; do
+  for d in is-e is-f; do
     if [[ $(disk_hash "$d") == "${before[$d]}" ]]; then
-      pass "is-missing: disk $d is unchanged by the boot that must not build on it (host checksum)"
+      pass "is-missing: disk $d is unchanged by the apply that must not build on it (host checksum)"
     else
       fail "is-missing: disk $d was written"
     fi
   done
+  bench_report client-stop-start
+}
+
+# hot_swap <vm> <console line> <scenario> <serials...> -- <image:serial...>: once the VM's console shows the
+# line (the server has stopped serving), the host unplugs those NVMe disks and plugs these (PCI hot-unplug
+# and hot-plug), as EC2 detaches and attaches volumes, or as a stop/start brings other instance store.
+hot_swap() {
+  local vm=$1 line=$2 scen=$3 ok=1 arg
+  shift 3
+  wait_console "$vm" "$line" "$((BOOT_TIMEOUT * 3 / 2))" || ok=0
+  while (($#)) && [[ $1 != -- ]]; do
+    ((ok)) && { hmp "$vm" "device_del $1" >/dev/null || ok=0; }
+    shift
+  done
+  shift
+  for arg; do
+    ((ok)) && { hmp "$vm" "drive_add 0 if=none,id=d${arg#*:},file=$RUN_DIR/${arg%%:*}.img,format=raw" >/dev/null &&
+      hmp "$vm" "device_add nvme,drive=d${arg#*:},serial=${arg#*:},id=${arg#*:}" >/dev/null || ok=0; }
+  done
+  if ((ok)); then
+    pass "$scen: the host swapped the server's disks (device_del, drive_add, device_add)"
+  else
+    fail "$scen: the server never asked for its disks to be swapped, or a hot-unplug or hot-plug failed"
+  fi
+}
+# Scenario 5b: the three instance-store disks go, two blank ones come.
+swap_instance_store() {
+  hot_swap "$1" 'swap-me: waiting for the host to replace the instance-store disks' is-missing \
+    AWS0E2E00000000000B AWS0E2E00000000000C AWS0E2E00000000000D -- is-e:AWS0E2E00000000000E is-f:AWS0E2E00000000000F
 }
 
 # Scenario 4: a blank disk next to a foreign XFS, a foreign LVM volume group, a partition table and LUKS.
@@ -292,11 +316,9 @@ restore() {
   nvme_disk SERVER_DISKS restore-11 vol0e2e0000000000011
   nvme_disk SERVER_DISKS restore-12 vol0e2e0000000000012
   CLIENT_DISKS=()
-  boot_pair restore-mixed server-restore "$BOOT_TIMEOUT"
-  SERVER_DISKS=()
-  nvme_disk SERVER_DISKS restore-13 vol0e2e0000000000013
-  nvme_disk SERVER_DISKS restore-14 vol0e2e0000000000014
-  boot_pair restore-own server-restore "$BOOT_TIMEOUT"
+  # The refused mixture is then swapped by the host for the EBS server's two disks, restored whole, which the
+  # apply of restore-own must adopt.
+  PAIR_HOOK=swap_restored boot_pair restore-mixed server-restore "$BOOT_TIMEOUT"
   for d in restore-11 restore-12; do
     if [[ $(disk_hash "$d") == "${before[$d]}" ]]; then
       pass "restore: every byte of the refused disk $d is unchanged (host checksum)"
@@ -304,6 +326,10 @@ restore() {
       fail "restore: the refused disk $d was written"
     fi
   done
+}
+swap_restored() {
+  hot_swap "$1" 'swap-me: waiting for the host to replace the restored disks' restore-own \
+    vol0e2e0000000000011 vol0e2e0000000000012 -- restore-13:vol0e2e0000000000013 restore-14:vol0e2e0000000000014
 }
 
 only() { [[ -z ${E2E_ONLY:-} || " $E2E_ONLY " == *" $1 "* ]]; }

@@ -328,6 +328,7 @@ server_stop_start() {
   make_client_dir
   send ready && recv finished 600 || return 0
   luks_refusals
+  is_missing_by_hand
 }
 
 # stop_serving: nfs-server and nfsdcld stopped, the data file system unmounted, the mapping closed: the state of
@@ -380,11 +381,42 @@ luks_refusals() {
   check_eq "the key of the array stays (the disks still hold that array's volume group)" "$(ls "$KEYS")" "$uuid.key"
 }
 
-# Scenario 5b: two of the type's three NVMe instance-store disks have appeared: the boot waits for the count the
-# block device mapping gives, then fails, and builds nothing on the two it sees.
-server_is_missing() {
-  local journal d
-  journal=$(boot_journal)
+# wait_swapped <serials gone...> -- <serials come...>: waits (180 s at most) for the host's hot-unplug and
+# hot-plug of NVMe disks, then has the image's seam present EC2's model on the new ones, as EC2 does from the
+# start.
+swapped() {
+  local gone=1 s
+  for s; do
+    if [[ $s == -- ]]; then gone=0; continue; fi
+    if ((gone)); then [[ -z $(nvme_serial "$s") ]] || return 1; else [[ -n $(nvme_serial "$s") ]] || return 1; fi
+  done
+}
+wait_swapped() {
+  local end=$((SECONDS + 180))
+  until swapped "$@" 2>/dev/null || ((SECONDS >= end)); do sleep 1; done
+  check "the host's swap is done: $* (- gone, then come)" swapped "$@"
+  /usr/local/lib/e2e/nvme-models.sh
+}
+
+# Scenario 5b, by hand after 5c: two of the type's three NVMe instance-store disks have appeared (the host swaps
+# the three for two blank ones, as a stop/start that brought only two would): the unit, run again as at boot,
+# waits for the count the block device mapping gives, then fails, and builds nothing on the two it sees. The
+# state before it is a boot's: nothing served, nothing mounted, the mapping closed, the VG inactive.
+is_missing_by_hand() {
+  local journal start d
+  SCEN='is-missing'
+  check "stop serving and deactivate the volume group" bash -c "systemctl stop nfs-server.service nfsdcld.service
+    ! mountpoint -q '$EXPORT' || umount '$EXPORT'
+    [[ ! -e '$CRYPTDEV' ]] || cryptsetup close '${CRYPTDEV##*/}'
+    vgchange -an $VG"
+  info "swap-me: waiting for the host to replace the instance-store disks"
+  wait_swapped AWS0E2E00000000000B AWS0E2E00000000000C AWS0E2E00000000000D -- AWS0E2E00000000000E AWS0E2E00000000000F
+  check_eq "the harness presents EC2's instance-store model on the two new disks" \
+    "$(for d in E F; do d=$(nvme_serial AWS0E2E00000000000$d); cat "/sys/block/${d#/dev/}/device/model"; done | sort | uniq -c | xargs)" \
+    "2 Amazon EC2 NVMe Instance Storage"
+  start=$(date +%s)
+  systemctl restart storage-bootstrap.service
+  journal=$(journalctl -u storage-bootstrap.service --since "@$start" -o cat --no-pager)
   check_eq "the unit failed" "$(systemctl show -p ActiveState --value storage-bootstrap.service)" failed
   check_has "it waited for the type's three instance-store disks" "$journal" \
     "waiting for instance-store NVMe disks: 2 of 3 present"
@@ -395,7 +427,7 @@ server_is_missing() {
     check_eq "the instance-store disk $d holds nothing" "$(wipefs --noheadings "$d" | wc -l)" 0
   done
   refute "the data file system is not mounted, so nothing is exported" mountpoint -q "$EXPORT"
-  send ready && recv finished 600
+  send disks-missing && recv missing-checked 600
 }
 
 # Scenario 4: a blank disk next to disks with a foreign XFS, a foreign LVM volume group (named like ours,
@@ -594,10 +626,17 @@ server_restore_mixed() {
   check_has "the reason names the Xen server's disk" "$reason" "of server e2e-xen/storage1"
   refute "nothing is mounted at the export path" mountpoint -q "$EXPORT"
   check_eq "nothing is exported" "$(exportfs -s)" ""
-  send ready && recv finished 600
+  send ready && recv finished 600 || return 0
+  restore_own_by_hand
 }
-
-server_restore_own() {
+# Then by hand: the host swaps the mixture for the EBS server's two disks, restored whole (as a redeploy with the
+# right snapshots would attach), and the apply of that server's settings adopts them, the data intact.
+restore_own_by_hand() {
+  SCEN='restore-own'
+  # As at a boot with only the new disks: nothing of the refused ones active (both held a VG named like ours).
+  check "nothing of the refused disks is active" bash -c "vgchange -an >/dev/null 2>&1; ! dmsetup ls | grep -q '^$VG-'"
+  info "swap-me: waiting for the host to replace the restored disks"
+  wait_swapped vol0e2e0000000000011 vol0e2e0000000000012 -- vol0e2e0000000000013 vol0e2e0000000000014
   apply restore-own
   check_eq "the apply of the EBS server's own array, restored whole, succeeds" "$(apply_rc)" 0
   check_has "it adopts the restored array as this server's" "$(cat "$STATE/apply.log")" \
@@ -608,8 +647,9 @@ server_restore_own() {
     "storage-server-id:e2e-restored/storage2"
   check "the EBS server's canary file is intact on the restored array" bash -c "cd '$EXPORT' && sha256sum -c .canary.sha256"
   check_has "the restored array is exported" "$(exportfs -s)" "$EXPORT"
-  send ready && recv finished 600
+  send own-ready && recv own-finished 600
 }
+
 
 # Scenario 7: the snapshot freeze script (lib/scripts/snapshot-freeze.sh, run as DLM's SSM document would)
 # blocks writes, local and over NFS, until the post-script thaws the file system.
