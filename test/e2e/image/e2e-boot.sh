@@ -5,10 +5,12 @@ set -u
 arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^e2e\.$1=//p"; }
 role=$(arg role) stage=$(arg stage) addr=$(arg ip)
 echo "E2E BOOT role=$role stage=$stage"
+# udev loads the NIC's driver: with no udev settle before this unit, eth0 may not exist yet.
+udevadm settle --timeout=30 || true
 if [[ -n $addr ]]; then
+  for _ in $(seq 150); do [[ -e /sys/class/net/eth0 ]] && break; sleep 0.2; done
   ip link set eth0 up && ip addr add "$addr" dev eth0
 fi
-udevadm settle --timeout=30 || true
 rc=99
 mkdir -p /e2e
 if mount -o ro,noload /dev/disk/by-id/virtio-e2ectl /e2e; then
