@@ -5,7 +5,7 @@
 # disks standing in for instance store (virtio disks named like Xen shows them) and EBS (NVMe disks whose
 # serials are volume ids). A second VM is the NFS client, on a private virtual wire between the two.
 #
-# Boots (10 server VMs; each with a client VM in parallel):
+# Boots (10 server VMs, one after another; one client VM stays up through them all and runs its part of each):
 #   fresh       scenario 1: first boot, 3 blank instance-store disks -> striped LV, LUKS2 (d2's instance store
 #               is encrypted by the server; the host finds none of the export's plain text on the disks), XFS,
 #               export, signal
@@ -49,17 +49,12 @@ declare -A before=()
 instance_store() {
   local d
   new_root server-is
-  for d in is-b is-c is-d prep-xfs prep-lvm prep-gpt prep-luks; do new_disk "$d"; done
+  for d in is-b is-c is-d; do new_disk "$d"; done
   SERVER_DISKS=()
   virtio_disk SERVER_DISKS is-b xvdb
   virtio_disk SERVER_DISKS is-c xvdc
   virtio_disk SERVER_DISKS is-d xvdd
-  CLIENT_DISKS=()
-  virtio_disk CLIENT_DISKS prep-xfs prep-xfs
-  virtio_disk CLIENT_DISKS prep-lvm prep-lvm
-  virtio_disk CLIENT_DISKS prep-gpt prep-gpt
-  virtio_disk CLIENT_DISKS prep-luks prep-luks
-  boot_pair fresh server-is "$BOOT_TIMEOUT"
+  boot_server fresh server-is "$BOOT_TIMEOUT"
   # The server wrote 4 MiB of a known text into its encrypted export: no disk may hold it in the clear.
   for d in is-b is-c is-d; do
     if grep -q -a -F storage-server-e2e-plaintext-marker "$RUN_DIR/$d.img"; then
@@ -69,8 +64,7 @@ instance_store() {
     fi
   done
 
-  CLIENT_DISKS=()
-  boot_pair reboot server-is "$BOOT_TIMEOUT"
+  boot_server reboot server-is "$BOOT_TIMEOUT"
 
   # A stop/start gives an instance new, blank instance-store disks. They come back as Nitro instance store
   # (NVMe, model "Amazon EC2 NVMe Instance Storage", as on a d3; the image's e2e-nvme-models presents the
@@ -87,7 +81,7 @@ instance_store() {
   # the three for two blank ones (swap_instance_store); the bootstrap counts them against the mapping, waits,
   # then fails, and never builds on the two it sees. Half as long again as a boot: it is two scenarios.
   for d in is-e is-f; do new_disk "$d"; before[$d]=$(disk_hash "$d"); done
-  PAIR_HOOK=swap_instance_store boot_pair stop-start server-is "$((BOOT_TIMEOUT * 3 / 2))"
+  PAIR_HOOK=swap_instance_store boot_server stop-start server-is "$((BOOT_TIMEOUT * 3 / 2))"
   if [[ $(disk_hash nitro-ebs) == "${before[nitro-ebs]}" ]]; then
     pass "stop-start: every byte of the EBS volume beside the NVMe instance store is unchanged (host checksum)"
   else
@@ -100,7 +94,7 @@ instance_store() {
       fail "is-missing: disk $d was written"
     fi
   done
-  bench_report client-stop-start
+  bench_report client
 }
 
 # hot_swap <vm> <console line> <scenario> <serials...> -- <image:serial...>: once the VM's console shows the
@@ -143,8 +137,7 @@ foreign() {
   virtio_disk SERVER_DISKS prep-lvm xvdd
   virtio_disk SERVER_DISKS prep-gpt xvde
   virtio_disk SERVER_DISKS prep-luks xvdf
-  CLIENT_DISKS=()
-  boot_pair foreign server-foreign "$BOOT_TIMEOUT"
+  boot_server foreign server-foreign "$BOOT_TIMEOUT"
   for d in foreign-blank prep-xfs prep-lvm prep-gpt prep-luks; do
     if [[ $(disk_hash "$d") == "${before[$d]}" ]]; then
       pass "foreign: every byte of disk $d is unchanged (host checksum of the image)"
@@ -178,9 +171,8 @@ ebs() {
   nvme_disk SERVER_DISKS vol-1 vol0e2e0000000000001       # data volume 1 (/dev/sdf)
   nvme_disk SERVER_DISKS decoy-prefix vol0e2e000000000000 # a prefix of both ids
   virtio_disk SERVER_DISKS decoy-virtio decoy
-  CLIENT_DISKS=()
   for d in decoy-3 decoy-prefix decoy-virtio; do before[$d]=$(disk_hash "$d"); done
-  SERVER_VCPUS=3 PAIR_HOOK=attach_volume_2 boot_pair ebs server-ebs "$BOOT_TIMEOUT"
+  SERVER_VCPUS=3 PAIR_HOOK=attach_volume_2 boot_server ebs server-ebs "$BOOT_TIMEOUT"
 
   # Day 2 growth: the stack enlarged both volumes while the server was stopped (1 -> 2 GiB). The same boot
   # is then the server that a replacement takes over from.
@@ -251,7 +243,7 @@ bench_report() {
   fi
 }
 
-# Replacement (an EBS server's instance replaced): the client VM stays up through two server VMs. The first
+# Replacement (an EBS server's instance replaced): the client holds its mount through two server VMs. The first
 # (boot ebs-grow) serves while the client holds a file open for writing under a lock, then shuts down as
 # EC2 stops an instance. The second (boot replace: a new root disk, so a first boot with the loader user
 # data and the apply) gets the same volumes and the same address (IP and MAC, as an elastic network
@@ -261,7 +253,6 @@ grow_then_replace() {
   local t0=$SECONDS end
   log "boot: ebs-grow, then replace"
   new_root server-replace
-  NET_LISTENER=client start_listener client-ebs-grow client ebs-grow client 1
   NET_LISTENER=client vm_start server-ebs-grow server ebs-grow server-ebs 3 "${SERVER_DISKS[@]}"
   vm_wait "$BOOT_TIMEOUT" server-ebs-grow
   collect server-ebs-grow ebs-grow server
@@ -276,9 +267,8 @@ grow_then_replace() {
     fail "replace: the bootstrap never reached the attach step, or the link could not be set"
   fi
   detach_volume_2 server-replace
-  vm_wait "$BOOT_TIMEOUT" server-replace client-ebs-grow
+  vm_wait "$BOOT_TIMEOUT" server-replace
   collect server-replace replace server
-  collect client-ebs-grow ebs-grow client
   log "boot: ebs-grow, then replace done in $((SECONDS - t0)) s"
 }
 
@@ -297,8 +287,7 @@ ebs_xen() {
   new_disk xen-vol 1G
   SERVER_DISKS=()
   virtio_disk SERVER_DISKS xen-vol xvdf
-  CLIENT_DISKS=()
-  PAIR_HOOK=grow_xvdf boot_pair ebs-xen server-xen "$BOOT_TIMEOUT"
+  PAIR_HOOK=grow_xvdf boot_server ebs-xen server-xen "$BOOT_TIMEOUT"
 }
 
 # Restore (after the instance-store, EBS and Xen servers made their arrays): disks copied from their images
@@ -315,10 +304,9 @@ restore() {
   SERVER_DISKS=()
   nvme_disk SERVER_DISKS restore-11 vol0e2e0000000000011
   nvme_disk SERVER_DISKS restore-12 vol0e2e0000000000012
-  CLIENT_DISKS=()
   # The refused mixture is then swapped by the host for the EBS server's two disks, restored whole, which the
   # apply of restore-own must adopt.
-  PAIR_HOOK=swap_restored boot_pair restore-mixed server-restore "$BOOT_TIMEOUT"
+  PAIR_HOOK=swap_restored boot_server restore-mixed server-restore "$BOOT_TIMEOUT"
   for d in restore-11 restore-12; do
     if [[ $(disk_hash "$d") == "${before[$d]}" ]]; then
       pass "restore: every byte of the refused disk $d is unchanged (host checksum)"
@@ -341,14 +329,33 @@ only() { [[ -z ${E2E_ONLY:-} || " $E2E_ONLY " == *" $1 "* ]]; }
 ensure_host_packages
 build_image
 prepare_run
-# The client VM keeps one root disk for the whole run (its checksums survive its reboots).
-new_root client
-if only instance-store || only foreign; then instance_store; fi
+# The groups to run, and the client stages they pair with, in order. The restore boot needs the disks of
+# the instance-store, EBS and Xen servers.
+run_is=0 run_restore=0 stages=()
+if only instance-store || only foreign; then run_is=1 stages+=(fresh reboot stop-start); fi
+if only foreign; then stages+=(foreign); fi
+if only ebs; then stages+=(ebs ebs-grow); fi
+if only ebs-xen; then stages+=(ebs-xen); fi
+if only instance-store && only ebs && only ebs-xen; then run_restore=1 stages+=(restore-mixed); fi
+if ((${#stages[@]})); then
+  # One client VM for every stage: in "fresh" it formats the disks of scenario 4 (content another machine
+  # made), which the foreign server then gets; it never touches them again.
+  new_root client
+  CLIENT_DISKS=()
+  if ((run_is)); then
+    for d in prep-xfs prep-lvm prep-gpt prep-luks; do
+      new_disk "$d"
+      DISK_LOCKING=off virtio_disk CLIENT_DISKS "$d" "$d"
+    done
+  fi
+  client_up "$(IFS=,; echo "${stages[*]}")"
+fi
+if ((run_is)); then instance_store; fi
 if only foreign; then foreign; fi
 if only ebs; then ebs; fi
 if only ebs-xen; then ebs_xen; fi
-# The restore boot needs the disks of the instance-store, EBS and Xen servers.
-if only instance-store && only ebs && only ebs-xen; then restore; fi
+if ((run_restore)); then restore; fi
+if ((${#stages[@]})); then client_down; fi
 # Its one VM runs the most checks (the fast-client ones add about 100 s of guest time; 434 s seen under load): half as
 # long again as a server boot, so that a loaded CI machine does not time out a passing run.
 if only client-mount; then client_mount_scenario "$((BOOT_TIMEOUT * 3 / 2))"; fi

@@ -180,10 +180,11 @@ new_disk() { rm -f "$RUN_DIR/$1.img" && truncate -s "${2:-512M}" "$RUN_DIR/$1.im
 # Disk arguments for qemu, appended to the array named by $1: virtio disks carry a serial (the test image
 # names a virtio disk with serial xvdX /dev/xvdX, as Xen does); NVMe disks carry an EBS-style serial, which
 # is also the device's id (for device_del).
-# DISK_CACHE=none makes qemu bypass the host's page cache (the benchmark's disks).
+# DISK_CACHE=none makes qemu bypass the host's page cache (the benchmark's disks). DISK_LOCKING=off lets a
+# later VM open the image while this one still has it (the client's foreign disks, done with after "fresh").
 virtio_disk() {
   local -n _vargs=$1
-  _vargs+=(-drive "if=none,id=$3,file=$RUN_DIR/$2.img,format=raw${DISK_CACHE:+,cache=$DISK_CACHE}"
+  _vargs+=(-drive "if=none,id=$3,file=$RUN_DIR/$2.img,format=raw${DISK_CACHE:+,cache=$DISK_CACHE}${DISK_LOCKING:+,file.locking=$DISK_LOCKING}"
     -device "virtio-blk-pci,drive=$3,serial=$3")
 }
 nvme_disk() {
@@ -285,19 +286,21 @@ vm_wait() {
   done
 }
 
-# collect <label> <stage> <role>: counts the VM's result lines, and fails a stage that did not complete.
+# collect <label> <stage[,stage...]> <role>: counts the VM's result lines, and fails each stage that did not
+# complete.
 collect() {
-  local label=$1 line
+  local label=$1 line stage
   while IFS= read -r line; do
     case $line in
       "E2E PASS "*) pass "${line#E2E PASS }" ;;
       "E2E FAIL "*) fail "${line#E2E FAIL }" ;;
     esac
   done < <(grep -aoE 'E2E (PASS|FAIL) .*' "$RUN_DIR/logs/$label.console" | tr -d '\r')
-  if ! grep -aqE "E2E STAGE-END role=$3 stage=$2 rc=0" "$RUN_DIR/logs/$label.console"; then
-    fail "$2: the $3 stage did not run to its end (console: ${RUN_DIR#"$REPO_DIR"/}/logs/$label.console)"
+  for stage in ${2//,/ }; do
+    grep -aqE "E2E STAGE-END role=$3 stage=$stage rc=0" "$RUN_DIR/logs/$label.console" && continue
+    fail "$stage: the $3 stage did not run to its end (console: ${RUN_DIR#"$REPO_DIR"/}/logs/$label.console)"
     grep -aE 'E2E|storage-bootstrap|user-data' "$RUN_DIR/logs/$label.console" | tail -n 25 | sed 's/^/    | /' >&2
-  fi
+  done
 }
 
 # boot_pair <stage> <server root> <timeout>: boots the server (disks in SERVER_DISKS) and the client
@@ -313,4 +316,29 @@ boot_pair() {
   collect "server-$stage" "$stage" server
   collect "client-$stage" "$stage" client
   log "boot: $stage done in $((SECONDS - t0)) s"
+}
+
+# The run's one client VM: booted once (client_up), it runs the client part of every stage in turn while
+# the server VMs come and go (boot_server), and listens on the wire so that each new server connects to it.
+# A client boot is CPU time the servers' boots competed with (about half of a pair's time to its stage).
+# client_up <stage,stage,...>: boots it with CLIENT_DISKS.
+client_up() {
+  CLIENT_STAGES=$1
+  NET_LISTENER=client start_listener client client "$1" client 1 "${CLIENT_DISKS[@]}"
+}
+# boot_server <stage> <server root> <timeout>: boots the server of one stage (disks in SERVER_DISKS) against
+# the running client, waits for it and collects its results. A hook named in PAIR_HOOK runs meanwhile.
+boot_server() {
+  local stage=$1 root=$2 timeout=$3 t0=$SECONDS
+  log "boot: $stage"
+  NET_LISTENER=client vm_start "server-$stage" server "$stage" "$root" "${SERVER_VCPUS:-2}" "${SERVER_DISKS[@]}"
+  if [[ -n ${PAIR_HOOK:-} ]]; then "$PAIR_HOOK" "server-$stage"; fi
+  vm_wait "$timeout" "server-$stage"
+  collect "server-$stage" "$stage" server
+  log "boot: $stage done in $((SECONDS - t0)) s"
+}
+# client_down: waits for the client to end its last stage and power off, and collects its results.
+client_down() {
+  vm_wait 300 client
+  collect client "$CLIENT_STAGES" client
 }
