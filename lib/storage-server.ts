@@ -24,7 +24,7 @@ import { DEFAULT_NCONNECT } from './sizing/nfs-client';
 import { planServer } from './storage-server/plan';
 import type { StorageServerProps } from './storage-server/props';
 import { DeployTimeCheck } from './deploy-check';
-import { refuseEc2OnlyProps, validateIsObject, validateServerProps } from './storage-server/validation';
+import { refuseEc2OnlyProps, validateIsObject, validateServerProps, warnInboundRuleQuota } from './storage-server/validation';
 
 // The props and their option groups, importable from here as they always were (lib/index.ts, the tests).
 export type { StorageServerProps } from './storage-server/props';
@@ -180,6 +180,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     this.exportPath = backend.exportPath;
     this.mountOptions = backend.mountOptions;
     this.connections = backend.connections;
+    warnInboundRuleQuota(this, this.connections.securityGroups);
     this.ready = backend.ready;
     this.updateGuard = backend.updateGuard;
     // What cdk destroy does to the data, checked once every aspect has run (RemovalPolicies from outside count).

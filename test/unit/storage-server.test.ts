@@ -969,7 +969,11 @@ describe('home and scratch: several servers of one cluster in one app', () => {
     );
   });
 
-  test('another cluster may use the same names and mount point', () => {
-    expect(() => twoServers({ clusterName: 'hpc2', serverName: 'home', mountPoint: '/home', allowHomeMountPoint: true })).not.toThrow();
+  test('another cluster may use the same names and mount point (in one stack, one of the two without a dashboard)', () => {
+    const same = { clusterName: 'hpc2', serverName: 'home', mountPoint: '/home', allowHomeMountPoint: true };
+    expect(() => twoServers(same, true)).not.toThrow();
+    expect(() => twoServers({ ...same, monitoring: { dashboard: false } })).not.toThrow();
+    // Both with a dashboard in one stack: one name for two dashboards (test/unit/bad-input.test.ts).
+    expect(() => twoServers(same)).toThrow(/the dashboard name 'StorageServer-Home-home' is taken in this stack/);
   });
 });
