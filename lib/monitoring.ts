@@ -87,10 +87,16 @@ export class StorageMonitoring extends Construct {
       : 'openZfs' in storage ? this.watchOpenZfs(storage.openZfs, server, limits, props.alarmTopic)
         : this.watchFileSystem(storage, server, limits, props.alarmTopic);
     if (props.dashboard ?? true) {
-      this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
-        dashboardName: `StorageServer-${Stack.of(this).stackName}-${server}`,
-        widgets,
-      });
+      const dashboardName = `StorageServer-${Stack.of(this).stackName}-${server}`;
+      // A name is one dashboard per account and Region (CloudWatch API Reference, PutDashboard): a second one of the
+      // same stack would fail its deploy, or overwrite the first.
+      const taken = Stack.of(this).node.findAll().find((c): c is cloudwatch.CfnDashboard => c instanceof cloudwatch.CfnDashboard && c.dashboardName === dashboardName);
+      if (taken !== undefined) {
+        throw new Error(`monitoring.dashboard: the dashboard name '${dashboardName}' is taken in this stack by ${taken.node.path} ` +
+          '(CloudWatch dashboard names are unique per account and Region): give this server another serverName, or set ' +
+          'monitoring: { dashboard: false }.');
+      }
+      this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { dashboardName, widgets });
     }
   }
 

@@ -19,8 +19,23 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
  * its other dimensions from DogStatsD tags.
  */
 
-/** The CloudWatch namespace of the server's own metrics. */
+/**
+ * The first segment of every server's own CloudWatch namespace, {@link serverMetricNamespace}. A namespace is 1 to 255
+ * characters, not starting with `:` (CloudWatch API Reference, Metric) nor `AWS/` (PutMetricData), of letters, digits,
+ * `. - _ / # :` and space (CloudWatch User Guide, "Namespaces", as quoted in awslabs/aws-embedded-metrics-java#158):
+ * the cluster and server names' grammar is a subset, and the namespace 143 characters at most.
+ */
 export const SERVER_METRIC_NAMESPACE = 'StorageServer';
+
+/**
+ * The namespace one server publishes in: `StorageServer/<clusterName>/<serverName>`. PutMetricData names no resource;
+ * the CloudWatch User Guide scopes it by the `cloudwatch:namespace` condition key ("Using condition keys to limit access
+ * to CloudWatch namespaces"). A namespace of its own is how a server's role may publish its metrics and no other
+ * server's: in one shared namespace, any server could write another's dimensions and silence or trip its alarms.
+ */
+export function serverMetricNamespace(identity: ServerMetricIdentity): string {
+  return `${SERVER_METRIC_NAMESPACE}/${identity.clusterName}/${identity.serverName}`;
+}
 
 /** The agent's StatsD listener, on the loopback only. */
 export const STATSD_ADDRESS = '127.0.0.1:8125';
@@ -28,7 +43,7 @@ export const STATSD_ADDRESS = '127.0.0.1:8125';
 /** How often the agent collects and publishes, seconds. */
 export const COLLECTION_SECONDS = 60;
 
-/** The names the server publishes under {@link SERVER_METRIC_NAMESPACE}. */
+/** The names the server publishes under {@link serverMetricNamespace}. */
 export const SERVER_METRICS = {
   /** Percent of the data file system's space in use (storage-metrics, StatsD gauge, while mounted). */
   fileSystemUsedPercent: 'disk_used_percent',
@@ -93,16 +108,18 @@ export function renderAgentConfig(props: AgentConfigProps): string {
   }
   return JSON.stringify({
     agent: { metrics_collection_interval: COLLECTION_SECONDS, omit_hostname: true, run_as_user: 'root' },
-    metrics: { namespace: SERVER_METRIC_NAMESPACE, metrics_collected: collected },
+    metrics: { namespace: serverMetricNamespace(props), metrics_collected: collected },
   }, undefined, 2);
 }
 
 /** The server's own metrics for the dashboard and the alarms, with exactly the dimensions the server publishes. */
 export class ServerMetricFactory {
   private readonly dimensions: Record<string, string>;
+  private readonly namespace: string;
 
   constructor(identity: ServerMetricIdentity) {
     this.dimensions = { ClusterName: identity.clusterName, ServerName: identity.serverName };
+    this.namespace = serverMetricNamespace(identity);
   }
 
   /** Percent of the data file system's space in use (maximum over 5 minutes). */
@@ -162,6 +179,6 @@ export class ServerMetricFactory {
     label?: string,
     period: Duration = Duration.minutes(5),
   ): cloudwatch.Metric {
-    return new cloudwatch.Metric({ namespace: SERVER_METRIC_NAMESPACE, metricName, dimensionsMap, statistic, label, period });
+    return new cloudwatch.Metric({ namespace: this.namespace, metricName, dimensionsMap, statistic, label, period });
   }
 }

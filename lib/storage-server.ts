@@ -23,7 +23,8 @@ import type { StoragePlan } from './sizing';
 import { DEFAULT_NCONNECT } from './sizing/nfs-client';
 import { planServer } from './storage-server/plan';
 import type { StorageServerProps } from './storage-server/props';
-import { refuseEc2OnlyProps, validateIsObject, validateServerProps } from './storage-server/validation';
+import { DeployTimeCheck } from './deploy-check';
+import { refuseEc2OnlyProps, validateIsObject, validateServerProps, warnInboundRuleQuota } from './storage-server/validation';
 
 // The props and their option groups, importable from here as they always were (lib/index.ts, the tests).
 export type { StorageServerProps } from './storage-server/props';
@@ -129,7 +130,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     const clusterName = (this.clusterName = props.clusterName ?? 'cluster');
     const serverName = (this.serverName = props.serverName ?? 'storage1');
     this.mountPoint = props.mountPoint ?? '/data';
-    validateServerProps(this, props, { clusterName, serverName, mountPoint: this.mountPoint });
+    const atDeploy = validateServerProps(this, props, { clusterName, serverName, mountPoint: this.mountPoint });
     this.plan = planServer(this, props, capacityTiB);
     const selectedSubnets = serverSubnets(props);
     const subnet = (this.subnet = selectedSubnets[0]);
@@ -179,6 +180,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     this.exportPath = backend.exportPath;
     this.mountOptions = backend.mountOptions;
     this.connections = backend.connections;
+    warnInboundRuleQuota(this, this.connections.securityGroups);
     this.ready = backend.ready;
     this.updateGuard = backend.updateGuard;
     // What cdk destroy does to the data, checked once every aspect has run (RemovalPolicies from outside count).
@@ -208,6 +210,8 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     registration.resource.node.addDependency(this.updateGuard.resource);
     const namesReady = 'fileSystem' in backend.registrationTarget && this.ready.cfnResourceType === 'AWS::FSx::FileSystem';
     if (!namesReady) registration.resource.node.addDependency(this.ready);
+    // Tokens are checked when they resolve, before any resource that carries one (lib/deploy-check.ts).
+    DeployTimeCheck.addTo(this, 'DeployTimeCheck', atDeploy, { allowPublic: props.allowPublicClientCidrs ?? false });
     this.ringParameterName = registration.ringParameterName;
     this.mountParameterName = registration.mountParameterName;
     applyServerCompliance(this);

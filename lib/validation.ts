@@ -8,9 +8,9 @@
  * inputs, snapshots.
  */
 export * from './validation/names';
-export * from './validation/network';
-export * from './validation/special-purpose';
-export * from './validation/mounts';
+export * from '../lambda/value-check/network';
+export * from '../lambda/value-check/special-purpose';
+export * from '../lambda/value-check/mounts';
 export * from './validation/lists';
 export * from './validation/email';
 export * from './validation/topic-arn';

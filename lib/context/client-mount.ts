@@ -5,7 +5,7 @@
  */
 import { StoragePlan } from '../sizing';
 import { NFS_MAX_NCONNECT } from '../sizing/nfs-client';
-import { MAX_READ_AHEAD_KIB, directoryProblem, mountRootProblem } from '../validation/mounts';
+import { MAX_READ_AHEAD_KIB, directoryProblem, mountRootProblem } from '../../lambda/value-check/mounts';
 import { CONTEXT_DEFAULTS, ContextKey } from './keys';
 import { StorageServerContext } from './storage-server-context';
 import { ContextValues, contextError, parseBoolean, parseWholeNumber } from './values';

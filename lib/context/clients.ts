@@ -3,9 +3,9 @@
  * client nodes, and the clusterware master's address; with the address space those addresses may lie in.
  */
 import { TAG_KEY_PATTERN, TAG_KEY_RULE, ec2IdPattern } from '../validation/names';
-import { addressSpaceProblem, cidrProblem, ipv4Problem } from '../validation/network';
+import { addressSpaceProblem, cidrProblem, ipv4Problem } from '../../lambda/value-check/network';
 import { duplicateValues } from '../validation/lists';
-import { CLIENT_SPACE_ALLOWED } from '../validation/special-purpose';
+import { CLIENT_SPACE_ALLOWED } from '../../lambda/value-check/special-purpose';
 import { CONTEXT_DEFAULTS, ContextKey } from './keys';
 import { StorageServerContext } from './storage-server-context';
 import { ContextValues, contextError } from './values';

@@ -10,6 +10,12 @@ import { ContextValues, contextError } from './values';
 /** CloudFormation's limit on a stack name. */
 export const STACK_NAME_MAX = 128;
 const STACK_NAME_PREFIX = 'StorageServer-';
+/**
+ * The CDK bootstrap stack's default name, which `cdk bootstrap` deploys and every `cdk deploy` reads ("cdk bootstrap"
+ * in the CDK v2 guide; the CLI's DEFAULT_TOOLKIT_STACK_NAME, which a test compares): an app stack of that name would
+ * update the bootstrap stack into a storage server.
+ */
+export const BOOTSTRAP_STACK_NAME = 'CDKToolkit';
 
 /**
  * The stack name the app has always given a cluster and server: `StorageServer-<clusterName>-<serverName>`, with
@@ -79,6 +85,10 @@ function parseStackName(raw: (key: ContextKey) => string | undefined, clusterNam
   if (given !== undefined && !STACK_NAME_PATTERN.test(given)) {
     throw contextError('stackName', given, 'a CloudFormation stack name: a letter, then letters, digits and hyphens, at most ' +
       `${STACK_NAME_MAX} characters`);
+  }
+  if (given === BOOTSTRAP_STACK_NAME) {
+    throw contextError('stackName', given, `a CloudFormation stack name other than ${BOOTSTRAP_STACK_NAME}, the CDK bootstrap stack's ` +
+      'default name: deploying there would turn the bootstrap stack into this one');
   }
   const name = appStackName(clusterName, serverName, given);
   const legacy = stackName(clusterName, serverName);

@@ -13,9 +13,9 @@ export function contextError(key: string, value: string, allowed: string): Error
 
 /** A context as the parsers read it: a key's text, or a key parsed when it is given. */
 export interface ContextValues {
-  /** The key's value as trimmed text; undefined when absent or blank. Objects and arrays are refused. */
+  /** The key's value as trimmed text; undefined when absent. Blank text, objects and arrays are refused. */
   readonly raw: (key: ContextKey) => string | undefined;
-  /** The key's value parsed by `parse`; undefined when absent or blank. */
+  /** The key's value parsed by `parse`; undefined when absent. */
   readonly optional: <T>(key: ContextKey, parse: (key: ContextKey, value: string) => T) => T | undefined;
 }
 
@@ -24,7 +24,9 @@ export function contextValues(read: ContextReader): ContextValues {
   const raw = (key: ContextKey): string | undefined => {
     const value = read(key);
     if (value === undefined || value === null) return undefined;
-    if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
+    // A blank value is a mistake more often than a choice (`-c vpcId=$VPC` with VPC unset would make a new VPC).
+    if (typeof value === 'string' && value.trim() === '') throw contextError(key, value, 'a value: a blank one is refused; leave the key out for its default');
+    if (typeof value === 'string') return value.trim();
     if (typeof value === 'number' || typeof value === 'boolean') return String(value);
     throw contextError(key, JSON.stringify(value), 'a string, number or boolean');
   };

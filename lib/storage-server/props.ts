@@ -85,7 +85,10 @@ export interface StorageServerProps {
    * Canonical IPv4 CIDRs (no leading zeros, no host bits, prefix 1-32), each inside private address space
    * (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10), unless `allowPublicClientCidrs`. The VPC's CIDR,
    * when concrete (an imported or looked-up VPC), is held to the same rules and to the /16 to /28 EC2 gives a VPC,
-   * as clients may be anywhere in it.
+   * as clients may be anywhere in it. An entry that is a token (a parameter, `Fn.importValue`, `Fn.select`), a token
+   * VPC CIDR, a `clientPeers` CIDR or a `clusterware.loginIp` is checked by the same rules when the deploy resolves
+   * it, before any resource that carries it is created or changed (a `Custom::StorageServerValueCheck` they depend
+   * on). A token list (a `List<String>` parameter, `Fn.split`) is refused: each CIDR is a security-group rule of its own.
    * @default - the VPC's CIDR when no `clientPeers` are given either; otherwise none
    */
   readonly clientCidrs?: string[];
@@ -266,14 +269,16 @@ export interface StorageServerProps {
   readonly parameterPrefix?: string;
   /**
    * Directory exported by the server: an absolute path of `[A-Za-z0-9_.-]` segments, neither `/` nor a system
-   * directory or one under it (`SYSTEM_DIRECTORIES`: `/etc`, `/var/lib/nfs`, `/home/x` ... are refused).
+   * directory or one under it (`SYSTEM_DIRECTORIES`: `/etc`, `/var/lib/nfs`, `/home/x` ... are refused). Literal,
+   * not a token: the server's scripts that use it are rendered at synth.
    * @default '/export/data'
    */
   readonly exportPath?: string;
   /**
    * Directory clients mount the export on: one of `mountRoots` or a directory below one (`/home` and below only
    * with `allowHomeMountPoint`), in `[A-Za-z0-9_.-]` segments. Every node mounts every server of its cluster: two
-   * servers of one cluster in one app may not share a mount point (nor a `serverName`); refused at synth.
+   * servers of one cluster in one app may not share a mount point (nor a `serverName`); refused at synth. Literal,
+   * not a token: the nodes' scripts that use it are rendered at synth.
    * @default '/data'
    */
   readonly mountPoint?: string;

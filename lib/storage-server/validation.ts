@@ -1,16 +1,17 @@
-import { Annotations, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
+import { Annotations, AspectPriority, Aspects, CfnResource, RemovalPolicy, Stack, Token, Tokenization } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
-import type { Construct } from 'constructs';
+import type { Construct, IConstruct } from 'constructs';
 import type { NfsOptions } from '../backends/ec2-nfs-server-props';
 import type { SnapshotOptions } from '../backends/snapshot-options';
 import { SNAPSHOT_INTERVAL_HOURS } from '../snapshot-policy';
 import { escapeInvisible } from '../sizing/describe';
 import { NFS_MAX_NCONNECT } from '../sizing/nfs-client';
+import { ValueRule, type ValueToCheck } from '../deploy-check';
 import type { StorageServerProps } from './props';
 import {
   DASHBOARD_NAME_PATTERN, EMAIL_PATTERN, EMAIL_RULE, IMAGE_ID_PATTERN, NAME_PATTERN, NAME_RULE, REGION_PATTERN,
   TIME_OF_DAY_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem, ipv6ClientProblem, s3PathProblem, topicArnProblem,
-  DEFAULT_MOUNT_ROOTS, VPC_PREFIX_RANGE, isLookupPlaceholder, mountPointProblem, mountRootProblem, vpcCidrProblem,
+  DEFAULT_MOUNT_ROOTS, VPC_PREFIX_RANGE, isLookupPlaceholder, mountPointProblem, mountRootProblem, subnetReservedProblem, vpcCidrProblem,
 } from '../validation';
 
 // The facade's props validation: each prop checked, before anything is created, with a message that names it and
@@ -26,18 +27,23 @@ export interface ServerNames {
   readonly mountPoint: string;
 }
 
-/** The props, given that they are an object at all ({@link validateIsObject}): each check in turn. */
-export function validateServerProps(scope: Construct, props: StorageServerProps, names: ServerNames): void {
+/**
+ * The props, given that they are an object at all ({@link validateIsObject}): each check in turn. Returns the values
+ * a synth cannot see (tokens), each with its rule, for the deploy-time check (lib/deploy-check.ts).
+ */
+export function validateServerProps(scope: Construct, props: StorageServerProps, names: ServerNames): ValueToCheck[] {
+  const atDeploy: ValueToCheck[] = [];
   validateName('clusterName', names.clusterName);
   validateName('serverName', names.serverName);
   validateDashboardName(names.serverName, props.monitoring?.dashboard);
   validatePropTypes(props);
-  validateClientAddresses(scope, props);
+  validateClientAddresses(scope, props, atDeploy);
   validateNfsOptions(props.nfs);
   validateSnapshotOptions(props.snapshots);
   validateAlarms(scope, props);
   if (props.exportPath !== undefined) validateDirectory('exportPath', props.exportPath);
   validateMountPoint(names.mountPoint, props.mountRoots, props.allowHomeMountPoint);
+  return atDeploy;
 }
 
 /** The props themselves: an object (a JavaScript caller may pass anything). */
@@ -149,14 +155,16 @@ function validateOneOf(prop: string, value: unknown, allowed: readonly unknown[]
  * admits addresses (`ec2.Peer.anyIpv4()`, `ec2.Peer.ipv4(...)`, `ec2.Peer.anyIpv6()`) is held to the clientCidrs
  * rules; security groups and prefix lists name no addresses here and pass.
  */
-function validateClientAddresses(scope: Construct, props: StorageServerProps): void {
+function validateClientAddresses(scope: Construct, props: StorageServerProps, atDeploy: ValueToCheck[]): void {
   const space = { allowPublic: props.allowPublicClientCidrs ?? false };
   const isPublic = (cidr: string) => addressSpaceProblem(cidr) !== undefined;
   const publicOnes: string[] = [];
   const seen = new Set<string>();
   // An imported VPC's CIDR is where clients may be without clientCidrs: held to their rules (a new VPC's is a token,
   // and a looked-up one is decided on the synth after the lookup).
-  const vpcCidr = props.vpc.vpcCidrBlock;
+  const vpcCidr = ownVpcCidr(scope, props.vpc.vpcCidrBlock);
+  // Clients may be anywhere in the VPC only when no clientCidrs narrow them.
+  if (Token.isUnresolved(vpcCidr) && props.clientCidrs === undefined) atDeploy.push({ name: 'vpc (its vpcCidrBlock)', rule: ValueRule.VPC_CIDR, value: vpcCidr });
   if (!Token.isUnresolved(vpcCidr) && !isLookupPlaceholder(vpcCidr)) {
     const problem = typeof vpcCidr === 'string' ? vpcCidrProblem(vpcCidr, space) : 'not a string';
     if (problem) {
@@ -166,8 +174,18 @@ function validateClientAddresses(scope: Construct, props: StorageServerProps): v
     }
     if (isPublic(vpcCidr)) publicOnes.push(`${vpcCidr} (the VPC's CIDR)`);
   }
-  for (const cidr of props.clientCidrs ?? []) {
-    if (Token.isUnresolved(cidr)) continue;
+  // Each CIDR is a rule of its own in the security group: a list whose length synth cannot know has no rules to make.
+  const clientCidrs = props.clientCidrs ?? [];
+  if (Token.isUnresolved(clientCidrs) || clientCidrs.some((c) => Tokenization.reverseList([c]) !== undefined)) {
+    throw new Error('clientCidrs: a token list (a List<String> parameter, Fn.split) cannot be used: each CIDR becomes a security ' +
+      'group rule of its own, so synth must know how many there are. Pass the entries, e.g. [Fn.select(0, list), Fn.select(1, list)]: ' +
+      'each is checked when the deploy resolves it.');
+  }
+  for (const [i, cidr] of clientCidrs.entries()) {
+    if (Token.isUnresolved(cidr)) {
+      atDeploy.push({ name: `clientCidrs[${i}]`, rule: ValueRule.CLIENT_CIDR, value: cidr });
+      continue;
+    }
     const problem = typeof cidr === 'string' ? cidrProblem(cidr) ?? addressSpaceProblem(cidr, space) : 'not a string';
     if (problem) throw new Error(`clientCidrs: each entry must be a canonical IPv4 CIDR in private address space, got ${shown(cidr)}: ${problem}.`);
     if (seen.has(cidr)) throw new Error(`clientCidrs: each entry must appear once, got '${cidr}' twice.`);
@@ -176,7 +194,10 @@ function validateClientAddresses(scope: Construct, props: StorageServerProps): v
   }
   for (const [i, peer] of (props.clientPeers ?? []).entries()) {
     for (const cidr of peerCidrs(peer, i)) {
-      if (Token.isUnresolved(cidr)) continue;
+      if (Token.isUnresolved(cidr)) {
+        atDeploy.push({ name: `clientPeers[${i}]`, rule: ValueRule.CLIENT_PEER, value: cidr });
+        continue;
+      }
       const v6 = cidr.includes(':');
       const problem = v6 ? ipv6ClientProblem(cidr, space) : cidrProblem(cidr) ?? addressSpaceProblem(cidr, space);
       if (problem) {
@@ -188,9 +209,14 @@ function validateClientAddresses(scope: Construct, props: StorageServerProps): v
     }
   }
   const loginIp = props.clusterware?.loginIp;
+  if (loginIp !== undefined && Token.isUnresolved(loginIp)) atDeploy.push({ name: 'clusterware.loginIp', rule: ValueRule.LOGIN_IP, value: loginIp });
   if (loginIp !== undefined && !Token.isUnresolved(loginIp)) {
     const problem = ipv4Problem(loginIp) ?? addressSpaceProblem(loginIp, space);
     if (problem) throw new Error(`clusterware.loginIp must be the canonical IPv4 address of one host in private address space, got ${shown(loginIp)}: ${problem}.`);
+    for (const subnetCidr of knownSubnetCidrs(props.vpc)) {
+      const reserved = subnetReservedProblem(loginIp, subnetCidr);
+      if (reserved) throw new Error(`clusterware.loginIp must be an address an instance can have, got ${shown(loginIp)}: ${reserved}.`);
+    }
     if (isPublic(loginIp)) publicOnes.push(loginIp);
   }
   if (publicOnes.length > 0) {
@@ -198,6 +224,36 @@ function validateClientAddresses(scope: Construct, props: StorageServerProps): v
       `allowPublicClientCidrs: ${publicOnes.join(', ')} ${publicOnes.length > 1 ? 'are' : 'is'} public address space; ` +
       'NFS (TCP 2049) and the export are open to it. Make sure that is intended.');
   }
+}
+
+/**
+ * The VPC's CIDR, its literal value where it is a new VPC of this app with a literal CIDR (its `vpcCidrBlock` is then
+ * `Fn::GetAtt` of the `AWS::EC2::VPC`); otherwise as given.
+ */
+function ownVpcCidr(scope: Construct, cidr: string): string {
+  if (!Token.isUnresolved(cidr)) return cidr;
+  const stack = Stack.of(scope);
+  const ref = stack.resolve(cidr) as { 'Fn::GetAtt'?: [string, string] };
+  const [logicalId, attribute] = ref?.['Fn::GetAtt'] ?? [];
+  if (attribute !== 'CidrBlock') return cidr;
+  const vpc = stack.node.findAll().find((c): c is ec2.CfnVPC =>
+    CfnResource.isCfnResource(c) && c.cfnResourceType === 'AWS::EC2::VPC' && stack.resolve((c as CfnResource).logicalId) === logicalId);
+  const own = vpc?.cidrBlock;
+  return typeof own === 'string' && !Token.isUnresolved(own) ? own : cidr;
+}
+
+/** The IPv4 CIDRs of the VPC's subnets that synth knows (an imported subnet may have none). */
+function knownSubnetCidrs(vpc: ec2.IVpc): string[] {
+  const cidrs: string[] = [];
+  for (const subnet of [...vpc.publicSubnets, ...vpc.privateSubnets, ...vpc.isolatedSubnets]) {
+    try {
+      const cidr = subnet.ipv4CidrBlock;
+      if (typeof cidr === 'string' && !Token.isUnresolved(cidr)) cidrs.push(cidr);
+    } catch {
+      // An imported subnet without ipv4CidrBlock: nothing known about it.
+    }
+  }
+  return cidrs;
 }
 
 /**
@@ -290,13 +346,19 @@ function validateSnapshotOptions(snapshots: SnapshotOptions | undefined): void {
   }
 }
 
+/** Why a path cannot be a token: the scripts that use it are rendered at synth. */
+function literalPathOnly(prop: string): string {
+  return `${prop} must be a literal path, not a token (a parameter, an import): it is written into the server's and the ` +
+    "nodes' scripts, which synth renders and checks.";
+}
+
 /** The record's mountPoint against the clients' rule (lib/scripts/client-mount.sh applies the same on every node). */
 function validateMountPoint(mountPoint: string, mountRoots: string[] | undefined, allowHome = false): void {
   for (const root of mountRoots ?? []) {
     const problem = Token.isUnresolved(root) ? 'a token' : mountRootProblem(root);
     if (problem) throw new Error(`mountRoots must be absolute directories outside the system directories, got '${root}': ${problem}.`);
   }
-  if (Token.isUnresolved(mountPoint)) return;
+  if (Token.isUnresolved(mountPoint)) throw new Error(literalPathOnly('mountPoint'));
   const roots = mountRoots ?? DEFAULT_MOUNT_ROOTS;
   const problem = typeof mountPoint === 'string' ? mountPointProblem(mountPoint, { mountRoots: roots, allowHome }) : 'not a string';
   if (problem) {
@@ -305,8 +367,44 @@ function validateMountPoint(mountPoint: string, mountRoots: string[] | undefined
   }
 }
 
-function validateDirectory(prop: string, path: string, allowHome = false): void {
-  if (Token.isUnresolved(path)) return;
-  const problem = typeof path === 'string' ? directoryProblem(path, { allowHome }) : 'not a string';
+function validateDirectory(prop: string, path: string): void {
+  if (Token.isUnresolved(path)) throw new Error(literalPathOnly(prop));
+  const problem = typeof path === 'string' ? directoryProblem(path) : 'not a string';
   if (problem) throw new Error(`${prop} must be an absolute directory path outside the system directories, got '${path}': ${problem}.`);
+}
+
+/**
+ * The default quota of inbound rules per security group, counted apart for IPv4 and IPv6: "Inbound or outbound rules
+ * per security group", 60, adjustable (Amazon VPC quotas, Amazon VPC User Guide; the per-family count as quoted in
+ * Cisco Defense Orchestrator's "AWS VPC Security Groups Rules"). A deploy past it fails with RulesPerSecurityGroupLimitExceeded.
+ */
+export const DEFAULT_INBOUND_RULES_PER_GROUP = 60;
+
+/**
+ * Warns once every aspect has run (a resolved Lazy is cached: read-only priority) when one of the server's security
+ * groups holds more inbound rules of one family than the default quota: each client CIDR, peer and mounted client is
+ * a rule per port. The quota is adjustable, so this warns instead of refusing.
+ */
+export function warnInboundRuleQuota(scope: Construct, groups: readonly ec2.ISecurityGroup[]): void {
+  Aspects.of(scope).add({
+    visit(node: IConstruct): void {
+      if (node !== scope) return;
+      const stack = Stack.of(scope);
+      for (const group of groups) {
+        const cfn = group.node.defaultChild;
+        if (!CfnResource.isCfnResource(cfn) || cfn.cfnResourceType !== 'AWS::EC2::SecurityGroup') continue;
+        const inline = stack.resolve((cfn as ec2.CfnSecurityGroup).securityGroupIngress) as Record<string, unknown>[] | undefined;
+        const rules = Array.isArray(inline) ? inline : [];
+        const v6 = rules.filter((r) => r.cidrIpv6 !== undefined || r.CidrIpv6 !== undefined).length;
+        const v4 = rules.length - v6;
+        for (const [family, count] of [['IPv4', v4], ['IPv6', v6]] as const) {
+          if (count <= DEFAULT_INBOUND_RULES_PER_GROUP) continue;
+          Annotations.of(scope).addWarningV2('storage-server:inboundRuleQuota',
+            `${group.node.path} holds ${count} inbound ${family} rules, past the default quota of ${DEFAULT_INBOUND_RULES_PER_GROUP} per ` +
+            'security group (Amazon VPC quotas, "Inbound or outbound rules per security group"; adjustable): the deploy fails ' +
+            'unless the quota was raised. Use fewer, wider clientCidrs, or clientPeers by security group.');
+        }
+      }
+    },
+  }, { priority: AspectPriority.READONLY });
 }

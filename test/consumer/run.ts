@@ -213,8 +213,11 @@ check('the packed code imports only Node built-ins, its dependencies and its pee
   assert(problems.length === 0, problems.join('\n'));
 });
 
-check('each Lambda bundle (registration, update guard) loads in a bare Node process (no node_modules) and exports its handler', () => {
-  for (const name of ['register', 'update-guard']) {
+check('each Lambda bundle (every folder of lambda/ with an index.ts) loads in a bare Node process (no node_modules) and exports its handler', () => {
+  const lambdaDir = path.join(__dirname, '..', '..', 'lambda');
+  const handlers = fs.readdirSync(lambdaDir).filter((d) => fs.existsSync(path.join(lambdaDir, d, 'index.ts')));
+  assert(handlers.length >= 3, `lambda/ holds ${handlers.length} handlers: ${handlers.join(', ')}`);
+  for (const name of handlers) {
     // A directory with no node_modules above it: like Lambda, only Node's built-ins and the bundle itself.
     const sandbox = path.join(work, `lambda-${name}`);
     fs.mkdirSync(sandbox);

@@ -242,7 +242,8 @@ export class TemplatePolicies {
         request: {
           principal: request.principal,
           action: request.action,
-          resource: { resource, accountId: arnAccount(resource) },
+          // An action that names no resource type (cloudwatch:PutMetricData) is authorized on "*", in the caller's account.
+          resource: { resource, accountId: resource === '*' ? arnAccount(request.principal) : arnAccount(resource) },
           contextVariables: { ...request.context, ...context },
         },
         identityPolicies: request.identityPolicies ?? [],

@@ -375,6 +375,47 @@ describe('an imported VPC with a concrete CIDR', () => {
   });
 });
 
+describe("limits AWS enforces at deploy, refused at synth (issue 39, item 8)", () => {
+  test('two servers of one stack with one serverName in two clusters: their dashboards would share a name', () => {
+    const stack = new Stack(new App(), 'Two', { env: { account: '123456789012', region: 'us-east-1' } });
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1 });
+    new StorageServer(stack, 'A', { vpc, clusterName: 'hpc1', serverName: 'home' });
+    expect(thrown(() => new StorageServer(stack, 'B', { vpc, clusterName: 'hpc2', serverName: 'home' }))).toMatch(
+      /^monitoring.dashboard: the dashboard name 'StorageServer-Two-home' is taken in this stack by Two\/A\/Monitoring\/Dashboard\/Resource .*set monitoring: \{ dashboard: false \}/,
+    );
+    expect(() => new StorageServer(stack, 'C', { vpc, clusterName: 'hpc3', serverName: 'home', monitoring: { dashboard: false } })).not.toThrow();
+  });
+
+  test('more inbound rules in the server\'s security group than the default quota of 60: a warning naming the quota', () => {
+    const cidrs = (n: number) => Array.from({ length: n }, (_, i) => `10.0.${i}.0/24`);
+    const warnings = (props: Partial<StorageServerProps>) =>
+      Annotations.fromStack(serverStack(props).stack).findWarning('*', Match.stringLikeRegexp('inbound IPv4 rules, past the default quota'));
+    expect(warnings({ clientCidrs: cidrs(60) })).toEqual([]);
+    const [warning] = warnings({ clientCidrs: cidrs(61) });
+    expect(String(warning?.entry.data)).toMatch(/holds 61 inbound IPv4 rules, past the default quota of 60 per security group \(Amazon VPC quotas/);
+    // FSx for Lustre admits each CIDR on two port ranges (988, 1018-1023): 31 CIDRs are 62 rules.
+    expect(warnings({ backend: 'fsx-lustre', capacityTiB: 1.2, clientCidrs: cidrs(30) })).toEqual([]);
+    expect(warnings({ backend: 'fsx-lustre', capacityTiB: 1.2, clientCidrs: cidrs(31) })).toHaveLength(1);
+  });
+
+  test("a loginIp EC2 reserves in one of the VPC's subnets (its first four addresses and its last) is refused", () => {
+    const withLogin = (loginIp: string) => () => {
+      const stack = new Stack(new App(), 'Login', { env: { account: '123456789012', region: 'us-east-1' } });
+      const vpc = ec2.Vpc.fromVpcAttributes(stack, 'Vpc', {
+        vpcId: 'vpc-0123456789abcdef0', vpcCidrBlock: '10.20.0.0/16', availabilityZones: ['us-east-1a'],
+        privateSubnetIds: ['subnet-0123456789abcdef0'], privateSubnetIpv4CidrBlocks: ['10.20.1.0/24'],
+      });
+      new StorageServer(stack, 'Storage', { vpc, clusterware: { loginIp } });
+    };
+    for (const [ip, role] of [['10.20.1.1', 'its address 1 of the first four'], ['10.20.1.2', 'its address 2 of the first four'],
+      ['10.20.1.3', 'its address 3 of the first four'], ['10.20.1.255', 'its last address']]) {
+      expect(thrown(withLogin(ip))).toContain(`clusterware.loginIp must be an address an instance can have, got '${ip}': EC2 reserves ` +
+        `the first four addresses and the last of every subnet, and ${ip} is ${role} in subnet 10.20.1.0/24`);
+    }
+    for (const ip of ['10.20.1.4', '10.20.1.254', '10.20.2.1']) expect(withLogin(ip)).not.toThrow();
+  });
+});
+
 describe('the app\'s stack', () => {
   test('vpcId without an account and region names vpcId and the credentials it needs', () => {
     const text = thrown(() => appStack({ vpcId: 'vpc-0123456789abcdef0' }));

@@ -163,8 +163,12 @@ describe('parseContext', () => {
     expect(() => parseContext(read({ subnetId: 'subnet-01234567' }))).toThrow(/subnetId="subnet-01234567".*only together with vpcId/);
   });
 
-  test('empty strings count as absent', () => {
-    expect(parseContext(read({ clusterName: '  ', clientCidrs: '' })).clusterName).toBe('cluster');
+  test('a blank value is refused, naming the key: -c vpcId=$VPC with VPC unset must not make a new VPC', () => {
+    for (const [key, value] of [['vpcId', ''], ['clusterName', '  '], ['clientCidrs', '']] as const) {
+      expect(() => parseContext(read({ [key]: value }))).toThrow(
+        `Invalid context value ${key}="${value}": allowed is a value: a blank one is refused; leave the key out for its default.`,
+      );
+    }
   });
 });
 

@@ -15,6 +15,8 @@ import { HANDLER_BUNDLES_ENV, handlerFunction } from '../../lib/handler-function
  */
 const prebuilt = process.env[HANDLER_BUNDLES_ENV];
 const root = path.join(__dirname, '..', '..');
+/** Every custom-resource handler: each folder of lambda/ with an index.ts (a new one cannot be left out). */
+const HANDLERS = fs.readdirSync(path.join(root, 'lambda')).filter((d) => fs.existsSync(path.join(root, 'lambda', d, 'index.ts'))).sort();
 
 afterEach(() => {
   if (prebuilt === undefined) delete process.env[HANDLER_BUNDLES_ENV];
@@ -41,7 +43,11 @@ function synthFunction(name: string, bundles: string | undefined): { handler: un
   return { handler: fn?.Properties.Handler, asset, s3Key: code.S3Key };
 }
 
-test.each(['register', 'update-guard'])('the app deploys the %s bundle the package ships: the same bytes, map and asset hash', (name) => {
+test('the handlers are the three custom resources', () => {
+  expect(HANDLERS).toEqual(['register', 'update-guard', 'value-check']);
+});
+
+test.each(HANDLERS)('the app deploys the %s bundle the package ships: the same bytes, map and asset hash', (name) => {
   expect(prebuilt).toBeDefined();
   const fromPackage = synthFunction(name, prebuilt);
   const fromCache = synthFunction(name, undefined);

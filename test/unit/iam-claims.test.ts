@@ -183,6 +183,13 @@ const CLAIMS: Claim[] = [
     request: (s) => outsider('kms:Decrypt', s.topicKey) },
 
   // The server's instance role (EC2 backends; FSx has no instance).
+  // Its own metrics only (lib/server-metrics.ts): one server writing another's would silence or trip its alarms.
+  { claim: "the server may publish metrics in its own namespace", allowed: true, backends: EC2,
+    request: (s) => s.asServer('cloudwatch:PutMetricData', [{ arn: '*', context: { 'cloudwatch:namespace': 'StorageServer/cluster/storage1' } }]) },
+  { claim: "the server may not publish metrics in another server's namespace", allowed: false, backends: EC2,
+    request: (s) => s.asServer('cloudwatch:PutMetricData', [{ arn: '*', context: { 'cloudwatch:namespace': 'StorageServer/cluster/storage2' } }]) },
+  { claim: 'the server may not publish metrics in the namespace every server once shared', allowed: false, backends: EC2,
+    request: (s) => s.asServer('cloudwatch:PutMetricData', [{ arn: '*', context: { 'cloudwatch:namespace': 'StorageServer' } }]) },
   { claim: 'the server may read its own mount record', allowed: true, backends: EC2,
     request: (s) => s.asServer('ssm:GetParameter', [s.parameter(OWN_MOUNT)]) },
   { claim: "the server may not read another server's mount record", allowed: false, backends: EC2,

@@ -4,12 +4,14 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as fsx from 'aws-cdk-lib/aws-fsx';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { StorageMonitoring, type StorageMonitoringProps } from '../../lib/monitoring';
-import { SERVER_METRIC_NAMESPACE, renderAgentConfig } from '../../lib/server-metrics';
+import { renderAgentConfig } from '../../lib/server-metrics';
 import { agentConfigErrors } from '../support/cloudwatch-agent-schema';
 import { cfnLint } from '../support/cfn-lint';
 import { nagFindings } from '../support/nag';
 
 const IDENTITY = { clusterName: 'hpc1', serverName: 'storage1' };
+/** The server's own namespace: its metrics, its alarms' and the agent's, and its role's condition, all say it. */
+const SERVER_METRIC_NAMESPACE = 'StorageServer/hpc1/storage1';
 const SERVER_DIMENSIONS = [
   { Name: 'ClusterName', Value: 'hpc1' },
   { Name: 'ServerName', Value: 'storage1' },

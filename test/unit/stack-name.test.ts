@@ -5,8 +5,11 @@
  * the pair that reads back unambiguously (a clusterName of letters and digits, a serverName without `_` and `.`)
  * gets it, and any other pair is refused unless `-c stackName` names the stack (README, "Context parameters").
  */
+import * as fs from 'fs';
+import * as path from 'path';
 import fc from 'fast-check';
 import { ContextKey, appStackName, hasOwnStackName, parseContext, stackName } from '../../lib/context';
+import { BOOTSTRAP_STACK_NAME } from '../../lib/context/names';
 import { ALNUM, name, stringOf } from '../support/grammars';
 
 const read = (values: Partial<Record<ContextKey, string>>) => (key: ContextKey) => values[key];
@@ -124,5 +127,20 @@ describe('the mapping', () => {
       const n = derived(c, s);
       if (n !== undefined) expect(n).toMatch(new RegExp(`^[${ALNUM.slice(0, 52)}][${ALNUM}-]{0,127}$`));
     }), { numRuns: 300 });
+  });
+});
+
+describe("the CDK bootstrap stack's name", () => {
+  test('stackName=CDKToolkit is refused, naming what it would do', () => {
+    expect(() => parseContext(read({ stackName: 'CDKToolkit' }))).toThrow(
+      /Invalid context value stackName="?'?CDKToolkit'?"?: allowed is a CloudFormation stack name other than CDKToolkit, the CDK bootstrap stack's default name/,
+    );
+    expect(parseContext(read({ stackName: 'CDKToolkit2' })).stackName).toBe('CDKToolkit2');
+  });
+
+  test("the name is the CDK CLI's own default toolkit stack name", () => {
+    // The CLI (the aws-cdk devDependency) defines it in its bundled entry point, which its exports map keeps private.
+    const entry = path.join(path.dirname(require.resolve('aws-cdk/package.json')), 'lib', 'index.js');
+    expect(fs.readFileSync(entry, 'utf8').match(/DEFAULT_TOOLKIT_STACK_NAME = "([^"]+)"/)?.[1]).toBe(BOOTSTRAP_STACK_NAME);
   });
 });

@@ -737,12 +737,12 @@ describe('the server\'s own metrics (issue 18)', () => {
     return JSON.parse(command.slice(start + 1, end - 1).join('\n').replace(/\\"/g, '"'));
   };
 
-  test('the role may publish metrics in the StorageServer namespace only', () => {
+  test("the role may publish metrics in its own server's namespace only", () => {
     const { template } = serverStack({ capacityTiB: 5 });
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: { Statement: Match.arrayWith([{
         Sid: 'PublishOwnMetricsOnly', Effect: 'Allow', Action: 'cloudwatch:PutMetricData', Resource: '*',
-        Condition: { StringEquals: { 'cloudwatch:namespace': 'StorageServer' } },
+        Condition: { StringEquals: { 'cloudwatch:namespace': 'StorageServer/cluster/storage1' } },
       }]) },
     });
   });
@@ -752,7 +752,7 @@ describe('the server\'s own metrics (issue 18)', () => {
     expect(settingOf(is, 'STORAGE_METRICS_CLUSTER')).toBe("STORAGE_METRICS_CLUSTER='hpc1'");
     expect(settingOf(is, 'STORAGE_METRICS_SERVER')).toBe("STORAGE_METRICS_SERVER='home'");
     const config = agentConfigOf(is);
-    expect(config.metrics.namespace).toBe('StorageServer');
+    expect(config.metrics.namespace).toBe('StorageServer/hpc1/home');
     expect((config.metrics.metrics_collected.diskio as { resources: string[] }).resources)
       .toEqual(Array.from({ length: 12 }, (_, i) => `xvd${String.fromCharCode(98 + i)}`));
     expect(agentConfigOf(serverStack({ capacityTiB: 5 }).template).metrics.metrics_collected).not.toHaveProperty('diskio');
@@ -969,7 +969,11 @@ describe('home and scratch: several servers of one cluster in one app', () => {
     );
   });
 
-  test('another cluster may use the same names and mount point', () => {
-    expect(() => twoServers({ clusterName: 'hpc2', serverName: 'home', mountPoint: '/home', allowHomeMountPoint: true })).not.toThrow();
+  test('another cluster may use the same names and mount point (in one stack, one of the two without a dashboard)', () => {
+    const same = { clusterName: 'hpc2', serverName: 'home', mountPoint: '/home', allowHomeMountPoint: true };
+    expect(() => twoServers(same, true)).not.toThrow();
+    expect(() => twoServers({ ...same, monitoring: { dashboard: false } })).not.toThrow();
+    // Both with a dashboard in one stack: one name for two dashboards (test/unit/bad-input.test.ts).
+    expect(() => twoServers(same)).toThrow(/the dashboard name 'StorageServer-Home-home' is taken in this stack/);
   });
 });

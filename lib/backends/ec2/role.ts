@@ -6,7 +6,7 @@ import type * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { DEFAULT_PARAMETER_PREFIX, storagePath } from '../../../lambda/register/contract';
 import { iam5 } from '../../handler-function';
-import { SERVER_METRIC_NAMESPACE } from '../../server-metrics';
+import { serverMetricNamespace } from '../../server-metrics';
 import { SERVER_ID_TAG } from '../backend';
 import type { Ec2NfsServerProps } from '../ec2-nfs-server-props';
 
@@ -43,13 +43,13 @@ export function serverRole(scope: Construct, p: Ec2NfsServerProps): iam.Role {
       arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
     })],
   }));
-  // The CloudWatch agent publishes the server's own metrics (lib/server-metrics.ts), in their namespace only.
+  // The CloudWatch agent publishes the server's own metrics (lib/server-metrics.ts), in its own namespace only.
   // PutMetricData has no resource to scope; the namespace condition is what scopes it.
   role.addToPrincipalPolicy(new iam.PolicyStatement({
     sid: 'PublishOwnMetricsOnly',
     actions: ['cloudwatch:PutMetricData'],
     resources: ['*'],
-    conditions: { StringEquals: { 'cloudwatch:namespace': SERVER_METRIC_NAMESPACE } },
+    conditions: { StringEquals: { 'cloudwatch:namespace': serverMetricNamespace({ clusterName, serverName }) } },
   }));
   return role;
 }

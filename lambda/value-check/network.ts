@@ -168,3 +168,21 @@ export function ipv6ClientProblem(cidr: string, options: AddressSpaceOptions = {
   return 'public IPv6 address space outside unique local space (fc00::/7); set allowPublicClientCidrs to admit public ' +
     'addresses deliberately';
 }
+
+/**
+ * Why `ip` cannot be a host of the subnet `subnetCidr`, or undefined: EC2 reserves the first four addresses and the
+ * last of every subnet (network, VPC router, DNS, future use, broadcast: Amazon VPC User Guide, "Subnet CIDR
+ * blocks"), and no instance can have them. An address outside the subnet is not this subnet's concern.
+ */
+export function subnetReservedProblem(ip: string, subnetCidr: string): string | undefined {
+  const host = parseNetwork(ip);
+  const subnet = parseNetwork(subnetCidr);
+  if (host === undefined || subnet === undefined || host.bits !== 32 || subnet.bits !== 32) return undefined;
+  const size = 1n << BigInt(32 - subnet.prefix);
+  const offset = host.address - subnet.address;
+  if (offset < 0n || offset >= size) return undefined;
+  if (offset > 3n && offset !== size - 1n) return undefined;
+  const role = offset === size - 1n ? 'its last address' : `its address ${offset} of the first four`;
+  return `EC2 reserves the first four addresses and the last of every subnet, and ${ip} is ${role} in subnet ${subnetCidr} ` +
+    '(Amazon VPC User Guide, "Subnet CIDR blocks"): no instance can have it';
+}
