@@ -24,7 +24,8 @@ import { DEFAULT_NCONNECT } from './sizing/nfs-client';
 import { planServer } from './storage-server/plan';
 import type { StorageServerProps } from './storage-server/props';
 import { DeployTimeCheck } from './deploy-check';
-import { refuseEc2OnlyProps, validateIsObject, validateServerProps, warnInboundRuleQuota } from './storage-server/validation';
+import { warnInboundRuleQuota } from './storage-server/rule-quota';
+import { refuseEc2OnlyProps, validateIsObject, validateServerProps } from './storage-server/validation';
 
 // The props and their option groups, importable from here as they always were (lib/index.ts, the tests).
 export type { StorageServerProps } from './storage-server/props';

@@ -83,6 +83,7 @@ client_mount_scenario() {
     -device virtio-net-pci,netdev=net0 \
     -display none -serial "file:$dir/console" -no-reboot >"$dir/qemu.log" 2>&1 &
   qemu_pid=$!
+  echo "$qemu_pid" >"$RUN_DIR/client-mount-vm.pid" # the harness's exit stops it (on_exit)
   end=$((SECONDS + timeout))
   while kill -0 "$qemu_pid" 2>/dev/null; do
     if ((SECONDS >= end)); then
