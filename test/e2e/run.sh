@@ -337,13 +337,6 @@ if only foreign; then stages+=(foreign); fi
 if only ebs; then stages+=(ebs ebs-grow); fi
 if only ebs-xen; then stages+=(ebs-xen); fi
 if only instance-store && only ebs && only ebs-xen; then run_restore=1 stages+=(restore-mixed); fi
-# The client mount scenario has its own VM and moto: it runs beside the servers' boots, whose waits (a bootstrap
-# waiting for its disks, the apply's timeouts, the idle client) leave it CPU, and its results are counted at the end.
-cm_pid=
-if only client-mount; then
-  (client_mount_scenario "$((BOOT_TIMEOUT * 2))") >"$RUN_DIR/client-mount.log" 2>&1 &
-  cm_pid=$!
-fi
 if ((${#stages[@]})); then
   # One client VM for every stage: in "fresh" it formats the disks of scenario 4 (content another machine
   # made), which the foreign server then gets; it never touches them again.
@@ -363,18 +356,9 @@ if only ebs; then ebs; fi
 if only ebs-xen; then ebs_xen; fi
 if ((run_restore)); then restore; fi
 if ((${#stages[@]})); then client_down; fi
-# Its one VM runs the most checks (491 s of guest time alone; more beside the servers): twice a server boot's time.
-if [[ -n $cm_pid ]]; then
-  cm_status=0
-  wait "$cm_pid" || cm_status=$?
-  while IFS= read -r line; do
-    case $line in
-      "PASS "*) pass "${line#PASS }" ;;
-      "FAIL "*) fail "${line#FAIL }" ;;
-      *) printf '%s\n' "$line" >&2 ;;
-    esac
-  done <"$RUN_DIR/client-mount.log"
-  ((cm_status == 0)) || fail "client-mount: the scenario stopped early (exit $cm_status; log: ${RUN_DIR#"$REPO_DIR"/}/client-mount.log)"
-fi
+# Its one VM runs the most checks (491 s of guest time alone): half as long again as a server boot, so that a
+# loaded CI machine does not time out a passing run. Run beside the servers' boots it slowed them by more than it
+# saved (fresh 166 -> 371 s, reboot 209 -> 465 s of a 480 s bound) and a fixed-time check missed its window.
+if only client-mount; then client_mount_scenario "$((BOOT_TIMEOUT * 3 / 2))"; fi
 log "e2e finished in $((SECONDS - start)) s"
 summary

@@ -160,25 +160,32 @@ make_client_dir() {
 
 # statsd_lines: what one run of storage-metrics sends to the agent's StatsD listener, captured by a stand-in
 # listener on 127.0.0.1:8125 (the CloudWatch agent is not packaged for Debian: its input is what is checked here).
+# The listener says when it is bound and stops when told (after the oneshot run has ended), not after a fixed
+# time: on a loaded host a fixed window missed the run.
 statsd_lines() {
-  local out=$STATE/statsd.lines pid
-  python3 - "$out" <<'PY' &
-import socket, sys, time
+  local out=$STATE/statsd.lines ready=$STATE/statsd.ready stop=$STATE/statsd.stop pid
+  rm -f "$ready" "$stop"
+  python3 - "$out" "$ready" "$stop" <<'PY' &
+import os, socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.bind(("127.0.0.1", 8125))
 s.settimeout(0.2)
-end = time.time() + 6
+open(sys.argv[2], "w").close()
+end = time.time() + 300
 with open(sys.argv[1], "w") as out:
     while time.time() < end:
         try:
             out.write(s.recv(4096).decode() + "\n")
             out.flush()
         except socket.timeout:
-            pass
+            if os.path.exists(sys.argv[3]):
+                break
 PY
   pid=$!
-  sleep 2
+  for _ in $(seq 600); do [[ -e $ready ]] && break; sleep 0.1; done
+  # A oneshot: start returns once the run has sent everything.
   systemctl start storage-metrics.service
+  touch "$stop"
   wait "$pid"
   sort -u "$out"
 }
