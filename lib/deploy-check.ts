@@ -3,8 +3,6 @@ import { Construct, IConstruct } from 'constructs';
 import { PROP, RESOURCE_TYPE, wireCheck, type CheckOptions, type ValueToCheck } from '../lambda/value-check/contract';
 import { addHandlerProvider, stackSingleton } from './handler-provider';
 
-export { ValueRule, type ValueToCheck } from '../lambda/value-check/contract';
-
 /** The stack's single value-check Lambda + Provider, found or created by a fixed id on the Stack. */
 class ValueCheckProvider extends Construct {
   static readonly ID = 'StorageServerValueCheckProvider';

@@ -24,7 +24,7 @@ export function warnInboundRuleQuota(scope: Construct, groups: readonly ec2.ISec
         if (!CfnResource.isCfnResource(cfn) || cfn.cfnResourceType !== 'AWS::EC2::SecurityGroup') continue;
         const inline = stack.resolve((cfn as ec2.CfnSecurityGroup).securityGroupIngress) as Record<string, unknown>[] | undefined;
         const rules = Array.isArray(inline) ? inline : [];
-        const v6 = rules.filter((r) => r.cidrIpv6 !== undefined || r.CidrIpv6 !== undefined).length;
+        const v6 = rules.filter((r) => r.cidrIpv6 !== undefined).length;
         const v4 = rules.length - v6;
         for (const [family, count] of [['IPv4', v4], ['IPv6', v6]] as const) {
           if (count <= DEFAULT_INBOUND_RULES_PER_GROUP) continue;

@@ -6,7 +6,7 @@ import type { SnapshotOptions } from '../backends/snapshot-options';
 import { SNAPSHOT_INTERVAL_HOURS } from '../snapshot-policy';
 import { escapeInvisible } from '../sizing/describe';
 import { NFS_MAX_NCONNECT } from '../sizing/nfs-client';
-import { ValueRule, type ValueToCheck } from '../deploy-check';
+import { ValueRule, type ValueToCheck } from '../../lambda/value-check/contract';
 import type { StorageServerProps } from './props';
 import {
   DASHBOARD_NAME_PATTERN, EMAIL_PATTERN, EMAIL_RULE, IMAGE_ID_PATTERN, NAME_PATTERN, NAME_RULE, REGION_PATTERN,
@@ -160,9 +160,9 @@ function validateClientAddresses(scope: Construct, props: StorageServerProps, at
   const isPublic = (cidr: string) => addressSpaceProblem(cidr) !== undefined;
   const publicOnes: string[] = [];
   const seen = new Set<string>();
-  // An imported VPC's CIDR is where clients may be without clientCidrs: held to their rules (a new VPC's is a token,
-  // and a looked-up one is decided on the synth after the lookup).
-  const vpcCidr = ownVpcCidr(scope, props.vpc.vpcCidrBlock);
+  // The VPC's CIDR is where clients may be without clientCidrs: held to their rules at synth when known (a looked-up
+  // one on the synth after the lookup), at deploy when it is a token.
+  const vpcCidr = ownVpcCidr(props.vpc);
   // Clients may be anywhere in the VPC only when no clientCidrs narrow them.
   if (Token.isUnresolved(vpcCidr) && props.clientCidrs === undefined) atDeploy.push({ name: 'vpc (its vpcCidrBlock)', rule: ValueRule.VPC_CIDR, value: vpcCidr });
   if (!Token.isUnresolved(vpcCidr) && !isLookupPlaceholder(vpcCidr)) {
@@ -209,8 +209,9 @@ function validateClientAddresses(scope: Construct, props: StorageServerProps, at
     }
   }
   const loginIp = props.clusterware?.loginIp;
-  if (loginIp !== undefined && Token.isUnresolved(loginIp)) atDeploy.push({ name: 'clusterware.loginIp', rule: ValueRule.LOGIN_IP, value: loginIp });
-  if (loginIp !== undefined && !Token.isUnresolved(loginIp)) {
+  if (loginIp !== undefined && Token.isUnresolved(loginIp)) {
+    atDeploy.push({ name: 'clusterware.loginIp', rule: ValueRule.LOGIN_IP, value: loginIp });
+  } else if (loginIp !== undefined) {
     const problem = ipv4Problem(loginIp) ?? addressSpaceProblem(loginIp, space);
     if (problem) throw new Error(`clusterware.loginIp must be the canonical IPv4 address of one host in private address space, got ${shown(loginIp)}: ${problem}.`);
     for (const subnetCidr of knownSubnetCidrs(props.vpc)) {
@@ -227,19 +228,13 @@ function validateClientAddresses(scope: Construct, props: StorageServerProps, at
 }
 
 /**
- * The VPC's CIDR, its literal value where it is a new VPC of this app with a literal CIDR (its `vpcCidrBlock` is then
- * `Fn::GetAtt` of the `AWS::EC2::VPC`); otherwise as given.
+ * The VPC's CIDR: for a new VPC of the app (its `vpcCidrBlock` a token, `Fn::GetAtt` of its own `AWS::EC2::VPC`), the
+ * literal CIDR that resource is given; otherwise `vpcCidrBlock` as it is.
  */
-function ownVpcCidr(scope: Construct, cidr: string): string {
-  if (!Token.isUnresolved(cidr)) return cidr;
-  const stack = Stack.of(scope);
-  const ref = stack.resolve(cidr) as { 'Fn::GetAtt'?: [string, string] };
-  const [logicalId, attribute] = ref?.['Fn::GetAtt'] ?? [];
-  if (attribute !== 'CidrBlock') return cidr;
-  const vpc = stack.node.findAll().find((c): c is ec2.CfnVPC =>
-    CfnResource.isCfnResource(c) && c.cfnResourceType === 'AWS::EC2::VPC' && stack.resolve((c as CfnResource).logicalId) === logicalId);
-  const own = vpc?.cidrBlock;
-  return typeof own === 'string' && !Token.isUnresolved(own) ? own : cidr;
+function ownVpcCidr(vpc: ec2.IVpc): string {
+  const cfn = vpc.node.defaultChild;
+  const own = CfnResource.isCfnResource(cfn) && cfn.cfnResourceType === 'AWS::EC2::VPC' ? (cfn as ec2.CfnVPC).cidrBlock : undefined;
+  return Token.isUnresolved(vpc.vpcCidrBlock) && typeof own === 'string' && !Token.isUnresolved(own) ? own : vpc.vpcCidrBlock;
 }
 
 /** The IPv4 CIDRs of the VPC's subnets that synth knows (an imported subnet may have none). */
