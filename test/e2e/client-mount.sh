@@ -74,7 +74,7 @@ client_mount_scenario() {
   exec 7<>"$CACHE_DIR/image.lock"
   flock -s 7
   : >"$dir/console"
-  qemu-system-x86_64 -machine pc -accel tcg,thread=multi -cpu max -smp 2 -m 1024 "${LEAN_QEMU[@]}" \
+  qemu-system-x86_64 "${QEMU_MACHINE[@]}" -smp 2 -m 1024 "${LEAN_QEMU[@]}" \
     -kernel "$IMAGE_DIR/vmlinuz" -initrd "$IMAGE_DIR/initrd.img" \
     -append "root=/dev/vda rw console=ttyS0 net.ifnames=0 loglevel=3 $LEAN_CMDLINE e2e.role=client-mount e2e.stage=ssm e2e.ip=10.0.2.15/24" \
     -drive "if=none,id=root,file=$dir/root.qcow2,format=qcow2" -device virtio-blk-pci,drive=root \
