@@ -61,9 +61,12 @@ export interface ClientMountProps {
    * `mountRoots`, the script's `--mount-roots`). A config whose `mountPoint` is elsewhere (`/opt/aws`, `/snap`,
    * `/nix`, `/mnt`, ...) is refused on the node, reported with its parameter name, and the others are mounted.
    * Each root is an absolute directory of `[A-Za-z0-9_.-]` segments outside the system directories (`/`, `/etc`,
-   * `/usr`, `/home`, ...: `SYSTEM_DIRECTORIES`). A mount point may be a root itself or any directory below one. On
-   * the node, every directory on the way from `/` must also be a directory (not a symbolic link) owned by root and
-   * writable by no one else, so that no user can redirect the mount; missing ones are made by root, 0755. Give
+   * `/usr`, `/home`, ...: `SYSTEM_DIRECTORIES`) and none of `/media`, `/mnt`, `/opt`, `/srv` itself (below one is
+   * allowed: `/opt/ohpc/pub`). A mount point may be a root itself or any directory below one. On the node, every
+   * directory on the way from `/` must also be a directory (not a symbolic link) owned by root and writable by no one
+   * else, so that no user can redirect the mount (missing ones are made by root, 0755); and no mount may hide
+   * anything: a mount point an installed package owns files at or below (`dpkg-query -S`, `rpm -qa`), one holding
+   * files or with a mount below it, and both of a nested pair of configs are refused. Give
    * each StorageServer of the cluster the same `mountRoots`, which checks its `mountPoint` at synth.
    * @default DEFAULT_MOUNT_ROOTS: /data, /scratch, /shared, /fsx
    */

@@ -240,12 +240,15 @@ function serverSubnets(props: StorageServerProps): ec2.ISubnet[] {
 
 /**
  * Two servers of one cluster in one app (home beside scratch, in one stack or two) must differ in name (their
- * SSM parameter paths) and in mount point (every node mounts every server of its cluster).
+ * SSM parameter paths), and neither's mount point may be or lie below the other's (every node mounts every server of
+ * its cluster; client-mount.sh refuses such a pair too).
  */
 function validateUniqueInCluster(server: StorageServer): void {
   if ([server.clusterName, server.serverName, server.mountPoint].some((v) => Token.isUnresolved(v))) return;
   for (const other of server.node.root.node.findAll()) {
     if (other === server || !(other instanceof StorageServer) || other.clusterName !== server.clusterName) continue;
+    // A server whose constructor threw (an app that caught the error) stays in the tree half made: not a server.
+    if (typeof other.serverName !== 'string' || typeof other.mountPoint !== 'string') continue;
     if (other.serverName === server.serverName) {
       throw new Error(`serverName '${server.serverName}' is taken in cluster '${server.clusterName}' by ${other.node.path}: ` +
         'give each server of a cluster its own serverName (it names its SSM parameters and its mount config).');
@@ -254,6 +257,14 @@ function validateUniqueInCluster(server: StorageServer): void {
       throw new Error(`mountPoint '${server.mountPoint}' is taken in cluster '${server.clusterName}' by ${other.node.path} ` +
         `(server '${other.serverName}'): give server '${server.serverName}' another mountPoint, e.g. '/scratch' ` +
         '(every node of the cluster mounts every server).');
+    }
+    const [outer, inner] = server.mountPoint.startsWith(`${other.mountPoint}/`) ? [other, server]
+      : other.mountPoint.startsWith(`${server.mountPoint}/`) ? [server, other] : [];
+    if (outer && inner) {
+      throw new Error(`mountPoint '${inner.mountPoint}' (server '${inner.serverName}', ${inner.node.path}) lies below mountPoint ` +
+        `'${outer.mountPoint}' (server '${outer.serverName}', ${outer.node.path}) in cluster '${server.clusterName}': every node ` +
+        'mounts every server of its cluster, and the outer mount would hide the inner one; give each a mountPoint outside ' +
+        "the other's, e.g. '/data/home' beside '/data/scratch'.");
     }
   }
 }

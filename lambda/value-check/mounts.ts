@@ -6,10 +6,20 @@
 
 /**
  * Directories of the operating system that neither the export (`exportPath`, on the server) nor the mount point
- * (`mountPoint`, on the clients) may be or lie under: mounting the data there hides the system's own files.
- * lib/scripts/client-mount.sh holds the same list (a unit test compares them).
+ * (`mountPoint`, on the clients) may be or lie under: mounting the data there hides the system's own files. The
+ * top-level directories the FHS 3.0 and systemd's file-hierarchy(7) give to the system throughout
+ * (docs/sources/file-hierarchy.md, whose rows a unit test compares with this list); `/home` is the
+ * `allowHomeMountPoint` opt-in's. lib/scripts/client-mount.sh holds the same list (a unit test compares them).
  */
-export const SYSTEM_DIRECTORIES = ['/bin', '/boot', '/dev', '/etc', '/home', '/lib', '/lib32', '/lib64', '/libx32', '/proc', '/root', '/run', '/sbin', '/sys', '/tmp', '/usr', '/var'] as const;
+export const SYSTEM_DIRECTORIES = ['/bin', '/boot', '/dev', '/efi', '/etc', '/home', '/lib', '/lib32', '/lib64', '/libx32', '/proc', '/root', '/run', '/sbin', '/sys', '/tmp', '/usr', '/var'] as const;
+
+/**
+ * Top-level directories the FHS 3.0 names for other uses (add-on packages, removable media, temporary mounts,
+ * services' data: docs/sources/file-hierarchy.md): never themselves an export or a mount root, though a directory
+ * below one may be (`/opt/ohpc/pub`); on a node, client-mount.sh refuses a mount point an installed package owns
+ * files at or below (`/opt/aws`). lib/scripts/client-mount.sh holds the same list (a unit test compares them).
+ */
+export const NAMED_DIRECTORIES = ['/media', '/mnt', '/opt', '/srv'] as const;
 
 /** What a directory path may be: see {@link directoryProblem}. */
 export interface DirectoryOptions {
@@ -22,8 +32,9 @@ export interface DirectoryOptions {
 
 /**
  * Validates a directory for the export or the mount point: an absolute path of at most 255 characters in
- * `[A-Za-z0-9_.-]` segments (no empty, `.` or `..` segment, no trailing `/`; the client script's rule), not `/`, and neither one of {@link SYSTEM_DIRECTORIES} nor under
- * one (`/etc`, `/var/lib/nfs`); `/home` and below only with `allowHome`. Returns the reason it is bad, or undefined.
+ * `[A-Za-z0-9_.-]` segments (no empty, `.` or `..` segment, no trailing `/`; the client script's rule), not `/`, not one
+ * of {@link NAMED_DIRECTORIES}, and neither one of {@link SYSTEM_DIRECTORIES} nor under one (`/etc`, `/var/lib/nfs`);
+ * `/home` and below only with `allowHome`. Returns the reason it is bad, or undefined.
  */
 export function directoryProblem(path: string, options: DirectoryOptions = {}): string | undefined {
   const segments = path.split('/').slice(1);
@@ -31,6 +42,11 @@ export function directoryProblem(path: string, options: DirectoryOptions = {}): 
   if (!path.startsWith('/') || path === '/' ||
     segments.some((s) => s === '' || s === '.' || s === '..' || !/^[A-Za-z0-9_.-]+$/.test(s))) {
     return "not an absolute directory path of A-Z a-z 0-9 _ . - / (not '/', no '..', '.', '//' or trailing '/')";
+  }
+  const named = NAMED_DIRECTORIES.find((d) => path === d);
+  if (named !== undefined) {
+    return `a directory the FHS names for other files (${named}), whose files the mount would hide; a directory below it ` +
+      `may be used (${named}/<site directory>) unless a node's packages own files there`;
   }
   const system = SYSTEM_DIRECTORIES.find((d) => path === d || path.startsWith(`${d}/`));
   if (system === '/home' && options.allowHome) return undefined;

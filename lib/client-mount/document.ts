@@ -27,6 +27,25 @@ const MOUNT_ROOTS_PATTERN = '^(/[A-Za-z0-9_.-]+)+(,(/[A-Za-z0-9_.-]+)+)*$';
  */
 const READ_AHEAD_PATTERN = '^(0|[1-9][0-9]{0,6})$';
 
+/**
+ * The most an SSM document may hold, bytes: CreateDocument's Content, "The content of the document must not exceed
+ * 64KB. This quota also includes the content specified for input parameters at runtime" (AWS's SSM API reference).
+ * 64,000, the lower reading of 64KB: a bound.
+ */
+export const MAX_DOCUMENT_BYTES = 64_000;
+
+/**
+ * The script as the document carries it: less the description that opens it (every comment line after the first
+ * line, up to the first other line), which stays in lib/scripts/client-mount.sh and the README; the rest, comments
+ * included, is the file's text.
+ */
+export function documentScript(script: string): string {
+  const lines = script.split('\n');
+  let end = 1;
+  while (end < lines.length && lines[end].startsWith('#')) end++;
+  return [lines[0], `# ${CLIENT_MOUNT_SCRIPT_NAME} of @hpc-storage/storage-server, less its opening description (see that file).`, ...lines.slice(end)].join('\n');
+}
+
 /** Heredoc delimiter that embeds the script in the document's shell step. */
 const HEREDOC_END = 'STORAGE_SERVER_CLIENT_MOUNT_SH';
 const NAME_PATTERN = '^[A-Za-z0-9_.-]{1,64}$';
@@ -63,7 +82,7 @@ export interface ClientMountDocumentOptions {
  * mountRoots, allowHome, readAheadKiB; one shell step.
  */
 export function renderClientMountDocument(options: ClientMountDocumentOptions): Record<string, unknown> {
-  const body = heredocBody(CLIENT_MOUNT_SCRIPT_NAME, options.script, HEREDOC_END, { ssm: true });
+  const body = heredocBody(CLIENT_MOUNT_SCRIPT_NAME, documentScript(options.script), HEREDOC_END, { ssm: true });
   const runCommand = [
     '#!/bin/sh',
     `# Rendered by the StorageServer CDK app from lib/scripts/${CLIENT_MOUNT_SCRIPT_NAME}.`,
@@ -81,7 +100,7 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
     'exit "$rc"',
     '',
   ].join('\n');
-  return linuxShellDocument(
+  const document = linuxShellDocument(
     "Mounts the cluster's storage servers (NFS, FSx for OpenZFS by its DNS name, and FSx for Lustre with its client installed where missing), as " +
       'their mount configs in SSM Parameter Store say (<prefix>/<clusterName>/storage/<server>/mount): one tagged fstab ' +
       'line per server, updated in place. Only servers inside allowedServers, mount points at or below mountRoots on ' +
@@ -138,6 +157,14 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
       },
     },
   );
+  // The association passes every parameter again (lib/client-mount.ts), so its values count as well as the defaults.
+  const runtime = Object.values(document.parameters as Record<string, { default: string }>).reduce((n, p) => n + Buffer.byteLength(String(p.default)), 0);
+  const size = Buffer.byteLength(JSON.stringify(document)) + runtime;
+  if (size > MAX_DOCUMENT_BYTES) {
+    throw new Error(`The client-mount SSM document would hold ${size} bytes with its parameter values; SSM takes at most ` +
+      `${MAX_DOCUMENT_BYTES} (CreateDocument: 64KB): give fewer or shorter mountRoots or allowedServerCidrs.`);
+  }
+  return document;
 }
 
 /**

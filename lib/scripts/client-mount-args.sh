@@ -22,7 +22,7 @@ valid_cidrs() {
 }
 
 # A comma list of mount roots: absolute paths of [A-Za-z0-9_.-] segments, none "." or "..", none of them /, a
-# system directory or below one.
+# directory the FHS names for other files (NAMED_DIRECTORIES), a system directory or below one.
 valid_roots() {
   local root rest=$1 d
   [[ -n $rest && $rest != *, ]] || return 1
@@ -31,6 +31,9 @@ valid_roots() {
     [[ $root =~ ^(/[A-Za-z0-9_.-]+)+$ && /$root/ != */./* && /$root/ != */../* ]] || return 1
     for d in $SYSTEM_DIRECTORIES; do
       [[ $root != "$d" && $root != "$d"/* ]] || return 1
+    done
+    for d in $NAMED_DIRECTORIES; do
+      [[ $root != "$d" ]] || return 1
     done
     [[ $rest == *,* ]] && rest=${rest#*,} || rest=''
   done
@@ -62,7 +65,7 @@ parse_args() {
   valid_cidrs "$allowed_servers" ||
     die "--allowed-servers must be a comma list of IPv4 CIDRs such as 10.0.0.0/16 (no leading zeros, prefix /1-/32), got '$allowed_servers'"
   valid_roots "$mount_roots" ||
-    die "--mount-roots must be a comma list of absolute directories of A-Z a-z 0-9 _ . - (no '.' or '..'), none of them /, a system directory or below one ($SYSTEM_DIRECTORIES; /home with --allow-home), got '$mount_roots'"
+    die "--mount-roots must be a comma list of absolute directories of A-Z a-z 0-9 _ . - (no '.' or '..'), none of them /, $NAMED_DIRECTORIES (a directory below one is allowed), a system directory or below one ($SYSTEM_DIRECTORIES; /home with --allow-home), got '$mount_roots'"
   ((!allow_home)) || mount_roots+=,/home
   [[ $read_ahead =~ ^(0|[1-9][0-9]{0,6})$ && $read_ahead -le $MAX_READ_AHEAD_KIB ]] ||
     die "--read-ahead-kib must be a whole number of KiB from 0 (the kernel's own read-ahead) to $MAX_READ_AHEAD_KIB, got '$read_ahead'"

@@ -9,7 +9,8 @@
 #                        [--dry-run]
 #   --allowed-servers  required: the addresses a record's server may have (the VPC's CIDR); 1-32 prefix bits
 #   --mount-roots  the directories a record may mount on or below (default /data,/scratch,/shared,/fsx);
-#               never /, a system directory (SYSTEM_DIRECTORIES) or one below it
+#               never /, one of NAMED_DIRECTORIES (/opt ...; below one is allowed), a system
+#               directory (SYSTEM_DIRECTORIES) or one below it
 #   --allow-home  add /home to the mount roots (home directories on NFS)
 #   --read-ahead-kib  NFS read-ahead, KiB, 0-1048576 (default 15360); 0 leaves the kernel's own (see below)
 #   --server    only this server's config (default: every server of the cluster)
@@ -88,9 +89,11 @@
 set -euo pipefail
 
 readonly TAG_PREFIX='# storage-server:'
-# Mount roots refused at and below these (lib/validation.ts keeps the same list; a test compares them). A
-# record's mount point is judged by the allowlist of roots, not by this list.
-readonly SYSTEM_DIRECTORIES='/bin /boot /dev /etc /home /lib /lib32 /lib64 /libx32 /proc /root /run /sbin /sys /tmp /usr /var'
+# Mount roots refused at and below these, and at these but not below (the FHS and file-hierarchy(7):
+# docs/sources/file-hierarchy.md; lambda/value-check/mounts.ts keeps the same lists, a test compares them). A
+# record's mount point is judged by the allowlist of roots and by the package database, not by these lists.
+readonly SYSTEM_DIRECTORIES='/bin /boot /dev /efi /etc /home /lib /lib32 /lib64 /libx32 /proc /root /run /sbin /sys /tmp /usr /var'
+readonly NAMED_DIRECTORIES='/media /mnt /opt /srv'
 # The mount options every line gets, whatever the record says: no setuid programs, no device files.
 readonly FORCED_OPTIONS='nosuid,nodev'
 # Where records may mount unless --mount-roots says otherwise (lib/validation.ts: DEFAULT_MOUNT_ROOTS).

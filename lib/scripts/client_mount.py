@@ -14,6 +14,7 @@ import ipaddress
 import json
 import os
 import re
+import shutil
 import stat
 import subprocess
 import sys
@@ -26,6 +27,7 @@ LUSTRE_EXPORT = re.compile(r'/[a-z0-9]{3,8}')
 SEGMENT = re.compile(r'[A-Za-z0-9._-]+')
 NUMBER = re.compile(r'0|[1-9][0-9]{0,7}')
 MAX_PATH, MAX_OPTIONS, MAX_DNS_NAME = 255, 1024, 253
+MOUNTINFO_POINT = 4  # the mount point's field in /proc/self/mountinfo (proc(5)), from 0
 KEYS = ['server', 'exportPath', 'mountPoint', 'fsType', 'options', 'fstab']
 # What a record's optional `backend` may say (lambda/register/backend.ts: BACKENDS); records written before FSx for
 # OpenZFS have none. fsx-lustre is mounted as "lustre", every other backend as "nfs4".
@@ -51,9 +53,11 @@ VALUED: dict[str, dict[str, Rule]] = {
 }
 COMMON_FLAGS = {'_netdev', 'noatime', 'nodiratime', 'relatime', 'nofail', 'nosuid', 'nodev', 'noexec',
                 'rw', 'ro'}
-FLAGS = {'nfs4': COMMON_FLAGS | {'hard', 'soft'}, 'lustre': COMMON_FLAGS | {'flock', 'localflock', 'noflock'}}
-EXCLUSIVE = [('hard', 'soft'), ('rw', 'ro'), ('nfsvers', 'vers'), ('noatime', 'relatime'),
-             ('flock', 'localflock', 'noflock')]
+FLAGS = {'nfs4': COMMON_FLAGS | {'hard'}, 'lustre': COMMON_FLAGS | {'flock', 'localflock', 'noflock'}}
+# Options refused with their own reason: nfs(5) on soft, "A so-called soft timeout can cause silent data corruption".
+REFUSED = {'soft': 'returns an I/O error after a timeout, which a program may not check: silent data loss (nfs(5)); use hard',
+           'softerr': 'returns an error after a timeout, which a program may not check (nfs(5)); use hard'}
+EXCLUSIVE = [('rw', 'ro'), ('nfsvers', 'vers'), ('noatime', 'relatime'), ('flock', 'localflock', 'noflock')]
 
 def q(v: object) -> str:
     """A value as JSON: quoted, with control characters, quotes and non-ASCII escaped (one safe line)."""
@@ -183,20 +187,87 @@ def path_problem_on_node(mp: str) -> tuple[str | None, list[str]]:
                     '); a user who can write a directory on the way could redirect the mount'), []
     return None, []
 
+def mount_points(mountinfo: str) -> list[str]:
+    """The mount points of this node's mount table (field 5 of mountinfo, its octal escapes undone); none when the
+    file is missing, as the script's other readers of it take it (it always exists on a node: proc(5))."""
+    try:
+        with open(mountinfo, encoding='utf-8', errors='surrogateescape') as f:
+            fields = [line.split(' ') for line in f]
+    except FileNotFoundError:
+        return []
+    return [re.sub(r'\\([0-7]{3})', lambda m: chr(int(m.group(1), 8)), x[4]) for x in fields if len(x) > MOUNTINFO_POINT]
+
+def hiding_problem(mp: str, mounted: list[str]) -> str | None:
+    """Why mounting on mp would hide something on this node (mount(8): the directory's previous contents become
+    invisible), or None: a mount below mp, or, when mp is not mounted already, files in it. /home is exempt from
+    the second (--allow-home puts homes on NFS over a node's local ones on purpose)."""
+    if mp in mounted:
+        return None
+    below = sorted(m for m in mounted if m.startswith(mp + '/'))
+    if below:
+        return 'mountPoint ' + q(mp) + ': ' + q(below[0]) + ' is mounted below it on this node, and a mount on ' + q(mp) + ' would hide it'
+    if mp == '/home' or mp.startswith('/home/'):
+        return None
+    try:
+        with os.scandir(mp) as it:
+            entry = next(it, None)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if entry is not None:
+        return ('mountPoint ' + q(mp) + ' holds files on this node (' + q(entry.name) + ' ...), which a mount would hide; '
+                'move them or choose another mountPoint')
+    return None
+
+def package_owners(mps: list[str]) -> dict[str, str]:
+    """For each mount point an installed package owns files at or below: who owns what, from the package database
+    (dpkg-query -S, rpm -qa); a directory such as /opt/aws or /snap holds files the node runs as root."""
+    owned: dict[str, str] = {}
+    found: list[tuple[str, str]] = []  # (path, packages)
+    if not mps:
+        return owned
+    if shutil.which('dpkg-query'):
+        patterns = [p for mp in mps for p in (mp, mp + '/*')]
+        r = subprocess.run(['dpkg-query', '-S', *patterns], capture_output=True, text=True, check=False)  # noqa: S603, S607
+        if r.returncode > 1:  # 1: some pattern matched nothing
+            raise OSError('dpkg-query -S failed (exit ' + str(r.returncode) + '): ' + r.stderr.strip()[:200])
+        for line in r.stdout.splitlines():
+            pkgs, sep, path = line.partition(': ')
+            if sep and path.startswith('/') and not pkgs.startswith('diversion by '):
+                found.append((path, pkgs))
+    if shutil.which('rpm'):
+        r = subprocess.run(['rpm', '-qa', '--qf', '[%{FILENAMES}\\t%{NAME}\\n]'], capture_output=True, text=True, check=False)  # noqa: S607
+        if r.returncode != 0:
+            raise OSError('rpm -qa failed (exit ' + str(r.returncode) + '): ' + r.stderr.strip()[:200])
+        found += [(path, pkg) for path, _, pkg in (line.partition('\t') for line in r.stdout.splitlines())]
+    for mp in mps:
+        hit = sorted((path, pkgs) for path, pkgs in found if path == mp or path.startswith(mp + '/'))
+        if hit:
+            owned[mp] = 'mountPoint ' + q(mp) + ': the installed package(s) ' + hit[0][1] + ' own ' + q(hit[0][0]) + \
+                ' on this node, files a mount there would hide; choose a mountPoint no package owns'
+    return owned
+
+def option_problem(opt: str, fs: str) -> str | None:
+    """Why one option of a record is not allowed for its fsType, or None."""
+    name, eq, value = opt.partition('=')
+    if eq:
+        rule = VALUED[fs].get(name)
+        if rule is None or not rule(value):
+            return 'options: ' + q(opt) + ' ' + ('has a value out of range' if rule else 'is not an allowed mount option')
+    elif name in REFUSED and fs == 'nfs4':
+        return 'options: ' + q(opt) + ' ' + REFUSED[name]
+    elif name not in FLAGS[fs]:
+        return 'options: ' + q(opt) + (' needs a value' if name in VALUED[fs] else ' is not an allowed mount option')
+    return None
+
 def options_problem(v: str, fs: str) -> str | None:
     if not v or len(v) > MAX_OPTIONS:
         return 'options ' + q(v) + ' is empty or longer than ' + str(MAX_OPTIONS) + ' characters'
     seen: set[str] = set()
     for opt in v.split(','):
-        name, eq, value = opt.partition('=')
-        if eq:
-            rule = VALUED[fs].get(name)
-            if rule is None or not rule(value):
-                why = 'has a value out of range' if rule else 'is not an allowed mount option'
-                return 'options: ' + q(opt) + ' ' + why
-        elif name not in FLAGS[fs]:
-            needs = ' needs a value' if name in VALUED[fs] else ' is not an allowed mount option'
-            return 'options: ' + q(opt) + needs
+        why = option_problem(opt, fs)
+        if why:
+            return why
+        name = opt.partition('=')[0]
         if name in seen:
             return 'options: ' + q(name) + ' is given twice'
         seen.add(name)
@@ -242,37 +313,71 @@ def why_failed(e: BaseException) -> str:
         return 'is not JSON (' + str(e) + ')'
     return 'could not be checked (' + type(e).__name__ + ': ' + q(str(e))[1:-1][:200] + ')'
 
-def check(root: str, only: str, allowed_text: str, roots_text: str, extra_text: str) -> None:
-    allowed = [ipaddress.IPv4Network(c, strict=False) for c in allowed_text.split(',')]
-    extra, roots = extra_text.split(','), roots_text.split(',')
+def nesting(mps: dict[str, str]) -> dict[str, str]:
+    """For each server whose mount point lies below another's, or holds another's, why: one would hide the other,
+    and writes meant for one server would land on the other. Both of a pair are refused, whichever came first."""
+    why: dict[str, str] = {}
+    for srv, mp in sorted(mps.items()):
+        for other, omp in sorted(mps.items()):
+            if other != srv and omp.startswith(mp + '/'):
+                why.setdefault(srv, 'mountPoint ' + q(mp) + ' holds ' + q(omp) + ', the mountPoint of server ' + other +
+                               ': mounted both, one hides the other; give each server a mountPoint outside the others')
+                why.setdefault(other, 'mountPoint ' + q(omp) + ' lies below ' + q(mp) + ', the mountPoint of server ' + srv +
+                               ': mounted both, one hides the other; give each server a mountPoint outside the others')
+    return why
+
+def read_records(root: str, only: str) -> dict[str, dict[str, Any]]:
+    """The GetParametersByPath answer on stdin: each mount config parameter under root by its server's name."""
     name_re = re.compile(re.escape(root) + r'([A-Za-z0-9_.-]{1,64})/mount')
     records: dict[str, dict[str, Any]] = {}
     for p in json.loads(sys.stdin.buffer.read()).get('Parameters', []):
         m = name_re.fullmatch(p.get('Name', ''))
         if m and (not only or m.group(1) == only):
             records[m.group(1)] = p
+    return records
+
+def check(root: str, only: str, allowed_text: str, roots_text: str, extra_text: str) -> None:
+    allowed = [ipaddress.IPv4Network(c, strict=False) for c in allowed_text.split(',')]
+    extra, roots = extra_text.split(','), roots_text.split(',')
+    records = read_records(root, only)
+    mounted = mount_points(os.environ.get('CLIENT_MOUNT_MOUNTINFO', '/proc/self/mountinfo'))
     claimed: dict[str, str] = {}
+    lines: dict[str, list[str]] = {}
+    bad: dict[str, str] = {}
     for srv in sorted(records):
         name = records[srv]['Name']
         try:
             rec = json.loads(records[srv].get('Value', ''))
-            why = problem(rec, allowed, roots)
+            why = problem(rec, allowed, roots) or hiding_problem(rec['mountPoint'], mounted)
             if not why and rec['mountPoint'] in claimed:
                 why = 'mountPoint ' + rec['mountPoint'] + ' is already used by server ' + claimed[rec['mountPoint']]
             if not why:
-                ok = '\t'.join(['ok', srv, name, source_of(rec), rec['mountPoint'], fstab_line(rec, forced(rec['options'], extra))])
+                lines[srv] = ['ok', srv, name, source_of(rec), rec['mountPoint'], fstab_line(rec, forced(rec['options'], extra))]
+                claimed[rec['mountPoint']] = srv
         except Exception as e:  # noqa: BLE001 - any error in one record skips that record only: the script's contract
             why = why_failed(e)
         if why:
-            print('\t'.join(['bad', srv, name, why.replace('\t', ' ').replace('\n', ' ')]))
-            continue
-        claimed[rec['mountPoint']] = srv
-        print(ok)
+            bad[srv] = why
+    accepted = {srv: line[4] for srv, line in lines.items()}
+    bad.update(nesting(accepted))
+    try:
+        owners = package_owners(sorted(set(accepted.values())))
+    except Exception as e:  # noqa: BLE001 - an unreadable package database refuses every record: nothing is known safe
+        owners = {mp: 'mountPoint ' + q(mp) + ': the package database ' + why_failed(e) for mp in accepted.values()}
+    for srv, mp in accepted.items():
+        if srv not in bad and mp in owners:
+            bad[srv] = owners[mp]
+    for srv in sorted(records):
+        if srv in bad:
+            print('\t'.join(['bad', srv, records[srv]['Name'], bad[srv].replace('\t', ' ').replace('\n', ' ')]))
+        else:
+            print('\t'.join(lines[srv]))
 
 def walk(mp: str) -> None:
     """The node check just before mount: prints the directories to make, one a line; exit 3 with the reason."""
     try:
         why, missing = path_problem_on_node(mp)
+        why = why or hiding_problem(mp, mount_points(os.environ.get('CLIENT_MOUNT_MOUNTINFO', '/proc/self/mountinfo')))
     except Exception as e:  # noqa: BLE001 - e.g. an OSError from lstat: reported for this record, the others go on
         why, missing = 'mountPoint ' + q(mp) + ' ' + why_failed(e), []
     if why:

@@ -23,6 +23,14 @@ read_settings() {
   done <"$ENV_FILE"
 }
 
+# A client CIDR as client-mount.sh takes an allowed-servers CIDR: a canonical dotted quad with /1-/32, or IPv6 with
+# /1-/128; never /0, which would export to every address (synth and the deploy-time check refuse more: lib/validation).
+CLIENT_CIDR_RULE='an IPv4 CIDR in canonical dotted-quad form with a prefix of 1-32, or an IPv6 CIDR with 1-128 (never /0)'
+client_cidr_ok() {
+  local octet='(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
+  [[ $1 =~ ^$octet(\.$octet){3}/(3[0-2]|[12][0-9]|[1-9])$ || $1 =~ ^[0-9a-fA-F:]*:[0-9a-fA-F:]*/(12[0-8]|1[01][0-9]|[1-9][0-9]?)$ ]]
+}
+
 load_config() {
   local v
   [[ $(id -u) -eq 0 ]] || die "must run as root"
@@ -32,7 +40,7 @@ load_config() {
   need "${STORAGE_EXPORT_PATH:-}" '^(/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$' STORAGE_EXPORT_PATH
   [[ ! $STORAGE_EXPORT_PATH =~ /\.\.(/|$) ]] || die "STORAGE_EXPORT_PATH may not contain '..'"
   need "${STORAGE_CLIENT_CIDRS:-}" '[^[:space:]]' STORAGE_CLIENT_CIDRS # never empty: that would export to everyone
-  for v in $STORAGE_CLIENT_CIDRS; do need "$v" '^[0-9a-fA-F.:]+/[0-9]+$' STORAGE_CLIENT_CIDRS; done
+  for v in $STORAGE_CLIENT_CIDRS; do client_cidr_ok "$v" || die "setting STORAGE_CLIENT_CIDRS '$v' is invalid in $ENV_FILE: $CLIENT_CIDR_RULE"; done
   for v in ${STORAGE_EBS_VOLUMES:-}; do need "$v" '^vol-[0-9a-f]+:/dev/[a-z]+:[0-9]+$' STORAGE_EBS_VOLUMES; done
   for v in ${STORAGE_INSTANCE_STORE_DEVICES:-}; do need "$v" '^/dev/[a-z]+$' STORAGE_INSTANCE_STORE_DEVICES; done
   need "${STORAGE_NFS_VERSIONS:-}" '[^[:space:]]' STORAGE_NFS_VERSIONS

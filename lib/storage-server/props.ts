@@ -269,7 +269,8 @@ export interface StorageServerProps {
   readonly parameterPrefix?: string;
   /**
    * Directory exported by the server: an absolute path of `[A-Za-z0-9_.-]` segments, neither `/` nor a system
-   * directory or one under it (`SYSTEM_DIRECTORIES`: `/etc`, `/var/lib/nfs`, `/home/x` ... are refused). Literal,
+   * directory or one under it (`SYSTEM_DIRECTORIES`: `/etc`, `/var/lib/nfs`, `/home/x` ... are refused), nor one the
+   * FHS names for other files (`NAMED_DIRECTORIES`: `/opt`, `/srv` ...; `/srv/nfs` is fine). Literal,
    * not a token: the server's scripts that use it are rendered at synth.
    * @default '/export/data'
    */
@@ -277,7 +278,8 @@ export interface StorageServerProps {
   /**
    * Directory clients mount the export on: one of `mountRoots` or a directory below one (`/home` and below only
    * with `allowHomeMountPoint`), in `[A-Za-z0-9_.-]` segments. Every node mounts every server of its cluster: two
-   * servers of one cluster in one app may not share a mount point (nor a `serverName`); refused at synth. Literal,
+   * servers of one cluster in one app may not share a mount point (nor a `serverName`), nor have one below the other's
+   * (`/data/n` and `/data/n/inner`: the outer would hide the inner); refused at synth. Literal,
    * not a token: the nodes' scripts that use it are rendered at synth.
    * @default '/data'
    */
@@ -285,7 +287,8 @@ export interface StorageServerProps {
   /**
    * The directories `mountPoint` may be or lie below: the clients' mount roots. Nodes refuse a mount config outside
    * their own (`ClientMount`'s `mountRoots`), so give both the same list. Each is an absolute directory outside the
-   * system directories (`/etc`, `/usr`, `/home`, ...).
+   * system directories (`/etc`, `/usr`, `/home`, ...) and none of `/media`, `/mnt`, `/opt`, `/srv` itself (a directory
+   * below one may be a root: `/opt/ohpc/pub`); docs/sources/file-hierarchy.md gives each its authority.
    * @default DEFAULT_MOUNT_ROOTS: /data, /scratch, /shared, /fsx
    */
   readonly mountRoots?: string[];

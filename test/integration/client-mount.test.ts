@@ -667,7 +667,7 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
       record({ options: 'nconnect=08' }),
       'options: "nconnect=08" has a value out of range',
     ],
-    ['hard and soft', record({ options: 'hard,soft' }), 'options: "hard" and "soft" contradict each other'],
+    ['soft', record({ options: 'soft,timeo=1,retrans=0' }), 'options: "soft" returns an I/O error after a timeout'],
     [
       'an option given twice',
       record({ options: 'hard,timeo=600,timeo=1' }),
@@ -855,31 +855,9 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
     ['not JSON', '{"server": "10.0.0.5", "mountPoint": "/etc"', 'is not JSON'],
   ];
 
-  test.each(REFUSED)('%s: reported, nothing written, made or mounted', async (_what, value, why) => {
-    // GIVEN
-    await putRecord('bad', value);
-    const before = fs.readFileSync(fstab);
-
-    // WHEN
-    const r = runOnNode();
-
-    // THEN
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(2);
-    const reported = r.stdout.split('\n').filter((l) => l.includes('ATTENTION'));
-    expect(reported).toEqual([
-      expect.stringContaining(
-        `client-mount: ATTENTION ${mountParameterName(PREFIX, cluster, 'bad')}: ${why}`,
-      ),
-    ]);
-    expect(reported[0]).toMatch(/; record skipped: nothing of it is written or mounted$/);
-    expect(fs.readFileSync(fstab).equals(before)).toBe(true);
-    expect(fs.existsSync(`${fstab}.storage-server.bak`)).toBe(false);
-    expect(recorded(mounts)).toEqual([]);
-    expect(madeDirectories()).toEqual([]);
-  });
-
-  test('every refused record at once beside a good one: the good one alone is written and mounted', async () => {
+  // One run for every row (an AWS CLI start each would cost about a second): test/python runs each row alone through
+  // the checker, and this shows each, through the whole script, reported on its own line and touching nothing.
+  test('every refused record at once beside a good one: each reported, nothing of it written, made or mounted; the good one mounts', async () => {
     // GIVEN
     for (const [i, [, value]] of REFUSED.entries())
       await putRecord(`bad-${String(i).padStart(2, '0')}`, value);
@@ -891,10 +869,13 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
     // THEN
     expect(r.stderr).toBe('');
     expect(r.status).toBe(2);
-    for (const [i, [, , why]] of REFUSED.entries()) {
-      expect(r.stdout).toContain(
-        `ATTENTION ${mountParameterName(PREFIX, cluster, `bad-${String(i).padStart(2, '0')}`)}: ${why}`,
-      );
+    const reported = r.stdout.split('\n').filter((l) => l.includes('ATTENTION'));
+    for (const [i, [what, , why]] of REFUSED.entries()) {
+      const name = mountParameterName(PREFIX, cluster, `bad-${String(i).padStart(2, '0')}`);
+      const lines = reported.filter((l) => l.includes(`ATTENTION ${name}: `));
+      expect([what, lines.length]).toEqual([what, 1]);
+      expect([what, lines[0]]).toEqual([what, expect.stringContaining(`client-mount: ATTENTION ${name}: ${why}`)]);
+      expect([what, lines[0]]).toEqual([what, expect.stringMatching(/; record skipped: nothing of it is written or mounted$/)]);
     }
     expect(r.stdout.split('\n').filter((l) => l.includes('ATTENTION'))).toHaveLength(REFUSED.length);
     expect(fstabLines()).toEqual([
@@ -971,9 +952,9 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
     },
   );
 
-  test('--allow-home admits /home and below it, and nothing else', async () => {
+  test('--allow-home admits directories below /home, and nothing else', async () => {
     await putServer('h1', '10.0.0.5', '/home/x');
-    await putServer('h2', '10.0.0.6', '/home');
+    await putServer('h2', '10.0.0.6', '/home/y'); // not /home itself beside /home/x: a nested pair is refused
     await putServer('r1', '10.0.0.7', '/root/x');
 
     const r = runOnNode(['--allow-home']);
@@ -982,14 +963,14 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
     expect(r.status).toBe(2);
     expect(fstabLines().slice(2)).toEqual([
       line('10.0.0.5', '/home/x', 'h1'),
-      line('10.0.0.6', '/home', 'h2'),
+      line('10.0.0.6', '/home/y', 'h2'),
     ]);
     expect(r.stdout).toContain(
       `ATTENTION ${mountParameterName(PREFIX, cluster, 'r1')}: mountPoint "/root/x" is not a mount root or below one; the mount roots are /data /scratch /shared /fsx /home`,
     );
     expect(recorded(mounts)).toEqual([
       ['-T', fstab, '--', '/home/x'],
-      ['-T', fstab, '--', '/home'],
+      ['-T', fstab, '--', '/home/y'],
     ]);
   });
 

@@ -15,6 +15,7 @@ import os
 import stat
 import subprocess
 import sys
+import tempfile
 import types
 import unittest
 from pathlib import Path
@@ -64,6 +65,10 @@ def problem(rec: Any) -> str | None:
 
 
 class Grammar(unittest.TestCase):
+    def test_home_is_a_root_only_with_the_allowance(self) -> None:
+        self.assertIsNone(cm.root_problem('/home', [*ROOTS, '/home']))
+        self.assertIsNotNone(cm.root_problem('/home', ROOTS))
+
     def test_a_good_nfs_record_is_accepted(self) -> None:
         self.assertIsNone(problem(record()))
         self.assertIsNone(problem(record(options='nconnect=16,nfsvers=4.2,lookupcache=pos,nosuid,ro')))
@@ -88,7 +93,11 @@ class Grammar(unittest.TestCase):
             ('NFSv3', record(options='nfsvers=3,hard'), 'options: "nfsvers=3" has a value out of range'),
             ('rsize out of range', record(options='rsize=99999999'), 'options: "rsize=99999999" has a value out of range'),
             ('a leading zero', record(options='nconnect=08'), 'options: "nconnect=08" has a value out of range'),
-            ('hard and soft', record(options='hard,soft'), 'options: "hard" and "soft" contradict each other'),
+            ('soft', record(options='soft,timeo=1,retrans=0'),
+             'options: "soft" returns an I/O error after a timeout, which a program may not check: silent data loss (nfs(5)); use hard'),
+            ('hard and soft', record(options='hard,soft'), 'options: "soft" returns an I/O error'),
+            ('softerr', record(options='softerr'), 'options: "softerr" returns an error after a timeout'),
+            ('ro and rw', record(options='ro,rw'), 'options: "rw" and "ro" contradict each other'),
             ('an option twice', record(options='hard,timeo=600,timeo=1'), 'options: "timeo" is given twice'),
             ('an empty option', record(options='hard,,_netdev'), 'options: "" is not an allowed mount option'),
             ('no options', record(options=''), 'options "" is empty or longer than 1024 characters'),
@@ -227,6 +236,64 @@ class PathOnNode(unittest.TestCase):
                 self.assertEqual(self.walk('/data/x', {'/': (DIR, 0), **tree}), (why, []))
 
 
+class NodeState(unittest.TestCase):
+    """What a mount on the node would hide (its mount table, a directory's files) and what the package database owns."""
+
+    def test_the_mount_table_is_read_with_its_escapes_undone(self) -> None:
+        with tempfile.NamedTemporaryFile('w', suffix='.mountinfo') as f:
+            f.write('22 1 0:21 / / rw - ext4 /dev/vda rw\n36 22 0:31 / /data/with\\040space rw,nosuid - nfs4 10.0.0.5:/x rw\n')
+            f.flush()
+            self.assertEqual(cm.mount_points(f.name), ['/', '/data/with space'])
+
+    def test_a_mount_below_or_files_in_the_mount_point_are_refused(self) -> None:
+        with tempfile.TemporaryDirectory() as d:
+            empty, full = os.path.join(d, 'empty'), os.path.join(d, 'full')
+            os.mkdir(empty)
+            os.mkdir(full)
+            Path(full, 'job.out').write_text('x')
+            self.assertIsNone(cm.hiding_problem(empty, ['/']))
+            self.assertIsNone(cm.hiding_problem(os.path.join(d, 'missing'), ['/']))
+            self.assertEqual(cm.hiding_problem(full, ['/']), f'mountPoint {json.dumps(full)} holds files on this node ("job.out" ...), '
+                             'which a mount would hide; move them or choose another mountPoint')
+            self.assertIsNone(cm.hiding_problem(full, ['/', full]), 'already mounted: its files are the mount\'s')
+            self.assertEqual(cm.hiding_problem(empty, ['/', empty + '/in', empty + '/in/deeper']),
+                             f'mountPoint {json.dumps(empty)}: {json.dumps(empty + "/in")} is mounted below it on this node, '
+                             f'and a mount on {json.dumps(empty)} would hide it')
+            self.assertIsNone(cm.hiding_problem(empty, ['/', empty + 'x/in']), 'a sibling that starts alike is not below')
+
+    def test_homes_may_hide_the_local_ones(self) -> None:
+        with mock.patch.object(cm.os, 'scandir', side_effect=AssertionError('not looked at')):
+            self.assertIsNone(cm.hiding_problem('/home', ['/']))
+            self.assertIsNone(cm.hiding_problem('/home/lab', ['/']))
+
+    def owners(self, mps: list[str], dpkg: str = '', rpm: str = '') -> dict[str, str]:
+        """package_owners with stand-ins for dpkg-query and rpm on PATH (shell scripts printing the given text); the e2e
+        client-mount scenario runs the real dpkg-query against a package it installs."""
+        with tempfile.TemporaryDirectory() as bin_dir:
+            for name, body in (('dpkg-query', dpkg), ('rpm', rpm)):
+                if body:
+                    Path(bin_dir, name).write_text('#!/bin/sh\n' + body + '\n')
+                    os.chmod(Path(bin_dir, name), 0o700)
+            with mock.patch.dict(os.environ, {'PATH': bin_dir}):
+                owned: dict[str, str] = cm.package_owners(mps)
+        return owned
+
+    def test_a_mount_point_a_package_owns_files_at_or_below_is_named(self) -> None:
+        dpkg = 'echo "$@" >&2; printf \'%s\\n\' "aws-cfn-bootstrap: /opt/aws/bin" "diversion by x from: /opt/site/y" "base-files: /opt"; exit 1'
+        owned = self.owners(['/opt/aws', '/opt/site', '/opt/aws2'], dpkg=dpkg)
+        self.assertEqual(owned, {'/opt/aws': 'mountPoint "/opt/aws": the installed package(s) aws-cfn-bootstrap own "/opt/aws/bin" on this node, '
+                                             'files a mount there would hide; choose a mountPoint no package owns'})
+        rpm = "printf '/snap\\tsnapd\\n/usr/bin/ls\\tcoreutils\\n'"
+        self.assertEqual(list(self.owners(['/snap', '/data'], rpm=rpm)), ['/snap'])
+        self.assertEqual(self.owners(['/data']), {}, 'no package manager: nothing owned')
+
+    def test_a_package_database_that_cannot_be_read_is_an_error(self) -> None:
+        with self.assertRaisesRegex(OSError, r'dpkg-query -S failed \(exit 2\): locked'):
+            self.owners(['/data'], dpkg='echo locked >&2; exit 2')
+        with self.assertRaisesRegex(OSError, r'rpm -qa failed \(exit 1\)'):
+            self.owners(['/data'], rpm='exit 1')
+
+
 def run(*args: str, stdin: str = '') -> subprocess.CompletedProcess[str]:
     """client_mount.py as the script runs it (python3 -c, here from its file: the same argv)."""
     return subprocess.run([sys.executable, str(SCRIPT), *args], input=stdin, capture_output=True, text=True, check=False, timeout=60)  # noqa: S603
@@ -265,6 +332,27 @@ class Program(unittest.TestCase):
         lines = self.check([self.parameter('a', record()), self.parameter('b', record(server='10.0.0.6'))])
         self.assertEqual([line[:2] for line in lines], [['ok', 'a'], ['bad', 'b']])
         self.assertEqual(lines[1][3], f'mountPoint {ROOT}/data is already used by server a')
+
+    def test_check_refuses_both_of_a_nested_pair(self) -> None:
+        lines = self.check([self.parameter('outer', record(mountPoint=ROOT + '/n')), self.parameter('inner', record(mountPoint=ROOT + '/n/in')),
+                            self.parameter('apart', record(mountPoint=ROOT + '/nn'))])
+        self.assertEqual([line[:2] for line in lines], [['ok', 'apart'], ['bad', 'inner'], ['bad', 'outer']])
+        self.assertEqual(lines[1][3], f'mountPoint "{ROOT}/n/in" lies below "{ROOT}/n", the mountPoint of server outer: mounted both, '
+                         'one hides the other; give each server a mountPoint outside the others')
+        self.assertEqual(lines[2][3], f'mountPoint "{ROOT}/n" holds "{ROOT}/n/in", the mountPoint of server inner: mounted both, '
+                         'one hides the other; give each server a mountPoint outside the others')
+
+    def test_check_refuses_a_mount_point_over_a_mount_of_the_node(self) -> None:
+        with tempfile.NamedTemporaryFile('w', suffix='.mountinfo') as f:
+            f.write(f'22 1 0:21 / / rw - ext4 /dev/vda rw\n40 22 0:41 / {ROOT}/n/local rw - xfs /dev/vdb rw\n')
+            f.flush()
+            with mock.patch.dict(os.environ, {'CLIENT_MOUNT_MOUNTINFO': f.name}):
+                lines = self.check([self.parameter('a', record(mountPoint=ROOT + '/n'))])
+                walked = run('walk', ROOT + '/n')
+        self.assertEqual(lines[0][:2], ['bad', 'a'])
+        self.assertIn(f'"{ROOT}/n/local" is mounted below it on this node', lines[0][3])
+        self.assertEqual(walked.returncode, 3)
+        self.assertIn(f'"{ROOT}/n/local" is mounted below it on this node', walked.stdout)
 
     def test_check_with_a_server_reads_that_one_only(self) -> None:
         lines = self.check([self.parameter('a', record()), self.parameter('b', record(mountPoint=ROOT + '/b'))], only='b')

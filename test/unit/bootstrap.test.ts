@@ -122,6 +122,17 @@ describe('renderBootstrapEnv', () => {
       .toThrow(/bootstrap metrics.clusterName "a\|b" is invalid: must be 1-64 characters/);
   });
 
+  test('client CIDRs: the server refuses at boot what client-mount.sh refuses, /0 above all (issue 39, item 1)', () => {
+    const script = bootstrapScriptFile();
+    const ok = (cidr: string) => bash(`eval "$(sed -n '/^client_cidr_ok() {/,/^}/p' '${script}')"; client_cidr_ok '${cidr}'`).status;
+    for (const good of ['10.0.0.0/16', '192.168.1.0/24', '255.255.255.255/32', '10.0.0.0/1', 'fd00::/8', '2001:DB8::/32', '::1/128']) {
+      expect([good, ok(good)]).toEqual([good, 0]);
+    }
+    for (const bad of ['0.0.0.0/0', '::/0', '10.0.0.0/33', '010.0.0.0/16', '10.0.0/16', '10.0.0.0', '256.0.0.0/8', 'fd00::/129', 'fd00::/08', 'x:y::/8', '']) {
+      expect([bad, ok(bad)]).toEqual([bad, 1]);
+    }
+  });
+
   test('instance store with luks2 comes back through the parser; EBS is always none', () => {
     const file = path.join(tmpDir(), 'bootstrap.env');
     fs.writeFileSync(file, renderBootstrapEnv({ ...instanceStore, encryption: 'luks2' }));

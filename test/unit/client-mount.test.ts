@@ -25,6 +25,7 @@ import { DEFAULT_MOUNT_ROOTS, MAX_READ_AHEAD_KIB } from '../../lib/validation';
 import { BACKENDS, FSX_DNS_NAME } from '../../lambda/register/contract';
 import { DEFAULT_READ_AHEAD_KIB } from '../../lib/sizing/nfs-client';
 import { wholeScript } from '../../lib/script-parts';
+import { MAX_DOCUMENT_BYTES, documentScript } from '../../lib/client-mount/document';
 import { cfnLint } from '../support/cfn-lint';
 import { appStack, serverStack } from '../support/stacks';
 import { nagFindings } from '../support/nag';
@@ -149,11 +150,29 @@ describe('ClientMount document', () => {
       Properties: { Content: { mainSteps: { inputs: { runCommand: string[] } }[] } };
     };
     const command = doc.Properties.Content.mainSteps[0].inputs.runCommand[0];
-    expect(command).toContain(SCRIPT.trimEnd());
+    expect(command).toContain(documentScript(SCRIPT).trimEnd());
     expect(command).toContain(
       `bash "$script" --cluster '{{ clusterName }}' --prefix '{{ prefix }}' --server '{{ serverName }}' ` +
         `--allowed-servers '{{ allowedServers }}' --mount-roots '{{ mountRoots }}' --read-ahead-kib '{{ readAheadKiB }}' "$@"`,
     );
+  });
+
+  test('the document carries the script less its opening description, and stays within SSM\'s 64KB', () => {
+    const carried = documentScript(SCRIPT);
+    const dropped = SCRIPT.split('\n').filter((line) => !carried.split('\n').includes(line));
+    // Only comment lines go: the whole description, and nothing after the first line that is not a comment.
+    expect(dropped.length).toBeGreaterThan(50);
+    expect(dropped.every((line) => line.startsWith('#'))).toBe(true);
+    expect(carried.split('\n').slice(2).join('\n')).toBe(SCRIPT.split('\n').slice(1 + dropped.length).join('\n'));
+    expect(spawnSync('bash', ['-n'], { input: carried, encoding: 'utf8' }).status).toBe(0);
+    const options = { script: SCRIPT, clusterName: 'hpc1', parameterPrefix: '/storage-server', allowedServers: '10.0.0.0/16' };
+    const size = Buffer.byteLength(JSON.stringify(renderClientMountDocument(options)));
+    console.log(`client-mount document: ${size} bytes of ${MAX_DOCUMENT_BYTES}`);
+    expect(size).toBeLessThan(MAX_DOCUMENT_BYTES - 4096);
+    // Parameter values count too: a long mountRoots list is refused at synth, naming AWS's limit.
+    const roots = Array.from({ length: 300 }, (_, i) => `/data/project-number-${i}`);
+    expect(() => renderClientMountDocument({ ...options, mountRoots: roots })).toThrow(
+      /^The client-mount SSM document would hold \d+ bytes with its parameter values; SSM takes at most 64000 \(CreateDocument: 64KB\)/);
   });
 
   test.each([
@@ -297,6 +316,7 @@ describe('ClientMount document', () => {
     [['/home'], /mountRoots .*got "\/home": a system directory \(\/home\).*set allowHomeMountPoint/],
     [['/data', 'scratch'], /mountRoots .*got "scratch": not an absolute directory path/],
     [['/data/../etc'], /mountRoots .*got "\/data\/..\/etc": not an absolute directory path/],
+    [['/data', '/opt'], /mountRoots .*got "\/opt": a directory the FHS names for other files \(\/opt\)/],
   ])('mountRoots %j is refused at synth', (mountRoots, message) => {
     expect(() => clientMountStack({ mountRoots })).toThrow(message);
   });

@@ -963,6 +963,15 @@ describe('home and scratch: several servers of one cluster in one app', () => {
     );
   });
 
+  test.each([false, true])('a mount point below another server\'s of the cluster is refused at synth (second stack: %p)', (secondStack) => {
+    const nested = "mountPoint '/home/lab' (server 'lab', Scratch/Scratch) lies below mountPoint '/home' (server 'home', Home/Home) in " +
+      "cluster 'hpc1': every node mounts every server of its cluster, and the outer mount would hide the inner one";
+    expect(() => twoServers({ serverName: 'lab', mountPoint: '/home/lab', allowHomeMountPoint: true }, secondStack)).toThrow(
+      secondStack ? nested : nested.replace('Scratch/Scratch', 'Home/Scratch'));
+    // A sibling whose name starts alike is not below.
+    expect(() => twoServers({ serverName: 'lab', mountPoint: '/homework', mountRoots: ['/homework'] }, secondStack)).not.toThrow();
+  });
+
   test('the same serverName twice in one cluster is refused at synth', () => {
     expect(() => twoServers({ serverName: 'home', mountPoint: '/scratch' })).toThrow(
       "serverName 'home' is taken in cluster 'hpc1' by Home/Home: give each server of a cluster its own serverName",

@@ -372,6 +372,18 @@ refused_records() {
   put_config evil-mnt 127.0.0.2 /export/b /mnt/evil
   put_config evil-planted 127.0.0.2 /export/b /shared/open/proj
   put_config evil-race 127.0.0.2 /export/b /shared/open/race
+  # Mounts that would hide something (issue 39): soft (errors a program may not check), a nested pair, a directory
+  # holding files, one with a mount below it, and one a package owns (a real package, installed with dpkg, owning an
+  # empty directory under a mount root, so that only the package database can tell).
+  put_config evil-soft 127.0.0.2 /export/b /data/evil-soft nfsvers=4.1,soft,timeo=1,retrans=0
+  put_config evil-nest-outer 127.0.0.2 /export/b /data/nest
+  put_config evil-nest-inner 127.0.0.3 /export/c /data/nest/inner
+  mkdir -p /data/full && echo job >/data/full/job.out
+  put_config evil-full 127.0.0.2 /export/b /data/full
+  mkdir -p /data/under/local && mount -t tmpfs e2e-local /data/under/local
+  put_config evil-under 127.0.0.2 /export/b /data/under
+  check "dpkg installs a package owning /data/pkg-dir" install_package_owning /data/pkg-dir
+  put_config evil-pkg 127.0.0.2 /export/b /data/pkg-dir
   # 2,000 nested arrays (4,000 characters: a standard parameter holds 4,096): json.loads raises RecursionError,
   # which once stopped the whole run with exit 1.
   ssm PutParameter "$(python3 -c 'import json, sys
@@ -413,13 +425,28 @@ print(json.dumps({"Name": sys.argv[1], "Value": "[" * 2000 + "]" * 2000, "Type":
     "ATTENTION $(param evil-race): mountPoint \"/shared/open/race\": \"/shared/open\" is writable by group and others (mode 1777)"
   check_has "deeply nested JSON is reported (RecursionError), and the run goes on" "$OUT" \
     "ATTENTION $(param evil-nested): is nested too deeply to check (RecursionError); record skipped"
-  check_eq "forged records: one ATTENTION line each (14), besides the stale s1 and the malformed s3" \
-    "$(grep -c 'ATTENTION /storage-server/vmcluster/storage/evil-' <<<"$OUT")" 14
+  check_has "soft is reported (silent data loss on a timeout)" "$OUT" \
+    "ATTENTION $(param evil-soft): options: \"soft\" returns an I/O error after a timeout, which a program may not check"
+  check_has "of a nested pair, the outer is reported" "$OUT" \
+    "ATTENTION $(param evil-nest-outer): mountPoint \"/data/nest\" holds \"/data/nest/inner\", the mountPoint of server evil-nest-inner"
+  check_has "and the inner too" "$OUT" \
+    "ATTENTION $(param evil-nest-inner): mountPoint \"/data/nest/inner\" lies below \"/data/nest\", the mountPoint of server evil-nest-outer"
+  check_has "a mount point holding files is reported" "$OUT" \
+    "ATTENTION $(param evil-full): mountPoint \"/data/full\" holds files on this node (\"job.out\" ...), which a mount would hide"
+  check_has "a mount point with a mount below it is reported" "$OUT" \
+    "ATTENTION $(param evil-under): mountPoint \"/data/under\": \"/data/under/local\" is mounted below it on this node"
+  check_has "a mount point a package owns is reported, by dpkg's database" "$OUT" \
+    "ATTENTION $(param evil-pkg): mountPoint \"/data/pkg-dir\": the installed package(s) e2e-site-tool own \"/data/pkg-dir\" on this node"
+  check_eq "the files and the mount they would have hidden are still there" \
+    "$(cat /data/full/job.out),$(findmnt -rn -o SOURCE --mountpoint /data/under/local)" job,e2e-local
+  check_eq "forged records: one ATTENTION line each (20), besides the stale s1 and the malformed s3" \
+    "$(grep -c 'ATTENTION /storage-server/vmcluster/storage/evil-' <<<"$OUT")" 20
   check_eq "forged records: fstab is byte for byte the same" "$(sha256sum /etc/fstab)" "$before_fstab"
   check_eq "forged records: the mount table is the same (/proc/self/mountinfo)" "$(cat /proc/self/mountinfo)" "$before_mounts"
   check_eq "forged records: /etc/cron.d is untouched" "$(cron_state)" "$before_cron"
   check_eq "forged records: no directory made for them, no command of theirs run" \
-    "$(ls -d /data/evil-suid /data/evil-outside /data/evil-meta /data/x* /opt/aws /snap /nix /mnt/evil /tmp/pwned-* 2>/dev/null)" ""
+    "$(ls -d /data/evil-suid /data/evil-outside /data/evil-meta /data/x* /opt/aws /snap /nix /mnt/evil /tmp/pwned-* \
+      /data/evil-soft /data/nest 2>/dev/null)" ""
 
   put_config s4 127.0.0.4 /export/d /data/d "nosuid,$OPTS"
   mount_run
@@ -433,7 +460,32 @@ print(json.dumps({"Name": sys.argv[1], "Value": "[" * 2000 + "]" * 2000, "Type":
   check_eq "a good record beside them: the fstab gained that one line only" \
     "$(grep -vxF "$out_line" /etc/fstab | sha256sum | cut -d' ' -f1)" "$(cut -d' ' -f1 <<<"$before_fstab")"
   check_eq "a good record beside them: the forged ones are reported again, /etc/cron.d untouched" \
-    "$(grep -c 'ATTENTION /storage-server/vmcluster/storage/evil-' <<<"$OUT"),$(cron_state)" "14,$before_cron"
+    "$(grep -c 'ATTENTION /storage-server/vmcluster/storage/evil-' <<<"$OUT"),$(cron_state)" "20,$before_cron"
+  umount /data/under/local
+  for evil in soft nest-outer nest-inner full under pkg; do ssm DeleteParameter "{\"Name\":\"$(param "evil-$evil")\"}" >/dev/null; done
+  refused_roots
+}
+
+# install_package_owning <dir>: builds and installs with dpkg a package whose one entry is the empty directory <dir>.
+install_package_owning() {
+  local pkg=/var/tmp/e2e-site-tool
+  mkdir -p "$pkg/DEBIAN" "$pkg$1" &&
+    printf '%s\n' 'Package: e2e-site-tool' 'Version: 1.0' 'Architecture: all' 'Maintainer: e2e <e2e@localhost>' \
+      'Description: owns one directory for the client-mount e2e' >"$pkg/DEBIAN/control" &&
+    dpkg-deb --root-owner-group --build "$pkg" "$pkg.deb" >/dev/null && dpkg -i "$pkg.deb" >/dev/null &&
+    [[ $(dpkg-query -S "$1" 2>&1) == "e2e-site-tool: $1" ]]
+}
+
+# --mount-roots from a user: a directory the FHS names (/opt) is refused before anything is read; one below it is not.
+refused_roots() {
+  local out rc calls
+  calls=$(wc -l <"$AWS_CALLS")
+  out=$(PATH=$AWS_WRAP:$PATH bash "$SCRIPT" --cluster "$CLUSTER" --prefix "$PREFIX" --allowed-servers "$ALLOWED" \
+    --mount-roots /data,/opt --dry-run 2>&1)
+  rc=$?
+  check_eq "--mount-roots /data,/opt: exit 1, before any AWS CLI call" "$rc,$(wc -l <"$AWS_CALLS")" "1,$calls"
+  check_has "--mount-roots /data,/opt: the message names /opt's kind" "$out" \
+    "none of them /, /media /mnt /opt /srv (a directory below one is allowed)"
 }
 
 client_mount_"${2//-/_}"
