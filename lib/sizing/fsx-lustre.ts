@@ -151,6 +151,8 @@ export function fsxLustreCapacityFor(capacityTiB: number, options: ResolvedFsxLu
   const perTiB = Math.min(perf.diskReadMBpsPerTiB, perf.diskWriteMBpsPerTiB, perf.networkBaselineMBpsPerTiB);
   // The TiB the target needs, then one GiB more than its rounding error can take away.
   const forThroughput = targetMBps > 0 ? Math.ceil((targetMBps / perTiB) * 1024) / 1024 : 0;
+  // A target so large that the capacity it needs is no number (1e308 MB/s) is the target's fault, not capacityTiB's.
+  if (!Number.isFinite(forThroughput)) throw new Error(`throughputMBps asks for more than any FSx for Lustre file system gives; got ${describe(targetMBps)}`);
   return fsxLustreCapacityGiB(Math.max(capacityTiB, forThroughput), options);
 }
 

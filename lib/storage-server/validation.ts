@@ -92,7 +92,7 @@ function validatePropTypes(props: StorageServerProps): void {
   validateObject('vpcSubnets', props.vpcSubnets, 'an ec2.SubnetSelection');
   validateObject('instanceType', props.instanceType, "an ec2.InstanceType such as new ec2.InstanceType('m4.xlarge')", 'sameInstanceClassAs');
   validateObject('keyPair', props.keyPair, 'an ec2.IKeyPair such as ec2.KeyPair.fromKeyPairName(...)', 'keyPairName');
-  validateObject('placementGroup', props.placementGroup, 'an ec2.IPlacementGroup such as ec2.PlacementGroup.fromPlacementGroupName(...)');
+  validateObject('placementGroup', props.placementGroup, 'an ec2.IPlacementGroup such as ec2.PlacementGroup.fromPlacementGroupName(...)', 'placementGroupName');
   validateObject('encryptionKey', props.encryptionKey, 'a kms.IKey', 'keyArn');
   validateObject('machineImage', props.machineImage, 'an ec2.IMachineImage', 'getImage');
   validateObject('alarmTopic', props.alarmTopic, 'an sns.ITopic such as sns.Topic.fromTopicArn(...)', 'topicArn');
@@ -113,8 +113,11 @@ function validatePropTypes(props: StorageServerProps): void {
   ];
   for (const [prop, value] of booleans) validateOneOf(prop, value, [true, false]);
   validateOneOf('dataVolumeRemovalPolicy', props.dataVolumeRemovalPolicy, Object.values(RemovalPolicy));
-  for (const [prop, list] of [['clientCidrs', props.clientCidrs], ['clientPeers', props.clientPeers], ['dataVolumeSnapshotIds', props.dataVolumeSnapshotIds]] as const) {
-    if (list !== undefined && !Token.isUnresolved(list) && !Array.isArray(list)) throw new Error(`${prop} must be an array, got ${shown(list)}.`);
+  const lists = [['clientCidrs', props.clientCidrs], ['clientPeers', props.clientPeers], ['dataVolumeSnapshotIds', props.dataVolumeSnapshotIds],
+    ['mountRoots', props.mountRoots]] as const;
+  for (const [prop, list] of lists) {
+    // A list token (Token.asList, Fn.split) is an array; a string or number token in its place is not.
+    if (list !== undefined && !Array.isArray(list)) throw new Error(`${prop} must be an array, got ${Token.isUnresolved(list) ? 'a token that is not a list' : shown(list)}.`);
   }
   for (const id of props.dataVolumeSnapshotIds ?? []) {
     if (typeof id !== 'string') throw new Error(`dataVolumeSnapshotIds: each entry must be a snapshot id string, got ${shown(id)}.`);
@@ -145,8 +148,10 @@ function validateObject(prop: string, value: unknown, what: string, member?: str
 
 /** A prop with a fixed set of values (undefined: the default). */
 function validateOneOf(prop: string, value: unknown, allowed: readonly unknown[]): void {
-  if (value === undefined || Token.isUnresolved(value) || allowed.includes(value)) return;
-  throw new Error(`${prop} must be one of ${allowed.map(describeValue).join(', ')}, got ${describeValue(value)}.`);
+  if (value === undefined || allowed.includes(value)) return;
+  // Each of these decides what synth makes, so a token (a string to JavaScript, and truthy) cannot stand for one.
+  const got = Token.isUnresolved(value) ? 'a token: the value decides what synth makes, so give it literally' : describeValue(value);
+  throw new Error(`${prop} must be one of ${allowed.map(describeValue).join(', ')}, got ${got}.`);
 }
 
 /**
@@ -176,6 +181,8 @@ function validateClientAddresses(scope: Construct, props: StorageServerProps, at
   }
   // Each CIDR is a rule of its own in the security group: a list whose length synth cannot know has no rules to make.
   const clientCidrs = props.clientCidrs ?? [];
+  const notText = clientCidrs.find((c) => typeof c !== 'string');
+  if (notText !== undefined) throw new Error(`clientCidrs: each entry must be a canonical IPv4 CIDR in private address space, got ${shown(notText)}: not a string.`);
   if (Token.isUnresolved(clientCidrs) || clientCidrs.some((c) => Tokenization.reverseList([c]) !== undefined)) {
     throw new Error('clientCidrs: a token list (a List<String> parameter, Fn.split) cannot be used: each CIDR becomes a security ' +
       'group rule of its own, so synth must know how many there are. Pass the entries, e.g. [Fn.select(0, list), Fn.select(1, list)]: ' +
@@ -209,6 +216,9 @@ function validateClientAddresses(scope: Construct, props: StorageServerProps, at
     }
   }
   const loginIp = props.clusterware?.loginIp;
+  if (loginIp !== undefined && typeof loginIp !== 'string') {
+    throw new Error(`clusterware.loginIp must be the canonical IPv4 address of one host in private address space, got ${shown(loginIp)}: not a string.`);
+  }
   if (loginIp !== undefined && Token.isUnresolved(loginIp)) {
     atDeploy.push({ name: 'clusterware.loginIp', rule: ValueRule.LOGIN_IP, value: loginIp });
   } else if (loginIp !== undefined) {
@@ -314,6 +324,8 @@ function validateWholeNumber(prop: string, value: number | undefined, min: numbe
 
 /** NFS settings: the version reaches the mount record and every client's fstab, so only the two offered. */
 function validateNfsOptions(nfs: NfsOptions | undefined): void {
+  // The thread count is written into the server's settings at synth: a token would reach them unresolved.
+  if (Token.isUnresolved(nfs?.threads)) throw new Error('nfs.threads must be a whole number given at synth (it is written into the server\'s settings), got a token.');
   validateWholeNumber('nfs.threads', nfs?.threads, 1, 1024);
   validateOneOf('nfs.exportMode', nfs?.exportMode, ['sync', 'async']);
   validateOneOf('nfs.version', nfs?.version, ['4.1', '4.2']);
@@ -350,8 +362,8 @@ function literalPathOnly(prop: string): string {
 /** The record's mountPoint against the clients' rule (lib/scripts/client-mount.sh applies the same on every node). */
 function validateMountPoint(mountPoint: string, mountRoots: string[] | undefined, allowHome = false): void {
   for (const root of mountRoots ?? []) {
-    const problem = Token.isUnresolved(root) ? 'a token' : mountRootProblem(root);
-    if (problem) throw new Error(`mountRoots must be absolute directories outside the system directories, got '${root}': ${problem}.`);
+    const problem = typeof root !== 'string' ? 'not a string' : Token.isUnresolved(root) ? 'a token' : mountRootProblem(root);
+    if (problem) throw new Error(`mountRoots must be absolute directories outside the system directories, got ${typeof root === 'string' ? `'${root}'` : shown(root)}: ${problem}.`);
   }
   if (Token.isUnresolved(mountPoint)) throw new Error(literalPathOnly('mountPoint'));
   const roots = mountRoots ?? DEFAULT_MOUNT_ROOTS;

@@ -5,7 +5,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Stack, Token } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { CONTEXT_DEFAULTS, ContextKey, checkContextKeys, parseContext } from '../../lib/context';
@@ -284,6 +284,13 @@ describe('construct props (new StorageServer in a bare stack)', () => {
     ['mountPoint /root', { mountPoint: '/root' }, /mountPoint .*\(\/root\)/],
     ['mountPoint with a trailing /', { mountPoint: '/data/' }, /mountPoint .*got '\/data\/': not an absolute directory path/],
     ['mountPoint relative', { mountPoint: 'data' }, /mountPoint .*got 'data': not an absolute directory path/],
+    ['a token for a boolean (a string, so truthy to JavaScript)', { allowPublicClientCidrs: Token.asString({ Ref: 'Open' }) as unknown as boolean },
+      /^allowPublicClientCidrs must be one of true, false, got a token: the value decides what synth makes, so give it literally\./],
+    ['a token for nfs.threads (written into the server\'s settings)', { nfs: { threads: Token.asNumber({ Ref: 'Threads' }) } }, /^nfs\.threads must be a whole number given at synth/],
+    ['/opt as a user-listed mount root', { mountRoots: ['/data', '/opt'], mountPoint: '/opt/aws' },
+      /mountRoots must be absolute directories outside the system directories, got '\/opt': a directory the FHS names for other files \(\/opt\)/],
+    ['/efi as a user-listed mount root', { mountRoots: ['/efi'], mountPoint: '/efi' }, /got '\/efi': a system directory \(\/efi\)/],
+    ['exportPath /srv', { exportPath: '/srv' }, /exportPath .*'\/srv': a directory the FHS names for other files \(\/srv\)/],
     ['mountPoint of 256 characters (the client script refuses it)', { mountPoint: `/${'d'.repeat(255)}` }, /mountPoint .*: longer than 255 characters \(256\)/],
     // restore
     ['snapshot ids fewer than the volumes', { backend: 'ebs', capacityTiB: 30, dataVolumeSnapshotIds: ['snap-01234567'] }, /dataVolumeSnapshotIds: the plan has 2 data volume\(s\)/],
@@ -301,6 +308,8 @@ describe('construct props (new StorageServer in a bare stack)', () => {
     ['mountPoint /shared', { mountPoint: '/shared' }],
     ['exportPath and mountPoint /scratch', { exportPath: '/scratch', mountPoint: '/scratch' }],
     ['paths that only start like system directories', { exportPath: '/variant/data', mountPoint: '/homes', mountRoots: ['/homes'] }],
+    ['a site directory below /opt as a mount root (OpenHPC\'s /opt/ohpc/pub)', { mountPoint: '/opt/ohpc/pub', mountRoots: ['/opt/ohpc/pub'] }],
+    ['exportPath below /srv', { exportPath: '/srv/nfs' }],
     ['snapshots.retain 0 (off, deliberately)', { snapshots: { retain: 0 } }],
     ['snapshots.retain 1000, every 6 hours', { snapshots: { retain: 1000, intervalHours: 6 } }],
     ['loginIp in 192.168/16', { clusterware: { loginIp: '192.168.10.5' } }],

@@ -57,7 +57,10 @@ const EVERY_IPV4 = '0.0.0.0/0';
  * another name, which `rootSquash: false` says openly.
  */
 export function validateNoSquashNids(rootSquash: boolean, nids: string[] | undefined, clientCidrs?: string[]): void {
-  if (nids === undefined || Token.isUnresolved(nids)) return;
+  if (nids === undefined) return;
+  if (!Array.isArray(nids) || nids.some((n) => typeof n !== 'string')) {
+    throw new Error(`fsxLustre.noSquashNids must be an array of NID strings such as ['10.0.1.6@tcp'], got ${Token.isUnresolved(nids) ? 'a token that is not a list' : JSON.stringify(nids)}.`);
+  }
   if (!rootSquash && nids.length > 0) {
     throw new Error('fsxLustre.noSquashNids applies only with root squash on: leave it out, or set fsxLustre.rootSquash ' +
       `to true (-c fsxRootSquash=true); got rootSquash false and ${JSON.stringify(nids)}.`);
