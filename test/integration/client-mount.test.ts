@@ -1173,8 +1173,8 @@ describe('client-mount.sh refuses a mount point it cannot reach safely on the no
     expect(recorded(mkdirs)).toEqual([]);
   });
 
-  test('--mount-roots refuses /, a system directory or one below it, and a relative path: exit 1', () => {
-    for (const roots of ['/', '/etc', '/usr/local', '/home', '/home/x', 'data', '/data,', '/data/../etc', '/data x']) {
+  test('--mount-roots refuses /, /opt and the other named directories, a system directory or one below it, a relative path: exit 1', () => {
+    for (const roots of ['/', '/etc', '/usr/local', '/home', '/home/x', 'data', '/data,', '/data/../etc', '/data x', '/opt', '/data,/srv', '/efi/x']) {
       const r = spawnSync('bash', [SCRIPT, ...baseArgs(), '--no-mount', '--mount-roots', roots], {
         encoding: 'utf8',
         env: scriptEnv(),
@@ -1186,6 +1186,9 @@ describe('client-mount.sh refuses a mount point it cannot reach safely on the no
         err: expect.stringContaining('--mount-roots must be a comma list of absolute directories'),
       });
     }
+    // Below a directory the FHS names is a site's own (OpenHPC's /opt/ohpc/pub): the roots are taken and the run goes on.
+    const below = spawnSync('bash', [SCRIPT, ...baseArgs(), '--no-mount', '--mount-roots', '/data,/opt/ohpc/pub'], { encoding: 'utf8', env: scriptEnv(), timeout: 60_000 });
+    expect({ status: below.status, err: below.stderr }).toEqual({ status: 0, err: '' });
   });
 });
 

@@ -372,7 +372,7 @@ refused_records() {
   put_config evil-mnt 127.0.0.2 /export/b /mnt/evil
   put_config evil-planted 127.0.0.2 /export/b /shared/open/proj
   put_config evil-race 127.0.0.2 /export/b /shared/open/race
-  # Mounts that would hide something (issue 39): soft (errors a program may not check), a nested pair, a directory
+  # Mounts that would hide something: soft (errors a program may not check), a nested pair, a directory
   # holding files, one with a mount below it, and one a package owns (a real package, installed with dpkg, owning an
   # empty directory under a mount root, so that only the package database can tell).
   put_config evil-soft 127.0.0.2 /export/b /data/evil-soft nfsvers=4.1,soft,timeo=1,retrans=0
@@ -476,7 +476,8 @@ install_package_owning() {
     [[ $(dpkg-query -S "$1" 2>&1) == "e2e-site-tool: $1" ]]
 }
 
-# --mount-roots from a user: a directory the FHS names (/opt) is refused before anything is read; one below it is not.
+# --mount-roots from a user: a directory the FHS names (/opt) is refused before anything is read (below one is allowed:
+# test/integration/client-mount.test.ts).
 refused_roots() {
   local out rc calls
   calls=$(wc -l <"$AWS_CALLS")
