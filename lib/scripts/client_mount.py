@@ -28,6 +28,8 @@ SEGMENT = re.compile(r'[A-Za-z0-9._-]+')
 NUMBER = re.compile(r'0|[1-9][0-9]{0,7}')
 MAX_PATH, MAX_OPTIONS, MAX_DNS_NAME = 255, 1024, 253
 MOUNTINFO_POINT = 4  # the mount point's field in /proc/self/mountinfo (proc(5)), from 0
+# The mount table the script reads (tests point it elsewhere, as they do the script's MOUNTINFO).
+MOUNTINFO = os.environ.get('CLIENT_MOUNT_MOUNTINFO', '/proc/self/mountinfo')
 KEYS = ['server', 'exportPath', 'mountPoint', 'fsType', 'options', 'fstab']
 # What a record's optional `backend` may say (lambda/register/backend.ts: BACKENDS); records written before FSx for
 # OpenZFS have none. fsx-lustre is mounted as "lustre", every other backend as "nfs4".
@@ -340,7 +342,7 @@ def check(root: str, only: str, allowed_text: str, roots_text: str, extra_text: 
     allowed = [ipaddress.IPv4Network(c, strict=False) for c in allowed_text.split(',')]
     extra, roots = extra_text.split(','), roots_text.split(',')
     records = read_records(root, only)
-    mounted = mount_points(os.environ.get('CLIENT_MOUNT_MOUNTINFO', '/proc/self/mountinfo'))
+    mounted = mount_points(MOUNTINFO)
     claimed: dict[str, str] = {}
     lines: dict[str, list[str]] = {}
     bad: dict[str, str] = {}
@@ -377,7 +379,7 @@ def walk(mp: str) -> None:
     """The node check just before mount: prints the directories to make, one a line; exit 3 with the reason."""
     try:
         why, missing = path_problem_on_node(mp)
-        why = why or hiding_problem(mp, mount_points(os.environ.get('CLIENT_MOUNT_MOUNTINFO', '/proc/self/mountinfo')))
+        why = why or hiding_problem(mp, mount_points(MOUNTINFO))
     except Exception as e:  # noqa: BLE001 - e.g. an OSError from lstat: reported for this record, the others go on
         why, missing = 'mountPoint ' + q(mp) + ' ' + why_failed(e), []
     if why:

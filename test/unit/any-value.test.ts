@@ -105,55 +105,48 @@ describe('every context key, any value', () => {
   });
 });
 
-describe('every StorageServer prop, any value', () => {
-  const stack = new Stack(new App(), 'Any', { env: TARGET });
-  const vpc = new ec2.Vpc(stack, 'Vpc');
-  let n = 0;
+/**
+ * One server built from generated props in a shared stack, each try in a cluster (and with a server name) of its own,
+ * so that one accepted value (a mount point, a name, a dashboard) does not refuse the next: accepted, or refused by an
+ * Error naming `name`.
+ */
+const serverStack = new Stack(new App(), 'Any', { env: TARGET });
+const serverVpc = new ec2.Vpc(serverStack, 'Vpc');
+let tries = 0;
+function acceptedOrNamed(props: Record<string, unknown>, name: string, value: unknown): void {
+  generated++;
+  const i = tries++;
+  const own = { vpc: serverVpc, clusterName: `c${i}`, serverName: `s${i}`, monitoring: { dashboard: false } };
+  try {
+    new StorageServer(serverStack, `S${i}`, { ...own, ...props } as StorageServerProps);
+  } catch (e) {
+    expectNamed(e, name, value);
+  }
+}
 
+describe('every StorageServer prop, any value', () => {
   test('the props are read from their declaration', () => {
     expect(PROPS).toEqual(expect.arrayContaining(['vpc', 'capacityTiB', 'clientCidrs', 'mountPoint', 'nfs', 'snapshots']));
     expect(PROPS.length).toBeGreaterThan(30);
   });
 
   test.each(PROPS.filter((p) => p !== 'vpc'))('%s: accepted or refused naming the prop, never a crash', (prop) => {
-    fc.assert(fc.property(fc.oneof(jsonish, tokens()), (value) => {
-      generated++;
-      const i = n++;
-      // Each try has a cluster of its own, so that one accepted value (a mount point, a name) does not refuse the next.
-      const own = { vpc, clusterName: `c${i}`, monitoring: { dashboard: false } };
-      try {
-        new StorageServer(stack, `S${i}`, { ...own, [prop]: value } as StorageServerProps);
-      } catch (e) {
-        expectNamed(e, prop, value);
-      }
-    }), { numRuns: 20 });
+    fc.assert(fc.property(fc.oneof(jsonish, tokens()), (value) => acceptedOrNamed({ [prop]: value }, prop, value)), { numRuns: 20 });
   });
 });
 
 describe('every member of an options prop, any value', () => {
-  const stack = new Stack(new App(), 'AnyNested', { env: TARGET });
-  const vpc = new ec2.Vpc(stack, 'Vpc');
-  let n = 0;
-
   test('the option objects\' members are read from their declarations', () => {
     expect(NESTED).toEqual(expect.arrayContaining([['nfs', 'version'], ['snapshots', 'retain'], ['fsxLustre', 'deploymentType'], ['monitoring', 'dashboard']]));
   });
 
   test.each(NESTED)('%s.%s: accepted or refused naming the member, never a crash', (prop, member) => {
-    fc.assert(fc.property(fc.oneof(jsonish, tokens()), (value) => {
-      generated++;
-      const i = n++;
-      // The backend each option object is for, so that the member itself is what is judged.
-      const backend = prop === 'fsxLustre' ? { backend: 'fsx-lustre' } : prop === 'fsxOpenZfs' ? { backend: 'fsx-openzfs' } : {};
-      // The members an option object needs beside the one under test (clusterware's master address).
-      const siblings = prop === 'clusterware' && member !== 'loginIp' ? { loginIp: '10.0.1.10' } : {};
-      const own = { vpc, clusterName: `c${i}`, serverName: `s${i}`, monitoring: { dashboard: false }, ...backend };
-      try {
-        new StorageServer(stack, `S${i}`, { ...own, [prop]: { ...siblings, [member]: value } } as StorageServerProps);
-      } catch (e) {
-        expectNamed(e, member, value);
-      }
-    }), { numRuns: 10 });
+    // The backend each option object is for, so that the member itself is what is judged.
+    const backend = prop === 'fsxLustre' ? { backend: 'fsx-lustre' } : prop === 'fsxOpenZfs' ? { backend: 'fsx-openzfs' } : {};
+    // The members an option object needs beside the one under test (clusterware's master address).
+    const siblings = prop === 'clusterware' && member !== 'loginIp' ? { loginIp: '10.0.1.10' } : {};
+    fc.assert(fc.property(fc.oneof(jsonish, tokens()), (value) =>
+      acceptedOrNamed({ ...backend, [prop]: { ...siblings, [member]: value } }, member, value)), { numRuns: 10 });
   });
 });
 
