@@ -52,6 +52,14 @@ export class DeployTimeCheck extends Construct {
 
   private constructor(scope: Construct, id: string, checks: readonly ValueToCheck[], options: CheckOptions) {
     super(scope, id);
+    // A value that only looks like a token (its text typed by hand) cannot be resolved: refused by its name.
+    const expressions = checks.map((c) => {
+      try {
+        return JSON.stringify(Stack.of(scope).resolve(c.value));
+      } catch (e) {
+        throw new Error(`${c.name} is not a value this app made or a token it knows, got '${c.value}': ${(e as Error).message}.`);
+      }
+    });
     const provider = ValueCheckProvider.of(this);
     this.resource = new CustomResource(this, 'Resource', {
       serviceToken: provider.serviceToken,
@@ -62,7 +70,6 @@ export class DeployTimeCheck extends Construct {
       },
     });
     const stack = Stack.of(this);
-    const expressions = checks.map((c) => JSON.stringify(stack.resolve(c.value)));
     // Read-only priority: the last aspects, once every rule of every group is in place (a resolved Lazy is cached).
     Aspects.of(stack).add(new DependOnCheck(this, provider, expressions), { priority: AspectPriority.READONLY });
   }

@@ -16,6 +16,11 @@ import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { TARGET } from '../support/grammars';
 
 const started = Date.now();
+/** Values per key or prop; `ANY_VALUE_RUNS=400` (about 17 minutes) is the wide search to run after a change to validation. */
+const RUNS = Number(process.env.ANY_VALUE_RUNS ?? 20);
+/** CI draws the same values each run (a red CI is then the change's); elsewhere each run draws new ones. Printed below. */
+const SEED = Number(process.env.ANY_VALUE_SEED ?? (process.env.CI === 'true' ? 20261127 : Date.now() % 2 ** 31));
+fc.configureGlobal({ seed: SEED });
 let generated = 0;
 
 const LIB = path.join(__dirname, '..', '..', 'lib');
@@ -101,7 +106,7 @@ describe('every context key, any value', () => {
       } catch (e) {
         expectNamed(e, key, value);
       }
-    }), { numRuns: 20 });
+    }), { numRuns: RUNS });
   });
 });
 
@@ -116,12 +121,21 @@ let tries = 0;
 function acceptedOrNamed(props: Record<string, unknown>, name: string, value: unknown): void {
   generated++;
   const i = tries++;
-  const own = { vpc: serverVpc, clusterName: `c${i}`, serverName: `s${i}`, monitoring: { dashboard: false } };
+  // A mount point of its own too: a value that falls back to the default cluster (clusterName null) meets earlier ones.
+  const own = { vpc: serverVpc, clusterName: `c${i}`, serverName: `s${i}`, mountPoint: `/data/t${i}`, monitoring: { dashboard: false } };
   try {
     new StorageServer(serverStack, `S${i}`, { ...own, ...props } as StorageServerProps);
   } catch (e) {
     expectNamed(e, name, value);
   }
+}
+
+/** Props with one option member set to `value`, and what it needs beside it so that the member itself is judged. */
+function withMember(prop: string, member: string, value: unknown): Record<string, unknown> {
+  const backend = prop === 'fsxLustre' ? { backend: 'fsx-lustre' } : prop === 'fsxOpenZfs' ? { backend: 'fsx-openzfs' } : {};
+  // Clusterware needs its master's address beside any other member.
+  const siblings = prop === 'clusterware' && member !== 'loginIp' ? { loginIp: '10.0.1.10' } : {};
+  return { ...backend, [prop]: { ...siblings, [member]: value } };
 }
 
 describe('every StorageServer prop, any value', () => {
@@ -131,7 +145,7 @@ describe('every StorageServer prop, any value', () => {
   });
 
   test.each(PROPS.filter((p) => p !== 'vpc'))('%s: accepted or refused naming the prop, never a crash', (prop) => {
-    fc.assert(fc.property(fc.oneof(jsonish, tokens()), (value) => acceptedOrNamed({ [prop]: value }, prop, value)), { numRuns: 20 });
+    fc.assert(fc.property(fc.oneof(jsonish, tokens()), (value) => acceptedOrNamed({ [prop]: value }, prop, value)), { numRuns: RUNS });
   });
 });
 
@@ -141,17 +155,20 @@ describe('every member of an options prop, any value', () => {
   });
 
   test.each(NESTED)('%s.%s: accepted or refused naming the member, never a crash', (prop, member) => {
-    // The backend each option object is for, so that the member itself is what is judged.
-    const backend = prop === 'fsxLustre' ? { backend: 'fsx-lustre' } : prop === 'fsxOpenZfs' ? { backend: 'fsx-openzfs' } : {};
-    // The members an option object needs beside the one under test (clusterware's master address).
-    const siblings = prop === 'clusterware' && member !== 'loginIp' ? { loginIp: '10.0.1.10' } : {};
     fc.assert(fc.property(fc.oneof(jsonish, tokens()), (value) =>
-      acceptedOrNamed({ ...backend, [prop]: { ...siblings, [member]: value } }, member, value)), { numRuns: 10 });
+      acceptedOrNamed(withMember(prop, member, value), member, value)), { numRuns: Math.ceil(RUNS / 2) });
   });
+});
+
+// Text that only looks like a token (typed by hand, or a token of another app) reaches every prop and member.
+describe('a forged token text', () => {
+  const FORGED = '${Token[X.1]}';
+  test.each(PROPS.filter((p) => p !== 'vpc'))('%s', (prop) => acceptedOrNamed({ [prop]: FORGED }, prop, FORGED));
+  test.each(NESTED)('%s.%s', (prop, member) => acceptedOrNamed(withMember(prop, member, FORGED), member, FORGED));
 });
 
 test('the count and the time', () => {
   const seconds = (Date.now() - started) / 1000;
-  console.log(`any-value: ${generated} values over ${KEYS.length} context keys, ${PROPS.length - 1} props and ${NESTED.length} option members in ${seconds.toFixed(1)} s`);
+  console.log(`any-value (ANY_VALUE_SEED=${SEED}): ${generated} values over ${KEYS.length} context keys, ${PROPS.length - 1} props and ${NESTED.length} option members in ${seconds.toFixed(1)} s`);
   expect(generated).toBeGreaterThanOrEqual(20 * (KEYS.length + PROPS.length - 1) + 10 * NESTED.length);
 });
