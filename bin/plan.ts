@@ -8,6 +8,8 @@
 import {
   Arch,
   Backend,
+  FSX_OPENZFS_DEPLOYMENT_TYPES,
+  FsxOpenZfsDeploymentType,
   Generation,
   OVERRIDE_EBS_INSTANCE_TYPES,
   familyList,
@@ -39,6 +41,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: '--generation', value: GENERATIONS.join('|'), help: 'instance generation: previous (d2, m4; default) or current (Nitro: m6i, m7i, and c6in, m6in, r6in for a throughput; context key generation)' },
   { name: '--arch', value: ARCHS.join('|'), help: 'processor architecture: x86_64 (default) or arm64 (AWS Graviton: m7g, m6g, and c8gb, m8gb, r8gb for a throughput; current generation; the app takes an instanceType)' },
   { name: '--volumes', value: '1-3', help: 'exactly this many striped st1 volumes: the EBS backend (context key dataVolumeCount)' },
+  { name: '--openzfs-deployment-type', value: FSX_OPENZFS_DEPLOYMENT_TYPES.join('|'), help: 'the FSx for OpenZFS deployment type: the fsx-openzfs backend, or auto (default SINGLE_AZ_1; context key openZfsDeploymentType)' },
   { name: '--instance-type', value: 'type', help: `an EBS plan on this instance type instead of the planner's choice: ${familyList(EBS_TYPES)}` },
   ...CLIENT_OPTIONS,
   { name: '--json', help: "print the plan and the comparison as JSON, nothing else on stdout (npm run --silent keeps npm's own header off it)" },
@@ -104,7 +107,12 @@ function readCommand(values: ReadonlyMap<string, string>, positionals: readonly 
       throw new UsageError(`${name} applies to the EBS backend only; got backend '${backend}'`);
     }
   }
-  return { request: { capacityTiB, backend, throughputMBps, generation, arch, dataVolumeCount }, instanceType, json };
+  const deploymentType = optional(values, '--openzfs-deployment-type', (name, v) => oneOf<FsxOpenZfsDeploymentType>(name, v, FSX_OPENZFS_DEPLOYMENT_TYPES));
+  if (deploymentType !== undefined && backend !== 'fsx-openzfs' && backend !== 'auto') {
+    throw new UsageError(`--openzfs-deployment-type applies to the fsx-openzfs backend only; got backend '${backend}'`);
+  }
+  const fsxOpenZfs = deploymentType === undefined ? undefined : { deploymentType };
+  return { request: { capacityTiB, backend, throughputMBps, generation, arch, dataVolumeCount, fsxOpenZfs }, instanceType, json };
 }
 
 /** The chosen plan's table and the comparison, or both as JSON. */
@@ -129,7 +137,7 @@ function render({ request, instanceType, json }: PlanCommand): string {
 /** The planner's messages name its request's fields: the options that set those a message names. */
 const FIELD_OPTIONS: readonly [string, string][] = [
   ['capacityTiB', 'the first argument'], ['throughputMBps', '--throughput'], ['dataVolumeCount', '--volumes'], ['instanceType', '--instance-type'],
-  ['arch', '--arch'],
+  ['arch', '--arch'], ['fsxOpenZfs.deploymentType', '--openzfs-deployment-type'],
 ];
 
 function optionsNamed(message: string): string {

@@ -16,7 +16,7 @@ import {
   OPENZFS_COPY,
   SECOND_SERVER,
 } from './objections';
-import { ALLOWED, inPlace, onFsx, onFsxLustre, onFsxOpenZfs, perBackend, refused, refusedUnless, type UpdatePolicy } from './policy';
+import { ALLOWED, both, onFsx, onFsxLustre, onFsxOpenZfs, perBackend, refused, refusedUnless, type UpdatePolicy } from './policy';
 import { SNAPSHOT_RETENTION } from './retention-rules';
 import { GROW_ONLY } from './volume-rules';
 
@@ -53,13 +53,35 @@ export const FSX_THROUGHPUT: UpdatePolicy = onFsxLustre(refusedUnless(
   }),
 ));
 
+/** The least SSD storage capacity, GiB, FSx for OpenZFS grows `gib` to: "a minimum of 10 percent" more. */
+export function openZfsLeastGrowth(gib: number): number {
+  return Math.ceil(gib * 1.1);
+}
+
+/** An FSx for OpenZFS increase under 10 percent fails the update (UpdateFileSystem refuses it) after the guard passed. */
+const OPENZFS_GROWTH_MIN: UpdatePolicy = refusedUnless(
+  'grown by 10 percent or more',
+  (o, n) => Number(n.storageCapacityGiB) <= Number(o.storageCapacityGiB) || Number(n.storageCapacityGiB) >= openZfsLeastGrowth(Number(o.storageCapacityGiB)),
+  (o, n) => {
+    const least = openZfsLeastGrowth(Number(o.storageCapacityGiB));
+    return {
+      why: `FSx for OpenZFS grows SSD storage by at least 10 percent of the current capacity at a time ("Each SSD storage ` +
+        `capacity increase must be a minimum of 10 percent", FSx for OpenZFS User Guide); ${o.storageCapacityGiB} GiB to ` +
+        `${n.storageCapacityGiB} GiB is less, and FSx would refuse the update`,
+      safePath: `grow to ${least} GiB or more (capacityTiB ${(Math.ceil((least / 1024) * 100) / 100).toFixed(2)} or more), or keep ` +
+        `${o.storageCapacityGiB} GiB; increases must also be 6 hours apart`,
+    };
+  },
+);
+
 /**
- * FSx storage capacity: FSx grows it in place (Lustre within its type's steps; OpenZFS SSD at least 6 hours after the
- * last increase, FSx for OpenZFS guide, "Managing SSD storage capacity"); neither ever shrinks.
+ * FSx storage capacity: FSx grows it in place (Lustre within its type's steps; OpenZFS SSD by at least 10 percent, at
+ * least 6 hours after the last increase, FSx for OpenZFS guide, "Modifying provisioned SSD storage capacity and IOPS":
+ * OPENZFS-GROWTH-MIN in docs/sources/fsx-rules.md); neither ever shrinks.
  */
 export const FSX_CAPACITY: UpdatePolicy = onFsx({
   lustre: growOnly('FSx for Lustre', FSX_COPY),
-  openZfs: growOnly('FSx for OpenZFS', OPENZFS_COPY),
+  openZfs: both(growOnly('FSx for OpenZFS', OPENZFS_COPY), OPENZFS_GROWTH_MIN),
 });
 
 function growOnly(service: string, copy: string): UpdatePolicy {
@@ -77,8 +99,21 @@ function growOnly(service: string, copy: string): UpdatePolicy {
  * FSx for OpenZFS throughput capacity: FSx changes it in place (UpdateFileSystem; the FSx for OpenZFS guide,
  * "Managing throughput capacity": a Single-AZ non-HA file system is unavailable for a few minutes, an HA one fails
  * over and back). The resource specification updates `OpenZFSConfiguration.ThroughputCapacity` without replacement.
+ * Not in the same deploy as a storage change, which FSx runs first and which holds the throughput update off.
  */
-export const OPENZFS_THROUGHPUT: UpdatePolicy = onFsxOpenZfs(inPlace('FSx UpdateFileSystem ThroughputCapacity'));
+export const OPENZFS_THROUGHPUT: UpdatePolicy = onFsxOpenZfs(refusedUnless(
+  'in place (FSx UpdateFileSystem ThroughputCapacity), not with a storage change',
+  (o, n) => o.storageCapacityGiB === n.storageCapacityGiB,
+  (o, n) => ({
+    why: 'FSx for OpenZFS takes no throughput capacity update while an SSD storage capacity update is under way ("you ' +
+      "can't request a throughput capacity update if there is an ongoing SSD storage capacity or provisioned SSD IOPS " +
+      'update", FSx for OpenZFS User Guide: OPENZFS-ONE-UPDATE in docs/sources/fsx-rules.md), and this deploy asks for both',
+    safePath: `change one at a time: first capacityTiB with fsxOpenZfs.throughputCapacityMBps: ${o.throughputCapacity} ` +
+      `(-c openZfsThroughputCapacityMBps=${o.throughputCapacity}), then, once FSx reports the storage update done (aws fsx ` +
+      'describe-file-systems: no AdministrativeActions IN_PROGRESS or PENDING) and, on MULTI_AZ_1, six hours after it was ' +
+      `asked, throughput capacity ${n.throughputCapacity} MB/s`,
+  }),
+));
 
 /**
  * FSx for OpenZFS MULTI_AZ_1 standby subnet: in `SubnetIds`, which replaces the file system. A new deployment type

@@ -95,18 +95,18 @@ export function onFsx(policies: { readonly lustre: UpdatePolicy; readonly openZf
   return perBackend({ ebs: ALLOWED, 'instance-store': ALLOWED, 'fsx-lustre': policies.lustre, 'fsx-openzfs': policies.openZfs });
 }
 
-/** Allows any change, named for the table's reader: FSx (or EBS) makes it in place. */
-export function inPlace(how: string): UpdatePolicy {
-  return { name: `in place (${how})`, objections: () => [] };
-}
-
 /**
- * Refuses a change unless `allows` passes it, with one objection, worded from the old layout when it quotes it.
+ * Refuses a change unless `allows` passes it, with one objection, worded from the layouts when it quotes them.
  */
 export function refusedUnless(
   name: string,
   allows: (oldLayout: StorageLayout, newLayout: StorageLayout) => boolean,
-  objection: (oldLayout: StorageLayout) => Objection,
+  objection: (oldLayout: StorageLayout, newLayout: StorageLayout) => Objection,
 ): UpdatePolicy {
-  return { name, objections: (o, n) => (allows(o, n) ? [] : [objection(o)]) };
+  return { name, objections: (o, n) => (allows(o, n) ? [] : [objection(o, n)]) };
+}
+
+/** Both policies: the objections of each. */
+export function both(first: UpdatePolicy, second: UpdatePolicy): UpdatePolicy {
+  return { name: `${first.name}; ${second.name}`, objections: (o, n) => [...first.objections(o, n), ...second.objections(o, n)] };
 }

@@ -33,12 +33,8 @@ export function acknowledgeTokenCidrs(securityGroup: ec2.ISecurityGroup, cidrs: 
   });
 }
 
-/**
- * Admits the clients to a file system's security group on `ports`: each admitted CIDR ({@link admittedCidrs}), then each
- * security group of `clientPeers`, every port for each (FSx for Lustre and FSx for OpenZFS alike); refuses a peer with
- * no security group to admit.
- */
-export function admitClients(securityGroup: ec2.SecurityGroup, clients: ClientAccess, ports: readonly ec2.Port[], description: string): void {
+/** The clients as security group peers: each admitted CIDR ({@link admittedCidrs}), then each `clientPeers` group. */
+function clientPeersOf(securityGroup: ec2.SecurityGroup, clients: ClientAccess): ec2.IPeer[] {
   const cidrs = admittedCidrs(clients);
   const peers: ec2.IPeer[] = cidrs.map((cidr) => ec2.Peer.ipv4(cidr));
   acknowledgeTokenCidrs(securityGroup, cidrs);
@@ -46,7 +42,26 @@ export function admitClients(securityGroup: ec2.SecurityGroup, clients: ClientAc
     for (const sg of peer.connections.securityGroups) peers.push(sg);
     if (peer.connections.securityGroups.length === 0) throw new Error(`clientPeers: ${peer.connections.toString()} has no security group to admit`);
   }
-  for (const peer of peers) {
+  return peers;
+}
+
+/**
+ * Admits the clients to a file system's security group on `ports`: each admitted CIDR ({@link admittedCidrs}), then each
+ * security group of `clientPeers`, every port for each (FSx for Lustre and FSx for OpenZFS alike); refuses a peer with
+ * no security group to admit.
+ */
+export function admitClients(securityGroup: ec2.SecurityGroup, clients: ClientAccess, ports: readonly ec2.Port[], description: string): void {
+  for (const peer of clientPeersOf(securityGroup, clients)) {
     for (const port of ports) securityGroup.addIngressRule(peer, port, description);
+  }
+}
+
+/**
+ * Lets a file system's servers call its clients on `ports`, the same peers {@link admitClients} admits: for a group that
+ * does not allow all outbound traffic (FSx for Lustre's servers call their clients back).
+ */
+export function reachClients(securityGroup: ec2.SecurityGroup, clients: ClientAccess, ports: readonly ec2.Port[], description: string): void {
+  for (const peer of clientPeersOf(securityGroup, clients)) {
+    for (const port of ports) securityGroup.addEgressRule(peer, port, description);
   }
 }

@@ -64,9 +64,9 @@ export interface StorageServerContext {
   readonly openZfsDeploymentType?: FsxOpenZfsDeploymentType;
   /**
    * FSx for OpenZFS throughput capacity, MB/s (`backend=fsx-openzfs` only): one of the deployment type's tiers
-   * (SINGLE_AZ_1, SINGLE_AZ_HA_1: 64, 128, 256, 512, 1024, 2048, 3072, 4096; SINGLE_AZ_2, SINGLE_AZ_HA_2, MULTI_AZ_1:
-   * 160, 320, 640, 1280, 2560, 3840, 5120, 7680, 10240). `throughputMBps` is the simpler way: the smallest tier that
-   * sustains it.
+   * (SINGLE_AZ_1: 64, 128, 256, 512, 1024, 2048, 3072, 4096; SINGLE_AZ_HA_1: the same from 128; SINGLE_AZ_2,
+   * SINGLE_AZ_HA_2, MULTI_AZ_1: 160, 320, 640, 1280, 2560, 3840, 5120, 7680, 10240). `throughputMBps` is the simpler
+   * way: the smallest tier that sustains it.
    * @default - the type's smallest tier that sustains `throughputMBps` (the smallest without it)
    */
   readonly openZfsThroughputCapacityMBps?: number;

@@ -103,7 +103,7 @@ const MULTI_AZ = GEN2.map(({ l2arcGB: _l2arc, ...tier }) =>
 /** Each deployment type's tiers, ascending. [PERF] [API] */
 export const FSX_OPENZFS_TIERS: { readonly [D in FsxOpenZfsDeploymentType]: readonly FsxOpenZfsTier[] } = {
   SINGLE_AZ_1: GEN1,
-  SINGLE_AZ_HA_1: GEN1,
+  SINGLE_AZ_HA_1: GEN1.filter((t) => t.throughputCapacityMBps >= 128), // from 128: fsx-openzfs.ts, HA1_THROUGHPUT
   SINGLE_AZ_2: GEN2,
   SINGLE_AZ_HA_2: GEN2,
   MULTI_AZ_1: MULTI_AZ,

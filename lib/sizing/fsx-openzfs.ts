@@ -8,6 +8,8 @@
  *
  * - [API] Amazon FSx API Reference, CreateFileSystemOpenZFSConfiguration: `DeploymentType`, `ThroughputCapacity`
  *         (valid values per deployment type); CreateFileSystem: `StorageCapacity` (SSD: 64-524,288 GiB).
+ * - [GUIDE] FSx for OpenZFS User Guide, "Modifying throughput capacity" (managing-throughput-capacity.html): the
+ *         values per deployment type, HA and non-HA apart. Each rule's row: docs/sources/fsx-rules.md.
  */
 import { describe } from './describe';
 
@@ -16,15 +18,20 @@ export type FsxOpenZfsDeploymentType = 'SINGLE_AZ_1' | 'SINGLE_AZ_2' | 'SINGLE_A
 /** FSx for OpenZFS deployment types. [API] */
 export const FSX_OPENZFS_DEPLOYMENT_TYPES: readonly FsxOpenZfsDeploymentType[] = ['SINGLE_AZ_1', 'SINGLE_AZ_2', 'SINGLE_AZ_HA_1', 'SINGLE_AZ_HA_2', 'MULTI_AZ_1'];
 
-/** Throughput capacities, MB/s, of the first-generation types (SINGLE_AZ_1, SINGLE_AZ_HA_1). [API] */
+/** Throughput capacities, MB/s, of SINGLE_AZ_1. [API] [GUIDE] */
 const GEN1_THROUGHPUT = [64, 128, 256, 512, 1024, 2048, 3072, 4096] as const;
+/**
+ * SINGLE_AZ_HA_1's: from 128. AWS's texts disagree (the guide lists "Single-AZ 1 (HA) – 128, 256, ... 4096"; the API's
+ * DeploymentType says "64 - 4,096"): the tiers both allow (OPENZFS-HA1-TIERS in docs/sources/fsx-rules.md). [GUIDE]
+ */
+const HA1_THROUGHPUT = GEN1_THROUGHPUT.filter((t) => t >= 128);
 /** Throughput capacities, MB/s, of the second-generation types (SINGLE_AZ_2, SINGLE_AZ_HA_2, MULTI_AZ_1). [API] */
 const GEN2_THROUGHPUT = [160, 320, 640, 1280, 2560, 3840, 5120, 7680, 10240] as const;
 
 /** The throughput capacities, MB/s, each deployment type offers, ascending. [API] */
 export const FSX_OPENZFS_THROUGHPUT_CAPACITIES: { readonly [D in FsxOpenZfsDeploymentType]: readonly number[] } = {
   SINGLE_AZ_1: GEN1_THROUGHPUT,
-  SINGLE_AZ_HA_1: GEN1_THROUGHPUT,
+  SINGLE_AZ_HA_1: HA1_THROUGHPUT,
   SINGLE_AZ_2: GEN2_THROUGHPUT,
   SINGLE_AZ_HA_2: GEN2_THROUGHPUT,
   MULTI_AZ_1: GEN2_THROUGHPUT,
@@ -43,8 +50,8 @@ export interface FsxOpenZfsOptions {
    */
   readonly deploymentType?: FsxOpenZfsDeploymentType;
   /**
-   * Throughput capacity, MB/s: one of the deployment type's tiers (SINGLE_AZ_1, SINGLE_AZ_HA_1: 64-4,096;
-   * SINGLE_AZ_2, SINGLE_AZ_HA_2, MULTI_AZ_1: 160-10,240). [API]
+   * Throughput capacity, MB/s: one of the deployment type's tiers (SINGLE_AZ_1: 64-4,096; SINGLE_AZ_HA_1: 128-4,096;
+   * SINGLE_AZ_2, SINGLE_AZ_HA_2, MULTI_AZ_1: 160-10,240). [API] [GUIDE]
    * @default - the smallest tier that sustains `throughputMBps`, or the type's smallest
    */
   readonly throughputCapacityMBps?: number;

@@ -51,15 +51,17 @@ describe('backend fsx-lustre (-c backend=fsx-lustre)', () => {
     });
   });
 
-  test('the security group admits Lustre (TCP 988 and 1018-1023) from the clients only, and sends only to itself', () => {
+  test('the security group admits Lustre (TCP 988 and 1018-1023) from the clients only, and sends it to them and itself only', () => {
     const t = Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '12', clientCidrs: '10.0.0.0/16,10.1.0.0/24' }));
     const groups = t.findResources('AWS::EC2::SecurityGroup', { Properties: { GroupDescription: Match.stringLikeRegexp('^FSx for Lustre') } });
     const [id, group] = Object.entries(groups)[0];
-    const ingress = (group.Properties.SecurityGroupIngress as { CidrIp: string; FromPort: number; ToPort: number }[])
+    const rules = (list: unknown) => (list as { CidrIp: string; FromPort: number; ToPort: number }[])
       .map((r) => `${r.CidrIp} ${r.FromPort}-${r.ToPort}`).sort();
-    expect(ingress).toEqual(['10.0.0.0/16 1018-1023', '10.0.0.0/16 988-988', '10.1.0.0/24 1018-1023', '10.1.0.0/24 988-988']);
-    // No "all traffic" egress: only Lustre to the group itself (the file servers among themselves).
-    expect(group.Properties.SecurityGroupEgress).toBeUndefined();
+    const clients = ['10.0.0.0/16 1018-1023', '10.0.0.0/16 988-988', '10.1.0.0/24 1018-1023', '10.1.0.0/24 988-988'];
+    expect(rules(group.Properties.SecurityGroupIngress)).toEqual(clients);
+    // No "all traffic" egress: Lustre to the clients, as AWS's guide asks of a group without it (FSX-LUSTRE-EGRESS in
+    // docs/sources/fsx-rules.md), and to the group itself (the file servers among themselves).
+    expect(rules(group.Properties.SecurityGroupEgress)).toEqual(clients);
     const egress = Object.values(t.findResources('AWS::EC2::SecurityGroupEgress'))
       .filter((r) => JSON.stringify(r.Properties.GroupId).includes(id))
       .map((r) => `${JSON.stringify(r.Properties.DestinationSecurityGroupId)} ${r.Properties.FromPort}-${r.Properties.ToPort}`);
@@ -72,6 +74,19 @@ describe('backend fsx-lustre (-c backend=fsx-lustre)', () => {
       FromPort: 988,
       ToPort: 1023,
     });
+  });
+
+  test('clients given as security groups (clientPeers): Lustre from them and to them, on both port ranges', () => {
+    const stack = new Stack(new App(), 'Peers', { env: { account: '123456789012', region: 'us-east-1' } });
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
+    const nodes = new ec2.SecurityGroup(stack, 'Nodes', { vpc });
+    new StorageServer(stack, 'Storage', { vpc, backend: 'fsx-lustre', capacityTiB: 2, clientPeers: [nodes] });
+    const t = Template.fromStack(stack);
+    const nodesId = stack.getLogicalId(nodes.node.defaultChild as ec2.CfnSecurityGroup);
+    const toNodes = Object.values(t.findResources('AWS::EC2::SecurityGroupEgress'))
+      .filter((r) => JSON.stringify(r.Properties.DestinationSecurityGroupId).includes(nodesId))
+      .map((r) => `${r.Properties.FromPort}-${r.Properties.ToPort}`);
+    expect(toNodes.sort()).toEqual(['1018-1023', '988-988']);
   });
 
   test('the registration names the file system, its DNS name and mount name; the function may not describe instances', () => {

@@ -10,11 +10,13 @@ import {
 
 // API reference (CreateFileSystemOpenZFSConfiguration.ThroughputCapacity, DeploymentType).
 const GEN1 = [64, 128, 256, 512, 1024, 2048, 3072, 4096];
+// The OpenZFS guide ("Modifying throughput capacity"): "Single-AZ 1 (HA) – 128, 256, 512, 1024, 2048, 3072, 4096".
+const HA1 = [128, 256, 512, 1024, 2048, 3072, 4096];
 const GEN2 = [160, 320, 640, 1280, 2560, 3840, 5120, 7680, 10240];
 
 describe('the tiers of each deployment type', () => {
   test.each([
-    ['SINGLE_AZ_1', GEN1], ['SINGLE_AZ_HA_1', GEN1], ['SINGLE_AZ_2', GEN2], ['SINGLE_AZ_HA_2', GEN2], ['MULTI_AZ_1', GEN2],
+    ['SINGLE_AZ_1', GEN1], ['SINGLE_AZ_HA_1', HA1], ['SINGLE_AZ_2', GEN2], ['SINGLE_AZ_HA_2', GEN2], ['MULTI_AZ_1', GEN2],
   ] as const)('%s: the API reference\'s throughput capacities, the catalogue\'s and the options\' alike', (type, tiers) => {
     expect(FSX_OPENZFS_TIERS[type].map((t) => t.throughputCapacityMBps)).toEqual(tiers);
     expect(FSX_OPENZFS_THROUGHPUT_CAPACITIES[type]).toEqual(tiers);

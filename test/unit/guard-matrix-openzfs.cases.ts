@@ -15,7 +15,7 @@ const VPC = { vpcId: LOOKED_UP_VPC.vpcId };
  * (lib/context/fsx-openzfs.ts), written through {@link openZfsContext}, which checks at run time that each key is
  * one the app reads (a misspelt key would change nothing and pass).
  */
-export function openZfsRows(): { name: string; base?: Context; change: Context; backends: readonly Backend[] }[] {
+export function openZfsRows(): { name: string; base?: Context; change: Context; backends: readonly Backend[]; stricter?: string }[] {
   // With subnetId given, the standby subnet is given too (the selected subnets are that one only).
   const toMultiAz = openZfsContext({ openZfsDeploymentType: 'MULTI_AZ_1', openZfsStandbySubnetId: SUBNET_B1 });
   const multiAz = { ...VPC, subnetId: SUBNET_A1, ...toMultiAz };
@@ -36,6 +36,14 @@ export function openZfsRows(): { name: string; base?: Context; change: Context; 
     {
       name: 'throughput capacity down (512 -> 128 MB/s)', base: openZfsContext({ openZfsThroughputCapacityMBps: '512' }),
       change: openZfsContext({ openZfsThroughputCapacityMBps: '128' }),
+    },
+    // Rules of AWS's guides (docs/sources/fsx-rules.md): FSx would refuse the update after the guard, with nothing lost.
+    { name: 'capacity up by 5 % (4 -> 4.2 TiB)', change: { capacityTiB: '4.2' }, stricter: 'OPENZFS-GROWTH-MIN: at least 10 percent' },
+    { name: 'capacity up by 10 % (4 -> 4.4 TiB, 4506 GiB)', change: { capacityTiB: '4.4' } },
+    {
+      name: 'capacity and throughput capacity up in one deploy', base: openZfsContext({ openZfsThroughputCapacityMBps: '512' }),
+      change: { capacityTiB: '8', ...openZfsContext({ openZfsThroughputCapacityMBps: '1024' }) },
+      stricter: 'OPENZFS-ONE-UPDATE: no throughput update during a storage update',
     },
     {
       name: 'SINGLE_AZ_2: throughput capacity up (160 -> 2560 MB/s)', base: openZfsContext({ openZfsDeploymentType: 'SINGLE_AZ_2' }),

@@ -232,7 +232,10 @@ export const PAIRS: readonly Row[] = [
     stricter: 'with legacy attachments the guard holds every watched instance property: CloudFormation owns the attachments',
   },
   { name: 'pair: two volumes + capacity up', change: { dataVolumeCount: '2', capacityTiB: '8' }, backends: ['ebs'], stricter: 'LVM cannot restripe an existing striped volume over more disks' },
-  { name: 'pair: capacity up + a higher throughput capacity', change: { capacityTiB: '8', throughputMBps: '500' }, backends: ['fsx-openzfs'] },
+  {
+    name: 'pair: capacity up + a higher throughput capacity', change: { capacityTiB: '8', throughputMBps: '500' }, backends: ['fsx-openzfs'],
+    stricter: 'OPENZFS-ONE-UPDATE: FSx takes no throughput update while a storage update runs (docs/sources/fsx-rules.md)',
+  },
   { name: 'pair: capacity down + acceptDataLoss', change: { capacityTiB: '2', acceptDataLoss: 'true' }, backends: ['fsx-openzfs'] },
   { name: 'pair: cluster rename + capacity up', change: { clusterName: 'other', capacityTiB: '8' }, backends: ['fsx-openzfs'], stricter: IDENTITY },
 ];

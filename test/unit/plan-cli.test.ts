@@ -36,7 +36,7 @@ describe('npm run plan: the process', () => {
     expect([run.status, run.stdout]).toEqual([2, '']);
     expect(run.stderr).toBe(
       'Error: unknown option --thruput (did you mean --throughput?); the options are --backend, --throughput, --generation, ' +
-        '--arch, --volumes, --instance-type, --client-instance-type, --client-network-gbps, --nconnect, --placement-group, --json, --help\n' +
+        '--arch, --volumes, --openzfs-deployment-type, --instance-type, --client-instance-type, --client-network-gbps, --nconnect, --placement-group, --json, --help\n' +
         'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre|fsx-openzfs] [options] (--help lists the options)\n',
     );
   });
@@ -64,7 +64,7 @@ describe('npm run plan: options', () => {
     const lines = run.stdout.split('\n').filter((l) => /^ {2}-/.test(l));
     expect(lines.map((l) => l.trim().split(/ {2,}/)[0])).toEqual([
       '--backend <auto|ebs|instance-store|fsx-lustre|fsx-openzfs>', '--throughput <MB/s>', '--generation <previous|current>', '--arch <x86_64|arm64>', '--volumes <1-3>',
-      '--instance-type <type>', '--client-instance-type <type>', '--client-network-gbps <Gbps>', '--nconnect <1-16>',
+      '--openzfs-deployment-type <SINGLE_AZ_1|SINGLE_AZ_2|SINGLE_AZ_HA_1|SINGLE_AZ_HA_2|MULTI_AZ_1>', '--instance-type <type>', '--client-instance-type <type>', '--client-network-gbps <Gbps>', '--nconnect <1-16>',
       '--placement-group', '--json', '-h, --help',
     ]);
     expect(plan('-h').stdout).toBe(run.stdout);
@@ -141,7 +141,7 @@ describe('npm run plan: options', () => {
     [['10', '--volume', '2'], /unknown option --volume \(did you mean --volumes\?\)/],
     [['10', '--instance', 'm4.xlarge'], /unknown option --instance \(did you mean --instance-type\?\)/],
     [['10', '--Json'], /unknown option --Json \(did you mean --json\?\)/],
-    [['10', '--colour'], /unknown option --colour; the options are --backend, --throughput, --generation, --arch, --volumes, --instance-type, --client-instance-type, --client-network-gbps, --nconnect, --placement-group, --json, --help/],
+    [['10', '--colour'], /unknown option --colour; the options are --backend, --throughput, --generation, --arch, --volumes, --openzfs-deployment-type, --instance-type, --client-instance-type, --client-network-gbps, --nconnect, --placement-group, --json, --help/],
     [['10', '--nconect', '4'], /unknown option --nconect \(did you mean --nconnect\?\)/],
     [['10', '--placement'], /unknown option --placement \(did you mean --placement-group\?\)/],
     [['10', '--nconnect', '0'], /^Error: --nconnect must be a whole number from 1 to 16 \(the Linux NFS client's limit\); got '0'\n/],
@@ -253,5 +253,23 @@ describe('npm run plan: FSx for OpenZFS and EFS beside the servers (issue 30)', 
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^deployment +SINGLE_AZ_1\/1024\nstorage +FSx for OpenZFS SINGLE_AZ_1, 1024 MB\/s throughput capacity, 4096 GiB SSD, 40000 SSD IOPS provisioned$/m);
     expect(run.stdout).toMatch(/^cost +\$801\.15\/month \(SSD storage, throughput capacity and SSD IOPS above the included, us-east-1; backups extra\)$/m);
+  });
+
+  test('--openzfs-deployment-type SINGLE_AZ_HA_1 plans 128 MB/s, the least tier both AWS texts allow (OPENZFS-HA1-TIERS)', () => {
+    const run = plan('10', 'fsx-openzfs', '--openzfs-deployment-type', 'SINGLE_AZ_HA_1');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^deployment +SINGLE_AZ_HA_1\/128$/m);
+    // The library alike, with no throughput asked and with one the first tier would sustain.
+    for (const throughputMBps of [undefined, 10]) {
+      expect(planStorage({ capacityTiB: 10, backend: 'fsx-openzfs', throughputMBps, fsxOpenZfs: { deploymentType: 'SINGLE_AZ_HA_1' } }).fsxOpenZfs)
+        .toMatchObject({ deploymentType: 'SINGLE_AZ_HA_1', throughputCapacityMBps: 128 });
+    }
+  });
+
+  test('--openzfs-deployment-type: another backend, or a type FSx does not have, exit 2 naming the option and the types', () => {
+    expect(plan('10', 'ebs', '--openzfs-deployment-type', 'MULTI_AZ_1')).toMatchObject({ status: 2, stderr: expect.stringMatching(/^Error: --openzfs-deployment-type applies to the fsx-openzfs backend only; got backend 'ebs'/) });
+    expect(plan('10', '--openzfs-deployment-type', 'SINGLE_AZ_3')).toMatchObject({
+      status: 2, stderr: expect.stringContaining('--openzfs-deployment-type must be one of SINGLE_AZ_1, SINGLE_AZ_2, SINGLE_AZ_HA_1, SINGLE_AZ_HA_2, MULTI_AZ_1'),
+    });
   });
 });

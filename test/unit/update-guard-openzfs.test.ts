@@ -88,12 +88,26 @@ const REFUSED: [string, Props, Props, string, string, string, RegExp, string][] 
     /^FSx for OpenZFS cannot shrink a file system's storage capacity$/, 'keep capacityTiB at least its old value; to shrink, '],
 ];
 
+/** Rules of AWS's guides the guard applies (docs/sources/fsx-rules.md), each refusal with its exact safe path. */
+const GUIDE_REFUSED: [string, Props, Props, string, string, string, RegExp, string][] = [
+  // OPENZFS-GROWTH-MIN: 4096 GiB grows to 4506 GiB (4096 x 1.1, rounded up) or more.
+  ['storage grown by 5 % (4096 -> 4301 GiB)', OPENZFS, { StorageCapacityGiB: '4301' }, 'StorageCapacityGiB', '4096', '4301',
+    /^FSx for OpenZFS grows SSD storage by at least 10 percent .* 4096 GiB to 4301 GiB is less, and FSx would refuse the update$/,
+    'grow to 4506 GiB or more (capacityTiB 4.41 or more), or keep 4096 GiB; increases must also be 6 hours apart'],
+  // OPENZFS-ONE-UPDATE: storage and throughput in one deploy.
+  ['storage and throughput up together on MULTI_AZ_1', MULTI_AZ, { StorageCapacityGiB: '5000', ThroughputCapacity: '1280' },
+    'ThroughputCapacity', '640', '1280', /^FSx for OpenZFS takes no throughput capacity update while an SSD storage capacity update/,
+    'change one at a time: first capacityTiB with fsxOpenZfs.throughputCapacityMBps: 640 (-c openZfsThroughputCapacityMBps=640), ' +
+      'then, once FSx reports the storage update done (aws fsx describe-file-systems: no AdministrativeActions IN_PROGRESS or ' +
+      'PENDING) and, on MULTI_AZ_1, six hours after it was asked, throughput capacity 1280 MB/s'],
+];
+
 /** Changes FSx for OpenZFS makes in place, and changes that are none. */
 const ALLOWED: [string, Props, Props][] = [
   ['storage capacity up', OPENZFS, { StorageCapacityGiB: '8192' }],
+  ['storage capacity up by exactly 10 % rounded up (4096 -> 4506 GiB)', OPENZFS, { StorageCapacityGiB: '4506' }],
   ['throughput capacity up (640 -> 2560 MB/s)', OPENZFS, { ThroughputCapacity: '2560' }],
   ['throughput capacity down (640 -> 160 MB/s)', OPENZFS, { ThroughputCapacity: '160' }],
-  ['storage and throughput up together on MULTI_AZ_1', MULTI_AZ, { StorageCapacityGiB: '5000', ThroughputCapacity: '1280' }],
   ['nothing changes on MULTI_AZ_1', MULTI_AZ, {}],
   ['AcceptDataLoss alone', OPENZFS, { AcceptDataLoss: 'true' }],
 ];
@@ -103,6 +117,11 @@ describe('FSx for OpenZFS: the policy table', () => {
     const refusals = compareLayouts(layoutOf(before), layoutOf({ ...before, ...change }), false);
     expect(refusals).toEqual([expect.objectContaining({ setting, oldValue, newValue, why: expect.stringMatching(why), accepted: false })]);
     expect(refusals[0].safePath).toBe(safePath + OPENZFS_SAFE_PATH);
+  });
+
+  test.each(GUIDE_REFUSED)('refuses %s, with the way that works', (_name, before, change, setting, oldValue, newValue, why, safePath) => {
+    const refusals = compareLayouts(layoutOf(before), layoutOf({ ...before, ...change }), false);
+    expect(refusals).toEqual([expect.objectContaining({ setting, oldValue, newValue, why: expect.stringMatching(why), safePath, accepted: false })]);
   });
 
   test.each(ALLOWED)('allows %s', (_name, before, change) => {

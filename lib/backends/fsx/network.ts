@@ -1,6 +1,6 @@
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
-import { admitClients } from '../client-access';
+import { admitClients, reachClients } from '../client-access';
 import type { FsxLustreServerProps } from '../fsx-lustre-props';
 
 // The FSx for Lustre file system's security group: Lustre among the file servers, and from the clients only.
@@ -14,11 +14,13 @@ export function lustreSecurityGroup(scope: Construct, p: FsxLustreServerProps): 
   const securityGroup = new ec2.SecurityGroup(scope, 'SecurityGroup', {
     vpc: props.vpc,
     description: `FSx for Lustre file system ${serverName} of cluster ${clusterName}`,
-    // The file servers talk Lustre among themselves (the L2 adds the ingress from the group itself); they call
-    // nothing else through this group.
+    // Outbound on Lustre's ports only: among the file servers, and to the clients, which AWS's guide asks for when a
+    // group does not allow all outbound traffic ("add the following outbound rules ... between FSx for Lustre file
+    // servers and Lustre clients": FSX-LUSTRE-EGRESS in docs/sources/fsx-rules.md).
     allowAllOutbound: false,
   });
   for (const port of LUSTRE_PORTS) securityGroup.addEgressRule(securityGroup, port, 'Lustre between the file servers');
   admitClients(securityGroup, props, LUSTRE_PORTS, 'Lustre from cluster clients');
+  reachClients(securityGroup, props, LUSTRE_PORTS, 'Lustre to cluster clients');
   return securityGroup;
 }
