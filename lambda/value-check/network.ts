@@ -73,6 +73,11 @@ function contains(outer: Network, inner: Network): boolean {
   return Math.floor(inner.address / size) === Math.floor(outer.address / size);
 }
 
+/** Whether every address of IPv4 CIDR `inner` is in IPv4 CIDR `outer`; both valid by {@link cidrProblem}. */
+export function cidrWithin(inner: string, outer: string): boolean {
+  return contains(networkOf(outer), networkOf(inner));
+}
+
 /**
  * Validates one IPv4 CIDR in canonical form: four numbers 0-255 without leading zeros, a prefix length 1-32
  * without a leading zero, and no host bits set (`10.0.0.1/16` is refused: the network is `10.0.0.0/16`).

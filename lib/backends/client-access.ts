@@ -1,4 +1,4 @@
-import { Token, Validations } from 'aws-cdk-lib';
+import { CfnResource, Token, Validations } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 
 // Who may reach a backend by address, the same rule on both: `clientCidrs`, or the VPC's CIDR when no `clientPeers`
@@ -64,4 +64,14 @@ export function reachClients(securityGroup: ec2.SecurityGroup, clients: ClientAc
   for (const peer of clientPeersOf(securityGroup, clients)) {
     for (const port of ports) securityGroup.addEgressRule(peer, port, description);
   }
+}
+
+/**
+ * The VPC's CIDR: for a new VPC of the app (its `vpcCidrBlock` a token, `Fn::GetAtt` of its own `AWS::EC2::VPC`), the
+ * literal CIDR that resource is given; otherwise `vpcCidrBlock` as it is.
+ */
+export function ownVpcCidr(vpc: ec2.IVpc): string {
+  const cfn = vpc.node.defaultChild;
+  const own = CfnResource.isCfnResource(cfn) && cfn.cfnResourceType === 'AWS::EC2::VPC' ? (cfn as ec2.CfnVPC).cidrBlock : undefined;
+  return Token.isUnresolved(vpc.vpcCidrBlock) && typeof own === 'string' && !Token.isUnresolved(own) ? own : vpc.vpcCidrBlock;
 }

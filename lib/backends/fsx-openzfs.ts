@@ -18,6 +18,9 @@ import { openZfsMountOptions } from './openzfs/mount-options';
 import { openZfsSecurityGroup } from './openzfs/network';
 import { rootVolumeExport } from './openzfs/nfs-export';
 import { openZfsSubnets } from './openzfs/subnets';
+import { tagRouteTablesForFsx } from './openzfs/route-tags';
+import { checkOpenZfsLimits } from './openzfs/aws-limits';
+import { ownVpcCidr } from './client-access';
 
 export type { FsxOpenZfsServerProps } from './fsx-openzfs-props';
 export { OPENZFS_NFS_PORTS } from './openzfs/network';
@@ -77,6 +80,12 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
     const options = plan.fsxOpenZfs;
     if (plan.backend !== 'fsx-openzfs' || !options) throw new Error('FsxOpenZfsServer builds the fsx-openzfs backend only');
     validateOpenZfsProps(props);
+    checkOpenZfsLimits(this, {
+      plan: options,
+      tierProp: props.fsxOpenZfs?.throughputCapacityMBps !== undefined ? 'fsxOpenZfs.throughputCapacityMBps' : 'throughputMBps',
+      clientCidrs: props.clientCidrs,
+      vpcCidr: ownVpcCidr(props.vpc),
+    });
     const network = openZfsSubnets(p, options);
     const securityGroup = openZfsSecurityGroup(this, p);
     const retainDays = props.snapshots?.retain ?? 7;
@@ -127,6 +136,7 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
     // routed through, and the VPC, where this app makes them.
     const routed = network.routeTableIds.length > 0
       ? [...network.subnets, ...props.vpc.privateSubnets, ...props.vpc.publicSubnets, ...props.vpc.isolatedSubnets] : [];
+    tagRouteTablesForFsx(this, routed);
     const companions = [...securityGroupCompanions(securityGroup), ...subnetCompanions(props.vpc, network.subnets, routed)];
     keepWith(dataRemovalPolicy(props), companions);
     this.dataHolders = [{ what: 'the FSx for OpenZFS file system', resource: this.fileSystem, companions, takesWith: 'its automatic backups' }];

@@ -147,3 +147,35 @@ export function fsxOpenZfsPriceSource(deploymentType: FsxOpenZfsDeploymentType):
     ? "AWS price list (us-east-1) as infracost quotes it: $0.09/GB-month SSD, $0.26/MBps-month, $0.006/IOPS-month"
     : `unpriced: ${deploymentType}'s us-east-1 rates were in no source read; shown at SINGLE_AZ_1's rates, not a price`;
 }
+
+/**
+ * Where MULTI_AZ_1 offers 7,680 and 10,240 MB/s. AWS's texts disagree (OPENZFS-REGION-TIERS in
+ * docs/sources/fsx-rules.md): the quotas page (limits.html, footnote 2) gives these eight Regions; the performance page
+ * (performance-ssd.html) has a table of sixteen with those tiers, {@link FSX_OPENZFS_TOP_TIER_PERFORMANCE_ONLY} the
+ * eight more. Both tables stop at 5,120 MB/s everywhere else.
+ */
+export const FSX_OPENZFS_TOP_TIER_REGIONS: readonly string[] = [
+  'us-east-1', 'us-east-2', 'us-west-2', 'eu-west-1', 'eu-central-1', 'ap-northeast-1', 'ap-southeast-2', 'ap-southeast-1',
+];
+/** The Regions only the performance page gives MULTI_AZ_1's top tiers in (see {@link FSX_OPENZFS_TOP_TIER_REGIONS}). */
+export const FSX_OPENZFS_TOP_TIER_PERFORMANCE_ONLY: readonly string[] = [
+  'us-west-1', 'eu-south-2', 'eu-north-1', 'eu-central-2', 'ca-central-1', 'ap-south-1', 'ap-northeast-2', 'us-gov-west-1',
+];
+/** MULTI_AZ_1's tiers that only some Regions offer, MB/s. */
+export const FSX_OPENZFS_REGIONAL_TIERS: readonly number[] = [7680, 10240];
+
+/**
+ * An account's default quotas of FSx for OpenZFS in a Region, all file systems together ("Resource quotas for each AWS
+ * account", FSx for OpenZFS User Guide, limits.html: OPENZFS-QUOTAS in docs/sources/fsx-rules.md). Each can be raised
+ * in Service Quotas (service Amazon FSx).
+ */
+export const FSX_OPENZFS_QUOTAS = {
+  /** "OpenZFS SSD storage capacity", GiB: 65,536, "262,144 in US East (N. Virginia), US East (Ohio), and US West (Oregon)". */
+  ssdStorageGiB: 65_536,
+  ssdStorageGiBLarge: 262_144,
+  ssdStorageLargeRegions: ['us-east-1', 'us-east-2', 'us-west-2'] as readonly string[],
+  /** "OpenZFS throughput capacity", MB/s. */
+  throughputMBps: 10_240,
+  /** "OpenZFS disk IOPS". */
+  diskIops: 400_000,
+} as const;

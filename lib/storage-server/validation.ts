@@ -1,6 +1,7 @@
-import { Annotations, CfnResource, RemovalPolicy, Stack, Token, Tokenization } from 'aws-cdk-lib';
+import { Annotations, RemovalPolicy, Stack, Token, Tokenization } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
+import { ownVpcCidr } from '../backends/client-access';
 import type { NfsOptions } from '../backends/ec2-nfs-server-props';
 import type { SnapshotOptions } from '../backends/snapshot-options';
 import { SNAPSHOT_INTERVAL_HOURS } from '../snapshot-policy';
@@ -235,16 +236,6 @@ function validateClientAddresses(scope: Construct, props: StorageServerProps, at
       `allowPublicClientCidrs: ${publicOnes.join(', ')} ${publicOnes.length > 1 ? 'are' : 'is'} public address space; ` +
       'NFS (TCP 2049) and the export are open to it. Make sure that is intended.');
   }
-}
-
-/**
- * The VPC's CIDR: for a new VPC of the app (its `vpcCidrBlock` a token, `Fn::GetAtt` of its own `AWS::EC2::VPC`), the
- * literal CIDR that resource is given; otherwise `vpcCidrBlock` as it is.
- */
-function ownVpcCidr(vpc: ec2.IVpc): string {
-  const cfn = vpc.node.defaultChild;
-  const own = CfnResource.isCfnResource(cfn) && cfn.cfnResourceType === 'AWS::EC2::VPC' ? (cfn as ec2.CfnVPC).cidrBlock : undefined;
-  return Token.isUnresolved(vpc.vpcCidrBlock) && typeof own === 'string' && !Token.isUnresolved(own) ? own : vpc.vpcCidrBlock;
 }
 
 /** The IPv4 CIDRs of the VPC's subnets that synth knows (an imported subnet may have none). */

@@ -1,5 +1,5 @@
 import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { FsxOpenZfsServer } from '../../lib/backends/fsx-openzfs';
@@ -185,6 +185,31 @@ describe('MULTI_AZ_1: a standby subnet in a second zone', () => {
     expect(fs.Properties.OpenZFSConfiguration.RouteTableIds.map((r: { Ref: string }) => r.Ref.replace(/[0-9A-F]{8}$/, ''))).toEqual([
       'VpcprivateSubnet1RouteTable', 'VpcprivateSubnet2RouteTable', 'VpcpublicSubnet1RouteTable', 'VpcpublicSubnet2RouteTable',
     ]);
+  });
+
+  test('the app\'s route tables FSx routes the endpoint through are tagged for its service-linked role (OPENZFS-ROUTE-TAG)', () => {
+    const t = Template.fromStack(appStack({ ...ACCEPTANCE, openZfsDeploymentType: 'MULTI_AZ_1' }));
+    const routed = fileSystemOf(t)[0].Properties.OpenZFSConfiguration.RouteTableIds.map((r: { Ref: string }) => r.Ref);
+    const tagged = Object.entries(t.findResources('AWS::EC2::RouteTable'))
+      .filter(([, r]) => (r.Properties.Tags ?? []).some((tag: { Key: string; Value: string }) => tag.Key === 'AmazonFSx' && tag.Value === 'ManagedByAmazonFSx'))
+      .map(([id]) => id);
+    expect(tagged.sort()).toEqual([...routed].sort());
+    // A Single-AZ file system routes nothing: no route table is tagged.
+    const single = Template.fromStack(appStack(ACCEPTANCE));
+    expect(JSON.stringify(single.findResources('AWS::EC2::RouteTable'))).not.toContain('ManagedByAmazonFSx');
+  });
+
+  test('route tables of a VPC the app does not make: a warning naming them and the tag to add', () => {
+    const subnets = [
+      { subnetId: 'subnet-0aaaaaaaaaaaaaaa1', cidr: '10.0.0.0/24', availabilityZone: 'us-east-1a' },
+      { subnetId: 'subnet-0bbbbbbbbbbbbbbb1', cidr: '10.0.2.0/24', availabilityZone: 'us-east-1b' },
+    ];
+    const context = { ...ACCEPTANCE, openZfsDeploymentType: 'MULTI_AZ_1', vpcId: 'vpc-0123456789abcdef0', subnetId: 'subnet-0aaaaaaaaaaaaaaa1' } as const;
+    const stack = lookedUpAppStack({ ...context, openZfsStandbySubnetId: 'subnet-0bbbbbbbbbbbbbbb1' }, '10.0.0.0/16', subnets);
+    const warnings = Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('fsxRouteTableTag'));
+    expect(warnings.map((w) => w.entry.data)).toEqual([expect.stringMatching(
+      /^MULTI_AZ_1 routes its endpoint through route tables this app does not make \(rtb-0123456789abcdef0\): tag each AmazonFSx=ManagedByAmazonFSx.*aws ec2 create-tags --resources rtb-0123456789abcdef0 --tags Key=AmazonFSx,Value=ManagedByAmazonFSx/,
+    )]);
   });
 
   test('a standby subnet whose route table is unknown is refused, naming the prop and how to import it', () => {
