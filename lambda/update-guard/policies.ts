@@ -39,9 +39,9 @@ export const INSTANCE_REPLACEMENT: UpdatePolicy = perBackend({
 });
 
 /**
- * FSx for Lustre per-unit throughput: FSx changes it in place on persistent SSD file systems (FSx for Lustre
- * guide, "Managing throughput capacity": PERSISTENT_1 SSD 50/100/200, PERSISTENT_2 125/250/500/1000); an HDD
- * file system's cannot be changed, and SCRATCH_2 has none.
+ * FSx for Lustre per-unit throughput: FSx changes it in place on persistent SSD file systems (FSx for Lustre guide,
+ * "Managing throughput capacity": PERSISTENT_1 SSD 50/100/200, PERSISTENT_2 125/250/500/1000); an HDD file system's
+ * cannot be changed, and SCRATCH_2 has none. LUSTRE-THROUGHPUT-IN-PLACE.
  */
 export const FSX_THROUGHPUT: UpdatePolicy = onFsxLustre(refusedUnless(
   'in place on persistent SSD',
@@ -84,6 +84,7 @@ export const FSX_CAPACITY: UpdatePolicy = onFsx({
   openZfs: both(growOnly('FSx for OpenZFS', OPENZFS_COPY), OPENZFS_GROWTH_MIN),
 });
 
+/** LUSTRE-NO-SHRINK, OPENZFS-NO-SHRINK: storage grows, never shrinks. */
 function growOnly(service: string, copy: string): UpdatePolicy {
   return refusedUnless(
     'grow only',

@@ -20,7 +20,7 @@ import { rootSquashOn, rootSquashResource, validateNoSquashNids, warnRootSquashO
 export type { FsxLustreServerProps } from './fsx-lustre-props';
 export { LUSTRE_PORTS } from './fsx/network';
 
-/** Longest automatic backup retention FSx accepts, days (API: AutomaticBackupRetentionDays 0-90). */
+/** Longest automatic backup retention FSx accepts, days (API: AutomaticBackupRetentionDays 0-90): LUSTRE-BACKUP-RETENTION. */
 export const MAX_FSX_BACKUP_RETENTION_DAYS = 90;
 
 /**

@@ -25,7 +25,7 @@ import { ownVpcCidr } from './client-access';
 export type { FsxOpenZfsServerProps } from './fsx-openzfs-props';
 export { OPENZFS_NFS_PORTS } from './openzfs/network';
 
-/** Longest automatic backup retention FSx for OpenZFS accepts, days (API: AutomaticBackupRetentionDays 0-90). */
+/** Longest automatic backup retention FSx for OpenZFS accepts, days (API: AutomaticBackupRetentionDays 0-90): OPENZFS-BACKUP-RETENTION. */
 export const MAX_OPENZFS_BACKUP_RETENTION_DAYS = 90;
 
 /** The root volume's path: what clients mount (FSx for OpenZFS User Guide: "use /fsx to mount the root volume"). */

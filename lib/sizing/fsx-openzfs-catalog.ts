@@ -109,7 +109,7 @@ export const FSX_OPENZFS_TIERS: { readonly [D in FsxOpenZfsDeploymentType]: read
   MULTI_AZ_1: MULTI_AZ,
 };
 
-/** SSD IOPS included with the storage (Automatic): 3 per GB. [IOPS] */
+/** SSD IOPS included with the storage (Automatic): 3 per GB. OPENZFS-IOPS. [IOPS] */
 export const FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB = 3;
 /**
  * User-provisioned SSD IOPS at most per GiB of storage that every Region accepts: 1,000 in us-east-1 and most Regions,

@@ -28,7 +28,7 @@ const HA1_THROUGHPUT = GEN1_THROUGHPUT.filter((t) => t >= 128);
 /** Throughput capacities, MB/s, of the second-generation types (SINGLE_AZ_2, SINGLE_AZ_HA_2, MULTI_AZ_1). [API] */
 const GEN2_THROUGHPUT = [160, 320, 640, 1280, 2560, 3840, 5120, 7680, 10240] as const;
 
-/** The throughput capacities, MB/s, each deployment type offers, ascending. [API] */
+/** The throughput capacities, MB/s, each deployment type offers, ascending: OPENZFS-TIERS. [API] */
 export const FSX_OPENZFS_THROUGHPUT_CAPACITIES: { readonly [D in FsxOpenZfsDeploymentType]: readonly number[] } = {
   SINGLE_AZ_1: GEN1_THROUGHPUT,
   SINGLE_AZ_HA_1: HA1_THROUGHPUT,
@@ -37,7 +37,7 @@ export const FSX_OPENZFS_THROUGHPUT_CAPACITIES: { readonly [D in FsxOpenZfsDeplo
   MULTI_AZ_1: GEN2_THROUGHPUT,
 };
 
-/** Smallest and largest SSD storage capacity, GiB. [API] */
+/** Smallest and largest SSD storage capacity, GiB: OPENZFS-STORAGE-RANGE. [API] */
 export const FSX_OPENZFS_MIN_STORAGE_GIB = 64;
 export const FSX_OPENZFS_MAX_STORAGE_GIB = 524_288;
 

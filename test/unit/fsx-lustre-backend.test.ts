@@ -58,8 +58,8 @@ describe('backend fsx-lustre (-c backend=fsx-lustre)', () => {
     const rules = (list: unknown) => (list as { CidrIp: string; FromPort: number; ToPort: number }[])
       .map((r) => `${r.CidrIp} ${r.FromPort}-${r.ToPort}`).sort();
     const clients = ['10.0.0.0/16 1018-1023', '10.0.0.0/16 988-988', '10.1.0.0/24 1018-1023', '10.1.0.0/24 988-988'];
-    expect(rules(group.Properties.SecurityGroupIngress)).toEqual(clients);
-    // No "all traffic" egress: Lustre to the clients, as AWS's guide asks of a group without it (FSX-LUSTRE-EGRESS in
+    expect(rules(group.Properties.SecurityGroupIngress)).toEqual(clients); // LUSTRE-INGRESS
+    // No "all traffic" egress: Lustre to the clients, as AWS's guide asks of a group without it (LUSTRE-EGRESS in
     // docs/sources/fsx-rules.md), and to the group itself (the file servers among themselves).
     expect(rules(group.Properties.SecurityGroupEgress)).toEqual(clients);
     const egress = Object.values(t.findResources('AWS::EC2::SecurityGroupEgress'))
@@ -147,7 +147,7 @@ describe('FSx for Lustre options of the construct', () => {
       .toThrow(/^encryptionKey: SCRATCH_2 file systems are encrypted with FSx's own key and take no KMS key/);
   });
 
-  test('snapshots.retain sets the backup retention (0 turns backups off; more than 90 days is refused)', () => {
+  test('snapshots.retain sets the backup retention (0 turns backups off; more than 90 days is refused: LUSTRE-BACKUP-RETENTION)', () => {
     const off = fileSystemOf(serverStack({ backend: 'fsx-lustre', capacityTiB: 2, snapshots: { retain: 0 } }).template)[0];
     expect(off.Properties.LustreConfiguration).toEqual({ DeploymentType: 'PERSISTENT_2', PerUnitStorageThroughput: 125, AutomaticBackupRetentionDays: 0 });
     const thirty = fileSystemOf(serverStack({ backend: 'fsx-lustre', capacityTiB: 2, snapshots: { retain: 30, startTimeUtc: '22:15' } }).template)[0];

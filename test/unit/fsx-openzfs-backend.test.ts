@@ -180,7 +180,7 @@ describe('MULTI_AZ_1: a standby subnet in a second zone', () => {
       ThroughputCapacity: 1280,
       PreferredSubnetId: fs.Properties.SubnetIds[0],
     });
-    // AWS: "specify all VPC route tables associated with the subnets in which your clients are located": the file
+    // OPENZFS-ROUTE-TABLES. AWS: "specify all VPC route tables associated with the subnets in which your clients are located": the file
     // system's own two first, then the public subnets' (a login node), each once.
     expect(fs.Properties.OpenZFSConfiguration.RouteTableIds.map((r: { Ref: string }) => r.Ref.replace(/[0-9A-F]{8}$/, ''))).toEqual([
       'VpcprivateSubnet1RouteTable', 'VpcprivateSubnet2RouteTable', 'VpcpublicSubnet1RouteTable', 'VpcpublicSubnet2RouteTable',
@@ -237,6 +237,7 @@ describe('MULTI_AZ_1: a standby subnet in a second zone', () => {
       .toThrow(/openZfsStandbySubnetId="subnet-0ccccccccccccccc1": allowed is a subnet of vpc-0123456789abcdef0/);
   });
 
+  // OPENZFS-STANDBY-SUBNET
   test('refused: one zone (a one-zone VPC, -c availabilityZone, -c vpcFrom), a standby without MULTI_AZ_1 or vpcId', () => {
     expect(() => zfs({ fsxOpenZfs: { deploymentType: 'MULTI_AZ_1' } }))
       .toThrow(/^fsxOpenZfs\.standbySubnet: deploymentType 'MULTI_AZ_1' needs a standby subnet in another Availability Zone/);
@@ -259,9 +260,11 @@ describe('refusals, naming the prop or key and what is allowed', () => {
     ['instanceType', { instanceType: new ec2.InstanceType('m4.xlarge') }, /^instanceType: this applies to the EC2 NFS server backends \(ebs, instance-store\) only, not to backend 'fsx-openzfs'/],
     ['nfs', { nfs: { nconnect: 4 } }, /^nfs: this applies to the EC2 NFS server backends .* not to backend 'fsx-openzfs'/],
     ['fsxLustre', { fsxLustre: { deploymentType: 'SCRATCH_2' } }, /fsxLustre.* backend 'fsx-lustre' only; .*backend 'fsx-openzfs'/],
+    // OPENZFS-BACKUP-RETENTION
     ['snapshots.retain 91', { snapshots: { retain: 91 } }, 'snapshots.retain is the automatic backup retention in days on FSx for OpenZFS: 0 (off) to 90, got 91.'],
     ['snapshots.intervalHours 12', { snapshots: { intervalHours: 12 } }, /^snapshots\.intervalHours: FSx for OpenZFS backs up once a day; only 24 applies/],
     ['snapshots.crossRegionCopy', { snapshots: { crossRegionCopy: { targetRegion: 'eu-west-1' } } }, /^snapshots\.crossRegionCopy applies to EBS snapshots only/],
+    // OPENZFS-EXPORT-CLIENTS
     ['26 clientCidrs', { clientCidrs: Array.from({ length: 26 }, (_, i) => `10.0.${i}.0/24`) }, /^clientCidrs: an FSx for OpenZFS export takes at most 25 clients, got 26/],
     ['a throughput tier of another type', { fsxOpenZfs: { deploymentType: 'SINGLE_AZ_2', throughputCapacityMBps: 1024 } }, /fsxOpenZfs\.throughputCapacityMBps must be one of 160, 320/],
   ])('%s is refused', (_, props, message) => {

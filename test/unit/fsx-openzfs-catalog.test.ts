@@ -8,9 +8,9 @@ import {
   FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB, FSX_OPENZFS_MAX_IOPS_PER_GIB, FSX_OPENZFS_PRICED, FSX_OPENZFS_SINGLE_AZ_1_PRICES,
 } from '../../lib/sizing/fsx-openzfs-catalog';
 
-// API reference (CreateFileSystemOpenZFSConfiguration.ThroughputCapacity, DeploymentType).
+// API reference (CreateFileSystemOpenZFSConfiguration.ThroughputCapacity, DeploymentType): OPENZFS-TIERS.
 const GEN1 = [64, 128, 256, 512, 1024, 2048, 3072, 4096];
-// The OpenZFS guide ("Modifying throughput capacity"): "Single-AZ 1 (HA) – 128, 256, 512, 1024, 2048, 3072, 4096".
+// OPENZFS-HA1-TIERS: the OpenZFS guide ("Modifying throughput capacity"): "Single-AZ 1 (HA) – 128, 256, 512, 1024, 2048, 3072, 4096".
 const HA1 = [128, 256, 512, 1024, 2048, 3072, 4096];
 const GEN2 = [160, 320, 640, 1280, 2560, 3840, 5120, 7680, 10240];
 
@@ -55,7 +55,7 @@ describe('the figures, as the FSx for OpenZFS guide gives them (performance-ssd.
     for (const d of FSX_OPENZFS_DEPLOYMENT_TYPES) for (const t of FSX_OPENZFS_TIERS[d]) expect(t.diskBaselineMBps).toBe(t.throughputCapacityMBps);
   });
 
-  test('SSD IOPS: 3 per GB automatic, at most 50 per GiB provisioned (1,000 in us-east-1; 50 the least any Region allows)', () => {
+  test('OPENZFS-IOPS: 3 per GB automatic, at most 50 per GiB provisioned (1,000 in us-east-1; 50 the least any Region allows)', () => {
     expect([FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB, FSX_OPENZFS_MAX_IOPS_PER_GIB]).toEqual([3, 50]);
   });
 
@@ -83,6 +83,7 @@ describe('every tier of every type is deployable', () => {
   });
 
   test.each([
+    // OPENZFS-STORAGE-RANGE
     [{ capacityTiB: 512.01, backend: 'fsx-openzfs' as const }, /^capacityTiB 512\.01 \(number\) is more than an FSx for OpenZFS file system holds: storage 64-524288 GiB/],
     [{ capacityTiB: 1, backend: 'fsx-openzfs' as const, fsxOpenZfs: { deploymentType: 'SINGLE_AZ_3' as never } },
       /^fsxOpenZfs\.deploymentType must be one of SINGLE_AZ_1, SINGLE_AZ_2, SINGLE_AZ_HA_1, SINGLE_AZ_HA_2, MULTI_AZ_1; got "SINGLE_AZ_3"/],

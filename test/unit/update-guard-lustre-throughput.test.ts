@@ -15,7 +15,7 @@ jest.spyOn(console, 'error').mockImplementation(() => undefined);
 
 const app = (more: Record<string, string>) => appTemplate({ backend: 'fsx-lustre', capacityTiB: '12', ...more });
 
-describe('FSx for Lustre per-unit throughput: accepted in place on persistent SSD, nothing lost', () => {
+describe('FSx for Lustre per-unit throughput: accepted in place on persistent SSD, nothing lost (LUSTRE-THROUGHPUT-IN-PLACE)', () => {
   test('PERSISTENT_2 125 -> 250 (the app): accepted, nothing replaced', async () => {
     const verdict = await judge(app({}), app({ fsxPerUnitStorageThroughput: '250' }));
     expect(verdict).toEqual({ lost: [], guard: 'accepted', other: [] });

@@ -84,6 +84,7 @@ const REFUSED: [string, Props, Props, string, string, string, RegExp, string][] 
     /^a new key \(KmsKeyId\): CloudFormation replaces the file system/, 'keep the old key, or '],
   ['back to the AWS managed key', { ...OPENZFS, EncryptionKey: KEY_ARN }, { EncryptionKey: 'aws/fsx' }, 'EncryptionKey', KEY_ARN, 'aws/fsx',
     /^a new key \(KmsKeyId\)/, 'keep the old key, or '],
+  // OPENZFS-NO-SHRINK
   ['storage capacity down', OPENZFS, { StorageCapacityGiB: '2048' }, 'StorageCapacityGiB', '4096', '2048',
     /^FSx for OpenZFS cannot shrink a file system's storage capacity$/, 'keep capacityTiB at least its old value; to shrink, '],
 ];
@@ -132,7 +133,7 @@ describe('FSx for OpenZFS: the policy table', () => {
     expect(UPDATE_POLICIES.throughputCapacity.name).toContain('fsx-openzfs: in place (FSx UpdateFileSystem ThroughputCapacity)');
     expect(UPDATE_POLICIES.perUnitStorageThroughput.name).toContain('fsx-lustre: in place on persistent SSD, fsx-openzfs: allowed');
     expect(UPDATE_POLICIES.storageCapacityGiB.name).toContain('fsx-lustre: grow only, fsx-openzfs: grow only');
-    // A Lustre refusal keeps the Lustre wording.
+    // A Lustre refusal keeps the Lustre wording (LUSTRE-NO-SHRINK).
     const [lustre] = compareLayouts(layoutOf(LUSTRE), layoutOf({ ...LUSTRE, StorageCapacityGiB: '12000' }), false);
     expect(lustre.why).toBe("FSx for Lustre cannot shrink a file system's storage capacity");
   });

@@ -5,7 +5,7 @@ import type { FsxLustreServerProps } from '../fsx-lustre-props';
 
 // The FSx for Lustre file system's security group: Lustre among the file servers, and from the clients only.
 
-/** Lustre's ports: LNET on TCP 988, and 1018-1023 (FSx for Lustre guide, "File system access control with Amazon VPC"). */
+/** Lustre's ports: LNET on TCP 988, and 1018-1023 (FSx for Lustre guide, "File system access control with Amazon VPC"): LUSTRE-INGRESS. */
 export const LUSTRE_PORTS: readonly ec2.Port[] = [ec2.Port.tcp(988), ec2.Port.tcpRange(1018, 1023)];
 
 /** Builds the security group `SecurityGroup`: Lustre from the client CIDRs and the clients' security groups. */
@@ -16,7 +16,7 @@ export function lustreSecurityGroup(scope: Construct, p: FsxLustreServerProps): 
     description: `FSx for Lustre file system ${serverName} of cluster ${clusterName}`,
     // Outbound on Lustre's ports only: among the file servers, and to the clients, which AWS's guide asks for when a
     // group does not allow all outbound traffic ("add the following outbound rules ... between FSx for Lustre file
-    // servers and Lustre clients": FSX-LUSTRE-EGRESS in docs/sources/fsx-rules.md).
+    // servers and Lustre clients": LUSTRE-EGRESS in docs/sources/fsx-rules.md).
     allowAllOutbound: false,
   });
   for (const port of LUSTRE_PORTS) securityGroup.addEgressRule(securityGroup, port, 'Lustre between the file servers');

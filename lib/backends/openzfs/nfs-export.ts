@@ -7,7 +7,7 @@ import type { FsxOpenZfsServerRequest } from '../fsx-openzfs-props';
 // The root volume's NFS export: who may mount it (the client CIDRs only) and with what options (root squash); the
 // template's constant first export, and the real one that lib/backends/openzfs/export-resource.ts applies.
 
-/** At most 25 client configurations in one export (FSx API reference, OpenZFSNfsExport.ClientConfigurations). */
+/** At most 25 client configurations in one export (FSx API reference, OpenZFSNfsExport.ClientConfigurations): OPENZFS-EXPORT-CLIENTS. */
 export const MAX_OPENZFS_EXPORT_CLIENTS = 25;
 
 /**

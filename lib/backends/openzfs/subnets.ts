@@ -17,7 +17,7 @@ export interface OpenZfsSubnets {
 /**
  * The subnets of the plan's deployment type. MULTI_AZ_1: the standby is `fsxOpenZfs.standbySubnet`, or the first
  * selected subnet in another zone; refused when there is none, or when both are in one zone (FSx needs two zones:
- * "SubnetIds: ... For MULTI_AZ_1 deployment types, provide exactly two subnet IDs, one for the preferred file server
+ * OPENZFS-STANDBY-SUBNET: "SubnetIds: ... For MULTI_AZ_1 deployment types, provide exactly two subnet IDs, one for the preferred file server
  * and one for the standby file server", AWS::FSx::FileSystem, CloudFormation template reference).
  */
 export function openZfsSubnets(p: FsxOpenZfsServerProps, options: FsxOpenZfsPlan): OpenZfsSubnets {
@@ -46,7 +46,7 @@ export function openZfsSubnets(p: FsxOpenZfsServerProps, options: FsxOpenZfsPlan
   return { subnets: [subnet, standby], routeTableIds: clientRouteTables(p, [subnet, standby]) };
 }
 
-/** At most 50 route tables (FSx API reference, CreateFileSystemOpenZFSConfiguration.RouteTableIds). */
+/** At most 50 route tables (FSx API reference, CreateFileSystemOpenZFSConfiguration.RouteTableIds): OPENZFS-ROUTE-TABLES. */
 export const MAX_OPENZFS_ROUTE_TABLES = 50;
 
 /**
