@@ -1,15 +1,14 @@
 import { warnRootSquashOff } from './fsx/root-squash';
-import { Aws, type CfnResource, Tags, Token } from 'aws-cdk-lib';
+import { Aws, type CfnResource, type CustomResource, Tags, Token } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
-import type * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { type DataHolder, dataRemovalPolicy, keepWith } from '../deletion';
 import type { UpdateGuard } from '../update-guard';
 import type { MonitoredStorage } from '../monitoring';
 import { type RegistrationTarget, SERVER_ID_TAG, type StorageBackend } from './backend';
 import type { FsxOpenZfsServerProps, FsxOpenZfsServerRequest } from './fsx-openzfs-props';
-import { cfnResourceOf, rootVolumeExportResource } from './openzfs/export-resource';
+import { rootVolumeExportResource } from './openzfs/export-resource';
 import { openZfsFileSystem } from './openzfs/file-system';
 import { securityGroupCompanions, subnetCompanions } from './kept-network';
 import { noteRetention } from './snapshot-options';
@@ -65,10 +64,10 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
   public readonly ready: CfnResource;
   /**
    * Sets the root volume's NFS export to the clients (`clientCidrs`, or the VPC's CIDR) with root squash or not,
-   * through FSx UpdateVolume, on create and on every change: the template's own export is a constant, since
-   * CloudFormation would replace the file system to change it.
+   * through FSx UpdateVolume, on create and on every change, and completes when DescribeVolumes shows it in effect:
+   * the template's own export is a constant, since CloudFormation would replace the file system to change it.
    */
-  public readonly rootVolumeExport: cr.AwsCustomResource;
+  public readonly rootVolumeExport: CustomResource;
   /** The day-2 guard of the file system's layout. */
   public readonly updateGuard: UpdateGuard;
   /** The file system, with what it still uses when a destroy keeps it (lib/deletion.ts). */
@@ -92,7 +91,7 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
     this.fileSystem = openZfsFileSystem(this, p, options, network, securityGroup, retainDays);
     this.rootVolumeExport = rootVolumeExportResource(this, this.fileSystem, rootVolumeExport(props));
     if (props.fsxOpenZfs?.rootSquash === false) warnRootSquashOff(this, 'fsxOpenZfs.rootSquash (-c openZfsRootSquash)');
-    this.ready = cfnResourceOf(this.rootVolumeExport);
+    this.ready = this.rootVolumeExport.node.defaultChild as CfnResource;
     this.fileSystemId = this.fileSystem.ref;
     this.dnsName = this.fileSystem.attrDnsName;
     this.connections = new ec2.Connections({ securityGroups: [securityGroup], defaultPort: ec2.Port.tcp(2049) });

@@ -43,8 +43,8 @@ function synthFunction(name: string, bundles: string | undefined): { handler: un
   return { handler: fn?.Properties.Handler, asset, s3Key: code.S3Key };
 }
 
-test('the handlers are the three custom resources', () => {
-  expect(HANDLERS).toEqual(['register', 'update-guard', 'value-check']);
+test('the handlers are the four custom resources', () => {
+  expect(HANDLERS).toEqual(['openzfs-export', 'register', 'update-guard', 'value-check']);
 });
 
 test.each(HANDLERS)('the app deploys the %s bundle the package ships: the same bytes, map and asset hash', (name) => {

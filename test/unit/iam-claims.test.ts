@@ -81,9 +81,9 @@ class Subject {
     const fs = this.t.logicalId('AWS::FSx::FileSystem');
     return this.t.arn('fsx', `volume/${this.t.ref(fs)}/${this.t.getAtt(fs, 'RootVolumeId')}`);
   }
-  /** A request by the stack's AwsCustomResource function (the FSx API calls: OpenZFS's root volume export). */
-  asFsxApi(action: string, resources: string[]): IamRequest {
-    const role = this.t.logicalId('AWS::IAM::Role', /^FsxRootSquashRole/);
+  /** A request by the stack's FSx for OpenZFS export function (lambda/openzfs-export). */
+  asExport(action: string, resources: string[]): IamRequest {
+    const role = this.t.logicalId('AWS::IAM::Role', /^StorageServerOpenZfsExportProviderRole/);
     return { principal: this.t.roleArn(role), identityPolicies: this.t.identityPolicies(role), action, resources };
   }
   /** A request by the stack's update-guard function. */
@@ -153,17 +153,21 @@ const CLAIMS: Claim[] = [
     request: (s) => s.asGuard('cloudformation:ListStackResources', [s.t.arn('cloudformation', 'stack/TeamDatabase/0a1b2c3d-0000-4000-8000-000000000003')]) },
   { claim: 'the update guard may not change its stack', allowed: false, backends: [...ALL, ...OPENZFS],
     request: (s) => s.asGuard('cloudformation:UpdateStack', [s.t.arn('cloudformation', `stack/${STACK}/0a1b2c3d-0000-4000-8000-000000000001`)]) },
-  // FSx for OpenZFS: the root volume's export, set by UpdateVolume (lib/backends/openzfs/export-resource.ts).
-  { claim: "the FSx API function may set the root volume's exports (fsx:UpdateVolume on it)", allowed: true, backends: OPENZFS,
-    request: (s) => s.asFsxApi('fsx:UpdateVolume', [s.rootVolumeArn]) },
-  { claim: 'the FSx API function may not update another volume of the file system', allowed: false, backends: OPENZFS,
-    request: (s) => s.asFsxApi('fsx:UpdateVolume', [s.rootVolumeArn.replace(/[^/]+$/, 'fsvol-0123456789abcdef0')]) },
-  { claim: "the FSx API function may not update another file system's volume", allowed: false, backends: OPENZFS,
-    request: (s) => s.asFsxApi('fsx:UpdateVolume', [s.rootVolumeArn.replace(/volume\/[^/]+/, 'volume/fs-0123456789abcdef0')]) },
-  { claim: 'the FSx API function may not delete the root volume', allowed: false, backends: OPENZFS,
-    request: (s) => s.asFsxApi('fsx:DeleteVolume', [s.rootVolumeArn]) },
-  { claim: 'the FSx API function may not update the file system itself', allowed: false, backends: OPENZFS,
-    request: (s) => s.asFsxApi('fsx:UpdateFileSystem', [s.rootVolumeArn.replace(/volume\/([^/]+)\/.*$/, 'file-system/$1')]) },
+  // FSx for OpenZFS: the root volume's export, set by UpdateVolume and awaited (lib/backends/openzfs/export-resource.ts).
+  { claim: "the export function may set the root volume's exports (fsx:UpdateVolume on it)", allowed: true, backends: OPENZFS,
+    request: (s) => s.asExport('fsx:UpdateVolume', [s.rootVolumeArn]) },
+  { claim: 'the export function may not update another volume of the file system', allowed: false, backends: OPENZFS,
+    request: (s) => s.asExport('fsx:UpdateVolume', [s.rootVolumeArn.replace(/[^/]+$/, 'fsvol-0123456789abcdef0')]) },
+  { claim: "the export function may not update another file system's volume", allowed: false, backends: OPENZFS,
+    request: (s) => s.asExport('fsx:UpdateVolume', [s.rootVolumeArn.replace(/volume\/[^/]+/, 'volume/fs-0123456789abcdef0')]) },
+  { claim: 'the export function may not delete the root volume', allowed: false, backends: OPENZFS,
+    request: (s) => s.asExport('fsx:DeleteVolume', [s.rootVolumeArn]) },
+  { claim: 'the export function may not update the file system itself', allowed: false, backends: OPENZFS,
+    request: (s) => s.asExport('fsx:UpdateFileSystem', [s.rootVolumeArn.replace(/volume\/([^/]+)\/.*$/, 'file-system/$1')]) },
+  { claim: 'the export function may read the volumes, to see the export in effect (fsx:DescribeVolumes)', allowed: true, backends: OPENZFS,
+    request: (s) => s.asExport('fsx:DescribeVolumes', ['*']) },
+  { claim: 'the export function may not read the file systems\' backups', allowed: false, backends: OPENZFS,
+    request: (s) => s.asExport('fsx:DescribeBackups', ['*']) },
   // The alarm topic and its key.
   { claim: "CloudWatch, for this stack's alarms, may publish to the alarm topic", allowed: true, backends: ALL,
     request: (s) => s.asAlarms('sns:Publish', s.topic) },

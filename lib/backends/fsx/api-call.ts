@@ -7,8 +7,9 @@ import { acknowledgeCompliance, logEncryptionKey } from '../../compliance';
 import { ignoreRoleDependsOnLint } from '../../handler-function';
 
 // An FSx setting CloudFormation cannot change in place, applied through the FSx API by aws-cdk-lib's
-// AwsCustomResource: FSx for Lustre's root squash (fsx/root-squash.ts) and FSx for OpenZFS's client export
-// (openzfs/export-resource.ts). One call on create and on update, none on delete, allowed on one resource only.
+// AwsCustomResource: FSx for Lustre's root squash (fsx/root-squash.ts). One call on create and on update, none on
+// delete, allowed on one resource only. (FSx for OpenZFS's export, which must be awaited, has a handler of its own:
+// openzfs/export-resource.ts.)
 
 /** What one FSx API custom resource does: its type, its call, the one resource it may change, and why (in words). */
 export interface FsxApiCall {
@@ -82,8 +83,8 @@ function acknowledgeProviderFunction(scope: Construct, resource: cr.AwsCustomRes
 
 /**
  * The stack's one role and encrypted log group for aws-cdk-lib's AwsCustomResource function, a singleton per stack:
- * that function is one per stack too, so every FSx API call of the stack (Lustre's root squash, OpenZFS's exports)
- * runs under this role; the first caller's `description` names it. (Construct ids from when only root squash used it.)
+ * that function is one per stack too, so every FSx API call of the stack made through it runs under this role; the
+ * first caller's `description` names it.
  */
 function fsxApiFunctionParts(scope: Construct, description: string): { role: iam.IRole; logGroup: logs.ILogGroup } {
   const stack = Stack.of(scope);

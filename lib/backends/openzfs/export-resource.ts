@@ -1,48 +1,78 @@
-import { type CfnResource, Stack } from 'aws-cdk-lib';
+import { CustomResource, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
-import type * as cr from 'aws-cdk-lib/custom-resources';
-import type { Construct } from 'constructs';
-import { fsxApiResource } from '../fsx/api-call';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { Construct, type IConstruct } from 'constructs';
+import { PROP, RESOURCE_TYPE } from '../../../lambda/openzfs-export/contract';
+import { addHandlerProvider, type HandlerProvider, stackSingleton } from '../../handler-provider';
 import type { OpenZfsClientConfiguration } from './nfs-export';
 
 // The root volume's real NFS export, requested and kept live through the FSx API (UpdateVolume), so that a change of
-// the clients or of root squash updates the export in place instead of replacing the file system.
+// the clients or of root squash updates the export in place instead of replacing the file system, and awaited
+// (DescribeVolumes) so that the deploy completes only when it is in effect (OPENZFS-EXPORT-LIVE).
+
+/** The stack's one export handler and Provider, shared by its FSx for OpenZFS servers. */
+class OpenZfsExportProvider extends Construct {
+  static readonly ID = 'StorageServerOpenZfsExportProvider';
+
+  static of(scope: Construct): OpenZfsExportProvider {
+    return stackSingleton(scope, OpenZfsExportProvider.ID, (found: IConstruct): found is OpenZfsExportProvider => found instanceof OpenZfsExportProvider,
+      (stack, id) => new OpenZfsExportProvider(stack, id));
+  }
+
+  public readonly provider: HandlerProvider;
+
+  private constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.provider = addHandlerProvider(this, {
+      handler: 'openzfs-export',
+      roleDescription: "Sets and awaits the NFS export of this stack's FSx for OpenZFS root volumes (UpdateVolume, DescribeVolumes)",
+      functionDescription: 'StorageServer FSx for OpenZFS export: UpdateVolume, then DescribeVolumes until it is in effect',
+      frameworkDescription: 'Provider framework of the StorageServer FSx for OpenZFS export custom resource',
+      // FSx applies an export in seconds to minutes; the handler stops 20 s before this with FSx's last state.
+      timeout: Duration.minutes(14),
+      memorySize: 256,
+      runtimeReason:
+        'Pinned to nodejs22.x deliberately: the handler is tested on Node 22; moving to a newer runtime is ' +
+        'a reviewed change, not an automatic one.',
+      policyReason:
+        "UpdateVolume on this stack's root volumes only and DescribeVolumes, in a policy that belongs to this role alone and " +
+        "lives and dies with it, the IAM guide's case for an inline policy.",
+      apis: 'FSx UpdateVolume and DescribeVolumes',
+      statements: [
+        // DescribeVolumes has no resource type to scope it (Service Authorization Reference, Amazon FSx): "*" is the
+        // only resource it takes; it reads, and only volume descriptions.
+        new iam.PolicyStatement({ actions: ['fsx:DescribeVolumes'], resources: ['*'] }),
+      ],
+    });
+    Validations.of(this.provider.policy).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'fsx:DescribeVolumes supports no resource-level permissions (Service Authorization Reference, Amazon FSx); ' +
+        'the function only reads whether the export it asked for is in effect.',
+    });
+  }
+}
 
 /**
- * The custom resource that sets the root volume's NFS exports to `nfsExport`: aws-cdk-lib's AwsCustomResource calls
- * FSx UpdateVolume (OpenZFSConfiguration.NfsExports, FSx API reference, UpdateOpenZFSVolumeConfiguration,
- * https://docs.aws.amazon.com/fsx/latest/APIReference/API_UpdateOpenZFSVolumeConfiguration.html) on create and on
- * every change of the export; on delete nothing (the volume goes with its file system, or is retained with it).
- * UpdateVolume starts an administrative action and returns: the resource completes when FSx has accepted the change,
- * not when it is in effect, and a failed action is not seen here (a gap: a Provider with isComplete polling
- * DescribeVolumes would close it; the security group, which CloudFormation changes itself, is what admits clients).
- *
- * The template's own export (lib/backends/openzfs/nfs-export.ts, templateExport) stays constant because
- * CloudFormation replaces the file system on any change of RootVolumeConfiguration; UpdateVolume changes the export
- * of a live volume. The call may update this one volume only: fsx:UpdateVolume on
+ * The custom resource that sets the root volume's NFS exports to `nfsExport` on create and on every change, and
+ * completes when DescribeVolumes shows them in effect; a failed volume update fails the deploy with FSx's message.
+ * The call may update this one volume only: fsx:UpdateVolume on
  * arn:${Partition}:fsx:${Region}:${Account}:volume/${FileSystemId}/${VolumeId} (Service Authorization Reference,
- * Amazon FSx, resource type volume, https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonfsx.html).
+ * Amazon FSx, resource type volume). The template's own export (nfs-export.ts, templateExport) stays constant because
+ * CloudFormation replaces the file system on any change of RootVolumeConfiguration.
  */
 export function rootVolumeExportResource(
   scope: Construct, fileSystem: fsx.CfnFileSystem, nfsExport: { ClientConfigurations: OpenZfsClientConfiguration[] },
-): cr.AwsCustomResource {
+): CustomResource {
+  const { provider } = OpenZfsExportProvider.of(scope);
   const volumeId = fileSystem.attrRootVolumeId;
-  return fsxApiResource(scope, 'RootVolumeExport', {
-    resourceType: 'Custom::FsxOpenZfsRootVolumeExport',
-    action: 'UpdateVolume',
-    parameters: { VolumeId: volumeId, OpenZFSConfiguration: { NfsExports: [nfsExport] } },
-    physicalResourceId: volumeId,
-    // The response describes the whole volume; only its id is kept.
-    outputPath: 'Volume.VolumeId',
-    resourceArn: Stack.of(scope).formatArn({ service: 'fsx', resource: 'volume', resourceName: `${fileSystem.ref}/${volumeId}` }),
-    target: 'root volume',
-    setting: 'its NFS exports',
-    changing: 'its export',
-    roleDescription: 'AwsCustomResource function that sets FSx file system settings CloudFormation cannot change in place, in this stack',
+  provider.policy.addStatements(new iam.PolicyStatement({
+    actions: ['fsx:UpdateVolume'],
+    resources: [Stack.of(scope).formatArn({ service: 'fsx', resource: 'volume', resourceName: `${fileSystem.ref}/${volumeId}` })],
+  }));
+  return new CustomResource(scope, 'RootVolumeExportLive', {
+    serviceToken: provider.serviceToken,
+    resourceType: RESOURCE_TYPE,
+    properties: { [PROP.VOLUME_ID]: volumeId, [PROP.CLIENT_CONFIGURATIONS]: nfsExport.ClientConfigurations },
   });
 }
 
-/** The custom resource's own CloudFormation resource: what waits, and what is waited for. */
-export function cfnResourceOf(resource: cr.AwsCustomResource): CfnResource {
-  return resource.node.findChild('Resource').node.defaultChild as CfnResource;
-}

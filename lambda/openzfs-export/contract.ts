@@ -1,0 +1,110 @@
+/**
+ * The FSx for OpenZFS root volume export custom resource: what the construct sends (ResourceProperties), how the
+ * handler reads it (validated: the values cross from the template into an API call), and how it judges from
+ * DescribeVolumes whether the export it asked for is in effect (OPENZFS-EXPORT-LIVE, docs/sources/fsx-rules.md).
+ *
+ * The shapes and values are the FSx API reference's: Volume (Lifecycle CREATING | CREATED | DELETING | FAILED |
+ * MISCONFIGURED | PENDING | AVAILABLE; "MISCONFIGURED - The volume is in a failed but recoverable state"),
+ * AdministrativeAction (AdministrativeActionType VOLUME_UPDATE: "A volume update to an Amazon FSx for OpenZFS volume
+ * initiated from the Amazon FSx console, API (UpdateVolume), or CLI"; Status FAILED | IN_PROGRESS | PENDING | COMPLETED |
+ * UPDATED_OPTIMIZING | OPTIMIZING | PAUSED | CANCELLED; FailureDetails.Message), OpenZFSNfsExport (at most 25 client
+ * configurations), OpenZFSClientConfiguration (Clients 1-128 characters, Options 1-20 items).
+ *
+ * Dependency-free on purpose: bundled into the Lambda and imported by the construct at synth time.
+ */
+
+/** The CloudFormation type. */
+export const RESOURCE_TYPE = 'Custom::FsxOpenZfsExport';
+
+/** ResourceProperties names. */
+export const PROP = { VOLUME_ID: 'VolumeId', CLIENT_CONFIGURATIONS: 'ClientConfigurations' } as const;
+
+/** One client configuration of the export, as UpdateVolume takes it. */
+export interface ClientConfiguration {
+  readonly Clients: string;
+  readonly Options: string[];
+}
+
+/** What the handler is asked to do. */
+export interface ExportRequest {
+  readonly volumeId: string;
+  readonly clientConfigurations: ClientConfiguration[];
+}
+
+/** The parts of a DescribeVolumes Volume the judge reads (the API reference's names). */
+export interface VolumeView {
+  readonly VolumeId?: string;
+  readonly Lifecycle?: string;
+  readonly LifecycleTransitionReason?: { readonly Message?: string };
+  readonly AdministrativeActions?: readonly {
+    readonly AdministrativeActionType?: string;
+    readonly Status?: string;
+    readonly RequestTime?: Date | string | number;
+    readonly FailureDetails?: { readonly Message?: string };
+  }[];
+  readonly OpenZFSConfiguration?: {
+    readonly NfsExports?: readonly { readonly ClientConfigurations?: readonly { readonly Clients?: string; readonly Options?: readonly string[] }[] }[];
+  };
+}
+
+/** The export's state: in effect, still changing, or failed with FSx's reason. */
+export type ExportState = { readonly state: 'done' } | { readonly state: 'waiting'; readonly why: string } | { readonly state: 'failed'; readonly why: string };
+
+/** At most 25 client configurations in one export (API reference, OpenZFSNfsExport): OPENZFS-EXPORT-CLIENTS. */
+export const MAX_CLIENT_CONFIGURATIONS = 25;
+const VOLUME_ID = /^fsvol-[0-9a-f]{17}$/;
+
+/** Reads and validates the ResourceProperties; throws naming the property and what it must be. */
+export function parseExportProperties(props: Record<string, unknown> | undefined): ExportRequest {
+  const volumeId = props?.[PROP.VOLUME_ID];
+  if (typeof volumeId !== 'string' || !VOLUME_ID.test(volumeId)) {
+    throw new Error(`ResourceProperties.${PROP.VOLUME_ID} must be an FSx volume id such as 'fsvol-0123456789abcdef0', got ${JSON.stringify(volumeId)}`);
+  }
+  const configs = props?.[PROP.CLIENT_CONFIGURATIONS];
+  if (!Array.isArray(configs) || configs.length < 1 || configs.length > MAX_CLIENT_CONFIGURATIONS) {
+    throw new Error(`ResourceProperties.${PROP.CLIENT_CONFIGURATIONS} must be a list of 1-${MAX_CLIENT_CONFIGURATIONS} client configurations, got ${JSON.stringify(configs)}`);
+  }
+  const clientConfigurations = configs.map((c: unknown, i): ClientConfiguration => {
+    const { Clients, Options } = (c ?? {}) as { Clients?: unknown; Options?: unknown };
+    if (typeof Clients !== 'string' || Clients.length < 1 || Clients.length > 128 || /\s/.test(Clients)) {
+      throw new Error(`ResourceProperties.${PROP.CLIENT_CONFIGURATIONS}[${i}].Clients must be 1-128 characters without spaces (a CIDR or host), got ${JSON.stringify(Clients)}`);
+    }
+    if (!Array.isArray(Options) || Options.length < 1 || Options.length > 20 || Options.some((o) => typeof o !== 'string' || !/^[a-z_]+(=[0-9]+)?$/.test(o))) {
+      throw new Error(`ResourceProperties.${PROP.CLIENT_CONFIGURATIONS}[${i}].Options must be 1-20 NFS export options such as 'rw' or 'root_squash', got ${JSON.stringify(Options)}`);
+    }
+    return { Clients, Options: [...Options] };
+  });
+  return { volumeId, clientConfigurations };
+}
+
+/** A client configuration list in one order, options sorted: FSx may return them in another. */
+function canonical(configs: readonly { readonly Clients?: string; readonly Options?: readonly string[] }[]): string {
+  return JSON.stringify(configs.map((c) => [c.Clients ?? '', [...(c.Options ?? [])].sort()]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
+}
+
+/** A RequestTime in ms: the SDK gives a Date; the JSON protocol (and a recorded response) seconds since the epoch. */
+const time = (t: Date | string | number | undefined): number =>
+  (t === undefined ? NaN : typeof t === 'number' ? t * 1000 : new Date(t).getTime());
+
+/**
+ * Whether the export `wanted`, asked for at `askedAt` (ms), is in effect on `volume`: failed when the volume is FAILED
+ * or MISCONFIGURED or a volume update asked for since has FAILED (FSx's message quoted); waiting while a volume update
+ * is PENDING or IN_PROGRESS, the volume is not AVAILABLE, or its export is not yet the one asked for; done otherwise.
+ */
+export function exportState(volume: VolumeView | undefined, wanted: readonly ClientConfiguration[], askedAt: number): ExportState {
+  if (volume === undefined) return { state: 'failed', why: 'DescribeVolumes returned no such volume' };
+  const reason = volume.LifecycleTransitionReason?.Message;
+  if (volume.Lifecycle === 'FAILED' || volume.Lifecycle === 'MISCONFIGURED') {
+    return { state: 'failed', why: `the volume is ${volume.Lifecycle}${reason ? `: ${reason}` : ''}` };
+  }
+  // A minute's margin: FSx's clock and this function's may differ; an older failure is not this request's.
+  const updates = (volume.AdministrativeActions ?? []).filter((a) => a.AdministrativeActionType === 'VOLUME_UPDATE' && !(time(a.RequestTime) < askedAt - 60_000));
+  const failed = updates.find((a) => a.Status === 'FAILED');
+  if (failed) return { state: 'failed', why: `FSx reports the volume update FAILED${failed.FailureDetails?.Message ? `: ${failed.FailureDetails.Message}` : ''}` };
+  const running = updates.find((a) => a.Status === 'PENDING' || a.Status === 'IN_PROGRESS');
+  if (running) return { state: 'waiting', why: `the volume update is ${running.Status}` };
+  if (volume.Lifecycle !== 'AVAILABLE') return { state: 'waiting', why: `the volume is ${volume.Lifecycle ?? 'in no state'}` };
+  const shown = volume.OpenZFSConfiguration?.NfsExports?.[0]?.ClientConfigurations ?? [];
+  if (canonical(shown) !== canonical(wanted)) return { state: 'waiting', why: 'the volume does not show the new export yet' };
+  return { state: 'done' };
+}

@@ -1,0 +1,68 @@
+/**
+ * onEvent handler of the FSx for OpenZFS root volume export (lib/backends/openzfs/export-resource.ts): on Create and
+ * Update it asks FSx for the export (UpdateVolume, OpenZFSConfiguration.NfsExports) and waits until DescribeVolumes
+ * shows it in effect, so that the deploy completes only when clients can mount by it (OPENZFS-EXPORT-LIVE); it fails
+ * the deploy with FSx's own reason when the volume update fails. Delete does nothing: the volume goes with its file
+ * system, or is kept with it.
+ *
+ * Errors are thrown, never returned: the Provider framework reports FAILED only for a thrown error.
+ */
+import { DescribeVolumesCommand, FSxClient, UpdateVolumeCommand } from '@aws-sdk/client-fsx';
+import type { CdkCustomResourceEvent, CdkCustomResourceResponse, Context } from 'aws-lambda';
+import { exportState, parseExportProperties, type ClientConfiguration, type VolumeView } from './contract';
+
+/** Between two DescribeVolumes calls, ms. */
+export const POLL_MS = 10_000;
+/** Kept back from the Lambda's remaining time to fail with a message rather than time out, ms. */
+export const RESERVE_MS = 20_000;
+
+/** What the handler calls: FSx, the clock and a pause (tests give their own). */
+export interface ExportDeps {
+  readonly updateVolume: (volumeId: string, configs: ClientConfiguration[]) => Promise<void>;
+  readonly describeVolume: (volumeId: string) => Promise<VolumeView | undefined>;
+  readonly now: () => number;
+  readonly sleep: (ms: number) => Promise<void>;
+}
+
+// Endpoint, region and credentials come from the environment; the SDK retries throttling and 5xx itself.
+const fsx = new FSxClient({ maxAttempts: 6 });
+const AWS_DEPS: ExportDeps = {
+  updateVolume: async (volumeId, configs) => {
+    await fsx.send(new UpdateVolumeCommand({ VolumeId: volumeId, OpenZFSConfiguration: { NfsExports: [{ ClientConfigurations: configs }] } }));
+  },
+  describeVolume: async (volumeId) => (await fsx.send(new DescribeVolumesCommand({ VolumeIds: [volumeId] }))).Volumes?.[0] as VolumeView | undefined,
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** The handler over `deps`. */
+export function exportHandler(deps: ExportDeps) {
+  return async (event: CdkCustomResourceEvent, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<CdkCustomResourceResponse> => {
+    const requestType = event?.RequestType;
+    if (requestType === 'Delete') return { PhysicalResourceId: event.PhysicalResourceId };
+    if (requestType !== 'Create' && requestType !== 'Update') {
+      throw new Error(`RequestType must be Create, Update or Delete, got ${JSON.stringify(requestType)}`);
+    }
+    const { volumeId, clientConfigurations } = parseExportProperties(event.ResourceProperties);
+    const askedAt = deps.now();
+    const deadline = askedAt + (context?.getRemainingTimeInMillis() ?? 600_000) - RESERVE_MS;
+    await deps.updateVolume(volumeId, clientConfigurations);
+    for (;;) {
+      const judged = exportState(await deps.describeVolume(volumeId), clientConfigurations, askedAt);
+      log({ level: judged.state === 'failed' ? 'error' : 'info', msg: 'export', volumeId, ...judged });
+      if (judged.state === 'done') return { PhysicalResourceId: volumeId };
+      if (judged.state === 'failed') throw new Error(`The NFS export of ${volumeId} did not take effect: ${judged.why}.`);
+      if (deps.now() + POLL_MS > deadline) {
+        throw new Error(`The NFS export of ${volumeId} is not in effect after ${Math.round((deps.now() - askedAt) / 1000)} s (${judged.why}); ` +
+          `see aws fsx describe-volumes --volume-ids ${volumeId} (AdministrativeActions), then deploy again.`);
+      }
+      await deps.sleep(POLL_MS);
+    }
+  };
+}
+
+function log(entry: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify(entry)}\n`);
+}
+
+export const handler = exportHandler(AWS_DEPS);

@@ -1,0 +1,160 @@
+/**
+ * The FSx for OpenZFS export handler (lambda/openzfs-export, OPENZFS-EXPORT-LIVE in docs/sources/fsx-rules.md): it
+ * asks FSx for the export and completes only when DescribeVolumes shows it in effect, failing with FSx's reason.
+ * moto has no FSx DescribeVolumes or UpdateVolume: the states are recorded responses in the API reference's shapes
+ * (test/support/fsx-responses/README.md), judged directly, through the handler's loop, and served over HTTP to the
+ * handler's real SDK client, so that the request it sends is the SDK's own.
+ */
+import * as fs from 'fs';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+import * as path from 'path';
+import type { CdkCustomResourceEvent } from 'aws-lambda';
+import { exportState, MAX_CLIENT_CONFIGURATIONS, parseExportProperties, type VolumeView } from '../../lambda/openzfs-export/contract';
+import { exportHandler, POLL_MS, type ExportDeps } from '../../lambda/openzfs-export/index';
+
+const VOLUME = 'fsvol-0123456789abcdef0';
+const SQUASH = ['rw', 'crossmnt', 'root_squash'];
+const WANTED = [{ Clients: '10.0.0.0/16', Options: SQUASH }, { Clients: '10.1.0.0/24', Options: SQUASH }];
+/** The recorded requests' time (their RequestTime is 1764230460 s), as this test's clock. */
+const ASKED_AT = 1764230460_000;
+
+const recorded = (name: string): { Volumes: VolumeView[] } =>
+  JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'support', 'fsx-responses', `${name}.json`), 'utf8'));
+const volumeOf = (name: string) => recorded(name).Volumes[0];
+
+const event = (requestType: string, props: Record<string, unknown> = { VolumeId: VOLUME, ClientConfigurations: WANTED }) =>
+  ({ RequestType: requestType, ResourceProperties: { ServiceToken: 'x', ...props }, PhysicalResourceId: VOLUME } as unknown as CdkCustomResourceEvent);
+
+describe('the judge: is the export asked for in effect?', () => {
+  test.each([
+    ['pending', 'waiting', /^the volume update is PENDING$/],
+    ['in-progress', 'waiting', /^the volume update is IN_PROGRESS$/],
+    ['no-actions-old-export', 'waiting', /^the volume does not show the new export yet$/],
+    ['failed', 'failed', /^FSx reports the volume update FAILED: The NFS export configuration is invalid\.$/],
+    ['misconfigured', 'failed', /^the volume is MISCONFIGURED: The volume's configuration could not be applied\.$/],
+  ])('%s: %s', (name, state, why) => {
+    expect(exportState(volumeOf(name), WANTED, ASKED_AT)).toEqual({ state, why: expect.stringMatching(why) });
+  });
+
+  test('completed, its client configurations in another order: done', () => {
+    expect(exportState(volumeOf('completed'), WANTED, ASKED_AT)).toEqual({ state: 'done' });
+  });
+
+  test('a failure of a day before this request is not this request\'s: done', () => {
+    expect(exportState(volumeOf('older-failure'), WANTED, ASKED_AT)).toEqual({ state: 'done' });
+  });
+
+  test('no such volume: failed', () => {
+    expect(exportState(undefined, WANTED, ASKED_AT)).toEqual({ state: 'failed', why: 'DescribeVolumes returned no such volume' });
+  });
+});
+
+describe('the properties, validated before any call', () => {
+  test.each([
+    ['a volume id of another form', { VolumeId: 'vol-1', ClientConfigurations: WANTED }, /^ResourceProperties\.VolumeId must be an FSx volume id/],
+    ['no client configuration', { VolumeId: VOLUME, ClientConfigurations: [] }, /^ResourceProperties\.ClientConfigurations must be a list of 1-25/],
+    ['26 client configurations', { VolumeId: VOLUME, ClientConfigurations: Array(MAX_CLIENT_CONFIGURATIONS + 1).fill(WANTED[0]) }, /must be a list of 1-25/],
+    ['clients with a space', { VolumeId: VOLUME, ClientConfigurations: [{ Clients: '10.0.0.0/16 *', Options: SQUASH }] }, /ClientConfigurations\[0\]\.Clients must be 1-128 characters without spaces/],
+    ['an option that is no option', { VolumeId: VOLUME, ClientConfigurations: [{ Clients: '10.0.0.0/16', Options: ['rw;reboot'] }] }, /ClientConfigurations\[0\]\.Options must be 1-20 NFS export options/],
+  ])('%s is refused', (_name, props, message) => {
+    expect(() => parseExportProperties(props)).toThrow(message);
+  });
+});
+
+/** Deps answering DescribeVolumes with the recorded `states` in turn, on a clock that sleeps instantly. */
+function scripted(states: string[], remainingMs = 600_000) {
+  let clock = ASKED_AT;
+  const calls: string[] = [];
+  const deps: ExportDeps = {
+    updateVolume: async (id, configs) => { calls.push(`UpdateVolume ${id} ${configs.map((c) => c.Clients).join(',')}`); },
+    describeVolume: async (id) => {
+      calls.push(`DescribeVolumes ${id}`);
+      return volumeOf(states[Math.min(calls.filter((c) => c.startsWith('Describe')).length - 1, states.length - 1)]);
+    },
+    now: () => clock,
+    sleep: async (ms) => { calls.push(`sleep ${ms}`); clock += ms; },
+  };
+  return { handler: exportHandler(deps), calls, context: { getRemainingTimeInMillis: () => remainingMs } };
+}
+
+describe('the handler waits for the export, and fails with FSx\'s reason', () => {
+  test('Create: UpdateVolume once, then DescribeVolumes until the export shows, every 10 s', async () => {
+    const { handler, calls, context } = scripted(['pending', 'in-progress', 'completed']);
+    await expect(handler(event('Create'), context)).resolves.toEqual({ PhysicalResourceId: VOLUME });
+    expect(calls).toEqual([
+      `UpdateVolume ${VOLUME} 10.0.0.0/16,10.1.0.0/24`,
+      `DescribeVolumes ${VOLUME}`, `sleep ${POLL_MS}`, `DescribeVolumes ${VOLUME}`, `sleep ${POLL_MS}`, `DescribeVolumes ${VOLUME}`,
+    ]);
+  });
+
+  test('Update: a failed volume update fails the deploy, quoting FSx', async () => {
+    const { handler, context } = scripted(['pending', 'failed']);
+    await expect(handler(event('Update'), context)).rejects.toThrow(
+      `The NFS export of ${VOLUME} did not take effect: FSx reports the volume update FAILED: The NFS export configuration is invalid..`);
+  });
+
+  test('never in effect before the Lambda\'s time runs out: fails saying what FSx last showed and how to look', async () => {
+    const { handler, calls, context } = scripted(['in-progress'], 60_000);
+    await expect(handler(event('Create'), context)).rejects.toThrow(
+      new RegExp(`^The NFS export of ${VOLUME} is not in effect after 40 s \\(the volume update is IN_PROGRESS\\); see aws fsx describe-volumes --volume-ids ${VOLUME}`));
+    // 60 s left less the 20 s kept back: DescribeVolumes at 0, 10, 20, 30 and 40 s.
+    expect(calls.filter((c) => c.startsWith('Describe'))).toHaveLength(5);
+  });
+
+  test('Delete calls nothing; a bad request type or property calls nothing and fails', async () => {
+    const { handler, calls, context } = scripted(['completed']);
+    await expect(handler(event('Delete'), context)).resolves.toEqual({ PhysicalResourceId: VOLUME });
+    await expect(handler(event('Replace'), context)).rejects.toThrow(/^RequestType must be Create, Update or Delete, got "Replace"$/);
+    await expect(handler(event('Create', { VolumeId: 'fsvol-1' }), context)).rejects.toThrow(/VolumeId must be an FSx volume id/);
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('the real SDK client against recorded responses over HTTP', () => {
+  let server: http.Server;
+  const seen: { target: string; body: Record<string, unknown> }[] = [];
+  let answer = 'completed';
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => { body += c; });
+      req.on('end', () => {
+        const target = String(req.headers['x-amz-target']);
+        seen.push({ target, body: JSON.parse(body) });
+        res.setHeader('content-type', 'application/x-amz-json-1.1');
+        // UpdateVolume's response is the volume too; the handler keeps nothing of it.
+        // The recorded actions were asked for now, as the handler's own request was.
+        const served = recorded(target.endsWith('.UpdateVolume') ? 'pending' : answer);
+        for (const a of served.Volumes[0].AdministrativeActions ?? []) Object.assign(a, { RequestTime: Date.now() / 1000 });
+        res.end(JSON.stringify(target.endsWith('.UpdateVolume') ? { Volume: served.Volumes[0] } : served));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing',
+    });
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  test('UpdateVolume carries the export as the API takes it; DescribeVolumes asks for the one volume', async () => {
+    let handler!: typeof import('../../lambda/openzfs-export/index').handler;
+    // A fresh module: its client is made at import, after the endpoint above is set.
+    await jest.isolateModulesAsync(async () => { ({ handler } = await import('../../lambda/openzfs-export/index')); });
+    seen.length = 0;
+    answer = 'completed';
+    await expect(handler(event('Create'), { getRemainingTimeInMillis: () => 600_000 })).resolves.toEqual({ PhysicalResourceId: VOLUME });
+    expect(seen).toEqual([
+      { target: 'AWSSimbaAPIService_v20180301.UpdateVolume', body: expect.objectContaining({ VolumeId: VOLUME, OpenZFSConfiguration: { NfsExports: [{ ClientConfigurations: WANTED }] } }) },
+      { target: 'AWSSimbaAPIService_v20180301.DescribeVolumes', body: { VolumeIds: [VOLUME] } },
+    ]);
+    answer = 'failed';
+    await expect(handler(event('Update'), { getRemainingTimeInMillis: () => 600_000 })).rejects.toThrow(/FSx reports the volume update FAILED: The NFS export configuration is invalid/);
+  });
+});
