@@ -79,6 +79,7 @@ export class StorageServerStack extends Stack {
           storageType: ctx.fsxStorageType,
           dataRepositoryPath: ctx.fsxDataRepositoryPath,
           rootSquash: ctx.fsxRootSquash,
+          dataCompressionType: ctx.fsxDataCompressionType,
         }
         : undefined,
       fsxOpenZfs: ctx.backend === 'fsx-openzfs'

@@ -1,5 +1,6 @@
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type { FsxLustreOptions, StoragePlan } from '../sizing';
 import type { SnapshotOptions } from './snapshot-options';
@@ -30,6 +31,14 @@ export interface FsxLustreServerOptions extends FsxLustreOptions {
    * @default - none: root is squashed on every client
    */
   readonly noSquashNids?: string[];
+  /**
+   * Data compression on the file servers: `fsx.LustreDataCompressionType.LZ4` compresses what clients write (AWS: LZ4
+   * "is optimized to deliver high levels of compression without adversely impacting file system performance", FSx
+   * for Lustre guide, "Lustre data compression"), so the same storage holds more; NONE turns it off. A live change
+   * (no replacement): turned on for an existing file system, only files written from then on are compressed.
+   * @default - NONE, FSx's own default
+   */
+  readonly dataCompressionType?: fsx.LustreDataCompressionType;
 }
 
 /**

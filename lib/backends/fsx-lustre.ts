@@ -1,6 +1,6 @@
 import { Aws, Tags, Token } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
-import type * as fsx from 'aws-cdk-lib/aws-fsx';
+import * as fsx from 'aws-cdk-lib/aws-fsx';
 import type * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { type DataHolder, dataRemovalPolicy, keepWith } from '../deletion';
@@ -152,4 +152,10 @@ function validateFsxProps(props: FsxLustreServerRequest, options: FsxLustrePlan)
     throw new Error(`fsxLustre.dataRepositoryPath must be an S3 path s3://<bucket>[/<prefix>] of at most 900 characters, got ${JSON.stringify(path)}.`);
   }
   validateNoSquashNids(rootSquashOn(props), props.fsxLustre?.noSquashNids, props.clientCidrs);
+  const compression = props.fsxLustre?.dataCompressionType;
+  const compressions: unknown[] = Object.values(fsx.LustreDataCompressionType);
+  if (compression !== undefined && !compressions.includes(compression)) {
+    throw new Error(`fsxLustre.dataCompressionType must be one of ${compressions.map((c) => `fsx.LustreDataCompressionType.${c}`).join(', ')}, ` +
+      `got ${JSON.stringify(compression) ?? String(compression)}.`);
+  }
 }

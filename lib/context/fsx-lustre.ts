@@ -1,15 +1,16 @@
 /**
  * The FSx for Lustre keys (`fsxDeploymentType`, `fsxStorageType`, `fsxPerUnitStorageThroughput`,
- * `fsxDataRepositoryPath`, `fsxRootSquash`): only with backend=fsx-lustre, each value checked here so that the
+ * `fsxDataRepositoryPath`, `fsxRootSquash`, `fsxDataCompressionType`): only with backend=fsx-lustre, each value checked here so that the
  * message names the key, their combination by the planner's own rules; and the planner's view of them.
  */
+import * as fsx from 'aws-cdk-lib/aws-fsx';
 import { Backend, FsxLustreDeploymentType, FsxLustreOptions, FsxLustreStorageType, StorageRequest } from '../sizing';
 import { resolveFsxLustreOptions } from '../sizing/fsx-lustre';
 import { s3PathProblem } from '../validation/fsx-lustre';
 import { StorageServerContext } from './storage-server-context';
 import { ContextValues, contextError, parseBoolean } from './values';
 
-const FSX_KEYS = ['fsxDeploymentType', 'fsxPerUnitStorageThroughput', 'fsxStorageType', 'fsxDataRepositoryPath', 'fsxRootSquash'] as const;
+const FSX_KEYS = ['fsxDeploymentType', 'fsxPerUnitStorageThroughput', 'fsxStorageType', 'fsxDataRepositoryPath', 'fsxRootSquash', 'fsxDataCompressionType'] as const;
 
 /** The context's FSx for Lustre members: all absent when no FSx key was given. */
 export type FsxContext = Pick<StorageServerContext, (typeof FSX_KEYS)[number]>;
@@ -32,6 +33,7 @@ export function parseFsxKeys(values: ContextValues, backend: Backend | 'auto'): 
     fsxPerUnitStorageThroughput: options.perUnitStorageThroughput,
     fsxDataRepositoryPath: parseDataRepositoryPath(raw),
     fsxRootSquash: raw('fsxRootSquash') === undefined ? undefined : parseBoolean('fsxRootSquash', raw('fsxRootSquash')!),
+    fsxDataCompressionType: parseCompression(raw),
   };
 }
 
@@ -68,6 +70,16 @@ function parseFsxOptions(raw: ContextValues['raw']): FsxLustreOptions {
     throw new Error(`Invalid context value ${key}=${JSON.stringify(raw(key) ?? '')}: ${asContextKeys((err as Error).message, Object.keys(options))}.`);
   }
   return options;
+}
+
+/** `fsxDataCompressionType`: aws-cdk-lib's values (the FSx API's), `LZ4` or `NONE`. */
+function parseCompression(raw: ContextValues['raw']): fsx.LustreDataCompressionType | undefined {
+  const value = raw('fsxDataCompressionType');
+  const allowed: string[] = Object.values(fsx.LustreDataCompressionType);
+  if (value !== undefined && !allowed.includes(value)) {
+    throw contextError('fsxDataCompressionType', value, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`);
+  }
+  return value as fsx.LustreDataCompressionType | undefined;
 }
 
 /** `fsxDataRepositoryPath`: an S3 path FSx for Lustre links to. */

@@ -87,6 +87,8 @@ export const CONTEXT_DEFAULTS = {
   fsxDataRepositoryPath: undefined,
   /** Absent: root squash on (backend fsx-lustre). */
   fsxRootSquash: undefined,
+  /** Absent: NONE, no data compression (backend fsx-lustre). */
+  fsxDataCompressionType: undefined,
   /** Absent: SINGLE_AZ_1 (backend fsx-openzfs). */
   openZfsDeploymentType: undefined,
   /** Absent: the type's smallest tier that sustains throughputMBps (backend fsx-openzfs). */

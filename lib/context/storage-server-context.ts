@@ -3,6 +3,7 @@
  * key, documented with the values it takes and its default. lib/context/keys.ts lists the keys and their defaults;
  * the parsers beside it fill this type.
  */
+import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import { Backend, FsxLustreDeploymentType, FsxLustreStorageType, FsxOpenZfsDeploymentType, Generation } from '../sizing';
 
 /** Typed, validated context of the app. Optional members are absent when the key was not given. */
@@ -55,6 +56,12 @@ export interface StorageServerContext {
    * @default true
    */
   readonly fsxRootSquash?: boolean;
+  /**
+   * FSx for Lustre data compression (`backend=fsx-lustre` only): `LZ4` compresses what clients write from then on, `NONE`
+   * turns it off; a live change (README, "FSx for Lustre options").
+   * @default NONE
+   */
+  readonly fsxDataCompressionType?: fsx.LustreDataCompressionType;
   /**
    * FSx for OpenZFS deployment type (`backend=fsx-openzfs` only): `SINGLE_AZ_1`, `SINGLE_AZ_2`, `SINGLE_AZ_HA_1`,
    * `SINGLE_AZ_HA_2` or `MULTI_AZ_1` (a standby file server in a second zone: not with `availabilityZone` or

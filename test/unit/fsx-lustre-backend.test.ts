@@ -1,6 +1,7 @@
 import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as fsx from 'aws-cdk-lib/aws-fsx';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { ClientMount } from '../../lib/client-mount';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
@@ -87,6 +88,17 @@ describe('backend fsx-lustre (-c backend=fsx-lustre)', () => {
       .filter((r) => JSON.stringify(r.Properties.DestinationSecurityGroupId).includes(nodesId))
       .map((r) => `${r.Properties.FromPort}-${r.Properties.ToPort}`);
     expect(toNodes.sort()).toEqual(['1018-1023', '988-988']);
+  });
+
+  test('LUSTRE-COMPRESSION: LZ4 from the prop and from -c fsxDataCompressionType; off by default; anything else refused', () => {
+    const compressionOf = (t: Template) => fileSystemOf(t)[0].Properties.LustreConfiguration.DataCompressionType;
+    expect(compressionOf(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '2' })))).toBeUndefined();
+    expect(compressionOf(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxDataCompressionType: 'LZ4' })))).toBe('LZ4');
+    expect(compressionOf(serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { dataCompressionType: fsx.LustreDataCompressionType.LZ4 } }).template)).toBe('LZ4');
+    expect(() => appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxDataCompressionType: 'ZSTD' }))
+      .toThrow(/fsxDataCompressionType="ZSTD": allowed is one of 'NONE', 'LZ4'/);
+    expect(() => serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { dataCompressionType: 'ZSTD' as fsx.LustreDataCompressionType } }))
+      .toThrow(/^fsxLustre\.dataCompressionType must be one of fsx\.LustreDataCompressionType\.NONE, fsx\.LustreDataCompressionType\.LZ4, got "ZSTD"\.$/);
   });
 
   test('the registration names the file system, its DNS name and mount name; the function may not describe instances', () => {

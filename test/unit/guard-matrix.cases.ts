@@ -201,6 +201,11 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     { name: 'another S3 data repository', base: { fsxDataRepositoryPath: 's3://hpc-inputs/run1' }, change: { fsxDataRepositoryPath: 's3://hpc-inputs/run2' }, backends: ['fsx-lustre'] },
   ],
   fsxRootSquash: [{ name: 'root squash off', change: { fsxRootSquash: 'false' }, backends: ['fsx-lustre'] }],
+  // LUSTRE-COMPRESSION: in place (the resource specification), nothing replaced.
+  fsxDataCompressionType: [
+    { name: 'LZ4 data compression on', change: { fsxDataCompressionType: 'LZ4' }, backends: ['fsx-lustre'] },
+    { name: 'LZ4 data compression off again', base: { fsxDataCompressionType: 'LZ4' }, change: { fsxDataCompressionType: 'NONE' }, backends: ['fsx-lustre'] },
+  ],
   // The FSx for OpenZFS keys (issue 30, backend branch: rows so that every key has one; the guard branch owns the verdicts).
   openZfsDeploymentType: [{ name: 'SINGLE_AZ_2 instead of SINGLE_AZ_1', change: { openZfsDeploymentType: 'SINGLE_AZ_2' }, backends: ['fsx-openzfs'] }],
   openZfsThroughputCapacityMBps: [{ name: 'throughput capacity 64 -> 128', change: { openZfsThroughputCapacityMBps: '128' }, backends: ['fsx-openzfs'] }],

@@ -149,6 +149,14 @@ const ROWS: Record<ContextKey, Row> = {
     fixedValid: ['false'],
     fixedInvalid: ['on', ['true', { backend: 'auto' }]],
   },
+  // FSx API reference, CreateFileSystemLustreConfiguration.DataCompressionType: NONE or LZ4 (LUSTRE-COMPRESSION).
+  fsxDataCompressionType: {
+    base: FSX,
+    valid: fc.constantFrom('LZ4', 'NONE'),
+    invalid: fc.oneof(notOneOf(['LZ4', 'NONE']), fc.constant<[string, Context]>(['LZ4', { backend: 'ebs' }])),
+    fixedValid: ['LZ4'],
+    fixedInvalid: ['lz4', 'ZSTD', ['LZ4', { backend: 'auto' }]],
+  },
   // The FSx for OpenZFS keys: only with backend=fsx-openzfs (API reference, CreateFileSystemOpenZFSConfiguration).
   openZfsDeploymentType: {
     base: ZFS,

@@ -28,6 +28,8 @@ export function lustreFileSystem(
     lustreConfiguration: {
       deploymentType: fsx.LustreDeploymentType[options.deploymentType],
       perUnitStorageThroughput: persistent ? options.perUnitStorageThroughput : undefined,
+      // LUSTRE-COMPRESSION: changed in place (the resource specification), new files only.
+      dataCompressionType: props.fsxLustre?.dataCompressionType,
       ...(retainDays > 0
         ? {
           automaticBackupRetention: Duration.days(retainDays),
