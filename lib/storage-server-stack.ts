@@ -80,6 +80,7 @@ export class StorageServerStack extends Stack {
           dataRepositoryPath: ctx.fsxDataRepositoryPath,
           rootSquash: ctx.fsxRootSquash,
           dataCompressionType: ctx.fsxDataCompressionType,
+          fileSystemTypeVersion: ctx.fsxFileSystemTypeVersion,
         }
         : undefined,
       fsxOpenZfs: ctx.backend === 'fsx-openzfs'

@@ -39,6 +39,14 @@ export interface FsxLustreServerOptions extends FsxLustreOptions {
    * @default - NONE, FSx's own default
    */
   readonly dataCompressionType?: fsx.LustreDataCompressionType;
+  /**
+   * The Lustre version, `fsx.FileSystemTypeVersion.V_2_15` for a new file system as AWS recommends ("2.15 is supported by
+   * all Lustre deployment types and is recommended for all new file systems", FSx API reference, CreateFileSystem);
+   * 2.10 only on PERSISTENT_1 and SCRATCH_2. Chosen at creation: CloudFormation replaces the file system for another
+   * version, so the update guard refuses a change (LUSTRE-VERSION).
+   * @default - FSx's default: 2.10, or 2.12 on PERSISTENT_2 (unset, so that a deployed file system is not replaced)
+   */
+  readonly fileSystemTypeVersion?: fsx.FileSystemTypeVersion;
 }
 
 /**

@@ -152,6 +152,17 @@ function validateFsxProps(props: FsxLustreServerRequest, options: FsxLustrePlan)
     throw new Error(`fsxLustre.dataRepositoryPath must be an S3 path s3://<bucket>[/<prefix>] of at most 900 characters, got ${JSON.stringify(path)}.`);
   }
   validateNoSquashNids(rootSquashOn(props), props.fsxLustre?.noSquashNids, props.clientCidrs);
+  const version = props.fsxLustre?.fileSystemTypeVersion;
+  const versions: unknown[] = Object.values(fsx.FileSystemTypeVersion);
+  if (version !== undefined && !versions.includes(version)) {
+    throw new Error(`fsxLustre.fileSystemTypeVersion must be one of ${Object.keys(fsx.FileSystemTypeVersion).map((v) => `fsx.FileSystemTypeVersion.${v}`).join(', ')}, ` +
+      `got ${JSON.stringify(version) ?? String(version)}.`);
+  }
+  if (version === fsx.FileSystemTypeVersion.V_2_10 && options.deploymentType === 'PERSISTENT_2') {
+    throw new Error("fsxLustre.fileSystemTypeVersion 2.10 is for PERSISTENT_1 and SCRATCH_2 only (\"2.10 is supported by the Scratch and " +
+      'Persistent_1 Lustre deployment types", FSx API reference); the deployment type is PERSISTENT_2: use ' +
+      'fsx.FileSystemTypeVersion.V_2_15 (-c fsxFileSystemTypeVersion=2.15), or leave it out.');
+  }
   const compression = props.fsxLustre?.dataCompressionType;
   const compressions: unknown[] = Object.values(fsx.LustreDataCompressionType);
   if (compression !== undefined && !compressions.includes(compression)) {

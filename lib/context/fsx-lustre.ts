@@ -1,6 +1,6 @@
 /**
  * The FSx for Lustre keys (`fsxDeploymentType`, `fsxStorageType`, `fsxPerUnitStorageThroughput`,
- * `fsxDataRepositoryPath`, `fsxRootSquash`, `fsxDataCompressionType`): only with backend=fsx-lustre, each value checked here so that the
+ * `fsxDataRepositoryPath`, `fsxRootSquash`, `fsxDataCompressionType`, `fsxFileSystemTypeVersion`): only with backend=fsx-lustre, each value checked here so that the
  * message names the key, their combination by the planner's own rules; and the planner's view of them.
  */
 import * as fsx from 'aws-cdk-lib/aws-fsx';
@@ -10,7 +10,7 @@ import { s3PathProblem } from '../validation/fsx-lustre';
 import { StorageServerContext } from './storage-server-context';
 import { ContextValues, contextError, parseBoolean } from './values';
 
-const FSX_KEYS = ['fsxDeploymentType', 'fsxPerUnitStorageThroughput', 'fsxStorageType', 'fsxDataRepositoryPath', 'fsxRootSquash', 'fsxDataCompressionType'] as const;
+const FSX_KEYS = ['fsxDeploymentType', 'fsxPerUnitStorageThroughput', 'fsxStorageType', 'fsxDataRepositoryPath', 'fsxRootSquash', 'fsxDataCompressionType', 'fsxFileSystemTypeVersion'] as const;
 
 /** The context's FSx for Lustre members: all absent when no FSx key was given. */
 export type FsxContext = Pick<StorageServerContext, (typeof FSX_KEYS)[number]>;
@@ -34,6 +34,7 @@ export function parseFsxKeys(values: ContextValues, backend: Backend | 'auto'): 
     fsxDataRepositoryPath: parseDataRepositoryPath(raw),
     fsxRootSquash: raw('fsxRootSquash') === undefined ? undefined : parseBoolean('fsxRootSquash', raw('fsxRootSquash')!),
     fsxDataCompressionType: parseCompression(raw),
+    fsxFileSystemTypeVersion: parseVersion(raw),
   };
 }
 
@@ -80,6 +81,16 @@ function parseCompression(raw: ContextValues['raw']): fsx.LustreDataCompressionT
     throw contextError('fsxDataCompressionType', value, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`);
   }
   return value as fsx.LustreDataCompressionType | undefined;
+}
+
+/** `fsxFileSystemTypeVersion`: aws-cdk-lib's values (the FSx API's), `2.10`, `2.12` or `2.15`; the deployment type checks the rest. */
+function parseVersion(raw: ContextValues['raw']): fsx.FileSystemTypeVersion | undefined {
+  const value = raw('fsxFileSystemTypeVersion');
+  const allowed: string[] = Object.values(fsx.FileSystemTypeVersion);
+  if (value !== undefined && !allowed.includes(value)) {
+    throw contextError('fsxFileSystemTypeVersion', value, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`);
+  }
+  return value as fsx.FileSystemTypeVersion | undefined;
 }
 
 /** `fsxDataRepositoryPath`: an S3 path FSx for Lustre links to. */

@@ -89,6 +89,8 @@ export const CONTEXT_DEFAULTS = {
   fsxRootSquash: undefined,
   /** Absent: NONE, no data compression (backend fsx-lustre). */
   fsxDataCompressionType: undefined,
+  /** Absent: FSx's default Lustre version, 2.10 (2.12 on PERSISTENT_2) (backend fsx-lustre). */
+  fsxFileSystemTypeVersion: undefined,
   /** Absent: SINGLE_AZ_1 (backend fsx-openzfs). */
   openZfsDeploymentType: undefined,
   /** Absent: the type's smallest tier that sustains throughputMBps (backend fsx-openzfs). */

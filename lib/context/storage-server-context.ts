@@ -63,6 +63,12 @@ export interface StorageServerContext {
    */
   readonly fsxDataCompressionType?: fsx.LustreDataCompressionType;
   /**
+   * FSx for Lustre version (`backend=fsx-lustre` only): `2.15` (AWS's recommendation for new file systems), `2.12`, or
+   * `2.10` (not with PERSISTENT_2). Chosen at creation: another version replaces the file system, which the guard refuses.
+   * @default - FSx's default (2.10; 2.12 on PERSISTENT_2)
+   */
+  readonly fsxFileSystemTypeVersion?: fsx.FileSystemTypeVersion;
+  /**
    * FSx for OpenZFS deployment type (`backend=fsx-openzfs` only): `SINGLE_AZ_1`, `SINGLE_AZ_2`, `SINGLE_AZ_HA_1`,
    * `SINGLE_AZ_HA_2` or `MULTI_AZ_1` (a standby file server in a second zone: not with `availabilityZone` or
    * `vpcFrom`, which give one zone).

@@ -101,6 +101,18 @@ describe('backend fsx-lustre (-c backend=fsx-lustre)', () => {
       .toThrow(/^fsxLustre\.dataCompressionType must be one of fsx\.LustreDataCompressionType\.NONE, fsx\.LustreDataCompressionType\.LZ4, got "ZSTD"\.$/);
   });
 
+  test('LUSTRE-VERSION: 2.15 from the prop and from -c fsxFileSystemTypeVersion; FSx\'s default unset; 2.10 on PERSISTENT_2 refused', () => {
+    const versionOf = (t: Template) => fileSystemOf(t)[0].Properties.FileSystemTypeVersion;
+    expect(versionOf(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '2' })))).toBeUndefined();
+    expect(versionOf(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxFileSystemTypeVersion: '2.15' })))).toBe('2.15');
+    expect(versionOf(serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { fileSystemTypeVersion: fsx.FileSystemTypeVersion.V_2_15 } }).template)).toBe('2.15');
+    expect(() => appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxFileSystemTypeVersion: '2.10' }))
+      .toThrow(/^fsxLustre\.fileSystemTypeVersion 2\.10 is for PERSISTENT_1 and SCRATCH_2 only/);
+    expect(versionOf(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxDeploymentType: 'PERSISTENT_1', fsxFileSystemTypeVersion: '2.10' })))).toBe('2.10');
+    expect(() => serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { fileSystemTypeVersion: '2.16' as fsx.FileSystemTypeVersion } }))
+      .toThrow(/^fsxLustre\.fileSystemTypeVersion must be one of fsx\.FileSystemTypeVersion\.V_2_10, fsx\.FileSystemTypeVersion\.V_2_12, fsx\.FileSystemTypeVersion\.V_2_15, got "2\.16"\.$/);
+  });
+
   test('the registration names the file system, its DNS name and mount name; the function may not describe instances', () => {
     const t = Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '12' }));
     const fsId = Object.keys(t.findResources('AWS::FSx::FileSystem'))[0];

@@ -201,6 +201,11 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     { name: 'another S3 data repository', base: { fsxDataRepositoryPath: 's3://hpc-inputs/run1' }, change: { fsxDataRepositoryPath: 's3://hpc-inputs/run2' }, backends: ['fsx-lustre'] },
   ],
   fsxRootSquash: [{ name: 'root squash off', change: { fsxRootSquash: 'false' }, backends: ['fsx-lustre'] }],
+  // LUSTRE-VERSION: another version replaces the file system (the resource specification): refused.
+  fsxFileSystemTypeVersion: [
+    { name: 'Lustre 2.15 named on a file system of the default version', change: { fsxFileSystemTypeVersion: '2.15' }, backends: ['fsx-lustre'] },
+    { name: 'the same Lustre version named explicitly', base: { fsxFileSystemTypeVersion: '2.15' }, change: { fsxFileSystemTypeVersion: '2.15', fsxRootSquash: 'true' }, backends: ['fsx-lustre'] },
+  ],
   // LUSTRE-COMPRESSION: in place (the resource specification), nothing replaced.
   fsxDataCompressionType: [
     { name: 'LZ4 data compression on', change: { fsxDataCompressionType: 'LZ4' }, backends: ['fsx-lustre'] },

@@ -157,6 +157,15 @@ const ROWS: Record<ContextKey, Row> = {
     fixedValid: ['LZ4'],
     fixedInvalid: ['lz4', 'ZSTD', ['LZ4', { backend: 'auto' }]],
   },
+  // FSx API reference, CreateFileSystem.FileSystemTypeVersion: 2.10, 2.12, 2.15 (LUSTRE-VERSION).
+  fsxFileSystemTypeVersion: {
+    base: FSX,
+    valid: fc.constantFrom('2.12', '2.15'),
+    invalid: fc.oneof(notOneOf(['2.10', '2.12', '2.15']), fc.constant<[string, Context]>(['2.15', { backend: 'ebs' }])),
+    fixedValid: ['2.15', ['2.10', { fsxDeploymentType: 'PERSISTENT_1' }]],
+    // 2.10 with PERSISTENT_2 is the construct's to refuse: without fsxDeploymentType the planner chooses the type.
+    fixedInvalid: ['2.16', '2.1', 'V_2_15'],
+  },
   // The FSx for OpenZFS keys: only with backend=fsx-openzfs (API reference, CreateFileSystemOpenZFSConfiguration).
   openZfsDeploymentType: {
     base: ZFS,

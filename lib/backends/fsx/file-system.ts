@@ -25,6 +25,8 @@ export function lustreFileSystem(
     // SCRATCH_2 takes no key: FSx encrypts it with its own (it refuses KmsKeyId on scratch types).
     kmsKey: persistent ? props.encryptionKey : undefined,
     removalPolicy: dataRemovalPolicy(props),
+    // LUSTRE-VERSION: replaces the file system when changed (the guard refuses that).
+    fileSystemTypeVersion: props.fsxLustre?.fileSystemTypeVersion,
     lustreConfiguration: {
       deploymentType: fsx.LustreDeploymentType[options.deploymentType],
       perUnitStorageThroughput: persistent ? options.perUnitStorageThroughput : undefined,
