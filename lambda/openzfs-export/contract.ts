@@ -41,6 +41,8 @@ export interface VolumeView {
     readonly Status?: string;
     readonly RequestTime?: Date | string | number;
     readonly FailureDetails?: { readonly Message?: string };
+    /** The volume as the action would leave it (API reference, AdministrativeAction.TargetVolumeValues). */
+    readonly TargetVolumeValues?: Pick<VolumeView, 'OpenZFSConfiguration'>;
   }[];
   readonly OpenZFSConfiguration?: {
     readonly NfsExports?: readonly { readonly ClientConfigurations?: readonly { readonly Clients?: string; readonly Options?: readonly string[] }[] }[];
@@ -66,10 +68,11 @@ export function parseExportProperties(props: Record<string, unknown> | undefined
   }
   const clientConfigurations = configs.map((c: unknown, i): ClientConfiguration => {
     const { Clients, Options } = (c ?? {}) as { Clients?: unknown; Options?: unknown };
-    if (typeof Clients !== 'string' || Clients.length < 1 || Clients.length > 128 || /\s/.test(Clients)) {
-      throw new Error(`ResourceProperties.${PROP.CLIENT_CONFIGURATIONS}[${i}].Clients must be 1-128 characters without spaces (a CIDR or host), got ${JSON.stringify(Clients)}`);
+    // Never every address: the construct refuses a /0 client CIDR, and `*` is the same.
+    if (typeof Clients !== 'string' || Clients.length < 1 || Clients.length > 128 || /\s/.test(Clients) || Clients === '*' || /\/0$/.test(Clients)) {
+      throw new Error(`ResourceProperties.${PROP.CLIENT_CONFIGURATIONS}[${i}].Clients must be 1-128 characters without spaces, a CIDR or host, never '*' or a /0, got ${JSON.stringify(Clients)}`);
     }
-    if (!Array.isArray(Options) || Options.length < 1 || Options.length > 20 || Options.some((o) => typeof o !== 'string' || !/^[a-z_]+(=[0-9]+)?$/.test(o))) {
+    if (!Array.isArray(Options) || Options.length < 1 || Options.length > 20 || Options.some((o) => typeof o !== 'string' || !/^[a-z_]+(=[a-z0-9_:]+)?$/.test(o))) {
       throw new Error(`ResourceProperties.${PROP.CLIENT_CONFIGURATIONS}[${i}].Options must be 1-20 NFS export options such as 'rw' or 'root_squash', got ${JSON.stringify(Options)}`);
     }
     return { Clients, Options: [...Options] };
@@ -88,8 +91,10 @@ const time = (t: Date | string | number | undefined): number =>
 
 /**
  * Whether the export `wanted`, asked for at `askedAt` (ms), is in effect on `volume`: failed when the volume is FAILED
- * or MISCONFIGURED or a volume update asked for since has FAILED (FSx's message quoted); waiting while a volume update
- * is PENDING or IN_PROGRESS, the volume is not AVAILABLE, or its export is not yet the one asked for; done otherwise.
+ * or MISCONFIGURED; waiting while a volume update is PENDING or IN_PROGRESS or the volume is not AVAILABLE; done when
+ * the volume shows the export asked for, whatever failed before (a rollback asks for the export still in effect after
+ * the forward update FAILED); failed when a volume update asked for since (or aimed at this export) FAILED, FSx's
+ * message quoted; waiting otherwise.
  */
 export function exportState(volume: VolumeView | undefined, wanted: readonly ClientConfiguration[], askedAt: number): ExportState {
   if (volume === undefined) return { state: 'failed', why: 'DescribeVolumes returned no such volume' };
@@ -97,14 +102,21 @@ export function exportState(volume: VolumeView | undefined, wanted: readonly Cli
   if (volume.Lifecycle === 'FAILED' || volume.Lifecycle === 'MISCONFIGURED') {
     return { state: 'failed', why: `the volume is ${volume.Lifecycle}${reason ? `: ${reason}` : ''}` };
   }
-  // A minute's margin: FSx's clock and this function's may differ; an older failure is not this request's.
-  const updates = (volume.AdministrativeActions ?? []).filter((a) => a.AdministrativeActionType === 'VOLUME_UPDATE' && !(time(a.RequestTime) < askedAt - 60_000));
-  const failed = updates.find((a) => a.Status === 'FAILED');
-  if (failed) return { state: 'failed', why: `FSx reports the volume update FAILED${failed.FailureDetails?.Message ? `: ${failed.FailureDetails.Message}` : ''}` };
+  const updates = (volume.AdministrativeActions ?? []).filter((a) => a.AdministrativeActionType === 'VOLUME_UPDATE');
   const running = updates.find((a) => a.Status === 'PENDING' || a.Status === 'IN_PROGRESS');
   if (running) return { state: 'waiting', why: `the volume update is ${running.Status}` };
   if (volume.Lifecycle !== 'AVAILABLE') return { state: 'waiting', why: `the volume is ${volume.Lifecycle ?? 'in no state'}` };
   const shown = volume.OpenZFSConfiguration?.NfsExports?.[0]?.ClientConfigurations ?? [];
-  if (canonical(shown) !== canonical(wanted)) return { state: 'waiting', why: 'the volume does not show the new export yet' };
-  return { state: 'done' };
+  if (canonical(shown) === canonical(wanted)) return { state: 'done' };
+  // This request's failure: aimed at this export, or (no target shown) asked for since, with a minute's margin for
+  // the two clocks; an older failure is another request's.
+  const failed = updates.find((a) => a.Status === 'FAILED' && (aimedAt(a, wanted) ?? !(time(a.RequestTime) < askedAt - 60_000)));
+  if (failed) return { state: 'failed', why: `FSx reports the volume update FAILED${failed.FailureDetails?.Message ? `: ${failed.FailureDetails.Message}` : ''}` };
+  return { state: 'waiting', why: 'the volume does not show the new export yet' };
+}
+
+/** Whether an action's TargetVolumeValues name `wanted` as the export; undefined when they name no export. */
+function aimedAt(action: NonNullable<VolumeView['AdministrativeActions']>[number], wanted: readonly ClientConfiguration[]): boolean | undefined {
+  const target = action.TargetVolumeValues?.OpenZFSConfiguration?.NfsExports?.[0]?.ClientConfigurations;
+  return target === undefined ? undefined : canonical(target) === canonical(wanted);
 }

@@ -1,6 +1,7 @@
 /**
  * onEvent handler of the FSx for OpenZFS root volume export (lib/backends/openzfs/export-resource.ts): on Create and
- * Update it asks FSx for the export (UpdateVolume, OpenZFSConfiguration.NfsExports) and waits until DescribeVolumes
+ * Update, unless DescribeVolumes shows the export in effect already, it asks FSx for it (UpdateVolume,
+ * OpenZFSConfiguration.NfsExports) and waits until DescribeVolumes
  * shows it in effect, so that the deploy completes only when clients can mount by it (OPENZFS-EXPORT-LIVE); it fails
  * the deploy with FSx's own reason when the volume update fails. Delete does nothing: the volume goes with its file
  * system, or is kept with it.
@@ -46,6 +47,11 @@ export function exportHandler(deps: ExportDeps) {
     const { volumeId, clientConfigurations } = parseExportProperties(event.ResourceProperties);
     const askedAt = deps.now();
     const deadline = askedAt + (context?.getRemainingTimeInMillis() ?? 600_000) - RESERVE_MS;
+    // Already in effect (a rollback to the export the failed update left, the upgrade's first deploy): nothing to ask.
+    if (exportState(await deps.describeVolume(volumeId), clientConfigurations, askedAt).state === 'done') {
+      log({ level: 'info', msg: 'export already in effect', volumeId });
+      return { PhysicalResourceId: volumeId };
+    }
     await deps.updateVolume(volumeId, clientConfigurations);
     for (;;) {
       const judged = exportState(await deps.describeVolume(volumeId), clientConfigurations, askedAt);

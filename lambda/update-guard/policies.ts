@@ -53,9 +53,15 @@ export const FSX_THROUGHPUT: UpdatePolicy = onFsxLustre(refusedUnless(
   }),
 ));
 
-/** The least SSD storage capacity, GiB, FSx for OpenZFS grows `gib` to: "a minimum of 10 percent" more. */
+/** FSx for OpenZFS's largest SSD storage capacity, GiB (OPENZFS-STORAGE-RANGE; lib/sizing/fsx-openzfs.ts holds the same). */
+const OPENZFS_MAX_GIB = 524_288;
+
+/**
+ * The least SSD storage capacity, GiB, FSx for OpenZFS grows `gib` to: "a minimum of 10 percent" more (in whole
+ * numbers: `gib * 1.1` is 110.00000000000001 for 100), "up to the maximum allowed value of 512 TiB".
+ */
 export function openZfsLeastGrowth(gib: number): number {
-  return Math.ceil(gib * 1.1);
+  return Math.min(Math.ceil((gib * 11) / 10), OPENZFS_MAX_GIB);
 }
 
 /** An FSx for OpenZFS increase under 10 percent fails the update (UpdateFileSystem refuses it) after the guard passed. */

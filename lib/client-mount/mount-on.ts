@@ -3,6 +3,7 @@ import { describe } from '../sizing/describe';
 import type * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { IDependable } from 'constructs';
+import { LUSTRE_PORTS } from '../backends/fsx/network';
 import type { FsType } from '../../lambda/register/contract';
 import { renderMountUserData } from './user-data';
 
@@ -77,6 +78,10 @@ export function mountStorageOn(
     }),
   );
   server.connections.allowDefaultPortFrom(target, `${server.fsType === 'lustre' ? 'Lustre' : 'NFSv4'} from ${target.node.path}`);
+  // Lustre's file servers call their clients back, and their group allows no other outbound traffic (LUSTRE-EGRESS).
+  if (server.fsType === 'lustre') {
+    for (const port of LUSTRE_PORTS) server.connections.allowTo(target, port, `Lustre to ${target.node.path}`);
+  }
   if (server.ready) target.node.addDependency(server.ready);
 }
 

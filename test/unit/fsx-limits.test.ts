@@ -44,7 +44,7 @@ describe('OPENZFS-REGION-TIERS: MULTI_AZ_1 at 7,680 and 10,240 MB/s', () => {
 
   test('in a Region of neither: refused naming the prop, the Region and what works', () => {
     expect(() => stackWith('eu-west-2', multiAz(10240))).toThrow(
-      /^fsxOpenZfs\.throughputCapacityMBps: MULTI_AZ_1 in eu-west-2 goes up to 5120 MB\/s; 10240 MB\/s exists only in .*SINGLE_AZ_2, which has 10240 MB\/s in every Region\.$/);
+      /^fsxOpenZfs\.throughputCapacityMBps: MULTI_AZ_1 in eu-west-2 goes up to 5120 MB\/s; 10240 MB\/s exists only in .*SINGLE_AZ_2, whose tables go to 10240 MB\/s in every Region that offers it\.$/);
     // The tier chosen from throughputMBps is blamed on throughputMBps.
     expect(() => stackWith('eu-west-2', { throughputMBps: 6000, fsxOpenZfs: { deploymentType: 'MULTI_AZ_1' } }))
       .toThrow(/^throughputMBps: MULTI_AZ_1 in eu-west-2 goes up to 5120 MB\/s; 7680 MB\/s exists only in/);

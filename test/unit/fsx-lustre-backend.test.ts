@@ -363,6 +363,10 @@ describe('FSx for Lustre options of the construct', () => {
     Template.fromStack(stack).hasResourceProperties('AWS::EC2::SecurityGroupIngress', {
       FromPort: 988, ToPort: 1023, Description: 'Lustre from Test/Node',
     });
+    // And Lustre to the node on AWS's ports: the file servers' group allows nothing else out (LUSTRE-EGRESS).
+    const toNode = Object.values(Template.fromStack(stack).findResources('AWS::EC2::SecurityGroupEgress'))
+      .filter((r) => r.Properties.Description === 'Lustre to Test/Node').map((r) => `${r.Properties.FromPort}-${r.Properties.ToPort}`);
+    expect(toNode.sort()).toEqual(['1018-1023', '988-988']);
   });
 });
 

@@ -208,7 +208,7 @@ describe('MULTI_AZ_1: a standby subnet in a second zone', () => {
     const stack = lookedUpAppStack({ ...context, openZfsStandbySubnetId: 'subnet-0bbbbbbbbbbbbbbb1' }, '10.0.0.0/16', subnets);
     const warnings = Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('fsxRouteTableTag'));
     expect(warnings.map((w) => w.entry.data)).toEqual([expect.stringMatching(
-      /^MULTI_AZ_1 routes its endpoint through route tables this app does not make \(rtb-0123456789abcdef0\): tag each AmazonFSx=ManagedByAmazonFSx.*aws ec2 create-tags --resources rtb-0123456789abcdef0 --tags Key=AmazonFSx,Value=ManagedByAmazonFSx/,
+      /^MULTI_AZ_1 routes its endpoint through route tables this app does not make \(rtb-0123456789abcdef0\): FSx's service-linked role changes routes on failover only in route tables tagged AmazonFSx=ManagedByAmazonFSx.*aws ec2 create-tags --resources rtb-0123456789abcdef0 --tags Key=AmazonFSx,Value=ManagedByAmazonFSx/,
     )]);
   });
 

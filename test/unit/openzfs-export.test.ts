@@ -45,6 +45,14 @@ describe('the judge: is the export asked for in effect?', () => {
     expect(exportState(volumeOf('older-failure'), WANTED, ASKED_AT)).toEqual({ state: 'done' });
   });
 
+  test('a rollback after a failed update: the export asked for (the old one) is in effect, whatever failed: done', () => {
+    const old = [{ Clients: '10.0.0.0/16', Options: SQUASH }];
+    expect(exportState(volumeOf('rollback-after-failure'), old, ASKED_AT)).toEqual({ state: 'done' });
+    // The forward request itself, asking for the export the failed action aimed at: failed, even an hour later.
+    const aimed = [{ Clients: '10.9.0.0/16', Options: SQUASH }];
+    expect(exportState(volumeOf('rollback-after-failure'), aimed, ASKED_AT + 3_600_000)).toEqual({ state: 'failed', why: expect.stringMatching(/FAILED: The NFS export/) });
+  });
+
   test('no such volume: failed', () => {
     expect(exportState(undefined, WANTED, ASKED_AT)).toEqual({ state: 'failed', why: 'DescribeVolumes returned no such volume' });
   });
@@ -57,8 +65,15 @@ describe('the properties, validated before any call', () => {
     ['26 client configurations', { VolumeId: VOLUME, ClientConfigurations: Array(MAX_CLIENT_CONFIGURATIONS + 1).fill(WANTED[0]) }, /must be a list of 1-25/],
     ['clients with a space', { VolumeId: VOLUME, ClientConfigurations: [{ Clients: '10.0.0.0/16 *', Options: SQUASH }] }, /ClientConfigurations\[0\]\.Clients must be 1-128 characters without spaces/],
     ['an option that is no option', { VolumeId: VOLUME, ClientConfigurations: [{ Clients: '10.0.0.0/16', Options: ['rw;reboot'] }] }, /ClientConfigurations\[0\]\.Options must be 1-20 NFS export options/],
+    ['every client as *', { VolumeId: VOLUME, ClientConfigurations: [{ Clients: '*', Options: SQUASH }] }, /never '\*' or a \/0/],
+    ['every client as a /0', { VolumeId: VOLUME, ClientConfigurations: [{ Clients: '0.0.0.0/0', Options: SQUASH }] }, /never '\*' or a \/0/],
   ])('%s is refused', (_name, props, message) => {
     expect(() => parseExportProperties(props)).toThrow(message);
+  });
+
+  test('options with values AWS documents (sec=sys, anonuid=65534) are taken', () => {
+    const configs = [{ Clients: '10.0.0.0/16', Options: ['rw', 'sec=sys', 'anonuid=65534', 'no_subtree_check'] }];
+    expect(parseExportProperties({ VolumeId: VOLUME, ClientConfigurations: configs }).clientConfigurations).toEqual(configs);
   });
 });
 
@@ -79,27 +94,33 @@ function scripted(states: string[], remainingMs = 600_000) {
 }
 
 describe('the handler waits for the export, and fails with FSx\'s reason', () => {
-  test('Create: UpdateVolume once, then DescribeVolumes until the export shows, every 10 s', async () => {
-    const { handler, calls, context } = scripted(['pending', 'in-progress', 'completed']);
+  test('Create: DescribeVolumes, UpdateVolume once, then DescribeVolumes until the export shows, every 10 s', async () => {
+    const { handler, calls, context } = scripted(['no-actions-old-export', 'pending', 'in-progress', 'completed']);
     await expect(handler(event('Create'), context)).resolves.toEqual({ PhysicalResourceId: VOLUME });
     expect(calls).toEqual([
-      `UpdateVolume ${VOLUME} 10.0.0.0/16,10.1.0.0/24`,
+      `DescribeVolumes ${VOLUME}`, `UpdateVolume ${VOLUME} 10.0.0.0/16,10.1.0.0/24`,
       `DescribeVolumes ${VOLUME}`, `sleep ${POLL_MS}`, `DescribeVolumes ${VOLUME}`, `sleep ${POLL_MS}`, `DescribeVolumes ${VOLUME}`,
     ]);
   });
 
+  test('the export already in effect (a rollback, the upgrade\'s first deploy): no UpdateVolume at all', async () => {
+    const { handler, calls, context } = scripted(['completed']);
+    await expect(handler(event('Update'), context)).resolves.toEqual({ PhysicalResourceId: VOLUME });
+    expect(calls).toEqual([`DescribeVolumes ${VOLUME}`]);
+  });
+
   test('Update: a failed volume update fails the deploy, quoting FSx', async () => {
-    const { handler, context } = scripted(['pending', 'failed']);
+    const { handler, context } = scripted(['no-actions-old-export', 'pending', 'failed']);
     await expect(handler(event('Update'), context)).rejects.toThrow(
       `The NFS export of ${VOLUME} did not take effect: FSx reports the volume update FAILED: The NFS export configuration is invalid..`);
   });
 
   test('never in effect before the Lambda\'s time runs out: fails saying what FSx last showed and how to look', async () => {
-    const { handler, calls, context } = scripted(['in-progress'], 60_000);
+    const { handler, calls, context } = scripted(['no-actions-old-export', 'in-progress'], 60_000);
     await expect(handler(event('Create'), context)).rejects.toThrow(
       new RegExp(`^The NFS export of ${VOLUME} is not in effect after 40 s \\(the volume update is IN_PROGRESS\\); see aws fsx describe-volumes --volume-ids ${VOLUME}`));
-    // 60 s left less the 20 s kept back: DescribeVolumes at 0, 10, 20, 30 and 40 s.
-    expect(calls.filter((c) => c.startsWith('Describe'))).toHaveLength(5);
+    // 60 s left less the 20 s kept back: DescribeVolumes before asking, then at 0, 10, 20, 30 and 40 s.
+    expect(calls.filter((c) => c.startsWith('Describe'))).toHaveLength(6);
   });
 
   test('Delete calls nothing; a bad request type or property calls nothing and fails', async () => {
@@ -114,7 +135,7 @@ describe('the handler waits for the export, and fails with FSx\'s reason', () =>
 describe('the real SDK client against recorded responses over HTTP', () => {
   let server: http.Server;
   const seen: { target: string; body: Record<string, unknown> }[] = [];
-  let answer = 'completed';
+  let answers: string[] = [];
   const saved = { ...process.env };
 
   beforeAll(async () => {
@@ -127,7 +148,7 @@ describe('the real SDK client against recorded responses over HTTP', () => {
         res.setHeader('content-type', 'application/x-amz-json-1.1');
         // UpdateVolume's response is the volume too; the handler keeps nothing of it.
         // The recorded actions were asked for now, as the handler's own request was.
-        const served = recorded(target.endsWith('.UpdateVolume') ? 'pending' : answer);
+        const served = recorded(target.endsWith('.UpdateVolume') ? 'pending' : answers.shift() ?? 'completed');
         for (const a of served.Volumes[0].AdministrativeActions ?? []) Object.assign(a, { RequestTime: Date.now() / 1000 });
         res.end(JSON.stringify(target.endsWith('.UpdateVolume') ? { Volume: served.Volumes[0] } : served));
       });
@@ -148,13 +169,14 @@ describe('the real SDK client against recorded responses over HTTP', () => {
     // A fresh module: its client is made at import, after the endpoint above is set.
     await jest.isolateModulesAsync(async () => { ({ handler } = await import('../../lambda/openzfs-export/index')); });
     seen.length = 0;
-    answer = 'completed';
+    answers = ['no-actions-old-export', 'completed'];
     await expect(handler(event('Create'), { getRemainingTimeInMillis: () => 600_000 })).resolves.toEqual({ PhysicalResourceId: VOLUME });
     expect(seen).toEqual([
+      { target: 'AWSSimbaAPIService_v20180301.DescribeVolumes', body: { VolumeIds: [VOLUME] } },
       { target: 'AWSSimbaAPIService_v20180301.UpdateVolume', body: expect.objectContaining({ VolumeId: VOLUME, OpenZFSConfiguration: { NfsExports: [{ ClientConfigurations: WANTED }] } }) },
       { target: 'AWSSimbaAPIService_v20180301.DescribeVolumes', body: { VolumeIds: [VOLUME] } },
     ]);
-    answer = 'failed';
+    answers = ['no-actions-old-export', 'failed'];
     await expect(handler(event('Update'), { getRemainingTimeInMillis: () => 600_000 })).rejects.toThrow(/FSx reports the volume update FAILED: The NFS export configuration is invalid/);
   });
 });

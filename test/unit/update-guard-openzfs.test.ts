@@ -12,6 +12,8 @@ import { OPENZFS_DEPLOYMENT_TYPES } from '../../lambda/update-guard/layout';
 import { compareWatched, type WatchedResource } from '../../lambda/update-guard/watched';
 import { handler } from '../../lambda/update-guard';
 import { FSX_OPENZFS_DEPLOYMENT_TYPES } from '../../lib/sizing';
+import { FSX_OPENZFS_MAX_STORAGE_GIB } from '../../lib/sizing/fsx-openzfs';
+import { openZfsLeastGrowth } from '../../lambda/update-guard/policies';
 
 // The update guard's rules for FSx for OpenZFS (backend fsx-openzfs), through the policy table and the handler:
 // what replaces the file system (deployment type, subnets, key: CloudFormation's resource specification) is refused
@@ -118,6 +120,15 @@ describe('FSx for OpenZFS: the policy table', () => {
     const refusals = compareLayouts(layoutOf(before), layoutOf({ ...before, ...change }), false);
     expect(refusals).toEqual([expect.objectContaining({ setting, oldValue, newValue, why: expect.stringMatching(why), accepted: false })]);
     expect(refusals[0].safePath).toBe(safePath + OPENZFS_SAFE_PATH);
+  });
+
+  test('OPENZFS-GROWTH-MIN in whole GiB: 102400 -> 112640 (capacityTiB 100 -> 110) is 10 %; near the maximum, the maximum', () => {
+    expect(openZfsLeastGrowth(102_400)).toBe(112_640);
+    expect(openZfsLeastGrowth(100)).toBe(110);
+    expect(openZfsLeastGrowth(500_000)).toBe(FSX_OPENZFS_MAX_STORAGE_GIB);
+    for (const [before, after] of [['102400', '112640'], ['500000', String(FSX_OPENZFS_MAX_STORAGE_GIB)]]) {
+      expect(compareLayouts(layoutOf({ ...OPENZFS, StorageCapacityGiB: before }), layoutOf({ ...OPENZFS, StorageCapacityGiB: after }), false)).toEqual([]);
+    }
   });
 
   test.each(GUIDE_REFUSED)('refuses %s, with the way that works', (_name, before, change, setting, oldValue, newValue, why, safePath) => {

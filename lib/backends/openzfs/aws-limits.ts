@@ -47,7 +47,7 @@ function checkRegionalTier(scope: Construct, { plan, tierProp }: OpenZfsLimitsIn
   }
   throw new Error(`${tierProp}: MULTI_AZ_1 in ${region} goes up to 5120 MB/s; ${t} MB/s exists only in ` +
     `${[...FSX_OPENZFS_TOP_TIER_REGIONS, ...FSX_OPENZFS_TOP_TIER_PERFORMANCE_ONLY].join(', ')} (FSx for OpenZFS User Guide, ` +
-    '"Performance"); ask for 5120 MB/s or less, or SINGLE_AZ_2, which has 10240 MB/s in every Region.');
+    '"Performance"); ask for 5120 MB/s or less, or SINGLE_AZ_2, whose tables go to 10240 MB/s in every Region that offers it.');
 }
 
 interface Totals { storageGiB: number; throughputMBps: number; diskIops: number; readonly warned: Set<string> }

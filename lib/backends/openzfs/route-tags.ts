@@ -23,8 +23,9 @@ export function tagRouteTablesForFsx(scope: Construct, subnets: readonly ec2.ISu
   }
   if (imported.size === 0) return;
   Annotations.of(scope).addWarningV2('storage-server:fsxRouteTableTag',
-    `MULTI_AZ_1 routes its endpoint through route tables this app does not make (${[...imported].join(', ')}): tag each ` +
-    `${FSX_ROUTE_TABLE_TAG.key}=${FSX_ROUTE_TABLE_TAG.value}, or FSx cannot move the endpoint's routes on failover ` +
-    '(AmazonFSxServiceRolePolicy changes routes only in route tables with that tag): aws ec2 create-tags --resources ' +
+    `MULTI_AZ_1 routes its endpoint through route tables this app does not make (${[...imported].join(', ')}): FSx's ` +
+    `service-linked role changes routes on failover only in route tables tagged ${FSX_ROUTE_TABLE_TAG.key}=` +
+    `${FSX_ROUTE_TABLE_TAG.value} (AmazonFSxServiceRolePolicy). FSx may tag them at creation when the deploying role may ` +
+    'tag route tables; make sure they carry it, or tag them: aws ec2 create-tags --resources ' +
     `${[...imported].join(' ')} --tags Key=${FSX_ROUTE_TABLE_TAG.key},Value=${FSX_ROUTE_TABLE_TAG.value}`);
 }
