@@ -69,10 +69,11 @@ export function parseExportProperties(props: Record<string, unknown> | undefined
   const clientConfigurations = configs.map((c: unknown, i): ClientConfiguration => {
     const { Clients, Options } = (c ?? {}) as { Clients?: unknown; Options?: unknown };
     // Never every address: the construct refuses a /0 client CIDR, and `*` is the same.
-    if (typeof Clients !== 'string' || Clients.length < 1 || Clients.length > 128 || /\s/.test(Clients) || Clients === '*' || /\/0$/.test(Clients)) {
+    // The API's pattern is ^[ -~]{1,128}$ (printable ASCII); a space would split the export line.
+    if (typeof Clients !== 'string' || !/^[!-~]{1,128}$/.test(Clients) || Clients === '*' || /\/0$/.test(Clients)) {
       throw new Error(`ResourceProperties.${PROP.CLIENT_CONFIGURATIONS}[${i}].Clients must be 1-128 characters without spaces, a CIDR or host, never '*' or a /0, got ${JSON.stringify(Clients)}`);
     }
-    if (!Array.isArray(Options) || Options.length < 1 || Options.length > 20 || Options.some((o) => typeof o !== 'string' || !/^[a-z_]+(=[a-z0-9_:]+)?$/.test(o))) {
+    if (!Array.isArray(Options) || Options.length < 1 || Options.length > 20 || Options.some((o) => typeof o !== 'string' || o.length > 128 || !/^[a-z_]+(=[!-~]+)?$/.test(o))) {
       throw new Error(`ResourceProperties.${PROP.CLIENT_CONFIGURATIONS}[${i}].Options must be 1-20 NFS export options such as 'rw' or 'root_squash', got ${JSON.stringify(Options)}`);
     }
     return { Clients, Options: [...Options] };

@@ -82,10 +82,13 @@ describe('what cdk destroy does, per backend (the app\'s own VPC)', () => {
     expect(policies(r, 'StorageServerFsxLustreFileSystem', 'StorageServerFsxLustreSecurityGroup', 'Vpc8378', 'VpcprivateSubnet1Subnet')).toEqual([
       'StorageServerFsxLustreFileSystem AWS::FSx::FileSystem RetainExceptOnCreate',
       'StorageServerFsxLustreSecurityGroup AWS::EC2::SecurityGroup RetainExceptOnCreate',
-      // The clients' group: admitted by rules of their own, deleted with the stack (no other group's deletion fails on them).
+      // The clients' group: admitted and called back (Lustre's egress to clients) by rules of their own, deleted with the
+      // stack (no other group's deletion fails on them).
       'StorageServerFsxLustreSecurityGroupfromStorageServerClientSecurityGroup3C99FEB410181023 AWS::EC2::SecurityGroupIngress -',
       'StorageServerFsxLustreSecurityGroupfromStorageServerClientSecurityGroup3C99FEB4988 AWS::EC2::SecurityGroupIngress -',
       'StorageServerFsxLustreSecurityGroupfromStorageServerFsxLustreSecurityGroup815FD5BF9881023 AWS::EC2::SecurityGroupIngress RetainExceptOnCreate',
+      'StorageServerFsxLustreSecurityGrouptoStorageServerClientSecurityGroup3C99FEB410181023 AWS::EC2::SecurityGroupEgress -',
+      'StorageServerFsxLustreSecurityGrouptoStorageServerClientSecurityGroup3C99FEB4988 AWS::EC2::SecurityGroupEgress -',
       'StorageServerFsxLustreSecurityGrouptoStorageServerFsxLustreSecurityGroup815FD5BF10181023 AWS::EC2::SecurityGroupEgress RetainExceptOnCreate',
       'StorageServerFsxLustreSecurityGrouptoStorageServerFsxLustreSecurityGroup815FD5BF988 AWS::EC2::SecurityGroupEgress RetainExceptOnCreate',
       'Vpc AWS::EC2::VPC RetainExceptOnCreate',

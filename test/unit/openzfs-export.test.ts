@@ -65,6 +65,7 @@ describe('the properties, validated before any call', () => {
     ['26 client configurations', { VolumeId: VOLUME, ClientConfigurations: Array(MAX_CLIENT_CONFIGURATIONS + 1).fill(WANTED[0]) }, /must be a list of 1-25/],
     ['clients with a space', { VolumeId: VOLUME, ClientConfigurations: [{ Clients: '10.0.0.0/16 *', Options: SQUASH }] }, /ClientConfigurations\[0\]\.Clients must be 1-128 characters without spaces/],
     ['an option that is no option', { VolumeId: VOLUME, ClientConfigurations: [{ Clients: '10.0.0.0/16', Options: ['rw;reboot'] }] }, /ClientConfigurations\[0\]\.Options must be 1-20 NFS export options/],
+    ['a control character in the clients', { VolumeId: VOLUME, ClientConfigurations: [{ Clients: '10.0.0.0/16\u0000', Options: SQUASH }] }, /Clients must be 1-128 characters without spaces/],
     ['every client as *', { VolumeId: VOLUME, ClientConfigurations: [{ Clients: '*', Options: SQUASH }] }, /never '\*' or a \/0/],
     ['every client as a /0', { VolumeId: VOLUME, ClientConfigurations: [{ Clients: '0.0.0.0/0', Options: SQUASH }] }, /never '\*' or a \/0/],
   ])('%s is refused', (_name, props, message) => {
@@ -72,7 +73,7 @@ describe('the properties, validated before any call', () => {
   });
 
   test('options with values AWS documents (sec=sys, anonuid=65534) are taken', () => {
-    const configs = [{ Clients: '10.0.0.0/16', Options: ['rw', 'sec=sys', 'anonuid=65534', 'no_subtree_check'] }];
+    const configs = [{ Clients: '10.0.0.0/16', Options: ['rw', 'sec=krb5p', 'anonuid=65534', 'no_subtree_check'] }];
     expect(parseExportProperties({ VolumeId: VOLUME, ClientConfigurations: configs }).clientConfigurations).toEqual(configs);
   });
 });
