@@ -28,7 +28,8 @@ class OpenZfsExportProvider extends Construct {
       roleDescription: "Sets and awaits the NFS export of this stack's FSx for OpenZFS root volumes (UpdateVolume, DescribeVolumes)",
       functionDescription: 'StorageServer FSx for OpenZFS export: UpdateVolume, then DescribeVolumes until it is in effect',
       frameworkDescription: 'Provider framework of the StorageServer FSx for OpenZFS export custom resource',
-      // FSx applies an export in seconds to minutes; the handler stops 20 s before this with FSx's last state.
+      // AWS publishes no duration for a volume update: 14 minutes is a bound (the Provider framework's onEvent function
+      // may run 15); the handler stops 20 s before it with FSx's last state.
       timeout: Duration.minutes(14),
       memorySize: 256,
       runtimeReason:
