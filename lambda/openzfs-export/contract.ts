@@ -94,8 +94,8 @@ const time = (t: Date | string | number | undefined): number =>
  * Whether the export `wanted`, asked for at `askedAt` (ms), is in effect on `volume`: failed when the volume is FAILED
  * or MISCONFIGURED; waiting while a volume update is PENDING or IN_PROGRESS or the volume is not AVAILABLE; done when
  * the volume shows the export asked for, whatever failed before (a rollback asks for the export still in effect after
- * the forward update FAILED); failed when a volume update asked for since (or aimed at this export) FAILED, FSx's
- * message quoted; waiting otherwise.
+ * the forward update FAILED); failed when a volume update asked for since, and aimed at this export where FSx shows
+ * its target, FAILED, FSx's message quoted; waiting otherwise.
  */
 export function exportState(volume: VolumeView | undefined, wanted: readonly ClientConfiguration[], askedAt: number): ExportState {
   if (volume === undefined) return { state: 'failed', why: 'DescribeVolumes returned no such volume' };
@@ -109,9 +109,9 @@ export function exportState(volume: VolumeView | undefined, wanted: readonly Cli
   if (volume.Lifecycle !== 'AVAILABLE') return { state: 'waiting', why: `the volume is ${volume.Lifecycle ?? 'in no state'}` };
   const shown = volume.OpenZFSConfiguration?.NfsExports?.[0]?.ClientConfigurations ?? [];
   if (canonical(shown) === canonical(wanted)) return { state: 'done' };
-  // This request's failure: aimed at this export, or (no target shown) asked for since, with a minute's margin for
-  // the two clocks; an older failure is another request's.
-  const failed = updates.find((a) => a.Status === 'FAILED' && (aimedAt(a, wanted) ?? !(time(a.RequestTime) < askedAt - 60_000)));
+  // This request's failure: asked for since (a minute's margin for the two clocks) and, where FSx shows its target,
+  // aimed at this export; an older failure, or one aimed at another export (the forward update a rollback undoes), is not.
+  const failed = updates.find((a) => a.Status === 'FAILED' && !(time(a.RequestTime) < askedAt - 60_000) && (aimedAt(a, wanted) ?? true));
   if (failed) return { state: 'failed', why: `FSx reports the volume update FAILED${failed.FailureDetails?.Message ? `: ${failed.FailureDetails.Message}` : ''}` };
   return { state: 'waiting', why: 'the volume does not show the new export yet' };
 }
