@@ -153,20 +153,18 @@ function validateFsxProps(props: FsxLustreServerRequest, options: FsxLustrePlan)
   }
   validateNoSquashNids(rootSquashOn(props), props.fsxLustre?.noSquashNids, props.clientCidrs);
   const version = props.fsxLustre?.fileSystemTypeVersion;
-  const versions: unknown[] = Object.values(fsx.FileSystemTypeVersion);
-  if (version !== undefined && !versions.includes(version)) {
-    throw new Error(`fsxLustre.fileSystemTypeVersion must be one of ${Object.keys(fsx.FileSystemTypeVersion).map((v) => `fsx.FileSystemTypeVersion.${v}`).join(', ')}, ` +
-      `got ${JSON.stringify(version) ?? String(version)}.`);
-  }
+  checkEnumMember('fsxLustre.fileSystemTypeVersion', 'fsx.FileSystemTypeVersion', fsx.FileSystemTypeVersion, version);
   if (version === fsx.FileSystemTypeVersion.V_2_10 && options.deploymentType === 'PERSISTENT_2') {
     throw new Error("fsxLustre.fileSystemTypeVersion 2.10 is for PERSISTENT_1 and SCRATCH_2 only (\"2.10 is supported by the Scratch and " +
       'Persistent_1 Lustre deployment types", FSx API reference); the deployment type is PERSISTENT_2: use ' +
       'fsx.FileSystemTypeVersion.V_2_15 (-c fsxFileSystemTypeVersion=2.15), or leave it out.');
   }
-  const compression = props.fsxLustre?.dataCompressionType;
-  const compressions: unknown[] = Object.values(fsx.LustreDataCompressionType);
-  if (compression !== undefined && !compressions.includes(compression)) {
-    throw new Error(`fsxLustre.dataCompressionType must be one of ${compressions.map((c) => `fsx.LustreDataCompressionType.${c}`).join(', ')}, ` +
-      `got ${JSON.stringify(compression) ?? String(compression)}.`);
-  }
+  checkEnumMember('fsxLustre.dataCompressionType', 'fsx.LustreDataCompressionType', fsx.LustreDataCompressionType, props.fsxLustre?.dataCompressionType);
+}
+
+/** Refuses a value that is not a member of aws-cdk-lib's enum `enumName`, naming the prop and the members. */
+function checkEnumMember(prop: string, enumName: string, members: Record<string, string>, value: unknown): void {
+  if (value === undefined || (Object.values(members) as unknown[]).includes(value)) return;
+  throw new Error(`${prop} must be one of ${Object.keys(members).map((k) => `${enumName}.${k}`).join(', ')}, ` +
+    `got ${JSON.stringify(value) ?? String(value)}.`);
 }

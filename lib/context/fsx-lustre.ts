@@ -7,6 +7,7 @@ import * as fsx from 'aws-cdk-lib/aws-fsx';
 import { Backend, FsxLustreDeploymentType, FsxLustreOptions, FsxLustreStorageType, StorageRequest } from '../sizing';
 import { resolveFsxLustreOptions } from '../sizing/fsx-lustre';
 import { s3PathProblem } from '../validation/fsx-lustre';
+import type { ContextKey } from './keys';
 import { StorageServerContext } from './storage-server-context';
 import { ContextValues, contextError, parseBoolean } from './values';
 
@@ -33,8 +34,8 @@ export function parseFsxKeys(values: ContextValues, backend: Backend | 'auto'): 
     fsxPerUnitStorageThroughput: options.perUnitStorageThroughput,
     fsxDataRepositoryPath: parseDataRepositoryPath(raw),
     fsxRootSquash: raw('fsxRootSquash') === undefined ? undefined : parseBoolean('fsxRootSquash', raw('fsxRootSquash')!),
-    fsxDataCompressionType: parseCompression(raw),
-    fsxFileSystemTypeVersion: parseVersion(raw),
+    fsxDataCompressionType: parseEnumKey(raw, 'fsxDataCompressionType', fsx.LustreDataCompressionType),
+    fsxFileSystemTypeVersion: parseEnumKey(raw, 'fsxFileSystemTypeVersion', fsx.FileSystemTypeVersion),
   };
 }
 
@@ -73,24 +74,17 @@ function parseFsxOptions(raw: ContextValues['raw']): FsxLustreOptions {
   return options;
 }
 
-/** `fsxDataCompressionType`: aws-cdk-lib's values (the FSx API's), `LZ4` or `NONE`. */
-function parseCompression(raw: ContextValues['raw']): fsx.LustreDataCompressionType | undefined {
-  const value = raw('fsxDataCompressionType');
-  const allowed: string[] = Object.values(fsx.LustreDataCompressionType);
+/**
+ * A key whose values are an aws-cdk-lib enum's (the FSx API's): `fsxDataCompressionType` (`LZ4`, `NONE`),
+ * `fsxFileSystemTypeVersion` (`2.10`, `2.12`, `2.15`; the deployment type checks the rest).
+ */
+function parseEnumKey<T extends string>(raw: ContextValues['raw'], key: ContextKey, values: Record<string, T>): T | undefined {
+  const value = raw(key);
+  const allowed: string[] = Object.values(values);
   if (value !== undefined && !allowed.includes(value)) {
-    throw contextError('fsxDataCompressionType', value, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`);
+    throw contextError(key, value, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`);
   }
-  return value as fsx.LustreDataCompressionType | undefined;
-}
-
-/** `fsxFileSystemTypeVersion`: aws-cdk-lib's values (the FSx API's), `2.10`, `2.12` or `2.15`; the deployment type checks the rest. */
-function parseVersion(raw: ContextValues['raw']): fsx.FileSystemTypeVersion | undefined {
-  const value = raw('fsxFileSystemTypeVersion');
-  const allowed: string[] = Object.values(fsx.FileSystemTypeVersion);
-  if (value !== undefined && !allowed.includes(value)) {
-    throw contextError('fsxFileSystemTypeVersion', value, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`);
-  }
-  return value as fsx.FileSystemTypeVersion | undefined;
+  return value as T | undefined;
 }
 
 /** `fsxDataRepositoryPath`: an S3 path FSx for Lustre links to. */
