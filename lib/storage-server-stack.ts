@@ -87,6 +87,7 @@ export class StorageServerStack extends Stack {
         ? {
           deploymentType: ctx.openZfsDeploymentType,
           throughputCapacityMBps: ctx.openZfsThroughputCapacityMBps,
+          provisionedIops: ctx.openZfsProvisionedIops,
           rootSquash: ctx.openZfsRootSquash,
           standbySubnet: ctx.openZfsStandbySubnetId && !isLookupPlaceholder(vpc.vpcCidrBlock)
             ? subnetById(vpc, ctx.openZfsStandbySubnetId, 'openZfsStandbySubnetId')

@@ -115,6 +115,11 @@ export interface StorageLayout {
    */
   readonly standbySubnetId: string;
   /**
+   * FSx for OpenZFS: the SSD IOPS, `AUTOMATIC` or the provisioned number (FSx changes them in place, but takes no
+   * throughput update while they change); `''` on the other backends and in a layout recorded before the field.
+   */
+  readonly diskIops: string;
+  /**
    * How many scheduled snapshots are kept, as a whole number: on EBS the DLM policy's snapshot sets (`0`: no policy),
    * on FSx the automatic backups' retention in days (`0`: off); `''` on instance store and in a layout recorded before
    * the field. A lower value deletes the older sets or backups (retention-rules.ts).

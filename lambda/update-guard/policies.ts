@@ -106,21 +106,53 @@ function growOnly(service: string, copy: string): UpdatePolicy {
  * FSx for OpenZFS throughput capacity: FSx changes it in place (UpdateFileSystem; the FSx for OpenZFS guide,
  * "Managing throughput capacity": a Single-AZ non-HA file system is unavailable for a few minutes, an HA one fails
  * over and back). The resource specification updates `OpenZFSConfiguration.ThroughputCapacity` without replacement.
- * Not in the same deploy as a storage change, which FSx runs first and which holds the throughput update off.
+ * Not in the deploy that changes the storage or the provisioned SSD IOPS: FSx takes no throughput update while either
+ * runs (OPENZFS-ONE-UPDATE, OPENZFS-IOPS-WITH-THROUGHPUT in docs/sources/fsx-rules.md).
  */
-export const OPENZFS_THROUGHPUT: UpdatePolicy = onFsxOpenZfs(refusedUnless(
-  'in place (FSx UpdateFileSystem ThroughputCapacity), not with a storage change',
-  (o, n) => o.storageCapacityGiB === n.storageCapacityGiB,
-  (o, n) => ({
-    why: 'FSx for OpenZFS takes no throughput capacity update while an SSD storage capacity update is under way ("you ' +
-      "can't request a throughput capacity update if there is an ongoing SSD storage capacity or provisioned SSD IOPS " +
-      'update", FSx for OpenZFS User Guide: OPENZFS-ONE-UPDATE in docs/sources/fsx-rules.md), and this deploy asks for both',
-    safePath: `change one at a time: first capacityTiB with fsxOpenZfs.throughputCapacityMBps: ${o.throughputCapacity} ` +
-      `(-c openZfsThroughputCapacityMBps=${o.throughputCapacity}), then, once FSx reports the storage update done (aws fsx ` +
-      'describe-file-systems: no AdministrativeActions IN_PROGRESS or PENDING) and, on MULTI_AZ_1, six hours after it was ' +
-      `asked, throughput capacity ${n.throughputCapacity} MB/s`,
-  }),
+export const OPENZFS_THROUGHPUT: UpdatePolicy = onFsxOpenZfs(both(
+  refusedUnless(
+    'in place (FSx UpdateFileSystem ThroughputCapacity), not with a storage change',
+    (o, n) => o.storageCapacityGiB === n.storageCapacityGiB,
+    (o, n) => ({
+      why: 'FSx for OpenZFS takes no throughput capacity update while an SSD storage capacity update is under way ("you ' +
+        "can't request a throughput capacity update if there is an ongoing SSD storage capacity or provisioned SSD IOPS " +
+        'update", FSx for OpenZFS User Guide: OPENZFS-ONE-UPDATE in docs/sources/fsx-rules.md), and this deploy asks for both',
+      safePath: `change one at a time: first capacityTiB with fsxOpenZfs.throughputCapacityMBps: ${o.throughputCapacity} ` +
+        `(-c openZfsThroughputCapacityMBps=${o.throughputCapacity}), then, ${AFTER_UPDATE}, throughput capacity ${n.throughputCapacity} MB/s`,
+    }),
+  ),
+  refusedUnless(
+    'not with a provisioned SSD IOPS change',
+    // '' is a layout recorded before the field: its IOPS are not known, and the deploy is judged as before.
+    (o, n) => o.diskIops === n.diskIops || o.diskIops === '' || n.diskIops === '' || o.storageCapacityGiB !== n.storageCapacityGiB,
+    (o, n) => ({
+      why: `FSx for OpenZFS takes no throughput capacity update while a provisioned SSD IOPS update is under way ("You must ` +
+        'wait until the SSD storage capacity or provisioned SSD IOPS update has completed before requesting a throughput ' +
+        `capacity update", FSx for OpenZFS User Guide: OPENZFS-IOPS-WITH-THROUGHPUT in docs/sources/fsx-rules.md), and this ` +
+        `deploy changes both: throughput capacity ${o.throughputCapacity} to ${n.throughputCapacity} MB/s, SSD IOPS ` +
+        `${o.diskIops} to ${n.diskIops} (the plan provisions the tier's IOPS)`,
+      safePath: `change one at a time: first the throughput capacity with the old IOPS, fsxOpenZfs.provisionedIops: ` +
+        `${iopsOption(o.diskIops)} (-c openZfsProvisionedIops=${iopsOption(o.diskIops)}), then, ${AFTER_UPDATE}, the IOPS ` +
+        `${n.diskIops} (fsxOpenZfs.provisionedIops removed, or set to ${iopsOption(n.diskIops)})`,
+    }),
+  ),
 ));
+
+/** When the second of two updates may be asked for: AWS's wait, in a safe path's words. */
+const AFTER_UPDATE = 'once FSx reports the first update done (aws fsx describe-file-systems: no AdministrativeActions ' +
+  'IN_PROGRESS or PENDING) and, on MULTI_AZ_1, six hours after it was asked';
+
+/** A layout's SSD IOPS as `fsxOpenZfs.provisionedIops` takes them: 0 for AUTOMATIC. */
+function iopsOption(diskIops: string): string {
+  return diskIops === 'AUTOMATIC' ? '0' : diskIops;
+}
+
+/**
+ * FSx for OpenZFS SSD IOPS: FSx changes them in place (the resource specification updates
+ * `OpenZFSConfiguration.DiskIopsConfiguration` without replacement), with a storage change too ([STORAGE]); with a
+ * throughput change the ThroughputCapacity row refuses.
+ */
+const OPENZFS_IOPS: UpdatePolicy = { name: 'in place (FSx UpdateFileSystem DiskIopsConfiguration)', objections: () => [] };
 
 /**
  * FSx for OpenZFS MULTI_AZ_1 standby subnet: in `SubnetIds`, which replaces the file system. A new deployment type
@@ -281,5 +313,6 @@ export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
   }),
   throughputCapacity: OPENZFS_THROUGHPUT,
   standbySubnetId: OPENZFS_STANDBY_SUBNET,
+  diskIops: OPENZFS_IOPS,
   snapshotRetain: SNAPSHOT_RETENTION,
 };

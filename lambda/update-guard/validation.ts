@@ -75,6 +75,7 @@ export function parseGuardProperties(raw: unknown, where = 'ResourceProperties')
     instanceStoreEncryption: read.optionalText(PROP.instanceStoreEncryption),
     throughputCapacity: read.optionalText(PROP.throughputCapacity),
     standbySubnetId: read.optionalText(PROP.standbySubnetId),
+    diskIops: read.optionalText(PROP.diskIops),
     snapshotRetain: read.optionalText(PROP.snapshotRetain),
   };
   validateLayout(layout, (field) => read.name(PROP[field]));
@@ -186,7 +187,7 @@ const FSX_FIELDS_OF: { readonly [B in Backend]: readonly LayoutField[] } = {
   ebs: [],
   'instance-store': [],
   'fsx-lustre': ['fileSystemType', 'perUnitStorageThroughput', 'storageCapacityGiB', 'subnetId'],
-  'fsx-openzfs': ['fileSystemType', 'storageCapacityGiB', 'subnetId', 'throughputCapacity', 'standbySubnetId'],
+  'fsx-openzfs': ['fileSystemType', 'storageCapacityGiB', 'subnetId', 'throughputCapacity', 'standbySubnetId', 'diskIops'],
 };
 
 /** The FSx fields: `''` where the backend has none of them, their grammar on the backend that sets them. */
@@ -219,6 +220,9 @@ function validateOpenZfsFields(layout: StorageLayout, { isUnresolved, check }: C
   check('subnetId', layout.subnetId, SUBNET_ID.test(layout.subnetId), "must be a subnet id such as 'subnet-0123456789abcdef0'");
   check('throughputCapacity', layout.throughputCapacity, WHOLE.test(layout.throughputCapacity),
     'must be a whole number of MB/s on the fsx-openzfs backend');
+  // '' in a layout recorded before the field.
+  check('diskIops', layout.diskIops, layout.diskIops === '' || layout.diskIops === 'AUTOMATIC' || WHOLE.test(layout.diskIops),
+    "must be '', 'AUTOMATIC' or a whole number of SSD IOPS on the fsx-openzfs backend");
   if (isUnresolved(type)) return;
   const standby = layout.standbySubnetId;
   if (type.startsWith('MULTI_AZ_1/')) {

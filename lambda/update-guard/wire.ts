@@ -43,6 +43,7 @@ export const PROP = {
   instanceStoreEncryption: 'InstanceStoreEncryption',
   throughputCapacity: 'ThroughputCapacity',
   standbySubnetId: 'StandbySubnetId',
+  diskIops: 'DiskIops',
   snapshotRetain: 'SnapshotRetain',
   acceptDataLoss: 'AcceptDataLoss',
 } as const;
@@ -66,6 +67,7 @@ export const KEPT_PROP = 'Kept';
  */
 export const FSX_FIELDS = [
   'fileSystemType', 'perUnitStorageThroughput', 'storageCapacityGiB', 'subnetId', 'throughputCapacity', 'standbySubnetId',
+  'diskIops',
 ] as const;
 /**
  * The fields added after the first guards were deployed, left out of the properties and the PhysicalResourceId's

@@ -1,16 +1,23 @@
 /**
- * The FSx for OpenZFS keys (`openZfsDeploymentType`, `openZfsThroughputCapacityMBps`, `openZfsRootSquash`,
- * `openZfsStandbySubnetId`): only with backend=fsx-openzfs, each value checked here so that the message names the
+ * The FSx for OpenZFS keys (`openZfsDeploymentType`, `openZfsThroughputCapacityMBps`, `openZfsProvisionedIops`,
+ * `openZfsRootSquash`, `openZfsStandbySubnetId`): only with backend=fsx-openzfs, each value checked here so that the message names the
  * key, their combination by the planner's own rules, the standby subnet against the network keys; and the planner's
  * view of them. `throughputMBps` stays the simple way to size the file system: the planner picks the smallest tier
  * that sustains it; `openZfsThroughputCapacityMBps` pins a tier.
  */
-import { Backend, FSX_OPENZFS_DEPLOYMENT_TYPES, FSX_OPENZFS_THROUGHPUT_CAPACITIES, FsxOpenZfsDeploymentType, StorageRequest } from '../sizing';
+import {
+  Backend, FSX_OPENZFS_DEPLOYMENT_TYPES, FSX_OPENZFS_THROUGHPUT_CAPACITIES, FSX_OPENZFS_TIERS, FsxOpenZfsDeploymentType, StorageRequest,
+} from '../sizing';
 import { ec2IdPattern } from '../validation/names';
 import { StorageServerContext } from './storage-server-context';
 import { ContextValues, contextError, parseBoolean } from './values';
 
-const OPENZFS_KEYS = ['openZfsDeploymentType', 'openZfsThroughputCapacityMBps', 'openZfsRootSquash', 'openZfsStandbySubnetId'] as const;
+/** The most SSD IOPS any deployment type provisions: its largest tier's disk IOPS. [PERF] */
+const FSX_OPENZFS_MAX_IOPS = Math.max(...Object.values(FSX_OPENZFS_TIERS).map((tiers) => tiers[tiers.length - 1].diskIops));
+
+const OPENZFS_KEYS = [
+  'openZfsDeploymentType', 'openZfsThroughputCapacityMBps', 'openZfsProvisionedIops', 'openZfsRootSquash', 'openZfsStandbySubnetId',
+] as const;
 
 /** The context's FSx for OpenZFS members: all absent when no OpenZFS key was given. */
 export type OpenZfsContext = Pick<StorageServerContext, (typeof OPENZFS_KEYS)[number]>;
@@ -40,6 +47,12 @@ export function parseOpenZfsKeys(values: ContextValues, backend: Backend | 'auto
     throw contextError('openZfsThroughputCapacityMBps', throughputText, `a throughput capacity of ${deploymentType ?? 'SINGLE_AZ_1'} ` +
       `in MB/s, one of ${tiers.join(', ')}${deploymentType === undefined ? ' (the default type; openZfsDeploymentType chooses another)' : ''}`);
   }
+  const iopsText = raw('openZfsProvisionedIops');
+  // The range depends on the storage the planner settles: checked there, naming this key too.
+  if (iopsText !== undefined && !(/^(0|[1-9]\d{0,5})$/.test(iopsText) && Number(iopsText) <= FSX_OPENZFS_MAX_IOPS)) {
+    throw contextError('openZfsProvisionedIops', iopsText, `a whole number of SSD IOPS up to ${FSX_OPENZFS_MAX_IOPS} (3 to 50 per GiB ` +
+      'of storage, at most the deployment type\'s largest tier\'s), or 0 for AUTOMATIC (3 per GiB)');
+  }
   const standby = raw('openZfsStandbySubnetId');
   if (standby !== undefined) {
     if (!ec2IdPattern('subnet').test(standby)) throw contextError('openZfsStandbySubnetId', standby, "a subnet id such as 'subnet-0123456789abcdef0'");
@@ -51,6 +64,7 @@ export function parseOpenZfsKeys(values: ContextValues, backend: Backend | 'auto
   return {
     openZfsDeploymentType: deploymentType,
     openZfsThroughputCapacityMBps: throughputText === undefined ? undefined : Number(throughputText),
+    openZfsProvisionedIops: iopsText === undefined ? undefined : Number(iopsText),
     openZfsRootSquash: squash === undefined ? undefined : parseBoolean('openZfsRootSquash', squash),
     openZfsStandbySubnetId: standby,
   };
@@ -77,7 +91,7 @@ export function checkOpenZfsNetwork(zfs: OpenZfsContext, network: NetworkContext
 
 /** The planner's view of the OpenZFS keys (none given: the planner's defaults for throughputMBps). */
 export function openZfsRequest(zfs: OpenZfsContext): StorageRequest['fsxOpenZfs'] {
-  const { openZfsDeploymentType: deploymentType, openZfsThroughputCapacityMBps: throughputCapacityMBps } = zfs;
-  if (deploymentType === undefined && throughputCapacityMBps === undefined) return undefined;
-  return { deploymentType, throughputCapacityMBps };
+  const { openZfsDeploymentType: deploymentType, openZfsThroughputCapacityMBps: throughputCapacityMBps, openZfsProvisionedIops: provisionedIops } = zfs;
+  if (deploymentType === undefined && throughputCapacityMBps === undefined && provisionedIops === undefined) return undefined;
+  return { deploymentType, throughputCapacityMBps, provisionedIops };
 }

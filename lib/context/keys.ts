@@ -95,6 +95,8 @@ export const CONTEXT_DEFAULTS = {
   openZfsDeploymentType: undefined,
   /** Absent: the type's smallest tier that sustains throughputMBps (backend fsx-openzfs). */
   openZfsThroughputCapacityMBps: undefined,
+  /** Absent: the tier's disk IOPS within 50 per GiB, or AUTOMATIC (backend fsx-openzfs). */
+  openZfsProvisionedIops: undefined,
   /** Absent: root squash on (backend fsx-openzfs). */
   openZfsRootSquash: undefined,
   /** Absent: the VPC's private subnet in another zone (backend fsx-openzfs, MULTI_AZ_1). */

@@ -84,6 +84,13 @@ export interface StorageServerContext {
    */
   readonly openZfsThroughputCapacityMBps?: number;
   /**
+   * FSx for OpenZFS SSD IOPS (`backend=fsx-openzfs` only): a whole number from 3 to 50 per GiB of storage (at most
+   * 160,000 on the first generation's types, 400,000 on the second's), or 0 for AUTOMATIC (3 per GiB). Pin the old
+   * value to change the throughput capacity alone: FSx takes no throughput update while an IOPS update runs.
+   * @default - the tier's disk IOPS within 50 per GiB when more than the automatic, else AUTOMATIC
+   */
+  readonly openZfsProvisionedIops?: number;
+  /**
    * FSx for OpenZFS root squash (`backend=fsx-openzfs` only): `false` exports the root volume with `no_root_squash`,
    * leaving root on the clients as root.
    * @default true

@@ -58,22 +58,43 @@ export function fsxOpenZfsPlan(asked: FsxOpenZfsOptions | undefined, capacityTiB
     throw new Error(`fsxOpenZfs.throughputCapacityMBps ${tier.throughputCapacityMBps} sustains ${sustained} MB/s, less than the ` +
       `throughputMBps ${targetMBps} asked; ${type} offers ${tiers.map((t) => t.throughputCapacityMBps).join(', ')}`);
   }
-  const plan = openZfsPlanAt(type, tier, storageGiB);
+  const plan = openZfsPlanAt(type, tier, storageGiB, options.provisionedIops);
   const chosen = options.throughputCapacityMBps !== undefined ? 'as asked' : targetMBps > 0 ? `the smallest that sustains ${targetMBps} MB/s` : 'the smallest';
   return { ...plan, reason: `backend fsx-openzfs, ${type} at ${tier.throughputCapacityMBps} MB/s (${chosen}); ${fsxOpenZfsPriceSource(type)}` };
 }
 
-/** The plan of one tier on `storageGiB` of SSD: its estimate and its cost, without a reason. */
-export function openZfsPlanAt(deploymentType: FsxOpenZfsDeploymentType, tier: FsxOpenZfsTier, storageGiB: number): StoragePlan {
+/**
+ * The SSD IOPS of a plan: `asked` (0: AUTOMATIC) within AWS's range, else the tier's disk IOPS (AWS: provision them to
+ * drive the server-disk connection) within 50 per GiB (the least any Region allows, FSX_OPENZFS_MAX_IOPS_PER_GIB).
+ * Undefined: AUTOMATIC. Throws naming fsxOpenZfs.provisionedIops and the range for this storage and type.
+ */
+export function openZfsProvisionedIops(deploymentType: FsxOpenZfsDeploymentType, tier: FsxOpenZfsTier, storageGiB: number, asked?: number): number | undefined {
   const automaticIops = FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB * storageGiB;
-  // AWS: provision SSD IOPS to the tier's maximum to drive the server-disk connection; at most 50 per GiB (the
-  // least any Region allows, FSX_OPENZFS_MAX_IOPS_PER_GIB).
+  if (asked === 0) return undefined;
+  if (asked !== undefined) {
+    const tiers = FSX_OPENZFS_TIERS[deploymentType];
+    // OPENZFS-IOPS: from the automatic 3 per GiB up to 50 per GiB, and no more than the type's largest tier drives.
+    const most = Math.min(FSX_OPENZFS_MAX_IOPS_PER_GIB * storageGiB, tiers[tiers.length - 1].diskIops);
+    if (asked < automaticIops || asked > most) {
+      throw new Error(`fsxOpenZfs.provisionedIops (-c openZfsProvisionedIops) must be 0 (AUTOMATIC) or from ${automaticIops} ` +
+        `(3 per GiB of ${storageGiB} GiB) to ${most} (50 per GiB, at most ${tiers[tiers.length - 1].diskIops} on ${deploymentType}); got ${asked}`);
+    }
+    return asked;
+  }
   const iops = Math.min(tier.diskIops, FSX_OPENZFS_MAX_IOPS_PER_GIB * storageGiB);
-  const userProvisionedIops = iops > automaticIops ? iops : undefined;
+  return iops > automaticIops ? iops : undefined;
+}
+
+/** The plan of one tier on `storageGiB` of SSD: its estimate and its cost, without a reason. */
+export function openZfsPlanAt(deploymentType: FsxOpenZfsDeploymentType, tier: FsxOpenZfsTier, storageGiB: number, askedIops?: number): StoragePlan {
+  const automaticIops = FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB * storageGiB;
+  const userProvisionedIops = openZfsProvisionedIops(deploymentType, tier, storageGiB, askedIops);
+  const iops = userProvisionedIops ?? automaticIops;
   const { readMBps, writeMBps } = tierSustained(tier);
   const burstRead = Math.min(tier.diskBurstMBps, tier.networkBurstMBps);
   const burstWrite = Math.min(tier.diskWriteMBps ?? tier.diskBurstMBps, tier.networkBurstMBps);
-  const iopsShort = iops < tier.diskIops ? `; SSD IOPS held to ${FSX_OPENZFS_MAX_IOPS_PER_GIB} per GiB, the least any Region allows (${iops} of the tier's ${tier.diskIops})` : '';
+  const iopsShort = askedIops !== undefined ? (iops < tier.diskIops ? `; SSD IOPS ${iops} as asked, of the tier's ${tier.diskIops}` : '')
+    : iops < tier.diskIops ? `; SSD IOPS held to ${FSX_OPENZFS_MAX_IOPS_PER_GIB} per GiB, the least any Region allows (${iops} of the tier's ${tier.diskIops})` : '';
   return {
     backend: 'fsx-openzfs',
     instanceType: `${deploymentType}/${tier.throughputCapacityMBps}`,

@@ -77,9 +77,9 @@ function fsxRequestOptions(options: FsxLustreServerOptions | undefined): FsxLust
 /** The planner's view of the FSx for OpenZFS options: the deployment type and throughput capacity. */
 function openZfsRequestOptions(options: FsxOpenZfsServerOptions | undefined): FsxOpenZfsOptions | undefined {
   if (options === undefined) return undefined;
-  const { deploymentType, throughputCapacityMBps } = options;
-  if (deploymentType === undefined && throughputCapacityMBps === undefined) return undefined;
-  return { deploymentType, throughputCapacityMBps };
+  const { deploymentType, throughputCapacityMBps, provisionedIops } = options;
+  if (deploymentType === undefined && throughputCapacityMBps === undefined && provisionedIops === undefined) return undefined;
+  return { deploymentType, throughputCapacityMBps, provisionedIops };
 }
 
 /** A restore's snapshot set: one snapshot per planned volume. */

@@ -55,6 +55,20 @@ describe('backend fsx-openzfs (-c backend=fsx-openzfs)', () => {
     t.resourceCountIs('AWS::EC2::Volume', 0);
   });
 
+  test('-c openZfsProvisionedIops: the IOPS the file system gets and its guard records (0: AUTOMATIC); out of range, refused by key', () => {
+    const iopsOf = (t: Template) => [
+      fileSystemOf(t)[0].Properties.OpenZFSConfiguration.DiskIopsConfiguration,
+      Object.values(t.findResources('Custom::StorageServerUpdateGuard'))[0].Properties.DiskIops,
+    ];
+    expect(iopsOf(Template.fromStack(appStack({ ...ACCEPTANCE, openZfsProvisionedIops: '20000' }))))
+      .toEqual([{ Mode: 'USER_PROVISIONED', Iops: 20000 }, '20000']);
+    expect(iopsOf(Template.fromStack(appStack({ ...ACCEPTANCE, openZfsProvisionedIops: '0' })))).toEqual([{ Mode: 'AUTOMATIC' }, 'AUTOMATIC']);
+    expect(iopsOf(Template.fromStack(appStack(ACCEPTANCE)))).toEqual([{ Mode: 'USER_PROVISIONED', Iops: 40000 }, '40000']);
+    expect(() => appStack({ ...ACCEPTANCE, openZfsProvisionedIops: '1000' }))
+      .toThrow(/^fsxOpenZfs\.provisionedIops \(-c openZfsProvisionedIops\) must be 0 \(AUTOMATIC\) or from 12288/);
+    expect(() => appStack({ ...ACCEPTANCE, openZfsProvisionedIops: 'lots' })).toThrow(/openZfsProvisionedIops="lots".*a whole number of SSD IOPS/);
+  });
+
   // The export itself (a constant in the template, the clients' by UpdateVolume): test/unit/fsx-openzfs-exports.test.ts.
   test('-c openZfsRootSquash: values other than true or false are refused, and the key on another backend', () => {
     expect(() => appStack({ ...ACCEPTANCE, openZfsRootSquash: 'no' })).toThrow(/openZfsRootSquash="no".*'true' or 'false'/);

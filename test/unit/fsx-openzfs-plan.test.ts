@@ -66,6 +66,40 @@ describe('backend fsx-openzfs', () => {
   });
 });
 
+// OPENZFS-IOPS-WITH-THROUGHPUT: IOPS pinned so that a throughput change need not change them in the same deploy.
+describe('fsxOpenZfs.provisionedIops', () => {
+  const at = (provisionedIops: number, capacityTiB = 4) =>
+    planStorage({ capacityTiB, backend: 'fsx-openzfs', throughputMBps: 1000, fsxOpenZfs: { provisionedIops } });
+
+  test('pinned below the tier\'s: provisioned as asked, costed, and the figure says so', () => {
+    const plan = at(20000);
+    expect(plan.fsxOpenZfs).toEqual({ deploymentType: 'SINGLE_AZ_1', throughputCapacityMBps: 1024, storageCapacityGiB: 4096, userProvisionedIops: 20000 });
+    // 4096 x 0.09 + 1024 x 0.26 + (20000 - 12288) x 0.006 = 368.64 + 266.24 + 46.272
+    expect(plan.monthlyCostUsd).toBe(681.15);
+    expect(plan.throughput.limitedBy).toMatch(/SSD IOPS 20000 as asked, of the tier's 40000/);
+  });
+
+  test('0 is AUTOMATIC, even where the tier\'s IOPS would be provisioned', () => {
+    expect(at(0).fsxOpenZfs).toEqual({ deploymentType: 'SINGLE_AZ_1', throughputCapacityMBps: 1024, storageCapacityGiB: 4096 });
+  });
+
+  test('OPENZFS-IOPS, the edges: 3 per GiB and 50 per GiB held to the type\'s largest tier', () => {
+    expect(at(12288).fsxOpenZfs?.userProvisionedIops).toBe(12288);
+    expect(at(160000, 4).fsxOpenZfs?.userProvisionedIops).toBe(160000);
+    expect(at(3200, 0.0625).fsxOpenZfs?.userProvisionedIops).toBe(3200);
+  });
+
+  test.each([
+    [12287, 4, /must be 0 \(AUTOMATIC\) or from 12288 \(3 per GiB of 4096 GiB\) to 160000 \(50 per GiB, at most 160000 on SINGLE_AZ_1\); got 12287/],
+    [160001, 4, /to 160000 .*got 160001/],
+    [3201, 0.0625, /from 192 \(3 per GiB of 64 GiB\) to 3200 .*got 3201/],
+    [1.5, 4, /fsxOpenZfs\.provisionedIops must be a whole number of SSD IOPS, or 0 for AUTOMATIC; got 1\.5/],
+    [-1, 4, /fsxOpenZfs\.provisionedIops must be a whole number/],
+  ])('%d IOPS on %d TiB: refused, naming the prop, the key and the range', (iops, tib, message) => {
+    expect(() => at(iops, tib)).toThrow(message);
+  });
+});
+
 describe('auto and FSx for OpenZFS', () => {
   test('without a throughput the capacity rule stays: never FSx for OpenZFS, at any size', () => {
     for (const capacityTiB of [0.01, 0.5, 1, 2, 5, 10, 16, 20, 40, 50, 100, 200, 500]) expect(planStorage({ capacityTiB }).backend).not.toBe('fsx-openzfs');

@@ -9,6 +9,7 @@ import { LOOKED_UP_VPC, type Context } from '../support/guard-matrix';
 
 const [SUBNET_A1, SUBNET_A2, SUBNET_B1] = LOOKED_UP_VPC.subnets.map((s) => s.subnetId);
 const VPC = { vpcId: LOOKED_UP_VPC.vpcId };
+const IOPS_WITH_THROUGHPUT = 'OPENZFS-IOPS-WITH-THROUGHPUT: no throughput update during an IOPS update';
 
 /**
  * The rows, built when the fsx-openzfs rows are asked for. The `openZfs*` keys are the backend's
@@ -32,11 +33,21 @@ export function openZfsRows(): { name: string; base?: Context; change: Context; 
     },
     { name: 'MULTI_AZ_1: another preferred subnet in the same zone', base: multiAz, change: { subnetId: SUBNET_A2 } },
     { name: 'MULTI_AZ_1: capacity up', base: multiAz, change: { capacityTiB: '8' } },
-    { name: 'MULTI_AZ_1: throughput capacity up', base: multiAz, change: openZfsContext({ openZfsThroughputCapacityMBps: '1280' }) },
+    // A new tier provisions its IOPS too (the plan's): refused with the two-step path; with the IOPS pinned, in place.
+    {
+      name: 'MULTI_AZ_1: throughput capacity up', base: multiAz, change: openZfsContext({ openZfsThroughputCapacityMBps: '1280' }),
+      stricter: IOPS_WITH_THROUGHPUT,
+    },
+    {
+      name: 'MULTI_AZ_1: throughput capacity up, the IOPS pinned', base: { ...multiAz, ...openZfsContext({ openZfsProvisionedIops: '12288' }) },
+      change: openZfsContext({ openZfsThroughputCapacityMBps: '1280' }),
+    },
     {
       name: 'throughput capacity down (512 -> 128 MB/s)', base: openZfsContext({ openZfsThroughputCapacityMBps: '512' }),
-      change: openZfsContext({ openZfsThroughputCapacityMBps: '128' }),
+      change: openZfsContext({ openZfsThroughputCapacityMBps: '128' }), stricter: IOPS_WITH_THROUGHPUT,
     },
+    { name: 'throughput capacity up on AUTOMATIC IOPS (64 -> 128 MB/s, 4 TiB)', change: openZfsContext({ openZfsThroughputCapacityMBps: '128' }) },
+    { name: 'SSD IOPS back to AUTOMATIC', base: openZfsContext({ openZfsProvisionedIops: '40000' }), change: openZfsContext({ openZfsProvisionedIops: '0' }) },
     // Rules of AWS's guides (docs/sources/fsx-rules.md): FSx would refuse the update after the guard, with nothing lost.
     { name: 'capacity up by 5 % (4 -> 4.2 TiB)', change: { capacityTiB: '4.2' }, stricter: 'OPENZFS-GROWTH-MIN: at least 10 percent' },
     { name: 'capacity up by 10 % (4 -> 4.4 TiB, 4506 GiB)', change: { capacityTiB: '4.4' } },
@@ -47,7 +58,7 @@ export function openZfsRows(): { name: string; base?: Context; change: Context; 
     },
     {
       name: 'SINGLE_AZ_2: throughput capacity up (160 -> 2560 MB/s)', base: openZfsContext({ openZfsDeploymentType: 'SINGLE_AZ_2' }),
-      change: openZfsContext({ openZfsThroughputCapacityMBps: '2560' }),
+      change: openZfsContext({ openZfsThroughputCapacityMBps: '2560' }), stricter: IOPS_WITH_THROUGHPUT,
     },
   ].map((r) => ({ ...r, backends: ['fsx-openzfs'] as const }));
 }

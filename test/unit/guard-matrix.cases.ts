@@ -157,7 +157,11 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     // The same gp3 stripe on a larger instance (m4.4xlarge -> m4.10xlarge): a stop/start, the volumes unchanged.
     { name: 'a throughput that moves a gp3 stripe to a larger instance', base: { backend: 'ebs', capacityTiB: '1', throughputMBps: '250' }, change: { throughputMBps: '260' }, backends: ['ebs'] },
     // FSx for OpenZFS: a higher throughput capacity tier of the same deployment type, changed in place.
-    { name: 'a throughput that needs a higher throughput capacity', change: { throughputMBps: '500' }, backends: ['fsx-openzfs'] },
+    // 64 -> 512 MB/s also provisions the tier's 20,000 IOPS (AUTOMATIC before): two updates FSx takes one at a time.
+    {
+      name: 'a throughput that needs a higher throughput capacity', change: { throughputMBps: '500' }, backends: ['fsx-openzfs'],
+      stricter: 'OPENZFS-IOPS-WITH-THROUGHPUT: no throughput update during an IOPS update',
+    },
   ],
   mountPoint: [{ name: 'another mount point', change: { mountPoint: '/scratch' } }],
   mountRoots: [{ name: 'another set of mount roots', change: { mountRoots: '/data,/projects', mountPoint: '/projects/shared' } }],
@@ -214,6 +218,7 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   // The FSx for OpenZFS keys (issue 30, backend branch: rows so that every key has one; the guard branch owns the verdicts).
   openZfsDeploymentType: [{ name: 'SINGLE_AZ_2 instead of SINGLE_AZ_1', change: { openZfsDeploymentType: 'SINGLE_AZ_2' }, backends: ['fsx-openzfs'] }],
   openZfsThroughputCapacityMBps: [{ name: 'throughput capacity 64 -> 128', change: { openZfsThroughputCapacityMBps: '128' }, backends: ['fsx-openzfs'] }],
+  openZfsProvisionedIops: [{ name: 'SSD IOPS provisioned (AUTOMATIC -> 20000)', change: { openZfsProvisionedIops: '20000' }, backends: ['fsx-openzfs'] }],
   openZfsRootSquash: [{ name: 'root squash off', change: { openZfsRootSquash: 'false' }, backends: ['fsx-openzfs'] }],
   openZfsStandbySubnetId: [{
     name: 'the default standby subnet named explicitly', base: { ...VPC, openZfsDeploymentType: 'MULTI_AZ_1' },

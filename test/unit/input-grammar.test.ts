@@ -185,6 +185,16 @@ const ROWS: Record<ContextKey, Row> = {
     fixedValid: ['64', ['10240', { openZfsDeploymentType: 'MULTI_AZ_1' }]],
     fixedInvalid: ['160', '1000', '064', ['64', { openZfsDeploymentType: 'SINGLE_AZ_2' }]],
   },
+  openZfsProvisionedIops: {
+    base: ZFS,
+    // AWS: 3 to 50 per GiB (the range the planner checks against the storage), at most 400,000 (the second generation's
+    // largest tier, the performance page's table); 0: AUTOMATIC.
+    valid: wholeIn(0, 400_000),
+    invalid: fc.oneof(wholeIn(400_001, 99_999_999), notDecimal, wholeIn(0, 400_000).map((v): [string, Context] => [v, { backend: 'fsx-lustre' }])),
+    parsed: Number,
+    fixedValid: ['0', '12288', '400000'],
+    fixedInvalid: ['400001', '-1', '1e5', '012288', 'AUTOMATIC', ['3000', { backend: 'ebs' }]],
+  },
   openZfsRootSquash: {
     base: ZFS,
     valid: bool,

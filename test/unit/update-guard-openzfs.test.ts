@@ -101,8 +101,21 @@ const GUIDE_REFUSED: [string, Props, Props, string, string, string, RegExp, stri
   ['storage and throughput up together on MULTI_AZ_1', MULTI_AZ, { StorageCapacityGiB: '5000', ThroughputCapacity: '1280' },
     'ThroughputCapacity', '640', '1280', /^FSx for OpenZFS takes no throughput capacity update while an SSD storage capacity update/,
     'change one at a time: first capacityTiB with fsxOpenZfs.throughputCapacityMBps: 640 (-c openZfsThroughputCapacityMBps=640), ' +
-      'then, once FSx reports the storage update done (aws fsx describe-file-systems: no AdministrativeActions IN_PROGRESS or ' +
+      'then, once FSx reports the first update done (aws fsx describe-file-systems: no AdministrativeActions IN_PROGRESS or ' +
       'PENDING) and, on MULTI_AZ_1, six hours after it was asked, throughput capacity 1280 MB/s'],
+  // OPENZFS-IOPS-WITH-THROUGHPUT: the plan's IOPS follow the tier, so a new tier changes both.
+  ['throughput and provisioned IOPS up together', { ...OPENZFS, DiskIops: '20000' }, { ThroughputCapacity: '1280', DiskIops: '40000' },
+    'ThroughputCapacity', '640', '1280', /^FSx for OpenZFS takes no throughput capacity update while a provisioned SSD IOPS update .* SSD IOPS 20000 to 40000/,
+    'change one at a time: first the throughput capacity with the old IOPS, fsxOpenZfs.provisionedIops: 20000 ' +
+      '(-c openZfsProvisionedIops=20000), then, once FSx reports the first update done (aws fsx describe-file-systems: no ' +
+      'AdministrativeActions IN_PROGRESS or PENDING) and, on MULTI_AZ_1, six hours after it was asked, the IOPS 40000 ' +
+      '(fsxOpenZfs.provisionedIops removed, or set to 40000)'],
+  ['throughput up from AUTOMATIC IOPS to provisioned', { ...OPENZFS, DiskIops: 'AUTOMATIC' }, { ThroughputCapacity: '1280', DiskIops: '40000' },
+    'ThroughputCapacity', '640', '1280', /SSD IOPS AUTOMATIC to 40000/,
+    'change one at a time: first the throughput capacity with the old IOPS, fsxOpenZfs.provisionedIops: 0 ' +
+      '(-c openZfsProvisionedIops=0), then, once FSx reports the first update done (aws fsx describe-file-systems: no ' +
+      'AdministrativeActions IN_PROGRESS or PENDING) and, on MULTI_AZ_1, six hours after it was asked, the IOPS 40000 ' +
+      '(fsxOpenZfs.provisionedIops removed, or set to 40000)'],
 ];
 
 /** Changes FSx for OpenZFS makes in place, and changes that are none. */
@@ -111,6 +124,10 @@ const ALLOWED: [string, Props, Props][] = [
   ['storage capacity up by exactly 10 % rounded up (4096 -> 4506 GiB)', OPENZFS, { StorageCapacityGiB: '4506' }],
   ['throughput capacity up (640 -> 2560 MB/s)', OPENZFS, { ThroughputCapacity: '2560' }],
   ['throughput capacity down (640 -> 160 MB/s)', OPENZFS, { ThroughputCapacity: '160' }],
+  ['throughput capacity up with the IOPS pinned', { ...OPENZFS, DiskIops: '20000' }, { ThroughputCapacity: '1280' }],
+  ['provisioned IOPS alone', { ...OPENZFS, DiskIops: '20000' }, { DiskIops: '40000' }],
+  ['storage and provisioned IOPS together', { ...OPENZFS, DiskIops: '20000' }, { StorageCapacityGiB: '8192', DiskIops: '40000' }],
+  ['throughput and IOPS from a layout recorded before the IOPS', OPENZFS, { ThroughputCapacity: '1280', DiskIops: '40000' }],
   ['nothing changes on MULTI_AZ_1', MULTI_AZ, {}],
   ['AcceptDataLoss alone', OPENZFS, { AcceptDataLoss: 'true' }],
 ];
@@ -204,6 +221,8 @@ describe('FSx for OpenZFS: the properties as read', () => {
     ['the AWS managed EBS key', { EncryptionKey: 'aws/ebs' }, /ResourceProperties\.EncryptionKey must be 'aws\/fsx' or a KMS key ARN, got "aws\/ebs"/],
     ['data volumes', { DataVolumes: ['0:1024'] }, /ResourceProperties\.DataVolumes must be empty on the fsx-openzfs backend/],
     ['a storage capacity that is not whole', { StorageCapacityGiB: '4096.5' }, /ResourceProperties\.StorageCapacityGiB must be a whole number of GiB/],
+    ['IOPS that are neither AUTOMATIC nor a whole number', { DiskIops: 'USER_PROVISIONED' }, /ResourceProperties\.DiskIops must be '', 'AUTOMATIC' or a whole number of SSD IOPS on the fsx-openzfs backend, got "USER_PROVISIONED"/],
+    ['IOPS of 0', { DiskIops: '0' }, /ResourceProperties\.DiskIops must be '', 'AUTOMATIC' or a whole number/],
   ])('%s is refused, naming the property and the rule', (_name, change, message) => {
     const props: Props = { ...OPENZFS, ...change };
     expect(() => layoutOf(without(props, ...Object.keys(props).filter((k) => props[k] === undefined)))).toThrow(message);
@@ -215,6 +234,7 @@ describe('FSx for OpenZFS: the properties as read', () => {
   ])('the OpenZFS fields must be \'\' on %s', (backend, props) => {
     expect(() => layoutOf({ ...props, ThroughputCapacity: '640' })).toThrow(`ResourceProperties.ThroughputCapacity must be '' on the ${backend} backend`);
     expect(() => layoutOf({ ...props, ThroughputCapacity: '', StandbySubnetId: SUBNET_B })).toThrow(`ResourceProperties.StandbySubnetId must be '' on the ${backend} backend`);
+    expect(() => layoutOf({ ...props, ThroughputCapacity: '', DiskIops: 'AUTOMATIC' })).toThrow(`ResourceProperties.DiskIops must be '' on the ${backend} backend`);
   });
 });
 
@@ -234,7 +254,8 @@ describe('the new fields on the wire', () => {
 
   test('on OpenZFS they are in the properties and the id: each change is a new layout', () => {
     expect(guardProperties(layoutOf(MULTI_AZ), false)).toEqual(expect.objectContaining({ ThroughputCapacity: '640', StandbySubnetId: SUBNET_B }));
-    const ids = [OPENZFS, { ...OPENZFS, ThroughputCapacity: '1280' }, MULTI_AZ, { ...MULTI_AZ, StandbySubnetId: SUBNET_C }]
+    const ids = [OPENZFS, { ...OPENZFS, ThroughputCapacity: '1280' }, MULTI_AZ, { ...MULTI_AZ, StandbySubnetId: SUBNET_C },
+      { ...OPENZFS, DiskIops: 'AUTOMATIC' }, { ...OPENZFS, DiskIops: '20000' }]
       .map((p) => layoutPhysicalId(layoutOf(p)));
     expect(new Set(ids).size).toBe(ids.length);
   });

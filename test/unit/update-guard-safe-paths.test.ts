@@ -27,7 +27,7 @@ const EMPTY: StorageLayout = {
   backend: 'ebs', instanceStoreType: '', dataVolumes: [], snapshotIds: [], encryptionKey: 'aws/ebs', availabilityZone: 'us-east-1a',
   imageId: 'ami-0123456789abcdef0', keyPair: '', placementGroup: '', volumeAttachment: 'server', fileSystemType: '',
   perUnitStorageThroughput: '', storageCapacityGiB: '', subnetId: '', instanceStoreEncryption: '', throughputCapacity: '',
-  standbySubnetId: '', snapshotRetain: '7',
+  standbySubnetId: '', diskIops: '', snapshotRetain: '7',
 };
 
 /** Layouts of every backend, in the variants the policies tell apart. */
@@ -44,7 +44,7 @@ const LAYOUTS: readonly StorageLayout[] = [
   })),
   ...[['SINGLE_AZ_2/SSD', ''], ['MULTI_AZ_1/SSD', SUBNET_B]].map(([fileSystemType, standbySubnetId]) => ({
     ...EMPTY, backend: 'fsx-openzfs' as const, encryptionKey: 'aws/fsx', imageId: '', volumeAttachment: 'stack' as const, fileSystemType,
-    storageCapacityGiB: '1024', subnetId: SUBNET_A, throughputCapacity: '160', standbySubnetId,
+    storageCapacityGiB: '1024', subnetId: SUBNET_A, throughputCapacity: '160', standbySubnetId, diskIops: 'AUTOMATIC',
   })),
 ];
 
@@ -67,6 +67,7 @@ const MORE: { readonly [F in LayoutField]?: readonly StorageLayout[F][] } = {
   subnetId: [SUBNET_C],
   throughputCapacity: ['320'],
   standbySubnetId: [SUBNET_C],
+  diskIops: ['6000'],
   snapshotRetain: ['3', '0', '14'],
 };
 
@@ -102,9 +103,9 @@ function expectWorkingSafePath(safePath: string, where: string): void {
 describe('every refusal of the policy table names a safe path', () => {
   const walked = walk();
 
-  test('the walk reaches every field that refuses anywhere (all but the throughput capacity, changed in place)', () => {
+  test('the walk reaches every field that refuses anywhere (all but the throughput capacity and IOPS, each changed in place alone)', () => {
     const refusing = new Set(walked.map((w) => w.field));
-    expect([...LAYOUT_FIELDS].filter((f) => refusing.has(f))).toEqual(LAYOUT_FIELDS.filter((f) => f !== 'throughputCapacity'));
+    expect([...LAYOUT_FIELDS].filter((f) => refusing.has(f))).toEqual(LAYOUT_FIELDS.filter((f) => f !== 'throughputCapacity' && f !== 'diskIops'));
   });
 
   test('the walk reaches every rule of the data volumes', () => {

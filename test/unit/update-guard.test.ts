@@ -812,6 +812,7 @@ const LAYOUT: StorageLayout = {
   instanceStoreEncryption: '',
   throughputCapacity: '',
   standbySubnetId: '',
+  diskIops: '',
   snapshotRetain: '',
 };
 

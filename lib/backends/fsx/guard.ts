@@ -33,6 +33,7 @@ export function fsxUpdateGuard(
       subnetId: subnet.subnetId,
       throughputCapacity: '',
       standbySubnetId: '',
+      diskIops: '',
       snapshotRetain: retainText(retainDays),
     },
     acceptDataLoss: props.acceptDataLoss,
