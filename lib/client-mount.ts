@@ -50,8 +50,9 @@ export interface ClientMountProps {
   readonly clusterName: string;
   /**
    * IPv4 CIDRs a mount config's `server` address must lie in for a node to mount it, e.g. the VPC's CIDR
-   * (`[vpc.vpcCidrBlock]`): a canonical dotted quad and a prefix of 1-32 bits each (tokens are passed on
-   * unchecked). Whoever can write a cluster's mount configs in Parameter Store chooses what every node mounts
+   * (`[vpc.vpcCidrBlock]`), and every secondary block of the VPC where a server may be (a subnet of it; FSx takes a
+   * Multi-AZ OpenZFS endpoint from any of the VPC's blocks): a canonical dotted quad and a prefix of 1-32 bits each
+   * (tokens are passed on unchecked). Whoever can write a cluster's mount configs in Parameter Store chooses what every node mounts
    * as root; this allowance, set on the nodes' side, keeps a forged config from mounting a server outside it.
    * The client script refuses a config outside it, reporting the parameter, and mounts the others.
    */

@@ -4,6 +4,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { ClientMount } from './client-mount';
+import { vpcIpv4Cidrs } from './client-mount/vpc-cidrs';
 import { applyStackCompliance } from './compliance';
 import { StorageServerContext, contextError } from './context';
 import { StorageServer } from './storage-server';
@@ -106,8 +107,9 @@ export class StorageServerStack extends Stack {
     this.clientMount = ctx.clientMount ? new ClientMount(this, 'ClientMount', {
       clusterName: ctx.clusterName,
       clientTagKey: ctx.clientTagKey,
-      // The server's address is in the VPC; nodes refuse a mount config naming any address outside it.
-      allowedServerCidrs: [vpc.vpcCidrBlock],
+      // The server's address is in the VPC; nodes refuse a mount config naming any address outside it. A looked-up
+      // VPC may have secondary blocks the lookup does not name: read from EC2 at deploy (OPENZFS-ENDPOINT-CIDR).
+      allowedServerCidrs: [ctx.vpcId !== undefined ? vpcIpv4Cidrs(this, 'VpcCidrs', vpc.vpcId) : vpc.vpcCidrBlock],
       allowHomeMountPoints: ctx.allowHomeMountPoint,
       mountRoots: ctx.mountRoots,
       readAheadKiB: ctx.clientReadAheadKiB,

@@ -21,12 +21,14 @@ export interface LookedUpSubnet {
 /**
  * The app's stack with `vpcId` in its context, in account 123456789012 / us-east-1, synthesized as `cdk synth`
  * does it: a first pass asks for the VPC lookup, the second runs with the looked-up VPC (`vpcCidr`, its private
- * `subnets`) in the App's context, as the CLI would have cached it in cdk.context.json.
+ * `subnets`) in the App's context, as the CLI would have cached it in cdk.context.json. `app`: the second pass's App,
+ * made with the given context (the lookup's answer among it), for a harness that makes its own (cdk-nag's).
  */
 export function lookedUpAppStack(
   context: Partial<Record<ContextKey, string>> & { vpcId: string },
   vpcCidr: string,
   subnets: LookedUpSubnet[],
+  app: (lookup: Record<string, unknown>) => App = (lookup) => new App({ context: lookup }),
 ): StorageServerStack {
   const ctx = parseContext((key) => context[key]);
   const env = { account: '123456789012', region: 'us-east-1' };
@@ -40,7 +42,7 @@ export function lookedUpAppStack(
     availabilityZones: [...new Set(subnets.map((s) => s.availabilityZone))],
     subnetGroups: [{ name: 'Private', type: 'Private', subnets: subnets.map((s) => ({ ...s, routeTableId: 'rtb-0123456789abcdef0' })) }],
   };
-  return new StorageServerStack(new App({ context: { [missing.key]: vpc } }), 'StorageServer', { context: ctx, env });
+  return new StorageServerStack(app({ [missing.key]: vpc }), 'StorageServer', { context: ctx, env });
 }
 
 /** A StorageServer in a bare stack with its own VPC, for construct-level assertions. */

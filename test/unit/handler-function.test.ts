@@ -44,7 +44,7 @@ function synthFunction(name: string, bundles: string | undefined): { handler: un
 }
 
 test('the handlers are the four custom resources', () => {
-  expect(HANDLERS).toEqual(['openzfs-export', 'register', 'update-guard', 'value-check']);
+  expect(HANDLERS).toEqual(['openzfs-export', 'register', 'update-guard', 'value-check', 'vpc-cidrs']);
 });
 
 test.each(HANDLERS)('the app deploys the %s bundle the package ships: the same bytes, map and asset hash', (name) => {
