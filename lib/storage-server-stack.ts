@@ -82,6 +82,7 @@ export class StorageServerStack extends Stack {
           rootSquash: ctx.fsxRootSquash,
           dataCompressionType: ctx.fsxDataCompressionType,
           fileSystemTypeVersion: ctx.fsxFileSystemTypeVersion,
+          metadataIops: ctx.fsxMetadataIops,
         }
         : undefined,
       fsxOpenZfs: ctx.backend === 'fsx-openzfs'

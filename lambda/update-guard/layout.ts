@@ -120,6 +120,11 @@ export interface StorageLayout {
    */
   readonly diskIops: string;
   /**
+   * FSx for Lustre PERSISTENT_2: the Metadata IOPS, `AUTOMATIC` or the provisioned number (raised in place, never
+   * lowered); `''` without a metadata configuration, on the other backends and in a layout recorded before the field.
+   */
+  readonly metadataIops: string;
+  /**
    * How many scheduled snapshots are kept, as a whole number: on EBS the DLM policy's snapshot sets (`0`: no policy),
    * on FSx the automatic backups' retention in days (`0`: off); `''` on instance store and in a layout recorded before
    * the field. A lower value deletes the older sets or backups (retention-rules.ts).

@@ -155,6 +155,24 @@ function iopsOption(diskIops: string): string {
 const OPENZFS_IOPS: UpdatePolicy = { name: 'in place (FSx UpdateFileSystem DiskIopsConfiguration)', objections: () => [] };
 
 /**
+ * FSx for Lustre PERSISTENT_2 Metadata IOPS: FSx raises them in place (the resource specification updates
+ * `LustreConfiguration.MetadataConfiguration` without replacement) and never lowers them (LUSTRE-METADATA): a lower
+ * number, or the configuration taken out, would fail after the guard. To AUTOMATIC FSx accepts while the number is no
+ * more than its automatic default for the storage, which AWS gives in no table here: passed, FSx judges it.
+ */
+const LUSTRE_METADATA: UpdatePolicy = onFsxLustre(refusedUnless(
+  'raised only (FSx UpdateFileSystem MetadataConfiguration)',
+  (o, n) => o.metadataIops === '' || n.metadataIops === 'AUTOMATIC' || (n.metadataIops !== '' && (o.metadataIops === 'AUTOMATIC' || Number(n.metadataIops) >= Number(o.metadataIops))),
+  (o, n) => ({
+    why: `FSx for Lustre never lowers a file system's Metadata IOPS ("downscaling Metadata IOPS is not supported", FSx API ` +
+      `reference, UpdateFileSystemLustreMetadataConfiguration: LUSTRE-METADATA in docs/sources/fsx-rules.md), and this deploy asks for ` +
+      (n.metadataIops === '' ? `no metadata configuration after ${o.metadataIops}` : `${n.metadataIops} after ${o.metadataIops}`),
+    safePath: `keep fsxLustre.metadataIops at ${o.metadataIops} or more (-c fsxMetadataIops=${o.metadataIops}), or 0 (AUTOMATIC) once ` +
+      `the storage's automatic Metadata IOPS reach ${o.metadataIops}; for fewer, ${FSX_COPY}`,
+  }),
+));
+
+/**
  * FSx for OpenZFS MULTI_AZ_1 standby subnet: in `SubnetIds`, which replaces the file system. A new deployment type
  * (to or from MULTI_AZ_1) is refused by the FileSystemType row; this one judges the subnet of the same type.
  */
@@ -314,5 +332,6 @@ export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
   throughputCapacity: OPENZFS_THROUGHPUT,
   standbySubnetId: OPENZFS_STANDBY_SUBNET,
   diskIops: OPENZFS_IOPS,
+  metadataIops: LUSTRE_METADATA,
   snapshotRetain: SNAPSHOT_RETENTION,
 };

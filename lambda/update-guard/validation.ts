@@ -76,6 +76,7 @@ export function parseGuardProperties(raw: unknown, where = 'ResourceProperties')
     throughputCapacity: read.optionalText(PROP.throughputCapacity),
     standbySubnetId: read.optionalText(PROP.standbySubnetId),
     diskIops: read.optionalText(PROP.diskIops),
+    metadataIops: read.optionalText(PROP.metadataIops),
     snapshotRetain: read.optionalText(PROP.snapshotRetain),
   };
   validateLayout(layout, (field) => read.name(PROP[field]));
@@ -186,7 +187,7 @@ function validateRetention(layout: StorageLayout, { check }: Checks): void {
 const FSX_FIELDS_OF: { readonly [B in Backend]: readonly LayoutField[] } = {
   ebs: [],
   'instance-store': [],
-  'fsx-lustre': ['fileSystemType', 'perUnitStorageThroughput', 'storageCapacityGiB', 'subnetId'],
+  'fsx-lustre': ['fileSystemType', 'perUnitStorageThroughput', 'storageCapacityGiB', 'subnetId', 'metadataIops'],
   'fsx-openzfs': ['fileSystemType', 'storageCapacityGiB', 'subnetId', 'throughputCapacity', 'standbySubnetId', 'diskIops'],
 };
 
@@ -208,6 +209,9 @@ function validateLustreFields(layout: StorageLayout, { check }: Checks): void {
   check('perUnitStorageThroughput', perUnit, perUnit === '' || WHOLE.test(perUnit), "must be '' or a whole number of MB/s per TiB");
   check('storageCapacityGiB', layout.storageCapacityGiB, WHOLE.test(layout.storageCapacityGiB), 'must be a whole number of GiB');
   check('subnetId', layout.subnetId, SUBNET_ID.test(layout.subnetId), "must be a subnet id such as 'subnet-0123456789abcdef0'");
+  const metadata = layout.metadataIops;
+  check('metadataIops', metadata, metadata === '' || metadata === 'AUTOMATIC' || WHOLE.test(metadata),
+    "must be '', 'AUTOMATIC' or a whole number of Metadata IOPS on the fsx-lustre backend");
 }
 
 /** The FSx for OpenZFS fields' grammar: a standby subnet on MULTI_AZ_1 only, not the preferred one. */

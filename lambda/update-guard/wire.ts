@@ -44,6 +44,7 @@ export const PROP = {
   throughputCapacity: 'ThroughputCapacity',
   standbySubnetId: 'StandbySubnetId',
   diskIops: 'DiskIops',
+  metadataIops: 'MetadataIops',
   snapshotRetain: 'SnapshotRetain',
   acceptDataLoss: 'AcceptDataLoss',
 } as const;
@@ -67,7 +68,7 @@ export const KEPT_PROP = 'Kept';
  */
 export const FSX_FIELDS = [
   'fileSystemType', 'perUnitStorageThroughput', 'storageCapacityGiB', 'subnetId', 'throughputCapacity', 'standbySubnetId',
-  'diskIops',
+  'diskIops', 'metadataIops',
 ] as const;
 /**
  * The fields added after the first guards were deployed, left out of the properties and the PhysicalResourceId's

@@ -47,6 +47,14 @@ export interface FsxLustreServerOptions extends FsxLustreOptions {
    * @default - FSx's default: 2.10, or 2.12 on PERSISTENT_2 (unset, so that a deployed file system is not replaced)
    */
   readonly fileSystemTypeVersion?: fsx.FileSystemTypeVersion;
+  /**
+   * PERSISTENT_2 (SSD) metadata performance: the Metadata IOPS to provision (USER_PROVISIONED), one of 1500, 3000, 6000,
+   * 12000 or a multiple of 12000 up to 192000, or 0 for AUTOMATIC (FSx scales them with the storage). Raised in place;
+   * FSx never lowers them ("downscaling Metadata IOPS is not supported"), so the update guard refuses a lower value
+   * (LUSTRE-METADATA). aws-cdk-lib's LustreFileSystem has no such prop: set on its CfnFileSystem.
+   * @default - no metadata configuration (FSx's default for the version)
+   */
+  readonly metadataIops?: number;
 }
 
 /**

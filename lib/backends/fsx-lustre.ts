@@ -5,7 +5,7 @@ import type * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { type DataHolder, dataRemovalPolicy, keepWith } from '../deletion';
 import type { UpdateGuard } from '../update-guard';
-import { isS3DataRepositoryPath } from '../validation';
+import { isLustreMetadataIops, isS3DataRepositoryPath, LUSTRE_METADATA_IOPS_TEXT } from '../validation';
 import type { FsxLustrePlan } from '../sizing';
 import type { MonitoredStorage } from '../monitoring';
 import { type RegistrationTarget, SERVER_ID_TAG, type StorageBackend } from './backend';
@@ -160,6 +160,20 @@ function validateFsxProps(props: FsxLustreServerRequest, options: FsxLustrePlan)
       'fsx.FileSystemTypeVersion.V_2_15 (-c fsxFileSystemTypeVersion=2.15), or leave it out.');
   }
   checkEnumMember('fsxLustre.dataCompressionType', 'fsx.LustreDataCompressionType', fsx.LustreDataCompressionType, props.fsxLustre?.dataCompressionType);
+  validateMetadataIops(props.fsxLustre?.metadataIops, options);
+}
+
+/** LUSTRE-METADATA: PERSISTENT_2 SSD only, and one of the Metadata IOPS the API takes (0: AUTOMATIC). */
+function validateMetadataIops(iops: number | undefined, options: FsxLustrePlan): void {
+  if (iops === undefined) return;
+  if (!isLustreMetadataIops(iops)) {
+    throw new Error(`fsxLustre.metadataIops (-c fsxMetadataIops) must be 0 (AUTOMATIC) or ${LUSTRE_METADATA_IOPS_TEXT}, got ${JSON.stringify(iops) ?? String(iops)}.`);
+  }
+  if (options.deploymentType !== 'PERSISTENT_2' || options.storageType !== 'SSD') {
+    throw new Error(`fsxLustre.metadataIops (-c fsxMetadataIops) applies to PERSISTENT_2 SSD file systems only ("The Lustre metadata ` +
+      `performance configuration of an Amazon FSx for Lustre file system using a PERSISTENT_2 deployment type", FSx API reference); ` +
+      `the plan is ${options.deploymentType} ${options.storageType}: use fsxLustre.deploymentType PERSISTENT_2 (-c fsxDeploymentType=PERSISTENT_2), or leave it out.`);
+  }
 }
 
 /** Refuses a value that is not a member of aws-cdk-lib's enum `enumName`, naming the prop and the members. */

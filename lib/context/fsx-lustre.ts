@@ -1,17 +1,20 @@
 /**
  * The FSx for Lustre keys (`fsxDeploymentType`, `fsxStorageType`, `fsxPerUnitStorageThroughput`,
- * `fsxDataRepositoryPath`, `fsxRootSquash`, `fsxDataCompressionType`, `fsxFileSystemTypeVersion`): only with backend=fsx-lustre, each value checked here so that the
+ * `fsxDataRepositoryPath`, `fsxRootSquash`, `fsxDataCompressionType`, `fsxFileSystemTypeVersion`, `fsxMetadataIops`): only with backend=fsx-lustre, each value checked here so that the
  * message names the key, their combination by the planner's own rules; and the planner's view of them.
  */
 import * as fsx from 'aws-cdk-lib/aws-fsx';
 import { Backend, FsxLustreDeploymentType, FsxLustreOptions, FsxLustreStorageType, StorageRequest } from '../sizing';
 import { resolveFsxLustreOptions } from '../sizing/fsx-lustre';
-import { s3PathProblem } from '../validation/fsx-lustre';
+import { isLustreMetadataIops, LUSTRE_METADATA_IOPS_TEXT, s3PathProblem } from '../validation/fsx-lustre';
 import type { ContextKey } from './keys';
 import { StorageServerContext } from './storage-server-context';
 import { ContextValues, contextError, parseBoolean } from './values';
 
-const FSX_KEYS = ['fsxDeploymentType', 'fsxPerUnitStorageThroughput', 'fsxStorageType', 'fsxDataRepositoryPath', 'fsxRootSquash', 'fsxDataCompressionType', 'fsxFileSystemTypeVersion'] as const;
+const FSX_KEYS = [
+  'fsxDeploymentType', 'fsxPerUnitStorageThroughput', 'fsxStorageType', 'fsxDataRepositoryPath', 'fsxRootSquash', 'fsxDataCompressionType',
+  'fsxFileSystemTypeVersion', 'fsxMetadataIops',
+] as const;
 
 /** The context's FSx for Lustre members: all absent when no FSx key was given. */
 export type FsxContext = Pick<StorageServerContext, (typeof FSX_KEYS)[number]>;
@@ -36,7 +39,21 @@ export function parseFsxKeys(values: ContextValues, backend: Backend | 'auto'): 
     fsxRootSquash: raw('fsxRootSquash') === undefined ? undefined : parseBoolean('fsxRootSquash', raw('fsxRootSquash')!),
     fsxDataCompressionType: parseEnumKey(raw, 'fsxDataCompressionType', fsx.LustreDataCompressionType),
     fsxFileSystemTypeVersion: parseEnumKey(raw, 'fsxFileSystemTypeVersion', fsx.FileSystemTypeVersion),
+    fsxMetadataIops: parseMetadataIops(raw, options),
   };
+}
+
+/** `fsxMetadataIops`: 0 (AUTOMATIC) or the Metadata IOPS the API takes; PERSISTENT_2 SSD only (the plan checks an unnamed type). */
+function parseMetadataIops(raw: ContextValues['raw'], options: FsxLustreOptions): number | undefined {
+  const text = raw('fsxMetadataIops');
+  if (text === undefined) return undefined;
+  if (!/^(0|[1-9]\d{0,5})$/.test(text) || !isLustreMetadataIops(Number(text))) {
+    throw contextError('fsxMetadataIops', text, `0 (AUTOMATIC) or ${LUSTRE_METADATA_IOPS_TEXT}`);
+  }
+  if ((options.deploymentType !== undefined && options.deploymentType !== 'PERSISTENT_2') || options.storageType === 'HDD') {
+    throw contextError('fsxMetadataIops', text, 'only with fsxDeploymentType=PERSISTENT_2 (SSD): the metadata configuration is PERSISTENT_2\'s');
+  }
+  return Number(text);
 }
 
 /** The planner's view of the FSx keys (none given: the planner chooses among the persistent options). */

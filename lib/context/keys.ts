@@ -91,6 +91,8 @@ export const CONTEXT_DEFAULTS = {
   fsxDataCompressionType: undefined,
   /** Absent: FSx's default Lustre version, 2.10 (2.12 on PERSISTENT_2) (backend fsx-lustre). */
   fsxFileSystemTypeVersion: undefined,
+  /** Absent: no metadata configuration, FSx's default (backend fsx-lustre, PERSISTENT_2). */
+  fsxMetadataIops: undefined,
   /** Absent: SINGLE_AZ_1 (backend fsx-openzfs). */
   openZfsDeploymentType: undefined,
   /** Absent: the type's smallest tier that sustains throughputMBps (backend fsx-openzfs). */

@@ -69,6 +69,12 @@ export interface StorageServerContext {
    */
   readonly fsxFileSystemTypeVersion?: fsx.FileSystemTypeVersion;
   /**
+   * FSx for Lustre PERSISTENT_2 (SSD) Metadata IOPS (`backend=fsx-lustre` only): 0 for AUTOMATIC, or 1500, 3000, 6000,
+   * 12000 or a multiple of 12000 up to 192000. Raised in place, never lowered.
+   * @default - no metadata configuration, FSx's default
+   */
+  readonly fsxMetadataIops?: number;
+  /**
    * FSx for OpenZFS deployment type (`backend=fsx-openzfs` only): `SINGLE_AZ_1`, `SINGLE_AZ_2`, `SINGLE_AZ_HA_1`,
    * `SINGLE_AZ_HA_2` or `MULTI_AZ_1` (a standby file server in a second zone: not with `availabilityZone` or
    * `vpcFrom`, which give one zone).

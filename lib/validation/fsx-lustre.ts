@@ -1,6 +1,6 @@
 /**
  * Inputs of an FSx for Lustre file system: the S3 data repository path (bucket naming rules, the prefix's safe
- * characters) and the largest storage capacity a plan may have.
+ * characters), the largest storage capacity a plan may have, and the Metadata IOPS.
  */
 
 /**
@@ -72,3 +72,14 @@ export function isS3DataRepositoryPath(path: string): boolean {
  * number of at most 7 digits (lambda/update-guard/contract.ts), about 9,765 TiB, far beyond any FSx quota.
  */
 export const MAX_FSX_STORAGE_CAPACITY_GIB = 9_999_999;
+
+/**
+ * LUSTRE-METADATA: the Metadata IOPS an SSD file system takes, "1500, 3000, 6000, 12000, and multiples of 12000 up to a
+ * maximum of 192000" (FSx API reference, FileSystemLustreMetadataConfiguration), or 0 for AUTOMATIC.
+ */
+export function isLustreMetadataIops(iops: unknown): boolean {
+  return typeof iops === 'number' && Number.isSafeInteger(iops) &&
+    (iops === 0 || [1500, 3000, 6000].includes(iops) || (iops % 12000 === 0 && iops >= 12000 && iops <= 192000));
+}
+/** {@link isLustreMetadataIops}'s values, in words. */
+export const LUSTRE_METADATA_IOPS_TEXT = '1500, 3000, 6000, 12000 or a multiple of 12000 up to 192000 (USER_PROVISIONED)';

@@ -113,6 +113,24 @@ describe('backend fsx-lustre (-c backend=fsx-lustre)', () => {
       .toThrow(/^fsxLustre\.fileSystemTypeVersion must be one of fsx\.FileSystemTypeVersion\.V_2_10, fsx\.FileSystemTypeVersion\.V_2_12, fsx\.FileSystemTypeVersion\.V_2_15, got "2\.16"\.$/);
   });
 
+  test('LUSTRE-METADATA: PERSISTENT_2\'s Metadata IOPS from the prop and from -c fsxMetadataIops (0: AUTOMATIC), in the guard\'s record', () => {
+    const metadataOf = (t: Template) => [
+      fileSystemOf(t)[0].Properties.LustreConfiguration.MetadataConfiguration,
+      Object.values(t.findResources('Custom::StorageServerUpdateGuard'))[0].Properties.MetadataIops,
+    ];
+    expect(metadataOf(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '2' })))).toEqual([undefined, undefined]);
+    expect(metadataOf(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxMetadataIops: '24000' }))))
+      .toEqual([{ Mode: 'USER_PROVISIONED', Iops: 24000 }, '24000']);
+    expect(metadataOf(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxMetadataIops: '0' })))).toEqual([{ Mode: 'AUTOMATIC' }, 'AUTOMATIC']);
+    expect(metadataOf(serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { metadataIops: 1500 } }).template))
+      .toEqual([{ Mode: 'USER_PROVISIONED', Iops: 1500 }, '1500']);
+    expect(() => serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { metadataIops: 2000 } }))
+      .toThrow(/^fsxLustre\.metadataIops \(-c fsxMetadataIops\) must be 0 \(AUTOMATIC\) or 1500, 3000, 6000, 12000 or a multiple of 12000 up to 192000 \(USER_PROVISIONED\), got 2000\.$/);
+    // The planner's type when none is named by a key: auto at 100 TiB plans PERSISTENT_1 HDD, which has none.
+    expect(() => serverStack({ capacityTiB: 100, fsxLustre: { metadataIops: 12000 } }))
+      .toThrow(/^fsxLustre\.metadataIops \(-c fsxMetadataIops\) applies to PERSISTENT_2 SSD file systems only .* the plan is PERSISTENT_1 HDD/);
+  });
+
   test('the registration names the file system, its DNS name and mount name; the function may not describe instances', () => {
     const t = Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '12' }));
     const fsId = Object.keys(t.findResources('AWS::FSx::FileSystem'))[0];

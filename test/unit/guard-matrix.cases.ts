@@ -211,6 +211,15 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     { name: 'the same Lustre version named explicitly', base: { fsxFileSystemTypeVersion: '2.15' }, change: { fsxFileSystemTypeVersion: '2.15', fsxRootSquash: 'true' }, backends: ['fsx-lustre'] },
   ],
   // LUSTRE-COMPRESSION: in place (the resource specification), nothing replaced.
+  // LUSTRE-METADATA: raised in place (the specification); lower is refused before FSx refuses it, with nothing lost.
+  fsxMetadataIops: [
+    { name: 'Metadata IOPS provisioned on PERSISTENT_2', change: { fsxMetadataIops: '12000' }, backends: ['fsx-lustre'] },
+    { name: 'Metadata IOPS raised (12000 -> 24000)', base: { fsxMetadataIops: '12000' }, change: { fsxMetadataIops: '24000' }, backends: ['fsx-lustre'] },
+    {
+      name: 'Metadata IOPS lowered (24000 -> 12000)', base: { fsxMetadataIops: '24000' }, change: { fsxMetadataIops: '12000' }, backends: ['fsx-lustre'],
+      stricter: 'LUSTRE-METADATA: FSx never lowers Metadata IOPS',
+    },
+  ],
   fsxDataCompressionType: [
     { name: 'LZ4 data compression on', change: { fsxDataCompressionType: 'LZ4' }, backends: ['fsx-lustre'] },
     { name: 'LZ4 data compression off again', base: { fsxDataCompressionType: 'LZ4' }, change: { fsxDataCompressionType: 'NONE' }, backends: ['fsx-lustre'] },

@@ -166,6 +166,21 @@ const ROWS: Record<ContextKey, Row> = {
     // 2.10 with PERSISTENT_2 is the construct's to refuse: without fsxDeploymentType the planner chooses the type.
     fixedInvalid: ['2.16', '2.1', 'V_2_15'],
   },
+  // FSx API reference, FileSystemLustreMetadataConfiguration.Iops: "1500, 3000, 6000, 12000, and multiples of 12000 up to a
+  // maximum of 192000"; 0 is AUTOMATIC (LUSTRE-METADATA). PERSISTENT_2 SSD only.
+  fsxMetadataIops: {
+    base: FSX,
+    valid: fc.oneof(fc.constantFrom('0', '1500', '3000', '6000'), fc.integer({ min: 1, max: 16 }).map((k) => String(k * 12000))),
+    invalid: fc.oneof(
+      fc.integer({ min: 1, max: 400_000 }).filter((v) => ![1500, 3000, 6000].includes(v) && !(v % 12000 === 0 && v <= 192000)).map(String),
+      notDecimal,
+      fc.constant<[string, Context]>(['12000', { fsxDeploymentType: 'PERSISTENT_1' }]),
+      fc.constant<[string, Context]>(['12000', { backend: 'ebs' }]),
+    ),
+    parsed: Number,
+    fixedValid: ['0', '1500', '192000', ['24000', { fsxDeploymentType: 'PERSISTENT_2' }]],
+    fixedInvalid: ['204000', '1000', '12001', '012000', 'AUTOMATIC', ['3000', { fsxDeploymentType: 'SCRATCH_2' }], ['3000', { fsxStorageType: 'HDD', fsxDeploymentType: 'PERSISTENT_1' }]],
+  },
   // The FSx for OpenZFS keys: only with backend=fsx-openzfs (API reference, CreateFileSystemOpenZFSConfiguration).
   openZfsDeploymentType: {
     base: ZFS,

@@ -48,7 +48,7 @@ describe('openZfsUpdateGuard', () => {
       backend: 'fsx-openzfs', instanceStoreType: '', dataVolumes: [], snapshotIds: [], encryptionKey: 'aws/fsx',
       availabilityZone: 'us-east-1a', imageId: '', keyPair: '', placementGroup: '', volumeAttachment: 'stack',
       fileSystemType: 'SINGLE_AZ_2/SSD', perUnitStorageThroughput: '', storageCapacityGiB: '4096', subnetId: SUBNET_A,
-      instanceStoreEncryption: '', throughputCapacity: '640', standbySubnetId: '', diskIops: 'AUTOMATIC', snapshotRetain: '7',
+      instanceStoreEncryption: '', throughputCapacity: '640', standbySubnetId: '', diskIops: 'AUTOMATIC', metadataIops: '', snapshotRetain: '7',
     });
     // Single-AZ: no standby subnet on the wire.
     expect(properties).not.toHaveProperty('StandbySubnetId');

@@ -27,7 +27,7 @@ const EMPTY: StorageLayout = {
   backend: 'ebs', instanceStoreType: '', dataVolumes: [], snapshotIds: [], encryptionKey: 'aws/ebs', availabilityZone: 'us-east-1a',
   imageId: 'ami-0123456789abcdef0', keyPair: '', placementGroup: '', volumeAttachment: 'server', fileSystemType: '',
   perUnitStorageThroughput: '', storageCapacityGiB: '', subnetId: '', instanceStoreEncryption: '', throughputCapacity: '',
-  standbySubnetId: '', diskIops: '', snapshotRetain: '7',
+  standbySubnetId: '', diskIops: '', metadataIops: '', snapshotRetain: '7',
 };
 
 /** Layouts of every backend, in the variants the policies tell apart. */
@@ -41,6 +41,7 @@ const LAYOUTS: readonly StorageLayout[] = [
   ...['PERSISTENT_2/SSD', 'PERSISTENT_1/HDD', 'SCRATCH_2/SSD'].map((fileSystemType) => ({
     ...EMPTY, backend: 'fsx-lustre' as const, encryptionKey: 'aws/fsx', imageId: '', volumeAttachment: 'stack' as const, fileSystemType,
     perUnitStorageThroughput: fileSystemType.startsWith('SCRATCH') ? '' : '125', storageCapacityGiB: '14400', subnetId: SUBNET_A,
+    metadataIops: fileSystemType === 'PERSISTENT_2/SSD' ? '12000' : '',
   })),
   ...[['SINGLE_AZ_2/SSD', ''], ['MULTI_AZ_1/SSD', SUBNET_B]].map(([fileSystemType, standbySubnetId]) => ({
     ...EMPTY, backend: 'fsx-openzfs' as const, encryptionKey: 'aws/fsx', imageId: '', volumeAttachment: 'stack' as const, fileSystemType,
@@ -68,6 +69,7 @@ const MORE: { readonly [F in LayoutField]?: readonly StorageLayout[F][] } = {
   throughputCapacity: ['320'],
   standbySubnetId: [SUBNET_C],
   diskIops: ['6000'],
+  metadataIops: ['AUTOMATIC', '6000', '24000'],
   snapshotRetain: ['3', '0', '14'],
 };
 

@@ -813,6 +813,7 @@ const LAYOUT: StorageLayout = {
   throughputCapacity: '',
   standbySubnetId: '',
   diskIops: '',
+  metadataIops: '',
   snapshotRetain: '',
 };
 

@@ -50,6 +50,7 @@ export function ec2UpdateGuard(scope: Construct, p: Ec2NfsServerProps, layout: E
       instanceStoreEncryption: layout.encryptInstanceStore ? 'luks2' : '',
       throughputCapacity: '',
       standbySubnetId: '',
+      metadataIops: '',
       diskIops: '',
       // The DLM policy's snapshot sets (0: none); instance store has no snapshots.
       snapshotRetain: layout.instanceStore ? '' : retainText(props.snapshots?.retain ?? 7),

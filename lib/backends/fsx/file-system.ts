@@ -16,7 +16,7 @@ export function lustreFileSystem(
   const { server: props, subnet } = p;
   const persistent = options.deploymentType !== 'SCRATCH_2';
   const repository = props.fsxLustre?.dataRepositoryPath;
-  return new fsx.LustreFileSystem(scope, 'FileSystem', {
+  const fileSystem = new fsx.LustreFileSystem(scope, 'FileSystem', {
     vpc: props.vpc,
     vpcSubnet: subnet,
     securityGroup,
@@ -45,6 +45,13 @@ export function lustreFileSystem(
         : {}),
     },
   });
+  // LUSTRE-METADATA: the L2 has no metadata configuration; changed in place (the resource specification), raised only.
+  const metadataIops = props.fsxLustre?.metadataIops;
+  if (metadataIops !== undefined) {
+    (fileSystem.node.defaultChild as fsx.CfnFileSystem).addPropertyOverride('LustreConfiguration.MetadataConfiguration',
+      metadataIops === 0 ? { Mode: 'AUTOMATIC' } : { Mode: 'USER_PROVISIONED', Iops: metadataIops });
+  }
+  return fileSystem;
 }
 
 /** The S3 data repository association `DataRepository` of a PERSISTENT_2 file system linked to a bucket (else none). */

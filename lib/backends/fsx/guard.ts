@@ -34,6 +34,7 @@ export function fsxUpdateGuard(
       throughputCapacity: '',
       standbySubnetId: '',
       diskIops: '',
+      metadataIops: metadataIopsText(props.fsxLustre?.metadataIops),
       snapshotRetain: retainText(retainDays),
     },
     acceptDataLoss: props.acceptDataLoss,
@@ -45,4 +46,9 @@ export function fsxUpdateGuard(
   // The guard is updated first: a refused change fails the update before the file system is touched.
   ready.node.addDependency(guard.resource);
   return guard;
+}
+
+/** The guard's record of the Metadata IOPS: '' without a metadata configuration, AUTOMATIC (0), or the number. */
+function metadataIopsText(iops: number | undefined): string {
+  return iops === undefined ? '' : iops === 0 ? 'AUTOMATIC' : String(iops);
 }

@@ -61,6 +61,7 @@ export function openZfsUpdateGuard(scope: Construct, input: OpenZfsGuardInput, r
       instanceStoreEncryption: '',
       throughputCapacity: String(plan.throughputCapacityMBps),
       standbySubnetId: standby,
+      metadataIops: '',
       diskIops: plan.userProvisionedIops === undefined ? 'AUTOMATIC' : String(plan.userProvisionedIops),
       snapshotRetain: retainText(input.backupRetentionDays),
     },
