@@ -2,7 +2,8 @@
  * The EBS type of a data volume in the update-guard layout (st1 or gp3): how it is written in `DataVolumes`, what
  * it must hold, and what the guard says about a type change. Part of the contract (contract.ts), in its own file.
  *
- * Type changes, as EBS documents them (sources: docs/sources/netopt.md, "Volume modification rules"):
+ * Type changes, as EBS documents them (sources: docs/sources/netopt.md, "Volume modification rules"; EBS-TYPE-CHANGE,
+ * EBS-MODIFICATIONS in docs/sources/fsx-rules.md):
  * - CloudFormation updates `VolumeType`, `Iops` and `Throughput` of an AWS::EC2::Volume in place: the resource
  *   specification lists all three under properties that update without replacement (replacement-rules.ts,
  *   generated from it: `AWS::EC2::Volume` has no property that replaces). The update is an EBS Elastic Volumes

@@ -18,7 +18,7 @@
 
 import { MB_BYTES } from './catalog';
 
-/** gp3 limits [SDK-EC2] [EBS-UG] and prices [PRICE-EBS]. */
+/** gp3 limits (EBS-GP3-LIMITS) [SDK-EC2] [EBS-UG] and prices [PRICE-EBS]. */
 export const GP3 = {
   /** Smallest gp3 volume, GiB. [SDK-EC2] */
   minSizeGiB: 1,

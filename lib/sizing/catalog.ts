@@ -152,7 +152,7 @@ export const EBS_SINGLE_VOLUME_TIERS: readonly {
   { maxCapacityTiB: 16, instanceType: 'm4.10xlarge' },
 ];
 
-/** Throughput Optimized HDD (st1) volumes. [HDD]; price [PRICE]. */
+/** Throughput Optimized HDD (st1) volumes (EBS-ST1-SIZE: 125 to 16,384 GiB). [HDD]; price [PRICE]. */
 export const ST1 = {
   /** Smallest st1 volume, GiB. */
   minSizeGiB: 125,

@@ -33,6 +33,7 @@ function validateVolume(v: DataVolumePlan, i: number): void {
   if (v.throughputMiBps !== undefined || v.iops !== undefined) {
     throw new Error(`dataVolumes[${i}]: throughputMiBps and iops apply to gp3 only; got an st1 volume with them`);
   }
+  // EBS-ST1-SIZE
   if (!Number.isInteger(v.sizeGiB) || v.sizeGiB < ST1.minSizeGiB || v.sizeGiB > ST1.maxSizeGiB) {
     throw new Error(
       `dataVolumes[${i}].sizeGiB must be a whole number from ${ST1.minSizeGiB} to ${ST1.maxSizeGiB}; got ${describe(v.sizeGiB)}`,

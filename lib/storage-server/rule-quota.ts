@@ -3,7 +3,7 @@ import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct, IConstruct } from 'constructs';
 
 /**
- * The default quota of inbound rules per security group, counted apart for IPv4 and IPv6: "Inbound or outbound rules
+ * VPC-SG-RULES: the default quota of inbound rules per security group, counted apart for IPv4 and IPv6: "Inbound or outbound rules
  * per security group", 60, adjustable (Amazon VPC quotas, Amazon VPC User Guide; the per-family count as quoted in
  * Cisco Defense Orchestrator's "AWS VPC Security Groups Rules"). A deploy past it fails with RulesPerSecurityGroupLimitExceeded.
  */

@@ -395,6 +395,7 @@ describe("limits AWS enforces at deploy, refused at synth (issue 39, item 8)", (
     expect(() => new StorageServer(stack, 'C', { vpc, clusterName: 'hpc3', serverName: 'home', monitoring: { dashboard: false } })).not.toThrow();
   });
 
+  // VPC-SG-RULES
   test('more inbound rules in the server\'s security group than the default quota of 60: a warning naming the quota', () => {
     const cidrs = (n: number) => Array.from({ length: n }, (_, i) => `10.0.${i}.0/24`);
     const warnings = (props: Partial<StorageServerProps>) =>

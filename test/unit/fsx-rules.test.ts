@@ -1,6 +1,6 @@
 /**
- * The table of AWS's rules for the FSx backends (docs/sources/fsx-rules.md, issue 40): every row has AWS's words and
- * a source; an applied row names the code that applies it and the tests that would fail without it, and each of those
+ * The table of AWS's rules for the FSx backends, and the EC2 backends' of the same kind (docs/sources/fsx-rules.md,
+ * issue 40): every row has AWS's words and a source from the page list; an applied row names the code that applies it and the tests that would fail without it, and each of those
  * files carries the row's id; an open row names no file; and every rule id the code or the tests carry is a row, so a
  * rule cited in code cannot go missing from the table.
  */
@@ -10,8 +10,8 @@ import * as path from 'path';
 
 const ROOT = path.join(__dirname, '..', '..');
 const TABLE = path.join(ROOT, 'docs', 'sources', 'fsx-rules.md');
-// Not a word of a longer upper-case name (the client's `NO-LUSTRE-CLIENT` marker).
-const ID = /(?<![A-Z0-9-])(?:OPENZFS|LUSTRE)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b/g;
+// Not a word of a longer upper-case name (the client's `NO-LUSTRE-CLIENT` marker), nor a source's tag (`[EBS-UG]`).
+const ID = /(?<![A-Z0-9[-])(?:OPENZFS|LUSTRE|EBS|VPC)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b/g;
 
 interface Row { id: string; status: string; rule: string; words: string; source: string; applied: string[]; tests: string[] }
 
@@ -19,7 +19,7 @@ interface Row { id: string; status: string; rule: string; words: string; source:
 function rows(): Row[] {
   const files = (cell: string) => cell.split(',').map((f) => f.trim()).filter(Boolean);
   return fs.readFileSync(TABLE, 'utf8').split('\n')
-    .filter((l) => /^\| (OPENZFS|LUSTRE)-/.test(l))
+    .filter((l) => /^\| (OPENZFS|LUSTRE|EBS|VPC)-/.test(l))
     .map((l) => {
       const cells = l.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
       expect(cells).toHaveLength(7);
@@ -42,6 +42,8 @@ function sources(): Map<string, string> {
 }
 
 const ROWS = rows();
+/** The page list's tags (`- [PERF] ...`). */
+const PAGES = new Set([...fs.readFileSync(TABLE, 'utf8').matchAll(/^- \[([A-Z0-9-]+)\] /gm)].map((m) => m[1]));
 const SOURCES = sources();
 
 test('the table has the rows of the issue\'s defects, each id once', () => {
@@ -50,7 +52,7 @@ test('the table has the rows of the issue\'s defects, each id once', () => {
   expect(ids).toEqual(expect.arrayContaining([
     'OPENZFS-HA1-TIERS', 'OPENZFS-GROWTH-MIN', 'OPENZFS-ONE-UPDATE', 'OPENZFS-ROUTE-TAG', 'LUSTRE-EGRESS',
     'OPENZFS-REGION-TIERS', 'OPENZFS-QUOTAS', 'OPENZFS-MULTI-AZ-PEERING', 'OPENZFS-ENDPOINT-CIDR', 'OPENZFS-EXPORT-LIVE',
-    'LUSTRE-COMPRESSION', 'LUSTRE-VERSION', 'LUSTRE-METADATA',
+    'LUSTRE-COMPRESSION', 'LUSTRE-VERSION', 'LUSTRE-METADATA', 'EBS-ST1-SIZE', 'EBS-GP3-LIMITS', 'EBS-TYPE-CHANGE', 'VPC-SG-RULES',
   ]));
 });
 
@@ -59,7 +61,8 @@ test.each(ROWS.map((r) => [r.id, r] as const))('%s: a rule, AWS\'s words in quot
   expect(row.rule.length).toBeGreaterThan(10);
   expect(row.words).toMatch(/"[^"]{10,}"/);
   // A page named by the table's page list ([PERF], ...) or its own docs.aws.amazon.com path.
-  expect(row.source).toMatch(/\[[A-Z-]+\]|`(fsx|AWSCloudFormation|sdk-for-kotlin|aws-managed-policy)\/latest\//);
+  expect(row.source).toMatch(/\[[A-Z0-9-]+\]|`(fsx|AWSCloudFormation|sdk-for-kotlin|aws-managed-policy)\/latest\//);
+  for (const [, tag] of row.source.matchAll(/\[([A-Z0-9-]+)\]/g)) expect([tag, PAGES.has(tag)]).toEqual([tag, true]);
 });
 
 test.each(ROWS.map((r) => [r.id, r] as const))('%s: an applied row\'s code and tests carry its id; an open row names no file', (id, row) => {

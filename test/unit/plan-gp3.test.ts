@@ -86,6 +86,7 @@ describe('gp3 in the planner (issue 28)', () => {
     expect(nitro.burstReadMBps).toBeCloseTo(500 * MIB, 2);
   });
 
+  // EBS-GP3-LIMITS
   test.each<[string, DataVolumePlan[], RegExp]>([
     ['size 0', gp3(0, 125, 3000), /^dataVolumes\[0\]\.sizeGiB must be a whole number from 1 to 65536 for gp3; got 0$/],
     ['size 65537', gp3(65537, 125, 3000), /sizeGiB must be a whole number from 1 to 65536 for gp3; got 65537/],

@@ -183,6 +183,7 @@ describe('estimateThroughput: bad input names the field, the value and what is a
       [{ volumeType: 'io2', sizeGiB: 1024 }],
       /dataVolumes\[0\]\.volumeType must be 'st1' or 'gp3'; got "io2"/,
     ],
+    // EBS-ST1-SIZE
     ['m4.xlarge', st1(124), /dataVolumes\[0\]\.sizeGiB must be a whole number from 125 to 16384; got 124/],
     ['m4.xlarge', st1(16385), /sizeGiB must be a whole number from 125 to 16384; got 16385/],
     ['m4.xlarge', st1(500.5), /sizeGiB must be a whole number .*got 500\.5/],

@@ -82,6 +82,7 @@ describe('gp3 in the policy table (EBS Elastic Volumes modify type, IOPS and thr
     expect(refusals(from, to)).toEqual([]);
   });
 
+  // EBS-TYPE-CHANGE, EBS-ST1-SIZE
   test('refused: gp3 -> st1 below st1\'s 125 GiB (EBS changes a type only within the target type\'s limits)', () => {
     expect(refusals(['0:100:gp3:3000:125'], ['0:100'])).toEqual([
       "DataVolumes: EBS changes a volume's type only within the target type's limits, and st1 volumes are 125 to 16384 GiB",
