@@ -12,8 +12,9 @@ import {
   paginateDescribeVolumes,
   type Filter,
 } from '@aws-sdk/client-ec2';
-import { FSxClient, paginateDescribeFileSystems } from '@aws-sdk/client-fsx';
+import { DescribeFileSystemsCommand, FSxClient, paginateDescribeFileSystems } from '@aws-sdk/client-fsx';
 
+import type { AdministrativeActionView } from './growth-interval';
 import { HELD_TYPES, type HeldDescription, type HeldResource, type HeldType } from './held';
 import { SERVER_ID_TAG, type TaggedResource } from './wire';
 import { STATUS_CLIENT_CONFIG, STATUS_DEADLINE_MS, attemptsOf, statusReadError, type StackStatusRead } from './status-read';
@@ -183,3 +184,32 @@ function chunks<T>(list: readonly T[]): T[][] {
   for (let i = 0; i < list.length; i += 100) out.push(list.slice(i, i + 100));
   return out;
 }
+
+/** The physical id of the resource `logicalId` of the stack `stackId` (its own resources, not a nested stack's), or undefined. */
+export async function physicalIdIn(stackId: string, logicalId: string): Promise<string | undefined> {
+  const cfn = new CloudFormationClient({});
+  try {
+    for await (const page of paginateListStackResources({ client: cfn }, { StackName: stackId })) {
+      const found = (page.StackResourceSummaries ?? []).find((r) => r.LogicalResourceId === logicalId && r.ResourceStatus !== 'DELETE_COMPLETE');
+      if (found?.PhysicalResourceId) return found.PhysicalResourceId;
+    }
+    return undefined;
+  } finally {
+    cfn.destroy();
+  }
+}
+
+/** The administrative actions FSx lists for the file system (DescribeFileSystems), none when FSx does not know it. */
+export async function fileSystemActions(fileSystemId: string): Promise<AdministrativeActionView[]> {
+  const fsx = new FSxClient({});
+  try {
+    const out = await fsx.send(new DescribeFileSystemsCommand({ FileSystemIds: [fileSystemId] }));
+    return (out.FileSystems?.[0]?.AdministrativeActions ?? []) as AdministrativeActionView[];
+  } catch (err) {
+    if ((err as { name?: string }).name === 'FileSystemNotFound') return [];
+    throw err;
+  } finally {
+    fsx.destroy();
+  }
+}
+

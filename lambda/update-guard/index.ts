@@ -15,11 +15,13 @@ import type {
   CdkCustomResourceResponse,
   CloudFormationCustomResourceUpdateEvent,
 } from 'aws-lambda';
-import { ROLLBACK_STATUS, describeHeld, findServerResources, heldResources, stackStatus } from './aws';
+import { ROLLBACK_STATUS, describeHeld, fileSystemActions, findServerResources, heldResources, physicalIdIn, stackStatus } from './aws';
 import { compareLayouts } from './compare';
+import { growsFsxStorage, growthIntervalRefusal, lastIncreaseRequest } from './growth-interval';
 import { KEPT_PROP, type HeldResource, type Kept, lostStateRefusal, parseKept, unkept, unkeptRefusals } from './held';
 import { existingMessage, refusalMessage, unreadStatusMessage } from './messages';
 import type { Refusal } from './policy';
+import type { StorageLayout } from './layout';
 import { parseGuardProperties } from './validation';
 import { compareWatched, parseWatched, watchedDigest } from './watched';
 import { SERVER_ID_TAG, layoutPhysicalId } from './wire';
@@ -166,6 +168,7 @@ async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<C
     ...compareLayouts(previous.layout, next.layout, next.acceptDataLoss, next.waivers),
     ...compareWatched(previousWatched, nextWatched, next.layout, next.acceptDataLoss),
     ...dropped,
+    ...await growthInterval(event.StackId, previous.layout, next.layout, nextWatched.watched?.FileSystem?.logicalId, next.acceptDataLoss),
   ];
   const refused = refusals.filter((r) => !r.accepted);
   if (refused.length > 0) return refuseUnlessRollingBack(event, refused, physicalResourceId);
@@ -178,6 +181,26 @@ async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<C
   });
   // A new PhysicalResourceId makes CloudFormation send a Delete for the old one at cleanup: harmless here.
   return { PhysicalResourceId: physicalResourceId };
+}
+
+/**
+ * OPENZFS-GROWTH-INTERVAL: an FSx storage increase within 6 hours of the last one asked for is refused (growth-interval.ts).
+ * When FSx cannot be asked, the deploy goes on with a warning: FSx refuses a too-early increase itself, and the update
+ * rolls back with nothing lost.
+ */
+async function growthInterval(
+  stackId: string, o: StorageLayout, n: StorageLayout, logicalId: string | undefined, acceptDataLoss: boolean,
+): Promise<Refusal[]> {
+  if (logicalId === undefined || !growsFsxStorage(o, n)) return [];
+  try {
+    const fileSystemId = await physicalIdIn(stackId, logicalId);
+    if (fileSystemId === undefined) return [];
+    const refusal = growthIntervalRefusal(o, n, lastIncreaseRequest(await fileSystemActions(fileSystemId)), Date.now(), acceptDataLoss);
+    return refusal === undefined ? [] : [refusal];
+  } catch (err) {
+    console.warn(JSON.stringify({ level: 'warn', msg: 'could not read the last storage increase; FSx judges the interval itself', error: String((err as Error)?.message ?? err) }));
+    return [];
+  }
 }
 
 /**

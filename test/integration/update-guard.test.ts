@@ -2,6 +2,7 @@ import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudf
 import { CreateNetworkInterfaceCommand, CreateSubnetCommand, CreateVolumeCommand, CreateVpcCommand, EC2Client, RunInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
 import { CreateFileSystemCommand, FSxClient } from '@aws-sdk/client-fsx';
 import { handler } from '../../lambda/update-guard';
+import { fileSystemActions, physicalIdIn } from '../../lambda/update-guard/aws';
 import { PROP, layoutPhysicalId, parseGuardProperties } from '../../lambda/update-guard/contract';
 import { STATUS_DEADLINE_MS, STATUS_MAX_ATTEMPTS } from '../../lambda/update-guard/status-read';
 import { watchedDigest, parseWatched } from '../../lambda/update-guard/watched';
@@ -249,4 +250,26 @@ describe('Update: a rollback and a user\'s revert send the same Update; the stac
     // Each stalled attempt ended by the request timeout and retried, until the deadline.
     expect(describes()).toBeGreaterThan(1);
   }, 40_000);
+});
+
+describe('Update: the two calls of the 6-hour growth interval (OPENZFS-GROWTH-INTERVAL), against moto', () => {
+  test('the physical id of a logical id of the guard\'s stack; none for another', async () => {
+    const cfn = new CloudFormationClient({ endpoint: moto.endpoint, region: 'us-east-1', credentials });
+    const stack = await cfn.send(new CreateStackCommand({
+      StackName: 'guard-growth', TemplateBody: JSON.stringify({ Resources: { FileSystem: { Type: 'AWS::SNS::Topic' } } }),
+    }));
+    cfn.destroy();
+    await expect(physicalIdIn(stack.StackId!, 'FileSystem')).resolves.toMatch(/^arn:aws:sns:us-east-1:\d{12}:guard-growth-FileSystem-/);
+    await expect(physicalIdIn(stack.StackId!, 'Other')).resolves.toBeUndefined();
+  });
+
+  test('a file system FSx knows: its actions (moto lists none); one it does not know: none, not an error', async () => {
+    const fsx = new FSxClient({ endpoint: moto.endpoint, region: 'us-east-1', credentials });
+    const fs = await fsx.send(new CreateFileSystemCommand({
+      FileSystemType: 'OPENZFS', StorageCapacity: 64, SubnetIds: [subnetId], OpenZFSConfiguration: { DeploymentType: 'SINGLE_AZ_2', ThroughputCapacity: 160 },
+    }));
+    fsx.destroy();
+    await expect(fileSystemActions(fs.FileSystem!.FileSystemId!)).resolves.toEqual([]);
+    await expect(fileSystemActions('fs-0123456789abcdef0')).resolves.toEqual([]);
+  });
 });

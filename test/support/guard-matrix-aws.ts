@@ -22,6 +22,9 @@ export function matrixAwsModule(): Record<string, unknown> {
     ...jest.requireActual('../../lambda/update-guard/aws'),
     findServerResources: async (serverId: string) => MATRIX_AWS.lookup(serverId),
     stackStatus: async () => ({ status: 'UPDATE_IN_PROGRESS' }),
+    // The file system is the held one; no storage increase was asked for before, so the 6-hour interval binds no row.
+    physicalIdIn: async (_stackId: string, logicalId: string) => MATRIX_AWS.held.find((h) => h.path === logicalId)?.physicalId,
+    fileSystemActions: async () => [],
     heldResources: async () => MATRIX_AWS.held,
     describeHeld: async (resources: readonly HeldResource[]) =>
       MATRIX_AWS.described.filter((d) => resources.some((r) => r.physicalId === d.physicalId)),

@@ -22,6 +22,8 @@ import { openZfsLeastGrowth } from '../../lambda/update-guard/policies';
 jest.mock('../../lambda/update-guard/aws', () => ({
   ...jest.requireActual('../../lambda/update-guard/aws'),
   findServerResources: async () => [],
+  // No FSx file system in CloudFormation's record: the growth interval is update-guard-growth-interval.test.ts's.
+  physicalIdIn: async () => undefined,
   stackStatus: async () => ({ status: 'UPDATE_IN_PROGRESS' }),
 }));
 beforeEach(() => {

@@ -15,6 +15,8 @@ import { StorageServer, type StorageServerProps } from '../../lib/storage-server
 jest.mock('../../lambda/update-guard/aws', () => ({
   ...jest.requireActual('../../lambda/update-guard/aws'),
   findServerResources: async () => [],
+  // No FSx file system in CloudFormation's record: the growth interval is update-guard-growth-interval.test.ts's.
+  physicalIdIn: async () => undefined,
   stackStatus: async () => ({ status: 'UPDATE_IN_PROGRESS' }),
 }));
 

@@ -11,6 +11,8 @@ let status: { status?: string; error?: string; attempts?: number } = { status: '
 jest.mock('../../lambda/update-guard/aws', () => ({
   ...jest.requireActual('../../lambda/update-guard/aws'),
   findServerResources: async () => [],
+  // No FSx file system in CloudFormation's record: the growth interval is update-guard-growth-interval.test.ts's.
+  physicalIdIn: async () => undefined,
   stackStatus: async () => status,
 }));
 beforeEach(() => {
