@@ -96,4 +96,13 @@ export const VARIANTS: { name: string; context: Partial<Record<ContextKey, strin
     name: 'backend=fsx-openzfs MULTI_AZ_1 with client CIDRs and root squash off',
     context: { backend: 'fsx-openzfs', capacityTiB: '2', openZfsDeploymentType: 'MULTI_AZ_1', clientCidrs: '10.0.0.0/16', openZfsRootSquash: 'false' },
   },
+  // Issue 40's options: every one in a variant the gates read.
+  {
+    name: 'backend=fsx-lustre PERSISTENT_2 LZ4, Lustre 2.15, 24000 Metadata IOPS',
+    context: { backend: 'fsx-lustre', capacityTiB: '2', fsxDataCompressionType: 'LZ4', fsxFileSystemTypeVersion: '2.15', fsxMetadataIops: '24000' },
+  },
+  {
+    name: 'backend=fsx-openzfs SINGLE_AZ_HA_1 with 20000 SSD IOPS',
+    context: { backend: 'fsx-openzfs', capacityTiB: '1', openZfsDeploymentType: 'SINGLE_AZ_HA_1', openZfsThroughputCapacityMBps: '512', openZfsProvisionedIops: '20000' },
+  },
 ];
