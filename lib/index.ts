@@ -69,6 +69,7 @@ export type {
   FsxOpenZfsPlan,
   Generation,
   Arch,
+  CachedReadEstimate,
   PerClientPlan,
   ResolvedFsxLustreOptions,
   StoragePlan,

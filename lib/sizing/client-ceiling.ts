@@ -169,6 +169,26 @@ export function clientCeiling(client: ClientRequest = {}, protocol: ClientProtoc
   };
 }
 
+/**
+ * What one EFS client can reach (issue 41, item 2): the lesser of EFS's published per-client limit for the mode
+ * (`perClientMBps`, [PERF] in efs.ts: 1,500 MiB/s Elastic, 500 MiB/s Provisioned and Bursting) and the NFS client's own
+ * bounds ({@link clientCeiling}: nconnect x the single-flow limit, the client's network when given). EFS is NFS; its
+ * mount helper takes nconnect as any NFS mount does.
+ */
+export function efsClientCeiling(perClientMBps: number, mode: string, client: ClientRequest = {}): ClientCeiling {
+  const nfs = clientCeiling(client, 'nfs');
+  const efs = { mbps: round2(perClientMBps), label: `EFS ${mode}'s per-client limit, ${round2(perClientMBps)} MB/s` };
+  const max = Math.min(efs.mbps, nfs.maxMBps as number);
+  const limitedBy = [efs.mbps === max ? efs.label : '', nfs.maxMBps === max ? nfs.limitedBy : ''].filter(Boolean).join(' and ');
+  return {
+    ...nfs,
+    maxMBps: max,
+    limitedBy,
+    sources: ['[EFS-PERF] Amazon EFS User Guide, "Amazon EFS performance specifications": per client 1,500 MiBps (Elastic), ' +
+      '500 MiBps (Provisioned, Bursting) (lib/sizing/efs.ts)', ...nfs.sources],
+  };
+}
+
 /** How many such clients it takes to move `aggregateMBps` together: ceil(aggregate / ceiling); undefined without a ceiling. */
 export function clientsToReach(aggregateMBps: number, ceiling: Pick<ClientCeiling, 'maxMBps'>): number | undefined {
   if (ceiling.maxMBps === undefined || !(ceiling.maxMBps > 0)) return undefined;

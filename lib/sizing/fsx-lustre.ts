@@ -8,7 +8,8 @@
  *           type) and `CreateFileSystemLustreConfiguration.PerUnitStorageThroughput` (valid values).
  * - [PERF]  Amazon FSx for Lustre User Guide, "Performance characteristics of SSD and HDD storage classes"
  *           (docs.aws.amazon.com/fsx/latest/LustreGuide/ssd-storage.html): network and disk throughput per
- *           TiB, baseline and burst, for each deployment option. The SCRATCH_2 and PERSISTENT_2 rows were read
+ *           TiB, baseline and burst, and the file servers' memory per TiB, for each deployment option (every figure
+ *           quoted, with how it was read, in docs/sources/lustre-performance.md). The SCRATCH_2 and PERSISTENT_2 rows were read
  *           on AWS's page; the PERSISTENT_1 SSD and HDD rows from a copy of the same page's tables.
  *
  * - [PRICE] AWS's FSx price data for US East (N. Virginia), USD per GB-month of storage capacity
@@ -26,6 +27,7 @@
  * are incremental and billed per GB-month stored, on top of the storage (README, "Choosing a backend").
  */
 import { describe } from './describe';
+import type { CachedReadEstimate } from './plan-types';
 import { round2 } from './round';
 
 /** FSx for Lustre deployment types this project deploys (SCRATCH_1 is superseded by SCRATCH_2). */
@@ -68,11 +70,14 @@ export interface FsxLustrePerformance {
   readonly diskBurstReadMBpsPerTiB: number;
   /** Disk write while disk burst credits last, MB/s per TiB (= sustained where none is listed). */
   readonly diskBurstWriteMBpsPerTiB: number;
+  /** The file servers' memory, "Cache storage (GiB of RAM/TiB of storage provisioned)". [PERF] */
+  readonly memoryGiBPerTiB: number;
 }
 
 /** A row with one disk figure for read and write alike. */
-function row(netBase: number, netBurst: number, disk: number, diskBurst = disk): FsxLustrePerformance {
+function row(netBase: number, netBurst: number, memory: number, disk: number, diskBurst = disk): FsxLustrePerformance {
   return {
+    memoryGiBPerTiB: memory,
     networkBaselineMBpsPerTiB: netBase,
     networkBurstMBpsPerTiB: netBurst,
     diskReadMBpsPerTiB: disk,
@@ -89,20 +94,20 @@ function row(netBase: number, netBurst: number, disk: number, diskBurst = disk):
  */
 export const FSX_LUSTRE_PERFORMANCE: Readonly<Record<string, FsxLustrePerformance>> = {
   // SCRATCH_2: disk 200 read, 100 write per TiB; no disk burst listed.
-  'SCRATCH_2/SSD/200': { ...row(200, 1300, 200), diskWriteMBpsPerTiB: 100, diskBurstWriteMBpsPerTiB: 100 },
-  'PERSISTENT_2/SSD/125': row(320, 1300, 125, 500),
-  'PERSISTENT_2/SSD/250': row(640, 1300, 250, 500),
-  'PERSISTENT_2/SSD/500': row(1300, 1300, 500),
-  'PERSISTENT_2/SSD/1000': row(2600, 2600, 1000),
-  'PERSISTENT_1/SSD/50': row(250, 1300, 50, 240),
-  'PERSISTENT_1/SSD/100': row(500, 1300, 100, 240),
-  'PERSISTENT_1/SSD/200': row(750, 1300, 200, 240),
+  'SCRATCH_2/SSD/200': { ...row(200, 1300, 6.7, 200), diskWriteMBpsPerTiB: 100, diskBurstWriteMBpsPerTiB: 100 },
+  'PERSISTENT_2/SSD/125': row(320, 1300, 3.4, 125, 500),
+  'PERSISTENT_2/SSD/250': row(640, 1300, 6.8, 250, 500),
+  'PERSISTENT_2/SSD/500': row(1300, 1300, 13.7, 500),
+  'PERSISTENT_2/SSD/1000': row(2600, 2600, 27.3, 1000),
+  'PERSISTENT_1/SSD/50': row(250, 1300, 2.2, 50, 240),
+  'PERSISTENT_1/SSD/100': row(500, 1300, 4.4, 100, 240),
+  'PERSISTENT_1/SSD/200': row(750, 1300, 8.8, 200, 240),
   // HDD without the SSD read cache: disk burst 80 read / 50 write (12), 250 / 150 (40).
   'PERSISTENT_1/HDD/12': {
-    ...row(40, 375, 12), diskBurstReadMBpsPerTiB: 80, diskBurstWriteMBpsPerTiB: 50,
+    ...row(40, 375, 0.4, 12), diskBurstReadMBpsPerTiB: 80, diskBurstWriteMBpsPerTiB: 50,
   },
   'PERSISTENT_1/HDD/40': {
-    ...row(150, 1300, 40), diskBurstReadMBpsPerTiB: 250, diskBurstWriteMBpsPerTiB: 150,
+    ...row(150, 1300, 1.5, 40), diskBurstReadMBpsPerTiB: 250, diskBurstWriteMBpsPerTiB: 150,
   },
 };
 
@@ -237,6 +242,8 @@ export interface FsxLustreThroughput {
   readonly burstWriteMBps: number;
   /** The figure that binds the sustained read, in words. */
   readonly limitedBy: string;
+  /** Reads of a working set within the servers' memory: at the network rate. */
+  readonly cachedRead: CachedReadEstimate;
 }
 
 /** The designed throughput of a file system: per-TiB figures times its storage, the lesser of disk and network. */
@@ -245,7 +252,8 @@ export function estimateFsxLustreThroughput(options: ResolvedFsxLustreOptions, s
   const perf = FSX_LUSTRE_PERFORMANCE[key];
   if (!perf) throw new Error(`no published performance for FSx for Lustre ${key}`);
   const tib = storageGiB / 1024;
-  const at = (perTiB: number) => round2(perTiB * tib);
+  // Down to the cent: an estimate is never stated above a published limit it is made of.
+  const at = (perTiB: number) => Math.floor(perTiB * tib * 100 + 1e-9) / 100;
   const diskBinds = perf.diskReadMBpsPerTiB <= perf.networkBaselineMBpsPerTiB;
   return {
     baselineReadMBps: at(Math.min(perf.diskReadMBpsPerTiB, perf.networkBaselineMBpsPerTiB)),
@@ -255,5 +263,12 @@ export function estimateFsxLustreThroughput(options: ResolvedFsxLustreOptions, s
     limitedBy: diskBinds
       ? `disk throughput of FSx for Lustre ${key} (${perf.diskReadMBpsPerTiB} MB/s per TiB x ${round2(tib)} TiB)`
       : `network baseline of FSx for Lustre ${key} (${perf.networkBaselineMBpsPerTiB} MB/s per TiB x ${round2(tib)} TiB)`,
+    cachedRead: {
+      readMBps: at(perf.networkBaselineMBpsPerTiB),
+      burstReadMBps: at(perf.networkBurstMBpsPerTiB),
+      cacheGiB: at(perf.memoryGiBPerTiB),
+      limitedBy: `network of FSx for Lustre ${key} (${perf.networkBaselineMBpsPerTiB} MB/s per TiB baseline, ` +
+        `${perf.networkBurstMBpsPerTiB} burst) for data in the file servers' memory (${perf.memoryGiBPerTiB} GiB per TiB)`,
+    },
   };
 }

@@ -3,7 +3,7 @@ export { planStorage } from './plan';
 export { bestPlanOf } from './best-plan';
 export { withInstanceType } from './plan-ebs';
 export { estimateThroughput } from './throughput';
-export type { Arch, Backend, DataVolumePlan, FsxLustrePlan, FsxOpenZfsPlan, Generation, StoragePlan, StorageRequest, ThroughputEstimate } from './plan-types';
+export type { Arch, Backend, CachedReadEstimate, DataVolumePlan, FsxLustrePlan, FsxOpenZfsPlan, Generation, StoragePlan, StorageRequest, ThroughputEstimate } from './plan-types';
 export { EBS_INSTANCE_TYPES, INSTANCE_STORE_TYPES, instanceStoreTiB } from './catalog';
 export { OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES, familyList, instanceTypeSpec, knownInstanceType } from './catalog-lookup';
 export { CURRENT_INSTANCE_STORE_TYPES } from './catalog-d3';

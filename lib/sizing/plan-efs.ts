@@ -9,8 +9,9 @@ import { HOURS_PER_MONTH } from './catalog';
 import {
   EFS_BURSTING_BASELINE_MIBPS_PER_TIB, EFS_BURSTING_BURST_MIBPS_PER_TIB, EFS_BURSTING_MIN_BURST_MIBPS, EFS_ELASTIC_READ_USD_PER_GB,
   EFS_ELASTIC_WRITE_USD_PER_GB, EFS_MAX_PROVISIONED_MIBPS, EFS_PROVISIONED_USD_PER_MBPS_MONTH, EFS_STORAGE_USD_PER_GB_MONTH, EfsThroughputMode,
-  MB_PER_MIB, efsModeBoundMBps,
+  EFS_MODE_LIMITS, MB_PER_MIB, efsModeBoundMBps,
 } from './efs';
+import { type ClientCeiling, type ClientRequest, efsClientCeiling } from './client-ceiling';
 import { round2 } from './round';
 
 /** One EFS option for a request: Regional, Standard storage, one throughput mode. */
@@ -34,6 +35,8 @@ export interface EfsEstimate {
   readonly monthlyCostUsd: number;
   /** What binds the sustained figure, and how the row is priced, in words. */
   readonly limitedBy: string;
+  /** What one client can reach: EFS's per-client limit for the mode, under the client's own NFS bounds. */
+  readonly perClient: ClientCeiling;
 }
 
 /** Where EFS prices come from, for the comparison's sources. */
@@ -45,16 +48,26 @@ function gbPerMonth(mbps: number): number {
 }
 
 /** The EFS options for `capacityTiB` at `targetMBps` (none asked: 0), or why a mode cannot sustain it. */
-export function efsEstimates(capacityTiB: number, targetMBps = 0): { mode: EfsThroughputMode; estimate?: EfsEstimate; cannot?: string }[] {
+export function efsEstimates(
+  capacityTiB: number, targetMBps = 0, client?: ClientRequest,
+): { mode: EfsThroughputMode; estimate?: EfsEstimate; cannot?: string }[] {
   const storageGiB = Math.ceil(capacityTiB * 1024);
   const storageUsd = round2(storageGiB * EFS_STORAGE_USD_PER_GB_MONTH.STANDARD);
-  const rows: { mode: EfsThroughputMode; estimate?: EfsEstimate; cannot?: string }[] = [elastic(storageGiB, storageUsd, targetMBps)];
+  const rows: ModeRow[] = [elastic(storageGiB, storageUsd, targetMBps)];
   if (targetMBps > 0) rows.push(provisioned(storageGiB, storageUsd, targetMBps));
   rows.push(bursting(storageGiB, storageUsd, capacityTiB, targetMBps));
-  return rows;
+  return rows.map((r) => (r.estimate === undefined ? { mode: r.mode, cannot: r.cannot } : {
+    mode: r.mode,
+    estimate: { ...r.estimate, perClient: efsClientCeiling(EFS_MODE_LIMITS[r.mode].perClientMiBps * MB_PER_MIB, MODE_NAMES[r.mode], client) },
+  }));
 }
 
-function elastic(storageGiB: number, storageUsd: number, targetMBps: number): { mode: EfsThroughputMode; estimate?: EfsEstimate; cannot?: string } {
+const MODE_NAMES: { readonly [M in EfsThroughputMode]: string } = { elastic: 'Elastic', provisioned: 'Provisioned', bursting: 'Bursting' };
+
+/** One mode's row before its per-client figure. */
+type ModeRow = { mode: EfsThroughputMode; estimate?: Omit<EfsEstimate, 'perClient'>; cannot?: string };
+
+function elastic(storageGiB: number, storageUsd: number, targetMBps: number): ModeRow {
   const bound = round2(efsModeBoundMBps('elastic'));
   if (targetMBps > bound) return { mode: 'elastic', cannot: cannotSay('Elastic', targetMBps, bound) };
   const gb = gbPerMonth(targetMBps);
@@ -70,7 +83,7 @@ function elastic(storageGiB: number, storageUsd: number, targetMBps: number): { 
   };
 }
 
-function provisioned(storageGiB: number, storageUsd: number, targetMBps: number): { mode: EfsThroughputMode; estimate?: EfsEstimate; cannot?: string } {
+function provisioned(storageGiB: number, storageUsd: number, targetMBps: number): ModeRow {
   const mibps = Math.ceil(targetMBps / MB_PER_MIB);
   const bound = round2(Math.min(efsModeBoundMBps('provisioned'), EFS_MAX_PROVISIONED_MIBPS * MB_PER_MIB));
   if (targetMBps > bound) return { mode: 'provisioned', cannot: cannotSay('Provisioned', targetMBps, bound) };
@@ -89,7 +102,7 @@ function provisioned(storageGiB: number, storageUsd: number, targetMBps: number)
   };
 }
 
-function bursting(storageGiB: number, storageUsd: number, capacityTiB: number, targetMBps: number): { mode: EfsThroughputMode; estimate?: EfsEstimate; cannot?: string } {
+function bursting(storageGiB: number, storageUsd: number, capacityTiB: number, targetMBps: number): ModeRow {
   const tib = storageGiB / 1024;
   const baseline = round2(Math.min(EFS_BURSTING_BASELINE_MIBPS_PER_TIB * tib * MB_PER_MIB, efsModeBoundMBps('bursting')));
   if (targetMBps > baseline) {

@@ -110,6 +110,14 @@ export function openZfsPlanAt(deploymentType: FsxOpenZfsDeploymentType, tier: Fs
     throughput: {
       readMBps, writeMBps, baselineReadMBps: readMBps, baselineWriteMBps: writeMBps, burstReadMBps: burstRead, burstWriteMBps: burstWrite,
       limitedBy: `${bindingLimit(deploymentType, tier)}${iopsShort}; burst credits (size unpublished) not counted`,
+      // Data in the file server's memory (its ARC) is read at the network rate; only said where that is faster.
+      ...(tier.networkBaselineMBps > readMBps ? {
+        cachedRead: {
+          readMBps: tier.networkBaselineMBps, burstReadMBps: tier.networkBurstMBps, cacheGiB: round2(tier.memoryGB * 1e9 / 2 ** 30),
+          limitedBy: `network of FSx for OpenZFS ${deploymentType} at ${tier.throughputCapacityMBps} MB/s (${tier.networkBaselineMBps} ` +
+            `MB/s baseline, ${tier.networkBurstMBps} burst) for data in the file server's memory (${tier.memoryGB} GB)`,
+        },
+      } : {}),
     },
     monthlyCostUsd: fsxOpenZfsMonthlyCost(storageGiB, tier.throughputCapacityMBps, Math.max(0, iops - automaticIops)),
     reason: '',

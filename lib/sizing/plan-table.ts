@@ -24,11 +24,20 @@ export function formatPlanTable(plan: StoragePlan): string {
     ['limited by', plan.throughput.limitedBy],
     ['sustained', `${readWrite(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps)} (every burst credit spent)`],
     ['burst', `${readWrite(plan.throughput.burstReadMBps, plan.throughput.burstWriteMBps)} (full burst credits)`],
+    ...cachedReadRows(plan),
     ...perClientRows(plan),
     ['cost', `$${plan.monthlyCostUsd.toFixed(2)}/month (${COST_NOTE[plan.backend] ?? COST_NOTE.ebs})`],
     ['why', plan.reason],
   ];
   return alignColumns(rows);
+}
+
+/** FSx: reads from the file servers' memory, beside the disk-bound figures, when they differ. */
+function cachedReadRows(plan: StoragePlan): [string, string][] {
+  const c = plan.throughput.cachedRead;
+  if (c === undefined) return [];
+  return [['cached read', `${c.readMBps.toFixed(0)} MB/s sustained, ${c.burstReadMBps.toFixed(0)} MB/s burst, for a working set within ` +
+    `the servers' ${c.cacheGiB.toFixed(1)} GiB of memory (${c.limitedBy}); other reads and every write: the figures above`]];
 }
 
 /** An FSx plan (deployment and storage rather than instance and disks). */
@@ -154,9 +163,9 @@ export function compareBackends(request: StorageRequest, options: ComparisonOpti
 
 /** The EFS rows for a request: Elastic, Provisioned (when a throughput is asked) and Bursting. */
 function efsRows(request: StorageRequest): BackendComparison[] {
-  const { capacityTiB, throughputMBps } = request;
+  const { capacityTiB, throughputMBps, client } = request;
   if (typeof capacityTiB !== 'number' || !(capacityTiB > 0)) return [];
-  return efsEstimates(capacityTiB, throughputMBps ?? 0).map(({ mode, estimate, cannot }) => ({
+  return efsEstimates(capacityTiB, throughputMBps ?? 0, client).map(({ mode, estimate, cannot }) => ({
     backend: `efs-${mode}` as EfsRow, ...(estimate ? { efs: estimate } : { cannot: cannot as string }), priceSource: EFS_PRICE_SOURCE,
   }));
 }
@@ -179,7 +188,8 @@ export function formatBackendComparison(request: StorageRequest, options: Compar
   const rows = compared.map(({ backend, plan, efs, cannot }) => {
     if (efs !== undefined) {
       return [backend, (efs.storageGiB / 1024).toFixed(2), `${efs.sustainedMBps.toFixed(0)} MB/s`, `${efs.burstMBps.toFixed(0)} MB/s`,
-        efs.monthlyCostUsd.toFixed(2), `EFS (not deployed here), Regional Standard, ${efs.mode}: ${efs.limitedBy}`];
+        efs.monthlyCostUsd.toFixed(2), `EFS (not deployed here), Regional Standard, ${efs.mode}: ${efs.limitedBy}; one client up to ` +
+          `${(efs.perClient.maxMBps as number).toFixed(0)} MB/s (${efs.perClient.limitedBy})`];
     }
     if (plan === undefined) return [backend, '-', '-', '-', '-', `cannot: ${cannot}`];
     const t = plan.throughput;

@@ -106,6 +106,22 @@ export interface DataVolumePlan {
   readonly iops?: number;
 }
 
+/**
+ * Reads served from the file servers' memory (FSx): "When you read data that is stored on the file server's in-memory or
+ * SSD cache, file system performance is determined by the network throughput" (FSx for Lustre guide, "How FSx for
+ * Lustre file systems work"; docs/sources/lustre-performance.md). For a working set within `cacheGiB`.
+ */
+export interface CachedReadEstimate {
+  /** Sustained read of data in the servers' memory: the network baseline, MB/s. */
+  readonly readMBps: number;
+  /** The same while network credits last: the network burst, MB/s. */
+  readonly burstReadMBps: number;
+  /** The file servers' memory together, GiB: a working set within it is read at `readMBps`. */
+  readonly cacheGiB: number;
+  /** Where the figures come from, in words. */
+  readonly limitedBy: string;
+}
+
 /** Aggregate sequential throughput, MB/s = 10^6 bytes per second. */
 export interface ThroughputEstimate {
   /** Sequential read the clients can expect together over the 1 TB workload (`ESTIMATE_TRANSFER_BYTES`) (full credits at the start), MB/s. */
@@ -122,6 +138,11 @@ export interface ThroughputEstimate {
   readonly burstWriteMBps: number;
   /** The published limit that binds the 1 TB workload, in words. */
   readonly limitedBy: string;
+  /**
+   * FSx: reads of a working set that fits the file servers' memory, beside the disk-bound figures above.
+   * @default - none: the backend publishes no server memory figure (EC2 NFS servers), or it reads no faster
+   */
+  readonly cachedRead?: CachedReadEstimate;
 }
 
 /** The planner's answer. */

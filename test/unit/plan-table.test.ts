@@ -71,7 +71,7 @@ describe('the backend comparison', () => {
       // SINGLE_AZ_1 at 1024 MB/s (512 sustains 512): 10240 GiB x $0.09 + 1024 x $0.26 + (40000 - 3 x 10240) IOPS x $0.006.
       ['fsx-openzfs', '10.00', '1024 MB/s', '1024 MB/s', '1243.52', 'SINGLE_AZ_1/1024, 10240 GiB SSD, 40000 SSD IOPS provisioned'],
       // 1000 MB/s all month = 2,628,000 GB, half read at $0.03, half written at $0.06 = $118,260, + 10240 GiB x $0.30.
-      ['efs-elastic', '10.00', '1074 MB/s', '1074 MB/s', '121332.00', expect.stringMatching(/^EFS \(not deployed here\), Regional Standard, elastic: .*priced as 1000 MB\/s moved all month, .*storage alone \$3072\.00$/)],
+      ['efs-elastic', '10.00', '1074 MB/s', '1074 MB/s', '121332.00', expect.stringMatching(/^EFS \(not deployed here\), Regional Standard, elastic: .*priced as 1000 MB\/s moved all month, .*storage alone \$3072\.00; one client up to 1573 MB\/s \(EFS Elastic's per-client limit, 1572\.86 MB\/s\)$/)],
       // ceil(1000 / 1.048576) = 954 MiB/s x $6 + $3072.
       ['efs-provisioned', '10.00', '1000 MB/s', '1000 MB/s', '5796.00', expect.stringMatching(/^EFS \(not deployed here\), Regional Standard, provisioned: the 954 MiB\/s provisioned/)],
       // 10 TiB x 50 MiB/s = 524 MB/s baseline: Bursting cannot.

@@ -327,7 +327,7 @@ describe('planStorage: throughputMBps (the sustained MB/s the cluster needs)', (
       fsxLustre: { deploymentType: 'PERSISTENT_1', storageType: 'HDD', perUnitStorageThroughput: 12, storageCapacityGiB: 108000 },
       monthlyCostUsd: 2700,
     });
-    expect(plan.throughput.baselineReadMBps).toBe(1265.63); // 12 x 108000 / 1024 = 1265.625, rounded
+    expect(plan.throughput.baselineReadMBps).toBe(1265.62); // 12 x 108000 / 1024 = 1265.625, down to the cent (never above the limit)
     expect(plan.reason).toBe("the cheapest plan that holds 100 TiB (more than the capacity rule's largest server holds, d2.8xlarge with 43.65 TiB)");
   });
 

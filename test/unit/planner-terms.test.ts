@@ -1,0 +1,116 @@
+/**
+ * Issue 41's model terms, each against figures typed by hand from AWS's pages (docs/sources/lustre-performance.md,
+ * lib/sizing/efs.ts [PERF]): reads from the FSx file servers' memory at the network rate, beside the disk-bound
+ * figure; what one EFS client can reach; and properties that no estimate exceeds a published limit it is made of.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import fc from 'fast-check';
+import { planStorage } from '../../lib/sizing';
+import { efsEstimates } from '../../lib/sizing/plan-efs';
+import { FSX_LUSTRE_PERFORMANCE } from '../../lib/sizing/fsx-lustre';
+import { formatPlanTable } from '../../lib/sizing/plan-table';
+
+describe('FSx for Lustre: reads from the file servers\' memory', () => {
+  test('PERSISTENT_2 125 at 14,400 GiB: disk 125 x 14.0625 = 1757.81 MB/s; memory 3.4 x 14.0625 = 47.81 GiB read at 320 x 14.0625 = 4500 MB/s', () => {
+    const plan = planStorage({ capacityTiB: 12, backend: 'fsx-lustre' });
+    expect(plan.throughput.baselineReadMBps).toBe(1757.81);
+    expect(plan.throughput.cachedRead).toEqual({
+      readMBps: 4500, burstReadMBps: 18281.25, cacheGiB: 47.81, limitedBy: expect.stringMatching(/^network of FSx for Lustre PERSISTENT_2\/SSD\/125 \(320 MB\/s per TiB baseline, 1300 burst\)/),
+    });
+    // Both are printed, each labelled.
+    expect(formatPlanTable(plan)).toMatch(/\nsustained +1758 MB\/s \(every burst credit spent\)\n/);
+    expect(formatPlanTable(plan)).toMatch(/\ncached read +4500 MB\/s sustained, 18281 MB\/s burst, for a working set within the servers' 47\.8 GiB of memory/);
+  });
+
+  test('PERSISTENT_2 1000 at 2,400 GiB: memory 27.3 x 2.34375 = 63.98 GiB at 2600 x 2.34375 = 6093.75 MB/s (network burst as baseline: AWS lists none)', () => {
+    const plan = planStorage({ capacityTiB: 2, backend: 'fsx-lustre', fsxLustre: { perUnitStorageThroughput: 1000 } });
+    expect(plan.fsxLustre?.storageCapacityGiB).toBe(2400);
+    expect(plan.throughput.cachedRead).toMatchObject({ readMBps: 6093.75, burstReadMBps: 6093.75, cacheGiB: 63.98 });
+  });
+
+  test('HDD 12 at 6,000 GiB: disk 12 x 5.859375 = 70.31 MB/s; memory 0.4 GiB per TiB = 2.34 GiB at 40 x 5.859375 = 234.37 MB/s (down to the cent)', () => {
+    const plan = planStorage({ capacityTiB: 5, backend: 'fsx-lustre', fsxLustre: { deploymentType: 'PERSISTENT_1', storageType: 'HDD', perUnitStorageThroughput: 12 } });
+    expect(plan.throughput.baselineReadMBps).toBe(70.31);
+    expect(plan.throughput.cachedRead).toMatchObject({ readMBps: 234.37, cacheGiB: 2.34 });
+  });
+
+  test('property: the cached read is the network figure, faster than the disk-bound read, and within every published limit it is made of', () => {
+    const keys = Object.keys(FSX_LUSTRE_PERFORMANCE);
+    fc.assert(fc.property(fc.constantFrom(...keys), fc.integer({ min: 1, max: 200 }), (key, tib) => {
+      const [deploymentType, storageType, perUnit] = key.split('/');
+      const plan = planStorage({
+        capacityTiB: tib, backend: 'fsx-lustre',
+        fsxLustre: { deploymentType: deploymentType as never, storageType: storageType as never, ...(deploymentType === 'SCRATCH_2' ? {} : { perUnitStorageThroughput: Number(perUnit) }) },
+      });
+      const perf = FSX_LUSTRE_PERFORMANCE[key];
+      const storedTiB = (plan.fsxLustre?.storageCapacityGiB as number) / 1024;
+      const c = plan.throughput.cachedRead;
+      // Said only where the network is faster than the disk (SCRATCH_2: 200 and 200 per TiB, none).
+      expect(c !== undefined).toBe(perf.networkBaselineMBpsPerTiB > perf.diskReadMBpsPerTiB);
+      if (c === undefined) return;
+      expect(c!.readMBps).toBeGreaterThan(plan.throughput.baselineReadMBps);
+      expect(c!.readMBps).toBeLessThanOrEqual(perf.networkBaselineMBpsPerTiB * storedTiB);
+      expect(c!.burstReadMBps).toBeLessThanOrEqual(perf.networkBurstMBpsPerTiB * storedTiB);
+      expect(c!.cacheGiB).toBeLessThanOrEqual(perf.memoryGiBPerTiB * storedTiB);
+      // The disk-bound figures stay what they were: the cache is beside them.
+      expect(plan.throughput.baselineReadMBps).toBeLessThanOrEqual(Math.min(perf.diskReadMBpsPerTiB, perf.networkBaselineMBpsPerTiB) * storedTiB);
+    }), { numRuns: 200 });
+  });
+});
+
+describe('FSx for OpenZFS: reads from the file server\'s memory', () => {
+  test('SINGLE_AZ_1 at 64 MB/s: disk 64, network 200 MB/s baseline and 3200 burst, 2 GB = 1.86 GiB of memory', () => {
+    const plan = planStorage({ capacityTiB: 1, backend: 'fsx-openzfs' });
+    expect(plan.throughput.baselineReadMBps).toBe(64);
+    expect(plan.throughput.cachedRead).toMatchObject({ readMBps: 200, burstReadMBps: 3200, cacheGiB: 1.86 });
+  });
+});
+
+describe('EFS: what one client can reach', () => {
+  test('Elastic 1,500 MiB/s = 1572.86 MB/s per client binds over 16 flows of 625 MB/s; Bursting 500 MiB/s = 524.28 MB/s', () => {
+    const [elastic, provisioned, bursting] = efsEstimates(10, 500);
+    expect(elastic.estimate?.perClient).toMatchObject({ maxMBps: 1572.86, limitedBy: "EFS Elastic's per-client limit, 1572.86 MB/s" });
+    expect(provisioned.estimate?.perClient.maxMBps).toBe(524.28);
+    expect(bursting.estimate?.perClient.maxMBps).toBe(524.28);
+  });
+
+  test('a client whose own network is less: m4.xlarge, 0.75 Gbps = 93.75 MB/s, binds', () => {
+    const [elastic] = efsEstimates(10, 0, { instanceType: 'm4.xlarge' });
+    expect(elastic.estimate?.perClient).toMatchObject({ maxMBps: 93.75, limitedBy: expect.stringMatching(/^the client's network baseline, m4\.xlarge: 0\.75 Gbps$/) });
+  });
+
+  test('one flow (nconnect=1, 625 MB/s) binds over Elastic\'s 1572.86', () => {
+    const [elastic] = efsEstimates(10, 0, { nconnect: 1 });
+    expect(elastic.estimate?.perClient.maxMBps).toBe(625);
+  });
+
+  test('property: one client never exceeds the mode\'s published per-client limit nor its own network', () => {
+    fc.assert(fc.property(fc.double({ min: 0.1, max: 400, noNaN: true }), fc.integer({ min: 1, max: 16 }), (gbps, nconnect) => {
+      for (const row of efsEstimates(5, 0, { networkGbps: gbps, nconnect })) {
+        const c = row.estimate!.perClient;
+        expect(c.maxMBps!).toBeLessThanOrEqual((row.mode === 'elastic' ? 1500 : 500) * 1.048576);
+        expect(c.maxMBps!).toBeLessThanOrEqual(gbps * 125 + 1e-9);
+      }
+    }), { numRuns: 200 });
+  });
+});
+
+describe('the README says what the planner says', () => {
+  const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8').replace(/\s+/g, ' ');
+
+  test('the cached-read example: 12 TiB on PERSISTENT_2 SSD 125', () => {
+    const plan = planStorage({ capacityTiB: 12, backend: 'fsx-lustre' });
+    const c = plan.throughput.cachedRead!;
+    expect(readme).toContain(`12 TiB on PERSISTENT_2 SSD 125 (${plan.fsxLustre?.storageCapacityGiB.toLocaleString('en-US')} GiB) sustains ` +
+      `${plan.throughput.baselineReadMBps.toFixed(0)} MB/s from disk, and ${c.readMBps.toFixed(0)} MB/s for a working set within its ` +
+      `${c.cacheGiB.toFixed(1)} GiB of memory`);
+  });
+
+  test('the EFS per-client figures', () => {
+    const [elastic, , bursting] = efsEstimates(10, 500);
+    expect(readme).toContain(`1,500 MiB/s on Elastic, ${elastic.estimate!.perClient.maxMBps!.toFixed(0)} MB/s; 500 MiB/s on Provisioned and ` +
+      `Bursting, ${bursting.estimate!.perClient.maxMBps!.toFixed(0)} MB/s`);
+  });
+});
+
