@@ -17,7 +17,9 @@ import type {
 } from 'aws-lambda';
 import { ROLLBACK_STATUS, describeHeld, fileSystemActions, findServerResources, heldResources, physicalIdIn, stackStatus } from './aws';
 import { compareLayouts } from './compare';
-import { growsFsxStorage, growthIntervalRefusal, lastIncreaseRequest } from './growth-interval';
+import {
+  growsFsxStorage, growthIntervalRefusal, lastIncreaseRequest, lastMetadataRequest, metadataIntervalRefusal, raisesMetadataIops,
+} from './growth-interval';
 import { KEPT_PROP, type HeldResource, type Kept, lostStateRefusal, parseKept, unkept, unkeptRefusals } from './held';
 import { existingMessage, refusalMessage, unreadStatusMessage } from './messages';
 import type { Refusal } from './policy';
@@ -184,19 +186,24 @@ async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<C
 }
 
 /**
- * OPENZFS-GROWTH-INTERVAL: an FSx storage increase within 6 hours of the last one asked for is refused (growth-interval.ts).
+ * OPENZFS-GROWTH-INTERVAL: an FSx storage increase within 6 hours of the last one asked for is refused, and so is a Lustre
+ * Metadata IOPS increase within 6 hours of the last (growth-interval.ts).
  * When FSx cannot be asked, the deploy goes on with a warning: FSx refuses a too-early increase itself, and the update
  * rolls back with nothing lost.
  */
 async function growthInterval(
   stackId: string, o: StorageLayout, n: StorageLayout, logicalId: string | undefined, acceptDataLoss: boolean,
 ): Promise<Refusal[]> {
-  if (logicalId === undefined || !growsFsxStorage(o, n)) return [];
+  if (logicalId === undefined || !(growsFsxStorage(o, n) || raisesMetadataIops(o, n))) return [];
   try {
     const fileSystemId = await physicalIdIn(stackId, logicalId);
     if (fileSystemId === undefined) return [];
-    const refusal = growthIntervalRefusal(o, n, lastIncreaseRequest(await fileSystemActions(fileSystemId)), Date.now(), acceptDataLoss);
-    return refusal === undefined ? [] : [refusal];
+    const actions = await fileSystemActions(fileSystemId);
+    const now = Date.now();
+    return [
+      growthIntervalRefusal(o, n, lastIncreaseRequest(actions), now, acceptDataLoss),
+      metadataIntervalRefusal(o, n, lastMetadataRequest(actions), now, acceptDataLoss),
+    ].filter((r): r is Refusal => r !== undefined);
   } catch (err) {
     console.warn(JSON.stringify({ level: 'warn', msg: 'could not read the last storage increase; FSx judges the interval itself', error: String((err as Error)?.message ?? err) }));
     return [];

@@ -155,21 +155,37 @@ function iopsOption(diskIops: string): string {
 const OPENZFS_IOPS: UpdatePolicy = { name: 'in place (FSx UpdateFileSystem DiskIopsConfiguration)', objections: () => [] };
 
 /**
- * FSx for Lustre PERSISTENT_2 Metadata IOPS: FSx raises them in place (the resource specification updates
- * `LustreConfiguration.MetadataConfiguration` without replacement) and never lowers them (LUSTRE-METADATA): a lower
- * number, or the configuration taken out, would fail after the guard. To AUTOMATIC FSx accepts while the number is no
- * more than its automatic default for the storage, which AWS gives in no table here: passed, FSx judges it.
+ * FSx for Lustre PERSISTENT_2 Metadata IOPS (LUSTRE-METADATA): FSx raises them in place (the resource specification
+ * updates `LustreConfiguration.MetadataConfiguration` without replacement), only on a file system created with a
+ * metadata configuration, and never lowers them: a configuration added later, a lower number, or the configuration
+ * taken out would fail after the guard. `''` is a file system without one: this project set none before the option.
+ * To AUTOMATIC FSx accepts while the number is no more than its automatic default for the storage, which AWS gives in
+ * no table read here: passed, FSx judges it.
  */
-const LUSTRE_METADATA: UpdatePolicy = onFsxLustre(refusedUnless(
-  'raised only (FSx UpdateFileSystem MetadataConfiguration)',
-  (o, n) => o.metadataIops === '' || n.metadataIops === 'AUTOMATIC' || (n.metadataIops !== '' && (o.metadataIops === 'AUTOMATIC' || Number(n.metadataIops) >= Number(o.metadataIops))),
-  (o, n) => ({
-    why: `FSx for Lustre never lowers a file system's Metadata IOPS ("downscaling Metadata IOPS is not supported", FSx API ` +
-      `reference, UpdateFileSystemLustreMetadataConfiguration: LUSTRE-METADATA in docs/sources/fsx-rules.md), and this deploy asks for ` +
-      (n.metadataIops === '' ? `no metadata configuration after ${o.metadataIops}` : `${n.metadataIops} after ${o.metadataIops}`),
-    safePath: `keep fsxLustre.metadataIops at ${o.metadataIops} or more (-c fsxMetadataIops=${o.metadataIops}), or 0 (AUTOMATIC) once ` +
-      `the storage's automatic Metadata IOPS reach ${o.metadataIops}; for fewer, ${FSX_COPY}`,
-  }),
+const LUSTRE_METADATA: UpdatePolicy = onFsxLustre(both(
+  refusedUnless(
+    'only on a file system created with a metadata configuration',
+    (o, n) => o.metadataIops !== '' || n.metadataIops === '',
+    (_o, n) => ({
+      why: 'FSx for Lustre changes Metadata IOPS only on a file system created with a metadata configuration ("You can ' +
+        'increase metadata performance only on FSx for Lustre file systems created with the Persistent_2 deployment type ' +
+        'and a metadata configuration specified", FSx for Lustre User Guide: LUSTRE-METADATA in docs/sources/fsx-rules.md), ' +
+        `and this one was created without: this deploy asks for ${n.metadataIops}`,
+      safePath: `leave fsxLustre.metadataIops out for this file system (-c fsxMetadataIops unset); for metadata IOPS, deploy a second server with another serverName and fsxMetadataIops set (a new file system, made with one), copy the data, then remove the first`,
+    }),
+  ),
+  refusedUnless(
+    'raised only (FSx UpdateFileSystem MetadataConfiguration)',
+    (o, n) => o.metadataIops === '' || n.metadataIops === 'AUTOMATIC' ||
+      (n.metadataIops !== '' && (o.metadataIops === 'AUTOMATIC' || Number(n.metadataIops) >= Number(o.metadataIops))),
+    (o, n) => ({
+      why: `FSx for Lustre never lowers a file system's Metadata IOPS ("downscaling Metadata IOPS is not supported", FSx API ` +
+        `reference, UpdateFileSystemLustreMetadataConfiguration: LUSTRE-METADATA in docs/sources/fsx-rules.md), and this deploy asks for ` +
+        (n.metadataIops === '' ? `no metadata configuration after ${o.metadataIops}` : `${n.metadataIops} after ${o.metadataIops}`),
+      safePath: `keep fsxLustre.metadataIops at ${o.metadataIops} or more (-c fsxMetadataIops=${o.metadataIops}), or 0 (AUTOMATIC) once ` +
+        `the storage's automatic Metadata IOPS reach ${o.metadataIops}; for fewer, ${FSX_COPY}`,
+    }),
+  ),
 ));
 
 /**

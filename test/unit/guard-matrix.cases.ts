@@ -213,7 +213,10 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   // LUSTRE-COMPRESSION: in place (the resource specification), nothing replaced.
   // LUSTRE-METADATA: raised in place (the specification); lower is refused before FSx refuses it, with nothing lost.
   fsxMetadataIops: [
-    { name: 'Metadata IOPS provisioned on PERSISTENT_2', change: { fsxMetadataIops: '12000' }, backends: ['fsx-lustre'] },
+    {
+      name: 'Metadata IOPS on a PERSISTENT_2 created without them', change: { fsxMetadataIops: '12000' }, backends: ['fsx-lustre'],
+      stricter: 'LUSTRE-METADATA: only on a file system created with a metadata configuration',
+    },
     { name: 'Metadata IOPS raised (12000 -> 24000)', base: { fsxMetadataIops: '12000' }, change: { fsxMetadataIops: '24000' }, backends: ['fsx-lustre'] },
     {
       name: 'Metadata IOPS lowered (24000 -> 12000)', base: { fsxMetadataIops: '24000' }, change: { fsxMetadataIops: '12000' }, backends: ['fsx-lustre'],

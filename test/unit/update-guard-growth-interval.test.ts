@@ -19,7 +19,9 @@ jest.mock('../../lambda/update-guard/aws', () => ({
 }));
 import { handler } from '../../lambda/update-guard';
 import { parseGuardProperties, type StorageLayout } from '../../lambda/update-guard/contract';
-import { GROWTH_INTERVAL_MS, growthIntervalRefusal, lastIncreaseRequest } from '../../lambda/update-guard/growth-interval';
+import {
+  GROWTH_INTERVAL_MS, growthIntervalRefusal, lastIncreaseRequest, lastMetadataRequest, metadataIntervalRefusal,
+} from '../../lambda/update-guard/growth-interval';
 
 beforeEach(() => {
   for (const level of ['log', 'warn', 'error'] as const) jest.spyOn(console, level).mockImplementation(() => undefined);
@@ -44,11 +46,12 @@ describe('the last increase asked for', () => {
   });
 });
 
-const layout = (backend: 'fsx-openzfs' | 'fsx-lustre', storageCapacityGiB: string): StorageLayout => parseGuardProperties({
+const layout = (backend: 'fsx-openzfs' | 'fsx-lustre', storageCapacityGiB: string, metadataIops = ''): StorageLayout => parseGuardProperties({
   Backend: backend, InstanceStoreType: '', DataVolumes: [], SnapshotIds: [], EncryptionKey: 'aws/fsx', AvailabilityZone: 'us-east-1a',
   ImageId: '', KeyPair: '', PlacementGroup: '', VolumeAttachment: 'stack', SubnetId: 'subnet-0aaaaaaaaaaaaaaa1', AcceptDataLoss: 'false',
   StorageCapacityGiB: storageCapacityGiB, ServiceToken: 't',
   ...(backend === 'fsx-openzfs' ? { FileSystemType: 'SINGLE_AZ_2/SSD', ThroughputCapacity: '640' } : { FileSystemType: 'PERSISTENT_2/SSD', PerUnitStorageThroughput: '125' }),
+  ...(metadataIops === '' ? {} : { MetadataIops: metadataIops }),
 }).layout;
 
 describe('the refusal', () => {
@@ -65,6 +68,32 @@ describe('the refusal', () => {
     expect(growthIntervalRefusal(n, o, NOW, NOW, false)).toBeUndefined();
     expect(growthIntervalRefusal(o, o, NOW, NOW, false)).toBeUndefined();
     expect(growthIntervalRefusal(layout('fsx-lustre', '2400'), layout('fsx-lustre', '4800'), NOW - HOUR, NOW, false)).toMatchObject({ setting: 'StorageCapacityGiB' });
+  });
+});
+
+describe('LUSTRE-METADATA: Metadata IOPS increases 6 hours apart', () => {
+  const metadataUpdate = (hoursAgo: number, Status = 'COMPLETED') => ({
+    AdministrativeActionType: 'FILE_SYSTEM_UPDATE', Status, RequestTime: at(hoursAgo),
+    TargetFileSystemValues: { LustreConfiguration: { MetadataConfiguration: { Mode: 'USER_PROVISIONED', Iops: 24000 } } },
+  });
+
+  test('the last metadata change asked for: a storage update is not one, and a failed one does not count', () => {
+    expect(lastMetadataRequest([storageUpdate(1), metadataUpdate(4), metadataUpdate(0.5, 'FAILED')])).toBe(at(4).getTime());
+    expect(lastMetadataRequest([storageUpdate(1)])).toBeUndefined();
+  });
+
+  test('12000 -> 24000 five hours after the last: refused, naming when; six: accepted; lower, AUTOMATIC or none is not this rule\'s', () => {
+    const o = layout('fsx-lustre', '2400', '12000');
+    const n = layout('fsx-lustre', '2400', '24000');
+    expect(metadataIntervalRefusal(o, n, at(5).getTime(), NOW, false)).toEqual({
+      setting: 'MetadataIops', oldValue: '12000', newValue: '24000', accepted: false,
+      why: expect.stringMatching(/^FSx for Lustre takes the next Metadata IOPS increase 6 hours after .* asked for at 2026-11-27T07:00:00Z$/),
+      safePath: 'deploy these Metadata IOPS again at 2026-11-27T13:00:00Z or later, or keep 12000 until then',
+    });
+    expect(metadataIntervalRefusal(o, n, at(6).getTime(), NOW, false)).toBeUndefined();
+    expect(metadataIntervalRefusal(n, o, at(1).getTime(), NOW, false)).toBeUndefined();
+    expect(metadataIntervalRefusal(o, layout('fsx-lustre', '2400', 'AUTOMATIC'), at(1).getTime(), NOW, false)).toBeUndefined();
+    expect(metadataIntervalRefusal(layout('fsx-lustre', '2400', 'AUTOMATIC'), n, at(1).getTime(), NOW, false)).toMatchObject({ setting: 'MetadataIops' });
   });
 });
 
@@ -92,6 +121,24 @@ describe('through the handler', () => {
     // Not asked for a change that grows nothing.
     ACTIONS.actions = [{ ...storageUpdate(0), RequestTime: new Date(Date.now() - 2 * HOUR) }];
     await expect(update('4096', '4096')).resolves.toEqual({ PhysicalResourceId: expect.stringMatching(/^storage-layout-/) });
+  });
+
+  test('a Metadata IOPS increase 2 hours after the last metadata change is refused by the deploy', async () => {
+    const lustre = (metadataIops: string) => ({
+      ServiceToken: 't', Backend: 'fsx-lustre', InstanceStoreType: '', DataVolumes: [], SnapshotIds: [], EncryptionKey: 'aws/fsx',
+      AvailabilityZone: 'us-east-1a', ImageId: '', KeyPair: '', PlacementGroup: '', VolumeAttachment: 'stack', FileSystemType: 'PERSISTENT_2/SSD',
+      PerUnitStorageThroughput: '125', StorageCapacityGiB: '2400', SubnetId: 'subnet-0aaaaaaaaaaaaaaa1', MetadataIops: metadataIops, AcceptDataLoss: 'false',
+      Watched: { FileSystem: { Type: 'AWS::FSx::FileSystem', LogicalId: 'StorageFileSystem1A2B3C4D', Watching: [], Properties: {} } },
+    });
+    ACTIONS.actions = [{
+      AdministrativeActionType: 'FILE_SYSTEM_UPDATE', Status: 'COMPLETED', RequestTime: new Date(Date.now() - 2 * HOUR),
+      TargetFileSystemValues: { LustreConfiguration: { MetadataConfiguration: { Mode: 'USER_PROVISIONED', Iops: 12000 } } },
+    }];
+    await expect(handler({
+      RequestType: 'Update', ServiceToken: 't', ResponseURL: 'https://example.invalid/', StackId: 'arn:aws:cloudformation:us-east-1:123456789012:stack/s/1',
+      RequestId: 'r', LogicalResourceId: 'Guard', ResourceType: 'Custom::StorageServerUpdateGuard',
+      PhysicalResourceId: 'storage-layout-0000000000000000', OldResourceProperties: lustre('12000'), ResourceProperties: lustre('24000'),
+    } as never)).rejects.toThrow(/MetadataIops 12000 -> 24000: FSx for Lustre takes the next Metadata IOPS increase 6 hours after/);
   });
 
   test('when FSx cannot be asked the deploy goes on, with a warning (FSx refuses a too-early increase itself)', async () => {

@@ -4,8 +4,9 @@ import { appTemplate, judge } from '../support/guard-matrix';
 // FSx for Lustre PERSISTENT_2 Metadata IOPS (LUSTRE-METADATA in docs/sources/fsx-rules.md), end to end as in
 // update-guard-lustre-throughput.test.ts: the resource specification updates the metadata configuration in place, and
 // FSx raises the IOPS, never lowers them ("downscaling Metadata IOPS is not supported", FSx API reference,
-// UpdateFileSystemLustreMetadataConfiguration). The guard refuses a lower number, or the configuration taken out,
-// which FSx would refuse after it.
+// UpdateFileSystemLustreMetadataConfiguration), and only on a file system created with a metadata configuration. The
+// guard refuses a configuration added later, a lower number, or the configuration taken out, which FSx would refuse
+// after it.
 jest.mock('../../lambda/update-guard/aws', () => jest.requireActual('../support/guard-matrix-aws').matrixAwsModule());
 jest.spyOn(console, 'log').mockImplementation(() => undefined);
 jest.spyOn(console, 'warn').mockImplementation(() => undefined);
@@ -15,7 +16,6 @@ const app = (more: Record<string, string>) => appTemplate({ backend: 'fsx-lustre
 
 describe('LUSTRE-METADATA through the guard', () => {
   test.each([
-    ['set on a file system without it', {}, { fsxMetadataIops: '12000' }],
     ['raised 12000 -> 24000', { fsxMetadataIops: '12000' }, { fsxMetadataIops: '24000' }],
     ['AUTOMATIC -> 24000', { fsxMetadataIops: '0' }, { fsxMetadataIops: '24000' }],
     ['24000 -> AUTOMATIC (FSx judges it against the storage\'s automatic default)', { fsxMetadataIops: '24000' }, { fsxMetadataIops: '0' }],
@@ -32,6 +32,15 @@ describe('LUSTRE-METADATA through the guard', () => {
     expect(verdict.message).toMatch(/keep fsxLustre\.metadataIops at 24000 or more \(-c fsxMetadataIops=24000\)/);
   });
 
+  test('set on a file system created without one: refused (FSx changes them only on a file system made with one)', async () => {
+    const verdict = await judge(app({}), app({ fsxMetadataIops: '12000' }));
+    expect(verdict).toEqual({
+      lost: [], guard: 'refused', other: [],
+      message: expect.stringMatching(/MetadataIops \(none\) -> 12000: FSx for Lustre changes Metadata IOPS only on a file system created with a metadata configuration/),
+    });
+    expect(verdict.message).toMatch(/leave fsxLustre\.metadataIops out for this file system/);
+  });
+
   test('the refusal\'s words: the old and the new value, and the way to fewer', () => {
     const layout = (MetadataIops: string) => parseGuardProperties({
       Backend: 'fsx-lustre', InstanceStoreType: '', DataVolumes: [], SnapshotIds: [], EncryptionKey: 'aws/fsx', AvailabilityZone: 'us-east-1a',
@@ -43,7 +52,8 @@ describe('LUSTRE-METADATA through the guard', () => {
       why: expect.stringMatching(/and this deploy asks for 12000 after 24000$/),
     })]);
     expect(compareLayouts(layout('24000'), layout(''), false)).toEqual([expect.objectContaining({ why: expect.stringMatching(/asks for no metadata configuration after 24000$/) })]);
-    expect(compareLayouts(layout(''), layout('1500'), false)).toEqual([]);
+    expect(compareLayouts(layout(''), layout('1500'), false)).toEqual([expect.objectContaining({ why: expect.stringMatching(/created without: this deploy asks for 1500$/) })]);
+    expect(compareLayouts(layout(''), layout(''), false)).toEqual([]);
     expect(() => layout('USER_PROVISIONED')).toThrow(/ResourceProperties\.MetadataIops must be '', 'AUTOMATIC' or a whole number of Metadata IOPS on the fsx-lustre backend/);
   });
 });
