@@ -27,7 +27,7 @@
  * are incremental and billed per GB-month stored, on top of the storage (README, "Choosing a backend").
  */
 import { describe } from './describe';
-import type { CachedReadEstimate } from './plan-types';
+import type { CachedReadEstimate } from './cached-read';
 import { round2 } from './round';
 
 /** FSx for Lustre deployment types this project deploys (SCRATCH_1 is superseded by SCRATCH_2). */

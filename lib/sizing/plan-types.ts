@@ -4,6 +4,7 @@
  * builds or reads a plan, and below the construct that wires resources from one.
  */
 import type { Backend } from '../../lambda/register/contract';
+import type { CachedReadEstimate } from './cached-read';
 import type { ClientRequest, PerClientPlan } from './client-ceiling';
 import type { FsxLustreOptions, ResolvedFsxLustreOptions } from './fsx-lustre';
 import type { FsxOpenZfsOptions, FsxOpenZfsPlan } from './fsx-openzfs';
@@ -104,22 +105,6 @@ export interface DataVolumePlan {
    * @default - none for st1; gp3's included 3,000 IOPS
    */
   readonly iops?: number;
-}
-
-/**
- * Reads served from the file servers' memory (FSx): "When you read data that is stored on the file server's in-memory or
- * SSD cache, file system performance is determined by the network throughput" (FSx for Lustre guide, "How FSx for
- * Lustre file systems work"; docs/sources/lustre-performance.md). For a working set within `cacheGiB`.
- */
-export interface CachedReadEstimate {
-  /** Sustained read of data in the servers' memory: the network baseline, MB/s. */
-  readonly readMBps: number;
-  /** The same while network credits last: the network burst, MB/s. */
-  readonly burstReadMBps: number;
-  /** The file servers' memory together, GiB: a working set within it is read at `readMBps`. */
-  readonly cacheGiB: number;
-  /** Where the figures come from, in words. */
-  readonly limitedBy: string;
 }
 
 /** Aggregate sequential throughput, MB/s = 10^6 bytes per second. */
