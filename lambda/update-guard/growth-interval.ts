@@ -64,17 +64,24 @@ export function raisesMetadataIops(o: StorageLayout, n: StorageLayout): boolean 
 export function metadataIntervalRefusal(
   o: StorageLayout, n: StorageLayout, lastRequestMs: number | undefined, nowMs: number, acceptDataLoss: boolean,
 ): Refusal | undefined {
-  if (lastRequestMs === undefined || !raisesMetadataIops(o, n) || nowMs - lastRequestMs >= GROWTH_INTERVAL_MS) return undefined;
-  return {
-    setting: 'MetadataIops',
-    oldValue: o.metadataIops,
-    newValue: n.metadataIops,
-    why: `FSx for Lustre takes the next Metadata IOPS increase 6 hours after the last was asked for ("as long as metadata ` +
+  if (!raisesMetadataIops(o, n)) return undefined;
+  return tooSoon({ setting: 'MetadataIops', oldValue: o.metadataIops, newValue: n.metadataIops, accepted: acceptDataLoss }, lastRequestMs, nowMs,
+    (last) => `FSx for Lustre takes the next Metadata IOPS increase 6 hours after the last was asked for ("as long as metadata ` +
       `performance increase requests are at least 6 hours apart": LUSTRE-METADATA in docs/sources/fsx-rules.md), and the last ` +
-      `was asked for at ${isoSeconds(lastRequestMs)}`,
-    safePath: `deploy these Metadata IOPS again at ${isoSeconds(lastRequestMs + GROWTH_INTERVAL_MS)} or later, or keep ${o.metadataIops} until then`,
-    accepted: acceptDataLoss,
-  };
+      `was asked for at ${last}`,
+    (next) => `deploy these Metadata IOPS again at ${next} or later, or keep ${o.metadataIops} until then`);
+}
+
+/**
+ * The refusal of `change` when it comes within 6 hours of the request at `lastRequestMs` (none: no refusal), its words
+ * given the last request's time and the first time the next may be asked, each as ISO 8601 to the second.
+ */
+function tooSoon(
+  change: Pick<Refusal, 'setting' | 'oldValue' | 'newValue' | 'accepted'>, lastRequestMs: number | undefined, nowMs: number,
+  why: (last: string) => string, safePath: (next: string) => string,
+): Refusal | undefined {
+  if (lastRequestMs === undefined || nowMs - lastRequestMs >= GROWTH_INTERVAL_MS) return undefined;
+  return { ...change, why: why(isoSeconds(lastRequestMs)), safePath: safePath(isoSeconds(lastRequestMs + GROWTH_INTERVAL_MS)) };
 }
 
 /** A time as ISO 8601 to the second. */
@@ -92,16 +99,11 @@ export function growsFsxStorage(o: StorageLayout, n: StorageLayout): boolean {
 export function growthIntervalRefusal(
   o: StorageLayout, n: StorageLayout, lastRequestMs: number | undefined, nowMs: number, acceptDataLoss: boolean,
 ): Refusal | undefined {
-  if (lastRequestMs === undefined || !growsFsxStorage(o, n) || nowMs - lastRequestMs >= GROWTH_INTERVAL_MS) return undefined;
-  const next = isoSeconds(lastRequestMs + GROWTH_INTERVAL_MS);
-  return {
-    setting: 'StorageCapacityGiB',
-    oldValue: o.storageCapacityGiB,
-    newValue: n.storageCapacityGiB,
-    why: `FSx takes the next storage increase 6 hours after the last one was asked for ("You can't make further SSD storage ` +
+  if (!growsFsxStorage(o, n)) return undefined;
+  return tooSoon({ setting: 'StorageCapacityGiB', oldValue: o.storageCapacityGiB, newValue: n.storageCapacityGiB, accepted: acceptDataLoss },
+    lastRequestMs, nowMs,
+    (last) => `FSx takes the next storage increase 6 hours after the last one was asked for ("You can't make further SSD storage ` +
       `capacity increases on a file system until 6 hours after the last increase was requested": OPENZFS-GROWTH-INTERVAL in ` +
-      `docs/sources/fsx-rules.md), and the last was asked for at ${isoSeconds(lastRequestMs)}`,
-    safePath: `deploy this capacity again at ${next} or later, or keep ${o.storageCapacityGiB} GiB until then`,
-    accepted: acceptDataLoss,
-  };
+      `docs/sources/fsx-rules.md), and the last was asked for at ${last}`,
+    (next) => `deploy this capacity again at ${next} or later, or keep ${o.storageCapacityGiB} GiB until then`);
 }
