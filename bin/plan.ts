@@ -38,6 +38,7 @@ const INTRO = 'Plans a storage server for <capacityTiB> (usable TiB) and compare
 const OPTIONS: readonly OptionSpec[] = [
   { name: '--backend', value: BACKENDS.join('|'), help: "the backend, as the second argument may give it (default 'auto'; context key backend)" },
   { name: '--throughput', value: 'MB/s', help: 'sustained aggregate MB/s the cluster needs, read and write alike (context key throughputMBps)' },
+  { name: '--io-size', value: 'KiB', help: 'size of random requests: 4-1024 KiB, e.g. 128, 128k or 1m (default 1m, which also describes sequential I/O of any size); each figure is then also bounded by IOPS x size' },
   { name: '--generation', value: GENERATIONS.join('|'), help: 'instance generation: previous (d2, m4; default) or current (Nitro: m6i, m7i, and c6in, m6in, r6in for a throughput; context key generation)' },
   { name: '--arch', value: ARCHS.join('|'), help: 'processor architecture: x86_64 (default) or arm64 (AWS Graviton: m7g, m6g, and c8gb, m8gb, r8gb for a throughput; current generation; the app takes an instanceType)' },
   { name: '--volumes', value: '1-3', help: 'exactly this many striped st1 volumes: the EBS backend (context key dataVolumeCount)' },
@@ -98,6 +99,7 @@ function readCommand(values: ReadonlyMap<string, string>, positionals: readonly 
   }
   const backend = optionBackend ?? positionalBackend ?? 'auto';
   const throughputMBps = optional(values, '--throughput', (name, v) => decimal(name, v, 'a positive number of MB/s, e.g. 400'));
+  const ioSizeKiB = optional(values, '--io-size', ioSize);
   const generation = optional(values, '--generation', (name, v) => oneOf(name, v, GENERATIONS));
   const arch = optional(values, '--arch', (name, v) => oneOf(name, v, ARCHS));
   const dataVolumeCount = optional(values, '--volumes', volumeCount);
@@ -112,7 +114,7 @@ function readCommand(values: ReadonlyMap<string, string>, positionals: readonly 
     throw new UsageError(`--openzfs-deployment-type applies to the fsx-openzfs backend only; got backend '${backend}'`);
   }
   const fsxOpenZfs = deploymentType === undefined ? undefined : { deploymentType };
-  return { request: { capacityTiB, backend, throughputMBps, generation, arch, dataVolumeCount, fsxOpenZfs }, instanceType, json };
+  return { request: { capacityTiB, backend, throughputMBps, generation, arch, dataVolumeCount, fsxOpenZfs, ioSizeKiB }, instanceType, json };
 }
 
 /** The chosen plan's table and the comparison, or both as JSON. */
@@ -137,7 +139,7 @@ function render({ request, instanceType, json }: PlanCommand): string {
 /** The planner's messages name its request's fields: the options that set those a message names. */
 const FIELD_OPTIONS: readonly [string, string][] = [
   ['capacityTiB', 'the first argument'], ['throughputMBps', '--throughput'], ['dataVolumeCount', '--volumes'], ['instanceType', '--instance-type'],
-  ['arch', '--arch'], ['fsxOpenZfs.deploymentType', '--openzfs-deployment-type'],
+  ['arch', '--arch'], ['fsxOpenZfs.deploymentType', '--openzfs-deployment-type'], ['ioSizeKiB', '--io-size'],
 ];
 
 function optionsNamed(message: string): string {
@@ -148,6 +150,13 @@ function optionsNamed(message: string): string {
 function optional<T>(values: ReadonlyMap<string, string>, name: string, parse: (name: string, value: string) => T): T | undefined {
   const value = values.get(name);
   return value === undefined ? undefined : parse(name, value);
+}
+
+/** A request size: whole KiB, with an optional unit k/KiB or m/MiB (`128`, `128k`, `1m`); the planner checks the range. */
+function ioSize(name: string, value: string): number {
+  const m = /^([0-9]+)(k|kib|m|mib)?$/i.exec(value);
+  if (m === null) throw new UsageError(`${name} must be a whole number of KiB, optionally with k or m (e.g. 128, 128k, 1m); got '${value}'`);
+  return Number(m[1]) * (/^m/i.test(m[2] ?? '') ? 1024 : 1);
 }
 
 /** Plain decimals only: Number('') is 0 and Number('1e1') is 10. The planner checks the range. */

@@ -17,7 +17,7 @@ export function bestPlanOf(backend: Backend, request: StorageRequest): StoragePl
   try {
     if (backend === 'fsx-lustre' && request.fsxLustre === undefined) {
       planStorage({ ...request, backend: 'fsx-lustre' }); // refuses what the request gets wrong, with its message
-      const plan = cheapestMeeting(request.capacityTiB, ['fsx-lustre'], request.throughputMBps ?? 0, FSX_PERSISTENT_OPTIONS);
+      const plan = cheapestMeeting(request.capacityTiB, ['fsx-lustre'], request.throughputMBps ?? 0, FSX_PERSISTENT_OPTIONS, undefined, request.ioSizeKiB);
       return { ...plan, perClient: perClientOf(plan, request.client) };
     }
     return planStorage({ ...request, backend, fsxLustre: backend === 'fsx-lustre' ? request.fsxLustre : undefined });

@@ -14,6 +14,8 @@
  *               citable commit): "$0.08 per GB-month of General Purpose (gp3) provisioned storage - US East
  *               (N. Virginia)", "$0.005 per provisioned IOPS-month of gp3", "$0.04 per provisioned MiBps-month of gp3"
  *               (the price dimension reads 40.96 USD per GiBps-month; 40.96 / 1,024 = 0.04).
+ * - [EBS-IO]    Amazon EBS User Guide, "I/O characteristics and monitoring": "I/O size is capped at 256 KiB for SSD
+ *               volumes" (quoted in full in io-size.ts).
  */
 
 import { MB_BYTES } from './catalog';
@@ -55,14 +57,20 @@ export interface Gp3Volume {
   readonly iops: number;
 }
 
+/** The largest I/O a gp3 volume counts as one, KiB [EBS-IO]: "I/O size is capped at 256 KiB for SSD volumes". */
+export const GP3_MAX_IO_KIB = 256;
+
 /**
  * The cheapest gp3 volume of at least `shareGiB` that provisions `targetMBps` (clamped to 125-2,000 MiB/s, whole
- * MiB/s, rounded up): the fewest IOPS that allow that throughput (at least 3,000, at least MiB/s / 0.25), and a size
- * grown where 500 IOPS per GiB needs it. The size is not checked against 64 TiB here: the caller skips larger shares.
+ * MiB/s, rounded up): the fewest IOPS that allow that throughput (at least 3,000, at least MiB/s / 0.25) and carry
+ * it in random requests of `ioSizeKiB` (MiB/s x 1,024 / the size, each request counted up to 256 KiB [EBS-IO]; at
+ * most 80,000), and a size grown where 500 IOPS per GiB needs it. The size is not checked against 64 TiB here: the
+ * caller skips larger shares.
  */
-export function gp3VolumeFor(shareGiB: number, targetMBps: number): Gp3Volume {
+export function gp3VolumeFor(shareGiB: number, targetMBps: number, ioSizeKiB = 1024): Gp3Volume {
   const throughputMiBps = Math.min(GP3.maxMiBps, Math.max(GP3.minMiBps, Math.ceil(targetMBps / MB_PER_MIB - 1e-9)));
-  const iops = Math.max(GP3.minIops, Math.ceil(throughputMiBps / GP3.maxMiBpsPerIops));
+  const forIoSize = Math.ceil((throughputMiBps * 1024) / Math.min(ioSizeKiB, GP3_MAX_IO_KIB));
+  const iops = Math.min(GP3.maxIops, Math.max(GP3.minIops, Math.ceil(throughputMiBps / GP3.maxMiBpsPerIops), forIoSize));
   const sizeGiB = Math.max(GP3.minSizeGiB, Math.ceil(shareGiB), Math.ceil(iops / GP3.maxIopsPerGiB));
   return { volumeType: 'gp3', sizeGiB, throughputMiBps, iops };
 }

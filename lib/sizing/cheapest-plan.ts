@@ -9,6 +9,7 @@ import { fsxLustreOptions } from './fsx-lustre';
 import { FSX_OPENZFS_MAX_STORAGE_GIB, FSX_OPENZFS_MIN_STORAGE_GIB } from './fsx-openzfs';
 import { FSX_OPENZFS_PRICED, FSX_OPENZFS_TIERS } from './fsx-openzfs-catalog';
 import { gp3Stripes, whyGp3 } from './gp3';
+import { DEFAULT_IO_SIZE_KIB, withIoSize } from './io-size';
 import { ebsPlan, st1Stripes } from './plan-ebs';
 import { fsxPlan } from './plan-fsx';
 import { instanceStorePlan, lowerBound } from './plan-instance-store';
@@ -21,22 +22,34 @@ import type { Backend, StoragePlan } from './plan-types';
  */
 export function cheapestMeeting(
   capacityTiB: number, backends: readonly Backend[], targetMBps: number, why: string, families: Families = PREVIOUS,
+  ioSizeKiB = DEFAULT_IO_SIZE_KIB,
 ): StoragePlan {
-  const candidates = candidatePlans(capacityTiB, backends, targetMBps, families);
-  const cheapest = candidates.filter((c) => sustains(c, targetMBps)).sort((a, b) => a.monthlyCostUsd - b.monthlyCostUsd)[0];
-  if (cheapest === undefined) throw new Error(noneSustains(candidates, capacityTiB, backends, targetMBps));
+  const candidates = candidatePlans(capacityTiB, backends, targetMBps, families, ioSizeKiB);
+  const bounded = candidates.map((c) => withIoSize(c, ioSizeKiB));
+  const meeting = bounded.map((c, i) => ({ c, i })).filter(({ c }) => sustains(c, targetMBps));
+  const cheapest = meeting.sort((a, b) => a.c.monthlyCostUsd - b.c.monthlyCostUsd)[0];
+  if (cheapest === undefined) throw new Error(noneSustains(bounded, capacityTiB, backends, targetMBps, ioSizeKiB));
+  const plan = candidates[cheapest.i];
   const asked = targetMBps > 0 ? ` and sustains ${targetMBps} MB/s` : '';
-  return {
-    ...cheapest,
-    reason: `the cheapest plan that holds ${capacityTiB} TiB${asked} (${why})${whyGp3(cheapest, targetMBps)}${lowerBound(cheapest)}`,
-  };
+  return withIoSize({
+    ...plan,
+    reason: `the cheapest plan that holds ${capacityTiB} TiB${asked} (${why})${whyGp3(plan, targetMBps)}${lowerBound(plan)}`,
+  }, ioSizeKiB);
 }
 
 /** Why no candidate will do: the most any of them sustains, and where to go beyond one server. */
-function noneSustains(candidates: readonly StoragePlan[], capacityTiB: number, backends: readonly Backend[], targetMBps: number): string {
-  const best = candidates.length > 0 ? Math.max(...candidates.map(sustainedOf)) : 0;
+function noneSustains(candidates: readonly StoragePlan[], capacityTiB: number, backends: readonly Backend[], targetMBps: number, ioSizeKiB: number): string {
+  const counted = candidates.filter((c) => !c.throughput.upperBoundAtIoSize);
+  const best = counted.length > 0 ? Math.max(...counted.map(sustainedOf)) : 0;
   const only = backends.length === 1 ? `${backends[0]} ` : '';
-  return `throughputMBps ${targetMBps} is more than any single ${only}server sustains for ${capacityTiB} TiB (at most ` +
+  if (candidates.length > 0 && counted.length === 0) {
+    return `throughputMBps ${targetMBps} in random ${ioSizeKiB} KiB requests (ioSizeKiB): AWS publishes no IOPS for ${only}storage ` +
+      '(instance-store HDDs, FSx for Lustre), so no figure at that size can be claimed; leave ioSizeKiB out to plan on the 1 MiB ' +
+      'figures (sequential I/O), or choose a backend whose IOPS are published (ebs, fsx-openzfs)';
+  }
+  const at = ioSizeKiB === DEFAULT_IO_SIZE_KIB ? ''
+    : ` in random ${ioSizeKiB} KiB requests (storage without published IOPS, instance store and FSx for Lustre, not counted)`;
+  return `throughputMBps ${targetMBps} is more than any single ${only}server sustains for ${capacityTiB} TiB${at} (at most ` +
     `${best} MB/s once burst credits are spent); beyond that ${BEYOND_ONE_SERVER}` +
     (backends.includes('fsx-lustre') ? '' : " (backend 'fsx-lustre', or 'auto')");
 }
@@ -48,12 +61,12 @@ function noneSustains(candidates: readonly StoragePlan[], capacityTiB: number, b
  * (`gp3Stripes`); when a throughput is asked, FSx for OpenZFS at the smallest tier of each priced deployment type that
  * sustains it (without a throughput the search is the capacity rule's beyond its largest server: unchanged).
  */
-function candidatePlans(capacityTiB: number, backends: readonly Backend[], targetMBps: number, families: Families): StoragePlan[] {
+function candidatePlans(capacityTiB: number, backends: readonly Backend[], targetMBps: number, families: Families, ioSizeKiB: number): StoragePlan[] {
   return [
     ...(backends.includes('instance-store') ? instanceStoreCandidates(capacityTiB, families) : []),
     ...(backends.includes('fsx-lustre') ? fsxLustreOptions(true).map((options) => fsxPlan(options, capacityTiB, targetMBps)) : []),
-    ...(backends.includes('ebs') ? ebsCandidates(capacityTiB, targetMBps, families) : []),
-    ...(backends.includes('fsx-openzfs') && targetMBps > 0 ? openZfsCandidates(capacityTiB, targetMBps) : []),
+    ...(backends.includes('ebs') ? ebsCandidates(capacityTiB, targetMBps, families, ioSizeKiB) : []),
+    ...(backends.includes('fsx-openzfs') && targetMBps > 0 ? openZfsCandidates(capacityTiB, targetMBps, ioSizeKiB) : []),
   ];
 }
 
@@ -61,12 +74,12 @@ function candidatePlans(capacityTiB: number, backends: readonly Backend[], targe
  * Each priced FSx for OpenZFS deployment type (only SINGLE_AZ_1's rates are sourced) at its smallest tier that sustains
  * `targetMBps`, else its largest (so the message can name the best); none beyond the largest storage.
  */
-function openZfsCandidates(capacityTiB: number, targetMBps: number): StoragePlan[] {
+function openZfsCandidates(capacityTiB: number, targetMBps: number, ioSizeKiB: number): StoragePlan[] {
   const storageGiB = Math.max(FSX_OPENZFS_MIN_STORAGE_GIB, Math.ceil(capacityTiB * 1024));
   if (storageGiB > FSX_OPENZFS_MAX_STORAGE_GIB) return [];
   return FSX_OPENZFS_PRICED.map((type) => {
     const tiers = FSX_OPENZFS_TIERS[type];
-    return openZfsPlanAt(type, smallestTierSustaining(type, targetMBps) ?? tiers[tiers.length - 1], storageGiB);
+    return openZfsPlanAt(type, smallestTierSustaining(type, targetMBps, ioSizeKiB, storageGiB) ?? tiers[tiers.length - 1], storageGiB);
   });
 }
 
@@ -76,9 +89,9 @@ function instanceStoreCandidates(capacityTiB: number, families: Families): Stora
 }
 
 /** Each EBS type the search weighs with each stripe it weighs: st1, and gp3 when a throughput is asked. */
-function ebsCandidates(capacityTiB: number, targetMBps: number, families: Families): StoragePlan[] {
+function ebsCandidates(capacityTiB: number, targetMBps: number, families: Families, ioSizeKiB: number): StoragePlan[] {
   const types = targetMBps > 0 ? [...families.ebs, ...families.fastEbs] : families.ebs;
-  const stripes = [...st1Stripes(capacityTiB, targetMBps), ...(targetMBps > 0 ? gp3Stripes(capacityTiB, targetMBps) : [])];
+  const stripes = [...st1Stripes(capacityTiB, targetMBps), ...(targetMBps > 0 ? gp3Stripes(capacityTiB, targetMBps, ioSizeKiB) : [])];
   return stripes.flatMap((volumes) => types.map((spec) => ({ ...ebsPlan(spec, volumes), reason: '' })));
 }
 
@@ -87,7 +100,10 @@ export function sustainedOf(plan: Omit<StoragePlan, 'reason'>): number {
   return Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps);
 }
 
-/** Whether a plan sustains `mbps` once every credit is spent. */
+/**
+ * Whether a plan sustains `mbps` once every credit is spent. A figure AWS's IOPS figures do not carry at the plan's
+ * request size (`upperBoundAtIoSize`) sustains no throughput asked.
+ */
 export function sustains(plan: Omit<StoragePlan, 'reason'>, mbps: number): boolean {
-  return sustainedOf(plan) >= mbps;
+  return sustainedOf(plan) >= mbps && !(mbps > 0 && plan.throughput.upperBoundAtIoSize === true);
 }

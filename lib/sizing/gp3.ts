@@ -12,15 +12,16 @@ const GP3_STRIPE_MAX_VOLUMES = 3;
 
 /**
  * The gp3 stripes a throughput search weighs: 1 to 3 volumes, each its share of the capacity (at most 64 TiB, the
- * stripe at most the 48 TiB one server should hold) provisioned with its share of `targetMBps` (catalog-gp3.ts).
+ * stripe at most the 48 TiB one server should hold) provisioned with its share of `targetMBps` and the IOPS that
+ * share needs at random requests of `ioSizeKiB` (catalog-gp3.ts).
  */
-export function gp3Stripes(capacityTiB: number, targetMBps: number): DataVolumePlan[][] {
+export function gp3Stripes(capacityTiB: number, targetMBps: number, ioSizeKiB?: number): DataVolumePlan[][] {
   const stripes: DataVolumePlan[][] = [];
   if (capacityTiB > MAX_EBS_CAPACITY_TIB) return stripes;
   for (let count = 1; count <= GP3_STRIPE_MAX_VOLUMES; count++) {
     const shareGiB = Math.ceil((capacityTiB * 1024) / count);
     if (shareGiB > GP3.maxSizeGiB) continue;
-    const volume = gp3VolumeFor(shareGiB, targetMBps / count);
+    const volume = gp3VolumeFor(shareGiB, targetMBps / count, ioSizeKiB);
     stripes.push(Array.from({ length: count }, () => volume));
   }
   return stripes;

@@ -3,6 +3,7 @@
  * original template's m4 tier, the m4 whose EBS bandwidth carries their burst, or the cheapest Nitro type whose
  * baselines carry theirs); the st1 stripes a throughput search weighs; and a plan moved to another EBS type.
  */
+import { DEFAULT_IO_SIZE_KIB, IO_SIZE_CLAUSE, withIoSize } from './io-size';
 import { EBS_INSTANCE_TYPES, EBS_SINGLE_VOLUME_TIERS, MAX_EBS_CAPACITY_TIB, MB_BYTES, ST1 } from './catalog';
 import { instanceTypeSpec } from './catalog-lookup';
 import type { InstanceTypeSpec } from './catalog-types';
@@ -116,9 +117,9 @@ export function withInstanceType(plan: StoragePlan, instanceType: string): Stora
   const spec = instanceTypeSpec(instanceType);
   if (spec.instanceStore) throw new Error(`instanceType ${instanceType} has instance-store disks; an EBS plan needs an EBS type`);
   const replanned = ebsPlan(spec, plan.dataVolumes);
-  return {
-    ...replanned,
-    reason: `${plan.reason}; instanceType ${instanceType} as asked (the planner chose ${plan.instanceType})`,
-    perClient: plan.perClient && counted(plan.perClient, replanned),
-  };
+  // The request size's clause is the reason's last (io-size.ts): said again for the new type.
+  const reason = plan.reason.replace(IO_SIZE_CLAUSE, '');
+  const bounded = withIoSize({ ...replanned, reason: `${reason}; instanceType ${instanceType} as asked (the planner chose ${plan.instanceType})` },
+    plan.throughput.ioSizeKiB ?? DEFAULT_IO_SIZE_KIB);
+  return { ...bounded, perClient: plan.perClient && counted(plan.perClient, bounded) };
 }

@@ -9,8 +9,9 @@ import { HOURS_PER_MONTH } from './catalog';
 import {
   EFS_BURSTING_BASELINE_MIBPS_PER_TIB, EFS_BURSTING_BURST_MIBPS_PER_TIB, EFS_BURSTING_MIN_BURST_MIBPS, EFS_ELASTIC_READ_USD_PER_GB,
   EFS_ELASTIC_WRITE_USD_PER_GB, EFS_MAX_PROVISIONED_MIBPS, EFS_PROVISIONED_USD_PER_MBPS_MONTH, EFS_STORAGE_USD_PER_GB_MONTH, EfsThroughputMode,
-  EFS_MODE_LIMITS, MB_PER_MIB, efsModeBoundMBps,
+  EFS_MODE_IOPS, EFS_MODE_LIMITS, MB_PER_MIB, efsModeBoundMBps,
 } from './efs';
+import { DEFAULT_IO_SIZE_KIB, iopsMBps } from './io-size';
 import { type ClientCeiling, type ClientRequest, efsClientCeiling } from './client-ceiling';
 import { round2 } from './round';
 
@@ -49,17 +50,32 @@ function gbPerMonth(mbps: number): number {
 
 /** The EFS options for `capacityTiB` at `targetMBps` (none asked: 0), or why a mode cannot sustain it. */
 export function efsEstimates(
-  capacityTiB: number, targetMBps = 0, client?: ClientRequest,
+  capacityTiB: number, targetMBps = 0, client?: ClientRequest, ioSizeKiB = DEFAULT_IO_SIZE_KIB,
 ): { mode: EfsThroughputMode; estimate?: EfsEstimate; cannot?: string }[] {
   const storageGiB = Math.ceil(capacityTiB * 1024);
   const storageUsd = round2(storageGiB * EFS_STORAGE_USD_PER_GB_MONTH.STANDARD);
   const rows: ModeRow[] = [elastic(storageGiB, storageUsd, targetMBps)];
   if (targetMBps > 0) rows.push(provisioned(storageGiB, storageUsd, targetMBps));
   rows.push(bursting(storageGiB, storageUsd, capacityTiB, targetMBps));
-  return rows.map((r) => (r.estimate === undefined ? { mode: r.mode, cannot: r.cannot } : {
+  return rows.map((row) => atIoSize(row, targetMBps, ioSizeKiB)).map((r) => (r.estimate === undefined ? { mode: r.mode, cannot: r.cannot } : {
     mode: r.mode,
     estimate: { ...r.estimate, perClient: efsClientCeiling(EFS_MODE_LIMITS[r.mode].perClientMiBps * MB_PER_MIB, MODE_NAMES[r.mode], client) },
   }));
+}
+
+/**
+ * A mode's row for random requests of `ioSizeKiB`: its figures also bounded by the mode's write IOPS (the lesser of
+ * read and write, as the sustained figure is) x the size; a row that then falls short of the target cannot do.
+ */
+function atIoSize(row: ModeRow, targetMBps: number, ioSizeKiB: number): ModeRow {
+  if (row.estimate === undefined || ioSizeKiB === DEFAULT_IO_SIZE_KIB) return row;
+  const writeIops = EFS_MODE_IOPS[row.mode][1];
+  const bound = round2(iopsMBps({ iops: writeIops, label: '' }, ioSizeKiB));
+  const e = row.estimate;
+  if (bound >= e.sustainedMBps) return { ...row, estimate: { ...e, limitedBy: `${e.limitedBy}; random ${ioSizeKiB} KiB requests: no IOPS limit binds` } };
+  const says = `${MODE_NAMES[row.mode]}'s ${writeIops.toLocaleString('en-US')} write IOPS at ${ioSizeKiB} KiB`;
+  if (targetMBps > bound) return { mode: row.mode, cannot: `${targetMBps} MB/s is more than ${says} move (${bound} MB/s)` };
+  return { ...row, estimate: { ...e, sustainedMBps: bound, burstMBps: Math.min(e.burstMBps, bound), limitedBy: `${says} (${e.limitedBy})` } };
 }
 
 const MODE_NAMES: { readonly [M in EfsThroughputMode]: string } = { elastic: 'Elastic', provisioned: 'Provisioned', bursting: 'Bursting' };

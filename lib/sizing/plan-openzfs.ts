@@ -12,6 +12,7 @@ import {
   FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB, FSX_OPENZFS_MAX_IOPS_PER_GIB, FSX_OPENZFS_SINGLE_AZ_1_PRICES, FSX_OPENZFS_TIERS, type FsxOpenZfsTier,
   fsxOpenZfsPriceSource,
 } from './fsx-openzfs-catalog';
+import { DEFAULT_IO_SIZE_KIB, withIoSize } from './io-size';
 import type { StoragePlan } from './plan-types';
 import { round2 } from './round';
 
@@ -23,9 +24,20 @@ export function tierSustained(tier: FsxOpenZfsTier): { readMBps: number; writeMB
   };
 }
 
-/** The smallest tier of a type that sustains `targetMBps` read and write, or undefined when none does. */
-export function smallestTierSustaining(deploymentType: FsxOpenZfsDeploymentType, targetMBps: number): FsxOpenZfsTier | undefined {
-  return FSX_OPENZFS_TIERS[deploymentType].find((t) => Math.min(...Object.values(tierSustained(t))) >= targetMBps);
+/**
+ * The smallest tier of a type that sustains `targetMBps` read and write, or undefined when none does; with random
+ * requests of `ioSizeKiB` on `storageGiB`, also in IOPS x size (the SSD IOPS the plan provisions, io-size.ts).
+ */
+export function smallestTierSustaining(
+  deploymentType: FsxOpenZfsDeploymentType, targetMBps: number, ioSizeKiB = DEFAULT_IO_SIZE_KIB, storageGiB = FSX_OPENZFS_MIN_STORAGE_GIB, askedIops?: number,
+): FsxOpenZfsTier | undefined {
+  return FSX_OPENZFS_TIERS[deploymentType].find((t) => Math.min(...Object.values(tierSustained(t))) >= targetMBps &&
+    (ioSizeKiB === DEFAULT_IO_SIZE_KIB || sustainedOf(withIoSize(openZfsPlanAt(deploymentType, t, storageGiB, askedIops), ioSizeKiB)) >= targetMBps));
+}
+
+/** The lesser of a plan's sustained read and write, MB/s. */
+function sustainedOf(plan: StoragePlan): number {
+  return Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps);
 }
 
 /** The storage, GiB, that holds `capacityTiB`: at least 64; throws naming capacityTiB beyond 524,288 GiB. */
@@ -39,7 +51,7 @@ export function fsxOpenZfsStorageGiB(capacityTiB: number): number {
 }
 
 /** The file system of `options` that holds `capacityTiB` and sustains `targetMBps`; throws naming the field otherwise. */
-export function fsxOpenZfsPlan(asked: FsxOpenZfsOptions | undefined, capacityTiB: number, targetMBps = 0): StoragePlan {
+export function fsxOpenZfsPlan(asked: FsxOpenZfsOptions | undefined, capacityTiB: number, targetMBps = 0, ioSizeKiB = DEFAULT_IO_SIZE_KIB): StoragePlan {
   const options = resolveFsxOpenZfsOptions(asked);
   const type = options.deploymentType;
   const storageGiB = fsxOpenZfsStorageGiB(capacityTiB);
@@ -47,10 +59,13 @@ export function fsxOpenZfsPlan(asked: FsxOpenZfsOptions | undefined, capacityTiB
   const largest = tiers[tiers.length - 1];
   const tier = options.throughputCapacityMBps !== undefined
     ? tiers.find((t) => t.throughputCapacityMBps === options.throughputCapacityMBps) as FsxOpenZfsTier
-    : smallestTierSustaining(type, targetMBps);
+    : smallestTierSustaining(type, targetMBps, ioSizeKiB, storageGiB, options.provisionedIops);
+  const atSize = ioSizeKiB === DEFAULT_IO_SIZE_KIB ? '' : ` in random ${ioSizeKiB} KiB requests on ${storageGiB} GiB`;
   if (tier === undefined) {
-    throw new Error(`throughputMBps ${targetMBps} is more than FSx for OpenZFS ${type} sustains: its largest throughput capacity, ` +
-      `${largest.throughputCapacityMBps} MB/s, sustains ${Math.min(...Object.values(tierSustained(largest)))} MB/s` +
+    const best = atSize === '' ? Math.min(...Object.values(tierSustained(largest)))
+      : sustainedOf(withIoSize(openZfsPlanAt(type, largest, storageGiB, options.provisionedIops), ioSizeKiB));
+    throw new Error(`throughputMBps ${targetMBps} is more than FSx for OpenZFS ${type} sustains${atSize}: its largest ` +
+      `throughput capacity, ${largest.throughputCapacityMBps} MB/s, sustains ${best} MB/s` +
       (type === 'SINGLE_AZ_1' ? '; SINGLE_AZ_2 goes to 10240 MB/s (fsxOpenZfs.deploymentType; its us-east-1 rates unsourced)' : ''));
   }
   const sustained = Math.min(...Object.values(tierSustained(tier)));

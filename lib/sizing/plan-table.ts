@@ -19,6 +19,7 @@ export function formatPlanTable(plan: StoragePlan): string {
     [isFsx(plan) ? 'deployment' : 'instance', plan.instanceType],
     [plan.backend === 'ebs' ? 'volumes' : isFsx(plan) ? 'storage' : 'disks', disksOf(plan)],
     ['raw capacity', `${plan.rawCapacityTiB.toFixed(2)} TiB`],
+    ...ioSizeRows(plan),
     ['read', `${plan.throughput.readMBps.toFixed(0)} MB/s`],
     ['write', `${plan.throughput.writeMBps.toFixed(0)} MB/s`],
     ['limited by', plan.throughput.limitedBy],
@@ -30,6 +31,14 @@ export function formatPlanTable(plan: StoragePlan): string {
     ['why', plan.reason],
   ];
   return alignColumns(rows);
+}
+
+/** The request size the figures are bounded for, when one was asked (io-size.ts). */
+function ioSizeRows(plan: StoragePlan): [string, string][] {
+  const t = plan.throughput;
+  if (t.ioSizeKiB === undefined) return [];
+  return [['requests', `random, ${t.ioSizeKiB} KiB: each figure also bounded by IOPS x size` +
+    `${t.upperBoundAtIoSize ? ' (AWS publishes no IOPS for this storage: the 1 MiB figures, an upper bound)' : ''}`]];
 }
 
 /** FSx: reads from the file servers' memory, beside the disk-bound figures, when they differ. */
@@ -163,9 +172,9 @@ export function compareBackends(request: StorageRequest, options: ComparisonOpti
 
 /** The EFS rows for a request: Elastic, Provisioned (when a throughput is asked) and Bursting. */
 function efsRows(request: StorageRequest): BackendComparison[] {
-  const { capacityTiB, throughputMBps, client } = request;
+  const { capacityTiB, throughputMBps, client, ioSizeKiB } = request;
   if (typeof capacityTiB !== 'number' || !(capacityTiB > 0)) return [];
-  return efsEstimates(capacityTiB, throughputMBps ?? 0, client).map(({ mode, estimate, cannot }) => ({
+  return efsEstimates(capacityTiB, throughputMBps ?? 0, client, ioSizeKiB).map(({ mode, estimate, cannot }) => ({
     backend: `efs-${mode}` as EfsRow, ...(estimate ? { efs: estimate } : { cannot: cannot as string }), priceSource: EFS_PRICE_SOURCE,
   }));
 }

@@ -81,6 +81,15 @@ export interface StorageRequest {
    * @default - a client of unknown type mounting with nconnect 16, outside a cluster placement group
    */
   readonly client?: ClientRequest;
+  /**
+   * The size of the workload's random requests, KiB (4-1,024): each figure is then also bounded by the IOPS of the
+   * volumes, the instance or the file system times this size (lib/sizing/io-size.ts), the reason names the limit
+   * that binds, and gp3 volumes are provisioned with the IOPS the throughput asked needs at this size. Sequential
+   * requests of any size are merged toward 1 MiB (EBS up to its largest I/O; AWS's words in io-size.ts): leave it
+   * out for them.
+   * @default 1024 - 1 MiB, the size the figures describe
+   */
+  readonly ioSizeKiB?: number;
 }
 
 /** The FSx for Lustre file system of a plan. */
@@ -128,6 +137,18 @@ export interface ThroughputEstimate {
    * @default - none: the backend publishes no server memory figure (EC2 NFS servers), or it reads no faster
    */
   readonly cachedRead?: CachedReadEstimate;
+  /**
+   * The random request size the figures are bounded for (`StorageRequest.ioSizeKiB`), KiB.
+   * @default - 1 MiB requests (or sequential ones of any size): no IOPS term
+   */
+  readonly ioSizeKiB?: number;
+  /**
+   * True when AWS publishes no IOPS figure for the storage (instance-store HDDs, FSx for Lustre): the figures are the
+   * 1 MiB ones, an upper bound for the random requests of `ioSizeKiB`, and the search counts no such plan as
+   * sustaining a throughput at that size.
+   * @default false
+   */
+  readonly upperBoundAtIoSize?: boolean;
 }
 
 /** The planner's answer. */

@@ -12,6 +12,7 @@ import type { ResolvedFsxLustreOptions } from './fsx-lustre';
 import { MAX_SINGLE_VOLUME_TIB } from './plan-ebs';
 import { FSX_PERSISTENT_OPTIONS, defaultFsxPlan, fsxAsAsked } from './plan-fsx';
 import { fsxOpenZfsPlan } from './plan-openzfs';
+import { withIoSize } from './io-size';
 import { LARGEST_INSTANCE_STORE, MAX_INSTANCE_STORE_TIB } from './plan-instance-store';
 import type { Backend, StoragePlan, StorageRequest } from './plan-types';
 import { formatTiB } from './round';
@@ -35,21 +36,27 @@ export function planStorage(request: StorageRequest): StoragePlan {
 /** The server's plan for a request, without its per-client figure. */
 function planServer(request: StorageRequest): StoragePlan {
   const valid = validateRequest(request);
-  if (valid.backend === 'fsx-lustre') return planFsx(validatePositive(request.capacityTiB), valid.fsxOptions, valid.throughputMBps);
-  if (valid.backend === 'fsx-openzfs') return fsxOpenZfsPlan(request.fsxOpenZfs, validatePositive(request.capacityTiB), valid.throughputMBps);
+  return withIoSize(planFor(request, valid), valid.ioSizeKiB);
+}
+
+/** The plan of a checked request, each candidate weighed at its request size (withIoSize leaves a bounded plan as it is). */
+function planFor(request: StorageRequest, valid: ValidRequest): StoragePlan {
+  if (valid.backend === 'fsx-lustre') return planFsx(validatePositive(request.capacityTiB), valid.fsxOptions, valid.throughputMBps, valid.ioSizeKiB);
+  if (valid.backend === 'fsx-openzfs') return fsxOpenZfsPlan(request.fsxOpenZfs, validatePositive(request.capacityTiB), valid.throughputMBps, valid.ioSizeKiB);
   if (beyondCapacityRule(request.capacityTiB, valid)) return beyondCapacityRulePlan(request.capacityTiB, valid);
   const capacityTiB = validateCapacity(request.capacityTiB, valid.dataVolumeCount === undefined ? valid.backend : 'ebs', valid.families);
-  return sustaining(planForCapacity(capacityTiB, valid.backend, valid.dataVolumeCount, valid.families), capacityTiB, valid);
+  const plan = withIoSize(planForCapacity(capacityTiB, valid.backend, valid.dataVolumeCount, valid.families), valid.ioSizeKiB);
+  return sustaining(plan, capacityTiB, valid);
 }
 
 /**
  * FSx for Lustre: with options, the file system of those options that holds the capacity and sustains the
  * throughput; without, the cheapest persistent option that does (PERSISTENT_2 SSD 125 when nothing is asked).
  */
-function planFsx(capacityTiB: number, options: ResolvedFsxLustreOptions | undefined, targetMBps: number | undefined): StoragePlan {
+function planFsx(capacityTiB: number, options: ResolvedFsxLustreOptions | undefined, targetMBps: number | undefined, ioSizeKiB: number): StoragePlan {
   if (options !== undefined) return fsxAsAsked(options, capacityTiB, targetMBps);
   if (targetMBps === undefined) return defaultFsxPlan(capacityTiB);
-  return cheapestMeeting(capacityTiB, ['fsx-lustre'], targetMBps, FSX_PERSISTENT_OPTIONS);
+  return cheapestMeeting(capacityTiB, ['fsx-lustre'], targetMBps, FSX_PERSISTENT_OPTIONS, undefined, ioSizeKiB);
 }
 
 /**
@@ -66,7 +73,7 @@ function beyondCapacityRulePlan(capacityTiB: number, valid: ValidRequest): Stora
   return cheapestMeeting(capacityTiB, ALL_BACKENDS, valid.throughputMBps ?? 0, valid.families.generation === 'current'
     ? `generation current: more than one st1 volume holds (${MAX_SINGLE_VOLUME_TIB} TiB)`
     : `more than the capacity rule's largest server holds, ${LARGEST_INSTANCE_STORE.name} with ${formatTiB(MAX_INSTANCE_STORE_TIB)} TiB`,
-  valid.families);
+  valid.families, valid.ioSizeKiB);
 }
 
 /**
@@ -85,5 +92,5 @@ function sustaining(plan: StoragePlan, capacityTiB: number, valid: ValidRequest)
     );
   }
   return cheapestMeeting(capacityTiB, backend === 'auto' ? ALL_BACKENDS : [backend], throughput,
-    `${plan.instanceType}, the capacity rule's choice, sustains ${sustainedOf(plan)} MB/s`, valid.families);
+    `${plan.instanceType}, the capacity rule's choice, sustains ${sustainedOf(plan)} MB/s`, valid.families, valid.ioSizeKiB);
 }

@@ -7,6 +7,7 @@ import { BEYOND_ONE_SERVER, MAX_EBS_CAPACITY_TIB, instanceStoreTiB } from './cat
 import { describe } from './describe';
 import { FAMILIES, Families } from './families';
 import { FsxLustreOptions, ResolvedFsxLustreOptions, resolveFsxLustreOptions } from './fsx-lustre';
+import { DEFAULT_IO_SIZE_KIB, validateIoSize } from './io-size';
 import { MAX_DATA_VOLUMES, MAX_SINGLE_VOLUME_TIB } from './plan-ebs';
 import { largestInstanceStore } from './plan-instance-store';
 import type { Arch, Backend, Generation, StorageRequest } from './plan-types';
@@ -27,6 +28,8 @@ export interface ValidRequest {
   readonly fsxOptions: ResolvedFsxLustreOptions | undefined;
   /** The throughput asked for, MB/s. */
   readonly throughputMBps: number | undefined;
+  /** The random request size, KiB (1,024 when not asked). */
+  readonly ioSizeKiB: number;
 }
 
 /** Checks every field of `request` but its capacity, in the order the messages have always come in. */
@@ -39,7 +42,9 @@ export function validateRequest(request: StorageRequest): ValidRequest {
   checkFsxLustreScope(request.fsxLustre, backend);
   const families = validFamilies(request.arch, request.generation, backend);
   const fsxOptions = backend === 'fsx-lustre' && request.fsxLustre !== undefined ? resolveFsxLustreOptions(request.fsxLustre) : undefined;
-  return { backend, dataVolumeCount, families, fsxOptions, throughputMBps: validThroughput(request.throughputMBps) };
+  const throughputMBps = validThroughput(request.throughputMBps);
+  const ioSizeKiB = request.ioSizeKiB === undefined ? DEFAULT_IO_SIZE_KIB : validateIoSize(request.ioSizeKiB);
+  return { backend, dataVolumeCount, families, fsxOptions, throughputMBps, ioSizeKiB };
 }
 
 function validBackend(value: Backend | 'auto' | undefined): Backend | 'auto' {

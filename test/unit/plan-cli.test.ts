@@ -35,7 +35,7 @@ describe('npm run plan: the process', () => {
     const run = spawnPlan('--thruput', '400');
     expect([run.status, run.stdout]).toEqual([2, '']);
     expect(run.stderr).toBe(
-      'Error: unknown option --thruput (did you mean --throughput?); the options are --backend, --throughput, --generation, ' +
+      'Error: unknown option --thruput (did you mean --throughput?); the options are --backend, --throughput, --io-size, --generation, ' +
         '--arch, --volumes, --openzfs-deployment-type, --instance-type, --client-instance-type, --client-network-gbps, --nconnect, --placement-group, --json, --help\n' +
         'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre|fsx-openzfs] [options] (--help lists the options)\n',
     );
@@ -63,7 +63,7 @@ describe('npm run plan: options', () => {
     expect([run.status, run.stderr]).toEqual([0, '']);
     const lines = run.stdout.split('\n').filter((l) => /^ {2}-/.test(l));
     expect(lines.map((l) => l.trim().split(/ {2,}/)[0])).toEqual([
-      '--backend <auto|ebs|instance-store|fsx-lustre|fsx-openzfs>', '--throughput <MB/s>', '--generation <previous|current>', '--arch <x86_64|arm64>', '--volumes <1-3>',
+      '--backend <auto|ebs|instance-store|fsx-lustre|fsx-openzfs>', '--throughput <MB/s>', '--io-size <KiB>', '--generation <previous|current>', '--arch <x86_64|arm64>', '--volumes <1-3>',
       '--openzfs-deployment-type <SINGLE_AZ_1|SINGLE_AZ_2|SINGLE_AZ_HA_1|SINGLE_AZ_HA_2|MULTI_AZ_1>', '--instance-type <type>', '--client-instance-type <type>', '--client-network-gbps <Gbps>', '--nconnect <1-16>',
       '--placement-group', '--json', '-h, --help',
     ]);
@@ -136,12 +136,20 @@ describe('npm run plan: options', () => {
     expect(plan('40', '--generation', 'current').stdout.startsWith(formatPlanTable(planStorage({ capacityTiB: 40, generation: 'current' })))).toBe(true);
   });
 
+  test('--io-size reaches the planner in KiB (128, 128k and 128KiB alike; 1m is 1,024) and every row, EFS included', () => {
+    const table = formatPlanTable(planStorage({ capacityTiB: 3, backend: 'ebs', ioSizeKiB: 128 }));
+    for (const size of ['128', '128k', '128KiB']) expect(plan('3', 'ebs', '--io-size', size).stdout.startsWith(table)).toBe(true);
+    expect(plan('3', 'ebs', '--io-size', '128').stdout).toMatch(/^limited by +st1 IOPS of 1 x 500 \(up to 1024 KiB each\) at 128 KiB$/m);
+    expect(plan('3', 'ebs', '--io-size', '1m').stdout).toBe(plan('3', 'ebs').stdout);
+    expect(plan('10', '--io-size', '64k').stdout).toMatch(/^efs-bursting .* Bursting's 7,000 write IOPS at 64 KiB/m);
+  });
+
   test.each([
     [['--thruput', '400'], /^Error: unknown option --thruput \(did you mean --throughput\?\); the options are --backend, .*, --help\n/],
     [['10', '--volume', '2'], /unknown option --volume \(did you mean --volumes\?\)/],
     [['10', '--instance', 'm4.xlarge'], /unknown option --instance \(did you mean --instance-type\?\)/],
     [['10', '--Json'], /unknown option --Json \(did you mean --json\?\)/],
-    [['10', '--colour'], /unknown option --colour; the options are --backend, --throughput, --generation, --arch, --volumes, --openzfs-deployment-type, --instance-type, --client-instance-type, --client-network-gbps, --nconnect, --placement-group, --json, --help/],
+    [['10', '--colour'], /unknown option --colour; the options are --backend, --throughput, --io-size, --generation, --arch, --volumes, --openzfs-deployment-type, --instance-type, --client-instance-type, --client-network-gbps, --nconnect, --placement-group, --json, --help/],
     [['10', '--nconect', '4'], /unknown option --nconect \(did you mean --nconnect\?\)/],
     [['10', '--placement'], /unknown option --placement \(did you mean --placement-group\?\)/],
     [['10', '--nconnect', '0'], /^Error: --nconnect must be a whole number from 1 to 16 \(the Linux NFS client's limit\); got '0'\n/],
@@ -180,6 +188,8 @@ describe('npm run plan: options', () => {
     [['5', 'instance-store', '--instance-type', 'm4.xlarge'], /--instance-type applies to the EBS backend only; got backend 'instance-store'/],
     [['5', '--instance-type', 'd2.xlarge'], /--instance-type must be one of m4\.\{xlarge,.*\}, m6i\.\{.*\}, .*, r8gb\.\{.*,48xlarge\}; got 'd2.xlarge'/],
     [['5', '--instance-type', 'm4.xlrage'], /got 'm4.xlrage' \(did you mean m4.xlarge\?\)/],
+    [['5', '--io-size', '128 KB'], /--io-size must be a whole number of KiB, optionally with k or m \(e.g. 128, 128k, 1m\); got '128 KB'/],
+    [['5', '--io-size', '1.5m'], /--io-size must be a whole number of KiB, optionally with k or m/],
   ])('malformed %j: exit 2, the message and the usage on stderr, nothing on stdout', (args, message) => {
     const run = plan(...args);
     expect([run.status, run.stdout]).toEqual([2, '']);
@@ -191,6 +201,8 @@ describe('npm run plan: options', () => {
     [['100', 'ebs'], /capacityTiB must be .* at most 48 for backend 'ebs'/],
     [['40', '--volumes', '2'], /capacityTiB 40 does not fit in dataVolumeCount 2 st1 volume\(s\)/],
     [['10', 'ebs', '--throughput', '5000'], /throughputMBps 5000 is more than any single ebs server sustains for 10 TiB/],
+    [['5', '--io-size', '2m'], /^Error: ioSizeKiB must be a whole number of KiB from 4 to 1024 .*; got 2048 \(number\)\n\(on this command line ioSizeKiB is --io-size\)/],
+    [['5', '--io-size', '2'], /ioSizeKiB must be a whole number of KiB from 4 to 1024 .*; got 2 \(number\)\n/],
     [['306', 'instance-store', '--generation', 'current'], /capacityTiB must be .* at most 305\.15 for backend 'instance-store' \(the largest instance store, d3en\.12xlarge, holds 305\.15 TiB\)/],
   ])('refused by the planner %j: exit 1, its message, no usage line', (args, message) => {
     const run = plan(...args);

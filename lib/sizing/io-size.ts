@@ -1,0 +1,163 @@
+/**
+ * The I/O-size term (issue 41): every throughput figure is also bounded by IOPS x request size, for requests smaller
+ * than the 1 MiB the throughput model describes. Pure arithmetic on a plan, no CDK imports (docs/design.md, section 3).
+ *
+ * What a request counts as, from AWS's words:
+ * - [EBS-IO] Amazon EBS User Guide, "I/O characteristics and monitoring": "I/O size is capped at 256 KiB for SSD
+ *            volumes and 1,024 KiB for HDD volumes"; "When small I/O operations are physically sequential, Amazon EBS
+ *            attempts to merge them into a single I/O operation up to the maximum I/O size"; for st1 "we count each
+ *            random, non-sequential I/O toward the total IOPS count, which can cause you to hit the volume's IOPS
+ *            limit sooner than expected". So the term describes random (unmerged) requests; sequential ones of any
+ *            size are merged toward the volume's largest and the 1 MiB figures hold for them.
+ * - [EBS-VT] The same guide, "Amazon EBS volume types": st1 "Max IOPS per volume (1 MiB I/O)" 500.
+ * - gp3's provisioned IOPS and the instances' IOPS: catalog-gp3.ts and catalog-ebs-iops.ts.
+ * - [LUSTRE] FSx for Lustre's performance table: "Network IOPS (IOPS/TiB of storage provisioned)", "Tens of thousands
+ *            baseline Hundreds of thousands burst" for every row, and no disk IOPS (docs/sources/lustre-performance.md,
+ *            section e): no number to bound with.
+ * - OpenZFS: each tier's disk IOPS and the provisioned SSD IOPS (fsx-openzfs-catalog.ts).
+ * - EFS: efs.ts, [PERF] (per file system, by throughput mode).
+ * AWS publishes no IOPS for instance-store HDDs (d2, d3, d3en) nor a number for FSx for Lustre: their figures stay the
+ * 1 MiB ones, an upper bound for smaller random requests (`upperBoundAtIoSize`), and the search does not count them as
+ * sustaining a throughput at such a size (the planner claims only what AWS's figures carry).
+ */
+import { instanceTypeSpec } from './catalog-lookup';
+import { GP3, GP3_MAX_IO_KIB } from './catalog-gp3';
+import { ebsIopsOf } from './catalog-ebs-iops';
+import { FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB, FSX_OPENZFS_TIERS } from './fsx-openzfs-catalog';
+import type { StoragePlan, ThroughputEstimate } from './plan-types';
+import { round2 } from './round';
+import { describe } from './describe';
+
+/** The request size the throughput figures describe, KiB: 1 MiB, the largest an HDD volume counts as one I/O. [EBS-IO] */
+export const DEFAULT_IO_SIZE_KIB = 1024;
+
+/** The smallest request size the planner takes, KiB: one 4 KiB page. */
+export const MIN_IO_SIZE_KIB = 4;
+
+/** st1's IOPS per volume, counted in requests of up to 1,024 KiB. [EBS-VT] [EBS-IO] */
+export const ST1_MAX_IOPS = 500;
+
+/** The largest I/O an HDD (st1) volume counts as one, KiB (gp3's, 256, is in catalog-gp3.ts). [EBS-IO] */
+export const HDD_MAX_IO_KIB = 1024;
+
+/** What AWS does not publish, in the words the estimate carries. */
+const UPPER_BOUND = 'the 1 MiB figures, an upper bound for smaller random requests';
+export const INSTANCE_STORE_IOPS_UNPUBLISHED = `IOPS of instance-store HDDs unpublished: ${UPPER_BOUND}`;
+export const LUSTRE_IOPS_UNPUBLISHED = `FSx for Lustre IOPS published as "tens of thousands" per TiB, disk IOPS not at all: ${UPPER_BOUND}`;
+
+/** A request size for the planner: a whole number of KiB from 4 to 1,024; `where` names it in the message. */
+export function validateIoSize(value: unknown, where = 'ioSizeKiB'): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < MIN_IO_SIZE_KIB || value > DEFAULT_IO_SIZE_KIB) {
+    throw new Error(
+      `${where} must be a whole number of KiB from ${MIN_IO_SIZE_KIB} to ${DEFAULT_IO_SIZE_KIB} (the size of random requests; ` +
+        `${DEFAULT_IO_SIZE_KIB}, the default, for sequential I/O of any size); got ${describe(value)}`,
+    );
+  }
+  return value;
+}
+
+/** The clause `withIoSize` ends a reason with (no `;` inside it), to find it again. */
+export const IO_SIZE_CLAUSE = /; random \d+ KiB requests: [^;]*$/;
+
+/** One IOPS limit: operations per second, the largest request counted as one (larger ones split), and its name. */
+export interface IopsLimit {
+  readonly iops: number;
+  readonly maxIoKiB?: number;
+  readonly label: string;
+}
+
+/** The IOPS limits of a plan: those that bound the sustained figures and those that bound the burst ones. */
+export interface PlanIops {
+  readonly baseline: readonly IopsLimit[];
+  readonly burst: readonly IopsLimit[];
+  /** AWS publishes no IOPS figure for the storage: what the estimate says instead. */
+  readonly unpublished?: string;
+}
+
+/** The MB/s `limit` allows with random requests of `ioKiB`. */
+export function iopsMBps(limit: IopsLimit, ioKiB: number): number {
+  return (limit.iops * Math.min(ioKiB, limit.maxIoKiB ?? ioKiB) * 1024) / 1e6;
+}
+
+/** The published IOPS limits of a plan's storage (EC2 NFS servers: the volumes and the instance; FSx: the file system). */
+export function planIops(plan: Pick<StoragePlan, 'backend' | 'instanceType' | 'dataVolumes' | 'fsxOpenZfs'>): PlanIops {
+  if (plan.backend === 'fsx-lustre') return { baseline: [], burst: [], unpublished: LUSTRE_IOPS_UNPUBLISHED };
+  if (plan.backend === 'fsx-openzfs' && plan.fsxOpenZfs !== undefined) return openZfsIops(plan.fsxOpenZfs);
+  if (plan.backend === 'instance-store') return { baseline: [], burst: [], unpublished: INSTANCE_STORE_IOPS_UNPUBLISHED };
+  return ebsIops(plan.instanceType, plan.dataVolumes);
+}
+
+function ebsIops(instanceType: string, volumes: StoragePlan['dataVolumes']): PlanIops {
+  const v = volumes[0];
+  const gp3 = v?.volumeType === 'gp3';
+  const maxIoKiB = gp3 ? GP3_MAX_IO_KIB : HDD_MAX_IO_KIB;
+  const each = gp3 ? v.iops ?? GP3.minIops : ST1_MAX_IOPS;
+  const disks: IopsLimit = {
+    iops: volumes.length * each,
+    maxIoKiB,
+    label: `${gp3 ? 'gp3 provisioned' : 'st1'} IOPS of ${volumes.length} x ${each.toLocaleString('en-US')} (up to ${maxIoKiB} KiB each)`,
+  };
+  const [baselineIops, maxIops] = ebsIopsOf(instanceTypeSpec(instanceType).name);
+  const instance = (iops: number, what: string): IopsLimit => ({ iops, maxIoKiB, label: `EBS ${what} IOPS of ${instanceType} (${iops.toLocaleString('en-US')})` });
+  return {
+    baseline: [disks, instance(baselineIops, 'baseline')],
+    burst: [disks, instance(maxIops, maxIops > baselineIops ? 'maximum' : 'baseline')],
+  };
+}
+
+function openZfsIops(fs: NonNullable<StoragePlan['fsxOpenZfs']>): PlanIops {
+  const tier = FSX_OPENZFS_TIERS[fs.deploymentType].find((t) => t.throughputCapacityMBps === fs.throughputCapacityMBps);
+  const ssd = fs.userProvisionedIops ?? fs.storageCapacityGiB * FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB;
+  const ssdLimit: IopsLimit = { iops: ssd, label: `SSD IOPS provisioned (${ssd.toLocaleString('en-US')})` };
+  if (tier === undefined) return { baseline: [ssdLimit], burst: [ssdLimit] };
+  const disk = (iops: number, what: string): IopsLimit => ({ iops, label: `${what} disk IOPS of the ${fs.throughputCapacityMBps} MB/s tier (${iops.toLocaleString('en-US')})` });
+  return {
+    baseline: [ssdLimit, disk(tier.diskIops, 'baseline')],
+    burst: [ssdLimit, disk(tier.diskBurstIops, tier.diskBurstIops > tier.diskIops ? 'burst' : 'baseline')],
+  };
+}
+
+/** The lesser of `figure` and the IOPS bounds, and the label of what binds (undefined: the figure holds). */
+function bounded(figure: number, limits: readonly IopsLimit[], ioKiB: number): { mbps: number; label?: string } {
+  const tightest = limits
+    .map((l) => ({ mbps: round2(iopsMBps(l, ioKiB)), label: `${l.label} at ${ioKiB} KiB` }))
+    .sort((a, b) => a.mbps - b.mbps)[0];
+  return tightest !== undefined && tightest.mbps < figure ? tightest : { mbps: figure };
+}
+
+/**
+ * `plan` for random requests of `ioKiB`: each figure the lesser of the throughput model's and IOPS x size, `limitedBy`
+ * naming the IOPS limit where one binds the 1 TB workload, and the reason saying which binds; where AWS publishes no
+ * IOPS, the figures as they are, marked `upperBoundAtIoSize`. At the default 1 MiB the plan is returned as it is: the
+ * planner provisions every IOPS limit at or above its throughput there (a test holds it). A plan already bounded for
+ * `ioKiB` is returned as it is.
+ */
+export function withIoSize<P extends StoragePlan>(plan: P, ioKiB: number): P {
+  if (ioKiB === DEFAULT_IO_SIZE_KIB || plan.throughput.ioSizeKiB === ioKiB) return plan;
+  const limits = planIops(plan);
+  const t = plan.throughput;
+  if (limits.unpublished !== undefined) {
+    const throughput: ThroughputEstimate = { ...t, limitedBy: `${t.limitedBy}; ${limits.unpublished}`, ioSizeKiB: ioKiB, upperBoundAtIoSize: true };
+    return { ...plan, throughput, reason: `${plan.reason}; random ${ioKiB} KiB requests: ${limits.unpublished}` };
+  }
+  const read = bounded(t.readMBps, limits.baseline, ioKiB);
+  const write = bounded(t.writeMBps, limits.baseline, ioKiB);
+  const baselineRead = bounded(t.baselineReadMBps, limits.baseline, ioKiB);
+  const binds = read.label ?? write.label ?? baselineRead.label;
+  const limitedBy = read.label !== undefined || write.label !== undefined
+    ? (read.label === write.label || write.label === undefined ? read.label ?? '' : read.label === undefined ? write.label : `read: ${read.label}; write: ${write.label}`)
+    : t.limitedBy;
+  const throughput: ThroughputEstimate = {
+    ...t,
+    readMBps: read.mbps,
+    writeMBps: write.mbps,
+    baselineReadMBps: baselineRead.mbps,
+    baselineWriteMBps: bounded(t.baselineWriteMBps, limits.baseline, ioKiB).mbps,
+    burstReadMBps: bounded(t.burstReadMBps, limits.burst, ioKiB).mbps,
+    burstWriteMBps: bounded(t.burstWriteMBps, limits.burst, ioKiB).mbps,
+    limitedBy,
+    ioSizeKiB: ioKiB,
+  };
+  const says = binds === undefined ? `no IOPS limit binds at ${ioKiB} KiB` : `${binds} binds`;
+  return { ...plan, throughput, reason: `${plan.reason}; random ${ioKiB} KiB requests: ${says}` };
+}
