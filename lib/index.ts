@@ -70,6 +70,7 @@ export type {
   Generation,
   Arch,
   CachedReadEstimate,
+  LustreFileCeiling,
   PerClientPlan,
   ResolvedFsxLustreOptions,
   StoragePlan,

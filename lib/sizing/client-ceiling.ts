@@ -18,6 +18,7 @@
 import { MB_BYTES } from './catalog';
 import { cataloguedTypeList, instanceTypeSpec, knownInstanceType } from './catalog-lookup';
 import { describe } from './describe';
+import { type FsxLustreStorageType, capacitySteps } from './fsx-lustre';
 import { DEFAULT_NCONNECT, NFS_MAX_NCONNECT, SINGLE_FLOW_GBPS, SINGLE_FLOW_PLACEMENT_GROUP_GBPS } from './nfs-client';
 
 /** One client of the storage (a cluster node): its network and how it mounts. */
@@ -228,17 +229,71 @@ export interface PerClientPlan extends ClientCeiling {
    * @default - none: no ceiling is known (`maxMBps` absent)
    */
   readonly clientsToSustain?: number;
+  /**
+   * FSx for Lustre: what one file can move, whoever reads it, under the file system's default layout (a bound:
+   * see `lustreFileCeiling`).
+   * @default - none: an NFS plan, where one server serves every file
+   */
+  readonly oneFile?: LustreFileCeiling;
 }
+
+/**
+ * What one file of FSx for Lustre can move under the default progressive file layout (AWS's guide, 2022 text in
+ * docs/sources/lustre-performance.md, section c): "files under 1GiB in size are stored in one stripe, and larger files
+ * are assigned a stripe count of five" (`lfs setstripe -E 1G -c 1 -E -1 -c 5`); a file is served by the storage
+ * targets (OSTs) it is striped over. AWS publishes no throughput per OST: "Each OST is approximately 1 to 2 TiB in
+ * size" (same text), and the disk throughput is per TiB, so one OST moves at most max(2 TiB, the type's capacity step)
+ * x the per-unit throughput: a bound derived from AWS's figures, not one AWS states.
+ */
+export interface LustreFileCeiling {
+  /** A file under 1 GiB (one stripe), MB/s: at most one OST's bound and the file system's sustained figure. */
+  readonly smallFileMBps: number;
+  /** A file of 1 GiB or more (five stripes), MB/s. */
+  readonly largeFileMBps: number;
+  /** The bound of one OST, MB/s: max(2 TiB, the capacity step) x MB/s per TiB. */
+  readonly ostMBps: number;
+  /** How the bound is made and how to change the layout, in words. */
+  readonly limitedBy: string;
+}
+
+/** The default layout's stripe counts: under 1 GiB, and from 1 GiB (2022 guide's PFL). */
+export const LUSTRE_DEFAULT_STRIPES = { small: 1, large: 5 } as const;
+
+/** The largest OST AWS's text names, TiB ("approximately 1 to 2 TiB"). */
+const LUSTRE_OST_TIB = 2;
 
 /** The figures of a plan this module reads (a type, so that plan.ts and this file do not import each other's values). */
 interface PlanFigures {
   readonly backend: string;
   readonly throughput: { readonly baselineReadMBps: number; readonly baselineWriteMBps: number };
+  readonly fsxLustre?: { readonly perUnitStorageThroughput: number; readonly storageType: FsxLustreStorageType };
 }
 
-/** The per-client figure of `plan` for `client` (NFS unless the plan is FSx for Lustre). */
+/** The per-client figure of `plan` for `client` (NFS unless the plan is FSx for Lustre, which adds one file's bound). */
 export function perClientOf(plan: PlanFigures, client: ClientRequest | undefined): PerClientPlan {
-  return counted(clientCeiling(client === undefined ? {} : client, plan.backend === 'fsx-lustre' ? 'lustre' : 'nfs'), plan);
+  const ceiling = counted(clientCeiling(client === undefined ? {} : client, plan.backend === 'fsx-lustre' ? 'lustre' : 'nfs'), plan);
+  return plan.fsxLustre === undefined ? ceiling : { ...ceiling, oneFile: lustreFileCeiling(plan, plan.fsxLustre) };
+}
+
+/**
+ * One file's bound on FSx for Lustre (`LustreFileCeiling`): stripes x one OST's bound, at most the file system's
+ * sustained figure; the type's storage step is fsx-lustre.ts's `capacitySteps` (1,800 or 6,000 GiB on HDD, 2,400 on SSD).
+ */
+export function lustreFileCeiling(plan: PlanFigures, fs: { perUnitStorageThroughput: number; storageType: FsxLustreStorageType }): LustreFileCeiling {
+  const { step } = capacitySteps(fs.storageType, fs.perUnitStorageThroughput);
+  const ostTiB = Math.max(LUSTRE_OST_TIB, step / 1024);
+  const ost = ostTiB * fs.perUnitStorageThroughput;
+  const ostMBps = round2(ost);
+  const sustained = Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps);
+  return {
+    smallFileMBps: round2(Math.min(sustained, LUSTRE_DEFAULT_STRIPES.small * ost)),
+    largeFileMBps: round2(Math.min(sustained, LUSTRE_DEFAULT_STRIPES.large * ost)),
+    ostMBps,
+    limitedBy: `the default layout (lfs setstripe -E 1G -c 1 -E -1 -c 5): ${LUSTRE_DEFAULT_STRIPES.small} stripe under 1 GiB, ` +
+      `${LUSTRE_DEFAULT_STRIPES.large} from 1 GiB, each OST at most ${round2(ostTiB)} TiB x ${fs.perUnitStorageThroughput} MB/s per TiB = ` +
+      `${ostMBps} MB/s (a bound: AWS gives OSTs of about 1 to 2 TiB and no throughput per OST); stripe a directory wider with ` +
+      "lfs setstripe -c <count> (-1: every OST) before writing its files",
+  };
 }
 
 /** `ceiling` with the count of clients `plan`'s sustained figure takes (again, for a plan re-estimated on another type). */

@@ -23,7 +23,7 @@ export type { FsxOpenZfsTier } from './fsx-openzfs-catalog';
 export { instanceTypeProblem, instanceTypeTier, instanceTypesFor, stopStartWarning } from './instance-type';
 export type { InstanceTypeTier } from './instance-type';
 export { clientCeiling } from './client-ceiling';
-export type { ClientCeiling, ClientProtocol, ClientRequest, PerClientPlan } from './client-ceiling';
+export type { ClientCeiling, ClientProtocol, ClientRequest, LustreFileCeiling, PerClientPlan } from './client-ceiling';
 export { FSX_LUSTRE_PERFORMANCE, FSX_LUSTRE_USD_PER_GB_MONTH } from './fsx-lustre';
 export type { FsxLustreDeploymentType, FsxLustreOptions, FsxLustrePerformance, FsxLustreStorageType, ResolvedFsxLustreOptions } from './fsx-lustre';
 export { FSX_OPENZFS_DEPLOYMENT_TYPES, FSX_OPENZFS_THROUGHPUT_CAPACITIES } from './fsx-openzfs';

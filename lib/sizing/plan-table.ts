@@ -73,13 +73,21 @@ const COST_NOTE: Readonly<Record<string, string>> = {
 function perClientRows(plan: StoragePlan): [string, string][] {
   const c = plan.perClient;
   if (c === undefined) return [];
-  if (c.maxMBps === undefined) return [['one client', c.limitedBy]];
+  if (c.maxMBps === undefined) return [['one client', c.limitedBy], ...oneFileRows(c)];
   const sustained = Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps);
   return [
     ['one client', `up to ${c.maxMBps.toFixed(0)} MB/s (limited by ${c.limitedBy}; a bound, not a measured figure` +
       `${c.networkMBps === undefined ? "; the client's own network not counted: give its type" : ''})`],
     ['clients', `${c.clientsToSustain} such client${c.clientsToSustain === 1 ? '' : 's'} to move the sustained ${sustained.toFixed(0)} MB/s`],
+    ...oneFileRows(c),
   ];
+}
+
+/** FSx for Lustre: what one file can move under the default layout, whoever reads it. */
+function oneFileRows(c: NonNullable<StoragePlan['perClient']>): [string, string][] {
+  const f = c.oneFile;
+  if (f === undefined) return [];
+  return [['one file', `up to ${f.largeFileMBps.toFixed(0)} MB/s from 1 GiB, ${f.smallFileMBps.toFixed(0)} MB/s under 1 GiB (${f.limitedBy})`]];
 }
 
 /** "N MB/s" when read and write agree, else "N MB/s read, M MB/s write". */

@@ -114,3 +114,37 @@ describe('the README says what the planner says', () => {
   });
 });
 
+
+describe('FSx for Lustre: one file under the default layout', () => {
+  test('PERSISTENT_2 125 at 14,400 GiB: an OST at most max(2, 2400/1024) = 2.34 TiB x 125 = 292.96 MB/s; 1 stripe under 1 GiB, 5 from 1 GiB', () => {
+    const plan = planStorage({ capacityTiB: 12, backend: 'fsx-lustre' });
+    expect(plan.perClient?.oneFile).toMatchObject({ ostMBps: 292.96, smallFileMBps: 292.96, largeFileMBps: 1464.84 });
+    expect(plan.perClient?.oneFile?.limitedBy).toMatch(/^the default layout \(lfs setstripe -E 1G -c 1 -E -1 -c 5\)/);
+    expect(plan.perClient?.oneFile?.limitedBy).toMatch(/lfs setstripe -c <count> \(-1: every OST\)/);
+    expect(formatPlanTable(plan)).toMatch(/\none file +up to 1465 MB\/s from 1 GiB, 293 MB\/s under 1 GiB \(the default layout/);
+  });
+
+  test('HDD 12 at 6,000 GiB: an OST at most 5.86 TiB x 12 = 70.31 MB/s; five stripes 351.56, under the file system\'s 70.31 x 1', () => {
+    const plan = planStorage({ capacityTiB: 5, backend: 'fsx-lustre', fsxLustre: { deploymentType: 'PERSISTENT_1', storageType: 'HDD', perUnitStorageThroughput: 12 } });
+    expect(plan.fsxLustre?.storageCapacityGiB).toBe(6000);
+    // The file system's sustained 12 x 5.86 = 70.31 MB/s binds every file: one OST's worth.
+    expect(plan.perClient?.oneFile).toMatchObject({ ostMBps: 70.31, smallFileMBps: 70.31, largeFileMBps: 70.31 });
+  });
+
+  test('a file never moves more than the file system sustains, nor more than its stripes\' OSTs (property)', () => {
+    fc.assert(fc.property(fc.double({ min: 1, max: 500, noNaN: true }), fc.constantFrom(125, 250, 500, 1000), (tib, perUnit) => {
+      const plan = planStorage({ capacityTiB: tib, backend: 'fsx-lustre', fsxLustre: { perUnitStorageThroughput: perUnit } });
+      const f = plan.perClient!.oneFile!;
+      const sustained = Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps);
+      // One OST of PERSISTENT_2 SSD: at most max(2 TiB, its 2,400 GiB step) x MB/s per TiB.
+      const ost = Math.max(2, 2400 / 1024) * perUnit;
+      expect(f.largeFileMBps).toBeLessThanOrEqual(Math.min(sustained, 5 * ost));
+      expect(f.smallFileMBps).toBeLessThanOrEqual(Math.min(sustained, ost));
+      expect(f.ostMBps).toBeLessThanOrEqual(ost);
+    }), { numRuns: 200 });
+  });
+
+  test('NFS plans carry no one-file figure: one server serves every file', () => {
+    expect(planStorage({ capacityTiB: 5 }).perClient?.oneFile).toBeUndefined();
+  });
+});
