@@ -15,11 +15,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { MB_PER_MIB } from '../../lib/sizing/catalog-gp3';
-import { knownInstanceType } from '../../lib/sizing/catalog-lookup';
 import { type ClientProtocol, type ClientRequest, clientCeiling, gbpsToMBps } from '../../lib/sizing/client-ceiling';
 import type { EfsThroughputMode } from '../../lib/sizing/efs';
 import type { FsxLustreOptions } from '../../lib/sizing/fsx-lustre';
-import { estimateThroughput, planStorage } from '../../lib/sizing';
+import { planStorage } from '../../lib/sizing';
+import { instanceTypeSpec, knownInstanceType } from '../../lib/sizing/catalog-lookup';
+import { DEFAULT_IO_SIZE_KIB, iopsMBps, planIops, withIoSize } from '../../lib/sizing/io-size';
+import { ebsPlan } from '../../lib/sizing/plan-ebs';
 import { efsEstimates } from '../../lib/sizing/plan-efs';
 import type { DataVolumePlan } from '../../lib/sizing/plan-types';
 import { gp3Limits, st1Volume } from '../../lib/sizing/st1-model';
@@ -32,7 +34,9 @@ type Figure = 'baseline' | 'burst' | 'cachedRead' | 'perClient';
 /** EBS volumes on one instance: `estimateThroughput` for a catalogued type, else the volume model under `instanceLimit`. */
 interface EbsInputs {
   volumeType: 'gp3' | 'st1'; count: number; sizeGiB: number | null; throughputMiBps?: number; iops?: number; instanceType: string;
-  instanceLimit?: { ebsBaselineMbps: number; ebsMaximumMbps: number; source: string };
+  /** Random requests of this size (io-size.ts): the figure is also bounded by IOPS x size. */
+  ioSizeKiB?: number;
+  instanceLimit?: { ebsBaselineMbps: number; ebsMaximumMbps: number; ebsBaselineIops?: number; ebsMaximumIops?: number; source: string };
 }
 interface EfsInputs { mode: EfsThroughputMode; capacityTiB: number | null; client?: ClientRequest; clients?: number }
 interface FsxInputs { capacityTiB: number; fsxLustre: FsxLustreOptions; client?: ClientRequest; clientNetworkSource?: string; clients?: number }
@@ -100,10 +104,12 @@ function ebs(p: Point, m: Extract<Model, { kind: 'ebs' }>): Estimate {
   // gp3Limits reads only the provisioned throughput; an st1 volume needs its size.
   if (i.sizeGiB === null && i.volumeType === 'st1') throw new Error(`${p.id}: an st1 volume needs sizeGiB`);
   const volume: DataVolumePlan = { volumeType: i.volumeType, sizeGiB: i.sizeGiB ?? 0, throughputMiBps: i.throughputMiBps, iops: i.iops };
+  const volumes = Array.from({ length: i.count }, () => volume);
+  const io = i.ioSizeKiB ?? DEFAULT_IO_SIZE_KIB;
   if (knownInstanceType(i.instanceType)) {
     const key = field(figure, direction(p));
-    const t = estimateThroughput(i.instanceType, Array.from({ length: i.count }, () => volume));
-    return { mbps: t[key], basis: `estimateThroughput(${i.instanceType}, ${i.count} x ${i.volumeType}).${key}` };
+    const plan = withIoSize({ ...ebsPlan(instanceTypeSpec(i.instanceType), volumes), reason: '' }, io);
+    return { mbps: plan.throughput[key], basis: `withIoSize(ebsPlan(${i.instanceType}, ${i.count} x ${i.volumeType}), ${io} KiB).${key}: ${plan.throughput.limitedBy}` };
   }
   if (!i.instanceLimit) throw new Error(`${p.id}: ${i.instanceType} is not catalogued: give instanceLimit (and its source)`);
   const one = i.volumeType === 'gp3' ? gp3Limits(volume) : st1Volume(volume.sizeGiB);
@@ -112,8 +118,30 @@ function ebs(p: Point, m: Extract<Model, { kind: 'ebs' }>): Estimate {
   const bound = mbps / 8;
   const stripeLabel = `${i.volumeType === 'gp3' ? 'gp3Limits' : 'st1Volume'} ${figure}: ${i.count} x ${round(stripe / i.count)} MB/s`;
   const boundLabel = `${i.instanceType} EBS ${figure === 'burst' ? 'maximum' : 'baseline'} ${mbps} Mbps (bound; not catalogued: ${i.instanceLimit.source})`;
-  return { mbps: Math.min(stripe, bound), basis: `${stripeLabel} vs ${boundLabel}; binds: ${stripe <= bound ? 'volumes' : 'instance'}` };
+  const limits = [{ mbps: stripe, label: stripeLabel }, { mbps: bound, label: boundLabel }, ...uncataloguedIops(p, i, figure, io)];
+  const binds = limits.reduce((a, b) => (b.mbps < a.mbps ? b : a));
+  return { mbps: binds.mbps, basis: `binds: ${binds.label}; of: ${limits.map((l) => `${l.label} ${round(l.mbps)} MB/s`).join(', ')}` };
 }
+
+/**
+ * The IOPS x size bounds of an uncatalogued EBS point (io-size.ts's rule, planIops's limits): the volumes' and the
+ * instance's IOPS as the point gives them, each request counted up to the volume's largest I/O. None at 1 MiB.
+ */
+function uncataloguedIops(p: Point, i: EbsInputs, figure: 'baseline' | 'burst', io: number): { mbps: number; label: string }[] {
+  if (io === DEFAULT_IO_SIZE_KIB) return [];
+  const plan = planIops({ backend: 'ebs', instanceType: KNOWN_EBS_TYPE, dataVolumes: Array.from({ length: i.count }, () => ({
+    volumeType: i.volumeType, sizeGiB: i.sizeGiB ?? 0, throughputMiBps: i.throughputMiBps, iops: i.iops })) });
+  const disks = plan.baseline[0];
+  const instanceIops = figure === 'burst' ? i.instanceLimit?.ebsMaximumIops : i.instanceLimit?.ebsBaselineIops;
+  if (instanceIops === undefined) throw new Error(`${p.id}: at ${io} KiB an uncatalogued type needs instanceLimit.ebs${figure === 'burst' ? 'Maximum' : 'Baseline'}Iops`);
+  return [
+    { mbps: iopsMBps(disks, io), label: `${disks.label} at ${io} KiB` },
+    { mbps: iopsMBps({ iops: instanceIops, maxIoKiB: disks.maxIoKiB, label: '' }, io), label: `${i.instanceType} EBS ${figure} IOPS ${instanceIops} at ${io} KiB` },
+  ];
+}
+
+/** Any catalogued EBS type: planIops reads the volumes' IOPS from it, and the bench replaces the instance's. */
+const KNOWN_EBS_TYPE = 'm6i.large';
 
 /** `fs` (the file system's figure, when counted) under `clients` x the per-client ceiling (when bounded). */
 function underClients(fs: Estimate | undefined, clients: number | undefined, perClient: number | undefined, perClientBy: string): Estimate {

@@ -33,3 +33,15 @@ test('a point whose exclusion the JSON and the model disagree on is refused', ()
   const [first] = points as unknown as Point[];
   expect(() => benchPlanner([{ ...first, exclude: 'compressed data' }])).toThrow(/disagree/);
 });
+
+test('a point with a request size is bounded by IOPS x size: gp3 at 10,000 IOPS in 4 KiB requests, 10,000 x 4,096 B = 40.96 MB/s', () => {
+  const row = result.rows.find((r) => r.id === 'longhorn-m5zn-2xlarge-gp3-10000iops-randread-4k');
+  expect(row?.plannerMBps).toBeCloseTo(40.96, 2);
+  expect(row?.basis).toMatch(/^binds: gp3 provisioned IOPS of 1 x 10,000 \(up to 256 KiB each\) at 4 KiB/);
+  // A catalogued type goes through the planner's own withIoSize: one gp3 of 4,000 IOPS moves 65.54 MB/s in 16 KiB
+  // requests, under which m6i.large's 3,600 baseline IOPS bind: 3,600 x 16,384 B = 58.98 MB/s.
+  const [first] = points as unknown as Point[];
+  const gp3 = { ...first, id: 'by-hand', model: { kind: 'ebs', figure: 'baseline', why: '', inputs: {
+    volumeType: 'gp3', count: 1, sizeGiB: 100, throughputMiBps: 1000, iops: 4000, instanceType: 'm6i.large', ioSizeKiB: 16 } } } as unknown as Point;
+  expect(benchPlanner([gp3]).rows[0].plannerMBps).toBeCloseTo(58.98, 2);
+});
