@@ -43,9 +43,9 @@ function noneSustains(candidates: readonly StoragePlan[], capacityTiB: number, b
   const best = counted.length > 0 ? Math.max(...counted.map(sustainedOf)) : 0;
   const only = backends.length === 1 ? `${backends[0]} ` : '';
   if (candidates.length > 0 && counted.length === 0) {
-    return `throughputMBps ${targetMBps} in random ${ioSizeKiB} KiB requests (ioSizeKiB): AWS publishes no IOPS for ${only}storage ` +
-      '(instance-store HDDs, FSx for Lustre), so no figure at that size can be claimed; leave ioSizeKiB out to plan on the 1 MiB ' +
-      'figures (sequential I/O), or choose a backend whose IOPS are published (ebs, fsx-openzfs)';
+    return `throughputMBps ${targetMBps} in random ${ioSizeKiB} KiB requests (ioSizeKiB): AWS publishes no IOPS number for ` +
+      `instance-store HDDs or FSx for Lustre, so no ${only}figure at that size can be claimed; leave ioSizeKiB out to plan on ` +
+      'the 1 MiB figures (sequential I/O), or choose a backend whose IOPS are published (ebs, fsx-openzfs)';
   }
   const at = ioSizeKiB === DEFAULT_IO_SIZE_KIB ? ''
     : ` in random ${ioSizeKiB} KiB requests (storage without published IOPS, instance store and FSx for Lustre, not counted)`;

@@ -25,7 +25,6 @@ import { GP3, GP3_MAX_IO_KIB } from './catalog-gp3';
 import { ebsIopsOf } from './catalog-ebs-iops';
 import { FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB, FSX_OPENZFS_TIERS } from './fsx-openzfs-catalog';
 import type { StoragePlan, ThroughputEstimate } from './plan-types';
-import { round2 } from './round';
 import { describe } from './describe';
 
 /** The request size the throughput figures describe, KiB: 1 MiB, the largest an HDD volume counts as one I/O. [EBS-IO] */
@@ -117,12 +116,21 @@ function openZfsIops(fs: NonNullable<StoragePlan['fsxOpenZfs']>): PlanIops {
   };
 }
 
-/** The lesser of `figure` and the IOPS bounds, and the label of what binds (undefined: the figure holds). */
+/** Down to the cent: a figure bounded by IOPS is never stated above the bound. */
+function floor2(value: number): number {
+  return Math.floor(value * 100 + 1e-9) / 100;
+}
+
+/**
+ * The lesser of `figure` and the IOPS bounds, rounded down, and the label of what binds (undefined: the figure's own
+ * limit). A bound within the cent `figure` was rounded to ties with it: the figure's own limit stays named.
+ */
 function bounded(figure: number, limits: readonly IopsLimit[], ioKiB: number): { mbps: number; label?: string } {
   const tightest = limits
-    .map((l) => ({ mbps: round2(iopsMBps(l, ioKiB)), label: `${l.label} at ${ioKiB} KiB` }))
+    .map((l) => ({ mbps: iopsMBps(l, ioKiB), label: `${l.label} at ${ioKiB} KiB` }))
     .sort((a, b) => a.mbps - b.mbps)[0];
-  return tightest !== undefined && tightest.mbps < figure ? tightest : { mbps: figure };
+  if (tightest === undefined || tightest.mbps >= figure) return { mbps: figure };
+  return tightest.mbps < figure - 0.005 ? { mbps: floor2(tightest.mbps), label: tightest.label } : { mbps: floor2(tightest.mbps) };
 }
 
 /**
@@ -144,9 +152,10 @@ export function withIoSize<P extends StoragePlan>(plan: P, ioKiB: number): P {
   const write = bounded(t.writeMBps, limits.baseline, ioKiB);
   const baselineRead = bounded(t.baselineReadMBps, limits.baseline, ioKiB);
   const binds = read.label ?? write.label ?? baselineRead.label;
-  const limitedBy = read.label !== undefined || write.label !== undefined
-    ? (read.label === write.label || write.label === undefined ? read.label ?? '' : read.label === undefined ? write.label : `read: ${read.label}; write: ${write.label}`)
-    : t.limitedBy;
+  // Each side's binding limit: the IOPS one where it binds, else what bound it before (the old words, whole).
+  const limitedBy = read.label === undefined && write.label === undefined ? t.limitedBy
+    : read.label === write.label ? read.label as string
+      : `read: ${read.label ?? t.limitedBy}; write: ${write.label ?? t.limitedBy}`;
   const throughput: ThroughputEstimate = {
     ...t,
     readMBps: read.mbps,
