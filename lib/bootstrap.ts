@@ -18,8 +18,7 @@
  * - lib/bootstrap/apply.ts: the apply command and document;
  * - lib/bootstrap/loader.ts: the constant user data.
  */
-export type { BootstrapConfig, BootstrapEncryption, BootstrapMetrics, EbsVolumeRef } from './bootstrap/config';
-export { SUPPORTED_NFS_VERSIONS } from './bootstrap/config';
+export type { BootstrapConfig } from './bootstrap/config';
 export { BOOTSTRAP_PATHS } from './bootstrap/paths';
 export { renderBootstrapEnv } from './bootstrap/env';
 export { bootstrapScript, compactScript } from './bootstrap/script';

@@ -21,8 +21,7 @@ import {
  * them: the document (lib/client-mount/document.ts), the checks of its props (validation.ts there), and the mount
  * of one server through user data, `StorageServer.mountOn` (mount-on.ts, user-data.ts there).
  */
-export { CLIENT_MOUNT_SCRIPT_NAME, loadClientMountScript, renderClientMountDocument } from './client-mount/document';
-export type { ClientMountDocumentOptions } from './client-mount/document';
+export { loadClientMountScript, renderClientMountDocument } from './client-mount/document';
 export { rateExpression } from './client-mount/validation';
 export { mountStorageOn } from './client-mount/mount-on';
 export type { MountOnOptions, MountableStorageServer } from './client-mount/mount-on';
@@ -33,7 +32,6 @@ export {
   renderFstabUpdate,
   renderMountUserData,
 } from './client-mount/user-data';
-export type { MountUserDataOptions } from './client-mount/user-data';
 
 /** Default EC2 tag key that selects a cluster's client nodes (the value is the cluster name). */
 export const DEFAULT_CLIENT_TAG_KEY = 'cluster';

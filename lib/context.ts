@@ -21,11 +21,9 @@ import { refuseEc2OnlyKeys } from './context/ec2-only';
 import { StorageServerContext } from './context/storage-server-context';
 import { contextValues, parseBoolean } from './context/values';
 
-// Shared with the construct; re-exported here for the names lib/index.ts has always exported from this module.
-export { NAME_PATTERN, cidrProblem } from './validation';
-// The key table, the stack name and the unknown-key check, importable from this module as they always were.
+// The key table, the stack name and the unknown-key check: the app and the tests import them from this module.
 export { CONTEXT_DEFAULTS } from './context/keys';
-export type { ContextKey, ContextReader } from './context/keys';
+export type { ContextKey } from './context/keys';
 export type { StorageServerContext } from './context/storage-server-context';
 export { appStackName, hasOwnStackName, stackName } from './context/names';
 export { contextError } from './context/values';

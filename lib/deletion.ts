@@ -7,8 +7,7 @@ import { destroyFate, isRetained } from './deletion/fate';
 // uses is kept with it, and an instance-store server, whose data dies with its instance, is protected by its stack's
 // termination protection. The check runs at synth after every aspect, so a RemovalPolicies.destroy() from outside counts.
 
-export { SNAPSHOT_TYPES, destroyFate, isRetained } from './deletion/fate';
-export type { DestroyFate } from './deletion/fate';
+export { destroyFate } from './deletion/fate';
 
 /** One resource that holds a server's data, and what it still uses while it exists. */
 export interface DataHolder {

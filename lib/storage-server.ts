@@ -27,16 +27,13 @@ import { DeployTimeCheck } from './deploy-check';
 import { warnInboundRuleQuota } from './storage-server/rule-quota';
 import { refuseEc2OnlyProps, validateIsObject, validateServerProps } from './storage-server/validation';
 
-// The props and their option groups, importable from here as they always were (lib/index.ts, the tests).
+// The props and their option groups, beside the construct that takes them (lib/index.ts exports them from here).
 export type { StorageServerProps } from './storage-server/props';
 export type { NfsOptions } from './backends/ec2-nfs-server-props';
 export type { FsxLustreServerOptions } from './backends/fsx-lustre-props';
 export type { FsxOpenZfsServerOptions } from './backends/fsx-openzfs-props';
 export type { SnapshotOptions } from './backends/snapshot-options';
 export type { ClusterwareOptions } from './clusterware';
-// Public since before the backends had files of their own; the backend constructs themselves are internal.
-export { SERVER_ID_TAG } from './backends/backend';
-export { DEFAULT_ARM64_IMAGE_PARAMETER, DEFAULT_IMAGE_PARAMETER } from './backends/ec2-nfs-server';
 
 /**
  * Client mount options, by the convention AWS uses for EFS (Amazon EFS User Guide, "Mount settings used by EFS mount

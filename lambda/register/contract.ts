@@ -13,25 +13,17 @@
  *
  * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
  */
-export { BACKENDS, FSX_BACKENDS, isFsxBackend, validateBackend, type Backend, type FsxBackend } from './backend';
+export { BACKENDS, isFsxBackend, validateBackend, type Backend } from './backend';
 export { DATA, FSX_PROP, OPTIONAL_PROP, PROP, type FsxTarget, type RegistrationProperties } from './properties';
 export {
   FSX_DNS_NAME,
-  LUSTRE_MOUNT_NAME,
-  MAX_OPTIONS_LENGTH,
-  MAX_PATH_LENGTH,
   parseRegistrationProperties,
   validateFsxTarget,
-  validateInstanceId,
   validateMountOptions,
-  validateNetworkInterfaceId,
   validatePath,
 } from './validation';
 export {
   DEFAULT_PARAMETER_PREFIX,
-  MAX_NAME_LENGTH,
-  MAX_PREFIX_LENGTH,
-  MAX_PREFIX_LEVELS,
   clusterPath,
   mountParameterName,
   parseRingParameterName,
@@ -44,12 +36,10 @@ export {
   validateName,
   validatePrefix,
   validateServerNames,
-  type NameKey,
   RecordKind,
-  type RecordName,
   type ServerRecordNames,
 } from './paths';
-export { holding, refusal, type Claimant, type Holding, type RecordOwner } from './owner';
+export { holding, refusal, type Claimant, type RecordOwner } from './owner';
 export {
   fstabLine,
   mountRecord,

@@ -22,44 +22,18 @@
  * construct at synth time.
  */
 export {
-  AWS_MANAGED_EBS_KEY,
   AWS_MANAGED_FSX_KEY,
-  INSTANCE_STORE_ENCRYPTIONS,
-  OPENZFS_DEPLOYMENT_TYPES,
   OPENZFS_STORAGE_TYPE,
   VOLUME_ATTACHMENTS,
-  WAIVERS,
   type DataVolumeLayout,
-  type GuardProperties,
   type LayoutField,
   type StorageLayout,
   type VolumeAttachment,
-  type Waiver,
 } from './layout';
-export {
-  FSX_FIELDS,
-  OMITTED_WHEN_EMPTY,
-  PHYSICAL_ID_PREFIX,
-  PROP,
-  RESOURCE_TYPE,
-  SERVER_ID_TAG,
-  WATCH_PROP,
-  guardProperties,
-  layoutPhysicalId,
-} from './wire';
+export { PROP, RESOURCE_TYPE, SERVER_ID_TAG, WATCH_PROP, guardProperties, layoutPhysicalId } from './wire';
 export { parseGuardProperties, validateLayout } from './validation';
-export { dataVolumeEntry } from './volume-types';
-export {
-  ALLOWED,
-  perBackend,
-  refused,
-  type Objection,
-  type Refusal,
-  type UpdatePolicy,
-  type VolumeRule,
-} from './policy';
-export { FSX_CAPACITY, FSX_THROUGHPUT, INSTANCE_REPLACEMENT, OPENZFS_THROUGHPUT, UPDATE_POLICIES } from './policies';
-export { GROW_ONLY, VOLUME_RULES } from './volume-rules';
-export { ACCEPT_FEWER_SNAPSHOTS, SNAPSHOT_RETENTION } from './retention-rules';
+export { type Objection, type Refusal } from './policy';
+export { UPDATE_POLICIES } from './policies';
+export { VOLUME_RULES } from './volume-rules';
 export { compareLayouts } from './compare';
 export { MAX_MESSAGE_LENGTH, refusalMessage } from './messages';

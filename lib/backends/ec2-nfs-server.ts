@@ -21,10 +21,6 @@ import { scheduledSnapshots } from './ec2/snapshots';
 import { dataVolumes, legacyAttachments } from './ec2/volumes';
 import { noteRetention } from './snapshot-options';
 
-export type { Ec2NfsServerProps } from './ec2-nfs-server-props';
-// Public (re-exported by lib/storage-server.ts) since before the backends had files of their own.
-export { DEFAULT_ARM64_IMAGE_PARAMETER, DEFAULT_IMAGE_PARAMETER } from './ec2/image';
-
 /**
  * The EC2 NFS server backend (EBS st1 or gp3 volumes, or instance store): the instance, its data volumes, its stable
  * network interface, the instance role, the settings document that bootstraps it, the day-2 guard of its

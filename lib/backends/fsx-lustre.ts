@@ -17,9 +17,6 @@ import { noteRetention } from './snapshot-options';
 import { lustreSecurityGroup } from './fsx/network';
 import { rootSquashOn, rootSquashResource, validateNoSquashNids, warnRootSquashOff } from './fsx/root-squash';
 
-export type { FsxLustreServerProps } from './fsx-lustre-props';
-export { LUSTRE_PORTS } from './fsx/network';
-
 /** Longest automatic backup retention FSx accepts, days (API: AutomaticBackupRetentionDays 0-90): LUSTRE-BACKUP-RETENTION. */
 export const MAX_FSX_BACKUP_RETENTION_DAYS = 90;
 

@@ -21,9 +21,6 @@ import { tagRouteTablesForFsx } from './openzfs/route-tags';
 import { checkOpenZfsLimits } from './openzfs/aws-limits';
 import { ownVpcCidr } from './client-access';
 
-export type { FsxOpenZfsServerProps } from './fsx-openzfs-props';
-export { OPENZFS_NFS_PORTS } from './openzfs/network';
-
 /** Longest automatic backup retention FSx for OpenZFS accepts, days (API: AutomaticBackupRetentionDays 0-90): OPENZFS-BACKUP-RETENTION. */
 export const MAX_OPENZFS_BACKUP_RETENTION_DAYS = 90;
 
