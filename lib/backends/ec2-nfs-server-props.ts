@@ -2,7 +2,7 @@ import type { RemovalPolicy } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type { ClusterwareOptions } from '../clusterware';
-import type { Backend, Generation, StoragePlan } from '../sizing';
+import type { StoragePlan } from '../sizing';
 import type { SnapshotOptions } from './snapshot-options';
 
 // The EC2 NFS server backend's props: its public NFS options (the facade's `nfs`), the part of the facade's props
@@ -45,14 +45,6 @@ export interface NfsOptions {
 export interface Ec2NfsServerRequest {
   /** The VPC of the server. */
   readonly vpc: ec2.IVpc;
-  /** The backend asked for (the type-tier warning names it). */
-  readonly backend?: Backend | 'auto';
-  /** The generation asked for (the type-tier warning names it). */
-  readonly generation?: Generation;
-  /** The data volume count asked for (the type-tier warning names it). */
-  readonly dataVolumeCount?: number;
-  /** The throughput asked for (the type-tier warning names it). */
-  readonly throughputMBps?: number;
   /** CIDRs admitted to NFS and listed in the export. */
   readonly clientCidrs?: string[];
   /** Connectables admitted to NFS. */

@@ -63,7 +63,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
 
   constructor(scope: Construct, id: string, p: Ec2NfsServerProps) {
     super(scope, id);
-    const layout = ec2ServerLayout(scope, p);
+    const layout = ec2ServerLayout(p);
     this.exportPath = p.exportPath;
     this.mountOptions = p.mountOptions;
     const { securityGroup, connections } = serverNetwork(this, p);

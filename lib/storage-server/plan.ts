@@ -3,7 +3,7 @@ import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
 import type { FsxLustreServerOptions } from '../backends/fsx-lustre-props';
 import type { FsxOpenZfsServerOptions } from '../backends/fsx-openzfs-props';
-import { warnAboutPlan } from '../plan-warnings';
+import { warnAboutPlan, warnAboutTypeTier } from '../plan-warnings';
 import { FsxLustreOptions, FsxOpenZfsOptions, StoragePlan, StorageRequest, knownInstanceType, planStorage, withInstanceType } from '../sizing';
 import type { StorageServerProps } from './props';
 import { MAX_FSX_STORAGE_CAPACITY_GIB, snapshotSetProblem } from '../validation';
@@ -38,6 +38,11 @@ export function planServer(scope: Construct, props: StorageServerProps, capacity
   }
   validateSnapshotIds(plan, props.dataVolumeSnapshotIds);
   warnAboutPlan(scope, request, planned, props.instanceType?.toString());
+  // The planner's own type may change with growth (a stop and start); a pinned type does not.
+  if (props.instanceType === undefined && planned.backend === 'ebs') {
+    const { capacityTiB: tib, backend, dataVolumeCount, throughputMBps, generation } = request;
+    warnAboutTypeTier(scope, { capacityTiB: tib, backend, dataVolumeCount, throughputMBps, generation });
+  }
   return plan;
 }
 

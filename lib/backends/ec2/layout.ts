@@ -1,8 +1,6 @@
 import { Aws, type RemovalPolicy } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
-import type { Construct } from 'constructs';
 import { dataRemovalPolicy } from '../../deletion';
-import { warnAboutTypeTier } from '../../plan-warnings';
 import { InstanceStoreSpec, OVERRIDE_INSTANCE_STORE_TYPES, StoragePlan, instanceTypesFor } from '../../sizing';
 import type { Ec2NfsServerProps } from '../ec2-nfs-server-props';
 import { serverImage } from './image';
@@ -38,9 +36,9 @@ export interface Ec2ServerLayout {
 
 /**
  * The layout of the server the facade asked for: refuses what cannot be built (an image given twice, an override
- * that does not hold the capacity, encryption of EBS), and warns (on the facade) of the planned type's tier.
+ * that does not hold the capacity, encryption of EBS).
  */
-export function ec2ServerLayout(facade: Construct, p: Ec2NfsServerProps): Ec2ServerLayout {
+export function ec2ServerLayout(p: Ec2NfsServerProps): Ec2ServerLayout {
   const { server: props, plan, capacityTiB, serverName } = p;
   if (plan.backend === 'fsx-lustre' || plan.backend === 'fsx-openzfs') {
     throw new Error(`Ec2NfsServer builds the ebs and instance-store backends; ${plan.backend} is a file system of its own`);
@@ -61,15 +59,6 @@ export function ec2ServerLayout(facade: Construct, p: Ec2NfsServerProps): Ec2Ser
     throw new Error('terminationProtection: true makes EC2 refuse to terminate the instance, so cdk destroy would fail half-way ' +
       '(DELETE_FAILED), while deleteDataOnDestroy: true asks it to delete the server and its data: leave terminationProtection ' +
       'out with deleteDataOnDestroy (or leave deleteDataOnDestroy out to keep the server).');
-  }
-  if (props.instanceType === undefined) {
-    warnAboutTypeTier(facade, {
-      capacityTiB,
-      backend: props.backend ?? 'auto',
-      dataVolumeCount: props.dataVolumeCount,
-      throughputMBps: props.throughputMBps,
-      generation: props.generation,
-    });
   }
   return {
     backend: plan.backend,
