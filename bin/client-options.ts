@@ -1,5 +1,5 @@
 /**
- * `npm run plan`'s client options (issue 28, item 4): what one client is and how it mounts, for the plan's per-client
+ * `npm run plan`'s client options: what one client is and how it mounts, for the plan's per-client
  * ceiling (lib/sizing/client-ceiling.ts). Malformed values are UsageErrors (exit 2), each naming its option.
  */
 import { Backend, OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES, familyList, type ClientRequest } from '../lib/sizing';

@@ -45,7 +45,7 @@ export function benchEstimate(plan: StoragePlan): BenchEstimate {
     burstWriteMBps: plan.throughput.burstWriteMBps,
     burstReadMBps: plan.throughput.burstReadMBps,
     serverMemoryGiB: (plan.backend === 'ebs' || plan.backend === 'instance-store') && knownInstanceType(plan.instanceType) ? instanceTypeSpec(plan.instanceType).memoryGiB : 0,
-    // Only where it holds, so that the output of every other plan stays as it was.
+    // Only where it holds: every other plan's document names no bound it does not have.
     ...(plan.backend === 'instance-store' && knownInstanceType(plan.instanceType) &&
       instanceTypeSpec(plan.instanceType).instanceStore?.throughputBound === 'lower' ? { lowerBound: true as const } : {}),
   };

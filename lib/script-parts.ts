@@ -11,7 +11,7 @@ import { heredocBody, readScript } from './script-file';
  * A part opens with a comment for the reader of its file (what it is, the linter's directives), ended by a blank
  * line; the text after that blank line is what the whole script carries. So the parts are real files that the
  * linters and tests read (ShellCheck follows the `.` lines: .shellcheckrc; ruff and mypy read the Python), and the
- * script a node runs is one file, as before.
+ * script a node runs is one file.
  */
 
 /** The directory of the running script, as its part lines name it. */

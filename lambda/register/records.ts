@@ -69,7 +69,7 @@ export interface MountRecord {
   readonly fstab: string;
   /**
    * Where the server's data lives, as in its ring record: the client script admits a DNS name as the `server` of an
-   * `nfs4` record only for `fsx-openzfs`. Absent in records written before FSx for OpenZFS (issue 30).
+   * `nfs4` record only for `fsx-openzfs`. Absent in records written before FSx for OpenZFS.
    * @default - absent: a record written before FSx for OpenZFS, checked as before
    */
   readonly backend?: Backend;

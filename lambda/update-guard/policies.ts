@@ -280,7 +280,7 @@ const VOLUME_ATTACHMENT_STEPS: UpdatePolicy = {
  */
 export const UPDATE_POLICIES: { readonly [F in LayoutField]: UpdatePolicy } = {
   // With backend auto the planner chooses on every synth: a new version's catalogue (FSx for OpenZFS weighed when a
-  // throughput is asked, issue 30) or a new throughputMBps can choose another backend for the same capacity.
+  // throughput is asked) or a new throughputMBps can choose another backend for the same capacity.
   backend: {
     name: 'refused',
     objections: (o) => [{

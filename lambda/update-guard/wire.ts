@@ -103,7 +103,8 @@ export function layoutPhysicalId(layout: StorageLayout, watchedDigest = ''): str
   const fields = LAYOUT_FIELDS.filter((f) => (f !== 'volumeAttachment' || layout.volumeAttachment !== 'stack') &&
     !(OMITTED_WHEN_EMPTY.includes(f) && layout[f] === ''));
   const canonical = JSON.stringify(Object.fromEntries(fields.map((f) => [PROP[f], wireValue(layout, f)])));
-  // The watched half (watched.ts) counts when present, as its own digest; absent, the id is what it was before it.
+  // The watched half (watched.ts) counts when present, as its own digest; absent, the id is the layout's alone, so a
+  // layout recorded without it keeps its id.
   const text = watchedDigest === '' ? canonical : `${canonical}\n${watchedDigest}`;
   return PHYSICAL_ID_PREFIX + createHash('sha256').update(text).digest('hex').slice(0, 16);
 }

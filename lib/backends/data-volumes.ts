@@ -5,7 +5,7 @@ import type { DataVolumePlan } from '../sizing';
 
 // The EBS data volumes' type props and the update guard's record of them (gp3's defaults: lib/gp3-defaults.ts).
 
-/** The type props of one planned data volume: st1 as it always was (type only), gp3 with its IOPS and throughput. */
+/** The type props of one planned data volume: st1 its type only (it takes no IOPS or throughput), gp3 with both. */
 export function dataVolumeType(
   volume: DataVolumePlan, index: number,
 ): Pick<ec2.VolumeProps, 'volumeType' | 'iops' | 'throughput'> {

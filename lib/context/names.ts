@@ -18,7 +18,7 @@ const STACK_NAME_PREFIX = 'StorageServer-';
 export const BOOTSTRAP_STACK_NAME = 'CDKToolkit';
 
 /**
- * The stack name the app has always given a cluster and server: `StorageServer-<clusterName>-<serverName>`, with
+ * The stack name the app gives a cluster and server (deployed stacks carry it): `StorageServer-<clusterName>-<serverName>`, with
  * `_` and `.` (valid in names, not in stack names) written as `-`. Not one-to-one: `a_b`, `a-b` and `a` with
  * server `b-...` all give `StorageServer-a-b-...`; {@link appStackName} uses it only where it is.
  */

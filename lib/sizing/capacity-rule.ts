@@ -56,7 +56,7 @@ function ebsReason(backend: Backend | 'auto', families: Families): string {
       : 'backend ebs: st1 volumes of at most 16 TiB, striped, on an m4 whose EBS bandwidth carries their burst';
 }
 
-/** The capacity rule's types in a reason: x86_64 keeps the words it has always had (m6i is cheaper than m7i). */
+/** The capacity rule's types in a reason: on x86_64 the smallest m6i (m7i has its limits at 5% more). */
 function gpName(families: Families): string {
   return families.arch === 'arm64' ? 'cheapest Graviton type (m7g, m6g)' : 'smallest m6i';
 }

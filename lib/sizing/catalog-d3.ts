@@ -1,6 +1,6 @@
 /**
- * The current-generation (Nitro) dense HDD instance-store types the planner offers with `generation: 'current'`
- * (issue 28): d3 and d3en. Pure data, no CDK imports; every number carries its source. The research, with every
+ * The current-generation (Nitro) dense HDD instance-store types the planner offers with `generation: 'current'`:
+ * d3 and d3en. Pure data, no CDK imports; every number carries its source. The research, with every
  * quotation: docs/sources/d3.md. The EC2 User Guide is read in AWS's documentation repository
  * (github.com/awsdocs/amazon-ec2-user-guide at e3707c43, 2023-06-15):
  *

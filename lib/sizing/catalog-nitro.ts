@@ -1,5 +1,5 @@
 /**
- * The current-generation (Nitro) instance types the planner offers with `generation: 'current'` (issue 17). Pure
+ * The current-generation (Nitro) instance types the planner offers with `generation: 'current'`. Pure
  * data, no CDK imports; every number carries its source:
  *
  * - [GP]      Amazon EC2 instance types guide, general purpose specifications

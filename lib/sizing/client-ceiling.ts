@@ -1,5 +1,5 @@
 /**
- * What one client can reach (issue 28, item 4): "a server can deliver more than one client can take". The server's
+ * What one client can reach: "a server can deliver more than one client can take". The server's
  * estimate (throughput.ts) is an aggregate over 8 or more clients; one client is bounded by its connections to the server
  * and by its own network. Pure functions, no CDK imports (docs/design.md, section 3); the figures are the shared,
  * cited constants of nfs-client.ts and the catalogue's network baselines:
@@ -171,7 +171,7 @@ export function clientCeiling(client: ClientRequest = {}, protocol: ClientProtoc
 }
 
 /**
- * What one EFS client can reach (issue 41, item 2): the lesser of EFS's published per-client limit for the mode
+ * What one EFS client can reach: the lesser of EFS's published per-client limit for the mode
  * (`perClientMBps`, [PERF] in efs.ts: 1,500 MiB/s Elastic, 500 MiB/s Provisioned and Bursting) and the NFS client's own
  * bounds ({@link clientCeiling}: nconnect x the single-flow limit, the client's network when given). EFS is NFS; its
  * mount helper takes nconnect as any NFS mount does.

@@ -1,5 +1,5 @@
 /**
- * The Amazon EFS catalogue (issue 30: the planner only; this project deploys no EFS): storage classes and their
+ * The Amazon EFS catalogue (the planner only; this project deploys no EFS): storage classes and their
  * us-east-1 prices, the throughput modes (Elastic, Provisioned, Bursting) with their published limits and prices.
  * Pure data, no CDK imports (docs/design.md, section 3). Every number carries its source:
  *

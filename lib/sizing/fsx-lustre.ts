@@ -1,5 +1,5 @@
 /**
- * Amazon FSx for Lustre, the backend beyond one NFS server (issue 16): its deployment types, the storage
+ * Amazon FSx for Lustre, the backend beyond one NFS server: its deployment types, the storage
  * capacities each accepts, the per-unit throughput each offers, and the throughput a file system of a given
  * size is designed for. Pure data and functions, no CDK imports (docs/design.md, section 3). Every number
  * carries its source:

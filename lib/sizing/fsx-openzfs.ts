@@ -1,5 +1,5 @@
 /**
- * Amazon FSx for OpenZFS, the managed NFS file system (issue 30): its deployment types, the throughput capacities
+ * Amazon FSx for OpenZFS, the managed NFS file system: its deployment types, the throughput capacities
  * each offers, the storage it accepts, and the plan of a file system that holds a capacity and sustains a
  * throughput. Pure data and functions, no CDK imports (docs/design.md, section 3).
  *

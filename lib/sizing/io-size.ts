@@ -1,5 +1,5 @@
 /**
- * The I/O-size term (issue 41): every throughput figure is also bounded by IOPS x request size, for requests smaller
+ * The I/O-size term: every throughput figure is also bounded by IOPS x request size, for requests smaller
  * than the 1 MiB the throughput model describes. Pure arithmetic on a plan, no CDK imports (docs/design.md, section 3).
  *
  * What a request counts as, from AWS's words:

@@ -11,7 +11,7 @@ import type { Ec2ServerLayout } from './layout';
 
 /** The instance's surroundings, made before it. */
 export interface InstanceParts {
-  /** The facade's construct path: the instance's Name tag as it always was. */
+  /** The facade's construct path: the instance's Name tag, which deployed servers carry. */
   readonly facadePath: string;
   /** The server's security group. */
   readonly securityGroup: ec2.ISecurityGroup;
