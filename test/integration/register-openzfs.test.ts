@@ -5,6 +5,7 @@
 import { GetParameterCommand, GetParametersByPathCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { MOTO_SETUP_TIMEOUT_MS, startMoto, motoEnv, type Moto } from '../support/moto';
 import { OTHER_STACK_ID, STACK_ID, captureStdout, createEvent, deleteEvent, from, ownerMark, props, updateEvent } from './fixtures';
+import { recordProblems } from '../support/record-schema';
 
 type Handler = typeof import('../../lambda/register').handler;
 
@@ -78,6 +79,8 @@ describe('FSx for OpenZFS (Backend fsx-openzfs): a file system mounted over NFS 
     const ring = `${prefix}/hpc1/ring/shared`;
     const mount = `${prefix}/hpc1/storage/shared/mount`;
     expect(result).toEqual({ PhysicalResourceId: ring, Data: { RingParameterName: ring, MountParameterName: mount, PrivateIp: '' } });
+    expect(recordProblems('ringRecord', await value(ring))).toEqual([]);
+    expect(recordProblems('mountRecord', await value(mount))).toEqual([]);
     expect(await value(ring)).toEqual({
       name: 'shared',
       role: 'storage',

@@ -16,6 +16,7 @@ import {
   SSMClient,
 } from '@aws-sdk/client-ssm';
 import { MOTO_SETUP_TIMEOUT_MS, startMoto, motoEnv, type Moto } from '../support/moto';
+import { recordProblems } from '../support/record-schema';
 import {
   OPTIONS,
   OTHER_STACK_ID,
@@ -128,6 +129,9 @@ describe('Create', () => {
     });
     const ringValue = (await value(ring)) as Record<string, unknown>;
     expect(ringValue).toEqual(expectedRing(server, 'storage1', 'ebs'));
+    // Both records as written are the schema's (lambda/register/records.schema.json).
+    expect(recordProblems('ringRecord', ringValue)).toEqual([]);
+    expect(recordProblems('mountRecord', await value(mount))).toEqual([]);
     expect(Object.keys(ringValue)).toEqual([
       'name',
       'role',
