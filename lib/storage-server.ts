@@ -24,6 +24,7 @@ import { DEFAULT_NCONNECT } from './sizing/nfs-client';
 import { planServer } from './storage-server/plan';
 import type { StorageServerProps } from './storage-server/props';
 import { DeployTimeCheck } from './deploy-check';
+import { SERVER_DEFAULTS } from './server-defaults';
 import { warnInboundRuleQuota } from './storage-server/rule-quota';
 import { refuseEc2OnlyProps, validateIsObject, validateServerProps } from './storage-server/validation';
 
@@ -124,10 +125,10 @@ export class StorageServer extends Construct implements ec2.IConnectable {
   constructor(scope: Construct, id: string, props: StorageServerProps) {
     super(scope, id);
     validateIsObject(props);
-    const capacityTiB = props.capacityTiB ?? 5;
-    const clusterName = (this.clusterName = props.clusterName ?? 'cluster');
-    const serverName = (this.serverName = props.serverName ?? 'storage1');
-    this.mountPoint = props.mountPoint ?? '/data';
+    const capacityTiB = props.capacityTiB ?? SERVER_DEFAULTS.capacityTiB;
+    const clusterName = (this.clusterName = props.clusterName ?? SERVER_DEFAULTS.clusterName);
+    const serverName = (this.serverName = props.serverName ?? SERVER_DEFAULTS.serverName);
+    this.mountPoint = props.mountPoint ?? SERVER_DEFAULTS.mountPoint;
     const atDeploy = validateServerProps(this, props, { clusterName, serverName, mountPoint: this.mountPoint });
     this.plan = planServer(this, props, capacityTiB);
     const selectedSubnets = serverSubnets(props);

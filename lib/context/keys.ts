@@ -3,18 +3,19 @@
  * type. The keys' documentation and allowed values are StorageServerContext's (lib/context/storage-server-context.ts);
  * the parsers beside this file read the keys, checkContextKeys refuses any other.
  */
+import { SERVER_DEFAULTS } from '../server-defaults';
 import { DEFAULT_NCONNECT, DEFAULT_READ_AHEAD_KIB } from '../sizing/nfs-client';
 
 /** Every context key the app reads, with its default (undefined: absent unless given). */
 export const CONTEXT_DEFAULTS = {
   /** Usable capacity wanted, in TiB. */
-  capacityTiB: 5,
+  capacityTiB: SERVER_DEFAULTS.capacityTiB,
   /** The planner chooses the backend from the capacity. */
   backend: 'auto',
   /** Cluster the server serves. */
-  clusterName: 'cluster',
+  clusterName: SERVER_DEFAULTS.clusterName,
   /** This server's name in the cluster ring. */
-  serverName: 'storage1',
+  serverName: SERVER_DEFAULTS.serverName,
   /** Absent: the stack creates a new VPC. */
   vpcId: undefined,
   /** Absent: the VPC's first private subnet with egress. */

@@ -4,7 +4,7 @@
  * the plan names the context key rather than the construct's prop), and `instanceType`, checked against that plan.
  */
 import { Backend, Generation, StoragePlan, StorageRequest, instanceTypeProblem, planStorage } from '../sizing';
-import { MAX_FSX_STORAGE_CAPACITY_GIB } from '../validation/fsx-lustre';
+import { MAX_FSX_STORAGE_CAPACITY_GIB, oversizedFsxField } from '../validation/fsx-lustre';
 import { duplicateValues } from '../validation/lists';
 import { SNAPSHOT_ID_PATTERN, snapshotSetProblem } from '../validation/snapshots';
 import { FsxContext, fsxRequest, parseFsxKeys } from './fsx-lustre';
@@ -116,16 +116,17 @@ function planOf(request: StorageRequest): StoragePlan | undefined {
  */
 function checkPlanSize(plan: StoragePlan | undefined, capacityTiB: number, throughputMBps: number | undefined): void {
   const gib = plan?.fsxLustre?.storageCapacityGiB;
-  if (gib === undefined || gib <= MAX_FSX_STORAGE_CAPACITY_GIB) return;
-  const maxTiB = Math.floor(MAX_FSX_STORAGE_CAPACITY_GIB / 1024);
-  if (throughputMBps !== undefined && capacityTiB <= maxTiB) {
+  const field = oversizedFsxField(gib, capacityTiB, throughputMBps);
+  if (field === 'throughputMBps') {
     throw contextError('throughputMBps', String(throughputMBps), `a throughput an FSx for Lustre file system of at most ` +
       `${MAX_FSX_STORAGE_CAPACITY_GIB} GiB sustains (the plan sized it up to ${gib} GiB)`);
   }
   // No "at most N TiB": FSx's capacity steps round a request up, so the largest that fits is not a whole TiB figure.
-  throw contextError('capacityTiB', String(capacityTiB), `a positive number of TiB whose FSx for Lustre plan fits in ` +
-    `${MAX_FSX_STORAGE_CAPACITY_GIB} GiB, the largest file system this app records (capacityTiB=${capacityTiB} is planned ` +
-    `as ${gib} GiB after FSx's capacity steps)`);
+  if (field === 'capacityTiB') {
+    throw contextError('capacityTiB', String(capacityTiB), `a positive number of TiB whose FSx for Lustre plan fits in ` +
+      `${MAX_FSX_STORAGE_CAPACITY_GIB} GiB, the largest file system this app records (capacityTiB=${capacityTiB} is planned ` +
+      `as ${gib} GiB after FSx's capacity steps)`);
+  }
 }
 
 /**

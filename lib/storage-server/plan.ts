@@ -7,6 +7,7 @@ import { warnAboutPlan, warnAboutTypeTier } from '../plan-warnings';
 import { FsxLustreOptions, FsxOpenZfsOptions, StoragePlan, StorageRequest, knownInstanceType, planStorage, withInstanceType } from '../sizing';
 import type { StorageServerProps } from './props';
 import { MAX_FSX_STORAGE_CAPACITY_GIB, snapshotSetProblem } from '../validation';
+import { oversizedFsxField } from '../validation/fsx-lustre';
 
 // The facade's plan: the planner's answer to the props' request, checked against what the server can record and
 // restore, and adjusted to an instance-type override; with the plan's synth warnings.
@@ -52,9 +53,9 @@ export function planServer(scope: Construct, props: StorageServerProps, capacity
  */
 function validatePlanSize(plan: StoragePlan, capacityTiB: number, throughputMBps: number | undefined): void {
   const gib = plan.fsxLustre?.storageCapacityGiB;
-  if (gib === undefined || gib <= MAX_FSX_STORAGE_CAPACITY_GIB) return;
+  const prop = oversizedFsxField(gib, capacityTiB, throughputMBps);
+  if (prop === undefined) return;
   const maxTiB = Math.floor(MAX_FSX_STORAGE_CAPACITY_GIB / 1024);
-  const prop = throughputMBps !== undefined && capacityTiB <= maxTiB ? 'throughputMBps' : 'capacityTiB';
   throw new Error(`${prop} asks for an FSx for Lustre file system of ${gib} GiB; at most ${MAX_FSX_STORAGE_CAPACITY_GIB} GiB ` +
     `(${maxTiB} TiB) is allowed, got ${prop}=${prop === 'capacityTiB' ? capacityTiB : throughputMBps}.`);
 }

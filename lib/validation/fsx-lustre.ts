@@ -74,6 +74,19 @@ export function isS3DataRepositoryPath(path: string): boolean {
 export const MAX_FSX_STORAGE_CAPACITY_GIB = 9_999_999;
 
 /**
+ * Which field made a plan's FSx for Lustre file system larger than {@link MAX_FSX_STORAGE_CAPACITY_GIB} (the planner
+ * has no upper bound of its own there), or undefined when it fits: `throughputMBps` when the file system was sized up
+ * for it (the capacity alone would fit), else `capacityTiB`. The facade and the context parser word it each for its
+ * reader (a prop, a context key).
+ */
+export function oversizedFsxField(
+  storageCapacityGiB: number | undefined, capacityTiB: number, throughputMBps: number | undefined,
+): 'throughputMBps' | 'capacityTiB' | undefined {
+  if (storageCapacityGiB === undefined || storageCapacityGiB <= MAX_FSX_STORAGE_CAPACITY_GIB) return undefined;
+  return throughputMBps !== undefined && capacityTiB <= Math.floor(MAX_FSX_STORAGE_CAPACITY_GIB / 1024) ? 'throughputMBps' : 'capacityTiB';
+}
+
+/**
  * LUSTRE-METADATA: the Metadata IOPS an SSD file system takes, "1500, 3000, 6000, 12000, and multiples of 12000 up to a
  * maximum of 192000" (FSx API reference, FileSystemLustreMetadataConfiguration), or 0 for AUTOMATIC.
  */
