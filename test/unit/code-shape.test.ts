@@ -38,7 +38,6 @@ const TEST_EXCEPTIONS: Record<string, number> = {
   'test/unit/registration.test.ts': 501,
   'test/unit/snapshot-policy.test.ts': 682,
   'test/unit/storage-server.test.ts': 988,
-  'test/unit/update-guard.test.ts': 1031,
 };
 
 function filesUnder(dir: string): string[] {
