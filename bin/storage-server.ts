@@ -4,7 +4,7 @@
  * Usage: npx cdk deploy -c capacityTiB=10 -c clusterName=hpc1 -c clientCidrs=10.0.0.0/16
  */
 import { App } from 'aws-cdk-lib';
-import { checkContextKeys, parseContext } from '../lib/context';
+import { checkContextKeys, parseContextAndPlan } from '../lib/context';
 import { useCachedHandlerBundles } from './handler-bundle';
 import { StorageServerStack } from '../lib/storage-server-stack';
 
@@ -17,10 +17,12 @@ try {
   checkContextKeys(Object.keys(app.node.getAllContext()));
   // Where the CLI deploys (the account and region of the credentials; unset offline): an alarm topic elsewhere is refused.
   const target = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
-  const context = parseContext((key) => app.node.tryGetContext(key), target);
+  // The plan the context was checked against goes down to the server: one plan per synth.
+  const { context, planned } = parseContextAndPlan((key) => app.node.tryGetContext(key), target);
   // The name is the stackName key, or StorageServer-<clusterName>-<serverName> for names no other pair shares.
   new StorageServerStack(app, context.stackName, {
     context,
+    planned,
     // No description here: the stack writes one naming what its backend deploys (an NFS server or FSx for Lustre).
     // Looking up an existing VPC needs a concrete account and region; a new VPC does not (offline synth).
     env: context.vpcId

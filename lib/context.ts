@@ -8,6 +8,7 @@
  * This module assembles the context; the key table (lib/context/keys.ts, lib/context/storage-server-context.ts) and
  * the parsers, one file per group of keys, live under lib/context/.
  */
+import type { PlannedRequest } from './storage-server/planned';
 import { ResourceEnvironment } from './validation/topic-arn';
 import { clientAddressSpace, parseClientKeys } from './context/clients';
 import { parseClientMountKeys } from './context/client-mount';
@@ -35,6 +36,14 @@ export { checkContextKeys } from './context/unknown-keys';
  * refused. The keys are checked group by group in this order (which decides the message when several are bad).
  */
 export function parseContext(read: ContextReader, target: ResourceEnvironment = {}): StorageServerContext {
+  return parseContextAndPlan(read, target).context;
+}
+
+/**
+ * {@link parseContext}, and the plan it checked the keys against with the request it answers (when the planner took
+ * the request): what the app hands down to the server, so that a synth plans once.
+ */
+export function parseContextAndPlan(read: ContextReader, target: ResourceEnvironment = {}): { context: StorageServerContext; planned?: PlannedRequest } {
   const values = contextValues(read);
   const vpc = parseVpcKeys(values, target);
   const allowPublicClientCidrs = values.optional('allowPublicClientCidrs', parseBoolean) ?? CONTEXT_DEFAULTS.allowPublicClientCidrs;
@@ -43,7 +52,7 @@ export function parseContext(read: ContextReader, target: ResourceEnvironment = 
   const sizing = parseSizingKeys(values);
   checkOpenZfsNetwork(sizing, vpc);
   const allowHomeMountPoint = values.optional('allowHomeMountPoint', parseBoolean) ?? CONTEXT_DEFAULTS.allowHomeMountPoint;
-  const plan = checkedPlan(values, sizing);
+  const { request, plan } = checkedPlan(values, sizing);
   const instanceType = parseInstanceTypeKey(values, plan, sizing);
   const parsed: StorageServerContext = {
     ...sizing,
@@ -58,5 +67,5 @@ export function parseContext(read: ContextReader, target: ResourceEnvironment = 
   };
   // After the values' own grammars, so that a malformed value is told what it must look like first.
   refuseEc2OnlyKeys(values, plan);
-  return parsed;
+  return { context: parsed, planned: plan === undefined ? undefined : { request, plan } };
 }

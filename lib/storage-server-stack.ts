@@ -8,6 +8,7 @@ import { vpcIpv4Cidrs } from './client-mount/vpc-cidrs';
 import { applyStackCompliance } from './compliance';
 import { StorageServerContext, contextError } from './context';
 import { StorageServer } from './storage-server';
+import { type PlannedRequest, handDownPlan } from './storage-server/planned';
 import { addStackOutputs, stackDescription } from './stack-outputs';
 import { isLookupPlaceholder } from './validation';
 import { DEFAULT_NCONNECT } from './sizing/nfs-client';
@@ -16,6 +17,12 @@ import { DEFAULT_NCONNECT } from './sizing/nfs-client';
 export interface StorageServerStackProps extends StackProps {
   /** Validated context parameters (see `parseContext`). */
   readonly context: StorageServerContext;
+  /**
+   * The plan `parseContextAndPlan` checked the context against, with its request: the server takes it rather than
+   * plan the same request again.
+   * @default - the server plans its props itself
+   */
+  readonly planned?: PlannedRequest;
 }
 
 /**
@@ -31,6 +38,7 @@ export class StorageServerStack extends Stack {
   constructor(scope: Construct, id: string, props: StorageServerStackProps) {
     super(scope, id, props);
     const ctx = props.context;
+    if (props.planned !== undefined) handDownPlan(this, props.planned);
 
     if (ctx.vpcId !== undefined) requireLookupEnvironment(this, ctx.vpcId);
     const vpc = ctx.vpcId ? ec2.Vpc.fromLookup(this, 'Vpc', { vpcId: ctx.vpcId })

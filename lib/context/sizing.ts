@@ -33,17 +33,18 @@ export function parseSizingKeys(values: ContextValues): SizingContext {
 }
 
 /**
- * The plan the sizing keys give, checked: a size the stack can hold, and the snapshot set to restore. Undefined when
- * the planner refuses the request (the construct reports the planner's reason).
+ * The plan the sizing keys give, checked (a size the stack can hold, and the snapshot set to restore), with the request
+ * it answers. The plan is undefined when the planner refuses the request (the construct reports the planner's reason).
  */
-export function checkedPlan(values: ContextValues, sizing: SizingContext): StoragePlan | undefined {
+export function checkedPlan(values: ContextValues, sizing: SizingContext): { request: StorageRequest; plan: StoragePlan | undefined } {
   const { capacityTiB, backend, dataVolumeCount, throughputMBps, restoreSnapshotIds, generation } = sizing;
-  const plan = planOf({
+  const request: StorageRequest = {
     capacityTiB, backend, dataVolumeCount, throughputMBps, generation, fsxLustre: fsxRequest(sizing), fsxOpenZfs: openZfsRequest(sizing),
-  });
+  };
+  const plan = planOf(request);
   checkPlanSize(plan, capacityTiB, throughputMBps);
   if (restoreSnapshotIds !== undefined && plan !== undefined) checkSnapshotSet(restoreSnapshotIds, plan, capacityTiB, values.raw('restoreSnapshotIds')!);
-  return plan;
+  return { request, plan };
 }
 
 /** The `instanceType` key: a catalogued type the plan's backend takes (lib/sizing/instance-type.ts says which). */

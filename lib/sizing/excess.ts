@@ -8,7 +8,7 @@ import { instanceTypeSpec, knownInstanceType } from './catalog-lookup';
 import { GP3 } from './catalog-gp3';
 import { FSX_LUSTRE_PERFORMANCE, capacitySteps, fsxLustreCapacityGiB, fsxLustreKey } from './fsx-lustre';
 import { FSX_OPENZFS_MIN_STORAGE_GIB } from './fsx-openzfs';
-import { planStorage } from './plan';
+import { planServerCore } from './plan';
 import type { StoragePlan, StorageRequest } from './plan-types';
 
 /** Deployed capacity more than this fraction above the request is worth a warning. */
@@ -85,7 +85,7 @@ function excessReason(request: StorageRequest, plan: StoragePlan, instanceType: 
     const family = instanceType.split('.')[0];
     if (instanceType !== plan.instanceType) return `instanceType ${instanceType} as asked: its ${disks} come with it`;
     // The capacity rule's choice for the request's generation: the smallest d2, or the cheapest d3 or d3en, that holds it.
-    const byCapacity = planStorage({ capacityTiB: asked, backend: 'instance-store', generation: request.generation });
+    const byCapacity = planServerCore({ capacityTiB: asked, backend: 'instance-store', generation: request.generation });
     if (byCapacity.instanceType !== instanceType) {
       return `${instanceType} and its ${disks} were chosen for throughput (${plan.reason}); a ${family}'s disks come with it`;
     }
@@ -112,7 +112,7 @@ function excessReason(request: StorageRequest, plan: StoragePlan, instanceType: 
 function sameStorage(request: StorageRequest, plan: StoragePlan, capacityTiB: number, instanceType?: string): boolean {
   let other: StoragePlan;
   try {
-    other = planStorage({ ...request, capacityTiB });
+    other = planServerCore({ ...request, capacityTiB });
   } catch {
     return false;
   }

@@ -5,7 +5,7 @@
  */
 import { MAX_EBS_CAPACITY_TIB, instanceStoreTiB } from './catalog';
 import { OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES, familyList } from './catalog-lookup';
-import { planStorage } from './plan';
+import { planServerCore } from './plan';
 import { withInstanceType } from './plan-ebs';
 import type { StoragePlan, StorageRequest } from './plan-types';
 import { estimateThroughput } from './throughput';
@@ -103,13 +103,13 @@ const MAX_GIB = MAX_EBS_CAPACITY_TIB * GIB_PER_TIB;
  * cheapest plan may switch back and forth; the nearest switch is then the one reported).
  */
 export function instanceTypeTier(request: StorageRequest): InstanceTypeTier | undefined {
-  const plan = planStorage(request);
+  const plan = planServerCore(request);
   if (plan.backend !== 'ebs') return undefined;
   const key = (p: StoragePlan) => `${p.backend} ${p.dataVolumes.length} ${p.instanceType}`;
   const planAt = (gib: number): StoragePlan | undefined => {
     if (gib < 1 || gib > MAX_GIB) return undefined;
     try {
-      return planStorage({ ...request, capacityTiB: gib / GIB_PER_TIB });
+      return planServerCore({ ...request, capacityTiB: gib / GIB_PER_TIB });
     } catch {
       return undefined;
     }

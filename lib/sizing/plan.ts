@@ -29,12 +29,16 @@ const ALL_BACKENDS: readonly Backend[] = ['ebs', 'instance-store', 'fsx-lustre',
  * a bad request, and pointing to a parallel file system when no single server should hold the capacity.
  */
 export function planStorage(request: StorageRequest): StoragePlan {
-  const plan = planServer(request);
+  const plan = planServerCore(request);
   return { ...plan, perClient: perClientOf(plan, request.client) };
 }
 
-/** The server's plan for a request, without its per-client figure. */
-function planServer(request: StorageRequest): StoragePlan {
+/**
+ * The server's plan for a request, without its per-client figure: what the planner's own what-ifs ask (another
+ * capacity's plan for the type tier and the excess warning), so that they are part of one planning and not
+ * `planStorage` calls of their own.
+ */
+export function planServerCore(request: StorageRequest): StoragePlan {
   const valid = validateRequest(request);
   return withIoSize(planFor(request, valid), valid.ioSizeKiB);
 }

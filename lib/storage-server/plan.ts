@@ -5,6 +5,7 @@ import type { FsxLustreServerOptions } from '../backends/fsx-lustre-props';
 import type { FsxOpenZfsServerOptions } from '../backends/fsx-openzfs-props';
 import { warnAboutPlan, warnAboutTypeTier } from '../plan-warnings';
 import { FsxLustreOptions, FsxOpenZfsOptions, StoragePlan, StorageRequest, knownInstanceType, planStorage, withInstanceType } from '../sizing';
+import { handedDownPlan } from './planned';
 import type { StorageServerProps } from './props';
 import { MAX_FSX_STORAGE_CAPACITY_GIB, snapshotSetProblem } from '../validation';
 import { oversizedFsxField } from '../validation/fsx-lustre';
@@ -23,7 +24,8 @@ export function planServer(scope: Construct, props: StorageServerProps, capacity
     fsxLustre: fsxRequestOptions(props.fsxLustre),
     fsxOpenZfs: openZfsRequestOptions(props.fsxOpenZfs),
   };
-  const planned = planStorage(request);
+  // The app planned this request already, to check its context keys against the plan: that plan, not a second.
+  const planned = handedDownPlan(scope, request) ?? planStorage(request);
   validatePlanSize(planned, capacityTiB, props.throughputMBps);
   const plan = planOnOverride(planned, props.instanceType);
   if (props.instanceType !== undefined && plan.backend === 'ebs' && plan.instanceType !== props.instanceType.toString()) {

@@ -1,14 +1,14 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
-import { ContextKey, parseContext } from '../../lib/context';
+import { ContextKey, parseContext, parseContextAndPlan } from '../../lib/context';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { StorageServerStack } from '../../lib/storage-server-stack';
 
 /** The app's stack for a set of context values, as `cdk synth -c key=value ...` would build it. */
 export function appStack(context: Partial<Record<ContextKey, string>> = {}, app = new App()): StorageServerStack {
-  const ctx = parseContext((key) => context[key]);
-  return new StorageServerStack(app, 'StorageServer', { context: ctx });
+  const { context: ctx, planned } = parseContextAndPlan((key) => context[key]);
+  return new StorageServerStack(app, 'StorageServer', { context: ctx, planned });
 }
 
 /** One subnet of a looked-up VPC: id, CIDR and AZ. */
