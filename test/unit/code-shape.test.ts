@@ -37,7 +37,6 @@ const TEST_EXCEPTIONS: Record<string, number> = {
   'test/unit/plan.test.ts': 618,
   'test/unit/registration.test.ts': 501,
   'test/unit/snapshot-policy.test.ts': 682,
-  'test/unit/storage-server.test.ts': 988,
 };
 
 function filesUnder(dir: string): string[] {
