@@ -34,7 +34,6 @@ const TEST_EXCEPTIONS: Record<string, number> = {
   'test/unit/client-mount.test.ts': 958,
   'test/unit/fsx-lustre-backend.test.ts': 454,
   'test/unit/input-grammar.test.ts': 509,
-  'test/unit/plan.test.ts': 618,
   'test/unit/registration.test.ts': 501,
   'test/unit/snapshot-policy.test.ts': 682,
 };
