@@ -35,7 +35,6 @@ const TEST_EXCEPTIONS: Record<string, number> = {
   'test/unit/fsx-lustre-backend.test.ts': 454,
   'test/unit/input-grammar.test.ts': 509,
   'test/unit/registration.test.ts': 501,
-  'test/unit/snapshot-policy.test.ts': 682,
 };
 
 function filesUnder(dir: string): string[] {
