@@ -30,7 +30,6 @@ const TEST_EXCEPTIONS: Record<string, number> = {
   'test/integration/client-mount.test.ts': 1862,
   'test/integration/register.test.ts': 667,
   'test/unit/bad-input.test.ts': 487,
-  'test/unit/bootstrap.test.ts': 665,
   'test/unit/client-mount.test.ts': 958,
   'test/unit/fsx-lustre-backend.test.ts': 454,
   'test/unit/input-grammar.test.ts': 509,
