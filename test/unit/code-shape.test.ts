@@ -31,7 +31,6 @@ const TEST_EXCEPTIONS: Record<string, number> = {
   'test/integration/register.test.ts': 667,
   'test/unit/bad-input.test.ts': 487,
   'test/unit/client-mount.test.ts': 958,
-  'test/unit/fsx-lustre-backend.test.ts': 454,
   'test/unit/input-grammar.test.ts': 509,
   'test/unit/registration.test.ts': 501,
 };
