@@ -15,6 +15,7 @@ import { fsxPlan } from './plan-fsx';
 import { instanceStorePlan, lowerBound } from './plan-instance-store';
 import { openZfsPlanAt, smallestTierSustaining } from './plan-openzfs';
 import type { Backend, StoragePlan } from './plan-types';
+import { sustainedOf } from './limit';
 
 /**
  * The cheapest catalogued plan of `backends` that holds `capacityTiB` and sustains `targetMBps`, with `why` (what
@@ -93,11 +94,6 @@ function ebsCandidates(capacityTiB: number, targetMBps: number, families: Famili
   const types = targetMBps > 0 ? [...families.ebs, ...families.fastEbs] : families.ebs;
   const stripes = [...st1Stripes(capacityTiB, targetMBps), ...(targetMBps > 0 ? gp3Stripes(capacityTiB, targetMBps, ioSizeKiB) : [])];
   return stripes.flatMap((volumes) => types.map((spec) => ({ ...ebsPlan(spec, volumes), reason: '' })));
-}
-
-/** The sustained figure of a plan: the lesser of read and write once every credit is spent, MB/s. */
-export function sustainedOf(plan: Omit<StoragePlan, 'reason'>): number {
-  return Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps);
 }
 
 /**

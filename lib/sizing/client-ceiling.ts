@@ -19,6 +19,8 @@ import { MB_BYTES } from './catalog';
 import { cataloguedTypeList, instanceTypeSpec, knownInstanceType } from './catalog-lookup';
 import { describe } from './describe';
 import { type FsxLustreStorageType, capacitySteps } from './fsx-lustre';
+import { floor2 } from './round';
+import { sustainedOf } from './limit';
 import { DEFAULT_NCONNECT, NFS_MAX_NCONNECT, SINGLE_FLOW_GBPS, SINGLE_FLOW_PLACEMENT_GROUP_GBPS } from './nfs-client';
 
 /** One client of the storage (a cluster node): its network and how it mounts. */
@@ -153,7 +155,7 @@ export function clientCeiling(client: ClientRequest = {}, protocol: ClientProtoc
   const nconnect = c.nconnect ?? DEFAULT_NCONNECT;
   const perFlowGbps = c.placementGroup ? SINGLE_FLOW_PLACEMENT_GROUP_GBPS : SINGLE_FLOW_GBPS;
   const connections = {
-    mbps: round2(nconnect * gbpsToMBps(perFlowGbps)),
+    mbps: floor2(nconnect * gbpsToMBps(perFlowGbps)),
     label: `nconnect=${nconnect}: ${nconnect} TCP flow${nconnect > 1 ? 's' : ''} x ${perFlowGbps} Gbps, ` +
       `${c.placementGroup ? 'inside' : 'outside'} a cluster placement group`,
   };
@@ -178,7 +180,7 @@ export function clientCeiling(client: ClientRequest = {}, protocol: ClientProtoc
  */
 export function efsClientCeiling(perClientMBps: number, mode: string, client: ClientRequest = {}): ClientCeiling {
   const nfs = clientCeiling(client, 'nfs');
-  const efs = { mbps: round2(perClientMBps), label: `EFS ${mode}'s per-client limit, ${round2(perClientMBps)} MB/s` };
+  const efs = { mbps: floor2(perClientMBps), label: `EFS ${mode}'s per-client limit, ${floor2(perClientMBps)} MB/s` };
   const max = Math.min(efs.mbps, nfs.maxMBps as number);
   const limitedBy = [efs.mbps === max ? efs.label : '', nfs.maxMBps === max ? nfs.limitedBy : ''].filter(Boolean).join(' and ');
   return {
@@ -201,24 +203,19 @@ function networkOf(c: ClientRequest): { mbps: number; label: string; source: str
   if (c.instanceType !== undefined) {
     const spec = instanceTypeSpec(c.instanceType);
     return {
-      mbps: round2(gbpsToMBps(spec.networkBaselineGbps)),
+      mbps: floor2(gbpsToMBps(spec.networkBaselineGbps)),
       label: `the client's network baseline, ${spec.name}: ${spec.networkBaselineGbps} Gbps`,
       source: `the catalogue's network baseline of ${spec.name} (lib/sizing, cited where the type is listed)`,
     };
   }
   if (c.networkGbps !== undefined) {
     return {
-      mbps: round2(gbpsToMBps(c.networkGbps)),
+      mbps: floor2(gbpsToMBps(c.networkGbps)),
       label: `the client's network baseline: ${c.networkGbps} Gbps as given`,
       source: `the client's network baseline as given: ${c.networkGbps} Gbps`,
     };
   }
   return undefined;
-}
-
-function round2(value: number): number {
-  // Down, to the cent: a ceiling is a bound, never stated above what it bounds (and x100 is not exact in binary).
-  return Math.floor(value * 100 + 1e-9) / 100;
 }
 
 /** A plan's per-client figure: what one client can reach, and how many such clients the server's sustained figure takes. */
@@ -283,14 +280,14 @@ export function lustreFileCeiling(plan: PlanFigures, fs: { perUnitStorageThrough
   const { step } = capacitySteps(fs.storageType, fs.perUnitStorageThroughput);
   const ostTiB = Math.max(LUSTRE_OST_TIB, step / 1024);
   const ost = ostTiB * fs.perUnitStorageThroughput;
-  const ostMBps = round2(ost);
-  const sustained = Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps);
+  const ostMBps = floor2(ost);
+  const sustained = sustainedOf(plan);
   return {
-    smallFileMBps: round2(Math.min(sustained, LUSTRE_DEFAULT_STRIPES.small * ost)),
-    largeFileMBps: round2(Math.min(sustained, LUSTRE_DEFAULT_STRIPES.large * ost)),
+    smallFileMBps: floor2(Math.min(sustained, LUSTRE_DEFAULT_STRIPES.small * ost)),
+    largeFileMBps: floor2(Math.min(sustained, LUSTRE_DEFAULT_STRIPES.large * ost)),
     ostMBps,
     limitedBy: `the default layout (lfs setstripe -E 1G -c 1 -E -1 -c 5): ${LUSTRE_DEFAULT_STRIPES.small} stripe under 1 GiB, ` +
-      `${LUSTRE_DEFAULT_STRIPES.large} from 1 GiB, each OST at most ${round2(ostTiB)} TiB x ${fs.perUnitStorageThroughput} MB/s per TiB = ` +
+      `${LUSTRE_DEFAULT_STRIPES.large} from 1 GiB, each OST at most ${floor2(ostTiB)} TiB x ${fs.perUnitStorageThroughput} MB/s per TiB = ` +
       `${ostMBps} MB/s (a bound: AWS gives OSTs of about 1 to 2 TiB and no throughput per OST); stripe a directory wider with ` +
       "lfs setstripe -c <count> (-1: every OST) before writing its files",
   };
@@ -298,6 +295,6 @@ export function lustreFileCeiling(plan: PlanFigures, fs: { perUnitStorageThrough
 
 /** `ceiling` with the count of clients `plan`'s sustained figure takes (again, for a plan re-estimated on another type). */
 export function counted(ceiling: ClientCeiling, plan: PlanFigures): PerClientPlan {
-  const sustained = Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps);
+  const sustained = sustainedOf(plan);
   return { ...ceiling, clientsToSustain: clientsToReach(sustained, ceiling) };
 }

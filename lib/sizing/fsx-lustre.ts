@@ -28,7 +28,7 @@
  */
 import { describe } from './describe';
 import type { CachedReadEstimate } from './cached-read';
-import { round2 } from './round';
+import { floor2, round2 } from './round';
 
 /** FSx for Lustre deployment types this project deploys (SCRATCH_1 is superseded by SCRATCH_2). */
 export type FsxLustreDeploymentType = 'SCRATCH_2' | 'PERSISTENT_1' | 'PERSISTENT_2';
@@ -253,7 +253,7 @@ export function estimateFsxLustreThroughput(options: ResolvedFsxLustreOptions, s
   if (!perf) throw new Error(`no published performance for FSx for Lustre ${key}`);
   const tib = storageGiB / 1024;
   // Down to the cent: an estimate is never stated above a published limit it is made of.
-  const at = (perTiB: number) => Math.floor(perTiB * tib * 100 + 1e-9) / 100;
+  const at = (perTiB: number) => floor2(perTiB * tib);
   const diskBinds = perf.diskReadMBpsPerTiB <= perf.networkBaselineMBpsPerTiB;
   return {
     baselineReadMBps: at(Math.min(perf.diskReadMBpsPerTiB, perf.networkBaselineMBpsPerTiB)),

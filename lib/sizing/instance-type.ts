@@ -8,6 +8,7 @@ import { OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES, familyList 
 import { planServerCore } from './plan';
 import { withInstanceType } from './plan-ebs';
 import type { StoragePlan, StorageRequest } from './plan-types';
+import { sustainedOf } from './limit';
 import { estimateThroughput } from './throughput';
 
 /**
@@ -64,8 +65,7 @@ export function instanceTypeProblem(
 
 /** What `plan`'s disks sustain on the instance type `name` once every burst credit is spent, MB/s. */
 function sustainedOn(plan: StoragePlan, name: string): number {
-  const t = plan.backend === 'ebs' ? withInstanceType(plan, name).throughput : estimateThroughput(name);
-  return Math.min(t.baselineReadMBps, t.baselineWriteMBps);
+  return sustainedOf({ throughput: plan.backend === 'ebs' ? withInstanceType(plan, name).throughput : estimateThroughput(name) });
 }
 
 function disksOf(plan: StoragePlan): string {

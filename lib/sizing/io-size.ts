@@ -25,6 +25,7 @@ import { GP3, GP3_MAX_IO_KIB } from './catalog-gp3';
 import { ebsIopsOf } from './catalog-ebs-iops';
 import { FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB, FSX_OPENZFS_TIERS } from './fsx-openzfs-catalog';
 import type { StoragePlan, ThroughputEstimate } from './plan-types';
+import { floor2 } from './round';
 import { describe } from './describe';
 
 /** The request size the throughput figures describe, KiB: 1 MiB, the largest an HDD volume counts as one I/O. [EBS-IO] */
@@ -86,16 +87,22 @@ export function planIops(plan: Pick<StoragePlan, 'backend' | 'instanceType' | 'd
   return ebsIops(plan.instanceType, plan.dataVolumes);
 }
 
-function ebsIops(instanceType: string, volumes: StoragePlan['dataVolumes']): PlanIops {
+/** The IOPS of a stripe of EBS volumes (all alike): st1's 500 a volume, gp3's provisioned; each counted up to its largest I/O. */
+export function volumeIops(volumes: StoragePlan['dataVolumes']): IopsLimit {
   const v = volumes[0];
   const gp3 = v?.volumeType === 'gp3';
   const maxIoKiB = gp3 ? GP3_MAX_IO_KIB : HDD_MAX_IO_KIB;
   const each = gp3 ? v.iops ?? GP3.minIops : ST1_MAX_IOPS;
-  const disks: IopsLimit = {
+  return {
     iops: volumes.length * each,
     maxIoKiB,
     label: `${gp3 ? 'gp3 provisioned' : 'st1'} IOPS of ${volumes.length} x ${each.toLocaleString('en-US')} (up to ${maxIoKiB} KiB each)`,
   };
+}
+
+function ebsIops(instanceType: string, volumes: StoragePlan['dataVolumes']): PlanIops {
+  const disks = volumeIops(volumes);
+  const maxIoKiB = disks.maxIoKiB;
   const [baselineIops, maxIops] = ebsIopsOf(instanceTypeSpec(instanceType).name);
   const instance = (iops: number, what: string): IopsLimit => ({ iops, maxIoKiB, label: `EBS ${what} IOPS of ${instanceType} (${iops.toLocaleString('en-US')})` });
   return {
@@ -114,11 +121,6 @@ function openZfsIops(fs: NonNullable<StoragePlan['fsxOpenZfs']>): PlanIops {
     baseline: [ssdLimit, disk(tier.diskIops, 'baseline')],
     burst: [ssdLimit, disk(tier.diskBurstIops, tier.diskBurstIops > tier.diskIops ? 'burst' : 'baseline')],
   };
-}
-
-/** Down to the cent: a figure bounded by IOPS is never stated above the bound. */
-function floor2(value: number): number {
-  return Math.floor(value * 100 + 1e-9) / 100;
 }
 
 /**

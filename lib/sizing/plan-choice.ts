@@ -5,13 +5,13 @@
  */
 import type { BackendComparison } from './plan-table';
 import type { StoragePlan, StorageRequest } from './plan-types';
+import { sustainedOf } from './limit';
 
 /** A row's monthly cost and sustained figure, or undefined for a row that cannot serve the request. */
 function figures(row: BackendComparison): { usd: number; sustained: number; tib: number } | undefined {
   if (row.efs !== undefined) return { usd: row.efs.monthlyCostUsd, sustained: row.efs.sustainedMBps, tib: row.efs.storageGiB / 1024 };
   if (row.plan === undefined) return undefined;
-  const t = row.plan.throughput;
-  return { usd: row.plan.monthlyCostUsd, sustained: Math.min(t.baselineReadMBps, t.baselineWriteMBps), tib: row.plan.rawCapacityTiB };
+  return { usd: row.plan.monthlyCostUsd, sustained: sustainedOf(row.plan), tib: row.plan.rawCapacityTiB };
 }
 
 /** The cheapest row that holds `capacityTiB` and sustains `throughputMBps` (any, when none is asked); `deployable` rows only if asked. */

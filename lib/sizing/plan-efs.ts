@@ -13,7 +13,7 @@ import {
 } from './efs';
 import { DEFAULT_IO_SIZE_KIB, iopsMBps } from './io-size';
 import { type ClientCeiling, type ClientRequest, efsClientCeiling } from './client-ceiling';
-import { round2 } from './round';
+import { floor2, round2 } from './round';
 
 /** One EFS option for a request: Regional, Standard storage, one throughput mode. */
 export interface EfsEstimate {
@@ -70,7 +70,7 @@ export function efsEstimates(
 function atIoSize(row: ModeRow, targetMBps: number, ioSizeKiB: number): ModeRow {
   if (row.estimate === undefined || ioSizeKiB === DEFAULT_IO_SIZE_KIB) return row;
   const writeIops = EFS_MODE_IOPS[row.mode][1];
-  const bound = round2(iopsMBps({ iops: writeIops, label: '' }, ioSizeKiB));
+  const bound = floor2(iopsMBps({ iops: writeIops, label: '' }, ioSizeKiB));
   const e = row.estimate;
   if (bound >= e.sustainedMBps) return { ...row, estimate: { ...e, limitedBy: `${e.limitedBy}; random ${ioSizeKiB} KiB requests: no IOPS limit binds` } };
   const says = `${MODE_NAMES[row.mode]}'s ${writeIops.toLocaleString('en-US')} write IOPS at ${ioSizeKiB} KiB`;

@@ -14,6 +14,7 @@ import {
 } from './fsx-openzfs-catalog';
 import { DEFAULT_IO_SIZE_KIB, withIoSize } from './io-size';
 import type { StoragePlan } from './plan-types';
+import { sustainedOf } from './limit';
 import { round2 } from './round';
 
 /** The sustained read and write of a tier: the lesser of its disk and network baselines (writes: any write cap). */
@@ -33,11 +34,6 @@ export function smallestTierSustaining(
 ): FsxOpenZfsTier | undefined {
   return FSX_OPENZFS_TIERS[deploymentType].find((t) => Math.min(...Object.values(tierSustained(t))) >= targetMBps &&
     (ioSizeKiB === DEFAULT_IO_SIZE_KIB || sustainedOf(withIoSize(openZfsPlanAt(deploymentType, t, storageGiB, askedIops), ioSizeKiB)) >= targetMBps));
-}
-
-/** The lesser of a plan's sustained read and write, MB/s. */
-function sustainedOf(plan: StoragePlan): number {
-  return Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps);
 }
 
 /** The storage, GiB, that holds `capacityTiB`: at least 64; throws naming capacityTiB beyond 524,288 GiB. */

@@ -8,6 +8,7 @@ import { fsxOpenZfsPriceSource } from './fsx-openzfs-catalog';
 import { withInstanceType } from './plan-ebs';
 import { EFS_PRICE_SOURCE, EfsEstimate, efsEstimates } from './plan-efs';
 import type { Backend, StoragePlan, StorageRequest } from './plan-types';
+import { sustainedOf } from './limit';
 
 /**
  * Renders a plan as the small table `npm run plan` prints: one row per fact, aligned, so it reads well in
@@ -74,7 +75,7 @@ function perClientRows(plan: StoragePlan): [string, string][] {
   const c = plan.perClient;
   if (c === undefined) return [];
   if (c.maxMBps === undefined) return [['one client', c.limitedBy], ...oneFileRows(c)];
-  const sustained = Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps);
+  const sustained = sustainedOf(plan);
   return [
     ['one client', `up to ${c.maxMBps.toFixed(0)} MB/s (limited by ${c.limitedBy}; a bound, not a measured figure` +
       `${c.networkMBps === undefined ? "; the client's own network not counted: give its type" : ''})`],

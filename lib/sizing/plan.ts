@@ -5,7 +5,7 @@
  * steps: check the request (validate-request.ts), plan for capacity (capacity-rule.ts), and when that plan cannot
  * hold or sustain what is asked, search for the cheapest that does (cheapest-plan.ts).
  */
-import { cheapestMeeting, sustainedOf, sustains } from './cheapest-plan';
+import { cheapestMeeting, sustains } from './cheapest-plan';
 import { perClientOf } from './client-ceiling';
 import { planForCapacity } from './capacity-rule';
 import type { ResolvedFsxLustreOptions } from './fsx-lustre';
@@ -15,6 +15,7 @@ import { fsxOpenZfsPlan } from './plan-openzfs';
 import { withIoSize } from './io-size';
 import { LARGEST_INSTANCE_STORE, MAX_INSTANCE_STORE_TIB } from './plan-instance-store';
 import type { Backend, StoragePlan, StorageRequest } from './plan-types';
+import { sustainedOf } from './limit';
 import { formatTiB } from './round';
 import { ValidRequest, validateCapacity, validatePositive, validateRequest } from './validate-request';
 

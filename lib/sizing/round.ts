@@ -5,6 +5,14 @@ export function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
+/**
+ * `value` rounded down to two decimals: a figure made from a limit (a bound, an estimate) is never stated above it;
+ * the 1e-9 keeps an exact product such as 65.536 x 100 from losing a cent to binary.
+ */
+export function floor2(value: number): number {
+  return Math.floor(value * 100 + 1e-9) / 100;
+}
+
 /** Rounds down, so a maximum shown in a message is never above the real one. */
 export function formatTiB(value: number): string {
   return String(Math.floor(value * 100) / 100);

@@ -20,7 +20,7 @@ import type { EfsThroughputMode } from '../../lib/sizing/efs';
 import type { FsxLustreOptions } from '../../lib/sizing/fsx-lustre';
 import { planStorage } from '../../lib/sizing';
 import { instanceTypeSpec, knownInstanceType } from '../../lib/sizing/catalog-lookup';
-import { DEFAULT_IO_SIZE_KIB, iopsMBps, planIops, withIoSize } from '../../lib/sizing/io-size';
+import { DEFAULT_IO_SIZE_KIB, iopsMBps, volumeIops, withIoSize } from '../../lib/sizing/io-size';
 import { ebsPlan } from '../../lib/sizing/plan-ebs';
 import { efsEstimates } from '../../lib/sizing/plan-efs';
 import type { DataVolumePlan } from '../../lib/sizing/plan-types';
@@ -124,14 +124,13 @@ function ebs(p: Point, m: Extract<Model, { kind: 'ebs' }>): Estimate {
 }
 
 /**
- * The IOPS x size bounds of an uncatalogued EBS point (io-size.ts's rule, planIops's limits): the volumes' and the
- * instance's IOPS as the point gives them, each request counted up to the volume's largest I/O. None at 1 MiB.
+ * The IOPS x size bounds of an uncatalogued EBS point (io-size.ts's rule): the volumes' IOPS (`volumeIops`) and the
+ * instance's as the point gives them, each request counted up to the volume's largest I/O. None at 1 MiB.
  */
 function uncataloguedIops(p: Point, i: EbsInputs, figure: 'baseline' | 'burst', io: number): { mbps: number; label: string }[] {
   if (io === DEFAULT_IO_SIZE_KIB) return [];
-  const plan = planIops({ backend: 'ebs', instanceType: KNOWN_EBS_TYPE, dataVolumes: Array.from({ length: i.count }, () => ({
-    volumeType: i.volumeType, sizeGiB: i.sizeGiB ?? 0, throughputMiBps: i.throughputMiBps, iops: i.iops })) });
-  const disks = plan.baseline[0];
+  const disks = volumeIops(Array.from({ length: i.count }, () => ({
+    volumeType: i.volumeType, sizeGiB: i.sizeGiB ?? 0, throughputMiBps: i.throughputMiBps, iops: i.iops })));
   const instanceIops = figure === 'burst' ? i.instanceLimit?.ebsMaximumIops : i.instanceLimit?.ebsBaselineIops;
   if (instanceIops === undefined) throw new Error(`${p.id}: at ${io} KiB an uncatalogued type needs instanceLimit.ebs${figure === 'burst' ? 'Maximum' : 'Baseline'}Iops`);
   return [
@@ -139,9 +138,6 @@ function uncataloguedIops(p: Point, i: EbsInputs, figure: 'baseline' | 'burst', 
     { mbps: iopsMBps({ iops: instanceIops, maxIoKiB: disks.maxIoKiB, label: '' }, io), label: `${i.instanceType} EBS ${figure} IOPS ${instanceIops} at ${io} KiB` },
   ];
 }
-
-/** Any catalogued EBS type: planIops reads the volumes' IOPS from it, and the bench replaces the instance's. */
-const KNOWN_EBS_TYPE = 'm6i.large';
 
 /** `fs` (the file system's figure, when counted) under `clients` x the per-client ceiling (when bounded). */
 function underClients(fs: Estimate | undefined, clients: number | undefined, perClient: number | undefined, perClientBy: string): Estimate {
