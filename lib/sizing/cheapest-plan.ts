@@ -9,7 +9,7 @@ import { fsxLustreOptions } from './fsx-lustre';
 import { FSX_OPENZFS_MAX_STORAGE_GIB, FSX_OPENZFS_MIN_STORAGE_GIB } from './fsx-openzfs';
 import { FSX_OPENZFS_PRICED, FSX_OPENZFS_TIERS } from './fsx-openzfs-catalog';
 import { gp3Stripes, whyGp3 } from './gp3';
-import { DEFAULT_IO_SIZE_KIB, withIoSize } from './io-size';
+import { DEFAULT_IO_SIZE_KIB, unpublishedIopsRefusal, withIoSize } from './io-size';
 import { ebsPlan, st1Stripes } from './plan-ebs';
 import { fsxPlan } from './plan-fsx';
 import { instanceStorePlan, lowerBound } from './plan-instance-store';
@@ -44,9 +44,7 @@ function noneSustains(candidates: readonly StoragePlan[], capacityTiB: number, b
   const best = counted.length > 0 ? Math.max(...counted.map(sustainedOf)) : 0;
   const only = backends.length === 1 ? `${backends[0]} ` : '';
   if (candidates.length > 0 && counted.length === 0) {
-    return `throughputMBps ${targetMBps} in random ${ioSizeKiB} KiB requests (ioSizeKiB): AWS publishes no IOPS number for ` +
-      `instance-store HDDs or FSx for Lustre, so no ${only}figure at that size can be claimed; leave ioSizeKiB out to plan on ` +
-      'the 1 MiB figures (sequential I/O), or choose a backend whose IOPS are published (ebs, fsx-openzfs)';
+    return unpublishedIopsRefusal(targetMBps, ioSizeKiB, only);
   }
   const at = ioSizeKiB === DEFAULT_IO_SIZE_KIB ? ''
     : ` in random ${ioSizeKiB} KiB requests (storage without published IOPS, instance store and FSx for Lustre, not counted)`;

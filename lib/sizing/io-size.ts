@@ -45,6 +45,16 @@ const UPPER_BOUND = 'the 1 MiB figures, an upper bound for smaller random reques
 export const INSTANCE_STORE_IOPS_UNPUBLISHED = `IOPS of instance-store HDDs unpublished: ${UPPER_BOUND}`;
 export const LUSTRE_IOPS_UNPUBLISHED = `FSx for Lustre IOPS published as "tens of thousands" per TiB, disk IOPS not at all: ${UPPER_BOUND}`;
 
+/**
+ * The refusal of a throughput asked in random requests of `ioKiB` from storage whose IOPS AWS does not publish
+ * (`upperBoundAtIoSize`): `which` names the backend where one was asked for, e.g. 'instance-store '.
+ */
+export function unpublishedIopsRefusal(targetMBps: number, ioKiB: number, which = ''): string {
+  return `throughputMBps ${targetMBps} in random ${ioKiB} KiB requests (ioSizeKiB): AWS publishes no IOPS number for ` +
+    `instance-store HDDs or FSx for Lustre, so no ${which}figure at that size can be claimed; leave ioSizeKiB out to plan on ` +
+    'the 1 MiB figures (sequential I/O), or choose a backend whose IOPS are published (ebs, fsx-openzfs)';
+}
+
 /** A request size for the planner: a whole number of KiB from 4 to 1,024; `where` names it in the message. */
 export function validateIoSize(value: unknown, where = 'ioSizeKiB'): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < MIN_IO_SIZE_KIB || value > DEFAULT_IO_SIZE_KIB) {
@@ -153,7 +163,11 @@ export function withIoSize<P extends StoragePlan>(plan: P, ioKiB: number): P {
   const read = bounded(t.readMBps, limits.baseline, ioKiB);
   const write = bounded(t.writeMBps, limits.baseline, ioKiB);
   const baselineRead = bounded(t.baselineReadMBps, limits.baseline, ioKiB);
-  const binds = read.label ?? write.label ?? baselineRead.label;
+  const baselineWrite = bounded(t.baselineWriteMBps, limits.baseline, ioKiB);
+  const burstRead = bounded(t.burstReadMBps, limits.burst, ioKiB);
+  const burstWrite = bounded(t.burstWriteMBps, limits.burst, ioKiB);
+  // Any figure an IOPS limit lowers is named, the burst ones too.
+  const binds = [read, write, baselineRead, baselineWrite, burstRead, burstWrite].find((f) => f.label !== undefined)?.label;
   // Each side's binding limit: the IOPS one where it binds, else what bound it before (the old words, whole).
   const limitedBy = read.label === undefined && write.label === undefined ? t.limitedBy
     : read.label === write.label ? read.label as string
@@ -163,9 +177,9 @@ export function withIoSize<P extends StoragePlan>(plan: P, ioKiB: number): P {
     readMBps: read.mbps,
     writeMBps: write.mbps,
     baselineReadMBps: baselineRead.mbps,
-    baselineWriteMBps: bounded(t.baselineWriteMBps, limits.baseline, ioKiB).mbps,
-    burstReadMBps: bounded(t.burstReadMBps, limits.burst, ioKiB).mbps,
-    burstWriteMBps: bounded(t.burstWriteMBps, limits.burst, ioKiB).mbps,
+    baselineWriteMBps: baselineWrite.mbps,
+    burstReadMBps: burstRead.mbps,
+    burstWriteMBps: burstWrite.mbps,
     limitedBy,
     ioSizeKiB: ioKiB,
   };

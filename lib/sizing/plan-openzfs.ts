@@ -70,6 +70,12 @@ export function fsxOpenZfsPlan(asked: FsxOpenZfsOptions | undefined, capacityTiB
       `throughputMBps ${targetMBps} asked; ${type} offers ${tiers.map((t) => t.throughputCapacityMBps).join(', ')}`);
   }
   const plan = openZfsPlanAt(type, tier, storageGiB, options.provisionedIops);
+  const atSizeMBps = sustainedOf(withIoSize(plan, ioSizeKiB));
+  if (atSizeMBps < targetMBps) {
+    throw new Error(`fsxOpenZfs.throughputCapacityMBps ${tier.throughputCapacityMBps} with ${plan.fsxOpenZfs?.userProvisionedIops ?? 'automatic'} ` +
+      `SSD IOPS sustains ${atSizeMBps} MB/s in random ${ioSizeKiB} KiB requests (ioSizeKiB), less than the throughputMBps ` +
+      `${targetMBps} asked; ${type} offers ${tiers.map((t) => t.throughputCapacityMBps).join(', ')} (fsxOpenZfs.provisionedIops raises the SSD IOPS)`);
+  }
   const chosen = options.throughputCapacityMBps !== undefined ? 'as asked' : targetMBps > 0 ? `the smallest that sustains ${targetMBps} MB/s` : 'the smallest';
   return { ...plan, reason: `backend fsx-openzfs, ${type} at ${tier.throughputCapacityMBps} MB/s (${chosen}); ${fsxOpenZfsPriceSource(type)}` };
 }

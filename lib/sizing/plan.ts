@@ -12,7 +12,7 @@ import type { ResolvedFsxLustreOptions } from './fsx-lustre';
 import { MAX_SINGLE_VOLUME_TIB } from './plan-ebs';
 import { FSX_PERSISTENT_OPTIONS, defaultFsxPlan, fsxAsAsked } from './plan-fsx';
 import { fsxOpenZfsPlan } from './plan-openzfs';
-import { withIoSize } from './io-size';
+import { unpublishedIopsRefusal, withIoSize } from './io-size';
 import { LARGEST_INSTANCE_STORE, MAX_INSTANCE_STORE_TIB } from './plan-instance-store';
 import type { Backend, StoragePlan, StorageRequest } from './plan-types';
 import { sustainedOf } from './limit';
@@ -59,7 +59,12 @@ function planFor(request: StorageRequest, valid: ValidRequest): StoragePlan {
  * throughput; without, the cheapest persistent option that does (PERSISTENT_2 SSD 125 when nothing is asked).
  */
 function planFsx(capacityTiB: number, options: ResolvedFsxLustreOptions | undefined, targetMBps: number | undefined, ioSizeKiB: number): StoragePlan {
-  if (options !== undefined) return fsxAsAsked(options, capacityTiB, targetMBps);
+  if (options !== undefined) {
+    const plan = fsxAsAsked(options, capacityTiB, targetMBps);
+    // Lustre publishes no IOPS number: a throughput in smaller random requests cannot be claimed (io-size.ts).
+    if (targetMBps !== undefined && withIoSize(plan, ioSizeKiB).throughput.upperBoundAtIoSize) throw new Error(unpublishedIopsRefusal(targetMBps, ioSizeKiB, 'fsx-lustre '));
+    return plan;
+  }
   if (targetMBps === undefined) return defaultFsxPlan(capacityTiB);
   return cheapestMeeting(capacityTiB, ['fsx-lustre'], targetMBps, FSX_PERSISTENT_OPTIONS, undefined, ioSizeKiB);
 }

@@ -216,3 +216,27 @@ describe("the README's table of small and random requests", () => {
     }
   });
 });
+
+describe('a throughput asked at a size with the options fixed (found by an outside probe)', () => {
+  test('a fixed OpenZFS tier that does not sustain it in the requests asked is refused, naming the tier and the size', () => {
+    // 5,120 GiB SINGLE_AZ_1/1024 provisions 40,000 SSD IOPS: x 4 KiB = 163.84 MB/s, under the 1,000 asked.
+    expect(() => planStorage({ capacityTiB: 5, backend: 'fsx-openzfs', fsxOpenZfs: { throughputCapacityMBps: 1024 }, throughputMBps: 1000, ioSizeKiB: 4 }))
+      .toThrow(/^fsxOpenZfs.throughputCapacityMBps 1024 with 40000 SSD IOPS sustains 163.84 MB\/s in random 4 KiB requests \(ioSizeKiB\), less than the throughputMBps 1000 asked/);
+    // The same tier at 1 MiB sustains it.
+    expect(planStorage({ capacityTiB: 5, backend: 'fsx-openzfs', fsxOpenZfs: { throughputCapacityMBps: 1024 }, throughputMBps: 1000 }).instanceType).toBe('SINGLE_AZ_1/1024');
+  });
+
+  test('FSx for Lustre with its options given claims no throughput in smaller random requests', () => {
+    const fsxLustre = { deploymentType: 'PERSISTENT_2', perUnitStorageThroughput: 250, storageType: 'SSD' } as const;
+    expect(() => planStorage({ capacityTiB: 10, backend: 'fsx-lustre', fsxLustre, throughputMBps: 1000, ioSizeKiB: 64 }))
+      .toThrow(/^throughputMBps 1000 in random 64 KiB requests \(ioSizeKiB\): AWS publishes no IOPS number for instance-store HDDs or FSx for Lustre, so no fsx-lustre figure/);
+    expect(planStorage({ capacityTiB: 10, backend: 'fsx-lustre', fsxLustre, ioSizeKiB: 64 }).throughput.upperBoundAtIoSize).toBe(true);
+  });
+
+  test('the reason names an IOPS limit that lowers only the burst figures', () => {
+    // 512 GiB of st1 on m4.xlarge: baseline 20 MiB/s, burst 93.75 MB/s; 500 IOPS x 128 KiB = 65.53 MB/s lowers the burst alone.
+    const plan = planStorage({ capacityTiB: 0.5, ioSizeKiB: 128 });
+    expect(plan.throughput.burstReadMBps).toBe(65.53);
+    expect(plan.reason).toMatch(/; random 128 KiB requests: st1 IOPS of 1 x 500 \(up to 1024 KiB each\) at 128 KiB binds$/);
+  });
+});
