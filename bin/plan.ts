@@ -22,6 +22,7 @@ import {
   planStorage,
   withInstanceType,
 } from '../lib/sizing';
+import { DEFAULT_IO_SIZE_KIB, MIN_IO_SIZE_KIB } from '../lib/sizing/io-size';
 import { OptionSpec, UsageError, didYouMean, formatHelp, parseArgs } from './args';
 import { CLIENT_OPTIONS, readClient } from './client-options';
 
@@ -124,7 +125,7 @@ function render({ request, instanceType, json }: PlanCommand): string {
     throw new Error(`--instance-type applies to EBS plans only, and the plan for ${request.capacityTiB} TiB is backend ` +
       `'${planned.backend}' (${planned.instanceType}): add --backend ebs to plan EBS on ${instanceType}`);
   }
-  const plan = instanceType === undefined ? planned : withInstanceType(planned, instanceType);
+  const plan = instanceType === undefined ? planned : withInstanceType(planned, instanceType, request.throughputMBps);
   const comparison = compareBackends(request, { instanceType });
   if (json) {
     const choice = cheapestShown(request, comparison)?.backend;
@@ -152,11 +153,18 @@ function optional<T>(values: ReadonlyMap<string, string>, name: string, parse: (
   return value === undefined ? undefined : parse(name, value);
 }
 
-/** A request size: whole KiB, with an optional unit k/KiB or m/MiB (`128`, `128k`, `1m`); the planner checks the range. */
+/**
+ * A request size: whole KiB, with an optional unit k/KiB or m/MiB (`128`, `128k`, `1m`), in the planner's range
+ * (validateIoSize's), refused as typed: a usage error like any other bad option.
+ */
 function ioSize(name: string, value: string): number {
   const m = /^([0-9]+)(k|kib|m|mib)?$/i.exec(value);
-  if (m === null) throw new UsageError(`${name} must be a whole number of KiB, optionally with k or m (e.g. 128, 128k, 1m); got '${value}'`);
-  return Number(m[1]) * (/^m/i.test(m[2] ?? '') ? 1024 : 1);
+  const kib = m === null ? NaN : Number(m[1]) * (/^m/i.test(m[2] ?? '') ? 1024 : 1);
+  if (!(kib >= MIN_IO_SIZE_KIB && kib <= DEFAULT_IO_SIZE_KIB)) {
+    throw new UsageError(`${name} must be a whole number of KiB from ${MIN_IO_SIZE_KIB} to ${DEFAULT_IO_SIZE_KIB}, optionally with k ` +
+      `or m (e.g. 128, 128k, 1m); got '${value}'`);
+  }
+  return kib;
 }
 
 /** Plain decimals only: Number('') is 0 and Number('1e1') is 10. The planner checks the range. */

@@ -14,4 +14,10 @@ export interface CachedReadEstimate {
   readonly cacheGiB: number;
   /** Where the figures come from, in words. */
   readonly limitedBy: string;
+  /**
+   * The figures are an upper bound for the plan's smaller random requests: AWS publishes no IOPS figure for reads
+   * from the servers' memory, so none bounds them (io-size.ts).
+   * @default false
+   */
+  readonly upperBoundAtIoSize?: boolean;
 }

@@ -44,6 +44,8 @@ export const HDD_MAX_IO_KIB = 1024;
 const UPPER_BOUND = 'the 1 MiB figures, an upper bound for smaller random requests';
 export const INSTANCE_STORE_IOPS_UNPUBLISHED = `IOPS of instance-store HDDs unpublished: ${UPPER_BOUND}`;
 export const LUSTRE_IOPS_UNPUBLISHED = `FSx for Lustre IOPS published as "tens of thousands" per TiB, disk IOPS not at all: ${UPPER_BOUND}`;
+/** What a cached read at a smaller size says: the disk IOPS AWS publishes do not bound reads from memory, and none other does. */
+const CACHED_IOPS_UNPUBLISHED = 'IOPS of reads from the servers\' memory unpublished: an upper bound for smaller random requests';
 
 /**
  * The refusal of a throughput asked in random requests of `ioKiB` from storage whose IOPS AWS does not publish
@@ -66,8 +68,8 @@ export function validateIoSize(value: unknown, where = 'ioSizeKiB'): number {
   return value;
 }
 
-/** The clause `withIoSize` ends a reason with (no `;` inside it), to find it again. */
-export const IO_SIZE_CLAUSE = /; random \d+ KiB requests: [^;]*$/;
+/** Every clause `withIoSize` adds to a reason (none has a `;` inside), wherever later clauses put it: to say it anew. */
+export const IO_SIZE_CLAUSES = /; random \d+ KiB requests: [^;]*/g;
 
 /** One IOPS limit: operations per second, the largest request counted as one (larger ones split), and its name. */
 export interface IopsLimit {
@@ -157,7 +159,9 @@ export function withIoSize<P extends StoragePlan>(plan: P, ioKiB: number): P {
   const limits = planIops(plan);
   const t = plan.throughput;
   if (limits.unpublished !== undefined) {
-    const throughput: ThroughputEstimate = { ...t, limitedBy: `${t.limitedBy}; ${limits.unpublished}`, ioSizeKiB: ioKiB, upperBoundAtIoSize: true };
+    const throughput: ThroughputEstimate = {
+      ...t, limitedBy: `${t.limitedBy}; ${limits.unpublished}`, ioSizeKiB: ioKiB, upperBoundAtIoSize: true, ...cachedUpperBound(t),
+    };
     return { ...plan, throughput, reason: `${plan.reason}; random ${ioKiB} KiB requests: ${limits.unpublished}` };
   }
   const read = bounded(t.readMBps, limits.baseline, ioKiB);
@@ -182,7 +186,14 @@ export function withIoSize<P extends StoragePlan>(plan: P, ioKiB: number): P {
     burstWriteMBps: burstWrite.mbps,
     limitedBy,
     ioSizeKiB: ioKiB,
+    ...cachedUpperBound(t),
   };
   const says = binds === undefined ? `no IOPS limit binds at ${ioKiB} KiB` : `${binds} binds`;
   return { ...plan, throughput, reason: `${plan.reason}; random ${ioKiB} KiB requests: ${says}` };
+}
+
+/** A plan's cached read at a smaller size, marked an upper bound: no published IOPS figure bounds reads from memory. */
+function cachedUpperBound(t: ThroughputEstimate): Pick<ThroughputEstimate, 'cachedRead'> {
+  if (t.cachedRead === undefined) return {};
+  return { cachedRead: { ...t.cachedRead, limitedBy: `${t.cachedRead.limitedBy}; ${CACHED_IOPS_UNPUBLISHED}`, upperBoundAtIoSize: true } };
 }

@@ -17,3 +17,9 @@ export function binding(limits: Limit[]): Limit {
 export function sustainedOf(plan: { readonly throughput: { readonly baselineReadMBps: number; readonly baselineWriteMBps: number } }): number {
   return Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps);
 }
+
+/** The clause a reason ends with when the plan sustains the throughput asked, and its pattern, to say it anew for another type. */
+export function sustainsAsked(throughputMBps: number): string {
+  return `; it sustains the ${throughputMBps} MB/s asked for`;
+}
+export const SUSTAINS_ASKED = /; it sustains the [0-9.]+ MB\/s asked for/g;

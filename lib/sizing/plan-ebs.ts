@@ -3,7 +3,7 @@
  * original template's m4 tier, the m4 whose EBS bandwidth carries their burst, or the cheapest Nitro type whose
  * baselines carry theirs); the st1 stripes a throughput search weighs; and a plan moved to another EBS type.
  */
-import { DEFAULT_IO_SIZE_KIB, IO_SIZE_CLAUSE, withIoSize } from './io-size';
+import { DEFAULT_IO_SIZE_KIB, IO_SIZE_CLAUSES, withIoSize } from './io-size';
 import { EBS_INSTANCE_TYPES, EBS_SINGLE_VOLUME_TIERS, MAX_EBS_CAPACITY_TIB, MB_BYTES, ST1 } from './catalog';
 import { instanceTypeSpec } from './catalog-lookup';
 import type { InstanceTypeSpec } from './catalog-types';
@@ -11,6 +11,7 @@ import { counted } from './client-ceiling';
 import { monthlyCost } from './cost';
 import type { Families } from './families';
 import type { DataVolumePlan, StoragePlan } from './plan-types';
+import { SUSTAINS_ASKED, sustainedOf } from './limit';
 import { st1Volume } from './st1-model';
 import { estimateThroughput } from './throughput';
 
@@ -109,17 +110,26 @@ function matchingEbsBandwidth(volumesMBps: number): InstanceTypeSpec {
 
 /**
  * A plan on another EBS instance type than the planner chose (the `instanceType` override): the same volumes, that
- * type's estimate and cost. Throws naming the catalogued types when `instanceType` is not one the planner knows.
+ * type's estimate and cost, and with `throughputMBps` (the throughput asked) whether that type sustains it. Throws
+ * naming the catalogued types when `instanceType` is not one the planner knows.
  */
-export function withInstanceType(plan: StoragePlan, instanceType: string): StoragePlan {
+export function withInstanceType(plan: StoragePlan, instanceType: string, throughputMBps?: number): StoragePlan {
   if (plan.backend !== 'ebs') throw new Error(`withInstanceType applies to EBS plans only; got backend '${plan.backend}'`);
   if (instanceType === plan.instanceType) return plan;
   const spec = instanceTypeSpec(instanceType);
   if (spec.instanceStore) throw new Error(`instanceType ${instanceType} has instance-store disks; an EBS plan needs an EBS type`);
   const replanned = ebsPlan(spec, plan.dataVolumes);
-  // The request size's clause is the reason's last (io-size.ts): said again for the new type.
-  const reason = plan.reason.replace(IO_SIZE_CLAUSE, '');
-  const bounded = withIoSize({ ...replanned, reason: `${reason}; instanceType ${instanceType} as asked (the planner chose ${plan.instanceType})` },
-    plan.throughput.ioSizeKiB ?? DEFAULT_IO_SIZE_KIB);
-  return { ...bounded, perClient: plan.perClient && counted(plan.perClient, bounded) };
+  // What the request size did, and whether the throughput asked is sustained, said again for this type.
+  const reason = `${plan.reason.replace(IO_SIZE_CLAUSES, '').replace(SUSTAINS_ASKED, '')}; instanceType ${instanceType} as asked (the planner chose ${plan.instanceType})`;
+  const bounded = withIoSize({ ...replanned, reason }, plan.throughput.ioSizeKiB ?? DEFAULT_IO_SIZE_KIB);
+  const said = throughputMBps === undefined ? bounded : { ...bounded, reason: `${bounded.reason}; ${sustainsOn(bounded, throughputMBps)}` };
+  return { ...said, perClient: plan.perClient && counted(plan.perClient, bounded) };
+}
+
+/** Whether the overridden type sustains the throughput asked, in words: the planner's choice did, this one may not. */
+function sustainsOn(plan: StoragePlan, throughputMBps: number): string {
+  const sustained = sustainedOf(plan);
+  return sustained >= throughputMBps
+    ? `${plan.instanceType} sustains the ${throughputMBps} MB/s asked for`
+    : `${plan.instanceType} sustains ${sustained} MB/s, less than the ${throughputMBps} MB/s asked for`;
 }

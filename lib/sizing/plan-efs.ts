@@ -84,7 +84,7 @@ const MODE_NAMES: { readonly [M in EfsThroughputMode]: string } = { elastic: 'El
 type ModeRow = { mode: EfsThroughputMode; estimate?: Omit<EfsEstimate, 'perClient'>; cannot?: string };
 
 function elastic(storageGiB: number, storageUsd: number, targetMBps: number): ModeRow {
-  const bound = round2(efsModeBoundMBps('elastic'));
+  const bound = floor2(efsModeBoundMBps('elastic'));
   if (targetMBps > bound) return { mode: 'elastic', cannot: cannotSay('Elastic', targetMBps, bound) };
   const gb = gbPerMonth(targetMBps);
   const transferUsd = (gb / 2) * EFS_ELASTIC_READ_USD_PER_GB + (gb / 2) * EFS_ELASTIC_WRITE_USD_PER_GB;
@@ -101,9 +101,9 @@ function elastic(storageGiB: number, storageUsd: number, targetMBps: number): Mo
 
 function provisioned(storageGiB: number, storageUsd: number, targetMBps: number): ModeRow {
   const mibps = Math.ceil(targetMBps / MB_PER_MIB);
-  const bound = round2(Math.min(efsModeBoundMBps('provisioned'), EFS_MAX_PROVISIONED_MIBPS * MB_PER_MIB));
+  const bound = floor2(Math.min(efsModeBoundMBps('provisioned'), EFS_MAX_PROVISIONED_MIBPS * MB_PER_MIB));
   if (targetMBps > bound) return { mode: 'provisioned', cannot: cannotSay('Provisioned', targetMBps, bound) };
-  const sustained = round2(mibps * MB_PER_MIB);
+  const sustained = floor2(mibps * MB_PER_MIB);
   // Billed: what is provisioned above the throughput Standard storage allows, Bursting's baseline. [BILL]
   const included = (EFS_BURSTING_BASELINE_MIBPS_PER_TIB * storageGiB) / 1024;
   const billed = Math.max(0, mibps - included);
@@ -120,12 +120,12 @@ function provisioned(storageGiB: number, storageUsd: number, targetMBps: number)
 
 function bursting(storageGiB: number, storageUsd: number, capacityTiB: number, targetMBps: number): ModeRow {
   const tib = storageGiB / 1024;
-  const baseline = round2(Math.min(EFS_BURSTING_BASELINE_MIBPS_PER_TIB * tib * MB_PER_MIB, efsModeBoundMBps('bursting')));
+  const baseline = floor2(Math.min(EFS_BURSTING_BASELINE_MIBPS_PER_TIB * tib * MB_PER_MIB, efsModeBoundMBps('bursting')));
   if (targetMBps > baseline) {
     const needTiB = Math.ceil((targetMBps / MB_PER_MIB / EFS_BURSTING_BASELINE_MIBPS_PER_TIB) * 100) / 100;
     return { mode: 'bursting', cannot: `Bursting's baseline for ${capacityTiB} TiB is ${baseline} MB/s (50 MiB/s per TiB stored); ${targetMBps} MB/s needs ${needTiB} TiB stored` };
   }
-  const burst = round2(Math.max(EFS_BURSTING_MIN_BURST_MIBPS, EFS_BURSTING_BURST_MIBPS_PER_TIB * tib) * MB_PER_MIB);
+  const burst = floor2(Math.max(EFS_BURSTING_MIN_BURST_MIBPS, EFS_BURSTING_BURST_MIBPS_PER_TIB * tib) * MB_PER_MIB);
   return {
     mode: 'bursting',
     estimate: {

@@ -46,8 +46,9 @@ function ioSizeRows(plan: StoragePlan): [string, string][] {
 function cachedReadRows(plan: StoragePlan): [string, string][] {
   const c = plan.throughput.cachedRead;
   if (c === undefined) return [];
-  return [['cached read', `${c.readMBps.toFixed(0)} MB/s sustained, ${c.burstReadMBps.toFixed(0)} MB/s burst, for a working set within ` +
-    `the servers' ${c.cacheGiB.toFixed(1)} GiB of memory (${c.limitedBy}); other reads and every write: the figures above`]];
+  const bound = c.upperBoundAtIoSize ? 'up to ' : '';
+  return [['cached read', `${bound}${c.readMBps.toFixed(0)} MB/s sustained, ${bound}${c.burstReadMBps.toFixed(0)} MB/s burst, for a working ` +
+    `set within the servers' ${c.cacheGiB.toFixed(1)} GiB of memory (${c.limitedBy}); other reads and every write: the figures above`]];
 }
 
 /** An FSx plan (deployment and storage rather than instance and disks). */
@@ -171,7 +172,7 @@ export function compareBackends(request: StorageRequest, options: ComparisonOpti
     if (typeof best === 'string') return { backend, cannot: best, priceSource };
     if (backend !== 'ebs' || options.instanceType === undefined) return { backend, plan: best, priceSource };
     try {
-      return { backend, plan: withInstanceType(best, options.instanceType), priceSource };
+      return { backend, plan: withInstanceType(best, options.instanceType, request.throughputMBps), priceSource };
     } catch (err) {
       return { backend, cannot: (err as Error).message, priceSource };
     }

@@ -15,7 +15,7 @@ import { fsxOpenZfsPlan } from './plan-openzfs';
 import { unpublishedIopsRefusal, withIoSize } from './io-size';
 import { LARGEST_INSTANCE_STORE, MAX_INSTANCE_STORE_TIB } from './plan-instance-store';
 import type { Backend, StoragePlan, StorageRequest } from './plan-types';
-import { sustainedOf } from './limit';
+import { sustainedOf, sustainsAsked } from './limit';
 import { formatTiB } from './round';
 import { ValidRequest, validateCapacity, validatePositive, validateRequest } from './validate-request';
 
@@ -93,7 +93,7 @@ function beyondCapacityRulePlan(capacityTiB: number, valid: ValidRequest): Stora
 function sustaining(plan: StoragePlan, capacityTiB: number, valid: ValidRequest): StoragePlan {
   const { backend, dataVolumeCount: count, throughputMBps: throughput } = valid;
   if (throughput === undefined) return plan;
-  if (sustains(plan, throughput)) return { ...plan, reason: `${plan.reason}; it sustains the ${throughput} MB/s asked for` };
+  if (sustains(plan, throughput)) return { ...plan, reason: `${plan.reason}${sustainsAsked(throughput)}` };
   if (count !== undefined) {
     throw new Error(
       `throughputMBps ${throughput} is more than ${count} st1 volume(s) for ${capacityTiB} TiB sustain ` +

@@ -8,7 +8,7 @@ import { instanceTypeSpec } from './catalog-lookup';
 import type { InstanceStoreSpec, InstanceTypeSpec } from './catalog-types';
 import { Limit, binding } from './limit';
 import type { DataVolumePlan, ThroughputEstimate } from './plan-types';
-import { round2 } from './round';
+import { floor2, round2 } from './round';
 import { BurstingLimits, afterBurstCredits, gp3Limits, st1Volume, transferWithBursts } from './st1-model';
 import { validateVolumes } from './validate-volumes';
 
@@ -120,12 +120,12 @@ interface ReadWrite {
 /** The estimate from its binding limits: the 1 TB workload's read and write, the sustained and the burst figures. */
 function combine(read: Limit, write: Limit, baseline: ReadWrite, burst: ReadWrite): ThroughputEstimate {
   return {
-    readMBps: round2(read.mbps),
-    writeMBps: round2(write.mbps),
-    baselineReadMBps: round2(baseline.read.mbps),
-    baselineWriteMBps: round2(baseline.write.mbps),
-    burstReadMBps: round2(burst.read.mbps),
-    burstWriteMBps: round2(burst.write.mbps),
+    readMBps: floor2(read.mbps),
+    writeMBps: floor2(write.mbps),
+    baselineReadMBps: floor2(baseline.read.mbps),
+    baselineWriteMBps: floor2(baseline.write.mbps),
+    burstReadMBps: floor2(burst.read.mbps),
+    burstWriteMBps: floor2(burst.write.mbps),
     limitedBy: read.label === write.label ? read.label : `read: ${read.label}; write: ${write.label}`,
   };
 }

@@ -27,7 +27,7 @@ export function planServer(scope: Construct, props: StorageServerProps, capacity
   // The app planned this request already, to check its context keys against the plan: that plan, not a second.
   const planned = handedDownPlan(scope, request) ?? planStorage(request);
   validatePlanSize(planned, capacityTiB, props.throughputMBps);
-  const plan = planOnOverride(planned, props.instanceType);
+  const plan = planOnOverride(planned, props.instanceType, props.throughputMBps);
   if (props.instanceType !== undefined && plan.backend === 'ebs' && plan.instanceType !== props.instanceType.toString()) {
     Annotations.of(scope).addWarningV2('storage-server:uncataloguedInstanceType',
       `instanceType ${props.instanceType.toString()} is not in the planner's catalogue: plan (throughput, cost) is that of ` +
@@ -66,11 +66,11 @@ function validatePlanSize(plan: StoragePlan, capacityTiB: number, throughputMBps
  * The plan as built: an EBS server on a catalogued `instanceType` override gets that type's estimate and cost (an
  * override the catalogue does not know keeps the planner's figures, and synth says so).
  */
-function planOnOverride(plan: StoragePlan, instanceType: ec2.InstanceType | undefined): StoragePlan {
+function planOnOverride(plan: StoragePlan, instanceType: ec2.InstanceType | undefined, throughputMBps: number | undefined): StoragePlan {
   if (instanceType === undefined || plan.backend !== 'ebs') return plan;
   const name = instanceType.toString();
   if (!knownInstanceType(name)) return plan;
-  return withInstanceType(plan, name);
+  return withInstanceType(plan, name, throughputMBps);
 }
 
 /** The planner's view of the FSx options: the request fields without the data repository. */

@@ -30,3 +30,5 @@ export const d3MonthlyUsd = (name: string) => Math.round(D3[name].usdPerHour * 7
 export const LOWER_BOUND = 'lower bound: per-disk throughput unpublished';
 /** The next double above x: the smallest request that no longer fits a limit of exactly x. */
 export const above = (x: number) => x * (1 + 2 ** -52);
+/** A figure as the planner states it: rounded down to the cent (lib/sizing/round.ts), never above the limit it is made of. */
+export const down2 = (mbps: number) => Math.floor(mbps * 100 + 1e-9) / 100;

@@ -38,8 +38,8 @@ describe('the EFS estimates for a request', () => {
     // ceil(500 / 1.048576) = 477 MiB/s, billed above the 100 MiB/s 2 TiB of Standard storage allows: 377 x $6 = $2262,
     // + $614.40.
     expect(provisioned.estimate).toMatchObject({ mode: 'provisioned', provisionedMiBps: 477, monthlyCostUsd: 2876.4, sustainedMBps: 500.17 });
-    // 2 TiB x 50 MiB/s = 104.86 MB/s; 500 MB/s needs 500 / 52.4288 = 9.54 TiB.
-    expect(bursting).toEqual({ mode: 'bursting', cannot: "Bursting's baseline for 2 TiB is 104.86 MB/s (50 MiB/s per TiB stored); 500 MB/s needs 9.54 TiB stored" });
+    // 2 TiB x 50 MiB/s = 104.8576 MB/s, stated 104.85 (rounded down); 500 MB/s needs 500 / 52.4288 = 9.54 TiB.
+    expect(bursting).toEqual({ mode: 'bursting', cannot: "Bursting's baseline for 2 TiB is 104.85 MB/s (50 MiB/s per TiB stored); 500 MB/s needs 9.54 TiB stored" });
   });
 
   test('no throughput asked: Elastic is storage only, with its transfer rates said; no Provisioned row; Bursting with its baseline', () => {
@@ -47,8 +47,8 @@ describe('the EFS estimates for a request', () => {
     expect(rows.map((r) => r.mode)).toEqual(['elastic', 'bursting']);
     expect(rows[0].estimate).toMatchObject({ monthlyCostUsd: 3072, storageUsd: 3072 });
     expect(rows[0].estimate?.limitedBy).toMatch(/storage only: transfers extra, \$0\.03\/GB read, \$0\.06\/GB written$/);
-    // 10 TiB x 50 MiB/s = 524.29 MB/s sustained, bursting to 10 x 100 MiB/s = 1048.58 MB/s.
-    expect(rows[1].estimate).toMatchObject({ sustainedMBps: 524.29, burstMBps: 1048.58, monthlyCostUsd: 3072 });
+    // 10 TiB x 50 MiB/s = 524.288 MB/s sustained, bursting to 10 x 100 MiB/s = 1048.576 MB/s (each rounded down).
+    expect(rows[1].estimate).toMatchObject({ sustainedMBps: 524.28, burstMBps: 1048.57, monthlyCostUsd: 3072 });
   });
 
   test('beyond the least published write per file system (1 GiBps): Elastic and Provisioned cannot, and say the bound', () => {
@@ -56,7 +56,7 @@ describe('the EFS estimates for a request', () => {
     expect(rows.map((r) => r.cannot)).toEqual([
       '1100 MB/s is more than EFS Elastic is published to sustain in every Region (1073.74 MB/s write per file system)',
       '1100 MB/s is more than EFS Provisioned is published to sustain in every Region (1073.74 MB/s write per file system)',
-      expect.stringMatching(/^Bursting's baseline for 10 TiB is 524\.29 MB\/s/),
+      expect.stringMatching(/^Bursting's baseline for 10 TiB is 524\.28 MB\/s/),
     ]);
   });
 

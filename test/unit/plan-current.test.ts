@@ -85,10 +85,10 @@ describe('the planner on the current generation', () => {
     expect(plan.dataVolumes.map((v) => v.volumeType)).toEqual(['gp3', 'gp3', 'gp3']);
     expect(Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps)).toBe(6250); // 50,000 Mbps / 8
     expect(plan.throughput.limitedBy).toBe('EBS bandwidth of c6in.16xlarge (50000 Mbps)');
-    // Beyond it the stripe binds: 3 x 2,000 MiB/s = 6,291.46 MB/s on c6in.24xlarge (75,000 Mbps EBS), and no more.
+    // Beyond it the stripe binds: 3 x 2,000 MiB/s = 6,291.456 MB/s on c6in.24xlarge (75,000 Mbps EBS), and no more.
     expect(planStorage({ capacityTiB: 10, generation: 'current', throughputMBps: 6291, backend: 'ebs' })).toMatchObject({ instanceType: 'c6in.24xlarge' });
     expect(() => planStorage({ capacityTiB: 10, generation: 'current', throughputMBps: 6300, backend: 'ebs' }))
-      .toThrow(/^throughputMBps 6300 is more than any single ebs server sustains for 10 TiB \(at most 6291.46 MB\/s/);
+      .toThrow(/^throughputMBps 6300 is more than any single ebs server sustains for 10 TiB \(at most 6291.45 MB\/s/);
     // m6i alone stopped at m6i.24xlarge's 3,750 MB/s.
     expect(6250 / 2700).toBeGreaterThan(2);
   });
@@ -147,7 +147,7 @@ describe('property: current-generation EBS plans of either architecture', () => 
       try {
         plan = planStorage({ ...req, backend: 'ebs', generation: 'current' });
       } catch (err) {
-        // Refused only beyond the largest single server (3 gp3 volumes at 2,000 MiB/s: 6,291.46 MB/s).
+        // Refused only beyond the largest single server (3 gp3 volumes at 2,000 MiB/s: 6,291.456 MB/s).
         expect((err as Error).message).toMatch(/^throughputMBps \d+ is more than any single ebs server sustains/);
         expect(req.throughputMBps).toBeGreaterThan(6291);
         return;

@@ -1,7 +1,7 @@
 // planStorage with generation current: Nitro types with st1, and d3/d3en instance store (a lower bound; more in plan-current.test.ts).
 import * as fc from 'fast-check';
 import { estimateThroughput, planStorage, withInstanceType } from '../../lib/sizing';
-import { D3, LOWER_BOUND, above, d3MonthlyUsd, d3RawTiB, d3SustainedMBps } from '../support/plan-figures';
+import { D3, LOWER_BOUND, above, d3MonthlyUsd, d3RawTiB, d3SustainedMBps, down2 } from '../support/plan-figures';
 
 describe('planStorage: generation current (Nitro: m6i with st1)', () => {
   // m6i figures typed from the EC2 instance types guide (gp.html): [EBS baseline, max] Mbps, [network baseline] Gbps,
@@ -9,18 +9,18 @@ describe('planStorage: generation current (Nitro: m6i with st1)', () => {
   // 2xlarge 2500/10000, 3.125, 0.384; 4xlarge 5000/10000, 6.25, 0.768.
   test.each([
     // [TiB, instance, sustained MB/s, $/month]: the smallest m6i whose EBS and network baselines carry the st1 baseline.
-    // 2 TiB: st1 baseline 80 MiB/s = 83.89 MB/s > m6i.large's 650 Mbps (81.25 MB/s): m6i.xlarge. 0.192 x 730 + 2048 x 0.045.
-    [2, 'm6i.xlarge', 83.89, 0.192 * 730 + 2048 * 0.045],
-    // 5 TiB: 200 MiB/s = 209.72 MB/s; m6i.xlarge's 156.25 MB/s is too little: m6i.2xlarge (312.5 MB/s).
-    [5, 'm6i.2xlarge', 209.72, 0.384 * 730 + 5120 * 0.045],
+    // 2 TiB: st1 baseline 80 MiB/s = 83.886 MB/s (83.88 rounded down) > m6i.large's 650 Mbps (81.25 MB/s): m6i.xlarge. 0.192 x 730 + 2048 x 0.045.
+    [2, 'm6i.xlarge', 83.88, 0.192 * 730 + 2048 * 0.045],
+    // 5 TiB: 200 MiB/s = 209.715 MB/s; m6i.xlarge's 156.25 MB/s is too little: m6i.2xlarge (312.5 MB/s).
+    [5, 'm6i.2xlarge', 209.71, 0.384 * 730 + 5120 * 0.045],
     // 10 TiB: 419.43 MB/s: m6i.4xlarge (625 MB/s EBS, 781 MB/s network).
     [10, 'm6i.4xlarge', 419.43, 0.768 * 730 + 10240 * 0.045],
-    // 16 TiB: st1's 500 MiB/s cap, 524.29 MB/s: still m6i.4xlarge.
-    [16, 'm6i.4xlarge', 524.29, 0.768 * 730 + 16384 * 0.045],
+    // 16 TiB: st1's 500 MiB/s cap, 524.288 MB/s: still m6i.4xlarge.
+    [16, 'm6i.4xlarge', 524.28, 0.768 * 730 + 16384 * 0.045],
   ] as [number, string, number, number][])('%p TiB: %s, %p MB/s sustained', (capacityTiB, instanceType, sustained, usd) => {
     const plan = planStorage({ capacityTiB, generation: 'current' });
     expect(plan.instanceType).toBe(instanceType);
-    expect(plan.throughput.baselineReadMBps).toBeCloseTo(sustained, 2);
+    expect(plan.throughput.baselineReadMBps).toBe(sustained);
     expect(plan.monthlyCostUsd).toBeCloseTo(usd, 2);
     expect(plan.reason).toMatch(/^auto, generation current: up to 16 TiB, one st1 volume on the smallest m6i/);
   });
@@ -31,11 +31,11 @@ describe('planStorage: generation current (Nitro: m6i with st1)', () => {
     // drains at 390.625 - 209.72 MB/s and never empties; then the EBS baseline binds, 2500 Mbps = 312.5 MB/s, for the
     // other 296.9 GB (950 s). 1e12 B / 2750 s = 363.64 MB/s.
     const t = estimateThroughput('m6i.2xlarge', [{ volumeType: 'st1', sizeGiB: 5120 }]);
-    expect(t.readMBps).toBeCloseTo(1e12 / (1800 + (1e12 - 1800 * 390.625e6) / 312.5e6) / 1e6, 2);
+    expect(t.readMBps).toBe(down2(1e12 / (1800 + (1e12 - 1800 * 390.625e6) / 312.5e6) / 1e6));
     expect(t.limitedBy).toBe('network baseline of m6i.2xlarge (3.125 Gbps) for 703 GB, then EBS baseline of m6i.2xlarge (2500 Mbps)');
     // Sustained: the st1 baseline (209.72) under the EBS baseline; burst: st1's 500 MiB/s under the EBS maximum.
-    expect(t.baselineReadMBps).toBeCloseTo(209.72, 2);
-    expect(t.burstReadMBps).toBeCloseTo(524.29, 2);
+    expect(t.baselineReadMBps).toBe(209.71);
+    expect(t.burstReadMBps).toBe(524.28);
     // A flat type (m4) is unchanged: one limit throughout.
     expect(estimateThroughput('m4.2xlarge', [{ volumeType: 'st1', sizeGiB: 5120 }]).limitedBy)
       .toBe('EBS bandwidth of m4.2xlarge (1000 Mbps) and network baseline of m4.2xlarge (1 Gbps)');
@@ -57,7 +57,7 @@ describe('planStorage: generation current (Nitro: m6i with st1)', () => {
     // 3 x 16 TiB at 500 MiB/s each = 1572.86 MB/s: m6i.8xlarge's 10000 Mbps (1250 MB/s) is too little.
     const plan = planStorage({ capacityTiB: 48, backend: 'ebs', generation: 'current' });
     expect(plan.instanceType).toBe('m6i.12xlarge');
-    expect(plan.throughput.baselineReadMBps).toBeCloseTo(1572.86, 2);
+    expect(plan.throughput.baselineReadMBps).toBe(1572.86);
   });
 
   test.each<[object, RegExp]>([
@@ -73,7 +73,7 @@ describe('planStorage: generation current (Nitro: m6i with st1)', () => {
   test('withInstanceType: an m6i override of a previous-generation plan gets m6i figures and cost', () => {
     const plan = withInstanceType(planStorage({ capacityTiB: 5 }), 'm6i.2xlarge');
     expect(plan).toMatchObject({ instanceType: 'm6i.2xlarge', monthlyCostUsd: 510.72 });
-    expect(plan.throughput.baselineReadMBps).toBeCloseTo(209.72, 2);
+    expect(plan.throughput.baselineReadMBps).toBe(209.71);
     expect(plan.reason).toMatch(/; instanceType m6i\.2xlarge as asked \(the planner chose m4\.2xlarge\)$/);
   });
 });
@@ -90,7 +90,7 @@ describe('planStorage: generation current, instance store (d3, d3en: a lower bou
     expect(plan.reason).toContain(LOWER_BOUND);
     expect(plan.reason).toContain('npm run bench:cluster');
     expect(plan.throughput.limitedBy).toContain(LOWER_BOUND);
-    expect(Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps)).toBeCloseTo(d3SustainedMBps('d3en.xlarge'), 2);
+    expect(Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps)).toBe(down2(d3SustainedMBps('d3en.xlarge')));
   });
 
   test('300 TiB on backend instance-store: d3en.12xlarge, the largest (305.15 TiB), planned and labelled', () => {
@@ -153,7 +153,7 @@ describe('planStorage: generation current, instance store (d3, d3en: a lower bou
         if (/^d3/.test(plan.instanceType)) {
           expect(plan.reason).toContain(LOWER_BOUND);
           expect(plan.throughput.limitedBy).toContain(LOWER_BOUND);
-          expect(sustained).toBeCloseTo(d3SustainedMBps(plan.instanceType), 2);
+          expect(sustained).toBe(down2(d3SustainedMBps(plan.instanceType)));
         }
       }),
       { numRuns: 200 },

@@ -1,5 +1,6 @@
 import * as fc from 'fast-check';
 import { DataVolumePlan, Generation, estimateThroughput, planStorage, withInstanceType } from '../../lib/sizing';
+import { down2 } from '../support/plan-figures';
 import { main } from '../../bin/plan';
 import { gp3MonthlyUsd, gp3VolumeFor } from '../../lib/sizing/catalog-gp3';
 
@@ -51,7 +52,7 @@ describe('gp3 in the planner (issue 28)', () => {
     // 1000 / 3 / 1.048576 = 317.9 MiB/s, rounded up; 3414 GiB = ceil(10240 / 3).
     expect(plan.dataVolumes).toEqual(gp3(3414, 318, 3000, 3));
     expect(plan.monthlyCostUsd).toBeCloseTo(3.2 * 730 + 3 * volumeUsd(3414, 318, 3000), 2);
-    expect(plan.throughput.baselineReadMBps).toBeCloseTo(3 * 318 * MIB, 2);
+    expect(plan.throughput.baselineReadMBps).toBe(down2(3 * 318 * MIB));
     expect(plan.throughput.limitedBy).toBe('gp3 provisioned throughput of 3 x 318 MiB/s (3414 GiB each)');
   });
 
@@ -74,16 +75,16 @@ describe('gp3 in the planner (issue 28)', () => {
   });
 
   test('the estimate: no burst credits; provisioned MiB/s x 1.048576 under the EBS and network limits', () => {
-    // m4.16xlarge (10000 Mbps EBS, 25 Gbps): 2 x 500 MiB/s = 1048.58 MB/s throughout.
+    // m4.16xlarge (10000 Mbps EBS, 25 Gbps): 2 x 500 MiB/s = 1,048.576 MB/s throughout, stated rounded down.
     const flat = estimateThroughput('m4.16xlarge', gp3(1000, 500, 3000, 2));
-    expect([flat.readMBps, flat.baselineReadMBps, flat.burstReadMBps, flat.writeMBps]).toEqual([1048.58, 1048.58, 1048.58, 1048.58]);
+    expect([flat.readMBps, flat.baselineReadMBps, flat.burstReadMBps, flat.writeMBps]).toEqual([1048.57, 1048.57, 1048.57, 1048.57]);
     // m4.xlarge's 750 Mbps binds: 93.75 MB/s.
     expect(estimateThroughput('m4.xlarge', gp3(1000, 500, 3000)).baselineReadMBps).toBe(93.75);
     // m6i.large: sustained at its EBS baseline (650 Mbps = 81.25 MB/s); burst at the volume's 524.29 MB/s (under the
     // EBS burst, 1250 MB/s, and the network burst, 1562.5 MB/s).
     const nitro = estimateThroughput('m6i.large', gp3(1000, 500, 3000));
     expect(nitro.baselineReadMBps).toBe(81.25);
-    expect(nitro.burstReadMBps).toBeCloseTo(500 * MIB, 2);
+    expect(nitro.burstReadMBps).toBe(down2(500 * MIB));
   });
 
   // EBS-GP3-LIMITS

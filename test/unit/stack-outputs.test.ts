@@ -89,7 +89,7 @@ describe('PlanSummary: the planner\'s sustained and burst figures, not only the 
   test('d3/d3en: the figures named a lower bound, in the summary and in the estimate npm run bench:cluster reads', () => {
     const { values } = described({ generation: 'current', capacityTiB: '20' });
     expect(values.PlanSummary).toMatch(/^instance-store on d3en\.xlarge, 2 x instance-store HDD, 25\.43 TiB raw; .*lower bound: per-disk throughput unpublished\)/);
-    expect(JSON.parse(String(values.BenchEstimate))).toMatchObject({ sustainedWriteMBps: 258.33, sustainedReadMBps: 291.67, lowerBound: true });
+    expect(JSON.parse(String(values.BenchEstimate))).toMatchObject({ sustainedWriteMBps: 258.33, sustainedReadMBps: 291.66, lowerBound: true });
     // Published limits (d2, EBS): no such field, the output as it was.
     expect(JSON.parse(String(described({ capacityTiB: '20' }).values.BenchEstimate))).not.toHaveProperty('lowerBound');
     expect(JSON.parse(String(described({ capacityTiB: '5' }).values.BenchEstimate))).not.toHaveProperty('lowerBound');
