@@ -5,14 +5,13 @@
 
 // The construct, what it composes and exposes, and its props.
 export { StorageServer } from './storage-server';
-export type {
-  ClusterwareOptions,
-  FsxLustreServerOptions,
-  FsxOpenZfsServerOptions,
-  NfsOptions,
-  SnapshotOptions,
-  StorageServerProps,
-} from './storage-server';
+export type { StorageServerProps } from './storage-server';
+// Each backend's option group, from the backend's own module.
+export type { NfsOptions } from './backends/ec2-nfs-server-props';
+export type { FsxLustreServerOptions } from './backends/fsx-lustre-props';
+export type { FsxOpenZfsServerOptions } from './backends/fsx-openzfs-props';
+export type { SnapshotOptions } from './backends/snapshot-options';
+export type { ClusterwareOptions } from './clusterware';
 
 // Client mounts: the cluster-wide association, and `StorageServer.mountOn`'s options.
 export { ClientMount } from './client-mount';

@@ -4,10 +4,7 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { Ec2NfsServer } from './backends/ec2-nfs-server';
-import type { StorageBackend } from './backends/backend';
-import { FsxLustreServer } from './backends/fsx-lustre';
-import { FsxOpenZfsServer } from './backends/fsx-openzfs';
+import { BACKEND_PLUGINS } from './backends/registry';
 import { DEFAULT_PARAMETER_PREFIX, type FsType } from '../lambda/register/contract';
 import { MountOnOptions, mountStorageOn } from './client-mount';
 import { BenchDocument } from './bench-document';
@@ -20,35 +17,15 @@ import { ServerRegistration, validateRecordNames, validateRecordsInApp } from '.
 import { UpdateGuard } from './update-guard';
 import { SnapshotPolicy } from './snapshot-policy';
 import type { StoragePlan } from './sizing';
-import { DEFAULT_NCONNECT } from './sizing/nfs-client';
 import { planServer } from './storage-server/plan';
 import type { StorageServerProps } from './storage-server/props';
 import { DeployTimeCheck } from './deploy-check';
 import { SERVER_DEFAULTS } from './server-defaults';
 import { warnInboundRuleQuota } from './storage-server/rule-quota';
-import { refuseEc2OnlyProps, validateIsObject, validateServerProps } from './storage-server/validation';
+import { validateIsObject, validateServerProps } from './storage-server/validation';
 
-// The props and their option groups, beside the construct that takes them (lib/index.ts exports them from here).
+// The props, beside the construct that takes them; each option group is exported from its backend's module.
 export type { StorageServerProps } from './storage-server/props';
-export type { NfsOptions } from './backends/ec2-nfs-server-props';
-export type { FsxLustreServerOptions } from './backends/fsx-lustre-props';
-export type { FsxOpenZfsServerOptions } from './backends/fsx-openzfs-props';
-export type { SnapshotOptions } from './backends/snapshot-options';
-export type { ClusterwareOptions } from './clusterware';
-
-/**
- * Client mount options, by the convention AWS uses for EFS (Amazon EFS User Guide, "Mount settings used by EFS mount
- * helper") less `noresvport`, plus `nosuid,nodev`, and `nconnect=<n>` unless `nconnect` is 1 (one TCP connection is
- * one EC2 flow, 5 Gbps: docs/sources/nconnect.md [EC2-BW]; EFS itself takes no nconnect, our knfsd does).
- * The export is `secure` (clients must use a reserved port, so a user without root on a node cannot forge another
- * uid with AUTH_SYS), and a Linux NFS server refuses `noresvport` clients on a secure export (shown in the VM
- * tests). `nosuid,nodev`: a setuid binary or a device node planted on the server never gives root on a client
- * (the client mount script adds them to whatever a record says, too).
- */
-export function clientMountOptions(version: '4.1' | '4.2', nconnect: number = DEFAULT_NCONNECT): string {
-  const connections = nconnect > 1 ? `,nconnect=${nconnect}` : '';
-  return `nfsvers=${version},rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2${connections},_netdev,nosuid,nodev`;
-}
 
 /**
  * Shared storage for an HPC cluster, sized from the requested capacity and throughput: one NFS server (a d2, d3
@@ -138,42 +115,19 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     validateRecordNames(recordNames);
     validateRecordsInApp(this, recordNames);
 
-    // The backend, behind the one small interface the registration and the client mount use (lib/backends).
-    let backend: StorageBackend;
-    if (this.plan.backend === 'fsx-lustre') {
-      refuseEc2OnlyProps(props, this.plan.backend);
-      const fsx = new FsxLustreServer(this, 'FsxLustre', { server: props, plan: this.plan, clusterName, serverName, subnet });
-      this.fileSystem = fsx.fileSystem;
-      backend = fsx;
-    } else if (this.plan.backend === 'fsx-openzfs') {
-      refuseEc2OnlyProps(props, this.plan.backend);
-      const zfs = new FsxOpenZfsServer(this, 'FsxOpenZfs', {
-        server: props, plan: this.plan, clusterName, serverName, subnet, selectedSubnets,
-      });
-      this.openZfsFileSystem = zfs.fileSystem;
-      backend = zfs;
-    } else {
-      // Id 'Default': the EC2 server's resources keep the logical ids they had when this construct made them
-      // itself (CloudFormation would otherwise replace them, data volumes included).
-      const server = new Ec2NfsServer(this, 'Default', {
-        server: props,
-        plan: this.plan,
-        capacityTiB,
-        clusterName,
-        serverName,
-        exportPath: props.exportPath ?? '/export/data',
-        mountOptions: clientMountOptions(props.nfs?.version ?? '4.1', props.nfs?.nconnect ?? DEFAULT_NCONNECT),
-        subnet,
-      });
-      this.instance = server.instance;
-      this.privateIp = server.privateIp;
-      this.networkInterfaceId = server.networkInterfaceId;
-      this.dataVolumes = server.dataVolumes;
-      this.snapshotPolicy = server.snapshotPolicy;
-      this.clusterware = server.clusterware;
-      backend = server;
-    }
-    this.dataVolumes ??= [];
+    // The backend the plan names, behind the one small interface the registration and the client mount use.
+    const backend = BACKEND_PLUGINS[this.plan.backend].build(this, {
+      server: props, plan: this.plan, capacityTiB, clusterName, serverName, subnet, selectedSubnets,
+    });
+    const parts = backend.parts;
+    this.instance = parts.instance;
+    this.privateIp = parts.privateIp;
+    this.networkInterfaceId = parts.networkInterfaceId;
+    this.dataVolumes = parts.dataVolumes ?? [];
+    this.snapshotPolicy = parts.snapshotPolicy;
+    this.clusterware = parts.clusterware;
+    this.fileSystem = parts.fileSystem;
+    this.openZfsFileSystem = parts.openZfsFileSystem;
     this.fsType = backend.fsType;
     this.mountAddress = backend.mountAddress;
     this.exportPath = backend.exportPath;

@@ -1,8 +1,11 @@
 import type { CfnResource } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import type { FsType, FsxTarget } from '../../lambda/register/contract';
+import type { ClusterwareRing } from '../clusterware';
 import type { DataHolder } from '../deletion';
 import type { MonitoredStorage } from '../monitoring';
+import type { SnapshotPolicy } from '../snapshot-policy';
 import type { UpdateGuard } from '../update-guard';
 
 /** The tag that names a server's resources (`<stack name>/<server name>`), shared with the update guard's handler. */
@@ -15,9 +18,9 @@ export type RegistrationTarget =
 
 /**
  * The one small interface every backend construct gives the {@link StorageServer} facade (docs/design.md, section 5):
- * how clients reach and mount it, when it is mountable, what guards its data, and what the registration names.
- * lib/backends/ec2-nfs-server.ts (EBS and instance store), lib/backends/fsx-lustre.ts and lib/backends/fsx-openzfs.ts
- * implement it.
+ * how clients reach and mount it, when it is mountable, what guards its data, what the registration names and what
+ * the facade exposes. lib/backends/ec2-nfs-server.ts (EBS and instance store), lib/backends/fsx-lustre.ts and
+ * lib/backends/fsx-openzfs.ts implement it; lib/backends/registry.ts says which builds which backend.
  */
 export interface StorageBackend extends ec2.IConnectable {
   /** `nfs4` or `lustre`. */
@@ -38,4 +41,18 @@ export interface StorageBackend extends ec2.IConnectable {
   readonly monitored: MonitoredStorage;
   /** The resources that hold the data, and what each still uses: what `cdk destroy` keeps or deletes (lib/deletion.ts). */
   readonly dataHolders: readonly DataHolder[];
+  /** What the facade exposes of the backend's resources, each documented on {@link StorageServer}. */
+  readonly parts: ServerParts;
+}
+
+/** The resources a {@link StorageServer} exposes: each backend gives its own, the others stay undefined. */
+export interface ServerParts {
+  readonly instance?: ec2.Instance;
+  readonly privateIp?: string;
+  readonly networkInterfaceId?: string;
+  readonly dataVolumes?: ec2.Volume[];
+  readonly snapshotPolicy?: SnapshotPolicy;
+  readonly clusterware?: ClusterwareRing;
+  readonly fileSystem?: fsx.LustreFileSystem;
+  readonly openZfsFileSystem?: fsx.CfnFileSystem;
 }

@@ -7,11 +7,12 @@ import { RecoveryAlarm } from '../recovery-alarm';
 import type { SnapshotPolicy } from '../snapshot-policy';
 import type { DataHolder } from '../deletion';
 import type { UpdateGuard } from '../update-guard';
-import type { RegistrationTarget, StorageBackend } from './backend';
+import type { RegistrationTarget, ServerParts, StorageBackend } from './backend';
 import type { Ec2NfsServerProps } from './ec2-nfs-server-props';
 import { ec2DataHolders, protectFromDestroy } from './ec2/destroy';
 import { ec2UpdateGuard } from './ec2/guard';
 import { serverInstance } from './ec2/instance';
+import { DEFAULT_EXPORT_PATH, clientMountOptions } from './ec2/mount-options';
 import { ec2ServerLayout, instanceStoreDiskNames } from './ec2/layout';
 import { serverNetwork, stableInterface } from './ec2/network';
 import { joinClusterware } from './ec2/clusterware-member';
@@ -19,7 +20,22 @@ import { denyOtherDocuments, grantTakeOver, serverRole } from './ec2/role';
 import { serverSettings } from './ec2/settings';
 import { scheduledSnapshots } from './ec2/snapshots';
 import { dataVolumes, legacyAttachments } from './ec2/volumes';
+import type { BackendPlugin } from './plugin';
 import { noteRetention } from './snapshot-options';
+import { DEFAULT_NCONNECT } from '../sizing/nfs-client';
+
+/**
+ * Backends `ebs` and `instance-store`: the id 'Default' keeps the logical ids the resources had when the facade made
+ * them itself (CloudFormation would otherwise replace them, data volumes included); the export path and the client
+ * mount options get their defaults here.
+ */
+export const EC2_NFS_PLUGIN: BackendPlugin = {
+  build: (scope, i) => new Ec2NfsServer(scope, 'Default', {
+    ...i,
+    exportPath: i.server.exportPath ?? DEFAULT_EXPORT_PATH,
+    mountOptions: clientMountOptions(i.server.nfs?.version ?? '4.1', i.server.nfs?.nconnect ?? DEFAULT_NCONNECT),
+  }),
+};
 
 /**
  * The EC2 NFS server backend (EBS st1 or gp3 volumes, or instance store): the instance, its data volumes, its stable
@@ -60,6 +76,8 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
   public readonly updateGuard: UpdateGuard;
   /** The EBS data volumes, or the instance-store instance: what `cdk destroy` keeps, deletes or refuses to delete. */
   public readonly dataHolders: readonly DataHolder[];
+  /** The instance, its interface and address, its volumes, their snapshot policy and the clusterware ring. */
+  public readonly parts: ServerParts;
 
   constructor(scope: Construct, id: string, p: Ec2NfsServerProps) {
     super(scope, id);
@@ -101,5 +119,9 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
       this.snapshotPolicy = scheduledSnapshots(this, p, this.instance);
       noteRetention(this, 'ebs', p.server.snapshots?.retain ?? 7);
     }
+    this.parts = {
+      instance: this.instance, privateIp: this.privateIp, networkInterfaceId: this.networkInterfaceId, dataVolumes: this.dataVolumes,
+      snapshotPolicy: this.snapshotPolicy, clusterware: this.clusterware,
+    };
   }
 }

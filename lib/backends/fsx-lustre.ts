@@ -8,12 +8,14 @@ import type { UpdateGuard } from '../update-guard';
 import { isLustreMetadataIops, isS3DataRepositoryPath, LUSTRE_METADATA_IOPS_TEXT } from '../validation';
 import type { FsxLustrePlan } from '../sizing';
 import type { MonitoredStorage } from '../monitoring';
-import { type RegistrationTarget, SERVER_ID_TAG, type StorageBackend } from './backend';
+import { type RegistrationTarget, SERVER_ID_TAG, type ServerParts, type StorageBackend } from './backend';
 import type { FsxLustreServerProps, FsxLustreServerRequest } from './fsx-lustre-props';
 import { backupRetentionDays, dataRepositoryAssociation, lustreFileSystem } from './fsx/file-system';
 import { fsxUpdateGuard } from './fsx/guard';
 import { securityGroupCompanions, subnetCompanions } from './kept-network';
+import type { BackendPlugin } from './plugin';
 import { noteRetention } from './snapshot-options';
+import { refuseEc2OnlyProps } from '../storage-server/validation';
 import { lustreSecurityGroup } from './fsx/network';
 import { rootSquashOn, rootSquashResource, validateNoSquashNids, warnRootSquashOff } from './fsx/root-squash';
 
@@ -25,6 +27,14 @@ export const MAX_FSX_BACKUP_RETENTION_DAYS = 90;
  * every client sees), `_netdev` (mount after the network), and `nosuid,nodev` as on every mount of this project.
  */
 export const LUSTRE_MOUNT_OPTIONS = 'relatime,flock,_netdev,nosuid,nodev';
+
+/** Backend `fsx-lustre`: the EC2 NFS server's props are refused first, naming each. */
+export const FSX_LUSTRE_PLUGIN: BackendPlugin = {
+  build: (scope, i) => {
+    refuseEc2OnlyProps(i.server, 'fsx-lustre');
+    return new FsxLustreServer(scope, 'FsxLustre', i);
+  },
+};
 
 /**
  * The FSx for Lustre backend: an `aws-fsx.LustreFileSystem` (AWS's managed Lustre, not a hand-built cluster) in
@@ -72,6 +82,8 @@ export class FsxLustreServer extends Construct implements StorageBackend {
   public readonly rootSquash: cr.AwsCustomResource;
   /** The file system, with what it still uses when a destroy keeps it (lib/deletion.ts). */
   public readonly dataHolders: readonly DataHolder[];
+  /** The file system, as the facade exposes it. */
+  public readonly parts: ServerParts;
 
   constructor(scope: Construct, id: string, p: FsxLustreServerProps) {
     super(scope, id);
@@ -83,6 +95,7 @@ export class FsxLustreServer extends Construct implements StorageBackend {
     const retainDays = backupRetentionDays(this, persistent, props.fsxLustre?.dataRepositoryPath, props.snapshots?.retain ?? 7);
     const securityGroup = lustreSecurityGroup(this, p);
     this.fileSystem = lustreFileSystem(this, p, options, securityGroup, retainDays);
+    this.parts = { fileSystem: this.fileSystem };
     this.ready = this.fileSystem.node.defaultChild as fsx.CfnFileSystem;
     this.fileSystemId = this.fileSystem.fileSystemId;
     this.dnsName = this.fileSystem.dnsName;

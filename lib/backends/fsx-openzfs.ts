@@ -6,12 +6,14 @@ import { Construct } from 'constructs';
 import { type DataHolder, dataRemovalPolicy, keepWith } from '../deletion';
 import type { UpdateGuard } from '../update-guard';
 import type { MonitoredStorage } from '../monitoring';
-import { type RegistrationTarget, SERVER_ID_TAG, type StorageBackend } from './backend';
+import { type RegistrationTarget, SERVER_ID_TAG, type ServerParts, type StorageBackend } from './backend';
 import type { FsxOpenZfsServerProps, FsxOpenZfsServerRequest } from './fsx-openzfs-props';
 import { rootVolumeExportResource } from './openzfs/export-resource';
 import { openZfsFileSystem } from './openzfs/file-system';
 import { securityGroupCompanions, subnetCompanions } from './kept-network';
+import type { BackendPlugin } from './plugin';
 import { noteRetention } from './snapshot-options';
+import { refuseEc2OnlyProps } from '../storage-server/validation';
 import { openZfsUpdateGuard } from './openzfs/guard';
 import { openZfsMountOptions } from './openzfs/mount-options';
 import { openZfsSecurityGroup } from './openzfs/network';
@@ -26,6 +28,14 @@ export const MAX_OPENZFS_BACKUP_RETENTION_DAYS = 90;
 
 /** The root volume's path: what clients mount (FSx for OpenZFS User Guide: "use /fsx to mount the root volume"). */
 export const OPENZFS_ROOT_VOLUME_PATH = '/fsx';
+
+/** Backend `fsx-openzfs`: the EC2 NFS server's props are refused first, naming each. */
+export const FSX_OPENZFS_PLUGIN: BackendPlugin = {
+  build: (scope, i) => {
+    refuseEc2OnlyProps(i.server, 'fsx-openzfs');
+    return new FsxOpenZfsServer(scope, 'FsxOpenZfs', i);
+  },
+};
 
 /**
  * The FSx for OpenZFS backend: an `AWS::FSx::FileSystem` of type OPENZFS (AWS's managed NFS file server) in the
@@ -69,6 +79,8 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
   public readonly updateGuard: UpdateGuard;
   /** The file system, with what it still uses when a destroy keeps it (lib/deletion.ts). */
   public readonly dataHolders: readonly DataHolder[];
+  /** The file system, as the facade exposes it. */
+  public readonly parts: ServerParts;
 
   constructor(scope: Construct, id: string, p: FsxOpenZfsServerProps) {
     super(scope, id);
@@ -86,6 +98,7 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
     const securityGroup = openZfsSecurityGroup(this, p);
     const retainDays = props.snapshots?.retain ?? 7;
     this.fileSystem = openZfsFileSystem(this, p, options, network, securityGroup, retainDays);
+    this.parts = { openZfsFileSystem: this.fileSystem };
     this.rootVolumeExport = rootVolumeExportResource(this, this.fileSystem, rootVolumeExport(props));
     if (props.fsxOpenZfs?.rootSquash === false) warnRootSquashOff(this, 'fsxOpenZfs.rootSquash (-c openZfsRootSquash)');
     this.ready = this.rootVolumeExport.node.defaultChild as CfnResource;

@@ -14,7 +14,7 @@ import * as path from 'path';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { BootstrapConfig, renderApplyCommand, renderLoaderUserData } from '../../../lib/bootstrap';
 import { renderAgentConfig } from '../../../lib/server-metrics';
-import { clientMountOptions } from '../../../lib/storage-server';
+import { clientMountOptions } from '../../../lib/backends/ec2/mount-options';
 
 /** The VM's stand-ins for deploy-time values. The guest stages check against these literally. */
 const common = {
