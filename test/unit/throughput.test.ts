@@ -144,7 +144,8 @@ describe('estimateThroughput: EBS (m4 + st1)', () => {
         const estimate = estimateThroughput(instanceType, st1(small, count));
         const ceiling = Math.min(M4[instanceType].ebs, M4[instanceType].network, count * st1BurstMBps(small));
         const floor = Math.min(ceiling, count * st1BaselineMBps(small));
-        expect(estimate.readMBps).toBeLessThanOrEqual(ceiling);
+        // 1e-9: binary rounding of the test's own product (633.5999999999999 for 3 x 211.2).
+        expect(estimate.readMBps).toBeLessThanOrEqual(ceiling + 1e-9);
         expect(estimate.readMBps).toBeGreaterThanOrEqual(down2(floor));
         expect(estimate.writeMBps).toBe(estimate.readMBps);
         expect(estimateThroughput(instanceType, st1(large, count)).readMBps).toBeGreaterThanOrEqual(
