@@ -2,7 +2,7 @@
 
 The grammar a mount config must meet (docs/design.md, section 6), the check of the path to a mount point on the node
 (path_problem_on_node, with a stand-in for lstat), and the two commands the script runs (check, walk) as a program.
-test/integration/client-mount.test.ts runs the same checks through the whole script against an SSM emulator.
+test/integration/client-mount-grammar.test.ts runs the same checks through the whole script against an SSM emulator.
 Run by test/unit/python-unit.test.ts: python -m unittest discover -s test/python.
 """
 

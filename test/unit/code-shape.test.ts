@@ -26,7 +26,6 @@ const EXCEPTIONS: Record<string, string> = {};
 const TEST_EXCEPTIONS: Record<string, number> = {
   'test/e2e/guest/client-mount-stage.sh': 492,
   'test/e2e/guest/server.sh': 704,
-  'test/integration/client-mount.test.ts': 1862,
   'test/integration/register.test.ts': 667,
   'test/unit/bad-input.test.ts': 487,
   'test/unit/client-mount.test.ts': 958,

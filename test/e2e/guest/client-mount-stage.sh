@@ -477,7 +477,7 @@ install_package_owning() {
 }
 
 # --mount-roots from a user: a directory the FHS names (/opt) is refused before anything is read (below one is allowed:
-# test/integration/client-mount.test.ts).
+# test/integration/client-mount-paths.test.ts).
 refused_roots() {
   local out rc calls
   calls=$(wc -l <"$AWS_CALLS")
