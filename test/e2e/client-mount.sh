@@ -27,6 +27,7 @@ client_mount_scenario() {
   log "boot: client-mount"
   rm -rf "$dir" && mkdir -p "$dir/ctl/guest" "$dir/ctl/scripts"
   cp "$E2E_DIR/guest/client-mount-stage.sh" "$dir/ctl/guest/stage.sh"
+  cp "$E2E_DIR/guest/client-mount-stage-records.sh" "$dir/ctl/guest/"
   # The client mount script as the SSM document carries it (its parts in place: lib/script-parts.ts), and the user
   # data mountStorageOn adds to a CDK consumer's node, both rendered by the construct's own code.
   (cd "$REPO_DIR" && npx --no-install ts-node --transpile-only -e '

@@ -1,0 +1,247 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # SCEN is read by the result helpers in common.sh
+# Server stages of the EBS scenarios (6 and later), the freeze and the benchmark: sourced by server.sh (its helpers and
+# variables), beside it on the control disk.
+
+# Scenario 6: two EBS volumes found by volume id (NVMe serial) among decoys; the second one is attached
+# by the host only after the bootstrap has started waiting for it.
+server_ebs() {
+  local a b
+  first_boot ebs
+  check_eq "the apply succeeds" "$(apply_rc)" 0
+  check_has "the bootstrap waited for the missing volume by id" "$(boot_journal)" \
+    "waiting for EBS volume vol-0e2e0000000000002 (attached as /dev/sdg)"
+  check_has "without instance metadata it leaves attaching to the host (storage-attach is proven against moto)" \
+    "$(cat "$STATE/apply.log")" "no instance metadata (IMDSv2), curl or AWS CLI: not attaching"
+  check "the apply installed storage-attach beside the bootstrap" test -x /usr/local/sbin/storage-attach
+  a=$(nvme_serial vol0e2e0000000000001)
+  b=$(nvme_serial vol0e2e0000000000002)
+  check_layout "$a" "$b"
+  # Each decoy must be there (a missing one would pass the blkid check by omission), and blank.
+  for d in "$(nvme_serial vol0e2e0000000000003)" "$(nvme_serial vol0e2e000000000000)" "$(readlink -f /dev/disk/by-id/virtio-decoy)"; do
+    check "decoy $d is attached" test -b "$d"
+    refute "decoy $d is untouched" blkid -p "$d"
+  done
+  check_export async
+  check_nfsd 12 "+3 +4 -4.0 +4.1 +4.2" # 3 vCPUs: 4 x 3
+  blkid -s UUID -o value "$LVDEV" >"$STATE/fs-uuid"
+  fs_bytes >"$STATE/fs-bytes"
+  head -c 3M /dev/urandom >"$EXPORT/.canary" && sha256sum "$EXPORT/.canary" >"$STATE/canary.sha"
+  # A copy of the checksum on the data itself, for the server that restores these disks later.
+  (cd "$EXPORT" && sha256sum .canary >.canary.sha256)
+  check_has "the volume group carries this server's identity" "$(vgs --noheadings -o vg_tags "$VG")" \
+    "storage-server-id:e2e-ebs/storage1"
+  make_client_dir
+  send ready && recv written 600 || return 0
+  freeze_scenario
+  recv finished 600
+}
+
+# Day 2 growth of a 2-volume stripe: the host enlarged both volumes (1 -> 2 GiB) while the server was off,
+# as an EBS modification of a stopped instance would. The boot grows PVs, LV and XFS by itself; the apply of
+# the stack's new sizes then finds nothing left to do, and re-applying changes nothing.
+server_ebs_grow() {
+  local journal a b
+  journal=$(boot_journal)
+  check_eq "the unit ran at boot and succeeded" "$(unit_result)" "active success"
+  check_eq "the boot grew both physical volumes" "$(grep -c 'growing physical volume' <<<"$journal")" 2
+  check_has "it extended the striped LV over both" "$journal" "on each of the 2 disks"
+  check_has "and grew the XFS online" "$journal" "growing XFS on $EXPORT"
+  check_eq "the same file system is mounted (not reformatted)" "$(blkid -s UUID -o value "$LVDEV")" "$(cat "$STATE/fs-uuid")"
+  check "the file system is larger than before" test "$(fs_bytes)" -gt "$(cat "$STATE/fs-bytes")"
+  check "it fills the grown stripe (at least 3.5 GiB of 2 x 2 GiB)" test "$(fs_bytes)" -ge 3758096384
+  check "the server's canary file is intact" sha256sum -c "$STATE/canary.sha"
+  a=$(nvme_serial vol0e2e0000000000001)
+  b=$(nvme_serial vol0e2e0000000000002)
+  check_layout "$a" "$b"
+  apply ebs-grown
+  check_eq "the apply of the stack's new sizes succeeds" "$(apply_rc)" 0
+  check "and finds nothing left to grow" lacks "$(cat "$STATE/apply.log")" "growing"
+  SCEN=reapply
+  reapply_twice ebs-grown
+  SCEN=$STAGE
+  send ready && recv grown-checked 600 || return 0
+  replaced_server
+}
+
+# The server about to be replaced: it keeps its NFSv4 state where a replacement finds it. nfsd runs in the
+# server's scope (its identity, not this host's name), and nfsdcld records the clients that hold state on
+# the data file system. Then it shuts down while a client writes (the stage's end powers the VM off).
+replaced_server() {
+  local cld=$EXPORT/.storage-server/nfsdcld
+  SCEN=replace
+  check_has "nfs-server starts nfsd in the server's scope, its identity (systemd drop-in)" \
+    "$(systemctl cat nfs-server.service 2>&1)" "exec /usr/sbin/rpc.nfsd' 'e2e-ebs/storage1'"
+  check_eq "the state directory on the data file system is root's only" "$(stat -c '%U %a' "$EXPORT/.storage-server")" "root 700"
+  check_eq "nfsdcld is configured to keep its records there" "$(nfsconf --get nfsdcld storagedir)" "$cld"
+  check "nfsdcld made its database there" test -s "$cld/main.sqlite"
+  send replace-ready && recv writing 600 || return 0
+  check "the client holding the file is recorded in that database" grep -aq 'Linux NFSv4.1' "$cld/main.sqlite"
+  info "shutting down while the client writes, as EC2 stops an instance for its replacement"
+}
+
+# The replacement: a new instance (new root disk: the loader user data, then the apply, as at a first boot)
+# with the same volumes and address. EC2 gives each instance its own host name; so does this stage.
+server_replace() {
+  local a b log
+  echo ip-192-168-77-99 >/proc/sys/kernel/hostname
+  first_boot ebs-grown
+  log=$(cat "$STATE/apply.log")
+  check_eq "the replacement's apply succeeds" "$(apply_rc)" 0
+  check "it makes no volume group, LV or file system" lacks "$log" "creating volume group"
+  check "it runs no mkfs" lacks "$log" "making XFS"
+  check "it adopts nothing: the array is this server's own" lacks "$log" "adopting"
+  check_has "it stopped the image's nfs-server before the address arrived" "$log" "stopping nfs-server until it serves"
+  a=$(nvme_serial vol0e2e0000000000001)
+  b=$(nvme_serial vol0e2e0000000000002)
+  check_layout "$a" "$b"
+  check "the old server's canary file is intact" bash -c "cd '$EXPORT' && sha256sum -c .canary.sha256"
+  check_export async
+  check_has "nfsd runs in the same scope as the server it replaces" "$(systemctl cat nfs-server.service 2>&1)" \
+    "exec /usr/sbin/rpc.nfsd' 'e2e-ebs/storage1'"
+  send ready && recv finished 1200 || return 0
+  ebs_missing_by_hand
+}
+
+# Scenario 6, second half, by hand on the replacement (after its client is done): volume 2 detached, the apply
+# waits the configured 40 s for it, then fails naming the volume id, and brings up nothing on volume 1 alone.
+# The state before the apply is a boot's before the bootstrap: nothing served, nothing mounted, the VG inactive.
+ebs_missing_by_hand() {
+  local end=$((SECONDS + 180)) log start t0 t1
+  SCEN='ebs-missing'
+  check "stop serving, unmount the export and deactivate the volume group" bash -c \
+    "systemctl stop nfs-server.service nfsdcld.service; umount '$EXPORT' && vgchange -an $VG"
+  info "detach-me: waiting for the host to detach volume 2"
+  while [[ -n $(nvme_serial vol0e2e0000000000002) ]] && ((SECONDS < end)); do sleep 1; done
+  check "volume 2 is gone (the host detached it)" test -z "$(nvme_serial vol0e2e0000000000002)"
+  check "volume 1 is still attached" test -b "$(nvme_serial vol0e2e0000000000001)"
+  start=$(date +%s)
+  apply ebs-grown
+  log=$(cat "$STATE/apply.log")
+  check "the apply fails (what the association reports)" test "$(apply_rc)" != 0
+  check_has "it waited for the volume by id" "$log" "waiting for EBS volume vol-0e2e0000000000002"
+  check_has "it failed naming the volume id" "$log" \
+    "ERROR: not attached after waiting 40s: EBS volume vol-0e2e0000000000002 (attached as /dev/sdg)"
+  # The apply restarts the unit and prints its journal at the end: the journal's clock times the wait.
+  t0=$(journalctl -u storage-bootstrap.service --since "@$start" -o short-unix --no-pager | awk '/waiting for EBS/ { print int($1); exit }')
+  t1=$(journalctl -u storage-bootstrap.service --since "@$start" -o short-unix --no-pager | awk '/ERROR: not attached/ { print int($1); exit }')
+  check "it waited the configured 40 s before failing" test "$((${t1:-0} - ${t0:-0}))" -ge 39
+  refute "the data file system is not mounted, so the export (mp) is not served" mountpoint -q "$EXPORT"
+  check "the present volume's LV was not activated" bash -c "! lvs --noheadings -o lv_active $VG 2>/dev/null | grep -q active"
+  send volume-missing && recv missing-checked 600
+}
+
+# Day 2 growth of a single volume, live: one EBS volume found by its Xen attachment name (/dev/sdf shows as
+# /dev/xvdf), a client mounted and writing; the host enlarges the disk of the running VM (qemu block_resize,
+# as EBS does for an in-use volume) and the apply of the new size grows PV, LV and XFS without an unmount.
+server_ebs_xen() {
+  local mount before end=$((SECONDS + 120))
+  first_boot ebs-xen
+  check_eq "the apply succeeds" "$(apply_rc)" 0
+  check_layout /dev/xvdf
+  check_has "the volume was found by its attachment name" "$(cat "$STATE/apply.log")" "(EBS volume vol-0e2e0000000000009)"
+  head -c 3M /dev/urandom >"$EXPORT/.canary" && sha256sum "$EXPORT/.canary" >"$STATE/canary.sha"
+  make_client_dir
+  send ready && recv written 600 || return 0
+  mount=$(mount_id) before=$(fs_bytes)
+  info "grow-me: waiting for the host to enlarge /dev/xvdf"
+  until (($(blockdev --getsize64 /dev/xvdf) >= 2147483648)) || ((SECONDS >= end)); do sleep 1; done
+  check "the running server sees the enlarged disk" test "$(blockdev --getsize64 /dev/xvdf)" -ge 2147483648
+  apply ebs-xen-grown
+  check_eq "the apply of the new size succeeds" "$(apply_rc)" 0
+  check_has "it grew the physical volume" "$(cat "$STATE/apply.log")" "growing physical volume $(readlink -f /dev/xvdf)"
+  check "the file system is larger than before" test "$(fs_bytes)" -gt "$before"
+  check "it fills the grown volume (at least 1.9 GiB)" test "$(fs_bytes)" -ge 2040109465
+  check_eq "the data file system was never unmounted (same mount)" "$(mount_id)" "$mount"
+  check "the server's canary file is intact" sha256sum -c "$STATE/canary.sha"
+  SCEN=reapply
+  reapply_twice ebs-xen-grown
+  SCEN=$STAGE
+  send grown && recv finished 600
+}
+
+# Restore: a new server whose volumes were restored from snapshots. First it is given one disk of the
+# instance-store server's array and one of the Xen server's (two arrays, two server identities): refused,
+# naming both, nothing written (the host checks every byte). Then the EBS server's two disks, restored
+# whole (the next boot, as after a redeploy with the right snapshots): adopted, the data intact.
+server_restore_mixed() {
+  local reason
+  first_boot restore-mixed
+  check "the apply of a mixture of two servers' arrays fails" test "$(apply_rc)" != 0
+  reason=$(apply_failure)
+  info "failure reason: $reason"
+  check_has "the reason says it refuses more than one array and wrote nothing" "$reason" \
+    "refusing disks of more than one array (snapshots of different servers or sets?), nothing was written"
+  check_has "the reason names the instance-store server's disk" "$reason" "of server e2e-is/storage1"
+  check_has "the reason names the Xen server's disk" "$reason" "of server e2e-xen/storage1"
+  refute "nothing is mounted at the export path" mountpoint -q "$EXPORT"
+  check_eq "nothing is exported" "$(exportfs -s)" ""
+  send ready && recv finished 600 || return 0
+  restore_own_by_hand
+}
+# Then by hand: the host swaps the mixture for the EBS server's two disks, restored whole (as a redeploy with the
+# right snapshots would attach), and the apply of that server's settings adopts them, the data intact.
+restore_own_by_hand() {
+  SCEN='restore-own'
+  # As at a boot with only the new disks: nothing of the refused ones active (both held a VG named like ours).
+  check "nothing of the refused disks is active" bash -c "vgchange -an >/dev/null 2>&1; ! dmsetup ls | grep -q '^$VG-'"
+  info "swap-me: waiting for the host to replace the restored disks"
+  wait_swapped vol0e2e0000000000011 vol0e2e0000000000012 -- vol0e2e0000000000013 vol0e2e0000000000014
+  apply restore-own
+  check_eq "the apply of the EBS server's own array, restored whole, succeeds" "$(apply_rc)" 0
+  check_has "it adopts the restored array as this server's" "$(cat "$STATE/apply.log")" \
+    "adopting the array of e2e-ebs/storage1, restored from its snapshots, as e2e-restored/storage2"
+  check "it makes no volume group or file system" lacks "$(cat "$STATE/apply.log")" "creating volume group"
+  check_eq "the volume group now carries this server's identity only" \
+    "$(vgs --noheadings -o vg_tags "$VG" | tr -d ' ' | tr ',' '\n' | grep '^storage-server-id:')" \
+    "storage-server-id:e2e-restored/storage2"
+  check "the EBS server's canary file is intact on the restored array" bash -c "cd '$EXPORT' && sha256sum -c .canary.sha256"
+  check_has "the restored array is exported" "$(exportfs -s)" "$EXPORT"
+  send own-ready && recv own-finished 600
+}
+
+
+# Scenario 7: the snapshot freeze script (lib/scripts/snapshot-freeze.sh, run as DLM's SSM document would)
+# blocks writes, local and over NFS, until the post-script thaws the file system.
+freeze_scenario() {
+  local freeze=$CTL/scripts/snapshot-freeze.sh writer
+  SCEN=freeze
+  if [[ ! -f $freeze ]]; then
+    # A scenario whose script is missing is a failure, never a pass by omission.
+    fail "lib/scripts/snapshot-freeze.sh is missing from the run: scenario 7 cannot run"
+    send no-freeze
+    return
+  fi
+  check "dry-run finds a freezable XFS" bash "$freeze" dry-run "$EXPORT" 60
+  check "pre-script freezes the file system" bash "$freeze" pre-script "$EXPORT" 60
+  timeout 90 dd if=/dev/urandom of="$EXPORT/e2e/frozen-local.bin" bs=64k count=16 conv=fsync status=none &
+  writer=$!
+  sleep 4
+  check "a local write blocks while frozen" kill -0 "$writer"
+  send frozen && recv client-blocked 120
+  check "post-script thaws the file system" bash "$freeze" post-script "$EXPORT"
+  wait_for "$writer" 30
+  check_eq "the blocked local write completes after the thaw" "$?" 0
+  check_eq "and wrote everything" "$(stat -c %s "$EXPORT/e2e/frozen-local.bin" 2>&1)" 1048576
+  send thawed
+}
+
+# npm run bench:nfs: local throughput on the LV, then the client measures over NFS with the project's
+# settings, with a distribution-default export, and with the project's settings but async.
+server_bench() {
+  first_boot bench
+  check_eq "the apply succeeds" "$(apply_rc)" 0
+  info "nfsd threads (project: min(256, max(8, 4 x $(nproc) vCPUs))): $(cat /proc/fs/nfsd/threads)"
+  bench local "$EXPORT"
+  make_client_dir
+  send ready && recv tuned-done 900 || return 0
+  # A distribution-default server: one plain exports line, nfs.conf untouched (threads, versions).
+  for v in threads vers3 vers4 vers4.0 vers4.1 vers4.2; do nfsconf --unset nfsd "$v"; done
+  echo "$EXPORT 192.168.77.0/28(rw)" >/etc/exports.d/storage-server.exports
+  systemctl restart nfs-server
+  info "distribution default: $(exportfs -v | tr -s '\n\t ' ' '); nfsd threads $(cat /proc/fs/nfsd/threads)"
+  send default-ready && recv default-done 900 || return 0
+  sed -i "s/^STORAGE_EXPORT_MODE=.*/STORAGE_EXPORT_MODE='async'/" /etc/storage-server/bootstrap.env
+  check "the bootstrap re-applies the project's settings, now async" "$BOOTSTRAP"
+  send async-ready && recv finished 900
+}
