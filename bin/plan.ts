@@ -7,7 +7,6 @@
  */
 import {
   Arch,
-  Backend,
   FSX_OPENZFS_DEPLOYMENT_TYPES,
   FsxOpenZfsDeploymentType,
   Generation,
@@ -23,10 +22,11 @@ import {
   withInstanceType,
 } from '../lib/sizing';
 import { DEFAULT_IO_SIZE_KIB, MIN_IO_SIZE_KIB } from '../lib/sizing/io-size';
+import { BACKEND_CHOICES } from '../lib/sizing/validate-request';
 import { OptionSpec, UsageError, didYouMean, formatHelp, parseArgs } from './args';
 import { CLIENT_OPTIONS, readClient } from './client-options';
 
-const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'];
+const BACKENDS = BACKEND_CHOICES;
 const GENERATIONS: readonly Generation[] = ['previous', 'current'];
 const ARCHS: readonly Arch[] = ['x86_64', 'arm64'];
 /** The instance types `--instance-type` takes: the EBS types the planner has figures for (the app's instanceType key's). */

@@ -4,6 +4,7 @@
  * the plan names the context key rather than the construct's prop), and `instanceType`, checked against that plan.
  */
 import { Backend, Generation, StoragePlan, StorageRequest, instanceTypeProblem, planStorage } from '../sizing';
+import { BACKEND_CHOICES } from '../sizing/validate-request';
 import { MAX_FSX_STORAGE_CAPACITY_GIB, oversizedFsxField } from '../validation/fsx-lustre';
 import { duplicateValues } from '../validation/lists';
 import { SNAPSHOT_ID_PATTERN, snapshotSetProblem } from '../validation/snapshots';
@@ -77,8 +78,9 @@ function parseGeneration(key: ContextKey, value: string): Generation {
 }
 
 function parseBackend(key: ContextKey, value: string): Backend | 'auto' {
-  if (value === 'auto' || value === 'ebs' || value === 'instance-store' || value === 'fsx-lustre' || value === 'fsx-openzfs') return value;
-  throw contextError(key, value, "one of 'auto', 'ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'");
+  const backend = BACKEND_CHOICES.find((b) => b === value);
+  if (backend !== undefined) return backend;
+  throw contextError(key, value, `one of ${BACKEND_CHOICES.map((b) => `'${b}'`).join(', ')}`);
 }
 
 function parseVolumeCount(key: ContextKey, value: string): number {

@@ -5,6 +5,7 @@
  * steps: check the request (validate-request.ts), plan for capacity (capacity-rule.ts), and when that plan cannot
  * hold or sustain what is asked, search for the cheapest that does (cheapest-plan.ts).
  */
+import { BACKENDS } from '../../lambda/register/contract';
 import { cheapestMeeting, sustains } from './cheapest-plan';
 import { perClientOf } from './client-ceiling';
 import { planForCapacity } from './capacity-rule';
@@ -23,7 +24,7 @@ import { ValidRequest, validateCapacity, validatePositive, validateRequest } fro
  * Every backend `auto` may choose from when the capacity rule's plan does not do. FSx for OpenZFS is weighed when a
  * throughput is asked (its priced types; cheapest-plan.ts), never by the capacity rule.
  */
-const ALL_BACKENDS: readonly Backend[] = ['ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'];
+const ALL_BACKENDS: readonly Backend[] = BACKENDS;
 
 /**
  * Plans the server for a request. Throws an Error naming the field, the value and the allowed range for

@@ -10,11 +10,12 @@ import { FsxLustreOptions, ResolvedFsxLustreOptions, resolveFsxLustreOptions } f
 import { DEFAULT_IO_SIZE_KIB, validateIoSize } from './io-size';
 import { MAX_DATA_VOLUMES, MAX_SINGLE_VOLUME_TIB } from './plan-ebs';
 import { largestInstanceStore } from './plan-instance-store';
+import { BACKENDS } from '../../lambda/register/contract';
 import type { Arch, Backend, Generation, StorageRequest } from './plan-types';
 import { formatTiB } from './round';
 
-/** The backends a request may name. */
-const BACKENDS: readonly (Backend | 'auto')[] = ['auto', 'ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'];
+/** The backends a request may name: 'auto' (the planner chooses) or one the records know. */
+export const BACKEND_CHOICES: readonly (Backend | 'auto')[] = ['auto', ...BACKENDS];
 
 /** A request whose fields are checked (all but the capacity): its backend, layout, families, FSx options and throughput. */
 export interface ValidRequest {
@@ -49,9 +50,9 @@ export function validateRequest(request: StorageRequest): ValidRequest {
 
 function validBackend(value: Backend | 'auto' | undefined): Backend | 'auto' {
   const backend = value ?? 'auto';
-  if (!BACKENDS.includes(backend)) {
+  if (!BACKEND_CHOICES.includes(backend)) {
     throw new Error(
-      `backend must be one of ${BACKENDS.map((b) => `'${b}'`).join(', ')}; got ${describe(backend)}`,
+      `backend must be one of ${BACKEND_CHOICES.map((b) => `'${b}'`).join(', ')}; got ${describe(backend)}`,
     );
   }
   return backend;
