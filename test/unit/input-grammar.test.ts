@@ -399,7 +399,7 @@ const ROWS: Record<ContextKey, Row> = {
   },
   mountPoint: {
     // The mount-point rules (system directories, mount roots) are lib/validation.ts's directoryProblem; their own
-    // tests (test/unit/client-mount.test.ts, bad-input-props.test.ts) cover them. Here: clearly good and clearly bad paths.
+    // tests (test/unit/client-mount-document.test.ts, bad-input-props.test.ts) cover them. Here: clearly good and clearly bad paths.
     valid: fc.tuple(fc.constantFrom('/data', '/scratch', '/fsx'), stringOf(LOWER, 0, 8)).map(([d, s]) => d + s),
     invalid: fc.oneof(
       fc.tuple(fc.constantFrom('/etc', '/usr', '/var', '/proc', '/boot'), stringOf(LOWER, 0, 8)).map(([d, s]) => (s ? `${d}/${s}` : d)),
