@@ -69,6 +69,22 @@ export function ownerMark(
   return { stackId, logicalResourceId, record, clusterName, serverName };
 }
 
+/** The ring record the handler writes for `instance` registered as `serverName` of cluster hpc1. */
+export function expectedRing(instance: Instance, serverName: string, backend: string, stackId?: string): Record<string, unknown> {
+  return {
+    name: serverName,
+    role: 'storage',
+    instanceId: instance.InstanceId,
+    privateIp: instance.PrivateIpAddress,
+    privateDnsName: instance.PrivateDnsName,
+    availabilityZone: instance.Placement?.AvailabilityZone,
+    instanceType: instance.InstanceType,
+    backend,
+    registeredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    owner: ownerMark('ring', 'hpc1', serverName, stackId),
+  };
+}
+
 export function createEvent(resourceProperties: Props): CloudFormationCustomResourceCreateEvent {
   return { ...common, RequestType: 'Create', ResourceProperties: resourceProperties as never };
 }

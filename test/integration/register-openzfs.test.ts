@@ -2,53 +2,12 @@
  * The registration handler against moto for FSx for OpenZFS (backend `fsx-openzfs`): a file system registered by
  * its id and DNS name, as FSx for Lustre is, whose mount config is NFS (`nfs4`) with the DNS name as the server.
  */
-import { GetParameterCommand, GetParametersByPathCommand, SSMClient } from '@aws-sdk/client-ssm';
-import { MOTO_SETUP_TIMEOUT_MS, startMoto, motoEnv, type Moto } from '../support/moto';
-import { OTHER_STACK_ID, STACK_ID, captureStdout, createEvent, deleteEvent, from, ownerMark, props, updateEvent } from './fixtures';
+import { registerAgainstMoto } from '../support/register-moto';
+import { OTHER_STACK_ID, STACK_ID, createEvent, deleteEvent, from, ownerMark, props, updateEvent } from './fixtures';
 import { recordProblems } from '../support/record-schema';
 
-type Handler = typeof import('../../lambda/register').handler;
-
-let moto: Moto;
-let handler: Handler;
-let ssm: SSMClient;
-let stdout: ReturnType<typeof captureStdout>;
-let prefixCount = 0;
-
-beforeAll(async () => {
-  moto = await startMoto();
-  Object.assign(process.env, motoEnv(moto.endpoint));
-  // Imported only now: the handler creates its clients at module load, from the environment above.
-  ({ handler } = await import('../../lambda/register'));
-  ssm = new SSMClient({});
-}, MOTO_SETUP_TIMEOUT_MS);
-
-afterAll(async () => {
-  await moto?.stop();
-});
-
-beforeEach(() => {
-  stdout = captureStdout();
-});
-
-afterEach(() => {
-  stdout.restore();
-});
-
-function freshPrefix(): string {
-  prefixCount += 1;
-  return `/zfs${prefixCount}/storage-server`;
-}
-
-async function value(name: string): Promise<unknown> {
-  const out = await ssm.send(new GetParameterCommand({ Name: name }));
-  return JSON.parse(out.Parameter?.Value ?? 'null');
-}
-
-async function namesUnder(path: string): Promise<string[]> {
-  const out = await ssm.send(new GetParametersByPathCommand({ Path: path, Recursive: true }));
-  return (out.Parameters ?? []).map((p) => p.Name ?? '').sort();
-}
+const rig = registerAgainstMoto('zfs', { launch: false });
+const { freshPrefix, value, namesUnder } = rig;
 
 const FS_ID = 'fs-0123456789abcdef0';
 const DNS = `${FS_ID}.fsx.us-east-1.amazonaws.com`;
@@ -75,7 +34,7 @@ function zfsProps(prefix: string, overrides: Record<string, string | undefined> 
 describe('FSx for OpenZFS (Backend fsx-openzfs): a file system mounted over NFS by its DNS name', () => {
   test('Create writes a ring record with fileSystemId and an nfs4 mount config whose server is the DNS name, without calling EC2', async () => {
     const prefix = freshPrefix();
-    const result = await handler(createEvent(zfsProps(prefix)));
+    const result = await rig.handler(createEvent(zfsProps(prefix)));
     const ring = `${prefix}/hpc1/ring/shared`;
     const mount = `${prefix}/hpc1/storage/shared/mount`;
     expect(result).toEqual({ PhysicalResourceId: ring, Data: { RingParameterName: ring, MountParameterName: mount, PrivateIp: '' } });
@@ -103,7 +62,7 @@ describe('FSx for OpenZFS (Backend fsx-openzfs): a file system mounted over NFS 
       backend: 'fsx-openzfs',
       owner: ownerMark('mount', 'hpc1', 'shared'),
     });
-    expect(stdout.lines().map((l) => JSON.parse(l))).toEqual([
+    expect(rig.stdout.lines().map((l) => JSON.parse(l))).toEqual([
       expect.objectContaining({ msg: 'registering FSx file system', backend: 'fsx-openzfs', fileSystemId: FS_ID }),
       expect.objectContaining({ msg: 'registered FSx file system', backend: 'fsx-openzfs', fsType: 'nfs4', dnsName: DNS }),
     ]);
@@ -111,7 +70,7 @@ describe('FSx for OpenZFS (Backend fsx-openzfs): a file system mounted over NFS 
 
   test('an absent MountName is as empty; Multi-AZ and a child volume are registered too', async () => {
     const prefix = freshPrefix();
-    await handler(createEvent(zfsProps(prefix, { MountName: undefined, Deployment: 'MULTI_AZ_1/160', ExportPath: '/fsx/home', AvailabilityZone: undefined })));
+    await rig.handler(createEvent(zfsProps(prefix, { MountName: undefined, Deployment: 'MULTI_AZ_1/160', ExportPath: '/fsx/home', AvailabilityZone: undefined })));
     expect(await value(`${prefix}/hpc1/ring/shared`)).toMatchObject({ instanceType: 'MULTI_AZ_1/160', availabilityZone: '' });
     expect(await value(`${prefix}/hpc1/storage/shared/mount`)).toMatchObject({ exportPath: '/fsx/home', fstab: `${DNS}:/fsx/home /shared nfs4 ${ZFS_OPTIONS} 0 0` });
   });
@@ -119,15 +78,15 @@ describe('FSx for OpenZFS (Backend fsx-openzfs): a file system mounted over NFS 
   test('an Update to a replacement file system re-registers; Delete removes the records its resource wrote', async () => {
     const prefix = freshPrefix();
     const ring = `${prefix}/hpc1/ring/shared`;
-    const created = await handler(createEvent(zfsProps(prefix)));
+    const created = await rig.handler(createEvent(zfsProps(prefix)));
     const other = zfsProps(prefix, { FileSystemId: 'fs-0fedcba9876543210', DnsName: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com' });
-    await handler(updateEvent(String(created.PhysicalResourceId), other, zfsProps(prefix)));
+    await rig.handler(updateEvent(String(created.PhysicalResourceId), other, zfsProps(prefix)));
     expect(await value(`${prefix}/hpc1/storage/shared/mount`)).toMatchObject({ server: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com' });
     // A Delete by another resource of the stack (the construct moved, its old resource deleted) leaves them; the
     // registration's own Delete removes them.
-    await handler(from(deleteEvent(ring, zfsProps(prefix)), STACK_ID, 'OldRegistration'));
+    await rig.handler(from(deleteEvent(ring, zfsProps(prefix)), STACK_ID, 'OldRegistration'));
     expect(await namesUnder(`${prefix}/`)).toEqual([ring, `${prefix}/hpc1/storage/shared/mount`]);
-    await handler(deleteEvent(ring, other));
+    await rig.handler(deleteEvent(ring, other));
     expect(await namesUnder(`${prefix}/`)).toEqual([]);
   });
 
@@ -145,7 +104,7 @@ describe('FSx for OpenZFS (Backend fsx-openzfs): a file system mounted over NFS 
     ['an instance id in place of the file system id', { FileSystemId: 'i-0123456789abcdef0' }, /^ResourceProperties\.FileSystemId must be an FSx file system id/],
   ])('%s is refused and nothing is written', async (_, overrides, message) => {
     const prefix = freshPrefix();
-    await expect(handler(createEvent(zfsProps(prefix, overrides)))).rejects.toThrow(message);
+    await expect(rig.handler(createEvent(zfsProps(prefix, overrides)))).rejects.toThrow(message);
     expect(await namesUnder(`${prefix}/`)).toEqual([]);
   });
 
@@ -155,8 +114,8 @@ describe('FSx for OpenZFS (Backend fsx-openzfs): a file system mounted over NFS 
       ...zfsProps(prefix, { Backend: 'fsx-lustre', FileSystemId: 'fs-0fedcba9876543210', DnsName: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com' }),
       MountName: 'abcdefgh', ExportPath: '/abcdefgh', Deployment: 'PERSISTENT_2/SSD/125', MountOptions: 'relatime,flock,_netdev,nosuid,nodev',
     };
-    await handler(from(createEvent(lustre), OTHER_STACK_ID));
-    await expect(handler(createEvent(zfsProps(prefix)))).rejects.toThrow(
+    await rig.handler(from(createEvent(lustre), OTHER_STACK_ID));
+    await expect(rig.handler(createEvent(zfsProps(prefix)))).rejects.toThrow(
       `${prefix}/hpc1/ring/shared belongs to Registration of stack ${OTHER_STACK_ID}`,
     );
     expect(await value(`${prefix}/hpc1/storage/shared/mount`)).toMatchObject({ fsType: 'lustre' });

@@ -3,17 +3,14 @@
  * lambda/register/owner.ts; docs/design.md section 7), whatever else its names hold, and takes over the records
  * the previous version wrote for the same server.
  */
-import { EC2Client, type Instance } from '@aws-sdk/client-ec2';
-import { GetParameterCommand, GetParametersByPathCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { GetParameterCommand, GetParametersByPathCommand, PutParameterCommand } from '@aws-sdk/client-ssm';
 import { mountRecord } from '../../lambda/register/contract';
-import { MOTO_SETUP_TIMEOUT_MS, startMoto, motoEnv, type Moto } from '../support/moto';
+import { registerAgainstMoto } from '../support/register-moto';
 import {
   OPTIONS,
   OTHER_STACK_ID,
   STACK_ID,
-  captureStdout,
   createEvent,
-  createSubnet,
   deleteEvent,
   from,
   launchInstance,
@@ -22,58 +19,21 @@ import {
   updateEvent,
 } from './fixtures';
 
-type Handler = typeof import('../../lambda/register').handler;
-
-let moto: Moto;
-let handler: Handler;
-let ec2: EC2Client;
-let ssm: SSMClient;
-let subnetId: string;
-let server: Instance;
-let stdout: ReturnType<typeof captureStdout>;
-let prefixCount = 0;
-
-beforeAll(async () => {
-  moto = await startMoto();
-  Object.assign(process.env, motoEnv(moto.endpoint));
-  // Imported only now: the handler creates its clients at module load, from the environment above.
-  ({ handler } = await import('../../lambda/register'));
-  ec2 = new EC2Client({});
-  ssm = new SSMClient({});
-  subnetId = await createSubnet(ec2);
-  server = await launchInstance(ec2, subnetId);
-}, MOTO_SETUP_TIMEOUT_MS);
-
-afterAll(async () => {
-  await moto?.stop();
-});
-
-beforeEach(() => {
-  stdout = captureStdout();
-});
-
-afterEach(() => {
-  stdout.restore();
-});
-
-/** A prefix of its own for each test, so tests share one moto without seeing each other's records. */
-function freshPrefix(): string {
-  prefixCount += 1;
-  return `/own${prefixCount}/storage-server`;
-}
+const rig = registerAgainstMoto('own');
+const { freshPrefix } = rig;
 
 async function raw(name: string): Promise<string | undefined> {
-  const out = await ssm.send(new GetParameterCommand({ Name: name })).catch(() => undefined);
+  const out = await rig.ssm.send(new GetParameterCommand({ Name: name })).catch(() => undefined);
   return out?.Parameter?.Value;
 }
 
 async function put(name: string, value: string): Promise<void> {
-  await ssm.send(new PutParameterCommand({ Name: name, Value: value, Type: 'String', Overwrite: true }));
+  await rig.ssm.send(new PutParameterCommand({ Name: name, Value: value, Type: 'String', Overwrite: true }));
 }
 
 /** Every parameter under `path`, with its value: what a test compares before and after. */
 async function snapshot(path: string): Promise<Record<string, string>> {
-  const out = await ssm.send(new GetParametersByPathCommand({ Path: path, Recursive: true }));
+  const out = await rig.ssm.send(new GetParametersByPathCommand({ Path: path, Recursive: true }));
   return Object.fromEntries((out.Parameters ?? []).map((p) => [p.Name ?? '', p.Value ?? '']));
 }
 
@@ -98,12 +58,12 @@ describe("a ring record aimed at another server's mount record (the issue: anoth
   test('the registration refuses it, and the mount record it aimed at stays as it was', async () => {
     // GIVEN cluster hpc1's server `ring`, registered by one stack
     const prefix = freshPrefix();
-    await handler(from(createEvent(props(server.InstanceId ?? '', { ParameterPrefix: prefix, ServerName: 'ring' })), OTHER_STACK_ID));
+    await rig.handler(from(createEvent(props(rig.server.InstanceId ?? '', { ParameterPrefix: prefix, ServerName: 'ring' })), OTHER_STACK_ID));
     const before = await snapshot(prefix);
-    const other = await launchInstance(ec2, subnetId);
+    const other = await launchInstance(rig.ec2, rig.subnetId);
 
     // WHEN another stack registers the squatter
-    const create = handler(createEvent(squatter(prefix, other.InstanceId ?? '')));
+    const create = rig.handler(createEvent(squatter(prefix, other.InstanceId ?? '')));
 
     // THEN
     await expect(create).rejects.toThrow(
@@ -121,7 +81,7 @@ describe("a ring record aimed at another server's mount record (the issue: anoth
     await put(mountName, previousRing('i-0cccccccccccccccc', 'mount'));
 
     // WHEN cluster hpc1's server `ring` registers
-    const create = handler(createEvent(props(server.InstanceId ?? '', { ParameterPrefix: prefix, ServerName: 'ring' })));
+    const create = rig.handler(createEvent(props(rig.server.InstanceId ?? '', { ParameterPrefix: prefix, ServerName: 'ring' })));
 
     // THEN it is refused before anything is written, naming what the name holds
     await expect(create).rejects.toThrow(
@@ -134,17 +94,17 @@ describe("a ring record aimed at another server's mount record (the issue: anoth
   test("the squatter's Delete leaves the mount record that holds its ring record's name", async () => {
     // GIVEN hpc1's server `ring` registered; the squatter's stack, deployed by the previous version, is deleted
     const prefix = freshPrefix();
-    await handler(createEvent(props(server.InstanceId ?? '', { ParameterPrefix: prefix, ServerName: 'ring' })));
+    await rig.handler(createEvent(props(rig.server.InstanceId ?? '', { ParameterPrefix: prefix, ServerName: 'ring' })));
     const before = await snapshot(`${prefix}/hpc1/ring`);
     const mountBefore = await raw(`${prefix}/hpc1/storage/ring/mount`);
 
     // WHEN
-    await handler(from(deleteEvent(`${prefix}/hpc1/storage/ring/mount`, squatter(prefix, 'i-0cccccccccccccccc')), OTHER_STACK_ID));
+    await rig.handler(from(deleteEvent(`${prefix}/hpc1/storage/ring/mount`, squatter(prefix, 'i-0cccccccccccccccc')), OTHER_STACK_ID));
 
     // THEN hpc1's records are left, and the log says so
     expect(await raw(`${prefix}/hpc1/storage/ring/mount`)).toBe(mountBefore);
     expect(await snapshot(`${prefix}/hpc1/ring`)).toEqual(before);
-    expect(stdout.lines().map((l) => JSON.parse(l))).toContainEqual(expect.objectContaining({
+    expect(rig.stdout.lines().map((l) => JSON.parse(l))).toContainEqual(expect.objectContaining({
       level: 'warn', msg: 'record not written by this registration; left in place', parameterName: `${prefix}/hpc1/storage/ring/mount`,
     }));
   });
@@ -165,7 +125,7 @@ describe('a registration writes over nothing it did not write, of any kind', () 
     await put(name, value);
 
     // WHEN / THEN
-    await expect(handler(createEvent(props(server.InstanceId ?? '', { ParameterPrefix: prefix })))).rejects.toThrow(`${name} ${message}`);
+    await expect(rig.handler(createEvent(props(rig.server.InstanceId ?? '', { ParameterPrefix: prefix })))).rejects.toThrow(`${name} ${message}`);
     expect(await snapshot(prefix)).toEqual({ [name]: value });
   });
 
@@ -177,18 +137,18 @@ describe('a registration writes over nothing it did not write, of any kind', () 
     await put(mount, previousMount());
 
     // WHEN
-    await handler(deleteEvent(ring, props(server.InstanceId ?? '', { ParameterPrefix: prefix })));
+    await rig.handler(deleteEvent(ring, props(rig.server.InstanceId ?? '', { ParameterPrefix: prefix })));
 
     // THEN
     expect(await snapshot(prefix)).toEqual({ [ring]: '{"stale":true}', [mount]: previousMount() });
-    const warned = stdout.lines().map((l) => JSON.parse(l)).filter((l) => l.level === 'warn').map((l) => l.parameterName);
+    const warned = rig.stdout.lines().map((l) => JSON.parse(l)).filter((l) => l.level === 'warn').map((l) => l.parameterName);
     expect(warned).toEqual([ring, mount]);
   });
 
   test('an event without a StackId writes nothing: the mark would name no one', async () => {
     const prefix = freshPrefix();
-    const event = { ...createEvent(props(server.InstanceId ?? '', { ParameterPrefix: prefix })), StackId: undefined } as never;
-    await expect(handler(event)).rejects.toThrow('the event names no StackId or LogicalResourceId');
+    const event = { ...createEvent(props(rig.server.InstanceId ?? '', { ParameterPrefix: prefix })), StackId: undefined } as never;
+    await expect(rig.handler(event)).rejects.toThrow('the event names no StackId or LogicalResourceId');
     expect(await snapshot(prefix)).toEqual({});
   });
 });
@@ -200,35 +160,35 @@ describe('records written by the previous version (no owner mark) are taken over
   ])('%s: written over, now marked', async (_what, oldInstance) => {
     // GIVEN the previous version's records of this server
     const prefix = freshPrefix();
-    const id = server.InstanceId ?? '';
+    const id = rig.server.InstanceId ?? '';
     const [ring, mount] = [`${prefix}/hpc1/ring/storage1`, `${prefix}/hpc1/storage/storage1/mount`];
     await put(ring, previousRing(oldInstance(id)));
     await put(mount, previousMount());
 
     // WHEN
     const p = props(id, { ParameterPrefix: prefix });
-    await handler(updateEvent(ring, p, { ...p, InstanceId: oldInstance(id) }));
+    await rig.handler(updateEvent(ring, p, { ...p, InstanceId: oldInstance(id) }));
 
     // THEN
     expect(JSON.parse(await raw(ring) ?? '')).toMatchObject({ instanceId: id, owner: ownerMark('ring', 'hpc1', 'storage1') });
-    expect(JSON.parse(await raw(mount) ?? '')).toMatchObject({ server: server.PrivateIpAddress, owner: ownerMark('mount', 'hpc1', 'storage1') });
+    expect(JSON.parse(await raw(mount) ?? '')).toMatchObject({ server: rig.server.PrivateIpAddress, owner: ownerMark('mount', 'hpc1', 'storage1') });
   });
 
   test("a previous version's ring record of another instance is refused, as it always was", async () => {
     const prefix = freshPrefix();
     const ring = `${prefix}/hpc1/ring/storage1`;
     await put(ring, previousRing('i-0cccccccccccccccc'));
-    await expect(handler(createEvent(props(server.InstanceId ?? '', { ParameterPrefix: prefix })))).rejects.toThrow(
-      `${ring} belongs to i-0cccccccccccccccc, not to ${server.InstanceId}: another server of the cluster is registered under this name`,
+    await expect(rig.handler(createEvent(props(rig.server.InstanceId ?? '', { ParameterPrefix: prefix })))).rejects.toThrow(
+      `${ring} belongs to i-0cccccccccccccccc, not to ${rig.server.InstanceId}: another server of the cluster is registered under this name`,
     );
   });
 
   test("a Delete removes the previous version's records of its instance", async () => {
     const prefix = freshPrefix();
     const ring = `${prefix}/hpc1/ring/storage1`;
-    await put(ring, previousRing(server.InstanceId ?? ''));
+    await put(ring, previousRing(rig.server.InstanceId ?? ''));
     await put(`${prefix}/hpc1/storage/storage1/mount`, previousMount());
-    await handler(deleteEvent(ring, props(server.InstanceId ?? '', { ParameterPrefix: prefix })));
+    await rig.handler(deleteEvent(ring, props(rig.server.InstanceId ?? '', { ParameterPrefix: prefix })));
     expect(await snapshot(prefix)).toEqual({});
   });
 });
@@ -237,13 +197,13 @@ describe('within one stack', () => {
   test('a registration whose construct moved (a new logical id) takes the records over; the old resource\'s Delete leaves them', async () => {
     // GIVEN
     const prefix = freshPrefix();
-    const p = props(server.InstanceId ?? '', { ParameterPrefix: prefix });
+    const p = props(rig.server.InstanceId ?? '', { ParameterPrefix: prefix });
     const ring = `${prefix}/hpc1/ring/storage1`;
-    await handler(createEvent(p));
+    await rig.handler(createEvent(p));
 
     // WHEN CloudFormation creates the moved resource, then deletes the old one
-    await handler(from(createEvent(p), STACK_ID, 'MovedRegistration'));
-    await handler(deleteEvent(ring, p));
+    await rig.handler(from(createEvent(p), STACK_ID, 'MovedRegistration'));
+    await rig.handler(deleteEvent(ring, p));
 
     // THEN
     const records = await snapshot(prefix);

@@ -5,6 +5,25 @@
  * of the comparison.
  */
 import fc from 'fast-check';
+import type { ContextKey } from '../../lib/context';
+
+/** Context values by key: the context a value of a row needs beyond the key itself. */
+export type Context = Partial<Record<ContextKey, string>>;
+
+/** One context key's grammar (test/unit/input-grammar.test.ts; the rows: grammar-rows-*.ts). */
+export interface Row {
+  /** Other keys a value of this key needs (e.g. backend=fsx-lustre for the FSx keys). */
+  readonly base?: Context;
+  /** Generated values the key must accept, with the context they need beyond `base`. */
+  readonly valid: fc.Arbitrary<string | [string, Context]>;
+  /** Generated values the key must refuse, with the context beyond `base`. */
+  readonly invalid: fc.Arbitrary<string | [string, Context]>;
+  /** What the parsed context holds for a valid text: the text itself unless said. */
+  readonly parsed?: (text: string) => unknown;
+  /** Fixed cases: the review's values, edges of each rule. */
+  readonly fixedValid: (string | [string, Context])[];
+  readonly fixedInvalid: (string | [string, Context])[];
+}
 
 /** Where the stack deploys in these tests (the app passes the CLI's CDK_DEFAULT_REGION and CDK_DEFAULT_ACCOUNT). */
 export const TARGET = { region: 'us-east-1', account: '123456789012' };

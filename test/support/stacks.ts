@@ -5,6 +5,9 @@ import { ContextKey, parseContext, parseContextAndPlan } from '../../lib/context
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { StorageServerStack } from '../../lib/storage-server-stack';
 
+/** The context reader parseContext takes, over the values given (a key not given is unset). */
+export const readContext = (values: Partial<Record<ContextKey, unknown>>) => (key: ContextKey): unknown => values[key];
+
 /** The app's stack for a set of context values, as `cdk synth -c key=value ...` would build it. */
 export function appStack(context: Partial<Record<ContextKey, string>> = {}, app = new App()): StorageServerStack {
   const { context: ctx, planned } = parseContextAndPlan((key) => context[key]);

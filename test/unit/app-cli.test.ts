@@ -78,7 +78,7 @@ const REFUSED: Array<[Record<string, string>, RegExp]> = [
   [{ vpcId: 'xyz' }, /vpcId="xyz".*vpc-0123456789abcdef0/],
   [{ clusterName: 'c'.repeat(64), serverName: 's'.repeat(60) }, /serverName="s{60}".*stack name.*128 characters/],
   [{ machineImageId: 'latest' }, /machineImageId="latest".*ami-0123456789abcdef0/],
-  // Bad input (test/unit/bad-input.test.ts has the full table): a misspelt key must not deploy the default.
+  // Bad input (test/unit/bad-input-context.test.ts has the full table): a misspelt key must not deploy the default.
   // A key shaped like CDK's own (`x:...`) is no exception: only the keys aws-cdk-lib exports pass.
   [{ capacityTB: '10', 'fsx:deploymentType': 'SCRATCH_2' },
     /Unknown context keys "capacityTB" \(did you mean capacityTiB\?\), "fsx:deploymentType" \(did you mean fsxDeploymentType\?\).*the app reads only capacityTiB, /],

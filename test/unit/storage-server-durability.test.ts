@@ -146,7 +146,7 @@ describe('home and scratch: several servers of one cluster in one app', () => {
     const same = { clusterName: 'hpc2', serverName: 'home', mountPoint: '/home', allowHomeMountPoint: true };
     expect(() => twoServers(same, true)).not.toThrow();
     expect(() => twoServers({ ...same, monitoring: { dashboard: false } })).not.toThrow();
-    // Both with a dashboard in one stack: one name for two dashboards (test/unit/bad-input.test.ts).
+    // Both with a dashboard in one stack: one name for two dashboards (test/unit/bad-input-props.test.ts).
     expect(() => twoServers(same)).toThrow(/the dashboard name 'StorageServer-Home-home' is taken in this stack/);
   });
 });
