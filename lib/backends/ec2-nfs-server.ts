@@ -8,7 +8,7 @@ import type { SnapshotPolicy } from '../snapshot-policy';
 import type { DataHolder } from '../deletion';
 import type { UpdateGuard } from '../update-guard';
 import type { RegistrationTarget, ServerParts, StorageBackend } from './backend';
-import type { Ec2NfsServerProps } from './ec2-nfs-server-props';
+import type { Ec2NfsServerProps } from './ec2/props';
 import { ec2DataHolders, protectFromDestroy } from './ec2/destroy';
 import { ec2UpdateGuard } from './ec2/guard';
 import { serverInstance } from './ec2/instance';

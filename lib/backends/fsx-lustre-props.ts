@@ -1,12 +1,7 @@
-import type { RemovalPolicy } from 'aws-cdk-lib';
-import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
-import type * as kms from 'aws-cdk-lib/aws-kms';
-import type { FsxLustreOptions, StoragePlan } from '../sizing';
-import type { SnapshotOptions } from './snapshot-options';
+import type { FsxLustreOptions } from '../sizing';
 
-// The FSx for Lustre backend's props: its public options (the facade's `fsxLustre`), the part of the facade's
-// props it reads, and what the facade settles before it builds the file system.
+// The backend's public option group (the facade's `fsxLustre`); what it is built from is BackendInputs (./plugin.ts).
 
 /** FSx for Lustre settings (backend `fsx-lustre`). */
 export interface FsxLustreServerOptions extends FsxLustreOptions {
@@ -55,45 +50,4 @@ export interface FsxLustreServerOptions extends FsxLustreOptions {
    * @default - no metadata configuration (FSx's default for the version)
    */
   readonly metadataIops?: number;
-}
-
-/**
- * What the FSx for Lustre backend reads of the server's props (the facade's `StorageServerProps` has these members,
- * and passes itself).
- */
-export interface FsxLustreServerRequest {
-  /** The VPC of the file system. */
-  readonly vpc: ec2.IVpc;
-  /** CIDRs admitted to Lustre. */
-  readonly clientCidrs?: string[];
-  /** Connectables whose security groups are admitted to Lustre. */
-  readonly clientPeers?: ec2.IConnectable[];
-  /** The file system's removal policy. */
-  readonly dataVolumeRemovalPolicy?: RemovalPolicy;
-  /** The key of a persistent file system. */
-  readonly encryptionKey?: kms.IKey;
-  /** The FSx for Lustre options. */
-  readonly fsxLustre?: FsxLustreServerOptions;
-  /** Backup retention (days) and start time. */
-  readonly snapshots?: SnapshotOptions;
-  /** Let the update guard pass a change that loses data. */
-  readonly acceptDataLoss?: boolean;
-  /** Let the update guard pass a lower snapshot retention. */
-  readonly acceptFewerSnapshots?: boolean;
-  /** Let cdk destroy delete the data. */
-  readonly deleteDataOnDestroy?: boolean;
-}
-
-/** What the facade ({@link StorageServer}) has settled before it builds the file system. */
-export interface FsxLustreServerProps {
-  /** The facade's props, validated: the part this backend reads. */
-  readonly server: FsxLustreServerRequest;
-  /** The plan: backend `fsx-lustre`, with its `fsxLustre` options and capacity. */
-  readonly plan: StoragePlan;
-  /** The cluster the file system belongs to. */
-  readonly clusterName: string;
-  /** The server's name in the cluster (its identity is `<stack>/<serverName>`). */
-  readonly serverName: string;
-  /** The one subnet the file system lives in. */
-  readonly subnet: ec2.ISubnet;
 }

@@ -9,11 +9,11 @@ import { isLustreMetadataIops, isS3DataRepositoryPath, LUSTRE_METADATA_IOPS_TEXT
 import type { FsxLustrePlan } from '../sizing';
 import type { MonitoredStorage } from '../monitoring';
 import { type RegistrationTarget, SERVER_ID_TAG, type ServerParts, type StorageBackend } from './backend';
-import type { FsxLustreServerProps, FsxLustreServerRequest } from './fsx-lustre-props';
+import type { StorageServerProps } from '../storage-server/props';
 import { backupRetentionDays, dataRepositoryAssociation, lustreFileSystem } from './fsx/file-system';
 import { fsxUpdateGuard } from './fsx/guard';
 import { securityGroupCompanions, subnetCompanions } from './kept-network';
-import type { BackendPlugin } from './plugin';
+import type { BackendInputs, BackendPlugin } from './plugin';
 import { noteRetention } from './snapshot-options';
 import { refuseEc2OnlyProps } from '../storage-server/validation';
 import { lustreSecurityGroup } from './fsx/network';
@@ -85,7 +85,7 @@ export class FsxLustreServer extends Construct implements StorageBackend {
   /** The file system, as the facade exposes it. */
   public readonly parts: ServerParts;
 
-  constructor(scope: Construct, id: string, p: FsxLustreServerProps) {
+  constructor(scope: Construct, id: string, p: BackendInputs) {
     super(scope, id);
     const { server: props, plan, clusterName, serverName, subnet } = p;
     const options = plan.fsxLustre;
@@ -141,7 +141,7 @@ export class FsxLustreServer extends Construct implements StorageBackend {
  * Refuses the props an FSx for Lustre file system cannot honour, naming the prop and the allowed values (the
  * EC2-only props the facade refuses before it builds this backend).
  */
-function validateFsxProps(props: FsxLustreServerRequest, options: FsxLustrePlan): void {
+function validateFsxProps(props: StorageServerProps, options: FsxLustrePlan): void {
   if (options.deploymentType === 'SCRATCH_2' && props.encryptionKey !== undefined) {
     throw new Error("encryptionKey: SCRATCH_2 file systems are encrypted with FSx's own key and take no KMS key; use " +
       "fsxLustre.deploymentType 'PERSISTENT_2' or 'PERSISTENT_1' for a key of your own, or leave encryptionKey out.");

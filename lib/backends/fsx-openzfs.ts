@@ -7,11 +7,11 @@ import { type DataHolder, dataRemovalPolicy, keepWith } from '../deletion';
 import type { UpdateGuard } from '../update-guard';
 import type { MonitoredStorage } from '../monitoring';
 import { type RegistrationTarget, SERVER_ID_TAG, type ServerParts, type StorageBackend } from './backend';
-import type { FsxOpenZfsServerProps, FsxOpenZfsServerRequest } from './fsx-openzfs-props';
+import type { StorageServerProps } from '../storage-server/props';
 import { rootVolumeExportResource } from './openzfs/export-resource';
 import { openZfsFileSystem } from './openzfs/file-system';
 import { securityGroupCompanions, subnetCompanions } from './kept-network';
-import type { BackendPlugin } from './plugin';
+import type { BackendInputs, BackendPlugin } from './plugin';
 import { noteRetention } from './snapshot-options';
 import { refuseEc2OnlyProps } from '../storage-server/validation';
 import { openZfsUpdateGuard } from './openzfs/guard';
@@ -82,7 +82,7 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
   /** The file system, as the facade exposes it. */
   public readonly parts: ServerParts;
 
-  constructor(scope: Construct, id: string, p: FsxOpenZfsServerProps) {
+  constructor(scope: Construct, id: string, p: BackendInputs) {
     super(scope, id);
     const { server: props, plan, clusterName, serverName, subnet } = p;
     const options = plan.fsxOpenZfs;
@@ -156,7 +156,7 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
  * Refuses the props an FSx for OpenZFS file system cannot honour, naming the prop and the allowed values (the
  * EC2-only props the facade refuses before it builds this backend).
  */
-function validateOpenZfsProps(props: FsxOpenZfsServerRequest): void {
+function validateOpenZfsProps(props: StorageServerProps): void {
   const retain = props.snapshots?.retain;
   if (retain !== undefined && !Token.isUnresolved(retain) && retain > MAX_OPENZFS_BACKUP_RETENTION_DAYS) {
     throw new Error(`snapshots.retain is the automatic backup retention in days on FSx for OpenZFS: 0 (off) to ` +

@@ -19,6 +19,7 @@ function backend(plan: StoragePlan, encryptionKey?: (stack: Stack) => kms.IKey):
   const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
   const server = new Ec2NfsServer(stack, 'Default', {
     server: { vpc, encryptionKey: encryptionKey?.(stack) },
+    selectedSubnets: [],
     plan,
     capacityTiB: 2,
     clusterName: 'hpc1',

@@ -1,7 +1,7 @@
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
 import { ClusterwareRing } from '../../clusterware';
-import type { Ec2NfsServerProps } from '../ec2-nfs-server-props';
+import type { Ec2NfsServerProps } from './props';
 
 // The EC2 server as a member of a clusterware ring: the ring, the commands that join it at boot, and the gossip
 // the server sends to the master.

@@ -4,7 +4,7 @@ import type { Construct, IConstruct } from 'constructs';
 import { UpdateGuard } from '../../update-guard';
 import { dataVolumeLayout } from '../data-volumes';
 import { retainText } from '../snapshot-options';
-import type { Ec2NfsServerProps } from '../ec2-nfs-server-props';
+import type { Ec2NfsServerProps } from './props';
 import type { Ec2ServerLayout } from './layout';
 
 // The day-2 guard of the EC2 server's storage layout: what it records, what it watches, and what waits for it.

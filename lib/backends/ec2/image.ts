@@ -1,7 +1,7 @@
 import { Token } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { instanceTypeSpec, knownInstanceType } from '../../sizing';
-import type { Ec2NfsServerRequest } from '../ec2-nfs-server-props';
+import type { StorageServerProps } from '../../storage-server/props';
 
 // The EC2 server's machine image: Amazon Linux 2023 for the instance type's architecture, resolved by EC2 at
 // launch, or the image the props name.
@@ -19,7 +19,7 @@ export const DEFAULT_ARM64_IMAGE_PARAMETER = '/aws/service/ami-amazon-linux-late
  * the instance, and CloudFormation sees the same string at every later update, so a new Amazon Linux release
  * never replaces the server. `machineImageId` is the deliberate change.
  */
-export function serverImage(props: Ec2NfsServerRequest, instanceType: ec2.InstanceType): ec2.IMachineImage {
+export function serverImage(props: StorageServerProps, instanceType: ec2.InstanceType): ec2.IMachineImage {
   if (props.machineImageId !== undefined && props.machineImage !== undefined) {
     throw new Error('machineImageId and machineImage are mutually exclusive: give one of them.');
   }

@@ -3,7 +3,7 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { SERVER_ID_TAG } from '../backend';
-import type { Ec2NfsServerProps } from '../ec2-nfs-server-props';
+import type { Ec2NfsServerProps } from './props';
 import type { Ec2ServerLayout } from './layout';
 
 // The EC2 server's instance: its type, image, root volume and instance-store mappings, tagged with the server's

@@ -2,7 +2,7 @@ import { Aws, type RemovalPolicy } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { dataRemovalPolicy } from '../../deletion';
 import { InstanceStoreSpec, OVERRIDE_INSTANCE_STORE_TYPES, StoragePlan, instanceTypesFor } from '../../sizing';
-import type { Ec2NfsServerProps } from '../ec2-nfs-server-props';
+import type { Ec2NfsServerProps } from './props';
 import { serverImage } from './image';
 
 // The EC2 server's layout: what the props and the plan settle before any of its resources is made (instance type,

@@ -2,7 +2,7 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
 import { SERVER_ID_TAG } from '../backend';
 import { acknowledgeTokenCidrs, admittedCidrs, exportCidrs } from '../client-access';
-import type { Ec2NfsServerProps } from '../ec2-nfs-server-props';
+import type { Ec2NfsServerProps } from './props';
 
 // The EC2 server's network: its security group (NFS from the clients, HTTPS out), and its stable network interface,
 // the address clients mount, which outlives any one instance.

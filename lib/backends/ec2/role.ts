@@ -8,7 +8,7 @@ import { DEFAULT_PARAMETER_PREFIX, storagePath } from '../../../lambda/register/
 import { iam5 } from '../../handler-function';
 import { serverMetricNamespace } from '../../server-metrics';
 import { SERVER_ID_TAG } from '../backend';
-import type { Ec2NfsServerProps } from '../ec2-nfs-server-props';
+import type { Ec2NfsServerProps } from './props';
 
 // The EC2 server's instance role: Session Manager and Run Command through the AWS managed policy, narrowed by
 // explicit denies to its own parameters and settings document; its own metrics; and the take-over of its own

@@ -4,7 +4,7 @@ import { BootstrapConfig, renderLoaderUserData } from '../../bootstrap';
 import { renderAgentConfig } from '../../server-metrics';
 import { ServerSettings } from '../../server-settings';
 import { exportCidrs } from '../client-access';
-import type { Ec2NfsServerProps } from '../ec2-nfs-server-props';
+import type { Ec2NfsServerProps } from './props';
 import { type Ec2ServerLayout, ebsDeviceName, instanceStoreDiskNames } from './layout';
 
 // The EC2 server's settings: every setting the bootstrap applies (lib/bootstrap.ts), from the props, the plan and

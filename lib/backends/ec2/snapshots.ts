@@ -1,7 +1,7 @@
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
 import { SnapshotPolicy } from '../../snapshot-policy';
-import type { Ec2NfsServerProps } from '../ec2-nfs-server-props';
+import type { Ec2NfsServerProps } from './props';
 
 // The EBS server's scheduled snapshots of its data volumes (lib/snapshot-policy.ts), from the props' `snapshots`.
 

@@ -3,7 +3,7 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
 import { SERVER_ID_TAG } from '../backend';
 import { dataVolumeType } from '../data-volumes';
-import type { Ec2NfsServerProps } from '../ec2-nfs-server-props';
+import type { Ec2NfsServerProps } from './props';
 import { type Ec2ServerLayout, ebsDeviceName } from './layout';
 
 // The EC2 server's EBS data volumes: one per planned volume, in stripe order, tagged with the server's identity and

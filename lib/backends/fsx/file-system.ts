@@ -4,14 +4,14 @@ import * as fsx from 'aws-cdk-lib/aws-fsx';
 import type { Construct } from 'constructs';
 import { dataRemovalPolicy } from '../../deletion';
 import type { FsxLustrePlan } from '../../sizing';
-import type { FsxLustreServerProps } from '../fsx-lustre-props';
+import type { BackendInputs } from '../plugin';
 
 // The FSx for Lustre file system: its storage, encryption, removal policy, automatic backups and S3 data
 // repository (on the file system for the older types, an association for PERSISTENT_2).
 
 /** Builds the file system `FileSystem` of the plan, in the subnet and security group, with `retainDays` of backups. */
 export function lustreFileSystem(
-  scope: Construct, p: FsxLustreServerProps, options: FsxLustrePlan, securityGroup: ec2.ISecurityGroup, retainDays: number,
+  scope: Construct, p: BackendInputs, options: FsxLustrePlan, securityGroup: ec2.ISecurityGroup, retainDays: number,
 ): fsx.LustreFileSystem {
   const { server: props, subnet } = p;
   const persistent = options.deploymentType !== 'SCRATCH_2';
@@ -56,7 +56,7 @@ export function lustreFileSystem(
 
 /** The S3 data repository association `DataRepository` of a PERSISTENT_2 file system linked to a bucket (else none). */
 export function dataRepositoryAssociation(
-  scope: Construct, p: FsxLustreServerProps, options: FsxLustrePlan, fileSystemId: string,
+  scope: Construct, p: BackendInputs, options: FsxLustrePlan, fileSystemId: string,
 ): fsx.CfnDataRepositoryAssociation | undefined {
   const repository = p.server.fsxLustre?.dataRepositoryPath;
   if (repository === undefined || options.deploymentType !== 'PERSISTENT_2') return undefined;

@@ -3,14 +3,14 @@ import type { Construct } from 'constructs';
 import { AWS_MANAGED_FSX_KEY } from '../../../lambda/update-guard/contract';
 import type { FsxLustrePlan } from '../../sizing';
 import { UpdateGuard } from '../../update-guard';
-import type { FsxLustreServerProps } from '../fsx-lustre-props';
+import type { BackendInputs } from '../plugin';
 import { retainText } from '../snapshot-options';
 
 // The day-2 guard of the FSx for Lustre file system's layout: what it records and watches.
 
 /** Builds the guard `UpdateGuard` of the file system (`ready`, backups kept `retainDays`), which waits for it. */
 export function fsxUpdateGuard(
-  scope: Construct, p: FsxLustreServerProps, options: FsxLustrePlan, ready: CfnResource, retainDays: number,
+  scope: Construct, p: BackendInputs, options: FsxLustrePlan, ready: CfnResource, retainDays: number,
 ): UpdateGuard {
   const { server: props, clusterName, serverName, subnet } = p;
   const persistent = options.deploymentType !== 'SCRATCH_2';

@@ -1,7 +1,7 @@
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
 import { admitClients, reachClients } from '../client-access';
-import type { FsxLustreServerProps } from '../fsx-lustre-props';
+import type { BackendInputs } from '../plugin';
 
 // The FSx for Lustre file system's security group: Lustre among the file servers, and from the clients only.
 
@@ -9,7 +9,7 @@ import type { FsxLustreServerProps } from '../fsx-lustre-props';
 export const LUSTRE_PORTS: readonly ec2.Port[] = [ec2.Port.tcp(988), ec2.Port.tcpRange(1018, 1023)];
 
 /** Builds the security group `SecurityGroup`: Lustre from the client CIDRs and the clients' security groups. */
-export function lustreSecurityGroup(scope: Construct, p: FsxLustreServerProps): ec2.SecurityGroup {
+export function lustreSecurityGroup(scope: Construct, p: BackendInputs): ec2.SecurityGroup {
   const { server: props, clusterName, serverName } = p;
   const securityGroup = new ec2.SecurityGroup(scope, 'SecurityGroup', {
     vpc: props.vpc,

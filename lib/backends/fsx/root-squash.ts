@@ -1,7 +1,7 @@
 import { Annotations, Stack, Token } from 'aws-cdk-lib';
 import type * as cr from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
-import type { FsxLustreServerRequest } from '../fsx-lustre-props';
+import type { StorageServerProps } from '../../storage-server/props';
 import { fsxApiResource } from './api-call';
 
 // Root squash of an FSx for Lustre file system: the setting and its NIDs, checked, and the custom resource that
@@ -21,7 +21,7 @@ const NO_SQUASH_NID = /^([0-9[\]-]*\.){3}([0-9[\]-]*)@tcp$/;
 const MAX_NO_SQUASH_NIDS = 64;
 
 /** Root squash is on unless `fsxLustre.rootSquash` is false. */
-export function rootSquashOn(props: FsxLustreServerRequest): boolean {
+export function rootSquashOn(props: StorageServerProps): boolean {
   return props.fsxLustre?.rootSquash ?? true;
 }
 

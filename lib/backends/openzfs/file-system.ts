@@ -3,7 +3,7 @@ import * as fsx from 'aws-cdk-lib/aws-fsx';
 import type { Construct } from 'constructs';
 import { dataRemovalPolicy } from '../../deletion';
 import type { FsxOpenZfsPlan } from '../../sizing';
-import type { FsxOpenZfsServerProps } from '../fsx-openzfs-props';
+import type { BackendInputs } from '../plugin';
 import { templateExport } from './nfs-export';
 import type { OpenZfsSubnets } from './subnets';
 
@@ -24,7 +24,7 @@ export const OPENZFS_DATA_COMPRESSION = 'LZ4';
 
 /** Builds the file system `FileSystem` of the plan, in its subnets and security group, with `retainDays` of backups. */
 export function openZfsFileSystem(
-  scope: Construct, p: FsxOpenZfsServerProps, options: FsxOpenZfsPlan, network: OpenZfsSubnets,
+  scope: Construct, p: BackendInputs, options: FsxOpenZfsPlan, network: OpenZfsSubnets,
   securityGroup: ec2.ISecurityGroup, retainDays: number,
 ): fsx.CfnFileSystem {
   const { server: props } = p;

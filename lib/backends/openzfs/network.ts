@@ -1,7 +1,7 @@
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
 import { admitClients } from '../client-access';
-import type { FsxOpenZfsServerProps } from '../fsx-openzfs-props';
+import type { BackendInputs } from '../plugin';
 
 // The FSx for OpenZFS file system's security group: NFS from the clients only.
 
@@ -19,7 +19,7 @@ import type { FsxOpenZfsServerProps } from '../fsx-openzfs-props';
 export const OPENZFS_NFS_PORTS: readonly ec2.Port[] = [ec2.Port.tcp(2049)];
 
 /** Builds the security group `SecurityGroup`: NFS from the client CIDRs and the clients' security groups. */
-export function openZfsSecurityGroup(scope: Construct, p: FsxOpenZfsServerProps): ec2.SecurityGroup {
+export function openZfsSecurityGroup(scope: Construct, p: BackendInputs): ec2.SecurityGroup {
   const { server: props, clusterName, serverName } = p;
   const securityGroup = new ec2.SecurityGroup(scope, 'SecurityGroup', {
     vpc: props.vpc,

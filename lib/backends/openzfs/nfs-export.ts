@@ -2,7 +2,7 @@ import { Token } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import { exportCidrs } from '../client-access';
-import type { FsxOpenZfsServerRequest } from '../fsx-openzfs-props';
+import type { StorageServerProps } from '../../storage-server/props';
 
 // The root volume's NFS export: who may mount it (the client CIDRs only) and with what options (root squash); the
 // template's constant first export, and the real one that lib/backends/openzfs/export-resource.ts applies.
@@ -44,7 +44,7 @@ export function templateExport(vpc: ec2.IVpc): fsx.CfnFileSystem.NfsExportsPrope
  * `clientCidrs` it lists the VPC's CIDR and the security group admits only those peers, as the EC2 server's export
  * does (lib/backends/client-access.ts).
  */
-export function rootVolumeExport(props: FsxOpenZfsServerRequest): { ClientConfigurations: OpenZfsClientConfiguration[] } {
+export function rootVolumeExport(props: StorageServerProps): { ClientConfigurations: OpenZfsClientConfiguration[] } {
   const cidrs = exportCidrs(props);
   if (!Token.isUnresolved(cidrs) && cidrs.length > MAX_OPENZFS_EXPORT_CLIENTS) {
     throw new Error(`clientCidrs: an FSx for OpenZFS export takes at most ${MAX_OPENZFS_EXPORT_CLIENTS} clients, got ${cidrs.length}; ` +

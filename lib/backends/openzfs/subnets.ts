@@ -1,7 +1,7 @@
 import { Token } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { FsxOpenZfsPlan } from '../../sizing';
-import type { FsxOpenZfsServerProps } from '../fsx-openzfs-props';
+import type { BackendInputs } from '../plugin';
 
 // The subnets of an FSx for OpenZFS file system: the server's subnet alone (the Single-AZ types), or the server's
 // subnet (preferred) and a standby subnet in another Availability Zone (MULTI_AZ_1), with their route tables.
@@ -20,7 +20,7 @@ export interface OpenZfsSubnets {
  * OPENZFS-STANDBY-SUBNET: "SubnetIds: ... For MULTI_AZ_1 deployment types, provide exactly two subnet IDs, one for the preferred file server
  * and one for the standby file server", AWS::FSx::FileSystem, CloudFormation template reference).
  */
-export function openZfsSubnets(p: FsxOpenZfsServerProps, options: FsxOpenZfsPlan): OpenZfsSubnets {
+export function openZfsSubnets(p: BackendInputs, options: FsxOpenZfsPlan): OpenZfsSubnets {
   const { subnet } = p;
   const asked = p.server.fsxOpenZfs?.standbySubnet;
   if (options.deploymentType !== 'MULTI_AZ_1') {
@@ -59,7 +59,7 @@ export const MAX_OPENZFS_ROUTE_TABLES = 50;
  * two must be known. RouteTableIds changes in place (FSx adds and removes route tables on a live file system), so a
  * new subnet of the VPC later is no replacement.
  */
-function clientRouteTables(p: FsxOpenZfsServerProps, own: readonly ec2.ISubnet[]): string[] {
+function clientRouteTables(p: BackendInputs, own: readonly ec2.ISubnet[]): string[] {
   own.forEach((s, i) => {
     if (s.routeTable?.routeTableId === undefined) {
       throw new Error(`${i === 0 ? 'vpcSubnets' : 'fsxOpenZfs.standbySubnet'}: subnet ${s.subnetId} has no known route table, ` +
