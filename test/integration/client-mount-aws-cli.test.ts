@@ -10,6 +10,7 @@ import { venvBin } from '../support/venv';
 import {
   ALLOWANCE,
   HOST_PATH,
+  awsBin,
   OPTIONS,
   PREFIX,
   SCRIPT,
@@ -43,9 +44,9 @@ describe('client-mount.sh against the emulator', () => {
     // A wrapper in front of the venv's CLI that records its arguments.
     const bin = path.join(dir, 'bin');
     const args = path.join(dir, 'aws-args');
-    program(bin, 'aws', [recordArgs(args), `exec ${JSON.stringify(path.join(venv, 'aws'))} "$@"`]);
+    program(bin, 'aws', [recordArgs(args), `exec ${JSON.stringify(path.join(awsBin, 'aws'))} "$@"`]);
 
-    const r = run([], { PATH: `${bin}:${venv}:${HOST_PATH}` });
+    const r = run([], { PATH: `${bin}:${awsBin}:${venv}:${HOST_PATH}` });
 
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -170,7 +171,7 @@ describe('client-mount.sh where the AWS CLI is missing', () => {
     // A dnf whose install puts a working `aws` on PATH: a shim for the venv's CLI.
     program(bin, 'dnf', [
       recordArgs(calls),
-      `printf '#!/bin/sh\\nexec %s "$@"\\n' ${JSON.stringify(path.join(venv, 'aws'))} >${JSON.stringify(path.join(bin, 'aws'))}`,
+      `printf '#!/bin/sh\\nexec %s "$@"\\n' ${JSON.stringify(path.join(awsBin, 'aws'))} >${JSON.stringify(path.join(bin, 'aws'))}`,
       `chmod +x ${JSON.stringify(path.join(bin, 'aws'))}`,
     ]);
 

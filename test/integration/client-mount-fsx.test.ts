@@ -5,6 +5,7 @@ import { mountParameterName, mountRecord } from '../../lambda/register/contract'
 import {
   ALLOWANCE,
   HOST_PATH,
+  awsBin,
   PREFIX,
   SCRIPT,
   cluster,
@@ -42,7 +43,7 @@ describe('client-mount.sh with FSx for Lustre records', () => {
   const runOnNode = (extraPath = '') =>
     spawnSync('bash', [SCRIPT, '--cluster', cluster, '--allowed-servers', ALLOWANCE, '--fstab', fstab], {
       encoding: 'utf8',
-      env: scriptEnv({ PATH: `${bin}${extraPath}:${venv}:${HOST_PATH}`, CLIENT_MOUNT_LOCK: path.join(dir, 'lock'), CLIENT_MOUNT_RETRY_DELAY: '0' }),
+      env: scriptEnv({ PATH: `${bin}${extraPath}:${awsBin}:${venv}:${HOST_PATH}`, CLIENT_MOUNT_LOCK: path.join(dir, 'lock'), CLIENT_MOUNT_RETRY_DELAY: '0' }),
       timeout: 60_000,
     });
   const lustreRecord = (mountPoint = '/scratch') => mountRecord(FS, '/abcdefgh', mountPoint, LUSTRE_OPTIONS, 'lustre');
@@ -140,7 +141,7 @@ describe('client-mount.sh with FSx for OpenZFS records', () => {
   const runOnNode = (args: string[] = []) =>
     spawnSync('bash', [SCRIPT, '--cluster', cluster, '--allowed-servers', ALLOWANCE, '--fstab', fstab, ...args], {
       encoding: 'utf8',
-      env: scriptEnv({ PATH: `${bin}:${venv}:${HOST_PATH}`, CLIENT_MOUNT_RETRY_DELAY: '0' }),
+      env: scriptEnv({ PATH: `${bin}:${awsBin}:${venv}:${HOST_PATH}`, CLIENT_MOUNT_RETRY_DELAY: '0' }),
       timeout: 60_000,
     });
   const zfsRecord = (server = FS) => mountRecord(server, '/fsx', '/shared', ZFS_OPTIONS, 'nfs4', 'fsx-openzfs');

@@ -4,6 +4,7 @@ import * as path from 'path';
 import { mountParameterName } from '../../lambda/register/contract';
 import {
   HOST_PATH,
+  awsBin,
   OPTIONS,
   PREFIX,
   SCRIPT,
@@ -51,7 +52,7 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
   const runOnNode = (args: string[] = []) =>
     spawnSync('bash', [SCRIPT, ...baseArgs(), ...args], {
       encoding: 'utf8',
-      env: scriptEnv({ PATH: `${bin}:${venv}:${HOST_PATH}` }),
+      env: scriptEnv({ PATH: `${bin}:${awsBin}:${venv}:${HOST_PATH}` }),
       timeout: 60_000,
     });
   /** mkdir calls other than the lock's directory. */

@@ -4,6 +4,7 @@ import * as path from 'path';
 import { mountRecord } from '../../lambda/register/contract';
 import {
   HOST_PATH,
+  awsBin,
   OPTIONS,
   SCRIPT,
   WRITTEN_OPTIONS,
@@ -60,7 +61,7 @@ describe('client-mount.sh: nconnect and the NFS read-ahead on a node', () => {
   const runOnNode = (args: string[] = []) =>
     spawnSync('bash', [SCRIPT, ...baseArgs(), ...args], {
       encoding: 'utf8',
-      env: scriptEnv({ PATH: `${bin}:${venv}:${HOST_PATH}`, CLIENT_MOUNT_RETRY_DELAY: '0' }),
+      env: scriptEnv({ PATH: `${bin}:${awsBin}:${venv}:${HOST_PATH}`, CLIENT_MOUNT_RETRY_DELAY: '0' }),
       timeout: 60_000,
     });
   const putNconnect = (server: string, ip: string, mountPoint = '/data') =>
@@ -155,7 +156,7 @@ describe('client-mount.sh: nconnect and the NFS read-ahead on a node', () => {
     expect(r.status).toBe(0);
     expect(fs.readFileSync(readAhead(), 'utf8')).toBe('15360\n');
     expect(r.stdout).toContain('read-ahead of /data (bdi 0:53) set to 15360 KiB (was 128 KiB)');
-    const awk = spawnSync('sh', ['-c', 'command -v awk'], { encoding: 'utf8', env: { PATH: `${bin}:${venv}:${HOST_PATH}` } }).stdout.trim();
+    const awk = spawnSync('sh', ['-c', 'command -v awk'], { encoding: 'utf8', env: { PATH: `${bin}:${awsBin}:${venv}:${HOST_PATH}` } }).stdout.trim();
     const ruleText = fs.readFileSync(rule(), 'utf8');
     expect(ruleText.split('\n').filter((l) => l !== '' && !l.startsWith('#'))).toEqual([
       `SUBSYSTEM=="bdi", ACTION=="add", PROGRAM="${awk} -v bdi=$kernel 'BEGIN{ret=1} {if ($$4 == bdi) {ret=0}} END{exit ret}' ` +

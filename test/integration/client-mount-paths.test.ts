@@ -4,6 +4,7 @@ import * as path from 'path';
 import { mountParameterName } from '../../lambda/register/contract';
 import {
   HOST_PATH,
+  awsBin,
   PREFIX,
   SCRIPT,
   baseArgs,
@@ -56,7 +57,7 @@ describe('client-mount.sh refuses a mount point it cannot reach safely on the no
   const runOnNode = () =>
     spawnSync('bash', [SCRIPT, ...baseArgs(), '--mount-roots', root], {
       encoding: 'utf8',
-      env: scriptEnv({ PATH: `${bin}:${venv}:${HOST_PATH}`, CLIENT_MOUNT_LOCK: path.join(dir, 'lock') }),
+      env: scriptEnv({ PATH: `${bin}:${awsBin}:${venv}:${HOST_PATH}`, CLIENT_MOUNT_LOCK: path.join(dir, 'lock') }),
       timeout: 60_000,
     });
   const name = (s: string) => mountParameterName(PREFIX, cluster, s);

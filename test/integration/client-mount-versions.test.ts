@@ -7,6 +7,7 @@ import { mountParameterName } from '../../lambda/register/contract';
 import { motoEnv } from '../support/moto';
 import {
   HOST_PATH,
+  awsBin,
   OPTIONS,
   PREFIX,
   SCRIPT,
@@ -59,7 +60,7 @@ describe('records across versions: a deployed node still mounts once the registr
   const runOnNode = () =>
     spawnSync('bash', [SCRIPT, '--cluster', cluster, '--allowed-servers', '10.20.0.0/16', '--fstab', fstab], {
       encoding: 'utf8',
-      env: scriptEnv({ PATH: `${bin}:${venv}:${HOST_PATH}`, CLIENT_MOUNT_RETRY_DELAY: '0' }),
+      env: scriptEnv({ PATH: `${bin}:${awsBin}:${venv}:${HOST_PATH}`, CLIENT_MOUNT_RETRY_DELAY: '0' }),
       timeout: 60_000,
     });
   /** The two records as the previous version wrote them, byte for byte: no owner mark. */

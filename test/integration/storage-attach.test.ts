@@ -14,6 +14,7 @@ import {
   EC2Client,
   RunInstancesCommand,
 } from '@aws-sdk/client-ec2';
+import { type AwsCli, startAwsCli } from '../support/aws-cli';
 import { motoEnv, startMoto, type Moto } from '../support/moto';
 import { venvBin } from '../support/venv';
 
@@ -26,12 +27,15 @@ const TAG = 'storage-server:id';
 const ME = 'StorageServer-hpc1-storage1/storage1';
 
 let moto: Moto;
+/** The venv's CLI, imported once for the file (test/support/aws-cli.ts). */
+let awsCli: AwsCli;
 let ec2: EC2Client;
 let subnetId: string;
 let az: string;
 
 beforeAll(async () => {
   moto = await startMoto();
+  awsCli = await startAwsCli();
   ec2 = new EC2Client({ endpoint: moto.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
   const vpc = await ec2.send(new CreateVpcCommand({ CidrBlock: '10.0.0.0/16' }));
   const subnet = await ec2.send(new CreateSubnetCommand({ VpcId: vpc.Vpc!.VpcId!, CidrBlock: '10.0.1.0/24', AvailabilityZone: 'us-east-1a' }));
@@ -41,6 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   ec2?.destroy();
   await moto?.stop();
+  await awsCli?.stop();
 });
 
 const tags = (identity: string | undefined) => (identity ? [{ Key: TAG, Value: identity }] : []);
@@ -85,7 +90,7 @@ function attach(args: string[], during?: (out: () => string) => Promise<void>): 
   return new Promise((resolve, reject) => {
     const child = spawn('bash', [SCRIPT, ...args], {
       env: {
-        PATH: `${venvBin()}:${process.env.PATH}`,
+        PATH: `${awsCli.bin}:${venvBin()}:${process.env.PATH}`,
         ...motoEnv(moto.endpoint),
         STORAGE_ATTACH_POLL_SECONDS: '1',
       },

@@ -18,6 +18,7 @@ import { loadClientMountScript } from '../../lib/client-mount';
 import { mountRootProblem } from '../../lib/validation';
 import { mountParameterName, mountRecord } from '../../lambda/register/contract';
 import { motoEnv, startMoto, type Moto } from './moto';
+import { type AwsCli, startAwsCli } from './aws-cli';
 import { venvBin } from './venv';
 
 /** The script as the SSM document carries it (its parts in place: lib/script-parts.ts), alone in a directory. */
@@ -39,6 +40,9 @@ let clusterSeq = 0;
 export let cluster: string;
 /** The venv's bin directory: the AWS CLI (awscli, pinned in test/requirements.txt) and its python. */
 export let venv: string;
+/** A directory whose `aws` is the venv's CLI, imported once for the file (aws-cli.ts): first on every PATH given. */
+export let awsBin: string;
+let awsCli: AwsCli | undefined;
 /** The host's PATH less every directory that holds an `aws` (a developer's own CLI, a pyenv shim). */
 export const HOST_PATH = (process.env.PATH ?? '')
   .split(':')
@@ -50,6 +54,8 @@ export function useClientMountHarness(): void {
   beforeAll(async () => {
     moto = await startMoto();
     venv = venvBin();
+    awsCli = await startAwsCli();
+    awsBin = awsCli.bin;
     ssm = new SSMClient({
       endpoint: moto.endpoint,
       region: 'us-east-1',
@@ -59,6 +65,7 @@ export function useClientMountHarness(): void {
   afterAll(async () => {
     ssm?.destroy();
     await moto?.stop();
+    await awsCli?.stop();
     fs.rmSync(SCRIPT_DIR, { recursive: true, force: true });
   });
   beforeEach(() => {
@@ -92,13 +99,13 @@ export const putServer = (server: string, ip: string, mountPoint = '/data') =>
   putRecord(server, mountRecord(ip, '/export/data', mountPoint, OPTIONS));
 
 /**
- * The script's environment: the venv's CLI first on PATH, moto's endpoint and fake credentials. The CLI is
+ * The script's environment: the venv's CLI (through awsBin) first on PATH, moto's endpoint and fake credentials. The CLI is
  * told to ignore AWS_ENDPOINT_URL (AWS_IGNORE_CONFIGURED_ENDPOINT_URLS), as Debian 12's packaged CLI (2.9)
  * does: only the script's own --endpoint-url brings a call to moto.
  */
 export function scriptEnv(env: Record<string, string> = {}): Record<string, string> {
   return {
-    PATH: `${venv}:${HOST_PATH}`,
+    PATH: `${awsBin}:${venv}:${HOST_PATH}`,
     ...motoEnv(moto.endpoint),
     AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true',
     CLIENT_MOUNT_LOCK: path.join(dir, 'lock'),

@@ -9,7 +9,7 @@ import { venvBin } from '../support/venv';
  * test/python: ruff (ruff.toml) and mypy (mypy.ini, strict), both pinned in test/requirements.txt, find nothing.
  */
 const ROOT = path.join(__dirname, '..', '..');
-const PYTHON_FILES = ['lib/scripts', 'test/python'].flatMap((dir) =>
+const PYTHON_FILES = ['lib/scripts', 'test/python', 'test/support'].flatMap((dir) =>
   fs
     .readdirSync(path.join(ROOT, dir))
     .filter((f) => f.endsWith('.py'))
@@ -23,7 +23,7 @@ function tool(name: string, args: string[]): { status: number | null; output: st
 }
 
 test('the Python files are found', () => {
-  expect(PYTHON_FILES).toEqual(expect.arrayContaining(['lib/scripts/client_mount.py', 'test/python/test_client_mount.py']));
+  expect(PYTHON_FILES).toEqual(expect.arrayContaining(['lib/scripts/client_mount.py', 'test/python/test_client_mount.py', 'test/support/aws_cli_server.py']));
 });
 
 test('ruff finds nothing', () => {

@@ -30,8 +30,8 @@ function firstScreen(markdown: string, rows = 24, columns = 80): string {
 const RUN_BY_CI: { pattern: RegExp; script: string; text: string }[] = [
   { pattern: /^npm ci$/, script: '.ci/run', text: 'npm ci' },
   // The install commands: the consumer test packs the package and installs the tarball the README names.
-  { pattern: /^npm ci && npm pack\b/, script: 'test/consumer/run.ts', text: "run('npm', ['pack'" },
-  { pattern: /^cd \S+ && npm install \S+\.tgz$/, script: 'test/consumer/run.ts', text: "run('npm', ['install', path.relative(appDir, tarball)" },
+  { pattern: /^npm ci && npm pack\b/, script: 'test/consumer/package-checks.ts', text: "run('npm', ['pack'" },
+  { pattern: /^cd \S+ && npm install \S+\.tgz$/, script: 'test/consumer/package-checks.ts', text: "run('npm', ['install', path.relative(appDir, state.tarball)" },
 ];
 
 type Kind = 'marked' | 'plan' | 'synth' | 'ci';
