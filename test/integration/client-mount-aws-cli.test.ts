@@ -29,8 +29,8 @@ import {
   run,
   runAsync,
   scriptEnv,
+  nodePath,
   useClientMountHarness,
-  venv,
 } from '../support/client-mount-harness';
 
 // How client-mount.sh finds and calls the AWS CLI: the endpoint and region it passes, IMDSv2, installing a missing
@@ -46,7 +46,7 @@ describe('client-mount.sh against the emulator', () => {
     const args = path.join(dir, 'aws-args');
     program(bin, 'aws', [recordArgs(args), `exec ${JSON.stringify(path.join(awsBin, 'aws'))} "$@"`]);
 
-    const r = run([], { PATH: `${bin}:${awsBin}:${venv}:${HOST_PATH}` });
+    const r = run([], { PATH: nodePath(bin) });
 
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);

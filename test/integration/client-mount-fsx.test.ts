@@ -4,10 +4,7 @@ import * as path from 'path';
 import { mountParameterName, mountRecord } from '../../lambda/register/contract';
 import {
   ALLOWANCE,
-  HOST_PATH,
-  awsBin,
   PREFIX,
-  SCRIPT,
   cluster,
   dir,
   fstab,
@@ -17,11 +14,10 @@ import {
   putServer,
   recordArgs,
   recorded,
-  scriptEnv,
   tag,
   tagged,
+  runOnNode as runScript,
   useClientMountHarness,
-  venv,
 } from '../support/client-mount-harness';
 
 useClientMountHarness();
@@ -40,12 +36,7 @@ describe('client-mount.sh with FSx for Lustre records', () => {
     installs = path.join(dir, 'install-calls');
     program(bin, 'getent', [`case "$2" in ${FS}) echo "10.0.3.7        STREAM $2" ;; *) exit 2 ;; esac`]);
   });
-  const runOnNode = (extraPath = '') =>
-    spawnSync('bash', [SCRIPT, '--cluster', cluster, '--allowed-servers', ALLOWANCE, '--fstab', fstab], {
-      encoding: 'utf8',
-      env: scriptEnv({ PATH: `${bin}${extraPath}:${awsBin}:${venv}:${HOST_PATH}`, CLIENT_MOUNT_LOCK: path.join(dir, 'lock'), CLIENT_MOUNT_RETRY_DELAY: '0' }),
-      timeout: 60_000,
-    });
+  const runOnNode = (extraPath = '') => runScript(`${bin}${extraPath}`, [], { CLIENT_MOUNT_RETRY_DELAY: '0' });
   const lustreRecord = (mountPoint = '/scratch') => mountRecord(FS, '/abcdefgh', mountPoint, LUSTRE_OPTIONS, 'lustre');
   const lustreLine = (server = 'scratch', mountPoint = '/scratch') =>
     `${FS}@tcp:/abcdefgh ${mountPoint} lustre ${LUSTRE_OPTIONS},nosuid,nodev 0 0${tag(server)}`;
@@ -138,12 +129,7 @@ describe('client-mount.sh with FSx for OpenZFS records', () => {
       `case "$2" in ${FS}) echo "10.0.3.8        STREAM $2" ;; fs-0fedcba9876543210.*) echo "203.0.113.9     STREAM $2" ;; *) exit 2 ;; esac`,
     ]);
   });
-  const runOnNode = (args: string[] = []) =>
-    spawnSync('bash', [SCRIPT, '--cluster', cluster, '--allowed-servers', ALLOWANCE, '--fstab', fstab, ...args], {
-      encoding: 'utf8',
-      env: scriptEnv({ PATH: `${bin}:${awsBin}:${venv}:${HOST_PATH}`, CLIENT_MOUNT_RETRY_DELAY: '0' }),
-      timeout: 60_000,
-    });
+  const runOnNode = (args: string[] = []) => runScript(bin, args, { CLIENT_MOUNT_RETRY_DELAY: '0' });
   const zfsRecord = (server = FS) => mountRecord(server, '/fsx', '/shared', ZFS_OPTIONS, 'nfs4', 'fsx-openzfs');
   const zfsLine = () => `${FS}:/fsx /shared nfs4 ${ZFS_OPTIONS},nosuid,nodev 0 0${tag('shared')}`;
 

@@ -3,12 +3,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { mountParameterName } from '../../lambda/register/contract';
 import {
-  HOST_PATH,
-  awsBin,
   OPTIONS,
   PREFIX,
-  SCRIPT,
-  baseArgs,
   cluster,
   dir,
   fstab,
@@ -21,8 +17,8 @@ import {
   recordArgs,
   recorded,
   run,
-  scriptEnv,
   tag,
+  runOnNode as runScript,
   useClientMountHarness,
   venv,
 } from '../support/client-mount-harness';
@@ -49,12 +45,7 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
     ]);
   });
   /** The script as the SSM document runs it (mounting), with the stand-ins first on PATH. */
-  const runOnNode = (args: string[] = []) =>
-    spawnSync('bash', [SCRIPT, ...baseArgs(), ...args], {
-      encoding: 'utf8',
-      env: scriptEnv({ PATH: `${bin}:${awsBin}:${venv}:${HOST_PATH}` }),
-      timeout: 60_000,
-    });
+  const runOnNode = (args: string[] = []) => runScript(bin, args);
   /** mkdir calls other than the lock's directory. */
   const madeDirectories = () => recorded(mkdirs).filter((a) => a[a.length - 1] !== dir);
 

@@ -3,12 +3,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { mountRecord } from '../../lambda/register/contract';
 import {
-  HOST_PATH,
-  awsBin,
   OPTIONS,
-  SCRIPT,
   WRITTEN_OPTIONS,
-  baseArgs,
   cluster,
   dir,
   fstab,
@@ -18,11 +14,11 @@ import {
   putServer,
   recordArgs,
   recorded,
-  scriptEnv,
   tag,
   tagged,
+  runOnNode as runScript,
+  nodePath,
   useClientMountHarness,
-  venv,
 } from '../support/client-mount-harness';
 
 useClientMountHarness();
@@ -58,12 +54,7 @@ describe('client-mount.sh: nconnect and the NFS read-ahead on a node', () => {
     fs.mkdirSync(path.dirname(readAhead()), { recursive: true });
     fs.writeFileSync(readAhead(), '128\n');
   });
-  const runOnNode = (args: string[] = []) =>
-    spawnSync('bash', [SCRIPT, ...baseArgs(), ...args], {
-      encoding: 'utf8',
-      env: scriptEnv({ PATH: `${bin}:${awsBin}:${venv}:${HOST_PATH}`, CLIENT_MOUNT_RETRY_DELAY: '0' }),
-      timeout: 60_000,
-    });
+  const runOnNode = (args: string[] = []) => runScript(bin, args, { CLIENT_MOUNT_RETRY_DELAY: '0' });
   const putNconnect = (server: string, ip: string, mountPoint = '/data') =>
     putRecord(server, mountRecord(ip, '/export/data', mountPoint, NCONNECT_OPTIONS));
   /** The probe's mount: the line's options and retry=0, on a temporary directory of its own under TMPDIR. */
@@ -156,7 +147,7 @@ describe('client-mount.sh: nconnect and the NFS read-ahead on a node', () => {
     expect(r.status).toBe(0);
     expect(fs.readFileSync(readAhead(), 'utf8')).toBe('15360\n');
     expect(r.stdout).toContain('read-ahead of /data (bdi 0:53) set to 15360 KiB (was 128 KiB)');
-    const awk = spawnSync('sh', ['-c', 'command -v awk'], { encoding: 'utf8', env: { PATH: `${bin}:${awsBin}:${venv}:${HOST_PATH}` } }).stdout.trim();
+    const awk = spawnSync('sh', ['-c', 'command -v awk'], { encoding: 'utf8', env: { PATH: nodePath(bin) } }).stdout.trim();
     const ruleText = fs.readFileSync(rule(), 'utf8');
     expect(ruleText.split('\n').filter((l) => l !== '' && !l.startsWith('#'))).toEqual([
       `SUBSYSTEM=="bdi", ACTION=="add", PROGRAM="${awk} -v bdi=$kernel 'BEGIN{ret=1} {if ($$4 == bdi) {ret=0}} END{exit ret}' ` +

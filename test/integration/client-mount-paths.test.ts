@@ -3,8 +3,6 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { mountParameterName } from '../../lambda/register/contract';
 import {
-  HOST_PATH,
-  awsBin,
   PREFIX,
   SCRIPT,
   baseArgs,
@@ -20,8 +18,8 @@ import {
   recorded,
   safeCacheDir,
   scriptEnv,
+  runOnNode as runScript,
   useClientMountHarness,
-  venv,
 } from '../support/client-mount-harness';
 
 useClientMountHarness();
@@ -54,12 +52,7 @@ describe('client-mount.sh refuses a mount point it cannot reach safely on the no
     }
   });
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
-  const runOnNode = () =>
-    spawnSync('bash', [SCRIPT, ...baseArgs(), '--mount-roots', root], {
-      encoding: 'utf8',
-      env: scriptEnv({ PATH: `${bin}:${awsBin}:${venv}:${HOST_PATH}`, CLIENT_MOUNT_LOCK: path.join(dir, 'lock') }),
-      timeout: 60_000,
-    });
+  const runOnNode = () => runScript(bin, ['--mount-roots', root]);
   const name = (s: string) => mountParameterName(PREFIX, cluster, s);
   const attention = (r: SpawnSyncReturns<string>) => r.stdout.split('\n').filter((l) => l.includes('ATTENTION'));
 

@@ -1,4 +1,3 @@
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { EC2Client, type Instance } from '@aws-sdk/client-ec2';
@@ -6,11 +5,8 @@ import { GetParameterCommand, PutParameterCommand } from '@aws-sdk/client-ssm';
 import { mountParameterName } from '../../lambda/register/contract';
 import { motoEnv } from '../support/moto';
 import {
-  HOST_PATH,
-  awsBin,
   OPTIONS,
   PREFIX,
-  SCRIPT,
   cluster,
   dir,
   fstab,
@@ -20,11 +16,10 @@ import {
   program,
   recordArgs,
   recorded,
-  scriptEnv,
   ssm,
   tagged,
+  runOnNode as runScript,
   useClientMountHarness,
-  venv,
 } from '../support/client-mount-harness';
 import { createEvent, createSubnet, launchInstance, props as registrationProps, updateEvent } from './fixtures';
 
@@ -57,12 +52,7 @@ describe('records across versions: a deployed node still mounts once the registr
     for (const pm of ['apt-get', 'dnf', 'yum']) program(bin, pm, [recordArgs(installs), 'exit 1']);
   });
   afterEach(() => expect(recorded(installs)).toEqual([]));
-  const runOnNode = () =>
-    spawnSync('bash', [SCRIPT, '--cluster', cluster, '--allowed-servers', '10.20.0.0/16', '--fstab', fstab], {
-      encoding: 'utf8',
-      env: scriptEnv({ PATH: `${bin}:${awsBin}:${venv}:${HOST_PATH}`, CLIENT_MOUNT_RETRY_DELAY: '0' }),
-      timeout: 60_000,
-    });
+  const runOnNode = () => runScript(bin, ['--allowed-servers', '10.20.0.0/16'], { CLIENT_MOUNT_RETRY_DELAY: '0' });
   /** The two records as the previous version wrote them, byte for byte: no owner mark. */
   async function previousRecords(ip: string, instanceId: string): Promise<void> {
     const put = (Name: string, Value: string) => ssm.send(new PutParameterCommand({ Name, Value, Type: 'String', Overwrite: true }));

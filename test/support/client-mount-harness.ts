@@ -127,6 +127,15 @@ export function run(args: string[] = [], env: Record<string, string> = {}): Spaw
     timeout: 60_000,
   });
 }
+/** A node's PATH: its stand-ins in `bin` first, then the AWS CLI and the host's tools. */
+export const nodePath = (bin: string) => `${bin}:${awsBin}:${venv}:${HOST_PATH}`;
+/**
+ * The script as the SSM document runs it (mounting), the stand-ins in `bin` first on PATH; `args` after baseArgs'
+ * (the script keeps the last of each), `env` over scriptEnv's.
+ */
+export function runOnNode(bin: string, args: string[] = [], env: Record<string, string> = {}): SpawnSyncReturns<string> {
+  return spawnSync('bash', [SCRIPT, ...baseArgs(), ...args], { encoding: 'utf8', env: scriptEnv({ PATH: nodePath(bin), ...env }), timeout: 60_000 });
+}
 /** As {@link run}, without blocking the event loop (for tests that serve HTTP to the script). */
 export function runAsync(
   args: string[] = [],
