@@ -92,7 +92,7 @@ function attach(args: string[], during?: (out: () => string) => Promise<void>): 
       env: {
         PATH: `${awsCli.bin}:${venvBin()}:${process.env.PATH}`,
         ...motoEnv(moto.endpoint),
-        STORAGE_ATTACH_POLL_SECONDS: '1',
+        STORAGE_ATTACH_POLL_SECONDS: '0.1',
       },
     });
     let out = '';

@@ -1,11 +1,17 @@
 /**
- * Every App a test makes records no creation stack traces: debugging metadata of the cloud assembly's manifest,
- * never in a template, that costs a captured and source-mapped stack per resource under jest (about a seventh of a
- * guard-matrix file's time). The CLI's apps record none either unless run with --debug.
+ * What every App a test makes skips that no assertion reads, each a cost per resource or per asset under jest:
+ * - creation stack traces, debugging metadata of the cloud assembly's manifest and never in a template (the CLI's
+ *   apps record none either unless run with --debug);
+ * - asset staging, a copy of each handler bundle into each synth's cloud assembly: a template names an asset by its
+ *   hash, which staging does not change (the one test that reads a staged bundle turns staging back on);
+ * - stack frames beyond 20: jest keeps 100, and aws-cdk-lib captures and source-maps a stack for every
+ *   acknowledgement (Validations.acknowledge, which ignores the flags above), a test's own frames are within 20.
  */
 import * as cxapi from 'aws-cdk-lib/cx-api';
 
 process.env[cxapi.CONTEXT_ENV] = JSON.stringify({
   [cxapi.DISABLE_CREATION_STACK_TRACES]: true,
   [cxapi.DISABLE_METADATA_STACK_TRACE]: true,
+  [cxapi.DISABLE_ASSET_STAGING_CONTEXT]: true,
 });
+Error.stackTraceLimit = 20;

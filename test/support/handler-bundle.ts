@@ -1,8 +1,9 @@
 import * as path from 'path';
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { HANDLER_BUNDLES_ENV } from '../../lib/handler-function';
 import { ServerRegistration } from '../../lib/registration';
+import { stagedApp } from './staged-app';
 
 /**
  * Synthesizes a stack with one ServerRegistration into `outdir` and returns the directory of the registration
@@ -20,7 +21,7 @@ export function registrationHandlerAsset(outdir: string): string {
 }
 
 function synthRegistrationAsset(outdir: string): string {
-  const app = new App({ outdir });
+  const app = stagedApp({ outdir });
   const stack = new Stack(app, 'Bundle');
   const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0 });
   const instance = new ec2.Instance(stack, 'Server', {

@@ -3,10 +3,11 @@ import { App, Stack } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { ServerRegistration, type ServerRegistrationProps } from '../../lib/registration';
 import { OPTIONS } from '../integration/fixtures';
+import { stagedApp } from './staged-app';
 
-/** An App that skips asset bundling (esbuild) for the construct assertions; one test bundles for real. */
+/** An App that skips asset bundling (esbuild) for the construct assertions; one test bundles for real, and reads the bundle. */
 export function app(bundle = false): App {
-  return new App(bundle ? {} : { context: { 'aws:cdk:bundling-stacks': [] } });
+  return bundle ? stagedApp() : new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 }
 
 const ENV = { account: '123456789012', region: 'us-east-1' };

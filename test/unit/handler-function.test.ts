@@ -6,6 +6,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { HANDLER_CACHE_DIR, cachedHandlerBundle } from '../../bin/handler-bundle';
 import { HANDLER_BUNDLES_ENV, handlerFunction } from '../../lib/handler-function';
+import { stagedApp } from '../support/staged-app';
 
 /**
  * `npm test` synthesizes hundreds of stacks with the handlers test/support/global-setup.ts bundled once with
@@ -32,7 +33,7 @@ function sha256(file: string): string {
 function synthFunction(name: string, bundles: string | undefined): { handler: unknown; asset: string; s3Key: string } {
   if (bundles === undefined) delete process.env[HANDLER_BUNDLES_ENV];
   else process.env[HANDLER_BUNDLES_ENV] = bundles;
-  const app = new App({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'handler-fn-')) });
+  const app = stagedApp({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'handler-fn-')) });
   const stack = new Stack(app, 'Handler');
   handlerFunction(stack, 'Fn', name, { runtime: lambda.Runtime.NODEJS_22_X });
   const assembly = app.synth();

@@ -12,6 +12,7 @@ jest.mock('../../lambda/update-guard/aws', () => jest.requireActual('../support/
 import { UpdateGuard, type UpdateGuardProps } from '../../lib/update-guard';
 import { cfnLint } from '../support/cfn-lint';
 import { nagFindings } from '../support/nag';
+import { stagedApp } from '../support/staged-app';
 
 beforeEach(() => {
   for (const stream of ['log', 'warn', 'error'] as const) jest.spyOn(console, stream).mockImplementation(() => undefined);
@@ -22,7 +23,7 @@ afterEach(() => {
 });
 
 function app(bundle = false): App {
-  return new App(bundle ? {} : { context: { 'aws:cdk:bundling-stacks': [] } });
+  return bundle ? stagedApp() : new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 }
 
 const LAYOUT: StorageLayout = {
