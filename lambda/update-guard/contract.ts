@@ -14,7 +14,8 @@
  * - wire.ts: the layout as ResourceProperties, and the PhysicalResourceId that recognises a rollback;
  * - validation.ts: the parse and checks of what crosses the trust boundary;
  * - policy.ts: what a policy, an objection and a refusal are, and how a policy is built;
- * - policies.ts, volume-rules.ts, retention-rules.ts (volume-types.ts, objections.ts): the policy table, as data;
+ * - policies.ts, volume-rules.ts, retention-rules.ts (volume-types.ts, objections.ts): the policy table, as data, each
+ *   backend's own rows, grammar and wording in its descriptor (backends/, one registry: backends.ts);
  * - compare.ts: the code that applies the table;
  * - messages.ts: how a refusal is worded.
  *
@@ -22,8 +23,6 @@
  * construct at synth time.
  */
 export {
-  AWS_MANAGED_FSX_KEY,
-  OPENZFS_STORAGE_TYPE,
   VOLUME_ATTACHMENTS,
   type DataVolumeLayout,
   type LayoutField,

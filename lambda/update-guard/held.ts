@@ -9,6 +9,9 @@
  *
  * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
  */
+import { BACKENDS, type Backend } from '../register/backend';
+import type { ShownBy } from './backend-guard';
+import { GUARD_BACKENDS } from './backends';
 import type { Refusal } from './policy';
 import { RESOURCE_TYPE, SERVER_ID_TAG } from './wire';
 
@@ -61,15 +64,17 @@ export interface HeldDescription {
 }
 
 /**
- * The backend a server's dropped resources show, where they show one: a file system's type, an instance with instance
- * store, an EBS volume or an instance without instance store. Undefined for an interface alone.
+ * The backend a server's dropped resources show, where they show one, as the backends' descriptors say (`shownBy`):
+ * a file system's type, else an instance with instance store, else an EBS volume or an instance without instance
+ * store. Undefined for an interface alone.
  */
-export function backendShown(types: readonly HeldType[], described: readonly HeldDescription[]): string | undefined {
+export function backendShown(types: readonly HeldType[], described: readonly HeldDescription[]): Backend | undefined {
+  const shownBy = (shows: (s: ShownBy) => boolean): Backend | undefined => BACKENDS.find((b) => shows(GUARD_BACKENDS[b].shownBy));
   const fsType = described.find((d) => d.fileSystemType !== undefined)?.fileSystemType;
-  if (fsType === 'LUSTRE') return 'fsx-lustre';
-  if (fsType === 'OPENZFS') return 'fsx-openzfs';
-  if (described.some((d) => d.instanceStore === true)) return 'instance-store';
-  if (types.includes('AWS::EC2::Volume') || described.some((d) => d.instanceStore === false)) return 'ebs';
+  const byType = fsType === undefined ? undefined : shownBy((s) => s.fileSystemType === fsType);
+  if (byType !== undefined) return byType;
+  if (described.some((d) => d.instanceStore === true)) return shownBy((s) => s.instanceStore === true);
+  if (types.includes('AWS::EC2::Volume') || described.some((d) => d.instanceStore === false)) return shownBy((s) => s.instanceStore === false);
   return undefined;
 }
 

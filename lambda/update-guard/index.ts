@@ -16,10 +16,8 @@ import type {
   CloudFormationCustomResourceUpdateEvent,
 } from 'aws-lambda';
 import { ROLLBACK_STATUS, describeHeld, fileSystemActions, findServerResources, heldResources, physicalIdIn, stackStatus } from './aws';
+import { GUARD_BACKENDS } from './backends';
 import { compareLayouts } from './compare';
-import {
-  growsFsxStorage, growthIntervalRefusal, lastIncreaseRequest, lastMetadataRequest, metadataIntervalRefusal, raisesMetadataIops,
-} from './growth-interval';
 import { KEPT_PROP, type HeldResource, type Kept, lostStateRefusal, parseKept, unkept, unkeptRefusals } from './held';
 import { existingMessage, refusalMessage, unreadStatusMessage } from './messages';
 import type { Refusal } from './policy';
@@ -187,23 +185,21 @@ async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<C
 
 /**
  * OPENZFS-GROWTH-INTERVAL: an FSx storage increase within 6 hours of the last one asked for is refused, and so is a Lustre
- * Metadata IOPS increase within 6 hours of the last (growth-interval.ts).
+ * Metadata IOPS increase within 6 hours of the last: the backend's `intervals` (growth-interval.ts, backends/).
  * When FSx cannot be asked, the deploy goes on with a warning: FSx refuses a too-early increase itself, and the update
  * rolls back with nothing lost.
  */
 async function growthInterval(
   stackId: string, o: StorageLayout, n: StorageLayout, logicalId: string | undefined, acceptDataLoss: boolean,
 ): Promise<Refusal[]> {
-  if (logicalId === undefined || !(growsFsxStorage(o, n) || raisesMetadataIops(o, n))) return [];
+  const rules = o.backend === n.backend ? GUARD_BACKENDS[n.backend].intervals.filter((r) => r.applies(o, n)) : [];
+  if (logicalId === undefined || rules.length === 0) return [];
   try {
     const fileSystemId = await physicalIdIn(stackId, logicalId);
     if (fileSystemId === undefined) return [];
     const actions = await fileSystemActions(fileSystemId);
     const now = Date.now();
-    return [
-      growthIntervalRefusal(o, n, lastIncreaseRequest(actions), now, acceptDataLoss),
-      metadataIntervalRefusal(o, n, lastMetadataRequest(actions), now, acceptDataLoss),
-    ].filter((r): r is Refusal => r !== undefined);
+    return rules.map((r) => r.refusal(o, n, actions, now, acceptDataLoss)).filter((r): r is Refusal => r !== undefined);
   } catch (err) {
     console.warn(JSON.stringify({ level: 'warn', msg: 'could not read the last storage increase; FSx judges the interval itself', error: String((err as Error)?.message ?? err) }));
     return [];

@@ -1,7 +1,8 @@
 /**
  * The storage layout the update guard holds (docs/design.md#8-the-update-guard-contract): everything about a server
- * whose change can lose data or strand it, as types and the values its fields may take. The types every other file
- * of the guard shares, so they sit below all of them.
+ * whose change can lose data or strand it, as types, and the values of the fields every backend shares (the values of a
+ * backend's own fields are its descriptor's, backends/). The types every other file of the guard shares, so they sit
+ * below all of them.
  *
  * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
  */
@@ -9,9 +10,6 @@ import type { Backend } from '../register/backend';
 
 /** The EBS type of a data volume: Throughput Optimized HDD or General Purpose SSD. */
 export type DataVolumeType = 'st1' | 'gp3';
-
-/** The values of `InstanceStoreEncryption`: `luks2` when the bootstrap encrypts the instance-store array. */
-export const INSTANCE_STORE_ENCRYPTIONS = ['', 'luks2'] as const;
 
 /**
  * Who attaches the EBS data volumes to the instance: `stack` (an AWS::EC2::VolumeAttachment per volume, as
@@ -22,20 +20,6 @@ export const INSTANCE_STORE_ENCRYPTIONS = ['', 'luks2'] as const;
 export const VOLUME_ATTACHMENTS = ['stack', 'retained', 'server'] as const;
 /** A value of {@link VOLUME_ATTACHMENTS}. */
 export type VolumeAttachment = (typeof VOLUME_ATTACHMENTS)[number];
-
-/** The `EncryptionKey` of volumes encrypted with the account's AWS managed EBS key. */
-export const AWS_MANAGED_EBS_KEY = 'aws/ebs';
-/** The `EncryptionKey` of an FSx file system (Lustre, OpenZFS) encrypted with the account's AWS managed FSx key. */
-export const AWS_MANAGED_FSX_KEY = 'aws/fsx';
-
-/**
- * The FSx for OpenZFS deployment types (Amazon FSx API Reference, CreateFileSystemOpenZFSConfiguration); the
- * planner's list (lib/sizing/fsx-openzfs.ts), which this Lambda-side file cannot import, is tested to equal it.
- * `MULTI_AZ_1` is the one with a standby file server in a second subnet.
- */
-export const OPENZFS_DEPLOYMENT_TYPES = ['SINGLE_AZ_1', 'SINGLE_AZ_2', 'SINGLE_AZ_HA_1', 'SINGLE_AZ_HA_2', 'MULTI_AZ_1'] as const;
-/** The storage type of every FSx for OpenZFS file system this project makes (its `FileSystemType` suffix). */
-export const OPENZFS_STORAGE_TYPE = 'SSD';
 
 /** One EBS data volume of the layout. */
 export interface DataVolumeLayout {

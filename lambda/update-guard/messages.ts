@@ -1,10 +1,14 @@
 /**
  * How the update guard words a refusal: the one-line message CloudFormation shows for a refused update, and the
  * one for a Create over the resources of a server that already exists. What a policy says (its objections) is
- * the policy's own (policies.ts, objections.ts); this file composes it into a message that fits.
+ * the policy's own (policies.ts, objections.ts, the backends' descriptors); this file composes it into a message
+ * that fits.
  *
  * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
  */
+import { BACKENDS } from '../register/backend';
+import type { BackendGuard } from './backend-guard';
+import { GUARD_BACKENDS } from './backends';
 import { SECOND_SERVER } from './objections';
 import type { Refusal } from './policy';
 import type { TaggedResource } from './wire';
@@ -90,12 +94,9 @@ function composed(head: string, refusals: readonly Refusal[], tail: string): str
 export function existingMessage(tag: string, serverId: string, found: readonly TaggedResource[]): string {
   const listed = found.slice(0, 12).map((r) => `${r.kind} ${r.id}`).join(', ') + (found.length > 12 ? `, and ${found.length - 12} more` : '');
   const paths = [
-    ...backendPins(found),
+    ...backendSays(found, (g) => g.pin),
     "if the construct was renamed or moved, keep the construct's old id and place",
-    ...(found.some((r) => r.kind === 'volume')
-      ? ['restore the data into the new volumes with restoreSnapshotIds (context) or dataVolumeSnapshotIds (prop) from ' +
-        'snapshots of those volumes (the ebs backend)']
-      : []),
+    ...backendSays(found, (g) => g.restore),
     `to have both, ${SECOND_SERVER}`,
     'or remove those resources if their data is not wanted',
   ];
@@ -106,32 +107,15 @@ export function existingMessage(tag: string, serverId: string, found: readonly T
     'anyway, deploy again with acceptDataLoss=true (context) or acceptDataLoss: true (prop).';
 }
 
-/** Why the backend may have changed, in a refusal's safe path. */
-const AUTO_CHOOSES = 'with backend auto, the default, the planner chooses again on every synth, and a new catalogue or ' +
-  'throughputMBps can choose another';
-
 /**
- * The backend to pin, as far as the resources found tell it: instances, volumes and network interfaces are an EC2
- * server's (ebs or instance-store: the tag lookup does not tell which, the instance's type does), a file system an FSx
- * backend's (fsx-lustre or fsx-openzfs: its type says which).
+ * What the backends' descriptors say of the resources found (the backend to pin, a restore), in the registry's order,
+ * each sentence once: the backends the tags cannot tell apart (EC2's two, FSx's two) say the same.
  */
-function backendPins(found: readonly TaggedResource[]): string[] {
-  const pins: string[] = [];
-  const ec2 = found.filter((r) => r.kind !== 'file-system');
-  if (ec2.length > 0) {
-    const instance = ec2.find((r) => r.kind === 'instance');
-    const check = instance ? `: aws ec2 describe-instances --instance-ids ${instance.id}` : '';
-    pins.push(`if this deploy changed the backend (${AUTO_CHOOSES}), pin the one they belong to: they are an EC2 ` +
-      'server\'s, -c backend=ebs (prop backend: \'ebs\'), or -c backend=instance-store if the server ran on a d2, d3 or ' +
-      `d3en instance (the tags do not tell the two apart, the instance's type does${check})`);
-  }
-  const fileSystem = found.find((r) => r.kind === 'file-system');
-  if (fileSystem) {
-    pins.push(`if this deploy changed the backend (${AUTO_CHOOSES}), pin the one it belongs to: ${fileSystem.id} is an FSx ` +
-      'file system, -c backend=fsx-lustre or -c backend=fsx-openzfs (prop backend likewise), whichever its type is (the ' +
-      `tags do not say, aws fsx describe-file-systems --file-system-ids ${fileSystem.id} does: LUSTRE or OPENZFS)`);
-  }
-  return pins;
+function backendSays(
+  found: readonly TaggedResource[], said: (guard: BackendGuard) => ((found: readonly TaggedResource[]) => string | undefined) | undefined,
+): string[] {
+  const sentences = BACKENDS.map((b) => said(GUARD_BACKENDS[b])?.(found)).filter((s): s is string => s !== undefined);
+  return [...new Set(sentences)];
 }
 
 /** A value in a refusal: `(none)` for the empty value. */

@@ -1,7 +1,8 @@
 /**
  * The vocabulary of the update guard's policies, in the manner of aws-parallelcluster's `update_policy.py`: what a
  * policy says against a change (an objection, a refusal), what a policy is, and the few ways one is built. The
- * policies themselves are data, in policies.ts and volume-rules.ts; the code that applies them is compare.ts.
+ * policies themselves are data, in policies.ts and each backend's descriptor (backends/); the code that applies them
+ * is compare.ts.
  *
  * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
  */
@@ -69,30 +70,6 @@ export interface VolumeRule extends Objection {
   readonly name: string;
   /** Whether the change from `o` to `n` breaks this rule. */
   readonly applies: (o: readonly DataVolumeLayout[], n: readonly DataVolumeLayout[]) => boolean;
-}
-
-/**
- * A policy of a field only FSx for Lustre sets: on the other backends it is always `''`, so a change there is no
- * change and they allow it.
- */
-export function onFsxLustre(policy: UpdatePolicy): UpdatePolicy {
-  return onFsx({ lustre: policy, openZfs: ALLOWED });
-}
-
-/**
- * A policy of a field only FSx for OpenZFS sets: on the other backends it is always `''`, so a change there is no
- * change and they allow it.
- */
-export function onFsxOpenZfs(policy: UpdatePolicy): UpdatePolicy {
-  return onFsx({ lustre: ALLOWED, openZfs: policy });
-}
-
-/**
- * A policy of a field the FSx backends set, one policy per file system type: on the EC2 backends the field is
- * always `''`, so a change there is no change and they allow it.
- */
-export function onFsx(policies: { readonly lustre: UpdatePolicy; readonly openZfs: UpdatePolicy }): UpdatePolicy {
-  return perBackend({ ebs: ALLOWED, 'instance-store': ALLOWED, 'fsx-lustre': policies.lustre, 'fsx-openzfs': policies.openZfs });
 }
 
 /**

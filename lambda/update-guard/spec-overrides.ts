@@ -11,7 +11,8 @@
  * are the specification's with exactly these rows applied.
  *
  * Only the reference's answer to "does the update replace the resource" is taken here. What else the guard refuses
- * (an FSx for Lustre throughput change on HDD, which FSx cannot make) stays in its policy table (policies.ts).
+ * (an FSx for Lustre throughput change on HDD, which FSx cannot make) stays in its policy table (policies.ts, with the
+ * backend's rows in its descriptor, backends/).
  *
  * Dependency-free (bundled into the Lambda, imported by the construct at synth time).
  */
@@ -76,7 +77,7 @@ export const SPEC_OVERRIDES: readonly SpecOverride[] = [
       'the CloudFormation reference: the question here is whether CloudFormation replaces the file system, and both ' +
       'texts say it does not (FSx changes the tier in place, UpdateFileSystem); a brief unavailability loses no data. ' +
       'FSx changes it on persistent SSD only (guide, "Managing throughput capacity": PERSISTENT_1 SSD 50, 100, 200; ' +
-      'PERSISTENT_2 SSD 125, 250, 500, 1000 MB/s/TiB): policies.ts FSX_THROUGHPUT refuses the rest.',
+      'PERSISTENT_2 SSD 125, 250, 500, 1000 MB/s/TiB): the guard\'s policy refuses the rest (LUSTRE-THROUGHPUT-IN-PLACE).',
   },
 ];
 

@@ -1,6 +1,6 @@
 /**
  * What the EBS data volumes may do on update: each rule a row, in the manner of aws-parallelcluster's
- * `update_policy.py`. The `dataVolumes` row of the policy table (policies.ts) on the ebs backend.
+ * `update_policy.py`. The ebs backend's `dataVolumes` row of the policy table (its descriptor, backends/ebs.ts).
  *
  * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
  */

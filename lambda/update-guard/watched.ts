@@ -9,14 +9,17 @@
  * update stops and starts it (instance-updates.ts). CloudFormation resolves the values (a subnet's id, a launch
  * template's version number, a security group's id) before the guard sees them, so a change to anything those
  * values come from is a change here too. The guard refuses any such change
- * unless the resource's policy ({@link roleObjection}) allows it: an EBS server's instance may be replaced.
+ * unless the resource's policy ({@link roleObjection}, with the backend's word on it) allows it: an EBS server's
+ * instance may be replaced.
  *
  * Dependency-free (bundled into the Lambda, imported by the construct at synth time).
  */
 import { createHash } from 'crypto';
+import { BACKENDS } from '../register/backend';
+import { GUARD_BACKENDS } from './backends';
 import type { StorageLayout } from './layout';
 import { displayed } from './messages';
-import { FSX_COPY, FSX_REPLACED, KEEP_OR_SECOND_SERVER, LEGACY_ATTACHMENTS_HOLD_VOLUMES, OPENZFS_COPY, SECOND_SERVER } from './objections';
+import { FSX_COPY, FSX_REPLACED, KEEP_OR_SECOND_SERVER, SECOND_SERVER } from './objections';
 import type { Objection, Refusal } from './policy';
 import { WATCHED_TYPES, type WatchedType } from './watched-types';
 import { WATCH_PROP } from './wire';
@@ -151,29 +154,31 @@ export function watchedDigest(w: WatchedProperties): string {
 }
 
 /**
+ * What replacing (or deleting) a watched resource of each type loses, where its backend's descriptor says nothing of
+ * its own: the instance's local disks, the address clients mounted, a volume's share of the stripe, a file system.
+ */
+const REPLACED: { readonly [T in WatchedType]: Objection } = {
+  'AWS::EC2::Instance': {
+    why: 'it replaces the instance or stops and starts it, and every instance-store disk goes with it', safePath: KEEP_OR_SECOND_SERVER,
+  },
+  'AWS::EC2::NetworkInterface': {
+    why: 'it replaces the stable network interface: the address every client mounted goes with it',
+    safePath: `keep the old value (subnet, vpcId), or ${SECOND_SERVER}`,
+  },
+  'AWS::EC2::Volume': {
+    why: 'it replaces a data volume: a new, empty volume takes its place in the stripe (the old one is retained, detached)',
+    safePath: KEEP_OR_SECOND_SERVER,
+  },
+  'AWS::FSx::FileSystem': { why: FSX_REPLACED, safePath: `keep the old value, or ${FSX_COPY}` },
+};
+
+/**
  * What the guard says against replacing (or deleting) the resource of one role, judged with the new layout;
- * undefined when allowed. Instance: an EBS server's may be replaced (the new instance takes the volumes and
- * the interface over) unless CloudFormation still attaches the volumes; an instance-store server's disks go
- * with it. The interface is the address clients mounted; volumes and file systems hold the data.
+ * undefined when allowed: the backend's own word (its descriptor's `replaced`), else {@link REPLACED}'s.
  */
 export function roleObjection(type: WatchedType, layout: StorageLayout): Objection | undefined {
-  switch (type) {
-    case 'AWS::EC2::Instance':
-      if (layout.backend === 'ebs') return layout.volumeAttachment === 'server' ? undefined : LEGACY_ATTACHMENTS_HOLD_VOLUMES;
-      return { why: 'it replaces the instance or stops and starts it, and every instance-store disk goes with it', safePath: KEEP_OR_SECOND_SERVER };
-    case 'AWS::EC2::NetworkInterface':
-      return {
-        why: 'it replaces the stable network interface: the address every client mounted goes with it',
-        safePath: `keep the old value (subnet, vpcId), or ${SECOND_SERVER}`,
-      };
-    case 'AWS::EC2::Volume':
-      return {
-        why: 'it replaces a data volume: a new, empty volume takes its place in the stripe (the old one is retained, detached)',
-        safePath: KEEP_OR_SECOND_SERVER,
-      };
-    case 'AWS::FSx::FileSystem':
-      return { why: FSX_REPLACED, safePath: `keep the old value, or ${layout.backend === 'fsx-openzfs' ? OPENZFS_COPY : FSX_COPY}` };
-  }
+  const own = GUARD_BACKENDS[layout.backend].replaced[type];
+  return own === undefined ? REPLACED[type] : own(layout);
 }
 
 /** A change the guard objects to, before it is a {@link Refusal}: the setting, its two values, and why. */
@@ -259,7 +264,10 @@ function roleChanges(role: string, before: WatchedResource, after: WatchedResour
   });
 }
 
-/** What usually changes a property, to put in front of the safe path (a help for the reader, not a safety rule). */
+/**
+ * What usually changes a property, to put in front of the safe path (a help for the reader, not a safety rule); the
+ * backends' descriptors add the properties of their own resources.
+ */
 const CAUSES: Readonly<Record<string, string>> = {
   SubnetId: 'subnetId, vpcId or a rebuilt VPC',
   AvailabilityZone: 'subnetId, vpcId or availabilityZone',
@@ -271,11 +279,7 @@ const CAUSES: Readonly<Record<string, string>> = {
   KeyName: 'keyPair',
   PlacementGroupName: 'placementGroup',
   KmsKeyId: 'encryptionKey',
-  'OpenZFSConfiguration.DeploymentType': 'openZfsDeploymentType',
-  'OpenZFSConfiguration.PreferredSubnetId': 'subnetId, vpcId or a rebuilt VPC',
-  // The template's export of the root volume is the VPC's CIDR only: the clients (clientCidrs) and root squash are
-  // applied by UpdateVolume (lib/backends/openzfs/export-resource.ts) and change nothing here.
-  'OpenZFSConfiguration.RootVolumeConfiguration.NfsExports': "vpcId, vpcFrom or a rebuilt VPC (the VPC's CIDR)",
+  ...Object.fromEntries(BACKENDS.flatMap((b) => Object.entries(GUARD_BACKENDS[b].causes ?? {}))),
 };
 
 function hint(property: string, safePath: string): string {

@@ -66,7 +66,7 @@ export const KEPT_PROP = 'Kept';
  * other, where they are left out of the PhysicalResourceId's hash and may be absent from the properties (a guard
  * deployed before FSx, or before OpenZFS, keeps its id).
  */
-export const FSX_FIELDS = [
+const FSX_FIELDS = [
   'fileSystemType', 'perUnitStorageThroughput', 'storageCapacityGiB', 'subnetId', 'throughputCapacity', 'standbySubnetId',
   'diskIops', 'metadataIops',
 ] as const;

@@ -19,9 +19,9 @@ jest.mock('../../lambda/update-guard/aws', () => ({
 }));
 import { handler } from '../../lambda/update-guard';
 import { parseGuardProperties, type StorageLayout } from '../../lambda/update-guard/contract';
-import {
-  GROWTH_INTERVAL_MS, growthIntervalRefusal, lastIncreaseRequest, lastMetadataRequest, metadataIntervalRefusal,
-} from '../../lambda/update-guard/growth-interval';
+import { GROWTH_INTERVAL_MS, lastIncreaseRequest } from '../../lambda/update-guard/growth-interval';
+import { growthIntervalRefusal } from '../../lambda/update-guard/backends/fsx';
+import { lastMetadataRequest, metadataIntervalRefusal } from '../../lambda/update-guard/backends/fsx-lustre';
 
 beforeEach(() => {
   for (const level of ['log', 'warn', 'error'] as const) jest.spyOn(console, level).mockImplementation(() => undefined);

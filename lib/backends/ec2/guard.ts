@@ -1,6 +1,7 @@
 import type { CfnResource } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct, IConstruct } from 'constructs';
+import { AWS_MANAGED_EBS_KEY } from '../../../lambda/update-guard/backends/ec2';
 import { UpdateGuard } from '../../update-guard';
 import { dataVolumeLayout } from '../data-volumes';
 import { retainText } from '../snapshot-options';
@@ -37,7 +38,7 @@ export function ec2UpdateGuard(scope: Construct, p: Ec2NfsServerProps, layout: E
       instanceStoreType: layout.instanceStore ? layout.instanceType.toString() : '',
       dataVolumes: plan.dataVolumes.map((v, index) => dataVolumeLayout(index, v)),
       snapshotIds: props.dataVolumeSnapshotIds ?? [],
-      encryptionKey: props.encryptionKey?.keyArn ?? 'aws/ebs',
+      encryptionKey: props.encryptionKey?.keyArn ?? AWS_MANAGED_EBS_KEY,
       availabilityZone: subnet.availabilityZone,
       imageId: cfnInstance.imageId ?? '',
       keyPair: cfnInstance.keyName ?? '',

@@ -1,6 +1,6 @@
 import { Aws, type CfnResource } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { AWS_MANAGED_FSX_KEY } from '../../../lambda/update-guard/contract';
+import { AWS_MANAGED_FSX_KEY } from '../../../lambda/update-guard/backends/fsx';
 import type { FsxLustrePlan } from '../../sizing';
 import { UpdateGuard } from '../../update-guard';
 import type { BackendInputs } from '../plugin';

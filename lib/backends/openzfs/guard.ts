@@ -1,11 +1,13 @@
 /**
  * The day-2 guard of an FSx for OpenZFS file system: the layout it records (deployment type, storage, throughput
  * capacity, subnets, key) and the file system it watches by CloudFormation's replacement rules. The rules
- * themselves are the guard's table (lambda/update-guard/policies.ts); this file only says what the backend built.
+ * themselves are the guard's descriptor of the backend (lambda/update-guard/backends/fsx-openzfs.ts); this file only
+ * says what the backend built.
  */
 import { Aws, type CfnResource } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { AWS_MANAGED_FSX_KEY, OPENZFS_STORAGE_TYPE } from '../../../lambda/update-guard/contract';
+import { AWS_MANAGED_FSX_KEY } from '../../../lambda/update-guard/backends/fsx';
+import { OPENZFS_STORAGE_TYPE } from '../../../lambda/update-guard/backends/fsx-openzfs';
 import type { FsxOpenZfsPlan } from '../../sizing';
 import { UpdateGuard } from '../../update-guard';
 import { retainText } from '../snapshot-options';

@@ -1,0 +1,185 @@
+/**
+ * The update guard's descriptor of the fsx-openzfs backend: an FSx for OpenZFS file system (managed NFS). Its own
+ * fields are the deployment type, the storage, the subnets (MULTI_AZ_1: the preferred and the standby), the throughput
+ * capacity, the SSD IOPS and the backups' retention. What replaces the file system (deployment type, subnets, key:
+ * the resource specification) is refused with the OpenZFS safe path; what FSx changes in place (storage growth,
+ * throughput capacity, IOPS) passes within FSx's own rules.
+ *
+ * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ */
+import type { BackendGuard, Checks } from '../backend-guard';
+import type { StorageLayout } from '../layout';
+import { FSX_REPLACED } from '../objections';
+import { both, refused, refusedUnless, type UpdatePolicy } from '../policy';
+import {
+  AWS_MANAGED_FSX_KEY, STORAGE_INTERVAL, WHOLE, checkStorageAndSubnet, fewerBackups, fsxPin, growOnly, isSubnetId,
+} from './fsx';
+
+/**
+ * The FSx for OpenZFS deployment types (Amazon FSx API Reference, CreateFileSystemOpenZFSConfiguration); the
+ * planner's list (lib/sizing/fsx-openzfs.ts), which this Lambda-side file cannot import, is tested to equal it.
+ * `MULTI_AZ_1` is the one with a standby file server in a second subnet.
+ */
+export const OPENZFS_DEPLOYMENT_TYPES = ['SINGLE_AZ_1', 'SINGLE_AZ_2', 'SINGLE_AZ_HA_1', 'SINGLE_AZ_HA_2', 'MULTI_AZ_1'] as const;
+/** The storage type of every FSx for OpenZFS file system this project makes (its `FileSystemType` suffix). */
+export const OPENZFS_STORAGE_TYPE = 'SSD';
+const OPENZFS_TYPE = new RegExp(`^(${OPENZFS_DEPLOYMENT_TYPES.join('|')})/${OPENZFS_STORAGE_TYPE}$`);
+
+/**
+ * The safe path: a second server makes a new file system, which takes the data by a copy over NFS, or from one of the
+ * automatic backups FSx keeps of this one (`snapshots.retain` days), restored into a new file system (FSx for OpenZFS
+ * User Guide, "Working with backups": each backup holds all that is needed to create a new file system from it; FSx
+ * API, CreateFileSystemFromBackup).
+ */
+const OPENZFS_COPY = 'deploy a second server with another serverName (a new file system), copy the data into it, or ' +
+  'restore a backup of this file system into a new one, then remove the first';
+
+/** The largest SSD storage capacity, GiB (OPENZFS-STORAGE-RANGE; lib/sizing/fsx-openzfs.ts holds the same). */
+const OPENZFS_MAX_GIB = 524_288;
+
+/**
+ * The least SSD storage capacity, GiB, FSx for OpenZFS grows `gib` to: "a minimum of 10 percent" more (in whole
+ * numbers: `gib * 1.1` is 110.00000000000001 for 100), "up to the maximum allowed value of 512 TiB".
+ */
+export function openZfsLeastGrowth(gib: number): number {
+  return Math.min(Math.ceil((gib * 11) / 10), OPENZFS_MAX_GIB);
+}
+
+/** An increase under 10 percent fails the update (UpdateFileSystem refuses it) after the guard passed: OPENZFS-GROWTH-MIN. */
+const OPENZFS_GROWTH_MIN: UpdatePolicy = refusedUnless(
+  'grown by 10 percent or more',
+  (o, n) => Number(n.storageCapacityGiB) <= Number(o.storageCapacityGiB) || Number(n.storageCapacityGiB) >= openZfsLeastGrowth(Number(o.storageCapacityGiB)),
+  (o, n) => {
+    const least = openZfsLeastGrowth(Number(o.storageCapacityGiB));
+    return {
+      why: `FSx for OpenZFS grows SSD storage by at least 10 percent of the current capacity at a time ("Each SSD storage ` +
+        `capacity increase must be a minimum of 10 percent", FSx for OpenZFS User Guide); ${o.storageCapacityGiB} GiB to ` +
+        `${n.storageCapacityGiB} GiB is less, and FSx would refuse the update`,
+      safePath: `grow to ${least} GiB or more (capacityTiB ${(Math.ceil((least / 1024) * 100) / 100).toFixed(2)} or more), or keep ` +
+        `${o.storageCapacityGiB} GiB; increases must also be 6 hours apart`,
+    };
+  },
+);
+
+/** When the second of two updates may be asked for: AWS's wait, in a safe path's words. */
+const AFTER_UPDATE = 'once FSx reports the first update done (aws fsx describe-file-systems: no AdministrativeActions ' +
+  'IN_PROGRESS or PENDING) and, on MULTI_AZ_1, six hours after it was asked';
+
+/** A layout's SSD IOPS as `fsxOpenZfs.provisionedIops` takes them: 0 for AUTOMATIC. */
+function iopsOption(diskIops: string): string {
+  return diskIops === 'AUTOMATIC' ? '0' : diskIops;
+}
+
+/**
+ * Throughput capacity: FSx changes it in place (UpdateFileSystem; the FSx for OpenZFS guide, "Managing throughput
+ * capacity": a Single-AZ non-HA file system is unavailable for a few minutes, an HA one fails over and back). The
+ * resource specification updates `OpenZFSConfiguration.ThroughputCapacity` without replacement. Not in the deploy that
+ * changes the storage or the provisioned SSD IOPS: FSx takes no throughput update while either runs
+ * (OPENZFS-ONE-UPDATE, OPENZFS-IOPS-WITH-THROUGHPUT in docs/sources/fsx-rules.md).
+ */
+const OPENZFS_THROUGHPUT: UpdatePolicy = both(
+  refusedUnless(
+    'in place (FSx UpdateFileSystem ThroughputCapacity), not with a storage change',
+    (o, n) => o.storageCapacityGiB === n.storageCapacityGiB,
+    (o, n) => ({
+      why: 'FSx for OpenZFS takes no throughput capacity update while an SSD storage capacity update is under way ("you ' +
+        "can't request a throughput capacity update if there is an ongoing SSD storage capacity or provisioned SSD IOPS " +
+        'update", FSx for OpenZFS User Guide: OPENZFS-ONE-UPDATE in docs/sources/fsx-rules.md), and this deploy asks for both',
+      safePath: `change one at a time: first capacityTiB with fsxOpenZfs.throughputCapacityMBps: ${o.throughputCapacity} ` +
+        `(-c openZfsThroughputCapacityMBps=${o.throughputCapacity}), then, ${AFTER_UPDATE}, throughput capacity ${n.throughputCapacity} MB/s`,
+    }),
+  ),
+  refusedUnless(
+    'not with a provisioned SSD IOPS change',
+    // '' is a layout recorded before the field: its IOPS are not known, and the deploy is judged as before.
+    (o, n) => o.diskIops === n.diskIops || o.diskIops === '' || n.diskIops === '' || o.storageCapacityGiB !== n.storageCapacityGiB,
+    (o, n) => ({
+      why: `FSx for OpenZFS takes no throughput capacity update while a provisioned SSD IOPS update is under way ("You must ` +
+        'wait until the SSD storage capacity or provisioned SSD IOPS update has completed before requesting a throughput ' +
+        `capacity update", FSx for OpenZFS User Guide: OPENZFS-IOPS-WITH-THROUGHPUT in docs/sources/fsx-rules.md), and this ` +
+        `deploy changes both: throughput capacity ${o.throughputCapacity} to ${n.throughputCapacity} MB/s, SSD IOPS ` +
+        `${o.diskIops} to ${n.diskIops} (the plan provisions the tier's IOPS)`,
+      safePath: `change one at a time: first the throughput capacity with the old IOPS, fsxOpenZfs.provisionedIops: ` +
+        `${iopsOption(o.diskIops)} (-c openZfsProvisionedIops=${iopsOption(o.diskIops)}), then, ${AFTER_UPDATE}, the IOPS ` +
+        `${n.diskIops} (fsxOpenZfs.provisionedIops removed, or set to ${iopsOption(n.diskIops)})`,
+    }),
+  ),
+);
+
+/**
+ * SSD IOPS: FSx changes them in place (the resource specification updates `OpenZFSConfiguration.DiskIopsConfiguration`
+ * without replacement), with a storage change too ([STORAGE]); with a throughput change the ThroughputCapacity row
+ * refuses.
+ */
+const OPENZFS_IOPS: UpdatePolicy = { name: 'in place (FSx UpdateFileSystem DiskIopsConfiguration)', objections: () => [] };
+
+/**
+ * MULTI_AZ_1 standby subnet: in `SubnetIds`, which replaces the file system. A new deployment type (to or from
+ * MULTI_AZ_1) is refused by the FileSystemType row; this one judges the subnet of the same type.
+ */
+const OPENZFS_STANDBY_SUBNET: UpdatePolicy = refusedUnless(
+  'same subnets',
+  (o, n) => o.fileSystemType !== n.fileSystemType,
+  () => ({ why: `a new standby subnet (SubnetIds): ${FSX_REPLACED}`, safePath: `keep the old subnet, or ${OPENZFS_COPY}` }),
+);
+
+/** The type, storage, subnet, throughput capacity and IOPS; a standby subnet on MULTI_AZ_1 only, not the preferred one. */
+function validateOpenZfs(layout: StorageLayout, checks: Checks): void {
+  const { isUnresolved, check } = checks;
+  const type = layout.fileSystemType;
+  check('fileSystemType', type, OPENZFS_TYPE.test(type),
+    `must be an FSx for OpenZFS deployment type and storage type such as 'SINGLE_AZ_2/${OPENZFS_STORAGE_TYPE}' on the ` +
+    `fsx-openzfs backend (deployment types ${OPENZFS_DEPLOYMENT_TYPES.join(', ')}; storage type ${OPENZFS_STORAGE_TYPE})`);
+  checkStorageAndSubnet(layout, checks);
+  check('throughputCapacity', layout.throughputCapacity, WHOLE.test(layout.throughputCapacity),
+    'must be a whole number of MB/s on the fsx-openzfs backend');
+  // '' in a layout recorded before the field.
+  check('diskIops', layout.diskIops, layout.diskIops === '' || layout.diskIops === 'AUTOMATIC' || WHOLE.test(layout.diskIops),
+    "must be '', 'AUTOMATIC' or a whole number of SSD IOPS on the fsx-openzfs backend");
+  if (isUnresolved(type)) return;
+  const standby = layout.standbySubnetId;
+  if (type.startsWith('MULTI_AZ_1/')) {
+    check('standbySubnetId', standby, isSubnetId(standby) && standby !== layout.subnetId,
+      "must be the standby file server's subnet id on MULTI_AZ_1, not subnetId's");
+  } else {
+    check('standbySubnetId', standby, standby === '', "must be '' unless the deployment type is MULTI_AZ_1");
+  }
+}
+
+/** The fsx-openzfs backend. */
+export const FSX_OPENZFS_GUARD: BackendGuard = {
+  fields: ['fileSystemType', 'storageCapacityGiB', 'subnetId', 'throughputCapacity', 'standbySubnetId', 'diskIops', 'snapshotRetain'],
+  validate: validateOpenZfs,
+  managedKey: AWS_MANAGED_FSX_KEY,
+  policies: {
+    encryptionKey: refused(`a new key (KmsKeyId): ${FSX_REPLACED}`, `keep the old key, or ${OPENZFS_COPY}`),
+    fileSystemType: refused(
+      `a new deployment type (OpenZFSConfiguration.DeploymentType): ${FSX_REPLACED}`,
+      `keep the old type, or ${OPENZFS_COPY}`,
+    ),
+    // Grow only, by 10 percent or more (FSx for OpenZFS guide, "Modifying provisioned SSD storage capacity and IOPS");
+    // increases 6 hours apart are `intervals`'.
+    storageCapacityGiB: both(growOnly('FSx for OpenZFS', OPENZFS_COPY), OPENZFS_GROWTH_MIN),
+    subnetId: refused(
+      `a new subnet (SubnetIds; MULTI_AZ_1: OpenZFSConfiguration.PreferredSubnetId): ${FSX_REPLACED}`,
+      `keep the old subnet, or ${OPENZFS_COPY}`,
+    ),
+    throughputCapacity: OPENZFS_THROUGHPUT,
+    standbySubnetId: OPENZFS_STANDBY_SUBNET,
+    diskIops: OPENZFS_IOPS,
+    snapshotRetain: fewerBackups('FSx for OpenZFS'),
+  },
+  replaced: {
+    'AWS::FSx::FileSystem': () => ({ why: FSX_REPLACED, safePath: `keep the old value, or ${OPENZFS_COPY}` }),
+  },
+  causes: {
+    'OpenZFSConfiguration.DeploymentType': 'openZfsDeploymentType',
+    'OpenZFSConfiguration.PreferredSubnetId': 'subnetId, vpcId or a rebuilt VPC',
+    // The template's export of the root volume is the VPC's CIDR only: the clients (clientCidrs) and root squash are
+    // applied by UpdateVolume (lib/backends/openzfs/export-resource.ts) and change nothing here.
+    'OpenZFSConfiguration.RootVolumeConfiguration.NfsExports': "vpcId, vpcFrom or a rebuilt VPC (the VPC's CIDR)",
+  },
+  shownBy: { fileSystemType: 'OPENZFS' },
+  pin: fsxPin,
+  intervals: [STORAGE_INTERVAL],
+};

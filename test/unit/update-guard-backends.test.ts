@@ -1,0 +1,141 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import * as ts from 'typescript';
+import { BACKENDS } from '../../lambda/register/contract';
+import { GUARD_BACKENDS } from '../../lambda/update-guard/backends';
+import { BACKEND_PLUGINS } from '../../lib/backends/registry';
+
+/**
+ * The update guard's backends as plugins: what the guard knows of a backend (its layout fields, their grammar, its rows
+ * of the policy table, its replacement objections and wording) is the backend's descriptor
+ * (lambda/update-guard/backends/), and the guard's shared files reach it through the registry
+ * (lambda/update-guard/backends.ts) alone. So no shared file names a backend in code: no string literal holding a
+ * backend's name, no identifier or string of one FSx backend's own (Lustre, OpenZFS). Comments may name them.
+ */
+const ROOT = path.join(__dirname, '..', '..');
+const GUARD = 'lambda/update-guard';
+/** The per-backend folder and the registry: the files that may name backends. */
+const PER_BACKEND = [`${GUARD}/backends/`, `${GUARD}/backends.ts`];
+
+/** Files that may name a backend throughout, each with the reason. */
+const EXEMPT_FILES: Record<string, string> = {
+  [`${GUARD}/replacement-rules.ts`]: 'generated from CloudFormation\'s resource specification: AWS::FSx::FileSystem\'s ' +
+    'property paths (LustreConfiguration.*, OpenZFSConfiguration.*) are CloudFormation\'s names, one type for both FSx backends',
+  [`${GUARD}/spec-overrides.ts`]: 'the specification\'s corrections, per CloudFormation type: a row names the property ' +
+    'it corrects and quotes the AWS pages it was read from',
+};
+
+/** Phrases a shared file may hold in code, each with the reason: a name that looks like a backend's and is not one. */
+const EXEMPT_PHRASES: readonly { readonly files: readonly string[]; readonly phrase: RegExp; readonly why: string }[] = [
+  {
+    files: [`${GUARD}/watched.ts`, `${GUARD}/held.ts`],
+    phrase: /instance-store disks?/g,
+    why: 'the hardware, an instance\'s local disks, which go with any instance replaced: what an instance holds, not a backend',
+  },
+];
+
+/** A string literal that holds a backend's name as a word of its own (`-c backend=ebs`, `'aws/ebs'`). */
+const BACKEND_NAME = new RegExp(`(?<![A-Za-z0-9-])(?:${BACKENDS.join('|')})(?![A-Za-z0-9-])`);
+/** What is one FSx backend's own, in any case and spelling (`OpenZFSConfiguration`, `OPENZFS_COPY`, `lustre`). */
+const OWN_WORD = /lustre|open_?zfs/i;
+
+interface Finding { readonly file: string; readonly line: number; readonly text: string }
+
+/** The string literals and identifiers of a TypeScript text that name a backend, its literals, and what it imports. */
+function findings(file: string, text: string): { found: Finding[]; literals: string[]; imports: string[] } {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: Finding[] = [];
+  const literals: string[] = [];
+  const imports: string[] = [];
+  const exempt = EXEMPT_PHRASES.filter((e) => e.files.includes(file));
+  const at = (node: ts.Node, shown: string): Finding =>
+    ({ file, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, text: shown });
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      imports.push(node.moduleSpecifier.text);
+      return;
+    }
+    if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
+      literals.push(node.text);
+      const rest = exempt.reduce((t, e) => t.replace(e.phrase, ''), node.text);
+      if (BACKEND_NAME.test(rest) || OWN_WORD.test(rest)) found.push(at(node, JSON.stringify(node.text)));
+    } else if ((ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) && OWN_WORD.test(node.text)) {
+      found.push(at(node, node.text));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return { found, literals, imports };
+}
+
+/** The TypeScript files of the guard, relative to the repository. */
+function guardFiles(dir = GUARD): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = `${dir}/${e.name}`;
+    if (e.isDirectory()) return guardFiles(rel);
+    return rel.endsWith('.ts') ? [rel] : [];
+  }).sort();
+}
+
+const SHARED = guardFiles().filter((f) => !PER_BACKEND.some((p) => f === p || f.startsWith(p)));
+const read = (file: string): string => fs.readFileSync(path.join(ROOT, file), 'utf8');
+
+describe('the guard\'s registry of backends', () => {
+  test('every backend the records know has a descriptor, and the library\'s registry the same backends', () => {
+    expect(Object.keys(GUARD_BACKENDS).sort()).toEqual([...BACKENDS].sort());
+    expect(Object.keys(GUARD_BACKENDS).sort()).toEqual(Object.keys(BACKEND_PLUGINS).sort());
+  });
+
+  test('a backend\'s own fields are set by it alone or shared with others, never by every backend (those are nobody\'s own)', () => {
+    const owners = (field: string) => BACKENDS.filter((b) => (GUARD_BACKENDS[b].fields as readonly string[]).includes(field));
+    const owned = [...new Set(BACKENDS.flatMap((b) => GUARD_BACKENDS[b].fields))];
+    expect(owned.filter((f) => owners(f).length === BACKENDS.length)).toEqual([]);
+  });
+});
+
+describe('the guard\'s shared files name no backend in code', () => {
+  test('the files are found: shared, per-backend, and the exemptions still exist', () => {
+    expect(SHARED).toEqual(expect.arrayContaining([`${GUARD}/validation.ts`, `${GUARD}/policies.ts`, `${GUARD}/watched.ts`, `${GUARD}/messages.ts`]));
+    expect(SHARED).not.toContain(`${GUARD}/backends.ts`);
+    expect(guardFiles().filter((f) => f.startsWith(`${GUARD}/backends/`)).length).toBeGreaterThanOrEqual(BACKENDS.length);
+    for (const file of Object.keys(EXEMPT_FILES)) expect(SHARED).toContain(file);
+  });
+
+  test('no string literal names a backend and no identifier or string is one FSx backend\'s own', () => {
+    const named = SHARED.filter((f) => !(f in EXEMPT_FILES)).flatMap((f) => findings(f, read(f)).found);
+    expect(named.map((n) => `${n.file}:${n.line}: ${n.text}`)).toEqual([]);
+  });
+
+  test('each exempt phrase still occurs in code where it is exempt (a stale exemption is removed)', () => {
+    for (const e of EXEMPT_PHRASES) {
+      for (const file of e.files) {
+        const occurs = findings(file, read(file)).literals.some((l) => l.match(e.phrase) !== null);
+        expect([file, e.phrase.source, occurs]).toEqual([file, e.phrase.source, true]);
+      }
+    }
+  });
+
+  test('the shared files reach a backend\'s descriptor through the registry alone', () => {
+    const direct = SHARED.flatMap((f) => findings(f, read(f)).imports.filter((i) => /(^|\/)backends\//.test(i)).map((i) => `${f} -> ${i}`));
+    expect(direct).toEqual([]);
+  });
+
+  test('the finder finds a backend named in code, and not in a comment (a check that cannot fail is no check)', () => {
+    const text = [
+      '// fsx-openzfs and Lustre in a comment are fine',
+      "import { X } from './backends/fsx-openzfs';",
+      "const key = layout.backend === 'fsx-openzfs' ? 'aws/fsx' : 'aws/ebs';",
+      'const OPENZFS_COPY = `a copy on ${layout.backend}`;',
+      "const why = 'every instance-store disk goes with it';",
+      "const pin = `-c backend=instance-store or ${x}`;",
+    ].join('\n');
+    const { found, imports } = findings(`${GUARD}/watched.ts`, text);
+    expect(found.map((f) => `${f.line}: ${f.text}`)).toEqual([
+      '3: "fsx-openzfs"',
+      '3: "aws/ebs"',
+      '4: OPENZFS_COPY',
+      '6: "-c backend=instance-store or "',
+    ]);
+    expect(imports).toEqual(['./backends/fsx-openzfs']);
+  });
+});
