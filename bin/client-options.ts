@@ -4,6 +4,8 @@
  */
 import { Backend, OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES, familyList, type ClientRequest } from '../lib/sizing';
 import { NFS_MAX_NCONNECT } from '../lib/sizing/nfs-client';
+import { BACKEND_SIZING } from '../lib/sizing/registry';
+import { BACKENDS } from '../lambda/register/contract';
 import { OptionSpec, ParsedArgs, UsageError, didYouMean } from './args';
 
 /** The client types `--client-instance-type` takes: every type the catalogue has figures for (the library's clientCeiling takes the same). */
@@ -37,11 +39,12 @@ export function readClient(parsed: ParsedArgs, backend: Backend | 'auto' | undef
   if (nconnect !== undefined && !(/^[1-9][0-9]?$/.test(nconnect) && Number(nconnect) <= NFS_MAX_NCONNECT)) {
     throw new UsageError(`--nconnect must be a whole number from 1 to ${NFS_MAX_NCONNECT} (the Linux NFS client's limit); got '${nconnect}'`);
   }
-  if (backend === 'fsx-lustre') {
+  if (backend !== undefined && backend !== 'auto' && BACKEND_SIZING[backend].clientProtocol === 'lustre') {
     const nfsOnly = [nconnect !== undefined ? '--nconnect' : '', placementGroup ? '--placement-group' : ''].filter(Boolean);
+    const nfs = BACKENDS.filter((b) => BACKEND_SIZING[b].clientProtocol === 'nfs');
     if (nfsOnly.length > 0) {
-      throw new UsageError(`${nfsOnly.join(' and ')} appl${nfsOnly.length > 1 ? 'y' : 'ies'} to NFS backends (ebs, instance-store, fsx-openzfs) only; ` +
-        "got backend 'fsx-lustre' (the Lustre client keeps its own connections to each file server)");
+      throw new UsageError(`${nfsOnly.join(' and ')} appl${nfsOnly.length > 1 ? 'y' : 'ies'} to NFS backends (${nfs.join(', ')}) only; ` +
+        `got backend '${backend}' (the Lustre client keeps its own connections to each file server)`);
     }
   }
   if (instanceType === undefined && network === undefined && nconnect === undefined && !placementGroup) return undefined;

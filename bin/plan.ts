@@ -7,8 +7,6 @@
  */
 import {
   Arch,
-  FSX_OPENZFS_DEPLOYMENT_TYPES,
-  FsxOpenZfsDeploymentType,
   Generation,
   OVERRIDE_EBS_INSTANCE_TYPES,
   familyList,
@@ -21,7 +19,9 @@ import {
   planStorage,
   withInstanceType,
 } from '../lib/sizing';
+import type { BackendCliOption } from '../lib/sizing/backend-sizing';
 import { DEFAULT_IO_SIZE_KIB, MIN_IO_SIZE_KIB } from '../lib/sizing/io-size';
+import { BACKEND_SIZING } from '../lib/sizing/registry';
 import { BACKEND_CHOICES } from '../lib/sizing/validate-request';
 import { OptionSpec, UsageError, didYouMean, formatHelp, parseArgs } from './args';
 import { CLIENT_OPTIONS, readClient } from './client-options';
@@ -31,6 +31,9 @@ const GENERATIONS: readonly Generation[] = ['previous', 'current'];
 const ARCHS: readonly Arch[] = ['x86_64', 'arm64'];
 /** The instance types `--instance-type` takes: the EBS types the planner has figures for (the app's instanceType key's). */
 const EBS_TYPES: readonly string[] = OVERRIDE_EBS_INSTANCE_TYPES.map((t) => t.name);
+/** The options the backends add (their `cliOptions`), each with the backend that takes it. */
+const BACKEND_OPTIONS: readonly { backend: string; option: BackendCliOption }[] = BACKEND_CHOICES.flatMap((backend) =>
+  backend === 'auto' ? [] : (BACKEND_SIZING[backend].cliOptions ?? []).map((option) => ({ backend, option })));
 
 const USAGE = `usage: npm run plan -- <capacityTiB> [${BACKENDS.join('|')}] [options]`;
 const INTRO = 'Plans a storage server for <capacityTiB> (usable TiB) and compares the best plan of each backend.\n' +
@@ -43,7 +46,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: '--generation', value: GENERATIONS.join('|'), help: 'instance generation: previous (d2, m4; default) or current (Nitro: m6i, m7i, and c6in, m6in, r6in for a throughput; context key generation)' },
   { name: '--arch', value: ARCHS.join('|'), help: 'processor architecture: x86_64 (default) or arm64 (AWS Graviton: m7g, m6g, and c8gb, m8gb, r8gb for a throughput; current generation; the app takes an instanceType)' },
   { name: '--volumes', value: '1-3', help: 'exactly this many striped st1 volumes: the EBS backend (context key dataVolumeCount)' },
-  { name: '--openzfs-deployment-type', value: FSX_OPENZFS_DEPLOYMENT_TYPES.join('|'), help: 'the FSx for OpenZFS deployment type: the fsx-openzfs backend, or auto (default SINGLE_AZ_1; context key openZfsDeploymentType)' },
+  ...BACKEND_OPTIONS.map(({ option: { name, value, help } }) => ({ name, value, help })),
   { name: '--instance-type', value: 'type', help: `an EBS plan on this instance type instead of the planner's choice: ${familyList(EBS_TYPES)}` },
   ...CLIENT_OPTIONS,
   { name: '--json', help: "print the plan and the comparison as JSON, nothing else on stdout (npm run --silent keeps npm's own header off it)" },
@@ -110,12 +113,18 @@ function readCommand(values: ReadonlyMap<string, string>, positionals: readonly 
       throw new UsageError(`${name} applies to the EBS backend only; got backend '${backend}'`);
     }
   }
-  const deploymentType = optional(values, '--openzfs-deployment-type', (name, v) => oneOf<FsxOpenZfsDeploymentType>(name, v, FSX_OPENZFS_DEPLOYMENT_TYPES));
-  if (deploymentType !== undefined && backend !== 'fsx-openzfs' && backend !== 'auto') {
-    throw new UsageError(`--openzfs-deployment-type applies to the fsx-openzfs backend only; got backend '${backend}'`);
-  }
-  const fsxOpenZfs = deploymentType === undefined ? undefined : { deploymentType };
-  return { request: { capacityTiB, backend, throughputMBps, generation, arch, dataVolumeCount, fsxOpenZfs, ioSizeKiB }, instanceType, json };
+  const backendParts = BACKEND_OPTIONS.map(({ backend: owner, option }) => {
+    const value = optional(values, option.name, (name, v) => oneOf(name, v, option.values));
+    if (value !== undefined && backend !== owner && backend !== 'auto') {
+      throw new UsageError(`${option.name} applies to the ${owner} backend only; got backend '${backend}'`);
+    }
+    return value === undefined ? {} : option.request(value);
+  });
+  return {
+    request: { capacityTiB, backend, throughputMBps, generation, arch, dataVolumeCount, ...Object.assign({}, ...backendParts), ioSizeKiB },
+    instanceType,
+    json,
+  };
 }
 
 /** The chosen plan's table and the comparison, or both as JSON. */
@@ -140,7 +149,7 @@ function render({ request, instanceType, json }: PlanCommand): string {
 /** The planner's messages name its request's fields: the options that set those a message names. */
 const FIELD_OPTIONS: readonly [string, string][] = [
   ['capacityTiB', 'the first argument'], ['throughputMBps', '--throughput'], ['dataVolumeCount', '--volumes'], ['instanceType', '--instance-type'],
-  ['arch', '--arch'], ['fsxOpenZfs.deploymentType', '--openzfs-deployment-type'], ['ioSizeKiB', '--io-size'],
+  ['arch', '--arch'], ...BACKEND_OPTIONS.map(({ option }): [string, string] => [option.field, option.name]), ['ioSizeKiB', '--io-size'],
 ];
 
 function optionsNamed(message: string): string {

@@ -1,9 +1,11 @@
 import { Annotations } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { StoragePlan, StorageRequest } from './sizing';
+import { BACKENDS } from '../lambda/register/contract';
 import { MAX_EBS_CAPACITY_TIB } from './sizing/catalog';
 import { capacityExcess } from './sizing/excess';
 import { stopStartWarning } from './sizing/instance-type';
+import { BACKEND_SIZING } from './sizing/registry';
 
 /** The ids of the plan's synth warnings (a construct user acknowledges them with `Annotations.acknowledgeWarning`). */
 export const PLAN_WARNINGS = {
@@ -33,10 +35,18 @@ export function warnAboutPlan(scope: Construct, request: StorageRequest, plan: S
       `Backend instance-store (${instanceType ?? plan.instanceType}), chosen by backend 'auto': the data is lost when the ` +
       'instance stops, terminates or its host fails, and EC2 auto-recovery is not available for it. Use it for scratch ' +
       "data or data archived elsewhere (e.g. S3). Set backend 'instance-store' (-c backend=instance-store) to choose it " +
-      `yourself, without this warning; or keep the data on EBS volumes, backend 'ebs' (-c backend=ebs, up to ${MAX_EBS_CAPACITY_TIB} TiB), ` +
-      "on FSx for Lustre, backend 'fsx-lustre' (-c backend=fsx-lustre), or on FSx for OpenZFS, backend 'fsx-openzfs' " +
-      '(-c backend=fsx-openzfs).');
+      `yourself, without this warning; or keep the data ${keptElsewhere()}.`);
   }
+}
+
+/** Where else the data can live, in words: EBS volumes, and each managed file system the planner knows. */
+function keptElsewhere(): string {
+  const fileSystems = BACKENDS.flatMap((b) => {
+    const name = BACKEND_SIZING[b].fileSystem;
+    return name === undefined ? [] : [`on ${name}, backend '${b}' (-c backend=${b})`];
+  });
+  const places = [`on EBS volumes, backend 'ebs' (-c backend=ebs, up to ${MAX_EBS_CAPACITY_TIB} TiB)`, ...fileSystems];
+  return `${places.slice(0, -1).join(', ')}, or ${places[places.length - 1]}`;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import * as fsx from 'aws-cdk-lib/aws-fsx';
 import { Backend, FsxLustreDeploymentType, FsxLustreOptions, FsxLustreStorageType, StorageRequest } from '../sizing';
-import { resolveFsxLustreOptions } from '../sizing/fsx-lustre';
+import { resolveFsxLustreOptions } from '../backends/fsx/sizing/lustre';
 import { isLustreMetadataIops, LUSTRE_METADATA_IOPS_TEXT, s3PathProblem } from '../validation/fsx-lustre';
 import type { ContextKey } from './keys';
 import { StorageServerContext } from './storage-server-context';

@@ -18,7 +18,7 @@
 import { MB_BYTES } from './catalog';
 import { cataloguedTypeList, instanceTypeSpec, knownInstanceType } from './catalog-lookup';
 import { describe } from './describe';
-import { type FsxLustreStorageType, capacitySteps } from './fsx-lustre';
+import { type FsxLustreStorageType, capacitySteps } from '../backends/fsx/sizing/lustre';
 import { floor2 } from './round';
 import { sustainedOf } from './limit';
 import { DEFAULT_NCONNECT, NFS_MAX_NCONNECT, SINGLE_FLOW_GBPS, SINGLE_FLOW_PLACEMENT_GROUP_GBPS } from './nfs-client';
@@ -261,20 +261,20 @@ const LUSTRE_OST_TIB = 2;
 
 /** The figures of a plan this module reads (a type, so that plan.ts and this file do not import each other's values). */
 interface PlanFigures {
-  readonly backend: string;
   readonly throughput: { readonly baselineReadMBps: number; readonly baselineWriteMBps: number };
   readonly fsxLustre?: { readonly perUnitStorageThroughput: number; readonly storageType: FsxLustreStorageType };
 }
 
-/** The per-client figure of `plan` for `client` (NFS unless the plan is FSx for Lustre, which adds one file's bound). */
-export function perClientOf(plan: PlanFigures, client: ClientRequest | undefined): PerClientPlan {
-  const ceiling = counted(clientCeiling(client === undefined ? {} : client, plan.backend === 'fsx-lustre' ? 'lustre' : 'nfs'), plan);
+/** The per-client figure of `plan` for `client`, mounting by `protocol` (its backend's); FSx for Lustre adds one file's bound. */
+export function perClientOf(plan: PlanFigures, client: ClientRequest | undefined, protocol: ClientProtocol): PerClientPlan {
+  const ceiling = counted(clientCeiling(client === undefined ? {} : client, protocol), plan);
   return plan.fsxLustre === undefined ? ceiling : { ...ceiling, oneFile: lustreFileCeiling(plan, plan.fsxLustre) };
 }
 
 /**
  * One file's bound on FSx for Lustre (`LustreFileCeiling`): stripes x one OST's bound, at most the file system's
- * sustained figure; the type's storage step is fsx-lustre.ts's `capacitySteps` (1,800 or 6,000 GiB on HDD, 2,400 on SSD).
+ * sustained figure; the type's storage step is `capacitySteps` of lib/backends/fsx/sizing/lustre.ts (1,800 or 6,000
+ * GiB on HDD, 2,400 on SSD).
  */
 export function lustreFileCeiling(plan: PlanFigures, fs: { perUnitStorageThroughput: number; storageType: FsxLustreStorageType }): LustreFileCeiling {
   const { step } = capacitySteps(fs.storageType, fs.perUnitStorageThroughput);

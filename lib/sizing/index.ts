@@ -18,10 +18,11 @@ export { cheapestShown, formatChoice } from './plan-choice';
 export type { EfsEstimate } from './plan-efs';
 export { EFS_MODE_LIMITS, EFS_STORAGE_USD_PER_GB_MONTH } from './efs';
 export type { EfsThroughputMode } from './efs';
-export { FSX_OPENZFS_TIERS } from './fsx-openzfs-catalog';
 export { instanceTypeProblem, instanceTypeTier, instanceTypesFor, stopStartWarning } from './instance-type';
 export { clientCeiling } from './client-ceiling';
 export type { ClientCeiling, ClientProtocol, ClientRequest, LustreFileCeiling, PerClientPlan } from './client-ceiling';
-export type { FsxLustreDeploymentType, FsxLustreOptions, FsxLustreStorageType, ResolvedFsxLustreOptions } from './fsx-lustre';
-export { FSX_OPENZFS_DEPLOYMENT_TYPES, FSX_OPENZFS_THROUGHPUT_CAPACITIES } from './fsx-openzfs';
-export type { FsxOpenZfsDeploymentType, FsxOpenZfsOptions } from './fsx-openzfs';
+// The FSx backends' options and figures that the request and the plan carry (each backend's own, in its folder).
+export type { FsxLustreDeploymentType, FsxLustreOptions, FsxLustreStorageType, ResolvedFsxLustreOptions } from '../backends/fsx/sizing/lustre';
+export { FSX_OPENZFS_TIERS } from '../backends/openzfs/sizing/catalog';
+export { FSX_OPENZFS_DEPLOYMENT_TYPES, FSX_OPENZFS_THROUGHPUT_CAPACITIES } from '../backends/openzfs/sizing/options';
+export type { FsxOpenZfsDeploymentType, FsxOpenZfsOptions } from '../backends/openzfs/sizing/options';

@@ -9,12 +9,13 @@ import { planServerCore } from './plan';
 import { withInstanceType } from './plan-ebs';
 import type { StoragePlan, StorageRequest } from './plan-types';
 import { sustainedOf } from './limit';
+import { BACKEND_SIZING } from './registry';
 import { estimateThroughput } from './throughput';
 
 /**
  * The catalogued types an `instanceType` override may name for `plan` (of `capacityTiB`): on EBS every type with EBS
  * data volumes (m4, m6i, m7i, Graviton m7g and m6g, and the network-optimized families); on instance store each d2,
- * d3 or d3en whose disks hold the capacity (either generation's, as on EBS); none for FSx for Lustre, which has no
+ * d3 or d3en whose disks hold the capacity (either generation's, as on EBS); none for a file system, which has no
  * instance.
  */
 export function instanceTypesFor(plan: Pick<StoragePlan, 'backend' | 'instanceType'>, capacityTiB: number): string[] {
@@ -41,9 +42,9 @@ export function instanceTypeProblem(
     return all.includes(name) ? undefined : `a catalogued instance type: ${familyList(all)}`;
   }
   const chosen = (asked.backend ?? 'auto') === 'auto' ? ` (auto's choice for capacityTiB=${asked.capacityTiB})` : '';
-  if (plan.backend === 'fsx-lustre' || plan.backend === 'fsx-openzfs') {
-    const kind = plan.backend === 'fsx-lustre' ? 'FSx for Lustre' : 'FSx for OpenZFS';
-    return `no instanceType with backend ${plan.backend}${chosen}: an ${kind} file system has no instance (leave ` +
+  const fileSystem = BACKEND_SIZING[plan.backend].fileSystem;
+  if (fileSystem !== undefined) {
+    return `no instanceType with backend ${plan.backend}${chosen}: an ${fileSystem} file system has no instance (leave ` +
       'instanceType out, or give backend=ebs or backend=instance-store)';
   }
   const allowed = instanceTypesFor(plan, asked.capacityTiB);

@@ -1,6 +1,7 @@
 /**
  * The I/O-size term: every throughput figure is also bounded by IOPS x request size, for requests smaller
- * than the 1 MiB the throughput model describes. Pure arithmetic on a plan, no CDK imports (docs/design.md, section 3).
+ * than the 1 MiB the throughput model describes. Pure arithmetic on a plan, no CDK imports (docs/design.md, section 3);
+ * each backend gives its IOPS limits (its `iops` in lib/sizing/registry.ts), and plan-io-size.ts applies them.
  *
  * What a request counts as, from AWS's words:
  * - [EBS-IO] Amazon EBS User Guide, "I/O characteristics and monitoring": "I/O size is capped at 256 KiB for SSD
@@ -11,19 +12,15 @@
  *            size are merged toward the volume's largest and the 1 MiB figures hold for them.
  * - [EBS-VT] The same guide, "Amazon EBS volume types": st1 "Max IOPS per volume (1 MiB I/O)" 500.
  * - gp3's provisioned IOPS and the instances' IOPS: catalog-gp3.ts and catalog-ebs-iops.ts.
- * - [LUSTRE] FSx for Lustre's performance table: "Network IOPS (IOPS/TiB of storage provisioned)", "Tens of thousands
- *            baseline Hundreds of thousands burst" for every row, and no disk IOPS (docs/sources/lustre-performance.md,
- *            section e): no number to bound with.
- * - OpenZFS: each tier's disk IOPS and the provisioned SSD IOPS (fsx-openzfs-catalog.ts).
+ * - The FSx file systems' IOPS: each with its backend (lib/backends/fsx/sizing.ts, lib/backends/openzfs/sizing.ts).
  * - EFS: efs.ts, [PERF] (per file system, by throughput mode).
- * AWS publishes no IOPS for instance-store HDDs (d2, d3, d3en) nor a number for FSx for Lustre: their figures stay the
- * 1 MiB ones, an upper bound for smaller random requests (`upperBoundAtIoSize`), and the search does not count them as
- * sustaining a throughput at such a size (the planner claims only what AWS's figures carry).
+ * Where AWS publishes no IOPS (instance-store HDDs, FSx for Lustre) the figures stay the 1 MiB ones, an upper bound
+ * for smaller random requests (`upperBoundAtIoSize`), and the search does not count them as sustaining a throughput at
+ * such a size (the planner claims only what AWS's figures carry).
  */
 import { instanceTypeSpec } from './catalog-lookup';
 import { GP3, GP3_MAX_IO_KIB } from './catalog-gp3';
 import { ebsIopsOf } from './catalog-ebs-iops';
-import { FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB, FSX_OPENZFS_TIERS } from './fsx-openzfs-catalog';
 import type { StoragePlan, ThroughputEstimate } from './plan-types';
 import { floor2 } from './round';
 import { describe } from './describe';
@@ -41,21 +38,9 @@ export const ST1_MAX_IOPS = 500;
 export const HDD_MAX_IO_KIB = 1024;
 
 /** What AWS does not publish, in the words the estimate carries. */
-const UPPER_BOUND = 'the 1 MiB figures, an upper bound for smaller random requests';
-export const INSTANCE_STORE_IOPS_UNPUBLISHED = `IOPS of instance-store HDDs unpublished: ${UPPER_BOUND}`;
-export const LUSTRE_IOPS_UNPUBLISHED = `FSx for Lustre IOPS published as "tens of thousands" per TiB, disk IOPS not at all: ${UPPER_BOUND}`;
+export const UPPER_BOUND = 'the 1 MiB figures, an upper bound for smaller random requests';
 /** What a cached read at a smaller size says: the disk IOPS AWS publishes do not bound reads from memory, and none other does. */
 const CACHED_IOPS_UNPUBLISHED = 'IOPS of reads from the servers\' memory unpublished: an upper bound for smaller random requests';
-
-/**
- * The refusal of a throughput asked in random requests of `ioKiB` from storage whose IOPS AWS does not publish
- * (`upperBoundAtIoSize`): `which` names the backend where one was asked for, e.g. 'instance-store '.
- */
-export function unpublishedIopsRefusal(targetMBps: number, ioKiB: number, which = ''): string {
-  return `throughputMBps ${targetMBps} in random ${ioKiB} KiB requests (ioSizeKiB): AWS publishes no IOPS number for ` +
-    `instance-store HDDs or FSx for Lustre, so no ${which}figure at that size can be claimed; leave ioSizeKiB out to plan on ` +
-    'the 1 MiB figures (sequential I/O), or choose a backend whose IOPS are published (ebs, fsx-openzfs)';
-}
 
 /** A request size for the planner: a whole number of KiB from 4 to 1,024; `where` names it in the message. */
 export function validateIoSize(value: unknown, where = 'ioSizeKiB'): number {
@@ -91,14 +76,6 @@ export function iopsMBps(limit: IopsLimit, ioKiB: number): number {
   return (limit.iops * Math.min(ioKiB, limit.maxIoKiB ?? ioKiB) * 1024) / 1e6;
 }
 
-/** The published IOPS limits of a plan's storage (EC2 NFS servers: the volumes and the instance; FSx: the file system). */
-export function planIops(plan: Pick<StoragePlan, 'backend' | 'instanceType' | 'dataVolumes' | 'fsxOpenZfs'>): PlanIops {
-  if (plan.backend === 'fsx-lustre') return { baseline: [], burst: [], unpublished: LUSTRE_IOPS_UNPUBLISHED };
-  if (plan.backend === 'fsx-openzfs' && plan.fsxOpenZfs !== undefined) return openZfsIops(plan.fsxOpenZfs);
-  if (plan.backend === 'instance-store') return { baseline: [], burst: [], unpublished: INSTANCE_STORE_IOPS_UNPUBLISHED };
-  return ebsIops(plan.instanceType, plan.dataVolumes);
-}
-
 /** The IOPS of a stripe of EBS volumes (all alike): st1's 500 a volume, gp3's provisioned; each counted up to its largest I/O. */
 export function volumeIops(volumes: StoragePlan['dataVolumes']): IopsLimit {
   const v = volumes[0];
@@ -112,26 +89,15 @@ export function volumeIops(volumes: StoragePlan['dataVolumes']): IopsLimit {
   };
 }
 
-function ebsIops(instanceType: string, volumes: StoragePlan['dataVolumes']): PlanIops {
-  const disks = volumeIops(volumes);
+/** The IOPS limits of an EBS plan: its volumes', and its instance's EBS IOPS. */
+export function ebsPlanIops({ instanceType, dataVolumes }: Pick<StoragePlan, 'instanceType' | 'dataVolumes'>): PlanIops {
+  const disks = volumeIops(dataVolumes);
   const maxIoKiB = disks.maxIoKiB;
   const [baselineIops, maxIops] = ebsIopsOf(instanceTypeSpec(instanceType).name);
   const instance = (iops: number, what: string): IopsLimit => ({ iops, maxIoKiB, label: `EBS ${what} IOPS of ${instanceType} (${iops.toLocaleString('en-US')})` });
   return {
     baseline: [disks, instance(baselineIops, 'baseline')],
     burst: [disks, instance(maxIops, maxIops > baselineIops ? 'maximum' : 'baseline')],
-  };
-}
-
-function openZfsIops(fs: NonNullable<StoragePlan['fsxOpenZfs']>): PlanIops {
-  const tier = FSX_OPENZFS_TIERS[fs.deploymentType].find((t) => t.throughputCapacityMBps === fs.throughputCapacityMBps);
-  const ssd = fs.userProvisionedIops ?? fs.storageCapacityGiB * FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB;
-  const ssdLimit: IopsLimit = { iops: ssd, label: `SSD IOPS provisioned (${ssd.toLocaleString('en-US')})` };
-  if (tier === undefined) return { baseline: [ssdLimit], burst: [ssdLimit] };
-  const disk = (iops: number, what: string): IopsLimit => ({ iops, label: `${what} disk IOPS of the ${fs.throughputCapacityMBps} MB/s tier (${iops.toLocaleString('en-US')})` });
-  return {
-    baseline: [ssdLimit, disk(tier.diskIops, 'baseline')],
-    burst: [ssdLimit, disk(tier.diskBurstIops, tier.diskBurstIops > tier.diskIops ? 'burst' : 'baseline')],
   };
 }
 
@@ -148,15 +114,15 @@ function bounded(figure: number, limits: readonly IopsLimit[], ioKiB: number): {
 }
 
 /**
- * `plan` for random requests of `ioKiB`: each figure the lesser of the throughput model's and IOPS x size, `limitedBy`
- * naming the IOPS limit where one binds the 1 TB workload, and the reason saying which binds; where AWS publishes no
- * IOPS, the figures as they are, marked `upperBoundAtIoSize`. At the default 1 MiB the plan is returned as it is: the
- * planner provisions every IOPS limit at or above its throughput there (a test holds it). A plan already bounded for
- * `ioKiB` is returned as it is.
+ * `plan` for random requests of `ioKiB`, bounded by the limits `iopsOf` gives: each figure the lesser of the throughput
+ * model's and IOPS x size, `limitedBy` naming the IOPS limit where one binds the 1 TB workload, and the reason saying
+ * which binds; where AWS publishes no IOPS, the figures as they are, marked `upperBoundAtIoSize`. At the default 1 MiB
+ * the plan is returned as it is: the planner provisions every IOPS limit at or above its throughput there (a test
+ * holds it). A plan already bounded for `ioKiB` is returned as it is.
  */
-export function withIoSize<P extends StoragePlan>(plan: P, ioKiB: number): P {
+export function boundAtIoSize<P extends StoragePlan>(plan: P, ioKiB: number, iopsOf: (plan: P) => PlanIops): P {
   if (ioKiB === DEFAULT_IO_SIZE_KIB || plan.throughput.ioSizeKiB === ioKiB) return plan;
-  const limits = planIops(plan);
+  const limits = iopsOf(plan);
   const t = plan.throughput;
   if (limits.unpublished !== undefined) {
     const throughput: ThroughputEstimate = {

@@ -3,7 +3,7 @@
  * original template's m4 tier, the m4 whose EBS bandwidth carries their burst, or the cheapest Nitro type whose
  * baselines carry theirs); the st1 stripes a throughput search weighs; and a plan moved to another EBS type.
  */
-import { DEFAULT_IO_SIZE_KIB, IO_SIZE_CLAUSES, withIoSize } from './io-size';
+import { DEFAULT_IO_SIZE_KIB, IO_SIZE_CLAUSES, boundAtIoSize, ebsPlanIops } from './io-size';
 import { EBS_INSTANCE_TYPES, EBS_SINGLE_VOLUME_TIERS, MAX_EBS_CAPACITY_TIB, MB_BYTES, ST1 } from './catalog';
 import { instanceTypeSpec } from './catalog-lookup';
 import type { InstanceTypeSpec } from './catalog-types';
@@ -121,7 +121,7 @@ export function withInstanceType(plan: StoragePlan, instanceType: string, throug
   const replanned = ebsPlan(spec, plan.dataVolumes);
   // What the request size did, and whether the throughput asked is sustained, said again for this type.
   const reason = `${plan.reason.replace(IO_SIZE_CLAUSES, '').replace(SUSTAINS_ASKED, '')}; instanceType ${instanceType} as asked (the planner chose ${plan.instanceType})`;
-  const bounded = withIoSize({ ...replanned, reason }, plan.throughput.ioSizeKiB ?? DEFAULT_IO_SIZE_KIB);
+  const bounded = boundAtIoSize({ ...replanned, reason }, plan.throughput.ioSizeKiB ?? DEFAULT_IO_SIZE_KIB, ebsPlanIops);
   const said = throughputMBps === undefined ? bounded : { ...bounded, reason: `${bounded.reason}; ${sustainsOn(bounded, throughputMBps)}` };
   return { ...said, perClient: plan.perClient && counted(plan.perClient, bounded) };
 }

@@ -1,24 +1,26 @@
 /**
- * What `npm run plan` prints: one plan as a small table, and the best plan of each backend side by side (the servers,
- * FSx for Lustre, FSx for OpenZFS, and EFS, which this project does not deploy), each with the source of its price.
+ * What `npm run plan` prints: one plan as a small table, and the best plan of each backend side by side (each
+ * backend's words are its own: `table` in registry.ts; and EFS, which this project does not deploy), each with the
+ * source of its price.
  */
-import { instanceTypeSpec } from './catalog-lookup';
+import { BACKENDS } from '../../lambda/register/contract';
 import { bestPlanOf } from './best-plan';
-import { fsxOpenZfsPriceSource } from './fsx-openzfs-catalog';
 import { withInstanceType } from './plan-ebs';
 import { EFS_PRICE_SOURCE, EfsEstimate, efsEstimates } from './plan-efs';
 import type { Backend, StoragePlan, StorageRequest } from './plan-types';
 import { sustainedOf } from './limit';
+import { BACKEND_SIZING } from './registry';
 
 /**
  * Renders a plan as the small table `npm run plan` prints: one row per fact, aligned, so it reads well in
  * a terminal and pastes into an issue or a design note.
  */
 export function formatPlanTable(plan: StoragePlan): string {
+  const text = BACKEND_SIZING[plan.backend].table;
   const rows: [string, string][] = [
     ['backend', plan.backend],
-    [isFsx(plan) ? 'deployment' : 'instance', plan.instanceType],
-    [plan.backend === 'ebs' ? 'volumes' : isFsx(plan) ? 'storage' : 'disks', disksOf(plan)],
+    [text.instanceLabel, plan.instanceType],
+    [text.storageLabel, text.storage(plan)],
     ['raw capacity', `${plan.rawCapacityTiB.toFixed(2)} TiB`],
     ...ioSizeRows(plan),
     ['read', `${plan.throughput.readMBps.toFixed(0)} MB/s`],
@@ -28,7 +30,7 @@ export function formatPlanTable(plan: StoragePlan): string {
     ['burst', `${readWrite(plan.throughput.burstReadMBps, plan.throughput.burstWriteMBps)} (full burst credits)`],
     ...cachedReadRows(plan),
     ...perClientRows(plan),
-    ['cost', `$${plan.monthlyCostUsd.toFixed(2)}/month (${COST_NOTE[plan.backend] ?? COST_NOTE.ebs})`],
+    ['cost', `$${plan.monthlyCostUsd.toFixed(2)}/month (${text.costNote})`],
     ['why', plan.reason],
   ];
   return alignColumns(rows);
@@ -50,23 +52,6 @@ function cachedReadRows(plan: StoragePlan): [string, string][] {
   return [['cached read', `${bound}${c.readMBps.toFixed(0)} MB/s sustained, ${bound}${c.burstReadMBps.toFixed(0)} MB/s burst, for a working ` +
     `set within the servers' ${c.cacheGiB.toFixed(1)} GiB of memory (${c.limitedBy}); other reads and every write: the figures above`]];
 }
-
-/** An FSx plan (deployment and storage rather than instance and disks). */
-function isFsx(plan: StoragePlan): boolean {
-  return plan.backend === 'fsx-lustre' || plan.backend === 'fsx-openzfs';
-}
-
-/** An FSx for OpenZFS plan's SSD IOPS in words. */
-function iopsOf(userProvisionedIops: number | undefined): string {
-  return userProvisionedIops === undefined ? 'automatic SSD IOPS (3 per GiB)' : `${userProvisionedIops} SSD IOPS provisioned`;
-}
-
-/** What a plan's monthly cost counts, by backend. */
-const COST_NOTE: Readonly<Record<string, string>> = {
-  'ebs': 'on demand, us-east-1, 730 h',
-  'fsx-lustre': 'storage, us-east-1; backups extra',
-  'fsx-openzfs': 'SSD storage, throughput capacity and SSD IOPS above the included, us-east-1; backups extra',
-};
 
 /**
  * What one client can reach beside the aggregate (lib/sizing/client-ceiling.ts), and how many clients the sustained
@@ -98,32 +83,6 @@ function readWrite(read: number, write: number): string {
     ? `${read.toFixed(0)} MB/s`
     : `${read.toFixed(0)} MB/s read, ${write.toFixed(0)} MB/s write`;
 }
-
-/** The data disks of a plan in words. */
-function disksOf(plan: StoragePlan): string {
-  if (plan.backend === 'ebs') {
-    const first = plan.dataVolumes[0];
-    const each = first?.volumeType === 'gp3'
-      ? `${first.sizeGiB} GiB, ${first.throughputMiBps} MiB/s, ${first.iops} IOPS${plan.dataVolumes.length > 1 ? ' each' : ''}`
-      : plan.dataVolumes.map((v) => `${v.sizeGiB} GiB`).join(', ');
-    return `${plan.dataVolumes.length} x ${first?.volumeType ?? 'st1'} (${each})` +
-      (plan.dataVolumes.length > 1 ? ', striped' : '');
-  }
-  if (plan.fsxLustre) {
-    const f = plan.fsxLustre;
-    return `FSx for Lustre ${f.deploymentType} ${f.storageType}, ${f.perUnitStorageThroughput} MB/s per TiB, ${f.storageCapacityGiB} GiB` +
-      (f.deploymentType === 'SCRATCH_2' ? ' (not replicated)' : '');
-  }
-  if (plan.fsxOpenZfs) {
-    const z = plan.fsxOpenZfs;
-    return `FSx for OpenZFS ${z.deploymentType}, ${z.throughputCapacityMBps} MB/s throughput capacity, ${z.storageCapacityGiB} GiB SSD, ` +
-      iopsOf(z.userProvisionedIops);
-  }
-  const diskTB = (instanceTypeSpec(plan.instanceType).instanceStore?.diskBytes ?? 0) / 1e12; // d2 2, d3 1.98, d3en 13.98
-  return `${plan.instanceStoreDisks} x ${diskTB} TB instance-store HDD, striped (lost on stop/terminate)`;
-}
-
-const COMPARED: readonly Backend[] = ['ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'];
 
 /** An EFS row of the comparison: Regional Standard storage in one throughput mode (planner only: not deployed). */
 export type EfsRow = 'efs-elastic' | 'efs-provisioned' | 'efs-bursting';
@@ -162,13 +121,13 @@ export interface ComparisonOptions {
 
 /**
  * The best plan of each backend for one request (`bestPlanOf`), or why there is none. The EBS layout options
- * (`dataVolumeCount`, `instanceType`) shape the `ebs` row only and FSx options the `fsx-lustre` row only: every
- * other backend is weighed for the same capacity, throughput and generation.
+ * (`dataVolumeCount`, `instanceType`) shape the `ebs` row only and a backend's options object (`fsxLustre`,
+ * `fsxOpenZfs`) its own row only: every other backend is weighed for the same capacity, throughput and generation.
  */
 export function compareBackends(request: StorageRequest, options: ComparisonOptions = {}): BackendComparison[] {
-  const servers = COMPARED.map((backend): BackendComparison => {
+  const servers = BACKENDS.map((backend): BackendComparison => {
     const best = bestPlanOf(backend, backend === 'ebs' ? request : { ...request, dataVolumeCount: undefined });
-    const priceSource = priceSourceOf(backend, typeof best === 'string' ? undefined : best);
+    const priceSource = BACKEND_SIZING[backend].table.priceSource(typeof best === 'string' ? undefined : best);
     if (typeof best === 'string') return { backend, cannot: best, priceSource };
     if (backend !== 'ebs' || options.instanceType === undefined) return { backend, plan: best, priceSource };
     try {
@@ -187,13 +146,6 @@ function efsRows(request: StorageRequest): BackendComparison[] {
   return efsEstimates(capacityTiB, throughputMBps ?? 0, client, ioSizeKiB).map(({ mode, estimate, cannot }) => ({
     backend: `efs-${mode}` as EfsRow, ...(estimate ? { efs: estimate } : { cannot: cannot as string }), priceSource: EFS_PRICE_SOURCE,
   }));
-}
-
-/** Where a backend's price comes from. */
-function priceSourceOf(backend: Backend, plan: StoragePlan | undefined): string {
-  if (backend === 'fsx-lustre') return "AWS's FSx price data (us-east-1) as cited in lib/sizing/fsx-lustre.ts; storage only, backups extra";
-  if (backend === 'fsx-openzfs') return `${fsxOpenZfsPriceSource(plan?.fsxOpenZfs?.deploymentType ?? 'SINGLE_AZ_1')}; backups extra`;
-  return 'on-demand list prices, us-east-1, 730 h, as cited in lib/sizing/catalog*.ts';
 }
 
 /**
@@ -218,9 +170,7 @@ export function formatBackendComparison(request: StorageRequest, options: Compar
       readWrite(t.baselineReadMBps, t.baselineWriteMBps),
       readWrite(t.burstReadMBps, t.burstWriteMBps),
       plan.monthlyCostUsd.toFixed(2),
-      plan.backend === 'ebs' ? `${plan.instanceType}, ${disksOf(plan)}`
-        : plan.fsxOpenZfs ? `${plan.instanceType}, ${plan.fsxOpenZfs.storageCapacityGiB} GiB SSD, ${iopsOf(plan.fsxOpenZfs.userProvisionedIops)}`
-        : plan.backend === 'fsx-lustre' ? `${plan.instanceType}, ${plan.fsxLustre?.storageCapacityGiB} GiB` : plan.instanceType,
+      BACKEND_SIZING[plan.backend].table.summary(plan),
     ];
   });
   return `${alignColumns([header, ...rows])}\n\nPrices, USD a month:\n${priceSources(compared)}`;

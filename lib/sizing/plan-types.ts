@@ -6,8 +6,9 @@
 import type { Backend } from '../../lambda/register/contract';
 import type { CachedReadEstimate } from './cached-read';
 import type { ClientRequest, PerClientPlan } from './client-ceiling';
-import type { FsxLustreOptions, ResolvedFsxLustreOptions } from './fsx-lustre';
-import type { FsxOpenZfsOptions, FsxOpenZfsPlan } from './fsx-openzfs';
+// The FSx backends' options and file systems, which the request and the plan carry (public API: lib/index.ts).
+import type { FsxLustreOptions, ResolvedFsxLustreOptions } from '../backends/fsx/sizing/lustre';
+import type { FsxOpenZfsOptions, FsxOpenZfsPlan } from '../backends/openzfs/sizing/options';
 
 export type { FsxOpenZfsPlan };
 

@@ -9,20 +9,19 @@ import { BACKENDS } from '../../lambda/register/contract';
 import { cheapestMeeting, sustains } from './cheapest-plan';
 import { perClientOf } from './client-ceiling';
 import { planForCapacity } from './capacity-rule';
-import type { ResolvedFsxLustreOptions } from './fsx-lustre';
 import { MAX_SINGLE_VOLUME_TIB } from './plan-ebs';
-import { FSX_PERSISTENT_OPTIONS, defaultFsxPlan, fsxAsAsked } from './plan-fsx';
-import { fsxOpenZfsPlan } from './plan-openzfs';
-import { unpublishedIopsRefusal, withIoSize } from './io-size';
+import { unpublishedIopsRefusal, withIoSize } from './plan-io-size';
 import { LARGEST_INSTANCE_STORE, MAX_INSTANCE_STORE_TIB } from './plan-instance-store';
+import type { BackendSizing } from './backend-sizing';
 import type { Backend, StoragePlan, StorageRequest } from './plan-types';
 import { sustainedOf, sustainsAsked } from './limit';
+import { BACKEND_SIZING } from './registry';
 import { formatTiB } from './round';
 import { ValidRequest, validateCapacity, validatePositive, validateRequest } from './validate-request';
 
 /**
- * Every backend `auto` may choose from when the capacity rule's plan does not do. FSx for OpenZFS is weighed when a
- * throughput is asked (its priced types; cheapest-plan.ts), never by the capacity rule.
+ * Every backend `auto` may choose from when the capacity rule's plan does not do: each offers its candidates
+ * (registry.ts), some only when a throughput is asked.
  */
 const ALL_BACKENDS: readonly Backend[] = BACKENDS;
 
@@ -32,7 +31,7 @@ const ALL_BACKENDS: readonly Backend[] = BACKENDS;
  */
 export function planStorage(request: StorageRequest): StoragePlan {
   const plan = planServerCore(request);
-  return { ...plan, perClient: perClientOf(plan, request.client) };
+  return { ...plan, perClient: perClientOf(plan, request.client, BACKEND_SIZING[plan.backend].clientProtocol) };
 }
 
 /**
@@ -47,8 +46,8 @@ export function planServerCore(request: StorageRequest): StoragePlan {
 
 /** The plan of a checked request, each candidate weighed at its request size (withIoSize leaves a bounded plan as it is). */
 function planFor(request: StorageRequest, valid: ValidRequest): StoragePlan {
-  if (valid.backend === 'fsx-lustre') return planFsx(validatePositive(request.capacityTiB), valid.fsxOptions, valid.throughputMBps, valid.ioSizeKiB);
-  if (valid.backend === 'fsx-openzfs') return fsxOpenZfsPlan(request.fsxOpenZfs, validatePositive(request.capacityTiB), valid.throughputMBps, valid.ioSizeKiB);
+  const own = valid.backend === 'auto' ? undefined : BACKEND_SIZING[valid.backend].planAsked;
+  if (own !== undefined) return planAsked(own, request, valid);
   if (beyondCapacityRule(request.capacityTiB, valid)) return beyondCapacityRulePlan(request.capacityTiB, valid);
   const capacityTiB = validateCapacity(request.capacityTiB, valid.dataVolumeCount === undefined ? valid.backend : 'ebs', valid.families);
   const plan = withIoSize(planForCapacity(capacityTiB, valid.backend, valid.dataVolumeCount, valid.families), valid.ioSizeKiB);
@@ -56,18 +55,19 @@ function planFor(request: StorageRequest, valid: ValidRequest): StoragePlan {
 }
 
 /**
- * FSx for Lustre: with options, the file system of those options that holds the capacity and sustains the
- * throughput; without, the cheapest persistent option that does (PERSISTENT_2 SSD 125 when nothing is asked).
+ * The plan of a backend that has its own when asked for by name (FSx: no capacity rule, no single-server limit). A
+ * throughput asked in smaller random requests than the storage's published IOPS describe cannot be claimed.
  */
-function planFsx(capacityTiB: number, options: ResolvedFsxLustreOptions | undefined, targetMBps: number | undefined, ioSizeKiB: number): StoragePlan {
-  if (options !== undefined) {
-    const plan = fsxAsAsked(options, capacityTiB, targetMBps);
-    // Lustre publishes no IOPS number: a throughput in smaller random requests cannot be claimed (io-size.ts).
-    if (targetMBps !== undefined && withIoSize(plan, ioSizeKiB).throughput.upperBoundAtIoSize) throw new Error(unpublishedIopsRefusal(targetMBps, ioSizeKiB, 'fsx-lustre '));
-    return plan;
+function planAsked(own: NonNullable<BackendSizing['planAsked']>, request: StorageRequest, valid: ValidRequest): StoragePlan {
+  const backend = valid.backend as Backend;
+  const { throughputMBps, ioSizeKiB, families } = valid;
+  const capacityTiB = validatePositive(request.capacityTiB);
+  const cheapest = (why: string) => cheapestMeeting(capacityTiB, [backend], throughputMBps ?? 0, why, families, ioSizeKiB);
+  const plan = own({ request, capacityTiB, throughputMBps, ioSizeKiB, cheapest });
+  if (throughputMBps !== undefined && withIoSize(plan, ioSizeKiB).throughput.upperBoundAtIoSize) {
+    throw new Error(unpublishedIopsRefusal(throughputMBps, ioSizeKiB, `${backend} `));
   }
-  if (targetMBps === undefined) return defaultFsxPlan(capacityTiB);
-  return cheapestMeeting(capacityTiB, ['fsx-lustre'], targetMBps, FSX_PERSISTENT_OPTIONS, undefined, ioSizeKiB);
+  return plan;
 }
 
 /**

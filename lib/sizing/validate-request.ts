@@ -6,18 +6,18 @@
 import { BEYOND_ONE_SERVER, MAX_EBS_CAPACITY_TIB, instanceStoreTiB } from './catalog';
 import { describe } from './describe';
 import { FAMILIES, Families } from './families';
-import { FsxLustreOptions, ResolvedFsxLustreOptions, resolveFsxLustreOptions } from './fsx-lustre';
 import { DEFAULT_IO_SIZE_KIB, validateIoSize } from './io-size';
 import { MAX_DATA_VOLUMES, MAX_SINGLE_VOLUME_TIB } from './plan-ebs';
 import { largestInstanceStore } from './plan-instance-store';
 import { BACKENDS } from '../../lambda/register/contract';
 import type { Arch, Backend, Generation, StorageRequest } from './plan-types';
+import { BACKEND_SIZING } from './registry';
 import { formatTiB } from './round';
 
 /** The backends a request may name: 'auto' (the planner chooses) or one the records know. */
 export const BACKEND_CHOICES: readonly (Backend | 'auto')[] = ['auto', ...BACKENDS];
 
-/** A request whose fields are checked (all but the capacity): its backend, layout, families, FSx options and throughput. */
+/** A request whose fields are checked (all but the capacity): its backend, layout, families, throughput and request size. */
 export interface ValidRequest {
   /** The backend asked for, or `auto`. */
   readonly backend: Backend | 'auto';
@@ -25,8 +25,6 @@ export interface ValidRequest {
   readonly dataVolumeCount: number | undefined;
   /** The instance types of the generation and architecture asked for. */
   readonly families: Families;
-  /** The FSx for Lustre options asked for, resolved (backend fsx-lustre only). */
-  readonly fsxOptions: ResolvedFsxLustreOptions | undefined;
   /** The throughput asked for, MB/s. */
   readonly throughputMBps: number | undefined;
   /** The random request size, KiB (1,024 when not asked). */
@@ -40,12 +38,12 @@ export function validateRequest(request: StorageRequest): ValidRequest {
   }
   const backend = validBackend(request.backend);
   const dataVolumeCount = validDataVolumeCount(request.dataVolumeCount, backend);
-  checkFsxLustreScope(request.fsxLustre, backend);
+  checkOptionsScope(request, backend);
   const families = validFamilies(request.arch, request.generation, backend);
-  const fsxOptions = backend === 'fsx-lustre' && request.fsxLustre !== undefined ? resolveFsxLustreOptions(request.fsxLustre) : undefined;
+  if (backend !== 'auto') BACKEND_SIZING[backend].options?.check?.(request);
   const throughputMBps = validThroughput(request.throughputMBps);
   const ioSizeKiB = request.ioSizeKiB === undefined ? DEFAULT_IO_SIZE_KIB : validateIoSize(request.ioSizeKiB);
-  return { backend, dataVolumeCount, families, fsxOptions, throughputMBps, ioSizeKiB };
+  return { backend, dataVolumeCount, families, throughputMBps, ioSizeKiB };
 }
 
 function validBackend(value: Backend | 'auto' | undefined): Backend | 'auto' {
@@ -63,18 +61,20 @@ function validDataVolumeCount(count: number | undefined, backend: Backend | 'aut
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_DATA_VOLUMES) {
     throw new Error(`dataVolumeCount must be a whole number from 1 to ${MAX_DATA_VOLUMES}; got ${describe(count)}`);
   }
-  if (backend === 'instance-store' || backend === 'fsx-lustre' || backend === 'fsx-openzfs') {
+  if (backend !== 'ebs' && backend !== 'auto') {
     throw new Error(`dataVolumeCount applies to the EBS backend only; got backend '${backend}'`);
   }
   return count;
 }
 
-/** FSx for Lustre options belong to backend fsx-lustre: `auto` chooses among the persistent options itself. */
-function checkFsxLustreScope(fsxLustre: FsxLustreOptions | undefined, backend: Backend | 'auto'): void {
-  if (fsxLustre !== undefined && backend !== 'fsx-lustre') {
+/** A backend's options that it alone takes (`refusedElsewhere`), given with another backend. */
+function checkOptionsScope(request: StorageRequest, backend: Backend | 'auto'): void {
+  for (const [owner, sizing] of Object.entries(BACKEND_SIZING)) {
+    const options = sizing.options;
+    if (options?.refusedElsewhere === undefined || request[options.field] === undefined || backend === owner) continue;
     throw new Error(
-      `fsxLustre options apply to backend 'fsx-lustre' only; got backend '${backend}'` +
-        (backend === 'auto' ? " (auto chooses among the persistent FSx options itself: set backend 'fsx-lustre' to choose)" : ''),
+      `${options.field} options apply to backend '${owner}' only; got backend '${backend}'` +
+        (backend === 'auto' ? ` (${options.refusedElsewhere})` : ''),
     );
   }
 }

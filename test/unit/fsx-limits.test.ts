@@ -8,7 +8,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { RegionInfo } from 'aws-cdk-lib/region-info';
-import { FSX_OPENZFS_QUOTAS, FSX_OPENZFS_TOP_TIER_PERFORMANCE_ONLY, FSX_OPENZFS_TOP_TIER_REGIONS } from '../../lib/sizing/fsx-openzfs-catalog';
+import { FSX_OPENZFS_QUOTAS, FSX_OPENZFS_TOP_TIER_PERFORMANCE_ONLY, FSX_OPENZFS_TOP_TIER_REGIONS } from '../../lib/backends/openzfs/sizing/catalog';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 
 /** A stack in `region` (undefined: environment-agnostic) with a two-zone VPC and the servers of `servers`. */

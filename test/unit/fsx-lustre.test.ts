@@ -4,7 +4,7 @@ import {
   estimateFsxLustreThroughput,
   fsxLustreCapacityGiB,
   resolveFsxLustreOptions,
-} from '../../lib/sizing/fsx-lustre';
+} from '../../lib/backends/fsx/sizing/lustre';
 
 // Expected values are worked out here from AWS's published figures (the FSx API's valid capacities and
 // per-unit throughputs; the User Guide's performance table per TiB), not read from the catalogue.

@@ -1,12 +1,12 @@
 /**
  * The FSx for OpenZFS catalogue: the figures as AWS's guide and price list give them (typed here from the sources
- * lib/sizing/fsx-openzfs-catalog.ts cites), the tiers of each deployment type as the API reference lists them, and
+ * lib/backends/openzfs/sizing/catalog.ts cites), the tiers of each deployment type as the API reference lists them, and
  * every tier of every type a deployable plan.
  */
 import { FSX_OPENZFS_DEPLOYMENT_TYPES, FSX_OPENZFS_THROUGHPUT_CAPACITIES, FSX_OPENZFS_TIERS, planStorage } from '../../lib/sizing';
 import {
   FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB, FSX_OPENZFS_MAX_IOPS_PER_GIB, FSX_OPENZFS_PRICED, FSX_OPENZFS_SINGLE_AZ_1_PRICES,
-} from '../../lib/sizing/fsx-openzfs-catalog';
+} from '../../lib/backends/openzfs/sizing/catalog';
 
 // API reference (CreateFileSystemOpenZFSConfiguration.ThroughputCapacity, DeploymentType): OPENZFS-TIERS.
 const GEN1 = [64, 128, 256, 512, 1024, 2048, 3072, 4096];

@@ -11,7 +11,8 @@ import { gp3VolumeFor } from '../../lib/sizing/catalog-gp3';
 import { ebsPlan } from '../../lib/sizing/plan-ebs';
 import { instanceTypeSpec } from '../../lib/sizing/catalog-lookup';
 import { efsEstimates } from '../../lib/sizing/plan-efs';
-import { iopsMBps, planIops, validateIoSize, withIoSize } from '../../lib/sizing/io-size';
+import { iopsMBps, validateIoSize } from '../../lib/sizing/io-size';
+import { planIops, withIoSize } from '../../lib/sizing/plan-io-size';
 import type { StoragePlan, StorageRequest } from '../../lib/sizing/plan-types';
 
 /** An EBS plan of `volumes` on `type`, as the planner builds one. */

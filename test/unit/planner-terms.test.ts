@@ -8,7 +8,7 @@ import * as path from 'path';
 import fc from 'fast-check';
 import { planStorage } from '../../lib/sizing';
 import { efsEstimates } from '../../lib/sizing/plan-efs';
-import { FSX_LUSTRE_PERFORMANCE } from '../../lib/sizing/fsx-lustre';
+import { FSX_LUSTRE_PERFORMANCE } from '../../lib/backends/fsx/sizing/lustre';
 import { formatPlanTable } from '../../lib/sizing/plan-table';
 
 describe('FSx for Lustre: reads from the file servers\' memory', () => {

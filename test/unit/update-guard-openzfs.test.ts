@@ -12,7 +12,7 @@ import { OPENZFS_DEPLOYMENT_TYPES, openZfsLeastGrowth } from '../../lambda/updat
 import { compareWatched, type WatchedResource } from '../../lambda/update-guard/watched';
 import { handler } from '../../lambda/update-guard';
 import { FSX_OPENZFS_DEPLOYMENT_TYPES } from '../../lib/sizing';
-import { FSX_OPENZFS_MAX_STORAGE_GIB } from '../../lib/sizing/fsx-openzfs';
+import { FSX_OPENZFS_MAX_STORAGE_GIB } from '../../lib/backends/openzfs/sizing/options';
 
 // The update guard's rules for FSx for OpenZFS (backend fsx-openzfs), through the policy table and the handler:
 // what replaces the file system (deployment type, subnets, key: CloudFormation's resource specification) is refused

@@ -17,7 +17,7 @@ import {
 
 /**
  * The FSx for OpenZFS deployment types (Amazon FSx API Reference, CreateFileSystemOpenZFSConfiguration); the
- * planner's list (lib/sizing/fsx-openzfs.ts), which this Lambda-side file cannot import, is tested to equal it.
+ * planner's list (lib/backends/openzfs/sizing/options.ts), which this Lambda-side file cannot import, is tested to equal it.
  * `MULTI_AZ_1` is the one with a standby file server in a second subnet.
  */
 export const OPENZFS_DEPLOYMENT_TYPES = ['SINGLE_AZ_1', 'SINGLE_AZ_2', 'SINGLE_AZ_HA_1', 'SINGLE_AZ_HA_2', 'MULTI_AZ_1'] as const;
@@ -34,7 +34,7 @@ const OPENZFS_TYPE = new RegExp(`^(${OPENZFS_DEPLOYMENT_TYPES.join('|')})/${OPEN
 const OPENZFS_COPY = 'deploy a second server with another serverName (a new file system), copy the data into it, or ' +
   'restore a backup of this file system into a new one, then remove the first';
 
-/** The largest SSD storage capacity, GiB (OPENZFS-STORAGE-RANGE; lib/sizing/fsx-openzfs.ts holds the same). */
+/** The largest SSD storage capacity, GiB (OPENZFS-STORAGE-RANGE; lib/backends/openzfs/sizing/options.ts holds the same). */
 const OPENZFS_MAX_GIB = 524_288;
 
 /**

@@ -5,7 +5,7 @@ import { type FsxOpenZfsPlan } from '../../sizing';
 import {
   FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB, FSX_OPENZFS_QUOTAS, FSX_OPENZFS_REGIONAL_TIERS, FSX_OPENZFS_TOP_TIER_PERFORMANCE_ONLY,
   FSX_OPENZFS_TOP_TIER_REGIONS,
-} from '../../sizing/fsx-openzfs-catalog';
+} from './sizing/catalog';
 
 // What AWS's FSx for OpenZFS guide limits by Region and account (docs/sources/fsx-rules.md): MULTI_AZ_1's top tiers,
 // the account's default quotas, and who can reach a Multi-AZ endpoint.

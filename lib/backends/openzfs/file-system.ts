@@ -41,7 +41,7 @@ export function openZfsFileSystem(
     openZfsConfiguration: {
       deploymentType: options.deploymentType,
       throughputCapacity: options.throughputCapacityMBps,
-      // The SSD IOPS the plan provisions up to the tier's disk IOPS (lib/sizing/plan-openzfs.ts), else FSx's
+      // The SSD IOPS the plan provisions up to the tier's disk IOPS (sizing/plan.ts), else FSx's
       // automatic 3 IOPS per GiB.
       diskIopsConfiguration: options.userProvisionedIops === undefined
         ? { mode: 'AUTOMATIC' }

@@ -26,9 +26,9 @@
  * Backups are not in the cost: no source this project could read names the FSx for Lustre backup rate. They
  * are incremental and billed per GB-month stored, on top of the storage (README, "Choosing a backend").
  */
-import { describe } from './describe';
-import type { CachedReadEstimate } from './cached-read';
-import { floor2, round2 } from './round';
+import type { CachedReadEstimate } from '../../../sizing/cached-read';
+import { describe } from '../../../sizing/describe';
+import { floor2, round2 } from '../../../sizing/round';
 
 /** FSx for Lustre deployment types this project deploys (SCRATCH_1 is superseded by SCRATCH_2). */
 export type FsxLustreDeploymentType = 'SCRATCH_2' | 'PERSISTENT_1' | 'PERSISTENT_2';

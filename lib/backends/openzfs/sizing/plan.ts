@@ -1,21 +1,21 @@
 /**
  * The FSx for OpenZFS plan: the file system of the options asked for that holds the capacity and sustains the
- * throughput, its estimate from the tier's published figures (fsx-openzfs-catalog.ts) and its monthly cost (storage,
+ * throughput, its estimate from the tier's published figures (catalog.ts) and its monthly cost (storage,
  * throughput capacity and the SSD IOPS provisioned above the included; backups not included). On FSx for OpenZFS
  * throughput is bought apart from capacity: the smallest tier that sustains the throughput.
  */
-import { describe } from './describe';
-import {
-  FSX_OPENZFS_MAX_STORAGE_GIB, FSX_OPENZFS_MIN_STORAGE_GIB, type FsxOpenZfsDeploymentType, type FsxOpenZfsOptions, resolveFsxOpenZfsOptions,
-} from './fsx-openzfs';
+import { describe } from '../../../sizing/describe';
+import { DEFAULT_IO_SIZE_KIB, type IopsLimit, type PlanIops, boundAtIoSize } from '../../../sizing/io-size';
+import { sustainedOf } from '../../../sizing/limit';
+import type { StoragePlan } from '../../../sizing/plan-types';
+import { round2 } from '../../../sizing/round';
 import {
   FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB, FSX_OPENZFS_MAX_IOPS_PER_GIB, FSX_OPENZFS_SINGLE_AZ_1_PRICES, FSX_OPENZFS_TIERS, type FsxOpenZfsTier,
   fsxOpenZfsPriceSource,
-} from './fsx-openzfs-catalog';
-import { DEFAULT_IO_SIZE_KIB, withIoSize } from './io-size';
-import type { StoragePlan } from './plan-types';
-import { sustainedOf } from './limit';
-import { round2 } from './round';
+} from './catalog';
+import {
+  FSX_OPENZFS_MAX_STORAGE_GIB, FSX_OPENZFS_MIN_STORAGE_GIB, type FsxOpenZfsDeploymentType, type FsxOpenZfsOptions, resolveFsxOpenZfsOptions,
+} from './options';
 
 /** The sustained read and write of a tier: the lesser of its disk and network baselines (writes: any write cap). */
 export function tierSustained(tier: FsxOpenZfsTier): { readMBps: number; writeMBps: number } {
@@ -27,13 +27,13 @@ export function tierSustained(tier: FsxOpenZfsTier): { readMBps: number; writeMB
 
 /**
  * The smallest tier of a type that sustains `targetMBps` read and write, or undefined when none does; with random
- * requests of `ioSizeKiB` on `storageGiB`, also in IOPS x size (the SSD IOPS the plan provisions, io-size.ts).
+ * requests of `ioSizeKiB` on `storageGiB`, also in IOPS x size (the SSD IOPS the plan provisions, `openZfsIops`).
  */
 export function smallestTierSustaining(
   deploymentType: FsxOpenZfsDeploymentType, targetMBps: number, ioSizeKiB = DEFAULT_IO_SIZE_KIB, storageGiB = FSX_OPENZFS_MIN_STORAGE_GIB, askedIops?: number,
 ): FsxOpenZfsTier | undefined {
   return FSX_OPENZFS_TIERS[deploymentType].find((t) => Math.min(...Object.values(tierSustained(t))) >= targetMBps &&
-    (ioSizeKiB === DEFAULT_IO_SIZE_KIB || sustainedOf(withIoSize(openZfsPlanAt(deploymentType, t, storageGiB, askedIops), ioSizeKiB)) >= targetMBps));
+    (ioSizeKiB === DEFAULT_IO_SIZE_KIB || sustainedOf(atIoSize(openZfsPlanAt(deploymentType, t, storageGiB, askedIops), ioSizeKiB)) >= targetMBps));
 }
 
 /** The storage, GiB, that holds `capacityTiB`: at least 64; throws naming capacityTiB beyond 524,288 GiB. */
@@ -59,7 +59,7 @@ export function fsxOpenZfsPlan(asked: FsxOpenZfsOptions | undefined, capacityTiB
   const atSize = ioSizeKiB === DEFAULT_IO_SIZE_KIB ? '' : ` in random ${ioSizeKiB} KiB requests on ${storageGiB} GiB`;
   if (tier === undefined) {
     const best = atSize === '' ? Math.min(...Object.values(tierSustained(largest)))
-      : sustainedOf(withIoSize(openZfsPlanAt(type, largest, storageGiB, options.provisionedIops), ioSizeKiB));
+      : sustainedOf(atIoSize(openZfsPlanAt(type, largest, storageGiB, options.provisionedIops), ioSizeKiB));
     throw new Error(`throughputMBps ${targetMBps} is more than FSx for OpenZFS ${type} sustains${atSize}: its largest ` +
       `throughput capacity, ${largest.throughputCapacityMBps} MB/s, sustains ${best} MB/s` +
       (type === 'SINGLE_AZ_1' ? '; SINGLE_AZ_2 goes to 10240 MB/s (fsxOpenZfs.deploymentType; its us-east-1 rates unsourced)' : ''));
@@ -70,7 +70,7 @@ export function fsxOpenZfsPlan(asked: FsxOpenZfsOptions | undefined, capacityTiB
       `throughputMBps ${targetMBps} asked; ${type} offers ${tiers.map((t) => t.throughputCapacityMBps).join(', ')}`);
   }
   const plan = openZfsPlanAt(type, tier, storageGiB, options.provisionedIops);
-  const atSizeMBps = sustainedOf(withIoSize(plan, ioSizeKiB));
+  const atSizeMBps = sustainedOf(atIoSize(plan, ioSizeKiB));
   if (atSizeMBps < targetMBps) {
     throw new Error(`fsxOpenZfs.throughputCapacityMBps ${tier.throughputCapacityMBps} with ${plan.fsxOpenZfs?.userProvisionedIops ?? 'automatic'} ` +
       `SSD IOPS sustains ${atSizeMBps} MB/s in random ${ioSizeKiB} KiB requests (ioSizeKiB), less than the throughputMBps ` +
@@ -157,4 +157,23 @@ function bindingLimit(type: FsxOpenZfsDeploymentType, tier: FsxOpenZfsTier): str
 export function fsxOpenZfsMonthlyCost(storageGiB: number, throughputCapacityMBps: number, extraIops: number): number {
   const p = FSX_OPENZFS_SINGLE_AZ_1_PRICES;
   return round2(storageGiB * p.ssdUsdPerGbMonth + throughputCapacityMBps * p.throughputUsdPerMBpsMonth + extraIops * p.iopsUsdPerIopsMonth);
+}
+
+/** The IOPS limits of an FSx for OpenZFS plan: the SSD IOPS provisioned, and its tier's disk IOPS (catalog.ts, [PERF]). */
+export function openZfsIops(plan: StoragePlan): PlanIops {
+  const fs = plan.fsxOpenZfs as NonNullable<StoragePlan['fsxOpenZfs']>;
+  const tier = FSX_OPENZFS_TIERS[fs.deploymentType].find((t) => t.throughputCapacityMBps === fs.throughputCapacityMBps);
+  const ssd = fs.userProvisionedIops ?? fs.storageCapacityGiB * FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB;
+  const ssdLimit: IopsLimit = { iops: ssd, label: `SSD IOPS provisioned (${ssd.toLocaleString('en-US')})` };
+  if (tier === undefined) return { baseline: [ssdLimit], burst: [ssdLimit] };
+  const disk = (iops: number, what: string): IopsLimit => ({ iops, label: `${what} disk IOPS of the ${fs.throughputCapacityMBps} MB/s tier (${iops.toLocaleString('en-US')})` });
+  return {
+    baseline: [ssdLimit, disk(tier.diskIops, 'baseline')],
+    burst: [ssdLimit, disk(tier.diskBurstIops, tier.diskBurstIops > tier.diskIops ? 'burst' : 'baseline')],
+  };
+}
+
+/** An FSx for OpenZFS plan at a request size, bounded by its own IOPS. */
+function atIoSize(plan: StoragePlan, ioSizeKiB: number): StoragePlan {
+  return boundAtIoSize(plan, ioSizeKiB, openZfsIops);
 }

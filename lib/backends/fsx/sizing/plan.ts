@@ -1,12 +1,12 @@
 /**
  * The FSx for Lustre plan: the file system of given options that holds the capacity and sustains the throughput,
  * its estimate and cost; and the reasons such a plan gives. Choosing among the persistent options is the search's
- * (cheapest-plan.ts).
+ * (lib/sizing/cheapest-plan.ts).
  */
 import {
   ResolvedFsxLustreOptions, estimateFsxLustreThroughput, fsxLustreCapacityFor, fsxLustreKey, fsxLustreMonthlyCost, resolveFsxLustreOptions,
-} from './fsx-lustre';
-import type { StoragePlan } from './plan-types';
+} from './lustre';
+import type { StoragePlan } from '../../../sizing/plan-types';
 
 /** Why a plan is the cheapest persistent FSx for Lustre option (the search's `why`). */
 export const FSX_PERSISTENT_OPTIONS = 'backend fsx-lustre, persistent options';

@@ -4,14 +4,14 @@
  * throughput. Pure data and functions, no CDK imports (docs/design.md, section 3).
  *
  * The shapes the planner, the backend and the guard share; the published figures and prices of each tier are in
- * fsx-openzfs-catalog.ts, the plan in plan-openzfs.ts.
+ * catalog.ts beside it, the plan in plan.ts.
  *
  * - [API] Amazon FSx API Reference, CreateFileSystemOpenZFSConfiguration: `DeploymentType`, `ThroughputCapacity`
  *         (valid values per deployment type); CreateFileSystem: `StorageCapacity` (SSD: 64-524,288 GiB).
  * - [GUIDE] FSx for OpenZFS User Guide, "Modifying throughput capacity" (managing-throughput-capacity.html): the
  *         values per deployment type, HA and non-HA apart. Each rule's row: docs/sources/fsx-rules.md.
  */
-import { describe } from './describe';
+import { describe } from '../../../sizing/describe';
 
 /** An FSx for OpenZFS deployment type (a union written out: the public API names no constant for it). [API] */
 export type FsxOpenZfsDeploymentType = 'SINGLE_AZ_1' | 'SINGLE_AZ_2' | 'SINGLE_AZ_HA_1' | 'SINGLE_AZ_HA_2' | 'MULTI_AZ_1';
@@ -45,7 +45,7 @@ export const FSX_OPENZFS_MAX_STORAGE_GIB = 524_288;
 export interface FsxOpenZfsOptions {
   /**
    * Deployment type. MULTI_AZ_1 needs two subnets in two Availability Zones. SINGLE_AZ_1 is the default: the one
-   * type whose us-east-1 rates this project could source (fsx-openzfs-catalog.ts), and the smallest tiers (64 MB/s).
+   * type whose us-east-1 rates this project could source (catalog.ts), and the smallest tiers (64 MB/s).
    * @default 'SINGLE_AZ_1'
    */
   readonly deploymentType?: FsxOpenZfsDeploymentType;

@@ -28,7 +28,7 @@
  *           us-east-1 rates of SINGLE_AZ_2, the HA types or MULTI_AZ_1: their plans are priced at SINGLE_AZ_1's rates
  *           and say so (`FSX_OPENZFS_PRICED`), and the search weighs only priced types.
  */
-import type { FsxOpenZfsDeploymentType } from './fsx-openzfs';
+import type { FsxOpenZfsDeploymentType } from './options';
 
 /** One throughput capacity tier's published figures (MB/s = 10^6 bytes per second). [PERF] */
 export interface FsxOpenZfsTier {
@@ -103,7 +103,7 @@ const MULTI_AZ = GEN2.map(({ l2arcGB: _l2arc, ...tier }) =>
 /** Each deployment type's tiers, ascending. [PERF] [API] */
 export const FSX_OPENZFS_TIERS: { readonly [D in FsxOpenZfsDeploymentType]: readonly FsxOpenZfsTier[] } = {
   SINGLE_AZ_1: GEN1,
-  SINGLE_AZ_HA_1: GEN1.filter((t) => t.throughputCapacityMBps >= 128), // from 128: fsx-openzfs.ts, HA1_THROUGHPUT
+  SINGLE_AZ_HA_1: GEN1.filter((t) => t.throughputCapacityMBps >= 128), // from 128: options.ts, HA1_THROUGHPUT
   SINGLE_AZ_2: GEN2,
   SINGLE_AZ_HA_2: GEN2,
   MULTI_AZ_1: MULTI_AZ,

@@ -1,0 +1,23 @@
+import type { Backend } from '../../lambda/register/contract';
+import { FSX_LUSTRE_SIZING } from '../backends/fsx/sizing';
+import { FSX_OPENZFS_SIZING } from '../backends/openzfs/sizing';
+import type { BackendSizing } from './backend-sizing';
+import { EBS_SIZING, INSTANCE_STORE_SIZING } from './ec2-sizing';
+
+// What the planner knows of each backend: the shared planner reads this table alone, and a backend the records know
+// (BACKENDS) without a line here fails to compile. Pure, like every descriptor it holds: `npm run plan` loads it and
+// never the CDK (lib/backends/registry.ts holds the constructs' plugins).
+
+/**
+ * Each backend's sizing, in the order the cheapest-plan search weighs their candidates: of two equally cheap plans,
+ * the first weighed wins.
+ */
+export const BACKEND_SIZING: { readonly [B in Backend]: BackendSizing } = {
+  'instance-store': INSTANCE_STORE_SIZING,
+  'fsx-lustre': FSX_LUSTRE_SIZING,
+  'ebs': EBS_SIZING,
+  'fsx-openzfs': FSX_OPENZFS_SIZING,
+};
+
+/** The backends in the search's order (`BACKEND_SIZING`'s). */
+export const SEARCH_ORDER = Object.keys(BACKEND_SIZING) as Backend[];
