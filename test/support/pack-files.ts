@@ -8,7 +8,8 @@ import * as path from 'path';
 /**
  * The only files the package may hold (globs: `*` within one path segment, `**` across segments): the compiled
  * library and its declarations, the shell scripts it renders and their Python parts, the compiled Lambda contracts the
- * library imports (`dist/lambda/<name>/*.js`), each Lambda's prebuilt bundle and source map, and the documents.
+ * library imports (`dist/lambda/<name>/*.js`, and the update guard's backend descriptors in `backends/`), each Lambda's
+ * prebuilt bundle and source map, and the documents.
  */
 export const ALLOWED_FILES: readonly string[] = [
   'package.json',
@@ -21,6 +22,8 @@ export const ALLOWED_FILES: readonly string[] = [
   'dist/lib/scripts/*.py',
   'dist/lambda/*/*.js',
   'dist/lambda/*/*.d.ts',
+  'dist/lambda/*/backends/*.js',
+  'dist/lambda/*/backends/*.d.ts',
   'dist/lambda/*/bundle/index.js',
   'dist/lambda/*/bundle/index.js.map',
 ];
