@@ -59,19 +59,19 @@ export const ROLLBACK_STATUS = 'UPDATE_ROLLBACK_IN_PROGRESS';
 
 /**
  * The stack's status (`StackId` from the event), or why the guard could not read it. DescribeStacks is retried by the
- * SDK within the bounds of status-read.ts (attempts, deadline), so throttling while CloudFormation rolls back does not
- * read as "not rolling back".
+ * SDK within the bounds of status-read.ts (attempts, `deadlineMs`), so throttling while CloudFormation rolls back does
+ * not read as "not rolling back".
  */
-export async function stackStatus(stackId: string): Promise<StackStatusRead> {
+export async function stackStatus(stackId: string, deadlineMs: number = STATUS_DEADLINE_MS): Promise<StackStatusRead> {
   const cfn = new CloudFormationClient(STATUS_CLIENT_CONFIG);
   const started = Date.now();
   try {
-    const out = await cfn.send(new DescribeStacksCommand({ StackName: stackId }), { abortSignal: AbortSignal.timeout(STATUS_DEADLINE_MS) });
+    const out = await cfn.send(new DescribeStacksCommand({ StackName: stackId }), { abortSignal: AbortSignal.timeout(deadlineMs) });
     const status = out.Stacks?.[0]?.StackStatus;
     const read = { attempts: out.$metadata.attempts, elapsedMs: Date.now() - started };
     return status === undefined ? { error: 'DescribeStacks answered without the stack', ...read } : { status, ...read };
   } catch (err) {
-    return { error: statusReadError(err), attempts: attemptsOf(err), elapsedMs: Date.now() - started };
+    return { error: statusReadError(err, deadlineMs), attempts: attemptsOf(err), elapsedMs: Date.now() - started };
   } finally {
     cfn.destroy();
   }

@@ -22,24 +22,33 @@ import { KEPT_PROP, type HeldResource, type Kept, lostStateRefusal, parseKept, u
 import { existingMessage, refusalMessage, unreadStatusMessage } from './messages';
 import type { Refusal } from './policy';
 import type { StorageLayout } from './layout';
+import { statusDeadlineMs } from './status-read';
 import { parseGuardProperties } from './validation';
 import { compareWatched, parseWatched, watchedDigest } from './watched';
 import { SERVER_ID_TAG, layoutPhysicalId } from './wire';
 
 type Event = CdkCustomResourceEvent;
 
+/** The part of Lambda's context the guard reads: how long the function has left. */
+export interface GuardContext {
+  getRemainingTimeInMillis(): number;
+}
+
 /**
  * Create records the layout, Update refuses what its policy table refuses (unless the new properties accept
  * data loss), Delete always succeeds. Returns the layout id as PhysicalResourceId.
  */
-export async function handler(event: Event): Promise<CdkCustomResourceResponse> {
+export async function handler(event: Event, context?: GuardContext): Promise<CdkCustomResourceResponse> {
   const requestType = event?.RequestType;
+  // When the function must end, so that the status read leaves time for the refusal to reach CloudFormation.
+  const remaining = context?.getRemainingTimeInMillis?.();
+  const endsAt = typeof remaining === 'number' ? Date.now() + remaining : undefined;
   try {
     switch (event?.RequestType) {
       case 'Create':
         return await create(event);
       case 'Update':
-        return await update(event);
+        return await update(event, endsAt);
       case 'Delete':
         // The guard holds nothing: there is nothing to remove, and a stack must always be deletable.
         return { PhysicalResourceId: event.PhysicalResourceId };
@@ -135,7 +144,7 @@ async function refuseOverExisting(
   }
 }
 
-async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<CdkCustomResourceResponse> {
+async function update(event: CloudFormationCustomResourceUpdateEvent, endsAt?: number): Promise<CdkCustomResourceResponse> {
   const next = parseGuardProperties(event.ResourceProperties);
   const nextWatched = parseWatched(event.ResourceProperties, 'ResourceProperties');
   const physicalResourceId = layoutPhysicalId(next.layout, watchedDigest(nextWatched));
@@ -152,7 +161,7 @@ async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<C
   // UPDATE_ROLLBACK_FAILED), or an update that changed nothing of the layout. Either way nothing to compare.
   if (physicalResourceId === event.PhysicalResourceId) {
     const refusedDrops = dropped.filter((r) => !r.accepted);
-    if (refusedDrops.length > 0) return refuseUnlessRollingBack(event, refusedDrops, physicalResourceId);
+    if (refusedDrops.length > 0) return refuseUnlessRollingBack(event, refusedDrops, physicalResourceId, endsAt);
     warnAccepted(dropped);
     log('info', 'storage layout is the last accepted one (a rollback, or no layout change)', {
       requestType: 'Update',
@@ -171,7 +180,7 @@ async function update(event: CloudFormationCustomResourceUpdateEvent): Promise<C
     ...await growthInterval(event.StackId, previous.layout, next.layout, nextWatched.watched?.FileSystem?.logicalId, next.acceptDataLoss),
   ];
   const refused = refusals.filter((r) => !r.accepted);
-  if (refused.length > 0) return refuseUnlessRollingBack(event, refused, physicalResourceId);
+  if (refused.length > 0) return refuseUnlessRollingBack(event, refused, physicalResourceId, endsAt);
   warnAccepted(refusals);
   log('info', 'storage layout change accepted', {
     requestType: 'Update',
@@ -218,8 +227,9 @@ async function refuseUnlessRollingBack(
   event: CloudFormationCustomResourceUpdateEvent,
   refused: readonly Refusal[],
   physicalResourceId: string,
+  endsAt?: number,
 ): Promise<CdkCustomResourceResponse> {
-  const stack = await stackStatus(event.StackId);
+  const stack = await stackStatus(event.StackId, statusDeadlineMs(endsAt === undefined ? undefined : endsAt - Date.now()));
   if (stack.status === ROLLBACK_STATUS) {
     log('info', 'rollback accepted: the stack is rolling back to these properties', {
       requestType: 'Update', physicalResourceId, previousPhysicalResourceId: event.PhysicalResourceId, changes: refused.length,

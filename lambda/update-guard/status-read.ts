@@ -20,11 +20,25 @@ export const STATUS_MAX_ATTEMPTS = 5;
 
 /**
  * The longest the read may take, retries and their waits included: the 15 s of backoff above and the requests
- * themselves. The guard function's timeout is 30 s (lib/update-guard.ts); this leaves 12 s for the rest of an Update
- * (its other AWS calls, the comparison) and for the refusal to reach CloudFormation before Lambda stops the function,
- * which would fail the request without the message that says how to go on.
+ * themselves.
  */
 export const STATUS_DEADLINE_MS = 18_000;
+
+/**
+ * What the read leaves of the function's remaining time for the rest of an Update (its other AWS calls, the
+ * comparison) and for the refusal to reach CloudFormation: a function Lambda stops fails the request without the
+ * message that says how to go on.
+ */
+export const STATUS_RESERVE_MS = 12_000;
+
+/**
+ * The read's deadline when the function has `remainingMs` left (Lambda's `getRemainingTimeInMillis`): at most
+ * {@link STATUS_DEADLINE_MS}, and never into {@link STATUS_RESERVE_MS}. Unknown remaining time: the full deadline.
+ */
+export function statusDeadlineMs(remainingMs?: number): number {
+  if (remainingMs === undefined || !Number.isFinite(remainingMs)) return STATUS_DEADLINE_MS;
+  return Math.max(0, Math.min(STATUS_DEADLINE_MS, Math.floor(remainingMs) - STATUS_RESERVE_MS));
+}
 
 /** The CloudFormation client's configuration for the read: the attempts above, and requests bounded in time. */
 export const STATUS_CLIENT_CONFIG = {
@@ -46,10 +60,10 @@ export interface StackStatusRead {
   readonly elapsedMs?: number;
 }
 
-/** Why a read failed, in one line: the SDK's last error, or the deadline when the read was cut short. */
-export function statusReadError(err: unknown): string {
+/** Why a read failed, in one line: the SDK's last error, or the deadline (`deadlineMs`) when the read was cut short. */
+export function statusReadError(err: unknown, deadlineMs: number = STATUS_DEADLINE_MS): string {
   if (err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError') && /abort/i.test(err.message)) {
-    return `no answer within the ${STATUS_DEADLINE_MS / 1000} s the guard gives the read`;
+    return `no answer within the ${Number((deadlineMs / 1000).toFixed(1))} s the guard gives the read`;
   }
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }

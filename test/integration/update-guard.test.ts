@@ -1,10 +1,10 @@
 import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudformation';
 import { CreateNetworkInterfaceCommand, CreateSubnetCommand, CreateVolumeCommand, CreateVpcCommand, EC2Client, RunInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
 import { CreateFileSystemCommand, FSxClient } from '@aws-sdk/client-fsx';
-import { handler } from '../../lambda/update-guard';
+import { handler, type GuardContext } from '../../lambda/update-guard';
 import { fileSystemActions, physicalIdIn } from '../../lambda/update-guard/aws';
 import { PROP, layoutPhysicalId, parseGuardProperties } from '../../lambda/update-guard/contract';
-import { STATUS_DEADLINE_MS, STATUS_MAX_ATTEMPTS } from '../../lambda/update-guard/status-read';
+import { STATUS_DEADLINE_MS, STATUS_MAX_ATTEMPTS, STATUS_RESERVE_MS } from '../../lambda/update-guard/status-read';
 import { watchedDigest, parseWatched } from '../../lambda/update-guard/watched';
 import { motoEnv, startMoto, MOTO_SETUP_TIMEOUT_MS, type Moto } from '../support/moto';
 import { CFN_INTERNAL_ERROR, CFN_THROTTLED, startFaultProxy, withStackStatus, type FaultProxy, type FaultRule } from './fault-proxy';
@@ -178,11 +178,11 @@ describe('Update: a rollback and a user\'s revert send the same Update; the stac
   const grown = { ...before, [PROP.dataVolumes]: ['0:800'] };
   const idOf = (props: Record<string, unknown>) =>
     layoutPhysicalId(parseGuardProperties(props).layout, watchedDigest(parseWatched(props, 'ResourceProperties')));
-  const back = () => handler({
+  const back = (context?: GuardContext) => handler({
     RequestType: 'Update', ServiceToken: 't', ResponseURL: 'https://example.invalid/', StackId: stackId,
     RequestId: 'r', LogicalResourceId: 'Guard', ResourceType: 'Custom::StorageServerUpdateGuard', PhysicalResourceId: idOf(grown),
     ResourceProperties: before, OldResourceProperties: grown,
-  } as never);
+  } as never, context);
   const describes = () => proxy.operations.filter((o) => o === 'DescribeStacks').length;
   /** The first `throttled` DescribeStacks calls throttled, the rest answered with the stack in `status`. */
   const statusAfter = (throttled: number, status: string): FaultRule => {
@@ -238,18 +238,21 @@ describe('Update: a rollback and a user\'s revert send the same Update; the stac
     expect(describes()).toBe(STATUS_MAX_ATTEMPTS);
   });
 
-  test('DescribeStacks never answering: the read stops at its deadline, well within the function\'s 30 s, and refuses the same way', async () => {
+  test('DescribeStacks never answering: the read stops at its deadline, before the time the function keeps, and refuses the same way', async () => {
     proxy.reset((op) => (op === 'DescribeStacks' ? { stall: true } : undefined));
+    // A function with 7 s to spare beyond what the guard keeps for the refusal: the read's deadline is those 7 s, room
+    // for one request timeout (5 s, STATUS_CLIENT_CONFIG) and its retry.
+    const remaining = STATUS_RESERVE_MS + 7_000;
     const started = Date.now();
-    const message = await back().catch((e: Error) => e.message);
+    const message = await back({ getRemainingTimeInMillis: () => remaining - (Date.now() - started) }).catch((e: Error) => e.message);
     const elapsed = Date.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(STATUS_DEADLINE_MS - 100);
-    expect(elapsed).toBeLessThan(STATUS_DEADLINE_MS + 2_000);
-    expect(message).toContain(`(DescribeStacks: no answer within the ${STATUS_DEADLINE_MS / 1000} s the guard gives the read)`);
+    expect(elapsed).toBeGreaterThanOrEqual(7_000 - 100);
+    expect(elapsed).toBeLessThan(remaining - STATUS_RESERVE_MS + 2_000);
+    expect(message).toContain('(DescribeStacks: no answer within the 7 s the guard gives the read)');
     expect(message).toContain('aws cloudformation continue-update-rollback --stack-name guard-rollback ');
     // Each stalled attempt ended by the request timeout and retried, until the deadline.
     expect(describes()).toBeGreaterThan(1);
-  }, 40_000);
+  });
 });
 
 describe('Update: the two calls of the 6-hour growth interval (OPENZFS-GROWTH-INTERVAL), against moto', () => {

@@ -7,6 +7,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { parseGuardProperties, type StorageLayout } from '../../lambda/update-guard/contract';
+import { STATUS_DEADLINE_MS, statusDeadlineMs } from '../../lambda/update-guard/status-read';
 
 jest.mock('../../lambda/update-guard/aws', () => jest.requireActual('../support/guard-aws-quiet').quietAwsModule());
 import { UpdateGuard, type UpdateGuardProps } from '../../lib/update-guard';
@@ -167,6 +168,20 @@ describe('UpdateGuard', () => {
     for (const role of Object.values(template.findResources('AWS::IAM::Role'))) {
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
     }
+  });
+
+  test('the function\'s timeout leaves the status read its full deadline and the reserve after it', () => {
+    // GIVEN
+    const stack = stackIn();
+
+    // WHEN
+    guard(stack);
+
+    // THEN
+    const functions = Template.fromStack(stack).findResources('AWS::Lambda::Function', { Properties: { Handler: 'index.handler' } });
+    const timeouts = Object.values(functions).map((f) => f.Properties.Timeout as number);
+    expect(timeouts).toHaveLength(1);
+    expect(statusDeadlineMs(timeouts[0] * 1000)).toBe(STATUS_DEADLINE_MS);
   });
 
   test('two guards in a stack share one function and one provider; each stack has its own', () => {
