@@ -35,7 +35,7 @@ let az: string;
 
 beforeAll(async () => {
   moto = await startMoto();
-  awsCli = await startAwsCli();
+  awsCli = await startAwsCli(['ec2 describe-volumes']);
   ec2 = new EC2Client({ endpoint: moto.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
   const vpc = await ec2.send(new CreateVpcCommand({ CidrBlock: '10.0.0.0/16' }));
   const subnet = await ec2.send(new CreateSubnetCommand({ VpcId: vpc.Vpc!.VpcId!, CidrBlock: '10.0.1.0/24', AvailabilityZone: 'us-east-1a' }));

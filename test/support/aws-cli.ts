@@ -16,13 +16,17 @@ export interface AwsCli {
   stop(): Promise<void>;
 }
 
-export async function startAwsCli(): Promise<AwsCli> {
+/**
+ * Starts the fork server. `warm` names the operations a test's scripts call (`'ec2 describe-volumes'`): the server
+ * reads their services' model files once, not in every call (a call then takes about a fifth of the time).
+ */
+export async function startAwsCli(warm: readonly string[] = []): Promise<AwsCli> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aws-cli-'));
   const bin = path.join(dir, 'bin');
   fs.mkdirSync(bin);
   const socketPath = path.join(dir, 's');
   const python = path.join(venvBin(), 'python');
-  const child = spawn(python, [path.join(__dirname, 'aws_cli_server.py'), socketPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(python, [path.join(__dirname, 'aws_cli_server.py'), socketPath, ...warm], { stdio: ['ignore', 'pipe', 'inherit'] });
   await ready(child);
   // -S: the call needs the standard library only, so the shim skips site-packages.
   const call = path.join(__dirname, 'aws_cli_call.py');

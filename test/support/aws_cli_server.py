@@ -1,26 +1,70 @@
 """The AWS CLI of the test venv, imported once: a fork server for the tests' `aws` (test/support/aws-cli.ts).
 
-Each `aws` a script under test runs costs about a second, nearly all of it importing the CLI. This server imports it
-once, then serves each call (aws_cli_call.py) in a child forked for it: the child takes the caller's stdin, stdout
-and stderr, arguments, environment and directory, runs the CLI's own entry point, and sends back its exit status. The
-CLI code that runs is the venv's, unchanged; only the interpreter's start is shared.
+Each `aws` a script under test runs costs about a second: importing the CLI, then its plugins, then reading the
+service's model files. This server does all three once, then serves each call (aws_cli_call.py) in a child forked for
+it: the child takes the caller's stdin, stdout and stderr, arguments, environment and directory, runs the CLI's own
+entry point, and sends back its exit status. The CLI code that runs is the venv's, unchanged; what is shared is the
+interpreter, the imported modules and one data loader per AWS_DATA_PATH, warmed by a `--generate-cli-skeleton` call
+for each operation named on the command line (the model files are read-only data, and each child has its own copy).
 
-Usage: python aws_cli_server.py <socket>   (prints "ready" once listening)
+Usage: python aws_cli_server.py <socket> ["<service> <operation>" ...]   (prints "ready" once listening)
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import signal
 import socket
 import sys
 import traceback
+from collections.abc import Mapping
 
 import awscli  # type: ignore[import-untyped]
+import awscli.handlers  # type: ignore[import-untyped]  # the plugins every call loads
+import botocore.loaders  # type: ignore[import-untyped]
+import botocore.session  # type: ignore[import-untyped]
 from aws_cli_call import receive_message, send_message
 from awscli.clidriver import main as aws_main  # type: ignore[import-untyped]
 
 AWSCLI_DATA = os.path.join(os.path.dirname(os.path.abspath(awscli.__file__)), "data")
+
+_loaders: dict[str | None, botocore.loaders.Loader] = {}
+_create_loader = botocore.loaders.create_loader
+
+
+def shared_loader(search_path_string: str | None = None) -> botocore.loaders.Loader:
+    """botocore's create_loader, one Loader per search path, so that what it has read stays for the next session."""
+    if search_path_string not in _loaders:
+        _loaders[search_path_string] = _create_loader(search_path_string)
+    return _loaders[search_path_string]
+
+
+botocore.session.create_loader = shared_loader
+
+
+def caller_data_path(env: Mapping[str, str]) -> str:
+    """AWS_DATA_PATH as importing awscli sets it (awscli/__init__.py), for the caller's environment."""
+    paths = [os.path.expanduser(os.path.expandvars(p)) for p in env.get("AWS_DATA_PATH", "").split(os.pathsep) if p]
+    return os.pathsep.join([*paths, AWSCLI_DATA])
+
+
+def warm(operations: list[str]) -> None:
+    """Reads each operation's model files into the shared loader, as a call without AWS_DATA_PATH would."""
+    saved = dict(os.environ)
+    os.environ.pop("AWS_DATA_PATH", None)
+    os.environ.update(AWS_DATA_PATH=caller_data_path(os.environ), AWS_DEFAULT_REGION="us-east-1", AWS_PAGER="")
+    try:
+        for operation in operations:
+            sys.argv = ["aws", *operation.split(), "--generate-cli-skeleton"]
+            with contextlib.redirect_stdout(io.StringIO()):
+                status = aws_main()
+            if status != 0:
+                raise SystemExit(f"warming the AWS CLI with {operation!r} exited {status}")
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
 
 
 def run(conn: socket.socket) -> None:
@@ -35,9 +79,8 @@ def run(conn: socket.socket) -> None:
     sys.stderr = os.fdopen(2, "w", closefd=False)
     os.environ.clear()
     os.environ.update(request["env"])
-    # What importing awscli does to the environment (awscli/__init__.py), done again for the caller's.
-    paths = [os.path.expanduser(os.path.expandvars(p)) for p in os.environ.get("AWS_DATA_PATH", "").split(os.pathsep) if p]
-    os.environ["AWS_DATA_PATH"] = os.pathsep.join([*paths, AWSCLI_DATA])
+    # What importing awscli does to the environment, done again for the caller's.
+    os.environ["AWS_DATA_PATH"] = caller_data_path(os.environ)
     os.chdir(request["cwd"])
     sys.argv = ["aws", *request["args"]]
     try:
@@ -71,4 +114,6 @@ def serve(path: str) -> None:
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1])
+    socket_path, operations = sys.argv[1], sys.argv[2:]
+    warm(operations)
+    serve(socket_path)

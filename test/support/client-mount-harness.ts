@@ -54,7 +54,7 @@ export function useClientMountHarness(): void {
   beforeAll(async () => {
     moto = await startMoto();
     venv = venvBin();
-    awsCli = await startAwsCli();
+    awsCli = await startAwsCli(['ssm get-parameters-by-path']);
     awsBin = awsCli.bin;
     ssm = new SSMClient({
       endpoint: moto.endpoint,
