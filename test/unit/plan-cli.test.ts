@@ -2,6 +2,7 @@ import { spawnSync } from 'child_process';
 import * as fc from 'fast-check';
 import * as path from 'path';
 import { main } from '../../bin/plan';
+import { planScript } from '../support/plan-script';
 import { ContextKey, parseContext } from '../../lib/context';
 import { cheapestShown, compareBackends, formatBackendComparison, formatChoice, formatPlanTable, planStorage, withInstanceType } from '../../lib/sizing';
 
@@ -17,7 +18,8 @@ function plan(...args: string[]): { status: number; stdout: string; stderr: stri
 
 /** The real command, as `npm run plan` starts it. */
 function spawnPlan(...args: string[]) {
-  return spawnSync(path.join(root, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', 'bin/plan.ts', ...args], { cwd: root, encoding: 'utf8' });
+  const { file, args: argv } = planScript(args);
+  return spawnSync(file, argv, { cwd: root, encoding: 'utf8' });
 }
 
 const SIDE_BY_SIDE = '\n\nThe best plan of each backend for the same request:\n';

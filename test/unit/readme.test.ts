@@ -13,6 +13,7 @@ import * as path from 'path';
 import { CONTEXT_DEFAULTS, ContextKey, checkContextKeys, parseContext } from '../../lib/context';
 import { TARGET } from '../support/grammars';
 import { REPO_ROOT, ShellCommand, cdkContextOf, shellCommands } from '../support/readme';
+import { planScript } from '../support/plan-script';
 
 const README = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
 
@@ -70,7 +71,8 @@ function words(command: string): string[] {
 /** `npm run plan -- <args>` as npm runs it: the package's plan script with those arguments. */
 function runPlan(command: string): Promise<Run> {
   const args = words(command).slice(3);
-  return run(path.join(REPO_ROOT, 'node_modules', '.bin', 'ts-node'), ['--transpile-only', 'bin/plan.ts', ...(args[0] === '--' ? args.slice(1) : args)]);
+  const script = planScript(args[0] === '--' ? args.slice(1) : args);
+  return run(script.file, script.args);
 }
 
 /** `npx cdk synth ...` with the real CLI, offline, into a scratch directory. */
