@@ -6,10 +6,12 @@
  * values from cdk.json; both are accepted.
  *
  * This module assembles the context; the key table (lib/context/keys.ts, lib/context/storage-server-context.ts) and
- * the parsers, one file per group of keys, live under lib/context/.
+ * the parsers, one file per group of keys, live under lib/context/, and a backend's own keys in its planner
+ * descriptor (lib/context/backend-context.ts), which lib/context/ reaches through the registry alone.
  */
 import type { PlannedRequest } from './storage-server/planned';
 import { ResourceEnvironment } from './validation/topic-arn';
+import { refuseExclusiveKeys } from './context/backends';
 import { clientAddressSpace, parseClientKeys } from './context/clients';
 import { parseClientMountKeys } from './context/client-mount';
 import { CONTEXT_DEFAULTS, ContextReader } from './context/keys';
@@ -17,8 +19,6 @@ import { parseNameKeys } from './context/names';
 import { checkVpcFrom, parseVpcKeys } from './context/network';
 import { parseServerKeys } from './context/server';
 import { checkedPlan, parseInstanceTypeKey, parseSizingKeys } from './context/sizing';
-import { checkOpenZfsNetwork } from './context/fsx-openzfs';
-import { refuseEc2OnlyKeys } from './context/ec2-only';
 import { StorageServerContext } from './context/storage-server-context';
 import { contextValues, parseBoolean } from './context/values';
 
@@ -49,13 +49,13 @@ export function parseContextAndPlan(read: ContextReader, target: ResourceEnviron
   const allowPublicClientCidrs = values.optional('allowPublicClientCidrs', parseBoolean) ?? CONTEXT_DEFAULTS.allowPublicClientCidrs;
   const names = parseNameKeys(values);
   checkVpcFrom(vpc.vpcFrom, names.stackName);
-  const sizing = parseSizingKeys(values);
-  checkOpenZfsNetwork(sizing, vpc);
+  // A backend's own keys are checked against the network keys too.
+  const sizingKeys = parseSizingKeys(values, vpc);
   const allowHomeMountPoint = values.optional('allowHomeMountPoint', parseBoolean) ?? CONTEXT_DEFAULTS.allowHomeMountPoint;
-  const { request, plan } = checkedPlan(values, sizing);
-  const instanceType = parseInstanceTypeKey(values, plan, sizing);
+  const { request, plan } = checkedPlan(values, sizingKeys);
+  const instanceType = parseInstanceTypeKey(values, plan, sizingKeys.sizing);
   const parsed: StorageServerContext = {
-    ...sizing,
+    ...sizingKeys.sizing,
     ...names,
     ...vpc,
     ...parseClientKeys(values, clientAddressSpace(allowPublicClientCidrs)),
@@ -66,6 +66,6 @@ export function parseContextAndPlan(read: ContextReader, target: ResourceEnviron
     instanceType,
   };
   // After the values' own grammars, so that a malformed value is told what it must look like first.
-  refuseEc2OnlyKeys(values, plan);
+  refuseExclusiveKeys(values, plan);
   return { context: parsed, planned: plan === undefined ? undefined : { request, plan } };
 }

@@ -1,5 +1,6 @@
 import { CfnOutput, CfnResource, Fn, Stack, StackProps, Token } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
@@ -88,8 +89,9 @@ export class StorageServerStack extends Stack {
           storageType: ctx.fsxStorageType,
           dataRepositoryPath: ctx.fsxDataRepositoryPath,
           rootSquash: ctx.fsxRootSquash,
-          dataCompressionType: ctx.fsxDataCompressionType,
-          fileSystemTypeVersion: ctx.fsxFileSystemTypeVersion,
+          // The context's values are the enums' (the parser loads no CDK; test/unit/context-backends.test.ts ties them).
+          dataCompressionType: ctx.fsxDataCompressionType as fsx.LustreDataCompressionType | undefined,
+          fileSystemTypeVersion: ctx.fsxFileSystemTypeVersion as fsx.FileSystemTypeVersion | undefined,
           metadataIops: ctx.fsxMetadataIops,
         }
         : undefined,

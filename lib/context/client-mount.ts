@@ -6,6 +6,7 @@
 import { StoragePlan } from '../sizing';
 import { NFS_MAX_NCONNECT } from '../sizing/nfs-client';
 import { MAX_READ_AHEAD_KIB, directoryProblem, mountRootProblem } from '../../lambda/value-check/mounts';
+import { nconnectRefusal } from './backends';
 import { CONTEXT_DEFAULTS, ContextKey } from './keys';
 import { StorageServerContext } from './storage-server-context';
 import { ContextValues, contextError, parseBoolean, parseWholeNumber } from './values';
@@ -15,7 +16,7 @@ import { ContextValues, contextError, parseBoolean, parseWholeNumber } from './v
  * mount point, and the plan says whether the clients mount NFS (`nconnect` is NFS's).
  */
 export function parseClientMountKeys(
-  values: ContextValues,
+  values: ContextValues<ContextKey>,
   allowHomeMountPoint: boolean,
   plan: StoragePlan | undefined,
 ): Pick<StorageServerContext, 'mountPoint' | 'mountRoots' | 'nconnect' | 'clientReadAheadKiB' | 'clientMount'> {
@@ -45,13 +46,11 @@ function parseMountRoots(key: ContextKey, value: string): string[] {
   return roots;
 }
 
-/** nconnect: 1..16, and only for an NFS server (an FSx for Lustre plan's clients mount Lustre, not NFS). */
+/** nconnect: 1..16, and only where the plan's clients mount NFS (its backend's descriptor refuses it otherwise). */
 function parseNconnect(key: ContextKey, value: string, plan: StoragePlan | undefined): number {
   const n = parseWholeNumber(key, value, 1, NFS_MAX_NCONNECT, 'a whole number of TCP connections per client mount from 1 ' +
     `(one connection: no nconnect option) to ${NFS_MAX_NCONNECT} (the Linux limit)`);
-  if (plan?.backend === 'fsx-lustre') {
-    throw contextError(key, value, 'only for an NFS server (backend ebs or instance-store): this plan is FSx for Lustre, ' +
-      'whose clients mount Lustre; leave nconnect out');
-  }
+  const refusal = nconnectRefusal(plan);
+  if (refusal !== undefined) throw contextError(key, value, refusal);
   return n;
 }

@@ -17,7 +17,7 @@ export function clientAddressSpace(allowPublicClientCidrs: boolean): { allowPubl
 
 /** The client keys, in the order they are checked. */
 export function parseClientKeys(
-  values: ContextValues,
+  values: ContextValues<ContextKey>,
   space: { allowPublic: boolean },
 ): Pick<StorageServerContext, 'clientCidrs' | 'clientSecurityGroupId' | 'clientTagKey' | 'loginIp'> {
   const { optional } = values;

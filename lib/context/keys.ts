@@ -1,10 +1,19 @@
 /**
  * The context key table: every key the app reads (`cdk synth|deploy -c key=value`) with its default, and the key's
- * type. The keys' documentation and allowed values are StorageServerContext's (lib/context/storage-server-context.ts);
- * the parsers beside this file read the keys, checkContextKeys refuses any other.
+ * type. The keys' documentation and allowed values are StorageServerContext's (lib/context/storage-server-context.ts),
+ * and a backend's own keys its descriptor's (`BackendSizing.context`, read through lib/sizing/registry.ts); the
+ * parsers beside this file read the keys, checkContextKeys refuses any other.
  */
 import { SERVER_DEFAULTS } from '../server-defaults';
 import { DEFAULT_NCONNECT, DEFAULT_READ_AHEAD_KIB } from '../sizing/nfs-client';
+import { BACKEND_SIZING } from '../sizing/registry';
+import type { ContextDefaults } from './backend-context';
+import type { BackendContextSlices } from './storage-server-context';
+
+/** Every backend's own keys with their defaults, in the registry's order: what each descriptor's `context.keys` lists. */
+const BACKEND_DEFAULTS: ContextDefaults<BackendContextSlices> = Object.assign(
+  {}, ...Object.values(BACKEND_SIZING).map((descriptor) => descriptor.context?.keys?.defaults),
+);
 
 /** Every context key the app reads, with its default (undefined: absent unless given). */
 export const CONTEXT_DEFAULTS = {
@@ -78,32 +87,8 @@ export const CONTEXT_DEFAULTS = {
   generation: 'previous',
   /** Absent: the planner's choice. */
   instanceType: undefined,
-  /** Absent: PERSISTENT_2 (backend fsx-lustre). */
-  fsxDeploymentType: undefined,
-  /** Absent: the type's smallest, or with no FSx key the cheapest persistent option for throughputMBps. */
-  fsxPerUnitStorageThroughput: undefined,
-  /** Absent: SSD (backend fsx-lustre). */
-  fsxStorageType: undefined,
-  /** Absent: no S3 data repository (backend fsx-lustre). */
-  fsxDataRepositoryPath: undefined,
-  /** Absent: root squash on (backend fsx-lustre). */
-  fsxRootSquash: undefined,
-  /** Absent: NONE, no data compression (backend fsx-lustre). */
-  fsxDataCompressionType: undefined,
-  /** Absent: FSx's default Lustre version, 2.10 (2.12 on PERSISTENT_2) (backend fsx-lustre). */
-  fsxFileSystemTypeVersion: undefined,
-  /** Absent: no metadata configuration, FSx's default (backend fsx-lustre, PERSISTENT_2). */
-  fsxMetadataIops: undefined,
-  /** Absent: SINGLE_AZ_1 (backend fsx-openzfs). */
-  openZfsDeploymentType: undefined,
-  /** Absent: the type's smallest tier that sustains throughputMBps (backend fsx-openzfs). */
-  openZfsThroughputCapacityMBps: undefined,
-  /** Absent: the tier's disk IOPS within 50 per GiB, or AUTOMATIC (backend fsx-openzfs). */
-  openZfsProvisionedIops: undefined,
-  /** Absent: root squash on (backend fsx-openzfs). */
-  openZfsRootSquash: undefined,
-  /** Absent: the VPC's private subnet in another zone (backend fsx-openzfs, MULTI_AZ_1). */
-  openZfsStandbySubnetId: undefined,
+  // Each backend's own keys (its descriptor's `context.keys`), in the registry's order.
+  ...BACKEND_DEFAULTS,
   /** This stack makes the cluster's client-mount association. */
   clientMount: true,
   /** Absent: StorageServer-<clusterName>-<serverName>, for names whose stack name no other pair shares. */

@@ -57,7 +57,7 @@ function sharedWith(clusterName: string, serverName: string): [string, string] |
 }
 
 /** clusterName, serverName and the stack name, in that order (a bad name is reported before the stack name). */
-export function parseNameKeys(values: ContextValues): Pick<StorageServerContext, 'clusterName' | 'serverName' | 'stackName'> {
+export function parseNameKeys(values: ContextValues<ContextKey>): Pick<StorageServerContext, 'clusterName' | 'serverName' | 'stackName'> {
   const clusterName = values.optional('clusterName', parseName) ?? CONTEXT_DEFAULTS.clusterName;
   const serverName = values.optional('serverName', parseServerName) ?? CONTEXT_DEFAULTS.serverName;
   return { clusterName, serverName, stackName: parseStackName(values.raw, clusterName, serverName) };

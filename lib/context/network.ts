@@ -13,7 +13,7 @@ import { ContextValues, contextError } from './values';
 
 /** The VPC keys, each checked against those given before it. */
 export function parseVpcKeys(
-  values: ContextValues,
+  values: ContextValues<ContextKey>,
   target: ResourceEnvironment,
 ): Pick<StorageServerContext, 'vpcId' | 'subnetId' | 'vpcFrom' | 'availabilityZone'> {
   const { optional } = values;

@@ -12,7 +12,7 @@ import { StorageServerContext } from './storage-server-context';
 import { ContextValues, contextError, matching, parseBoolean } from './values';
 
 /** The server's keys, in the order they are checked; `target` is where the stack deploys, when known. */
-export function parseServerKeys(values: ContextValues, target: ResourceEnvironment): Pick<StorageServerContext,
+export function parseServerKeys(values: ContextValues<ContextKey>, target: ResourceEnvironment): Pick<StorageServerContext,
   'keyPair' | 'placementGroup' | 'snapshotRetain' | 'terminationProtection' | 'encryptInstanceStore' | 'alarmEmail' |
   'alarmTopicArn' | 'machineImageId' | 'acceptDataLoss' | 'acceptFewerSnapshots' | 'deleteDataOnDestroy' |
   'legacyVolumeAttachments'> {

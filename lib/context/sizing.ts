@@ -1,26 +1,35 @@
 /**
  * The keys that size the server and choose its backend (`capacityTiB`, `backend`, `generation`, `dataVolumeCount`,
- * `throughputMBps`, `restoreSnapshotIds`, the FSx and OpenZFS keys), the plan they give (the planner is pure, so a problem with
- * the plan names the context key rather than the construct's prop), and `instanceType`, checked against that plan.
+ * `throughputMBps`, `restoreSnapshotIds`, each backend's own keys), the plan they give (the planner is pure, so a
+ * problem with the plan names the context key rather than the construct's prop), and `instanceType`, checked against
+ * that plan.
  */
 import { Backend, Generation, StoragePlan, StorageRequest, instanceTypeProblem, planStorage } from '../sizing';
 import { BACKEND_CHOICES } from '../sizing/validate-request';
-import { MAX_FSX_STORAGE_CAPACITY_GIB, oversizedFsxField } from '../validation/fsx-lustre';
 import { duplicateValues } from '../validation/lists';
 import { SNAPSHOT_ID_PATTERN, snapshotSetProblem } from '../validation/snapshots';
-import { FsxContext, fsxRequest, parseFsxKeys } from './fsx-lustre';
-import { OpenZfsContext, openZfsRequest, parseOpenZfsKeys } from './fsx-openzfs';
+import type { NetworkKeys } from './backend-context';
+import { checkBackendPlan, parseBackendKeys } from './backends';
 import { CONTEXT_DEFAULTS, ContextKey } from './keys';
-import { StorageServerContext } from './storage-server-context';
+import { BackendContextSlices, StorageServerContext } from './storage-server-context';
 import { ContextValues, contextError } from './values';
 
 /** The context's sizing members: what the planner is asked. */
 export type SizingContext = Pick<
   StorageServerContext, 'capacityTiB' | 'backend' | 'dataVolumeCount' | 'throughputMBps' | 'restoreSnapshotIds' | 'generation'
-> & FsxContext & OpenZfsContext;
+> & BackendContextSlices;
 
-/** The sizing keys, in the order they are checked. */
-export function parseSizingKeys(values: ContextValues): SizingContext {
+/** The sizing keys and the request they make. */
+export interface SizingKeys {
+  readonly sizing: SizingContext;
+  readonly request: StorageRequest;
+}
+
+/**
+ * The sizing keys, in the order they are checked: the backends' own keys last, and checked against the network keys
+ * once their values are.
+ */
+export function parseSizingKeys(values: ContextValues<ContextKey>, network: NetworkKeys): SizingKeys {
   const { optional } = values;
   const capacityTiB = optional('capacityTiB', parseCapacity) ?? CONTEXT_DEFAULTS.capacityTiB;
   const backend = optional('backend', parseBackend) ?? CONTEXT_DEFAULTS.backend;
@@ -28,28 +37,28 @@ export function parseSizingKeys(values: ContextValues): SizingContext {
   const throughputMBps = optional('throughputMBps', parseThroughput);
   const restoreSnapshotIds = optional('restoreSnapshotIds', parseSnapshotIds);
   const generation = optional('generation', parseGeneration) ?? CONTEXT_DEFAULTS.generation;
-  const fsx = parseFsxKeys(values, backend);
-  const zfs = parseOpenZfsKeys(values, backend);
-  return { capacityTiB, backend, dataVolumeCount, throughputMBps, restoreSnapshotIds, generation, ...fsx, ...zfs };
+  const own = parseBackendKeys(values, backend, network);
+  return {
+    sizing: { capacityTiB, backend, dataVolumeCount, throughputMBps, restoreSnapshotIds, generation, ...own.context },
+    request: { capacityTiB, backend, dataVolumeCount, throughputMBps, generation, ...own.request },
+  };
 }
 
 /**
- * The plan the sizing keys give, checked (a size the stack can hold, and the snapshot set to restore), with the request
- * it answers. The plan is undefined when the planner refuses the request (the construct reports the planner's reason).
+ * The plan the sizing keys give, checked (a plan its backend can hold, and the snapshot set to restore), with the
+ * request it answers. The plan is undefined when the planner refuses the request (the construct reports the planner's
+ * reason).
  */
-export function checkedPlan(values: ContextValues, sizing: SizingContext): { request: StorageRequest; plan: StoragePlan | undefined } {
-  const { capacityTiB, backend, dataVolumeCount, throughputMBps, restoreSnapshotIds, generation } = sizing;
-  const request: StorageRequest = {
-    capacityTiB, backend, dataVolumeCount, throughputMBps, generation, fsxLustre: fsxRequest(sizing), fsxOpenZfs: openZfsRequest(sizing),
-  };
+export function checkedPlan(values: ContextValues<ContextKey>, { sizing, request }: SizingKeys): { request: StorageRequest; plan: StoragePlan | undefined } {
+  const { capacityTiB, throughputMBps, restoreSnapshotIds } = sizing;
   const plan = planOf(request);
-  checkPlanSize(plan, capacityTiB, throughputMBps);
+  if (plan !== undefined) checkBackendPlan(plan, { capacityTiB, throughputMBps });
   if (restoreSnapshotIds !== undefined && plan !== undefined) checkSnapshotSet(restoreSnapshotIds, plan, capacityTiB, values.raw('restoreSnapshotIds')!);
   return { request, plan };
 }
 
 /** The `instanceType` key: a catalogued type the plan's backend takes (lib/sizing/instance-type.ts says which). */
-export function parseInstanceTypeKey(values: ContextValues, plan: StoragePlan | undefined, sizing: SizingContext): string | undefined {
+export function parseInstanceTypeKey(values: ContextValues<ContextKey>, plan: StoragePlan | undefined, sizing: SizingContext): string | undefined {
   const { capacityTiB, backend, throughputMBps } = sizing;
   return values.optional('instanceType', (key, value) => parseInstanceType(key, value, plan, { capacityTiB, backend, throughputMBps }));
 }
@@ -110,25 +119,6 @@ function planOf(request: StorageRequest): StoragePlan | undefined {
     return planStorage(request);
   } catch {
     return undefined;
-  }
-}
-
-/**
- * A plan the stack can hold: an FSx for Lustre file system of at most {@link MAX_FSX_STORAGE_CAPACITY_GIB} (the
- * planner has no upper bound of its own there). Names throughputMBps when the file system was sized up for it.
- */
-function checkPlanSize(plan: StoragePlan | undefined, capacityTiB: number, throughputMBps: number | undefined): void {
-  const gib = plan?.fsxLustre?.storageCapacityGiB;
-  const field = oversizedFsxField(gib, capacityTiB, throughputMBps);
-  if (field === 'throughputMBps') {
-    throw contextError('throughputMBps', String(throughputMBps), `a throughput an FSx for Lustre file system of at most ` +
-      `${MAX_FSX_STORAGE_CAPACITY_GIB} GiB sustains (the plan sized it up to ${gib} GiB)`);
-  }
-  // No "at most N TiB": FSx's capacity steps round a request up, so the largest that fits is not a whole TiB figure.
-  if (field === 'capacityTiB') {
-    throw contextError('capacityTiB', String(capacityTiB), `a positive number of TiB whose FSx for Lustre plan fits in ` +
-      `${MAX_FSX_STORAGE_CAPACITY_GIB} GiB, the largest file system this app records (capacityTiB=${capacityTiB} is planned ` +
-      `as ${gib} GiB after FSx's capacity steps)`);
   }
 }
 

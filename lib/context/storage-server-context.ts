@@ -1,13 +1,18 @@
 /**
  * The typed, validated context of the deployable app (docs/design.md#4-the-context-contract): one member per context
  * key, documented with the values it takes and its default. lib/context/keys.ts lists the keys and their defaults;
- * the parsers beside it fill this type.
+ * the parsers beside it fill this type. A backend's own keys are its slice, documented in its folder and read here
+ * through the registry's types.
  */
-import type * as fsx from 'aws-cdk-lib/aws-fsx';
-import { Backend, FsxLustreDeploymentType, FsxLustreStorageType, FsxOpenZfsDeploymentType, Generation } from '../sizing';
+import type { Backend, Generation } from '../sizing';
+import type { BACKEND_SIZING } from '../sizing/registry';
+import type { ContextSlices } from './backend-context';
+
+/** Every backend's own members together: each descriptor's slice (`BackendSizing<S>`), as the registry holds them. */
+export type BackendContextSlices = ContextSlices<typeof BACKEND_SIZING>;
 
 /** Typed, validated context of the app. Optional members are absent when the key was not given. */
-export interface StorageServerContext {
+export interface StorageServerContext extends BackendContextSlices {
   /** Usable capacity wanted, in TiB (a positive number); `5` when the key is not given. */
   readonly capacityTiB: number;
   /**
@@ -28,86 +33,6 @@ export interface StorageServerContext {
    * @default - the planner's choice (a change of it stops and starts the instance; synth warns where growth would)
    */
   readonly instanceType?: string;
-  /**
-   * FSx for Lustre deployment type (`backend=fsx-lustre` only): `PERSISTENT_2`, `PERSISTENT_1` or `SCRATCH_2` (not
-   * replicated: scratch data only).
-   * @default - PERSISTENT_2
-   */
-  readonly fsxDeploymentType?: FsxLustreDeploymentType;
-  /**
-   * FSx for Lustre throughput per TiB of storage, MB/s (`backend=fsx-lustre` only): PERSISTENT_2 125, 250, 500,
-   * 1000; PERSISTENT_1 SSD 50, 100, 200; PERSISTENT_1 HDD 12, 40; none for SCRATCH_2.
-   * @default - the type's smallest (the file system is sized up to sustain `throughputMBps`); with no FSx key at
-   * all, the cheapest persistent option that sustains `throughputMBps`
-   */
-  readonly fsxPerUnitStorageThroughput?: number;
-  /**
-   * FSx for Lustre storage type (`backend=fsx-lustre` only): `SSD`, or `HDD` with PERSISTENT_1.
-   * @default SSD
-   */
-  readonly fsxStorageType?: FsxLustreStorageType;
-  /**
-   * S3 path (`s3://<bucket>[/<prefix>]`) to link the FSx for Lustre file system to (`backend=fsx-lustre` only).
-   * @default - no data repository
-   */
-  readonly fsxDataRepositoryPath?: string;
-  /**
-   * FSx for Lustre root squash (`backend=fsx-lustre` only): `false` leaves root on the clients as root.
-   * @default true
-   */
-  readonly fsxRootSquash?: boolean;
-  /**
-   * FSx for Lustre data compression (`backend=fsx-lustre` only): `LZ4` compresses what clients write from then on, `NONE`
-   * turns it off; a live change (README, "FSx for Lustre options").
-   * @default NONE
-   */
-  readonly fsxDataCompressionType?: fsx.LustreDataCompressionType;
-  /**
-   * FSx for Lustre version (`backend=fsx-lustre` only): `2.15` (AWS's recommendation for new file systems), `2.12`, or
-   * `2.10` (not with PERSISTENT_2). Chosen at creation: another version replaces the file system, which the guard refuses.
-   * @default - FSx's default (2.10; 2.12 on PERSISTENT_2)
-   */
-  readonly fsxFileSystemTypeVersion?: fsx.FileSystemTypeVersion;
-  /**
-   * FSx for Lustre PERSISTENT_2 (SSD) Metadata IOPS (`backend=fsx-lustre` only): 0 for AUTOMATIC, or 1500, 3000, 6000,
-   * 12000 or a multiple of 12000 up to 192000. Raised in place, never lowered.
-   * @default - no metadata configuration, FSx's default
-   */
-  readonly fsxMetadataIops?: number;
-  /**
-   * FSx for OpenZFS deployment type (`backend=fsx-openzfs` only): `SINGLE_AZ_1`, `SINGLE_AZ_2`, `SINGLE_AZ_HA_1`,
-   * `SINGLE_AZ_HA_2` or `MULTI_AZ_1` (a standby file server in a second zone: not with `availabilityZone` or
-   * `vpcFrom`, which give one zone).
-   * @default SINGLE_AZ_1
-   */
-  readonly openZfsDeploymentType?: FsxOpenZfsDeploymentType;
-  /**
-   * FSx for OpenZFS throughput capacity, MB/s (`backend=fsx-openzfs` only): one of the deployment type's tiers
-   * (SINGLE_AZ_1: 64, 128, 256, 512, 1024, 2048, 3072, 4096; SINGLE_AZ_HA_1: the same from 128; SINGLE_AZ_2,
-   * SINGLE_AZ_HA_2, MULTI_AZ_1: 160, 320, 640, 1280, 2560, 3840, 5120, 7680, 10240). `throughputMBps` is the simpler
-   * way: the smallest tier that sustains it.
-   * @default - the type's smallest tier that sustains `throughputMBps` (the smallest without it)
-   */
-  readonly openZfsThroughputCapacityMBps?: number;
-  /**
-   * FSx for OpenZFS SSD IOPS (`backend=fsx-openzfs` only): a whole number from 3 to 50 per GiB of storage (at most
-   * 160,000 on the first generation's types, 400,000 on the second's), or 0 for AUTOMATIC (3 per GiB). Pin the old
-   * value to change the throughput capacity alone: FSx takes no throughput update while an IOPS update runs.
-   * @default - the tier's disk IOPS within 50 per GiB when more than the automatic, else AUTOMATIC
-   */
-  readonly openZfsProvisionedIops?: number;
-  /**
-   * FSx for OpenZFS root squash (`backend=fsx-openzfs` only): `false` exports the root volume with `no_root_squash`,
-   * leaving root on the clients as root.
-   * @default true
-   */
-  readonly openZfsRootSquash?: boolean;
-  /**
-   * The standby subnet (`subnet-` id) of a MULTI_AZ_1 FSx for OpenZFS file system, in another zone than the
-   * server's subnet; only with `vpcId` and `openZfsDeploymentType=MULTI_AZ_1`.
-   * @default - the VPC's first private subnet with egress in another zone than the server's (a new VPC: the second zone's)
-   */
-  readonly openZfsStandbySubnetId?: string;
   /**
    * `false` leaves out the cluster's client-mount association (document, association, read policy): for a second
    * server of a cluster whose first stack already has it (one association mounts every server of the cluster).

@@ -1,9 +1,11 @@
 /**
  * What the shared planner asks of each backend (docs/design.md, section 3): its candidates in the cheapest-plan
  * search, its own plan when asked for by name, its IOPS, why it holds more than asked, its lines in `npm run plan`'s
- * tables and its command-line options. Types only and no CDK imports, so that `npm run plan` never loads the CDK;
- * lib/sizing/registry.ts holds one per backend.
+ * tables and its command-line options; and what the app's context parser asks of it, whose keys make the request.
+ * Types only and no CDK imports, so that `npm run plan` never loads the CDK; lib/sizing/registry.ts holds one per
+ * backend.
  */
+import type { BackendContext, NoContextKeys } from '../context/backend-context';
 import type { ClientProtocol } from './client-ceiling';
 import type { Families } from './families';
 import type { PlanIops } from './io-size';
@@ -85,8 +87,11 @@ export interface BackendCliOption {
   readonly request: (value: string) => Partial<StorageRequest>;
 }
 
-/** One backend as the planner knows it. */
-export interface BackendSizing {
+/**
+ * One backend as the planner and the app's context parser know it. `S` is its slice of the app's typed context (the
+ * members of its own keys).
+ */
+export interface BackendSizing<S extends object = NoContextKeys> {
   /**
    * The managed file system, in words (e.g. `FSx for Lustre`), for a backend that has no instance.
    * @default - none: an EC2 server, whose instance type the plan chooses
@@ -123,4 +128,9 @@ export interface BackendSizing {
   readonly table: PlanTableText;
   /** @default - none */
   readonly cliOptions?: readonly BackendCliOption[];
+  /**
+   * Its context keys and refusals (lib/context/backend-context.ts).
+   * @default - no keys of its own, and every other kind's exclusive keys refused
+   */
+  readonly context?: BackendContext<S>;
 }

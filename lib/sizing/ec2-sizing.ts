@@ -4,6 +4,7 @@
  * client ceiling reads too; this file is what the shared planner asks of each.
  */
 import type { BackendSizing, ExcessQuery } from './backend-sizing';
+import { EC2_CONTEXT } from './ec2-context';
 import { ST1, instanceStoreTiB } from './catalog';
 import { GP3 } from './catalog-gp3';
 import { instanceTypeSpec } from './catalog-lookup';
@@ -70,6 +71,7 @@ export const EBS_SIZING: BackendSizing = {
     costNote: COST_NOTE,
     priceSource: () => PRICE_SOURCE,
   },
+  context: EC2_CONTEXT,
 };
 
 /** Why an instance-store plan holds more than asked: a d2, d3 or d3en comes with all of its disks. */
@@ -108,4 +110,5 @@ export const INSTANCE_STORE_SIZING: BackendSizing = {
     costNote: COST_NOTE,
     priceSource: () => PRICE_SOURCE,
   },
+  context: EC2_CONTEXT,
 };

@@ -4,20 +4,21 @@ import { FSX_OPENZFS_SIZING } from '../backends/openzfs/sizing';
 import type { BackendSizing } from './backend-sizing';
 import { EBS_SIZING, INSTANCE_STORE_SIZING } from './ec2-sizing';
 
-// What the planner knows of each backend: the shared planner reads this table alone, and a backend the records know
-// (BACKENDS) without a line here fails to compile. Pure, like every descriptor it holds: `npm run plan` loads it and
-// never the CDK (lib/backends/registry.ts holds the constructs' plugins).
+// What the planner and the app's context parser know of each backend: the shared planner and lib/context/ read this
+// table alone, and a backend the records know (BACKENDS) without a line here fails to compile. `satisfies` keeps each
+// descriptor's own type, so that the typed context can add each backend's keys (ContextSlices). Pure, like every
+// descriptor it holds: `npm run plan` loads it and never the CDK (lib/backends/registry.ts holds the constructs' plugins).
 
 /**
- * Each backend's sizing, in the order the cheapest-plan search weighs their candidates: of two equally cheap plans,
- * the first weighed wins.
+ * Each backend's descriptor, in the order the cheapest-plan search weighs their candidates (of two equally cheap
+ * plans, the first weighed wins) and the key table lists their own keys.
  */
-export const BACKEND_SIZING: { readonly [B in Backend]: BackendSizing } = {
+export const BACKEND_SIZING = {
   'instance-store': INSTANCE_STORE_SIZING,
   'fsx-lustre': FSX_LUSTRE_SIZING,
   'ebs': EBS_SIZING,
   'fsx-openzfs': FSX_OPENZFS_SIZING,
-};
+} as const satisfies { readonly [B in Backend]: BackendSizing };
 
 /** The backends in the search's order (`BACKEND_SIZING`'s). */
 export const SEARCH_ORDER = Object.keys(BACKEND_SIZING) as Backend[];

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { App } from 'aws-cdk-lib';
 import { CONTEXT_DEFAULTS, ContextKey, checkContextKeys, parseContext } from '../../lib/context';
-import { EC2_ONLY_KEYS } from '../../lib/context/ec2-only';
+import { EC2_ONLY_KEYS } from '../../lib/sizing/ec2-context';
 import { StorageServerStack } from '../../lib/storage-server-stack';
 import { appStack, lookedUpAppStack, readContext } from '../support/stacks';
 import { expectNoStackTrace, thrown } from '../support/thrown';

@@ -13,7 +13,7 @@ const IOPS_WITH_THROUGHPUT = 'OPENZFS-IOPS-WITH-THROUGHPUT: no throughput update
 
 /**
  * The rows, built when the fsx-openzfs rows are asked for. The `openZfs*` keys are the backend's
- * (lib/context/fsx-openzfs.ts), written through {@link openZfsContext}, which checks at run time that each key is
+ * (lib/backends/openzfs/context.ts), written through {@link openZfsContext}, which checks at run time that each key is
  * one the app reads (a misspelt key would change nothing and pass).
  */
 export function openZfsRows(): { name: string; base?: Context; change: Context; backends: readonly Backend[]; stricter?: string }[] {

@@ -9,6 +9,7 @@
 import type { BackendSizing } from '../../sizing/backend-sizing';
 import { UPPER_BOUND } from '../../sizing/io-size';
 import type { StoragePlan } from '../../sizing/plan-types';
+import { FSX_LUSTRE_CONTEXT, type FsxLustreContext } from './context';
 import { FSX_LUSTRE_PERFORMANCE, capacitySteps, fsxLustreCapacityGiB, fsxLustreKey, fsxLustreOptions, resolveFsxLustreOptions } from './sizing/lustre';
 import { FSX_PERSISTENT_OPTIONS, defaultFsxPlan, fsxAsAsked, fsxPlan } from './sizing/plan';
 
@@ -36,7 +37,7 @@ function excessReason(plan: StoragePlan, asked: number, throughputMBps: number |
 }
 
 /** FSx for Lustre in the planner. */
-export const FSX_LUSTRE_SIZING: BackendSizing = {
+export const FSX_LUSTRE_SIZING: BackendSizing<FsxLustreContext> = {
   fileSystem: 'FSx for Lustre',
   // Persistent only: SCRATCH_2 is not replicated, and is planned only when asked.
   candidates: ({ capacityTiB, targetMBps }) => fsxLustreOptions(true).map((options) => fsxPlan(options, capacityTiB, targetMBps)),
@@ -72,4 +73,5 @@ export const FSX_LUSTRE_SIZING: BackendSizing = {
     costNote: 'storage, us-east-1; backups extra',
     priceSource: () => "AWS's FSx price data (us-east-1) as cited in lib/backends/fsx/sizing/lustre.ts; storage only, backups extra",
   },
+  context: FSX_LUSTRE_CONTEXT,
 };

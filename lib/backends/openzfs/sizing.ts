@@ -5,6 +5,7 @@
  */
 import type { BackendSizing } from '../../sizing/backend-sizing';
 import type { StoragePlan } from '../../sizing/plan-types';
+import { FSX_OPENZFS_CONTEXT, type FsxOpenZfsContext } from './context';
 import { FSX_OPENZFS_PRICED, FSX_OPENZFS_TIERS, fsxOpenZfsPriceSource } from './sizing/catalog';
 import { FSX_OPENZFS_DEPLOYMENT_TYPES, FSX_OPENZFS_MAX_STORAGE_GIB, FSX_OPENZFS_MIN_STORAGE_GIB } from './sizing/options';
 import type { FsxOpenZfsDeploymentType } from './sizing/options';
@@ -33,7 +34,7 @@ function iopsOf(userProvisionedIops: number | undefined): string {
 }
 
 /** FSx for OpenZFS in the planner. */
-export const FSX_OPENZFS_SIZING: BackendSizing = {
+export const FSX_OPENZFS_SIZING: BackendSizing<FsxOpenZfsContext> = {
   fileSystem: 'FSx for OpenZFS',
   candidates: ({ capacityTiB, targetMBps, ioSizeKiB }) => candidates(capacityTiB, targetMBps, ioSizeKiB),
   planAsked: ({ request, capacityTiB, throughputMBps, ioSizeKiB }) => fsxOpenZfsPlan(request.fsxOpenZfs, capacityTiB, throughputMBps, ioSizeKiB),
@@ -68,4 +69,5 @@ export const FSX_OPENZFS_SIZING: BackendSizing = {
     field: 'fsxOpenZfs.deploymentType',
     request: (value) => ({ fsxOpenZfs: { deploymentType: value as FsxOpenZfsDeploymentType } }),
   }],
+  context: FSX_OPENZFS_CONTEXT,
 };
