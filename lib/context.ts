@@ -1,13 +1,14 @@
 /**
  * Context parameters of the deployable app (docs/design.md#4-the-context-contract): `cdk synth|deploy -c key=value`.
  *
- * Pure parsing and validation, no CDK constructs: every bad value stops synth with a message that names
- * the key, echoes the value and says what is allowed. Values arrive as strings from `-c`, or as JSON
- * values from cdk.json; both are accepted.
+ * Pure parsing and validation, no CDK constructs. Every bad value stops synth with a message that names the key,
+ * echoes the value and says what is allowed. Values arrive as strings from `-c` or as JSON values from cdk.json, and
+ * both are accepted.
  *
- * This module assembles the context; the key table (lib/context/keys.ts, lib/context/storage-server-context.ts) and
- * the parsers, one file per group of keys, live under lib/context/, and a backend's own keys in its planner
- * descriptor (lib/context/backend-context.ts), which lib/context/ reaches through the registry alone.
+ * This module assembles the context. The key table lives in lib/context/keys.ts and
+ * lib/context/storage-server-context.ts, and the parsers under lib/context/, one file per group of keys. A backend's
+ * own keys live in its planner descriptor, in the shape lib/context/backend-context.ts gives, and lib/context/ reaches
+ * the descriptors through the registry alone.
  */
 import type { PlannedRequest } from './storage-server/planned';
 import { ResourceEnvironment } from './validation/topic-arn';
@@ -31,17 +32,18 @@ export { contextError } from './context/values';
 export { checkContextKeys } from './context/unknown-keys';
 
 /**
- * Parses and validates every key of {@link CONTEXT_DEFAULTS} (docs/design.md, section 4). Throws on the first bad value. `target` is where the stack deploys
- * when known (the app passes the CLI's CDK_DEFAULT_REGION and CDK_DEFAULT_ACCOUNT): an alarm topic elsewhere is
- * refused. The keys are checked group by group in this order (which decides the message when several are bad).
+ * Parses and validates every key of {@link CONTEXT_DEFAULTS} (docs/design.md, section 4), and throws on the first bad
+ * value. `target` is where the stack deploys when known, from the CLI's CDK_DEFAULT_REGION and CDK_DEFAULT_ACCOUNT: an
+ * alarm topic elsewhere is refused. The keys are checked group by group in this order, which decides the message when
+ * several are bad.
  */
 export function parseContext(read: ContextReader, target: ResourceEnvironment = {}): StorageServerContext {
   return parseContextAndPlan(read, target).context;
 }
 
 /**
- * {@link parseContext}, and the plan it checked the keys against with the request it answers (when the planner took
- * the request): what the app hands down to the server, so that a synth plans once.
+ * {@link parseContext}, with the plan it checked the keys against and the request that plan answers, when the planner
+ * took the request. The app hands both down to the server, so that a synth plans once.
  */
 export function parseContextAndPlan(read: ContextReader, target: ResourceEnvironment = {}): { context: StorageServerContext; planned?: PlannedRequest } {
   const values = contextValues(read);

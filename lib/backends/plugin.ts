@@ -8,17 +8,17 @@ import type { StorageBackend } from './backend';
 export interface BackendInputs {
   /** The facade's props, validated. */
   readonly server: StorageServerProps;
-  /** The server's plan (one plan per server: lib/storage-server/plan.ts). */
+  /** The server's plan, one per server, as lib/storage-server/plan.ts makes it. */
   readonly plan: StoragePlan;
   /** The capacity asked for, TiB. */
   readonly capacityTiB: number;
   /** The cluster the server belongs to. */
   readonly clusterName: string;
-  /** The server's name in the cluster (part of its identity, `<stack>/<serverName>`). */
+  /** The server's name in the cluster, part of its identity `<stack>/<serverName>`. */
   readonly serverName: string;
   /** The server's subnet: the first of the selection. */
   readonly subnet: ec2.ISubnet;
-  /** Every subnet selected (`vpcSubnets`): a Multi-AZ file system finds its standby among them. */
+  /** Every subnet `vpcSubnets` selects: a Multi-AZ file system finds its standby among them. */
   readonly selectedSubnets: readonly ec2.ISubnet[];
 }
 

@@ -4,8 +4,8 @@ import { FSX_LUSTRE_PLUGIN } from './fsx-lustre';
 import { FSX_OPENZFS_PLUGIN } from './fsx-openzfs';
 import type { BackendPlugin } from './plugin';
 
-// Every backend the planner may choose, and what builds it: the facade builds through this table alone, and a
-// backend the records know (BACKENDS) without a line here fails to compile.
+// Every backend the planner may choose, and what builds it. The facade builds through this table alone, and a
+// backend of the records' BACKENDS without a line here fails to compile.
 
 /** The plugin of each backend. */
 export const BACKEND_PLUGINS: { readonly [B in Backend]: BackendPlugin } = {

@@ -1,8 +1,9 @@
 /**
  * What the app's context parser asks of each backend (docs/design.md, section 4): its own keys with their defaults,
  * their parser and the request they make, the keys only its kind honours, and its refusals of a plan or a shared key.
- * Each backend's planner descriptor holds it (`BackendSizing.context`), so the shared parser reaches every backend
- * through lib/sizing/registry.ts and names none. Types only and no CDK imports: `npm run plan` loads the descriptors.
+ * Each backend's planner descriptor holds it as `BackendSizing.context`, so the shared parser reaches every backend
+ * through lib/sizing/registry.ts and names none. Types only and no CDK imports, since `npm run plan` loads the
+ * descriptors.
  */
 import type { StoragePlan, StorageRequest } from '../sizing/plan-types';
 
@@ -16,8 +17,8 @@ export type KeyOf<S> = Extract<keyof S, string>;
 export type ContextDefaults<S> = { readonly [K in KeyOf<S>]-?: S[K] | undefined };
 
 /**
- * How a backend's parser reads its keys: a key's trimmed text, undefined when absent (ContextValues' `raw`). A method,
- * so that a descriptor of any slice is read as a descriptor of none.
+ * How a backend's parser reads its keys: a key's trimmed text, undefined when absent, as ContextValues' `raw` gives it.
+ * A method, so that a descriptor of any slice is read as a descriptor of none.
  */
 export interface KeyReader<K extends string> {
   raw(key: K): string | undefined;
@@ -34,7 +35,7 @@ export interface NetworkKeys {
 export interface ParsedKeys<S> {
   readonly context: S;
   /**
-   * The request's fields these keys set (the backend's options, e.g. `fsxOpenZfs`).
+   * The request's fields these keys set: the backend's options, e.g. `fsxOpenZfs`.
    * @default - none
    */
   readonly request?: Partial<StorageRequest>;
@@ -46,7 +47,7 @@ export interface BackendKeys<S extends object> {
   readonly defaults: ContextDefaults<S>;
   /**
    * Checks the keys' values, each message naming its key, and then their combination with the network keys. Called
-   * only when one of them is given and the backend asked for is this one (others refuse them).
+   * only when one of them is given and the backend asked for is this one, since other backends refuse them.
    */
   parse(values: KeyReader<KeyOf<S>>, network: NetworkKeys): ParsedKeys<S>;
 }
@@ -90,8 +91,8 @@ export interface BackendContext<S extends object = NoContextKeys> {
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
 /**
- * Every backend's slice of the typed context together, read from a registry's types (`typeof BACKEND_SIZING`): what
- * StorageServerContext adds to the shared keys.
+ * Every backend's slice of the typed context together, read from a registry's types such as `typeof BACKEND_SIZING`.
+ * StorageServerContext adds it to the shared keys.
  */
 export type ContextSlices<R> = UnionToIntersection<{
   [B in keyof R]: R[B] extends { readonly context?: BackendContext<infer S> } ? S : never;

@@ -1,5 +1,5 @@
 /**
- * What the shared parser asks of every backend, through the registry alone (lib/sizing/registry.ts): its own keys,
+ * What the shared parser asks of every backend, through the registry in lib/sizing/registry.ts alone: its own keys,
  * parsed only with that backend; its refusals of a plan and of `nconnect`; and the keys only another kind honours.
  */
 import type { Backend } from '../../lambda/register/contract';
@@ -15,8 +15,8 @@ import { type ContextValues, contextError } from './values';
 const DESCRIPTORS: { readonly [B in Backend]: BackendSizing } = BACKEND_SIZING;
 
 /**
- * The backends' own keys, backend by backend in the registry's order: refused when one is given with another backend,
- * else parsed by their backend's descriptor; with the request's fields they set.
+ * The backends' own keys, backend by backend in the registry's order, with the request's fields they set. A key given
+ * with another backend is refused; the others are parsed by their backend's descriptor.
  */
 export function parseBackendKeys(
   values: ContextValues<ContextKey>, backend: Backend | 'auto', network: NetworkKeys,
@@ -50,15 +50,15 @@ export function nconnectRefusal(plan: StoragePlan | undefined): string | undefin
 }
 
 /**
- * Refuses a given key that only another kind of backend honours (`false` for a boolean key is the same as leaving it
- * out): the key as typed, rather than the construct's prop it sets.
+ * Refuses a given key that only another kind of backend honours, naming the key as typed rather than the construct's
+ * prop it sets. `false` for a boolean key is the same as leaving it out.
  */
 export function refuseExclusiveKeys(values: ContextValues<ContextKey>, plan: StoragePlan | undefined): void {
   if (plan === undefined) return;
   const own = DESCRIPTORS[plan.backend].context?.exclusiveKeys;
   for (const exclusive of new Set(SEARCH_ORDER.map((name) => DESCRIPTORS[name].context?.exclusiveKeys))) {
     if (exclusive === undefined || exclusive === own) continue;
-    // Keys of the shared table (test/unit/context-backends.test.ts checks).
+    // Keys of the shared table, as test/unit/context-backends.test.ts checks.
     for (const key of exclusive.keys as readonly ContextKey[]) {
       const value = values.raw(key);
       if (value === undefined || value === 'false') continue;

@@ -1,7 +1,8 @@
 /**
- * The keys of the clients' mount: where they mount (`mountPoint`, `allowHomeMountPoint`, `mountRoots`), how
- * (`nconnect`, `clientReadAheadKiB`), and whether this stack makes the cluster's client-mount association
- * (`clientMount`).
+ * The keys of the clients' mount:
+ * - where they mount: `mountPoint`, `allowHomeMountPoint`, `mountRoots`;
+ * - how they mount: `nconnect`, `clientReadAheadKiB`;
+ * - whether this stack makes the cluster's client-mount association: `clientMount`.
  */
 import { StoragePlan } from '../sizing';
 import { NFS_MAX_NCONNECT } from '../sizing/nfs-client';
@@ -12,8 +13,8 @@ import { StorageServerContext } from './storage-server-context';
 import { ContextValues, contextError, parseBoolean, parseWholeNumber } from './values';
 
 /**
- * The mount keys, in the order they are checked: `allowHomeMountPoint` (read before the plan) admits `/home` as the
- * mount point, and the plan says whether the clients mount NFS (`nconnect` is NFS's).
+ * The mount keys, in the order they are checked. `allowHomeMountPoint`, read before the plan, admits `/home` as the
+ * mount point. The plan says whether the clients mount NFS, which `nconnect` needs.
  */
 export function parseClientMountKeys(
   values: ContextValues<ContextKey>,
@@ -46,7 +47,7 @@ function parseMountRoots(key: ContextKey, value: string): string[] {
   return roots;
 }
 
-/** nconnect: 1..16, and only where the plan's clients mount NFS (its backend's descriptor refuses it otherwise). */
+/** nconnect: 1..16, and only where the plan's clients mount NFS; elsewhere its backend's descriptor refuses it. */
 function parseNconnect(key: ContextKey, value: string, plan: StoragePlan | undefined): number {
   const n = parseWholeNumber(key, value, 1, NFS_MAX_NCONNECT, 'a whole number of TCP connections per client mount from 1 ' +
     `(one connection: no nconnect option) to ${NFS_MAX_NCONNECT} (the Linux limit)`);

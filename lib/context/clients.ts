@@ -1,6 +1,6 @@
 /**
  * The keys that say who the clients are: the CIDRs and the security group admitted to NFS, the tag that selects the
- * client nodes, and the clusterware master's address; with the address space those addresses may lie in.
+ * client nodes, and the clusterware master's address. The address space those addresses may lie in is set here too.
  */
 import { TAG_KEY_PATTERN, TAG_KEY_RULE, ec2IdPattern } from '../validation/names';
 import { addressSpaceProblem, cidrProblem, ipv4Problem } from '../../lambda/value-check/network';
@@ -10,7 +10,7 @@ import { CONTEXT_DEFAULTS, ContextKey } from './keys';
 import { StorageServerContext } from './storage-server-context';
 import { ContextValues, contextError } from './values';
 
-/** The address space client CIDRs and the clusterware master are checked against here (a VPC's CIDR admits nothing more). */
+/** The address space client CIDRs and the clusterware master are checked against here; a VPC's CIDR admits no more. */
 export function clientAddressSpace(allowPublicClientCidrs: boolean): { allowPublic: boolean } {
   return { allowPublic: allowPublicClientCidrs };
 }
@@ -51,7 +51,7 @@ function parseCidrList(key: ContextKey, value: string, space: { allowPublic: boo
 }
 
 function parseTagKey(key: ContextKey, value: string): string {
-  // Length in characters, as EC2 counts them (a letter outside the BMP is one, not two UTF-16 units).
+  // Length in characters, as EC2 counts them: a letter outside the BMP is one, not two UTF-16 units.
   if ([...value].length > 128 || !TAG_KEY_PATTERN.test(value)) throw contextError(key, value, TAG_KEY_RULE);
   return value;
 }

@@ -1,8 +1,8 @@
 /**
- * The context key table: every key the app reads (`cdk synth|deploy -c key=value`) with its default, and the key's
- * type. The keys' documentation and allowed values are StorageServerContext's (lib/context/storage-server-context.ts),
- * and a backend's own keys its descriptor's (`BackendSizing.context`, read through lib/sizing/registry.ts); the
- * parsers beside this file read the keys, checkContextKeys refuses any other.
+ * The context key table: every key the app reads with `cdk synth|deploy -c key=value`, with its default, and the key's
+ * type. StorageServerContext, in lib/context/storage-server-context.ts, documents the keys and their allowed values.
+ * A backend's own keys are documented in its descriptor's `BackendSizing.context`, read through lib/sizing/registry.ts.
+ * The parsers beside this file read the keys, and checkContextKeys refuses any other.
  */
 import { SERVER_DEFAULTS } from '../server-defaults';
 import { DEFAULT_NCONNECT, DEFAULT_READ_AHEAD_KIB } from '../sizing/nfs-client';
@@ -15,7 +15,7 @@ const BACKEND_DEFAULTS: ContextDefaults<BackendContextSlices> = Object.assign(
   {}, ...Object.values(BACKEND_SIZING).map((descriptor) => descriptor.context?.keys?.defaults),
 );
 
-/** Every context key the app reads, with its default (undefined: absent unless given). */
+/** Every context key the app reads, with its default; undefined means absent unless given. */
 export const CONTEXT_DEFAULTS = {
   /** Usable capacity wanted, in TiB. */
   capacityTiB: SERVER_DEFAULTS.capacityTiB,
@@ -37,23 +37,23 @@ export const CONTEXT_DEFAULTS = {
   clientCidrs: undefined,
   /** Absent: no client security group is admitted. */
   clientSecurityGroupId: undefined,
-  /** Client CIDRs and the clusterware master must be in private address space (or the looked-up VPC). */
+  /** Client CIDRs and the clusterware master must be in private address space or the looked-up VPC. */
   allowPublicClientCidrs: false,
-  /** EC2 tag key that selects client nodes (the value is the cluster name). */
+  /** EC2 tag key that selects client nodes; the value is the cluster name. */
   clientTagKey: 'cluster',
   /** Absent: the server does not join a clusterware ring. */
   loginIp: undefined,
-  /** Absent: no SSH key pair (SSM Session Manager needs none). */
+  /** Absent: no SSH key pair, since SSM Session Manager needs none. */
   keyPair: undefined,
   /** Absent: no placement group. */
   placementGroup: undefined,
   /** EBS snapshot sets kept; 0 turns snapshots off. */
   snapshotRetain: 7,
-  /** Absent: on for instance store, off for EBS (the construct's default). */
+  /** Absent: the construct's default, on for instance store and off for EBS. */
   terminationProtection: undefined,
-  /** Absent: the construct's default (encrypted on d2). */
+  /** Absent: the construct's default, encrypted on d2. */
   encryptInstanceStore: undefined,
-  /** Absent: the alarm topic has no subscription (subscribe to the AlarmTopicArn output). */
+  /** Absent: the alarm topic has no subscription; subscribe to the AlarmTopicArn output. */
   alarmEmail: undefined,
   /** Absent: the stack's own alarm topic. */
   alarmTopicArn: undefined,
@@ -63,11 +63,11 @@ export const CONTEXT_DEFAULTS = {
   machineImageId: undefined,
   /** The update guard refuses changes that lose data. */
   acceptDataLoss: false,
-  /** The update guard refuses a lower snapshotRetain (it deletes the older snapshot sets or backups). */
+  /** The update guard refuses a lower snapshotRetain, which deletes the older snapshot sets or backups. */
   acceptFewerSnapshots: false,
-  /** cdk destroy keeps the data (EBS volumes, FSx file systems) or is refused (instance store). */
+  /** cdk destroy keeps the data of EBS volumes and FSx file systems, and is refused on instance store. */
   deleteDataOnDestroy: false,
-  /** The server attaches its own volumes (no AWS::EC2::VolumeAttachment). */
+  /** The server attaches its own volumes, with no AWS::EC2::VolumeAttachment. */
   legacyVolumeAttachments: false,
   /** Absent: as many volumes as the capacity needs. */
   dataVolumeCount: undefined,
@@ -77,17 +77,17 @@ export const CONTEXT_DEFAULTS = {
   mountPoint: undefined,
   /** /home is a system directory unless this is true. */
   allowHomeMountPoint: false,
-  /** Absent: /data, /scratch, /shared, /fsx (DEFAULT_MOUNT_ROOTS). */
+  /** Absent: DEFAULT_MOUNT_ROOTS, /data, /scratch, /shared and /fsx. */
   mountRoots: undefined,
-  /** TCP connections per client mount of an NFS server (the Linux maximum); 1: one, no nconnect option. */
+  /** TCP connections per client mount of an NFS server, the Linux maximum; 1: one, no nconnect option. */
   nconnect: DEFAULT_NCONNECT,
-  /** NFS read-ahead on the client nodes, KiB (15 x rsize, as AWS's efs-utils sets it); 0: the kernel's own. */
+  /** NFS read-ahead on the client nodes, KiB: 15 x rsize, as AWS's efs-utils sets it; 0: the kernel's own. */
   clientReadAheadKiB: DEFAULT_READ_AHEAD_KIB,
   /** The original template's families, d2 and m4. */
   generation: 'previous',
   /** Absent: the planner's choice. */
   instanceType: undefined,
-  // Each backend's own keys (its descriptor's `context.keys`), in the registry's order.
+  // Each backend's own keys from its descriptor's `context.keys`, in the registry's order.
   ...BACKEND_DEFAULTS,
   /** This stack makes the cluster's client-mount association. */
   clientMount: true,
@@ -95,7 +95,7 @@ export const CONTEXT_DEFAULTS = {
   stackName: undefined,
 } as const;
 
-/** Name of a context key the app reads (`-c <key>=value`): a key of {@link CONTEXT_DEFAULTS}. */
+/** Name of a context key the app reads with `-c <key>=value`: a key of {@link CONTEXT_DEFAULTS}. */
 export type ContextKey = keyof typeof CONTEXT_DEFAULTS;
 
 /** Reads a context value by key; the app passes `(key) => app.node.tryGetContext(key)`. */

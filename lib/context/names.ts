@@ -1,5 +1,5 @@
 /**
- * The name keys: `clusterName`, `serverName`, and the stack name they give (or `stackName` itself). A derived stack
+ * The name keys: `clusterName`, `serverName`, and the stack name they give unless `stackName` is given. A derived stack
  * name is kept only where no other pair of names gives the same, so that no deployed stack is renamed.
  */
 import { DASHBOARD_NAME_PATTERN, NAME_PATTERN, NAME_RULE, STACK_NAME_PATTERN } from '../validation/names';
@@ -11,16 +11,17 @@ import { ContextValues, contextError } from './values';
 export const STACK_NAME_MAX = 128;
 const STACK_NAME_PREFIX = 'StorageServer-';
 /**
- * The CDK bootstrap stack's default name, which `cdk bootstrap` deploys and every `cdk deploy` reads ("cdk bootstrap"
- * in the CDK v2 guide; the CLI's DEFAULT_TOOLKIT_STACK_NAME, which a test compares): an app stack of that name would
- * update the bootstrap stack into a storage server.
+ * The CDK bootstrap stack's default name, which `cdk bootstrap` deploys and every `cdk deploy` reads: see "cdk
+ * bootstrap" in the CDK v2 guide. A test compares it with the CLI's DEFAULT_TOOLKIT_STACK_NAME. An app stack of that
+ * name would update the bootstrap stack into a storage server.
  */
 export const BOOTSTRAP_STACK_NAME = 'CDKToolkit';
 
 /**
- * The stack name the app gives a cluster and server (deployed stacks carry it): `StorageServer-<clusterName>-<serverName>`, with
- * `_` and `.` (valid in names, not in stack names) written as `-`. Not one-to-one: `a_b`, `a-b` and `a` with
- * server `b-...` all give `StorageServer-a-b-...`; {@link appStackName} uses it only where it is.
+ * The stack name the app gives a cluster and server, which deployed stacks carry:
+ * `StorageServer-<clusterName>-<serverName>`. `_` and `.` are valid in names but not in stack names, so they are
+ * written as `-`. The mapping is not one-to-one: `a_b`, `a-b` and `a` with server `b-...` all give
+ * `StorageServer-a-b-...`. {@link appStackName} uses it only where it is.
  */
 export function stackName(clusterName: string, serverName: string): string {
   return `${STACK_NAME_PREFIX}${clusterName}-${serverName}`.replace(/[_.]/g, '-');
@@ -28,26 +29,26 @@ export function stackName(clusterName: string, serverName: string): string {
 
 /**
  * Whether {@link stackName} gives this pair a name no other pair of valid names gets: a clusterName of letters and
- * digits only and a serverName without `_` and `.`. Then the name reads back as the pair (the cluster up to the
- * first `-` after the prefix, the server after it), so these names are kept and no deployed stack of such a pair is
- * renamed. Any other pair shares its name with one of these (`a_b`/`storage1` and `a`/`b-storage1`).
+ * digits only and a serverName without `_` and `.`. Then the name reads back as the pair: the cluster up to the first
+ * `-` after the prefix, the server after it. So these names are kept and no deployed stack of such a pair is renamed.
+ * Any other pair shares its name with one of these, as `a_b`/`storage1` does with `a`/`b-storage1`.
  */
 export function hasOwnStackName(clusterName: string, serverName: string): boolean {
   return /^[A-Za-z0-9]+$/.test(clusterName) && /^[A-Za-z0-9-]+$/.test(serverName);
 }
 
 /**
- * The app's stack name: `stackName` when given (`-c stackName=...`), else {@link stackName} for a pair that owns
- * it ({@link hasOwnStackName}); undefined for a pair whose name another pair shares, which the app refuses rather
- * than guess whether a stack of that name is this pair's (renaming it would deploy a second server beside it).
- * So distinct pairs of names never get the same derived name.
+ * The app's stack name: the `stackName` key when given, else {@link stackName} for a pair that owns it by
+ * {@link hasOwnStackName}. It is undefined for a pair whose name another pair shares. The app refuses such a pair
+ * rather than guess whether a stack of that name is this pair's, since renaming it would deploy a second server beside
+ * it. So distinct pairs of names never get the same derived name.
  */
 export function appStackName(clusterName: string, serverName: string, explicit?: string): string | undefined {
   if (explicit !== undefined) return explicit;
   return hasOwnStackName(clusterName, serverName) ? stackName(clusterName, serverName) : undefined;
 }
 
-/** A pair that {@link stackName} maps to the same name as (clusterName, serverName), if there is a valid one. */
+/** A valid pair that {@link stackName} maps to the same name as `clusterName` and `serverName`, if there is one. */
 function sharedWith(clusterName: string, serverName: string): [string, string] | undefined {
   const name = stackName(clusterName, serverName).slice(STACK_NAME_PREFIX.length);
   const split = name.indexOf('-');
@@ -56,7 +57,7 @@ function sharedWith(clusterName: string, serverName: string): [string, string] |
   return valid && (other[0] !== clusterName || other[1] !== serverName) ? other : undefined;
 }
 
-/** clusterName, serverName and the stack name, in that order (a bad name is reported before the stack name). */
+/** clusterName, serverName and the stack name, in that order, so that a bad name is reported before the stack name. */
 export function parseNameKeys(values: ContextValues<ContextKey>): Pick<StorageServerContext, 'clusterName' | 'serverName' | 'stackName'> {
   const clusterName = values.optional('clusterName', parseName) ?? CONTEXT_DEFAULTS.clusterName;
   const serverName = values.optional('serverName', parseServerName) ?? CONTEXT_DEFAULTS.serverName;

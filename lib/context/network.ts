@@ -1,6 +1,8 @@
 /**
- * The network keys that place the server: `vpcId` and `subnetId` (a looked-up VPC), `vpcFrom` (another stack's new
- * VPC) and `availabilityZone` (a new VPC's one zone), each alone or in the combinations that make sense.
+ * The network keys that place the server, each alone or in the combinations that make sense:
+ * - `vpcId` and `subnetId`: a looked-up VPC;
+ * - `vpcFrom`: another stack's new VPC;
+ * - `availabilityZone`: a new VPC's one zone.
  */
 import { Token } from 'aws-cdk-lib';
 import { RegionInfo } from 'aws-cdk-lib/region-info';
@@ -63,8 +65,8 @@ function parseVpcFrom(key: ContextKey, value: string): string {
 }
 
 /**
- * An availability zone name: a region CDK knows (aws-cdk-lib's RegionInfo, kept with the library) and a zone
- * letter; in the deploy's region when the CLI gives one.
+ * An availability zone name: a region CDK knows and a zone letter, in the deploy's region when the CLI gives one.
+ * aws-cdk-lib's RegionInfo lists the regions, so the list moves with the library.
  */
 function parseAvailabilityZone(key: ContextKey, value: string, target: ResourceEnvironment): string {
   const region = /^(.+\d)([a-z])$/.exec(value)?.[1];

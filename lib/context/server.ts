@@ -1,8 +1,11 @@
 /**
- * The server's own keys: how it is reached and placed (`keyPair`, `placementGroup`), kept (`snapshotRetain`,
- * `terminationProtection`, `encryptInstanceStore`), watched (`alarmEmail`, `alarmTopicArn`) and changed
- * (`machineImageId`, the update guard's opt-ins `acceptDataLoss`, `acceptFewerSnapshots` and `legacyVolumeAttachments`)
- * and destroyed (`deleteDataOnDestroy`).
+ * The server's own keys, by what they decide:
+ * - how it is reached and placed: `keyPair`, `placementGroup`;
+ * - how it is kept: `snapshotRetain`, `terminationProtection`, `encryptInstanceStore`;
+ * - how it is watched: `alarmEmail`, `alarmTopicArn`;
+ * - how it is changed: `machineImageId`, and the update guard's opt-ins `acceptDataLoss`, `acceptFewerSnapshots` and
+ *   `legacyVolumeAttachments`;
+ * - how it is destroyed: `deleteDataOnDestroy`.
  */
 import { EMAIL_PATTERN, EMAIL_RULE } from '../validation/email';
 import { IMAGE_ID_PATTERN } from '../validation/names';

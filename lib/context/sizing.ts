@@ -1,8 +1,8 @@
 /**
- * The keys that size the server and choose its backend (`capacityTiB`, `backend`, `generation`, `dataVolumeCount`,
- * `throughputMBps`, `restoreSnapshotIds`, each backend's own keys), the plan they give (the planner is pure, so a
- * problem with the plan names the context key rather than the construct's prop), and `instanceType`, checked against
- * that plan.
+ * The keys that size the server and choose its backend, the plan they give, and `instanceType`, checked against that
+ * plan. The sizing keys are `capacityTiB`, `backend`, `generation`, `dataVolumeCount`, `throughputMBps`,
+ * `restoreSnapshotIds` and each backend's own keys. The planner is pure, so the app plans here and a problem with the
+ * plan names the context key rather than the construct's prop.
  */
 import { Backend, Generation, StoragePlan, StorageRequest, instanceTypeProblem, planStorage } from '../sizing';
 import { BACKEND_CHOICES } from '../sizing/validate-request';
@@ -45,9 +45,9 @@ export function parseSizingKeys(values: ContextValues<ContextKey>, network: Netw
 }
 
 /**
- * The plan the sizing keys give, checked (a plan its backend can hold, and the snapshot set to restore), with the
- * request it answers. The plan is undefined when the planner refuses the request (the construct reports the planner's
- * reason).
+ * The plan the sizing keys give, with the request it answers. It is checked to be a plan its backend can hold, and
+ * against the snapshot set to restore. The plan is undefined when the planner refuses the request, whose reason the
+ * construct reports.
  */
 export function checkedPlan(values: ContextValues<ContextKey>, { sizing, request }: SizingKeys): { request: StorageRequest; plan: StoragePlan | undefined } {
   const { capacityTiB, throughputMBps, restoreSnapshotIds } = sizing;
@@ -57,7 +57,7 @@ export function checkedPlan(values: ContextValues<ContextKey>, { sizing, request
   return { request, plan };
 }
 
-/** The `instanceType` key: a catalogued type the plan's backend takes (lib/sizing/instance-type.ts says which). */
+/** The `instanceType` key: a catalogued type the plan's backend takes, as lib/sizing/instance-type.ts decides. */
 export function parseInstanceTypeKey(values: ContextValues<ContextKey>, plan: StoragePlan | undefined, sizing: SizingContext): string | undefined {
   const { capacityTiB, backend, throughputMBps } = sizing;
   return values.optional('instanceType', (key, value) => parseInstanceType(key, value, plan, { capacityTiB, backend, throughputMBps }));
@@ -69,7 +69,7 @@ function parseCapacity(key: ContextKey, value: string): number {
     throw contextError(key, value, 'a positive number of TiB, e.g. 5 or 21.5');
   }
   const n = Number(value);
-  // A number too large for a double (hundreds of digits) reads as Infinity: refused here, as typed.
+  // A number of hundreds of digits is too large for a double and reads as Infinity: refused here, as typed.
   if (!(n > 0) || !Number.isFinite(n)) throw contextError(key, value, 'a positive number of TiB, e.g. 5 or 21.5');
   return n;
 }
@@ -113,7 +113,7 @@ function parseSnapshotIds(key: ContextKey, value: string): string[] {
   return ids;
 }
 
-/** The plan the context asks for, or undefined when the planner refuses it (the construct reports the planner). */
+/** The plan the context asks for, or undefined when the planner refuses it; the construct reports the refusal. */
 function planOf(request: StorageRequest): StoragePlan | undefined {
   try {
     return planStorage(request);
@@ -123,8 +123,8 @@ function planOf(request: StorageRequest): StoragePlan | undefined {
 }
 
 /**
- * The snapshot set against the plan the same context gives (the planner is pure), so that every problem with it
- * names the context key rather than the construct's prop.
+ * The snapshot set against the plan the same context gives, which the pure planner makes here, so that every problem
+ * with it names the context key rather than the construct's prop.
  */
 function checkSnapshotSet(ids: string[], plan: StoragePlan, capacityTiB: number, value: string): void {
   const problem = snapshotSetProblem(plan, ids);

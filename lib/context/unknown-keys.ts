@@ -1,6 +1,7 @@
 /**
- * Refusing context keys the app does not read, so that a typo (`-c capacityTB=10`) stops synth instead of silently
- * deploying the default: the known keys are CONTEXT_DEFAULTS'; only keys CDK itself owns pass; a near miss is named.
+ * Refusing context keys the app does not read, so that a typo such as `-c capacityTB=10` stops synth instead of
+ * silently deploying the default. The known keys are CONTEXT_DEFAULTS', only keys CDK itself owns pass, and a near miss
+ * is named.
  */
 import * as cxapi from 'aws-cdk-lib/cx-api';
 import { ContextProvider } from 'aws-cdk-lib/cloud-assembly-schema';
@@ -46,14 +47,15 @@ const CLI_CONTEXT_KEYS: ReadonlySet<string> = new Set([
 
 /**
  * Whether a key belongs to CDK, not to this app: a key it exports or the CLI sets, or a cached lookup in
- * cdk.context.json, which the CLI names `<provider>:<query>` after a ContextProvider (`vpc-provider:account=...`).
+ * cdk.context.json. The CLI names a lookup `<provider>:<query>` after a ContextProvider, as in
+ * `vpc-provider:account=...`.
  */
 export function isCdkContextKey(key: string): boolean {
   return CDK_CONTEXT_KEYS.has(key) || CLI_CONTEXT_KEYS.has(key) ||
     Object.values(ContextProvider).some((provider) => key.startsWith(`${provider}:`));
 }
 
-/** Levenshtein distance (insertions, deletions, substitutions). */
+/** Levenshtein distance: insertions, deletions and substitutions. */
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
@@ -67,8 +69,8 @@ function editDistance(a: string, b: string): number {
 }
 
 /**
- * The known key an unknown one was probably meant to be: same letters in another case or without separators
- * (`fsx:deploymentType`), TB for TiB, a typo, or the part after a namespace a user added (`aws:capacityTiB`).
+ * The known key an unknown one was probably meant to be. It may have the same letters in another case or without
+ * separators, as `fsx:deploymentType` has; TB for TiB; a typo; or a namespace a user added, as in `aws:capacityTiB`.
  */
 function nearMiss(key: string, known: readonly string[]): string | undefined {
   const [whole, ...afterColon] = [key, key.slice(key.lastIndexOf(':') + 1)].map((k) => k.toLowerCase().replace(/[-_:.]/g, ''));
@@ -86,10 +88,10 @@ function nearMiss(key: string, known: readonly string[]): string | undefined {
 }
 
 /**
- * Refuses context keys the app does not read, so that a typo (`-c capacityTB=10`) stops synth instead of
- * silently deploying the default. `keys` are all the app's context keys (`Object.keys(app.node.getAllContext())`);
- * only the keys CDK owns ({@link isCdkContextKey}: its feature flags, its settings, cached lookups) are ignored. The message suggests the
- * known key a near miss was meant to be and lists every known key.
+ * Refuses context keys the app does not read, so that a typo such as `-c capacityTB=10` stops synth instead of
+ * silently deploying the default. `keys` are all the app's context keys, `Object.keys(app.node.getAllContext())`.
+ * Only the keys CDK owns are ignored: its feature flags, its settings and cached lookups, as {@link isCdkContextKey}
+ * tells. The message suggests the known key a near miss was meant to be and lists every known key.
  */
 export function checkContextKeys(keys: readonly string[]): void {
   const known = Object.keys(CONTEXT_DEFAULTS);

@@ -1,7 +1,8 @@
 /**
- * How a context value is read and refused: the text of a key (strings from `-c`, or JSON values from cdk.json),
- * the one error every bad value produces (key, value, what is allowed), and the parsers of the value kinds many keys
- * share (booleans, whole numbers, a pattern).
+ * How a context value is read and refused:
+ * - the text of a key, from the strings of `-c` or the JSON values of cdk.json;
+ * - the one error every bad value produces, naming the key, the value and what is allowed;
+ * - the parsers of the value kinds many keys share: booleans, whole numbers, a pattern.
  */
 import { quoted } from '../sizing/describe';
 
@@ -21,12 +22,12 @@ export interface ContextValues<K extends string> {
   readonly optional: <T>(key: K, parse: (key: K, value: string) => T) => T | undefined;
 }
 
-/** Reads the context through `read` (the app passes `(key) => app.node.tryGetContext(key)`). */
+/** Reads the context through `read`; the app passes `(key) => app.node.tryGetContext(key)`. */
 export function contextValues<K extends string>(read: (key: K) => unknown): ContextValues<K> {
   const raw = (key: K): string | undefined => {
     const value = read(key);
     if (value === undefined || value === null) return undefined;
-    // A blank value is a mistake more often than a choice (`-c vpcId=$VPC` with VPC unset would make a new VPC).
+    // A blank value is a mistake more often than a choice: `-c vpcId=$VPC` with VPC unset would make a new VPC.
     if (typeof value === 'string' && value.trim() === '') throw contextError(key, value, 'a value: a blank one is refused; leave the key out for its default');
     if (typeof value === 'string') return value.trim();
     if (typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -46,7 +47,7 @@ export function parseBoolean(key: string, value: string): boolean {
   throw contextError(key, value, "'true' or 'false'");
 }
 
-/** A whole number min..max written in plain decimal (no sign, no leading zero, no exponent). */
+/** A whole number min..max written in plain decimal: no sign, no leading zero, no exponent. */
 export function parseWholeNumber(key: string, value: string, min: number, max: number, allowed: string): number {
   const n = Number(value);
   if (!/^(0|[1-9][0-9]{0,8})$/.test(value) || n < min || n > max) throw contextError(key, value, allowed);

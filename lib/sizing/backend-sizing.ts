@@ -25,7 +25,7 @@ export interface CandidateQuery {
 
 /** A request for a backend asked for by name, its fields checked. */
 export interface AskedQuery {
-  /** The request as given (the backend's options unresolved). */
+  /** The request as given, the backend's options unresolved. */
   readonly request: StorageRequest;
   /** The capacity, TiB: a finite number greater than 0. */
   readonly capacityTiB: number;
@@ -41,23 +41,26 @@ export interface AskedQuery {
 export interface ExcessQuery {
   readonly request: StorageRequest;
   readonly plan: StoragePlan;
-  /** The instance type deployed (an override's, or the plan's). */
+  /** The instance type deployed: an override's, or the plan's. */
   readonly instanceType: string;
   /** The server's plan for another request, as the planner makes it. */
   readonly replan: (request: StorageRequest) => StoragePlan;
 }
 
-/** A backend's options object in the request (`fsxLustre`, `fsxOpenZfs`): the backend asked for by name reads it. */
+/** A backend's options object in the request, such as `fsxLustre`: the backend asked for by name reads it. */
 export interface BackendOptions {
   /** The request's field. */
   readonly field: keyof StorageRequest;
-  /** Checks the options where the request's check has always done so; throws naming the field. */
+  /**
+   * Checks the options at their place in the request's check, so that its messages keep their order; throws naming
+   * the field.
+   */
   readonly check?: (request: StorageRequest) => void;
   /** Refused with any other backend; for `auto`, what it does instead, in words. Undefined: ignored elsewhere. */
   readonly refusedElsewhere?: string;
 }
 
-/** A backend's lines in `npm run plan`'s tables (plan-table.ts). */
+/** A backend's lines in the tables of `npm run plan`, which plan-table.ts prints. */
 export interface PlanTableText {
   /** The label of the plan's `instanceType` row: `instance`, or `deployment` for a file system. */
   readonly instanceLabel: string;
@@ -73,7 +76,7 @@ export interface PlanTableText {
   readonly priceSource: (plan: StoragePlan | undefined) => string;
 }
 
-/** One option of `npm run plan` a backend adds: a value among `values`, which only that backend (or `auto`) takes. */
+/** One option of `npm run plan` a backend adds: a value among `values`, which only that backend and `auto` take. */
 export interface BackendCliOption {
   /** The option, e.g. `--openzfs-deployment-type`. */
   readonly name: string;
@@ -88,16 +91,16 @@ export interface BackendCliOption {
 }
 
 /**
- * One backend as the planner and the app's context parser know it. `S` is its slice of the app's typed context (the
- * members of its own keys).
+ * One backend as the planner and the app's context parser know it. `S` is its slice of the app's typed context: the
+ * members of its own keys.
  */
 export interface BackendSizing<S extends object = NoContextKeys> {
   /**
-   * The managed file system, in words (e.g. `FSx for Lustre`), for a backend that has no instance.
+   * The managed file system in words, such as `FSx for Lustre`, for a backend that has no instance.
    * @default - none: an EC2 server, whose instance type the plan chooses
    */
   readonly fileSystem?: string;
-  /** The plans the cheapest-plan search weighs (none where the backend has nothing to offer for the query). */
+  /** The plans the cheapest-plan search weighs; none where the backend has nothing to offer for the query. */
   readonly candidates: (query: CandidateQuery) => StoragePlan[];
   /**
    * The backend's plan when it is asked for by name.
@@ -105,21 +108,21 @@ export interface BackendSizing<S extends object = NoContextKeys> {
    */
   readonly planAsked?: (query: AskedQuery) => StoragePlan;
   /**
-   * The `why` of its cheapest candidate when that, rather than the plan asked, is its best for a request (the
-   * comparison's row), else undefined.
+   * The `why` of its cheapest candidate when that, rather than the plan asked, is its best for a request in the
+   * comparison's row; else undefined.
    * @default - its best is the plan asked
    */
   readonly bestAsCheapest?: (request: StorageRequest) => string | undefined;
   /** @default - none */
   readonly options?: BackendOptions;
-  /** The published IOPS limits of a plan of this backend (io-size.ts). */
+  /** The published IOPS limits of a plan of this backend, in the shape io-size.ts gives them. */
   readonly iops: (plan: StoragePlan) => PlanIops;
   /**
-   * The storage in the words of a refusal, when AWS publishes no IOPS for it (e.g. `FSx for Lustre`).
+   * The storage in the words of a refusal, such as `FSx for Lustre`, when AWS publishes no IOPS for it.
    * @default - its IOPS are published
    */
   readonly iopsUnpublished?: string;
-  /** How a client mounts it: NFS (where nconnect and a placement group apply), or the Lustre client. */
+  /** How a client mounts it: NFS, where nconnect and a placement group apply, or the Lustre client. */
   readonly clientProtocol: ClientProtocol;
   /** Whether it goes beyond one server, where the search points when no single server sustains the throughput. */
   readonly scalesOut: boolean;
@@ -129,7 +132,7 @@ export interface BackendSizing<S extends object = NoContextKeys> {
   /** @default - none */
   readonly cliOptions?: readonly BackendCliOption[];
   /**
-   * Its context keys and refusals (lib/context/backend-context.ts).
+   * Its context keys and refusals, as lib/context/backend-context.ts defines them.
    * @default - no keys of its own, and every other kind's exclusive keys refused
    */
   readonly context?: BackendContext<S>;

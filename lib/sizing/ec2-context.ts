@@ -1,7 +1,8 @@
 /**
- * The EC2 NFS server backends as the app's context parser knows them (lib/context/backend-context.ts): the keys that
- * set a prop only the EC2 server takes (EC2_ONLY_PROPS, lib/storage-server/validation.ts). Any other backend's plan
- * refuses them, naming the key as typed, rather than the construct under the prop's name (`clusterware`, `nfs`).
+ * The EC2 NFS server backends as the app's context parser knows them, in the shape of lib/context/backend-context.ts.
+ * Each of their keys sets a prop only the EC2 server takes, one of EC2_ONLY_PROPS in lib/storage-server/validation.ts.
+ * Any other backend's plan refuses these keys by the name typed. Otherwise the construct would refuse them later under
+ * the prop's name, such as `clusterware` or `nfs`.
  */
 import type { BackendContext } from '../context/backend-context';
 
