@@ -1,8 +1,8 @@
 /**
- * Bad context values (`-c key=value`), tried as an attacker and as a careless user: every value below must stop synth
- * with a message that names the key, the rule and the value, and no stack trace. Good values next to them must pass,
- * so that the rules are no wider than they claim. The construct's props: bad-input-props.test.ts; the CLI rows
- * (slow): app-cli.test.ts.
+ * Bad context values given as `-c key=value`, tried as an attacker and as a careless user. Every value below must stop
+ * synth with a message that names the key, the rule and the value, and no stack trace. Good values next to them must
+ * pass, so that the rules are no wider than they claim. bad-input-props.test.ts tries the construct's props, and the
+ * slow app-cli.test.ts the CLI rows.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -18,7 +18,7 @@ const ROOT = path.join(__dirname, '..', '..');
 describe('context values (parseContext)', () => {
   const PUBLIC = /public address space outside private space \(10\.0\.0\.0\/8, 172\.16\.0\.0\/12, 192\.168\.0\.0\/16, 100\.64\.0\.0\/10\); set allowPublicClientCidrs/;
   test.each<[string, Partial<Record<ContextKey, unknown>>, RegExp]>([
-    // The review's list
+    // Addresses and snapshot ids a reviewer tries first
     ['half of IPv4 twice', { clientCidrs: '0.0.0.0/1,128.0.0.0/1' }, /clientCidrs="0.0.0.0\/1,128.0.0.0\/1".*bad: '0.0.0.0\/1': it holds addresses of 0.0.0.0\/8, "This network" in the IANA IPv4 Special-Purpose Address Registry/],
     ['all of IPv4', { clientCidrs: '0.0.0.0/0' }, /clientCidrs="0.0.0.0\/0".*a \/0 \(every IPv4 address\) is refused/],
     ['a leading zero (octal to inet_aton)', { clientCidrs: '010.0.0.0/16' }, /clientCidrs="010.0.0.0\/16".*leading zero.*write 10.0.0.0/],
@@ -210,7 +210,7 @@ describe('unknown context keys', () => {
     expect(() => checkContextKeys([
       ...Object.keys(CONTEXT_DEFAULTS),
       ...Object.keys(CDK_JSON.context),
-      // Printed from app.node.getAllContext() under `cdk synth` (with and without --no-version-reporting etc.).
+      // Printed from app.node.getAllContext() under `cdk synth`, with and without --no-version-reporting and the like.
       'aws:cdk:enable-path-metadata', 'aws:cdk:enable-asset-metadata', 'aws:cdk:version-reporting',
       'aws:cdk:disable-version-reporting', 'aws:cdk:bundling-stacks',
       // What cdk.context.json holds after lookups, and `cdk acknowledge`.

@@ -10,20 +10,21 @@ import { EC2_ONLY_KEYS } from '../../lib/sizing/ec2-context';
 import { EC2_ONLY_PROPS } from '../../lib/storage-server/validation';
 
 /**
- * The context parser's backends as plugins (CONTRIBUTING.md, "Adding a backend"): a backend's own keys (their
- * defaults, docs and parser), its cross-checks and refusals are its descriptor's (`BackendSizing.context`), and the
- * shared parser (lib/context.ts, lib/context/) reaches them through lib/sizing/registry.ts alone. So no shared file
- * imports a backend folder or names a backend in code: no string literal holding a backend's name as a word, no
- * identifier or string of one FSx backend's own (Lustre, OpenZFS). Comments may name them.
+ * The context parser's backends as plugins, as CONTRIBUTING.md's "Adding a backend" describes them. A backend's own
+ * keys, with their defaults, docs and parser, and its cross-checks and refusals live in its descriptor's
+ * `BackendSizing.context`. The shared parser, lib/context.ts and lib/context/, reaches them through
+ * lib/sizing/registry.ts alone. So no shared file imports a backend folder or names a backend in code: no string
+ * literal holds a backend's name as a word, and no identifier or string is one FSx backend's own, such as Lustre or
+ * OpenZFS. Comments may name them.
  */
 const ROOT = path.join(__dirname, '..', '..');
 
 /** The shared context parser: the entry file and its folder. */
 const SHARED = ['lib/context.ts', ...fs.readdirSync(path.join(ROOT, 'lib', 'context')).filter((f) => f.endsWith('.ts')).map((f) => `lib/context/${f}`)].sort();
 
-/** A string literal that holds a backend's name as a word of its own (`backend=fsx-lustre`, `'ebs'`). */
+/** A string literal that holds a backend's name as a word of its own, such as `backend=fsx-lustre` or `'ebs'`. */
 const BACKEND_NAME = new RegExp(`(?<![A-Za-z0-9-])(?:${BACKENDS.join('|')})(?![A-Za-z0-9-])`);
-/** What is one FSx backend's own, in any case and spelling (`openZfsRequest`, `LUSTRE_METADATA_IOPS_TEXT`). */
+/** What is one FSx backend's own, in any case and spelling, such as `openZfsRequest` or `LUSTRE_METADATA_IOPS_TEXT`. */
 const OWN_WORD = /lustre|open_?zfs/i;
 
 /** A shared file's imports, resolved to repository paths, and what of its code names a backend, with the line. */
