@@ -13,8 +13,8 @@
  * - A sentence ends at `.`, `?` or `!` before a space, at a blank line and at the end of a block. A TSDoc tag or a list
  *   item opening a line starts a new one. Abbreviations such as `e.g.` end none.
  * - A parenthesis is a `(` that opens an aside: after a space, a line start or punctuation, outside code spans. A call
- *   such as `f(x)` is code. The "bare" column leaves out citations, an aside naming docs/design.md or an AWS document,
- *   which the project's convention keeps.
+ *   such as `f(x)` is code. The "bare" column leaves out citations, which the project's convention keeps: an aside
+ *   naming docs/design.md, an AWS document or a page on another host.
  * - A history marker is a match of HISTORY: what a comment says of the past belongs in CHANGELOG.md.
  */
 import * as fs from 'fs';
@@ -47,7 +47,8 @@ export const HISTORY = new RegExp(
 
 const ABBREVIATIONS = /\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|no|fig|ca)\.$/i;
 const DIRECTIVE = /^\s*(?:shellcheck\s|eslint-|@ts-|prettier-ignore|noqa|type:\s*ignore|ruff:|pragma|istanbul\s|jest-)/i;
-const CITATION = /docs\/design\.md|docs\.aws\.amazon\.com|aws\.amazon\.com|AWS's|AWS documentation/i;
+/** A source an aside may name: a section of docs/design.md, AWS's documents, or a page on another host. */
+const CITATION = /docs\/design\.md|AWS's|AWS documentation|(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|cn)\//i;
 
 /** The figures of some comment text. */
 export interface ProseCount {

@@ -60,6 +60,11 @@ test('a code span is one word and hides its parentheses; a call is no aside; "no
   });
 });
 
+test('an aside naming docs/design.md, an AWS document or another host is a citation; others are not', () => {
+  const c = countBlock('Refused (docs/design.md, section 8). Read (github.com/aws/x, a.md) and (AWS\'s guide); but (this) is bare.');
+  expect({ parentheses: c.parentheses, citations: c.citations }).toEqual({ parentheses: 4, citations: 3 });
+});
+
 test('history: a passive "used to" is no marker, an active one is', () => {
   expect(countBlock('The key is used to name the volume.').history).toEqual([]);
   expect(countBlock('Used to name the volume.').history).toEqual([]);
