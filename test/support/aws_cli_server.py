@@ -35,7 +35,7 @@ def run(conn: socket.socket) -> None:
     sys.stderr = os.fdopen(2, "w", closefd=False)
     os.environ.clear()
     os.environ.update(request["env"])
-    # What importing awscli does to the environment (awscli/__init__.py), done again for the caller's.
+    # What importing awscli does to the environment, in awscli/__init__.py, done again for the caller's.
     paths = [os.path.expanduser(os.path.expandvars(p)) for p in os.environ.get("AWS_DATA_PATH", "").split(os.pathsep) if p]
     os.environ["AWS_DATA_PATH"] = os.pathsep.join([*paths, AWSCLI_DATA])
     os.chdir(request["cwd"])

@@ -1,13 +1,13 @@
 /**
- * The replacement rules of the resource types the update guard watches, read from the CloudFormation resource
- * specification that `cdk diff` uses (@aws-cdk/aws-service-spec, through @aws-cdk/cloudformation-diff's own
- * loader), and rendered as lambda/update-guard/replacement-rules.ts.
+ * The replacement rules of the resource types the update guard watches, rendered as
+ * lambda/update-guard/replacement-rules.ts. They are read from the CloudFormation resource specification that
+ * `cdk diff` uses, @aws-cdk/aws-service-spec, through @aws-cdk/cloudformation-diff's own loader.
  *
- * `npm run gen:replacement-rules` rewrites that file; test/unit/replacement-rules.test.ts fails when the file
- * differs from what the specification says today (a new devDependency release that adds or reclassifies a
- * property), so the guard's coverage follows the authority instead of a hand list. The file stays the specification's
- * word: where AWS's CloudFormation reference says otherwise, lambda/update-guard/spec-overrides.ts says so, and the
- * guard uses the two together (`EFFECTIVE_RULES`).
+ * `npm run gen:replacement-rules` rewrites that file. test/unit/replacement-rules.test.ts fails when the file differs
+ * from what the specification says today, as when a new devDependency release adds or reclassifies a property. So the
+ * guard's coverage follows the authority instead of a hand list. The file stays the specification's word: where AWS's
+ * CloudFormation reference says otherwise, lambda/update-guard/spec-overrides.ts says so, and the guard uses the two
+ * together as `EFFECTIVE_RULES`.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -28,11 +28,11 @@ type SpecProperty = { causesReplacement?: string; type: SpecType };
 type SpecType = { type: string; element?: SpecType; reference?: { $ref: string } };
 
 /**
- * The rules of every watched type, straight from the specification: each top-level property by its
- * `causesReplacement`, and, inside a property that does not replace as a whole, each nested property that does,
- * as a path (`LustreConfiguration.DeploymentType`; `[]` marks a list's elements). `cdk diff` itself reads only
- * the top level; the nested rules are the specification's too, and a nested create-only property replaces the
- * resource as surely.
+ * The rules of every watched type, straight from the specification: each top-level property by its `causesReplacement`,
+ * and, inside a property that does not replace as a whole, each nested property that does. A nested property is a path,
+ * such as `LustreConfiguration.DeploymentType`, where `[]` marks a list's elements. `cdk diff` itself reads only the
+ * top level. The nested rules are the specification's too, and a nested create-only property replaces the resource as
+ * surely.
  */
 export function specRules(): Record<string, TypeRules> {
   const db = loadAwsServiceSpecSync();
@@ -62,9 +62,9 @@ export function specRules(): Record<string, TypeRules> {
 }
 
 /**
- * What the specification says of one property, by the path form of the generated file (`[]` after a list's name):
- * the class of its `causesReplacement`, or of the nearest enclosing property that replaces or may replace (a nested
- * property's change is its parent's change); undefined when the specification has no such property.
+ * What the specification says of one property, by the path form of the generated file, with `[]` after a list's name.
+ * It is the class of its `causesReplacement`, or of the nearest enclosing property that replaces or may replace, since
+ * a nested property's change is its parent's change. Undefined when the specification has no such property.
  */
 export function specImpact(type: string, propertyPath: string): 'replaces' | 'mayReplace' | 'updates' | undefined {
   const db = loadAwsServiceSpecSync();
