@@ -1,8 +1,8 @@
 /**
- * Bad context values (`-c key=value`), tried as an attacker and as a careless user: every value below must stop synth
- * with a message that names the key, the rule and the value, and no stack trace. Good values next to them must pass,
- * so that the rules are no wider than they claim. The construct's props: bad-input-props.test.ts; the CLI rows
- * (slow): app-cli.test.ts.
+ * Bad context values, `-c key=value`, tried as an attacker and as a careless user. Every value below must stop synth
+ * with a message that names the key, the rule and the value, and no stack trace. Good values next to them must pass, so
+ * that the rules are no wider than they claim. The construct's props are in bad-input-props.test.ts, and the slow CLI
+ * rows in app-cli.test.ts.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -210,7 +210,7 @@ describe('unknown context keys', () => {
     expect(() => checkContextKeys([
       ...Object.keys(CONTEXT_DEFAULTS),
       ...Object.keys(CDK_JSON.context),
-      // Printed from app.node.getAllContext() under `cdk synth` (with and without --no-version-reporting etc.).
+      // Printed from app.node.getAllContext() under `cdk synth`, with and without --no-version-reporting and the like.
       'aws:cdk:enable-path-metadata', 'aws:cdk:enable-asset-metadata', 'aws:cdk:version-reporting',
       'aws:cdk:disable-version-reporting', 'aws:cdk:bundling-stacks',
       // What cdk.context.json holds after lookups, and `cdk acknowledge`.
