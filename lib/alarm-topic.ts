@@ -6,14 +6,14 @@ import type { Construct } from 'constructs';
 import { logEncryptionKey } from './compliance';
 import { EMAIL_PATTERN } from './validation';
 
-// The alarm topic of a storage server: the SNS topic its alarms (lib/monitoring.ts) notify.
+// The alarm topic of a storage server: the SNS topic that its alarms in lib/monitoring.ts notify.
 
 /**
- * The topic the alarms notify: the one given, or a new one, subscribed by the e-mail address if one is given (the
- * address must confirm it); subscribe anything else to it later (its ARN is an output of the app's stack). The new
- * topic takes only TLS, lets the alarms of this account publish (its policy replaces SNS's default one), and is
- * encrypted with the stack's key for logs and alarm topics, whose policy lets CloudWatch use it (it cannot use the
- * AWS managed SNS key).
+ * The topic the alarms notify: the one given, or a new one. A new topic is subscribed by the e-mail address if one is
+ * given, and the address must confirm it. Subscribe anything else to it later; its ARN is an output of the app's stack.
+ * The new topic takes only TLS and lets the alarms of this account publish; its policy replaces SNS's default one. It
+ * is encrypted with the stack's key for logs and alarm topics, whose policy lets CloudWatch use it, since CloudWatch
+ * cannot use the AWS managed SNS key.
  */
 export function alarmTopicFor(scope: Construct, options: { readonly alarmTopic?: sns.ITopic; readonly alarmEmail?: string }): sns.ITopic {
   if (options.alarmTopic && options.alarmEmail !== undefined) {

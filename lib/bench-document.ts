@@ -19,19 +19,22 @@ export const BENCH_PARAMETERS = {
 
 /** What the stack's `BenchEstimate` output holds, which `npm run bench:cluster` reads: the plan's figures and the server's memory. */
 export interface BenchEstimate {
-  /** The plan's sustained (baseline) write throughput, MB/s. */
+  /** The plan's sustained, baseline write throughput, MB/s. */
   readonly sustainedWriteMBps: number;
-  /** The plan's sustained (baseline) read throughput, MB/s. */
+  /** The plan's sustained, baseline read throughput, MB/s. */
   readonly sustainedReadMBps: number;
   /** The plan's burst write throughput, MB/s. */
   readonly burstWriteMBps: number;
   /** The plan's burst read throughput, MB/s. */
   readonly burstReadMBps: number;
-  /** The server's memory (sizes the default run past its page cache); 0 where there is no server of ours (FSx for Lustre or OpenZFS). */
+  /**
+   * The server's memory, which sizes the default run past its page cache; 0 where there is no server of ours, as on FSx
+   * for Lustre or OpenZFS.
+   */
   readonly serverMemoryGiB: number;
   /**
-   * The figures are a lower bound, not a published limit: the disks' throughput is unpublished (d3, d3en), and the
-   * benchmark is how their real figure is learnt.
+   * The figures are a lower bound, not a published limit, since the disks' throughput is unpublished for d3 and d3en.
+   * The benchmark is how their real figure is learnt.
    * @default - absent: the figures come from published limits
    */
   readonly lowerBound?: true;
@@ -54,8 +57,8 @@ export function benchEstimate(plan: StoragePlan): BenchEstimate {
 const HEREDOC_END = 'STORAGE_SERVER_CLUSTER_BENCH_SH';
 
 /**
- * The document content (schema 2.2): writes the script to a temporary file with a quoted heredoc and runs it with
- * bash against `mountPoint`, with the two parameters, whose patterns keep them to characters a shell takes as text.
+ * The document content, schema 2.2. It writes the script to a temporary file with a quoted heredoc and runs it with
+ * bash against `mountPoint`. The two parameters' patterns keep them to characters a shell takes as text.
  */
 export function renderBenchDocument(mountPoint: string, script: string = readScript(BENCH_SCRIPT_NAME)): Record<string, unknown> {
   requireShellSafePath('mountPoint', mountPoint);
@@ -87,7 +90,7 @@ export interface BenchDocumentProps {
   readonly mountPoint: string;
 }
 
-/** The benchmark document, deployed with the server (the name is CloudFormation's: see `documentName`). */
+/** The benchmark document, deployed with the server. CloudFormation names it: see `documentName`. */
 export class BenchDocument extends Construct {
   /** The document's name, for `aws ssm send-command --document-name`. */
   public readonly documentName: string;

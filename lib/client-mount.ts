@@ -16,10 +16,10 @@ import {
 } from './client-mount/validation';
 
 /**
- * The client mount: a cluster's storage servers mounted on its client nodes by State Manager ({@link ClientMount}).
- * The pieces it is made of live beside it, and are re-exported here, where the app, the facade and the tests import
- * them: the document (lib/client-mount/document.ts), the checks of its props (validation.ts there), and the mount
- * of one server through user data, `StorageServer.mountOn` (mount-on.ts, user-data.ts there).
+ * The client mount: State Manager mounts a cluster's storage servers on its client nodes with {@link ClientMount}. The
+ * pieces it is made of live beside it in lib/client-mount/ and are re-exported here, where the app, the facade and the
+ * tests import them: the document in document.ts, the checks of its props in validation.ts, and the mount of one server
+ * through user data, `StorageServer.mountOn`, in mount-on.ts and user-data.ts.
  */
 export { loadClientMountScript, renderClientMountDocument } from './client-mount/document';
 export { rateExpression } from './client-mount/validation';
@@ -33,10 +33,10 @@ export {
   renderMountUserData,
 } from './client-mount/user-data';
 
-/** Default EC2 tag key that selects a cluster's client nodes (the value is the cluster name). */
+/** Default EC2 tag key that selects a cluster's client nodes; the value is the cluster name. */
 export const DEFAULT_CLIENT_TAG_KEY = 'cluster';
 
-/** Default re-run interval of the association (also the shortest State Manager accepts). */
+/** Default re-run interval of the association, which is also the shortest State Manager accepts. */
 export const DEFAULT_MOUNT_SCHEDULE = Duration.minutes(30);
 
 /** The SSM actions a client needs to read its cluster's mount configs. */
@@ -47,43 +47,46 @@ export interface ClientMountProps {
   /** The cluster whose storage servers the clients mount: `[A-Za-z0-9_.-]`, 1-64 characters. */
   readonly clusterName: string;
   /**
-   * IPv4 CIDRs a mount config's `server` address must lie in for a node to mount it, e.g. the VPC's CIDR
-   * (`[vpc.vpcCidrBlock]`), and every secondary block of the VPC where a server may be (a subnet of it; FSx takes a
-   * Multi-AZ OpenZFS endpoint from any of the VPC's blocks): a canonical dotted quad and a prefix of 1-32 bits each
-   * (tokens are passed on unchecked). Whoever can write a cluster's mount configs in Parameter Store chooses what every node mounts
-   * as root; this allowance, set on the nodes' side, keeps a forged config from mounting a server outside it.
-   * The client script refuses a config outside it, reporting the parameter, and mounts the others.
+   * IPv4 CIDRs that a mount config's `server` address must lie in for a node to mount it. Give the VPC's CIDR,
+   * `[vpc.vpcCidrBlock]`, and every secondary block of the VPC where a server may be: a subnet of it, or a Multi-AZ
+   * OpenZFS endpoint, which FSx takes from any of the VPC's blocks. Each is a canonical dotted quad and a prefix of
+   * 1-32 bits; tokens are passed on unchecked. Whoever can write a cluster's mount configs in Parameter Store chooses
+   * what every node mounts as root. This allowance, set on the nodes' side, keeps a forged config from mounting a
+   * server outside it. The client script refuses a config outside it, reporting the parameter, and mounts the others.
    */
   readonly allowedServerCidrs: string[];
   /**
-   * The directories a mount config may mount on or below: the nodes' allowlist (the document parameter
-   * `mountRoots`, the script's `--mount-roots`). A config whose `mountPoint` is elsewhere (`/opt/aws`, `/snap`,
-   * `/nix`, `/mnt`, ...) is refused on the node, reported with its parameter name, and the others are mounted.
-   * Each root is an absolute directory of `[A-Za-z0-9_.-]` segments outside the system directories (`/`, `/etc`,
-   * `/usr`, `/home`, ...: `SYSTEM_DIRECTORIES`) and none of `/media`, `/mnt`, `/opt`, `/srv` itself (below one is
-   * allowed: `/opt/ohpc/pub`). A mount point may be a root itself or any directory below one. On the node, every
-   * directory on the way from `/` must also be a directory (not a symbolic link) owned by root and writable by no one
-   * else, so that no user can redirect the mount (missing ones are made by root, 0755); and no mount may hide
-   * anything: a mount point an installed package owns files at or below (`dpkg-query -S`, `rpm -qa`), one holding
-   * files or with a mount below it, and both of a nested pair of configs are refused. Give
-   * each StorageServer of the cluster the same `mountRoots`, which checks its `mountPoint` at synth.
+   * The directories a mount config may mount on or below: the nodes' allowlist, which is the document parameter
+   * `mountRoots` and the script's `--mount-roots`. A config whose `mountPoint` is elsewhere, such as `/opt/aws`,
+   * `/snap`, `/nix` or `/mnt`, is refused on the node and reported with its parameter name; the others are mounted.
+   *
+   * Each root is an absolute directory of `[A-Za-z0-9_.-]` segments outside the system directories of
+   * `SYSTEM_DIRECTORIES`, such as `/`, `/etc`, `/usr` and `/home`. None of `/media`, `/mnt`, `/opt` and `/srv` is a
+   * root itself, though a directory below one may be, such as `/opt/ohpc/pub`. A mount point may be a root itself or
+   * any directory below one.
+   *
+   * On the node, every directory on the way from `/` must also be a directory, not a symbolic link, owned by root and
+   * writable by no one else, so that no user can redirect the mount. Root makes the missing ones, 0755. No mount may
+   * hide anything, so these are refused: a mount point at or above files an installed package owns, by `dpkg-query -S`
+   * or `rpm -qa`; one holding files or with a mount below it; and both of a nested pair of configs. Give each
+   * StorageServer of the cluster the same `mountRoots`, which checks its `mountPoint` at synth.
    * @default DEFAULT_MOUNT_ROOTS: /data, /scratch, /shared, /fsx
    */
   readonly mountRoots?: string[];
   /**
-   * Add `/home` to the mount roots: a mount config may mount on `/home` or below it (home directories on NFS).
+   * Add `/home` to the mount roots, for home directories on NFS: a mount config may then mount on `/home` or below it.
    * @default false
    */
   readonly allowHomeMountPoints?: boolean;
   /**
-   * NFS read-ahead every node sets for its NFS mounts, KiB (the document parameter `readAheadKiB`, the script's
-   * `--read-ahead-kib`): a whole number from 0 to `MAX_READ_AHEAD_KIB` (1 GiB). Since Linux 5.4 the NFS client reads
-   * ahead 128 KiB, which starves sequential reads; AWS recommends 15 MiB [EFS-PERF-2023], which its efs-utils sets
-   * as 15 x rsize [EFSUTILS-CODE]. The script sets it on each mount's bdi at once and installs a udev rule (and an
-   * `[nfsrahead]` section for nfs-utils' own rule) that sets it again at every later NFS mount, reboots included.
-   * `0` leaves the kernel's value to later mounts and removes that rule and section (docs/design.md, section 9;
-   * sources: docs/sources/nconnect.md).
-   * @default DEFAULT_READ_AHEAD_KIB: 15360 (15 MiB)
+   * NFS read-ahead every node sets for its NFS mounts, KiB: the document parameter `readAheadKiB` and the script's
+   * `--read-ahead-kib`. It is a whole number from 0 to `MAX_READ_AHEAD_KIB`, 1 GiB. Since Linux 5.4 the NFS client
+   * reads ahead 128 KiB, which starves sequential reads. AWS recommends 15 MiB [EFS-PERF-2023], which its efs-utils
+   * sets as 15 x rsize [EFSUTILS-CODE]. The script sets it on each mount's bdi at once. It also installs a udev rule,
+   * and an `[nfsrahead]` section for nfs-utils' own rule, that sets it again at every later NFS mount, reboots
+   * included. `0` leaves the kernel's value to later mounts and removes that rule and section. See docs/design.md,
+   * section 9, and the sources in docs/sources/nconnect.md.
+   * @default DEFAULT_READ_AHEAD_KIB: 15360, 15 MiB
    */
   readonly readAheadKiB?: number;
   /**
@@ -102,8 +105,8 @@ export interface ClientMountProps {
    */
   readonly serverName?: string;
   /**
-   * How often State Manager re-runs the mount on every tagged node (new nodes run it at once): whole
-   * minutes, at least 30 (State Manager's shortest rate).
+   * How often State Manager re-runs the mount on every tagged node, in whole minutes, at least State Manager's shortest
+   * rate of 30. New nodes run it at once.
    * @default Duration.minutes(30)
    */
   readonly schedule?: Duration;
@@ -118,15 +121,15 @@ export interface ClientMountProps {
  * CLI and installs the distribution's package of it (dnf, yum or apt-get) where it is missing.
  */
 export class ClientMount extends Construct {
-  /** The SSM Command document (run it by hand with Run Command as well). */
+  /** The SSM Command document; run it by hand with Run Command as well. */
   public readonly document: ssm.CfnDocument;
   /** The State Manager association. */
   public readonly association: ssm.CfnAssociation;
   /** `<prefix>/<cluster>/storage/`: where the mount configs are read. */
   public readonly storagePath: string;
   /**
-   * A managed policy with what {@link grantMount} grants, for node roles made outside CDK (ParallelCluster's
-   * `AdditionalIamPolicies`, a Slurm cluster's launch template role).
+   * A managed policy with what {@link grantMount} grants, for node roles made outside CDK, such as ParallelCluster's
+   * `AdditionalIamPolicies` or a Slurm cluster's launch template role.
    */
   public readonly readPolicy: iam.ManagedPolicy;
   /** The cluster whose storage servers it mounts. */
@@ -208,8 +211,8 @@ export class ClientMount extends Construct {
   }
 
   /**
-   * Lets `grantee` (a client node's instance role, instance or Auto Scaling group) read the cluster's
-   * mount configs: `ssm:GetParametersByPath`/`GetParameter(s)` on `<prefix>/<cluster>/storage` and below.
+   * Lets `grantee`, a client node's instance role, instance or Auto Scaling group, read the cluster's mount configs:
+   * `ssm:GetParametersByPath` and `GetParameter(s)` on `<prefix>/<cluster>/storage` and below.
    */
   public grantMount(grantee: iam.IGrantable): iam.Grant {
     const grant = iam.Grant.addToPrincipal({
@@ -234,9 +237,9 @@ export class ClientMount extends Construct {
 }
 
 /**
- * One association per cluster in an app: two would run the mount script twice on every node, each judging the
- * other's lines. A second server of the cluster (another StorageServer, in this stack or another) needs none: the
- * association mounts every server of the cluster. Associations for one server each (`serverName`) may coexist.
+ * One association per cluster in an app: two would run the mount script twice on every node, each judging the other's
+ * lines. A second server of the cluster, another StorageServer in this stack or another, needs none, since the
+ * association mounts every server of the cluster. Associations for one server each, by `serverName`, may coexist.
  */
 function validateOnePerCluster(mount: ClientMount): void {
   for (const other of mount.node.root.node.findAll()) {

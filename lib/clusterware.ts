@@ -15,29 +15,29 @@ export const CLUSTERWARE_JOIN_SCRIPT_NAME = 'clusterware-join.sh';
 /** Where clusterware reads its configuration. */
 export const CLUSTERWARE_CONFIG_PATH = '/opt/clusterware/etc/config.yml';
 
-/** Serf's gossip port (TCP and UDP), the same on every member of the ring. */
+/** Serf's gossip port, TCP and UDP, the same on every member of the ring. */
 export const CLUSTERWARE_GOSSIP_PORT = 7946;
 
-/** Namespace of the name-based (version 5) cluster uuids derived from the cluster name. */
+/** Namespace of the name-based, version 5 cluster uuids derived from the cluster name. */
 const UUID_NAMESPACE = '5b0f3a2e-8d1c-4f57-9a34-6e2b7c1d9f40';
 const HEREDOC_END = 'STORAGE_SERVER_CLUSTERWARE_JOIN_SH';
 const INSTALL_PATH = '/usr/local/sbin/storage-server-clusterware-join';
 
 /** Properties of a {@link ClusterwareRing}. */
 export interface ClusterwareRingProps {
-  /** The clusterware cluster name (`name` in config.yml): `[A-Za-z0-9_.-]`, 1-64 characters. */
+  /** The clusterware cluster name, `name` in config.yml: `[A-Za-z0-9_.-]`, 1-64 characters. */
   readonly clusterName: string;
-  /** IPv4 address of the clusterware master (the login node). */
+  /** IPv4 address of the clusterware master, the login node. */
   readonly loginIp: string;
   /**
-   * Secret whose value is the cluster token (a plain string). Pass the secret that holds your master's
-   * token to join an existing ring.
+   * Secret whose value is the cluster token, a plain string. Pass the secret that holds your master's token to join an
+   * existing ring.
    * @default - a new secret with a generated 32-character token; configure the master with it
    */
   readonly tokenSecret?: secretsmanager.ISecret;
   /**
    * The cluster uuid, as in the master's config.yml.
-   * @default - a name-based uuid derived from clusterName (see `clusterUuid`); configure the master with it
+   * @default - a name-based uuid derived from clusterName by `clusterUuid`; configure the master with it
    */
   readonly clusterUuid?: string;
 }
@@ -45,12 +45,12 @@ export interface ClusterwareRingProps {
 // StorageServerProps' `clusterware`: a ring membership without the cluster name, which is the server's.
 /** Membership of an Alces Flight clusterware ring. */
 export interface ClusterwareOptions {
-  /** IPv4 address of the clusterware master (the login node). */
+  /** IPv4 address of the clusterware master, the login node. */
   readonly loginIp: string;
   /**
-   * Secret whose value is the cluster token. The server reads it at boot with its instance role; the token
-   * is never in user data or the template.
-   * @default - a new secret with a generated token (configure the master with it)
+   * Secret whose value is the cluster token. The server reads it at boot with its instance role; the token is never in
+   * user data or the template.
+   * @default - a new secret with a generated token; configure the master with it
    */
   readonly tokenSecret?: secretsmanager.ISecret;
   /**
@@ -61,20 +61,20 @@ export interface ClusterwareOptions {
 }
 
 /**
- * Membership of an Alces Flight clusterware ring (clusterware's HashiCorp serf gossip ring). Members write
- * `/opt/clusterware/etc/config.yml` at boot with the token read from Secrets Manager by their instance
- * role, so the token is never in user data or the template.
+ * Membership of an Alces Flight clusterware ring, clusterware's HashiCorp serf gossip ring. Members write
+ * `/opt/clusterware/etc/config.yml` at boot with the token their instance role reads from Secrets Manager, so the token
+ * is never in user data or the template.
  *
- * The clusterware side must have: clusterware installed on the member (the Alces Flight image; the file
- * is inert without it), a master at `loginIp` configured with the same cluster name, uuid and token, and
- * serf's port (TCP and UDP 7946) open between all members; {@link join} opens it from the master only.
+ * The clusterware side must have clusterware installed on the member, as the Alces Flight image does; the file is inert
+ * without it. It must have a master at `loginIp` configured with the same cluster name, uuid and token. Serf's port,
+ * TCP and UDP 7946, must be open between all members; {@link join} opens it from the master only.
  */
 export class ClusterwareRing extends Construct {
   /** The secret holding the cluster token. */
   public readonly tokenSecret: secretsmanager.ISecret;
   /** The cluster uuid members write. */
   public readonly clusterUuid: string;
-  /** The clusterware cluster name members write (`name` in config.yml). */
+  /** The clusterware cluster name members write, `name` in config.yml. */
   public readonly clusterName: string;
   /** IPv4 address of the clusterware master; {@link join} admits serf gossip from it. */
   public readonly loginIp: string;
@@ -92,17 +92,17 @@ export class ClusterwareRing extends Construct {
   }
 
   /**
-   * Makes `member` join the ring at boot: reads the token secret (grantRead to its role), writes
-   * config.yml from its user data, and admits serf gossip from the master.
+   * Makes `member` join the ring at boot: grants its role read of the token secret, writes config.yml from its user
+   * data, and admits serf gossip from the master.
    */
   public join(member: ec2.Instance | autoscaling.AutoScalingGroup): void {
     member.addUserData(...this.joinCommands(member));
   }
 
   /**
-   * Like {@link join}, but returns the shell lines (bash) that write config.yml instead of adding them to
-   * the member's user data: the storage server runs them from its SSM apply document, so that a change of
-   * the ring's settings never changes its user data (which would stop the instance).
+   * Like {@link join}, but returns the bash lines that write config.yml instead of adding them to the member's user
+   * data. The storage server runs them from its SSM apply document, since a change of its user data would stop the
+   * instance.
    */
   public joinCommands(member: ec2.Instance | autoscaling.AutoScalingGroup): string[] {
     if (member.osType !== ec2.OperatingSystemType.LINUX) {
@@ -155,9 +155,9 @@ export class ClusterwareRing extends Construct {
 export interface ClusterwareJoinOptions {
   /** Full text of lib/scripts/clusterware-join.sh. */
   readonly script: string;
-  /** ARN of the token secret (usually a token resolving to it). */
+  /** ARN of the token secret, usually a token resolving to it. */
   readonly secretArn: string;
-  /** Region of the secret (usually `Aws.REGION`). */
+  /** Region of the secret, usually `Aws.REGION`. */
   readonly region: string;
   /** The clusterware cluster name written to config.yml. */
   readonly clusterName: string;
@@ -167,7 +167,7 @@ export interface ClusterwareJoinOptions {
   readonly clusterUuid: string;
 }
 
-/** User-data lines: install the join script and run it with the secret's ARN (never the token). */
+/** User-data lines: install the join script and run it with the secret's ARN, never the token. */
 export function renderClusterwareJoin(o: ClusterwareJoinOptions): string[] {
   // User data, not an SSM document: `{{` is plain text there.
   const body = heredocBody(CLUSTERWARE_JOIN_SCRIPT_NAME, o.script, HEREDOC_END, { ssm: false });
@@ -183,12 +183,12 @@ export function renderClusterwareJoin(o: ClusterwareJoinOptions): string[] {
   ];
 }
 
-/** Reads lib/scripts/clusterware-join.sh (next to this module, or from a compiled copy one or two levels down). */
+/** Reads lib/scripts/clusterware-join.sh next to this module, or from a compiled copy one or two levels down. */
 export function loadClusterwareJoinScript(baseDir: string = __dirname): string {
   return readScript(CLUSTERWARE_JOIN_SCRIPT_NAME, baseDir);
 }
 
-/** A stable, name-based (RFC 9562 version 5) uuid for a cluster name. */
+/** A stable, name-based uuid for a cluster name: RFC 9562 version 5. */
 export function deriveClusterUuid(clusterName: string): string {
   const namespace = Buffer.from(UUID_NAMESPACE.replace(/-/g, ''), 'hex');
   const hash = crypto.createHash('sha1').update(namespace).update(clusterName, 'utf8').digest();

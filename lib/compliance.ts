@@ -8,12 +8,12 @@ import type * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct, IConstruct } from 'constructs';
 
 /**
- * The cdk-nag compliance packs the app is held to besides AwsSolutions (test/unit/gates.test.ts): their rule
- * ids are `<pack>-<rule>`, and both packs share the rules this project meets, so an acknowledgement names both.
+ * The cdk-nag compliance packs the app is held to besides AwsSolutions, in test/unit/gates.test.ts. Their rule ids are
+ * `<pack>-<rule>`, and both packs share the rules this project meets, so an acknowledgement names both.
  */
 export const COMPLIANCE_PACKS = ['NIST.800.53.R5', 'HIPAA.Security'] as const;
 
-/** Acknowledges one rule of both compliance packs on one construct (and the resources under it). */
+/** Acknowledges one rule of both compliance packs on one construct and the resources under it. */
 export function acknowledgeCompliance(scope: IConstruct, rule: string, reason: string): void {
   for (const pack of COMPLIANCE_PACKS) Validations.of(scope).acknowledge({ id: `${pack}-${rule}`, reason });
 }
@@ -21,13 +21,13 @@ export function acknowledgeCompliance(scope: IConstruct, rule: string, reason: s
 const LOG_KEY_ID = 'StorageServerLogKey';
 
 /**
- * The stack's one customer managed KMS key for CloudWatch Logs, found or created by a fixed id on the Stack:
- * the log groups of the registration and update-guard functions and the app's VPC flow logs are encrypted with
- * it (NIST 800-53 AU-9(3), SC-28(1); HIPAA 164.312(a)(2)(iv)).
+ * The stack's one customer managed KMS key for CloudWatch Logs, found or created by a fixed id on the Stack. It
+ * encrypts the log groups of the registration and update-guard functions and the app's VPC flow logs: NIST 800-53
+ * AU-9(3) and SC-28(1), HIPAA 164.312(a)(2)(iv).
  *
- * A design choice: one key costs $1 a month (plus requests), so the stack shares one rather than one per log
- * group. The key, like the log groups (CloudWatch Logs' default removal policy), is retained when the stack is
- * deleted, so that retained logs stay readable; schedule its deletion by hand with theirs. It rotates yearly.
+ * A design choice: one key costs $1 a month plus requests, so the stack shares one rather than one per log group. Like
+ * the log groups under CloudWatch Logs' default removal policy, the key is retained when the stack is deleted, so that
+ * retained logs stay readable; schedule its deletion by hand with theirs. It rotates yearly.
  */
 export function logEncryptionKey(scope: Construct): kms.IKey {
   const stack = Stack.of(scope);
@@ -37,8 +37,8 @@ export function logEncryptionKey(scope: Construct): kms.IKey {
     description: `Encrypts the CloudWatch Logs of stack ${stack.stackName} (StorageServer functions, VPC flow logs) and its alarm topics`,
     enableKeyRotation: true,
   });
-  // CloudWatch alarms publish to the stack's encrypted alarm topics (lib/alarm-topic.ts); the AWS managed SNS key
-  // cannot be used by CloudWatch, and one key per stack keeps the cost at one key.
+  // CloudWatch alarms publish to the stack's encrypted alarm topics, made in lib/alarm-topic.ts. CloudWatch cannot use
+  // the AWS managed SNS key, and one key per stack keeps the cost at one key.
   key.addToResourcePolicy(
     new iam.PolicyStatement({
       sid: 'CloudWatchAlarmsOfThisAccount',
@@ -48,8 +48,8 @@ export function logEncryptionKey(scope: Construct): kms.IKey {
       conditions: { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } },
     }),
   );
-  // The key policy statement the CloudWatch Logs guide prescribes: the regional Logs service may use the key
-  // only for log groups of this account and region (the encryption context names the log group).
+  // The key policy statement the CloudWatch Logs guide prescribes: the regional Logs service may use the key only for
+  // log groups of this account and region, as the encryption context names the log group.
   key.addToResourcePolicy(
     new iam.PolicyStatement({
       sid: 'CloudWatchLogsOfThisAccountAndRegion',
@@ -95,11 +95,11 @@ export function acknowledgeCustomResourceFunctions(onEvent: lambda.IFunction, pr
 }
 
 /**
- * What {@link applyServerCompliance} reads of a server (a `StorageServer` is one): its instance's role, its security
+ * What {@link applyServerCompliance} reads of a server, which a `StorageServer` is: its instance's role, its security
  * groups, its data volumes and their snapshot policy.
  */
 export interface CompliantServer {
-  /** The EC2 instance, whose role holds the server's inline policy (none for FSx for Lustre). */
+  /** The EC2 instance, whose role holds the server's inline policy; none for FSx for Lustre. */
   readonly instance?: { readonly role: IConstruct };
   /** The server's security groups. */
   readonly connections: ec2.Connections;
@@ -110,8 +110,8 @@ export interface CompliantServer {
 }
 
 /**
- * The compliance fixes and acknowledgements of a storage server's own resources (`StorageServer`). Called at the
- * end of its constructor, when every resource it makes exists.
+ * The compliance fixes and acknowledgements of a `StorageServer`'s own resources. It is called at the end of the
+ * server's constructor, when every resource it makes exists.
  */
 export function applyServerCompliance(server: CompliantServer): void {
   // The server role's inline policy holds the statements this server's constructs add through grants.
@@ -124,8 +124,8 @@ export function applyServerCompliance(server: CompliantServer): void {
       'AmazonSSMManagedInstanceCore managed policy.');
   }
 
-  // cdk-nag cannot evaluate a CIDR that is a token (the new VPC's own CIDR, Fn::GetAtt) and reports its
-  // SSH and common-ports rules as failed; literal CIDRs are evaluated as usual.
+  // cdk-nag cannot evaluate a CIDR that is a token, such as the new VPC's own CIDR by Fn::GetAtt, and reports its SSH
+  // and common-ports rules as failed; literal CIDRs are evaluated as usual.
   for (const sg of server.connections.securityGroups) {
     const cfnSg = sg.node.defaultChild;
     if (!(cfnSg instanceof ec2.CfnSecurityGroup)) continue;
@@ -139,7 +139,7 @@ export function applyServerCompliance(server: CompliantServer): void {
     acknowledgeCompliance(sg, 'EC2RestrictedCommonPorts', reason);
   }
 
-  // The data volumes are backed up by the server's DLM policy; without one (snapshots.retain 0) the finding stands.
+  // The server's DLM policy backs up the data volumes; without one, at snapshots.retain 0, the finding stands.
   const snapshots = server.snapshotPolicy;
   if (snapshots) {
     const consistency = snapshots.document
@@ -155,8 +155,8 @@ export function applyServerCompliance(server: CompliantServer): void {
 }
 
 /**
- * The compliance fixes and acknowledgements of the app stack's own resources (StorageServerStack): its new VPC
- * and flow logs. Called at the end of its constructor. A looked-up VPC is the owner's, and left alone.
+ * The compliance fixes and acknowledgements of the app stack's own resources, StorageServerStack's new VPC and flow
+ * logs. It is called at the end of the stack's constructor. A looked-up VPC is the owner's, and left alone.
  */
 export function applyStackCompliance(stack: Construct): void {
   const flowLogs = stack.node.tryFindChild('VpcFlowLogs');

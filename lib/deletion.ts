@@ -2,10 +2,10 @@ import { Annotations, type CfnResource, RemovalPolicy, Stack } from 'aws-cdk-lib
 import type { Construct, IConstruct } from 'constructs';
 import { destroyFate, isRetained } from './deletion/fate';
 
-// What `cdk destroy` does to a server's data (docs/design.md, section 5, "What cdk destroy does"; the README's table):
-// the resources that hold data are kept unless the deploy says `deleteDataOnDestroy`, what a kept resource still
-// uses is kept with it, and an instance-store server, whose data dies with its instance, is protected by its stack's
-// termination protection. The check runs at synth after every aspect, so a RemovalPolicies.destroy() from outside counts.
+// What `cdk destroy` does to a server's data: docs/design.md, section 5, "What cdk destroy does", and the README's
+// table. The resources that hold data are kept unless the deploy says `deleteDataOnDestroy`, and what a kept resource
+// still uses is kept with it. An instance-store server's data dies with its instance, so its stack's termination
+// protection guards it. The check runs at synth after every aspect, so a RemovalPolicies.destroy() from outside counts.
 
 export { destroyFate } from './deletion/fate';
 
@@ -16,14 +16,14 @@ export interface DataHolder {
   /** Its CloudFormation resource. */
   readonly resource: CfnResource;
   /**
-   * What the resource still uses while it exists (its security group and that group's rules among its own members, its
-   * subnets, their VPC): kept with it, since deleting one of them would fail (DependencyViolation) or cut the kept
-   * resource off.
+   * What the resource still uses while it exists: its security group and that group's rules among its own members, its
+   * subnets, and their VPC. They are kept with it, since deleting one of them would fail with DependencyViolation or
+   * cut the kept resource off.
    * @default - none
    */
   readonly companions?: readonly CfnResource[];
   /**
-   * What a deletion takes with it besides the resource, in words (`its automatic backups`).
+   * What a deletion takes with it besides the resource, in words, such as `its automatic backups`.
    * @default - nothing more
    */
   readonly takesWith?: string;
@@ -42,23 +42,23 @@ export const DELETE_DATA_KEY = 'deleteDataOnDestroy=true (context) or deleteData
 
 /**
  * The removal policy of the resources that hold data: `dataVolumeRemovalPolicy` when given, else `DESTROY` with
- * `deleteDataOnDestroy`, else kept on update and deletion (`RetainExceptOnCreate`: deleted only when the stack's first
- * creation rolls back, while they are new and blank).
+ * `deleteDataOnDestroy`, else kept on update and deletion. That last is `RetainExceptOnCreate`, which deletes them only
+ * when the stack's first creation rolls back, while they are new and blank.
  */
 export function dataRemovalPolicy(props: DestroyProps): RemovalPolicy {
   return props.dataVolumeRemovalPolicy ?? (props.deleteDataOnDestroy === true ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE);
 }
 
-/** Gives each companion the data resource's removal policy when that policy keeps it (else they go with it). */
+/** Gives each companion the data resource's removal policy when that policy keeps it; else they go with it. */
 export function keepWith(policy: RemovalPolicy, companions: readonly CfnResource[]): void {
   if (policy !== RemovalPolicy.RETAIN && policy !== RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE) return;
   for (const companion of companions) companion.applyRemovalPolicy(policy);
 }
 
 /**
- * Turns on the termination protection of `scope`'s root stack, so that `cdk destroy` fails before it deletes anything:
- * a nested stack has none of its own ("For nested stacks, termination protection is set on the root stack", AWS
- * CloudFormation API reference, UpdateTerminationProtection). The CDK CLI sets it on the stack at every deploy.
+ * Turns on the termination protection of `scope`'s root stack, so that `cdk destroy` fails before it deletes anything.
+ * A nested stack has none of its own: "For nested stacks, termination protection is set on the root stack", per the AWS
+ * CloudFormation API reference, UpdateTerminationProtection. The CDK CLI sets it on the stack at every deploy.
  */
 export function refuseDestroy(scope: Construct, why: string): void {
   rootStack(scope).terminationProtection = true;
@@ -66,10 +66,10 @@ export function refuseDestroy(scope: Construct, why: string): void {
 }
 
 /**
- * Checks at synth, once every aspect has run, what a destroy does to `holders`, and refuses a template whose destroy
- * would delete data the deploy did not say may go ({@link DELETE_DATA_KEY}), would end in DELETE_FAILED (a companion
- * deleted under a kept resource), or asks for a snapshot CloudFormation cannot take. With the key, a warning names what
- * a destroy deletes.
+ * Checks at synth, once every aspect has run, what a destroy does to `holders`. It refuses a template whose destroy
+ * would delete data the deploy did not say may go by {@link DELETE_DATA_KEY}. It also refuses one whose destroy would
+ * end in DELETE_FAILED, with a companion deleted under a kept resource, or that asks for a snapshot CloudFormation
+ * cannot take. With the key, a warning names what a destroy deletes.
  */
 export function checkDestroy(scope: Construct, holders: readonly DataHolder[], deleteDataOnDestroy: boolean): void {
   scope.node.addValidation({ validate: () => destroyProblems(scope, holders, deleteDataOnDestroy) });
@@ -115,7 +115,7 @@ function logicalIdOf(resource: CfnResource): string {
   return String(Stack.of(resource).resolve(resource.logicalId));
 }
 
-/** The stack at the root of `scope`'s nested stacks (itself when it is not nested). */
+/** The stack at the root of `scope`'s nested stacks, or `scope`'s own stack when it is not nested. */
 function rootStack(scope: IConstruct): Stack {
   let stack = Stack.of(scope);
   while (stack.nestedStackParent !== undefined) stack = stack.nestedStackParent;

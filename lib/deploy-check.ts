@@ -35,11 +35,11 @@ class ValueCheckProvider extends Construct {
 }
 
 /**
- * Checks at deploy the values a synth could not see (tokens), by the rules their literal forms meet at synth; no
- * resource is made when every value is literal. Every resource of the stack whose properties carry one of the
- * values (found in its resolved template, so none is missed by name) depends on the check, so a refused value
- * fails the deploy before anything that carries it is created or changed: security groups with inline rules,
- * the launch template, the settings, the file system, the update guard after them.
+ * Checks at deploy the values a synth could not see, the tokens, by the rules their literal forms meet at synth. No
+ * resource is made when every value is literal. Every resource of the stack whose properties carry one of the values
+ * depends on the check, found in its resolved template so that none is missed by name. A refused value then fails the
+ * deploy before anything that carries it is created or changed: security groups with inline rules, the launch template,
+ * the settings, the file system, and the update guard after them.
  */
 export class DeployTimeCheck extends Construct {
   /** The check, or undefined when there was nothing to check. */
@@ -52,7 +52,7 @@ export class DeployTimeCheck extends Construct {
 
   private constructor(scope: Construct, id: string, checks: readonly ValueToCheck[], options: CheckOptions) {
     super(scope, id);
-    // A value that only looks like a token (its text typed by hand) cannot be resolved: refused by its name.
+    // A value that only looks like a token, its text typed by hand, cannot be resolved: refused by its name.
     const expressions = checks.map((c) => {
       try {
         return JSON.stringify(Stack.of(scope).resolve(c.value));
@@ -70,7 +70,7 @@ export class DeployTimeCheck extends Construct {
       },
     });
     const stack = Stack.of(this);
-    // Read-only priority: the last aspects, once every rule of every group is in place (a resolved Lazy is cached).
+    // Read-only priority runs last, once every rule of every group is in place; a resolved Lazy is cached.
     Aspects.of(stack).add(new DependOnCheck(this, provider, expressions), { priority: AspectPriority.READONLY });
   }
 }

@@ -8,22 +8,21 @@ import { Construct } from 'constructs';
 export type HandlerFunctionProps = Omit<lambda.FunctionProps, 'code' | 'handler'>;
 
 /**
- * The environment variable that names a directory of prebuilt handler bundles, `<dir>/<name>/bundle/index.js`
- * (the layout `npm run build:lambda` writes under `dist/lambda`). When it is set, the handlers are taken from
- * there instead of the app's own cache: `npm test` builds the bundles once per run and sets it (the bundles are
- * the same bytes either way; the consumer test and test/unit/handler-function.test.ts check it). Unset, nothing
- * changes.
+ * The environment variable that names a directory of prebuilt handler bundles, `<dir>/<name>/bundle/index.js`, the
+ * layout `npm run build:lambda` writes under `dist/lambda`. When it is set, the handlers are taken from there instead
+ * of the app's own cache. `npm test` builds the bundles once per run and sets it. The bundles are the same bytes either
+ * way, as the consumer test and test/unit/handler-function.test.ts check. Unset, nothing changes.
  */
 export const HANDLER_BUNDLES_ENV = 'STORAGE_SERVER_HANDLER_BUNDLES';
 
 /**
- * The onEvent function of one of the project's custom resources (`lambda/<name>/index.ts`): the same function
- * wherever its code comes from. In the published package, the bundle `npm run build` put in
- * `dist/lambda/<name>/bundle/` (next to the compiled `dist/lib/`), deployed as it is: a consumer needs no esbuild,
- * Docker or AWS SDK at synth. From the TypeScript sources (this repository's app and tests), the bundle esbuild
- * builds with the `build:lambda` script's options into `.handler-bundles/`, once per state of its inputs
- * (`cachedHandlerBundle`, bin/handler-bundle.ts, set by {@link useSourceBundler}): a synth reuses it, silently, and an edit to the handler's sources or the lockfile
- * builds it again.
+ * The onEvent function of one of the project's custom resources, `lambda/<name>/index.ts`: the same function wherever
+ * its code comes from. In the published package it is the bundle `npm run build` put in `dist/lambda/<name>/bundle/`,
+ * next to the compiled `dist/lib/`, deployed as it is, so a consumer needs no esbuild, Docker or AWS SDK at synth. From
+ * the TypeScript sources of this repository's app and tests, it is the bundle esbuild builds into `.handler-bundles/`
+ * with the `build:lambda` script's options, once per state of its inputs. That is `cachedHandlerBundle` in
+ * bin/handler-bundle.ts, set by {@link useSourceBundler}: a synth reuses it silently, and an edit to the handler's
+ * sources or the lockfile builds it again.
  */
 export function handlerFunction(scope: Construct, id: string, name: string, props: HandlerFunctionProps): lambda.Function {
   const code = (dir: string) => new lambda.Function(scope, id, { ...props, code: lambda.Code.fromAsset(dir), handler: 'index.handler' });
@@ -58,7 +57,7 @@ export function handlerFunction(scope: Construct, id: string, name: string, prop
   return code(sourceBundler(root, name));
 }
 
-/** Builds `lambda/<name>/index.ts` under `root` and returns the directory of its bundle (`index.js`). */
+/** Builds `lambda/<name>/index.ts` under `root` and returns the directory of its bundle, holding `index.js`. */
 export type SourceBundler = (root: string, name: string) => string;
 
 let sourceBundler: SourceBundler | undefined;
@@ -73,9 +72,9 @@ export function useSourceBundler(bundler: SourceBundler): void {
 }
 
 /**
- * Lambda functions carry a DependsOn on their role (so its policies exist before the function runs); the Role
- * half of it duplicates the GetAtt of the role's ARN, which cfn-lint reports as W3005. Ignores it on every
- * function under `scope`.
+ * Lambda functions carry a DependsOn on their role, so that its policies exist before the function runs. The Role half
+ * of it duplicates the GetAtt of the role's ARN, which cfn-lint reports as W3005. Ignores it on every function under
+ * `scope`.
  */
 export function ignoreRoleDependsOnLint(scope: Construct): void {
   for (const child of scope.node.findAll()) {
@@ -86,9 +85,9 @@ export function ignoreRoleDependsOnLint(scope: Construct): void {
 }
 
 /**
- * The id cdk-nag gives an IAM5 finding for `resource`: the resolved value with Ref and GetAtt written as
- * `<Name>` and `<Name.Attr>` (how cdk-nag flattens CloudFormation references), so an acknowledgement names
- * exactly one resource, whether the stack's region and account are concrete or not.
+ * The id cdk-nag gives an IAM5 finding for `resource`: the resolved value with Ref and GetAtt written as `<Name>` and
+ * `<Name.Attr>`, as cdk-nag flattens CloudFormation references. So an acknowledgement names exactly one resource,
+ * whether the stack's region and account are concrete or not.
  */
 export function iam5(scope: Construct, resource: string): string {
   const flatten = (node: unknown): string => {

@@ -8,8 +8,8 @@ import { acknowledgeCompliance, acknowledgeCustomResourceFunctions, logEncryptio
 import { handlerFunction, iam5, ignoreRoleDependsOnLint } from './handler-function';
 
 /**
- * The stack's one construct of a kind, found by its fixed id on the Stack or made there by `create`: each of the
- * stack's custom-resource providers (the registration's, the update guard's) is shared by all its servers.
+ * The stack's one construct of a kind, found by its fixed id on the Stack or made there by `create`. Each of the
+ * stack's custom-resource providers, the registration's and the update guard's, is shared by all its servers.
  */
 export function stackSingleton<T extends Construct>(
   scope: Construct, id: string, isOne: (found: IConstruct) => found is T, create: (stack: Stack, id: string) => T,
@@ -19,7 +19,7 @@ export function stackSingleton<T extends Construct>(
   return existing !== undefined && isOne(existing) ? existing : create(stack, id);
 }
 
-/** What one of the stack's custom-resource providers is made of (the registration, the update guard). */
+/** What one of the stack's custom-resource providers is made of, the registration's or the update guard's. */
 export interface HandlerProviderProps {
   /** The handler's folder under lambda/. */
   readonly handler: string;
@@ -33,9 +33,9 @@ export interface HandlerProviderProps {
   readonly timeout: Duration;
   /** The function's memory, MiB. */
   readonly memorySize: number;
-  /** Why the runtime is pinned (cdk-nag AwsSolutions-L1). */
+  /** Why the runtime is pinned, for cdk-nag AwsSolutions-L1. */
   readonly runtimeReason: string;
-  /** Why the function's policy is inline (NIST/HIPAA IAMNoInlinePolicy). */
+  /** Why the function's policy is inline, for NIST/HIPAA IAMNoInlinePolicy. */
   readonly policyReason: string;
   /** The AWS APIs the function calls, as the custom-resource acknowledgements name them. */
   readonly apis: string;
@@ -46,7 +46,7 @@ export interface HandlerProviderProps {
   readonly statements?: iam.PolicyStatement[];
 }
 
-/** What {@link addHandlerProvider} made: the service token, the function and its (extensible) policy. */
+/** What {@link addHandlerProvider} made: the service token, the function and its extensible policy. */
 export interface HandlerProvider {
   /** The Provider's service token, for CustomResource. */
   readonly serviceToken: string;
@@ -57,12 +57,12 @@ export interface HandlerProvider {
 }
 
 /**
- * Builds, under `scope`, a Lambda onEvent handler with its own role, encrypted log group and inline policy (its
- * logs, plus `statements`), and a custom-resources Provider with its own role and encrypted log group; with the
- * compliance acknowledgements both need. The function waits for its policy, so its first Create has it.
+ * Builds, under `scope`, a Lambda onEvent handler and a custom-resources Provider, with the compliance acknowledgements
+ * both need. The handler has its own role, encrypted log group and inline policy, holding its logs and `statements`.
+ * The Provider has its own role and encrypted log group. The function waits for its policy, so its first Create has it.
  */
 export function addHandlerProvider(scope: Construct, props: HandlerProviderProps): HandlerProvider {
-  // Each of the two functions (the handler, the framework's) has a role and a log group of its own.
+  // Each of the two functions, the handler and the framework's, has a role and a log group of its own.
   const lambdaRole = (id: string, description: string): iam.Role =>
     new iam.Role(scope, id, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'), description });
   const logGroupOf = (id: string): logs.LogGroup =>

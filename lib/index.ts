@@ -1,7 +1,6 @@
-// Public API: what another CDK app imports from this package, and no more. The surface is recorded in
-// etc/storage-server.api.md (`npm run api:check` fails when it changes; `npm run api:update` rewrites it).
-// Internals (validators, renderers, catalogues, script loaders) are imported from their modules by the app
-// and the tests, never from here.
+// Public API: what another CDK app imports from this package, and no more. etc/storage-server.api.md records the
+// surface: `npm run api:check` fails when it changes, and `npm run api:update` rewrites it. The app and the tests
+// import internals such as validators, renderers, catalogues and script loaders from their modules, never from here.
 
 // The construct, what it composes and exposes, and its props.
 export { StorageServer } from './storage-server';
@@ -23,8 +22,8 @@ export type { CrossRegionCopy, SnapshotPolicyProps } from './snapshot-policy';
 export { RecoveryAlarm } from './recovery-alarm';
 export type { RecoveryAlarmProps } from './recovery-alarm';
 
-// What a StorageServer exposes as properties (`monitoring`, `clusterware`, `updateGuard`, `benchDocument`), and
-// the types their constructors and members name: a consumer can name every type it is handed.
+// What a StorageServer exposes as properties, `monitoring`, `clusterware`, `updateGuard` and `benchDocument`, and the
+// types their constructors and members name, so that a consumer can name every type it is handed.
 export { StorageMonitoring } from './monitoring';
 export type { MonitoredStorage, MonitoringOptions, StorageMonitoringProps } from './monitoring';
 export type { ServerMetricIdentity } from './server-metrics';

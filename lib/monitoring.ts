@@ -18,7 +18,7 @@ export type { MonitoredStorage } from './monitoring/storage';
 /** Alarm thresholds and the dashboard switch of a storage server. */
 export interface MonitoringOptions {
   /**
-   * Make the server's CloudWatch dashboard (`StorageServer-<stack>-<server>`).
+   * Make the server's CloudWatch dashboard, `StorageServer-<stack>-<server>`.
    * @default true
    */
   readonly dashboard?: boolean;
@@ -33,20 +33,22 @@ export interface MonitoringOptions {
    */
   readonly fileSystemUsedCriticalPercent?: number;
   /**
-   * st1 burst bucket, percent, below which an st1 volume's alarm goes off (EBS backend): the volume is about to fall
-   * back to its baseline throughput. gp3 volumes have no burst bucket (they deliver what is provisioned).
+   * st1 burst bucket, percent, below which an st1 volume's alarm goes off on the EBS backend: the volume is about to
+   * fall back to its baseline throughput. gp3 volumes have no burst bucket, since they deliver what is provisioned.
    * @default 20
    */
   readonly burstBalanceLowPercent?: number;
   /**
-   * Minutes without the server's heartbeat (sent only while the export is live) before the export-down alarm.
+   * Minutes without the server's heartbeat before the export-down alarm; the heartbeat is sent only while the export is
+   * live.
    * @default 3
    */
   readonly exportDownMinutes?: number;
   /**
-   * FSx for OpenZFS: the file server's throughput utilization, percent of what its throughput capacity allows (network
-   * or disk, whichever is higher), at which the alarm goes off when it lasts 30 minutes: raise the throughput capacity
-   * (a live change). AWS recommends an average under 50 %; short bursts to 100 % are what a throughput-bound job does.
+   * FSx for OpenZFS: the file server's throughput utilization at which the alarm goes off when it lasts 30 minutes, as
+   * a percent of what its throughput capacity allows, network or disk, whichever is higher. Raise the throughput
+   * capacity then, a live change. AWS recommends an average under 50 %; short bursts to 100 % are what a
+   * throughput-bound job does.
    * @default 80
    */
   readonly throughputUtilizationHighPercent?: number;
@@ -54,23 +56,27 @@ export interface MonitoringOptions {
 
 /** Properties of a {@link StorageMonitoring}. */
 export interface StorageMonitoringProps extends MonitoringOptions {
-  /** The server's cluster and name (the dimensions of its own metrics). */
+  /** The server's cluster and name, the dimensions of its own metrics. */
   readonly identity: ServerMetricIdentity;
   /** What to watch. */
   readonly storage: MonitoredStorage;
   /**
-   * Where the alarms notify (on ALARM and back to OK).
+   * Where the alarms notify, on ALARM and back to OK.
    * @default - no notification: the alarms show on the dashboard and in the CloudWatch console
    */
   readonly alarmTopic?: sns.ITopic;
 }
 
 /**
- * The dashboard and alarms of one storage server, in the manner of cdk-monitoring-constructs (metrics from a
- * factory, thresholds as props) without its dependency: a dozen widgets and five alarm kinds. Each alarm watches a
- * metric the backend has: the heartbeat, file system, memory and status checks of an EC2 server; the burst bucket
- * of each st1 volume (EBS; gp3 has none); the disks' throughput is on the dashboard only (gp3's beside what is provisioned); an FSx file system's free capacity;
- * an FSx for OpenZFS file system's used capacity (its own and its root volume's) and its file server's throughput utilization.
+ * The dashboard and alarms of one storage server, in the manner of cdk-monitoring-constructs without its dependency:
+ * metrics from a factory, thresholds as props, a dozen widgets and five alarm kinds. Each alarm watches a metric the
+ * backend has:
+ * - an EC2 server: the heartbeat, file system, memory and status checks;
+ * - each st1 volume on EBS: the burst bucket, which gp3 lacks; the disks' throughput is on the dashboard only, gp3's
+ *   beside what is provisioned;
+ * - an FSx file system: its free capacity;
+ * - an FSx for OpenZFS file system: its own and its root volume's used capacity, and its file server's throughput
+ *   utilization.
  */
 export class StorageMonitoring extends Construct {
   /** Every alarm this construct made, in the order made. */
@@ -88,8 +94,8 @@ export class StorageMonitoring extends Construct {
         : this.watchFileSystem(storage, server, limits, props.alarmTopic);
     if (props.dashboard ?? true) {
       const dashboardName = `StorageServer-${Stack.of(this).stackName}-${server}`;
-      // A name is one dashboard per account and Region (CloudWatch API Reference, PutDashboard): a second one of the
-      // same stack would fail its deploy, or overwrite the first.
+      // A name is one dashboard per account and Region, per PutDashboard in the CloudWatch API Reference. A second one
+      // of the same stack would fail its deploy, or overwrite the first.
       const taken = Stack.of(this).node.findAll().find((c): c is cloudwatch.CfnDashboard => c instanceof cloudwatch.CfnDashboard && c.dashboardName === dashboardName);
       if (taken !== undefined) {
         throw new Error(`monitoring.dashboard: the dashboard name '${dashboardName}' is taken in this stack by ${taken.node.path} ` +
@@ -100,7 +106,7 @@ export class StorageMonitoring extends Construct {
     }
   }
 
-  /** An EC2 server's alarms (heartbeat, file system, status checks, st1 burst buckets); returns its widgets. */
+  /** An EC2 server's alarms on the heartbeat, file system, status checks and st1 burst buckets; returns its widgets. */
   private watchServer(
     storage: MonitoredServer, server: string, props: StorageMonitoringProps, limits: AlarmLimits,
   ): cloudwatch.IWidget[][] {
@@ -138,7 +144,7 @@ export class StorageMonitoring extends Construct {
     return serverWidgets(storage, metrics, used, volumes, limits);
   }
 
-  /** An FSx file system's alarms (its used capacity, from the free bytes FSx publishes); returns its widgets. */
+  /** An FSx file system's alarm on its used capacity, from the free bytes FSx publishes; returns its widgets. */
   private watchFileSystem(
     storage: MonitoredFileSystem, server: string, limits: AlarmLimits, topic: sns.ITopic | undefined,
   ): cloudwatch.IWidget[][] {
@@ -148,8 +154,8 @@ export class StorageMonitoring extends Construct {
   }
 
   /**
-   * An FSx for OpenZFS file system's alarms (used capacity: the file system's or the root volume's, whichever is
-   * fuller; the file server's throughput utilization, sustained); returns its widgets.
+   * An FSx for OpenZFS file system's alarms: the used capacity of the file system or the root volume, whichever is
+   * fuller, and the file server's sustained throughput utilization. Returns its widgets.
    */
   private watchOpenZfs(
     storage: MonitoredOpenZfs, server: string, limits: AlarmLimits, topic: sns.ITopic | undefined,

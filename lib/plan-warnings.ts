@@ -7,7 +7,7 @@ import { capacityExcess } from './sizing/excess';
 import { stopStartWarning } from './sizing/instance-type';
 import { BACKEND_SIZING } from './sizing/registry';
 
-/** The ids of the plan's synth warnings (a construct user acknowledges them with `Annotations.acknowledgeWarning`). */
+/** The ids of the plan's synth warnings, which a construct user acknowledges with `Annotations.acknowledgeWarning`. */
 export const PLAN_WARNINGS = {
   capacityAboveRequest: 'storage-server:capacityAboveRequest',
   instanceStoreDataLoss: 'storage-server:instanceStoreDataLoss',
@@ -15,10 +15,10 @@ export const PLAN_WARNINGS = {
 } as const;
 
 /**
- * Synth warnings about what the plan deploys that the request did not say: more than 10 % more capacity than asked
- * (and why), and data on instance store when `auto` chose it. Each names the prop and the app's context key that
- * accept or avoid it, never an annotation id: the CDK CLI cannot acknowledge one. `instanceType` is the type
- * deployed when it overrides the plan's.
+ * Synth warnings about what the plan deploys that the request did not say: more than 10 % more capacity than asked, and
+ * why, and data on instance store when `auto` chose it. Each names the prop and the app's context key that accept or
+ * avoid it, never an annotation id, since the CDK CLI cannot acknowledge one. `instanceType` is the type deployed when
+ * it overrides the plan's.
  */
 export function warnAboutPlan(scope: Construct, request: StorageRequest, plan: StoragePlan, instanceType?: string): void {
   const excess = capacityExcess(request, plan, instanceType);
@@ -50,8 +50,8 @@ function keptElsewhere(): string {
 }
 
 /**
- * Warns, once, when the planner chose the instance type and growth across its capacity tier would choose another:
- * a type change stops and starts the instance (`stopStartWarning`). The advice is the context key that pins the type.
+ * Warns, once, when the planner chose the instance type and growth across its capacity tier would choose another. A
+ * type change stops and starts the instance: see `stopStartWarning`. The advice is the context key that pins the type.
  * Not for a pinned type: the caller passes only requests without one.
  */
 export function warnAboutTypeTier(scope: Construct, request: StorageRequest): void {

@@ -11,9 +11,9 @@ export interface RecoveryAlarmProps {
 }
 
 /**
- * A CloudWatch alarm on the instance's system status check (StatusCheckFailed_System) whose action
- * is EC2 recover: AWS moves the instance to healthy hardware, keeping its id, private IP and EBS
- * volumes, so clients remount the same export. Only for EBS-only instances.
+ * A CloudWatch alarm on the instance's system status check, StatusCheckFailed_System, whose action is EC2 recover. AWS
+ * moves the instance to healthy hardware, keeping its id, private IP and EBS volumes, so clients remount the same
+ * export. Only for EBS-only instances.
  */
 export class RecoveryAlarm extends Construct {
   /** The alarm; add notification actions to it as needed. */
@@ -38,14 +38,14 @@ export class RecoveryAlarm extends Construct {
       threshold: 1,
       evaluationPeriods: 2,
       datapointsToAlarm: 2,
-      // No data means no check result (e.g. the instance is stopped), not a failure.
+      // No data means no check result, as when the instance is stopped, not a failure.
       treatMissingData: cloudwatch.TreatMissingData.MISSING,
     });
     this.alarm.addAlarmAction(new cloudwatchActions.Ec2Action(cloudwatchActions.Ec2InstanceAction.RECOVER));
   }
 }
 
-/** Throws if the instance maps instance-store volumes (ephemeralN), which EC2 recovery does not support. */
+/** Throws if the instance maps instance-store volumes, ephemeralN, which EC2 recovery does not support. */
 function validateEbsOnly(instance: ec2.Instance): void {
   const mappings = instance.instance.blockDeviceMappings;
   if (mappings === undefined || Token.isUnresolved(mappings)) return;

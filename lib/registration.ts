@@ -28,18 +28,18 @@ import {
 /** Properties of a {@link ServerRegistration}. */
 export interface ServerRegistrationProps {
   /**
-   * The storage server instance (EC2 backends); the custom resource depends on it and passes its id. Exactly one
-   * of `instance` and `fileSystem`.
+   * The storage server instance on the EC2 backends; the custom resource depends on it and passes its id. Give exactly
+   * one of `instance` and `fileSystem`.
    * @default - none: `fileSystem` is registered
    */
   readonly instance?: ec2.Instance;
   /**
-   * The FSx file system (backend `fsx-lustre`, registered by its id, DNS name and mount name; or `fsx-openzfs`, by
-   * its id and DNS name, with mount name `''`).
+   * The FSx file system. Backend `fsx-lustre` registers it by its id, DNS name and mount name; `fsx-openzfs` by its id
+   * and DNS name, with mount name `''`.
    * @default - none: `instance` is registered
    */
   readonly fileSystem?: FsxTarget;
-  /** The cluster the server serves: `[A-Za-z0-9_.-]`, 1-64 characters (one SSM path level). */
+  /** The cluster the server serves: `[A-Za-z0-9_.-]`, 1-64 characters, one SSM path level. */
   readonly clusterName: string;
   /** The server's name in the ring: same charset as `clusterName`. */
   readonly serverName: string;
@@ -57,17 +57,17 @@ export interface ServerRegistrationProps {
   /** The server's storage backend, recorded in the ring record. */
   readonly backend: Backend;
   /**
-   * The server's stable network interface (`eni-...`), which the server attaches to itself. When given, the
-   * records carry its address instead of the instance's, and registration fails while the interface is not
-   * attached to the instance.
+   * The server's stable network interface, `eni-...`, which the server attaches to itself. When it is given, the
+   * records carry its address instead of the instance's, and registration fails while the interface is not attached to
+   * the instance.
    * @default - the instance's own primary private address
    */
   readonly networkInterfaceId?: string;
 }
 
 /**
- * Registers a storage server in SSM Parameter Store (docs/design.md, sections 6 and 7): its ring member record and
- * its clients' mount config, written by a custom resource after the instance exists and removed with it.
+ * Registers a storage server in SSM Parameter Store (docs/design.md, sections 6 and 7): its ring member record and its
+ * clients' mount config. A custom resource writes them after the instance exists and removes them with it.
  *
  * All registrations of a stack share one Lambda function and one Provider.
  */
@@ -116,9 +116,9 @@ export class ServerRegistration extends Construct {
       serviceToken: provider.serviceToken,
       resourceType: 'Custom::StorageServerRegistration',
       properties: {
-        // The instance id makes a replaced instance re-register through an Update, and its Ref makes
-        // CloudFormation create this resource only after the instance (an explicit DependsOn on top would
-        // be redundant: cfn-lint W3005). For FSx the file system's Ref and attributes do the same.
+        // The instance id makes a replaced instance re-register through an Update. Its Ref makes CloudFormation create
+        // this resource only after the instance; an explicit DependsOn on top would be redundant, cfn-lint W3005. For
+        // FSx the file system's Ref and attributes do the same.
         ...(props.instance
           ? { [PROP.instanceId]: props.instance.instanceId }
           : {
@@ -186,8 +186,8 @@ class RegistrationProvider extends Construct {
   }
 
   /**
-   * Lets the function describe instances, for the registration of an EC2 NFS server (an FSx for Lustre
-   * registration calls no EC2 API, so a stack with only FSx grants none).
+   * Lets the function describe instances, for the registration of an EC2 NFS server. An FSx registration calls no EC2
+   * API, so a stack with only FSx grants none.
    */
   allowInstances(): iam.PolicyStatement {
     if (this.describe) return this.describe;
@@ -207,8 +207,8 @@ class RegistrationProvider extends Construct {
   }
 
   /**
-   * Lets the function write, read and delete the two records of one server, by name: its ring record and its
-   * mount config (`arn:<partition>:ssm:<region>:<account>:parameter<name>`), and no other record of the cluster.
+   * Lets the function write, read and delete the two records of one server by name, its ring record and its mount
+   * config, and no other record of the cluster. The ARNs are `arn:<partition>:ssm:<region>:<account>:parameter<name>`.
    */
   allowRecords(...names: string[]): void {
     for (const name of names) {
@@ -224,8 +224,8 @@ class RegistrationProvider extends Construct {
 }
 
 /**
- * Validates the names a server's records are made of: each must be concrete (they form the parameter names and the
- * IAM policy at synth time), then the contract's rules (each name, the three together).
+ * Validates the names a server's records are made of. Each must be concrete, since they form the parameter names and
+ * the IAM policy at synth time. Then the contract's rules apply, to each name and to the three together.
  */
 export function validateRecordNames(names: ServerRecordNames): void {
   validateConcrete('clusterName', names.clusterName, validateName);
@@ -235,10 +235,10 @@ export function validateRecordNames(names: ServerRecordNames): void {
 }
 
 /**
- * Refuses names whose records would meet those of a registration already in the app (`recordsMeet`): the same
+ * Refuses names whose records would meet those of a registration already in the app, by `recordsMeet`: the same
  * records, or one cluster's records below another's. Stacks of known, different accounts or regions keep their
- * parameters apart and are not compared. Run by ServerRegistration, and by StorageServer before it makes its
- * resources; `scope`'s path is the one the message names.
+ * parameters apart and are not compared. ServerRegistration runs it, and StorageServer too before it makes its
+ * resources; the message names `scope`'s path.
  */
 export function validateRecordsInApp(scope: Construct, names: ServerRecordNames): void {
   for (const other of scope.node.root.node.findAll()) {
@@ -272,8 +272,8 @@ function apart(a: Stack, b: Stack): boolean {
 }
 
 /**
- * Validates a name that must be known at synth time (it forms SSM parameter paths and IAM resources):
- * refuses a token, then applies `validate` from the registration contract. Shared with lib/client-mount.ts.
+ * Validates a name that must be known at synth time, since it forms SSM parameter paths and IAM resources. It refuses a
+ * token, then applies `validate` from the registration contract. lib/client-mount.ts shares it.
  */
 export function validateConcrete(
   prop: string,

@@ -2,11 +2,11 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 /**
- * Reads a shell script of lib/scripts by file name, for the constructs that embed one in user data or an SSM
- * document. It looks next to the calling module first (`<dir>/scripts/`: lib/*.ts under ts-node or jest, or
- * the published dist/lib/*.js, whose build copies lib/scripts there), then in the source tree's lib/scripts
- * from a compiled copy one or two levels down (`<dir>/../lib/scripts`, `<dir>/../../lib/scripts`).
- * Throws naming every place it looked.
+ * Reads a shell script of lib/scripts by file name, for the constructs that embed one in user data or an SSM document.
+ * It looks next to the calling module first, in `<dir>/scripts/`: that serves lib/*.ts under ts-node or jest, and the
+ * published dist/lib/*.js, whose build copies lib/scripts there. Then it looks in the source tree's lib/scripts from a
+ * compiled copy one or two levels down: `<dir>/../lib/scripts`, `<dir>/../../lib/scripts`. Throws naming every place it
+ * looked.
  */
 export function readScript(name: string, baseDir: string = __dirname): string {
   const candidates = [
@@ -20,9 +20,9 @@ export function readScript(name: string, baseDir: string = __dirname): string {
 }
 
 /**
- * A script's text as the body of a quoted here-document ending at `delimiter` (its last newline dropped), for the
- * constructs that embed lib/scripts in user data or an SSM document. Refuses a script with a line that would end
- * the here-document early, and, for an SSM document (`ssm`), one holding `{{`, which SSM would take for a
+ * A script's text as the body of a quoted here-document ending at `delimiter`, its last newline dropped, for the
+ * constructs that embed lib/scripts in user data or an SSM document. It refuses a script with a line that would end the
+ * here-document early. For an SSM document, with `ssm`, it also refuses one holding `{{`, which SSM would take for a
  * parameter. `name` names the script in the message.
  */
 export function heredocBody(name: string, script: string, delimiter: string, options: { readonly ssm: boolean }): string {
@@ -46,15 +46,15 @@ export interface ShellStep {
   readonly runCommand: readonly string[];
   /**
    * The step's time limit, seconds.
-   * @default SSM's default (3600 s)
+   * @default SSM's default, 3600 s
    */
   readonly timeoutSeconds?: number;
 }
 
 /**
- * An SSM Command document's content in the shape every document of the project has (the server's apply document,
- * the client mount, the snapshot freeze, the cluster benchmark): schema 2.2, the parameters (if any), and one
- * `aws:runShellScript` step that runs only on Linux.
+ * An SSM Command document's content in the shape every document of the project has: schema 2.2, the parameters if any,
+ * and one `aws:runShellScript` step that runs only on Linux. The documents are the server's apply document, the client
+ * mount, the snapshot freeze and the cluster benchmark.
  */
 export function linuxShellDocument(
   description: string,
@@ -79,8 +79,8 @@ export function linuxShellDocument(
 }
 
 /**
- * Refuses a path a document writes into its shell command unless it is absolute and made of [A-Za-z0-9._-]
- * segments (characters a shell takes as text). `field` names it in the message.
+ * Refuses a path a document writes into its shell command unless it is absolute and made of [A-Za-z0-9._-] segments,
+ * characters a shell takes as text. `field` names it in the message.
  */
 export function requireShellSafePath(field: string, path: string): void {
   if (!/^(\/[A-Za-z0-9._-]+)+$/.test(path)) {

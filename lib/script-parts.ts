@@ -8,10 +8,10 @@ import { heredocBody, readScript } from './script-file';
  *   <VAR>=$(<"$(dirname -- "${BASH_SOURCE[0]}")/<part>.py")  a Python program: the line becomes a quoted
  *                                                           here-document, read -r -d '' <VAR> <<'PYTHON' || true
  *
- * A part opens with a comment for the reader of its file (what it is, the linter's directives), ended by a blank
- * line; the text after that blank line is what the whole script carries. So the parts are real files that the
- * linters and tests read (ShellCheck follows the `.` lines: .shellcheckrc; ruff and mypy read the Python), and the
- * script a node runs is one file.
+ * A part opens with a comment for the reader of its file, ended by a blank line: what it is, and the linter's
+ * directives. The text after that blank line is what the whole script carries. So the parts are real files that the
+ * linters and tests read, and the script a node runs is one file. ShellCheck follows the `.` lines, as .shellcheckrc
+ * says; ruff and mypy read the Python.
  */
 
 /** The directory of the running script, as its part lines name it. */
@@ -21,14 +21,16 @@ const PROGRAM_LINE = /^([A-Za-z_][A-Za-z0-9_]*)=\$\(<"\$\(dirname -- "\$\{BASH_S
 /** The here-document delimiter of a Python part. */
 const PYTHON_END = 'PYTHON';
 
-/** The script `name` of lib/scripts with its parts in place (see the module comment); `baseDir` as for readScript. */
+/**
+ * The script `name` of lib/scripts with its parts in place, as the module comment says; `baseDir` as for readScript.
+ */
 export function readWholeScript(name: string, baseDir?: string): string {
   return wholeScript(name, readScript(name, baseDir), (part) => readScript(part, baseDir));
 }
 
 /**
- * `script` with every part line replaced by its part's text, `read` giving a part's file by name. Throws when a
- * part has no opening comment or when the result still names a file beside the script (a part line not matched).
+ * `script` with every part line replaced by its part's text, `read` giving a part's file by name. Throws when a part
+ * has no opening comment, or when the result still names a file beside the script, from a part line not matched.
  */
 export function wholeScript(name: string, script: string, read: (part: string) => string): string {
   const lines = script.split('\n').map((line) => {
@@ -44,7 +46,7 @@ export function wholeScript(name: string, script: string, read: (part: string) =
   return whole;
 }
 
-/** The files a script reads from beside itself (its part lines), in the order it reads them. */
+/** The files a script reads from beside itself by its part lines, in the order it reads them. */
 export function partsOf(script: string): string[] {
   return script.split('\n').flatMap((line) => {
     const part = SOURCE_LINE.exec(line)?.[1] ?? PROGRAM_LINE.exec(line)?.[2];

@@ -1,6 +1,6 @@
 /**
- * The defaults a server gets when its props (or the app's context keys) leave them out: one table, which the facade
- * (lib/storage-server.ts) and the context key table (lib/context/keys.ts) both read, so that the construct and the
+ * The defaults a server gets when its props or the app's context keys leave them out. It is one table, which the facade
+ * in lib/storage-server.ts and the context key table in lib/context/keys.ts both read, so that the construct and the
  * app cannot drift apart. Each is documented on its prop's `@default`.
  */
 export const SERVER_DEFAULTS = {

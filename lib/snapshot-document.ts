@@ -1,18 +1,18 @@
 import { heredocBody, linuxShellDocument, readScript, requireShellSafePath } from './script-file';
 
 /**
- * Rendering of the SSM Command document that Data Lifecycle Manager (DLM) runs as the pre and post
- * script of an application-consistent snapshot. Pure: no CDK imports, so it is unit-tested directly.
+ * Rendering of the SSM Command document that Data Lifecycle Manager, DLM, runs as the pre and post script of an
+ * application-consistent snapshot. It is pure, with no CDK imports, so it is unit-tested directly.
  *
- * The document follows the contract DLM documents for custom SSM documents ("Automate
- * application-consistent snapshots", Amazon EBS user guide): parameters `executionId` (None or a
- * UUID) and `command` with the allowed values `pre-script`, `post-script` and `dry-run`.
+ * The document follows the contract DLM documents for custom SSM documents, in "Automate application-consistent
+ * snapshots" of the Amazon EBS user guide. Its parameters are `executionId`, None or a UUID, and `command`, with the
+ * allowed values `pre-script`, `post-script` and `dry-run`.
  */
 
 /** The values DLM passes as the document's `command` parameter. */
 export const DLM_SCRIPT_COMMANDS = ['pre-script', 'post-script', 'dry-run'] as const;
 
-/** The document tag the AWSDataLifecycleManagerSSMFullAccess managed policy requires (aws:ResourceTag). */
+/** The document tag that the AWSDataLifecycleManagerSSMFullAccess managed policy requires by aws:ResourceTag. */
 export const DLM_DOCUMENT_TAG = { key: 'DLMScriptsAccess', value: 'true' } as const;
 
 /** File name of the freeze script under lib/scripts. */
@@ -25,25 +25,25 @@ const HEREDOC_END = 'STORAGE_SERVER_SNAPSHOT_FREEZE_SH';
 export interface FreezeDocumentOptions {
   /** Full text of lib/scripts/snapshot-freeze.sh. */
   readonly script: string;
-  /** The data mount to freeze; already validated (absolute, `[A-Za-z0-9._/-]`, not `/`). */
+  /** The data mount to freeze, already validated: absolute, `[A-Za-z0-9._/-]`, not `/`. */
   readonly mountPath: string;
   /** Longest freeze before the script's watchdog thaws by itself. */
   readonly maxFreezeSeconds: number;
 }
 
 /**
- * Reads the freeze script. Looks next to this module first (lib/*.ts under ts-node or jest, or a
- * compiled lib/*.js next to its sources), then in lib/scripts relative to a compiled copy one or two
- * levels down (dist/lib/*.js, dist/*.js), so a build that does not copy lib/scripts still works.
+ * Reads the freeze script. It looks next to this module first, for lib/*.ts under ts-node or jest, or a compiled
+ * lib/*.js next to its sources. Then it looks in lib/scripts relative to a compiled copy one or two levels down,
+ * dist/lib/*.js or dist/*.js, so a build that does not copy lib/scripts still works.
  */
 export function loadFreezeScript(baseDir: string = __dirname): string {
   return readScript(FREEZE_SCRIPT_NAME, baseDir);
 }
 
 /**
- * The shell step: writes the script to a temporary file with a quoted heredoc (nothing in it is
- * expanded) and runs it with bash, passing DLM's `command` through and returning the script's exit
- * code, which is what DLM reads. POSIX sh, because the SSM agent may run the step with /bin/sh.
+ * The shell step: it writes the script to a temporary file with a quoted heredoc, so nothing in it is expanded, and
+ * runs it with bash. It passes DLM's `command` through and returns the script's exit code, which is what DLM reads. It
+ * is POSIX sh, because the SSM agent may run the step with /bin/sh.
  */
 export function renderFreezeCommand(options: FreezeDocumentOptions): string {
   const { script, mountPath, maxFreezeSeconds } = options;
@@ -68,7 +68,7 @@ export function renderFreezeCommand(options: FreezeDocumentOptions): string {
   ].join('\n');
 }
 
-/** The SSM Command document content (schema 2.2) with the DLM parameters and one Linux shell step. */
+/** The SSM Command document content, schema 2.2, with the DLM parameters and one Linux shell step. */
 export function renderFreezeDocument(options: FreezeDocumentOptions): Record<string, unknown> {
   return linuxShellDocument(
     `Data Lifecycle Manager pre/post script: freezes the XFS file system at ${options.mountPath} ` +

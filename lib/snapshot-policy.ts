@@ -30,7 +30,7 @@ export interface CrossRegionCopy {
    */
   readonly retainDays?: number;
   /**
-   * Encrypt copies of unencrypted snapshots (copies of encrypted snapshots are always encrypted).
+   * Encrypt copies of unencrypted snapshots; copies of encrypted snapshots are always encrypted.
    * @default true
    */
   readonly encrypted?: boolean;
@@ -48,7 +48,7 @@ export interface SnapshotPolicyProps {
   /** The XFS mount holding the data, frozen for application-consistent snapshots, e.g. `/export/data`. */
   readonly dataMountPath: string;
   /**
-   * Snapshot sets kept, 1 to 1000. (Keeping none means no policy: do not create this construct.)
+   * Snapshot sets kept, 1 to 1000. Keeping none means no policy: do not create this construct.
    * @default 7
    */
   readonly retain?: number;
@@ -63,8 +63,8 @@ export interface SnapshotPolicyProps {
    */
   readonly startTimeUtc?: string;
   /**
-   * Freeze the data file system around each snapshot (SSM pre/post scripts; needs the SSM agent and
-   * an instance role that lets it register). Without it, snapshots are crash-consistent.
+   * Freeze the data file system around each snapshot with SSM pre and post scripts, which need the SSM agent and an
+   * instance role that lets it register. Without it, snapshots are crash-consistent.
    * @default true
    */
   readonly applicationConsistent?: boolean;
@@ -74,17 +74,17 @@ export interface SnapshotPolicyProps {
    */
   readonly crossRegionCopy?: CrossRegionCopy;
   /**
-   * Longest the file system may stay frozen (clients' writes block meanwhile) before the freeze
-   * script thaws it by itself, 10 to 600 seconds.
+   * Longest the file system may stay frozen before the freeze script thaws it by itself, 10 to 600 seconds. Clients'
+   * writes block meanwhile.
    * @default 60
    */
   readonly maxFreezeSeconds?: number;
 }
 
 /**
- * Scheduled, multi-volume EBS snapshot sets of the storage server (DLM, resource type INSTANCE, boot
- * volume excluded), optionally application-consistent (fsfreeze pre/post scripts run through SSM)
- * and copied to another region.
+ * Scheduled, multi-volume EBS snapshot sets of the storage server, by DLM with resource type INSTANCE and the boot
+ * volume excluded. They may be application-consistent, with fsfreeze pre and post scripts run through SSM, and copied
+ * to another region.
  */
 export class SnapshotPolicy extends Construct {
   /** The DLM lifecycle policy. */
@@ -130,7 +130,7 @@ export class SnapshotPolicy extends Construct {
     });
   }
 
-  /** The SSM document DLM runs before and after each snapshot (fsfreeze), and DLM's leave to run it. */
+  /** The SSM document DLM runs before and after each snapshot to fsfreeze, and DLM's leave to run it. */
   private freezeDocument(mountPath: string, maxFreezeSeconds: number): ssm.CfnDocument {
     const document = new ssm.CfnDocument(this, 'FreezeDocument', {
       documentType: 'Command',
@@ -149,9 +149,9 @@ export class SnapshotPolicy extends Construct {
   }
 
   /**
-   * Lets DLM use a customer managed KMS key the way EBS needs it for snapshots and copies (the
-   * permissions the EBS user guide lists for encryption): the target key of a cross-region copy is
-   * granted automatically; call this for the key of the data volumes if they use one.
+   * Lets DLM use a customer managed KMS key the way EBS needs it for snapshots and copies, with the permissions the EBS
+   * user guide lists for encryption. The target key of a cross-region copy is granted automatically; call this for the
+   * key of the data volumes if they use one.
    */
   public grantKmsKeyUse(keyArn: string): void {
     this.role.addToPrincipalPolicy(

@@ -6,10 +6,10 @@ import type { DataVolumePlan, StoragePlan, ThroughputEstimate } from './sizing';
 import type { StorageServer } from './storage-server';
 
 /**
- * The app stack's description and outputs, per backend: what an administrator reads after a deploy (and
- * `npm run bench:cluster` reads: BenchDocumentName, ClientTag, BenchEstimate, MountParameterName). An output that
- * means nothing for a backend is left out (no PrivateIp or clusterware on FSx, no file system id on an NFS server),
- * and the descriptions name what there is: a server, or a file system.
+ * The app stack's description and outputs, per backend: what an administrator reads after a deploy, and what
+ * `npm run bench:cluster` reads: BenchDocumentName, ClientTag, BenchEstimate, MountParameterName. An output that means
+ * nothing for a backend is left out, such as PrivateIp or clusterware on FSx, or a file system id on an NFS server. The
+ * descriptions name what there is: a server, or a file system.
  */
 
 /** What the backend deploys, in words: an NFS server, or an FSx for Lustre or OpenZFS file system. */
@@ -21,7 +21,7 @@ export function stackDescription(server: StorageServer): string {
   return `${what} ${server.serverName} of HPC cluster ${server.clusterName}`;
 }
 
-/** Adds the outputs of `server` (and of the cluster's client mount, when this stack has it) to `stack`. */
+/** Adds to `stack` the outputs of `server`, and of the cluster's client mount when this stack has it. */
 export function addStackOutputs(stack: Stack, server: StorageServer, clientTag: string, clientMount?: ClientMount): void {
   const lustre = server.plan.backend === 'fsx-lustre';
   const fileSystemId = server.fileSystem?.fileSystemId ?? server.openZfsFileSystem?.ref;
@@ -70,9 +70,9 @@ export function addStackOutputs(stack: Stack, server: StorageServer, clientTag: 
 }
 
 /**
- * One line: what the planner chose, the throughput it plans for (sustained once every burst credit is spent, the
- * burst while credits last, and on an NFS server the average over a 1 TB transfer that starts with full credits),
- * and its cost.
+ * One line: what the planner chose, the throughput it plans for, and its cost. The throughput is the sustained one once
+ * every burst credit is spent, the burst while credits last, and on an NFS server the average over a 1 TB transfer that
+ * starts with full credits.
  */
 export function planSummary(plan: StoragePlan): string {
   const t = plan.throughput;

@@ -16,7 +16,7 @@ import { DEFAULT_NCONNECT } from './sizing/nfs-client';
 
 /** Properties of the deployable {@link StorageServerStack}. */
 export interface StorageServerStackProps extends StackProps {
-  /** Validated context parameters (see `parseContext`). */
+  /** Validated context parameters: see `parseContext`. */
   readonly context: StorageServerContext;
   /**
    * The plan `parseContextAndPlan` checked the context against, with its request: the server takes it rather than
@@ -33,7 +33,9 @@ export interface StorageServerStackProps extends StackProps {
 export class StorageServerStack extends Stack {
   /** The storage server. */
   public readonly server: StorageServer;
-  /** The cluster's client-mount association (absent with `clientMount=false`: another stack of the cluster has it). */
+  /**
+   * The cluster's client-mount association; absent with `clientMount=false`, when another stack of the cluster has it.
+   */
   public readonly clientMount?: ClientMount;
 
   constructor(scope: Construct, id: string, props: StorageServerStackProps) {
@@ -45,8 +47,8 @@ export class StorageServerStack extends Stack {
     const vpc = ctx.vpcId ? ec2.Vpc.fromLookup(this, 'Vpc', { vpcId: ctx.vpcId })
       : ctx.vpcFrom ? importSharedVpc(this, ctx.vpcFrom)
         : this.newVpc(ctx.availabilityZone);
-    // Before the VPC lookup has run, the VPC is CDK's placeholder, which has no subnet of that id: the subnet is
-    // selected on the synth after the lookup (refusing here would stop the CLI before it could look the VPC up).
+    // Before the VPC lookup has run, the VPC is CDK's placeholder, which has no subnet of that id. The subnet is
+    // selected on the synth after the lookup, since refusing here would stop the CLI before it could look the VPC up.
     const vpcSubnets: ec2.SubnetSelection | undefined =
       ctx.subnetId && !isLookupPlaceholder(vpc.vpcCidrBlock) ? { subnets: [subnetById(vpc, ctx.subnetId, 'subnetId')] } : undefined;
     const clientPeers = ctx.clientSecurityGroupId
@@ -113,13 +115,14 @@ export class StorageServerStack extends Stack {
       nfs: ctx.nconnect !== DEFAULT_NCONNECT ? { nconnect: ctx.nconnect } : undefined,
       clusterware: ctx.loginIp ? { loginIp: ctx.loginIp } : undefined,
     });
-    // Nodes tagged <clientTagKey>=<clusterName> mount every storage server of the cluster, now and at first boot: one
-    // association per cluster, so a second server's stack leaves it out (clientMount=false).
+    // Nodes tagged <clientTagKey>=<clusterName> mount every storage server of the cluster, now and at first boot. There
+    // is one association per cluster, so a second server's stack leaves it out with clientMount=false.
     this.clientMount = ctx.clientMount ? new ClientMount(this, 'ClientMount', {
       clusterName: ctx.clusterName,
       clientTagKey: ctx.clientTagKey,
-      // The server's address is in the VPC; nodes refuse a mount config naming any address outside it. A looked-up
-      // VPC may have secondary blocks the lookup does not name: read from EC2 at deploy (OPENZFS-ENDPOINT-CIDR).
+      // The server's address is in the VPC, and nodes refuse a mount config naming any address outside it. A looked-up
+      // VPC may have secondary blocks the lookup does not name, so they are read from EC2 at deploy:
+      // OPENZFS-ENDPOINT-CIDR.
       allowedServerCidrs: [ctx.vpcId !== undefined ? vpcIpv4Cidrs(this, 'VpcCidrs', vpc.vpcId) : vpc.vpcCidrBlock],
       allowHomeMountPoints: ctx.allowHomeMountPoint,
       mountRoots: ctx.mountRoots,
@@ -127,29 +130,29 @@ export class StorageServerStack extends Stack {
     }) : undefined;
 
     if (vpc instanceof ec2.Vpc) exportSharedVpc(this, vpc, this.server.subnet);
-    // The description names what the backend deploys (the plan may be FSx for Lustre under backend=auto).
+    // The description names what the backend deploys, since under backend=auto the plan may be FSx for Lustre.
     if (props.description === undefined) this.templateOptions.description = stackDescription(this.server);
     addStackOutputs(this, this.server, `${ctx.clientTagKey}=${ctx.clusterName}`, this.clientMount);
     applyStackCompliance(this);
-    // CDK's own provider that closes the default security group carries a DependsOn on its role as well as a
-    // GetAtt of it, which cfn-lint reports (W3005) like the project's own functions.
+    // CDK's own provider that closes the default security group carries a DependsOn on its role as well as a GetAtt of
+    // it, which cfn-lint reports as W3005, as for the project's own functions.
     const restrictDefaultSg = this.node.tryFindChild('Custom::VpcRestrictDefaultSGCustomResourceProvider');
     const handler = restrictDefaultSg?.node.tryFindChild('Handler');
     if (handler instanceof CfnResource) handler.addMetadata('cfn-lint', { config: { ignore_checks: ['W3005'] } });
   }
 
   /**
-   * Two AZs (or the one chosen), one NAT gateway (the server needs egress for packages, SSM and CloudFormation
-   * signals). Its attributes are exported for the stacks that join it (`vpcFrom`).
+   * Two AZs, or the one chosen, and one NAT gateway, since the server needs egress for packages, SSM and CloudFormation
+   * signals. Its attributes are exported for the stacks that join it with `vpcFrom`.
    */
   private newVpc(availabilityZone: string | undefined): ec2.Vpc {
-    // The zone is the user's deliberate choice (a type not offered in the region's first zone): cfn-lint's advice
-    // against a literal zone (W3010) does not apply to this template.
+    // The zone is the user's deliberate choice, for a type not offered in the region's first zone. So cfn-lint's advice
+    // against a literal zone, W3010, does not apply to this template.
     if (availabilityZone) this.templateOptions.metadata = { ...this.templateOptions.metadata, 'cfn-lint': { config: { ignore_checks: ['W3010'] } } };
     const vpc = new ec2.Vpc(this, 'Vpc', {
       ...(availabilityZone ? { availabilityZones: [availabilityZone] } : { maxAzs: 2 }),
       natGateways: 1,
-      // Close the default security group whatever the app's feature flags say (NIST/HIPAA packs).
+      // Close the default security group whatever the app's feature flags say, for the NIST and HIPAA packs.
       restrictDefaultSecurityGroup: true,
       subnetConfiguration: [
         { name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 },
@@ -163,9 +166,9 @@ export class StorageServerStack extends Stack {
 }
 
 /**
- * The names of the exports through which a stack's new VPC is shared (`vpcFrom`): the VPC, its CIDR (the clients'
- * address space and the allowed servers of the client-mount association), and the subnet its server runs in, with
- * that subnet's zone and route table. One subnet, so the importing stack knows the count at synth.
+ * The names of the exports through which a stack's new VPC is shared with `vpcFrom`: the VPC, its CIDR, and the subnet
+ * its server runs in, with that subnet's zone and route table. The CIDR is the clients' address space and the allowed
+ * servers of the client-mount association. There is one subnet, so the importing stack knows the count at synth.
  */
 export function sharedVpcExportNames(stackName: string): Record<'vpcId' | 'vpcCidr' | 'subnetId' | 'availabilityZone' | 'routeTableId', string> {
   return {
@@ -196,7 +199,7 @@ function exportSharedVpc(stack: Stack, vpc: ec2.IVpc, subnet: ec2.ISubnet): void
   }
 }
 
-/** The VPC and subnet another stack of the app exported ({@link sharedVpcExportNames}): no lookup, no credentials. */
+/** The VPC and subnet another stack of the app exported by {@link sharedVpcExportNames}: no lookup, no credentials. */
 function importSharedVpc(scope: Construct, from: string): ec2.IVpc {
   const names = sharedVpcExportNames(from);
   return ec2.Vpc.fromVpcAttributes(scope, 'Vpc', {
@@ -208,7 +211,10 @@ function importSharedVpc(scope: Construct, from: string): ec2.IVpc {
   });
 }
 
-/** The subnet `subnetId` (of context `key`) of the looked-up `vpc`, whatever its type; refused, listing the VPC's subnets, if absent. */
+/**
+ * The subnet `subnetId`, given by context `key`, of the looked-up `vpc`, whatever its type. Refused, listing the VPC's
+ * subnets, if absent.
+ */
 function subnetById(vpc: ec2.IVpc, subnetId: string, key: 'subnetId' | 'openZfsStandbySubnetId'): ec2.ISubnet {
   const all = [...vpc.privateSubnets, ...vpc.isolatedSubnets, ...vpc.publicSubnets];
   const subnet = all.find((s) => s.subnetId === subnetId);

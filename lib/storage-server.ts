@@ -28,25 +28,27 @@ import { validateIsObject, validateServerProps } from './storage-server/validati
 export type { StorageServerProps } from './storage-server/props';
 
 /**
- * Shared storage for an HPC cluster, sized from the requested capacity and throughput: one NFS server (a d2, d3
- * or d3en instance with its instance-store disks striped into one XFS volume, or an m4 or m6i instance with st1 or
- * gp3 EBS volumes that outlive it), or an Amazon FSx for Lustre file system where one server does not do, or (asked
- * for by `backend: 'fsx-openzfs'`) an Amazon FSx for OpenZFS file system, AWS's managed NFS. It registers itself in SSM
- * Parameter Store so that clients can find and mount it.
+ * Shared storage for an HPC cluster, sized from the requested capacity and throughput. It is one of:
+ * - one NFS server: a d2, d3 or d3en instance with its instance-store disks striped into one XFS volume, or an m4 or
+ *   m6i instance with st1 or gp3 EBS volumes that outlive it;
+ * - an Amazon FSx for Lustre file system, where one server does not do;
+ * - an Amazon FSx for OpenZFS file system, AWS's managed NFS, when asked for by `backend: 'fsx-openzfs'`.
+ *
+ * It registers itself in SSM Parameter Store so that clients can find and mount it.
  */
 export class StorageServer extends Construct implements ec2.IConnectable {
-  /** The EC2 instance serving NFS (backends `ebs` and `instance-store`; undefined for `fsx-lustre`). */
+  /** The EC2 instance serving NFS on backends `ebs` and `instance-store`; undefined for `fsx-lustre`. */
   public readonly instance?: ec2.Instance;
-  /** The subnet the server (or the file system) is in: the first of `vpcSubnets`, or the VPC's first private one. */
+  /** The subnet the server or the file system is in: the first of `vpcSubnets`, or the VPC's first private one. */
   public readonly subnet: ec2.ISubnet;
-  /** The FSx for Lustre file system (backend `fsx-lustre`; undefined otherwise). */
+  /** The FSx for Lustre file system of backend `fsx-lustre`; undefined otherwise. */
   public readonly fileSystem?: fsx.LustreFileSystem;
-  /** The FSx for OpenZFS file system (backend `fsx-openzfs`; undefined otherwise): its `ref` is the file system id. */
+  /** The FSx for OpenZFS file system of backend `fsx-openzfs`, undefined otherwise. Its `ref` is the file system id. */
   public readonly openZfsFileSystem?: fsx.CfnFileSystem;
   /** How clients mount it: `nfs4`, or `lustre` for FSx for Lustre. */
   public readonly fsType: FsType;
   /**
-   * What clients mount: the NFS server's stable private IP ({@link privateIp}), or the FSx file system's DNS name.
+   * What clients mount: the NFS server's stable private IP, {@link privateIp}, or the FSx file system's DNS name.
    */
   public readonly mountAddress: string;
   /** The cluster this server serves. */
@@ -62,41 +64,44 @@ export class StorageServer extends Construct implements ec2.IConnectable {
   /** Mount options clients should use. */
   public readonly mountOptions: string;
   /**
-   * Network access to the storage: `server.connections.allowDefaultPortFrom(peer)` opens NFS (TCP 2049), or for
-   * FSx for Lustre the CDK's Lustre range (TCP 988-1023).
+   * Network access to the storage: `server.connections.allowDefaultPortFrom(peer)` opens NFS on TCP 2049, or for FSx
+   * for Lustre the CDK's Lustre range, TCP 988-1023.
    */
   public readonly connections: ec2.Connections;
   /**
-   * The server's private IP address: the primary address of its stable network interface, which every instance
-   * of the server attaches to itself, so it stays the same when the instance is replaced. Clients mount it. EC2
-   * backends only (FSx for Lustre is mounted by {@link mountAddress}, its DNS name).
+   * The server's private IP address: the primary address of its stable network interface. Every instance of the server
+   * attaches that interface to itself, so the address stays the same when the instance is replaced. Clients mount it.
+   * EC2 backends only: FSx for Lustre is mounted by its DNS name, {@link mountAddress}.
    */
   public readonly privateIp?: string;
-  /** The server's stable network interface (`eni-...`), carrying {@link privateIp} and the NFS security group (EC2 backends). */
+  /**
+   * The server's stable network interface, `eni-...`, carrying {@link privateIp} and the NFS security group on the EC2
+   * backends.
+   */
   public readonly networkInterfaceId?: string;
-  /** The EBS data volumes (empty for instance store and FSx for Lustre), in stripe order. */
+  /** The EBS data volumes in stripe order; empty for instance store and FSx for Lustre. */
   public readonly dataVolumes: ec2.Volume[];
   /** SSM parameter holding this server's ring record. */
   public readonly ringParameterName: string;
   /** SSM parameter holding this server's mount configuration. */
   public readonly mountParameterName: string;
   /**
-   * Completes when the storage is mountable: on the EC2 backends the State Manager association that applies the
-   * server's settings (at creation and at every update that changes a setting, only when the bootstrap reports the
-   * export live); on FSx for Lustre the file system itself (AVAILABLE once created).
+   * Completes when the storage is mountable. On the EC2 backends it is the State Manager association that applies the
+   * server's settings at creation and at every update that changes a setting, only when the bootstrap reports the
+   * export live. On FSx for Lustre it is the file system itself, AVAILABLE once created.
    */
   public readonly ready: CfnResource;
-  /** The snapshot policy (EBS backend with snapshots on). */
+  /** The snapshot policy of the EBS backend with snapshots on. */
   public readonly snapshotPolicy?: SnapshotPolicy;
   /** The clusterware ring membership, when `clusterware` was given. */
   public readonly clusterware?: ClusterwareRing;
-  /** The day-2 guard: refuses a stack update that would lose or strand this server's data (see the README). */
+  /** The day-2 guard: it refuses a stack update that would lose or strand this server's data. See the README. */
   public readonly updateGuard: UpdateGuard;
   /** The dashboard and the alarms. */
   public readonly monitoring: StorageMonitoring;
-  /** The topic the alarms notify: `alarmTopic`, or the one this construct made (subscribe to it). */
+  /** The topic the alarms notify: `alarmTopic`, or the one this construct made; subscribe to it. */
   public readonly alarmTopic: sns.ITopic;
-  /** The cluster benchmark's SSM document: each node runs fio on the storage it mounts (npm run bench:cluster). */
+  /** The cluster benchmark's SSM document: each node runs fio on the storage it mounts, by npm run bench:cluster. */
   public readonly benchDocument: BenchDocument;
 
   constructor(scope: Construct, id: string, props: StorageServerProps) {
@@ -136,7 +141,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     warnInboundRuleQuota(this, this.connections.securityGroups);
     this.ready = backend.ready;
     this.updateGuard = backend.updateGuard;
-    // What cdk destroy does to the data, checked once every aspect has run (RemovalPolicies from outside count).
+    // What cdk destroy does to the data, checked once every aspect has run, so RemovalPolicies from outside count.
     checkDestroy(this, backend.dataHolders, props.deleteDataOnDestroy === true);
     this.alarmTopic = alarmTopicFor(this, props);
     this.benchDocument = new BenchDocument(this, 'Bench', { mountPoint: this.mountPoint });
@@ -157,13 +162,13 @@ export class StorageServer extends Construct implements ec2.IConnectable {
       mountOptions: this.mountOptions,
       backend: this.plan.backend,
     });
-    // After the guard, and after the storage is mountable (an FSx registration names the file system, which
-    // orders it already when `ready` is the file system: a DependsOn on top would be redundant, cfn-lint W3005;
-    // FSx for OpenZFS is ready when FSx has accepted its export (UpdateVolume), which the registration does not name).
+    // After the guard, and after the storage is mountable. An FSx registration names the file system, which orders it
+    // already when `ready` is the file system; a DependsOn on top would be redundant, cfn-lint W3005. FSx for OpenZFS
+    // is ready when FSx has accepted its export by UpdateVolume, which the registration does not name.
     registration.resource.node.addDependency(this.updateGuard.resource);
     const namesReady = 'fileSystem' in backend.registrationTarget && this.ready.cfnResourceType === 'AWS::FSx::FileSystem';
     if (!namesReady) registration.resource.node.addDependency(this.ready);
-    // Tokens are checked when they resolve, before any resource that carries one (lib/deploy-check.ts).
+    // Tokens are checked when they resolve, before any resource that carries one: see lib/deploy-check.ts.
     DeployTimeCheck.addTo(this, 'DeployTimeCheck', atDeploy, { allowPublic: props.allowPublicClientCidrs ?? false });
     this.ringParameterName = registration.ringParameterName;
     this.mountParameterName = registration.mountParameterName;
@@ -171,9 +176,9 @@ export class StorageServer extends Construct implements ec2.IConnectable {
   }
 
   /**
-   * Mounts this storage on an instance, or on every instance of an Auto Scaling group: adds the mount to its
-   * user data with the server's known address (no SSM lookup, so no IAM), installs the Lustre client for FSx for
-   * Lustre where it is missing, opens NFS (or Lustre) from it, and makes it wait until the storage is mountable.
+   * Mounts this storage on an instance, or on every instance of an Auto Scaling group. It adds the mount to its user
+   * data with the server's known address, so there is no SSM lookup and no IAM. It installs the Lustre client for FSx
+   * for Lustre where it is missing, opens NFS or Lustre from it, and makes it wait until the storage is mountable.
    */
   public mountOn(target: ec2.Instance | autoscaling.AutoScalingGroup, options: MountOnOptions = {}): void {
     mountStorageOn(this, target, options);
@@ -181,8 +186,8 @@ export class StorageServer extends Construct implements ec2.IConnectable {
 }
 
 /**
- * The subnets selected (`vpcSubnets`, or the VPC's private ones): the server (or the file system) lives in the
- * first; a MULTI_AZ_1 OpenZFS file system finds its standby among the others.
+ * The subnets selected, `vpcSubnets` or the VPC's private ones. The server or the file system lives in the first; a
+ * MULTI_AZ_1 OpenZFS file system finds its standby among the others.
  */
 function serverSubnets(props: StorageServerProps): ec2.ISubnet[] {
   const subnets = props.vpc.selectSubnets(props.vpcSubnets ?? { subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS }).subnets;
@@ -191,15 +196,15 @@ function serverSubnets(props: StorageServerProps): ec2.ISubnet[] {
 }
 
 /**
- * Two servers of one cluster in one app (home beside scratch, in one stack or two) must differ in name (their
- * SSM parameter paths), and neither's mount point may be or lie below the other's (every node mounts every server of
- * its cluster; client-mount.sh refuses such a pair too).
+ * Two servers of one cluster in one app, such as home beside scratch in one stack or two, must differ in name, since
+ * the name makes their SSM parameter paths. Neither's mount point may be or lie below the other's: every node mounts
+ * every server of its cluster, and client-mount.sh refuses such a pair too.
  */
 function validateUniqueInCluster(server: StorageServer): void {
   if ([server.clusterName, server.serverName, server.mountPoint].some((v) => Token.isUnresolved(v))) return;
   for (const other of server.node.root.node.findAll()) {
     if (other === server || !(other instanceof StorageServer) || other.clusterName !== server.clusterName) continue;
-    // A server whose constructor threw (an app that caught the error) stays in the tree half made: not a server.
+    // A server whose constructor threw, in an app that caught the error, stays in the tree half made: not a server.
     if (typeof other.serverName !== 'string' || typeof other.mountPoint !== 'string') continue;
     if (other.serverName === server.serverName) {
       throw new Error(`serverName '${server.serverName}' is taken in cluster '${server.clusterName}' by ${other.node.path}: ` +

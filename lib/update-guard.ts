@@ -25,22 +25,23 @@ export interface UpdateGuardProps {
    */
   readonly layout: StorageLayout;
   /**
-   * Let refused changes pass: the update goes ahead and loses the data it loses (each accepted loss is
-   * logged by the guard function). For scratch data only.
+   * Let refused changes pass: the update goes ahead and loses the data it loses. The guard function logs each accepted
+   * loss. For scratch data only.
    * @default false
    */
   readonly acceptDataLoss?: boolean;
   /**
-   * Let a lower snapshot retention (`layout.snapshotRetain`) pass, and the older snapshot sets or backups it deletes
-   * go: the narrower opt-in, for that change only (lambda/update-guard/retention-rules.ts).
+   * Let a lower snapshot retention, `layout.snapshotRetain`, pass, and the older snapshot sets or backups it deletes
+   * go. This narrower opt-in is for that change only: see lambda/update-guard/retention-rules.ts.
    * @default false
    */
   readonly acceptFewerSnapshots?: boolean;
   /**
-   * The resources that hold the server's data or its clients' address, by role (`Instance`, `Interface`,
-   * `DataVolume0`, `FileSystem`). The guard records each one's logical id and every property whose change replaces
-   * it by CloudFormation's resource specification, corrected where AWS's reference says otherwise (and, for an
-   * instance, stops and starts it), and refuses a change to any of them unless the resource's policy allows it.
+   * The resources that hold the server's data or its clients' address, by role: `Instance`, `Interface`, `DataVolume0`,
+   * `FileSystem` and so on. The guard records each one's logical id and every property whose change replaces it by
+   * CloudFormation's resource specification, corrected where AWS's reference says otherwise. For an instance it also
+   * records the properties whose change stops and starts it. It refuses a change to any of them unless the resource's
+   * policy allows it.
    * @default none
    */
   readonly watch?: readonly WatchedResourceSpec[];
@@ -52,13 +53,13 @@ export interface UpdateGuardProps {
 export interface WatchedResourceSpec {
   /** Its role, the name refusals use: a letter, then letters and digits. */
   readonly role: string;
-  /** The resource; its type must be one of the watched types (lambda/update-guard/watched-types.ts). */
+  /** The resource; its type must be one of the watched types of lambda/update-guard/watched-types.ts. */
   readonly resource: CfnResource;
 }
 
 /** The names that make a server's identity. */
 export interface GuardIdentity {
-  /** The cluster the server serves; a change is refused (the server would move to another cluster). */
+  /** The cluster the server serves; a change is refused, since the server would move to another cluster. */
   readonly clusterName: string;
   /** The server's name in its cluster; a change is refused. */
   readonly serverName: string;
@@ -67,9 +68,9 @@ export interface GuardIdentity {
 }
 
 /**
- * The properties the guard watches on a resource of `type`: those CloudFormation's specification marks as
- * replacing (yes or maybe), corrected where AWS's reference says otherwise (lambda/update-guard/spec-overrides.ts),
- * and for an instance those whose update stops and starts it.
+ * The properties the guard watches on a resource of `type`: those CloudFormation's specification marks as replacing,
+ * yes or maybe, corrected where AWS's reference says otherwise in lambda/update-guard/spec-overrides.ts. For an
+ * instance they include those whose update stops and starts it.
  */
 export function watchedPropertyNames(type: WatchedType): string[] {
   const rules = EFFECTIVE_RULES[type];
@@ -78,31 +79,33 @@ export function watchedPropertyNames(type: WatchedType): string[] {
 }
 
 /**
- * Refuses stack updates that would lose or strand a storage server's data (README, "Changing a deployed
- * server"): a backend change, an instance-store type change, fewer, more, replaced, reordered or smaller EBS
- * volumes, other snapshots, another KMS key or Availability Zone (the layout fields, one policy table,
- * `UPDATE_POLICIES` in lambda/update-guard/contract.ts); and any change that CloudFormation's resource
- * specification, corrected where AWS's reference says otherwise (lambda/update-guard/spec-overrides.ts), says
- * replaces a watched resource (`watch`), a rename of the server (`identity`), and, at Create, resources already
- * tagged with the server's id (lambda/update-guard/watched.ts and aws.ts).
+ * Refuses stack updates that would lose or strand a storage server's data, as the README's "Changing a deployed server"
+ * says:
+ * - a change of the layout fields, by one policy table, `UPDATE_POLICIES` in lambda/update-guard/contract.ts: a backend
+ *   change, an instance-store type change, fewer, more, replaced, reordered or smaller EBS volumes, other snapshots,
+ *   another KMS key or Availability Zone;
+ * - any change that replaces a watched resource, `watch`, by CloudFormation's resource specification, corrected where
+ *   AWS's reference says otherwise in lambda/update-guard/spec-overrides.ts;
+ * - a rename of the server, `identity`;
+ * - at Create, resources already tagged with the server's id: see lambda/update-guard/watched.ts and aws.ts.
  *
- * Make everything that holds data depend on {@link UpdateGuard.resource}: CloudFormation then updates the
- * guard first, and a refusal fails the update before anything else changed. A refusal names each change,
- * why it is refused and the safe path. The guard never refuses the rollback to its last accepted layout.
+ * Make everything that holds data depend on {@link UpdateGuard.resource}. CloudFormation then updates the guard first,
+ * and a refusal fails the update before anything else changed. A refusal names each change, why it is refused and the
+ * safe path. The guard never refuses the rollback to its last accepted layout.
  *
  * All guards of a stack share one Lambda function and one Provider.
  */
 export class UpdateGuard extends Construct {
-  /** The custom resource; its PhysicalResourceId (`Ref`) is `storage-layout-` and a hash of the layout. */
+  /** The custom resource. Its PhysicalResourceId, its `Ref`, is `storage-layout-` and a hash of the layout. */
   public readonly resource: CustomResource;
 
   constructor(scope: Construct, id: string, props: UpdateGuardProps) {
     super(scope, id);
     const acceptDataLoss = props.acceptDataLoss ?? false;
 
-    // The same checks the handler makes at deploy time, on the values known now (tokens are skipped).
-    // Before a VPC lookup has run, CDK's placeholder VPC names its subnets p-<digits> (aws-ec2's dummy VPC): such an
-    // id is not known yet, like a token; the synth after the lookup checks the real one.
+    // The same checks the handler makes at deploy time, on the values known now; tokens are skipped. Before a VPC
+    // lookup has run, CDK's placeholder VPC, aws-ec2's dummy VPC, names its subnets p-<digits>. Such an id is not known
+    // yet, like a token, and the synth after the lookup checks the real one.
     validateLayout(props.layout, (field) => `layout.${field}`, (v) => Token.isUnresolved(v) || (typeof v === 'string' && /^p-\d+$/.test(v)));
 
     const watched: Record<string, unknown> = {};
@@ -140,9 +143,9 @@ export class UpdateGuard extends Construct {
 }
 
 /**
- * The resources of held types in the whole stack tree of `stack` (its root stack and every nested stack), as paths
- * from the root: nested stack logical ids, then the resource's own, as CloudFormation will hold them. `stack` gives
- * the guard's own prefix.
+ * The resources of held types in the whole stack tree of `stack`, its root stack and every nested stack. They are given
+ * as paths from the root, as CloudFormation will hold them: nested stack logical ids, then the resource's own. `stack`
+ * gives the guard's own prefix.
  */
 function keptResources(stack: Stack): Kept {
   const prefix = (s: Stack): string => {
@@ -164,8 +167,8 @@ function keptResources(stack: Stack): Kept {
 }
 
 /**
- * One watched resource as the guard records it: its logical id, the watched names, and their values as the
- * template renders them (after overrides), taken from the resource itself when the template is resolved.
+ * One watched resource as the guard records it: its logical id, the watched names, and their values as the template
+ * renders them after overrides. The values are taken from the resource itself when the template is resolved.
  */
 function watchedEntry(resource: CfnResource, type: WatchedType): Record<string, unknown> {
   const watching = watchedPropertyNames(type);
@@ -175,7 +178,8 @@ function watchedEntry(resource: CfnResource, type: WatchedType): Record<string, 
     Watching: watching,
     Properties: Lazy.uncachedAny({
       produce: (context: IResolveContext) => {
-        // The resource's own rendering (CfnResource._toCloudFormation: properties, tags, overrides), resolved here.
+        // The resource's own rendering, resolved here: CfnResource._toCloudFormation, with properties, tags and
+        // overrides.
         const rendered = (resource as unknown as { _toCloudFormation(): { Resources: Record<string, unknown> } })._toCloudFormation();
         const definition = context.resolve(Object.values(rendered.Resources)[0]) as { Properties?: Record<string, unknown> };
         const properties = definition.Properties ?? {};
@@ -217,8 +221,8 @@ class UpdateGuardProvider extends Construct {
     const provider = addHandlerProvider(this, {
       handler: 'update-guard',
       statements: [
-        // Which resources are a server's (their tag) and whether an instance has instance store: Describe calls take
-        // no resource-level permission in EC2 or FSx.
+        // Which resources are a server's, by their tag, and whether an instance has instance store. The Describe calls
+        // take no resource-level permission in EC2 or FSx.
         new iam.PolicyStatement({
           sid: 'DescribeServerResources',
           actions: [
@@ -233,7 +237,7 @@ class UpdateGuardProvider extends Construct {
           actions: ['cloudformation:DescribeStacks'],
           resources: [stack.stackId],
         }),
-        // What the root stack and its nested stacks hold now (nested stacks are named <root>-<logical id>-<suffix>).
+        // What the root stack and its nested stacks hold now. Nested stacks are named <root>-<logical id>-<suffix>.
         new iam.PolicyStatement({
           sid: 'ListResourcesOfRootStack',
           actions: ['cloudformation:ListStackResources'],

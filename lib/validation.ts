@@ -1,11 +1,11 @@
 /**
- * Validators shared by the app's context parser (lib/context.ts) and the StorageServer construct: one rule,
- * one place, so the CLI and the library cannot drift. Pure functions, no constructs: each returns the reason
- * a value is bad (a phrase the caller wraps with the key or prop name), or undefined when it is good.
+ * Validators shared by the app's context parser, lib/context.ts, and the StorageServer construct: one rule, one place,
+ * so the CLI and the library cannot drift. They are pure functions with no constructs. Each returns the reason a value
+ * is bad, a phrase the caller wraps with the key or prop name, or undefined when it is good.
  *
- * This module gathers them; each concept has its file under lib/validation/: names and ids, client addresses,
- * directories and mount points, comma lists, the alarm e-mail address, the alarm topic's ARN, FSx for Lustre's
- * inputs, snapshots.
+ * This module gathers them. Each concept has its file under lib/validation/: names and ids, client addresses,
+ * directories and mount points, comma lists, the alarm e-mail address, the alarm topic's ARN, FSx for Lustre's inputs,
+ * and snapshots.
  */
 export * from './validation/names';
 export * from '../lambda/value-check/network';

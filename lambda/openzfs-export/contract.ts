@@ -1,16 +1,19 @@
 /**
- * The FSx for OpenZFS root volume export custom resource: what the construct sends (ResourceProperties), how the
- * handler reads it (validated: the values cross from the template into an API call), and how it judges from
- * DescribeVolumes whether the export it asked for is in effect (OPENZFS-EXPORT-LIVE, docs/sources/fsx-rules.md).
+ * The FSx for OpenZFS root volume export custom resource. It defines what the construct sends as ResourceProperties,
+ * how the handler reads them, and how it judges from DescribeVolumes that the export it asked for is in effect:
+ * OPENZFS-EXPORT-LIVE in docs/sources/fsx-rules.md. The handler validates every value, since each crosses from the
+ * template into an API call.
  *
- * The shapes and values are the FSx API reference's: Volume (Lifecycle CREATING | CREATED | DELETING | FAILED |
- * MISCONFIGURED | PENDING | AVAILABLE; "MISCONFIGURED - The volume is in a failed but recoverable state"),
- * AdministrativeAction (AdministrativeActionType VOLUME_UPDATE: "A volume update to an Amazon FSx for OpenZFS volume
- * initiated from the Amazon FSx console, API (UpdateVolume), or CLI"; Status FAILED | IN_PROGRESS | PENDING | COMPLETED |
- * UPDATED_OPTIMIZING | OPTIMIZING | PAUSED | CANCELLED; FailureDetails.Message), OpenZFSNfsExport (at most 25 client
- * configurations), OpenZFSClientConfiguration (Clients 1-128 characters, Options 1-20 items).
+ * The shapes and values are those of the FSx API reference:
+ * - Volume: Lifecycle is CREATING, CREATED, DELETING, FAILED, MISCONFIGURED, PENDING or AVAILABLE; "MISCONFIGURED - The
+ *   volume is in a failed but recoverable state".
+ * - AdministrativeAction: AdministrativeActionType VOLUME_UPDATE is "A volume update to an Amazon FSx for OpenZFS
+ *   volume initiated from the Amazon FSx console, API (UpdateVolume), or CLI"; Status is FAILED, IN_PROGRESS, PENDING,
+ *   COMPLETED, UPDATED_OPTIMIZING, OPTIMIZING, PAUSED or CANCELLED; FailureDetails.Message gives the reason.
+ * - OpenZFSNfsExport holds at most 25 client configurations.
+ * - OpenZFSClientConfiguration: Clients of 1-128 characters, Options of 1-20 items.
  *
- * Dependency-free on purpose: bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 
 /** The CloudFormation type. */
@@ -31,7 +34,7 @@ export interface ExportRequest {
   readonly clientConfigurations: ClientConfiguration[];
 }
 
-/** The parts of a DescribeVolumes Volume the judge reads (the API reference's names). */
+/** The parts of a DescribeVolumes Volume the judge reads, named as in the API reference. */
 export interface VolumeView {
   readonly VolumeId?: string;
   readonly Lifecycle?: string;
@@ -41,7 +44,7 @@ export interface VolumeView {
     readonly Status?: string;
     readonly RequestTime?: Date | string | number;
     readonly FailureDetails?: { readonly Message?: string };
-    /** The volume as the action would leave it (API reference, AdministrativeAction.TargetVolumeValues). */
+    /** The volume as the action would leave it: AdministrativeAction.TargetVolumeValues in the API reference. */
     readonly TargetVolumeValues?: Pick<VolumeView, 'OpenZFSConfiguration'>;
   }[];
   readonly OpenZFSConfiguration?: {
@@ -52,7 +55,9 @@ export interface VolumeView {
 /** The export's state: in effect, still changing, or failed with FSx's reason. */
 export type ExportState = { readonly state: 'done' } | { readonly state: 'waiting'; readonly why: string } | { readonly state: 'failed'; readonly why: string };
 
-/** At most 25 client configurations in one export (API reference, OpenZFSNfsExport): OPENZFS-EXPORT-CLIENTS. */
+/**
+ * OPENZFS-EXPORT-CLIENTS: an export takes at most 25 client configurations, per OpenZFSNfsExport in the API reference.
+ */
 export const MAX_CLIENT_CONFIGURATIONS = 25;
 const VOLUME_ID = /^fsvol-[0-9a-f]{17}$/;
 
@@ -68,8 +73,8 @@ export function parseExportProperties(props: Record<string, unknown> | undefined
   }
   const clientConfigurations = configs.map((c: unknown, i): ClientConfiguration => {
     const { Clients, Options } = (c ?? {}) as { Clients?: unknown; Options?: unknown };
-    // Never every address: the construct refuses a /0 client CIDR, and `*` is the same.
-    // The API's pattern is ^[ -~]{1,128}$ (printable ASCII); a space would split the export line.
+    // Never every address: the construct refuses a /0 client CIDR, and `*` is the same. The API's pattern is ^[
+    // -~]{1,128}$, printable ASCII; a space would split the export line.
     if (typeof Clients !== 'string' || !/^[!-~]{1,128}$/.test(Clients) || Clients === '*' || /\/0$/.test(Clients)) {
       throw new Error(`ResourceProperties.${PROP.CLIENT_CONFIGURATIONS}[${i}].Clients must be 1-128 characters without spaces, a CIDR or host, never '*' or a /0, got ${JSON.stringify(Clients)}`);
     }
@@ -86,16 +91,21 @@ function canonical(configs: readonly { readonly Clients?: string; readonly Optio
   return JSON.stringify(configs.map((c) => [c.Clients ?? '', [...(c.Options ?? [])].sort()]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
 }
 
-/** A RequestTime in ms: the SDK gives a Date; the JSON protocol (and a recorded response) seconds since the epoch. */
+/**
+ * A RequestTime in ms. The SDK gives a Date; the JSON protocol and a recorded response give seconds since the epoch.
+ */
 const time = (t: Date | string | number | undefined): number =>
   (t === undefined ? NaN : typeof t === 'number' ? t * 1000 : new Date(t).getTime());
 
 /**
- * Whether the export `wanted`, asked for at `askedAt` (ms), is in effect on `volume`: failed when the volume is FAILED
- * or MISCONFIGURED; waiting while a volume update is PENDING or IN_PROGRESS or the volume is not AVAILABLE; done when
- * the volume shows the export asked for, whatever failed before (a rollback asks for the export still in effect after
- * the forward update FAILED); failed when a volume update asked for since, and aimed at this export where FSx shows
- * its target, FAILED, FSx's message quoted; waiting otherwise.
+ * Whether the export `wanted`, asked for at `askedAt` in ms, is in effect on `volume`:
+ * - failed when the volume is FAILED or MISCONFIGURED;
+ * - waiting while a volume update is PENDING or IN_PROGRESS, or the volume is not AVAILABLE;
+ * - done when the volume shows the export asked for, whatever failed before, since a rollback asks for the export still
+ *   in effect after the forward update FAILED;
+ * - failed, quoting FSx's message, when a volume update asked for since then FAILED and, where FSx shows its target,
+ *   was aimed at this export;
+ * - waiting otherwise.
  */
 export function exportState(volume: VolumeView | undefined, wanted: readonly ClientConfiguration[], askedAt: number): ExportState {
   if (volume === undefined) return { state: 'failed', why: 'DescribeVolumes returned no such volume' };
@@ -109,8 +119,9 @@ export function exportState(volume: VolumeView | undefined, wanted: readonly Cli
   if (volume.Lifecycle !== 'AVAILABLE') return { state: 'waiting', why: `the volume is ${volume.Lifecycle ?? 'in no state'}` };
   const shown = volume.OpenZFSConfiguration?.NfsExports?.[0]?.ClientConfigurations ?? [];
   if (canonical(shown) === canonical(wanted)) return { state: 'done' };
-  // This request's failure: asked for since (a minute's margin for the two clocks) and, where FSx shows its target,
-  // aimed at this export; an older failure, or one aimed at another export (the forward update a rollback undoes), is not.
+  // A failure counts when it was asked for since this request, with a minute's margin for the two clocks, and aimed at
+  // this export where FSx shows a target. An older failure, or one aimed at another export, is not this request's: the
+  // forward update that a rollback undoes is such a one.
   const failed = updates.find((a) => a.Status === 'FAILED' && !(time(a.RequestTime) < askedAt - 60_000) && (aimedAt(a, wanted) ?? true));
   if (failed) return { state: 'failed', why: `FSx reports the volume update FAILED${failed.FailureDetails?.Message ? `: ${failed.FailureDetails.Message}` : ''}` };
   return { state: 'waiting', why: 'the volume does not show the new export yet' };

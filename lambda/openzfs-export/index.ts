@@ -1,10 +1,10 @@
 /**
- * onEvent handler of the FSx for OpenZFS root volume export (lib/backends/openzfs/export-resource.ts): on Create and
- * Update, unless DescribeVolumes shows the export in effect already, it asks FSx for it (UpdateVolume,
- * OpenZFSConfiguration.NfsExports) and waits until DescribeVolumes
- * shows it in effect, so that the deploy completes only when clients can mount by it (OPENZFS-EXPORT-LIVE); it fails
- * the deploy with FSx's own reason when the volume update fails. Delete does nothing: the volume goes with its file
- * system, or is kept with it.
+ * onEvent handler of the FSx for OpenZFS root volume export, built by lib/backends/openzfs/export-resource.ts.
+ *
+ * On Create and Update it asks FSx for the export through UpdateVolume's OpenZFSConfiguration.NfsExports, unless
+ * DescribeVolumes shows it in effect already. It then waits until DescribeVolumes shows the export in effect, so that
+ * the deploy completes only when clients can mount by it: OPENZFS-EXPORT-LIVE. When the volume update fails, it fails
+ * the deploy with FSx's own reason. Delete does nothing, since the volume goes or stays with its file system.
  *
  * Errors are thrown, never returned: the Provider framework reports FAILED only for a thrown error.
  */
@@ -17,7 +17,7 @@ export const POLL_MS = 10_000;
 /** Kept back from the Lambda's remaining time to fail with a message rather than time out, ms. */
 export const RESERVE_MS = 20_000;
 
-/** What the handler calls: FSx, the clock and a pause (tests give their own). */
+/** What the handler calls: FSx, the clock and a pause. Tests give their own. */
 export interface ExportDeps {
   readonly updateVolume: (volumeId: string, configs: ClientConfiguration[]) => Promise<void>;
   readonly describeVolume: (volumeId: string) => Promise<VolumeView | undefined>;
@@ -47,7 +47,8 @@ export function exportHandler(deps: ExportDeps) {
     const { volumeId, clientConfigurations } = parseExportProperties(event.ResourceProperties);
     const askedAt = deps.now();
     const deadline = askedAt + (context?.getRemainingTimeInMillis() ?? 600_000) - RESERVE_MS;
-    // Already in effect (a rollback to the export the failed update left, the upgrade's first deploy): nothing to ask.
+    // Already in effect, as after a rollback to the export a failed update left, or at an upgrade's first deploy:
+    // nothing to ask.
     if (exportState(await deps.describeVolume(volumeId), clientConfigurations, askedAt).state === 'done') {
       log({ level: 'info', msg: 'export already in effect', volumeId });
       return { PhysicalResourceId: volumeId };

@@ -1,9 +1,9 @@
 /**
- * The registration handler's calls to AWS: EC2 to find the server's address (its instance, waited for while it is
- * pending, or its stable network interface) and SSM Parameter Store to read, write and delete the records. The
- * clients' retries and timeouts are set here, once.
+ * The registration handler's calls to AWS. EC2 gives the server's address: its instance, waited for while pending, or
+ * its stable network interface. SSM Parameter Store holds the records, read, written and deleted here. The clients'
+ * retries and timeouts are set here, once.
  *
- * Transient errors (throttling, 5xx, timeouts) are retried by the SDK's own retry strategy.
+ * The SDK's own retry strategy retries transient errors: throttling, 5xx and timeouts.
  */
 import {
   DescribeInstancesCommand,
@@ -23,20 +23,20 @@ import { PROP } from './properties';
 import { errorName, log } from './log';
 
 /**
- * Attempts per API call, the first included. After a throttling error the SDK waits a random time of up
- * to 1, 2, 4, 8, 16 s before successive retries: its default of 3 attempts rides out at most ~3 s of
- * throttling (plausible when several stacks deploy at once), 6 attempts up to ~31 s.
+ * Attempts per API call, the first included. After a throttling error the SDK waits a random time of up to 1, 2, 4, 8,
+ * 16 s before successive retries. Its default of 3 attempts rides out at most ~3 s of throttling, which several stacks
+ * deploying at once can exceed; 6 attempts ride out up to ~31 s.
  */
 export const MAX_ATTEMPTS = 6;
-/** Longest wait for a `pending` instance; the Lambda's remaining time may shorten it (see `waitSeconds`). */
+/** Longest wait for a `pending` instance; the Lambda's remaining time may shorten it: see `waitSeconds`. */
 export const MAX_WAIT_SECONDS = 240;
 /** Time kept back from the Lambda's remaining time for the SSM writes and their retries. */
 const RESERVE_MS = 30_000;
 const WAIT_MIN_DELAY_SECONDS = 2;
 const WAIT_MAX_DELAY_SECONDS = 15;
 
-// Created once per container and reused. Endpoint, region and credentials come from the environment
-// (AWS_ENDPOINT_URL is honoured natively, which is how tests point the handler at an emulator).
+// Created once per container and reused. Endpoint, region and credentials come from the environment. The SDK honours
+// AWS_ENDPOINT_URL itself, which is how tests point the handler at an emulator.
 const clientConfig = {
   maxAttempts: MAX_ATTEMPTS,
   retryMode: 'standard',
@@ -52,9 +52,9 @@ export interface HandlerContext {
 }
 
 /**
- * The address of the server's stable interface, which must be attached to the instance: the server attaches it
- * to itself while it takes over its storage, before it reports ready, so an interface held elsewhere (or by
- * nobody) means the server has not taken its address and must not be registered.
+ * The address of the server's stable interface, which must be attached to the instance. The server attaches it to
+ * itself while it takes over its storage, before it reports ready. An interface held elsewhere or by nobody means the
+ * server has not taken its address, so it must not be registered.
  */
 export async function interfaceAddress(
   networkInterfaceId: string,
@@ -85,7 +85,7 @@ export async function readParameter(name: string): Promise<string | undefined> {
   }
 }
 
-/** Describes the instance; waits (bounded) while it is pending; fails clearly for any other state. */
+/** Describes the instance, waits a bounded time while it is pending, and fails clearly for any other state. */
 export async function runningInstance(instanceId: string, maxWaitSeconds: number): Promise<Instance> {
   const instance = await describeInstance(instanceId);
   const state = instance.State?.Name;
@@ -142,8 +142,8 @@ export function waitSeconds(context?: HandlerContext): number {
 }
 
 /**
- * Writes a record, over what the name holds when `overwrite`; otherwise only where it holds nothing, and returns
- * false, having written nothing, where it holds something.
+ * Writes a record. With `overwrite` it writes over what the name holds. Without, it writes only where the name holds
+ * nothing, and returns false, having written nothing, where it holds something.
  */
 export async function putJson(name: string, value: object, overwrite: boolean): Promise<boolean> {
   try {

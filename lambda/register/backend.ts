@@ -8,21 +8,24 @@
 /** The storage backends a record may name. */
 export const BACKENDS = ['ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'] as const;
 /**
- * Where the data lives: durable EBS st1 volumes (`ebs`), the instance's local disks, lost on stop
- * (`instance-store`), an Amazon FSx for Lustre file system, a managed parallel file system, beyond what one
- * server holds or sustains (`fsx-lustre`), or an Amazon FSx for OpenZFS file system, managed NFS (`fsx-openzfs`). The planner's, the records' and the update guard's backend.
+ * Where the data lives; the planner, the records and the update guard share this list.
+ * - `ebs`: durable EBS st1 volumes.
+ * - `instance-store`: the instance's local disks, lost on stop.
+ * - `fsx-lustre`: an Amazon FSx for Lustre file system, a managed parallel file system for more than one server holds
+ *   or sustains.
+ * - `fsx-openzfs`: an Amazon FSx for OpenZFS file system, managed NFS.
  */
 export type Backend = (typeof BACKENDS)[number];
 
 /**
- * The backends that register an Amazon FSx file system (by its id and DNS name) instead of an EC2 instance: FSx for
- * Lustre, mounted with the Lustre client, and FSx for OpenZFS, mounted over NFS by its DNS name.
+ * The backends that register an Amazon FSx file system, by its id and DNS name, instead of an EC2 instance. Clients
+ * mount FSx for Lustre with the Lustre client and FSx for OpenZFS over NFS by its DNS name.
  */
 export const FSX_BACKENDS = ['fsx-lustre', 'fsx-openzfs'] as const;
 /** A backend of {@link FSX_BACKENDS}. */
 export type FsxBackend = (typeof FSX_BACKENDS)[number];
 
-/** Whether `backend` registers an FSx file system (one of {@link FSX_BACKENDS}). */
+/** Whether `backend` registers an FSx file system: one of {@link FSX_BACKENDS}. */
 export function isFsxBackend(backend: unknown): backend is FsxBackend {
   return (FSX_BACKENDS as readonly unknown[]).includes(backend);
 }

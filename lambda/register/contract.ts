@@ -1,17 +1,17 @@
 /**
- * The registration contract (docs/design.md, sections 6 and 7), shared by the CDK construct
- * (lib/registration.ts) and the Lambda handler (lambda/register/index.ts) so the two cannot drift.
+ * The registration contract (docs/design.md, sections 6 and 7). The CDK construct, lib/registration.ts, and the Lambda
+ * handler, lambda/register/index.ts, share it so the two cannot drift.
  *
- * The contract's public face: each concept lives in a file of its own, below this one, and this module names
- * them all for the construct, the handler and the package's index.
+ * This module is the contract's public face. Each concept lives in a file of its own below it, and this module names
+ * them all for the construct, the handler and the package's index:
  * - backend.ts: the storage backends a record may name;
- * - properties.ts: the custom resource's keys (ResourceProperties, `Data`) and its typed properties;
+ * - properties.ts: the custom resource's keys, ResourceProperties and `Data`, and its typed properties;
  * - validation.ts: the grammar of each property and the parse of what crosses the trust boundary;
  * - paths.ts: where the records live in SSM Parameter Store, and the names that make up their path;
  * - records.ts: the ring member and mount config records, and the fstab line;
  * - owner.ts: who wrote a record, and whether a registration may write over or delete what a name holds.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 export { BACKENDS, isFsxBackend, validateBackend, type Backend } from './backend';
 export { DATA, FSX_PROP, OPTIONAL_PROP, PROP, type FsxTarget, type RegistrationProperties } from './properties';

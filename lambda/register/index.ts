@@ -1,10 +1,11 @@
 /**
- * onEvent handler of the registration custom resource (docs/design.md#7-the-registration-contract): writes the storage server's
- * ring record and mount config to SSM Parameter Store on Create/Update, removes them on Delete. It writes over, and
- * removes, only records it wrote (owner.ts): never those of another server, nor anything else its names hold.
+ * onEvent handler of the registration custom resource (docs/design.md#7-the-registration-contract). On Create and
+ * Update it writes the storage server's ring record and mount config to SSM Parameter Store; on Delete it removes them.
+ * It writes over and removes only records it wrote, as owner.ts decides: never another server's, nor anything else its
+ * names hold.
  *
- * Errors are thrown, never returned: the Provider framework reports FAILED only for a thrown error.
- * Transient errors (throttling, 5xx, timeouts) are retried by the SDK's own retry strategy.
+ * Errors are thrown, never returned: the Provider framework reports FAILED only for a thrown error. The SDK's own retry
+ * strategy retries transient errors: throttling, 5xx and timeouts.
  */
 import type { CdkCustomResourceEvent, CdkCustomResourceResponse } from 'aws-lambda';
 import {
@@ -41,7 +42,7 @@ import {
 } from './aws';
 import { errorName, log } from './log';
 
-// The retry and wait bounds, and what the handler uses of the Lambda context, are the AWS layer's (aws.ts).
+// The AWS layer, aws.ts, owns the retry and wait bounds and what the handler uses of the Lambda context.
 export { MAX_ATTEMPTS, MAX_WAIT_SECONDS, type HandlerContext };
 
 type Event = CdkCustomResourceEvent;
@@ -104,16 +105,16 @@ async function register(event: Event, context?: HandlerContext): Promise<CdkCust
   await writeRecords(held, ring, mount);
   log('info', 'registered storage server', { requestType: event.RequestType, ...names, privateIp });
 
-  // A changed name (renamed cluster/server/prefix) changes the PhysicalResourceId, so CloudFormation
-  // follows up with a Delete of the old id, which removes the old records.
+  // A renamed cluster, server or prefix changes the PhysicalResourceId, so CloudFormation follows up with a Delete of
+  // the old id, which removes the old records.
   return registered(ringName, mountName, privateIp);
 }
 
 /**
- * An FSx file system (FSx for Lustre, or FSx for OpenZFS): CloudFormation created it (AVAILABLE) before this
- * resource, whose properties name it, so the records are written from them alone, with no AWS call but the two
- * writes. Clients reach it by its DNS name (the ring record's `privateIp` stays empty): with the Lustre client for
- * FSx for Lustre (fsType `lustre`), over NFS for FSx for OpenZFS (fsType `nfs4`).
+ * An FSx file system, for Lustre or OpenZFS. CloudFormation created it, AVAILABLE, before this resource, whose
+ * properties name it. So the records are written from the properties alone, with no AWS call but the two writes.
+ * Clients reach the file system by its DNS name, and the ring record's `privateIp` stays empty. They mount FSx for
+ * Lustre with the Lustre client, fsType `lustre`, and FSx for OpenZFS over NFS, fsType `nfs4`.
  */
 async function registerFileSystem(
   event: Event,
@@ -156,9 +157,9 @@ function registered(ringName: string, mountName: string, privateIp: string): Cdk
 }
 
 /**
- * Delete works from the PhysicalResourceId (the ring parameter name Create/Update returned), not from
- * ResourceProperties, so it removes exactly what this resource wrote, also after a rename, and a stack
- * whose properties no longer validate can still be deleted.
+ * Delete works from the PhysicalResourceId, the ring parameter name that Create or Update returned, not from
+ * ResourceProperties. So it removes exactly what this resource wrote, also after a rename, and a stack whose properties
+ * fail validation can still be deleted.
  */
 async function deregister(
   event: Event & { PhysicalResourceId?: string },
@@ -174,7 +175,8 @@ async function deregister(
   }
   const mountName = mountParameterName(parsed.prefix, parsed.clusterName, parsed.serverName);
 
-  // Names that do not exist are reported, not failed (aws.ts): a repeated Delete, or one after a partial Create, succeeds.
+  // Names that do not exist are reported, not failed, in aws.ts: a repeated Delete, or one after a partial Create,
+  // succeeds.
   const { ours, absent } = await ownRecords(event, parsed, ringName, mountName);
   const out = ours.length > 0 ? await deleteRecords(ours) : undefined;
   log('info', 'deregistered storage server', {
@@ -188,10 +190,10 @@ async function deregister(
 }
 
 /**
- * Which of the two names a Delete removes: only what this resource wrote (owner.ts). Another registration may hold
- * them since (a second stack with the same cluster and server names, another resource of this stack), and a name
- * may hold a record of another kind: those are left, and logged. The properties' instance or file system id knows
- * the records written before owner marks.
+ * Which of the two names a Delete removes: only what this resource wrote, as owner.ts decides. Another registration may
+ * hold them since, such as a second stack with the same cluster and server names or another resource of this stack. A
+ * name may also hold a record of another kind. Those are left, and logged. The instance or file system id of the
+ * properties recognises records written before owner marks.
  */
 async function ownRecords(
   event: Event,
@@ -220,7 +222,7 @@ async function ownRecords(
   return { ours, absent };
 }
 
-/** The two names of a registration, what each held when it looked, and how it claims them (owner.ts). */
+/** The two names of a registration, what each held when it looked, and how it claims them: see owner.ts. */
 interface Claimed {
   readonly names: { readonly ring: string; readonly mount: string };
   readonly held: { readonly ring: boolean; readonly mount: boolean };
@@ -228,10 +230,10 @@ interface Claimed {
 }
 
 /**
- * Reads what the two names hold and refuses, before anything is written, where either holds what this registration
- * did not write (owner.ts): a record marked by another stack, a ring record of another instance or file system
- * written before marks (this one's, or on an Update the one it replaces, are its own), a record of the other kind,
- * or anything else.
+ * Reads what the two names hold and, before anything is written, refuses where either holds what this registration did
+ * not write: a record marked by another stack, a record of the other kind, or anything else. A ring record written
+ * before marks is refused when it names another instance or file system; this one's, or on an Update the one it
+ * replaces, are its own. owner.ts decides each case.
  */
 async function claimRecords(
   event: Event,
@@ -264,10 +266,10 @@ async function writeRecords(c: Claimed, ring: RingRecord, mount: MountRecord): P
 }
 
 /**
- * Writes one record with its owner mark: over what the name held when the registration looked, which was its own;
- * where it held nothing, only while it holds nothing. A name that holds something since is judged again: the
- * registration's own write whose answer was lost (the SDK retried it) is written over, another registration's that
- * came meanwhile is refused.
+ * Writes one record with its owner mark. Where the name held this registration's own record when it looked, it writes
+ * over it; where the name held nothing, it writes only while the name holds nothing. A name that holds something since
+ * is judged again. The registration's own write whose answer was lost, because the SDK retried it, is written over;
+ * another registration's write that came meanwhile is refused.
  */
 async function writeRecord(c: Claimed, record: RecordKind, value: RingRecord | MountRecord): Promise<void> {
   const name = c.names[record];
@@ -292,7 +294,7 @@ function ownerMark(event: Event, props: RegistrationProperties, record: RecordKi
   return { ...w, record, clusterName: props.clusterName, serverName: props.serverName };
 }
 
-/** The registration the event is for, as CloudFormation names it ('' where the event lacks a name). */
+/** The registration the event is for, as CloudFormation names it; '' where the event lacks a name. */
 function writer(event: Event): { stackId: string; logicalResourceId: string } {
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
   return { stackId: text(event.StackId), logicalResourceId: text(event.LogicalResourceId) };

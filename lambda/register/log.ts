@@ -10,7 +10,7 @@ export function log(level: 'info' | 'warn' | 'error', msg: string, fields: Recor
   process.stdout.write(`${JSON.stringify({ level, msg, ...fields })}\n`);
 }
 
-/** The error's name (`ParameterNotFound`, `TimeoutError`), or its type when it is not an Error. */
+/** The error's name, such as `ParameterNotFound` or `TimeoutError`, or its type when it is not an Error. */
 export function errorName(err: unknown): string {
   return err instanceof Error ? err.name : typeof err;
 }

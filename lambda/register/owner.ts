@@ -1,18 +1,18 @@
 /**
  * Who wrote a record (docs/design.md, sections 6 and 7): the owner mark every record carries, and whether a
- * registration may write over, or delete, what a name holds. A registration writes over and deletes only what it
- * wrote: a record with its mark, or a record written before marks by the same server, as the record itself shows.
- * Anything else at its names, of any kind, is refused.
+ * registration may write over or delete what a name holds. A registration writes over and deletes only what it wrote: a
+ * record with its mark, or a record written before marks by the same server, as the record itself shows. Anything else
+ * at its names, of any kind, is refused.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import { RecordKind } from './paths';
 
 /**
- * The owner mark of a record: the registration that wrote it (its stack and logical id, as CloudFormation names
- * them) and the record it wrote (kind, cluster, server). A reader without CloudFormation checks the second part
- * against the parameter's name read by the grammar (`readRecordName`): a record whose mark names another record is
- * not the record its name says.
+ * The owner mark of a record: the registration that wrote it, by its stack and logical id as CloudFormation names them,
+ * and the record it wrote, by kind, cluster and server. A reader without CloudFormation checks the second part against
+ * the parameter's name as `readRecordName` reads it: a record whose mark names another record is not the record its
+ * name says.
  */
 export interface RecordOwner {
   /** The stack whose registration wrote the record: its StackId, `arn:<partition>:cloudformation:<region>:<account>:stack/<name>/<id>`. */
@@ -39,21 +39,23 @@ export interface Claimant {
   /** The mark it writes at this name. */
   readonly owner: RecordOwner;
   /**
-   * The instance or file system ids it registers (on an Update, also the one it registered before): a ring
-   * record written before marks is its when it names one of them.
+   * The instance or file system ids it registers, and on an Update also the one it registered before. A ring record
+   * written before marks is its own when it names one of them.
    */
   readonly ids: readonly string[];
   /** Whether the server's ring record is this registration's: a mount record written before marks is its then. */
   readonly ringIsOurs: boolean;
-  /** A Delete: only the resource that wrote a record removes it (another of its stack may have taken it over since). */
+  /** A Delete: only the resource that wrote a record removes it, since another of its stack may have taken it over. */
   readonly deleting: boolean;
 }
 
-/** The fields of every mount record (lib/scripts/client_mount.py, KEYS). */
+/** The fields of every mount record: KEYS in lib/scripts/client_mount.py. */
 const MOUNT_KEYS = ['server', 'exportPath', 'mountPoint', 'fsType', 'options', 'fstab'];
 const OWNER_KEYS = ['stackId', 'logicalResourceId', 'record', 'clusterName', 'serverName'] as const;
 
-/** Reads a parameter's value: a marked record, a record written before marks (by its shape), or anything else. */
+/**
+ * Reads a parameter's value: a marked record, a record written before marks and known by its shape, or anything else.
+ */
 export function holding(value: string): Holding {
   let parsed: unknown;
   try {
@@ -77,10 +79,11 @@ export function holding(value: string): Holding {
 }
 
 /**
- * Why `name`, which holds `held`, is not the claimant's to write over (or delete), as the refusal's message; or
- * undefined when it is: a record marked by the claimant's stack as this very record (by the claimant's own resource
- * for a Delete), a ring record written before marks that names this server and one of its ids, or a mount record
- * written before marks while the server's ring record is the claimant's.
+ * Why `name`, which holds `held`, is not the claimant's to write over or delete, as the refusal's message. Undefined
+ * when it is the claimant's:
+ * - a record marked by the claimant's stack as this very record, and for a Delete by the claimant's own resource;
+ * - a ring record written before marks that names this server and one of its ids;
+ * - a mount record written before marks while the server's ring record is the claimant's.
  */
 export function refusal(name: string, held: Holding, c: Claimant): string | undefined {
   const ours = c.owner;
@@ -117,7 +120,7 @@ export function refusal(name: string, held: Holding, c: Claimant): string | unde
   );
 }
 
-/** The refusal for another server's record under this server's name (another stack registered the same names). */
+/** The refusal for another server's record under this server's name, where another stack registered the same names. */
 function belongs(name: string, owner: string, ours: string): string {
   return (
     `${name} belongs to ${owner}, not to ${ours}: another server of the cluster is registered under this name. ` +

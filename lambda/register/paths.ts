@@ -1,26 +1,26 @@
 /**
- * Where the records live in SSM Parameter Store (docs/design.md, section 6): the prefix, the cluster and server
- * names that make up a record's name, their grammar (one path level each), and the names built from them.
+ * Where the records live in SSM Parameter Store (docs/design.md, section 6): the prefix, the cluster and server names
+ * that make up a record's name, their grammar of one path level each, and the names built from them.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 
 /** SSM Parameter Store prefix of the records when none is given (docs/design.md, section 6). */
 export const DEFAULT_PARAMETER_PREFIX = '/storage-server';
-/** Longest cluster or server name (`NAME_PATTERN` in lib/validation.ts allows 1-64 characters too). */
+/** Longest cluster or server name; `NAME_PATTERN` in lib/validation.ts allows 1-64 characters too. */
 export const MAX_NAME_LENGTH = 64;
 /**
- * Longest prefix. SSM counts a name's whole ARN against 1011 characters; with 64-character cluster and
- * server names the mount record's name adds 144 characters to the prefix, so 512 leaves room for the
- * longest partition and region in the ARN.
+ * Longest prefix. SSM counts a name's whole ARN against 1011 characters. With 64-character cluster and server names the
+ * mount record's name adds 144 characters to the prefix, so 512 leaves room for the longest partition and region in the
+ * ARN.
  */
 export const MAX_PREFIX_LENGTH = 512;
-/** SSM allows 15 levels; the mount record adds 4 below the prefix (cluster/storage/server/mount). */
+/** SSM allows 15 levels; the mount record adds 4 below the prefix: cluster/storage/server/mount. */
 export const MAX_PREFIX_LEVELS = 11;
 
 const NAME = /^[A-Za-z0-9_.-]+$/;
 
-/** A cluster or server name: `[A-Za-z0-9_.-]`, 1-64 characters (one SSM path level). */
+/** A cluster or server name: `[A-Za-z0-9_.-]`, 1-64 characters, one SSM path level. */
 export function validateName(field: string, value: string): void {
   if (!isName(value)) {
     throw new Error(
@@ -31,15 +31,15 @@ export function validateName(field: string, value: string): void {
 }
 
 /**
- * An SSM path prefix: '/'-separated levels of `[A-Za-z0-9_.-]`, starting with '/', no trailing '/',
- * the first level not starting with 'aws' or 'ssm' (reserved by SSM), at most 11 levels and 512 characters.
+ * An SSM path prefix: '/'-separated levels of `[A-Za-z0-9_.-]`, starting with '/', no trailing '/', at most 11 levels
+ * and 512 characters. SSM reserves a first level that starts with 'aws' or 'ssm'.
  */
 export function validatePrefix(field: string, value: string): void {
   const problem = prefixProblem(value);
   if (problem) throw new Error(`${field} ${problem}, got ${JSON.stringify(value)}`);
 }
 
-/** What makes `value` no prefix (see {@link validatePrefix}), or undefined. */
+/** What makes `value` no prefix, or undefined; see {@link validatePrefix}. */
 function prefixProblem(value: string): string | undefined {
   const levels = value.split('/').slice(1);
   return !value.startsWith('/')
@@ -55,7 +55,7 @@ function prefixProblem(value: string): string | undefined {
             : undefined;
 }
 
-/** Whether `value` is a cluster or server name (see {@link validateName}). */
+/** Whether `value` is a cluster or server name; see {@link validateName}. */
 function isName(value: string): boolean {
   return value.length >= 1 && value.length <= MAX_NAME_LENGTH && NAME.test(value);
 }
@@ -100,10 +100,9 @@ export function recordName(kind: RecordKind, prefix: string, cluster: string, se
 }
 
 /**
- * Every reading of `name` by the grammar: none for a name that is no record's, one for a name that reads as one
- * record, two for a name that reads as a ring record and as a mount record at once (a ring record of cluster
- * `storage` and server `mount` under `<p>/<c>` is named as the mount record of server `ring` of cluster `<c>`
- * under `<p>`).
+ * Every reading of `name` by the grammar: none for a name that is no record's, one for a name that reads as one record,
+ * and two for a name that reads as a ring record and as a mount record at once. A ring record of cluster `storage` and
+ * server `mount` under `<p>/<c>` has the name of the mount record of server `ring` of cluster `<c>` under `<p>`.
  */
 export function readRecordName(name: string): RecordName[] {
   const levels = name.split('/');
@@ -146,8 +145,8 @@ export function clusterPath(prefix: string, cluster: string): string {
 }
 
 /**
- * Splits a ring parameter name back into prefix, cluster and server, or returns undefined when the name
- * is not one (the handler's Delete works from the PhysicalResourceId, which is the ring parameter name).
+ * Splits a ring parameter name back into prefix, cluster and server, or returns undefined when the name is not one. The
+ * handler's Delete needs it, since it works from the PhysicalResourceId, which is the ring parameter name.
  */
 export function parseRingParameterName(
   name: string,
@@ -160,12 +159,12 @@ export function parseRingParameterName(
 export type NameKey = 'parameterPrefix' | 'clusterName' | 'serverName';
 
 /**
- * Validates the names a server's records are made of: the prefix and each name by its grammar, then the three
- * together. A ring record's name must not read as a mount record's: clients take every name of the mount record's
- * form below their cluster's storage path for a mount record, and its server's registration owns that name. This
- * rule alone keeps every record of every server it admits on a name of its own: a ring name has one ring reading,
- * a mount name one mount reading (the levels after the prefix are fixed), and the one way a name reads as both
- * kinds is the ring name refused here. `field` names a key as the caller's user typed it.
+ * Validates the names a server's records are made of: the prefix and each name by its grammar, then the three together.
+ * A ring record's name must not read as a mount record's. Clients take every name of the mount record's form below
+ * their cluster's storage path for a mount record, and its server's registration owns that name. This rule alone keeps
+ * every record of every server it admits on a name of its own. A ring name has one ring reading and a mount name one
+ * mount reading, since the levels after the prefix are fixed. The one way a name reads as both kinds is the ring name
+ * refused here. `field` names a key as the caller's user typed it.
  */
 export function validateServerNames(field: (key: NameKey) => string, prefix: string, cluster: string, server: string): void {
   validateName(field('clusterName'), cluster);
@@ -192,11 +191,13 @@ export interface ServerRecordNames {
 }
 
 /**
- * How the records of two servers meet: `same` when they are the same records (one cluster, one server name),
- * `nested` when one's cluster path lies below the other's (`/p/hpc1/` and `/p/hpc1/storage/`: one cluster's
- * records among another's, where its clients list them and where, with cluster `storage` and server `mount`, a
- * ring record takes a mount record's name), undefined when no name of one can be a name of the other: every
- * record lies below its cluster path, and two paths of which neither starts the other have no name below both.
+ * How the records of two servers meet:
+ * - `same` when they are the same records: one cluster, one server name;
+ * - `nested` when one's cluster path lies below the other's, as `/p/hpc1/` and `/p/hpc1/storage/` do. One cluster's
+ *   records then lie among another's, where its clients list them. With cluster `storage` and server `mount`, a ring
+ *   record takes a mount record's name.
+ * - undefined when no name of one can be a name of the other. Every record lies below its cluster path, and two paths
+ *   of which neither starts the other have no name below both.
  */
 export function recordsMeet(a: ServerRecordNames, b: ServerRecordNames): 'same' | 'nested' | undefined {
   const [pa, pb] = [clusterPath(a.prefix, a.clusterName), clusterPath(b.prefix, b.clusterName)];

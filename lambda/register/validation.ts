@@ -1,15 +1,16 @@
 /**
- * The registration's trust boundary: the grammar of each value its ResourceProperties carry (ids, paths, mount
- * options, the FSx target of FSx for Lustre and FSx for OpenZFS) and the parse that checks raw properties against it before the handler
- * acts on them. The construct runs the same checks at synth time, so a bad value fails there first.
+ * The registration's trust boundary: the grammar of each value its ResourceProperties carry, and the parse that checks
+ * raw properties against it before the handler acts on them. The values are ids, paths, mount options and the FSx
+ * target of FSx for Lustre and FSx for OpenZFS. The construct runs the same checks at synth time, so a bad value fails
+ * there first.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import { isFsxBackend, validateBackend, type FsxBackend } from './backend';
 import { validateServerNames, type NameKey } from './paths';
 import { FSX_PROP, OPTIONAL_PROP, PROP, type FsxTarget, type RegistrationProperties } from './properties';
 
-/** Path and option lengths that keep the mount record (which repeats them in `fstab`) under SSM's 4 KB. */
+/** Path and option lengths that keep the mount record under SSM's 4 KB, since its `fstab` repeats them. */
 export const MAX_PATH_LENGTH = 255;
 /** Longest mount option list, for the same reason as {@link MAX_PATH_LENGTH}. */
 export const MAX_OPTIONS_LENGTH = 1024;
@@ -18,11 +19,11 @@ const INSTANCE_ID = /^i-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 const NETWORK_INTERFACE_ID = /^eni-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 const FILE_SYSTEM_ID = /^fs-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 /**
- * An FSx file system's DNS name (FSx for Lustre and FSx for OpenZFS alike), as the client mount script accepts it
- * (lib/scripts/client_mount.py, FSX_DNS).
+ * An FSx file system's DNS name, for Lustre and OpenZFS alike, as the client mount script accepts it: FSX_DNS in
+ * lib/scripts/client_mount.py.
  */
 export const FSX_DNS_NAME = /^fs-[0-9a-f]{8,17}\.fsx\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/;
-/** A Lustre mount name: FSx gives 8 lower-case letters and digits (`fsx` on SCRATCH_1). */
+/** A Lustre mount name: FSx gives 8 lower-case letters and digits, or `fsx` on SCRATCH_1. */
 export const LUSTRE_MOUNT_NAME = /^[a-z0-9]{3,8}$/;
 const AVAILABILITY_ZONE = /^(?:[a-z]{2}(?:-[a-z]+)+-\d[a-z]|)$/;
 /** The deployment recorded for each FSx backend: the plan's `instanceType`. */
@@ -37,8 +38,8 @@ const DEPLOYMENT: { readonly [B in FsxBackend]: { readonly grammar: RegExp; read
   },
 };
 /**
- * FSx for OpenZFS exports its root volume at `/fsx` and each child volume below it: segments of `A-Z a-z 0-9 . _ -`,
- * none of them `.` or `..` (the client's path rule, lib/scripts/client_mount.py, says the same).
+ * FSx for OpenZFS exports its root volume at `/fsx` and each child volume below it. Segments are of
+ * `A-Z a-z 0-9 . _ -`, none of them `.` or `..`, as the client's path rule in lib/scripts/client_mount.py says too.
  */
 const OPENZFS_EXPORT = /^\/fsx(\/(?!\.\.?(\/|$))[A-Za-z0-9_.-]+)*$/;
 const NO_SPACE = /^[^\s\0-\x1f\x7f]+$/;
@@ -82,8 +83,8 @@ export function validateNetworkInterfaceId(field: string, value: string): void {
 }
 
 /**
- * Validates an FSx registration's target (the `FSX_PROP` properties) for its backend; throws naming the field, the
- * rule and the value. FSx for Lustre has a mount name; FSx for OpenZFS has none (its `MountName` is '').
+ * Validates an FSx registration's target, the `FSX_PROP` properties, for its backend; throws naming the field, the rule
+ * and the value. FSx for Lustre has a mount name; FSx for OpenZFS has none, and its `MountName` is ''.
  */
 export function validateFsxTarget(field: (key: string) => string, t: FsxTarget, backend: FsxBackend): void {
   const check = (key: string, value: string, ok: boolean, rule: string) => {
@@ -104,8 +105,8 @@ export function validateFsxTarget(field: (key: string) => string, t: FsxTarget, 
 }
 
 /**
- * Validates raw ResourceProperties (all values arrive as strings from CloudFormation) and returns them
- * typed. Throws an Error naming every missing key, or the first invalid one with its value and the rule.
+ * Validates raw ResourceProperties, whose values all arrive from CloudFormation as strings, and returns them typed.
+ * Throws an Error naming every missing key, or the first invalid one with its value and the rule.
  */
 export function parseRegistrationProperties(
   raw: Record<string, unknown> | undefined,
@@ -113,7 +114,7 @@ export function parseRegistrationProperties(
   if (raw === undefined || raw === null || typeof raw !== 'object') {
     throw new Error(`ResourceProperties is missing; expected the keys ${Object.values(PROP).join(', ')}`);
   }
-  // An FSx registration (FSx for Lustre, FSx for OpenZFS) names a file system instead of an instance.
+  // An FSx registration, for Lustre or OpenZFS, names a file system instead of an instance.
   const backend = raw[PROP.backend];
   const isFsx = isFsxBackend(backend);
   requireKeys(raw, isFsx ? backend : undefined);
@@ -131,8 +132,8 @@ type UncheckedProperties = Omit<CommonProperties, 'backend'> & { readonly backen
 const field = (key: string): string => `ResourceProperties.${key}`;
 
 /**
- * Throws naming every required key that is absent or empty: an FSx registration names a file system, not an
- * instance; FSx for OpenZFS has no mount name, so its `MountName` may be absent or empty (and must be empty).
+ * Throws naming every required key that is absent or empty. An FSx registration names a file system, not an instance.
+ * FSx for OpenZFS has no mount name, so its `MountName` may be absent and must be empty.
  */
 function requireKeys(raw: Record<string, unknown>, fsx: FsxBackend | undefined): void {
   const optional: string[] = [FSX_PROP.availabilityZone, ...(fsx === 'fsx-openzfs' ? [FSX_PROP.mountName] : [])];
@@ -158,7 +159,7 @@ function stringReader(raw: Record<string, unknown>): (key: string) => string {
   };
 }
 
-/** The common properties as strings (each read, in order, before any is validated). */
+/** The common properties as strings, each read in order before any is validated. */
 function commonProperties(get: (key: string) => string, isFsx: boolean): UncheckedProperties {
   return {
     instanceId: isFsx ? '' : get(PROP.instanceId),
@@ -183,8 +184,8 @@ function validateCommon(props: UncheckedProperties, isFsx: boolean): asserts pro
 }
 
 /**
- * An FSx registration: its file system. FSx for Lustre exports `/<mount name>`; FSx for OpenZFS its root volume
- * `/fsx` (or a child volume below it).
+ * An FSx registration: its file system. FSx for Lustre exports `/<mount name>`; FSx for OpenZFS exports its root volume
+ * `/fsx` or a child volume below it.
  */
 function withFileSystem(
   props: CommonProperties,

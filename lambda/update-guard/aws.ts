@@ -1,7 +1,7 @@
 /**
- * The update guard's questions to AWS: what the stack holds now (CloudFormation's record, and what EC2 and FSx say
- * of each resource), does anything outside the stack already hold this server's data (before a Create), and is the
- * stack rolling back (before a refusal). Everything else the guard decides from the event alone.
+ * The update guard's questions to AWS. What does the stack hold now, by CloudFormation's record and by what EC2 and FSx
+ * say of each resource? Before a Create: does anything outside the stack already hold this server's data? Before a
+ * refusal: is the stack rolling back? The guard decides everything else from the event alone.
  */
 import { CloudFormationClient, DescribeStacksCommand, paginateListStackResources } from '@aws-sdk/client-cloudformation';
 import {
@@ -58,9 +58,9 @@ export async function findServerResources(serverId: string): Promise<TaggedResou
 export const ROLLBACK_STATUS = 'UPDATE_ROLLBACK_IN_PROGRESS';
 
 /**
- * The stack's status (`StackId` from the event), or why the guard could not read it. DescribeStacks is retried by the
- * SDK within the bounds of status-read.ts (attempts, `deadlineMs`), so throttling while CloudFormation rolls back does
- * not read as "not rolling back".
+ * The stack's status, by the event's `StackId`, or why the guard could not read it. The SDK retries DescribeStacks
+ * within the attempts of status-read.ts and `deadlineMs`, so throttling while CloudFormation rolls back does not read
+ * as "not rolling back".
  */
 export async function stackStatus(stackId: string, deadlineMs: number = STATUS_DEADLINE_MS): Promise<StackStatusRead> {
   const cfn = new CloudFormationClient(STATUS_CLIENT_CONFIG);
@@ -77,14 +77,15 @@ export async function stackStatus(stackId: string, deadlineMs: number = STATUS_D
   }
 }
 
-/** Nested stacks deeper than this are not followed (CloudFormation's own nesting is far shallower in practice). */
+/** Nested stacks deeper than this are not followed; CloudFormation's own nesting is far shallower in practice. */
 const MAX_NESTING = 15;
 
 /**
- * The resources of held types that CloudFormation holds now in the guard's root stack and every nested stack below
- * it (ListStackResources, paginated; DescribeStackResources returns only the first 100). The root is DescribeStacks'
- * `RootId` ("the stack ID of the top-level stack to which the nested stack ultimately belongs", CloudFormation API
- * reference, Stack), or the stack itself. Deleted resources and resources without a physical id are left out.
+ * The resources of held types that CloudFormation holds now in the guard's root stack and every nested stack below it.
+ * They are read with ListStackResources, paginated, since DescribeStackResources returns only the first 100. The root
+ * is DescribeStacks' `RootId`, "the stack ID of the top-level stack to which the nested stack ultimately belongs" per
+ * the CloudFormation API reference, or else the stack itself. Deleted resources and resources without a physical id are
+ * left out.
  */
 export async function heldResources(stackId: string): Promise<HeldResource[]> {
   const cfn = new CloudFormationClient({});
@@ -115,7 +116,8 @@ export async function heldResources(stackId: string): Promise<HeldResource[]> {
 
 /**
  * What EC2 and FSx say of `resources`: each one's `storage-server:id` tag and, for instances, whether the type has
- * instance store. Filters by id (not the ids parameter), so a resource already gone is simply not described.
+ * instance store. It filters by id rather than passing the ids parameter, so a resource already gone is simply not
+ * described.
  */
 export async function describeHeld(resources: readonly HeldResource[]): Promise<HeldDescription[]> {
   const ids = (type: HeldType) => resources.filter((r) => r.type === type).map((r) => r.physicalId);
@@ -185,7 +187,7 @@ function chunks<T>(list: readonly T[]): T[][] {
   return out;
 }
 
-/** The physical id of the resource `logicalId` of the stack `stackId` (its own resources, not a nested stack's), or undefined. */
+/** The physical id of the resource `logicalId` among the stack's own resources, not a nested stack's; or undefined. */
 export async function physicalIdIn(stackId: string, logicalId: string): Promise<string | undefined> {
   const cfn = new CloudFormationClient({});
   try {
@@ -199,7 +201,7 @@ export async function physicalIdIn(stackId: string, logicalId: string): Promise<
   }
 }
 
-/** The administrative actions FSx lists for the file system (DescribeFileSystems), none when FSx does not know it. */
+/** The administrative actions DescribeFileSystems lists for the file system; none when FSx does not know it. */
 export async function fileSystemActions(fileSystemId: string): Promise<AdministrativeActionView[]> {
   const fsx = new FSxClient({});
   try {

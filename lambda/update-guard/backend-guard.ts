@@ -1,9 +1,9 @@
 /**
  * What the update guard knows of one backend: the shape of a guard descriptor. Each backend's descriptor lives in
- * backends/ and the registry (backends.ts) holds one per backend; the shared files (validation, the policy table,
- * watched, held, messages, the handler) read the registry and name no backend.
+ * backends/, and the registry in backends.ts holds one per backend. The shared files read the registry and name no
+ * backend: validation, the policy table, watched, held, messages and the handler.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import type { AdministrativeActionView } from './growth-interval';
 import type { LayoutField, StorageLayout } from './layout';
@@ -18,17 +18,22 @@ export interface Checks {
   readonly check: (field: LayoutField, value: string, ok: boolean, rule: string) => void;
 }
 
-/** What EC2 or FSx says of a backend's resources, by which a server's dropped resources tell their backend (held.ts). */
+/**
+ * What EC2 or FSx says of a backend's resources, by which held.ts tells the backend of a server's dropped resources.
+ */
 export interface ShownBy {
   /** DescribeFileSystems' FileSystemType of its file system. */
   readonly fileSystemType?: string;
-  /** Whether its instance's type has instance store (`false`: its EBS volumes hold the data). */
+  /** Whether its instance's type has instance store; `false` when its EBS volumes hold the data. */
   readonly instanceStore?: boolean;
 }
 
-/** A change FSx takes only hours after the last of its kind (growth-interval.ts), judged from the file system's actions. */
+/**
+ * A change FSx takes only hours after the last of its kind, judged from the file system's actions: see
+ * growth-interval.ts.
+ */
 export interface IntervalRule {
-  /** Whether the deploy asks for such a change (old and new layouts of the same backend). */
+  /** Whether the deploy asks for such a change, given old and new layouts of the same backend. */
   readonly applies: (o: StorageLayout, n: StorageLayout) => boolean;
   /** The refusal when the last such change was asked for too recently, or undefined. */
   readonly refusal: (
@@ -36,25 +41,27 @@ export interface IntervalRule {
   ) => Refusal | undefined;
 }
 
-/** A layout field whose policy is per backend: every one but `backend`, whose row holds on all of them (policies.ts). */
+/**
+ * A layout field whose policy is per backend: every one but `backend`, whose row in policies.ts holds on all of them.
+ */
 export type BackendField = Exclude<LayoutField, 'backend'>;
 
 /** One backend's guard descriptor. */
 export interface BackendGuard {
   /**
-   * The backend-owned layout fields this backend sets. A field that some backend owns is `''` (a list: empty) on every
-   * backend that does not list it; the fields no backend lists are every backend's.
+   * The backend-owned layout fields this backend sets. A field that some backend owns is `''`, or an empty list, on
+   * every backend that does not list it. The fields no backend lists are every backend's.
    */
   readonly fields: readonly BackendField[];
   /** The grammar of the fields it sets, run after the fields it does not set were found empty. */
   readonly validate: (layout: StorageLayout, checks: Checks) => void;
   /** The `EncryptionKey` of the account's AWS managed key, the other value a KMS key ARN. */
   readonly managedKey: string;
-  /** Its rows of the policy table (policies.ts); a field without a row is allowed on it. */
+  /** Its rows of the policy table in policies.ts; a field without a row is allowed on it. */
   readonly policies: { readonly [F in BackendField]?: UpdatePolicy };
   /**
-   * What replacing a watched resource of a type says on this backend where watched.ts's wording is not its own:
-   * the objection, or undefined when the replacement is allowed.
+   * What replacing a watched resource of a type says on this backend, where watched.ts's wording is not its own: the
+   * objection, or undefined when the replacement is allowed.
    */
   readonly replaced: { readonly [T in WatchedType]?: (layout: StorageLayout) => Objection | undefined };
   /**
@@ -63,7 +70,7 @@ export interface BackendGuard {
    * @default - none
    */
   readonly causes?: Readonly<Record<string, string>>;
-  /** What EC2 or FSx says of its resources (held.ts). */
+  /** What EC2 or FSx says of its resources, for held.ts. */
   readonly shownBy: ShownBy;
   /**
    * The safe path of a Create over resources tagged as the server's, where some are of this backend's kinds: the

@@ -1,10 +1,10 @@
 /**
- * The update guard's backends: one descriptor per backend the records know (backend-guard.ts says what one holds).
- * The shared files of the guard reach a backend through this table alone, and a backend of `BACKENDS` without a line
- * here fails to compile. The library's backend guards (lib/backends/) import their descriptor's constants from
- * backends/, never the other way: the handler's bundle stays free of the library.
+ * The update guard's backends: one descriptor per backend the records know; backend-guard.ts says what one holds. The
+ * guard's shared files reach a backend through this table alone, and a backend of `BACKENDS` without a line here fails
+ * to compile. The library's backend guards in lib/backends/ import their descriptor's constants from backends/, never
+ * the other way, so that the handler's bundle stays free of the library.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import type { Backend } from '../register/backend';
 import type { BackendGuard } from './backend-guard';

@@ -1,8 +1,8 @@
 /**
- * Applies the update guard's policy table (policies.ts) to an update: which changes of the layout its policies
- * refuse. The table is the data; this is the one piece of code that reads it.
+ * Applies the update guard's policy table in policies.ts to an update: which changes of the layout its policies refuse.
+ * The table is the data; this is the one piece of code that reads it.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import type { StorageLayout, Waiver } from './layout';
 import { displayed } from './messages';

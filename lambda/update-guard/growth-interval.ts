@@ -1,21 +1,22 @@
 /**
- * Changes FSx takes only hours apart (OPENZFS-GROWTH-INTERVAL; for Lustre LUSTRE-NO-SHRINK's row and LUSTRE-METADATA):
- * "You can't make further SSD storage capacity increases on a file system until 6 hours after the last increase was
- * requested" (FSx for OpenZFS guide, "Modifying provisioned SSD storage capacity and IOPS"; the Lustre guide's storage
- * page says the same of Lustre). The guard reads the file system's administrative actions (DescribeFileSystems, the
- * API reference's AdministrativeAction: AdministrativeActionType, RequestTime, Status, TargetFileSystemValues) and
- * refuses a change asked for sooner, naming when the next may be asked, before FSx would refuse it. This file reads
- * the actions and times the wait; which changes a backend spaces out, and their words, are its descriptor's
- * `intervals` (backend-guard.ts).
+ * Changes FSx takes only hours apart: OPENZFS-GROWTH-INTERVAL, and for Lustre LUSTRE-NO-SHRINK's row and
+ * LUSTRE-METADATA. The FSx for OpenZFS guide, "Modifying provisioned SSD storage capacity and IOPS", says: "You can't
+ * make further SSD storage capacity increases on a file system until 6 hours after the last increase was requested".
+ * The Lustre guide's storage page says the same of Lustre. The guard reads the file system's administrative actions
+ * from DescribeFileSystems: AdministrativeAction in the API reference, with AdministrativeActionType, RequestTime,
+ * Status and TargetFileSystemValues. It refuses a change asked for sooner, before FSx would, naming when the next may
+ * be asked. This file reads the actions and times the wait. Which changes a backend spaces out, and their words, are
+ * its descriptor's `intervals`: see backend-guard.ts.
  *
- * Dependency-free on purpose: the judge is tested over API-shaped answers (test/unit/update-guard-growth-interval.test.ts).
+ * It imports nothing, so that test/unit/update-guard-growth-interval.test.ts can test the judge over API-shaped
+ * answers.
  */
 import type { Refusal } from './policy';
 
 /** AWS's interval between two storage increases, ms. */
 export const GROWTH_INTERVAL_MS = 6 * 60 * 60 * 1000;
 
-/** The parts of a DescribeFileSystems AdministrativeAction the judges read (the API reference's names). */
+/** The parts of a DescribeFileSystems AdministrativeAction the judges read, named as in the API reference. */
 export interface AdministrativeActionView {
   readonly AdministrativeActionType?: string;
   readonly Status?: string;
@@ -28,9 +29,9 @@ export interface AdministrativeActionView {
 }
 
 /**
- * When the last storage increase was asked for, ms since the epoch, or undefined: a FILE_SYSTEM_UPDATE whose target
- * names a storage capacity, or the STORAGE_OPTIMIZATION that follows one; a FAILED or CANCELLED request increased
- * nothing and does not count.
+ * When the last storage increase was asked for, ms since the epoch, or undefined. That is a FILE_SYSTEM_UPDATE whose
+ * target names a storage capacity, or the STORAGE_OPTIMIZATION that follows one. A FAILED or CANCELLED request
+ * increased nothing and does not count.
  */
 export function lastIncreaseRequest(actions: readonly AdministrativeActionView[]): number | undefined {
   return latestRequest(actions, (a) => a.AdministrativeActionType === 'STORAGE_OPTIMIZATION' ||
@@ -48,8 +49,8 @@ export function latestRequest(actions: readonly AdministrativeActionView[], coun
 }
 
 /**
- * The refusal of `change` when it comes within 6 hours of the request at `lastRequestMs` (none: no refusal), its words
- * given the last request's time and the first time the next may be asked, each as ISO 8601 to the second.
+ * The refusal of `change` when it comes within 6 hours of the request at `lastRequestMs`; no request, no refusal. Its
+ * words are given the last request's time and the first time the next may be asked, each as ISO 8601 to the second.
  */
 export function tooSoon(
   change: Pick<Refusal, 'setting' | 'oldValue' | 'newValue' | 'accepted'>, lastRequestMs: number | undefined, nowMs: number,

@@ -1,13 +1,13 @@
 /**
- * Identity from CloudFormation's own record (docs/design.md section 8, "What the stack holds"): the resources the
- * stack holds now, as CloudFormation lists them (ListStackResources over the root stack and every nested stack,
- * aws.ts), against the resources of the template being deployed, which the construct renders into the guard's
- * `Kept` property at synth. A server's volume, interface, file system or instance-store instance that is held now and
- * not kept is deleted by CloudFormation at the end of this deploy, or stranded if retained: refused, whatever the
- * construct id, path, nested stack or server name that made it. Names are labels; the logical ids and physical ids
- * CloudFormation holds are the identity.
+ * Identity from CloudFormation's own record: docs/design.md section 8, "What the stack holds". The resources the stack
+ * holds now, as CloudFormation lists them, are set against the resources of the template being deployed. aws.ts lists
+ * them with ListStackResources over the root stack and every nested stack. The construct renders the template's
+ * resources into the guard's `Kept` property at synth. CloudFormation deletes a server's volume, interface, file system
+ * or instance-store instance that is held now and not kept at the end of this deploy, or strands it if retained. Such a
+ * deploy is refused, whatever the construct id, path, nested stack or server name that made the resource. Names are
+ * labels; the logical ids and physical ids CloudFormation holds are the identity.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import { BACKENDS, type Backend } from '../register/backend';
 import type { ShownBy } from './backend-guard';
@@ -18,8 +18,8 @@ import { RESOURCE_TYPE, SERVER_ID_TAG } from './wire';
 export { KEPT_PROP } from './wire';
 
 /**
- * The types the guard asks CloudFormation about: those that may hold a server's data or its clients' address, and
- * the guard itself (a guard held and not kept is how a lost guard state is recognised).
+ * The types the guard asks CloudFormation about: those that may hold a server's data or its clients' address, and the
+ * guard itself, since a guard held and not kept is how a lost guard state is recognised.
  */
 export const HELD_TYPES = [
   'AWS::EC2::Instance',
@@ -31,8 +31,8 @@ export const HELD_TYPES = [
 export type HeldType = (typeof HELD_TYPES)[number];
 
 /**
- * A resource path from the root stack: the logical ids of the nested stacks that lead to it, then its own, joined
- * by `/`. CloudFormation's logical ids are alphanumeric (template anatomy, "Resources"), so `/` cannot occur in one.
+ * A resource path from the root stack: the logical ids of the nested stacks that lead to it, then its own, joined by
+ * `/`. CloudFormation's logical ids are alphanumeric, per template anatomy, "Resources", so `/` cannot occur in one.
  */
 const PATH = /^[A-Za-z0-9]{1,255}(\/[A-Za-z0-9]{1,255}){0,15}$/;
 /** The guard's own stack as a path prefix: `''` for the root stack, else nested stack logical ids each ending in `/`. */
@@ -40,7 +40,7 @@ const PREFIX = /^([A-Za-z0-9]{1,255}\/){0,15}$/;
 
 /** What the deploy keeps: the guard's own stack and, per held type, the paths of the template's resources. */
 export interface Kept {
-  /** The guard's stack as a prefix of paths (`''` at the root). */
+  /** The guard's stack as a prefix of paths; `''` at the root. */
   readonly stack: string;
   readonly resources: { readonly [T in HeldType]: readonly string[] };
 }
@@ -57,16 +57,16 @@ export interface HeldDescription {
   readonly physicalId: string;
   /** The `storage-server:id` tag's value; absent: not a StorageServer's resource. */
   readonly serverId?: string;
-  /** An instance whose type has instance store (DescribeInstanceTypes' InstanceStorageSupported). */
+  /** An instance whose type has instance store, by DescribeInstanceTypes' InstanceStorageSupported. */
   readonly instanceStore?: boolean;
-  /** A file system's type (DescribeFileSystems' FileSystemType: LUSTRE, OPENZFS, ...). */
+  /** A file system's type, by DescribeFileSystems' FileSystemType: LUSTRE, OPENZFS and so on. */
   readonly fileSystemType?: string;
 }
 
 /**
- * The backend a server's dropped resources show, where they show one, as the backends' descriptors say (`shownBy`):
- * a file system's type, else an instance with instance store, else an EBS volume or an instance without instance
- * store. Undefined for an interface alone.
+ * The backend a server's dropped resources show, where they show one, as the backends' descriptors say in `shownBy`: a
+ * file system's type, else an instance with instance store, else an EBS volume or an instance without instance store.
+ * Undefined for an interface alone.
  */
 export function backendShown(types: readonly HeldType[], described: readonly HeldDescription[]): Backend | undefined {
   const shownBy = (shows: (s: ShownBy) => boolean): Backend | undefined => BACKENDS.find((b) => shows(GUARD_BACKENDS[b].shownBy));
@@ -112,7 +112,7 @@ export function unkept(held: readonly HeldResource[], kept: Kept): HeldResource[
 
 /**
  * One refusal per held, unkept resource of a StorageServer that holds data or the clients' address: volumes,
- * interfaces, file systems, instances with instance store (an EBS server's instance holds nothing: its volumes do).
+ * interfaces, file systems, and instances with instance store. An EBS server's instance holds nothing; its volumes do.
  */
 export function unkeptRefusals(
   gone: readonly HeldResource[], described: readonly HeldDescription[], acceptDataLoss: boolean, newBackend?: string,
@@ -120,7 +120,7 @@ export function unkeptRefusals(
   const byId = new Map(described.map((d) => [d.physicalId, d]));
   const refusals: Refusal[] = [];
   // A server whose dropped resources show another backend than this deploy's: with backend auto the planner chose
-  // another one, and another backend is another construct. Named first, whatever else changed.
+  // another one, and another backend is another construct. It is named first, whatever else changed.
   const servers = new Map<string, HeldResource[]>();
   for (const h of gone) {
     const id = byId.get(h.physicalId)?.serverId;
@@ -168,9 +168,9 @@ const WHAT_IT_HOLDS: Record<HeldType, string> = {
 };
 
 /**
- * A guard created for a server whose watched resources CloudFormation already holds under the same paths: the
- * guard's logical id changed (an override, a moved guard) and its record of the last accepted layout is gone, so a
- * change that replaces them could not be seen. Refused, naming the guard CloudFormation holds in that stack.
+ * A guard created for a server whose watched resources CloudFormation already holds under the same paths. The guard's
+ * logical id changed, by an override or a move, and its record of the last accepted layout is gone, so a change that
+ * replaces them could not be seen. Refused, naming the guard CloudFormation holds in that stack.
  */
 export function lostStateRefusal(
   held: readonly HeldResource[], kept: Kept, ownLogicalIds: readonly string[], guardPath: string, acceptDataLoss: boolean,

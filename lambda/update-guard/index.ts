@@ -1,14 +1,17 @@
 /**
- * onEvent handler of the update-guard custom resource (docs/design.md#8-the-update-guard-contract): refuses a stack update that
- * would lose or strand the server's data, before CloudFormation touches the instance or the volumes.
+ * onEvent handler of the update-guard custom resource (docs/design.md#8-the-update-guard-contract). It refuses a stack
+ * update that would lose or strand the server's data, before CloudFormation touches the instance or the volumes.
  *
- * No state: what it judges is in the event and in CloudFormation's record. It asks AWS (aws.ts): what the stack and
- * its nested stacks hold now, and which of those resources are a server's (held.ts: held and not kept by this
- * deploy's template is refused, whatever the names); at Create, whether resources tagged as this server's exist
- * outside the stack (a server deployed again over the volumes an earlier one retained); before a refusal, whether
- * the stack is rolling back (a rollback always passes).
- * Errors are thrown, never returned: the Provider framework reports FAILED only for a thrown error, and a
- * FAILED update is what stops the stack.
+ * It keeps no state: what it judges is in the event and in CloudFormation's record. It asks AWS three things, in
+ * aws.ts:
+ * - what the stack and its nested stacks hold now, and which of those resources are a server's: held.ts refuses what
+ *   is held and not kept by this deploy's template, whatever the names;
+ * - at Create, whether resources tagged as this server's exist outside the stack, as when a server is deployed again
+ *   over the volumes an earlier one retained;
+ * - before a refusal, whether the stack is rolling back, since a rollback always passes.
+ *
+ * Errors are thrown, never returned: the Provider framework reports FAILED only for a thrown error, and a FAILED update
+ * is what stops the stack.
  */
 import type {
   CdkCustomResourceEvent,
@@ -35,8 +38,8 @@ export interface GuardContext {
 }
 
 /**
- * Create records the layout, Update refuses what its policy table refuses (unless the new properties accept
- * data loss), Delete always succeeds. Returns the layout id as PhysicalResourceId.
+ * Create records the layout. Update refuses what its policy table refuses, unless the new properties accept data loss.
+ * Delete always succeeds. Returns the layout id as PhysicalResourceId.
  */
 export async function handler(event: Event, context?: GuardContext): Promise<CdkCustomResourceResponse> {
   const requestType = event?.RequestType;
@@ -85,14 +88,14 @@ async function create(event: Event): Promise<CdkCustomResourceResponse> {
     }
     warnAccepted(refusals);
   }
-  // What the stack holds is judged above; the tag search is for what lies outside it (retained by an earlier stack).
+  // What the stack holds is judged above; the tag search is for what lies outside it, retained by an earlier stack.
   const inStack = new Set(held.map((h) => h.physicalId));
   if (watched.identity) await refuseOverExisting(watched.identity.serverId, layout.snapshotIds.length > 0, acceptDataLoss, inStack);
   log('info', 'storage layout recorded', { requestType: 'Create', physicalResourceId, layout });
   return { PhysicalResourceId: physicalResourceId };
 }
 
-/** The refusals of what the stack holds and this deploy's template does not keep (held.ts). */
+/** The refusals of what the stack holds and this deploy's template does not keep: see held.ts. */
 async function heldRefusals(
   held: readonly HeldResource[], kept: Kept, acceptDataLoss: boolean, backend?: string,
 ): Promise<Refusal[]> {
@@ -101,7 +104,7 @@ async function heldRefusals(
   return unkeptRefusals(gone, await describeHeld(gone), acceptDataLoss, backend);
 }
 
-/** What the stack holds could not be read: refused like a loss (a rollback still passes, refuseUnlessRollingBack). */
+/** What the stack holds could not be read: refused like a loss. A rollback still passes, by refuseUnlessRollingBack. */
 function unreadable(err: unknown, acceptDataLoss: boolean): Refusal {
   return {
     setting: 'Resources held by the stack',
@@ -121,10 +124,10 @@ function warnAccepted(refusals: readonly Refusal[]): void {
 }
 
 /**
- * A new guard of a server whose resources already exist: the construct was renamed or moved (CloudFormation
- * would create new resources and delete the old ones), or the server is deployed again over the volumes an
- * earlier deployment retained. Either way new, empty storage would take the name of the old: refused, unless
- * the deploy restores from snapshots or accepts the loss (then logged).
+ * A new guard of a server whose resources already exist. Either the construct was renamed or moved, and CloudFormation
+ * would create new resources and delete the old ones; or the server is deployed again over the volumes an earlier
+ * deployment retained. Either way new, empty storage would take the name of the old. Refused, unless the deploy
+ * restores from snapshots or accepts the loss, which is then logged.
  */
 async function refuseOverExisting(
   serverId: string, restores: boolean, acceptDataLoss: boolean, inStack: ReadonlySet<string>,
@@ -156,9 +159,9 @@ async function update(event: CloudFormationCustomResourceUpdateEvent, endsAt?: n
   const dropped = kept === undefined ? [] : await heldRefusals(await heldResources(event.StackId), kept, next.acceptDataLoss)
     .catch((err: unknown) => [unreadable(err, next.acceptDataLoss)]);
 
-  // The PhysicalResourceId is the hash of the last layout this guard accepted. A new layout with that hash is
-  // a return to it: the rollback of an update the guard refused (refusing that would leave the stack in
-  // UPDATE_ROLLBACK_FAILED), or an update that changed nothing of the layout. Either way nothing to compare.
+  // The PhysicalResourceId is the hash of the last layout this guard accepted. A new layout with that hash is a return
+  // to it: the rollback of an update the guard refused, or an update that changed nothing of the layout. Refusing the
+  // rollback would leave the stack in UPDATE_ROLLBACK_FAILED. Either way there is nothing to compare.
   if (physicalResourceId === event.PhysicalResourceId) {
     const refusedDrops = dropped.filter((r) => !r.accepted);
     if (refusedDrops.length > 0) return refuseUnlessRollingBack(event, refusedDrops, physicalResourceId, endsAt);
@@ -172,7 +175,8 @@ async function update(event: CloudFormationCustomResourceUpdateEvent, endsAt?: n
 
   const previous = parseGuardProperties(event.OldResourceProperties, 'OldResourceProperties');
   const previousWatched = parseWatched(event.OldResourceProperties, 'OldResourceProperties');
-  // The layout's own refusals first: they name the setting the user changed (a backend to pin, a volume shrunk).
+  // The layout's own refusals first: they name the setting the user changed, such as a backend to pin or a volume
+  // shrunk.
   const refusals = [
     ...compareLayouts(previous.layout, next.layout, next.acceptDataLoss, next.waivers),
     ...compareWatched(previousWatched, nextWatched, next.layout, next.acceptDataLoss),
@@ -193,10 +197,10 @@ async function update(event: CloudFormationCustomResourceUpdateEvent, endsAt?: n
 }
 
 /**
- * OPENZFS-GROWTH-INTERVAL: an FSx storage increase within 6 hours of the last one asked for is refused, and so is a Lustre
- * Metadata IOPS increase within 6 hours of the last: the backend's `intervals` (growth-interval.ts, backends/).
- * When FSx cannot be asked, the deploy goes on with a warning: FSx refuses a too-early increase itself, and the update
- * rolls back with nothing lost.
+ * OPENZFS-GROWTH-INTERVAL: an FSx storage increase within 6 hours of the last one asked for is refused, and so is a
+ * Lustre Metadata IOPS increase within 6 hours of the last. The backend's `intervals` say which: see growth-interval.ts
+ * and backends/. When FSx cannot be asked, the deploy goes on with a warning: FSx refuses a too-early increase itself,
+ * and the update rolls back with nothing lost.
  */
 async function growthInterval(
   stackId: string, o: StorageLayout, n: StorageLayout, logicalId: string | undefined, acceptDataLoss: boolean,
@@ -216,12 +220,12 @@ async function growthInterval(
 }
 
 /**
- * Refuses the update (throws every refusal as one message), unless the stack is rolling back. A rollback puts back
- * what was there: refusing it would leave the stack in UPDATE_ROLLBACK_FAILED. The layout id recognises the
- * rollback of an update this guard refused; an update it accepted and a later resource failed is rolled back with
- * the stack's status saying so. When the status cannot be read (DescribeStacks failed after its retries), a rollback
- * cannot be told from a user's update back to the same properties: the guard refuses, since UPDATE_ROLLBACK_FAILED can
- * be continued and lost data cannot be brought back, and the message says how to continue the rollback.
+ * Refuses the update, throwing every refusal as one message, unless the stack is rolling back. A rollback puts back
+ * what was there, and refusing it would leave the stack in UPDATE_ROLLBACK_FAILED. The layout id recognises the
+ * rollback of an update this guard refused. An update it accepted and a later resource failed is rolled back with the
+ * stack's status saying so. When DescribeStacks fails after its retries, the status is unknown, and a rollback cannot
+ * be told from a user's update back to the same properties. The guard then refuses, since UPDATE_ROLLBACK_FAILED can be
+ * continued and lost data cannot be brought back, and the message says how to continue the rollback.
  */
 async function refuseUnlessRollingBack(
   event: CloudFormationCustomResourceUpdateEvent,

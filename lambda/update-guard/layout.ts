@@ -1,10 +1,10 @@
 /**
  * The storage layout the update guard holds (docs/design.md#8-the-update-guard-contract): everything about a server
- * whose change can lose data or strand it, as types, and the values of the fields every backend shares (the values of a
- * backend's own fields are its descriptor's, backends/). The types every other file of the guard shares, so they sit
- * below all of them.
+ * whose change can lose data or strand it, as types, and the values of the fields every backend shares. The values of a
+ * backend's own fields are in its descriptor in backends/. Every other file of the guard shares these types, so this
+ * file sits below all of them.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import type { Backend } from '../register/backend';
 
@@ -12,10 +12,11 @@ import type { Backend } from '../register/backend';
 export type DataVolumeType = 'st1' | 'gp3';
 
 /**
- * Who attaches the EBS data volumes to the instance: `stack` (an AWS::EC2::VolumeAttachment per volume, as
- * versions before the stable address did; a guard's properties without `VolumeAttachment` mean this),
- * `retained` (those attachments kept, with DeletionPolicy Retain: the first step of the upgrade) or `server`
- * (the server attaches them itself, lib/scripts/storage-attach.sh).
+ * Who attaches the EBS data volumes to the instance:
+ * - `stack`: an AWS::EC2::VolumeAttachment per volume, as on servers deployed without the stable address. A guard's
+ *   properties without `VolumeAttachment` mean this.
+ * - `retained`: those attachments kept with DeletionPolicy Retain, the first step of the upgrade.
+ * - `server`: the server attaches them itself, in lib/scripts/storage-attach.sh.
  */
 export const VOLUME_ATTACHMENTS = ['stack', 'retained', 'server'] as const;
 /** A value of {@link VOLUME_ATTACHMENTS}. */
@@ -28,30 +29,30 @@ export interface DataVolumeLayout {
   /** Size in whole GiB. */
   readonly sizeGiB: number;
   /**
-   * EBS volume type (volume-types.ts).
-   * @default 'st1' - what every volume recorded before gp3 was
+   * EBS volume type: see volume-types.ts.
+   * @default 'st1' - the type of every volume recorded without one
    */
   readonly volumeType?: DataVolumeType;
   /**
    * gp3 only: provisioned IOPS.
-   * @default - none (st1)
+   * @default - none, as on st1
    */
   readonly iops?: number;
   /**
    * gp3 only: provisioned throughput, MiB/s.
-   * @default - none (st1)
+   * @default - none, as on st1
    */
   readonly throughputMiBps?: number;
 }
 
 /**
- * Everything about a server whose change can lose data or strand it. Strings stay strings so CloudFormation
- * passes them unchanged; any of them may be a token at synth time (resolved before the handler sees it).
+ * Everything about a server whose change can lose data or strand it. Strings stay strings so CloudFormation passes them
+ * unchanged. Any of them may be a token at synth time, resolved before the handler sees it.
  */
 export interface StorageLayout {
   /** Where the data lives. */
   readonly backend: Backend;
-  /** The instance type when the backend is `instance-store` (its disks are the data); `''` for EBS. */
+  /** The instance type when the backend is `instance-store`, whose disks are the data; `''` for EBS. */
   readonly instanceStoreType: string;
   /** The EBS data volumes in stripe order; empty for instance store. */
   readonly dataVolumes: readonly DataVolumeLayout[];
@@ -70,48 +71,48 @@ export interface StorageLayout {
   /** Who attaches the EBS data volumes: see {@link VOLUME_ATTACHMENTS}. */
   readonly volumeAttachment: VolumeAttachment;
   /**
-   * FSx: the deployment and storage type, e.g. `PERSISTENT_2/SSD` (Lustre) or `SINGLE_AZ_2/SSD` (OpenZFS); `''` on
+   * FSx: the deployment and storage type, e.g. `PERSISTENT_2/SSD` on Lustre or `SINGLE_AZ_2/SSD` on OpenZFS; `''` on
    * the EC2 backends.
    */
   readonly fileSystemType: string;
-  /** FSx for Lustre: MB/s per TiB (`''` for SCRATCH_2, which has none, and on the other backends). */
+  /** FSx for Lustre: MB/s per TiB; `''` for SCRATCH_2, which has none, and on the other backends. */
   readonly perUnitStorageThroughput: string;
   /** FSx: the storage capacity, whole GiB; `''` on the EC2 backends. */
   readonly storageCapacityGiB: string;
   /**
-   * FSx: the file system's subnet, on OpenZFS MULTI_AZ_1 the preferred file server's (a new one replaces the file
-   * system); `''` on the EC2 backends.
+   * FSx: the file system's subnet, and on OpenZFS MULTI_AZ_1 the preferred file server's; a new one replaces the file
+   * system. `''` on the EC2 backends.
    */
   readonly subnetId: string;
   /**
-   * Instance store: `luks2` when the bootstrap encrypts the array (dm-crypt), `''` when it does not (and on the
-   * other backends). An array keeps the layout it was made with.
+   * Instance store: `luks2` when the bootstrap encrypts the array with dm-crypt, `''` when it does not and on the other
+   * backends. An array keeps the layout it was made with.
    */
   readonly instanceStoreEncryption: string;
   /**
-   * FSx for OpenZFS: the throughput capacity, whole MB/s (FSx changes it in place); `''` on the other backends and
+   * FSx for OpenZFS: the throughput capacity in whole MB/s, which FSx changes in place. `''` on the other backends and
    * in a layout recorded before the field.
    */
   readonly throughputCapacity: string;
   /**
-   * FSx for OpenZFS MULTI_AZ_1: the standby file server's subnet (a new one replaces the file system); `''` on the
-   * other deployment types, the other backends and in a layout recorded before the field.
+   * FSx for OpenZFS MULTI_AZ_1: the standby file server's subnet; a new one replaces the file system. `''` on the other
+   * deployment types, the other backends and in a layout recorded before the field.
    */
   readonly standbySubnetId: string;
   /**
-   * FSx for OpenZFS: the SSD IOPS, `AUTOMATIC` or the provisioned number (FSx changes them in place, but takes no
-   * throughput update while they change); `''` on the other backends and in a layout recorded before the field.
+   * FSx for OpenZFS: the SSD IOPS, `AUTOMATIC` or the provisioned number. FSx changes them in place, but takes no
+   * throughput update while they change. `''` on the other backends and in a layout recorded before the field.
    */
   readonly diskIops: string;
   /**
-   * FSx for Lustre PERSISTENT_2: the Metadata IOPS, `AUTOMATIC` or the provisioned number (raised in place, never
-   * lowered); `''` without a metadata configuration, on the other backends and in a layout recorded before the field.
+   * FSx for Lustre PERSISTENT_2: the Metadata IOPS, `AUTOMATIC` or the provisioned number, raised in place and never
+   * lowered. `''` without a metadata configuration, on the other backends and in a layout recorded before the field.
    */
   readonly metadataIops: string;
   /**
-   * How many scheduled snapshots are kept, as a whole number: on EBS the DLM policy's snapshot sets (`0`: no policy),
-   * on FSx the automatic backups' retention in days (`0`: off); `''` on instance store and in a layout recorded before
-   * the field. A lower value deletes the older sets or backups (retention-rules.ts).
+   * How many scheduled snapshots are kept, as a whole number. On EBS it is the DLM policy's snapshot sets, `0` for no
+   * policy; on FSx the automatic backups' retention in days, `0` for off. `''` on instance store and in a layout
+   * recorded before the field. A lower value deletes the older sets or backups: see retention-rules.ts.
    */
   readonly snapshotRetain: string;
 }
@@ -120,8 +121,8 @@ export interface StorageLayout {
 export type LayoutField = keyof StorageLayout;
 
 /**
- * The narrower opt-ins, each a ResourceProperties key outside the layout and its hash, present only when `'true'`: each
- * lets the refusals of one policy pass (an objection names it in `waivedBy`), where `AcceptDataLoss` lets every one pass.
+ * The narrower opt-ins, each a ResourceProperties key outside the layout and its hash, present only when `'true'`. Each
+ * lets the refusals of one policy pass, and an objection names it in `waivedBy`; `AcceptDataLoss` lets every one pass.
  */
 export const WAIVERS = ['AcceptFewerSnapshots'] as const;
 /** One of {@link WAIVERS}. */
@@ -131,7 +132,7 @@ export type Waiver = (typeof WAIVERS)[number];
 export interface GuardProperties {
   /** The layout. */
   readonly layout: StorageLayout;
-  /** Whether refused changes pass anyway (scratch data only). */
+  /** Whether refused changes pass anyway, for scratch data only. */
   readonly acceptDataLoss: boolean;
   /** The narrower opt-ins this deploy gives. */
   readonly waivers: readonly Waiver[];

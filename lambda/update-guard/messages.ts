@@ -1,10 +1,9 @@
 /**
- * How the update guard words a refusal: the one-line message CloudFormation shows for a refused update, and the
- * one for a Create over the resources of a server that already exists. What a policy says (its objections) is
- * the policy's own (policies.ts, objections.ts, the backends' descriptors); this file composes it into a message
- * that fits.
+ * How the update guard words a refusal: the one-line message CloudFormation shows for a refused update, and the one for
+ * a Create over the resources of a server that already exists. What a policy says, its objections, is the policy's own,
+ * in policies.ts, objections.ts and the backends' descriptors. This file composes it into a message that fits.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import { BACKENDS } from '../register/backend';
 import type { BackendGuard } from './backend-guard';
@@ -14,8 +13,8 @@ import type { Refusal } from './policy';
 import type { TaggedResource } from './wire';
 
 /**
- * Longest refusal message. CloudFormation keeps about 4 KB of a custom resource's reason, and the Provider
- * framework appends the function's log group and a stack trace to the message: 3000 leaves room for both.
+ * Longest refusal message. CloudFormation keeps about 4 KB of a custom resource's reason, and the Provider framework
+ * appends the function's log group and a stack trace to the message: 3000 leaves room for both.
  */
 export const MAX_MESSAGE_LENGTH = 3000;
 
@@ -24,28 +23,30 @@ const MESSAGE_TAIL =
   'To accept the loss (scratch data only), deploy again with acceptDataLoss=true (context) or ' +
   'acceptDataLoss: true (prop).';
 const MAX_VALUE_LENGTH = 120;
-/** Longest error quoted from a failed status read (an AccessDenied names the role and the stack). */
+/** Longest error quoted from a failed status read; an AccessDenied names the role and the stack. */
 const MAX_REASON_LENGTH = 400;
 
 /**
- * The one-line message of a refused update: each refusal as `<Setting> <old> -> <new>: <why>. Safe path:
- * <path>.`, then how to accept the loss. One line, because the Provider framework repeats every line after
- * the first in the stack trace it appends. Values are shortened and, past {@link MAX_MESSAGE_LENGTH},
- * the last refusals are counted instead of listed (the handler logs all of them).
+ * The one-line message of a refused update: each refusal as `<Setting> <old> -> <new>: <why>. Safe path: <path>.`, then
+ * how to accept the loss. It is one line because the Provider framework repeats every line after the first in the stack
+ * trace it appends. Values are shortened. Past {@link MAX_MESSAGE_LENGTH} the last refusals are counted instead of
+ * listed, and the handler logs all of them.
  */
 export function refusalMessage(refusals: readonly Refusal[]): string {
   return composed(MESSAGE_HEAD, refusals, MESSAGE_TAIL);
 }
 
-/** AWS's page on going on from UPDATE_ROLLBACK_FAILED (AWS CloudFormation User Guide, "Continue rolling back an update"). */
+/**
+ * AWS's page on going on from UPDATE_ROLLBACK_FAILED: AWS CloudFormation User Guide, "Continue rolling back an update".
+ */
 export const CONTINUE_ROLLBACK_GUIDE =
   'https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-cfn-updating-stacks-continueupdaterollback.html';
 
 /**
- * The message of a refusal made without the stack's status (DescribeStacks failed after its retries: `reason`): the
- * guard cannot tell CloudFormation's rollback from a user's update back to the same properties, and refuses. If it
- * was the rollback, the stack stops in UPDATE_ROLLBACK_FAILED, which can be continued; the message says how, naming
- * the stack (from `stackId`, the event's StackId). Then the refusals, as {@link refusalMessage} words them.
+ * The message of a refusal made without the stack's status, when DescribeStacks failed after its retries with `reason`.
+ * The guard cannot tell CloudFormation's rollback from a user's update back to the same properties, and refuses. If it
+ * was the rollback, the stack stops in UPDATE_ROLLBACK_FAILED, which can be continued. The message says how, naming the
+ * stack from `stackId`, the event's StackId. Then come the refusals, as {@link refusalMessage} words them.
  */
 export function unreadStatusMessage(refusals: readonly Refusal[], stackId: string, reason: string): string {
   const head = 'StorageServer update refused: the update guard could not read its stack\'s status ' +
@@ -59,8 +60,8 @@ export function unreadStatusMessage(refusals: readonly Refusal[], stackId: strin
 }
 
 /**
- * The stack's name in a StackId (`arn:<partition>:cloudformation:<region>:<account>:stack/<name>/<id>`), what
- * `--stack-name` takes; the StackId itself when it is not of that form (`--stack-name` takes a stack's id too).
+ * The stack's name in a StackId, `arn:<partition>:cloudformation:<region>:<account>:stack/<name>/<id>`, which
+ * `--stack-name` takes. The StackId itself when it is not of that form, since `--stack-name` takes a stack's id too.
  */
 export function stackNameOf(stackId: string): string {
   const m = /^arn:[^:]+:cloudformation:[^:]*:[^:]*:stack\/([^/]+)\/[^/]+$/.exec(stackId);
@@ -85,11 +86,12 @@ function composed(head: string, refusals: readonly Refusal[], tail: string): str
 }
 
 /**
- * Why a Create is refused: resources tagged `<tag>=<serverId>` already exist (`found`, the first twelve listed), and
- * what to do instead. The likeliest cause first: with backend auto (the default) the planner chooses on every synth,
- * and a backend of another construct (EC2 <-> FSx, Lustre <-> OpenZFS) is a new guard, so its Create is what meets the
- * old backend's resources. The Create has the new layout only; what the resources found say of the old backend is
- * named (their kinds tell an EC2 server from an FSx file system, not more), with the way to tell the rest.
+ * Why a Create is refused, and what to do instead: resources tagged `<tag>=<serverId>` already exist. `found` lists
+ * them, the first twelve shown. The likeliest cause comes first. With backend auto, the default, the planner chooses on
+ * every synth, and a backend of another construct is a new guard, so its Create is what meets the old backend's
+ * resources. EC2 and FSx are other constructs, and so are Lustre and OpenZFS. The Create has the new layout only. So
+ * the message names what the resources found say of the old backend, and the way to tell the rest: their kinds tell an
+ * EC2 server from an FSx file system, not more.
  */
 export function existingMessage(tag: string, serverId: string, found: readonly TaggedResource[]): string {
   const listed = found.slice(0, 12).map((r) => `${r.kind} ${r.id}`).join(', ') + (found.length > 12 ? `, and ${found.length - 12} more` : '');
@@ -108,8 +110,8 @@ export function existingMessage(tag: string, serverId: string, found: readonly T
 }
 
 /**
- * What the backends' descriptors say of the resources found (the backend to pin, a restore), in the registry's order,
- * each sentence once: the backends the tags cannot tell apart (EC2's two, FSx's two) say the same.
+ * What the backends' descriptors say of the resources found, such as the backend to pin or a restore, in the registry's
+ * order and each sentence once. The backends the tags cannot tell apart, EC2's two and FSx's two, say the same.
  */
 function backendSays(
   found: readonly TaggedResource[], said: (guard: BackendGuard) => ((found: readonly TaggedResource[]) => string | undefined) | undefined,
@@ -120,7 +122,7 @@ function backendSays(
 
 /** A value in a refusal: `(none)` for the empty value. */
 export function displayed(value: string): string {
-  // A value the caller did not have (undefined at run time, whatever its type says) reads as none too.
+  // A value the caller did not have reads as none too: undefined at run time, whatever its type says.
   return value === '' || value === undefined ? '(none)' : value;
 }
 

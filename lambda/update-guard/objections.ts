@@ -1,9 +1,9 @@
 /**
- * What the update guard says where two of its policies say the same: the safe paths and reasons that the policy
- * table (policies.ts, volume-rules.ts, the backends' descriptors), the watched resources' policy (watched.ts) and the
- * Create's message (messages.ts) share, worded once.
+ * What the update guard says where two of its policies say the same: the safe paths and reasons, worded once. The
+ * policy table shares them with the watched resources' policy and the Create's message. The table is policies.ts,
+ * volume-rules.ts and the backends' descriptors; the others are watched.ts and messages.ts.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 
 /** The safe path of every change that would lose data on a server: a second server, and a copy. */

@@ -1,14 +1,14 @@
 /**
  * The update guard's policy table (docs/design.md#8-the-update-guard-contract): what each layout field may do on
- * update, per backend, as data in the manner of aws-parallelcluster's `update_policy.py`. The guard holds the
- * server's storage layout as custom resource properties; CloudFormation updates it before the instance, the
- * volumes and the registration (they depend on it), so a refused change fails the stack update before anything
- * that holds data was touched. compare.ts applies the table; the checks are data, not scattered conditions.
+ * update, per backend, as data in the manner of aws-parallelcluster's `update_policy.py`. The guard holds the server's
+ * storage layout as custom resource properties. The instance, the volumes and the registration depend on it, so
+ * CloudFormation updates it before them, and a refused change fails the stack update before anything that holds data is
+ * touched. compare.ts applies the table; the checks are data, not scattered conditions.
  *
- * The `backend` row holds on every backend and is here; every other row is per backend, each backend's part in its
- * descriptor (backends/, through the registry backends.ts).
+ * The `backend` row holds on every backend and is here. Every other row is per backend, each backend's part in its
+ * descriptor in backends/, reached through the registry in backends.ts.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import { BACKENDS, type Backend } from '../register/backend';
 import type { BackendField } from './backend-guard';
@@ -18,8 +18,8 @@ import { SECOND_SERVER } from './objections';
 import { ALLOWED, perBackend, type UpdatePolicy } from './policy';
 import { LAYOUT_FIELDS } from './wire';
 
-// With backend auto the planner chooses on every synth: a new version's catalogue (FSx for OpenZFS weighed when a
-// throughput is asked) or a new throughputMBps can choose another backend for the same capacity.
+// With backend auto the planner chooses on every synth. A new version's catalogue, such as FSx for OpenZFS weighed when
+// a throughput is asked, or a new throughputMBps can choose another backend for the same capacity.
 const BACKEND_ROW: UpdatePolicy = {
   name: 'refused',
   objections: (o) => [{

@@ -1,10 +1,10 @@
 /**
  * The vocabulary of the update guard's policies, in the manner of aws-parallelcluster's `update_policy.py`: what a
- * policy says against a change (an objection, a refusal), what a policy is, and the few ways one is built. The
- * policies themselves are data, in policies.ts and each backend's descriptor (backends/); the code that applies them
- * is compare.ts.
+ * policy says against a change, an objection or a refusal; what a policy is; and the few ways one is built. The
+ * policies themselves are data, in policies.ts and each backend's descriptor in backends/. compare.ts is the code that
+ * applies them.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import { BACKENDS, type Backend } from '../register/backend';
 import type { DataVolumeLayout, StorageLayout, Waiver } from './layout';
@@ -13,10 +13,10 @@ import type { DataVolumeLayout, StorageLayout, Waiver } from './layout';
 export interface Objection {
   /** Why the change is refused. */
   readonly why: string;
-  /** What to do instead (no trailing period). */
+  /** What to do instead, with no trailing period. */
   readonly safePath: string;
   /**
-   * The narrower opt-in that lets this change pass besides `AcceptDataLoss` (layout.ts, `WAIVERS`).
+   * The narrower opt-in that lets this change pass besides `AcceptDataLoss`: see `WAIVERS` in layout.ts.
    * @default - only AcceptDataLoss
    */
   readonly waivedBy?: Waiver;
@@ -24,19 +24,19 @@ export interface Objection {
 
 /** One refused change of one setting. */
 export interface Refusal extends Objection {
-  /** The setting, as named in ResourceProperties (`DataVolumes`). */
+  /** The setting, as named in ResourceProperties, such as `DataVolumes`. */
   readonly setting: string;
   /** The old value, rendered for a message. */
   readonly oldValue: string;
   /** The new value, rendered for a message. */
   readonly newValue: string;
-  /** True when `acceptDataLoss`, or the opt-in the objection names (`waivedBy`), turned the refusal into a pass. */
+  /** True when `acceptDataLoss`, or the opt-in the objection names in `waivedBy`, turned the refusal into a pass. */
   readonly accepted: boolean;
 }
 
 /**
- * A named update policy: given the old and new layouts, the objections to the change of one setting (none:
- * allowed). Only consulted when that setting's value changed.
+ * A named update policy: given the old and new layouts, the objections to the change of one setting; none when it is
+ * allowed. It is consulted only when that setting's value changed.
  */
 export interface UpdatePolicy {
   /** Short name for logs and docs. */
@@ -64,7 +64,10 @@ export function perBackend(policies: { readonly [B in Backend]: UpdatePolicy }):
   };
 }
 
-/** One rule of the data volumes' policy (volume-rules.ts): when it applies to an old and a new volume list, and what it says. */
+/**
+ * One rule of the data volumes' policy in volume-rules.ts: when it applies to an old and a new volume list, and what it
+ * says.
+ */
 export interface VolumeRule extends Objection {
   /** Short name for logs and docs. */
   readonly name: string;

@@ -1,20 +1,20 @@
 /**
- * Where AWS's CloudFormation reference says otherwise than the resource specification: the table of overrides, and
- * the rules the guard uses, which are the specification's (replacement-rules.ts, generated, never edited) with these
- * rows applied ({@link EFFECTIVE_RULES}).
+ * Where AWS's CloudFormation reference says otherwise than the resource specification: the table of overrides, and the
+ * rules the guard uses, {@link EFFECTIVE_RULES}. Those are the specification's rules, in the generated
+ * replacement-rules.ts that is never edited, with these rows applied.
  *
- * The specification (@aws-cdk/aws-service-spec, the one `cdk diff` reads) lags AWS's documentation: a property FSx
+ * The specification lags AWS's documentation: it is @aws-cdk/aws-service-spec, the one `cdk diff` reads. A property FSx
  * learned to change in place can stay "replaces" there for months, and the guard would then refuse a change
- * CloudFormation applies live. A row names the property, what the specification says, what AWS's reference says (its
- * "Update requires" line, quoted), the page and the day it was read. test/unit/replacement-rules.test.ts fails when a
- * row no longer differs from the specification (it caught up: remove the row), and checks that the effective rules
- * are the specification's with exactly these rows applied.
+ * CloudFormation applies live. A row names the property, what the specification says, what AWS's reference says, the
+ * page and the day it was read. The reference's "Update requires" line is quoted. test/unit/replacement-rules.test.ts
+ * fails when a row says the same as the specification, as it does once the specification catches up: remove the row
+ * then. It also checks that the effective rules are the specification's with exactly these rows applied.
  *
  * Only the reference's answer to "does the update replace the resource" is taken here. What else the guard refuses
- * (an FSx for Lustre throughput change on HDD, which FSx cannot make) stays in its policy table (policies.ts, with the
- * backend's rows in its descriptor, backends/).
+ * stays in its policy table, policies.ts, with the backend's rows in its descriptor in backends/. An FSx for Lustre
+ * throughput change on HDD, which FSx cannot make, is such a refusal.
  *
- * Dependency-free (bundled into the Lambda, imported by the construct at synth time).
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import { REPLACEMENT_RULES } from './replacement-rules';
 import { WATCHED_TYPES, type WatchedType } from './watched-types';
@@ -28,7 +28,7 @@ export interface TypeRules {
   readonly replaces: readonly string[];
   /** Likewise, may replace it. */
   readonly mayReplace: readonly string[];
-  /** Top-level names whose change updates the resource (a nested path that updates is in no list). */
+  /** Top-level names whose change updates the resource. A nested path that updates is in no list. */
   readonly updates: readonly string[];
 }
 
@@ -38,9 +38,9 @@ export type ReplacementRules = { readonly [T in WatchedType]: TypeRules };
 /** One property where AWS's CloudFormation reference and the resource specification disagree. */
 export interface SpecOverride {
   readonly type: WatchedType;
-  /** A top-level name, or a nested path as replacement-rules.ts writes it (`[]`: a list's elements). */
+  /** A top-level name, or a nested path as replacement-rules.ts writes it, where `[]` stands for a list's elements. */
   readonly path: string;
-  /** What the specification says (replacement-rules.ts). */
+  /** What the specification says, in replacement-rules.ts. */
   readonly spec: UpdateImpact;
   /** What AWS's reference says: the class the guard applies. */
   readonly reference: UpdateImpact;
@@ -48,7 +48,7 @@ export interface SpecOverride {
   readonly updateRequires: string;
   /** The reference page, at the property's anchor. */
   readonly source: string;
-  /** The day the page was read (YYYY-MM-DD). */
+  /** The day the page was read, as YYYY-MM-DD. */
   readonly read: string;
   /** Where AWS's own texts disagree: which one the row follows, and why. */
   readonly note: string;
@@ -82,8 +82,8 @@ export const SPEC_OVERRIDES: readonly SpecOverride[] = [
 ];
 
 /**
- * `rules` with `overrides` applied: each row's path leaves the list the specification put it in and joins the list
- * of the reference's class (a nested path that updates joins none: `updates` holds top-level names only).
+ * `rules` with `overrides` applied: each row's path leaves the list the specification put it in and joins the list of
+ * the reference's class. A nested path that updates joins none, since `updates` holds top-level names only.
  */
 export function withOverrides(rules: ReplacementRules, overrides: readonly SpecOverride[]): ReplacementRules {
   const apply = (type: WatchedType): TypeRules => {

@@ -1,20 +1,20 @@
 /**
- * How the update guard reads its stack's status before a refusal (aws.ts, `stackStatus`): the one fact that tells
- * CloudFormation's rollback of an update the guard accepted (the stack is `UPDATE_ROLLBACK_IN_PROGRESS`) from a user's
- * update back to the same properties (a revert, which is judged like any update). Both send the guard the same kind
- * of Update, so a failed read leaves the guard unable to tell them apart; it then refuses (messages.ts says how to go
- * on), because a stack in UPDATE_ROLLBACK_FAILED can be continued and lost data cannot be brought back.
+ * How the update guard reads its stack's status before a refusal, with `stackStatus` in aws.ts. It is the one fact that
+ * tells CloudFormation's rollback of an update the guard accepted from a user's update back to the same properties. The
+ * stack of a rollback is `UPDATE_ROLLBACK_IN_PROGRESS`; a revert is judged like any update. Both send the guard the
+ * same kind of Update, so a failed read leaves the guard unable to tell them apart. It then refuses, and messages.ts
+ * says how to go on, because a stack in UPDATE_ROLLBACK_FAILED can be continued and lost data cannot be brought back.
  *
- * Dependency-free on purpose: the SDK client takes this configuration as a plain object, and messages.ts (imported by
- * the construct at synth time) quotes the bounds.
+ * It imports nothing: the SDK client takes this configuration as a plain object, and messages.ts, which the construct
+ * imports at synth time, quotes the bounds.
  */
 
 /**
- * Attempts of the DescribeStacks call, the first included, retried by the SDK's standard retry strategy (exponential
- * backoff with full jitter; in the SDK the handler bundles, the lockfile's, a random wait of up to 1, 2, 4 and 8 s before
- * retries 1 to 4 after throttling, from 50 ms doubling after a 5xx or a timeout). The SDK's default of 3 attempts rides out
- * at most about 3 s of throttling; 5 ride out up to 15 s, half that on average. The "adaptive" mode adds a client-side
- * rate limiter, which helps a client that sends many calls, not one that sends one.
+ * Attempts of the DescribeStacks call, the first included, retried by the SDK's standard retry strategy: exponential
+ * backoff with full jitter. In the lockfile's SDK, which the handler bundles, that is a random wait of up to 1, 2, 4
+ * and 8 s before retries 1 to 4 after throttling, and from 50 ms doubling after a 5xx or a timeout. The SDK's default
+ * of 3 attempts rides out at most about 3 s of throttling; 5 ride out up to 15 s, half that on average. The "adaptive"
+ * mode adds a client-side rate limiter, which helps a client that sends many calls, not one that sends one.
  */
 export const STATUS_MAX_ATTEMPTS = 5;
 
@@ -52,7 +52,7 @@ export const STATUS_CLIENT_CONFIG = {
 export interface StackStatusRead {
   /** The stack's status, e.g. `UPDATE_ROLLBACK_IN_PROGRESS`; absent when it could not be read. */
   readonly status?: string;
-  /** Why the status could not be read (the last error), when it could not. */
+  /** Why the status could not be read, by the last error, when it could not. */
   readonly error?: string;
   /** DescribeStacks calls made, when the SDK reports them. */
   readonly attempts?: number;
@@ -68,7 +68,7 @@ export function statusReadError(err: unknown, deadlineMs: number = STATUS_DEADLI
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
-/** The attempts the SDK counted for a failed call (`$metadata.attempts`), when it did. */
+/** The attempts the SDK counted for a failed call, `$metadata.attempts`, when it did. */
 export function attemptsOf(err: unknown): number | undefined {
   const attempts = (err as { $metadata?: { attempts?: unknown } } | undefined)?.$metadata?.attempts;
   return typeof attempts === 'number' ? attempts : undefined;

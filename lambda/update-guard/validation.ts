@@ -1,10 +1,10 @@
 /**
- * The update guard's trust boundary: reading raw ResourceProperties into a typed layout, and checking a layout's
- * values and their consistency with its backend (the grammar of a backend's own fields is its descriptor's,
- * backends/). The handler checks what CloudFormation sends; the construct runs the same checks at synth time (on the
- * values that are not tokens), so a bad value fails there first.
+ * The update guard's trust boundary: reading raw ResourceProperties into a typed layout, and checking a layout's values
+ * and their consistency with its backend. The grammar of a backend's own fields is in its descriptor in backends/. The
+ * handler checks what CloudFormation sends. The construct runs the same checks at synth time on the values that are not
+ * tokens, so a bad value fails there first.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import { BACKENDS, validateBackend } from '../register/backend';
 import type { BackendField, Checks } from './backend-guard';
@@ -28,10 +28,10 @@ const KMS_KEY_ARN = /^arn:[a-z-]+:kms:[a-z0-9-]+:\d{12}:(?:key|alias)\/\S+$/;
 const NO_SPACE = /^\S+$/;
 
 /**
- * Validates raw ResourceProperties (or OldResourceProperties: `where` names which) and returns them typed.
- * Throws an Error naming the unknown or missing properties, or the first invalid one with its value and the
- * rule. `ServiceToken`, which CloudFormation adds, is ignored. The two lists may be absent, meaning empty:
- * CloudFormation is not documented to pass an empty list through.
+ * Validates raw ResourceProperties, or OldResourceProperties as `where` names them, and returns them typed. Throws an
+ * Error naming the unknown or missing properties, or the first invalid one with its value and the rule. `ServiceToken`,
+ * which CloudFormation adds, is ignored. The two lists may be absent, meaning empty, since CloudFormation is not
+ * documented to pass an empty list through.
  */
 export function parseGuardProperties(raw: unknown, where = 'ResourceProperties'): GuardProperties {
   if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -76,7 +76,7 @@ export function parseGuardProperties(raw: unknown, where = 'ResourceProperties')
   return { layout, acceptDataLoss: acceptDataLoss === 'true', waivers: WAIVERS.filter((w) => waiverGiven(read, w)) };
 }
 
-/** A waiver's property: `'true'`, or `'false'` or absent (a deploy without it). */
+/** A waiver's property: `'true'`, or `'false'` or absent for a deploy without it. */
 function waiverGiven(read: ReturnType<typeof propertyReader>, waiver: Waiver): boolean {
   const value = read.optionalText(waiver);
   if (value !== '' && value !== 'true' && value !== 'false') {
@@ -86,8 +86,8 @@ function waiverGiven(read: ReturnType<typeof propertyReader>, waiver: Waiver): b
 }
 
 /**
- * Throws naming the unknown properties, then the missing ones: every layout key but the lists, `VolumeAttachment`
- * and the fields a guard deployed before them lacks.
+ * Throws naming the unknown properties, then the missing ones: every layout key but the lists, `VolumeAttachment` and
+ * the fields that a guard deployed before them lacks.
  */
 function checkKeys(props: Record<string, unknown>, where: string): void {
   const known = new Set<string>([...Object.values(PROP), ...Object.values(WATCH_PROP), KEPT_PROP, ...WAIVERS, 'ServiceToken']);
@@ -114,7 +114,7 @@ function propertyReader(props: Record<string, unknown>, where: string) {
     }
     return value;
   };
-  // Absent (a guard deployed before the field) means ''.
+  // Absent means '', as in a guard deployed before the field.
   const optionalText = (key: string): string => (props[key] === undefined ? '' : text(key));
   const list = (key: string): string[] => {
     const value = props[key] ?? [];
@@ -126,7 +126,7 @@ function propertyReader(props: Record<string, unknown>, where: string) {
   return { name, text, optionalText, list };
 }
 
-/** A `VolumeAttachment` value; absent (a guard deployed before the field existed) means `stack`. */
+/** A `VolumeAttachment` value; absent, as in a guard deployed before the field, means `stack`. */
 function volumeAttachment(field: string, value: unknown): VolumeAttachment {
   if (!(VOLUME_ATTACHMENTS as readonly unknown[]).includes(value)) {
     throw new Error(`${field} must be one of ${VOLUME_ATTACHMENTS.join(', ')}, got ${JSON.stringify(value)}`);
@@ -135,17 +135,17 @@ function volumeAttachment(field: string, value: unknown): VolumeAttachment {
 }
 
 /**
- * The fields some backend owns (its descriptor's `fields`), in PROP order: `''` (a list: empty) on every backend that
- * does not own them.
+ * The fields some backend owns by its descriptor's `fields`, in PROP order: `''`, or an empty list, on every backend
+ * that does not own them.
  */
 const OWNED_FIELDS: readonly BackendField[] = LAYOUT_FIELDS.filter(
   (f): f is BackendField => BACKENDS.some((b) => (GUARD_BACKENDS[b].fields as readonly LayoutField[]).includes(f)),
 );
 
 /**
- * Checks a layout's values and their consistency with the backend. `name` turns a field into the name a
- * message uses; `isUnresolved` lets the construct skip values that are tokens at synth time (a backend that is
- * one leaves the backend's own checks to the handler).
+ * Checks a layout's values and their consistency with the backend. `name` turns a field into the name a message uses.
+ * `isUnresolved` lets the construct skip values that are tokens at synth time. A backend that is a token leaves the
+ * backend's own checks to the handler.
  */
 export function validateLayout(
   layout: StorageLayout,
@@ -173,7 +173,7 @@ export function validateLayout(
   validateRetention(layout, checks);
 }
 
-/** The snapshot retention: `''` (not recorded, or a backend without snapshots) or a whole number up to 1000. */
+/** The snapshot retention: `''` when not recorded or for a backend without snapshots, or a whole number up to 1000. */
 function validateRetention(layout: StorageLayout, { check }: Checks): void {
   const value = layout.snapshotRetain;
   check('snapshotRetain', value, value === '' || (/^\d{1,4}$/.test(value) && Number(value) <= 1000),
@@ -181,8 +181,8 @@ function validateRetention(layout: StorageLayout, { check }: Checks): void {
 }
 
 /**
- * Where the data is and what opens it: snapshots, the encryption key (its backend's AWS managed key, `managedKey`, or
- * a KMS key ARN), the Availability Zone, the image.
+ * Where the data is and what opens it: snapshots, the encryption key, the Availability Zone and the image. The key is
+ * its backend's AWS managed key, `managedKey`, or a KMS key ARN.
  */
 function validateLocation(layout: StorageLayout, managedKey: string | undefined, { check }: Checks): void {
   for (const id of layout.snapshotIds) {

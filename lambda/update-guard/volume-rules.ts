@@ -1,8 +1,8 @@
 /**
- * What the EBS data volumes may do on update: each rule a row, in the manner of aws-parallelcluster's
- * `update_policy.py`. The ebs backend's `dataVolumes` row of the policy table (its descriptor, backends/ebs.ts).
+ * What the EBS data volumes may do on update, each rule a row, in the manner of aws-parallelcluster's
+ * `update_policy.py`. It is the ebs backend's `dataVolumes` row of the policy table, in its descriptor backends/ebs.ts.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import type { DataVolumeLayout } from './layout';
 import { SECOND_SERVER } from './objections';
@@ -14,11 +14,11 @@ const sorted = (a: number[]): string => [...a].sort((x, y) => x - y).join();
 const sameSet = (a: number[], b: number[]): boolean => a.length === b.length && sorted(a) === sorted(b);
 
 /**
- * What the data volumes may not do: each rule a row. What is left is growth (every volume the same size or
- * larger, same volumes, same order), which EBS does in place and the server follows online (PV, LV, XFS), and
- * changes of type (st1 <-> gp3), IOPS and throughput, which EBS also does in place (volume-types.ts says why).
- * These have limits of their own that the guard leaves to EBS: up to four modifications per volume within a
- * rolling 24 hours, each after the previous one completed, and each type's maximum size.
+ * What the data volumes may not do, each rule a row. What is left is growth and changes of type, IOPS and throughput.
+ * Growth keeps the same volumes in the same order, each the same size or larger; EBS does it in place, and the server
+ * follows online through PV, LV and XFS. EBS also changes type, st1 <-> gp3, IOPS and throughput in place, as
+ * volume-types.ts explains. These have limits of their own that the guard leaves to EBS: up to four modifications per
+ * volume within a rolling 24 hours, each after the previous one completed, and each type's maximum size.
  */
 export const VOLUME_RULES: readonly VolumeRule[] = [
   {
@@ -54,7 +54,7 @@ export const VOLUME_RULES: readonly VolumeRule[] = [
   TYPE_CHANGE_RULE,
 ];
 
-/** EBS data volumes may only grow (see {@link VOLUME_RULES}). */
+/** EBS data volumes may only grow: see {@link VOLUME_RULES}. */
 export const GROW_ONLY: UpdatePolicy = {
   name: 'grow only',
   objections: (o, n) => VOLUME_RULES.filter((r) => r.applies(o.dataVolumes, n.dataVolumes)),

@@ -1,39 +1,42 @@
 /**
- * The EBS type of a data volume in the update-guard layout (st1 or gp3): how it is written in `DataVolumes`, what
- * it must hold, and what the guard says about a type change. Part of the contract (contract.ts), in its own file.
+ * The EBS type of a data volume in the update-guard layout, st1 or gp3: how `DataVolumes` writes it, what it must hold,
+ * and what the guard says about a type change. It is part of the contract in contract.ts, in its own file.
  *
- * Type changes, as EBS documents them (sources: docs/sources/netopt.md, "Volume modification rules"; EBS-TYPE-CHANGE,
- * EBS-MODIFICATIONS in docs/sources/fsx-rules.md):
- * - CloudFormation updates `VolumeType`, `Iops` and `Throughput` of an AWS::EC2::Volume in place: the resource
- *   specification lists all three under properties that update without replacement (replacement-rules.ts,
- *   generated from it: `AWS::EC2::Volume` has no property that replaces). The update is an EBS Elastic Volumes
- *   modification (ModifyVolume) of the attached volume; its data stays.
- * - st1 -> gp3 is allowed: AWS's SDK model for ModifyVolume documents the defaults "if you change the volume type
- *   to ... gp3" from another type, and the one type-change prohibition EBS documents is for root volumes changed
- *   *to* st1 or sc1. st1's sizes (125-16,384 GiB) are inside gp3's (1-65,536 GiB).
- * - gp3 -> st1 is allowed for data volumes (they are never root volumes) when the size is within st1's limits:
- *   "If you modify the volume type of a volume, the size and performance must be within the limits of the target
- *   volume type" (EC2 user guide, modify-volume-requirements). Outside them the guard refuses it before EBS would.
+ * Type changes, as EBS documents them in docs/sources/netopt.md, "Volume modification rules", and in EBS-TYPE-CHANGE
+ * and EBS-MODIFICATIONS of docs/sources/fsx-rules.md:
+ * - CloudFormation updates `VolumeType`, `Iops` and `Throughput` of an AWS::EC2::Volume in place. The resource
+ *   specification lists all three under properties that update without replacement, and replacement-rules.ts, generated
+ *   from it, has no property of `AWS::EC2::Volume` that replaces. The update is an EBS Elastic Volumes modification,
+ *   ModifyVolume, of the attached volume; its data stays.
+ * - st1 -> gp3 is allowed. AWS's SDK model for ModifyVolume documents the defaults "if you change the volume type to
+ *   ... gp3" from another type. The one type-change prohibition EBS documents is for root volumes changed *to* st1 or
+ *   sc1. st1's sizes, 125-16,384 GiB, are inside gp3's, 1-65,536 GiB.
+ * - gp3 -> st1 is allowed for data volumes, which are never root volumes, when the size is within st1's limits: "If you
+ *   modify the volume type of a volume, the size and performance must be within the limits of the target volume type",
+ *   per the EC2 user guide, modify-volume-requirements. Outside them the guard refuses it before EBS would.
  * - IOPS and throughput changes are live. EBS allows up to four modifications of a volume within a rolling 24 hours,
- *   each after the previous one completed (SDK model, ModifyVolume, 2026). The guard does not count them: EBS
- *   refuses one more with an error saying when the next is possible, the stack update fails and rolls back, and the
+ *   each after the previous one completed, per the SDK model's ModifyVolume of 2026. The guard does not count them. EBS
+ *   refuses one more with an error saying when the next is possible; the stack update fails and rolls back, and the
  *   volume keeps its data and its last completed settings.
  */
 import type { DataVolumeLayout, DataVolumeType } from './layout';
 import type { VolumeRule } from './policy';
 
-// The type sits with the layout (layout.ts), which every file of the guard shares; named here too, its concept's home.
+// The type sits with the layout in layout.ts, which every file of the guard shares; it is named here too, its concept's
+// home.
 export type { DataVolumeType } from './layout';
 
 /** Every {@link DataVolumeType}. */
 export const DATA_VOLUME_TYPES: readonly DataVolumeType[] = ['st1', 'gp3'];
 
-/** st1's sizes, GiB (AWS SDK model, CreateVolume/ModifyVolume Size: "`st1` and `sc1`: 125 - 16,384 GiB"). */
+/**
+ * st1's sizes, GiB, per the AWS SDK model's CreateVolume and ModifyVolume Size: "`st1` and `sc1`: 125 - 16,384 GiB".
+ */
 export const ST1_SIZE_GIB = { min: 125, max: 16_384 } as const;
 
 /**
  * `<index>:<sizeGiB>` for st1, `<index>:<sizeGiB>:gp3:<iops>:<throughputMiBps>` for gp3. An entry without a type is
- * st1, what every volume recorded before gp3 was: a deployed st1 server's guard keeps its properties and its id.
+ * st1, as every volume recorded before gp3 is, so a deployed st1 server's guard keeps its properties and its id.
  */
 export const DATA_VOLUME_ENTRY = /^(\d+):(\d+)(?::(gp3):(\d+):(\d+))?$/;
 
@@ -42,7 +45,7 @@ export function volumeTypeOf(volume: DataVolumeLayout): DataVolumeType {
   return volume.volumeType ?? 'st1';
 }
 
-/** One entry of `DataVolumes` (see {@link DATA_VOLUME_ENTRY}). */
+/** One entry of `DataVolumes`: see {@link DATA_VOLUME_ENTRY}. */
 export function dataVolumeEntry(volume: DataVolumeLayout): string {
   const base = `${volume.index}:${volume.sizeGiB}`;
   return volumeTypeOf(volume) === 'gp3' ? `${base}:gp3:${volume.iops}:${volume.throughputMiBps}` : base;
@@ -76,7 +79,7 @@ export function volumeTypeProblem(volume: DataVolumeLayout): string | undefined 
     : 'must not give an st1 volume iops or throughputMiBps (st1 has no provisioned performance)';
 }
 
-/** The type-change rule of the data volumes (one row of VOLUME_RULES, volume-rules.ts). */
+/** The type-change rule of the data volumes: one row of VOLUME_RULES in volume-rules.ts. */
 export const TYPE_CHANGE_RULE: VolumeRule = {
   name: 'type change outside the target type\'s limits',
   applies: (o, n) => n.some((w) => {

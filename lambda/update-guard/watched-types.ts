@@ -1,8 +1,7 @@
 /**
- * The CloudFormation types whose replacement the update guard watches: the resources that hold a server's data
- * or its clients' address. Their replacement rules are generated from CloudFormation's resource specification
- * into replacement-rules.ts (`npm run gen:replacement-rules`); spec-overrides.ts corrects them where AWS's
- * reference says otherwise.
+ * The CloudFormation types whose replacement the update guard watches: the resources that hold a server's data or its
+ * clients' address. `npm run gen:replacement-rules` generates their replacement rules from CloudFormation's resource
+ * specification into replacement-rules.ts. spec-overrides.ts corrects them where AWS's reference says otherwise.
  */
 export const WATCHED_TYPES = [
   'AWS::EC2::Instance',

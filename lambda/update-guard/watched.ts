@@ -1,18 +1,17 @@
 /**
- * The update guard's second half: the resources that hold a server's data or its clients' address, watched
- * by CloudFormation's own replacement rules instead of a hand list of settings, and the server's identity.
+ * The update guard's second half: the server's identity, and the resources that hold a server's data or its clients'
+ * address, watched by CloudFormation's own replacement rules instead of a hand list of settings.
  *
- * The construct records, for each such resource (the instance, the stable network interface, each EBS data
- * volume, the FSx file system), its logical id and the value of every property whose change replaces it
- * according to CloudFormation's resource specification (replacement-rules.ts, generated) corrected where AWS's
- * reference says otherwise (spec-overrides.ts, `EFFECTIVE_RULES`), plus, for the instance, every property whose
- * update stops and starts it (instance-updates.ts). CloudFormation resolves the values (a subnet's id, a launch
- * template's version number, a security group's id) before the guard sees them, so a change to anything those
- * values come from is a change here too. The guard refuses any such change
- * unless the resource's policy ({@link roleObjection}, with the backend's word on it) allows it: an EBS server's
- * instance may be replaced.
+ * The construct records each such resource: the instance, the stable network interface, each EBS data volume and the
+ * FSx file system. For each it records the logical id and the value of every property whose change replaces it. The
+ * generated replacement-rules.ts gives those from CloudFormation's resource specification, and spec-overrides.ts
+ * corrects them where AWS's reference says otherwise, as `EFFECTIVE_RULES`. For the instance it also records every
+ * property whose update stops and starts it: see instance-updates.ts. CloudFormation resolves the values before the
+ * guard sees them: a subnet's id, a launch template's version number, a security group's id. So a change to anything
+ * those values come from is a change here too. The guard refuses any such change unless the resource's policy allows
+ * it, by {@link roleObjection} with the backend's word on it: an EBS server's instance may be replaced.
  *
- * Dependency-free (bundled into the Lambda, imported by the construct at synth time).
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import { createHash } from 'crypto';
 import { BACKENDS } from '../register/backend';
@@ -32,7 +31,7 @@ export interface WatchedResource {
   readonly type: WatchedType;
   /** Its logical id: a new one is a new resource, and the old one is deleted. */
   readonly logicalId: string;
-  /** The names of the properties watched (present or not): a change is judged on the names both sides watch. */
+  /** The names of the properties watched, present or not: a change is judged on the names both sides watch. */
   readonly watching: readonly string[];
   /** The values of the watched properties the resource sets. */
   readonly properties: Readonly<Record<string, unknown>>;
@@ -49,7 +48,7 @@ export interface ServerIdentity {
 
 /** The watched half of the guard's properties; both parts absent on a guard deployed before them. */
 export interface WatchedProperties {
-  /** Per role (`Instance`, `Interface`, `DataVolume0`, `FileSystem`), the resource. */
+  /** The resource of each role: `Instance`, `Interface`, `DataVolume0`, `FileSystem` and so on. */
   readonly watched?: Readonly<Record<string, WatchedResource>>;
   readonly identity?: ServerIdentity;
 }
@@ -58,7 +57,7 @@ const ROLE = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
 const LOGICAL_ID = /^[A-Za-z0-9]{1,255}$/;
 const IDENTITY_KEYS = { stackName: 'StackName', clusterName: 'ClusterName', serverName: 'ServerName', serverId: 'ServerId' } as const;
 
-/** The wire form of {@link WatchedProperties} (without the absent parts). */
+/** The wire form of {@link WatchedProperties}, without the absent parts. */
 export function watchedWire(w: WatchedProperties): Record<string, unknown> {
   const wire: Record<string, unknown> = {};
   if (w.watched) {
@@ -92,7 +91,7 @@ function parseResources(raw: unknown, at: string): Record<string, WatchedResourc
   return watched;
 }
 
-/** One watched resource: its type (one of {@link WATCHED_TYPES}), logical id, watched names and values. */
+/** One watched resource: its type, one of {@link WATCHED_TYPES}, its logical id, and its watched names and values. */
 function parseResource(raw: unknown, at: string): WatchedResource {
   const r = object(raw, at);
   const unknown = Object.keys(r).filter((k) => !['Type', 'LogicalId', 'Watching', 'Properties'].includes(k));
@@ -154,8 +153,8 @@ export function watchedDigest(w: WatchedProperties): string {
 }
 
 /**
- * What replacing (or deleting) a watched resource of each type loses, where its backend's descriptor says nothing of
- * its own: the instance's local disks, the address clients mounted, a volume's share of the stripe, a file system.
+ * What replacing or deleting a watched resource of each type loses, where its backend's descriptor says nothing of its
+ * own: the instance's local disks, the address clients mounted, a volume's share of the stripe, a file system.
  */
 const REPLACED: { readonly [T in WatchedType]: Objection } = {
   'AWS::EC2::Instance': {
@@ -173,8 +172,8 @@ const REPLACED: { readonly [T in WatchedType]: Objection } = {
 };
 
 /**
- * What the guard says against replacing (or deleting) the resource of one role, judged with the new layout;
- * undefined when allowed: the backend's own word (its descriptor's `replaced`), else {@link REPLACED}'s.
+ * What the guard says against replacing or deleting the resource of one role, judged with the new layout; undefined
+ * when allowed. The backend's own word, its descriptor's `replaced`, comes first, else {@link REPLACED}'s.
  */
 export function roleObjection(type: WatchedType, layout: StorageLayout): Objection | undefined {
   const own = GUARD_BACKENDS[layout.backend].replaced[type];
@@ -190,8 +189,8 @@ interface Change {
 }
 
 /**
- * Every change of the watched half the guard refuses (with `acceptDataLoss`, marked accepted), judged against
- * the new layout. A part absent from the old properties (a guard deployed before it) is recorded, not compared.
+ * Every change of the watched half the guard refuses, judged against the new layout; with `acceptDataLoss` each is
+ * marked accepted. A part absent from the old properties, as in a guard deployed before it, is recorded, not compared.
  */
 export function compareWatched(
   oldW: WatchedProperties,
@@ -235,8 +234,8 @@ function resourceChanges(
 }
 
 /**
- * One role's changes: deleted (or of another type), a new logical id, or else each watched property whose value
- * changed (on the names both sides watch).
+ * One role's changes: deleted or of another type, a new logical id, or else each watched property whose value changed,
+ * on the names both sides watch.
  */
 function roleChanges(role: string, before: WatchedResource, after: WatchedResource | undefined, objection: Objection): Change[] {
   if (after === undefined || after.type !== before.type) {
@@ -265,7 +264,7 @@ function roleChanges(role: string, before: WatchedResource, after: WatchedResour
 }
 
 /**
- * What usually changes a property, to put in front of the safe path (a help for the reader, not a safety rule); the
+ * What usually changes a property, to put in front of the safe path. It helps the reader and is no safety rule. The
  * backends' descriptors add the properties of their own resources.
  */
 const CAUSES: Readonly<Record<string, string>> = {

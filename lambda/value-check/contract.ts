@@ -1,10 +1,10 @@
 /**
- * The deploy-time value check's contract: the values a synth could not see (tokens: template parameters, imports,
- * attributes), each with the rule the construct holds its literal form to, and the check of the resolved values.
- * The construct (lib/deploy-check.ts) writes the properties; the handler (index.ts) parses and checks them before
- * any resource that carries one of the values is created or updated.
+ * The deploy-time value check's contract: the values a synth could not see, each with the rule the construct holds its
+ * literal form to, and the check of the resolved values. Such values are tokens: template parameters, imports and
+ * attributes. The construct, lib/deploy-check.ts, writes the properties. The handler, index.ts, parses and checks them
+ * before any resource that carries one of the values is created or updated.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import { PRIVATE_IPV4_CIDRS, addressSpaceProblem, cidrProblem, ipv4Problem, ipv6ClientProblem, vpcCidrProblem } from './network';
 
@@ -20,7 +20,7 @@ export enum ValueRule {
   VPC_CIDR = 'vpc-cidr',
 }
 
-/** One value to check: its name as the user typed it (`clientCidrs[0]`), its rule and its (resolved) value. */
+/** One value to check: its name as the user typed it, such as `clientCidrs[0]`, its rule and its resolved value. */
 export interface ValueToCheck {
   /** The prop or context key as typed, with its index for a list entry. */
   readonly name: string;
@@ -42,7 +42,7 @@ export interface ValueCheckProperties extends CheckOptions {
   readonly checks: readonly ValueToCheck[];
 }
 
-/** ResourceProperties keys (CloudFormation passes every scalar as a string). */
+/** ResourceProperties keys. CloudFormation passes every scalar as a string. */
 export const PROP = {
   CHECKS: 'Checks',
   ALLOW_PUBLIC: 'AllowPublic',
@@ -84,8 +84,8 @@ export function valueProblem(rule: ValueRule, value: string, options: CheckOptio
 }
 
 /**
- * Every broken rule among the resolved values, one sentence each naming the value as typed, what it resolved to
- * and what is allowed; no CIDR may appear twice in `clientCidrs`.
+ * Every broken rule among the resolved values, one sentence each naming the value as typed, what it resolved to and
+ * what is allowed. No CIDR may appear twice in `clientCidrs`.
  */
 export function checkValues(props: ValueCheckProperties): string[] {
   const problems: string[] = [];
@@ -130,7 +130,7 @@ export function parseValueCheckProperties(raw: unknown): ValueCheckProperties {
   return { checks, allowPublic: parseFlag(props, PROP.ALLOW_PUBLIC) };
 }
 
-/** The wire form of one value (what the construct puts in {@link PROP.CHECKS}). */
+/** The wire form of one value, as the construct puts it in {@link PROP.CHECKS}. */
 export function wireCheck(check: ValueToCheck): { Name: string; Rule: string; Value: string } {
   return { Name: check.name, Rule: check.rule, Value: check.value };
 }

@@ -1,8 +1,8 @@
 /**
- * onEvent handler of the deploy-time value check (docs/design.md, section 4): on Create and Update it checks the
- * values a synth could not see, now resolved, by the rules the construct holds their literal forms to, and fails
- * the deploy naming each bad one. Every resource that carries one of the values depends on this one
- * (lib/deploy-check.ts), so nothing of a bad value is created or changed. Delete checks nothing.
+ * onEvent handler of the deploy-time value check (docs/design.md, section 4). On Create and Update it checks the values
+ * a synth could not see, resolved at last, by the rules the construct holds their literal forms to. It fails the deploy
+ * naming each bad one. Every resource that carries one of the values depends on this one, as lib/deploy-check.ts wires
+ * it, so nothing of a bad value is created or changed. Delete checks nothing.
  *
  * Errors are thrown, never returned: the Provider framework reports FAILED only for a thrown error.
  */

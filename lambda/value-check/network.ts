@@ -1,33 +1,33 @@
 /**
- * Client addresses: the canonical form of an IPv4 CIDR and of a host address, the address space they may lie in
- * (private space unless public space is admitted, never a block special-purpose.ts decides is no client's), a VPC's
- * CIDR held to the same rules and EC2's VPC sizes, IPv6 client peers, and the placeholder CIDR of a VPC lookup that
- * has not run yet. Each check returns the reason a value is bad, or undefined.
+ * Client addresses: the canonical form of an IPv4 CIDR and of a host address, and the address space they may lie in.
+ * That is private space unless public space is admitted, and never a block that special-purpose.ts decides is no
+ * client's. A VPC's CIDR is held to the same rules and to EC2's VPC sizes. IPv6 client peers and the placeholder CIDR
+ * of a VPC lookup that has not run yet are here too. Each check returns the reason a value is bad, or undefined.
  */
 import { PRIVATE_CIDRS, isPrivateNetwork, neverClientProblem, neverClientRow, parseNetwork } from './special-purpose';
 
 /**
- * Private IPv4 address space a client CIDR or the clusterware master must lie in unless public addresses are
- * allowed deliberately: RFC 1918 and the shared (carrier-grade NAT) space of RFC 6598.
+ * Private IPv4 address space that a client CIDR or the clusterware master must lie in, unless public addresses are
+ * allowed deliberately: RFC 1918 and the shared, carrier-grade NAT space of RFC 6598.
  */
 export const PRIVATE_IPV4_CIDRS: readonly string[] = PRIVATE_CIDRS.filter((c) => !c.includes(':'));
 
 /** Where an address or CIDR may lie: see {@link addressSpaceProblem}. */
 export interface AddressSpaceOptions {
   /**
-   * Admit public addresses (the `allowPublicClientCidrs` opt-in).
+   * Admit public addresses: the `allowPublicClientCidrs` opt-in.
    * @default false
    */
   readonly allowPublic?: boolean;
 }
 
-/** Placeholder CIDR of `Vpc.fromLookup()` before the lookup has run (aws-cdk-lib's DUMMY_VPC_PROPS). */
+/** Placeholder CIDR of `Vpc.fromLookup()` before the lookup has run: aws-cdk-lib's DUMMY_VPC_PROPS. */
 const LOOKUP_PLACEHOLDER_CIDR = '1.2.3.4/5';
 
 /**
- * Whether `vpcCidr` is the placeholder of a `Vpc.fromLookup()` that has not run yet: the first synth of an app
- * with a VPC lookup sees CDK's dummy VPC (its subnets are s-12345, p-12345, ...), the CLI then looks the VPC up
- * and synthesizes again. Whatever depends on the real VPC (its CIDR, a subnet by id) is decided on that run.
+ * Whether `vpcCidr` is the placeholder of a `Vpc.fromLookup()` that has not run yet. The first synth of an app with a
+ * VPC lookup sees CDK's dummy VPC, whose subnets are s-12345, p-12345 and so on; the CLI then looks the VPC up and
+ * synthesizes again. Whatever depends on the real VPC, such as its CIDR or a subnet by id, is decided on that run.
  */
 export function isLookupPlaceholder(vpcCidr: string): boolean {
   return vpcCidr === LOOKUP_PLACEHOLDER_CIDR;
@@ -36,9 +36,9 @@ export function isLookupPlaceholder(vpcCidr: string): boolean {
 const DOTTED_QUAD = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
 /**
- * The largest subnet a host address is taken to be in: every VPC subnet is a /16 to a /28 (Amazon VPC User Guide,
- * "Subnet CIDR blocks"), so an address whose last 16 bits are all 0 or all 1 is the network or broadcast address of
- * whatever subnet holds it (RFC 919, RFC 1122 3.2.1.3), never a host.
+ * The largest subnet a host address is taken to be in. Every VPC subnet is a /16 to a /28, per the Amazon VPC User
+ * Guide, "Subnet CIDR blocks". So an address whose last 16 bits are all 0 or all 1 is the network or broadcast address
+ * of whatever subnet holds it, never a host: RFC 919, RFC 1122 3.2.1.3.
  */
 export const LARGEST_SUBNET_PREFIX = 16;
 
@@ -79,9 +79,9 @@ export function cidrWithin(inner: string, outer: string): boolean {
 }
 
 /**
- * Validates one IPv4 CIDR in canonical form: four numbers 0-255 without leading zeros, a prefix length 1-32
- * without a leading zero, and no host bits set (`10.0.0.1/16` is refused: the network is `10.0.0.0/16`).
- * Returns the reason it is bad, or undefined when it is good. Address space is {@link addressSpaceProblem}'s.
+ * Validates one IPv4 CIDR in canonical form: four numbers 0-255 without leading zeros, a prefix length 1-32 without a
+ * leading zero, and no host bits set. `10.0.0.1/16` is refused, since the network is `10.0.0.0/16`. Returns the reason
+ * it is bad, or undefined when it is good. {@link addressSpaceProblem} checks the address space.
  */
 export function cidrProblem(cidr: string): string | undefined {
   const m = /^([0-9.]+)\/(\d{1,2})$/.exec(cidr);
@@ -100,13 +100,16 @@ export function cidrProblem(cidr: string): string | undefined {
   return undefined;
 }
 
-/** The VPC sizes EC2 creates: "The smallest VPC you can create uses a /28 netmask ..., and the largest uses a /16" (CreateVpc). */
+/**
+ * The VPC sizes EC2 creates, per CreateVpc: "The smallest VPC you can create uses a /28 netmask ..., and the largest
+ * uses a /16".
+ */
 export const VPC_PREFIX_RANGE = { largest: 16, smallest: 28 } as const;
 
 /**
- * Checks a VPC's concrete IPv4 CIDR as client CIDRs are checked (it is where clients may be when none are given, and
- * what the OpenZFS export admits then), and against the sizes EC2 gives a VPC. Returns the reason it is bad, or
- * undefined.
+ * Checks a VPC's concrete IPv4 CIDR as client CIDRs are checked, since clients may be anywhere in it when none are
+ * given and the OpenZFS export then admits it. It is also held to the sizes EC2 gives a VPC. Returns the reason it is
+ * bad, or undefined.
  */
 export function vpcCidrProblem(cidr: string, options: AddressSpaceOptions = {}): string | undefined {
   const form = cidrProblem(cidr);
@@ -119,10 +122,10 @@ export function vpcCidrProblem(cidr: string, options: AddressSpaceOptions = {}):
 }
 
 /**
- * Validates one IPv4 host address (e.g. the clusterware master's `loginIp`): a canonical dotted quad without
- * leading zeros that names one host: in no block that is never a client's (special-purpose.ts: loopback,
- * link-local, documentation, multicast, ...), and not the network or broadcast address of its subnet
- * (`LARGEST_SUBNET_PREFIX`). Returns the reason it is bad, or undefined.
+ * Validates one IPv4 host address, such as the clusterware master's `loginIp`: a canonical dotted quad without leading
+ * zeros that names one host. It must lie in no block that is never a client's, as special-purpose.ts decides: loopback,
+ * link-local, documentation, multicast and the rest. It must not be the network or broadcast address of its subnet, by
+ * `LARGEST_SUBNET_PREFIX`. Returns the reason it is bad, or undefined.
  */
 export function ipv4Problem(ip: string): string | undefined {
   if (typeof ip !== 'string') return 'not a string';
@@ -141,10 +144,10 @@ export function ipv4Problem(ip: string): string | undefined {
 }
 
 /**
- * Checks that a canonical CIDR (or a canonical address, taken as /32) lies inside private address space
- * ({@link PRIVATE_IPV4_CIDRS}), unless `allowPublic`; with `allowPublic`, that it
- * touches no block special-purpose.ts decides is never a client's (multicast, loopback, documentation, ...).
- * Returns the reason it is bad, or undefined. Validate the form first ({@link cidrProblem}, {@link ipv4Problem}).
+ * Checks that a canonical CIDR, or a canonical address taken as /32, lies inside {@link PRIVATE_IPV4_CIDRS}. With
+ * `allowPublic` it checks instead that the CIDR touches no block that special-purpose.ts decides is never a client's,
+ * such as multicast, loopback or documentation space. Returns the reason it is bad, or undefined. Validate the form
+ * first with {@link cidrProblem} or {@link ipv4Problem}.
  */
 export function addressSpaceProblem(cidrOrAddress: string, options: AddressSpaceOptions = {}): string | undefined {
   const network = networkOf(cidrOrAddress.includes('/') ? cidrOrAddress : `${cidrOrAddress}/32`);
@@ -157,10 +160,10 @@ export function addressSpaceProblem(cidrOrAddress: string, options: AddressSpace
 }
 
 /**
- * Checks an IPv6 CIDR of a client peer (`ec2.Peer.ipv6()`, `ec2.Peer.anyIpv6()`) by the rule IPv4 follows: never a
- * /0; inside unique local space (fc00::/7, RFC 4193: the only IPv6 space that is private); with `allowPublic`, also
- * globally reachable space, never a block special-purpose.ts decides is no client's (`::1/128`, `fe80::/10`,
- * `ff00::/8`, ...). Returns the reason it is bad, or undefined.
+ * Checks an IPv6 CIDR of a client peer, `ec2.Peer.ipv6()` or `ec2.Peer.anyIpv6()`, by the rule IPv4 follows. It is
+ * never a /0. It lies inside unique local space, fc00::/7 of RFC 4193, the only IPv6 space that is private. With
+ * `allowPublic` it may also lie in globally reachable space, but never in a block that special-purpose.ts decides is no
+ * client's, such as `::1/128`, `fe80::/10` or `ff00::/8`. Returns the reason it is bad, or undefined.
  */
 export function ipv6ClientProblem(cidr: string, options: AddressSpaceOptions = {}): string | undefined {
   const network = parseNetwork(cidr);
@@ -175,9 +178,9 @@ export function ipv6ClientProblem(cidr: string, options: AddressSpaceOptions = {
 }
 
 /**
- * Why `ip` cannot be a host of the subnet `subnetCidr`, or undefined: EC2 reserves the first four addresses and the
- * last of every subnet (network, VPC router, DNS, future use, broadcast: Amazon VPC User Guide, "Subnet CIDR
- * blocks"), and no instance can have them. An address outside the subnet is not this subnet's concern.
+ * Why `ip` cannot be a host of the subnet `subnetCidr`, or undefined. EC2 reserves the first four addresses and the
+ * last of every subnet, for the network, the VPC router, DNS, future use and broadcast, per the Amazon VPC User Guide,
+ * "Subnet CIDR blocks". No instance can have them. An address outside the subnet is not this subnet's concern.
  */
 export function subnetReservedProblem(ip: string, subnetCidr: string): string | undefined {
   const host = parseNetwork(ip);

@@ -6,17 +6,20 @@
 
 /** The IANA registry a row is read from. */
 export enum AddressRegistry {
-  /** https://www.iana.org/assignments/iana-ipv4-special-registry (RFC 6890, updated by RFC 8190). */
+  /** https://www.iana.org/assignments/iana-ipv4-special-registry: RFC 6890, updated by RFC 8190. */
   IPV4_SPECIAL = 'IANA IPv4 Special-Purpose Address Registry',
-  /** https://www.iana.org/assignments/iana-ipv6-special-registry (RFC 6890, updated by RFC 8190). */
+  /** https://www.iana.org/assignments/iana-ipv6-special-registry: RFC 6890, updated by RFC 8190. */
   IPV6_SPECIAL = 'IANA IPv6 Special-Purpose Address Registry',
-  /** https://www.iana.org/assignments/ipv4-address-space: only its multicast rows (RFC 5771). */
+  /** https://www.iana.org/assignments/ipv4-address-space: only its multicast rows, RFC 5771. */
   IPV4_SPACE = 'IANA IPv4 Address Space Registry',
-  /** https://www.iana.org/assignments/ipv6-address-space: only its multicast row (RFC 4291). */
+  /** https://www.iana.org/assignments/ipv6-address-space: only its multicast row, RFC 4291. */
   IPV6_SPACE = 'IANA IPv6 Address Space registry',
 }
 
-/** A boolean column of RFC 6890's registries: "N/A" where the answer depends on an embedded address (6to4, Teredo). */
+/**
+ * A boolean column of RFC 6890's registries: "N/A" where the answer depends on an embedded address, as for 6to4 and
+ * Teredo.
+ */
 export enum RegistryFlag {
   TRUE = 'True',
   FALSE = 'False',
@@ -50,9 +53,9 @@ export interface RegistryRow {
 }
 
 /**
- * The private space a client may lie in without the opt-in: RFC 1918, RFC 6598 (shared space) and RFC 4193 (unique
- * local). The registries mark these not globally reachable, like benchmarking or documentation space; no column
- * says which of those rows are for an organisation's own hosts, so this list does.
+ * The private space a client may lie in without the opt-in: RFC 1918, the shared space of RFC 6598, and the unique
+ * local space of RFC 4193. The registries mark these not globally reachable, like benchmarking or documentation space.
+ * No column says which of those rows are for an organisation's own hosts, so this list does.
  */
 export const PRIVATE_CIDRS = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', 'fc00::/7'] as const;
 
@@ -67,11 +70,11 @@ const v6 = (cidr: string, name: string, rfc: string, destination: RegistryFlag, 
   ({ registry: AddressRegistry.IPV6_SPECIAL, cidr, name, rfc, destination, forwardable, globallyReachable });
 
 /**
- * Every row of IANA's IPv4 and IPv6 Special-Purpose Address Registries (25 rows each, the newest allocated 2025-04:
- * 100:0:0:1::/64, RFC 9780; checked row by row against a copy of the registries' CSV, as IANA's own page was
- * reachable here only as a copy of 2024-10-22), with the columns that decide (Destination, Forwardable, Globally
- * Reachable), and the multicast blocks of the two address-space registries, which the special-purpose ones do not
- * list.
+ * Every row of IANA's IPv4 and IPv6 Special-Purpose Address Registries, with the columns that decide: Destination,
+ * Forwardable, Globally Reachable. Each registry has 25 rows; the newest, allocated 2025-04, is 100:0:0:1::/64 of
+ * RFC 9780. The rows were checked one by one against a copy of the registries' CSV of 2024-10-22, since IANA's own page
+ * was reachable here only as that copy. The multicast blocks of the two address-space registries follow, since the
+ * special-purpose registries do not list them.
  */
 export const SPECIAL_PURPOSE_ROWS: readonly RegistryRow[] = [
   v4('0.0.0.0/8', 'This network', 'RFC 791 3.2', F, F, F),
@@ -133,8 +136,8 @@ export const SPECIAL_PURPOSE_ROWS: readonly RegistryRow[] = [
 ];
 
 /**
- * Decides a row from its columns: private space is the organisation's own; a withdrawn or multicast block holds no
- * client host; otherwise "Globally Reachable" decides, and "N/A" (6to4, Teredo) is not a yes.
+ * Decides a row from its columns. Private space is the organisation's own. A withdrawn or multicast block holds no
+ * client host. Otherwise "Globally Reachable" decides, and "N/A", as for 6to4 and Teredo, is not a yes.
  */
 export function clientSpaceOf(row: RegistryRow): ClientSpace {
   if ((PRIVATE_CIDRS as readonly string[]).includes(row.cidr)) return ClientSpace.PRIVATE;
@@ -164,7 +167,7 @@ function parseV4(text: string): bigint | undefined {
   return m.slice(1, 5).reduce((acc, o) => acc * 256n + BigInt(Number(o)), 0n);
 }
 
-/** An IPv6 address in RFC 4291 2.2 text form (`::` once at most, an IPv4 tail allowed), or undefined. */
+/** An IPv6 address in the text form of RFC 4291 2.2, with `::` once at most and an IPv4 tail allowed, or undefined. */
 function parseV6(text: string): bigint | undefined {
   const halves = text.split('::');
   if (halves.length > 2) return undefined;
@@ -188,7 +191,10 @@ function parseV6(text: string): bigint | undefined {
   return groups.reduce((acc, g) => (acc << 16n) + BigInt(parseInt(g, 16)), 0n);
 }
 
-/** A CIDR or a single address (taken as /32 or /128) of either family, host bits cleared; undefined if unreadable. */
+/**
+ * A CIDR or a single address of either family, host bits cleared, or undefined if unreadable. A single address is taken
+ * as /32 or /128.
+ */
 export function parseNetwork(text: string): IpNetwork | undefined {
   const [addressText, prefixText, ...rest] = text.split('/');
   if (rest.length > 0) return undefined;
@@ -201,7 +207,7 @@ export function parseNetwork(text: string): IpNetwork | undefined {
   return { bits, address: (address >> hostBits) << hostBits, prefix };
 }
 
-/** Whether `inner` lies wholly inside `outer` (same family). */
+/** Whether `inner` lies wholly inside `outer`, both of one family. */
 export function networkContains(outer: IpNetwork, inner: IpNetwork): boolean {
   if (outer.bits !== inner.bits || inner.prefix < outer.prefix) return false;
   const hostBits = BigInt(outer.bits - outer.prefix);
@@ -211,9 +217,9 @@ export function networkContains(outer: IpNetwork, inner: IpNetwork): boolean {
 const ROWS = SPECIAL_PURPOSE_ROWS.map((row) => ({ row, network: parseNetwork(row.cidr) as IpNetwork }));
 
 /**
- * The row that makes a network no client's, or undefined: the most specific row holding the whole network, when
- * it is never a client's, else the first such row inside the network (`::/1` holds `::1/128`). A row inside a
- * broader one overrides it (`192.0.0.9/32` is globally reachable inside `192.0.0.0/24`).
+ * The row that makes a network no client's, or undefined. That is the most specific row holding the whole network when
+ * it is never a client's, else the first such row inside the network: `::/1` holds `::1/128`. A row inside a broader
+ * one overrides it: `192.0.0.9/32` is globally reachable inside `192.0.0.0/24`.
  */
 export function neverClientRow(network: IpNetwork): RegistryRow | undefined {
   const holding = ROWS.filter(({ network: n }) => networkContains(n, network)).sort((a, b) => b.network.prefix - a.network.prefix)[0];
@@ -222,7 +228,7 @@ export function neverClientRow(network: IpNetwork): RegistryRow | undefined {
     clientSpaceOf(row) === ClientSpace.NEVER)?.row;
 }
 
-/** Whether a network lies wholly in private space ({@link PRIVATE_CIDRS}). */
+/** Whether a network lies wholly in {@link PRIVATE_CIDRS}. */
 export function isPrivateNetwork(network: IpNetwork): boolean {
   return PRIVATE_CIDRS.some((p) => networkContains(parseNetwork(p) as IpNetwork, network));
 }
@@ -242,8 +248,8 @@ export const CLIENT_SPACE_ALLOWED = `allowed is private space (${PRIVATE_CIDRS.j
   'allowPublicClientCidrs globally reachable unicast space';
 
 /**
- * The reason `text` (a CIDR or an address of either family) touches a block that is never a client's, naming the
- * registry row and what is allowed, or undefined.
+ * The reason `text`, a CIDR or an address of either family, touches a block that is never a client's, naming the
+ * registry row and what is allowed; or undefined.
  */
 export function neverClientProblem(text: string): string | undefined {
   const network = parseNetwork(text);

@@ -1,11 +1,13 @@
 /**
- * The VPC CIDRs custom resource: the IPv4 CIDR blocks EC2 records as associated with a VPC (DescribeVpcs,
- * CidrBlockAssociationSet), the primary and every secondary one, read at deploy. A looked-up VPC's lookup gives the
- * primary only, yet a server's address (an instance in a subnet of a secondary block, a Multi-AZ FSx for OpenZFS
- * endpoint, which FSx takes "from one of the VPC's CIDR ranges": OPENZFS-ENDPOINT-CIDR in docs/sources/fsx-rules.md)
- * may be in any of them; the client-mount document admits them all as allowed servers.
+ * The VPC CIDRs custom resource: the IPv4 CIDR blocks that EC2 records as associated with a VPC, primary and secondary,
+ * read at deploy from DescribeVpcs' CidrBlockAssociationSet.
  *
- * Dependency-free on purpose (but for the shared CIDR grammar): bundled into the Lambda, imported by the construct.
+ * A looked-up VPC gives the primary block only, yet a server's address may be in any block. An instance may sit in a
+ * subnet of a secondary block, and FSx takes a Multi-AZ OpenZFS endpoint "from one of the VPC's CIDR ranges":
+ * OPENZFS-ENDPOINT-CIDR in docs/sources/fsx-rules.md. So the client-mount document admits every block as an allowed
+ * server.
+ *
+ * It imports only the shared CIDR grammar, since it is bundled into the Lambda and also imported by the construct.
  */
 import { cidrProblem, VPC_PREFIX_RANGE } from '../value-check/network';
 
@@ -13,13 +15,13 @@ import { cidrProblem, VPC_PREFIX_RANGE } from '../value-check/network';
 export const RESOURCE_TYPE = 'Custom::StorageServerVpcCidrs';
 /** ResourceProperties names. */
 export const PROP = { VPC_ID: 'VpcId' } as const;
-/** The attribute with the CIDRs, comma-joined (the client-mount document's allowedServers form). */
+/** The attribute with the CIDRs, comma-joined as the client-mount document's allowedServers takes them. */
 export const ATTR_CIDRS = 'Cidrs';
 
 /** A VPC id as EC2 writes one: `vpc-` and 8 or 17 hex digits. */
 const VPC_ID = /^vpc-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 
-/** The parts of a DescribeVpcs Vpc the handler reads (the EC2 API reference's names). */
+/** The parts of a DescribeVpcs Vpc the handler reads, named as in the EC2 API reference. */
 export interface VpcView {
   readonly VpcId?: string;
   readonly CidrBlock?: string;
@@ -36,9 +38,10 @@ export function parseVpcCidrsProperties(props: Record<string, unknown> | undefin
 }
 
 /**
- * The VPC's IPv4 CIDRs in the order EC2 lists them: the blocks whose association is `associated` (a block
- * `associating` holds no subnet yet, one `disassociating` soon none). Each is checked as EC2 gives a VPC's block
- * (a canonical CIDR of /16 to /28) before it becomes a trust anchor of every node; throws naming the bad one.
+ * The VPC's IPv4 CIDRs in the order EC2 lists them, of the blocks whose association is `associated`: a block still
+ * `associating` holds no subnet yet, and one `disassociating` soon holds none. Each becomes a trust anchor of every
+ * node, so each is first checked to be what EC2 gives as a VPC block, a canonical CIDR of /16 to /28. Throws naming the
+ * bad one.
  */
 export function associatedCidrs(vpcId: string, vpc: VpcView | undefined): string[] {
   if (vpc === undefined || vpc.VpcId !== vpcId) throw new Error(`EC2 DescribeVpcs did not return ${vpcId}`);

@@ -1,13 +1,14 @@
 /**
- * onEvent handler of the VPC CIDRs custom resource (lib/client-mount/vpc-cidrs.ts): on Create and Update it reads
- * the VPC's associated IPv4 CIDR blocks (EC2 DescribeVpcs) and returns them comma-joined as the `Cidrs` attribute.
- * Delete reads nothing. Errors are thrown, never returned: the Provider framework reports FAILED only for a thrown error.
+ * onEvent handler of the VPC CIDRs custom resource, built by lib/client-mount/vpc-cidrs.ts. On Create and Update it
+ * reads the VPC's associated IPv4 CIDR blocks with EC2 DescribeVpcs and returns them comma-joined as the `Cidrs`
+ * attribute. Delete reads nothing. Errors are thrown, never returned: the Provider framework reports FAILED only for a
+ * thrown error.
  */
 import { DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import type { CdkCustomResourceEvent, CdkCustomResourceResponse } from 'aws-lambda';
 import { ATTR_CIDRS, associatedCidrs, parseVpcCidrsProperties, type VpcView } from './contract';
 
-/** What the handler calls (tests give their own). */
+/** What the handler calls. Tests give their own. */
 export interface VpcCidrsDeps {
   readonly describeVpc: (vpcId: string) => Promise<VpcView | undefined>;
 }

@@ -8,28 +8,30 @@ import type { MonitoredStorage } from '../monitoring';
 import type { SnapshotPolicy } from '../snapshot-policy';
 import type { UpdateGuard } from '../update-guard';
 
-/** The tag that names a server's resources (`<stack name>/<server name>`), shared with the update guard's handler. */
+/** The tag that names a server's resources, `<stack name>/<server name>`, shared with the update guard's handler. */
 export { SERVER_ID_TAG } from '../../lambda/update-guard/contract';
 
-/** What the registration names: an EC2 instance (with its stable interface), or an FSx (Lustre or OpenZFS) file system. */
+/**
+ * What the registration names: an EC2 instance with its stable interface, or an FSx file system for Lustre or OpenZFS.
+ */
 export type RegistrationTarget =
   | { readonly instance: ec2.Instance; readonly networkInterfaceId: string }
   | { readonly fileSystem: FsxTarget };
 
 /**
  * The one small interface every backend construct gives the {@link StorageServer} facade (docs/design.md, section 5):
- * how clients reach and mount it, when it is mountable, what guards its data, what the registration names and what
- * the facade exposes. lib/backends/ec2-nfs-server.ts (EBS and instance store), lib/backends/fsx-lustre.ts and
- * lib/backends/fsx-openzfs.ts implement it; lib/backends/registry.ts says which builds which backend.
+ * how clients reach and mount it, when it is mountable, what guards its data, what the registration names and what the
+ * facade exposes. lib/backends/ec2-nfs-server.ts implements it for EBS and instance store, and so do
+ * lib/backends/fsx-lustre.ts and lib/backends/fsx-openzfs.ts. lib/backends/registry.ts says which builds which backend.
  */
 export interface StorageBackend extends ec2.IConnectable {
   /** `nfs4` or `lustre`. */
   readonly fsType: FsType;
   /** What clients mount: an NFS server's stable private IP, or a file system's DNS name. */
   readonly mountAddress: string;
-  /** The exported path: the NFS export, `/<mount name>` of a Lustre file system, or `/fsx` (OpenZFS's root volume). */
+  /** The exported path: the NFS export, `/<mount name>` of a Lustre file system, or `/fsx`, OpenZFS's root volume. */
   readonly exportPath: string;
-  /** Client mount options (nosuid,nodev included). */
+  /** Client mount options, nosuid and nodev included. */
   readonly mountOptions: string;
   /** Completes when the storage is mountable; the registration waits for it. */
   readonly ready: CfnResource;
@@ -37,9 +39,12 @@ export interface StorageBackend extends ec2.IConnectable {
   readonly updateGuard: UpdateGuard;
   /** What the registration records. */
   readonly registrationTarget: RegistrationTarget;
-  /** What the dashboard and alarms watch (lib/monitoring.ts). */
+  /** What the dashboard and alarms of lib/monitoring.ts watch. */
   readonly monitored: MonitoredStorage;
-  /** The resources that hold the data, and what each still uses: what `cdk destroy` keeps or deletes (lib/deletion.ts). */
+  /**
+   * The resources that hold the data, and what each still uses: what `cdk destroy` keeps or deletes, by
+   * lib/deletion.ts.
+   */
   readonly dataHolders: readonly DataHolder[];
   /** What the facade exposes of the backend's resources, each documented on {@link StorageServer}. */
   readonly parts: ServerParts;

@@ -1,8 +1,8 @@
 import { CfnResource, Token, Validations } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 
-// Who may reach a backend by address, the same rule on both: `clientCidrs`, or the VPC's CIDR when no `clientPeers`
-// are given either. The facade validates the CIDRs and peers (lib/storage-server/validation.ts).
+// Who may reach a backend by address, the same rule on every backend: `clientCidrs`, or the VPC's CIDR when no
+// `clientPeers` are given either. The facade validates the CIDRs and peers in lib/storage-server/validation.ts.
 
 /** The props that name a backend's clients. */
 export interface ClientAccess {
@@ -14,7 +14,7 @@ export interface ClientAccess {
   readonly clientPeers?: ec2.IConnectable[];
 }
 
-/** The CIDRs an NFS export lists: `clientCidrs`, or the VPC's CIDR (security groups carry no addresses). */
+/** The CIDRs an NFS export lists: `clientCidrs`, or the VPC's CIDR, since security groups carry no addresses. */
 export function exportCidrs(clients: ClientAccess): string[] {
   return clients.clientCidrs ?? [clients.vpc.vpcCidrBlock];
 }
@@ -24,7 +24,7 @@ export function admittedCidrs(clients: ClientAccess): string[] {
   return clients.clientCidrs !== undefined || clients.clientPeers === undefined ? exportCidrs(clients) : [];
 }
 
-/** cdk-nag cannot evaluate a CIDR that is a token (the new VPC's own CIDR) and reports the rule as failed. */
+/** cdk-nag cannot evaluate a CIDR that is a token, such as the new VPC's own CIDR, and reports the rule as failed. */
 export function acknowledgeTokenCidrs(securityGroup: ec2.ISecurityGroup, cidrs: string[]): void {
   if (!cidrs.some((c) => Token.isUnresolved(c))) return;
   Validations.of(securityGroup).acknowledge({
@@ -33,7 +33,7 @@ export function acknowledgeTokenCidrs(securityGroup: ec2.ISecurityGroup, cidrs: 
   });
 }
 
-/** The clients as security group peers: each admitted CIDR ({@link admittedCidrs}), then each `clientPeers` group. */
+/** The clients as security group peers: each CIDR of {@link admittedCidrs}, then each `clientPeers` group. */
 function clientPeersOf(securityGroup: ec2.SecurityGroup, clients: ClientAccess): ec2.IPeer[] {
   const cidrs = admittedCidrs(clients);
   const peers: ec2.IPeer[] = cidrs.map((cidr) => ec2.Peer.ipv4(cidr));
@@ -46,9 +46,9 @@ function clientPeersOf(securityGroup: ec2.SecurityGroup, clients: ClientAccess):
 }
 
 /**
- * Admits the clients to a file system's security group on `ports`: each admitted CIDR ({@link admittedCidrs}), then each
- * security group of `clientPeers`, every port for each (FSx for Lustre and FSx for OpenZFS alike); refuses a peer with
- * no security group to admit.
+ * Admits the clients to a file system's security group on `ports`, alike for FSx for Lustre and FSx for OpenZFS: each
+ * CIDR of {@link admittedCidrs}, then each security group of `clientPeers`, every port for each. Refuses a peer with no
+ * security group to admit.
  */
 export function admitClients(securityGroup: ec2.SecurityGroup, clients: ClientAccess, ports: readonly ec2.Port[], description: string): void {
   for (const peer of clientPeersOf(securityGroup, clients)) {
@@ -57,8 +57,8 @@ export function admitClients(securityGroup: ec2.SecurityGroup, clients: ClientAc
 }
 
 /**
- * Lets a file system's servers call its clients on `ports`, the same peers {@link admitClients} admits: for a group that
- * does not allow all outbound traffic (FSx for Lustre's servers call their clients back).
+ * Lets a file system's servers call its clients on `ports`, to the same peers {@link admitClients} admits, for a group
+ * that does not allow all outbound traffic. FSx for Lustre's servers call their clients back.
  */
 export function reachClients(securityGroup: ec2.SecurityGroup, clients: ClientAccess, ports: readonly ec2.Port[], description: string): void {
   for (const peer of clientPeersOf(securityGroup, clients)) {
@@ -67,8 +67,8 @@ export function reachClients(securityGroup: ec2.SecurityGroup, clients: ClientAc
 }
 
 /**
- * The VPC's CIDR: for a new VPC of the app (its `vpcCidrBlock` a token, `Fn::GetAtt` of its own `AWS::EC2::VPC`), the
- * literal CIDR that resource is given; otherwise `vpcCidrBlock` as it is.
+ * The VPC's CIDR. For a new VPC of the app, whose `vpcCidrBlock` is a token, `Fn::GetAtt` of its own `AWS::EC2::VPC`,
+ * it is the literal CIDR that resource is given. Otherwise it is `vpcCidrBlock` as it is.
  */
 export function ownVpcCidr(vpc: ec2.IVpc): string {
   const cfn = vpc.node.defaultChild;

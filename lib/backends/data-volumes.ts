@@ -3,9 +3,11 @@ import type { DataVolumeLayout } from '../../lambda/update-guard/contract';
 import { GP3_DEFAULTS } from '../gp3-defaults';
 import type { DataVolumePlan } from '../sizing';
 
-// The EBS data volumes' type props and the update guard's record of them (gp3's defaults: lib/gp3-defaults.ts).
+// The EBS data volumes' type props and the update guard's record of them; gp3's defaults are in lib/gp3-defaults.ts.
 
-/** The type props of one planned data volume: st1 its type only (it takes no IOPS or throughput), gp3 with both. */
+/**
+ * The type props of one planned data volume: st1 its type only, since it takes no IOPS or throughput; gp3 with both.
+ */
 export function dataVolumeType(
   volume: DataVolumePlan, index: number,
 ): Pick<ec2.VolumeProps, 'volumeType' | 'iops' | 'throughput'> {

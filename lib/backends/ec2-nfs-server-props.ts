@@ -1,10 +1,10 @@
-// The backend's public option group (the facade's `nfs`); what it is built from is BackendInputs (./plugin.ts).
+// The backend's public option group, the facade's `nfs`; BackendInputs in ./plugin.ts is what it is built from.
 
 /** NFS server settings. */
 export interface NfsOptions {
   /**
    * nfsd threads.
-   * @default - min(256, max(8, 4 x vCPU)), computed on the server (the ParallelCluster rule)
+   * @default - min(256, max(8, 4 x vCPU)), computed on the server by the ParallelCluster rule
    */
   readonly threads?: number;
   /**
@@ -14,18 +14,18 @@ export interface NfsOptions {
    */
   readonly exportMode?: 'sync' | 'async';
   /**
-   * NFS version clients mount with. Only NFSv4 is offered: it needs TCP 2049 alone (no rpcbind/mountd).
+   * NFS version clients mount with. Only NFSv4 is offered, since it needs TCP 2049 alone, without rpcbind or mountd.
    * @default '4.1'
    */
   readonly version?: '4.1' | '4.2';
   /**
-   * TCP connections each client opens to this server per mount (the mount option `nconnect`, Linux 5.3 and later,
-   * backported e.g. to RHEL 8.3): a whole number from 1 to 16 (`NFS_MAX_NCONNECT`, the Linux limit [NFSMAN]). EC2
-   * limits one TCP flow to 5 Gbps (10 Gbps in a cluster placement group) [EC2-BW], which holds one connection near
-   * 600 MB/s; each connection is a flow of its own. `1` writes no `nconnect` option (one connection, the kernel's
-   * default). The client script drops the option on a node whose kernel refuses it, saying so, and mounts without it
+   * TCP connections each client opens to this server per mount, the mount option `nconnect` of Linux 5.3 and later,
+   * also backported, e.g. to RHEL 8.3. It is a whole number from 1 to 16, `NFS_MAX_NCONNECT`, the Linux limit [NFSMAN].
+   * EC2 limits one TCP flow to 5 Gbps, or 10 Gbps in a cluster placement group [EC2-BW], which holds one connection
+   * near 600 MB/s; each connection is a flow of its own. `1` writes no `nconnect` option: one connection, the kernel's
+   * default. On a node whose kernel refuses the option, the client script drops it, says so, and mounts without it
    * (docs/design.md, section 9). Sources: docs/sources/nconnect.md.
-   * @default DEFAULT_NCONNECT: 16 (AWS's example for FSx for OpenZFS [FSXZFS-PERF])
+   * @default DEFAULT_NCONNECT: 16, AWS's example for FSx for OpenZFS [FSXZFS-PERF]
    */
   readonly nconnect?: number;
 }

@@ -25,8 +25,8 @@ import { noteRetention } from './snapshot-options';
 import { DEFAULT_NCONNECT } from '../sizing/nfs-client';
 
 /**
- * Backends `ebs` and `instance-store`: the id 'Default' keeps the logical ids the resources had when the facade made
- * them itself (CloudFormation would otherwise replace them, data volumes included); the export path and the client
+ * Backends `ebs` and `instance-store`. The id 'Default' keeps the logical ids the resources had when the facade made
+ * them itself, since CloudFormation would otherwise replace them, data volumes included. The export path and the client
  * mount options get their defaults here.
  */
 export const EC2_NFS_PLUGIN: BackendPlugin = {
@@ -38,15 +38,15 @@ export const EC2_NFS_PLUGIN: BackendPlugin = {
 };
 
 /**
- * The EC2 NFS server backend (EBS st1 or gp3 volumes, or instance store): the instance, its data volumes, its stable
- * network interface, the instance role, the settings document that bootstraps it, the day-2 guard of its
- * layout, and for EBS its recovery alarm and snapshot policy. Built by {@link StorageServer} with the id
+ * The EC2 NFS server backend, on EBS st1 or gp3 volumes or on instance store. It is made of the instance, its data
+ * volumes, its stable network interface, the instance role, the settings document that bootstraps it and the day-2
+ * guard of its layout; on EBS also its recovery alarm and snapshot policy. {@link StorageServer} builds it with the id
  * `Default`, so that its resources keep the logical ids they had when the facade made them itself.
  */
 export class Ec2NfsServer extends Construct implements StorageBackend {
   /** Always `nfs4`. */
   public readonly fsType = 'nfs4' as const;
-  /** The stable interface's private IP ({@link privateIp}). */
+  /** The stable interface's private IP: {@link privateIp}. */
   public readonly mountAddress: string;
   /** The directory the server exports. */
   public readonly exportPath: string;
@@ -56,19 +56,19 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
   public readonly registrationTarget: RegistrationTarget;
   /** What the dashboard and alarms watch: the instance, its EBS volumes or its instance-store disks. */
   public readonly monitored: MonitoredStorage;
-  /** The server's EC2 instance (replaced by a new one on an image, key pair or placement group change). */
+  /** The server's EC2 instance; an image, key pair or placement group change replaces it with a new one. */
   public readonly instance: ec2.Instance;
-  /** NFS (TCP 2049) from the clients, on both the stable interface and the instance's own. */
+  /** NFS on TCP 2049 from the clients, on both the stable interface and the instance's own. */
   public readonly connections: ec2.Connections;
   /** The stable network interface's private IP: the address clients mount. */
   public readonly privateIp: string;
-  /** The stable network interface (tagged with the server's identity; the server attaches it to itself). */
+  /** The stable network interface, tagged with the server's identity; the server attaches it to itself. */
   public readonly networkInterfaceId: string;
-  /** The EBS data volumes (st1 or gp3, as planned) in stripe order; none for instance store. */
+  /** The EBS data volumes in stripe order, st1 or gp3 as planned; none for instance store. */
   public readonly dataVolumes: ec2.Volume[];
   /** The State Manager association that applies the settings; CloudFormation waits for its first run. */
   public readonly ready: ssm.CfnAssociation;
-  /** The DLM snapshot policy of the data volumes (EBS with snapshots on). */
+  /** The DLM snapshot policy of the data volumes, on EBS with snapshots on. */
   public readonly snapshotPolicy?: SnapshotPolicy;
   /** The clusterware ring membership, when the server joins one. */
   public readonly clusterware?: ClusterwareRing;
@@ -113,7 +113,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
     });
     this.dataHolders = ec2DataHolders(layout, this.instance, this.dataVolumes);
     protectFromDestroy(this, layout);
-    // The instance-store data-loss warning is the facade's (lib/plan-warnings.ts), with the plan's other warnings.
+    // The instance-store data-loss warning is the facade's, in lib/plan-warnings.ts, with the plan's other warnings.
     if (!layout.instanceStore) {
       new RecoveryAlarm(this, 'Recovery', { instance: this.instance });
       this.snapshotPolicy = scheduledSnapshots(this, p, this.instance);

@@ -19,12 +19,15 @@ import { refuseEc2OnlyProps } from '../storage-server/validation';
 import { lustreSecurityGroup } from './fsx/network';
 import { rootSquashOn, rootSquashResource, validateNoSquashNids, warnRootSquashOff } from './fsx/root-squash';
 
-/** Longest automatic backup retention FSx accepts, days (API: AutomaticBackupRetentionDays 0-90): LUSTRE-BACKUP-RETENTION. */
+/**
+ * Longest automatic backup retention FSx accepts, days, by the API's AutomaticBackupRetentionDays of 0-90:
+ * LUSTRE-BACKUP-RETENTION.
+ */
 export const MAX_FSX_BACKUP_RETENTION_DAYS = 90;
 
 /**
- * Client mount options of FSx for Lustre: the FSx for Lustre guide's `relatime,flock` (flock: POSIX locks that
- * every client sees), `_netdev` (mount after the network), and `nosuid,nodev` as on every mount of this project.
+ * Client mount options of FSx for Lustre: the FSx for Lustre guide's `relatime,flock`, where flock gives POSIX locks
+ * that every client sees; `_netdev`, to mount after the network; and `nosuid,nodev` as on every mount of this project.
  */
 export const LUSTRE_MOUNT_OPTIONS = 'relatime,flock,_netdev,nosuid,nodev';
 
@@ -37,11 +40,11 @@ export const FSX_LUSTRE_PLUGIN: BackendPlugin = {
 };
 
 /**
- * The FSx for Lustre backend: an `aws-fsx.LustreFileSystem` (AWS's managed Lustre, not a hand-built cluster) in
- * the server's subnet, encrypted at rest, its security group admitting Lustre (TCP 988 and 1018-1023) from the
- * clients only, daily automatic backups on the persistent types (kept `snapshots.retain` days) unless linked to an
- * S3 data repository (FSx backs up no linked file system), and the day-2 guard of its layout. Built by
- * {@link StorageServer}.
+ * The FSx for Lustre backend, built by {@link StorageServer}. It is an `aws-fsx.LustreFileSystem`, AWS's managed Lustre
+ * rather than a hand-built cluster, in the server's subnet and encrypted at rest. Its security group admits Lustre, TCP
+ * 988 and 1018-1023, from the clients only. The persistent types get daily automatic backups, kept `snapshots.retain`
+ * days, unless linked to an S3 data repository, since FSx backs up no linked file system. The day-2 guard watches its
+ * layout.
  */
 export class FsxLustreServer extends Construct implements StorageBackend {
   /** Always `lustre`. */
@@ -69,18 +72,18 @@ export class FsxLustreServer extends Construct implements StorageBackend {
    * `allowDefaultPortFrom` opens; the clients named in the props get exactly 988 and 1018-1023.
    */
   public readonly connections: ec2.Connections;
-  /** The file system's CloudFormation resource: AVAILABLE (created) means mountable. */
+  /** The file system's CloudFormation resource: AVAILABLE, that is created, means mountable. */
   public readonly ready: fsx.CfnFileSystem;
   /** The day-2 guard of the file system's layout. */
   public readonly updateGuard: UpdateGuard;
-  /** The S3 data repository association (PERSISTENT_2 with `fsxLustre.dataRepositoryPath`). */
+  /** The S3 data repository association, on PERSISTENT_2 with `fsxLustre.dataRepositoryPath`. */
   public readonly dataRepositoryAssociation?: fsx.CfnDataRepositoryAssociation;
   /**
-   * Sets the file system's root squash through the FSx API (UpdateFileSystem), which CloudFormation does not
-   * offer: {@link FSX_ROOT_SQUASH}, or {@link FSX_NO_ROOT_SQUASH} with `fsxLustre.rootSquash` false.
+   * Sets the file system's root squash through the FSx API's UpdateFileSystem, since CloudFormation does not offer it:
+   * {@link FSX_ROOT_SQUASH}, or {@link FSX_NO_ROOT_SQUASH} with `fsxLustre.rootSquash` false.
    */
   public readonly rootSquash: cr.AwsCustomResource;
-  /** The file system, with what it still uses when a destroy keeps it (lib/deletion.ts). */
+  /** The file system, with what it still uses when a destroy keeps it: see lib/deletion.ts. */
   public readonly dataHolders: readonly DataHolder[];
   /** The file system, as the facade exposes it. */
   public readonly parts: ServerParts;
@@ -118,12 +121,12 @@ export class FsxLustreServer extends Construct implements StorageBackend {
     this.dataRepositoryAssociation = dataRepositoryAssociation(this, p, options, this.fileSystemId);
     this.rootSquash = rootSquashResource(this, this.fileSystemId, rootSquashOn(props), props.fsxLustre?.noSquashNids);
     if (!rootSquashOn(props)) warnRootSquashOff(this, 'fsxLustre.rootSquash (-c fsxRootSquash)');
-    // One change to the file system at a time: the association (created or updated) first, then the squash.
+    // One change to the file system at a time: the association first, created or updated, then the squash.
     if (this.dataRepositoryAssociation) this.rootSquash.node.addDependency(this.dataRepositoryAssociation);
     this.updateGuard = fsxUpdateGuard(this, p, options, this.ready, retainDays);
     noteRetention(this, 'FSx for Lustre', retainDays);
-    // Kept with the file system: its security group and the rules among its servers, its S3 association (the link a
-    // kept file system still exports through), its subnet and VPC where this app makes them.
+    // Kept with the file system: its security group and the rules among its servers, its S3 association, which is the
+    // link a kept file system still exports through, and its subnet and VPC where this app makes them.
     const companions = [
       ...securityGroupCompanions(securityGroup),
       ...(this.dataRepositoryAssociation ? [this.dataRepositoryAssociation] : []),
@@ -138,8 +141,8 @@ export class FsxLustreServer extends Construct implements StorageBackend {
 }
 
 /**
- * Refuses the props an FSx for Lustre file system cannot honour, naming the prop and the allowed values (the
- * EC2-only props the facade refuses before it builds this backend).
+ * Refuses the props an FSx for Lustre file system cannot honour, naming the prop and the allowed values. The facade
+ * refuses the EC2-only props before it builds this backend.
  */
 function validateFsxProps(props: StorageServerProps, options: FsxLustrePlan): void {
   if (options.deploymentType === 'SCRATCH_2' && props.encryptionKey !== undefined) {
@@ -173,7 +176,7 @@ function validateFsxProps(props: StorageServerProps, options: FsxLustrePlan): vo
   validateMetadataIops(props.fsxLustre?.metadataIops, options);
 }
 
-/** LUSTRE-METADATA: PERSISTENT_2 SSD only, and one of the Metadata IOPS the API takes (0: AUTOMATIC). */
+/** LUSTRE-METADATA: PERSISTENT_2 SSD only, and one of the Metadata IOPS the API takes, where 0 is AUTOMATIC. */
 function validateMetadataIops(iops: number | undefined, options: FsxLustrePlan): void {
   if (iops === undefined) return;
   if (!isLustreMetadataIops(iops)) {

@@ -23,10 +23,15 @@ import { tagRouteTablesForFsx } from './openzfs/route-tags';
 import { checkOpenZfsLimits } from './openzfs/aws-limits';
 import { ownVpcCidr } from './client-access';
 
-/** Longest automatic backup retention FSx for OpenZFS accepts, days (API: AutomaticBackupRetentionDays 0-90): OPENZFS-BACKUP-RETENTION. */
+/**
+ * Longest automatic backup retention FSx for OpenZFS accepts, days, by the API's AutomaticBackupRetentionDays of 0-90:
+ * OPENZFS-BACKUP-RETENTION.
+ */
 export const MAX_OPENZFS_BACKUP_RETENTION_DAYS = 90;
 
-/** The root volume's path: what clients mount (FSx for OpenZFS User Guide: "use /fsx to mount the root volume"). */
+/**
+ * The root volume's path, which clients mount; the FSx for OpenZFS User Guide says "use /fsx to mount the root volume".
+ */
 export const OPENZFS_ROOT_VOLUME_PATH = '/fsx';
 
 /** Backend `fsx-openzfs`: the EC2 NFS server's props are refused first, naming each. */
@@ -38,10 +43,11 @@ export const FSX_OPENZFS_PLUGIN: BackendPlugin = {
 };
 
 /**
- * The FSx for OpenZFS backend: an `AWS::FSx::FileSystem` of type OPENZFS (AWS's managed NFS file server) in the
- * server's subnet (MULTI_AZ_1: with a standby subnet in another zone), encrypted at rest, its root volume exported
- * over NFS to the client CIDRs only with root squash (kept live by UpdateVolume), its security group admitting NFS from the clients only, daily
- * automatic backups kept `snapshots.retain` days, and the day-2 guard of its layout. Built by {@link StorageServer}.
+ * The FSx for OpenZFS backend, built by {@link StorageServer}. It is an `AWS::FSx::FileSystem` of type OPENZFS, AWS's
+ * managed NFS file server, in the server's subnet, with a standby subnet in another zone on MULTI_AZ_1. It is encrypted
+ * at rest. Its root volume is exported over NFS to the client CIDRs only, with root squash, and UpdateVolume keeps that
+ * export live. Its security group admits NFS from the clients only. Daily automatic backups are kept `snapshots.retain`
+ * days, and the day-2 guard watches its layout.
  */
 export class FsxOpenZfsServer extends Construct implements StorageBackend {
   /** Always `nfs4`. */
@@ -56,28 +62,28 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
   public readonly registrationTarget: RegistrationTarget;
   /** What the dashboard and alarms watch: the file system, its root volume, capacity and throughput. */
   public readonly monitored: MonitoredStorage;
-  /** The file system's CloudFormation resource: AVAILABLE (created) means mountable. */
+  /** The file system's CloudFormation resource: AVAILABLE, that is created, means mountable. */
   public readonly fileSystem: fsx.CfnFileSystem;
   /** The file system's id, `fs-...`. */
   public readonly fileSystemId: string;
   /** The file system's DNS name, which clients mount. */
   public readonly dnsName: string;
-  /** NFS from the clients; the default port is NFS, TCP 2049 (what an NFSv4.1 client needs). */
+  /** NFS from the clients. The default port is NFS, TCP 2049, which is what an NFSv4.1 client needs. */
   public readonly connections: ec2.Connections;
   /**
-   * The root volume's export ({@link rootVolumeExport}'s CloudFormation resource): complete when the file system is
-   * created and exported to the clients, so the registration and mountOn wait for it.
+   * The root volume's export, the CloudFormation resource of {@link rootVolumeExport}. It completes when the file
+   * system is created and exported to the clients, so the registration and mountOn wait for it.
    */
   public readonly ready: CfnResource;
   /**
-   * Sets the root volume's NFS export to the clients (`clientCidrs`, or the VPC's CIDR) with root squash or not,
-   * through FSx UpdateVolume, on create and on every change, and completes when DescribeVolumes shows it in effect:
-   * the template's own export is a constant, since CloudFormation would replace the file system to change it.
+   * Sets the root volume's NFS export to the clients, `clientCidrs` or the VPC's CIDR, with root squash or not. It does
+   * so through FSx UpdateVolume on create and on every change, and completes when DescribeVolumes shows the export in
+   * effect. The template's own export is a constant, since CloudFormation would replace the file system to change it.
    */
   public readonly rootVolumeExport: CustomResource;
   /** The day-2 guard of the file system's layout. */
   public readonly updateGuard: UpdateGuard;
-  /** The file system, with what it still uses when a destroy keeps it (lib/deletion.ts). */
+  /** The file system, with what it still uses when a destroy keeps it: see lib/deletion.ts. */
   public readonly dataHolders: readonly DataHolder[];
   /** The file system, as the facade exposes it. */
   public readonly parts: ServerParts;
@@ -141,8 +147,8 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
     noteRetention(this, 'FSx for OpenZFS', retainDays);
     // The guard is updated first, as for everything that touches the file system.
     this.rootVolumeExport.node.addDependency(this.updateGuard.resource);
-    // Kept with the file system: its security group, its subnets and, for MULTI_AZ_1, the route tables its endpoint is
-    // routed through, and the VPC, where this app makes them.
+    // Kept with the file system where this app makes them: its security group, its subnets, the VPC and, for
+    // MULTI_AZ_1, the route tables its endpoint is routed through.
     const routed = network.routeTableIds.length > 0
       ? [...network.subnets, ...props.vpc.privateSubnets, ...props.vpc.publicSubnets, ...props.vpc.isolatedSubnets] : [];
     tagRouteTablesForFsx(this, routed);
@@ -153,8 +159,8 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
 }
 
 /**
- * Refuses the props an FSx for OpenZFS file system cannot honour, naming the prop and the allowed values (the
- * EC2-only props the facade refuses before it builds this backend).
+ * Refuses the props an FSx for OpenZFS file system cannot honour, naming the prop and the allowed values. The facade
+ * refuses the EC2-only props before it builds this backend.
  */
 function validateOpenZfsProps(props: StorageServerProps): void {
   const retain = props.snapshots?.retain;

@@ -1,8 +1,8 @@
 /**
- * The server's apply document: the SSM Command document its State Manager association runs, whose one shell step
- * installs the bootstrap (with storage-attach and storage-metrics beside it), its settings and its unit, runs it
- * through systemd and reports how it went. Everything the server is configured with travels here, none of it in
- * user data (lib/bootstrap/loader.ts).
+ * The server's apply document: the SSM Command document its State Manager association runs. Its one shell step installs
+ * the bootstrap, with storage-attach and storage-metrics beside it, its settings and its unit. It runs the bootstrap
+ * through systemd and reports how it went. Everything the server is configured with travels here, none of it in user
+ * data: see lib/bootstrap/loader.ts.
  */
 import * as path from 'path';
 import { BootstrapConfig } from './config';
@@ -18,13 +18,13 @@ const HEREDOC_END = 'STORAGE_BOOTSTRAP_EOF';
 const UNIT = 'storage-bootstrap.service';
 
 /**
- * The shell step of the apply document: installs the bootstrap script, its settings and its unit (each
- * written to a temporary file and renamed into place), enables the unit for every boot, waits for a run
- * already under way (the boot's), runs the bootstrap again through systemd (the same path as every boot)
- * and prints what it logged. Exits with the bootstrap's status, which the association reports and
- * CloudFormation waits for. POSIX sh, because the SSM agent runs the step with /bin/sh.
+ * The shell step of the apply document. It installs the bootstrap script, its settings and its unit, each written to a
+ * temporary file and renamed into place, and enables the unit for every boot. It waits for a run already under way, the
+ * boot's. It runs the bootstrap again through systemd, the same path as every boot, and prints what it logged. It exits
+ * with the bootstrap's status, which the association reports and CloudFormation waits for. It is POSIX sh, because the
+ * SSM agent runs the step with /bin/sh.
  *
- * `extra` are shell lines (bash) run after a successful bootstrap, e.g. the clusterware ring join.
+ * `extra` are bash lines run after a successful bootstrap, e.g. the clusterware ring join.
  */
 export function renderApplyCommand(config: BootstrapConfig, extra: string[] = []): string {
   return [
@@ -40,9 +40,9 @@ export function renderApplyCommand(config: BootstrapConfig, extra: string[] = []
 }
 
 /**
- * The SSM Command document (schema 2.2) the server's State Manager association runs: at creation, and again
- * whenever the stack changes it (a new setting, a grown volume, a new version of the script). Everything
- * the server is configured with is in this document, none of it in user data.
+ * The SSM Command document, schema 2.2, that the server's State Manager association runs at creation. It runs again
+ * whenever the stack changes it: a new setting, a grown volume, a new version of the script. Everything the server is
+ * configured with is in this document, none of it in user data.
  */
 export function renderApplyDocument(config: BootstrapConfig, extra: string[] = []): Record<string, unknown> {
   return linuxShellDocument(
@@ -51,13 +51,13 @@ export function renderApplyDocument(config: BootstrapConfig, extra: string[] = [
     {
       name: 'applyStorageSettings',
       runCommand: [renderApplyCommand(config, extra)],
-      // The unit's own bound (volume wait + 1200 s), and the wait for a boot's run before it.
+      // The unit's own bound, the volume wait plus 1200 s, and the wait for a boot's run before it.
       timeoutSeconds: applyTimeoutSeconds(config),
     },
   );
 }
 
-/** A subshell that installs the scripts, the settings (and the agent's configuration) and the unit, and enables it. */
+/** A subshell that installs the scripts, the settings, the agent's configuration and the unit, and enables the unit. */
 function installLines(config: BootstrapConfig): string[] {
   return [
     '(',
@@ -90,7 +90,7 @@ function installFile(file: string, text: string, mode: string): string[] {
 function runLines(config: BootstrapConfig): string[] {
   return [
     'if [ "$rc" -eq 0 ]; then',
-    // A run of the boot may still be going (a first boot waits for its volumes): never interrupt it.
+    // A run of the boot may still be going, as a first boot waits for its volumes: never interrupt it.
     '  n=0',
     `  while [ "$(systemctl show -p ActiveState --value ${UNIT})" = activating ] && [ "$n" -lt ${Math.ceil(unitTimeoutSeconds(config) / 5)} ]; do sleep 5; n=$((n + 1)); done`,
     '  since=$(date +%s)',
@@ -114,7 +114,7 @@ function extraLines(extra: string[]): string[] {
   ];
 }
 
-/** On failure: the reason the bootstrap left (its last line), for the association's output; then its status. */
+/** On failure: the reason the bootstrap left, its last line, for the association's output; then its status. */
 function failureLines(): string[] {
   return [
     'if [ "$rc" -ne 0 ]; then',

@@ -1,15 +1,15 @@
 /**
- * The bootstrap's settings file (/etc/storage-server/bootstrap.env) rendered from a checked configuration: the one
- * way settings reach the server's script, through the apply document.
+ * The bootstrap's settings file, /etc/storage-server/bootstrap.env, rendered from a checked configuration. It is the
+ * one way settings reach the server's script, through the apply document.
  */
 import { BootstrapConfig } from './config';
 import { BOOTSTRAP_PATHS } from './paths';
 import { validateBootstrapConfig } from './validation';
 
 /**
- * The settings file the script reads (/etc/storage-server/bootstrap.env): `KEY='value'` lines with every value
- * single-quoted, lists space-separated (EBS volumes as `<volume id>:<device>:<GiB>`). The script parses it
- * strictly (known keys, validated values); it never sources it.
+ * The settings file the script reads, /etc/storage-server/bootstrap.env: `KEY='value'` lines with every value
+ * single-quoted, and lists space-separated, EBS volumes as `<volume id>:<device>:<GiB>`. The script parses it strictly,
+ * with known keys and validated values; it never sources it.
  */
 export function renderBootstrapEnv(config: BootstrapConfig): string {
   validateBootstrapConfig(config);
@@ -43,7 +43,7 @@ function settingsOf(config: BootstrapConfig): Array<[string, string]> {
   ];
 }
 
-/** Single-quotes a value for the shell; a token string (which holds no quote) passes through whole. */
+/** Single-quotes a value for the shell; a token string, which holds no quote, passes through whole. */
 function shellQuote(value: string): string {
   return `'${value.split("'").join(`'\\''`)}'`;
 }

@@ -1,14 +1,14 @@
 /**
- * The storage server's user data: a constant loader that carries no setting and no script, only makes sure the
- * SSM agent that brings the bootstrap runs (docs/design.md, section 10).
+ * The storage server's user data: a constant loader that carries no setting and no script. It only makes sure the SSM
+ * agent that brings the bootstrap runs (docs/design.md, section 10).
  */
 
 /**
- * The constant user data of every server: it carries no setting and no script, so that no change of a
- * setting, and no new version of this library, changes it (CloudFormation applies a user-data change by
- * stopping and starting the instance, which empties an instance store). The bootstrap, its settings and its
- * unit arrive through the server's State Manager association (renderApplyDocument, lib/bootstrap/apply.ts); this
- * only makes sure the SSM agent that runs it is enabled.
+ * The constant user data of every server. It carries no setting and no script, so that no change of a setting, and no
+ * new version of this library, changes it. CloudFormation applies a user-data change by stopping and starting the
+ * instance, which empties an instance store. The bootstrap, its settings and its unit arrive through the server's State
+ * Manager association, renderApplyDocument in lib/bootstrap/apply.ts. This only makes sure the SSM agent that runs it
+ * is enabled.
  */
 export function renderLoaderUserData(): string[] {
   return [

@@ -1,7 +1,7 @@
 /**
  * Where the storage server's bootstrap lives on the server: the scripts, their settings, the unit, and the file a
- * failed run leaves its reason in. One list, shared by the settings file, the unit and the apply step that install
- * them (lib/scripts/storage-bootstrap.sh names the same paths).
+ * failed run leaves its reason in. It is one list, shared by the settings file, the unit and the apply step that
+ * install them. lib/scripts/storage-bootstrap.sh names the same paths.
  */
 
 /** Paths on the server, shared by the apply step, the unit and the script. */
@@ -11,7 +11,7 @@ export const BOOTSTRAP_PATHS = {
   attach: '/usr/local/sbin/storage-attach',
   /** lib/scripts/storage-metrics.sh, run by the storage-metrics timer the bootstrap installs. */
   metrics: '/usr/local/sbin/storage-metrics',
-  /** The CloudWatch agent's configuration (when metrics are on). */
+  /** The CloudWatch agent's configuration, when metrics are on. */
   agentConfig: '/etc/storage-server/cloudwatch-agent.json',
   env: '/etc/storage-server/bootstrap.env',
   unit: '/etc/systemd/system/storage-bootstrap.service',

@@ -1,6 +1,6 @@
 /**
- * The systemd unit that runs the storage server's bootstrap at every boot, and the time bounds that follow from
- * it: the unit's own, and that of one apply (which may first wait for a boot's run).
+ * The systemd unit that runs the storage server's bootstrap at every boot, and the time bounds that follow from it: the
+ * unit's own, and that of one apply, which may first wait for a boot's run.
  */
 import { BootstrapConfig } from './config';
 import { BOOTSTRAP_PATHS } from './paths';
@@ -12,10 +12,10 @@ export function renderBootstrapUnit(config: BootstrapConfig): string {
     'Description=StorageServer bootstrap: data disks, striped LVM volume, XFS, NFS export',
     'Wants=network-online.target',
     'After=network-online.target local-fs.target',
-    // Deliberately not Before=nfs-server.service: the script starts or reloads nfs-server itself and checks
-    // that the export is live, which would deadlock if nfs-server's start waited for this unit. What must
-    // precede nfs-server is the mount, and its fstab line says so (x-systemd.before); the export also
-    // carries `mp`, so an nfs-server that starts before the mount never exports the bare directory.
+    // Deliberately not Before=nfs-server.service: the script starts or reloads nfs-server itself and checks that the
+    // export is live, which would deadlock if nfs-server's start waited for this unit. What must precede nfs-server is
+    // the mount, and its fstab line says so with x-systemd.before. The export also carries `mp`, so an nfs-server that
+    // starts before the mount never exports the bare directory.
     '',
     '[Service]',
     'Type=oneshot',
@@ -39,7 +39,7 @@ export function applyTimeoutSeconds(config: BootstrapConfig): number {
 
 /** The unit's bound: the wait for volumes, plus installing packages and building the file system. */
 export function unitTimeoutSeconds(config: BootstrapConfig): number {
-  // Taking the volumes and interface over (bounded by the volume wait), waiting for the disks to show, then
-  // installing packages and building the file system.
+  // Taking the volumes and interface over, bounded by the volume wait; waiting for the disks to show; then installing
+  // packages and building the file system.
   return 2 * config.volumeWaitSeconds + 1200;
 }

@@ -1,17 +1,17 @@
 /**
- * The checks a bootstrap configuration passes before it is rendered: every value the settings file will carry is
- * one the script on the server accepts, so a bad setting fails at synth, naming the field and the value, instead
- * of on the server. A value that is an unresolved CDK token string passes the pattern checks (CloudFormation
- * substitutes it later); the script checks the real value again when it reads its settings.
+ * The checks a bootstrap configuration passes before it is rendered. Every value the settings file will carry is one
+ * the script on the server accepts, so a bad setting fails at synth, naming the field and the value, instead of on the
+ * server. A value that is an unresolved CDK token string passes the pattern checks, since CloudFormation substitutes it
+ * later; the script checks the real value again when it reads its settings.
  */
 import { BootstrapConfig, SUPPORTED_NFS_VERSIONS } from './config';
 
-/** A device mapping name, e.g. `/dev/sdf` (`/dev/xvdf` on Xen). */
+/** A device mapping name, e.g. `/dev/sdf`, or `/dev/xvdf` on Xen. */
 const DEVICE_NAME = /^\/dev\/(sd|xvd)[a-z]{1,2}$/;
 
 /**
  * Throws, naming the field, the value and the rule, on the first value of `c` the bootstrap would not accept. The
- * checks run in a fixed order (the disks, the export, then the array and the server), so the first bad field of a
+ * checks run in a fixed order, the disks, the export, then the array and the server, so the first bad field of a
  * configuration is always the one reported.
  */
 export function validateBootstrapConfig(c: BootstrapConfig): void {
@@ -69,7 +69,7 @@ function checkDisks(c: BootstrapConfig): void {
   check(new Set(names).size === names.length, 'devices', names, 'each device name may appear only once');
 }
 
-/** The export: its path, its clients (never everyone), and how NFS serves it (threads, mode, versions). */
+/** The export: its path, its clients, never everyone, and how NFS serves it, by threads, mode and versions. */
 function checkExport(c: BootstrapConfig): void {
   check(
     concrete(c.exportPath, /^(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/) && !/\/\.\.?(\/|$)/.test(c.exportPath),

@@ -5,39 +5,40 @@ import { DEFAULT_MOUNT_ROOTS, MAX_READ_AHEAD_KIB } from '../validation';
 import { DEFAULT_READ_AHEAD_KIB } from '../sizing/nfs-client';
 
 /**
- * The client mount's SSM Command document: lib/scripts/client-mount.sh whole (its parts in place: lib/script-parts.ts)
- * in one shell step, and the parameters State Manager passes it, each held to a pattern before anything runs.
+ * The client mount's SSM Command document: lib/scripts/client-mount.sh whole, its parts put in place by
+ * lib/script-parts.ts, in one shell step, and the parameters State Manager passes it, each held to a pattern before
+ * anything runs.
  */
 
 /** File name of the client mount script under lib/scripts. */
 export const CLIENT_MOUNT_SCRIPT_NAME = 'client-mount.sh';
 
-/** The allowedServers parameter: a comma list of IPv4 CIDRs as the client script accepts them ({@link CIDR}). */
+/** The allowedServers parameter: a comma list of IPv4 CIDRs as the client script accepts them; see {@link CIDR}. */
 const ALLOWED_SERVERS_PATTERN = `^${CIDR}(,${CIDR})*$`;
 
 /**
- * The mountRoots parameter: a comma list of absolute paths of `[A-Za-z0-9_.-]` segments (no quote, space or shell
- * character reaches the command line); the script refuses `.`/`..` segments and system directories itself.
+ * The mountRoots parameter: a comma list of absolute paths of `[A-Za-z0-9_.-]` segments, so no quote, space or shell
+ * character reaches the command line. The script refuses `.` and `..` segments and system directories itself.
  */
 const MOUNT_ROOTS_PATTERN = '^(/[A-Za-z0-9_.-]+)+(,(/[A-Za-z0-9_.-]+)+)*$';
 
 /**
- * The readAheadKiB parameter: plain decimal digits, at most 7 (no sign, no leading zero); the script checks the range,
- * 0 to MAX_READ_AHEAD_KIB, itself.
+ * The readAheadKiB parameter: plain decimal digits, at most 7, with no sign and no leading zero. The script checks the
+ * range, 0 to MAX_READ_AHEAD_KIB, itself.
  */
 const READ_AHEAD_PATTERN = '^(0|[1-9][0-9]{0,6})$';
 
 /**
- * The most an SSM document may hold, bytes: CreateDocument's Content, "The content of the document must not exceed
- * 64KB. This quota also includes the content specified for input parameters at runtime" (AWS's SSM API reference).
- * 64,000, the lower reading of 64KB: a bound.
+ * The most an SSM document may hold, bytes. CreateDocument's Content in AWS's SSM API reference says: "The content of
+ * the document must not exceed 64KB. This quota also includes the content specified for input parameters at runtime".
+ * 64,000 is the lower reading of 64KB: a bound.
  */
 export const MAX_DOCUMENT_BYTES = 64_000;
 
 /**
- * The script as the document carries it: less the description that opens it (every comment line after the first
- * line, up to the first other line), which stays in lib/scripts/client-mount.sh and the README; the rest, comments
- * included, is the file's text.
+ * The script as the document carries it: less the description that opens it, every comment line after the first line up
+ * to the first other line, which stays in lib/scripts/client-mount.sh and the README. The rest, comments included, is
+ * the file's text.
  */
 export function documentScript(script: string): string {
   const lines = script.split('\n');
@@ -52,13 +53,13 @@ const NAME_PATTERN = '^[A-Za-z0-9_.-]{1,64}$';
 
 /** Inputs of {@link renderClientMountDocument}. */
 export interface ClientMountDocumentOptions {
-  /** Full text of lib/scripts/client-mount.sh, its parts in place ({@link loadClientMountScript}). */
+  /** Full text of lib/scripts/client-mount.sh, its parts in place, by {@link loadClientMountScript}. */
   readonly script: string;
   /** Default of the document's clusterName parameter. */
   readonly clusterName: string;
   /** Default of the document's prefix parameter. */
   readonly parameterPrefix: string;
-  /** Default of the document's allowedServers parameter: comma-separated CIDRs (may be a token). */
+  /** Default of the document's allowedServers parameter: comma-separated CIDRs, which may be a token. */
   readonly allowedServers: string;
   /**
    * Default of the document's allowHome parameter.
@@ -78,8 +79,8 @@ export interface ClientMountDocumentOptions {
 }
 
 /**
- * The SSM Command document content (schema 2.2): parameters clusterName, prefix, serverName, allowedServers,
- * mountRoots, allowHome, readAheadKiB; one shell step.
+ * The SSM Command document content, schema 2.2: the parameters clusterName, prefix, serverName, allowedServers,
+ * mountRoots, allowHome and readAheadKiB, and one shell step.
  */
 export function renderClientMountDocument(options: ClientMountDocumentOptions): Record<string, unknown> {
   const body = heredocBody(CLIENT_MOUNT_SCRIPT_NAME, documentScript(options.script), HEREDOC_END, { ssm: true });
@@ -157,7 +158,7 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
       },
     },
   );
-  // The association passes every parameter again (lib/client-mount.ts), so its values count as well as the defaults.
+  // The association of lib/client-mount.ts passes every parameter again, so its values count as well as the defaults.
   const runtime = Object.values(document.parameters as Record<string, { default: string }>).reduce((n, p) => n + Buffer.byteLength(String(p.default)), 0);
   const size = Buffer.byteLength(JSON.stringify(document)) + runtime;
   if (size > MAX_DOCUMENT_BYTES) {
@@ -168,9 +169,9 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
 }
 
 /**
- * Reads lib/scripts/client-mount.sh whole, its parts in place (lib/script-parts.ts): next to this module (lib/*.ts
- * under ts-node or jest, or a compiled lib/*.js), else relative to a compiled copy one or two levels down
- * (dist/lib/*.js, dist/*.js).
+ * Reads lib/scripts/client-mount.sh whole, its parts in place by lib/script-parts.ts. It reads next to this module, for
+ * lib/*.ts under ts-node or jest or a compiled lib/*.js. Else it reads relative to a compiled copy one or two levels
+ * down, dist/lib/*.js or dist/*.js.
  */
 export function loadClientMountScript(baseDir: string = __dirname): string {
   return readWholeScript(CLIENT_MOUNT_SCRIPT_NAME, baseDir);

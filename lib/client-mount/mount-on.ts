@@ -12,16 +12,18 @@ import { renderMountUserData } from './user-data';
  * and the target admitted to the server's port.
  */
 
-/** A storage server as {@link mountStorageOn} needs it (the public attributes of `StorageServer`). */
+/** A storage server as {@link mountStorageOn} needs it: the public attributes of `StorageServer`. */
 export interface MountableStorageServer extends ec2.IConnectable {
-  /** The cluster the server serves; with `serverName` it tags the fstab line (`<cluster>/<server>`). */
+  /** The cluster the server serves; with `serverName` it tags the fstab line as `<cluster>/<server>`. */
   readonly clusterName: string;
   /** The server's name in the cluster ring; with `clusterName` it tags the fstab line. */
   readonly serverName: string;
-  /** What clients mount: the NFS server's private IP, or the FSx for Lustre file system's DNS name (tokens until deploy). */
+  /**
+   * What clients mount: the NFS server's private IP, or the FSx for Lustre file system's DNS name; tokens until deploy.
+   */
   readonly mountAddress: string;
   /**
-   * How to mount it: `nfs4`, or `lustre` (the user data then installs the Lustre client where it is missing).
+   * How to mount it: `nfs4`, or `lustre`, where the user data then installs the Lustre client if it is missing.
    * @default 'nfs4'
    */
   readonly fsType?: FsType;
@@ -32,9 +34,9 @@ export interface MountableStorageServer extends ec2.IConnectable {
   /** NFS mount options for the fstab line, e.g. `nfsvers=4.1,rsize=1048576,...`. */
   readonly mountOptions: string;
   /**
-   * Completes when the export is live; the target is created after it so its first boot can mount.
-   * @default - no dependency: the target may boot before the export is live, and its user data retries the
-   * mount (10 attempts, 30 s apart)
+   * Completes when the export is live; the target is created after it so that its first boot can mount.
+   * @default - no dependency: the target may boot before the export is live, and its user data retries the mount 10
+   * times, 30 s apart
    */
   readonly ready?: IDependable;
 }
@@ -49,10 +51,10 @@ export interface MountOnOptions {
 }
 
 /**
- * Mounts `server`'s export on an EC2 instance or on every instance of an Auto Scaling group: adds the
- * mount point, an idempotent fstab line (tagged like the client mount script's, so the two never
- * duplicate it) and a mount with retries to the target's user data, using the server's private IP
- * directly (no SSM lookup, so no IAM is needed), and admits the target to the server's NFS port.
+ * Mounts `server`'s export on an EC2 instance or on every instance of an Auto Scaling group. It adds to the target's
+ * user data the mount point, an idempotent fstab line and a mount with retries, and admits the target to the server's
+ * NFS port. The fstab line is tagged like the client mount script's, so the two never duplicate it. It uses the
+ * server's private IP directly, with no SSM lookup, so no IAM is needed.
  */
 export function mountStorageOn(
   server: MountableStorageServer,
@@ -78,7 +80,7 @@ export function mountStorageOn(
     }),
   );
   server.connections.allowDefaultPortFrom(target, `${server.fsType === 'lustre' ? 'Lustre' : 'NFSv4'} from ${target.node.path}`);
-  // Lustre's file servers call their clients back, and their group allows no other outbound traffic (LUSTRE-EGRESS).
+  // Lustre's file servers call their clients back, and their group allows no other outbound traffic: LUSTRE-EGRESS.
   if (server.fsType === 'lustre') {
     for (const port of LUSTRE_PORTS) server.connections.allowTo(target, port, `Lustre to ${target.node.path}`);
   }

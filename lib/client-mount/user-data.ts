@@ -2,19 +2,19 @@ import { Token } from 'aws-cdk-lib';
 import { type FsType, fstabLine } from '../../lambda/register/contract';
 
 /**
- * The user-data lines that mount a storage server on one instance without SSM (`StorageServer.mountOn`): the Lustre
- * client where missing, the tagged fstab line (the same line the client mount script writes) and the mount.
+ * The user-data lines that mount a storage server on one instance without SSM, for `StorageServer.mountOn`: the Lustre
+ * client where missing, the tagged fstab line, the same line the client mount script writes, and the mount.
  */
 
 /**
- * Mount options added to every client mount, whatever the record says: no setuid programs and no device
- * files from a storage server (the client script adds the same two; see {@link hardenMountOptions}).
+ * Mount options added to every client mount, whatever the record says: no setuid programs and no device files from a
+ * storage server. The client script adds the same two; see {@link hardenMountOptions}.
  */
 export const FORCED_MOUNT_OPTIONS = ['nosuid', 'nodev'] as const;
 
 /** Inputs of {@link renderMountUserData}. */
 export interface MountUserDataOptions {
-  /** The server's address; may be a token (its private IP, or the FSx file system's DNS name). */
+  /** The server's address, which may be a token: its private IP, or the FSx file system's DNS name. */
   readonly server: string;
   /**
    * `nfs4`, or `lustre`: the fstab line is then `<dns>@tcp:/<mountName> ... lustre ...`, and the Lustre client is
@@ -26,26 +26,26 @@ export interface MountUserDataOptions {
   readonly exportPath: string;
   /** The directory to mount the export on; created if missing. */
   readonly mountPoint: string;
-  /** Client mount options; `nosuid,nodev` are added (see {@link hardenMountOptions}). */
+  /** Client mount options; `nosuid,nodev` are added, as {@link hardenMountOptions} says. */
   readonly options: string;
   /** `<cluster>/<server>`: the fstab line ends with ` # storage-server:<tag>`, as the client mount script's do. */
   readonly tag: string;
   /**
-   * The fstab file to edit (tests point it elsewhere).
+   * The fstab file to edit; tests point it elsewhere.
    * @default '/etc/fstab'
    */
   readonly fstab?: string;
   /**
-   * Mount attempts, 30 s apart (the server may still be booting).
+   * Mount attempts, 30 s apart, since the server may still be booting.
    * @default 10
    */
   readonly attempts?: number;
 }
 
 /**
- * User-data lines that install the Lustre client where `mount.lustre` is missing: the distribution's package on
- * Amazon Linux 2023 (`lustre-client`, dnf), the kernel-matching client modules with apt (Ubuntu, from AWS's FSx
- * for Lustre client repository when it is configured), or an ATTENTION line naming the kernel.
+ * User-data lines that install the Lustre client where `mount.lustre` is missing: on Amazon Linux 2023 the
+ * distribution's package `lustre-client` with dnf; on Ubuntu the kernel-matching client modules with apt, from AWS's
+ * FSx for Lustre client repository when it is configured; else an ATTENTION line naming the kernel.
  */
 export const LUSTRE_CLIENT_INSTALL: readonly string[] = [
   'if ! PATH="$PATH:/sbin:/usr/sbin" command -v mount.lustre >/dev/null; then',
@@ -57,7 +57,7 @@ export const LUSTRE_CLIENT_INSTALL: readonly string[] = [
   'fi',
 ];
 
-/** The fstab edit alone: replaces the tagged line in place (dropping repeats) or appends it. */
+/** The fstab edit alone: it replaces the tagged line in place, dropping repeats, or appends it. */
 export function renderFstabUpdate(o: MountUserDataOptions): string[] {
   const fstab = o.fstab ?? '/etc/fstab';
   const tag = ` # storage-server:${o.tag}`;
@@ -78,16 +78,16 @@ export function renderFstabUpdate(o: MountUserDataOptions): string[] {
 }
 
 /**
- * User-data lines: the fstab edit, then the mount, retried while the server may still be starting. A kernel that
- * refuses `nconnect` (mount.nfs exit 32, "an incorrect mount option was specified": docs/sources/nconnect.md) gets the
- * tagged line rewritten without it, says so, and mounts at once without it, so that no later boot fails on it.
+ * User-data lines: the fstab edit, then the mount, retried while the server may still be starting. A kernel may refuse
+ * `nconnect`: mount.nfs exits 32, "an incorrect mount option was specified", per docs/sources/nconnect.md. The tagged
+ * line is then rewritten without it, with a note, and mounted at once without it, so that no later boot fails on it.
  */
 export function renderMountUserData(o: MountUserDataOptions): string[] {
   const attempts = o.attempts ?? 10;
   const mountPoint = shellQuote(o.mountPoint);
   const fstab = shellQuote(o.fstab ?? '/etc/fstab');
   const next = shellQuote(`${o.fstab ?? '/etc/fstab'}.storage-server.new`);
-  // The tagged line less nconnect=N (awk reads the tag from the environment); exit 1 when that line has none.
+  // The tagged line less nconnect=N, where awk reads the tag from the environment; exit 1 when that line has none.
   const dropNconnect =
     'BEGIN { tag = ENVIRON["STORAGE_SERVER_TAG"] } { n = length($0); t = length(tag) } ' +
     'n >= t && substr($0, n - t + 1) == tag && /nconnect=/ { sub(/,nconnect=[0-9]+/, ""); sub(/ nconnect=[0-9]+,/, " "); done = 1 } ' +
@@ -116,9 +116,9 @@ export function renderMountUserData(o: MountUserDataOptions): string[] {
 }
 
 /**
- * `options` with {@link FORCED_MOUNT_OPTIONS} (`nosuid,nodev`) at the end, each once: the options the
- * client script writes for a mount config with these options, so that both write the same fstab line. A
- * token is passed on with the two appended (a repeated flag is harmless to mount).
+ * `options` with {@link FORCED_MOUNT_OPTIONS}, `nosuid,nodev`, at the end, each once. These are the options the client
+ * script writes for a mount config with these options, so that both write the same fstab line. A token is passed on
+ * with the two appended, since a repeated flag is harmless to mount.
  */
 export function hardenMountOptions(options: string): string {
   const forced: readonly string[] = FORCED_MOUNT_OPTIONS;
@@ -126,7 +126,7 @@ export function hardenMountOptions(options: string): string {
   return [...options.split(',').filter((o) => o !== '' && !forced.includes(o)), ...forced].join(',');
 }
 
-/** Single-quotes a value for the shell; tokens (e.g. the server's IP) resolve inside the quotes. */
+/** Single-quotes a value for the shell; tokens, such as the server's IP, resolve inside the quotes. */
 function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }

@@ -2,13 +2,13 @@ import { Duration, Fn, Token } from 'aws-cdk-lib';
 import { MAX_READ_AHEAD_KIB, mountRootProblem } from '../validation';
 
 /**
- * The checks of a `ClientMount`'s props at synth time, each refusing what the client script or State Manager
- * would refuse on the nodes: the schedule, the tag key, the allowed servers, the mount roots, the read-ahead.
+ * The checks of a `ClientMount`'s props at synth time. Each refuses what the client script or State Manager would
+ * refuse on the nodes: the schedule, the tag key, the allowed servers, the mount roots, the read-ahead.
  */
 
 /**
- * An IPv4 CIDR as the client script accepts it in `--allowed-servers`: a canonical dotted quad (no leading
- * zeros, each number 0-255) and a prefix of 1-32 bits. The document's allowedPattern repeats it.
+ * An IPv4 CIDR as the client script accepts it in `--allowed-servers`: a canonical dotted quad, with no leading zeros
+ * and each number 0-255, and a prefix of 1-32 bits. The document's allowedPattern repeats it.
  */
 const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 export const CIDR = `${OCTET}(\\.${OCTET}){3}/(3[0-2]|[12][0-9]|[1-9])`;
@@ -34,8 +34,8 @@ export function rateExpression(schedule: Duration): string {
 }
 
 /**
- * An EC2 tag key (1-128 characters, not starting with 'aws:') that a State Manager target accepts: its
- * `tag:<key>` must match `^[\p{L}\p{Z}\p{N}_.:/=\-@]*$` (SSM API, Target.Key), so no '+' and no tab.
+ * An EC2 tag key that a State Manager target accepts: 1-128 characters, not starting with 'aws:'. Its `tag:<key>` must
+ * match `^[\p{L}\p{Z}\p{N}_.:/=\-@]*$`, per Target.Key in the SSM API, so no '+' and no tab.
  */
 export function validateTagKey(key: string): void {
   if (Token.isUnresolved(key))
@@ -49,9 +49,9 @@ export function validateTagKey(key: string): void {
 }
 
 /**
- * The allowedServers value: the CIDRs comma-joined, each concrete one checked against what the client
- * script accepts. Tokens (a new VPC's CIDR) pass unchecked, and so does a looked-up VPC's placeholder CIDR
- * on the synth before the lookup (`1.2.3.4/5`, which has the right form).
+ * The allowedServers value: the CIDRs comma-joined, each concrete one checked against what the client script accepts.
+ * Tokens, such as a new VPC's CIDR, pass unchecked. So does a looked-up VPC's placeholder CIDR on the synth before the
+ * lookup, `1.2.3.4/5`, which has the right form.
  */
 export function allowedServersParameter(cidrs: string[]): string {
   if (Token.isUnresolved(cidrs)) return Fn.join(',', cidrs);
@@ -72,7 +72,7 @@ export function allowedServersParameter(cidrs: string[]): string {
   return cidrs.join(',');
 }
 
-/** Each mount root concrete and outside the system directories (the script refuses the others at run time). */
+/** Each mount root concrete and outside the system directories; the script refuses the others at run time. */
 export function validateMountRoots(roots: string[]): void {
   if (Token.isUnresolved(roots) || roots.length === 0) {
     throw new Error(`mountRoots must name at least one concrete directory such as /data, got ${Token.isUnresolved(roots) ? 'a token' : '[]'}.`);
@@ -85,7 +85,7 @@ export function validateMountRoots(roots: string[]): void {
   }
 }
 
-/** readAheadKiB: a concrete whole number of KiB, 0 (the kernel's own) to MAX_READ_AHEAD_KIB. */
+/** readAheadKiB: a concrete whole number of KiB, from 0, the kernel's own, to MAX_READ_AHEAD_KIB. */
 export function validateReadAhead(kib: number): void {
   if (Token.isUnresolved(kib) || typeof kib !== 'number' || !Number.isInteger(kib) || kib < 0 || kib > MAX_READ_AHEAD_KIB) {
     throw new Error(`readAheadKiB must be a whole number of KiB from 0 (the kernel's own read-ahead) to ${MAX_READ_AHEAD_KIB} ` +

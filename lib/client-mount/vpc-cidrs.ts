@@ -4,8 +4,8 @@ import { Construct, type IConstruct } from 'constructs';
 import { ATTR_CIDRS, PROP, RESOURCE_TYPE } from '../../lambda/vpc-cidrs/contract';
 import { addHandlerProvider, stackSingleton } from '../handler-provider';
 
-// A VPC's IPv4 CIDR blocks as EC2 records them at deploy (lambda/vpc-cidrs): a looked-up VPC's lookup names the
-// primary only, and a server's address may be in a secondary block (OPENZFS-ENDPOINT-CIDR).
+// A VPC's IPv4 CIDR blocks as EC2 records them at deploy, read by lambda/vpc-cidrs. A looked-up VPC's lookup names the
+// primary only, and a server's address may be in a secondary block: OPENZFS-ENDPOINT-CIDR.
 
 /** The stack's one VPC CIDRs handler and Provider. */
 class VpcCidrsProvider extends Construct {
@@ -35,8 +35,8 @@ class VpcCidrsProvider extends Construct {
         'for an inline policy.',
       apis: 'EC2 DescribeVpcs',
       statements: [
-        // DescribeVpcs has no resource type to scope it (Service Authorization Reference, Amazon EC2): "*" is the only
-        // resource it takes; it reads VPC descriptions only.
+        // DescribeVpcs has no resource type to scope it, per the Service Authorization Reference for Amazon EC2: "*" is
+        // the only resource it takes. It reads VPC descriptions only.
         new iam.PolicyStatement({ actions: ['ec2:DescribeVpcs'], resources: ['*'] }),
       ],
     });
@@ -50,8 +50,8 @@ class VpcCidrsProvider extends Construct {
 }
 
 /**
- * The IPv4 CIDR blocks of VPC `vpcId` (primary and secondary, associated), comma-joined, read at deploy by a custom
- * resource under `scope` with id `id`: a token for the client-mount document's allowedServers. The handler checks each
+ * The associated IPv4 CIDR blocks of VPC `vpcId`, primary and secondary, comma-joined, as a token for the client-mount
+ * document's allowedServers. A custom resource under `scope` with id `id` reads them at deploy. The handler checks each
  * block's form before it is returned.
  */
 export function vpcIpv4Cidrs(scope: Construct, id: string, vpcId: string): string {

@@ -1,6 +1,6 @@
 /**
- * The AWS metrics the monitoring reads (EC2, EBS, FSx for Lustre and for OpenZFS), at the periods its alarms and
- * widgets use; the server's own metrics come from lib/server-metrics.ts.
+ * The AWS metrics the monitoring reads, of EC2, EBS, FSx for Lustre and FSx for OpenZFS, at the periods its alarms and
+ * widgets use. The server's own metrics come from lib/server-metrics.ts.
  */
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -58,10 +58,10 @@ export function fileSystemUsedPercent(storage: MonitoredFileSystem): cloudwatch.
 }
 
 /*
- * FSx for OpenZFS, from AWS's list of its metrics in the AWS/FSx namespace ("Amazon FSx for OpenZFS metrics and
- * dimensions", https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/fsx-openzfs-metrics.html): one data point a
- * minute per file system (dimension FileSystemId) and per volume (FileSystemId with VolumeId)
- * (https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/monitoring-cloudwatch.html).
+ * FSx for OpenZFS, from AWS's list of its metrics in the AWS/FSx namespace, "Amazon FSx for OpenZFS metrics and
+ * dimensions": https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/fsx-openzfs-metrics.html. There is one data point a
+ * minute per file system, by dimension FileSystemId, and per volume, by FileSystemId with VolumeId:
+ * https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/monitoring-cloudwatch.html.
  */
 
 /** An FSx for OpenZFS metric of the file system, or of one of its volumes. */
@@ -75,9 +75,9 @@ export function openZfsMetric(
 }
 
 /**
- * Used per cent of the file system and of its root volume (the export), each as UsedStorageCapacity over the
- * StorageCapacity FSx publishes beside it: unlike Lustre's (free bytes over the planned capacity) it follows a live
- * storage growth. Both, as the root volume can have a quota below the file system's capacity.
+ * Used per cent of the file system and of its root volume, the export, each as UsedStorageCapacity over the
+ * StorageCapacity FSx publishes beside it. Unlike Lustre's free bytes over the planned capacity, it follows a live
+ * storage growth. Both are watched, as the root volume can have a quota below the file system's capacity.
  */
 export function openZfsStorageUsedPercent(storage: MonitoredOpenZfs): { fileSystem: cloudwatch.MathExpression; rootVolume: cloudwatch.MathExpression } {
   const usedPercent = (id: string, label: string, volumeId?: string): cloudwatch.MathExpression => new cloudwatch.MathExpression({
@@ -105,9 +105,10 @@ export function higherOf(label: string, a: cloudwatch.IMetric, b: cloudwatch.IMe
 }
 
 /**
- * The file server's throughput utilization, per cent of the limit its throughput capacity sets: network
- * (NetworkThroughputUtilization, which counts Multi-AZ replication too) and disk (FileServerDiskThroughputUtilization,
- * between the file server and its SSDs: what the cache misses). AWS publishes both as percentages, Average and Maximum.
+ * The file server's throughput utilization, per cent of the limit its throughput capacity sets. Network is
+ * NetworkThroughputUtilization, which counts Multi-AZ replication too. Disk is FileServerDiskThroughputUtilization,
+ * between the file server and its SSDs, which is what the cache misses. AWS publishes both as percentages, Average and
+ * Maximum.
  */
 export function openZfsThroughputUtilization(storage: MonitoredOpenZfs): { network: cloudwatch.Metric; disk: cloudwatch.Metric } {
   return {
@@ -117,9 +118,9 @@ export function openZfsThroughputUtilization(storage: MonitoredOpenZfs): { netwo
 }
 
 /**
- * The clients' read plus write throughput over each five minutes, MB/s: the unit AWS sizes throughput capacity in
- * (MBps), read as 10^6 bytes a second; AWS's own recipe for throughput is SUM(DataReadBytes + DataWriteBytes) / period
- * (https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/how_to_use_metrics.html).
+ * The clients' read plus write throughput over each five minutes, MB/s: the unit AWS sizes throughput capacity in,
+ * MBps, read as 10^6 bytes a second. AWS's own recipe for throughput is SUM(DataReadBytes + DataWriteBytes) / period:
+ * https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/how_to_use_metrics.html.
  */
 export function openZfsClientMBps(storage: MonitoredOpenZfs): cloudwatch.MathExpression {
   const seconds = 300;

@@ -1,6 +1,6 @@
 /**
- * What a storage server's monitoring watches (each backend gives it: lib/backends), and the shapes the monitoring's
- * parts share: the alarms' thresholds, the data volumes by type.
+ * What a storage server's monitoring watches, which each backend in lib/backends gives it, and the shapes the
+ * monitoring's parts share: the alarms' thresholds, the data volumes by type.
  */
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
@@ -11,34 +11,39 @@ export type MonitoredStorage =
   | {
     /** The server's instance. */
     readonly instance: ec2.Instance;
-    /** The data volumes in stripe order (EBS backend); none for instance store. */
+    /** The data volumes in stripe order on the EBS backend; none for instance store. */
     readonly dataVolumes: readonly ec2.IVolume[];
     /**
      * Each data volume's type and provisioned performance, in the order of `dataVolumes`.
      * @default - every volume st1
      */
     readonly dataVolumePlans?: readonly DataVolumePlan[];
-    /** Kernel names of the instance-store disks (`xvdb`, ... on d2; on d3 and d3en `nvme0n1`, ..., the root volume among them); none for EBS. */
+    /**
+     * Kernel names of the instance-store disks: `xvdb` and on on d2; `nvme0n1` and on on d3 and d3en, the root volume
+     * among them. None for EBS.
+     */
     readonly instanceStoreDisks: readonly string[];
   }
   | {
     /** The file system. */
     readonly fileSystem: fsx.LustreFileSystem;
-    /** Its storage capacity, GiB (FSx publishes only the free bytes). */
+    /** Its storage capacity, GiB, since FSx publishes only the free bytes. */
     readonly storageCapacityGiB: number;
   }
   | {
-    /** An FSx for OpenZFS file system (backend `fsx-openzfs`), by its ids: the metrics need no more. */
+    /** An FSx for OpenZFS file system of backend `fsx-openzfs`, by its ids: the metrics need no more. */
     readonly openZfs: {
-      /** The file system's id (`CfnFileSystem.ref`). */
+      /** The file system's id, `CfnFileSystem.ref`. */
       readonly fileSystemId: string;
-      /** Its root volume's id (`CfnFileSystem.attrRootVolumeId`): the export. */
+      /** Its root volume's id, `CfnFileSystem.attrRootVolumeId`: the export. */
       readonly rootVolumeId: string;
-      /** Its SSD storage capacity, GiB, as planned (the used % reads the capacity FSx publishes, which follows growth). */
+      /**
+       * Its SSD storage capacity, GiB, as planned; the used % reads the capacity FSx publishes, which follows growth.
+       */
       readonly storageCapacityGiB: number;
-      /** Its throughput capacity, MB/s (the line on the throughput graph). */
+      /** Its throughput capacity, MB/s: the line on the throughput graph. */
       readonly throughputCapacityMBps: number;
-      /** Its deployment type (SINGLE_AZ_1, SINGLE_AZ_2, SINGLE_AZ_HA_1, SINGLE_AZ_HA_2, MULTI_AZ_1). */
+      /** Its deployment type: SINGLE_AZ_1, SINGLE_AZ_2, SINGLE_AZ_HA_1, SINGLE_AZ_HA_2 or MULTI_AZ_1. */
       readonly deploymentType: string;
     };
   };
@@ -53,8 +58,8 @@ export type MonitoredFileSystem = Extract<MonitoredStorage, { readonly fileSyste
 export type MonitoredOpenZfs = Extract<MonitoredStorage, { readonly openZfs: unknown }>['openZfs'];
 
 /**
- * The alarms' thresholds, checked (lib/monitoring.ts): file system used, st1 burst bucket, minutes without heartbeat,
- * throughput utilization (FSx for OpenZFS).
+ * The alarms' thresholds, checked in lib/monitoring.ts: file system used, st1 burst bucket, minutes without heartbeat,
+ * and FSx for OpenZFS throughput utilization.
  */
 export interface AlarmLimits {
   readonly warning: number;

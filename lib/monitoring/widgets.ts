@@ -63,9 +63,9 @@ export function fileSystemWidgets(storage: MonitoredFileSystem, used: cloudwatch
 }
 
 /**
- * An FSx for OpenZFS file system's row: used % of the file system and of its root volume, the file server's
- * throughput utilization (lines: AWS's recommended average and the alarm), the clients' MB/s against the throughput
- * capacity, and the bytes and operations the Lustre row shows, from their OpenZFS namesakes.
+ * An FSx for OpenZFS file system's row: used % of the file system and of its root volume; the file server's throughput
+ * utilization, with lines at AWS's recommended average and at the alarm; the clients' MB/s against the throughput
+ * capacity; and the bytes and operations the Lustre row shows, from their OpenZFS namesakes.
  */
 export function openZfsWidgets(
   storage: MonitoredOpenZfs, used: readonly cloudwatch.IMetric[], utilization: readonly cloudwatch.IMetric[], limits: AlarmLimits,
@@ -84,8 +84,8 @@ export function openZfsWidgets(
 
 /**
  * AWS: "We recommend that you maintain an average throughput capacity utilization under 50%", for spikes and background
- * work such as snapshots ("How to use FSx for OpenZFS metrics",
- * https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/how_to_use_metrics.html).
+ * work such as snapshots. See "How to use FSx for OpenZFS metrics",
+ * https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/how_to_use_metrics.html.
  */
 export const OPENZFS_RECOMMENDED_AVERAGE_UTILIZATION = 50;
 

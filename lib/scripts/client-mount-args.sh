@@ -1,6 +1,6 @@
 # client-mount.sh's command line: usage, the checks of each argument, parse_args.
-# Part of client-mount.sh, which reads it from beside itself; the SSM document carries its text, less this
-# opening comment, in place of the line that reads it (lib/script-parts.ts).
+# Part of client-mount.sh, which reads it from beside itself. The SSM document carries its text, less this opening
+# comment, in place of the line that reads it: see lib/script-parts.ts.
 # shellcheck shell=bash disable=SC2034,SC2154 # client-mount.sh's globals: checked whole, with the script
 
 usage() {

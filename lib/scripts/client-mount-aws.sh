@@ -1,6 +1,6 @@
-# client-mount.sh's reading of the mount configs: the AWS CLI (installed where missing), the region, the call.
-# Part of client-mount.sh, which reads it from beside itself; the SSM document carries its text, less this
-# opening comment, in place of the line that reads it (lib/script-parts.ts).
+# client-mount.sh's reading of the mount configs: the AWS CLI, installed where missing; the region; the call.
+# Part of client-mount.sh, which reads it from beside itself. The SSM document carries its text, less this opening
+# comment, in place of the line that reads it: see lib/script-parts.ts.
 # shellcheck shell=bash disable=SC2034,SC2154 # client-mount.sh's globals: checked whole, with the script
 
 # Makes sure the AWS CLI is on PATH: installs the distribution's package when it is missing.

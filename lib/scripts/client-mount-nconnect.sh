@@ -1,6 +1,6 @@
-# client-mount.sh's nconnect: whether this kernel takes it (a probe mount), the lines without it, the report.
-# Part of client-mount.sh, which reads it from beside itself; the SSM document carries its text, less this
-# opening comment, in place of the line that reads it (lib/script-parts.ts).
+# client-mount.sh's nconnect: whether this kernel takes it, by a probe mount; the lines without it; the report.
+# Part of client-mount.sh, which reads it from beside itself. The SSM document carries its text, less this opening
+# comment, in place of the line that reads it: see lib/script-parts.ts.
 # shellcheck shell=bash disable=SC2034,SC2154 # client-mount.sh's globals: checked whole, with the script
 
 # The options (field 4) of fstab line $1.

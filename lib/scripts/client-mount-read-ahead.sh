@@ -1,6 +1,6 @@
 # client-mount.sh's NFS read-ahead: the udev rule and nfsrahead's section for later mounts, and each mount's now.
-# Part of client-mount.sh, which reads it from beside itself; the SSM document carries its text, less this
-# opening comment, in place of the line that reads it (lib/script-parts.ts).
+# Part of client-mount.sh, which reads it from beside itself. The SSM document carries its text, less this opening
+# comment, in place of the line that reads it: see lib/script-parts.ts.
 # shellcheck shell=bash disable=SC2034,SC2154 # client-mount.sh's globals: checked whole, with the script
 
 # The udev rule (and nfsrahead's [nfsrahead] section) that set the NFS read-ahead at every later NFS mount (see the

@@ -1,12 +1,12 @@
-# The record checker of client-mount.sh (lib/scripts): it parses the GetParametersByPath answer, checks each
-# mount config against the grammar the script's header describes, and checks the path to a mount point on the node.
+# The record checker of client-mount.sh in lib/scripts. It parses the GetParametersByPath answer, checks each mount
+# config against the grammar the script's header describes, and checks the path to a mount point on the node.
 #   check <records path> <--server or ""> <allowed CIDRs> <mount roots> <forced options>   (the answer on stdin)
 #   walk <mount point>
-# The script runs it with python3 -c: the SSM document carries this text in the script, in place of the line that
-# reads this file (lib/script-parts.ts), less this opening comment; so the text below is the document's, byte for
-# byte. Checked by ruff and mypy (test/unit/python-lint.test.ts), unit-tested by test/python/test_client_mount.py.
-# Annotated for mypy's strict mode; the annotations are never evaluated (the __future__ import), so the nodes'
-# python3 from 3.7 on runs it.
+# The script runs it with python3 -c. The SSM document carries this text in the script, less this opening comment, in
+# place of the line that reads this file, as lib/script-parts.ts does it. So the text below is the document's, byte for
+# byte. ruff and mypy check it, in test/unit/python-lint.test.ts, and test/python/test_client_mount.py unit-tests it.
+# It is annotated for mypy's strict mode. The __future__ import keeps the annotations from being evaluated, so the
+# nodes' python3 from 3.7 on runs it.
 
 from __future__ import annotations
 

@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
-# storage-attach: brings this server's EBS data volumes and its stable network interface to this instance, so
-# that a replacement instance takes over from the one it replaces (the volumes and the address follow the
-# server; CloudFormation creates the replacement before it deletes the old instance, so the old one still holds
-# them when the replacement boots).
+# storage-attach: brings this server's EBS data volumes and its stable network interface to this instance, so that a
+# replacement instance takes over from the one it replaces. The volumes and the address follow the server.
+# CloudFormation creates the replacement before it deletes the old instance, so the old one still holds them when the
+# replacement boots.
 #
 # Usage: storage-attach --instance <i-...> --identity <stack/server> [--interface <eni-...>]
 #                       [--wait <seconds>] <vol-id>:/dev/sdX ...
 #
-# - Every volume and the interface must carry the tag storage-server:id=<identity>: anything tagged for another
-#   server (or not at all) is refused before any change.
-# - An instance that holds one of them must be a previous instance of this same server (the same tag); it is
-#   asked to stop (a clean shutdown: nfsd stops, XFS unmounts), and once stopped, what it holds is detached from
-#   it. Anything held by an instance of another server is refused. If the stop is refused (stop protection), it
-#   waits for the holder to let go by other means (CloudFormation deleting it, an operator).
-# - Attaches the volumes in stripe order (each at its device name), then the interface as device index 1, and
-#   returns when all are attached here. Bounded: fails after --wait seconds (default 900) naming what is held.
-# Needs the AWS CLI; honours AWS_ENDPOINT_URL (the tests point it at an AWS API emulator).
+# - Every volume and the interface must carry the tag storage-server:id=<identity>. Anything tagged for another server,
+#   or not at all, is refused before any change.
+# - An instance that holds one of them must be a previous instance of this same server, by the same tag. It is asked to
+#   stop, a clean shutdown in which nfsd stops and XFS unmounts, and once stopped, what it holds is detached from it.
+#   Anything held by an instance of another server is refused. If the stop is refused by stop protection, it waits for
+#   the holder to let go by other means, such as CloudFormation deleting it or an operator.
+# - It attaches the volumes in stripe order, each at its device name, then the interface as device index 1, and returns
+#   when all are attached here. It is bounded: after --wait seconds, 900 by default, it fails naming what is held.
+#
+# It needs the AWS CLI and honours AWS_ENDPOINT_URL, by which the tests point it at an AWS API emulator.
 set -euo pipefail
 
 TAG=storage-server:id
@@ -46,7 +47,7 @@ for d in "${DEVICES[@]}"; do [[ $d =~ ^/dev/(sd|xvd)[a-z]{1,2}$ ]] || die "bad d
 
 ec2() { aws ${AWS_ENDPOINT_URL:+--endpoint-url "$AWS_ENDPOINT_URL"} ec2 "$@"; }
 
-# load_volumes: one describe of every volume into VTAG, VSTATE, VHOLDER, VATTACHED (by volume id).
+# load_volumes: one describe of every volume into VTAG, VSTATE, VHOLDER and VATTACHED, by volume id.
 declare -A VTAG VSTATE VHOLDER VATTACHED
 load_volumes() {
   local out id tag state holder attached

@@ -1,11 +1,11 @@
 # shellcheck shell=bash disable=SC2034 # CREATED: read by the other parts
-# storage-bootstrap, the striped array: what each disk holds, the volume group made on blank disks or ours
-# activated (adopted when restored from snapshots), the striped logical volume; anything foreign refused.
-# Part of storage-bootstrap.sh, which reads it from beside itself; the server gets its text, less this opening
-# comment, in place of the line that reads it (lib/script-parts.ts).
+# storage-bootstrap, the striped array: what each disk holds, the volume group made on blank disks or ours activated,
+# adopted when restored from snapshots, and the striped logical volume. Anything foreign is refused. Part of
+# storage-bootstrap.sh, which reads it from beside itself. The server gets its text, less this opening comment, in place
+# of the line that reads it: see lib/script-parts.ts.
 
-# Prints "blank", "ours <VG uuid> <server identity>" (a PV of a volume group this script made, on this server
-# or the server whose snapshots these disks were restored from), or what else the disk holds.
+# Prints "blank", "ours <VG uuid> <server identity>", or what else the disk holds. "ours" is a PV of a volume group this
+# script made, on this server or on the server whose snapshots these disks were restored from.
 classify() {
   local dev=$1 sig="" kids="" vg uuid tags id
   if ! sig=$(wipefs --noheadings --output TYPE "$dev" 2>&1) || ! kids=$(lsblk -nro NAME "$dev" 2>&1); then
@@ -26,9 +26,9 @@ classify() {
   fi
 }
 
-# Creates the volume group and LV on blank disks, or activates ours; refuses any foreign or mixed state:
-# disks of two arrays (two volume groups, e.g. snapshots of two servers restored together), or another
-# server's array on a server that was not restored from its snapshots.
+# Creates the volume group and LV on blank disks, or activates ours. It refuses any foreign or mixed state: disks of two
+# arrays, that is two volume groups, as when snapshots of two servers are restored together; or another server's array
+# on a server that was not restored from its snapshots.
 assemble() {
   local i why n=${#DISKS[@]} ours=() blank=() foreign=() arrays=() uuids=() lost stripes=() uuid id
   for i in "${!DISKS[@]}"; do
@@ -69,9 +69,9 @@ assemble() {
   udevadm settle --timeout=30 || true
 }
 
-# adopt <identity of the array on the disks>: our own array as it is; an array of the version before
-# identities gets ours; another server's array only when this server was restored from its snapshots
-# (STORAGE_RESTORED), and it then takes this server's identity. Only LVM tags are written.
+# adopt <identity of the array on the disks>: our own array stays as it is. An array made without an identity tag gets
+# ours. Another server's array is adopted only when this server was restored from its snapshots, STORAGE_RESTORED, and
+# it then takes this server's identity. Only LVM tags are written.
 adopt() {
   local id=$1
   [[ $id == "$STORAGE_IDENTITY" ]] && return

@@ -1,11 +1,10 @@
 # shellcheck shell=bash disable=SC2034 # LVM: read by the other parts
-# storage-bootstrap, the data disks: each found by its identity (EBS volume id or attachment name, instance-store
-# model or mapping name), the EBS volumes and the stable interface attached to this instance on EC2, and the wait
-# until every disk is there at its size.
-# Part of storage-bootstrap.sh, which reads it from beside itself; the server gets its text, less this opening
-# comment, in place of the line that reads it (lib/script-parts.ts).
+# storage-bootstrap, the data disks: each found by its identity, which is the EBS volume id or attachment name, or the
+# instance-store model or mapping name. On EC2 the EBS volumes and the stable interface are attached to this instance.
+# Then it waits until every disk is there at its size. Part of storage-bootstrap.sh, which reads it from beside itself.
+# The server gets its text, less this opening comment, in place of the line that reads it: see lib/script-parts.ts.
 
-# Prints /dev/<disk> for each NVMe disk whose sysfs attribute $1 (serial, model) equals $2.
+# Prints /dev/<disk> for each NVMe disk whose sysfs attribute $1, serial or model, equals $2.
 nvme_with() {
   local f v
   for f in /sys/block/nvme*/device/"$1"; do
@@ -15,7 +14,7 @@ nvme_with() {
   done
 }
 
-# The disk EC2 attached under mapping name $1 (/dev/sdX): /dev/xvdX on Xen, else the name itself.
+# The disk EC2 attached under mapping name $1, /dev/sdX: /dev/xvdX on Xen, else the name itself.
 by_mapping() {
   local c
   for c in "/dev/xvd${1#/dev/sd}" "$1"; do
@@ -24,10 +23,10 @@ by_mapping() {
   return 1
 }
 
-# On EC2 the server attaches its own EBS data volumes and its stable network interface (storage-attach, beside
-# this script): a replacement instance takes them over from the instance it replaces, which CloudFormation
-# deletes only after the update. Without instance metadata (IMDSv2) it cannot know its instance id: then it
-# says so, and find_disks waits for the volumes to be attached by someone else.
+# On EC2 the server attaches its own EBS data volumes and its stable network interface, with storage-attach beside this
+# script. So a replacement instance takes them over from the instance it replaces, which CloudFormation deletes only
+# after the update. Without instance metadata, IMDSv2, it cannot know its instance id. Then it says so, and find_disks
+# waits for the volumes to be attached by someone else.
 attach_own() {
   local token id region item args=() err
   [[ -n ${STORAGE_NETWORK_INTERFACE:-} || $STORAGE_BACKEND == ebs ]] || return 0
@@ -57,8 +56,8 @@ attach_own() {
   rm -f "$err"
 }
 
-# volume_device <volume id>:<attachment name>:<GiB>: prints the disk of that EBS volume, found by its id (the
-# NVMe serial on Nitro) or by its attachment name (/dev/sdf showing as /dev/xvdf on Xen); fails when absent.
+# volume_device <volume id>:<attachment name>:<GiB>: prints the disk of that EBS volume, found by its id, the NVMe
+# serial on Nitro, or by its attachment name, /dev/sdf showing as /dev/xvdf on Xen. Fails when absent.
 volume_device() {
   local id=${1%%:*} mapping=${1#*:} dev
   mapping=${mapping%%:*}
@@ -66,8 +65,8 @@ volume_device() {
   if [[ -n $dev ]]; then echo "$dev"; else by_mapping "$mapping"; fi
 }
 
-# attached_here <IMDSv2 token>: succeeds when every data volume is attached to this instance (its NVMe serial,
-# or its attachment name on Xen) and so is the interface (instance metadata lists it among this instance's).
+# attached_here <IMDSv2 token>: succeeds when every data volume is attached to this instance, by its NVMe serial or its
+# attachment name on Xen, and so is the interface, which instance metadata then lists among this instance's.
 attached_here() {
   local item macs mac found=""
   if [[ $STORAGE_BACKEND == ebs ]]; then
@@ -83,7 +82,7 @@ attached_here() {
   [[ -n $found ]]
 }
 
-# Sets DISKS (in stripe order) and LABELS (each disk with how it was identified); waits for missing ones.
+# Sets DISKS, in stripe order, and LABELS, each disk with how it was identified; waits for missing ones.
 find_disks() {
   local wait=$STORAGE_VOLUME_WAIT_SECONDS next_log=0 item id mapping gib dev missing nvme mapped
   local deadline=$((SECONDS + wait))
@@ -103,9 +102,9 @@ find_disks() {
         fi
       done
     else
-      # On Nitro every instance-store disk is an NVMe device of this model, and the instance has as many as its
-      # block device mapping lists (the type's disk count); on Xen, the mapped names. A model match never takes an
-      # EBS volume (its model is "Amazon Elastic Block Store"), and fewer than the count is waited for, never used.
+      # On Nitro every instance-store disk is an NVMe device of this model, and the instance has as many as its block
+      # device mapping lists, the type's disk count. On Xen the mapped names are used. A model match never takes an EBS
+      # volume, whose model is "Amazon Elastic Block Store". Fewer disks than the count are waited for, never used.
       nvme=$(nvme_with model 'Amazon EC2 NVMe Instance Storage')
       read -r -a mapped <<<"${STORAGE_INSTANCE_STORE_DEVICES:-}"
       if [[ -n $nvme ]] && (($(wc -w <<<"$nvme") < ${#mapped[@]})); then
@@ -133,7 +132,7 @@ find_disks() {
     udevadm settle --timeout=10 || true
   done
   [[ $(printf '%s\n' "${DISKS[@]}" | sort -u | wc -l) -eq ${#DISKS[@]} ]] || die "disks repeat: ${LABELS[*]}"
-  # Where lvm2 can (>= 2.03.12), LVM sees exactly these disks, whatever its devices file or filter says.
+  # Where lvm2 can, from 2.03.12, LVM sees exactly these disks, whatever its devices file or filter says.
   LVM=()
   if pvs --help 2>&1 | grep -q -- --devices; then LVM=(--devices "$(IFS=,; echo "${DISKS[*]}")"); fi
   log "data disks: ${LABELS[*]}"

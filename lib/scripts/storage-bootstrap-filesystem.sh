@@ -1,8 +1,7 @@
 # shellcheck shell=bash
-# storage-bootstrap, the file system: XFS aligned to the stripe (only on a volume this run made), its fstab line
-# and mount, and its online growth when the disks grew.
-# Part of storage-bootstrap.sh, which reads it from beside itself; the server gets its text, less this opening
-# comment, in place of the line that reads it (lib/script-parts.ts).
+# storage-bootstrap, the file system: XFS aligned to the stripe, made only on a volume this run made; its fstab line and
+# mount; and its online growth when the disks grew. Part of storage-bootstrap.sh, which reads it from beside itself. The
+# server gets its text, less this opening comment, in place of the line that reads it: see lib/script-parts.ts.
 
 # XFS aligned to the stripe, made only on an LV this run created; an existing LV is never formatted.
 ensure_filesystem() {
@@ -18,9 +17,9 @@ ensure_filesystem() {
   fi
 }
 
-# One fstab line for the export path, by UUID with nofail (replaced when it differs); then mounted through
-# systemd (the same mount unit a boot would start). Ordered before nfs-server, so that at shutdown nfsd
-# stops before the file system is unmounted.
+# One fstab line for the export path, by UUID with nofail, replaced when it differs; then the mount, through systemd, by
+# the same mount unit a boot would start. It is ordered before nfs-server, so that at shutdown nfsd stops before the
+# file system is unmounted.
 ensure_mounted() {
   local dev=$FS_DEV mp=$STORAGE_EXPORT_PATH line tmp=/etc/fstab.storage-bootstrap
   line="UUID=$(blkid -p -s UUID -o value "$dev") $mp xfs defaults,nofail,x-systemd.before=nfs-server.service 0 0"
@@ -35,9 +34,9 @@ ensure_mounted() {
   [[ $(mountpoint -d "$mp") == "$(lsblk -ndro MAJ:MIN "$dev")" ]] || die "$mp has another file system mounted"
 }
 
-# Grows every PV, then the LV and its XFS, online, when the data disks grew (EBS volumes the stack
-# enlarged). The LV keeps its stripes: it takes the extents free on every disk alike. Nothing is written
-# when nothing grew, so re-running changes nothing.
+# Grows every PV, then the LV and its XFS, online, when the data disks grew, as when the stack enlarged EBS volumes. The
+# LV keeps its stripes: it takes the extents free on every disk alike. Nothing is written when nothing grew, so
+# re-running changes nothing.
 grow() {
   local d dev_size pe_start pv_size extent free min=-1 n=${#DISKS[@]} lv_bytes bsize blocks grew=0
   for d in "${DISKS[@]}"; do

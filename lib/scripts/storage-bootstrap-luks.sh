@@ -1,10 +1,10 @@
 # shellcheck shell=bash disable=SC2034 # FS_DEV: read by the other parts
-# storage-bootstrap, the encryption of the array (STORAGE_ENCRYPTION=luks2): the LUKS2 header and its key on the
-# root volume made with a fresh array, opened at every run; the keys of arrays that are gone removed.
-# Part of storage-bootstrap.sh, which reads it from beside itself; the server gets its text, less this opening
-# comment, in place of the line that reads it (lib/script-parts.ts).
+# storage-bootstrap, the encryption of the array with STORAGE_ENCRYPTION=luks2: the LUKS2 header, and its key on the
+# root volume, made with a fresh array and opened at every run; and the removal of the keys of arrays that are gone.
+# Part of storage-bootstrap.sh, which reads it from beside itself. The server gets its text, less this opening comment,
+# in place of the line that reads it: see lib/script-parts.ts.
 
-# The keys of arrays that no longer exist: all the data disks are blank, so whatever a key opened is gone.
+# The keys of arrays that are gone: all the data disks are blank, so whatever a key opened is gone too.
 retire_keys() {
   local k
   for k in "$KEY_DIR"/*.key "$KEY_DIR"/*.key.new; do
@@ -14,8 +14,8 @@ retire_keys() {
   done
 }
 
-# Sets FS_DEV, the device the XFS lives on: the LV, or its open dm-crypt mapping when the LV carries LUKS.
-# Encrypts only an LV this run created (STORAGE_ENCRYPTION=luks2); an existing array keeps its layout.
+# Sets FS_DEV, the device the XFS lives on: the LV, or its open dm-crypt mapping when the LV carries LUKS. It encrypts
+# only an LV this run created, with STORAGE_ENCRYPTION=luks2; an existing array keeps its layout.
 unlock() {
   local lv=/dev/$VG/$LV type label uuid key width offset
   FS_DEV=$lv

@@ -1,11 +1,11 @@
 # shellcheck shell=bash
 # storage-bootstrap, the server's own metrics: the storage-metrics timer and the CloudWatch agent, when metrics are on.
-# Part of storage-bootstrap.sh, which reads it from beside itself; the server gets its text, less this opening
-# comment, in place of the line that reads it (lib/script-parts.ts).
+# Part of storage-bootstrap.sh, which reads it from beside itself. The server gets its text, less this opening comment,
+# in place of the line that reads it: see lib/script-parts.ts.
 
-# The server's own metrics (lib/server-metrics.ts), when the settings name the cluster and server: storage-metrics
-# every minute (heartbeat, file system, nfsd counters to the CloudWatch agent's StatsD listener), and the agent
-# with its configuration from the settings document. Never fails the run: the export matters more than its
+# The server's own metrics of lib/server-metrics.ts, when the settings name the cluster and server. storage-metrics runs
+# every minute, sending heartbeat, file system and nfsd counters to the CloudWatch agent's StatsD listener, and the
+# agent runs with its configuration from the settings document. It never fails the run: the export matters more than its
 # metrics, and a server that sends no heartbeat is what the export-down alarm reports.
 metrics() {
   local unit=/etc/systemd/system/storage-metrics text changed=0 ctl=/opt/aws/amazon-cloudwatch-agent/bin/amazon-cloudwatch-agent-ctl

@@ -1,12 +1,12 @@
 # shellcheck shell=bash disable=SC2153 # THREADS: set by the settings part
 # storage-bootstrap, the NFS export: the server scope and state directories, the systemd drop-ins, nfs.conf and the
-# exports file applied live, and the check that the export is live for every client CIDR.
-# Part of storage-bootstrap.sh, which reads it from beside itself; the server gets its text, less this opening
-# comment, in place of the line that reads it (lib/script-parts.ts).
+# exports file applied live, and the check that the export is live for every client CIDR. Part of storage-bootstrap.sh,
+# which reads it from beside itself. The server gets its text, less this opening comment, in place of the line that
+# reads it: see lib/script-parts.ts.
 
-# The directory at the top of the data file system that holds the NFS server's own state (.storage-server,
-# root's only). Clients see its name and nothing in it (0700, root squashed). Anything there this script did
-# not make is refused: a link could lead root's chmod elsewhere.
+# The directory at the top of the data file system that holds the NFS server's own state, .storage-server, root's only.
+# Clients see its name and nothing in it, being 0700 and root squashed. Anything there this script did not make is
+# refused, since a link could lead root's chmod elsewhere.
 state_dirs() {
   local d
   for d in "$STATE_DIR" "$CLD_DIR"; do
@@ -17,9 +17,9 @@ state_dirs() {
   done
 }
 
-# The cluster benchmark's scratch directory at the top of the data file system (lib/scripts/cluster-bench.sh): root's,
-# 1777 like /tmp, because the nodes run the benchmark as root, which the export squashes to nobody. Each run
-# removes its own files. Anything else of that name (a link, a file, someone's directory) is left alone, with a
+# The cluster benchmark's scratch directory at the top of the data file system, for lib/scripts/cluster-bench.sh. It is
+# root's and 1777 like /tmp, because the nodes run the benchmark as root, which the export squashes to nobody. Each run
+# removes its own files. Anything else of that name, such as a link, a file or someone's directory, is left alone with a
 # warning: the export matters more than the benchmark, which then refuses to run.
 bench_dir() {
   local d=$STORAGE_EXPORT_PATH/.storage-bench
@@ -31,13 +31,13 @@ bench_dir() {
   fi
 }
 
-# in_scope <command...>: runs the command with the host name set to the server scope, in a UTS namespace of
-# its own (the kernel copies the host name into nfsd's scope whenever nfsd's threads are set).
+# in_scope <command...>: runs the command with the host name set to the server scope, in a UTS namespace of its own. The
+# kernel copies the host name into nfsd's scope whenever nfsd's threads are set.
 in_scope() { unshare --uts /bin/sh -c "echo \"\$0\" >/proc/sys/kernel/hostname && exec \"\$@\"" "$SCOPE" "$@"; }
 
-# systemd drop-ins: nfs-server starts nfsd in the server scope (as the ClusterLabs nfsserver agent does for
-# failover pairs), and nfsdcld starts only once the data file system is mounted, so that it never makes its
-# database on the root volume underneath the mount point. Read at the next start of each unit.
+# systemd drop-ins. nfs-server starts nfsd in the server scope, as the ClusterLabs nfsserver agent does for failover
+# pairs. nfsdcld starts only once the data file system is mounted, so that it never makes its database on the root
+# volume underneath the mount point. Each unit reads them at its next start.
 nfs_units() {
   local unit text changed=0
   unit=/etc/systemd/system/nfs-server.service.d/storage-server.conf
@@ -61,9 +61,9 @@ nfs_units() {
     log "WARNING: nfsdcld is not installed: a replacement server cannot let clients reclaim their locks"
 }
 
-# A new instance's nfs-server (started by its package or image) serves nothing of ours yet, in the scope of
-# its host name: stopped before this server's address and volumes arrive, so that no client of the server
-# it replaces meets it. configure_nfs starts it in the server's scope.
+# A new instance's nfs-server, started by its package or image, serves nothing of ours yet, in the scope of its host
+# name. It is stopped before this server's address and volumes arrive, so that no client of the server it replaces meets
+# it. configure_nfs starts it in the server's scope.
 quiet_nfs() {
   mountpoint -q "$STORAGE_EXPORT_PATH" && return 0
   systemctl is-active -q nfs-server.service || return 0
@@ -71,9 +71,9 @@ quiet_nfs() {
   systemctl stop nfs-server.service
 }
 
-# nfs.conf [nfsd] threads and versions, and the exports file, applied live: new exports by exportfs -ra, a
-# new thread count through /proc/fs/nfsd/threads. Only a change of NFS versions restarts nfs-server (the
-# kernel takes versions only while nfsd is stopped; clients' hard mounts wait through the grace period).
+# nfs.conf [nfsd] threads and versions, and the exports file, applied live: new exports by exportfs -ra, a new thread
+# count through /proc/fs/nfsd/threads. Only a change of NFS versions restarts nfs-server, since the kernel takes
+# versions only while nfsd is stopped; clients' hard mounts wait through the grace period.
 configure_nfs() {
   local restart=0 threads=0 cld=0 v on cidr clients="" text
   for v in threads vers3 vers4 vers4.0 vers4.1 vers4.2; do
@@ -86,15 +86,15 @@ configure_nfs() {
     nfsconf --set nfsd "$v" "$on"
     if [[ $v == threads ]]; then threads=1; else restart=1; fi
   done
-  # The server scope and where nfsdcld keeps its client records: both are read when nfsd and nfsdcld start
-  # (at boot, on a replacement, or on a restart below). A serving nfs-server is never restarted for them
-  # alone: its clients would take the new scope for another server and give up their locks.
+  # The server scope, and where nfsdcld keeps its client records: both are read when nfsd and nfsdcld start, at boot, on
+  # a replacement, or on a restart below. A serving nfs-server is never restarted for them alone: its clients would take
+  # the new scope for another server and give up their locks.
   state_dirs
   bench_dir
   nfs_units
   if [[ $(nfsconf --get nfsdcld storagedir 2>/dev/null || true) != "$CLD_DIR" ]]; then
     v=$(nfsconf --get nfsdcld storagedir 2>/dev/null || echo /var/lib/nfs/nfsdcld)
-    # The records so far go along (the database is copied only where there is none yet).
+    # The records so far go along; the database is copied only where there is none yet.
     [[ -e $CLD_DIR/main.sqlite || ! -f $v/main.sqlite ]] || cp -p "$v/main.sqlite" "$CLD_DIR/main.sqlite"
     nfsconf --set nfsdcld storagedir "$CLD_DIR"
     log "nfsdcld keeps its client records in $CLD_DIR (from its next start)"

@@ -1,9 +1,9 @@
 # shellcheck shell=bash
-# storage-bootstrap, its packages: the NFS server, LVM, XFS and LUKS tools, installed only when one is missing.
-# Part of storage-bootstrap.sh, which reads it from beside itself; the server gets its text, less this opening
-# comment, in place of the line that reads it (lib/script-parts.ts).
+# storage-bootstrap, its packages: the NFS server, LVM, XFS and LUKS tools, installed only when one is missing. Part of
+# storage-bootstrap.sh, which reads it from beside itself. The server gets its text, less this opening comment, in place
+# of the line that reads it: see lib/script-parts.ts.
 
-# Installs the server packages only when a tool is missing (the image may carry them, offline).
+# Installs the server packages only when a tool is missing, since the image may carry them, offline.
 ensure_packages() {
   local c tools=(lvcreate mkfs.xfs exportfs nfsconf wipefs)
   [[ $STORAGE_ENCRYPTION == none ]] || tools+=(cryptsetup)

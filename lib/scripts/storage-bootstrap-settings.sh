@@ -1,9 +1,8 @@
 # shellcheck shell=bash disable=SC2034 # ID_TAG, CLD_DIR: read by the other parts
-# storage-bootstrap, its settings: /etc/storage-server/bootstrap.env parsed (never sourced) and every value checked,
-# then what the other parts derive from them: the identity tag of the volume group, the NFSv4 server scope, where
-# nfsd keeps its state, the nfsd thread count.
-# Part of storage-bootstrap.sh, which reads it from beside itself; the server gets its text, less this opening
-# comment, in place of the line that reads it (lib/script-parts.ts).
+# storage-bootstrap, its settings: /etc/storage-server/bootstrap.env parsed, never sourced, and every value checked.
+# Then what the other parts derive from them: the identity tag of the volume group, the NFSv4 server scope, where nfsd
+# keeps its state, and the nfsd thread count. Part of storage-bootstrap.sh, which reads it from beside itself. The
+# server gets its text, less this opening comment, in place of the line that reads it: see lib/script-parts.ts.
 
 # The settings file is parsed, never sourced: only the known keys, each one KEY='value' line, every value
 # validated below. Nothing in it can run as root.
@@ -24,7 +23,8 @@ read_settings() {
 }
 
 # A client CIDR as client-mount.sh takes an allowed-servers CIDR: a canonical dotted quad with /1-/32, or IPv6 with
-# /1-/128; never /0, which would export to every address (synth and the deploy-time check refuse more: lib/validation).
+# /1-/128. Never /0, which would export to every address. Synth and the deploy-time check refuse more, in
+# lib/validation.
 CLIENT_CIDR_RULE='an IPv4 CIDR in canonical dotted-quad form with a prefix of 1-32, or an IPv6 CIDR with 1-128 (never /0)'
 client_cidr_ok() {
   local octet='(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
@@ -60,15 +60,14 @@ load_config() {
   need "${STORAGE_METRICS_CLUSTER:-}" '^([A-Za-z0-9_.-]{1,64})?$' STORAGE_METRICS_CLUSTER
   need "${STORAGE_METRICS_SERVER:-}" '^([A-Za-z0-9_.-]{1,64})?$' STORAGE_METRICS_SERVER
   ID_TAG="storage-server-id:$STORAGE_IDENTITY"
-  # NFSv4 state that outlives the instance: a replacement server (same volumes, same address) must look to
-  # clients like this server rebooting, or they give up reclaiming their opens and locks (the Linux client
-  # treats another server scope as another server). The scope is the identity, not the host name EC2 gives
-  # each instance. nfsd takes it from the host name of whoever starts its threads (nfs_units), so at most
-  # 64 bytes.
+  # NFSv4 state that outlives the instance. A replacement server, with the same volumes and address, must look to
+  # clients like this server rebooting, or they give up reclaiming their opens and locks: the Linux client treats
+  # another server scope as another server. So the scope is the identity, not the host name EC2 gives each instance.
+  # nfsd takes it from the host name of whoever starts its threads, nfs_units, so it is at most 64 bytes.
   SCOPE=$STORAGE_IDENTITY
   ((${#SCOPE} <= 64)) || SCOPE="${SCOPE:0:47}-$(printf '%s' "$SCOPE" | sha256sum | cut -c1-16)"
-  # nfsd's records of the clients that hold state (nfsdcld's database), on the data file system: the kernel
-  # lets only recorded clients reclaim after a restart, and a replacement's root volume is new.
+  # nfsd's records of the clients that hold state, nfsdcld's database, on the data file system. The kernel lets only
+  # recorded clients reclaim after a restart, and a replacement's root volume is new.
   STATE_DIR=$STORAGE_EXPORT_PATH/.storage-server
   CLD_DIR=$STATE_DIR/nfsdcld
   THREADS=${STORAGE_NFS_THREADS:-}

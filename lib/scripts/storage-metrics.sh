@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# storage-metrics: once a minute (storage-metrics.timer), tells the CloudWatch agent's StatsD listener how the NFS
-# server is doing: a heartbeat gauge, export_live=1, only while the export is live (the file system mounted at
-# the export path, exported, nfsd running threads); the data file system's used space and inodes, percent, only
-# while it is mounted there (never the root file system underneath); and nfsd's RPC calls and bytes read and
-# written since the last run (counters from /proc/net/rpc/nfsd). The metric names and dimensions are lib/server-metrics.ts's; the
-# dimensions travel as DogStatsD tags, which the agent turns into CloudWatch dimensions.
+# storage-metrics: once a minute, by storage-metrics.timer, tells the CloudWatch agent's StatsD listener how the NFS
+# server is doing. It sends a heartbeat gauge, export_live=1, only while the export is live: the file system mounted at
+# the export path, exported, and nfsd running threads. It sends the data file system's used space and inodes, percent,
+# only while it is mounted there, so never the root file system underneath. And it sends nfsd's RPC calls and bytes read
+# and written since the last run, counters from /proc/net/rpc/nfsd. The metric names and dimensions are those of
+# lib/server-metrics.ts. The dimensions travel as DogStatsD tags, which the agent turns into CloudWatch dimensions.
 #
 # Usage: storage-metrics --cluster NAME --server NAME --export PATH
 #          [--statsd HOST:PORT (127.0.0.1:8125)] [--nfsd-stats FILE (/proc/net/rpc/nfsd)]
 #          [--nfsd-threads FILE (/proc/fs/nfsd/threads)] [--state FILE (/run/storage-server/nfsd-counters)]
 #          [--out FILE (instead of StatsD: append the lines)]
-# Sends nothing it cannot vouch for: no heartbeat unless every check passes, no counter on a first run (no
-# previous reading) or after nfsd restarted (its counters went down).
+#
+# It sends nothing it cannot vouch for: no heartbeat unless every check passes, and no counter on a first run, with no
+# previous reading, or after nfsd restarted, when its counters went down.
 set -euo pipefail
 export LC_ALL=C
 
@@ -34,7 +35,7 @@ while (($#)); do
     *) die "unexpected argument '$1'" ;;
   esac
 done
-# Names as the construct validates them; nothing here may break a StatsD line (':', '|', ',', '#').
+# Names as the construct validates them; nothing here may break a StatsD line with ':', '|', ',' or '#'.
 [[ $CLUSTER =~ ^[A-Za-z0-9_.-]{1,64}$ ]] || die "--cluster is invalid: '$CLUSTER'"
 [[ $SERVER =~ ^[A-Za-z0-9_.-]{1,64}$ ]] || die "--server is invalid: '$SERVER'"
 [[ $EXPORT =~ ^(/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$ ]] || die "--export is invalid: '$EXPORT'"
@@ -52,7 +53,7 @@ live() {
 }
 if live; then LINES+=("export_live:1|g|$TAGS"); fi
 
-# Used space and inodes as df counts them (used / (used + available to users)), two decimals.
+# Used space and inodes as df counts them, used / (used + available to users), with two decimals.
 if mountpoint -q "$EXPORT" && fs=$(stat -f -c '%b %f %a %c %d' "$EXPORT"); then
   read -r used_pct inodes_pct < <(awk '{
     used = $1 - $2; blocks = used + $3; iused = $4 - $5
@@ -77,6 +78,6 @@ fi
 if [[ -n $OUT ]]; then
   printf '%s\n' "${LINES[@]}" >>"$OUT"
 else
-  # One datagram per line to the agent's listener (bash's /dev/udp: nothing to install).
+  # One datagram per line to the agent's listener, by bash's /dev/udp, with nothing to install.
   for line in "${LINES[@]}"; do printf '%s' "$line" >"/dev/udp/${STATSD%:*}/${STATSD##*:}" || true; done
 fi

@@ -1,6 +1,6 @@
 /**
- * The best plan of one backend for a request, or why there is none: the rows of `npm run plan`'s side-by-side view
- * (plan-table.ts). Above the planner's entry point, which it asks.
+ * The best plan of one backend for a request, or why there is none: the rows of `npm run plan`'s side-by-side view in
+ * plan-table.ts. It sits above the planner's entry point, which it asks.
  */
 import { cheapestMeeting } from './cheapest-plan';
 import { perClientOf } from './client-ceiling';
@@ -9,9 +9,9 @@ import type { Backend, StoragePlan, StorageRequest } from './plan-types';
 import { BACKEND_SIZING } from './registry';
 
 /**
- * The best plan of one backend for a request, or the reason there is none (`npm run plan`'s side-by-side view):
- * what `planStorage` gives with that backend (without the options of the others), except for a backend whose best is
- * its cheapest candidate (`bestAsCheapest`: FSx for Lustre without options, as `auto` would weigh it).
+ * The best plan of one backend for a request, or the reason there is none, for `npm run plan`'s side-by-side view. It
+ * is what `planStorage` gives with that backend, without the options of the others. A backend whose best is its
+ * cheapest candidate, `bestAsCheapest`, gets that instead: FSx for Lustre without options, as `auto` would weigh it.
  */
 export function bestPlanOf(backend: Backend, request: StorageRequest): StoragePlan | string {
   try {
@@ -27,7 +27,10 @@ export function bestPlanOf(backend: Backend, request: StorageRequest): StoragePl
   }
 }
 
-/** `request` without the options objects of the backends other than `backend` (each refuses or ignores the others'). */
+/**
+ * `request` without the options objects of the backends other than `backend`, since each refuses or ignores the
+ * others'.
+ */
 function withoutOthersOptions(backend: Backend, request: StorageRequest): StorageRequest {
   const others = Object.entries(BACKEND_SIZING).filter(([b, s]) => b !== backend && s.options !== undefined && request[s.options.field] !== undefined);
   return others.length === 0 ? request : { ...request, ...Object.fromEntries(others.map(([, s]) => [s.options?.field, undefined])) };

@@ -1,9 +1,9 @@
 // The shape of an FSx plan's cached-read figure: apart, so that the catalogue and the plan's types import it alike.
 
 /**
- * Reads served from the file servers' memory (FSx): "When you read data that is stored on the file server's in-memory or
- * SSD cache, file system performance is determined by the network throughput" (FSx for Lustre guide, "How FSx for
- * Lustre file systems work"; docs/sources/lustre-performance.md). For a working set within `cacheGiB`.
+ * Reads served from the file servers' memory on FSx: "When you read data that is stored on the file server's in-memory
+ * or SSD cache, file system performance is determined by the network throughput", per the FSx for Lustre guide, "How
+ * FSx for Lustre file systems work", and docs/sources/lustre-performance.md. For a working set within `cacheGiB`.
  */
 export interface CachedReadEstimate {
   /** Sustained read of data in the servers' memory: the network baseline, MB/s. */
@@ -15,8 +15,8 @@ export interface CachedReadEstimate {
   /** Where the figures come from, in words. */
   readonly limitedBy: string;
   /**
-   * The figures are an upper bound for the plan's smaller random requests: AWS publishes no IOPS figure for reads
-   * from the servers' memory, so none bounds them (io-size.ts).
+   * The figures are an upper bound for the plan's smaller random requests. AWS publishes no IOPS figure for reads from
+   * the servers' memory, so none bounds them: see io-size.ts.
    * @default false
    */
   readonly upperBoundAtIoSize?: boolean;

@@ -1,7 +1,7 @@
 /**
- * The plan for capacity alone (docs/design.md, section 3): the capacity rule of `auto` (one st1 volume up to 16 TiB,
- * then the smallest d2 that holds the capacity), the backend asked for, or the volumes of an existing stripe, each
- * with the reason it gives. Whether that plan also sustains a throughput asked for is plan.ts's question.
+ * The plan for capacity alone (docs/design.md, section 3), with the reason each gives. It is the capacity rule of
+ * `auto`, one st1 volume up to 16 TiB and then the smallest d2 that holds the capacity; or the backend asked for; or
+ * the volumes of an existing stripe. Whether that plan also sustains a throughput asked for is plan.ts's question.
  */
 import type { Families } from './families';
 import { MAX_SINGLE_VOLUME_TIB, planEbs } from './plan-ebs';
@@ -56,7 +56,7 @@ function ebsReason(backend: Backend | 'auto', families: Families): string {
       : 'backend ebs: st1 volumes of at most 16 TiB, striped, on an m4 whose EBS bandwidth carries their burst';
 }
 
-/** The capacity rule's types in a reason: on x86_64 the smallest m6i (m7i has its limits at 5% more). */
+/** The capacity rule's types in a reason: on x86_64 the smallest m6i, since m7i has its limits at 5% more. */
 function gpName(families: Families): string {
   return families.arch === 'arm64' ? 'cheapest Graviton type (m7g, m6g)' : 'smallest m6i';
 }

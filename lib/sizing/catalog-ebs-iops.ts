@@ -1,14 +1,14 @@
 /**
- * The IOPS of each catalogued EBS type: the baseline and the maximum (the "up to", for 30 minutes a day on the Nitro
- * types that burst) its EBS-optimized connection carries. Pure data, no CDK imports; the I/O-size term (io-size.ts)
- * reads it.
+ * The IOPS of each catalogued EBS type: the baseline and the maximum its EBS-optimized connection carries. The maximum
+ * is the "up to" figure, for 30 minutes a day on the Nitro types that burst. Pure data, no CDK imports; the I/O-size
+ * term in io-size.ts reads it.
  *
  * Source:
- * - [DIT] EC2's DescribeInstanceTypes, `EbsInfo.EbsOptimizedInfo` `BaselineIops` and `MaximumIops` ("The baseline
- *         input/output storage operations per seconds for an EBS-optimized instance type", EC2 API Reference,
- *         EbsOptimizedInfo), as moto's copy of AWS's answer holds it (moto/ec2/resources/instance_types.json.gz, moto
- *         5.2.5, pinned in test/requirements.txt). test/unit/catalog-ebs-iops.test.ts holds every row, and every
- *         catalogued EBS bandwidth, to that copy, and fails when a catalogued EBS type has no row here.
+ * - [DIT] EC2's DescribeInstanceTypes, `EbsInfo.EbsOptimizedInfo` `BaselineIops` and `MaximumIops`, "The baseline
+ *   input/output storage operations per seconds for an EBS-optimized instance type" per EbsOptimizedInfo in the EC2 API
+ *   Reference. It is read as moto's copy of AWS's answer holds it, moto/ec2/resources/instance_types.json.gz of moto
+ *   5.2.5, pinned in test/requirements.txt. test/unit/catalog-ebs-iops.test.ts holds every row and every catalogued EBS
+ *   bandwidth to that copy, and fails when a catalogued EBS type has no row here.
  */
 
 /** [baseline IOPS, maximum IOPS] of each EBS type the planner may choose. [DIT] */

@@ -1,23 +1,24 @@
 /**
- * AWS Graviton (arm64) types with EBS data volumes: m7g (Graviton3) and m6g (Graviton2), the sizes of the m6i the
- * planner offers up to m7g's and m6g's largest (16xlarge; neither family has a 24xlarge). Only an explicit
- * `instanceType` chooses them: the planner's automatic choice stays on x86_64 (a later `--arch` may widen it). Pure
- * data, no CDK imports; every number carries its source:
+ * AWS Graviton, arm64, types with EBS data volumes: m7g on Graviton3 and m6g on Graviton2. They come in the sizes of
+ * the m6i the planner offers, up to m7g's and m6g's largest, 16xlarge, since neither family has a 24xlarge. Only an
+ * explicit `instanceType` chooses them: the planner's automatic choice stays on x86_64, though a later `--arch` may
+ * widen it. Pure data, no CDK imports; every number carries its source:
  *
- * - [GP]      Amazon EC2 instance types guide, "General purpose instances" specifications
- *             (docs.aws.amazon.com/ec2/latest/instancetypes/gp.html): vCPUs and memory (performance specifications),
- *             network baseline / burst bandwidth (network specifications), EBS baseline / maximum bandwidth (Amazon EBS
- *             specifications). Read in the copy AWS's Karpenter project keeps of that page (github.com/aws/
- *             karpenter-provider-aws, hack/code/bandwidth_gen/example/gp.html at 1d927085), as catalog-nitro.ts.
+ * - [GP] Amazon EC2 instance types guide, "General purpose instances" specifications,
+ *   docs.aws.amazon.com/ec2/latest/instancetypes/gp.html: vCPUs and memory from the performance specifications, network
+ *   baseline and burst bandwidth from the network specifications, EBS baseline and maximum bandwidth from the Amazon
+ *   EBS specifications. It is read, as in catalog-nitro.ts, in the copy AWS's Karpenter project keeps of that page:
+ *   github.com/aws/karpenter-provider-aws, hack/code/bandwidth_gen/example/gp.html at 1d927085.
  * - [EBS-OPT] The EC2 user guide's "Amazon EBS-optimized instance types" table agrees with [GP] on every EBS figure
- *             here (github.com/awsdocs/amazon-ec2-user-guide, doc_source/ebs-optimized.md at d2899614 for m7g,
- *             e3707c43 for m6g); Karpenter's generated network table (pkg/providers/instancetype/
- *             zz_generated.bandwidth.go at 1d927085) agrees with [GP] on every network baseline.
- * - [BURST]   An "up to" EBS figure lasts 30 minutes at least once a day, an "up to" network figure while network I/O
- *             credits last ([GP], note 1; catalog-nitro.ts).
- * - [PRICE26] On-demand Linux prices, us-east-1: Karpenter's price file generated from the AWS Price List
- *             (pkg/providers/pricing/zz_generated.pricing_aws.go at 1d927085, "generated at 2026-07-20T13:44:30Z for
- *             us-east-1"), a copy quoting AWS's price list, as for m6i.
+ *   here, for m7g at https://github.com/awsdocs/amazon-ec2-user-guide/blob/d2899614/doc_source/ebs-optimized.md and for
+ *   m6g at https://github.com/awsdocs/amazon-ec2-user-guide/blob/e3707c43/doc_source/ebs-optimized.md. Karpenter's
+ *   generated network table, pkg/providers/instancetype/zz_generated.bandwidth.go at 1d927085, agrees with [GP] on
+ *   every network baseline.
+ * - [BURST] An "up to" EBS figure lasts 30 minutes at least once a day, and an "up to" network figure while network I/O
+ *   credits last: [GP], note 1, and catalog-nitro.ts.
+ * - [PRICE26] On-demand Linux prices, us-east-1, as for m6i: Karpenter's price file generated from the AWS Price List,
+ *   pkg/providers/pricing/zz_generated.pricing_aws.go at 1d927085, "generated at 2026-07-20T13:44:30Z for us-east-1", a
+ *   copy quoting AWS's price list.
  */
 import { type InstanceTypeSpec, nitro } from './catalog-types';
 

@@ -1,7 +1,8 @@
 /**
- * The whole catalogue, assembled from its families (catalog.ts: m4, d2; catalog-nitro.ts, catalog-graviton.ts,
- * catalog-netopt.ts, catalog-d3.ts): the types an `instanceType` override may name, the lookup by name, and the lists
- * of names the messages show. Above every family file, so that no family imports the list it is part of.
+ * The whole catalogue, assembled from its families: m4 and d2 in catalog.ts, and catalog-nitro.ts, catalog-graviton.ts,
+ * catalog-netopt.ts and catalog-d3.ts. It gives the types an `instanceType` override may name, the lookup by name, and
+ * the lists of names the messages show. It sits above every family file, so that no family imports the list it is part
+ * of.
  */
 import { EBS_INSTANCE_TYPES, INSTANCE_STORE_TYPES } from './catalog';
 import { CURRENT_INSTANCE_STORE_TYPES } from './catalog-d3';
@@ -11,8 +12,8 @@ import { CURRENT_EBS_INSTANCE_TYPES } from './catalog-nitro';
 import type { InstanceTypeSpec } from './catalog-types';
 
 /**
- * Every type with EBS data volumes an `instanceType` override may name: the planner's m4, m6i and m7i, Graviton (m7g,
- * m6g), and the network-optimized families (c6in, m6in, r6in; Graviton c8gb, m8gb, r8gb). The planner chooses
+ * Every type with EBS data volumes an `instanceType` override may name: the planner's m4, m6i and m7i; Graviton m7g and
+ * m6g; and the network-optimized families c6in, m6in and r6in, and on Graviton c8gb, m8gb and r8gb. The planner chooses
  * Graviton types only when asked for `arch: 'arm64'`.
  */
 export const OVERRIDE_EBS_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [
@@ -20,7 +21,7 @@ export const OVERRIDE_EBS_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [
 ];
 
 /**
- * Every instance-store type an `instanceType` override may name: d2, and d3/d3en (generation current), whichever
+ * Every instance-store type an `instanceType` override may name: d2, and d3 and d3en of generation current, whichever
  * generation the plan was made for, as on EBS.
  */
 export const OVERRIDE_INSTANCE_STORE_TYPES: readonly InstanceTypeSpec[] = [...INSTANCE_STORE_TYPES, ...CURRENT_INSTANCE_STORE_TYPES];
@@ -41,7 +42,7 @@ export function knownInstanceType(name: string): boolean {
   return ALL_TYPES.has(name);
 }
 
-/** Every type the catalogue knows, grouped by family (`familyList`), for the messages that list them. */
+/** Every type the catalogue knows, grouped by family by `familyList`, for the messages that list them. */
 export function cataloguedTypeList(): string {
   return familyList([...ALL_TYPES.keys()]);
 }

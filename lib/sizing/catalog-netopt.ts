@@ -1,40 +1,42 @@
 /**
- * The EBS- and network-optimized types the planner weighs with `generation: 'current'` when a throughput is asked,
- * so that the largest single server it plans is the fastest AWS sells for serving EBS over NFS, not the largest
- * general-purpose type. x86_64: c6in, m6in, r6in (100 Gbps EBS at 32xlarge); arm64 (Graviton4, with `arch: 'arm64'`):
- * c8gb, m8gb, r8gb (300 Gbps EBS at 48xlarge). Pure data, no CDK imports; every number carries its source, and
- * docs/sources/netopt.md holds the tables these rows were read from:
+ * The EBS- and network-optimized types the planner weighs with `generation: 'current'` when a throughput is asked. So
+ * the largest single server it plans is the fastest AWS sells for serving EBS over NFS, not the largest general-purpose
+ * type. On x86_64 they are c6in, m6in and r6in, with 100 Gbps EBS at 32xlarge. On arm64, Graviton4 with
+ * `arch: 'arm64'`, they are c8gb, m8gb and r8gb, with 300 Gbps EBS at 48xlarge. Pure data, no CDK imports; every number
+ * carries its source, and docs/sources/netopt.md holds the tables these rows were read from:
  *
- * - [EBS-OPT] Amazon EC2 instance types guide, "Amazon EBS-optimized instance types"
- *             (docs.aws.amazon.com/ec2/latest/instancetypes/ebs-optimized.html): EBS baseline / maximum bandwidth per
- *             size. AWS's text, read in a copy of the page's source held by the search index this project uses (the
- *             copy names no repository); every maximum agrees with [KT].
- * - [CO] [MO] [GP] The same guide's compute optimized, memory optimized and general purpose specifications
- *             (docs.aws.amazon.com/ec2/latest/instancetypes/co.html, mo.html, gp.html): network baseline / burst
- *             bandwidth (and r6in's EBS rows, [MO]). Read in copies as [EBS-OPT]; every network baseline agrees with
- *             [KB]. For m6in the general purpose page as AWS's Karpenter project saved it (github.com/aws/
- *             karpenter-provider-aws, hack/code/bandwidth_gen/example/gp.html at 1d927085), as catalog-nitro.ts.
- * - [KT]      Karpenter's generated instance-type reference, in the same repository
- *             (github.com/aws/karpenter-provider-aws website/content/en/docs/reference/instance-types.md at
- *             1d927085), filled from EC2's DescribeInstanceTypes: vCPUs, memory, maximum EBS bandwidth.
- * - [KB]      Karpenter's generated network baselines (same repository, pkg/providers/instancetype/
- *             zz_generated.bandwidth.go at 1d927085). r8gb's burst figures were not read: its "up to" sizes carry
- *             the baseline alone here (never more than the source states).
- * - [BURST]   An "up to" EBS figure lasts 30 minutes at least once a day; an "up to" network figure lasts while
- *             network I/O credits do ([EBS-OPT], footnote 1; catalog-nitro.ts).
- * - [PRICE26] On-demand Linux prices, us-east-1: Karpenter's price file generated from the AWS Price List
- *             (pkg/providers/pricing/zz_generated.pricing_aws.go at 1d927085, "generated at 2026-07-20T13:44:30Z for
- *             us-east-1"), a copy quoting AWS's price list, as for m6i.
+ * - [EBS-OPT] Amazon EC2 instance types guide, "Amazon EBS-optimized instance types",
+ *   docs.aws.amazon.com/ec2/latest/instancetypes/ebs-optimized.html: EBS baseline and maximum bandwidth per size. It is
+ *   AWS's text, read in a copy of the page's source held by the search index this project uses; the copy names no
+ *   repository. Every maximum agrees with [KT].
+ * - [CO] [MO] [GP] The same guide's compute optimized, memory optimized and general purpose specifications,
+ *   docs.aws.amazon.com/ec2/latest/instancetypes/co.html, mo.html and gp.html: network baseline and burst bandwidth,
+ *   and r6in's EBS rows in [MO]. They are read in copies as [EBS-OPT], and every network baseline agrees with [KB]. For
+ *   m6in it is the general purpose page as AWS's Karpenter project saved it, as in catalog-nitro.ts:
+ *   github.com/aws/karpenter-provider-aws, hack/code/bandwidth_gen/example/gp.html at 1d927085.
+ * - [KT] Karpenter's generated instance-type reference in the same repository,
+ *   https://github.com/aws/karpenter-provider-aws/blob/1d927085/website/content/en/docs/reference/instance-types.md,
+ *   filled from EC2's DescribeInstanceTypes: vCPUs, memory and maximum EBS bandwidth.
+ * - [KB] Karpenter's generated network baselines in the same repository,
+ *   pkg/providers/instancetype/zz_generated.bandwidth.go at 1d927085. r8gb's burst figures were not read, so its "up
+ *   to" sizes carry the baseline alone here, never more than the source states.
+ * - [BURST] An "up to" EBS figure lasts 30 minutes at least once a day; an "up to" network figure lasts while network
+ *   I/O credits last: [GP], note 1, and catalog-nitro.ts.
+ * - [PRICE26] On-demand Linux prices, us-east-1, as for m6i: Karpenter's price file generated from the AWS Price List,
+ *   pkg/providers/pricing/zz_generated.pricing_aws.go at 1d927085, "generated at 2026-07-20T13:44:30Z for us-east-1", a
+ *   copy quoting AWS's price list.
  *
- * Left out, and why: m6idn and r6idn (the same EBS and network limits as m6in and r6in, dearer: their local SSDs
- * serve nothing here); c8gn, m8gn, r8gn (network-optimized, but at most 120 Gbps EBS, below c8gb's at the same
- * price); the metal sizes (the limits of the largest size at the same price or more); the Intel "b" families
- * (300 Gbps EBS only at 96xlarge, at more than twice c8gb.48xlarge's price).
+ * Left out, and why:
+ * - m6idn and r6idn have the same EBS and network limits as m6in and r6in and cost more; their local SSDs serve nothing
+ *   here.
+ * - c8gn, m8gn and r8gn are network-optimized, but carry at most 120 Gbps EBS, below c8gb's at the same price.
+ * - The metal sizes have the limits of the largest size at the same price or more.
+ * - The Intel "b" families reach 300 Gbps EBS only at 96xlarge, at more than twice c8gb.48xlarge's price.
  */
 import { type InstanceTypeSpec, nitro } from './catalog-types';
 
 /**
- * c6in, m6in, r6in (x86_64): [network baseline, burst] Gbps [CO] [GP] [MO], [EBS baseline, maximum] Mbps [EBS-OPT]
+ * c6in, m6in and r6in, x86_64: [network baseline, burst] Gbps [CO] [GP] [MO], [EBS baseline, maximum] Mbps [EBS-OPT]
  * [MO], vCPUs and memory [KT], price [PRICE26]. The three share one EBS and network table per size.
  */
 const X86_64: readonly InstanceTypeSpec[] = family(
@@ -58,7 +60,7 @@ const X86_64: readonly InstanceTypeSpec[] = family(
 );
 
 /**
- * c8gb, m8gb, r8gb (arm64, Graviton4): [network baseline, burst] Gbps [CO] [GP] [KB], [EBS baseline, maximum] Mbps
+ * c8gb, m8gb and r8gb, arm64 on Graviton4: [network baseline, burst] Gbps [CO] [GP] [KB], [EBS baseline, maximum] Mbps
  * [EBS-OPT] [MO], vCPUs and memory [KT], price [PRICE26]. The three share one table per size.
  */
 const GRAVITON4_B: readonly Size[] = [

@@ -1,27 +1,25 @@
 /**
- * The current-generation (Nitro) instance types the planner offers with `generation: 'current'`. Pure
- * data, no CDK imports; every number carries its source:
+ * The current-generation Nitro instance types the planner offers with `generation: 'current'`. Pure data, no CDK
+ * imports; every number carries its source:
  *
- * - [GP]      Amazon EC2 instance types guide, general purpose specifications
- *             (docs.aws.amazon.com/ec2/latest/instancetypes/gp.html): vCPU, memory, network baseline / burst
- *             bandwidth, EBS baseline / maximum bandwidth. Read in the copy AWS's Karpenter project keeps of that
- *             page (github.com/aws/karpenter-provider-aws, hack/code/bandwidth_gen/example/gp.html at 1d927085,
- *             saved 2024-05-02); the EBS figures agree with the EC2 user guide's "Amazon EBS-optimized instance
- *             types" table (github.com/awsdocs/amazon-ec2-user-guide, doc_source/ebs-optimized.md at e3707c43)
- *             and the network baselines with Karpenter's generated bandwidth table of 2026.
- * - [BURST]   Same page, note 1: instances with an "up to" EBS figure "can support maximum performance for 30
- *             minutes at least once every 24 hours, after which they revert to their baseline performance";
- *             those with an "up to" network figure "can use a network I/O credit mechanism to burst beyond their
- *             baseline bandwidth on a best effort basis" (5 to 60 minutes by size, EC2 user guide, "Amazon EC2
- *             instance network bandwidth").
- * - [PRICE26] On-demand Linux prices, us-east-1, from Karpenter's price file generated from the AWS Price List
- *             (pkg/providers/pricing/zz_generated.pricing_aws.go at 1d927085, "generated at 2026-07-20T13:44:30Z for
- *             us-east-1").
+ * - [GP] Amazon EC2 instance types guide, general purpose specifications,
+ *   docs.aws.amazon.com/ec2/latest/instancetypes/gp.html: vCPU, memory, network baseline and burst bandwidth, EBS
+ *   baseline and maximum bandwidth. It is read in the copy AWS's Karpenter project keeps of that page, saved
+ *   2024-05-02: github.com/aws/karpenter-provider-aws, hack/code/bandwidth_gen/example/gp.html at 1d927085. The EBS
+ *   figures agree with the EC2 user guide's "Amazon EBS-optimized instance types" table,
+ *   https://github.com/awsdocs/amazon-ec2-user-guide/blob/e3707c43/doc_source/ebs-optimized.md. The network baselines
+ *   agree with Karpenter's generated bandwidth table of 2026.
+ * - [BURST] The same page, note 1. Instances with an "up to" EBS figure "can support maximum performance for 30 minutes
+ *   at least once every 24 hours, after which they revert to their baseline performance". Those with an "up to" network
+ *   figure "can use a network I/O credit mechanism to burst beyond their baseline bandwidth on a best effort basis",
+ *   for 5 to 60 minutes by size, per the EC2 user guide's "Amazon EC2 instance network bandwidth".
+ * - [PRICE26] On-demand Linux prices, us-east-1, from Karpenter's price file generated from the AWS Price List:
+ *   pkg/providers/pricing/zz_generated.pricing_aws.go at 1d927085, "generated at 2026-07-20T13:44:30Z for us-east-1".
  *
  * m6i and m7i side by side: the two have the same published EBS and network limits at every size both have [GP], and
- * m6i costs 5% less [PRICE26]; the planner weighs only published limits and price, so it chooses m7i only for the
- * size m6i lacks (m7i.48xlarge: 40,000 Mbps EBS, 50 Gbps network), and an `instanceType` override may name any.
- * m7i's rows: [GP] as above (docs/sources/netopt.md, "m7i"), price [PRICE26].
+ * m6i costs 5% less [PRICE26]. The planner weighs only published limits and price, so it chooses m7i only for the size
+ * m6i lacks, m7i.48xlarge with 40,000 Mbps EBS and 50 Gbps network. An `instanceType` override may name any. m7i's rows
+ * come from [GP] as above, per docs/sources/netopt.md, "m7i", and price [PRICE26].
  */
 import { type InstanceTypeSpec, nitro } from './catalog-types';
 

@@ -1,39 +1,40 @@
 /**
  * The shape of a catalogue row: an instance type and its instance-store disks, and `nitro`, which builds the row of a
- * Nitro type from its published figures. Below every catalogue file (catalog.ts holds m4 and d2, each family file its
- * own types, catalog-lookup.ts assembles them), so that none of them imports another to learn the shape. The tags in
- * brackets name the sources listed in catalog.ts and in each family's file. Types and one constructor, no CDK imports.
+ * Nitro type from its published figures. catalog.ts holds m4 and d2, each family file its own types, and
+ * catalog-lookup.ts assembles them. This file sits below every catalogue file, so that none of them imports another to
+ * learn the shape. The tags in brackets name the sources listed in catalog.ts and in each family's file. Types and one
+ * constructor, no CDK imports.
  */
 
 /** Local instance-store disks of a storage-optimised type. */
 export interface InstanceStoreSpec {
   /**
-   * Number of disks: on d2 each listed in the block device mapping as ephemeral0..N-1; on a Nitro type (`nvme`) EC2
+   * Number of disks. On d2 each is listed in the block device mapping as ephemeral0..N-1; on a Nitro type, `nvme`, EC2
    * presents every one at launch. [STORAGE]
    */
   readonly disks: number;
-  /** Size of one disk in bytes, decimal as AWS states it (d2 2 TB, d3 1980 GB, d3en 13980 GB). [STORAGE] */
+  /** Size of one disk in bytes, decimal as AWS states it: d2 2 TB, d3 1980 GB, d3en 13980 GB. [STORAGE] */
   readonly diskBytes: number;
-  /** Sequential read of one disk, MB/s (a lower bound where `throughputBound` says so). */
+  /** Sequential read of one disk, MB/s; a lower bound where `throughputBound` says so. */
   readonly diskReadMBps: number;
-  /** Sequential write of one disk, MB/s (a lower bound where `throughputBound` says so). */
+  /** Sequential write of one disk, MB/s; a lower bound where `throughputBound` says so. */
   readonly diskWriteMBps: number;
   /**
-   * `lower`: AWS publishes no per-disk throughput for the type, and `diskReadMBps`/`diskWriteMBps` are a lower bound
-   * (d3, d3en: d2's published figure, their disks being newer and larger; catalog-d3.ts). The estimate says so in
-   * its `limitedBy`, and `npm run bench:cluster` measures the real figure.
-   * @default - the figures are AWS's own (d2)
+   * `lower`: AWS publishes no per-disk throughput for the type, and `diskReadMBps` and `diskWriteMBps` are a lower
+   * bound. On d3 and d3en they are d2's published figure, their disks being newer and larger: see catalog-d3.ts. The
+   * estimate says so in its `limitedBy`, and `npm run bench:cluster` measures the real figure.
+   * @default - the figures are AWS's own, as on d2
    */
   readonly throughputBound?: 'lower';
   /**
-   * The disks are NVMe devices of a Nitro type: EC2 presents all of them at launch, whatever the block device mapping
-   * lists, and the kernel names them nvme<N>n1 beside the root volume (the bootstrap finds them by NVMe model).
-   * @default false - Xen (d2): the block device mapping's /dev/sdb... are the kernel's xvdb...
+   * The disks are NVMe devices of a Nitro type. EC2 presents all of them at launch, whatever the block device mapping
+   * lists, and the kernel names them nvme<N>n1 beside the root volume. The bootstrap finds them by NVMe model.
+   * @default false - Xen, d2: the block device mapping's /dev/sdb and on are the kernel's xvdb and on
    */
   readonly nvme?: boolean;
   /**
-   * Whether the platform encrypts the disks at rest: NVMe SSD instance store does, in hardware [NVME-ENC]; so do the
-   * HDDs of d3 and d3en (XTS-AES-256, catalog-d3.ts); d2's HDDs do not.
+   * Whether the platform encrypts the disks at rest. NVMe SSD instance store does, in hardware [NVME-ENC]. So do the
+   * HDDs of d3 and d3en, with XTS-AES-256, per catalog-d3.ts. d2's HDDs do not.
    */
   readonly platformEncrypted: boolean;
 }
@@ -43,15 +44,15 @@ export interface InstanceTypeSpec {
   /** The EC2 instance type name, e.g. `m4.2xlarge`. [TYPES] */
   readonly name: string;
   /**
-   * The processor architecture: `arm64` for AWS Graviton types (m7g, m6g), `x86_64` for the rest. The server's
-   * default image (Amazon Linux 2023) is the one of this architecture: an x86_64 image does not boot on Graviton.
+   * The processor architecture: `arm64` for AWS Graviton types such as m7g and m6g, `x86_64` for the rest. The server's
+   * default image, Amazon Linux 2023, is the one of this architecture, since an x86_64 image does not boot on Graviton.
    */
   readonly arch: 'x86_64' | 'arm64';
   /** Number of vCPUs. [TYPES] */
   readonly vcpus: number;
   /** Memory, GiB. [TYPES] */
   readonly memoryGiB: number;
-  /** Network bandwidth a long transfer sees (the baseline, not the burst figure), Gbps = 10^9 bit/s. */
+  /** Network bandwidth a long transfer sees, the baseline rather than the burst figure, Gbps = 10^9 bit/s. */
   readonly networkBaselineGbps: number;
   /**
    * The "up to" network figure of a Nitro type, Gbps: reached while network I/O credits last, best effort.
@@ -59,20 +60,20 @@ export interface InstanceTypeSpec {
    */
   readonly networkBurstGbps?: number;
   /**
-   * Dedicated EBS bandwidth, Mbps = 10^6 bit/s: the baseline a Nitro type sustains. Only for the types the EBS
-   * backend uses. [EBS-OPT]
-   * @default - none listed: the type is not used with EBS data volumes (the planner counts 0)
+   * Dedicated EBS bandwidth, Mbps = 10^6 bit/s: the baseline a Nitro type sustains. Only for the types the EBS backend
+   * uses. [EBS-OPT]
+   * @default - none listed: the type is not used with EBS data volumes, and the planner counts 0
    */
   readonly ebsBandwidthMbps?: number;
   /**
-   * The "up to" (maximum) EBS bandwidth of a Nitro type, Mbps: for 30 minutes at least once a day, then the
-   * baseline (catalog-nitro.ts, [BURST]).
-   * @default - the baseline: the type's EBS bandwidth is flat (m4, and the larger Nitro sizes)
+   * The "up to", or maximum, EBS bandwidth of a Nitro type, Mbps: for 30 minutes at least once a day, then the
+   * baseline. See [BURST] in catalog-nitro.ts.
+   * @default - the baseline: the type's EBS bandwidth is flat, as on m4 and the larger Nitro sizes
    */
   readonly ebsBurstMbps?: number;
   /**
    * Local disks; present for the types the instance-store backend uses. [STORAGE]
-   * @default - no instance-store disks (an EBS-only type)
+   * @default - no instance-store disks: an EBS-only type
    */
   readonly instanceStore?: InstanceStoreSpec;
   /** On-demand price, USD per hour, us-east-1. [PRICE] */

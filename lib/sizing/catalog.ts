@@ -1,20 +1,21 @@
 /**
- * The published numbers the planner is built on: the units, the previous generation's instance types (m4, d2), st1
- * volumes and us-east-1 list prices. The current generation's families have files of their own (catalog-nitro.ts,
- * catalog-graviton.ts, catalog-netopt.ts, catalog-d3.ts), the shape of a row is in catalog-types.ts, and
- * catalog-lookup.ts assembles the whole catalogue. Pure data, no CDK imports. Every number carries its source; change
- * a number only together with it.
+ * The published numbers the planner is built on: the units, the previous generation's instance types m4 and d2, st1
+ * volumes and us-east-1 list prices. The current generation's families have files of their own: catalog-nitro.ts,
+ * catalog-graviton.ts, catalog-netopt.ts and catalog-d3.ts. The shape of a row is in catalog-types.ts, and
+ * catalog-lookup.ts assembles the whole catalogue. Pure data, no CDK imports. Every number carries its source; change a
+ * number only together with it.
  *
  * Sources:
- * - [EBS-OPT]  Amazon EC2 User Guide, "Amazon EBS-optimized instance types" (dedicated EBS bandwidth).
- * - [STORAGE]  Amazon EC2 User Guide, "Storage optimized instances" (d2 disks). d2's disk throughput: catalog-d2-disks.ts.
- * - [HDD]      Amazon EBS User Guide, "Throughput Optimized HDD and Cold HDD volumes" (st1 limits, credits).
- * - [TYPES]    Amazon EC2 instance type pages for m4 and d2 (vCPU, memory, network performance).
- * - [PRICE]    Public on-demand price lists for EC2 and EBS, us-east-1, July 2026 (Linux, shared tenancy).
+ * - [EBS-OPT] Amazon EC2 User Guide, "Amazon EBS-optimized instance types": dedicated EBS bandwidth.
+ * - [STORAGE] Amazon EC2 User Guide, "Storage optimized instances": d2 disks. d2's disk throughput is in
+ *   catalog-d2-disks.ts.
+ * - [HDD] Amazon EBS User Guide, "Throughput Optimized HDD and Cold HDD volumes": st1 limits and credits.
+ * - [TYPES] Amazon EC2 instance type pages for m4 and d2: vCPU, memory, network performance.
+ * - [PRICE] Public on-demand price lists for EC2 and EBS, us-east-1, July 2026, Linux, shared tenancy.
  * - [NVME-ENC] Amazon EC2 User Guide, "SSD instance store volumes": "The data on NVMe instance storage is encrypted
- *              using an XTS-AES-256 block cipher implemented in a hardware module on the instance"; the AWS Security
- *              Blog, "How to Protect Data at Rest with Amazon EC2 Instance Store Encryption" (2023): on other
- *              instance store "files stored on these disks are not encrypted" by default.
+ *   using an XTS-AES-256 block cipher implemented in a hardware module on the instance". The AWS Security Blog's "How
+ *   to Protect Data at Rest with Amazon EC2 Instance Store Encryption" of 2023 says that on other instance store "files
+ *   stored on these disks are not encrypted" by default.
  */
 
 import { D2_DISK_BYTES, D2_DISK_READ_MBPS, D2_DISK_WRITE_MBPS } from './catalog-d2-disks';
@@ -37,7 +38,7 @@ function d2Disks(disks: number): InstanceStoreSpec {
     diskBytes: D2_DISK_BYTES,
     diskReadMBps: D2_DISK_READ_MBPS,
     diskWriteMBps: D2_DISK_WRITE_MBPS,
-    platformEncrypted: false, // HDD instance store, not NVMe; not among [UG-DP]'s HDD types either (catalog-d3.ts)
+    platformEncrypted: false, // HDD instance store, not NVMe, nor among [UG-DP]'s HDD types: see catalog-d3.ts
   };
 }
 
@@ -141,7 +142,7 @@ export const INSTANCE_STORE_TYPES: readonly InstanceTypeSpec[] = [
  * tier whose `maxCapacityTiB` holds the request.
  */
 export const EBS_SINGLE_VOLUME_TIERS: readonly {
-  /** Largest capacity of the tier, TiB (inclusive). */
+  /** Largest capacity of the tier, TiB, inclusive. */
   readonly maxCapacityTiB: number;
   /** The instance type of the tier. */
   readonly instanceType: string;
@@ -152,11 +153,11 @@ export const EBS_SINGLE_VOLUME_TIERS: readonly {
   { maxCapacityTiB: 16, instanceType: 'm4.10xlarge' },
 ];
 
-/** Throughput Optimized HDD (st1) volumes (EBS-ST1-SIZE: 125 to 16,384 GiB). [HDD]; price [PRICE]. */
+/** Throughput Optimized HDD volumes, st1, EBS-ST1-SIZE: 125 to 16,384 GiB. [HDD]; price [PRICE]. */
 export const ST1 = {
   /** Smallest st1 volume, GiB. */
   minSizeGiB: 125,
-  /** Largest st1 volume, GiB (16 TiB). */
+  /** Largest st1 volume, GiB: 16 TiB. */
   maxSizeGiB: 16 * 1024,
   /** Baseline throughput, which is also the rate the burst bucket refills at. */
   baselineMiBpsPerTiB: 40,
@@ -171,15 +172,15 @@ export const ST1 = {
 } as const;
 
 /**
- * Largest capacity one NFS server should hold: the original guidance recommends a single server under
- * about 48 TiB (with 1 GB/s and 32 clients, the original template's limits); with st1's 16 TiB per volume that is 3 striped volumes.
+ * Largest capacity one NFS server should hold. The original guidance recommends a single server under about 48 TiB,
+ * with 1 GB/s and 32 clients, the original template's limits. With st1's 16 TiB per volume that is 3 striped volumes.
  */
 export const MAX_EBS_CAPACITY_TIB = 48;
 
 /** Where a request goes that is too large for any one NFS server. */
 export const BEYOND_ONE_SERVER = 'a parallel file system such as Amazon FSx for Lustre is the better tool';
 
-/** Raw capacity of an instance type's local disks, in TiB (0 for EBS-only types). */
+/** Raw capacity of an instance type's local disks, in TiB; 0 for EBS-only types. */
 export function instanceStoreTiB(spec: InstanceTypeSpec): number {
   return spec.instanceStore ? (spec.instanceStore.disks * spec.instanceStore.diskBytes) / TIB_BYTES : 0;
 }

@@ -1,7 +1,7 @@
 /**
- * The cheapest-plan search: every single-server plan of the allowed backends that holds the capacity, and the
- * cheapest of those that sustain the throughput asked for, with why; or the message naming the best any of them
- * sustains. What `auto` and a throughput lead to when the capacity rule's plan does not do.
+ * The cheapest-plan search, for `auto` and a throughput when the capacity rule's plan does not do. It takes every
+ * single-server plan of the allowed backends that holds the capacity, and gives the cheapest of those that sustain the
+ * throughput asked for, with why; or the message naming the best any of them sustains.
  */
 import { BEYOND_ONE_SERVER } from './catalog';
 import { Families, PREVIOUS } from './families';
@@ -14,8 +14,8 @@ import { sustainedOf } from './limit';
 import { BACKEND_SIZING, SEARCH_ORDER } from './registry';
 
 /**
- * The cheapest catalogued plan of `backends` that holds `capacityTiB` and sustains `targetMBps`, with `why` (what
- * the capacity rule could not do) in its reason; throws naming the best any of them sustains when none does.
+ * The cheapest catalogued plan of `backends` that holds `capacityTiB` and sustains `targetMBps`, with `why` in its
+ * reason, which says what the capacity rule could not do. Throws naming the best any of them sustains when none does.
  */
 export function cheapestMeeting(
   capacityTiB: number, backends: readonly Backend[], targetMBps: number, why: string, families: Families = PREVIOUS,
@@ -51,8 +51,8 @@ function noneSustains(candidates: readonly StoragePlan[], capacityTiB: number, b
 }
 
 /**
- * The single-server plans of `backends` that hold the capacity: each backend's candidates (its `candidates` in
- * registry.ts), weighed in the registry's order.
+ * The single-server plans of `backends` that hold the capacity: each backend's `candidates` in registry.ts, weighed in
+ * the registry's order.
  */
 function candidatePlans(capacityTiB: number, backends: readonly Backend[], targetMBps: number, families: Families, ioSizeKiB: number): StoragePlan[] {
   const query = { capacityTiB, targetMBps, families, ioSizeKiB };
@@ -60,8 +60,8 @@ function candidatePlans(capacityTiB: number, backends: readonly Backend[], targe
 }
 
 /**
- * Whether a plan sustains `mbps` once every credit is spent. A figure AWS's IOPS figures do not carry at the plan's
- * request size (`upperBoundAtIoSize`) sustains no throughput asked.
+ * Whether a plan sustains `mbps` once every credit is spent. A figure that AWS's IOPS figures do not carry at the
+ * plan's request size, `upperBoundAtIoSize`, sustains no throughput asked.
  */
 export function sustains(plan: Omit<StoragePlan, 'reason'>, mbps: number): boolean {
   return sustainedOf(plan) >= mbps && !(mbps > 0 && plan.throughput.upperBoundAtIoSize === true);

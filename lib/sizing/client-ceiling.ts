@@ -1,19 +1,19 @@
 /**
- * What one client can reach: "a server can deliver more than one client can take". The server's
- * estimate (throughput.ts) is an aggregate over 8 or more clients; one client is bounded by its connections to the server
- * and by its own network. Pure functions, no CDK imports (docs/design.md, section 3); the figures are the shared,
- * cited constants of nfs-client.ts and the catalogue's network baselines:
+ * What one client can reach: "a server can deliver more than one client can take". The server's estimate in
+ * throughput.ts is an aggregate over 8 or more clients. One client is bounded by its connections to the server and by
+ * its own network. Pure functions, no CDK imports (docs/design.md, section 3). The figures are the shared, cited
+ * constants of nfs-client.ts and the catalogue's network baselines:
  *
- * - NFS (the EBS and instance-store backends): the lesser of nconnect x EC2's single-flow limit (5 Gbps, or 10 Gbps
- *   inside one cluster placement group, [EC2-BW]) and the client's network baseline when its type is known. Each
- *   nconnect connection is its own TCP 5-tuple, which is what AWS calls a flow. The product is a bound derived from
- *   AWS's per-flow statement (docs/sources/nconnect.md, F17), not a figure AWS publishes for NFS.
- * - FSx for Lustre: nconnect does not apply (the Lustre client keeps its own connections to each of the file
- *   system's servers, how many is not published), so the only bound counted is the client's network baseline; without
- *   the client's type there is none, and the ceiling says so rather than inventing one.
+ * - NFS, on the EBS and instance-store backends: the lesser of nconnect x EC2's single-flow limit and the client's
+ *   network baseline when its type is known. The flow limit is 5 Gbps, or 10 Gbps inside one cluster placement group
+ *   [EC2-BW]. Each nconnect connection is its own TCP 5-tuple, which is what AWS calls a flow. The product is a bound
+ *   derived from AWS's per-flow statement, docs/sources/nconnect.md, F17, not a figure AWS publishes for NFS.
+ * - FSx for Lustre: nconnect does not apply, since the Lustre client keeps its own connections to each of the file
+ *   system's servers, and how many is not published. So the only bound counted is the client's network baseline.
+ *   Without the client's type there is none, and the ceiling says so rather than inventing one.
  *
- * A client type the catalogue does not know is refused, naming it; its network baseline can be given as a number
- * (`networkGbps`) instead, so any type can be weighed without this project carrying figures it has not cited.
+ * A client type the catalogue does not know is refused, naming it. Its network baseline can be given as a number,
+ * `networkGbps`, instead, so any type can be weighed without this project carrying figures it has not cited.
  */
 import { MB_BYTES } from './catalog';
 import { cataloguedTypeList, instanceTypeSpec, knownInstanceType } from './catalog-lookup';
@@ -23,24 +23,24 @@ import { floor2 } from './round';
 import { sustainedOf } from './limit';
 import { DEFAULT_NCONNECT, NFS_MAX_NCONNECT, SINGLE_FLOW_GBPS, SINGLE_FLOW_PLACEMENT_GROUP_GBPS } from './nfs-client';
 
-/** One client of the storage (a cluster node): its network and how it mounts. */
+/** One client of the storage, a cluster node: its network and how it mounts. */
 export interface ClientRequest {
   /**
-   * The client's EC2 instance type, one the catalogue knows (its network baseline bounds the client). For another
-   * type give `networkGbps`.
+   * The client's EC2 instance type, one the catalogue knows; its network baseline bounds the client. For another type
+   * give `networkGbps`.
    * @default - not given: the client's own network is not counted
    */
   readonly instanceType?: string;
   /**
-   * The client's network baseline, Gbps (10^9 bit/s), for a type the catalogue does not know (the "baseline" column
-   * of AWS's instance type pages; not the "up to" figure). Not with `instanceType`.
+   * The client's network baseline, Gbps = 10^9 bit/s, for a type the catalogue does not know. It is the "baseline"
+   * column of AWS's instance type pages, not the "up to" figure. Not with `instanceType`.
    * @default - not given: the client's own network is not counted
    */
   readonly networkGbps?: number;
   /**
-   * NFS connections per mount (`nconnect`), 1 to 16 (the Linux client's limit). NFS backends only: ignored, and said
-   * so, for FSx for Lustre.
-   * @default 16: what the client mount script mounts with (`DEFAULT_NCONNECT`)
+   * NFS connections per mount, `nconnect`, 1 to 16, the Linux client's limit. NFS backends only: for FSx for Lustre it
+   * is ignored, and the result says so.
+   * @default 16: what the client mount script mounts with, `DEFAULT_NCONNECT`
    */
   readonly nconnect?: number;
   /**
@@ -51,14 +51,14 @@ export interface ClientRequest {
   readonly placementGroup?: boolean;
 }
 
-/** What one client can reach, MB/s (10^6 bytes per second), each of read and write. */
+/** What one client can reach, MB/s, that is 10^6 bytes per second, each of read and write. */
 export interface ClientCeiling {
   /**
    * The most one client can move: the lesser of `connectionsMBps` and `networkMBps`.
-   * @default - none: nothing known bounds it (FSx for Lustre without the client's network)
+   * @default - none: nothing known bounds it, as on FSx for Lustre without the client's network
    */
   readonly maxMBps?: number;
-  /** The bound that binds, in words (both when they tie), or why there is none. */
+  /** The bound that binds, in words, both when they tie; or why there is none. */
   readonly limitedBy: string;
   /**
    * NFS: `nconnect` x the single-flow limit, MB/s; a bound derived from AWS's per-flow statement, not an AWS figure.
@@ -95,13 +95,13 @@ const SOURCE_NCONNECT = `[NFSMAN] nfs(5): nconnect, up to ${NFS_MAX_NCONNECT} TC
 const SOURCE_BOUND = 'derived: one mount moves at most nconnect x the single-flow limit, capped by the client\'s network ' +
   '(docs/sources/nconnect.md, F17): a bound, not an AWS figure for NFS';
 
-/** Gbps (10^9 bit/s) in MB/s (10^6 bytes/s): 1 Gbps = 125 MB/s. */
+/** Gbps, 10^9 bit/s, in MB/s, 10^6 bytes/s: 1 Gbps = 125 MB/s. */
 export function gbpsToMBps(gbps: number): number {
   return (gbps * 1e9) / 8 / MB_BYTES;
 }
 
 /**
- * Checks a request's `client` and returns it; throws an Error naming the field (`client.nconnect`, ...), echoing the
+ * Checks a request's `client` and returns it. Throws an Error naming the field, such as `client.nconnect`, echoing the
  * value and saying what is allowed.
  */
 export function validateClient(client: unknown): ClientRequest {
@@ -135,9 +135,9 @@ export function validateClient(client: unknown): ClientRequest {
 }
 
 /**
- * What one client can reach (see the module's comment): for `nfs`, the lesser of nconnect x the single-flow limit
- * and the client's network baseline (when given); for `lustre`, the client's network baseline alone, or no bound.
- * Throws naming the field for a bad `client` (`validateClient`).
+ * What one client can reach, as the module's comment says. For `nfs` it is the lesser of nconnect x the single-flow
+ * limit and the client's network baseline when given. For `lustre` it is the client's network baseline alone, or no
+ * bound. Throws naming the field for a bad `client`, by `validateClient`.
  */
 export function clientCeiling(client: ClientRequest = {}, protocol: ClientProtocol = 'nfs'): ClientCeiling {
   const c = validateClient(client);
@@ -173,10 +173,10 @@ export function clientCeiling(client: ClientRequest = {}, protocol: ClientProtoc
 }
 
 /**
- * What one EFS client can reach: the lesser of EFS's published per-client limit for the mode
- * (`perClientMBps`, [PERF] in efs.ts: 1,500 MiB/s Elastic, 500 MiB/s Provisioned and Bursting) and the NFS client's own
- * bounds ({@link clientCeiling}: nconnect x the single-flow limit, the client's network when given). EFS is NFS; its
- * mount helper takes nconnect as any NFS mount does.
+ * What one EFS client can reach: the lesser of EFS's published per-client limit for the mode and the NFS client's own
+ * bounds. The limit is `perClientMBps`, [PERF] in efs.ts: 1,500 MiB/s Elastic, 500 MiB/s Provisioned and Bursting. The
+ * client's bounds are those of {@link clientCeiling}: nconnect x the single-flow limit, and the client's network when
+ * given. EFS is NFS, and its mount helper takes nconnect as any NFS mount does.
  */
 export function efsClientCeiling(perClientMBps: number, mode: string, client: ClientRequest = {}): ClientCeiling {
   const nfs = clientCeiling(client, 'nfs');
@@ -221,31 +221,31 @@ function networkOf(c: ClientRequest): { mbps: number; label: string; source: str
 /** A plan's per-client figure: what one client can reach, and how many such clients the server's sustained figure takes. */
 export interface PerClientPlan extends ClientCeiling {
   /**
-   * How many clients, each at `maxMBps`, it takes to move the server's sustained aggregate (the lesser of its
-   * baseline read and write): ceil(sustained / maxMBps).
-   * @default - none: no ceiling is known (`maxMBps` absent)
+   * How many clients, each at `maxMBps`, it takes to move the server's sustained aggregate, the lesser of its baseline
+   * read and write: ceil(sustained / maxMBps).
+   * @default - none: no ceiling is known, `maxMBps` being absent
    */
   readonly clientsToSustain?: number;
   /**
-   * FSx for Lustre: what one file can move, whoever reads it, under the file system's default layout (a bound:
-   * see `lustreFileCeiling`).
+   * FSx for Lustre: what one file can move, whoever reads it, under the file system's default layout. It is a bound:
+   * see `lustreFileCeiling`.
    * @default - none: an NFS plan, where one server serves every file
    */
   readonly oneFile?: LustreFileCeiling;
 }
 
 /**
- * What one file of FSx for Lustre can move under the default progressive file layout (AWS's guide, 2022 text in
- * docs/sources/lustre-performance.md, section c): "files under 1GiB in size are stored in one stripe, and larger files
- * are assigned a stripe count of five" (`lfs setstripe -E 1G -c 1 -E -1 -c 5`); a file is served by the storage
- * targets (OSTs) it is striped over. AWS publishes no throughput per OST: "Each OST is approximately 1 to 2 TiB in
- * size" (same text), and the disk throughput is per TiB, so one OST moves at most max(2 TiB, the type's capacity step)
- * x the per-unit throughput: a bound derived from AWS's figures, not one AWS states.
+ * What one file of FSx for Lustre can move under the default progressive file layout. AWS's guide, in its 2022 text in
+ * docs/sources/lustre-performance.md, section c, says: "files under 1GiB in size are stored in one stripe, and larger
+ * files are assigned a stripe count of five", that is `lfs setstripe -E 1G -c 1 -E -1 -c 5`. A file is served by the
+ * storage targets, OSTs, it is striped over. AWS publishes no throughput per OST: "Each OST is approximately 1 to 2 TiB
+ * in size", per the same text, and the disk throughput is per TiB. So one OST moves at most max(2 TiB, the type's
+ * capacity step) x the per-unit throughput: a bound derived from AWS's figures, not one AWS states.
  */
 export interface LustreFileCeiling {
-  /** A file under 1 GiB (one stripe), MB/s: at most one OST's bound and the file system's sustained figure. */
+  /** A file under 1 GiB, one stripe, MB/s: at most one OST's bound and the file system's sustained figure. */
   readonly smallFileMBps: number;
-  /** A file of 1 GiB or more (five stripes), MB/s. */
+  /** A file of 1 GiB or more, five stripes, MB/s. */
   readonly largeFileMBps: number;
   /** The bound of one OST, MB/s: max(2 TiB, the capacity step) x MB/s per TiB. */
   readonly ostMBps: number;
@@ -253,28 +253,33 @@ export interface LustreFileCeiling {
   readonly limitedBy: string;
 }
 
-/** The default layout's stripe counts: under 1 GiB, and from 1 GiB (2022 guide's PFL). */
+/** The default layout's stripe counts under 1 GiB and from 1 GiB: the 2022 guide's PFL. */
 export const LUSTRE_DEFAULT_STRIPES = { small: 1, large: 5 } as const;
 
-/** The largest OST AWS's text names, TiB ("approximately 1 to 2 TiB"). */
+/** The largest OST AWS's text names, TiB: "approximately 1 to 2 TiB". */
 const LUSTRE_OST_TIB = 2;
 
-/** The figures of a plan this module reads (a type, so that plan.ts and this file do not import each other's values). */
+/**
+ * The figures of a plan this module reads, as a type, so that plan.ts and this file do not import each other's values.
+ */
 interface PlanFigures {
   readonly throughput: { readonly baselineReadMBps: number; readonly baselineWriteMBps: number };
   readonly fsxLustre?: { readonly perUnitStorageThroughput: number; readonly storageType: FsxLustreStorageType };
 }
 
-/** The per-client figure of `plan` for `client`, mounting by `protocol` (its backend's); FSx for Lustre adds one file's bound. */
+/**
+ * The per-client figure of `plan` for `client`, mounting by `protocol`, its backend's. FSx for Lustre adds one file's
+ * bound.
+ */
 export function perClientOf(plan: PlanFigures, client: ClientRequest | undefined, protocol: ClientProtocol): PerClientPlan {
   const ceiling = counted(clientCeiling(client === undefined ? {} : client, protocol), plan);
   return plan.fsxLustre === undefined ? ceiling : { ...ceiling, oneFile: lustreFileCeiling(plan, plan.fsxLustre) };
 }
 
 /**
- * One file's bound on FSx for Lustre (`LustreFileCeiling`): stripes x one OST's bound, at most the file system's
- * sustained figure; the type's storage step is `capacitySteps` of lib/backends/fsx/sizing/lustre.ts (1,800 or 6,000
- * GiB on HDD, 2,400 on SSD).
+ * One file's bound on FSx for Lustre, `LustreFileCeiling`: stripes x one OST's bound, at most the file system's
+ * sustained figure. The type's storage step is `capacitySteps` of lib/backends/fsx/sizing/lustre.ts: 1,800 or 6,000 GiB
+ * on HDD, 2,400 on SSD.
  */
 export function lustreFileCeiling(plan: PlanFigures, fs: { perUnitStorageThroughput: number; storageType: FsxLustreStorageType }): LustreFileCeiling {
   const { step } = capacitySteps(fs.storageType, fs.perUnitStorageThroughput);
@@ -293,7 +298,10 @@ export function lustreFileCeiling(plan: PlanFigures, fs: { perUnitStorageThrough
   };
 }
 
-/** `ceiling` with the count of clients `plan`'s sustained figure takes (again, for a plan re-estimated on another type). */
+/**
+ * `ceiling` with the count of clients that `plan`'s sustained figure takes, again for a plan re-estimated on another
+ * type.
+ */
 export function counted(ceiling: ClientCeiling, plan: PlanFigures): PerClientPlan {
   const sustained = sustainedOf(plan);
   return { ...ceiling, clientsToSustain: clientsToReach(sustained, ceiling) };

@@ -6,8 +6,8 @@ import type { DataVolumePlan } from './plan-types';
 import { round2 } from './round';
 
 /**
- * On demand for 730 h plus each volume: st1 sizeGiB x $0.045; gp3 sizeGiB x $0.08 + (IOPS - 3,000) x $0.005 +
- * (MiB/s - 125) x $0.04 (catalog-gp3.ts); rounded to the cent once, at the end.
+ * On demand for 730 h plus each volume: st1 sizeGiB x $0.045; gp3 sizeGiB x $0.08 + (IOPS - 3,000) x $0.005 + (MiB/s -
+ * 125) x $0.04, per catalog-gp3.ts. Rounded to the cent once, at the end.
  */
 export function monthlyCost(spec: InstanceTypeSpec, dataVolumes: DataVolumePlan[]): number {
   const volumesUsd = dataVolumes.reduce((sum, v) => sum + (v.volumeType === 'gp3' ? gp3MonthlyUsd(v) : v.sizeGiB * ST1.usdPerGiBMonth), 0);

@@ -1,10 +1,10 @@
 /**
  * How a message shows the value it refuses: a string quoted, anything else with its type, so that `"5"` and `5`, or
- * `undefined` and `"undefined"`, never read alike. One describer for every message of the planner.
+ * `undefined` and `"undefined"`, never read alike. It is one describer for every message of the planner.
  */
 
 /**
- * `text` with every character outside printable ASCII written as `\u{hex}`: a zero-width space, a right-to-left
+ * `text` with every character outside printable ASCII written as `\u{hex}`. So a zero-width space, a right-to-left
  * override or a Cyrillic letter that looks Latin is shown for what it is, not rendered.
  */
 export function escapeInvisible(text: string): string {

@@ -1,7 +1,7 @@
 /**
- * The EC2 NFS server's backends, EBS and instance store, as the planner knows them (backend-sizing.ts). Their plans
+ * The EC2 NFS server's backends, EBS and instance store, as the planner of backend-sizing.ts knows them. Their plans
  * stay in this folder, beside the capacity rule of `auto` that chooses between them and the EC2 catalogue that the
- * client ceiling reads too; this file is what the shared planner asks of each.
+ * client ceiling reads too. This file is what the shared planner asks of each.
  */
 import type { BackendSizing, ExcessQuery } from './backend-sizing';
 import { EC2_CONTEXT } from './ec2-context';
@@ -56,7 +56,7 @@ function volumesOf(plan: StoragePlan): string {
 const COST_NOTE = 'on demand, us-east-1, 730 h';
 const PRICE_SOURCE = 'on-demand list prices, us-east-1, 730 h, as cited in lib/sizing/catalog*.ts';
 
-/** EBS in the planner: st1 (and gp3 for a throughput) volumes, striped, on an EBS type. */
+/** EBS in the planner: striped st1 volumes, or gp3 for a throughput, on an EBS type. */
 export const EBS_SIZING: BackendSizing = {
   candidates: ({ capacityTiB, targetMBps, families, ioSizeKiB }) => ebsCandidates(capacityTiB, targetMBps, families, ioSizeKiB),
   iops: ebsPlanIops,
@@ -90,7 +90,7 @@ function instanceStoreExcess({ request, plan, instanceType, replan }: ExcessQuer
   return `a ${family} comes with all of its disks: ${instanceType}, with ${disks}, is ${rule} that holds ${asked} TiB`;
 }
 
-/** Instance store in the planner: a d2 (d3, d3en) and its local HDDs, striped. */
+/** Instance store in the planner: a d2, d3 or d3en and its local HDDs, striped. */
 export const INSTANCE_STORE_SIZING: BackendSizing = {
   candidates: ({ capacityTiB, families }) =>
     families.instanceStore.filter((t) => instanceStoreTiB(t) >= capacityTiB).map((spec) => ({ ...instanceStorePlan(spec), reason: '' })),

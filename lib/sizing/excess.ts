@@ -1,8 +1,8 @@
 /**
- * How much more capacity a plan deploys than was asked for, and why: each backend's own rule (its `excessReason` in
- * registry.ts: FSx for Lustre buys throughput with capacity and comes in capacity steps, a d2, d3 or d3en brings all
- * of its disks, st1 has a smallest size and grows its baseline with size). Pure functions, no CDK imports (the
- * construct turns the answer into a synth warning).
+ * How much more capacity a plan deploys than was asked for, and why, by each backend's own rule, its `excessReason` in
+ * registry.ts. FSx for Lustre buys throughput with capacity and comes in capacity steps; a d2, d3 or d3en brings all of
+ * its disks; st1 has a smallest size and grows its baseline with size. Pure functions, no CDK imports; the construct
+ * turns the answer into a synth warning.
  */
 import { instanceStoreTiB } from './catalog';
 import { instanceTypeSpec, knownInstanceType } from './catalog-lookup';
@@ -17,22 +17,22 @@ export const CAPACITY_EXCESS_THRESHOLD = 0.1;
 export interface CapacityExcess {
   /** The capacity asked for, TiB. */
   readonly requestedTiB: number;
-  /** The capacity deployed, TiB (the data disks' or the file system's raw capacity). */
+  /** The capacity deployed, TiB: the data disks' or the file system's raw capacity. */
   readonly deployedTiB: number;
   /** How much more, in percent of the request, rounded down. */
   readonly percentMore: number;
   /** Why, in words. */
   readonly reason: string;
   /**
-   * A `capacityTiB` (the deployed capacity, rounded down to 0.01 TiB) that plans exactly the same storage, so asking
-   * for it accepts the plan without a warning; undefined when no such request gives the same storage.
+   * A `capacityTiB` that plans exactly the same storage: the deployed capacity, rounded down to 0.01 TiB. Asking for it
+   * accepts the plan without a warning. Undefined when no such request gives the same storage.
    */
   readonly sameStorageCapacityTiB?: number;
 }
 
 /**
- * The excess of `plan` over `request` when it is more than 10 %, else undefined. `instanceType` is the instance
- * type deployed when it is not the plan's (an instance-store override brings that type's disks).
+ * The excess of `plan` over `request` when it is more than 10 %, else undefined. `instanceType` is the instance type
+ * deployed when it is not the plan's, since an instance-store override brings that type's disks.
  */
 export function capacityExcess(request: StorageRequest, plan: StoragePlan, instanceType?: string): CapacityExcess | undefined {
   const requestedTiB = request.capacityTiB;
@@ -65,8 +65,8 @@ function sameStorage(request: StorageRequest, plan: StoragePlan, capacityTiB: nu
 }
 
 /**
- * What a plan deploys, in one string: `instanceType` and every part of its storage (backend, volumes, disks, file
- * system). The fields left out are figures and words that follow from those.
+ * What a plan deploys, in one string: `instanceType` and every part of its storage, that is backend, volumes, disks and
+ * file system. The fields left out are figures and words that follow from those.
  */
 function storageOf(
   { instanceType: _type, rawCapacityTiB: _raw, throughput: _t, monthlyCostUsd: _usd, reason: _why, perClient: _client, ...storage }: StoragePlan,

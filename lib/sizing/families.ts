@@ -15,20 +15,23 @@ import type { Arch, Generation } from './plan-types';
 export interface Families {
   readonly generation: Generation;
   readonly arch: Arch;
-  /** EBS types of the capacity rule (general purpose), smallest first in each family. */
+  /** EBS types of the capacity rule, general purpose, smallest first in each family. */
   readonly ebs: readonly InstanceTypeSpec[];
   /**
-   * EBS types the cheapest-plan search weighs beside `ebs` when a throughput is asked: the network- and
-   * EBS-optimized families (catalog-netopt.ts), whose largest sizes carry the most a single server can serve.
+   * EBS types the cheapest-plan search weighs beside `ebs` when a throughput is asked: the network- and EBS-optimized
+   * families of catalog-netopt.ts, whose largest sizes carry the most a single server can serve.
    */
   readonly fastEbs: readonly InstanceTypeSpec[];
-  /** Instance-store types (d2; d3 and d3en for `current`); the capacity rule takes the cheapest that holds the request. */
+  /**
+   * Instance-store types, d2, or d3 and d3en for `current`; the capacity rule takes the cheapest that holds the
+   * request.
+   */
   readonly instanceStore: readonly InstanceTypeSpec[];
 }
 
 const ofArch = (arch: Arch) => (t: InstanceTypeSpec) => t.arch === arch;
 
-/** The families of each generation and architecture the planner offers (Graviton: current generation only). */
+/** The families of each generation and architecture the planner offers; Graviton has the current generation only. */
 export const FAMILIES: { readonly [F in `${Generation} ${Arch}`]?: Families } = {
   'previous x86_64': { generation: 'previous', arch: 'x86_64', ebs: EBS_INSTANCE_TYPES, fastEbs: [], instanceStore: INSTANCE_STORE_TYPES },
   'current x86_64': {
@@ -47,5 +50,5 @@ export const FAMILIES: { readonly [F in `${Generation} ${Arch}`]?: Families } = 
   },
 };
 
-/** The families a plan is built on when the request names none (the search's default). */
+/** The families a plan is built on when the request names none: the search's default. */
 export const PREVIOUS = FAMILIES['previous x86_64'] as Families;

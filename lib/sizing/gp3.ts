@@ -11,9 +11,9 @@ import { round2 } from './round';
 const GP3_STRIPE_MAX_VOLUMES = 3;
 
 /**
- * The gp3 stripes a throughput search weighs: 1 to 3 volumes, each its share of the capacity (at most 64 TiB, the
- * stripe at most the 48 TiB one server should hold) provisioned with its share of `targetMBps` and the IOPS that
- * share needs at random requests of `ioSizeKiB` (catalog-gp3.ts).
+ * The gp3 stripes a throughput search weighs: 1 to 3 volumes, each its share of the capacity, at most 64 TiB, within
+ * the 48 TiB one server should hold. Each is provisioned with its share of `targetMBps` and the IOPS that share needs
+ * at random requests of `ioSizeKiB`, by catalog-gp3.ts.
  */
 export function gp3Stripes(capacityTiB: number, targetMBps: number, ioSizeKiB?: number): DataVolumePlan[][] {
   const stripes: DataVolumePlan[][] = [];

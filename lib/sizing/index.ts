@@ -21,7 +21,7 @@ export type { EfsThroughputMode } from './efs';
 export { instanceTypeProblem, instanceTypeTier, instanceTypesFor, stopStartWarning } from './instance-type';
 export { clientCeiling } from './client-ceiling';
 export type { ClientCeiling, ClientProtocol, ClientRequest, LustreFileCeiling, PerClientPlan } from './client-ceiling';
-// The FSx backends' options and figures that the request and the plan carry (each backend's own, in its folder).
+// The FSx backends' options and figures that the request and the plan carry, each backend's own in its folder.
 export type { FsxLustreDeploymentType, FsxLustreOptions, FsxLustreStorageType, ResolvedFsxLustreOptions } from '../backends/fsx/sizing/lustre';
 export { FSX_OPENZFS_TIERS } from '../backends/openzfs/sizing/catalog';
 export { FSX_OPENZFS_DEPLOYMENT_TYPES, FSX_OPENZFS_THROUGHPUT_CAPACITIES } from '../backends/openzfs/sizing/options';

@@ -1,6 +1,6 @@
 /**
- * The instance type beside the planner's choice: which types an `instanceType` override may name for a plan, and the
- * capacities over which the planner's automatic choice stays one type (its tier), for the synth warning that growth
+ * The instance type beside the planner's choice: which types an `instanceType` override may name for a plan. And the
+ * capacities over which the planner's automatic choice stays one type, its tier, for the synth warning that growth
  * across a tier stops and starts the instance. Pure functions, no CDK imports.
  */
 import { MAX_EBS_CAPACITY_TIB, instanceStoreTiB } from './catalog';
@@ -13,10 +13,10 @@ import { BACKEND_SIZING } from './registry';
 import { estimateThroughput } from './throughput';
 
 /**
- * The catalogued types an `instanceType` override may name for `plan` (of `capacityTiB`): on EBS every type with EBS
- * data volumes (m4, m6i, m7i, Graviton m7g and m6g, and the network-optimized families); on instance store each d2,
- * d3 or d3en whose disks hold the capacity (either generation's, as on EBS); none for a file system, which has no
- * instance.
+ * The catalogued types an `instanceType` override may name for `plan` of `capacityTiB`. On EBS that is every type with
+ * EBS data volumes: m4, m6i, m7i, Graviton m7g and m6g, and the network-optimized families. On instance store it is
+ * each d2, d3 or d3en whose disks hold the capacity, of either generation, as on EBS. None for a file system, which has
+ * no instance.
  */
 export function instanceTypesFor(plan: Pick<StoragePlan, 'backend' | 'instanceType'>, capacityTiB: number): string[] {
   if (plan.backend === 'ebs') return OVERRIDE_EBS_INSTANCE_TYPES.map((t) => t.name);
@@ -27,10 +27,10 @@ export function instanceTypesFor(plan: Pick<StoragePlan, 'backend' | 'instanceTy
 }
 
 /**
- * What is wrong with `name` as the instance type of `plan`, in the words of an "allowed is ..." message (undefined:
- * nothing): the types the plan's backend takes, naming the backend and, when `auto` chose it, the capacity it chose it
- * for; with `throughputMBps`, those of them that sustain it on the plan's disks. With no plan (the planner refused the
- * request and says why itself), any catalogued type.
+ * What is wrong with `name` as the instance type of `plan`, in the words of an "allowed is ..." message; undefined when
+ * nothing is. It names the types the plan's backend takes, the backend, and, when `auto` chose it, the capacity it
+ * chose it for. With `throughputMBps` it names those of them that sustain it on the plan's disks. With no plan, any
+ * catalogued type: the planner refused the request and says why itself.
  */
 export function instanceTypeProblem(
   name: string,
@@ -79,29 +79,29 @@ function disksOf(plan: StoragePlan): string {
 export interface InstanceTypeTier {
   /** The type the planner chooses for the request. */
   readonly instanceType: string;
-  /** The smallest capacity, GiB, that gets this type (1 when nothing smaller gets another). */
+  /** The smallest capacity, GiB, that gets this type; 1 when nothing smaller gets another. */
   readonly minGiB: number;
   /** The largest capacity, GiB, that gets this type. */
   readonly maxGiB: number;
   /**
    * The type the planner chooses just above `maxGiB` with the same backend and volume count: growth there changes the
-   * instance type alone. Absent when growth past `maxGiB` changes the backend or the volume count (which the update
-   * guard refuses anyway) or when nothing larger can be planned.
+   * instance type alone. Absent when growth past `maxGiB` changes the backend or the volume count, which the update
+   * guard refuses anyway, or when nothing larger can be planned.
    * @default - none
    */
   readonly nextInstanceType?: string;
 }
 
-/** Capacities are whole GiB to the planner (it sizes st1 volumes in GiB): the tier is searched in GiB. */
+/** Capacities are whole GiB to the planner, which sizes st1 volumes in GiB, so the tier is searched in GiB. */
 const GIB_PER_TIB = 1024;
 const MAX_GIB = MAX_EBS_CAPACITY_TIB * GIB_PER_TIB;
 
 /**
- * The tier of the planner's automatic choice for `request`: the capacities (the request's other fields unchanged)
- * that get the same backend, volume count and instance type. EBS only (undefined otherwise: an instance-store type
- * change loses the data, and the update guard refuses it). The bounds are found by doubling steps and bisection, so
- * they are exact where the choice changes once at each bound, as the capacity rules do (with `throughputMBps` the
- * cheapest plan may switch back and forth; the nearest switch is then the one reported).
+ * The tier of the planner's automatic choice for `request`: the capacities that get the same backend, volume count and
+ * instance type, the request's other fields unchanged. EBS only, undefined otherwise, since an instance-store type
+ * change loses the data and the update guard refuses it. The bounds are found by doubling steps and bisection. So they
+ * are exact where the choice changes once at each bound, as the capacity rules do. With `throughputMBps` the cheapest
+ * plan may switch back and forth, and the nearest switch is then the one reported.
  */
 export function instanceTypeTier(request: StorageRequest): InstanceTypeTier | undefined {
   const plan = planServerCore(request);
@@ -132,7 +132,7 @@ export function instanceTypeTier(request: StorageRequest): InstanceTypeTier | un
   };
 }
 
-/** From `start` (same) in `direction`, the last capacity still `same`: doubling steps, then bisection. */
+/** From `start`, which is `same`, in `direction`: the last capacity still `same`, by doubling steps, then bisection. */
 function lastSame(start: number, direction: 1 | -1, same: (gib: number) => boolean): number {
   let good = start;
   let step = 1;
@@ -155,8 +155,8 @@ function lastSame(start: number, direction: 1 | -1, same: (gib: number) => boole
 
 /**
  * The synth warning for an instance type the planner chose: another capacity of the same backend and volume count gets
- * another type, and a change of instance type stops and starts the instance. Undefined when growth keeps the type (or
- * is not an instance type change alone).
+ * another type, and a change of instance type stops and starts the instance. Undefined when growth keeps the type, or
+ * is not an instance type change alone.
  */
 export function stopStartWarning(request: StorageRequest): string | undefined {
   const tier = instanceTypeTier(request);
@@ -171,7 +171,7 @@ export function stopStartWarning(request: StorageRequest): string | undefined {
     `across growth, pin its type: -c instanceType=${t} (or the instanceType prop).`;
 }
 
-/** GiB as TiB for a message: whole TiB plain, else two decimals (rounded down, so a bound is never overstated). */
+/** GiB as TiB for a message: whole TiB plain, else two decimals rounded down, so a bound is never overstated. */
 function tib(gib: number): string {
   const value = gib / GIB_PER_TIB;
   return Number.isInteger(value) ? String(value) : String(Math.floor(value * 100) / 100);

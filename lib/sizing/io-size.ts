@@ -1,22 +1,24 @@
 /**
- * The I/O-size term: every throughput figure is also bounded by IOPS x request size, for requests smaller
- * than the 1 MiB the throughput model describes. Pure arithmetic on a plan, no CDK imports (docs/design.md, section 3);
- * each backend gives its IOPS limits (its `iops` in lib/sizing/registry.ts), and plan-io-size.ts applies them.
+ * The I/O-size term: every throughput figure is also bounded by IOPS x request size, for requests smaller than the 1
+ * MiB the throughput model describes. Pure arithmetic on a plan, no CDK imports (docs/design.md, section 3). Each
+ * backend gives its IOPS limits, its `iops` in lib/sizing/registry.ts, and plan-io-size.ts applies them.
  *
  * What a request counts as, from AWS's words:
  * - [EBS-IO] Amazon EBS User Guide, "I/O characteristics and monitoring": "I/O size is capped at 256 KiB for SSD
- *            volumes and 1,024 KiB for HDD volumes"; "When small I/O operations are physically sequential, Amazon EBS
- *            attempts to merge them into a single I/O operation up to the maximum I/O size"; for st1 "we count each
- *            random, non-sequential I/O toward the total IOPS count, which can cause you to hit the volume's IOPS
- *            limit sooner than expected". So the term describes random (unmerged) requests; sequential ones of any
- *            size are merged toward the volume's largest and the 1 MiB figures hold for them.
+ *   volumes and 1,024 KiB for HDD volumes"; "When small I/O operations are physically sequential, Amazon EBS attempts
+ *   to merge them into a single I/O operation up to the maximum I/O size". For st1, "we count each random,
+ *   non-sequential I/O toward the total IOPS count, which can cause you to hit the volume's IOPS limit sooner than
+ *   expected". So the term describes random, unmerged requests. Sequential ones of any size are merged toward the
+ *   volume's largest, and the 1 MiB figures hold for them.
  * - [EBS-VT] The same guide, "Amazon EBS volume types": st1 "Max IOPS per volume (1 MiB I/O)" 500.
  * - gp3's provisioned IOPS and the instances' IOPS: catalog-gp3.ts and catalog-ebs-iops.ts.
- * - The FSx file systems' IOPS: each with its backend (lib/backends/fsx/sizing.ts, lib/backends/openzfs/sizing.ts).
- * - EFS: efs.ts, [PERF] (per file system, by throughput mode).
- * Where AWS publishes no IOPS (instance-store HDDs, FSx for Lustre) the figures stay the 1 MiB ones, an upper bound
- * for smaller random requests (`upperBoundAtIoSize`), and the search does not count them as sustaining a throughput at
- * such a size (the planner claims only what AWS's figures carry).
+ * - The FSx file systems' IOPS: each with its backend, in lib/backends/fsx/sizing.ts and
+ *   lib/backends/openzfs/sizing.ts.
+ * - EFS: [PERF] in efs.ts, per file system, by throughput mode.
+ *
+ * Where AWS publishes no IOPS, for instance-store HDDs and FSx for Lustre, the figures stay the 1 MiB ones. They are an
+ * upper bound for smaller random requests, `upperBoundAtIoSize`, and the search does not count them as sustaining a
+ * throughput at such a size: the planner claims only what AWS's figures carry.
  */
 import { instanceTypeSpec } from './catalog-lookup';
 import { GP3, GP3_MAX_IO_KIB } from './catalog-gp3';
@@ -34,7 +36,7 @@ export const MIN_IO_SIZE_KIB = 4;
 /** st1's IOPS per volume, counted in requests of up to 1,024 KiB. [EBS-VT] [EBS-IO] */
 export const ST1_MAX_IOPS = 500;
 
-/** The largest I/O an HDD (st1) volume counts as one, KiB (gp3's, 256, is in catalog-gp3.ts). [EBS-IO] */
+/** The largest I/O an HDD st1 volume counts as one, KiB; gp3's, 256, is in catalog-gp3.ts. [EBS-IO] */
 export const HDD_MAX_IO_KIB = 1024;
 
 /** What AWS does not publish, in the words the estimate carries. */
@@ -53,10 +55,13 @@ export function validateIoSize(value: unknown, where = 'ioSizeKiB'): number {
   return value;
 }
 
-/** Every clause `withIoSize` adds to a reason (none has a `;` inside), wherever later clauses put it: to say it anew. */
+/**
+ * Every clause `withIoSize` adds to a reason, wherever later clauses put it, so as to say it anew; none has a `;`
+ * inside.
+ */
 export const IO_SIZE_CLAUSES = /; random \d+ KiB requests: [^;]*/g;
 
-/** One IOPS limit: operations per second, the largest request counted as one (larger ones split), and its name. */
+/** One IOPS limit: operations per second, the largest request counted as one, larger ones split, and its name. */
 export interface IopsLimit {
   readonly iops: number;
   readonly maxIoKiB?: number;
@@ -76,7 +81,10 @@ export function iopsMBps(limit: IopsLimit, ioKiB: number): number {
   return (limit.iops * Math.min(ioKiB, limit.maxIoKiB ?? ioKiB) * 1024) / 1e6;
 }
 
-/** The IOPS of a stripe of EBS volumes (all alike): st1's 500 a volume, gp3's provisioned; each counted up to its largest I/O. */
+/**
+ * The IOPS of a stripe of EBS volumes, all alike: st1's 500 a volume, gp3's provisioned; each counted up to its largest
+ * I/O.
+ */
 export function volumeIops(volumes: StoragePlan['dataVolumes']): IopsLimit {
   const v = volumes[0];
   const gp3 = v?.volumeType === 'gp3';
@@ -102,8 +110,8 @@ export function ebsPlanIops({ instanceType, dataVolumes }: Pick<StoragePlan, 'in
 }
 
 /**
- * The lesser of `figure` and the IOPS bounds, rounded down, and the label of what binds (undefined: the figure's own
- * limit). A bound within the cent `figure` was rounded to ties with it: the figure's own limit stays named.
+ * The lesser of `figure` and the IOPS bounds, rounded down, and the label of what binds; undefined for the figure's own
+ * limit. A bound within the cent that `figure` was rounded to ties with it, and the figure's own limit stays named.
  */
 function bounded(figure: number, limits: readonly IopsLimit[], ioKiB: number): { mbps: number; label?: string } {
   const tightest = limits
@@ -114,11 +122,11 @@ function bounded(figure: number, limits: readonly IopsLimit[], ioKiB: number): {
 }
 
 /**
- * `plan` for random requests of `ioKiB`, bounded by the limits `iopsOf` gives: each figure the lesser of the throughput
- * model's and IOPS x size, `limitedBy` naming the IOPS limit where one binds the 1 TB workload, and the reason saying
- * which binds; where AWS publishes no IOPS, the figures as they are, marked `upperBoundAtIoSize`. At the default 1 MiB
- * the plan is returned as it is: the planner provisions every IOPS limit at or above its throughput there (a test
- * holds it). A plan already bounded for `ioKiB` is returned as it is.
+ * `plan` for random requests of `ioKiB`, bounded by the limits `iopsOf` gives. Each figure is the lesser of the
+ * throughput model's and IOPS x size. `limitedBy` names the IOPS limit where one binds the 1 TB workload, and the
+ * reason says which binds. Where AWS publishes no IOPS, the figures stay as they are, marked `upperBoundAtIoSize`. At
+ * the default 1 MiB the plan is returned as it is, since the planner provisions every IOPS limit at or above its
+ * throughput there, as a test holds. A plan already bounded for `ioKiB` is returned as it is.
  */
 export function boundAtIoSize<P extends StoragePlan>(plan: P, ioKiB: number, iopsOf: (plan: P) => PlanIops): P {
   if (ioKiB === DEFAULT_IO_SIZE_KIB || plan.throughput.ioSizeKiB === ioKiB) return plan;
@@ -138,7 +146,7 @@ export function boundAtIoSize<P extends StoragePlan>(plan: P, ioKiB: number, iop
   const burstWrite = bounded(t.burstWriteMBps, limits.burst, ioKiB);
   // Any figure an IOPS limit lowers is named, the burst ones too.
   const binds = [read, write, baselineRead, baselineWrite, burstRead, burstWrite].find((f) => f.label !== undefined)?.label;
-  // Each side's binding limit: the IOPS one where it binds, else what bound it before (the old words, whole).
+  // Each side's binding limit: the IOPS one where it binds, else what bound it before, in the old words, whole.
   const limitedBy = read.label === undefined && write.label === undefined ? t.limitedBy
     : read.label === write.label ? read.label as string
       : `read: ${read.label ?? t.limitedBy}; write: ${write.label ?? t.limitedBy}`;

@@ -1,7 +1,7 @@
 /**
  * The choice `npm run plan` states under the side-by-side comparison: the cheapest row shown that holds the capacity
- * and sustains the throughput asked, EFS included; when that is EFS (not deployed by this project), also the cheapest
- * deployable plan and what `cdk deploy` builds with the request's backend.
+ * and sustains the throughput asked, EFS included. When that is EFS, which this project does not deploy, it also states
+ * the cheapest deployable plan and what `cdk deploy` builds with the request's backend.
  */
 import type { BackendComparison } from './plan-table';
 import type { StoragePlan, StorageRequest } from './plan-types';
@@ -14,7 +14,10 @@ function figures(row: BackendComparison): { usd: number; sustained: number; tib:
   return { usd: row.plan.monthlyCostUsd, sustained: sustainedOf(row.plan), tib: row.plan.rawCapacityTiB };
 }
 
-/** The cheapest row that holds `capacityTiB` and sustains `throughputMBps` (any, when none is asked); `deployable` rows only if asked. */
+/**
+ * The cheapest row that holds `capacityTiB` and sustains `throughputMBps`, any when none is asked; `deployable` rows
+ * only if asked.
+ */
 export function cheapestShown(request: StorageRequest, rows: readonly BackendComparison[], deployable = false): BackendComparison | undefined {
   const meeting = rows.filter((r) => {
     const f = figures(r);

@@ -1,7 +1,8 @@
 /**
- * The EBS plan: st1 volumes of at most 16 TiB, striped, on the instance type the capacity rule gives them (the
- * original template's m4 tier, the m4 whose EBS bandwidth carries their burst, or the cheapest Nitro type whose
- * baselines carry theirs); the st1 stripes a throughput search weighs; and a plan moved to another EBS type.
+ * The EBS plan: st1 volumes of at most 16 TiB, striped, on the instance type the capacity rule gives them. That type is
+ * the original template's m4 tier, the m4 whose EBS bandwidth carries their burst, or the cheapest Nitro type whose
+ * baselines carry theirs. Here too are the st1 stripes a throughput search weighs, and a plan moved to another EBS
+ * type.
  */
 import { DEFAULT_IO_SIZE_KIB, IO_SIZE_CLAUSES, boundAtIoSize, ebsPlanIops } from './io-size';
 import { EBS_INSTANCE_TYPES, EBS_SINGLE_VOLUME_TIERS, MAX_EBS_CAPACITY_TIB, MB_BYTES, ST1 } from './catalog';
@@ -15,18 +16,20 @@ import { SUSTAINS_ASKED, sustainedOf } from './limit';
 import { st1Volume } from './st1-model';
 import { estimateThroughput } from './throughput';
 
-/** The most one st1 volume holds, TiB (16). */
+/** The most one st1 volume holds, TiB: 16. */
 export const MAX_SINGLE_VOLUME_TIB = ST1.maxSizeGiB / 1024;
-/** The most st1 volumes one EBS stripe holds (48 TiB in 16 TiB volumes). */
+/** The most st1 volumes one EBS stripe holds: 48 TiB in 16 TiB volumes. */
 export const MAX_DATA_VOLUMES = MAX_EBS_CAPACITY_TIB / MAX_SINGLE_VOLUME_TIB;
 
-/** The capacity rule's EBS plan: the st1 volumes that hold `capacityTiB` (`fixedCount` of them if given), on their type. */
+/**
+ * The capacity rule's EBS plan: the st1 volumes that hold `capacityTiB`, `fixedCount` of them if given, on their type.
+ */
 export function planEbs(capacityTiB: number, families: Families, fixedCount?: number): Omit<StoragePlan, 'reason'> {
   const volumes = st1VolumesFor(capacityTiB, fixedCount);
   return ebsPlan(capacityRuleType(capacityTiB, families, volumes), volumes);
 }
 
-/** The st1 volumes that hold `capacityTiB`: as few as hold it (or `fixedCount`), all of one size. */
+/** The st1 volumes that hold `capacityTiB`, all of one size: as few as hold it, or `fixedCount`. */
 function st1VolumesFor(capacityTiB: number, fixedCount?: number): DataVolumePlan[] {
   // Multiplying by a power of two is exact in floating point, so the ceiling never rounds a request down.
   const requiredGiB = Math.max(ST1.minSizeGiB, Math.ceil(capacityTiB * 1024));
@@ -36,8 +39,9 @@ function st1VolumesFor(capacityTiB: number, fixedCount?: number): DataVolumePlan
 }
 
 /**
- * The capacity rule's type for the st1 `volumes`: generation current, the Nitro type whose baselines carry their
- * baseline; previous, the original template's tier for one volume, else the m4 whose EBS bandwidth carries their burst.
+ * The capacity rule's type for the st1 `volumes`. In generation current it is the Nitro type whose baselines carry
+ * their baseline. In previous it is the original template's tier for one volume, else the m4 whose EBS bandwidth
+ * carries their burst.
  */
 function capacityRuleType(capacityTiB: number, families: Families, volumes: DataVolumePlan[]): InstanceTypeSpec {
   const count = volumes.length;
@@ -53,9 +57,9 @@ function st1Volumes(count: number, sizeGiB: number): DataVolumePlan[] {
 }
 
 /**
- * The st1 stripes a throughput search weighs: 1 to 3 volumes, each its share of the capacity or, where that is larger,
- * the smallest size whose baseline carries its share of `targetMBps` (st1's baseline grows with size: a larger volume
- * sustains more, 40 MiB/s per TiB).
+ * The st1 stripes a throughput search weighs: 1 to 3 volumes. Each is its share of the capacity or, where that is
+ * larger, the smallest size whose baseline carries its share of `targetMBps`. st1's baseline grows with size, 40 MiB/s
+ * per TiB, so a larger volume sustains more.
  */
 export function st1Stripes(capacityTiB: number, targetMBps: number): DataVolumePlan[][] {
   const stripes: DataVolumePlan[][] = [];
@@ -89,13 +93,13 @@ function singleVolumeTier(capacityTiB: number): InstanceTypeSpec {
 }
 
 /**
- * Generation current: the cheapest type whose EBS baseline and network baseline carry the volumes' st1 baseline,
- * so that what the disks sustain reaches the clients (their burst rides on the type's EBS burst while it lasts).
+ * Generation current: the cheapest type whose EBS baseline and network baseline carry the volumes' st1 baseline, so
+ * that what the disks sustain reaches the clients. Their burst rides on the type's EBS burst while it lasts.
  */
 function sustainingNitro(types: readonly InstanceTypeSpec[], volumesBaselineMBps: number): InstanceTypeSpec {
   const carried = (t: InstanceTypeSpec) => Math.min((t.ebsBandwidthMbps ?? 0) / 8, (t.networkBaselineGbps * 1e9) / 8 / MB_BYTES);
   const carrying = types.filter((t) => carried(t) >= volumesBaselineMBps);
-  // The cheapest that carries it (m6i before m7i at the same limits); when none does, the one that carries most.
+  // The cheapest that carries it, m6i before m7i at the same limits; when none does, the one that carries most.
   const pool = carrying.length > 0 ? carrying : types.filter((t) => carried(t) === Math.max(...types.map(carried)));
   return pool.reduce((best, t) => (t.onDemandUsdPerHour < best.onDemandUsdPerHour ? t : best));
 }
@@ -109,8 +113,8 @@ function matchingEbsBandwidth(volumesMBps: number): InstanceTypeSpec {
 }
 
 /**
- * A plan on another EBS instance type than the planner chose (the `instanceType` override): the same volumes, that
- * type's estimate and cost, and with `throughputMBps` (the throughput asked) whether that type sustains it. Throws
+ * A plan on another EBS instance type than the planner chose, by the `instanceType` override: the same volumes, that
+ * type's estimate and cost, and with `throughputMBps`, the throughput asked, whether that type sustains it. Throws
  * naming the catalogued types when `instanceType` is not one the planner knows.
  */
 export function withInstanceType(plan: StoragePlan, instanceType: string, throughputMBps?: number): StoragePlan {

@@ -1,9 +1,9 @@
 /**
- * What EFS would cost and sustain for a request, beside the plans this project deploys (EFS is planner only: never a
- * `StoragePlan`, never what `planStorage` returns). Regional Standard storage in each throughput mode, from the
- * figures of efs.ts. Elastic is billed per GB moved: priced here as the throughput asked moved all month (730 h, half
- * read and half write), the footing of the other plans, which deliver that rate all month; its storage-only price
- * beside it.
+ * What EFS would cost and sustain for a request, beside the plans this project deploys. EFS is planner only: never a
+ * `StoragePlan`, never what `planStorage` returns. It is Regional Standard storage in each throughput mode, from the
+ * figures of efs.ts. Elastic is billed per GB moved. It is priced here as the throughput asked moved all month, 730 h,
+ * half read and half write, the footing of the other plans, which deliver that rate all month. Its storage-only price
+ * stands beside it.
  */
 import { HOURS_PER_MONTH } from './catalog';
 import {
@@ -19,20 +19,20 @@ import { floor2, round2 } from './round';
 export interface EfsEstimate {
   /** The throughput mode. */
   readonly mode: EfsThroughputMode;
-  /** Standard storage priced, GiB (EFS bills what is stored: the capacity asked). */
+  /** Standard storage priced, GiB: EFS bills what is stored, the capacity asked. */
   readonly storageGiB: number;
-  /** Sustained read and write, MB/s: a bound (see `limitedBy`). */
+  /** Sustained read and write, MB/s: a bound, as `limitedBy` says. */
   readonly sustainedMBps: number;
-  /** While credits last (Bursting), else the sustained figure, MB/s. */
+  /** While credits last on Bursting, else the sustained figure, MB/s. */
   readonly burstMBps: number;
   /**
    * Provisioned mode: the MiB/s provisioned.
-   * @default - none (not Provisioned mode)
+   * @default - none, outside Provisioned mode
    */
   readonly provisionedMiBps?: number;
   /** Storage alone, USD a month. */
   readonly storageUsd: number;
-  /** Storage and throughput, USD a month (Elastic: with the throughput asked moved all month). */
+  /** Storage and throughput, USD a month; for Elastic, with the throughput asked moved all month. */
   readonly monthlyCostUsd: number;
   /** What binds the sustained figure, and how the row is priced, in words. */
   readonly limitedBy: string;
@@ -43,12 +43,12 @@ export interface EfsEstimate {
 /** Where EFS prices come from, for the comparison's sources. */
 export const EFS_PRICE_SOURCE = "AWS's EFS price data (us-east-1) as github.com/QuinnyPig/aws-price-watcher mirrors it (lib/sizing/efs.ts)";
 
-/** GB (10^9 bytes) moved in a month at `mbps` MB/s. */
+/** GB, 10^9 bytes, moved in a month at `mbps` MB/s. */
 function gbPerMonth(mbps: number): number {
   return (mbps * 3600 * HOURS_PER_MONTH) / 1000;
 }
 
-/** The EFS options for `capacityTiB` at `targetMBps` (none asked: 0), or why a mode cannot sustain it. */
+/** The EFS options for `capacityTiB` at `targetMBps`, 0 when none is asked, or why a mode cannot sustain it. */
 export function efsEstimates(
   capacityTiB: number, targetMBps = 0, client?: ClientRequest, ioSizeKiB = DEFAULT_IO_SIZE_KIB,
 ): { mode: EfsThroughputMode; estimate?: EfsEstimate; cannot?: string }[] {
@@ -64,8 +64,9 @@ export function efsEstimates(
 }
 
 /**
- * A mode's row for random requests of `ioSizeKiB`: its figures also bounded by the mode's write IOPS (the lesser of
- * read and write, as the sustained figure is) x the size; a row that then falls short of the target cannot do.
+ * A mode's row for random requests of `ioSizeKiB`: its figures are also bounded by the mode's write IOPS x the size,
+ * the write IOPS being the lesser of read and write, as the sustained figure is. A row that then falls short of the
+ * target cannot do.
  */
 function atIoSize(row: ModeRow, targetMBps: number, ioSizeKiB: number): ModeRow {
   if (row.estimate === undefined || ioSizeKiB === DEFAULT_IO_SIZE_KIB) return row;

@@ -1,6 +1,6 @@
 /**
- * The instance-store plan: the cheapest d2 (generation previous) or d3/d3en (current) whose local disks hold the
- * capacity, its estimate and its cost, and the note a plan on disks of unpublished throughput carries.
+ * The instance-store plan: the cheapest d2, in generation previous, or d3 or d3en, in current, whose local disks hold
+ * the capacity, with its estimate and its cost, and the note a plan on disks of unpublished throughput carries.
  */
 import { INSTANCE_STORE_TYPES, instanceStoreTiB } from './catalog';
 import { instanceTypeSpec } from './catalog-lookup';
@@ -10,13 +10,14 @@ import type { Families } from './families';
 import type { StoragePlan } from './plan-types';
 import { LOWER_BOUND, estimateThroughput } from './throughput';
 
-/** The capacity rule's largest server (d2.8xlarge) and what it holds, TiB: beyond it, `auto` weighs every backend. */
+/** The capacity rule's largest server, d2.8xlarge, and what it holds, TiB: beyond it, `auto` weighs every backend. */
 export const LARGEST_INSTANCE_STORE = INSTANCE_STORE_TYPES[INSTANCE_STORE_TYPES.length - 1];
 export const MAX_INSTANCE_STORE_TIB = instanceStoreTiB(LARGEST_INSTANCE_STORE);
 
 /**
- * The cheapest instance-store type of the generation that holds the capacity (d2: the smallest that does; d3 or d3en:
- * d3.xlarge up to its 5.4 TiB, then the d3en that holds it, d3en being the cheaper per TiB at every size).
+ * The cheapest instance-store type of the generation that holds the capacity. On d2 it is the smallest that does. On d3
+ * and d3en it is d3.xlarge up to its 5.4 TiB, then the d3en that holds it, d3en being the cheaper per TiB at every
+ * size.
  */
 export function planInstanceStore(capacityTiB: number, families: Families): Omit<StoragePlan, 'reason'> {
   // validateCapacity guarantees the largest type fits.
@@ -31,7 +32,7 @@ export function largestInstanceStore(families: Families): InstanceTypeSpec {
   return families.instanceStore.reduce((a, b) => (instanceStoreTiB(b) > instanceStoreTiB(a) ? b : a));
 }
 
-/** The note a plan on disks of unpublished throughput carries in its reason ('' for any other plan). */
+/** The note a plan on disks of unpublished throughput carries in its reason; '' for any other plan. */
 export function lowerBound(plan: Omit<StoragePlan, 'reason'>): string {
   if (plan.backend !== 'instance-store' || instanceTypeSpec(plan.instanceType).instanceStore?.throughputBound !== 'lower') return '';
   return `; its throughput is a ${LOWER_BOUND} (npm run bench:cluster measures the real figure)`;

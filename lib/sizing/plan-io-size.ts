@@ -1,19 +1,22 @@
 /**
- * A plan at a request size: the I/O-size term of io-size.ts with the IOPS limits of the plan's backend (each backend
- * gives its own: lib/sizing/registry.ts), and the refusal of a throughput the published IOPS cannot carry.
+ * A plan at a request size: the I/O-size term of io-size.ts with the IOPS limits of the plan's backend, each backend
+ * giving its own in lib/sizing/registry.ts; and the refusal of a throughput the published IOPS cannot carry.
  */
 import { BACKENDS } from '../../lambda/register/contract';
 import { type PlanIops, boundAtIoSize } from './io-size';
 import type { StoragePlan } from './plan-types';
 import { BACKEND_SIZING } from './registry';
 
-/** The published IOPS limits of a plan's storage (EC2 NFS servers: the volumes and the instance; FSx: the file system). */
+/**
+ * The published IOPS limits of a plan's storage: the volumes and the instance of an EC2 NFS server, or FSx's file
+ * system.
+ */
 export function planIops(plan: StoragePlan): PlanIops {
   return BACKEND_SIZING[plan.backend].iops(plan);
 }
 
 /**
- * `plan` for random requests of `ioKiB` (io-size.ts's `boundAtIoSize` with its backend's IOPS). At the default 1 MiB,
+ * `plan` for random requests of `ioKiB`, by io-size.ts's `boundAtIoSize` with its backend's IOPS. At the default 1 MiB,
  * and for a plan already bounded for `ioKiB`, the plan as it is.
  */
 export function withIoSize<P extends StoragePlan>(plan: P, ioKiB: number): P {
@@ -21,8 +24,8 @@ export function withIoSize<P extends StoragePlan>(plan: P, ioKiB: number): P {
 }
 
 /**
- * The refusal of a throughput asked in random requests of `ioKiB` from storage whose IOPS AWS does not publish
- * (`upperBoundAtIoSize`): `which` names the backend where one was asked for, e.g. 'instance-store '.
+ * The refusal of a throughput asked in random requests of `ioKiB` from storage whose IOPS AWS does not publish,
+ * `upperBoundAtIoSize`. `which` names the backend where one was asked for, e.g. 'instance-store '.
  */
 export function unpublishedIopsRefusal(targetMBps: number, ioKiB: number, which = ''): string {
   const unpublished = BACKENDS.flatMap((b) => BACKEND_SIZING[b].iopsUnpublished ?? []);

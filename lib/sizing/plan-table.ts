@@ -1,7 +1,7 @@
 /**
- * What `npm run plan` prints: one plan as a small table, and the best plan of each backend side by side (each
- * backend's words are its own: `table` in registry.ts; and EFS, which this project does not deploy), each with the
- * source of its price.
+ * What `npm run plan` prints: one plan as a small table, and the best plan of each backend side by side, each with the
+ * source of its price. Each backend's words are its own, by `table` in registry.ts, and EFS, which this project does
+ * not deploy, has a row too.
  */
 import { BACKENDS } from '../../lambda/register/contract';
 import { bestPlanOf } from './best-plan';
@@ -12,8 +12,8 @@ import { sustainedOf } from './limit';
 import { BACKEND_SIZING } from './registry';
 
 /**
- * Renders a plan as the small table `npm run plan` prints: one row per fact, aligned, so it reads well in
- * a terminal and pastes into an issue or a design note.
+ * Renders a plan as the small table `npm run plan` prints: one row per fact, aligned, so it reads well in a terminal
+ * and pastes into an issue or a design note.
  */
 export function formatPlanTable(plan: StoragePlan): string {
   const text = BACKEND_SIZING[plan.backend].table;
@@ -36,7 +36,7 @@ export function formatPlanTable(plan: StoragePlan): string {
   return alignColumns(rows);
 }
 
-/** The request size the figures are bounded for, when one was asked (io-size.ts). */
+/** The request size the figures are bounded for, when one was asked; see io-size.ts. */
 function ioSizeRows(plan: StoragePlan): [string, string][] {
   const t = plan.throughput;
   if (t.ioSizeKiB === undefined) return [];
@@ -54,8 +54,8 @@ function cachedReadRows(plan: StoragePlan): [string, string][] {
 }
 
 /**
- * What one client can reach beside the aggregate (lib/sizing/client-ceiling.ts), and how many clients the sustained
- * figure takes; nothing for a plan without `perClient`.
+ * What one client can reach beside the aggregate, by lib/sizing/client-ceiling.ts, and how many clients the sustained
+ * figure takes. Nothing for a plan without `perClient`.
  */
 function perClientRows(plan: StoragePlan): [string, string][] {
   const c = plan.perClient;
@@ -84,20 +84,22 @@ function readWrite(read: number, write: number): string {
     : `${read.toFixed(0)} MB/s read, ${write.toFixed(0)} MB/s write`;
 }
 
-/** An EFS row of the comparison: Regional Standard storage in one throughput mode (planner only: not deployed). */
+/**
+ * An EFS row of the comparison: Regional Standard storage in one throughput mode, for the planner only, not deployed.
+ */
 export type EfsRow = 'efs-elastic' | 'efs-provisioned' | 'efs-bursting';
 
-/** One row of the comparison: a backend's best plan for the request (or an EFS option), or why it has none. */
+/** One row of the comparison: a backend's best plan for the request, or an EFS option, or why it has none. */
 export interface BackendComparison {
   /** The backend of this row, or the EFS option. */
   readonly backend: Backend | EfsRow;
   /**
    * The backend's best plan for the request.
-   * @default - none: an EFS row (see `efs`), or the backend cannot serve the request (see `cannot`)
+   * @default - none: an EFS row, see `efs`, or the backend cannot serve the request, see `cannot`
    */
   readonly plan?: StoragePlan;
   /**
-   * An EFS row's estimate (EFS is not deployed by this project).
+   * An EFS row's estimate; this project does not deploy EFS.
    * @default - none: a backend's row
    */
   readonly efs?: EfsEstimate;
@@ -113,16 +115,17 @@ export interface BackendComparison {
 /** What shapes the comparison's `ebs` row beyond the request. */
 export interface ComparisonOptions {
   /**
-   * The EBS row on this catalogued EBS instance type instead of the planner's choice (see `withInstanceType`).
+   * The EBS row on this catalogued EBS instance type instead of the planner's choice; see `withInstanceType`.
    * @default - the planner's choice
    */
   readonly instanceType?: string;
 }
 
 /**
- * The best plan of each backend for one request (`bestPlanOf`), or why there is none. The EBS layout options
- * (`dataVolumeCount`, `instanceType`) shape the `ebs` row only and a backend's options object (`fsxLustre`,
- * `fsxOpenZfs`) its own row only: every other backend is weighed for the same capacity, throughput and generation.
+ * The best plan of each backend for one request by `bestPlanOf`, or why there is none. The EBS layout options,
+ * `dataVolumeCount` and `instanceType`, shape the `ebs` row only. A backend's options object, `fsxLustre` or
+ * `fsxOpenZfs`, shapes its own row only. Every other backend is weighed for the same capacity, throughput and
+ * generation.
  */
 export function compareBackends(request: StorageRequest, options: ComparisonOptions = {}): BackendComparison[] {
   const servers = BACKENDS.map((backend): BackendComparison => {
@@ -139,7 +142,7 @@ export function compareBackends(request: StorageRequest, options: ComparisonOpti
   return [...servers, ...efsRows(request)];
 }
 
-/** The EFS rows for a request: Elastic, Provisioned (when a throughput is asked) and Bursting. */
+/** The EFS rows for a request: Elastic, Provisioned when a throughput is asked, and Bursting. */
 function efsRows(request: StorageRequest): BackendComparison[] {
   const { capacityTiB, throughputMBps, client, ioSizeKiB } = request;
   if (typeof capacityTiB !== 'number' || !(capacityTiB > 0)) return [];
@@ -149,9 +152,9 @@ function efsRows(request: StorageRequest): BackendComparison[] {
 }
 
 /**
- * The best plan of each backend for one request, side by side (`npm run plan` prints it under the chosen plan):
- * what each would cost and sustain, or why it cannot serve the request. The plan, or the reason, is the last
- * column, so a long reason widens no other column: every row's cells start at the same offsets.
+ * The best plan of each backend for one request, side by side; `npm run plan` prints it under the chosen plan. It shows
+ * what each would cost and sustain, or why it cannot serve the request. The plan, or the reason, is the last column, so
+ * a long reason widens no other column: every row's cells start at the same offsets.
  */
 export function formatBackendComparison(request: StorageRequest, options: ComparisonOptions = {}): string {
   const header = ['backend', 'raw TiB', 'sustained MB/s', 'burst MB/s', '$/month', 'plan'];
@@ -184,7 +187,7 @@ function priceSources(rows: readonly BackendComparison[]): string {
 }
 
 /**
- * Rows of cells as lines: each column as wide as its widest cell (the last one unpadded), two spaces between
+ * Rows of cells as lines: each column as wide as its widest cell, the last one unpadded, and two spaces between
  * columns, so every cell of a column starts at the same offset.
  */
 export function alignColumns(rows: readonly (readonly string[])[]): string {

@@ -1,9 +1,9 @@
 /**
- * The sizing planner: from the capacity a user asks for to an instance type, its data disks, the
- * throughput clients can expect and the monthly cost. Pure functions, no CDK imports (docs/design.md,
- * section 3); the construct only wires resources from the plan. This file is the entry point and its order of
- * steps: check the request (validate-request.ts), plan for capacity (capacity-rule.ts), and when that plan cannot
- * hold or sustain what is asked, search for the cheapest that does (cheapest-plan.ts).
+ * The sizing planner: from the capacity a user asks for to an instance type, its data disks, the throughput clients can
+ * expect and the monthly cost. Pure functions, no CDK imports (docs/design.md, section 3): the construct only wires
+ * resources from the plan. This file is the entry point and its order of steps. It checks the request, in
+ * validate-request.ts, and plans for capacity, in capacity-rule.ts. When that plan cannot hold or sustain what is
+ * asked, it searches for the cheapest that does, in cheapest-plan.ts.
  */
 import { BACKENDS } from '../../lambda/register/contract';
 import { cheapestMeeting, sustains } from './cheapest-plan';
@@ -20,8 +20,8 @@ import { formatTiB } from './round';
 import { ValidRequest, validateCapacity, validatePositive, validateRequest } from './validate-request';
 
 /**
- * Every backend `auto` may choose from when the capacity rule's plan does not do: each offers its candidates
- * (registry.ts), some only when a throughput is asked.
+ * Every backend `auto` may choose from when the capacity rule's plan does not do. Each offers its candidates, by
+ * registry.ts, some only when a throughput is asked.
  */
 const ALL_BACKENDS: readonly Backend[] = BACKENDS;
 
@@ -35,16 +35,18 @@ export function planStorage(request: StorageRequest): StoragePlan {
 }
 
 /**
- * The server's plan for a request, without its per-client figure: what the planner's own what-ifs ask (another
- * capacity's plan for the type tier and the excess warning), so that they are part of one planning and not
- * `planStorage` calls of their own.
+ * The server's plan for a request, without its per-client figure. The planner's own what-ifs ask it: another capacity's
+ * plan for the type tier and the excess warning. So they are part of one planning and not `planStorage` calls of their
+ * own.
  */
 export function planServerCore(request: StorageRequest): StoragePlan {
   const valid = validateRequest(request);
   return withIoSize(planFor(request, valid), valid.ioSizeKiB);
 }
 
-/** The plan of a checked request, each candidate weighed at its request size (withIoSize leaves a bounded plan as it is). */
+/**
+ * The plan of a checked request, each candidate weighed at its request size; withIoSize leaves a bounded plan as it is.
+ */
 function planFor(request: StorageRequest, valid: ValidRequest): StoragePlan {
   const own = valid.backend === 'auto' ? undefined : BACKEND_SIZING[valid.backend].planAsked;
   if (own !== undefined) return planAsked(own, request, valid);
@@ -55,8 +57,8 @@ function planFor(request: StorageRequest, valid: ValidRequest): StoragePlan {
 }
 
 /**
- * The plan of a backend that has its own when asked for by name (FSx: no capacity rule, no single-server limit). A
- * throughput asked in smaller random requests than the storage's published IOPS describe cannot be claimed.
+ * The plan of a backend that has its own when asked for by name: FSx, with no capacity rule and no single-server limit.
+ * A throughput asked in smaller random requests than the storage's published IOPS describe cannot be claimed.
  */
 function planAsked(own: NonNullable<BackendSizing['planAsked']>, request: StorageRequest, valid: ValidRequest): StoragePlan {
   const backend = valid.backend as Backend;
@@ -71,8 +73,8 @@ function planAsked(own: NonNullable<BackendSizing['planAsked']>, request: Storag
 }
 
 /**
- * Whether `auto` is asked for more than the capacity rule's largest server holds (generation current: one st1 volume;
- * previous: the largest d2), so that every backend is weighed.
+ * Whether `auto` is asked for more than the capacity rule's largest server holds, so that every backend is weighed.
+ * That server is one st1 volume in generation current and the largest d2 in previous.
  */
 function beyondCapacityRule(capacityTiB: number, valid: ValidRequest): boolean {
   const autoLimit = valid.families.generation === 'current' ? MAX_SINGLE_VOLUME_TIB : MAX_INSTANCE_STORE_TIB;
@@ -88,8 +90,8 @@ function beyondCapacityRulePlan(capacityTiB: number, valid: ValidRequest): Stora
 }
 
 /**
- * The capacity rule's `plan` when it sustains the throughput asked for (saying so); else, the cheapest plan of the
- * backends allowed that does. A fixed `dataVolumeCount` cannot change the layout: it throws instead.
+ * The capacity rule's `plan` when it sustains the throughput asked for, saying so; else the cheapest plan of the
+ * backends allowed that does. A fixed `dataVolumeCount` cannot change the layout, so it throws instead.
  */
 function sustaining(plan: StoragePlan, capacityTiB: number, valid: ValidRequest): StoragePlan {
   const { backend, dataVolumeCount: count, throughputMBps: throughput } = valid;

@@ -1,13 +1,13 @@
 /** The precision the planner states its figures in: MB/s, TiB and dollars to the hundredth. */
 
-/** `value` rounded to two decimals (to the nearest; a bound that must not be overstated rounds down on its own). */
+/** `value` rounded to the nearest at two decimals; a bound that must not be overstated rounds down on its own. */
 export function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
 /**
- * `value` rounded down to two decimals: a figure made from a limit (a bound, an estimate) is never stated above it;
- * the 1e-9 keeps an exact product such as 65.536 x 100 from losing a cent to binary.
+ * `value` rounded down to two decimals, so that a figure made from a limit, a bound or an estimate, is never stated
+ * above it. The 1e-9 keeps an exact product such as 65.536 x 100 from losing a cent to binary.
  */
 export function floor2(value: number): number {
   return Math.floor(value * 100 + 1e-9) / 100;

@@ -1,7 +1,7 @@
 /**
- * The st1 model: one volume's burst, baseline and credit bucket, and what a stripe of them moves over the 1 TB
- * workload the estimate describes (the credits draining, and on a Nitro type the EBS burst running out). A gp3 volume
- * is expressed in its terms: burst = baseline, no credit.
+ * The st1 model: one volume's burst, baseline and credit bucket, and what a stripe of them moves over the 1 TB workload
+ * the estimate describes, as the credits drain and, on a Nitro type, the EBS burst runs out. A gp3 volume is expressed
+ * in its terms: burst = baseline, no credit.
  */
 import { GIB_BYTES, MB_BYTES, ST1, TIB_BYTES } from './catalog';
 import { EBS_BURST_SECONDS } from './catalog-nitro';
@@ -11,8 +11,8 @@ import type { DataVolumePlan } from './plan-types';
 import { round2 } from './round';
 
 /**
- * The workload the estimate describes: 8 or more clients moving about 1 TB in total with 1 MiB I/O,
- * starting with full st1 burst credits (docs/design.md, section 3). With 8+ clients no single TCP flow limit binds.
+ * The workload the estimate describes: 8 or more clients moving about 1 TB in total with 1 MiB I/O, starting with full
+ * st1 burst credits (docs/design.md, section 3). With 8+ clients no single TCP flow limit binds.
  */
 const ESTIMATE_TRANSFER_BYTES = 1e12;
 
@@ -23,7 +23,10 @@ export interface St1Volume {
   readonly bucketBytes: number;
 }
 
-/** One st1 volume of `sizeGiB`: its burst and baseline, MB/s (each per TiB of size, up to the volume cap), and its credit bucket. */
+/**
+ * One st1 volume of `sizeGiB`: its burst and baseline, MB/s, each per TiB of size up to the volume cap, and its credit
+ * bucket.
+ */
 export function st1Volume(sizeGiB: number): St1Volume {
   const tib = sizeGiB / 1024;
   const mibps = (perTiB: number) => (Math.min(perTiB * tib, ST1.maxMiBpsPerVolume) * 1024 ** 2) / MB_BYTES;
@@ -73,9 +76,10 @@ export interface BurstingLimits {
 }
 
 /**
- * Average throughput over the 1 TB transfer on a Nitro type: phase by phase, the lesser of the stripe
- * (st1 burst while each volume's bucket holds credit, then its baseline), the EBS bandwidth (its burst for the
- * first 30 minutes, then its baseline) and the network baseline. The label names each phase's binding limit.
+ * Average throughput over the 1 TB transfer on a Nitro type, phase by phase. Each phase runs at the lesser of three:
+ * the stripe, at st1 burst while each volume's bucket holds credit and then at its baseline; the EBS bandwidth, at its
+ * burst for the first 30 minutes and then at its baseline; and the network baseline. The label names each phase's
+ * binding limit.
  */
 export function transferWithBursts(l: BurstingLimits): Limit {
   let seconds = 0;

@@ -1,7 +1,7 @@
 /**
- * The throughput estimate of a server, from published limits only: the data disks (st1, gp3 or instance-store HDDs),
- * the instance's EBS bandwidth and its network, each with its burst where it has one (docs/design.md, section 3).
- * The st1 credit model is in st1-model.ts.
+ * The throughput estimate of a server, from published limits only (docs/design.md, section 3): the data disks, which
+ * are st1, gp3 or instance-store HDDs, the instance's EBS bandwidth and its network, each with its burst where it has
+ * one. The st1 credit model is in st1-model.ts.
  */
 import { MB_BYTES } from './catalog';
 import { instanceTypeSpec } from './catalog-lookup';
@@ -12,15 +12,16 @@ import { floor2, round2 } from './round';
 import { BurstingLimits, afterBurstCredits, gp3Limits, st1Volume, transferWithBursts } from './st1-model';
 import { validateVolumes } from './validate-volumes';
 
-/** What an estimate on disks of unpublished throughput (d3, d3en) says of itself, in `limitedBy` and `reason`. */
+/** What an estimate on disks of unpublished throughput, d3 and d3en, says of itself in `limitedBy` and `reason`. */
 export const LOWER_BOUND = 'lower bound: per-disk throughput unpublished';
 
 /**
- * Estimates the aggregate sequential throughput of a server from published limits only: the data disks
- * (st1 baseline, burst and credits; gp3's provisioned throughput, which does not burst; or instance-store HDDs),
- * the instance's EBS bandwidth and its network baseline. Pass the st1 or gp3 volumes for an EBS-backed type; none
- * for an instance-store type, whose local disks are used. A d3/d3en's disks have no published figure: each counts
- * at d2's, a lower bound, and `limitedBy` ends with "lower bound: per-disk throughput unpublished".
+ * Estimates the aggregate sequential throughput of a server from published limits only. They are the data disks, the
+ * instance's EBS bandwidth and its network baseline. The disks are st1 with its baseline, burst and credits; gp3 with
+ * its provisioned throughput, which does not burst; or instance-store HDDs. Pass the st1 or gp3 volumes for an
+ * EBS-backed type, and none for an instance-store type, whose local disks are used. A d3 or d3en's disks have no
+ * published figure: each counts at d2's, a lower bound, and `limitedBy` ends with "lower bound: per-disk throughput
+ * unpublished".
  */
 export function estimateThroughput(
   instanceType: string,
@@ -84,12 +85,15 @@ function stripeLimits(volume: DataVolumePlan, count: number): Stripe {
   return { gp3, st1, count, st1Burst, st1Baseline };
 }
 
-/** A stripe's limits in the st1 model's terms, and whether it is gp3 (whose throughput does not burst). */
+/** A stripe's limits in the st1 model's terms, and whether it is gp3, whose throughput does not burst. */
 interface Stripe extends Pick<BurstingLimits, 'st1Burst' | 'st1Baseline' | 'st1' | 'count'> {
   readonly gp3: boolean;
 }
 
-/** The EBS bandwidth of `spec`, its burst (itself where it does not burst), and whether it bursts (a Nitro type's). */
+/**
+ * The EBS bandwidth of `spec`, its burst, which is itself where it does not burst, and whether it bursts, as a Nitro
+ * type's does.
+ */
 function ebsLimits(spec: InstanceTypeSpec): { ebs: Limit; ebsBurst: Limit; nitroEbs: boolean } {
   const nitroEbs = spec.ebsBurstMbps !== undefined && spec.ebsBurstMbps > (spec.ebsBandwidthMbps ?? 0);
   const ebs: Limit = {
@@ -104,7 +108,7 @@ function ebsLimits(spec: InstanceTypeSpec): { ebs: Limit; ebsBurst: Limit; nitro
   return { ebs, ebsBurst, nitroEbs };
 }
 
-/** The network burst of a Nitro type while its credits last; `network` (the baseline) where the network is flat. */
+/** The network burst of a Nitro type while its credits last; `network`, the baseline, where the network is flat. */
 function networkBurstOf(spec: InstanceTypeSpec, network: Limit): Limit {
   return spec.networkBurstGbps !== undefined && spec.networkBurstGbps > spec.networkBaselineGbps
     ? { mbps: (spec.networkBurstGbps * 1e9) / 8 / MB_BYTES, label: `network burst of ${spec.name} (up to ${spec.networkBurstGbps} Gbps, while credits last)` }

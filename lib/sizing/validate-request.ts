@@ -1,7 +1,7 @@
 /**
- * The check of a storage request: each field within what the planner accepts, with an error naming the field, the
- * value and the allowed range; and the capacity checks, which depend on the backend and the families the request
- * resolves to (plan.ts calls them where the plan needs them, so that each request meets its own message).
+ * The check of a storage request: each field within what the planner accepts, with an error naming the field, the value
+ * and the allowed range. And the capacity checks, which depend on the backend and the families the request resolves to.
+ * plan.ts calls them where the plan needs them, so that each request meets its own message.
  */
 import { BEYOND_ONE_SERVER, MAX_EBS_CAPACITY_TIB, instanceStoreTiB } from './catalog';
 import { describe } from './describe';
@@ -14,10 +14,10 @@ import type { Arch, Backend, Generation, StorageRequest } from './plan-types';
 import { BACKEND_SIZING } from './registry';
 import { formatTiB } from './round';
 
-/** The backends a request may name: 'auto' (the planner chooses) or one the records know. */
+/** The backends a request may name: 'auto', where the planner chooses, or one the records know. */
 export const BACKEND_CHOICES: readonly (Backend | 'auto')[] = ['auto', ...BACKENDS];
 
-/** A request whose fields are checked (all but the capacity): its backend, layout, families, throughput and request size. */
+/** A request whose fields but the capacity are checked: its backend, layout, families, throughput and request size. */
 export interface ValidRequest {
   /** The backend asked for, or `auto`. */
   readonly backend: Backend | 'auto';
@@ -27,7 +27,7 @@ export interface ValidRequest {
   readonly families: Families;
   /** The throughput asked for, MB/s. */
   readonly throughputMBps: number | undefined;
-  /** The random request size, KiB (1,024 when not asked). */
+  /** The random request size, KiB; 1,024 when not asked. */
   readonly ioSizeKiB: number;
 }
 
@@ -67,7 +67,7 @@ function validDataVolumeCount(count: number | undefined, backend: Backend | 'aut
   return count;
 }
 
-/** A backend's options that it alone takes (`refusedElsewhere`), given with another backend. */
+/** A backend's options that it alone takes, `refusedElsewhere`, given with another backend. */
 function checkOptionsScope(request: StorageRequest, backend: Backend | 'auto'): void {
   for (const [owner, sizing] of Object.entries(BACKEND_SIZING)) {
     const options = sizing.options;
@@ -79,7 +79,7 @@ function checkOptionsScope(request: StorageRequest, backend: Backend | 'auto'): 
   }
 }
 
-/** The families of the architecture and generation asked for (arm64: current only, and no instance store). */
+/** The families of the architecture and generation asked for; arm64 is current only, with no instance store. */
 function validFamilies(asked: Arch | undefined, askedGeneration: Generation | undefined, backend: Backend | 'auto'): Families {
   const arch = asked ?? 'x86_64';
   if (arch !== 'x86_64' && arch !== 'arm64') {
@@ -106,7 +106,7 @@ function validThroughput(throughput: number | undefined): number | undefined {
   return throughput;
 }
 
-/** A capacity for FSx for Lustre (no single-server limit): a finite number greater than 0. */
+/** A capacity for FSx for Lustre, which has no single-server limit: a finite number greater than 0. */
 export function validatePositive(value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw new Error(`capacityTiB must be a number greater than 0; got ${describe(value)}`);
@@ -114,7 +114,7 @@ export function validatePositive(value: unknown): number {
   return value;
 }
 
-/** A capacity the backend can hold on one server: a finite number greater than 0, at most its limit (`capacityLimit`). */
+/** A capacity the backend can hold on one server: a finite number greater than 0, at most its `capacityLimit`. */
 export function validateCapacity(value: unknown, backend: Backend | 'auto', families: Families): number {
   const limit = capacityLimit(backend, families);
   const allowed = `a number greater than 0 and at most ${formatTiB(limit.maxTiB)} for backend '${backend}' (${limit.why})`;
@@ -127,9 +127,9 @@ export function validateCapacity(value: unknown, backend: Backend | 'auto', fami
   return value;
 }
 
-/** The most a backend can hold (instance store: the generation's largest), why, and where to go beyond it. */
+/** The most a backend can hold, why, and where to go beyond it; for instance store, the generation's largest. */
 function capacityLimit(backend: Backend | 'auto', families: Families): { maxTiB: number; why: string; beyond: string } {
-  // Graviton has no instance store: `auto` on arm64 holds what EBS holds (planStorage refuses instance-store there).
+  // Graviton has no instance store, so `auto` on arm64 holds what EBS holds; planStorage refuses instance-store there.
   if (backend === 'ebs' || families.instanceStore.length === 0) {
     return {
       maxTiB: MAX_EBS_CAPACITY_TIB,

@@ -8,7 +8,7 @@ import type { InstanceTypeSpec } from './catalog-types';
 import { describe } from './describe';
 import type { DataVolumePlan } from './plan-types';
 
-/** Checks the volumes given for an EBS-backed type and returns the first (they are striped: all alike). */
+/** Checks the volumes given for an EBS-backed type and returns the first; they are striped, so all are alike. */
 export function validateVolumes(spec: InstanceTypeSpec, dataVolumes: DataVolumePlan[]): DataVolumePlan {
   if (dataVolumes.length === 0) {
     throw new Error(

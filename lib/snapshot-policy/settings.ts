@@ -1,13 +1,13 @@
 /**
- * A snapshot policy's settings: the props' defaults, checked against what DLM accepts (intervals, times, counts,
- * the copy's region and key) before any resource is made.
+ * A snapshot policy's settings: the props' defaults, checked against what DLM accepts before any resource is made. DLM
+ * bounds the intervals, times and counts, and the copy's region and key.
  */
 import { Token } from 'aws-cdk-lib';
 
-/** Hours between snapshots that DLM accepts for an interval schedule (CreateRule.Interval). */
+/** Hours between snapshots that DLM accepts for an interval schedule, by CreateRule.Interval. */
 export const SNAPSHOT_INTERVAL_HOURS = [1, 2, 3, 4, 6, 8, 12, 24] as const;
 
-/** The cross-region copy as the checks read it (CrossRegionCopy, lib/snapshot-policy.ts). */
+/** The cross-region copy as the checks read it: CrossRegionCopy in lib/snapshot-policy.ts. */
 export interface CopySettings {
   readonly targetRegion: string;
   readonly retainDays?: number;
@@ -15,7 +15,7 @@ export interface CopySettings {
   readonly encrypted?: boolean;
 }
 
-/** What the props may give (SnapshotPolicyProps, lib/snapshot-policy.ts). */
+/** What the props may give: SnapshotPolicyProps in lib/snapshot-policy.ts. */
 export interface SnapshotSettingsProps {
   readonly dataMountPath: string;
   readonly retain?: number;
@@ -36,7 +36,7 @@ export interface SnapshotSettings {
   readonly copy?: CopySettings;
 }
 
-/** The props' settings with their defaults, each checked (unresolved tokens pass); throws naming the prop. */
+/** The props' settings with their defaults, each checked, unresolved tokens passing; throws naming the prop. */
 export function snapshotSettings(props: SnapshotSettingsProps, stackRegion: string): SnapshotSettings {
   const settings: SnapshotSettings = {
     retain: props.retain ?? 7,

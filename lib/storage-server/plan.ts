@@ -13,7 +13,7 @@ import { oversizedFsxField } from '../validation/fsx-lustre';
 // The facade's plan: the planner's answer to the props' request, checked against what the server can record and
 // restore, and adjusted to an instance-type override; with the plan's synth warnings.
 
-/** The plan the server is built from, for `capacityTiB` (the default applied) and the props. */
+/** The plan the server is built from, for `capacityTiB`, its default applied, and the props. */
 export function planServer(scope: Construct, props: StorageServerProps, capacityTiB: number): StoragePlan {
   const request: StorageRequest = {
     capacityTiB,
@@ -41,7 +41,7 @@ export function planServer(scope: Construct, props: StorageServerProps, capacity
   }
   validateSnapshotIds(plan, props.dataVolumeSnapshotIds);
   warnAboutPlan(scope, request, planned, props.instanceType?.toString());
-  // The planner's own type may change with growth (a stop and start); a pinned type does not.
+  // The planner's own type may change with growth, which stops and starts the instance; a pinned type does not.
   if (props.instanceType === undefined && planned.backend === 'ebs') {
     const { capacityTiB: tib, backend, dataVolumeCount, throughputMBps, generation } = request;
     warnAboutTypeTier(scope, { capacityTiB: tib, backend, dataVolumeCount, throughputMBps, generation });
@@ -50,8 +50,8 @@ export function planServer(scope: Construct, props: StorageServerProps, capacity
 }
 
 /**
- * An FSx for Lustre plan the update guard can record (the planner has no upper bound there): names throughputMBps
- * when the file system was sized up for it.
+ * An FSx for Lustre plan the update guard can record, since the planner has no upper bound there. It names
+ * throughputMBps when the file system was sized up for it.
  */
 function validatePlanSize(plan: StoragePlan, capacityTiB: number, throughputMBps: number | undefined): void {
   const gib = plan.fsxLustre?.storageCapacityGiB;
@@ -63,8 +63,8 @@ function validatePlanSize(plan: StoragePlan, capacityTiB: number, throughputMBps
 }
 
 /**
- * The plan as built: an EBS server on a catalogued `instanceType` override gets that type's estimate and cost (an
- * override the catalogue does not know keeps the planner's figures, and synth says so).
+ * The plan as built. An EBS server on a catalogued `instanceType` override gets that type's estimate and cost. An
+ * override the catalogue does not know keeps the planner's figures, and synth says so.
  */
 function planOnOverride(plan: StoragePlan, instanceType: ec2.InstanceType | undefined, throughputMBps: number | undefined): StoragePlan {
   if (instanceType === undefined || plan.backend !== 'ebs') return plan;
@@ -77,7 +77,8 @@ function planOnOverride(plan: StoragePlan, instanceType: ec2.InstanceType | unde
 function fsxRequestOptions(options: FsxLustreServerOptions | undefined): FsxLustreOptions | undefined {
   if (options === undefined) return undefined;
   const { deploymentType, perUnitStorageThroughput, storageType } = options;
-  // None given (only a data repository, or the app's unset keys): the planner chooses among the persistent options.
+  // None given, as with only a data repository or the app's unset keys: the planner chooses among the persistent
+  // options.
   if (deploymentType === undefined && perUnitStorageThroughput === undefined && storageType === undefined) return undefined;
   return { deploymentType, perUnitStorageThroughput, storageType };
 }

@@ -1,8 +1,8 @@
 /**
- * A plan made before the server (the app's context parser plans to check its keys against the plan), handed down to
- * the facade so that one synth plans one server once. Kept on the stack the server is built in, with the request it
- * answers: the facade takes it only for the very request its own props make, and plans itself otherwise (a library
- * user's app, or props that differ from the context's).
+ * A plan made before the server, handed down to the facade so that one synth plans one server once. The app's context
+ * parser makes it to check its keys against the plan. It is kept on the stack the server is built in, with the request
+ * it answers. The facade takes it only for the very request its own props make, and plans itself otherwise, as in a
+ * library user's app or with props that differ from the context's.
  */
 import { Stack } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
@@ -16,7 +16,7 @@ export interface PlannedRequest {
 
 const PLANNED = new WeakMap<Stack, Map<string, StoragePlan>>();
 
-/** The request as one string: its fields sorted, the absent ones dropped (so that equal requests read equal). */
+/** The request as one string: its fields sorted and the absent ones dropped, so that equal requests read equal. */
 export function requestKey(request: StorageRequest): string {
   return JSON.stringify(request, (_key, value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value)
     ? Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b)))

@@ -3,16 +3,17 @@ import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct, IConstruct } from 'constructs';
 
 /**
- * VPC-SG-RULES: the default quota of inbound rules per security group, counted apart for IPv4 and IPv6: "Inbound or outbound rules
- * per security group", 60, adjustable (Amazon VPC quotas, Amazon VPC User Guide; the per-family count as quoted in
- * Cisco Defense Orchestrator's "AWS VPC Security Groups Rules"). A deploy past it fails with RulesPerSecurityGroupLimitExceeded.
+ * VPC-SG-RULES: the default quota of inbound rules per security group, counted apart for IPv4 and IPv6. The Amazon VPC
+ * User Guide's Amazon VPC quotas give "Inbound or outbound rules per security group" as 60, adjustable. The per-family
+ * count is as Cisco Defense Orchestrator's "AWS VPC Security Groups Rules" quotes it. A deploy past it fails with
+ * RulesPerSecurityGroupLimitExceeded.
  */
 export const DEFAULT_INBOUND_RULES_PER_GROUP = 60;
 
 /**
- * Warns once every aspect has run (a resolved Lazy is cached: read-only priority) when one of the server's security
- * groups holds more inbound rules of one family than the default quota: each client CIDR, peer and mounted client is
- * a rule per port. The quota is adjustable, so this warns instead of refusing.
+ * Warns, once every aspect has run, when one of the server's security groups holds more inbound rules of one family
+ * than the default quota. Each client CIDR, peer and mounted client is a rule per port. It runs at read-only priority,
+ * since a resolved Lazy is cached. The quota is adjustable, so this warns instead of refusing.
  */
 export function warnInboundRuleQuota(scope: Construct, groups: readonly ec2.ISecurityGroup[]): void {
   Aspects.of(scope).add({

@@ -18,7 +18,7 @@ import {
 // The facade's props validation: each prop checked, before anything is created, with a message that names it and
 // what it must be. The grammars are lib/validation.ts's; the plan's own checks are lib/storage-server/plan.ts's.
 
-/** The names the facade settled from its props (their defaults applied). */
+/** The names the facade settled from its props, their defaults applied. */
 export interface ServerNames {
   /** The cluster's name. */
   readonly clusterName: string;
@@ -29,8 +29,8 @@ export interface ServerNames {
 }
 
 /**
- * The props, given that they are an object at all ({@link validateIsObject}): each check in turn. Returns the values
- * a synth cannot see (tokens), each with its rule, for the deploy-time check (lib/deploy-check.ts).
+ * Checks the props in turn, given that they are an object at all, as {@link validateIsObject} makes sure. Returns the
+ * values a synth cannot see, the tokens, each with its rule, for the deploy-time check of lib/deploy-check.ts.
  */
 export function validateServerProps(scope: Construct, props: StorageServerProps, names: ServerNames): ValueToCheck[] {
   const atDeploy: ValueToCheck[] = [];
@@ -47,19 +47,19 @@ export function validateServerProps(scope: Construct, props: StorageServerProps,
   return atDeploy;
 }
 
-/** The props themselves: an object (a JavaScript caller may pass anything). */
+/** The props themselves: an object, since a JavaScript caller may pass anything. */
 export function validateIsObject(props: StorageServerProps): void {
   validateObject('StorageServer props', props, 'an object (StorageServerProps)', undefined, true);
 }
 
-/** The props of the EC2 NFS server that an FSx (Lustre or OpenZFS) file system cannot honour. */
+/** The props of the EC2 NFS server that an FSx file system, Lustre or OpenZFS, cannot honour. */
 export const EC2_ONLY_PROPS = [
   'instanceType', 'keyPair', 'placementGroup', 'dataVolumeSnapshotIds', 'machineImageId', 'machineImage',
   'dataVolumeCount', 'legacyVolumeAttachments', 'clusterware', 'nfs', 'exportPath', 'terminationProtection',
   'encryptInstanceStore',
 ] as const satisfies readonly (keyof StorageServerProps)[];
 
-/** Refuses the props of the EC2 NFS server that an FSx (Lustre or OpenZFS) file system cannot honour, naming them. */
+/** Refuses, naming them, the props of the EC2 NFS server that an FSx file system, Lustre or OpenZFS, cannot honour. */
 export function refuseEc2OnlyProps(props: StorageServerProps, backend: 'fsx-lustre' | 'fsx-openzfs'): void {
   // `false` is what the app passes for an unset boolean key: the same as leaving it out.
   const given = EC2_ONLY_PROPS.filter((k) => props[k] !== undefined && props[k] !== false);
@@ -84,9 +84,9 @@ function validateDashboardName(serverName: string, dashboard: boolean | undefine
 }
 
 /**
- * What TypeScript's types would refuse, checked at run time for JavaScript callers (and `as any`): each prop's
- * type, enum or form, so that a wrong value stops synth naming the prop instead of reaching a record, a script or a
- * resource. Numbers with ranges, names, addresses and paths have checks of their own.
+ * What TypeScript's types would refuse, checked at run time for JavaScript callers and `as any`: each prop's type, enum
+ * or form. So a wrong value stops synth naming the prop instead of reaching a record, a script or a resource. Numbers
+ * with ranges, names, addresses and paths have checks of their own.
  */
 function validatePropTypes(props: StorageServerProps): void {
   validateObject('vpc', props.vpc, 'an ec2.IVpc', 'selectSubnets', true);
@@ -117,7 +117,7 @@ function validatePropTypes(props: StorageServerProps): void {
   const lists = [['clientCidrs', props.clientCidrs], ['clientPeers', props.clientPeers], ['dataVolumeSnapshotIds', props.dataVolumeSnapshotIds],
     ['mountRoots', props.mountRoots]] as const;
   for (const [prop, list] of lists) {
-    // A list token (Token.asList, Fn.split) is an array; a string or number token in its place is not.
+    // A list token, from Token.asList or Fn.split, is an array; a string or number token in its place is not.
     if (list !== undefined && !Array.isArray(list)) throw new Error(`${prop} must be an array, got ${Token.isUnresolved(list) ? 'a token that is not a list' : shown(list)}.`);
   }
   for (const id of props.dataVolumeSnapshotIds ?? []) {
@@ -139,7 +139,7 @@ function validatePropTypes(props: StorageServerProps): void {
   }
 }
 
-/** An object prop: present when `required`, and an object (with `member`, when given, the mark of its type). */
+/** An object prop: present when `required`, and an object, with `member`, when given, as the mark of its type. */
 function validateObject(prop: string, value: unknown, what: string, member?: string, required = false): void {
   if (value === undefined && !required) return;
   if (typeof value !== 'object' || value === null || (member !== undefined && !(member in value))) {
@@ -147,27 +147,28 @@ function validateObject(prop: string, value: unknown, what: string, member?: str
   }
 }
 
-/** A prop with a fixed set of values (undefined: the default). */
+/** A prop with a fixed set of values; undefined is the default. */
 function validateOneOf(prop: string, value: unknown, allowed: readonly unknown[]): void {
   if (value === undefined || allowed.includes(value)) return;
-  // Each of these decides what synth makes, so a token (a string to JavaScript, and truthy) cannot stand for one.
+  // Each of these decides what synth makes, so a token, which is a string to JavaScript and truthy, cannot stand for
+  // one.
   const got = Token.isUnresolved(value) ? 'a token: the value decides what synth makes, so give it literally' : describeValue(value);
   throw new Error(`${prop} must be one of ${allowed.map(describeValue).join(', ')}, got ${got}.`);
 }
 
 /**
- * Client CIDRs, CIDR peers, the clusterware master and an imported VPC's CIDR: canonical, and in private space
- * unless `allowPublicClientCidrs` (then synth warns). A token CIDR (the new VPC's own) is not checked here. A peer that
- * admits addresses (`ec2.Peer.anyIpv4()`, `ec2.Peer.ipv4(...)`, `ec2.Peer.anyIpv6()`) is held to the clientCidrs
- * rules; security groups and prefix lists name no addresses here and pass.
+ * Client CIDRs, CIDR peers, the clusterware master and an imported VPC's CIDR: canonical, and in private space unless
+ * `allowPublicClientCidrs`, when synth warns. A token CIDR, the new VPC's own, is not checked here. A peer that admits
+ * addresses, `ec2.Peer.anyIpv4()`, `ec2.Peer.ipv4(...)` or `ec2.Peer.anyIpv6()`, is held to the clientCidrs rules.
+ * Security groups and prefix lists name no addresses here and pass.
  */
 function validateClientAddresses(scope: Construct, props: StorageServerProps, atDeploy: ValueToCheck[]): void {
   const space = { allowPublic: props.allowPublicClientCidrs ?? false };
   const isPublic = (cidr: string) => addressSpaceProblem(cidr) !== undefined;
   const publicOnes: string[] = [];
   const seen = new Set<string>();
-  // The VPC's CIDR is where clients may be without clientCidrs: held to their rules at synth when known (a looked-up
-  // one on the synth after the lookup), at deploy when it is a token.
+  // The VPC's CIDR is where clients may be without clientCidrs. It is held to their rules at synth when known, for a
+  // looked-up one on the synth after the lookup, and at deploy when it is a token.
   const vpcCidr = ownVpcCidr(props.vpc);
   // Clients may be anywhere in the VPC only when no clientCidrs narrow them.
   if (Token.isUnresolved(vpcCidr) && props.clientCidrs === undefined) atDeploy.push({ name: 'vpc (its vpcCidrBlock)', rule: ValueRule.VPC_CIDR, value: vpcCidr });
@@ -238,7 +239,7 @@ function validateClientAddresses(scope: Construct, props: StorageServerProps, at
   }
 }
 
-/** The IPv4 CIDRs of the VPC's subnets that synth knows (an imported subnet may have none). */
+/** The IPv4 CIDRs of the VPC's subnets that synth knows; an imported subnet may have none. */
 function knownSubnetCidrs(vpc: ec2.IVpc): string[] {
   const cidrs: string[] = [];
   for (const subnet of [...vpc.publicSubnets, ...vpc.privateSubnets, ...vpc.isolatedSubnets]) {
@@ -253,9 +254,9 @@ function knownSubnetCidrs(vpc: ec2.IVpc): string[] {
 }
 
 /**
- * The CIDRs a client peer admits: its own (an `ec2.IPeer` such as `Peer.anyIpv4()`), or for any other connectable
- * the peer rules its connections carry (`new ec2.Connections({ peer })`, read from the CDK's list of them). A
- * security group or prefix list admits none by address.
+ * The CIDRs a client peer admits. For an `ec2.IPeer` such as `Peer.anyIpv4()` they are its own. For any other
+ * connectable they are the peer rules its connections carry, `new ec2.Connections({ peer })`, read from the CDK's list
+ * of them. A security group or prefix list admits none by address.
  */
 function peerCidrs(peer: ec2.IConnectable, index: number): string[] {
   if (typeof peer !== 'object' || peer === null || typeof peer.connections !== 'object' || peer.connections === null) {
@@ -272,8 +273,8 @@ function peerCidrs(peer: ec2.IConnectable, index: number): string[] {
 }
 
 /**
- * The alarm address and topic: one address by the e-mail grammar, and a topic in the stack's region and account
- * (an alarm notifies a topic of its own region) when both are known.
+ * The alarm address and topic: one address by the e-mail grammar, and a topic in the stack's region and account when
+ * both are known, since an alarm notifies a topic of its own region.
  */
 function validateAlarms(scope: Construct, props: StorageServerProps): void {
   const email = props.alarmEmail;
@@ -293,8 +294,8 @@ function shown(value: unknown): string {
 }
 
 /**
- * Describes a value for a message: numbers as themselves (NaN, Infinity, -1), undefined and functions by their type,
- * objects that JSON cannot show (a construct, a cycle) by their class, anything else as JSON.
+ * Describes a value for a message: numbers as themselves, such as NaN, Infinity or -1; undefined and functions by their
+ * type; objects that JSON cannot show, such as a construct or a cycle, by their class; anything else as JSON.
  */
 function describeValue(value: unknown): string {
   if (typeof value === 'number') return String(value);
@@ -324,8 +325,8 @@ function validateNfsOptions(nfs: NfsOptions | undefined): void {
 }
 
 /**
- * Checked here, before anything is created, and for every backend: a bad value must never silently turn
- * snapshots off (`retain: -1` or `NaN` once did) or be ignored because the backend has no snapshots.
+ * Checked here, before anything is created, and for every backend. A bad value such as `retain: -1` or `NaN` must never
+ * silently turn snapshots off, nor be ignored because the backend has no snapshots.
  */
 function validateSnapshotOptions(snapshots: SnapshotOptions | undefined): void {
   validateWholeNumber('snapshots.retain', snapshots?.retain, 0, 1000, ' (snapshots off)');
@@ -350,7 +351,7 @@ function literalPathOnly(prop: string): string {
     "nodes' scripts, which synth renders and checks.";
 }
 
-/** The record's mountPoint against the clients' rule (lib/scripts/client-mount.sh applies the same on every node). */
+/** The record's mountPoint against the clients' rule, which lib/scripts/client-mount.sh applies on every node too. */
 function validateMountPoint(mountPoint: string, mountRoots: string[] | undefined, allowHome = false): void {
   for (const root of mountRoots ?? []) {
     const problem = typeof root !== 'string' ? 'not a string' : Token.isUnresolved(root) ? 'a token' : mountRootProblem(root);

@@ -1,31 +1,31 @@
 /**
- * The e-mail address the alarm topic may subscribe (`alarmEmail`): a practical grammar built from RFC 5322's and
- * RFC 1035's pieces, and its rule in words.
+ * The e-mail address the alarm topic may subscribe, `alarmEmail`: a practical grammar built from RFC 5322's and RFC
+ * 1035's pieces, and its rule in words.
  */
 
 /**
- * The characters of a local part (`atext`, RFC 5322 3.2.3), which the alarm address uses in dot-atom form: runs of
- * them joined by single dots, no dot first or last. Quoted local parts (RFC 5322 3.2.4) are refused: practical
+ * The characters of a local part, `atext` of RFC 5322 3.2.3, which the alarm address uses in dot-atom form: runs of
+ * them joined by single dots, no dot first or last. Quoted local parts of RFC 5322 3.2.4 are refused: practical
  * addresses do not use them, and they would let spaces and commas in.
  */
 export const EMAIL_ATEXT = "A-Za-z0-9!#$%&'*+/=?^_`{|}~-";
 
 /**
- * One label of a host name (RFC 1035 2.3.1, relaxed by RFC 1123 2.1 to allow a leading digit): 1-63 letters, digits
+ * One label of a host name by RFC 1035 2.3.1, which RFC 1123 2.1 relaxes to allow a leading digit: 1-63 letters, digits
  * and hyphens, not starting or ending with a hyphen.
  */
 export const DNS_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 
-/** Longest local part of an e-mail address (RFC 5321 4.5.3.1.1). */
+/** Longest local part of an e-mail address, by RFC 5321 4.5.3.1.1. */
 export const EMAIL_MAX_LOCAL = 64;
-/** Longest e-mail address (RFC 5321 4.5.3.1.3: a 256-octet path, less its `<` and `>`). */
+/** Longest e-mail address: RFC 5321 4.5.3.1.3 allows a 256-octet path, less its `<` and `>`. */
 export const EMAIL_MAX_LENGTH = 254;
 
 /**
- * An e-mail address the alarm topic may subscribe (`alarmEmail`), by a sound practical grammar: a dot-atom local
- * part of {@link EMAIL_ATEXT} (at most {@link EMAIL_MAX_LOCAL}), `@`, and a domain of two or more {@link DNS_LABEL}s
- * whose last label (the top-level domain) is not all digits (RFC 3696 2); at most {@link EMAIL_MAX_LENGTH} in all.
- * Refuses `a@.b.c` (an empty label), `a@-b.c` (a label starting with a hyphen), lists and spaces. Built from the
+ * An e-mail address the alarm topic may subscribe, `alarmEmail`, by a sound practical grammar: a dot-atom local part of
+ * {@link EMAIL_ATEXT}, at most {@link EMAIL_MAX_LOCAL}; `@`; and a domain of two or more {@link DNS_LABEL}s whose last
+ * label, the top-level domain, is not all digits, per RFC 3696 2. At most {@link EMAIL_MAX_LENGTH} in all. It refuses
+ * `a@.b.c`, with an empty label, `a@-b.c`, with a label starting with a hyphen, lists and spaces. It is built from the
  * pieces above, which are the one definition.
  */
 export const EMAIL_PATTERN = new RegExp(

@@ -1,13 +1,14 @@
 /**
- * Inputs of an FSx for Lustre file system: the S3 data repository path (bucket naming rules, the prefix's safe
- * characters), the largest storage capacity a plan may have, and the Metadata IOPS.
+ * Inputs of an FSx for Lustre file system: the S3 data repository path, by the bucket naming rules and the prefix's
+ * safe characters; the largest storage capacity a plan may have; and the Metadata IOPS.
  */
 
 /**
- * Prefixes S3 reserves (S3 User Guide, "General purpose bucket naming rules"): a bucket name may not start with them.
+ * Prefixes S3 reserves, per the S3 User Guide's "General purpose bucket naming rules": a bucket name may not start with
+ * them.
  */
 export const S3_RESERVED_PREFIXES = ['xn--', 'sthree-', 'amzn-s3-demo-'] as const;
-/** Suffixes S3 reserves (same source). */
+/** Suffixes S3 reserves, per the same source. */
 export const S3_RESERVED_SUFFIXES = ['-s3alias', '--ol-s3', '.mrap', '--x-s3', '--table-s3'] as const;
 
 /**
@@ -29,20 +30,21 @@ export function bucketNameProblem(name: string): string | undefined {
 }
 
 /**
- * Characters of one segment of the S3 prefix: the S3 User Guide's "safe characters" for object keys (0-9 a-z A-Z
- * `! - _ . * ' ( )`) and the printable ones of its "characters that might require special handling" (`& $ @ = ; : +
- * ,`), but not space or `?`; never its "characters to avoid" (`\ { ^ } % ` ] " > [ ~ < # |`), control or non-ASCII
- * characters, which the path would carry into the FSx API and the client's mount record.
+ * Characters of one segment of the S3 prefix. They are the S3 User Guide's "safe characters" for object keys, 0-9 a-z
+ * A-Z and `! - _ . * ' ( )`, and the printable ones of its "characters that might require special handling",
+ * `& $ @ = ; : + ,`, but not space or `?`. They are never its "characters to avoid", `\ { ^ } % ` ] " > [ ~ < #
+ * |`, nor control or non-ASCII characters, which the path would carry into the FSx API and the client's mount record.
  */
 export const S3_KEY_SEGMENT = /^[0-9A-Za-z!\-_.*'()&$@=;:+,]+$/;
 
-/** Longest data repository path (FSx API Reference, CreateFileSystemLustreConfiguration, ImportPath). */
+/** Longest data repository path, per ImportPath of CreateFileSystemLustreConfiguration in the FSx API Reference. */
 export const S3_PATH_MAX = 900;
 
 /**
- * Validates an S3 path FSx for Lustre accepts as a data repository: `s3://<bucket>[/<prefix>]` with a bucket name by
- * {@link bucketNameProblem} and a prefix of `/`-separated {@link S3_KEY_SEGMENT}s (no empty, `.` or `..` segment; one
- * trailing `/` allowed), at most {@link S3_PATH_MAX} characters. Returns the reason it is bad, or undefined.
+ * Validates an S3 path FSx for Lustre accepts as a data repository: `s3://<bucket>[/<prefix>]`, at most
+ * {@link S3_PATH_MAX} characters. The bucket name is as {@link bucketNameProblem} wants it. The prefix is of
+ * `/`-separated {@link S3_KEY_SEGMENT}s, with no empty, `.` or `..` segment and one trailing `/` allowed. Returns the
+ * reason it is bad, or undefined.
  */
 export function s3PathProblem(path: string): string | undefined {
   if (typeof path !== 'string') return 'not a string';
@@ -60,24 +62,25 @@ export function s3PathProblem(path: string): string | undefined {
 }
 
 /**
- * Whether `path` is an S3 path FSx for Lustre accepts as a data repository ({@link s3PathProblem}). Shared by the
- * construct's prop and the app's context key.
+ * Whether `path` is an S3 path FSx for Lustre accepts as a data repository, by {@link s3PathProblem}. The construct's
+ * prop and the app's context key share it.
  */
 export function isS3DataRepositoryPath(path: string): boolean {
   return s3PathProblem(path) === undefined;
 }
 
 /**
- * The largest FSx for Lustre storage capacity, GiB, that a plan may have: the update guard records it as a whole
- * number of at most 7 digits (lambda/update-guard/contract.ts), about 9,765 TiB, far beyond any FSx quota.
+ * The largest FSx for Lustre storage capacity, GiB, that a plan may have. The update guard of
+ * lambda/update-guard/contract.ts records it as a whole number of at most 7 digits: about 9,765 TiB, far beyond any FSx
+ * quota.
  */
 export const MAX_FSX_STORAGE_CAPACITY_GIB = 9_999_999;
 
 /**
- * Which field made a plan's FSx for Lustre file system larger than {@link MAX_FSX_STORAGE_CAPACITY_GIB} (the planner
- * has no upper bound of its own there), or undefined when it fits: `throughputMBps` when the file system was sized up
- * for it (the capacity alone would fit), else `capacityTiB`. The facade and the context parser word it each for its
- * reader (a prop, a context key).
+ * Which field made a plan's FSx for Lustre file system larger than {@link MAX_FSX_STORAGE_CAPACITY_GIB}, or undefined
+ * when it fits; the planner has no upper bound of its own there. It is `throughputMBps` when the file system was sized
+ * up for it and the capacity alone would fit, else `capacityTiB`. The facade and the context parser word it each for
+ * its reader, as a prop or a context key.
  */
 export function oversizedFsxField(
   storageCapacityGiB: number | undefined, capacityTiB: number, throughputMBps: number | undefined,
@@ -88,7 +91,7 @@ export function oversizedFsxField(
 
 /**
  * LUSTRE-METADATA: the Metadata IOPS an SSD file system takes, "1500, 3000, 6000, 12000, and multiples of 12000 up to a
- * maximum of 192000" (FSx API reference, FileSystemLustreMetadataConfiguration), or 0 for AUTOMATIC.
+ * maximum of 192000" per FileSystemLustreMetadataConfiguration in the FSx API reference, or 0 for AUTOMATIC.
  */
 export function isLustreMetadataIops(iops: unknown): boolean {
   return typeof iops === 'number' && Number.isSafeInteger(iops) &&

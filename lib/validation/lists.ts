@@ -1,4 +1,4 @@
-/** Comma lists given as context or props: the values they repeat (a CIDR or a snapshot id given twice). */
+/** Comma lists given as context or props: the values they repeat, such as a CIDR or a snapshot id given twice. */
 
 /** The values that occur more than once, each once, in order of first repetition. */
 export function duplicateValues(values: readonly string[]): string[] {

@@ -1,6 +1,6 @@
 /**
- * Snapshots and backups: the EBS snapshot id, a snapshot set to restore the data volumes from (checked against the
- * plan), and the time of day a daily schedule starts.
+ * Snapshots and backups: the EBS snapshot id, a snapshot set to restore the data volumes from, checked against the
+ * plan, and the time of day a daily schedule starts.
  */
 import { Token } from 'aws-cdk-lib';
 import type { StoragePlan } from '../sizing';
@@ -10,7 +10,7 @@ import { ec2IdPattern } from './names';
 /** An EBS snapshot id. */
 export const SNAPSHOT_ID_PATTERN = ec2IdPattern('snap');
 
-/** A time of day in UTC, `HH:MM` from 00:00 to 23:59 (DLM's CreateRule Times; FSx's daily backup start). */
+/** A time of day in UTC, `HH:MM` from 00:00 to 23:59, for DLM's CreateRule Times and FSx's daily backup start. */
 export const TIME_OF_DAY_PATTERN = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
 
 /**

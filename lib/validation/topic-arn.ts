@@ -1,12 +1,12 @@
 /**
- * The SNS topic the alarms notify (`alarmTopicArn`): AWS partitions, region names, account ids, standard topic
- * names, and where the topic must be (the stack's region and account).
+ * The SNS topic the alarms notify, `alarmTopicArn`: AWS partitions, region names, account ids, standard topic names,
+ * and where the topic must be, which is the stack's region and account.
  */
 import { Token } from 'aws-cdk-lib';
 
 /**
- * AWS partitions and the region names each holds (AWS General Reference, "ARN format" and "AWS Regions"; the SDKs'
- * partitions.json): a region belongs to the first partition whose pattern matches it.
+ * AWS partitions and the region names each holds, per the AWS General Reference's "ARN format" and "AWS Regions" and
+ * the SDKs' partitions.json. A region belongs to the first partition whose pattern matches it.
  */
 export const PARTITIONS: readonly { readonly partition: string; readonly regions: RegExp }[] = [
   { partition: 'aws-cn', regions: /^cn-/ },
@@ -20,17 +20,17 @@ export const PARTITIONS: readonly { readonly partition: string; readonly regions
 ];
 
 /**
- * A region name: an area (`us`, `eu`, `ap`, `cn`, `eusc`, ...), one or two words, a number (`us-east-1`,
- * `us-gov-west-1`, `ap-southeast-5`, `eusc-de-east-1`).
+ * A region name: an area such as `us`, `eu`, `ap`, `cn` or `eusc`, one or two words, and a number, as in `us-east-1`,
+ * `us-gov-west-1`, `ap-southeast-5` and `eusc-de-east-1`.
  */
 export const REGION_PATTERN = /^[a-z]{2,4}(-[a-z]+){1,2}-[1-9][0-9]?$/;
 
-/** An AWS account id: 12 digits (AWS Account Management Reference Guide, "View AWS account identifiers"). */
+/** An AWS account id: 12 digits, per the AWS Account Management Reference Guide's "View AWS account identifiers". */
 export const ACCOUNT_PATTERN = /^[0-9]{12}$/;
 
 /**
- * An SNS topic name CloudWatch alarms can publish to: 1-256 letters, digits, `_` and `-` (SNS API Reference,
- * CreateTopic, Name); a FIFO topic (`.fifo`) is refused, since alarm actions need a standard topic.
+ * An SNS topic name CloudWatch alarms can publish to: 1-256 letters, digits, `_` and `-`, per Name of CreateTopic in
+ * the SNS API Reference. A FIFO topic, `.fifo`, is refused, since alarm actions need a standard topic.
  */
 export const TOPIC_NAME_PATTERN = /^[A-Za-z0-9_-]{1,256}$/;
 
@@ -42,7 +42,7 @@ export function partitionOf(region: string): string {
 /** Where a resource must be: the stack's region and account, for a topic ARN given in context or props. */
 export interface ResourceEnvironment {
   /**
-   * The stack's region, when known (an env-agnostic stack's is not).
+   * The stack's region, when known; an env-agnostic stack's is not.
    * @default - unknown: the region is not checked
    */
   readonly region?: string;
@@ -54,10 +54,10 @@ export interface ResourceEnvironment {
 }
 
 /**
- * Validates the ARN of the standard SNS topic the alarms notify (`alarmTopicArn`): `arn:<partition>:sns:<region>:
- * <account>:<topic>` with a known partition that holds the region, a 12-digit account and a standard topic's name;
- * in the stack's region (CloudWatch alarm actions notify a topic of the alarm's own region) and, when known, account.
- * Returns the reason it is bad, or undefined.
+ * Validates the ARN of the standard SNS topic the alarms notify, `alarmTopicArn`:
+ * `arn:<partition>:sns:<region>:<account>:<topic>` with a known partition that holds the region, a 12-digit account and
+ * a standard topic's name. The topic must be in the stack's region, since CloudWatch alarm actions notify a topic of
+ * the alarm's own region, and in its account when known. Returns the reason it is bad, or undefined.
  */
 export function topicArnProblem(arn: string, where: ResourceEnvironment = {}): string | undefined {
   if (typeof arn !== 'string') return 'not a string';

@@ -58,9 +58,9 @@ export function appChecks(): void {
       p.VolumeType === 'st1' && p.Size === 5120 && p.Encrypted === true,
       `data volume: ${JSON.stringify(p)}`,
     );
-    // Kept on update and deletion; deleted only when the first creation rolls back (blank then).
+    // Kept on update and deletion, and deleted only when the first creation rolls back, while they are blank.
     assert(volume.DeletionPolicy === 'RetainExceptOnCreate', `data volume DeletionPolicy is ${volume.DeletionPolicy}`);
-    // No VolumeAttachment (a replacement instance would collide with it): the server's apply step attaches the
+    // No VolumeAttachment, since a replacement instance would collide with it: the server's apply step attaches the
     // volumes it is told about, tagged as this server's.
     const attachments = Object.keys(resourcesOfType(state.template, 'AWS::EC2::VolumeAttachment'));
     assert(attachments.length === 0, `unexpected VolumeAttachment resources: ${attachments.join(', ')}`);
@@ -75,7 +75,7 @@ export function appChecks(): void {
   check(
     "every other security group of the app (compute node's, login nodes') may reach TCP 2049 on the server's",
     () => {
-      // Clients reach the server at its stable interface, which carries the server's group (the instance too).
+      // Clients reach the server at its stable interface, which carries the server's group, as the instance does.
       const serverGroups = (storageInterface(state.template).resource.Properties.GroupSet as unknown[]).map(flatten);
       const instanceGroups = (storageInstance(state.template).resource.Properties.SecurityGroupIds as unknown[]).map(flatten);
       assert(JSON.stringify(instanceGroups) === JSON.stringify(serverGroups), `instance groups ${instanceGroups} differ from the interface's ${serverGroups}`);
@@ -136,7 +136,7 @@ export function appChecks(): void {
         .some((l) => /\bmount\b/.test(l) && l.includes(String(mountPoint)) && !l.includes('#')),
       `${computeId}'s user data never mounts ${String(mountPoint)}`,
     );
-    // The export is live when the server's settings association succeeds (CloudFormation waits for it).
+    // The export is live when the server's settings association succeeds, and CloudFormation waits for it.
     const waits = Object.keys(resourcesOfType(state.template, 'AWS::SSM::Association')).filter((id) =>
       /Settings/.test(id),
     );
@@ -156,11 +156,11 @@ export function appChecks(): void {
     const docs = Object.values(resourcesOfType(state.template, 'AWS::SSM::Document')).map((d) =>
       flatten(d.Properties.Content),
     );
-    // The bootstrap travels in the server's apply document, never in user data (a setting change must not
-    // change user data, which would stop the instance).
+    // The bootstrap travels in the server's apply document, never in user data: a setting change must not change user
+    // data, which would stop the instance.
     const applyDoc = new Set(docs.filter((d) => d.includes('applyStorageSettings')).join('\n').split('\n'));
-    // The bootstrap is lib/scripts/storage-bootstrap.sh and the parts it reads from beside itself
-    // (storage-bootstrap-*.sh), each in place of the line that reads it (lib/script-parts.ts): that line is not carried.
+    // The bootstrap is lib/scripts/storage-bootstrap.sh and the parts it reads from beside itself,
+    // storage-bootstrap-*.sh, each in place of the line that reads it by lib/script-parts.ts: that line is not carried.
     const bootstrapFiles = fs
       .readdirSync(path.join(REPO_ROOT, 'lib', 'scripts'))
       .filter((f) => /^storage-bootstrap(-.+)?\.sh$/.test(f));

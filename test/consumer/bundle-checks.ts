@@ -66,7 +66,7 @@ export function bundleChecks(): void {
       fs.readFileSync(sourceBundle).equals(fs.readFileSync(state.consumerBundle)),
       'the prebuilt index.js differs from the bundle the sources build: align build:lambda with the esbuild options in bin/handler-bundle.ts',
     );
-    // Every resource of the shared registration provider (function, roles, policies, log groups, framework),
+    // Every resource of the shared registration provider, that is function, roles, policies, log groups and framework,
     // compared whole except for where each asset is stored.
     const provider = (t: CfnTemplate): string =>
       JSON.stringify(

@@ -1,5 +1,5 @@
-// The consumer test's harness (test/consumer/run.ts): the checks' runner, the temporary app, and what one check
-// hands the next (the tarball, the synthesized template).
+// The consumer test's harness for test/consumer/run.ts: the checks' runner, the temporary app, and what one check hands
+// the next, such as the tarball and the synthesized template.
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -50,9 +50,9 @@ export function assert(condition: unknown, message: string): asserts condition {
 }
 
 /**
- * Runs a command; throws with its output when it exits non-zero. What `npm run` adds to the environment about
- * this repository (its package, its lifecycle, its root as local prefix) is not passed on: an npm started in
- * the app's directory would otherwise work on this repository. The user's npm settings are kept.
+ * Runs a command, and throws with its output when it exits non-zero. What `npm run` adds to the environment about this
+ * repository is not passed on: its package, its lifecycle, its root as local prefix. An npm started in the app's
+ * directory would otherwise work on this repository. The user's npm settings are kept.
  */
 export function run(command: string, args: string[], cwd: string): string {
   const ownedByNpmRun = /^npm_(package_|lifecycle_|command$|execpath$|node_execpath$|config_local_prefix$)/i;

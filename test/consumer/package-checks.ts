@@ -1,4 +1,4 @@
-// The consumer test's checks of the tarball and its install (test/consumer/run.ts).
+// The consumer test's checks of the tarball and its install, for test/consumer/run.ts.
 import * as fs from 'fs';
 import { builtinModules } from 'module';
 import * as path from 'path';
@@ -47,7 +47,7 @@ export function packageChecks(): void {
         dependencies: { 'aws-cdk-lib': pinned('aws-cdk-lib'), constructs: pinned('constructs') },
       };
       fs.writeFileSync(path.join(appDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-      // The README's command names the tarball by a path of its own (where its clone is); here it is in packDir.
+      // The README's command names the tarball by a path of its own, where its clone is; here it is in packDir.
       const readmeTarball = installedTarball(fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8'));
       assert(path.basename(readmeTarball) === path.basename(state.tarball), `the README installs ${readmeTarball}`);
       // Only quieter and offline-first: the install itself is the README's.
@@ -94,7 +94,7 @@ export function packageChecks(): void {
     const builtins = new Set(builtinModules);
     const problems: string[] = [];
     for (const file of filesUnder(installed).filter((f) => /\.(js|d\.ts)$/.test(f))) {
-      // The Lambda bundles are checked by loading them (below): the SDK in them has optional requires in try/catch.
+      // The Lambda bundles are checked by loading them, below: the SDK in them has optional requires in try/catch.
       if (/^dist\/lambda\/[^/]+\/bundle\//.test(file)) continue;
       const text = fs.readFileSync(path.join(installed, file), 'utf8');
       const specifiers = [...text.matchAll(/(?:require\(|from |import\()\s*["']([^"'\s]+)["']/g)].map(

@@ -12,7 +12,7 @@ export interface CfnResource {
   readonly DeletionPolicy?: string;
   /** Logical ids of the resources this one is created after. */
   readonly DependsOn?: string | string[];
-  /** CDK metadata (construct path, asset location). */
+  /** CDK metadata: the construct path and the asset location. */
   readonly Metadata?: Record<string, unknown>;
 }
 
@@ -43,7 +43,7 @@ export function resourcesOfType(template: CfnTemplate, type: string): Record<str
 
 /**
  * A template value as text: `Fn::Join` concatenated, `Fn::Base64` unwrapped, `Ref` and `Fn::GetAtt` written as
- * `{Ref:Id}` and `{GetAtt:Id.Attr}`, arrays and plain objects as their values one per line.
+ * `{Ref:Id}` and `{GetAtt:Id.Attr}`, and arrays and plain objects as their values one per line.
  */
 export function flatten(value: unknown): string {
   if (value === undefined || value === null) return '';
@@ -64,7 +64,7 @@ export function flatten(value: unknown): string {
   return Object.values(o).map(flatten).join('\n');
 }
 
-/** The directory of a Lambda function's code asset in `cdkOut` (from the S3 key `<hash>.zip`). */
+/** The directory of a Lambda function's code asset in `cdkOut`, from the S3 key `<hash>.zip`. */
 export function assetDir(cdkOut: string, fn: CfnResource): string {
   const key = (fn.Properties.Code as { S3Key?: unknown } | undefined)?.S3Key;
   if (typeof key !== 'string')
@@ -84,9 +84,9 @@ export function filesUnder(dir: string): string[] {
 }
 
 /**
- * A resource without what differs between two syntheses of the same code from different places: the asset
- * metadata (`aws:asset:*`), the construct path the CLI adds (`aws:cdk:path`), and the S3 key of the code of
- * the resource ids listed in `codeOf`. Other metadata (cfn-lint and cdk-nag settings) stays.
+ * A resource without what differs between two syntheses of the same code from different places: the asset metadata,
+ * `aws:asset:*`; the construct path the CLI adds, `aws:cdk:path`; and the S3 key of the code of the resource ids listed
+ * in `codeOf`. Other metadata, the cfn-lint and cdk-nag settings, stays.
  */
 export function withoutAssetLocations(resource: CfnResource, codeOf: string[], id: string): CfnResource {
   const metadata = Object.entries(resource.Metadata ?? {}).filter(

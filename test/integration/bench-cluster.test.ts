@@ -8,10 +8,10 @@ import { type BenchEstimate, type Invocation, aggregate, formatReport, parseArgs
 import { renderBenchDocument } from '../../lib/bench-document';
 import { startMoto, type Moto } from '../support/moto';
 
-// npm run bench:cluster (bin/bench-cluster.ts) against moto: it finds the stack's outputs and its running tagged
-// nodes, sends the benchmark document with the size and run id, waits for every node and records the result.
-// moto runs no command on an instance (each invocation "succeeds" with no output), so the figures and the report
-// are tested with recorded node outputs below; the node's script with real fio runs in the VM tests.
+// npm run bench:cluster, bin/bench-cluster.ts, against moto: it finds the stack's outputs and its running tagged nodes,
+// sends the benchmark document with the size and run id, waits for every node and records the result. moto runs no
+// command on an instance: each invocation "succeeds" with no output. So the figures and the report are tested with
+// recorded node outputs below; the node's script with real fio runs in the VM tests.
 
 const ESTIMATE: BenchEstimate = { sustainedWriteMBps: 250, sustainedReadMBps: 250, burstWriteMBps: 500, burstReadMBps: 500, serverMemoryGiB: 64 };
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
@@ -57,9 +57,9 @@ afterAll(async () => {
 const options = { stack: 'StorageServer-hpc1-storage1', runId: 'bench-20261123080000', timeoutSeconds: 30, pollMs: 50 };
 
 /**
- * The SendCommand request the run made (captured on its way to moto, which accepted it). moto's own record of a
- * command lists instances the request did not name (it adds every instance for an empty Targets), so the request
- * is what is checked; moto's record shows the document and parameters it took.
+ * The SendCommand request the run made, captured on its way to moto, which accepted it. moto's own record of a command
+ * lists instances the request did not name, since it adds every instance for an empty Targets. So the request is what
+ * is checked; moto's record shows the document and parameters it took.
  */
 function captureSendCommand(): () => SendCommandCommandInput {
   const inputs: SendCommandCommandInput[] = [];
@@ -80,7 +80,7 @@ describe('bench:cluster against the AWS API emulator', () => {
     let sent = '';
     const request = captureSendCommand();
     const result = await runClusterBench(aws, { ...options, clients: 2, onSent: (id) => { sent = id; } });
-    // The two first running nodes of the cluster (not the stopped one, the untagged one or hpc2's).
+    // The two first running nodes of the cluster, not the stopped one, the untagged one or hpc2's.
     expect(request().InstanceIds).toEqual(tagged.slice(0, 2));
     const [command] = (await aws.ssm.send(new ListCommandsCommand({ CommandId: sent }))).Commands!;
     expect(command.DocumentName).toBe('StorageBench');
@@ -131,7 +131,7 @@ describe('bench:cluster against the AWS API emulator', () => {
   });
 });
 
-/** Recorded outputs of cluster-bench.sh (the shape the VM tests print), as GetCommandInvocation returns them. */
+/** Recorded outputs of cluster-bench.sh, in the shape the VM tests print, as GetCommandInvocation returns them. */
 const RECORDED: Invocation[] = [
   { InstanceId: 'i-0aaaaaaaaaaaaaaa1', Status: 'Success', StandardOutputContent: '{"host":"node01","run":"r","sizeMiB":16384,"writeBytes":17179869184,"writeMs":80000,"readBytes":17179869184,"readMs":50000}\n' },
   { InstanceId: 'i-0aaaaaaaaaaaaaaa2', Status: 'Success', StandardOutputContent: 'cluster-bench: installing fio\n{"host":"node02","run":"r","sizeMiB":16384,"writeBytes":17179869184,"writeMs":100000,"readBytes":17179869184,"readMs":40000}\n' },
@@ -139,8 +139,9 @@ const RECORDED: Invocation[] = [
 ];
 
 /**
- * The same shape with the mount each node reports (this version's script): NFS with nconnect=16 and with one
- * connection, and Lustre. Types: m4.xlarge (0.75 Gbps = 93.75 MB/s, catalogued), c5n.9xlarge (not catalogued).
+ * The same shape with the mount each node reports, as the script prints it: NFS with nconnect=16 and with one
+ * connection, and Lustre. The types are m4.xlarge, catalogued at 0.75 Gbps = 93.75 MB/s, and c5n.9xlarge, not
+ * catalogued.
  */
 const line = (host: string, writeMs: number, readMs: number, mount: string) =>
   `{"host":"${host}","run":"r","sizeMiB":1024,"writeBytes":1073741824,"writeMs":${writeMs},"readBytes":1073741824,"readMs":${readMs},${mount}}\n`;
@@ -160,7 +161,8 @@ describe("each node beside one client's ceiling", () => {
       ['lustre', undefined, 'c5n.9xlarge', undefined],
     ]);
     expect(r.nodes[2].ceiling?.limitedBy).toMatch(/^no bound counted: FSx for Lustre: nconnect does not apply/);
-    // Inside a cluster placement group one flow counts 10 Gbps; an older script's line (no mount) gets no ceiling.
+    // Inside a cluster placement group one flow counts 10 Gbps; a line without the mount, as an older script prints it,
+    // gets no ceiling.
     expect(aggregate('r', WITH_MOUNTS, ESTIMATE, { instanceTypes: TYPES, placementGroup: true }).nodes[1].ceiling?.maxMBps).toBe(1250);
     expect(aggregate('r', RECORDED, ESTIMATE).nodes.map((n) => n.ceiling)).toEqual([undefined, undefined]);
   });
@@ -178,13 +180,13 @@ describe("each node beside one client's ceiling", () => {
     expect(report).toContain("The nodes' ceilings add up to 719 MB/s, at least the plan's sustained 250 MB/s: by this bound these nodes " +
       'together can take it (the network of a type not in the catalogue is not counted).');
     expect(report).not.toMatch(/Above its ceiling/);
-    // Two slow nodes against 1250 MB/s sustained: they cannot show it, and the report says so (it asserts nothing).
+    // Two slow nodes against 1250 MB/s sustained: they cannot show it, and the report says so, asserting nothing.
     const short = formatReport(aggregate('r', WITH_MOUNTS.slice(0, 1), { ...ESTIMATE, sustainedReadMBps: 1250, sustainedWriteMBps: 1250 }, { instanceTypes: TYPES }));
     expect(short).toContain("The nodes' ceilings add up to 94 MB/s, less than the plan's sustained 1250 MB/s: these nodes together cannot show");
   });
 
   test('a node above its ceiling is named: the inputs of the bound are off', () => {
-    // node02 read 536.9 MB/s: more than a node catalogued at 0.75 Gbps (93.75 MB/s) can, were it an m4.xlarge.
+    // node02 read 536.9 MB/s: more than a node catalogued at 0.75 Gbps, 93.75 MB/s, can, were it an m4.xlarge.
     const report = formatReport(aggregate('r', WITH_MOUNTS.slice(1, 2), ESTIMATE, { instanceTypes: { 'i-0bbbbbbbbbbbbbbb2': 'm4.xlarge' } }));
     expect(report).toContain("Above its ceiling (i-0bbbbbbbbbbbbbbb2): the bound's inputs are off");
   });

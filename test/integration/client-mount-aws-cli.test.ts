@@ -97,7 +97,7 @@ describe('client-mount.sh against the emulator', () => {
       }),
     );
     regional.destroy();
-    // A stand-in for the instance metadata service that answers only token-bearing (IMDSv2) reads.
+    // A stand-in for the instance metadata service that answers only token-bearing reads, as IMDSv2 asks.
     const seen: string[] = [];
     const imds = http.createServer((req, res) => {
       seen.push(`${req.method} ${req.url}`);
@@ -240,8 +240,8 @@ describe('the AWS CLI against an emulator that checks signatures and IAM', () =>
 
   beforeAll(async () => {
     authMoto = await startMoto();
-    // Set up unauthenticated: a role with exactly the actions grantMount gives (moto evaluates actions, not
-    // resource ARNs), one without GetParametersByPath, temporary credentials for both, and one record.
+    // Set up unauthenticated: a role with exactly the actions grantMount gives, one without GetParametersByPath,
+    // temporary credentials for both, and one record. moto evaluates actions, not resource ARNs.
     const setup = spawnSync(
       path.join(venvBin(), 'python'),
       [

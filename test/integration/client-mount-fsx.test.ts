@@ -23,9 +23,9 @@ import {
 useClientMountHarness();
 
 describe('client-mount.sh with FSx for Lustre records', () => {
-  // As on a node: stand-ins for mount, getent (the file system's name resolves inside the VPC), findmnt and the
-  // package managers, each recording its arguments. There is no Lustre client or server here: what is tested is
-  // what the script writes, installs and runs, not Lustre itself.
+  // As on a node: stand-ins for mount, getent, findmnt and the package managers, each recording its arguments; getent
+  // resolves the file system's name as inside the VPC. There is no Lustre client or server here: what is tested is what
+  // the script writes, installs and runs, not Lustre itself.
   const FS = 'fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com';
   const LUSTRE_OPTIONS = 'relatime,flock,_netdev';
   let bin: string;
@@ -111,8 +111,8 @@ describe('client-mount.sh with FSx for Lustre records', () => {
 });
 
 describe('client-mount.sh with FSx for OpenZFS records', () => {
-  // As on a node: stand-ins for mount, umount, getent (the file system's name resolves inside the VPC) and the
-  // package managers, each recording its arguments. There is no NFS server here: what is tested is what the script
+  // As on a node: stand-ins for mount, umount, getent and the package managers, each recording its arguments; getent
+  // resolves the file system's name as inside the VPC. There is no NFS server here: what is tested is what the script
   // admits, writes and runs for an OpenZFS record, an NFS mount by the file system's DNS name.
   const FS = 'fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com';
   const ZFS_OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,nconnect=16,_netdev';

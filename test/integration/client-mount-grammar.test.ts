@@ -27,9 +27,9 @@ import { REFUSED, record } from '../support/refused-records';
 useClientMountHarness();
 
 describe('client-mount.sh refuses records outside the grammar, touching nothing of them', () => {
-  // These run without --no-mount, as on a node: `mount`, `mkdir` and `mount.nfs4` are stand-ins that record
-  // their arguments (mkdir makes only the lock's directory, under the test's own directory), so that a test
-  // sees every directory the script would create and every mount it would make.
+  // These run without --no-mount, as on a node. `mount`, `mkdir` and `mount.nfs4` are stand-ins that record their
+  // arguments, and mkdir makes only the lock's directory, under the test's own directory. So a test sees every
+  // directory the script would create and every mount it would make.
   let bin: string;
   let mounts: string;
   let mkdirs: string;
@@ -44,13 +44,13 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
       `case "$*" in *${JSON.stringify(dir).slice(1, -1)}*) exec ${REAL_MKDIR} "$@" ;; esac`,
     ]);
   });
-  /** The script as the SSM document runs it (mounting), with the stand-ins first on PATH. */
+  /** The script as the SSM document runs it, mounting, with the stand-ins first on PATH. */
   const runOnNode = (args: string[] = []) => runScript(bin, args);
   /** mkdir calls other than the lock's directory. */
   const madeDirectories = () => recorded(mkdirs).filter((a) => a[a.length - 1] !== dir);
 
-  // One run for every row (an AWS CLI start each would cost about a second): test/python runs each row alone through
-  // the checker, and this shows each, through the whole script, reported on its own line and touching nothing.
+  // One run for every row, since an AWS CLI start each would cost about a second. test/python runs each row alone
+  // through the checker, and this shows each, through the whole script, reported on its own line and touching nothing.
   test('every refused record at once beside a good one: each reported, nothing of it written, made or mounted; the good one mounts', async () => {
     // GIVEN
     for (const [i, [, value]] of REFUSED.entries())
@@ -114,8 +114,8 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
   ])(
     'a mount made without nosuid,nodev is remounted with them in place (remount works: %s)',
     async (works, status, report) => {
-      // GIVEN: /data already mounted from the record's source, per-mount flags rw,noexec,relatime (a stand-in
-      // findmnt that shows nosuid,nodev once a remount was recorded, if remounting works)
+      // GIVEN: /data already mounted from the record's source, with per-mount flags rw,noexec,relatime, and a stand-in
+      // findmnt that shows nosuid,nodev once a remount was recorded, if remounting works
       await putServer('s1', '10.0.0.5');
       program(bin, 'findmnt', [
         'case "$*" in',
@@ -185,8 +185,8 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
   });
 
   test('a record that fails with any error is skipped alone: deep nesting (RecursionError), an OSError; the good one mounts', async () => {
-    // GIVEN: python3 as the node has it, but lstat('/scratch') fails with EIO (a disk error, or the review's
-    // race that made realpath raise): an error the checks do not expect
+    // GIVEN: python3 as the node has it, but lstat('/scratch') fails with EIO, as on a disk error or a race that makes
+    // realpath raise: an error the checks do not expect
     const inject = path.join(dir, 'inject');
     fs.mkdirSync(inject);
     fs.writeFileSync(

@@ -24,10 +24,10 @@ import {
 useClientMountHarness();
 
 describe('client-mount.sh: nconnect and the NFS read-ahead on a node', () => {
-  // As on a node (mounting), with stand-ins: `mount` records its arguments and, for a kernel without nconnect, fails
-  // exactly as mount.nfs does when mount(2) refuses an option (exit 32, "mount.nfs: an incorrect mount option was
-  // specified"; docs/sources/nconnect.md, [NFSUTILS-ERR]); the mount table and sysfs are files of the test's
-  // (CLIENT_MOUNT_MOUNTINFO, CLIENT_MOUNT_SYSFS): /data's NFS mount has the bdi 0:53, read-ahead 128 KiB.
+  // As on a node, mounting, with stand-ins. `mount` records its arguments and, for a kernel without nconnect, fails
+  // exactly as mount.nfs does when mount(2) refuses an option: exit 32, "mount.nfs: an incorrect mount option was
+  // specified", per [NFSUTILS-ERR] in docs/sources/nconnect.md. The mount table and sysfs are files of the test's,
+  // CLIENT_MOUNT_MOUNTINFO and CLIENT_MOUNT_SYSFS: /data's NFS mount has the bdi 0:53 and read-ahead 128 KiB.
   const NCONNECT_OPTIONS = `${OPTIONS.replace('retrans=2', 'retrans=2,nconnect=16')}`;
   const INCORRECT = 'mount.nfs: an incorrect mount option was specified';
   let bin: string;
@@ -72,7 +72,7 @@ describe('client-mount.sh: nconnect and the NFS read-ahead on a node', () => {
     expect(recorded(mounts)).toEqual([probe(`${NCONNECT_OPTIONS},nosuid,nodev`), ['-T', fstab, '--', '/data']]);
     expect(recorded(umounts)).toEqual([['--', recorded(mounts)[0][6]]]);
     expect(r.stdout).not.toContain('nconnect dropped');
-    // The mount table's /data shows no nconnect= (as when an earlier mount of the same server fixed one connection).
+    // The mount table's /data shows no nconnect=, as when an earlier mount of the same server fixed one connection.
     expect(r.stdout).toContain('client-mount: nconnect not in effect on /data: the kernel shares the connections of an earlier mount of the same server');
     // The probe's directory is gone.
     expect(fs.readdirSync(dir).filter((f) => f.startsWith('storage-server-nconnect'))).toEqual([]);
@@ -94,7 +94,7 @@ describe('client-mount.sh: nconnect and the NFS read-ahead on a node', () => {
         `'${INCORRECT}', and 10.0.0.5:/export/data is not refused without it; its fstab line and mount have no nconnect`));
     expect(tagged('s1')).toEqual([`10.0.0.5:/export/data /data nfs4 ${WRITTEN_OPTIONS} 0 0${tag('s1')}`]);
     expect(tagged('s2')).toEqual([`10.0.0.6:/export/data /scratch nfs4 ${WRITTEN_OPTIONS} 0 0${tag('s2')}`]);
-    // Probed once a run: with nconnect (refused), without (mounted, then unmounted); then both mounts from the fstab.
+    // Probed once a run, with nconnect, refused, and without, mounted then unmounted; then both mounts from the fstab.
     expect(recorded(mounts)).toEqual([
       probe(`${NCONNECT_OPTIONS},nosuid,nodev`), probe(WRITTEN_OPTIONS), ['-T', fstab, '--', '/data'], ['-T', fstab, '--', '/scratch'],
     ]);
@@ -154,7 +154,8 @@ describe('client-mount.sh: nconnect and the NFS read-ahead on a node', () => {
         '/proc/fs/nfsfs/volumes", ATTR{read_ahead_kb}="15360"',
     ]);
     expect(fs.readFileSync(conf(), 'utf8')).toMatch(/\n\[nfsrahead\]\nnfs=15360\nnfs4=15360\n$/);
-    // The rule's program as udev runs it ($kernel: the bdi's name; $$: $) picks NFS bdis out of /proc/fs/nfsfs/volumes.
+    // The rule's program as udev runs it, where $kernel is the bdi's name and $$ is $, picks NFS bdis out of
+    // /proc/fs/nfsfs/volumes.
     const volumes = path.join(dir, 'volumes');
     fs.writeFileSync(volumes, 'NV SERVER   PORT DEV          FSID                              FSC\nv4 0a000005  801 0:53         cafe:0                            no\n');
     const programOf = (bdi: string) => /PROGRAM="([^"]*)"/.exec(ruleText)![1].replace('$kernel', bdi).replace('$$', '$').replace('/proc/fs/nfsfs/volumes', volumes);

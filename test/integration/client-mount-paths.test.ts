@@ -25,10 +25,10 @@ import {
 useClientMountHarness();
 
 describe('client-mount.sh refuses a mount point it cannot reach safely on the node', () => {
-  // Real directories: a mount root in a directory of this test (under node_modules/.cache, not /tmp: /tmp is
-  // writable by everyone, so nothing under it is ever safe), passed as --mount-roots. mount and mkdir are
-  // stand-ins that record their arguments. The script treats directories owned by root or by the
-  // user running it as root's (the same under SSM, where that user is root).
+  // Real directories: a mount root in a directory of this test, passed as --mount-roots. It is under
+  // node_modules/.cache, not /tmp, since /tmp is writable by everyone, so nothing under it is ever safe. mount and
+  // mkdir are stand-ins that record their arguments. The script treats directories owned by root or by the user running
+  // it as root's, which is the same under SSM, where that user is root.
   let bin: string;
   let mounts: string;
   let mkdirs: string;
@@ -37,7 +37,7 @@ describe('client-mount.sh refuses a mount point it cannot reach safely on the no
   beforeEach(() => {
     ({ bin, mounts } = nodeStandIns());
     mkdirs = path.join(dir, 'mkdir-calls');
-    // The lock's directory (under the test's own directory) is made for real, and not recorded.
+    // The lock's directory, under the test's own directory, is made for real and not recorded.
     const realMkdir = spawnSync('sh', ['-c', 'command -v mkdir'], { encoding: 'utf8' }).stdout.trim();
     program(bin, 'mkdir', [`case "$*" in *${JSON.stringify(dir).slice(1, -1)}*) exec ${realMkdir} "$@" ;; esac`, recordArgs(mkdirs)]);
     const cache = safeCacheDir();
@@ -136,8 +136,8 @@ describe('client-mount.sh refuses a mount point it cannot reach safely on the no
   });
 
   test('the path is checked again just before the mount: a parent made writable and a link planted after the records were read', async () => {
-    // GIVEN: at the records' check <root>/late is root's; while the fstab is written (cp, a stand-in that
-    // then runs the real one) it becomes writable by everyone and a link to /etc appears in it
+    // GIVEN: at the records' check <root>/late is root's. While the fstab is written, by cp, a stand-in that then runs
+    // the real one, it becomes writable by everyone and a link to /etc appears in it
     const late = path.join(root, 'late');
     fs.mkdirSync(late, { mode: 0o755 });
     const realCp = spawnSync('sh', ['-c', 'command -v cp'], { encoding: 'utf8' }).stdout.trim();
@@ -150,7 +150,7 @@ describe('client-mount.sh refuses a mount point it cannot reach safely on the no
     // WHEN
     const r = runOnNode();
 
-    // THEN: the line was written (the record was good when read), the mount refused
+    // THEN: the line was written, since the record was good when read, and the mount refused
     expect(r.status).toBe(2);
     expect(fs.lstatSync(`${late}/proj`).isSymbolicLink()).toBe(true);
     expect(attention(r)).toEqual([
@@ -173,7 +173,8 @@ describe('client-mount.sh refuses a mount point it cannot reach safely on the no
         err: expect.stringContaining('--mount-roots must be a comma list of absolute directories'),
       });
     }
-    // Below a directory the FHS names is a site's own (OpenHPC's /opt/ohpc/pub): the roots are taken and the run goes on.
+    // Below a directory the FHS names is a site's own, as OpenHPC's /opt/ohpc/pub: the roots are taken and the run goes
+    // on.
     const below = spawnSync('bash', [SCRIPT, ...baseArgs(), '--no-mount', '--mount-roots', '/data,/opt/ohpc/pub'], { encoding: 'utf8', env: scriptEnv(), timeout: 60_000 });
     expect({ status: below.status, err: below.stderr }).toEqual({ status: 0, err: '' });
   });

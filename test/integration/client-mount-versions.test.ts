@@ -26,8 +26,8 @@ import { createEvent, createSubnet, launchInstance, props as registrationProps, 
 useClientMountHarness();
 
 describe('records across versions: a deployed node still mounts once the registration marks its records', () => {
-  // The registration of this version (the handler, against the same moto) and records as the previous version wrote
-  // them; stand-ins for mount, mount.nfs4, mkdir and the package managers on the node (no NFS server here).
+  // The registration of this version, the handler against the same moto, and records as the previous version wrote
+  // them; stand-ins for mount, mount.nfs4, mkdir and the package managers on the node, with no NFS server here.
   type Handler = typeof import('../../lambda/register').handler;
   let handler: Handler;
   let instance: Instance;
@@ -76,7 +76,7 @@ describe('records across versions: a deployed node still mounts once the registr
     expect(tagged('storage1')).toEqual([line(ip, '/data', 'storage1')]);
     const before = fs.readFileSync(fstab, 'utf8');
 
-    // WHEN this version's registration runs (the first deploy after the upgrade), writing its owner marks
+    // WHEN this version's registration runs, at the first deploy after the upgrade, writing its owner marks
     await handler(updateEvent(ringOf(), registration(), registration()));
     const record = await ssm.send(new GetParameterCommand({ Name: mountParameterName(PREFIX, cluster, 'storage1') }));
     expect(JSON.parse(record.Parameter?.Value ?? '{}')).toHaveProperty('owner.record', 'mount');

@@ -22,8 +22,9 @@ import {
   useClientMountHarness,
 } from '../support/client-mount-harness';
 
-// What client-mount.sh writes to the fstab from the records in moto (--no-mount, --dry-run), and the arguments it
-// refuses. Its AWS CLI calls are client-mount-aws-cli.test.ts's; a run that mounts, the other client-mount-*.test.ts.
+// What client-mount.sh writes to the fstab from the records in moto, with --no-mount and --dry-run, and the arguments
+// it refuses. Its AWS CLI calls are tested in client-mount-aws-cli.test.ts, and a run that mounts in the other
+// client-mount-*.test.ts.
 useClientMountHarness();
 
 describe('client-mount.sh against the emulator', () => {

@@ -9,9 +9,9 @@ export interface CannedResponse {
 }
 
 /**
- * What to do with one request: answer it, forward it and rewrite the answer, forward it and give another answer
- * (a call that went through whose answer was lost), never answer it (a stalled connection, closed by the client's
- * timeout or by `stop`), or (undefined) forward it.
+ * What to do with one request. Answer it; forward it and rewrite the answer; forward it and give another answer, as for
+ * a call that went through whose answer was lost; never answer it, as a stalled connection that the client's timeout or
+ * `stop` closes; or, when undefined, forward it.
  */
 export type FaultAction =
   | { respond: CannedResponse }
@@ -25,7 +25,7 @@ export type FaultRule = (operation: string) => FaultAction;
 
 export interface FaultProxy {
   readonly endpoint: string;
-  /** Operation of every request received since the last `reset`, in order (answered or forwarded). */
+  /** Operation of every request received since the last `reset`, in order, answered or forwarded. */
   readonly operations: string[];
   /** Installs a new rule and clears `operations`. */
   reset(rule?: FaultRule): void;
@@ -33,9 +33,9 @@ export interface FaultProxy {
 }
 
 /**
- * A loopback HTTP proxy in front of moto that injects faults (throttling, 5xx) or rewrites answers, so the
- * handler's real SDK clients meet them over real HTTP. Works for JSON (X-Amz-Target) and query
- * (`Action=`) protocols.
+ * A loopback HTTP proxy in front of moto that injects faults, throttling and 5xx, or rewrites answers, so the handler's
+ * real SDK clients meet them over real HTTP. It works for the JSON protocol, by X-Amz-Target, and the query protocol,
+ * by `Action=`.
  */
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const upstream = new URL(target);
@@ -114,28 +114,28 @@ function operationOf(req: http.IncomingMessage, body: string): string {
   return new URLSearchParams(body).get('Action') ?? `${req.method} ${req.url}`;
 }
 
-/** SSM (JSON protocol) throttling, as the service sends it. */
+/** SSM throttling over the JSON protocol, as the service sends it. */
 export const SSM_THROTTLED: CannedResponse = {
   status: 400,
   contentType: 'application/x-amz-json-1.1',
   body: JSON.stringify({ __type: 'ThrottlingException', message: 'Rate exceeded' }),
 };
 
-/** SSM (JSON protocol): no such parameter. */
+/** SSM over the JSON protocol: no such parameter. */
 export const SSM_NOT_FOUND: CannedResponse = {
   status: 400,
   contentType: 'application/x-amz-json-1.1',
   body: JSON.stringify({ __type: 'ParameterNotFound', message: '' }),
 };
 
-/** SSM (JSON protocol) internal error. */
+/** SSM internal error over the JSON protocol. */
 export const SSM_INTERNAL_ERROR: CannedResponse = {
   status: 500,
   contentType: 'application/x-amz-json-1.1',
   body: JSON.stringify({ __type: 'InternalServerError', message: 'We encountered an internal error.' }),
 };
 
-/** EC2 (query protocol) throttling, as the service sends it. */
+/** EC2 throttling over the query protocol, as the service sends it. */
 export const EC2_THROTTLED: CannedResponse = {
   status: 503,
   contentType: 'text/xml;charset=UTF-8',
@@ -162,7 +162,7 @@ export function firstN(operation: string, times: number, action: NonNullable<Fau
   };
 }
 
-/** CloudFormation (query protocol) throttling, as the service sends it. */
+/** CloudFormation throttling over the query protocol, as the service sends it. */
 export const CFN_THROTTLED: CannedResponse = {
   status: 400,
   contentType: 'text/xml',
@@ -171,7 +171,7 @@ export const CFN_THROTTLED: CannedResponse = {
     '<Code>Throttling</Code><Message>Rate exceeded</Message></Error><RequestId>fault-proxy</RequestId></ErrorResponse>',
 };
 
-/** CloudFormation (query protocol) internal error. */
+/** CloudFormation internal error over the query protocol. */
 export const CFN_INTERNAL_ERROR: CannedResponse = {
   status: 500,
   contentType: 'text/xml',
@@ -182,8 +182,8 @@ export const CFN_INTERNAL_ERROR: CannedResponse = {
 };
 
 /**
- * Rewrites a DescribeStacks answer so every stack reads as `status` (moto never rolls a stack back, so it cannot
- * answer UPDATE_ROLLBACK_IN_PROGRESS itself).
+ * Rewrites a DescribeStacks answer so every stack reads as `status`, since moto never rolls a stack back and cannot
+ * answer UPDATE_ROLLBACK_IN_PROGRESS itself.
  */
 export function withStackStatus(status: string): (body: string) => string {
   return (body) => body.replace(/<StackStatus>[A-Z_]+<\/StackStatus>/g, `<StackStatus>${status}</StackStatus>`);

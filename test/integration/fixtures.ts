@@ -14,7 +14,7 @@ import type {
   CloudFormationCustomResourceUpdateEvent,
 } from 'aws-lambda';
 
-/** ResourceProperties as the construct passes them (strings only, plus the ServiceToken CloudFormation adds). */
+/** ResourceProperties as the construct passes them: strings only, plus the ServiceToken CloudFormation adds. */
 export type Props = Record<string, string>;
 
 export const OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev';
@@ -49,7 +49,7 @@ const common = {
   ResourceType: 'Custom::StorageServerRegistration',
 };
 
-/** The event as another stack's registration (or another resource of the same stack) sends it. */
+/** The event as another stack's registration, or another resource of the same stack, sends it. */
 export function from<E extends { StackId: string; LogicalResourceId: string }>(
   event: E,
   stackId: string,
@@ -58,7 +58,7 @@ export function from<E extends { StackId: string; LogicalResourceId: string }>(
   return { ...event, StackId: stackId, LogicalResourceId: logicalResourceId };
 }
 
-/** The owner mark the handler writes for the events above (lambda/register/owner.ts). */
+/** The owner mark the handler writes for the events above, by lambda/register/owner.ts. */
 export function ownerMark(
   record: 'ring' | 'mount',
   clusterName: string,
@@ -149,7 +149,7 @@ export async function launchInstance(
   return instance;
 }
 
-/** Collects what the code under test writes to stdout (the handler's JSON log lines) and keeps it off the console. */
+/** Collects what the code under test writes to stdout, the handler's JSON log lines, and keeps it off the console. */
 export function captureStdout(): { lines: () => string[]; restore: () => void } {
   const written: string[] = [];
   const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {

@@ -1,4 +1,6 @@
-/** The registration handler against moto (test/support/register-moto.ts): bad input is refused and nothing written. */
+/**
+ * The registration handler against moto, by test/support/register-moto.ts: bad input is refused and nothing written.
+ */
 import { StopInstancesCommand } from '@aws-sdk/client-ec2';
 import { registerAgainstMoto, type Handler } from '../support/register-moto';
 import { createEvent, launchInstance, props } from './fixtures';

@@ -1,7 +1,7 @@
 /**
- * The deployed artefact, not the TypeScript source: the handler bundled as the app bundles it (esbuild,
- * minified, AWS SDK from its ES module build) registers and deregisters against moto. Each event runs in
- * a fresh `node` process, as in Lambda (jest's module sandbox cannot run the SDK's dynamic imports).
+ * The deployed artefact, not the TypeScript source: the handler bundled as the app bundles it, by esbuild, minified,
+ * with the AWS SDK from its ES module build, registers and deregisters against moto. Each event runs in a fresh `node`
+ * process, as in Lambda, since jest's module sandbox cannot run the SDK's dynamic imports.
  */
 import { execFile } from 'child_process';
 import * as fs from 'fs';

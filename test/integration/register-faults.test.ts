@@ -69,7 +69,7 @@ test('the client is configured for more attempts than the SDK default', () => {
 });
 
 test('SSM throttling is retried by the SDK, then the registration succeeds', async () => {
-  // GIVEN SSM answers the first 3 PutParameter calls with ThrottlingException (the SDK default would give up)
+  // GIVEN SSM answers the first 3 PutParameter calls with ThrottlingException, where the SDK default would give up
   proxy.reset(firstN('PutParameter', SDK_DEFAULT_MAX_ATTEMPTS, { respond: SSM_THROTTLED }));
 
   // WHEN
@@ -107,7 +107,7 @@ test('a persistent 5xx fails after exactly MAX_ATTEMPTS attempts with the servic
 });
 
 test('a pending instance is waited for, then registered', async () => {
-  // GIVEN the first two descriptions say pending (the handler's own, and the waiter's first poll)
+  // GIVEN the first two descriptions say pending: the handler's own, and the waiter's first poll
   proxy.reset(firstN('DescribeInstances', 2, { rewrite: asPending }));
 
   // WHEN
@@ -122,7 +122,7 @@ test('a pending instance is waited for, then registered', async () => {
 });
 
 test('an instance that stays pending fails within the time the Lambda has left', async () => {
-  // GIVEN the instance never leaves pending, and the Lambda has 36 s left (30 s are kept for the writes)
+  // GIVEN the instance never leaves pending, and the Lambda has 36 s left, of which 30 s are kept for the writes
   proxy.reset((op) => (op === 'DescribeInstances' ? { rewrite: asPending } : undefined));
   const context = { getRemainingTimeInMillis: () => 36_000 };
 
@@ -137,7 +137,7 @@ test('an instance that stays pending fails within the time the Lambda has left',
 
 describe('a name that fills while the registration checks it', () => {
   test("another stack's record written meanwhile is refused, not written over", async () => {
-    // GIVEN another stack's ring record, which the registration's reads do not see (they come before it)
+    // GIVEN another stack's ring record, which the registration's reads do not see, since they come before it
     const ring = '/meanwhile/hpc1/ring/storage1';
     const theirs = JSON.stringify({ name: 'storage1', role: 'storage', instanceId: 'i-0cccccccccccccccc', owner: ownerMark('ring', 'hpc1', 'storage1', OTHER_STACK_ID) });
     await ssm.send(new PutParameterCommand({ Name: ring, Value: theirs, Type: 'String' }));

@@ -1,4 +1,6 @@
-/** The registration handler against moto (test/support/register-moto.ts): an FSx for Lustre file system registered. */
+/**
+ * The registration handler against moto, by test/support/register-moto.ts: an FSx for Lustre file system registered.
+ */
 import { registerAgainstMoto } from '../support/register-moto';
 import { OTHER_STACK_ID, createEvent, deleteEvent, from, ownerMark, props } from './fixtures';
 
@@ -61,7 +63,7 @@ describe('FSx for Lustre (Backend fsx-lustre): a file system instead of an insta
     const prefix = freshPrefix();
     const ring = `${prefix}/hpc1/ring/scratch`;
     await rig.handler(createEvent(fsxProps(prefix) as never));
-    // Another stack's file system took the name over (after an operator removed the records): not ours to delete.
+    // Another stack's file system took the name over after an operator removed the records: not ours to delete.
     await removeRecords(prefix, 'scratch');
     const other = fsxProps(prefix, { FileSystemId: 'fs-0fedcba9876543210', DnsName: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com' });
     await rig.handler(from(createEvent(other as never), OTHER_STACK_ID));

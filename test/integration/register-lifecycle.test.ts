@@ -1,4 +1,4 @@
-/** The registration handler against moto (test/support/register-moto.ts): Create, Update, Delete, and its logs. */
+/** The registration handler against moto, by test/support/register-moto.ts: Create, Update, Delete, and its logs. */
 import { DeleteParametersCommand, GetParameterCommand } from '@aws-sdk/client-ssm';
 import { recordProblems } from '../support/record-schema';
 import { registerAgainstMoto } from '../support/register-moto';
@@ -37,7 +37,7 @@ describe('Create', () => {
     });
     const ringValue = (await value(ring)) as Record<string, unknown>;
     expect(ringValue).toEqual(expectedRing(rig.server, 'storage1', 'ebs'));
-    // Both records as written are the schema's (lambda/register/records.schema.json).
+    // Both records as written are the schema's: lambda/register/records.schema.json.
     expect(recordProblems('ringRecord', ringValue)).toEqual([]);
     expect(recordProblems('mountRecord', await value(mount))).toEqual([]);
     expect(Object.keys(ringValue)).toEqual([
@@ -216,8 +216,8 @@ describe('Delete', () => {
   });
 
   test('leaves records that another instance has registered under the same names since', async () => {
-    // GIVEN a second stack registered a new server under the same cluster and server names, after an operator
-    // removed the first one's records (a registration never writes over another server's)
+    // GIVEN a second stack registered a new server under the same cluster and server names, after an operator removed
+    // the first one's records; a registration never writes over another server's
     const prefix = freshPrefix();
     const oldProps = props(rig.server.InstanceId ?? '', { ParameterPrefix: prefix });
     const created = await rig.handler(createEvent(oldProps));

@@ -1,6 +1,6 @@
 /**
- * The registration handler against moto for FSx for OpenZFS (backend `fsx-openzfs`): a file system registered by
- * its id and DNS name, as FSx for Lustre is, whose mount config is NFS (`nfs4`) with the DNS name as the server.
+ * The registration handler against moto for FSx for OpenZFS, backend `fsx-openzfs`: a file system registered by its id
+ * and DNS name, as FSx for Lustre is, whose mount config is NFS, `nfs4`, with the DNS name as the server.
  */
 import { registerAgainstMoto } from '../support/register-moto';
 import { OTHER_STACK_ID, STACK_ID, createEvent, deleteEvent, from, ownerMark, props, updateEvent } from './fixtures';
@@ -13,7 +13,7 @@ const FS_ID = 'fs-0123456789abcdef0';
 const DNS = `${FS_ID}.fsx.us-east-1.amazonaws.com`;
 const ZFS_OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,nconnect=16,_netdev,nosuid,nodev';
 
-/** The ResourceProperties the construct passes for an FSx for OpenZFS file system (no InstanceId, MountName ''). */
+/** The ResourceProperties the construct passes for an FSx for OpenZFS file system: no InstanceId, and MountName ''. */
 function zfsProps(prefix: string, overrides: Record<string, string | undefined> = {}): Record<string, string> {
   const p: Record<string, string | undefined> = {
     ...props('', { ParameterPrefix: prefix, ServerName: 'shared', MountPoint: '/shared', Backend: 'fsx-openzfs' }),
@@ -82,8 +82,8 @@ describe('FSx for OpenZFS (Backend fsx-openzfs): a file system mounted over NFS 
     const other = zfsProps(prefix, { FileSystemId: 'fs-0fedcba9876543210', DnsName: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com' });
     await rig.handler(updateEvent(String(created.PhysicalResourceId), other, zfsProps(prefix)));
     expect(await value(`${prefix}/hpc1/storage/shared/mount`)).toMatchObject({ server: 'fs-0fedcba9876543210.fsx.us-east-1.amazonaws.com' });
-    // A Delete by another resource of the stack (the construct moved, its old resource deleted) leaves them; the
-    // registration's own Delete removes them.
+    // A Delete by another resource of the stack, as when the construct moved and its old resource was deleted, leaves
+    // them; the registration's own Delete removes them.
     await rig.handler(from(deleteEvent(ring, zfsProps(prefix)), STACK_ID, 'OldRegistration'));
     expect(await namesUnder(`${prefix}/`)).toEqual([ring, `${prefix}/hpc1/storage/shared/mount`]);
     await rig.handler(deleteEvent(ring, other));

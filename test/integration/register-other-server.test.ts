@@ -1,4 +1,6 @@
-/** The registration handler against moto (test/support/register-moto.ts): another server's records stay as they are. */
+/**
+ * The registration handler against moto, by test/support/register-moto.ts: another server's records stay as they are.
+ */
 import { registerAgainstMoto } from '../support/register-moto';
 import { OTHER_STACK_ID, STACK_ID, createEvent, expectedRing, from, launchInstance, props, updateEvent } from './fixtures';
 

@@ -1,7 +1,7 @@
 /**
- * The registration handler against moto: it writes over, and deletes, only the records it wrote (owner marks,
- * lambda/register/owner.ts; docs/design.md section 7), whatever else its names hold, and takes over the records
- * the previous version wrote for the same server.
+ * The registration handler against moto: it writes over, and deletes, only the records it wrote, whatever else its
+ * names hold, by the owner marks of lambda/register/owner.ts (docs/design.md section 7). It takes over the records of
+ * the same server that were written before owner marks.
  */
 import { GetParameterCommand, GetParametersByPathCommand, PutParameterCommand } from '@aws-sdk/client-ssm';
 import { mountRecord } from '../../lambda/register/contract';

@@ -1,4 +1,6 @@
-/** The registration handler against moto (test/support/register-moto.ts): the stable address of a NetworkInterfaceId. */
+/**
+ * The registration handler against moto, by test/support/register-moto.ts: the stable address of a NetworkInterfaceId.
+ */
 import { AttachNetworkInterfaceCommand, CreateNetworkInterfaceCommand } from '@aws-sdk/client-ec2';
 import { registerAgainstMoto } from '../support/register-moto';
 import { OPTIONS, createEvent, launchInstance, props } from './fixtures';

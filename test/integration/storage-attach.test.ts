@@ -18,16 +18,16 @@ import { type AwsCli, startAwsCli } from '../support/aws-cli';
 import { motoEnv, startMoto, type Moto } from '../support/moto';
 import { venvBin } from '../support/venv';
 
-// lib/scripts/storage-attach.sh against moto, with the AWS CLI of the test venv: how a replacement EBS server
-// takes its volumes and its stable interface from the instance it replaces (issue 15). moto does not enforce
-// IAM, so the refusals shown here are the script's own; the role's policy is asserted in the unit tests.
+// lib/scripts/storage-attach.sh against moto, with the AWS CLI of the test venv: how a replacement EBS server takes its
+// volumes and its stable interface from the instance it replaces. moto does not enforce IAM, so the refusals shown here
+// are the script's own; the unit tests assert the role's policy.
 
 const SCRIPT = path.join(__dirname, '../../lib/scripts/storage-attach.sh');
 const TAG = 'storage-server:id';
 const ME = 'StorageServer-hpc1-storage1/storage1';
 
 let moto: Moto;
-/** The venv's CLI, imported once for the file (test/support/aws-cli.ts). */
+/** The venv's CLI, imported once for the file by test/support/aws-cli.ts. */
 let awsCli: AwsCli;
 let ec2: EC2Client;
 let subnetId: string;
@@ -134,7 +134,7 @@ test('first boot: free volumes and interface are attached here, volumes in strip
     `storage-attach: attaching ${v2} as /dev/sdh (stripe member 2)`,
     `storage-attach: attaching interface ${n} as device index 1`,
   ]);
-  // Run again (a reboot, a re-apply): nothing to do, nothing changes.
+  // Run again, as on a reboot or a re-apply: nothing to do, and nothing changes.
   const again = await attach(['--instance', self, '--identity', ME, '--interface', n, `${v0}:/dev/sdf`, `${v1}:/dev/sdg`, `${v2}:/dev/sdh`]);
   expect(again.status).toBe(0);
   expect(again.out).not.toContain('attaching');
@@ -168,7 +168,7 @@ test('waits while the old instance holds a volume it cannot be made to stop, and
     await new Promise((res) => setTimeout(res, 3000));
     expect(await volumeHolder(v0)).toEqual({ instance: replacement, device: '/dev/sdf' });
     expect((await volumeHolder(v1)).instance).toBe(old);
-    // The old instance lets go (CloudFormation deletes it, or an operator detaches the volume).
+    // The old instance lets go, as when CloudFormation deletes it or an operator detaches the volume.
     await ec2.send(new DetachVolumeCommand({ VolumeId: v1, InstanceId: old }));
   });
   expect(r.status).toBe(0);

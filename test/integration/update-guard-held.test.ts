@@ -6,10 +6,10 @@ import { PROP } from '../../lambda/update-guard/contract';
 import { HELD_TYPES, KEPT_PROP } from '../../lambda/update-guard/held';
 import { motoEnv, startMoto, MOTO_SETUP_TIMEOUT_MS, type Moto } from '../support/moto';
 
-// What the stack holds, read as the guard reads it in Lambda: CloudFormation's ListStackResources over the root stack
-// and its nested stacks, and EC2's Describe calls for each resource's tag and instance type, against stacks moto
-// created from templates. moto names a nested stack by its logical id and gives no RootId: the guard's walk from a
-// nested stack up to its root is shown with a recorded response in test/unit/update-guard-held.test.ts.
+// What the stack holds, read as the guard reads it in Lambda, against stacks moto created from templates. That is
+// CloudFormation's ListStackResources over the root stack and its nested stacks, and EC2's Describe calls for each
+// resource's tag and instance type. moto names a nested stack by its logical id and gives no RootId. So the guard's
+// walk from a nested stack up to its root is shown with a recorded response in test/unit/update-guard-held.test.ts.
 
 let moto: Moto;
 let cfn: CloudFormationClient;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   const client = { endpoint: moto.endpoint, region: 'us-east-1', credentials };
   cfn = new CloudFormationClient(client);
   ec2 = new EC2Client(client);
-  // The nested template in moto's S3, path style (moto does not check signatures; the project has no S3 client).
+  // The nested template in moto's S3, path style; moto does not check signatures, and the project has no S3 client.
   for (const [url, body] of [[`${moto.endpoint}/templates`, ''], [`${moto.endpoint}/templates/nested.json`,
     JSON.stringify({ Resources: { NestedVolume: volume, NestedInstance: instance('d2.xlarge') } })]]) {
     const put = await fetch(url, { method: 'PUT', body });

@@ -9,12 +9,12 @@ import { watchedDigest, parseWatched } from '../../lambda/update-guard/watched';
 import { motoEnv, startMoto, MOTO_SETUP_TIMEOUT_MS, type Moto } from '../support/moto';
 import { CFN_INTERNAL_ERROR, CFN_THROTTLED, startFaultProxy, withStackStatus, type FaultProxy, type FaultRule } from './fault-proxy';
 
-// The update guard's two AWS questions against moto, through the handler as Lambda runs it (the SDK reads the
-// endpoint, region and credentials from the environment): at Create, which resources already carry the server's
-// id (EC2 instances, volumes, network interfaces; FSx file systems), and before a refusal, the stack's status.
-// moto cannot put a stack in UPDATE_ROLLBACK_IN_PROGRESS: a loopback fault proxy in front of it (fault-proxy.ts)
-// rewrites the status DescribeStacks answers, or answers with throttling and 5xx errors, so that the handler's real
-// SDK client retries over real HTTP.
+// The update guard's two AWS questions against moto, through the handler as Lambda runs it, with the SDK reading the
+// endpoint, region and credentials from the environment. At Create it asks which resources already carry the server's
+// id: EC2 instances, volumes and network interfaces, and FSx file systems. Before a refusal it asks the stack's status.
+// moto cannot put a stack in UPDATE_ROLLBACK_IN_PROGRESS. So a loopback fault proxy in front of it, fault-proxy.ts,
+// rewrites the status DescribeStacks answers, or answers with throttling and 5xx errors, so that the handler's real SDK
+// client retries over real HTTP.
 
 let moto: Moto;
 let ec2: EC2Client;
@@ -140,7 +140,7 @@ describe('Update: the stack status read before a refusal', () => {
       RequestId: 'r', LogicalResourceId: 'Guard', ResourceType: 'Custom::StorageServerUpdateGuard', PhysicalResourceId: 'storage-layout-0',
       ResourceProperties: next, OldResourceProperties: old,
     } as never)).rejects.toThrow('Identity.ClusterName hpc -> other');
-    // The status was read (no error logged about it).
+    // The status was read, and no error about it was logged.
     expect(errors.join('\n')).not.toContain('could not read the stack status');
   });
 });
@@ -172,7 +172,7 @@ describe('Update: a rollback and a user\'s revert send the same Update; the stac
     (console.error as jest.Mock).mockImplementation((line: string) => errors.push(line));
   });
 
-  // The guard accepted growth (0:500 -> 0:800). The Update back to 0:500 is CloudFormation's rollback when a later
+  // The guard accepted growth, 0:500 -> 0:800. The Update back to 0:500 is CloudFormation's rollback when a later
   // resource failed, or a user's revert, which would shrink the volume: the event is the same either way.
   const before = { ServiceToken: 't', ...layout(), Identity: identity('guard-rollback/storage1') };
   const grown = { ...before, [PROP.dataVolumes]: ['0:800'] };
@@ -223,7 +223,8 @@ describe('Update: a rollback and a user\'s revert send the same Update; the stac
     expect(message).toContain('aws cloudformation continue-update-rollback --stack-name guard-rollback ');
     expect(message).toContain('https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/using-cfn-updating-stacks-continueupdaterollback.html');
     expect(message).toContain('DataVolumes 0:800 -> 0:500: EBS cannot shrink a volume');
-    // Retried by the SDK, up to its configured attempts (the deadline stops it sooner only if every wait is near its longest).
+    // Retried by the SDK, up to its configured attempts; the deadline stops it sooner only if every wait is near its
+    // longest.
     expect(describes()).toBeGreaterThan(SDK_DEFAULT_MAX_ATTEMPTS);
     expect(describes()).toBeLessThanOrEqual(STATUS_MAX_ATTEMPTS);
     expect(errors.join('\n')).toContain('could not read the stack status');

@@ -41,8 +41,8 @@ def load() -> types.ModuleType:
 cm = load()
 
 ALLOWED = [ipaddress.IPv4Network('10.0.0.0/16')]
-# A mount root that no host running the tests has, so that the walk from / finds it missing (and so no directory on
-# the way that the host's users can write).
+# A mount root that no host running the tests has, so that the walk from / finds it missing, and so finds no directory
+# on the way that the host's users can write.
 ROOT = '/storage-server-test-root'
 ROOTS = [ROOT, '/scratch']
 EXTRA = ['nosuid', 'nodev']

@@ -1,11 +1,11 @@
 /**
- * The public API's documentation rules (issue #8): every symbol the package exports has TSDoc, so do the
- * public members of its classes and interfaces, and every optional property of an exported interface (every
- * prop) states its `@default`. TypeDoc's `validation.notDocumented` checks the first rule as the reference
- * renders it; this check adds the `@default` rule, which TypeDoc does not have.
+ * The public API's documentation rules. Every symbol the package exports has TSDoc, and so do the public members of its
+ * classes and interfaces. Every optional property of an exported interface, that is every prop, states its `@default`.
+ * TypeDoc's `validation.notDocumented` checks the first rule as the reference renders it. This check adds the
+ * `@default` rule, which TypeDoc does not have.
  *
- * As a script: `ts-node --transpile-only test/support/api-docs.ts [entry]` lists the gaps of the entry
- * (default lib/index.ts) as `file:line: symbol: problem` and exits 1 if there is any.
+ * As a script, `ts-node --transpile-only test/support/api-docs.ts [entry]` lists the gaps of the entry, lib/index.ts by
+ * default, as `file:line: symbol: problem`, and exits 1 if there is any.
  */
 import * as path from 'path';
 import * as ts from 'typescript';
@@ -24,8 +24,8 @@ export interface DocGap {
 }
 
 /**
- * The documentation gaps of everything `entry` exports (followed through `export *`), declared in files of
- * the repository (not in node_modules). `virtualFiles` serves extra files from memory (for tests).
+ * The documentation gaps of everything `entry` exports, followed through `export *`, declared in files of the
+ * repository rather than node_modules. `virtualFiles` serves extra files from memory, for tests.
  */
 export function apiDocGaps(entry: string, virtualFiles = new Map<string, string>()): DocGap[] {
   const program = virtualFiles.size
@@ -90,7 +90,7 @@ function checkMember(
   }
 }
 
-/** A TSDoc comment (`/** ... *\/`) with some text or tags. Variables carry it on their statement. */
+/** A TSDoc comment, `/** ... *\/`, with some text or tags. Variables carry it on their statement. */
 function hasDoc(node: ts.Node): boolean {
   const target = ts.isVariableDeclaration(node) ? node.parent.parent : node;
   return ts

@@ -1,6 +1,6 @@
 /**
- * The names the public API report (etc/storage-server.api.md, written by API Extractor) records, against the
- * names lib/index.ts exports. `npm test` checks the names in seconds; `npm run api:check` (CI) compares every
+ * The names the public API report records, set against the names lib/index.ts exports. API Extractor writes the report,
+ * etc/storage-server.api.md. `npm test` checks the names in seconds; `npm run api:check`, in CI, compares every
  * signature.
  */
 import * as fs from 'fs';

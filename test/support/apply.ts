@@ -8,8 +8,8 @@ import { bootstrapScript } from '../../lib/bootstrap';
 let scriptFile: string | undefined;
 
 /**
- * The bootstrap as the server gets it (lib/scripts/storage-bootstrap.sh with its parts joined), written once to a
- * file, for the tests that cut its functions out with sed and run them.
+ * The bootstrap as the server gets it, lib/scripts/storage-bootstrap.sh with its parts joined, written once to a file
+ * for the tests that cut its functions out with sed and run them.
  */
 export function bootstrapScriptFile(): string {
   if (scriptFile === undefined) {
@@ -20,9 +20,9 @@ export function bootstrapScriptFile(): string {
 }
 
 /**
- * The shell step of the server's apply document (what the settings association runs on the server), as the
- * text the agent runs. CloudFormation references in it (the data volumes' and the interface's ids) are written as
- * `vol-`/`eni-` ids made from the referenced logical id, since the server sees the ids CloudFormation resolved.
+ * The shell step of the server's apply document, which the settings association runs on the server, as the text the
+ * agent runs. CloudFormation references in it, the data volumes' and the interface's ids, are written as `vol-` and
+ * `eni-` ids made from the referenced logical id, since the server sees the ids CloudFormation resolved.
  */
 export function applyCommand(template: Template): string {
   const resolve = (node: unknown): string => {
@@ -49,7 +49,7 @@ export function applyCommand(template: Template): string {
   return applyRunCommand(template).map(resolve).join('\n');
 }
 
-/** The runCommand of the server's apply document (its one `applyStorageSettings` step), as synthesized. */
+/** The runCommand of the server's apply document, its one `applyStorageSettings` step, as synthesized. */
 export function applyRunCommand(template: Template): unknown[] {
   const docs = Object.values(template.findResources('AWS::SSM::Document')).filter(
     (d) => d.Properties.Content.mainSteps[0].name === 'applyStorageSettings',
@@ -58,7 +58,7 @@ export function applyRunCommand(template: Template): unknown[] {
   return docs[0].Properties.Content.mainSteps[0].inputs.runCommand as unknown[];
 }
 
-/** The settings file (/etc/storage-server/bootstrap.env) the apply command writes, byte for byte. */
+/** The settings file the apply command writes, /etc/storage-server/bootstrap.env, byte for byte. */
 export function appliedSettings(command: string): string {
   const lines = command.split('\n');
   const start = lines.findIndex((l) => l.startsWith('tmp=$(mktemp /etc/storage-server/'));
@@ -70,9 +70,10 @@ export function appliedSettings(command: string): string {
 }
 
 /**
- * What the server exports for the settings in `template`: the exports file that the bootstrap's own
- * `load_config` and `configure_nfs` (cut from the joined lib/scripts/storage-bootstrap.sh, run by bash) write from
- * the settings the apply document carries. The NFS tools are stand-ins that accept everything; `id -u` says root.
+ * What the server exports for the settings in `template`: the exports file that the bootstrap's own `load_config` and
+ * `configure_nfs` write from the settings the apply document carries. They are cut from the joined
+ * lib/scripts/storage-bootstrap.sh and run by bash. The NFS tools are stand-ins that accept everything, and `id -u`
+ * says root.
  */
 export function renderedExports(template: Template): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'exports-'));
@@ -82,7 +83,7 @@ export function renderedExports(template: Template): string {
   stub('id', 'echo 0');
   stub('nfsconf', 'exit 0');
   stub('exportfs', 'exit 0');
-  // nfs-server "not active": configure_nfs (re)starts it and returns, without touching /proc/fs/nfsd.
+  // nfs-server "not active": configure_nfs starts or restarts it and returns, without touching /proc/fs/nfsd.
   stub('systemctl', 'case "$1" in is-active) exit 1 ;; esac; exit 0');
   fs.writeFileSync(path.join(dir, 'bootstrap.env'), appliedSettings(applyCommand(template)));
   const r = spawnSync(

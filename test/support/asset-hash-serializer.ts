@@ -1,6 +1,6 @@
 /**
- * Jest snapshot serializer that replaces 64-hex asset hashes (S3 object keys, asset paths, Lambda code
- * hashes) with a placeholder, so snapshots only change when the template's meaning changes.
+ * Jest snapshot serializer that replaces 64-hex asset hashes with a placeholder, so snapshots only change when the
+ * template's meaning changes. The hashes are in S3 object keys, asset paths and Lambda code hashes.
  */
 const ASSET_HASH = /[0-9a-f]{64}/g;
 

@@ -5,9 +5,9 @@ import * as path from 'path';
 import { venvBin } from './venv';
 
 /**
- * The test venv's AWS CLI, imported once per test file: a fork server (aws_cli_server.py) and a directory holding an
- * `aws` that calls it. Put the directory first on PATH, or exec its `aws`, where a script under test runs the CLI: the
- * same CLI code runs for each call, without the second of interpreter start and imports each call would cost.
+ * The test venv's AWS CLI, imported once per test file: a fork server, aws_cli_server.py, and a directory holding an
+ * `aws` that calls it. Put the directory first on PATH, or exec its `aws`, where a script under test runs the CLI. The
+ * same CLI code then runs for each call, without the second of interpreter start and imports each call would cost.
  */
 export interface AwsCli {
   /** A directory whose one file is `aws`. */

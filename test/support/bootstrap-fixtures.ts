@@ -1,5 +1,5 @@
-// The bootstrap tests' fixtures: its script parts, two configurations (instance store, EBS), a scratch directory, and
-// bash and ShellCheck runners.
+// The bootstrap tests' fixtures: its script parts, two configurations for instance store and EBS, a scratch directory,
+// and bash and ShellCheck runners.
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -9,7 +9,7 @@ import { bootstrapScriptFile } from './apply';
 import { venvBin } from './venv';
 
 export const SCRIPTS_DIR = path.join(__dirname, '..', '..', 'lib', 'scripts');
-/** The parts of the bootstrap (lib/scripts/storage-bootstrap-*.sh), which the entry storage-bootstrap.sh includes. */
+/** The parts of the bootstrap, lib/scripts/storage-bootstrap-*.sh, which the entry storage-bootstrap.sh includes. */
 export const BOOTSTRAP_PARTS = fs.readdirSync(SCRIPTS_DIR).filter((f) => /^storage-bootstrap-.+\.sh$/.test(f)).sort();
 
 export const instanceStore: BootstrapConfig = {
@@ -54,8 +54,8 @@ export function shellcheck(args: string[]): { status: number | null; output: str
 }
 
 /**
- * Runs the bootstrap's own settings parser (read_settings and what it uses, cut from the script) on `file` and
- * prints every setting, `|`-separated.
+ * Runs the bootstrap's own settings parser, read_settings and what it uses, cut from the script, on `file`, and prints
+ * every setting, `|`-separated.
  */
 export function readSettings(file: string, env: NodeJS.ProcessEnv = {}) {
   const script = bootstrapScriptFile();

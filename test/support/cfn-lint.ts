@@ -5,8 +5,8 @@ import * as path from 'path';
 import { venvBin } from './venv';
 
 /**
- * Runs cfn-lint (from the project venv) over a synthesized template and returns its findings, one
- * line each. Errors, warnings and informational findings are all returned: the gate is "no finding".
+ * Runs cfn-lint from the project venv over a synthesized template and returns its findings, one line each. Errors,
+ * warnings and informational findings are all returned, since the gate is "no finding".
  */
 export function cfnLint(template: unknown, regions: string[] = ['us-east-1']): string[] {
   const run = cfnLintRun({ template }, regions);
@@ -14,9 +14,9 @@ export function cfnLint(template: unknown, regions: string[] = ['us-east-1']): s
 }
 
 /**
- * cfn-lint over many templates in `processes` runs side by side (one Python start-up per run, ~2 s, instead of one
- * per template; cfn-lint itself uses one core, and a gate file's other worker is often waiting on a child process):
- * the findings of each template, by the name it was given.
+ * The findings of each template, by the name it was given, of cfn-lint over many templates in `processes` runs side by
+ * side. One Python start-up per run, about 2 s, replaces one per template. cfn-lint itself uses one core, and a gate
+ * file's other worker is often waiting on a child process.
  */
 export async function cfnLintAll(
   templates: Record<string, unknown>, processes = 2, regions: string[] = ['us-east-1'],
@@ -58,7 +58,7 @@ function cfnLintRun(templates: Record<string, unknown>, regions: string[]): {
   });
   const findings = (result: { status: number | null; stdout: string; stderr: string; error?: Error }) => {
     if (result.error) throw result.error;
-    // cfn-lint exits 0 when clean; 2 (error), 4 (warning), 8 (informational) or their sum otherwise.
+    // cfn-lint exits 0 when clean, and otherwise 2 for an error, 4 for a warning, 8 for informational, or their sum.
     const lines = result.stdout.split('\n').filter((l) => l.trim() !== '');
     if (result.status !== 0 && lines.length === 0) {
       throw new Error(`cfn-lint failed (exit ${result.status}): ${result.stderr}`);

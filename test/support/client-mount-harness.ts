@@ -1,12 +1,12 @@
 /**
- * The harness of test/integration/client-mount*.test.ts: client-mount.sh on this host against a moto server, editing
- * a temporary fstab (--no-mount, --dry-run, or mounting through stand-ins); the mounts themselves need an NFS client,
- * which only the e2e VMs have. The script reads the records with the AWS CLI from the test venv
- * (test/requirements.txt), which every run puts first on PATH; the host's own `aws`, if it has one, is kept out of
- * PATH so that the tests choose which CLI the script finds.
+ * The harness of test/integration/client-mount*.test.ts: client-mount.sh on this host against a moto server, editing a
+ * temporary fstab with --no-mount, --dry-run, or mounting through stand-ins. The mounts themselves need an NFS client,
+ * which only the e2e VMs have. The script reads the records with the AWS CLI from the test venv of
+ * test/requirements.txt, which every run puts first on PATH. The host's own `aws`, if it has one, is kept out of PATH,
+ * so that the tests choose which CLI the script finds.
  *
- * A test file calls {@link useClientMountHarness} once at its top level. The state the hooks set (moto, ssm, dir,
- * fstab, cluster, venv) is exported as `let` bindings, which an importer reads live.
+ * A test file calls {@link useClientMountHarness} once at its top level. The state the hooks set, moto, ssm, dir,
+ * fstab, cluster and venv, is exported as `let` bindings, which an importer reads live.
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from 'child_process';
 import * as fs from 'fs';
@@ -21,7 +21,7 @@ import { motoEnv, startMoto, type Moto } from './moto';
 import { type AwsCli, startAwsCli } from './aws-cli';
 import { venvBin } from './venv';
 
-/** The script as the SSM document carries it (its parts in place: lib/script-parts.ts), alone in a directory. */
+/** The script as the SSM document carries it, its parts in place by lib/script-parts.ts, alone in a directory. */
 const SCRIPT_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'client-mount-script-'));
 export const SCRIPT = path.join(SCRIPT_DIR, 'client-mount.sh');
 fs.writeFileSync(SCRIPT, loadClientMountScript());
@@ -38,12 +38,12 @@ export let dir: string;
 export let fstab: string;
 let clusterSeq = 0;
 export let cluster: string;
-/** The venv's bin directory: the AWS CLI (awscli, pinned in test/requirements.txt) and its python. */
+/** The venv's bin directory: the AWS CLI, awscli pinned in test/requirements.txt, and its python. */
 export let venv: string;
-/** A directory whose `aws` is the venv's CLI, imported once for the file (aws-cli.ts): first on every PATH given. */
+/** A directory whose `aws` is the venv's CLI, imported once for the file by aws-cli.ts: first on every PATH given. */
 export let awsBin: string;
 let awsCli: AwsCli | undefined;
-/** The host's PATH less every directory that holds an `aws` (a developer's own CLI, a pyenv shim). */
+/** The host's PATH less every directory that holds an `aws`, such as a developer's own CLI or a pyenv shim. */
 export const HOST_PATH = (process.env.PATH ?? '')
   .split(':')
   .filter((d) => d !== '' && !fs.existsSync(path.join(d, 'aws')))
@@ -72,7 +72,7 @@ export function useClientMountHarness(): void {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'client-mount-'));
     fstab = path.join(dir, 'fstab');
     fs.writeFileSync(fstab, '# /etc/fstab\nUUID=0a1b2c3d / ext4 defaults 0 1\n');
-    // The node's /etc/udev/rules.d and /etc/nfs.conf.d (both shipped by udev and nfs-utils), where the read-ahead goes.
+    // The node's /etc/udev/rules.d and /etc/nfs.conf.d, which udev and nfs-utils ship, where the read-ahead goes.
     fs.mkdirSync(path.join(dir, 'udev'));
     fs.mkdirSync(path.join(dir, 'nfs.conf.d'));
     cluster = `it-${++clusterSeq}`; // every test has its own records in the shared emulator
@@ -99,9 +99,9 @@ export const putServer = (server: string, ip: string, mountPoint = '/data') =>
   putRecord(server, mountRecord(ip, '/export/data', mountPoint, OPTIONS));
 
 /**
- * The script's environment: the venv's CLI (through awsBin) first on PATH, moto's endpoint and fake credentials. The CLI is
- * told to ignore AWS_ENDPOINT_URL (AWS_IGNORE_CONFIGURED_ENDPOINT_URLS), as Debian 12's packaged CLI (2.9)
- * does: only the script's own --endpoint-url brings a call to moto.
+ * The script's environment: the venv's CLI, through awsBin, first on PATH, moto's endpoint and fake credentials. The
+ * CLI is told to ignore AWS_ENDPOINT_URL by AWS_IGNORE_CONFIGURED_ENDPOINT_URLS, as Debian 12's packaged CLI 2.9 does.
+ * So only the script's own --endpoint-url brings a call to moto.
  */
 export function scriptEnv(env: Record<string, string> = {}): Record<string, string> {
   return {
@@ -118,7 +118,7 @@ export function scriptEnv(env: Record<string, string> = {}): Record<string, stri
     ...env,
   };
 }
-/** The arguments every run starts with (later ones override: the script keeps the last of each). */
+/** The arguments every run starts with; later ones override, since the script keeps the last of each. */
 export const baseArgs = () => ['--cluster', cluster, '--fstab', fstab, '--allowed-servers', ALLOWANCE];
 export function run(args: string[] = [], env: Record<string, string> = {}): SpawnSyncReturns<string> {
   return spawnSync('bash', [SCRIPT, ...baseArgs(), '--no-mount', ...args], {
@@ -130,13 +130,13 @@ export function run(args: string[] = [], env: Record<string, string> = {}): Spaw
 /** A node's PATH: its stand-ins in `bin` first, then the AWS CLI and the host's tools. */
 export const nodePath = (bin: string) => `${bin}:${awsBin}:${venv}:${HOST_PATH}`;
 /**
- * The script as the SSM document runs it (mounting), the stand-ins in `bin` first on PATH; `args` after baseArgs'
- * (the script keeps the last of each), `env` over scriptEnv's.
+ * The script as the SSM document runs it, mounting, with the stand-ins in `bin` first on PATH. `args` come after
+ * baseArgs', since the script keeps the last of each, and `env` goes over scriptEnv's.
  */
 export function runOnNode(bin: string, args: string[] = [], env: Record<string, string> = {}): SpawnSyncReturns<string> {
   return spawnSync('bash', [SCRIPT, ...baseArgs(), ...args], { encoding: 'utf8', env: scriptEnv({ PATH: nodePath(bin), ...env }), timeout: 60_000 });
 }
-/** As {@link run}, without blocking the event loop (for tests that serve HTTP to the script). */
+/** As {@link run}, without blocking the event loop, for tests that serve HTTP to the script. */
 export function runAsync(
   args: string[] = [],
   env: Record<string, string> = {},
@@ -187,9 +187,9 @@ export interface NodeStandIns {
   readonly mounts: string;
 }
 /**
- * Stand-ins for the programs a mounting run calls, in the test's directory: `mount` records its arguments and
- * succeeds, `mount.nfs4` is there (else the script installs an NFS client), `mkdir` makes nothing. A describe block
- * writes its own extras into `bin`, or replaces one of these there.
+ * Stand-ins for the programs a mounting run calls, in the test's directory. `mount` records its arguments and succeeds,
+ * `mount.nfs4` is there so that the script installs no NFS client, and `mkdir` makes nothing. A describe block writes
+ * its own extras into `bin`, or replaces one of these there.
  */
 export function nodeStandIns(): NodeStandIns {
   const bin = path.join(dir, 'node-bin');
@@ -214,11 +214,11 @@ export function post(url: string, body: string): Promise<void> {
 }
 
 /**
- * A directory for a real tree that client-mount.sh's rule can accept as a mount root: outside the system
- * directories (mountRootProblem, the rule the script applies) and with every ancestor root's or this user's,
- * written by no one else. The checkout's node_modules/.cache when the checkout sits in such a place, else
- * /srv/storage-server-tests (a fresh CI clone under /tmp is below a directory every user writes, and one under
- * /home or /root is below a system directory). The test's own precondition then checks the tree made there.
+ * A directory for a real tree that client-mount.sh's rule can accept as a mount root. It lies outside the system
+ * directories, by mountRootProblem, the rule the script applies, and every ancestor is root's or this user's, written
+ * by no one else. It is the checkout's node_modules/.cache when the checkout sits in such a place, else
+ * /srv/storage-server-tests. A fresh CI clone under /tmp is below a directory every user writes, and one under /home or
+ * /root is below a system directory. The test's own precondition then checks the tree made there.
  */
 export function safeCacheDir(): string {
   const candidates = [path.join(__dirname, '../../node_modules/.cache'), '/srv/storage-server-tests'];

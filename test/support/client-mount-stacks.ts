@@ -1,6 +1,6 @@
 /**
- * What the synth-time tests of ClientMount and mountStorageOn share (test/unit/client-mount-*.test.ts): the script
- * as the document carries it, a stack made as the project's cdk.json makes one, and a stand-in storage server.
+ * What the synth-time tests of ClientMount and mountStorageOn in test/unit/client-mount-*.test.ts share: the script as
+ * the document carries it, a stack made as the project's cdk.json makes one, and a stand-in storage server.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -11,13 +11,16 @@ import { wholeScript } from '../../lib/script-parts';
 
 const SCRIPTS_DIR = path.join(__dirname, '../../lib/scripts');
 export const SCRIPT_PATH = path.join(SCRIPTS_DIR, 'client-mount.sh');
-/** The script as the document carries it: client-mount.sh with its parts (client-mount-*.sh, client_mount.py) in place. */
+/**
+ * The script as the document carries it: client-mount.sh with its parts, client-mount-*.sh and client_mount.py, in
+ * place.
+ */
 export const SCRIPT = wholeScript('client-mount.sh', fs.readFileSync(SCRIPT_PATH, 'utf8'), (part) =>
   fs.readFileSync(path.join(SCRIPTS_DIR, part), 'utf8'),
 );
 export const ALLOWED = ['10.0.0.0/16'];
 
-/** Auto Scaling groups get a launch template (as with the project's cdk.json), not a launch configuration. */
+/** Auto Scaling groups get a launch template, as with the project's cdk.json, not a launch configuration. */
 export const CONTEXT = { '@aws-cdk/aws-autoscaling:generateLaunchTemplateInsteadOfLaunchConfig': true };
 export const IMAGE = ec2.MachineImage.latestAmazonLinux2023();
 

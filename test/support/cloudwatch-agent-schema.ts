@@ -1,15 +1,15 @@
 import Ajv from 'ajv';
 
 /**
- * The CloudWatch agent's rules for the parts of its configuration the server uses, restated from the agent's own
- * JSON schema (aws/amazon-cloudwatch-agent, translator/config/schema.json at 01c5802b, draft-04), which the
- * agent checks a configuration against before it translates it: a configuration that fails it is refused, and
- * the server publishes nothing. Restated, not copied: the schema file is not in any registry this project's
- * tests can reach (the Go module proxy refuses the agent's module, and neither GitHub nor the agent's S3
- * bucket is reachable from CI), so the definitions below name the schema's definition each one mirrors.
+ * The CloudWatch agent's rules for the parts of its configuration the server uses, restated from the agent's own JSON
+ * schema: aws/amazon-cloudwatch-agent, translator/config/schema.json at 01c5802b, draft-04. The agent checks a
+ * configuration against it before it translates it, and refuses one that fails, so the server publishes nothing. It is
+ * restated, not copied, because the schema file is not in any registry this project's tests can reach. The Go module
+ * proxy refuses the agent's module, and neither GitHub nor the agent's S3 bucket is reachable from CI. So the
+ * definitions below name the schema's definition each one mirrors.
  *
- * Where the agent's schema is open (the root and `agent` take any other key), this one is closed to the keys
- * the agent's documentation names, so that a misspelt key fails here although the agent would ignore it.
+ * Where the agent's schema is open, as the root and `agent` take any other key, this one is closed to the keys the
+ * agent's documentation names. So a misspelt key fails here although the agent would ignore it.
  */
 const interval = { type: 'integer', minimum: 1, maximum: 172800 }; // timeIntervalDefinition
 const intervalWithZero = { type: 'integer', minimum: 0, maximum: 172800 }; // timeIntervalWithZeroDefinition
@@ -40,7 +40,7 @@ const basicMetric = {
 // metricsDefinition/definitions/basicResourcesDefinition
 const resources = { type: 'object', properties: { resources: { type: 'array', items: text(1, 4096), maxItems: 256 } } };
 
-// metricsDefinition/definitions/statsdDefinitions (closed in the agent's schema too)
+// metricsDefinition/definitions/statsdDefinitions, closed in the agent's schema too
 const statsd = {
   type: 'object',
   properties: {
@@ -56,11 +56,11 @@ const statsd = {
   additionalProperties: false,
 };
 
-/** The restated schema (JSON Schema draft-07, which keeps draft-04's meaning for every keyword used here). */
+/** The restated schema, in JSON Schema draft-07, which keeps draft-04's meaning for every keyword used here. */
 export const AGENT_CONFIG_SCHEMA = {
   type: 'object',
   properties: {
-    // agentDefinition, closed here to the keys the agent's documentation names (the agent's schema is open).
+    // agentDefinition, closed here to the keys the agent's documentation names; the agent's schema is open.
     agent: {
       type: 'object',
       properties: {
@@ -73,7 +73,7 @@ export const AGENT_CONFIG_SCHEMA = {
       },
       additionalProperties: false,
     },
-    // metricsDefinition (closed in the agent's schema too; metrics_collected required, at least one plugin).
+    // metricsDefinition, closed in the agent's schema too: metrics_collected is required, with at least one plugin.
     metrics: {
       type: 'object',
       properties: {
@@ -101,7 +101,7 @@ export const AGENT_CONFIG_SCHEMA = {
 
 const validate = new Ajv({ allErrors: true, strict: true }).compile(AGENT_CONFIG_SCHEMA);
 
-/** What the restated schema finds wrong with a configuration (the agent's JSON text): none when it is valid. */
+/** What the restated schema finds wrong with a configuration, the agent's JSON text; none when it is valid. */
 export function agentConfigErrors(json: string): string[] {
   const config: unknown = JSON.parse(json);
   if (validate(config)) return [];

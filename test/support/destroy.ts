@@ -1,9 +1,9 @@
 /**
- * What a stack deletion must keep beside a kept resource, read from a template: everything the kept resources that
- * hold data name in their properties (a Ref or Fn::GetAtt: their security group, subnets, route tables, VPC), again
- * for what those name, and the rules among a kept security group's own members. CloudFormation deletes what is not
- * kept; a security group, subnet or VPC still in use fails to delete (DependencyViolation: "resource sg-... has a
- * dependent object", aws/aws-cdk#31521), and the stack ends in DELETE_FAILED.
+ * What a stack deletion must keep beside a kept resource, read from a template. That is everything the kept resources
+ * that hold data name in their properties, by a Ref or Fn::GetAtt, such as their security group, subnets, route tables
+ * and VPC; again for what those name; and the rules among a kept security group's own members. CloudFormation deletes
+ * what is not kept. A security group, subnet or VPC still in use fails to delete with DependencyViolation, "resource
+ * sg-... has a dependent object", as aws/aws-cdk#31521 shows, and the stack ends in DELETE_FAILED.
  */
 
 export interface TemplateResource {
@@ -19,7 +19,7 @@ export const DATA_TYPES: readonly string[] = ['AWS::EC2::Volume', 'AWS::FSx::Fil
 export const isKept = (r: TemplateResource | undefined): boolean =>
   r?.DeletionPolicy === 'Retain' || r?.DeletionPolicy === 'RetainExceptOnCreate';
 
-/** The logical ids of this template's resources that `value` names (Ref, Fn::GetAtt, `${Id}` in Fn::Sub). */
+/** The logical ids of this template's resources that `value` names by Ref, Fn::GetAtt, or `${Id}` in Fn::Sub. */
 export function referenced(value: unknown, resources: Resources): string[] {
   const found = new Set<string>();
   const walk = (v: unknown): void => {
@@ -38,7 +38,7 @@ export function referenced(value: unknown, resources: Resources): string[] {
   return [...found];
 }
 
-/** The rules among security group `id`'s own members (ingress from itself, egress to itself). */
+/** The rules among security group `id`'s own members: ingress from itself, egress to itself. */
 function ownRules(id: string, resources: Resources): string[] {
   const names = (v: unknown): boolean => referenced(v, resources).includes(id);
   return Object.entries(resources).filter(([, r]) =>
@@ -47,7 +47,7 @@ function ownRules(id: string, resources: Resources): string[] {
   ).map(([rid]) => rid);
 }
 
-/** What the kept data resources need kept with them, transitively (their own ids included). */
+/** What the kept data resources need kept with them, transitively, their own ids included. */
 export function neededByKeptData(resources: Resources): Set<string> {
   const needed = new Set(Object.entries(resources).filter(([, r]) => DATA_TYPES.includes(r.Type) && isKept(r)).map(([id]) => id));
   const queue = [...needed];

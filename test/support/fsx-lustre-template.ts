@@ -7,7 +7,9 @@ import { StorageServer, type StorageServerProps } from '../../lib/storage-server
 
 export const fileSystemOf = (t: Template) => Object.values(t.findResources('AWS::FSx::FileSystem'));
 
-/** An AwsCustomResource's Create/Update property: a JSON string (Fn::Join of its parts when it holds a reference). */
+/**
+ * An AwsCustomResource's Create or Update property: a JSON string, or Fn::Join of its parts when it holds a reference.
+ */
 export function sdkCall(value: unknown): { parameters: { LustreConfiguration: { RootSquashConfiguration: Record<string, unknown> } } } & Record<string, unknown> {
   // References become placeholders, put back as { Ref } objects so the call can be compared whole.
   const text = typeof value === 'string' ? value : (value as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1]

@@ -1,7 +1,7 @@
 /**
- * Generators of input values from each input's grammar, for the property tests (test/unit/input-grammar.test.ts,
- * test/unit/prop-grammar.test.ts, test/unit/stack-name.test.ts). Each is built from the rule's own definition, the RFC
- * or the AWS guide cited on it, never from the production regex in lib/validation.ts: they are the independent side
+ * Generators of input values from each input's grammar, for the property tests in test/unit/input-grammar.test.ts,
+ * test/unit/prop-grammar.test.ts and test/unit/stack-name.test.ts. Each is built from the rule's own definition, the
+ * RFC or the AWS guide cited on it, never from the production regex in lib/validation.ts: they are the independent side
  * of the comparison.
  */
 import fc from 'fast-check';
@@ -10,9 +10,9 @@ import type { ContextKey } from '../../lib/context';
 /** Context values by key: the context a value of a row needs beyond the key itself. */
 export type Context = Partial<Record<ContextKey, string>>;
 
-/** One context key's grammar (test/unit/input-grammar.test.ts; the rows: grammar-rows-*.ts). */
+/** One context key's grammar, for test/unit/input-grammar.test.ts; the rows are in grammar-rows-*.ts. */
 export interface Row {
-  /** Other keys a value of this key needs (e.g. backend=fsx-lustre for the FSx keys). */
+  /** Other keys a value of this key needs, e.g. backend=fsx-lustre for the FSx keys. */
   readonly base?: Context;
   /** Generated values the key must accept, with the context they need beyond `base`. */
   readonly valid: fc.Arbitrary<string | [string, Context]>;
@@ -25,7 +25,7 @@ export interface Row {
   readonly fixedInvalid: (string | [string, Context])[];
 }
 
-/** Where the stack deploys in these tests (the app passes the CLI's CDK_DEFAULT_REGION and CDK_DEFAULT_ACCOUNT). */
+/** Where the stack deploys in these tests; the app passes the CLI's CDK_DEFAULT_REGION and CDK_DEFAULT_ACCOUNT. */
 export const TARGET = { region: 'us-east-1', account: '123456789012' };
 
 export const ipText = (n: number) => [24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join('.');
@@ -37,20 +37,20 @@ export const block = (cidr: string) => {
 export const overlaps = (x: { start: number; size: number }, y: { start: number; size: number }) =>
   x.start < y.start + y.size && y.start < x.start + x.size;
 
-/** RFC 1918 3 (10/8, 172.16/12, 192.168/16) and RFC 6598 (100.64/10, shared address space). */
+/** RFC 1918 3, with 10/8, 172.16/12 and 192.168/16, and RFC 6598's shared address space, 100.64/10. */
 export const PRIVATE = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10'].map(block);
 /**
- * Blocks of the IANA IPv4 Special-Purpose Address Registry (RFC 6890) whose "Globally Reachable" column is False
- * and which are not private-use (RFC 1918, RFC 6598), a withdrawn one (RFC 7526), and multicast (RFC 5771, from the
- * IPv4 address space registry): no client lies there, even with the public opt-in. 192.0.0.0/24 is left out here
- * because it holds globally reachable rows (192.0.0.9/32, 192.0.0.10/32); NOT_PUBLIC has it.
+ * Blocks where no client lies, even with the public opt-in: those of the IANA IPv4 Special-Purpose Address Registry,
+ * RFC 6890, whose "Globally Reachable" column is False and which are not private-use by RFC 1918 or RFC 6598; a
+ * withdrawn one, RFC 7526; and multicast, RFC 5771, from the IPv4 address space registry. 192.0.0.0/24 is left out here
+ * because it holds globally reachable rows, 192.0.0.9/32 and 192.0.0.10/32; NOT_PUBLIC has it.
  */
 export const SPECIAL = ['0.0.0.0/8', '127.0.0.0/8', '169.254.0.0/16', '192.0.2.0/24', '192.88.99.0/24', '198.18.0.0/15',
   '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4'].map(block);
-/** Every block a public address must avoid: SPECIAL and the IETF protocol assignments' /24 (RFC 6890 2.1). */
+/** Every block a public address must avoid: SPECIAL and the IETF protocol assignments' /24, per RFC 6890 2.1. */
 export const NOT_PUBLIC = [...SPECIAL, block('192.0.0.0/24')];
 
-/** A canonical CIDR text (RFC 4632 3.1: the prefix's network address, no host bits) inside a block. */
+/** A canonical CIDR text inside a block: by RFC 4632 3.1, the prefix's network address with no host bits. */
 export const cidrIn = (b: { start: number; prefix: number }) => fc.tuple(fc.integer({ min: b.prefix, max: 32 }), fc.nat()).map(([p, r]) => {
   const size = 2 ** (32 - p);
   const inside = (r % 2 ** (32 - b.prefix)) - ((r % 2 ** (32 - b.prefix)) % size);
@@ -69,12 +69,12 @@ export const publicCidr = anyCidr.filter((c) => !isPrivate(c)).map((c) => c.text
 /** A CIDR with host bits set: a prefix of 1-31 and an address that is not its network's. */
 export const hostBitsCidr = fc.tuple(fc.integer({ min: 1, max: 31 }), fc.integer({ min: 0, max: 2 ** 32 - 1 }))
   .filter(([p, a]) => a % 2 ** (32 - p) !== 0).map(([p, a]) => `${ipText(a)}/${p}`);
-/** A dotted quad with a leading zero on one number (RFC 6943 3.1.1: inet_aton reads it as octal). */
+/** A dotted quad with a leading zero on one number, which inet_aton reads as octal, per RFC 6943 3.1.1. */
 export const leadingZero = (text: string, i: number) => text.replace(/^([^/]*)/, (q) => q.split('.').map((o, j) => (j === i % 4 ? `0${o}` : o)).join('.'));
 
 /**
- * A host address of a subnet: every VPC subnet is a /16 to /28 (Amazon VPC User Guide, "Subnet CIDR blocks"), and
- * the first (network) and last (broadcast) address of a subnet are no host's (RFC 919, RFC 1122 3.2.1.3): an
+ * A host address of a subnet. Every VPC subnet is a /16 to /28, per the Amazon VPC User Guide's "Subnet CIDR blocks".
+ * The first, network, and last, broadcast, address of a subnet are no host's, per RFC 919 and RFC 1122 3.2.1.3. So an
  * address whose low 16 bits are all 0 or all 1 is one of those in any subnet that can hold it.
  */
 export const isSubnetEdge = (a: number) => a % 65536 === 0 || a % 65536 === 65535;
@@ -93,10 +93,10 @@ export const stringOf = (chars: string, min: number, max: number) =>
 export const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /**
- * Names (clusterName, serverName): segments of SSM parameter paths, whose characters are a-zA-Z0-9_.- (Systems Manager
- * User Guide, "Parameter name requirements"), 1-64, the first a letter or digit (the project's rule: `.`, `..` and
- * `-x` are not names). serverName also names a CloudWatch dashboard, whose names take A-Z a-z 0-9 _ - (CloudWatch
- * API Reference, PutDashboard): no `.`.
+ * Names, clusterName and serverName: segments of SSM parameter paths, whose characters are a-zA-Z0-9_.- per the Systems
+ * Manager User Guide's "Parameter name requirements". 1-64, the first a letter or digit, by the project's rule that
+ * `.`, `..` and `-x` are not names. serverName also names a CloudWatch dashboard, whose names take A-Z a-z 0-9 _ - per
+ * PutDashboard in the CloudWatch API Reference, so no `.`.
  */
 export const name = (extra: string) => fc.tuple(fc.constantFrom(...ALNUM), stringOf(ALNUM + extra, 0, 63)).map(([a, b]) => a + b);
 export const badName = (extra: string) => fc.oneof(
@@ -105,7 +105,7 @@ export const badName = (extra: string) => fc.oneof(
   name(extra).map((n) => n + 'x'.repeat(65 - n.length)),
 );
 
-/** 8 or 17 lower-case hex digits after the kind (EC2 User Guide, "Resource IDs"). */
+/** 8 or 17 lower-case hex digits after the kind, per the EC2 User Guide's "Resource IDs". */
 export const ec2Id = (kind: string) => fc.oneof(stringOf('0123456789abcdef', 8, 8), stringOf('0123456789abcdef', 17, 17)).map((h) => `${kind}-${h}`);
 export const badEc2Id = (kind: string) => fc.oneof(
   stringOf('0123456789abcdef', 1, 30).filter((h) => h.length !== 8 && h.length !== 17).map((h) => `${kind}-${h}`),
@@ -115,10 +115,11 @@ export const badEc2Id = (kind: string) => fc.oneof(
 );
 
 /**
- * E-mail addresses by fast-check's own generator, which follows RFC 5322 (dot-atom local part), RFC 1123 and RFC 5321
- * (lengths) independently of this project; the invalid ones break one rule each: an empty domain label (the review's
- * `a@.b.c`), a label with a hyphen first or last (RFC 1035 2.3.1), an empty local run (a dot first, last or doubled),
- * an all-digit top-level domain (RFC 3696 2), two addresses, a space, no `@`, a local part of 65 characters.
+ * E-mail addresses by fast-check's own generator, which follows RFC 5322's dot-atom local part and the lengths of RFC
+ * 1123 and RFC 5321, independently of this project. The invalid ones break one rule each: an empty domain label, as in
+ * `a@.b.c`; a label with a hyphen first or last, against RFC 1035 2.3.1; an empty local run, a dot first, last or
+ * doubled; an all-digit top-level domain, against RFC 3696 2; two addresses; a space; no `@`; a local part of 65
+ * characters.
  */
 export const email = fc.emailAddress();
 export const badEmail = fc.tuple(email, fc.nat()).map(([e, i]) => {
@@ -143,10 +144,12 @@ export const badEmail = fc.tuple(email, fc.nat()).map(([e, i]) => {
   return broken[i % broken.length];
 });
 
-/** SNS topic names: 1-256 of A-Z a-z 0-9 _ - (SNS API Reference, CreateTopic); FIFO (.fifo) topics refused. */
+/**
+ * SNS topic names: 1-256 of A-Z a-z 0-9 _ -, per CreateTopic in the SNS API Reference; FIFO topics, .fifo, are refused.
+ */
 export const topicName = stringOf(`${ALNUM}_-`, 1, 256);
 export const arn = (partition: string, region: string, account: string, topic: string) => `arn:${partition}:sns:${region}:${account}:${topic}`;
-/** Regions of other partitions and of this one (AWS General Reference, "AWS Regions"; ARN format). */
+/** Regions of other partitions and of this one, per the AWS General Reference's "AWS Regions" and ARN format. */
 export const OTHER_REGIONS = ['eu-west-1', 'ap-southeast-2', 'us-west-2', 'sa-east-1', 'ca-central-1'];
 export const PARTITION_OF = { 'cn-north-1': 'aws-cn', 'us-gov-west-1': 'aws-us-gov', 'us-iso-east-1': 'aws-iso', 'eusc-de-east-1': 'aws-eusc' };
 export const account = stringOf('0123456789', 12, 12);
@@ -175,7 +178,7 @@ export const bucket = fc.tuple(fc.constantFrom(...LOWER), stringOf(`${LOWER}.-`,
   .map(([a, b, c]) => a + b + c)
   .filter((b) => !b.includes('..') && !/^\d+\.\d+\.\d+\.\d+$/.test(b) &&
     !S3_RULES.reservedPrefixes.some((p) => b.startsWith(p)) && !S3_RULES.reservedSuffixes.some((s) => b.endsWith(s)));
-/** Prefix segments of the S3 User Guide's "safe characters" for object key names (0-9 a-z A-Z ! - _ . * ' ( )). */
+/** Prefix segments of the S3 User Guide's "safe characters" for object key names: 0-9 a-z A-Z ! - _ . * ' ( ). */
 export const keySegment = stringOf(`${ALNUM}!-_.*'()`, 1, 20).filter((s) => s !== '.' && s !== '..');
 export const s3Path = fc.tuple(bucket, fc.array(keySegment, { maxLength: 4 }), fc.boolean())
   .map(([b, segs, slash]) => `s3://${b}${segs.length ? `/${segs.join('/')}` : ''}${segs.length && slash ? '/' : ''}`);
@@ -203,7 +206,7 @@ export const badS3Path = fc.oneof(
   bucket.map((b) => `s3://${b}/${'a'.repeat(900)}`),
 );
 
-/** Canonical decimal numbers (digits, an optional fraction), the form the parser documents. */
+/** Canonical decimal numbers, digits with an optional fraction: the form the parser documents. */
 export const decimal = (min: number, max: number) => fc.tuple(fc.integer({ min, max }), fc.option(fc.integer({ min: 1, max: 999 }), { nil: undefined }))
   .map(([i, f]) => (f === undefined ? String(i) : `${i}.${String(f).padStart(3, '0')}`))
   .filter((t) => Number(t) > 0 && Number(t) <= max);
@@ -215,16 +218,16 @@ export const notDecimal = fc.oneof(
 export const wholeIn = (min: number, max: number) => fc.integer({ min, max }).map(String);
 
 export const bool = fc.constantFrom('true', 'false');
-/** Anything but the two words: the parser takes 'true' and 'false' only (not TRUE, yes, 1). */
+/** Anything but the two words: the parser takes 'true' and 'false' only, not TRUE, yes or 1. */
 export const notBool = fc.oneof(fc.constantFrom('TRUE', 'False', 'yes', 'no', '1', '0', 'on', 't'), stringOf(ALNUM, 1, 8))
   .filter((v) => v !== 'true' && v !== 'false');
 export const notOneOf = (words: string[]) => fc.oneof(fc.constantFrom(...words.map((w) => w.toLowerCase()), ...words.map((w) => w.toUpperCase()), ...words.map((w) => `${w}x`)), stringOf(`${ALNUM}_-`, 1, 12))
   .filter((v) => !words.includes(v));
 
 /**
- * EC2 tag keys (EC2 User Guide, "Tag restrictions": 1-128 Unicode characters, letters, digits, spaces and
- * `+ - = . _ : / @`, not starting with `aws:` in any case) that a State Manager target can name (SSM API Reference,
- * Target, Key: letters, separators, numbers and `_ . : / = - @`, so no `+`).
+ * EC2 tag keys that a State Manager target can name. EC2's "Tag restrictions" in the EC2 User Guide allow 1-128 Unicode
+ * characters, letters, digits, spaces and `+ - = . _ : / @`, not starting with `aws:` in any case. Target, Key in the
+ * SSM API Reference allows letters, separators, numbers and `_ . : / = - @`, so no `+`.
  */
 export const TAG_CHARS = `${ALNUM} -=._:/@ÄéЖ`;
 export const tagKey = stringOf(TAG_CHARS, 1, 128).map((k) => k.trim()).filter((k) => k.length > 0 && !k.toLowerCase().startsWith('aws:'));
@@ -235,14 +238,19 @@ export const badTagKey = fc.oneof(
   fc.tuple(tagKey, fc.constantFrom('#', '*', '!', '?', ',', ';', '$', '%', '&', '(', '+', '\t')).map(([k, c]) => `${k.slice(0, 60)}${c}x`),
 );
 
-/** EC2 key pair and placement group names: 1-255 ASCII characters (EC2 API Reference, KeyName; GroupName). */
+/**
+ * EC2 key pair and placement group names: 1-255 ASCII characters, per KeyName and GroupName in the EC2 API Reference.
+ */
 export const printable = stringOf(Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join(''), 1, 255).map((s) => s.trim()).filter((s) => s.length > 0);
 export const badPrintable = fc.oneof(
   printable.map((s) => s + 'x'.repeat(256 - s.length)),
   fc.tuple(printable, fc.constantFrom('é', '\u0001', '\u007f', '日')).map(([s, c]) => `${s.slice(0, 100)}${c}x`),
 );
 
-/** CloudFormation stack names (CloudFormation API Reference, CreateStack): a letter, then letters, digits, hyphens; 1-128. */
+/**
+ * CloudFormation stack names, per CreateStack in the CloudFormation API Reference: a letter, then letters, digits,
+ * hyphens; 1-128.
+ */
 export const cfnStackName = fc.tuple(fc.constantFrom(...ALNUM.slice(0, 52)), stringOf(`${ALNUM}-`, 0, 127)).map(([a, b]) => a + b);
 export const badStackName = fc.oneof(
   fc.tuple(fc.constantFrom(...'0123456789-'), stringOf(`${ALNUM}-`, 0, 20)).map(([a, b]) => a + b),

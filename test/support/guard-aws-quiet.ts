@@ -1,5 +1,5 @@
-// The update guard handler's two AWS questions (aws.ts), answered for a server that does not exist yet in a stack that
-// is never rolling back: what the handler tests without moto mock the module with. The questions themselves are
+// The update guard handler's two AWS questions of aws.ts, answered for a server that does not exist yet in a stack that
+// is never rolling back: the handler tests that run without moto mock the module with it. The questions themselves are
 // tested against moto in test/integration/update-guard.test.ts and in test/unit/update-guard-watched.test.ts.
 export function quietAwsModule(): Record<string, unknown> {
   return {

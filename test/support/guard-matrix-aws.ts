@@ -1,8 +1,8 @@
 /**
- * The update guard's AWS calls as the change matrix answers them (test/support/guard-matrix.ts sets the answers per
- * row): what the stack holds is the first template's resources, described by their tags; the tag search finds the
- * first template's resources tagged as the server; the stack is never rolling back. The calls themselves are tested
- * against moto (test/integration/update-guard.test.ts).
+ * The update guard's AWS calls as the change matrix answers them; test/support/guard-matrix.ts sets the answers per
+ * row. What the stack holds is the first template's resources, described by their tags. The tag search finds the first
+ * template's resources tagged as the server. The stack is never rolling back. The calls themselves are tested against
+ * moto in test/integration/update-guard.test.ts.
  *
  * Each guard-matrix test file mocks lambda/update-guard/aws with {@link matrixAwsModule}.
  */

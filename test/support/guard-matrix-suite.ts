@@ -1,11 +1,14 @@
 /**
- * One backend's part of the change matrix (split by backend so that jest runs the parts in parallel).
+ * One backend's part of the change matrix, split by backend so that jest runs the parts in parallel.
  */
 import type { Backend } from '../../lambda/register/contract';
 import { BASELINES, CONSTRUCT_ROWS, rowsOf } from '../unit/guard-matrix.cases';
 import { appTemplate, constructTemplate, judge, type Synthesized } from './guard-matrix';
 
-/** Registers the matrix tests of `backend` (its test file mocks the guard's AWS calls with test/support/guard-matrix-aws.ts). */
+/**
+ * Registers the matrix tests of `backend`; its test file mocks the guard's AWS calls with
+ * test/support/guard-matrix-aws.ts.
+ */
 export function matrixSuite(backend: Backend): void {
   const cache = new Map<string, Synthesized>();
   const synth = (context: Record<string, string | undefined>) => {
@@ -26,7 +29,7 @@ export function matrixSuite(backend: Backend): void {
       });
     }
     const constructBase = { backend, capacityTiB: Number(BASELINES[backend].capacityTiB) } as const;
-    // The baseline of the construct rows, synthesized once per path (most rows share the default one).
+    // The baseline of the construct rows, synthesized once per path; most rows share the default one.
     const befores = new Map<string, Synthesized>();
     const constructBefore = (basePath?: readonly string[]): Synthesized => {
       const key = JSON.stringify(basePath ?? null);

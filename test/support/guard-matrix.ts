@@ -1,23 +1,23 @@
 /**
- * The engine of the update guard's change matrix (test/unit/guard-matrix-*.test.ts, rows in
- * test/unit/guard-matrix.cases.ts): two synthesized templates, `cdk diff`'s own engine
- * (@aws-cdk/cloudformation-diff) to say what CloudFormation would replace or delete, and the guard's handler run
- * on the guard properties of both templates as CloudFormation would resolve them.
+ * The engine of the update guard's change matrix, test/unit/guard-matrix-*.test.ts, with its rows in
+ * test/unit/guard-matrix.cases.ts. It takes two synthesized templates, `cdk diff`'s own engine,
+ * @aws-cdk/cloudformation-diff, to say what CloudFormation would replace or delete, and the guard's handler run on the
+ * guard properties of both templates as CloudFormation would resolve them.
  *
  * What replaces a resource is the guard's own rule: CloudFormation's resource specification corrected where AWS's
- * reference says otherwise (`EFFECTIVE_RULES`, lambda/update-guard/spec-overrides.ts). `cdk diff`'s engine reads the
- * specification too, stale entries and all, but only its top level: for each changed top-level property it takes that
- * property's `causesReplacement`, and never looks inside. So a nested override (FSx's
- * `LustreConfiguration.PerUnitStorageThroughput`) never changes its verdict (it says WILL_UPDATE for a change of
- * `LustreConfiguration`, whatever changed inside; the nested paths are judged below, from `EFFECTIVE_RULES`), and a
- * top-level override is applied to the per-property verdict of the diff before its resource verdict is read
- * ({@link followOverrides}): where the diff says WILL_REPLACE or MAY_REPLACE only because of an overridden property,
- * the engine follows the override.
+ * reference says otherwise, `EFFECTIVE_RULES` of lambda/update-guard/spec-overrides.ts. `cdk diff`'s engine reads the
+ * specification too, stale entries and all, but only its top level. For each changed top-level property it takes that
+ * property's `causesReplacement`, and never looks inside. So a nested override, such as FSx's
+ * `LustreConfiguration.PerUnitStorageThroughput`, never changes its verdict: it says WILL_UPDATE for a change of
+ * `LustreConfiguration`, whatever changed inside, and the nested paths are judged below from `EFFECTIVE_RULES`. A
+ * top-level override is applied to the per-property verdict of the diff before its resource verdict is read, by
+ * {@link followOverrides}. Where the diff says WILL_REPLACE or MAY_REPLACE only because of an overridden property, the
+ * engine follows the override.
  *
- * The resolution model: a Ref or GetAtt of a resource is a value that names the resource and its generation;
- * a resource the diff replaces (or may replace) is of a new generation in the second template, so everything
- * that references it changes too, as in CloudFormation. A launch template's LatestVersionNumber is new whenever
- * the launch template changes at all. Pseudo parameters and Fn::GetAZs are fixed for one account and region.
+ * The resolution model: a Ref or GetAtt of a resource is a value that names the resource and its generation. A resource
+ * the diff replaces, or may replace, is of a new generation in the second template, so everything that references it
+ * changes too, as in CloudFormation. A launch template's LatestVersionNumber is new whenever the launch template
+ * changes at all. Pseudo parameters and Fn::GetAZs are fixed for one account and region.
  */
 import { createHash } from 'crypto';
 import * as fs from 'fs';
@@ -41,8 +41,8 @@ import { MATRIX_AWS } from './guard-matrix-aws';
 
 export type Template = { Resources: Record<string, { Type: string; Properties?: Record<string, unknown> }> };
 /**
- * A deploy's templates: the root stack's, and each nested stack's by its path from the root (nested stack logical
- * ids joined by `/`), as CloudFormation holds them.
+ * A deploy's templates, as CloudFormation holds them: the root stack's, and each nested stack's by its path from the
+ * root, nested stack logical ids joined by `/`.
  */
 export interface Synthesized {
   readonly template: Template;
@@ -84,7 +84,7 @@ function nestedPath(s: Stack): string {
   return `${up === '' ? '' : `${up}/`}${parent.resolve(s.nestedStackResource.logicalId)}`;
 }
 
-/** The app's feature flags (cdk.json's context): the app runs with them, so the matrix does. */
+/** The app's feature flags, cdk.json's context: the app runs with them, so the matrix does. */
 const APP_FLAGS = (JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
 
 const quietApp = (context: Record<string, unknown> = {}): App =>
@@ -98,7 +98,7 @@ export function appTemplate(context: Context): Synthesized {
   if (context.vpcId === undefined) {
     return synth(new StorageServerStack(quietApp(), 'StorageServer', { context: ctx, stackName: name }));
   }
-  // A looked-up VPC: the first pass asks for the lookup, the second gets the answer (as the CLI does).
+  // A looked-up VPC: the first pass asks for the lookup, and the second gets the answer, as the CLI does.
   const env = { account: ACCOUNT, region: REGION };
   const first = quietApp();
   new StorageServerStack(first, 'StorageServer', { context: ctx, env, stackName: name });
@@ -115,8 +115,8 @@ export function appTemplate(context: Context): Synthesized {
 }
 
 /**
- * A StorageServer with `props` under `path` (construct ids from the stack down; an id `nested:<Id>` is a NestedStack)
- * in a bare stack with its own VPC.
+ * A StorageServer with `props` under `path` in a bare stack with its own VPC. `path` gives construct ids from the stack
+ * down, and an id `nested:<Id>` is a NestedStack.
  */
 export function constructTemplate(
   base: Partial<StorageServerProps>,
@@ -126,7 +126,7 @@ export function constructTemplate(
   stage?: string,
 ): Synthesized {
   const app = quietApp();
-  // In a Stage the stack keeps its name (given explicitly, as the app gives it): CloudFormation sees the same stack.
+  // In a Stage the stack keeps its name, given explicitly as the app gives it, so CloudFormation sees the same stack.
   const stack = new Stack(stage === undefined ? app : new Stage(app, stage), 'ConstructStack', {
     env: { account: ACCOUNT, region: REGION }, stackName: 'ConstructStack',
   });
@@ -141,19 +141,19 @@ export function constructTemplate(
 
 /** What the diff engine says of one change, and what the guard did. */
 export interface Verdict {
-  /** The data-holding resources CloudFormation would replace (or may replace) or delete, with how. */
+  /** The data-holding resources CloudFormation would replace, or may replace, or delete, with how. */
   readonly lost: string[];
   /** The guard's decision. */
   readonly guard: 'accepted' | 'refused';
   /** The guard's message when it refused. */
   readonly message?: string;
-  /** Replacements and removals of other resources (for the reader of a failure). */
+  /** Replacements and removals of other resources, for the reader of a failure. */
   readonly other: string[];
 }
 
 const EMPTY: Template = { Resources: {} };
 
-/** The templates of a deploy by stack path (`''`: the root). */
+/** The templates of a deploy by stack path; `''` is the root. */
 function stacksOf(s: Synthesized): Record<string, Template> {
   return { '': s.template, ...(s.nested ?? {}) };
 }
@@ -162,10 +162,10 @@ function stacksOf(s: Synthesized): Record<string, Template> {
 const prefixOf = (stackPath: string): string => (stackPath === '' ? '' : `${stackPath}/`);
 
 /**
- * Diffs `before` and `after`, stack by stack (the root and every nested stack of either), and runs the guard: an
- * Update when the guard keeps its path, a Create when it is new. CloudFormation holds the first deploy's resources
- * (what the guard's held-resources call answers, with each resource's tags as its Describe call would give them),
- * and the tag search finds the first deploy's resources tagged as the server.
+ * Diffs `before` and `after`, stack by stack, the root and every nested stack of either, and runs the guard: an Update
+ * when the guard keeps its path, a Create when it is new. CloudFormation holds the first deploy's resources: the
+ * guard's held-resources call answers them, with each resource's tags as its Describe call would give them. The tag
+ * search finds the first deploy's resources tagged as the server.
  */
 export async function judge(before: Synthesized, after: Synthesized): Promise<Verdict> {
   const stacksBefore = stacksOf(before);
@@ -204,11 +204,11 @@ export async function judge(before: Synthesized, after: Synthesized): Promise<Ve
       }
       if (r.isDifferent) changed.add(id);
     });
-    // cdk diff compares template text at the top level. Two things it does not see replace a resource as surely:
-    // a nested property the rules mark as replacing (FSx's LustreConfiguration.DeploymentType), and a
-    // replacing property whose text is unchanged but whose value is new at deploy time (the instance's
+    // cdk diff compares template text at the top level. Two things it does not see replace a resource as surely. One is
+    // a nested property the rules mark as replacing, such as FSx's LustreConfiguration.DeploymentType. The other is a
+    // replacing property whose text is unchanged but whose value is new at deploy time: the instance's
     // LaunchTemplate.Version, a GetAtt of the launch template's LatestVersionNumber, is a new number whenever the
-    // launch template changes). So every replacing property of a data resource is compared once resolved.
+    // launch template changes. So every replacing property of a data resource is compared once resolved.
     const stackName = (s: Synthesized) => (stackPath === '' ? s.stackName : `${s.stackName}-${stackPath.replace(/\//g, '-')}`);
     resolveBefore[stackPath] = resolver({ template: b, stackName: stackName(before) }, () => 0, prefix,
       parametersOf(stacksBefore, resolveBefore, stackPath));
@@ -291,9 +291,9 @@ const DIFF_IMPACT: { readonly [I in UpdateImpact]: ResourceImpact } = {
 };
 
 /**
- * Sets, in `cdk diff`'s verdict on one resource of a watched type, the impact of each changed top-level property an
- * override names to the override's (the resource's `changeImpact` is the worst of its properties'). Nested rows change
- * nothing here: the diff never read their paths.
+ * Sets, in `cdk diff`'s verdict on one resource of a watched type, the impact of each changed top-level property that
+ * an override names to the override's; the resource's `changeImpact` is the worst of its properties'. Nested rows
+ * change nothing here, since the diff never read their paths.
  */
 export function followOverrides(r: ResourceDifference, overrides: readonly SpecOverride[] = SPEC_OVERRIDES): void {
   if (r.isAddition || r.isRemoval || r.resourceTypeChanged) return;
@@ -321,7 +321,7 @@ const PREFIX: Record<string, string> = {
   'AWS::EC2::Instance': 'i-', 'AWS::EC2::VPC': 'vpc-', 'AWS::FSx::FileSystem': 'fs-',
 };
 
-/** A physical id in the form AWS gives the type (the guard validates some), unique per resource and generation. */
+/** A physical id in the form AWS gives the type, since the guard validates some; unique per resource and generation. */
 function physical(type: string | undefined, name: string): string {
   const prefix = type === undefined ? undefined : PREFIX[type];
   return prefix === undefined ? name : `${prefix}${hex17(name)}`;
@@ -331,7 +331,7 @@ function hex17(name: string): string {
   return createHash('sha256').update(name).digest('hex').slice(0, 17);
 }
 
-/** Another stack's export (`vpcFrom`), in the form AWS gives the exported value. */
+/** Another stack's export, for `vpcFrom`, in the form AWS gives the exported value. */
 function imported(exportName: string): string {
   const kind = exportName.slice(exportName.lastIndexOf(':') + 1);
   if (kind === 'VpcCidr') return '10.1.0.0/16';
@@ -340,7 +340,7 @@ function imported(exportName: string): string {
   return physical(type, `import:${exportName}`);
 }
 
-/** Resolves intrinsics as CloudFormation would for a custom resource's properties (scalars become strings). */
+/** Resolves intrinsics as CloudFormation would for a custom resource's properties; scalars become strings. */
 function resolver(
   t: { template: Template; stackName: string }, generation: (id: string, attr?: string) => number, prefix = '',
   parameters: Record<string, unknown> = {},

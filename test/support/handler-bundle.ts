@@ -6,8 +6,8 @@ import { ServerRegistration } from '../../lib/registration';
 import { stagedApp } from './staged-app';
 
 /**
- * Synthesizes a stack with one ServerRegistration into `outdir` and returns the directory of the registration
- * handler's asset: the bundle exactly as the app builds it for a deploy (index.js and its source map; bin/handler-bundle.ts).
+ * Synthesizes a stack with one ServerRegistration into `outdir` and returns the directory of the registration handler's
+ * asset: the bundle exactly as the app builds it for a deploy, index.js and its source map, by bin/handler-bundle.ts.
  */
 export function registrationHandlerAsset(outdir: string): string {
   // Bundled at synth, as the app does, not taken from the bundles npm test prebuilt.

@@ -1,13 +1,13 @@
 /**
- * Evaluates a synthesized template's IAM policies with an IAM policy simulator (@cloud-copilot/iam-simulate,
- * AGPL-3.0, a test-only devDependency that is never shipped), instead of matching their strings.
+ * Evaluates a synthesized template's IAM policies with an IAM policy simulator instead of matching their strings. The
+ * simulator is @cloud-copilot/iam-simulate, AGPL-3.0, a test-only devDependency that is never shipped.
  *
- * The template is resolved for one fixed account, region and partition ({@link ENV}): every Ref, Fn::GetAtt,
- * Fn::Join, Fn::Sub, Fn::Select and Fn::GetAZs the policies use becomes a concrete string, each resource getting a
- * stable fake physical id derived from its logical id. Identity policies are collected per role (AWS::IAM::Policy,
- * AWS::IAM::ManagedPolicy, the role's inline policies and its managed policy ARNs), resource policies from
- * AWS::SNS::TopicPolicy and the KeyPolicy of AWS::KMS::Key. The simulator makes the decision; nothing here
- * evaluates a statement.
+ * The template is resolved for one fixed account, region and partition, {@link ENV}. Every Ref, Fn::GetAtt, Fn::Join,
+ * Fn::Sub, Fn::Select and Fn::GetAZs the policies use becomes a concrete string, each resource getting a stable fake
+ * physical id derived from its logical id. Identity policies are collected per role: AWS::IAM::Policy,
+ * AWS::IAM::ManagedPolicy, the role's inline policies and its managed policy ARNs. Resource policies come from
+ * AWS::SNS::TopicPolicy and the KeyPolicy of AWS::KMS::Key. The simulator makes the decision; nothing here evaluates a
+ * statement.
  */
 import { createHash } from 'node:crypto';
 import { runSimulation, type Simulation, type SimulationIdentityPolicy } from '@cloud-copilot/iam-simulate';
@@ -24,12 +24,12 @@ export const ENV = {
 export const OTHER_ACCOUNT = '210987654321';
 
 /**
- * The AWS managed policies the stacks attach, as AWS publishes them (AWS Managed Policy Reference; the version is
- * the default version when this copy was taken). A role attached to a managed policy not listed here cannot be
- * evaluated, and says so.
+ * The AWS managed policies the stacks attach, as the AWS Managed Policy Reference publishes them, each at its default
+ * version when this copy was taken. A role attached to a managed policy not listed here cannot be evaluated, and says
+ * so.
  */
 const AWS_MANAGED_POLICIES: Record<string, object> = {
-  // v2 (default), edited 2019-05-23.
+  // v2, the default, edited 2019-05-23.
   AmazonSSMManagedInstanceCore: {
     Version: '2012-10-17',
     Statement: [
@@ -80,15 +80,15 @@ export type Decision = 'Allowed' | 'ExplicitlyDenied' | 'ImplicitlyDenied';
 
 /** One request to decide. */
 export interface IamRequest {
-  /** The caller: a role's ARN ({@link TemplatePolicies.roleArn}), a service principal, or another account's ARN. */
+  /** The caller: a role's ARN, {@link TemplatePolicies.roleArn}, a service principal, or another account's ARN. */
   readonly principal: string;
-  /** The caller's identity policies (none for a service principal or an outsider). */
+  /** The caller's identity policies; none for a service principal or an outsider. */
   readonly identityPolicies?: SimulationIdentityPolicy[];
   /** e.g. `sns:Publish`. */
   readonly action: string;
   /**
-   * The resources the action names: an ARN, or an ARN with context keys of its own (its tags). An action on several
-   * resources (AttachVolume: the instance and the volume) is allowed only when each of them is: AWS authorizes
+   * The resources the action names: an ARN, or an ARN with context keys of its own, its tags. An action on several
+   * resources, as AttachVolume names the instance and the volume, is allowed only when each of them is: AWS authorizes
    * each resource of a request.
    */
   readonly resources: readonly (string | RequestResource)[];
@@ -110,8 +110,8 @@ export class TemplatePolicies {
   private readonly resources: Resources;
 
   /**
-   * @param template the template's JSON (`Template.fromStack(stack).toJSON()`)
-   * @param stackName the stack's name (`AWS::StackName`)
+   * @param template the template's JSON, `Template.fromStack(stack).toJSON()`
+   * @param stackName the stack's name, `AWS::StackName`
    */
   constructor(template: Record<string, Json>, private readonly stackName: string) {
     this.resources = (template.Resources ?? {}) as Resources;
@@ -186,8 +186,8 @@ export class TemplatePolicies {
 
   /**
    * Every identity policy of a role: the AWS::IAM::Policy and AWS::IAM::ManagedPolicy resources that name it in
-   * `Roles`, its inline `Policies`, and its `ManagedPolicyArns` (the template's own, or an AWS managed policy this
-   * file holds a copy of).
+   * `Roles`, its inline `Policies`, and its `ManagedPolicyArns`, the template's own or an AWS managed policy this file
+   * holds a copy of.
    */
   identityPolicies(roleLogicalId: string): SimulationIdentityPolicy[] {
     if (this.type(roleLogicalId) !== 'AWS::IAM::Role') throw new Error(`${roleLogicalId} is not an AWS::IAM::Role`);
@@ -231,8 +231,8 @@ export class TemplatePolicies {
   }
 
   /**
-   * The simulator's decision on a request: `Allowed` only when every resource is allowed; otherwise the first
-   * resource's denial. Throws when the simulator refuses the request (an unknown action, a malformed policy).
+   * The simulator's decision on a request: `Allowed` only when every resource is allowed, otherwise the first
+   * resource's denial. Throws when the simulator refuses the request, as for an unknown action or a malformed policy.
    */
   async decide(request: IamRequest): Promise<Decision> {
     if (request.resources.length === 0) throw new Error(`${request.action}: a request names at least one resource`);
@@ -242,7 +242,8 @@ export class TemplatePolicies {
         request: {
           principal: request.principal,
           action: request.action,
-          // An action that names no resource type (cloudwatch:PutMetricData) is authorized on "*", in the caller's account.
+          // An action that names no resource type, such as cloudwatch:PutMetricData, is authorized on "*" in the
+          // caller's account.
           resource: { resource, accountId: resource === '*' ? arnAccount(request.principal) : arnAccount(resource) },
           contextVariables: { ...request.context, ...context },
         },
@@ -333,7 +334,7 @@ export class TemplatePolicies {
   }
 }
 
-/** The account of an ARN (its fifth field); AWS-owned resources (an empty field) belong to `aws`. */
+/** The account of an ARN, its fifth field; AWS-owned resources, with an empty field, belong to `aws`. */
 function arnAccount(arn: string): string {
   const fields = arn.split(':');
   if (fields.length < 6 || fields[0] !== 'arn') throw new Error(`not an ARN: ${JSON.stringify(arn)}`);

@@ -4,35 +4,35 @@ import * as path from 'path';
 import { venvBin } from './venv';
 
 /**
- * A timeout for a `beforeAll` that starts moto: the first run on a fresh machine builds the Python venv
- * (pip install) before moto starts, which can take minutes.
+ * A timeout for a `beforeAll` that starts moto: the first run on a fresh machine builds the Python venv with pip
+ * install before moto starts, which can take minutes.
  */
 export const MOTO_SETUP_TIMEOUT_MS = 300_000;
 
-/** A running moto server (AWS API emulator). */
+/** A running moto server, an AWS API emulator. */
 export interface Moto {
-  /** Base URL for AWS SDK clients, e.g. `http://127.0.0.1:41234` (use as AWS_ENDPOINT_URL). */
+  /** Base URL for AWS SDK clients, e.g. `http://127.0.0.1:41234`; use it as AWS_ENDPOINT_URL. */
   readonly endpoint: string;
   readonly port: number;
-  /** Stops the server (SIGTERM, then SIGKILL after 5 s) and waits until it has exited. */
+  /** Stops the server, by SIGTERM and then SIGKILL after 5 s, and waits until it has exited. */
   stop(): Promise<void>;
 }
 
 export interface StartMotoOptions {
   /**
-   * Address to bind. `0.0.0.0` makes moto reachable from other hosts (e.g. a VM on qemu's user network
-   * reaches the host's loopback as 10.0.2.2 anyway, so the default is usually enough).
+   * Address to bind. `0.0.0.0` makes moto reachable from other hosts. The default is usually enough: a VM on qemu's
+   * user network reaches the host's loopback as 10.0.2.2 anyway.
    * @default '127.0.0.1'
    */
   readonly host?: string;
-  /** @default 60000 (the first call may build the venv first, which is not counted) */
+  /** @default 60000, not counting a first call that builds the venv */
   readonly startTimeoutMs?: number;
 }
 
 /**
- * Starts `moto_server` from the project's venv (created by test/support/venv.sh if missing) on a free
- * port. The port is chosen by the OS (`-p 0`) and read back from the server's startup line, so two test
- * files starting moto at once never race for a port.
+ * Starts `moto_server` from the project's venv on a free port; test/support/venv.sh creates the venv if it is missing.
+ * The OS chooses the port, by `-p 0`, and it is read back from the server's startup line. So two test files starting
+ * moto at once never race for a port.
  */
 export async function startMoto(options: StartMotoOptions = {}): Promise<Moto> {
   const host = options.host ?? '127.0.0.1';

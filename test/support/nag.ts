@@ -4,14 +4,14 @@ import * as path from 'path';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, HIPAASecurityChecks, NIST80053R5Checks, NagPack } from 'cdk-nag';
 
-/** One unacknowledged cdk-nag finding: rule id (with finding id where the rule has several) and path. */
+/** One unacknowledged cdk-nag finding: the rule id, with the finding id where the rule has several, and the path. */
 export interface NagFinding {
   readonly ruleId: string;
   readonly resource: string;
   readonly message: string;
 }
 
-/** The cdk-nag packs a test can run, by the name each pack reports under (its rule ids' prefix). */
+/** The cdk-nag packs a test can run, by the name each pack reports under, which is its rule ids' prefix. */
 export const NAG_PACKS = {
   AwsSolutions: (app: App): NagPack => new AwsSolutionsChecks(app),
   'NIST.800.53.R5': (app: App): NagPack => new NIST80053R5Checks(app),
@@ -28,7 +28,7 @@ export const GATE_PACKS: NagPackName[] = ['AwsSolutions', 'NIST.800.53.R5', 'HIP
 export interface NagOptions {
   /** The packs to run. Default: AwsSolutions. */
   readonly packs?: NagPackName[];
-  /** Context of the App (e.g. the feature flags of cdk.json, see {@link cdkJsonContext}). Default: none. */
+  /** Context of the App, e.g. the feature flags of cdk.json: see {@link cdkJsonContext}. Default: none. */
   readonly context?: Record<string, unknown>;
 }
 
@@ -39,17 +39,17 @@ export function cdkJsonContext(): Record<string, unknown> {
 }
 
 /**
- * Builds an App with the given cdk-nag packs registered as policy-validation plugins, lets `build` add
- * stacks to it, synthesizes it and returns every unacknowledged finding. Synth fails (throws) when there
- * are findings; we read the report it writes so the test can print precisely what was found.
+ * Builds an App with the given cdk-nag packs registered as policy-validation plugins, lets `build` add stacks to it,
+ * synthesizes it and returns every unacknowledged finding. Synth throws when there are findings. We read the report it
+ * writes, so that the test can print precisely what was found.
  */
 export function nagFindings(build: (app: App) => void, options: NagOptions = {}): NagFinding[] {
   return nagSynth(build, options).findings;
 }
 
 /**
- * {@link nagFindings}, and the templates of the synthesized stacks (by stack name; none when synth failed on
- * findings), for tests that check the same synth in other ways too (cfn-lint), without synthesizing twice.
+ * {@link nagFindings}, and the templates of the synthesized stacks by stack name, none when synth failed on findings.
+ * It serves tests that check the same synth in other ways too, such as cfn-lint, without synthesizing twice.
  */
 export function nagSynth(
   build: (app: App) => void,

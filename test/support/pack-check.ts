@@ -1,8 +1,8 @@
 /**
- * `npm run pack:check`: what `npm publish` would upload, checked before anything is published. Runs
- * `npm pack --dry-run --json` (its prepack builds the package; the build's output goes to stderr) and compares the
- * file list with test/support/pack-files.ts: a file outside the allowlist, or a required file missing, is named
- * and the exit code is 1.
+ * `npm run pack:check`: what `npm publish` would upload, checked before anything is published. It runs
+ * `npm pack --dry-run --json`, whose prepack builds the package with the build's output on stderr. It compares the file
+ * list with test/support/pack-files.ts: a file outside the allowlist, or a required file missing, is named and the exit
+ * code is 1.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';

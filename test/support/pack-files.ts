@@ -1,15 +1,15 @@
 /**
- * What the published package may hold and must hold. `npm run pack:check` (test/support/pack-check.ts) applies it
- * to `npm pack --dry-run --json`'s file list, and the consumer test (test/consumer/run.ts) to the real tarball.
+ * What the published package may hold and must hold. `npm run pack:check`, test/support/pack-check.ts, applies it to
+ * `npm pack --dry-run --json`'s file list, and the consumer test, test/consumer/run.ts, to the real tarball.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 
 /**
- * The only files the package may hold (globs: `*` within one path segment, `**` across segments): the compiled
- * library and its declarations, the shell scripts it renders and their Python parts, the compiled Lambda contracts the
- * library imports (`dist/lambda/<name>/*.js`, and the update guard's backend descriptors in `backends/`), each Lambda's
- * prebuilt bundle and source map, and the documents.
+ * The only files the package may hold, as globs, where `*` stays within one path segment and `**` crosses segments.
+ * They are the compiled library and its declarations, the shell scripts it renders and their Python parts, the compiled
+ * Lambda contracts the library imports, each Lambda's prebuilt bundle and source map, and the documents. The contracts
+ * are `dist/lambda/<name>/*.js`, and the update guard's backend descriptors in `backends/`.
  */
 export const ALLOWED_FILES: readonly string[] = [
   'package.json',
@@ -39,10 +39,10 @@ export interface PackageManifest {
 }
 
 /**
- * The files the package must hold, derived from the repository so a new module, script or Lambda is required
- * without editing a list: package.json's entry points and export targets, the compiled JavaScript and
- * declarations of every `lib/**\/*.ts`, every file of `lib/scripts`, the bundle and source map of every
- * `lambda/<name>/index.ts`, and the documents.
+ * The files the package must hold, derived from the repository so that a new module, script or Lambda is required
+ * without editing a list: package.json's entry points and export targets, the compiled JavaScript and declarations of
+ * every `lib/**\/*.ts`, every file of `lib/scripts`, the bundle and source map of every `lambda/<name>/index.ts`, and
+ * the documents.
  */
 export function requiredFiles(root: string, pkg: PackageManifest): string[] {
   const exportTargets = Object.values(pkg.exports).flatMap((t) =>
@@ -78,7 +78,9 @@ export function packProblems(
   ];
 }
 
-/** A glob as an anchored RegExp: `**\/` any directories (none included), `*` any characters but `/`. */
+/**
+ * A glob as an anchored RegExp: `**\/` stands for any directories, none included, and `*` for any characters but `/`.
+ */
 export function globPattern(glob: string): RegExp {
   const source = glob
     .split(/(\*\*\/|\*)/)

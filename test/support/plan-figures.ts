@@ -1,5 +1,5 @@
-// The planner tests' expected figures, worked out from the published numbers (the AWS sources listed in
-// lib/sizing/catalog.ts), not read from the catalogue, so a wrong number in the catalogue fails the tests.
+// The planner tests' expected figures, worked out from the published numbers, the AWS sources lib/sizing/catalog.ts
+// lists, and not read from the catalogue. So a wrong number in the catalogue fails the tests.
 export const TIB = 2 ** 40;
 export const D2_RAW_TIB = {
   'd2.xlarge': 6e12 / TIB,
@@ -8,8 +8,9 @@ export const D2_RAW_TIB = {
   'd2.8xlarge': 48e12 / TIB,
 };
 /**
- * d3 and d3en, typed from the EC2 User Guide (instance store table: disks x GB, decimal; storage optimized
- * instances: network baseline Gbps) and the AWS Price List (us-east-1, $/h), as docs/sources/d3.md quotes them.
+ * d3 and d3en, typed from the EC2 User Guide and the AWS Price List as docs/sources/d3.md quotes them: the instance
+ * store table's disks x GB, decimal; the storage optimized instances' network baseline in Gbps; and us-east-1 prices in
+ * $/h.
  */
 export const D3: { [name: string]: { disks: number; diskGB: number; networkGbps: number; usdPerHour: number } } = {
   'd3.xlarge': { disks: 3, diskGB: 1980, networkGbps: 3, usdPerHour: 0.499 },
@@ -24,11 +25,17 @@ export const D3: { [name: string]: { disks: number; diskGB: number; networkGbps:
   'd3en.12xlarge': { disks: 24, diskGB: 13980, networkGbps: 75, usdPerHour: 6.30864 },
 };
 export const d3RawTiB = (name: string) => (D3[name].disks * D3[name].diskGB * 1e9) / TIB;
-/** The lower bound of a d3/d3en, MB/s sustained: each disk at d2's 3.1 GB/s / 24 (write, the lesser), under the network. */
+/**
+ * The lower bound of a d3 or d3en, MB/s sustained: each disk at d2's 3.1 GB/s / 24, the lesser write, under the
+ * network.
+ */
 export const d3SustainedMBps = (name: string) => Math.min((D3[name].disks * 3100) / 24, (D3[name].networkGbps * 1e9) / 8 / 1e6);
 export const d3MonthlyUsd = (name: string) => Math.round(D3[name].usdPerHour * 730 * 100) / 100;
 export const LOWER_BOUND = 'lower bound: per-disk throughput unpublished';
-/** The next double above x: the smallest request that no longer fits a limit of exactly x. */
+/** The next double above x: the smallest request that does not fit a limit of exactly x. */
 export const above = (x: number) => x * (1 + 2 ** -52);
-/** A figure as the planner states it: rounded down to the cent (lib/sizing/round.ts), never above the limit it is made of. */
+/**
+ * A figure as the planner states it: rounded down to the cent by lib/sizing/round.ts, never above the limit it is made
+ * of.
+ */
 export const down2 = (mbps: number) => Math.floor(mbps * 100 + 1e-9) / 100;

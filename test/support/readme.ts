@@ -20,11 +20,11 @@ export interface CodeBlock {
   readonly code: string;
   /** 1-based line of the opening fence. */
   readonly line: number;
-  /** Title of the `## ` section the block is in ('' before the first one). */
+  /** Title of the `## ` section the block is in; '' before the first one. */
   readonly section: string;
 }
 
-/** Every fenced (```) code block of `markdown`, in order. */
+/** Every fenced code block of `markdown`, by ```, in order. */
 export function codeBlocks(markdown: string): CodeBlock[] {
   const blocks: CodeBlock[] = [];
   const lines = markdown.split('\n');
@@ -32,7 +32,7 @@ export function codeBlocks(markdown: string): CodeBlock[] {
   for (let i = 0; i < lines.length; i++) {
     const heading = /^## (.+?)\s*$/.exec(lines[i]);
     if (heading) section = heading[1];
-    // Fences may be indented (a block inside a list item); the block's lines lose that indentation.
+    // Fences may be indented, as for a block inside a list item; the block's lines lose that indentation.
     const fence = /^(\s*)```\s*([\w-]*)/.exec(lines[i]);
     if (!fence) continue;
     const end = lines.findIndex((l, j) => j > i && /^\s*```\s*$/.test(l));
@@ -45,7 +45,7 @@ export function codeBlocks(markdown: string): CodeBlock[] {
   return blocks;
 }
 
-/** The TypeScript blocks (```ts or ```typescript). */
+/** The TypeScript blocks, ```ts or ```typescript. */
 export function typeScriptBlocks(markdown: string): CodeBlock[] {
   return codeBlocks(markdown).filter((b) => b.lang === 'ts' || b.lang === 'typescript');
 }
@@ -73,13 +73,14 @@ export function tarballName(): string {
 }
 
 /**
- * The install commands of the "Use as a library" section (its ```sh blocks): the package is not on a registry, so
- * the release's tag is checked out, packed with `npm pack`, and the app installs the tarball. Returns the tarball
- * path its `npm install` names. Throws naming what is missing: the tag `v<version>`, `npm ci`, `npm pack`, or
- * the `npm install` of this version's tarball.
+ * The install commands of the "Use as a library" section, its
+ * ```sh blocks. The package is not on a registry, so the release's tag is checked out, packed with `npm
+ * pack`, and the app installs the tarball. Returns the tarball path its `npm
+ * install` names. Throws naming what is missing: the tag `v<version>`, `npm ci`, `npm pack`, or the `npm
+ * install` of this version's tarball.
  */
 export function installedTarball(markdown: string): string {
-  // The section's prose (the tag to check out) and its ```sh blocks (the commands).
+  // The section's prose, which names the tag to check out, and its ```sh blocks, the commands.
   const section = markdown.slice(markdown.indexOf(`## ${LIBRARY_SECTION}`));
   const commands = `${section.slice(0, section.indexOf('```'))}\n${codeBlocks(markdown)
     .filter((b) => b.section === LIBRARY_SECTION && b.lang === 'sh')
@@ -178,7 +179,7 @@ export function shellCommands(markdown: string): ShellCommand[] {
   return commands;
 }
 
-/** The `-c key=value` pairs of a `cdk synth|deploy|diff` command line (values without quotes or spaces). */
+/** The `-c key=value` pairs of a `cdk synth|deploy|diff` command line, values without quotes or spaces. */
 export function cdkContextOf(command: string): Record<string, string> {
   const context: Record<string, string> = {};
   for (const m of command.matchAll(/(?:^|\s)(?:-c|--context)\s+([A-Za-z0-9_]+)=(\S+)/g)) context[m[1]] = m[2].replace(/^'(.*)'$/, '$1');

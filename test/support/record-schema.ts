@@ -1,7 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import schema from '../../lambda/register/records.schema.json';
 
-// The record schema (lambda/register/records.schema.json) compiled once, for the tests that check what is written.
+// The record schema, lambda/register/records.schema.json, compiled once for the tests that check what is written.
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 ajv.addSchema(schema);
 

@@ -1,6 +1,7 @@
 /**
  * The records client-mount.sh refuses, one or more for each rule of the record grammar (docs/design.md, section 6),
- * each with the reason the script gives: the table test/integration/client-mount-grammar.test.ts puts into moto at once.
+ * each with the reason the script gives. test/integration/client-mount-grammar.test.ts puts the table into moto at
+ * once.
  */
 import { mountRecord } from '../../lambda/register/contract';
 import { ALLOWANCE, OPTIONS } from './client-mount-harness';
@@ -13,7 +14,7 @@ export interface Fields {
   options: string;
   backend?: string;
 }
-/** A record whose fstab agrees with its fields (unless `fstab` is given), so that only the field under test is wrong. */
+/** A record whose fstab agrees with its fields, unless `fstab` is given, so that only the field under test is wrong. */
 export function record(fields: Partial<Fields> & { fstab?: string }): Record<string, string> {
   const f: Fields = {
     server: '10.0.0.5',
@@ -39,7 +40,7 @@ const CHARS = 'has an empty segment or a character other than A-Z a-z 0-9 . _ -'
 const OPENZFS_RULE =
   'of an fsx-openzfs record (FSx for OpenZFS is mounted by its DNS name only) is not an FSx DNS name (fs-<id>.fsx.<region>.amazonaws.com)';
 
-// [what, the record (or a raw value), why the script gives]
+// [what, the record or a raw value, why the script gives]
 export const REFUSED: [string, Record<string, string> | string, string][] = [
   [
     "the reviewer's example: 203.0.113.66:/evil on /etc/cron.d with suid,dev",

@@ -1,6 +1,6 @@
 /**
- * The registration handler (lambda/register) against moto, a real AWS API emulator over HTTP, as each test file of
- * test/integration/register-*.test.ts sets it up: the handler's own SDK clients find moto through AWS_ENDPOINT_URL,
+ * The registration handler of lambda/register against moto, a real AWS API emulator over HTTP, as each test file of
+ * test/integration/register-*.test.ts sets it up. The handler's own SDK clients find moto through AWS_ENDPOINT_URL,
  * exactly as they would find AWS, and each test's log lines are captured.
  */
 import { EC2Client, type Instance } from '@aws-sdk/client-ec2';
@@ -12,11 +12,11 @@ export type Handler = typeof import('../../lambda/register').handler;
 
 /** What a test file reaches of its moto: the members are set once the file's beforeAll has run. */
 export interface RegisterMoto {
-  /** The handler, imported once moto's endpoint is in the environment (it creates its clients at module load). */
+  /** The handler, imported once moto's endpoint is in the environment, since it creates its clients at module load. */
   readonly handler: Handler;
   readonly ec2: EC2Client;
   readonly ssm: SSMClient;
-  /** A subnet in moto, and a running instance in it: the server the tests register (unless `launch` is false). */
+  /** A subnet in moto, and a running instance in it: the server the tests register, unless `launch` is false. */
   readonly subnetId: string;
   readonly server: Instance;
   /** What the handler writes to stdout during the running test. */
@@ -32,8 +32,8 @@ export interface RegisterMoto {
 }
 
 /**
- * Starts moto before the calling file's tests and stops it after them. `stem` makes the file's prefixes
- * (`/<stem><n>/storage-server`); `launch: false` for a file that registers only file systems, which calls no EC2 API.
+ * Starts moto before the calling file's tests and stops it after them. `stem` makes the file's prefixes,
+ * `/<stem><n>/storage-server`. `launch: false` is for a file that registers only file systems, which calls no EC2 API.
  */
 export function registerAgainstMoto(stem: string, { launch = true } = {}): RegisterMoto {
   let moto: Moto | undefined;

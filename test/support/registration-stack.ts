@@ -5,7 +5,10 @@ import { ServerRegistration, type ServerRegistrationProps } from '../../lib/regi
 import { OPTIONS } from '../integration/fixtures';
 import { stagedApp } from './staged-app';
 
-/** An App that skips asset bundling (esbuild) for the construct assertions; one test bundles for real, and reads the bundle. */
+/**
+ * An App that skips asset bundling by esbuild for the construct assertions; one test bundles for real, and reads the
+ * bundle.
+ */
 export function app(bundle = false): App {
   return bundle ? stagedApp() : new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 }
@@ -13,8 +16,8 @@ export function app(bundle = false): App {
 const ENV = { account: '123456789012', region: 'us-east-1' };
 
 /**
- * A stack with a VPC and an instance for registrations to point at; in account 123456789012 and
- * us-east-1 unless `agnostic` (then region and account are CloudFormation pseudo parameters).
+ * A stack with a VPC and an instance for registrations to point at, in account 123456789012 and us-east-1. With
+ * `agnostic`, the region and account are CloudFormation pseudo parameters.
  */
 export function fixture(
   scope: App = app(),
@@ -36,7 +39,7 @@ export function fixture(
   return { stack, vpc, instance };
 }
 
-/** A registration of `instance` as server storage1 (ebs) of cluster hpc1, with `overrides`. */
+/** A registration of `instance` as server storage1, of backend ebs, of cluster hpc1, with `overrides`. */
 export function register(
   stack: Stack,
   instance: ec2.Instance,

@@ -1,9 +1,9 @@
 /**
- * The repository's links and file citations (test/unit/repo-links.test.ts): markdown links `[text](target)` in
- * Markdown files and in source comments, and mentions of `*.md` files anywhere in them ("see docs/design.md",
- * "test/e2e/README.md"). A target must be a file (or folder) of this repository, reached without leaving it; an
- * `#anchor` into a Markdown file must be one of its headings, by GitHub's slug rules. Pure functions over file
- * texts, so that the test can run them on fixtures as well as on the checkout.
+ * The repository's links and file citations, for test/unit/repo-links.test.ts: markdown links `[text](target)` in
+ * Markdown files and in source comments, and mentions of `*.md` files anywhere in them, such as "see docs/design.md" or
+ * "test/e2e/README.md". A target must be a file or folder of this repository, reached without leaving it. An `#anchor`
+ * into a Markdown file must be one of its headings, by GitHub's slug rules. These are pure functions over file texts,
+ * so that the test can run them on fixtures as well as on the checkout.
  */
 import * as path from 'path';
 
@@ -17,7 +17,7 @@ export interface LinkProblem {
   readonly why: string;
 }
 
-/** The files of a checkout: repository-relative paths, `/`-separated, and their texts (read lazily). */
+/** The files of a checkout: repository-relative paths, `/`-separated, and their texts, read lazily. */
 export interface Repo {
   readonly files: readonly string[];
   readonly read: (file: string) => string;
@@ -27,21 +27,27 @@ export interface Repo {
 interface Citation {
   readonly line: number;
   readonly target: string;
-  /** A markdown link (resolved from the citing file's folder) or a bare mention (root or the file's folder). */
+  /**
+   * A markdown link, resolved from the citing file's folder, or a bare mention, resolved from the root or the file's
+   * folder.
+   */
   readonly kind: 'link' | 'mention';
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 /** A markdown link or image: `[text](target "title")`; the target ends at whitespace or `)`. */
 const LINK = /!?\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
-/** A mention of a Markdown file: a path of `[\w.-]` segments (absolute or relative) ending in `.md`, maybe with `#anchor`. */
+/**
+ * A mention of a Markdown file: a path of `[\w.-]` segments, absolute or relative, ending in `.md`, maybe with
+ * `#anchor`.
+ */
 const MENTION = /(?<![\w./-])((?:\/|(?:\.{1,2}\/)*)[\w-][\w.-]*(?:\/[\w.-]+)*\.md)(#[\w-]+)?(?![\w/-])/g;
 /** A host in a citation of another repository or site: `github.com/...`, `docs.aws.amazon.com/...`. */
 const HOST = /(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|cn)\//i;
 
 /**
- * GitHub's anchor for a heading (github-slugger): the rendered text lower-cased, every character that is not a
- * letter, digit, mark, `_`, `-` or space dropped, each space made `-`. Markdown markup is rendered away first.
+ * GitHub's anchor for a heading, by github-slugger: the rendered text lower-cased, every character that is not a
+ * letter, digit, mark, `_`, `-` or space dropped, and each space made `-`. Markdown markup is rendered away first.
  */
 export function slug(heading: string): string {
   const text = heading
@@ -52,7 +58,7 @@ export function slug(heading: string): string {
   return text.trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
 }
 
-/** The anchors of a Markdown text's headings (outside code fences), a repeated one suffixed -1, -2, ... */
+/** The anchors of a Markdown text's headings outside code fences; a repeated one is suffixed -1, -2 and so on. */
 export function anchors(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const result = new Set<string>();
@@ -83,9 +89,9 @@ function proseLines(markdown: string): { line: number; text: string }[] {
 }
 
 /**
- * The comment text of a source line: a whole-line comment (`//`, `/*`, `*`, `#`), or what follows a trailing `//`
- * (or `#` in shell and Python) that whitespace precedes; '' for code. Code is not prose: a regex or a test's fixture
- * is not a citation.
+ * The comment text of a source line: a whole-line comment by `//`, `/*`, `*` or `#`, or what follows a trailing `//`,
+ * or `#` in shell and Python, that whitespace precedes. It is '' for code. Code is not prose: a regex or a test's
+ * fixture is not a citation.
  */
 export function commentText(file: string, line: string): string {
   const hash = /\.(sh|py)$/.test(file) || !/\.[a-z]+$/.test(path.posix.basename(file));
@@ -127,13 +133,13 @@ export function citations(file: string, text: string): Citation[] {
 }
 
 /**
- * Folders of source notes (docs/sources: the published figures behind the catalogue, with their quotes): they name
- * files of other repositories by path beside the repository and commit each is in, so their bare `*.md` mentions
+ * Folders of source notes, as docs/sources holds the published figures behind the catalogue with their quotes. They
+ * name files of other repositories by path beside the repository and commit each is in. So their bare `*.md` mentions
  * are not ours to resolve; their Markdown links are still checked.
  */
 export const BIBLIOGRAPHIES: readonly string[] = ['docs/sources/'];
 
-/** Every citation of `sources` that does not resolve inside `repo` (bare mentions in {@link BIBLIOGRAPHIES} aside). */
+/** Every citation of `sources` that does not resolve inside `repo`, bare mentions in {@link BIBLIOGRAPHIES} aside. */
 export function linkProblems(repo: Repo, sources: readonly string[]): LinkProblem[] {
   const files = new Set(repo.files);
   const isFolder = (p: string) => repo.files.some((f) => f.startsWith(`${p}/`));

@@ -1,5 +1,5 @@
-// A stack with one EBS-backed instance and a SnapshotPolicy on it, and the readers of its template, for the
-// snapshot tests (snapshot-policy.test.ts, snapshot-freeze.test.ts).
+// A stack with one EBS-backed instance and a SnapshotPolicy on it, and the readers of its template, for the snapshot
+// tests snapshot-policy.test.ts and snapshot-freeze.test.ts.
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';

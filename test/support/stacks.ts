@@ -5,7 +5,7 @@ import { ContextKey, parseContext, parseContextAndPlan } from '../../lib/context
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { StorageServerStack } from '../../lib/storage-server-stack';
 
-/** The context reader parseContext takes, over the values given (a key not given is unset). */
+/** The context reader parseContext takes, over the values given; a key not given is unset. */
 export const readContext = (values: Partial<Record<ContextKey, unknown>>) => (key: ContextKey): unknown => values[key];
 
 /** The app's stack for a set of context values, as `cdk synth -c key=value ...` would build it. */
@@ -22,10 +22,10 @@ export interface LookedUpSubnet {
 }
 
 /**
- * The app's stack with `vpcId` in its context, in account 123456789012 / us-east-1, synthesized as `cdk synth`
- * does it: a first pass asks for the VPC lookup, the second runs with the looked-up VPC (`vpcCidr`, its private
- * `subnets`) in the App's context, as the CLI would have cached it in cdk.context.json. `app`: the second pass's App,
- * made with the given context (the lookup's answer among it), for a harness that makes its own (cdk-nag's).
+ * The app's stack with `vpcId` in its context, in account 123456789012 and us-east-1, synthesized as `cdk synth` does
+ * it. A first pass asks for the VPC lookup. The second runs with the looked-up VPC, `vpcCidr` and its private
+ * `subnets`, in the App's context, as the CLI would have cached it in cdk.context.json. `app` is the second pass's App,
+ * made with the given context, the lookup's answer among it, for a harness that makes its own, such as cdk-nag's.
  */
 export function lookedUpAppStack(
   context: Partial<Record<ContextKey, string>> & { vpcId: string },
@@ -99,7 +99,7 @@ export const VARIANTS: { name: string; context: Partial<Record<ContextKey, strin
     name: 'backend=fsx-openzfs MULTI_AZ_1 with client CIDRs and root squash off',
     context: { backend: 'fsx-openzfs', capacityTiB: '2', openZfsDeploymentType: 'MULTI_AZ_1', clientCidrs: '10.0.0.0/16', openZfsRootSquash: 'false' },
   },
-  // Issue 40's options: every one in a variant the gates read.
+  // The FSx options of compression, version, Metadata IOPS and SSD IOPS: every one in a variant the gates read.
   {
     name: 'backend=fsx-lustre PERSISTENT_2 LZ4, Lustre 2.15, 24000 Metadata IOPS',
     context: { backend: 'fsx-lustre', capacityTiB: '2', fsxDataCompressionType: 'LZ4', fsxFileSystemTypeVersion: '2.15', fsxMetadataIops: '24000' },

@@ -7,7 +7,7 @@ import { StorageServer, type StorageServerProps } from '../../lib/storage-server
 import { applyRunCommand } from './apply';
 import { nagFindings } from './nag';
 
-/** The shell step of the server's apply document (the settings it applies), joined to one string (tokens as JSON). */
+/** The shell step of the server's apply document, the settings it applies, joined to one string with tokens as JSON. */
 export function applyCommandOf(template: Template): string {
   return JSON.stringify(applyRunCommand(template));
 }
@@ -17,7 +17,7 @@ export function guardOf(template: Template): Record<string, unknown> {
   return Object.values(template.findResources('Custom::StorageServerUpdateGuard'))[0].Properties;
 }
 
-/** The resources cdk-nag reports under AwsSolutions-EC26 (unencrypted EBS) for a server with these props. */
+/** The resources cdk-nag reports under AwsSolutions-EC26, unencrypted EBS, for a server with these props. */
 export function ec26(props: Partial<StorageServerProps>): string[] {
   return nagFindings((app) => {
     const stack = new Stack(app, 'Test', { env: { account: '123456789012', region: 'us-east-1' } });

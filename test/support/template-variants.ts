@@ -1,14 +1,14 @@
 /**
- * Writes every app variant's template (test/support/stacks.ts, VARIANTS) as JSON with its keys sorted, one file a
- * variant, into the directory given: the check that a change of the code's shape leaves every template as it was.
+ * Writes every app variant's template, VARIANTS of test/support/stacks.ts, as JSON with its keys sorted, one file a
+ * variant, into the directory given. It is the check that a change of the code's shape leaves every template as it was.
  *
  *   npm run build:lambda
  *   STORAGE_SERVER_HANDLER_BUNDLES=dist/lambda npx ts-node --transpile-only test/support/template-variants.ts /tmp/before
  *   (change the code; the same again into /tmp/after)
  *   diff -r /tmp/before /tmp/after
  *
- * The handlers' bundles are part of the templates (their asset hashes): a change to lambda/ that moves code between
- * files changes the bundle's bytes and so those hashes; `--scrub-asset-hashes` replaces them, as the snapshot
+ * The handlers' bundles are part of the templates, by their asset hashes. A change to lambda/ that moves code between
+ * files changes the bundle's bytes and so those hashes. `--scrub-asset-hashes` replaces them, as the snapshot
  * serializer does, to compare the rest.
  */
 import * as fs from 'fs';
@@ -17,7 +17,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { ContextKey } from '../../lib/context';
 import { appStack, VARIANTS } from './stacks';
 
-/** Beyond VARIANTS (which other tests iterate): the keys those leave at their defaults. */
+/** The keys that VARIANTS, which other tests iterate, leave at their defaults. */
 const MORE: { name: string; context: Partial<Record<ContextKey, string>> }[] = [
   { name: 'gp3 current 1 TiB at 250 MBps', context: { generation: 'current', backend: 'ebs', capacityTiB: '1', throughputMBps: '250' } },
   { name: 'arm64 by instanceType c8gb', context: { generation: 'current', instanceType: 'c8gb.12xlarge', capacityTiB: '10' } },

@@ -1,7 +1,7 @@
 /**
- * The update guard handler's test fixtures: layouts as CloudFormation sends them (EBS, instance store, FSx), the events
- * around them, and the tables of refused and allowed changes the handler tests walk. The test files that use them mock
- * the handler's AWS calls (test/support/guard-aws-quiet.ts) before importing this module.
+ * The update guard handler's test fixtures: layouts as CloudFormation sends them, for EBS, instance store and FSx; the
+ * events around them; and the tables of refused and allowed changes the handler tests walk. The test files that use
+ * them mock the handler's AWS calls with test/support/guard-aws-quiet.ts before importing this module.
  */
 import type { CdkCustomResourceEvent } from 'aws-lambda';
 import { layoutPhysicalId, parseGuardProperties, type StorageLayout } from '../../lambda/update-guard/contract';
@@ -28,7 +28,7 @@ export const EBS: Props = {
   AcceptDataLoss: 'false',
 };
 
-/** The same EBS server, its volumes created from a snapshot set (`restoreSnapshotIds`). */
+/** The same EBS server, its volumes created from a snapshot set, `restoreSnapshotIds`. */
 export const RESTORED: Props = { ...EBS, SnapshotIds: ['snap-0123456789abcdef0', 'snap-0123456789abcdef1'] };
 
 /** ResourceProperties of an instance-store server on a d2.4xlarge. */
@@ -39,7 +39,7 @@ export const INSTANCE_STORE: Props = {
   DataVolumes: [],
 };
 
-/** The same server with its array encrypted by the bootstrap (LUKS2), as d2 servers are by default. */
+/** The same server with its array encrypted by the bootstrap with LUKS2, as d2 servers are by default. */
 export const INSTANCE_STORE_LUKS: Props = { ...INSTANCE_STORE, InstanceStoreEncryption: 'luks2' };
 
 /** ResourceProperties of an FSx for Lustre file system: PERSISTENT_2 SSD at 125 MB/s per TiB, 14400 GiB. */
@@ -97,12 +97,12 @@ export function deleteEvent(props: unknown, physicalResourceId: string): CdkCust
   } as CdkCustomResourceEvent;
 }
 
-/** The Update CloudFormation sends for a deploy from `oldProps` (last accepted, so its id) to `newProps`. */
+/** The Update CloudFormation sends for a deploy from `oldProps`, the last accepted, so its id, to `newProps`. */
 export function update(oldProps: Props, newProps: Props): ReturnType<typeof handler> {
   return handler(updateEvent(oldProps, newProps, layoutPhysicalId(layoutOf(oldProps))));
 }
 
-/** Each refused change: the base layout, what changes, and the one refusal expected (setting, old, new, why). */
+/** Each refused change: the base layout, what changes, and the one refusal expected, as setting, old, new and why. */
 export const REFUSED: [string, Props, Props, string, string, string, RegExp][] = [
   [
     'backend ebs -> instance-store',
@@ -257,7 +257,8 @@ export const REFUSED: [string, Props, Props, string, string, string, RegExp][] =
   ),
 ];
 
-// FSx for Lustre: what replaces the file system (CloudFormation creates a new one) or what FSx cannot do in place.
+// FSx for Lustre: what replaces the file system, since CloudFormation creates a new one, or what FSx cannot do in
+// place.
 REFUSED.push(
   ['FSx deployment type', FSX, { FileSystemType: 'PERSISTENT_1/SSD', PerUnitStorageThroughput: '125' }, 'FileSystemType', 'PERSISTENT_2/SSD', 'PERSISTENT_1/SSD', /a new deployment or storage type: CloudFormation replaces the file system/],
   ['FSx storage type', FSX_HDD, { FileSystemType: 'PERSISTENT_1/SSD', PerUnitStorageThroughput: '12' }, 'FileSystemType', 'PERSISTENT_1/HDD', 'PERSISTENT_1/SSD', /a new deployment or storage type/],
@@ -268,8 +269,8 @@ REFUSED.push(
   ['backend ebs -> fsx-lustre', EBS, FSX, 'Backend', 'ebs', 'fsx-lustre', /the data cannot move between backends in place/],
 );
 
-// Instance-store encryption: the array keeps the layout it was made with. An upgrade of a d2 server deployed
-// before encryption (no property) to the encrypted default is refused with the way to keep the old array.
+// Instance-store encryption: the array keeps the layout it was made with. A d2 server whose guard records no encryption
+// property, deployed unencrypted, is refused the encrypted default, with the way to keep the old array.
 REFUSED.push(
   ['encryption on for an array made unencrypted (the upgrade of a d2 server)', INSTANCE_STORE, { InstanceStoreEncryption: 'luks2' }, 'InstanceStoreEncryption', '(none)', 'luks2', /the array keeps the layout it was made with/],
   ['encryption off for an encrypted array', INSTANCE_STORE_LUKS, { InstanceStoreEncryption: '' }, 'InstanceStoreEncryption', 'luks2', '(none)', /encryption is set up \(or left out\) only on blank disks/],
@@ -277,8 +278,8 @@ REFUSED.push(
 
 /** Changes the guard lets through. */
 export const ALLOWED: [string, Props, Props][] = [
-  // FSx for Lustre grows capacity in place, and changes the throughput tier of persistent SSD in place (PERSISTENT_1
-  // and PERSISTENT_2; FSx for Lustre guide, "Managing throughput capacity").
+  // FSx for Lustre grows capacity in place, and changes the throughput tier of persistent SSD in place, on PERSISTENT_1
+  // and PERSISTENT_2, per the FSx for Lustre guide, "Managing throughput capacity".
   ['FSx capacity up', FSX, { StorageCapacityGiB: '16800' }],
   ['FSx per-unit throughput 125 -> 500 on PERSISTENT_2', FSX, { PerUnitStorageThroughput: '500' }],
   ['FSx per-unit throughput 500 -> 250 on PERSISTENT_2', { ...FSX, PerUnitStorageThroughput: '500' }, { PerUnitStorageThroughput: '250' }],
@@ -294,7 +295,8 @@ export const ALLOWED: [string, Props, Props][] = [
   ['AcceptDataLoss true -> false alone', { ...EBS, AcceptDataLoss: 'true' }, { AcceptDataLoss: 'false' }],
   ['nothing changes on instance store', INSTANCE_STORE, {}],
   ['nothing changes on encrypted instance store', INSTANCE_STORE_LUKS, {}],
-  // The replacement instance takes the volumes and the interface over (storage-attach; VM-tested: boot replace).
+  // The replacement instance takes the volumes and the interface over in storage-attach; the VM test boot replace shows
+  // it.
   ['a new image on EBS (the instance is replaced)', EBS, { ImageId: 'ami-0fedcba9876543210' }],
   ['a new key pair on EBS', EBS, { KeyPair: 'ops' }],
   ['a new placement group on EBS', EBS, { PlacementGroup: 'pg-1' }],

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Creates (or refreshes) the project's Python venv with the tools the tests need: moto (AWS API
-# emulator), cfn-lint and shellcheck. Idempotent: it only reinstalls when test/requirements.txt changed.
-# Usage: test/support/venv.sh            -> prints the venv's bin directory on stdout
+# Creates or refreshes the project's Python venv with the tools the tests need: moto, an AWS API emulator, cfn-lint and
+# shellcheck. It is idempotent: it only reinstalls when test/requirements.txt changed. Usage: test/support/venv.sh ->
+# prints the venv's bin directory on stdout
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 venv="$root/.venv"

@@ -4,8 +4,8 @@ import * as path from 'path';
 let binDir: string | undefined;
 
 /**
- * The bin directory of the project's Python venv (moto, cfn-lint, shellcheck), created on first use by
- * test/support/venv.sh so that `npm test` works on a fresh machine with nothing installed by hand. Under jest,
+ * The bin directory of the project's Python venv, with moto, cfn-lint and shellcheck. test/support/venv.sh creates it
+ * on first use, so that `npm test` works on a fresh machine with nothing installed by hand. Under jest,
  * test/support/global-setup.ts has run it once already and passed the directory on in the environment.
  */
 export function venvBin(): string {

@@ -1,7 +1,7 @@
 /**
- * A TypeScript program over the repository's sources plus files served from memory, compiled with the
- * repository's strict options (tsconfig.json). Used to type-check README examples and to inspect the public
- * API's documentation without writing anything to disk.
+ * A TypeScript program over the repository's sources plus files served from memory, compiled with the repository's
+ * strict options of tsconfig.json. It type-checks README examples and inspects the public API's documentation without
+ * writing anything to disk.
  */
 import * as path from 'path';
 import * as ts from 'typescript';
@@ -9,7 +9,7 @@ import * as ts from 'typescript';
 /** Repository root. */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-/** The repository's compiler options (tsconfig.json), with emit off. */
+/** The repository's compiler options, from tsconfig.json, with emit off. */
 export function repoCompilerOptions(extra: ts.CompilerOptions = {}): ts.CompilerOptions {
   const config = ts.readConfigFile(path.join(REPO_ROOT, 'tsconfig.json'), ts.sys.readFile);
   if (config.error) throw new Error(ts.flattenDiagnosticMessageText(config.error.messageText, '\n'));
@@ -17,12 +17,12 @@ export function repoCompilerOptions(extra: ts.CompilerOptions = {}): ts.Compiler
   return { ...parsed.options, noEmit: true, ...extra };
 }
 
-// Files on disk (aws-cdk-lib's declarations above all) are parsed once per process, not once per program.
+// Files on disk, aws-cdk-lib's declarations above all, are parsed once per process, not once per program.
 const parsedFiles = new Map<string, ts.SourceFile>();
 
 /**
- * A program whose root files are `virtualFiles` (absolute path -> text; put them inside the repository so that
- * node_modules resolves) and `rootFiles` on disk.
+ * A program whose root files are `virtualFiles` and `rootFiles` on disk. `virtualFiles` maps an absolute path to a
+ * text; put them inside the repository so that node_modules resolves.
  */
 export function virtualProgram(
   virtualFiles: Map<string, string>,

@@ -1,9 +1,9 @@
 /**
- * Any value, anywhere (issue 39, item 7): every context key and every StorageServer prop gets values of every JSON
- * type, NaN and the infinities, huge and tiny numbers, unicode (invisible and right-to-left characters among it) and
- * tokens. None may crash: each is accepted, or refused with an Error that names the key or prop as typed. The keys come
- * from CONTEXT_DEFAULTS and the props from StorageServerProps' own declaration (read with the TypeScript compiler),
- * so a key or prop added later is covered without a row here.
+ * Any value, anywhere: every context key and every StorageServer prop gets values of every JSON type, NaN and the
+ * infinities, huge and tiny numbers, unicode with invisible and right-to-left characters among it, and tokens. None may
+ * crash: each is accepted, or refused with an Error that names the key or prop as typed. The keys come from
+ * CONTEXT_DEFAULTS and the props from StorageServerProps' own declaration, read with the TypeScript compiler. So a key
+ * or prop added later is covered without a row here.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -16,16 +16,22 @@ import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { TARGET } from '../support/grammars';
 
 const started = Date.now();
-/** Values per key or prop; `ANY_VALUE_RUNS=400` (about 17 minutes) is the wide search to run after a change to validation. */
+/**
+ * Values per key or prop. `ANY_VALUE_RUNS=400`, about 17 minutes, is the wide search to run after a change to
+ * validation.
+ */
 const RUNS = Number(process.env.ANY_VALUE_RUNS ?? 20);
-/** CI draws the same values each run (a red CI is then the change's); elsewhere each run draws new ones. Printed below. */
+/** CI draws the same values each run, so a red CI is the change's; elsewhere each run draws new ones. Printed below. */
 const SEED = Number(process.env.ANY_VALUE_SEED ?? (process.env.CI === 'true' ? 20261127 : Date.now() % 2 ** 31));
 fc.configureGlobal({ seed: SEED });
 let generated = 0;
 
 const LIB = path.join(__dirname, '..', '..', 'lib');
 
-/** Every interface declared under lib/: its members (name and declared type), as a JavaScript or Python caller sets them. */
+/**
+ * Every interface declared under lib/: its members, by name and declared type, as a JavaScript or Python caller sets
+ * them.
+ */
 function interfaces(): Map<string, { name: string; type: string }[]> {
   const found = new Map<string, { name: string; type: string }[]>();
   const bases = new Map<string, string[]>();
@@ -38,7 +44,8 @@ function interfaces(): Map<string, { name: string; type: string }[]> {
       bases.set(s.name.text, (s.heritageClauses ?? []).flatMap((h) => h.types.map((t) => t.expression.getText(source))));
     }
   }
-  // An interface's own members and those of the interfaces it extends (`FsxLustreServerOptions extends FsxLustreOptions`).
+  // An interface's own members and those of the interfaces it extends, as
+  // `FsxLustreServerOptions extends FsxLustreOptions`.
   const all = (name: string): { name: string; type: string }[] => [...(found.get(name) ?? []), ...(bases.get(name) ?? []).flatMap(all)];
   return new Map([...found.keys()].map((name) => [name, all(name)]));
 }
@@ -46,7 +53,10 @@ function interfaces(): Map<string, { name: string; type: string }[]> {
 const DECLARED = interfaces();
 const TOP = DECLARED.get('StorageServerProps') ?? [];
 const PROPS = TOP.map((m) => m.name);
-/** The members of the props that are option objects of this library (`nfs.version`, `snapshots.retain`, ...), one level down. */
+/**
+ * The members of the props that are option objects of this library, such as `nfs.version` and `snapshots.retain`, one
+ * level down.
+ */
 const NESTED = TOP.flatMap((m) => (DECLARED.get(m.type) ?? []).map((n) => [m.name, n.name] as const));
 const KEYS = Object.keys(CONTEXT_DEFAULTS) as ContextKey[];
 
@@ -58,7 +68,7 @@ const numbers = fc.oneof(
   fc.double(),
   fc.integer(),
 );
-/** Text a shell or a JSON file could give: numbers as written (a 400-digit one among them), unicode, any string. */
+/** Text a shell or a JSON file could give: numbers as written, a 400-digit one among them, unicode, any string. */
 const texts = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme' }),
@@ -79,7 +89,7 @@ function tokens(): fc.Arbitrary<unknown> {
   ).map((make) => make());
 }
 
-/** A refusal is an Error naming what was typed: `key` or `prop` (for a nested prop, its own name or the path). */
+/** A refusal is an Error naming what was typed: `key` or `prop`, and for a nested prop its own name or the path. */
 function expectNamed(e: unknown, name: string, value: unknown): void {
   if (!(e instanceof Error)) throw new Error(`${name}=${String(value)} threw a non-Error: ${String(e)}`);
   if (e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError) {
@@ -111,9 +121,9 @@ describe('every context key, any value', () => {
 });
 
 /**
- * One server built from generated props in a shared stack, each try in a cluster (and with a server name) of its own,
- * so that one accepted value (a mount point, a name, a dashboard) does not refuse the next: accepted, or refused by an
- * Error naming `name`.
+ * One server built from generated props in a shared stack, each try in a cluster of its own and with a server name of
+ * its own. So one accepted value, such as a mount point, a name or a dashboard, does not refuse the next. Each is
+ * accepted, or refused by an Error naming `name`.
  */
 const serverStack = new Stack(new App(), 'Any', { env: TARGET });
 const serverVpc = new ec2.Vpc(serverStack, 'Vpc');
@@ -121,7 +131,8 @@ let tries = 0;
 function acceptedOrNamed(props: Record<string, unknown>, name: string, value: unknown): void {
   generated++;
   const i = tries++;
-  // A mount point of its own too: a value that falls back to the default cluster (clusterName null) meets earlier ones.
+  // A mount point of its own too: a value that falls back to the default cluster, as clusterName null does, meets
+  // earlier ones.
   const own = { vpc: serverVpc, clusterName: `c${i}`, serverName: `s${i}`, mountPoint: `/data/t${i}`, monitoring: { dashboard: false } };
   try {
     new StorageServer(serverStack, `S${i}`, { ...own, ...props } as StorageServerProps);
@@ -160,7 +171,7 @@ describe('every member of an options prop, any value', () => {
   });
 });
 
-// Text that only looks like a token (typed by hand, or a token of another app) reaches every prop and member.
+// Text that only looks like a token, typed by hand or a token of another app, reaches every prop and member.
 describe('a forged token text', () => {
   const FORGED = '${Token[X.1]}';
   test.each(PROPS.filter((p) => p !== 'vpc'))('%s', (prop) => acceptedOrNamed({ [prop]: FORGED }, prop, FORGED));

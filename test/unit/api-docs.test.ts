@@ -1,6 +1,6 @@
 /**
- * The documentation check behind `npm run docs:check` (test/support/api-docs.ts), on small modules served
- * from memory: it must find each kind of gap, and only gaps.
+ * The documentation check behind `npm run docs:check`, test/support/api-docs.ts, on small modules served from memory:
+ * it must find each kind of gap, and only gaps.
  */
 import * as path from 'path';
 import { apiDocGaps } from '../support/api-docs';

@@ -1,6 +1,6 @@
 /**
- * The public API is what etc/storage-server.api.md records: a name added to or dropped from lib/index.ts without
- * `npm run api:update` fails here (names only; `npm run api:check` in CI compares whole signatures).
+ * The public API is what etc/storage-server.api.md records. A name added to or dropped from lib/index.ts without
+ * `npm run api:update` fails here. It checks names only; `npm run api:check` in CI compares whole signatures.
  */
 import * as fs from 'fs';
 import { API_REPORT, apiReportDrift, reportedNames, surfaceDrift } from '../support/api-report';

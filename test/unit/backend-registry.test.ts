@@ -8,8 +8,8 @@ import { BACKEND_PLUGINS } from '../../lib/backends/registry';
 import { StorageServer } from '../../lib/storage-server';
 
 /**
- * Backends as plugins (issue 42, item 2): the facade builds every backend through lib/backends/registry.ts and
- * knows none by name, so that a backend is added without touching it.
+ * Backends as plugins: the facade builds every backend through lib/backends/registry.ts and knows none by name, so that
+ * a backend is added without touching it.
  */
 const FACADE = path.join(__dirname, '..', '..', 'lib', 'storage-server.ts');
 

@@ -188,7 +188,7 @@ describe("limits AWS enforces at deploy, refused at synth (issue 39, item 8)", (
     expect(warnings({ clientCidrs: cidrs(60) })).toEqual([]);
     const [warning] = warnings({ clientCidrs: cidrs(61) });
     expect(String(warning?.entry.data)).toMatch(/holds 61 inbound IPv4 rules, past the default quota of 60 per security group \(Amazon VPC quotas/);
-    // FSx for Lustre admits each CIDR on two port ranges (988, 1018-1023): 31 CIDRs are 62 rules.
+    // FSx for Lustre admits each CIDR on two port ranges, 988 and 1018-1023, so 31 CIDRs are 62 rules.
     expect(warnings({ backend: 'fsx-lustre', capacityTiB: 1.2, clientCidrs: cidrs(30) })).toEqual([]);
     expect(warnings({ backend: 'fsx-lustre', capacityTiB: 1.2, clientCidrs: cidrs(31) })).toHaveLength(1);
   });

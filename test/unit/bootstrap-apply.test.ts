@@ -19,9 +19,9 @@ import { venvBin } from '../support/venv';
 import { SCRIPTS_DIR, bash, ebs, instanceStore, shellcheck, tmpDir } from '../support/bootstrap-fixtures';
 
 /**
- * Runs the apply step for real, with /bin/sh, in a scratch root: its absolute paths are moved under it (the
- * here-document bodies stay byte for byte), and PATH serves a recording systemctl (`restart` exits with
- * RESTART_RC; `show` says ACTIVE_STATES one by one, then `active`) and a journalctl that prints one line.
+ * Runs the apply step for real, with /bin/sh, in a scratch root: its absolute paths are moved under it, and the
+ * here-document bodies stay byte for byte. PATH serves a recording systemctl and a journalctl that prints one line. The
+ * systemctl's `restart` exits with RESTART_RC, and its `show` says ACTIVE_STATES one by one, then `active`.
  */
 function runApply(command: string, opts: { restartRc?: number; reason?: string; activeStates?: string[] } = {}) {
   const root = tmpDir();
@@ -86,8 +86,8 @@ function ec2UserData(lines: string[]): string {
 }
 
 /**
- * Runs the bootstrap's own attach_own (cut from the script into a file beside a stand-in storage-attach, which
- * records its arguments) with the given settings. `imds`: a stand-in curl answers IMDSv2 as EC2 would.
+ * Runs the bootstrap's own attach_own with the given settings. It is cut from the script into a file beside a stand-in
+ * storage-attach, which records its arguments. With `imds`, a stand-in curl answers IMDSv2 as EC2 would.
  */
 function runAttachOwn(settings: Record<string, string>, opts: { imds: boolean; attachRc?: number; interfaceHere?: boolean }) {
   const dir = tmpDir();
@@ -96,7 +96,7 @@ function runAttachOwn(settings: Record<string, string>, opts: { imds: boolean; a
   const curl = opts.imds
     ? ['#!/bin/sh', 'case "$*" in', '  *api/token*) echo TOKEN ;;', '  *instance-id*) echo i-0123456789abcdef0 ;;',
       '  *placement/region*) echo eu-west-1 ;;',
-      // The instance's own interface, and (interfaceHere) the server's stable one as its second.
+      // The instance's own interface, and with interfaceHere the server's stable one as its second.
       `  *0e:00:00:00:00:02/interface-id*) echo ${opts.interfaceHere ? 'eni-0cccccccccccccccc' : 'eni-0dddddddddddddddd'} ;;`,
       '  *interface-id*) echo eni-0eeeeeeeeeeeeeeee ;;', "  *interfaces/macs/*) printf '0e:00:00:00:00:01/\\n0e:00:00:00:00:02/\\n' ;;",
       '  *) exit 22 ;;', 'esac'].join('\n')
@@ -173,7 +173,7 @@ describe('attach_own (the bootstrap takes over its volumes and interface)', () =
   });
 });
 
-/** Cuts the named functions (and log/die) out of the bootstrap into a file to source. */
+/** Cuts the named functions, and log and die, out of the bootstrap into a file to source. */
 function bootstrapPart(dir: string, fns: string[]): string {
   const script = bootstrapScriptFile();
   const expr = ['/^log() /p', '/^die() {/,/^}/p', ...fns.map((f) => `/^${f}() {/,/^}/p`)].join('; ');
@@ -335,7 +335,7 @@ describe('renderLoaderUserData', () => {
   });
 });
 
-// Each part of the bootstrap is checked alone too (its header's directive names what other parts set or read); the
+// Each part of the bootstrap is checked alone too; its header's directive names what other parts set or read. The
 // entry, storage-bootstrap.sh, is checked as the server gets it: whole, its parts in place.
 test.each(fs.readdirSync(SCRIPTS_DIR).filter((f) => f.endsWith('.sh')))(
   'shellcheck gate: lib/scripts/%s is clean',

@@ -191,7 +191,7 @@ describe('bootstrapScript', () => {
     expect(BOOTSTRAP_PARTS.length).toBeGreaterThan(1);
   });
 
-  // The module finds the script beside itself (lib/scripts) or, compiled into dist/lib, in the source tree.
+  // The module finds the script beside itself in lib/scripts or, compiled into dist/lib, in the source tree.
   test.each([
     ['lib/bootstrap.js next to lib/scripts', 'lib', 'lib/scripts'],
     ['dist/lib/bootstrap.js in a tree with lib/scripts', 'dist/lib', 'lib/scripts'],
@@ -248,7 +248,7 @@ describe('renderBootstrapUnit', () => {
     expect(unit).toContain('StandardOutput=journal+console\n');
     expect(unit).toContain('[Install]\nWantedBy=multi-user.target\n');
     expect(unit).toContain('After=network-online.target local-fs.target\n');
-    // Bounded, and longer than taking the volumes over plus the wait for them to show (2 x 600 s here).
+    // Bounded, and longer than taking the volumes over plus the wait for them to show, 2 x 600 s here.
     expect(unit).toContain('TimeoutStartSec=2400\n');
   });
 });

@@ -1,4 +1,5 @@
-// The EBS IOPS table against AWS's DescribeInstanceTypes answer, as moto's copy holds it (lib/sizing/catalog-ebs-iops.ts).
+// The EBS IOPS table of lib/sizing/catalog-ebs-iops.ts against AWS's DescribeInstanceTypes answer, as moto's copy holds
+// it.
 import * as fs from 'fs';
 import * as path from 'path';
 import * as zlib from 'zlib';

@@ -4,10 +4,10 @@ import {
 } from '../../lib/sizing';
 import { clientsToReach } from '../../lib/sizing/client-ceiling';
 
-// Figures typed here from their sources (docs/sources/nconnect.md), not read from lib/sizing: EC2's single-flow limit
-// is 5 Gbps outside a cluster placement group and up to 10 Gbps inside one (F7, F8); nconnect is 1 to 16 (F1);
-// 1 Gbps = 10^9 bit/s = 125 MB/s (MB = 10^6 bytes). Client network baselines from AWS's instance type pages: m4.xlarge
-// 0.75 Gbps, m4.16xlarge 25 Gbps, m6i.large 0.781 Gbps, d2.8xlarge 10 Gbps.
+// Figures typed here from their sources in docs/sources/nconnect.md, not read from lib/sizing. EC2's single-flow limit
+// is 5 Gbps outside a cluster placement group and up to 10 Gbps inside one, F7 and F8; nconnect is 1 to 16, F1. 1 Gbps
+// = 10^9 bit/s = 125 MB/s, where MB = 10^6 bytes. Client network baselines come from AWS's instance type pages:
+// m4.xlarge 0.75 Gbps, m4.16xlarge 25 Gbps, m6i.large 0.781 Gbps, d2.8xlarge 10 Gbps.
 const FLOW_MBPS = 5 * 125;
 const FLOW_PG_MBPS = 10 * 125;
 
@@ -30,7 +30,7 @@ describe('clientCeiling: NFS', () => {
     const c = clientCeiling({ instanceType: 'm4.16xlarge' });
     expect(c).toMatchObject({ maxMBps: 25 * 125, connectionsMBps: 10000, networkMBps: 3125 });
     expect(c.limitedBy).toBe("the client's network baseline, m4.16xlarge: 25 Gbps");
-    // 4 connections (20 Gbps) are fewer than its network: the connections bind.
+    // 4 connections, 20 Gbps, are fewer than its network: the connections bind.
     expect(clientCeiling({ instanceType: 'm4.16xlarge', nconnect: 4 })).toMatchObject({ maxMBps: 4 * FLOW_MBPS, networkMBps: 3125 });
     expect(clientCeiling({ instanceType: 'm6i.large', nconnect: 1 })).toMatchObject({ maxMBps: 97.62 }); // 0.781 Gbps = 97.625 MB/s, rounded down
   });
@@ -107,7 +107,7 @@ describe('the plan carries it: perClient', () => {
 
   test('with m4.xlarge clients (0.75 Gbps = 93.75 MB/s) the same server takes ceil(1250 / 93.75) = 14 of them', () => {
     expect(planStorage({ capacityTiB: 40, client: { instanceType: 'm4.xlarge' } }).perClient).toMatchObject({ maxMBps: 93.75, clientsToSustain: 14 });
-    // One connection (625 MB/s): 2 clients.
+    // One connection, 625 MB/s: 2 clients.
     expect(planStorage({ capacityTiB: 40, client: { nconnect: 1 } }).perClient?.clientsToSustain).toBe(2);
   });
 
@@ -137,8 +137,8 @@ describe('the plan carries it: perClient', () => {
 
   test('withInstanceType keeps the ceiling and counts again against the new sustained figure', () => {
     const plan = planStorage({ capacityTiB: 15, backend: 'ebs', dataVolumeCount: 3, client: { instanceType: 'm4.xlarge' } });
-    // 3 x 5120 GiB st1 on m4.16xlarge sustain 629 MB/s: 7 clients of 93.75 MB/s; on m4.10xlarge 500 MB/s (its EBS
-    // bandwidth, 4000 Mbps): 6.
+    // 3 x 5120 GiB st1 on m4.16xlarge sustain 629 MB/s: 7 clients of 93.75 MB/s. On m4.10xlarge they sustain 500 MB/s,
+    // its EBS bandwidth of 4000 Mbps: 6 clients.
     expect(plan.perClient?.clientsToSustain).toBe(Math.ceil(plan.throughput.baselineReadMBps / 93.75));
     expect(plan.perClient?.clientsToSustain).toBe(7);
     const other = withInstanceType(plan, 'm4.10xlarge');

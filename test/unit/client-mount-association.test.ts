@@ -1,4 +1,4 @@
-/** ClientMount's State Manager association (targets, schedule, parameters), and the props it refuses. */
+/** ClientMount's State Manager association, with its targets, schedule and parameters, and the props it refuses. */
 import { Duration, Token } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ClientMountProps, rateExpression } from '../../lib/client-mount';

@@ -334,7 +334,7 @@ describe('ClientMount document', () => {
     const pattern = (content.parameters as Record<string, { allowedPattern: string }>).allowedServers
       .allowedPattern;
     expect(new RegExp(pattern).test(value)).toBe(accepted);
-    // The script checks --allowed-servers before the (missing) fstab: either message tells.
+    // The script checks --allowed-servers before the missing fstab: either message tells.
     const run = spawnSync(
       'bash',
       [SCRIPT_PATH, '--cluster', 'c', '--allowed-servers', value, '--fstab', '/nonexistent'],

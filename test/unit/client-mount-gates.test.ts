@@ -46,7 +46,7 @@ describe('gates', () => {
     mount.grantMount(asg);
     mountStorageOn(server, instance);
     mountStorageOn(server, asg);
-    // Test scaffolding only (not created by the library): the VPC and the client nodes themselves.
+    // Test scaffolding only, which the library does not create: the VPC and the client nodes themselves.
     const scaffolding = 'test scaffolding, not created by the construct under test';
     Validations.of(vpc).acknowledge({ id: 'AwsSolutions-VPC7', reason: scaffolding });
     Validations.of(instance).acknowledge({ id: 'AwsSolutions-EC29', reason: scaffolding });

@@ -169,8 +169,8 @@ describe('mountStorageOn', () => {
     [true, 'nfsvers=4.1,hard,_netdev,nosuid,nodev', 2],
     [false, 'nfsvers=4.1,hard,nconnect=16,_netdev,nosuid,nodev', 1],
   ])('the user data on a kernel that refuses nconnect (%s): the line is rewritten without it and mounted', (refuses, written, calls) => {
-    // GIVEN: a stand-in mount that fails as mount.nfs does when mount(2) refuses an option (exit 32), while the fstab
-    // line has nconnect (on a kernel without it), and mounts otherwise
+    // GIVEN: a stand-in mount that fails as mount.nfs does, exit 32, when mount(2) refuses an option, while the fstab
+    // line has nconnect on a kernel without it; and that mounts otherwise
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mount-user-data-'));
     try {
       const fstab = path.join(dir, 'fstab');

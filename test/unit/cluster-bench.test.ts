@@ -1,7 +1,7 @@
 /**
- * lib/scripts/cluster-bench.sh, one node's part of the cluster benchmark, run by bash with a stand-in fio (this
- * machine has none) that writes the data file and fio's JSON report the way fio 3 does, and a stand-in mountpoint.
- * Real fio against a real NFS export runs in the VM tests (test/e2e, the client of the reboot boot).
+ * lib/scripts/cluster-bench.sh, one node's part of the cluster benchmark, run by bash with a stand-in fio, since this
+ * machine has none, and a stand-in mountpoint. The stand-in fio writes the data file and fio's JSON report the way fio
+ * 3 does. Real fio against a real NFS export runs in the VM tests in test/e2e, on the client of the reboot boot.
  */
 import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -12,8 +12,8 @@ import { venvBin } from '../support/venv';
 const SCRIPT = path.join(__dirname, '../../lib/scripts/cluster-bench.sh');
 
 /**
- * A stand-in fio: takes --rw, --size, --filename, --output; writes a small data file (write) and a report with
- * the fields the script reads (jobs[0].<rw>.io_bytes and runtime), sleeping FIO_SLEEP seconds first if set.
+ * A stand-in fio: it takes --rw, --size, --filename and --output. It writes a small data file on write, and a report
+ * with the fields the script reads, jobs[0].<rw>.io_bytes and runtime, sleeping FIO_SLEEP seconds first if set.
  */
 const FIO = `#!/usr/bin/env bash
 for a; do case $a in --rw=*) rw=\${a#--rw=} ;; --filename=*) f=\${a#--filename=} ;; --output=*) out=\${a#--output=} ;; --size=*) size=\${a#--size=} ;; esac; done
@@ -34,7 +34,7 @@ function sandbox(mounted = true) {
   fs.writeFileSync(path.join(bin, 'fio'), FIO, { mode: 0o755 });
   fs.writeFileSync(path.join(bin, 'mountpoint'), `#!/bin/sh\nexit ${mounted ? 0 : 1}\n`, { mode: 0o755 });
   fs.writeFileSync(path.join(bin, 'hostname'), '#!/bin/sh\necho node07\n', { mode: 0o755 });
-  // A stand-in findmnt: the mount's type and options as FINDMNT_OUT says (the kernel's NFS options by default); fails
+  // A stand-in findmnt: the mount's type and options as FINDMNT_OUT says, by default the kernel's NFS options. It fails
   // when FINDMNT_OUT is empty, as findmnt does for a directory that is not a mount point.
   fs.writeFileSync(path.join(bin, 'findmnt'), '#!/bin/sh\n[ -n "$FINDMNT_OUT" ] || exit 1\necho "$@" >>"$FINDMNT_LOG"\nprintf \'%s\\n\' "$FINDMNT_OUT"\n', { mode: 0o755 });
   const env: NodeJS.ProcessEnv = {
@@ -119,7 +119,7 @@ describe('cluster-bench', () => {
     expect(spawnSync('bash', [SCRIPT, '--mount', mount, '--size-mib', '1', '--run', 'r'], { env }).status).toBe(0);
     expect(fs.statSync(path.join(mount, '.storage-bench')).mode & 0o7777).toBe(0o1777);
     fs.rmdirSync(path.join(mount, '.storage-bench'));
-    // A mkdir that fails as a squashed root's does in the export's root directory (this test may run as root).
+    // A mkdir that fails as a squashed root's does in the export's root directory, since this test may run as root.
     const bin = env.PATH!.split(':')[0];
     fs.writeFileSync(path.join(bin, 'mkdir'), '#!/bin/sh\n[ "$1" = -m ] && { echo "mkdir: Permission denied" >&2; exit 1; }\nexec /bin/mkdir "$@"\n', { mode: 0o755 });
     const r = spawnSync('bash', [SCRIPT, '--mount', mount, '--size-mib', '1', '--run', 'r'], { encoding: 'utf8', env });

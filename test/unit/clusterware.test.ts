@@ -21,7 +21,7 @@ import { venvBin } from '../support/venv';
 const SCRIPT_PATH = path.join(__dirname, '../../lib/scripts/clusterware-join.sh');
 const IMPORTED_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:hpc1-token-AbCdEf';
 
-/** A stack with a VPC and one Linux instance (the storage server stand-in) that joins a ring. */
+/** A stack with a VPC and one Linux instance, the storage server stand-in, that joins a ring. */
 function ringStack(
   props: Partial<ClusterwareRingProps> = {},
   app = new App(),

@@ -7,19 +7,19 @@ import * as ts from 'typescript';
 /**
  * The code's shape (docs/design.md, "Layout"): imports run one way and every file stays small.
  *
- * - No import circle among the TypeScript of lib/, lambda/ and bin/ (type-only imports count: a circle of types is
- *   still two files that cannot be read apart). The imports are read by TypeScript's own pre-processor and resolved
- *   by its module resolution, so every form (import, import type, export ... from, import()) is seen.
- * - Layers: lambda/ (the handlers and the contracts they share with the construct) imports nothing from lib/ or bin/;
+ * - No import circle among the TypeScript of lib/, lambda/ and bin/. Type-only imports count: a circle of types is
+ *   still two files that cannot be read apart. TypeScript's own pre-processor reads the imports and its module
+ *   resolution resolves them, so every form is seen: import, import type, export ... from, import().
+ * - Layers: lambda/, the handlers and the contracts they share with the construct, imports nothing from lib/ or bin/;
  *   lib/ imports nothing from bin/.
- * - No file in lib/, lambda/ or bin/ (TypeScript, shell, Python) over MAX_LINES, except those named in EXCEPTIONS
- *   with the reason; an exception that no longer applies fails too, so the list cannot go stale.
+ * - No file in lib/, lambda/ or bin/, TypeScript, shell or Python, is over MAX_LINES, except those named in EXCEPTIONS
+ *   with the reason. An exception that does not apply fails too, so the list cannot go stale.
  * - The tests are held to the same size: no file under test/ over MAX_LINES.
  */
 const ROOT = path.join(__dirname, '..', '..');
 const DIRS = ['lib', 'lambda', 'bin'];
 const MAX_LINES = 400;
-/** File (relative to the repository) -> why it may be longer than MAX_LINES. */
+/** File, relative to the repository -> why it may be longer than MAX_LINES. */
 const EXCEPTIONS: Record<string, string> = {};
 
 function filesUnder(dir: string): string[] {
@@ -38,7 +38,7 @@ function filesUnder(dir: string): string[] {
 const FILES = DIRS.flatMap(filesUnder).filter((f) => /\.(ts|sh|py)$/.test(f)).sort();
 const TS_FILES = FILES.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
 
-/** What one TypeScript file imports: files of this repository (relative to it), and packages by name. */
+/** What one TypeScript file imports: files of this repository, relative to it, and packages by name. */
 interface Imports {
   readonly files: string[];
   readonly packages: string[];
@@ -67,8 +67,8 @@ function readImports(): Map<string, Imports> {
 }
 
 /**
- * The packages the files reachable from lib/ import (the package's compiled code: tsconfig.build.json compiles lib/
- * and what it imports, lambda/'s contracts among them), each with the first file that imports it.
+ * The packages the files reachable from lib/ import, each with the first file that imports it. That is the package's
+ * compiled code: tsconfig.build.json compiles lib/ and what it imports, lambda/'s contracts among them.
  */
 function packagesOfTheLibrary(imports: Map<string, Imports>): Map<string, string> {
   const seen = new Set<string>();
@@ -85,7 +85,7 @@ function packagesOfTheLibrary(imports: Map<string, Imports>): Map<string, string
   return packages;
 }
 
-/** The strongly connected components of more than one file, or of one file importing itself (Tarjan). */
+/** The strongly connected components of more than one file, or of one file importing itself, by Tarjan's algorithm. */
 function circles(graph: Map<string, string[]>): string[][] {
   let next = 0;
   const index = new Map<string, number>();
@@ -175,7 +175,7 @@ describe('code shape', () => {
 });
 
 describe('test size', () => {
-  // The tracked test sources (snapshots and JSON fixtures aside), as git lists them: no cache or VM image is walked.
+  // The tracked test sources, snapshots and JSON fixtures aside, as git lists them, so no cache or VM image is walked.
   const tests = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '--', 'test'], { cwd: ROOT, encoding: 'utf8' })
     .split('\n').filter((f) => /\.(ts|sh|py)$/.test(f) && !f.includes('__snapshots__') && fs.existsSync(path.join(ROOT, f)));
 

@@ -1,8 +1,7 @@
 /**
- * No re-export that nothing imports (issue 42, item 4): a name a module passes on from another (`export { x } from`)
- * must be imported from it by some file of the repository, or be the package's public API (lib/index.ts, which the
- * API report holds). A re-export nobody reads is a second path to the same name, and the comment that justifies it
- * goes stale.
+ * No re-export that nothing imports. A name a module passes on from another, by `export { x } from`, must be imported
+ * from it by some file of the repository, or be the package's public API, lib/index.ts, which the API report holds. A
+ * re-export nobody reads is a second path to the same name, and the comment that justifies it goes stale.
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -16,7 +15,7 @@ const PUBLIC_ENTRY = 'lib/index.ts';
 /** A module's text by path relative to the repository. */
 type Sources = ReadonlyMap<string, string>;
 
-/** Every name each module is asked for (`*` for a namespace import or a whole re-export), by resolved path. */
+/** Every name each module is asked for, by resolved path; `*` stands for a namespace import or a whole re-export. */
 function importedNames(sources: Sources, resolve: (spec: string, from: string) => string | undefined): Map<string, Set<string>> {
   const used = new Map<string, Set<string>>();
   for (const [file, text] of sources) {
@@ -59,7 +58,7 @@ function deadReExports(sources: Sources, modules: readonly string[], resolve: (s
   return dead;
 }
 
-/** The repository's TypeScript (tracked and new files alike), by relative path. */
+/** The repository's TypeScript, tracked and new files alike, by relative path. */
 function repositorySources(): Map<string, string> {
   const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '--', '*.ts'], { cwd: ROOT, encoding: 'utf8' });
   const files = listed.split('\n').filter((f) => f !== '' && !f.endsWith('.d.ts') && fs.existsSync(path.join(ROOT, f)));

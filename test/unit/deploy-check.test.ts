@@ -1,6 +1,6 @@
-// The deploy-time value check (lib/deploy-check.ts, lambda/value-check): values a synth cannot see go to a check
-// resource that every resource carrying them depends on, and its handler holds the resolved values to the rules
-// their literal forms meet at synth.
+// The deploy-time value check of lib/deploy-check.ts and lambda/value-check. Values a synth cannot see go to a check
+// resource that every resource carrying them depends on. Its handler holds the resolved values to the rules their
+// literal forms meet at synth.
 import { App, CfnParameter, Fn, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
@@ -23,7 +23,7 @@ function importedVpc(stack: Stack, vpcCidrBlock = '10.20.0.0/16'): ec2.IVpc {
   });
 }
 
-/** A server whose props come from `build` (given the stack), synthesized. */
+/** A server whose props come from `build`, given the stack, synthesized. */
 function synth(build: (stack: Stack) => Partial<StorageServerProps> & Pick<StorageServerProps, 'vpc'>): Resources {
   const stack = new Stack(new App(), 'Tokens', { env: ENV });
   new StorageServer(stack, 'Storage', build(stack));
@@ -39,7 +39,7 @@ function checkOf(resources: Resources): [string, { Checks: { Name: string; Rule:
 
 const dependsOn = (r: { DependsOn?: string | string[] }) => [r.DependsOn ?? []].flat();
 
-/** Every resource (but the check) whose properties carry `expression`, with whether it depends on the check. */
+/** Every resource but the check whose properties carry `expression`, with whether it depends on the check. */
 function carriers(resources: Resources, expression: unknown): { id: string; type: string; ordered: boolean }[] {
   const [checkId] = checkOf(resources);
   const text = JSON.stringify(expression);
@@ -68,7 +68,7 @@ describe('what goes to the deploy-time check', () => {
     const [, props] = checkOf(resources);
     expect(props.Checks).toEqual([{ Name: 'clientCidrs[1]', Rule: ValueRule.CLIENT_CIDR, Value: { Ref: 'ClientCidr' } }]);
     const found = carriers(resources, { Ref: 'ClientCidr' });
-    // The group's inline rule and the server's settings (the apply document): both after the check.
+    // The group's inline rule and the server's settings, the apply document: both after the check.
     expect(found.map((c) => c.type).sort()).toEqual(['AWS::EC2::SecurityGroup', 'AWS::SSM::Document']);
     expect(found.filter((c) => !c.ordered)).toEqual([]);
   });

@@ -1,9 +1,9 @@
 /**
- * What `cdk destroy` keeps and deletes, per backend (README, "What cdk destroy does"; docs/design.md, section 5): the
- * DeletionPolicy of every resource the data needs, the stack's termination protection, and the synth check that
- * refuses a template whose destroy would delete data unasked or end in DELETE_FAILED. The rule behind the last
- * (test/support/destroy.ts): whatever a kept data resource names, transitively, is kept, and so are the rules among
- * its security group's own members.
+ * What `cdk destroy` keeps and deletes, per backend, as the README's "What cdk destroy does" and docs/design.md,
+ * section 5, say. It checks the DeletionPolicy of every resource the data needs, the stack's termination protection,
+ * and the synth check that refuses a template whose destroy would delete data unasked or end in DELETE_FAILED. The rule
+ * behind the last is in test/support/destroy.ts: whatever a kept data resource names, transitively, is kept, and so are
+ * the rules among its security group's own members.
  */
 import { App, NestedStack, RemovalPolicies, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
@@ -82,8 +82,8 @@ describe('what cdk destroy does, per backend (the app\'s own VPC)', () => {
     expect(policies(r, 'StorageServerFsxLustreFileSystem', 'StorageServerFsxLustreSecurityGroup', 'Vpc8378', 'VpcprivateSubnet1Subnet')).toEqual([
       'StorageServerFsxLustreFileSystem AWS::FSx::FileSystem RetainExceptOnCreate',
       'StorageServerFsxLustreSecurityGroup AWS::EC2::SecurityGroup RetainExceptOnCreate',
-      // The clients' group: admitted and called back (Lustre's egress to clients) by rules of their own, deleted with the
-      // stack (no other group's deletion fails on them).
+      // The clients' group: admitted, and called back by Lustre's egress to clients, by rules of their own, which are
+      // deleted with the stack, so that no other group's deletion fails on them.
       'StorageServerFsxLustreSecurityGroupfromStorageServerClientSecurityGroup3C99FEB410181023 AWS::EC2::SecurityGroupIngress -',
       'StorageServerFsxLustreSecurityGroupfromStorageServerClientSecurityGroup3C99FEB4988 AWS::EC2::SecurityGroupIngress -',
       'StorageServerFsxLustreSecurityGroupfromStorageServerFsxLustreSecurityGroup815FD5BF9881023 AWS::EC2::SecurityGroupIngress RetainExceptOnCreate',
@@ -226,7 +226,7 @@ describe('the synth check: data goes only where the deploy says so', () => {
   });
 });
 
-/** A server in a bare stack with its own VPC, not yet synthesized (an aspect may still be added). */
+/** A server in a bare stack with its own VPC, not yet synthesized, so an aspect may still be added. */
 function serverStackUnsynthesized(props: Partial<StorageServerProps>): { stack: Stack; server: StorageServer } {
   const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
   const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });

@@ -1,6 +1,6 @@
 /**
- * The EFS catalogue (planner only): its figures as the EFS guide and AWS's price data give them, the estimates for a
- * request checked by hand, and that `planStorage` never plans EFS.
+ * The EFS catalogue, for the planner only: its figures as the EFS guide and AWS's price data give them, the estimates
+ * for a request checked by hand, and that `planStorage` never plans EFS.
  */
 import { EFS_MODE_LIMITS, EFS_STORAGE_USD_PER_GB_MONTH, planStorage } from '../../lib/sizing';
 import {
@@ -38,7 +38,7 @@ describe('the EFS estimates for a request', () => {
     // ceil(500 / 1.048576) = 477 MiB/s, billed above the 100 MiB/s 2 TiB of Standard storage allows: 377 x $6 = $2262,
     // + $614.40.
     expect(provisioned.estimate).toMatchObject({ mode: 'provisioned', provisionedMiBps: 477, monthlyCostUsd: 2876.4, sustainedMBps: 500.17 });
-    // 2 TiB x 50 MiB/s = 104.8576 MB/s, stated 104.85 (rounded down); 500 MB/s needs 500 / 52.4288 = 9.54 TiB.
+    // 2 TiB x 50 MiB/s = 104.8576 MB/s, stated 104.85, rounded down; 500 MB/s needs 500 / 52.4288 = 9.54 TiB.
     expect(bursting).toEqual({ mode: 'bursting', cannot: "Bursting's baseline for 2 TiB is 104.85 MB/s (50 MiB/s per TiB stored); 500 MB/s needs 9.54 TiB stored" });
   });
 
@@ -47,7 +47,7 @@ describe('the EFS estimates for a request', () => {
     expect(rows.map((r) => r.mode)).toEqual(['elastic', 'bursting']);
     expect(rows[0].estimate).toMatchObject({ monthlyCostUsd: 3072, storageUsd: 3072 });
     expect(rows[0].estimate?.limitedBy).toMatch(/storage only: transfers extra, \$0\.03\/GB read, \$0\.06\/GB written$/);
-    // 10 TiB x 50 MiB/s = 524.288 MB/s sustained, bursting to 10 x 100 MiB/s = 1048.576 MB/s (each rounded down).
+    // 10 TiB x 50 MiB/s = 524.288 MB/s sustained, bursting to 10 x 100 MiB/s = 1048.576 MB/s, each rounded down.
     expect(rows[1].estimate).toMatchObject({ sustainedMBps: 524.28, burstMBps: 1048.57, monthlyCostUsd: 3072 });
   });
 

@@ -1,6 +1,6 @@
 /**
  * The directories no export or mount root may be come from the FHS 3.0 and file-hierarchy(7), one cited row each in
- * docs/sources/file-hierarchy.md: this reads that table, so a row added there without the lists (or the reverse) fails.
+ * docs/sources/file-hierarchy.md. This reads that table, so a row added there without the lists, or the reverse, fails.
  */
 import * as fs from 'fs';
 import * as path from 'path';

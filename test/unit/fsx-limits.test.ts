@@ -1,8 +1,8 @@
 /**
- * What AWS's FSx for OpenZFS guide limits by Region and account (docs/sources/fsx-rules.md, rows
- * OPENZFS-REGION-TIERS, OPENZFS-QUOTAS and OPENZFS-MULTI-AZ-PEERING): refused where no AWS text offers the plan, warned
- * where AWS's texts disagree or an account's default quota is exceeded, and where clients outside the VPC cannot reach a
- * Multi-AZ endpoint.
+ * What AWS's FSx for OpenZFS guide limits by Region and account: the rows OPENZFS-REGION-TIERS, OPENZFS-QUOTAS and
+ * OPENZFS-MULTI-AZ-PEERING of docs/sources/fsx-rules.md. A plan is refused where no AWS text offers it. Synth warns
+ * where AWS's texts disagree, where an account's default quota is exceeded, and where clients outside the VPC cannot
+ * reach a Multi-AZ endpoint.
  */
 import { App, Stack } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
@@ -11,7 +11,7 @@ import { RegionInfo } from 'aws-cdk-lib/region-info';
 import { FSX_OPENZFS_QUOTAS, FSX_OPENZFS_TOP_TIER_PERFORMANCE_ONLY, FSX_OPENZFS_TOP_TIER_REGIONS } from '../../lib/backends/openzfs/sizing/catalog';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 
-/** A stack in `region` (undefined: environment-agnostic) with a two-zone VPC and the servers of `servers`. */
+/** A stack in `region`, environment-agnostic when undefined, with a two-zone VPC and the servers of `servers`. */
 function stackWith(region: string | undefined, ...servers: Partial<StorageServerProps>[]): Stack {
   const stack = new Stack(new App(), 'Limits', region === undefined ? {} : { env: { account: '123456789012', region } });
   const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 2, natGateways: 1, ipAddresses: ec2.IpAddresses.cidr('10.0.0.0/16') });

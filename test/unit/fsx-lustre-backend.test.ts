@@ -6,9 +6,9 @@ import { StorageServer } from '../../lib/storage-server';
 import { appStack, serverStack } from '../support/stacks';
 import { fileSystemOf } from '../support/fsx-lustre-template';
 
-// The fsx-lustre backend as CloudFormation sees it: the file system, its security group, backups, the
-// registration that names it, and the props it refuses (its options: fsx-lustre-options.test.ts). cfn-lint and cdk-nag run over the FSx variants of
-// test/support/stacks.ts in gates.test.ts; the template snapshot is in snapshot.test.ts.
+// The fsx-lustre backend as CloudFormation sees it: the file system, its security group, backups, the registration that
+// names it, and the props it refuses; its options are in fsx-lustre-options.test.ts. cfn-lint and cdk-nag run over the
+// FSx variants of test/support/stacks.ts in gates.test.ts, and the template snapshot is in snapshot.test.ts.
 
 describe('backend fsx-lustre (-c backend=fsx-lustre)', () => {
   test('12 TiB: PERSISTENT_2 SSD at 125 MB/s per TiB, 14400 GiB, in the private subnet, retained, backed up daily for 7 days', () => {
@@ -28,7 +28,8 @@ describe('backend fsx-lustre (-c backend=fsx-lustre)', () => {
         CopyTagsToBackups: true,
       },
     });
-    // Encrypted at rest always (FSx has no unencrypted file system); with the AWS managed key unless a key is given.
+    // Always encrypted at rest, since FSx has no unencrypted file system; with the AWS managed key unless a key is
+    // given.
     expect(fs.Properties.KmsKeyId).toBeUndefined();
     expect(fs.DeletionPolicy).toBe('RetainExceptOnCreate');
     expect(fs.UpdateReplacePolicy).toBe('Retain');
@@ -57,8 +58,8 @@ describe('backend fsx-lustre (-c backend=fsx-lustre)', () => {
       .map((r) => `${r.CidrIp} ${r.FromPort}-${r.ToPort}`).sort();
     const clients = ['10.0.0.0/16 1018-1023', '10.0.0.0/16 988-988', '10.1.0.0/24 1018-1023', '10.1.0.0/24 988-988'];
     expect(rules(group.Properties.SecurityGroupIngress)).toEqual(clients); // LUSTRE-INGRESS
-    // No "all traffic" egress: Lustre to the clients, as AWS's guide asks of a group without it (LUSTRE-EGRESS in
-    // docs/sources/fsx-rules.md), and to the group itself (the file servers among themselves).
+    // No "all traffic" egress: Lustre to the clients, as AWS's guide asks of a group without it, LUSTRE-EGRESS in
+    // docs/sources/fsx-rules.md, and to the group itself, for the file servers among themselves.
     expect(rules(group.Properties.SecurityGroupEgress)).toEqual(clients);
     const egress = Object.values(t.findResources('AWS::EC2::SecurityGroupEgress'))
       .filter((r) => JSON.stringify(r.Properties.GroupId).includes(id))
@@ -143,7 +144,7 @@ describe('backend fsx-lustre (-c backend=fsx-lustre)', () => {
       MountPoint: '/data',
     });
     expect(registration.Properties.InstanceId).toBeUndefined();
-    // The registration function's own policy (the update guard's describes instances to find a server's resources).
+    // The registration function's own policy; the update guard's describes instances to find a server's resources.
     const actions = Object.entries(t.findResources('AWS::IAM::Policy'))
       .filter(([id]) => id.startsWith('StorageServerRegistrationProviderPolicy'))
       .flatMap(([, p]) => p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()));

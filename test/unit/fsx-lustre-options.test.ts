@@ -45,9 +45,9 @@ describe('FSx for Lustre options of the construct', () => {
       .toThrow(/^fsxLustre\.dataRepositoryPath must be an S3 path s3:\/\/<bucket>\[\/<prefix>\] of at most 900 characters, got "https:\/\/hpc-inputs"/);
   });
 
-  // FSx for Lustre guide, "Working with backups": backups are taken of "persistent file systems that are not
-  // linked to an Amazon S3 durable data repository". A linked file system gets none, with a warning instead of
-  // the retention asked for (snapshots.retain defaults to 7, so a refusal would fail every linked file system).
+  // FSx for Lustre guide, "Working with backups": backups are taken of "persistent file systems that are not linked to
+  // an Amazon S3 durable data repository". A linked file system gets none, with a warning instead of the retention
+  // asked for, since snapshots.retain defaults to 7 and a refusal would fail every linked file system.
   test.each<[string, Partial<StorageServerProps>]>([
     ['PERSISTENT_2 (an association)', {}],
     ['PERSISTENT_1 (import and export path)', { fsxLustre: { deploymentType: 'PERSISTENT_1', dataRepositoryPath: 's3://hpc-inputs' } }],
@@ -74,8 +74,8 @@ describe('FSx for Lustre options of the construct', () => {
     Annotations.fromStack(unlinked).hasNoWarning('*', Match.stringLikeRegexp('is not applied'));
   });
 
-  // CloudFormation has no RootSquashConfiguration (the resource specification in @aws-cdk/aws-service-spec lists
-  // none), so a custom resource calls FSx UpdateFileSystem; FSx creates file systems with root squash off.
+  // CloudFormation has no RootSquashConfiguration, as the resource specification in @aws-cdk/aws-service-spec lists
+  // none. So a custom resource calls FSx UpdateFileSystem; FSx creates file systems with root squash off.
   test('root squash is on by default: UpdateFileSystem on create and update with 65534:65534, allowed on this file system only', () => {
     const { template: t } = serverStack({ backend: 'fsx-lustre', capacityTiB: 2 });
     const [fsId, fs] = Object.entries(t.findResources('AWS::FSx::FileSystem'))[0];
@@ -208,11 +208,11 @@ describe('FSx for Lustre options of the construct', () => {
     expect(userData).toContain('dnf install -y -q lustre-client');
     expect(userData).toContain('lustre-client-modules-$(uname -r)');
     expect(userData).toMatch(/@tcp:\/.*\/data lustre relatime,flock,_netdev,nosuid,nodev 0 0 # storage-server:cluster\/storage1/);
-    // Lustre's range (TCP 988-1023) from the node, as the CDK's LustreFileSystem connections open it.
+    // Lustre's range, TCP 988-1023, from the node, as the CDK's LustreFileSystem connections open it.
     Template.fromStack(stack).hasResourceProperties('AWS::EC2::SecurityGroupIngress', {
       FromPort: 988, ToPort: 1023, Description: 'Lustre from Test/Node',
     });
-    // And Lustre to the node on AWS's ports: the file servers' group allows nothing else out (LUSTRE-EGRESS).
+    // And Lustre to the node on AWS's ports, since the file servers' group allows nothing else out: LUSTRE-EGRESS.
     const toNode = Object.values(Template.fromStack(stack).findResources('AWS::EC2::SecurityGroupEgress'))
       .filter((r) => r.Properties.Description === 'Lustre to Test/Node').map((r) => `${r.Properties.FromPort}-${r.Properties.ToPort}`);
     expect(toNode.sort()).toEqual(['1018-1023', '988-988']);

@@ -6,8 +6,8 @@ import {
   resolveFsxLustreOptions,
 } from '../../lib/backends/fsx/sizing/lustre';
 
-// Expected values are worked out here from AWS's published figures (the FSx API's valid capacities and
-// per-unit throughputs; the User Guide's performance table per TiB), not read from the catalogue.
+// Expected values are worked out here from AWS's published figures, not read from the catalogue: the FSx API's valid
+// capacities and per-unit throughputs, and the User Guide's performance table per TiB.
 
 describe('FSx for Lustre options', () => {
   test('defaults: PERSISTENT_2 on SSD at 125 MB/s per TiB (replicated, the lowest persistent tier)', () => {
@@ -74,21 +74,21 @@ describe('FSx for Lustre capacity: rounded up to the steps the type accepts', ()
 
 describe('FSx for Lustre throughput: the per-TiB table times the storage, disk or network, whichever is less', () => {
   test.each([
-    // [options, GiB, sustained read, sustained write, burst read, burst write]
-    // PERSISTENT_2 125: disk 125 (burst 500), network 320 (burst 1300) per TiB.
+    // [options, GiB, sustained read, sustained write, burst read, burst write] PERSISTENT_2 125: disk 125, burst 500;
+    // network 320, burst 1300; per TiB.
     [{}, 2400, 292.97, 292.97, 1171.88, 1171.88],
     [{}, 12000, 1464.84, 1464.84, 5859.38, 5859.38],
     // PERSISTENT_2 1000: disk 1000, network 2600, no burst listed.
     [{ perUnitStorageThroughput: 1000 }, 2400, 2343.75, 2343.75, 2343.75, 2343.75],
     [{ perUnitStorageThroughput: 1000 }, 12000, 11718.75, 11718.75, 11718.75, 11718.75],
-    // SCRATCH_2: disk 200 read / 100 write, network 200 (burst 1300): no disk burst listed.
+    // SCRATCH_2: disk 200 read and 100 write, network 200, burst 1300; no disk burst listed.
     [{ deploymentType: 'SCRATCH_2' }, 2400, 468.75, 234.38, 468.75, 234.38],
     [{ deploymentType: 'SCRATCH_2' }, 12000, 2343.75, 1171.88, 2343.75, 1171.88],
-    // PERSISTENT_1 50 SSD: disk 50 (burst 240), network 250 (burst 1300).
+    // PERSISTENT_1 50 SSD: disk 50, burst 240; network 250, burst 1300.
     [{ deploymentType: 'PERSISTENT_1' }, 4800, 234.38, 234.38, 1125, 1125],
-    // PERSISTENT_1 HDD 12: disk 12 (burst 80 read, 50 write), network 40 (burst 375).
+    // PERSISTENT_1 HDD 12: disk 12, burst 80 read and 50 write; network 40, burst 375.
     [{ deploymentType: 'PERSISTENT_1', storageType: 'HDD' }, 6000, 70.31, 70.31, 468.75, 292.97],
-    // PERSISTENT_1 HDD 40: disk 40 (burst 250 read, 150 write), network 150 (burst 1300).
+    // PERSISTENT_1 HDD 40: disk 40, burst 250 read and 150 write; network 150, burst 1300.
     [{ deploymentType: 'PERSISTENT_1', storageType: 'HDD', perUnitStorageThroughput: 40 }, 18000, 703.13, 703.13, 4394.53, 2636.72],
   ] as [FsxLustreOptions, number, number, number, number, number][])(
     '%j at %p GiB: sustained %p / %p, burst %p / %p MB/s',

@@ -6,10 +6,9 @@ import { FsxOpenZfsServer } from '../../lib/backends/fsx-openzfs';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { appStack, lookedUpAppStack, serverStack } from '../support/stacks';
 
-// The fsx-openzfs backend as CloudFormation sees it: the file system, its security group,
-// backups, the guard before it, the registration that names it by DNS name, what monitoring is given, and the props
-// it refuses. cfn-lint and cdk-nag run over its variants of test/support/stacks.ts in gates.test.ts; the template
-// snapshot is in snapshot.test.ts.
+// The fsx-openzfs backend as CloudFormation sees it: the file system, its security group, backups, the guard before it,
+// the registration that names it by DNS name, what monitoring is given, and the props it refuses. cfn-lint and cdk-nag
+// run over its variants of test/support/stacks.ts in gates.test.ts, and the template snapshot is in snapshot.test.ts.
 
 type Props = Record<string, unknown>;
 const fileSystemOf = (t: Template) => Object.values(t.findResources('AWS::FSx::FileSystem'));
@@ -42,8 +41,8 @@ describe('backend fsx-openzfs (-c backend=fsx-openzfs)', () => {
     expect(fs.Properties.StorageCapacity).toBeGreaterThanOrEqual(4 * 1024);
     expect([64, 128, 256, 512, 1024, 2048, 3072, 4096]).toContain(fs.Properties.OpenZFSConfiguration.ThroughputCapacity);
     expect(fs.Properties.OpenZFSConfiguration.ThroughputCapacity).toBeGreaterThanOrEqual(1000);
-    // The SSD IOPS the plan provisions: SINGLE_AZ_1 at 1024 MB/s, up to the tier's 40,000 disk IOPS (4 TiB
-    // automatic would be 12,288).
+    // The SSD IOPS the plan provisions: SINGLE_AZ_1 at 1024 MB/s, up to the tier's 40,000 disk IOPS, where 4 TiB
+    // automatic would be 12,288.
     expect(fs.Properties.OpenZFSConfiguration.DiskIopsConfiguration).toEqual({ Mode: 'USER_PROVISIONED', Iops: 40000 });
     // Single-AZ: no preferred subnet or route tables.
     expect(fs.Properties.OpenZFSConfiguration.PreferredSubnetId).toBeUndefined();
@@ -69,7 +68,8 @@ describe('backend fsx-openzfs (-c backend=fsx-openzfs)', () => {
     expect(() => appStack({ ...ACCEPTANCE, openZfsProvisionedIops: 'lots' })).toThrow(/openZfsProvisionedIops="lots".*a whole number of SSD IOPS/);
   });
 
-  // The export itself (a constant in the template, the clients' by UpdateVolume): test/unit/fsx-openzfs-exports.test.ts.
+  // The export itself, a constant in the template and the clients' by UpdateVolume, is tested in
+  // test/unit/fsx-openzfs-exports.test.ts.
   test('-c openZfsRootSquash: values other than true or false are refused, and the key on another backend', () => {
     expect(() => appStack({ ...ACCEPTANCE, openZfsRootSquash: 'no' })).toThrow(/openZfsRootSquash="no".*'true' or 'false'/);
     expect(() => appStack({ backend: 'fsx-lustre', openZfsRootSquash: 'false' }))
@@ -194,8 +194,8 @@ describe('MULTI_AZ_1: a standby subnet in a second zone', () => {
       ThroughputCapacity: 1280,
       PreferredSubnetId: fs.Properties.SubnetIds[0],
     });
-    // OPENZFS-ROUTE-TABLES. AWS: "specify all VPC route tables associated with the subnets in which your clients are located": the file
-    // system's own two first, then the public subnets' (a login node), each once.
+    // OPENZFS-ROUTE-TABLES. AWS: "specify all VPC route tables associated with the subnets in which your clients are
+    // located". The file system's own two come first, then the public subnets', for a login node, each once.
     expect(fs.Properties.OpenZFSConfiguration.RouteTableIds.map((r: { Ref: string }) => r.Ref.replace(/[0-9A-F]{8}$/, ''))).toEqual([
       'VpcprivateSubnet1RouteTable', 'VpcprivateSubnet2RouteTable', 'VpcpublicSubnet1RouteTable', 'VpcpublicSubnet2RouteTable',
     ]);

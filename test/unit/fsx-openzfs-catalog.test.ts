@@ -1,6 +1,6 @@
 /**
- * The FSx for OpenZFS catalogue: the figures as AWS's guide and price list give them (typed here from the sources
- * lib/backends/openzfs/sizing/catalog.ts cites), the tiers of each deployment type as the API reference lists them, and
+ * The FSx for OpenZFS catalogue: the figures as AWS's guide and price list give them, typed here from the sources
+ * lib/backends/openzfs/sizing/catalog.ts cites; the tiers of each deployment type as the API reference lists them; and
  * every tier of every type a deployable plan.
  */
 import { FSX_OPENZFS_DEPLOYMENT_TYPES, FSX_OPENZFS_THROUGHPUT_CAPACITIES, FSX_OPENZFS_TIERS, planStorage } from '../../lib/sizing';
@@ -8,9 +8,10 @@ import {
   FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB, FSX_OPENZFS_MAX_IOPS_PER_GIB, FSX_OPENZFS_PRICED, FSX_OPENZFS_SINGLE_AZ_1_PRICES,
 } from '../../lib/backends/openzfs/sizing/catalog';
 
-// API reference (CreateFileSystemOpenZFSConfiguration.ThroughputCapacity, DeploymentType): OPENZFS-TIERS.
+// API reference, CreateFileSystemOpenZFSConfiguration.ThroughputCapacity and DeploymentType: OPENZFS-TIERS.
 const GEN1 = [64, 128, 256, 512, 1024, 2048, 3072, 4096];
-// OPENZFS-HA1-TIERS: the OpenZFS guide ("Modifying throughput capacity"): "Single-AZ 1 (HA) – 128, 256, 512, 1024, 2048, 3072, 4096".
+// OPENZFS-HA1-TIERS: the OpenZFS guide's "Modifying throughput capacity" lists "Single-AZ 1 (HA) – 128, 256, 512, 1024,
+// 2048, 3072, 4096".
 const HA1 = [128, 256, 512, 1024, 2048, 3072, 4096];
 const GEN2 = [160, 320, 640, 1280, 2560, 3840, 5120, 7680, 10240];
 
@@ -24,8 +25,8 @@ describe('the tiers of each deployment type', () => {
 });
 
 describe('the figures, as the FSx for OpenZFS guide gives them (performance-ssd.html)', () => {
-  // [tier, memory GB, L2ARC GB, network baseline, network burst, disk baseline, disk burst, IOPS baseline, IOPS burst];
-  // a table's "–" (no burst) is the baseline.
+  // [tier, memory GB, L2ARC GB, network baseline, network burst, disk baseline, disk burst, IOPS baseline, IOPS burst].
+  // A table's "–", no burst, is the baseline.
   test.each([
     ['SINGLE_AZ_1', [64, 2, undefined, 200, 3200, 64, 1024, 2500, 40000]],
     ['SINGLE_AZ_1', [512, 16, undefined, 1600, 3200, 512, 1024, 20000, 40000]],

@@ -5,10 +5,10 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { StorageServer } from '../../lib/storage-server';
 import { appStack, serverStack } from '../support/stacks';
 
-// FSx for OpenZFS's NFS exports: the template's root volume export is a constant (the VPC's CIDR, root squashed),
-// since CloudFormation replaces the file system on any change of RootVolumeConfiguration; the clients' export is
-// applied by a custom resource calling FSx UpdateVolume and awaiting it (lambda/openzfs-export; its handler's tests:
-// test/unit/openzfs-export.test.ts), after the guard and before the registration. So a change of clientCidrs,
+// FSx for OpenZFS's NFS exports. The template's root volume export is a constant, the VPC's CIDR, root squashed, since
+// CloudFormation replaces the file system on any change of RootVolumeConfiguration. A custom resource applies the
+// clients' export by calling FSx UpdateVolume and awaiting it, after the guard and before the registration; its handler
+// is lambda/openzfs-export, tested in test/unit/openzfs-export.test.ts. So a change of clientCidrs,
 // allowPublicClientCidrs or openZfsRootSquash updates the export in place and keeps the data.
 
 const ACCEPTANCE = { backend: 'fsx-openzfs', capacityTiB: '4', throughputMBps: '1000' } as const;
@@ -22,7 +22,7 @@ const exportOf = (t: Template) => {
   expect(found).toHaveLength(1);
   return found[0];
 };
-/** The clients the export resource asks UpdateVolume for (on create and on every update alike). */
+/** The clients the export resource asks UpdateVolume for, on create and on every update alike. */
 const clientsOf = (t: Template) => exportOf(t)[1].Properties.ClientConfigurations;
 
 describe('FSx for OpenZFS: a constant export in the template, the clients\' export by UpdateVolume', () => {
@@ -118,7 +118,7 @@ describe('FSx for OpenZFS: a constant export in the template, the clients\' expo
       fullDiff(before, after).resources.forEachDifference((id, d) => { if (d.isDifferent) changed.push(`${id} ${d.newResourceType}`); });
       expect(changed).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(` ${EXPORT}$`))]));
       expect(changed.filter((c) => c.endsWith('AWS::FSx::FileSystem'))).toEqual([]);
-      // What else a client CIDR touches: the security group's ingress (updated in place), the guard's record.
+      // What else a client CIDR touches: the security group's ingress, updated in place, and the guard's record.
       for (const c of changed) expect(c).toMatch(new RegExp(` (${EXPORT}|AWS::EC2::SecurityGroup|Custom::StorageServerUpdateGuard)$`));
     }
   });

@@ -1,6 +1,6 @@
 /**
  * The FSx for OpenZFS plan: the tier chosen, the sustained figure and what binds it, the burst, the SSD IOPS
- * provisioned and the monthly cost, each checked against figures typed from the guide and the price list by hand.
+ * provisioned and the monthly cost, each checked against figures typed by hand from the guide and the price list.
  */
 import { planStorage } from '../../lib/sizing';
 import { cheapestMeeting } from '../../lib/sizing/cheapest-plan';

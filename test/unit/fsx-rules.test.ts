@@ -1,8 +1,8 @@
 /**
- * The table of AWS's rules for the FSx backends, and the EC2 backends' of the same kind (docs/sources/fsx-rules.md,
- * issue 40): every row has AWS's words and a source from the page list; an applied row names the code that applies it and the tests that would fail without it, and each of those
- * files carries the row's id; an open row names no file; and every rule id the code or the tests carry is a row, so a
- * rule cited in code cannot go missing from the table.
+ * The table of AWS's rules for the FSx backends, and the EC2 backends' of the same kind, in docs/sources/fsx-rules.md.
+ * Every row has AWS's words and a source from the page list. An applied row names the code that applies it and the
+ * tests that would fail without it, and each of those files carries the row's id. An open row names no file. Every rule
+ * id the code or the tests carry is a row, so a rule cited in code cannot go missing from the table.
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -10,12 +10,12 @@ import * as path from 'path';
 
 const ROOT = path.join(__dirname, '..', '..');
 const TABLE = path.join(ROOT, 'docs', 'sources', 'fsx-rules.md');
-// Not a word of a longer upper-case name (the client's `NO-LUSTRE-CLIENT` marker), nor a source's tag (`[EBS-UG]`).
+// Not a word of a longer upper-case name, as the client's `NO-LUSTRE-CLIENT` marker, nor a source's tag, as `[EBS-UG]`.
 const ID = /(?<![A-Z0-9[-])(?:OPENZFS|LUSTRE|EBS|VPC)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b/g;
 
 interface Row { id: string; status: string; rule: string; words: string; source: string; applied: string[]; tests: string[] }
 
-/** The table's rows: cells split on `|` not escaped inside backticks' text (the table escapes none). */
+/** The table's rows: cells split on `|` not escaped inside backticks' text; the table escapes none. */
 function rows(): Row[] {
   const files = (cell: string) => cell.split(',').map((f) => f.trim()).filter(Boolean);
   return fs.readFileSync(TABLE, 'utf8').split('\n')
@@ -29,8 +29,9 @@ function rows(): Row[] {
 }
 
 /**
- * Every .ts file under lib/, lambda/ and test/ that git tracks or would add (this file aside), read once: what
- * .gitignore leaves out (the VM image's root file system, which `.ci/run` builds beside this test) is not source.
+ * Every .ts file under lib/, lambda/ and test/ that git tracks or would add, this file aside, read once. What
+ * .gitignore leaves out is not source, such as the VM image's root file system, which `.ci/run` builds beside this
+ * test.
  */
 function sources(): Map<string, string> {
   const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', 'lib', 'lambda', 'test'], { cwd: ROOT, encoding: 'utf8' });
@@ -42,7 +43,7 @@ function sources(): Map<string, string> {
 }
 
 const ROWS = rows();
-/** The page list's tags (`- [PERF] ...`). */
+/** The page list's tags, as `- [PERF] ...`. */
 const PAGES = new Set([...fs.readFileSync(TABLE, 'utf8').matchAll(/^- \[([A-Z0-9-]+)\] /gm)].map((m) => m[1]));
 const SOURCES = sources();
 
@@ -60,7 +61,7 @@ test.each(ROWS.map((r) => [r.id, r] as const))('%s: a rule, AWS\'s words in quot
   expect(['applied', 'open']).toContain(row.status);
   expect(row.rule.length).toBeGreaterThan(10);
   expect(row.words).toMatch(/"[^"]{10,}"/);
-  // A page named by the table's page list ([PERF], ...) or its own docs.aws.amazon.com path.
+  // A page named by the table's page list, such as [PERF], or its own docs.aws.amazon.com path.
   expect(row.source).toMatch(/\[[A-Z0-9-]+\]|`(fsx|AWSCloudFormation|sdk-for-kotlin|aws-managed-policy)\/latest\//);
   for (const [, tag] of row.source.matchAll(/\[([A-Z0-9-]+)\]/g)) expect([tag, PAGES.has(tag)]).toEqual([tag, true]);
 });

@@ -1,6 +1,6 @@
 /**
- * One rule for an FSx for Lustre plan too large to record (issue 42: "a size check written twice"): the context parser
- * and the facade both ask `oversizedFsxField` which field made it so, and each names that field for its reader.
+ * One rule for an FSx for Lustre plan too large to record: the context parser and the facade both ask
+ * `oversizedFsxField` which field made it so, and each names that field for its reader.
  */
 import { parseContext } from '../../lib/context';
 import { MAX_FSX_STORAGE_CAPACITY_GIB, oversizedFsxField } from '../../lib/validation/fsx-lustre';

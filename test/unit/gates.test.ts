@@ -4,13 +4,16 @@ import { cfnLintAll } from '../support/cfn-lint';
 import { GATE_PACKS, NagFinding, cdkJsonContext, nagFindings, nagSynth } from '../support/nag';
 import { VARIANTS, appStack, lookedUpAppStack } from '../support/stacks';
 
-// Quality gates over every variant the app is documented to synthesize. Each variant is synthesized once,
-// with cdk.json's feature flags as `cdk synth` builds the app (one of them,
-// @aws-cdk/aws-ec2:restrictDefaultSecurityGroup, is what closes the new VPC's default security group), with
-// the cdk-nag packs attached; cfn-lint then reads all the templates in two runs side by side.
+// Quality gates over every variant the app is documented to synthesize. Each variant is synthesized once, with the
+// cdk-nag packs attached and with cdk.json's feature flags, as `cdk synth` builds the app. One of the flags,
+// @aws-cdk/aws-ec2:restrictDefaultSecurityGroup, is what closes the new VPC's default security group. cfn-lint then
+// reads all the templates in two runs side by side.
 const gates = new Map<string, { findings: NagFinding[]; lint?: string[] }>();
 
-/** Variants of a VPC the app looks up (-c vpcId), which VARIANTS cannot hold: a lookup's answer is the App's context. */
+/**
+ * Variants of a VPC the app looks up with -c vpcId, which VARIANTS cannot hold, since a lookup's answer is the App's
+ * context.
+ */
 const LOOKED_UP = [{
   name: 'vpcId=vpc-0123456789abcdef0 backend=fsx-openzfs (the VPC CIDRs custom resource)',
   context: { vpcId: 'vpc-0123456789abcdef0', backend: 'fsx-openzfs', capacityTiB: '1' },
@@ -29,8 +32,8 @@ beforeAll(async () => {
   for (const { name, build } of builds) {
     const synth = nagSynth(build, { packs: GATE_PACKS, context: cdkJsonContext() });
     const stacks = Object.values(synth.templates);
-    // A variant whose synth failed on findings has no template to lint (its lint stays undefined and fails
-    // the lint test); its nag test says why.
+    // A variant whose synth failed on findings has no template to lint, so its lint stays undefined and fails the lint
+    // test; its nag test says why.
     if (stacks.length === 1) templates[name] = stacks[0];
     gates.set(name, { findings: synth.findings });
   }

@@ -7,13 +7,19 @@ import { StorageMonitoring } from '../../lib/monitoring';
 import { planSummary } from '../../lib/stack-outputs';
 import { planStorage, type DataVolumePlan, type StoragePlan } from '../../lib/sizing';
 
-/** The planner's 2 TiB st1 plan on the current generation, its volumes replaced by the ones given (a hand-built gp3 plan). */
+/**
+ * The planner's 2 TiB st1 plan on the current generation, its volumes replaced by the ones given: a hand-built gp3
+ * plan.
+ */
 function planWith(dataVolumes: DataVolumePlan[]): StoragePlan {
   const st1 = planStorage({ capacityTiB: 2, backend: 'ebs', generation: 'current' });
   return { ...st1, dataVolumes };
 }
 
-/** An Ec2NfsServer (the EBS backend, as the facade builds it) of the given plan in a stack of its own, and its monitoring. */
+/**
+ * An Ec2NfsServer, the EBS backend as the facade builds it, of the given plan in a stack of its own, and its
+ * monitoring.
+ */
 function backend(plan: StoragePlan, encryptionKey?: (stack: Stack) => kms.IKey): { template: Template; server: Ec2NfsServer } {
   const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
   const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });

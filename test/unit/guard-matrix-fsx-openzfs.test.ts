@@ -2,7 +2,7 @@ import { appTemplate, judge } from '../support/guard-matrix';
 import { matrixSuite } from '../support/guard-matrix-suite';
 import { BASELINES } from './guard-matrix.cases';
 
-// The guard's AWS calls are answered by the matrix (test/support/guard-matrix-aws.ts).
+// The matrix answers the guard's AWS calls, by test/support/guard-matrix-aws.ts.
 jest.mock('../../lambda/update-guard/aws', () => jest.requireActual('../support/guard-matrix-aws').matrixAwsModule());
 jest.spyOn(console, 'log').mockImplementation(() => undefined);
 jest.spyOn(console, 'warn').mockImplementation(() => undefined);
@@ -10,10 +10,9 @@ jest.spyOn(console, 'error').mockImplementation(() => undefined);
 
 matrixSuite('fsx-openzfs');
 
-// The day-2 changes of the clients and of root squash are live on FSx for OpenZFS: the template's export is a constant
-// and the clients' export is set by UpdateVolume (lib/backends/openzfs/export-resource.ts). Before that, each
-// replaced the file system (every RootVolumeConfiguration property replaces it) and the guard refused them. The
-// matrix derives its verdicts; this states the expected one outright.
+// The day-2 changes of the clients and of root squash are live on FSx for OpenZFS. The template's export is a constant,
+// since every RootVolumeConfiguration property replaces the file system, and UpdateVolume sets the clients' export in
+// lib/backends/openzfs/export-resource.ts. The matrix derives its verdicts; this states the expected one outright.
 describe('fsx-openzfs: clients and root squash change live (nothing replaced, the guard accepts)', () => {
   const base = { ...BASELINES['fsx-openzfs'], clientCidrs: '10.0.0.0/17' };
   test.each([

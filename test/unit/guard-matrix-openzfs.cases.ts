@@ -1,7 +1,7 @@
 /**
- * The FSx for OpenZFS rows of the update guard's change matrix (test/unit/guard-matrix.cases.ts has the rows of every
- * backend, one per context key at least; these go beyond): the deployment type, the subnets of MULTI_AZ_1 and the
- * throughput capacity tiers. Expected verdicts are derived as for every row (test/support/guard-matrix-suite.ts).
+ * The FSx for OpenZFS rows of the update guard's change matrix, beyond those of test/unit/guard-matrix.cases.ts, which
+ * has one row per context key at least for every backend. They cover the deployment type, the subnets of MULTI_AZ_1 and
+ * the throughput capacity tiers. Expected verdicts are derived as for every row, by test/support/guard-matrix-suite.ts.
  */
 import { CONTEXT_DEFAULTS } from '../../lib/context';
 import type { Backend } from '../../lambda/register/contract';
@@ -12,12 +12,12 @@ const VPC = { vpcId: LOOKED_UP_VPC.vpcId };
 const IOPS_WITH_THROUGHPUT = 'OPENZFS-IOPS-WITH-THROUGHPUT: no throughput update during an IOPS update';
 
 /**
- * The rows, built when the fsx-openzfs rows are asked for. The `openZfs*` keys are the backend's
- * (lib/backends/openzfs/context.ts), written through {@link openZfsContext}, which checks at run time that each key is
- * one the app reads (a misspelt key would change nothing and pass).
+ * The rows, built when the fsx-openzfs rows are asked for. The `openZfs*` keys are the backend's, in
+ * lib/backends/openzfs/context.ts. They are written through {@link openZfsContext}, which checks at run time that each
+ * key is one the app reads, since a misspelt key would change nothing and pass.
  */
 export function openZfsRows(): { name: string; base?: Context; change: Context; backends: readonly Backend[]; stricter?: string }[] {
-  // With subnetId given, the standby subnet is given too (the selected subnets are that one only).
+  // With subnetId given, the standby subnet is given too, since the selected subnets are that one only.
   const toMultiAz = openZfsContext({ openZfsDeploymentType: 'MULTI_AZ_1', openZfsStandbySubnetId: SUBNET_B1 });
   const multiAz = { ...VPC, subnetId: SUBNET_A1, ...toMultiAz };
   return [
@@ -33,7 +33,7 @@ export function openZfsRows(): { name: string; base?: Context; change: Context; 
     },
     { name: 'MULTI_AZ_1: another preferred subnet in the same zone', base: multiAz, change: { subnetId: SUBNET_A2 } },
     { name: 'MULTI_AZ_1: capacity up', base: multiAz, change: { capacityTiB: '8' } },
-    // A new tier provisions its IOPS too (the plan's): refused with the two-step path; with the IOPS pinned, in place.
+    // A new tier provisions the plan's IOPS too: refused with the two-step path; with the IOPS pinned, in place.
     {
       name: 'MULTI_AZ_1: throughput capacity up', base: multiAz, change: openZfsContext({ openZfsThroughputCapacityMBps: '1280' }),
       stricter: IOPS_WITH_THROUGHPUT,
@@ -48,7 +48,8 @@ export function openZfsRows(): { name: string; base?: Context; change: Context; 
     },
     { name: 'throughput capacity up on AUTOMATIC IOPS (64 -> 128 MB/s, 4 TiB)', change: openZfsContext({ openZfsThroughputCapacityMBps: '128' }) },
     { name: 'SSD IOPS back to AUTOMATIC', base: openZfsContext({ openZfsProvisionedIops: '40000' }), change: openZfsContext({ openZfsProvisionedIops: '0' }) },
-    // Rules of AWS's guides (docs/sources/fsx-rules.md): FSx would refuse the update after the guard, with nothing lost.
+    // Rules of AWS's guides, in docs/sources/fsx-rules.md: FSx would refuse the update after the guard, with nothing
+    // lost.
     { name: 'capacity up by 5 % (4 -> 4.2 TiB)', change: { capacityTiB: '4.2' }, stricter: 'OPENZFS-GROWTH-MIN: at least 10 percent' },
     { name: 'capacity up by 10 % (4 -> 4.4 TiB, 4506 GiB)', change: { capacityTiB: '4.4' } },
     {
@@ -63,7 +64,10 @@ export function openZfsRows(): { name: string; base?: Context; change: Context; 
   ].map((r) => ({ ...r, backends: ['fsx-openzfs'] as const }));
 }
 
-/** Context values of keys the type may not name yet (see {@link openZfsRows}); throws on a key the app does not read. */
+/**
+ * Context values of keys the type may not name yet, as {@link openZfsRows} needs; throws on a key the app does not
+ * read.
+ */
 function openZfsContext(values: Readonly<Record<string, string | undefined>>): Context {
   const unknown = Object.keys(values).filter((k) => !(k in CONTEXT_DEFAULTS));
   if (unknown.length > 0) throw new Error(`the guard matrix names context keys the app does not read: ${unknown.join(', ')}`);

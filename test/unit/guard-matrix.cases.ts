@@ -1,11 +1,11 @@
 /**
- * The update guard's change matrix, as data (the engine: test/support/guard-matrix.ts; the tests:
- * test/unit/guard-matrix-*.test.ts). Each row is one change (or a pair) to a baseline of one backend. The
- * expected verdict is derived, not written: the guard must refuse exactly when CloudFormation's rules (the diff
- * engine of `cdk diff`, and the specification's nested replacing properties, both corrected where AWS's reference
- * says otherwise: lambda/update-guard/spec-overrides.ts) replace or delete a resource that holds data or the clients'
- * address (an EBS server's instance may be replaced). `stricter` marks a row where the guard refuses a change the
- * rules let through, with the reason; nothing else may differ.
+ * The update guard's change matrix, as data; the engine is test/support/guard-matrix.ts, and the tests
+ * test/unit/guard-matrix-*.test.ts. Each row is one change, or a pair, to a baseline of one backend. The expected
+ * verdict is derived, not written. The guard must refuse exactly when CloudFormation's rules replace or delete a
+ * resource that holds data or the clients' address; an EBS server's instance may be replaced. Those rules are the diff
+ * engine of `cdk diff` and the specification's nested replacing properties, both corrected where AWS's reference says
+ * otherwise in lambda/update-guard/spec-overrides.ts. `stricter` marks a row where the guard refuses a change the rules
+ * let through, with the reason; nothing else may differ.
  */
 import { Aspects, CfnResource, RemovalPolicy, type Stack } from 'aws-cdk-lib';
 import { RESOURCE_TYPE } from '../../lambda/update-guard/contract';
@@ -23,7 +23,7 @@ export interface Row {
   readonly name: string;
   /** Applied to the baseline for the second template. */
   readonly change: Context;
-  /** Applied to both templates (a baseline variant the change needs). */
+  /** Applied to both templates: a baseline variant the change needs. */
   readonly base?: Context;
   /** The backends the row applies to; all when absent. */
   readonly backends?: readonly Backend[];
@@ -60,7 +60,7 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     { name: 'capacity down', change: { capacityTiB: '3' }, backends: ['ebs'], stricter: SHRINK },
     { name: 'capacity down', change: { capacityTiB: '2' }, backends: ['instance-store'] },
     { name: 'capacity down', change: { capacityTiB: '6' }, backends: ['fsx-lustre'], stricter: SHRINK },
-    // FSx for OpenZFS grows its SSD storage in place (StorageCapacity updates) and never shrinks it.
+    // FSx for OpenZFS grows its SSD storage in place, since StorageCapacity updates, and never shrinks it.
     { name: 'capacity up', change: { capacityTiB: '8' }, backends: ['fsx-openzfs'] },
     { name: 'capacity down', change: { capacityTiB: '2' }, backends: ['fsx-openzfs'], stricter: SHRINK },
   ],
@@ -72,8 +72,8 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   ],
   clusterName: [
     { name: 'cluster rename', change: { clusterName: 'other' }, stricter: IDENTITY },
-    // The app refuses both names without stackName (their derived name is also clusterName=a serverName=b-storage1's):
-    // the same stack can get another pair only when the stack is named.
+    // The app refuses both names without stackName, since their derived name is also clusterName=a
+    // serverName=b-storage1's. The same stack can get another pair only when the stack is named.
     {
       name: 'stack name collision a_b -> a-b', base: { clusterName: 'a_b', stackName: 'StorageServer-a-b-storage1' },
       change: { clusterName: 'a-b' }, stricter: IDENTITY,
@@ -137,7 +137,8 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     { name: 'acceptFewerSnapshots alone', change: { acceptFewerSnapshots: 'true' } },
     { name: 'keep fewer snapshots, accepted by acceptFewerSnapshots', change: { snapshotRetain: '3', acceptFewerSnapshots: 'true' } },
   ],
-  // What a later destroy does (DeletionPolicy; the instance's DisableApiTermination, updated in place): no update loses data.
+  // What a later destroy does, by DeletionPolicy and the instance's DisableApiTermination, updated in place: no update
+  // loses data.
   deleteDataOnDestroy: [{ name: 'data deleted by a later destroy', change: { deleteDataOnDestroy: 'true' } }],
   legacyVolumeAttachments: [{
     name: 'legacy volume attachments back on', change: { legacyVolumeAttachments: 'true' }, backends: ['ebs'],
@@ -154,10 +155,10 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
       name: 'a throughput that makes the planner choose a gp3 stripe', base: { backend: 'ebs', capacityTiB: '1' }, change: { throughputMBps: '250' },
       backends: ['ebs'], stricter: 'LVM cannot restripe an existing striped volume over more disks, and EBS cannot shrink the first',
     },
-    // The same gp3 stripe on a larger instance (m4.4xlarge -> m4.10xlarge): a stop/start, the volumes unchanged.
+    // The same gp3 stripe on a larger instance, m4.4xlarge -> m4.10xlarge: a stop and start, the volumes unchanged.
     { name: 'a throughput that moves a gp3 stripe to a larger instance', base: { backend: 'ebs', capacityTiB: '1', throughputMBps: '250' }, change: { throughputMBps: '260' }, backends: ['ebs'] },
-    // FSx for OpenZFS: a higher throughput capacity tier of the same deployment type, changed in place.
-    // 64 -> 512 MB/s also provisions the tier's 20,000 IOPS (AUTOMATIC before): two updates FSx takes one at a time.
+    // FSx for OpenZFS: a higher throughput capacity tier of the same deployment type, changed in place. 64 -> 512 MB/s
+    // also provisions the tier's 20,000 IOPS, AUTOMATIC before: two updates FSx takes one at a time.
     {
       name: 'a throughput that needs a higher throughput capacity', change: { throughputMBps: '500' }, backends: ['fsx-openzfs'],
       stricter: 'OPENZFS-IOPS-WITH-THROUGHPUT: no throughput update during an IOPS update',
@@ -166,7 +167,7 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   mountPoint: [{ name: 'another mount point', change: { mountPoint: '/scratch' } }],
   mountRoots: [{ name: 'another set of mount roots', change: { mountRoots: '/data,/projects', mountPoint: '/projects/shared' } }],
   allowHomeMountPoint: [{ name: 'mount under /home', change: { allowHomeMountPoint: 'true', mountPoint: '/home/shared' } }],
-  // The mount record's options change (registration rewrites the parameter); nothing that holds data is touched.
+  // The mount record's options change, so registration rewrites the parameter; nothing that holds data is touched.
   nconnect: [
     { name: 'one connection per client mount (no nconnect)', change: { nconnect: '1' }, backends: EC2 },
     { name: 'eight connections per client mount', change: { nconnect: '8' }, backends: EC2 },
@@ -178,11 +179,11 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   ],
   generation: [
     { name: 'current generation (m6i)', change: { generation: 'current' }, backends: ['ebs'] },
-    // d2.xlarge -> d3.xlarge (three disks each): the instance that holds the data changes type, which CloudFormation's
-    // specification marks as a possible replacement; the array's encryption changes too (LUKS2 -> the platform's).
+    // d2.xlarge -> d3.xlarge, three disks each: the instance that holds the data changes type, which CloudFormation's
+    // specification marks as a possible replacement. The array's encryption changes too, from LUKS2 to the platform's.
     { name: 'current generation (d3: the data-holding instance changes type)', change: { generation: 'current' }, backends: ['instance-store'] },
   ],
-  // No row for fsx-lustre: the key is refused there (test/unit/instance-type.test.ts).
+  // No row for fsx-lustre, since the key is refused there: see test/unit/instance-type.test.ts.
   instanceType: [
     { name: 'instance type pinned one size up', change: { instanceType: 'm4.4xlarge' }, backends: ['ebs'] },
     { name: 'instance type pinned to Graviton (the arm64 image: a new instance)', change: { instanceType: 'm7g.2xlarge' }, backends: ['ebs'] },
@@ -193,8 +194,9 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     { name: 'SCRATCH_2 instead of PERSISTENT_2', change: { fsxDeploymentType: 'SCRATCH_2' }, backends: ['fsx-lustre'] },
     { name: 'PERSISTENT_1 instead of PERSISTENT_2', change: { fsxDeploymentType: 'PERSISTENT_1', fsxPerUnitStorageThroughput: '50' }, backends: ['fsx-lustre'] },
   ],
-  // Accepted, nothing lost: the specification calls it a replacement, AWS's reference an update without interruption
-  // (lambda/update-guard/spec-overrides.ts; stated outright in test/unit/update-guard-lustre-throughput.test.ts).
+  // Accepted, nothing lost: the specification calls it a replacement, and AWS's reference an update without
+  // interruption. See lambda/update-guard/spec-overrides.ts; test/unit/update-guard-lustre-throughput.test.ts states it
+  // outright.
   fsxPerUnitStorageThroughput: [{ name: 'throughput per TiB 125 -> 250', change: { fsxPerUnitStorageThroughput: '250' }, backends: ['fsx-lustre'] }],
   fsxStorageType: [{
     name: 'HDD instead of SSD', base: { fsxDeploymentType: 'PERSISTENT_1', fsxPerUnitStorageThroughput: '50' },
@@ -205,13 +207,13 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     { name: 'another S3 data repository', base: { fsxDataRepositoryPath: 's3://hpc-inputs/run1' }, change: { fsxDataRepositoryPath: 's3://hpc-inputs/run2' }, backends: ['fsx-lustre'] },
   ],
   fsxRootSquash: [{ name: 'root squash off', change: { fsxRootSquash: 'false' }, backends: ['fsx-lustre'] }],
-  // LUSTRE-VERSION: another version replaces the file system (the resource specification): refused.
+  // LUSTRE-VERSION: another version replaces the file system, per the resource specification, so it is refused.
   fsxFileSystemTypeVersion: [
     { name: 'Lustre 2.15 named on a file system of the default version', change: { fsxFileSystemTypeVersion: '2.15' }, backends: ['fsx-lustre'] },
     { name: 'the same Lustre version named explicitly', base: { fsxFileSystemTypeVersion: '2.15' }, change: { fsxFileSystemTypeVersion: '2.15', fsxRootSquash: 'true' }, backends: ['fsx-lustre'] },
   ],
-  // LUSTRE-COMPRESSION: in place (the resource specification), nothing replaced.
-  // LUSTRE-METADATA: raised in place (the specification); lower is refused before FSx refuses it, with nothing lost.
+  // LUSTRE-COMPRESSION: in place, per the resource specification, nothing replaced. LUSTRE-METADATA: raised in place,
+  // per the specification; a lower one is refused before FSx refuses it, with nothing lost.
   fsxMetadataIops: [
     {
       name: 'Metadata IOPS on a PERSISTENT_2 created without them', change: { fsxMetadataIops: '12000' }, backends: ['fsx-lustre'],
@@ -227,7 +229,8 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     { name: 'LZ4 data compression on', change: { fsxDataCompressionType: 'LZ4' }, backends: ['fsx-lustre'] },
     { name: 'LZ4 data compression off again', base: { fsxDataCompressionType: 'LZ4' }, change: { fsxDataCompressionType: 'NONE' }, backends: ['fsx-lustre'] },
   ],
-  // The FSx for OpenZFS keys (issue 30, backend branch: rows so that every key has one; the guard branch owns the verdicts).
+  // The FSx for OpenZFS keys, on the backend branch: rows so that every key has one. The guard branch owns the
+  // verdicts.
   openZfsDeploymentType: [{ name: 'SINGLE_AZ_2 instead of SINGLE_AZ_1', change: { openZfsDeploymentType: 'SINGLE_AZ_2' }, backends: ['fsx-openzfs'] }],
   openZfsThroughputCapacityMBps: [{ name: 'throughput capacity 64 -> 128', change: { openZfsThroughputCapacityMBps: '128' }, backends: ['fsx-openzfs'] }],
   openZfsProvisionedIops: [{ name: 'SSD IOPS provisioned (AUTOMATIC -> 20000)', change: { openZfsProvisionedIops: '20000' }, backends: ['fsx-openzfs'] }],
@@ -279,9 +282,12 @@ function overrideGuardId(server: StorageServer): void {
 /** A change made in code, to a StorageServer in a consumer's stack: its id, its place, its props, an escape hatch. */
 export interface ConstructRow {
   readonly name: string;
-  /** The construct path from the stack down to the server after the change (default: `basePath`); `nested:<Id>` is a NestedStack. */
+  /**
+   * The construct path from the stack down to the server after the change, `basePath` by default; `nested:<Id>` is a
+   * NestedStack.
+   */
   readonly path?: readonly string[];
-  /** The construct path before the change (default `Storage`). */
+  /** The construct path before the change, `Storage` by default. */
   readonly basePath?: readonly string[];
   /** The stack after the change is in this Stage, under the same stack name. */
   readonly stage?: string;
@@ -374,7 +380,7 @@ export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
   { name: 'server rename', props: { serverName: 'storage2' }, stricter: IDENTITY },
   { name: 'current generation', props: { generation: 'current' }, backends: EC2 },
   { name: 'SCRATCH_2', props: { fsxLustre: { deploymentType: 'SCRATCH_2' } }, backends: ['fsx-lustre'] },
-  { name: 'throughput per TiB 250', props: { fsxLustre: { perUnitStorageThroughput: 250 } }, backends: ['fsx-lustre'] }, // accepted (spec-overrides.ts)
+  { name: 'throughput per TiB 250', props: { fsxLustre: { perUnitStorageThroughput: 250 } }, backends: ['fsx-lustre'] }, // accepted: spec-overrides.ts
   { name: 'an S3 data repository', props: { fsxLustre: { dataRepositoryPath: 's3://hpc-inputs/run1' } }, backends: ['fsx-lustre'] },
   { name: 'root squash off', props: { fsxLustre: { rootSquash: false } }, backends: ['fsx-lustre'] },
   { name: 'root squash exemptions', props: { fsxLustre: { noSquashNids: ['10.0.1.10@tcp'] } }, backends: ['fsx-lustre'] },

@@ -9,14 +9,14 @@ import { HANDLER_BUNDLES_ENV, handlerFunction } from '../../lib/handler-function
 import { stagedApp } from '../support/staged-app';
 
 /**
- * `npm test` synthesizes hundreds of stacks with the handlers test/support/global-setup.ts bundled once with
- * `npm run build:lambda` (HANDLER_BUNDLES_ENV, the package's own bundles). Without it, the app takes them from its
- * cache (bin/handler-bundle.ts). These tests show that both are the same bytes, and that the cache is rebuilt
- * exactly when an input changes.
+ * `npm test` synthesizes hundreds of stacks with the handlers that test/support/global-setup.ts bundled once with
+ * `npm run build:lambda`: HANDLER_BUNDLES_ENV, the package's own bundles. Without it, the app takes them from its cache
+ * in bin/handler-bundle.ts. These tests show that both are the same bytes, and that the cache is rebuilt exactly when
+ * an input changes.
  */
 const prebuilt = process.env[HANDLER_BUNDLES_ENV];
 const root = path.join(__dirname, '..', '..');
-/** Every custom-resource handler: each folder of lambda/ with an index.ts (a new one cannot be left out). */
+/** Every custom-resource handler: each folder of lambda/ with an index.ts, so a new one cannot be left out. */
 const HANDLERS = fs.readdirSync(path.join(root, 'lambda')).filter((d) => fs.existsSync(path.join(root, 'lambda', d, 'index.ts'))).sort();
 
 afterEach(() => {
@@ -54,9 +54,9 @@ test.each(HANDLERS)('the app deploys the %s bundle the package ships: the same b
   const fromCache = synthFunction(name, undefined);
   expect(fromCache.handler).toBe('index.handler');
   expect(fromPackage.handler).toBe('index.handler');
-  // The cache sits as deep as dist/lambda/<name>/bundle, so even the source maps (sources named by relative
-  // paths) are equal, and with them the asset hash: the app and the package upload one and the same asset.
-  // Compared by digest: jest's toEqual walks a Buffer byte by byte (about 20 s for a bundle and its map).
+  // The cache sits as deep as dist/lambda/<name>/bundle, so even the source maps, whose sources are named by relative
+  // paths, are equal, and with them the asset hash: the app and the package upload one and the same asset. They are
+  // compared by digest, since jest's toEqual walks a Buffer byte by byte, about 20 s for a bundle and its map.
   expect(sha256(fromCache.asset)).toBe(sha256(fromPackage.asset));
   expect(sha256(`${fromCache.asset}.map`)).toBe(sha256(`${fromPackage.asset}.map`));
   expect(fromCache.s3Key).toBe(fromPackage.s3Key);
@@ -107,7 +107,7 @@ describe('the bundle cache', () => {
   ])('an edit to %s builds the bundle again, into a new directory, and drops the old one', (_what, file, edit, expected) => {
     const dir = project();
     const first = cachedHandlerBundle(dir, 'demo');
-    // Twice: the first build records what the handler imports (lib/name.ts), which the second key then covers.
+    // Twice: the first build records what the handler imports, lib/name.ts, which the second key then covers.
     expect(cachedHandlerBundle(dir, 'demo').built).toBe(false);
     const full = path.join(dir, file);
     fs.writeFileSync(full, edit(fs.readFileSync(full, 'utf8')));

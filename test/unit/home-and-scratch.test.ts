@@ -1,10 +1,10 @@
 /**
- * The README's "Several servers in one VPC" recipe (issue 27, item 4), synthesized as written: its `cdk deploy`
- * commands are read from README.md, each one's `-c` keys parsed by the app's own parser into the app's stack, both
- * stacks in one assembly. The second stack's imports are then resolved against the first stack's exports, as
- * CloudFormation resolves them at deploy, and the test checks what the recipe promises: one VPC, the scratch
- * server in the subnet the home server uses, its security group admitting the clients' address space, and that
- * address space inside the servers the home stack's client-mount association accepts.
+ * The README's "Several servers in one VPC" recipe, synthesized as written. Its `cdk deploy` commands are read from
+ * README.md, and each one's `-c` keys are parsed by the app's own parser into the app's stack, both stacks in one
+ * assembly. The second stack's imports are then resolved against the first stack's exports, as CloudFormation resolves
+ * them at deploy. The test checks what the recipe promises: one VPC; the scratch server in the subnet the home server
+ * uses; its security group admitting the clients' address space; and that address space inside the servers the home
+ * stack's client-mount association accepts.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -19,7 +19,7 @@ const README = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
 
 type Json = Record<string, unknown>;
 
-/** The app's stacks for the recipe's commands, in one App (as two `cdk deploy` runs would deploy them). */
+/** The app's stacks for the recipe's commands, in one App, as two `cdk deploy` runs would deploy them. */
 function recipeStacks(markdown: string): { contexts: Record<string, string>[]; templates: Json[]; stacks: StorageServerStack[] } {
   const commands = shellCommands(markdown).filter((c) => c.section === SECTION && /\bcdk deploy\b/.test(c.command));
   const contexts = commands.map((c) => cdkContextOf(c.command));
@@ -91,7 +91,7 @@ describe('README: home and scratch in one VPC', () => {
     const vpcCidr = { 'Fn::GetAtt': [vpcId, 'CidrBlock'] };
     const ingress = resourcesOf(scratchResolved, 'AWS::EC2::SecurityGroup')
       .flatMap(([, sg]) => (sg.SecurityGroupIngress ?? []) as Json[]);
-    // Lustre's ports (988, 1018-1023) from the clients.
+    // Lustre's ports, 988 and 1018-1023, from the clients.
     expect(ingress).toEqual(expect.arrayContaining([expect.objectContaining({ CidrIp: vpcCidr, FromPort: 988 })]));
     expect(ingress.filter((r) => r.CidrIp !== undefined).every((r) => JSON.stringify(r.CidrIp) === JSON.stringify(vpcCidr))).toBe(true);
   });

@@ -1,7 +1,7 @@
 /**
- * What the stack's principals may and may not do, decided by an IAM policy simulator over the synthesized
- * template (test/support/iam-eval.ts), not by matching policy strings. One row is one claim; each runs for every
- * backend it applies to. This table is the authority on the stack's permissions.
+ * What the stack's principals may and may not do, decided by an IAM policy simulator over the synthesized template, by
+ * test/support/iam-eval.ts, not by matching policy strings. One row is one claim, and each runs for every backend it
+ * applies to. This table is the authority on the stack's permissions.
  */
 import { Template } from 'aws-cdk-lib/assertions';
 import { ENV, OTHER_ACCOUNT, TemplatePolicies, type IamRequest } from '../support/iam-eval';
@@ -12,7 +12,7 @@ const OPENZFS: Backend[] = ['fsx-openzfs'];
 const ALL: Backend[] = ['ebs', 'instance-store', 'fsx-lustre'];
 const EC2: Backend[] = ['ebs', 'instance-store'];
 
-/** The app's stack per backend; cluster `cluster`, server `storage1`, prefix `/storage-server` (the defaults). */
+/** The app's stack per backend, with the defaults: cluster `cluster`, server `storage1`, prefix `/storage-server`. */
 const CONTEXT: Record<Backend, Record<string, string>> = {
   'ebs': { backend: 'ebs', capacityTiB: '3' },
   'instance-store': { backend: 'instance-store', capacityTiB: '3' },
@@ -34,7 +34,7 @@ class Subject {
   get topicKey(): string {
     return this.t.properties(this.t.logicalId('AWS::SNS::Topic', /AlarmTopic/)).KmsMasterKeyId as string;
   }
-  /** The ARN of one of the stack's alarms (CloudFormation names them `<stack>-<logical id>-<suffix>`). */
+  /** The ARN of one of the stack's alarms; CloudFormation names them `<stack>-<logical id>-<suffix>`. */
   get alarm(): string {
     return this.t.arn('cloudwatch', `alarm:${STACK}-${this.t.logicalId('AWS::CloudWatch::Alarm', /FileSystemUsedCritical/)}-1A2B3C4D5E6F`);
   }
@@ -64,7 +64,7 @@ class Subject {
       context: { 'ec2:SourceInstanceARN': this.instanceArn },
     };
   }
-  /** An instance resource with its id (the `ec2:InstanceID` key) and tags. */
+  /** An instance resource with its id, the `ec2:InstanceID` key, and tags. */
   instance(arn: string, tags: Record<string, string>): { arn: string; context: Record<string, string> } {
     return { arn, context: { 'ec2:InstanceID': arn.split('/').pop() ?? '', ...tags } };
   }
@@ -81,7 +81,7 @@ class Subject {
     const fs = this.t.logicalId('AWS::FSx::FileSystem');
     return this.t.arn('fsx', `volume/${this.t.ref(fs)}/${this.t.getAtt(fs, 'RootVolumeId')}`);
   }
-  /** A request by the stack's FSx for OpenZFS export function (lambda/openzfs-export). */
+  /** A request by the stack's FSx for OpenZFS export function, lambda/openzfs-export. */
   asExport(action: string, resources: string[]): IamRequest {
     const role = this.t.logicalId('AWS::IAM::Role', /^StorageServerOpenZfsExportProviderRole/);
     return { principal: this.t.roleArn(role), identityPolicies: this.t.identityPolicies(role), action, resources };
@@ -91,7 +91,7 @@ class Subject {
     const role = this.t.logicalId('AWS::IAM::Role', /^StorageServerUpdateGuardProviderRole/);
     return { principal: this.t.roleArn(role), identityPolicies: this.t.identityPolicies(role), action, resources };
   }
-  /** A client node whose role holds the client-mount read policy (the stack's `ClientMountPolicyArn`) alone. */
+  /** A client node whose role holds the client-mount read policy alone, the stack's `ClientMountPolicyArn`. */
   asClient(action: string, resources: string[]): IamRequest {
     return {
       principal: `arn:${ENV.partition}:iam::${ENV.account}:role/ClientNode`,
@@ -100,7 +100,7 @@ class Subject {
       resources,
     };
   }
-  /** CloudWatch acting for an alarm of `account` (the stack's own by default). */
+  /** CloudWatch acting for an alarm of `account`, the stack's own by default. */
   asAlarms(action: string, resource: string, account: string = ENV.account, secure = true): IamRequest {
     return {
       principal: 'cloudwatch.amazonaws.com',
@@ -144,7 +144,7 @@ interface Claim {
 }
 
 const CLAIMS: Claim[] = [
-  // The update guard reads what its root stack and nested stacks hold (lambda/update-guard/aws.ts, heldResources).
+  // The update guard reads what its root stack and nested stacks hold: heldResources in lambda/update-guard/aws.ts.
   { claim: 'the update guard may list the resources of its own stack', allowed: true, backends: [...ALL, ...OPENZFS],
     request: (s) => s.asGuard('cloudformation:ListStackResources', [s.t.arn('cloudformation', `stack/${STACK}/0a1b2c3d-0000-4000-8000-000000000001`)]) },
   { claim: 'the update guard may list the resources of a nested stack of its stack', allowed: true, backends: [...ALL, ...OPENZFS],
@@ -153,7 +153,8 @@ const CLAIMS: Claim[] = [
     request: (s) => s.asGuard('cloudformation:ListStackResources', [s.t.arn('cloudformation', 'stack/TeamDatabase/0a1b2c3d-0000-4000-8000-000000000003')]) },
   { claim: 'the update guard may not change its stack', allowed: false, backends: [...ALL, ...OPENZFS],
     request: (s) => s.asGuard('cloudformation:UpdateStack', [s.t.arn('cloudformation', `stack/${STACK}/0a1b2c3d-0000-4000-8000-000000000001`)]) },
-  // FSx for OpenZFS: the root volume's export, set by UpdateVolume and awaited (lib/backends/openzfs/export-resource.ts).
+  // FSx for OpenZFS: the root volume's export, set by UpdateVolume and awaited, in
+  // lib/backends/openzfs/export-resource.ts.
   { claim: "the export function may set the root volume's exports (fsx:UpdateVolume on it)", allowed: true, backends: OPENZFS,
     request: (s) => s.asExport('fsx:UpdateVolume', [s.rootVolumeArn]) },
   { claim: 'the export function may not update another volume of the file system', allowed: false, backends: OPENZFS,
@@ -186,8 +187,8 @@ const CLAIMS: Claim[] = [
   { claim: "a principal outside the account may not use the topic's key", allowed: false, backends: ALL,
     request: (s) => outsider('kms:Decrypt', s.topicKey) },
 
-  // The server's instance role (EC2 backends; FSx has no instance).
-  // Its own metrics only (lib/server-metrics.ts): one server writing another's would silence or trip its alarms.
+  // The server's instance role, on the EC2 backends, since FSx has no instance. Its own metrics only, per
+  // lib/server-metrics.ts: one server writing another's would silence or trip its alarms.
   { claim: "the server may publish metrics in its own namespace", allowed: true, backends: EC2,
     request: (s) => s.asServer('cloudwatch:PutMetricData', [{ arn: '*', context: { 'cloudwatch:namespace': 'StorageServer/cluster/storage1' } }]) },
   { claim: "the server may not publish metrics in another server's namespace", allowed: false, backends: EC2,
@@ -228,7 +229,7 @@ const CLAIMS: Claim[] = [
     request: (s) => s.asServer('ec2:StopInstances', [s.instance(FOREIGN_INSTANCE, OTHER_SERVER_TAG)]) },
   { claim: "the server may not detach another server's interface", allowed: false, backends: EC2,
     request: (s) => s.asServer('ec2:DetachNetworkInterface', [s.instance(FOREIGN_INSTANCE, OTHER_SERVER_TAG), FOREIGN_INTERFACE]) },
-  // The registration function (one per stack, all backends).
+  // The registration function: one per stack, all backends.
   { claim: "the registration may write its server's ring record", allowed: true, backends: ALL,
     request: (s) => s.asRegistration('ssm:PutParameter', [s.parameter(OWN_RING)]) },
   { claim: "the registration may write its server's mount record", allowed: true, backends: ALL,
@@ -251,7 +252,7 @@ const CLAIMS: Claim[] = [
     request: (s) => s.asRegistration('ssm:PutParameter', [s.parameter(OTHER_CLUSTER_RING)]) },
   { claim: 'the registration may not write parameters outside the prefix', allowed: false, backends: ALL,
     request: (s) => s.asRegistration('ssm:PutParameter', [s.parameter('/prod/database/password')]) },
-  // Client nodes (the client-mount read policy, all backends).
+  // Client nodes, with the client-mount read policy, on all backends.
   { claim: "a client may list the cluster's mount records", allowed: true, backends: ALL,
     request: (s) => s.asClient('ssm:GetParametersByPath', [s.parameter('/storage-server/cluster/storage')]) },
   { claim: "a client may read every server's mount record of its cluster", allowed: true, backends: ALL,

@@ -1,11 +1,11 @@
 /**
- * Inputs by grammar (issue 26, item 8): for every context key, values generated from the key's grammar, built (in
- * test/support/grammar-rows-*.ts) from the rule's own definition (the RFC or the AWS guide cited on each generator,
- * never the production regex), valid ones and invalid ones. Every valid value reaches the parsed context unchanged
- * (the parser is what the app's stack is built from; test/unit/context.test.ts and the snapshot show the context
- * reaching the template), and every invalid one stops parsing with a message that names the key. The review's values
- * are fixed cases beside the generated ones. A context key without a row fails the first test: the rows are checked
- * against CONTEXT_DEFAULTS, lib/context.ts's key table.
+ * Inputs by grammar: for every context key, valid and invalid values generated from the key's grammar. The grammars, in
+ * test/support/grammar-rows-*.ts, are built from the rule's own definition, the RFC or the AWS guide cited on each
+ * generator, never from the production regex. Every valid value reaches the parsed context unchanged; the parser is
+ * what the app's stack is built from, and test/unit/context.test.ts and the snapshot show the context reaching the
+ * template. Every invalid one stops parsing with a message that names the key. Fixed cases stand beside the generated
+ * ones. A context key without a row fails the first test, since the rows are checked against CONTEXT_DEFAULTS,
+ * lib/context.ts's key table.
  */
 import fc from 'fast-check';
 import { CONTEXT_DEFAULTS, ContextKey, parseContext } from '../../lib/context';
@@ -17,7 +17,7 @@ import { OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES } from '../.
 let generated = 0;
 const started = Date.now();
 
-/** One row per context key (the rows: test/support/grammar-rows-*.ts). */
+/** One row per context key; the rows are in test/support/grammar-rows-*.ts. */
 const ROWS: Record<ContextKey, Row> = { ...STORAGE_ROWS, ...SERVER_ROWS };
 
 // ---- the properties ---------------------------------------------------------------------------------------------
@@ -41,8 +41,8 @@ function refuses(key: ContextKey, row: Row, value: string | [string, Context]): 
 }
 
 /**
- * The outside review's values (issue 26): each wrongly accepted, or refused by a message that did not name the key.
- * Each must now stop parsing naming the key and saying what is wrong.
+ * Fixed cases: values a careless or hostile user types, each of which a loose rule would accept or refuse without
+ * naming the key. Each must stop parsing naming the key and saying what is wrong.
  */
 const REVIEW: [string, Context, RegExp][] = [
   ['a multicast CIDR with the public opt-in', { clientCidrs: '224.0.0.0/4', allowPublicClientCidrs: 'true' }, /^Invalid context value clientCidrs="224.0.0.0\/4": .*it holds addresses of 224.0.0.0\/4, "Multicast" in the IANA IPv4 Address Space Registry .*which are never clients/],

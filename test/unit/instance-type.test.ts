@@ -1,6 +1,6 @@
 /**
- * The instance type beside the planner's choice (issue 27, item 5): the `instanceType` context key, Graviton types
- * with the arm64 image, and the synth warning that growth across a capacity tier stops and starts the instance.
+ * The instance type beside the planner's choice: the `instanceType` context key, Graviton types with the arm64 image,
+ * and the synth warning that growth across a capacity tier stops and starts the instance.
  */
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
@@ -18,20 +18,20 @@ const TIER_WARNING = 'storage-server:instanceTypeTier';
 
 describe('the instanceType context key', () => {
   test('a catalogued EBS type reaches the instance, Graviton with the arm64 image and m4 with the x86_64 one', () => {
-    // WHEN: `cdk synth -c instanceType=m7g.2xlarge`, no other context (5 TiB, auto: EBS)
+    // WHEN: `cdk synth -c instanceType=m7g.2xlarge`, no other context, so 5 TiB on auto: EBS
     const graviton = appStack({ instanceType: 'm7g.2xlarge' });
     const m4 = appStack({ instanceType: 'm4.xlarge' });
     // THEN
     expect(instanceOf(Template.fromStack(graviton))).toMatchObject({ InstanceType: 'm7g.2xlarge', ImageId: IMAGE('arm64') });
     expect(instanceOf(Template.fromStack(m4))).toMatchObject({ InstanceType: 'm4.xlarge', ImageId: IMAGE('x86_64') });
-    // The plan is the pinned type's: its estimate (from m7g.2xlarge's network and EBS baselines) and its price.
+    // The plan is the pinned type's: its estimate, from m7g.2xlarge's network and EBS baselines, and its price.
     expect(graviton.server.plan).toMatchObject({ instanceType: 'm7g.2xlarge', monthlyCostUsd: 468.67 });
     expect(graviton.server.plan.throughput.limitedBy).toBe(
       'network baseline of m7g.2xlarge (3.75 Gbps) for 844 GB, then EBS baseline of m7g.2xlarge (2500 Mbps)');
   });
 
   test('the network-optimized types reach the instance too: c8gb with the arm64 image, c6in with the x86_64 one', () => {
-    // WHEN: `cdk synth -c instanceType=c8gb.4xlarge` and `-c instanceType=c6in.8xlarge` (5 TiB, auto: EBS)
+    // WHEN: `cdk synth -c instanceType=c8gb.4xlarge` and `-c instanceType=c6in.8xlarge`, 5 TiB on auto: EBS
     for (const [type, arch] of [['c8gb.4xlarge', 'arm64'], ['c6in.8xlarge', 'x86_64']]) {
       const stack = appStack({ instanceType: type });
       expect(instanceOf(Template.fromStack(stack))).toMatchObject({ InstanceType: type, ImageId: IMAGE(arch) });
@@ -46,7 +46,7 @@ describe('the instanceType context key', () => {
 
   test('instance store takes a d2, d3 or d3en whose disks hold the capacity; an EBS type there names backend=ebs', () => {
     expect(parse({ backend: 'instance-store', capacityTiB: '20', instanceType: 'd2.8xlarge' }).instanceType).toBe('d2.8xlarge');
-    // A d3 or d3en too, whichever generation planned (as m6i on an m4 plan); d3.2xlarge's 10.8 TiB do not hold 20.
+    // A d3 or d3en too, whichever generation planned, as m6i on an m4 plan; d3.2xlarge's 10.8 TiB do not hold 20.
     expect(parse({ backend: 'instance-store', capacityTiB: '20', instanceType: 'd3en.xlarge' }).instanceType).toBe('d3en.xlarge');
     expect(parse({ generation: 'current', capacityTiB: '20', instanceType: 'd3.4xlarge' }).instanceType).toBe('d3.4xlarge');
     expect(() => parse({ backend: 'instance-store', capacityTiB: '20', instanceType: 'd3.2xlarge' })).toThrow(
@@ -61,7 +61,7 @@ describe('the instanceType context key', () => {
       /^Invalid context value instanceType="m4.xlarge": allowed is a type that sustains throughputMBps=400 on the plan's 1 x st1 10240 GiB \(m4.xlarge sustains 93.75 MB\/s once burst credits are spent\): m4\.\{10xlarge,16xlarge\}, m6i\.\{4xlarge,/);
     expect(() => parse({ backend: 'instance-store', capacityTiB: '3', throughputMBps: '500', instanceType: 'd2.xlarge' })).toThrow(
       /allowed is a type that sustains throughputMBps=500 on the plan's instance-store disks \(d2.xlarge sustains 156.25 MB\/s\): d2\.\{4xlarge,8xlarge\}, d3\.\{2xlarge,4xlarge,8xlarge\}, d3en\.\{2xlarge,4xlarge,6xlarge,8xlarge,12xlarge\}\.$/);
-    // d3en.xlarge's lower bound, 2 x 129.17 MB/s (write), is short of 500.
+    // d3en.xlarge's lower bound, 2 x 129.17 MB/s write, is short of 500.
     expect(() => parse({ backend: 'instance-store', capacityTiB: '3', throughputMBps: '500', instanceType: 'd3en.xlarge' })).toThrow(
       /\(d3en.xlarge sustains 258.33 MB\/s\)/);
   });
@@ -75,7 +75,7 @@ describe('the instanceType context key', () => {
 
 describe('Graviton in the catalogue', () => {
   test('every catalogued type\'s arch is the one aws-cdk-lib reads from its name (the image follows it)', () => {
-    // Every type the catalogue knows (instanceTypeSpec's own lists), so a family added later is checked too.
+    // Every type the catalogue knows, by instanceTypeSpec's own lists, so a family added later is checked too.
     const all = [...OVERRIDE_EBS_INSTANCE_TYPES, ...OVERRIDE_INSTANCE_STORE_TYPES];
     for (const t of all) {
       const cdk = new ec2.InstanceType(t.name).architecture === ec2.InstanceArchitecture.ARM_64 ? 'arm64' : 'x86_64';
@@ -115,14 +115,14 @@ describe('the stop/start warning of an automatic instance type', () => {
   test('the tier of the planner\'s choice: its capacity range and the type growth past it gets', () => {
     expect(instanceTypeTier({ capacityTiB: 5 })).toEqual({ instanceType: 'm4.2xlarge', minGiB: 2049, maxGiB: 5120, nextInstanceType: 'm4.4xlarge' });
     expect(instanceTypeTier({ capacityTiB: 1 })).toMatchObject({ minGiB: 1, maxGiB: 2048, nextInstanceType: 'm4.2xlarge' });
-    // Growth past 16 TiB leaves EBS on auto and needs a second volume on ebs (both refused by the guard): no next type.
+    // Growth past 16 TiB leaves EBS on auto and needs a second volume on ebs, both refused by the guard: no next type.
     expect(instanceTypeTier({ capacityTiB: 12 })).toEqual({ instanceType: 'm4.10xlarge', minGiB: 10241, maxGiB: 16384, nextInstanceType: undefined });
     expect(instanceTypeTier({ capacityTiB: 12, backend: 'ebs' })?.nextInstanceType).toBeUndefined();
     // Instance store: a type change loses the data, which the guard refuses; no tier, d3 and d3en alike.
     expect(instanceTypeTier({ capacityTiB: 3, backend: 'instance-store' })).toBeUndefined();
     expect(instanceTypeTier({ capacityTiB: 3, backend: 'instance-store', generation: 'current' })).toBeUndefined();
     expect(instanceTypeTier({ capacityTiB: 20, generation: 'current' })).toBeUndefined();
-    // Generation current: growth past 16 TiB leaves EBS for a d3en (a backend change, refused by the guard): no next type.
+    // Generation current: growth past 16 TiB leaves EBS for a d3en, a backend change the guard refuses: no next type.
     expect(instanceTypeTier({ capacityTiB: 16, generation: 'current' })).toMatchObject({ maxGiB: 16384, nextInstanceType: undefined });
     expect(planStorage({ capacityTiB: 16384 / 1024 + 1 / 1024, generation: 'current' }).instanceType).toBe('d3en.xlarge');
   });
@@ -130,7 +130,8 @@ describe('the stop/start warning of an automatic instance type', () => {
   test.each<[string, StorageRequest]>([
     ['generation current', { capacityTiB: 5, generation: 'current' }],
     ['two volumes kept', { capacityTiB: 20, backend: 'ebs', dataVolumeCount: 2 }],
-    // On ebs: with auto, 2 TiB at 90 MB/s is FSx for OpenZFS's now (SINGLE_AZ_1/128 costs less than m4's st1), no instance.
+    // On ebs: with auto, 2 TiB at 90 MB/s goes to FSx for OpenZFS, since SINGLE_AZ_1/128 costs less than m4's st1: no
+    // instance.
     ['throughputMBps', { capacityTiB: 2, backend: 'ebs', throughputMBps: 90 }],
   ])('each bound is where the planner\'s choice changes: %s', (_, request) => {
     const tier = instanceTypeTier(request)!;

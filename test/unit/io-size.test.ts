@@ -1,7 +1,8 @@
 /**
- * Issue 41's I/O-size term: each figure also bounded by IOPS x request size, from AWS's IOPS figures (io-size.ts),
- * against cases worked out by hand; gp3 provisioned for the size; storage without published IOPS never claimed; and
- * properties that no figure exceeds an IOPS bound it is made of, and that at 1 MiB no IOPS limit would lower a figure.
+ * The I/O-size term: each figure is also bounded by IOPS x request size, from AWS's IOPS figures in io-size.ts. It is
+ * checked against cases worked out by hand: gp3 provisioned for the size; storage without published IOPS never claimed;
+ * and the properties that no figure exceeds an IOPS bound it is made of, and that at 1 MiB no IOPS limit would lower a
+ * figure.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -29,8 +30,8 @@ describe('IOPS x request size, worked by hand', () => {
     expect(at128.throughput).toMatchObject({ readMBps: 524.28, writeMBps: 524.28, baselineReadMBps: 524.28, burstWriteMBps: 524.28, ioSizeKiB: 128 });
     expect(at128.throughput.limitedBy).toBe('gp3 provisioned IOPS of 1 x 4,000 (up to 256 KiB each) at 128 KiB');
     expect(at128.reason).toBe('by hand; random 128 KiB requests: gp3 provisioned IOPS of 1 x 4,000 (up to 256 KiB each) at 128 KiB binds');
-    // gp3 counts a request of more than 256 KiB as several: at 512 KiB it is still 4,000 x 256 KiB = 1,048.576 MB/s,
-    // the provisioned 1,000 MiB/s exactly: a tie, stated rounded down, the throughput still named.
+    // gp3 counts a request of more than 256 KiB as several. At 512 KiB it is still 4,000 x 256 KiB = 1,048.576 MB/s,
+    // the provisioned 1,000 MiB/s exactly: a tie, stated rounded down, with the throughput still named.
     expect(withIoSize(plan, 512).throughput).toMatchObject({ readMBps: 1048.57, limitedBy: plan.throughput.limitedBy });
   });
 
@@ -160,7 +161,8 @@ describe('properties', () => {
   });
 
   test('a figure that ties with an IOPS bound is not stated above it (found by an outside probe)', () => {
-    // 3 gp3 volumes of 1,272 MiB/s and 5,088 IOPS: both 4,001.366 MB/s at 1 MiB (IOPS counted up to 256 KiB); 4,001.36 stated.
+    // 3 gp3 volumes of 1,272 MiB/s and 5,088 IOPS: both give 4,001.366 MB/s at 1 MiB, IOPS counted up to 256 KiB;
+    // 4,001.36 stated.
     const p = planStorage({ capacityTiB: 0.5, backend: 'ebs', throughputMBps: 4000, generation: 'current' });
     expect(p.dataVolumes.map((v) => [v.throughputMiBps, v.iops])).toEqual([[1272, 5088], [1272, 5088], [1272, 5088]]);
     expect(p.throughput.baselineReadMBps).toBe(4001.36);
@@ -173,8 +175,8 @@ describe('properties', () => {
   });
 
   test('withInstanceType says the request size and the throughput asked once, for the type asked, not the planner\'s', () => {
-    // 8 TiB at 100 MB/s in 255 KiB requests: st1's 500 IOPS bind on m4.4xlarge (127.5 MB/s, sustained); on m4.xlarge
-    // the 750 Mbps EBS link (93.75 MB/s) binds first and no IOPS limit does.
+    // 8 TiB at 100 MB/s in 255 KiB requests: st1's 500 IOPS bind on m4.4xlarge, at 127.5 MB/s sustained. On m4.xlarge
+    // the 750 Mbps EBS link, 93.75 MB/s, binds first and no IOPS limit does.
     const p = planStorage({ capacityTiB: 8, throughputMBps: 100, ioSizeKiB: 255 });
     expect(p.reason).toMatch(/; random 255 KiB requests: st1 IOPS .* binds; it sustains the 100 MB\/s asked for$/);
     const reason = withInstanceType(p, 'm4.xlarge', 100).reason;
@@ -202,7 +204,8 @@ describe('FSx for OpenZFS sized for the request size', () => {
   test('2 TiB at 400 MB/s: the 512 MB/s tier at 1 MiB; in 16 KiB requests its 20,000 disk IOPS move 327.68, so the 1024 tier', () => {
     expect(planStorage({ capacityTiB: 2, backend: 'fsx-openzfs', throughputMBps: 400 }).instanceType).toBe('SINGLE_AZ_1/512');
     const plan = planStorage({ capacityTiB: 2, backend: 'fsx-openzfs', throughputMBps: 400, ioSizeKiB: 16 });
-    // 1024 tier: 40,000 disk IOPS, and 40,000 SSD IOPS provisioned (within 50 per GiB of 2,048): 40,000 x 16,384 = 655.36 MB/s.
+    // 1024 tier: 40,000 disk IOPS, and 40,000 SSD IOPS provisioned, within 50 per GiB of 2,048: 40,000 x 16,384 =
+    // 655.36 MB/s.
     expect(plan.instanceType).toBe('SINGLE_AZ_1/1024');
     expect(plan.fsxOpenZfs?.userProvisionedIops).toBe(40000);
     expect(plan.throughput.baselineReadMBps).toBe(655.36);

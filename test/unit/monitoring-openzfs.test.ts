@@ -1,7 +1,7 @@
 /**
- * The alarms and dashboard of an FSx for OpenZFS file system (backend `fsx-openzfs`), given to StorageMonitoring
- * directly: its ids as plain strings, or as a CfnFileSystem's tokens. What is read is AWS's published OpenZFS metrics
- * (lib/monitoring/metrics.ts cites the page): each alarm's metrics, dimensions, statistics, thresholds and actions, and
+ * The alarms and dashboard of an FSx for OpenZFS file system, backend `fsx-openzfs`, given to StorageMonitoring
+ * directly: its ids as plain strings, or as a CfnFileSystem's tokens. What is read is AWS's published OpenZFS metrics,
+ * whose page lib/monitoring/metrics.ts cites: each alarm's metrics, dimensions, statistics, thresholds and actions, and
  * the dashboard's graphs.
  */
 import { App, Stack } from 'aws-cdk-lib';
@@ -25,7 +25,9 @@ function monitored(extra: Partial<StorageMonitoringProps> = {}, app = new App())
   return { template: Template.fromStack(stack), monitoring };
 }
 
-/** A stack with a real AWS::FSx::FileSystem (OPENZFS) whose ref and root volume attribute the monitoring reads. */
+/**
+ * A stack with a real AWS::FSx::FileSystem of type OPENZFS, whose ref and root volume attribute the monitoring reads.
+ */
 function monitoredFileSystem(app = new App()): Template {
   const stack = new Stack(app, 'Test');
   const fileSystem = new fsx.CfnFileSystem(stack, 'Fs', {
@@ -120,7 +122,7 @@ describe('FSx for OpenZFS alarms', () => {
   });
 });
 
-/** The dashboard's widgets (its body has no tokens: the ids are plain strings here). */
+/** The dashboard's widgets; its body has no tokens, since the ids are plain strings here. */
 function widgets(template: Template): { properties: { title: string; metrics: unknown[][]; annotations?: { horizontal: { value: number }[] } } }[] {
   const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
   const body = dashboard.Properties.DashboardBody as string | { 'Fn::Join': [string, unknown[]] };

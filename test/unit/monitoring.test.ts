@@ -19,7 +19,7 @@ const SERVER_DIMENSIONS = [
 
 type Kind = 'ebs1' | 'ebs3' | 'instance-store' | 'fsx';
 
-/** A stack with one monitored server of the given kind (a VPC, an instance, its st1 volumes or disks; or FSx). */
+/** A stack with one monitored server of the given kind: a VPC, an instance, its st1 volumes or disks; or FSx. */
 function monitored(kind: Kind, extra: Partial<StorageMonitoringProps> = {}, app = new App()): { stack: Stack; template: Template; monitoring: StorageMonitoring } {
   const stack = new Stack(app, 'Test');
   const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0, subnetConfiguration: [{ name: 'p', subnetType: ec2.SubnetType.PRIVATE_ISOLATED }] });
@@ -46,7 +46,7 @@ function monitored(kind: Kind, extra: Partial<StorageMonitoringProps> = {}, app 
 
 /**
  * The alarms of a template, by construct id. A single metric shows as the alarm's own Namespace, MetricName,
- * Dimensions, Statistic and Period, whether CloudFormation has it that way or as one MetricStat (a labelled metric).
+ * Dimensions, Statistic and Period, whether CloudFormation has it that way or as one labelled MetricStat.
  */
 function alarmsOf(template: Template): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
@@ -90,7 +90,7 @@ describe('alarms per backend: each with its metric, threshold and action; none o
       Namespace: SERVER_METRIC_NAMESPACE, MetricName: 'export_live', Statistic: 'Minimum',
       Period: 60, ComparisonOperator: 'LessThanThreshold', Threshold: 1, EvaluationPeriods: 3, TreatMissingData: 'breaching',
     });
-    // The agent adds metric_type to every StatsD metric (read from its source: lib/server-metrics.ts).
+    // The agent adds metric_type to every StatsD metric, as its source shows: see lib/server-metrics.ts.
     const gauge = sorted([...SERVER_DIMENSIONS, { Name: 'metric_type', Value: 'gauge' }]);
     expect(sorted(alarms.ExportDown.Dimensions)).toEqual(gauge);
     expect(sorted(alarms.FileSystemUsedWarning.Dimensions)).toEqual(gauge);
@@ -225,7 +225,7 @@ describe('the agent\'s configuration publishes what the alarms read', () => {
       change(c);
       return agentConfigErrors(JSON.stringify(c));
     };
-    // The StatsD plugin takes no append_dimensions (its dimensions come from the datagrams' tags).
+    // The StatsD plugin takes no append_dimensions; its dimensions come from the datagrams' tags.
     expect(errorsOf((c) => { c.metrics.metrics_collected.statsd.append_dimensions = { ClusterName: 'hpc1' }; })).toEqual([
       expect.stringContaining('/metrics/metrics_collected/statsd must NOT have additional properties'),
     ]);

@@ -1,9 +1,9 @@
 /**
- * The FSx for OpenZFS export handler (lambda/openzfs-export, OPENZFS-EXPORT-LIVE in docs/sources/fsx-rules.md): it
- * asks FSx for the export and completes only when DescribeVolumes shows it in effect, failing with FSx's reason.
- * moto has no FSx DescribeVolumes or UpdateVolume: the states are recorded responses in the API reference's shapes
- * (test/support/fsx-responses/README.md), judged directly, through the handler's loop, and served over HTTP to the
- * handler's real SDK client, so that the request it sends is the SDK's own.
+ * The FSx for OpenZFS export handler, lambda/openzfs-export, OPENZFS-EXPORT-LIVE in docs/sources/fsx-rules.md. It asks
+ * FSx for the export and completes only when DescribeVolumes shows it in effect, failing with FSx's reason. moto has no
+ * FSx DescribeVolumes or UpdateVolume, so the states are recorded responses in the API reference's shapes, described in
+ * test/support/fsx-responses/README.md. They are judged directly, through the handler's loop, and served over HTTP to
+ * the handler's real SDK client, so that the request it sends is the SDK's own.
  */
 import * as fs from 'fs';
 import * as http from 'http';
@@ -16,7 +16,7 @@ import { exportHandler, POLL_MS, type ExportDeps } from '../../lambda/openzfs-ex
 const VOLUME = 'fsvol-0123456789abcdef0';
 const SQUASH = ['rw', 'crossmnt', 'root_squash'];
 const WANTED = [{ Clients: '10.0.0.0/16', Options: SQUASH }, { Clients: '10.1.0.0/24', Options: SQUASH }];
-/** The recorded requests' time (their RequestTime is 1764230460 s), as this test's clock. */
+/** The recorded requests' time, as this test's clock: their RequestTime is 1764230460 s. */
 const ASKED_AT = 1764230460_000;
 
 const recorded = (name: string): { Volumes: VolumeView[] } =>
@@ -48,8 +48,8 @@ describe('the judge: is the export asked for in effect?', () => {
   test('a rollback after a failed update: the export asked for (the old one) is in effect, whatever failed: done', () => {
     const old = [{ Clients: '10.0.0.0/16', Options: SQUASH }];
     expect(exportState(volumeOf('rollback-after-failure'), old, ASKED_AT)).toEqual({ state: 'done' });
-    // The forward request itself, asking for the export the failed action aimed at: failed; an hour later, that old
-    // failure is not a new request's (FSx may not show the new action yet).
+    // The forward request itself, asking for the export the failed action aimed at: failed. An hour later, that old
+    // failure is not a new request's, since FSx may not show the new action yet.
     const aimed = [{ Clients: '10.9.0.0/16', Options: SQUASH }];
     expect(exportState(volumeOf('rollback-after-failure'), aimed, ASKED_AT)).toEqual({ state: 'failed', why: expect.stringMatching(/FAILED: The NFS export/) });
     expect(exportState(volumeOf('rollback-after-failure'), aimed, ASKED_AT + 3_600_000)).toEqual({ state: 'waiting', why: 'the volume does not show the new export yet' });

@@ -1,6 +1,6 @@
 /**
- * The package's file allowlist (test/support/pack-files.ts), behind `npm run pack:check` and the consumer test:
- * a stray file and a missing required one are each named; the repository's own layout passes.
+ * The package's file allowlist of test/support/pack-files.ts, behind `npm run pack:check` and the consumer test: a
+ * stray file and a missing required one are each named, and the repository's own layout passes.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -31,8 +31,7 @@ describe('globPattern', () => {
 
 describe('packProblems', () => {
   test('the files the build makes from this repository are allowed and complete', () => {
-    // GIVEN: exactly the required files (every one is something the build emits)
-    // WHEN / THEN
+    // GIVEN: exactly the required files, each one something the build emits WHEN / THEN
     expect(packProblems(REQUIRED, REQUIRED)).toEqual([]);
   });
 

@@ -1,16 +1,17 @@
 /**
  * The choice under the side-by-side comparison: the cheapest row shown that holds the capacity and sustains the
  * throughput, EFS included. A property test enumerates FSx for OpenZFS and EFS options here, independently of the
- * planner (figures typed from the guides and price data lib/sizing cites), beside the servers' and FSx for Lustre's rows.
+ * planner, from figures typed from the guides and price data lib/sizing cites. The servers' and FSx for Lustre's rows
+ * stand beside them.
  */
 import * as fc from 'fast-check';
 import { cheapestShown, compareBackends, formatChoice, planStorage } from '../../lib/sizing';
 
 const MB_PER_MIB = 1.048576;
-/** EFS's least published write per file system, 1 GiBps, in MB/s (Elastic, Provisioned and Bursting alike). */
+/** EFS's least published write per file system, 1 GiBps, in MB/s, alike for Elastic, Provisioned and Bursting. */
 const EFS_WRITE_BOUND = 1024 * MB_PER_MIB;
 
-/** [tier MB/s, network baseline MB/s, baseline disk IOPS] of SINGLE_AZ_1, the priced type (OpenZFS guide). */
+/** [tier MB/s, network baseline MB/s, baseline disk IOPS] of SINGLE_AZ_1, the priced type, from the OpenZFS guide. */
 const ZFS: [number, number, number][] = [
   [64, 200, 2500], [128, 400, 5000], [256, 800, 10000], [512, 1600, 20000],
   [1024, 3200, 40000], [2048, 6400, 80000], [3072, 9600, 120000], [4096, 12800, 160000],
@@ -28,7 +29,7 @@ function enumerated(capacityTiB: number, mbps: number): [number, number, boolean
   }
   const efsGiB = Math.ceil(capacityTiB * 1024);
   const storage = efsGiB * 0.3;
-  // Elastic: the rate moved all month (730 h), half read at $0.03/GB, half written at $0.06/GB.
+  // Elastic: the rate moved all month, 730 h, half read at $0.03/GB and half written at $0.06/GB.
   out.push([EFS_WRITE_BOUND, Math.round((storage + ((mbps * 3600 * 730) / 1000) * 0.045) * 100) / 100, false]);
   if (mbps > 0) {
     const mib = Math.ceil(mbps / MB_PER_MIB);
@@ -48,7 +49,7 @@ describe('the choice over everything shown', () => {
     fc.assert(fc.property(request, (req) => {
       const rows = compareBackends(req);
       const mbps = req.throughputMBps ?? 0;
-      // The servers' and FSx for Lustre's rows as the planner gives them (their search is checked in plan.test.ts).
+      // The servers' and FSx for Lustre's rows as the planner gives them; plan.test.ts checks their search.
       const others = rows.filter((r) => r.plan !== undefined && r.backend !== 'fsx-openzfs')
         .map((r) => [Math.min(r.plan?.throughput.baselineReadMBps ?? 0, r.plan?.throughput.baselineWriteMBps ?? 0), r.plan?.monthlyCostUsd ?? 0, true] as [number, number, boolean]);
       const meeting = [...enumerated(req.capacityTiB, mbps), ...others].filter(([s]) => s >= mbps - 0.005);

@@ -78,7 +78,7 @@ describe('npm run plan: options', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^instance +m4\.16xlarge\nvolumes +3 x st1 \(5120 GiB, 5120 GiB, 5120 GiB\), striped$/m);
     expect(run.stdout).toContain('(--volumes shapes the ebs row only):\n');
-    // The positional backend, the --backend=value form and auto (which --volumes makes EBS) agree.
+    // The positional backend, the --backend=value form and auto, which --volumes makes EBS, agree.
     expect(plan('15', 'ebs', '--volumes=3').stdout).toBe(run.stdout);
     expect(plan('15', '--volumes', '3').stdout).toMatch(/^backend +ebs\ninstance +m4\.16xlarge\nvolumes +3 x st1/);
   });
@@ -101,7 +101,7 @@ describe('npm run plan: options', () => {
   });
 
   test('--client-instance-type, --nconnect and --placement-group reach the per-client rows, in the table and in --json', () => {
-    // 40 TiB: d2.8xlarge, 1250 MB/s sustained; m4.xlarge clients (0.75 Gbps, 93.75 MB/s each) take 14 to move it.
+    // 40 TiB: d2.8xlarge, 1250 MB/s sustained; m4.xlarge clients, at 0.75 Gbps or 93.75 MB/s each, take 14 to move it.
     const run = plan('40', '--client-instance-type', 'm4.xlarge');
     expect(run.status).toBe(0);
     expect(run.stdout.startsWith(`${formatPlanTable(planStorage({ capacityTiB: 40, client: { instanceType: 'm4.xlarge' } }))}\n\n`)).toBe(true);
@@ -119,7 +119,7 @@ describe('npm run plan: options', () => {
   });
 
   test('--client-instance-type takes every type the catalogue knows, as the library does: a network-optimized type and a d3en too', () => {
-    // c6in.8xlarge: 50 Gbps baseline, under 16 x 5 Gbps; d3en.xlarge: 6 Gbps (750 MB/s).
+    // c6in.8xlarge: a 50 Gbps baseline, under 16 x 5 Gbps; d3en.xlarge: 6 Gbps, 750 MB/s.
     expect(plan('10', '--client-instance-type', 'c6in.8xlarge').stdout).toMatch(/^one client +up to 6250 MB\/s \(limited by the client's network baseline, c6in\.8xlarge: 50 Gbps/m);
     const run = plan('10', '--client-instance-type', 'd3en.xlarge');
     expect([run.status, run.stderr]).toEqual([0, '']);
@@ -192,7 +192,7 @@ describe('npm run plan: options', () => {
     [['5', '--instance-type', 'm4.xlrage'], /got 'm4.xlrage' \(did you mean m4.xlarge\?\)/],
     [['5', '--io-size', '128 KB'], /--io-size must be a whole number of KiB from 4 to 1024, optionally with k or m \(e.g. 128, 128k, 1m\); got '128 KB'/],
     [['5', '--io-size', '1.5m'], /--io-size must be a whole number of KiB from 4 to 1024, optionally with k or m/],
-    // Out of range is a usage error too, named as typed (not as the KiB it converts to).
+    // Out of range is a usage error too, named as typed rather than as the KiB it converts to.
     [['5', '--io-size', '2m'], /--io-size must be a whole number of KiB from 4 to 1024, .*; got '2m'/],
     [['5', '--io-size', '0'], /--io-size must be .*; got '0'/],
     [['5', '--io-size', '1025'], /--io-size must be .*; got '1025'/],

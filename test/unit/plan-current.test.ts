@@ -10,9 +10,9 @@ import {
 } from '../../lib/sizing';
 import { main } from '../../bin/plan';
 
-// Issue 28, item 3: m7i beside m6i, the network-optimized EBS families, and Graviton in the planner when asked.
-// Figures typed here from docs/sources/netopt.md's tables (AWS's instance type guides, the price list as Karpenter's
-// copy quotes it), not read from lib/sizing.
+// m7i beside m6i, the network-optimized EBS families, and Graviton in the planner when asked. Figures are typed here
+// from docs/sources/netopt.md's tables, not read from lib/sizing: AWS's instance type guides, and the price list as
+// Karpenter's copy quotes it.
 
 const family = (name: string) => NETWORK_OPTIMIZED_EBS_INSTANCE_TYPES.filter((t) => t.name.startsWith(`${name}.`));
 const limits = (t: InstanceTypeSpec) => [t.name.split('.')[1], t.vcpus, t.networkBaselineGbps, t.ebsBandwidthMbps, t.ebsBurstMbps];
@@ -66,8 +66,9 @@ describe('the planner on the current generation', () => {
   test('with a throughput the search weighs the network-optimized types: 10 TiB at 500 MB/s on EBS is c6in.2xlarge, cheaper than any m6i', () => {
     const plan = planStorage({ capacityTiB: 10, generation: 'current', throughputMBps: 500, backend: 'ebs' });
     expect(plan.instanceType).toBe('c6in.2xlarge');
-    // The same st1 volume on the smallest m6i whose baselines carry 500 MB/s (m6i.4xlarge: 625 MB/s EBS, 781 network;
-    // m6i.2xlarge's 312.5 do not) sustains it too, at 0.768 USD/h against c6in.2xlarge's 0.4536.
+    // The same st1 volume on the smallest m6i whose baselines carry 500 MB/s sustains it too, at 0.768 USD/h against
+    // c6in.2xlarge's 0.4536. That is m6i.4xlarge, with 625 MB/s EBS and 781 network; m6i.2xlarge's 312.5 do not carry
+    // it.
     const sustainedOn = (type: string) => {
       const t = estimateThroughput(type, plan.dataVolumes);
       return Math.min(t.baselineReadMBps, t.baselineWriteMBps);
@@ -75,7 +76,7 @@ describe('the planner on the current generation', () => {
     expect([sustainedOn('m6i.2xlarge') < 500, sustainedOn('m6i.4xlarge') >= 500]).toEqual([true, true]);
     expect(instanceTypeSpec('c6in.2xlarge').onDemandUsdPerHour).toBeLessThan(instanceTypeSpec('m6i.4xlarge').onDemandUsdPerHour);
     expect(bestPlanOf('ebs', { capacityTiB: 10, generation: 'current', throughputMBps: 500 })).toMatchObject({ instanceType: 'c6in.2xlarge' });
-    // auto weighs d3 too: its lower bound (6 disks at d2's figure, under its 6 Gbps network) sustains 500 for less.
+    // auto weighs d3 too: its lower bound, 6 disks at d2's figure under its 6 Gbps network, sustains 500 for less.
     expect(planStorage({ capacityTiB: 10, generation: 'current', throughputMBps: 500 }).instanceType).toBe('d3.2xlarge');
   });
 
@@ -85,7 +86,7 @@ describe('the planner on the current generation', () => {
     expect(plan.dataVolumes.map((v) => v.volumeType)).toEqual(['gp3', 'gp3', 'gp3']);
     expect(Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps)).toBe(6250); // 50,000 Mbps / 8
     expect(plan.throughput.limitedBy).toBe('EBS bandwidth of c6in.16xlarge (50000 Mbps)');
-    // Beyond it the stripe binds: 3 x 2,000 MiB/s = 6,291.456 MB/s on c6in.24xlarge (75,000 Mbps EBS), and no more.
+    // Beyond it the stripe binds: 3 x 2,000 MiB/s = 6,291.456 MB/s on c6in.24xlarge, with 75,000 Mbps EBS, and no more.
     expect(planStorage({ capacityTiB: 10, generation: 'current', throughputMBps: 6291, backend: 'ebs' })).toMatchObject({ instanceType: 'c6in.24xlarge' });
     expect(() => planStorage({ capacityTiB: 10, generation: 'current', throughputMBps: 6300, backend: 'ebs' }))
       .toThrow(/^throughputMBps 6300 is more than any single ebs server sustains for 10 TiB \(at most 6291.45 MB\/s/);
@@ -147,7 +148,7 @@ describe('property: current-generation EBS plans of either architecture', () => 
       try {
         plan = planStorage({ ...req, backend: 'ebs', generation: 'current' });
       } catch (err) {
-        // Refused only beyond the largest single server (3 gp3 volumes at 2,000 MiB/s: 6,291.456 MB/s).
+        // Refused only beyond the largest single server: 3 gp3 volumes at 2,000 MiB/s, 6,291.456 MB/s.
         expect((err as Error).message).toMatch(/^throughputMBps \d+ is more than any single ebs server sustains/);
         expect(req.throughputMBps).toBeGreaterThan(6291);
         return;

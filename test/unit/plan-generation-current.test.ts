@@ -1,4 +1,5 @@
-// planStorage with generation current: Nitro types with st1, and d3/d3en instance store (a lower bound; more in plan-current.test.ts).
+// planStorage with generation current: Nitro types with st1, and d3 and d3en instance store as a lower bound; more is
+// in plan-current.test.ts.
 import * as fc from 'fast-check';
 import { estimateThroughput, planStorage, withInstanceType } from '../../lib/sizing';
 import { D3, LOWER_BOUND, above, d3MonthlyUsd, d3RawTiB, d3SustainedMBps, down2 } from '../support/plan-figures';
@@ -33,10 +34,10 @@ describe('planStorage: generation current (Nitro: m6i with st1)', () => {
     const t = estimateThroughput('m6i.2xlarge', [{ volumeType: 'st1', sizeGiB: 5120 }]);
     expect(t.readMBps).toBe(down2(1e12 / (1800 + (1e12 - 1800 * 390.625e6) / 312.5e6) / 1e6));
     expect(t.limitedBy).toBe('network baseline of m6i.2xlarge (3.125 Gbps) for 703 GB, then EBS baseline of m6i.2xlarge (2500 Mbps)');
-    // Sustained: the st1 baseline (209.72) under the EBS baseline; burst: st1's 500 MiB/s under the EBS maximum.
+    // Sustained: the st1 baseline, 209.72, under the EBS baseline; burst: st1's 500 MiB/s under the EBS maximum.
     expect(t.baselineReadMBps).toBe(209.71);
     expect(t.burstReadMBps).toBe(524.28);
-    // A flat type (m4) is unchanged: one limit throughout.
+    // A flat type, m4, is unchanged: one limit throughout.
     expect(estimateThroughput('m4.2xlarge', [{ volumeType: 'st1', sizeGiB: 5120 }]).limitedBy)
       .toBe('EBS bandwidth of m4.2xlarge (1000 Mbps) and network baseline of m4.2xlarge (1 Gbps)');
   });
@@ -125,8 +126,8 @@ describe('planStorage: generation current, instance store (d3, d3en: a lower bou
   });
 
   test('property: current generation, any capacity and throughput: no d3, d3en or FSx plan that sustains it costs less', () => {
-    // d3/d3en enumerated here from the typed figures; FSx's persistent options as in the previous-generation property
-    // (AWS's per-TiB figures and prices). The EBS half is left to its own tests.
+    // d3 and d3en enumerated here from the typed figures; FSx's persistent options as in the previous-generation
+    // property, from AWS's per-TiB figures and prices. The EBS half is left to its own tests.
     const all: { capacityTiB: number; sustained: number; cost: number }[] = Object.keys(D3).map((t) => ({
       capacityTiB: d3RawTiB(t), sustained: d3SustainedMBps(t), cost: d3MonthlyUsd(t),
     }));

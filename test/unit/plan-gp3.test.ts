@@ -4,10 +4,10 @@ import { down2 } from '../support/plan-figures';
 import { main } from '../../bin/plan';
 import { gp3MonthlyUsd, gp3VolumeFor } from '../../lib/sizing/catalog-gp3';
 
-// gp3 figures typed here from their sources (docs/sources/netopt.md), not read from lib/sizing: AWS's SDK model
-// (125-2,000 MiB/s, 3,000-80,000 IOPS, 1-65,536 GiB), the EBS user guide (0.25 MiB/s per IOPS, 500 IOPS per GiB) and
-// AWS's price list as copies quote it ($0.08 per GB-month, $0.005 per IOPS-month above 3,000, $0.04 per MiB/s-month
-// above 125).
+// gp3 figures typed here from their sources in docs/sources/netopt.md, not read from lib/sizing. AWS's SDK model gives
+// 125-2,000 MiB/s, 3,000-80,000 IOPS and 1-65,536 GiB. The EBS user guide gives 0.25 MiB/s per IOPS and 500 IOPS per
+// GiB. AWS's price list, as copies quote it, gives $0.08 per GB-month, $0.005 per IOPS-month above 3,000 and $0.04 per
+// MiB/s-month above 125.
 const MIB = 1.048576; // MB/s in one MiB/s
 const gp3 = (sizeGiB: number, throughputMiBps: number, iops: number, count = 1): DataVolumePlan[] =>
   Array.from({ length: count }, () => ({ volumeType: 'gp3' as const, sizeGiB, throughputMiBps, iops }));
@@ -105,9 +105,9 @@ describe('gp3 in the planner (issue 28)', () => {
   });
 
   test('property (backend ebs, both generations, both architectures): the plan holds and sustains the request, and no st1 or gp3 stripe on any type it may choose costs less', () => {
-    // [name, EBS baseline Mbps, network baseline Gbps, $/h], typed from the EC2 guides and AWS's price list as
-    // docs/sources/netopt.md quotes them (m4: catalog.ts's sources; m6i, m7i, m6in: gp.html; c6in: co.html; r6in:
-    // mo.html; Graviton: gp.html, co.html, mo.html; 2026-07 prices), not read from lib/sizing.
+    // [name, EBS baseline Mbps, network baseline Gbps, $/h], typed from the EC2 guides and AWS's price list of 2026-07
+    // as docs/sources/netopt.md quotes them, not read from lib/sizing. m4 comes from catalog.ts's sources; m6i, m7i and
+    // m6in from gp.html; c6in from co.html; r6in from mo.html; Graviton from gp.html, co.html and mo.html.
     const sizes = ['large', 'xlarge', '2xlarge', '4xlarge', '8xlarge', '12xlarge', '16xlarge', '24xlarge', '32xlarge'];
     const sixIn = (family: string, usd: number[]): [string, number, number, number][] => sizes.map((size, i) =>
       [`${family}.${size}`, [1562, 3125, 6250, 12500, 25000, 37500, 50000, 75000, 100000][i], [3.125, 6.25, 12.5, 25, 50, 75, 100, 150, 200][i], usd[i]]);

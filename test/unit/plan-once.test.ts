@@ -1,7 +1,7 @@
 /**
- * Plan once (issue 42, item 1): one synth plans one server once. The app's context parser plans to check its keys and
- * hands that plan down (lib/storage-server/planned.ts); the facade takes it for the same request; the planner's own
- * what-ifs (the type tier, the excess warning) are part of that planning, not calls of their own; no backend plans.
+ * Plan once: one synth plans one server once. The app's context parser plans to check its keys and hands that plan
+ * down, by lib/storage-server/planned.ts, and the facade takes it for the same request. The planner's own what-ifs, the
+ * type tier and the excess warning, are part of that planning, not calls of their own. No backend plans.
  */
 import * as planModule from '../../lib/sizing/plan';
 import { appStack, serverStack } from '../support/stacks';
@@ -10,7 +10,7 @@ const original = planModule.planStorage;
 let calls = 0;
 
 beforeAll(() => {
-  // The module's export is what every caller reaches through (lib/sizing/index.ts re-exports it by reference).
+  // The module's export is what every caller reaches through, since lib/sizing/index.ts re-exports it by reference.
   (planModule as { planStorage: typeof original }).planStorage = (request) => {
     calls += 1;
     return original(request);

@@ -53,7 +53,7 @@ describe('formatPlanTable', () => {
   test('striped EBS and instance-store plans say so', () => {
     expect(formatPlanTable(planStorage({ capacityTiB: 30, backend: 'ebs' }))).toMatch(/volumes +2 x st1 \(15360 GiB, 15360 GiB\), striped/);
     expect(formatPlanTable(planStorage({ capacityTiB: 20 }))).toMatch(/disks +12 x 2 TB instance-store HDD, striped \(lost on stop\/terminate\)/);
-    // d3en's disks are 13980 GB, d3's 1980 GB (EC2 User Guide, instance store table).
+    // d3en's disks are 13980 GB and d3's 1980 GB, per the EC2 User Guide's instance store table.
     expect(formatPlanTable(planStorage({ capacityTiB: 20, generation: 'current' }))).toMatch(/disks +2 x 13\.98 TB instance-store HDD, striped/);
     expect(formatPlanTable(planStorage({ capacityTiB: 3, backend: 'instance-store', generation: 'current' }))).toMatch(/disks +3 x 1\.98 TB instance-store HDD/);
   });
@@ -116,7 +116,7 @@ function cellStarts(line: string, upTo = Infinity): number[] {
   return starts.filter((s) => s <= upTo);
 }
 
-/** Every line of `table` has its cells starting at the header's offsets (the header is the first line). */
+/** Every line of `table` has its cells starting at the header's offsets; the header is the first line. */
 function expectAligned(table: string): void {
   const [header, ...rows] = table.split('\n');
   const starts = cellStarts(header);
@@ -190,7 +190,7 @@ describe("the README's sizing table", () => {
   });
 });
 
-/** A README cell's volume: `st1 5120 GiB`, or `gp3 3414 GiB 318 MiB/s` (IOPS follow from the throughput). */
+/** A README cell's volume, such as `st1 5120 GiB` or `gp3 3414 GiB 318 MiB/s`; IOPS follow from the throughput. */
 const volume = (v: DataVolumePlan) => `${v.volumeType} ${v.sizeGiB} GiB${v.volumeType === 'gp3' ? ` ${v.throughputMiBps} MiB/s` : ''}`;
 
 describe("the README's backend comparison", () => {
@@ -249,8 +249,8 @@ describe("the README's managed options at the sizing table's sizes", () => {
     const [, tib, mbps] = /^(\d+) TiB at (\d+) MB\/s$/.exec(request) ?? [];
     const req = { capacityTiB: Number(tib), throughputMBps: Number(mbps) };
     const compared = compareBackends(req);
-    // The cheapest mode; of modes that cost the same, the one that sustains more (Bursting over a Provisioned rate its
-    // storage already includes).
+    // The cheapest mode; of modes that cost the same, the one that sustains more, as Bursting over a Provisioned rate
+    // its storage already includes.
     const efs = compared.filter((r) => r.efs !== undefined)
       .sort((a, b) => (a.efs?.monthlyCostUsd ?? 0) - (b.efs?.monthlyCostUsd ?? 0) || (b.efs?.sustainedMBps ?? 0) - (a.efs?.sustainedMBps ?? 0))[0];
     const of = (b: string) => cell(compared.find((r) => r.backend === b));
@@ -267,7 +267,7 @@ describe("the README's generation comparison", () => {
       ? `FSx ${p.instanceType} ${p.fsxLustre?.storageCapacityGiB} GiB`
       : p.backend === 'ebs' ? `${p.instanceType}, ${p.dataVolumes.length} x ${volume(p.dataVolumes[0])}` : `${p.instanceType}, ${p.instanceStoreDisks} HDD`;
     const t = p.throughput;
-    // d3/d3en: a lower bound (per-disk throughput unpublished), and the README says so.
+    // d3 and d3en: a lower bound, since per-disk throughput is unpublished, and the README says so.
     const atLeast = t.limitedBy.endsWith('lower bound: per-disk throughput unpublished') ? 'at least ' : '';
     return `${what}: ${atLeast}${Math.round(Math.min(t.baselineReadMBps, t.baselineWriteMBps))} / ${Math.round(Math.min(t.burstReadMBps, t.burstWriteMBps))} MB/s, $${Math.round(p.monthlyCostUsd)}`;
   };

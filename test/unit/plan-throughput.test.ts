@@ -11,14 +11,16 @@ describe('planStorage: throughputMBps (the sustained MB/s the cluster needs)', (
     // 400: PERSISTENT_1 HDD at 40 MB/s per TiB, 10800 GiB (6 x 1800), 40 x 10800/1024 = 421.9 MB/s, 10800 x $0.083; the
     // cheapest single server that sustains it (m4.10xlarge with a 10 TiB st1 volume, $1920.80) costs twice as much.
     [10, 400, 'fsx-lustre', 'PERSISTENT_1/HDD/40', [10800], 10800 * 0.083, /^the cheapest plan that holds 10 TiB and sustains 400 MB\/s \(m4\.4xlarge, the capacity rule's choice, sustains 250 MB\/s\)$/],
-    // 1000 (issue 30: was FSx for Lustre PERSISTENT_2 SSD 125, 12000 GiB, $1740): FSx for OpenZFS SINGLE_AZ_1 at 1024 MB/s
-    // (disk baseline 1024) on 10240 GiB: $0.09 x 10240 + $0.26 x 1024 + $0.006 x (40000 - 3 x 10240) IOPS = $1243.52.
+    // 1000: FSx for OpenZFS SINGLE_AZ_1 at 1024 MB/s, disk baseline 1024, on 10240 GiB: $0.09 x 10240 + $0.26 x 1024 +
+    // $0.006 x (40000 - 3 x 10240) IOPS = $1243.52. It is cheaper than FSx for Lustre PERSISTENT_2 SSD 125 at 12000
+    // GiB, $1740.
     [10, 1000, 'fsx-openzfs', 'SINGLE_AZ_1/1024', [10240], 10240 * 0.09 + 1024 * 0.26 + (40000 - 30720) * 0.006, /^the cheapest plan that holds 10 TiB and sustains 1000 MB\/s/],
     // 5000, more than any single server: PERSISTENT_2 SSD 500, 12000 GiB (5859 MB/s), 12000 x $0.34 = $4080, under
     // 125 MB/s per TiB at 40 TiB (43200 GiB x $0.145 = $6264) and 1000 at 12000 GiB ($7200).
     [10, 5000, 'fsx-lustre', 'PERSISTENT_2/SSD/500', [12000], 12000 * 0.34, /^the cheapest plan that holds 10 TiB and sustains 5000 MB\/s/],
-    // 2 TiB at 300 MB/s (issue 30: was FSx for Lustre PERSISTENT_2 SSD 250, 2400 GiB, $504): FSx for OpenZFS SINGLE_AZ_1 at
-    // 512 MB/s (256 sustains 256), 2048 GiB: $0.09 x 2048 + $0.26 x 512 + $0.006 x (20000 - 6144) IOPS = $400.58.
+    // 2 TiB at 300 MB/s: FSx for OpenZFS SINGLE_AZ_1 at 512 MB/s, since 256 sustains 256, on 2048 GiB: $0.09 x 2048 +
+    // $0.26 x 512 + $0.006 x (20000 - 6144) IOPS = $400.58. It is cheaper than FSx for Lustre PERSISTENT_2 SSD 250 at
+    // 2400 GiB, $504.
     [2, 300, 'fsx-openzfs', 'SINGLE_AZ_1/512', [2048], 2048 * 0.09 + 512 * 0.26 + (20000 - 6144) * 0.006, /sustains 83\.88 MB\/s\)$/],
   ] as [number, number, string, string, number[], number, RegExp][])('%p TiB at %p MB/s: %s %s', (capacityTiB, mbps, backend, instanceType, sizes, usd, why) => {
     const plan = planStorage({ capacityTiB, throughputMBps: mbps });
@@ -86,10 +88,10 @@ describe('planStorage: throughputMBps (the sustained MB/s the cluster needs)', (
   });
 
   test('property: the plan sustains what is asked, and no catalogued plan of any backend that does costs less', () => {
-    // Every plan the catalogue allows, enumerated here independently: each d2, each m4 with 1-3 st1
-    // volumes of any size from 125 GiB to 16 TiB in 128 GiB steps (plus the exact sizes) or 1-3 gp3, and each persistent FSx
-    // for Lustre option at each of its capacity steps up to 200 TiB (AWS's per-TiB figures and prices, typed
-    // here from the FSx guide and price list, not read from lib/sizing).
+    // Every plan the catalogue allows, enumerated here independently: each d2; each m4 with 1-3 st1 volumes of any size
+    // from 125 GiB to 16 TiB in 128 GiB steps, plus the exact sizes, or with 1-3 gp3; and each persistent FSx for
+    // Lustre option at each of its capacity steps up to 200 TiB. FSx's per-TiB figures and prices are AWS's, typed here
+    // from the FSx guide and price list, not read from lib/sizing.
     const d2 = ['d2.xlarge', 'd2.2xlarge', 'd2.4xlarge', 'd2.8xlarge'] as const;
     const m4 = ['m4.xlarge', 'm4.2xlarge', 'm4.4xlarge', 'm4.10xlarge', 'm4.16xlarge'] as const;
     const all: { capacityTiB: number; sustained: number; cost: number }[] = [];
@@ -144,9 +146,10 @@ describe('planStorage: throughputMBps (the sustained MB/s the cluster needs)', (
         all.push({ capacityTiB: gib / 1024, sustained: Math.round(((perTiB * gib) / 1024) * 100) / 100, cost: Math.round(gib * usd * 100) / 100 });
       }
     }
-    // FSx for OpenZFS SINGLE_AZ_1 (the priced type), typed from the OpenZFS guide's tables and infracost's quote of the
-    // price list: each tier [MB/s = disk baseline, network baseline, baseline disk IOPS] at every storage from 64 GiB to
-    // 200 TiB in 64 GiB steps; SSD IOPS provisioned to the tier's (at most 1000 per GiB), above 3 per GiB at $0.006.
+    // FSx for OpenZFS SINGLE_AZ_1, the priced type, typed from the OpenZFS guide's tables and infracost's quote of the
+    // price list. Each tier, [MB/s = disk baseline, network baseline, baseline disk IOPS], at every storage from 64 GiB
+    // to 200 TiB in 64 GiB steps. SSD IOPS are provisioned to the tier's, at most 1000 per GiB, above 3 per GiB at
+    // $0.006.
     const zfs: [number, number, number][] = [
       [64, 200, 2500], [128, 400, 5000], [256, 800, 10000], [512, 1600, 20000],
       [1024, 3200, 40000], [2048, 6400, 80000], [3072, 9600, 120000], [4096, 12800, 160000],

@@ -7,7 +7,7 @@ import { StorageRequest, planStorage } from '../../lib/sizing';
 import { capacityExcess } from '../../lib/sizing/excess';
 import { appStack, serverStack } from '../support/stacks';
 
-/** The plan warnings' texts for a request, as the construct adds them (without building the whole server). */
+/** The plan warnings' texts for a request, as the construct adds them, without building the whole server. */
 function warnings(request: StorageRequest, instanceType?: string): string[] {
   const stack = new Stack(new App(), 'W');
   warnAboutPlan(stack, request, planStorage(request), instanceType);
@@ -23,7 +23,7 @@ const capacityWarnings = (texts: string[]) => texts.filter((t) => t.includes(`[a
 
 describe('a warning when the deployed capacity is more than 10 % above the request', () => {
   test.each<[string, StorageRequest, number]>([
-    // FSx PERSISTENT_2 SSD: 2400 GiB (2.34375 TiB) holds both.
+    // FSx PERSISTENT_2 SSD: 2400 GiB, 2.34375 TiB, holds both.
     ['FSx for Lustre, 2400 GiB for 2.14 TiB (+9.5 %)', { capacityTiB: 2.14, backend: 'fsx-lustre' }, 0],
     ['FSx for Lustre, 2400 GiB for 2.13 TiB (+10.04 %)', { capacityTiB: 2.13, backend: 'fsx-lustre' }, 1],
     // d2.4xlarge: 12 x 2 TB = 21.83 TiB.
@@ -48,15 +48,15 @@ describe('a warning when the deployed capacity is more than 10 % above the reque
       /^capacityTiB 3: the plan deploys 5\.46 TiB, 81% more than asked, all of it billed: a d2 comes with all of its disks: d2\.xlarge, with 3 disks of 2 TB, is the smallest d2 that holds 3 TiB\./],
     ['a larger d2 for throughput', { capacityTiB: 2, backend: 'instance-store', throughputMBps: 600 },
       /d2\.4xlarge and its 12 disks of 2 TB were chosen for throughput \(the cheapest plan that holds 2 TiB and sustains 600 MB\/s/],
-    // 10 TiB at 480 MB/s: growing st1 to 11719 GiB ($1987.36 on m4.10xlarge) costs less than gp3's dearer GiB.
+    // 10 TiB at 480 MB/s: growing st1 to 11719 GiB, $1987.36 on m4.10xlarge, costs less than gp3's dearer GiB.
     ['st1 sized up for throughput', { capacityTiB: 10, backend: 'ebs', throughputMBps: 480 },
       /st1's baseline grows with its size \(40 MiB\/s per TiB\): 1 x 11719 GiB sustain throughputMBps 480, where 1 x 10240 GiB would hold the capacity/],
-    // gp3's 3,000 IOPS at 500 IOPS per GiB need 6 GiB: 3 volumes of 6 GiB (318 MiB/s each) for 0.005 TiB at 1000 MB/s.
+    // gp3's 3,000 IOPS at 500 IOPS per GiB need 6 GiB: 3 volumes of 6 GiB, 318 MiB/s each, for 0.005 TiB at 1000 MB/s.
     ['gp3 sized up for its IOPS', { capacityTiB: 0.005, backend: 'ebs', throughputMBps: 1000 },
       /gp3 allows at most 500 IOPS per GiB: 3 x 3000 IOPS \(the fewest gp3 and their throughput allow\) take 3 x 6 GiB/],
     ['st1 smallest size', { capacityTiB: 0.05 },
       /^capacityTiB 0\.05: the plan deploys 0\.12 TiB, 144% more than asked, all of it billed: an st1 volume is at least 125 GiB\./],
-    // Any OpenZFS plan rounded up by more than 10 % crashed here (it has no data volumes).
+    // An OpenZFS plan rounded up by more than 10 % has no data volumes, and its warning must not need them.
     ['OpenZFS smallest size', { capacityTiB: 0.05, backend: 'fsx-openzfs' },
       /^capacityTiB 0\.05: the plan deploys 0\.06 TiB, 25% more than asked, all of it billed: an FSx for OpenZFS file system is at least 64 GiB of SSD/],
   ])('names the reason: %s', (_what, request, reason) => {
@@ -99,8 +99,8 @@ describe('a warning when the deployed capacity is more than 10 % above the reque
       .hasWarning('/Test/Storage', Match.stringLikeRegexp('^capacityTiB 12: the plan deploys 14\\.06 TiB, 17% more than asked'));
     expect(capacityWarnings(appWarnings({ backend: 'fsx-lustre', capacityTiB: '100', throughputMBps: '2000' }))[0])
       .toMatch(/^capacityTiB 100: the plan deploys 169\.92 TiB/);
-    // The default plan holds its capacity exactly: only the instance-type tier's advice remains (5 TiB is the top
-    // of m4.2xlarge's tier, so any growth stops and starts the server).
+    // The default plan holds its capacity exactly, so only the instance-type tier's advice remains: 5 TiB is the top of
+    // m4.2xlarge's tier, so any growth stops and starts the server.
     expect(appWarnings({}).filter((w) => !w.includes('[ack: storage-server:instanceTypeTier]'))).toEqual([]);
     expect(appWarnings({ instanceType: 'm4.2xlarge' })).toEqual([]);
   });

@@ -49,7 +49,7 @@ describe('planStorage: auto', () => {
 
 describe('planStorage: forced backends', () => {
   test("'ebs' up to 16 TiB uses the same single-volume tiers as auto", () => {
-    // The same plan; only the reason differs (it names the rule that chose it).
+    // The same plan; only the reason differs, since it names the rule that chose it.
     expect({ ...planStorage({ capacityTiB: 7, backend: 'ebs' }), reason: '' }).toEqual({ ...planStorage({ capacityTiB: 7 }), reason: '' });
   });
 
@@ -63,8 +63,8 @@ describe('planStorage: forced backends', () => {
   ])("'ebs' %p TiB -> %p striped st1 volumes of %p GiB on m4.16xlarge", (capacityTiB, count, sizeGiB) => {
     const plan = planStorage({ capacityTiB, backend: 'ebs' });
     expect(plan.dataVolumes).toEqual(Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB })));
-    // Two or more st1 volumes burst at 2 x 500 MiB/s = 1048.6 MB/s or more: only m4.16xlarge's
-    // 10000 Mbps (1250 MB/s) of EBS bandwidth carries that; m4.10xlarge has 500 MB/s.
+    // Two or more st1 volumes burst at 2 x 500 MiB/s = 1048.6 MB/s or more: only m4.16xlarge's 10000 Mbps, 1250 MB/s,
+    // of EBS bandwidth carries that; m4.10xlarge has 500 MB/s.
     expect(plan.instanceType).toBe('m4.16xlarge');
   });
 
@@ -87,7 +87,7 @@ describe('planStorage: forced backends', () => {
 
 describe('planStorage: growth of an existing EBS layout (dataVolumeCount)', () => {
   test.each<[number, number, number, string]>([
-    // capacityTiB, volumes kept, GiB each (capacity x 1024 / count, rounded up), instance
+    // capacityTiB, volumes kept, GiB each, as capacity x 1024 / count rounded up, instance
     [8, 1, 8192, 'm4.4xlarge'],
     [20, 2, 10240, 'm4.16xlarge'],
     [30, 2, 15360, 'm4.16xlarge'],
@@ -238,7 +238,7 @@ describe('planStorage: properties over every valid request', () => {
       fc.property(fc.oneof(anyRequest, currentStore, currentAuto), (req) => {
         const plan = planStorage(req);
         const volumes = plan.backend === 'ebs' ? plan.dataVolumes : undefined;
-        if (plan.backend === 'fsx-lustre') return; // no instance: its estimate is the file system's (fsx-lustre.test.ts)
+        if (plan.backend === 'fsx-lustre') return; // no instance: its estimate is the file system's: fsx-lustre.test.ts
         expect(plan.throughput).toEqual(estimateThroughput(plan.instanceType, volumes));
       }),
     );

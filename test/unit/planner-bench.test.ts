@@ -1,8 +1,8 @@
 /**
- * The planner against published measurements (issue 41, item 4): `npm run bench:planner` (test/bench/planner-bench.ts)
- * prints the figures; this test holds what the benchmark must be, not its errors (a benchmark asserts no target): every
- * point compared, excluded for an allowed reason, or listed as not modelled; at least 12 points across EBS, EFS,
- * FSx for Lustre and one client, each with a source; and each compared figure the planner's own.
+ * The planner against published measurements. `npm run bench:planner`, test/bench/planner-bench.ts, prints the figures;
+ * this test holds what the benchmark must be, not its errors, since a benchmark asserts no target. Every point is
+ * compared, excluded for an allowed reason, or listed as not modelled. There are at least 12 points across EBS, EFS,
+ * FSx for Lustre and one client, each with a source. Each compared figure is the planner's own.
  */
 import { EXCLUDE_REASONS, benchPlanner, type Point } from '../bench/planner-bench';
 import points from '../bench/planner-points.json';

@@ -1,7 +1,8 @@
 /**
- * Issue 41's model terms, each against figures typed by hand from AWS's pages (docs/sources/lustre-performance.md,
- * lib/sizing/efs.ts [PERF]): reads from the FSx file servers' memory at the network rate, beside the disk-bound
- * figure; what one EFS client can reach; and properties that no estimate exceeds a published limit it is made of.
+ * The planner's model terms, each against figures typed by hand from AWS's pages in docs/sources/lustre-performance.md
+ * and [PERF] of lib/sizing/efs.ts. Reads from the FSx file servers' memory come at the network rate, beside the
+ * disk-bound figure; one EFS client reaches what its limits allow; and no estimate exceeds a published limit it is made
+ * of.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -46,7 +47,7 @@ describe('FSx for Lustre: reads from the file servers\' memory', () => {
       const perf = FSX_LUSTRE_PERFORMANCE[key];
       const storedTiB = (plan.fsxLustre?.storageCapacityGiB as number) / 1024;
       const c = plan.throughput.cachedRead;
-      // Said only where the network is faster than the disk (SCRATCH_2: 200 and 200 per TiB, none).
+      // Said only where the network is faster than the disk; SCRATCH_2, at 200 and 200 per TiB, has none.
       expect(c !== undefined).toBe(perf.networkBaselineMBpsPerTiB > perf.diskReadMBpsPerTiB);
       if (c === undefined) return;
       expect(c!.readMBps).toBeGreaterThan(plan.throughput.baselineReadMBps);

@@ -1,10 +1,10 @@
 /**
- * Props by grammar (issue 26, items 7 and 8): for each validated prop of StorageServer, values generated from the
- * prop's grammar (test/support/grammars.ts, built from the RFC or AWS rule), including what a JavaScript caller can
- * pass that TypeScript would refuse (a string for a number, a number for a string, an unknown enum). Every invalid
- * value stops the constructor with a message naming the prop; valid values reach the template unchanged. Refusals
- * come before anything is created, so they run by the hundred; a synthesized template costs about half a second,
- * so valid values are a few per prop.
+ * Props by grammar: for each validated prop of StorageServer, values generated from the prop's grammar in
+ * test/support/grammars.ts, built from the RFC or AWS rule. They include what a JavaScript caller can pass that
+ * TypeScript would refuse: a string for a number, a number for a string, an unknown enum. Every invalid value stops the
+ * constructor with a message naming the prop, and valid values reach the template unchanged. Refusals come before
+ * anything is created, so they run by the hundred. A synthesized template costs about half a second, so valid values
+ * are a few per prop.
  */
 import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
@@ -26,7 +26,7 @@ const badVpc = new ec2.Vpc(badStack, 'Vpc');
 let id = 0;
 
 /**
- * `props` (any shape a JavaScript caller may pass) must stop the constructor with a message matching `message`. Each
+ * `props`, of any shape a JavaScript caller may pass, must stop the constructor with a message matching `message`. Each
  * try has its own server name and mount point, so that a value wrongly accepted fails here, not in the next try.
  */
 function refused(props: Record<string, unknown>, message: RegExp): void {
@@ -35,7 +35,9 @@ function refused(props: Record<string, unknown>, message: RegExp): void {
   expect(() => new StorageServer(badStack, `S${n}`, { ...own, ...props } as StorageServerProps)).toThrow(message);
 }
 
-/** The server's security group admits `rule`: inline in the group, or a rule resource of its own (a peer group). */
+/**
+ * The server's security group admits `rule`: inline in the group, or as a rule resource of its own for a peer group.
+ */
 function expectIngress(template: Template, rule: Record<string, unknown>): void {
   const inline = Object.values(template.findResources('AWS::EC2::SecurityGroup')).flatMap((g) => g.Properties.SecurityGroupIngress ?? []);
   const separate = Object.values(template.findResources('AWS::EC2::SecurityGroupIngress')).map((r) => r.Properties);
@@ -63,7 +65,8 @@ function refusesAll<T>(arbitrary: fc.Arbitrary<T>, put: (v: T) => Record<string,
 
 /** What JavaScript may pass where a string or number belongs. */
 const notAString = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.constant({}), fc.constant([]));
-// null is not among them: like undefined, it leaves an optional prop at its default (the construct reads props with ??).
+// null is not among them: like undefined, it leaves an optional prop at its default, since the construct reads props
+// with ??.
 const notANumber = fc.oneof(fc.string({ maxLength: 4 }), fc.boolean(), fc.constant({}), fc.constant(NaN), fc.constant(Infinity));
 
 describe('clientCidrs', () => {
@@ -136,8 +139,8 @@ describe('clusterware.loginIp', () => {
   });
 
   test('a generated host reaches the ring\'s security group rule unchanged', () => {
-    // Not one of the addresses EC2 reserves in each of built()'s subnets (the first four and the last: Amazon VPC User
-    // Guide, "Subnet CIDR blocks"), which the construct refuses for loginIp, rightly (found by a run that drew 10.0.0.x).
+    // Not one of the addresses EC2 reserves in each of built()'s subnets, the first four and the last, per the Amazon
+    // VPC User Guide's "Subnet CIDR blocks". The construct rightly refuses those for loginIp.
     const vpc = new ec2.Vpc(new Stack(new App(), 'Subnets', { env: TARGET }), 'Vpc');
     const subnets = [...vpc.publicSubnets, ...vpc.privateSubnets].map((n) => n.ipv4CidrBlock);
     const instanceHost = privateHost.filter((ip) => !subnets.some((cidr) => reservedIn(ip, cidr)));
@@ -258,7 +261,7 @@ describe('enums and numbers a JavaScript caller can get wrong', () => {
   test('snapshots: retain, intervalHours, startTimeUtc, crossRegionCopy.targetRegion', () => {
     refusesAll(fc.oneof(fc.integer({ max: -1 }), fc.integer({ min: 1001 }), notANumber), (v) => ({ snapshots: { retain: v } }), /^snapshots.retain must be a whole number from 0/);
     refusesAll(fc.integer({ min: 0, max: 48 }).filter((h) => ![1, 2, 3, 4, 6, 8, 12, 24].includes(h)), (v) => ({ snapshots: { intervalHours: v } }), /^snapshots.intervalHours must be one of 1, 2, 3, 4, 6, 8, 12, 24/);
-    // HH:MM with HH 00-23 and MM 00-59 (DLM CreateRule Times): everything else.
+    // HH:MM with HH 00-23 and MM 00-59, as DLM's CreateRule Times takes: everything else.
     const badTime = fc.oneof(
       fc.tuple(fc.integer({ min: 24, max: 99 }), fc.integer({ min: 0, max: 59 })).map(([h, m]) => `${h}:${String(m).padStart(2, '0')}`),
       fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 60, max: 99 })).map(([h, m]) => `${String(h).padStart(2, '0')}:${m}`),

@@ -5,8 +5,8 @@ import * as path from 'path';
 import { venvBin } from '../support/venv';
 
 /**
- * The Python of lib/scripts (the programs the shell scripts carry, e.g. client_mount.py) and its tests in
- * test/python: ruff (ruff.toml) and mypy (mypy.ini, strict), both pinned in test/requirements.txt, find nothing.
+ * The Python of lib/scripts, the programs the shell scripts carry such as client_mount.py, and its tests in
+ * test/python: ruff with ruff.toml and mypy with mypy.ini, strict, both pinned in test/requirements.txt, find nothing.
  */
 const ROOT = path.join(__dirname, '..', '..');
 const PYTHON_FILES = ['lib/scripts', 'test/python', 'test/support'].flatMap((dir) =>

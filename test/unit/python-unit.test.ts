@@ -3,7 +3,7 @@ import * as path from 'path';
 import { venvBin } from '../support/venv';
 
 /**
- * The unit tests of lib/scripts' Python (test/python/test_*.py, stdlib unittest), run with the venv's python: each
+ * The unit tests of lib/scripts' Python, test/python/test_*.py with stdlib unittest, run with the venv's python: each
  * program tested directly, apart from the shell script that carries it.
  */
 const ROOT = path.join(__dirname, '..', '..');

@@ -1,6 +1,6 @@
 /**
- * The README's TypeScript examples compile against the package's sources, exactly as a user would paste
- * them (importing the package by its name), so an API change that breaks them fails here.
+ * The README's TypeScript examples compile against the package's sources exactly as a user would paste them, importing
+ * the package by its name. So an API change that breaks them fails here.
  */
 import * as fs from 'fs';
 import * as path from 'path';

@@ -1,10 +1,10 @@
 /**
- * The README as a newcomer meets it (issue 27, item 1): its first screen (24 lines of an 80-column terminal) holds
- * the set-up commands, `cdk deploy` and `npm run plan`; its context-key tables hold every key the app reads, one
- * short row each; and every shell command in it is either marked as needing an AWS account or run: here (`npm run
- * plan`, offline `cdk synth`), or by CI (`npm ci`, the install commands, which the consumer test runs as written).
- * A marked `cdk deploy` or `cdk diff` still has its `-c` keys parsed by the app's own parser, so an example with a
- * misspelt key or a bad value fails here.
+ * The README as a newcomer meets it. Its first screen, 24 lines of an 80-column terminal, holds the set-up commands,
+ * `cdk deploy` and `npm run plan`. Its context-key tables hold every key the app reads, one short row each. Every shell
+ * command in it is either marked as needing an AWS account or run: here, for `npm run plan` and an offline `cdk synth`;
+ * or by CI, for `npm ci` and the install commands, which the consumer test runs as written. A marked `cdk deploy` or
+ * `cdk diff` still has its `-c` keys parsed by the app's own parser, so an example with a misspelt key or a bad value
+ * fails here.
  */
 import { spawn } from 'child_process';
 import * as fs from 'fs';
@@ -17,7 +17,7 @@ import { planScript } from '../support/plan-script';
 
 const README = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
 
-/** The rows a terminal of `columns` shows for `markdown`'s first lines (a long line wraps over several rows). */
+/** The rows a terminal of `columns` shows for `markdown`'s first lines; a long line wraps over several rows. */
 function firstScreen(markdown: string, rows = 24, columns = 80): string {
   const shown: string[] = [];
   for (const line of markdown.split('\n')) {
@@ -27,7 +27,7 @@ function firstScreen(markdown: string, rows = 24, columns = 80): string {
   return shown.slice(0, rows).join('\n');
 }
 
-/** Commands CI runs as the README writes them, and the script that runs each (checked to contain it). */
+/** Commands CI runs as the README writes them, and the script that runs each, checked to contain it. */
 const RUN_BY_CI: { pattern: RegExp; script: string; text: string }[] = [
   { pattern: /^npm ci$/, script: '.ci/run', text: 'npm ci' },
   // The install commands: the consumer test packs the package and installs the tarball the README names.
@@ -63,7 +63,7 @@ function run(command: string, args: string[]): Promise<Run> {
   });
 }
 
-/** The words of a command line (no quoting in the README's runnable commands), without a trailing comment. */
+/** The words of a command line, without a trailing comment; the README's runnable commands use no quoting. */
 function words(command: string): string[] {
   return command.replace(/\s#.*$/, '').trim().split(/\s+/);
 }
@@ -136,7 +136,7 @@ describe('README: every shell command is run by a test or marked as needing an A
     },
   );
 
-  // The runnable ones, each in its own process as a user runs it (in parallel: each is mostly start-up).
+  // The runnable ones, each in its own process as a user runs it, in parallel, since each is mostly start-up.
   const runnable = commands.filter((c) => kindOf(c) === 'plan' || kindOf(c) === 'synth');
   let results: Map<ShellCommand, Run>;
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * The record names' grammar (lambda/register/paths.ts, docs/design.md section 6): how names read back, the rule that
+ * The record names' grammar of lambda/register/paths.ts, docs/design.md section 6: how names read back, the rule that
  * keeps a ring record off a mount record's name, and the app's check that one app's records never meet.
  */
 import { App, Stack } from 'aws-cdk-lib';
@@ -23,8 +23,8 @@ const SQUATTER = { parameterPrefix: '/storage-server/hpc1', clusterName: 'storag
 const KINDS: RecordKind[] = [RecordKind.RING, RecordKind.MOUNT];
 
 /**
- * Every (prefix, cluster, server) of up to three prefix levels over an alphabet of the grammar's literal levels and
- * two others: a name of the grammar compares its levels with the literals and nothing else, so any collision of two
+ * Every prefix, cluster and server of up to three prefix levels over an alphabet of the grammar's literal levels and
+ * two others. A name of the grammar compares its levels with the literals and nothing else, so any collision of two
  * names has the shape of one among these.
  */
 function everyServer(): ServerRecordNames[] {
@@ -49,7 +49,7 @@ function admitted(s: ServerRecordNames): boolean {
   }
 }
 
-/** Each name of the servers, with every (kind, server) that makes it. */
+/** Each name of the servers, with every kind and server that makes it. */
 function namesOf(servers: ServerRecordNames[]): Map<string, { kind: RecordKind; server: ServerRecordNames }[]> {
   const names = new Map<string, { kind: RecordKind; server: ServerRecordNames }[]>();
   for (const server of servers) {

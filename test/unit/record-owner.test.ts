@@ -1,5 +1,5 @@
 /**
- * Whose a record is (lambda/register/owner.ts): what a name holds, read from its value, and whether a registration
+ * Whose a record is, by lambda/register/owner.ts: what a name holds, read from its value, and whether a registration
  * may write over it or delete it. The handler's use of it runs against moto in test/integration/register-owner.test.ts.
  */
 import { holding, refusal, type Claimant, type RecordKind, type RecordOwner } from '../../lambda/register/contract';

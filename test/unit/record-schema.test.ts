@@ -1,8 +1,8 @@
 /**
- * One record schema (issue 42, item 3): lambda/register/records.schema.json defines the ring and mount records, and
- * every other statement of them is held to it here: the TypeScript types the registration writes (records.ts,
- * owner.ts), the values it writes (validated with Ajv), the client script's checker (client_mount.py: the fields it
- * requires and reads, the backends and file system types it admits) and the script's header.
+ * One record schema: lambda/register/records.schema.json defines the ring and mount records, and every other statement
+ * of them is held to it here. Those are the TypeScript types the registration writes, in records.ts and owner.ts; the
+ * values it writes, validated with Ajv; the client script's checker, client_mount.py, with the fields it requires and
+ * reads and the backends and file system types it admits; and the script's header.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -15,7 +15,10 @@ const ROOT = path.join(__dirname, '..', '..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 const defs = schema.$defs;
 
-/** The members of a TypeScript interface (with those of the interfaces it extends in the same file), `?` marking the optional. */
+/**
+ * The members of a TypeScript interface, with those of the interfaces it extends in the same file; `?` marks the
+ * optional.
+ */
 function interfaceMembers(file: string, name: string): string[] {
   const sf = ts.createSourceFile(file, read(file), ts.ScriptTarget.ES2022, true);
   const found = new Map<string, ts.InterfaceDeclaration>();

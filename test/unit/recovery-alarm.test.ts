@@ -38,7 +38,7 @@ function expectRecoverAlarm(stack: Stack, instance: ec2.Instance, recovery: Reco
     TreatMissingData: 'missing',
     AlarmActions: [{ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':automate:us-east-1:ec2:recover']] }],
   });
-  // The construct hands out that alarm (to add notification actions to), not another one.
+  // The construct hands out that alarm, to add notification actions to, and not another one.
   expect(stack.resolve(recovery.alarm.alarmArn)).toEqual({ 'Fn::GetAtt': [logicalId, 'Arn'] });
 }
 

@@ -1,4 +1,4 @@
-/** The registration contract (lambda/register/contract.ts): the record names, their grammar, the fstab line. */
+/** The registration contract of lambda/register/contract.ts: the record names, their grammar, the fstab line. */
 import * as fc from 'fast-check';
 import {
   fstabLine,

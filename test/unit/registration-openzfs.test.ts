@@ -1,4 +1,4 @@
-/** A registration of FSx for OpenZFS (backend fsx-openzfs): the construct's properties, what it refuses, the records. */
+/** A registration of FSx for OpenZFS, backend fsx-openzfs: the construct's properties, what it refuses, the records. */
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import {
   fstabLine,

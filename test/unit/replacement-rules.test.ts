@@ -17,16 +17,16 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { venvBin } from '../support/venv';
 
-// The guard's coverage comes from CloudFormation's resource specification (the one `cdk diff` uses), through
-// a generated table, corrected where AWS's reference says otherwise (spec-overrides.ts); these tests keep the table
-// equal to the specification, each override alive, and the hand-kept part (how an instance's non-replacing
-// properties update) complete for everything the project's templates set.
+// The guard's coverage comes from CloudFormation's resource specification, the one `cdk diff` uses, through a generated
+// table, corrected where AWS's reference says otherwise in spec-overrides.ts. These tests keep the table equal to the
+// specification and each override alive. They keep the hand-kept part, how an instance's non-replacing properties
+// update, complete for everything the project's templates set.
 
 test('the generated table is what the specification says today (npm run gen:replacement-rules to refresh)', () => {
   expect(fs.readFileSync(RULES_FILE, 'utf8')).toBe(renderRules(specRules()));
 });
 
-/** The class a table gives a path: a list that holds it, else `updates` (a nested path that updates is in none). */
+/** The class a table gives a path: a list that holds it, else `updates`; a nested path that updates is in none. */
 function classOf(rules: TypeRules, path: string): UpdateImpact {
   if (rules.replaces.includes(path)) return 'replaces';
   if (rules.mayReplace.includes(path)) return 'mayReplace';
@@ -41,14 +41,14 @@ function classOfLine(line: string): UpdateImpact | undefined {
 }
 
 describe('the overrides (spec-overrides.ts): where AWS\'s reference says otherwise than the specification', () => {
-  // Plain loops, not test.each: the table may become empty (every row caught up), and test.each refuses an empty table.
+  // Plain loops, not test.each: the table empties once every row is caught up, and test.each refuses an empty table.
   test('each row still differs from the specification (when it caught up, the row has done its work: remove it)', () => {
     for (const o of SPEC_OVERRIDES) {
       const key = `${o.type} ${o.path}`;
       // The row says what the specification says today, and the reference says otherwise.
       expect({ key, spec: specImpact(o.type, o.path) }).toEqual({ key, spec: o.spec });
       expect({ key, differs: o.reference !== o.spec }).toEqual({ key, differs: true });
-      // The generated table says the same as the specification (it is generated from it).
+      // The generated table says the same as the specification, since it is generated from it.
       expect({ key, table: classOf(REPLACEMENT_RULES[o.type], o.path) }).toEqual({ key, table: o.spec });
     }
   });
@@ -179,7 +179,7 @@ test('every instance property the templates set is classified: replacing by the 
   expect([...set].filter((p) => !classified.has(p))).toEqual([]);
   // The hand lists say nothing the specification contradicts: no replacing property is called "no interruption".
   expect(INSTANCE_NO_INTERRUPTION.filter((p) => [...rules.replaces, ...rules.mayReplace].includes(p))).toEqual([]);
-  // And every property of the specification is in one of its three lists (a new one would be in `updates`).
+  // And every property of the specification is in one of its three lists; a new one would be in `updates`.
   expect(INSTANCE_NO_INTERRUPTION.filter((p) => !rules.updates.includes(p))).toEqual([]);
 });
 

@@ -1,10 +1,9 @@
 /**
- * No link outside the repository (issue 27): every relative link and every cited `*.md` file in the Markdown files
- * and in the sources' comments (lib, lambda, bin, test) names a file of this repository, and every `#anchor` into a
- * Markdown file names one of its headings (GitHub's slugs). The design the code cites is docs/design.md, in the
- * repository; a document outside it (a design file next to one person's checkout) is a broken citation for every
- * other reader.
- * The checker itself is test/support/repo-links.ts, tried on fixtures first so that a pass means something.
+ * No link outside the repository. Every relative link, and every cited `*.md` file, in the Markdown files and in the
+ * sources' comments of lib, lambda, bin and test names a file of this repository. Every `#anchor` into a Markdown file
+ * names one of its headings, by GitHub's slugs. The design the code cites is docs/design.md, in the repository. A
+ * document outside it, such as a design file next to one person's checkout, is a broken citation for every other
+ * reader. The checker itself is test/support/repo-links.ts, tried on fixtures first so that a pass means something.
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';

@@ -104,12 +104,12 @@ describe('ServerRegistration', () => {
             Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
             Resource: { 'Fn::GetAtt': [logGroup, 'Arn'] },
           },
-          // Added by the registration of an instance (an FSx for Lustre registration calls no EC2 API).
+          // Added by the registration of an instance; an FSx for Lustre registration calls no EC2 API.
           { Effect: 'Allow', Action: 'ec2:DescribeInstances', Resource: '*' },
         ],
       },
     });
-    // No managed policies (AWSLambdaBasicExecutionRole would allow logging to any log group).
+    // No managed policies, since AWSLambdaBasicExecutionRole would allow logging to any log group.
     for (const role of Object.values(template.findResources('AWS::IAM::Role'))) {
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
     }
@@ -127,7 +127,7 @@ describe('ServerRegistration', () => {
         { Effect: 'Allow', Action: ['ec2:DescribeInstances', 'ec2:DescribeNetworkInterfaces'], Resource: '*' },
       ]) },
     });
-    // Without one: no property, and the function may not describe interfaces (the test above).
+    // Without one: no property, and the function may not describe interfaces, as the test above shows.
     const plain = fixture();
     const other = register(plain.stack, plain.instance);
     expect(Template.fromStack(plain.stack).findResources('Custom::StorageServerRegistration')[
@@ -204,7 +204,7 @@ describe('ServerRegistration', () => {
     const one = fixture(scope, 'One');
     const two = fixture(scope, 'Two');
 
-    // WHEN (two servers: one server's records in two stacks of an app are refused)
+    // WHEN two servers register, one in each stack, since one server's records in two stacks of an app are refused
     register(one.stack, one.instance);
     register(two.stack, two.instance, 'Registration', { serverName: 'storage2' });
 
@@ -258,7 +258,7 @@ describe('ServerRegistration', () => {
     const dir = path.join(assembly.directory, `asset.${key.replace(/\.zip$/, '')}`);
     expect(fs.readdirSync(dir).sort()).toEqual(['index.js', 'index.js.map']);
     const code = fs.readFileSync(path.join(dir, 'index.js'), 'utf8');
-    // The SDK is bundled, not left to the runtime's copy (match() keeps a failure message short).
+    // The SDK is bundled, not left to the runtime's copy; match() keeps a failure message short.
     expect(code.match(/require\("@(aws-sdk\/client-[a-z0-9]+|smithy\/[a-z-]+)"\)/)).toBeNull();
     expect(code.length).toBeGreaterThan(300_000); // the handler alone is a few kB
     expect(code.includes('DescribeInstances') && code.includes('PutParameter')).toBe(true);

@@ -5,9 +5,9 @@ import { BACKENDS } from '../../lambda/register/contract';
 import { BACKEND_SIZING, SEARCH_ORDER } from '../../lib/sizing/registry';
 
 /**
- * Backends as plugins, the planner's part (CONTRIBUTING.md, "Adding a backend"): the shared planner asks each backend
- * through lib/sizing/registry.ts, so that a backend's planning lives in its own folder and the shared files name it
- * nowhere; and the registry stays pure, so that `npm run plan` never loads the CDK.
+ * Backends as plugins, the planner's part, as CONTRIBUTING.md's "Adding a backend" describes. The shared planner asks
+ * each backend through lib/sizing/registry.ts, so that a backend's planning lives in its own folder and the shared
+ * files name it nowhere. And the registry stays pure, so that `npm run plan` never loads the CDK.
  */
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -15,7 +15,7 @@ const ROOT = path.join(__dirname, '..', '..');
 const EC2_BACKENDS: readonly string[] = ['ebs', 'instance-store'];
 /** Every other backend plans in its own folder, its descriptor in the registry. */
 const FOLDER_BACKENDS = BACKENDS.filter((b) => !EC2_BACKENDS.includes(b));
-/** The words of their identifiers (`fsx-openzfs` -> `openzfs`, `fsx-lustre` -> `lustre`). */
+/** The words of their identifiers: `fsx-openzfs` -> `openzfs`, `fsx-lustre` -> `lustre`. */
 const FOLDER_WORDS = FOLDER_BACKENDS.map((b) => b.replace(/^fsx-/, ''));
 
 /** The shared planner: every file of lib/sizing and the CLI's. */
@@ -33,7 +33,10 @@ const EXCEPTIONS: Record<string, string> = {
   'lib/sizing/client-ceiling.ts': "one file's ceiling on FSx for Lustre reads its capacity steps (the client ceiling is not on the descriptor)",
 };
 
-/** What a file imports (module specifiers), its string literals and its identifiers, as TypeScript's parser reads them. */
+/**
+ * What a file imports, as module specifiers, its string literals and its identifiers, as TypeScript's parser reads
+ * them.
+ */
 function read(file: string): { imports: string[]; literals: string[]; identifiers: string[] } {
   const source = ts.createSourceFile(file, fs.readFileSync(path.join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
   const imports: string[] = [];

@@ -48,10 +48,10 @@ describe('freeze document rendering', () => {
 });
 
 /**
- * The freeze script run for real with bash, with stubs in front of fsfreeze, sync, systemd-run and
- * systemctl (so the host's file systems are never frozen) and, where a mounted XFS file system is
- * simulated, findmnt. The fsfreeze stub keeps a frozen flag and answers like the kernel does: EBUSY
- * when freezing a frozen file system, EINVAL when thawing one that is not frozen.
+ * The freeze script run for real with bash, with stubs in front of fsfreeze, sync, systemd-run and systemctl, so the
+ * host's file systems are never frozen, and of findmnt where a mounted XFS file system is simulated. The fsfreeze stub
+ * keeps a frozen flag and answers like the kernel does: EBUSY when freezing a frozen file system, EINVAL when thawing
+ * one that is not frozen.
  */
 describe('snapshot-freeze.sh', () => {
   let dir: string;
@@ -101,7 +101,7 @@ describe('snapshot-freeze.sh', () => {
 
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  /** Runs the script; `mounted` puts the findmnt stub (an XFS file system at MOUNT) on the PATH. */
+  /** Runs the script; `mounted` puts the findmnt stub, an XFS file system at MOUNT, on the PATH. */
   function run(args: string[], { mounted = true, env = {} as Record<string, string> } = {}) {
     const bins = mounted ? [safeBin, mountBin] : [safeBin];
     const result = spawnSync('bash', [SCRIPT, ...args], {
@@ -214,7 +214,7 @@ describe('snapshot-freeze.sh', () => {
       expect(second.status).toBe(204);
       expect(second.out).toContain('ERROR: /srv/storage-data is already frozen');
       expect(frozen()).toBe(true);
-      // The first freeze's record (and so its watchdog) is kept for its post-script.
+      // The first freeze's record, and so its watchdog, is kept for its post-script.
       expect(fs.readdirSync(path.join(dir, 'state'))).toEqual(state);
       expect(run(['post-script', MOUNT]).status).toBe(0);
       expect(frozen()).toBe(false);

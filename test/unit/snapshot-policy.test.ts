@@ -165,7 +165,7 @@ describe('SnapshotPolicy', () => {
   });
 
   test('two servers in one stack: each policy targets its own instance only', () => {
-    // GIVEN two servers side by side in one stack (a stack-wide tag would make each policy snapshot both)
+    // GIVEN two servers side by side in one stack, where a stack-wide tag would make each policy snapshot both
     const stack = new Stack(new App(), 'TestStack', { env: { region: 'us-east-1' } });
     const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0 });
     const servers = ['Home', 'Scratch'].map((id) => {

@@ -1,9 +1,9 @@
 /**
- * Stack names (issue 26, item 3): distinct (clusterName, serverName) pairs never get the same derived stack name, and
- * a pair whose name the app has always given it keeps that name. The app once wrote `_` and `.` as `-` and joined the
- * names with `-`, so `a_b`, `a-b` and `a` with server `b-storage1` all became `StorageServer-a-b-storage1`: now only
- * the pair that reads back unambiguously (a clusterName of letters and digits, a serverName without `_` and `.`)
- * gets it, and any other pair is refused unless `-c stackName` names the stack (README, "Context parameters").
+ * Stack names: distinct clusterName and serverName pairs never get the same derived stack name. Writing `_` and `.` as
+ * `-` and joining the names with `-` would give `a_b`, `a-b` and `a` with server `b-storage1` all the name
+ * `StorageServer-a-b-storage1`. So only a pair that reads back unambiguously gets its derived name, which stacks
+ * deployed under it keep: a clusterName of letters and digits, and a serverName without `_` and `.`. Any other pair is
+ * refused unless `-c stackName` names the stack, as the README's "Context parameters" says.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -13,13 +13,13 @@ import { BOOTSTRAP_STACK_NAME } from '../../lib/context/names';
 import { ALNUM, name, stringOf } from '../support/grammars';
 
 const read = (values: Partial<Record<ContextKey, string>>) => (key: ContextKey) => values[key];
-/** Every valid name: clusterName takes A-Z a-z 0-9 _ . - (the first a letter or digit), serverName the same but '.'. */
+/** Every valid name: clusterName takes A-Z a-z 0-9 _ . -, the first a letter or digit; serverName the same but '.'. */
 const clusterName = name('_.-');
 const serverName = name('_-');
 /** Names biased towards the characters that made collisions: short, mostly separators. */
 const tricky = (extra: string) => fc.tuple(fc.constantFrom(...'ab1'), stringOf(`ab1${extra}`, 0, 6)).map(([a, b]) => a + b);
 
-/** The derived name of a pair, as the app makes it (undefined: refused without stackName). */
+/** The derived name of a pair, as the app makes it; undefined when it is refused without stackName. */
 function derived(cluster: string, server: string): string | undefined {
   try {
     return parseContext(read({ clusterName: cluster, serverName: server })).stackName;
@@ -139,7 +139,7 @@ describe("the CDK bootstrap stack's name", () => {
   });
 
   test("the name is the CDK CLI's own default toolkit stack name", () => {
-    // The CLI (the aws-cdk devDependency) defines it in its bundled entry point, which its exports map keeps private.
+    // The CLI, the aws-cdk devDependency, defines it in its bundled entry point, which its exports map keeps private.
     const entry = path.join(path.dirname(require.resolve('aws-cdk/package.json')), 'lib', 'index.js');
     expect(fs.readFileSync(entry, 'utf8').match(/DEFAULT_TOOLKIT_STACK_NAME = "([^"]+)"/)?.[1]).toBe(BOOTSTRAP_STACK_NAME);
   });

@@ -17,7 +17,7 @@ function described(context: Partial<Record<ContextKey, string>>): { description:
 /** Every backend's outputs but the address: the same ids, one description each. */
 const SHARED = ['PlanSummary', 'MountCommand', 'RingParameterName', 'MountParameterName', 'AlarmTopicArn', 'BenchDocumentName',
   'BenchEstimate', 'DashboardName', 'ClientTag', 'ClientReadPolicyArn', 'ClientMountDocumentName',
-  // The new VPC's exports, for the stacks that join it (vpcFrom): every backend's app stack makes its VPC here.
+  // The new VPC's exports, for the stacks that join it with vpcFrom: every backend's app stack makes its VPC here.
   'SharedVpcId', 'SharedVpcCidr', 'SharedSubnetId', 'SharedAvailabilityZone', 'SharedRouteTableId'];
 
 describe('the app stack says what its backend deploys', () => {
@@ -90,7 +90,7 @@ describe('PlanSummary: the planner\'s sustained and burst figures, not only the 
     const { values } = described({ generation: 'current', capacityTiB: '20' });
     expect(values.PlanSummary).toMatch(/^instance-store on d3en\.xlarge, 2 x instance-store HDD, 25\.43 TiB raw; .*lower bound: per-disk throughput unpublished\)/);
     expect(JSON.parse(String(values.BenchEstimate))).toMatchObject({ sustainedWriteMBps: 258.33, sustainedReadMBps: 291.66, lowerBound: true });
-    // Published limits (d2, EBS): no such field, the output as it was.
+    // Published limits, as on d2 and EBS: no such field, and the output stays as it is.
     expect(JSON.parse(String(described({ capacityTiB: '20' }).values.BenchEstimate))).not.toHaveProperty('lowerBound');
     expect(JSON.parse(String(described({ capacityTiB: '5' }).values.BenchEstimate))).not.toHaveProperty('lowerBound');
   });

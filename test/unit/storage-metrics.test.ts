@@ -1,8 +1,8 @@
 /**
- * lib/scripts/storage-metrics.sh, the server's heartbeat and nfsd counters for the CloudWatch agent's StatsD
- * listener: run with bash against a stand-in /proc/net/rpc/nfsd and stand-ins for mountpoint and exportfs (the
- * real ones need a mounted, exported file system: the VM tests have those). The lines go to a file (--out) here;
- * one test sends them as UDP datagrams to a listener, as on the server.
+ * lib/scripts/storage-metrics.sh, the server's heartbeat and nfsd counters for the CloudWatch agent's StatsD listener.
+ * It runs with bash against a stand-in /proc/net/rpc/nfsd and stand-ins for mountpoint and exportfs, since the real
+ * ones need a mounted, exported file system, which the VM tests have. The lines go to a file here, by --out; one test
+ * sends them as UDP datagrams to a listener, as on the server.
  */
 import { spawnSync } from 'child_process';
 import * as dgram from 'dgram';
@@ -54,15 +54,15 @@ function sandbox() {
   return { dir, run, exportPath };
 }
 
-/** The two file-system lines' shape (their values: {@link expectFileSystemValues}). */
+/** The two file-system lines' shape; their values are checked by {@link expectFileSystemValues}. */
 function fileSystemLines(): unknown[] {
   const line = (name: string) => expect.stringMatching(new RegExp(`^${name}:\\d+\\.\\d\\d\\|g\\|${TAGS}$`));
   return [line(SERVER_METRICS.fileSystemUsedPercent), line(SERVER_METRICS.inodesUsedPercent)];
 }
 
 /**
- * Checks each file-system value against statfs as df counts (used / (used + available), inodes used / total),
- * within 0.1: other processes write to the same file system between the script's reading and this one.
+ * Checks each file-system value against statfs as df counts, used / (used + available), and inodes used / total, within
+ * 0.1, since other processes write to the same file system between the script's reading and this one.
  */
 function expectFileSystemValues(lines: string[], dir: string): void {
   const st = fs.statfsSync(dir);
@@ -102,7 +102,7 @@ describe('storage-metrics', () => {
       `${SERVER_METRICS.nfsReadBytes}:100000|c|${TAGS}`,
       `${SERVER_METRICS.nfsWriteBytes}:2000000|c|${TAGS}`,
     ]);
-    // Counters go on while the export is down: the calls still happened (a client saw errors, say).
+    // Counters go on while the export is down: the calls still happened, as when a client saw errors.
     expect(run({ ...LIVE, mounted: false }, nfsdStats(1700, 5_100_000, 9_000_000)).lines).toEqual([
       `nfsd_ops:100|c|${TAGS}`, `nfsd_read_bytes:0|c|${TAGS}`, `nfsd_write_bytes:0|c|${TAGS}`,
     ]);

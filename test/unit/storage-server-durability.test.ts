@@ -57,7 +57,7 @@ describe('durability wiring (EBS snapshots, recovery)', () => {
     // The only SSM document is the client mount one; no fsfreeze document for DLM.
     const documents = Object.values(template.findResources('AWS::SSM::Document'));
     expect(documents.filter((d) => JSON.stringify(d).includes('fsfreeze'))).toEqual([]);
-    // No recover alarm (EC2 cannot recover an instance with instance store); the monitoring alarms only.
+    // No recover alarm, since EC2 cannot recover an instance with instance store; the monitoring alarms only.
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
     expect(alarms.filter((a) => JSON.stringify(a.Properties.AlarmActions ?? []).includes(':recover'))).toEqual([]);
     const metricOf = (p: { MetricName?: string; Metrics?: { MetricStat: { Metric: { MetricName: string } } }[] }) =>
@@ -146,7 +146,7 @@ describe('home and scratch: several servers of one cluster in one app', () => {
     const same = { clusterName: 'hpc2', serverName: 'home', mountPoint: '/home', allowHomeMountPoint: true };
     expect(() => twoServers(same, true)).not.toThrow();
     expect(() => twoServers({ ...same, monitoring: { dashboard: false } })).not.toThrow();
-    // Both with a dashboard in one stack: one name for two dashboards (test/unit/bad-input-props.test.ts).
+    // Both with a dashboard in one stack: one name for two dashboards, see test/unit/bad-input-props.test.ts.
     expect(() => twoServers(same)).toThrow(/the dashboard name 'StorageServer-Home-home' is taken in this stack/);
   });
 });

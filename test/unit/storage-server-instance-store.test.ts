@@ -63,7 +63,7 @@ describe('instance-store encryption (LUKS2 on the array, d2 by default)', () => 
 
 describe('instance store, generation current (d3, d3en: NVMe HDDs the platform encrypts)', () => {
   const instanceOf = (t: Template) => Object.values(t.findResources('AWS::EC2::Instance'))[0].Properties;
-  /** The agent configuration the apply document writes (its here-document), as written. */
+  /** The agent configuration the apply document writes in its here-document, as written. */
   const agentConfigOf = (t: Template): string => {
     const command = applyCommandOf(t).split('\\n');
     const end = command.findIndex((l) => l.includes('/etc/storage-server/cloudwatch-agent.json') && l.startsWith('chmod'));
@@ -76,10 +76,11 @@ describe('instance store, generation current (d3, d3en: NVMe HDDs the platform e
     const t = Template.fromStack(appStack({ generation: 'current', capacityTiB: '20' }));
     expect(instanceOf(t).InstanceType).toBe('d3en.xlarge');
     t.resourceCountIs('AWS::EC2::Volume', 0);
-    // The bootstrap waits for as many NVMe instance-store disks as the settings name (lib/scripts/storage-bootstrap.sh).
+    // The bootstrap waits for as many NVMe instance-store disks as the settings name, in
+    // lib/scripts/storage-bootstrap.sh.
     expect(settingOf(t, 'STORAGE_BACKEND')).toBe("STORAGE_BACKEND='instance-store'");
     expect(settingOf(t, 'STORAGE_INSTANCE_STORE_DEVICES')).toBe("STORAGE_INSTANCE_STORE_DEVICES='/dev/sdb /dev/sdc'");
-    // Encrypted by the platform (XTS-AES-256): the server adds no LUKS, the guard records none.
+    // Encrypted by the platform with XTS-AES-256: the server adds no LUKS, and the guard records none.
     expect(settingOf(t, 'STORAGE_ENCRYPTION')).toBe("STORAGE_ENCRYPTION='none'");
     expect(guardOf(t)).not.toHaveProperty('InstanceStoreEncryption');
     expect(guardOf(t)).toHaveProperty('InstanceStoreType', 'd3en.xlarge');
@@ -95,8 +96,8 @@ describe('instance store, generation current (d3, d3en: NVMe HDDs the platform e
   });
 
   test('d3en.12xlarge (300 TiB): its 24 disks named, and nothing attached beyond the root volume and the two interfaces', () => {
-    // d3.8xlarge and d3en.12xlarge allow three attachments including the root volume (EC2 User Guide): the root volume,
-    // the primary interface and the stable one the server attaches to itself.
+    // d3.8xlarge and d3en.12xlarge allow three attachments including the root volume, per the EC2 User Guide: the root
+    // volume, the primary interface and the stable one the server attaches to itself.
     const { template: t } = serverStack({ capacityTiB: 300, backend: 'instance-store', generation: 'current' });
     const instance = instanceOf(t);
     expect(instance.InstanceType).toBe('d3en.12xlarge');
@@ -108,7 +109,7 @@ describe('instance store, generation current (d3, d3en: NVMe HDDs the platform e
     for (const type of ['AWS::EC2::Volume', 'AWS::EC2::VolumeAttachment', 'AWS::EC2::NetworkInterfaceAttachment']) t.resourceCountIs(type, 0);
     expect(settingOf(t, 'STORAGE_INSTANCE_STORE_DEVICES').split(' ')).toHaveLength(24);
     expect(settingOf(t, 'STORAGE_ENCRYPTION')).toBe("STORAGE_ENCRYPTION='none'");
-    // What the server attaches itself at boot (storage-attach): its stable interface, and no EBS volume.
+    // What the server attaches itself at boot in storage-attach: its stable interface, and no EBS volume.
     expect(settingOf(t, 'STORAGE_EBS_VOLUMES')).toBe("STORAGE_EBS_VOLUMES=''");
     expect(settingOf(t, 'STORAGE_NETWORK_INTERFACE')).toMatch(/^STORAGE_NETWORK_INTERFACE='.+'$/);
   });
@@ -124,7 +125,7 @@ describe('instance store, generation current (d3, d3en: NVMe HDDs the platform e
 });
 
 describe('the server\'s own metrics (issue 18)', () => {
-  /** The agent configuration the apply document writes (its here-document), parsed. */
+  /** The agent configuration the apply document writes in its here-document, parsed. */
   const agentConfigOf = (template: Template): { metrics: { namespace: string; metrics_collected: Record<string, unknown> } } => {
     const command = applyCommandOf(template).split('\\n');
     const end = command.findIndex((l) => l.includes('/etc/storage-server/cloudwatch-agent.json') && l.startsWith('chmod'));
@@ -161,7 +162,7 @@ describe('the server\'s own metrics (issue 18)', () => {
 });
 
 describe('monitoring wired to the backend, and where alarms go', () => {
-  /** The actions of the monitoring alarms (the EBS recover alarm, which recovers the instance, is apart). */
+  /** The actions of the monitoring alarms; the EBS recover alarm, which recovers the instance, is apart. */
   const actionsOf = (template: Template): unknown[] =>
     Object.entries(template.findResources('AWS::CloudWatch::Alarm'))
       .filter(([id]) => id.includes('Monitoring'))

@@ -43,7 +43,7 @@ describe('taking over volumes and interface: what the instance role may do in EC
         Resource: arn('instance/*'),
         Condition: { ArnLike: { 'ec2:SourceInstanceARN': arn('instance/${ec2:InstanceId}') } },
       },
-      // Stop and detach only an instance of this same server (the one a replacement replaces).
+      // Stop and detach only an instance of this same server: the one a replacement replaces.
       {
         Sid: 'ReleaseFromPreviousInstanceOfThisServer',
         Effect: 'Allow',
@@ -114,7 +114,8 @@ describe('upgrading an EBS server deployed before the stable address (legacyVolu
   test('step 1 keeps the attachments as the old version made them, retained, and tells the guard so', () => {
     const { template, stack, server } = serverStack({ capacityTiB: 30, backend: 'ebs', legacyVolumeAttachments: true });
     const attachments = template.findResources('AWS::EC2::VolumeAttachment');
-    // The logical ids and properties of the old version's attachments: CloudFormation changes nothing of them.
+    // The logical ids and properties of the attachments a server deployed before the stable address has: CloudFormation
+    // changes nothing of them.
     expect(Object.keys(attachments).map((id) => id.replace(/[0-9A-F]{8}$/, ''))).toEqual([
       'StorageDataVolume0Attachment',
       'StorageDataVolume1Attachment',
@@ -144,7 +145,7 @@ describe('upgrading an EBS server deployed before the stable address (legacyVolu
 
   test('the context key reaches the construct', () => {
     const t = Template.fromStack(appStack({ capacityTiB: '5', legacyVolumeAttachments: 'true' }));
-    // The very logical id the versions before the stable address gave the attachment (their snapshot).
+    // The logical id that a server deployed before the stable address has for the attachment, as its snapshot shows.
     expect(Object.keys(t.findResources('AWS::EC2::VolumeAttachment'))).toEqual(['StorageServerDataVolume0AttachmentE8B61998']);
   });
 });
@@ -161,7 +162,7 @@ describe('readiness', () => {
       Targets: [{ Key: 'InstanceIds', Values: [{ Ref: expect.stringMatching(/^StorageInstance/) }] }],
       WaitForSuccessTimeoutSeconds: 2 * (2 * 900 + 1200) + 60,
     });
-    // The apply step is told the volumes and the interface to take over (the settings reference both).
+    // The apply step is told the volumes and the interface to take over, since the settings reference both.
     expect(settingOf(template, 'STORAGE_NETWORK_INTERFACE')).toMatch(/^STORAGE_NETWORK_INTERFACE='",\{"Ref":"StorageInterface[0-9A-F]{8}"\},"'$/);
     // The registration points clients at the server only once the export is live.
     const [registration] = Object.values(template.findResources('Custom::StorageServerRegistration'));

@@ -23,7 +23,7 @@ describe('planner choice reaches the template', () => {
     // THEN
     template.hasResourceProperties('AWS::EC2::Instance', { InstanceType: instanceType });
     template.resourceCountIs('AWS::EC2::Volume', sizes.length);
-    // The server attaches its volumes itself (storage-attach): no VolumeAttachment a replacement would collide with.
+    // The server attaches its volumes itself in storage-attach: no VolumeAttachment for a replacement to collide with.
     template.resourceCountIs('AWS::EC2::VolumeAttachment', 0);
     const volumes = Object.values(template.findResources('AWS::EC2::Volume'));
     expect(volumes.map((v) => v.Properties.Size)).toEqual(sizes);
@@ -51,7 +51,8 @@ describe('planner choice reaches the template', () => {
   });
 });
 
-// Context keys the app parses must reach the template; parsing alone (test/unit/context.test.ts) is not enough.
+// Context keys the app parses must reach the template; parsing alone, as test/unit/context.test.ts checks it, is not
+// enough.
 describe('context reaches the template', () => {
   const instanceOf = (t: Template) => Object.values(t.findResources('AWS::EC2::Instance'))[0].Properties;
 
@@ -74,7 +75,7 @@ describe('context reaches the template', () => {
     const t = Template.fromStack(appStack({ keyPair: 'admin-key', placementGroup: 'hpc-pg' }));
     expect(instanceOf(t).KeyName).toBe('admin-key');
     expect(instanceOf(t).PlacementGroupName).toBe('hpc-pg');
-    // Without them: neither (no key pair is the secure default).
+    // Without them: neither, since no key pair is the secure default.
     const plain = instanceOf(Template.fromStack(appStack({})));
     expect(plain.KeyName).toBeUndefined();
     expect(plain.PlacementGroupName).toBeUndefined();
@@ -167,7 +168,7 @@ describe('secure defaults', () => {
     // The instance's own interface has the same group: clients that mounted its address before keep working.
     const [instance] = Object.values(template.findResources('AWS::EC2::Instance'));
     expect(instance.Properties.SecurityGroupIds).toEqual([group]);
-    // Created before the instance, deleted after it (an attached interface cannot be deleted).
+    // Created before the instance and deleted after it, since an attached interface cannot be deleted.
     expect(instance.DependsOn).toContain(ifaceId);
   });
 
@@ -181,8 +182,8 @@ describe('secure defaults', () => {
     ]));
     expect(group.Properties.SecurityGroupEgress).toHaveLength(3);
     expect(JSON.stringify(t.toJSON())).not.toMatch(/"SecretString"|resolve:secretsmanager/);
-    // The ring join runs from the apply document after the bootstrap, never from user data (a change of the
-    // ring's settings must not stop the server).
+    // The ring join runs from the apply document after the bootstrap, never from user data, since a change of the
+    // ring's settings must not stop the server.
     expect(applyCommandOf(t)).toContain('clusterware');
     expect(applyCommandOf(t)).toContain("--master '10.0.1.10'");
     const [instance] = Object.values(t.findResources('AWS::EC2::Instance'));
@@ -253,8 +254,8 @@ describe('EBS data volumes', () => {
       expect(v.UpdateReplacePolicy).toBe('Retain');
       expect(v.Properties.Tags).toContainEqual({ Key: 'storage-server:id', Value: { 'Fn::Join': ['', [{ Ref: 'AWS::StackName' }, '/storage1']] } });
     }
-    // No attachment resource: the server attaches them (the apply step's storage-attach); the instance is
-    // created after them and deleted before them.
+    // No attachment resource: the server attaches them in the apply step's storage-attach. The instance is created
+    // after them and deleted before them.
     template.resourceCountIs('AWS::EC2::VolumeAttachment', 0);
     const [instance] = Object.values(template.findResources('AWS::EC2::Instance'));
     expect(instance.DependsOn).toEqual(expect.arrayContaining(Object.keys(volumes)));
@@ -270,7 +271,7 @@ describe('EBS data volumes', () => {
     expect(JSON.stringify(instance.Properties.SubnetId)).toContain('PrivateSubnet1');
   });
 
-  // DESTROY deletes the data: synth refuses it without deleteDataOnDestroy (test/unit/destroy.test.ts).
+  // DESTROY deletes the data, so synth refuses it without deleteDataOnDestroy: see test/unit/destroy.test.ts.
   test.each([
     [RemovalPolicy.SNAPSHOT, 'Snapshot'],
     [RemovalPolicy.DESTROY, 'Delete'],

@@ -2,8 +2,8 @@ import * as fc from 'fast-check';
 import { DataVolumePlan, estimateThroughput } from '../../lib/sizing';
 import { down2 } from '../support/plan-figures';
 
-// Expected values come from the published limits (the sources listed in lib/sizing/catalog.ts), worked out here: MB/s = 10^6 B/s,
-// Gbps / Mbps are 10^9 / 10^6 bit/s, st1 figures are MiB/s per TiB.
+// Expected values come from the published limits, the sources lib/sizing/catalog.ts lists, worked out here. MB/s = 10^6
+// B/s, Gbps and Mbps are 10^9 and 10^6 bit/s, and st1 figures are MiB/s per TiB.
 const MIB = 2 ** 20;
 const st1 = (sizeGiB: number, count = 1): DataVolumePlan[] =>
   Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB }));
@@ -23,8 +23,8 @@ const M4 = {
 
 describe('estimateThroughput: instance store (d2)', () => {
   test.each([
-    // Disks: 145.8 MB/s read, 129.2 MB/s write each (3.5 / 3.1 GB/s over d2.8xlarge's 24), so even
-    // d2.xlarge's 3 disks (437 / 387 MB/s) outrun its network baseline: the network binds on every d2.
+    // Disks: 145.8 MB/s read and 129.2 MB/s write each, 3.5 and 3.1 GB/s over d2.8xlarge's 24. So even d2.xlarge's 3
+    // disks, at 437 and 387 MB/s, outrun its network baseline: the network binds on every d2.
     ['d2.xlarge', 1.25],
     ['d2.2xlarge', 2.5],
     ['d2.4xlarge', 5],
@@ -42,9 +42,9 @@ describe('estimateThroughput: instance store (d2)', () => {
 });
 
 describe('estimateThroughput: instance store (d3, d3en): a lower bound', () => {
-  // AWS publishes no disk throughput for d3 or d3en (docs/sources/d3.md): each disk counts at d2's published figure,
-  // 3.5 / 3.1 GB/s over d2.8xlarge's 24 disks, under the network. Disk counts (EC2 User Guide, instance store table)
-  // and network baseline / burst, Gbps (EC2 User Guide, storage optimized instances), typed here.
+  // AWS publishes no disk throughput for d3 or d3en, per docs/sources/d3.md: each disk counts at d2's published figure,
+  // 3.5 and 3.1 GB/s over d2.8xlarge's 24 disks, under the network. The disk counts come from the EC2 User Guide's
+  // instance store table and the network baseline and burst, Gbps, from its storage optimized instances, typed here.
   const D2_READ = 3500 / 24;
   const D2_WRITE = 3100 / 24;
   const D3: [string, number, number, number][] = [
@@ -60,11 +60,11 @@ describe('estimateThroughput: instance store (d3, d3en): a lower bound', () => {
     const write = Math.min(disks * D2_WRITE, mbps(baseline));
     for (const key of ['readMBps', 'baselineReadMBps'] as const) expect(e[key]).toBe(down2(read));
     for (const key of ['writeMBps', 'baselineWriteMBps'] as const) expect(e[key]).toBe(down2(write));
-    // The network's burst (on credits, for an unpublished time) only in the burst figure; the disks never burst.
+    // The network's burst, on credits for an unpublished time, shows only in the burst figure; the disks never burst.
     expect(e.burstReadMBps).toBe(down2(Math.min(disks * D2_READ, mbps(burst))));
     expect(e.burstWriteMBps).toBe(down2(Math.min(disks * D2_WRITE, mbps(burst))));
     expect(e.limitedBy).toMatch(/; lower bound: per-disk throughput unpublished$/);
-    // Never more than the bound: the disks at d2's figure, nor (but for burst) the network baseline.
+    // Never more than the bound: the disks at d2's figure, nor the network baseline, burst aside.
     for (const key of ['readMBps', 'baselineReadMBps', 'burstReadMBps'] as const) expect(e[key]).toBeLessThanOrEqual(disks * D2_READ + 0.005);
     for (const key of ['writeMBps', 'baselineWriteMBps', 'burstWriteMBps'] as const) expect(e[key]).toBeLessThanOrEqual(disks * D2_WRITE + 0.005);
     for (const key of ['readMBps', 'writeMBps', 'baselineReadMBps', 'baselineWriteMBps'] as const) {
@@ -73,9 +73,9 @@ describe('estimateThroughput: instance store (d3, d3en): a lower bound', () => {
   });
 
   test('limitedBy names the binding limit with the bound: d3.xlarge is network-bound, d3en.xlarge disk-bound', () => {
-    // d3.xlarge: 3 disks give 437.5 / 387.5 MB/s, over its 3 Gbps (375 MB/s) baseline.
+    // d3.xlarge: 3 disks give 437.5 and 387.5 MB/s, over its 3 Gbps baseline of 375 MB/s.
     expect(estimateThroughput('d3.xlarge').limitedBy).toBe('network baseline of d3.xlarge (3 Gbps); lower bound: per-disk throughput unpublished');
-    // d3en.xlarge: 2 disks give 291.67 / 258.33 MB/s, under its 6 Gbps (750 MB/s).
+    // d3en.xlarge: 2 disks give 291.67 and 258.33 MB/s, under its 6 Gbps of 750 MB/s.
     expect(estimateThroughput('d3en.xlarge').limitedBy).toBe(
       "read: 2 instance-store HDDs of d3en.xlarge at d2's 145.83 MB/s each (read); write: 2 instance-store HDDs of d3en.xlarge " +
         "at d2's 129.17 MB/s each (write); lower bound: per-disk throughput unpublished",
@@ -144,14 +144,14 @@ describe('estimateThroughput: EBS (m4 + st1)', () => {
         const estimate = estimateThroughput(instanceType, st1(small, count));
         const ceiling = Math.min(M4[instanceType].ebs, M4[instanceType].network, count * st1BurstMBps(small));
         const floor = Math.min(ceiling, count * st1BaselineMBps(small));
-        // 1e-9: binary rounding of the test's own product (633.5999999999999 for 3 x 211.2).
+        // 1e-9: binary rounding of the test's own product, 633.5999999999999 for 3 x 211.2.
         expect(estimate.readMBps).toBeLessThanOrEqual(ceiling + 1e-9);
         expect(estimate.readMBps).toBeGreaterThanOrEqual(down2(floor));
         expect(estimate.writeMBps).toBe(estimate.readMBps);
         expect(estimateThroughput(instanceType, st1(large, count)).readMBps).toBeGreaterThanOrEqual(
           estimate.readMBps,
         );
-        // Sustained: every volume at its baseline (under the instance's limits); burst: the ceiling itself.
+        // Sustained: every volume at its baseline, under the instance's limits; burst: the ceiling itself.
         expect(estimate.baselineReadMBps).toBe(down2(floor));
         expect(estimate.burstReadMBps).toBe(down2(ceiling));
         expect(estimate.baselineWriteMBps).toBe(estimate.baselineReadMBps);
@@ -164,10 +164,10 @@ describe('estimateThroughput: EBS (m4 + st1)', () => {
 
   test('sustained and burst: m4.16xlarge with 3 x 5 TiB sustains 3 st1 baselines and bursts to its EBS bandwidth', () => {
     const estimate = estimateThroughput('m4.16xlarge', st1(5120, 3));
-    // Baseline: 40 MiB/s per TiB x 5 TiB = 200 MiB/s per volume, x 3 = 629.15 MB/s (under 1250 MB/s of EBS).
+    // Baseline: 40 MiB/s per TiB x 5 TiB = 200 MiB/s per volume, x 3 = 629.15 MB/s, under 1250 MB/s of EBS.
     expect(estimate.baselineReadMBps).toBe(down2((3 * 200 * MIB) / 1e6));
     expect(estimate.baselineWriteMBps).toBe(down2((3 * 200 * MIB) / 1e6));
-    // Burst: 500 MiB/s per volume (the cap), x 3 = 1572.86 MB/s, held to the EBS bandwidth, 10000 Mbps.
+    // Burst: 500 MiB/s per volume, the cap, x 3 = 1572.86 MB/s, held to the EBS bandwidth of 10000 Mbps.
     expect(estimate.burstReadMBps).toBe(1250);
     expect(estimate.burstWriteMBps).toBe(1250);
   });

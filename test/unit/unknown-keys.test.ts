@@ -11,8 +11,8 @@ import { thrown } from '../support/thrown';
 
 /**
  * Every context key aws-cdk-lib exports: its feature flags, current and expired, and each cx-api string constant in
- * CDK's own namespaces, except the metadata entry keys (`*_KEY` that are not `*_CONTEXT_KEY`: `aws:cdk:path`, ...),
- * which name template metadata, not context.
+ * CDK's own namespaces. The metadata entry keys are left out, the `*_KEY` that are not `*_CONTEXT_KEY` such as
+ * `aws:cdk:path`, since they name template metadata, not context.
  */
 function cdkOwnedKeys(): string[] {
   const constants = Object.entries(cxapi as Record<string, unknown>)

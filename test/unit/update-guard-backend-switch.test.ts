@@ -1,10 +1,10 @@
 import { appTemplate, constructTemplate, judge, type Template } from '../support/guard-matrix';
 
-// Issue 37, item 4.2: with backend auto (the default) the planner chooses on every synth, and a new catalogue or a new
-// throughputMBps can choose another backend for a deployed server. Whatever else the deploy changes, the refusal
-// names the backend to pin. Between the EC2 backends the guard stays and its Update meets the Backend row; between
-// constructs (EC2 <-> FSx, Lustre <-> OpenZFS) the guard is new, and its Create meets the old backend's resources,
-// which say only whether they are an EC2 server's or an FSx file system's.
+// With backend auto, the default, the planner chooses on every synth, and a new catalogue or a new throughputMBps can
+// choose another backend for a deployed server. Whatever else the deploy changes, the refusal names the backend to pin.
+// Between the EC2 backends the guard stays, and its Update meets the Backend row. Between constructs, EC2 and FSx or
+// Lustre and OpenZFS, the guard is new, and its Create meets the old backend's resources, which say only whether they
+// are an EC2 server's or an FSx file system's.
 jest.mock('../../lambda/update-guard/aws', () => jest.requireActual('../support/guard-matrix-aws').matrixAwsModule());
 jest.spyOn(console, 'log').mockImplementation(() => undefined);
 jest.spyOn(console, 'warn').mockImplementation(() => undefined);
@@ -28,9 +28,9 @@ function safePathBesidesAcceptDataLoss(message: string): string {
   return m ? m[1].replace(/acceptDataLoss\S*/g, '').trim() : '';
 }
 
-// Between constructs the new guard's Create finds the old backend's resources held by CloudFormation and dropped by the
-// new template (lambda/update-guard/held.ts): EC2 and FSx say which backend they are (a file system's type, an
-// instance's instance store, volumes). The tag search's own wording, for resources outside the stack, is tested in
+// Between constructs the new guard's Create finds the old backend's resources, held by CloudFormation and dropped by
+// the new template, by lambda/update-guard/held.ts. EC2 and FSx say which backend they are: a file system's type, an
+// instance's instance store, volumes. The tag search's own wording, for resources outside the stack, is tested in
 // test/unit/update-guard-safe-paths.test.ts.
 describe('backend auto chooses another backend: the refusal names the one to pin', () => {
   test('auto, 2 TiB, then throughputMBps 500: ebs -> fsx-openzfs, a new guard; its Create names -c backend=ebs', async () => {

@@ -6,11 +6,11 @@ import { GUARD_BACKENDS } from '../../lambda/update-guard/backends';
 import { BACKEND_PLUGINS } from '../../lib/backends/registry';
 
 /**
- * The update guard's backends as plugins: what the guard knows of a backend (its layout fields, their grammar, its rows
- * of the policy table, its replacement objections and wording) is the backend's descriptor
- * (lambda/update-guard/backends/), and the guard's shared files reach it through the registry
- * (lambda/update-guard/backends.ts) alone. So no shared file names a backend in code: no string literal holding a
- * backend's name, no identifier or string of one FSx backend's own (Lustre, OpenZFS). Comments may name them.
+ * The update guard's backends as plugins. What the guard knows of a backend is the backend's descriptor in
+ * lambda/update-guard/backends/: its layout fields, their grammar, its rows of the policy table, its replacement
+ * objections and wording. The guard's shared files reach it through the registry, lambda/update-guard/backends.ts,
+ * alone. So no shared file names a backend in code: no string literal holding a backend's name, and no identifier or
+ * string of one FSx backend's own, Lustre's or OpenZFS's. Comments may name them.
  */
 const ROOT = path.join(__dirname, '..', '..');
 const GUARD = 'lambda/update-guard';
@@ -34,9 +34,11 @@ const EXEMPT_PHRASES: readonly { readonly files: readonly string[]; readonly phr
   },
 ];
 
-/** A string literal that holds a backend's name as a word of its own (`-c backend=ebs`, `'aws/ebs'`). */
+/** A string literal that holds a backend's name as a word of its own, such as `-c backend=ebs` or `'aws/ebs'`. */
 const BACKEND_NAME = new RegExp(`(?<![A-Za-z0-9-])(?:${BACKENDS.join('|')})(?![A-Za-z0-9-])`);
-/** What is one FSx backend's own, in any case and spelling (`OpenZFSConfiguration`, `OPENZFS_COPY`, `lustre`). */
+/**
+ * What is one FSx backend's own, in any case and spelling, such as `OpenZFSConfiguration`, `OPENZFS_COPY` or `lustre`.
+ */
 const OWN_WORD = /lustre|open_?zfs/i;
 
 interface Finding { readonly file: string; readonly line: number; readonly text: string }

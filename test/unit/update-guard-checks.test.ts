@@ -178,7 +178,7 @@ describe('the layout id', () => {
       '"KeyPair":"","PlacementGroup":""}';
     const hash = createHash('sha256').update(canonical).digest('hex');
     expect(hash.slice(0, 16)).toBe('53e1c515ff048f43');
-    // A guard deployed before VolumeAttachment existed (no such property: the stack attached the volumes).
+    // A guard deployed before VolumeAttachment existed has no such property: the stack attached the volumes.
     expect(layoutPhysicalId(layoutOf(without(EBS, 'VolumeAttachment')))).toBe('storage-layout-53e1c515ff048f43');
     expect(layoutPhysicalId(layoutOf({ ...EBS, VolumeAttachment: 'stack' }))).toBe('storage-layout-53e1c515ff048f43');
     // Server-attached volumes are another layout, with the field in its canonical JSON.
@@ -194,7 +194,7 @@ describe('the layout id', () => {
   });
 
   test('the rollback of an upgrade the guard refused is recognised: no comparison, no refusal', async () => {
-    // GIVEN a guard deployed before VolumeAttachment, and the upgrade it refused (old -> new)
+    // GIVEN a guard deployed before VolumeAttachment, and the upgrade it refused, old -> new
     const before = without(EBS, 'VolumeAttachment');
     await expect(handler(updateEvent(before, EBS, layoutPhysicalId(layoutOf(before))))).rejects.toThrow(/VolumeAttachment stack -> server/);
     // WHEN CloudFormation rolls back: the old properties again, the PhysicalResourceId unchanged
@@ -283,4 +283,4 @@ describe('refusalMessage', () => {
   });
 });
 
-/** An App that skips asset bundling (esbuild) for the construct assertions; one test bundles for real. */
+/** An App that skips asset bundling by esbuild for the construct assertions; one test bundles for real. */

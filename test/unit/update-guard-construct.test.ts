@@ -155,7 +155,7 @@ describe('UpdateGuard', () => {
             Resource: '*',
           },
           { Sid: 'ReadOwnStackStatus', Effect: 'Allow', Action: 'cloudformation:DescribeStacks', Resource: { Ref: 'AWS::StackId' } },
-          // Which stacks exactly: the IAM simulator's claims (test/unit/iam-claims.test.ts).
+          // Which stacks exactly: the IAM simulator's claims in test/unit/iam-claims.test.ts.
           { Sid: 'ListResourcesOfRootStack', Effect: 'Allow', Action: 'cloudformation:ListStackResources', Resource: Match.anyValue() },
           {
             Effect: 'Allow',
@@ -267,7 +267,7 @@ describe('UpdateGuard', () => {
     expect(fs.readdirSync(dir).sort()).toEqual(['index.js', 'index.js.map']);
     const code = fs.readFileSync(path.join(dir, 'index.js'), 'utf8');
     expect(code).toContain('StorageServer update refused, nothing was changed:');
-    // The SDK is bundled (the lockfile's version, not the runtime's): the only require left is the optional CRT
+    // The SDK is bundled, the lockfile's version rather than the runtime's. The only require left is the optional CRT
     // signer, which the SDK loads inside a try and does without.
     expect([...new Set(code.match(/require\("@aws-sdk[^"]*"\)/g))]).toEqual(['require("@aws-sdk/signature-v4-crt")']);
     expect(code).toContain('DescribeFileSystems');

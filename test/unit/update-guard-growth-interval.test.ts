@@ -1,10 +1,11 @@
 /**
- * OPENZFS-GROWTH-INTERVAL (docs/sources/fsx-rules.md): FSx takes a storage increase 6 hours after the last one was
- * asked for, on OpenZFS and Lustre alike. The judge reads DescribeFileSystems' AdministrativeActions; moto's FSx lists
- * none, so the answers here are shaped as the API reference gives them (AdministrativeAction: AdministrativeActionType
- * FILE_SYSTEM_UPDATE | STORAGE_OPTIMIZATION | ..., Status FAILED | IN_PROGRESS | PENDING | COMPLETED |
- * UPDATED_OPTIMIZING | ..., RequestTime, TargetFileSystemValues.StorageCapacity), written for this test, not recorded.
- * The handler's two calls run against moto in test/integration/update-guard.test.ts.
+ * OPENZFS-GROWTH-INTERVAL in docs/sources/fsx-rules.md: FSx takes a storage increase 6 hours after the last one was
+ * asked for, on OpenZFS and Lustre alike. The judge reads DescribeFileSystems' AdministrativeActions. moto's FSx lists
+ * none, so the answers here are written for this test in the shapes the API reference gives, not recorded. Its
+ * AdministrativeAction has AdministrativeActionType FILE_SYSTEM_UPDATE, STORAGE_OPTIMIZATION and more; Status FAILED,
+ * IN_PROGRESS, PENDING, COMPLETED, UPDATED_OPTIMIZING and more; RequestTime; and
+ * TargetFileSystemValues.StorageCapacity. The handler's two calls run against moto in
+ * test/integration/update-guard.test.ts.
  */
 const ACTIONS: { actions: unknown[]; fileSystemId?: string } = { actions: [], fileSystemId: 'fs-0123456789abcdef0' };
 jest.mock('../../lambda/update-guard/aws', () => ({

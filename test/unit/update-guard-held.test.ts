@@ -79,10 +79,10 @@ describe('a lost guard state: the server\'s resources are held under the paths i
 });
 
 describe('heldResources from a nested stack: the walk starts at the root', () => {
-  // moto gives no RootId and names nested stacks by logical id: these responses stand in for CloudFormation's, in the
-  // shapes of its API reference: DescribeStacks' Stack.RootId ("For nested stacks, the stack ID of the top-level stack
-  // to which the nested stack ultimately belongs") and ListStackResources' StackResourceSummaries and NextToken
-  // (AWS CloudFormation API Reference, DescribeStacks, Stack, ListStackResources, StackResourceSummary).
+  // moto gives no RootId and names nested stacks by logical id, so these responses stand in for CloudFormation's, in
+  // the shapes of the AWS CloudFormation API Reference's DescribeStacks, Stack, ListStackResources and
+  // StackResourceSummary. DescribeStacks' Stack.RootId is "For nested stacks, the stack ID of the top-level stack to
+  // which the nested stack ultimately belongs"; ListStackResources gives StackResourceSummaries and NextToken.
   const responses: Record<string, unknown> = {
     [`DescribeStacks ${NESTED}`]: { Stacks: [{ StackId: NESTED, StackName: 'Cluster-DataNestedStackResource-1ABC', RootId: ROOT, ParentId: ROOT, StackStatus: 'UPDATE_IN_PROGRESS' }] },
     [`ListStackResources ${ROOT} -`]: {

@@ -1,12 +1,12 @@
 import { compareLayouts, parseGuardProperties } from '../../lambda/update-guard/contract';
 import { appTemplate, judge } from '../support/guard-matrix';
 
-// FSx for Lustre PERSISTENT_2 Metadata IOPS (LUSTRE-METADATA in docs/sources/fsx-rules.md), end to end as in
-// update-guard-lustre-throughput.test.ts: the resource specification updates the metadata configuration in place, and
-// FSx raises the IOPS, never lowers them ("downscaling Metadata IOPS is not supported", FSx API reference,
-// UpdateFileSystemLustreMetadataConfiguration), and only on a file system created with a metadata configuration. The
-// guard refuses a configuration added later, a lower number, or the configuration taken out, which FSx would refuse
-// after it.
+// FSx for Lustre PERSISTENT_2 Metadata IOPS, LUSTRE-METADATA in docs/sources/fsx-rules.md, end to end as in
+// update-guard-lustre-throughput.test.ts. The resource specification updates the metadata configuration in place. FSx
+// raises the IOPS and never lowers them, "downscaling Metadata IOPS is not supported" per
+// UpdateFileSystemLustreMetadataConfiguration in the FSx API reference, and only on a file system created with a
+// metadata configuration. The guard refuses a configuration added later, a lower number, or the configuration taken
+// out, which FSx would refuse after it.
 jest.mock('../../lambda/update-guard/aws', () => jest.requireActual('../support/guard-matrix-aws').matrixAwsModule());
 jest.spyOn(console, 'log').mockImplementation(() => undefined);
 jest.spyOn(console, 'warn').mockImplementation(() => undefined);

@@ -6,9 +6,9 @@ import { parseGuardProperties } from '../../lambda/update-guard/contract';
 import { openZfsUpdateGuard, type OpenZfsGuardInput } from '../../lib/backends/openzfs/guard';
 import { watchedPropertyNames } from '../../lib/update-guard';
 
-// The construct side of the FSx for OpenZFS guard (lib/backends/openzfs/guard.ts): the layout it records from what
-// the backend built, the file system it watches, and the order it imposes (the guard first). The rules are tested in
-// test/unit/update-guard-openzfs.test.ts; the whole app in test/unit/guard-matrix-fsx-openzfs.test.ts.
+// The construct side of the FSx for OpenZFS guard, lib/backends/openzfs/guard.ts: the layout it records from what the
+// backend built, the file system it watches, and the order it imposes, the guard first. The rules are tested in
+// test/unit/update-guard-openzfs.test.ts, and the whole app in test/unit/guard-matrix-fsx-openzfs.test.ts.
 
 const SUBNET_A = 'subnet-0aaaaaaaaaaaaaaa1';
 const SUBNET_B = 'subnet-0bbbbbbbbbbbbbbb1';
@@ -21,7 +21,7 @@ const INPUT: OpenZfsGuardInput = {
   serverName: 'storage1',
 };
 
-/** A stack (asset bundling skipped) with a bare OpenZFS file system and its guard built from `input`. */
+/** A stack, asset bundling skipped, with a bare OpenZFS file system and its guard built from `input`. */
 function build(input: Partial<OpenZfsGuardInput> | ((stack: Stack) => Partial<OpenZfsGuardInput>) = {}) {
   const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
   const given = typeof input === 'function' ? input(stack) : input;

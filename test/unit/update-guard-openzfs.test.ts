@@ -14,10 +14,10 @@ import { handler } from '../../lambda/update-guard';
 import { FSX_OPENZFS_DEPLOYMENT_TYPES } from '../../lib/sizing';
 import { FSX_OPENZFS_MAX_STORAGE_GIB } from '../../lib/backends/openzfs/sizing/options';
 
-// The update guard's rules for FSx for OpenZFS (backend fsx-openzfs), through the policy table and the handler:
-// what replaces the file system (deployment type, subnets, key: CloudFormation's resource specification) is refused
-// with the safe path; what FSx changes in place (storage growth, throughput capacity) passes. The construct side is
-// test/unit/update-guard-openzfs-construct.test.ts; the whole app, test/unit/guard-matrix-fsx-openzfs.test.ts.
+// The update guard's rules for FSx for OpenZFS, backend fsx-openzfs, through the policy table and the handler. What
+// CloudFormation's resource specification says replaces the file system is refused with the safe path: deployment type,
+// subnets, key. What FSx changes in place passes: storage growth, throughput capacity. The construct side is
+// test/unit/update-guard-openzfs-construct.test.ts, and the whole app test/unit/guard-matrix-fsx-openzfs.test.ts.
 jest.mock('../../lambda/update-guard/aws', () => ({
   ...jest.requireActual('../../lambda/update-guard/aws'),
   findServerResources: async () => [],
@@ -70,7 +70,7 @@ const update = (old: Props, next: Props) => handler({
 const OPENZFS_SAFE_PATH = 'deploy a second server with another serverName (a new file system), copy the data into it, or ' +
   'restore a backup of this file system into a new one, then remove the first';
 
-/** Each refused change: base, change, the one refusal (setting, old, new, why) and the safe path's start. */
+/** Each refused change: base, change, the one refusal as setting, old, new and why, and the safe path's start. */
 const REFUSED: [string, Props, Props, string, string, string, RegExp, string][] = [
   ['a new deployment type', OPENZFS, { FileSystemType: 'SINGLE_AZ_HA_2/SSD' }, 'FileSystemType', 'SINGLE_AZ_2/SSD', 'SINGLE_AZ_HA_2/SSD',
     /^a new deployment type \(OpenZFSConfiguration\.DeploymentType\): CloudFormation replaces the file system, and every byte on it goes with the old one$/, 'keep the old type, or '],
@@ -92,9 +92,11 @@ const REFUSED: [string, Props, Props, string, string, string, RegExp, string][] 
     /^FSx for OpenZFS cannot shrink a file system's storage capacity$/, 'keep capacityTiB at least its old value; to shrink, '],
 ];
 
-/** Rules of AWS's guides the guard applies (docs/sources/fsx-rules.md), each refusal with its exact safe path. */
+/**
+ * Rules of AWS's guides that the guard applies, from docs/sources/fsx-rules.md, each refusal with its exact safe path.
+ */
 const GUIDE_REFUSED: [string, Props, Props, string, string, string, RegExp, string][] = [
-  // OPENZFS-GROWTH-MIN: 4096 GiB grows to 4506 GiB (4096 x 1.1, rounded up) or more.
+  // OPENZFS-GROWTH-MIN: 4096 GiB grows to 4506 GiB, 4096 x 1.1 rounded up, or more.
   ['storage grown by 5 % (4096 -> 4301 GiB)', OPENZFS, { StorageCapacityGiB: '4301' }, 'StorageCapacityGiB', '4096', '4301',
     /^FSx for OpenZFS grows SSD storage by at least 10 percent .* 4096 GiB to 4301 GiB is less, and FSx would refuse the update$/,
     'grow to 4506 GiB or more (capacityTiB 4.41 or more), or keep 4096 GiB; increases must also be 6 hours apart'],
@@ -162,7 +164,7 @@ describe('FSx for OpenZFS: the policy table', () => {
     expect(UPDATE_POLICIES.throughputCapacity.name).toContain('fsx-openzfs: in place (FSx UpdateFileSystem ThroughputCapacity)');
     expect(UPDATE_POLICIES.perUnitStorageThroughput.name).toContain('fsx-lustre: in place on persistent SSD, fsx-openzfs: allowed');
     expect(UPDATE_POLICIES.storageCapacityGiB.name).toContain('fsx-lustre: grow only, fsx-openzfs: grow only');
-    // A Lustre refusal keeps the Lustre wording (LUSTRE-NO-SHRINK).
+    // A Lustre refusal keeps the Lustre wording: LUSTRE-NO-SHRINK.
     const [lustre] = compareLayouts(layoutOf(LUSTRE), layoutOf({ ...LUSTRE, StorageCapacityGiB: '12000' }), false);
     expect(lustre.why).toBe("FSx for Lustre cannot shrink a file system's storage capacity");
   });

@@ -1,8 +1,8 @@
 /**
- * The update guard's snapshot retention rule (lambda/update-guard/retention-rules.ts; issue 38, item 3): a lower
- * `SnapshotRetain` deletes the older EBS snapshot sets or FSx backups, so it is refused unless the deploy says
- * `AcceptFewerSnapshots` (or `AcceptDataLoss`), with a message that counts what goes; the field is left out of the
- * properties and the PhysicalResourceId when empty, and the waiver is outside both the layout and the hash.
+ * The update guard's snapshot retention rule of lambda/update-guard/retention-rules.ts. A lower `SnapshotRetain`
+ * deletes the older EBS snapshot sets or FSx backups, so it is refused unless the deploy says `AcceptFewerSnapshots` or
+ * `AcceptDataLoss`, with a message that counts what goes. The field is left out of the properties and the
+ * PhysicalResourceId when empty, and the waiver is outside both the layout and the hash.
  */
 import { App, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
@@ -50,7 +50,7 @@ function updateOf(oldProps: Props, newProps: Props, physicalId: string): ReturnT
   } as unknown as CdkCustomResourceEvent);
 }
 
-/** The Update CloudFormation sends from `oldProps` (the last accepted, so its id) to `newProps`. */
+/** The Update CloudFormation sends from `oldProps`, the last accepted, so its id, to `newProps`. */
 function update(oldProps: Props, newProps: Props): ReturnType<typeof handler> {
   return updateOf(oldProps, newProps, idOf(oldProps));
 }

@@ -13,10 +13,10 @@ import { compareWatched, roleObjection, type WatchedProperties } from '../../lam
 import { WATCHED_TYPES } from '../../lambda/update-guard/watched-types';
 import { LAYOUT_FIELDS, PROP, SERVER_ID_TAG, renderField, type TaggedResource } from '../../lambda/update-guard/wire';
 
-// Issue 37, item 4.3: every refusal names a safe path that works, and never only acceptDataLoss (the message offers
-// that itself, after the safe path). The policy table is data: every field's policy is walked over layouts of every
-// backend and over changes to every value the walk knows for the field, and every objection it raises is checked.
-// The walk must reach every field that refuses anywhere and every volume rule, or it checks nothing.
+// Every refusal names a safe path that works, and never only acceptDataLoss, which the message offers itself after the
+// safe path. The policy table is data: every field's policy is walked over layouts of every backend and over changes to
+// every value the walk knows for the field, and every objection it raises is checked. The walk must reach every field
+// that refuses anywhere and every volume rule, or it checks nothing.
 
 const KEY = 'arn:aws:kms:us-east-1:123456789012:key/0a1b2c3d-1111-2222-3333-444455556666';
 const [SUBNET_A, SUBNET_B, SUBNET_C] = ['subnet-0aaaaaaaaaaaaaaa1', 'subnet-0bbbbbbbbbbbbbbb1', 'subnet-0ccccccccccccccc1'];
@@ -96,7 +96,7 @@ function walk(): Walked[] {
 /** Remedies only the EBS backend has: snapshots of its data volumes, and the restore from them. */
 const EBS_ONLY = /snapshot the volumes|restoreSnapshotIds|dataVolumeSnapshotIds/;
 
-/** What a safe path must be: something to do, said without acceptDataLoss (the message adds that path itself). */
+/** What a safe path must be: something to do, said without acceptDataLoss, since the message adds that path itself. */
 function expectWorkingSafePath(safePath: string, where: string): void {
   expect({ where, safePath: safePath.trim() }).not.toEqual({ where, safePath: '' });
   expect({ where, safePath }).not.toEqual({ where, safePath: expect.stringMatching(/acceptDataLoss/) });
@@ -153,7 +153,7 @@ describe('every refusal of the watched resources and the identity names a safe p
         }
       }
     }
-    // Each type refuses somewhere (an EBS server's instance only while CloudFormation attaches the volumes).
+    // Each type refuses somewhere: an EBS server's instance only while CloudFormation attaches the volumes.
     expect(seen).toBeGreaterThanOrEqual(WATCHED_TYPES.length * 3);
   });
 

@@ -3,10 +3,10 @@ import { PROP, RESOURCE_TYPE } from '../../lambda/update-guard/contract';
 import { CONTINUE_ROLLBACK_GUIDE, MAX_MESSAGE_LENGTH, stackNameOf, unreadStatusMessage } from '../../lambda/update-guard/messages';
 import { canonical, compareWatched, parseWatched, type WatchedProperties } from '../../lambda/update-guard/watched';
 
-// The watched half of the update guard through its handler: the resources recorded by CloudFormation's
-// replacement rules, the server's identity, and the rollback that always passes. The stack status is the one
-// branch moto cannot reach (it never rolls a stack back): a stand-in answers it here; the real call is tested
-// against moto in test/integration/update-guard.test.ts.
+// The watched half of the update guard through its handler: the resources recorded by CloudFormation's replacement
+// rules, the server's identity, and the rollback that always passes. The stack status is the one branch moto cannot
+// reach, since it never rolls a stack back: a stand-in answers it here, and the real call is tested against moto in
+// test/integration/update-guard.test.ts.
 let status: { status?: string; error?: string; attempts?: number } = { status: 'UPDATE_IN_PROGRESS' };
 jest.mock('../../lambda/update-guard/aws', () => ({
   ...jest.requireActual('../../lambda/update-guard/aws'),
@@ -108,8 +108,8 @@ describe('rollbacks always pass', () => {
   test('an accepted change (growth), then a later resource fails: the Update back is accepted while the stack rolls back', async () => {
     const before = props('ebs');
     const grown = { ...props('ebs'), [PROP.dataVolumes]: ['0:8192'] };
-    // The recorded sequence: Create, the accepted Update (growth), then CloudFormation's rollback Update with the
-    // old properties as the new ones (which would read as "smaller volumes").
+    // The recorded sequence: Create, the accepted Update of growth, then CloudFormation's rollback Update with the old
+    // properties as the new ones, which would read as "smaller volumes".
     const created = await handler({ ...base, RequestType: 'Create', ResourceProperties: before } as never);
     const accepted = await handler({ ...base, RequestType: 'Update', PhysicalResourceId: created.PhysicalResourceId, OldResourceProperties: before, ResourceProperties: grown } as never);
     const rollback = { ...base, RequestType: 'Update', PhysicalResourceId: accepted.PhysicalResourceId, OldResourceProperties: grown, ResourceProperties: before } as never;
@@ -130,7 +130,7 @@ describe('rollbacks always pass', () => {
     (console.error as jest.Mock).mockImplementation((line: string) => errors.push(line));
     const message = await update(props('instance-store'), props('instance-store', 'subnet-0aaaaaaaaaaaaaaa2')).catch((e: Error) => e.message);
     expect(message).toMatch(/^StorageServer update refused: the update guard could not read its stack's status \(DescribeStacks: AccessDenied: no\)/);
-    // The stack's name, from the event's StackId (arn:...:stack/s/1).
+    // The stack's name, from the event's StackId, arn:...:stack/s/1.
     expect(message).toContain('aws cloudformation continue-update-rollback --stack-name s (');
     expect(message).toMatch(/Instance\.SubnetId .*Safe path: undo the change of subnetId/);
     expect(errors.join('\n')).toContain('could not read the stack status');

@@ -1,4 +1,5 @@
-// The update guard handler: the policy table, and the handler's answers (the rest: update-guard-checks.test.ts, update-guard-construct.test.ts).
+// The update guard handler: the policy table, and the handler's answers. The rest is in update-guard-checks.test.ts and
+// update-guard-construct.test.ts.
 
 import { PROP, UPDATE_POLICIES, compareLayouts, layoutPhysicalId } from '../../lambda/update-guard/contract';
 import { handler } from '../../lambda/update-guard';
@@ -181,7 +182,7 @@ describe('handler', () => {
   });
 
   test('rollback: after a refused update, the Update back to the old properties passes', async () => {
-    // GIVEN: a deployed layout, and an update the guard refuses (CloudFormation keeps the physical id)
+    // GIVEN: a deployed layout, and an update the guard refuses, where CloudFormation keeps the physical id
     const deployed = (await handler(createEvent(EBS))).PhysicalResourceId as string;
     const shrunk = { ...EBS, DataVolumes: ['0:8192'] };
     await expect(handler(updateEvent(EBS, shrunk, deployed))).rejects.toThrow(/fewer volumes/);

@@ -1,6 +1,6 @@
 /**
- * The VPC CIDRs handler (lambda/vpc-cidrs, OPENZFS-ENDPOINT-CIDR in docs/sources/fsx-rules.md): against moto's EC2, a VPC
- * with a secondary CIDR block answers both, comma-joined, for the client-mount document's allowed servers; and the
+ * The VPC CIDRs handler, lambda/vpc-cidrs, OPENZFS-ENDPOINT-CIDR in docs/sources/fsx-rules.md. Against moto's EC2, a
+ * VPC with a secondary CIDR block answers both, comma-joined, for the client-mount document's allowed servers. The
  * construct of a looked-up VPC's stack puts that answer there, where the app's own VPC keeps its one block.
  */
 import { DescribeVpcsCommand, EC2Client, AssociateVpcCidrBlockCommand, CreateVpcCommand, DisassociateVpcCidrBlockCommand } from '@aws-sdk/client-ec2';

@@ -1,9 +1,9 @@
 /**
  * The update guard's descriptor of the ebs backend: an EC2 server whose data lives on striped EBS volumes that it
- * attaches itself. Its own fields are the data volumes and the DLM snapshot retention; its rows of the policy table
- * let the instance be replaced (the new one takes the volumes and the interface over) and the volumes only grow.
+ * attaches itself. Its own fields are the data volumes and the DLM snapshot retention. Its rows of the policy table let
+ * the instance be replaced, since the new one takes the volumes and the interface over, and let the volumes only grow.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import type { BackendGuard, Checks } from '../backend-guard';
 import type { StorageLayout } from '../layout';
@@ -14,8 +14,8 @@ import { dataVolumeEntry, volumeTypeProblem } from '../volume-types';
 import { AWS_MANAGED_EBS_KEY, EC2_ZONE, ec2Pin } from './ec2';
 
 /**
- * The instance replaced while CloudFormation attaches the data volumes (`legacyVolumeAttachments`): a new
- * AWS::EC2::VolumeAttachment of a volume the old instance holds fails (VolumeInUse).
+ * The instance replaced while CloudFormation attaches the data volumes, as `legacyVolumeAttachments` has it: a new
+ * AWS::EC2::VolumeAttachment of a volume the old instance holds fails with VolumeInUse.
  */
 const LEGACY_ATTACHMENTS_HOLD_VOLUMES: Objection = {
   why: 'it replaces the instance, and CloudFormation attaches the data volumes (legacyVolumeAttachments): ' +
@@ -25,9 +25,9 @@ const LEGACY_ATTACHMENTS_HOLD_VOLUMES: Objection = {
 };
 
 /**
- * Image, key pair and placement group: a change replaces the EC2 instance. The replacement instance takes the volumes
- * and the network interface over from the old one (storage-attach, at its first boot), and clients carry on at the
- * same address; only volumes that CloudFormation attaches (`legacyVolumeAttachments`) cannot follow.
+ * Image, key pair and placement group: a change replaces the EC2 instance. The replacement takes the volumes and the
+ * network interface over from the old one at its first boot, in storage-attach, and clients carry on at the same
+ * address. Only volumes that CloudFormation attaches, under `legacyVolumeAttachments`, cannot follow.
  */
 const INSTANCE_REPLACEMENT: UpdatePolicy = refusedUnless(
   'replaceable when the server attaches its own volumes',
@@ -36,9 +36,9 @@ const INSTANCE_REPLACEMENT: UpdatePolicy = refusedUnless(
 );
 
 /**
- * A new KMS key. EBS cannot re-encrypt a volume in place, and CloudFormation does not create a volume again for one
- * (the resource specification updates an AWS::EC2::Volume's KmsKeyId without replacement): the data would stay under
- * the old key while the stack names the new one. A volume created from a snapshot takes the key it is given.
+ * A new KMS key. EBS cannot re-encrypt a volume in place, and CloudFormation does not create a volume again for one:
+ * the resource specification updates an AWS::EC2::Volume's KmsKeyId without replacement. The data would stay under the
+ * old key while the stack names the new one. A volume created from a snapshot takes the key it is given.
  */
 const EBS_KEY = refused(
   'EBS cannot re-encrypt a volume in place, and CloudFormation does not create the volumes again for a new key: the ' +
@@ -48,13 +48,14 @@ const EBS_KEY = refused(
 );
 
 /**
- * The snapshots the data volumes were created from (`restoreSnapshotIds`, `dataVolumeSnapshotIds`). EBS reads a
- * snapshot only when it creates a volume (CreateVolume; ModifyVolume changes size, type, IOPS and throughput, never
- * the snapshot), and CloudFormation does not create an existing AWS::EC2::Volume again for another SnapshotId: the
- * resource specification updates SnapshotId without replacement (replacement-rules.ts lists it under `updates`). So
- * the ids matter once. Dropping them after the restore leaves the volumes as they are: allowed, so that they need not
- * be carried on every later deploy. Other ids for volumes that exist (ids added to a server deployed blank, or another
- * set) would restore nothing while the deploy looks like a restore: refused, and said so.
+ * The snapshots the data volumes were created from: `restoreSnapshotIds`, `dataVolumeSnapshotIds`. EBS reads a snapshot
+ * only when CreateVolume creates a volume; ModifyVolume changes size, type, IOPS and throughput, never the snapshot.
+ * CloudFormation does not create an existing AWS::EC2::Volume again for another SnapshotId either, since the resource
+ * specification updates SnapshotId without replacement; replacement-rules.ts lists it under `updates`. So the ids
+ * matter once. Dropping them after the restore leaves the volumes as they are, and is allowed so that they need not be
+ * carried on every later deploy. Other ids for volumes that exist would restore nothing while the deploy looks like a
+ * restore, so they are refused and the message says so. Such ids are ids added to a server deployed blank, or another
+ * set.
  */
 const RESTORE_SNAPSHOTS: UpdatePolicy = refusedUnless(
   'read when the volumes are created: dropped after a restore, allowed; other ids, refused',

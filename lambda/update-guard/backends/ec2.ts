@@ -1,9 +1,9 @@
 /**
- * What the two EC2 backends (ebs, instance-store) share in the update guard: the managed key's name, the zone's row,
+ * What the two EC2 backends, ebs and instance-store, share in the update guard: the managed key's name, the zone's row,
  * and how a Create over an EC2 server's resources names the backend to pin. Each backend's own rows are in ebs.ts and
  * instance-store.ts.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import { AUTO_CHOOSES } from '../objections';
 import { refused } from '../policy';
@@ -23,8 +23,8 @@ export const EC2_ZONE = refused(
 const EC2_KINDS: readonly TaggedResource['kind'][] = ['instance', 'volume', 'network-interface'];
 
 /**
- * The backend to pin when resources of an EC2 server were found: ebs or instance-store, which the tags do not tell
- * apart (the instance's type does).
+ * The backend to pin when resources of an EC2 server were found: ebs or instance-store. The tags do not tell the two
+ * apart; the instance's type does.
  */
 export function ec2Pin(found: readonly TaggedResource[]): string | undefined {
   const ec2 = found.filter((r) => EC2_KINDS.includes(r.kind));

@@ -1,9 +1,9 @@
 /**
  * The update guard's descriptor of the fsx-lustre backend: an FSx for Lustre file system. Its own fields are the
  * deployment and storage type, the per-unit throughput, the storage, the subnet, the Metadata IOPS and the backups'
- * retention; what replaces the file system is refused, what FSx changes in place passes within FSx's own rules.
+ * retention. What replaces the file system is refused; what FSx changes in place passes within FSx's own rules.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import type { BackendGuard, Checks, IntervalRule } from '../backend-guard';
 import { latestRequest, tooSoon, type AdministrativeActionView } from '../growth-interval';
@@ -17,9 +17,9 @@ import {
 const LUSTRE_TYPE = /^(SCRATCH_2|PERSISTENT_1|PERSISTENT_2)\/(SSD|HDD)$/;
 
 /**
- * Per-unit throughput: FSx changes it in place on persistent SSD file systems (FSx for Lustre guide, "Managing
- * throughput capacity": PERSISTENT_1 SSD 50/100/200, PERSISTENT_2 125/250/500/1000); an HDD file system's cannot be
- * changed, and SCRATCH_2 has none. LUSTRE-THROUGHPUT-IN-PLACE.
+ * Per-unit throughput: FSx changes it in place on persistent SSD file systems, PERSISTENT_1 SSD at 50, 100 or 200 and
+ * PERSISTENT_2 at 125, 250, 500 or 1000, per the FSx for Lustre guide, "Managing throughput capacity". An HDD file
+ * system's cannot be changed, and SCRATCH_2 has none. LUSTRE-THROUGHPUT-IN-PLACE.
  */
 const LUSTRE_THROUGHPUT: UpdatePolicy = refusedUnless(
   'in place on persistent SSD',
@@ -32,12 +32,12 @@ const LUSTRE_THROUGHPUT: UpdatePolicy = refusedUnless(
 );
 
 /**
- * PERSISTENT_2 Metadata IOPS (LUSTRE-METADATA): FSx raises them in place (the resource specification updates
- * `LustreConfiguration.MetadataConfiguration` without replacement), only on a file system created with a metadata
- * configuration, and never lowers them: a configuration added later, a lower number, or the configuration taken out
- * would fail after the guard. `''` is a file system without one: this project set none before the option. To
- * AUTOMATIC FSx accepts while the number is no more than its automatic default for the storage, which AWS gives in no
- * table read here: passed, FSx judges it.
+ * PERSISTENT_2 Metadata IOPS, LUSTRE-METADATA. FSx raises them in place, since the resource specification updates
+ * `LustreConfiguration.MetadataConfiguration` without replacement. It does so only on a file system created with a
+ * metadata configuration, and never lowers them. So a configuration added later, a lower number, or the configuration
+ * taken out would fail after the guard. `''` is a file system without one, as those made before the option are. FSx
+ * accepts a change to AUTOMATIC while the number is no more than its automatic default for the storage. AWS gives that
+ * default in no table read here, so the change passes and FSx judges it.
  */
 const LUSTRE_METADATA: UpdatePolicy = both(
   refusedUnless(
@@ -71,16 +71,19 @@ export function lastMetadataRequest(actions: readonly AdministrativeActionView[]
     (a.TargetFileSystemValues?.LustreConfiguration as { readonly MetadataConfiguration?: unknown } | undefined)?.MetadataConfiguration !== undefined);
 }
 
-/** Whether the deploy raises a Lustre file system's provisioned Metadata IOPS (a number above the old number or AUTOMATIC). */
+/**
+ * Whether the deploy raises a Lustre file system's provisioned Metadata IOPS: a number above the old number, or
+ * AUTOMATIC.
+ */
 function raisesMetadataIops(o: StorageLayout, n: StorageLayout): boolean {
   return o.backend === 'fsx-lustre' && n.backend === 'fsx-lustre' && o.metadataIops !== '' && /^\d+$/.test(n.metadataIops) &&
     (o.metadataIops === 'AUTOMATIC' || Number(n.metadataIops) > Number(o.metadataIops));
 }
 
 /**
- * LUSTRE-METADATA: "as long as metadata performance increase requests are at least 6 hours apart" (FSx for Lustre
- * guide, "Managing metadata performance"): the refusal of a Metadata IOPS increase asked for within 6 hours of the last
- * metadata change, or undefined.
+ * LUSTRE-METADATA: "as long as metadata performance increase requests are at least 6 hours apart", per the FSx for
+ * Lustre guide, "Managing metadata performance". The refusal of a Metadata IOPS increase asked for within 6 hours of
+ * the last metadata change, or undefined.
  */
 export function metadataIntervalRefusal(
   o: StorageLayout, n: StorageLayout, lastRequestMs: number | undefined, nowMs: number, acceptDataLoss: boolean,
@@ -127,7 +130,7 @@ export const FSX_LUSTRE_GUARD: BackendGuard = {
     metadataIops: LUSTRE_METADATA,
     snapshotRetain: fewerBackups('FSx for Lustre'),
   },
-  // The file system: watched.ts's own wording (a new file system, a copy) is this backend's.
+  // The file system: watched.ts's own wording, of a new file system and a copy, is this backend's.
   replaced: {},
   shownBy: { fileSystemType: 'LUSTRE' },
   pin: fsxPin,

@@ -1,11 +1,11 @@
 /**
- * The update guard's descriptor of the fsx-openzfs backend: an FSx for OpenZFS file system (managed NFS). Its own
- * fields are the deployment type, the storage, the subnets (MULTI_AZ_1: the preferred and the standby), the throughput
- * capacity, the SSD IOPS and the backups' retention. What replaces the file system (deployment type, subnets, key:
- * the resource specification) is refused with the OpenZFS safe path; what FSx changes in place (storage growth,
- * throughput capacity, IOPS) passes within FSx's own rules.
+ * The update guard's descriptor of the fsx-openzfs backend: an FSx for OpenZFS file system, managed NFS. Its own fields
+ * are the deployment type, the storage, the subnets, the throughput capacity, the SSD IOPS and the backups' retention.
+ * MULTI_AZ_1 has two subnets, the preferred and the standby. What the resource specification says replaces the file
+ * system is refused with the OpenZFS safe path: deployment type, subnets and key. What FSx changes in place passes
+ * within FSx's own rules: storage growth, throughput capacity and IOPS.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import type { BackendGuard, Checks } from '../backend-guard';
 import type { StorageLayout } from '../layout';
@@ -16,36 +16,41 @@ import {
 } from './fsx';
 
 /**
- * The FSx for OpenZFS deployment types (Amazon FSx API Reference, CreateFileSystemOpenZFSConfiguration); the
- * planner's list (lib/backends/openzfs/sizing/options.ts), which this Lambda-side file cannot import, is tested to equal it.
- * `MULTI_AZ_1` is the one with a standby file server in a second subnet.
+ * The FSx for OpenZFS deployment types, per CreateFileSystemOpenZFSConfiguration in the Amazon FSx API Reference. This
+ * Lambda-side file cannot import the planner's list in lib/backends/openzfs/sizing/options.ts, so a test holds the two
+ * equal. `MULTI_AZ_1` is the one with a standby file server in a second subnet.
  */
 export const OPENZFS_DEPLOYMENT_TYPES = ['SINGLE_AZ_1', 'SINGLE_AZ_2', 'SINGLE_AZ_HA_1', 'SINGLE_AZ_HA_2', 'MULTI_AZ_1'] as const;
-/** The storage type of every FSx for OpenZFS file system this project makes (its `FileSystemType` suffix). */
+/** The storage type of every FSx for OpenZFS file system this project makes: its `FileSystemType` suffix. */
 export const OPENZFS_STORAGE_TYPE = 'SSD';
 const OPENZFS_TYPE = new RegExp(`^(${OPENZFS_DEPLOYMENT_TYPES.join('|')})/${OPENZFS_STORAGE_TYPE}$`);
 
 /**
- * The safe path: a second server makes a new file system, which takes the data by a copy over NFS, or from one of the
- * automatic backups FSx keeps of this one (`snapshots.retain` days), restored into a new file system (FSx for OpenZFS
- * User Guide, "Working with backups": each backup holds all that is needed to create a new file system from it; FSx
- * API, CreateFileSystemFromBackup).
+ * The safe path: a second server makes a new file system, which takes the data by a copy over NFS. Or a new file system
+ * is restored from one of the automatic backups FSx keeps of this one for `snapshots.retain` days. The FSx for OpenZFS
+ * User Guide, "Working with backups", says each backup holds all that is needed to create a new file system from it;
+ * the FSx API has CreateFileSystemFromBackup.
  */
 const OPENZFS_COPY = 'deploy a second server with another serverName (a new file system), copy the data into it, or ' +
   'restore a backup of this file system into a new one, then remove the first';
 
-/** The largest SSD storage capacity, GiB (OPENZFS-STORAGE-RANGE; lib/backends/openzfs/sizing/options.ts holds the same). */
+/**
+ * The largest SSD storage capacity, GiB: OPENZFS-STORAGE-RANGE. lib/backends/openzfs/sizing/options.ts holds the same.
+ */
 const OPENZFS_MAX_GIB = 524_288;
 
 /**
- * The least SSD storage capacity, GiB, FSx for OpenZFS grows `gib` to: "a minimum of 10 percent" more (in whole
- * numbers: `gib * 1.1` is 110.00000000000001 for 100), "up to the maximum allowed value of 512 TiB".
+ * The least SSD storage capacity, GiB, that FSx for OpenZFS grows `gib` to: "a minimum of 10 percent" more, "up to the
+ * maximum allowed value of 512 TiB". It counts in whole numbers, since `gib * 1.1` is 110.00000000000001 for 100.
  */
 export function openZfsLeastGrowth(gib: number): number {
   return Math.min(Math.ceil((gib * 11) / 10), OPENZFS_MAX_GIB);
 }
 
-/** An increase under 10 percent fails the update (UpdateFileSystem refuses it) after the guard passed: OPENZFS-GROWTH-MIN. */
+/**
+ * An increase under 10 percent passes the guard and then fails the update, since UpdateFileSystem refuses it:
+ * OPENZFS-GROWTH-MIN.
+ */
 const OPENZFS_GROWTH_MIN: UpdatePolicy = refusedUnless(
   'grown by 10 percent or more',
   (o, n) => Number(n.storageCapacityGiB) <= Number(o.storageCapacityGiB) || Number(n.storageCapacityGiB) >= openZfsLeastGrowth(Number(o.storageCapacityGiB)),
@@ -71,11 +76,11 @@ function iopsOption(diskIops: string): string {
 }
 
 /**
- * Throughput capacity: FSx changes it in place (UpdateFileSystem; the FSx for OpenZFS guide, "Managing throughput
- * capacity": a Single-AZ non-HA file system is unavailable for a few minutes, an HA one fails over and back). The
- * resource specification updates `OpenZFSConfiguration.ThroughputCapacity` without replacement. Not in the deploy that
- * changes the storage or the provisioned SSD IOPS: FSx takes no throughput update while either runs
- * (OPENZFS-ONE-UPDATE, OPENZFS-IOPS-WITH-THROUGHPUT in docs/sources/fsx-rules.md).
+ * Throughput capacity: FSx changes it in place with UpdateFileSystem. Per the FSx for OpenZFS guide, "Managing
+ * throughput capacity", a Single-AZ non-HA file system is unavailable for a few minutes, and an HA one fails over and
+ * back. The resource specification updates `OpenZFSConfiguration.ThroughputCapacity` without replacement. It may not
+ * change in the deploy that changes the storage or the provisioned SSD IOPS, since FSx takes no throughput update while
+ * either runs: OPENZFS-ONE-UPDATE and OPENZFS-IOPS-WITH-THROUGHPUT in docs/sources/fsx-rules.md.
  */
 const OPENZFS_THROUGHPUT: UpdatePolicy = both(
   refusedUnless(
@@ -107,15 +112,15 @@ const OPENZFS_THROUGHPUT: UpdatePolicy = both(
 );
 
 /**
- * SSD IOPS: FSx changes them in place (the resource specification updates `OpenZFSConfiguration.DiskIopsConfiguration`
- * without replacement), with a storage change too ([STORAGE]); with a throughput change the ThroughputCapacity row
- * refuses.
+ * SSD IOPS: FSx changes them in place, since the resource specification updates
+ * `OpenZFSConfiguration.DiskIopsConfiguration` without replacement. A storage change may come with them, as [STORAGE]
+ * says; with a throughput change, the ThroughputCapacity row refuses.
  */
 const OPENZFS_IOPS: UpdatePolicy = { name: 'in place (FSx UpdateFileSystem DiskIopsConfiguration)', objections: () => [] };
 
 /**
- * MULTI_AZ_1 standby subnet: in `SubnetIds`, which replaces the file system. A new deployment type (to or from
- * MULTI_AZ_1) is refused by the FileSystemType row; this one judges the subnet of the same type.
+ * MULTI_AZ_1 standby subnet: it is in `SubnetIds`, which replaces the file system. The FileSystemType row refuses a new
+ * deployment type, to or from MULTI_AZ_1; this row judges the subnet of the same type.
  */
 const OPENZFS_STANDBY_SUBNET: UpdatePolicy = refusedUnless(
   'same subnets',
@@ -157,8 +162,8 @@ export const FSX_OPENZFS_GUARD: BackendGuard = {
       `a new deployment type (OpenZFSConfiguration.DeploymentType): ${FSX_REPLACED}`,
       `keep the old type, or ${OPENZFS_COPY}`,
     ),
-    // Grow only, by 10 percent or more (FSx for OpenZFS guide, "Modifying provisioned SSD storage capacity and IOPS");
-    // increases 6 hours apart are `intervals`'.
+    // Grow only, by 10 percent or more, per the FSx for OpenZFS guide, "Modifying provisioned SSD storage capacity and
+    // IOPS". `intervals` holds increases 6 hours apart.
     storageCapacityGiB: both(growOnly('FSx for OpenZFS', OPENZFS_COPY), OPENZFS_GROWTH_MIN),
     subnetId: refused(
       `a new subnet (SubnetIds; MULTI_AZ_1: OpenZFSConfiguration.PreferredSubnetId): ${FSX_REPLACED}`,
@@ -175,8 +180,8 @@ export const FSX_OPENZFS_GUARD: BackendGuard = {
   causes: {
     'OpenZFSConfiguration.DeploymentType': 'openZfsDeploymentType',
     'OpenZFSConfiguration.PreferredSubnetId': 'subnetId, vpcId or a rebuilt VPC',
-    // The template's export of the root volume is the VPC's CIDR only: the clients (clientCidrs) and root squash are
-    // applied by UpdateVolume (lib/backends/openzfs/export-resource.ts) and change nothing here.
+    // The template's export of the root volume is the VPC's CIDR only. UpdateVolume, in
+    // lib/backends/openzfs/export-resource.ts, applies the clients and root squash, so they change nothing here.
     'OpenZFSConfiguration.RootVolumeConfiguration.NfsExports': "vpcId, vpcFrom or a rebuilt VPC (the VPC's CIDR)",
   },
   shownBy: { fileSystemType: 'OPENZFS' },

@@ -1,10 +1,10 @@
 /**
- * What the two FSx backends (fsx-lustre, fsx-openzfs) share in the update guard: the managed key's name, the grammar
+ * What the two FSx backends, fsx-lustre and fsx-openzfs, share in the update guard: the managed key's name, the grammar
  * of storage and subnet, storage that only grows, increases 6 hours apart, the backups a lower retention deletes, and
  * how a Create over an FSx file system names the backend to pin. Each backend's own rows are in fsx-lustre.ts and
  * fsx-openzfs.ts.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import { isFsxBackend } from '../../register/backend';
 import type { Checks, IntervalRule } from '../backend-guard';
@@ -27,7 +27,7 @@ export function isSubnetId(value: string): boolean {
   return SUBNET_ID.test(value);
 }
 
-/** The storage capacity and the (preferred) subnet, the same on both FSx backends. */
+/** The storage capacity and the subnet, or the preferred one, the same on both FSx backends. */
 export function checkStorageAndSubnet(layout: StorageLayout, { check }: Checks): void {
   check('storageCapacityGiB', layout.storageCapacityGiB, WHOLE.test(layout.storageCapacityGiB), 'must be a whole number of GiB');
   check('subnetId', layout.subnetId, isSubnetId(layout.subnetId), "must be a subnet id such as 'subnet-0123456789abcdef0'");
@@ -57,7 +57,7 @@ export function fewerBackups(service: string): UpdatePolicy {
   }));
 }
 
-/** Whether the deploy grows an FSx file system's storage (the other changes of the field are the policy table's). */
+/** Whether the deploy grows an FSx file system's storage; the policy table judges the field's other changes. */
 function growsStorage(o: StorageLayout, n: StorageLayout): boolean {
   return o.backend === n.backend && isFsxBackend(n.backend) && Number(n.storageCapacityGiB) > Number(o.storageCapacityGiB);
 }

@@ -1,9 +1,9 @@
 /**
  * The update guard's descriptor of the instance-store backend: an EC2 server whose data lives on the instance's own
  * disks, which go with the instance on a stop and start or a replacement. Its own fields are the instance type and
- * whether the bootstrap encrypts the array; every change that replaces or stops the instance is refused.
+ * whether the bootstrap encrypts the array. Every change that replaces or stops the instance is refused.
  *
- * Dependency-free on purpose: it is bundled into the Lambda and imported by the construct at synth time.
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import type { BackendGuard, Checks } from '../backend-guard';
 import type { StorageLayout } from '../layout';
@@ -19,8 +19,8 @@ const INSTANCE_TYPE = /^[a-z0-9-]+\.[a-z0-9-]+$/;
 const INSTANCE_REPLACEMENT = refused('it replaces the instance, and every instance-store disk with it', KEEP_OR_SECOND_SERVER);
 
 /**
- * A new KMS key: it encrypts the instance's root volume (its BlockDeviceMappings), whose change replaces the instance
- * or stops and starts it; the instance-store disks go with either. No snapshot holds their data.
+ * A new KMS key. It encrypts the instance's root volume in its BlockDeviceMappings, whose change replaces the instance
+ * or stops and starts it. The instance-store disks go with either, and no snapshot holds their data.
  */
 const INSTANCE_STORE_KEY = refused(
   "a new key changes the instance's root volume (BlockDeviceMappings), which replaces the instance or stops and " +
@@ -60,7 +60,7 @@ export const INSTANCE_STORE_GUARD: BackendGuard = {
     ),
     // No snapshotRetain row: instance store has no snapshots, and the field is always '' here.
   },
-  // The instance: watched.ts's own wording (its disks go with it) is this backend's.
+  // The instance: watched.ts's own wording, that its disks go with it, is this backend's.
   replaced: {},
   shownBy: { instanceStore: true },
   pin: ec2Pin,

@@ -14,7 +14,7 @@ export interface ClusterwareMembership {
   readonly commands: string[];
 }
 
-/** Joins the ring of `clusterware` (undefined without it); opens serf's port to the master. */
+/** Joins the ring of `clusterware`, when there is one, and opens serf's port to the master. */
 export function joinClusterware(
   scope: Construct, p: Ec2NfsServerProps, instance: ec2.Instance, securityGroup: ec2.SecurityGroup,
 ): ClusterwareMembership | undefined {

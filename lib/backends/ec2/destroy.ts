@@ -4,9 +4,9 @@ import type { Construct } from 'constructs';
 import { type DataHolder, refuseDestroy } from '../../deletion';
 import type { Ec2ServerLayout } from './layout';
 
-// What cdk destroy does to the EC2 server (docs/design.md, section 5): the EBS data volumes go by their removal policy;
-// an instance-store server's data is its instance, which no removal policy can keep apart from what the instance needs
-// to run, so the stack's termination protection refuses the destroy until the deploy says the data may go.
+// What cdk destroy does to the EC2 server (docs/design.md, section 5). The EBS data volumes go by their removal policy.
+// An instance-store server's data is its instance, which no removal policy can keep apart from what the instance needs
+// to run. So the stack's termination protection refuses the destroy until the deploy says the data may go.
 
 /** The resources that hold the data: each EBS data volume, or the instance-store instance with its disks. */
 export function ec2DataHolders(layout: Ec2ServerLayout, instance: ec2.Instance, dataVolumes: readonly ec2.Volume[]): DataHolder[] {
@@ -21,9 +21,9 @@ export function ec2DataHolders(layout: Ec2ServerLayout, instance: ec2.Instance, 
 }
 
 /**
- * Turns on the stack's termination protection where a destroy must not start: an instance-store server without
- * `deleteDataOnDestroy` (the destroy would delete the data), and an instance that refuses termination (the destroy
- * would stop half-way, DELETE_FAILED, with the other resources deleted).
+ * Turns on the stack's termination protection where a destroy must not start. One case is an instance-store server
+ * without `deleteDataOnDestroy`, since the destroy would delete the data. The other is an instance that refuses
+ * termination, since the destroy would stop half-way in DELETE_FAILED with the other resources deleted.
  */
 export function protectFromDestroy(scope: Construct, layout: Ec2ServerLayout): void {
   if (layout.instanceStore && !layout.deleteDataOnDestroy) {

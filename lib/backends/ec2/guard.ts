@@ -18,15 +18,15 @@ export interface GuardedParts {
   readonly iface: ec2.CfnNetworkInterface;
   /** The EBS data volumes, in stripe order. */
   readonly dataVolumes: ec2.Volume[];
-  /** The retained attachments of the upgrade (recorded as `volumeAttachment: 'retained'`). */
+  /** The retained attachments of the upgrade, recorded as `volumeAttachment: 'retained'`. */
   readonly legacyAttachments: ec2.CfnVolumeAttachment[];
   /** The settings, which apply to the data. */
   readonly settings: IConstruct;
 }
 
 /**
- * Builds the guard `UpdateGuard`. Everything that holds data, or applies settings to it, depends on it:
- * CloudFormation updates the guard first, and a refused change fails before anything else changed.
+ * Builds the guard `UpdateGuard`. Everything that holds data, or applies settings to it, depends on it. CloudFormation
+ * updates the guard first, and a refused change fails before anything else changed.
  */
 export function ec2UpdateGuard(scope: Construct, p: Ec2NfsServerProps, layout: Ec2ServerLayout, parts: GuardedParts): UpdateGuard {
   const { server: props, plan, clusterName, serverName, subnet } = p;
@@ -53,13 +53,13 @@ export function ec2UpdateGuard(scope: Construct, p: Ec2NfsServerProps, layout: E
       standbySubnetId: '',
       metadataIops: '',
       diskIops: '',
-      // The DLM policy's snapshot sets (0: none); instance store has no snapshots.
+      // The DLM policy's snapshot sets, 0 for none; instance store has no snapshots.
       snapshotRetain: layout.instanceStore ? '' : retainText(props.snapshots?.retain ?? 7),
     },
     acceptDataLoss: props.acceptDataLoss,
     acceptFewerSnapshots: props.acceptFewerSnapshots,
-    // What holds the data and the address, watched by CloudFormation's replacement rules: the instance (an
-    // instance-store server's disks; on EBS its replacement is allowed), the stable interface, each volume.
+    // What holds the data and the address, watched by CloudFormation's replacement rules: the stable interface, each
+    // volume, and the instance. An instance-store server's disks are its instance; on EBS its replacement is allowed.
     watch: [
       { role: 'Instance', resource: cfnInstance },
       { role: 'Interface', resource: iface },
@@ -67,8 +67,9 @@ export function ec2UpdateGuard(scope: Construct, p: Ec2NfsServerProps, layout: E
     ],
     identity: { clusterName, serverName, serverId: layout.identity },
   });
-  // The CfnInstance, not the Instance construct: its launch template and instance profile hold no data, and
-  // the guard records the launch template version the instance references (a dependency the other way).
+  // The CfnInstance, not the Instance construct: its launch template and instance profile hold no data. The guard
+  // records the launch template version the instance references, so it depends on the launch template already; the
+  // other way round would be a cycle.
   for (const dependent of [cfnInstance, ...dataVolumes, iface, ...legacyAttachments, settings]) {
     dependent.node.addDependency(guard.resource);
   }

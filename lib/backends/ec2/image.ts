@@ -9,8 +9,9 @@ import type { StorageServerProps } from '../../storage-server/props';
 /** The public parameter EC2 resolves at launch for the default image: the latest Amazon Linux 2023 on x86_64. */
 export const DEFAULT_IMAGE_PARAMETER = '/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-x86_64';
 /**
- * The same for an arm64 (AWS Graviton) instance type: the parameter aws-cdk-lib's `MachineImage.latestAmazonLinux2023`
- * names for `InstanceArchitecture.ARM_64` (aws-ec2/lib/machine-image/amazon-linux-2023.ts).
+ * The same for an arm64, AWS Graviton, instance type: the parameter that aws-cdk-lib's
+ * `MachineImage.latestAmazonLinux2023` names for `InstanceArchitecture.ARM_64`, in
+ * aws-ec2/lib/machine-image/amazon-linux-2023.ts.
  */
 export const DEFAULT_ARM64_IMAGE_PARAMETER = '/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-arm64';
 
@@ -35,9 +36,9 @@ export function serverImage(props: StorageServerProps, instanceType: ec2.Instanc
 }
 
 /**
- * The image architecture of an instance type: the catalogue's `arch` for a type it knows, else aws-cdk-lib's reading
- * of the type's name (a Graviton family carries a `g` after its generation, such as m7g or c6gn). An x86_64 image
- * does not boot on Graviton, nor an arm64 one on x86_64.
+ * The image architecture of an instance type: the catalogue's `arch` for a type it knows, else aws-cdk-lib's reading of
+ * the type's name. A Graviton family carries a `g` after its generation, such as m7g or c6gn. An x86_64 image does not
+ * boot on Graviton, nor an arm64 one on x86_64.
  */
 function architectureOf(instanceType: ec2.InstanceType): 'x86_64' | 'arm64' {
   const name = instanceType.toString();

@@ -26,11 +26,11 @@ export function serverInstance(scope: Construct, p: Ec2NfsServerProps, layout: E
   const { server: props } = p;
   const { facadePath, securityGroup, role, iface } = parts;
   const { identity, instanceType, store, encryptInstanceStore, terminationProtection } = layout;
-  // Instance store is no attachment: an instance-store server attaches its root volume and, beside the primary
-  // interface, its stable one, and nothing else (no EBS data volume), within the three attachments d3.8xlarge and
-  // d3en.12xlarge allow "including the root volume" (EC2 User Guide, storage optimized instances).
+  // Instance store is no attachment. An instance-store server attaches its root volume and, beside the primary
+  // interface, its stable one, and nothing else, no EBS data volume. That is within the three attachments d3.8xlarge
+  // and d3en.12xlarge allow "including the root volume", per the EC2 User Guide's storage optimized instances.
   const instance = new ec2.Instance(scope, 'Instance', {
-    // The Name tag the instance had when the facade made it (CDK's default is the construct path).
+    // The Name tag the instance had when the facade made it; CDK's default is the construct path.
     instanceName: `${facadePath}/Instance`,
     vpc: props.vpc,
     vpcSubnets: { subnets: [p.subnet] },
@@ -55,7 +55,7 @@ export function serverInstance(scope: Construct, p: Ec2NfsServerProps, layout: E
     ],
   });
   Tags.of(instance).add(SERVER_ID_TAG, identity);
-  // Created before the instance and deleted after it (an attached interface or volume cannot be deleted).
+  // Created before the instance and deleted after it, since an attached interface or volume cannot be deleted.
   instance.instance.node.addDependency(iface);
   if (props.machineImage === undefined && props.machineImageId === undefined) {
     Validations.of(instance).acknowledge({
@@ -63,7 +63,7 @@ export function serverInstance(scope: Construct, p: Ec2NfsServerProps, layout: E
       reason: 'The image id is resolve:ssm:<public AL2023 parameter>, which EC2 resolves at launch (RunInstances accepts it); ' +
         'CloudFormation sees the same string at every update, so a new release never replaces the server.',
     });
-    // cfn-lint knows only ami-... ids for ImageId (E1152); EC2 resolves resolve:ssm: itself at launch.
+    // cfn-lint knows only ami-... ids for ImageId, E1152; EC2 resolves resolve:ssm: itself at launch.
     instance.instance.addMetadata('cfn-lint', { config: { ignore_checks: ['E1152'] } });
   } else if (props.machineImageId !== undefined) {
     Validations.of(instance).acknowledge({
@@ -72,8 +72,8 @@ export function serverInstance(scope: Construct, p: Ec2NfsServerProps, layout: E
         'CloudFormation re-resolves would replace the server at each new release.',
     });
   }
-  // cdk-nag flags every instance-store mapping (it has no EBS encryption setting). Acknowledged only where the
-  // disks are encrypted: by the server (LUKS2) or by the platform. An opt-out on d2 stays reported.
+  // cdk-nag flags every instance-store mapping, since it has no EBS encryption setting. It is acknowledged only where
+  // the disks are encrypted, by the server with LUKS2 or by the platform. An opt-out on d2 stays reported.
   if (store && (encryptInstanceStore || store.platformEncrypted)) {
     Validations.of(instance).acknowledge({
       id: 'AwsSolutions-EC26',

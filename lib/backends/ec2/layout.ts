@@ -5,10 +5,10 @@ import { InstanceStoreSpec, OVERRIDE_INSTANCE_STORE_TYPES, StoragePlan, instance
 import type { Ec2NfsServerProps } from './props';
 import { serverImage } from './image';
 
-// The EC2 server's layout: what the props and the plan settle before any of its resources is made (instance type,
-// image, instance store and its devices, encryption, termination protection, identity), checked once, here.
+// The EC2 server's layout: what the props and the plan settle before any of its resources is made, checked once, here.
+// That is the instance type, image, instance store and its devices, encryption, termination protection and identity.
 
-/** What the parts of an EC2 NFS server are built from ({@link ec2ServerLayout}). */
+/** What the parts of an EC2 NFS server are built from: see {@link ec2ServerLayout}. */
 export interface Ec2ServerLayout {
   /** `ebs` or `instance-store`. */
   readonly backend: 'ebs' | 'instance-store';
@@ -16,17 +16,17 @@ export interface Ec2ServerLayout {
   readonly instanceStore: boolean;
   /** The planned type, or the override. */
   readonly instanceType: ec2.InstanceType;
-  /** The server's image ({@link serverImage}). */
+  /** The server's image: see {@link serverImage}. */
   readonly machineImage: ec2.IMachineImage;
-  /** The instance store the block device mapping lists (undefined for EBS). */
+  /** The instance store the block device mapping lists; undefined for EBS. */
   readonly store?: InstanceStoreSpec;
-  /** The instance-store disks' mapping names, `/dev/sdb`, `/dev/sdc`, ... (none for EBS). */
+  /** The instance-store disks' mapping names, `/dev/sdb`, `/dev/sdc` and so on; none for EBS. */
   readonly instanceStoreDevices: string[];
-  /** The server encrypts its instance-store array (LUKS2). */
+  /** The server encrypts its instance-store array with LUKS2. */
   readonly encryptInstanceStore: boolean;
   /** EC2 API termination is refused. */
   readonly terminationProtection: boolean;
-  /** `cdk destroy` may delete the data (`deleteDataOnDestroy`). */
+  /** `cdk destroy` may delete the data: `deleteDataOnDestroy`. */
   readonly deleteDataOnDestroy: boolean;
   /** The data volumes' removal policy. */
   readonly removalPolicy: RemovalPolicy;
@@ -35,8 +35,8 @@ export interface Ec2ServerLayout {
 }
 
 /**
- * The layout of the server the facade asked for: refuses what cannot be built (an image given twice, an override
- * that does not hold the capacity, encryption of EBS).
+ * The layout of the server the facade asked for. It refuses what cannot be built: an image given twice, an override
+ * that does not hold the capacity, encryption of EBS.
  */
 export function ec2ServerLayout(p: Ec2NfsServerProps): Ec2ServerLayout {
   const { server: props, plan, capacityTiB, serverName } = p;
@@ -47,8 +47,9 @@ export function ec2ServerLayout(p: Ec2NfsServerProps): Ec2ServerLayout {
   const machineImage = serverImage(props, instanceType);
   const store = instanceStoreOf(plan, capacityTiB, instanceType);
   const instanceStore = plan.backend === 'instance-store';
-  // The server encrypts instance store the platform leaves unencrypted (d2's HDDs), unless told otherwise; d3 and
-  // d3en's HDDs the platform encrypts (XTS-AES-256, catalog-d3.ts): no LUKS there, and nothing to acknowledge.
+  // The server encrypts instance store that the platform leaves unencrypted, d2's HDDs, unless told otherwise. The
+  // platform encrypts d3 and d3en's HDDs with XTS-AES-256, per catalog-d3.ts, so there is no LUKS there and nothing to
+  // acknowledge.
   const encryptInstanceStore = store !== undefined && (props.encryptInstanceStore ?? !store.platformEncrypted);
   if (props.encryptInstanceStore === true && !store) {
     throw new Error(`encryptInstanceStore: true applies to the instance-store backend only (this server's backend is ` +
@@ -66,27 +67,27 @@ export function ec2ServerLayout(p: Ec2NfsServerProps): Ec2ServerLayout {
     instanceType,
     machineImage,
     store,
-    // One mapping name per disk: on Xen (d2) the mapping places each disk; on Nitro (d3, d3en) EC2 presents every NVMe
-    // disk whatever the mapping says, and the bootstrap takes the names' count as the number of disks to wait for.
+    // One mapping name per disk. On Xen, d2, the mapping places each disk. On Nitro, d3 and d3en, EC2 presents every
+    // NVMe disk whatever the mapping says, and the bootstrap takes the names' count as the number of disks to wait for.
     instanceStoreDevices: range(store?.disks ?? 0).map((i) => `/dev/sd${letter(1 + i)}`),
     encryptInstanceStore,
     // Instance store: the instance is the data. With deleteDataOnDestroy a destroy deletes it, which termination
     // protection would refuse half-way.
     terminationProtection: props.terminationProtection ?? (instanceStore && !deleteDataOnDestroy),
     deleteDataOnDestroy,
-    // Retained on update and delete, not when the stack's creation rolls back: blank volumes of a failed first deploy
+    // Retained on update and delete, not when the stack's creation rolls back. Blank volumes of a failed first deploy
     // would otherwise stay tagged as this server's, and the update guard's Create refuses to start beside them.
     removalPolicy: dataRemovalPolicy(props),
-    // The server's identity lives outside the instance: its data volumes and its stable interface carry it
-    // (tag storage-server:id), and a replacement instance of the same server takes them over.
+    // The server's identity lives outside the instance: its data volumes and its stable interface carry it in the tag
+    // storage-server:id, and a replacement instance of the same server takes them over.
     identity: `${Aws.STACK_NAME}/${serverName}`,
   };
 }
 
 /**
  * The names the kernel gives the instance-store disks, as the agent's diskio and the dashboard see them. d2 is Xen: a
- * disk mapped as /dev/sdb is the kernel's xvdb. On Nitro (d3, d3en) the kernel names the NVMe disks nvme<N>n1 in the
- * order it finds them, the root volume among them: nvme0n1 to nvme<disks>n1 are the root volume and every
+ * disk mapped as /dev/sdb is the kernel's xvdb. On Nitro, d3 and d3en, the kernel names the NVMe disks nvme<N>n1 in the
+ * order it finds them, the root volume among them. So nvme0n1 to nvme<disks>n1 are the root volume and every
  * instance-store disk, in an order AWS does not fix.
  */
 export function instanceStoreDiskNames(layout: Ec2ServerLayout): string[] {
@@ -95,14 +96,15 @@ export function instanceStoreDiskNames(layout: Ec2ServerLayout): string[] {
     : layout.instanceStoreDevices.map((d) => d.replace(/^\/dev\/sd/, 'xvd'));
 }
 
-/** EBS data volumes attach at /dev/sdf, /dev/sdg, ... (the range AWS recommends for EBS on Xen and Nitro). */
+/** EBS data volumes attach at /dev/sdf, /dev/sdg and on, the range AWS recommends for EBS on Xen and Nitro. */
 export function ebsDeviceName(i: number): string {
   return `/dev/sd${letter(5 + i)}`;
 }
 
 /**
- * The instance store the block device mapping lists (undefined for EBS): the planned type's, or an override's.
- * An instance-type override on the instance-store backend must be a d2, d3 or d3en whose disks hold the requested capacity.
+ * The instance store the block device mapping lists, the planned type's or an override's; undefined for EBS. An
+ * instance-type override on the instance-store backend must be a d2, d3 or d3en whose disks hold the requested
+ * capacity.
  */
 function instanceStoreOf(plan: StoragePlan, capacityTiB: number, instanceType: ec2.InstanceType): InstanceStoreSpec | undefined {
   if (plan.backend !== 'instance-store') return undefined;

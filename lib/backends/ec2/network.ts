@@ -4,10 +4,10 @@ import { SERVER_ID_TAG } from '../backend';
 import { acknowledgeTokenCidrs, admittedCidrs, exportCidrs } from '../client-access';
 import type { Ec2NfsServerProps } from './props';
 
-// The EC2 server's network: its security group (NFS from the clients, HTTPS out), and its stable network interface,
-// the address clients mount, which outlives any one instance.
+// The EC2 server's network: its security group, with NFS from the clients and HTTPS out, and its stable network
+// interface, the address clients mount, which outlives any one instance.
 
-/** The server's security group and NFS connections (TCP 2049 from the clients). */
+/** The server's security group and NFS connections, TCP 2049 from the clients. */
 export interface ServerNetwork {
   /** The one group of both of the server's interfaces. */
   readonly securityGroup: ec2.SecurityGroup;
@@ -21,13 +21,13 @@ export function serverNetwork(scope: Construct, p: Ec2NfsServerProps): ServerNet
   const securityGroup = new ec2.SecurityGroup(scope, 'SecurityGroup', {
     vpc: props.vpc,
     description: `NFS storage server ${serverName} of cluster ${clusterName}`,
-    // NFSv4.1 needs no connection from the server to its clients (callbacks share the client's connection):
-    // the server only calls AWS endpoints and package repositories, all over HTTPS.
+    // NFSv4.1 needs no connection from the server to its clients, since callbacks share the client's connection. The
+    // server only calls AWS endpoints and package repositories, all over HTTPS.
     allowAllOutbound: false,
   });
   securityGroup.addEgressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(443), 'HTTPS to AWS APIs (SSM, EC2, CloudFormation) and package repositories');
-  // One group on both of the server's interfaces: the stable one clients mount, and the instance's own, so that
-  // clients that mounted the instance's address before the server had a stable one keep working.
+  // One group on both of the server's interfaces: the stable one clients mount, and the instance's own. So clients that
+  // mounted the instance's address, before the server had a stable one, keep working.
   const connections = new ec2.Connections({ securityGroups: [securityGroup], defaultPort: ec2.Port.tcp(2049) });
   for (const cidr of admittedCidrs(props)) connections.allowDefaultPortFrom(ec2.Peer.ipv4(cidr), 'NFSv4 from cluster clients');
   for (const peer of props.clientPeers ?? []) connections.allowDefaultPortFrom(peer, 'NFSv4 from cluster clients');

@@ -29,9 +29,9 @@ export function serverRole(scope: Construct, p: Ec2NfsServerProps): iam.Role {
     id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/AmazonSSMManagedInstanceCore]',
     reason: 'AmazonSSMManagedInstanceCore is the AWS-maintained minimum for Session Manager and Run Command, which replace SSH and run the snapshot freeze scripts.',
   });
-  // The managed policy lets the instance read every SSM parameter of the account. The server reads none
-  // (its settings arrive in its apply document), so parameter reads are denied outside its own path, and
-  // an explicit deny wins over the managed policy's allow.
+  // The managed policy lets the instance read every SSM parameter of the account. The server reads none, since its
+  // settings arrive in its apply document. So parameter reads are denied outside its own path, and an explicit deny
+  // wins over the managed policy's allow.
   role.addToPrincipalPolicy(new iam.PolicyStatement({
     sid: 'ParameterReadsOnlyOwnPath',
     effect: iam.Effect.DENY,
@@ -43,7 +43,7 @@ export function serverRole(scope: Construct, p: Ec2NfsServerProps): iam.Role {
       arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
     })],
   }));
-  // The CloudWatch agent publishes the server's own metrics (lib/server-metrics.ts), in its own namespace only.
+  // The CloudWatch agent publishes the server's own metrics of lib/server-metrics.ts, in its own namespace only.
   // PutMetricData has no resource to scope; the namespace condition is what scopes it.
   role.addToPrincipalPolicy(new iam.PolicyStatement({
     sid: 'PublishOwnMetricsOnly',
@@ -55,11 +55,11 @@ export function serverRole(scope: Construct, p: Ec2NfsServerProps): iam.Role {
 }
 
 /**
- * What the instance role needs for a server to take over its own volumes and interface (storage-attach):
- * attach them to itself only (ec2:SourceInstanceARN equal to the target instance, the pattern of AWS's managed
- * policy AWSEC2VssSnapshotPolicy), and stop a previous instance of the same server and detach them from it
- * (instances tagged with this server's identity). Volumes and interface are named by ARN; describing them has no
- * resource-level permissions in EC2.
+ * What the instance role needs for a server to take over its own volumes and interface in storage-attach. It may attach
+ * them to itself only, by ec2:SourceInstanceARN equal to the target instance, the pattern of AWS's managed policy
+ * AWSEC2VssSnapshotPolicy. It may stop a previous instance of the same server, tagged with this server's identity, and
+ * detach them from it. Volumes and interface are named by ARN; describing them has no resource-level permissions in
+ * EC2.
  */
 export function grantTakeOver(
   role: iam.Role,
@@ -111,9 +111,9 @@ export function grantTakeOver(
 }
 
 /**
- * AmazonSSMManagedInstanceCore lets the instance read every SSM document of the account. Its agent reads the
- * document of the association that targets it (the server's settings) and AWS's own documents (the agent's plugins,
- * Session Manager), whose ARNs carry no account; an explicit deny wins over the managed policy's allow for the rest.
+ * AmazonSSMManagedInstanceCore lets the instance read every SSM document of the account. Its agent reads the document
+ * of the association that targets it, the server's settings, and AWS's own documents for the agent's plugins and
+ * Session Manager, whose ARNs carry no account. For the rest, an explicit deny wins over the managed policy's allow.
  */
 export function denyOtherDocuments(role: iam.Role, settingsDocument: ssm.CfnDocument): void {
   role.addToPrincipalPolicy(new iam.PolicyStatement({

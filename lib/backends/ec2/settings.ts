@@ -7,8 +7,8 @@ import { exportCidrs } from '../client-access';
 import type { Ec2NfsServerProps } from './props';
 import { type Ec2ServerLayout, ebsDeviceName, instanceStoreDiskNames } from './layout';
 
-// The EC2 server's settings: every setting the bootstrap applies (lib/bootstrap.ts), from the props, the plan and
-// the parts built before, delivered by a settings document; user data is a constant loader.
+// The EC2 server's settings: every setting the bootstrap of lib/bootstrap.ts applies, from the props, the plan and the
+// parts built before, delivered by a settings document. User data is a constant loader.
 
 /** What the settings name that was built before them. */
 export interface SettingsParts {
@@ -20,15 +20,15 @@ export interface SettingsParts {
   readonly iface: ec2.CfnNetworkInterface;
   /** The retained attachments of the upgrade; the association waits for them. */
   readonly legacyAttachments: ec2.CfnVolumeAttachment[];
-  /** The clusterware join commands (none without a ring). */
+  /** The clusterware join commands; none without a ring. */
   readonly clusterwareCommands: string[];
 }
 
 /**
- * Builds the settings `Settings`. Every setting reaches the server through its settings document, applied by a
- * State Manager association that CloudFormation waits for (at creation, and at every update that changes a
- * setting). User data is a constant loader: a setting change never stops the instance. The association exists only
- * after every volume is attached (a Ref to each attachment's volume, and the explicit dependency).
+ * Builds the settings `Settings`. Every setting reaches the server through its settings document. A State Manager
+ * association applies it, and CloudFormation waits for that at creation and at every update that changes a setting.
+ * User data is a constant loader, so a setting change never stops the instance. The association exists only after every
+ * volume is attached, by a Ref to each attachment's volume and the explicit dependency.
  */
 export function serverSettings(scope: Construct, p: Ec2NfsServerProps, layout: Ec2ServerLayout, parts: SettingsParts): ServerSettings {
   const { instance, legacyAttachments, clusterwareCommands } = parts;

@@ -3,7 +3,7 @@ import type { Construct } from 'constructs';
 import { SnapshotPolicy } from '../../snapshot-policy';
 import type { Ec2NfsServerProps } from './props';
 
-// The EBS server's scheduled snapshots of its data volumes (lib/snapshot-policy.ts), from the props' `snapshots`.
+// The EBS server's scheduled snapshots of its data volumes, by lib/snapshot-policy.ts, from the props' `snapshots`.
 
 /** Builds the snapshot policy `Snapshots` of an EBS server, unless `snapshots.retain` is 0. */
 export function scheduledSnapshots(scope: Construct, p: Ec2NfsServerProps, instance: ec2.Instance): SnapshotPolicy | undefined {

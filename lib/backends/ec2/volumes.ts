@@ -9,7 +9,7 @@ import { type Ec2ServerLayout, ebsDeviceName } from './layout';
 // The EC2 server's EBS data volumes: one per planned volume, in stripe order, tagged with the server's identity and
 // attached by the server itself; and the retained attachments of the upgrade from stack-attached volumes.
 
-/** Builds the planned data volumes `DataVolume<i>` (none for instance store); the instance waits for each. */
+/** Builds the planned data volumes `DataVolume<i>`, none for instance store; the instance waits for each. */
 export function dataVolumes(scope: Construct, p: Ec2NfsServerProps, layout: Ec2ServerLayout, instance: ec2.Instance): ec2.Volume[] {
   const { server: props, plan, subnet } = p;
   return plan.dataVolumes.map((v, i) => {
@@ -24,8 +24,8 @@ export function dataVolumes(scope: Construct, p: Ec2NfsServerProps, layout: Ec2S
     });
     // Copied onto every snapshot: which stripe member a snapshot restores.
     Tags.of(volume).add('storage-server:data-volume', String(i));
-    // No AWS::EC2::VolumeAttachment: the server attaches its volumes itself (storage-attach), so that a
-    // replacement instance can take them from the one it replaces instead of colliding with it.
+    // No AWS::EC2::VolumeAttachment: the server attaches its volumes itself in storage-attach, so that a replacement
+    // instance can take them from the one it replaces instead of colliding with it.
     Tags.of(volume).add(SERVER_ID_TAG, layout.identity);
     instance.instance.node.addDependency(volume);
     return volume;
@@ -33,8 +33,8 @@ export function dataVolumes(scope: Construct, p: Ec2NfsServerProps, layout: Ec2S
 }
 
 /**
- * The first step of the upgrade from stack-attached volumes (`legacyVolumeAttachments`): the attachments as they
- * were, `DataVolume<i>Attachment`, retained. None otherwise.
+ * The first step of the upgrade from stack-attached volumes, `legacyVolumeAttachments`: the attachments as they were,
+ * `DataVolume<i>Attachment`, retained. None otherwise.
  */
 export function legacyAttachments(
   scope: Construct, p: Ec2NfsServerProps, layout: Ec2ServerLayout, instance: ec2.Instance, volumes: ec2.Volume[],

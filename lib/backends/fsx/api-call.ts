@@ -6,12 +6,12 @@ import type { Construct } from 'constructs';
 import { acknowledgeCompliance, logEncryptionKey } from '../../compliance';
 import { ignoreRoleDependsOnLint } from '../../handler-function';
 
-// An FSx setting CloudFormation cannot change in place, applied through the FSx API by aws-cdk-lib's
-// AwsCustomResource: FSx for Lustre's root squash (fsx/root-squash.ts). One call on create and on update, none on
-// delete, allowed on one resource only. (FSx for OpenZFS's export, which must be awaited, has a handler of its own:
-// openzfs/export-resource.ts.)
+// An FSx setting CloudFormation cannot change in place, applied through the FSx API by aws-cdk-lib's AwsCustomResource:
+// FSx for Lustre's root squash, in fsx/root-squash.ts. One call on create and on update, none on delete, allowed on one
+// resource only. FSx for OpenZFS's export must be awaited, so it has a handler of its own in
+// openzfs/export-resource.ts.
 
-/** What one FSx API custom resource does: its type, its call, the one resource it may change, and why (in words). */
+/** What one FSx API custom resource does: its type, its call, the one resource it may change, and why, in words. */
 export interface FsxApiCall {
   /** The CloudFormation type, `Custom::...`. */
   readonly resourceType: string;
@@ -21,7 +21,7 @@ export interface FsxApiCall {
   readonly parameters: Record<string, unknown>;
   /** The physical id: the resource changed. */
   readonly physicalResourceId: string;
-  /** The one response field kept (a custom resource's response is small). */
+  /** The one response field kept, since a custom resource's response is small. */
   readonly outputPath: string;
   /** The ARN of the one resource the call may change. */
   readonly resourceArn: string;
@@ -82,9 +82,9 @@ function acknowledgeProviderFunction(scope: Construct, resource: cr.AwsCustomRes
 }
 
 /**
- * The stack's one role and encrypted log group for aws-cdk-lib's AwsCustomResource function, a singleton per stack:
- * that function is one per stack too, so every FSx API call of the stack made through it runs under this role; the
- * first caller's `description` names it.
+ * The stack's one role and encrypted log group for aws-cdk-lib's AwsCustomResource function, a singleton per stack.
+ * That function is one per stack too, so every FSx API call the stack makes through it runs under this role. The first
+ * caller's `description` names it.
  */
 function fsxApiFunctionParts(scope: Construct, description: string): { role: iam.IRole; logGroup: logs.ILogGroup } {
   const stack = Stack.of(scope);

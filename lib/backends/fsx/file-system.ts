@@ -6,8 +6,8 @@ import { dataRemovalPolicy } from '../../deletion';
 import type { FsxLustrePlan } from '../../sizing';
 import type { BackendInputs } from '../plugin';
 
-// The FSx for Lustre file system: its storage, encryption, removal policy, automatic backups and S3 data
-// repository (on the file system for the older types, an association for PERSISTENT_2).
+// The FSx for Lustre file system: its storage, encryption, removal policy, automatic backups and S3 data repository.
+// The older types link the repository on the file system; PERSISTENT_2 links it with an association.
 
 /** Builds the file system `FileSystem` of the plan, in the subnet and security group, with `retainDays` of backups. */
 export function lustreFileSystem(
@@ -22,15 +22,15 @@ export function lustreFileSystem(
     securityGroup,
     storageCapacityGiB: options.storageCapacityGiB,
     storageType: options.storageType === 'HDD' ? fsx.StorageType.HDD : fsx.StorageType.SSD,
-    // SCRATCH_2 takes no key: FSx encrypts it with its own (it refuses KmsKeyId on scratch types).
+    // SCRATCH_2 takes no key: FSx encrypts it with its own, and refuses KmsKeyId on scratch types.
     kmsKey: persistent ? props.encryptionKey : undefined,
     removalPolicy: dataRemovalPolicy(props),
-    // LUSTRE-VERSION: replaces the file system when changed (the guard refuses that).
+    // LUSTRE-VERSION: a change replaces the file system, so the guard refuses it.
     fileSystemTypeVersion: props.fsxLustre?.fileSystemTypeVersion,
     lustreConfiguration: {
       deploymentType: fsx.LustreDeploymentType[options.deploymentType],
       perUnitStorageThroughput: persistent ? options.perUnitStorageThroughput : undefined,
-      // LUSTRE-COMPRESSION: changed in place (the resource specification), new files only.
+      // LUSTRE-COMPRESSION: changed in place per the resource specification, for new files only.
       dataCompressionType: props.fsxLustre?.dataCompressionType,
       ...(retainDays > 0
         ? {
@@ -39,13 +39,14 @@ export function lustreFileSystem(
           copyTagsToBackups: true,
         }
         : persistent ? { automaticBackupRetention: Duration.days(0) } : {}),
-      // PERSISTENT_2 links a repository with an association (below); the older types on the file system.
+      // PERSISTENT_2 links a repository with the association below; the older types link it on the file system.
       ...(repository !== undefined && options.deploymentType !== 'PERSISTENT_2'
         ? { importPath: repository, exportPath: repository, autoImportPolicy: fsx.LustreAutoImportPolicy.NEW_CHANGED_DELETED }
         : {}),
     },
   });
-  // LUSTRE-METADATA: the L2 has no metadata configuration; changed in place (the resource specification), raised only.
+  // LUSTRE-METADATA: the L2 has no metadata configuration. It is changed in place per the resource specification, and
+  // only raised.
   const metadataIops = props.fsxLustre?.metadataIops;
   if (metadataIops !== undefined) {
     (fileSystem.node.defaultChild as fsx.CfnFileSystem).addPropertyOverride('LustreConfiguration.MetadataConfiguration',
@@ -54,7 +55,7 @@ export function lustreFileSystem(
   return fileSystem;
 }
 
-/** The S3 data repository association `DataRepository` of a PERSISTENT_2 file system linked to a bucket (else none). */
+/** The S3 data repository association `DataRepository` of a PERSISTENT_2 file system linked to a bucket; else none. */
 export function dataRepositoryAssociation(
   scope: Construct, p: BackendInputs, options: FsxLustrePlan, fileSystemId: string,
 ): fsx.CfnDataRepositoryAssociation | undefined {
@@ -73,13 +74,13 @@ export function dataRepositoryAssociation(
 }
 
 /**
- * The automatic backup retention FSx is given: `retain` days on a persistent type, none on SCRATCH_2 (FSx backs
- * up no scratch file system), and none on a file system linked to an S3 data repository: "With Amazon FSx for
- * Lustre, you can take automatic daily backups and user-initiated backups of persistent file systems that are not
- * linked to an Amazon S3 durable data repository" (FSx for Lustre guide, "Working with backups",
- * https://docs.aws.amazon.com/fsx/latest/LustreGuide/using-backups-fsx.html). A linked file system's retention is
- * turned off with a synth warning rather than refused: `retain` is 7 unless set (the app's `snapshotRetain` too),
- * so a refusal would fail every linked file system that did not also say `0`.
+ * The automatic backup retention FSx is given: `retain` days on a persistent type. It is none on SCRATCH_2, since FSx
+ * backs up no scratch file system. It is none on a file system linked to an S3 data repository too: "With Amazon FSx
+ * for Lustre, you can take automatic daily backups and user-initiated backups of persistent file systems that are not
+ * linked to an Amazon S3 durable data repository", per the FSx for Lustre guide, "Working with backups",
+ * https://docs.aws.amazon.com/fsx/latest/LustreGuide/using-backups-fsx.html. A linked file system's retention is turned
+ * off with a synth warning rather than refused. `retain` is 7 unless set, as is the app's `snapshotRetain`, so a
+ * refusal would fail every linked file system that did not also say `0`.
  */
 export function backupRetentionDays(scope: Construct, persistent: boolean, repository: string | undefined, retain: number): number {
   if (!persistent) return 0;
@@ -95,7 +96,7 @@ export function backupRetentionDays(scope: Construct, persistent: boolean, repos
   return 0;
 }
 
-/** `HH:MM` (validated by the facade's snapshot options) as the L2's backup start time. */
+/** `HH:MM`, validated by the facade's snapshot options, as the L2's backup start time. */
 function backupStartTime(hhmm: string): fsx.DailyAutomaticBackupStartTime {
   const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(hhmm);
   if (!m) throw new Error(`snapshots.startTimeUtc must be HH:MM (UTC), got ${JSON.stringify(hhmm)}.`);

@@ -8,7 +8,9 @@ import { retainText } from '../snapshot-options';
 
 // The day-2 guard of the FSx for Lustre file system's layout: what it records and watches.
 
-/** Builds the guard `UpdateGuard` of the file system (`ready`, backups kept `retainDays`), which waits for it. */
+/**
+ * Builds the guard `UpdateGuard` of the file system `ready`, with backups kept `retainDays`; the guard waits for it.
+ */
 export function fsxUpdateGuard(
   scope: Construct, p: BackendInputs, options: FsxLustrePlan, ready: CfnResource, retainDays: number,
 ): UpdateGuard {
@@ -39,7 +41,7 @@ export function fsxUpdateGuard(
     },
     acceptDataLoss: props.acceptDataLoss,
     acceptFewerSnapshots: props.acceptFewerSnapshots,
-    // The file system, watched by CloudFormation's replacement rules (its subnet, key, security group, ...).
+    // The file system, watched by CloudFormation's replacement rules: its subnet, key, security group and the rest.
     watch: [{ role: 'FileSystem', resource: ready }],
     identity: { clusterName, serverName, serverId: `${Aws.STACK_NAME}/${serverName}` },
   });
@@ -48,7 +50,7 @@ export function fsxUpdateGuard(
   return guard;
 }
 
-/** The guard's record of the Metadata IOPS: '' without a metadata configuration, AUTOMATIC (0), or the number. */
+/** The guard's record of the Metadata IOPS: '' without a metadata configuration, AUTOMATIC for 0, or the number. */
 function metadataIopsText(iops: number | undefined): string {
   return iops === undefined ? '' : iops === 0 ? 'AUTOMATIC' : String(iops);
 }

@@ -5,7 +5,10 @@ import type { BackendInputs } from '../plugin';
 
 // The FSx for Lustre file system's security group: Lustre among the file servers, and from the clients only.
 
-/** Lustre's ports: LNET on TCP 988, and 1018-1023 (FSx for Lustre guide, "File system access control with Amazon VPC"): LUSTRE-INGRESS. */
+/**
+ * Lustre's ports, LNET on TCP 988 and 1018-1023, per the FSx for Lustre guide, "File system access control with Amazon
+ * VPC": LUSTRE-INGRESS.
+ */
 export const LUSTRE_PORTS: readonly ec2.Port[] = [ec2.Port.tcp(988), ec2.Port.tcpRange(1018, 1023)];
 
 /** Builds the security group `SecurityGroup`: Lustre from the client CIDRs and the clients' security groups. */
@@ -14,9 +17,9 @@ export function lustreSecurityGroup(scope: Construct, p: BackendInputs): ec2.Sec
   const securityGroup = new ec2.SecurityGroup(scope, 'SecurityGroup', {
     vpc: props.vpc,
     description: `FSx for Lustre file system ${serverName} of cluster ${clusterName}`,
-    // Outbound on Lustre's ports only: among the file servers, and to the clients, which AWS's guide asks for when a
-    // group does not allow all outbound traffic ("add the following outbound rules ... between FSx for Lustre file
-    // servers and Lustre clients": LUSTRE-EGRESS in docs/sources/fsx-rules.md).
+    // Outbound on Lustre's ports only: among the file servers, and to the clients. AWS's guide asks for that when a
+    // group does not allow all outbound traffic: "add the following outbound rules ... between FSx for Lustre file
+    // servers and Lustre clients". See LUSTRE-EGRESS in docs/sources/fsx-rules.md.
     allowAllOutbound: false,
   });
   for (const port of LUSTRE_PORTS) securityGroup.addEgressRule(securityGroup, port, 'Lustre between the file servers');

@@ -4,19 +4,22 @@ import type { Construct } from 'constructs';
 import type { StorageServerProps } from '../../storage-server/props';
 import { fsxApiResource } from './api-call';
 
-// Root squash of an FSx for Lustre file system: the setting and its NIDs, checked, and the custom resource that
-// applies them through the FSx API (CloudFormation has no such property).
+// Root squash of an FSx for Lustre file system: the setting and its NIDs, checked, and the custom resource that applies
+// them through the FSx API, since CloudFormation has no such property.
 
 /**
- * `UID:GID` root on a client becomes with root squash on: 65534, nobody and nogroup (nfsnobody), as NFS's
- * root_squash maps it. FSx API reference, LustreRootSquashConfiguration: "A non-zero value for UID and GID enables
- * root squash"; "A value of 0 (zero) for UID and GID indicates root, and therefore disables root squash"
- * (https://docs.aws.amazon.com/fsx/latest/APIReference/API_LustreRootSquashConfiguration.html).
+ * The `UID:GID` that root on a client becomes with root squash on: 65534, nobody and nogroup or nfsnobody, as NFS's
+ * root_squash maps it. LustreRootSquashConfiguration in the FSx API reference says: "A non-zero value for UID and GID
+ * enables root squash"; "A value of 0 (zero) for UID and GID indicates root, and therefore disables root squash". See
+ * https://docs.aws.amazon.com/fsx/latest/APIReference/API_LustreRootSquashConfiguration.html.
  */
 export const FSX_ROOT_SQUASH = '65534:65534';
-/** `UID:GID` that turns root squash off (the same reference). */
+/** The `UID:GID` that turns root squash off, per the same reference. */
 export const FSX_NO_ROOT_SQUASH = '0:0';
-/** At most 64 NIDs, each 11-43 characters matching this (API reference, LustreRootSquashConfiguration.NoSquashNids). */
+/**
+ * At most 64 NIDs, each 11-43 characters matching this, per LustreRootSquashConfiguration.NoSquashNids in the API
+ * reference.
+ */
 const NO_SQUASH_NID = /^([0-9[\]-]*\.){3}([0-9[\]-]*)@tcp$/;
 const MAX_NO_SQUASH_NIDS = 64;
 
@@ -52,8 +55,8 @@ function cidrBox(cidr: string): Array<[number, number]> | undefined {
 const EVERY_IPV4 = '0.0.0.0/0';
 
 /**
- * `noSquashNids`: only with root squash on, at most 64, each a Lustre NID as the FSx API accepts it, and none that
- * exempts every client (`clientCidrs`, or every address when they are not literal): that is root squash off under
+ * `noSquashNids`: only with root squash on, at most 64, each a Lustre NID as the FSx API accepts it. None may exempt
+ * every client, that is `clientCidrs`, or every address when they are not literal. That would be root squash off under
  * another name, which `rootSquash: false` says openly.
  */
 export function validateNoSquashNids(rootSquash: boolean, nids: string[] | undefined, clientCidrs?: string[]): void {
@@ -96,15 +99,15 @@ export function warnRootSquashOff(scope: Construct, setting: string): void {
 }
 
 /**
- * Root squash on the file system, through the FSx API: CloudFormation's AWS::FSx::FileSystem has no
- * RootSquashConfiguration (its LustreConfiguration in the resource specification aws-cdk-lib is built from lists
- * none), and FSx creates a file system with root squash off ("When you create a new FSx for Lustre file system,
- * root squash is disabled by default", FSx for Lustre guide, "Lustre root squash",
- * https://docs.aws.amazon.com/fsx/latest/LustreGuide/root-squash.html). aws-cdk-lib's AwsCustomResource calls
- * UpdateFileSystem on create and on every change of the setting; on delete it calls nothing (the file system is
- * retained or deleted by its own resource). The call may update this one file system only.
+ * Root squash on the file system, through the FSx API. CloudFormation's AWS::FSx::FileSystem has no
+ * RootSquashConfiguration: the resource specification aws-cdk-lib is built from lists none in its LustreConfiguration.
+ * FSx creates a file system with root squash off: "When you create a new FSx for Lustre file system, root squash is
+ * disabled by default", per the FSx for Lustre guide, "Lustre root squash",
+ * https://docs.aws.amazon.com/fsx/latest/LustreGuide/root-squash.html. aws-cdk-lib's AwsCustomResource calls
+ * UpdateFileSystem on create and on every change of the setting. On delete it calls nothing, since the file system's
+ * own resource retains or deletes it. The call may update this one file system only.
  *
- * FSx applies the update after UpdateFileSystem returns; nothing here waits for it (the registration does not either).
+ * FSx applies the update after UpdateFileSystem returns; nothing here waits for it, nor does the registration.
  */
 export function rootSquashResource(scope: Construct, fileSystemId: string, squash: boolean, nids: string[] | undefined): cr.AwsCustomResource {
   return fsxApiResource(scope, 'RootSquash', {

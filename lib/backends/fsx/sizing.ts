@@ -1,10 +1,11 @@
 /**
- * FSx for Lustre as the planner knows it (lib/sizing/backend-sizing.ts): its persistent options in the search, its
- * plan as asked, its excess, its lines in `npm run plan`'s tables. Pure, no CDK imports: `npm run plan` loads it.
+ * FSx for Lustre as the planner of lib/sizing/backend-sizing.ts knows it: its persistent options in the search, its
+ * plan as asked, its excess, its lines in `npm run plan`'s tables. It is pure, with no CDK imports, since
+ * `npm run plan` loads it.
  *
- * - [LUSTRE] FSx for Lustre's performance table: "Network IOPS (IOPS/TiB of storage provisioned)", "Tens of thousands
- *            baseline Hundreds of thousands burst" for every row, and no disk IOPS (docs/sources/lustre-performance.md,
- *            section e): no number to bound a smaller request size with.
+ * - [LUSTRE] FSx for Lustre's performance table, docs/sources/lustre-performance.md, section e: "Network IOPS (IOPS/TiB
+ *   of storage provisioned)", "Tens of thousands baseline Hundreds of thousands burst" for every row, and no disk IOPS.
+ *   So there is no number to bound a smaller request size with.
  */
 import type { BackendSizing } from '../../sizing/backend-sizing';
 import { UPPER_BOUND } from '../../sizing/io-size';
@@ -16,7 +17,7 @@ import { FSX_PERSISTENT_OPTIONS, defaultFsxPlan, fsxAsAsked, fsxPlan } from './s
 /** What an estimate at a smaller request size says. [LUSTRE] */
 const LUSTRE_IOPS_UNPUBLISHED = `FSx for Lustre IOPS published as "tens of thousands" per TiB, disk IOPS not at all: ${UPPER_BOUND}`;
 
-/** A plan's file system (every FSx for Lustre plan has one). */
+/** A plan's file system; every FSx for Lustre plan has one. */
 const fileSystemOf = (plan: StoragePlan) => plan.fsxLustre as NonNullable<StoragePlan['fsxLustre']>;
 
 /** Why the file system holds more than asked: throughput bought with capacity, or its capacity steps. */

@@ -7,7 +7,7 @@ import {
   FSX_OPENZFS_TOP_TIER_REGIONS,
 } from './sizing/catalog';
 
-// What AWS's FSx for OpenZFS guide limits by Region and account (docs/sources/fsx-rules.md): MULTI_AZ_1's top tiers,
+// What AWS's FSx for OpenZFS guide limits by Region and account, per docs/sources/fsx-rules.md: MULTI_AZ_1's top tiers,
 // the account's default quotas, and who can reach a Multi-AZ endpoint.
 
 /** What the limits are checked on: the plan, the prop that chose its tier, the clients and the VPC's CIDR as known. */
@@ -54,8 +54,8 @@ interface Totals { storageGiB: number; throughputMBps: number; diskIops: number;
 const TOTALS = new WeakMap<Stack, Totals>();
 
 /**
- * OPENZFS-QUOTAS: the stack's FSx for OpenZFS file systems together against the account's default quotas of the
- * Region; warned once per quota, naming it and where to raise it (the account may hold other file systems too).
+ * OPENZFS-QUOTAS: the stack's FSx for OpenZFS file systems together, against the account's default quotas of the
+ * Region. It warns once per quota, naming it and where to raise it, since the account may hold other file systems too.
  */
 function addToAccountTotals(scope: Construct, plan: FsxOpenZfsPlan, region: string): void {
   const stack = Stack.of(scope);
@@ -82,7 +82,7 @@ function addToAccountTotals(scope: Construct, plan: FsxOpenZfsPlan, region: stri
 
 /**
  * OPENZFS-MULTI-AZ-PEERING: a Multi-AZ endpoint's floating address is reachable from outside the VPC through a Transit
- * Gateway only ("VPC Peering, AWS Direct Connect, and AWS VPN don't support transitive peering").
+ * Gateway only, since "VPC Peering, AWS Direct Connect, and AWS VPN don't support transitive peering".
  */
 function warnClientsOutsideVpc(scope: Construct, { plan, clientCidrs, vpcCidr }: OpenZfsLimitsInput): void {
   if (plan.deploymentType !== 'MULTI_AZ_1' || clientCidrs === undefined || Token.isUnresolved(vpcCidr) || cidrProblem(vpcCidr)) return;

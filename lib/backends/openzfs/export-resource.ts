@@ -6,9 +6,9 @@ import { PROP, RESOURCE_TYPE } from '../../../lambda/openzfs-export/contract';
 import { addHandlerProvider, type HandlerProvider, stackSingleton } from '../../handler-provider';
 import type { OpenZfsClientConfiguration } from './nfs-export';
 
-// The root volume's real NFS export, requested and kept live through the FSx API (UpdateVolume), so that a change of
-// the clients or of root squash updates the export in place instead of replacing the file system, and awaited
-// (DescribeVolumes) so that the deploy completes only when it is in effect (OPENZFS-EXPORT-LIVE).
+// The root volume's real NFS export, requested and kept live through the FSx API's UpdateVolume. So a change of the
+// clients or of root squash updates the export in place instead of replacing the file system. It is awaited by
+// DescribeVolumes, so that the deploy completes only when it is in effect: OPENZFS-EXPORT-LIVE.
 
 /** The stack's one export handler and Provider, shared by its FSx for OpenZFS servers. */
 class OpenZfsExportProvider extends Construct {
@@ -28,8 +28,8 @@ class OpenZfsExportProvider extends Construct {
       roleDescription: "Sets and awaits the NFS export of this stack's FSx for OpenZFS root volumes (UpdateVolume, DescribeVolumes)",
       functionDescription: 'StorageServer FSx for OpenZFS export: UpdateVolume, then DescribeVolumes until it is in effect',
       frameworkDescription: 'Provider framework of the StorageServer FSx for OpenZFS export custom resource',
-      // AWS publishes no duration for a volume update: 14 minutes is a bound (the Provider framework's onEvent function
-      // may run 15); the handler stops 20 s before it with FSx's last state.
+      // AWS publishes no duration for a volume update. 14 minutes is a bound, since the Provider framework's onEvent
+      // function may run 15; the handler stops 20 s before it with FSx's last state.
       timeout: Duration.minutes(14),
       memorySize: 256,
       runtimeReason:
@@ -40,8 +40,8 @@ class OpenZfsExportProvider extends Construct {
         "lives and dies with it, the IAM guide's case for an inline policy.",
       apis: 'FSx UpdateVolume and DescribeVolumes',
       statements: [
-        // DescribeVolumes has no resource type to scope it (Service Authorization Reference, Amazon FSx): "*" is the
-        // only resource it takes; it reads, and only volume descriptions.
+        // DescribeVolumes has no resource type to scope it, per the Service Authorization Reference for Amazon FSx: "*"
+        // is the only resource it takes. It reads, and only volume descriptions.
         new iam.PolicyStatement({ actions: ['fsx:DescribeVolumes'], resources: ['*'] }),
       ],
     });
@@ -54,12 +54,12 @@ class OpenZfsExportProvider extends Construct {
 }
 
 /**
- * The custom resource that sets the root volume's NFS exports to `nfsExport` on create and on every change, and
- * completes when DescribeVolumes shows them in effect; a failed volume update fails the deploy with FSx's message.
- * The call may update this one volume only: fsx:UpdateVolume on
- * arn:${Partition}:fsx:${Region}:${Account}:volume/${FileSystemId}/${VolumeId} (Service Authorization Reference,
- * Amazon FSx, resource type volume). The template's own export (nfs-export.ts, templateExport) stays constant because
- * CloudFormation replaces the file system on any change of RootVolumeConfiguration.
+ * The custom resource that sets the root volume's NFS exports to `nfsExport` on create and on every change. It
+ * completes when DescribeVolumes shows them in effect; a failed volume update fails the deploy with FSx's message. The
+ * call may update this one volume only: fsx:UpdateVolume on
+ * arn:${Partition}:fsx:${Region}:${Account}:volume/${FileSystemId}/${VolumeId}, the resource type volume of the Service
+ * Authorization Reference for Amazon FSx. The template's own export, templateExport in nfs-export.ts, stays constant,
+ * because CloudFormation replaces the file system on any change of RootVolumeConfiguration.
  */
 export function rootVolumeExportResource(
   scope: Construct, fileSystem: fsx.CfnFileSystem, nfsExport: { ClientConfigurations: OpenZfsClientConfiguration[] },

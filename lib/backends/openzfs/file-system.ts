@@ -8,17 +8,17 @@ import { templateExport } from './nfs-export';
 import type { OpenZfsSubnets } from './subnets';
 
 // The FSx for OpenZFS file system: its type, storage, throughput, subnets, encryption, removal policy, automatic
-// backups and root volume. aws-cdk-lib has no OpenZFS L2 (aws-fsx offers LustreFileSystem only), so this is the
+// backups and root volume. aws-cdk-lib has no OpenZFS L2, since aws-fsx offers LustreFileSystem only, so this is the
 // CloudFormation resource.
 
 /**
- * The root volume's data compression: LZ4. FSx offers NONE (its default), ZSTD and LZ4: "ZSTD ... Compared to LZ4,
+ * The root volume's data compression: LZ4. FSx offers NONE, its default, ZSTD and LZ4.
+ * OpenZFSCreateRootVolumeConfiguration.DataCompressionType in the FSx API reference says: "ZSTD ... Compared to LZ4,
  * Z-Standard provides a better compression ratio to minimize on-disk storage utilization"; "LZ4 ... Compared to
- * Z-Standard, LZ4 is less compute-intensive and delivers higher write throughput speeds" (FSx API reference,
- * OpenZFSCreateRootVolumeConfiguration.DataCompressionType); and compression lifts the throughput from disk,
- * roughly by the compression ratio (FSx for OpenZFS User Guide, "Performance", "Data compression"). LZ4 costs the
- * least file server CPU, so the write throughput of the tier, and still gains on compressible data; already
- * compressed data is stored as it is.
+ * Z-Standard, LZ4 is less compute-intensive and delivers higher write throughput speeds". Compression lifts the
+ * throughput from disk, roughly by the compression ratio, per the FSx for OpenZFS User Guide, "Performance", "Data
+ * compression". LZ4 costs the least file server CPU, so it keeps the write throughput of the tier and still gains on
+ * compressible data. Data already compressed is stored as it is.
  */
 export const OPENZFS_DATA_COMPRESSION = 'LZ4';
 
@@ -36,20 +36,20 @@ export function openZfsFileSystem(
     storageType: 'SSD',
     subnetIds: network.subnets.map((s) => s.subnetId),
     securityGroupIds: [securityGroup.securityGroupId],
-    // Always encrypted at rest: with the key given, else FSx's AWS managed key (aws/fsx).
+    // Always encrypted at rest: with the key given, else FSx's AWS managed key, aws/fsx.
     kmsKeyId: props.encryptionKey?.keyId,
     openZfsConfiguration: {
       deploymentType: options.deploymentType,
       throughputCapacity: options.throughputCapacityMBps,
-      // The SSD IOPS the plan provisions up to the tier's disk IOPS (sizing/plan.ts), else FSx's
-      // automatic 3 IOPS per GiB.
+      // The SSD IOPS the plan of sizing/plan.ts provisions, up to the tier's disk IOPS; else FSx's automatic 3 IOPS per
+      // GiB.
       diskIopsConfiguration: options.userProvisionedIops === undefined
         ? { mode: 'AUTOMATIC' }
         : { mode: 'USER_PROVISIONED', iops: options.userProvisionedIops },
-      // MULTI_AZ_1: no EndpointIpAddressRange, so the endpoint (what the DNS name resolves to) stays in the VPC's
-      // CIDR, where the clients' allowed servers are: "By default in the Amazon FSx API and Amazon FSx console, Amazon
-      // FSx selects an available /28 IP address range for you from one of the VPC's CIDR ranges" (FSx API reference,
-      // CreateFileSystemOpenZFSConfiguration.EndpointIpAddressRange).
+      // MULTI_AZ_1: no EndpointIpAddressRange, so the endpoint that the DNS name resolves to stays in the VPC's CIDR,
+      // where the clients' allowed servers are. CreateFileSystemOpenZFSConfiguration.EndpointIpAddressRange in the FSx
+      // API reference says: "By default in the Amazon FSx API and Amazon FSx console, Amazon FSx selects an available
+      // /28 IP address range for you from one of the VPC's CIDR ranges".
       ...(multiAz ? { preferredSubnetId: preferred.subnetId, routeTableIds: [...network.routeTableIds] } : {}),
       automaticBackupRetentionDays: retainDays,
       ...(retainDays > 0 ? { dailyAutomaticBackupStartTime: props.snapshots?.startTimeUtc ?? '03:00' } : {}),

@@ -1,8 +1,8 @@
 /**
- * The day-2 guard of an FSx for OpenZFS file system: the layout it records (deployment type, storage, throughput
- * capacity, subnets, key) and the file system it watches by CloudFormation's replacement rules. The rules
- * themselves are the guard's descriptor of the backend (lambda/update-guard/backends/fsx-openzfs.ts); this file only
- * says what the backend built.
+ * The day-2 guard of an FSx for OpenZFS file system: the layout it records, and the file system it watches by
+ * CloudFormation's replacement rules. The layout is the deployment type, storage, throughput capacity, subnets and key.
+ * The rules themselves are the guard's descriptor of the backend, lambda/update-guard/backends/fsx-openzfs.ts; this
+ * file only says what the backend built.
  */
 import { Aws, type CfnResource } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
@@ -22,9 +22,12 @@ export interface OpenZfsGuardInput {
   readonly subnetIds: readonly string[];
   /** The Availability Zone of the preferred subnet. */
   readonly availabilityZone: string;
-  /** Days the automatic backups are kept (0: off). */
+  /** Days the automatic backups are kept; 0 is off. */
   readonly backupRetentionDays: number;
-  /** Let refused changes pass (scratch data only). @default false */
+  /**
+   * Let refused changes pass, for scratch data only.
+   * @default false
+   */
   readonly acceptDataLoss?: boolean;
   /** Let a lower backup retention pass. @default false */
   readonly acceptFewerSnapshots?: boolean;
@@ -33,10 +36,10 @@ export interface OpenZfsGuardInput {
 }
 
 /**
- * Builds the `UpdateGuard` of the file system `ready` (an AWS::FSx::FileSystem), watching it as `FileSystem`, and
- * makes `ready` wait for it: CloudFormation updates the guard first, so a refusal fails the update before the file
- * system is touched. Throws naming `subnetIds` when it holds neither one nor two subnets; the layout's own checks
- * (one subnet on Single-AZ, two different ones on MULTI_AZ_1) run in the guard.
+ * Builds the `UpdateGuard` of the file system `ready`, an AWS::FSx::FileSystem, watching it as `FileSystem`, and makes
+ * `ready` wait for it. CloudFormation updates the guard first, so a refusal fails the update before the file system is
+ * touched. Throws naming `subnetIds` when it holds neither one nor two subnets. The layout's own checks run in the
+ * guard: one subnet on Single-AZ, two different ones on MULTI_AZ_1.
  */
 export function openZfsUpdateGuard(scope: Construct, input: OpenZfsGuardInput, ready: CfnResource): UpdateGuard {
   const { plan, subnetIds, clusterName, serverName } = input;
@@ -70,7 +73,7 @@ export function openZfsUpdateGuard(scope: Construct, input: OpenZfsGuardInput, r
     acceptDataLoss: input.acceptDataLoss,
     acceptFewerSnapshots: input.acceptFewerSnapshots,
     // The file system, watched by CloudFormation's replacement rules: its subnets, key, security groups, deployment
-    // type and the root volume's create-only settings (its NFS exports, record size, compression, quotas).
+    // type and the root volume's create-only settings, which are its NFS exports, record size, compression and quotas.
     watch: [{ role: 'FileSystem', resource: ready }],
     identity: { clusterName, serverName, serverId: `${Aws.STACK_NAME}/${serverName}` },
   });

@@ -4,24 +4,28 @@ import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import { exportCidrs } from '../client-access';
 import type { StorageServerProps } from '../../storage-server/props';
 
-// The root volume's NFS export: who may mount it (the client CIDRs only) and with what options (root squash); the
-// template's constant first export, and the real one that lib/backends/openzfs/export-resource.ts applies.
+// The root volume's NFS export: who may mount it, the client CIDRs only, and with what options, such as root squash.
+// Here are the template's constant first export and the real one that lib/backends/openzfs/export-resource.ts applies.
 
-/** At most 25 client configurations in one export (FSx API reference, OpenZFSNfsExport.ClientConfigurations): OPENZFS-EXPORT-CLIENTS. */
+/**
+ * At most 25 client configurations in one export, per OpenZFSNfsExport.ClientConfigurations in the FSx API reference:
+ * OPENZFS-EXPORT-CLIENTS.
+ */
 export const MAX_OPENZFS_EXPORT_CLIENTS = 25;
 
 /**
- * The options of each client of the export, exports(5) words: `rw` and `crossmnt` as FSx's own default
- * client configuration has them ("crossmnt is used by default. If you don't specify crossmnt when changing the
- * client configuration, you won't be able to see or access snapshots in your file system's snapshot directory";
- * `sync` is FSx's default too and stays so: FSx API reference, OpenZFSClientConfiguration.Options), and
- * `root_squash`, or `no_root_squash` with `fsxOpenZfs.rootSquash` false.
+ * The options of each client of the export, in exports(5) words:
+ * - `rw` and `crossmnt`, as FSx's own default client configuration has them. OpenZFSClientConfiguration.Options in the
+ *   FSx API reference says: "crossmnt is used by default. If you don't specify crossmnt when changing the client
+ *   configuration, you won't be able to see or access snapshots in your file system's snapshot directory". `sync` is
+ *   FSx's default too, and stays so.
+ * - `root_squash`, or `no_root_squash` with `fsxOpenZfs.rootSquash` false.
  */
 export function exportOptions(rootSquash: boolean): string[] {
   return ['rw', 'crossmnt', rootSquash ? 'root_squash' : 'no_root_squash'];
 }
 
-/** One client configuration of an export, as the FSx API names it (OpenZFSClientConfiguration). */
+/** One client configuration of an export, as the FSx API names it: OpenZFSClientConfiguration. */
 export interface OpenZfsClientConfiguration {
   readonly Clients: string;
   readonly Options: string[];
@@ -30,8 +34,8 @@ export interface OpenZfsClientConfiguration {
 /**
  * The export the template gives the root volume when FSx creates it: the VPC's CIDR with `rw`, `crossmnt` and
  * `root_squash`, whatever the client settings. CloudFormation replaces the file system on any change of
- * RootVolumeConfiguration (every property of it is marked replacing in the resource specification), so nothing a
- * cluster changes on day 2 may reach it; the real export is applied right after by UpdateVolume. Secure from the
+ * RootVolumeConfiguration, since the resource specification marks every property of it as replacing. So nothing a
+ * cluster changes on day 2 may reach it, and UpdateVolume applies the real export right after. It is secure from the
  * first second: never FSx's default `*`, root squashed, and the security group admits only the clients.
  */
 export function templateExport(vpc: ec2.IVpc): fsx.CfnFileSystem.NfsExportsProperty {
@@ -39,10 +43,10 @@ export function templateExport(vpc: ec2.IVpc): fsx.CfnFileSystem.NfsExportsPrope
 }
 
 /**
- * The root volume's real NFS export, as UpdateVolume takes it: each client CIDR (`clientCidrs`, or the VPC's CIDR)
- * with {@link exportOptions}; never FSx's default `*`. An export names addresses only: with `clientPeers` and no
- * `clientCidrs` it lists the VPC's CIDR and the security group admits only those peers, as the EC2 server's export
- * does (lib/backends/client-access.ts).
+ * The root volume's real NFS export, as UpdateVolume takes it: each client CIDR, `clientCidrs` or the VPC's CIDR, with
+ * {@link exportOptions}; never FSx's default `*`. An export names addresses only. With `clientPeers` and no
+ * `clientCidrs` it lists the VPC's CIDR, and the security group admits only those peers, as the EC2 server's export
+ * does in lib/backends/client-access.ts.
  */
 export function rootVolumeExport(props: StorageServerProps): { ClientConfigurations: OpenZfsClientConfiguration[] } {
   const cidrs = exportCidrs(props);

@@ -2,16 +2,16 @@ import { Annotations, Tags } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
 
-// The tag FSx's service-linked role needs on a route table to route a Multi-AZ endpoint through it: AWS's managed policy
-// AmazonFSxServiceRolePolicy allows ec2:CreateRoute, ReplaceRoute and DeleteRoute only where
-// "aws:ResourceTag/AmazonFSx": "ManagedByAmazonFSx" (OPENZFS-ROUTE-TAG in docs/sources/fsx-rules.md).
+// The tag FSx's service-linked role needs on a route table to route a Multi-AZ endpoint through it. AWS's managed
+// policy AmazonFSxServiceRolePolicy allows ec2:CreateRoute, ReplaceRoute and DeleteRoute only where
+// "aws:ResourceTag/AmazonFSx": "ManagedByAmazonFSx". See OPENZFS-ROUTE-TAG in docs/sources/fsx-rules.md.
 
 /** The tag's key and value. */
 export const FSX_ROUTE_TABLE_TAG = { key: 'AmazonFSx', value: 'ManagedByAmazonFSx' } as const;
 
 /**
- * Tags every route table of `subnets` that this app makes (a subnet of a VPC it makes), so that failover can move the
- * endpoint's routes and a later update of the route table keeps the tag; warns naming the route tables of imported
+ * Tags every route table of `subnets` that this app makes, that is of a subnet of a VPC it makes. So failover can move
+ * the endpoint's routes, and a later update of the route table keeps the tag. Warns naming the route tables of imported
  * subnets, whose tags only their owner can add.
  */
 export function tagRouteTablesForFsx(scope: Construct, subnets: readonly ec2.ISubnet[]): void {

@@ -1,7 +1,7 @@
 /**
- * FSx for OpenZFS as the planner knows it (lib/sizing/backend-sizing.ts): its candidates when a throughput is asked,
- * its plan as asked, its IOPS, its excess, its lines in `npm run plan`'s tables and its option there. Pure, no CDK
- * imports: `npm run plan` loads it.
+ * FSx for OpenZFS as the planner of lib/sizing/backend-sizing.ts knows it: its candidates when a throughput is asked,
+ * its plan as asked, its IOPS, its excess, its lines in `npm run plan`'s tables and its option there. It is pure, with
+ * no CDK imports, since `npm run plan` loads it.
  */
 import type { BackendSizing } from '../../sizing/backend-sizing';
 import type { StoragePlan } from '../../sizing/plan-types';
@@ -12,9 +12,9 @@ import type { FsxOpenZfsDeploymentType } from './sizing/options';
 import { fsxOpenZfsPlan, openZfsIops, openZfsPlanAt, smallestTierSustaining } from './sizing/plan';
 
 /**
- * Each priced deployment type (only SINGLE_AZ_1's rates are sourced) at its smallest tier that sustains `targetMBps`,
- * else its largest (so the message can name the best); none beyond the largest storage. Without a throughput, none:
- * the search is then the capacity rule's beyond its largest server, which FSx for OpenZFS does not change.
+ * Each priced deployment type at its smallest tier that sustains `targetMBps`, else at its largest, so the message can
+ * name the best; only SINGLE_AZ_1's rates are sourced. None beyond the largest storage. Without a throughput there are
+ * none: the search is then the capacity rule's beyond its largest server, which FSx for OpenZFS does not change.
  */
 function candidates(capacityTiB: number, targetMBps: number, ioSizeKiB: number): StoragePlan[] {
   const storageGiB = Math.max(FSX_OPENZFS_MIN_STORAGE_GIB, Math.ceil(capacityTiB * 1024));
@@ -25,7 +25,7 @@ function candidates(capacityTiB: number, targetMBps: number, ioSizeKiB: number):
   });
 }
 
-/** A plan's file system (every FSx for OpenZFS plan has one). */
+/** A plan's file system; every FSx for OpenZFS plan has one. */
 const fileSystemOf = (plan: StoragePlan) => plan.fsxOpenZfs as NonNullable<StoragePlan['fsxOpenZfs']>;
 
 /** A plan's SSD IOPS in words. */

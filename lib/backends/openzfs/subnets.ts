@@ -3,22 +3,26 @@ import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { FsxOpenZfsPlan } from '../../sizing';
 import type { BackendInputs } from '../plugin';
 
-// The subnets of an FSx for OpenZFS file system: the server's subnet alone (the Single-AZ types), or the server's
-// subnet (preferred) and a standby subnet in another Availability Zone (MULTI_AZ_1), with their route tables.
+// The subnets of an FSx for OpenZFS file system, with their route tables. The Single-AZ types have the server's subnet
+// alone; MULTI_AZ_1 has the server's subnet, preferred, and a standby subnet in another Availability Zone.
 
 /** The file system's subnets, the preferred first, and the route tables FSx routes a Multi-AZ endpoint through. */
 export interface OpenZfsSubnets {
   /** `[preferred]`, or `[preferred, standby]` for MULTI_AZ_1. */
   readonly subnets: readonly ec2.ISubnet[];
-  /** The route tables of the VPC's subnets, each once (MULTI_AZ_1: where clients reach the endpoint); empty for Single-AZ. */
+  /**
+   * The route tables of the VPC's subnets, each once, where MULTI_AZ_1's clients reach the endpoint; empty for
+   * Single-AZ.
+   */
   readonly routeTableIds: readonly string[];
 }
 
 /**
- * The subnets of the plan's deployment type. MULTI_AZ_1: the standby is `fsxOpenZfs.standbySubnet`, or the first
- * selected subnet in another zone; refused when there is none, or when both are in one zone (FSx needs two zones:
- * OPENZFS-STANDBY-SUBNET: "SubnetIds: ... For MULTI_AZ_1 deployment types, provide exactly two subnet IDs, one for the preferred file server
- * and one for the standby file server", AWS::FSx::FileSystem, CloudFormation template reference).
+ * The subnets of the plan's deployment type. On MULTI_AZ_1 the standby is `fsxOpenZfs.standbySubnet`, or the first
+ * selected subnet in another zone. It is refused when there is none, or when both are in one zone, since FSx needs two
+ * zones. OPENZFS-STANDBY-SUBNET: "SubnetIds: ... For MULTI_AZ_1 deployment types, provide exactly two subnet IDs, one
+ * for the preferred file server and one for the standby file server", per AWS::FSx::FileSystem in the CloudFormation
+ * template reference.
  */
 export function openZfsSubnets(p: BackendInputs, options: FsxOpenZfsPlan): OpenZfsSubnets {
   const { subnet } = p;
@@ -31,7 +35,7 @@ export function openZfsSubnets(p: BackendInputs, options: FsxOpenZfsPlan): OpenZ
     return { subnets: [subnet], routeTableIds: [] };
   }
   const zone = subnet.availabilityZone;
-  // Zones are compared as text: concrete names, or (a new VPC in an environment-agnostic stack) one token per zone.
+  // Zones are compared as text: concrete names, or one token per zone for a new VPC in an environment-agnostic stack.
   const standby = asked ?? p.selectedSubnets.find((s) => s.subnetId !== subnet.subnetId && s.availabilityZone !== zone);
   if (standby === undefined) {
     throw new Error(`fsxOpenZfs.standbySubnet: deploymentType 'MULTI_AZ_1' needs a standby subnet in another Availability Zone ` +
@@ -46,18 +50,21 @@ export function openZfsSubnets(p: BackendInputs, options: FsxOpenZfsPlan): OpenZ
   return { subnets: [subnet, standby], routeTableIds: clientRouteTables(p, [subnet, standby]) };
 }
 
-/** At most 50 route tables (FSx API reference, CreateFileSystemOpenZFSConfiguration.RouteTableIds): OPENZFS-ROUTE-TABLES. */
+/**
+ * At most 50 route tables, per CreateFileSystemOpenZFSConfiguration.RouteTableIds in the FSx API reference:
+ * OPENZFS-ROUTE-TABLES.
+ */
 export const MAX_OPENZFS_ROUTE_TABLES = 50;
 
 /**
- * The route tables FSx puts the Multi-AZ endpoint's route in: those of the file system's two subnets and of every
- * other subnet of the VPC, each once. AWS: "You should specify all virtual private cloud (VPC) route tables associated
- * with the subnets in which your clients are located. By default, Amazon FSx selects your VPC's default route table"
- * (FSx API reference, CreateFileSystemOpenZFSConfiguration.RouteTableIds): clients may sit in any subnet of the VPC
- * (a login node in a public subnet, compute in a third zone), and a subnet left out has no route to the endpoint. A
- * subnet whose route table is unknown (a VPC imported without its route tables) is left out, but the file system's own
- * two must be known. RouteTableIds changes in place (FSx adds and removes route tables on a live file system), so a
- * new subnet of the VPC later is no replacement.
+ * The route tables FSx puts the Multi-AZ endpoint's route in: those of the file system's two subnets and of every other
+ * subnet of the VPC, each once. CreateFileSystemOpenZFSConfiguration.RouteTableIds in the FSx API reference says: "You
+ * should specify all virtual private cloud (VPC) route tables associated with the subnets in which your clients are
+ * located. By default, Amazon FSx selects your VPC's default route table". Clients may sit in any subnet of the VPC,
+ * such as a login node in a public subnet or compute in a third zone, and a subnet left out has no route to the
+ * endpoint. A subnet whose route table is unknown, in a VPC imported without its route tables, is left out, but the
+ * file system's own two must be known. RouteTableIds changes in place, since FSx adds and removes route tables on a
+ * live file system, so a new subnet of the VPC later is no replacement.
  */
 function clientRouteTables(p: BackendInputs, own: readonly ec2.ISubnet[]): string[] {
   own.forEach((s, i) => {

@@ -1,52 +1,49 @@
 /**
- * Amazon FSx for Lustre, the backend beyond one NFS server: its deployment types, the storage
- * capacities each accepts, the per-unit throughput each offers, and the throughput a file system of a given
- * size is designed for. Pure data and functions, no CDK imports (docs/design.md, section 3). Every number
- * carries its source:
+ * Amazon FSx for Lustre, the backend beyond one NFS server: its deployment types, the storage capacities each accepts,
+ * the per-unit throughput each offers, and the throughput a file system of a given size is designed for. It is pure
+ * data and functions, with no CDK imports (docs/design.md, section 3). Every number carries its source:
  *
- * - [API]   Amazon FSx API Reference, CreateFileSystem: `StorageCapacity` (valid capacities per deployment
- *           type) and `CreateFileSystemLustreConfiguration.PerUnitStorageThroughput` (valid values).
- * - [PERF]  Amazon FSx for Lustre User Guide, "Performance characteristics of SSD and HDD storage classes"
- *           (docs.aws.amazon.com/fsx/latest/LustreGuide/ssd-storage.html): network and disk throughput per
- *           TiB, baseline and burst, and the file servers' memory per TiB, for each deployment option (every figure
- *           quoted, with how it was read, in docs/sources/lustre-performance.md). The SCRATCH_2 and PERSISTENT_2 rows were read
- *           on AWS's page; the PERSISTENT_1 SSD and HDD rows from a copy of the same page's tables.
+ * - [API] Amazon FSx API Reference, CreateFileSystem: `StorageCapacity`, the valid capacities per deployment type, and
+ *   `CreateFileSystemLustreConfiguration.PerUnitStorageThroughput`, the valid values.
+ * - [PERF] Amazon FSx for Lustre User Guide, "Performance characteristics of SSD and HDD storage classes",
+ *   docs.aws.amazon.com/fsx/latest/LustreGuide/ssd-storage.html. It gives network and disk throughput per TiB, baseline
+ *   and burst, and the file servers' memory per TiB, for each deployment option. docs/sources/lustre-performance.md
+ *   quotes every figure with how it was read. The SCRATCH_2 and PERSISTENT_2 rows were read on AWS's page; the
+ *   PERSISTENT_1 SSD and HDD rows from a copy of the same page's tables.
+ * - [PRICE] AWS's FSx price data for US East (N. Virginia), USD per GB-month of storage capacity:
+ *   b0.p.awsstatic.com/pricing/2.0/meteredUnitMaps/fsx/USD/current/fsx.json, published 2025-05-29T20:11:21Z, read in
+ *   its mirror github.com/QuinnyPig/aws-price-watcher, processed/fsx.json at commit 2a52ba5. AWS groups the storage
+ *   rates as "SSD old", PERSISTENT_1's 0.14, 0.19 and 0.29; "SSD new", PERSISTENT_2's 0.145, 0.21, 0.34 and 0.60; and
+ *   "HDD New", 0.025 and 0.083, or 0.041 and 0.099 for the same two with the SSD read cache. Each group's rates are
+ *   assigned to its per-unit throughputs in ascending order. The PERSISTENT_1 SSD and SCRATCH_2 rates are also in a
+ *   us-west-2 Price List ledger with their usage types, at identical rates: Storage.SSD.50/100/200 at 0.14/0.19/0.29,
+ *   Scratch_2 at 0.14. SCRATCH_2 is also at $0.140 in AWS's Solutions Library guidance for an FSx for Lustre proof of
+ *   concept, us-east-1, April 2025.
  *
- * - [PRICE] AWS's FSx price data for US East (N. Virginia), USD per GB-month of storage capacity
- *           (b0.p.awsstatic.com/pricing/2.0/meteredUnitMaps/fsx/USD/current/fsx.json, published
- *           2025-05-29T20:11:21Z), read in its mirror github.com/QuinnyPig/aws-price-watcher, processed/fsx.json at
- *           commit 2a52ba5. AWS groups the storage rates as "SSD old" (PERSISTENT_1: 0.14, 0.19, 0.29), "SSD new"
- *           (PERSISTENT_2: 0.145, 0.21, 0.34, 0.60) and "HDD New" (0.025, 0.083, and 0.041, 0.099 for the same two
- *           with the SSD read cache); each group's rates are assigned to its per-unit throughputs in ascending order.
- *           The PERSISTENT_1 SSD and SCRATCH_2 rates are also in a us-west-2 Price List ledger with their usage
- *           types (Storage.SSD.50/100/200 at 0.14/0.19/0.29, Scratch_2 at 0.14; identical rates there), and
- *           SCRATCH_2 at $0.140 in AWS's Solutions Library guidance for an FSx for Lustre proof of concept
- *           (us-east-1, April 2025).
- *
- * Backups are not in the cost: no source this project could read names the FSx for Lustre backup rate. They
- * are incremental and billed per GB-month stored, on top of the storage (README, "Choosing a backend").
+ * Backups are not in the cost, since no source this project could read names the FSx for Lustre backup rate. They are
+ * incremental and billed per GB-month stored, on top of the storage, as the README's "Choosing a backend" says.
  */
 import type { CachedReadEstimate } from '../../../sizing/cached-read';
 import { describe } from '../../../sizing/describe';
 import { floor2, round2 } from '../../../sizing/round';
 
-/** FSx for Lustre deployment types this project deploys (SCRATCH_1 is superseded by SCRATCH_2). */
+/** FSx for Lustre deployment types this project deploys; SCRATCH_2 supersedes SCRATCH_1. */
 export type FsxLustreDeploymentType = 'SCRATCH_2' | 'PERSISTENT_1' | 'PERSISTENT_2';
 
 /** FSx for Lustre storage types: HDD only with PERSISTENT_1. */
 export type FsxLustreStorageType = 'SSD' | 'HDD';
 
-/** The FSx for Lustre options of a request (`StorageRequest.fsxLustre`). */
+/** The FSx for Lustre options of a request: `StorageRequest.fsxLustre`. */
 export interface FsxLustreOptions {
   /**
-   * Deployment type. SCRATCH_2 is not replicated (a failed file server loses its data): only when asked.
+   * Deployment type. SCRATCH_2 is not replicated, so a failed file server loses its data: only when asked.
    * @default 'PERSISTENT_2'
    */
   readonly deploymentType?: FsxLustreDeploymentType;
   /**
-   * Throughput per TiB of storage, MB/s: PERSISTENT_1 SSD 50, 100, 200; PERSISTENT_1 HDD 12, 40;
-   * PERSISTENT_2 125, 250, 500, 1000; none for SCRATCH_2 (fixed at 200). [API]
-   * @default - the smallest the type offers (PERSISTENT_2: 125; PERSISTENT_1 SSD: 50; HDD: 12)
+   * Throughput per TiB of storage, MB/s: PERSISTENT_1 SSD 50, 100, 200; PERSISTENT_1 HDD 12, 40; PERSISTENT_2 125, 250,
+   * 500, 1000. SCRATCH_2 takes none, being fixed at 200. [API]
+   * @default - the smallest the type offers: 125 on PERSISTENT_2, 50 on PERSISTENT_1 SSD, 12 on HDD
    */
   readonly perUnitStorageThroughput?: number;
   /**
@@ -60,15 +57,15 @@ export interface FsxLustreOptions {
 export interface FsxLustrePerformance {
   /** Network throughput sustained, MB/s per TiB. */
   readonly networkBaselineMBpsPerTiB: number;
-  /** Network throughput while network I/O credits last, MB/s per TiB (= baseline where none is listed). */
+  /** Network throughput while network I/O credits last, MB/s per TiB; the baseline where none is listed. */
   readonly networkBurstMBpsPerTiB: number;
   /** Disk read sustained, MB/s per TiB. */
   readonly diskReadMBpsPerTiB: number;
   /** Disk write sustained, MB/s per TiB. */
   readonly diskWriteMBpsPerTiB: number;
-  /** Disk read while disk burst credits last, MB/s per TiB (= sustained where none is listed). */
+  /** Disk read while disk burst credits last, MB/s per TiB; the sustained figure where none is listed. */
   readonly diskBurstReadMBpsPerTiB: number;
-  /** Disk write while disk burst credits last, MB/s per TiB (= sustained where none is listed). */
+  /** Disk write while disk burst credits last, MB/s per TiB; the sustained figure where none is listed. */
   readonly diskBurstWriteMBpsPerTiB: number;
   /** The file servers' memory, "Cache storage (GiB of RAM/TiB of storage provisioned)". [PERF] */
   readonly memoryGiBPerTiB: number;
@@ -88,9 +85,8 @@ function row(netBase: number, netBurst: number, memory: number, disk: number, di
 }
 
 /**
- * The performance table, by option key (`<deployment type>/<storage type>/<per-unit throughput>`). [PERF]
- * The persistent network burst figures are those of most regions (the page notes some regions burst to
- * 530 MB/s per TiB only).
+ * The performance table, by option key `<deployment type>/<storage type>/<per-unit throughput>`. [PERF] The persistent
+ * network burst figures are those of most regions; the page notes some regions burst to 530 MB/s per TiB only.
  */
 export const FSX_LUSTRE_PERFORMANCE: Readonly<Record<string, FsxLustrePerformance>> = {
   // SCRATCH_2: disk 200 read, 100 write per TiB; no disk burst listed.
@@ -102,7 +98,7 @@ export const FSX_LUSTRE_PERFORMANCE: Readonly<Record<string, FsxLustrePerformanc
   'PERSISTENT_1/SSD/50': row(250, 1300, 2.2, 50, 240),
   'PERSISTENT_1/SSD/100': row(500, 1300, 4.4, 100, 240),
   'PERSISTENT_1/SSD/200': row(750, 1300, 8.8, 200, 240),
-  // HDD without the SSD read cache: disk burst 80 read / 50 write (12), 250 / 150 (40).
+  // HDD without the SSD read cache: disk burst 80 read and 50 write at 12; 250 and 150 at 40.
   'PERSISTENT_1/HDD/12': {
     ...row(40, 375, 0.4, 12), diskBurstReadMBpsPerTiB: 80, diskBurstWriteMBpsPerTiB: 50,
   },
@@ -111,7 +107,9 @@ export const FSX_LUSTRE_PERFORMANCE: Readonly<Record<string, FsxLustrePerformanc
   },
 };
 
-/** Storage price per GB-month of capacity, USD, us-east-1, by option key (as {@link FSX_LUSTRE_PERFORMANCE}). [PRICE] */
+/**
+ * Storage price per GB-month of capacity, USD, us-east-1, by option key as in {@link FSX_LUSTRE_PERFORMANCE}. [PRICE]
+ */
 export const FSX_LUSTRE_USD_PER_GB_MONTH: Readonly<Record<string, number>> = {
   'SCRATCH_2/SSD/200': 0.14,
   'PERSISTENT_1/SSD/50': 0.14,
@@ -130,7 +128,7 @@ export function fsxLustreKey(options: ResolvedFsxLustreOptions): string {
   return `${options.deploymentType}/${options.storageType}/${options.perUnitStorageThroughput}`;
 }
 
-/** Every option this project deploys, resolved; `persistentOnly` leaves SCRATCH_2 out (not replicated). */
+/** Every option this project deploys, resolved; `persistentOnly` leaves out SCRATCH_2, which is not replicated. */
 export function fsxLustreOptions(persistentOnly: boolean): ResolvedFsxLustreOptions[] {
   return Object.entries(PER_UNIT)
     .flatMap(([key, perUnits]) => {
@@ -140,7 +138,7 @@ export function fsxLustreOptions(persistentOnly: boolean): ResolvedFsxLustreOpti
     .filter((o) => !persistentOnly || o.deploymentType !== 'SCRATCH_2');
 }
 
-/** Monthly storage cost of a file system of `storageGiB`, USD (backups not included). [PRICE] */
+/** Monthly storage cost of a file system of `storageGiB`, USD, backups not included. [PRICE] */
 export function fsxLustreMonthlyCost(options: ResolvedFsxLustreOptions, storageGiB: number): number {
   const price = FSX_LUSTRE_USD_PER_GB_MONTH[fsxLustreKey(options)];
   if (price === undefined) throw new Error(`no price for FSx for Lustre ${fsxLustreKey(options)}`);
@@ -148,15 +146,15 @@ export function fsxLustreMonthlyCost(options: ResolvedFsxLustreOptions, storageG
 }
 
 /**
- * The smallest valid storage capacity that holds `capacityTiB` and whose baseline sustains `targetMBps` (read and
- * write): on FSx for Lustre throughput is bought with capacity. [API] [PERF]
+ * The smallest valid storage capacity that holds `capacityTiB` and whose baseline sustains `targetMBps`, read and
+ * write. On FSx for Lustre, throughput is bought with capacity. [API] [PERF]
  */
 export function fsxLustreCapacityFor(capacityTiB: number, options: ResolvedFsxLustreOptions, targetMBps = 0): number {
   const perf = FSX_LUSTRE_PERFORMANCE[fsxLustreKey(options)];
   const perTiB = Math.min(perf.diskReadMBpsPerTiB, perf.diskWriteMBpsPerTiB, perf.networkBaselineMBpsPerTiB);
   // The TiB the target needs, then one GiB more than its rounding error can take away.
   const forThroughput = targetMBps > 0 ? Math.ceil((targetMBps / perTiB) * 1024) / 1024 : 0;
-  // A target so large that the capacity it needs is no number (1e308 MB/s) is the target's fault, not capacityTiB's.
+  // A target so large that the capacity it needs is no number, as 1e308 MB/s, is the target's fault, not capacityTiB's.
   if (!Number.isFinite(forThroughput)) throw new Error(`throughputMBps asks for more than any FSx for Lustre file system gives; got ${describe(targetMBps)}`);
   return fsxLustreCapacityGiB(Math.max(capacityTiB, forThroughput), options);
 }
@@ -170,8 +168,8 @@ const PER_UNIT: Readonly<Record<string, readonly number[]>> = {
 };
 
 /**
- * Valid storage capacities, GiB: SSD types 1200, 2400, then multiples of 2400; HDD multiples of 6000 (12
- * MB/s/TiB) or 1800 (40 MB/s/TiB). [API]
+ * Valid storage capacities, GiB: SSD types 1200, 2400, then multiples of 2400; HDD multiples of 6000 at 12 MB/s/TiB or
+ * of 1800 at 40 MB/s/TiB. [API]
  */
 export function capacitySteps(storageType: FsxLustreStorageType, perUnit: number): { first: number[]; step: number } {
   if (storageType === 'HDD') return perUnit === 12 ? { first: [], step: 6000 } : { first: [], step: 1800 };
@@ -184,7 +182,7 @@ export interface ResolvedFsxLustreOptions {
   readonly deploymentType: FsxLustreDeploymentType;
   /** The storage type. */
   readonly storageType: FsxLustreStorageType;
-  /** MB/s per TiB of storage (200 for SCRATCH_2, which fixes it). */
+  /** MB/s per TiB of storage; 200 for SCRATCH_2, which fixes it. */
   readonly perUnitStorageThroughput: number;
 }
 
@@ -230,7 +228,7 @@ export function fsxLustreCapacityGiB(capacityTiB: number, options: ResolvedFsxLu
   return small ?? Math.max(step, Math.ceil(wanted / step) * step);
 }
 
-/** Throughput a file system of `storageGiB` is designed for, MB/s (10^6 bytes per second). [PERF] */
+/** Throughput a file system of `storageGiB` is designed for, MB/s, that is 10^6 bytes per second. [PERF] */
 export interface FsxLustreThroughput {
   /** Read sustained when every credit is spent: min(disk, network) baselines. */
   readonly baselineReadMBps: number;

@@ -1,17 +1,19 @@
 /**
- * The FSx for Lustre plan: the file system of given options that holds the capacity and sustains the throughput,
- * its estimate and cost; and the reasons such a plan gives. Choosing among the persistent options is the search's
- * (lib/sizing/cheapest-plan.ts).
+ * The FSx for Lustre plan: the file system of given options that holds the capacity and sustains the throughput, its
+ * estimate and cost, and the reasons such a plan gives. The search in lib/sizing/cheapest-plan.ts chooses among the
+ * persistent options.
  */
 import {
   ResolvedFsxLustreOptions, estimateFsxLustreThroughput, fsxLustreCapacityFor, fsxLustreKey, fsxLustreMonthlyCost, resolveFsxLustreOptions,
 } from './lustre';
 import type { StoragePlan } from '../../../sizing/plan-types';
 
-/** Why a plan is the cheapest persistent FSx for Lustre option (the search's `why`). */
+/** Why a plan is the cheapest persistent FSx for Lustre option: the search's `why`. */
 export const FSX_PERSISTENT_OPTIONS = 'backend fsx-lustre, persistent options';
 
-/** The file system of the default options (PERSISTENT_2 SSD 125) that holds `capacityTiB`, when nothing more is asked. */
+/**
+ * The file system of the default options, PERSISTENT_2 SSD 125, that holds `capacityTiB` when nothing more is asked.
+ */
 export function defaultFsxPlan(capacityTiB: number): StoragePlan {
   return { ...fsxPlan(resolveFsxLustreOptions(), capacityTiB), reason: 'backend fsx-lustre: PERSISTENT_2 SSD at 125 MB/s per TiB, the default' };
 }
@@ -27,7 +29,7 @@ export function fsxAsAsked(options: ResolvedFsxLustreOptions, capacityTiB: numbe
   };
 }
 
-/** The file system of `options` that holds `capacityTiB` and (its baseline) sustains `targetMBps`. */
+/** The file system of `options` that holds `capacityTiB` and whose baseline sustains `targetMBps`. */
 export function fsxPlan(options: ResolvedFsxLustreOptions, capacityTiB: number, targetMBps = 0): StoragePlan {
   const storageCapacityGiB = fsxLustreCapacityFor(capacityTiB, options, targetMBps);
   const t = estimateFsxLustreThroughput(options, storageCapacityGiB);

