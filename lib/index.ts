@@ -25,7 +25,16 @@ export type { RecoveryAlarmProps } from './recovery-alarm';
 // What a StorageServer exposes as properties, `monitoring`, `clusterware`, `updateGuard` and `benchDocument`, and the
 // types their constructors and members name, so that a consumer can name every type it is handed.
 export { StorageMonitoring } from './monitoring';
-export type { MonitoredStorage, MonitoringOptions, StorageMonitoringProps } from './monitoring';
+export type {
+  AlarmThresholds, IMonitoredStorage, IStorageAlarms, MonitoringOptions, StorageMonitoringProps,
+} from './monitoring';
+// What each backend's monitoring watches: StorageMonitoring's `storage`, from the backend's own folder.
+export { MonitoredEc2Server } from './backends/ec2/monitoring';
+export type { MonitoredEc2ServerProps } from './backends/ec2/monitoring';
+export { MonitoredLustreFileSystem } from './backends/fsx/monitoring';
+export type { MonitoredLustreFileSystemProps } from './backends/fsx/monitoring';
+export { MonitoredOpenZfsFileSystem } from './backends/openzfs/monitoring';
+export type { MonitoredOpenZfsFileSystemProps } from './backends/openzfs/monitoring';
 export type { ServerMetricIdentity } from './server-metrics';
 export { ClusterwareRing } from './clusterware';
 export type { ClusterwareRingProps } from './clusterware';

@@ -4,7 +4,7 @@ import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import type { FsType, FsxTarget } from '../../lambda/register/contract';
 import type { ClusterwareRing } from '../clusterware';
 import type { DataHolder } from '../deletion';
-import type { MonitoredStorage } from '../monitoring';
+import type { IMonitoredStorage } from '../monitoring';
 import type { SnapshotPolicy } from '../snapshot-policy';
 import type { UpdateGuard } from '../update-guard';
 
@@ -40,7 +40,7 @@ export interface StorageBackend extends ec2.IConnectable {
   /** What the registration records. */
   readonly registrationTarget: RegistrationTarget;
   /** What the dashboard and alarms of lib/monitoring.ts watch. */
-  readonly monitored: MonitoredStorage;
+  readonly monitored: IMonitoredStorage;
   /**
    * The resources that hold the data, and what each still uses: what `cdk destroy` keeps or deletes, by
    * lib/deletion.ts.

@@ -2,7 +2,6 @@ import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
 import type { ClusterwareRing } from '../clusterware';
-import type { MonitoredStorage } from '../monitoring';
 import { RecoveryAlarm } from '../recovery-alarm';
 import type { SnapshotPolicy } from '../snapshot-policy';
 import type { DataHolder } from '../deletion';
@@ -11,6 +10,7 @@ import type { RegistrationTarget, ServerParts, StorageBackend } from './backend'
 import type { Ec2NfsServerProps } from './ec2/props';
 import { ec2DataHolders, protectFromDestroy } from './ec2/destroy';
 import { ec2UpdateGuard } from './ec2/guard';
+import { MonitoredEc2Server } from './ec2/monitoring';
 import { serverInstance } from './ec2/instance';
 import { DEFAULT_EXPORT_PATH, clientMountOptions } from './ec2/mount-options';
 import { ec2ServerLayout, instanceStoreDiskNames } from './ec2/layout';
@@ -55,7 +55,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
   /** The instance and its stable interface. */
   public readonly registrationTarget: RegistrationTarget;
   /** What the dashboard and alarms watch: the instance, its EBS volumes or its instance-store disks. */
-  public readonly monitored: MonitoredStorage;
+  public readonly monitored: MonitoredEc2Server;
   /** The server's EC2 instance; an image, key pair or placement group change replaces it with a new one. */
   public readonly instance: ec2.Instance;
   /** NFS on TCP 2049 from the clients, on both the stable interface and the instance's own. */
@@ -104,10 +104,10 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
     denyOtherDocuments(role, settings.document);
     this.ready = settings.association;
     this.registrationTarget = { instance: this.instance, networkInterfaceId: this.networkInterfaceId };
-    this.monitored = {
+    this.monitored = new MonitoredEc2Server({
       instance: this.instance, dataVolumes: this.dataVolumes, dataVolumePlans: p.plan.dataVolumes,
       instanceStoreDisks: instanceStoreDiskNames(layout),
-    };
+    });
     this.updateGuard = ec2UpdateGuard(this, p, layout, {
       instance: this.instance, iface, dataVolumes: this.dataVolumes, legacyAttachments: attachments, settings,
     });

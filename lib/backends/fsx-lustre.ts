@@ -7,11 +7,11 @@ import { type DataHolder, dataRemovalPolicy, keepWith } from '../deletion';
 import type { UpdateGuard } from '../update-guard';
 import { isLustreMetadataIops, isS3DataRepositoryPath, LUSTRE_METADATA_IOPS_TEXT } from '../validation';
 import type { FsxLustrePlan } from '../sizing';
-import type { MonitoredStorage } from '../monitoring';
 import { type RegistrationTarget, SERVER_ID_TAG, type ServerParts, type StorageBackend } from './backend';
 import type { StorageServerProps } from '../storage-server/props';
 import { backupRetentionDays, dataRepositoryAssociation, lustreFileSystem } from './fsx/file-system';
 import { fsxUpdateGuard } from './fsx/guard';
+import { MonitoredLustreFileSystem } from './fsx/monitoring';
 import { securityGroupCompanions, subnetCompanions } from './kept-network';
 import type { BackendInputs, BackendPlugin } from './plugin';
 import { noteRetention } from './snapshot-options';
@@ -58,7 +58,7 @@ export class FsxLustreServer extends Construct implements StorageBackend {
   /** The file system, by id, DNS name and mount name. */
   public readonly registrationTarget: RegistrationTarget;
   /** What the dashboard and alarms watch: the file system and its capacity. */
-  public readonly monitored: MonitoredStorage;
+  public readonly monitored: MonitoredLustreFileSystem;
   /** The file system. */
   public readonly fileSystem: fsx.LustreFileSystem;
   /** The file system's id, `fs-...`. */
@@ -115,7 +115,7 @@ export class FsxLustreServer extends Construct implements StorageBackend {
         deployment: plan.instanceType,
       },
     };
-    this.monitored = { fileSystem: this.fileSystem, storageCapacityGiB: options.storageCapacityGiB };
+    this.monitored = new MonitoredLustreFileSystem({ fileSystem: this.fileSystem, storageCapacityGiB: options.storageCapacityGiB });
     Tags.of(this.fileSystem).add(SERVER_ID_TAG, `${Aws.STACK_NAME}/${serverName}`);
     Tags.of(this.fileSystem).add('Name', `${clusterName}/${serverName}`);
     this.dataRepositoryAssociation = dataRepositoryAssociation(this, p, options, this.fileSystemId);

@@ -5,7 +5,6 @@ import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import { Construct } from 'constructs';
 import { type DataHolder, dataRemovalPolicy, keepWith } from '../deletion';
 import type { UpdateGuard } from '../update-guard';
-import type { MonitoredStorage } from '../monitoring';
 import { type RegistrationTarget, SERVER_ID_TAG, type ServerParts, type StorageBackend } from './backend';
 import type { StorageServerProps } from '../storage-server/props';
 import { rootVolumeExportResource } from './openzfs/export-resource';
@@ -15,6 +14,7 @@ import type { BackendInputs, BackendPlugin } from './plugin';
 import { noteRetention } from './snapshot-options';
 import { refuseEc2OnlyProps } from '../storage-server/validation';
 import { openZfsUpdateGuard } from './openzfs/guard';
+import { MonitoredOpenZfsFileSystem } from './openzfs/monitoring';
 import { openZfsMountOptions } from './openzfs/mount-options';
 import { openZfsSecurityGroup } from './openzfs/network';
 import { rootVolumeExport } from './openzfs/nfs-export';
@@ -61,7 +61,7 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
   /** The file system, by id and DNS name. */
   public readonly registrationTarget: RegistrationTarget;
   /** What the dashboard and alarms watch: the file system, its root volume, capacity and throughput. */
-  public readonly monitored: MonitoredStorage;
+  public readonly monitored: MonitoredOpenZfsFileSystem;
   /** The file system's CloudFormation resource: AVAILABLE, that is created, means mountable. */
   public readonly fileSystem: fsx.CfnFileSystem;
   /** The file system's id, `fs-...`. */
@@ -122,15 +122,13 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
         deployment: plan.instanceType,
       },
     };
-    this.monitored = {
-      openZfs: {
-        fileSystemId: this.fileSystemId,
-        rootVolumeId: this.fileSystem.attrRootVolumeId,
-        storageCapacityGiB: options.storageCapacityGiB,
-        throughputCapacityMBps: options.throughputCapacityMBps,
-        deploymentType: options.deploymentType,
-      },
-    };
+    this.monitored = new MonitoredOpenZfsFileSystem({
+      fileSystemId: this.fileSystemId,
+      rootVolumeId: this.fileSystem.attrRootVolumeId,
+      storageCapacityGiB: options.storageCapacityGiB,
+      throughputCapacityMBps: options.throughputCapacityMBps,
+      deploymentType: options.deploymentType,
+    });
     Tags.of(this.fileSystem).add(SERVER_ID_TAG, `${Aws.STACK_NAME}/${serverName}`);
     Tags.of(this.fileSystem).add('Name', `${clusterName}/${serverName}`);
     this.updateGuard = openZfsUpdateGuard(this, {

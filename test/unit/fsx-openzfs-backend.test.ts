@@ -3,6 +3,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { FsxOpenZfsServer } from '../../lib/backends/fsx-openzfs';
+import { MonitoredOpenZfsFileSystem } from '../../lib/backends/openzfs/monitoring';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { appStack, lookedUpAppStack, serverStack } from '../support/stacks';
 
@@ -129,18 +130,16 @@ describe('backend fsx-openzfs (-c backend=fsx-openzfs)', () => {
   });
 
   test('monitoring is given the file system, its root volume, capacity, throughput and deployment type', () => {
-    const { server, stack } = zfs({ throughputMBps: 500 });
+    const { server } = zfs({ throughputMBps: 500 });
     const backend = server.node.findChild('FsxOpenZfs') as FsxOpenZfsServer;
-    expect(backend.monitored).toEqual({
-      openZfs: {
-        fileSystemId: backend.fileSystem.ref,
-        rootVolumeId: backend.fileSystem.attrRootVolumeId,
-        storageCapacityGiB: 1024,
-        throughputCapacityMBps: 512,
-        deploymentType: 'SINGLE_AZ_1',
-      },
-    });
-    expect(stack.resolve(backend.monitored)).toMatchObject({ openZfs: { rootVolumeId: { 'Fn::GetAtt': [expect.any(String), 'RootVolumeId'] } } });
+    expect(backend.monitored).toBeInstanceOf(MonitoredOpenZfsFileSystem);
+    expect(backend.monitored).toStrictEqual(new MonitoredOpenZfsFileSystem({
+      fileSystemId: backend.fileSystem.ref,
+      rootVolumeId: backend.fileSystem.attrRootVolumeId,
+      storageCapacityGiB: 1024,
+      throughputCapacityMBps: 512,
+      deploymentType: 'SINGLE_AZ_1',
+    }));
   });
 
   test('acceptance: the alarms watch this file system: storage used (warning, critical) and throughput utilization', () => {

@@ -3,6 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { Ec2NfsServer } from '../../lib/backends/ec2-nfs-server';
+import { MonitoredEc2Server } from '../../lib/backends/ec2/monitoring';
 import { StorageMonitoring } from '../../lib/monitoring';
 import { planSummary } from '../../lib/stack-outputs';
 import { planStorage, type DataVolumePlan, type StoragePlan } from '../../lib/sizing';
@@ -133,9 +134,7 @@ describe('monitoring of gp3 volumes', () => {
 
   test('dataVolumePlans must match dataVolumes one to one', () => {
     const { server } = backend(planWith(GP3));
-    const stack = new Stack(new App(), 'Other');
-    const storage = { ...server.monitored, dataVolumePlans: [GP3[0]] };
-    expect(() => new StorageMonitoring(stack, 'M', { identity: { clusterName: 'hpc1', serverName: 'storage1' }, storage }))
+    expect(() => new MonitoredEc2Server({ instance: server.instance, dataVolumes: server.dataVolumes, dataVolumePlans: [GP3[0]] }))
       .toThrow('monitoring: dataVolumePlans must give one entry per data volume (2), got 1');
   });
 

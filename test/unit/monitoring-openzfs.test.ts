@@ -1,22 +1,23 @@
 /**
  * The alarms and dashboard of an FSx for OpenZFS file system, backend `fsx-openzfs`, given to StorageMonitoring
  * directly: its ids as plain strings, or as a CfnFileSystem's tokens. What is read is AWS's published OpenZFS metrics,
- * whose page lib/monitoring/metrics.ts cites: each alarm's metrics, dimensions, statistics, thresholds and actions, and
+ * whose page lib/backends/openzfs/monitoring-metrics.ts cites: each alarm's metrics, dimensions, statistics, thresholds and actions, and
  * the dashboard's graphs.
  */
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as fsx from 'aws-cdk-lib/aws-fsx';
 import * as sns from 'aws-cdk-lib/aws-sns';
-import { StorageMonitoring, type MonitoredStorage, type StorageMonitoringProps } from '../../lib/monitoring';
+import { MonitoredOpenZfsFileSystem } from '../../lib/backends/openzfs/monitoring';
+import { StorageMonitoring, type StorageMonitoringProps } from '../../lib/monitoring';
 import { cfnLint } from '../support/cfn-lint';
 import { nagFindings } from '../support/nag';
 
 const FS = 'fs-0123456789abcdef0';
 const ROOT = 'fsvol-0123456789abcdef0';
-const OPEN_ZFS: MonitoredStorage = {
-  openZfs: { fileSystemId: FS, rootVolumeId: ROOT, storageCapacityGiB: 4096, throughputCapacityMBps: 1280, deploymentType: 'SINGLE_AZ_2' },
-};
+const OPEN_ZFS = new MonitoredOpenZfsFileSystem({
+  fileSystemId: FS, rootVolumeId: ROOT, storageCapacityGiB: 4096, throughputCapacityMBps: 1280, deploymentType: 'SINGLE_AZ_2',
+});
 
 /** A stack with the monitoring of an OpenZFS file system given by its ids. */
 function monitored(extra: Partial<StorageMonitoringProps> = {}, app = new App()): { template: Template; monitoring: StorageMonitoring } {
@@ -36,7 +37,9 @@ function monitoredFileSystem(app = new App()): Template {
   });
   new StorageMonitoring(stack, 'Monitoring', {
     identity: { clusterName: 'hpc1', serverName: 'storage1' },
-    storage: { openZfs: { fileSystemId: fileSystem.ref, rootVolumeId: fileSystem.attrRootVolumeId, storageCapacityGiB: 4096, throughputCapacityMBps: 1280, deploymentType: 'SINGLE_AZ_2' } },
+    storage: new MonitoredOpenZfsFileSystem({
+      fileSystemId: fileSystem.ref, rootVolumeId: fileSystem.attrRootVolumeId, storageCapacityGiB: 4096, throughputCapacityMBps: 1280, deploymentType: 'SINGLE_AZ_2',
+    }),
   });
   return Template.fromStack(stack);
 }

@@ -3,6 +3,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as fsx from 'aws-cdk-lib/aws-fsx';
 import * as sns from 'aws-cdk-lib/aws-sns';
+import { MonitoredEc2Server } from '../../lib/backends/ec2/monitoring';
+import { MonitoredLustreFileSystem } from '../../lib/backends/fsx/monitoring';
 import { StorageMonitoring, type StorageMonitoringProps } from '../../lib/monitoring';
 import { renderAgentConfig } from '../../lib/server-metrics';
 import { agentConfigErrors } from '../support/cloudwatch-agent-schema';
@@ -29,7 +31,7 @@ function monitored(kind: Kind, extra: Partial<StorageMonitoringProps> = {}, app 
       vpc, vpcSubnet: vpc.isolatedSubnets[0], storageCapacityGiB: 2400,
       lustreConfiguration: { deploymentType: fsx.LustreDeploymentType.SCRATCH_2 },
     });
-    storage = { fileSystem, storageCapacityGiB: 2400 };
+    storage = new MonitoredLustreFileSystem({ fileSystem, storageCapacityGiB: 2400 });
   } else {
     const instance = new ec2.Instance(stack, 'Server', {
       vpc, instanceType: new ec2.InstanceType('m4.large'), machineImage: ec2.MachineImage.latestAmazonLinux2023(),
@@ -38,7 +40,7 @@ function monitored(kind: Kind, extra: Partial<StorageMonitoringProps> = {}, app 
     const dataVolumes = Array.from({ length: volumes }, (_, i) => new ec2.Volume(stack, `Volume${i}`, {
       availabilityZone: vpc.isolatedSubnets[0].availabilityZone, size: Size.gibibytes(125), volumeType: ec2.EbsDeviceVolumeType.ST1, encrypted: true,
     }));
-    storage = { instance, dataVolumes, instanceStoreDisks: kind === 'instance-store' ? ['xvdb', 'xvdc', 'xvdd'] : [] };
+    storage = new MonitoredEc2Server({ instance, dataVolumes, instanceStoreDisks: kind === 'instance-store' ? ['xvdb', 'xvdc', 'xvdd'] : [] });
   }
   const monitoring = new StorageMonitoring(stack, 'Monitoring', { identity: IDENTITY, storage, ...extra });
   return { stack, template: Template.fromStack(stack), monitoring };
