@@ -11,7 +11,7 @@ export type { AlarmThresholds, IMonitoredStorage, IStorageAlarms } from './monit
 /** Alarm thresholds and the dashboard switch of a storage server. */
 export interface MonitoringOptions {
   /**
-   * Make the server's CloudWatch dashboard (`StorageServer-<stack>-<server>`).
+   * Make the server's CloudWatch dashboard, named `StorageServer-<stack>-<server>`.
    * @default true
    */
   readonly dashboard?: boolean;
@@ -26,20 +26,22 @@ export interface MonitoringOptions {
    */
   readonly fileSystemUsedCriticalPercent?: number;
   /**
-   * st1 burst bucket, percent, below which an st1 volume's alarm goes off (EBS backend): the volume is about to fall
-   * back to its baseline throughput. gp3 volumes have no burst bucket (they deliver what is provisioned).
+   * st1 burst bucket, percent, below which an st1 volume's alarm goes off on the EBS backend. The volume is then about
+   * to fall back to its baseline throughput. gp3 volumes have no burst bucket: they deliver what is provisioned.
    * @default 20
    */
   readonly burstBalanceLowPercent?: number;
   /**
-   * Minutes without the server's heartbeat (sent only while the export is live) before the export-down alarm.
+   * Minutes without the server's heartbeat before the export-down alarm. The heartbeat is sent only while the export
+   * is live.
    * @default 3
    */
   readonly exportDownMinutes?: number;
   /**
-   * FSx for OpenZFS: the file server's throughput utilization, percent of what its throughput capacity allows (network
-   * or disk, whichever is higher), at which the alarm goes off when it lasts 30 minutes: raise the throughput capacity
-   * (a live change). AWS recommends an average under 50 %; short bursts to 100 % are what a throughput-bound job does.
+   * FSx for OpenZFS: the file server's throughput utilization at which the alarm goes off when it lasts 30 minutes. It
+   * is the percent of what the throughput capacity allows, network or disk, whichever is higher. The remedy is to raise
+   * the throughput capacity, a live change. AWS recommends an average under 50 %; short bursts to 100 % are what a
+   * throughput-bound job does.
    * @default 80
    */
   readonly throughputUtilizationHighPercent?: number;
@@ -47,23 +49,29 @@ export interface MonitoringOptions {
 
 /** Properties of a {@link StorageMonitoring}. */
 export interface StorageMonitoringProps extends MonitoringOptions {
-  /** The server's cluster and name (the dimensions of its own metrics). */
+  /** The server's cluster and name: the dimensions of its own metrics. */
   readonly identity: ServerMetricIdentity;
   /** What to watch: the backend's own, such as `MonitoredEc2Server`. */
   readonly storage: IMonitoredStorage;
   /**
-   * Where the alarms notify (on ALARM and back to OK).
+   * Where the alarms notify, on ALARM and back to OK.
    * @default - no notification: the alarms show on the dashboard and in the CloudWatch console
    */
   readonly alarmTopic?: sns.ITopic;
 }
 
 /**
- * The dashboard and alarms of one storage server, in the manner of cdk-monitoring-constructs (metrics from a
- * factory, thresholds as props) without its dependency: a dozen widgets and five alarm kinds. Each alarm watches a
- * metric the backend has: the heartbeat, file system, memory and status checks of an EC2 server; the burst bucket
- * of each st1 volume (EBS; gp3 has none); the disks' throughput is on the dashboard only (gp3's beside what is provisioned); an FSx file system's free capacity;
- * an FSx for OpenZFS file system's used capacity (its own and its root volume's) and its file server's throughput utilization.
+ * The dashboard and alarms of one storage server: a dozen widgets and five alarm kinds. It follows
+ * cdk-monitoring-constructs, with metrics from a factory and thresholds as props, without depending on it.
+ *
+ * Each alarm watches a metric the backend has:
+ * - an EC2 server's heartbeat, file system, memory and status checks;
+ * - the burst bucket of each st1 volume on EBS, as gp3 has none;
+ * - an FSx file system's free capacity;
+ * - an FSx for OpenZFS file system's used capacity, its own and its root volume's, and its file server's throughput
+ *   utilization.
+ *
+ * The disks' throughput is on the dashboard only, gp3's beside what is provisioned.
  */
 export class StorageMonitoring extends Construct {
   /** Every alarm this construct made, in the order made. */
@@ -79,8 +87,8 @@ export class StorageMonitoring extends Construct {
     const widgets = props.storage.watch(alarms);
     if (props.dashboard ?? true) {
       const dashboardName = `StorageServer-${Stack.of(this).stackName}-${server}`;
-      // A name is one dashboard per account and Region (CloudWatch API Reference, PutDashboard): a second one of the
-      // same stack would fail its deploy, or overwrite the first.
+      // A name is one dashboard per account and Region, by the CloudWatch API Reference of PutDashboard. A second one
+      // of the same stack would fail its deploy, or overwrite the first.
       const taken = Stack.of(this).node.findAll().find((c): c is cloudwatch.CfnDashboard => c instanceof cloudwatch.CfnDashboard && c.dashboardName === dashboardName);
       if (taken !== undefined) {
         throw new Error(`monitoring.dashboard: the dashboard name '${dashboardName}' is taken in this stack by ${taken.node.path} ` +

@@ -9,7 +9,7 @@ import type { Construct } from 'constructs';
 import type { ServerMetricIdentity } from '../server-metrics';
 import type { AlarmThresholds, IStorageAlarms } from './storage';
 
-/** The alarms of one server, made under `scope` (their construct ids are the backends'). */
+/** The alarms of one server, made under `scope` with the construct ids the backends give. */
 export class StorageAlarms implements IStorageAlarms {
   /** Every alarm made, in the order made. */
   public readonly alarms: cloudwatch.Alarm[] = [];

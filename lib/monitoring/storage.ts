@@ -1,11 +1,11 @@
 /**
- * What a storage server's monitoring watches (each backend gives its own, in its folder of lib/backends), and how it
- * adds its alarms: the shared construct passes it the thresholds and one way to make an alarm.
+ * What a storage server's monitoring watches, and how it adds its alarms. Each backend gives its own, in its folder of
+ * lib/backends. The shared construct passes it the thresholds and one way to make an alarm.
  */
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { ServerMetricIdentity } from '../server-metrics';
 
-/** The alarms' thresholds, checked, with their defaults applied (each documented on {@link MonitoringOptions}). */
+/** The alarms' thresholds, checked, with their defaults applied: each is documented on {@link MonitoringOptions}. */
 export interface AlarmThresholds {
   /** File system use, percent, of the warning alarm. */
   readonly fileSystemUsedWarningPercent: number;
@@ -34,17 +34,17 @@ export interface IStorageAlarms {
    */
   addAlarm(id: string, props: cloudwatch.AlarmProps): cloudwatch.Alarm;
   /**
-   * Adds the warning and the critical alarm (`FileSystemUsedWarning`, `FileSystemUsedCritical`) on a used-percent
+   * Adds the warning and the critical alarm, `FileSystemUsedWarning` and `FileSystemUsedCritical`, on a used-percent
    * metric.
    * @param used the percent of the storage in use
-   * @param subject what is full, in the alarms' descriptions (default: `the file system`)
+   * @param subject what is full, in the alarms' descriptions; `the file system` by default
    */
   addFileSystemUsedAlarms(used: cloudwatch.IMetric, subject?: string): void;
 }
 
 /**
- * What a storage server's dashboard and alarms watch: each backend implements it (an EC2 server, an FSx file system)
- * and the shared {@link StorageMonitoring} calls it once.
+ * What a storage server's dashboard and alarms watch. Each backend implements it, such as an EC2 server or an FSx file
+ * system, and the shared {@link StorageMonitoring} calls it once.
  */
 export interface IMonitoredStorage {
   /**

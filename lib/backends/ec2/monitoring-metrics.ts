@@ -1,6 +1,6 @@
 /**
- * The AWS metrics an EC2 server's monitoring reads (EC2, EBS), at the periods its alarms and widgets use; the server's
- * own metrics come from lib/server-metrics.ts.
+ * The AWS metrics an EC2 server's monitoring reads, of EC2 and EBS, at the periods its alarms and widgets use. The
+ * server's own metrics come from lib/server-metrics.ts.
  */
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';

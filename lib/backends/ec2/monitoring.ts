@@ -1,5 +1,5 @@
 /**
- * What the monitoring watches of an EC2 NFS server (backends `ebs` and `instance-store`): its alarms and its rows of
+ * What the monitoring watches of an EC2 NFS server, backends `ebs` and `instance-store`: its alarms and its rows of
  * the dashboard.
  */
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -16,7 +16,7 @@ export interface MonitoredEc2ServerProps {
   /** The server's instance. */
   readonly instance: ec2.IInstance;
   /**
-   * The data volumes in stripe order (EBS backend).
+   * The data volumes in stripe order, on the EBS backend.
    * @default - none: an instance-store server
    */
   readonly dataVolumes?: ec2.IVolume[];
@@ -26,7 +26,8 @@ export interface MonitoredEc2ServerProps {
    */
   readonly dataVolumePlans?: DataVolumePlan[];
   /**
-   * Kernel names of the instance-store disks (`xvdb`, ... on d2; on d3 and d3en `nvme0n1`, ..., the root volume among them).
+   * Kernel names of the instance-store disks: `xvdb` and on on d2; `nvme0n1` and on on d3 and d3en, the root volume
+   * among them.
    * @default - none: an EBS server
    */
   readonly instanceStoreDisks?: string[];

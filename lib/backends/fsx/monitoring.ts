@@ -1,5 +1,5 @@
 /**
- * What the monitoring watches of an FSx for Lustre file system (backend `fsx-lustre`): its alarms, its row of the
+ * What the monitoring watches of an FSx for Lustre file system, backend `fsx-lustre`: its alarms, its row of the
  * dashboard and the AWS metrics they read.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -12,7 +12,7 @@ import { graph } from '../../monitoring/widgets';
 export interface MonitoredLustreFileSystemProps {
   /** The file system. */
   readonly fileSystem: fsx.IFileSystem;
-  /** Its storage capacity, GiB (FSx publishes only the free bytes). */
+  /** Its storage capacity, GiB, since FSx publishes only the free bytes. */
   readonly storageCapacityGiB: number;
 }
 

@@ -5,10 +5,10 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 
 /*
- * FSx for OpenZFS, from AWS's list of its metrics in the AWS/FSx namespace ("Amazon FSx for OpenZFS metrics and
- * dimensions", https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/fsx-openzfs-metrics.html): one data point a
- * minute per file system (dimension FileSystemId) and per volume (FileSystemId with VolumeId)
- * (https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/monitoring-cloudwatch.html).
+ * FSx for OpenZFS, from AWS's list of its metrics in the AWS/FSx namespace, "Amazon FSx for OpenZFS metrics and
+ * dimensions": https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/fsx-openzfs-metrics.html. There is one data point a
+ * minute per file system, by dimension FileSystemId, and per volume, by FileSystemId with VolumeId:
+ * https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/monitoring-cloudwatch.html.
  */
 
 /** What the metrics name: the file system, its root volume, and its throughput capacity for the labels. */
@@ -29,9 +29,9 @@ export function openZfsMetric(
 }
 
 /**
- * Used per cent of the file system and of its root volume (the export), each as UsedStorageCapacity over the
- * StorageCapacity FSx publishes beside it: unlike Lustre's (free bytes over the planned capacity) it follows a live
- * storage growth. Both, as the root volume can have a quota below the file system's capacity.
+ * Used per cent of the file system and of its root volume, the export, each as UsedStorageCapacity over the
+ * StorageCapacity FSx publishes beside it. Unlike Lustre's free bytes over the planned capacity, it follows a live
+ * storage growth. Both are watched, as the root volume can have a quota below the file system's capacity.
  */
 export function openZfsStorageUsedPercent(storage: OpenZfsIds): { fileSystem: cloudwatch.MathExpression; rootVolume: cloudwatch.MathExpression } {
   const usedPercent = (id: string, label: string, volumeId?: string): cloudwatch.MathExpression => new cloudwatch.MathExpression({
@@ -51,17 +51,18 @@ export function openZfsStorageUsedPercent(storage: OpenZfsIds): { fileSystem: cl
 }
 
 /**
- * The higher of two five-minute series at each point: metric math's MAX of an array of time series
- * (https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/using-metric-math.html).
+ * The higher of two five-minute series at each point: metric math's MAX of an array of time series, as in
+ * https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/using-metric-math.html.
  */
 export function higherOf(label: string, a: cloudwatch.IMetric, b: cloudwatch.IMetric): cloudwatch.MathExpression {
   return new cloudwatch.MathExpression({ expression: 'MAX([a, b])', usingMetrics: { a, b }, label, period: Duration.minutes(5) });
 }
 
 /**
- * The file server's throughput utilization, per cent of the limit its throughput capacity sets: network
- * (NetworkThroughputUtilization, which counts Multi-AZ replication too) and disk (FileServerDiskThroughputUtilization,
- * between the file server and its SSDs: what the cache misses). AWS publishes both as percentages, Average and Maximum.
+ * The file server's throughput utilization, per cent of the limit its throughput capacity sets. Network is
+ * NetworkThroughputUtilization, which counts Multi-AZ replication too. Disk is FileServerDiskThroughputUtilization,
+ * between the file server and its SSDs, which is what the cache misses. AWS publishes both as percentages, Average and
+ * Maximum.
  */
 export function openZfsThroughputUtilization(storage: OpenZfsIds): { network: cloudwatch.Metric; disk: cloudwatch.Metric } {
   return {
@@ -71,9 +72,9 @@ export function openZfsThroughputUtilization(storage: OpenZfsIds): { network: cl
 }
 
 /**
- * The clients' read plus write throughput over each five minutes, MB/s: the unit AWS sizes throughput capacity in
- * (MBps), read as 10^6 bytes a second; AWS's own recipe for throughput is SUM(DataReadBytes + DataWriteBytes) / period
- * (https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/how_to_use_metrics.html).
+ * The clients' read plus write throughput over each five minutes, MB/s: the unit AWS sizes throughput capacity in,
+ * MBps, read as 10^6 bytes a second. AWS's own recipe for throughput is SUM(DataReadBytes + DataWriteBytes) / period:
+ * https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/how_to_use_metrics.html.
  */
 export function openZfsClientMBps(storage: OpenZfsIds): cloudwatch.MathExpression {
   const seconds = 300;

@@ -1,5 +1,5 @@
 /**
- * What the monitoring watches of an FSx for OpenZFS file system (backend `fsx-openzfs`): its alarms and its row of
+ * What the monitoring watches of an FSx for OpenZFS file system, backend `fsx-openzfs`: its alarms and its row of
  * the dashboard.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -12,29 +12,29 @@ import {
 
 /** Properties of a {@link MonitoredOpenZfsFileSystem}: the file system by its ids, which is all the metrics need. */
 export interface MonitoredOpenZfsFileSystemProps {
-  /** The file system's id (`CfnFileSystem.ref`). */
+  /** The file system's id, `CfnFileSystem.ref`. */
   readonly fileSystemId: string;
-  /** Its root volume's id (`CfnFileSystem.attrRootVolumeId`): the export. */
+  /** Its root volume's id, `CfnFileSystem.attrRootVolumeId`: the export. */
   readonly rootVolumeId: string;
-  /** Its SSD storage capacity, GiB, as planned (the used % reads the capacity FSx publishes, which follows growth). */
+  /** Its SSD storage capacity, GiB, as planned; the used % reads the capacity FSx publishes, which follows growth. */
   readonly storageCapacityGiB: number;
-  /** Its throughput capacity, MB/s (the line on the throughput graph). */
+  /** Its throughput capacity, MB/s: the line on the throughput graph. */
   readonly throughputCapacityMBps: number;
-  /** Its deployment type (SINGLE_AZ_1, SINGLE_AZ_2, SINGLE_AZ_HA_1, SINGLE_AZ_HA_2, MULTI_AZ_1). */
+  /** Its deployment type: SINGLE_AZ_1, SINGLE_AZ_2, SINGLE_AZ_HA_1, SINGLE_AZ_HA_2 or MULTI_AZ_1. */
   readonly deploymentType: string;
 }
 
 /**
  * AWS: "We recommend that you maintain an average throughput capacity utilization under 50%", for spikes and background
- * work such as snapshots ("How to use FSx for OpenZFS metrics",
- * https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/how_to_use_metrics.html).
+ * work such as snapshots. See "How to use FSx for OpenZFS metrics",
+ * https://docs.aws.amazon.com/fsx/latest/OpenZFSGuide/how_to_use_metrics.html.
  */
 export const OPENZFS_RECOMMENDED_AVERAGE_UTILIZATION = 50;
 
 /**
- * An FSx for OpenZFS file system as its dashboard and alarms watch it: alarms on its used capacity (the file system's
- * or the root volume's, whichever is fuller) and on its file server's throughput utilization, sustained; a row of
- * its use, utilization, client throughput, bytes and operations.
+ * An FSx for OpenZFS file system as its dashboard and alarms watch it. Alarms watch its used capacity, the file
+ * system's or the root volume's, whichever is fuller, and its file server's sustained throughput utilization. A row
+ * shows its use, utilization, client throughput, bytes and operations.
  */
 export class MonitoredOpenZfsFileSystem implements IMonitoredStorage {
   private readonly props: MonitoredOpenZfsFileSystemProps;
@@ -52,8 +52,8 @@ export class MonitoredOpenZfsFileSystem implements IMonitoredStorage {
     alarms.addFileSystemUsedAlarms(fuller,
       `the FSx for OpenZFS file system (${storage.storageCapacityGiB} GiB planned) or its root volume`);
     const utilization = openZfsThroughputUtilization(storage);
-    // Six five-minute averages in a row: a half-hour, past the bursts a throughput-bound job makes, yet soon enough
-    // for the live throughput change to help the same day's jobs.
+    // Six five-minute averages in a row make a half-hour: past the bursts a throughput-bound job makes, yet soon
+    // enough for the live throughput change to help the same day's jobs.
     alarms.addAlarm('ThroughputUtilizationHigh', {
       alarmDescription: `the FSx for OpenZFS ${storage.deploymentType} file server used ` +
         `${limits.throughputUtilizationHighPercent}% or more of its ${storage.throughputCapacityMBps} MB/s throughput capacity (network or disk) ` +
@@ -69,9 +69,9 @@ export class MonitoredOpenZfsFileSystem implements IMonitoredStorage {
   }
 
   /**
-   * The file system's row: used % of the file system and of its root volume, the file server's throughput utilization
-   * (lines: AWS's recommended average and the alarm), the clients' MB/s against the throughput capacity, and the bytes
-   * and operations the Lustre row shows, from their OpenZFS namesakes.
+   * The file system's row: used % of the file system and of its root volume; the file server's throughput
+   * utilization, with lines at AWS's recommended average and at the alarm; the clients' MB/s against the throughput
+   * capacity; and the bytes and operations the Lustre row shows, from their OpenZFS namesakes.
    */
   private widgets(used: cloudwatch.IMetric[], utilization: cloudwatch.IMetric[], alarms: IStorageAlarms): cloudwatch.IWidget[][] {
     const storage = this.props;
