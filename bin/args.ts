@@ -1,10 +1,10 @@
 /**
- * The command-line helpers the project's commands share (bin/plan.ts, bin/bench-cluster.ts).
+ * The command-line helpers the project's commands share: bin/plan.ts and bin/bench-cluster.ts.
  */
 
 /**
- * Takes `--name <value>` out of `args` (it is changed): the value ('' when the option is last and has none), or
- * undefined when the option is absent.
+ * Takes `--name <value>` out of `args`, which it changes. It returns the value, '' when the option is last and has
+ * none, or undefined when the option is absent.
  */
 export function takeOption(args: string[], name: string): string | undefined {
   const at = args.indexOf(name);
@@ -20,9 +20,9 @@ export class UsageError extends Error {
 export interface OptionSpec {
   /** `--name`. */
   readonly name: string;
-  /** What the option takes, for the help (`MB/s`); absent for a flag. */
+  /** What the option takes, for the help, such as `MB/s`; absent for a flag. */
   readonly value?: string;
-  /** A one-character alias (`-h`). */
+  /** A one-character alias, such as `-h`. */
   readonly short?: string;
   /** One line for `--help`. */
   readonly help: string;
@@ -36,10 +36,13 @@ export interface ParsedArgs {
 }
 
 /**
- * Reads `argv` against `options`: `--name value`, `--name=value`, flags, and positional arguments (anything not
- * starting with `-`, or a negative number, so that `-5` reaches the value check). Throws a UsageError naming an
- * unknown option (with the option it was probably meant to be and every allowed one), a value missing or given to a
- * flag, or an option given twice.
+ * Reads `argv` against `options`: `--name value`, `--name=value`, flags, and positional arguments. A positional
+ * argument is anything not starting with `-`, or a negative number, so that `-5` reaches the value check.
+ *
+ * Throws a UsageError naming:
+ * - an unknown option, with the option it was probably meant to be and every allowed one;
+ * - a value missing or given to a flag;
+ * - an option given twice.
  */
 export function parseArgs(argv: readonly string[], options: readonly OptionSpec[]): ParsedArgs {
   const values = new Map<string, string>();
@@ -78,9 +81,13 @@ function unknownOption(written: string, options: readonly OptionSpec[]): string 
 }
 
 /**
- * The candidate `word` was probably meant to be: the same in another case, the only one that starts with it (an
- * abbreviation of 3 letters or more), or the nearest that differs in at most 40% of its letters (an edit: a letter
- * added, dropped, changed, or two swapped); undefined when none is that close. Leading dashes are not compared.
+ * The candidate `word` was probably meant to be, or undefined when none is that close:
+ * - the same in another case;
+ * - the only one that starts with it, an abbreviation of 3 letters or more;
+ * - the nearest that differs in at most 40% of its letters, an edit being a letter added, dropped, changed, or two
+ *   swapped.
+ *
+ * Leading dashes are not compared.
  */
 export function didYouMean(word: string, candidates: readonly string[]): string | undefined {
   const bare = (s: string) => s.toLowerCase().replace(/^-+/, '');
@@ -96,7 +103,7 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
   return best?.c;
 }
 
-/** Edits from `a` to `b`: letters inserted, deleted, substituted, and adjacent letters swapped (optimal string alignment). */
+/** Edits from `a` to `b` by optimal string alignment: letters inserted, deleted, substituted, and adjacent letters swapped. */
 function editDistance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {

@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 /**
- * The cluster benchmark: `npm run bench:cluster -- --stack NAME [--clients N] [--size GiB] [--placement-group]`. Finds
- * N running nodes tagged as the stack's clients, sends them the stack's benchmark document at once (each node writes
- * then reads its share with fio: 1 MiB records, direct I/O; lib/scripts/cluster-bench.sh), collects each node's
- * figures, prints each beside what one client can reach (its ceiling: the node's NFS connections as its mount shows
- * them, EC2's per-flow limit and the node type's network, lib/sizing/client-ceiling.ts), and the aggregate MB/s beside
- * the planner's estimate (sustained and burst) with the ratio. It prints figures; it asserts no target. Writes the result
- * to the SSM parameter `<the server's path>/benchmark`. Interrupted (Ctrl-C), it cancels the command, and each
- * node's script removes its files.
+ * The cluster benchmark: `npm run bench:cluster -- --stack NAME [--clients N] [--size GiB] [--placement-group]`.
+ * - It finds N running nodes tagged as the stack's clients and sends them the stack's benchmark document at once.
+ * - Each node writes then reads its share with fio, 1 MiB records and direct I/O, by lib/scripts/cluster-bench.sh.
+ * - It prints each node's figures beside its ceiling, what one client can reach: the node's NFS connections as its
+ *   mount shows them, EC2's per-flow limit and the node type's network, by lib/sizing/client-ceiling.ts.
+ * - It prints the aggregate MB/s beside the planner's sustained and burst estimate, with the ratio.
+ * - It writes the result to the SSM parameter `<the server's path>/benchmark`.
  *
- * The seed method moved about 1 TB from 8 nodes; the default here is smaller: each node moves twice the server's
- * memory divided by the node count (at least 1 GiB), enough to pass the server's page cache. Give --size for more.
+ * It prints figures; it asserts no target. Interrupted by Ctrl-C, it cancels the command, and each node's script
+ * removes its files.
+ *
+ * The seed method moved about 1 TB from 8 nodes; the default here is smaller. Each node moves twice the server's
+ * memory divided by the node count, at least 1 GiB, enough to pass the server's page cache. Give --size for more.
  */
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
@@ -25,12 +27,12 @@ import { takeOption } from './args';
 
 export { type BenchEstimate };
 
-/** What the run reads of one node's invocation (GetCommandInvocation). */
+/** What the run reads of one node's invocation, from GetCommandInvocation. */
 export type Invocation = Pick<GetCommandInvocationCommandOutput, 'InstanceId' | 'Status' | 'StandardOutputContent' | 'StandardErrorContent'>;
 
 const FINAL = ['Success', 'Failed', 'Cancelled', 'TimedOut', 'Undeliverable', 'Terminated'];
 
-/** One node's line (cluster-bench.sh). */
+/** One node's line, as cluster-bench.sh prints it. */
 export interface NodeResult {
   readonly instanceId: string;
   readonly host: string;
@@ -39,14 +41,17 @@ export interface NodeResult {
   readonly readBytes: number;
   readonly readMs: number;
   /**
-   * The node's mount as its script saw it: the file system type (`nfs4`, `lustre`; `unknown` when findmnt could not
-   * tell) and, for NFS, its connections (nconnect, 1 when the mount shows none). Absent from an older script's line.
+   * The node's mount as its script saw it: the file system type, `nfs4` or `lustre`, or `unknown` when findmnt could
+   * not tell. For NFS it holds the connections, nconnect, 1 when the mount shows none. An older script's line has none.
    */
   readonly fsType?: string;
   readonly nconnect?: number;
   /** The node's EC2 instance type, from DescribeInstances. */
   readonly instanceType?: string;
-  /** What one client like this node can reach, MB/s (absent: no bound known), and why; absent when the node did not say its mount. */
+  /**
+   * What one client like this node can reach, MB/s, absent when no bound is known, and why. The whole is absent when
+   * the node did not say its mount.
+   */
   readonly ceiling?: { readonly maxMBps?: number; readonly limitedBy: string };
 }
 
@@ -54,7 +59,7 @@ export interface NodeResult {
 export interface NodeContext {
   /** Each node's instance type, by instance id. */
   readonly instanceTypes?: Readonly<Record<string, string>>;
-  /** The nodes and the NFS server share one cluster placement group (`--placement-group`): a flow reaches 10 Gbps. */
+  /** The nodes and the NFS server share one cluster placement group, by `--placement-group`: a flow reaches 10 Gbps. */
   readonly placementGroup?: boolean;
 }
 
@@ -65,7 +70,7 @@ export interface NodeFailure {
   readonly detail: string;
 }
 
-/** The run: per node, and aggregate MB/s (10^6 bytes/s): all bytes over the slowest node's time, per phase. */
+/** The run: per node, and aggregate MB/s of 10^6 bytes/s, all bytes over the slowest node's time, per phase. */
 export interface BenchResult {
   readonly runId: string;
   readonly nodes: readonly NodeResult[];
@@ -100,14 +105,14 @@ export function parseInvocation(inv: Invocation): NodeResult | NodeFailure {
   return { instanceId, status: inv.Status ?? 'Unknown', detail: said.split('\n').pop()!.slice(0, 300) };
 }
 
-/** MB/s (10^6 bytes/s) of `bytes` moved in `ms`; 0 for no time. */
+/** MB/s, 10^6 bytes/s, of `bytes` moved in `ms`; 0 for no time. */
 function mbPerSecond(bytes: number, ms: number): number {
   return ms > 0 ? bytes / 1e6 / (ms / 1000) : 0;
 }
 
 /**
- * One client's ceiling for a node (lib/sizing/client-ceiling.ts): NFS with the connections its mount shows, Lustre
- * with none counted; the node type's network when the catalogue knows it, said when it does not.
+ * One client's ceiling for a node, by lib/sizing/client-ceiling.ts. NFS counts the connections its mount shows, Lustre
+ * none. The node type's network counts when the catalogue knows it; the report says when it does not.
  */
 export function nodeCeiling(node: NodeResult, context: NodeContext = {}): NodeResult['ceiling'] {
   if (node.fsType === undefined) return undefined;
@@ -124,7 +129,7 @@ export function nodeCeiling(node: NodeResult, context: NodeContext = {}): NodeRe
   return { maxMBps: c.maxMBps, limitedBy: `${c.limitedBy}${unknownType}` };
 }
 
-/** Aggregates the nodes' figures; each node gets its ceiling (`nodeCeiling`). */
+/** Aggregates the nodes' figures; each node gets its ceiling from `nodeCeiling`. */
 export function aggregate(runId: string, invocations: readonly Invocation[], estimate: BenchEstimate, context: NodeContext = {}): BenchResult {
   const parsed = invocations.map(parseInvocation);
   const nodes = parsed.filter((p): p is NodeResult => 'host' in p).map((n) => {
@@ -144,8 +149,8 @@ export function aggregate(runId: string, invocations: readonly Invocation[], est
 }
 
 /**
- * The report: each node beside its ceiling (what one client can reach) with the ratios, the aggregate beside the
- * estimate with the ratio, and whether the nodes' ceilings together reach the plan's sustained figure.
+ * The report: each node beside its ceiling, what one client can reach, with the ratios; the aggregate beside the
+ * estimate with the ratio; and whether the nodes' ceilings together reach the plan's sustained figure.
  */
 export function formatReport(result: BenchResult): string {
   const mbps = (bytes: number, ms: number): string => mbPerSecond(bytes, ms).toFixed(0);
@@ -222,7 +227,7 @@ function ratio(measured: number, estimate: number): string {
   return estimate > 0 ? (measured / estimate).toFixed(2) : 'n/a';
 }
 
-/** The AWS clients the run uses (endpoints from the environment, as the SDK reads them). */
+/** The AWS clients the run uses, with endpoints from the environment as the SDK reads them. */
 export interface BenchClients {
   readonly cloudFormation: CloudFormationClient;
   readonly ec2: EC2Client;
@@ -239,9 +244,9 @@ export interface BenchOptions {
   readonly timeoutSeconds: number;
   /** Between polls, milliseconds. */
   readonly pollMs: number;
-  /** Called with the command id once sent (the CLI cancels it on Ctrl-C). */
+  /** Called with the command id once sent, so that the CLI cancels it on Ctrl-C. */
   readonly onSent?: (commandId: string) => void;
-  /** The nodes and the NFS server share one cluster placement group (their ceilings count 10 Gbps a flow). */
+  /** The nodes and the NFS server share one cluster placement group: their ceilings count 10 Gbps a flow. */
   readonly placementGroup?: boolean;
 }
 

@@ -1,6 +1,6 @@
 /**
  * `npm run plan`'s client options: what one client is and how it mounts, for the plan's per-client
- * ceiling (lib/sizing/client-ceiling.ts). Malformed values are UsageErrors (exit 2), each naming its option.
+ * ceiling of lib/sizing/client-ceiling.ts. Malformed values are UsageErrors, exit 2, each naming its option.
  */
 import { Backend, OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES, familyList, type ClientRequest } from '../lib/sizing';
 import { NFS_MAX_NCONNECT } from '../lib/sizing/nfs-client';
@@ -8,7 +8,7 @@ import { BACKEND_SIZING } from '../lib/sizing/registry';
 import { BACKENDS } from '../lambda/register/contract';
 import { OptionSpec, ParsedArgs, UsageError, didYouMean } from './args';
 
-/** The client types `--client-instance-type` takes: every type the catalogue has figures for (the library's clientCeiling takes the same). */
+/** The client types `--client-instance-type` takes: every type the catalogue has figures for, as the library's clientCeiling does. */
 const CLIENT_TYPES: readonly string[] = [...OVERRIDE_EBS_INSTANCE_TYPES, ...OVERRIDE_INSTANCE_STORE_TYPES].map((t) => t.name);
 
 /** The options, in the order `--help` lists them. */

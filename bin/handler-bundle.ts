@@ -5,9 +5,9 @@ import type { Metafile } from 'esbuild';
 import { useSourceBundler } from '../lib/handler-function';
 
 /**
- * The esbuild options of every handler bundle: the same as the `build:lambda` script's flags (the package's
- * bundles in dist/lambda), so that the app deploys the bytes the package ships (test/unit/handler-function.test.ts
- * and the consumer test compare them). Change both together.
+ * The esbuild options of every handler bundle: the same as the flags with which the `build:lambda` script makes the
+ * package's bundles in dist/lambda. So the app deploys the bytes the package ships, which
+ * test/unit/handler-function.test.ts and the consumer test compare. Change both together.
  */
 export const HANDLER_BUILD_OPTIONS = {
   bundle: true,
@@ -17,15 +17,15 @@ export const HANDLER_BUILD_OPTIONS = {
   // Source positions are enough for stack traces; the sources themselves would triple the size.
   sourcemap: true,
   sourcesContent: false,
-  // The SDK's ES module builds tree-shake: the bundle shrinks by ~45% and loads ~40% faster (npm run
-  // bench:register). Nothing is external: the function runs the lockfile's SDK, not whatever the runtime ships.
+  // The SDK's ES module builds tree-shake: the bundle shrinks by ~45% and loads ~40% faster, by npm run
+  // bench:register. Nothing is external: the function runs the lockfile's SDK, not whatever the runtime ships.
   mainFields: ['module', 'main'],
 } as const;
 
-/** Where, under the project root, the app keeps the bundles it built (ignored by git). */
+/** Where, under the project root, the app keeps the bundles it built; git ignores it. */
 export const HANDLER_CACHE_DIR = '.handler-bundles';
 
-/** A handler bundle in the cache: its directory (index.js and index.js.map) and whether this call built it. */
+/** A handler bundle in the cache: its directory, holding index.js and index.js.map, and whether this call built it. */
 export interface CachedBundle {
   /** The directory to deploy: `<root>/.handler-bundles/<name>/<key>/bundle`. */
   readonly dir: string;
@@ -34,13 +34,17 @@ export interface CachedBundle {
 }
 
 /**
- * The bundle of `lambda/<name>/index.ts` under `root` (the repository), built with esbuild's JS API into a
- * directory named after a hash of everything that makes the bundle: esbuild's version and options, the project's
- * package-lock.json (the dependencies bundled) and tsconfig.json, every file under lambda/, and every other source
- * file the last build of this handler read (esbuild's metafile: an import from outside lambda/ counts too). The
- * same inputs reuse that directory without running esbuild, so a synth does not bundle; an edit to any of them
+ * The bundle of `lambda/<name>/index.ts` under `root`, the repository, built with esbuild's JS API. Its directory is
+ * named after a hash of everything that makes the bundle:
+ * - esbuild's version and options;
+ * - the project's package-lock.json, for the dependencies bundled, and tsconfig.json;
+ * - every file under lambda/;
+ * - every other source file the last build of this handler read, by esbuild's metafile, so that an import from
+ *   outside lambda/ counts too.
+ *
+ * The same inputs reuse that directory without running esbuild, so a synth does not bundle. An edit to any of them
  * gives a new key and one silent build. Two synths building at once each write a private directory and rename it
- * into place; the first wins, the other's is discarded (the same bytes).
+ * into place. The first wins; the other's holds the same bytes and is discarded.
  *
  * Four levels below the root, like dist/lambda/<name>/bundle, so the source map names the sources by the same
  * relative paths as the package's bundle: the two assets are the same bytes and get the same asset hash.
@@ -57,14 +61,14 @@ export function cachedHandlerBundle(root: string, name: string): CachedBundle {
   try {
     const metafile = build(root, entry, path.join(staging, 'bundle', 'index.js'), name);
     const inputs = Object.keys(metafile.inputs).filter((f) => !f.split('/').includes('node_modules')).sort();
-    // The inputs are recorded before the key is checked again: the next synth hashes them (same key if unchanged).
+    // The inputs are recorded before the key is checked again: the next synth hashes them, to the same key if unchanged.
     writeAtomically(inputsFile, `${JSON.stringify(inputs, null, 1)}\n`);
     const finalKey = inputKey(root, inputs);
     const finalDir = path.join(base, finalKey);
     try {
       fs.renameSync(staging, finalDir);
     } catch {
-      // Another synth put the same bundle there first; anything else there (a partial copy) is replaced.
+      // Another synth put the same bundle there first; anything else there, such as a partial copy, is replaced.
       if (!complete(path.join(finalDir, 'bundle'))) {
         fs.rmSync(finalDir, { recursive: true, force: true });
         fs.renameSync(staging, finalDir);
@@ -77,7 +81,7 @@ export function cachedHandlerBundle(root: string, name: string): CachedBundle {
   }
 }
 
-/** Runs esbuild, silently; a failed build throws with esbuild's own messages (file, line, what is wrong). */
+/** Runs esbuild, silently; a failed build throws with esbuild's own messages: file, line, what is wrong. */
 function build(root: string, entry: string, outfile: string, name: string): Metafile {
   // Required here, not at the top: the published package deploys its prebuilt bundles and has no esbuild.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -102,7 +106,7 @@ function build(root: string, entry: string, outfile: string, name: string): Meta
   }
 }
 
-/** The hash of a bundle's inputs (see {@link cachedHandlerBundle}); `extra` are source paths relative to `root`. */
+/** The hash of a bundle's inputs, as {@link cachedHandlerBundle} lists them; `extra` are source paths relative to `root`. */
 function inputKey(root: string, extra: readonly string[]): string {
   const hash = createHash('sha256');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -128,7 +132,7 @@ function filesUnder(root: string, dir: string): string[] {
   });
 }
 
-/** The source files the last build of a handler read, as it recorded them (none before the first build). */
+/** The source files the last build of a handler read, as it recorded them; none before the first build. */
 function recordedInputs(file: string): string[] {
   try {
     const inputs = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
@@ -144,7 +148,7 @@ function writeAtomically(file: string, text: string): void {
   fs.renameSync(temp, file);
 }
 
-/** Removes the bundles of earlier inputs (a developer's edits would otherwise pile up, ~3 MB each). */
+/** Removes the bundles of earlier inputs, which a developer's edits would otherwise pile up, ~3 MB each. */
 function pruneOtherKeys(base: string, keep: string): void {
   for (const entry of fs.readdirSync(base)) {
     if (entry !== keep && /^[0-9a-f]{32}$/.test(entry)) fs.rmSync(path.join(base, entry), { recursive: true, force: true });
@@ -156,7 +160,7 @@ function complete(dir: string): boolean {
   return fs.existsSync(path.join(dir, 'index.js')) && fs.existsSync(path.join(dir, 'index.js.map'));
 }
 
-/** Makes the library bundle handlers from the sources with {@link cachedHandlerBundle} (the app and the tests). */
+/** Makes the library bundle handlers from the sources with {@link cachedHandlerBundle}, for the app and the tests. */
 export function useCachedHandlerBundles(): void {
   useSourceBundler((root, name) => cachedHandlerBundle(root, name).dir);
 }

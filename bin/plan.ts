@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 /**
  * Prints the storage plan for a capacity, then the best plan of each backend for the same request side by side:
- * `npm run plan -- <capacityTiB> [backend] [options]` (`--help` lists the options). Exit status 0, 2 when the
- * command line is malformed (an unknown option, a value that is not of the option's kind), 1 when the planner
- * refuses the request (a capacity or throughput beyond what the backend holds or sustains).
+ * `npm run plan -- <capacityTiB> [backend] [options]`, where `--help` lists the options.
+ *
+ * Exit status:
+ * - 0 for a plan;
+ * - 2 when the command line is malformed: an unknown option, or a value that is not of the option's kind;
+ * - 1 when the planner refuses the request: a capacity or throughput beyond what the backend holds or sustains.
  */
 import {
   Arch,
@@ -29,9 +32,9 @@ import { CLIENT_OPTIONS, readClient } from './client-options';
 const BACKENDS = BACKEND_CHOICES;
 const GENERATIONS: readonly Generation[] = ['previous', 'current'];
 const ARCHS: readonly Arch[] = ['x86_64', 'arm64'];
-/** The instance types `--instance-type` takes: the EBS types the planner has figures for (the app's instanceType key's). */
+/** The instance types `--instance-type` takes: the EBS types the planner has figures for, as the app's instanceType key. */
 const EBS_TYPES: readonly string[] = OVERRIDE_EBS_INSTANCE_TYPES.map((t) => t.name);
-/** The options the backends add (their `cliOptions`), each with the backend that takes it. */
+/** The options the backends add in their `cliOptions`, each with the backend that takes it. */
 const BACKEND_OPTIONS: readonly { backend: string; option: BackendCliOption }[] = BACKEND_CHOICES.flatMap((backend) =>
   backend === 'auto' ? [] : (BACKEND_SIZING[backend].cliOptions ?? []).map((option) => ({ backend, option })));
 
@@ -66,7 +69,7 @@ interface PlanCommand {
   readonly json: boolean;
 }
 
-/** Runs the command on `argv` (the arguments after the script's name); returns the exit status. */
+/** Runs the command on `argv`, the arguments after the script's name; returns the exit status. */
 export function main(argv: readonly string[], output: Output): number {
   try {
     const parsed = parseArgs(argv, OPTIONS);
@@ -163,8 +166,8 @@ function optional<T>(values: ReadonlyMap<string, string>, name: string, parse: (
 }
 
 /**
- * A request size: whole KiB, with an optional unit k/KiB or m/MiB (`128`, `128k`, `1m`), in the planner's range
- * (validateIoSize's), refused as typed: a usage error like any other bad option.
+ * A request size: whole KiB, with an optional unit k/KiB or m/MiB, such as `128`, `128k` or `1m`. It must be in
+ * validateIoSize's range, and is refused as typed: a usage error like any other bad option.
  */
 function ioSize(name: string, value: string): number {
   const m = /^([0-9]+)(k|kib|m|mib)?$/i.exec(value);
@@ -190,7 +193,7 @@ function oneOf<T extends string>(
   throw new UsageError(`${name} must be one of ${list(allowed)}; got '${value}'${guess === undefined ? '' : ` (did you mean ${guess}?)`}`);
 }
 
-/** The app's dataVolumeCount rule (lib/context/sizing.ts): 1, 2 or 3, at most 16 TiB each. */
+/** The app's dataVolumeCount rule, as in lib/context/sizing.ts: 1, 2 or 3, at most 16 TiB each. */
 function volumeCount(name: string, value: string): number {
   if (!/^[1-3]$/.test(value)) {
     throw new UsageError(`${name} must be a whole number of EBS data volumes from 1 to 3 (at most 16 TiB each, 48 TiB in all); got '${value}'`);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The deployable app: context parameters (docs/design.md, section 4) -> StorageServerStack.
+ * The deployable app: context parameters -> StorageServerStack (docs/design.md, section 4).
  * Usage: npx cdk deploy -c capacityTiB=10 -c clusterName=hpc1 -c clientCidrs=10.0.0.0/16
  */
 import { App } from 'aws-cdk-lib';
@@ -8,14 +8,14 @@ import { checkContextKeys, parseContextAndPlan } from '../lib/context';
 import { useCachedHandlerBundles } from './handler-bundle';
 import { StorageServerStack } from '../lib/storage-server-stack';
 
-// From the sources, the handlers are bundled into .handler-bundles/ once per state of their inputs (no bundling at
-// every synth).
+// From the sources, the handlers are bundled into .handler-bundles/ once per state of their inputs, not at every
+// synth.
 useCachedHandlerBundles();
 const app = new App();
 try {
-  // A misspelt key (-c capacityTB=10) would otherwise be ignored and the default deployed.
+  // A misspelt key such as -c capacityTB=10 would otherwise be ignored and the default deployed.
   checkContextKeys(Object.keys(app.node.getAllContext()));
-  // Where the CLI deploys (the account and region of the credentials; unset offline): an alarm topic elsewhere is refused.
+  // Where the CLI deploys, the account and region of the credentials, unset offline: an alarm topic elsewhere is refused.
   const target = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
   // The plan the context was checked against goes down to the server: one plan per synth.
   const { context, planned } = parseContextAndPlan((key) => app.node.tryGetContext(key), target);
@@ -23,8 +23,8 @@ try {
   new StorageServerStack(app, context.stackName, {
     context,
     planned,
-    // No description here: the stack writes one naming what its backend deploys (an NFS server or FSx for Lustre).
-    // Looking up an existing VPC needs a concrete account and region; a new VPC does not (offline synth).
+    // No description here: the stack writes one naming what its backend deploys, such as an NFS server.
+    // Looking up an existing VPC needs a concrete account and region; a new VPC, as in an offline synth, does not.
     env: context.vpcId
       ? { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION }
       : undefined,
