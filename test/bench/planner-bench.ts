@@ -1,16 +1,20 @@
 /**
- * Benchmark of the sizing planner against published measurements (issue 41, item 4): `npm run bench:planner`
- * (ts-node --transpile-only test/bench/planner-bench.ts).
+ * Benchmark of the sizing planner against published measurements: `npm run bench:planner`, which runs
+ * `ts-node --transpile-only test/bench/planner-bench.ts`.
  *
- * For every point of test/bench/planner-points.json (sources and exact configurations in docs/sources/planner-points.md)
- * it prints the measured figure, the planner's figure for the same configuration and the error
- * ((planner - measured) / measured), then the median |error| overall and per category, then the excluded points (with
- * the reason class and the source's own words) and the points the planner does not model. Every figure is MB/s
- * (10^6 bytes/s). The planner's figure always comes from lib/sizing: each point's `model` ({kind, inputs, figure, why})
- * says which function, with which inputs, and which of its figures (baseline, burst, cachedRead, perClient) matches the
- * run. Where an EBS instance type is not in the catalogue, the planner's volume model is bounded by the instance limit
- * the point states, with the AWS page it comes from. It asserts nothing and always exits 0; `benchPlanner(points)`
- * returns the same rows and medians for a test.
+ * The points are those of test/bench/planner-points.json; docs/sources/planner-points.md gives their sources and exact
+ * configurations. It prints:
+ * - for every point, the measured figure, the planner's figure for the same configuration and the error,
+ *   `(planner - measured) / measured`;
+ * - the median |error| overall and per category;
+ * - the excluded points, with the reason class and the source's own words;
+ * - the points the planner does not model.
+ *
+ * Every figure is MB/s, 10^6 bytes/s. The planner's figure always comes from lib/sizing. Each point's `model`,
+ * `{kind, inputs, figure, why}`, says which function, with which inputs, and which of its figures matches the run:
+ * baseline, burst, cachedRead or perClient. Where an EBS instance type is not in the catalogue, the planner's volume
+ * model is bounded by the instance limit the point states, with the AWS page it comes from. It asserts nothing and
+ * always exits 0; `benchPlanner(points)` returns the same rows and medians for a test.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -35,7 +39,7 @@ type Figure = 'baseline' | 'burst' | 'cachedRead' | 'perClient';
 /** EBS volumes on one instance: `estimateThroughput` for a catalogued type, else the volume model under `instanceLimit`. */
 interface EbsInputs {
   volumeType: 'gp3' | 'st1'; count: number; sizeGiB: number | null; throughputMiBps?: number; iops?: number; instanceType: string;
-  /** Random requests of this size (io-size.ts): the figure is also bounded by IOPS x size. */
+  /** Random requests of this size, by io-size.ts's rule: the figure is also bounded by IOPS x size. */
   ioSizeKiB?: number;
   instanceLimit?: { ebsBaselineMbps: number; ebsMaximumMbps: number; ebsBaselineIops?: number; ebsMaximumIops?: number; source: string };
 }
@@ -70,7 +74,7 @@ export interface BenchResult {
   medians: { overall: Median; byCategory: Record<string, Median> };
 }
 
-/** MB/s (10^6 bytes/s) in one of each unit the points use. fio 2.x and iotune print MiB as "MB": the JSON says MiB/s. */
+/** MB/s, 10^6 bytes/s, in one of each unit the points use. fio 2.x and iotune print MiB as "MB": the JSON says MiB/s. */
 const MBPS_PER_UNIT: Record<string, number> = {
   'MB/s': 1,
   'MiB/s': MB_PER_MIB,
@@ -85,7 +89,7 @@ export function toMBps(value: number, unit: string): number {
   return value * factor;
 }
 
-/** The planner's figure for a modelled point, MB/s, and what it rests on (function, field, binding limit). */
+/** The planner's figure for a modelled point, MB/s, and what it rests on: function, field, binding limit. */
 interface Estimate { mbps: number; basis: string }
 
 function direction(p: Point): 'read' | 'write' {
@@ -125,7 +129,7 @@ function ebs(p: Point, m: Extract<Model, { kind: 'ebs' }>): Estimate {
 }
 
 /**
- * The IOPS x size bounds of an uncatalogued EBS point (io-size.ts's rule): the volumes' IOPS (`volumeIops`) and the
+ * The IOPS x size bounds of an uncatalogued EBS point, by io-size.ts's rule: the volumes' IOPS, `volumeIops`, and the
  * instance's as the point gives them, each request counted up to the volume's largest I/O. None at 1 MiB.
  */
 function uncataloguedIops(p: Point, i: EbsInputs, figure: 'baseline' | 'burst', io: number): { mbps: number; label: string }[] {
@@ -140,7 +144,7 @@ function uncataloguedIops(p: Point, i: EbsInputs, figure: 'baseline' | 'burst', 
   ];
 }
 
-/** `fs` (the file system's figure, when counted) under `clients` x the per-client ceiling (when bounded). */
+/** `fs`, the file system's figure when counted, under `clients` x the per-client ceiling when bounded. */
 function underClients(fs: Estimate | undefined, clients: number | undefined, perClient: number | undefined, perClientBy: string): Estimate {
   const cap = clients !== undefined && perClient !== undefined ? { mbps: clients * perClient, basis: `${clients} x perClient ${perClient} MB/s (${perClientBy})` } : undefined;
   const both = [fs, cap].filter((e): e is Estimate => e !== undefined);
@@ -187,7 +191,7 @@ function client(p: Point, m: Extract<Model, { kind: 'client' }>): Estimate {
   return { mbps: c.maxMBps, basis: `clientCeiling ${JSON.stringify(m.inputs.client)}: ${c.limitedBy}${src}` };
 }
 
-/** The planner's figure for a modelled point (generic over kinds; a new kind fails loudly). */
+/** The planner's figure for a modelled point, generic over kinds: a new kind fails loudly. */
 export function plannerFigure(p: Point): Estimate {
   const m = p.model;
   switch (m.kind) {

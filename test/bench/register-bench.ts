@@ -1,11 +1,11 @@
 /**
  * Benchmark of the registration handler's deployment artefact: `npm run bench:register`.
  *
- * - Bundle size: the handler is bundled exactly as deployed, by synthesizing a stack with a
- *   ServerRegistration (the app runs esbuild with the build:lambda options, bin/handler-bundle.ts), then measured.
- * - Cold-start import time: a fresh `node` process requires the bundle (what Lambda's init phase does
- *   before the first invocation); the median of several runs is reported, with and without
- *   --enable-source-maps (the function sets it through NODE_OPTIONS).
+ * - Bundle size: the handler is bundled exactly as deployed, by synthesizing a stack with a ServerRegistration, then
+ *   measured. The app runs esbuild with the build:lambda options of bin/handler-bundle.ts.
+ * - Cold-start import time: a fresh `node` process requires the bundle, as Lambda's init phase does before the first
+ *   invocation. The median of several runs is reported, with and without --enable-source-maps, which the function
+ *   sets through NODE_OPTIONS.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
