@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# npm run bench:nfs: sequential 1 MiB fio write and read (direct I/O, fsync at the end) in one boot of the
-# e2e VMs (test/e2e/run.sh builds and caches them): first locally on the server's striped LV, then over
-# NFS from the client VM with the project's settings (the bootstrap's export and nfsd threads, the
-# published mount options), with a distribution-default export and mount, and with the project's settings
-# but an async export. Prints MB/s (10^6 bytes/s) and the NFS/local ratio for each.
+# npm run bench:nfs: sequential 1 MiB fio write and read, direct I/O with fsync at the end, in one boot of
+# the e2e VMs that test/e2e/run.sh builds and caches. It runs:
+# - locally on the server's striped LV;
+# - over NFS from the client VM with the project's settings: the bootstrap's export and nfsd threads, and
+#   the published mount options;
+# - with a distribution-default export and mount;
+# - with the project's settings but an async export.
+# Prints MB/s, 10^6 bytes/s, and the NFS/local ratio for each.
 #
-# The VMs run under software emulation (no KVM) and share 2 host cores, and NFS crosses an emulated network:
-# the absolute figures measure the emulator, not AWS; the ratios compare configurations on equal terms.
+# The VMs run under software emulation without KVM and share 2 host cores, and NFS crosses an emulated
+# network. So the absolute figures measure the emulator, not AWS; the ratios compare configurations on
+# equal terms.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib/host.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/host.sh"

@@ -2,34 +2,35 @@
 # e2e scenario "client-mount": lib/scripts/client-mount.sh on a cluster node, in a VM booted from the
 # harness's test image, reading its mount configs from a moto server on this host.
 #
-#   - moto listens on a free loopback port; the VM reaches it as 10.0.2.100:5000 through qemu's user
-#     network with restrict=on (no other way out) and a per-connection forward to the loopback port;
-#   - the script reads the configs with the VM's AWS CLI (Debian's awscli package, 2.9: it ignores
-#     AWS_ENDPOINT_URL, so the call reaches moto only through the script's --endpoint-url);
-#   - the guest stage (guest/client-mount-stage.sh) mounts, re-runs, adds a second server, deletes one
-#     config and corrupts another, forges records (/etc/cron.d, suid, a server outside --allowed-servers,
-#     shell metacharacters, a symbolic link, mount points outside the mount roots: /opt/aws, /snap, /nix, /mnt;
-#     deeply nested JSON; a link an unprivileged user planted, and keeps swapping, in a directory every user
-#     writes) beside a good record, and checks fstab, the mounts and the report after each run;
-#   - FSx for OpenZFS: the mount config the registration writes for backend fsx-openzfs (rendered here by the
-#     contract's own mountRecord), whose server is the file system's DNS name; in the VM /etc/hosts stands in for the
-#     VPC's resolver (the name -> a loopback export /fsx), and OpenZFS records naming an IP, another name, or an FSx
-#     name outside --allowed-servers are refused.
+#   - moto listens on a free loopback port. The VM reaches it as 10.0.2.100:5000 through qemu's user
+#     network with restrict=on, its only way out, and a per-connection forward to the loopback port.
+#   - The script reads the configs with the VM's AWS CLI, Debian's awscli package 2.9. It ignores
+#     AWS_ENDPOINT_URL, so the call reaches moto only through the script's --endpoint-url.
+#   - The guest stage, guest/client-mount-stage.sh, mounts, re-runs, adds a second server, deletes one
+#     config and corrupts another. It forges records beside a good one, and checks fstab, the mounts and
+#     the report after each run. The forged records hold /etc/cron.d, suid, a server outside
+#     --allowed-servers, shell metacharacters, a symbolic link, mount points outside the mount roots such
+#     as /opt/aws, /snap, /nix and /mnt, deeply nested JSON, and a link an unprivileged user planted, and
+#     keeps swapping, in a directory every user writes.
+#   - FSx for OpenZFS: the mount config the registration writes for backend fsx-openzfs, rendered here by
+#     the contract's own mountRecord. Its server is the file system's DNS name. In the VM /etc/hosts stands
+#     in for the VPC's resolver, giving the name a loopback export /fsx. OpenZFS records naming an IP,
+#     another name, or an FSx name outside --allowed-servers are refused.
 #
-# Run alone: bash test/e2e/client-mount.sh (prints "N passed, M failed"). Or source it after lib/host.sh
-# (run.sh) and call client_mount_scenario: results go to the same PASS/FAIL counters.
-# Needs python3 and awscli in the test image (IMAGE_PACKAGES in lib/host.sh).
+# Run alone: bash test/e2e/client-mount.sh, which prints "N passed, M failed". Or source it after
+# lib/host.sh, as run.sh does, and call client_mount_scenario: results go to the same PASS/FAIL counters.
+# Needs python3 and awscli in the test image, by IMAGE_PACKAGES in lib/host.sh.
 
 # client_mount_scenario [timeout seconds]
 client_mount_scenario() {
-  # Under the run's own directory (E2E_RUN_DIR), so that two runs at once never share the VM's disks.
+  # Under the run's own directory, E2E_RUN_DIR, so that two runs at once never share the VM's disks.
   local timeout=${1:-${E2E_BOOT_TIMEOUT:-480}} dir="$RUN_DIR/client-mount" venv port moto_pid qemu_pid end line
   log "boot: client-mount"
   rm -rf "$dir" && mkdir -p "$dir/ctl/guest" "$dir/ctl/scripts"
   cp "$E2E_DIR/guest/client-mount-stage.sh" "$dir/ctl/guest/stage.sh"
   cp "$E2E_DIR/guest/client-mount-stage-records.sh" "$dir/ctl/guest/"
-  # The client mount script as the SSM document carries it (its parts in place: lib/script-parts.ts), and the user
-  # data mountStorageOn adds to a CDK consumer's node, both rendered by the construct's own code.
+  # The client mount script as the SSM document carries it, its parts in place by lib/script-parts.ts, and the
+  # user data mountStorageOn adds to a CDK consumer's node, both rendered by the construct's own code.
   (cd "$REPO_DIR" && npx --no-install ts-node --transpile-only -e '
     const ec2 = require("aws-cdk-lib/aws-ec2");
     const { loadClientMountScript, renderMountUserData } = require("./lib/client-mount");
@@ -84,7 +85,7 @@ client_mount_scenario() {
     -device virtio-net-pci,netdev=net0 \
     -display none -serial "file:$dir/console" -no-reboot >"$dir/qemu.log" 2>&1 &
   qemu_pid=$!
-  echo "$qemu_pid" >"$RUN_DIR/client-mount-vm.pid" # the harness's exit stops it (on_exit)
+  echo "$qemu_pid" >"$RUN_DIR/client-mount-vm.pid" # the harness's exit stops it, by on_exit
   end=$((SECONDS + timeout))
   while kill -0 "$qemu_pid" 2>/dev/null; do
     if ((SECONDS >= end)); then

@@ -1,40 +1,40 @@
 #!/usr/bin/env bash
-# npm run test:e2e: the server bootstrap (lib/scripts/storage-bootstrap.sh), installed and run by the very
-# user data lib/bootstrap.ts renders, in real Linux VMs: a Debian root built by debootstrap with the
-# distribution's kernel, booted by qemu under software emulation (KVM is not usable here), with virtual
-# disks standing in for instance store (virtio disks named like Xen shows them) and EBS (NVMe disks whose
-# serials are volume ids). A second VM is the NFS client, on a private virtual wire between the two.
+# npm run test:e2e: the server bootstrap, lib/scripts/storage-bootstrap.sh, installed and run by the very
+# user data lib/bootstrap.ts renders, in real Linux VMs. Each is a Debian root built by debootstrap with the
+# distribution's kernel, booted by qemu under software emulation, as KVM is not usable here. Virtual disks
+# stand in for instance store, as virtio disks named like Xen shows them, and for EBS, as NVMe disks whose
+# serials are volume ids. A second VM is the NFS client, on a private virtual wire between the two.
 #
-# Boots (10 server VMs, one after another; one client VM stays up through them all and runs its part of each):
-#   fresh       scenario 1: first boot, 3 blank instance-store disks -> striped LV, LUKS2 (d2's instance store
-#               is encrypted by the server; the host finds none of the export's plain text on the disks), XFS,
-#               export, signal
+# Boots, 10 server VMs one after another; one client VM stays up through them all and runs its part of each:
+#   fresh       scenario 1: first boot, 3 blank instance-store disks -> striped LV, LUKS2, XFS, export,
+#               signal. The server encrypts d2's instance store: the host finds none of the export's plain
+#               text on the disks.
 #   reboot      scenarios 2 and 3: the array is unlocked with its key and the export comes back by itself;
 #               a re-run by hand changes nothing
-#   stop-start  scenario 5: new blank instance-store disks, now NVMe as on Nitro, found by their model
-#               beside an NVMe EBS volume -> rebuilt (a new key; the old one removed) and exported again;
-#               then by hand (5c): the key missing, and a LUKS header the bootstrap did not make -> refused,
-#               the LV's header and data unchanged; then by hand (5b): the host swaps the three disks for
-#               two blank ones (two of the type's three appeared) -> waits for the count, then fails,
-#               builds nothing on the two
+#   stop-start  scenario 5: new blank instance-store disks, NVMe as on Nitro, found by their model beside
+#               an NVMe EBS volume -> rebuilt with a new key, the other removed, and exported again.
+#               Then by hand, 5c: the key missing, and a LUKS header the bootstrap did not make -> refused,
+#               the LV's header and data unchanged. Then by hand, 5b: the host swaps the three disks for
+#               two blank ones, two of the type's three -> waits for the count, then fails, builds nothing
+#               on the two
 #   foreign     scenario 4: disks with foreign XFS / LVM / partition table / LUKS -> refused, signalled, untouched
 #   ebs         scenario 6: 2 volumes by id among decoys, the 2nd attached while the bootstrap waits
 #   ebs-grow    day 2: both volumes enlarged while stopped -> PVs, LV and XFS grown at boot; re-apply no-op
-#   replace     the ebs-grow server shuts down under a client writing a locked file on a hard mount; a new
-#               server (new root disk) boots with the same volumes and address: the client's I/O resumes;
-#               then by hand (ebs-missing, scenario 6): volume 2 detached by the host -> the apply waits, then
-#               fails naming the volume id, volume 1 unwritten
+#   replace     the ebs-grow server shuts down under a client writing a locked file on a hard mount. A new
+#               server with a new root disk boots with the same volumes and address: the client's I/O
+#               resumes. Then by hand, ebs-missing of scenario 6: the host detaches volume 2 -> the apply
+#               waits, then fails naming the volume id, volume 1 unwritten
 #   ebs-xen     day 2: one volume by its Xen attachment name, enlarged while running -> grown live by the apply
 #   restore     a mixture of two servers' restored disks -> refused, untouched; then the host swaps them for
 #               one server's disks -> adopted by the apply
-#   (scenario 7, the snapshot freeze, runs inside "ebs": a missing lib/scripts/snapshot-freeze.sh fails it;
-#   the "reboot" boot also applies a changed client CIDR and thread count live, and applies the old ones back)
-#   client-mount  lib/scripts/client-mount.sh on a cluster node (test/e2e/client-mount.sh)
+#   client-mount  lib/scripts/client-mount.sh on a cluster node, from test/e2e/client-mount.sh
+# Scenario 7, the snapshot freeze, runs inside "ebs": a missing lib/scripts/snapshot-freeze.sh fails it.
+# The "reboot" boot also applies a changed client CIDR and thread count live, and applies the old ones back.
 #
 # Prints "PASS ..." / "FAIL ..." per assertion and ends with "N passed, M failed"; exits non-zero on any
-# failure. Every wait is bounded. Cache (image, last run's disks and consoles): test/e2e/.cache.
-# E2E_ONLY=instance-store|foreign|ebs|ebs-xen|client-mount runs one group (foreign needs instance-store's
-# disks); E2E_RUN_DIR puts a run's disks and consoles elsewhere than test/e2e/.cache/run.
+# failure. Every wait is bounded. The cache of the image, last run's disks and consoles is test/e2e/.cache.
+# E2E_ONLY=instance-store|foreign|ebs|ebs-xen|client-mount runs one group; foreign needs instance-store's
+# disks. E2E_RUN_DIR puts a run's disks and consoles elsewhere than test/e2e/.cache/run.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib/host.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/host.sh"
@@ -44,8 +44,8 @@ BOOT_TIMEOUT=${E2E_BOOT_TIMEOUT:-480}
 start=$SECONDS
 declare -A before=()
 
-# Scenarios 1, 2, 3 and 5 on three instance-store disks (the client also formats the foreign disks of
-# scenario 4 meanwhile: content another machine made).
+# Scenarios 1, 2, 3 and 5 on three instance-store disks. Meanwhile the client formats the foreign disks of
+# scenario 4, as content another machine made.
 instance_store() {
   local d
   new_root server-is
@@ -66,10 +66,10 @@ instance_store() {
 
   boot_server reboot server-is "$BOOT_TIMEOUT"
 
-  # A stop/start gives an instance new, blank instance-store disks. They come back as Nitro instance store
-  # (NVMe, model "Amazon EC2 NVMe Instance Storage", as on a d3; the image's e2e-nvme-models presents the
-  # model qemu cannot set), next to a blank EBS volume (NVMe, model "Amazon Elastic Block Store") that must
-  # not be taken: the bootstrap finds instance store on Nitro by that identity, not by the mapping names.
+  # A stop/start gives an instance new, blank instance-store disks. They come back as Nitro instance store:
+  # NVMe, model "Amazon EC2 NVMe Instance Storage", as on a d3. The image's e2e-nvme-models presents the
+  # model qemu cannot set. Beside them is a blank EBS volume, NVMe, model "Amazon Elastic Block Store", that
+  # must not be taken: the bootstrap finds instance store on Nitro by that identity, not by the mapping names.
   for d in is-b is-c is-d nitro-ebs; do new_disk "$d"; done
   before[nitro-ebs]=$(disk_hash nitro-ebs)
   SERVER_DISKS=()
@@ -77,9 +77,9 @@ instance_store() {
   nvme_disk SERVER_DISKS is-b AWS0E2E00000000000B
   nvme_disk SERVER_DISKS is-c AWS0E2E00000000000C
   nvme_disk SERVER_DISKS is-d AWS0E2E00000000000D
-  # Then by hand (scenario 5b) two of the type's three NVMe instance-store disks have appeared: the host swaps
-  # the three for two blank ones (swap_instance_store); the bootstrap counts them against the mapping, waits,
-  # then fails, and never builds on the two it sees. Half as long again as a boot: it is two scenarios.
+  # Then by hand, scenario 5b: two of the type's three NVMe instance-store disks have appeared. The host swaps
+  # the three for two blank ones with swap_instance_store. The bootstrap counts them against the mapping,
+  # waits, then fails, and never builds on the two it sees. Half as long again as a boot: it is two scenarios.
   for d in is-e is-f; do new_disk "$d"; before[$d]=$(disk_hash "$d"); done
   PAIR_HOOK=swap_instance_store boot_server stop-start server-is "$((BOOT_TIMEOUT * 3 / 2))"
   if [[ $(disk_hash nitro-ebs) == "${before[nitro-ebs]}" ]]; then
@@ -98,8 +98,8 @@ instance_store() {
 }
 
 # hot_swap <vm> <console line> <scenario> <serials...> -- <image:serial...>: once the VM's console shows the
-# line (the server has stopped serving), the host unplugs those NVMe disks and plugs these (PCI hot-unplug
-# and hot-plug), as EC2 detaches and attaches volumes, or as a stop/start brings other instance store.
+# line, when the server has stopped serving, the host unplugs those NVMe disks and plugs these by PCI
+# hot-unplug and hot-plug. So EC2 detaches and attaches volumes, and a stop/start brings other instance store.
 hot_swap() {
   local vm=$1 line=$2 scen=$3 ok=1 arg
   shift 3
@@ -147,7 +147,7 @@ foreign() {
   done
 }
 
-# Volume 2 is attached by the host only once the bootstrap says it is waiting for it (PCI hot-plug).
+# The host attaches volume 2 by PCI hot-plug only once the bootstrap says it is waiting for it.
 attach_volume_2() {
   if wait_console "$1" 'waiting for EBS volume vol-0e2e0000000000002' 300 &&
     hmp "$1" "drive_add 0 if=none,id=vol2,file=$RUN_DIR/vol-2.img,format=raw" >/dev/null &&
@@ -158,7 +158,7 @@ attach_volume_2() {
   fi
 }
 
-# Scenario 6 (and 7 inside it): EBS volumes by id among decoys; its second half (volume 2 missing) runs by
+# Scenario 6, with 7 inside it: EBS volumes by id among decoys. Its second half, volume 2 missing, runs by
 # hand at the end of the replacement.
 ebs() {
   local d
@@ -168,20 +168,20 @@ ebs() {
   new_disk vol-2 1G
   SERVER_DISKS=()
   nvme_disk SERVER_DISKS decoy-3 vol0e2e0000000000003     # another volume of the account
-  nvme_disk SERVER_DISKS vol-1 vol0e2e0000000000001       # data volume 1 (/dev/sdf)
+  nvme_disk SERVER_DISKS vol-1 vol0e2e0000000000001       # data volume 1, /dev/sdf
   nvme_disk SERVER_DISKS decoy-prefix vol0e2e000000000000 # a prefix of both ids
   virtio_disk SERVER_DISKS decoy-virtio decoy
   for d in decoy-3 decoy-prefix decoy-virtio; do before[$d]=$(disk_hash "$d"); done
   SERVER_VCPUS=3 PAIR_HOOK=attach_volume_2 boot_server ebs server-ebs "$BOOT_TIMEOUT"
 
-  # Day 2 growth: the stack enlarged both volumes while the server was stopped (1 -> 2 GiB). The same boot
-  # is then the server that a replacement takes over from.
+  # Day 2 growth: the stack enlarged both volumes from 1 to 2 GiB while the server was stopped. The same
+  # boot is then the server that a replacement takes over from.
   SERVER_DISKS=()
   nvme_disk SERVER_DISKS vol-1 vol0e2e0000000000001
   nvme_disk SERVER_DISKS vol-2 vol0e2e0000000000002
   truncate -s 2G "$RUN_DIR/vol-1.img" "$RUN_DIR/vol-2.img"
-  # The replacement ends with scenario 6's second half by hand: volume 2 detached (detach_volume_2), the apply
-  # waits 40 s for it, then fails naming it; volume 1 must not be written (hashed when volume 2 went).
+  # The replacement ends with scenario 6's second half by hand. detach_volume_2 detaches volume 2; the apply
+  # waits 40 s for it, then fails naming it. Volume 1 must not be written: it is hashed when volume 2 goes.
   grow_then_replace
   if [[ -n ${before[vol-1]:-} && $(disk_hash vol-1) == "${before[vol-1]}" ]]; then
     pass "ebs-missing: every byte of volume 1 is unchanged by the apply refused without volume 2 (host checksum)"
@@ -197,8 +197,8 @@ ebs() {
   done
 }
 
-# Volume 2 is detached by the host (PCI hot-unplug) once the replacement has stopped serving and deactivated
-# the volume group; volume 1 is hashed then, before the apply that must not write it.
+# The host detaches volume 2 by PCI hot-unplug once the replacement has stopped serving and deactivated
+# the volume group. Volume 1 is hashed then, before the apply that must not write it.
 detach_volume_2() {
   if wait_console "$1" 'detach-me: waiting for the host to detach volume 2' "$BOOT_TIMEOUT" &&
     before[vol-1]=$(disk_hash vol-1) &&
@@ -209,9 +209,9 @@ detach_volume_2() {
   fi
 }
 
-# bench_report <client label>: what npm run bench:cluster does with a node's output, on the line the client VM's
-# cluster-bench run printed (test/e2e/lib/bench-report.ts): the report's aggregate must be that node's own bytes
-# over its own time (one node), beside the estimate, with nothing counted as failed.
+# bench_report <client label>: what npm run bench:cluster does with a node's output, run by
+# test/e2e/lib/bench-report.ts on the line the client VM's cluster-bench printed. With one node, the report's
+# aggregate must be that node's own bytes over its own time, beside the estimate, with nothing counted as failed.
 bench_report() {
   local line report got want
   line=$(grep -aoE 'E2E INFO cluster-bench: result: \{[^}]*\}' "$RUN_DIR/logs/$1.console" | tail -n 1 |
@@ -243,12 +243,12 @@ bench_report() {
   fi
 }
 
-# Replacement (an EBS server's instance replaced): the client holds its mount through two server VMs. The first
-# (boot ebs-grow) serves while the client holds a file open for writing under a lock, then shuts down as
-# EC2 stops an instance. The second (boot replace: a new root disk, so a first boot with the loader user
-# data and the apply) gets the same volumes and the same address (IP and MAC, as an elastic network
-# interface keeps both). Its link is cut until its bootstrap reaches the point where, on EC2, storage-attach
-# attaches the interface: the harness plays that move.
+# Replacement of an EBS server's instance: the client holds its mount through two server VMs. The first, boot
+# ebs-grow, serves while the client holds a file open for writing under a lock, then shuts down as EC2 stops
+# an instance. The second, boot replace, has a new root disk, so a first boot with the loader user data and
+# the apply. It gets the same volumes and the same IP and MAC, as an elastic network interface keeps both.
+# Its link is cut until its bootstrap reaches the point where, on EC2, storage-attach attaches the interface:
+# the harness plays that move.
 grow_then_replace() {
   local t0=$SECONDS end
   log "boot: ebs-grow, then replace"
@@ -272,7 +272,7 @@ grow_then_replace() {
   log "boot: ebs-grow, then replace done in $((SECONDS - t0)) s"
 }
 
-# The host enlarges the running server's disk once the server says it waits for it (qemu block_resize).
+# The host enlarges the running server's disk by qemu block_resize once the server says it waits for it.
 grow_xvdf() {
   if wait_console "$1" 'grow-me: waiting for the host' 600 && hmp "$1" "block_resize xvdf 2G" >/dev/null; then
     pass "ebs-xen: the host enlarged the running server's volume (block_resize)"
@@ -281,7 +281,7 @@ grow_xvdf() {
   fi
 }
 
-# Day 2 growth of a single EBS volume (Xen attachment name), live, on its own server.
+# Day 2 growth of a single EBS volume by its Xen attachment name, live, on its own server.
 ebs_xen() {
   new_root server-xen
   new_disk xen-vol 1G
@@ -290,7 +290,7 @@ ebs_xen() {
   PAIR_HOOK=grow_xvdf boot_server ebs-xen server-xen "$BOOT_TIMEOUT"
 }
 
-# Restore (after the instance-store, EBS and Xen servers made their arrays): disks copied from their images
+# Restore, once the instance-store, EBS and Xen servers made their arrays: disks copied from their images
 # stand in for volumes restored from snapshots. A mixture of two servers' disks must be refused with every
 # byte unchanged; the EBS server's two disks, restored whole, must be adopted.
 restore() {
@@ -321,8 +321,8 @@ swap_restored() {
 }
 
 only() { [[ -z ${E2E_ONLY:-} || " $E2E_ONLY " == *" $1 "* ]]; }
-# The client mount script's scenario (its own VM and moto), from test/e2e/client-mount.sh. Sourced
-# unconditionally: a missing scenario file stops the run (set -e) instead of passing as "not run".
+# The client mount script's scenario, with its own VM and moto, from test/e2e/client-mount.sh. It is sourced
+# unconditionally: under set -e a missing scenario file stops the run instead of passing as "not run".
 # shellcheck source-path=SCRIPTDIR source=client-mount.sh
 . "$E2E_DIR/client-mount.sh"
 
@@ -338,8 +338,8 @@ if only ebs; then stages+=(ebs ebs-grow); fi
 if only ebs-xen; then stages+=(ebs-xen); fi
 if only instance-store && only ebs && only ebs-xen; then run_restore=1 stages+=(restore-mixed); fi
 if ((${#stages[@]})); then
-  # One client VM for every stage: in "fresh" it formats the disks of scenario 4 (content another machine
-  # made), which the foreign server then gets; it never touches them again.
+  # One client VM for every stage. In "fresh" it formats the disks of scenario 4, as content another machine
+  # made, which the foreign server then gets; it never touches them again.
   new_root client
   CLIENT_DISKS=()
   if ((run_is)); then
@@ -356,10 +356,11 @@ if only ebs; then ebs; fi
 if only ebs-xen; then ebs_xen; fi
 if ((run_restore)); then restore; fi
 if ((${#stages[@]})); then client_down; fi
-# Its one VM runs the most checks (491 s of guest time alone): half as long again as a server boot, so that a
-# loaded CI machine does not time out a passing run. Run beside the servers' boots it slowed them by more than it
-# saved (fresh 166 -> 371 s, reboot 209 -> 465 s of a 480 s bound) and a fixed-time check missed its window.
-# Twice the boot limit: the stage runs about 10 minutes alone, and a loaded host pushed it past 720 s (2026-11-27).
+# Its one VM runs the most checks, 491 s of guest time alone: half as long again as a server boot, so that a
+# loaded CI machine does not time out a passing run. Run beside the servers' boots, it slowed them by more than
+# it saved: fresh went from 166 to 371 s, reboot from 209 to 465 s of a 480 s bound, and a fixed-time check
+# missed its window. Twice the boot limit: the stage runs about 10 minutes alone, and a loaded host pushed it
+# past 720 s.
 if only client-mount; then client_mount_scenario "$((BOOT_TIMEOUT * 2))"; fi
 log "e2e finished in $((SECONDS - start)) s"
 summary

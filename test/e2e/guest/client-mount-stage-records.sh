@@ -1,15 +1,15 @@
 # shellcheck shell=bash
-# The client-mount stage's checks of FSx for OpenZFS records, of refused records and of refused mount roots:
-# sourced by client-mount-stage.sh (its helpers and variables), beside it on the control disk.
+# The client-mount stage's checks of FSx for OpenZFS records, of refused records and of refused mount roots.
+# client-mount-stage.sh, beside it on the control disk, sources it for its helpers and variables.
 
-# FSx for OpenZFS (backend fsx-openzfs) under a cluster of its own: the mount config the registration writes (rendered
-# on the host by the contract's mountRecord), whose server is the file system's DNS name. /etc/hosts stands in for the
+# FSx for OpenZFS, backend fsx-openzfs, under a cluster of its own: the mount config the registration writes, rendered
+# on the host by the contract's mountRecord. Its server is the file system's DNS name. /etc/hosts stands in for the
 # VPC's resolver, which answers the name with the file system's address: here a loopback export /fsx, as FSx for
 # OpenZFS exports its root volume.
 ZFS_CLUSTER=zfscluster
 zparam() { printf '%s/%s/storage/%s/mount' "$PREFIX" "$ZFS_CLUSTER" "$1"; }
-# put_zfs <name> [<server> <mount point>]: the rendered record as it is, or with another server and mount point (its
-# fstab rebuilt to agree, so that only the server is wrong).
+# put_zfs <name> [<server> <mount point>]: the rendered record as it is, or with another server and mount point. Its
+# fstab is rebuilt to agree, so that only the server is wrong.
 put_zfs() {
   ssm PutParameter "$(python3 -c 'import json, sys
 name, path, server, mp = sys.argv[1:5]
@@ -63,17 +63,17 @@ openzfs_records() {
     "$(sha256sum /etc/fstab),$(findmnt -rn --mountpoint /shared/zfs | wc -l)" "$before,1"
 }
 
-# Records a person with write access to the parameters could forge: each is reported and leaves no trace
-# (fstab, mount table, directories, /etc/cron.d, no command run); a good record beside them still mounts.
+# Records a person with write access to the parameters could forge. Each is reported and leaves no trace in
+# fstab, the mount table, directories or /etc/cron.d, and runs no command. A good record beside them still mounts.
 refused_records() {
   local before_fstab before_mounts before_cron out_line racer
-  # /etc/cron.d's entries and the directory itself (not "..": /etc changes when fstab is rewritten).
+  # /etc/cron.d's entries and the directory itself, not "..", as /etc changes when fstab is rewritten.
   cron_state() { ls -lA --time-style=full-iso /etc/cron.d && stat -c '%i %Y %a %U' /etc/cron.d; }
   # A link root made in a directory only root writes, under a mount root: refused all the same.
   ln -sfn /etc/cron.d /data/cron-link
-  # A directory under a mount root that every user may write (sticky, as /tmp), and in it a link to /etc/cron.d
-  # that an unprivileged user planted; while the script runs, that user keeps swapping a directory and the link
-  # at a second name (the review's race, won 3 times in 25 against a check followed by mount).
+  # A directory under a mount root that every user may write, sticky as /tmp, and in it a link to /etc/cron.d
+  # that an unprivileged user planted. While the script runs, that user keeps swapping a directory and the link
+  # at a second name. That race won 3 times in 25 against a check followed by mount.
   mkdir -p /shared/open && chmod 1777 /shared/open
   runuser -u nobody -- ln -s /etc/cron.d /shared/open/proj
   rm -f /var/tmp/e2e-race-stop
@@ -87,16 +87,19 @@ refused_records() {
   put_config evil-meta 127.0.0.2 /export/b '/data/x;touch /tmp/pwned-mp'
   put_config evil-meta-opts 127.0.0.2 /export/b /data/evil-meta "$OPTS,\$(touch /tmp/pwned-opts)"
   put_config evil-link 127.0.0.2 /export/b /data/cron-link
-  # Where root-run code lives (nosuid,nodev do not stop root running a planted file), outside the mount roots.
+  # Where root-run code lives, outside the mount roots: nosuid,nodev do not stop root running a planted file.
   put_config evil-opt 127.0.0.2 /export/b /opt/aws
   put_config evil-snap 127.0.0.2 /export/b /snap/bin
   put_config evil-nix 127.0.0.2 /export/b /nix/store
   put_config evil-mnt 127.0.0.2 /export/b /mnt/evil
   put_config evil-planted 127.0.0.2 /export/b /shared/open/proj
   put_config evil-race 127.0.0.2 /export/b /shared/open/race
-  # Mounts that would hide something: soft (errors a program may not check), a nested pair, a directory
-  # holding files, one with a mount below it, and one a package owns (a real package, installed with dpkg, owning an
-  # empty directory under a mount root, so that only the package database can tell).
+  # Mounts that would hide something:
+  # - soft, whose errors a program may not check;
+  # - a nested pair;
+  # - a directory holding files, and one with a mount below it;
+  # - one a package owns: a real package, installed with dpkg, owning an empty directory under a mount root, so
+  #   that only the package database can tell.
   put_config evil-soft 127.0.0.2 /export/b /data/evil-soft nfsvers=4.1,soft,timeo=1,retrans=0
   put_config evil-nest-outer 127.0.0.2 /export/b /data/nest
   put_config evil-nest-inner 127.0.0.3 /export/c /data/nest/inner
@@ -106,8 +109,8 @@ refused_records() {
   put_config evil-under 127.0.0.2 /export/b /data/under
   check "dpkg installs a package owning /data/pkg-dir" install_package_owning /data/pkg-dir
   put_config evil-pkg 127.0.0.2 /export/b /data/pkg-dir
-  # 2,000 nested arrays (4,000 characters: a standard parameter holds 4,096): json.loads raises RecursionError,
-  # which once stopped the whole run with exit 1.
+  # 2,000 nested arrays in 4,000 characters, as a standard parameter holds 4,096. json.loads raises
+  # RecursionError, which must be reported as one bad record, not stop the whole run with exit 1.
   ssm PutParameter "$(python3 -c 'import json, sys
 print(json.dumps({"Name": sys.argv[1], "Value": "[" * 2000 + "]" * 2000, "Type": "String", "Overwrite": True}))' \
     "$(param evil-nested)")" >/dev/null
@@ -198,8 +201,8 @@ install_package_owning() {
     [[ $(dpkg-query -S "$1" 2>&1) == "e2e-site-tool: $1" ]]
 }
 
-# --mount-roots from a user: a directory the FHS names (/opt) is refused before anything is read (below one is allowed:
-# test/integration/client-mount-paths.test.ts).
+# --mount-roots from a user: a directory the FHS names, such as /opt, is refused before anything is read. A directory
+# below one is allowed, as test/integration/client-mount-paths.test.ts checks.
 refused_roots() {
   local out rc calls
   calls=$(wc -l <"$AWS_CALLS")

@@ -1,31 +1,31 @@
 #!/bin/bash
-# Guest side of the e2e scenario "client-mount" (host side: test/e2e/client-mount.sh). The host puts this
-# file on its own control disk as guest/stage.sh, which the test image's e2e-boot.sh runs at boot.
+# Guest side of the e2e scenario "client-mount"; the host side is test/e2e/client-mount.sh. The host puts
+# this file on its own control disk as guest/stage.sh, which the test image's e2e-boot.sh runs at boot.
 #
-# The VM is a cluster node: it runs lib/scripts/client-mount.sh against the moto server on the host
-# (qemu user network, forwarded to 10.0.2.100:5000). The script reads the configs with the AWS CLI of
-# Debian's awscli package (2.9, which ignores AWS_ENDPOINT_URL: the script passes --endpoint-url); a
+# The VM is a cluster node: it runs lib/scripts/client-mount.sh against the moto server on the host, by
+# qemu's user network forwarded to 10.0.2.100:5000. The script reads the configs with the AWS CLI of
+# Debian's awscli package 2.9, which ignores AWS_ENDPOINT_URL, so the script passes --endpoint-url. A
 # wrapper in front of it records each call. To make the mounts real NFSv4.1 without a second VM, the
-# node also serves exports on loopback addresses, standing in for storage servers (and, with /etc/hosts standing
-# in for the VPC's resolver, for an FSx for OpenZFS file system reached by its DNS name). This stage
-# plays the registration too: it writes and deletes the mount configs with one-line python3 calls,
-# faster than the CLI in an emulated VM (moto does not check signatures).
-# Usage (from e2e-boot.sh): stage.sh client-mount ssm
+# node also serves exports on loopback addresses, standing in for storage servers. With /etc/hosts standing
+# in for the VPC's resolver, one also stands in for an FSx for OpenZFS file system reached by its DNS name.
+# This stage plays the registration too: it writes and deletes the mount configs with one-line python3
+# calls, faster than the CLI in an emulated VM, as moto does not check signatures.
+# Usage from e2e-boot.sh: stage.sh client-mount ssm
 set -u
 SCEN=client-mount
 CTL=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SCRIPT=$CTL/scripts/client-mount.sh
 CLUSTER=vmcluster
 PREFIX=/storage-server
-# The published client options, less noresvport: a secure export (the default, and the server's) refuses
+# The published client options, less noresvport: a secure export, the default and the server's, refuses
 # clients on non-reserved ports.
 OPTS=nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev
 # The servers this node may mount: the loopback exports below stand in for the VPC's storage servers.
 ALLOWED=127.0.0.0/8
 export AWS_ENDPOINT_URL=http://10.0.2.100:5000 AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=e2e AWS_SECRET_ACCESS_KEY=e2e
 export CLIENT_MOUNT_RETRY_DELAY=2
-# The wrapper that records the script's calls of the AWS CLI, first on PATH (on the root file system:
-# the initramfs mounts /run noexec).
+# The wrapper that records the script's calls of the AWS CLI, first on PATH. It lives on the root file
+# system, as the initramfs mounts /run noexec.
 AWS_WRAP=/var/tmp/e2e-aws
 AWS_CALLS=$AWS_WRAP/calls
 
@@ -39,7 +39,7 @@ check() {
 check_eq() { if [[ $2 == "$3" ]]; then pass "$1"; else fail "$1" "got '$2', want '$3'"; fi; }
 check_has() { if [[ $2 == *"$3"* ]]; then pass "$1"; else fail "$1" "'$3' not in: $(tr '\n' ' ' <<<"$2")"; fi; }
 
-# ssm <Action> <json>: one unsigned SSM JSON call to the emulator (the registration's part).
+# ssm <Action> <json>: one unsigned SSM JSON call to the emulator, playing the registration's part.
 ssm() {
   python3 -c 'import sys, urllib.request
 req = urllib.request.Request(sys.argv[1], sys.argv[3].encode(), method="POST", headers={
@@ -49,7 +49,7 @@ print(urllib.request.urlopen(req, timeout=20).read().decode())' "$AWS_ENDPOINT_U
 }
 param() { printf '%s/%s/storage/%s/mount' "$PREFIX" "$CLUSTER" "$1"; }
 # put_config <server> <ip> <export> <mount point> [options]: a mount config (docs/design.md, section 6) whose fstab agrees
-# with its fields (whatever they hold: the values are JSON-encoded by python3, never by the shell).
+# with its fields, whatever they hold. python3 encodes the values as JSON, never the shell.
 put_config() {
   ssm PutParameter "$(python3 -c 'import json, sys
 name, server, export, mp, opts = sys.argv[1:6]
@@ -60,7 +60,7 @@ print(json.dumps({"Name": name, "Value": json.dumps(rec), "Type": "String", "Ove
 }
 tagged() { grep -c " # storage-server:$CLUSTER/$1\$" /etc/fstab; }
 source_of() { findmnt -rn -o SOURCE --mountpoint "$1"; }
-# "nosuid,nodev" when the mount on $1 has both flags (as findmnt -no OPTIONS lists them).
+# "nosuid,nodev" when the mount on $1 has both flags, as findmnt -no OPTIONS lists them.
 forced_of() {
   local o
   o=,$(findmnt -no OPTIONS --mountpoint "$1"),
@@ -69,8 +69,8 @@ forced_of() {
   echo
 }
 
-# Runs the script as the SSM document does (all servers of the cluster, unless the arguments say otherwise);
-# output in $OUT, status in $RC.
+# Runs the script as the SSM document does, for all servers of the cluster unless the arguments say otherwise.
+# Output in $OUT, status in $RC.
 mount_run() {
   OUT=$(PATH=$AWS_WRAP:$PATH bash "$SCRIPT" --cluster "$CLUSTER" --prefix "$PREFIX" --allowed-servers "$ALLOWED" "$@" 2>&1)
   RC=$?
@@ -87,8 +87,8 @@ serve_exports() {
   modprobe nfsd && systemctl restart nfs-server && exportfs -ra && [[ $(exportfs -s | grep -c '^/export/[abcd] ') -eq 4 ]]
 }
 
-# Puts in front of the node's AWS CLI an `aws` that appends its arguments to $AWS_CALLS (one call a
-# line) and runs the real one.
+# Puts in front of the node's AWS CLI an `aws` that appends its arguments to $AWS_CALLS, one call a
+# line, and runs the real one.
 wrap_aws() {
   local real
   real=$(command -v aws) || return 1
@@ -134,7 +134,7 @@ client_mount_ssm() {
   check_has "re-run: reports the mount as already there" "$OUT" "already mounted: 127.0.0.1:/export/a on /data/a"
   check_eq "re-run: /data/a is mounted once" "$(findmnt -rn --mountpoint /data/a | wc -l)" 1
 
-  # A mount made before nosuid,nodev were forced (here: remounted suid,dev by hand) gets them back in place.
+  # A mount without nosuid,nodev, here remounted suid,dev by hand, gets them back in place.
   check "an old mount: /data/a remounted suid,dev by hand" mount -i --options-mode ignore -o remount,bind,suid,dev /data/a
   check_eq "an old mount: findmnt shows neither flag" "$(forced_of /data/a)" ""
   before=$(sha256sum /etc/fstab)
@@ -166,7 +166,7 @@ client_mount_ssm() {
   check_eq "the other server is still mounted" "$(source_of /data/b)" 127.0.0.2:/export/b
 
 
-  # mountStorageOn: the user data a CDK consumer's node runs (rendered on the host), then the script.
+  # mountStorageOn: the user data a CDK consumer's node runs, rendered on the host, then the script.
   check "mountStorageOn user data: mounts 127.0.0.3:/export/c on /shared/c" bash "$CTL/scripts/mount-on-user-data.sh"
   check "mountStorageOn user data: a second run succeeds too" bash "$CTL/scripts/mount-on-user-data.sh"
   check_eq "mountStorageOn user data: /shared/c is mounted once from 127.0.0.3:/export/c" \
@@ -186,12 +186,13 @@ client_mount_ssm() {
   return 0
 }
 
-# The read-ahead of the NFS mount on $1: /sys/class/bdi/<major:minor>/read_ahead_kb, the numbers by mountpoint -d
-# (util-linux; the script itself reads field 3 of /proc/self/mountinfo).
+# The read-ahead of the NFS mount on $1: /sys/class/bdi/<major:minor>/read_ahead_kb, the numbers by util-linux's
+# mountpoint -d. The script itself reads field 3 of /proc/self/mountinfo.
 read_ahead_of() { cat "/sys/class/bdi/$(mountpoint -d "$1")/read_ahead_kb"; }
-# The super options of the mount on $1 as the kernel shows them (the field after fstype and source in mountinfo).
+# The super options of the mount on $1 as the kernel shows them: the field after fstype and source in mountinfo.
 super_options_of() { awk -v mp="$1" '$5 == mp { for (i = 7; i < NF; i++) if ($i == "-") { o = $(i + 3); break } } END { print o }' /proc/self/mountinfo; }
-# Unmounts $1 and mounts it again from /etc/fstab (a new superblock and bdi: udev's "add" event), then waits for udev.
+# Unmounts $1 and mounts it again from /etc/fstab, for a new superblock and bdi and so udev's "add" event. Then it
+# waits for udev.
 remount() { umount "$1" && mount "$1" && udevadm settle; }
 
 more_exports() {
@@ -203,7 +204,7 @@ more_exports() {
   exportfs -ra && [[ $(exportfs -s | grep -c '^/export/[efg] ') -eq 3 ]]
 }
 
-# nconnect and the read-ahead (docs/design.md, section 9) on Debian's kernel, which has nconnect; then on a stand-in
+# nconnect and the read-ahead (docs/design.md, section 9) on Debian's kernel, which has nconnect. Then on a stand-in
 # for a kernel without it: mount.nfs wrapped to fail exactly as mount.nfs does when mount(2) refuses the option.
 fast_client() {
   local nc_opts=${OPTS/retrans=2/retrans=2,nconnect=16} line rule=/etc/udev/rules.d/99-storage-server-nfs-read-ahead.rules
@@ -216,8 +217,9 @@ fast_client() {
   check_eq "nconnect: exit 0" "$RC" 0
   line=$(grep " # storage-server:$CLUSTER/s5\$" /etc/fstab)
   check_eq "nconnect: the fstab line keeps nconnect=16" "$line" "127.0.0.5:/export/e /data/e nfs4 $nc_opts,nosuid,nodev 0 0 # storage-server:$CLUSTER/s5"
-  # Every loopback address is this one nfsd, which NFSv4.1 recognises as one server: the mount joins the connection
-  # of /data/a and the others, made without nconnect ([SUSE-KB]: the first mount fixes the count). Said, not hidden.
+  # Every loopback address is this one nfsd, which NFSv4.1 recognises as one server. So the mount joins the
+  # connection of /data/a and the others, made without nconnect; by [SUSE-KB], the first mount fixes the count. The
+  # script says so rather than hide it.
   check_has "nconnect: beside earlier mounts of the same server it is not in effect, and the script says so" "$OUT" \
     "nconnect not in effect on /data/e: the kernel shares the connections of an earlier mount of the same server"
   check "nconnect: every mount of the server unmounted, /data/e mounted again from fstab" \
@@ -246,9 +248,10 @@ fast_client() {
   remount /data/e
   check_eq "read-ahead back to the default: 15360 after a remount" "$(read_ahead_of /data/e)" 15360
 
-  # A kernel without nconnect: no mount may show nconnect in the mount table (the script would trust it), and
-  # mount.nfs (mount.nfs4 is a link to it) is replaced, by a bind mount, with a wrapper that refuses any -o list
-  # with nconnect as mount.nfs does when mount(2) returns EINVAL (exit 32), and runs the real one otherwise.
+  # A kernel without nconnect: no mount may show nconnect in the mount table, as the script would trust it.
+  # mount.nfs, to which mount.nfs4 is a link, is replaced by a bind mount with a wrapper. The wrapper refuses
+  # any -o list with nconnect as mount.nfs does when mount(2) returns EINVAL, exit 32, and runs the real one
+  # otherwise.
   umount /data/e
   cp /usr/sbin/mount.nfs /var/tmp/e2e-mount.nfs.real
   # shellcheck disable=SC2016 # the wrapper's own $0, $* and $@

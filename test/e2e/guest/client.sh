@@ -9,7 +9,7 @@ nfs_mount() { # [options] -- mounts the export at $MNT
   mkdir -p "$MNT"
   timeout 120 mount -t nfs -o "${1:-$MOUNT_OPTS}" "$SERVER_IP:$EXPORT" "$MNT"
 }
-# A mount that must fail does so quickly (retry=0) and is bounded anyway.
+# A mount that must fail does so quickly with retry=0, and is bounded anyway.
 nfs_mount_once() {
   mkdir -p "$MNT"
   timeout 60 mount -t nfs -o "$1,retry=0" "$SERVER_IP:$EXPORT" "$MNT"
@@ -18,7 +18,7 @@ as_user() { setpriv --reuid=1000 --regid=1000 --clear-groups "$@"; }
 as_bench() { as_user "$@"; }
 drop_caches() { sync && echo 3 >/proc/sys/vm/drop_caches; }
 
-# Writes a few files (as an ordinary user) and records their checksums on the client's own disk.
+# Writes a few files as an ordinary user, and records their checksums on the client's own disk.
 write_files() {
   as_user mkdir -p "$MNT/e2e/tree/a/b" || return 1
   as_user sh -c "head -c 24M /dev/urandom >'$MNT/e2e/big.bin' && head -c 1M /dev/urandom >'$MNT/e2e/tree/a/mid.bin' &&
@@ -28,8 +28,8 @@ write_files() {
 verify_files() { (cd "$MNT/e2e" && sha256sum --quiet -c "$SUMS") && [[ $(wc -l <"$SUMS") -eq 4 ]]; }
 remount_verify() { nfs_mount "$@" && verify_files; }
 
-# An address outside the export's CIDR, in its own network namespace and with its own host name (so its
-# own NFSv4 client identity), on the same wire: the server is reachable from it, and the mount is refused.
+# An address outside the export's CIDR, on the same wire, in its own network namespace and with its own
+# host name, so its own NFSv4 client identity. The server is reachable from it, and the mount is refused.
 outsider_refused() {
   local out rc
   ip link add outside0 link eth0 type macvlan mode bridge &&
@@ -51,7 +51,7 @@ outsider_refused() {
   [[ $rc -ne 0 && $out == *"denied"* ]]
 }
 
-# The outsider (see outsider_refused) mounts the export and checks every file the client wrote.
+# The outsider of outsider_refused mounts the export and checks every file the client wrote.
 outsider_verifies() {
   local out rc
   ip link add outside0 link eth0 type macvlan mode bridge &&
@@ -127,15 +127,15 @@ client_stop_start() {
   cluster_bench
   umount "$MNT"
   send finished || return 0
-  # Scenario 5b (is_missing_by_hand on the server): its bootstrap failed with two of three disks.
+  # Scenario 5b, is_missing_by_hand on the server: its bootstrap failed with two of three disks.
   recv disks-missing 900 || return 0
   SCEN='is-missing'
   refute "the client cannot mount while an instance-store disk is missing" nfs_mount_once "$MOUNT_OPTS"
   send missing-checked
 }
 
-# The cluster benchmark's node part (lib/scripts/cluster-bench.sh) with the real fio, as root (squashed by the
-# export) over NFS: a complete run of 64 MiB, then a run interrupted while writing. Neither leaves a file.
+# The cluster benchmark's node part, lib/scripts/cluster-bench.sh, with the real fio, as root squashed by
+# the export, over NFS: a complete run of 64 MiB, then a run interrupted while writing. Neither leaves a file.
 cluster_bench() {
   local out line pid
   SCEN='cluster-bench'
@@ -214,9 +214,9 @@ client_ebs_grow() {
 mount_id() { awk -v mp="$MNT" '$5 == mp { print $1 }' /proc/self/mountinfo; }
 
 # The server is replaced under a client that holds a file open for writing under a POSIX lock, on a hard
-# mount: its writes wait while no server answers and resume on the replacement, which lets the client
-# reclaim its open and lock (same scope, the client on record). A client that could not reclaim would
-# count the lock as lost and fail every later write with EIO.
+# mount. Its writes wait while no server answers and resume on the replacement. The replacement lets the
+# client reclaim its open and lock, as the scope is the same and the client is on record. A client that
+# could not reclaim would count the lock as lost and fail every later write with EIO.
 replace_client() {
   local writer rc end mount
   SCEN=replace
@@ -245,7 +245,7 @@ replace_client() {
   check "every file written before is intact" verify_files
   umount "$MNT"
   send finished || return 0
-  # Scenario 6, second half (ebs_missing_by_hand on the server): its apply failed without volume 2.
+  # Scenario 6, second half, ebs_missing_by_hand on the server: its apply failed without volume 2.
   recv volume-missing 600 || return 0
   SCEN='ebs-missing'
   refute "the client cannot mount while a volume is missing" nfs_mount_once "$MOUNT_OPTS"
@@ -277,8 +277,8 @@ client_restore_mixed() {
   send own-finished
 }
 
-# Foreign content for scenario 4, made here: another machine formats these disks (virtio serials
-# prep-xfs, prep-lvm, prep-gpt, prep-luks); the host then attaches them to the server.
+# Foreign content for scenario 4, made here: another machine formats these disks, virtio serials
+# prep-xfs, prep-lvm, prep-gpt and prep-luks. The host then attaches them to the server.
 prepare_foreign_disks() {
   local d=/dev/disk/by-id/virtio-
   [[ -e ${d}prep-xfs ]] || return 0

@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # constants for the stage files sourced next to this one
-# Guest helpers shared by the server and client stages: result lines on the serial console (the host
-# counts "E2E PASS" / "E2E FAIL"), the server/client hand-shake over the test network, shared constants.
-# Expects ROLE and STAGE (stage.sh sets them).
+# Guest helpers shared by the server and client stages: result lines on the serial console, the
+# server/client hand-shake over the test network, shared constants. The host counts "E2E PASS" / "E2E FAIL".
+# Expects ROLE and STAGE, which stage.sh sets.
 
 SERVER_IP=192.168.77.1
 CLIENT_IP=192.168.77.10
@@ -10,9 +10,9 @@ OUTSIDER_IP=192.168.77.200 # outside the export's 192.168.77.0/28
 PORT=7000
 EXPORT=/export/data
 MNT=/mnt/storage
-# The client mount options the construct publishes (clientMountOptions, written by render.ts), except
-# noresvport: the export is `secure` (the Linux default: only clients on reserved ports, so a user without
-# root on a cluster node cannot forge another uid with AUTH_SYS), and a noresvport mount is refused by it.
+# The client mount options the construct publishes as clientMountOptions, written by render.ts, except
+# noresvport. The export is `secure`, the Linux default, and refuses a noresvport mount. It takes only
+# clients on reserved ports, so a user without root on a cluster node cannot forge another uid with AUTH_SYS.
 PUBLISHED_MOUNT_OPTS=$(cat "$CTL/userdata/mount-options")
 MOUNT_OPTS=${PUBLISHED_MOUNT_OPTS/,noresvport/}
 STATE=/var/lib/e2e # on this VM's own root disk: survives its reboots within a run
@@ -59,16 +59,16 @@ recv() {
     return 1
   }
 }
-# wait_for <pid> <seconds>: succeeds when the background job (of this shell) ends well within the time.
+# wait_for <pid> <seconds>: succeeds when this shell's background job ends well within the time.
 wait_for() {
   local end=$((SECONDS + $2))
   while kill -0 "$1" 2>/dev/null && ((SECONDS < end)); do sleep 1; done
   ! kill -0 "$1" 2>/dev/null && wait "$1"
 }
 
-# bench <label> <directory>: fio sequential 1 MiB write then read of one file (direct I/O, fsync at the
-# end), printed as "E2E BENCH <label> write|read <MB/s>" (10^6 bytes per second). The role defines
-# as_bench (how fio runs: the client runs it as the user who owns the test directory).
+# bench <label> <directory>: fio sequential 1 MiB write then read of one file, direct I/O with fsync at
+# the end, printed as "E2E BENCH <label> write|read <MB/s>" in 10^6 bytes per second. The role defines
+# as_bench, how fio runs: the client runs it as the user who owns the test directory.
 bench() {
   local dir=$2 rw out kib
   for rw in write read; do

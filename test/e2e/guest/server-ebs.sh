@@ -1,10 +1,10 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # SCEN is read by the result helpers in common.sh
-# Server stages of the EBS scenarios (6 and later), the freeze and the benchmark: sourced by server.sh (its helpers and
-# variables), beside it on the control disk.
+# Server stages of the EBS scenarios, 6 and later, the freeze and the benchmark. server.sh, beside it on the control
+# disk, sources it for its helpers and variables.
 
-# Scenario 6: two EBS volumes found by volume id (NVMe serial) among decoys; the second one is attached
-# by the host only after the bootstrap has started waiting for it.
+# Scenario 6: two EBS volumes found by volume id, the NVMe serial, among decoys. The host attaches the
+# second one only after the bootstrap has started waiting for it.
 server_ebs() {
   local a b
   first_boot ebs
@@ -17,7 +17,7 @@ server_ebs() {
   a=$(nvme_serial vol0e2e0000000000001)
   b=$(nvme_serial vol0e2e0000000000002)
   check_layout "$a" "$b"
-  # Each decoy must be there (a missing one would pass the blkid check by omission), and blank.
+  # Each decoy must be there, and blank: a missing one would pass the blkid check by omission.
   for d in "$(nvme_serial vol0e2e0000000000003)" "$(nvme_serial vol0e2e000000000000)" "$(readlink -f /dev/disk/by-id/virtio-decoy)"; do
     check "decoy $d is attached" test -b "$d"
     refute "decoy $d is untouched" blkid -p "$d"
@@ -37,8 +37,8 @@ server_ebs() {
   recv finished 600
 }
 
-# Day 2 growth of a 2-volume stripe: the host enlarged both volumes (1 -> 2 GiB) while the server was off,
-# as an EBS modification of a stopped instance would. The boot grows PVs, LV and XFS by itself; the apply of
+# Day 2 growth of a 2-volume stripe: the host enlarged both volumes from 1 to 2 GiB while the server was off,
+# as an EBS modification of a stopped instance would. The boot grows PVs, LV and XFS by itself. The apply of
 # the stack's new sizes then finds nothing left to do, and re-applying changes nothing.
 server_ebs_grow() {
   local journal a b
@@ -65,8 +65,8 @@ server_ebs_grow() {
 }
 
 # The server about to be replaced: it keeps its NFSv4 state where a replacement finds it. nfsd runs in the
-# server's scope (its identity, not this host's name), and nfsdcld records the clients that hold state on
-# the data file system. Then it shuts down while a client writes (the stage's end powers the VM off).
+# server's scope, its identity rather than this host's name. nfsdcld records the clients that hold state on
+# the data file system. Then it shuts down while a client writes: the stage's end powers the VM off.
 replaced_server() {
   local cld=$EXPORT/.storage-server/nfsdcld
   SCEN=replace
@@ -80,8 +80,8 @@ replaced_server() {
   info "shutting down while the client writes, as EC2 stops an instance for its replacement"
 }
 
-# The replacement: a new instance (new root disk: the loader user data, then the apply, as at a first boot)
-# with the same volumes and address. EC2 gives each instance its own host name; so does this stage.
+# The replacement: a new instance with the same volumes and address. Its new root disk runs the loader user
+# data, then the apply, as at a first boot. EC2 gives each instance its own host name; so does this stage.
 server_replace() {
   local a b log
   echo ip-192-168-77-99 >/proc/sys/kernel/hostname
@@ -103,9 +103,10 @@ server_replace() {
   ebs_missing_by_hand
 }
 
-# Scenario 6, second half, by hand on the replacement (after its client is done): volume 2 detached, the apply
-# waits the configured 40 s for it, then fails naming the volume id, and brings up nothing on volume 1 alone.
-# The state before the apply is a boot's before the bootstrap: nothing served, nothing mounted, the VG inactive.
+# Scenario 6, second half, by hand on the replacement once its client is done. With volume 2 detached, the
+# apply waits the configured 40 s for it, then fails naming the volume id, and brings up nothing on volume 1
+# alone. The state before the apply is a boot's before the bootstrap: nothing served, nothing mounted, the VG
+# inactive.
 ebs_missing_by_hand() {
   local end=$((SECONDS + 180)) log start t0 t1
   SCEN='ebs-missing'
@@ -131,9 +132,10 @@ ebs_missing_by_hand() {
   send volume-missing && recv missing-checked 600
 }
 
-# Day 2 growth of a single volume, live: one EBS volume found by its Xen attachment name (/dev/sdf shows as
-# /dev/xvdf), a client mounted and writing; the host enlarges the disk of the running VM (qemu block_resize,
-# as EBS does for an in-use volume) and the apply of the new size grows PV, LV and XFS without an unmount.
+# Day 2 growth of a single volume, live. One EBS volume is found by its Xen attachment name, /dev/sdf
+# showing as /dev/xvdf, with a client mounted and writing. The host enlarges the disk of the running VM by
+# qemu block_resize, as EBS does for an in-use volume. The apply of the new size grows PV, LV and XFS
+# without an unmount.
 server_ebs_xen() {
   local mount before end=$((SECONDS + 120))
   first_boot ebs-xen
@@ -161,9 +163,10 @@ server_ebs_xen() {
 }
 
 # Restore: a new server whose volumes were restored from snapshots. First it is given one disk of the
-# instance-store server's array and one of the Xen server's (two arrays, two server identities): refused,
-# naming both, nothing written (the host checks every byte). Then the EBS server's two disks, restored
-# whole (the next boot, as after a redeploy with the right snapshots): adopted, the data intact.
+# instance-store server's array and one of the Xen server's: two arrays, two server identities. They are
+# refused, naming both, with nothing written; the host checks every byte. Then come the EBS server's two
+# disks, restored whole, at the next boot as after a redeploy with the right snapshots: adopted, the data
+# intact.
 server_restore_mixed() {
   local reason
   first_boot restore-mixed
@@ -179,11 +182,11 @@ server_restore_mixed() {
   send ready && recv finished 600 || return 0
   restore_own_by_hand
 }
-# Then by hand: the host swaps the mixture for the EBS server's two disks, restored whole (as a redeploy with the
-# right snapshots would attach), and the apply of that server's settings adopts them, the data intact.
+# Then by hand: the host swaps the mixture for the EBS server's two disks, restored whole, as a redeploy with
+# the right snapshots would attach. The apply of that server's settings adopts them, the data intact.
 restore_own_by_hand() {
   SCEN='restore-own'
-  # As at a boot with only the new disks: nothing of the refused ones active (both held a VG named like ours).
+  # As at a boot with only the new disks, nothing of the refused ones is active; both held a VG named like ours.
   check "nothing of the refused disks is active" bash -c "vgchange -an >/dev/null 2>&1; ! dmsetup ls | grep -q '^$VG-'"
   info "swap-me: waiting for the host to replace the restored disks"
   wait_swapped vol0e2e0000000000011 vol0e2e0000000000012 -- vol0e2e0000000000013 vol0e2e0000000000014
@@ -201,7 +204,7 @@ restore_own_by_hand() {
 }
 
 
-# Scenario 7: the snapshot freeze script (lib/scripts/snapshot-freeze.sh, run as DLM's SSM document would)
+# Scenario 7: the snapshot freeze script, lib/scripts/snapshot-freeze.sh run as DLM's SSM document would,
 # blocks writes, local and over NFS, until the post-script thaws the file system.
 freeze_scenario() {
   local freeze=$CTL/scripts/snapshot-freeze.sh writer
@@ -235,7 +238,7 @@ server_bench() {
   bench local "$EXPORT"
   make_client_dir
   send ready && recv tuned-done 900 || return 0
-  # A distribution-default server: one plain exports line, nfs.conf untouched (threads, versions).
+  # A distribution-default server: one plain exports line, nfs.conf's threads and versions untouched.
   for v in threads vers3 vers4 vers4.0 vers4.1 vers4.2; do nfsconf --unset nfsd "$v"; done
   echo "$EXPORT 192.168.77.0/28(rw)" >/etc/exports.d/storage-server.exports
   systemctl restart nfs-server

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # SCEN is read by the result helpers in common.sh
-# Server stages of the instance-store scenarios (1-5): sourced by server.sh (its helpers and
-# variables), beside it on the control disk.
+# Server stages of the instance-store scenarios, 1 to 5. server.sh, beside it on the control disk, sources it
+# for its helpers and variables.
 
 # Scenario 1: three blank instance-store disks on first boot.
 server_fresh() {
@@ -18,7 +18,7 @@ server_fresh() {
   fs_uuid >"$STATE/fs-uuid"
   cryptsetup luksUUID "$LVDEV" >"$STATE/luks-uuid"
   head -c 3M /dev/urandom >"$EXPORT/.canary"
-  # Plain text the host must not find on the disks (run.sh reads their images after this boot).
+  # Plain text the host must not find on the disks: run.sh reads their images after this boot.
   yes "$PLAINTEXT_MARKER" | head -c 4M >"$EXPORT/.plaintext"
   sync
   sha256sum "$EXPORT/.canary" "$EXPORT/.plaintext" >"$STATE/canary.sha"
@@ -63,9 +63,9 @@ server_reboot() {
   live_settings
 }
 
-# Day 2 on a running server: the apply path run twice changes nothing; then a changed client CIDR and nfsd
-# thread count are applied live (no reboot, no restart of nfs-server, the data file system never
-# unmounted); then the old settings are applied back, as a CloudFormation rollback would.
+# Day 2 on a running server: the apply path run twice changes nothing. Then a changed client CIDR and nfsd
+# thread count are applied live: no reboot, no restart of nfs-server, the data file system never unmounted.
+# Then the old settings are applied back, as a CloudFormation rollback would.
 live_settings() {
   local boot mount nfsd
   SCEN=reapply
@@ -92,7 +92,7 @@ live_settings() {
 }
 
 # Scenario 5: after a stop/start the instance-store disks are new and blank; the boot rebuilds and exports.
-# Here they are Nitro NVMe instance store (found by model) beside an NVMe EBS volume that must not be taken.
+# Here they are Nitro NVMe instance store, found by model, beside an NVMe EBS volume that must not be taken.
 server_stop_start() {
   local d is=() journal ebs old
   for d in B C D; do is+=("$(nvme_serial AWS0E2E00000000000$d)"); done
@@ -131,7 +131,7 @@ stop_serving() {
   systemctl stop nfs-server.service nfsdcld.service 2>/dev/null || true
   umount "$EXPORT" && cryptsetup close "${CRYPTDEV##*/}"
 }
-# header_hash: the LV's first 32 MiB (the LUKS2 header and the start of the data).
+# header_hash: the LV's first 32 MiB, the LUKS2 header and the start of the data.
 header_hash() { head -c 32M "$LVDEV" | sha256sum; }
 
 # refused_by_hand <why>: the bootstrap run by hand fails naming <why>, and the LV's header and data are unchanged.
@@ -146,9 +146,9 @@ refused_by_hand() {
   check_eq "the LV's header and data are unchanged" "$(header_hash)" "$before"
 }
 
-# Scenario 5c (after the client is done with the array of scenario 5): what the bootstrap refuses on an LV of its
-# own volume group. Its key missing from the root volume: refused, nothing written; the key back: opened and
-# served again. Then a LUKS header it did not make (another label): refused, nothing written.
+# Scenario 5c, once the client is done with the array of scenario 5: what the bootstrap refuses on an LV of its
+# own volume group. Its key missing from the root volume: refused, nothing written. The key back: opened and
+# served again. Then a LUKS header it did not make, with another label: refused, nothing written.
 luks_refusals() {
   local uuid out
   SCEN='luks-no-key'
@@ -175,9 +175,9 @@ luks_refusals() {
   check_eq "the key of the array stays (the disks still hold that array's volume group)" "$(ls "$KEYS")" "$uuid.key"
 }
 
-# wait_swapped <serials gone...> -- <serials come...>: waits (180 s at most) for the host's hot-unplug and
-# hot-plug of NVMe disks, then has the image's seam present EC2's model on the new ones, as EC2 does from the
-# start.
+# wait_swapped <serials gone...> -- <serials come...>: waits at most 180 s for the host's hot-unplug and
+# hot-plug of NVMe disks. Then it has the image's seam present EC2's model on the new ones, as EC2 does from
+# the start.
 swapped() {
   local gone=1 s
   for s; do
@@ -192,10 +192,10 @@ wait_swapped() {
   /usr/local/lib/e2e/nvme-models.sh
 }
 
-# Scenario 5b, by hand after 5c: two of the type's three NVMe instance-store disks have appeared (the host swaps
-# the three for two blank ones, as a stop/start that brought only two would): the unit, run again as at boot,
-# waits for the count the block device mapping gives, then fails, and builds nothing on the two it sees. The
-# state before it is a boot's: nothing served, nothing mounted, the mapping closed, the VG inactive.
+# Scenario 5b, by hand after 5c: two of the type's three NVMe instance-store disks have appeared. The host
+# swaps the three for two blank ones, as a stop/start that brought only two would. The unit, run again as at
+# boot, waits for the count the block device mapping gives, then fails, and builds nothing on the two it sees.
+# The state before it is a boot's: nothing served, nothing mounted, the mapping closed, the VG inactive.
 is_missing_by_hand() {
   local journal start d
   SCEN='is-missing'
@@ -224,8 +224,8 @@ is_missing_by_hand() {
   send disks-missing && recv missing-checked 600
 }
 
-# Scenario 4: a blank disk next to disks with a foreign XFS, a foreign LVM volume group (named like ours,
-# without our tag), a partition table and someone's LUKS: refuse, say why, report failure, write nothing.
+# Scenario 4: a blank disk next to disks with a foreign XFS, a foreign LVM volume group named like ours but
+# without our tag, a partition table and someone's LUKS. Refuse, say why, report failure, write nothing.
 server_foreign() {
   local reason journal
   first_boot foreign

@@ -1,20 +1,20 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # SCEN is read by the result helpers in common.sh
 # Server stages: one function per boot of a server VM. Each asserts what the bootstrap left behind, then
-# serves its client VM through the hand-shake (ready -> ... -> done) before the VM powers off.
+# serves its client VM through the hand-shake, ready -> ... -> done, before the VM powers off.
 
 VG=storageserver
 LV=data
 LVDEV=/dev/$VG/$LV
 BOOTSTRAP=/usr/local/sbin/storage-bootstrap
-# The encrypted layout (instance store on d2): LUKS2 on the LV, XFS on this mapping, the key in KEYS.
+# The encrypted layout of instance store on d2: LUKS2 on the LV, XFS on this mapping, the key in KEYS.
 CRYPTDEV=/dev/mapper/storageserver_data_crypt
 KEYS=/etc/storage-server/keys
-# Written into the encrypted export; the host then looks for it in the raw disk images (run.sh).
+# Written into the encrypted export; run.sh on the host then looks for it in the raw disk images.
 PLAINTEXT_MARKER=storage-server-e2e-plaintext-marker
 as_bench() { "$@"; }
 
-# First boot: what EC2 does with the user data (the constant loader), then what the SSM agent does for the
+# First boot: what EC2 does with the user data, the constant loader. Then what the SSM agent does for the
 # server's State Manager association: run the apply document's shell step with /bin/sh, as root.
 first_boot() {
   install -D -m 0700 "$CTL/userdata/loader.sh" /var/lib/cloud/instance/user-data.txt
@@ -24,7 +24,7 @@ first_boot() {
 }
 
 # apply <scenario>: one run of the apply document's step; its output in $STATE/apply.log, its status in
-# $STATE/apply.rc (what the association reports, and CloudFormation waits for).
+# $STATE/apply.rc. The status is what the association reports, and CloudFormation waits for.
 apply() {
   info "applying the settings of scenario '$1'"
   sh "$CTL/userdata/$1.sh" >"$STATE/apply.log" 2>&1
@@ -46,8 +46,8 @@ settled_state() {
   lvs --noheadings --units b -o lv_size "$VG/$LV"
   vgs --noheadings -o vg_seqno "$VG"
 }
-# nvme_serial <serial>: the NVMe disk whose controller has that serial, read from sysfs as EC2 shows it (not
-# from /dev/disk/by-id, whose names carry the model, which the image's e2e-nvme-models presents as EC2's).
+# nvme_serial <serial>: the NVMe disk whose controller has that serial, read from sysfs as EC2 shows it.
+# /dev/disk/by-id would not do: its names carry the model, which the image's e2e-nvme-models presents as EC2's.
 nvme_serial() {
   local b s
   for b in /sys/block/nvme*; do
@@ -83,8 +83,8 @@ reapply_twice() {
 fsdev() { if [[ -e $CRYPTDEV ]]; then echo "$CRYPTDEV"; else echo "$LVDEV"; fi; }
 fs_uuid() { blkid -s UUID -o value "$(fsdev)"; }
 
-# check_luks: the LV carries LUKS2 made by the bootstrap (its label, aes-xts-plain64, a 512-bit key, data at a
-# whole stripe width), opened with the one key on the root volume, named by the LUKS UUID and root's only.
+# check_luks: the LV carries LUKS2 made by the bootstrap: its label, aes-xts-plain64, a 512-bit key, data at
+# a whole stripe width. It opens with the one key on the root volume, named by the LUKS UUID and root's only.
 check_luks() {
   local dump uuid key offset width=$((256 * 1024 * $1))
   dump=$(cryptsetup luksDump "$LVDEV" 2>&1 | tr -s ' \t' '  ')
@@ -106,8 +106,8 @@ check_luks() {
     "$(readlink -f "$LVDEV")"
 }
 
-# check_layout [--luks] <devices in stripe order...>: one LV over exactly these disks (encrypted with --luks),
-# XFS aligned, fstab, mount.
+# check_layout [--luks] <devices in stripe order...>: one LV over exactly these disks, encrypted with
+# --luks; XFS aligned, fstab, mount.
 check_layout() {
   local luks=0 n d want got uuid fstab dev=$LVDEV
   [[ $1 != --luks ]] || { luks=1 && dev=$CRYPTDEV && shift; }
@@ -153,14 +153,14 @@ check_nfsd() {
 }
 
 # The test client writes as uid 1000 into a directory an administrator would create; the export root
-# itself stays root's (root_squash).
+# itself stays root's, by root_squash.
 make_client_dir() {
   mkdir -p "$EXPORT/e2e" && chown 1000:1000 "$EXPORT/e2e"
 }
 
 # statsd_lines: what one run of storage-metrics sends to the agent's StatsD listener, captured by a stand-in
-# listener on 127.0.0.1:8125 (the CloudWatch agent is not packaged for Debian: its input is what is checked here).
-# The listener says when it is bound and stops when told (after the oneshot run has ended), not after a fixed
+# listener on 127.0.0.1:8125. The CloudWatch agent is not packaged for Debian, so its input is what is checked.
+# The listener says when it is bound and stops when told, once the oneshot run has ended, not after a fixed
 # time: on a loaded host a fixed window missed the run.
 statsd_lines() {
   local out=$STATE/statsd.lines ready=$STATE/statsd.ready stop=$STATE/statsd.stop pid
@@ -190,8 +190,8 @@ PY
   sort -u "$out"
 }
 
-# check_metrics <live|down>: the timer runs storage-metrics; one run's datagrams carry the heartbeat and the file
-# system's figures only while the export is live (and mounted), nfsd's counters either way.
+# check_metrics <live|down>: the timer runs storage-metrics. One run's datagrams carry the heartbeat and the
+# file system's figures only while the export is live and mounted, nfsd's counters either way.
 check_metrics() {
   local lines tags='#ClusterName:e2e,ServerName:storage1' used df
   lines=$(statsd_lines)

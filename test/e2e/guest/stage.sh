@@ -1,9 +1,9 @@
 #!/bin/bash
-# Runs inside a test VM (from the read-only control disk, called by the image's e2e-boot.sh): loads the
+# Runs inside a test VM from the read-only control disk, called by the image's e2e-boot.sh. It loads the
 # helpers and the role's stages, then runs the stages named on the kernel command line, in turn.
 # Usage: stage.sh <server|client> <stage[,stage...]>
 # The run's one client VM is given every stage of the run: it stays up while server VMs come and go, and
-# ends each stage with its own STAGE-END line (the image prints one for the whole list).
+# ends each stage with its own STAGE-END line; the image prints one for the whole list.
 set -u
 ROLE=$1 STAGES=$2 STAGE=${2%%,*}
 GUEST=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

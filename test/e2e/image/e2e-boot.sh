@@ -1,6 +1,7 @@
 #!/bin/bash
-# Test image only: runs the e2e stage named on the kernel command line (e2e.role=, e2e.stage=), from the
-# harness's read-only control disk (virtio serial "e2ectl"), then powers the VM off so qemu exits.
+# Test image only: runs the e2e stage named on the kernel command line by e2e.role= and e2e.stage=. It
+# runs from the harness's read-only control disk, virtio serial "e2ectl", then powers the VM off so qemu
+# exits.
 set -u
 arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^e2e\.$1=//p"; }
 role=$(arg role) stage=$(arg stage) addr=$(arg ip)

@@ -1,14 +1,15 @@
 #!/bin/bash
 # Test image only. qemu cannot set an NVMe controller's model number, yet that is how the storage bootstrap
-# tells EC2's NVMe instance store (model "Amazon EC2 NVMe Instance Storage") from an EBS volume (model
-# "Amazon Elastic Block Store") on Nitro instances. This presents, before the bootstrap runs, the model EC2
-# gives each kind, chosen by the serial the harness gave the disk: AWS... for instance store (EC2's
-# instance-store serials start with AWS), vol... for EBS (EC2 puts the volume id there). It bind-mounts a
-# file over the very sysfs attribute the bootstrap reads (/sys/block/nvme*/device/model); nothing else
-# changes: the disks, their serials and udev's names stay what qemu made them.
-# It waits (60 s at most) for every NVMe PCI function (class 0x010802) to show its disk, which the kernel adds
-# once it has identified the controller (before that the serial reads empty), so that it needs no udev
-# settle; run again after a hot-add, it presents the new disks and leaves the others alone.
+# tells EC2's NVMe instance store from an EBS volume on Nitro instances. The models are "Amazon EC2 NVMe
+# Instance Storage" and "Amazon Elastic Block Store". Before the bootstrap runs, this presents the model EC2
+# gives each kind, chosen by the serial the harness gave the disk:
+# - AWS... for instance store, as EC2's instance-store serials start with AWS;
+# - vol... for EBS, as EC2 puts the volume id there.
+# It bind-mounts a file over the very sysfs attribute the bootstrap reads, /sys/block/nvme*/device/model.
+# Nothing else changes: the disks, their serials and udev's names stay what qemu made them.
+# It waits at most 60 s for every NVMe PCI function, class 0x010802, to show its disk. The kernel adds the
+# disk once it has identified the controller; before that the serial reads empty. So it needs no udev
+# settle. Run again after a hot-add, it presents the new disks and leaves the others alone.
 set -u
 mkdir -p /run/e2e-nvme
 end=$((SECONDS + 60))

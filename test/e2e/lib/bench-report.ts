@@ -1,10 +1,10 @@
 /**
  * The host's half of the VM benchmark: what `npm run bench:cluster` does with a node's output once SSM has
  * collected it. The client VM ran lib/scripts/cluster-bench.sh with the real fio against the server VM's export
- * and printed its JSON line; here that line, as the standard output of a successful invocation, goes through
- * bin/bench-cluster.ts's aggregate and formatReport beside the estimate of the plan the VM stands for (a d2.xlarge:
- * three instance-store disks). SSM itself is not here: the emulator runs no command (test/integration covers the
- * sending and collecting against it).
+ * and printed its JSON line. Here that line, as the standard output of a successful invocation, goes through
+ * bin/bench-cluster.ts's aggregate and formatReport. The report sets it beside the estimate of the plan the VM
+ * stands for, a d2.xlarge with three instance-store disks. SSM itself is not here, as the emulator runs no
+ * command; test/integration covers the sending and collecting against it.
  *
  * Usage: ts-node test/e2e/lib/bench-report.ts '<the node JSON line>'
  *   -> the report on stdout, then one line "aggregate <write MB/s> <read MB/s> <nodes> <failed>" for the harness.

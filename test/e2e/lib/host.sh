@@ -1,6 +1,6 @@
 # Host side of the e2e VM harness, sourced by run.sh and bench-nfs.sh: host packages, the cached Debian
-# test image (debootstrap root with the distribution's kernel), qemu VMs (software emulation) and result
-# bookkeeping. Everything lands in test/e2e/.cache (git-ignored).
+# test image, qemu VMs under software emulation and result bookkeeping. The image is a debootstrap root
+# with the distribution's kernel. Everything lands in test/e2e/.cache, which git ignores.
 # shellcheck shell=bash
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -8,12 +8,15 @@ REPO_DIR=$(cd "$E2E_DIR/../.." && pwd)
 CACHE_DIR=${E2E_CACHE_DIR:-$E2E_DIR/.cache}
 IMAGE_DIR=$CACHE_DIR/image
 SUITE=bookworm
-# What the test root holds: the server recipe's packages (as on the real server), an NFS client, fio
-# for the benchmark, the distribution kernel (its modules must be inside the root for nfsd), and small
-# tools the stages use (nc for the server/client hand-shake, sfdisk to make a foreign partition table, cryptsetup for
-# the encrypted instance-store array (the bootstrap's own need on d2) and the client's foreign LUKS disk,
-# python3 for client-mount.sh's record parser, the AWS CLI it reads the records with; python3-cffi-backend
-# is named because debootstrap does not resolve the virtual package python3-cryptography needs from it).
+# What the test root holds:
+# - the server recipe's packages, as on the real server;
+# - an NFS client, and fio for the benchmark;
+# - the distribution kernel, whose modules must be inside the root for nfsd;
+# - small tools the stages use: nc for the server/client hand-shake, sfdisk to make a foreign partition
+#   table, cryptsetup for the encrypted instance-store array and the client's foreign LUKS disk;
+# - python3 for client-mount.sh's record parser, and the AWS CLI it reads the records with.
+# cryptsetup is also the bootstrap's own need on d2. python3-cffi-backend is named because debootstrap does
+# not resolve the virtual package python3-cryptography needs from it.
 IMAGE_PACKAGES=systemd-sysv,udev,kmod,iproute2,procps,nfs-kernel-server,nfs-common,lvm2,xfsprogs,fio,fdisk,cryptsetup-bin,netcat-openbsd,python3,linux-image-amd64,initramfs-tools,zstd,awscli,python3-cffi-backend
 
 PASSED=0
@@ -37,7 +40,7 @@ summary() {
   printf '%s passed, %s failed\n' "$PASSED" "$FAILED"
   [[ $FAILED -eq 0 && $PASSED -gt 0 ]]
 }
-# stop_vm <pid>: kills a qemu this harness started (checked by its command line: pids get reused).
+# stop_vm <pid>: kills a qemu this harness started, checked by its command line, as pids get reused.
 stop_vm() {
   local cmdline
   cmdline=$({ tr '\0' ' ' <"/proc/$1/cmdline"; } 2>/dev/null) || return 0
@@ -58,7 +61,7 @@ on_exit() {
   fi
 }
 
-# Installs the host tools the harness needs (Debian packages) when any is missing.
+# Installs the host tools the harness needs, as Debian packages, when any is missing.
 ensure_host_packages() {
   local missing=() cmd
   export PATH=$PATH:/usr/sbin:/sbin
@@ -72,7 +75,7 @@ ensure_host_packages() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
-# The Debian archive this host's apt already uses (so the image comes from the same place); empty lets
+# The Debian archive this host's apt already uses, so that the image comes from the same place. Empty lets
 # debootstrap use its built-in default.
 debian_mirror() {
   local f
@@ -87,13 +90,13 @@ debian_mirror() {
   fi
 }
 
-# The cache key: what goes into the image (bump IMAGE_VERSION when build_image changes what it makes).
+# The cache key: what goes into the image. Bump IMAGE_VERSION when build_image changes what it makes.
 IMAGE_VERSION=1
 image_recipe_hash() {
   { echo "$IMAGE_VERSION $SUITE $IMAGE_PACKAGES"; declare -f customize_root; cat "$E2E_DIR"/image/*; } | sha256sum | cut -c1-16
 }
 
-# Runs inside the freshly bootstrapped root (via chroot) to turn it into the test image.
+# Runs inside the freshly bootstrapped root, by chroot, to turn it into the test image.
 customize_root() {
   local root=$1
   echo e2e >"$root/etc/hostname"
@@ -105,9 +108,9 @@ customize_root() {
   install -D -m 0755 "$E2E_DIR/image/e2e-nvme-models.sh" "$root/usr/local/lib/e2e/nvme-models.sh"
   install -D -m 0644 "$E2E_DIR/image/e2e-nvme-models.service" "$root/etc/systemd/system/e2e-nvme-models.service"
   chroot "$root" systemctl enable e2e-stage.service e2e-nvme-models.service >/dev/null 2>&1
-  # A quiet serial console: only the stages and the bootstrap (journal+console) write to it.
+  # A quiet serial console: only the stages and the bootstrap, by journal+console, write to it.
   chroot "$root" systemctl mask serial-getty@ttyS0.service getty@tty1.service >/dev/null 2>&1
-  # A small initramfs (a quarter of Debian's "most"): the root is ext4 on a virtio disk, so it needs only those.
+  # A small initramfs, a quarter of Debian's "most": the root is ext4 on a virtio disk, so it needs only those.
   sed -i 's/^MODULES=.*/MODULES=list/' "$root/etc/initramfs-tools/initramfs.conf"
   printf '%s\n' virtio_pci virtio_blk ext4 >>"$root/etc/initramfs-tools/modules"
   chroot "$root" update-initramfs -u -k all >/dev/null 2>&1 || die "update-initramfs failed in the test image"
@@ -122,7 +125,7 @@ unmount_under() {
   done
 }
 
-# Builds (or reuses) the cached image: root.img (ext4), vmlinuz, initrd.img.
+# Builds or reuses the cached image: root.img in ext4, vmlinuz, initrd.img.
 build_image() {
   local want stamp="$IMAGE_DIR/recipe" root mirror
   want=$(image_recipe_hash)
@@ -144,7 +147,7 @@ build_image() {
     tail -n 30 "$CACHE_DIR/debootstrap.log" >&2
     die "debootstrap failed (log: $CACHE_DIR/debootstrap.log)"
   fi
-  # debootstrap can leave the target's /proc mounted (seen on this host): mkfs -d would then copy /proc.
+  # debootstrap can leave the target's /proc mounted, as seen on this host: mkfs -d would then copy /proc.
   unmount_under "$root"
   customize_root "$root"
   cp "$(find "$root/boot" -name 'vmlinuz-*' | sort -V | tail -n 1)" "$IMAGE_DIR/vmlinuz"
@@ -177,11 +180,12 @@ prepare_run() {
 
 new_root() { qemu-img create -q -f qcow2 -b "$IMAGE_DIR/root.img" -F raw "$RUN_DIR/$1.qcow2"; }
 new_disk() { rm -f "$RUN_DIR/$1.img" && truncate -s "${2:-512M}" "$RUN_DIR/$1.img"; }
-# Disk arguments for qemu, appended to the array named by $1: virtio disks carry a serial (the test image
-# names a virtio disk with serial xvdX /dev/xvdX, as Xen does); NVMe disks carry an EBS-style serial, which
-# is also the device's id (for device_del).
-# DISK_CACHE=none makes qemu bypass the host's page cache (the benchmark's disks). DISK_LOCKING=off lets a
-# later VM open the image while this one still has it (the client's foreign disks, done with after "fresh").
+# Disk arguments for qemu, appended to the array named by $1. Virtio disks carry a serial: the test image
+# names a virtio disk with serial xvdX /dev/xvdX, as Xen does. NVMe disks carry an EBS-style serial, which
+# is also the device's id for device_del.
+# DISK_CACHE=none makes qemu bypass the host's page cache, for the benchmark's disks. DISK_LOCKING=off lets
+# a later VM open the image while this one still has it, for the client's foreign disks, done with after
+# "fresh".
 virtio_disk() {
   local -n _vargs=$1
   _vargs+=(-drive "if=none,id=$3,file=$RUN_DIR/$2.img,format=raw${DISK_CACHE:+,cache=$DISK_CACHE}${DISK_LOCKING:+,file.locking=$DISK_LOCKING}"
@@ -193,17 +197,18 @@ nvme_disk() {
 }
 disk_hash() { sha256sum "$RUN_DIR/$1.img" | cut -d' ' -f1; }
 
-# The machine every test VM emulates. qemu64 (x86-64's baseline, which Debian targets) and not max: with
+# The machine every test VM emulates: qemu64, x86-64's baseline, which Debian targets, and not max. With
 # fewer CPU features for TCG to emulate and for glibc and the kernel to pick, a VM reached its stage in 20 to
-# 23 s instead of 27 to 30, and one AWS CLI call took 9 to 13 s instead of 12 to 15 (two runs of each, side
-# by side on this project's 2-core CI machine).
+# 23 s instead of 27 to 30. One AWS CLI call took 9 to 13 s instead of 12 to 15. These are two runs of each,
+# side by side on this project's 2-core CI machine.
 QEMU_MACHINE=(-machine pc -accel 'tcg,thread=multi' -cpu qemu64)
 
-# What every test VM leaves out, as boot time is CPU time under software emulation (with the small
-# initramfs, a 2-vCPU boot to its stage took 61 s of host CPU instead of 71, and 29 s instead of 35): qemu's
-# default devices (VGA and its DRM driver, floppy, CD-ROM, parallel port), and the modules udev would load
-# for the emulated platform (KVM, as the emulated CPU offers virtualisation; the PIIX IDE and SMBus; PC
-# speaker and PS/2 input).
+# What every test VM leaves out, as boot time is CPU time under software emulation:
+# - qemu's default devices: VGA and its DRM driver, floppy, CD-ROM, parallel port;
+# - the modules udev would load for the emulated platform: KVM, as the emulated CPU offers virtualisation;
+#   the PIIX IDE and SMBus; PC speaker and PS/2 input.
+# With the small initramfs, a 2-vCPU boot to its stage took 61 s of host CPU instead of 71, and 29 s instead
+# of 35.
 LEAN_QEMU=(-nodefaults)
 LEAN_CMDLINE="modprobe.blacklist=kvm,kvm_amd,kvm_intel,ccp,floppy,ata_piix,ata_generic,i2c_piix4,pcspkr,psmouse,serio_raw,evdev,powernow_k8"
 # An NFS client starts no NFS server: the image enables one for the server role.
@@ -219,10 +224,10 @@ vm_start() {
     ip=192.168.77.10/24 mac=$CLIENT_MAC mem=1024 extra=" $CLIENT_CMDLINE"
   fi
   # One VM listens on the wire's socket, the other connects. The listener takes a new peer when its peer
-  # goes (a replacement server connects to a client that stays up: NET_LISTENER=client).
+  # goes: with NET_LISTENER=client, a replacement server connects to a client that stays up.
   if [[ $role == "${NET_LISTENER:-server}" ]]; then net=server=on; else net=server=off; fi
   : >"$RUN_DIR/logs/$label.console"
-  # 4.5 GiB for the server: nfsd sizes its largest block by RAM (1/4096 of it), and 1 MiB needs 4 GiB+.
+  # 4.5 GiB for the server: nfsd sizes its largest block at 1/4096 of RAM, and 1 MiB needs 4 GiB+.
   qemu-system-x86_64 "${QEMU_MACHINE[@]}" -smp "$smp" -m "$mem" "${LEAN_QEMU[@]}" \
     -kernel "$IMAGE_DIR/vmlinuz" -initrd "$IMAGE_DIR/initrd.img" \
     -append "root=/dev/vda rw console=ttyS0 net.ifnames=0 loglevel=3 $LEAN_CMDLINE e2e.role=$role e2e.stage=$stage e2e.ip=$ip$extra" \
@@ -235,7 +240,7 @@ vm_start() {
   echo $! >"$RUN_DIR/$label.pid"
 }
 
-# start_listener <vm_start args...>: boots the VM that listens on the wire's socket (a fresh one), and waits
+# start_listener <vm_start args...>: boots the VM that listens on the wire's socket, a fresh one, and waits
 # up to 20 s for the socket, so that the VM started next can connect to it.
 start_listener() {
   local end=$((SECONDS + 20))
@@ -244,7 +249,7 @@ start_listener() {
   until [[ -S $RUN_DIR/net.sock ]] || ((SECONDS >= end)); do sleep 0.2; done
 }
 
-# hmp <label> <command>: one human-monitor command to a running VM (node is there: npm runs us).
+# hmp <label> <command>: one human-monitor command to a running VM, by node, which is there as npm runs us.
 hmp() {
   node -e '
     const s = require("net").connect(process.argv[1]);
@@ -266,7 +271,7 @@ wait_console() {
   done
 }
 
-# vm_wait <seconds> <label...>: waits for the VMs to power off; kills them (and fails) after the timeout.
+# vm_wait <seconds> <label...>: waits for the VMs to power off; kills them and fails after the timeout.
 vm_wait() {
   local limit=$1 end=$((SECONDS + $1)) label pid alive
   shift
@@ -309,8 +314,8 @@ collect() {
   done
 }
 
-# boot_pair <stage> <server root> <timeout>: boots the server (disks in SERVER_DISKS) and the client
-# (CLIENT_DISKS) for one stage, waits for both, and collects their results. A hook named in PAIR_HOOK runs
+# boot_pair <stage> <server root> <timeout>: boots the server with SERVER_DISKS and the client with
+# CLIENT_DISKS for one stage, waits for both, and collects their results. A hook named in PAIR_HOOK runs
 # on the host while they are up.
 boot_pair() {
   local stage=$1 root=$2 timeout=$3 t0=$SECONDS
@@ -324,16 +329,16 @@ boot_pair() {
   log "boot: $stage done in $((SECONDS - t0)) s"
 }
 
-# The run's one client VM: booted once (client_up), it runs the client part of every stage in turn while
-# the server VMs come and go (boot_server), and listens on the wire so that each new server connects to it.
-# A client boot is CPU time the servers' boots competed with (about half of a pair's time to its stage).
+# The run's one client VM, booted once by client_up. It runs the client part of every stage in turn while
+# the server VMs come and go by boot_server, and listens on the wire so that each new server connects to it.
+# A client boot is CPU time the servers' boots competed with, about half of a pair's time to its stage.
 # client_up <stage,stage,...>: boots it with CLIENT_DISKS.
 client_up() {
   CLIENT_STAGES=$1
   NET_LISTENER=client start_listener client client "$1" client 1 "${CLIENT_DISKS[@]}"
 }
-# boot_server <stage> <server root> <timeout>: boots the server of one stage (disks in SERVER_DISKS) against
-# the running client, waits for it and collects its results. A hook named in PAIR_HOOK runs meanwhile.
+# boot_server <stage> <server root> <timeout>: boots the server of one stage with SERVER_DISKS against the
+# running client, waits for it and collects its results. A hook named in PAIR_HOOK runs meanwhile.
 boot_server() {
   local stage=$1 root=$2 timeout=$3 t0=$SECONDS
   log "boot: $stage"

@@ -1,13 +1,15 @@
 /**
- * Renders what the e2e server VMs run, with the same code the construct uses: the constant loader user data
- * (renderLoaderUserData through ec2.UserData.forLinux, byte for byte what EC2 would get) and, per scenario,
- * the shell step of the server's apply document (renderApplyCommand: what the SSM agent runs for the State
- * Manager association, at creation and at every update). Only deploy-time values differ: the volume ids and
- * the client CIDR are the VMs'.
+ * Renders what the e2e server VMs run, with the same code the construct uses:
+ * - the constant loader user data, by renderLoaderUserData through ec2.UserData.forLinux, byte for byte what EC2
+ *   would get;
+ * - per scenario, the shell step of the server's apply document, by renderApplyCommand. The SSM agent runs it for
+ *   the State Manager association, at creation and at every update.
+ *
+ * Only deploy-time values differ: the volume ids and the client CIDR are the VMs'.
  *
  * Usage: ts-node test/e2e/lib/render.ts <out-dir>
  *   -> <out-dir>/loader.sh, <out-dir>/<scenario>.sh for each scenario below, and <out-dir>/mount-options: the
- *      client mount options the construct publishes (clientMountOptions), which the client VM mounts with.
+ *      client mount options the construct publishes as clientMountOptions, which the client VM mounts with.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -36,7 +38,7 @@ const instanceStore: BootstrapConfig = {
   identity: 'e2e-is/storage1',
   // As the construct sets it for d2, whose instance store the platform does not encrypt.
   encryption: 'luks2',
-  // As the construct sets them: storage-metrics every minute; the agent (not packaged for Debian) is absent here.
+  // As the construct sets them: storage-metrics every minute. The agent is absent here, as Debian does not package it.
   metrics: {
     clusterName: 'e2e',
     serverName: 'storage1',
@@ -70,7 +72,7 @@ const ebsXen = (sizeGiB: number): BootstrapConfig => ({
   volumeWaitSeconds: 40,
   identity: 'e2e-xen/storage1',
 });
-// A new server restored from snapshots (volumes 0e2e...11 and ...12); 'restore-mixed' is given one restored
+// A new server restored from snapshots, volumes 0e2e...11 and ...12. 'restore-mixed' is given one restored
 // disk of the instance-store server and one of the Xen server: two arrays, which it must refuse.
 const restore = (first: string, second: string): BootstrapConfig => ({
   ...common,
@@ -93,7 +95,7 @@ export const scenarios: Record<string, BootstrapConfig> = {
   'instance-store': instanceStore,
   // Day 2, applied live: the client CIDR moved to where only the outsider is, and more nfsd threads.
   'instance-store-live': { ...instanceStore, clientCidrs: ['192.168.77.192/28'], nfsThreads: 24 },
-  // Scenario 4: one blank disk next to four with foreign content (XFS, LVM, GPT, LUKS).
+  // Scenario 4: one blank disk next to four with foreign content: XFS, LVM, GPT, LUKS.
   foreign: {
     ...common,
     backend: 'instance-store',
