@@ -1,51 +1,128 @@
 /**
- * `npm run bench:synth` (issue 42, item 6): the wall time of one synth of the app, per backend, beside a plain CDK app
- * (test/bench/plain-app.ts: a VPC, an instance, a volume) in the same run, each run the way cdk.json runs an app
- * (node with the `--require` hook its app command names), alternating, so that machine load falls on both alike.
- * Prints the median seconds and the ratio to the plain app. `--runs N` (default 3); `--loader <module>` runs both
- * with another hook (e.g. ts-node/register/transpile-only, to compare); `--profile` also writes a CPU profile of one
- * EBS synth and prints where its samples fall, by package or project directory. Asserts nothing; always exits 0
- * unless a synth fails.
+ * `npm run bench:synth` (issue 42, item 6): the time of one synth of the app, per backend, beside a plain CDK app
+ * (test/bench/plain-app.ts: a VPC, an instance, a volume) in the same run, alternating, so that machine load falls
+ * on both alike. Each runs as `cdk synth` runs it: the app by cdk.json's command (bin/app.mjs: its bundle), the
+ * plain app compiled to JavaScript by esbuild as that command compiles the app, both through a shell with the
+ * context the CLI passes (cdk.json's feature flags and the CLI's own defaults). Prints the median wall seconds,
+ * the median CPU seconds where Linux's /proc gives them (steadier than wall time on a shared machine), and each
+ * one's ratio to the plain app's.
+ *
+ * `--runs N` (default 3). `--loader <module>` also runs both from their TypeScript with that `--require` hook
+ * (esbuild-register: cdk.json's command before the bundle), alternating with cdk.json's way: a column each.
+ * `--profile` writes a CPU profile of one EBS synth each way and prints where its samples fall. Asserts nothing;
+ * always exits 0 unless a synth fails.
  */
-import { execFileSync } from 'child_process';
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { buildSync } from 'esbuild';
 
 const ROOT = path.join(__dirname, '..', '..');
-const APP = path.join(ROOT, 'bin', 'storage-server.ts');
-const PLAIN = path.join(__dirname, 'plain-app.ts');
+const CDK_JSON = JSON.parse(fs.readFileSync(path.join(ROOT, 'cdk.json'), 'utf8')) as {
+  app: string;
+  context: object;
+};
+const APP_TS = path.join(ROOT, 'bin', 'storage-server.ts');
+const PLAIN_TS = path.join(__dirname, 'plain-app.ts');
+/** Below node_modules, whose aws-cdk-lib it imports. */
+const PLAIN_JS = path.join(ROOT, 'node_modules', '.cache', 'storage-server', 'bench', 'plain-app.js');
+
 const BASE = { clusterName: 'bench', clientCidrs: '10.0.0.0/16' };
-const CASES: readonly { name: string; entry: string; context: Record<string, string> }[] = [
-  { name: 'plain CDK app', entry: PLAIN, context: {} },
-  { name: 'ebs (5 TiB)', entry: APP, context: { ...BASE, capacityTiB: '5' } },
-  { name: 'instance-store (20 TiB)', entry: APP, context: { ...BASE, capacityTiB: '20', backend: 'instance-store' } },
-  { name: 'fsx-lustre (5 TiB)', entry: APP, context: { ...BASE, capacityTiB: '5', backend: 'fsx-lustre' } },
-  { name: 'fsx-openzfs (1 TiB)', entry: APP, context: { ...BASE, capacityTiB: '1', backend: 'fsx-openzfs' } },
+interface Case {
+  readonly name: string;
+  readonly plain: boolean;
+  readonly context: Record<string, string>;
+}
+const CASES: readonly Case[] = [
+  { name: 'plain CDK app', plain: true, context: {} },
+  { name: 'ebs (5 TiB)', plain: false, context: { ...BASE, capacityTiB: '5' } },
+  {
+    name: 'instance-store (20 TiB)',
+    plain: false,
+    context: { ...BASE, capacityTiB: '20', backend: 'instance-store' },
+  },
+  { name: 'fsx-lustre (5 TiB)', plain: false, context: { ...BASE, capacityTiB: '5', backend: 'fsx-lustre' } },
+  {
+    name: 'fsx-openzfs (1 TiB)',
+    plain: false,
+    context: { ...BASE, capacityTiB: '1', backend: 'fsx-openzfs' },
+  },
 ];
 
-/** The module cdk.json's app command loads with `--require`: how `cdk synth` runs the TypeScript. */
-export function appLoader(cdkJson = path.join(ROOT, 'cdk.json')): string {
-  const app = (JSON.parse(fs.readFileSync(cdkJson, 'utf8')) as { app: string }).app;
-  const loader = /--require (\S+)/.exec(app)?.[1];
-  if (loader === undefined) throw new Error(`cdk.json's app command names no --require hook: ${app}`);
-  return loader;
+/** A way to run the two apps: the shell command of each. */
+interface Way {
+  readonly name: string;
+  readonly command: (c: Case) => string;
 }
 
-let loader = appLoader();
+const CDK_JSON_WAY: Way = {
+  name: `cdk.json: ${CDK_JSON.app}`,
+  command: (c) => (c.plain ? `node ${JSON.stringify(PLAIN_JS)}` : CDK_JSON.app),
+};
 
-/** One synth of `entry` with `context`, seconds; `extra` node flags (a profile). */
-function synth(entry: string, context: Record<string, string>, extra: string[] = []): number {
+function loaderWay(loader: string): Way {
+  return {
+    name: `node --require ${loader} <app>.ts`,
+    command: (c) => `node --require ${loader} ${JSON.stringify(c.plain ? PLAIN_TS : APP_TS)}`,
+  };
+}
+
+/** The context `cdk synth` passes an app (CDK_CONTEXT_JSON): cdk.json's, the CLI's defaults, then the -c keys. */
+export function cliContext(keys: Record<string, string>): object {
+  return {
+    ...CDK_JSON.context,
+    'aws:cdk:enable-path-metadata': true,
+    'aws:cdk:enable-asset-metadata': true,
+    'aws:cdk:version-reporting': true,
+    'aws:cdk:bundling-stacks': ['**'],
+    '@aws-cdk/core:failSynthOnValidationErrors': false,
+    ...keys,
+  };
+}
+
+/** CPU seconds of this process's waited-for children so far (Linux: cutime and cstime, 100 ticks a second). */
+function childCpuSeconds(): number | undefined {
+  if (!fs.existsSync('/proc/self/stat')) return undefined;
+  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+interface Timing {
+  readonly wall: number;
+  readonly cpu: number | undefined;
+}
+
+/** One synth of `c` the way `way` runs it, in seconds; `nodeFlags` for its node process (a profile). */
+function synth(way: Way, c: Case, nodeFlags = ''): Timing {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-synth-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    CDK_OUTDIR: out,
+    CDK_CONTEXT_JSON: JSON.stringify(cliContext(c.context)),
+  };
+  delete env.CDK_DEFAULT_REGION;
+  delete env.CDK_DEFAULT_ACCOUNT;
+  // Flags such as --cpu-prof are refused in NODE_OPTIONS: they go on the command line, after `node`.
+  if (nodeFlags !== '' && !way.command(c).startsWith('node ')) {
+    throw new Error(`${way.command(c)} does not start with node`);
+  }
+  const command = nodeFlags === '' ? way.command(c) : way.command(c).replace(/^node /, `node ${nodeFlags} `);
+  const cpuBefore = childCpuSeconds();
   const start = process.hrtime.bigint();
-  execFileSync(process.execPath, [...extra, '--require', loader, entry], {
+  const run = spawnSync(command, {
     cwd: ROOT,
-    env: { ...process.env, CDK_OUTDIR: out, CDK_CONTEXT_JSON: JSON.stringify(context), CDK_DEFAULT_REGION: '', CDK_DEFAULT_ACCOUNT: '' },
+    env,
+    shell: true,
     stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
   });
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const wall = Number(process.hrtime.bigint() - start) / 1e9;
+  const cpuAfter = childCpuSeconds();
   fs.rmSync(out, { recursive: true, force: true });
-  return seconds;
+  if (run.status !== 0) throw new Error(`${command} (${c.name}) exited ${run.status}: ${run.stderr}`);
+  return { wall, cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore };
 }
 
 function median(values: number[]): number {
@@ -53,45 +130,98 @@ function median(values: number[]): number {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-/** Where a CPU profile's samples fall: by npm package, or by this project's top directory; share of all samples. */
-export function profileShares(profile: { nodes: { id: number; callFrame: { url: string }; hitCount?: number }[] }): [string, number][] {
+/** The plain app as JavaScript, bundled as bin/app.mjs bundles the app (the packages left to node_modules). */
+function buildPlainApp(): void {
+  buildSync({
+    entryPoints: [PLAIN_TS],
+    outfile: PLAIN_JS,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+}
+
+/**
+ * Where a CPU profile's samples fall: by npm package, this project's top directory, the app's bundle, the
+ * WebAssembly of aws-cdk-lib's template validation (@aws/cloudformation-validate, the only wasm it loads), the
+ * engine's own entries (GC, idle) or node internals; share of all samples.
+ */
+export function profileShares(profile: {
+  nodes: { id: number; callFrame: { url: string; functionName: string }; hitCount?: number }[];
+}): [string, number][] {
   const by = new Map<string, number>();
   let total = 0;
   for (const n of profile.nodes) {
     const hits = n.hitCount ?? 0;
     total += hits;
-    const url = n.callFrame.url.replace(/^file:\/\//, '');
-    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
-    const where = pkg !== undefined ? `package ${pkg}` : url.startsWith(ROOT) ? `project ${path.relative(ROOT, url).split(path.sep)[0]}/`
-      : url === '' ? '(engine: GC, idle, native)' : 'node internals';
-    by.set(where, (by.get(where) ?? 0) + hits);
+    by.set(where(n.callFrame), (by.get(where(n.callFrame)) ?? 0) + hits);
   }
   return [...by].map(([k, v]): [string, number] => [k, v / total]).sort((a, b) => b[1] - a[1]);
+}
+
+function where(frame: { url: string; functionName: string }): string {
+  const url = frame.url.replace(/^file:\/\//, '');
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+  if (pkg !== undefined) return `package ${pkg}`;
+  if (url.startsWith('wasm://')) return 'template validation (wasm)';
+  if (url.startsWith(path.join(ROOT, '.app-bundle'))) return "the app's bundle (bin/, lib/, lambda/)";
+  if (url.startsWith(ROOT)) return `project ${path.relative(ROOT, url).split(path.sep)[0]}/`;
+  if (url === '') return `(engine: ${frame.functionName.replace(/^\((.*)\)$/, '$1')})`;
+  return 'node internals';
+}
+
+function profile(way: Way): void {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-synth-profile-'));
+  const time = synth(way, CASES[1], `--cpu-prof --cpu-prof-dir=${JSON.stringify(dir)}`);
+  const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!;
+  console.log(
+    `\nCPU profile of one ebs synth, ${way.name} (${time.wall.toFixed(2)} s; ${path.join(dir, file)}), share of samples:`,
+  );
+  const shares = profileShares(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')));
+  for (const [place, share] of shares.slice(0, 12)) {
+    console.log(`  ${(share * 100).toFixed(1).padStart(5)}%  ${place}`);
+  }
 }
 
 function main(argv: string[]): void {
   const runsAt = argv.indexOf('--runs');
   const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 3;
-  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number of at least 1; got ${argv[runsAt + 1]}`);
-  const loaderAt = argv.indexOf('--loader');
-  if (loaderAt >= 0) loader = argv[loaderAt + 1];
-  synth(PLAIN, {}); // warm the file cache for both (the hook, aws-cdk-lib)
-  synth(APP, CASES[1].context);
-  const times = CASES.map(() => [] as number[]);
-  for (let r = 0; r < runs; r++) CASES.forEach((c, i) => times[i].push(synth(c.entry, c.context)));
-  const plain = median(times[0]);
-  console.log(`Synth wall time, median of ${runs} (node ${process.version}, --require ${loader}, ${os.cpus().length} CPUs, ` +
-    `load ${os.loadavg()[0].toFixed(2)}):`);
-  CASES.forEach((c, i) => console.log(`  ${c.name.padEnd(24)} ${median(times[i]).toFixed(2)} s  ratio ${(median(times[i]) / plain).toFixed(2)}`));
-  if (argv.includes('--profile')) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-synth-profile-'));
-    synth(APP, CASES[1].context, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
-    const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!;
-    console.log(`\nCPU profile of one ebs synth (${path.join(dir, file)}), share of samples:`);
-    for (const [where, share] of profileShares(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'))).slice(0, 12)) {
-      console.log(`  ${(share * 100).toFixed(1).padStart(5)}%  ${where}`);
-    }
+  if (!Number.isInteger(runs) || runs < 1) {
+    throw new Error(`--runs must be a whole number of at least 1; got ${argv[runsAt + 1]}`);
   }
+  const loaderAt = argv.indexOf('--loader');
+  const ways = loaderAt >= 0 ? [CDK_JSON_WAY, loaderWay(argv[loaderAt + 1])] : [CDK_JSON_WAY];
+  buildPlainApp();
+  // The first synth of each builds the app's bundle if the sources changed, and warms the file cache.
+  for (const way of ways) for (const c of CASES.slice(0, 2)) synth(way, c);
+  const load = os.loadavg()[0];
+  const times = ways.map(() => CASES.map(() => [] as Timing[]));
+  for (let r = 0; r < runs; r++)
+    ways.forEach((way, w) => CASES.forEach((c, i) => times[w][i].push(synth(way, c))));
+  console.log(
+    `Synth time, median of ${runs} runs alternating (node ${process.version}, ${os.cpus().length} CPUs, load ` +
+      `${load.toFixed(2)} at the start, ${os.loadavg()[0].toFixed(2)} at the end):`,
+  );
+  ways.forEach((way, w) => {
+    const medians = times[w].map((t) => ({
+      wall: median(t.map((x) => x.wall)),
+      cpu: t.every((x) => x.cpu !== undefined) ? median(t.map((x) => x.cpu!)) : undefined,
+    }));
+    console.log(`\n  ${way.name}`);
+    medians.forEach((m, i) => {
+      const cpu =
+        m.cpu === undefined || medians[0].cpu === undefined
+          ? ''
+          : `   CPU ${m.cpu.toFixed(2)} s  ratio ${(m.cpu / medians[0].cpu).toFixed(2)}`;
+      console.log(
+        `    ${CASES[i].name.padEnd(24)} wall ${m.wall.toFixed(2)} s  ratio ${(m.wall / medians[0].wall).toFixed(2)}${cpu}`,
+      );
+    });
+  });
+  if (argv.includes('--profile')) ways.forEach(profile);
 }
 
 if (require.main === module) main(process.argv.slice(2));
