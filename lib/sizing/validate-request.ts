@@ -31,7 +31,7 @@ export interface ValidRequest {
   readonly ioSizeKiB: number;
 }
 
-/** Checks every field of `request` but its capacity, in the order the messages have always come in. */
+/** Checks every field of `request` but its capacity, in an order that decides the message when several are wrong. */
 export function validateRequest(request: StorageRequest): ValidRequest {
   if (typeof request !== 'object' || request === null) {
     throw new Error(`request must be an object { capacityTiB, backend? }; got ${describe(request)}`);

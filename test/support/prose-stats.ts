@@ -22,9 +22,9 @@ import * as path from 'path';
 import * as ts from 'typescript';
 
 /**
- * What a comment says of the code's past: an issue or pull request number, `as it always was`, `used to`, `no
- * longer`, `previously`, `formerly`, `the old code`, `before this change`, `since v1`, a round of work, and `now`
- * opening a sentence, where it sets the code against a before. A passive or a description is no marker: `is used
+ * What a comment says of the code's past: an issue or pull request number, `as it always was`, `has always`, `used
+ * to`, `no longer`, `previously`, `formerly`, `the old code`, `before this change`, `since v1`, a round of work, and
+ * `now` opening a sentence, where it sets the code against a before. A passive or a description is no marker: `is used
  * to build`, `Used to name`. Markers are matched outside code spans, so that a comment may quote one.
  */
 export const HISTORY = new RegExp(
@@ -32,6 +32,7 @@ export const HISTORY = new RegExp(
     String.raw`\bissues? \d+`,
     String.raw`(?<![\w/&])#\d+\b`,
     String.raw`\bas (?:it|they) always\b`,
+    String.raw`\b(?:has|have) always\b`,
     String.raw`(?<!(?:^|[.!?:]\s+|\b(?:is|are|be|been|being|was|were|gets?|got|and|or|also|only)\s+))\bused to\b`,
     String.raw`\bno longer\b`,
     String.raw`\bpreviously\b`,

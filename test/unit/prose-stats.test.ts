@@ -69,4 +69,5 @@ test('history: a passive "used to" is no marker, an active one is', () => {
   expect(countBlock('The key is used to name the volume.').history).toEqual([]);
   expect(countBlock('Used to name the volume.').history).toEqual([]);
   expect(countBlock('The guard used to refuse this, as it always did (#12).').history).toEqual(['used to', 'as it always', '#12']);
+  expect(countBlock('In the order the messages have always come in.').history).toEqual(['have always']);
 });
