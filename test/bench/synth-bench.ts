@@ -9,8 +9,9 @@
  *
  * `--runs N` (default 3). `--loader <module>` also runs both from their TypeScript with that `--require` hook
  * (esbuild-register: cdk.json's command before the bundle), alternating with cdk.json's way: a column each.
- * `--profile` writes a CPU profile of one EBS synth each way and prints where its samples fall. Asserts nothing;
- * always exits 0 unless a synth fails.
+ * `--profile` writes a CPU profile of one EBS synth each way and prints where its samples fall. `--no-validation`
+ * turns aws-cdk-lib's template validation off (CDK_VALIDATION=false, as npm test does), to see the rest apart.
+ * Asserts nothing; always exits 0 unless a synth fails.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -94,6 +95,8 @@ interface Timing {
   readonly cpu: number | undefined;
 }
 
+let validation = true;
+
 /** One synth of `c` the way `way` runs it, in seconds; `nodeFlags` for its node process (a profile). */
 function synth(way: Way, c: Case, nodeFlags = ''): Timing {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-synth-'));
@@ -104,6 +107,7 @@ function synth(way: Way, c: Case, nodeFlags = ''): Timing {
   };
   delete env.CDK_DEFAULT_REGION;
   delete env.CDK_DEFAULT_ACCOUNT;
+  if (!validation) env.CDK_VALIDATION = 'false';
   // Flags such as --cpu-prof are refused in NODE_OPTIONS: they go on the command line, after `node`.
   if (nodeFlags !== '' && !way.command(c).startsWith('node ')) {
     throw new Error(`${way.command(c)} does not start with node`);
@@ -145,9 +149,9 @@ function buildPlainApp(): void {
 }
 
 /**
- * Where a CPU profile's samples fall: by npm package, this project's top directory, the app's bundle, the
- * WebAssembly of aws-cdk-lib's template validation (@aws/cloudformation-validate, the only wasm it loads), the
- * engine's own entries (GC, idle) or node internals; share of all samples.
+ * Where a CPU profile's samples fall: by npm package (aws-cdk-lib's template validation is
+ * @aws/cloudformation-validate, its JavaScript, and the WebAssembly it loads), this project's top directory, the
+ * app's bundle, the engine's own entries (GC, idle) or node internals; share of all samples.
  */
 export function profileShares(profile: {
   nodes: { id: number; callFrame: { url: string; functionName: string }; hitCount?: number }[];
@@ -164,9 +168,10 @@ export function profileShares(profile: {
 
 function where(frame: { url: string; functionName: string }): string {
   const url = frame.url.replace(/^file:\/\//, '');
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+  // The innermost package: aws-cdk-lib carries the validation's JavaScript in a node_modules of its own.
+  const pkg = [...url.matchAll(/node_modules\/((?:@[^/]+\/)?[^/]+)/g)].pop()?.[1];
   if (pkg !== undefined) return `package ${pkg}`;
-  if (url.startsWith('wasm://')) return 'template validation (wasm)';
+  if (url.startsWith('wasm://')) return 'WebAssembly (@aws/cloudformation-validate: template validation)';
   if (url.startsWith(path.join(ROOT, '.app-bundle'))) return "the app's bundle (bin/, lib/, lambda/)";
   if (url.startsWith(ROOT)) return `project ${path.relative(ROOT, url).split(path.sep)[0]}/`;
   if (url === '') return `(engine: ${frame.functionName.replace(/^\((.*)\)$/, '$1')})`;
@@ -194,6 +199,7 @@ function main(argv: string[]): void {
   }
   const loaderAt = argv.indexOf('--loader');
   const ways = loaderAt >= 0 ? [CDK_JSON_WAY, loaderWay(argv[loaderAt + 1])] : [CDK_JSON_WAY];
+  validation = !argv.includes('--no-validation');
   buildPlainApp();
   // The first synth of each builds the app's bundle if the sources changed, and warms the file cache.
   for (const way of ways) for (const c of CASES.slice(0, 2)) synth(way, c);
@@ -202,7 +208,8 @@ function main(argv: string[]): void {
   for (let r = 0; r < runs; r++)
     ways.forEach((way, w) => CASES.forEach((c, i) => times[w][i].push(synth(way, c))));
   console.log(
-    `Synth time, median of ${runs} runs alternating (node ${process.version}, ${os.cpus().length} CPUs, load ` +
+    `Synth time${validation ? '' : ' without template validation'}, median of ${runs} runs alternating ` +
+      `(node ${process.version}, ${os.cpus().length} CPUs, load ` +
       `${load.toFixed(2)} at the start, ${os.loadavg()[0].toFixed(2)} at the end):`,
   );
   ways.forEach((way, w) => {
