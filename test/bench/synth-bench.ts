@@ -5,10 +5,12 @@
  * plain app compiled to JavaScript by esbuild as that command compiles the app, both through a shell with the
  * context the CLI passes (cdk.json's feature flags and the CLI's own defaults). Prints the median wall seconds,
  * the median CPU seconds where Linux's /proc gives them (steadier than wall time on a shared machine), and each
- * one's ratio to the plain app's.
+ * one's ratio to the plain app's, cdk.json's way, in the same run (the median of the runs' ratios: a change of
+ * load between runs moves both alike).
  *
  * `--runs N` (default 3). `--loader <module>` also runs both from their TypeScript with that `--require` hook
- * (esbuild-register: cdk.json's command before the bundle), alternating with cdk.json's way: a column each.
+ * (esbuild-register: cdk.json's command before the bundle), alternating with cdk.json's way; its rows have their
+ * ratios to the same plain app, so that the two ways compare.
  * `--profile` writes a CPU profile of one EBS synth each way and prints where its samples fall. `--no-validation`
  * turns aws-cdk-lib's template validation off (CDK_VALIDATION=false, as npm test does), to see the rest apart.
  * Asserts nothing; always exits 0 unless a synth fails.
@@ -204,29 +206,26 @@ function main(argv: string[]): void {
   // The first synth of each builds the app's bundle if the sources changed, and warms the file cache.
   for (const way of ways) for (const c of CASES.slice(0, 2)) synth(way, c);
   const load = os.loadavg()[0];
-  const times = ways.map(() => CASES.map(() => [] as Timing[]));
-  for (let r = 0; r < runs; r++)
-    ways.forEach((way, w) => CASES.forEach((c, i) => times[w][i].push(synth(way, c))));
+  // times[run][case][way]; each case runs every way before the next case, so that the ways meet the same load.
+  const times = Array.from({ length: runs }, () => CASES.map((c) => ways.map((way) => synth(way, c))));
   console.log(
     `Synth time${validation ? '' : ' without template validation'}, median of ${runs} runs alternating ` +
       `(node ${process.version}, ${os.cpus().length} CPUs, load ` +
-      `${load.toFixed(2)} at the start, ${os.loadavg()[0].toFixed(2)} at the end):`,
+      `${load.toFixed(2)} at the start, ${os.loadavg()[0].toFixed(2)} at the end);\neach ratio the median of ` +
+      "the runs' ratios to the same run's plain app, run cdk.json's way:",
   );
+  const column = (i: number, w: number, key: keyof Timing) => {
+    const values = times.map((run) => run[i][w][key]);
+    const yardstick = times.map((run) => run[0][0][key]);
+    if (values.some((v) => v === undefined) || yardstick.some((v) => v === undefined)) return '';
+    const ratio = median(values.map((v, r) => v! / yardstick[r]!));
+    return `${key === 'cpu' ? 'CPU' : key} ${median(values as number[]).toFixed(2)} s  ratio ${ratio.toFixed(2)}   `;
+  };
   ways.forEach((way, w) => {
-    const medians = times[w].map((t) => ({
-      wall: median(t.map((x) => x.wall)),
-      cpu: t.every((x) => x.cpu !== undefined) ? median(t.map((x) => x.cpu!)) : undefined,
-    }));
     console.log(`\n  ${way.name}`);
-    medians.forEach((m, i) => {
-      const cpu =
-        m.cpu === undefined || medians[0].cpu === undefined
-          ? ''
-          : `   CPU ${m.cpu.toFixed(2)} s  ratio ${(m.cpu / medians[0].cpu).toFixed(2)}`;
-      console.log(
-        `    ${CASES[i].name.padEnd(24)} wall ${m.wall.toFixed(2)} s  ratio ${(m.wall / medians[0].wall).toFixed(2)}${cpu}`,
-      );
-    });
+    CASES.forEach((c, i) =>
+      console.log(`    ${c.name.padEnd(24)} ${column(i, w, 'wall')}${column(i, w, 'cpu')}`.trimEnd()),
+    );
   });
   if (argv.includes('--profile')) ways.forEach(profile);
 }
