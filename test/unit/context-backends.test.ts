@@ -1,13 +1,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import * as ts from 'typescript';
 import * as fsx from 'aws-cdk-lib/aws-fsx';
-import { BACKENDS } from '../../lambda/register/contract';
 import { CONTEXT_DEFAULTS } from '../../lib/context';
 import { LUSTRE_DATA_COMPRESSION_TYPES, LUSTRE_FILE_SYSTEM_TYPE_VERSIONS } from '../../lib/backends/fsx/context';
 import { BACKEND_SIZING } from '../../lib/sizing/registry';
 import { EC2_ONLY_KEYS } from '../../lib/sizing/ec2-context';
 import { EC2_ONLY_PROPS } from '../../lib/storage-server/validation';
+import { repoImport, scanBackendNames } from '../support/backend-names';
 
 /**
  * The context parser's backends as plugins, as CONTRIBUTING.md's "Adding a backend" describes them. A backend's own
@@ -22,31 +21,13 @@ const ROOT = path.join(__dirname, '..', '..');
 /** The shared context parser: the entry file and its folder. */
 const SHARED = ['lib/context.ts', ...fs.readdirSync(path.join(ROOT, 'lib', 'context')).filter((f) => f.endsWith('.ts')).map((f) => `lib/context/${f}`)].sort();
 
-/** A string literal that holds a backend's name as a word of its own, such as `backend=fsx-lustre` or `'ebs'`. */
-const BACKEND_NAME = new RegExp(`(?<![A-Za-z0-9-])(?:${BACKENDS.join('|')})(?![A-Za-z0-9-])`);
 /** What is one FSx backend's own, in any case and spelling, such as `openZfsRequest` or `LUSTRE_METADATA_IOPS_TEXT`. */
 const OWN_WORD = /lustre|open_?zfs/i;
 
 /** A shared file's imports, resolved to repository paths, and what of its code names a backend, with the line. */
 function read(file: string): { imports: string[]; named: string[] } {
-  const source = ts.createSourceFile(file, fs.readFileSync(path.join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
-  const imports: string[] = [];
-  const named: string[] = [];
-  const at = (node: ts.Node, shown: string) => `${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${shown}`;
-  const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      imports.push(path.posix.join(path.posix.dirname(file), node.moduleSpecifier.text));
-      return;
-    }
-    if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
-      if (BACKEND_NAME.test(node.text) || OWN_WORD.test(node.text)) named.push(at(node, JSON.stringify(node.text)));
-    } else if (ts.isIdentifier(node) && OWN_WORD.test(node.text)) {
-      named.push(at(node, node.text));
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return { imports, named };
+  const { mentions, imports } = scanBackendNames(file, fs.readFileSync(path.join(ROOT, file), 'utf8'), { ownWord: OWN_WORD });
+  return { imports: imports.map((spec) => repoImport(file, spec)), named: mentions.map((m) => `${m.file}:${m.line}: ${m.text}`) };
 }
 
 /** Each backend's own keys, as its descriptor lists them. */

@@ -1,7 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import * as ts from 'typescript';
-import { BACKENDS } from '../../lambda/register/contract';
+import { repoImport, scanBackendNames } from '../support/backend-names';
 
 /**
  * The monitoring's backends as plugins (CONTRIBUTING.md, "Adding a backend"): each backend's alarms, metrics and
@@ -22,33 +21,13 @@ const SHARED = [
 /** Each backend's own monitoring, which the words below must see as naming a backend. */
 const OWN = ['lib/backends/ec2/monitoring.ts', 'lib/backends/fsx/monitoring.ts', 'lib/backends/openzfs/monitoring.ts'];
 
-/** A string literal that holds a backend's name as a word of its own (`'ebs'`, `backend=fsx-openzfs`). */
-const BACKEND_NAME = new RegExp(`(?<![A-Za-z0-9-])(?:${BACKENDS.join('|')})(?![A-Za-z0-9-])`);
 /** What is one backend's own, in any case and spelling (`ec2Metric`, `'AWS/EBS'`, `openZfsWidgets`, `aws-fsx`). */
 const OWN_WORD = /ec2|ebs|st1|gp3|instance.?store|fsx|lustre|open_?zfs/i;
 
 /** A file's imports, resolved to repository paths (packages as named), and what of its code names a backend. */
 function read(file: string): { imports: string[]; named: string[] } {
-  const source = ts.createSourceFile(file, fs.readFileSync(path.join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
-  const imports: string[] = [];
-  const named: string[] = [];
-  const at = (node: ts.Node, shown: string) => `${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${shown}`;
-  const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      const spec = node.moduleSpecifier.text;
-      imports.push(spec.startsWith('.') ? path.posix.join(path.posix.dirname(file), spec) : spec);
-      if (!spec.startsWith('.') && OWN_WORD.test(spec)) named.push(at(node, `import ${JSON.stringify(spec)}`));
-      return;
-    }
-    if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
-      if (BACKEND_NAME.test(node.text) || OWN_WORD.test(node.text)) named.push(at(node, JSON.stringify(node.text)));
-    } else if (ts.isIdentifier(node) && OWN_WORD.test(node.text)) {
-      named.push(at(node, node.text));
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return { imports, named };
+  const { mentions, imports } = scanBackendNames(file, fs.readFileSync(path.join(ROOT, file), 'utf8'), { ownWord: OWN_WORD, packages: true });
+  return { imports: imports.map((spec) => repoImport(file, spec)), named: mentions.map((m) => `${m.file}:${m.line}: ${m.text}`) };
 }
 
 describe("the monitoring's backends", () => {

@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import * as ts from 'typescript';
 import { BACKENDS } from '../../lambda/register/contract';
 import { GUARD_BACKENDS } from '../../lambda/update-guard/backends';
 import { BACKEND_PLUGINS } from '../../lib/backends/registry';
+import { type BackendMention, scanBackendNames } from '../support/backend-names';
 
 /**
  * The update guard's backends as plugins. What the guard knows of a backend is the backend's descriptor in
@@ -34,40 +34,16 @@ const EXEMPT_PHRASES: readonly { readonly files: readonly string[]; readonly phr
   },
 ];
 
-/** A string literal that holds a backend's name as a word of its own, such as `-c backend=ebs` or `'aws/ebs'`. */
-const BACKEND_NAME = new RegExp(`(?<![A-Za-z0-9-])(?:${BACKENDS.join('|')})(?![A-Za-z0-9-])`);
 /**
  * What is one FSx backend's own, in any case and spelling, such as `OpenZFSConfiguration`, `OPENZFS_COPY` or `lustre`.
  */
 const OWN_WORD = /lustre|open_?zfs/i;
 
-interface Finding { readonly file: string; readonly line: number; readonly text: string }
-
 /** The string literals and identifiers of a TypeScript text that name a backend, its literals, and what it imports. */
-function findings(file: string, text: string): { found: Finding[]; literals: string[]; imports: string[] } {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-  const found: Finding[] = [];
-  const literals: string[] = [];
-  const imports: string[] = [];
-  const exempt = EXEMPT_PHRASES.filter((e) => e.files.includes(file));
-  const at = (node: ts.Node, shown: string): Finding =>
-    ({ file, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, text: shown });
-  const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      imports.push(node.moduleSpecifier.text);
-      return;
-    }
-    if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
-      literals.push(node.text);
-      const rest = exempt.reduce((t, e) => t.replace(e.phrase, ''), node.text);
-      if (BACKEND_NAME.test(rest) || OWN_WORD.test(rest)) found.push(at(node, JSON.stringify(node.text)));
-    } else if ((ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) && OWN_WORD.test(node.text)) {
-      found.push(at(node, node.text));
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return { found, literals, imports };
+function findings(file: string, text: string): { found: BackendMention[]; literals: string[]; imports: string[] } {
+  const exempt = EXEMPT_PHRASES.filter((e) => e.files.includes(file)).map((e) => e.phrase);
+  const { mentions, literals, imports } = scanBackendNames(file, text, { ownWord: OWN_WORD, exempt });
+  return { found: mentions, literals, imports };
 }
 
 /** The TypeScript files of the guard, relative to the repository. */
