@@ -23,12 +23,14 @@ import { checkedPlan, parseInstanceTypeKey, parseSizingKeys } from './context/si
 import { StorageServerContext } from './context/storage-server-context';
 import { contextValues, parseBoolean } from './context/values';
 
-// The key table, the stack name and the unknown-key check: the app and the tests import them from this module.
+// The key table, the stack name, the unknown-key check and the backend's props: the app and the tests import them from
+// this module.
 export { CONTEXT_DEFAULTS } from './context/keys';
 export type { ContextKey } from './context/keys';
 export type { StorageServerContext } from './context/storage-server-context';
 export { appStackName, hasOwnStackName, stackName } from './context/names';
 export { contextError } from './context/values';
+export { backendProps } from './context/backends';
 export { checkContextKeys } from './context/unknown-keys';
 
 /**

@@ -1,47 +1,44 @@
 import { CfnOutput, Stack } from 'aws-cdk-lib';
+import { fstabLine } from '../lambda/register/contract';
 import { benchEstimate } from './bench-document';
 import type { ClientMount } from './client-mount';
-import { GP3_DEFAULTS } from './gp3-defaults';
-import type { DataVolumePlan, StoragePlan, ThroughputEstimate } from './sizing';
+import type { StoragePlan, ThroughputEstimate } from './sizing';
+import { BACKEND_SIZING } from './sizing/registry';
 import type { StorageServer } from './storage-server';
 
 /**
  * The app stack's description and outputs, per backend: what an administrator reads after a deploy, and what
  * `npm run bench:cluster` reads: BenchDocumentName, ClientTag, BenchEstimate, MountParameterName. An output that means
  * nothing for a backend is left out, such as PrivateIp or clusterware on FSx, or a file system id on an NFS server. The
- * descriptions name what there is: a server, or a file system.
+ * descriptions name what there is: a server, or a file system. A backend's own words are its planner descriptor's
+ * `outputs`, reached through lib/sizing/registry.ts.
  */
-
-/** What the backend deploys, in words: an NFS server, or an FSx for Lustre or OpenZFS file system. */
-const WHAT = { 'ebs': 'NFS server', 'instance-store': 'NFS server', 'fsx-lustre': 'FSx for Lustre file system', 'fsx-openzfs': 'FSx for OpenZFS file system' } as const;
 
 /** The stack's description: `NFS server <server> of HPC cluster <cluster>`, or the FSx file system. */
 export function stackDescription(server: StorageServer): string {
-  const what = WHAT[server.plan.backend];
+  const { what } = BACKEND_SIZING[server.plan.backend].outputs;
   return `${what} ${server.serverName} of HPC cluster ${server.clusterName}`;
 }
 
 /** Adds to `stack` the outputs of `server`, and of the cluster's client mount when this stack has it. */
 export function addStackOutputs(stack: Stack, server: StorageServer, clientTag: string, clientMount?: ClientMount): void {
-  const lustre = server.plan.backend === 'fsx-lustre';
+  const words = BACKEND_SIZING[server.plan.backend].outputs;
   const fileSystemId = server.fileSystem?.fileSystemId ?? server.openZfsFileSystem?.ref;
   const it = fileSystemId !== undefined ? 'the file system' : 'the server';
   const output = (id: string, description: string, value: string) => new CfnOutput(stack, id, { description, value });
 
   output('PlanSummary', 'What the planner chose: layout, sustained and burst throughput, monthly cost', planSummary(server.plan));
   if (fileSystemId !== undefined) {
-    const what = WHAT[server.plan.backend];
-    output('FileSystemId', `Id of the ${what} (aws fsx describe-file-systems --file-system-ids)`, fileSystemId);
-    output('FileSystemDnsName', `DNS name of the ${what} (clients mount it)`, server.mountAddress);
+    output('FileSystemId', `Id of the ${words.what} (aws fsx describe-file-systems --file-system-ids)`, fileSystemId);
+    output('FileSystemDnsName', `DNS name of the ${words.what} (clients mount it)`, server.mountAddress);
   } else {
     output('PrivateIp', 'Stable private IP of the NFS server (its network interface, kept when the instance is replaced)',
       server.mountAddress);
   }
-  output('MountCommand', lustre
-    ? 'Mount the file system on a client by hand (the Lustre client must be installed: see the README)'
-    : `Mount the ${fileSystemId !== undefined ? 'file system\'s root volume' : 'export'} on a client by hand`,
-  `sudo mkdir -p ${server.mountPoint} && sudo mount -t ${server.fsType} -o ${server.mountOptions} ` +
-    `${server.mountAddress}${lustre ? '@tcp:' : ':'}${server.exportPath} ${server.mountPoint}`);
+  // The source as the fstab line a client writes has it, in the form of the file system type.
+  const [source] = fstabLine(server.mountAddress, server.exportPath, server.mountPoint, server.mountOptions, server.fsType).split(' ');
+  output('MountCommand', words.mountCommand,
+    `sudo mkdir -p ${server.mountPoint} && sudo mount -t ${server.fsType} -o ${server.mountOptions} ${source} ${server.mountPoint}`);
   output('RingParameterName', `SSM parameter with the ring record of ${it}`, server.ringParameterName);
   output('MountParameterName', 'SSM parameter with the mount configuration clients read', server.mountParameterName);
   output('AlarmTopicArn', `SNS topic the alarms of ${it} notify (subscribe to it; alarmEmail did so for one address)`,
@@ -70,41 +67,18 @@ export function addStackOutputs(stack: Stack, server: StorageServer, clientTag: 
 }
 
 /**
- * One line: what the planner chose, the throughput it plans for, and its cost. The throughput is the sustained one once
- * every burst credit is spent, the burst while credits last, and on an NFS server the average over a 1 TB transfer that
- * starts with full credits.
+ * One line: the backend's name and what it chose, in its descriptor's words, the throughput it plans for, and its cost.
+ * The throughput is the sustained one once every burst credit is spent, the burst while credits last, and the average
+ * over a 1 TB transfer that starts with full credits where that differs, as on an NFS server.
  */
 export function planSummary(plan: StoragePlan): string {
   const t = plan.throughput;
-  if (plan.fsxLustre) {
-    const f = plan.fsxLustre;
-    return `fsx-lustre ${f.deploymentType} ${f.storageType} ${f.perUnitStorageThroughput} MB/s/TiB, ${f.storageCapacityGiB} GiB; ` +
-      `${sustainedAndBurst(t)} (limited by ${t.limitedBy}); ~$${plan.monthlyCostUsd.toFixed(0)}/month storage (backups extra)`;
-  }
-  if (plan.fsxOpenZfs) {
-    const z = plan.fsxOpenZfs;
-    return `fsx-openzfs ${z.deploymentType} ${z.throughputCapacityMBps} MB/s, ${z.storageCapacityGiB} GiB SSD; ` +
-      `${sustainedAndBurst(t)} (limited by ${t.limitedBy}); ~$${plan.monthlyCostUsd.toFixed(0)}/month (backups extra)`;
-  }
-  const layout = plan.backend === 'ebs'
-    ? volumeSummary(plan.dataVolumes)
-    : `${plan.instanceStoreDisks} x instance-store HDD`;
+  const { outputs } = BACKEND_SIZING[plan.backend];
   const transfer = t.readMBps === t.baselineReadMBps && t.writeMBps === t.baselineWriteMBps
     ? ''
     : `; ${mbps(t.readMBps)} read / ${mbps(t.writeMBps)} write averaged over a 1 TB transfer`;
-  return `${plan.backend} on ${plan.instanceType}, ${layout}, ${plan.rawCapacityTiB.toFixed(2)} TiB raw; ` +
-    `${sustainedAndBurst(t)}${transfer} (limited by ${t.limitedBy}); ~$${plan.monthlyCostUsd.toFixed(0)}/month on demand`;
-}
-
-/** `2 x st1 1024 GiB + 1024 GiB`; gp3 volumes with their IOPS and throughput; mixed types volume by volume. */
-function volumeSummary(volumes: readonly DataVolumePlan[]): string {
-  const one = (v: DataVolumePlan): string => v.volumeType === 'gp3'
-    ? `${v.sizeGiB} GiB ${v.iops ?? GP3_DEFAULTS.iops} IOPS ${v.throughputMiBps ?? GP3_DEFAULTS.throughputMiBps} MiB/s`
-    : `${v.sizeGiB} GiB`;
-  const types = new Set(volumes.map((v) => v.volumeType));
-  return types.size <= 1
-    ? `${volumes.length} x ${volumes[0]?.volumeType ?? 'st1'} ${volumes.map(one).join(' + ')}`
-    : `${volumes.length} volumes: ${volumes.map((v) => `${v.volumeType} ${one(v)}`).join(' + ')}`;
+  return `${plan.backend} ${outputs.layout(plan)}; ${sustainedAndBurst(t)}${transfer} (limited by ${t.limitedBy}); ` +
+    `~$${plan.monthlyCostUsd.toFixed(0)}/month ${outputs.costNote}`;
 }
 
 /** `sustained R read / W write, burst up to R read / W write`; one figure where the burst is the sustained one. */

@@ -1,14 +1,13 @@
 import { CfnOutput, CfnResource, Fn, Stack, StackProps, Token } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
-import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { ClientMount } from './client-mount';
 import { vpcIpv4Cidrs } from './client-mount/vpc-cidrs';
 import { applyStackCompliance } from './compliance';
-import { StorageServerContext, contextError } from './context';
-import { StorageServer } from './storage-server';
+import { StorageServerContext, backendProps, contextError } from './context';
+import { StorageServer, type StorageServerProps } from './storage-server';
 import { type PlannedRequest, handDownPlan } from './storage-server/planned';
 import { addStackOutputs, stackDescription } from './stack-outputs';
 import { isLookupPlaceholder } from './validation';
@@ -49,8 +48,10 @@ export class StorageServerStack extends Stack {
         : this.newVpc(ctx.availabilityZone);
     // Before the VPC lookup has run, the VPC is CDK's placeholder, which has no subnet of that id. The subnet is
     // selected on the synth after the lookup, since refusing here would stop the CLI before it could look the VPC up.
-    const vpcSubnets: ec2.SubnetSelection | undefined =
-      ctx.subnetId && !isLookupPlaceholder(vpc.vpcCidrBlock) ? { subnets: [subnetById(vpc, ctx.subnetId, 'subnetId')] } : undefined;
+    const subnet = (subnetId: string, key: string): ec2.ISubnet | undefined =>
+      isLookupPlaceholder(vpc.vpcCidrBlock) ? undefined : subnetById(vpc, subnetId, key);
+    const serverSubnet = ctx.subnetId ? subnet(ctx.subnetId, 'subnetId') : undefined;
+    const vpcSubnets: ec2.SubnetSelection | undefined = serverSubnet ? { subnets: [serverSubnet] } : undefined;
     const clientPeers = ctx.clientSecurityGroupId
       ? [ec2.SecurityGroup.fromSecurityGroupId(this, 'ClientSecurityGroup', ctx.clientSecurityGroupId, { mutable: false })]
       : undefined;
@@ -84,30 +85,8 @@ export class StorageServerStack extends Stack {
       throughputMBps: ctx.throughputMBps,
       generation: ctx.generation,
       instanceType: ctx.instanceType !== undefined ? new ec2.InstanceType(ctx.instanceType) : undefined,
-      fsxLustre: ctx.backend === 'fsx-lustre'
-        ? {
-          deploymentType: ctx.fsxDeploymentType,
-          perUnitStorageThroughput: ctx.fsxPerUnitStorageThroughput,
-          storageType: ctx.fsxStorageType,
-          dataRepositoryPath: ctx.fsxDataRepositoryPath,
-          rootSquash: ctx.fsxRootSquash,
-          // The context's values are the enums' (the parser loads no CDK; test/unit/context-backends.test.ts ties them).
-          dataCompressionType: ctx.fsxDataCompressionType as fsx.LustreDataCompressionType | undefined,
-          fileSystemTypeVersion: ctx.fsxFileSystemTypeVersion as fsx.FileSystemTypeVersion | undefined,
-          metadataIops: ctx.fsxMetadataIops,
-        }
-        : undefined,
-      fsxOpenZfs: ctx.backend === 'fsx-openzfs'
-        ? {
-          deploymentType: ctx.openZfsDeploymentType,
-          throughputCapacityMBps: ctx.openZfsThroughputCapacityMBps,
-          provisionedIops: ctx.openZfsProvisionedIops,
-          rootSquash: ctx.openZfsRootSquash,
-          standbySubnet: ctx.openZfsStandbySubnetId && !isLookupPlaceholder(vpc.vpcCidrBlock)
-            ? subnetById(vpc, ctx.openZfsStandbySubnetId, 'openZfsStandbySubnetId')
-            : undefined,
-        }
-        : undefined,
+      // The backend's own keys, by its descriptor: its values are the context's, enums as their strings.
+      ...backendProps(ctx, { subnet }) as Partial<StorageServerProps>,
       mountPoint: ctx.mountPoint,
       allowHomeMountPoint: ctx.allowHomeMountPoint,
       mountRoots: ctx.mountRoots,
@@ -215,7 +194,7 @@ function importSharedVpc(scope: Construct, from: string): ec2.IVpc {
  * The subnet `subnetId`, given by context `key`, of the looked-up `vpc`, whatever its type. Refused, listing the VPC's
  * subnets, if absent.
  */
-function subnetById(vpc: ec2.IVpc, subnetId: string, key: 'subnetId' | 'openZfsStandbySubnetId'): ec2.ISubnet {
+function subnetById(vpc: ec2.IVpc, subnetId: string, key: string): ec2.ISubnet {
   const all = [...vpc.privateSubnets, ...vpc.isolatedSubnets, ...vpc.publicSubnets];
   const subnet = all.find((s) => s.subnetId === subnetId);
   if (subnet) return subnet;

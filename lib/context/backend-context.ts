@@ -60,6 +60,24 @@ export interface ExclusiveKeys {
   readonly holders: string;
 }
 
+/**
+ * What the stack lends a backend's props: what its keys' values alone cannot build. The subnet is the stack's own
+ * (an `ec2.ISubnet`), passed on as it is, since a descriptor loads no CDK.
+ */
+export interface PropsLookups {
+  /**
+   * The subnet `id` of the stack's VPC, given by context key `key`, or refused naming the key; undefined until the VPC
+   * lookup has run.
+   */
+  subnet(id: string, key: string): unknown;
+}
+
+/**
+ * The facade's props a backend's keys set, by prop name, such as `{ fsxLustre: { ... } }`. The values are the
+ * context's, so a prop typed as an aws-cdk-lib enum holds the enum's value as a string.
+ */
+export type BackendProps = Readonly<Record<string, unknown>>;
+
 /** What a refusal of a plan may name: the request's capacity and throughput. */
 export type PlanAsked = Pick<StorageRequest, 'capacityTiB' | 'throughputMBps'>;
 
@@ -86,6 +104,12 @@ export interface BackendContext<S extends object = NoContextKeys> {
    * @default - nconnect is taken
    */
   readonly nconnectRefusal?: string;
+  /**
+   * The facade's props its keys set, which the stack spreads into the server's. Called only when the backend is asked
+   * for by name, since its keys are refused otherwise. A method, for the same reason as `KeyReader.raw`.
+   * @default - its keys set no prop
+   */
+  props?(context: S, lookups: PropsLookups): BackendProps;
 }
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

@@ -1,14 +1,15 @@
 /**
  * What the shared parser asks of every backend, through the registry in lib/sizing/registry.ts alone: its own keys,
- * parsed only with that backend; its refusals of a plan and of `nconnect`; and the keys only another kind honours.
+ * parsed only with that backend; its refusals of a plan and of `nconnect`; the keys only another kind honours; and,
+ * for the stack, the facade's props its keys set.
  */
 import type { Backend } from '../../lambda/register/contract';
 import type { BackendSizing } from '../sizing/backend-sizing';
 import type { StoragePlan, StorageRequest } from '../sizing/plan-types';
 import { BACKEND_SIZING, SEARCH_ORDER } from '../sizing/registry';
-import type { NetworkKeys, PlanAsked } from './backend-context';
+import type { BackendProps, NetworkKeys, PlanAsked, PropsLookups } from './backend-context';
 import type { ContextKey } from './keys';
-import type { BackendContextSlices } from './storage-server-context';
+import type { BackendContextSlices, StorageServerContext } from './storage-server-context';
 import { type ContextValues, contextError } from './values';
 
 /** The registry read as one type: what every descriptor has. */
@@ -65,4 +66,13 @@ export function refuseExclusiveKeys(values: ContextValues<ContextKey>, plan: Sto
       throw contextError(key, value, `nothing with backend ${plan.backend}: ${key} applies to ${exclusive.holders} only; leave ${key} out`);
     }
   }
+}
+
+/**
+ * The facade's props the keys of the backend asked for by name set, for the stack to spread into the server's; none
+ * under `auto`, since every backend's own keys are refused then.
+ */
+export function backendProps(context: StorageServerContext, lookups: PropsLookups): BackendProps {
+  if (context.backend === 'auto') return {};
+  return DESCRIPTORS[context.backend].context?.props?.(context, lookups) ?? {};
 }

@@ -1,9 +1,9 @@
 /**
  * What the shared planner asks of each backend (docs/design.md, section 3): its candidates in the cheapest-plan
  * search, its own plan when asked for by name, its IOPS, why it holds more than asked, its lines in `npm run plan`'s
- * tables and its command-line options; and what the app's context parser asks of it, whose keys make the request.
- * Types only and no CDK imports, so that `npm run plan` never loads the CDK; lib/sizing/registry.ts holds one per
- * backend.
+ * tables and its command-line options; what the app's context parser asks of it, whose keys make the request; and its
+ * words in the app stack's outputs. Types only and no CDK imports, so that `npm run plan` never loads the CDK;
+ * lib/sizing/registry.ts holds one per backend.
  */
 import type { BackendContext, NoContextKeys } from '../context/backend-context';
 import type { ClientProtocol } from './client-ceiling';
@@ -76,6 +76,21 @@ export interface PlanTableText {
   readonly priceSource: (plan: StoragePlan | undefined) => string;
 }
 
+/** A backend's words in the app stack's description and outputs, which lib/stack-outputs.ts writes. */
+export interface StackOutputText {
+  /** What it deploys: `NFS server`, or a file system such as `FSx for Lustre file system`. */
+  readonly what: string;
+  /**
+   * The plan in PlanSummary, between the backend's name and the throughput: `on <instance type>, <its storage>, <raw>
+   * TiB raw`, or the file system's options and size.
+   */
+  readonly layout: (plan: StoragePlan) => string;
+  /** What PlanSummary's monthly cost counts, after `~$<cost>/month`: `on demand`, `(backups extra)`. */
+  readonly costNote: string;
+  /** The MountCommand output's description: what a client mounts by hand, and what it needs first. */
+  readonly mountCommand: string;
+}
+
 /** One option of `npm run plan` a backend adds: a value among `values`, which only that backend and `auto` take. */
 export interface BackendCliOption {
   /** The option, e.g. `--openzfs-deployment-type`. */
@@ -129,6 +144,8 @@ export interface BackendSizing<S extends object = NoContextKeys> {
   /** Why a plan of this backend holds more than asked: the rule of the backend that made it so. */
   readonly excessReason: (query: ExcessQuery) => string;
   readonly table: PlanTableText;
+  /** Its words in the app stack's description and outputs. */
+  readonly outputs: StackOutputText;
   /** @default - none */
   readonly cliOptions?: readonly BackendCliOption[];
   /**

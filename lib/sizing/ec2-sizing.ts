@@ -1,9 +1,10 @@
 /**
  * The EC2 NFS server's backends, EBS and instance store, as the planner of backend-sizing.ts knows them. Their plans
  * stay in this folder, beside the capacity rule of `auto` that chooses between them and the EC2 catalogue that the
- * client ceiling reads too. This file is what the shared planner asks of each.
+ * client ceiling reads too. This file is what the shared planner, and the stack's outputs, ask of each.
  */
-import type { BackendSizing, ExcessQuery } from './backend-sizing';
+import { GP3_DEFAULTS } from '../gp3-defaults';
+import type { BackendSizing, ExcessQuery, StackOutputText } from './backend-sizing';
 import { EC2_CONTEXT } from './ec2-context';
 import { ST1, instanceStoreTiB } from './catalog';
 import { GP3 } from './catalog-gp3';
@@ -13,7 +14,7 @@ import { gp3Stripes } from './gp3';
 import { UPPER_BOUND, ebsPlanIops } from './io-size';
 import { ebsPlan, st1Stripes } from './plan-ebs';
 import { instanceStorePlan } from './plan-instance-store';
-import type { StoragePlan, StorageRequest } from './plan-types';
+import type { DataVolumePlan, StoragePlan, StorageRequest } from './plan-types';
 
 /** What an estimate at a smaller request size says: AWS publishes no IOPS for instance-store HDDs. */
 const INSTANCE_STORE_IOPS_UNPUBLISHED = `IOPS of instance-store HDDs unpublished: ${UPPER_BOUND}`;
@@ -56,6 +57,27 @@ function volumesOf(plan: StoragePlan): string {
 const COST_NOTE = 'on demand, us-east-1, 730 h';
 const PRICE_SOURCE = 'on-demand list prices, us-east-1, 730 h, as cited in lib/sizing/catalog*.ts';
 
+/** `2 x st1 1024 GiB + 1024 GiB`; gp3 volumes with their IOPS and throughput; mixed types volume by volume. */
+function volumeSummary(volumes: readonly DataVolumePlan[]): string {
+  const one = (v: DataVolumePlan): string => v.volumeType === 'gp3'
+    ? `${v.sizeGiB} GiB ${v.iops ?? GP3_DEFAULTS.iops} IOPS ${v.throughputMiBps ?? GP3_DEFAULTS.throughputMiBps} MiB/s`
+    : `${v.sizeGiB} GiB`;
+  const types = new Set(volumes.map((v) => v.volumeType));
+  return types.size <= 1
+    ? `${volumes.length} x ${volumes[0]?.volumeType ?? 'st1'} ${volumes.map(one).join(' + ')}`
+    : `${volumes.length} volumes: ${volumes.map((v) => `${v.volumeType} ${one(v)}`).join(' + ')}`;
+}
+
+/** An EC2 server in the stack's outputs, `storage` its data volumes or disks in PlanSummary's words. */
+function ec2Outputs(storage: (plan: StoragePlan) => string): StackOutputText {
+  return {
+    what: 'NFS server',
+    layout: (plan) => `on ${plan.instanceType}, ${storage(plan)}, ${plan.rawCapacityTiB.toFixed(2)} TiB raw`,
+    costNote: 'on demand',
+    mountCommand: 'Mount the export on a client by hand',
+  };
+}
+
 /** EBS in the planner: striped st1 volumes, or gp3 for a throughput, on an EBS type. */
 export const EBS_SIZING: BackendSizing = {
   candidates: ({ capacityTiB, targetMBps, families, ioSizeKiB }) => ebsCandidates(capacityTiB, targetMBps, families, ioSizeKiB),
@@ -71,6 +93,7 @@ export const EBS_SIZING: BackendSizing = {
     costNote: COST_NOTE,
     priceSource: () => PRICE_SOURCE,
   },
+  outputs: ec2Outputs((plan) => volumeSummary(plan.dataVolumes)),
   context: EC2_CONTEXT,
 };
 
@@ -110,5 +133,6 @@ export const INSTANCE_STORE_SIZING: BackendSizing = {
     costNote: COST_NOTE,
     priceSource: () => PRICE_SOURCE,
   },
+  outputs: ec2Outputs((plan) => `${plan.instanceStoreDisks} x instance-store HDD`),
   context: EC2_CONTEXT,
 };

@@ -14,7 +14,8 @@ import { repoImport, scanBackendNames } from '../support/backend-names';
  * `BackendSizing.context`. The shared parser, lib/context.ts and lib/context/, reaches them through
  * lib/sizing/registry.ts alone. So no shared file imports a backend folder or names a backend in code: no string
  * literal holds a backend's name as a word, and no identifier or string is one FSx backend's own, such as Lustre or
- * OpenZFS. Comments may name them.
+ * OpenZFS. Comments may name them. The app stack and its outputs are held to the same, since they take a backend's
+ * props and words from the same descriptor.
  */
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -28,6 +29,32 @@ const OWN_WORD = /lustre|open_?zfs/i;
 function read(file: string): { imports: string[]; named: string[] } {
   const { mentions, imports } = scanBackendNames(file, fs.readFileSync(path.join(ROOT, file), 'utf8'), { ownWord: OWN_WORD });
   return { imports: imports.map((spec) => repoImport(file, spec)), named: mentions.map((m) => `${m.file}:${m.line}: ${m.text}`) };
+}
+
+/**
+ * The app stack and its outputs, which take a backend's props and words from its descriptor too: through
+ * `backendProps` of lib/context/backends.ts, and `BackendSizing.outputs`.
+ */
+const STACK = ['lib/storage-server-stack.ts', 'lib/stack-outputs.ts'];
+
+/**
+ * Lines of STACK that may still name a backend, as written, and why. Each must still be there: a line that has gone is
+ * removed from here.
+ */
+const STACK_EXCEPTIONS: Record<string, string> = {
+  'const fileSystemId = server.fileSystem?.fileSystemId ?? server.openZfsFileSystem?.ref;':
+    "the facade's parts name each FSx backend's file system",
+};
+
+/** A STACK file's imports, as `read` gives them, and what of its code names a backend, but on the excepted lines. */
+function readStack(file: string): { imports: string[]; named: string[] } {
+  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+  const lines = text.split('\n');
+  const { mentions, imports } = scanBackendNames(file, text, { ownWord: OWN_WORD });
+  return {
+    imports: imports.map((spec) => repoImport(file, spec)),
+    named: mentions.filter((m) => !(lines[m.line - 1].trim() in STACK_EXCEPTIONS)).map((m) => `${m.file}:${m.line}: ${m.text}`),
+  };
 }
 
 /** Each backend's own keys, as its descriptor lists them. */
@@ -65,5 +92,18 @@ describe("the context parser's backends", () => {
   test("FSx for Lustre's enum keys take aws-cdk-lib's values, in its order: the parser lists them without loading the CDK", () => {
     expect(LUSTRE_DATA_COMPRESSION_TYPES).toEqual(Object.values(fsx.LustreDataCompressionType));
     expect(LUSTRE_FILE_SYSTEM_TYPE_VERSIONS).toEqual(Object.values(fsx.FileSystemTypeVersion));
+  });
+});
+
+describe("the app stack's backends", () => {
+  test.each(STACK)('%s imports no backend folder and names no backend in code', (file) => {
+    const { imports, named } = readStack(file);
+    expect(imports.filter((i) => i.startsWith('lib/backends/'))).toEqual([]);
+    expect(named).toEqual([]);
+  });
+
+  test('every excepted line is still there, naming a backend (a stale exception is removed)', () => {
+    const lines = STACK.flatMap((file) => fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n').map((l) => l.trim()));
+    expect(Object.keys(STACK_EXCEPTIONS).filter((line) => !lines.includes(line) || !OWN_WORD.test(line))).toEqual([]);
   });
 });

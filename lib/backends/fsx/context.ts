@@ -3,10 +3,10 @@
  * `fsxStorageType`, `fsxPerUnitStorageThroughput`, `fsxDataRepositoryPath`, `fsxRootSquash`, `fsxDataCompressionType`,
  * `fsxFileSystemTypeVersion`, `fsxMetadataIops`), only with backend=fsx-lustre, each value checked here so that the
  * message names the key, their combination by the planner's own rules; the planner's view of them; the largest file
- * system the stack holds; and `nconnect`, which its clients do not take. Pure, no CDK imports: `npm run plan` loads
- * it with the planner's descriptor.
+ * system the stack holds; `nconnect`, which its clients do not take; and the facade's `fsxLustre` they set. Pure,
+ * no CDK imports: `npm run plan` loads it with the planner's descriptor.
  */
-import type { BackendContext, ContextDefaults, KeyReader, ParsedKeys, PlanAsked } from '../../context/backend-context';
+import type { BackendContext, BackendProps, ContextDefaults, KeyReader, ParsedKeys, PlanAsked } from '../../context/backend-context';
 import { contextError, parseBoolean } from '../../context/values';
 import type { StoragePlan, StorageRequest } from '../../sizing/plan-types';
 import { MAX_FSX_STORAGE_CAPACITY_GIB, isLustreMetadataIops, LUSTRE_METADATA_IOPS_TEXT, oversizedFsxField, s3PathProblem } from '../../validation/fsx-lustre';
@@ -206,10 +206,30 @@ function checkPlanSize(plan: StoragePlan, { capacityTiB, throughputMBps }: PlanA
   }
 }
 
+/**
+ * The facade's `fsxLustre`, an object even when no key is given. Its enum values are aws-cdk-lib's as strings, since
+ * the parser loads no CDK; test/unit/context-backends.test.ts ties them.
+ */
+function fsxLustreProps(fsx: FsxLustreContext): BackendProps {
+  return {
+    fsxLustre: {
+      deploymentType: fsx.fsxDeploymentType,
+      perUnitStorageThroughput: fsx.fsxPerUnitStorageThroughput,
+      storageType: fsx.fsxStorageType,
+      dataRepositoryPath: fsx.fsxDataRepositoryPath,
+      rootSquash: fsx.fsxRootSquash,
+      dataCompressionType: fsx.fsxDataCompressionType,
+      fileSystemTypeVersion: fsx.fsxFileSystemTypeVersion,
+      metadataIops: fsx.fsxMetadataIops,
+    },
+  };
+}
+
 /** FSx for Lustre in the app's context. */
 export const FSX_LUSTRE_CONTEXT: BackendContext<FsxLustreContext> = {
   keys: { defaults: DEFAULTS, parse: parseFsxKeys },
   checkPlan: checkPlanSize,
   nconnectRefusal: 'only for an NFS server (backend ebs or instance-store): this plan is FSx for Lustre, whose clients mount Lustre; ' +
     'leave nconnect out',
+  props: fsxLustreProps,
 };

@@ -1,7 +1,7 @@
 /**
  * FSx for Lustre as the planner of lib/sizing/backend-sizing.ts knows it: its persistent options in the search, its
- * plan as asked, its excess, its lines in `npm run plan`'s tables. It is pure, with no CDK imports, since
- * `npm run plan` loads it.
+ * plan as asked, its excess, its lines in `npm run plan`'s tables and its words in the stack's outputs. It is pure,
+ * with no CDK imports, since `npm run plan` loads it.
  *
  * - [LUSTRE] FSx for Lustre's performance table, docs/sources/lustre-performance.md, section e: "Network IOPS (IOPS/TiB
  *   of storage provisioned)", "Tens of thousands baseline Hundreds of thousands burst" for every row, and no disk IOPS.
@@ -73,6 +73,15 @@ export const FSX_LUSTRE_SIZING: BackendSizing<FsxLustreContext> = {
     summary: (plan) => `${plan.instanceType}, ${plan.fsxLustre?.storageCapacityGiB} GiB`,
     costNote: 'storage, us-east-1; backups extra',
     priceSource: () => "AWS's FSx price data (us-east-1) as cited in lib/backends/fsx/sizing/lustre.ts; storage only, backups extra",
+  },
+  outputs: {
+    what: 'FSx for Lustre file system',
+    layout: (plan) => {
+      const f = fileSystemOf(plan);
+      return `${f.deploymentType} ${f.storageType} ${f.perUnitStorageThroughput} MB/s/TiB, ${f.storageCapacityGiB} GiB`;
+    },
+    costNote: 'storage (backups extra)',
+    mountCommand: 'Mount the file system on a client by hand (the Lustre client must be installed: see the README)',
   },
   context: FSX_LUSTRE_CONTEXT,
 };

@@ -2,11 +2,12 @@
  * FSx for OpenZFS as the app's context parser knows it (lib/context/backend-context.ts): its keys
  * (`openZfsDeploymentType`, `openZfsThroughputCapacityMBps`, `openZfsProvisionedIops`, `openZfsRootSquash`,
  * `openZfsStandbySubnetId`), only with backend=fsx-openzfs, each value checked here so that the message names the key;
- * the standby subnet against the network keys; and the planner's view of them. `throughputMBps` stays the simple way
- * to size the file system: the planner picks the smallest tier that sustains it; `openZfsThroughputCapacityMBps` pins
- * a tier. Pure, no CDK imports: `npm run plan` loads it with the planner's descriptor.
+ * the standby subnet against the network keys; the planner's view of them; and the facade's `fsxOpenZfs` they set,
+ * its standby subnet looked up by the stack. `throughputMBps` stays the simple way to size the file system: the
+ * planner picks the smallest tier that sustains it; `openZfsThroughputCapacityMBps` pins a tier. Pure, no CDK
+ * imports: `npm run plan` loads it with the planner's descriptor.
  */
-import type { BackendContext, ContextDefaults, KeyReader, NetworkKeys, ParsedKeys } from '../../context/backend-context';
+import type { BackendContext, BackendProps, ContextDefaults, KeyReader, NetworkKeys, ParsedKeys, PropsLookups } from '../../context/backend-context';
 import { contextError, parseBoolean } from '../../context/values';
 import type { StorageRequest } from '../../sizing/plan-types';
 import { ec2IdPattern } from '../../validation/names';
@@ -135,7 +136,22 @@ function openZfsRequest(zfs: FsxOpenZfsContext): StorageRequest['fsxOpenZfs'] {
   return { deploymentType, throughputCapacityMBps, provisionedIops };
 }
 
+/** The facade's `fsxOpenZfs`, an object even when no key is given. */
+function openZfsProps(zfs: FsxOpenZfsContext, lookups: PropsLookups): BackendProps {
+  const standby = zfs.openZfsStandbySubnetId;
+  return {
+    fsxOpenZfs: {
+      deploymentType: zfs.openZfsDeploymentType,
+      throughputCapacityMBps: zfs.openZfsThroughputCapacityMBps,
+      provisionedIops: zfs.openZfsProvisionedIops,
+      rootSquash: zfs.openZfsRootSquash,
+      standbySubnet: standby ? lookups.subnet(standby, 'openZfsStandbySubnetId') : undefined,
+    },
+  };
+}
+
 /** FSx for OpenZFS in the app's context. */
 export const FSX_OPENZFS_CONTEXT: BackendContext<FsxOpenZfsContext> = {
   keys: { defaults: DEFAULTS, parse: parseOpenZfsKeys },
+  props: openZfsProps,
 };

@@ -1,7 +1,7 @@
 /**
  * FSx for OpenZFS as the planner of lib/sizing/backend-sizing.ts knows it: its candidates when a throughput is asked,
- * its plan as asked, its IOPS, its excess, its lines in `npm run plan`'s tables and its option there. It is pure, with
- * no CDK imports, since `npm run plan` loads it.
+ * its plan as asked, its IOPS, its excess, its lines in `npm run plan`'s tables and its option there, and its words in
+ * the stack's outputs. It is pure, with no CDK imports, since `npm run plan` loads it.
  */
 import type { BackendSizing } from '../../sizing/backend-sizing';
 import type { StoragePlan } from '../../sizing/plan-types';
@@ -69,5 +69,14 @@ export const FSX_OPENZFS_SIZING: BackendSizing<FsxOpenZfsContext> = {
     field: 'fsxOpenZfs.deploymentType',
     request: (value) => ({ fsxOpenZfs: { deploymentType: value as FsxOpenZfsDeploymentType } }),
   }],
+  outputs: {
+    what: 'FSx for OpenZFS file system',
+    layout: (plan) => {
+      const z = fileSystemOf(plan);
+      return `${z.deploymentType} ${z.throughputCapacityMBps} MB/s, ${z.storageCapacityGiB} GiB SSD`;
+    },
+    costNote: '(backups extra)',
+    mountCommand: 'Mount the file system\'s root volume on a client by hand',
+  },
   context: FSX_OPENZFS_CONTEXT,
 };
