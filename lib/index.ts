@@ -5,10 +5,11 @@
 // The construct, what it composes and exposes, and its props.
 export { StorageServer } from './storage-server';
 export type { StorageServerProps } from './storage-server';
-// Each backend's option group, from the backend's own module.
-export type { NfsOptions } from './backends/ec2-nfs-server-props';
-export type { FsxLustreServerOptions } from './backends/fsx-lustre-props';
-export type { FsxOpenZfsServerOptions } from './backends/fsx-openzfs-props';
+// Each backend's public names, from one entry in its folder: its option group, what its monitoring watches (the
+// `storage` of StorageMonitoring), and the request options and plan the planner carries for it.
+export * from './backends/ec2/public';
+export * from './backends/fsx/public';
+export * from './backends/openzfs/public';
 export type { SnapshotOptions } from './backends/snapshot-options';
 export type { ClusterwareOptions } from './clusterware';
 
@@ -28,13 +29,6 @@ export { StorageMonitoring } from './monitoring';
 export type {
   AlarmThresholds, IMonitoredStorage, IStorageAlarms, MonitoringOptions, StorageMonitoringProps,
 } from './monitoring';
-// What each backend's monitoring watches: StorageMonitoring's `storage`, from the backend's own folder.
-export { MonitoredEc2Server } from './backends/ec2/monitoring';
-export type { MonitoredEc2ServerProps } from './backends/ec2/monitoring';
-export { MonitoredLustreFileSystem } from './backends/fsx/monitoring';
-export type { MonitoredLustreFileSystemProps } from './backends/fsx/monitoring';
-export { MonitoredOpenZfsFileSystem } from './backends/openzfs/monitoring';
-export type { MonitoredOpenZfsFileSystemProps } from './backends/openzfs/monitoring';
 export type { ServerMetricIdentity } from './server-metrics';
 export { ClusterwareRing } from './clusterware';
 export type { ClusterwareRingProps } from './clusterware';
@@ -53,9 +47,7 @@ export { BenchDocument } from './bench-document';
 export type { BenchDocumentProps } from './bench-document';
 
 // The planner: sizing without synthesizing.
-export {
-  FSX_OPENZFS_DEPLOYMENT_TYPES, bestPlanOf, clientCeiling, compareBackends, formatBackendComparison, formatPlanTable, planStorage,
-} from './sizing';
+export { bestPlanOf, clientCeiling, compareBackends, formatBackendComparison, formatPlanTable, planStorage } from './sizing';
 export type {
   Backend,
   BackendComparison,
@@ -67,19 +59,12 @@ export type {
   EfsEstimate,
   EfsRow,
   EfsThroughputMode,
-  FsxLustreDeploymentType,
-  FsxLustreOptions,
   FsxLustrePlan,
-  FsxLustreStorageType,
-  FsxOpenZfsDeploymentType,
-  FsxOpenZfsOptions,
-  FsxOpenZfsPlan,
   Generation,
   Arch,
   CachedReadEstimate,
   LustreFileCeiling,
   PerClientPlan,
-  ResolvedFsxLustreOptions,
   StoragePlan,
   StorageRequest,
   ThroughputEstimate,

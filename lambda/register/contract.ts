@@ -7,13 +7,15 @@
  * - backend.ts: the storage backends a record may name;
  * - properties.ts: the custom resource's keys, ResourceProperties and `Data`, and its typed properties;
  * - validation.ts: the grammar of each property and the parse of what crosses the trust boundary;
+ * - fsx-targets.ts: what the registration knows of each FSx backend, its rules in backends/;
  * - paths.ts: where the records live in SSM Parameter Store, and the names that make up their path;
  * - records.ts: the ring member and mount config records, and the fstab line;
  * - owner.ts: who wrote a record, and whether a registration may write over or delete what a name holds.
  *
  * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
-export { BACKENDS, isFsxBackend, validateBackend, type Backend } from './backend';
+export { BACKENDS, isFsxBackend, validateBackend, type Backend, type FsxBackend } from './backend';
+export { FSX_TARGETS } from './fsx-targets';
 export { DATA, FSX_PROP, OPTIONAL_PROP, PROP, type FsxTarget, type RegistrationProperties } from './properties';
 export {
   FSX_DNS_NAME,

@@ -11,6 +11,7 @@ import type { CdkCustomResourceEvent, CdkCustomResourceResponse } from 'aws-lamb
 import {
   DATA,
   FSX_PROP,
+  FSX_TARGETS,
   PROP,
   holding,
   mountParameterName,
@@ -21,6 +22,7 @@ import {
   ringParameterName,
   type Claimant,
   type Ec2RingRecord,
+  type FsxBackend,
   type FsxRingRecord,
   type FsxTarget,
   type MountRecord,
@@ -111,10 +113,10 @@ async function register(event: Event, context?: HandlerContext): Promise<CdkCust
 }
 
 /**
- * An FSx file system, for Lustre or OpenZFS. CloudFormation created it, AVAILABLE, before this resource, whose
- * properties name it. So the records are written from the properties alone, with no AWS call but the two writes.
- * Clients reach the file system by its DNS name, and the ring record's `privateIp` stays empty. They mount FSx for
- * Lustre with the Lustre client, fsType `lustre`, and FSx for OpenZFS over NFS, fsType `nfs4`.
+ * An FSx file system. CloudFormation created it, AVAILABLE, before this resource, whose properties name it. So the
+ * records are written from the properties alone, with no AWS call but the two writes. Clients reach the file system by
+ * its DNS name, and the ring record's `privateIp` stays empty. They mount it with the fsType its backend's rules give
+ * (fsx-targets.ts): FSx for Lustre with the Lustre client, FSx for OpenZFS over NFS.
  */
 async function registerFileSystem(
   event: Event,
@@ -137,7 +139,8 @@ async function registerFileSystem(
     backend: props.backend,
     registeredAt: new Date().toISOString(),
   };
-  const fsType = props.backend === 'fsx-lustre' ? 'lustre' : 'nfs4';
+  // Validation gives `fsx` to an FSx backend alone.
+  const { fsType } = FSX_TARGETS[props.backend as FsxBackend];
   const mount = mountRecord(fsx.dnsName, props.exportPath, props.mountPoint, props.mountOptions, fsType, props.backend);
   await writeRecords(held, ring, mount);
   log('info', 'registered FSx file system', { requestType: event.RequestType, ...names, dnsName: fsx.dnsName, fsType });

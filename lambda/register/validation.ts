@@ -1,12 +1,13 @@
 /**
  * The registration's trust boundary: the grammar of each value its ResourceProperties carry, and the parse that checks
- * raw properties against it before the handler acts on them. The values are ids, paths, mount options and the FSx
- * target of FSx for Lustre and FSx for OpenZFS. The construct runs the same checks at synth time, so a bad value fails
- * there first.
+ * raw properties against it before the handler acts on them. The values are ids, paths, mount options and an FSx
+ * backend's target, whose own rules come from that backend's entry in fsx-targets.ts. The construct runs the same
+ * checks at synth time, so a bad value fails there first.
  *
  * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import { isFsxBackend, validateBackend, type FsxBackend } from './backend';
+import { FSX_TARGETS } from './fsx-targets';
 import { validateServerNames, type NameKey } from './paths';
 import { FSX_PROP, OPTIONAL_PROP, PROP, type FsxTarget, type RegistrationProperties } from './properties';
 
@@ -23,25 +24,7 @@ const FILE_SYSTEM_ID = /^fs-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
  * lib/scripts/client_mount.py.
  */
 export const FSX_DNS_NAME = /^fs-[0-9a-f]{8,17}\.fsx\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/;
-/** A Lustre mount name: FSx gives 8 lower-case letters and digits, or `fsx` on SCRATCH_1. */
-export const LUSTRE_MOUNT_NAME = /^[a-z0-9]{3,8}$/;
 const AVAILABILITY_ZONE = /^(?:[a-z]{2}(?:-[a-z]+)+-\d[a-z]|)$/;
-/** The deployment recorded for each FSx backend: the plan's `instanceType`. */
-const DEPLOYMENT: { readonly [B in FsxBackend]: { readonly grammar: RegExp; readonly rule: string } } = {
-  'fsx-lustre': {
-    grammar: /^(SCRATCH_2|PERSISTENT_1|PERSISTENT_2)\/(SSD|HDD)\/\d{1,4}$/,
-    rule: "a deployment such as 'PERSISTENT_2/SSD/125' (SCRATCH_2, PERSISTENT_1 or PERSISTENT_2 / SSD or HDD / MB/s per TiB)",
-  },
-  'fsx-openzfs': {
-    grammar: /^(SINGLE_AZ_1|SINGLE_AZ_2|SINGLE_AZ_HA_1|SINGLE_AZ_HA_2|MULTI_AZ_1)\/\d{2,5}$/,
-    rule: "a deployment such as 'SINGLE_AZ_1/64' (SINGLE_AZ_1, SINGLE_AZ_2, SINGLE_AZ_HA_1, SINGLE_AZ_HA_2 or MULTI_AZ_1 / throughput capacity, MB/s)",
-  },
-};
-/**
- * FSx for OpenZFS exports its root volume at `/fsx` and each child volume below it. Segments are of
- * `A-Z a-z 0-9 . _ -`, none of them `.` or `..`, as the client's path rule in lib/scripts/client_mount.py says too.
- */
-const OPENZFS_EXPORT = /^\/fsx(\/(?!\.\.?(\/|$))[A-Za-z0-9_.-]+)*$/;
 const NO_SPACE = /^[^\s\0-\x1f\x7f]+$/;
 
 /** An absolute path usable as one fstab field: starts with '/', no whitespace, at most 255 characters. */
@@ -84,23 +67,20 @@ export function validateNetworkInterfaceId(field: string, value: string): void {
 
 /**
  * Validates an FSx registration's target, the `FSX_PROP` properties, for its backend; throws naming the field, the rule
- * and the value. FSx for Lustre has a mount name; FSx for OpenZFS has none, and its `MountName` is ''.
+ * and the value. The mount name and the deployment follow the backend's rules in fsx-targets.ts.
  */
 export function validateFsxTarget(field: (key: string) => string, t: FsxTarget, backend: FsxBackend): void {
   const check = (key: string, value: string, ok: boolean, rule: string) => {
     if (!ok) throw new Error(`${field(key)} must be ${rule}, got ${JSON.stringify(value)}`);
   };
+  const rules = FSX_TARGETS[backend];
   check(FSX_PROP.fileSystemId, t.fileSystemId, FILE_SYSTEM_ID.test(t.fileSystemId),
     "an FSx file system id ('fs-' and 8 or 17 lower-case hex digits)");
   check(FSX_PROP.dnsName, t.dnsName, FSX_DNS_NAME.test(t.dnsName) && t.dnsName.startsWith(`${t.fileSystemId}.`),
     `the file system's DNS name (${t.fileSystemId}.fsx.<region>.amazonaws.com)`);
-  if (backend === 'fsx-lustre') {
-    check(FSX_PROP.mountName, t.mountName, LUSTRE_MOUNT_NAME.test(t.mountName), 'a Lustre mount name (3-8 lower-case letters and digits) for fsx-lustre');
-  } else {
-    check(FSX_PROP.mountName, t.mountName, t.mountName === '', "'' for fsx-openzfs (FSx for OpenZFS has no mount name)");
-  }
+  check(FSX_PROP.mountName, t.mountName, rules.mountName.valid(t.mountName), rules.mountName.rule);
   check(FSX_PROP.availabilityZone, t.availabilityZone, AVAILABILITY_ZONE.test(t.availabilityZone), "an Availability Zone name (e.g. 'us-east-1a') or empty");
-  const deployment = DEPLOYMENT[backend];
+  const { deployment } = rules;
   check(FSX_PROP.deployment, t.deployment, deployment.grammar.test(t.deployment), `${deployment.rule} for ${backend}`);
 }
 
@@ -114,7 +94,7 @@ export function parseRegistrationProperties(
   if (raw === undefined || raw === null || typeof raw !== 'object') {
     throw new Error(`ResourceProperties is missing; expected the keys ${Object.values(PROP).join(', ')}`);
   }
-  // An FSx registration, for Lustre or OpenZFS, names a file system instead of an instance.
+  // An FSx registration names a file system instead of an instance.
   const backend = raw[PROP.backend];
   const isFsx = isFsxBackend(backend);
   requireKeys(raw, isFsx ? backend : undefined);
@@ -132,11 +112,11 @@ type UncheckedProperties = Omit<CommonProperties, 'backend'> & { readonly backen
 const field = (key: string): string => `ResourceProperties.${key}`;
 
 /**
- * Throws naming every required key that is absent or empty. An FSx registration names a file system, not an instance.
- * FSx for OpenZFS has no mount name, so its `MountName` may be absent and must be empty.
+ * Throws naming every required key that is absent or empty. An FSx registration names a file system, not an instance,
+ * and its backend's rules say whether `MountName` may be absent.
  */
 function requireKeys(raw: Record<string, unknown>, fsx: FsxBackend | undefined): void {
-  const optional: string[] = [FSX_PROP.availabilityZone, ...(fsx === 'fsx-openzfs' ? [FSX_PROP.mountName] : [])];
+  const optional: string[] = [FSX_PROP.availabilityZone, ...(fsx && FSX_TARGETS[fsx].mountName.optional ? [FSX_PROP.mountName] : [])];
   const required: string[] = fsx
     ? [...Object.values(PROP).filter((k) => k !== PROP.instanceId), ...Object.values(FSX_PROP).filter((k) => !optional.includes(k))]
     : Object.values(PROP);
@@ -183,30 +163,25 @@ function validateCommon(props: UncheckedProperties, isFsx: boolean): asserts pro
   validateBackend(field(PROP.backend), props.backend);
 }
 
-/**
- * An FSx registration: its file system. FSx for Lustre exports `/<mount name>`; FSx for OpenZFS exports its root volume
- * `/fsx` or a child volume below it.
- */
+/** An FSx registration: its file system, and the path its backend's rules say it exports. */
 function withFileSystem(
   props: CommonProperties,
   backend: FsxBackend,
   get: (key: string) => string,
   raw: Record<string, unknown>,
 ): RegistrationProperties {
+  const rules = FSX_TARGETS[backend];
   const optional = (key: string): string => (raw[key] === undefined ? '' : get(key));
   const fsx: FsxTarget = {
     fileSystemId: get(FSX_PROP.fileSystemId),
     dnsName: get(FSX_PROP.dnsName),
-    mountName: backend === 'fsx-openzfs' ? optional(FSX_PROP.mountName) : get(FSX_PROP.mountName),
+    mountName: rules.mountName.optional ? optional(FSX_PROP.mountName) : get(FSX_PROP.mountName),
     availabilityZone: optional(FSX_PROP.availabilityZone),
     deployment: get(FSX_PROP.deployment),
   };
   validateFsxTarget(field, fsx, backend);
-  if (backend === 'fsx-lustre' && props.exportPath !== `/${fsx.mountName}`) {
-    throw new Error(`${field(PROP.exportPath)} must be '/' and the mount name (${JSON.stringify(`/${fsx.mountName}`)}) for FSx for Lustre, got ${JSON.stringify(props.exportPath)}`);
-  }
-  if (backend === 'fsx-openzfs' && !OPENZFS_EXPORT.test(props.exportPath)) {
-    throw new Error(`${field(PROP.exportPath)} must be '/fsx' (the root volume) or a volume path below it for FSx for OpenZFS, got ${JSON.stringify(props.exportPath)}`);
+  if (!rules.exportPath.valid(props.exportPath, fsx.mountName)) {
+    throw new Error(`${field(PROP.exportPath)} must be ${rules.exportPath.rule(fsx.mountName)}, got ${JSON.stringify(props.exportPath)}`);
   }
   return { ...props, fsx };
 }

@@ -5,6 +5,7 @@
  *
  * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
+import type { Backend } from '../register/backend';
 import type { AdministrativeActionView } from './growth-interval';
 import type { LayoutField, StorageLayout } from './layout';
 import type { Objection, Refusal, UpdatePolicy } from './policy';
@@ -29,16 +30,35 @@ export interface ShownBy {
 }
 
 /**
+ * A backend and its descriptor as the registry holds them. A rule or sentence that several descriptors share is given
+ * the backends that share it, in the registry's order, so that its words can name them.
+ */
+export interface GuardEntry {
+  readonly backend: Backend;
+  readonly guard: BackendGuard;
+}
+
+/** What the backends sharing a sentence say of the resources a Create found, or undefined. */
+export type FoundSentence = (found: readonly TaggedResource[], sharing: readonly GuardEntry[]) => string | undefined;
+
+/**
  * A change FSx takes only hours after the last of its kind, judged from the file system's actions: see
  * growth-interval.ts.
  */
 export interface IntervalRule {
   /** Whether the deploy asks for such a change, given old and new layouts of the same backend. */
   readonly applies: (o: StorageLayout, n: StorageLayout) => boolean;
-  /** The refusal when the last such change was asked for too recently, or undefined. */
+  /** The refusal when the last such change was asked for too recently, or undefined; `sharing` are the rule's backends. */
   readonly refusal: (
     o: StorageLayout, n: StorageLayout, actions: readonly AdministrativeActionView[], nowMs: number, acceptDataLoss: boolean,
+    sharing: readonly GuardEntry[],
   ) => Refusal | undefined;
+}
+
+/** The sources a backend's guide gives for rules it shares with others: each a quote and its row in docs/sources/. */
+export interface SharedSources {
+  /** The wait between two storage increases. */
+  readonly storageInterval?: string;
 }
 
 /**
@@ -74,14 +94,19 @@ export interface BackendGuard {
   readonly shownBy: ShownBy;
   /**
    * The safe path of a Create over resources tagged as the server's, where some are of this backend's kinds: the
-   * backend to pin. Backends the tags cannot tell apart say the same sentence, which messages.ts gives once.
+   * backend to pin. Backends the tags cannot tell apart share one sentence, which messages.ts gives once.
    */
-  readonly pin: (found: readonly TaggedResource[]) => string | undefined;
+  readonly pin: FoundSentence;
   /**
    * The way to bring such resources' data into the new server, where this backend has one.
    * @default - none
    */
-  readonly restore?: (found: readonly TaggedResource[]) => string | undefined;
+  readonly restore?: FoundSentence;
   /** The changes FSx takes only hours apart on this backend. */
   readonly intervals: readonly IntervalRule[];
+  /**
+   * Where this backend's guide is the source that a rule shared with other backends quotes.
+   * @default - none
+   */
+  readonly sources?: SharedSources;
 }

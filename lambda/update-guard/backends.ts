@@ -6,8 +6,8 @@
  *
  * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
-import type { Backend } from '../register/backend';
-import type { BackendGuard } from './backend-guard';
+import { BACKENDS, type Backend } from '../register/backend';
+import type { BackendGuard, GuardEntry } from './backend-guard';
 import { EBS_GUARD } from './backends/ebs';
 import { FSX_LUSTRE_GUARD } from './backends/fsx-lustre';
 import { FSX_OPENZFS_GUARD } from './backends/fsx-openzfs';
@@ -20,3 +20,8 @@ export const GUARD_BACKENDS: { readonly [B in Backend]: BackendGuard } = {
   'fsx-lustre': FSX_LUSTRE_GUARD,
   'fsx-openzfs': FSX_OPENZFS_GUARD,
 };
+
+/** The backends whose descriptors `shares` picks, in the registry's order: those that share a rule or a sentence. */
+export function guardsSharing(shares: (guard: BackendGuard) => boolean): GuardEntry[] {
+  return BACKENDS.filter((b) => shares(GUARD_BACKENDS[b])).map((backend) => ({ backend, guard: GUARD_BACKENDS[backend] }));
+}

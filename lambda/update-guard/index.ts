@@ -19,7 +19,7 @@ import type {
   CloudFormationCustomResourceUpdateEvent,
 } from 'aws-lambda';
 import { ROLLBACK_STATUS, describeHeld, fileSystemActions, findServerResources, heldResources, physicalIdIn, stackStatus } from './aws';
-import { GUARD_BACKENDS } from './backends';
+import { GUARD_BACKENDS, guardsSharing } from './backends';
 import { compareLayouts } from './compare';
 import { KEPT_PROP, type HeldResource, type Kept, lostStateRefusal, parseKept, unkept, unkeptRefusals } from './held';
 import { existingMessage, refusalMessage, unreadStatusMessage } from './messages';
@@ -212,7 +212,9 @@ async function growthInterval(
     if (fileSystemId === undefined) return [];
     const actions = await fileSystemActions(fileSystemId);
     const now = Date.now();
-    return rules.map((r) => r.refusal(o, n, actions, now, acceptDataLoss)).filter((r): r is Refusal => r !== undefined);
+    return rules
+      .map((r) => r.refusal(o, n, actions, now, acceptDataLoss, guardsSharing((g) => g.intervals.includes(r))))
+      .filter((r): r is Refusal => r !== undefined);
   } catch (err) {
     console.warn(JSON.stringify({ level: 'warn', msg: 'could not read the last storage increase; FSx judges the interval itself', error: String((err as Error)?.message ?? err) }));
     return [];

@@ -6,8 +6,8 @@
  * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import { BACKENDS } from '../register/backend';
-import type { BackendGuard } from './backend-guard';
-import { GUARD_BACKENDS } from './backends';
+import type { BackendGuard, FoundSentence } from './backend-guard';
+import { GUARD_BACKENDS, guardsSharing } from './backends';
 import { SECOND_SERVER } from './objections';
 import type { Refusal } from './policy';
 import type { TaggedResource } from './wire';
@@ -111,12 +111,14 @@ export function existingMessage(tag: string, serverId: string, found: readonly T
 
 /**
  * What the backends' descriptors say of the resources found, such as the backend to pin or a restore, in the registry's
- * order and each sentence once. The backends the tags cannot tell apart, EC2's two and FSx's two, say the same.
+ * order and each sentence once. The backends the tags cannot tell apart, EC2's two and FSx's two, share one sentence,
+ * which is given the backends that share it.
  */
-function backendSays(
-  found: readonly TaggedResource[], said: (guard: BackendGuard) => ((found: readonly TaggedResource[]) => string | undefined) | undefined,
-): string[] {
-  const sentences = BACKENDS.map((b) => said(GUARD_BACKENDS[b])?.(found)).filter((s): s is string => s !== undefined);
+function backendSays(found: readonly TaggedResource[], said: (guard: BackendGuard) => FoundSentence | undefined): string[] {
+  const sentences = BACKENDS.map((b) => {
+    const sentence = said(GUARD_BACKENDS[b]);
+    return sentence?.(found, guardsSharing((g) => said(g) === sentence));
+  }).filter((s): s is string => s !== undefined);
   return [...new Set(sentences)];
 }
 

@@ -1,5 +1,5 @@
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
-import type { FsxLustreOptions } from '../sizing';
+import type { FsxLustreOptions } from './fsx/sizing/lustre';
 
 // The backend's public option group, the facade's `fsxLustre`; BackendInputs in ./plugin.ts is what it is built from.
 

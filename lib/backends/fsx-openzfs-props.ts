@@ -1,5 +1,5 @@
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
-import type { FsxOpenZfsOptions } from '../sizing';
+import type { FsxOpenZfsOptions } from './openzfs/sizing/options';
 
 // The backend's public option group, the facade's `fsxOpenZfs`; BackendInputs in ./plugin.ts is what it is built from.
 

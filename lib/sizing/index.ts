@@ -4,7 +4,7 @@ export { bestPlanOf } from './best-plan';
 export { withInstanceType } from './plan-ebs';
 export { estimateThroughput } from './throughput';
 export type { CachedReadEstimate } from './cached-read';
-export type { Arch, Backend, DataVolumePlan, FsxLustrePlan, FsxOpenZfsPlan, Generation, StoragePlan, StorageRequest, ThroughputEstimate } from './plan-types';
+export type { Arch, Backend, DataVolumePlan, FsxLustrePlan, Generation, StoragePlan, StorageRequest, ThroughputEstimate } from './plan-types';
 export { INSTANCE_STORE_TYPES, instanceStoreTiB } from './catalog';
 export { OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES, familyList, instanceTypeSpec, knownInstanceType } from './catalog-lookup';
 export { CURRENT_INSTANCE_STORE_TYPES } from './catalog-d3';
@@ -21,8 +21,7 @@ export type { EfsThroughputMode } from './efs';
 export { instanceTypeProblem, instanceTypeTier, instanceTypesFor, stopStartWarning } from './instance-type';
 export { clientCeiling } from './client-ceiling';
 export type { ClientCeiling, ClientProtocol, ClientRequest, LustreFileCeiling, PerClientPlan } from './client-ceiling';
-// The FSx backends' options and figures that the request and the plan carry, each backend's own in its folder.
-export type { FsxLustreDeploymentType, FsxLustreOptions, FsxLustreStorageType, ResolvedFsxLustreOptions } from '../backends/fsx/sizing/lustre';
-export { FSX_OPENZFS_TIERS } from '../backends/openzfs/sizing/catalog';
-export { FSX_OPENZFS_DEPLOYMENT_TYPES, FSX_OPENZFS_THROUGHPUT_CAPACITIES } from '../backends/openzfs/sizing/options';
-export type { FsxOpenZfsDeploymentType, FsxOpenZfsOptions } from '../backends/openzfs/sizing/options';
+// The request options of the FSx backends, each its own in its folder (lib/index.ts exports them from there): the
+// facade's plan step reads them from here.
+export type { FsxLustreOptions } from '../backends/fsx/sizing/lustre';
+export type { FsxOpenZfsOptions } from '../backends/openzfs/sizing/options';

@@ -6,11 +6,9 @@
 import type { Backend } from '../../lambda/register/contract';
 import type { CachedReadEstimate } from './cached-read';
 import type { ClientRequest, PerClientPlan } from './client-ceiling';
-// The FSx backends' options and file systems, which the request and the plan carry; lib/index.ts exports them.
+// The FSx backends' options and file systems, which the request and the plan carry as members of their own.
 import type { FsxLustreOptions, ResolvedFsxLustreOptions } from '../backends/fsx/sizing/lustre';
 import type { FsxOpenZfsOptions, FsxOpenZfsPlan } from '../backends/openzfs/sizing/options';
-
-export type { FsxOpenZfsPlan };
 
 // One backend type for the planner, the SSM records and the update guard's layout, so the public API names it once.
 export type { Backend };

@@ -9,7 +9,7 @@ import * as path from 'path';
  * The only files the package may hold, as globs, where `*` stays within one path segment and `**` crosses segments.
  * They are the compiled library and its declarations, the shell scripts it renders and their Python parts, the compiled
  * Lambda contracts the library imports, each Lambda's prebuilt bundle and source map, and the documents. The contracts
- * are `dist/lambda/<name>/*.js`, and the update guard's backend descriptors in `backends/`.
+ * are `dist/lambda/<name>/*.js`, and the backend descriptors of the update guard and the registration in `backends/`.
  */
 export const ALLOWED_FILES: readonly string[] = [
   'package.json',

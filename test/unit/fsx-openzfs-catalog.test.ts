@@ -3,7 +3,9 @@
  * lib/backends/openzfs/sizing/catalog.ts cites; the tiers of each deployment type as the API reference lists them; and
  * every tier of every type a deployable plan.
  */
-import { FSX_OPENZFS_DEPLOYMENT_TYPES, FSX_OPENZFS_THROUGHPUT_CAPACITIES, FSX_OPENZFS_TIERS, planStorage } from '../../lib/sizing';
+import { FSX_OPENZFS_DEPLOYMENT_TYPES, FSX_OPENZFS_THROUGHPUT_CAPACITIES } from '../../lib/backends/openzfs/sizing/options';
+import { FSX_OPENZFS_TIERS } from '../../lib/backends/openzfs/sizing/catalog';
+import { planStorage } from '../../lib/sizing';
 import {
   FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB, FSX_OPENZFS_MAX_IOPS_PER_GIB, FSX_OPENZFS_PRICED, FSX_OPENZFS_SINGLE_AZ_1_PRICES,
 } from '../../lib/backends/openzfs/sizing/catalog';

@@ -29,7 +29,7 @@ const SHARED = [
 const EXCEPTIONS: Record<string, string> = {
   'lib/sizing/registry.ts': 'the registry: one line per backend',
   'lib/sizing/plan-types.ts': "the request and the plan carry each FSx backend's options and file system (public API)",
-  'lib/sizing/index.ts': "re-exports the planner's public vocabulary, each backend's options among it",
+  'lib/sizing/index.ts': "passes the FSx backends' request options on to the facade's plan step, which reads them from here",
   'lib/sizing/client-ceiling.ts': "one file's ceiling on FSx for Lustre reads its capacity steps (the client ceiling is not on the descriptor)",
 };
 

@@ -56,6 +56,11 @@ function guardFiles(dir = GUARD): string[] {
 }
 
 const SHARED = guardFiles().filter((f) => !PER_BACKEND.some((p) => f === p || f.startsWith(p)));
+/**
+ * Files of backends/ that several backends share, such as the FSx pair's: what their words name of a backend, its
+ * name, its file system type, its guide's words, they take from the backends sharing them.
+ */
+const SHARED_IN_BACKENDS = [`${GUARD}/backends/fsx.ts`];
 const read = (file: string): string => fs.readFileSync(path.join(ROOT, file), 'utf8');
 
 describe('the guard\'s registry of backends', () => {
@@ -81,6 +86,12 @@ describe('the guard\'s shared files name no backend in code', () => {
 
   test('no string literal names a backend and no identifier or string is one FSx backend\'s own', () => {
     const named = SHARED.filter((f) => !(f in EXEMPT_FILES)).flatMap((f) => findings(f, read(f)).found);
+    expect(named.map((n) => `${n.file}:${n.line}: ${n.text}`)).toEqual([]);
+  });
+
+  test('what several backends share in backends/ names none of them in code either', () => {
+    for (const file of SHARED_IN_BACKENDS) expect(guardFiles()).toContain(file);
+    const named = SHARED_IN_BACKENDS.flatMap((f) => findings(f, read(f)).found);
     expect(named.map((n) => `${n.file}:${n.line}: ${n.text}`)).toEqual([]);
   });
 

@@ -21,7 +21,8 @@ jest.mock('../../lambda/update-guard/aws', () => ({
 import { handler } from '../../lambda/update-guard';
 import { parseGuardProperties, type StorageLayout } from '../../lambda/update-guard/contract';
 import { GROWTH_INTERVAL_MS, lastIncreaseRequest } from '../../lambda/update-guard/growth-interval';
-import { growthIntervalRefusal } from '../../lambda/update-guard/backends/fsx';
+import { guardsSharing } from '../../lambda/update-guard/backends';
+import { STORAGE_INTERVAL, growthIntervalRefusal, storageIntervalSource } from '../../lambda/update-guard/backends/fsx';
 import { lastMetadataRequest, metadataIntervalRefusal } from '../../lambda/update-guard/backends/fsx-lustre';
 
 beforeEach(() => {
@@ -56,19 +57,27 @@ const layout = (backend: 'fsx-openzfs' | 'fsx-lustre', storageCapacityGiB: strin
 }).layout;
 
 describe('the refusal', () => {
+  // The quote and its row, as the backends holding the rule give them.
+  const source = storageIntervalSource(guardsSharing((g) => g.intervals.includes(STORAGE_INTERVAL)));
+
+  test('the backends holding the rule give its source: the guide\'s words and their row', () => {
+    expect(source).toBe('"You can\'t make further SSD storage capacity increases on a file system until 6 hours after the last ' +
+      'increase was requested": OPENZFS-GROWTH-INTERVAL in docs/sources/fsx-rules.md');
+  });
+
   test('5 h 59 min after the last: refused, naming when; 6 h after: accepted; a shrink or no change is not this rule\'s', () => {
     const o = layout('fsx-openzfs', '4096');
     const n = layout('fsx-openzfs', '4506');
-    expect(growthIntervalRefusal(o, n, NOW - GROWTH_INTERVAL_MS + 60_000, NOW, false)).toEqual({
+    expect(growthIntervalRefusal(o, n, NOW - GROWTH_INTERVAL_MS + 60_000, NOW, false, source)).toEqual({
       setting: 'StorageCapacityGiB', oldValue: '4096', newValue: '4506', accepted: false,
-      why: expect.stringMatching(/^FSx takes the next storage increase 6 hours after the last one was asked for .* and the last was asked for at 2026-11-27T06:01:00Z$/),
+      why: `FSx takes the next storage increase 6 hours after the last one was asked for (${source}), and the last was asked for at 2026-11-27T06:01:00Z`,
       safePath: 'deploy this capacity again at 2026-11-27T12:01:00Z or later, or keep 4096 GiB until then',
     });
-    expect(growthIntervalRefusal(o, n, NOW - GROWTH_INTERVAL_MS, NOW, false)).toBeUndefined();
-    expect(growthIntervalRefusal(o, n, undefined, NOW, false)).toBeUndefined();
-    expect(growthIntervalRefusal(n, o, NOW, NOW, false)).toBeUndefined();
-    expect(growthIntervalRefusal(o, o, NOW, NOW, false)).toBeUndefined();
-    expect(growthIntervalRefusal(layout('fsx-lustre', '2400'), layout('fsx-lustre', '4800'), NOW - HOUR, NOW, false)).toMatchObject({ setting: 'StorageCapacityGiB' });
+    expect(growthIntervalRefusal(o, n, NOW - GROWTH_INTERVAL_MS, NOW, false, source)).toBeUndefined();
+    expect(growthIntervalRefusal(o, n, undefined, NOW, false, source)).toBeUndefined();
+    expect(growthIntervalRefusal(n, o, NOW, NOW, false, source)).toBeUndefined();
+    expect(growthIntervalRefusal(o, o, NOW, NOW, false, source)).toBeUndefined();
+    expect(growthIntervalRefusal(layout('fsx-lustre', '2400'), layout('fsx-lustre', '4800'), NOW - HOUR, NOW, false, source)).toMatchObject({ setting: 'StorageCapacityGiB' });
   });
 });
 
@@ -117,6 +126,7 @@ describe('through the handler', () => {
   test('an increase 2 hours after the last is refused by the deploy; 7 hours after, accepted', async () => {
     ACTIONS.actions = [{ ...storageUpdate(0), RequestTime: new Date(Date.now() - 2 * HOUR) }];
     await expect(update('4096', '4506')).rejects.toThrow(/StorageCapacityGiB 4096 -> 4506: FSx takes the next storage increase 6 hours after/);
+    await expect(update('4096', '4506')).rejects.toThrow('6 hours after the last increase was requested": OPENZFS-GROWTH-INTERVAL in docs/sources/fsx-rules.md), and the last');
     ACTIONS.actions = [{ ...storageUpdate(0), RequestTime: new Date(Date.now() - 7 * HOUR) }];
     await expect(update('4096', '4506')).resolves.toEqual({ PhysicalResourceId: expect.stringMatching(/^storage-layout-[0-9a-f]{16}$/) });
     // Not asked for a change that grows nothing.
@@ -140,6 +150,23 @@ describe('through the handler', () => {
       RequestId: 'r', LogicalResourceId: 'Guard', ResourceType: 'Custom::StorageServerUpdateGuard',
       PhysicalResourceId: 'storage-layout-0000000000000000', OldResourceProperties: lustre('12000'), ResourceProperties: lustre('24000'),
     } as never)).rejects.toThrow(/MetadataIops 12000 -> 24000: FSx for Lustre takes the next Metadata IOPS increase 6 hours after/);
+  });
+
+  test('a Lustre storage increase 2 hours after the last is refused in the same words, its source from the backend giving it', async () => {
+    const lustre = (gib: string) => ({
+      ServiceToken: 't', Backend: 'fsx-lustre', InstanceStoreType: '', DataVolumes: [], SnapshotIds: [], EncryptionKey: 'aws/fsx',
+      AvailabilityZone: 'us-east-1a', ImageId: '', KeyPair: '', PlacementGroup: '', VolumeAttachment: 'stack', FileSystemType: 'PERSISTENT_2/SSD',
+      PerUnitStorageThroughput: '125', StorageCapacityGiB: gib, SubnetId: 'subnet-0aaaaaaaaaaaaaaa1', AcceptDataLoss: 'false',
+      Watched: { FileSystem: { Type: 'AWS::FSx::FileSystem', LogicalId: 'StorageFileSystem1A2B3C4D', Watching: [], Properties: {} } },
+    });
+    ACTIONS.actions = [{ ...storageUpdate(0), RequestTime: new Date(Date.now() - 2 * HOUR) }];
+    await expect(handler({
+      RequestType: 'Update', ServiceToken: 't', ResponseURL: 'https://example.invalid/', StackId: 'arn:aws:cloudformation:us-east-1:123456789012:stack/s/1',
+      RequestId: 'r', LogicalResourceId: 'Guard', ResourceType: 'Custom::StorageServerUpdateGuard',
+      PhysicalResourceId: 'storage-layout-0000000000000000', OldResourceProperties: lustre('2400'), ResourceProperties: lustre('4800'),
+    } as never)).rejects.toThrow('StorageCapacityGiB 2400 -> 4800: FSx takes the next storage increase 6 hours after the last one was asked ' +
+      'for ("You can\'t make further SSD storage capacity increases on a file system until 6 hours after the last increase was ' +
+      'requested": OPENZFS-GROWTH-INTERVAL in docs/sources/fsx-rules.md), and the last was asked for at ');
   });
 
   test('when FSx cannot be asked the deploy goes on, with a warning (FSx refuses a too-early increase itself)', async () => {

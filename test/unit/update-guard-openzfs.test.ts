@@ -11,7 +11,7 @@ import {
 import { OPENZFS_DEPLOYMENT_TYPES, openZfsLeastGrowth } from '../../lambda/update-guard/backends/fsx-openzfs';
 import { compareWatched, type WatchedResource } from '../../lambda/update-guard/watched';
 import { handler } from '../../lambda/update-guard';
-import { FSX_OPENZFS_DEPLOYMENT_TYPES } from '../../lib/sizing';
+import { FSX_OPENZFS_DEPLOYMENT_TYPES } from '../../lib/backends/openzfs/sizing/options';
 import { FSX_OPENZFS_MAX_STORAGE_GIB } from '../../lib/backends/openzfs/sizing/options';
 
 // The update guard's rules for FSx for OpenZFS, backend fsx-openzfs, through the policy table and the handler. What

@@ -187,6 +187,13 @@ describe('the refusals that are not in the table', () => {
     }
   });
 
+  test('a Create over a file system: the FSx backends to pin and their types, named from the backends sharing the sentence', () => {
+    const message = existingMessage(SERVER_ID_TAG, 's/storage1', [{ kind: 'file-system', id: 'fs-0123456789abcdef0' }]);
+    expect(message).toContain('pin the one it belongs to: fs-0123456789abcdef0 is an FSx file system, -c backend=fsx-lustre ' +
+      'or -c backend=fsx-openzfs (prop backend likewise), whichever its type is (the tags do not say, aws fsx ' +
+      'describe-file-systems --file-system-ids fs-0123456789abcdef0 does: LUSTRE or OPENZFS);');
+  });
+
   test('a refusal made without the stack status: the way to continue a rollback, then the refusals with their safe paths', () => {
     const [w] = walk();
     const message = unreadStatusMessage([{ setting: 'X', oldValue: 'a', newValue: 'b', ...w.objection, accepted: false }], 'arn:aws:cloudformation:us-east-1:123456789012:stack/s/1', 'E');

@@ -187,4 +187,8 @@ export const FSX_OPENZFS_GUARD: BackendGuard = {
   shownBy: { fileSystemType: 'OPENZFS' },
   pin: fsxPin,
   intervals: [STORAGE_INTERVAL],
+  sources: {
+    storageInterval: '"You can\'t make further SSD storage capacity increases on a file system until 6 hours after the last ' +
+      'increase was requested": OPENZFS-GROWTH-INTERVAL in docs/sources/fsx-rules.md',
+  },
 };

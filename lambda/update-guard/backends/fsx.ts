@@ -2,12 +2,13 @@
  * What the two FSx backends, fsx-lustre and fsx-openzfs, share in the update guard: the managed key's name, the grammar
  * of storage and subnet, storage that only grows, increases 6 hours apart, the backups a lower retention deletes, and
  * how a Create over an FSx file system names the backend to pin. Each backend's own rows are in fsx-lustre.ts and
- * fsx-openzfs.ts.
+ * fsx-openzfs.ts. The shared words take what they name of a backend (its name, its file system type, its guide's words)
+ * from the backends that share them.
  *
  * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
 import { isFsxBackend } from '../../register/backend';
-import type { Checks, IntervalRule } from '../backend-guard';
+import type { Checks, GuardEntry, IntervalRule } from '../backend-guard';
 import { lastIncreaseRequest, tooSoon } from '../growth-interval';
 import type { StorageLayout } from '../layout';
 import { AUTO_CHOOSES } from '../objections';
@@ -62,30 +63,43 @@ function growsStorage(o: StorageLayout, n: StorageLayout): boolean {
   return o.backend === n.backend && isFsxBackend(n.backend) && Number(n.storageCapacityGiB) > Number(o.storageCapacityGiB);
 }
 
-/** OPENZFS-GROWTH-INTERVAL: the refusal of a storage increase asked for within 6 hours of the last, or undefined. */
+/**
+ * OPENZFS-GROWTH-INTERVAL: the refusal of a storage increase asked for within 6 hours of the last, or undefined.
+ * `source` is the quote and its row that a backend sharing the rule gives.
+ */
 export function growthIntervalRefusal(
-  o: StorageLayout, n: StorageLayout, lastRequestMs: number | undefined, nowMs: number, acceptDataLoss: boolean,
+  o: StorageLayout, n: StorageLayout, lastRequestMs: number | undefined, nowMs: number, acceptDataLoss: boolean, source: string | undefined,
 ): Refusal | undefined {
   if (!growsStorage(o, n)) return undefined;
   return tooSoon({ setting: 'StorageCapacityGiB', oldValue: o.storageCapacityGiB, newValue: n.storageCapacityGiB, accepted: acceptDataLoss },
     lastRequestMs, nowMs,
-    (last) => `FSx takes the next storage increase 6 hours after the last one was asked for ("You can't make further SSD storage ` +
-      `capacity increases on a file system until 6 hours after the last increase was requested": OPENZFS-GROWTH-INTERVAL in ` +
-      `docs/sources/fsx-rules.md), and the last was asked for at ${last}`,
+    (last) => `FSx takes the next storage increase 6 hours after the last one was asked for${source === undefined ? '' : ` (${source})`}, ` +
+      `and the last was asked for at ${last}`,
     (next) => `deploy this capacity again at ${next} or later, or keep ${o.storageCapacityGiB} GiB until then`);
+}
+
+/** The source of the storage interval that the first of the backends sharing it gives. */
+export function storageIntervalSource(sharing: readonly GuardEntry[]): string | undefined {
+  return sharing.map((s) => s.guard.sources?.storageInterval).find((source) => source !== undefined);
 }
 
 /** Storage increases 6 hours apart, on both FSx backends. */
 export const STORAGE_INTERVAL: IntervalRule = {
   applies: growsStorage,
-  refusal: (o, n, actions, nowMs, acceptDataLoss) => growthIntervalRefusal(o, n, lastIncreaseRequest(actions), nowMs, acceptDataLoss),
+  refusal: (o, n, actions, nowMs, acceptDataLoss, sharing) =>
+    growthIntervalRefusal(o, n, lastIncreaseRequest(actions), nowMs, acceptDataLoss, storageIntervalSource(sharing)),
 };
 
-/** The backend to pin when an FSx file system was found: fsx-lustre or fsx-openzfs, which its type tells, not its tags. */
-export function fsxPin(found: readonly TaggedResource[]): string | undefined {
+/**
+ * The backend to pin when an FSx file system was found: one of the backends sharing this sentence, which its type tells,
+ * not its tags.
+ */
+export function fsxPin(found: readonly TaggedResource[], sharing: readonly GuardEntry[]): string | undefined {
   const fileSystem = found.find((r) => r.kind === 'file-system');
   if (fileSystem === undefined) return undefined;
+  const pins = sharing.map((s) => `-c backend=${s.backend}`).join(' or ');
+  const types = sharing.map((s) => s.guard.shownBy.fileSystemType).filter((t) => t !== undefined).join(' or ');
   return `if this deploy changed the backend (${AUTO_CHOOSES}), pin the one it belongs to: ${fileSystem.id} is an FSx ` +
-    'file system, -c backend=fsx-lustre or -c backend=fsx-openzfs (prop backend likewise), whichever its type is (the ' +
-    `tags do not say, aws fsx describe-file-systems --file-system-ids ${fileSystem.id} does: LUSTRE or OPENZFS)`;
+    `file system, ${pins} (prop backend likewise), whichever its type is (the tags do not say, aws fsx ` +
+    `describe-file-systems --file-system-ids ${fileSystem.id} does: ${types})`;
 }

@@ -1,7 +1,7 @@
 import { Annotations, Stack, Token } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { cidrProblem, cidrWithin } from '../../../lambda/value-check/network';
-import { type FsxOpenZfsPlan } from '../../sizing';
+import { type FsxOpenZfsPlan } from './sizing/options';
 import {
   FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB, FSX_OPENZFS_QUOTAS, FSX_OPENZFS_REGIONAL_TIERS, FSX_OPENZFS_TOP_TIER_PERFORMANCE_ONLY,
   FSX_OPENZFS_TOP_TIER_REGIONS,

@@ -2,7 +2,7 @@ import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as fsx from 'aws-cdk-lib/aws-fsx';
 import type { Construct } from 'constructs';
 import { dataRemovalPolicy } from '../../deletion';
-import type { FsxOpenZfsPlan } from '../../sizing';
+import type { FsxOpenZfsPlan } from './sizing/options';
 import type { BackendInputs } from '../plugin';
 import { templateExport } from './nfs-export';
 import type { OpenZfsSubnets } from './subnets';

@@ -8,7 +8,7 @@ import { Aws, type CfnResource } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { AWS_MANAGED_FSX_KEY } from '../../../lambda/update-guard/backends/fsx';
 import { OPENZFS_STORAGE_TYPE } from '../../../lambda/update-guard/backends/fsx-openzfs';
-import type { FsxOpenZfsPlan } from '../../sizing';
+import type { FsxOpenZfsPlan } from './sizing/options';
 import { UpdateGuard } from '../../update-guard';
 import { retainText } from '../snapshot-options';
 

@@ -1,6 +1,6 @@
 import { Token } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
-import type { FsxOpenZfsPlan } from '../../sizing';
+import type { FsxOpenZfsPlan } from './sizing/options';
 import type { BackendInputs } from '../plugin';
 
 // The subnets of an FSx for OpenZFS file system, with their route tables. The Single-AZ types have the server's subnet

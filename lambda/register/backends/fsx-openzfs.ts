@@ -1,0 +1,31 @@
+/**
+ * The registration's rules of the fsx-openzfs backend: an FSx for OpenZFS file system, which clients mount over NFS,
+ * fsType `nfs4`, by its DNS name. It has no mount name, so its `MountName` is '' or absent.
+ *
+ * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
+ */
+import type { FsxTargetRules } from '../fsx-target-rules';
+
+/**
+ * FSx for OpenZFS exports its root volume at `/fsx` and each child volume below it. Segments are of
+ * `A-Z a-z 0-9 . _ -`, none of them `.` or `..`, as the client's path rule in lib/scripts/client_mount.py says too.
+ */
+const OPENZFS_EXPORT = /^\/fsx(\/(?!\.\.?(\/|$))[A-Za-z0-9_.-]+)*$/;
+
+/** The fsx-openzfs backend. */
+export const FSX_OPENZFS_TARGET: FsxTargetRules = {
+  deployment: {
+    grammar: /^(SINGLE_AZ_1|SINGLE_AZ_2|SINGLE_AZ_HA_1|SINGLE_AZ_HA_2|MULTI_AZ_1)\/\d{2,5}$/,
+    rule: "a deployment such as 'SINGLE_AZ_1/64' (SINGLE_AZ_1, SINGLE_AZ_2, SINGLE_AZ_HA_1, SINGLE_AZ_HA_2 or MULTI_AZ_1 / throughput capacity, MB/s)",
+  },
+  mountName: {
+    optional: true,
+    valid: (mountName) => mountName === '',
+    rule: "'' for fsx-openzfs (FSx for OpenZFS has no mount name)",
+  },
+  exportPath: {
+    valid: (exportPath) => OPENZFS_EXPORT.test(exportPath),
+    rule: () => "'/fsx' (the root volume) or a volume path below it for FSx for OpenZFS",
+  },
+  fsType: 'nfs4',
+};
