@@ -20,6 +20,7 @@ import { denyOtherDocuments, grantTakeOver, serverRole } from './ec2/role';
 import { serverSettings } from './ec2/settings';
 import { scheduledSnapshots } from './ec2/snapshots';
 import { dataVolumes, legacyAttachments } from './ec2/volumes';
+import { planOnOverride, warnAboutTier } from './ec2/plan-check';
 import type { BackendPlugin } from './plugin';
 import { noteRetention } from './snapshot-options';
 import { DEFAULT_NCONNECT } from '../sizing/nfs-client';
@@ -27,9 +28,11 @@ import { DEFAULT_NCONNECT } from '../sizing/nfs-client';
 /**
  * Backends `ebs` and `instance-store`. The id 'Default' keeps the logical ids the resources had when the facade made
  * them itself, since CloudFormation would otherwise replace them, data volumes included. The export path and the client
- * mount options get their defaults here.
+ * mount options get their defaults here; an `instanceType` override, its plan.
  */
 export const EC2_NFS_PLUGIN: BackendPlugin = {
+  checkPlan: planOnOverride,
+  warnAboutPlan: warnAboutTier,
   build: (scope, i) => new Ec2NfsServer(scope, 'Default', {
     ...i,
     exportPath: i.server.exportPath ?? DEFAULT_EXPORT_PATH,

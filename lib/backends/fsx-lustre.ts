@@ -15,7 +15,8 @@ import { MonitoredLustreFileSystem } from './fsx/monitoring';
 import { securityGroupCompanions, subnetCompanions } from './kept-network';
 import type { BackendInputs, BackendPlugin } from './plugin';
 import { noteRetention } from './snapshot-options';
-import { refuseEc2OnlyProps } from '../storage-server/validation';
+import { refuseEc2OnlyProps } from './ec2-only-props';
+import { checkLustrePlan, lustreRequestOptions, validateLustreOptionTypes } from './fsx/plan-check';
 import { lustreSecurityGroup } from './fsx/network';
 import { rootSquashOn, rootSquashResource, validateNoSquashNids, warnRootSquashOff } from './fsx/root-squash';
 
@@ -31,8 +32,12 @@ export const MAX_FSX_BACKUP_RETENTION_DAYS = 90;
  */
 export const LUSTRE_MOUNT_OPTIONS = 'relatime,flock,_netdev,nosuid,nodev';
 
-/** Backend `fsx-lustre`: the EC2 NFS server's props are refused first, naming each. */
+/** Backend `fsx-lustre`, its options `fsxLustre`: the EC2 NFS server's props are refused first, naming each. */
 export const FSX_LUSTRE_PLUGIN: BackendPlugin = {
+  optionsProp: 'fsxLustre',
+  validateOptionTypes: validateLustreOptionTypes,
+  requestOptions: lustreRequestOptions,
+  checkPlan: (_scope, plan, asked) => checkLustrePlan(plan, asked),
   build: (scope, i) => {
     refuseEc2OnlyProps(i.server, 'fsx-lustre');
     return new FsxLustreServer(scope, 'FsxLustre', i);

@@ -12,7 +12,8 @@ import { openZfsFileSystem } from './openzfs/file-system';
 import { securityGroupCompanions, subnetCompanions } from './kept-network';
 import type { BackendInputs, BackendPlugin } from './plugin';
 import { noteRetention } from './snapshot-options';
-import { refuseEc2OnlyProps } from '../storage-server/validation';
+import { refuseEc2OnlyProps } from './ec2-only-props';
+import { checkOpenZfsPlan, openZfsRequestOptions, validateOpenZfsOptionTypes } from './openzfs/plan-check';
 import { openZfsUpdateGuard } from './openzfs/guard';
 import { MonitoredOpenZfsFileSystem } from './openzfs/monitoring';
 import { openZfsMountOptions } from './openzfs/mount-options';
@@ -34,8 +35,12 @@ export const MAX_OPENZFS_BACKUP_RETENTION_DAYS = 90;
  */
 export const OPENZFS_ROOT_VOLUME_PATH = '/fsx';
 
-/** Backend `fsx-openzfs`: the EC2 NFS server's props are refused first, naming each. */
+/** Backend `fsx-openzfs`, its options `fsxOpenZfs`: the EC2 NFS server's props are refused first, naming each. */
 export const FSX_OPENZFS_PLUGIN: BackendPlugin = {
+  optionsProp: 'fsxOpenZfs',
+  validateOptionTypes: validateOpenZfsOptionTypes,
+  requestOptions: openZfsRequestOptions,
+  checkPlan: (_scope, plan, asked) => checkOpenZfsPlan(plan, asked),
   build: (scope, i) => {
     refuseEc2OnlyProps(i.server, 'fsx-openzfs');
     return new FsxOpenZfsServer(scope, 'FsxOpenZfs', i);

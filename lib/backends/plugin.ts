@@ -1,6 +1,6 @@
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
-import type { StoragePlan } from '../sizing';
+import type { StoragePlan, StorageRequest } from '../sizing';
 import type { StorageServerProps } from '../storage-server/props';
 import type { StorageBackend } from './backend';
 
@@ -22,11 +22,33 @@ export interface BackendInputs {
   readonly selectedSubnets: readonly ec2.ISubnet[];
 }
 
+/** What a plan is checked against: the props, the capacity asked for with its default applied, and the request. */
+export interface PlanCheck {
+  /** The facade's props, their types checked. */
+  readonly server: StorageServerProps;
+  /** The capacity asked for, TiB. */
+  readonly capacityTiB: number;
+  /** The planner's request, as the props make it. */
+  readonly request: StorageRequest;
+}
+
 /**
- * One backend as the facade knows it: how to build it from the settled inputs. The construct id is the backend's
- * own, for its resources' logical ids depend on it. lib/backends/registry.ts holds one per backend.
+ * One backend as the facade knows it: what it reads of the props, how it checks the plan, and how to build it from
+ * the settled inputs. The facade asks every plugin in turn, whichever backend the plan names, so each refuses its own
+ * options on another backend's plan. The construct id is the backend's own, for its resources' logical ids depend on
+ * it. lib/backends/registry.ts holds one per backend.
  */
 export interface BackendPlugin {
+  /** The facade's prop that holds this backend's own options, such as `fsxLustre`; it must be an object. */
+  readonly optionsProp?: keyof StorageServerProps;
+  /** Checks the types of its options' members, for JavaScript callers; each message names the member. */
+  validateOptionTypes?(server: StorageServerProps): void;
+  /** Its fields of the planner's request: its options as the planner reads them. */
+  requestOptions?(server: StorageServerProps): Partial<StorageRequest>;
+  /** Checks `plan`, its own or another backend's, against the props; returns the plan as this backend builds it. */
+  checkPlan?(scope: Construct, plan: StoragePlan, asked: PlanCheck): StoragePlan;
+  /** Its synth warnings about the planner's own answer, after the plan's shared ones. */
+  warnAboutPlan?(scope: Construct, planned: StoragePlan, asked: PlanCheck): void;
   /** Builds the backend under `scope`: its resources, its guard, what the registration and the monitoring need. */
   build(scope: Construct, inputs: BackendInputs): StorageBackend;
 }

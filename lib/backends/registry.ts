@@ -14,3 +14,6 @@ export const BACKEND_PLUGINS: { readonly [B in Backend]: BackendPlugin } = {
   'fsx-lustre': FSX_LUSTRE_PLUGIN,
   'fsx-openzfs': FSX_OPENZFS_PLUGIN,
 };
+
+/** Each plugin once, in the table's order: the facade asks each in turn about the props and the plan. */
+export const DISTINCT_PLUGINS: readonly BackendPlugin[] = [...new Set(Object.values(BACKEND_PLUGINS))];

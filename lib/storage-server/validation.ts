@@ -2,21 +2,23 @@ import { Annotations, RemovalPolicy, Stack, Token, Tokenization } from 'aws-cdk-
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
 import { ownVpcCidr } from '../backends/client-access';
+import { DISTINCT_PLUGINS } from '../backends/registry';
 import type { NfsOptions } from '../backends/ec2-nfs-server-props';
 import type { SnapshotOptions } from '../backends/snapshot-options';
 import { SNAPSHOT_INTERVAL_HOURS } from '../snapshot-policy';
-import { escapeInvisible } from '../sizing/describe';
+import { describeValue, shown, validateObject, validateOneOf } from '../prop-checks';
 import { NFS_MAX_NCONNECT } from '../sizing/nfs-client';
 import { ValueRule, type ValueToCheck } from '../../lambda/value-check/contract';
 import type { StorageServerProps } from './props';
 import {
   DASHBOARD_NAME_PATTERN, EMAIL_PATTERN, EMAIL_RULE, IMAGE_ID_PATTERN, NAME_PATTERN, NAME_RULE, REGION_PATTERN,
-  TIME_OF_DAY_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem, ipv6ClientProblem, s3PathProblem, topicArnProblem,
+  TIME_OF_DAY_PATTERN, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem, ipv6ClientProblem, topicArnProblem,
   DEFAULT_MOUNT_ROOTS, VPC_PREFIX_RANGE, isLookupPlaceholder, mountPointProblem, mountRootProblem, subnetReservedProblem, vpcCidrProblem,
 } from '../validation';
 
 // The facade's props validation: each prop checked, before anything is created, with a message that names it and
-// what it must be. The grammars are lib/validation.ts's; the plan's own checks are lib/storage-server/plan.ts's.
+// what it must be. The grammars are lib/validation.ts's; a backend's own options are its plugin's to check
+// (lib/backends/plugin.ts); the plan's checks are lib/storage-server/plan.ts's.
 
 /** The names the facade settled from its props, their defaults applied. */
 export interface ServerNames {
@@ -52,23 +54,6 @@ export function validateIsObject(props: StorageServerProps): void {
   validateObject('StorageServer props', props, 'an object (StorageServerProps)', undefined, true);
 }
 
-/** The props of the EC2 NFS server that an FSx file system, Lustre or OpenZFS, cannot honour. */
-export const EC2_ONLY_PROPS = [
-  'instanceType', 'keyPair', 'placementGroup', 'dataVolumeSnapshotIds', 'machineImageId', 'machineImage',
-  'dataVolumeCount', 'legacyVolumeAttachments', 'clusterware', 'nfs', 'exportPath', 'terminationProtection',
-  'encryptInstanceStore',
-] as const satisfies readonly (keyof StorageServerProps)[];
-
-/** Refuses, naming them, the props of the EC2 NFS server that an FSx file system, Lustre or OpenZFS, cannot honour. */
-export function refuseEc2OnlyProps(props: StorageServerProps, backend: 'fsx-lustre' | 'fsx-openzfs'): void {
-  // `false` is what the app passes for an unset boolean key: the same as leaving it out.
-  const given = EC2_ONLY_PROPS.filter((k) => props[k] !== undefined && props[k] !== false);
-  if (given.length > 0) {
-    throw new Error(`${given.join(', ')}: ${given.length > 1 ? 'these apply' : 'this applies'} to the EC2 NFS server backends ` +
-      `(ebs, instance-store) only, not to backend '${backend}'; leave them out.`);
-  }
-}
-
 function validateName(prop: string, value: string): void {
   if (Token.isUnresolved(value)) return;
   if (typeof value !== 'string' || !NAME_PATTERN.test(value)) {
@@ -98,10 +83,11 @@ function validatePropTypes(props: StorageServerProps): void {
   validateObject('machineImage', props.machineImage, 'an ec2.IMachineImage', 'getImage');
   validateObject('alarmTopic', props.alarmTopic, 'an sns.ITopic such as sns.Topic.fromTopicArn(...)', 'topicArn');
   validateObject('clusterware.tokenSecret', props.clusterware?.tokenSecret, 'a secretsmanager.ISecret', 'secretArn');
-  validateObject('fsxOpenZfs.standbySubnet', props.fsxOpenZfs?.standbySubnet, 'an ec2.ISubnet', 'subnetId');
-  for (const prop of ['nfs', 'snapshots', 'monitoring', 'fsxLustre', 'fsxOpenZfs', 'clusterware'] as const) {
+  const optionProps = DISTINCT_PLUGINS.flatMap((plugin) => (plugin.optionsProp === undefined ? [] : [plugin.optionsProp]));
+  for (const prop of ['nfs', 'snapshots', 'monitoring', ...optionProps, 'clusterware'] as const) {
     validateObject(prop, props[prop], 'an object of options');
   }
+  for (const plugin of DISTINCT_PLUGINS) plugin.validateOptionTypes?.(props);
   validateObject('snapshots.crossRegionCopy', props.snapshots?.crossRegionCopy, 'an object { targetRegion, ... }');
   const booleans: [string, unknown][] = [
     ['allowPublicClientCidrs', props.allowPublicClientCidrs], ['terminationProtection', props.terminationProtection],
@@ -110,7 +96,7 @@ function validatePropTypes(props: StorageServerProps): void {
     ['legacyVolumeAttachments', props.legacyVolumeAttachments], ['allowHomeMountPoint', props.allowHomeMountPoint],
     ['snapshots.applicationConsistent', props.snapshots?.applicationConsistent],
     ['snapshots.crossRegionCopy.encrypted', props.snapshots?.crossRegionCopy?.encrypted],
-    ['monitoring.dashboard', props.monitoring?.dashboard], ['fsxOpenZfs.rootSquash', props.fsxOpenZfs?.rootSquash],
+    ['monitoring.dashboard', props.monitoring?.dashboard],
   ];
   for (const [prop, value] of booleans) validateOneOf(prop, value, [true, false]);
   validateOneOf('dataVolumeRemovalPolicy', props.dataVolumeRemovalPolicy, Object.values(RemovalPolicy));
@@ -127,33 +113,10 @@ function validatePropTypes(props: StorageServerProps): void {
   if (image !== undefined && !Token.isUnresolved(image) && (typeof image !== 'string' || !IMAGE_ID_PATTERN.test(image))) {
     throw new Error(`machineImageId must be an image id such as 'ami-0123456789abcdef0', got ${shown(image)}.`);
   }
-  const path = props.fsxLustre?.dataRepositoryPath;
-  const pathProblem = path === undefined || Token.isUnresolved(path) ? undefined : s3PathProblem(path);
-  if (pathProblem) {
-    throw new Error(`fsxLustre.dataRepositoryPath must be an S3 path s3://<bucket>[/<prefix>] of at most 900 characters, got ` +
-      `${JSON.stringify(path)}: ${pathProblem} (bucket names by S3's naming rules).`);
-  }
   for (const prop of ['parameterPrefix', 'exportPath', 'mountPoint', 'alarmEmail'] as const) {
     const value = props[prop];
     if (value !== undefined && typeof value !== 'string') throw new Error(`${prop} must be a string, got ${shown(value)}.`);
   }
-}
-
-/** An object prop: present when `required`, and an object, with `member`, when given, as the mark of its type. */
-function validateObject(prop: string, value: unknown, what: string, member?: string, required = false): void {
-  if (value === undefined && !required) return;
-  if (typeof value !== 'object' || value === null || (member !== undefined && !(member in value))) {
-    throw new Error(`${prop} must be ${what}, got ${shown(value)}.`);
-  }
-}
-
-/** A prop with a fixed set of values; undefined is the default. */
-function validateOneOf(prop: string, value: unknown, allowed: readonly unknown[]): void {
-  if (value === undefined || allowed.includes(value)) return;
-  // Each of these decides what synth makes, so a token, which is a string to JavaScript and truthy, cannot stand for
-  // one.
-  const got = Token.isUnresolved(value) ? 'a token: the value decides what synth makes, so give it literally' : describeValue(value);
-  throw new Error(`${prop} must be one of ${allowed.map(describeValue).join(', ')}, got ${got}.`);
 }
 
 /**
@@ -286,25 +249,6 @@ function validateAlarms(scope: Construct, props: StorageServerProps): void {
   const stack = Stack.of(scope);
   const problem = topicArnProblem(arn, { region: stack.region, account: stack.account });
   if (problem) throw new Error(`alarmTopic must be a standard SNS topic in the stack's region and account, got ${arn}: ${problem}.`);
-}
-
-/** Shows a value in a message: a string in single quotes, anything else as {@link describeValue} does. */
-function shown(value: unknown): string {
-  return typeof value === 'string' ? `'${escapeInvisible(value)}'` : describeValue(value);
-}
-
-/**
- * Describes a value for a message: numbers as themselves, such as NaN, Infinity or -1; undefined and functions by their
- * type; objects that JSON cannot show, such as a construct or a cycle, by their class; anything else as JSON.
- */
-function describeValue(value: unknown): string {
-  if (typeof value === 'number') return String(value);
-  if (value === undefined || typeof value === 'function') return typeof value;
-  try {
-    return escapeInvisible(JSON.stringify(value) ?? String(value));
-  } catch {
-    return `a ${(value as object).constructor?.name ?? 'object'}`;
-  }
 }
 
 function validateWholeNumber(prop: string, value: number | undefined, min: number, max: number, meaning = ''): void {

@@ -5,7 +5,7 @@ import { CONTEXT_DEFAULTS } from '../../lib/context';
 import { LUSTRE_DATA_COMPRESSION_TYPES, LUSTRE_FILE_SYSTEM_TYPE_VERSIONS } from '../../lib/backends/fsx/context';
 import { BACKEND_SIZING } from '../../lib/sizing/registry';
 import { EC2_ONLY_KEYS } from '../../lib/sizing/ec2-context';
-import { EC2_ONLY_PROPS } from '../../lib/storage-server/validation';
+import { EC2_ONLY_PROPS } from '../../lib/backends/ec2-only-props';
 import { repoImport, scanBackendNames } from '../support/backend-names';
 
 /**

@@ -1,0 +1,34 @@
+import { Annotations } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { warnAboutTypeTier } from '../../plan-warnings';
+import { type StoragePlan, knownInstanceType, withInstanceType } from '../../sizing';
+import type { PlanCheck } from '../plugin';
+
+// The EC2 NFS server's part in the facade's plan: an `instanceType` override, and the warning that the planner's own
+// type may change with growth.
+
+/**
+ * The plan as built. An EBS server on a catalogued `instanceType` override gets that type's estimate and cost. An
+ * override the catalogue does not know keeps the planner's figures, and synth says so.
+ */
+export function planOnOverride(scope: Construct, plan: StoragePlan, { server: props }: PlanCheck): StoragePlan {
+  const name = props.instanceType?.toString();
+  if (name === undefined || plan.backend !== 'ebs') return plan;
+  const built = knownInstanceType(name) ? withInstanceType(plan, name, props.throughputMBps) : plan;
+  if (built.instanceType !== name) {
+    Annotations.of(scope).addWarningV2('storage-server:uncataloguedInstanceType',
+      `instanceType ${name} is not in the planner's catalogue: plan (throughput, cost) is that of ` +
+      `${built.instanceType}, which the planner chose; the server runs on ${name}.`);
+  }
+  return built;
+}
+
+/**
+ * The planner's own type may change with growth, which stops and starts the instance; a pinned type does not, so only
+ * an EBS plan without `instanceType` is warned about.
+ */
+export function warnAboutTier(scope: Construct, planned: StoragePlan, { server: props, request }: PlanCheck): void {
+  if (props.instanceType !== undefined || planned.backend !== 'ebs') return;
+  const { capacityTiB, backend, dataVolumeCount, throughputMBps, generation } = request;
+  warnAboutTypeTier(scope, { capacityTiB, backend, dataVolumeCount, throughputMBps, generation });
+}
