@@ -90,7 +90,7 @@ export class ServerRegistration extends Construct {
     skipTokens('backend', props.backend, validateBackend);
 
     if ((props.instance === undefined) === (props.fileSystem === undefined)) {
-      throw new Error('ServerRegistration needs exactly one of instance (an EC2 NFS server) and fileSystem (FSx for Lustre or OpenZFS).');
+      throw new Error('ServerRegistration needs exactly one of instance (an EC2 NFS server) and fileSystem (an FSx file system).');
     }
     if ((props.fileSystem !== undefined) !== isFsxBackend(props.backend)) {
       throw new Error(`backend '${props.backend}' does not match the registered ${props.fileSystem ? 'file system' : 'instance'}.`);

@@ -18,7 +18,7 @@ import { serverNetwork, stableInterface } from './ec2/network';
 import { joinClusterware } from './ec2/clusterware-member';
 import { denyOtherDocuments, grantTakeOver, serverRole } from './ec2/role';
 import { serverSettings } from './ec2/settings';
-import { scheduledSnapshots } from './ec2/snapshots';
+import { EBS_RETENTION, scheduledSnapshots } from './ec2/snapshots';
 import { dataVolumes, legacyAttachments } from './ec2/volumes';
 import { planOnOverride, warnAboutTier } from './ec2/plan-check';
 import type { BackendPlugin } from './plugin';
@@ -120,7 +120,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
     if (!layout.instanceStore) {
       new RecoveryAlarm(this, 'Recovery', { instance: this.instance });
       this.snapshotPolicy = scheduledSnapshots(this, p, this.instance);
-      noteRetention(this, 'ebs', p.server.snapshots?.retain ?? 7);
+      noteRetention(this, EBS_RETENTION, p.server.snapshots?.retain ?? 7);
     }
     this.parts = {
       instance: this.instance, privateIp: this.privateIp, networkInterfaceId: this.networkInterfaceId, dataVolumes: this.dataVolumes,

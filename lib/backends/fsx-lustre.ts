@@ -14,7 +14,7 @@ import { fsxUpdateGuard } from './fsx/guard';
 import { MonitoredLustreFileSystem } from './fsx/monitoring';
 import { securityGroupCompanions, subnetCompanions } from './kept-network';
 import type { BackendInputs, BackendPlugin } from './plugin';
-import { noteRetention } from './snapshot-options';
+import { dailyBackups, noteRetention } from './snapshot-options';
 import { refuseEc2OnlyProps } from './ec2-only-props';
 import { checkLustrePlan, lustreRequestOptions, validateLustreOptionTypes } from './fsx/plan-check';
 import { lustreSecurityGroup } from './fsx/network';
@@ -129,7 +129,7 @@ export class FsxLustreServer extends Construct implements StorageBackend {
     // One change to the file system at a time: the association first, created or updated, then the squash.
     if (this.dataRepositoryAssociation) this.rootSquash.node.addDependency(this.dataRepositoryAssociation);
     this.updateGuard = fsxUpdateGuard(this, p, options, this.ready, retainDays);
-    noteRetention(this, 'FSx for Lustre', retainDays);
+    noteRetention(this, dailyBackups('FSx for Lustre'), retainDays);
     // Kept with the file system: its security group and the rules among its servers, its S3 association, which is the
     // link a kept file system still exports through, and its subnet and VPC where this app makes them.
     const companions = [

@@ -11,7 +11,7 @@ import { rootVolumeExportResource } from './openzfs/export-resource';
 import { openZfsFileSystem } from './openzfs/file-system';
 import { securityGroupCompanions, subnetCompanions } from './kept-network';
 import type { BackendInputs, BackendPlugin } from './plugin';
-import { noteRetention } from './snapshot-options';
+import { dailyBackups, noteRetention } from './snapshot-options';
 import { refuseEc2OnlyProps } from './ec2-only-props';
 import { checkOpenZfsPlan, openZfsRequestOptions, validateOpenZfsOptionTypes } from './openzfs/plan-check';
 import { openZfsUpdateGuard } from './openzfs/guard';
@@ -147,7 +147,7 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
       clusterName,
       serverName,
     }, this.fileSystem);
-    noteRetention(this, 'FSx for OpenZFS', retainDays);
+    noteRetention(this, dailyBackups('FSx for OpenZFS'), retainDays);
     // The guard is updated first, as for everything that touches the file system.
     this.rootVolumeExport.node.addDependency(this.updateGuard.resource);
     // Kept with the file system where this app makes them: its security group, its subnets, the VPC and, for

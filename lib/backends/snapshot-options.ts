@@ -40,16 +40,27 @@ export function retainText(retain: number): string {
   return Token.isUnresolved(retain) ? Token.asString(retain) : String(retain);
 }
 
+/** What a retention keeps, in words, for the note of {@link noteRetention}. */
+export interface RetentionWords {
+  /** With `retain` 0, such as `FSx for Lustre takes no automatic backups`. */
+  readonly none: string;
+  /** With `retain` above 0, of "that many", such as `FSx for Lustre keeps its daily automatic backups that many days`. */
+  readonly kept: string;
+}
+
+/** The words of a managed file system's daily automatic backups, `fileSystem` its name, such as `FSx for Lustre`. */
+export function dailyBackups(fileSystem: string): RetentionWords {
+  return { none: `${fileSystem} takes no automatic backups`, kept: `${fileSystem} keeps its daily automatic backups that many days` };
+}
+
 /**
- * Notes at synth the retention the update guard records: `retain` sets of EBS snapshots, or days of FSx backups. A
- * lower value later deletes the older ones, which the guard refuses unless `acceptFewerSnapshots`: see
- * lambda/update-guard/retention-rules.ts.
+ * Notes at synth the retention the update guard records: `retain` sets of EBS snapshots, or days of FSx backups, in
+ * the backend's own words. A lower value later deletes the older ones, which the guard refuses unless
+ * `acceptFewerSnapshots`: see lambda/update-guard/retention-rules.ts.
  */
-export function noteRetention(scope: Construct, kept: 'ebs' | 'FSx for Lustre' | 'FSx for OpenZFS', retain: number): void {
+export function noteRetention(scope: Construct, words: RetentionWords, retain: number): void {
   const value = Token.isUnresolved(retain) ? 'a value known at deploy' : String(retain);
-  const what = kept === 'ebs'
-    ? (retain === 0 ? 'no snapshot policy (sets an earlier policy made stay, unmanaged)' : 'DLM keeps that many snapshot sets of the data volumes')
-    : (retain === 0 ? `${kept} takes no automatic backups` : `${kept} keeps its daily automatic backups that many days`);
+  const what = retain === 0 ? words.none : words.kept;
   Annotations.of(scope).addInfo(`snapshots.retain (-c snapshotRetain) ${value}: ${what}. A lower value on a later deploy ` +
     'deletes the oldest snapshot sets or backups, which the update guard refuses unless acceptFewerSnapshots=true ' +
     '(context) or acceptFewerSnapshots: true (prop).');

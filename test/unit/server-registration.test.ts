@@ -284,6 +284,7 @@ describe('ServerRegistration validation', () => {
     ['mountPoint', { mountPoint: '/my data' }, /mountPoint must be an absolute path without whitespace/],
     ['mountOptions', { mountOptions: '' }, /mountOptions must be a non-empty comma-separated option list/],
     ['backend', { backend: 'nvme' as never }, /backend must be one of ebs, instance-store, fsx-lustre, fsx-openzfs, got "nvme"/],
+    ['instance', { instance: undefined }, /^ServerRegistration needs exactly one of instance \(an EC2 NFS server\) and fileSystem \(an FSx file system\)\.$/],
   ])('rejects a bad %s: %j', (_prop, overrides, message) => {
     const { stack, instance } = fixture();
     expect(() => register(stack, instance, 'Registration', overrides)).toThrow(message);

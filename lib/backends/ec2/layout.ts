@@ -40,7 +40,7 @@ export interface Ec2ServerLayout {
  */
 export function ec2ServerLayout(p: Ec2NfsServerProps): Ec2ServerLayout {
   const { server: props, plan, capacityTiB, serverName } = p;
-  if (plan.backend === 'fsx-lustre' || plan.backend === 'fsx-openzfs') {
+  if (plan.backend !== 'ebs' && plan.backend !== 'instance-store') {
     throw new Error(`Ec2NfsServer builds the ebs and instance-store backends; ${plan.backend} is a file system of its own`);
   }
   const instanceType = props.instanceType ?? new ec2.InstanceType(plan.instanceType);
