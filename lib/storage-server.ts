@@ -17,6 +17,7 @@ import { ServerRegistration, validateRecordNames, validateRecordsInApp } from '.
 import { UpdateGuard } from './update-guard';
 import { SnapshotPolicy } from './snapshot-policy';
 import type { StoragePlan } from './sizing';
+import { keepFileSystemId } from './storage-server/file-system-id';
 import { planServer } from './storage-server/plan';
 import type { StorageServerProps } from './storage-server/props';
 import { DeployTimeCheck } from './deploy-check';
@@ -133,6 +134,7 @@ export class StorageServer extends Construct implements ec2.IConnectable {
     this.clusterware = parts.clusterware;
     this.fileSystem = parts.fileSystem;
     this.openZfsFileSystem = parts.openZfsFileSystem;
+    keepFileSystemId(this, backend.fileSystemId);
     this.fsType = backend.fsType;
     this.mountAddress = backend.mountAddress;
     this.exportPath = backend.exportPath;

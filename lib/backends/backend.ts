@@ -31,6 +31,8 @@ export interface StorageBackend extends ec2.IConnectable {
   readonly mountAddress: string;
   /** The exported path: the NFS export, `/<mount name>` of a Lustre file system, or `/fsx`, OpenZFS's root volume. */
   readonly exportPath: string;
+  /** The managed file system's id, `fs-...`; undefined for an NFS server. */
+  readonly fileSystemId?: string;
   /** Client mount options, nosuid and nodev included. */
   readonly mountOptions: string;
   /** Completes when the storage is mountable; the registration waits for it. */

@@ -37,26 +37,6 @@ function read(file: string): { imports: string[]; named: string[] } {
  */
 const STACK = ['lib/storage-server-stack.ts', 'lib/stack-outputs.ts'];
 
-/**
- * Lines of STACK that may still name a backend, as written, and why. Each must still be there: a line that has gone is
- * removed from here.
- */
-const STACK_EXCEPTIONS: Record<string, string> = {
-  'const fileSystemId = server.fileSystem?.fileSystemId ?? server.openZfsFileSystem?.ref;':
-    "the facade's parts name each FSx backend's file system",
-};
-
-/** A STACK file's imports, as `read` gives them, and what of its code names a backend, but on the excepted lines. */
-function readStack(file: string): { imports: string[]; named: string[] } {
-  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
-  const lines = text.split('\n');
-  const { mentions, imports } = scanBackendNames(file, text, { ownWord: OWN_WORD });
-  return {
-    imports: imports.map((spec) => repoImport(file, spec)),
-    named: mentions.filter((m) => !(lines[m.line - 1].trim() in STACK_EXCEPTIONS)).map((m) => `${m.file}:${m.line}: ${m.text}`),
-  };
-}
-
 /** Each backend's own keys, as its descriptor lists them. */
 const OWN_KEYS = Object.entries(BACKEND_SIZING).map(([backend, descriptor]) => [backend, Object.keys(descriptor.context?.keys?.defaults ?? {})] as const);
 
@@ -97,13 +77,8 @@ describe("the context parser's backends", () => {
 
 describe("the app stack's backends", () => {
   test.each(STACK)('%s imports no backend folder and names no backend in code', (file) => {
-    const { imports, named } = readStack(file);
+    const { imports, named } = read(file);
     expect(imports.filter((i) => i.startsWith('lib/backends/'))).toEqual([]);
     expect(named).toEqual([]);
-  });
-
-  test('every excepted line is still there, naming a backend (a stale exception is removed)', () => {
-    const lines = STACK.flatMap((file) => fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n').map((l) => l.trim()));
-    expect(Object.keys(STACK_EXCEPTIONS).filter((line) => !lines.includes(line) || !OWN_WORD.test(line))).toEqual([]);
   });
 });
