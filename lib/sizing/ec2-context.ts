@@ -1,6 +1,6 @@
 /**
  * The EC2 NFS server backends as the app's context parser knows them, in the shape of lib/context/backend-context.ts.
- * Each of their keys sets a prop only the EC2 server takes, one of EC2_ONLY_PROPS in lib/storage-server/validation.ts.
+ * Each of their keys sets a prop only the EC2 server takes, one of EC2_ONLY_PROPS in lib/backends/ec2-only-props.ts.
  * Any other backend's plan refuses these keys by the name typed. Otherwise the construct would refuse them later under
  * the prop's name, such as `clusterware` or `nfs`.
  */

@@ -23,5 +23,3 @@ export { clientCeiling } from './client-ceiling';
 export type { ClientCeiling, ClientProtocol, ClientRequest, LustreFileCeiling, PerClientPlan } from './client-ceiling';
 // The request options of the FSx backends, each its own in its folder (lib/index.ts exports them from there): the
 // facade's plan step reads them from here.
-export type { FsxLustreOptions } from '../backends/fsx/sizing/lustre';
-export type { FsxOpenZfsOptions } from '../backends/openzfs/sizing/options';

@@ -1,5 +1,6 @@
 import { Token } from 'aws-cdk-lib';
-import type { FsxLustreOptions, StoragePlan } from '../../sizing';
+import type { StoragePlan } from '../../sizing';
+import type { FsxLustreOptions } from './sizing/lustre';
 import type { StorageServerProps } from '../../storage-server/props';
 import { MAX_FSX_STORAGE_CAPACITY_GIB, s3PathProblem } from '../../validation';
 import { oversizedFsxField } from '../../validation/fsx-lustre';

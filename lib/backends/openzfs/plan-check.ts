@@ -1,4 +1,5 @@
-import type { FsxOpenZfsOptions, StoragePlan } from '../../sizing';
+import type { StoragePlan } from '../../sizing';
+import type { FsxOpenZfsOptions } from './sizing/options';
 import type { StorageServerProps } from '../../storage-server/props';
 import { validateObject, validateOneOf } from '../../prop-checks';
 import type { PlanCheck } from '../plugin';
