@@ -67,7 +67,7 @@ export interface StorageMonitoringProps extends MonitoringOptions {
  * Each alarm watches a metric the backend has:
  * - an EC2 server's heartbeat, file system, memory and status checks;
  * - the burst bucket of each st1 volume on EBS, as gp3 has none;
- * - an FSx file system's free capacity;
+ * - an FSx for Lustre file system's fullest storage target (OST);
  * - an FSx for OpenZFS file system's used capacity, its own and its root volume's, and its file server's throughput
  *   utilization.
  *

@@ -124,14 +124,32 @@ describe('alarms per backend: each with its metric, threshold and action; none o
       ['ExportDown', 'FileSystemUsedCritical', 'FileSystemUsedWarning', 'StatusCheckFailed']);
   });
 
-  test('FSx for Lustre: the file system alarms on its free capacity; no heartbeat, status check or burst bucket', () => {
+  test('FSx for Lustre: the alarms watch the fullest storage target (OST); no heartbeat, status check or burst bucket', () => {
     const alarms = alarmsOf(monitored('fsx').template);
     expect(Object.keys(alarms).sort()).toEqual(['FileSystemUsedCritical', 'FileSystemUsedWarning']);
-    const metrics = alarms.FileSystemUsedWarning.Metrics as { Id: string; Expression?: string; MetricStat?: { Metric: unknown } }[];
-    expect(metrics.find((m) => m.Expression)?.Expression).toBe(`100 * (1 - free / ${2400 * 1024 ** 3})`);
-    expect(metrics.find((m) => m.Id === 'free')?.MetricStat?.Metric).toMatchObject({
-      Namespace: 'AWS/FSx', MetricName: 'FreeDataStorageCapacity', Dimensions: [{ Name: 'FileSystemId', Value: { Ref: expect.stringMatching(/^Fs/) } }],
-    });
+    expect(alarms.FileSystemUsedWarning.AlarmDescription).toBe(
+      'Storage server storage1: the fullest storage target (OST) of the FSx for Lustre file system (2400 GiB) is 85% full or more.');
+    const metrics = alarms.FileSystemUsedWarning.Metrics as { Id: string; Expression?: string; MetricStat?: { Metric: unknown; Stat: string; Period: number } }[];
+    for (const [id, stat] of [['fullest', 'Minimum'], ['targets', 'SampleCount']]) {
+      expect(metrics.find((m) => m.Id === id)?.MetricStat).toEqual({
+        Metric: { Namespace: 'AWS/FSx', MetricName: 'FreeDataStorageCapacity', Dimensions: [{ Name: 'FileSystemId', Value: { Ref: expect.stringMatching(/^Fs/) } }] },
+        // One data point a minute per OST: at a longer period SampleCount would count each OST more than once.
+        Stat: stat, Period: 60,
+      });
+    }
+  });
+
+  test('FSx for Lustre: the used % is the fullest OST\'s, not one OST\'s free bytes over the whole capacity (LUSTRE-FULLEST-OST)', () => {
+    const [expression] = (alarmsOf(monitored('fsx').template).FileSystemUsedWarning.Metrics as { Expression?: string }[])
+      .flatMap((m) => m.Expression ?? []);
+    const capacity = 2400 * 1024 ** 3;
+    // What CloudWatch would compute from each metric's value; the expression is arithmetic on its ids only.
+    const evaluate = (values: Record<string, number>): number =>
+      Function(...Object.keys(values), `return ${expression};`)(...Object.values(values)) as number;
+    // Two OSTs: empty, one half full, one full while the other is empty.
+    expect(evaluate({ fullest: capacity / 2, targets: 2 })).toBeCloseTo(0);
+    expect(evaluate({ fullest: capacity / 4, targets: 2 })).toBeCloseTo(50);
+    expect(evaluate({ fullest: 0, targets: 2 })).toBeCloseTo(100);
   });
 
   test('with a topic, every alarm notifies on ALARM and on OK', () => {
