@@ -152,6 +152,21 @@ describe('alarms per backend: each with its metric, threshold and action; none o
     expect(evaluate({ fullest: 0, targets: 2 })).toBeCloseTo(100);
   });
 
+  test('FSx for Lustre: a capacity that is no whole number of GiB above 0, or an id that is none, is refused naming the prop', () => {
+    const stack = new Stack(new App(), 'Test');
+    const made = (storageCapacityGiB: number, fileSystemId = 'fs-0123456789abcdef0') => () => new MonitoredLustreFileSystem({
+      fileSystem: fsx.LustreFileSystem.fromLustreFileSystemAttributes(stack, `Fs${stack.node.children.length}`, {
+        fileSystemId, dnsName: `${fileSystemId}.fsx.us-east-1.amazonaws.com`, securityGroup: ec2.SecurityGroup.fromSecurityGroupId(stack, `Sg${stack.node.children.length}`, 'sg-12345678'),
+      }),
+      storageCapacityGiB,
+    });
+    for (const bad of [0, -1, NaN, 1.5]) {
+      expect(made(bad)).toThrow(new RegExp(`^MonitoredLustreFileSystem: storageCapacityGiB must be a whole number of GiB above 0, got ${bad} \\(number\\)\\.$`));
+    }
+    expect(made(1200, '')).toThrow(/^MonitoredLustreFileSystem: fileSystem.fileSystemId must be an FSx file system id such as 'fs-0123456789abcdef0', got ""\.$/);
+    expect(made(1200)).not.toThrow();
+  });
+
   test('with a topic, every alarm notifies on ALARM and on OK', () => {
     const app = new App();
     const topicStack = new Stack(app, 'Topics', { env: { account: '123456789012', region: 'us-east-1' } });

@@ -7,6 +7,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import type { IMonitoredStorage, IStorageAlarms } from '../../monitoring';
 import { graph } from '../../monitoring/widgets';
+import { validateFileSystemId, validatePositiveWhole } from '../../validation/fsx-monitoring';
 
 /** Properties of a {@link MonitoredLustreFileSystem}. */
 export interface MonitoredLustreFileSystemProps {
@@ -25,6 +26,8 @@ export class MonitoredLustreFileSystem implements IMonitoredStorage {
   private readonly storageCapacityGiB: number;
 
   constructor(props: MonitoredLustreFileSystemProps) {
+    validateFileSystemId('MonitoredLustreFileSystem', 'fileSystem.fileSystemId', props.fileSystem.fileSystemId);
+    validatePositiveWhole('MonitoredLustreFileSystem', 'storageCapacityGiB', props.storageCapacityGiB, 'GiB');
     this.fileSystem = props.fileSystem;
     this.storageCapacityGiB = props.storageCapacityGiB;
   }
