@@ -80,6 +80,9 @@ describe('context values (parseContext)', () => {
     ['fsxPerUnitStorageThroughput=300', { backend: 'fsx-lustre', fsxPerUnitStorageThroughput: '300' }, /^Invalid context value fsxPerUnitStorageThroughput="300": must be one of 125, 250, 500, 1000 \(MB\/s per TiB\) for PERSISTENT_2 SSD/],
     ['fsxPerUnitStorageThroughput=fast', { backend: 'fsx-lustre', fsxPerUnitStorageThroughput: 'fast' }, /fsxPerUnitStorageThroughput="fast": allowed is a whole number of MB\/s per TiB/],
     ['fsxStorageType=HDD on PERSISTENT_2', { backend: 'fsx-lustre', fsxStorageType: 'HDD' }, /^Invalid context value fsxStorageType="HDD": 'HDD' is offered only with fsxDeploymentType 'PERSISTENT_1'; got fsxDeploymentType 'PERSISTENT_2'\.$/],
+    // The storage type is at fault, not the throughput given beside it.
+    ['fsxStorageType=HDD with fsxPerUnitStorageThroughput=125', { backend: 'fsx-lustre', fsxStorageType: 'HDD', fsxPerUnitStorageThroughput: '125' }, /^Invalid context value fsxStorageType="HDD": 'HDD' is offered only with fsxDeploymentType 'PERSISTENT_1'; got fsxDeploymentType 'PERSISTENT_2'\.$/],
+    ['fsxPerUnitStorageThroughput=125 on SCRATCH_2', { backend: 'fsx-lustre', fsxDeploymentType: 'SCRATCH_2', fsxPerUnitStorageThroughput: '125' }, /^Invalid context value fsxPerUnitStorageThroughput="125": is fixed for SCRATCH_2/],
     ['fsxStorageType=NVME', { backend: 'fsx-lustre', fsxStorageType: 'NVME' }, /fsxStorageType="NVME": allowed is 'SSD' or 'HDD'/],
     ['fsxDataRepositoryPath not s3', { backend: 'fsx-lustre', fsxDataRepositoryPath: 'https://bucket' }, /fsxDataRepositoryPath="https:\/\/bucket": allowed is an S3 path/],
     ['clientMount=no', { clientMount: 'no' }, /clientMount="no": allowed is 'true' or 'false'/],
