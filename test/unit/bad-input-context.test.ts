@@ -171,6 +171,26 @@ describe('messages: the key as typed, the value as written (issue 39, item 7)', 
       expect(() => parseContext(readContext({ backend: 'ebs', capacityTiB: 2.4, [key]: value }))).not.toThrow();
     });
 
+  test.each(Object.keys(EC2_ONLY_SAMPLES).flatMap((k) => ['fsx-lustre', 'fsx-openzfs'].map((b) => [k, b])))(
+    '%s=false with backend %s: left out for a true/false switch, refused naming the key for any other', (key, backend) => {
+      const asked = () => parseContext(readContext({ backend, capacityTiB: 2.4, [key]: 'false' }));
+      // A switch is a key whose own parser takes only true or false.
+      let isSwitch = false;
+      try {
+        parseContext(readContext({ backend: 'ebs', capacityTiB: 2.4, [key]: 'maybe' }));
+      } catch (e) {
+        isSwitch = /'true' or 'false'/.test((e as Error).message);
+      }
+      if (isSwitch) expect(asked).not.toThrow();
+      else expect(thrown(asked)).toMatch(new RegExp(`^Invalid context value ${key}="false": `));
+    });
+
+  test('keyPair=false is a key pair named false: refused with backend fsx-openzfs as any other name is', () => {
+    expect(thrown(() => parseContext(readContext({ backend: 'fsx-openzfs', capacityTiB: 1, keyPair: 'false' })))).toMatch(
+      /^Invalid context value keyPair="false": allowed is nothing with backend fsx-openzfs: keyPair applies to the EC2 NFS server backends/,
+    );
+  });
+
   test('instanceType with backend fsx-openzfs says the file system has no instance', () => {
     expect(thrown(() => parseContext(readContext({ backend: 'fsx-openzfs', capacityTiB: 1, instanceType: 'm5.xlarge' })))).toMatch(
       /instanceType="m5.xlarge": allowed is no instanceType with backend fsx-openzfs: an FSx for OpenZFS file system has no instance/,
