@@ -195,11 +195,11 @@ describe('the dashboard per backend', () => {
 
   test('EBS: the server rows, then throughput, queue length and burst balance per volume', () => {
     const { template } = monitored('ebs3');
-    expect(titles(template)).toEqual([...common, 'EBS bytes / min per volume', 'EBS queue length per volume', 'st1 burst balance % per volume']);
+    expect(titles(template)).toEqual([...common, 'EBS bytes / 5 min per volume', 'EBS queue length per volume', 'st1 burst balance % per volume']);
     const burst = widget(template, 'st1 burst balance % per volume');
     expect(burst.properties.metrics.map((m) => m.slice(0, 4))).toEqual([0, 1, 2].map((i) => ['AWS/EBS', 'BurstBalance', 'VolumeId', expect.stringMatching(new RegExp(`^\\{Volume${i}`))]));
     expect(burst.properties.annotations).toEqual({ horizontal: [{ value: 20, yAxis: 'left' }] });
-    expect(widget(template, 'EBS bytes / min per volume').properties.metrics).toHaveLength(6);
+    expect(widget(template, 'EBS bytes / 5 min per volume').properties.metrics).toHaveLength(6);
     expect(widget(template, 'File system used %').properties.annotations).toEqual({ horizontal: [{ value: 85, yAxis: 'left' }, { value: 95, yAxis: 'left' }] });
   });
 
@@ -220,6 +220,20 @@ describe('the dashboard per backend', () => {
 
   test('FSx: used %, bytes and operations of the file system', () => {
     expect(titles(monitored('fsx').template)).toEqual(['File system used %', 'Lustre bytes / min', 'Lustre operations / min']);
+  });
+
+  test.each<Kind>(['ebs3', 'instance-store', 'fsx'])('%s: a graph titled "/ min" or "/ <n> min" plots sums over that period', (kind) => {
+    const titled = dashboardOf(monitored(kind).template).widgets.flatMap((w) => {
+      const per = /\/ (?:(\d+) )?min\b/.exec(w.properties.title);
+      return per ? [{ title: w.properties.title, seconds: Number(per[1] ?? 1) * 60, rows: w.properties.metrics }] : [];
+    });
+    expect(titled.length).toBeGreaterThan(0);
+    for (const { title, seconds, rows } of titled) {
+      // A row's options are its last element; a metric only an expression reads is hidden, and the expression's period counts.
+      const periods = rows.map((row) => row[row.length - 1] as { period?: number; visible?: boolean })
+        .filter((o) => o.visible !== false).map((o) => o.period ?? 300);
+      expect([title, periods]).toEqual([title, periods.map(() => seconds)]);
+    }
   });
 
   test('named after the stack and the server; dashboard: false makes none', () => {
