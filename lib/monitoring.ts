@@ -87,12 +87,13 @@ export class StorageMonitoring extends Construct {
     const widgets = props.storage.watch(alarms);
     if (props.dashboard ?? true) {
       const dashboardName = `StorageServer-${Stack.of(this).stackName}-${server}`;
-      // A name is one dashboard per account and Region, by the CloudWatch API Reference of PutDashboard. A second one
-      // of the same stack would fail its deploy, or overwrite the first.
+      // A name is one dashboard per account, in every Region: "All dashboards in your account are global, not
+      // region-specific" (AWS::CloudWatch::Dashboard, https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudwatch-dashboard.html).
+      // A second one of the same stack would fail its deploy, or overwrite the first.
       const taken = Stack.of(this).node.findAll().find((c): c is cloudwatch.CfnDashboard => c instanceof cloudwatch.CfnDashboard && c.dashboardName === dashboardName);
       if (taken !== undefined) {
         throw new Error(`monitoring.dashboard: the dashboard name '${dashboardName}' is taken in this stack by ${taken.node.path} ` +
-          '(CloudWatch dashboard names are unique per account and Region): give this server another serverName, or set ' +
+          '(CloudWatch dashboard names are unique per account, across all Regions): give this server another serverName, or set ' +
           'monitoring: { dashboard: false }.');
       }
       this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { dashboardName, widgets });
