@@ -67,7 +67,7 @@ export interface StorageMonitoringProps extends MonitoringOptions {
  * Each alarm watches a metric the backend has:
  * - an EC2 server's heartbeat, file system, memory and status checks;
  * - the burst bucket of each st1 volume on EBS, as gp3 has none;
- * - an FSx file system's free capacity;
+ * - an FSx for Lustre file system's fullest storage target (OST);
  * - an FSx for OpenZFS file system's used capacity, its own and its root volume's, and its file server's throughput
  *   utilization.
  *
@@ -87,12 +87,13 @@ export class StorageMonitoring extends Construct {
     const widgets = props.storage.watch(alarms);
     if (props.dashboard ?? true) {
       const dashboardName = `StorageServer-${Stack.of(this).stackName}-${server}`;
-      // A name is one dashboard per account and Region, by the CloudWatch API Reference of PutDashboard. A second one
-      // of the same stack would fail its deploy, or overwrite the first.
+      // A name is one dashboard per account, in every Region: "All dashboards in your account are global, not
+      // region-specific" (AWS::CloudWatch::Dashboard, https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cloudwatch-dashboard.html).
+      // A second one of the same stack would fail its deploy, or overwrite the first.
       const taken = Stack.of(this).node.findAll().find((c): c is cloudwatch.CfnDashboard => c instanceof cloudwatch.CfnDashboard && c.dashboardName === dashboardName);
       if (taken !== undefined) {
         throw new Error(`monitoring.dashboard: the dashboard name '${dashboardName}' is taken in this stack by ${taken.node.path} ` +
-          '(CloudWatch dashboard names are unique per account and Region): give this server another serverName, or set ' +
+          '(CloudWatch dashboard names are unique per account, across all Regions): give this server another serverName, or set ' +
           'monitoring: { dashboard: false }.');
       }
       this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { dashboardName, widgets });

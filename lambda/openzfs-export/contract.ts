@@ -59,7 +59,8 @@ export type ExportState = { readonly state: 'done' } | { readonly state: 'waitin
  * OPENZFS-EXPORT-CLIENTS: an export takes at most 25 client configurations, per OpenZFSNfsExport in the API reference.
  */
 export const MAX_CLIENT_CONFIGURATIONS = 25;
-const VOLUME_ID = /^fsvol-[0-9a-f]{17}$/;
+/** An FSx volume id, as FSx gives it: `fsvol-` and 17 hex digits. */
+export const VOLUME_ID = /^fsvol-[0-9a-f]{17}$/;
 
 /** Reads and validates the ResourceProperties; throws naming the property and what it must be. */
 export function parseExportProperties(props: Record<string, unknown> | undefined): ExportRequest {

@@ -58,6 +58,11 @@ export interface ExclusiveKeys {
   readonly keys: readonly string[];
   /** The backends that honour them, in words: the refusal says `<key> applies to <holders> only`. */
   readonly holders: string;
+  /**
+   * The keys among them that are true/false switches, whose `false` is the same as leaving them out, so no refusal.
+   * @default - none: any value of a key is refused
+   */
+  readonly switches?: readonly string[];
 }
 
 /**

@@ -52,7 +52,7 @@ export function nconnectRefusal(plan: StoragePlan | undefined): string | undefin
 
 /**
  * Refuses a given key that only another kind of backend honours, naming the key as typed rather than the construct's
- * prop it sets. `false` for a boolean key is the same as leaving it out.
+ * prop it sets. `false` for a switch is the same as leaving it out; for a key of text it is a value like any other.
  */
 export function refuseExclusiveKeys(values: ContextValues<ContextKey>, plan: StoragePlan | undefined): void {
   if (plan === undefined) return;
@@ -62,7 +62,7 @@ export function refuseExclusiveKeys(values: ContextValues<ContextKey>, plan: Sto
     // Keys of the shared table, as test/unit/context-backends.test.ts checks.
     for (const key of exclusive.keys as readonly ContextKey[]) {
       const value = values.raw(key);
-      if (value === undefined || value === 'false') continue;
+      if (value === undefined || (value === 'false' && (exclusive.switches ?? []).includes(key))) continue;
       throw contextError(key, value, `nothing with backend ${plan.backend}: ${key} applies to ${exclusive.holders} only; leave ${key} out`);
     }
   }

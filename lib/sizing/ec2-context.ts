@@ -23,5 +23,9 @@ export const EC2_ONLY_KEYS: Readonly<Record<string, string>> = {
 
 /** Both EC2 backends in the app's context: one object, so that neither refuses the other's keys. */
 export const EC2_CONTEXT: BackendContext = {
-  exclusiveKeys: { keys: Object.keys(EC2_ONLY_KEYS), holders: 'the EC2 NFS server backends (ebs, instance-store)' },
+  exclusiveKeys: {
+    keys: Object.keys(EC2_ONLY_KEYS),
+    holders: 'the EC2 NFS server backends (ebs, instance-store)',
+    switches: ['terminationProtection', 'encryptInstanceStore', 'legacyVolumeAttachments'],
+  },
 };

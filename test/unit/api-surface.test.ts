@@ -3,7 +3,8 @@
  * it takes about 9 s of CPU, each further program over the same files about 1 s.
  * - the API's documentation, by the check behind `npm run docs:check` (test/support/api-docs.ts);
  * - the API report, etc/storage-server.api.md, against what lib/index.ts exports;
- * - the README's TypeScript examples, compiled as a user would paste them.
+ * - the README's TypeScript examples, compiled as a user would paste them;
+ * - the props the app's context keys set, by name, against StorageServerProps.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -18,6 +19,8 @@ import {
   typeCheckBlocks,
   typeScriptBlocks,
 } from '../support/readme';
+import { BACKEND_SIZING } from '../../lib/sizing/registry';
+import { storageServerPropMembers } from '../support/prop-members';
 import { REPO_ROOT } from '../support/virtual-program';
 
 // The documentation check behind `npm run docs:check`, test/support/api-docs.ts, on small modules served from memory:
@@ -287,5 +290,30 @@ describe('README examples', () => {
     const propLine =
       example.line + 1 + example.code.split('\n').findIndex((l) => l.includes('capacityTiB: 5'));
     expect(problems).toContainEqual(expect.stringMatching(new RegExp(`^README\\.md:${propLine}: `)));
+  });
+});
+
+// A descriptor builds the props without the CDK, as Record<string, unknown>, and the stack spreads them into
+// StorageServerProps: a misspelt member would compile and be dropped.
+describe("the props the app's context keys set", () => {
+  let members: Map<string, string[]> | undefined;
+  const withProps = Object.entries(BACKEND_SIZING).flatMap(([backend, d]) => (d.context?.props ? [[backend, d.context] as const] : []));
+
+  test('some backends set props', () => {
+    expect(withProps.length).toBeGreaterThan(0);
+  });
+
+  test.each(withProps)('%s: each prop and member it sets is one of StorageServerProps\'s', (_backend, context) => {
+    members ??= storageServerPropMembers();
+    // Every key given, so that each member is set, looked-up subnets among them.
+    const every = Object.fromEntries(Object.keys(context.keys?.defaults ?? {}).map((key) => [key, 'x']));
+    const props = context.props!(every as never, { subnet: () => ({}) });
+    const stray = Object.entries(props).flatMap(([prop, value]) => {
+      if (!members!.has(prop)) return [prop];
+      if (value === null || typeof value !== 'object') return [];
+      return Object.keys(value).filter((member) => !members!.get(prop)!.includes(member)).map((member) => `${prop}.${member}`);
+    });
+    expect(Object.keys(props).length).toBeGreaterThan(0);
+    expect(stray).toEqual([]);
   });
 });

@@ -80,6 +80,9 @@ describe('context values (parseContext)', () => {
     ['fsxPerUnitStorageThroughput=300', { backend: 'fsx-lustre', fsxPerUnitStorageThroughput: '300' }, /^Invalid context value fsxPerUnitStorageThroughput="300": must be one of 125, 250, 500, 1000 \(MB\/s per TiB\) for PERSISTENT_2 SSD/],
     ['fsxPerUnitStorageThroughput=fast', { backend: 'fsx-lustre', fsxPerUnitStorageThroughput: 'fast' }, /fsxPerUnitStorageThroughput="fast": allowed is a whole number of MB\/s per TiB/],
     ['fsxStorageType=HDD on PERSISTENT_2', { backend: 'fsx-lustre', fsxStorageType: 'HDD' }, /^Invalid context value fsxStorageType="HDD": 'HDD' is offered only with fsxDeploymentType 'PERSISTENT_1'; got fsxDeploymentType 'PERSISTENT_2'\.$/],
+    // The storage type is at fault, not the throughput given beside it.
+    ['fsxStorageType=HDD with fsxPerUnitStorageThroughput=125', { backend: 'fsx-lustre', fsxStorageType: 'HDD', fsxPerUnitStorageThroughput: '125' }, /^Invalid context value fsxStorageType="HDD": 'HDD' is offered only with fsxDeploymentType 'PERSISTENT_1'; got fsxDeploymentType 'PERSISTENT_2'\.$/],
+    ['fsxPerUnitStorageThroughput=125 on SCRATCH_2', { backend: 'fsx-lustre', fsxDeploymentType: 'SCRATCH_2', fsxPerUnitStorageThroughput: '125' }, /^Invalid context value fsxPerUnitStorageThroughput="125": is fixed for SCRATCH_2/],
     ['fsxStorageType=NVME', { backend: 'fsx-lustre', fsxStorageType: 'NVME' }, /fsxStorageType="NVME": allowed is 'SSD' or 'HDD'/],
     ['fsxDataRepositoryPath not s3', { backend: 'fsx-lustre', fsxDataRepositoryPath: 'https://bucket' }, /fsxDataRepositoryPath="https:\/\/bucket": allowed is an S3 path/],
     ['clientMount=no', { clientMount: 'no' }, /clientMount="no": allowed is 'true' or 'false'/],
@@ -167,6 +170,26 @@ describe('messages: the key as typed, the value as written (issue 39, item 7)', 
       expect(text).not.toMatch(/^(clusterware|nfs):/);
       expect(() => parseContext(readContext({ backend: 'ebs', capacityTiB: 2.4, [key]: value }))).not.toThrow();
     });
+
+  test.each(Object.keys(EC2_ONLY_SAMPLES).flatMap((k) => ['fsx-lustre', 'fsx-openzfs'].map((b) => [k, b])))(
+    '%s=false with backend %s: left out for a true/false switch, refused naming the key for any other', (key, backend) => {
+      const asked = () => parseContext(readContext({ backend, capacityTiB: 2.4, [key]: 'false' }));
+      // A switch is a key whose own parser takes only true or false.
+      let isSwitch = false;
+      try {
+        parseContext(readContext({ backend: 'ebs', capacityTiB: 2.4, [key]: 'maybe' }));
+      } catch (e) {
+        isSwitch = /'true' or 'false'/.test((e as Error).message);
+      }
+      if (isSwitch) expect(asked).not.toThrow();
+      else expect(thrown(asked)).toMatch(new RegExp(`^Invalid context value ${key}="false": `));
+    });
+
+  test('keyPair=false is a key pair named false: refused with backend fsx-openzfs as any other name is', () => {
+    expect(thrown(() => parseContext(readContext({ backend: 'fsx-openzfs', capacityTiB: 1, keyPair: 'false' })))).toMatch(
+      /^Invalid context value keyPair="false": allowed is nothing with backend fsx-openzfs: keyPair applies to the EC2 NFS server backends/,
+    );
+  });
 
   test('instanceType with backend fsx-openzfs says the file system has no instance', () => {
     expect(thrown(() => parseContext(readContext({ backend: 'fsx-openzfs', capacityTiB: 1, instanceType: 'm5.xlarge' })))).toMatch(

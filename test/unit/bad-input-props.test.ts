@@ -175,7 +175,7 @@ describe("limits AWS enforces at deploy, refused at synth (issue 39, item 8)", (
     const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1 });
     new StorageServer(stack, 'A', { vpc, clusterName: 'hpc1', serverName: 'home' });
     expect(thrown(() => new StorageServer(stack, 'B', { vpc, clusterName: 'hpc2', serverName: 'home' }))).toMatch(
-      /^monitoring.dashboard: the dashboard name 'StorageServer-Two-home' is taken in this stack by Two\/A\/Monitoring\/Dashboard\/Resource .*set monitoring: \{ dashboard: false \}/,
+      /^monitoring.dashboard: the dashboard name 'StorageServer-Two-home' is taken in this stack by Two\/A\/Monitoring\/Dashboard\/Resource \(CloudWatch dashboard names are unique per account, across all Regions\): .*set monitoring: \{ dashboard: false \}/,
     );
     expect(() => new StorageServer(stack, 'C', { vpc, clusterName: 'hpc3', serverName: 'home', monitoring: { dashboard: false } })).not.toThrow();
   });

@@ -4,7 +4,7 @@
  * whose page lib/backends/openzfs/monitoring-metrics.ts cites: each alarm's metrics, dimensions, statistics, thresholds and actions, and
  * the dashboard's graphs.
  */
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Stack, Token } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as fsx from 'aws-cdk-lib/aws-fsx';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -131,6 +131,28 @@ function widgets(template: Template): { properties: { title: string; metrics: un
   const body = dashboard.Properties.DashboardBody as string | { 'Fn::Join': [string, unknown[]] };
   return JSON.parse(typeof body === 'string' ? body : body['Fn::Join'][1].join('')).widgets;
 }
+
+describe('MonitoredOpenZfsFileSystem props', () => {
+  const props = { fileSystemId: FS, rootVolumeId: ROOT, storageCapacityGiB: 4096, throughputCapacityMBps: 1280, deploymentType: 'SINGLE_AZ_2' };
+  const made = (change: Record<string, unknown>) => () => new MonitoredOpenZfsFileSystem({ ...props, ...change } as typeof props);
+
+  test.each([
+    [{ storageCapacityGiB: 0 }, /^MonitoredOpenZfsFileSystem: storageCapacityGiB must be a whole number of GiB above 0, got 0 \(number\)\.$/],
+    [{ storageCapacityGiB: -1 }, /storageCapacityGiB must be a whole number of GiB above 0, got -1 \(number\)/],
+    [{ storageCapacityGiB: NaN }, /storageCapacityGiB must be a whole number of GiB above 0, got NaN \(number\)/],
+    [{ storageCapacityGiB: Token.asNumber({ Ref: 'Capacity' }) }, /storageCapacityGiB must be .* got a token: .* give it literally/],
+    [{ throughputCapacityMBps: 0 }, /throughputCapacityMBps must be a whole number of MB\/s above 0, got 0 \(number\)/],
+    [{ rootVolumeId: '' }, /^MonitoredOpenZfsFileSystem: rootVolumeId must be an FSx volume id such as 'fsvol-0123456789abcdef0', got ""\.$/],
+    [{ fileSystemId: 'fsvol-0123456789abcdef0' }, /fileSystemId must be an FSx file system id such as 'fs-0123456789abcdef0', got "fsvol-0123456789abcdef0"/],
+    [{ deploymentType: 'SINGLE_AZ_3' }, /^MonitoredOpenZfsFileSystem: deploymentType must be one of SINGLE_AZ_1, SINGLE_AZ_2, SINGLE_AZ_HA_1, SINGLE_AZ_HA_2, MULTI_AZ_1, got "SINGLE_AZ_3"\.$/],
+  ])('%j is refused naming the prop', (change, message) => {
+    expect(made(change)).toThrow(message);
+  });
+
+  test('tokens for the ids and the deployment type are left to deploy', () => {
+    expect(made({ fileSystemId: Token.asString({ Ref: 'Fs' }), rootVolumeId: Token.asString({ Ref: 'Root' }), deploymentType: Token.asString({ Ref: 'Type' }) })).not.toThrow();
+  });
+});
 
 describe('FSx for OpenZFS dashboard', () => {
   test('storage used, throughput utilization, client MB/s against the provisioned, bytes and operations', () => {

@@ -124,14 +124,47 @@ describe('alarms per backend: each with its metric, threshold and action; none o
       ['ExportDown', 'FileSystemUsedCritical', 'FileSystemUsedWarning', 'StatusCheckFailed']);
   });
 
-  test('FSx for Lustre: the file system alarms on its free capacity; no heartbeat, status check or burst bucket', () => {
+  test('FSx for Lustre: the alarms watch the fullest storage target (OST); no heartbeat, status check or burst bucket', () => {
     const alarms = alarmsOf(monitored('fsx').template);
     expect(Object.keys(alarms).sort()).toEqual(['FileSystemUsedCritical', 'FileSystemUsedWarning']);
-    const metrics = alarms.FileSystemUsedWarning.Metrics as { Id: string; Expression?: string; MetricStat?: { Metric: unknown } }[];
-    expect(metrics.find((m) => m.Expression)?.Expression).toBe(`100 * (1 - free / ${2400 * 1024 ** 3})`);
-    expect(metrics.find((m) => m.Id === 'free')?.MetricStat?.Metric).toMatchObject({
-      Namespace: 'AWS/FSx', MetricName: 'FreeDataStorageCapacity', Dimensions: [{ Name: 'FileSystemId', Value: { Ref: expect.stringMatching(/^Fs/) } }],
+    expect(alarms.FileSystemUsedWarning.AlarmDescription).toBe(
+      'Storage server storage1: the fullest storage target (OST) of the FSx for Lustre file system (2400 GiB) is 85% full or more.');
+    const metrics = alarms.FileSystemUsedWarning.Metrics as { Id: string; Expression?: string; MetricStat?: { Metric: unknown; Stat: string; Period: number } }[];
+    for (const [id, stat] of [['fullest', 'Minimum'], ['targets', 'SampleCount']]) {
+      expect(metrics.find((m) => m.Id === id)?.MetricStat).toEqual({
+        Metric: { Namespace: 'AWS/FSx', MetricName: 'FreeDataStorageCapacity', Dimensions: [{ Name: 'FileSystemId', Value: { Ref: expect.stringMatching(/^Fs/) } }] },
+        // One data point a minute per OST: at a longer period SampleCount would count each OST more than once.
+        Stat: stat, Period: 60,
+      });
+    }
+  });
+
+  test('FSx for Lustre: the used % is the fullest OST\'s, not one OST\'s free bytes over the whole capacity (LUSTRE-FULLEST-OST)', () => {
+    const [expression] = (alarmsOf(monitored('fsx').template).FileSystemUsedWarning.Metrics as { Expression?: string }[])
+      .flatMap((m) => m.Expression ?? []);
+    const capacity = 2400 * 1024 ** 3;
+    // What CloudWatch would compute from each metric's value; the expression is arithmetic on its ids only.
+    const evaluate = (values: Record<string, number>): number =>
+      Function(...Object.keys(values), `return ${expression};`)(...Object.values(values)) as number;
+    // Two OSTs: empty, one half full, one full while the other is empty.
+    expect(evaluate({ fullest: capacity / 2, targets: 2 })).toBeCloseTo(0);
+    expect(evaluate({ fullest: capacity / 4, targets: 2 })).toBeCloseTo(50);
+    expect(evaluate({ fullest: 0, targets: 2 })).toBeCloseTo(100);
+  });
+
+  test('FSx for Lustre: a capacity that is no whole number of GiB above 0, or an id that is none, is refused naming the prop', () => {
+    const stack = new Stack(new App(), 'Test');
+    const made = (storageCapacityGiB: number, fileSystemId = 'fs-0123456789abcdef0') => () => new MonitoredLustreFileSystem({
+      fileSystem: fsx.LustreFileSystem.fromLustreFileSystemAttributes(stack, `Fs${stack.node.children.length}`, {
+        fileSystemId, dnsName: `${fileSystemId}.fsx.us-east-1.amazonaws.com`, securityGroup: ec2.SecurityGroup.fromSecurityGroupId(stack, `Sg${stack.node.children.length}`, 'sg-12345678'),
+      }),
+      storageCapacityGiB,
     });
+    for (const bad of [0, -1, NaN, 1.5]) {
+      expect(made(bad)).toThrow(new RegExp(`^MonitoredLustreFileSystem: storageCapacityGiB must be a whole number of GiB above 0, got ${bad} \\(number\\)\\.$`));
+    }
+    expect(made(1200, '')).toThrow(/^MonitoredLustreFileSystem: fileSystem.fileSystemId must be an FSx file system id such as 'fs-0123456789abcdef0', got ""\.$/);
+    expect(made(1200)).not.toThrow();
   });
 
   test('with a topic, every alarm notifies on ALARM and on OK', () => {
@@ -162,11 +195,11 @@ describe('the dashboard per backend', () => {
 
   test('EBS: the server rows, then throughput, queue length and burst balance per volume', () => {
     const { template } = monitored('ebs3');
-    expect(titles(template)).toEqual([...common, 'EBS bytes / min per volume', 'EBS queue length per volume', 'st1 burst balance % per volume']);
+    expect(titles(template)).toEqual([...common, 'EBS bytes / 5 min per volume', 'EBS queue length per volume', 'st1 burst balance % per volume']);
     const burst = widget(template, 'st1 burst balance % per volume');
     expect(burst.properties.metrics.map((m) => m.slice(0, 4))).toEqual([0, 1, 2].map((i) => ['AWS/EBS', 'BurstBalance', 'VolumeId', expect.stringMatching(new RegExp(`^\\{Volume${i}`))]));
     expect(burst.properties.annotations).toEqual({ horizontal: [{ value: 20, yAxis: 'left' }] });
-    expect(widget(template, 'EBS bytes / min per volume').properties.metrics).toHaveLength(6);
+    expect(widget(template, 'EBS bytes / 5 min per volume').properties.metrics).toHaveLength(6);
     expect(widget(template, 'File system used %').properties.annotations).toEqual({ horizontal: [{ value: 85, yAxis: 'left' }, { value: 95, yAxis: 'left' }] });
   });
 
@@ -187,6 +220,20 @@ describe('the dashboard per backend', () => {
 
   test('FSx: used %, bytes and operations of the file system', () => {
     expect(titles(monitored('fsx').template)).toEqual(['File system used %', 'Lustre bytes / min', 'Lustre operations / min']);
+  });
+
+  test.each<Kind>(['ebs3', 'instance-store', 'fsx'])('%s: a graph titled "/ min" or "/ <n> min" plots sums over that period', (kind) => {
+    const titled = dashboardOf(monitored(kind).template).widgets.flatMap((w) => {
+      const per = /\/ (?:(\d+) )?min\b/.exec(w.properties.title);
+      return per ? [{ title: w.properties.title, seconds: Number(per[1] ?? 1) * 60, rows: w.properties.metrics }] : [];
+    });
+    expect(titled.length).toBeGreaterThan(0);
+    for (const { title, seconds, rows } of titled) {
+      // A row's options are its last element; a metric only an expression reads is hidden, and the expression's period counts.
+      const periods = rows.map((row) => row[row.length - 1] as { period?: number; visible?: boolean })
+        .filter((o) => o.visible !== false).map((o) => o.period ?? 300);
+      expect([title, periods]).toEqual([title, periods.map(() => seconds)]);
+    }
   });
 
   test('named after the stack and the server; dashboard: false makes none', () => {

@@ -112,7 +112,8 @@ export class MonitoredEc2Server implements IMonitoredStorage {
     ]);
     if (dataVolumes.length > 0) {
       widgets.push([
-        graph('EBS bytes / min per volume', dataVolumes.flatMap((v, i) => [
+        // EBS metrics are read at five minutes (ebsMetric), so the sums are per five minutes.
+        graph('EBS bytes / 5 min per volume', dataVolumes.flatMap((v, i) => [
           ebsMetric(v, 'VolumeReadBytes', cloudwatch.Stats.SUM, `volume ${i} read`),
           ebsMetric(v, 'VolumeWriteBytes', cloudwatch.Stats.SUM, `volume ${i} write`),
         ])),

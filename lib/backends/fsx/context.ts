@@ -150,8 +150,10 @@ function parseFsxOptions(raw: Raw): FsxLustreOptions {
   try {
     resolveFsxLustreOptions(options);
   } catch (err) {
-    const key = perUnitText !== undefined ? 'fsxPerUnitStorageThroughput' : 'fsxStorageType';
-    throw new Error(`Invalid context value ${key}=${JSON.stringify(raw(key) ?? '')}: ${asContextKeys((err as Error).message, Object.keys(options))}.`);
+    // The planner's message begins with the option at fault, such as `fsxLustre.storageType 'HDD' is offered only ...`.
+    const message = (err as Error).message;
+    const key = asContextKeys(/^fsxLustre\.([A-Za-z]+) /.exec(message)?.[1] ?? 'perUnitStorageThroughput', Object.keys(options)) as keyof FsxLustreContext;
+    throw new Error(`Invalid context value ${key}=${JSON.stringify(raw(key) ?? '')}: ${asContextKeys(message, Object.keys(options))}.`);
   }
   return options;
 }

@@ -6,9 +6,12 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { IMonitoredStorage, IStorageAlarms } from '../../monitoring';
 import { graph } from '../../monitoring/widgets';
+import { VOLUME_ID } from '../../../lambda/openzfs-export/contract';
+import { validateFileSystemId, validateId, validateOneOf, validatePositiveWhole } from '../../validation/fsx-monitoring';
 import {
   higherOf, openZfsClientMBps, openZfsMetric, openZfsStorageUsedPercent, openZfsThroughputUtilization,
 } from './monitoring-metrics';
+import { FSX_OPENZFS_DEPLOYMENT_TYPES } from './sizing/options';
 
 /** Properties of a {@link MonitoredOpenZfsFileSystem}: the file system by its ids, which is all the metrics need. */
 export interface MonitoredOpenZfsFileSystemProps {
@@ -40,6 +43,12 @@ export class MonitoredOpenZfsFileSystem implements IMonitoredStorage {
   private readonly props: MonitoredOpenZfsFileSystemProps;
 
   constructor(props: MonitoredOpenZfsFileSystemProps) {
+    const owner = 'MonitoredOpenZfsFileSystem';
+    validateFileSystemId(owner, 'fileSystemId', props.fileSystemId);
+    validateId(owner, 'rootVolumeId', props.rootVolumeId, VOLUME_ID, 'an FSx volume id such as \'fsvol-0123456789abcdef0\'');
+    validatePositiveWhole(owner, 'storageCapacityGiB', props.storageCapacityGiB, 'GiB');
+    validatePositiveWhole(owner, 'throughputCapacityMBps', props.throughputCapacityMBps, 'MB/s');
+    validateOneOf(owner, 'deploymentType', props.deploymentType, FSX_OPENZFS_DEPLOYMENT_TYPES);
     this.props = props;
   }
 
