@@ -202,7 +202,7 @@ export interface StorageServerProps {
   readonly encryptInstanceStore?: boolean;
   /**
    * The dashboard and alarm thresholds of lib/monitoring.ts: heartbeat missing, file system full, st1 burst bucket low,
-   * status check failed, and an FSx file system's free capacity.
+   * status check failed, and an FSx file system's used capacity (FSx for Lustre's: its fullest storage target's).
    * @default - a dashboard, and alarms at 85 and 95 % full, 20 % burst balance, 3 minutes without heartbeat
    */
   readonly monitoring?: MonitoringOptions;
