@@ -63,6 +63,8 @@ export interface StackStatusRead {
 /** Why a read failed, in one line: the SDK's last error, or the deadline (`deadlineMs`) when the read was cut short. */
 export function statusReadError(err: unknown, deadlineMs: number = STATUS_DEADLINE_MS): string {
   if (err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError') && /abort/i.test(err.message)) {
+    // A deadline of 0 aborts before any request: the function's own time was spent.
+    if (deadlineMs <= 0) return `not asked: the function had no time left beyond the ${STATUS_RESERVE_MS / 1000} s it keeps in reserve`;
     return `no answer within the ${Number((deadlineMs / 1000).toFixed(1))} s the guard gives the read`;
   }
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
