@@ -25,11 +25,11 @@ export const STATUS_MAX_ATTEMPTS = 5;
 export const STATUS_DEADLINE_MS = 18_000;
 
 /**
- * What the read leaves of the function's remaining time for the rest of an Update (its other AWS calls, the
- * comparison) and for the refusal to reach CloudFormation: a function Lambda stops fails the request without the
- * message that says how to go on.
+ * What the read leaves of the function's remaining time for the refusal to reach CloudFormation: a function Lambda
+ * stops fails the request without the message that says how to go on. The read is an Update's last AWS call, so only
+ * the log lines and the throw follow it; the calls before it have spent their time already.
  */
-export const STATUS_RESERVE_MS = 12_000;
+export const STATUS_RESERVE_MS = 3_000;
 
 /**
  * The read's deadline when the function has `remainingMs` left (Lambda's `getRemainingTimeInMillis`): at most
