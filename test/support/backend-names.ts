@@ -2,6 +2,7 @@
  * What of a TypeScript file's code names a backend, as TypeScript's parser reads it, for the tests that hold a shared
  * part (the context parser, the monitoring, the update guard) to naming none: comments may, code may not.
  */
+import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
 import { BACKENDS } from '../../lambda/register/contract';
@@ -59,4 +60,13 @@ export function scanBackendNames(file: string, text: string, options: ScanOption
 /** A module specifier of `file` as a repository path when it is relative, as written when it names a package. */
 export function repoImport(file: string, spec: string): string {
   return spec.startsWith('.') ? path.posix.join(path.posix.dirname(file), spec) : spec;
+}
+
+/** The TypeScript files under `dir` (relative to `root`), recursively, as paths relative to `root`, sorted. */
+export function tsFilesUnder(root: string, dir: string): string[] {
+  return fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = `${dir}/${e.name}`;
+    if (e.isDirectory()) return tsFilesUnder(root, rel);
+    return rel.endsWith('.ts') ? [rel] : [];
+  }).sort();
 }

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { FSX_BACKENDS } from '../../lambda/register/backend';
 import { FSX_TARGETS } from '../../lambda/register/fsx-targets';
-import { type BackendMention, scanBackendNames } from '../support/backend-names';
+import { type BackendMention, scanBackendNames, tsFilesUnder } from '../support/backend-names';
 
 /**
  * The registration's FSx backends as plugins. What the registration knows of an FSx backend, beyond what every FSx file
@@ -34,16 +34,7 @@ function findings(file: string, text: string): { found: BackendMention[]; litera
   return { found: mentions, literals, imports };
 }
 
-/** The TypeScript files of the registration, relative to the repository. */
-function registerFiles(dir = REGISTER): string[] {
-  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
-    const rel = `${dir}/${e.name}`;
-    if (e.isDirectory()) return registerFiles(rel);
-    return rel.endsWith('.ts') ? [rel] : [];
-  }).sort();
-}
-
-const SHARED = registerFiles().filter((f) => !PER_BACKEND.some((p) => f === p || f.startsWith(p)));
+const SHARED = tsFilesUnder(ROOT, REGISTER).filter((f) => !PER_BACKEND.some((p) => f === p || f.startsWith(p)));
 const read = (file: string): string => fs.readFileSync(path.join(ROOT, file), 'utf8');
 
 describe('the registration\'s FSx backends', () => {
@@ -53,7 +44,7 @@ describe('the registration\'s FSx backends', () => {
 
   test('the files are found: the trust boundary and the handler are shared, each backend\'s rules its own', () => {
     expect(SHARED).toEqual(expect.arrayContaining([`${REGISTER}/validation.ts`, `${REGISTER}/index.ts`, `${REGISTER}/records.ts`]));
-    expect(registerFiles().filter((f) => f.startsWith(`${REGISTER}/backends/`))).toHaveLength(FSX_BACKENDS.length);
+    expect(tsFilesUnder(ROOT, REGISTER).filter((f) => f.startsWith(`${REGISTER}/backends/`))).toHaveLength(FSX_BACKENDS.length);
   });
 
   test('no shared file names a backend in code: no string literal holding its name, no identifier or string its own', () => {

@@ -3,7 +3,7 @@ import * as path from 'path';
 import { BACKENDS } from '../../lambda/register/contract';
 import { GUARD_BACKENDS } from '../../lambda/update-guard/backends';
 import { BACKEND_PLUGINS } from '../../lib/backends/registry';
-import { type BackendMention, scanBackendNames } from '../support/backend-names';
+import { type BackendMention, scanBackendNames, tsFilesUnder } from '../support/backend-names';
 
 /**
  * The update guard's backends as plugins. What the guard knows of a backend is the backend's descriptor in
@@ -46,16 +46,7 @@ function findings(file: string, text: string): { found: BackendMention[]; litera
   return { found: mentions, literals, imports };
 }
 
-/** The TypeScript files of the guard, relative to the repository. */
-function guardFiles(dir = GUARD): string[] {
-  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
-    const rel = `${dir}/${e.name}`;
-    if (e.isDirectory()) return guardFiles(rel);
-    return rel.endsWith('.ts') ? [rel] : [];
-  }).sort();
-}
-
-const SHARED = guardFiles().filter((f) => !PER_BACKEND.some((p) => f === p || f.startsWith(p)));
+const SHARED = tsFilesUnder(ROOT, GUARD).filter((f) => !PER_BACKEND.some((p) => f === p || f.startsWith(p)));
 /**
  * Files of backends/ that several backends share, such as the FSx pair's: what their words name of a backend, its
  * name, its file system type, its guide's words, they take from the backends sharing them.
@@ -80,7 +71,7 @@ describe('the guard\'s shared files name no backend in code', () => {
   test('the files are found: shared, per-backend, and the exemptions still exist', () => {
     expect(SHARED).toEqual(expect.arrayContaining([`${GUARD}/validation.ts`, `${GUARD}/policies.ts`, `${GUARD}/watched.ts`, `${GUARD}/messages.ts`]));
     expect(SHARED).not.toContain(`${GUARD}/backends.ts`);
-    expect(guardFiles().filter((f) => f.startsWith(`${GUARD}/backends/`)).length).toBeGreaterThanOrEqual(BACKENDS.length);
+    expect(tsFilesUnder(ROOT, GUARD).filter((f) => f.startsWith(`${GUARD}/backends/`)).length).toBeGreaterThanOrEqual(BACKENDS.length);
     for (const file of Object.keys(EXEMPT_FILES)) expect(SHARED).toContain(file);
   });
 
@@ -90,7 +81,7 @@ describe('the guard\'s shared files name no backend in code', () => {
   });
 
   test('what several backends share in backends/ names none of them in code either', () => {
-    for (const file of SHARED_IN_BACKENDS) expect(guardFiles()).toContain(file);
+    for (const file of SHARED_IN_BACKENDS) expect(tsFilesUnder(ROOT, GUARD)).toContain(file);
     const named = SHARED_IN_BACKENDS.flatMap((f) => findings(f, read(f)).found);
     expect(named.map((n) => `${n.file}:${n.line}: ${n.text}`)).toEqual([]);
   });
