@@ -1,6 +1,6 @@
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
-import type { StoragePlan, StorageRequest } from '../sizing';
+import type { StoragePlan, StorageRequest } from '../sizing/plan-types';
 import type { StorageServerProps } from '../storage-server/props';
 import type { StorageBackend } from './backend';
 

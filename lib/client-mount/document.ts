@@ -3,6 +3,7 @@ import { readWholeScript } from '../script-parts';
 import { CIDR } from './validation';
 import { DEFAULT_MOUNT_ROOTS, MAX_READ_AHEAD_KIB } from '../validation';
 import { DEFAULT_READ_AHEAD_KIB } from '../sizing/nfs-client';
+import { BACKEND_SIZING } from '../sizing/registry';
 
 /**
  * The client mount's SSM Command document: lib/scripts/client-mount.sh whole, its parts put in place by
@@ -46,6 +47,12 @@ export function documentScript(script: string): string {
   while (end < lines.length && lines[end].startsWith('#')) end++;
   return [lines[0], `# ${CLIENT_MOUNT_SCRIPT_NAME} of @hpc-storage/storage-server, less its opening description (see that file).`, ...lines.slice(end)].join('\n');
 }
+
+/** How the script mounts each kind of server, in the registry's order: `NFS, ... and FSx for OpenZFS by its DNS name`. */
+const MOUNTED_AS = (() => {
+  const ways = [...new Set(Object.values(BACKEND_SIZING).map((sizing) => sizing.mountedAs))];
+  return ways.length === 1 ? ways[0] : `${ways.slice(0, -1).join(', ')} and ${ways[ways.length - 1]}`;
+})();
 
 /** Heredoc delimiter that embeds the script in the document's shell step. */
 const HEREDOC_END = 'STORAGE_SERVER_CLIENT_MOUNT_SH';
@@ -102,7 +109,7 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
     '',
   ].join('\n');
   const document = linuxShellDocument(
-    "Mounts the cluster's storage servers (NFS, FSx for OpenZFS by its DNS name, and FSx for Lustre with its client installed where missing), as " +
+    `Mounts the cluster's storage servers (${MOUNTED_AS}), as ` +
       'their mount configs in SSM Parameter Store say (<prefix>/<clusterName>/storage/<server>/mount): one tagged fstab ' +
       'line per server, updated in place. Only servers inside allowedServers, mount points at or below mountRoots on ' +
       'a path only root can change, allowlisted options, always nosuid,nodev. Any failure of one config skips that one. Exit 2 reports a refused or vanished config, a conflicting fstab ' +

@@ -5,6 +5,7 @@
  * words in the app stack's outputs. Types only and no CDK imports, so that `npm run plan` never loads the CDK;
  * lib/sizing/registry.ts holds one per backend.
  */
+import type { BackendPlugin } from '../backends/plugin';
 import type { BackendContext, NoContextKeys } from '../context/backend-context';
 import type { ClientProtocol } from './client-ceiling';
 import type { Families } from './families';
@@ -139,6 +140,13 @@ export interface BackendSizing<S extends object = NoContextKeys> {
   readonly iopsUnpublished?: string;
   /** How a client mounts it: NFS, where nconnect and a placement group apply, or the Lustre client. */
   readonly clientProtocol: ClientProtocol;
+  /** How the client mount script mounts it, in its SSM document's description: `NFS`, `FSx for OpenZFS by its DNS name`. */
+  readonly mountedAs: string;
+  /**
+   * Its construct's plugin, loaded when called, so that the planner and the context parser, which never call it, load
+   * no CDK. lib/backends/registry.ts calls each one for the facade.
+   */
+  readonly plugin: () => BackendPlugin;
   /** Whether it goes beyond one server, where the search points when no single server sustains the throughput. */
   readonly scalesOut: boolean;
   /** Why a plan of this backend holds more than asked: the rule of the backend that made it so. */

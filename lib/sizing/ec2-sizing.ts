@@ -78,11 +78,16 @@ function ec2Outputs(storage: (plan: StoragePlan) => string): StackOutputText {
   };
 }
 
+/** The EC2 NFS server's plugin, loaded only when the facade builds: the planner loads no CDK. */
+const ec2Plugin = () => (require('../backends/ec2-nfs-server') as typeof import('../backends/ec2-nfs-server')).EC2_NFS_PLUGIN;
+
 /** EBS in the planner: striped st1 volumes, or gp3 for a throughput, on an EBS type. */
 export const EBS_SIZING: BackendSizing = {
   candidates: ({ capacityTiB, targetMBps, families, ioSizeKiB }) => ebsCandidates(capacityTiB, targetMBps, families, ioSizeKiB),
   iops: ebsPlanIops,
   clientProtocol: 'nfs',
+  mountedAs: 'NFS',
+  plugin: ec2Plugin,
   scalesOut: false,
   excessReason: ({ request, plan }) => ebsExcess(plan, request),
   table: {
@@ -120,6 +125,8 @@ export const INSTANCE_STORE_SIZING: BackendSizing = {
   iops: () => ({ baseline: [], burst: [], unpublished: INSTANCE_STORE_IOPS_UNPUBLISHED }),
   iopsUnpublished: 'instance-store HDDs',
   clientProtocol: 'nfs',
+  mountedAs: 'NFS',
+  plugin: ec2Plugin,
   scalesOut: false,
   excessReason: instanceStoreExcess,
   table: {

@@ -9,7 +9,7 @@ import type { NfsOptions } from '../backends/ec2-nfs-server-props';
 import type { FsxLustreServerOptions } from '../backends/fsx-lustre-props';
 import type { FsxOpenZfsServerOptions } from '../backends/fsx-openzfs-props';
 import type { SnapshotOptions } from '../backends/snapshot-options';
-import type { Backend, Generation } from '../sizing';
+import type { Backend, Generation } from '../sizing/plan-types';
 
 // The props of the StorageServer facade in lib/storage-server.ts, apart from its wiring. The option groups they name
 // live beside what reads them: NfsOptions with the EC2 backend's props, FsxLustreServerOptions with the FSx backend's,

@@ -43,6 +43,22 @@ const TS_FILES = FILES.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
 interface Imports {
   readonly files: string[];
   readonly packages: string[];
+  /** Files only a `require` inside a function loads: when it is called, after every module has loaded. */
+  readonly lazy: string[];
+}
+
+/** The specifiers of the `require` calls inside a function of `source`. */
+function lazyRequires(source: ts.SourceFile): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node, inFunction: boolean): void => {
+    if (inFunction && ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'require' &&
+      node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0])) {
+      found.push(node.arguments[0].text);
+    }
+    node.forEachChild((child) => visit(child, inFunction || ts.isFunctionLike(node)));
+  };
+  visit(source, false);
+  return found;
 }
 
 /** Each TypeScript file's imports, read once by TypeScript's pre-processor and resolved by its module resolution. */
@@ -51,18 +67,23 @@ function readImports(): Map<string, Imports> {
   const imports = new Map<string, Imports>();
   for (const file of TS_FILES) {
     const abs = path.join(ROOT, file);
-    const names = ts.preProcessFile(fs.readFileSync(abs, 'utf8'), true, true).importedFiles.map((i) => i.fileName);
-    const files = names
-      .filter((name) => name.startsWith('.'))
-      .map((name) => {
-        const resolved = ts.resolveModuleName(name, abs, options, ts.sys).resolvedModule;
-        if (!resolved) throw new Error(`${file}: cannot resolve ${name}`);
-        return path.relative(ROOT, resolved.resolvedFileName).split(path.sep).join('/');
-      });
+    const text = fs.readFileSync(abs, 'utf8');
+    const names = ts.preProcessFile(text, true, true).importedFiles.map((i) => i.fileName);
+    const resolve = (name: string): string => {
+      const resolved = ts.resolveModuleName(name, abs, options, ts.sys).resolvedModule;
+      if (!resolved) throw new Error(`${file}: cannot resolve ${name}`);
+      return path.relative(ROOT, resolved.resolvedFileName).split(path.sep).join('/');
+    };
+    const files = names.filter((name) => name.startsWith('.')).map(resolve);
+    const source = ts.createSourceFile(abs, text, ts.ScriptTarget.Latest);
+    // A file both imported and lazily required is loaded by the import.
+    const declared = new Set(source.statements.flatMap((st) =>
+      (ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) && st.moduleSpecifier ? [(st.moduleSpecifier as ts.StringLiteral).text] : []));
+    const lazy = lazyRequires(source).filter((name) => name.startsWith('.') && !declared.has(name)).map(resolve);
     const packages = names
       .filter((name) => !name.startsWith('.'))
       .map((name) => (name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : name.split('/')[0]));
-    imports.set(file, { files: [...new Set(files)].sort(), packages: [...new Set(packages)].sort() });
+    imports.set(file, { files: [...new Set(files)].sort(), packages: [...new Set(packages)].sort(), lazy: [...new Set(lazy)].sort() });
   }
   return imports;
 }
@@ -136,8 +157,11 @@ describe('code shape', () => {
     expect(graph.get('bin/storage-server.ts')).toContain('lib/storage-server-stack.ts');
   });
 
-  test('no import circle', () => {
-    expect(circles(graph)).toEqual([]);
+  test('no import circle (a lazy require orders no load, so it draws no edge)', () => {
+    const loadGraph = new Map([...imports].map(([file, { files, lazy }]) => [file, files.filter((f) => !lazy.includes(f))]));
+    expect(circles(loadGraph)).toEqual([]);
+    // The planner's descriptors load their plugins lazily; an edge that would close a circle is one of them.
+    expect([...imports.values()].some(({ lazy }) => lazy.includes('lib/backends/fsx-openzfs.ts'))).toBe(true);
   });
 
   test('the circle finder finds a circle (a check that cannot fail is no check)', () => {

@@ -60,6 +60,9 @@ export const FSX_LUSTRE_SIZING: BackendSizing<FsxLustreContext> = {
   iops: () => ({ baseline: [], burst: [], unpublished: LUSTRE_IOPS_UNPUBLISHED }),
   iopsUnpublished: 'FSx for Lustre',
   clientProtocol: 'lustre',
+  mountedAs: 'FSx for Lustre with its client installed where missing',
+  // Loaded only when the facade builds: the planner loads no CDK.
+  plugin: () => (require('../fsx-lustre') as typeof import('../fsx-lustre')).FSX_LUSTRE_PLUGIN,
   scalesOut: true,
   excessReason: ({ request, plan }) => excessReason(plan, request.capacityTiB, request.throughputMBps),
   table: {

@@ -41,6 +41,9 @@ export const FSX_OPENZFS_SIZING: BackendSizing<FsxOpenZfsContext> = {
   options: { field: 'fsxOpenZfs' },
   iops: openZfsIops,
   clientProtocol: 'nfs',
+  mountedAs: 'FSx for OpenZFS by its DNS name',
+  // Loaded only when the facade builds: the planner loads no CDK.
+  plugin: () => (require('../fsx-openzfs') as typeof import('../fsx-openzfs')).FSX_OPENZFS_PLUGIN,
   scalesOut: false,
   excessReason: ({ plan }) => {
     const gib = fileSystemOf(plan).storageCapacityGiB;
