@@ -19,7 +19,7 @@ export type { ClientMountProps, MountOnOptions } from './client-mount';
 
 // Constructs a consumer may compose on a server of its own.
 export { SNAPSHOT_TARGET_TAG_KEY, SnapshotPolicy } from './snapshot-policy';
-export type { CrossRegionCopy, SnapshotPolicyProps } from './snapshot-policy';
+export type { CrossRegionCopy, SnapshotPolicyProps, SnapshotTargetTag } from './snapshot-policy';
 export { RecoveryAlarm } from './recovery-alarm';
 export type { RecoveryAlarmProps } from './recovery-alarm';
 

@@ -81,6 +81,14 @@ export interface SnapshotPolicyProps {
   readonly maxFreezeSeconds?: number;
 }
 
+/** The instance tag a snapshot policy targets. */
+export interface SnapshotTargetTag {
+  /** The tag key, {@link SNAPSHOT_TARGET_TAG_KEY}. */
+  readonly key: string;
+  /** The tag value, unique to this server: `<stack name>/<unique name of this construct>`. */
+  readonly value: string;
+}
+
 /**
  * Scheduled, multi-volume EBS snapshot sets of the storage server, by DLM with resource type INSTANCE and the boot
  * volume excluded. They may be application-consistent, with fsfreeze pre and post scripts run through SSM, and copied
@@ -94,12 +102,7 @@ export class SnapshotPolicy extends Construct {
   /** The role DLM assumes to run the policy. */
   public readonly role: iam.Role;
   /** The instance tag the policy targets. */
-  public readonly targetTag: {
-    /** The tag key, {@link SNAPSHOT_TARGET_TAG_KEY}. */
-    key: string;
-    /** The tag value, unique to this server: `<stack name>/<unique name of this construct>`. */
-    value: string;
-  };
+  public readonly targetTag: SnapshotTargetTag;
 
   constructor(scope: Construct, id: string, props: SnapshotPolicyProps) {
     super(scope, id);

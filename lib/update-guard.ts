@@ -44,7 +44,7 @@ export interface UpdateGuardProps {
    * policy allows it.
    * @default none
    */
-  readonly watch?: readonly WatchedResourceSpec[];
+  readonly watch?: WatchedResourceSpec[];
   /** The server's names; a rename is refused, and a Create looks for resources already tagged `serverId`. @default none */
   readonly identity?: GuardIdentity;
 }

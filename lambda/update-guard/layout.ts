@@ -55,9 +55,9 @@ export interface StorageLayout {
   /** The instance type when the backend is `instance-store`, whose disks are the data; `''` for EBS. */
   readonly instanceStoreType: string;
   /** The EBS data volumes in stripe order; empty for instance store. */
-  readonly dataVolumes: readonly DataVolumeLayout[];
+  readonly dataVolumes: DataVolumeLayout[];
   /** The snapshots the data volumes were created from, in stripe order; empty when they started blank. */
-  readonly snapshotIds: readonly string[];
+  readonly snapshotIds: string[];
   /** ARN of the KMS key that encrypts the volumes, or `'aws/ebs'` for the AWS managed key. */
   readonly encryptionKey: string;
   /** Availability Zone of the server's subnet. */

@@ -81,7 +81,7 @@ export interface ClientCeiling {
    */
   readonly perFlowGbps?: number;
   /** Where each figure comes from. */
-  readonly sources: readonly string[];
+  readonly sources: string[];
 }
 
 /** The file system protocol the client speaks: the EC2 NFS server's, or FSx for Lustre's. */

@@ -8,7 +8,8 @@ import * as path from 'path';
 /**
  * The only files the package may hold, as globs, where `*` stays within one path segment and `**` crosses segments.
  * They are the compiled library and its declarations, the shell scripts it renders and their Python parts, the compiled
- * Lambda contracts the library imports, each Lambda's prebuilt bundle and source map, and the documents. The contracts
+ * Lambda contracts the library imports, each Lambda's prebuilt bundle and source map, jsii's assembly (`.jsii`, which
+ * jsii-pacmak and the Python runtime read) and the documents. The contracts
  * are `dist/lambda/<name>/*.js`, and the backend descriptors of the update guard and the registration in `backends/`.
  */
 export const ALLOWED_FILES: readonly string[] = [
@@ -16,6 +17,7 @@ export const ALLOWED_FILES: readonly string[] = [
   'README.md',
   'LICENSE',
   'CHANGELOG.md',
+  '.jsii',
   'dist/lib/**/*.js',
   'dist/lib/**/*.d.ts',
   'dist/lib/scripts/*.sh',
@@ -41,8 +43,8 @@ export interface PackageManifest {
 /**
  * The files the package must hold, derived from the repository so that a new module, script or Lambda is required
  * without editing a list: package.json's entry points and export targets, the compiled JavaScript and declarations of
- * every `lib/**\/*.ts`, every file of `lib/scripts`, the bundle and source map of every `lambda/<name>/index.ts`, and
- * the documents.
+ * every `lib/**\/*.ts`, every file of `lib/scripts`, the bundle and source map of every `lambda/<name>/index.ts`, jsii's
+ * assembly and the documents.
  */
 export function requiredFiles(root: string, pkg: PackageManifest): string[] {
   const exportTargets = Object.values(pkg.exports).flatMap((t) =>
@@ -56,7 +58,7 @@ export function requiredFiles(root: string, pkg: PackageManifest): string[] {
     .readdirSync(path.join(root, 'lambda'))
     .filter((d) => fs.existsSync(path.join(root, 'lambda', d, 'index.ts')))
     .flatMap((d) => [`dist/lambda/${d}/bundle/index.js`, `dist/lambda/${d}/bundle/index.js.map`]);
-  const documents = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'];
+  const documents = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', '.jsii'];
   const all = [...documents, pkg.main, pkg.types, ...exportTargets, ...libModules, ...scripts, ...bundles];
   return [...new Set(all.map((f) => f.replace(/^\.\//, '')))];
 }

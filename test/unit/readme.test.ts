@@ -33,6 +33,9 @@ const RUN_BY_CI: { pattern: RegExp; script: string; text: string }[] = [
   // The install commands: the consumer test packs the package and installs the tarball the README names.
   { pattern: /^npm ci && npm pack\b/, script: 'test/consumer/package-checks.ts', text: "run('npm', ['pack'" },
   { pattern: /^cd \S+ && npm install \S+\.tgz$/, script: 'test/consumer/package-checks.ts', text: "run('npm', ['install', path.relative(appDir, state.tarball)" },
+  // The Python commands: the Python app test builds the wheel and installs it.
+  { pattern: /^npm run package$/, script: 'test/python-app/run.sh', text: 'npm run package' },
+  { pattern: /^cd \S+ && pip install \S+\.whl$/, script: 'test/python-app/run.sh', text: '-m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall "$wheel"' },
 ];
 
 type Kind = 'marked' | 'plan' | 'synth' | 'ci';

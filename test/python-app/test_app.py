@@ -1,0 +1,56 @@
+"""The Python CDK app of app.py, synthesized with the wheel: its template as a Python user gets it.
+
+Explicit checks of what the library promises a Python app (the planned server, its encrypted volume, the mount in the
+compute node's user data, NFS opened to the node) and a snapshot of the whole template, asset hashes scrubbed, that
+fails when anything else moves (`run.sh --snapshot-update` rewrites it after a change meant to move it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import aws_cdk as cdk
+import pytest
+from app import build
+from aws_cdk.assertions import Match, Template
+
+# A 64-digit hex asset hash, which the embedded handler bundles decide; the snapshot should not move with them.
+ASSET_HASH = re.compile(r"[0-9a-f]{64}")
+
+
+@pytest.fixture(scope="module")
+def template() -> Template:
+    return Template.from_stack(build(cdk.App()))
+
+
+def resources(template: Template, kind: str) -> dict[str, Any]:
+    return template.find_resources(kind)
+
+
+def test_the_server_is_the_planned_m4_with_one_encrypted_st1_volume(template: Template) -> None:
+    servers = [r for r in resources(template, "AWS::EC2::Instance").values() if r["Properties"]["InstanceType"] == "m4.2xlarge"]
+    assert len(servers) == 1
+    template.resource_count_is("AWS::EC2::Volume", 1)
+    template.has_resource_properties("AWS::EC2::Volume", {"VolumeType": "st1", "Size": 5120, "Encrypted": True})
+
+
+def test_the_compute_node_mounts_the_export_from_its_user_data(template: Template) -> None:
+    compute = [r for r in resources(template, "AWS::EC2::Instance").values() if r["Properties"]["InstanceType"] == "c5.2xlarge"]
+    assert len(compute) == 1
+    user_data = json.dumps(compute[0]["Properties"]["UserData"])
+    assert "/data" in user_data
+    assert "nfs4" in user_data
+
+
+def test_nfs_is_opened_to_the_compute_node(template: Template) -> None:
+    template.has_resource_properties(
+        "AWS::EC2::SecurityGroupIngress",
+        {"IpProtocol": "tcp", "FromPort": 2049, "ToPort": 2049, "SourceSecurityGroupId": Match.any_value()},
+    )
+
+
+def test_the_template_matches_its_snapshot(template: Template, snapshot: Any) -> None:
+    text = ASSET_HASH.sub("<asset hash>", json.dumps(template.to_json(), indent=1, sort_keys=True))
+    assert text == snapshot
