@@ -77,7 +77,7 @@ export interface ClientMountProps {
    * Add `/home` to the mount roots, for home directories on NFS: a mount config may then mount on `/home` or below it.
    * @default false
    */
-  readonly allowHomeMountPoints?: boolean;
+  readonly allowHomeMountPoint?: boolean;
   /**
    * NFS read-ahead every node sets for its NFS mounts, KiB: the document parameter `readAheadKiB` and the script's
    * `--read-ahead-kib`. It is a whole number from 0 to `MAX_READ_AHEAD_KIB`, 1 GiB. Since Linux 5.4 the NFS client
@@ -145,7 +145,7 @@ export class ClientMount extends Construct {
     const clientTagKey = props.clientTagKey ?? DEFAULT_CLIENT_TAG_KEY;
     const prefix = props.parameterPrefix ?? DEFAULT_PARAMETER_PREFIX;
     const schedule = props.schedule ?? DEFAULT_MOUNT_SCHEDULE;
-    const allowHome = props.allowHomeMountPoints ?? false;
+    const allowHome = props.allowHomeMountPoint ?? false;
     const mountRoots = props.mountRoots ?? [...DEFAULT_MOUNT_ROOTS];
     const readAheadKiB = props.readAheadKiB ?? DEFAULT_READ_AHEAD_KIB;
 

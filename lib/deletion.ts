@@ -32,7 +32,7 @@ export interface DataHolder {
 /** The props that say what a destroy does to the data. */
 export interface DestroyProps {
   /** The removal policy the user gave the data resources. */
-  readonly dataVolumeRemovalPolicy?: RemovalPolicy;
+  readonly removalPolicy?: RemovalPolicy;
   /** The words that let a destroy delete the data. */
   readonly deleteDataOnDestroy?: boolean;
 }
@@ -41,12 +41,12 @@ export interface DestroyProps {
 export const DELETE_DATA_KEY = 'deleteDataOnDestroy=true (context) or deleteDataOnDestroy: true (prop)';
 
 /**
- * The removal policy of the resources that hold data: `dataVolumeRemovalPolicy` when given, else `DESTROY` with
+ * The removal policy of the resources that hold data: `removalPolicy` when given, else `DESTROY` with
  * `deleteDataOnDestroy`, else kept on update and deletion. That last is `RetainExceptOnCreate`, which deletes them only
  * when the stack's first creation rolls back, while they are new and blank.
  */
 export function dataRemovalPolicy(props: DestroyProps): RemovalPolicy {
-  return props.dataVolumeRemovalPolicy ?? (props.deleteDataOnDestroy === true ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE);
+  return props.removalPolicy ?? (props.deleteDataOnDestroy === true ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE);
 }
 
 /** Gives each companion the data resource's removal policy when that policy keeps it; else they go with it. */

@@ -103,7 +103,7 @@ export class StorageServerStack extends Stack {
       // VPC may have secondary blocks the lookup does not name, so they are read from EC2 at deploy:
       // OPENZFS-ENDPOINT-CIDR.
       allowedServerCidrs: [ctx.vpcId !== undefined ? vpcIpv4Cidrs(this, 'VpcCidrs', vpc.vpcId) : vpc.vpcCidrBlock],
-      allowHomeMountPoints: ctx.allowHomeMountPoint,
+      allowHomeMountPoint: ctx.allowHomeMountPoint,
       mountRoots: ctx.mountRoots,
       readAheadKiB: ctx.clientReadAheadKiB,
     }) : undefined;

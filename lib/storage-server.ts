@@ -1,12 +1,14 @@
 import { CfnResource, Token } from 'aws-cdk-lib';
 import * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { BACKEND_PLUGINS } from './backends/registry';
 import { DEFAULT_PARAMETER_PREFIX, type FsType } from '../lambda/register/contract';
 import { MountOnOptions, mountStorageOn } from './client-mount';
+import { grantServerMountRead } from './client-mount/grant';
 import { BenchDocument } from './bench-document';
 import { ClusterwareRing } from './clusterware';
 import { checkDestroy } from './deletion';
@@ -184,6 +186,15 @@ export class StorageServer extends Construct implements ec2.IConnectable {
    */
   public mountOn(target: ec2.Instance | autoscaling.AutoScalingGroup, options: MountOnOptions = {}): void {
     mountStorageOn(this, target, options);
+  }
+
+  /**
+   * Lets `grantee`, a client node's role, instance or Auto Scaling group, read this server's mount record
+   * (`mountParameterName`), as `client-mount.sh --server <serverName>` does. {@link ClientMount.grantMount} grants
+   * the records of every server of the cluster.
+   */
+  public grantMount(grantee: iam.IGrantable): iam.Grant {
+    return grantServerMountRead(this, grantee, this.mountParameterName);
   }
 }
 

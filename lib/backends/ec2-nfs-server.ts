@@ -96,7 +96,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
     this.privateIp = iface.attrPrimaryPrivateIpAddress;
     this.mountAddress = this.privateIp;
     this.dataVolumes = dataVolumes(this, p, layout, this.instance);
-    grantTakeOver(role, layout.identity, iface, this.dataVolumes, p.server.encryptionKey);
+    grantTakeOver(role, layout.identity, iface, this.dataVolumes, p.server.kmsKey);
     const attachments = legacyAttachments(this, p, layout, this.instance, this.dataVolumes);
     const clusterware = joinClusterware(this, p, this.instance, securityGroup);
     this.clusterware = clusterware?.ring;

@@ -150,9 +150,9 @@ export class FsxLustreServer extends Construct implements StorageBackend {
  * refuses the EC2-only props before it builds this backend.
  */
 function validateFsxProps(props: StorageServerProps, options: FsxLustrePlan): void {
-  if (options.deploymentType === 'SCRATCH_2' && props.encryptionKey !== undefined) {
-    throw new Error("encryptionKey: SCRATCH_2 file systems are encrypted with FSx's own key and take no KMS key; use " +
-      "fsxLustre.deploymentType 'PERSISTENT_2' or 'PERSISTENT_1' for a key of your own, or leave encryptionKey out.");
+  if (options.deploymentType === 'SCRATCH_2' && props.kmsKey !== undefined) {
+    throw new Error("kmsKey: SCRATCH_2 file systems are encrypted with FSx's own key and take no KMS key; use " +
+      "fsxLustre.deploymentType 'PERSISTENT_2' or 'PERSISTENT_1' for a key of your own, or leave kmsKey out.");
   }
   const retain = props.snapshots?.retain;
   if (retain !== undefined && !Token.isUnresolved(retain) && retain > MAX_FSX_BACKUP_RETENTION_DAYS) {

@@ -138,7 +138,7 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
     Tags.of(this.fileSystem).add('Name', `${clusterName}/${serverName}`);
     this.updateGuard = openZfsUpdateGuard(this, {
       plan: options,
-      encryptionKeyArn: props.encryptionKey?.keyArn,
+      encryptionKeyArn: props.kmsKey?.keyArn,
       subnetIds: network.subnets.map((s) => s.subnetId),
       availabilityZone: subnet.availabilityZone,
       backupRetentionDays: retainDays,

@@ -53,10 +53,10 @@ export interface StorageServerProps {
   readonly generation?: Generation;
   /**
    * FSx for Lustre options, for backend `fsx-lustre` only: deployment type, storage type, per-unit throughput and an S3
-   * data repository. The file system is encrypted, with `encryptionKey` on the persistent types. It is backed up daily
+   * data repository. The file system is encrypted, with `kmsKey` on the persistent types. It is backed up daily
    * on the persistent types, kept `snapshots.retain` days and started at `snapshots.startTimeUtc`, unless linked to a
    * data repository: FSx backs up no linked file system, so backups are off, with a synth warning. It is kept on
-   * removal unless `dataVolumeRemovalPolicy` says otherwise.
+   * removal unless `removalPolicy` says otherwise.
    * @default - PERSISTENT_2 SSD at 125 MB/s per TiB; with `throughputMBps`, the cheapest persistent option that
    * sustains it
    */
@@ -64,8 +64,8 @@ export interface StorageServerProps {
   /**
    * FSx for OpenZFS options, for backend `fsx-openzfs` only: deployment type, throughput capacity and root squash.
    * MULTI_AZ_1 takes a standby subnet in a second zone. The file system is SSD and LZ4-compressed. It is encrypted with
-   * `encryptionKey`, else with the AWS managed key aws/fsx. It is backed up daily, kept `snapshots.retain` days, 0-90,
-   * and started at `snapshots.startTimeUtc`. It is kept on removal unless `dataVolumeRemovalPolicy` says otherwise. Its
+   * `kmsKey`, else with the AWS managed key aws/fsx. It is backed up daily, kept `snapshots.retain` days, 0-90,
+   * and started at `snapshots.startTimeUtc`. It is kept on removal unless `removalPolicy` says otherwise. Its
    * root volume is exported to `clientCidrs`, or the VPC's CIDR, only, with root squash. Its security group admits NFS
    * from `clientCidrs` and `clientPeers` only, on TCP and UDP 111, 2049 and 20001-20003.
    * @default - SINGLE_AZ_1 at the smallest throughput tier that sustains `throughputMBps`, root squash on
@@ -141,7 +141,7 @@ export interface StorageServerProps {
    * deletes each volume after a snapshot that keeps its data.
    * @default - RemovalPolicy.DESTROY with `deleteDataOnDestroy`, else RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
    */
-  readonly dataVolumeRemovalPolicy?: RemovalPolicy;
+  readonly removalPolicy?: RemovalPolicy;
   /**
    * Create the EBS data volumes from these snapshots, one per volume in stripe order: a snapshot set of a server with
    * the same plan. It restores into a new server: see the README. It is read only when the volumes are created, so
@@ -159,7 +159,7 @@ export interface StorageServerProps {
    * for OpenZFS.
    * @default - the account's AWS managed key for EBS, aws/ebs, or for FSx, aws/fsx
    */
-  readonly encryptionKey?: kms.IKey;
+  readonly kmsKey?: kms.IKey;
   /**
    * Scheduled snapshots of the EBS data volumes, ignored for instance store. On FSx for Lustre's persistent types and
    * on FSx for OpenZFS, `retain`, 0-90, and `startTimeUtc` set the daily automatic backups, and the other options are

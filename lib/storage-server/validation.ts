@@ -79,7 +79,7 @@ function validatePropTypes(props: StorageServerProps): void {
   validateObject('instanceType', props.instanceType, "an ec2.InstanceType such as new ec2.InstanceType('m4.xlarge')", 'sameInstanceClassAs');
   validateObject('keyPair', props.keyPair, 'an ec2.IKeyPair such as ec2.KeyPair.fromKeyPairName(...)', 'keyPairName');
   validateObject('placementGroup', props.placementGroup, 'an ec2.IPlacementGroup such as ec2.PlacementGroup.fromPlacementGroupName(...)', 'placementGroupName');
-  validateObject('encryptionKey', props.encryptionKey, 'a kms.IKey', 'keyArn');
+  validateObject('kmsKey', props.kmsKey, 'a kms.IKey', 'keyArn');
   validateObject('machineImage', props.machineImage, 'an ec2.IMachineImage', 'getImage');
   validateObject('alarmTopic', props.alarmTopic, 'an sns.ITopic such as sns.Topic.fromTopicArn(...)', 'topicArn');
   validateObject('clusterware.tokenSecret', props.clusterware?.tokenSecret, 'a secretsmanager.ISecret', 'secretArn');
@@ -99,7 +99,7 @@ function validatePropTypes(props: StorageServerProps): void {
     ['monitoring.dashboard', props.monitoring?.dashboard],
   ];
   for (const [prop, value] of booleans) validateOneOf(prop, value, [true, false]);
-  validateOneOf('dataVolumeRemovalPolicy', props.dataVolumeRemovalPolicy, Object.values(RemovalPolicy));
+  validateOneOf('removalPolicy', props.removalPolicy, Object.values(RemovalPolicy));
   const lists = [['clientCidrs', props.clientCidrs], ['clientPeers', props.clientPeers], ['dataVolumeSnapshotIds', props.dataVolumeSnapshotIds],
     ['mountRoots', props.mountRoots]] as const;
   for (const [prop, list] of lists) {

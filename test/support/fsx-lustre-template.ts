@@ -29,6 +29,6 @@ export function serverStackWithKey(props: Partial<StorageServerProps>): { templa
   const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
   const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
   const key = new kms.Key(stack, 'Key', { enableKeyRotation: true, removalPolicy: RemovalPolicy.RETAIN });
-  new StorageServer(stack, 'Storage', { vpc, encryptionKey: key, ...props });
+  new StorageServer(stack, 'Storage', { vpc, kmsKey: key, ...props });
   return { template: Template.fromStack(stack) };
 }

@@ -118,8 +118,8 @@ describe('ClientMount document', () => {
     );
   });
 
-  test('allowHomeMountPoints sets the default of allowHome and the association passes it', () => {
-    const { stack } = clientMountStack({ allowHomeMountPoints: true });
+  test('allowHomeMountPoint sets the default of allowHome and the association passes it', () => {
+    const { stack } = clientMountStack({ allowHomeMountPoint: true });
     const template = Template.fromStack(stack);
     template.hasResourceProperties('AWS::SSM::Document', {
       Content: Match.objectLike({

@@ -174,18 +174,18 @@ describe('the synth check: data goes only where the deploy says so', () => {
     Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('deleteDataOnDestroy'));
   });
 
-  test('dataVolumeRemovalPolicy DESTROY is refused without deleteDataOnDestroy, and accepted with it', () => {
-    expect(() => serverStack({ backend: 'fsx-openzfs', capacityTiB: 1, dataVolumeRemovalPolicy: RemovalPolicy.DESTROY }))
+  test('removalPolicy DESTROY is refused without deleteDataOnDestroy, and accepted with it', () => {
+    expect(() => serverStack({ backend: 'fsx-openzfs', capacityTiB: 1, removalPolicy: RemovalPolicy.DESTROY }))
       .toThrow(/the FSx for OpenZFS file system \(StorageFsxOpenZfsFileSystem[0-9A-F]{8}, DeletionPolicy Delete\): cdk destroy would delete it and its automatic backups/);
-    const { template } = serverStack({ backend: 'fsx-openzfs', capacityTiB: 1, dataVolumeRemovalPolicy: RemovalPolicy.DESTROY, deleteDataOnDestroy: true });
+    const { template } = serverStack({ backend: 'fsx-openzfs', capacityTiB: 1, removalPolicy: RemovalPolicy.DESTROY, deleteDataOnDestroy: true });
     template.hasResource('AWS::FSx::FileSystem', { DeletionPolicy: 'Delete' });
   });
 
   test('SNAPSHOT: an EBS volume is snapshotted, then deleted (no key needed); an FSx file system cannot be', () => {
-    const { stack, template } = serverStack({ backend: 'ebs', dataVolumeRemovalPolicy: RemovalPolicy.SNAPSHOT });
+    const { stack, template } = serverStack({ backend: 'ebs', removalPolicy: RemovalPolicy.SNAPSHOT });
     template.hasResource('AWS::EC2::Volume', { DeletionPolicy: 'Snapshot' });
     Annotations.fromStack(stack).hasInfo('*', Match.stringLikeRegexp('^cdk destroy snapshots EBS data volume 0 '));
-    expect(() => serverStack({ backend: 'fsx-lustre', capacityTiB: 12, dataVolumeRemovalPolicy: RemovalPolicy.SNAPSHOT }))
+    expect(() => serverStack({ backend: 'fsx-lustre', capacityTiB: 12, removalPolicy: RemovalPolicy.SNAPSHOT }))
       .toThrow(/CloudFormation cannot snapshot a AWS::FSx::FileSystem|does not support snapshot removal policy/);
   });
 

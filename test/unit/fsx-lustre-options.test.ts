@@ -17,7 +17,7 @@ describe('FSx for Lustre options of the construct', () => {
     expect(props.LustreConfiguration).toEqual({ DeploymentType: 'SCRATCH_2' });
     expect(props.StorageCapacity).toBe(2400);
     expect(() => serverStackWithKey({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { deploymentType: 'SCRATCH_2' } }))
-      .toThrow(/^encryptionKey: SCRATCH_2 file systems are encrypted with FSx's own key and take no KMS key/);
+      .toThrow(/^kmsKey: SCRATCH_2 file systems are encrypted with FSx's own key and take no KMS key/);
   });
 
   test('snapshots.retain sets the backup retention (0 turns backups off; more than 90 days is refused: LUSTRE-BACKUP-RETENTION)', () => {
@@ -225,7 +225,7 @@ describe('home and scratch: an EBS server and an FSx file system in one cluster'
     const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
     new StorageServer(stack, 'Home', { vpc, clusterName: 'hpc1', serverName: 'home', capacityTiB: 2, mountPoint: '/home', allowHomeMountPoint: true });
     new StorageServer(stack, 'Scratch', { vpc, clusterName: 'hpc1', serverName: 'scratch', backend: 'fsx-lustre', capacityTiB: 12, mountPoint: scratchMount, allowHomeMountPoint: true, fsxLustre: { deploymentType: 'SCRATCH_2' } });
-    new ClientMount(stack, 'ClientMount', { clusterName: 'hpc1', allowedServerCidrs: [vpc.vpcCidrBlock], allowHomeMountPoints: true });
+    new ClientMount(stack, 'ClientMount', { clusterName: 'hpc1', allowedServerCidrs: [vpc.vpcCidrBlock], allowHomeMountPoint: true });
     return { stack, template: Template.fromStack(stack) };
   }
 

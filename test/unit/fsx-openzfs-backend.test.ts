@@ -47,7 +47,7 @@ describe('backend fsx-openzfs (-c backend=fsx-openzfs)', () => {
     expect(fs.Properties.OpenZFSConfiguration.DiskIopsConfiguration).toEqual({ Mode: 'USER_PROVISIONED', Iops: 40000 });
     // Single-AZ: no preferred subnet or route tables.
     expect(fs.Properties.OpenZFSConfiguration.PreferredSubnetId).toBeUndefined();
-    // FSx encrypts every file system at rest: the AWS managed key aws/fsx unless encryptionKey is given.
+    // FSx encrypts every file system at rest: the AWS managed key aws/fsx unless kmsKey is given.
     expect(fs.Properties.KmsKeyId).toBeUndefined();
     expect(fs.DeletionPolicy).toBe('RetainExceptOnCreate');
     expect(fs.UpdateReplacePolicy).toBe('Retain');
@@ -301,6 +301,6 @@ function zfsWithKey(): Template {
   const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
   const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
   const key = new kms.Key(stack, 'Key', { enableKeyRotation: true, removalPolicy: RemovalPolicy.RETAIN });
-  new StorageServer(stack, 'Storage', { vpc, backend: 'fsx-openzfs', capacityTiB: 1, encryptionKey: key });
+  new StorageServer(stack, 'Storage', { vpc, backend: 'fsx-openzfs', capacityTiB: 1, kmsKey: key });
   return Template.fromStack(stack);
 }

@@ -25,7 +25,7 @@ function backend(plan: StoragePlan, encryptionKey?: (stack: Stack) => kms.IKey):
   const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
   const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
   const server = new Ec2NfsServer(stack, 'Default', {
-    server: { vpc, encryptionKey: encryptionKey?.(stack) },
+    server: { vpc, kmsKey: encryptionKey?.(stack) },
     selectedSubnets: [],
     plan,
     capacityTiB: 2,

@@ -234,10 +234,10 @@ describe('enums and numbers a JavaScript caller can get wrong', () => {
     expect(options(built({}).template)).toContain('nconnect=16');
   });
 
-  test('nfs.exportMode, nfs.threads, dataVolumeRemovalPolicy', () => {
+  test('nfs.exportMode, nfs.threads, removalPolicy', () => {
     refusesAll(fc.string({ maxLength: 8 }).filter((v) => v !== 'sync' && v !== 'async'), (v) => ({ nfs: { exportMode: v } }), /^nfs.exportMode must be one of "sync", "async"/);
     refusesAll(fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 1025 }), fc.double({ min: 1.01, max: 1023.99, noInteger: true }), notANumber), (v) => ({ nfs: { threads: v } }), /^nfs.threads must be a whole number from 1 to 1024/);
-    refusesAll(fc.string({ maxLength: 10 }).filter((v) => !(Object.values(RemovalPolicy) as string[]).includes(v)), (v) => ({ dataVolumeRemovalPolicy: v }), /^dataVolumeRemovalPolicy must be one of "destroy", "retain"/);
+    refusesAll(fc.string({ maxLength: 10 }).filter((v) => !(Object.values(RemovalPolicy) as string[]).includes(v)), (v) => ({ removalPolicy: v }), /^removalPolicy must be one of "destroy", "retain"/);
   });
 
   test('fsxLustre options, monitoring thresholds and the clusterware uuid: strings for numbers and unknown words are refused naming the prop', () => {
@@ -285,7 +285,7 @@ describe('enums and numbers a JavaScript caller can get wrong', () => {
     refused({ instanceType: 'm4.xlarge' }, /^instanceType must be an ec2.InstanceType/);
     refused({ keyPair: 'admin' }, /^keyPair must be an ec2.IKeyPair/);
     refused({ placementGroup: 'hpc-pg' }, /^placementGroup must be an ec2.IPlacementGroup/);
-    refused({ encryptionKey: 'alias/x' }, /^encryptionKey must be a kms.IKey/);
+    refused({ kmsKey: 'alias/x' }, /^kmsKey must be a kms.IKey/);
     refused({ nfs: '4.1' }, /^nfs must be an object of options/);
     refused({ parameterPrefix: 42 }, /^parameterPrefix must be a string/);
     refusesAll(badEc2Id('ami'), (v) => ({ machineImageId: v }), /^machineImageId must be an image id such as 'ami-0123456789abcdef0'/);

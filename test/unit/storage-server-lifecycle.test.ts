@@ -70,7 +70,7 @@ describe('taking over volumes and interface: what the instance role may do in EC
   test('a customer managed key: the role may let EC2 create grants on it, for AWS resources only', () => {
     const stack = new Stack(new App(), 'Kms', { env: { account: '123456789012', region: 'us-east-1' } });
     const key = new kms.Key(stack, 'Key');
-    const server = new StorageServer(stack, 'Storage', { vpc: new ec2.Vpc(stack, 'Vpc', { maxAzs: 1 }), capacityTiB: 5, encryptionKey: key });
+    const server = new StorageServer(stack, 'Storage', { vpc: new ec2.Vpc(stack, 'Vpc', { maxAzs: 1 }), capacityTiB: 5, kmsKey: key });
     const roleId = stack.getLogicalId(server.instance!.role.node.defaultChild as CfnResource);
     const statements = Object.values(Template.fromStack(stack).findResources('AWS::IAM::Policy'))
       .filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))

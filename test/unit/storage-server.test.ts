@@ -235,7 +235,7 @@ describe('secure defaults', () => {
     const stack = new Stack(new App(), 'Kms');
     const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1 });
     const key = new kms.Key(stack, 'Key', { enableKeyRotation: true });
-    new StorageServer(stack, 'Storage', { vpc, encryptionKey: key });
+    new StorageServer(stack, 'Storage', { vpc, kmsKey: key });
     const t = Template.fromStack(stack);
     t.hasResourceProperties('AWS::EC2::Volume', { KmsKeyId: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Key'), 'Arn'] } });
     t.hasResourceProperties('AWS::EC2::Instance', {
@@ -275,8 +275,8 @@ describe('EBS data volumes', () => {
   test.each([
     [RemovalPolicy.SNAPSHOT, 'Snapshot'],
     [RemovalPolicy.DESTROY, 'Delete'],
-  ])('dataVolumeRemovalPolicy %s gives DeletionPolicy %s', (policy, expected) => {
-    const { template } = serverStack({ capacityTiB: 5, dataVolumeRemovalPolicy: policy, deleteDataOnDestroy: policy === RemovalPolicy.DESTROY });
+  ])('removalPolicy %s gives DeletionPolicy %s', (policy, expected) => {
+    const { template } = serverStack({ capacityTiB: 5, removalPolicy: policy, deleteDataOnDestroy: policy === RemovalPolicy.DESTROY });
     for (const v of Object.values(template.findResources('AWS::EC2::Volume'))) expect(v.DeletionPolicy).toBe(expected);
   });
 

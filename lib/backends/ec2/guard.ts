@@ -38,7 +38,7 @@ export function ec2UpdateGuard(scope: Construct, p: Ec2NfsServerProps, layout: E
       instanceStoreType: layout.instanceStore ? layout.instanceType.toString() : '',
       dataVolumes: plan.dataVolumes.map((v, index) => dataVolumeLayout(index, v)),
       snapshotIds: props.dataVolumeSnapshotIds ?? [],
-      encryptionKey: props.encryptionKey?.keyArn ?? AWS_MANAGED_EBS_KEY,
+      encryptionKey: props.kmsKey?.keyArn ?? AWS_MANAGED_EBS_KEY,
       availabilityZone: subnet.availabilityZone,
       imageId: cfnInstance.imageId ?? '',
       keyPair: cfnInstance.keyName ?? '',

@@ -49,7 +49,7 @@ export function serverInstance(scope: Construct, p: Ec2NfsServerProps, layout: E
     blockDevices: [
       {
         deviceName: '/dev/xvda',
-        volume: ec2.BlockDeviceVolume.ebs(16, { encrypted: true, kmsKey: props.encryptionKey, volumeType: ec2.EbsDeviceVolumeType.GP3 }),
+        volume: ec2.BlockDeviceVolume.ebs(16, { encrypted: true, kmsKey: props.kmsKey, volumeType: ec2.EbsDeviceVolumeType.GP3 }),
       },
       ...layout.instanceStoreDevices.map((deviceName, i) => ({ deviceName, volume: ec2.BlockDeviceVolume.ephemeral(i) })),
     ],

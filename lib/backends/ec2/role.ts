@@ -66,7 +66,7 @@ export function grantTakeOver(
   identity: string,
   iface: ec2.CfnNetworkInterface,
   volumes: ec2.Volume[],
-  encryptionKey: kms.IKey | undefined,
+  kmsKey: kms.IKey | undefined,
 ): void {
   const stack = Stack.of(role);
   const arn = (resource: string, resourceName: string): string => stack.formatArn({ service: 'ec2', resource, resourceName });
@@ -98,7 +98,7 @@ export function grantTakeOver(
     resources: ['*'],
   }));
   // Attaching a volume encrypted with a customer managed key lets EC2 create a grant on the key for it.
-  encryptionKey?.grant(role, 'kms:CreateGrant').principalStatement?.addCondition('Bool', { 'kms:GrantIsForAWSResource': true });
+  kmsKey?.grant(role, 'kms:CreateGrant').principalStatement?.addCondition('Bool', { 'kms:GrantIsForAWSResource': true });
   Validations.of(role).acknowledge({
     id: iam5(role, anyInstance),
     reason: 'Instance ids are not known before the instance exists: attach is limited to the calling instance itself ' +

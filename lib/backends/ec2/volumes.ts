@@ -18,7 +18,7 @@ export function dataVolumes(scope: Construct, p: Ec2NfsServerProps, layout: Ec2S
       size: Size.gibibytes(v.sizeGiB),
       ...dataVolumeType(v, i),
       encrypted: true,
-      encryptionKey: props.encryptionKey,
+      encryptionKey: props.kmsKey,
       snapshotId: props.dataVolumeSnapshotIds?.[i],
       removalPolicy: layout.removalPolicy,
     });

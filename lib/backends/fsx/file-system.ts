@@ -23,7 +23,7 @@ export function lustreFileSystem(
     storageCapacityGiB: options.storageCapacityGiB,
     storageType: options.storageType === 'HDD' ? fsx.StorageType.HDD : fsx.StorageType.SSD,
     // SCRATCH_2 takes no key: FSx encrypts it with its own, and refuses KmsKeyId on scratch types.
-    kmsKey: persistent ? props.encryptionKey : undefined,
+    kmsKey: persistent ? props.kmsKey : undefined,
     removalPolicy: dataRemovalPolicy(props),
     // LUSTRE-VERSION: a change replaces the file system, so the guard refuses it.
     fileSystemTypeVersion: props.fsxLustre?.fileSystemTypeVersion,

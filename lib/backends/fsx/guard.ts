@@ -22,7 +22,7 @@ export function fsxUpdateGuard(
       instanceStoreType: '',
       dataVolumes: [],
       snapshotIds: [],
-      encryptionKey: persistent && props.encryptionKey ? props.encryptionKey.keyArn : AWS_MANAGED_FSX_KEY,
+      encryptionKey: persistent && props.kmsKey ? props.kmsKey.keyArn : AWS_MANAGED_FSX_KEY,
       availabilityZone: subnet.availabilityZone,
       imageId: '',
       keyPair: '',

@@ -37,7 +37,7 @@ export function openZfsFileSystem(
     subnetIds: network.subnets.map((s) => s.subnetId),
     securityGroupIds: [securityGroup.securityGroupId],
     // Always encrypted at rest: with the key given, else FSx's AWS managed key, aws/fsx.
-    kmsKeyId: props.encryptionKey?.keyId,
+    kmsKeyId: props.kmsKey?.keyId,
     openZfsConfiguration: {
       deploymentType: options.deploymentType,
       throughputCapacity: options.throughputCapacityMBps,
