@@ -9,6 +9,7 @@ import { BACKEND_PLUGINS } from './backends/registry';
 import { DEFAULT_PARAMETER_PREFIX, type FsType } from '../lambda/register/contract';
 import { MountOnOptions, mountStorageOn } from './client-mount';
 import { grantServerMountRead } from './client-mount/grant';
+import { ImportedStorageServer, type IStorageServer, type StorageServerAttributes } from './storage-server/imported';
 import { BenchDocument } from './bench-document';
 import { ClusterwareRing } from './clusterware';
 import { checkDestroy } from './deletion';
@@ -39,7 +40,16 @@ export type { StorageServerProps } from './storage-server/props';
  *
  * It registers itself in SSM Parameter Store so that clients can find and mount it.
  */
-export class StorageServer extends Construct implements ec2.IConnectable {
+export class StorageServer extends Construct implements IStorageServer {
+  /**
+   * A server another stack or app deployed, from the values of its mount record and its security group, to mount on
+   * this app's instances and grant them its record. Names and the mount point must be literal; the address, export
+   * path and options may be tokens (another stack's outputs), checked at deploy before anything that carries them.
+   */
+  public static fromStorageServerAttributes(scope: Construct, id: string, attrs: StorageServerAttributes): IStorageServer {
+    return new ImportedStorageServer(scope, id, attrs);
+  }
+
   /** The EC2 instance serving NFS on backends `ebs` and `instance-store`; undefined for `fsx-lustre`. */
   public readonly instance?: ec2.Instance;
   /** The subnet the server or the file system is in: the first of `vpcSubnets`, or the VPC's first private one. */

@@ -43,6 +43,7 @@ export {
 } from './paths';
 export { holding, refusal, type Claimant, type RecordOwner } from './owner';
 export {
+  FS_TYPES,
   fstabLine,
   mountRecord,
   type Ec2RingRecord,

@@ -86,6 +86,8 @@ export interface MountRecord {
 
 /** The file system types of a mount config. */
 export type FsType = 'nfs4' | 'lustre';
+/** Each {@link FsType}, for run-time checks; test/unit/record-schema.test.ts holds both to the schema. */
+export const FS_TYPES: readonly FsType[] = ['nfs4', 'lustre'];
 
 /**
  * The fstab line a client uses, in the form each guide gives:

@@ -6,6 +6,7 @@
  *
  * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
+import { exportPathProblem, mountOptionsProblem, serverAddressProblem } from './mount-target';
 import { PRIVATE_IPV4_CIDRS, addressSpaceProblem, cidrProblem, ipv4Problem, ipv6ClientProblem, vpcCidrProblem } from './network';
 
 /** The rule one value is held to: the same function the construct applies to the literal value at synth. */
@@ -18,6 +19,12 @@ export enum ValueRule {
   LOGIN_IP = 'login-ip',
   /** The VPC's CIDR, where clients may be when no `clientCidrs` are given: a VPC size EC2 allows, held to the clientCidrs rules. */
   VPC_CIDR = 'vpc-cidr',
+  /** An imported server's `mountAddress`: a canonical IPv4 address or a DNS name. */
+  SERVER_ADDRESS = 'server-address',
+  /** An imported server's `exportPath`: `/` or an absolute path of `[A-Za-z0-9_.-]` segments. */
+  EXPORT_PATH = 'export-path',
+  /** An imported server's `mountOptions`: comma-separated `name` or `name=value` of `[A-Za-z0-9_.:-]`. */
+  MOUNT_OPTIONS = 'mount-options',
 }
 
 /** One value to check: its name as the user typed it, such as `clientCidrs[0]`, its rule and its resolved value. */
@@ -65,6 +72,12 @@ export function ruleText(rule: ValueRule, options: CheckOptions): string {
       return `the canonical IPv4 address of one host in ${space}`;
     case ValueRule.VPC_CIDR:
       return `a canonical IPv4 CIDR of /16 to /28 in ${space}, as clients may be anywhere in it`;
+    case ValueRule.SERVER_ADDRESS:
+      return 'a canonical IPv4 address or a DNS name';
+    case ValueRule.EXPORT_PATH:
+      return "'/' or an absolute path of A-Z a-z 0-9 _ . - segments";
+    case ValueRule.MOUNT_OPTIONS:
+      return 'a comma-separated list of name or name=value mount options of A-Z a-z 0-9 _ . : -';
   }
 }
 
@@ -80,6 +93,12 @@ export function valueProblem(rule: ValueRule, value: string, options: CheckOptio
       return ipv4Problem(value) ?? addressSpaceProblem(value, space);
     case ValueRule.VPC_CIDR:
       return vpcCidrProblem(value, space);
+    case ValueRule.SERVER_ADDRESS:
+      return serverAddressProblem(value);
+    case ValueRule.EXPORT_PATH:
+      return exportPathProblem(value);
+    case ValueRule.MOUNT_OPTIONS:
+      return mountOptionsProblem(value);
   }
 }
 

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
 import schema from '../../lambda/register/records.schema.json';
-import { BACKENDS, RecordKind, mountRecord } from '../../lambda/register/contract';
+import { BACKENDS, FS_TYPES, RecordKind, mountRecord } from '../../lambda/register/contract';
 import { recordProblems } from '../support/record-schema';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -47,6 +47,7 @@ describe('the TypeScript types are the schema', () => {
   test('the enums: backends, file system types, record kinds', () => {
     expect(defs.backend.enum).toEqual([...BACKENDS]);
     expect(/export type FsType = ([^;]+);/.exec(read('lambda/register/records.ts'))![1].split(' | ').map((s) => s.replace(/'/g, ''))).toEqual(defs.fsType.enum);
+    expect([...FS_TYPES]).toEqual(defs.fsType.enum);
     expect(defs.owner.properties.record.enum).toEqual(Object.values(RecordKind));
   });
 
