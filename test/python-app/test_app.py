@@ -13,7 +13,7 @@ from typing import Any
 
 import aws_cdk as cdk
 import pytest
-from app import build
+from app import SCRATCH_GROUP, build
 from aws_cdk.assertions import Match, Template
 
 # A 64-digit hex asset hash, which the embedded handler bundles decide; the snapshot should not move with them.
@@ -42,6 +42,21 @@ def test_the_compute_node_mounts_the_export_from_its_user_data(template: Templat
     user_data = json.dumps(compute[0]["Properties"]["UserData"])
     assert "/data" in user_data
     assert "nfs4" in user_data
+
+
+def test_the_compute_node_may_read_its_server_mount_record(template: Template) -> None:
+    policies = json.dumps(resources(template, "AWS::IAM::Policy"))
+    assert "ssm:GetParametersByPath" in policies
+    assert "parameter/storage-server/pyhpc/storage/storage1/mount" in policies
+
+
+def test_the_imported_server_is_mounted_and_admits_the_node(template: Template) -> None:
+    compute = [r for r in resources(template, "AWS::EC2::Instance").values() if r["Properties"]["InstanceType"] == "c5.2xlarge"]
+    assert "10.0.1.20:/export/data /scratch nfs4 nfsvers=4.1,hard,_netdev,nosuid,nodev" in json.dumps(compute[0]["Properties"]["UserData"])
+    template.has_resource_properties(
+        "AWS::EC2::SecurityGroupIngress",
+        {"GroupId": SCRATCH_GROUP, "IpProtocol": "tcp", "FromPort": 2049, "ToPort": 2049},
+    )
 
 
 def test_nfs_is_opened_to_the_compute_node(template: Template) -> None:
