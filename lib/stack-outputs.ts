@@ -5,7 +5,6 @@ import type { ClientMount } from './client-mount';
 import type { StoragePlan, ThroughputEstimate } from './sizing';
 import { BACKEND_SIZING } from './sizing/registry';
 import type { StorageServer } from './storage-server';
-import { fileSystemIdOf } from './storage-server/file-system-id';
 
 /**
  * The app stack's description and outputs, per backend: what an administrator reads after a deploy, and what
@@ -24,7 +23,7 @@ export function stackDescription(server: StorageServer): string {
 /** Adds to `stack` the outputs of `server`, and of the cluster's client mount when this stack has it. */
 export function addStackOutputs(stack: Stack, server: StorageServer, clientTag: string, clientMount?: ClientMount): void {
   const words = BACKEND_SIZING[server.plan.backend].outputs;
-  const fileSystemId = fileSystemIdOf(server);
+  const fileSystemId = server.fileSystemId;
   const it = fileSystemId !== undefined ? 'the file system' : 'the server';
   const output = (id: string, description: string, value: string) => new CfnOutput(stack, id, { description, value });
 

@@ -20,7 +20,6 @@ import { ServerRegistration, validateRecordNames, validateRecordsInApp } from '.
 import { UpdateGuard } from './update-guard';
 import { SnapshotPolicy } from './snapshot-policy';
 import type { StoragePlan } from './sizing';
-import { keepFileSystemId } from './storage-server/file-system-id';
 import { planServer } from './storage-server/plan';
 import type { StorageServerProps } from './storage-server/props';
 import { DeployTimeCheck } from './deploy-check';
@@ -56,6 +55,11 @@ export class StorageServer extends Construct implements IStorageServer {
   public readonly subnet: ec2.ISubnet;
   /** The FSx for Lustre file system of backend `fsx-lustre`; undefined otherwise. */
   public readonly fileSystem?: fsx.LustreFileSystem;
+  /**
+   * The id of the FSx file system, `fs-...`, on either FSx backend; undefined for an NFS server. `fileSystem` and
+   * `openZfsFileSystem` give each backend's own resource.
+   */
+  public readonly fileSystemId?: string;
   /** The FSx for OpenZFS file system of backend `fsx-openzfs`, undefined otherwise. Its `ref` is the file system id. */
   public readonly openZfsFileSystem?: fsx.CfnFileSystem;
   /** How clients mount it: `nfs4`, or `lustre` for FSx for Lustre. */
@@ -146,7 +150,7 @@ export class StorageServer extends Construct implements IStorageServer {
     this.clusterware = parts.clusterware;
     this.fileSystem = parts.fileSystem;
     this.openZfsFileSystem = parts.openZfsFileSystem;
-    keepFileSystemId(this, backend.fileSystemId);
+    this.fileSystemId = backend.fileSystemId;
     this.fsType = backend.fsType;
     this.mountAddress = backend.mountAddress;
     this.exportPath = backend.exportPath;
