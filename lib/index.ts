@@ -5,7 +5,7 @@
 // The construct, what it composes and exposes, and its props.
 export { StorageServer } from './storage-server';
 export type { StorageServerProps } from './storage-server';
-export type { IStorageServer, StorageServerAttributes } from './storage-server/imported';
+export type { IStorageServer, StorageServerAttributes } from './client-mount/imported-server';
 // Each backend's public names, from one entry in its folder: its option group, what its monitoring watches (the
 // `storage` of StorageMonitoring), and the request options and plan the planner carries for it.
 export * from './backends/ec2/public';

@@ -9,7 +9,7 @@ import { BACKEND_PLUGINS } from './backends/registry';
 import { DEFAULT_PARAMETER_PREFIX, type FsType } from '../lambda/register/contract';
 import { MountOnOptions, mountStorageOn } from './client-mount';
 import { grantServerMountRead } from './client-mount/grant';
-import { ImportedStorageServer, type IStorageServer, type StorageServerAttributes } from './storage-server/imported';
+import { ImportedStorageServer, type IStorageServer, type StorageServerAttributes } from './client-mount/imported-server';
 import { BenchDocument } from './bench-document';
 import { ClusterwareRing } from './clusterware';
 import { checkDestroy } from './deletion';

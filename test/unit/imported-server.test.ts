@@ -9,7 +9,7 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { mountParameterName } from '../../lambda/register/contract';
 import { RESOURCE_TYPE, ValueRule, checkValues } from '../../lambda/value-check/contract';
 import { StorageServer } from '../../lib/storage-server';
-import type { StorageServerAttributes } from '../../lib/storage-server/imported';
+import type { StorageServerAttributes } from '../../lib/client-mount/imported-server';
 import { ENV, TemplatePolicies } from '../support/iam-eval';
 
 const SERVER_GROUP = 'sg-0123456789abcdef0';
