@@ -125,7 +125,8 @@ export interface StorageServerProps {
    * `mutable: false` takes no rules: it must already allow these, and synth warns with the list. `connections` is this
    * group. A destroy that keeps an FSx file system does not keep a group it did not make: give a group of the same
    * stack the file system's removal policy, or synth refuses. Changing the group of a deployed FSx file system
-   * replaces it, which the update guard refuses; on the EC2 backends the group changes in place.
+   * replaces it, and may replace an instance-store server's instance: the update guard refuses both. On EBS the stable
+   * interface's group changes in place and the instance may be replaced.
    * @default - a new security group is created, with the rules above
    */
   readonly securityGroup?: ec2.ISecurityGroup;
