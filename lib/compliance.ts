@@ -111,9 +111,10 @@ export interface CompliantServer {
 
 /**
  * The compliance fixes and acknowledgements of a `StorageServer`'s own resources. It is called at the end of the
- * server's constructor, when every resource it makes exists.
+ * server's constructor, when every resource it makes exists. `givenSecurityGroup`, the `securityGroup` prop, is the
+ * user's, and gets none.
  */
-export function applyServerCompliance(server: CompliantServer): void {
+export function applyServerCompliance(server: CompliantServer, givenSecurityGroup?: ec2.ISecurityGroup): void {
   // The server role's inline policy holds the statements this server's constructs add through grants.
   const rolePolicy = server.instance?.role.node.tryFindChild('DefaultPolicy');
   if (rolePolicy) {
@@ -127,6 +128,8 @@ export function applyServerCompliance(server: CompliantServer): void {
   // cdk-nag cannot evaluate a CIDR that is a token, such as the new VPC's own CIDR by Fn::GetAtt, and reports its SSH
   // and common-ports rules as failed; literal CIDRs are evaluated as usual.
   for (const sg of server.connections.securityGroups) {
+    // A group the user gave may hold the user's own rules, which this reason does not cover.
+    if (sg === givenSecurityGroup) continue;
     const cfnSg = sg.node.defaultChild;
     if (!(cfnSg instanceof ec2.CfnSecurityGroup)) continue;
     const ingress = Stack.of(cfnSg).resolve(cfnSg.securityGroupIngress) as Array<{ cidrIp?: unknown }> | undefined;

@@ -190,7 +190,7 @@ export class StorageServer extends Construct implements IStorageServer {
     DeployTimeCheck.addTo(this, 'DeployTimeCheck', atDeploy, { allowPublic: props.allowPublicClientCidrs ?? false });
     this.ringParameterName = registration.ringParameterName;
     this.mountParameterName = registration.mountParameterName;
-    applyServerCompliance(this);
+    applyServerCompliance(this, props.securityGroup);
   }
 
   /**

@@ -13,11 +13,12 @@ import { backupRetentionDays, dataRepositoryAssociation, lustreFileSystem } from
 import { fsxUpdateGuard } from './fsx/guard';
 import { MonitoredLustreFileSystem } from './fsx/monitoring';
 import { securityGroupCompanions, subnetCompanions } from './kept-network';
+import { isGiven } from './security-group';
 import type { BackendInputs, BackendPlugin } from './plugin';
 import { dailyBackups, noteRetention } from './snapshot-options';
 import { refuseEc2OnlyProps } from './ec2-only-props';
 import { checkLustrePlan, lustreRequestOptions, validateLustreOptionTypes } from './fsx/plan-check';
-import { lustreSecurityGroup } from './fsx/network';
+import { lustreSecurityGroup, warnIfLustreRulesDropped } from './fsx/network';
 import { rootSquashOn, rootSquashResource, validateNoSquashNids, warnRootSquashOff } from './fsx/root-squash';
 
 /**
@@ -103,6 +104,7 @@ export class FsxLustreServer extends Construct implements StorageBackend {
     const retainDays = backupRetentionDays(this, persistent, props.fsxLustre?.dataRepositoryPath, props.snapshots?.retain ?? 7);
     const securityGroup = lustreSecurityGroup(this, p);
     this.fileSystem = lustreFileSystem(this, p, options, securityGroup, retainDays);
+    warnIfLustreRulesDropped(this, props);
     this.parts = { fileSystem: this.fileSystem };
     this.ready = this.fileSystem.node.defaultChild as fsx.CfnFileSystem;
     this.fileSystemId = this.fileSystem.fileSystemId;
@@ -130,16 +132,17 @@ export class FsxLustreServer extends Construct implements StorageBackend {
     if (this.dataRepositoryAssociation) this.rootSquash.node.addDependency(this.dataRepositoryAssociation);
     this.updateGuard = fsxUpdateGuard(this, p, options, this.ready, retainDays);
     noteRetention(this, dailyBackups('FSx for Lustre'), retainDays);
-    // Kept with the file system: its security group and the rules among its servers, its S3 association, which is the
+    // Kept with the file system: its security group unless given, the rules among its servers, its S3 association, the
     // link a kept file system still exports through, and its subnet and VPC where this app makes them.
+    const group = securityGroupCompanions(securityGroup, this, isGiven(securityGroup, props));
     const companions = [
-      ...securityGroupCompanions(securityGroup),
+      ...group.kept,
       ...(this.dataRepositoryAssociation ? [this.dataRepositoryAssociation] : []),
       ...subnetCompanions(props.vpc, [subnet]),
     ];
     keepWith(dataRemovalPolicy(props), companions);
     this.dataHolders = [{
-      what: 'the FSx for Lustre file system', resource: this.ready, companions,
+      what: 'the FSx for Lustre file system', resource: this.ready, companions: [...companions, ...group.theirs],
       takesWith: persistent ? 'its automatic backups' : undefined,
     }];
   }

@@ -10,6 +10,7 @@ import type { StorageServerProps } from '../storage-server/props';
 import { rootVolumeExportResource } from './openzfs/export-resource';
 import { openZfsFileSystem } from './openzfs/file-system';
 import { securityGroupCompanions, subnetCompanions } from './kept-network';
+import { isGiven } from './security-group';
 import type { BackendInputs, BackendPlugin } from './plugin';
 import { dailyBackups, noteRetention } from './snapshot-options';
 import { refuseEc2OnlyProps } from './ec2-only-props';
@@ -150,14 +151,18 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
     noteRetention(this, dailyBackups('FSx for OpenZFS'), retainDays);
     // The guard is updated first, as for everything that touches the file system.
     this.rootVolumeExport.node.addDependency(this.updateGuard.resource);
-    // Kept with the file system where this app makes them: its security group, its subnets, the VPC and, for
+    // Kept with the file system where this app makes them: its security group unless given, its subnets, the VPC and, for
     // MULTI_AZ_1, the route tables its endpoint is routed through.
     const routed = network.routeTableIds.length > 0
       ? [...network.subnets, ...props.vpc.privateSubnets, ...props.vpc.publicSubnets, ...props.vpc.isolatedSubnets] : [];
     tagRouteTablesForFsx(this, routed);
-    const companions = [...securityGroupCompanions(securityGroup), ...subnetCompanions(props.vpc, network.subnets, routed)];
+    const group = securityGroupCompanions(securityGroup, this, isGiven(securityGroup, props));
+    const companions = [...group.kept, ...subnetCompanions(props.vpc, network.subnets, routed)];
     keepWith(dataRemovalPolicy(props), companions);
-    this.dataHolders = [{ what: 'the FSx for OpenZFS file system', resource: this.fileSystem, companions, takesWith: 'its automatic backups' }];
+    this.dataHolders = [{
+      what: 'the FSx for OpenZFS file system', resource: this.fileSystem, companions: [...companions, ...group.theirs],
+      takesWith: 'its automatic backups',
+    }];
   }
 }
 

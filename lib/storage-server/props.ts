@@ -118,6 +118,19 @@ export interface StorageServerProps {
    */
   readonly clientPeers?: ec2.IConnectable[];
   /**
+   * Security group to assign to the server or file system, instead of a new one. This construct adds to it the rules
+   * its own group would hold: NFS (TCP 2049) or Lustre (TCP 988 and 1018-1023) in from `clientCidrs` and `clientPeers`;
+   * on the EC2 backends HTTPS (TCP 443) out, and clusterware gossip (TCP and UDP 7946) to `clusterware.loginIp`; on
+   * FSx for Lustre, Lustre out to the clients and among the group's own members. A group imported with
+   * `mutable: false` takes no rules: it must already allow these, and synth warns with the list. `connections` is this
+   * group. A destroy that keeps an FSx file system does not keep a group it did not make: give a group of the same
+   * stack the file system's removal policy, or synth refuses. Changing the group of a deployed FSx file system
+   * replaces it, and may replace an instance-store server's instance: the update guard refuses both. On EBS the stable
+   * interface's group changes in place and the instance may be replaced.
+   * @default - a new security group is created, with the rules above
+   */
+  readonly securityGroup?: ec2.ISecurityGroup;
+  /**
    * Instance type to use instead of the planner's choice. For instance store it must be a d2, d3 or d3en type whose
    * disks hold the requested capacity.
    * @default - the planner's choice

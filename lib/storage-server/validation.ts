@@ -80,6 +80,7 @@ function validatePropTypes(props: StorageServerProps): void {
   validateObject('keyPair', props.keyPair, 'an ec2.IKeyPair such as ec2.KeyPair.fromKeyPairName(...)', 'keyPairName');
   validateObject('placementGroup', props.placementGroup, 'an ec2.IPlacementGroup such as ec2.PlacementGroup.fromPlacementGroupName(...)', 'placementGroupName');
   validateObject('kmsKey', props.kmsKey, 'a kms.IKey', 'keyArn');
+  validateObject('securityGroup', props.securityGroup, 'an ec2.ISecurityGroup such as ec2.SecurityGroup.fromSecurityGroupId(...)', 'securityGroupId');
   validateObject('machineImage', props.machineImage, 'an ec2.IMachineImage', 'getImage');
   validateObject('alarmTopic', props.alarmTopic, 'an sns.ITopic such as sns.Topic.fromTopicArn(...)', 'topicArn');
   validateObject('clusterware.tokenSecret', props.clusterware?.tokenSecret, 'a secretsmanager.ISecret', 'secretArn');

@@ -1,8 +1,11 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Fn, Stack } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { cfnLintAll } from '../support/cfn-lint';
 import { GATE_PACKS, NagFinding, cdkJsonContext, nagFindings, nagSynth } from '../support/nag';
 import { VARIANTS, appStack, lookedUpAppStack } from '../support/stacks';
+import { StorageServer } from '../../lib/storage-server';
+import type { Backend } from '../../lambda/register/contract';
 
 // Quality gates over every variant the app is documented to synthesize. Each variant is synthesized once, with the
 // cdk-nag packs attached and with cdk.json's feature flags, as `cdk synth` builds the app. One of the flags,
@@ -19,6 +22,25 @@ const LOOKED_UP = [{
   context: { vpcId: 'vpc-0123456789abcdef0', backend: 'fsx-openzfs', capacityTiB: '1' },
 }];
 
+/**
+ * A library stack per backend with `securityGroup` given, a mutable imported group, in an imported VPC: the rules the
+ * server adds land on the group as rule resources of their own, which the gates read.
+ */
+const GIVEN_GROUP = (['ebs', 'fsx-lustre', 'fsx-openzfs'] as const).map((backend: Backend) => ({
+  name: `securityGroup given, backend=${backend}`,
+  // The zone by Fn::GetAZs, as the app's own VPC has it: a literal one is cfn-lint's W3010.
+  build: (app: App) => {
+    const stack = new Stack(app, 'GivenGroup', { env: { account: '123456789012', region: 'us-east-1' } });
+    const vpc = ec2.Vpc.fromVpcAttributes(stack, 'Vpc', {
+      vpcId: 'vpc-0123456789abcdef0', vpcCidrBlock: '10.0.0.0/16', availabilityZones: [Fn.select(0, Fn.getAzs())],
+      privateSubnetIds: ['subnet-0aaaaaaaaaaaaaaa1'], privateSubnetRouteTableIds: ['rtb-0123456789abcdef0'],
+    });
+    const securityGroup = ec2.SecurityGroup.fromSecurityGroupId(stack, 'Given', 'sg-0123456789abcdef0', { allowAllOutbound: false });
+    new StorageServer(stack, 'Storage', { vpc, backend, capacityTiB: 4, securityGroup, clientCidrs: ['10.0.0.0/16'] });
+    return stack;
+  },
+}));
+
 beforeAll(async () => {
   const templates: Record<string, unknown> = {};
   const builds = [
@@ -28,6 +50,7 @@ beforeAll(async () => {
       build: (app: App) => lookedUpAppStack(context, '10.0.0.0/16', [{ subnetId: 'subnet-0aaaaaaaaaaaaaaa1', cidr: '10.0.0.0/24', availabilityZone: 'us-east-1a' }],
         (lookup) => { for (const [key, value] of Object.entries(lookup)) app.node.setContext(key, value); return app; }),
     })),
+    ...GIVEN_GROUP,
   ];
   for (const { name, build } of builds) {
     const synth = nagSynth(build, { packs: GATE_PACKS, context: cdkJsonContext() });
@@ -40,7 +63,7 @@ beforeAll(async () => {
   for (const [name, lint] of Object.entries(await cfnLintAll(templates))) gates.get(name)!.lint = lint;
 }, 300_000);
 
-describe.each([...VARIANTS, ...LOOKED_UP])('$name', ({ name }) => {
+describe.each([...VARIANTS, ...LOOKED_UP, ...GIVEN_GROUP])('$name', ({ name }) => {
   test('cfn-lint reports no error, warning or informational finding', () => {
     expect(gates.get(name)!.lint).toEqual([]);
   });

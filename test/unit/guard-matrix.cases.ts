@@ -375,6 +375,7 @@ export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
   { name: 'client CIDRs', props: { clientCidrs: ['10.0.0.0/17'] } },
   { name: 'public client CIDRs with the opt-in', props: { clientCidrs: ['11.0.1.0/24'], allowPublicClientCidrs: true } },
   { name: 'a client security group as peer', props: (stack, vpc) => ({ clientPeers: [new ec2.SecurityGroup(stack, 'Clients', { vpc })] }) },
+  { name: 'a security group of its own, imported', props: (stack) => ({ securityGroup: ec2.SecurityGroup.fromSecurityGroupId(stack, 'Sg', 'sg-0123456789abcdef0') }) },
   { name: 'the server in a public subnet', props: { vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC } } },
   { name: 'cluster rename', props: { clusterName: 'other' }, stricter: IDENTITY },
   { name: 'server rename', props: { serverName: 'storage2' }, stricter: IDENTITY },

@@ -286,6 +286,8 @@ describe('enums and numbers a JavaScript caller can get wrong', () => {
     refused({ keyPair: 'admin' }, /^keyPair must be an ec2.IKeyPair/);
     refused({ placementGroup: 'hpc-pg' }, /^placementGroup must be an ec2.IPlacementGroup/);
     refused({ kmsKey: 'alias/x' }, /^kmsKey must be a kms.IKey/);
+    refused({ securityGroup: 'sg-0123456789abcdef0' }, /^securityGroup must be an ec2.ISecurityGroup/);
+    refused({ securityGroup: { id: 'sg-0123456789abcdef0' } }, /^securityGroup must be an ec2.ISecurityGroup/);
     refused({ nfs: '4.1' }, /^nfs must be an object of options/);
     refused({ parameterPrefix: 42 }, /^parameterPrefix must be a string/);
     refusesAll(badEc2Id('ami'), (v) => ({ machineImageId: v }), /^machineImageId must be an image id such as 'ami-0123456789abcdef0'/);

@@ -16,7 +16,7 @@ export interface ClusterwareMembership {
 
 /** Joins the ring of `clusterware`, when there is one, and opens serf's port to the master. */
 export function joinClusterware(
-  scope: Construct, p: Ec2NfsServerProps, instance: ec2.Instance, securityGroup: ec2.SecurityGroup,
+  scope: Construct, p: Ec2NfsServerProps, instance: ec2.Instance, securityGroup: ec2.ISecurityGroup,
 ): ClusterwareMembership | undefined {
   const options = p.server.clusterware;
   if (!options) return undefined;

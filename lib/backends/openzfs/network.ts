@@ -1,9 +1,10 @@
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
-import { admitClients } from '../client-access';
+import { admitClients, anyClients } from '../client-access';
+import { FROM_CLIENTS, backendSecurityGroup, warnIfRulesDropped } from '../security-group';
 import type { BackendInputs } from '../plugin';
 
-// The FSx for OpenZFS file system's security group: NFS from the clients only.
+// The FSx for OpenZFS file system's security group, `securityGroup` or its own: NFS from the clients only.
 
 /**
  * The port the clients need: TCP 2049, NFSv4.1 over TCP, which every mount this project makes uses, by the mount
@@ -19,16 +20,20 @@ import type { BackendInputs } from '../plugin';
  */
 export const OPENZFS_NFS_PORTS: readonly ec2.Port[] = [ec2.Port.tcp(2049)];
 
-/** Builds the security group `SecurityGroup`: NFS from the client CIDRs and the clients' security groups. */
-export function openZfsSecurityGroup(scope: Construct, p: BackendInputs): ec2.SecurityGroup {
+/**
+ * Builds the security group `SecurityGroup`, unless `securityGroup` is given: NFS from the client CIDRs and the
+ * clients' security groups, on whichever group it is.
+ */
+export function openZfsSecurityGroup(scope: Construct, p: BackendInputs): ec2.ISecurityGroup {
   const { server: props, clusterName, serverName } = p;
-  const securityGroup = new ec2.SecurityGroup(scope, 'SecurityGroup', {
+  const securityGroup = backendSecurityGroup(props, () => new ec2.SecurityGroup(scope, 'SecurityGroup', {
     vpc: props.vpc,
     description: `FSx for OpenZFS file system ${serverName} of cluster ${clusterName}`,
     // AWS's guide says on the same page: "For outbound rules, allow all traffic on all ports". The file server's NFSv3
     // lock and NFSv4.0 callbacks call the clients back.
     allowAllOutbound: true,
-  });
+  }));
   admitClients(securityGroup, props, OPENZFS_NFS_PORTS, 'NFS from cluster clients');
+  warnIfRulesDropped(scope, props, anyClients(props) ? [{ rule: `NFS (TCP 2049) in ${FROM_CLIENTS}` }] : []);
   return securityGroup;
 }
