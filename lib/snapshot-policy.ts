@@ -9,9 +9,6 @@ import { type SnapshotSettings, snapshotSettings } from './snapshot-policy/setti
 
 export { SNAPSHOT_INTERVAL_HOURS } from './snapshot-policy/settings';
 
-/** Tag key that marks the instance this policy snapshots; the value is unique to the server. */
-export const SNAPSHOT_TARGET_TAG_KEY = 'storage-server:snapshot-target';
-
 /**
  * DLM script settings. DLM allows a 10-120 s timeout per script and 0-3 retries; a sync of a busy
  * NFS export can take a while, so the timeout is the maximum, and retries absorb transient SSM
@@ -83,7 +80,7 @@ export interface SnapshotPolicyProps {
 
 /** The instance tag a snapshot policy targets. */
 export interface SnapshotTargetTag {
-  /** The tag key, {@link SNAPSHOT_TARGET_TAG_KEY}. */
+  /** The tag key, {@link SnapshotPolicy.TARGET_TAG_KEY}. */
   readonly key: string;
   /** The tag value, unique to this server: `<stack name>/<unique name of this construct>`. */
   readonly value: string;
@@ -95,6 +92,9 @@ export interface SnapshotTargetTag {
  * to another region.
  */
 export class SnapshotPolicy extends Construct {
+  /** Tag key that marks the instance a policy snapshots; the value is unique to the server. */
+  public static readonly TARGET_TAG_KEY = 'storage-server:snapshot-target';
+
   /** The DLM lifecycle policy. */
   public readonly policy: dlm.CfnLifecyclePolicy;
   /** The SSM Command document with the freeze/thaw script; present when applicationConsistent. */
@@ -109,7 +109,7 @@ export class SnapshotPolicy extends Construct {
     const stack = Stack.of(this);
     const settings = snapshotSettings(props, stack.region);
     this.targetTag = {
-      key: SNAPSHOT_TARGET_TAG_KEY,
+      key: SnapshotPolicy.TARGET_TAG_KEY,
       value: `${stack.stackName}/${Names.uniqueResourceName(this, { maxLength: 100 })}`,
     };
     Tags.of(props.instance.instance).add(this.targetTag.key, this.targetTag.value);

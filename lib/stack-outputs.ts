@@ -44,7 +44,7 @@ export function addStackOutputs(stack: Stack, server: StorageServer, clientTag: 
   output('AlarmTopicArn', `SNS topic the alarms of ${it} notify (subscribe to it; alarmEmail did so for one address)`,
     server.alarmTopic.topicArn);
   output('BenchDocumentName', 'SSM document of the cluster benchmark (npm run bench:cluster -- --stack <this stack>)',
-    server.benchDocument.documentName);
+    server.benchDocumentName);
   output('BenchEstimate', fileSystemId !== undefined
     ? 'The plan\'s sustained and burst throughput of the file system, read by npm run bench:cluster'
     : 'The plan\'s sustained and burst throughput and the server\'s memory, read by npm run bench:cluster',

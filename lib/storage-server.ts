@@ -17,7 +17,6 @@ import { alarmTopicFor } from './alarm-topic';
 import { StorageMonitoring } from './monitoring';
 import { applyServerCompliance } from './compliance';
 import { ServerRegistration, validateRecordNames, validateRecordsInApp } from './registration';
-import { UpdateGuard } from './update-guard';
 import { SnapshotPolicy } from './snapshot-policy';
 import type { StoragePlan } from './sizing';
 import { planServer } from './storage-server/plan';
@@ -40,6 +39,9 @@ export type { StorageServerProps } from './storage-server/props';
  * It registers itself in SSM Parameter Store so that clients can find and mount it.
  */
 export class StorageServer extends Construct implements IStorageServer {
+  /** The `parameterPrefix` a server registers its records under when none is given. */
+  public static readonly DEFAULT_PARAMETER_PREFIX: string = DEFAULT_PARAMETER_PREFIX;
+
   /**
    * A server another stack or app deployed, from the values of its mount record and its security group, to mount on
    * this app's instances and grant them its record. Names and the mount point must be literal; the address, export
@@ -112,14 +114,15 @@ export class StorageServer extends Construct implements IStorageServer {
   public readonly snapshotPolicy?: SnapshotPolicy;
   /** The clusterware ring membership, when `clusterware` was given. */
   public readonly clusterware?: ClusterwareRing;
-  /** The day-2 guard: it refuses a stack update that would lose or strand this server's data. See the README. */
-  public readonly updateGuard: UpdateGuard;
   /** The dashboard and the alarms. */
   public readonly monitoring: StorageMonitoring;
   /** The topic the alarms notify: `alarmTopic`, or the one this construct made; subscribe to it. */
   public readonly alarmTopic: sns.ITopic;
-  /** The cluster benchmark's SSM document: each node runs fio on the storage it mounts, by npm run bench:cluster. */
-  public readonly benchDocument: BenchDocument;
+  /**
+   * The name of the cluster benchmark's SSM document, in which each node runs fio on the storage it mounts: what
+   * `npm run bench:cluster` reads from a stack's `BenchDocumentName` output.
+   */
+  public readonly benchDocumentName: string;
 
   constructor(scope: Construct, id: string, props: StorageServerProps) {
     super(scope, id);
@@ -158,11 +161,10 @@ export class StorageServer extends Construct implements IStorageServer {
     this.connections = backend.connections;
     warnInboundRuleQuota(this, this.connections.securityGroups);
     this.ready = backend.ready;
-    this.updateGuard = backend.updateGuard;
     // What cdk destroy does to the data, checked once every aspect has run, so RemovalPolicies from outside count.
     checkDestroy(this, backend.dataHolders, props.deleteDataOnDestroy === true);
     this.alarmTopic = alarmTopicFor(this, props);
-    this.benchDocument = new BenchDocument(this, 'Bench', { mountPoint: this.mountPoint });
+    this.benchDocumentName = new BenchDocument(this, 'Bench', { mountPoint: this.mountPoint }).documentName;
     this.monitoring = new StorageMonitoring(this, 'Monitoring', {
       ...props.monitoring,
       identity: { clusterName, serverName },
@@ -183,7 +185,7 @@ export class StorageServer extends Construct implements IStorageServer {
     // After the guard, and after the storage is mountable. An FSx registration names the file system, which orders it
     // already when `ready` is the file system; a DependsOn on top would be redundant, cfn-lint W3005. FSx for OpenZFS
     // is ready when FSx has accepted its export by UpdateVolume, which the registration does not name.
-    registration.resource.node.addDependency(this.updateGuard.resource);
+    registration.resource.node.addDependency(backend.updateGuard.resource);
     const namesReady = 'fileSystem' in backend.registrationTarget && this.ready.cfnResourceType === 'AWS::FSx::FileSystem';
     if (!namesReady) registration.resource.node.addDependency(this.ready);
     // Tokens are checked when they resolve, before any resource that carries one: see lib/deploy-check.ts.

@@ -15,8 +15,6 @@ import { INSTANCE_INTERRUPTING } from '../lambda/update-guard/instance-updates';
 import { EFFECTIVE_RULES } from '../lambda/update-guard/spec-overrides';
 import { WATCHED_TYPES, type WatchedType } from '../lambda/update-guard/watched-types';
 
-export type { DataVolumeLayout, StorageLayout } from '../lambda/update-guard/contract';
-
 /** Properties of an {@link UpdateGuard}. */
 export interface UpdateGuardProps {
   /**

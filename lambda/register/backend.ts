@@ -5,8 +5,6 @@
  * Dependency-free on purpose: it is bundled into the Lambdas and imported by the construct at synth time.
  */
 
-/** The storage backends a record may name. */
-export const BACKENDS = ['ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'] as const;
 /**
  * Where the data lives; the planner, the records and the update guard share this list.
  * - `ebs`: durable EBS st1 volumes.
@@ -14,8 +12,15 @@ export const BACKENDS = ['ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'] a
  * - `fsx-lustre`: an Amazon FSx for Lustre file system, a managed parallel file system for more than one server holds
  *   or sustains.
  * - `fsx-openzfs`: an Amazon FSx for OpenZFS file system, managed NFS.
+ *
+ * Spelt out, not derived from `BACKENDS`, since the public API names this type and not that internal list.
  */
-export type Backend = (typeof BACKENDS)[number];
+export type Backend = 'ebs' | 'instance-store' | 'fsx-lustre' | 'fsx-openzfs';
+/**
+ * The storage backends a record may name: each `Backend` once. One missing here fails the backend registry's test,
+ * whose table the compiler holds to every `Backend`.
+ */
+export const BACKENDS = ['ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'] as const satisfies readonly Backend[];
 
 /**
  * The backends that register an Amazon FSx file system, by its id and DNS name, instead of an EC2 instance. Clients

@@ -33,7 +33,6 @@ export {
   recordName,
   recordsMeet,
   ringParameterName,
-  ringPath,
   storagePath,
   validateName,
   validatePrefix,
@@ -51,5 +50,4 @@ export {
   type FsxRingRecord,
   type MountRecord,
   type RingRecord,
-  type RingRecordBase,
 } from './records';

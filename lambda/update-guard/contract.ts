@@ -26,7 +26,6 @@ export {
   type DataVolumeLayout,
   type LayoutField,
   type StorageLayout,
-  type VolumeAttachment,
 } from './layout';
 export { PROP, RESOURCE_TYPE, SERVER_ID_TAG, WATCH_PROP, guardProperties, layoutPhysicalId } from './wire';
 export { parseGuardProperties, validateLayout } from './validation';

@@ -1,5 +1,6 @@
 // The sizing planner (docs/design.md, section 3) and the catalogue entries its answers refer to.
 export { planStorage } from './plan';
+export { StoragePlanner } from './storage-planner';
 export { bestPlanOf } from './best-plan';
 export { withInstanceType } from './plan-ebs';
 export { estimateThroughput } from './throughput';
@@ -13,13 +14,11 @@ export { CURRENT_EBS_INSTANCE_TYPES } from './catalog-nitro';
 export { NETWORK_OPTIMIZED_EBS_INSTANCE_TYPES } from './catalog-netopt';
 export type { InstanceStoreSpec, InstanceTypeSpec } from './catalog-types';
 export { compareBackends, formatBackendComparison, formatPlanTable } from './plan-table';
-export type { BackendComparison, ComparisonOptions, EfsRow } from './plan-table';
+export type { BackendComparison } from './plan-table';
 export { cheapestShown, formatChoice } from './plan-choice';
-export type { EfsEstimate } from './plan-efs';
 export { EFS_MODE_LIMITS, EFS_STORAGE_USD_PER_GB_MONTH } from './efs';
-export type { EfsThroughputMode } from './efs';
 export { instanceTypeProblem, instanceTypeTier, instanceTypesFor, stopStartWarning } from './instance-type';
 export { clientCeiling } from './client-ceiling';
-export type { ClientCeiling, ClientProtocol, ClientRequest, LustreFileCeiling, PerClientPlan } from './client-ceiling';
+export type { ClientCeiling, ClientRequest, LustreFileCeiling, PerClientPlan } from './client-ceiling';
 // The request options of the FSx backends, each its own in its folder (lib/index.ts exports them from there): the
 // facade's plan step reads them from here.

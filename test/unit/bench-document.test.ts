@@ -21,7 +21,7 @@ describe('the cluster benchmark document', () => {
     const command = content.mainSteps[0].inputs.runCommand[0];
     expect(command).toContain('bash "$script" --mount /scratch --size-mib {{ sizeMiB }} --run {{ runId }} || rc=$?');
     expect(command).toContain(fs.readFileSync(path.join(__dirname, '../../lib/scripts/cluster-bench.sh'), 'utf8').trim());
-    expect(server.benchDocument.documentName).toBeDefined();
+    expect(server.benchDocumentName).toBeDefined();
   });
 
   test('SSM refuses parameter values a shell would read as more than text', () => {

@@ -79,6 +79,13 @@ describe('an imported server with literal attributes', () => {
     expect(await ask(mountParameterName('/storage-server', 'hpc1', 'scratch'))).toBe('ImplicitlyDenied');
   });
 
+  test('without parameterPrefix its record is under StorageServer.DEFAULT_PARAMETER_PREFIX, as a deployed server\'s is', () => {
+    const { server } = client();
+    // The README's default, which every deployed server's records carry: it must not move.
+    expect(StorageServer.DEFAULT_PARAMETER_PREFIX).toBe('/storage-server');
+    expect(server.mountParameterName).toBe(`${StorageServer.DEFAULT_PARAMETER_PREFIX}/hpc1/storage/home/mount`);
+  });
+
   test.each([
     ['mountAddress', { mountAddress: "10.0.1.10'; reboot; '" }, /^mountAddress must be a canonical IPv4 address or a DNS name, got/],
     ['mountAddress', { mountAddress: 'server' }, /^mountAddress must be/],

@@ -6,7 +6,7 @@ import { Construct } from 'constructs';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { FREEZE_SCRIPT_NAME } from '../../lib/snapshot-document';
-import { SNAPSHOT_TARGET_TAG_KEY, SnapshotPolicy, SnapshotPolicyProps } from '../../lib/snapshot-policy';
+import { SnapshotPolicy, SnapshotPolicyProps } from '../../lib/snapshot-policy';
 import { cfnLint } from '../support/cfn-lint';
 import { nagFindings } from '../support/nag';
 import { CMK, SERVICE_ROLE, SSM_ACCESS, build, dlmSchedule, managed, serverStack } from '../support/snapshot-stack';
@@ -21,7 +21,7 @@ describe('SnapshotPolicy', () => {
 
     // THEN
     template.resourceCountIs('AWS::DLM::LifecyclePolicy', 1);
-    expect(key).toBe(SNAPSHOT_TARGET_TAG_KEY);
+    expect(key).toBe(SnapshotPolicy.TARGET_TAG_KEY);
     expect(value).toMatch(/^TestStack\//);
     template.hasResourceProperties('AWS::EC2::Instance', {
       Tags: Match.arrayWith([{ Key: key, Value: value }]),
@@ -189,10 +189,10 @@ describe('SnapshotPolicy', () => {
         Key: string;
         Value: string;
       }[];
-      expect(tags.filter((t) => t.Key === SNAPSHOT_TARGET_TAG_KEY)).toEqual([{ Key: SNAPSHOT_TARGET_TAG_KEY, Value: policy.targetTag.value }]);
+      expect(tags.filter((t) => t.Key === SnapshotPolicy.TARGET_TAG_KEY)).toEqual([{ Key: SnapshotPolicy.TARGET_TAG_KEY, Value: policy.targetTag.value }]);
       // AND each lifecycle policy selects by exactly that tag
       const dlm = template.findResources('AWS::DLM::LifecyclePolicy')[stack.getLogicalId(policy.policy)];
-      expect(dlm.Properties.PolicyDetails.TargetTags).toEqual([{ Key: SNAPSHOT_TARGET_TAG_KEY, Value: policy.targetTag.value }]);
+      expect(dlm.Properties.PolicyDetails.TargetTags).toEqual([{ Key: SnapshotPolicy.TARGET_TAG_KEY, Value: policy.targetTag.value }]);
     }
   });
 

@@ -5,5 +5,4 @@
 export type { FsxOpenZfsServerOptions } from '../fsx-openzfs-props';
 export { MonitoredOpenZfsFileSystem } from './monitoring';
 export type { MonitoredOpenZfsFileSystemProps } from './monitoring';
-export { FSX_OPENZFS_DEPLOYMENT_TYPES } from './sizing/options';
 export type { FsxOpenZfsDeploymentType, FsxOpenZfsOptions, FsxOpenZfsPlan } from './sizing/options';
