@@ -6,6 +6,7 @@
 export { StorageServer } from './storage-server';
 export type { StorageServerProps } from './storage-server';
 export type { IStorageServer, StorageServerAttributes } from './client-mount/imported-server';
+export { FsType } from './client-mount/fs-type';
 // Each backend's public names, from one entry in its folder: its option group, what its monitoring watches (the
 // `storage` of StorageMonitoring), and the request options and plan the planner carries for it.
 export * from './backends/ec2/public';
@@ -43,14 +44,14 @@ export type {
 } from './update-guard';
 export { VOLUME_ATTACHMENTS } from '../lambda/update-guard/contract';
 export type { VolumeAttachment } from '../lambda/update-guard/contract';
-export type { DataVolumeType } from '../lambda/update-guard/volume-types';
 export { BenchDocument } from './bench-document';
 export type { BenchDocumentProps } from './bench-document';
 
 // The planner: sizing without synthesizing.
 export { bestPlanOf, clientCeiling, compareBackends, formatBackendComparison, formatPlanTable, planStorage } from './sizing';
+export { Backend } from './backend-enum';
+export { Arch, DataVolumeType, Generation } from './sizing';
 export type {
-  Backend,
   BackendComparison,
   ClientCeiling,
   ClientProtocol,
@@ -61,8 +62,6 @@ export type {
   EfsRow,
   EfsThroughputMode,
   FsxLustrePlan,
-  Generation,
-  Arch,
   CachedReadEstimate,
   LustreFileCeiling,
   PerClientPlan,
@@ -82,9 +81,12 @@ export {
   ringPath,
   storagePath,
 } from '../lambda/register/contract';
+// The records' and the guard layout's own string types, which the record and layout types here name; the API names the
+// same sets as the enums Backend, FsType and DataVolumeType.
+export type { Backend as BackendName, FsType as FsTypeName } from '../lambda/register/contract';
+export type { DataVolumeType as DataVolumeTypeName } from '../lambda/update-guard/volume-types';
 export type {
   Ec2RingRecord,
-  FsType,
   FsxRingRecord,
   FsxTarget,
   MountRecord,

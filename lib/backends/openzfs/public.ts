@@ -5,5 +5,5 @@
 export type { FsxOpenZfsServerOptions } from '../fsx-openzfs-props';
 export { MonitoredOpenZfsFileSystem } from './monitoring';
 export type { MonitoredOpenZfsFileSystemProps } from './monitoring';
-export { FSX_OPENZFS_DEPLOYMENT_TYPES } from './sizing/options';
-export type { FsxOpenZfsDeploymentType, FsxOpenZfsOptions, FsxOpenZfsPlan } from './sizing/options';
+export { FSX_OPENZFS_DEPLOYMENT_TYPES, FsxOpenZfsDeploymentType } from './sizing/options';
+export type { FsxOpenZfsOptions, FsxOpenZfsPlan } from './sizing/options';
