@@ -2,10 +2,10 @@
  * `npm run plan`'s client options: what one client is and how it mounts, for the plan's per-client
  * ceiling of lib/sizing/client-ceiling.ts. Malformed values are UsageErrors, exit 2, each naming its option.
  */
-import { Backend, OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES, familyList, type ClientRequest } from '../lib/sizing';
+import { OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES, familyList, type ClientRequest } from '../lib/sizing';
 import { NFS_MAX_NCONNECT } from '../lib/sizing/nfs-client';
 import { BACKEND_SIZING } from '../lib/sizing/registry';
-import { BACKENDS } from '../lambda/register/contract';
+import { BACKENDS, type Backend } from '../lambda/register/contract';
 import { OptionSpec, ParsedArgs, UsageError, didYouMean } from './args';
 
 /** The client types `--client-instance-type` takes: every type the catalogue has figures for, as the library's clientCeiling does. */

@@ -9,9 +9,11 @@
  * - 1 when the planner refuses the request: a capacity or throughput beyond what the backend holds or sustains.
  */
 import {
-  Arch,
-  Generation,
+  ArchName,
+  GenerationName,
   OVERRIDE_EBS_INSTANCE_TYPES,
+  archOf,
+  generationOf,
   familyList,
   StorageRequest,
   cheapestShown,
@@ -22,6 +24,7 @@ import {
   planStorage,
   withInstanceType,
 } from '../lib/sizing';
+import { backendOrAuto } from '../lib/backend-enum';
 import type { BackendCliOption } from '../lib/sizing/backend-sizing';
 import { DEFAULT_IO_SIZE_KIB, MIN_IO_SIZE_KIB } from '../lib/sizing/io-size';
 import { BACKEND_SIZING } from '../lib/sizing/registry';
@@ -30,8 +33,8 @@ import { OptionSpec, UsageError, didYouMean, formatHelp, parseArgs } from './arg
 import { CLIENT_OPTIONS, readClient } from './client-options';
 
 const BACKENDS = BACKEND_CHOICES;
-const GENERATIONS: readonly Generation[] = ['previous', 'current'];
-const ARCHS: readonly Arch[] = ['x86_64', 'arm64'];
+const GENERATIONS: readonly GenerationName[] = ['previous', 'current'];
+const ARCHS: readonly ArchName[] = ['x86_64', 'arm64'];
 /** The instance types `--instance-type` takes: the EBS types the planner has figures for, as the app's instanceType key. */
 const EBS_TYPES: readonly string[] = OVERRIDE_EBS_INSTANCE_TYPES.map((t) => t.name);
 /** The options the backends add in their `cliOptions`, each with the backend that takes it. */
@@ -124,7 +127,10 @@ function readCommand(values: ReadonlyMap<string, string>, positionals: readonly 
     return value === undefined ? {} : option.request(value);
   });
   return {
-    request: { capacityTiB, backend, throughputMBps, generation, arch, dataVolumeCount, ...Object.assign({}, ...backendParts), ioSizeKiB },
+    request: {
+      capacityTiB, backend: backendOrAuto(backend), throughputMBps, generation: generation && generationOf(generation),
+      arch: arch && archOf(arch), dataVolumeCount, ...Object.assign({}, ...backendParts), ioSizeKiB,
+    },
     instanceType,
     json,
   };
@@ -141,7 +147,7 @@ function render({ request, instanceType, json }: PlanCommand): string {
   const comparison = compareBackends(request, { instanceType });
   if (json) {
     const choice = cheapestShown(request, comparison)?.backend;
-    return JSON.stringify({ request: { ...request, instanceType }, plan, comparison, choice }, null, 2);
+    return JSON.stringify({ request: { ...request, backend: request.backend ?? 'auto', instanceType }, plan, comparison, choice }, null, 2);
   }
   const layout = [request.dataVolumeCount !== undefined ? '--volumes' : '', instanceType !== undefined ? '--instance-type' : ''].filter(Boolean);
   return `${formatPlanTable(plan)}\n\nThe best plan of each backend for the same request` +

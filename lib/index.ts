@@ -1,6 +1,6 @@
 // Public API: what another CDK app imports from this package, and no more; docs/design.md, "The public API", says who
 // uses each name and why, and test/unit/api-review.test.ts holds this file to that table. Every value exported is a
-// class, since jsii drops free functions and constants from the other languages. etc/storage-server.api.md records the
+// class or an enum, since jsii drops free functions and constants from the other languages. etc/storage-server.api.md records the
 // surface: `npm run api:check` fails when it changes, and `npm run api:update` rewrites it. The app and the tests
 // import internals such as validators, renderers, catalogues and record helpers from their modules, never from here.
 
@@ -8,7 +8,7 @@
 export { StorageServer } from './storage-server';
 export type { StorageServerProps } from './storage-server';
 export type { IStorageServer, StorageServerAttributes } from './client-mount/imported-server';
-export type { FsType } from '../lambda/register/contract';
+export { FsType } from './client-mount/fs-type';
 // Each backend's public names, from one entry in its folder: its option group, what its monitoring watches (the
 // `storage` of StorageMonitoring), and the request options and plan the planner carries for it.
 export * from './backends/ec2/public';
@@ -34,19 +34,16 @@ export type {
 export type { ServerMetricIdentity } from './server-metrics';
 export { ClusterwareRing } from './clusterware';
 export type { ClusterwareRingProps } from './clusterware';
-export type { DataVolumeType } from '../lambda/update-guard/volume-types';
-
-// The planner: sizing without synthesizing, its request and its plan.
+// The planner: sizing without synthesizing, its request and its plan, and the closed sets they name.
 export { StoragePlanner } from './sizing';
+export { Backend } from './backend-enum';
+export { Arch, DataVolumeType, Generation } from './sizing';
 export type {
-  Arch,
-  Backend,
   CachedReadEstimate,
   ClientCeiling,
   ClientRequest,
   DataVolumePlan,
   FsxLustrePlan,
-  Generation,
   LustreFileCeiling,
   PerClientPlan,
   StoragePlan,

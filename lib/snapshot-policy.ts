@@ -93,7 +93,7 @@ export interface SnapshotTargetTag {
  */
 export class SnapshotPolicy extends Construct {
   /** Tag key that marks the instance a policy snapshots; the value is unique to the server. */
-  public static readonly TARGET_TAG_KEY = 'storage-server:snapshot-target';
+  public static readonly TARGET_TAG_KEY: string = 'storage-server:snapshot-target';
 
   /** The DLM lifecycle policy. */
   public readonly policy: dlm.CfnLifecyclePolicy;

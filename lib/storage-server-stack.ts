@@ -11,6 +11,8 @@ import { StorageServer, type StorageServerProps } from './storage-server';
 import { type PlannedRequest, handDownPlan } from './storage-server/planned';
 import { addStackOutputs, stackDescription } from './stack-outputs';
 import { isLookupPlaceholder } from './validation';
+import { backendOrAuto } from './backend-enum';
+import { generationOf } from './sizing/enums';
 import { DEFAULT_NCONNECT } from './sizing/nfs-client';
 
 /** Properties of the deployable {@link StorageServerStack}. */
@@ -60,7 +62,7 @@ export class StorageServerStack extends Stack {
       vpc,
       vpcSubnets,
       capacityTiB: ctx.capacityTiB,
-      backend: ctx.backend,
+      backend: backendOrAuto(ctx.backend),
       clusterName: ctx.clusterName,
       serverName: ctx.serverName,
       clientCidrs: ctx.clientCidrs,
@@ -83,7 +85,7 @@ export class StorageServerStack extends Stack {
       legacyVolumeAttachments: ctx.legacyVolumeAttachments,
       dataVolumeCount: ctx.dataVolumeCount,
       throughputMBps: ctx.throughputMBps,
-      generation: ctx.generation,
+      generation: generationOf(ctx.generation),
       instanceType: ctx.instanceType !== undefined ? new ec2.InstanceType(ctx.instanceType) : undefined,
       // The backend's own keys, by its descriptor: its values are the context's, enums as their strings.
       ...backendProps(ctx, { subnet }) as Partial<StorageServerProps>,

@@ -5,22 +5,18 @@
  * Dependency-free on purpose: it is bundled into the Lambdas and imported by the construct at synth time.
  */
 
+/** The storage backends a record may name. */
+export const BACKENDS = ['ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'] as const;
 /**
- * Where the data lives; the planner, the records and the update guard share this list.
+ * Where the data lives; the planner, the records and the update guard share this list, and the public API names it as
+ * the enum `Backend` (lib/backend-enum.ts).
  * - `ebs`: durable EBS st1 volumes.
  * - `instance-store`: the instance's local disks, lost on stop.
  * - `fsx-lustre`: an Amazon FSx for Lustre file system, a managed parallel file system for more than one server holds
  *   or sustains.
  * - `fsx-openzfs`: an Amazon FSx for OpenZFS file system, managed NFS.
- *
- * Spelt out, not derived from `BACKENDS`, since the public API names this type and not that internal list.
  */
-export type Backend = 'ebs' | 'instance-store' | 'fsx-lustre' | 'fsx-openzfs';
-/**
- * The storage backends a record may name: each `Backend` once. One missing here fails the backend registry's test,
- * whose table the compiler holds to every `Backend`.
- */
-export const BACKENDS = ['ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'] as const satisfies readonly Backend[];
+export type Backend = (typeof BACKENDS)[number];
 
 /**
  * The backends that register an Amazon FSx file system, by its id and DNS name, instead of an EC2 instance. Clients

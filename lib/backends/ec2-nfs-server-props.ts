@@ -1,4 +1,21 @@
-// The backend's public option group, the facade's `nfs`; BackendInputs in ./plugin.ts is what it is built from.
+// The backend's public option group, the facade's `nfs`; BackendInputs in ./plugin.ts is what it is built from. Its
+// closed sets are enums, which jsii keeps as types in the other languages, with the strings the server's config takes.
+
+/** When the NFS server acknowledges a write. */
+export enum NfsExportMode {
+  /** After the write is on disk: no acknowledged write is lost when the server crashes. */
+  SYNC = 'sync',
+  /** Before the write is on disk: faster writes, but a crash loses those acknowledged. For scratch data only. */
+  ASYNC = 'async',
+}
+
+/** The NFS version clients mount with: NFSv4 only, which needs TCP 2049 alone, without rpcbind or mountd. */
+export enum NfsVersion {
+  /** NFSv4.1. */
+  V4_1 = '4.1',
+  /** NFSv4.2, which adds server-side copy, sparse files and space reservation. */
+  V4_2 = '4.2',
+}
 
 /** NFS server settings. */
 export interface NfsOptions {
@@ -10,14 +27,14 @@ export interface NfsOptions {
   /**
    * `sync` never acknowledges a write before it is on disk; `async` is faster for writes but loses
    * acknowledged writes if the server crashes. Choose `async` only for scratch data.
-   * @default 'sync'
+   * @default NfsExportMode.SYNC
    */
-  readonly exportMode?: 'sync' | 'async';
+  readonly exportMode?: NfsExportMode;
   /**
    * NFS version clients mount with. Only NFSv4 is offered, since it needs TCP 2049 alone, without rpcbind or mountd.
-   * @default '4.1'
+   * @default NfsVersion.V4_1
    */
-  readonly version?: '4.1' | '4.2';
+  readonly version?: NfsVersion;
   /**
    * TCP connections each client opens to this server per mount, the mount option `nconnect` of Linux 5.3 and later,
    * also backported, e.g. to RHEL 8.3. It is a whole number from 1 to 16, `NFS_MAX_NCONNECT`, the Linux limit [NFSMAN].

@@ -3,8 +3,9 @@ import type * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct, type IConstruct } from 'constructs';
-import { DEFAULT_PARAMETER_PREFIX, FS_TYPES, type FsType, mountParameterName, validateName, validatePrefix } from '../../lambda/register/contract';
+import { DEFAULT_PARAMETER_PREFIX, FS_TYPES, mountParameterName, validateName, validatePrefix } from '../../lambda/register/contract';
 import { ValueRule, type ValueToCheck, valueProblem, ruleText } from '../../lambda/value-check/contract';
+import { FsType } from './fs-type';
 import { type MountOnOptions, mountStorageOn } from './mount-on';
 import { grantServerMountRead } from './grant';
 import { DeployTimeCheck } from '../deploy-check';
@@ -58,7 +59,7 @@ export interface StorageServerAttributes {
   readonly mountAddress: string;
   /**
    * The record's `fsType`.
-   * @default 'nfs4'
+   * @default FsType.NFS4
    */
   readonly fsType?: FsType;
   /** The record's `exportPath`, such as `/export/data`; a token is checked at deploy. */
@@ -103,7 +104,7 @@ export class ImportedStorageServer extends Construct implements IStorageServer {
     if (Token.isUnresolved(attrs.mountPoint)) {
       throw new Error(`mountPoint must be a concrete string, not a token: the clients' user data names it, got ${attrs.mountPoint}`);
     }
-    const fsType = attrs.fsType ?? 'nfs4';
+    const fsType = attrs.fsType ?? FsType.NFS4;
     if (!(FS_TYPES as readonly string[]).includes(fsType)) {
       throw new Error(`fsType must be one of ${FS_TYPES.join(', ')}, got ${describe(fsType)}`);
     }

@@ -4,7 +4,9 @@
  * `restoreSnapshotIds` and each backend's own keys. The planner is pure, so the app plans here and a problem with the
  * plan names the context key rather than the construct's prop.
  */
-import { Backend, Generation, StoragePlan, StorageRequest, instanceTypeProblem, planStorage } from '../sizing';
+import type { Backend } from '../../lambda/register/contract';
+import { backendOrAuto } from '../backend-enum';
+import { GenerationName, StoragePlan, StorageRequest, generationOf, instanceTypeProblem, planStorage } from '../sizing';
 import { BACKEND_CHOICES } from '../sizing/validate-request';
 import { duplicateValues } from '../validation/lists';
 import { SNAPSHOT_ID_PATTERN, snapshotSetProblem } from '../validation/snapshots';
@@ -40,7 +42,7 @@ export function parseSizingKeys(values: ContextValues<ContextKey>, network: Netw
   const own = parseBackendKeys(values, backend, network);
   return {
     sizing: { capacityTiB, backend, dataVolumeCount, throughputMBps, restoreSnapshotIds, generation, ...own.context },
-    request: { capacityTiB, backend, dataVolumeCount, throughputMBps, generation, ...own.request },
+    request: { capacityTiB, backend: backendOrAuto(backend), dataVolumeCount, throughputMBps, generation: generationOf(generation), ...own.request },
   };
 }
 
@@ -60,7 +62,7 @@ export function checkedPlan(values: ContextValues<ContextKey>, { sizing, request
 /** The `instanceType` key: a catalogued type the plan's backend takes, as lib/sizing/instance-type.ts decides. */
 export function parseInstanceTypeKey(values: ContextValues<ContextKey>, plan: StoragePlan | undefined, sizing: SizingContext): string | undefined {
   const { capacityTiB, backend, throughputMBps } = sizing;
-  return values.optional('instanceType', (key, value) => parseInstanceType(key, value, plan, { capacityTiB, backend, throughputMBps }));
+  return values.optional('instanceType', (key, value) => parseInstanceType(key, value, plan, { capacityTiB, backend: backendOrAuto(backend), throughputMBps }));
 }
 
 function parseCapacity(key: ContextKey, value: string): number {
@@ -81,7 +83,7 @@ function parseThroughput(key: ContextKey, value: string): number {
   return Number(value);
 }
 
-function parseGeneration(key: ContextKey, value: string): Generation {
+function parseGeneration(key: ContextKey, value: string): GenerationName {
   if (value === 'previous' || value === 'current') return value;
   throw contextError(key, value, "'previous' (d2, m4) or 'current' (Nitro: m6i with st1, d3 and d3en)");
 }

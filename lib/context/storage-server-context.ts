@@ -4,7 +4,8 @@
  * the parsers beside it fill this type. A backend's own keys are its slice, documented in its folder and read here
  * through the registry's types.
  */
-import type { Backend, Generation } from '../sizing';
+import type { Backend } from '../../lambda/register/contract';
+import type { GenerationName } from '../sizing';
 import type { BACKEND_SIZING } from '../sizing/registry';
 import type { ContextSlices } from './backend-context';
 
@@ -25,7 +26,7 @@ export interface StorageServerContext extends BackendContextSlices {
    * The instance generation: `previous` for d2 and m4, or `current` for Nitro, which is m6i with st1 and d3 and d3en
    * for instance store; `previous` when not given.
    */
-  readonly generation: Generation;
+  readonly generation: GenerationName;
   /**
    * The instance type, instead of the planner's choice. For backend ebs it is a catalogued type with EBS data volumes:
    * m4, m6i, or Graviton m7g and m6g, which get the arm64 image. For instance-store it is a d2, d3 or d3en whose disks

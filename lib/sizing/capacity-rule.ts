@@ -6,7 +6,8 @@
 import type { Families } from './families';
 import { MAX_SINGLE_VOLUME_TIB, planEbs } from './plan-ebs';
 import { lowerBound, planInstanceStore } from './plan-instance-store';
-import type { Backend, StoragePlan } from './plan-types';
+import type { Backend } from '../../lambda/register/contract';
+import type { StoragePlan } from './plan-types';
 
 /** The plan for capacity alone: the capacity rule of `auto` (docs/design.md, section 3), or the backend asked for. */
 export function planForCapacity(capacityTiB: number, backend: Backend | 'auto', count: number | undefined, families: Families): StoragePlan {

@@ -19,6 +19,7 @@
  */
 
 import { MB_BYTES } from './catalog';
+import { DataVolumeType } from './enums';
 
 /** gp3 limits, EBS-GP3-LIMITS [SDK-EC2] [EBS-UG], and prices [PRICE-EBS]. */
 export const GP3 = {
@@ -51,7 +52,7 @@ export const MB_PER_MIB = 1024 ** 2 / MB_BYTES;
 
 /** One gp3 volume: size, provisioned throughput and IOPS. */
 export interface Gp3Volume {
-  readonly volumeType: 'gp3';
+  readonly volumeType: DataVolumeType.GP3;
   readonly sizeGiB: number;
   readonly throughputMiBps: number;
   readonly iops: number;
@@ -72,7 +73,7 @@ export function gp3VolumeFor(shareGiB: number, targetMBps: number, ioSizeKiB = 1
   const forIoSize = Math.ceil((throughputMiBps * 1024) / Math.min(ioSizeKiB, GP3_MAX_IO_KIB));
   const iops = Math.min(GP3.maxIops, Math.max(GP3.minIops, Math.ceil(throughputMiBps / GP3.maxMiBpsPerIops), forIoSize));
   const sizeGiB = Math.max(GP3.minSizeGiB, Math.ceil(shareGiB), Math.ceil(iops / GP3.maxIopsPerGiB));
-  return { volumeType: 'gp3', sizeGiB, throughputMiBps, iops };
+  return { volumeType: DataVolumeType.GP3, sizeGiB, throughputMiBps, iops };
 }
 
 /**

@@ -9,7 +9,8 @@ import { whyGp3 } from './gp3';
 import { DEFAULT_IO_SIZE_KIB } from './io-size';
 import { unpublishedIopsRefusal, withIoSize } from './plan-io-size';
 import { lowerBound } from './plan-instance-store';
-import type { Backend, StoragePlan } from './plan-types';
+import type { Backend } from '../../lambda/register/contract';
+import type { StoragePlan } from './plan-types';
 import { sustainedOf } from './limit';
 import { BACKEND_SIZING, SEARCH_ORDER } from './registry';
 

@@ -18,7 +18,7 @@
 import { MB_BYTES } from './catalog';
 import { cataloguedTypeList, instanceTypeSpec, knownInstanceType } from './catalog-lookup';
 import { describe } from './describe';
-import { type FsxLustreStorageType, capacitySteps } from '../backends/fsx/sizing/lustre';
+import { capacitySteps } from '../backends/fsx/sizing/lustre';
 import { floor2 } from './round';
 import { sustainedOf } from './limit';
 import { DEFAULT_NCONNECT, NFS_MAX_NCONNECT, SINGLE_FLOW_GBPS, SINGLE_FLOW_PLACEMENT_GROUP_GBPS } from './nfs-client';
@@ -264,7 +264,7 @@ const LUSTRE_OST_TIB = 2;
  */
 interface PlanFigures {
   readonly throughput: { readonly baselineReadMBps: number; readonly baselineWriteMBps: number };
-  readonly fsxLustre?: { readonly perUnitStorageThroughput: number; readonly storageType: FsxLustreStorageType };
+  readonly fsxLustre?: { readonly perUnitStorageThroughput: number; readonly storageType: string };
 }
 
 /**
@@ -281,7 +281,7 @@ export function perClientOf(plan: PlanFigures, client: ClientRequest | undefined
  * sustained figure. The type's storage step is `capacitySteps` of lib/backends/fsx/sizing/lustre.ts: 1,800 or 6,000 GiB
  * on HDD, 2,400 on SSD.
  */
-export function lustreFileCeiling(plan: PlanFigures, fs: { perUnitStorageThroughput: number; storageType: FsxLustreStorageType }): LustreFileCeiling {
+export function lustreFileCeiling(plan: PlanFigures, fs: { perUnitStorageThroughput: number; storageType: string }): LustreFileCeiling {
   const { step } = capacitySteps(fs.storageType, fs.perUnitStorageThroughput);
   const ostTiB = Math.max(LUSTRE_OST_TIB, step / 1024);
   const ost = ostTiB * fs.perUnitStorageThroughput;

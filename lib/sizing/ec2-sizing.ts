@@ -6,6 +6,7 @@
 import { GP3_DEFAULTS } from '../gp3-defaults';
 import type { BackendSizing, ExcessQuery, StackOutputText } from './backend-sizing';
 import { EC2_CONTEXT } from './ec2-context';
+import { Backend } from '../backend-enum';
 import { ST1, instanceStoreTiB } from './catalog';
 import { GP3 } from './catalog-gp3';
 import { instanceTypeSpec } from './catalog-lookup';
@@ -110,7 +111,7 @@ function instanceStoreExcess({ request, plan, instanceType, replan }: ExcessQuer
   const family = instanceType.split('.')[0];
   if (instanceType !== plan.instanceType) return `instanceType ${instanceType} as asked: its ${disks} come with it`;
   // The capacity rule's choice for the request's generation: the smallest d2, or the cheapest d3 or d3en, that holds it.
-  const byCapacity = replan({ capacityTiB: asked, backend: 'instance-store', generation: request.generation });
+  const byCapacity = replan({ capacityTiB: asked, backend: Backend.INSTANCE_STORE, generation: request.generation });
   if (byCapacity.instanceType !== instanceType) {
     return `${instanceType} and its ${disks} were chosen for throughput (${plan.reason}); a ${family}'s disks come with it`;
   }

@@ -9,12 +9,12 @@ import { GRAVITON_EBS_INSTANCE_TYPES } from './catalog-graviton';
 import { NETWORK_OPTIMIZED_EBS_INSTANCE_TYPES } from './catalog-netopt';
 import { CURRENT_EBS_INSTANCE_TYPES } from './catalog-nitro';
 import type { InstanceTypeSpec } from './catalog-types';
-import type { Arch, Generation } from './plan-types';
+import type { ArchName, GenerationName } from './plan-types';
 
 /** The instance types of one generation and architecture. */
 export interface Families {
-  readonly generation: Generation;
-  readonly arch: Arch;
+  readonly generation: GenerationName;
+  readonly arch: ArchName;
   /** EBS types of the capacity rule, general purpose, smallest first in each family. */
   readonly ebs: readonly InstanceTypeSpec[];
   /**
@@ -29,10 +29,10 @@ export interface Families {
   readonly instanceStore: readonly InstanceTypeSpec[];
 }
 
-const ofArch = (arch: Arch) => (t: InstanceTypeSpec) => t.arch === arch;
+const ofArch = (arch: ArchName) => (t: InstanceTypeSpec) => t.arch === arch;
 
 /** The families of each generation and architecture the planner offers; Graviton has the current generation only. */
-export const FAMILIES: { readonly [F in `${Generation} ${Arch}`]?: Families } = {
+export const FAMILIES: { readonly [F in `${GenerationName} ${ArchName}`]?: Families } = {
   'previous x86_64': { generation: 'previous', arch: 'x86_64', ebs: EBS_INSTANCE_TYPES, fastEbs: [], instanceStore: INSTANCE_STORE_TYPES },
   'current x86_64': {
     generation: 'current',

@@ -9,6 +9,8 @@ import { EBS_INSTANCE_TYPES, EBS_SINGLE_VOLUME_TIERS, MAX_EBS_CAPACITY_TIB, MB_B
 import { instanceTypeSpec } from './catalog-lookup';
 import type { InstanceTypeSpec } from './catalog-types';
 import { counted } from './client-ceiling';
+import { Backend } from '../backend-enum';
+import { DataVolumeType } from './enums';
 import { monthlyCost } from './cost';
 import type { Families } from './families';
 import type { DataVolumePlan, StoragePlan } from './plan-types';
@@ -53,7 +55,7 @@ function capacityRuleType(capacityTiB: number, families: Families, volumes: Data
 
 /** `count` st1 volumes of `sizeGiB` each. */
 function st1Volumes(count: number, sizeGiB: number): DataVolumePlan[] {
-  return Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB }));
+  return Array.from({ length: count }, () => ({ volumeType: DataVolumeType.ST1, sizeGiB }));
 }
 
 /**
@@ -75,7 +77,7 @@ export function st1Stripes(capacityTiB: number, targetMBps: number): DataVolumeP
 /** The striped `dataVolumes` on the EBS type `spec`: their estimate and cost. */
 export function ebsPlan(spec: InstanceTypeSpec, dataVolumes: DataVolumePlan[]): Omit<StoragePlan, 'reason'> {
   return {
-    backend: 'ebs',
+    backend: Backend.EBS,
     instanceType: spec.name,
     dataVolumes,
     instanceStoreDisks: 0,

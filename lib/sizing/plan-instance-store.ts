@@ -6,6 +6,7 @@ import { INSTANCE_STORE_TYPES, instanceStoreTiB } from './catalog';
 import { instanceTypeSpec } from './catalog-lookup';
 import type { InstanceTypeSpec } from './catalog-types';
 import { monthlyCost } from './cost';
+import { Backend } from '../backend-enum';
 import type { Families } from './families';
 import type { StoragePlan } from './plan-types';
 import { LOWER_BOUND, estimateThroughput } from './throughput';
@@ -41,7 +42,7 @@ export function lowerBound(plan: Omit<StoragePlan, 'reason'>): string {
 /** A plan on the instance-store type `spec`: its disks, estimate and cost. */
 export function instanceStorePlan(spec: InstanceTypeSpec): Omit<StoragePlan, 'reason'> {
   return {
-    backend: 'instance-store',
+    backend: Backend.INSTANCE_STORE,
     instanceType: spec.name,
     dataVolumes: [],
     instanceStoreDisks: spec.instanceStore?.disks ?? 0,

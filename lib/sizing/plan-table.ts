@@ -3,11 +3,12 @@
  * source of its price. Each backend's words are its own, by `table` in registry.ts, and EFS, which this project does
  * not deploy, has a row too.
  */
-import { BACKENDS } from '../../lambda/register/contract';
+import { BACKENDS, type Backend } from '../../lambda/register/contract';
 import { bestPlanOf } from './best-plan';
+import { backendOf } from '../backend-enum';
 import { withInstanceType } from './plan-ebs';
 import { EFS_PRICE_SOURCE, EfsEstimate, efsEstimates } from './plan-efs';
-import type { Backend, StoragePlan, StorageRequest } from './plan-types';
+import type { StoragePlan, StorageRequest } from './plan-types';
 import { sustainedOf } from './limit';
 import { BACKEND_SIZING } from './registry';
 
@@ -129,7 +130,7 @@ export interface ComparisonOptions {
  */
 export function compareBackends(request: StorageRequest, options: ComparisonOptions = {}): BackendComparison[] {
   const servers = BACKENDS.map((backend): BackendComparison => {
-    const best = bestPlanOf(backend, backend === 'ebs' ? request : { ...request, dataVolumeCount: undefined });
+    const best = bestPlanOf(backendOf(backend), backend === 'ebs' ? request : { ...request, dataVolumeCount: undefined });
     const priceSource = BACKEND_SIZING[backend].table.priceSource(typeof best === 'string' ? undefined : best);
     if (typeof best === 'string') return { backend, cannot: best, priceSource };
     if (backend !== 'ebs' || options.instanceType === undefined) return { backend, plan: best, priceSource };

@@ -3,48 +3,49 @@
  * data volumes, its FSx for Lustre file system and its throughput estimate. Types only. They sit below every file of
  * the planner that builds or reads a plan, and below the construct that wires resources from one.
  */
-import type { Backend } from '../../lambda/register/contract';
+import type { Backend } from '../backend-enum';
+import type { Arch, DataVolumeType, Generation } from './enums';
 import type { CachedReadEstimate } from './cached-read';
 import type { ClientRequest, PerClientPlan } from './client-ceiling';
 // The FSx backends' options and file systems, which the request and the plan carry as members of their own.
 import type { FsxLustreOptions, ResolvedFsxLustreOptions } from '../backends/fsx/sizing/lustre';
 import type { FsxOpenZfsOptions, FsxOpenZfsPlan } from '../backends/openzfs/sizing/options';
 
-// One backend type for the planner, the SSM records and the update guard's layout, so the public API names it once.
-export type { Backend };
+export type { Arch, Backend, DataVolumeType, Generation };
 
-/** The instance generation a plan is built on. */
-export type Generation = 'previous' | 'current';
+/** A {@link Generation}'s value, the type the planner decides with. */
+export type GenerationName = `${Generation}`;
 
-/** The processor architecture of the types a plan may choose: x86_64, or AWS Graviton, arm64. */
-export type Arch = 'x86_64' | 'arm64';
+/** An {@link Arch}'s value, the type the planner decides with. */
+export type ArchName = `${Arch}`;
 
 /** What the user asks for. */
 export interface StorageRequest {
   /** Usable capacity wanted, in TiB, that is 2^40 bytes. */
   readonly capacityTiB: number;
   /**
-   * The backend, or `auto`. With no throughput asked, `auto` plans EBS up to 16 TiB and d2 instance store up to 43.6
-   * TiB, or with generation current EBS up to 16 TiB. Beyond that, or when the throughput asked is more than that plan
-   * sustains, it plans the cheapest plan of any backend that holds the capacity and sustains the throughput. That
-   * includes d3 and d3en with generation current and FSx for Lustre's persistent types, never SCRATCH_2.
-   * @default 'auto'
+   * The backend, or none for the planner's choice, `auto`. With no throughput asked, `auto` plans EBS up to 16 TiB and
+   * d2 instance store up to 43.6 TiB, or with generation current EBS up to 16 TiB. Beyond that, or when the throughput
+   * asked is more than that plan sustains, it plans the cheapest plan of any backend that holds the capacity and
+   * sustains the throughput. That includes d3 and d3en with generation current and FSx for Lustre's persistent types,
+   * never SCRATCH_2. The string `'auto'` is taken too, from JavaScript.
+   * @default - auto: the planner chooses
    */
-  readonly backend?: Backend | 'auto';
+  readonly backend?: Backend;
   /**
    * The instance generation. `previous` plans on d2 and m4, the original template's families. `current` plans on Nitro
    * types: for EBS m6i with st1, from catalog-nitro.ts, with m7i beside it and the network-optimized families of
    * catalog-netopt.ts when a throughput is asked; for instance store d3 and d3en, from catalog-d3.ts, up to
    * d3en.12xlarge's 305 TiB. AWS publishes no disk throughput for d3 or d3en, so their estimate is a lower bound: each
    * disk at d2's published figure, under the network baseline. `limitedBy` and `reason` say so.
-   * @default 'previous', or 'current' with `arch: 'arm64'`
+   * @default - Generation.PREVIOUS, or Generation.CURRENT with `arch: Arch.ARM64`
    */
   readonly generation?: Generation;
   /**
    * The processor architecture of the instance types the planner may choose. `arm64` plans on AWS Graviton: m7g and m6g
    * by the capacity rule, and c8gb, m8gb and r8gb beside them when a throughput is asked. It is current generation only
    * and has no instance-store HDD type. The server's image follows the chosen type's architecture.
-   * @default 'x86_64'
+   * @default Arch.X86_64
    */
   readonly arch?: Arch;
   /**
@@ -100,7 +101,7 @@ export interface FsxLustrePlan extends ResolvedFsxLustreOptions {
 /** One EBS data volume of the plan. */
 export interface DataVolumePlan {
   /** EBS volume type: Throughput Optimized HDD, `st1`, or General Purpose SSD, `gp3`. */
-  readonly volumeType: 'st1' | 'gp3';
+  readonly volumeType: DataVolumeType;
   /** Size, GiB: a whole number, st1 125 to 16384, gp3 1 to 65536. */
   readonly sizeGiB: number;
   /**

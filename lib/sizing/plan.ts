@@ -5,7 +5,7 @@
  * validate-request.ts, and plans for capacity, in capacity-rule.ts. When that plan cannot hold or sustain what is
  * asked, it searches for the cheapest that does, in cheapest-plan.ts.
  */
-import { BACKENDS } from '../../lambda/register/contract';
+import { BACKENDS, type Backend } from '../../lambda/register/contract';
 import { cheapestMeeting, sustains } from './cheapest-plan';
 import { perClientOf } from './client-ceiling';
 import { planForCapacity } from './capacity-rule';
@@ -13,7 +13,7 @@ import { MAX_SINGLE_VOLUME_TIB } from './plan-ebs';
 import { unpublishedIopsRefusal, withIoSize } from './plan-io-size';
 import { LARGEST_INSTANCE_STORE, MAX_INSTANCE_STORE_TIB } from './plan-instance-store';
 import type { BackendSizing } from './backend-sizing';
-import type { Backend, StoragePlan, StorageRequest } from './plan-types';
+import type { StoragePlan, StorageRequest } from './plan-types';
 import { sustainedOf, sustainsAsked } from './limit';
 import { BACKEND_SIZING } from './registry';
 import { formatTiB } from './round';

@@ -9,8 +9,8 @@ import { FAMILIES, Families } from './families';
 import { DEFAULT_IO_SIZE_KIB, validateIoSize } from './io-size';
 import { MAX_DATA_VOLUMES, MAX_SINGLE_VOLUME_TIB } from './plan-ebs';
 import { largestInstanceStore } from './plan-instance-store';
-import { BACKENDS } from '../../lambda/register/contract';
-import type { Arch, Backend, Generation, StorageRequest } from './plan-types';
+import { BACKENDS, type Backend } from '../../lambda/register/contract';
+import type { ArchName, GenerationName, StorageRequest } from './plan-types';
 import { BACKEND_SIZING } from './registry';
 import { formatTiB } from './round';
 
@@ -80,7 +80,7 @@ function checkOptionsScope(request: StorageRequest, backend: Backend | 'auto'): 
 }
 
 /** The families of the architecture and generation asked for; arm64 is current only, with no instance store. */
-function validFamilies(asked: Arch | undefined, askedGeneration: Generation | undefined, backend: Backend | 'auto'): Families {
+function validFamilies(asked: ArchName | undefined, askedGeneration: GenerationName | undefined, backend: Backend | 'auto'): Families {
   const arch = asked ?? 'x86_64';
   if (arch !== 'x86_64' && arch !== 'arm64') {
     throw new Error(`arch must be 'x86_64' or 'arm64' (AWS Graviton); got ${describe(arch)}`);

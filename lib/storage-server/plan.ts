@@ -16,7 +16,7 @@ export function planServer(scope: Construct, props: StorageServerProps, capacity
   const options = DISTINCT_PLUGINS.reduce<Partial<StorageRequest>>((all, plugin) => ({ ...all, ...plugin.requestOptions?.(props) }), {});
   const request: StorageRequest = {
     capacityTiB,
-    backend: props.backend ?? 'auto',
+    backend: props.backend,
     dataVolumeCount: props.dataVolumeCount,
     throughputMBps: props.throughputMBps,
     generation: props.generation,

@@ -9,7 +9,8 @@ import type { NfsOptions } from '../backends/ec2-nfs-server-props';
 import type { FsxLustreServerOptions } from '../backends/fsx-lustre-props';
 import type { FsxOpenZfsServerOptions } from '../backends/fsx-openzfs-props';
 import type { SnapshotOptions } from '../backends/snapshot-options';
-import type { Backend, Generation } from '../sizing/plan-types';
+import type { Backend } from '../backend-enum';
+import type { Generation } from '../sizing/enums';
 
 // The props of the StorageServer facade in lib/storage-server.ts, apart from its wiring. The option groups they name
 // live beside what reads them: NfsOptions with the EC2 backend's props, FsxLustreServerOptions with the FSx backend's,
@@ -30,7 +31,7 @@ export interface StorageServerProps {
    */
   readonly capacityTiB?: number;
   /**
-   * Where the data lives.
+   * Where the data lives; unset, the planner picks it (`auto`, which JavaScript may also give as the string).
    * - `auto` picks EBS st1 up to 16 TiB and d2 instance store up to 43.6 TiB. Beyond that, or when `throughputMBps` is
    *   more than that plan sustains, it picks the cheapest plan of any backend that meets both, FSx for Lustre's
    *   persistent types included: see `planStorage`.
@@ -39,16 +40,16 @@ export interface StorageServerProps {
    *   snapshots and counts.
    * - `fsx-openzfs` deploys an Amazon FSx for OpenZFS file system, AWS's managed NFS, mounted as `nfs4` from its DNS
    *   name at path `/fsx`. It refuses the same EC2-only props.
-   * @default 'auto'
+   * @default - auto: the planner picks the backend
    */
-  readonly backend?: Backend | 'auto';
+  readonly backend?: Backend;
   /**
    * The instance generation the planner chooses from. `previous` is d2 and m4, the original template's families.
    * `current` is Nitro: m6i with st1, whose EBS and network baselines are what a long transfer sees, and d3 and d3en
    * for instance store, whose throughput estimate is a lower bound; see `planStorage`. Changing it on a deployed EBS
    * server changes its instance type, a stop and start the data survives. On an instance-store server the update guard
    * refuses it, since the data lives on the instance's disks.
-   * @default 'previous'
+   * @default Generation.PREVIOUS
    */
   readonly generation?: Generation;
   /**

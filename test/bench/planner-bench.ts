@@ -30,6 +30,8 @@ import { ebsPlan } from '../../lib/sizing/plan-ebs';
 import { efsEstimates } from '../../lib/sizing/plan-efs';
 import type { DataVolumePlan } from '../../lib/sizing/plan-types';
 import { gp3Limits, st1Volume } from '../../lib/sizing/st1-model';
+import { Backend } from '../../lib/backend-enum';
+import { dataVolumeTypeOf } from '../../lib/sizing/enums';
 
 /** The only reasons a point may be excluded for. */
 export const EXCLUDE_REASONS = ['bound by metadata or small files', 'compressed data', 'a setup the source leaves unclear'] as const;
@@ -108,7 +110,7 @@ function ebs(p: Point, m: Extract<Model, { kind: 'ebs' }>): Estimate {
   if (figure !== 'baseline' && figure !== 'burst') throw new Error(`${p.id}: ebs figure must be baseline or burst; got ${figure}`);
   // gp3Limits reads only the provisioned throughput; an st1 volume needs its size.
   if (i.sizeGiB === null && i.volumeType === 'st1') throw new Error(`${p.id}: an st1 volume needs sizeGiB`);
-  const volume: DataVolumePlan = { volumeType: i.volumeType, sizeGiB: i.sizeGiB ?? 0, throughputMiBps: i.throughputMiBps, iops: i.iops };
+  const volume: DataVolumePlan = { volumeType: dataVolumeTypeOf(i.volumeType), sizeGiB: i.sizeGiB ?? 0, throughputMiBps: i.throughputMiBps, iops: i.iops };
   const volumes = Array.from({ length: i.count }, () => volume);
   const io = i.ioSizeKiB ?? DEFAULT_IO_SIZE_KIB;
   if (knownInstanceType(i.instanceType)) {
@@ -135,7 +137,7 @@ function ebs(p: Point, m: Extract<Model, { kind: 'ebs' }>): Estimate {
 function uncataloguedIops(p: Point, i: EbsInputs, figure: 'baseline' | 'burst', io: number): { mbps: number; label: string }[] {
   if (io === DEFAULT_IO_SIZE_KIB) return [];
   const disks = volumeIops(Array.from({ length: i.count }, () => ({
-    volumeType: i.volumeType, sizeGiB: i.sizeGiB ?? 0, throughputMiBps: i.throughputMiBps, iops: i.iops })));
+    volumeType: dataVolumeTypeOf(i.volumeType), sizeGiB: i.sizeGiB ?? 0, throughputMiBps: i.throughputMiBps, iops: i.iops })));
   const instanceIops = figure === 'burst' ? i.instanceLimit?.ebsMaximumIops : i.instanceLimit?.ebsBaselineIops;
   if (instanceIops === undefined) throw new Error(`${p.id}: at ${io} KiB an uncatalogued type needs instanceLimit.ebs${figure === 'burst' ? 'Maximum' : 'Baseline'}Iops`);
   return [
@@ -168,7 +170,7 @@ function efs(p: Point, m: Extract<Model, { kind: 'efs' }>): Estimate {
 
 function fsxLustre(p: Point, m: Extract<Model, { kind: 'fsx-lustre' }>): Estimate {
   const { inputs: i, figure } = m;
-  const plan = planStorage({ capacityTiB: i.capacityTiB, backend: 'fsx-lustre', fsxLustre: i.fsxLustre, client: i.client });
+  const plan = planStorage({ capacityTiB: i.capacityTiB, backend: Backend.FSX_LUSTRE, fsxLustre: i.fsxLustre, client: i.client });
   const t = plan.throughput;
   const dir = direction(p);
   const gib = plan.fsxLustre?.storageCapacityGiB;

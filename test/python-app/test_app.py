@@ -15,6 +15,7 @@ import aws_cdk as cdk
 import pytest
 from app import SCRATCH_GROUP, build
 from aws_cdk.assertions import Match, Template
+from hpc_storage.storage_server import Backend, FsType, StorageServer
 
 # A 64-digit hex asset hash, which the embedded handler bundles decide; the snapshot should not move with them.
 ASSET_HASH = re.compile(r"[0-9a-f]{64}")
@@ -34,6 +35,14 @@ def test_the_server_is_the_planned_m4_with_one_encrypted_st1_volume(template: Te
     assert len(servers) == 1
     template.resource_count_is("AWS::EC2::Volume", 1)
     template.has_resource_properties("AWS::EC2::Volume", {"VolumeType": "st1", "Size": 5120, "Encrypted": True})
+
+
+def test_the_closed_sets_are_python_enums() -> None:
+    # jsii gives a Python app an enum where a union of string literals would be a plain str.
+    storage = build(cdk.App()).node.find_child("Storage")
+    assert isinstance(storage, StorageServer)
+    assert storage.plan.backend is Backend.EBS
+    assert storage.fs_type is FsType.NFS4
 
 
 def test_the_compute_node_mounts_the_export_from_its_user_data(template: Template) -> None:

@@ -2,6 +2,7 @@
  * One backend's part of the change matrix, split by backend so that jest runs the parts in parallel.
  */
 import type { Backend } from '../../lambda/register/contract';
+import { backendOf } from '../../lib/backend-enum';
 import { BASELINES, CONSTRUCT_ROWS, rowsOf } from '../unit/guard-matrix.cases';
 import { appTemplate, constructTemplate, judge, type Synthesized } from './guard-matrix';
 
@@ -28,7 +29,7 @@ export function matrixSuite(backend: Backend): void {
         expect(report).toEqual({ ...report, guard: expected });
       });
     }
-    const constructBase = { backend, capacityTiB: Number(BASELINES[backend].capacityTiB) } as const;
+    const constructBase = { backend: backendOf(backend), capacityTiB: Number(BASELINES[backend].capacityTiB) };
     // The baseline of the construct rows, synthesized once per path; most rows share the default one.
     const befores = new Map<string, Synthesized>();
     const constructBefore = (basePath?: readonly string[]): Synthesized => {

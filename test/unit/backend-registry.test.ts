@@ -6,6 +6,7 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { BACKENDS } from '../../lambda/register/contract';
 import { BACKEND_PLUGINS } from '../../lib/backends/registry';
 import { StorageServer } from '../../lib/storage-server';
+import { Backend } from '../../lib/backend-enum';
 
 /**
  * Backends as plugins: the facade builds every backend through lib/backends/registry.ts and knows none by name, so that
@@ -43,10 +44,10 @@ describe('the backend registry', () => {
   });
 
   test.each([
-    ['ebs', { capacityTiB: 3, backend: 'ebs' as const }, ['instance', 'privateIp', 'networkInterfaceId', 'snapshotPolicy']],
-    ['instance-store', { capacityTiB: 3, backend: 'instance-store' as const }, ['instance', 'privateIp', 'networkInterfaceId']],
-    ['fsx-lustre', { capacityTiB: 2.4, backend: 'fsx-lustre' as const }, ['fileSystem']],
-    ['fsx-openzfs', { capacityTiB: 1, backend: 'fsx-openzfs' as const }, ['openZfsFileSystem']],
+    ['ebs', { capacityTiB: 3, backend: Backend.EBS }, ['instance', 'privateIp', 'networkInterfaceId', 'snapshotPolicy']],
+    ['instance-store', { capacityTiB: 3, backend: Backend.INSTANCE_STORE }, ['instance', 'privateIp', 'networkInterfaceId']],
+    ['fsx-lustre', { capacityTiB: 2.4, backend: Backend.FSX_LUSTRE }, ['fileSystem']],
+    ['fsx-openzfs', { capacityTiB: 1, backend: Backend.FSX_OPENZFS }, ['openZfsFileSystem']],
   ])('%s: the facade exposes what the plugin built, and nothing of the other backends', (_name, request, exposed) => {
     const stack = new Stack(new App(), 'S', { env: { account: '111111111111', region: 'us-east-1' } });
     const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 2 });

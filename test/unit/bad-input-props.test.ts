@@ -13,6 +13,7 @@ import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { SYSTEM_DIRECTORIES, addressSpaceProblem, cidrProblem, directoryProblem, ipv4Problem } from '../../lib/validation';
 import { readContext, serverStack } from '../support/stacks';
 import { expectNoStackTrace, thrown } from '../support/thrown';
+import { Backend } from '../../lib/backend-enum';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -27,7 +28,7 @@ describe('construct props (new StorageServer in a bare stack)', () => {
     ['snapshots.retain NaN (once turned snapshots off)', { snapshots: { retain: NaN } }, /snapshots.retain must be .*, got NaN\./],
     ['exportPath /etc (over the server\'s /etc)', { exportPath: '/etc' }, /exportPath must be .*, got '\/etc': a system directory \(\/etc\)/],
     ['mountPoint /etc (over the clients\' /etc)', { mountPoint: '/etc' }, /mountPoint must be .*, got '\/etc': a system directory \(\/etc\)/],
-    ['duplicate snapshot ids', { backend: 'ebs', capacityTiB: 30, dataVolumeSnapshotIds: ['snap-01234567', 'snap-01234567'] }, /dataVolumeSnapshotIds: each data volume needs its own snapshot, but snap-01234567 appears more than once/],
+    ['duplicate snapshot ids', { backend: Backend.EBS, capacityTiB: 30, dataVolumeSnapshotIds: ['snap-01234567', 'snap-01234567'] }, /dataVolumeSnapshotIds: each data volume needs its own snapshot, but snap-01234567 appears more than once/],
     // CIDRs and the clusterware master
     ['a /0 on a private address', { clientCidrs: ['10.0.0.0/0'] }, /clientCidrs: .*a \/0 \(every IPv4 address\) is refused/],
     ['a public host', { clientCidrs: ['8.8.8.8/32'] }, PUBLIC],
@@ -44,7 +45,7 @@ describe('construct props (new StorageServer in a bare stack)', () => {
     ['snapshots.intervalHours NaN', { snapshots: { intervalHours: NaN } }, /snapshots.intervalHours .*got NaN\./],
     ['snapshots.intervalHours 0 with snapshots off', { snapshots: { retain: 0, intervalHours: 0 } }, /snapshots.intervalHours .*got 0\./],
     ['crossRegionCopy.retainDays -1', { snapshots: { crossRegionCopy: { targetRegion: 'eu-west-1', retainDays: -1 } } }, /snapshots.crossRegionCopy.retainDays must be a whole number from 1 to 36500, got -1\./],
-    ['snapshots on instance store still checked', { backend: 'instance-store', capacityTiB: 3, snapshots: { retain: -1 } }, /snapshots.retain .*got -1\./],
+    ['snapshots on instance store still checked', { backend: Backend.INSTANCE_STORE, capacityTiB: 3, snapshots: { retain: -1 } }, /snapshots.retain .*got -1\./],
     ['nfs.threads NaN', { nfs: { threads: NaN } }, /nfs.threads must be a whole number from 1 to 1024, got NaN\./],
     ['nfs.threads Infinity', { nfs: { threads: Infinity } }, /nfs.threads .*got Infinity\./],
     ['nfs.threads -8', { nfs: { threads: -8 } }, /nfs.threads .*got -8\./],
@@ -52,8 +53,8 @@ describe('construct props (new StorageServer in a bare stack)', () => {
     ['capacityTiB NaN', { capacityTiB: NaN }, /capacityTiB must be a number greater than 0.*got NaN/],
     ['capacityTiB -5', { capacityTiB: -5 }, /capacityTiB must be .*got -5/],
     ['capacityTiB Infinity', { capacityTiB: Infinity }, /capacityTiB must be .*got Infinity/],
-    ['dataVolumeCount 1.5', { backend: 'ebs', capacityTiB: 5, dataVolumeCount: 1.5 }, /dataVolumeCount must be a whole number from 1 to 3; got 1.5/],
-    ['dataVolumeCount NaN', { backend: 'ebs', capacityTiB: 5, dataVolumeCount: NaN }, /dataVolumeCount .*got NaN/],
+    ['dataVolumeCount 1.5', { backend: Backend.EBS, capacityTiB: 5, dataVolumeCount: 1.5 }, /dataVolumeCount must be a whole number from 1 to 3; got 1.5/],
+    ['dataVolumeCount NaN', { backend: Backend.EBS, capacityTiB: 5, dataVolumeCount: NaN }, /dataVolumeCount .*got NaN/],
     // paths
     ['exportPath under /etc', { exportPath: '/etc/x' }, /exportPath .*got '\/etc\/x': under a system directory \(\/etc\)/],
     ['exportPath over the NFS state', { exportPath: '/var/lib/nfs' }, /exportPath .*got '\/var\/lib\/nfs': under a system directory \(\/var\)/],
@@ -78,7 +79,7 @@ describe('construct props (new StorageServer in a bare stack)', () => {
     ['exportPath /srv', { exportPath: '/srv' }, /exportPath .*'\/srv': a directory the FHS names for other files \(\/srv\)/],
     ['mountPoint of 256 characters (the client script refuses it)', { mountPoint: `/${'d'.repeat(255)}` }, /mountPoint .*: longer than 255 characters \(256\)/],
     // restore
-    ['snapshot ids fewer than the volumes', { backend: 'ebs', capacityTiB: 30, dataVolumeSnapshotIds: ['snap-01234567'] }, /dataVolumeSnapshotIds: the plan has 2 data volume\(s\)/],
+    ['snapshot ids fewer than the volumes', { backend: Backend.EBS, capacityTiB: 30, dataVolumeSnapshotIds: ['snap-01234567'] }, /dataVolumeSnapshotIds: the plan has 2 data volume\(s\)/],
   ])('%s is refused', (_, props, message) => {
     const text = thrown(() => serverStack(props));
     expect(text).toMatch(message);
@@ -134,7 +135,7 @@ describe('an imported VPC with a concrete CIDR', () => {
     expect(thrown(() => importedVpcServer('0.0.0.0/0', {}))).toMatch(
       /vpc: its CIDR \(vpcCidrBlock\) is held to the clientCidrs rules.*got '0.0.0.0\/0': a \/0 \(every IPv4 address\) is refused/,
     );
-    expect(thrown(() => importedVpcServer('0.0.0.0/0', { backend: 'fsx-openzfs', capacityTiB: 1 }))).toMatch(/got '0.0.0.0\/0'/);
+    expect(thrown(() => importedVpcServer('0.0.0.0/0', { backend: Backend.FSX_OPENZFS, capacityTiB: 1 }))).toMatch(/got '0.0.0.0\/0'/);
   });
 
   test('a CIDR of a size EC2 never gives a VPC is refused, naming the sizes', () => {
@@ -189,8 +190,8 @@ describe("limits AWS enforces at deploy, refused at synth (issue 39, item 8)", (
     const [warning] = warnings({ clientCidrs: cidrs(61) });
     expect(String(warning?.entry.data)).toMatch(/holds 61 inbound IPv4 rules, past the default quota of 60 per security group \(Amazon VPC quotas/);
     // FSx for Lustre admits each CIDR on two port ranges, 988 and 1018-1023, so 31 CIDRs are 62 rules.
-    expect(warnings({ backend: 'fsx-lustre', capacityTiB: 1.2, clientCidrs: cidrs(30) })).toEqual([]);
-    expect(warnings({ backend: 'fsx-lustre', capacityTiB: 1.2, clientCidrs: cidrs(31) })).toHaveLength(1);
+    expect(warnings({ backend: Backend.FSX_LUSTRE, capacityTiB: 1.2, clientCidrs: cidrs(30) })).toEqual([]);
+    expect(warnings({ backend: Backend.FSX_LUSTRE, capacityTiB: 1.2, clientCidrs: cidrs(31) })).toHaveLength(1);
   });
 
   test("a loginIp EC2 reserves in one of the VPC's subnets (its first four addresses and its last) is refused", () => {

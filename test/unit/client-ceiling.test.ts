@@ -3,6 +3,7 @@ import {
   INSTANCE_STORE_TYPES, OVERRIDE_EBS_INSTANCE_TYPES, bestPlanOf, clientCeiling, compareBackends, instanceTypeSpec, planStorage, withInstanceType,
 } from '../../lib/sizing';
 import { clientsToReach } from '../../lib/sizing/client-ceiling';
+import { Backend } from '../../lib/backend-enum';
 
 // Figures typed here from their sources in docs/sources/nconnect.md, not read from lib/sizing. EC2's single-flow limit
 // is 5 Gbps outside a cluster placement group and up to 10 Gbps inside one, F7 and F8; nconnect is 1 to 16, F1. 1 Gbps
@@ -120,23 +121,23 @@ describe('the plan carries it: perClient', () => {
 
   test('FSx for Lustre plans: the Lustre ceiling, in planStorage, bestPlanOf and the comparison alike', () => {
     const client = { instanceType: 'm4.16xlarge', nconnect: 4 };
-    const fsx = planStorage({ capacityTiB: 100, backend: 'fsx-lustre', client });
+    const fsx = planStorage({ capacityTiB: 100, backend: Backend.FSX_LUSTRE, client });
     expect(fsx.perClient).toMatchObject({ maxMBps: 3125 });
     expect(fsx.perClient?.connectionsMBps).toBeUndefined();
     // 100 TiB of PERSISTENT_2 at 125 MB/s per TiB: 12,800 MB/s sustained over 3,125 per client: 5 clients.
     expect(fsx.perClient?.clientsToSustain).toBe(Math.ceil(fsx.throughput.baselineReadMBps / 3125));
-    const best = bestPlanOf('fsx-lustre', { capacityTiB: 100, client });
+    const best = bestPlanOf(Backend.FSX_LUSTRE, { capacityTiB: 100, client });
     expect(typeof best !== 'string' && best.perClient?.maxMBps).toBe(3125);
     expect(compareBackends({ capacityTiB: 20, client }).map((r) => [r.backend, r.plan?.perClient?.maxMBps])).toEqual([
       ['ebs', 2500], ['instance-store', 2500], ['fsx-lustre', 3125], ['fsx-openzfs', 2500], ['efs-elastic', undefined], ['efs-bursting', undefined],
     ]);
-    const unbounded = planStorage({ capacityTiB: 100, backend: 'fsx-lustre' }).perClient;
+    const unbounded = planStorage({ capacityTiB: 100, backend: Backend.FSX_LUSTRE }).perClient;
     expect([unbounded?.maxMBps, unbounded?.clientsToSustain]).toEqual([undefined, undefined]);
     expect(unbounded?.limitedBy).toMatch(/^no bound counted/);
   });
 
   test('withInstanceType keeps the ceiling and counts again against the new sustained figure', () => {
-    const plan = planStorage({ capacityTiB: 15, backend: 'ebs', dataVolumeCount: 3, client: { instanceType: 'm4.xlarge' } });
+    const plan = planStorage({ capacityTiB: 15, backend: Backend.EBS, dataVolumeCount: 3, client: { instanceType: 'm4.xlarge' } });
     // 3 x 5120 GiB st1 on m4.16xlarge sustain 629 MB/s: 7 clients of 93.75 MB/s. On m4.10xlarge they sustain 500 MB/s,
     // its EBS bandwidth of 4000 Mbps: 6 clients.
     expect(plan.perClient?.clientsToSustain).toBe(Math.ceil(plan.throughput.baselineReadMBps / 93.75));

@@ -9,6 +9,7 @@ import { RESOURCE_TYPE, ValueRule } from '../../lambda/value-check/contract';
 import { handler } from '../../lambda/value-check/index';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { thrown } from '../support/thrown';
+import { Backend } from '../../lib/backend-enum';
 
 type Resources = Record<string, { Type: string; Properties?: unknown; DependsOn?: string | string[] }>;
 
@@ -117,7 +118,7 @@ describe('what goes to the deploy-time check', () => {
   });
 
   test("an imported VPC whose CIDR is an import, with no clientCidrs: the VPC's CIDR is checked, on FSx too", () => {
-    for (const backend of [{}, { backend: 'fsx-openzfs' as const, capacityTiB: 1 }]) {
+    for (const backend of [{}, { backend: Backend.FSX_OPENZFS, capacityTiB: 1 }]) {
       const resources = synth((stack) => ({ vpc: importedVpc(stack, Fn.importValue('network-VpcCidr')), ...backend }));
       const [, props] = checkOf(resources);
       expect(props.Checks).toEqual([{ Name: 'vpc (its vpcCidrBlock)', Rule: ValueRule.VPC_CIDR, Value: { 'Fn::ImportValue': 'network-VpcCidr' } }]);

@@ -12,6 +12,7 @@ import { destroyFate } from '../../lib/deletion';
 import { StorageServer, type StorageServerProps } from '../../lib/storage-server';
 import { type Resources, deletedUnderKeptData, isKept } from '../support/destroy';
 import { VARIANTS, appStack, lookedUpAppStack, serverStack } from '../support/stacks';
+import { Backend } from '../../lib/backend-enum';
 
 const resourcesOf = (stack: Stack): Resources => Template.fromStack(stack).toJSON().Resources as Resources;
 /** `<Type> <DeletionPolicy>` of every resource whose logical id starts with one of `prefixes`, sorted. */
@@ -154,7 +155,7 @@ describe('what cdk destroy does, per backend (the app\'s own VPC)', () => {
 
 describe('the synth check: data goes only where the deploy says so', () => {
   test('RemovalPolicies.destroy() from outside is refused without deleteDataOnDestroy, naming each volume', () => {
-    const { stack } = serverStackUnsynthesized({ backend: 'ebs', capacityTiB: 30 });
+    const { stack } = serverStackUnsynthesized({ backend: Backend.EBS, capacityTiB: 30 });
     RemovalPolicies.of(stack).destroy();
     expect(() => Template.fromStack(stack)).toThrow(
       /EBS data volume 0 \(StorageDataVolume0[0-9A-F]{8}, DeletionPolicy Delete\): cdk destroy would delete it, and the data with it, but the deploy does not say the data may go\. Deploy with deleteDataOnDestroy=true \(context\) or deleteDataOnDestroy: true \(prop\)/);
@@ -162,62 +163,62 @@ describe('the synth check: data goes only where the deploy says so', () => {
   });
 
   test('RemovalPolicies.destroy() from outside with deleteDataOnDestroy: a warning names what a destroy deletes', () => {
-    const { stack } = serverStackUnsynthesized({ backend: 'fsx-lustre', capacityTiB: 12, deleteDataOnDestroy: true });
+    const { stack } = serverStackUnsynthesized({ backend: Backend.FSX_LUSTRE, capacityTiB: 12, deleteDataOnDestroy: true });
     RemovalPolicies.of(stack).destroy();
     Annotations.fromStack(stack).hasWarning('/Test/Storage', Match.stringLikeRegexp(
       '^deleteDataOnDestroy: cdk destroy deletes the FSx for Lustre file system \\(StorageFsxLustreFileSystem[0-9A-F]{8}, DeletionPolicy Delete\\) with its automatic backups'));
   });
 
   test('RemovalPolicies.retain() from outside keeps everything: nothing to refuse', () => {
-    const { stack } = serverStackUnsynthesized({ backend: 'instance-store', capacityTiB: 3, deleteDataOnDestroy: true });
+    const { stack } = serverStackUnsynthesized({ backend: Backend.INSTANCE_STORE, capacityTiB: 3, deleteDataOnDestroy: true });
     RemovalPolicies.of(stack).retain();
     Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('deleteDataOnDestroy'));
   });
 
   test('removalPolicy DESTROY is refused without deleteDataOnDestroy, and accepted with it', () => {
-    expect(() => serverStack({ backend: 'fsx-openzfs', capacityTiB: 1, removalPolicy: RemovalPolicy.DESTROY }))
+    expect(() => serverStack({ backend: Backend.FSX_OPENZFS, capacityTiB: 1, removalPolicy: RemovalPolicy.DESTROY }))
       .toThrow(/the FSx for OpenZFS file system \(StorageFsxOpenZfsFileSystem[0-9A-F]{8}, DeletionPolicy Delete\): cdk destroy would delete it and its automatic backups/);
-    const { template } = serverStack({ backend: 'fsx-openzfs', capacityTiB: 1, removalPolicy: RemovalPolicy.DESTROY, deleteDataOnDestroy: true });
+    const { template } = serverStack({ backend: Backend.FSX_OPENZFS, capacityTiB: 1, removalPolicy: RemovalPolicy.DESTROY, deleteDataOnDestroy: true });
     template.hasResource('AWS::FSx::FileSystem', { DeletionPolicy: 'Delete' });
   });
 
   test('SNAPSHOT: an EBS volume is snapshotted, then deleted (no key needed); an FSx file system cannot be', () => {
-    const { stack, template } = serverStack({ backend: 'ebs', removalPolicy: RemovalPolicy.SNAPSHOT });
+    const { stack, template } = serverStack({ backend: Backend.EBS, removalPolicy: RemovalPolicy.SNAPSHOT });
     template.hasResource('AWS::EC2::Volume', { DeletionPolicy: 'Snapshot' });
     Annotations.fromStack(stack).hasInfo('*', Match.stringLikeRegexp('^cdk destroy snapshots EBS data volume 0 '));
-    expect(() => serverStack({ backend: 'fsx-lustre', capacityTiB: 12, removalPolicy: RemovalPolicy.SNAPSHOT }))
+    expect(() => serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 12, removalPolicy: RemovalPolicy.SNAPSHOT }))
       .toThrow(/CloudFormation cannot snapshot a AWS::FSx::FileSystem|does not support snapshot removal policy/);
   });
 
   test('a kept file system whose security group would be deleted is refused: the destroy would end in DELETE_FAILED', () => {
-    const { stack } = serverStackUnsynthesized({ backend: 'fsx-lustre', capacityTiB: 12 });
+    const { stack } = serverStackUnsynthesized({ backend: Backend.FSX_LUSTRE, capacityTiB: 12 });
     RemovalPolicies.of(stack).destroy({ applyToResourceTypes: ['AWS::EC2::SecurityGroup'] });
     expect(() => Template.fromStack(stack)).toThrow(
       /AWS::EC2::SecurityGroup StorageFsxLustreSecurityGroup[0-9A-F]{8} \(DeletionPolicy Delete\): cdk destroy would delete it while the FSx for Lustre file system \(StorageFsxLustreFileSystem[0-9A-F]{8}, DeletionPolicy RetainExceptOnCreate\) still uses it, and end in DELETE_FAILED/);
   });
 
   test('the instance-store destroy is refused by the root stack\'s termination protection, also from a nested stack', () => {
-    const { stack: plain } = serverStack({ backend: 'instance-store', capacityTiB: 3 });
+    const { stack: plain } = serverStack({ backend: Backend.INSTANCE_STORE, capacityTiB: 3 });
     expect(plain.terminationProtection).toBe(true);
-    const { stack: ebs } = serverStack({ backend: 'ebs' });
+    const { stack: ebs } = serverStack({ backend: Backend.EBS });
     expect(ebs.terminationProtection).toBe(false);
-    const { stack: protectedEbs } = serverStack({ backend: 'ebs', terminationProtection: true });
+    const { stack: protectedEbs } = serverStack({ backend: Backend.EBS, terminationProtection: true });
     expect(protectedEbs.terminationProtection).toBe(true);
     const root = new Stack(new App(), 'Root', { env: { account: '123456789012', region: 'us-east-1' } });
     const nested = new NestedStack(root, 'Data');
-    new StorageServer(nested, 'Storage', { vpc: new ec2.Vpc(nested, 'Vpc', { maxAzs: 1 }), backend: 'instance-store', capacityTiB: 3 });
+    new StorageServer(nested, 'Storage', { vpc: new ec2.Vpc(nested, 'Vpc', { maxAzs: 1 }), backend: Backend.INSTANCE_STORE, capacityTiB: 3 });
     Template.fromStack(root);
     expect(root.terminationProtection).toBe(true);
   });
 
   test('a stack whose protection is turned off after the server is built: the instance-store data would go unasked, refused', () => {
-    const { stack } = serverStackUnsynthesized({ backend: 'instance-store', capacityTiB: 3 });
+    const { stack } = serverStackUnsynthesized({ backend: Backend.INSTANCE_STORE, capacityTiB: 3 });
     stack.terminationProtection = false;
     expect(() => Template.fromStack(stack)).toThrow(/the instance \(d2\.xlarge\) and its 3 instance-store disks \(StorageInstance[0-9A-F]{8}, DeletionPolicy none: Delete\): cdk destroy would delete it/);
   });
 
   test('terminationProtection: true with deleteDataOnDestroy is refused: EC2 would fail the destroy half-way', () => {
-    expect(() => serverStack({ backend: 'instance-store', capacityTiB: 3, terminationProtection: true, deleteDataOnDestroy: true }))
+    expect(() => serverStack({ backend: Backend.INSTANCE_STORE, capacityTiB: 3, terminationProtection: true, deleteDataOnDestroy: true }))
       .toThrow(/terminationProtection: true makes EC2 refuse to terminate the instance, so cdk destroy would fail half-way \(DELETE_FAILED\)/);
   });
 

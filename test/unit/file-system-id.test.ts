@@ -2,10 +2,11 @@
 import { Stack } from 'aws-cdk-lib';
 import type { StorageServerProps } from '../../lib/storage-server/props';
 import { serverStack } from '../support/stacks';
+import { Backend } from '../../lib/backend-enum';
 
 test.each<[string, Partial<StorageServerProps>]>([
-  ['fsx-lustre', { backend: 'fsx-lustre', capacityTiB: 12 }],
-  ['fsx-openzfs', { backend: 'fsx-openzfs', capacityTiB: 1 }],
+  ['fsx-lustre', { backend: Backend.FSX_LUSTRE, capacityTiB: 12 }],
+  ['fsx-openzfs', { backend: Backend.FSX_OPENZFS, capacityTiB: 1 }],
 ])('%s: the id is the Ref of the stack\'s one AWS::FSx::FileSystem', (_backend, props) => {
   const { stack, server, template } = serverStack(props);
   const [logicalId] = Object.keys(template.findResources('AWS::FSx::FileSystem'));
@@ -13,5 +14,5 @@ test.each<[string, Partial<StorageServerProps>]>([
 });
 
 test('an NFS server has none', () => {
-  expect(serverStack({ backend: 'ebs', capacityTiB: 1 }).server.fileSystemId).toBeUndefined();
+  expect(serverStack({ backend: Backend.EBS, capacityTiB: 1 }).server.fileSystemId).toBeUndefined();
 });

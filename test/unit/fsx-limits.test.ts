@@ -10,20 +10,22 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { RegionInfo } from 'aws-cdk-lib/region-info';
 import { FSX_OPENZFS_QUOTAS, FSX_OPENZFS_TOP_TIER_PERFORMANCE_ONLY, FSX_OPENZFS_TOP_TIER_REGIONS } from '../../lib/backends/openzfs/sizing/catalog';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
+import { FsxOpenZfsDeploymentType } from '../../lib/backends/openzfs/sizing/options';
+import { Backend } from '../../lib/backend-enum';
 
 /** A stack in `region`, environment-agnostic when undefined, with a two-zone VPC and the servers of `servers`. */
 function stackWith(region: string | undefined, ...servers: Partial<StorageServerProps>[]): Stack {
   const stack = new Stack(new App(), 'Limits', region === undefined ? {} : { env: { account: '123456789012', region } });
   const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 2, natGateways: 1, ipAddresses: ec2.IpAddresses.cidr('10.0.0.0/16') });
   servers.forEach((props, i) => new StorageServer(stack, `S${i}`, {
-    vpc, backend: 'fsx-openzfs', capacityTiB: 1, serverName: `s${i}`, mountPoint: `/data/s${i}`, ...props,
+    vpc, backend: Backend.FSX_OPENZFS, capacityTiB: 1, serverName: `s${i}`, mountPoint: `/data/s${i}`, ...props,
   }));
   return stack;
 }
 const warnings = (stack: Stack, id: string) =>
   Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp(id)).map((w) => String(w.entry.data));
 const multiAz = (throughputCapacityMBps: number): Partial<StorageServerProps> =>
-  ({ fsxOpenZfs: { deploymentType: 'MULTI_AZ_1', throughputCapacityMBps } });
+  ({ fsxOpenZfs: { deploymentType: FsxOpenZfsDeploymentType.MULTI_AZ_1, throughputCapacityMBps } });
 
 describe('OPENZFS-REGION-TIERS: MULTI_AZ_1 at 7,680 and 10,240 MB/s', () => {
   test('the Region lists are Regions aws-cdk-lib knows, none in both', () => {
@@ -46,10 +48,10 @@ describe('OPENZFS-REGION-TIERS: MULTI_AZ_1 at 7,680 and 10,240 MB/s', () => {
     expect(() => stackWith('eu-west-2', multiAz(10240))).toThrow(
       /^fsxOpenZfs\.throughputCapacityMBps: MULTI_AZ_1 in eu-west-2 goes up to 5120 MB\/s; 10240 MB\/s exists only in .*SINGLE_AZ_2, whose tables go to 10240 MB\/s in every Region that offers it\.$/);
     // The tier chosen from throughputMBps is blamed on throughputMBps.
-    expect(() => stackWith('eu-west-2', { throughputMBps: 6000, fsxOpenZfs: { deploymentType: 'MULTI_AZ_1' } }))
+    expect(() => stackWith('eu-west-2', { throughputMBps: 6000, fsxOpenZfs: { deploymentType: FsxOpenZfsDeploymentType.MULTI_AZ_1 } }))
       .toThrow(/^throughputMBps: MULTI_AZ_1 in eu-west-2 goes up to 5120 MB\/s; 7680 MB\/s exists only in/);
     // 5,120 and below, and the other types' top tiers, are every Region's.
-    expect(() => stackWith('eu-west-2', multiAz(5120), { fsxOpenZfs: { deploymentType: 'SINGLE_AZ_2', throughputCapacityMBps: 10240 } })).not.toThrow();
+    expect(() => stackWith('eu-west-2', multiAz(5120), { fsxOpenZfs: { deploymentType: FsxOpenZfsDeploymentType.SINGLE_AZ_2, throughputCapacityMBps: 10240 } })).not.toThrow();
   });
 
   test('the Region unknown at synth (an environment-agnostic stack): warned', () => {
@@ -70,7 +72,7 @@ describe('OPENZFS-QUOTAS: the stack\'s file systems together against the account
   });
 
   test('throughput capacity summed over servers: two at 5,120 MB/s are at the quota, a third 160 over it, warned once', () => {
-    const at = (t: number): Partial<StorageServerProps> => ({ fsxOpenZfs: { deploymentType: 'SINGLE_AZ_2', throughputCapacityMBps: t } });
+    const at = (t: number): Partial<StorageServerProps> => ({ fsxOpenZfs: { deploymentType: FsxOpenZfsDeploymentType.SINGLE_AZ_2, throughputCapacityMBps: t } });
     expect(warnings(stackWith('us-east-1', at(5120), at(5120)), 'openZfsQuota')).toEqual([]);
     expect(warnings(stackWith('us-east-1', at(5120), at(5120), at(160), at(160)), 'openZfsQuota')).toEqual([
       expect.stringMatching(/need 10400 MB\/s together, above the account's default quota 'OpenZFS throughput capacity' of 10240 MB\/s/),

@@ -5,6 +5,7 @@ import * as fsx from 'aws-cdk-lib/aws-fsx';
 import { StorageServer } from '../../lib/storage-server';
 import { appStack, serverStack } from '../support/stacks';
 import { fileSystemOf } from '../support/fsx-lustre-template';
+import { Backend } from '../../lib/backend-enum';
 
 // The fsx-lustre backend as CloudFormation sees it: the file system, its security group, backups, the registration that
 // names it, and the props it refuses; its options are in fsx-lustre-options.test.ts. cfn-lint and cdk-nag run over the
@@ -79,7 +80,7 @@ describe('backend fsx-lustre (-c backend=fsx-lustre)', () => {
     const stack = new Stack(new App(), 'Peers', { env: { account: '123456789012', region: 'us-east-1' } });
     const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
     const nodes = new ec2.SecurityGroup(stack, 'Nodes', { vpc });
-    new StorageServer(stack, 'Storage', { vpc, backend: 'fsx-lustre', capacityTiB: 2, clientPeers: [nodes] });
+    new StorageServer(stack, 'Storage', { vpc, backend: Backend.FSX_LUSTRE, capacityTiB: 2, clientPeers: [nodes] });
     const t = Template.fromStack(stack);
     const nodesId = stack.getLogicalId(nodes.node.defaultChild as ec2.CfnSecurityGroup);
     const toNodes = Object.values(t.findResources('AWS::EC2::SecurityGroupEgress'))
@@ -92,10 +93,10 @@ describe('backend fsx-lustre (-c backend=fsx-lustre)', () => {
     const compressionOf = (t: Template) => fileSystemOf(t)[0].Properties.LustreConfiguration.DataCompressionType;
     expect(compressionOf(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '2' })))).toBeUndefined();
     expect(compressionOf(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxDataCompressionType: 'LZ4' })))).toBe('LZ4');
-    expect(compressionOf(serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { dataCompressionType: fsx.LustreDataCompressionType.LZ4 } }).template)).toBe('LZ4');
+    expect(compressionOf(serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre: { dataCompressionType: fsx.LustreDataCompressionType.LZ4 } }).template)).toBe('LZ4');
     expect(() => appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxDataCompressionType: 'ZSTD' }))
       .toThrow(/fsxDataCompressionType="ZSTD": allowed is one of 'NONE', 'LZ4'/);
-    expect(() => serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { dataCompressionType: 'ZSTD' as fsx.LustreDataCompressionType } }))
+    expect(() => serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre: { dataCompressionType: 'ZSTD' as fsx.LustreDataCompressionType } }))
       .toThrow(/^fsxLustre\.dataCompressionType must be one of fsx\.LustreDataCompressionType\.NONE, fsx\.LustreDataCompressionType\.LZ4, got "ZSTD"\.$/);
   });
 
@@ -103,11 +104,11 @@ describe('backend fsx-lustre (-c backend=fsx-lustre)', () => {
     const versionOf = (t: Template) => fileSystemOf(t)[0].Properties.FileSystemTypeVersion;
     expect(versionOf(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '2' })))).toBeUndefined();
     expect(versionOf(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxFileSystemTypeVersion: '2.15' })))).toBe('2.15');
-    expect(versionOf(serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { fileSystemTypeVersion: fsx.FileSystemTypeVersion.V_2_15 } }).template)).toBe('2.15');
+    expect(versionOf(serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre: { fileSystemTypeVersion: fsx.FileSystemTypeVersion.V_2_15 } }).template)).toBe('2.15');
     expect(() => appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxFileSystemTypeVersion: '2.10' }))
       .toThrow(/^fsxLustre\.fileSystemTypeVersion 2\.10 is for PERSISTENT_1 and SCRATCH_2 only/);
     expect(versionOf(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxDeploymentType: 'PERSISTENT_1', fsxFileSystemTypeVersion: '2.10' })))).toBe('2.10');
-    expect(() => serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { fileSystemTypeVersion: '2.16' as fsx.FileSystemTypeVersion } }))
+    expect(() => serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre: { fileSystemTypeVersion: '2.16' as fsx.FileSystemTypeVersion } }))
       .toThrow(/^fsxLustre\.fileSystemTypeVersion must be one of fsx\.FileSystemTypeVersion\.V_2_10, fsx\.FileSystemTypeVersion\.V_2_12, fsx\.FileSystemTypeVersion\.V_2_15, got "2\.16"\.$/);
   });
 
@@ -120,9 +121,9 @@ describe('backend fsx-lustre (-c backend=fsx-lustre)', () => {
     expect(metadataOf(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxMetadataIops: '24000' }))))
       .toEqual([{ Mode: 'USER_PROVISIONED', Iops: 24000 }, '24000']);
     expect(metadataOf(Template.fromStack(appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxMetadataIops: '0' })))).toEqual([{ Mode: 'AUTOMATIC' }, 'AUTOMATIC']);
-    expect(metadataOf(serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { metadataIops: 1500 } }).template))
+    expect(metadataOf(serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre: { metadataIops: 1500 } }).template))
       .toEqual([{ Mode: 'USER_PROVISIONED', Iops: 1500 }, '1500']);
-    expect(() => serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { metadataIops: 2000 } }))
+    expect(() => serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre: { metadataIops: 2000 } }))
       .toThrow(/^fsxLustre\.metadataIops \(-c fsxMetadataIops\) must be 0 \(AUTOMATIC\) or 1500, 3000, 6000, 12000 or a multiple of 12000 up to 192000 \(USER_PROVISIONED\), got 2000\.$/);
     // The planner's type when none is named by a key: auto at 100 TiB plans PERSISTENT_1 HDD, which has none.
     expect(() => serverStack({ capacityTiB: 100, fsxLustre: { metadataIops: 12000 } }))

@@ -1,3 +1,4 @@
+import * as fsx from 'aws-cdk-lib/aws-fsx';
 import { App, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
@@ -5,43 +6,44 @@ import { ClientMount } from '../../lib/client-mount';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { appStack, serverStack } from '../support/stacks';
 import { fileSystemOf, policyStatementsWith, sdkCall, serverStackWithKey } from '../support/fsx-lustre-template';
+import { Backend } from '../../lib/backend-enum';
 
 // The FSx for Lustre options of the construct, and an EBS server and an FSx file system in one cluster.
 
 describe('FSx for Lustre options of the construct', () => {
   test('a KMS key of your own on a persistent type; SCRATCH_2 takes none and has no backups', () => {
-    const withKey = serverStackWithKey({ backend: 'fsx-lustre', capacityTiB: 2 });
+    const withKey = serverStackWithKey({ backend: Backend.FSX_LUSTRE, capacityTiB: 2 });
     expect(fileSystemOf(withKey.template)[0].Properties.KmsKeyId).toEqual({ Ref: expect.stringMatching(/^Key/) });
-    const scratch = serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { deploymentType: 'SCRATCH_2' } }).template;
+    const scratch = serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre: { deploymentType: fsx.LustreDeploymentType.SCRATCH_2 } }).template;
     const props = fileSystemOf(scratch)[0].Properties;
     expect(props.LustreConfiguration).toEqual({ DeploymentType: 'SCRATCH_2' });
     expect(props.StorageCapacity).toBe(2400);
-    expect(() => serverStackWithKey({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { deploymentType: 'SCRATCH_2' } }))
+    expect(() => serverStackWithKey({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre: { deploymentType: fsx.LustreDeploymentType.SCRATCH_2 } }))
       .toThrow(/^kmsKey: SCRATCH_2 file systems are encrypted with FSx's own key and take no KMS key/);
   });
 
   test('snapshots.retain sets the backup retention (0 turns backups off; more than 90 days is refused: LUSTRE-BACKUP-RETENTION)', () => {
-    const off = fileSystemOf(serverStack({ backend: 'fsx-lustre', capacityTiB: 2, snapshots: { retain: 0 } }).template)[0];
+    const off = fileSystemOf(serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, snapshots: { retain: 0 } }).template)[0];
     expect(off.Properties.LustreConfiguration).toEqual({ DeploymentType: 'PERSISTENT_2', PerUnitStorageThroughput: 125, AutomaticBackupRetentionDays: 0 });
-    const thirty = fileSystemOf(serverStack({ backend: 'fsx-lustre', capacityTiB: 2, snapshots: { retain: 30, startTimeUtc: '22:15' } }).template)[0];
+    const thirty = fileSystemOf(serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, snapshots: { retain: 30, startTimeUtc: '22:15' } }).template)[0];
     expect(thirty.Properties.LustreConfiguration).toMatchObject({ AutomaticBackupRetentionDays: 30, DailyAutomaticBackupStartTime: '22:15' });
-    expect(() => serverStack({ backend: 'fsx-lustre', capacityTiB: 2, snapshots: { retain: 91 } }))
+    expect(() => serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, snapshots: { retain: 91 } }))
       .toThrow('snapshots.retain is the automatic backup retention in days on FSx for Lustre: 0 (off) to 90, got 91.');
   });
 
   test('an S3 data repository: an association on PERSISTENT_2, import and export paths on the older types', () => {
-    const p2 = serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { dataRepositoryPath: 's3://hpc-inputs/run1' } }).template;
+    const p2 = serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre: { dataRepositoryPath: 's3://hpc-inputs/run1' } }).template;
     p2.hasResourceProperties('AWS::FSx::DataRepositoryAssociation', {
       FileSystemPath: '/',
       DataRepositoryPath: 's3://hpc-inputs/run1',
       S3: { AutoImportPolicy: { Events: ['NEW', 'CHANGED', 'DELETED'] }, AutoExportPolicy: { Events: ['NEW', 'CHANGED', 'DELETED'] } },
     });
-    const scratch = serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { deploymentType: 'SCRATCH_2', dataRepositoryPath: 's3://hpc-inputs' } }).template;
+    const scratch = serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre: { deploymentType: fsx.LustreDeploymentType.SCRATCH_2, dataRepositoryPath: 's3://hpc-inputs' } }).template;
     scratch.resourceCountIs('AWS::FSx::DataRepositoryAssociation', 0);
     expect(fileSystemOf(scratch)[0].Properties.LustreConfiguration).toMatchObject({
       ImportPath: 's3://hpc-inputs', ExportPath: 's3://hpc-inputs', AutoImportPolicy: 'NEW_CHANGED_DELETED',
     });
-    expect(() => serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { dataRepositoryPath: 'https://hpc-inputs' } }))
+    expect(() => serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre: { dataRepositoryPath: 'https://hpc-inputs' } }))
       .toThrow(/^fsxLustre\.dataRepositoryPath must be an S3 path s3:\/\/<bucket>\[\/<prefix>\] of at most 900 characters, got "https:\/\/hpc-inputs"/);
   });
 
@@ -50,9 +52,9 @@ describe('FSx for Lustre options of the construct', () => {
   // asked for, since snapshots.retain defaults to 7 and a refusal would fail every linked file system.
   test.each<[string, Partial<StorageServerProps>]>([
     ['PERSISTENT_2 (an association)', {}],
-    ['PERSISTENT_1 (import and export path)', { fsxLustre: { deploymentType: 'PERSISTENT_1', dataRepositoryPath: 's3://hpc-inputs' } }],
+    ['PERSISTENT_1 (import and export path)', { fsxLustre: { deploymentType: fsx.LustreDeploymentType.PERSISTENT_1, dataRepositoryPath: 's3://hpc-inputs' } }],
   ])('a file system linked to an S3 data repository has no automatic backups, with a warning: %s', (_, extra) => {
-    const { stack, template } = serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { dataRepositoryPath: 's3://hpc-inputs' }, ...extra });
+    const { stack, template } = serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre: { dataRepositoryPath: 's3://hpc-inputs' }, ...extra });
     const config = fileSystemOf(template)[0].Properties.LustreConfiguration;
     expect(config.AutomaticBackupRetentionDays).toBe(0);
     expect(config.DailyAutomaticBackupStartTime).toBeUndefined();
@@ -77,7 +79,7 @@ describe('FSx for Lustre options of the construct', () => {
   // CloudFormation has no RootSquashConfiguration, as the resource specification in @aws-cdk/aws-service-spec lists
   // none. So a custom resource calls FSx UpdateFileSystem; FSx creates file systems with root squash off.
   test('root squash is on by default: UpdateFileSystem on create and update with 65534:65534, allowed on this file system only', () => {
-    const { template: t } = serverStack({ backend: 'fsx-lustre', capacityTiB: 2 });
+    const { template: t } = serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2 });
     const [fsId, fs] = Object.entries(t.findResources('AWS::FSx::FileSystem'))[0];
     expect(fs.Properties.LustreConfiguration.RootSquashConfiguration).toBeUndefined();
     const [squash] = Object.values(t.findResources('Custom::FsxLustreRootSquash'));
@@ -100,7 +102,7 @@ describe('FSx for Lustre options of the construct', () => {
   });
 
   test('root squash opt-out: fsxLustre.rootSquash false sends 0:0 (turns it off on a deployed file system too)', () => {
-    const { template: t } = serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { rootSquash: false } });
+    const { template: t } = serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre: { rootSquash: false } });
     const [squash] = Object.values(t.findResources('Custom::FsxLustreRootSquash'));
     for (const phase of ['Create', 'Update']) {
       expect(sdkCall(squash.Properties[phase]).parameters.LustreConfiguration).toEqual({ RootSquashConfiguration: { RootSquash: '0:0' } });
@@ -120,11 +122,11 @@ describe('FSx for Lustre options of the construct', () => {
 
   test('noSquashNids: exempted clients are sent with root squash on; refused when malformed, too many, or with squash off', () => {
     const nids = ['10.0.1.6@tcp', '10.0.[2-10].[1-255]@tcp'];
-    const { template: t } = serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { noSquashNids: nids } });
+    const { template: t } = serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre: { noSquashNids: nids } });
     const [squash] = Object.values(t.findResources('Custom::FsxLustreRootSquash'));
     expect(sdkCall(squash.Properties.Create).parameters.LustreConfiguration.RootSquashConfiguration)
       .toEqual({ RootSquash: '65534:65534', NoSquashNids: nids });
-    const fsxWith = (fsxLustre: StorageServerProps['fsxLustre']) => () => serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre });
+    const fsxWith = (fsxLustre: StorageServerProps['fsxLustre']) => () => serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre });
     expect(fsxWith({ rootSquash: false, noSquashNids: ['10.0.1.6@tcp'] }))
       .toThrow(/^fsxLustre\.noSquashNids applies only with root squash on: leave it out, or set fsxLustre\.rootSquash to true/);
     expect(fsxWith({ noSquashNids: ['10.0.1.6'] }))
@@ -136,7 +138,7 @@ describe('FSx for Lustre options of the construct', () => {
 
   test('noSquashNids that exempt every client are refused: root squash off under another name', () => {
     const fsxWith = (noSquashNids: string[], clientCidrs?: string[]) => () =>
-      serverStack({ backend: 'fsx-lustre', capacityTiB: 2, clientCidrs, fsxLustre: { noSquashNids } });
+      serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, clientCidrs, fsxLustre: { noSquashNids } });
     expect(fsxWith(['[0-255].[0-255].[0-255].[0-255]@tcp']))
       .toThrow(/^fsxLustre\.noSquashNids exempts every client \(.*\) from root squash \(\[0-255\]\.\[0-255\]\.\[0-255\]\.\[0-255\]@tcp\): list only the hosts that need root, or turn root squash off openly with fsxLustre\.rootSquash false/);
     expect(fsxWith(['10.1.[0-255].[0-255]@tcp'], ['10.1.0.0/16'])).toThrow(/exempts every client \(10\.1\.0\.0\/16\)/);
@@ -149,16 +151,16 @@ describe('FSx for Lustre options of the construct', () => {
   });
 
   test('root squash turned off warns at synth, naming the setting', () => {
-    const off = serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { rootSquash: false } }).stack;
+    const off = serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre: { rootSquash: false } }).stack;
     Annotations.fromStack(off).hasWarning('*', Match.stringLikeRegexp('^fsxLustre\\.rootSquash \\(-c fsxRootSquash\\) is false: root on every client is root'));
-    const on = serverStack({ backend: 'fsx-lustre', capacityTiB: 2 }).stack;
+    const on = serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2 }).stack;
     Annotations.fromStack(on).hasNoWarning('*', Match.stringLikeRegexp('rootSquash'));
-    const zfs = serverStack({ backend: 'fsx-openzfs', capacityTiB: 1, fsxOpenZfs: { rootSquash: false } }).stack;
+    const zfs = serverStack({ backend: Backend.FSX_OPENZFS, capacityTiB: 1, fsxOpenZfs: { rootSquash: false } }).stack;
     Annotations.fromStack(zfs).hasWarning('*', Match.stringLikeRegexp('^fsxOpenZfs\\.rootSquash \\(-c openZfsRootSquash\\) is false'));
   });
 
   test('root squash is set after the S3 association (one change to the file system at a time)', () => {
-    const { template: t } = serverStack({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { dataRepositoryPath: 's3://hpc-inputs' } });
+    const { template: t } = serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre: { dataRepositoryPath: 's3://hpc-inputs' } });
     const [draId] = Object.keys(t.findResources('AWS::FSx::DataRepositoryAssociation'));
     const [squash] = Object.values(t.findResources('Custom::FsxLustreRootSquash'));
     expect(squash.DependsOn).toContain(draId);
@@ -168,7 +170,7 @@ describe('FSx for Lustre options of the construct', () => {
     const stack = new Stack(new App(), 'Cluster', { env: { account: '123456789012', region: 'us-east-1' } });
     const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
     for (const name of ['scratch', 'shared']) {
-      new StorageServer(stack, name, { vpc, clusterName: 'hpc1', serverName: name, backend: 'fsx-lustre', capacityTiB: 2, mountPoint: `/${name}` });
+      new StorageServer(stack, name, { vpc, clusterName: 'hpc1', serverName: name, backend: Backend.FSX_LUSTRE, capacityTiB: 2, mountPoint: `/${name}` });
     }
     const t = Template.fromStack(stack);
     const functions = Object.entries(t.findResources('AWS::Lambda::Function')).filter(([id]) => id.startsWith('AWS679f53fa'));
@@ -188,16 +190,16 @@ describe('FSx for Lustre options of the construct', () => {
     ['an instance type', { instanceType: new ec2.InstanceType('m5.large') }, /^instanceType: this applies to the EC2 NFS server backends/],
     ['an export path and NFS settings', { exportPath: '/export/x', nfs: { threads: 8 } }, /^nfs, exportPath: these apply to the EC2 NFS server backends/],
     ['a snapshot interval other than daily', { snapshots: { intervalHours: 12 } }, /^snapshots\.intervalHours: FSx for Lustre backs up once a day; only 24 applies, got 12/],
-    ['FSx options on an EBS plan', { backend: 'ebs', fsxLustre: { deploymentType: 'PERSISTENT_1' } }, /^fsxLustre options apply to backend 'fsx-lustre' only; got backend 'ebs'/],
+    ['FSx options on an EBS plan', { backend: Backend.EBS, fsxLustre: { deploymentType: fsx.LustreDeploymentType.PERSISTENT_1 } }, /^fsxLustre options apply to backend 'fsx-lustre' only; got backend 'ebs'/],
     ['a per-unit throughput the type does not offer', { fsxLustre: { perUnitStorageThroughput: 100 } }, /^fsxLustre\.perUnitStorageThroughput must be one of 125, 250, 500, 1000 \(MB\/s per TiB\) for PERSISTENT_2 SSD; got 100/],
   ])('%s is refused, naming the prop', (_, props, message) => {
-    expect(() => serverStack({ backend: 'fsx-lustre', capacityTiB: 2, ...props })).toThrow(message);
+    expect(() => serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, ...props })).toThrow(message);
   });
 
   test('mountOn(): the user data installs the Lustre client where it is missing and mounts <dns>@tcp:/<mountName>', () => {
     const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
     const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
-    const server = new StorageServer(stack, 'Storage', { vpc, backend: 'fsx-lustre', capacityTiB: 2 });
+    const server = new StorageServer(stack, 'Storage', { vpc, backend: Backend.FSX_LUSTRE, capacityTiB: 2 });
     const node = new ec2.Instance(stack, 'Node', {
       vpc,
       instanceType: new ec2.InstanceType('c5.large'),
@@ -224,7 +226,7 @@ describe('home and scratch: an EBS server and an FSx file system in one cluster'
     const stack = new Stack(new App(), 'Cluster', { env: { account: '123456789012', region: 'us-east-1' } });
     const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
     new StorageServer(stack, 'Home', { vpc, clusterName: 'hpc1', serverName: 'home', capacityTiB: 2, mountPoint: '/home', allowHomeMountPoint: true });
-    new StorageServer(stack, 'Scratch', { vpc, clusterName: 'hpc1', serverName: 'scratch', backend: 'fsx-lustre', capacityTiB: 12, mountPoint: scratchMount, allowHomeMountPoint: true, fsxLustre: { deploymentType: 'SCRATCH_2' } });
+    new StorageServer(stack, 'Scratch', { vpc, clusterName: 'hpc1', serverName: 'scratch', backend: Backend.FSX_LUSTRE, capacityTiB: 12, mountPoint: scratchMount, allowHomeMountPoint: true, fsxLustre: { deploymentType: fsx.LustreDeploymentType.SCRATCH_2 } });
     new ClientMount(stack, 'ClientMount', { clusterName: 'hpc1', allowedServerCidrs: [vpc.vpcCidrBlock], allowHomeMountPoint: true });
     return { stack, template: Template.fromStack(stack) };
   }

@@ -1,3 +1,4 @@
+import * as fsx from 'aws-cdk-lib/aws-fsx';
 import * as fc from 'fast-check';
 import {
   FsxLustreOptions,
@@ -12,8 +13,8 @@ import {
 describe('FSx for Lustre options', () => {
   test('defaults: PERSISTENT_2 on SSD at 125 MB/s per TiB (replicated, the lowest persistent tier)', () => {
     expect(resolveFsxLustreOptions()).toEqual({ deploymentType: 'PERSISTENT_2', storageType: 'SSD', perUnitStorageThroughput: 125 });
-    expect(resolveFsxLustreOptions({ deploymentType: 'PERSISTENT_1' }).perUnitStorageThroughput).toBe(50);
-    expect(resolveFsxLustreOptions({ deploymentType: 'PERSISTENT_1', storageType: 'HDD' }).perUnitStorageThroughput).toBe(12);
+    expect(resolveFsxLustreOptions({ deploymentType: fsx.LustreDeploymentType.PERSISTENT_1 }).perUnitStorageThroughput).toBe(50);
+    expect(resolveFsxLustreOptions({ deploymentType: fsx.LustreDeploymentType.PERSISTENT_1, storageType: fsx.StorageType.HDD }).perUnitStorageThroughput).toBe(12);
   });
 
   test.each([
@@ -25,6 +26,9 @@ describe('FSx for Lustre options', () => {
     [{ deploymentType: 'SCRATCH_2', perUnitStorageThroughput: 200 }, 'fsxLustre.perUnitStorageThroughput is fixed for SCRATCH_2 (200 MB/s per TiB) and cannot be set'],
     [{ deploymentType: 'SCRATCH_1' }, 'fsxLustre.deploymentType must be one of SCRATCH_2, PERSISTENT_1, PERSISTENT_2; got "SCRATCH_1"'],
     [{ storageType: 'NVME' }, 'fsxLustre.storageType must be one of SSD, HDD; got "NVME"'],
+    // aws-cdk-lib's members this project does not deploy: refused as any other value.
+    [{ deploymentType: fsx.LustreDeploymentType.SCRATCH_1 }, 'fsxLustre.deploymentType must be one of SCRATCH_2, PERSISTENT_1, PERSISTENT_2; got "SCRATCH_1"'],
+    [{ storageType: fsx.StorageType.INTELLIGENT_TIERING }, 'fsxLustre.storageType must be one of SSD, HDD; got "INTELLIGENT_TIERING"'],
   ])('refuses %j, naming the field, the value and the allowed values', (options, message) => {
     expect(() => resolveFsxLustreOptions(options as FsxLustreOptions)).toThrow(message);
   });
@@ -48,14 +52,15 @@ describe('FSx for Lustre capacity: rounded up to the steps the type accepts', ()
   });
 
   test('HDD steps: 6 TiB (6144 GiB) needs two 6000 GiB steps at 12 MB/s per TiB, four 1800 GiB steps at 40', () => {
-    expect(fsxLustreCapacityGiB(6, resolveFsxLustreOptions({ deploymentType: 'PERSISTENT_1', storageType: 'HDD' }))).toBe(12000);
-    expect(fsxLustreCapacityGiB(6, resolveFsxLustreOptions({ deploymentType: 'PERSISTENT_1', storageType: 'HDD', perUnitStorageThroughput: 40 }))).toBe(7200);
+    expect(fsxLustreCapacityGiB(6, resolveFsxLustreOptions({ deploymentType: fsx.LustreDeploymentType.PERSISTENT_1, storageType: fsx.StorageType.HDD }))).toBe(12000);
+    expect(fsxLustreCapacityGiB(6, resolveFsxLustreOptions({ deploymentType: fsx.LustreDeploymentType.PERSISTENT_1, storageType: fsx.StorageType.HDD, perUnitStorageThroughput: 40 }))).toBe(7200);
   });
 
   test('property: never below the request, a valid step, and less than one step above it', () => {
     const options = fc.constantFrom<FsxLustreOptions>(
-      {}, { deploymentType: 'SCRATCH_2' }, { deploymentType: 'PERSISTENT_1', perUnitStorageThroughput: 200 },
-      { deploymentType: 'PERSISTENT_1', storageType: 'HDD' }, { deploymentType: 'PERSISTENT_1', storageType: 'HDD', perUnitStorageThroughput: 40 },
+      {}, { deploymentType: fsx.LustreDeploymentType.SCRATCH_2 }, { deploymentType: fsx.LustreDeploymentType.PERSISTENT_1, perUnitStorageThroughput: 200 },
+      { deploymentType: fsx.LustreDeploymentType.PERSISTENT_1, storageType: fsx.StorageType.HDD },
+      { deploymentType: fsx.LustreDeploymentType.PERSISTENT_1, storageType: fsx.StorageType.HDD, perUnitStorageThroughput: 40 },
     );
     fc.assert(fc.property(options, fc.double({ min: 0.001, max: 2000, noNaN: true }), (o, tib) => {
       const r = resolveFsxLustreOptions(o);
@@ -102,7 +107,7 @@ describe('FSx for Lustre throughput: the per-TiB table times the storage, disk o
   );
 
   test("AWS's worked example: 4.8 TiB at 50 MB/s per TiB, 240 MB/s sustained and 1.152 GB/s burst from disk", () => {
-    const t = estimateFsxLustreThroughput(resolveFsxLustreOptions({ deploymentType: 'PERSISTENT_1' }), 4.8 * 1024);
+    const t = estimateFsxLustreThroughput(resolveFsxLustreOptions({ deploymentType: fsx.LustreDeploymentType.PERSISTENT_1 }), 4.8 * 1024);
     expect(t.baselineReadMBps).toBe(240);
     expect(t.burstReadMBps).toBe(1152);
     expect(t.limitedBy).toBe('disk throughput of FSx for Lustre PERSISTENT_1/SSD/50 (50 MB/s per TiB x 4.8 TiB)');

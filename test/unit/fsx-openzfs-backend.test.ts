@@ -6,6 +6,8 @@ import { FsxOpenZfsServer } from '../../lib/backends/fsx-openzfs';
 import { MonitoredOpenZfsFileSystem } from '../../lib/backends/openzfs/monitoring';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { appStack, lookedUpAppStack, serverStack } from '../support/stacks';
+import { FsxOpenZfsDeploymentType } from '../../lib/backends/openzfs/sizing/options';
+import { Backend } from '../../lib/backend-enum';
 
 // The fsx-openzfs backend as CloudFormation sees it: the file system, its security group, backups, the guard before it,
 // the registration that names it by DNS name, what monitoring is given, and the props it refuses. cfn-lint and cdk-nag
@@ -14,11 +16,11 @@ import { appStack, lookedUpAppStack, serverStack } from '../support/stacks';
 type Props = Record<string, unknown>;
 const fileSystemOf = (t: Template) => Object.values(t.findResources('AWS::FSx::FileSystem'));
 const ACCEPTANCE = { backend: 'fsx-openzfs', capacityTiB: '4', throughputMBps: '1000' } as const;
-const zfs = (props: Partial<StorageServerProps> = {}) => serverStack({ backend: 'fsx-openzfs', capacityTiB: 1, ...props });
+const zfs = (props: Partial<StorageServerProps> = {}) => serverStack({ backend: Backend.FSX_OPENZFS, capacityTiB: 1, ...props });
 const zfsTwoZones = (props: Partial<StorageServerProps> = {}) => {
   const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
   const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 2, natGateways: 1 });
-  const server = new StorageServer(stack, 'Storage', { vpc, backend: 'fsx-openzfs', capacityTiB: 1, ...props });
+  const server = new StorageServer(stack, 'Storage', { vpc, backend: Backend.FSX_OPENZFS, capacityTiB: 1, ...props });
   return { vpc, server, template: Template.fromStack(stack) };
 };
 
@@ -81,7 +83,7 @@ describe('backend fsx-openzfs (-c backend=fsx-openzfs)', () => {
     const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
     const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
     const clients = new ec2.SecurityGroup(stack, 'Clients', { vpc });
-    new StorageServer(stack, 'Storage', { vpc, backend: 'fsx-openzfs', capacityTiB: 1, clientPeers: [clients] });
+    new StorageServer(stack, 'Storage', { vpc, backend: Backend.FSX_OPENZFS, capacityTiB: 1, clientPeers: [clients] });
     const t = Template.fromStack(stack);
     const [group] = Object.values(t.findResources('AWS::EC2::SecurityGroup', { Properties: { GroupDescription: Match.stringLikeRegexp('^FSx for OpenZFS') } }));
     expect(group.Properties.SecurityGroupIngress).toBeUndefined();
@@ -229,7 +231,7 @@ describe('MULTI_AZ_1: a standby subnet in a second zone', () => {
     const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
     const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 2, natGateways: 1 });
     const standbySubnet = ec2.Subnet.fromSubnetAttributes(stack, 'Standby', { subnetId: 'subnet-0bbbbbbbbbbbbbbb1', availabilityZone: 'us-east-1z' });
-    expect(() => new StorageServer(stack, 'Storage', { vpc, backend: 'fsx-openzfs', capacityTiB: 1, fsxOpenZfs: { deploymentType: 'MULTI_AZ_1', standbySubnet } }))
+    expect(() => new StorageServer(stack, 'Storage', { vpc, backend: Backend.FSX_OPENZFS, capacityTiB: 1, fsxOpenZfs: { deploymentType: FsxOpenZfsDeploymentType.MULTI_AZ_1, standbySubnet } }))
       .toThrow(/^fsxOpenZfs\.standbySubnet: subnet subnet-0bbbbbbbbbbbbbbb1 has no known route table, which MULTI_AZ_1 needs/);
   });
 
@@ -252,7 +254,7 @@ describe('MULTI_AZ_1: a standby subnet in a second zone', () => {
 
   // OPENZFS-STANDBY-SUBNET
   test('refused: one zone (a one-zone VPC, -c availabilityZone, -c vpcFrom), a standby without MULTI_AZ_1 or vpcId', () => {
-    expect(() => zfs({ fsxOpenZfs: { deploymentType: 'MULTI_AZ_1' } }))
+    expect(() => zfs({ fsxOpenZfs: { deploymentType: FsxOpenZfsDeploymentType.MULTI_AZ_1 } }))
       .toThrow(/^fsxOpenZfs\.standbySubnet: deploymentType 'MULTI_AZ_1' needs a standby subnet in another Availability Zone/);
     expect(() => appStack({ ...ACCEPTANCE, openZfsDeploymentType: 'MULTI_AZ_1', availabilityZone: 'us-east-1b' }))
       .toThrow(/^Invalid context value openZfsDeploymentType="MULTI_AZ_1": allowed is not with availabilityZone/);
@@ -285,7 +287,7 @@ describe('refusals, naming the prop or key and what is allowed', () => {
   });
 
   test('fsxOpenZfs on another backend, and the OpenZFS keys without backend=fsx-openzfs, are refused', () => {
-    expect(() => serverStack({ backend: 'ebs', capacityTiB: 1, fsxOpenZfs: { rootSquash: false } }))
+    expect(() => serverStack({ backend: Backend.EBS, capacityTiB: 1, fsxOpenZfs: { rootSquash: false } }))
       .toThrow(/fsxOpenZfs.* backend 'fsx-openzfs' only.*backend 'ebs'/);
     expect(() => appStack({ openZfsDeploymentType: 'SINGLE_AZ_2' })).toThrow(/openZfsDeploymentType.*only together with backend=fsx-openzfs \(backend is 'auto'\)/);
     expect(() => appStack({ ...ACCEPTANCE, openZfsDeploymentType: 'MULTI_AZ_2' }))
@@ -301,6 +303,6 @@ function zfsWithKey(): Template {
   const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
   const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
   const key = new kms.Key(stack, 'Key', { enableKeyRotation: true, removalPolicy: RemovalPolicy.RETAIN });
-  new StorageServer(stack, 'Storage', { vpc, backend: 'fsx-openzfs', capacityTiB: 1, kmsKey: key });
+  new StorageServer(stack, 'Storage', { vpc, backend: Backend.FSX_OPENZFS, capacityTiB: 1, kmsKey: key });
   return Template.fromStack(stack);
 }

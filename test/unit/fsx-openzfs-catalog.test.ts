@@ -3,12 +3,13 @@
  * lib/backends/openzfs/sizing/catalog.ts cites; the tiers of each deployment type as the API reference lists them; and
  * every tier of every type a deployable plan.
  */
-import { FSX_OPENZFS_DEPLOYMENT_TYPES, FSX_OPENZFS_THROUGHPUT_CAPACITIES } from '../../lib/backends/openzfs/sizing/options';
+import { FSX_OPENZFS_DEPLOYMENT_TYPES, FSX_OPENZFS_THROUGHPUT_CAPACITIES, FsxOpenZfsDeploymentType } from '../../lib/backends/openzfs/sizing/options';
 import { FSX_OPENZFS_TIERS } from '../../lib/backends/openzfs/sizing/catalog';
 import { planStorage } from '../../lib/sizing';
 import {
   FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB, FSX_OPENZFS_MAX_IOPS_PER_GIB, FSX_OPENZFS_PRICED, FSX_OPENZFS_SINGLE_AZ_1_PRICES,
 } from '../../lib/backends/openzfs/sizing/catalog';
+import { Backend } from '../../lib/backend-enum';
 
 // API reference, CreateFileSystemOpenZFSConfiguration.ThroughputCapacity and DeploymentType: OPENZFS-TIERS.
 const GEN1 = [64, 128, 256, 512, 1024, 2048, 3072, 4096];
@@ -74,7 +75,7 @@ describe('every tier of every type is deployable', () => {
   const cases = FSX_OPENZFS_DEPLOYMENT_TYPES.flatMap((d) => FSX_OPENZFS_TIERS[d].map((t) => [d, t.throughputCapacityMBps] as const));
   test.each(cases)('%s at %p MB/s: a plan of that type and tier, storage 64-524,288 GiB', (deploymentType, tier) => {
     for (const capacityTiB of [0.01, 1, 512]) {
-      const plan = planStorage({ capacityTiB, backend: 'fsx-openzfs', fsxOpenZfs: { deploymentType, throughputCapacityMBps: tier } });
+      const plan = planStorage({ capacityTiB, backend: Backend.FSX_OPENZFS, fsxOpenZfs: { deploymentType, throughputCapacityMBps: tier } });
       expect(plan.fsxOpenZfs).toMatchObject({ deploymentType, throughputCapacityMBps: tier });
       const gib = plan.fsxOpenZfs?.storageCapacityGiB as number;
       expect(gib).toBeGreaterThanOrEqual(64);
@@ -87,10 +88,10 @@ describe('every tier of every type is deployable', () => {
 
   test.each([
     // OPENZFS-STORAGE-RANGE
-    [{ capacityTiB: 512.01, backend: 'fsx-openzfs' as const }, /^capacityTiB 512\.01 \(number\) is more than an FSx for OpenZFS file system holds: storage 64-524288 GiB/],
-    [{ capacityTiB: 1, backend: 'fsx-openzfs' as const, fsxOpenZfs: { deploymentType: 'SINGLE_AZ_3' as never } },
+    [{ capacityTiB: 512.01, backend: Backend.FSX_OPENZFS }, /^capacityTiB 512\.01 \(number\) is more than an FSx for OpenZFS file system holds: storage 64-524288 GiB/],
+    [{ capacityTiB: 1, backend: Backend.FSX_OPENZFS, fsxOpenZfs: { deploymentType: 'SINGLE_AZ_3' as never } },
       /^fsxOpenZfs\.deploymentType must be one of SINGLE_AZ_1, SINGLE_AZ_2, SINGLE_AZ_HA_1, SINGLE_AZ_HA_2, MULTI_AZ_1; got "SINGLE_AZ_3"/],
-    [{ capacityTiB: 1, backend: 'fsx-openzfs' as const, fsxOpenZfs: { deploymentType: 'SINGLE_AZ_2' as const, throughputCapacityMBps: 128 } },
+    [{ capacityTiB: 1, backend: Backend.FSX_OPENZFS, fsxOpenZfs: { deploymentType: FsxOpenZfsDeploymentType.SINGLE_AZ_2, throughputCapacityMBps: 128 } },
       /^fsxOpenZfs\.throughputCapacityMBps must be one of 160, 320, 640, 1280, 2560, 3840, 5120, 7680, 10240 for SINGLE_AZ_2; got 128/],
   ])('refused, naming the field and the allowed values: %p', (request, message) => {
     expect(() => planStorage(request)).toThrow(message);

@@ -4,6 +4,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { StorageServer } from '../../lib/storage-server';
 import { appStack, serverStack } from '../support/stacks';
+import { Backend } from '../../lib/backend-enum';
 
 // FSx for OpenZFS's NFS exports. The template's root volume export is a constant, the VPC's CIDR, root squashed, since
 // CloudFormation replaces the file system on any change of RootVolumeConfiguration. A custom resource applies the
@@ -49,7 +50,7 @@ describe('FSx for OpenZFS: a constant export in the template, the clients\' expo
 
   test('root squash off: no_root_squash, from the prop and from -c openZfsRootSquash=false', () => {
     const off = ['rw', 'crossmnt', 'no_root_squash'];
-    expect(clientsOf(serverStack({ backend: 'fsx-openzfs', capacityTiB: 1, fsxOpenZfs: { rootSquash: false } }).template))
+    expect(clientsOf(serverStack({ backend: Backend.FSX_OPENZFS, capacityTiB: 1, fsxOpenZfs: { rootSquash: false } }).template))
       .toEqual([{ Clients: VPC_CIDR, Options: off }]);
     expect(clientsOf(Template.fromStack(appStack({ ...ACCEPTANCE, openZfsRootSquash: 'false', clientCidrs: '10.0.0.0/16' }))))
       .toEqual([{ Clients: '10.0.0.0/16', Options: off }]);
@@ -58,7 +59,7 @@ describe('FSx for OpenZFS: a constant export in the template, the clients\' expo
   test('clientPeers without clientCidrs: the export lists the VPC CIDR (the security group admits only the peer)', () => {
     const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
     const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
-    new StorageServer(stack, 'Storage', { vpc, backend: 'fsx-openzfs', capacityTiB: 1, clientPeers: [new ec2.SecurityGroup(stack, 'Clients', { vpc })] });
+    new StorageServer(stack, 'Storage', { vpc, backend: Backend.FSX_OPENZFS, capacityTiB: 1, clientPeers: [new ec2.SecurityGroup(stack, 'Clients', { vpc })] });
     expect(clientsOf(Template.fromStack(stack))).toEqual([{ Clients: VPC_CIDR, Options: SQUASH }]);
   });
 
@@ -91,8 +92,8 @@ describe('FSx for OpenZFS: a constant export in the template, the clients\' expo
     const stack = new Stack(new App(), 'Cluster', { env: { account: '123456789012', region: 'us-east-1' } });
     const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
     // OpenZFS first: its role is the function's, which Lustre's root squash then shares.
-    new StorageServer(stack, 'home', { vpc, clusterName: 'hpc1', serverName: 'home', backend: 'fsx-openzfs', capacityTiB: 1, mountPoint: '/shared' });
-    new StorageServer(stack, 'scratch', { vpc, clusterName: 'hpc1', serverName: 'scratch', backend: 'fsx-lustre', capacityTiB: 2, mountPoint: '/scratch' });
+    new StorageServer(stack, 'home', { vpc, clusterName: 'hpc1', serverName: 'home', backend: Backend.FSX_OPENZFS, capacityTiB: 1, mountPoint: '/shared' });
+    new StorageServer(stack, 'scratch', { vpc, clusterName: 'hpc1', serverName: 'scratch', backend: Backend.FSX_LUSTRE, capacityTiB: 2, mountPoint: '/scratch' });
     const t = Template.fromStack(stack);
     const functions = Object.values(t.findResources('AWS::Lambda::Function')).filter((f) => JSON.stringify(f).includes('FsxRootSquashRole'));
     expect(functions).toHaveLength(1);

@@ -4,10 +4,12 @@
  */
 import { planStorage } from '../../lib/sizing';
 import { cheapestMeeting } from '../../lib/sizing/cheapest-plan';
+import { FsxOpenZfsDeploymentType } from '../../lib/backends/openzfs/sizing/options';
+import { Backend } from '../../lib/backend-enum';
 
 describe('backend fsx-openzfs', () => {
   test('1 TiB, nothing asked: SINGLE_AZ_1 at 64 MB/s, automatic IOPS, 1024 x $0.09 + 64 x $0.26 = $108.80', () => {
-    const plan = planStorage({ capacityTiB: 1, backend: 'fsx-openzfs' });
+    const plan = planStorage({ capacityTiB: 1, backend: Backend.FSX_OPENZFS });
     expect(plan.instanceType).toBe('SINGLE_AZ_1/64');
     // 3 IOPS per GiB x 1024 = 3072, above the 64 MB/s tier's 2,500: nothing provisioned.
     expect(plan.fsxOpenZfs).toEqual({ deploymentType: 'SINGLE_AZ_1', throughputCapacityMBps: 64, storageCapacityGiB: 1024 });
@@ -19,7 +21,7 @@ describe('backend fsx-openzfs', () => {
   });
 
   test('4 TiB at 1000 MB/s: the 1024 tier, its 40,000 IOPS provisioned: 4096 x 0.09 + 1024 x 0.26 + (40000 - 12288) x 0.006 = $801.15', () => {
-    const plan = planStorage({ capacityTiB: 4, backend: 'fsx-openzfs', throughputMBps: 1000 });
+    const plan = planStorage({ capacityTiB: 4, backend: Backend.FSX_OPENZFS, throughputMBps: 1000 });
     expect(plan.fsxOpenZfs).toEqual({ deploymentType: 'SINGLE_AZ_1', throughputCapacityMBps: 1024, storageCapacityGiB: 4096, userProvisionedIops: 40000 });
     expect(plan.monthlyCostUsd).toBe(801.15);
     // 1,024 has no burst in the guide: burst = baseline.
@@ -28,11 +30,11 @@ describe('backend fsx-openzfs', () => {
   });
 
   test('under 64 GiB: the 64 GiB minimum', () => {
-    expect(planStorage({ capacityTiB: 0.05, backend: 'fsx-openzfs' }).fsxOpenZfs?.storageCapacityGiB).toBe(64);
+    expect(planStorage({ capacityTiB: 0.05, backend: Backend.FSX_OPENZFS }).fsxOpenZfs?.storageCapacityGiB).toBe(64);
   });
 
   test('SINGLE_AZ_2 at 3000 MB/s: the 3840 tier, shown at SINGLE_AZ_1\'s rates and labelled unpriced', () => {
-    const plan = planStorage({ capacityTiB: 2, backend: 'fsx-openzfs', throughputMBps: 3000, fsxOpenZfs: { deploymentType: 'SINGLE_AZ_2' } });
+    const plan = planStorage({ capacityTiB: 2, backend: Backend.FSX_OPENZFS, throughputMBps: 3000, fsxOpenZfs: { deploymentType: FsxOpenZfsDeploymentType.SINGLE_AZ_2 } });
     expect(plan.instanceType).toBe('SINGLE_AZ_2/3840');
     // IOPS min(150000, 50 x 2048 = 102400); 2048 x 0.09 + 3840 x 0.26 + (102400 - 6144) x 0.006 = 184.32 + 998.40 + 577.536.
     expect(plan.monthlyCostUsd).toBe(1760.26);
@@ -40,27 +42,27 @@ describe('backend fsx-openzfs', () => {
   });
 
   test('MULTI_AZ_1: writes at 10,240 MB/s held to 7,500, so 8,000 MB/s is refused naming the largest tier; 7,000 takes 7,680', () => {
-    const multi = { deploymentType: 'MULTI_AZ_1' as const };
-    expect(planStorage({ capacityTiB: 10, backend: 'fsx-openzfs', throughputMBps: 7000, fsxOpenZfs: multi }).instanceType).toBe('MULTI_AZ_1/7680');
-    const top = planStorage({ capacityTiB: 10, backend: 'fsx-openzfs', fsxOpenZfs: { ...multi, throughputCapacityMBps: 10240 } });
+    const multi = { deploymentType: FsxOpenZfsDeploymentType.MULTI_AZ_1 };
+    expect(planStorage({ capacityTiB: 10, backend: Backend.FSX_OPENZFS, throughputMBps: 7000, fsxOpenZfs: multi }).instanceType).toBe('MULTI_AZ_1/7680');
+    const top = planStorage({ capacityTiB: 10, backend: Backend.FSX_OPENZFS, fsxOpenZfs: { ...multi, throughputCapacityMBps: 10240 } });
     expect([top.throughput.baselineReadMBps, top.throughput.baselineWriteMBps]).toEqual([10240, 7500]);
     expect(top.throughput.limitedBy).toMatch(/writes held to 7500 MB\/s \(AWS's Multi-AZ note\)/);
-    expect(() => planStorage({ capacityTiB: 10, backend: 'fsx-openzfs', throughputMBps: 8000, fsxOpenZfs: multi }))
+    expect(() => planStorage({ capacityTiB: 10, backend: Backend.FSX_OPENZFS, throughputMBps: 8000, fsxOpenZfs: multi }))
       .toThrow(/^throughputMBps 8000 is more than FSx for OpenZFS MULTI_AZ_1 sustains: its largest throughput capacity, 10240 MB\/s, sustains 7500 MB\/s/);
   });
 
   test('a throughput above the default type\'s largest tier: an error naming it (4096 MB/s)', () => {
-    expect(() => planStorage({ capacityTiB: 10, backend: 'fsx-openzfs', throughputMBps: 5000 }))
+    expect(() => planStorage({ capacityTiB: 10, backend: Backend.FSX_OPENZFS, throughputMBps: 5000 }))
       .toThrow(/^throughputMBps 5000 is more than FSx for OpenZFS SINGLE_AZ_1 sustains: its largest throughput capacity, 4096 MB\/s/);
   });
 
   test('a tier asked for below the throughput asked: refused, naming fsxOpenZfs.throughputCapacityMBps and the tiers', () => {
-    expect(() => planStorage({ capacityTiB: 1, backend: 'fsx-openzfs', throughputMBps: 300, fsxOpenZfs: { throughputCapacityMBps: 256 } }))
+    expect(() => planStorage({ capacityTiB: 1, backend: Backend.FSX_OPENZFS, throughputMBps: 300, fsxOpenZfs: { throughputCapacityMBps: 256 } }))
       .toThrow(/^fsxOpenZfs\.throughputCapacityMBps 256 sustains 256 MB\/s, less than the throughputMBps 300 asked; SINGLE_AZ_1 offers 64, 128, 256, 512, 1024, 2048, 3072, 4096$/);
   });
 
   test('SSD IOPS held to 50 per GiB, the least any Region allows: 64 GiB at SINGLE_AZ_2 10,240 gets 3,200 of the tier\'s 400,000, and says so', () => {
-    const plan = planStorage({ capacityTiB: 0.0625, backend: 'fsx-openzfs', fsxOpenZfs: { deploymentType: 'SINGLE_AZ_2', throughputCapacityMBps: 10240 } });
+    const plan = planStorage({ capacityTiB: 0.0625, backend: Backend.FSX_OPENZFS, fsxOpenZfs: { deploymentType: FsxOpenZfsDeploymentType.SINGLE_AZ_2, throughputCapacityMBps: 10240 } });
     expect(plan.fsxOpenZfs?.userProvisionedIops).toBe(3200);
     expect(plan.throughput.limitedBy).toMatch(/SSD IOPS held to 50 per GiB, the least any Region allows \(3200 of the tier's 400000\)/);
   });
@@ -69,7 +71,7 @@ describe('backend fsx-openzfs', () => {
 // OPENZFS-IOPS-WITH-THROUGHPUT: IOPS pinned so that a throughput change need not change them in the same deploy.
 describe('fsxOpenZfs.provisionedIops', () => {
   const at = (provisionedIops: number, capacityTiB = 4) =>
-    planStorage({ capacityTiB, backend: 'fsx-openzfs', throughputMBps: 1000, fsxOpenZfs: { provisionedIops } });
+    planStorage({ capacityTiB, backend: Backend.FSX_OPENZFS, throughputMBps: 1000, fsxOpenZfs: { provisionedIops } });
 
   test('pinned below the tier\'s: provisioned as asked, costed, and the figure says so', () => {
     const plan = at(20000);

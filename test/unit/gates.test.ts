@@ -5,7 +5,7 @@ import { cfnLintAll } from '../support/cfn-lint';
 import { GATE_PACKS, NagFinding, cdkJsonContext, nagFindings, nagSynth } from '../support/nag';
 import { VARIANTS, appStack, lookedUpAppStack } from '../support/stacks';
 import { StorageServer } from '../../lib/storage-server';
-import type { Backend } from '../../lambda/register/contract';
+import { Backend } from '../../lib/backend-enum';
 
 // Quality gates over every variant the app is documented to synthesize. Each variant is synthesized once, with the
 // cdk-nag packs attached and with cdk.json's feature flags, as `cdk synth` builds the app. One of the flags,
@@ -26,7 +26,7 @@ const LOOKED_UP = [{
  * A library stack per backend with `securityGroup` given, a mutable imported group, in an imported VPC: the rules the
  * server adds land on the group as rule resources of their own, which the gates read.
  */
-const GIVEN_GROUP = (['ebs', 'fsx-lustre', 'fsx-openzfs'] as const).map((backend: Backend) => ({
+const GIVEN_GROUP = [Backend.EBS, Backend.FSX_LUSTRE, Backend.FSX_OPENZFS].map((backend) => ({
   name: `securityGroup given, backend=${backend}`,
   // The zone by Fn::GetAZs, as the app's own VPC has it: a literal one is cfn-lint's W3010.
   build: (app: App) => {

@@ -7,13 +7,15 @@ import { MonitoredEc2Server } from '../../lib/backends/ec2/monitoring';
 import { StorageMonitoring } from '../../lib/monitoring';
 import { planSummary } from '../../lib/stack-outputs';
 import { planStorage, type DataVolumePlan, type StoragePlan } from '../../lib/sizing';
+import { Backend } from '../../lib/backend-enum';
+import { DataVolumeType, Generation } from '../../lib/sizing/enums';
 
 /**
  * The planner's 2 TiB st1 plan on the current generation, its volumes replaced by the ones given: a hand-built gp3
  * plan.
  */
 function planWith(dataVolumes: DataVolumePlan[]): StoragePlan {
-  const st1 = planStorage({ capacityTiB: 2, backend: 'ebs', generation: 'current' });
+  const st1 = planStorage({ capacityTiB: 2, backend: Backend.EBS, generation: Generation.CURRENT });
   return { ...st1, dataVolumes };
 }
 
@@ -40,10 +42,10 @@ function backend(plan: StoragePlan, encryptionKey?: (stack: Stack) => kms.IKey):
 }
 
 const GP3: DataVolumePlan[] = [
-  { volumeType: 'gp3', sizeGiB: 1024, iops: 8000, throughputMiBps: 2000 },
-  { volumeType: 'gp3', sizeGiB: 1024, iops: 4000, throughputMiBps: 500 },
+  { volumeType: DataVolumeType.GP3, sizeGiB: 1024, iops: 8000, throughputMiBps: 2000 },
+  { volumeType: DataVolumeType.GP3, sizeGiB: 1024, iops: 4000, throughputMiBps: 500 },
 ];
-const ST1: DataVolumePlan[] = [{ volumeType: 'st1', sizeGiB: 1024 }, { volumeType: 'st1', sizeGiB: 1024 }];
+const ST1: DataVolumePlan[] = [{ volumeType: DataVolumeType.ST1, sizeGiB: 1024 }, { volumeType: DataVolumeType.ST1, sizeGiB: 1024 }];
 
 const volumesOf = (t: Template): { Properties: Record<string, unknown>; DeletionPolicy: string; UpdateReplacePolicy: string }[] =>
   Object.values(t.findResources('AWS::EC2::Volume')) as never;
@@ -73,7 +75,7 @@ describe('gp3 data volumes (hand-built plans through the EBS backend)', () => {
   });
 
   test('a gp3 volume without figures gets gp3\'s included 3,000 IOPS and 125 MiB/s, written out', () => {
-    const [v] = volumesOf(backend(planWith([{ volumeType: 'gp3', sizeGiB: 500 }])).template);
+    const [v] = volumesOf(backend(planWith([{ volumeType: DataVolumeType.GP3, sizeGiB: 500 }])).template);
     expect(v.Properties).toMatchObject({ VolumeType: 'gp3', Iops: 3000, Throughput: 125 });
   });
 

@@ -9,15 +9,17 @@
  */
 import { Aspects, CfnResource, RemovalPolicy, type Stack } from 'aws-cdk-lib';
 import { RESOURCE_TYPE } from '../../lambda/update-guard/contract';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as fsx from 'aws-cdk-lib/aws-fsx';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
-import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { ContextKey } from '../../lib/context';
 import type { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import type { Backend } from '../../lambda/register/contract';
-import type { Context } from '../support/guard-matrix';
-import { LOOKED_UP_VPC } from '../support/guard-matrix';
+import { type Context, LOOKED_UP_VPC } from '../support/guard-matrix';
 import { openZfsRows } from './guard-matrix-openzfs.cases';
+import { NfsExportMode, NfsVersion } from '../../lib/backends/ec2-nfs-server-props';
+import { Generation } from '../../lib/sizing/enums';
 
 export interface Row {
   readonly name: string;
@@ -328,8 +330,8 @@ export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
     }),
   },
   { name: 'nfs threads', props: { nfs: { threads: 32 } }, backends: EC2 },
-  { name: 'nfs export mode async', props: { nfs: { exportMode: 'async' } }, backends: EC2 },
-  { name: 'nfs version 4.2 only', props: { nfs: { version: '4.2' } }, backends: EC2 },
+  { name: 'nfs export mode async', props: { nfs: { exportMode: NfsExportMode.ASYNC } }, backends: EC2 },
+  { name: 'nfs version 4.2 only', props: { nfs: { version: NfsVersion.V4_2 } }, backends: EC2 },
   { name: 'export path', props: { exportPath: '/export/other' }, backends: EC2 },
   {
     name: 'an encryption key of its own', props: (stack) => ({ kmsKey: new kms.Key(stack, 'Key', { enableKeyRotation: true }) }),
@@ -379,13 +381,13 @@ export const CONSTRUCT_ROWS: readonly ConstructRow[] = [
   { name: 'the server in a public subnet', props: { vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC } } },
   { name: 'cluster rename', props: { clusterName: 'other' }, stricter: IDENTITY },
   { name: 'server rename', props: { serverName: 'storage2' }, stricter: IDENTITY },
-  { name: 'current generation', props: { generation: 'current' }, backends: EC2 },
-  { name: 'SCRATCH_2', props: { fsxLustre: { deploymentType: 'SCRATCH_2' } }, backends: ['fsx-lustre'] },
+  { name: 'current generation', props: { generation: Generation.CURRENT }, backends: EC2 },
+  { name: 'SCRATCH_2', props: { fsxLustre: { deploymentType: fsx.LustreDeploymentType.SCRATCH_2 } }, backends: ['fsx-lustre'] },
   { name: 'throughput per TiB 250', props: { fsxLustre: { perUnitStorageThroughput: 250 } }, backends: ['fsx-lustre'] }, // accepted: spec-overrides.ts
   { name: 'an S3 data repository', props: { fsxLustre: { dataRepositoryPath: 's3://hpc-inputs/run1' } }, backends: ['fsx-lustre'] },
   { name: 'root squash off', props: { fsxLustre: { rootSquash: false } }, backends: ['fsx-lustre'] },
   { name: 'root squash exemptions', props: { fsxLustre: { noSquashNids: ['10.0.1.10@tcp'] } }, backends: ['fsx-lustre'] },
-  { name: 'PERSISTENT_1 HDD', props: { fsxLustre: { deploymentType: 'PERSISTENT_1', storageType: 'HDD', perUnitStorageThroughput: 12 } }, backends: ['fsx-lustre'] },
+  { name: 'PERSISTENT_1 HDD', props: { fsxLustre: { deploymentType: fsx.LustreDeploymentType.PERSISTENT_1, storageType: fsx.StorageType.HDD, perUnitStorageThroughput: 12 } }, backends: ['fsx-lustre'] },
   { name: 'no backups', props: { snapshots: { retain: 0 } }, backends: ['fsx-lustre', 'fsx-openzfs'], stricter: FEWER },
   { name: 'fewer snapshots or backups', props: { snapshots: { retain: 2 } }, backends: ['ebs', 'fsx-lustre', 'fsx-openzfs'], stricter: FEWER },
   { name: 'fewer snapshots or backups, accepted', props: { snapshots: { retain: 2 }, acceptFewerSnapshots: true } },

@@ -11,6 +11,7 @@ import { RESOURCE_TYPE, ValueRule, checkValues } from '../../lambda/value-check/
 import { StorageServer } from '../../lib/storage-server';
 import type { StorageServerAttributes } from '../../lib/client-mount/imported-server';
 import { ENV, TemplatePolicies } from '../support/iam-eval';
+import { FsType } from '../../lib/client-mount/fs-type';
 
 const SERVER_GROUP = 'sg-0123456789abcdef0';
 
@@ -56,7 +57,7 @@ describe('an imported server with literal attributes', () => {
   test('a Lustre server admits its ports and may call the node back', () => {
     // Imported as this project's Lustre groups are made: no outbound traffic but what a rule allows.
     const { stack, node, server } = client({
-      fsType: 'lustre', mountAddress: 'fs-0123456789abcdef0.fsx.eu-west-1.amazonaws.com', exportPath: '/abcdefgh', mountOptions: 'noatime,flock,_netdev',
+      fsType: FsType.LUSTRE, mountAddress: 'fs-0123456789abcdef0.fsx.eu-west-1.amazonaws.com', exportPath: '/abcdefgh', mountOptions: 'noatime,flock,_netdev',
       securityGroup: undefined,
     }, { allowAllOutbound: false });
     server.mountOn(node);

@@ -10,6 +10,8 @@ import {
   instanceTypeTier, planStorage, stopStartWarning,
 } from '../../lib/sizing';
 import { appStack, serverStack } from '../support/stacks';
+import { Backend } from '../../lib/backend-enum';
+import { Generation } from '../../lib/sizing/enums';
 
 const parse = (context: Partial<Record<ContextKey, string>>) => parseContext((k) => context[k]);
 const instanceOf = (t: Template) => Object.values(t.findResources('AWS::EC2::Instance'))[0].Properties;
@@ -93,10 +95,10 @@ describe('Graviton in the catalogue', () => {
 
   test('the planner never chooses Graviton by itself, though m7g costs less than m6i at the same EBS limits', () => {
     const chosen = new Set<string>();
-    for (const generation of ['previous', 'current'] as const) {
+    for (const generation of [Generation.PREVIOUS, Generation.CURRENT]) {
       for (const capacityTiB of [0.5, 2, 5, 8, 12, 16, 24, 40]) {
         for (const throughputMBps of [undefined, 100, 400, 900]) {
-          for (const backend of ['auto', 'ebs'] as const) {
+          for (const backend of [undefined, Backend.EBS]) {
             try {
               chosen.add(planStorage({ capacityTiB, generation, throughputMBps, backend }).instanceType);
             } catch {
@@ -117,22 +119,22 @@ describe('the stop/start warning of an automatic instance type', () => {
     expect(instanceTypeTier({ capacityTiB: 1 })).toMatchObject({ minGiB: 1, maxGiB: 2048, nextInstanceType: 'm4.2xlarge' });
     // Growth past 16 TiB leaves EBS on auto and needs a second volume on ebs, both refused by the guard: no next type.
     expect(instanceTypeTier({ capacityTiB: 12 })).toEqual({ instanceType: 'm4.10xlarge', minGiB: 10241, maxGiB: 16384, nextInstanceType: undefined });
-    expect(instanceTypeTier({ capacityTiB: 12, backend: 'ebs' })?.nextInstanceType).toBeUndefined();
+    expect(instanceTypeTier({ capacityTiB: 12, backend: Backend.EBS })?.nextInstanceType).toBeUndefined();
     // Instance store: a type change loses the data, which the guard refuses; no tier, d3 and d3en alike.
-    expect(instanceTypeTier({ capacityTiB: 3, backend: 'instance-store' })).toBeUndefined();
-    expect(instanceTypeTier({ capacityTiB: 3, backend: 'instance-store', generation: 'current' })).toBeUndefined();
-    expect(instanceTypeTier({ capacityTiB: 20, generation: 'current' })).toBeUndefined();
+    expect(instanceTypeTier({ capacityTiB: 3, backend: Backend.INSTANCE_STORE })).toBeUndefined();
+    expect(instanceTypeTier({ capacityTiB: 3, backend: Backend.INSTANCE_STORE, generation: Generation.CURRENT })).toBeUndefined();
+    expect(instanceTypeTier({ capacityTiB: 20, generation: Generation.CURRENT })).toBeUndefined();
     // Generation current: growth past 16 TiB leaves EBS for a d3en, a backend change the guard refuses: no next type.
-    expect(instanceTypeTier({ capacityTiB: 16, generation: 'current' })).toMatchObject({ maxGiB: 16384, nextInstanceType: undefined });
-    expect(planStorage({ capacityTiB: 16384 / 1024 + 1 / 1024, generation: 'current' }).instanceType).toBe('d3en.xlarge');
+    expect(instanceTypeTier({ capacityTiB: 16, generation: Generation.CURRENT })).toMatchObject({ maxGiB: 16384, nextInstanceType: undefined });
+    expect(planStorage({ capacityTiB: 16384 / 1024 + 1 / 1024, generation: Generation.CURRENT }).instanceType).toBe('d3en.xlarge');
   });
 
   test.each<[string, StorageRequest]>([
-    ['generation current', { capacityTiB: 5, generation: 'current' }],
-    ['two volumes kept', { capacityTiB: 20, backend: 'ebs', dataVolumeCount: 2 }],
+    ['generation current', { capacityTiB: 5, generation: Generation.CURRENT }],
+    ['two volumes kept', { capacityTiB: 20, backend: Backend.EBS, dataVolumeCount: 2 }],
     // On ebs: with auto, 2 TiB at 90 MB/s goes to FSx for OpenZFS, since SINGLE_AZ_1/128 costs less than m4's st1: no
     // instance.
-    ['throughputMBps', { capacityTiB: 2, backend: 'ebs', throughputMBps: 90 }],
+    ['throughputMBps', { capacityTiB: 2, backend: Backend.EBS, throughputMBps: 90 }],
   ])('each bound is where the planner\'s choice changes: %s', (_, request) => {
     const tier = instanceTypeTier(request)!;
     const typeAt = (gib: number) => planStorage({ ...request, capacityTiB: gib / 1024 }).instanceType;
@@ -151,7 +153,7 @@ describe('the stop/start warning of an automatic instance type', () => {
       'the instance: minutes of outage; the data volumes are kept. To keep this instance across growth, pin its type: ' +
       `-c instanceType=m4.2xlarge (or the instanceType prop). [ack: ${TIER_WARNING}]`,
     );
-    expect(stopStartWarning({ capacityTiB: 5, generation: 'current' })).toMatch(
+    expect(stopStartWarning({ capacityTiB: 5, generation: Generation.CURRENT })).toMatch(
       /^instanceType m6i.2xlarge is the planner's choice above 3.72 TiB up to 7.45 TiB \(generation current\); above 7.45 TiB it chooses m6i.4xlarge\./);
   });
 
@@ -161,7 +163,7 @@ describe('the stop/start warning of an automatic instance type', () => {
     quiet(appStack({ instanceType: 'm4.2xlarge' }));
     quiet(serverStack({ capacityTiB: 5, instanceType: new ec2.InstanceType('m4.2xlarge') }).stack);
     quiet(serverStack({ capacityTiB: 12 }).stack);
-    quiet(serverStack({ capacityTiB: 3, backend: 'instance-store' }).stack);
+    quiet(serverStack({ capacityTiB: 3, backend: Backend.INSTANCE_STORE }).stack);
     // ...while the same server unpinned warns.
     Annotations.fromStack(serverStack({ capacityTiB: 5 }).stack).hasWarning('*', Match.stringLikeRegexp('stops and starts'));
   });

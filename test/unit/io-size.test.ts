@@ -7,6 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import fc from 'fast-check';
+import * as fsx from 'aws-cdk-lib/aws-fsx';
 import { formatPlanTable, planStorage, withInstanceType } from '../../lib/sizing';
 import { gp3VolumeFor } from '../../lib/sizing/catalog-gp3';
 import { ebsPlan } from '../../lib/sizing/plan-ebs';
@@ -15,6 +16,8 @@ import { efsEstimates } from '../../lib/sizing/plan-efs';
 import { iopsMBps, validateIoSize } from '../../lib/sizing/io-size';
 import { planIops, withIoSize } from '../../lib/sizing/plan-io-size';
 import type { StoragePlan, StorageRequest } from '../../lib/sizing/plan-types';
+import { Backend } from '../../lib/backend-enum';
+import { DataVolumeType, Generation } from '../../lib/sizing/enums';
 
 /** An EBS plan of `volumes` on `type`, as the planner builds one. */
 function ebs(type: string, volumes: StoragePlan['dataVolumes']): StoragePlan {
@@ -24,7 +27,7 @@ function ebs(type: string, volumes: StoragePlan['dataVolumes']): StoragePlan {
 describe('IOPS x request size, worked by hand', () => {
   test("gp3 at 4,000 IOPS moves at most 500 MiB/s = 524.288 MB/s (524.28, rounded down) in 128 KiB requests, whatever its 1,000 MiB/s throughput", () => {
     // m6i.8xlarge: EBS 10,000 Mbps = 1,250 MB/s and 40,000 IOPS x 128 KiB = 5,242.88 MB/s: neither binds.
-    const plan = ebs('m6i.8xlarge', [{ volumeType: 'gp3', sizeGiB: 1000, throughputMiBps: 1000, iops: 4000 }]);
+    const plan = ebs('m6i.8xlarge', [{ volumeType: DataVolumeType.GP3, sizeGiB: 1000, throughputMiBps: 1000, iops: 4000 }]);
     expect(plan.throughput.baselineReadMBps).toBe(1048.57); // 1,000 MiB/s = 1,048.576 MB/s, rounded down
     const at128 = withIoSize(plan, 128);
     expect(at128.throughput).toMatchObject({ readMBps: 524.28, writeMBps: 524.28, baselineReadMBps: 524.28, burstWriteMBps: 524.28, ioSizeKiB: 128 });
@@ -36,35 +39,35 @@ describe('IOPS x request size, worked by hand', () => {
   });
 
   test('st1 counts each random request up to 1 MiB: 500 IOPS x 128 KiB = 65.536 MB/s (65.53) for a 3 TiB server', () => {
-    const plan = planStorage({ capacityTiB: 3, backend: 'ebs', ioSizeKiB: 128 });
+    const plan = planStorage({ capacityTiB: 3, backend: Backend.EBS, ioSizeKiB: 128 });
     expect(plan.throughput.baselineReadMBps).toBe(65.53);
     expect(plan.throughput.limitedBy).toBe('st1 IOPS of 1 x 500 (up to 1024 KiB each) at 128 KiB');
     // Three volumes: 1,500 IOPS x 64 KiB = 98.3 MB/s.
-    expect(planStorage({ capacityTiB: 40, backend: 'ebs', ioSizeKiB: 64 }).throughput.baselineWriteMBps).toBe(98.3);
+    expect(planStorage({ capacityTiB: 40, backend: Backend.EBS, ioSizeKiB: 64 }).throughput.baselineWriteMBps).toBe(98.3);
   });
 
   test("the instance's EBS IOPS bind when the volumes' do not: m4.xlarge 6,000 x 4 KiB = 24.576 MB/s (24.57) under 3 gp3 of 16,000", () => {
-    const volume = { volumeType: 'gp3' as const, sizeGiB: 100, throughputMiBps: 125, iops: 16000 };
+    const volume = { volumeType: DataVolumeType.GP3, sizeGiB: 100, throughputMiBps: 125, iops: 16000 };
     const plan = withIoSize(ebs('m4.xlarge', [volume, volume, volume]), 4);
     expect(plan.throughput.baselineReadMBps).toBe(24.57);
     expect(plan.throughput.limitedBy).toBe('EBS baseline IOPS of m4.xlarge (6,000) at 4 KiB');
   });
 
   test("a Nitro type's burst figure takes its maximum IOPS: m6i.large 3,600 baseline, 40,000 maximum, at 16 KiB", () => {
-    const volume = { volumeType: 'gp3' as const, sizeGiB: 200, throughputMiBps: 1000, iops: 80000 };
+    const volume = { volumeType: DataVolumeType.GP3, sizeGiB: 200, throughputMiBps: 1000, iops: 80000 };
     const plan = withIoSize(ebs('m6i.large', [volume]), 16);
     expect(plan.throughput.baselineReadMBps).toBe(58.98); // 3,600 x 16,384 / 10^6
     expect(plan.throughput.burstReadMBps).toBe(655.36); // 40,000 x 16,384 / 10^6
   });
 
   test('FSx for OpenZFS: the provisioned SSD IOPS and the tier\'s disk IOPS x size', () => {
-    const plan = planStorage({ capacityTiB: 1, backend: 'fsx-openzfs', fsxOpenZfs: { provisionedIops: 3072 }, ioSizeKiB: 4 });
+    const plan = planStorage({ capacityTiB: 1, backend: Backend.FSX_OPENZFS, fsxOpenZfs: { provisionedIops: 3072 }, ioSizeKiB: 4 });
     // The 64 MB/s tier's 2,500 disk IOPS x 4 KiB = 10.24 MB/s, under the 3,072 SSD IOPS' 12.58; memory reads keep the network rate.
     expect(plan.fsxOpenZfs?.throughputCapacityMBps).toBe(64);
     expect(plan.throughput.baselineReadMBps).toBe(10.24);
     expect(plan.throughput.limitedBy).toBe('baseline disk IOPS of the 64 MB/s tier (2,500) at 4 KiB');
-    expect(withIoSize(planStorage({ capacityTiB: 1, backend: 'fsx-openzfs', fsxOpenZfs: { provisionedIops: 3072 } }), 4).throughput.baselineReadMBps).toBe(10.24);
-    expect(plan.throughput.cachedRead?.readMBps).toBe(planStorage({ capacityTiB: 1, backend: 'fsx-openzfs', fsxOpenZfs: { provisionedIops: 3072 } }).throughput.cachedRead?.readMBps);
+    expect(withIoSize(planStorage({ capacityTiB: 1, backend: Backend.FSX_OPENZFS, fsxOpenZfs: { provisionedIops: 3072 } }), 4).throughput.baselineReadMBps).toBe(10.24);
+    expect(plan.throughput.cachedRead?.readMBps).toBe(planStorage({ capacityTiB: 1, backend: Backend.FSX_OPENZFS, fsxOpenZfs: { provisionedIops: 3072 } }).throughput.cachedRead?.readMBps);
   });
 
   test("EFS Bursting: 7,000 write IOPS x 64 KiB = 458.75 MB/s under a 10 TiB file system's 524.29 MB/s baseline", () => {
@@ -93,7 +96,7 @@ describe('storage whose IOPS AWS does not publish', () => {
     const plan = planStorage({ capacityTiB: 30, throughputMBps: 400, ioSizeKiB: 64 });
     expect(['ebs', 'fsx-openzfs']).toContain(plan.backend);
     expect(plan.throughput.baselineReadMBps).toBeGreaterThanOrEqual(400);
-    expect(() => planStorage({ capacityTiB: 10, backend: 'instance-store', throughputMBps: 400, generation: 'current', ioSizeKiB: 64 }))
+    expect(() => planStorage({ capacityTiB: 10, backend: Backend.INSTANCE_STORE, throughputMBps: 400, generation: Generation.CURRENT, ioSizeKiB: 64 }))
       .toThrow(/^throughputMBps 400 in random 64 KiB requests \(ioSizeKiB\): AWS publishes no IOPS number for instance-store HDDs or FSx for Lustre, so no instance-store figure at that size can be claimed/);
   });
 });
@@ -106,7 +109,7 @@ describe('the planner provisions for the size', () => {
   });
 
   test('a gp3 plan searched for 16 KiB requests sustains the throughput asked at that size', () => {
-    const plan = planStorage({ capacityTiB: 10, backend: 'ebs', throughputMBps: 400, generation: 'current', ioSizeKiB: 16 });
+    const plan = planStorage({ capacityTiB: 10, backend: Backend.EBS, throughputMBps: 400, generation: Generation.CURRENT, ioSizeKiB: 16 });
     expect(plan.dataVolumes[0].volumeType).toBe('gp3');
     expect(plan.throughput.baselineReadMBps).toBeGreaterThanOrEqual(400);
   });
@@ -122,8 +125,8 @@ describe('the planner provisions for the size', () => {
 describe('properties', () => {
   const requests = fc.record({
     capacityTiB: fc.double({ min: 0.5, max: 40, noNaN: true }),
-    backend: fc.constantFrom<StorageRequest['backend']>('auto', 'ebs', 'fsx-openzfs'),
-    generation: fc.constantFrom<StorageRequest['generation']>('previous', 'current'),
+    backend: fc.constantFrom<StorageRequest['backend']>(undefined, Backend.EBS, Backend.FSX_OPENZFS),
+    generation: fc.constantFrom<StorageRequest['generation']>(Generation.PREVIOUS, Generation.CURRENT),
     throughputMBps: fc.option(fc.integer({ min: 50, max: 1500 }), { nil: undefined }),
   });
   const plan = (r: StorageRequest): StoragePlan | undefined => {
@@ -163,14 +166,14 @@ describe('properties', () => {
   test('a figure that ties with an IOPS bound is not stated above it (found by an outside probe)', () => {
     // 3 gp3 volumes of 1,272 MiB/s and 5,088 IOPS: both give 4,001.366 MB/s at 1 MiB, IOPS counted up to 256 KiB;
     // 4,001.36 stated.
-    const p = planStorage({ capacityTiB: 0.5, backend: 'ebs', throughputMBps: 4000, generation: 'current' });
+    const p = planStorage({ capacityTiB: 0.5, backend: Backend.EBS, throughputMBps: 4000, generation: Generation.CURRENT });
     expect(p.dataVolumes.map((v) => [v.throughputMiBps, v.iops])).toEqual([[1272, 5088], [1272, 5088], [1272, 5088]]);
     expect(p.throughput.baselineReadMBps).toBe(4001.36);
     expect(iopsMBps(planIops(p).baseline[0], 1024)).toBeGreaterThanOrEqual(p.throughput.readMBps);
   });
 
   test('withInstanceType keeps the request size\'s bound', () => {
-    const p = planStorage({ capacityTiB: 3, backend: 'ebs', ioSizeKiB: 128 });
+    const p = planStorage({ capacityTiB: 3, backend: Backend.EBS, ioSizeKiB: 128 });
     expect(withInstanceType(p, 'm6i.2xlarge').throughput.baselineReadMBps).toBeLessThanOrEqual(65.53);
   });
 
@@ -189,21 +192,21 @@ describe('properties', () => {
 
 describe('FSx for OpenZFS sized for the request size', () => {
   test('its cached read is marked an upper bound at a smaller size (no IOPS figure for reads from memory), not at 1 MiB', () => {
-    const at1m = planStorage({ capacityTiB: 2, backend: 'fsx-openzfs' });
+    const at1m = planStorage({ capacityTiB: 2, backend: Backend.FSX_OPENZFS });
     expect(at1m.throughput.cachedRead).toMatchObject({ readMBps: 200, burstReadMBps: 3200 });
     expect(at1m.throughput.cachedRead?.upperBoundAtIoSize).toBeUndefined();
     expect(formatPlanTable(at1m)).toMatch(/^cached read +200 MB\/s sustained, 3200 MB\/s burst/m);
-    const at16 = planStorage({ capacityTiB: 2, backend: 'fsx-openzfs', ioSizeKiB: 16 });
+    const at16 = planStorage({ capacityTiB: 2, backend: Backend.FSX_OPENZFS, ioSizeKiB: 16 });
     expect(at16.throughput.cachedRead).toMatchObject({ readMBps: 200, upperBoundAtIoSize: true });
     expect(at16.throughput.cachedRead?.limitedBy).toMatch(/; IOPS of reads from the servers' memory unpublished: an upper bound for smaller random requests$/);
     expect(formatPlanTable(at16)).toMatch(/^cached read +up to 200 MB\/s sustained, up to 3200 MB\/s burst/m);
     // FSx for Lustre's cached read too, beside its figures' own mark.
-    expect(planStorage({ capacityTiB: 2.4, backend: 'fsx-lustre', ioSizeKiB: 16 }).throughput.cachedRead?.upperBoundAtIoSize).toBe(true);
+    expect(planStorage({ capacityTiB: 2.4, backend: Backend.FSX_LUSTRE, ioSizeKiB: 16 }).throughput.cachedRead?.upperBoundAtIoSize).toBe(true);
   });
 
   test('2 TiB at 400 MB/s: the 512 MB/s tier at 1 MiB; in 16 KiB requests its 20,000 disk IOPS move 327.68, so the 1024 tier', () => {
-    expect(planStorage({ capacityTiB: 2, backend: 'fsx-openzfs', throughputMBps: 400 }).instanceType).toBe('SINGLE_AZ_1/512');
-    const plan = planStorage({ capacityTiB: 2, backend: 'fsx-openzfs', throughputMBps: 400, ioSizeKiB: 16 });
+    expect(planStorage({ capacityTiB: 2, backend: Backend.FSX_OPENZFS, throughputMBps: 400 }).instanceType).toBe('SINGLE_AZ_1/512');
+    const plan = planStorage({ capacityTiB: 2, backend: Backend.FSX_OPENZFS, throughputMBps: 400, ioSizeKiB: 16 });
     // 1024 tier: 40,000 disk IOPS, and 40,000 SSD IOPS provisioned, within 50 per GiB of 2,048: 40,000 x 16,384 =
     // 655.36 MB/s.
     expect(plan.instanceType).toBe('SINGLE_AZ_1/1024');
@@ -212,7 +215,7 @@ describe('FSx for OpenZFS sized for the request size', () => {
   });
 
   test('none sustains it at the size: the message names the size, the storage and the best (3,200 SSD IOPS, 50 per GiB of 64, x 4 KiB = 13.1072, 13.1)', () => {
-    expect(() => planStorage({ capacityTiB: 0.0625, backend: 'fsx-openzfs', throughputMBps: 400, ioSizeKiB: 4 }))
+    expect(() => planStorage({ capacityTiB: 0.0625, backend: Backend.FSX_OPENZFS, throughputMBps: 400, ioSizeKiB: 4 }))
       .toThrow(/^throughputMBps 400 is more than FSx for OpenZFS SINGLE_AZ_1 sustains in random 4 KiB requests on 64 GiB: its largest throughput capacity, 4096 MB\/s, sustains 13\.1 MB\/s/);
   });
 });
@@ -257,17 +260,17 @@ describe("the README's table of small and random requests", () => {
 describe('a throughput asked at a size with the options fixed (found by an outside probe)', () => {
   test('a fixed OpenZFS tier that does not sustain it in the requests asked is refused, naming the tier and the size', () => {
     // 5,120 GiB SINGLE_AZ_1/1024 provisions 40,000 SSD IOPS: x 4 KiB = 163.84 MB/s, under the 1,000 asked.
-    expect(() => planStorage({ capacityTiB: 5, backend: 'fsx-openzfs', fsxOpenZfs: { throughputCapacityMBps: 1024 }, throughputMBps: 1000, ioSizeKiB: 4 }))
+    expect(() => planStorage({ capacityTiB: 5, backend: Backend.FSX_OPENZFS, fsxOpenZfs: { throughputCapacityMBps: 1024 }, throughputMBps: 1000, ioSizeKiB: 4 }))
       .toThrow(/^fsxOpenZfs.throughputCapacityMBps 1024 with 40000 SSD IOPS sustains 163.84 MB\/s in random 4 KiB requests \(ioSizeKiB\), less than the throughputMBps 1000 asked/);
     // The same tier at 1 MiB sustains it.
-    expect(planStorage({ capacityTiB: 5, backend: 'fsx-openzfs', fsxOpenZfs: { throughputCapacityMBps: 1024 }, throughputMBps: 1000 }).instanceType).toBe('SINGLE_AZ_1/1024');
+    expect(planStorage({ capacityTiB: 5, backend: Backend.FSX_OPENZFS, fsxOpenZfs: { throughputCapacityMBps: 1024 }, throughputMBps: 1000 }).instanceType).toBe('SINGLE_AZ_1/1024');
   });
 
   test('FSx for Lustre with its options given claims no throughput in smaller random requests', () => {
-    const fsxLustre = { deploymentType: 'PERSISTENT_2', perUnitStorageThroughput: 250, storageType: 'SSD' } as const;
-    expect(() => planStorage({ capacityTiB: 10, backend: 'fsx-lustre', fsxLustre, throughputMBps: 1000, ioSizeKiB: 64 }))
+    const fsxLustre = { deploymentType: fsx.LustreDeploymentType.PERSISTENT_2, perUnitStorageThroughput: 250, storageType: fsx.StorageType.SSD };
+    expect(() => planStorage({ capacityTiB: 10, backend: Backend.FSX_LUSTRE, fsxLustre, throughputMBps: 1000, ioSizeKiB: 64 }))
       .toThrow(/^throughputMBps 1000 in random 64 KiB requests \(ioSizeKiB\): AWS publishes no IOPS number for instance-store HDDs or FSx for Lustre, so no fsx-lustre figure/);
-    expect(planStorage({ capacityTiB: 10, backend: 'fsx-lustre', fsxLustre, ioSizeKiB: 64 }).throughput.upperBoundAtIoSize).toBe(true);
+    expect(planStorage({ capacityTiB: 10, backend: Backend.FSX_LUSTRE, fsxLustre, ioSizeKiB: 64 }).throughput.upperBoundAtIoSize).toBe(true);
   });
 
   test('the reason names an IOPS limit that lowers only the burst figures', () => {

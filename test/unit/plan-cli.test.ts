@@ -5,6 +5,9 @@ import { main } from '../../bin/plan';
 import { planScript } from '../support/plan-script';
 import { ContextKey, parseContext } from '../../lib/context';
 import { cheapestShown, compareBackends, formatBackendComparison, formatChoice, formatPlanTable, planStorage, withInstanceType } from '../../lib/sizing';
+import { FsxOpenZfsDeploymentType } from '../../lib/backends/openzfs/sizing/options';
+import { Backend } from '../../lib/backend-enum';
+import { Generation } from '../../lib/sizing/enums';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -28,7 +31,7 @@ describe('npm run plan: the process', () => {
   test('`plan 10` prints the table, then the best plan of each backend; exit 0', () => {
     const run = spawnPlan('10');
     expect([run.status, run.stderr]).toEqual([0, '']);
-    const request = { capacityTiB: 10, backend: 'auto' as const };
+    const request = { capacityTiB: 10 };
     const choice = formatChoice(request, compareBackends(request), planStorage(request));
     expect(run.stdout).toBe(`${formatPlanTable(planStorage({ capacityTiB: 10 }))}${SIDE_BY_SIDE}${formatBackendComparison({ capacityTiB: 10 })}\n\n${choice}\n`);
   });
@@ -53,7 +56,7 @@ describe('npm run plan: the process', () => {
   test('--json: only JSON on stdout, the plan and the comparison', () => {
     const run = spawnPlan('15', '--backend', 'ebs', '--volumes', '3', '--json');
     expect([run.status, run.stderr]).toEqual([0, '']);
-    const request = { capacityTiB: 15, backend: 'ebs' as const, dataVolumeCount: 3 };
+    const request = { capacityTiB: 15, backend: Backend.EBS, dataVolumeCount: 3 };
     const comparison = compareBackends(request);
     expect(JSON.parse(run.stdout)).toEqual({ request, plan: planStorage(request), comparison, choice: cheapestShown(request, comparison)?.backend });
   });
@@ -86,7 +89,7 @@ describe('npm run plan: options', () => {
   test('--instance-type plans the EBS plan on that type, in the table and the comparison\'s ebs row', () => {
     const run = plan('15', 'ebs', '--volumes', '3', '--instance-type', 'm4.10xlarge');
     expect(run.status).toBe(0);
-    const expected = withInstanceType(planStorage({ capacityTiB: 15, backend: 'ebs', dataVolumeCount: 3 }), 'm4.10xlarge');
+    const expected = withInstanceType(planStorage({ capacityTiB: 15, backend: Backend.EBS, dataVolumeCount: 3 }), 'm4.10xlarge');
     expect(run.stdout.startsWith(`${formatPlanTable(expected)}\n\n`)).toBe(true);
     expect(run.stdout).toMatch(/^ebs +15\.00 +500 MB\/s +500 MB\/s +2151\.20 +m4\.10xlarge, 3 x st1/m);
     expect(run.stdout).toContain('(--volumes and --instance-type shape the ebs row only):\n');
@@ -112,9 +115,10 @@ describe('npm run plan: options', () => {
     expect(plan('40', '--nconnect=2').stdout).toMatch(/^one client +up to 1250 MB\/s /m);
     expect(plan('40', '--client-network-gbps', '4', '--nconnect', '16').stdout).toMatch(/^one client +up to 500 MB\/s \(limited by the client's network baseline: 4 Gbps as given/m);
     const json = JSON.parse(plan('40', '--nconnect', '2', '--placement-group', '--json').stdout);
-    const request = { capacityTiB: 40, backend: 'auto' as const, client: { nconnect: 2, placementGroup: true } };
+    const request = { capacityTiB: 40, client: { nconnect: 2, placementGroup: true } };
     const comparison = compareBackends(request);
-    expect(json).toEqual({ request, plan: planStorage(request), comparison, choice: cheapestShown(request, comparison)?.backend });
+    // The JSON echoes the request as the command line gave it: backend auto when none was named.
+    expect(json).toEqual({ request: { ...request, backend: 'auto' }, plan: planStorage(request), comparison, choice: cheapestShown(request, comparison)?.backend });
     expect(json.plan.perClient).toMatchObject({ maxMBps: 2500, clientsToSustain: 1, nconnect: 2, perFlowGbps: 10 });
   });
 
@@ -135,11 +139,11 @@ describe('npm run plan: options', () => {
 
   test('--throughput and --generation reach the planner', () => {
     expect(plan('10', '--throughput', '1000').stdout).toMatch(/^why +the cheapest plan that holds 10 TiB and sustains 1000 MB\/s/m);
-    expect(plan('40', '--generation', 'current').stdout.startsWith(formatPlanTable(planStorage({ capacityTiB: 40, generation: 'current' })))).toBe(true);
+    expect(plan('40', '--generation', 'current').stdout.startsWith(formatPlanTable(planStorage({ capacityTiB: 40, generation: Generation.CURRENT })))).toBe(true);
   });
 
   test('--io-size reaches the planner in KiB (128, 128k and 128KiB alike; 1m is 1,024) and every row, EFS included', () => {
-    const table = formatPlanTable(planStorage({ capacityTiB: 3, backend: 'ebs', ioSizeKiB: 128 }));
+    const table = formatPlanTable(planStorage({ capacityTiB: 3, backend: Backend.EBS, ioSizeKiB: 128 }));
     for (const size of ['128', '128k', '128KiB']) expect(plan('3', 'ebs', '--io-size', size).stdout.startsWith(table)).toBe(true);
     expect(plan('3', 'ebs', '--io-size', '128').stdout).toMatch(/^limited by +st1 IOPS of 1 x 500 \(up to 1024 KiB each\) at 128 KiB$/m);
     expect(plan('3', 'ebs', '--io-size', '1m').stdout).toBe(plan('3', 'ebs').stdout);
@@ -278,7 +282,7 @@ describe('npm run plan: FSx for OpenZFS and EFS beside the servers (issue 30)', 
     expect(run.stdout).toMatch(/^deployment +SINGLE_AZ_HA_1\/128$/m);
     // The library alike, with no throughput asked and with one the first tier would sustain.
     for (const throughputMBps of [undefined, 10]) {
-      expect(planStorage({ capacityTiB: 10, backend: 'fsx-openzfs', throughputMBps, fsxOpenZfs: { deploymentType: 'SINGLE_AZ_HA_1' } }).fsxOpenZfs)
+      expect(planStorage({ capacityTiB: 10, backend: Backend.FSX_OPENZFS, throughputMBps, fsxOpenZfs: { deploymentType: FsxOpenZfsDeploymentType.SINGLE_AZ_HA_1 } }).fsxOpenZfs)
         .toMatchObject({ deploymentType: 'SINGLE_AZ_HA_1', throughputCapacityMBps: 128 });
     }
   });

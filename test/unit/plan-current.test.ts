@@ -9,6 +9,8 @@ import {
   planStorage,
 } from '../../lib/sizing';
 import { main } from '../../bin/plan';
+import { Backend } from '../../lib/backend-enum';
+import { Arch, Generation } from '../../lib/sizing/enums';
 
 // m7i beside m6i, the network-optimized EBS families, and Graviton in the planner when asked. Figures are typed here
 // from docs/sources/netopt.md's tables, not read from lib/sizing: AWS's instance type guides, and the price list as
@@ -59,12 +61,12 @@ describe('the catalogue of current-generation EBS types', () => {
 
 describe('the planner on the current generation', () => {
   test('the capacity rule is unchanged: the smallest m6i that carries the st1 baseline (m7i never wins on price)', () => {
-    expect(planStorage({ capacityTiB: 10, generation: 'current' }).instanceType).toBe('m6i.4xlarge');
-    expect(planStorage({ capacityTiB: 40, backend: 'ebs', generation: 'current' }).instanceType).toMatch(/^m6i\./);
+    expect(planStorage({ capacityTiB: 10, generation: Generation.CURRENT }).instanceType).toBe('m6i.4xlarge');
+    expect(planStorage({ capacityTiB: 40, backend: Backend.EBS, generation: Generation.CURRENT }).instanceType).toMatch(/^m6i\./);
   });
 
   test('with a throughput the search weighs the network-optimized types: 10 TiB at 500 MB/s on EBS is c6in.2xlarge, cheaper than any m6i', () => {
-    const plan = planStorage({ capacityTiB: 10, generation: 'current', throughputMBps: 500, backend: 'ebs' });
+    const plan = planStorage({ capacityTiB: 10, generation: Generation.CURRENT, throughputMBps: 500, backend: Backend.EBS });
     expect(plan.instanceType).toBe('c6in.2xlarge');
     // The same st1 volume on the smallest m6i whose baselines carry 500 MB/s sustains it too, at 0.768 USD/h against
     // c6in.2xlarge's 0.4536. That is m6i.4xlarge, with 625 MB/s EBS and 781 network; m6i.2xlarge's 312.5 do not carry
@@ -75,20 +77,20 @@ describe('the planner on the current generation', () => {
     };
     expect([sustainedOn('m6i.2xlarge') < 500, sustainedOn('m6i.4xlarge') >= 500]).toEqual([true, true]);
     expect(instanceTypeSpec('c6in.2xlarge').onDemandUsdPerHour).toBeLessThan(instanceTypeSpec('m6i.4xlarge').onDemandUsdPerHour);
-    expect(bestPlanOf('ebs', { capacityTiB: 10, generation: 'current', throughputMBps: 500 })).toMatchObject({ instanceType: 'c6in.2xlarge' });
+    expect(bestPlanOf(Backend.EBS, { capacityTiB: 10, generation: Generation.CURRENT, throughputMBps: 500 })).toMatchObject({ instanceType: 'c6in.2xlarge' });
     // auto weighs d3 too: its lower bound, 6 disks at d2's figure under its 6 Gbps network, sustains 500 for less.
-    expect(planStorage({ capacityTiB: 10, generation: 'current', throughputMBps: 500 }).instanceType).toBe('d3.2xlarge');
+    expect(planStorage({ capacityTiB: 10, generation: Generation.CURRENT, throughputMBps: 500 }).instanceType).toBe('d3.2xlarge');
   });
 
   test("the largest single server: 3 gp3 volumes at up to 2,000 MiB/s on c6in, 6,291 MB/s, over twice Dell's 2.7 GB/s", () => {
-    const plan = planStorage({ capacityTiB: 10, generation: 'current', throughputMBps: 6250, backend: 'ebs' });
+    const plan = planStorage({ capacityTiB: 10, generation: Generation.CURRENT, throughputMBps: 6250, backend: Backend.EBS });
     expect(plan.instanceType).toBe('c6in.16xlarge');
     expect(plan.dataVolumes.map((v) => v.volumeType)).toEqual(['gp3', 'gp3', 'gp3']);
     expect(Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps)).toBe(6250); // 50,000 Mbps / 8
     expect(plan.throughput.limitedBy).toBe('EBS bandwidth of c6in.16xlarge (50000 Mbps)');
     // Beyond it the stripe binds: 3 x 2,000 MiB/s = 6,291.456 MB/s on c6in.24xlarge, with 75,000 Mbps EBS, and no more.
-    expect(planStorage({ capacityTiB: 10, generation: 'current', throughputMBps: 6291, backend: 'ebs' })).toMatchObject({ instanceType: 'c6in.24xlarge' });
-    expect(() => planStorage({ capacityTiB: 10, generation: 'current', throughputMBps: 6300, backend: 'ebs' }))
+    expect(planStorage({ capacityTiB: 10, generation: Generation.CURRENT, throughputMBps: 6291, backend: Backend.EBS })).toMatchObject({ instanceType: 'c6in.24xlarge' });
+    expect(() => planStorage({ capacityTiB: 10, generation: Generation.CURRENT, throughputMBps: 6300, backend: Backend.EBS }))
       .toThrow(/^throughputMBps 6300 is more than any single ebs server sustains for 10 TiB \(at most 6291.45 MB\/s/);
     // m6i alone stopped at m6i.24xlarge's 3,750 MB/s.
     expect(6250 / 2700).toBeGreaterThan(2);
@@ -97,20 +99,20 @@ describe('the planner on the current generation', () => {
 
 describe('Graviton in the planner: arch arm64', () => {
   test('the capacity rule on the cheapest Graviton type that carries the st1 baseline; generation current implied', () => {
-    const plan = planStorage({ capacityTiB: 10, arch: 'arm64' });
+    const plan = planStorage({ capacityTiB: 10, arch: Arch.ARM64 });
     expect(plan.instanceType).toBe('m6g.4xlarge'); // 4,750 Mbps EBS and 5 Gbps carry 419 MB/s; m7g.4xlarge costs more
     expect(plan.reason).toMatch(/on the cheapest Graviton type \(m7g, m6g\) whose EBS and network baselines carry/);
-    expect(planStorage({ capacityTiB: 10, arch: 'arm64', generation: 'current' })).toEqual(plan);
+    expect(planStorage({ capacityTiB: 10, arch: Arch.ARM64, generation: Generation.CURRENT })).toEqual(plan);
   });
 
   test('with a throughput: c8gb, the cheapest per EBS Gbps; 6,000 MB/s on c8gb.8xlarge (50,000 Mbps EBS)', () => {
-    const plan = planStorage({ capacityTiB: 10, arch: 'arm64', throughputMBps: 6000 });
+    const plan = planStorage({ capacityTiB: 10, arch: Arch.ARM64, throughputMBps: 6000 });
     expect(plan.instanceType).toBe('c8gb.8xlarge');
   });
 
   test('without arch the planner never chooses Graviton, whatever the throughput', () => {
     for (const throughputMBps of [undefined, 100, 1000, 6000]) {
-      const plan = planStorage({ capacityTiB: 10, generation: 'current', throughputMBps });
+      const plan = planStorage({ capacityTiB: 10, generation: Generation.CURRENT, throughputMBps });
       if (plan.backend === 'ebs') expect(instanceTypeSpec(plan.instanceType).arch).toBe('x86_64');
     }
   });
@@ -136,7 +138,7 @@ describe('Graviton in the planner: arch arm64', () => {
 describe('property: current-generation EBS plans of either architecture', () => {
   const request = fc.record({
     capacityTiB: fc.oneof(fc.double({ min: 0.01, max: 48, noNaN: true }), fc.integer({ min: 1, max: 48 * 1024 }).map((gib) => gib / 1024)),
-    arch: fc.constantFrom('x86_64' as const, 'arm64' as const),
+    arch: fc.constantFrom(Arch.X86_64, Arch.ARM64),
     throughputMBps: fc.option(fc.integer({ min: 1, max: 7000 }), { nil: undefined }),
   });
 
@@ -146,7 +148,7 @@ describe('property: current-generation EBS plans of either architecture', () => 
     fc.assert(fc.property(request, (req) => {
       let plan;
       try {
-        plan = planStorage({ ...req, backend: 'ebs', generation: 'current' });
+        plan = planStorage({ ...req, backend: Backend.EBS, generation: Generation.CURRENT });
       } catch (err) {
         // Refused only beyond the largest single server: 3 gp3 volumes at 2,000 MiB/s, 6,291.456 MB/s.
         expect((err as Error).message).toMatch(/^throughputMBps \d+ is more than any single ebs server sustains/);

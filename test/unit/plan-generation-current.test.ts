@@ -3,6 +3,8 @@
 import * as fc from 'fast-check';
 import { estimateThroughput, planStorage, withInstanceType } from '../../lib/sizing';
 import { D3, LOWER_BOUND, above, d3MonthlyUsd, d3RawTiB, d3SustainedMBps, down2 } from '../support/plan-figures';
+import { Backend } from '../../lib/backend-enum';
+import { DataVolumeType, Generation } from '../../lib/sizing/enums';
 
 describe('planStorage: generation current (Nitro: m6i with st1)', () => {
   // m6i figures typed from the EC2 instance types guide (gp.html): [EBS baseline, max] Mbps, [network baseline] Gbps,
@@ -19,7 +21,7 @@ describe('planStorage: generation current (Nitro: m6i with st1)', () => {
     // 16 TiB: st1's 500 MiB/s cap, 524.288 MB/s: still m6i.4xlarge.
     [16, 'm6i.4xlarge', 524.28, 0.768 * 730 + 16384 * 0.045],
   ] as [number, string, number, number][])('%p TiB: %s, %p MB/s sustained', (capacityTiB, instanceType, sustained, usd) => {
-    const plan = planStorage({ capacityTiB, generation: 'current' });
+    const plan = planStorage({ capacityTiB, generation: Generation.CURRENT });
     expect(plan.instanceType).toBe(instanceType);
     expect(plan.throughput.baselineReadMBps).toBe(sustained);
     expect(plan.monthlyCostUsd).toBeCloseTo(usd, 2);
@@ -31,14 +33,14 @@ describe('planStorage: generation current (Nitro: m6i with st1)', () => {
     // baseline binds (3.125 Gbps = 390.625 MB/s): 1800 s x 390.625 = 703.1 GB. The st1 bucket (5 TiB of credit)
     // drains at 390.625 - 209.72 MB/s and never empties; then the EBS baseline binds, 2500 Mbps = 312.5 MB/s, for the
     // other 296.9 GB (950 s). 1e12 B / 2750 s = 363.64 MB/s.
-    const t = estimateThroughput('m6i.2xlarge', [{ volumeType: 'st1', sizeGiB: 5120 }]);
+    const t = estimateThroughput('m6i.2xlarge', [{ volumeType: DataVolumeType.ST1, sizeGiB: 5120 }]);
     expect(t.readMBps).toBe(down2(1e12 / (1800 + (1e12 - 1800 * 390.625e6) / 312.5e6) / 1e6));
     expect(t.limitedBy).toBe('network baseline of m6i.2xlarge (3.125 Gbps) for 703 GB, then EBS baseline of m6i.2xlarge (2500 Mbps)');
     // Sustained: the st1 baseline, 209.72, under the EBS baseline; burst: st1's 500 MiB/s under the EBS maximum.
     expect(t.baselineReadMBps).toBe(209.71);
     expect(t.burstReadMBps).toBe(524.28);
     // A flat type, m4, is unchanged: one limit throughout.
-    expect(estimateThroughput('m4.2xlarge', [{ volumeType: 'st1', sizeGiB: 5120 }]).limitedBy)
+    expect(estimateThroughput('m4.2xlarge', [{ volumeType: DataVolumeType.ST1, sizeGiB: 5120 }]).limitedBy)
       .toBe('EBS bandwidth of m4.2xlarge (1000 Mbps) and network baseline of m4.2xlarge (1 Gbps)');
   });
 
@@ -46,7 +48,7 @@ describe('planStorage: generation current (Nitro: m6i with st1)', () => {
     fc.assert(
       fc.property(fc.double({ min: 0.1, max: 43.6, noNaN: true }), (capacityTiB) => {
         const previous = planStorage({ capacityTiB });
-        const current = planStorage({ capacityTiB, generation: 'current' });
+        const current = planStorage({ capacityTiB, generation: Generation.CURRENT });
         expect(current.rawCapacityTiB).toBeGreaterThanOrEqual(capacityTiB);
         expect(current.monthlyCostUsd).toBeLessThanOrEqual(previous.monthlyCostUsd);
       }),
@@ -56,7 +58,7 @@ describe('planStorage: generation current (Nitro: m6i with st1)', () => {
 
   test('backend ebs above 16 TiB stripes on the m6i whose baselines carry the stripe: 48 TiB on m6i.12xlarge', () => {
     // 3 x 16 TiB at 500 MiB/s each = 1572.86 MB/s: m6i.8xlarge's 10000 Mbps (1250 MB/s) is too little.
-    const plan = planStorage({ capacityTiB: 48, backend: 'ebs', generation: 'current' });
+    const plan = planStorage({ capacityTiB: 48, backend: Backend.EBS, generation: Generation.CURRENT });
     expect(plan.instanceType).toBe('m6i.12xlarge');
     expect(plan.throughput.baselineReadMBps).toBe(1572.86);
   });
@@ -83,7 +85,7 @@ describe('planStorage: generation current, instance store (d3, d3en: a lower bou
   test('20 TiB, auto: beyond one st1 volume, the cheapest plan of every backend is a d3en.xlarge, labelled a lower bound', () => {
     // d3en.xlarge: 2 x 13980 GB = 25.43 TiB for 0.526 x 730 = $383.98, under FSx HDD 12 (24000 GiB x $0.025 = $600)
     // and any st1 stripe of 20 TiB (20480 GiB x $0.045 = $921.60 before the instance).
-    const plan = planStorage({ capacityTiB: 20, generation: 'current' });
+    const plan = planStorage({ capacityTiB: 20, generation: Generation.CURRENT });
     expect(plan).toMatchObject({ backend: 'instance-store', instanceType: 'd3en.xlarge', instanceStoreDisks: 2, dataVolumes: [] });
     expect(plan.rawCapacityTiB).toBeCloseTo(d3RawTiB('d3en.xlarge'), 9);
     expect(plan.monthlyCostUsd).toBeCloseTo(d3MonthlyUsd('d3en.xlarge'), 2);
@@ -95,12 +97,12 @@ describe('planStorage: generation current, instance store (d3, d3en: a lower bou
   });
 
   test('300 TiB on backend instance-store: d3en.12xlarge, the largest (305.15 TiB), planned and labelled', () => {
-    const plan = planStorage({ capacityTiB: 300, backend: 'instance-store', generation: 'current' });
+    const plan = planStorage({ capacityTiB: 300, backend: Backend.INSTANCE_STORE, generation: Generation.CURRENT });
     expect(plan).toMatchObject({ backend: 'instance-store', instanceType: 'd3en.12xlarge', instanceStoreDisks: 24 });
     expect(plan.reason).toBe('backend instance-store, generation current: the cheapest d3 or d3en that holds the capacity; ' +
       `its throughput is a ${LOWER_BOUND} (npm run bench:cluster measures the real figure)`);
     // The largest is planned, not refused.
-    expect(planStorage({ capacityTiB: d3RawTiB('d3en.12xlarge'), backend: 'instance-store', generation: 'current' }).instanceType).toBe('d3en.12xlarge');
+    expect(planStorage({ capacityTiB: d3RawTiB('d3en.12xlarge'), backend: Backend.INSTANCE_STORE, generation: Generation.CURRENT }).instanceType).toBe('d3en.12xlarge');
   });
 
   test.each([
@@ -113,13 +115,13 @@ describe('planStorage: generation current, instance store (d3, d3en: a lower bou
     [150, 'd3en.6xlarge'],
     [200, 'd3en.8xlarge'],
   ] as [number, string][])('backend instance-store, %p TiB: %s, the cheapest that holds it', (capacityTiB, instanceType) => {
-    expect(planStorage({ capacityTiB, backend: 'instance-store', generation: 'current' }).instanceType).toBe(instanceType);
+    expect(planStorage({ capacityTiB, backend: Backend.INSTANCE_STORE, generation: Generation.CURRENT }).instanceType).toBe(instanceType);
   });
 
   test('a throughput on backend instance-store takes a d3 with more disks per TiB: 20 TiB at 1500 MB/s is d3.4xlarge', () => {
     // d3en.xlarge sustains 258 MB/s; of those that sustain 1500 (lower bound), d3.4xlarge is the cheapest: 12 disks x
     // 129.17 = 1550 MB/s write under its 1562.5 MB/s network, $1458.54, under d3en.6xlarge's $2302.42.
-    const plan = planStorage({ capacityTiB: 20, backend: 'instance-store', generation: 'current', throughputMBps: 1500 });
+    const plan = planStorage({ capacityTiB: 20, backend: Backend.INSTANCE_STORE, generation: Generation.CURRENT, throughputMBps: 1500 });
     expect(plan.instanceType).toBe('d3.4xlarge');
     expect(plan.monthlyCostUsd).toBeCloseTo(d3MonthlyUsd('d3.4xlarge'), 2);
     expect(plan.reason).toContain(LOWER_BOUND);
@@ -142,7 +144,7 @@ describe('planStorage: generation current, instance store (d3, d3en: a lower bou
     }
     fc.assert(
       fc.property(fc.double({ min: 0.5, max: 305, noNaN: true }), fc.option(fc.integer({ min: 50, max: 4000 })), (capacityTiB, mbps) => {
-        const plan = planStorage({ capacityTiB, generation: 'current', throughputMBps: mbps ?? undefined });
+        const plan = planStorage({ capacityTiB, generation: Generation.CURRENT, throughputMBps: mbps ?? undefined });
         const sustained = Math.min(plan.throughput.baselineReadMBps, plan.throughput.baselineWriteMBps);
         expect(sustained).toBeGreaterThanOrEqual(mbps ?? 0);
         expect(plan.rawCapacityTiB).toBeGreaterThanOrEqual(capacityTiB);

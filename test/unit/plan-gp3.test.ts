@@ -3,6 +3,8 @@ import { DataVolumePlan, Generation, estimateThroughput, planStorage, withInstan
 import { down2 } from '../support/plan-figures';
 import { main } from '../../bin/plan';
 import { gp3MonthlyUsd, gp3VolumeFor } from '../../lib/sizing/catalog-gp3';
+import { Backend } from '../../lib/backend-enum';
+import { Arch, DataVolumeType } from '../../lib/sizing/enums';
 
 // gp3 figures typed here from their sources in docs/sources/netopt.md, not read from lib/sizing. AWS's SDK model gives
 // 125-2,000 MiB/s, 3,000-80,000 IOPS and 1-65,536 GiB. The EBS user guide gives 0.25 MiB/s per IOPS and 500 IOPS per
@@ -10,12 +12,12 @@ import { gp3MonthlyUsd, gp3VolumeFor } from '../../lib/sizing/catalog-gp3';
 // MiB/s-month above 125.
 const MIB = 1.048576; // MB/s in one MiB/s
 const gp3 = (sizeGiB: number, throughputMiBps: number, iops: number, count = 1): DataVolumePlan[] =>
-  Array.from({ length: count }, () => ({ volumeType: 'gp3' as const, sizeGiB, throughputMiBps, iops }));
+  Array.from({ length: count }, () => ({ volumeType: DataVolumeType.GP3, sizeGiB, throughputMiBps, iops }));
 const volumeUsd = (gib: number, mibps: number, iops: number) => gib * 0.08 + (iops - 3000) * 0.005 + (mibps - 125) * 0.04;
 
 describe('gp3 in the planner (issue 28)', () => {
   test('1 TiB at 250 MB/s on EBS: gp3, since st1 would need 5.96 TiB for its baseline; the reason says so', () => {
-    const plan = planStorage({ capacityTiB: 1, throughputMBps: 250, backend: 'ebs' });
+    const plan = planStorage({ capacityTiB: 1, throughputMBps: 250, backend: Backend.EBS });
     // Two 512 GiB gp3 at the included 125 MiB/s each (262.14 MB/s) on m4.4xlarge (2000 Mbps EBS, 2 Gbps network: 250 MB/s):
     // 0.8 x 730 + 1024 x 0.08 = $665.92; st1 sized for 250 MB/s (6104 GiB) on the same m4 would be $858.68.
     expect(plan.dataVolumes).toEqual(gp3(512, 125, 3000, 2));
@@ -38,8 +40,8 @@ describe('gp3 in the planner (issue 28)', () => {
   });
 
   test('without a throughput the capacity rule stays st1, on either generation and backend', () => {
-    for (const generation of ['previous', 'current'] as Generation[]) {
-      for (const backend of ['auto', 'ebs'] as const) {
+    for (const generation of [Generation.PREVIOUS, Generation.CURRENT]) {
+      for (const backend of [undefined, Backend.EBS]) {
         expect(planStorage({ capacityTiB: 1, backend, generation }).dataVolumes.map((v) => v.volumeType)).toEqual(['st1']);
       }
     }
@@ -48,7 +50,7 @@ describe('gp3 in the planner (issue 28)', () => {
   });
 
   test('10 TiB at 1000 MB/s on EBS: 3 x gp3 at 318 MiB/s each on m4.16xlarge, $3178.52 (st1 2 x 12208 GiB: $3434.72)', () => {
-    const plan = planStorage({ capacityTiB: 10, throughputMBps: 1000, backend: 'ebs' });
+    const plan = planStorage({ capacityTiB: 10, throughputMBps: 1000, backend: Backend.EBS });
     // 1000 / 3 / 1.048576 = 317.9 MiB/s, rounded up; 3414 GiB = ceil(10240 / 3).
     expect(plan.dataVolumes).toEqual(gp3(3414, 318, 3000, 3));
     expect(plan.monthlyCostUsd).toBeCloseTo(3.2 * 730 + 3 * volumeUsd(3414, 318, 3000), 2);
@@ -68,7 +70,7 @@ describe('gp3 in the planner (issue 28)', () => {
   test('cost: sizeGiB x 0.08 + (IOPS - 3000) x 0.005 + (MiB/s - 125) x 0.04 per volume, plus 730 h on demand', () => {
     expect(gp3MonthlyUsd({ sizeGiB: 1024, iops: 4580, throughputMiBps: 1145 })).toBeCloseTo(81.92 + 7.9 + 40.8, 9);
     expect(gp3MonthlyUsd({ sizeGiB: 1024, iops: 3000, throughputMiBps: 125 })).toBeCloseTo(81.92, 9);
-    const base = planStorage({ capacityTiB: 1, throughputMBps: 250, backend: 'ebs' });
+    const base = planStorage({ capacityTiB: 1, throughputMBps: 250, backend: Backend.EBS });
     const other = withInstanceType({ ...base, dataVolumes: gp3(1024, 1145, 4580) }, 'm4.16xlarge');
     expect(other.monthlyCostUsd).toBeCloseTo(3.2 * 730 + volumeUsd(1024, 1145, 4580), 2);
     expect(other.dataVolumes).toEqual(gp3(1024, 1145, 4580));
@@ -97,9 +99,9 @@ describe('gp3 in the planner (issue 28)', () => {
     ['80001 IOPS', gp3(1000, 125, 80001), /iops must be a whole number from 3000 to 80000; got 80001/],
     ['1000 MiB/s on 3000 IOPS', gp3(100, 1000, 3000), /^dataVolumes\[0\]\.iops must be at least throughputMiBps \/ 0\.25 \(4000 for 1000 MiB\/s\); got 3000$/],
     ['8000 IOPS on 10 GiB', gp3(10, 125, 8000), /^dataVolumes\[0\]\.iops must be at most 500 per GiB \(5000 for 10 GiB\); got 8000$/],
-    ['st1 with iops', [{ volumeType: 'st1', sizeGiB: 1024, iops: 3000 }], /^dataVolumes\[0\]: throughputMiBps and iops apply to gp3 only/],
+    ['st1 with iops', [{ volumeType: DataVolumeType.ST1, sizeGiB: 1024, iops: 3000 }], /^dataVolumes\[0\]: throughputMiBps and iops apply to gp3 only/],
     ['a mixed stripe', [...gp3(100, 125, 3000), ...gp3(100, 250, 3000)], /^dataVolumes must all have the same volumeType, throughputMiBps and iops/],
-    ['gp3 and st1', [...gp3(1024, 125, 3000), { volumeType: 'st1', sizeGiB: 1024 }], /^dataVolumes must all have the same volumeType/],
+    ['gp3 and st1', [...gp3(1024, 125, 3000), { volumeType: DataVolumeType.ST1, sizeGiB: 1024 }], /^dataVolumes must all have the same volumeType/],
   ])('refuses a gp3 volume: %s', (_what, volumes, message) => {
     expect(() => estimateThroughput('m4.16xlarge', volumes)).toThrow(message);
   });
@@ -132,10 +134,10 @@ describe('gp3 in the planner (issue 28)', () => {
     fc.assert(
       fc.property(fc.constantFrom<'previous' | 'current' | 'arm64'>('previous', 'current', 'arm64'), fc.double({ min: 0.01, max: 40, noNaN: true }), fc.integer({ min: 20, max: 7000 }),
         (family, capacityTiB, mbps) => {
-          const generation: Generation = family === 'previous' ? 'previous' : 'current';
+          const generation = family === 'previous' ? Generation.PREVIOUS : Generation.CURRENT;
           let plan;
           try {
-            plan = planStorage({ capacityTiB, throughputMBps: mbps, backend: 'ebs', generation, arch: family === 'arm64' ? 'arm64' : undefined });
+            plan = planStorage({ capacityTiB, throughputMBps: mbps, backend: Backend.EBS, generation, arch: family === 'arm64' ? Arch.ARM64 : undefined });
           } catch {
             plan = undefined;
           }
@@ -180,7 +182,7 @@ describe('gp3 in the planner (issue 28)', () => {
 
 describe('gp3: the reason when st1 could not sustain the throughput at all', () => {
   test('1 TiB at 1600 MB/s on current-generation EBS: gp3; st1 sustains at most 3 x 500 MiB/s (1572.86 MB/s)', () => {
-    const plan = planStorage({ capacityTiB: 1, throughputMBps: 1600, backend: 'ebs', generation: 'current' });
+    const plan = planStorage({ capacityTiB: 1, throughputMBps: 1600, backend: Backend.EBS, generation: Generation.CURRENT });
     expect(plan.dataVolumes[0].volumeType).toBe('gp3');
     expect(plan.reason).toMatch(/; gp3, \d x \d+ MiB\/s provisioned \(no burst credits\): st1's baseline cannot sustain it \(at most 3 x 500 MiB\/s\)$/);
   });

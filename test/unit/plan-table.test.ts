@@ -2,9 +2,11 @@ import * as fc from 'fast-check';
 import * as fs from 'fs';
 import * as path from 'path';
 import {
-  Backend, BackendComparison, CURRENT_INSTANCE_STORE_TYPES, DataVolumePlan, Generation, StoragePlan, StorageRequest, bestPlanOf, compareBackends, estimateThroughput, formatBackendComparison,
+  BackendComparison, CURRENT_INSTANCE_STORE_TYPES, DataVolumePlan, Generation, StoragePlan, StorageRequest, bestPlanOf, compareBackends, estimateThroughput, formatBackendComparison,
   formatPlanTable, instanceStoreTiB, instanceTypeSpec, planStorage,
 } from '../../lib/sizing';
+import { Backend, backendOf } from '../../lib/backend-enum';
+import { Arch } from '../../lib/sizing/enums';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -33,7 +35,7 @@ describe('formatPlanTable', () => {
     const table = formatPlanTable(planStorage({ capacityTiB: 40, client: { instanceType: 'm4.xlarge' } }));
     expect(table).toMatch(/^one client +up to 94 MB\/s \(limited by the client's network baseline, m4\.xlarge: 0\.75 Gbps; a bound, not a measured figure\)\nclients +14 such clients to move the sustained 1250 MB\/s$/m);
     // FSx for Lustre without the client's type: no bound, said, and no count.
-    const lustre = formatPlanTable(planStorage({ capacityTiB: 100, backend: 'fsx-lustre' }));
+    const lustre = formatPlanTable(planStorage({ capacityTiB: 100, backend: Backend.FSX_LUSTRE }));
     expect(lustre).toMatch(/^one client +no bound counted: FSx for Lustre: nconnect does not apply/m);
     expect(lustre).not.toMatch(/^clients /m);
     // A plan made without the planner has no perClient: no rows.
@@ -43,19 +45,19 @@ describe('formatPlanTable', () => {
   test('sustained and burst: a stripe of smaller st1 volumes bursts above what it sustains', () => {
     // 15 TiB as 3 x 5 TiB st1 on m4.16xlarge: 3 x 200 MiB/s baseline (40 per TiB); the burst, 3 x 500 MiB/s,
     // is held to the instance's EBS bandwidth (10000 Mbps).
-    const table = formatPlanTable(planStorage({ capacityTiB: 15, backend: 'ebs', dataVolumeCount: 3 }));
+    const table = formatPlanTable(planStorage({ capacityTiB: 15, backend: Backend.EBS, dataVolumeCount: 3 }));
     expect(table).toMatch(/^sustained +629 MB\/s \(every burst credit spent\)\nburst +1250 MB\/s \(full burst credits\)$/m);
     // Volumes of 12.5 TiB and more reach st1's 500 MiB/s cap at their baseline: nothing left to burst.
-    const large = formatPlanTable(planStorage({ capacityTiB: 30, backend: 'ebs' }));
+    const large = formatPlanTable(planStorage({ capacityTiB: 30, backend: Backend.EBS }));
     expect(large).toMatch(/^sustained +1049 MB\/s .*\nburst +1049 MB\/s/m);
   });
 
   test('striped EBS and instance-store plans say so', () => {
-    expect(formatPlanTable(planStorage({ capacityTiB: 30, backend: 'ebs' }))).toMatch(/volumes +2 x st1 \(15360 GiB, 15360 GiB\), striped/);
+    expect(formatPlanTable(planStorage({ capacityTiB: 30, backend: Backend.EBS }))).toMatch(/volumes +2 x st1 \(15360 GiB, 15360 GiB\), striped/);
     expect(formatPlanTable(planStorage({ capacityTiB: 20 }))).toMatch(/disks +12 x 2 TB instance-store HDD, striped \(lost on stop\/terminate\)/);
     // d3en's disks are 13980 GB and d3's 1980 GB, per the EC2 User Guide's instance store table.
-    expect(formatPlanTable(planStorage({ capacityTiB: 20, generation: 'current' }))).toMatch(/disks +2 x 13\.98 TB instance-store HDD, striped/);
-    expect(formatPlanTable(planStorage({ capacityTiB: 3, backend: 'instance-store', generation: 'current' }))).toMatch(/disks +3 x 1\.98 TB instance-store HDD/);
+    expect(formatPlanTable(planStorage({ capacityTiB: 20, generation: Generation.CURRENT }))).toMatch(/disks +2 x 13\.98 TB instance-store HDD, striped/);
+    expect(formatPlanTable(planStorage({ capacityTiB: 3, backend: Backend.INSTANCE_STORE, generation: Generation.CURRENT }))).toMatch(/disks +3 x 1\.98 TB instance-store HDD/);
   });
 });
 
@@ -91,8 +93,8 @@ describe('the backend comparison', () => {
     const rows = compareBackends({ capacityTiB: 15, dataVolumeCount: 3 }, { instanceType: 'm4.10xlarge' });
     expect(rows.map((r) => [r.backend, r.plan?.instanceType, r.plan?.dataVolumes.length, r.cannot])).toEqual([
       ['ebs', 'm4.10xlarge', 3, undefined],
-      ['instance-store', (bestPlanOf('instance-store', { capacityTiB: 15 }) as StoragePlan).instanceType, 0, undefined],
-      ['fsx-lustre', (bestPlanOf('fsx-lustre', { capacityTiB: 15 }) as StoragePlan).instanceType, 0, undefined],
+      ['instance-store', (bestPlanOf(Backend.INSTANCE_STORE, { capacityTiB: 15 }) as StoragePlan).instanceType, 0, undefined],
+      ['fsx-lustre', (bestPlanOf(Backend.FSX_LUSTRE, { capacityTiB: 15 }) as StoragePlan).instanceType, 0, undefined],
       ['fsx-openzfs', 'SINGLE_AZ_1/64', 0, undefined],
       ['efs-elastic', undefined, undefined, undefined],
       ['efs-bursting', undefined, undefined, undefined],
@@ -126,9 +128,9 @@ function expectAligned(table: string): void {
 describe('aligned tables', () => {
   const request = fc.record({
     capacityTiB: fc.oneof(fc.integer({ min: 1, max: 200 }), fc.double({ min: 0.01, max: 200, noNaN: true })),
-    backend: fc.constantFrom<Backend | 'auto'>('auto', 'ebs', 'instance-store', 'fsx-lustre'),
+    backend: fc.constantFrom<Backend | undefined>(undefined, Backend.EBS, Backend.INSTANCE_STORE, Backend.FSX_LUSTRE),
     throughputMBps: fc.option(fc.integer({ min: 1, max: 8000 }), { nil: undefined }),
-    generation: fc.option(fc.constantFrom<Generation>('previous', 'current'), { nil: undefined }),
+    generation: fc.option(fc.constantFrom<Generation>(Generation.PREVIOUS, Generation.CURRENT), { nil: undefined }),
     dataVolumeCount: fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
   }, { requiredKeys: ['capacityTiB'] });
   const instanceType = fc.option(fc.constantFrom('m4.xlarge', 'm4.16xlarge', 'm6i.2xlarge', 'd2.xlarge'), { nil: undefined });
@@ -165,7 +167,7 @@ describe("the README's sizing table", () => {
   const requestOf = (cell: string) => {
     const m = /^(\d+) TiB(?: \(default\))?(?:, (ebs|instance-store))?(?:, (\d+) volumes)?$/.exec(cell);
     if (!m) throw new Error(`unreadable request cell '${cell}'`);
-    return { capacityTiB: Number(m[1]), backend: (m[2] ?? 'auto') as 'auto', dataVolumeCount: m[3] ? Number(m[3]) : undefined };
+    return { capacityTiB: Number(m[1]), backend: m[2] === undefined ? undefined : backendOf(m[2] as 'ebs' | 'instance-store'), dataVolumeCount: m[3] ? Number(m[3]) : undefined };
   };
   const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
   const header = '| request | backend | instance | data disks | raw TiB | read / write MB/s | sustained / burst MB/s | limited by | $/month |';
@@ -216,9 +218,9 @@ describe("the README's backend comparison", () => {
     const req = { capacityTiB: Number(m[1]), throughputMBps: m[2] ? Number(m[2]) : undefined };
     expect([chosen, ebs, store, fsx]).toEqual([
       planStorage(req).backend,
-      cell(bestPlanOf('ebs', req)),
-      cell(bestPlanOf('instance-store', req)),
-      cell(bestPlanOf('fsx-lustre', req)),
+      cell(bestPlanOf(Backend.EBS, req)),
+      cell(bestPlanOf(Backend.INSTANCE_STORE, req)),
+      cell(bestPlanOf(Backend.FSX_LUSTRE, req)),
     ]);
   });
 });
@@ -280,14 +282,14 @@ describe("the README's generation comparison", () => {
   test.each(rows.map((r) => [r[0], r] as [string, string[]]))('%s agrees with the planner', (_, [request, previous, current]) => {
     const m = /^(\d+) TiB(?: at (\d+) MB\/s)?(?:, (ebs|instance-store))?$/.exec(request);
     if (!m) throw new Error(`unreadable request cell '${request}'`);
-    const req = { capacityTiB: Number(m[1]), throughputMBps: m[2] ? Number(m[2]) : undefined, backend: (m[3] ?? 'auto') as 'auto' };
+    const req = { capacityTiB: Number(m[1]), throughputMBps: m[2] ? Number(m[2]) : undefined, backend: m[3] === undefined ? undefined : backendOf(m[3] as 'ebs' | 'instance-store') };
     // "refused (...)": the planner refuses that request on that generation.
-    const expected = (generation: 'previous' | 'current', shown: string) => {
+    const expected = (generation: Generation, shown: string) => {
       if (!shown.startsWith('refused')) return cell(planStorage({ ...req, generation }));
       expect(() => planStorage({ ...req, generation })).toThrow();
       return shown;
     };
-    expect([previous, current]).toEqual([expected('previous', previous), expected('current', current)]);
+    expect([previous, current]).toEqual([expected(Generation.PREVIOUS, previous), expected(Generation.CURRENT, current)]);
   });
 });
 
@@ -298,11 +300,11 @@ describe("the README's largest single servers", () => {
   const sustained = (p: StoragePlan) => Math.round(Math.min(p.throughput.baselineReadMBps, p.throughput.baselineWriteMBps));
   // The request that plans each row's server.
   const requests: Record<string, StorageRequest[]> = {
-    'c6in.24xlarge, 3 x gp3 at 2,000 MiB/s (x86_64)': [{ capacityTiB: 10, backend: 'ebs', generation: 'current', throughputMBps: 6291 }],
-    'c8gb.12xlarge, 3 x gp3 at 2,000 MiB/s (`--arch arm64`)': [{ capacityTiB: 10, backend: 'ebs', arch: 'arm64', throughputMBps: 6291 }],
-    'd3en.12xlarge, 24 HDD': [{ capacityTiB: 300, backend: 'instance-store', generation: 'current' }],
-    'm6i.12xlarge, 3 x st1 16 TiB (the st1 limit)': [{ capacityTiB: 48, backend: 'ebs', generation: 'current' }],
-    'd2.8xlarge, m4.16xlarge (previous generation)': [{ capacityTiB: 40, backend: 'instance-store' }, { capacityTiB: 48, backend: 'ebs' }],
+    'c6in.24xlarge, 3 x gp3 at 2,000 MiB/s (x86_64)': [{ capacityTiB: 10, backend: Backend.EBS, generation: Generation.CURRENT, throughputMBps: 6291 }],
+    'c8gb.12xlarge, 3 x gp3 at 2,000 MiB/s (`--arch arm64`)': [{ capacityTiB: 10, backend: Backend.EBS, arch: Arch.ARM64, throughputMBps: 6291 }],
+    'd3en.12xlarge, 24 HDD': [{ capacityTiB: 300, backend: Backend.INSTANCE_STORE, generation: Generation.CURRENT }],
+    'm6i.12xlarge, 3 x st1 16 TiB (the st1 limit)': [{ capacityTiB: 48, backend: Backend.EBS, generation: Generation.CURRENT }],
+    'd2.8xlarge, m4.16xlarge (previous generation)': [{ capacityTiB: 40, backend: Backend.INSTANCE_STORE }, { capacityTiB: 48, backend: Backend.EBS }],
   };
 
   test('one row per server, and each agrees with the planner', () => {
@@ -316,8 +318,8 @@ describe("the README's largest single servers", () => {
   });
 
   test('no single EBS server sustains more than the first rows, on either architecture', () => {
-    for (const arch of ['x86_64', 'arm64'] as const) {
-      expect(() => planStorage({ capacityTiB: 10, backend: 'ebs', generation: 'current', arch, throughputMBps: 6292 }))
+    for (const arch of [Arch.X86_64, Arch.ARM64]) {
+      expect(() => planStorage({ capacityTiB: 10, backend: Backend.EBS, generation: Generation.CURRENT, arch, throughputMBps: 6292 }))
         .toThrow(/at most 6291\.45 MB\/s/);
     }
   });

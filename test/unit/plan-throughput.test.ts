@@ -1,7 +1,10 @@
+import * as fsx from 'aws-cdk-lib/aws-fsx';
 // planStorage with throughputMBps: the cheapest plan that sustains what the cluster needs.
 import * as fc from 'fast-check';
 import { estimateThroughput, planStorage } from '../../lib/sizing';
 import { D2_RAW_TIB } from '../support/plan-figures';
+import { Backend } from '../../lib/backend-enum';
+import { DataVolumeType } from '../../lib/sizing/enums';
 
 describe('planStorage: throughputMBps (the sustained MB/s the cluster needs)', () => {
   test.each([
@@ -50,13 +53,13 @@ describe('planStorage: throughputMBps (the sustained MB/s the cluster needs)', (
     for (const [capacityTiB, mbps] of [[1, 200], [44, undefined], [10, 2000], [200, 20000]] as [number, number | undefined][]) {
       expect(planStorage({ capacityTiB, throughputMBps: mbps }).instanceType).not.toMatch(/^SCRATCH/);
     }
-    const scratch = planStorage({ capacityTiB: 10, backend: 'fsx-lustre', fsxLustre: { deploymentType: 'SCRATCH_2' } });
+    const scratch = planStorage({ capacityTiB: 10, backend: Backend.FSX_LUSTRE, fsxLustre: { deploymentType: fsx.LustreDeploymentType.SCRATCH_2 } });
     expect(scratch.instanceType).toBe('SCRATCH_2/SSD/200');
     expect(scratch.fsxLustre?.storageCapacityGiB).toBe(12000);
   });
 
   test('forced to one server, 5000 MB/s is refused: the error names the most one sustains and FSx for Lustre', () => {
-    expect(() => planStorage({ capacityTiB: 10, throughputMBps: 5000, backend: 'instance-store' })).toThrow(
+    expect(() => planStorage({ capacityTiB: 10, throughputMBps: 5000, backend: Backend.INSTANCE_STORE })).toThrow(
       "throughputMBps 5000 is more than any single instance-store server sustains for 10 TiB (at most 1250 MB/s once burst credits are spent); " +
         "beyond that a parallel file system such as Amazon FSx for Lustre is the better tool (backend 'fsx-lustre', or 'auto')",
     );
@@ -64,9 +67,9 @@ describe('planStorage: throughputMBps (the sustained MB/s the cluster needs)', (
 
   test('backend fsx-lustre: its options as asked, sized up for the throughput asked', () => {
     // PERSISTENT_1 SSD 50 at 5 TiB: 7200 GiB holds it (50 x 7.03 = 351.6 MB/s); 1000 MB/s needs 20 TiB: 21600 GiB.
-    const plain = planStorage({ capacityTiB: 5, backend: 'fsx-lustre', fsxLustre: { deploymentType: 'PERSISTENT_1', perUnitStorageThroughput: 50 } });
+    const plain = planStorage({ capacityTiB: 5, backend: Backend.FSX_LUSTRE, fsxLustre: { deploymentType: fsx.LustreDeploymentType.PERSISTENT_1, perUnitStorageThroughput: 50 } });
     expect(plain.fsxLustre?.storageCapacityGiB).toBe(7200);
-    const sized = planStorage({ capacityTiB: 5, backend: 'fsx-lustre', throughputMBps: 1000, fsxLustre: { deploymentType: 'PERSISTENT_1', perUnitStorageThroughput: 50 } });
+    const sized = planStorage({ capacityTiB: 5, backend: Backend.FSX_LUSTRE, throughputMBps: 1000, fsxLustre: { deploymentType: fsx.LustreDeploymentType.PERSISTENT_1, perUnitStorageThroughput: 50 } });
     expect(sized.fsxLustre?.storageCapacityGiB).toBe(21600);
     expect(sized.monthlyCostUsd).toBeCloseTo(21600 * 0.14, 2);
     expect(sized.reason).toBe('backend fsx-lustre, PERSISTENT_1/SSD/50 as asked, sized up to 21600 GiB to sustain 1000 MB/s');
@@ -96,7 +99,7 @@ describe('planStorage: throughputMBps (the sustained MB/s the cluster needs)', (
     const m4 = ['m4.xlarge', 'm4.2xlarge', 'm4.4xlarge', 'm4.10xlarge', 'm4.16xlarge'] as const;
     const all: { capacityTiB: number; sustained: number; cost: number }[] = [];
     for (const t of d2) {
-      const p = planStorage({ capacityTiB: D2_RAW_TIB[t] * 0.999, backend: 'instance-store' });
+      const p = planStorage({ capacityTiB: D2_RAW_TIB[t] * 0.999, backend: Backend.INSTANCE_STORE });
       if (p.instanceType !== t) continue;
       all.push({ capacityTiB: p.rawCapacityTiB, sustained: Math.min(p.throughput.baselineReadMBps, p.throughput.baselineWriteMBps), cost: p.monthlyCostUsd });
     }
@@ -105,7 +108,7 @@ describe('planStorage: throughputMBps (the sustained MB/s the cluster needs)', (
       for (let count = 1; count <= 3; count++) {
         for (let size = 128; size <= 16384; size += 128) {
           const gib = Math.max(125, size);
-          const e = estimateThroughput(t, Array.from({ length: count }, () => ({ volumeType: 'st1' as const, sizeGiB: gib })));
+          const e = estimateThroughput(t, Array.from({ length: count }, () => ({ volumeType: DataVolumeType.ST1, sizeGiB: gib })));
           all.push({
             capacityTiB: (count * gib) / 1024,
             sustained: Math.min(e.baselineReadMBps, e.baselineWriteMBps),

@@ -1,6 +1,7 @@
 // planStorage: the capacity rule, forced backends, growth, cost, bad requests and properties over every request.
 import * as fc from 'fast-check';
-import { Backend, StorageRequest, estimateThroughput, planStorage } from '../../lib/sizing';
+import { Backend } from '../../lib/backend-enum';
+import { Generation, StorageRequest, estimateThroughput, planStorage } from '../../lib/sizing';
 import { D2_RAW_TIB, D3, LOWER_BOUND, above, d3MonthlyUsd, d3RawTiB } from '../support/plan-figures';
 
 describe('planStorage: auto', () => {
@@ -31,7 +32,7 @@ describe('planStorage: auto', () => {
     [above(D2_RAW_TIB['d2.4xlarge']), 'd2.8xlarge', 24],
     [D2_RAW_TIB['d2.8xlarge'], 'd2.8xlarge', 24],
   ])('%p TiB -> instance store on %s with %p disks', (capacityTiB, instanceType, disks) => {
-    const plan = planStorage({ capacityTiB, backend: 'auto' });
+    const plan = planStorage({ capacityTiB });
     expect(plan).toMatchObject({
       backend: 'instance-store',
       instanceType,
@@ -41,8 +42,9 @@ describe('planStorage: auto', () => {
     expect(plan.rawCapacityTiB).toBeCloseTo(D2_RAW_TIB[instanceType as keyof typeof D2_RAW_TIB], 9);
   });
 
-  test('backend defaults to auto', () => {
-    expect(planStorage({ capacityTiB: 20 })).toEqual(planStorage({ capacityTiB: 20, backend: 'auto' }));
+  test("backend defaults to auto, which a JavaScript caller may also give as the string 'auto'", () => {
+    const fromJavaScript = { capacityTiB: 20, backend: 'auto' } as unknown as StorageRequest;
+    expect(planStorage({ capacityTiB: 20 })).toEqual(planStorage(fromJavaScript));
     expect(planStorage({ capacityTiB: 20 }).backend).toBe('instance-store');
   });
 });
@@ -50,7 +52,7 @@ describe('planStorage: auto', () => {
 describe('planStorage: forced backends', () => {
   test("'ebs' up to 16 TiB uses the same single-volume tiers as auto", () => {
     // The same plan; only the reason differs, since it names the rule that chose it.
-    expect({ ...planStorage({ capacityTiB: 7, backend: 'ebs' }), reason: '' }).toEqual({ ...planStorage({ capacityTiB: 7 }), reason: '' });
+    expect({ ...planStorage({ capacityTiB: 7, backend: Backend.EBS }), reason: '' }).toEqual({ ...planStorage({ capacityTiB: 7 }), reason: '' });
   });
 
   test.each([
@@ -61,7 +63,7 @@ describe('planStorage: forced backends', () => {
     [33, 3, 11264],
     [48, 3, 16384],
   ])("'ebs' %p TiB -> %p striped st1 volumes of %p GiB on m4.16xlarge", (capacityTiB, count, sizeGiB) => {
-    const plan = planStorage({ capacityTiB, backend: 'ebs' });
+    const plan = planStorage({ capacityTiB, backend: Backend.EBS });
     expect(plan.dataVolumes).toEqual(Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB })));
     // Two or more st1 volumes burst at 2 x 500 MiB/s = 1048.6 MB/s or more: only m4.16xlarge's 10000 Mbps, 1250 MB/s,
     // of EBS bandwidth carries that; m4.10xlarge has 500 MB/s.
@@ -75,7 +77,7 @@ describe('planStorage: forced backends', () => {
     [above(D2_RAW_TIB['d2.2xlarge']), 'd2.4xlarge', 12],
     [40, 'd2.8xlarge', 24],
   ])("'instance-store' %p TiB -> the smallest d2 that fits, %s", (capacityTiB, instanceType, disks) => {
-    const plan = planStorage({ capacityTiB, backend: 'instance-store' });
+    const plan = planStorage({ capacityTiB, backend: Backend.INSTANCE_STORE });
     expect(plan).toMatchObject({
       backend: 'instance-store',
       instanceType,
@@ -93,7 +95,7 @@ describe('planStorage: growth of an existing EBS layout (dataVolumeCount)', () =
     [30, 2, 15360, 'm4.16xlarge'],
     [0.1, 1, 125, 'm4.xlarge'],
   ])('%s TiB kept on %s volume(s): %s GiB each on %s', (capacityTiB, count, sizeGiB, instanceType) => {
-    const plan = planStorage({ capacityTiB, backend: 'ebs', dataVolumeCount: count });
+    const plan = planStorage({ capacityTiB, backend: Backend.EBS, dataVolumeCount: count });
     expect(plan.dataVolumes).toEqual(Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB })));
     expect(plan.instanceType).toBe(instanceType);
   });
@@ -157,9 +159,9 @@ describe('planStorage: bad requests name the field, the value and the allowed ra
   });
 
   test('the largest capacity each backend accepts is planned, not refused', () => {
-    expect(planStorage({ capacityTiB: 48, backend: 'ebs' }).rawCapacityTiB).toBe(48);
+    expect(planStorage({ capacityTiB: 48, backend: Backend.EBS }).rawCapacityTiB).toBe(48);
     expect(
-      planStorage({ capacityTiB: D2_RAW_TIB['d2.8xlarge'], backend: 'instance-store' }).instanceType,
+      planStorage({ capacityTiB: D2_RAW_TIB['d2.8xlarge'], backend: Backend.INSTANCE_STORE }).instanceType,
     ).toBe('d2.8xlarge');
   });
 });
@@ -172,15 +174,16 @@ describe('planStorage: properties over every valid request', () => {
       fc.integer({ min: 1, max: 1_000_000 }).map((i) => (max * i) / 1_000_000),
       fc.integer({ min: 1, max: Math.floor(max * 1024) }).map((gib) => gib / 1024),
     );
-  const request = (backend: Backend | 'auto', max: number) =>
-    capacity(max).map((capacityTiB) => ({ capacityTiB, backend }));
+  /** Requests for `backend`, or for auto's choice when it is undefined. */
+  const request = (backend: Backend | undefined, max: number) =>
+    capacity(max).map((capacityTiB): StorageRequest => ({ capacityTiB, backend }));
   const anyRequest = fc.oneof(
-    request('auto', D2_RAW_TIB['d2.8xlarge']),
-    request('ebs', 48),
-    request('instance-store', D2_RAW_TIB['d2.8xlarge']),
+    request(undefined, D2_RAW_TIB['d2.8xlarge']),
+    request(Backend.EBS, 48),
+    request(Backend.INSTANCE_STORE, D2_RAW_TIB['d2.8xlarge']),
   );
   /** Instance store of the current generation: d3 and d3en, up to d3en.12xlarge. */
-  const currentStore = request('instance-store', d3RawTiB('d3en.12xlarge')).map((r) => ({ ...r, generation: 'current' as const }));
+  const currentStore = request(Backend.INSTANCE_STORE, d3RawTiB('d3en.12xlarge')).map((r) => ({ ...r, generation: Generation.CURRENT }));
 
   test('raw capacity is never less than asked; the disks match the backend', () => {
     fc.assert(
@@ -195,9 +198,9 @@ describe('planStorage: properties over every valid request', () => {
           expect(plan.instanceStoreDisks).toBeGreaterThan(0);
           expect(plan.instanceType).toMatch(/^d2\./);
         }
-        if (req.backend === 'auto')
+        if (req.backend === undefined)
           expect(plan.backend).toBe(req.capacityTiB <= 16 ? 'ebs' : 'instance-store');
-        if (req.backend !== 'auto') expect(plan.backend).toBe(req.backend);
+        if (req.backend !== undefined) expect(plan.backend).toBe(req.backend);
       }),
     );
   });
@@ -220,7 +223,7 @@ describe('planStorage: properties over every valid request', () => {
 
   test('EBS volumes: the fewest that hold the request, equal, whole GiB within st1 limits, under 1 GiB spare each', () => {
     fc.assert(
-      fc.property(request('ebs', 48), (req) => {
+      fc.property(request(Backend.EBS, 48), (req) => {
         const { dataVolumes } = planStorage(req);
         const wantedGiB = Math.max(125, Math.ceil(req.capacityTiB * 1024));
         const sizes = dataVolumes.map((v) => v.sizeGiB);
@@ -233,7 +236,7 @@ describe('planStorage: properties over every valid request', () => {
   });
 
   test('the throughput in a plan is estimateThroughput() of its instance type and volumes', () => {
-    const currentAuto = request('auto', 305).map((r) => ({ ...r, generation: 'current' as const }));
+    const currentAuto = request(undefined, 305).map((r) => ({ ...r, generation: Generation.CURRENT }));
     fc.assert(
       fc.property(fc.oneof(anyRequest, currentStore, currentAuto), (req) => {
         const plan = planStorage(req);
@@ -244,7 +247,7 @@ describe('planStorage: properties over every valid request', () => {
     );
   });
 
-  test.each([['ebs', 'previous'], ['instance-store', 'previous'], ['instance-store', 'current']] as const)(
+  test.each([[Backend.EBS, Generation.PREVIOUS], [Backend.INSTANCE_STORE, Generation.PREVIOUS], [Backend.INSTANCE_STORE, Generation.CURRENT]] as const)(
     "with backend '%s', generation %s, asking for more never costs less",
     (backend, generation) => {
       const max = backend === 'ebs' ? 48 : generation === 'current' ? d3RawTiB('d3en.12xlarge') : D2_RAW_TIB['d2.8xlarge'];

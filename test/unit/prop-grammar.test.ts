@@ -16,6 +16,8 @@ import {
   TARGET, badEc2Id, badEmail, badName, badS3Path, email, hostBitsCidr, leadingZero, name, privateCidr, privateHost, publicCidr,
   publicHost, publicUnicastCidr, s3Path, specialCidr, specialHost, stringOf, subnetEdge,
 } from '../support/grammars';
+import { NfsVersion } from '../../lib/backends/ec2-nfs-server-props';
+import { Backend } from '../../lib/backend-enum';
 
 let generated = 0;
 const started = Date.now();
@@ -208,7 +210,7 @@ describe('fsxLustre.dataRepositoryPath', () => {
   test('a generated path reaches the file system\'s data repository unchanged', () => {
     fc.assert(fc.property(s3Path, (p) => {
       generated++;
-      const { template } = built({ backend: 'fsx-lustre', capacityTiB: 2, fsxLustre: { dataRepositoryPath: p } });
+      const { template } = built({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre: { dataRepositoryPath: p } });
       template.hasResourceProperties('AWS::FSx::DataRepositoryAssociation', { DataRepositoryPath: p });
     }), { numRuns: VALID_RUNS });
   });
@@ -218,7 +220,7 @@ describe('enums and numbers a JavaScript caller can get wrong', () => {
   test('nfs.version: only 4.1 and 4.2 (the review\'s \'4.1,suid\' reached the mount record); 4.2 reaches the mount options', () => {
     refused({ nfs: { version: '4.1,suid' } }, /^nfs.version must be one of "4.1", "4.2", got "4.1,suid"/);
     refusesAll(fc.oneof(fc.string({ maxLength: 8 }), fc.double()).filter((v) => v !== '4.1' && v !== '4.2'), (v) => ({ nfs: { version: v } }), /^nfs.version must be one of "4.1", "4.2"/);
-    expect(JSON.stringify(built({ nfs: { version: '4.2' } }).template.toJSON())).toContain('nfsvers=4.2');
+    expect(JSON.stringify(built({ nfs: { version: NfsVersion.V4_2 } }).template.toJSON())).toContain('nfsvers=4.2');
   });
 
   test('nfs.nconnect: a whole number 1-16 (nfs(5): "up to a limit of 16"); 1 writes no option, 16 is the default', () => {

@@ -1,4 +1,5 @@
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import { backendOf } from '../../lib/backend-enum';
 import { BASELINES } from './guard-matrix.cases';
 import { constructTemplate, judge } from '../support/guard-matrix';
 
@@ -19,7 +20,7 @@ test.each([
   { backend: 'fsx-lustre', guard: 'refused', lost: [expect.stringMatching(/\(AWS::FSx::FileSystem\) WILL_REPLACE$/)] },
   { backend: 'fsx-openzfs', guard: 'refused', lost: [expect.stringMatching(/\(AWS::FSx::FileSystem\) WILL_REPLACE$/)] },
 ] as const)('$backend: a deployed server that gains a security group is $guard', async ({ backend, guard, lost }) => {
-  const base = { backend, capacityTiB: Number(BASELINES[backend].capacityTiB) };
+  const base = { backend: backendOf(backend), capacityTiB: Number(BASELINES[backend].capacityTiB) };
   const verdict = await judge(constructTemplate(base), constructTemplate(base, given));
   expect(verdict).toMatchObject({ guard, lost });
   if (guard === 'refused') expect(verdict.message).toMatch(/SecurityGroupIds/);

@@ -2,16 +2,16 @@ import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { StorageServer, type StorageServerProps } from '../../lib/storage-server';
-import type { Backend } from '../../lambda/register/contract';
+import { Backend } from '../../lib/backend-enum';
 
 // The `securityGroup` prop: the backend puts its rules on the given group and makes none of its own.
 
 const ENV = { account: '123456789012', region: 'us-east-1' };
 const BACKENDS: { backend: Backend; capacityTiB: number; port: number }[] = [
-  { backend: 'ebs', capacityTiB: 5, port: 2049 },
-  { backend: 'instance-store', capacityTiB: 3, port: 2049 },
-  { backend: 'fsx-lustre', capacityTiB: 12, port: 988 },
-  { backend: 'fsx-openzfs', capacityTiB: 4, port: 2049 },
+  { backend: Backend.EBS, capacityTiB: 5, port: 2049 },
+  { backend: Backend.INSTANCE_STORE, capacityTiB: 3, port: 2049 },
+  { backend: Backend.FSX_LUSTRE, capacityTiB: 12, port: 988 },
+  { backend: Backend.FSX_OPENZFS, capacityTiB: 4, port: 2049 },
 ];
 
 function build(backend: Backend, capacityTiB: number, group: (stack: Stack, vpc: ec2.IVpc) => ec2.ISecurityGroup, more: Partial<StorageServerProps> = {}) {
@@ -48,13 +48,13 @@ describe.each(BACKENDS)('$backend', ({ backend, capacityTiB, port }) => {
 });
 
 test('the EC2 server: the stable interface carries the given group, which gets HTTPS out', () => {
-  const { template } = build('ebs', 5, imported(true, false));
+  const { template } = build(Backend.EBS, 5, imported(true, false));
   template.hasResourceProperties('AWS::EC2::NetworkInterface', { GroupSet: ['sg-0123456789abcdef0'] });
   template.hasResourceProperties('AWS::EC2::SecurityGroupEgress', { GroupId: 'sg-0123456789abcdef0', FromPort: 443, ToPort: 443 });
 });
 
 test('FSx for Lustre: the rules among the servers land on the given group, and a destroy keeps them, not the group', () => {
-  const { template } = build('fsx-lustre', 12, imported(true, false));
+  const { template } = build(Backend.FSX_LUSTRE, 12, imported(true, false));
   template.hasResource('AWS::EC2::SecurityGroupEgress', {
     Properties: { GroupId: 'sg-0123456789abcdef0', DestinationSecurityGroupId: 'sg-0123456789abcdef0', FromPort: 988 },
     DeletionPolicy: 'RetainExceptOnCreate',
@@ -64,8 +64,8 @@ test('FSx for Lustre: the rules among the servers land on the given group, and a
 
 test('a group of the same stack is the user\'s: the destroy check refuses it while it would go from under a kept file system', () => {
   const make = (stack: Stack, vpc: ec2.IVpc) => new ec2.SecurityGroup(stack, 'Given', { vpc });
-  expect(() => build('fsx-openzfs', 4, make)).toThrow(/AWS::EC2::SecurityGroup Given.* cdk destroy would delete it while the FSx for OpenZFS file system/);
-  const kept = build('fsx-openzfs', 4, (stack, vpc) => {
+  expect(() => build(Backend.FSX_OPENZFS, 4, make)).toThrow(/AWS::EC2::SecurityGroup Given.* cdk destroy would delete it while the FSx for OpenZFS file system/);
+  const kept = build(Backend.FSX_OPENZFS, 4, (stack, vpc) => {
     const group = make(stack, vpc);
     group.applyRemovalPolicy(RemovalPolicy.RETAIN);
     return group;
@@ -82,7 +82,7 @@ test('a group of another stack: nothing there is retained by this stack', () => 
   const vpc = new ec2.Vpc(network, 'Vpc', { maxAzs: 1, natGateways: 1 });
   const securityGroup = new ec2.SecurityGroup(network, 'Given', { vpc, allowAllOutbound: false });
   const stack = new Stack(app, 'Storage', { env: ENV });
-  new StorageServer(stack, 'Storage', { vpc, backend: 'fsx-lustre', capacityTiB: 12, clientCidrs: ['10.0.0.0/16'], securityGroup });
+  new StorageServer(stack, 'Storage', { vpc, backend: Backend.FSX_LUSTRE, capacityTiB: 12, clientCidrs: ['10.0.0.0/16'], securityGroup });
   const theirs = Template.fromStack(network).toJSON().Resources as Record<string, { DeletionPolicy?: string; Type: string }>;
   expect(Object.values(theirs).filter((r) => r.DeletionPolicy !== undefined && r.Type.startsWith('AWS::EC2::Security'))).toEqual([]);
   Template.fromStack(stack).resourceCountIs('AWS::EC2::SecurityGroup', 0);
@@ -96,6 +96,6 @@ test('a security group of the wrong kind is refused naming the prop', () => {
 });
 
 test('a mutable import that allows all outbound needs no outbound rule, and with no clients nothing is asked of it', () => {
-  const { stack } = build('fsx-lustre', 12, imported(true), { clientCidrs: undefined, clientPeers: [] });
+  const { stack } = build(Backend.FSX_LUSTRE, 12, imported(true), { clientCidrs: undefined, clientPeers: [] });
   Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('securityGroup'));
 });

@@ -3,6 +3,8 @@ import { ContextKey } from '../../lib/context';
 import { planStorage } from '../../lib/sizing';
 import { planSummary } from '../../lib/stack-outputs';
 import { appStack } from '../support/stacks';
+import { Backend } from '../../lib/backend-enum';
+import { Generation } from '../../lib/sizing/enums';
 
 /** The app's template for a context: its description and its outputs, description by id. */
 function described(context: Partial<Record<ContextKey, string>>): { description: string; outputs: Record<string, string>; values: Record<string, unknown> } {
@@ -59,7 +61,7 @@ describe('the app stack says what its backend deploys', () => {
 
 describe('PlanSummary: the planner\'s sustained and burst figures, not only the 1 TB one', () => {
   test('EBS on Nitro: sustained (st1 baseline), burst, and the 1 TB average, each from the plan', () => {
-    const plan = planStorage({ capacityTiB: 10, generation: 'current' });
+    const plan = planStorage({ capacityTiB: 10, generation: Generation.CURRENT });
     const t = plan.throughput;
     expect(t.baselineReadMBps).toBeLessThan(t.burstReadMBps);
     expect(described({ capacityTiB: '10', generation: 'current' }).values.PlanSummary).toBe(
@@ -71,7 +73,7 @@ describe('PlanSummary: the planner\'s sustained and burst figures, not only the 
   });
 
   test('an EBS stripe whose burst runs out within the 1 TB: three different figures', () => {
-    const plan = planStorage({ capacityTiB: 5, generation: 'current' });
+    const plan = planStorage({ capacityTiB: 5, generation: Generation.CURRENT });
     const t = plan.throughput;
     expect(new Set([t.baselineReadMBps, t.readMBps, t.burstReadMBps]).size).toBe(3);
     const summary = planSummary(plan);
@@ -96,7 +98,7 @@ describe('PlanSummary: the planner\'s sustained and burst figures, not only the 
   });
 
   test('FSx for Lustre: the designed baseline and burst (its 1 TB figure is the baseline: burst credits are unpublished)', () => {
-    const plan = planStorage({ capacityTiB: 12, backend: 'fsx-lustre' });
+    const plan = planStorage({ capacityTiB: 12, backend: Backend.FSX_LUSTRE });
     expect(planSummary(plan)).toBe(
       'fsx-lustre PERSISTENT_2 SSD 125 MB/s/TiB, 14400 GiB; sustained 1758 MB/s read / 1758 MB/s write, burst up to ' +
       `7031 MB/s read / 7031 MB/s write (limited by ${plan.throughput.limitedBy}); ~$2088/month storage (backups extra)`,

@@ -1,4 +1,4 @@
-import { StoragePlanner } from '../../lib';
+import { Backend, StoragePlanner } from '../../lib';
 import { bestPlanOf, planStorage } from '../../lib/sizing';
 
 // StoragePlanner is the planner as jsii's other languages see it: the same answers as the internal functions, and an
@@ -18,19 +18,19 @@ describe('StoragePlanner', () => {
 
   test('bestPlanOf gives the plan bestPlanOf gives when the backend has one, whatever the request\'s own backend', () => {
     // GIVEN
-    const request = { capacityTiB: 20, backend: 'fsx-lustre' as const };
+    const request = { capacityTiB: 20, backend: Backend.FSX_LUSTRE };
 
     // WHEN
-    const best = StoragePlanner.bestPlanOf('ebs', request);
+    const best = StoragePlanner.bestPlanOf(Backend.EBS, request);
 
     // THEN
-    expect(best).toEqual(bestPlanOf('ebs', request));
-    expect(best.backend).toBe('ebs');
+    expect(best).toEqual(bestPlanOf(Backend.EBS, request));
+    expect(best.backend).toBe(Backend.EBS);
   });
 
   test.each([
-    ['instance-store', { capacityTiB: 2000 }, /^capacityTiB must be a number greater than 0 and at most 43\.65 for backend 'instance-store'/],
-    ['fsx-openzfs', { capacityTiB: 10, throughputMBps: 1_000_000 }, /^throughputMBps 1000000 is more than FSx for OpenZFS SINGLE_AZ_1 sustains/],
+    [Backend.INSTANCE_STORE, { capacityTiB: 2000 }, /^capacityTiB must be a number greater than 0 and at most 43\.65 for backend 'instance-store'/],
+    [Backend.FSX_OPENZFS, { capacityTiB: 10, throughputMBps: 1_000_000 }, /^throughputMBps 1000000 is more than FSx for OpenZFS SINGLE_AZ_1 sustains/],
   ] as const)('bestPlanOf throws, as an Error, the reason %s has no plan', (backend, request, message) => {
     // GIVEN: the internal function's answer is the reason itself
     const reason = bestPlanOf(backend, request);

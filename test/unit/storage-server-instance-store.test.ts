@@ -8,6 +8,8 @@ import { agentConfigErrors } from '../support/cloudwatch-agent-schema';
 import { appStack, serverStack } from '../support/stacks';
 
 import { applyCommandOf, ec26, guardOf, settingOf } from '../support/storage-server-template';
+import { Backend } from '../../lib/backend-enum';
+import { Generation } from '../../lib/sizing/enums';
 
 describe('instance store', () => {
   test('warns at synth time that the data is lost on stop or terminate, and protects against termination', () => {
@@ -90,7 +92,7 @@ describe('instance store, generation current (d3, d3en: NVMe HDDs the platform e
   });
 
   test('no acknowledgement of unencrypted disks is needed: cdk-nag EC26 is satisfied without encryptInstanceStore', () => {
-    expect(ec26({ capacityTiB: 20, generation: 'current' })).toEqual([]);
+    expect(ec26({ capacityTiB: 20, generation: Generation.CURRENT })).toEqual([]);
     // The same server on d2 without its LUKS is reported: the acknowledgement rests on the platform's encryption.
     expect(ec26({ capacityTiB: 20, encryptInstanceStore: false })).toHaveLength(1);
   });
@@ -98,7 +100,7 @@ describe('instance store, generation current (d3, d3en: NVMe HDDs the platform e
   test('d3en.12xlarge (300 TiB): its 24 disks named, and nothing attached beyond the root volume and the two interfaces', () => {
     // d3.8xlarge and d3en.12xlarge allow three attachments including the root volume, per the EC2 User Guide: the root
     // volume, the primary interface and the stable one the server attaches to itself.
-    const { template: t } = serverStack({ capacityTiB: 300, backend: 'instance-store', generation: 'current' });
+    const { template: t } = serverStack({ capacityTiB: 300, backend: Backend.INSTANCE_STORE, generation: Generation.CURRENT });
     const instance = instanceOf(t);
     expect(instance.InstanceType).toBe('d3en.12xlarge');
     const mappings: { Ebs?: unknown; VirtualName?: string }[] = instance.BlockDeviceMappings;
@@ -115,7 +117,7 @@ describe('instance store, generation current (d3, d3en: NVMe HDDs the platform e
   });
 
   test('an instanceType override may name a d3 or d3en that holds the capacity, whichever generation planned', () => {
-    const { template } = serverStack({ capacityTiB: 20, backend: 'instance-store', instanceType: new ec2.InstanceType('d3.4xlarge') });
+    const { template } = serverStack({ capacityTiB: 20, backend: Backend.INSTANCE_STORE, instanceType: new ec2.InstanceType('d3.4xlarge') });
     expect(instanceOf(template).InstanceType).toBe('d3.4xlarge');
     expect(settingOf(template, 'STORAGE_INSTANCE_STORE_DEVICES').split(' ')).toHaveLength(12);
     expect(settingOf(template, 'STORAGE_ENCRYPTION')).toBe("STORAGE_ENCRYPTION='none'");
@@ -169,9 +171,9 @@ describe('monitoring wired to the backend, and where alarms go', () => {
       .map(([, a]) => a.Properties.AlarmActions);
 
   test('each backend gets its own alarms: EBS with a burst-bucket alarm per volume, FSx its capacity alarms', () => {
-    expect(serverStack({ capacityTiB: 20, backend: 'ebs' }).server.monitoring.alarms.map((a) => a.node.id).sort()).toEqual(
+    expect(serverStack({ capacityTiB: 20, backend: Backend.EBS }).server.monitoring.alarms.map((a) => a.node.id).sort()).toEqual(
       ['BurstBalanceLow0', 'BurstBalanceLow1', 'ExportDown', 'FileSystemUsedCritical', 'FileSystemUsedWarning', 'StatusCheckFailed']);
-    expect(serverStack({ capacityTiB: 12, backend: 'fsx-lustre' }).server.monitoring.alarms.map((a) => a.node.id).sort()).toEqual(
+    expect(serverStack({ capacityTiB: 12, backend: Backend.FSX_LUSTRE }).server.monitoring.alarms.map((a) => a.node.id).sort()).toEqual(
       ['FileSystemUsedCritical', 'FileSystemUsedWarning']);
   });
 

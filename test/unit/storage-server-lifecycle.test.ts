@@ -8,6 +8,8 @@ import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { appStack, serverStack } from '../support/stacks';
 
 import { applyCommandOf, settingOf } from '../support/storage-server-template';
+import { Backend } from '../../lib/backend-enum';
+import { NfsExportMode } from '../../lib/backends/ec2-nfs-server-props';
 
 describe('taking over volumes and interface: what the instance role may do in EC2, and nothing more', () => {
   const ec2Statements = (template: Template, roleId: string) =>
@@ -21,7 +23,7 @@ describe('taking over volumes and interface: what the instance role may do in EC
   });
 
   test.each([
-    ['EBS, two volumes', { capacityTiB: 30, backend: 'ebs' as const }, 2],
+    ['EBS, two volumes', { capacityTiB: 30, backend: Backend.EBS }, 2],
     ['instance store: the interface only', { capacityTiB: 20 }, 0],
   ])('%s', (_name, props, volumeCount) => {
     const { template, stack, server } = serverStack(props);
@@ -112,7 +114,7 @@ describe('replacement: the server\'s identity lives outside the instance', () =>
 
 describe('upgrading an EBS server deployed before the stable address (legacyVolumeAttachments)', () => {
   test('step 1 keeps the attachments as the old version made them, retained, and tells the guard so', () => {
-    const { template, stack, server } = serverStack({ capacityTiB: 30, backend: 'ebs', legacyVolumeAttachments: true });
+    const { template, stack, server } = serverStack({ capacityTiB: 30, backend: Backend.EBS, legacyVolumeAttachments: true });
     const attachments = template.findResources('AWS::EC2::VolumeAttachment');
     // The logical ids and properties of the attachments a server deployed before the stable address has: CloudFormation
     // changes nothing of them.
@@ -135,7 +137,7 @@ describe('upgrading an EBS server deployed before the stable address (legacyVolu
   });
 
   test('off (the default), and on an instance-store server: no attachments, the server attaches', () => {
-    for (const props of [{ capacityTiB: 30, backend: 'ebs' as const }, { capacityTiB: 20, legacyVolumeAttachments: true }]) {
+    for (const props of [{ capacityTiB: 30, backend: Backend.EBS }, { capacityTiB: 20, legacyVolumeAttachments: true }]) {
       const { template } = serverStack(props);
       template.resourceCountIs('AWS::EC2::VolumeAttachment', 0);
       const [guard] = Object.values(template.findResources('Custom::StorageServerUpdateGuard'));
@@ -152,7 +154,7 @@ describe('upgrading an EBS server deployed before the stable address (legacyVolu
 
 describe('readiness', () => {
   test('a State Manager association applies the settings (taking over volumes and interface); CloudFormation waits for it', () => {
-    const { template, stack, server } = serverStack({ capacityTiB: 30, backend: 'ebs' });
+    const { template, stack, server } = serverStack({ capacityTiB: 30, backend: Backend.EBS });
     const association = template.findResources('AWS::SSM::Association')[stack.getLogicalId(server.ready)];
     const [docId] = Object.entries(template.findResources('AWS::SSM::Document')).find(
       ([, d]) => d.Properties.Content.mainSteps[0].name === 'applyStorageSettings',
@@ -194,7 +196,7 @@ describe('day 2: a setting change never touches the image or the user data', () 
 
   test.each<[string, Partial<StorageServerProps>]>([
     ['nfsd threads', { nfs: { threads: 64 } }],
-    ['export mode', { nfs: { exportMode: 'async' } }],
+    ['export mode', { nfs: { exportMode: NfsExportMode.ASYNC } }],
     ['client CIDRs', { clientCidrs: ['10.9.0.0/16'] }],
   ])('%s: ImageId and UserData are byte-identical, and the apply document carries the change', (_name, change) => {
     const a = serverStack({ capacityTiB: 5 }).template;
@@ -244,7 +246,7 @@ describe('day 2: a setting change never touches the image or the user data', () 
   });
 
   test('the update guard holds the layout, and the instance, every volume, the interface, the settings and the registration depend on it', () => {
-    const { template } = serverStack({ capacityTiB: 30, backend: 'ebs' });
+    const { template } = serverStack({ capacityTiB: 30, backend: Backend.EBS });
     const guards = template.findResources('Custom::StorageServerUpdateGuard');
     expect(Object.keys(guards)).toHaveLength(1);
     const [[guardId, guard]] = Object.entries(guards);

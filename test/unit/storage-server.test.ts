@@ -9,6 +9,8 @@ import { renderedExports } from '../support/apply';
 import { appStack, lookedUpAppStack, serverStack } from '../support/stacks';
 
 import { applyCommandOf, settingOf } from '../support/storage-server-template';
+import { NfsExportMode } from '../../lib/backends/ec2-nfs-server-props';
+import { Backend } from '../../lib/backend-enum';
 
 describe('planner choice reaches the template', () => {
   test.each([
@@ -201,7 +203,7 @@ describe('secure defaults', () => {
   });
 
   test('several client CIDRs: one export entry each, and none for anyone else', () => {
-    const { template: t } = serverStack({ capacityTiB: 30, backend: 'ebs', clientCidrs: ['10.1.0.0/16', '10.2.3.0/24'], nfs: { exportMode: 'async' } });
+    const { template: t } = serverStack({ capacityTiB: 30, backend: Backend.EBS, clientCidrs: ['10.1.0.0/16', '10.2.3.0/24'], nfs: { exportMode: NfsExportMode.ASYNC } });
     expect(renderedExports(t).split('\n')[1]).toBe(
       '/export/data 10.1.0.0/16(rw,async,no_subtree_check,root_squash,sec=sys,mp) 10.2.3.0/24(rw,async,no_subtree_check,root_squash,sec=sys,mp)',
     );
@@ -246,7 +248,7 @@ describe('secure defaults', () => {
 
 describe('EBS data volumes', () => {
   test('st1 volumes are separate resources, RETAIN by default, tagged as this server\'s, with stable ids', () => {
-    const { template } = serverStack({ capacityTiB: 30, backend: 'ebs' });
+    const { template } = serverStack({ capacityTiB: 30, backend: Backend.EBS });
     const volumes = template.findResources('AWS::EC2::Volume');
     expect(Object.keys(volumes).map((id) => id.replace(/[0-9A-F]{8}$/, ''))).toEqual(['StorageDataVolume0', 'StorageDataVolume1']);
     for (const v of Object.values(volumes)) {
@@ -281,7 +283,7 @@ describe('EBS data volumes', () => {
   });
 
   test('the bootstrap is told every volume id with its attachment device and size, in stripe order', () => {
-    const { template } = serverStack({ capacityTiB: 30, backend: 'ebs' });
+    const { template } = serverStack({ capacityTiB: 30, backend: Backend.EBS });
     const [a, b] = Object.keys(template.findResources('AWS::EC2::Volume'));
     expect(settingOf(template, 'STORAGE_EBS_VOLUMES')).toBe(
       `STORAGE_EBS_VOLUMES='",{"Ref":"${a}"},":/dev/sdf:15360 ",{"Ref":"${b}"},":/dev/sdg:15360'`,

@@ -1,12 +1,13 @@
 import * as fc from 'fast-check';
 import { DataVolumePlan, estimateThroughput } from '../../lib/sizing';
 import { down2 } from '../support/plan-figures';
+import { DataVolumeType } from '../../lib/sizing/enums';
 
 // Expected values come from the published limits, the sources lib/sizing/catalog.ts lists, worked out here. MB/s = 10^6
 // B/s, Gbps and Mbps are 10^9 and 10^6 bit/s, and st1 figures are MiB/s per TiB.
 const MIB = 2 ** 20;
 const st1 = (sizeGiB: number, count = 1): DataVolumePlan[] =>
-  Array.from({ length: count }, () => ({ volumeType: 'st1', sizeGiB }));
+  Array.from({ length: count }, () => ({ volumeType: DataVolumeType.ST1, sizeGiB }));
 /** st1 burst of one volume, MB/s: 250 MiB/s per TiB, at most 500 MiB/s. */
 const st1BurstMBps = (sizeGiB: number) => (Math.min(250 * (sizeGiB / 1024), 500) * MIB) / 1e6;
 /** st1 baseline of one volume, MB/s: 40 MiB/s per TiB, at most 500 MiB/s. */

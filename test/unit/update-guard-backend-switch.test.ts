@@ -1,4 +1,5 @@
 import { appTemplate, constructTemplate, judge, type Template } from '../support/guard-matrix';
+import { Backend } from '../../lib/backend-enum';
 
 // With backend auto, the default, the planner chooses on every synth, and a new catalogue or a new throughputMBps can
 // choose another backend for a deployed server. Whatever else the deploy changes, the refusal names the backend to pin.
@@ -55,8 +56,8 @@ describe('backend auto chooses another backend: the refusal names the one to pin
   });
 
   test('fsx-openzfs -> ebs, and the construct renamed in the same deploy: still named', async () => {
-    const before = constructTemplate({ backend: 'fsx-openzfs', capacityTiB: 4 });
-    const after = constructTemplate({ backend: 'ebs', capacityTiB: 4 }, {}, ['StorageRenamed']);
+    const before = constructTemplate({ backend: Backend.FSX_OPENZFS, capacityTiB: 4 });
+    const after = constructTemplate({ backend: Backend.EBS, capacityTiB: 4 }, {}, ['StorageRenamed']);
     const message = await refusal(before, after);
     expect(message).toMatch(/^StorageServer update refused, nothing was changed: Backend fsx-openzfs \(storage-server:id=\S+\) -> ebs: .*Safe path: keep backend 'fsx-openzfs' \(-c backend=fsx-openzfs, prop backend: 'fsx-openzfs'\), under the construct's old id and place/);
   });

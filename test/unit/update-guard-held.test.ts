@@ -7,6 +7,7 @@ import { HELD_TYPES, KEPT_PROP, lostStateRefusal, parseKept, unkept, unkeptRefus
 import { RESOURCE_TYPE } from '../../lambda/update-guard/contract';
 import { WATCHED_TYPES } from '../../lambda/update-guard/watched-types';
 import { StorageServer } from '../../lib/storage-server';
+import { Backend } from '../../lib/backend-enum';
 
 const ACCOUNT = '123456789012';
 const ROOT = `arn:aws:cloudformation:us-east-1:${ACCOUNT}:stack/Cluster/11111111-1111-4111-8111-111111111111`;
@@ -19,7 +20,7 @@ describe('the Kept property: what the deploy keeps, rendered at synth from the c
   const vpc = new ec2.Vpc(root, 'Vpc', { maxAzs: 1, natGateways: 1 });
   new ec2.CfnVolume(root, 'Scratch', { availabilityZone: 'us-east-1a', size: 10 }).overrideLogicalId('ScratchVolume');
   const nested = new NestedStack(root, 'Data');
-  new StorageServer(nested, 'Storage', { vpc, clusterName: 'hpc', serverName: 'home', backend: 'ebs', capacityTiB: 2 });
+  new StorageServer(nested, 'Storage', { vpc, clusterName: 'hpc', serverName: 'home', backend: Backend.EBS, capacityTiB: 2 });
   // WHEN
   const template = Template.fromStack(nested);
   const [guard] = Object.values(template.findResources(RESOURCE_TYPE));

@@ -1,4 +1,5 @@
 import { appTemplate, constructTemplate, judge } from '../support/guard-matrix';
+import { Backend } from '../../lib/backend-enum';
 
 // FSx for Lustre's throughput per unit of storage, end to end: the two templates of the app and of the construct, cdk
 // diff's engine with the guard's replacement rules, the specification plus lambda/update-guard/spec-overrides.ts, and
@@ -27,7 +28,7 @@ describe('FSx for Lustre per-unit throughput: accepted in place on persistent SS
   });
 
   test('PERSISTENT_2 125 -> 250 (the construct): accepted, nothing replaced', async () => {
-    const base = { backend: 'fsx-lustre', capacityTiB: 12 } as const;
+    const base = { backend: Backend.FSX_LUSTRE, capacityTiB: 12 };
     const verdict = await judge(constructTemplate(base), constructTemplate(base, { fsxLustre: { perUnitStorageThroughput: 250 } }));
     expect(verdict).toEqual({ lost: [], guard: 'accepted', other: [] });
   });

@@ -5,6 +5,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import { parseGuardProperties } from '../../lambda/update-guard/contract';
 import { openZfsUpdateGuard, type OpenZfsGuardInput } from '../../lib/backends/openzfs/guard';
 import { watchedPropertyNames } from '../../lib/update-guard';
+import { FsxOpenZfsDeploymentType } from '../../lib/backends/openzfs/sizing/options';
 
 // The construct side of the FSx for OpenZFS guard, lib/backends/openzfs/guard.ts: the layout it records from what the
 // backend built, the file system it watches, and the order it imposes, the guard first. The rules are tested in
@@ -13,7 +14,7 @@ import { watchedPropertyNames } from '../../lib/update-guard';
 const SUBNET_A = 'subnet-0aaaaaaaaaaaaaaa1';
 const SUBNET_B = 'subnet-0bbbbbbbbbbbbbbb1';
 const INPUT: OpenZfsGuardInput = {
-  plan: { deploymentType: 'SINGLE_AZ_2', throughputCapacityMBps: 640, storageCapacityGiB: 4096 },
+  plan: { deploymentType: FsxOpenZfsDeploymentType.SINGLE_AZ_2, throughputCapacityMBps: 640, storageCapacityGiB: 4096 },
   subnetIds: [SUBNET_A],
   availabilityZone: 'us-east-1a',
   backupRetentionDays: 7,
@@ -56,7 +57,7 @@ describe('openZfsUpdateGuard', () => {
 
   test('MULTI_AZ_1: the preferred subnet and the standby one', () => {
     const { layout } = guardLayout(build({
-      plan: { deploymentType: 'MULTI_AZ_1', throughputCapacityMBps: 160, storageCapacityGiB: 64 }, subnetIds: [SUBNET_A, SUBNET_B],
+      plan: { deploymentType: FsxOpenZfsDeploymentType.MULTI_AZ_1, throughputCapacityMBps: 160, storageCapacityGiB: 64 }, subnetIds: [SUBNET_A, SUBNET_B],
     }).template);
     expect(layout).toEqual(expect.objectContaining({
       fileSystemType: 'MULTI_AZ_1/SSD', subnetId: SUBNET_A, standbySubnetId: SUBNET_B, throughputCapacity: '160', storageCapacityGiB: '64',
@@ -92,7 +93,7 @@ describe('openZfsUpdateGuard', () => {
     ['no subnet', { subnetIds: [] }, /subnetIds must hold one subnet \(Single-AZ\) or two \(MULTI_AZ_1: preferred, standby\); got 0/],
     ['three subnets', { subnetIds: [SUBNET_A, SUBNET_B, 'subnet-0ccccccccccccccc1'] }, /subnetIds must hold one subnet .*; got 3/],
     ['two subnets on Single-AZ', { subnetIds: [SUBNET_A, SUBNET_B] }, /layout\.standbySubnetId must be '' unless the deployment type is MULTI_AZ_1/],
-    ['one subnet on MULTI_AZ_1', { plan: { ...INPUT.plan, deploymentType: 'MULTI_AZ_1' as const } },
+    ['one subnet on MULTI_AZ_1', { plan: { ...INPUT.plan, deploymentType: FsxOpenZfsDeploymentType.MULTI_AZ_1 } },
       /layout\.standbySubnetId must be the standby file server's subnet id on MULTI_AZ_1/],
   ])('%s: refused at synth, naming the input', (_name, input, message) => {
     expect(() => build(input)).toThrow(message);

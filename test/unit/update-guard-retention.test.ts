@@ -11,6 +11,7 @@ import type { CdkCustomResourceEvent } from 'aws-lambda';
 import { guardProperties, layoutPhysicalId, parseGuardProperties } from '../../lambda/update-guard/contract';
 import { handler } from '../../lambda/update-guard';
 import { StorageServer, type StorageServerProps } from '../../lib/storage-server';
+import { Backend } from '../../lib/backend-enum';
 
 jest.mock('../../lambda/update-guard/aws', () => ({
   ...jest.requireActual('../../lambda/update-guard/aws'),
@@ -159,7 +160,7 @@ describe('the construct records the retention and notes it at synth', () => {
   });
 
   test('instance store: no retention recorded; acceptFewerSnapshots reaches the guard only when true', () => {
-    expect(built({ backend: 'instance-store', capacityTiB: 3 }).properties).not.toHaveProperty('SnapshotRetain');
-    expect(built({ backend: 'ebs', acceptFewerSnapshots: true }).properties).toMatchObject({ AcceptFewerSnapshots: 'true' });
+    expect(built({ backend: Backend.INSTANCE_STORE, capacityTiB: 3 }).properties).not.toHaveProperty('SnapshotRetain');
+    expect(built({ backend: Backend.EBS, acceptFewerSnapshots: true }).properties).toMatchObject({ AcceptFewerSnapshots: 'true' });
   });
 });

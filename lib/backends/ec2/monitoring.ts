@@ -8,7 +8,8 @@ import { GP3_DEFAULTS } from '../../gp3-defaults';
 import type { IMonitoredStorage, IStorageAlarms } from '../../monitoring';
 import { graph } from '../../monitoring/widgets';
 import { ServerMetricFactory } from '../../server-metrics';
-import type { DataVolumePlan } from '../../sizing';
+import { DataVolumeType } from '../../sizing/enums';
+import type { DataVolumePlan } from '../../sizing/plan-types';
 import { ebsMetric, ebsMiBps, ec2Metric } from './monitoring-metrics';
 
 /** Properties of a {@link MonitoredEc2Server}. */
@@ -137,11 +138,11 @@ export class MonitoredEc2Server implements IMonitoredStorage {
 
 /** Each st1 and each gp3 data volume with its stripe index and plan: alarms and labels keep the volume's number. */
 function dataVolumesByType(dataVolumes: readonly ec2.IVolume[], dataVolumePlans: readonly DataVolumePlan[] | undefined): VolumesByType {
-  const plans = dataVolumePlans ?? dataVolumes.map((): DataVolumePlan => ({ volumeType: 'st1', sizeGiB: 0 }));
+  const plans = dataVolumePlans ?? dataVolumes.map((): DataVolumePlan => ({ volumeType: DataVolumeType.ST1, sizeGiB: 0 }));
   if (plans.length !== dataVolumes.length) {
     throw new Error(`monitoring: dataVolumePlans must give one entry per data volume (${dataVolumes.length}), got ${plans.length}`);
   }
   const ofType = (type: DataVolumePlan['volumeType']): VolumesByType['st1'] =>
     dataVolumes.flatMap((v, i) => (plans[i].volumeType === type ? [[i, v, plans[i]] as const] : []));
-  return { st1: ofType('st1'), gp3: ofType('gp3') };
+  return { st1: ofType(DataVolumeType.ST1), gp3: ofType(DataVolumeType.GP3) };
 }

@@ -10,7 +10,9 @@ import type { BackendContext, BackendProps, ContextDefaults, KeyReader, ParsedKe
 import { contextError, parseBoolean } from '../../context/values';
 import type { StoragePlan, StorageRequest } from '../../sizing/plan-types';
 import { MAX_FSX_STORAGE_CAPACITY_GIB, isLustreMetadataIops, LUSTRE_METADATA_IOPS_TEXT, oversizedFsxField, s3PathProblem } from '../../validation/fsx-lustre';
-import { type FsxLustreDeploymentType, type FsxLustreOptions, type FsxLustreStorageType, resolveFsxLustreOptions } from './sizing/lustre';
+import {
+  type FsxLustreDeploymentType, type FsxLustreOptionNames, type FsxLustreStorageType, fsxLustreOptionsOf, resolveFsxLustreOptions,
+} from './sizing/lustre';
 
 /**
  * The values of aws-cdk-lib's `fsx.LustreDataCompressionType`, in its order, written here so that the parser loads no
@@ -109,7 +111,7 @@ function parseFsxKeys({ raw }: KeyReader<keyof FsxLustreContext>): ParsedKeys<Fs
 }
 
 /** `fsxMetadataIops`: 0 (AUTOMATIC) or the Metadata IOPS the API takes; PERSISTENT_2 SSD only (the plan checks an unnamed type). */
-function parseMetadataIops(raw: Raw, options: FsxLustreOptions): number | undefined {
+function parseMetadataIops(raw: Raw, options: FsxLustreOptionNames): number | undefined {
   const text = raw('fsxMetadataIops');
   if (text === undefined) return undefined;
   if (!/^(0|[1-9]\d{0,5})$/.test(text) || !isLustreMetadataIops(Number(text))) {
@@ -125,11 +127,11 @@ function parseMetadataIops(raw: Raw, options: FsxLustreOptions): number | undefi
 function fsxRequest(fsx: FsxLustreContext): StorageRequest['fsxLustre'] {
   const { fsxDeploymentType: deploymentType, fsxStorageType: storageType, fsxPerUnitStorageThroughput: perUnitStorageThroughput } = fsx;
   if (deploymentType === undefined && storageType === undefined && perUnitStorageThroughput === undefined) return undefined;
-  return { deploymentType, storageType, perUnitStorageThroughput };
+  return fsxLustreOptionsOf({ deploymentType, storageType, perUnitStorageThroughput });
 }
 
 /** Deployment type, storage type and throughput per TiB: each value, then the combination the planner resolves. */
-function parseFsxOptions(raw: Raw): FsxLustreOptions {
+function parseFsxOptions(raw: Raw): FsxLustreOptionNames {
   const type = raw('fsxDeploymentType');
   if (type !== undefined && !['SCRATCH_2', 'PERSISTENT_1', 'PERSISTENT_2'].includes(type)) {
     throw contextError('fsxDeploymentType', type, "one of 'PERSISTENT_2', 'PERSISTENT_1', 'SCRATCH_2'");
@@ -148,7 +150,7 @@ function parseFsxOptions(raw: Raw): FsxLustreOptions {
     perUnitStorageThroughput: perUnitText === undefined ? undefined : Number(perUnitText),
   };
   try {
-    resolveFsxLustreOptions(options);
+    resolveFsxLustreOptions(fsxLustreOptionsOf(options));
   } catch (err) {
     // The planner's message begins with the option at fault, such as `fsxLustre.storageType 'HDD' is offered only ...`.
     const message = (err as Error).message;

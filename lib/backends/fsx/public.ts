@@ -5,4 +5,4 @@
 export type { FsxLustreServerOptions } from '../fsx-lustre-props';
 export { MonitoredLustreFileSystem } from './monitoring';
 export type { MonitoredLustreFileSystemProps } from './monitoring';
-export type { FsxLustreDeploymentType, FsxLustreOptions, FsxLustreStorageType, ResolvedFsxLustreOptions } from './sizing/lustre';
+export type { FsxLustreOptions, ResolvedFsxLustreOptions } from './sizing/lustre';

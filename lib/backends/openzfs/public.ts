@@ -5,4 +5,5 @@
 export type { FsxOpenZfsServerOptions } from '../fsx-openzfs-props';
 export { MonitoredOpenZfsFileSystem } from './monitoring';
 export type { MonitoredOpenZfsFileSystemProps } from './monitoring';
-export type { FsxOpenZfsDeploymentType, FsxOpenZfsOptions, FsxOpenZfsPlan } from './sizing/options';
+export { FsxOpenZfsDeploymentType } from './sizing/options';
+export type { FsxOpenZfsOptions, FsxOpenZfsPlan } from './sizing/options';

@@ -7,8 +7,7 @@ import type { BackendSizing } from '../../sizing/backend-sizing';
 import type { StoragePlan } from '../../sizing/plan-types';
 import { FSX_OPENZFS_CONTEXT, type FsxOpenZfsContext } from './context';
 import { FSX_OPENZFS_PRICED, FSX_OPENZFS_TIERS, fsxOpenZfsPriceSource } from './sizing/catalog';
-import { FSX_OPENZFS_DEPLOYMENT_TYPES, FSX_OPENZFS_MAX_STORAGE_GIB, FSX_OPENZFS_MIN_STORAGE_GIB } from './sizing/options';
-import type { FsxOpenZfsDeploymentType } from './sizing/options';
+import { FSX_OPENZFS_DEPLOYMENT_TYPES, FSX_OPENZFS_MAX_STORAGE_GIB, FSX_OPENZFS_MIN_STORAGE_GIB, FsxOpenZfsDeploymentType } from './sizing/options';
 import { fsxOpenZfsPlan, openZfsIops, openZfsPlanAt, smallestTierSustaining } from './sizing/plan';
 
 /**
@@ -62,7 +61,7 @@ export const FSX_OPENZFS_SIZING: BackendSizing<FsxOpenZfsContext> = {
     },
     summary: (plan) => `${plan.instanceType}, ${fileSystemOf(plan).storageCapacityGiB} GiB SSD, ${iopsOf(fileSystemOf(plan).userProvisionedIops)}`,
     costNote: 'SSD storage, throughput capacity and SSD IOPS above the included, us-east-1; backups extra',
-    priceSource: (plan) => `${fsxOpenZfsPriceSource(plan?.fsxOpenZfs?.deploymentType ?? 'SINGLE_AZ_1')}; backups extra`,
+    priceSource: (plan) => `${fsxOpenZfsPriceSource(plan?.fsxOpenZfs?.deploymentType ?? FsxOpenZfsDeploymentType.SINGLE_AZ_1)}; backups extra`,
   },
   cliOptions: [{
     name: '--openzfs-deployment-type',

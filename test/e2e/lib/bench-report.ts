@@ -12,9 +12,10 @@
 import { aggregate, formatReport } from '../../../bin/bench-cluster';
 import { benchEstimate } from '../../../lib/bench-document';
 import { planStorage } from '../../../lib/sizing';
+import { Backend } from '../../../lib/backend-enum';
 
 function main(line: string): void {
-  const plan = planStorage({ capacityTiB: 4, backend: 'instance-store' });
+  const plan = planStorage({ capacityTiB: 4, backend: Backend.INSTANCE_STORE });
   if (plan.instanceType !== 'd2.xlarge') throw new Error(`the VM stands for a d2.xlarge; the planner chose ${plan.instanceType}`);
   const result = aggregate('e2e-1', [{
     InstanceId: 'i-0e2e0000000000c1',

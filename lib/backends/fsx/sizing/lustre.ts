@@ -23,6 +23,7 @@
  * Backups are not in the cost, since no source this project could read names the FSx for Lustre backup rate. They are
  * incremental and billed per GB-month stored, on top of the storage, as the README's "Choosing a backend" says.
  */
+import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import type { CachedReadEstimate } from '../../../sizing/cached-read';
 import { describe } from '../../../sizing/describe';
 import { floor2, round2 } from '../../../sizing/round';
@@ -30,16 +31,21 @@ import { floor2, round2 } from '../../../sizing/round';
 /** FSx for Lustre deployment types this project deploys; SCRATCH_2 supersedes SCRATCH_1. */
 export type FsxLustreDeploymentType = 'SCRATCH_2' | 'PERSISTENT_1' | 'PERSISTENT_2';
 
-/** FSx for Lustre storage types: HDD only with PERSISTENT_1. */
+/** FSx for Lustre storage types this project deploys: HDD only with PERSISTENT_1. */
 export type FsxLustreStorageType = 'SSD' | 'HDD';
+
+// The defaults as aws-cdk-lib's enum values, named by type only: the planner loads no CDK, and the values are strings.
+const PERSISTENT_2 = 'PERSISTENT_2' as fsx.LustreDeploymentType.PERSISTENT_2;
+const SSD = 'SSD' as fsx.StorageType.SSD;
 
 /** The FSx for Lustre options of a request: `StorageRequest.fsxLustre`. */
 export interface FsxLustreOptions {
   /**
-   * Deployment type. SCRATCH_2 is not replicated, so a failed file server loses its data: only when asked.
-   * @default 'PERSISTENT_2'
+   * Deployment type: SCRATCH_2, PERSISTENT_1 or PERSISTENT_2; SCRATCH_1 is refused, SCRATCH_2 superseding it.
+   * SCRATCH_2 is not replicated, so a failed file server loses its data: only when asked.
+   * @default fsx.LustreDeploymentType.PERSISTENT_2
    */
-  readonly deploymentType?: FsxLustreDeploymentType;
+  readonly deploymentType?: fsx.LustreDeploymentType;
   /**
    * Throughput per TiB of storage, MB/s: PERSISTENT_1 SSD 50, 100, 200; PERSISTENT_1 HDD 12, 40; PERSISTENT_2 125, 250,
    * 500, 1000. SCRATCH_2 takes none, being fixed at 200. [API]
@@ -47,10 +53,10 @@ export interface FsxLustreOptions {
    */
   readonly perUnitStorageThroughput?: number;
   /**
-   * Storage type; HDD only with PERSISTENT_1.
-   * @default 'SSD'
+   * Storage type: SSD, or HDD with PERSISTENT_1 only; INTELLIGENT_TIERING is refused.
+   * @default fsx.StorageType.SSD
    */
-  readonly storageType?: FsxLustreStorageType;
+  readonly storageType?: fsx.StorageType;
 }
 
 /** One deployment option's published figures, per TiB of storage. [PERF] */
@@ -132,7 +138,7 @@ export function fsxLustreKey(options: ResolvedFsxLustreOptions): string {
 export function fsxLustreOptions(persistentOnly: boolean): ResolvedFsxLustreOptions[] {
   return Object.entries(PER_UNIT)
     .flatMap(([key, perUnits]) => {
-      const [deploymentType, storageType] = key.split('/') as [FsxLustreDeploymentType, FsxLustreStorageType];
+      const [deploymentType, storageType] = key.split('/') as [fsx.LustreDeploymentType, fsx.StorageType];
       return perUnits.map((perUnitStorageThroughput) => ({ deploymentType, storageType, perUnitStorageThroughput }));
     })
     .filter((o) => !persistentOnly || o.deploymentType !== 'SCRATCH_2');
@@ -171,31 +177,47 @@ const PER_UNIT: Readonly<Record<string, readonly number[]>> = {
  * Valid storage capacities, GiB: SSD types 1200, 2400, then multiples of 2400; HDD multiples of 6000 at 12 MB/s/TiB or
  * of 1800 at 40 MB/s/TiB. [API]
  */
-export function capacitySteps(storageType: FsxLustreStorageType, perUnit: number): { first: number[]; step: number } {
+export function capacitySteps(storageType: string, perUnit: number): { first: number[]; step: number } {
   if (storageType === 'HDD') return perUnit === 12 ? { first: [], step: 6000 } : { first: [], step: 1800 };
   return { first: [1200], step: 2400 };
 }
 
+/** The options of a request for the deployment and storage types this project deploys, named as the context names them. */
+export interface FsxLustreOptionNames {
+  readonly deploymentType?: FsxLustreDeploymentType;
+  readonly storageType?: FsxLustreStorageType;
+  readonly perUnitStorageThroughput?: number;
+}
+
+/** The request's options of `names`: each literal is the value of aws-cdk-lib's enum member of that name. */
+export function fsxLustreOptionsOf(names: FsxLustreOptionNames): FsxLustreOptions {
+  return {
+    ...names,
+    deploymentType: names.deploymentType as fsx.LustreDeploymentType | undefined,
+    storageType: names.storageType as fsx.StorageType | undefined,
+  };
+}
+
 /** A request's FSx options with every default filled in and checked. */
 export interface ResolvedFsxLustreOptions {
-  /** The deployment type. */
-  readonly deploymentType: FsxLustreDeploymentType;
-  /** The storage type. */
-  readonly storageType: FsxLustreStorageType;
+  /** The deployment type: SCRATCH_2, PERSISTENT_1 or PERSISTENT_2. */
+  readonly deploymentType: fsx.LustreDeploymentType;
+  /** The storage type: SSD, or HDD with PERSISTENT_1. */
+  readonly storageType: fsx.StorageType;
   /** MB/s per TiB of storage; 200 for SCRATCH_2, which fixes it. */
   readonly perUnitStorageThroughput: number;
 }
 
-const DEPLOYMENT_TYPES: readonly FsxLustreDeploymentType[] = ['SCRATCH_2', 'PERSISTENT_1', 'PERSISTENT_2'];
-const STORAGE_TYPES: readonly FsxLustreStorageType[] = ['SSD', 'HDD'];
+const DEPLOYMENT_TYPES: readonly string[] = ['SCRATCH_2', 'PERSISTENT_1', 'PERSISTENT_2'] satisfies FsxLustreDeploymentType[];
+const STORAGE_TYPES: readonly string[] = ['SSD', 'HDD'] satisfies FsxLustreStorageType[];
 
 /** Fills in the defaults and checks each option; throws naming the field, the value and the allowed values. */
 export function resolveFsxLustreOptions(options: FsxLustreOptions = {}): ResolvedFsxLustreOptions {
-  const deploymentType = options.deploymentType ?? 'PERSISTENT_2';
+  const deploymentType = options.deploymentType ?? PERSISTENT_2;
   if (!DEPLOYMENT_TYPES.includes(deploymentType)) {
     throw new Error(`fsxLustre.deploymentType must be one of ${DEPLOYMENT_TYPES.join(', ')}; got ${describe(deploymentType)}`);
   }
-  const storageType = options.storageType ?? 'SSD';
+  const storageType = options.storageType ?? SSD;
   if (!STORAGE_TYPES.includes(storageType)) {
     throw new Error(`fsxLustre.storageType must be one of ${STORAGE_TYPES.join(', ')}; got ${describe(storageType)}`);
   }

@@ -6,6 +6,7 @@
 import {
   ResolvedFsxLustreOptions, estimateFsxLustreThroughput, fsxLustreCapacityFor, fsxLustreKey, fsxLustreMonthlyCost, resolveFsxLustreOptions,
 } from './lustre';
+import { Backend } from '../../../backend-enum';
 import type { StoragePlan } from '../../../sizing/plan-types';
 
 /** Why a plan is the cheapest persistent FSx for Lustre option: the search's `why`. */
@@ -34,7 +35,7 @@ export function fsxPlan(options: ResolvedFsxLustreOptions, capacityTiB: number, 
   const storageCapacityGiB = fsxLustreCapacityFor(capacityTiB, options, targetMBps);
   const t = estimateFsxLustreThroughput(options, storageCapacityGiB);
   return {
-    backend: 'fsx-lustre',
+    backend: Backend.FSX_LUSTRE,
     instanceType: fsxLustreKey(options),
     dataVolumes: [],
     instanceStoreDisks: 0,

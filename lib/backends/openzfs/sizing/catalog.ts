@@ -28,7 +28,7 @@
  *   could read gives the us-east-1 rates of SINGLE_AZ_2, the HA types or MULTI_AZ_1. Their plans are priced at
  *   SINGLE_AZ_1's rates and say so, by `FSX_OPENZFS_PRICED`, and the search weighs only priced types.
  */
-import type { FsxOpenZfsDeploymentType } from './options';
+import { FsxOpenZfsDeploymentType } from './options';
 
 /** One throughput capacity tier's published figures, where MB/s is 10^6 bytes per second. [PERF] */
 export interface FsxOpenZfsTier {
@@ -142,7 +142,7 @@ export const FSX_OPENZFS_SINGLE_AZ_1_PRICES: FsxOpenZfsPrices = {
 };
 
 /** The deployment types whose own us-east-1 rates a source gives; the others are shown at SINGLE_AZ_1's. [PRICE] */
-export const FSX_OPENZFS_PRICED: readonly FsxOpenZfsDeploymentType[] = ['SINGLE_AZ_1'];
+export const FSX_OPENZFS_PRICED: readonly FsxOpenZfsDeploymentType[] = [FsxOpenZfsDeploymentType.SINGLE_AZ_1];
 
 /** Where the prices come from, in words, for a plan's reason and the comparison's source column. */
 export function fsxOpenZfsPriceSource(deploymentType: FsxOpenZfsDeploymentType): string {

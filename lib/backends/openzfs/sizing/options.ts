@@ -13,10 +13,24 @@
  */
 import { describe } from '../../../sizing/describe';
 
-/** An FSx for OpenZFS deployment type, a union written out, since the public API names no constant for it. [API] */
-export type FsxOpenZfsDeploymentType = 'SINGLE_AZ_1' | 'SINGLE_AZ_2' | 'SINGLE_AZ_HA_1' | 'SINGLE_AZ_HA_2' | 'MULTI_AZ_1';
-/** FSx for OpenZFS deployment types. [API] */
-export const FSX_OPENZFS_DEPLOYMENT_TYPES: readonly FsxOpenZfsDeploymentType[] = ['SINGLE_AZ_1', 'SINGLE_AZ_2', 'SINGLE_AZ_HA_1', 'SINGLE_AZ_HA_2', 'MULTI_AZ_1'];
+/**
+ * An FSx for OpenZFS deployment type, its value the API's `DeploymentType`. It is written out, since aws-cdk-lib has no
+ * L2 for FSx for OpenZFS and so no enum for it. [API]
+ */
+export enum FsxOpenZfsDeploymentType {
+  /** One Availability Zone, first generation: throughput capacity 64-4,096 MB/s, without a standby file server. */
+  SINGLE_AZ_1 = 'SINGLE_AZ_1',
+  /** One Availability Zone, second generation: 160-10,240 MB/s, with an NVMe read cache. */
+  SINGLE_AZ_2 = 'SINGLE_AZ_2',
+  /** One Availability Zone with a standby file server (high availability), first generation: 128-4,096 MB/s. */
+  SINGLE_AZ_HA_1 = 'SINGLE_AZ_HA_1',
+  /** One Availability Zone with a standby file server (high availability), second generation: 160-10,240 MB/s. */
+  SINGLE_AZ_HA_2 = 'SINGLE_AZ_HA_2',
+  /** A file server in each of two Availability Zones, the second in `standbySubnet`: 160-10,240 MB/s. */
+  MULTI_AZ_1 = 'MULTI_AZ_1',
+}
+/** FSx for OpenZFS deployment types, in the enum's order. [API] */
+export const FSX_OPENZFS_DEPLOYMENT_TYPES: readonly FsxOpenZfsDeploymentType[] = Object.values(FsxOpenZfsDeploymentType);
 
 /** Throughput capacities, MB/s, of SINGLE_AZ_1. [API] [GUIDE] */
 const GEN1_THROUGHPUT = [64, 128, 256, 512, 1024, 2048, 3072, 4096] as const;
@@ -47,7 +61,7 @@ export interface FsxOpenZfsOptions {
   /**
    * Deployment type. MULTI_AZ_1 needs two subnets in two Availability Zones. SINGLE_AZ_1 is the default: it is the one
    * type whose us-east-1 rates this project could source, in catalog.ts, and it has the smallest tiers, from 64 MB/s.
-   * @default 'SINGLE_AZ_1'
+   * @default FsxOpenZfsDeploymentType.SINGLE_AZ_1
    */
   readonly deploymentType?: FsxOpenZfsDeploymentType;
   /**
@@ -85,7 +99,7 @@ export interface FsxOpenZfsPlan {
 
 /** The options asked for, with the defaults filled in; throws naming the option and the allowed values. */
 export function resolveFsxOpenZfsOptions(options: FsxOpenZfsOptions = {}): Required<Pick<FsxOpenZfsOptions, 'deploymentType'>> & FsxOpenZfsOptions {
-  const deploymentType = options.deploymentType ?? 'SINGLE_AZ_1';
+  const deploymentType = options.deploymentType ?? FsxOpenZfsDeploymentType.SINGLE_AZ_1;
   if (!(FSX_OPENZFS_DEPLOYMENT_TYPES as readonly string[]).includes(deploymentType)) {
     throw new Error(`fsxOpenZfs.deploymentType must be one of ${FSX_OPENZFS_DEPLOYMENT_TYPES.join(', ')}; got ${describe(deploymentType)}`);
   }

@@ -5,6 +5,7 @@
  * throughput is bought apart from capacity, as the smallest tier that sustains the throughput.
  */
 import { describe } from '../../../sizing/describe';
+import { Backend } from '../../../backend-enum';
 import { DEFAULT_IO_SIZE_KIB, type IopsLimit, type PlanIops, boundAtIoSize } from '../../../sizing/io-size';
 import { sustainedOf } from '../../../sizing/limit';
 import type { StoragePlan } from '../../../sizing/plan-types';
@@ -117,7 +118,7 @@ export function openZfsPlanAt(deploymentType: FsxOpenZfsDeploymentType, tier: Fs
   const iopsShort = askedIops !== undefined ? (iops < tier.diskIops ? `; SSD IOPS ${iops} as asked, of the tier's ${tier.diskIops}` : '')
     : iops < tier.diskIops ? `; SSD IOPS held to ${FSX_OPENZFS_MAX_IOPS_PER_GIB} per GiB, the least any Region allows (${iops} of the tier's ${tier.diskIops})` : '';
   return {
-    backend: 'fsx-openzfs',
+    backend: Backend.FSX_OPENZFS,
     instanceType: `${deploymentType}/${tier.throughputCapacityMBps}`,
     dataVolumes: [],
     instanceStoreDisks: 0,
