@@ -8,9 +8,10 @@ import type { StorageServer } from './storage-server';
 
 /**
  * The app stack's description and outputs, per backend: what an administrator reads after a deploy, and what
- * `npm run bench:cluster` reads: BenchDocumentName, ClientTag, BenchEstimate, MountParameterName. An output that means
- * nothing for a backend is left out, such as PrivateIp or clusterware on FSx, or a file system id on an NFS server. The
- * descriptions name what there is: a server, or a file system. A backend's own words are its planner descriptor's
+ * `npm run bench:cluster` reads: BenchDocumentName, ClientTag, BenchEstimate, MountParameterName; and what another app
+ * imports the server by: MountParameterName's record and SecurityGroupId. An output that means nothing for a backend is
+ * left out, such as PrivateIp or clusterware on FSx, or a file system id on an NFS server. The descriptions name what
+ * there is: a server, or a file system. A backend's own words are its planner descriptor's
  * `outputs`, reached through lib/sizing/registry.ts.
  */
 
@@ -41,6 +42,12 @@ export function addStackOutputs(stack: Stack, server: StorageServer, clientTag: 
     `sudo mkdir -p ${server.mountPoint} && sudo mount -t ${server.fsType} -o ${server.mountOptions} ${source} ${server.mountPoint}`);
   output('RingParameterName', `SSM parameter with the ring record of ${it}`, server.ringParameterName);
   output('MountParameterName', 'SSM parameter with the mount configuration clients read', server.mountParameterName);
+  // One group per backend today; another app imports the server with it (StorageServer.fromStorageServerAttributes).
+  const groups = server.connections.securityGroups;
+  if (groups.length === 1) {
+    output('SecurityGroupId', `Security group of ${it}: another CDK app imports it by this and the mount record`,
+      groups[0].securityGroupId);
+  }
   output('AlarmTopicArn', `SNS topic the alarms of ${it} notify (subscribe to it; alarmEmail did so for one address)`,
     server.alarmTopic.topicArn);
   output('BenchDocumentName', 'SSM document of the cluster benchmark (npm run bench:cluster -- --stack <this stack>)',

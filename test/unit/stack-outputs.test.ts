@@ -17,8 +17,8 @@ function described(context: Partial<Record<ContextKey, string>>): { description:
 }
 
 /** Every backend's outputs but the address: the same ids, one description each. */
-const SHARED = ['PlanSummary', 'MountCommand', 'RingParameterName', 'MountParameterName', 'AlarmTopicArn', 'BenchDocumentName',
-  'BenchEstimate', 'DashboardName', 'ClientTag', 'ClientReadPolicyArn', 'ClientMountDocumentName',
+const SHARED = ['PlanSummary', 'MountCommand', 'RingParameterName', 'MountParameterName', 'SecurityGroupId', 'AlarmTopicArn',
+  'BenchDocumentName', 'BenchEstimate', 'DashboardName', 'ClientTag', 'ClientReadPolicyArn', 'ClientMountDocumentName',
   // The new VPC's exports, for the stacks that join it with vpcFrom: every backend's app stack makes its VPC here.
   'SharedVpcId', 'SharedVpcCidr', 'SharedSubnetId', 'SharedAvailabilityZone', 'SharedRouteTableId'];
 
@@ -49,6 +49,22 @@ describe('the app stack says what its backend deploys', () => {
     expect(outputs.MountCommand).toMatch(/^Mount the file system on a client by hand \(the Lustre client/);
     expect(outputs.BenchEstimate).toBe("The plan's sustained and burst throughput of the file system, read by npm run bench:cluster");
     expect(outputs.DashboardName).toBe('CloudWatch dashboard of the file system');
+  });
+
+  test.each([
+    ['ebs', { capacityTiB: '5' }, 'AWS::EC2::Instance'],
+    ['instance-store', { capacityTiB: '20' }, 'AWS::EC2::Instance'],
+    ['fsx-lustre', { backend: 'fsx-lustre', capacityTiB: '12' }, 'AWS::FSx::FileSystem'],
+    ['fsx-openzfs', { backend: 'fsx-openzfs', capacityTiB: '1' }, 'AWS::FSx::FileSystem'],
+  ] as const)('%s: SecurityGroupId is the group the storage is in, for another app to import it by', (_backend, context, type) => {
+    const template = Template.fromStack(appStack(context));
+    const value = template.toJSON().Outputs.SecurityGroupId.Value as { 'Fn::GetAtt': [string, string] };
+    expect(value).toEqual({ 'Fn::GetAtt': [expect.any(String), 'GroupId'] });
+    const [groupId] = value['Fn::GetAtt'];
+    expect(template.toJSON().Resources[groupId].Type).toBe('AWS::EC2::SecurityGroup');
+    // The instance (by its network interface on EBS) or the file system is in that group.
+    const holders = [type, 'AWS::EC2::NetworkInterface'].flatMap((t) => Object.values(template.findResources(t)));
+    expect(JSON.stringify(holders.map((r) => r.Properties))).toContain(JSON.stringify(value));
   });
 
   test('clusterware outputs come with loginIp; the client-mount outputs go with clientMount=false', () => {
