@@ -18,11 +18,12 @@ try {
   // Where the CLI deploys, the account and region of the credentials, unset offline: an alarm topic elsewhere is refused.
   const target = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
   // The plan the context was checked against goes down to the server: one plan per synth.
-  const { context, planned } = parseContextAndPlan((key) => app.node.tryGetContext(key), target);
+  const { context, planned, stated } = parseContextAndPlan((key) => app.node.tryGetContext(key), target);
   // The name is the stackName key, or StorageServer-<clusterName>-<serverName> for names no other pair shares.
   new StorageServerStack(app, context.stackName, {
     context,
     planned,
+    statedKeys: stated,
     // No description here: the stack writes one naming what its backend deploys, such as an NFS server.
     // Looking up an existing VPC needs a concrete account and region; a new VPC, as in an offline synth, does not.
     env: context.vpcId

@@ -15,7 +15,7 @@ import { ResourceEnvironment } from './validation/topic-arn';
 import { refuseExclusiveKeys } from './context/backends';
 import { clientAddressSpace, parseClientKeys } from './context/clients';
 import { parseClientMountKeys } from './context/client-mount';
-import { CONTEXT_DEFAULTS, ContextReader } from './context/keys';
+import { CONTEXT_DEFAULTS, type ContextKey, ContextReader } from './context/keys';
 import { parseNameKeys } from './context/names';
 import { checkVpcFrom, parseVpcKeys } from './context/network';
 import { parseServerKeys } from './context/server';
@@ -47,7 +47,12 @@ export function parseContext(read: ContextReader, target: ResourceEnvironment = 
  * {@link parseContext}, with the plan it checked the keys against and the request that plan answers, when the planner
  * took the request. The app hands both down to the server, so that a synth plans once.
  */
-export function parseContextAndPlan(read: ContextReader, target: ResourceEnvironment = {}): { context: StorageServerContext; planned?: PlannedRequest } {
+export function parseContextAndPlan(read: ContextReader, target: ResourceEnvironment = {}): {
+  context: StorageServerContext;
+  planned?: PlannedRequest;
+  /** The keys given, which the stack's notes are about; the rest took their defaults. */
+  stated: ContextKey[];
+} {
   const values = contextValues(read);
   const vpc = parseVpcKeys(values, target);
   const allowPublicClientCidrs = values.optional('allowPublicClientCidrs', parseBoolean) ?? CONTEXT_DEFAULTS.allowPublicClientCidrs;
@@ -71,5 +76,6 @@ export function parseContextAndPlan(read: ContextReader, target: ResourceEnviron
   };
   // After the values' own grammars, so that a malformed value is told what it must look like first.
   refuseExclusiveKeys(values, plan);
-  return { context: parsed, planned: plan === undefined ? undefined : { request, plan } };
+  const stated = (Object.keys(CONTEXT_DEFAULTS) as ContextKey[]).filter((key) => values.raw(key) !== undefined);
+  return { context: parsed, planned: plan === undefined ? undefined : { request, plan }, stated };
 }

@@ -6,7 +6,7 @@ import { Construct } from 'constructs';
 import { ClientMount } from './client-mount';
 import { vpcIpv4Cidrs } from './client-mount/vpc-cidrs';
 import { applyStackCompliance } from './compliance';
-import { StorageServerContext, backendProps, contextError } from './context';
+import { type ContextKey, StorageServerContext, backendProps, contextError } from './context';
 import { StorageServer, type StorageServerProps } from './storage-server';
 import { type PlannedRequest, handDownPlan } from './storage-server/planned';
 import { addStackOutputs, stackDescription } from './stack-outputs';
@@ -14,6 +14,7 @@ import { isLookupPlaceholder } from './validation';
 import { backendOrAuto } from './backend-enum';
 import { generationOf } from './sizing/enums';
 import { DEFAULT_NCONNECT } from './sizing/nfs-client';
+import { namesSettingsByContext } from './setting-names';
 
 /** Properties of the deployable {@link StorageServerStack}. */
 export interface StorageServerStackProps extends StackProps {
@@ -25,6 +26,12 @@ export interface StorageServerStackProps extends StackProps {
    * @default - the server plans its props itself
    */
   readonly planned?: PlannedRequest;
+  /**
+   * The context keys the user gave, as `parseContextAndPlan` lists them: a key left out is a prop left out, whose
+   * default is the key's, so that the server notes only what was stated.
+   * @default - every key: each value is passed as a prop
+   */
+  readonly statedKeys?: readonly ContextKey[];
 }
 
 /**
@@ -41,6 +48,7 @@ export class StorageServerStack extends Stack {
 
   constructor(scope: Construct, id: string, props: StorageServerStackProps) {
     super(scope, id, props);
+    namesSettingsByContext(this);
     const ctx = props.context;
     if (props.planned !== undefined) handDownPlan(this, props.planned);
 
@@ -58,10 +66,12 @@ export class StorageServerStack extends Stack {
       ? [ec2.SecurityGroup.fromSecurityGroupId(this, 'ClientSecurityGroup', ctx.clientSecurityGroupId, { mutable: false })]
       : undefined;
 
+    // A key left out is a prop left out, whose default is the key's (lib/server-defaults.ts, lib/context/keys.ts).
+    const stated = (key: ContextKey) => props.statedKeys?.includes(key) ?? true;
     this.server = new StorageServer(this, 'StorageServer', {
       vpc,
       vpcSubnets,
-      capacityTiB: ctx.capacityTiB,
+      capacityTiB: stated('capacityTiB') ? ctx.capacityTiB : undefined,
       backend: backendOrAuto(ctx.backend),
       clusterName: ctx.clusterName,
       serverName: ctx.serverName,
@@ -72,7 +82,7 @@ export class StorageServerStack extends Stack {
       placementGroup: ctx.placementGroup
         ? ec2.PlacementGroup.fromPlacementGroupName(this, 'PlacementGroup', ctx.placementGroup)
         : undefined,
-      snapshots: { retain: ctx.snapshotRetain },
+      snapshots: { retain: stated('snapshotRetain') ? ctx.snapshotRetain : undefined },
       terminationProtection: ctx.terminationProtection,
       encryptInstanceStore: ctx.encryptInstanceStore,
       alarmEmail: ctx.alarmEmail,

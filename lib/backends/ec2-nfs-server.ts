@@ -20,7 +20,7 @@ import { denyOtherDocuments, grantTakeOver, serverRole } from './ec2/role';
 import { serverSettings } from './ec2/settings';
 import { EBS_RETENTION, scheduledSnapshots } from './ec2/snapshots';
 import { dataVolumes, legacyAttachments } from './ec2/volumes';
-import { planOnOverride, warnAboutTier } from './ec2/plan-check';
+import { noteTier, planOnOverride } from './ec2/plan-check';
 import type { BackendPlugin } from './plugin';
 import { noteRetention } from './snapshot-options';
 import { DEFAULT_NCONNECT } from '../sizing/nfs-client';
@@ -32,7 +32,7 @@ import { DEFAULT_NCONNECT } from '../sizing/nfs-client';
  */
 export const EC2_NFS_PLUGIN: BackendPlugin = {
   checkPlan: planOnOverride,
-  warnAboutPlan: warnAboutTier,
+  warnAboutPlan: noteTier,
   build: (scope, i) => new Ec2NfsServer(scope, 'Default', {
     ...i,
     exportPath: i.server.exportPath ?? DEFAULT_EXPORT_PATH,
@@ -120,7 +120,7 @@ export class Ec2NfsServer extends Construct implements StorageBackend {
     if (!layout.instanceStore) {
       new RecoveryAlarm(this, 'Recovery', { instance: this.instance });
       this.snapshotPolicy = scheduledSnapshots(this, p, this.instance);
-      noteRetention(this, EBS_RETENTION, p.server.snapshots?.retain ?? 7);
+      noteRetention(this, EBS_RETENTION, p.server.snapshots?.retain ?? 7, p.server.snapshots?.retain !== undefined);
     }
     this.parts = {
       instance: this.instance, privateIp: this.privateIp, networkInterfaceId: this.networkInterfaceId, dataVolumes: this.dataVolumes,

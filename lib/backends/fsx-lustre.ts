@@ -127,11 +127,11 @@ export class FsxLustreServer extends Construct implements StorageBackend {
     Tags.of(this.fileSystem).add('Name', `${clusterName}/${serverName}`);
     this.dataRepositoryAssociation = dataRepositoryAssociation(this, p, options, this.fileSystemId);
     this.rootSquash = rootSquashResource(this, this.fileSystemId, rootSquashOn(props), props.fsxLustre?.noSquashNids);
-    if (!rootSquashOn(props)) warnRootSquashOff(this, 'fsxLustre.rootSquash (-c fsxRootSquash)');
+    if (!rootSquashOn(props)) warnRootSquashOff(this, { prop: 'fsxLustre.rootSquash', key: 'fsxRootSquash' });
     // One change to the file system at a time: the association first, created or updated, then the squash.
     if (this.dataRepositoryAssociation) this.rootSquash.node.addDependency(this.dataRepositoryAssociation);
     this.updateGuard = fsxUpdateGuard(this, p, options, this.ready, retainDays);
-    noteRetention(this, dailyBackups('FSx for Lustre'), retainDays);
+    noteRetention(this, dailyBackups('FSx for Lustre'), retainDays, props.snapshots?.retain !== undefined);
     // Kept with the file system: its security group unless given, the rules among its servers, its S3 association, the
     // link a kept file system still exports through, and its subnet and VPC where this app makes them.
     const group = securityGroupCompanions(securityGroup, this, isGiven(securityGroup, props));

@@ -102,7 +102,9 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
     validateOpenZfsProps(props);
     checkOpenZfsLimits(this, {
       plan: options,
-      tierProp: props.fsxOpenZfs?.throughputCapacityMBps !== undefined ? 'fsxOpenZfs.throughputCapacityMBps' : 'throughputMBps',
+      tierSetting: props.fsxOpenZfs?.throughputCapacityMBps !== undefined
+        ? { prop: 'fsxOpenZfs.throughputCapacityMBps', key: 'openZfsThroughputCapacityMBps' }
+        : { prop: 'throughputMBps', key: 'throughputMBps' },
       clientCidrs: props.clientCidrs,
       vpcCidr: ownVpcCidr(props.vpc),
     });
@@ -112,7 +114,7 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
     this.fileSystem = openZfsFileSystem(this, p, options, network, securityGroup, retainDays);
     this.parts = { openZfsFileSystem: this.fileSystem };
     this.rootVolumeExport = rootVolumeExportResource(this, this.fileSystem, rootVolumeExport(props));
-    if (props.fsxOpenZfs?.rootSquash === false) warnRootSquashOff(this, 'fsxOpenZfs.rootSquash (-c openZfsRootSquash)');
+    if (props.fsxOpenZfs?.rootSquash === false) warnRootSquashOff(this, { prop: 'fsxOpenZfs.rootSquash', key: 'openZfsRootSquash' });
     this.ready = this.rootVolumeExport.node.defaultChild as CfnResource;
     this.fileSystemId = this.fileSystem.ref;
     this.dnsName = this.fileSystem.attrDnsName;
@@ -148,7 +150,7 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
       clusterName,
       serverName,
     }, this.fileSystem);
-    noteRetention(this, dailyBackups('FSx for OpenZFS'), retainDays);
+    noteRetention(this, dailyBackups('FSx for OpenZFS'), retainDays, props.snapshots?.retain !== undefined);
     // The guard is updated first, as for everything that touches the file system.
     this.rootVolumeExport.node.addDependency(this.updateGuard.resource);
     // Kept with the file system where this app makes them: its security group unless given, its subnets, the VPC and, for

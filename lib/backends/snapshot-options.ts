@@ -1,5 +1,6 @@
 import { Annotations, Token } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { type Setting, SettingNames } from '../setting-names';
 import type { CrossRegionCopy } from '../snapshot-policy';
 
 // Scheduled snapshots, as every backend reads them: the EBS data volumes' DLM snapshots of lib/snapshot-policy.ts on
@@ -35,6 +36,10 @@ export interface SnapshotOptions {
   readonly crossRegionCopy?: CrossRegionCopy;
 }
 
+/** The retention, as messages name it. */
+export const SNAPSHOT_RETAIN: Setting = { prop: 'snapshots.retain', key: 'snapshotRetain' };
+const ACCEPT_FEWER_SNAPSHOTS: Setting = { prop: 'acceptFewerSnapshots', key: 'acceptFewerSnapshots' };
+
 /** A retention as the update guard records it in `snapshotRetain`: the number's text, or a token's string. */
 export function retainText(retain: number): string {
   return Token.isUnresolved(retain) ? Token.asString(retain) : String(retain);
@@ -56,12 +61,15 @@ export function dailyBackups(fileSystem: string): RetentionWords {
 /**
  * Notes at synth the retention the update guard records: `retain` sets of EBS snapshots, or days of FSx backups, in
  * the backend's own words. A lower value later deletes the older ones, which the guard refuses unless
- * `acceptFewerSnapshots`: see lambda/update-guard/retention-rules.ts.
+ * `acceptFewerSnapshots`: see lambda/update-guard/retention-rules.ts. Only when the synth states a retention
+ * (`stated`), so that a default synth stays quiet; the guard's refusal says the same when it matters.
  */
-export function noteRetention(scope: Construct, words: RetentionWords, retain: number): void {
+export function noteRetention(scope: Construct, words: RetentionWords, retain: number, stated: boolean): void {
+  if (!stated) return;
+  const names = SettingNames.of(scope);
   const value = Token.isUnresolved(retain) ? 'a value known at deploy' : String(retain);
   const what = retain === 0 ? words.none : words.kept;
-  Annotations.of(scope).addInfo(`snapshots.retain (-c snapshotRetain) ${value}: ${what}. A lower value on a later deploy ` +
-    'deletes the oldest snapshot sets or backups, which the update guard refuses unless acceptFewerSnapshots=true ' +
-    '(context) or acceptFewerSnapshots: true (prop).');
+  Annotations.of(scope).addInfo(`${names.name(SNAPSHOT_RETAIN)} ${value}: ${what}. A lower value on a later deploy ` +
+    'deletes the oldest snapshot sets or backups, which the update guard refuses unless ' +
+    `${names.set(ACCEPT_FEWER_SNAPSHOTS, 'true')}.`);
 }

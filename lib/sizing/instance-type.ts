@@ -154,11 +154,11 @@ function lastSame(start: number, direction: 1 | -1, same: (gib: number) => boole
 }
 
 /**
- * The synth warning for an instance type the planner chose: another capacity of the same backend and volume count gets
+ * The synth note for an instance type the planner chose: another capacity of the same backend and volume count gets
  * another type, and a change of instance type stops and starts the instance. Undefined when growth keeps the type, or
- * is not an instance type change alone.
+ * is not an instance type change alone. `pin` says how to pin a type where the note is read.
  */
-export function stopStartWarning(request: StorageRequest): string | undefined {
+export function stopStartWarning(request: StorageRequest, pin: (instanceType: string) => string): string | undefined {
   const tier = instanceTypeTier(request);
   if (tier?.nextInstanceType === undefined) return undefined;
   const t = tier.instanceType;
@@ -168,7 +168,7 @@ export function stopStartWarning(request: StorageRequest): string | undefined {
   return `instanceType ${t} is the planner's choice ${range} (${asked}); above ${tib(tier.maxGiB)} TiB it chooses ` +
     `${tier.nextInstanceType}. A change of instance type (capacityTiB across ${tib(tier.maxGiB)} TiB, or another ` +
     'generation) stops and starts the instance: minutes of outage; the data volumes are kept. To keep this instance ' +
-    `across growth, pin its type: -c instanceType=${t} (or the instanceType prop).`;
+    `across growth, pin its type: ${pin(t)}.`;
 }
 
 /** GiB as TiB for a message: whole TiB plain, else two decimals rounded down, so a bound is never overstated. */

@@ -10,8 +10,8 @@ export const readContext = (values: Partial<Record<ContextKey, unknown>>) => (ke
 
 /** The app's stack for a set of context values, as `cdk synth -c key=value ...` would build it. */
 export function appStack(context: Partial<Record<ContextKey, string>> = {}, app = new App()): StorageServerStack {
-  const { context: ctx, planned } = parseContextAndPlan((key) => context[key]);
-  return new StorageServerStack(app, 'StorageServer', { context: ctx, planned });
+  const { context: ctx, planned, stated } = parseContextAndPlan((key) => context[key]);
+  return new StorageServerStack(app, 'StorageServer', { context: ctx, planned, statedKeys: stated });
 }
 
 /** One subnet of a looked-up VPC: id, CIDR and AZ. */

@@ -38,6 +38,8 @@ test('`cdk synth` with no context works offline and writes the stack template', 
   const run = await cdkSynth({}, { bundle: true });
   expect(run.stderr).not.toMatch(/Error/);
   expect(run.code).toBe(0);
+  // A newcomer's first command is quiet: no warning, and no note about values it did not state.
+  expect(`${run.stdout}${run.stderr}`.trim()).toBe('');
   const template = JSON.parse(fs.readFileSync(path.join(run.outdir, 'StorageServer-cluster-storage1.template.json'), 'utf8'));
   const instance = Object.values(template.Resources as Record<string, { Type: string; Properties: { InstanceType: string } }>)
     .find((r) => r.Type === 'AWS::EC2::Instance');

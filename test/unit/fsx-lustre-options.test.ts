@@ -60,13 +60,13 @@ describe('FSx for Lustre options of the construct', () => {
     expect(config.DailyAutomaticBackupStartTime).toBeUndefined();
     expect(config.CopyTagsToBackups).toBeUndefined();
     Annotations.fromStack(stack).hasWarning('/Test/Storage/FsxLustre', Match.stringLikeRegexp(
-      '^snapshots.retain \\(-c snapshotRetain\\) 7 is not applied: FSx for Lustre takes no backups of a file system linked to an S3 data repository'));
+      '^snapshots.retain 7 is not applied: FSx for Lustre takes no backups of a file system linked to an S3 data repository \\(fsxLustre.dataRepositoryPath .*Set snapshots.retain: 0 to silence'));
   });
 
   test('the app: -c fsxDataRepositoryPath turns the default daily backups off (warned); snapshotRetain=0 says so and is not warned', () => {
     const linked = appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxDataRepositoryPath: 's3://hpc-inputs', snapshotRetain: '30' });
     expect(fileSystemOf(Template.fromStack(linked))[0].Properties.LustreConfiguration.AutomaticBackupRetentionDays).toBe(0);
-    Annotations.fromStack(linked).hasWarning('*', Match.stringLikeRegexp('^snapshots.retain \\(-c snapshotRetain\\) 30 is not applied'));
+    Annotations.fromStack(linked).hasWarning('*', Match.stringLikeRegexp('^snapshotRetain 30 is not applied: .*\\(fsxDataRepositoryPath s3://hpc-inputs\\).*Set -c snapshotRetain=0 to silence'));
     const off = appStack({ backend: 'fsx-lustre', capacityTiB: '2', fsxDataRepositoryPath: 's3://hpc-inputs', snapshotRetain: '0' });
     expect(fileSystemOf(Template.fromStack(off))[0].Properties.LustreConfiguration.AutomaticBackupRetentionDays).toBe(0);
     Annotations.fromStack(off).hasNoWarning('*', Match.stringLikeRegexp('is not applied'));
@@ -152,11 +152,14 @@ describe('FSx for Lustre options of the construct', () => {
 
   test('root squash turned off warns at synth, naming the setting', () => {
     const off = serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2, fsxLustre: { rootSquash: false } }).stack;
-    Annotations.fromStack(off).hasWarning('*', Match.stringLikeRegexp('^fsxLustre\\.rootSquash \\(-c fsxRootSquash\\) is false: root on every client is root'));
+    Annotations.fromStack(off).hasWarning('*', Match.stringLikeRegexp('^fsxLustre\\.rootSquash is false: root on every client is root.*Set fsxLustre\\.rootSquash: true unless'));
     const on = serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2 }).stack;
     Annotations.fromStack(on).hasNoWarning('*', Match.stringLikeRegexp('rootSquash'));
     const zfs = serverStack({ backend: Backend.FSX_OPENZFS, capacityTiB: 1, fsxOpenZfs: { rootSquash: false } }).stack;
-    Annotations.fromStack(zfs).hasWarning('*', Match.stringLikeRegexp('^fsxOpenZfs\\.rootSquash \\(-c openZfsRootSquash\\) is false'));
+    Annotations.fromStack(zfs).hasWarning('*', Match.stringLikeRegexp('^fsxOpenZfs\\.rootSquash is false'));
+    // The app names its context keys instead.
+    const app = appStack({ backend: 'fsx-openzfs', capacityTiB: '1', openZfsRootSquash: 'false' });
+    Annotations.fromStack(app).hasWarning('*', Match.stringLikeRegexp('^openZfsRootSquash is false: .*Set -c openZfsRootSquash=true unless'));
   });
 
   test('root squash is set after the S3 association (one change to the file system at a time)', () => {

@@ -16,7 +16,6 @@ import { Generation } from '../../lib/sizing/enums';
 const parse = (context: Partial<Record<ContextKey, string>>) => parseContext((k) => context[k]);
 const instanceOf = (t: Template) => Object.values(t.findResources('AWS::EC2::Instance'))[0].Properties;
 const IMAGE = (arch: string) => `resolve:ssm:/aws/service/ami-amazon-linux-latest/al2023-ami-kernel-default-${arch}`;
-const TIER_WARNING = 'storage-server:instanceTypeTier';
 
 describe('the instanceType context key', () => {
   test('a catalogued EBS type reaches the instance, Graviton with the arm64 image and m4 with the x86_64 one', () => {
@@ -144,27 +143,37 @@ describe('the stop/start warning of an automatic instance type', () => {
     if (tier.nextInstanceType) expect(typeAt(tier.maxGiB + 1)).toBe(tier.nextInstanceType);
   });
 
-  test('the default app warns once: the range, the next type, a stop/start, and how to pin', () => {
-    const warnings = Annotations.fromStack(appStack({})).findWarning('*', Match.stringLikeRegexp('stops and starts'));
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0].entry.data).toBe(
+  test('the app notes once, as an info: the range, the next type, a stop/start, and the context key that pins it', () => {
+    const notes = Annotations.fromStack(appStack({ capacityTiB: '5' })).findInfo('*', Match.stringLikeRegexp('stops and starts'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0].entry.data).toBe(
       "instanceType m4.2xlarge is the planner's choice above 2 TiB up to 5 TiB (generation previous); above 5 TiB it " +
       'chooses m4.4xlarge. A change of instance type (capacityTiB across 5 TiB, or another generation) stops and starts ' +
       'the instance: minutes of outage; the data volumes are kept. To keep this instance across growth, pin its type: ' +
-      `-c instanceType=m4.2xlarge (or the instanceType prop). [ack: ${TIER_WARNING}]`,
+      '-c instanceType=m4.2xlarge.',
     );
-    expect(stopStartWarning({ capacityTiB: 5, generation: Generation.CURRENT })).toMatch(
+    expect(stopStartWarning({ capacityTiB: 5, generation: Generation.CURRENT }, (t) => t)).toMatch(
       /^instanceType m6i.2xlarge is the planner's choice above 3.72 TiB up to 7.45 TiB \(generation current\); above 7.45 TiB it chooses m6i.4xlarge\./);
   });
 
-  test('no warning for a pinned type (context key or prop), nor where growth cannot change the type alone', () => {
-    const quiet = (stack: Parameters<typeof Annotations.fromStack>[0]) =>
+  test('a library app is told the prop, not the context key', () => {
+    const [note] = Annotations.fromStack(serverStack({ capacityTiB: 5 }).stack).findInfo('*', Match.stringLikeRegexp('stops and starts'));
+    expect(note.entry.data).toMatch(/pin its type: instanceType: new ec2\.InstanceType\('m4\.2xlarge'\)\.$/);
+  });
+
+  test('no note for a pinned type (context key or prop), nor where growth cannot change the type alone', () => {
+    const quiet = (stack: Parameters<typeof Annotations.fromStack>[0]) => {
+      Annotations.fromStack(stack).hasNoInfo('*', Match.stringLikeRegexp('stops and starts'));
       Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('stops and starts'));
+    };
     quiet(appStack({ instanceType: 'm4.2xlarge' }));
+    // A capacity not stated, as in a default synth: nothing to note about its growth.
+    quiet(appStack({}));
+    quiet(serverStack({}).stack);
     quiet(serverStack({ capacityTiB: 5, instanceType: new ec2.InstanceType('m4.2xlarge') }).stack);
     quiet(serverStack({ capacityTiB: 12 }).stack);
     quiet(serverStack({ capacityTiB: 3, backend: Backend.INSTANCE_STORE }).stack);
-    // ...while the same server unpinned warns.
-    Annotations.fromStack(serverStack({ capacityTiB: 5 }).stack).hasWarning('*', Match.stringLikeRegexp('stops and starts'));
+    // ...while the same server unpinned notes it.
+    Annotations.fromStack(serverStack({ capacityTiB: 5 }).stack).hasInfo('*', Match.stringLikeRegexp('stops and starts'));
   });
 });

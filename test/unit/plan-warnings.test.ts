@@ -41,7 +41,7 @@ describe('a warning when the deployed capacity is more than 10 % above the reque
 
   test.each<[string, StorageRequest, RegExp]>([
     ['FSx sized up for throughput (the README example: 100 TiB at 2 GB/s)', { capacityTiB: 100, backend: Backend.FSX_LUSTRE, throughputMBps: 2000 },
-      /^capacityTiB 100: the plan deploys 169\.92 TiB, 69% more than asked, all of it billed: FSx for Lustre PERSISTENT_1\/HDD\/12 sustains 12 MB\/s per TiB of storage, so sustaining throughputMBps 2000 takes 174000 GiB; 108000 GiB would hold the capacity\. Ask for capacityTiB 169\.92 \(-c capacityTiB=169\.92\) to accept it/],
+      /^capacityTiB 100: the plan deploys 169\.92 TiB, 69% more than asked, all of it billed: FSx for Lustre PERSISTENT_1\/HDD\/12 sustains 12 MB\/s per TiB of storage, so sustaining throughputMBps 2000 takes 174000 GiB; 108000 GiB would hold the capacity\. Ask for 169\.92 TiB \(capacityTiB: 169\.92\) to accept it/],
     ['FSx capacity steps', { capacityTiB: 5, backend: Backend.FSX_LUSTRE },
       /^capacityTiB 5: the plan deploys 7\.03 TiB, 40% more than asked, all of it billed: FSx for Lustre PERSISTENT_2 SSD comes in capacity steps \(1200 GiB, then multiples of 2400 GiB\); the smallest that holds 5 TiB is 7200 GiB\./],
     ['FSx HDD steps', { capacityTiB: 2, backend: Backend.FSX_LUSTRE, fsxLustre: { deploymentType: fsx.LustreDeploymentType.PERSISTENT_1, storageType: fsx.StorageType.HDD } },
@@ -79,7 +79,7 @@ describe('a warning when the deployed capacity is more than 10 % above the reque
     const plan = planStorage(request);
     const accept = capacityExcess(request, plan)?.sameStorageCapacityTiB;
     expect(accept).toBeDefined();
-    expect(capacityWarnings(warnings(request))[0]).toContain(`Ask for capacityTiB ${accept} (-c capacityTiB=${accept}) to accept it`);
+    expect(capacityWarnings(warnings(request))[0]).toContain(`Ask for ${accept} TiB (capacityTiB: ${accept}) to accept it`);
     const accepted = planStorage({ ...request, capacityTiB: accept! });
     expect({ ...accepted, reason: '' }).toEqual({ ...plan, reason: '' });
     expect(capacityWarnings(warnings({ ...request, capacityTiB: accept! }))).toEqual([]);
@@ -101,9 +101,8 @@ describe('a warning when the deployed capacity is more than 10 % above the reque
       .hasWarning('/Test/Storage', Match.stringLikeRegexp('^capacityTiB 12: the plan deploys 14\\.06 TiB, 17% more than asked'));
     expect(capacityWarnings(appWarnings({ backend: 'fsx-lustre', capacityTiB: '100', throughputMBps: '2000' }))[0])
       .toMatch(/^capacityTiB 100: the plan deploys 169\.92 TiB/);
-    // The default plan holds its capacity exactly, so only the instance-type tier's advice remains: 5 TiB is the top of
-    // m4.2xlarge's tier, so any growth stops and starts the server.
-    expect(appWarnings({}).filter((w) => !w.includes('[ack: storage-server:instanceTypeTier]'))).toEqual([]);
+    // The default plan holds its capacity exactly, and the instance-type tier's advice is an info: no warning.
+    expect(appWarnings({})).toEqual([]);
     expect(appWarnings({ instanceType: 'm4.2xlarge' })).toEqual([]);
   });
 });
@@ -115,11 +114,19 @@ describe('the instance-store data-loss warning: advice a command-line user can a
     const [text, ...more] = dataLoss(appWarnings({ capacityTiB: '20' }));
     expect(more).toEqual([]);
     expect(text).toMatch(/^Backend instance-store \(d2\.4xlarge\), chosen by backend 'auto': the data is lost when the instance stops/);
-    expect(text).toContain("Set backend 'instance-store' (-c backend=instance-store) to choose it yourself, without this warning");
-    expect(text).toContain("backend 'ebs' (-c backend=ebs, up to 48 TiB)");
+    expect(text).toContain('Choose it yourself (-c backend=instance-store) to go without this warning');
+    expect(text).toContain('on EBS volumes (-c backend=ebs, up to 48 TiB)');
+    expect(text).not.toMatch(/Backend\.|: Backend/);
     expect(text).toContain('-c backend=fsx-lustre');
     // The only id is CDK's own [ack: ...] tag: the text never asks to acknowledge one.
     expect(text.replace(/ \[ack: [^\]]+\]$/, '')).not.toMatch(/acknowledge|storage-server:/i);
+  });
+
+  test('a library app is told the props, as it writes them, and no context key', () => {
+    const [text] = dataLoss(warnings({ capacityTiB: 20 }));
+    expect(text).toContain('Choose it yourself (backend: Backend.INSTANCE_STORE) to go without this warning');
+    expect(text).toContain('on EBS volumes (backend: Backend.EBS, up to 48 TiB), on FSx for Lustre (backend: Backend.FSX_LUSTRE)');
+    expect(text).not.toContain('-c ');
   });
 
   test('backend=instance-store, the key it names: chosen knowingly, no warning; backend=ebs: none either', () => {

@@ -147,16 +147,26 @@ describe('the construct records the retention and notes it at synth', () => {
   };
 
   test.each([
-    ['ebs', { backend: 'ebs' }, '7', 'DLM keeps that many snapshot sets of the data volumes'],
+    ['ebs', { backend: 'ebs', snapshots: { retain: 7 } }, '7', 'DLM keeps that many snapshot sets of the data volumes'],
     ['ebs, snapshots off', { backend: 'ebs', snapshots: { retain: 0 } }, '0', 'no snapshot policy'],
     ['fsx-lustre', { backend: 'fsx-lustre', capacityTiB: 12, snapshots: { retain: 30 } }, '30', 'FSx for Lustre keeps its daily automatic backups that many days'],
-    ['fsx-lustre linked to S3 (FSx backs none up)', { backend: 'fsx-lustre', capacityTiB: 12, fsxLustre: { dataRepositoryPath: 's3://hpc-inputs' } }, '0', 'FSx for Lustre takes no automatic backups'],
-    ['fsx-openzfs', { backend: 'fsx-openzfs', capacityTiB: 1 }, '7', 'FSx for OpenZFS keeps its daily automatic backups that many days'],
+    ['fsx-lustre linked to S3 (FSx backs none up)', { backend: 'fsx-lustre', capacityTiB: 12, snapshots: { retain: 0 }, fsxLustre: { dataRepositoryPath: 's3://hpc-inputs' } }, '0', 'FSx for Lustre takes no automatic backups'],
+    ['fsx-openzfs', { backend: 'fsx-openzfs', capacityTiB: 1, snapshots: { retain: 7 } }, '7', 'FSx for OpenZFS keeps its daily automatic backups that many days'],
   ] as const)('%s: SnapshotRetain %s', (_name, props, value, note) => {
     const { stack, properties } = built(props as Partial<StorageServerProps>);
     expect(properties.SnapshotRetain).toBe(value);
     expect(properties).not.toHaveProperty('AcceptFewerSnapshots');
-    Annotations.fromStack(stack).hasInfo('*', Match.stringLikeRegexp(`^snapshots\\.retain \\(-c snapshotRetain\\) ${value}: ${note}.*\\. A lower value`));
+    Annotations.fromStack(stack).hasInfo('*', Match.stringLikeRegexp(`^snapshots\\.retain ${value}: ${note}.*\\. A lower value.*unless acceptFewerSnapshots: true\\.$`));
+  });
+
+  test.each([
+    ['ebs', { backend: Backend.EBS }],
+    ['fsx-lustre', { backend: Backend.FSX_LUSTRE, capacityTiB: 12 }],
+    ['fsx-openzfs', { backend: Backend.FSX_OPENZFS, capacityTiB: 1 }],
+  ])('%s: a retention left at its default is recorded, and not noted: a default synth is quiet', (_name, props) => {
+    const { stack, properties } = built(props);
+    expect(properties.SnapshotRetain).toBe('7');
+    Annotations.fromStack(stack).hasNoInfo('*', Match.stringLikeRegexp('A lower value'));
   });
 
   test('instance store: no retention recorded; acceptFewerSnapshots reaches the guard only when true', () => {

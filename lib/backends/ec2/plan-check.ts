@@ -1,10 +1,10 @@
 import { Annotations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { warnAboutTypeTier } from '../../plan-warnings';
+import { noteTypeTier } from '../../plan-warnings';
 import { type StoragePlan, knownInstanceType, withInstanceType } from '../../sizing';
 import type { PlanCheck } from '../plugin';
 
-// The EC2 NFS server's part in the facade's plan: an `instanceType` override, and the warning that the planner's own
+// The EC2 NFS server's part in the facade's plan: an `instanceType` override, and the note that the planner's own
 // type may change with growth.
 
 /**
@@ -25,10 +25,11 @@ export function planOnOverride(scope: Construct, plan: StoragePlan, { server: pr
 
 /**
  * The planner's own type may change with growth, which stops and starts the instance; a pinned type does not, so only
- * an EBS plan without `instanceType` is warned about.
+ * an EBS plan without `instanceType` gets the note.
  */
-export function warnAboutTier(scope: Construct, planned: StoragePlan, { server: props, request }: PlanCheck): void {
-  if (props.instanceType !== undefined || planned.backend !== 'ebs') return;
+export function noteTier(scope: Construct, planned: StoragePlan, { server: props, request }: PlanCheck): void {
+  // Only for a stated capacity, so that a default synth stays quiet.
+  if (props.instanceType !== undefined || props.capacityTiB === undefined || planned.backend !== 'ebs') return;
   const { capacityTiB, backend, dataVolumeCount, throughputMBps, generation } = request;
-  warnAboutTypeTier(scope, { capacityTiB, backend, dataVolumeCount, throughputMBps, generation });
+  noteTypeTier(scope, { capacityTiB, backend, dataVolumeCount, throughputMBps, generation });
 }

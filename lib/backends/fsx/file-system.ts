@@ -3,8 +3,12 @@ import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as fsx from 'aws-cdk-lib/aws-fsx';
 import type { Construct } from 'constructs';
 import { dataRemovalPolicy } from '../../deletion';
+import { type Setting, SettingNames } from '../../setting-names';
 import type { FsxLustrePlan } from '../../sizing';
 import type { BackendInputs } from '../plugin';
+import { SNAPSHOT_RETAIN } from '../snapshot-options';
+
+const DATA_REPOSITORY_PATH: Setting = { prop: 'fsxLustre.dataRepositoryPath', key: 'fsxDataRepositoryPath' };
 
 // The FSx for Lustre file system: its storage, encryption, removal policy, automatic backups and S3 data repository.
 // The older types link the repository on the file system; PERSISTENT_2 links it with an association.
@@ -86,12 +90,13 @@ export function backupRetentionDays(scope: Construct, persistent: boolean, repos
   if (!persistent) return 0;
   if (repository === undefined) return retain;
   if (Token.isUnresolved(retain) || retain > 0) {
+    const names = SettingNames.of(scope);
     Annotations.of(scope).addWarningV2('storage-server:fsxBackupsOffWithDataRepository',
-      `snapshots.retain (-c snapshotRetain) ${Token.isUnresolved(retain) ? '' : `${retain} `}is not applied: FSx for ` +
-      `Lustre takes no backups of a file system linked to an S3 data repository (fsxLustre.dataRepositoryPath ` +
+      `${names.name(SNAPSHOT_RETAIN)} ${Token.isUnresolved(retain) ? '' : `${retain} `}is not applied: FSx for ` +
+      `Lustre takes no backups of a file system linked to an S3 data repository (${names.name(DATA_REPOSITORY_PATH)} ` +
       `${repository}), so its automatic daily backups are off. The bucket holds what the file system exports ` +
       '(new, changed and deleted files, asynchronously); turn on S3 Versioning on it to keep overwritten and deleted ' +
-      'files. Set snapshots.retain to 0 (-c snapshotRetain=0) to silence this warning.');
+      `files. Set ${names.set(SNAPSHOT_RETAIN, '0')} to silence this warning.`);
   }
   return 0;
 }

@@ -2,6 +2,7 @@ import { Annotations, Stack, Token } from 'aws-cdk-lib';
 import type * as cr from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import type { StorageServerProps } from '../../storage-server/props';
+import { type Setting, SettingNames } from '../../setting-names';
 import { fsxApiResource } from './api-call';
 
 // Root squash of an FSx for Lustre file system: the setting and its NIDs, checked, and the custom resource that applies
@@ -92,10 +93,11 @@ export function validateNoSquashNids(rootSquash: boolean, nids: string[] | undef
 }
 
 /** Root squash off lets root on any client act as root on the file system's files: said at every synth. */
-export function warnRootSquashOff(scope: Construct, setting: string): void {
+export function warnRootSquashOff(scope: Construct, setting: Setting): void {
+  const names = SettingNames.of(scope);
   Annotations.of(scope).addWarningV2('storage-server:rootSquashOff',
-    `${setting} is false: root on every client is root on the file system's files (no root squash). Set it to true ` +
-    'unless the clients are administered by the same people as the file system.');
+    `${names.name(setting)} is false: root on every client is root on the file system's files (no root squash). Set ` +
+    `${names.set(setting, 'true')} unless the clients are administered by the same people as the file system.`);
 }
 
 /**

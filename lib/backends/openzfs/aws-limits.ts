@@ -1,6 +1,7 @@
 import { Annotations, Stack, Token } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { cidrProblem, cidrWithin } from '../../../lambda/value-check/network';
+import { type Setting, SettingNames } from '../../setting-names';
 import { type FsxOpenZfsPlan } from './sizing/options';
 import {
   FSX_OPENZFS_AUTOMATIC_IOPS_PER_GIB, FSX_OPENZFS_QUOTAS, FSX_OPENZFS_REGIONAL_TIERS, FSX_OPENZFS_TOP_TIER_PERFORMANCE_ONLY,
@@ -13,8 +14,8 @@ import {
 /** What the limits are checked on: the plan, the prop that chose its tier, the clients and the VPC's CIDR as known. */
 export interface OpenZfsLimitsInput {
   readonly plan: FsxOpenZfsPlan;
-  /** The prop that set the tier: `fsxOpenZfs.throughputCapacityMBps` when given, `throughputMBps` otherwise. */
-  readonly tierProp: string;
+  /** The setting that chose the tier: `fsxOpenZfs.throughputCapacityMBps` when given, `throughputMBps` otherwise. */
+  readonly tierSetting: Setting;
   readonly clientCidrs?: readonly string[];
   /** The VPC's CIDR, a token when synth does not know it. */
   readonly vpcCidr: string;
@@ -29,23 +30,24 @@ export function checkOpenZfsLimits(scope: Construct, input: OpenZfsLimitsInput):
 }
 
 /** OPENZFS-REGION-TIERS: MULTI_AZ_1 at 7,680 or 10,240 MB/s exists in some Regions only. */
-function checkRegionalTier(scope: Construct, { plan, tierProp }: OpenZfsLimitsInput, region: string): void {
+function checkRegionalTier(scope: Construct, { plan, tierSetting }: OpenZfsLimitsInput, region: string): void {
+  const tierName = SettingNames.of(scope).name(tierSetting);
   const t = plan.throughputCapacityMBps;
   if (plan.deploymentType !== 'MULTI_AZ_1' || !FSX_OPENZFS_REGIONAL_TIERS.includes(t)) return;
   if (Token.isUnresolved(region)) {
     Annotations.of(scope).addWarningV2('storage-server:openZfsRegionalTier',
-      `${tierProp}: MULTI_AZ_1 at ${t} MB/s exists in some Regions only (${FSX_OPENZFS_TOP_TIER_REGIONS.join(', ')}, by AWS's ` +
+      `${tierName}: MULTI_AZ_1 at ${t} MB/s exists in some Regions only (${FSX_OPENZFS_TOP_TIER_REGIONS.join(', ')}, by AWS's ` +
       'quotas page), and the stack\'s Region is not known at synth: give the stack an env, or plan 5120 MB/s or less.');
     return;
   }
   if (FSX_OPENZFS_TOP_TIER_REGIONS.includes(region)) return;
   if (FSX_OPENZFS_TOP_TIER_PERFORMANCE_ONLY.includes(region)) {
     Annotations.of(scope).addWarningV2('storage-server:openZfsRegionalTier',
-      `${tierProp}: MULTI_AZ_1 at ${t} MB/s in ${region}: AWS's performance page lists it there, its quotas page does not ` +
+      `${tierName}: MULTI_AZ_1 at ${t} MB/s in ${region}: AWS's performance page lists it there, its quotas page does not ` +
       '(only ' + FSX_OPENZFS_TOP_TIER_REGIONS.join(', ') + '); if the create fails, plan 5120 MB/s or less.');
     return;
   }
-  throw new Error(`${tierProp}: MULTI_AZ_1 in ${region} goes up to 5120 MB/s; ${t} MB/s exists only in ` +
+  throw new Error(`${tierName}: MULTI_AZ_1 in ${region} goes up to 5120 MB/s; ${t} MB/s exists only in ` +
     `${[...FSX_OPENZFS_TOP_TIER_REGIONS, ...FSX_OPENZFS_TOP_TIER_PERFORMANCE_ONLY].join(', ')} (FSx for OpenZFS User Guide, ` +
     '"Performance"); ask for 5120 MB/s or less, or SINGLE_AZ_2, whose tables go to 10240 MB/s in every Region that offers it.');
 }
