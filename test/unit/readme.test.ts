@@ -1,16 +1,16 @@
 /**
  * The README as a newcomer meets it. Its first screen, 24 lines of an 80-column terminal, holds the set-up commands,
- * `cdk deploy` and `npm run plan`. Its context-key tables hold every key the app reads, one short row each. Every shell
- * command in it is either marked as needing an AWS account or run: here, for `npm run plan` and an offline `cdk synth`;
- * or by CI, for `npm ci` and the install commands, which the consumer test runs as written. A marked `cdk deploy` or
- * `cdk diff` still has its `-c` keys parsed by the app's own parser, so an example with a misspelt key or a bad value
- * fails here.
+ * `cdk deploy` and `npm run plan` (the context-key tables are docs/context-keys.md's: reference-docs.test.ts). Every
+ * shell command in it is either marked as needing an AWS account or run: here, for `npm run plan` and an offline `cdk
+ * synth`; or by CI, for `npm ci` and the install commands, which the consumer test runs as written. A marked `cdk
+ * deploy` or `cdk diff` still has its `-c` keys parsed by the app's own parser, so an example with a misspelt key or a
+ * bad value fails here.
  */
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { CONTEXT_DEFAULTS, ContextKey, checkContextKeys, parseContext } from '../../lib/context';
+import { ContextKey, checkContextKeys, parseContext } from '../../lib/context';
 import { TARGET } from '../support/grammars';
 import { REPO_ROOT, ShellCommand, cdkContextOf, shellCommands } from '../support/readme';
 import { planScript } from '../support/plan-script';
@@ -95,21 +95,6 @@ describe('README: the first screen', () => {
   test('the check is not vacuous: the old README, set-up below a paragraph of tests, fails it', () => {
     const old = README.replace(/\n```sh\nnpm ci\n/, `\n${'npm test runs the unit tests. '.repeat(30)}\n\`\`\`sh\nnpm ci\n`);
     expect(firstScreen(old)).not.toContain('npm run plan');
-  });
-});
-
-describe('README: the context keys', () => {
-  // The tables of the "## Context keys" section, up to its first subsection.
-  const section = README.slice(README.indexOf('\n## Context keys'));
-  const rows = section.slice(0, section.indexOf('\n### ')).split('\n').filter((l) => /^\| `[A-Za-z]+` \|/.test(l));
-  const keysOfRows = rows.map((l) => /^\| `([A-Za-z]+)`/.exec(l)![1]);
-
-  test('every key the app reads has exactly one row, and every row is a key', () => {
-    expect([...keysOfRows].sort()).toEqual(Object.keys(CONTEXT_DEFAULTS).sort());
-  });
-
-  test('each row is one short line, readable at 100 columns', () => {
-    expect(rows.filter((r) => r.length > 100)).toEqual([]);
   });
 });
 
