@@ -11,6 +11,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ContextKey, checkContextKeys, parseContext } from '../../lib/context';
+import { BACKENDS, Backend } from '../../lambda/register/backend';
 import { TARGET } from '../support/grammars';
 import { REPO_ROOT, ShellCommand, cdkContextOf, shellCommands } from '../support/readme';
 import { planScript } from '../support/plan-script';
@@ -87,9 +88,25 @@ function runSynth(command: string): Promise<Run> {
 
 const commands = shellCommands(README);
 
+/** Each backend as the first screen names it, with what it stores the data on. */
+const BACKEND_WORDS: Record<Backend, RegExp> = {
+  'ebs': /\*\*EBS\*\*: an EC2 NFS server\b.*\bst1 or gp3 volumes/,
+  'instance-store': /\*\*instance store\*\*: an EC2 NFS server\b.*\bd2, d3 or d3en HDDs/,
+  'fsx-lustre': /\*\*FSx for Lustre\*\*: /,
+  'fsx-openzfs': /\*\*FSx for OpenZFS\*\*: /,
+};
+
 describe('README: the first screen', () => {
   test.each(['npm ci', 'npx cdk synth', 'cdk deploy', 'npm run plan'])('shows `%s` in 24 rows of 80 columns', (command) => {
     expect(firstScreen(README)).toContain(command);
+  });
+
+  test.each(Object.entries(BACKEND_WORDS))('names the backend %s, as %s', (_, words) => {
+    expect(firstScreen(README).replace(/\s+/g, ' ')).toMatch(words);
+  });
+
+  test('knows every backend the app deploys, and no other', () => {
+    expect(Object.keys(BACKEND_WORDS).sort()).toEqual([...BACKENDS].sort());
   });
 
   test('the check is not vacuous: the old README, set-up below a paragraph of tests, fails it', () => {
