@@ -15,6 +15,7 @@ import { ContextKey, checkContextKeys, parseContext } from '../../lib/context';
 import { BACKENDS, Backend } from '../../lambda/register/backend';
 import { TARGET } from '../support/grammars';
 import { REPO_ROOT, ShellCommand, cdkContextOf, codeBlocks, packageVersion, shellCommands } from '../support/readme';
+import { wideLines, wrapMarkdown } from '../support/markdown-width';
 import { planScript } from '../support/plan-script';
 
 const README = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
@@ -199,5 +200,32 @@ describe('README and docs pages: every shell command is run by a test or marked 
     const result = results.get(c as ShellCommand)!;
     expect({ code: result.code, stderr: result.stderr.split('\n').filter((l) => /error/i.test(l)) }).toEqual({ code: 0, stderr: [] });
     if (kindOf(c as ShellCommand) === 'plan') expect(result.stdout.trim()).not.toBe('');
+  });
+});
+
+describe('README and docs pages: prose at most 100 columns, outside tables and code blocks', () => {
+  test.each(USER_PAGES)('%s has no wider line (npx ts-node --transpile-only test/support/markdown-width.ts refills it)', (file) => {
+    const wide = wideLines(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'));
+    expect(wide.map((w) => `${file}:${w.line}: ${w.width} columns`)).toEqual([]);
+  });
+
+  test('the check is not vacuous: a wide line is found; a table row, a code line, a web address and one word are not', () => {
+    const long = 'word '.repeat(21).trim();
+    const page = [
+      long, `| ${long} |`, '```sh', long, '```', `See [the guide](https://example.com/${'x'.repeat(120)}).`,
+      `  \`${'x'.repeat(120)}\``,
+    ].join('\n');
+    expect(wideLines(page).map((w) => w.line)).toEqual([1]);
+  });
+
+  test('refilling keeps every word, each link and short code span whole, and leaves no wide line', () => {
+    const link = '[a link of several words](docs/props.md#a-b)';
+    const page = `${'word '.repeat(30)}\`a code span\` ${link} ${'more '.repeat(30)}\n\n- ${'item '.repeat(30)}\n`;
+    const wrapped = wrapMarkdown(page);
+    expect(wrapped.replace(/\s+/g, ' ')).toBe(page.replace(/\s+/g, ' '));
+    expect(wrapped).toContain('`a code span`');
+    expect(wrapped).toContain(link);
+    expect(wideLines(wrapped)).toEqual([]);
+    expect(wrapped.split('\n').filter((l) => l.startsWith('  item')).length).toBeGreaterThan(0);
   });
 });
