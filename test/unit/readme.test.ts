@@ -110,7 +110,10 @@ function runSynth(command: string): Promise<Run> {
 }
 
 /** The user pages: the README and the reference beside it, whose commands are held to the same rule. */
-const USER_PAGES = ['README.md', 'docs/context-keys.md', 'docs/props.md', 'docs/what-gets-deployed.md'];
+const USER_PAGES = [
+  'README.md', 'docs/context-keys.md', 'docs/props.md', 'docs/what-gets-deployed.md', 'docs/client-mount.md',
+  'docs/update-guard.md', 'docs/how-it-is-tested.md',
+];
 
 /** Every shell command of the user pages, with the page it is on. */
 const commands: (ShellCommand & { file: string })[] = USER_PAGES.flatMap((file) =>
