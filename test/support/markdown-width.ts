@@ -25,7 +25,7 @@ const HEADING = /^#{1,6}\s/;
 const LIST_ITEM = /^(\s*)([-*]|\d+\.)\s+/;
 
 /** The columns `text` takes, each web address of a link left out: `[text](https://...)` counts as `[text]()`. */
-export function proseColumns(text: string): number {
+function proseColumns(text: string): number {
   return [...text.replace(/(!?\[[^\]]*\])\([a-z][a-z0-9+.-]*:\/\/[^)]*\)/gi, '$1()')].length;
 }
 
