@@ -3,6 +3,7 @@
  * "Setup"): the root's packages are those the app's own code imports, and the few it runs rather than imports.
  */
 import * as fs from 'fs';
+import { builtinModules } from 'module';
 import * as path from 'path';
 import { REPO_ROOT } from '../support/virtual-program';
 
@@ -38,7 +39,7 @@ function importedPackages(dirs: string[]): Set<string> {
   return found;
 }
 
-const BUILTINS = new Set(require('module').builtinModules as string[]);
+const BUILTINS = new Set(builtinModules);
 
 describe('the root installs only what a synth and a deploy need', () => {
   const root = manifest('package.json');
