@@ -45,7 +45,7 @@ export interface MountableStorageServer extends ec2.IConnectable {
 /** Options of {@link StorageServer.mountOn}. */
 export interface MountOnOptions {
   /**
-   * Directory to mount the export on: outside the system directories, such as `/etc` or `/usr`.
+   * Directory to mount the export on: outside the system directories, such as `/etc` or `/usr`; not a token.
    * @default - the server's mountPoint
    */
   readonly mountPoint?: string;
@@ -63,7 +63,13 @@ export function mountStorageOn(
   options: MountOnOptions = {},
 ): void {
   const mountPoint = options.mountPoint ?? server.mountPoint;
-  if (!Token.isUnresolved(mountPoint)) validateMountPoint('mountPoint', mountPoint);
+  // Nothing checks a token here at deploy, and the user data that names it is rendered now.
+  if (Token.isUnresolved(mountPoint)) {
+    throw new Error(
+      `mountPoint must be a concrete string, not a token: the mount point is checked and written into the user data at synth, got ${mountPoint}`,
+    );
+  }
+  validateMountPoint('mountPoint', mountPoint);
   if (target.osType !== ec2.OperatingSystemType.LINUX) {
     throw new Error(
       `target ${target.node.path} must run Linux (its osType is ${ec2.OperatingSystemType[target.osType]}); ` +

@@ -235,3 +235,31 @@ describe('hostile and edge values, beside the client mount script', () => {
     expect(EXCLUSIVE_OPTIONS).toEqual(allowlist.exclusive);
   });
 });
+
+describe('the values besides the string attributes', () => {
+  test('fsType as a token is refused by name: the rules and the port depend on it', () => {
+    expect(() => importServer(FsType.NFS4, () => ({ fsType: Fn.importValue('FsType') as FsType }))).toThrow(/^fsType must be one of nfs4, lustre, got "\$\{Token\[/);
+  });
+
+  test('a security group imported by a token id takes the clients\' rules, resolved at deploy', () => {
+    const stack = importServer(FsType.NFS4, (s) => ({ securityGroup: ec2.SecurityGroup.fromSecurityGroupId(s, 'Imported', Fn.importValue('ServerGroup')) }));
+    const server = stack.node.findChild('Server') as unknown as ec2.IConnectable;
+    server.connections.allowDefaultPortFrom(ec2.Peer.ipv4('10.0.0.0/16'));
+    Template.fromStack(stack).hasResourceProperties('AWS::EC2::SecurityGroupIngress', { GroupId: { 'Fn::ImportValue': 'ServerGroup' }, FromPort: 2049 });
+  });
+
+  test.each([
+    ['/etc', /^mountPoint must be an absolute directory path .+, got "\/etc": a system directory \(\/etc\)/],
+    ['/usr/local/data', /^mountPoint must be .+, got "\/usr\/local\/data": under a system directory \(\/usr\)/],
+  ])("mountOn's mountPoint %s is refused as the attribute is", (mountPoint, message) => {
+    const stack = importServer(FsType.NFS4, () => ({}));
+    const server = stack.node.findChild('Server') as unknown as StorageServer;
+    const node = new ec2.Instance(stack, 'Node', {
+      vpc: new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 0 }),
+      instanceType: new ec2.InstanceType('c5.large'),
+      machineImage: ec2.MachineImage.genericLinux({ 'eu-west-1': 'ami-0123456789abcdef0' }),
+    });
+    expect(() => server.mountOn(node, { mountPoint })).toThrow(message);
+    expect(() => server.mountOn(node, { mountPoint: Fn.importValue('MountPoint') })).toThrow(/^mountPoint must be a concrete string, not a token/);
+  });
+});
