@@ -41,6 +41,24 @@ function importedPackages(dirs: string[]): Set<string> {
 
 const BUILTINS = new Set(builtinModules);
 
+/** Each `npx <command>` in the repository's shell scripts and CI, as file and command. */
+function npxCommands(): { file: string; command: string }[] {
+  const found: { file: string; command: string }[] = [];
+  const visit = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(REPO_ROOT, rel), { withFileTypes: true })) {
+      const file = path.join(rel, entry.name);
+      if (entry.isDirectory()) {
+        if (!['node_modules', '.cache'].includes(entry.name)) visit(file);
+      } else if (entry.name.endsWith('.sh') || file === path.join('.ci', 'run')) {
+        const text = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
+        for (const m of text.matchAll(/\bnpx\s+(?:--\S+\s+)*([\w@./-]+)/g)) found.push({ file, command: m[1] });
+      }
+    }
+  };
+  ['bin', 'lib', 'lambda', 'test', '.ci'].forEach(visit);
+  return found;
+}
+
 describe('the root installs only what a synth and a deploy need', () => {
   const root = manifest('package.json');
   const imported = [...importedPackages(['bin', 'lib', 'lambda'])].filter((p) => !BUILTINS.has(p));
@@ -58,6 +76,9 @@ describe('the root installs only what a synth and a deploy need', () => {
     expect(unused).toEqual([]);
     const tools = manifest('test/package.json');
     expect(Object.keys(tools)).toEqual(expect.arrayContaining(['jest', 'ts-jest', 'typescript', 'jsii', 'eslint']));
+    // A script's npx finds the root's binaries only: a tool is run through test/support/tools.sh, on its PATH.
+    const npx = npxCommands();
+    expect(npx.filter((n) => root[n.command] === undefined)).toEqual([]);
     // One version of a package both list, so that the type check and the app see the same one.
     expect(Object.keys(tools).filter((p) => root[p] !== undefined && root[p] !== tools[p])).toEqual([]);
   });
