@@ -4,6 +4,7 @@
  * get it. Options npm took for itself, the `--` forgotten, get the command line to run instead.
  */
 import { execFile } from 'child_process';
+import * as fs from 'fs';
 import * as path from 'path';
 import { terminalWidth } from '../../bin/args';
 import { planScript } from '../support/plan-script';
@@ -96,6 +97,14 @@ describe('npm run plan gives one answer', () => {
       : new RegExp(`^${json.choice} .* is cheaper at \\$[0-9.]+/month; .*: pass backend ${json.choice} \\(-c backend=${json.choice}\\) to build it`, 'm');
     expect(text).toMatch(why);
   }, 30_000);
+});
+
+test("the README's quoted answer of `npm run plan -- 10` is what it prints", () => {
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const start = readme.indexOf('\n```\nChoice: ') + '\n```\n'.length;
+  const quoted = readme.slice(start, readme.indexOf('\n```\n', start) + 1);
+  expect(quoted).toMatch(/^Choice: /);
+  expect(runs['a plan, FSx for Lustre cheaper'].stdout.endsWith(`\n\n${quoted}`)).toBe(true);
 });
 
 describe('npm run plan without `--`: npm took the options', () => {
