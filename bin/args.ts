@@ -147,7 +147,8 @@ export function formatHelp(usage: string, intro: string, options: readonly Optio
  * passes the command the rest.
  */
 export function npmTakenOptions(script: string, argv: readonly string[], options: readonly OptionSpec[], env: NodeJS.ProcessEnv): string | undefined {
-  if (env.npm_lifecycle_event === undefined) return undefined;
+  // npm names the script it runs; under another (jest under `npm test`) the settings are not this command's.
+  if (env.npm_lifecycle_event !== script) return undefined;
   const taken = options
     .map((o) => ({ o, setting: env[`npm_config_${o.name.replace(/^--/, '').replace(/-/g, '_')}`] }))
     .filter(({ o, setting }) => setting !== undefined && !argv.some((a) => a === o.name || a.startsWith(`${o.name}=`)));

@@ -122,6 +122,11 @@ describe('npm run plan without `--`: npm took the options', () => {
     expect(unwrap(run.stderr)).toMatch(/^Error: npm took the options; run `npm run plan -- 10 ebs --throughput 500 --json`\n/);
   });
 
+  test('settings npm keeps for another script, such as jest under `npm test`, are not this command\'s', async () => {
+    const run = await spawnPlan(['10'], { npm_lifecycle_event: 'test', npm_config_throughput: 'true' });
+    expect([run.status, run.stderr]).toEqual([0, '']);
+  });
+
   test('options after `--` are the command\'s: a setting of the same name from elsewhere is not taken for them', async () => {
     const run = await spawnPlan(['10', '--throughput', '500'], { npm_lifecycle_event: 'plan', npm_config_throughput: 'true' });
     expect([run.status, run.stderr]).toEqual([0, '']);
