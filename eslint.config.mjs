@@ -1,7 +1,10 @@
-import tseslint from 'typescript-eslint';
+import { createRequire } from 'node:module';
+
+// typescript-eslint is a test tool, installed in test/node_modules by test/support/tools.sh: resolved from there.
+const tseslint = createRequire(new URL('./test/package.json', import.meta.url))('typescript-eslint');
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', 'dist/', '.venv/', 'test/e2e/.cache/', '**/*.js', '**/*.d.ts', 'docs/api/'] },
+  { ignores: ['node_modules/', 'cdk.out/', 'dist/', '.venv/', 'test/e2e/.cache/', 'test/node_modules/', '**/*.js', '**/*.d.ts', 'docs/api/'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -1,3 +1,6 @@
+// Jest and ts-jest are test tools, installed in test/node_modules by test/support/tools.sh: resolved from there.
+const tool = (name) => require.resolve(name, { paths: [`${__dirname}/test`] });
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
@@ -5,7 +8,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   // e2e VM tests are run by `npm run test:e2e`, not by `npm test`.
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
-  transform: { '^.+\\.tsx?$': 'ts-jest' },
+  transform: { '^.+\\.tsx?$': tool('ts-jest') },
   snapshotSerializers: ['<rootDir>/test/support/asset-hash-serializer.ts'],
   // Bundles the Lambda handlers and checks the Python venv once per run, not once per test file.
   globalSetup: '<rootDir>/test/support/global-setup.ts',

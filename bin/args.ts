@@ -1,6 +1,12 @@
 /**
  * The command-line helpers the project's commands share: bin/plan.ts and bin/bench-cluster.ts.
  */
+import { wrapLine, wrapText } from '../lib/sizing/wrap';
+
+/** The width a command writes for: the terminal's columns when `stream` is one, else 80; never under 40. */
+export function terminalWidth(stream: { readonly isTTY?: boolean; readonly columns?: number }): number {
+  return stream.isTTY === true && stream.columns !== undefined && stream.columns > 0 ? Math.max(stream.columns, 40) : 80;
+}
 
 /**
  * Takes `--name <value>` out of `args`, which it changes. It returns the value, '' when the option is last and has
@@ -115,9 +121,46 @@ function editDistance(a: string, b: string): number {
   return d[a.length][b.length];
 }
 
-/** `--help`: the usage line, then one line per option, the names aligned. */
-export function formatHelp(usage: string, intro: string, options: readonly OptionSpec[]): string {
+/** Where option help starts: 80 columns leave it 54; a longer option name takes a line of its own. */
+const HELP_COLUMN = 26;
+
+/**
+ * `--help` at most `width` columns wide: the usage line, the intro, then each option with its help beside it, or
+ * under it when the option's name would push the help column past HELP_COLUMN.
+ */
+export function formatHelp(usage: string, intro: string, options: readonly OptionSpec[], width: number): string {
   const names = options.map((o) => `${o.short ? `${o.short}, ` : ''}${o.name}${o.value ? ` <${o.value}>` : ''}`);
-  const width = Math.max(...names.map((n) => n.length));
-  return [usage, '', intro, '', ...options.map((o, i) => `  ${names[i].padEnd(width)}  ${o.help}`)].join('\n');
+  const column = 2 + Math.min(Math.max(...names.map((n) => n.length)), HELP_COLUMN - 4) + 2;
+  const lines = options.flatMap((o, i) => {
+    const name = `  ${names[i]}`;
+    const help = wrapLine(`${' '.repeat(column)}${o.help}`, width, column);
+    if (name.length + 2 > column) return [...wrapLine(name, width, 6), ...help];
+    return [`${name.padEnd(column)}${help[0].trimStart()}`, ...help.slice(1)];
+  });
+  return [...wrapLine(usage, width, 'usage: '.length), '', wrapText(intro, width), '', ...lines].join('\n');
+}
+
+/**
+ * The command line to give instead when npm took options for itself, or undefined when it took none. Run as
+ * `npm run <script> 10 --throughput 500`, without `--` before the options, npm keeps each option as its setting
+ * `npm_config_<name>` (`true` when it leaves the value among the arguments, the value itself for `--name=value`) and
+ * passes the command the rest.
+ */
+export function npmTakenOptions(script: string, argv: readonly string[], options: readonly OptionSpec[], env: NodeJS.ProcessEnv): string | undefined {
+  // npm names the script it runs; under another (jest under `npm test`) the settings are not this command's.
+  if (env.npm_lifecycle_event !== script) return undefined;
+  const taken = options
+    .map((o) => ({ o, setting: env[`npm_config_${o.name.replace(/^--/, '').replace(/-/g, '_')}`] }))
+    .filter(({ o, setting }) => setting !== undefined && !argv.some((a) => a === o.name || a.startsWith(`${o.name}=`)));
+  if (taken.length === 0) return undefined;
+  const valuesLeft = taken.filter(({ o, setting }) => o.value !== undefined && setting === 'true');
+  const args = [...argv];
+  const left = args.splice(Math.max(args.length - valuesLeft.length, 0));
+  const given = taken.map(({ o, setting }) => {
+    if (o.value === undefined) return o.name;
+    if (setting !== 'true') return `${o.name} ${setting}`;
+    return `${o.name} ${valuesLeft.length === 1 ? left[0] ?? `<${o.value}>` : `<${o.value}>`}`;
+  });
+  const passed = valuesLeft.length > 1 ? ` with your values (npm passed ${left.join(', ')} without their options)` : '';
+  return `npm took the options; run \`npm run ${script} -- ${[...args, ...given].join(' ')}\`${passed}`;
 }

@@ -29,7 +29,8 @@ import type { BackendCliOption } from '../lib/sizing/backend-sizing';
 import { DEFAULT_IO_SIZE_KIB, MIN_IO_SIZE_KIB } from '../lib/sizing/io-size';
 import { BACKEND_SIZING } from '../lib/sizing/registry';
 import { BACKEND_CHOICES } from '../lib/sizing/validate-request';
-import { OptionSpec, UsageError, didYouMean, formatHelp, parseArgs } from './args';
+import { wrapText } from '../lib/sizing/wrap';
+import { OptionSpec, UsageError, didYouMean, formatHelp, npmTakenOptions, parseArgs, terminalWidth } from './args';
 import { CLIENT_OPTIONS, readClient } from './client-options';
 
 const BACKENDS = BACKEND_CHOICES;
@@ -59,10 +60,11 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: '--help', short: '-h', help: 'print this help' },
 ];
 
-/** Where the command writes. */
+/** Where the command writes, and how wide its lines may be (80 unless given). */
 export interface Output {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
+  readonly width?: number;
 }
 
 /** What the command line asks for. */
@@ -70,33 +72,41 @@ interface PlanCommand {
   readonly request: StorageRequest;
   readonly instanceType?: string;
   readonly json: boolean;
+  readonly width: number;
 }
 
-/** Runs the command on `argv`, the arguments after the script's name; returns the exit status. */
-export function main(argv: readonly string[], output: Output): number {
+/**
+ * Runs the command on `argv`, the arguments after the script's name, with `env` the environment npm ran it in;
+ * returns the exit status.
+ */
+export function main(argv: readonly string[], output: Output, env: NodeJS.ProcessEnv = {}): number {
+  const width = output.width ?? 80;
+  const err = (text: string) => output.err(wrapText(text, width, 2));
   try {
+    const rerun = npmTakenOptions('plan', argv, OPTIONS, env);
+    if (rerun !== undefined) throw new UsageError(rerun);
     const parsed = parseArgs(argv, OPTIONS);
     if (parsed.flags.has('--help')) {
-      output.out(formatHelp(USAGE, INTRO, OPTIONS));
+      output.out(formatHelp(USAGE, INTRO, OPTIONS, width));
       return 0;
     }
-    const command = readCommand(parsed.values, parsed.positionals, parsed.flags.has('--json'));
+    const command = readCommand(parsed.values, parsed.positionals, parsed.flags.has('--json'), width);
     const client = readClient(parsed, command.request.backend);
     output.out(render(client === undefined ? command : { ...command, request: { ...command.request, client } }));
     return 0;
-  } catch (err) {
-    const message = (err as Error).message;
-    if (err instanceof UsageError) {
-      output.err(`Error: ${message}\n${USAGE} (--help lists the options)`);
+  } catch (caught) {
+    const message = (caught as Error).message;
+    if (caught instanceof UsageError) {
+      err(`Error: ${message}\n${USAGE} (--help lists the options)`);
       return 2;
     }
-    output.err(`Error: ${message}${optionsNamed(message)}`);
+    err(`Error: ${message}${optionsNamed(message)}`);
     return 1;
   }
 }
 
 /** The request the command line makes; a UsageError for anything malformed. */
-function readCommand(values: ReadonlyMap<string, string>, positionals: readonly string[], json: boolean): PlanCommand {
+function readCommand(values: ReadonlyMap<string, string>, positionals: readonly string[], json: boolean, width: number): PlanCommand {
   if (positionals.length === 0) throw new UsageError('<capacityTiB> is missing');
   if (positionals.length > 2) {
     throw new UsageError(`too many arguments: ${positionals.slice(2).map((p) => `'${p}'`).join(' ')} (at most <capacityTiB> and a backend)`);
@@ -133,11 +143,12 @@ function readCommand(values: ReadonlyMap<string, string>, positionals: readonly 
     },
     instanceType,
     json,
+    width,
   };
 }
 
 /** The chosen plan's table and the comparison, or both as JSON. */
-function render({ request, instanceType, json }: PlanCommand): string {
+function render({ request, instanceType, json, width }: PlanCommand): string {
   const planned = planStorage(request);
   if (instanceType !== undefined && planned.backend !== 'ebs') {
     throw new Error(`--instance-type applies to EBS plans only, and the plan for ${request.capacityTiB} TiB is backend ` +
@@ -150,9 +161,10 @@ function render({ request, instanceType, json }: PlanCommand): string {
     return JSON.stringify({ request: { ...request, backend: request.backend ?? 'auto', instanceType }, plan, comparison, choice }, null, 2);
   }
   const layout = [request.dataVolumeCount !== undefined ? '--volumes' : '', instanceType !== undefined ? '--instance-type' : ''].filter(Boolean);
-  return `${formatPlanTable(plan)}\n\nThe best plan of each backend for the same request` +
-    `${layout.length > 0 ? ` (${layout.join(' and ')} shape${layout.length > 1 ? '' : 's'} the ebs row only)` : ''}:\n` +
-    `${formatBackendComparison(request, { instanceType })}\n\n${formatChoice(request, comparison, plan)}`;
+  const heading = `The best plan of each backend for the same request` +
+    `${layout.length > 0 ? ` (${layout.join(' and ')} shape${layout.length > 1 ? '' : 's'} the ebs row only)` : ''}:`;
+  return `${formatPlanTable(plan, width)}\n\n${wrapText(heading, width)}\n` +
+    `${formatBackendComparison(request, { instanceType }, width)}\n\n${formatChoice(request, comparison, plan, width)}`;
 }
 
 /** The planner's messages name its request's fields: the options that set those a message names. */
@@ -208,5 +220,6 @@ function volumeCount(name: string, value: string): number {
 }
 
 if (require.main === module) {
-  process.exitCode = main(process.argv.slice(2), { out: (t) => console.log(t), err: (t) => console.error(t) });
+  const output = { out: (t: string) => console.log(t), err: (t: string) => console.error(t), width: terminalWidth(process.stdout) };
+  process.exitCode = main(process.argv.slice(2), output, process.env);
 }

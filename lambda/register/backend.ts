@@ -19,6 +19,17 @@ export const BACKENDS = ['ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs'] a
 export type Backend = (typeof BACKENDS)[number];
 
 /**
+ * Storage a cluster mounts that this project did not deploy (docs/plans/issue-45-existing-storage.md): an Amazon EFS
+ * file system, mounted over NFS by its DNS name, and an NFS server by its address. A record may name them; the
+ * planner, the update guard and the backend registry do not, since nothing of them is built.
+ */
+export const EXISTING_BACKENDS = ['efs', 'nfs'] as const;
+/** What a record's `backend` may say: a backend this project deploys, or storage that exists already. */
+export const RECORD_BACKENDS = [...BACKENDS, ...EXISTING_BACKENDS] as const;
+/** A backend of {@link RECORD_BACKENDS}. */
+export type RecordBackend = (typeof RECORD_BACKENDS)[number];
+
+/**
  * The backends that register an Amazon FSx file system, by its id and DNS name, instead of an EC2 instance. Clients
  * mount FSx for Lustre with the Lustre client and FSx for OpenZFS over NFS by its DNS name.
  */

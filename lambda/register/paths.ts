@@ -40,7 +40,7 @@ export function validatePrefix(field: string, value: string): void {
 }
 
 /** What makes `value` no prefix, or undefined; see {@link validatePrefix}. */
-function prefixProblem(value: string): string | undefined {
+export function prefixProblem(value: string): string | undefined {
   const levels = value.split('/').slice(1);
   return !value.startsWith('/')
     ? "must start with '/'"
@@ -56,7 +56,7 @@ function prefixProblem(value: string): string | undefined {
 }
 
 /** Whether `value` is a cluster or server name; see {@link validateName}. */
-function isName(value: string): boolean {
+export function isName(value: string): boolean {
   return value.length >= 1 && value.length <= MAX_NAME_LENGTH && NAME.test(value);
 }
 

@@ -4,7 +4,7 @@
  *
  * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
-import type { Backend } from './backend';
+import type { RecordBackend } from './backend';
 import type { RecordOwner } from './owner';
 
 /**
@@ -31,7 +31,7 @@ export interface RingRecordBase {
    */
   readonly instanceType: string;
   /** Where the server's data lives. */
-  readonly backend: Backend;
+  readonly backend: RecordBackend;
   /** ISO 8601 time of the registration. */
   readonly registeredAt: string;
   /**
@@ -76,7 +76,7 @@ export interface MountRecord {
    * `nfs4` record only for `fsx-openzfs`. Records written before FSx for OpenZFS lack it.
    * @default - absent: a record written before FSx for OpenZFS, checked as before
    */
-  readonly backend?: Backend;
+  readonly backend?: RecordBackend;
   /**
    * Who wrote the record, as owner.ts reads it; clients mount a record with or without it.
    * @default - absent: a record written before owner marks, which its server's registration knows by its ring record
@@ -110,7 +110,7 @@ export function mountRecord(
   mountPoint: string,
   options: string,
   fsType: FsType = 'nfs4',
-  backend?: Backend,
+  backend?: RecordBackend,
 ): MountRecord {
   return {
     server,

@@ -6,7 +6,11 @@
  *
  * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
-import { exportPathProblem, mountOptionsProblem, serverAddressProblem } from './mount-target';
+import {
+  exportPathProblem, lustreAddressProblem, lustreExportPathProblem, mountOptionsProblem, mountPointProblem, parameterPrefixProblem,
+  recordNameProblem, serverAddressProblem,
+} from './mount-target';
+import { FLAG_OPTIONS, VALUED_OPTIONS } from './mount-options';
 import { PRIVATE_IPV4_CIDRS, addressSpaceProblem, cidrProblem, ipv4Problem, ipv6ClientProblem, vpcCidrProblem } from './network';
 
 /** The rule one value is held to: the same function the construct applies to the literal value at synth. */
@@ -19,12 +23,24 @@ export enum ValueRule {
   LOGIN_IP = 'login-ip',
   /** The VPC's CIDR, where clients may be when no `clientCidrs` are given: a VPC size EC2 allows, held to the clientCidrs rules. */
   VPC_CIDR = 'vpc-cidr',
-  /** An imported server's `mountAddress`: a canonical IPv4 address or a DNS name. */
+  /** An imported NFS server's `mountAddress`: a canonical IPv4 host address or an FSx file system's DNS name. */
   SERVER_ADDRESS = 'server-address',
-  /** An imported server's `exportPath`: `/` or an absolute path of `[A-Za-z0-9_.-]` segments. */
+  /** An imported FSx for Lustre file system's `mountAddress`: its DNS name. */
+  LUSTRE_ADDRESS = 'lustre-address',
+  /** An imported NFS server's `exportPath`: an absolute path of `[A-Za-z0-9_.-]` segments, not `/`. */
   EXPORT_PATH = 'export-path',
-  /** An imported server's `mountOptions`: comma-separated `name` or `name=value` of `[A-Za-z0-9_.:-]`. */
+  /** An imported FSx for Lustre file system's `exportPath`: `/` and its mount name. */
+  LUSTRE_EXPORT_PATH = 'lustre-export-path',
+  /** An imported NFS server's `mountOptions`: options on the client nodes' NFS allowlist. */
   MOUNT_OPTIONS = 'mount-options',
+  /** An imported FSx for Lustre file system's `mountOptions`: options on the client nodes' Lustre allowlist. */
+  LUSTRE_MOUNT_OPTIONS = 'lustre-mount-options',
+  /** An imported server's `mountPoint`: a directory outside the system directories, `/home` allowed. */
+  MOUNT_POINT = 'mount-point',
+  /** An imported server's `clusterName` or `serverName`: one SSM path level. */
+  RECORD_NAME = 'record-name',
+  /** An imported server's `parameterPrefix`: an SSM path its records may be under. */
+  PARAMETER_PREFIX = 'parameter-prefix',
 }
 
 /** One value to check: its name as the user typed it, such as `clientCidrs[0]`, its rule and its resolved value. */
@@ -60,6 +76,12 @@ export const RESOURCE_TYPE = 'Custom::StorageServerValueCheck';
 
 const RULES = Object.values(ValueRule) as string[];
 
+/** Each allowlist as a message names it: the flags, then `name=` for the options that take a value. */
+const OPTIONS_SHOWN = {
+  nfs4: [...FLAG_OPTIONS.nfs4, ...Object.keys(VALUED_OPTIONS.nfs4).map((o) => `${o}=`)].join(' '),
+  lustre: [...FLAG_OPTIONS.lustre, ...Object.keys(VALUED_OPTIONS.lustre).map((o) => `${o}=`)].join(' '),
+};
+
 /** What a value of the rule must be, as the synth-time messages say it. */
 export function ruleText(rule: ValueRule, options: CheckOptions): string {
   const space = options.allowPublic ? 'private or public address space (allowPublicClientCidrs)' : `private address space (${PRIVATE_IPV4_CIDRS.join(' ')})`;
@@ -73,11 +95,23 @@ export function ruleText(rule: ValueRule, options: CheckOptions): string {
     case ValueRule.VPC_CIDR:
       return `a canonical IPv4 CIDR of /16 to /28 in ${space}, as clients may be anywhere in it`;
     case ValueRule.SERVER_ADDRESS:
-      return 'a canonical IPv4 address or a DNS name';
+      return 'a canonical IPv4 address of a host or an FSx DNS name (fs-<id>.fsx.<region>.amazonaws.com)';
+    case ValueRule.LUSTRE_ADDRESS:
+      return 'the FSx for Lustre file system\'s DNS name (fs-<id>.fsx.<region>.amazonaws.com)';
     case ValueRule.EXPORT_PATH:
-      return "'/' or an absolute path of A-Z a-z 0-9 _ . - segments";
+      return 'an absolute path of A-Z a-z 0-9 _ . - segments, not \'/\'';
+    case ValueRule.LUSTRE_EXPORT_PATH:
+      return "'/' and the file system's mount name, 3-8 of a-z 0-9";
     case ValueRule.MOUNT_OPTIONS:
-      return 'a comma-separated list of name or name=value mount options of A-Z a-z 0-9 _ . : -';
+      return `a comma-separated list of the NFS mount options the client nodes allow (${OPTIONS_SHOWN.nfs4})`;
+    case ValueRule.LUSTRE_MOUNT_OPTIONS:
+      return `a comma-separated list of the Lustre mount options the client nodes allow (${OPTIONS_SHOWN.lustre})`;
+    case ValueRule.MOUNT_POINT:
+      return "an absolute directory path of A-Z a-z 0-9 _ . - segments, not '/', a system directory or one below it (/home allowed)";
+    case ValueRule.RECORD_NAME:
+      return '1-64 characters of A-Z a-z 0-9 _ . -';
+    case ValueRule.PARAMETER_PREFIX:
+      return "an SSM path of '/'-separated levels of A-Z a-z 0-9 _ . -, at most 11 levels and 512 characters, not starting with aws or ssm";
   }
 }
 
@@ -95,10 +129,22 @@ export function valueProblem(rule: ValueRule, value: string, options: CheckOptio
       return vpcCidrProblem(value, space);
     case ValueRule.SERVER_ADDRESS:
       return serverAddressProblem(value);
+    case ValueRule.LUSTRE_ADDRESS:
+      return lustreAddressProblem(value);
     case ValueRule.EXPORT_PATH:
       return exportPathProblem(value);
+    case ValueRule.LUSTRE_EXPORT_PATH:
+      return lustreExportPathProblem(value);
     case ValueRule.MOUNT_OPTIONS:
-      return mountOptionsProblem(value);
+      return mountOptionsProblem(value, 'nfs4');
+    case ValueRule.LUSTRE_MOUNT_OPTIONS:
+      return mountOptionsProblem(value, 'lustre');
+    case ValueRule.MOUNT_POINT:
+      return mountPointProblem(value);
+    case ValueRule.RECORD_NAME:
+      return recordNameProblem(value);
+    case ValueRule.PARAMETER_PREFIX:
+      return parameterPrefixProblem(value);
   }
 }
 

@@ -3,13 +3,12 @@ import type * as autoscaling from 'aws-cdk-lib/aws-autoscaling';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct, type IConstruct } from 'constructs';
-import { DEFAULT_PARAMETER_PREFIX, FS_TYPES, mountParameterName, validateName, validatePrefix } from '../../lambda/register/contract';
+import { DEFAULT_PARAMETER_PREFIX, FS_TYPES, mountParameterName } from '../../lambda/register/contract';
 import { ValueRule, type ValueToCheck, valueProblem, ruleText } from '../../lambda/value-check/contract';
 import { FsType } from './fs-type';
 import { type MountOnOptions, mountStorageOn } from './mount-on';
 import { grantServerMountRead } from './grant';
 import { DeployTimeCheck } from '../deploy-check';
-import { validateConcrete } from '../registration';
 import { describe } from '../sizing/describe';
 
 /**
@@ -55,18 +54,30 @@ export interface StorageServerAttributes {
    * @default '/storage-server'
    */
   readonly parameterPrefix?: string;
-  /** The record's `address`: the NFS server's IP address or the file system's DNS name; a token is checked at deploy. */
+  /**
+   * The record's `address`: the NFS server's IPv4 address or the FSx file system's DNS name (only that for Lustre); a
+   * token is checked at deploy.
+   */
   readonly mountAddress: string;
   /**
    * The record's `fsType`.
    * @default FsType.NFS4
    */
   readonly fsType?: FsType;
-  /** The record's `exportPath`, such as `/export/data`; a token is checked at deploy. */
+  /**
+   * The record's `exportPath`, such as `/export/data`, or `/` and the mount name for Lustre; a token is checked at
+   * deploy.
+   */
   readonly exportPath: string;
-  /** The record's `mountPoint`, where clients mount it unless told otherwise; not a token. */
+  /**
+   * The record's `mountPoint`, where clients mount it unless told otherwise: outside the system directories; not a
+   * token.
+   */
   readonly mountPoint: string;
-  /** The record's `options`, the clients' mount options; a token is checked at deploy. */
+  /**
+   * The record's `options`, the clients' mount options, each on the client mount script's allowlist; a token is checked
+   * at deploy.
+   */
   readonly mountOptions: string;
   /**
    * The server's security group, which `mountOn` and `connections` add the clients' rules to. Import a Lustre server's
@@ -76,12 +87,30 @@ export interface StorageServerAttributes {
   readonly securityGroup: ec2.ISecurityGroup;
 }
 
-/** The attributes a value check holds: the ones that reach a client's user data. */
-const CHECKED: readonly (readonly [keyof StorageServerAttributes & string, ValueRule])[] = [
-  ['mountAddress', ValueRule.SERVER_ADDRESS],
-  ['exportPath', ValueRule.EXPORT_PATH],
-  ['mountOptions', ValueRule.MOUNT_OPTIONS],
-];
+/** How one string attribute is checked: its value-check rule by fsType, and why a token is refused, if it is. */
+export interface AttributeCheck {
+  /** The rule, for an NFS server and for an FSx for Lustre file system. */
+  readonly rule: Readonly<Record<FsType, ValueRule>>;
+  /** Why the value must be literal; a token is checked at deploy when this is absent. */
+  readonly literalOnly?: string;
+}
+
+const both = (rule: ValueRule): Readonly<Record<FsType, ValueRule>> => ({ [FsType.NFS4]: rule, [FsType.LUSTRE]: rule });
+const PATHS_AND_IAM = 'it forms SSM parameter paths and IAM resources at synth time';
+
+/** Every string attribute and its check: a test reads the attributes from StorageServerAttributes and holds them here. */
+export const ATTRIBUTE_CHECKS: Readonly<Record<string, AttributeCheck>> = {
+  clusterName: { rule: both(ValueRule.RECORD_NAME), literalOnly: PATHS_AND_IAM },
+  serverName: { rule: both(ValueRule.RECORD_NAME), literalOnly: PATHS_AND_IAM },
+  parameterPrefix: { rule: both(ValueRule.PARAMETER_PREFIX), literalOnly: PATHS_AND_IAM },
+  mountAddress: { rule: { [FsType.NFS4]: ValueRule.SERVER_ADDRESS, [FsType.LUSTRE]: ValueRule.LUSTRE_ADDRESS } },
+  exportPath: { rule: { [FsType.NFS4]: ValueRule.EXPORT_PATH, [FsType.LUSTRE]: ValueRule.LUSTRE_EXPORT_PATH } },
+  mountPoint: {
+    rule: both(ValueRule.MOUNT_POINT),
+    literalOnly: "as a StorageServer's own mountPoint: synth renders the clients' user data with it and checks it there",
+  },
+  mountOptions: { rule: { [FsType.NFS4]: ValueRule.MOUNT_OPTIONS, [FsType.LUSTRE]: ValueRule.LUSTRE_MOUNT_OPTIONS } },
+};
 
 /** A server deployed elsewhere: its attributes checked, literal ones now and tokens at deploy. */
 export class ImportedStorageServer extends Construct implements IStorageServer {
@@ -98,12 +127,6 @@ export class ImportedStorageServer extends Construct implements IStorageServer {
   constructor(scope: Construct, id: string, attrs: StorageServerAttributes) {
     super(scope, id);
     const prefix = attrs.parameterPrefix ?? DEFAULT_PARAMETER_PREFIX;
-    validateConcrete('clusterName', attrs.clusterName, validateName);
-    validateConcrete('serverName', attrs.serverName, validateName);
-    validateConcrete('parameterPrefix', prefix, validatePrefix);
-    if (Token.isUnresolved(attrs.mountPoint)) {
-      throw new Error(`mountPoint must be a concrete string, not a token: the clients' user data names it, got ${attrs.mountPoint}`);
-    }
     const fsType = attrs.fsType ?? FsType.NFS4;
     if (!(FS_TYPES as readonly string[]).includes(fsType)) {
       throw new Error(`fsType must be one of ${FS_TYPES.join(', ')}, got ${describe(fsType)}`);
@@ -111,14 +134,17 @@ export class ImportedStorageServer extends Construct implements IStorageServer {
     if (attrs.securityGroup === undefined || attrs.securityGroup === null) {
       throw new Error('securityGroup is required: the server\'s security group, which mountOn admits the clients to');
     }
+    const values: Record<string, unknown> = { ...attrs, parameterPrefix: prefix };
     const atDeploy: ValueToCheck[] = [];
-    for (const [name, rule] of CHECKED) {
-      const value = attrs[name] as string;
-      if (Token.isUnresolved(value)) {
+    for (const [name, { rule: rules, literalOnly }] of Object.entries(ATTRIBUTE_CHECKS)) {
+      const value = values[name];
+      const rule = rules[fsType];
+      if (typeof value === 'string' && Token.isUnresolved(value)) {
+        if (literalOnly !== undefined) throw new Error(`${name} must be a concrete string, not a token: ${literalOnly}, got ${value}`);
         atDeploy.push({ name, rule, value });
         continue;
       }
-      const problem = valueProblem(rule, value, { allowPublic: false });
+      const problem = valueProblem(rule, value as string, { allowPublic: false });
       if (problem !== undefined) throw new Error(`${name} must be ${ruleText(rule, { allowPublic: false })}, got ${describe(value)}: ${problem}.`);
     }
     this.clusterName = attrs.clusterName;

@@ -6,6 +6,7 @@ import type { IDependable } from 'constructs';
 import { LUSTRE_PORTS } from '../backends/fsx/network';
 import type { FsType } from '../../lambda/register/contract';
 import { renderMountUserData } from './user-data';
+import { ValueRule, ruleText, valueProblem } from '../../lambda/value-check/contract';
 
 /**
  * `StorageServer.mountOn`: one server's export mounted on one instance or Auto Scaling group through its user data,
@@ -44,7 +45,7 @@ export interface MountableStorageServer extends ec2.IConnectable {
 /** Options of {@link StorageServer.mountOn}. */
 export interface MountOnOptions {
   /**
-   * Directory to mount the export on.
+   * Directory to mount the export on: outside the system directories, such as `/etc` or `/usr`; not a token.
    * @default - the server's mountPoint
    */
   readonly mountPoint?: string;
@@ -62,7 +63,13 @@ export function mountStorageOn(
   options: MountOnOptions = {},
 ): void {
   const mountPoint = options.mountPoint ?? server.mountPoint;
-  if (!Token.isUnresolved(mountPoint)) validateMountPoint('mountPoint', mountPoint);
+  // Nothing checks a token here at deploy, and the user data that names it is rendered now.
+  if (Token.isUnresolved(mountPoint)) {
+    throw new Error(
+      `mountPoint must be a concrete string, not a token: the mount point is checked and written into the user data at synth, got ${mountPoint}`,
+    );
+  }
+  validateMountPoint('mountPoint', mountPoint);
   if (target.osType !== ec2.OperatingSystemType.LINUX) {
     throw new Error(
       `target ${target.node.path} must run Linux (its osType is ${ec2.OperatingSystemType[target.osType]}); ` +
@@ -87,10 +94,10 @@ export function mountStorageOn(
   if (server.ready) target.node.addDependency(server.ready);
 }
 
+/** The rule an imported server's mountPoint meets, so that no mount point, the server's or the one asked for, hides a system directory. */
 function validateMountPoint(prop: string, value: string): void {
-  if (!/^(\/[A-Za-z0-9_.-]+)+$/.test(value) || value.split('/').includes('..')) {
-    throw new Error(
-      `${prop} must be an absolute directory path of A-Z a-z 0-9 _ . - / (not '/', no '..'), got ${describe(value)}.`,
-    );
+  const problem = valueProblem(ValueRule.MOUNT_POINT, value, { allowPublic: false });
+  if (problem !== undefined) {
+    throw new Error(`${prop} must be ${ruleText(ValueRule.MOUNT_POINT, { allowPublic: false })}, got ${describe(value)}: ${problem}.`);
   }
 }

@@ -27,9 +27,10 @@
 # the server is a canonical IPv4 address inside --allowed-servers, or an FSx DNS name
 # (fs-<id>.fsx.<region>.amazonaws.com) every address of which (getent ahostsv4) lies inside --allowed-servers: for
 # fsType "lustre" (FSx for Lustre, with exportPath "/<mount name>", 3-8 lower-case letters and digits) and for an
-# "nfs4" record of backend "fsx-openzfs" (FSx for OpenZFS, mounted over NFS by that name and by nothing else); the
-# backend, when a record names one (records written before FSx for OpenZFS do not), is one of ebs, instance-store,
-# fsx-lustre, fsx-openzfs and fits the fsType (fsx-lustre "lustre", the others "nfs4"); exportPath and mountPoint are absolute
+# "nfs4" record of backend "fsx-openzfs" (FSx for OpenZFS, mounted over NFS by that name and by nothing else), or
+# likewise an EFS DNS name (fs-<id>.efs.<region>.amazonaws.com) for backend "efs"; the backend, when a record names
+# one (records written before FSx for OpenZFS do not), is one of ebs, instance-store, fsx-lustre, fsx-openzfs, efs,
+# nfs and fits the fsType (fsx-lustre "lustre", the others "nfs4"); exportPath and mountPoint are absolute
 # paths of [A-Za-z0-9._-] segments; the mount point is a mount root or below one (an allowlist: --mount-roots,
 # /home only with --allow-home), and no directory on the way to it is a symbolic link or writable by anyone but
 # root (see path_problem_on_node); every option is in an allowlist (no suid, dev or exec); fstab is exactly the

@@ -23,6 +23,9 @@ from typing import Any, Callable
 OCTET = r'(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
 IPV4 = re.compile(OCTET + r'(\.' + OCTET + r'){3}')
 FSX_DNS = re.compile(r'fs-[0-9a-f]{8,17}\.fsx\.[a-z0-9-]+\.amazonaws\.com(\.cn)?')
+# An EFS file system's DNS name, file-system-id.efs.aws-region.amazonaws.com (EFS User Guide, "Mounting EFS file
+# systems using DNS names"): its mount target in the client's Availability Zone.
+EFS_DNS = re.compile(r'fs-[0-9a-f]{8,17}\.efs\.[a-z0-9-]+\.amazonaws\.com(\.cn)?')
 LUSTRE_EXPORT = re.compile(r'/[a-z0-9]{3,8}')
 SEGMENT = re.compile(r'[A-Za-z0-9._-]+')
 NUMBER = re.compile(r'0|[1-9][0-9]{0,7}')
@@ -31,9 +34,10 @@ MOUNTINFO_POINT = 4  # the mount point's field in /proc/self/mountinfo (proc(5))
 # The mount table the script reads (tests point it elsewhere, as they do the script's MOUNTINFO).
 MOUNTINFO = os.environ.get('CLIENT_MOUNT_MOUNTINFO', '/proc/self/mountinfo')
 KEYS = ['server', 'exportPath', 'mountPoint', 'fsType', 'options', 'fstab']
-# What a record's optional `backend` may say (lambda/register/backend.ts: BACKENDS); records written before FSx for
-# OpenZFS have none. fsx-lustre is mounted as "lustre", every other backend as "nfs4".
-BACKENDS = ('ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs')
+# What a record's optional `backend` may say (lambda/register/backend.ts: RECORD_BACKENDS): a backend this project
+# deploys, or existing storage (efs, nfs); records written before FSx for OpenZFS have none. fsx-lustre is mounted as
+# "lustre", every other backend as "nfs4".
+BACKENDS = ('ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs', 'efs', 'nfs')
 BROADCAST = ipaddress.IPv4Address('255.255.255.255')
 GROUP_WRITE, ANY_WRITE = 0o020, 0o022
 Rule = Callable[[str], bool]
@@ -56,6 +60,10 @@ VALUED: dict[str, dict[str, Rule]] = {
 COMMON_FLAGS = {'_netdev', 'noatime', 'nodiratime', 'relatime', 'nofail', 'nosuid', 'nodev', 'noexec',
                 'rw', 'ro'}
 FLAGS = {'nfs4': COMMON_FLAGS | {'hard'}, 'lustre': COMMON_FLAGS | {'flock', 'localflock', 'noflock'}}
+# Flags one backend's records may add. noresvport (a new non-privileged source port on reconnect) is what EFS's mount
+# helper uses (EFS User Guide, "Mount settings used by EFS mount helper"); this project's own servers export with
+# `secure`, which refuses a non-privileged port (exports(5)), so no other record takes it.
+BACKEND_FLAGS = {'efs': {'noresvport'}}
 # Options refused with their own reason: nfs(5) on soft, "A so-called soft timeout can cause silent data corruption".
 REFUSED = {'soft': 'returns an I/O error after a timeout, which a program may not check: silent data loss (nfs(5)); use hard',
            'softerr': 'returns an error after a timeout, which a program may not check (nfs(5)); use hard'}
@@ -100,7 +108,7 @@ def fsx_name_problem(v: str, what: str) -> str | None:
     return 'server ' + q(v) + ' of ' + what + ' is not an FSx DNS name (fs-<id>.fsx.<region>.amazonaws.com)'
 
 def resolved_problem(v: str, allowed: list[ipaddress.IPv4Network]) -> str | None:
-    """Why v, an FSx DNS name, does not resolve (as this node resolves it) to allowed servers only, or None."""
+    """Why v, an FSx or EFS DNS name, does not resolve (as this node resolves it) to allowed servers only, or None."""
     addresses = resolve(v)
     if not addresses:
         return 'server ' + v + ' does not resolve to an IPv4 address on this node (getent ahostsv4)'
@@ -121,7 +129,7 @@ def backend_problem(rec: dict[str, Any]) -> str | None:
     return None
 
 def server_problem(rec: dict[str, Any], allowed: list[ipaddress.IPv4Network]) -> str | None:
-    """Why the record's server is not one this node may mount: an FSx DNS name for FSx (Lustre, OpenZFS), else an IP."""
+    """Why the record's server is not one this node may mount: an FSx or EFS DNS name for those, else an IP."""
     v, fs = rec['server'], rec['fsType']
     if fs == 'lustre':
         export = rec['exportPath']
@@ -132,8 +140,14 @@ def server_problem(rec: dict[str, Any], allowed: list[ipaddress.IPv4Network]) ->
     if rec.get('backend') == 'fsx-openzfs':
         return (fsx_name_problem(v, 'an fsx-openzfs record (FSx for OpenZFS is mounted by its DNS name only)') or
                 resolved_problem(v, allowed))
+    if rec.get('backend') == 'efs':
+        return (None if len(v) <= MAX_DNS_NAME and EFS_DNS.fullmatch(v) else
+                'server ' + q(v) + ' of an efs record is not an EFS DNS name (fs-<id>.efs.<region>.amazonaws.com)') or \
+            resolved_problem(v, allowed)
     if FSX_DNS.fullmatch(v):
         return 'server ' + q(v) + ' is an FSx DNS name, which needs fsType "lustre" (FSx for Lustre) or backend "fsx-openzfs" (FSx for OpenZFS)'
+    if EFS_DNS.fullmatch(v):
+        return 'server ' + q(v) + ' is an EFS DNS name, which needs backend "efs"'
     return ip_problem(v, allowed)
 
 def ip_problem(v: str, allowed: list[ipaddress.IPv4Network]) -> str | None:
@@ -248,8 +262,8 @@ def package_owners(mps: list[str]) -> dict[str, str]:
                 ' on this node, files a mount there would hide; choose a mountPoint no package owns'
     return owned
 
-def option_problem(opt: str, fs: str) -> str | None:
-    """Why one option of a record is not allowed for its fsType, or None."""
+def option_problem(opt: str, fs: str, backend: object = None) -> str | None:
+    """Why one option of a record is not allowed for its fsType (and backend), or None."""
     name, eq, value = opt.partition('=')
     if eq:
         rule = VALUED[fs].get(name)
@@ -257,16 +271,16 @@ def option_problem(opt: str, fs: str) -> str | None:
             return 'options: ' + q(opt) + ' ' + ('has a value out of range' if rule else 'is not an allowed mount option')
     elif name in REFUSED and fs == 'nfs4':
         return 'options: ' + q(opt) + ' ' + REFUSED[name]
-    elif name not in FLAGS[fs]:
+    elif name not in FLAGS[fs] and name not in BACKEND_FLAGS.get(str(backend), set()):
         return 'options: ' + q(opt) + (' needs a value' if name in VALUED[fs] else ' is not an allowed mount option')
     return None
 
-def options_problem(v: str, fs: str) -> str | None:
+def options_problem(v: str, fs: str, backend: object = None) -> str | None:
     if not v or len(v) > MAX_OPTIONS:
         return 'options ' + q(v) + ' is empty or longer than ' + str(MAX_OPTIONS) + ' characters'
     seen: set[str] = set()
     for opt in v.split(','):
-        why = option_problem(opt, fs)
+        why = option_problem(opt, fs, backend)
         if why:
             return why
         name = opt.partition('=')[0]
@@ -299,10 +313,13 @@ def problem(rec: object, allowed: list[ipaddress.IPv4Network], roots: list[str])
         return 'lacks string field(s) ' + ', '.join(bad)
     if rec['fsType'] not in ('nfs4', 'lustre'):
         return 'fsType ' + q(rec['fsType']) + ' is not "nfs4" (or "lustre")'
-    return (backend_problem(rec) or server_problem(rec, allowed) or path_problem('exportPath', rec['exportPath']) or
+    # An EFS file system is mounted from its root, "/", as AWS's guide mounts it; any other export is a directory.
+    root_export = rec.get('backend') == 'efs' and rec['exportPath'] == '/'
+    return (backend_problem(rec) or server_problem(rec, allowed) or
+            (None if root_export else path_problem('exportPath', rec['exportPath'])) or
             path_problem('mountPoint', rec['mountPoint']) or
             root_problem(rec['mountPoint'], roots) or path_problem_on_node(rec['mountPoint'])[0] or
-            options_problem(rec['options'], rec['fsType']) or
+            options_problem(rec['options'], rec['fsType'], rec.get('backend')) or
             (None if rec['fstab'] == fstab_line(rec, rec['options']) else
              'fstab ' + q(rec['fstab']) + ' disagrees with its fields (expected ' +
              q(fstab_line(rec, rec['options'])) + ')'))

@@ -1,11 +1,15 @@
 /**
- * The choice `npm run plan` states under the side-by-side comparison: the cheapest row shown that holds the capacity
- * and sustains the throughput asked, EFS included. When that is EFS, which this project does not deploy, it also states
- * the cheapest deployable plan and what `cdk deploy` builds with the request's backend.
+ * The answer `npm run plan` states under the side-by-side comparison: what `cdk deploy` builds for the request. When a
+ * row shown is cheaper, EFS included, one more line says why the backend asked (`auto` by default) does not build it
+ * and how to get it. `auto` keeps its capacity rule's EC2 servers, since moving a deployed stack's backend is refused.
  */
 import type { BackendComparison } from './plan-table';
 import type { StoragePlan, StorageRequest } from './plan-types';
 import { sustainedOf } from './limit';
+import { capacityRuleLimitTiB } from './plan';
+import { formatTiB } from './round';
+import { validateRequest } from './validate-request';
+import { UNWRAPPED, wrapText } from './wrap';
 
 /** A row's monthly cost and sustained figure, or undefined for a row that cannot serve the request. */
 function figures(row: BackendComparison): { usd: number; sustained: number; tib: number } | undefined {
@@ -33,19 +37,43 @@ function describeRow(row: BackendComparison): string {
   return `${row.backend}${row.plan ? ` ${row.plan.instanceType}` : ''} at $${usd.toFixed(2)}/month`;
 }
 
-/** The choice line(s) for a request, its comparison rows and the plan `cdk deploy` builds for it. */
-export function formatChoice(request: StorageRequest, rows: readonly BackendComparison[], deployed: StoragePlan): string {
-  const asked = `holds ${request.capacityTiB} TiB${request.throughputMBps ? ` and sustains ${request.throughputMBps} MB/s` : ''}`;
-  const best = cheapestShown(request, rows);
-  const builds = `\`cdk deploy\` with backend ${request.backend ?? 'auto'} builds ${deployed.backend} ${deployed.instanceType} ` +
-    `($${deployed.monthlyCostUsd.toFixed(2)}/month)`;
-  if (best === undefined) return `Choice: no plan shown ${asked}. ${builds}.`;
-  const lines = [`Choice: ${describeRow(best)}, the cheapest plan shown that ${asked}.`];
-  if (best.efs !== undefined) {
-    const deployable = cheapestShown(request, rows, true);
-    lines.push("EFS is not deployed by this project: deploy it with aws-cdk-lib's aws-efs (aws_efs.FileSystem).");
-    if (deployable !== undefined) lines.push(`The cheapest deployable plan: ${describeRow(deployable)}.`);
+/**
+ * The answer for a request, its comparison rows and the plan `cdk deploy` builds for it: that plan, and when a row
+ * shown is cheaper, why the backend asked does not build it and how to get it. Each line wraps at `width`.
+ */
+export function formatChoice(request: StorageRequest, rows: readonly BackendComparison[], deployed: StoragePlan, width = UNWRAPPED): string {
+  const asked = `${request.capacityTiB} TiB${request.throughputMBps ? ` and sustains ${request.throughputMBps} MB/s` : ''}`;
+  const backend = request.backend ?? 'auto';
+  const usd = deployed.monthlyCostUsd;
+  const builds = `${deployed.backend} ${deployed.instanceType} at $${usd.toFixed(2)}/month`;
+  const cheaper = (row: BackendComparison | undefined) => (row !== undefined && (figures(row)?.usd ?? usd) < usd - 0.005 ? row : undefined);
+  const server = cheaper(cheapestShown(request, rows, true));
+  const cheapest = cheaper(cheapestShown(request, rows));
+  const efsRow = cheapest?.efs === undefined ? undefined : cheapest;
+  const meets = deployed.rawCapacityTiB >= request.capacityTiB && sustainedOf(deployed) >= (request.throughputMBps ?? 0);
+  const answer = server === undefined && efsRow === undefined && meets
+    ? `Choice: ${builds}, the cheapest plan shown that holds ${asked}; \`cdk deploy\` with backend ${backend} builds it.`
+    : `Choice: ${builds}, what \`cdk deploy\` with backend ${backend} builds${meets ? `; it holds ${asked}` : ''}.`;
+  const why = server === undefined
+    ? efsRow && `${describeRow(efsRow).replace(/ at /, ' is cheaper at ')}, but this project deploys no EFS: ${EFS_HOW}.`
+    : `${describeRow(server).replace(/ at /, ' is cheaper at ')}; ${notBuilt(request, deployed)}: pass backend ${server.backend} ` +
+      `(-c backend=${server.backend}) to build it.${efsRow ? ` This project deploys no EFS: ${describeRow(efsRow)} is cheaper still ` +
+        `(${EFS_HOW}).` : ''}`;
+  return wrapText([answer, why].filter(Boolean).join('\n'), width, 2);
+}
+
+/** Where to get an EFS file system, which this project does not deploy. */
+const EFS_HOW = "deploy it with aws-cdk-lib's aws_efs.FileSystem";
+
+/** In a few words, why the backend asked builds `deployed` and not a cheaper row. */
+function notBuilt(request: StorageRequest, deployed: StoragePlan): string {
+  const backend = request.backend ?? 'auto';
+  if (backend !== 'auto') return `you asked for backend ${backend}`;
+  if (request.dataVolumeCount !== undefined) return `dataVolumeCount ${request.dataVolumeCount} keeps an existing EBS stripe`;
+  const limit = capacityRuleLimitTiB(validateRequest(request));
+  if (request.capacityTiB <= limit) {
+    return `auto keeps EC2 up to ${formatTiB(limit)} TiB${request.throughputMBps ? ' where it sustains the throughput' : ''}, ` +
+      'so a deployed stack keeps its backend';
   }
-  lines.push(`${builds}.`);
-  return lines.join('\n');
+  return `auto chose by its own rule (${deployed.reason})`;
 }

@@ -11,12 +11,13 @@ import { EFS_PRICE_SOURCE, EfsEstimate, efsEstimates } from './plan-efs';
 import type { StoragePlan, StorageRequest } from './plan-types';
 import { sustainedOf } from './limit';
 import { BACKEND_SIZING } from './registry';
+import { UNWRAPPED, alignColumns, wrapLine } from './wrap';
 
 /**
  * Renders a plan as the small table `npm run plan` prints: one row per fact, aligned, so it reads well in a terminal
- * and pastes into an issue or a design note.
+ * and pastes into an issue or a design note. A fact wider than `width` wraps under its own column.
  */
-export function formatPlanTable(plan: StoragePlan): string {
+export function formatPlanTable(plan: StoragePlan, width = UNWRAPPED): string {
   const text = BACKEND_SIZING[plan.backend].table;
   const rows: [string, string][] = [
     ['backend', plan.backend],
@@ -34,7 +35,7 @@ export function formatPlanTable(plan: StoragePlan): string {
     ['cost', `$${plan.monthlyCostUsd.toFixed(2)}/month (${text.costNote})`],
     ['why', plan.reason],
   ];
-  return alignColumns(rows);
+  return alignColumns(rows, width);
 }
 
 /** The request size the figures are bounded for, when one was asked; see io-size.ts. */
@@ -155,9 +156,10 @@ function efsRows(request: StorageRequest): BackendComparison[] {
 /**
  * The best plan of each backend for one request, side by side; `npm run plan` prints it under the chosen plan. It shows
  * what each would cost and sustain, or why it cannot serve the request. The plan, or the reason, is the last column, so
- * a long reason widens no other column: every row's cells start at the same offsets.
+ * a long reason widens no other column. When the table is wider than `width`, the figures and the plans are two
+ * tables, each wrapped to fit.
  */
-export function formatBackendComparison(request: StorageRequest, options: ComparisonOptions = {}): string {
+export function formatBackendComparison(request: StorageRequest, options: ComparisonOptions = {}, width = UNWRAPPED): string {
   const header = ['backend', 'raw TiB', 'sustained MB/s', 'burst MB/s', '$/month', 'plan'];
   const compared = compareBackends(request, options);
   const rows = compared.map(({ backend, plan, efs, cannot }) => {
@@ -177,21 +179,16 @@ export function formatBackendComparison(request: StorageRequest, options: Compar
       BACKEND_SIZING[plan.backend].table.summary(plan),
     ];
   });
-  return `${alignColumns([header, ...rows])}\n\nPrices, USD a month:\n${priceSources(compared)}`;
+  const whole = alignColumns([header, ...rows]);
+  const tables = whole.split('\n').every((line) => line.length <= width) ? whole
+    : `${alignColumns([header, ...rows].map((r) => r.slice(0, -1)), width)}\n\n` +
+      `${alignColumns([header, ...rows].map((r) => [r[0], r[r.length - 1]]), width)}`;
+  return `${tables}\n\nPrices, USD a month:\n${priceSources(compared, width)}`;
 }
 
 /** Each distinct price source and the rows it prices, one a line. */
-function priceSources(rows: readonly BackendComparison[]): string {
+function priceSources(rows: readonly BackendComparison[], width: number): string {
   const bySource = new Map<string, string[]>();
   for (const r of rows) bySource.set(r.priceSource, [...(bySource.get(r.priceSource) ?? []), r.backend]);
-  return [...bySource].map(([source, names]) => `  ${names.join(', ')}: ${source}`).join('\n');
-}
-
-/**
- * Rows of cells as lines: each column as wide as its widest cell, the last one unpadded, and two spaces between
- * columns, so every cell of a column starts at the same offset.
- */
-export function alignColumns(rows: readonly (readonly string[])[]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((c, i) => (i < r.length - 1 ? c.padEnd(widths[i]) : c)).join('  ').trimEnd()).join('\n');
+  return [...bySource].flatMap(([source, names]) => wrapLine(`  ${names.join(', ')}: ${source}`, width, 4)).join('\n');
 }

@@ -77,8 +77,15 @@ function planAsked(own: NonNullable<BackendSizing['planAsked']>, request: Storag
  * That server is one st1 volume in generation current and the largest d2 in previous.
  */
 function beyondCapacityRule(capacityTiB: number, valid: ValidRequest): boolean {
-  const autoLimit = valid.families.generation === 'current' ? MAX_SINGLE_VOLUME_TIB : MAX_INSTANCE_STORE_TIB;
-  return valid.backend === 'auto' && valid.dataVolumeCount === undefined && validatePositive(capacityTiB) > autoLimit;
+  return valid.backend === 'auto' && valid.dataVolumeCount === undefined && validatePositive(capacityTiB) > capacityRuleLimitTiB(valid);
+}
+
+/**
+ * The most the capacity rule of `auto` holds for a checked request: one st1 volume in generation current, the largest
+ * d2 in previous.
+ */
+export function capacityRuleLimitTiB(valid: Pick<ValidRequest, 'families'>): number {
+  return valid.families.generation === 'current' ? MAX_SINGLE_VOLUME_TIB : MAX_INSTANCE_STORE_TIB;
 }
 
 /** The cheapest plan of every backend for a capacity beyond the capacity rule, and the reason the rule did not do. */

@@ -66,7 +66,7 @@ export function run(command: string, args: string[], cwd: string): string {
 }
 
 export const bin = (name: string, ...rel: string[]): string => path.join(REPO_ROOT, 'node_modules', name, ...rel);
-export const tsc = bin('typescript', 'bin', 'tsc');
+export const tsc = path.join(REPO_ROOT, 'test', 'node_modules', 'typescript', 'bin', 'tsc');
 export const cdk = bin('aws-cdk', 'bin', 'cdk');
 export const installed = path.join(appDir, 'node_modules', pkg.name);
 

@@ -31,7 +31,7 @@ client_mount_scenario() {
   cp "$E2E_DIR/guest/client-mount-stage-records.sh" "$dir/ctl/guest/"
   # The client mount script as the SSM document carries it, its parts in place by lib/script-parts.ts, and the
   # user data mountStorageOn adds to a CDK consumer's node, both rendered by the construct's own code.
-  (cd "$REPO_DIR" && npx --no-install ts-node --transpile-only -e '
+  (cd "$REPO_DIR" && ts-node --transpile-only -e '
     const ec2 = require("aws-cdk-lib/aws-ec2");
     const { loadClientMountScript, renderMountUserData } = require("./lib/client-mount");
     const { mountRecord } = require("./lambda/register/contract");

@@ -220,7 +220,7 @@ bench_report() {
     fail "cluster-bench: the client printed no result line to aggregate"
     return
   fi
-  if ! report=$(cd "$REPO_DIR" && npx --no-install ts-node --transpile-only test/e2e/lib/bench-report.ts "$line" 2>&1); then
+  if ! report=$(cd "$REPO_DIR" && ts-node --transpile-only test/e2e/lib/bench-report.ts "$line" 2>&1); then
     fail "cluster-bench: bench:cluster's aggregate failed on the node's line: ${report##*$'\n'}"
     return
   fi

@@ -48,6 +48,7 @@ ROOTS = [ROOT, '/scratch']
 EXTRA = ['nosuid', 'nodev']
 OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev'
 FSX = 'fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com'
+EFS = 'fs-0123456789abcdef0.efs.us-east-1.amazonaws.com'
 
 
 def record(**fields: str) -> dict[str, str]:
@@ -109,7 +110,9 @@ class Grammar(unittest.TestCase):
             ('an FSx name as nfs4', record(server=FSX),
              f'server {q(FSX)} is an FSx DNS name, which needs fsType "lustre" (FSx for Lustre) or backend "fsx-openzfs" (FSx for OpenZFS)'),
             ('an FSx name of an EC2 backend', record(server=FSX, backend='ebs'), f'server {q(FSX)} is an FSx DNS name, which needs fsType "lustre"'),
-            ('an unknown backend', record(backend='efs'), 'backend "efs" is not one of ebs, instance-store, fsx-lustre, fsx-openzfs'),
+            ('an unknown backend', record(backend='glusterfs'),
+             'backend "glusterfs" is not one of ebs, instance-store, fsx-lustre, fsx-openzfs, efs, nfs'),
+            ('an EFS name without backend efs', record(server=EFS), f'server {q(EFS)} is an EFS DNS name, which needs backend "efs"'),
             ('a backend not a string', {**record(), 'backend': ['fsx-openzfs']}, 'backend ["fsx-openzfs"] is not one of ebs, instance-store'),
             ('a null backend', {**record(), 'backend': None}, 'backend null is not one of'),
             ('fsx-lustre as nfs4', record(backend='fsx-lustre'), 'backend "fsx-lustre" does not fit fsType "nfs4" (fsx-lustre is mounted as'),
@@ -168,6 +171,39 @@ class Grammar(unittest.TestCase):
                 self.assertEqual(got if why is None else (got or '')[: len(why)], why)
                 if why is not None and rule in why:
                     resolve.assert_not_called()  # a name that is not FSx's is never looked up
+
+    def test_an_efs_record_needs_an_efs_name_resolving_inside_the_allowance(self) -> None:
+        # AWS's mount helper's options (EFS User Guide, "Mount settings used by EFS mount helper").
+        efs = {'server': EFS, 'exportPath': '/', 'fsType': 'nfs4', 'backend': 'efs',
+               'options': 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,noresvport,_netdev'}
+        rule = 'of an efs record is not an EFS DNS name (fs-<id>.efs.<region>.amazonaws.com)'
+        for what, addresses, fields, why in [
+            ('inside', ['10.0.1.5'], {}, None),
+            ('a directory of it', ['10.0.1.5'], {'exportPath': '/projects'}, None),
+            ('inside, in China', ['10.0.1.5'], {'server': 'fs-01234567.efs.cn-north-1.amazonaws.com.cn'}, None),
+            ('outside', ['10.0.1.5', '203.0.113.9'], {}, f'server {EFS} resolves to 203.0.113.9, outside the allowed servers 10.0.0.0/16'),
+            ('unresolved', [], {}, f'server {EFS} does not resolve to an IPv4 address on this node (getent ahostsv4)'),
+            ('an IP address', ['10.0.1.5'], {'server': '10.0.0.5'}, f'server "10.0.0.5" {rule}'),
+            ('an FSx name', ['10.0.1.5'], {'server': FSX}, f'server {json.dumps(FSX)} {rule}'),
+            ('an EFS-like name elsewhere', ['10.0.1.5'], {'server': EFS + '.evil.example'}, f'server {json.dumps(EFS + ".evil.example")} {rule}'),
+            ('mounted as lustre', ['10.0.1.5'], {'fsType': 'lustre'}, 'backend "efs" does not fit fsType "lustre"'),
+        ]:
+            with self.subTest(what), mock.patch.object(cm, 'resolve', return_value=addresses) as resolve:
+                got = problem(record(**{**efs, **fields}))
+                self.assertEqual(got if why is None else (got or '')[: len(why)], why)
+                if why is not None and rule in why:
+                    resolve.assert_not_called()  # a name that is not EFS's is never looked up
+
+    def test_an_nfs_server_that_exists_is_checked_as_an_ec2_one(self) -> None:
+        self.assertIsNone(problem(record(backend='nfs')))
+        self.assertEqual(problem(record(backend='nfs', server='10.1.0.5')), 'server 10.1.0.5 is outside the allowed servers 10.0.0.0/16')
+        self.assertEqual(problem(record(backend='nfs', server=EFS)), f'server {json.dumps(EFS)} is an EFS DNS name, which needs backend "efs"')
+
+    def test_noresvport_only_for_efs(self) -> None:
+        # Servers this project makes export with `secure`, which refuses the non-privileged port noresvport asks for.
+        for backend in ('ebs', 'nfs', None):
+            fields = {'options': OPTIONS + ',noresvport', **({} if backend is None else {'backend': backend})}
+            self.assertEqual(problem(record(**fields)), 'options: "noresvport" is not an allowed mount option')
 
     def test_records_of_ec2_backends_are_checked_as_before(self) -> None:
         self.assertIsNone(problem(record(backend='ebs')))

@@ -5,7 +5,7 @@
  * keeping each link and each code span of up to 80 columns whole, since tests match code spans as written and the link
  * check reads one line at a time. Refill after an edit that leaves a line too wide:
  *
- *   npx ts-node --transpile-only test/support/markdown-width.ts README.md docs/context-keys.md
+ *   bash test/support/tools.sh ts-node --transpile-only test/support/markdown-width.ts README.md docs/context-keys.md
  */
 import * as fs from 'fs';
 

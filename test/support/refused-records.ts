@@ -180,8 +180,8 @@ export const REFUSED: [string, Record<string, string> | string, string][] = [
   ],
   [
     'a backend that is not one',
-    record({ backend: 'efs' }),
-    'backend "efs" is not one of ebs, instance-store, fsx-lustre, fsx-openzfs',
+    record({ backend: 'glusterfs' }),
+    'backend "glusterfs" is not one of ebs, instance-store, fsx-lustre, fsx-openzfs, efs, nfs',
   ],
   [
     'a lustre record whose exportPath is not a mount name',

@@ -1,9 +1,11 @@
 /**
  * Writes the template of every app variant, VARIANTS of test/support/stacks.ts, and of a few library stacks, as JSON
- * with its keys sorted, one file a variant, into the directory given. It is the check that a change of the code's shape leaves every template as it was.
+ * with its keys sorted, one file a variant, into the directory given. It is the check that a change of the code's
+ * shape leaves every template as it was.
  *
  *   npm run build:lambda
- *   STORAGE_SERVER_HANDLER_BUNDLES=dist/lambda npx ts-node --transpile-only test/support/template-variants.ts /tmp/before
+ *   STORAGE_SERVER_HANDLER_BUNDLES=dist/lambda bash test/support/tools.sh ts-node --transpile-only \
+ *     test/support/template-variants.ts /tmp/before
  *   (change the code; the same again into /tmp/after)
  *   diff -r /tmp/before /tmp/after
  *

@@ -88,10 +88,10 @@ describe('an imported server with literal attributes', () => {
   });
 
   test.each([
-    ['mountAddress', { mountAddress: "10.0.1.10'; reboot; '" }, /^mountAddress must be a canonical IPv4 address or a DNS name, got/],
+    ['mountAddress', { mountAddress: "10.0.1.10'; reboot; '" }, /^mountAddress must be a canonical IPv4 address of a host or an FSx DNS name \(fs-<id>\.fsx\.<region>\.amazonaws\.com\), got/],
     ['mountAddress', { mountAddress: 'server' }, /^mountAddress must be/],
     ['mountAddress', { mountAddress: '10.0.1.256' }, /^mountAddress must be/],
-    ['exportPath', { exportPath: '/export/$(reboot)' }, /^exportPath must be '\/' or an absolute path/],
+    ['exportPath', { exportPath: '/export/$(reboot)' }, /^exportPath must be an absolute path of A-Z a-z 0-9 _ \. - segments, not '\/', got/],
     ['exportPath', { exportPath: 'export/data' }, /^exportPath must be/],
     ['mountOptions', { mountOptions: 'hard, _netdev' }, /^mountOptions must be a comma-separated list/],
     ['mountOptions', { mountOptions: 'hard;reboot' }, /^mountOptions must be/],
@@ -140,7 +140,7 @@ describe('an imported server whose values are another stack\'s outputs', () => {
       { name: 'mountOptions', rule: ValueRule.MOUNT_OPTIONS, value: 'hard _netdev' },
     ];
     expect(checkValues({ checks, allowPublic: false })).toEqual([
-      expect.stringMatching(/^mountAddress resolved at deploy to "\$\(reboot\)": allowed is a canonical IPv4 address or a DNS name/),
+      expect.stringMatching(/^mountAddress resolved at deploy to "\$\(reboot\)": allowed is a canonical IPv4 address of a host or an FSx DNS name/),
       expect.stringMatching(/^mountOptions resolved at deploy to "hard _netdev": allowed is a comma-separated list/),
     ]);
   });

@@ -6,6 +6,7 @@
  */
 import * as fc from 'fast-check';
 import { cheapestShown, compareBackends, formatChoice, planStorage } from '../../lib/sizing';
+import { Backend } from '../../lib/backend-enum';
 
 const MB_PER_MIB = 1.048576;
 /** EFS's least published write per file system, 1 GiBps, in MB/s, alike for Elastic, Provisioned and Bursting. */
@@ -63,24 +64,39 @@ describe('the choice over everything shown', () => {
     }), { numRuns: 300, examples: [[{ capacityTiB: 0.01, throughputMBps: undefined }], [{ capacityTiB: 2, throughputMBps: 500 }]] });
   });
 
-  test('EFS cheapest (0.01 TiB, nothing asked: 11 GiB x $0.30 = $3.30): says EFS is not deployed here, names the cheapest deployable plan and what cdk deploy builds', () => {
+  test('EFS cheapest (0.01 TiB, nothing asked: 11 GiB x $0.30 = $3.30): one answer, what cdk deploy builds; one line says why the cheaper plans are not it', () => {
     const request = { capacityTiB: 0.01 };
     const text = formatChoice(request, compareBackends(request), planStorage(request));
-    const deployed = planStorage(request);
     expect(text).toBe([
-      'Choice: efs-elastic at $3.30/month, the cheapest plan shown that holds 0.01 TiB.',
-      "EFS is not deployed by this project: deploy it with aws-cdk-lib's aws-efs (aws_efs.FileSystem).",
+      'Choice: ebs m4.xlarge at $151.63/month, what `cdk deploy` with backend auto builds; it holds 0.01 TiB.',
       // 64 GiB x $0.09 + 64 MB/s x $0.26 + (2500 - 3 x 64) IOPS x $0.006 = 5.76 + 16.64 + 13.848.
-      'The cheapest deployable plan: fsx-openzfs SINGLE_AZ_1/64 at $36.25/month.',
-      `\`cdk deploy\` with backend auto builds ${deployed.backend} ${deployed.instanceType} ($${deployed.monthlyCostUsd.toFixed(2)}/month).`,
+      'fsx-openzfs SINGLE_AZ_1/64 is cheaper at $36.25/month; auto keeps EC2 up to 43.65 TiB, so a deployed stack keeps its backend: ' +
+        'pass backend fsx-openzfs (-c backend=fsx-openzfs) to build it. This project deploys no EFS: efs-elastic at $3.30/month is ' +
+        "cheaper still (deploy it with aws-cdk-lib's aws_efs.FileSystem).",
     ].join('\n'));
   });
 
-  test('a deployable choice: one line for it and one for what cdk deploy builds', () => {
+  test('a deployable choice that auto builds: one line', () => {
     const request = { capacityTiB: 2, throughputMBps: 500 };
     expect(formatChoice(request, compareBackends(request), planStorage(request))).toBe(
-      'Choice: fsx-openzfs SINGLE_AZ_1/512 at $400.58/month, the cheapest plan shown that holds 2 TiB and sustains 500 MB/s.\n' +
-        '`cdk deploy` with backend auto builds fsx-openzfs SINGLE_AZ_1/512 ($400.58/month).',
+      'Choice: fsx-openzfs SINGLE_AZ_1/512 at $400.58/month, the cheapest plan shown that holds 2 TiB and sustains 500 MB/s; ' +
+        '`cdk deploy` with backend auto builds it.',
+    );
+  });
+
+  test('a backend asked for by name: the cheaper plan is not it because it was asked for', () => {
+    const request = { capacityTiB: 10, backend: Backend.EBS };
+    expect(formatChoice(request, compareBackends(request), planStorage(request)).split('\n')[1]).toBe(
+      'fsx-lustre PERSISTENT_1/HDD/12 is cheaper at $300.00/month; you asked for backend ebs: pass backend fsx-lustre ' +
+        '(-c backend=fsx-lustre) to build it.',
+    );
+  });
+
+  test('only EFS cheaper: it says this project deploys no EFS and how to get one', () => {
+    const request = { capacityTiB: 0.01, backend: Backend.FSX_OPENZFS };
+    expect(formatChoice(request, compareBackends(request), planStorage(request))).toBe(
+      'Choice: fsx-openzfs SINGLE_AZ_1/64 at $36.25/month, what `cdk deploy` with backend fsx-openzfs builds; it holds 0.01 TiB.\n' +
+        "efs-elastic is cheaper at $3.30/month, but this project deploys no EFS: deploy it with aws-cdk-lib's aws_efs.FileSystem.",
     );
   });
 });

@@ -8,6 +8,7 @@ import { cheapestShown, compareBackends, formatBackendComparison, formatChoice, 
 import { FsxOpenZfsDeploymentType } from '../../lib/backends/openzfs/sizing/options';
 import { Backend } from '../../lib/backend-enum';
 import { Generation } from '../../lib/sizing/enums';
+import { UNWRAPPED } from '../../lib/sizing/wrap';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -15,7 +16,7 @@ const root = path.join(__dirname, '..', '..');
 function plan(...args: string[]): { status: number; stdout: string; stderr: string } {
   const out: string[] = [];
   const err: string[] = [];
-  const status = main(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  const status = main(args, { out: (t) => out.push(t), err: (t) => err.push(t), width: UNWRAPPED });
   return { status, stdout: out.join('\n'), stderr: err.join('\n') };
 }
 
@@ -27,19 +28,23 @@ function spawnPlan(...args: string[]) {
 
 const SIDE_BY_SIDE = '\n\nThe best plan of each backend for the same request:\n';
 
+/** A message wrapped at 80 columns as one line again: each continuation line starts with two spaces. */
+const unwrap = (text: string) => text.replace(/\n {2}(?=\S)/g, ' ');
+
 describe('npm run plan: the process', () => {
   test('`plan 10` prints the table, then the best plan of each backend; exit 0', () => {
     const run = spawnPlan('10');
     expect([run.status, run.stderr]).toEqual([0, '']);
     const request = { capacityTiB: 10 };
-    const choice = formatChoice(request, compareBackends(request), planStorage(request));
-    expect(run.stdout).toBe(`${formatPlanTable(planStorage({ capacityTiB: 10 }))}${SIDE_BY_SIDE}${formatBackendComparison({ capacityTiB: 10 })}\n\n${choice}\n`);
+    // Not a terminal: every part at 80 columns.
+    const choice = formatChoice(request, compareBackends(request), planStorage(request), 80);
+    expect(run.stdout).toBe(`${formatPlanTable(planStorage({ capacityTiB: 10 }), 80)}${SIDE_BY_SIDE}${formatBackendComparison({ capacityTiB: 10 }, {}, 80)}\n\n${choice}\n`);
   });
 
   test('an unknown option: exit 2, the message and the usage on stderr, nothing on stdout, no stack trace', () => {
     const run = spawnPlan('--thruput', '400');
     expect([run.status, run.stdout]).toEqual([2, '']);
-    expect(run.stderr).toBe(
+    expect(unwrap(run.stderr)).toBe(
       'Error: unknown option --thruput (did you mean --throughput?); the options are --backend, --throughput, --io-size, --generation, ' +
         '--arch, --volumes, --openzfs-deployment-type, --instance-type, --client-instance-type, --client-network-gbps, --nconnect, --placement-group, --json, --help\n' +
         'usage: npm run plan -- <capacityTiB> [auto|ebs|instance-store|fsx-lustre|fsx-openzfs] [options] (--help lists the options)\n',
@@ -49,7 +54,7 @@ describe('npm run plan: the process', () => {
   test('a request the planner refuses: exit 1, its message on stderr, no stack trace', () => {
     const run = spawnPlan('100', 'ebs');
     expect([run.status, run.stdout]).toEqual([1, '']);
-    expect(run.stderr).toMatch(/^Error: capacityTiB must be [^\n]* at most 48 for backend 'ebs'[^\n]*FSx for Lustre[^\n]*\n\(on this command line capacityTiB is the first argument\)\n$/);
+    expect(unwrap(run.stderr)).toMatch(/^Error: capacityTiB must be [^\n]* at most 48 for backend 'ebs'[^\n]*FSx for Lustre[^\n]*\n\(on this command line capacityTiB is the first argument\)\n$/);
     expect(run.stderr).not.toMatch(/^\s+at /m);
   });
 
@@ -259,14 +264,15 @@ describe('npm run plan: FSx for OpenZFS and EFS beside the servers (issue 30)', 
     }
     expect(run.stdout).toMatch(/^efs-bursting +- +- +- +- +cannot: Bursting's baseline/m);
     expect(run.stdout).toMatch(/^Prices, USD a month:\n {2}ebs, instance-store: .*\n {2}fsx-lustre: .*\n {2}fsx-openzfs: AWS price list .*\n {2}efs-elastic, efs-provisioned, efs-bursting: AWS's EFS price data/m);
-    expect(run.stdout).toMatch(/\n\nChoice: fsx-openzfs SINGLE_AZ_1\/512 at \$400\.58\/month, the cheapest plan shown that holds 2 TiB and sustains 500 MB\/s\.\n`cdk deploy` with backend auto builds fsx-openzfs SINGLE_AZ_1\/512 \(\$400\.58\/month\)\.$/);
+    expect(run.stdout).toMatch(/\n\nChoice: fsx-openzfs SINGLE_AZ_1\/512 at \$400\.58\/month, the cheapest plan shown that holds 2 TiB and sustains 500 MB\/s; `cdk deploy` with backend auto builds it\.$/);
     expect(JSON.parse(plan('2', '--throughput', '500', '--json').stdout).choice).toBe('fsx-openzfs');
   });
 
-  test('`plan 0.01`: EFS the cheapest shown, said not deployed here, with the cheapest deployable plan named', () => {
+  test('`plan 0.01`: one answer, what auto builds; the cheapest deployable plan and EFS, said not deployed here, on one line after it', () => {
     const run = plan('0.01');
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^Choice: efs-elastic at \$3\.30\/month.*\nEFS is not deployed by this project: deploy it with aws-cdk-lib's aws-efs.*\nThe cheapest deployable plan: fsx-openzfs SINGLE_AZ_1\/64 at \$36\.25\/month\.\n`cdk deploy` with backend auto builds ebs /m);
+    expect(run.stdout).toMatch(/\n\nChoice: ebs m4\.xlarge at \$151\.63\/month, what `cdk deploy` with backend auto builds; it holds 0\.01 TiB\.\n/);
+    expect(run.stdout).toMatch(/\nfsx-openzfs SINGLE_AZ_1\/64 is cheaper at \$36\.25\/month; auto keeps EC2 .*: pass backend fsx-openzfs .*This project deploys no EFS: efs-elastic at \$3\.30\/month is cheaper still \(deploy it with aws-cdk-lib's aws_efs\.FileSystem\)\.$/);
   });
 
   test('backend fsx-openzfs on the command line: the plan, its deployment and storage rows, its cost note', () => {

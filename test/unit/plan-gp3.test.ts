@@ -2,6 +2,7 @@ import * as fc from 'fast-check';
 import { DataVolumePlan, Generation, estimateThroughput, planStorage, withInstanceType } from '../../lib/sizing';
 import { down2 } from '../support/plan-figures';
 import { main } from '../../bin/plan';
+import { UNWRAPPED } from '../../lib/sizing/wrap';
 import { gp3MonthlyUsd, gp3VolumeFor } from '../../lib/sizing/catalog-gp3';
 import { Backend } from '../../lib/backend-enum';
 import { Arch, DataVolumeType } from '../../lib/sizing/enums';
@@ -32,7 +33,7 @@ describe('gp3 in the planner (issue 28)', () => {
 
   test('`npm run plan -- 1 --backend ebs --throughput 250` shows the gp3 volumes with their throughput and IOPS', () => {
     const out: string[] = [];
-    expect(main(['1', '--backend', 'ebs', '--throughput', '250'], { out: (t) => out.push(t), err: (t) => out.push(t) })).toBe(0);
+    expect(main(['1', '--backend', 'ebs', '--throughput', '250'], { out: (t) => out.push(t), err: (t) => out.push(t), width: UNWRAPPED })).toBe(0);
     const text = out.join('\n');
     expect(text).toMatch(/^volumes {7}2 x gp3 \(512 GiB, 125 MiB\/s, 3000 IOPS each\), striped$/m);
     expect(text).toMatch(/^ebs .* 665\.92 +m4\.4xlarge, 2 x gp3 \(512 GiB, 125 MiB\/s, 3000 IOPS each\), striped$/m);

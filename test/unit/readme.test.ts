@@ -207,7 +207,7 @@ describe('README and docs pages: every shell command is run by a test or marked 
 });
 
 describe('README and docs pages: prose at most 100 columns, outside tables and code blocks', () => {
-  test.each(USER_PAGES)('%s has no wider line (npx ts-node --transpile-only test/support/markdown-width.ts refills it)', (file) => {
+  test.each(USER_PAGES)('%s has no wider line (test/support/markdown-width.ts refills a page)', (file) => {
     const wide = wideLines(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'));
     expect(wide.map((w) => `${file}:${w.line}: ${w.width} columns`)).toEqual([]);
   });

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
 import schema from '../../lambda/register/records.schema.json';
-import { BACKENDS, FS_TYPES, RecordKind, mountRecord } from '../../lambda/register/contract';
+import { FS_TYPES, RECORD_BACKENDS, RecordKind, mountRecord } from '../../lambda/register/contract';
 import { recordProblems } from '../support/record-schema';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -45,7 +45,7 @@ describe('the TypeScript types are the schema', () => {
   });
 
   test('the enums: backends, file system types, record kinds', () => {
-    expect(defs.backend.enum).toEqual([...BACKENDS]);
+    expect(defs.backend.enum).toEqual([...RECORD_BACKENDS]);
     expect(/export type FsType = ([^;]+);/.exec(read('lambda/register/records.ts'))![1].split(' | ').map((s) => s.replace(/'/g, ''))).toEqual(defs.fsType.enum);
     expect([...FS_TYPES]).toEqual(defs.fsType.enum);
     expect(defs.owner.properties.record.enum).toEqual(Object.values(RecordKind));
@@ -61,7 +61,7 @@ describe('the TypeScript types are the schema', () => {
 
 describe('what the registration writes is valid', () => {
   test('mount records of every backend (mountRecord), and a marked one', () => {
-    for (const backend of BACKENDS) {
+    for (const backend of RECORD_BACKENDS) {
       const fsType = backend === 'fsx-lustre' ? 'lustre' : 'nfs4';
       expect(recordProblems('mountRecord', mountRecord('10.0.0.4', '/export/data', '/data', 'hard,_netdev', fsType, backend))).toEqual([]);
     }
@@ -72,7 +72,7 @@ describe('what the registration writes is valid', () => {
   test('the schema refuses what no writer makes (a check that cannot fail is no check)', () => {
     const good = mountRecord('10.0.0.4', '/export/data', '/data', 'hard', 'nfs4', 'ebs');
     expect(recordProblems('mountRecord', { ...good, fsType: 'nfs' })).not.toEqual([]);
-    expect(recordProblems('mountRecord', { ...good, backend: 'efs' })).not.toEqual([]);
+    expect(recordProblems('mountRecord', { ...good, backend: 'glusterfs' })).not.toEqual([]);
     expect(recordProblems('mountRecord', { ...good, extra: 'x' })).not.toEqual([]);
     const ring = { name: 's', role: 'storage', privateIp: '', privateDnsName: '', availabilityZone: '', instanceType: '', backend: 'ebs', registeredAt: 't' };
     expect(recordProblems('ringRecord', { ...ring, instanceId: 'i-1' })).toEqual([]);

@@ -2,7 +2,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { appStack } from '../support/stacks';
 
 // One snapshot per backend. Asset hashes are scrubbed by test/support/asset-hash-serializer.ts, so a
-// snapshot changes only when the template's meaning does: review the diff, then `npx jest -u`.
+// snapshot changes only when the template's meaning does: review the diff, then `npm run jest -- -u`.
 describe('template snapshots', () => {
   test('EBS backend (defaults: 5 TiB on m4.2xlarge)', () => {
     expect(Template.fromStack(appStack()).toJSON()).toMatchSnapshot();

@@ -173,7 +173,7 @@ prepare_run() {
   cp "$E2E_DIR"/guest/* "$RUN_DIR/ctl/guest/"
   cp "$REPO_DIR"/lib/scripts/*.sh "$RUN_DIR/ctl/scripts/"
   log "rendering user data with lib/bootstrap.ts"
-  (cd "$REPO_DIR" && npx --no-install ts-node --transpile-only test/e2e/lib/render.ts "$RUN_DIR/ctl/userdata") ||
+  (cd "$REPO_DIR" && ts-node --transpile-only test/e2e/lib/render.ts "$RUN_DIR/ctl/userdata") ||
     die "rendering the user data failed"
   mkfs.ext4 -q -F -L e2ectl -d "$RUN_DIR/ctl" "$RUN_DIR/ctl.img" 32M >/dev/null
 }
