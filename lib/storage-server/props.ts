@@ -273,8 +273,8 @@ export interface StorageServerProps {
    */
   readonly acceptDataLoss?: boolean;
   /**
-   * For the first of two deploys that upgrade an EBS server deployed before the stable address, as the README's "Stable
-   * address" says. It keeps the server's `AWS::EC2::VolumeAttachment` resources, unchanged but retained, so that the
+   * For the first of two deploys that upgrade an EBS server deployed before the stable address, as "Stable address" in
+   * docs/what-gets-deployed.md says. It keeps the server's `AWS::EC2::VolumeAttachment` resources, unchanged but retained, so that the
    * next deploy, without this, removes them from the stack without detaching the live volumes. Leave it off otherwise:
    * with attachments in the stack, the instance cannot be replaced.
    * @default false

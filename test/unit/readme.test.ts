@@ -1,18 +1,21 @@
 /**
- * The README as a newcomer meets it. Its first screen, 24 lines of an 80-column terminal, holds the set-up commands,
- * `cdk deploy` and `npm run plan`. Its context-key tables hold every key the app reads, one short row each. Every shell
- * command in it is either marked as needing an AWS account or run: here, for `npm run plan` and an offline `cdk synth`;
- * or by CI, for `npm ci` and the install commands, which the consumer test runs as written. A marked `cdk deploy` or
- * `cdk diff` still has its `-c` keys parsed by the app's own parser, so an example with a misspelt key or a bad value
- * fails here.
+ * The README as a newcomer meets it. Its first screen, 24 lines of an 80-column terminal, names the four backends and
+ * holds the set-up commands, `cdk deploy` and `npm run plan` (the context-key tables are docs/context-keys.md's:
+ * reference-docs.test.ts). Every shell command in it and in the reference pages beside it is either marked as needing
+ * an AWS account or run: here, for `npm run plan` and an offline `cdk synth`; by CI, for `npm ci` and the install
+ * commands, which the consumer test runs as written; a `git checkout` names a tag `git tag -l` lists, or the coming
+ * release's, marked. A marked `cdk deploy` or `cdk diff` still has its `-c` keys parsed by the app's own parser, so an
+ * example with a misspelt key or a bad value fails here.
  */
-import { spawn } from 'child_process';
+import { execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { CONTEXT_DEFAULTS, ContextKey, checkContextKeys, parseContext } from '../../lib/context';
+import { ContextKey, checkContextKeys, parseContext } from '../../lib/context';
+import { BACKENDS, Backend } from '../../lambda/register/backend';
 import { TARGET } from '../support/grammars';
-import { REPO_ROOT, ShellCommand, cdkContextOf, shellCommands } from '../support/readme';
+import { REPO_ROOT, ShellCommand, cdkContextOf, codeBlocks, packageVersion, shellCommands } from '../support/readme';
+import { wideLines, wrapMarkdown } from '../support/markdown-width';
 import { planScript } from '../support/plan-script';
 
 const README = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
@@ -38,11 +41,32 @@ const RUN_BY_CI: { pattern: RegExp; script: string; text: string }[] = [
   { pattern: /^cd \S+ && pip install \S+\.whl$/, script: 'test/python-app/run.sh', text: '-m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall "$wheel"' },
 ];
 
-type Kind = 'marked' | 'plan' | 'synth' | 'ci';
+/**
+ * The marker of a `git checkout <tag>` whose tag does not exist yet: the release this tree prepares makes it. Only
+ * that tag, `v<package.json's version>`, may carry it; any other tag must be in `git tag -l` (a clone copies tags).
+ */
+const RELEASE_MARKER = 'needs the release';
+
+/** The tags of this checkout. */
+const TAGS = execFileSync('git', ['tag', '-l'], { cwd: REPO_ROOT, encoding: 'utf8' }).split('\n').filter((l) => l !== '');
+
+/** Why `git checkout <ref>` would fail here, given the checkout's `tags`; undefined when it names one, or is marked. */
+function checkoutProblem(command: string, tags: readonly string[]): string | undefined {
+  const ref = /^git checkout (\S+)/.exec(command)?.[1];
+  if (ref === undefined || tags.includes(ref)) return undefined;
+  const comment = /\s#.*$/.exec(command)?.[0] ?? '';
+  if (comment.includes(RELEASE_MARKER) && ref === `v${packageVersion()}`) return undefined;
+  return comment.includes(RELEASE_MARKER)
+    ? `${ref} is not in \`git tag -l\`, and only this version's tag, v${packageVersion()}, may wait for the release`
+    : `${ref} is not in \`git tag -l\` (${tags.join(', ') || 'no tags'}): name a tag, or mark it "# ${RELEASE_MARKER}"`;
+}
+
+type Kind = 'marked' | 'plan' | 'synth' | 'ci' | 'tag';
 
 /** How a README command is accounted for, or undefined when it is neither marked nor run by a test. */
 function kindOf(c: ShellCommand): Kind | undefined {
   if (c.needsAwsAccount) return 'marked';
+  if (/^git checkout\b/.test(c.command)) return checkoutProblem(c.command, TAGS) === undefined ? 'tag' : undefined;
   if (/^npm run plan\b/.test(c.command)) return 'plan';
   if (/^npx cdk synth\b/.test(c.command)) return 'synth';
   if (RUN_BY_CI.some((r) => r.pattern.test(c.command.replace(/\s+#.*$/, '')))) return 'ci';
@@ -85,11 +109,36 @@ function runSynth(command: string): Promise<Run> {
   return run(path.join(REPO_ROOT, 'node_modules', '.bin', 'cdk'), [...args, '--no-notices', '--no-version-reporting', '-o', outdir]);
 }
 
-const commands = shellCommands(README);
+/** The user pages: the README and the reference beside it, whose commands are held to the same rule. */
+const USER_PAGES = [
+  'README.md', 'docs/context-keys.md', 'docs/props.md', 'docs/what-gets-deployed.md', 'docs/client-mount.md',
+  'docs/update-guard.md', 'docs/how-it-is-tested.md',
+];
+
+/** Every shell command of the user pages, with the page it is on. */
+const commands: (ShellCommand & { file: string })[] = USER_PAGES.flatMap((file) =>
+  shellCommands(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8')).map((c) => ({ ...c, file })),
+);
+
+/** Each backend as the first screen names it, with what it stores the data on. */
+const BACKEND_WORDS: Record<Backend, RegExp> = {
+  'ebs': /\*\*EBS\*\*: an EC2 NFS server\b.*\bst1 or gp3 volumes/,
+  'instance-store': /\*\*instance store\*\*: an EC2 NFS server\b.*\bd2, d3 or d3en HDDs/,
+  'fsx-lustre': /\*\*FSx for Lustre\*\*: /,
+  'fsx-openzfs': /\*\*FSx for OpenZFS\*\*: /,
+};
 
 describe('README: the first screen', () => {
   test.each(['npm ci', 'npx cdk synth', 'cdk deploy', 'npm run plan'])('shows `%s` in 24 rows of 80 columns', (command) => {
     expect(firstScreen(README)).toContain(command);
+  });
+
+  test.each(Object.entries(BACKEND_WORDS))('names the backend %s, as %s', (_, words) => {
+    expect(firstScreen(README).replace(/\s+/g, ' ')).toMatch(words);
+  });
+
+  test('knows every backend the app deploys, and no other', () => {
+    expect(Object.keys(BACKEND_WORDS).sort()).toEqual([...BACKENDS].sort());
   });
 
   test('the check is not vacuous: the old README, set-up below a paragraph of tests, fails it', () => {
@@ -98,25 +147,10 @@ describe('README: the first screen', () => {
   });
 });
 
-describe('README: the context keys', () => {
-  // The tables of the "## Context keys" section, up to its first subsection.
-  const section = README.slice(README.indexOf('\n## Context keys'));
-  const rows = section.slice(0, section.indexOf('\n### ')).split('\n').filter((l) => /^\| `[A-Za-z]+` \|/.test(l));
-  const keysOfRows = rows.map((l) => /^\| `([A-Za-z]+)`/.exec(l)![1]);
-
-  test('every key the app reads has exactly one row, and every row is a key', () => {
-    expect([...keysOfRows].sort()).toEqual(Object.keys(CONTEXT_DEFAULTS).sort());
-  });
-
-  test('each row is one short line, readable at 100 columns', () => {
-    expect(rows.filter((r) => r.length > 100)).toEqual([]);
-  });
-});
-
-describe('README: every shell command is run by a test or marked as needing an AWS account', () => {
+describe('README and docs pages: every shell command is run by a test or marked as needing an AWS account', () => {
   test('none is left unaccounted for', () => {
     expect(commands.length).toBeGreaterThan(10);
-    const loose = commands.filter((c) => kindOf(c) === undefined).map((c) => `README.md:${c.line}: ${c.command}`);
+    const loose = commands.filter((c) => kindOf(c) === undefined).map((c) => `${c.file}:${c.line}: ${c.command}`);
     expect(loose).toEqual([]);
   });
 
@@ -125,13 +159,31 @@ describe('README: every shell command is run by a test or marked as needing an A
     expect(extra.filter((c) => c.section === 'Extra' && kindOf(c) === undefined).map((c) => c.command)).toEqual(['aws s3 ls']);
   });
 
+  test('each `git checkout` names a tag of this clone, or the coming release\'s, marked (in a block or inline)', () => {
+    // Inline: the code spans of the prose, outside the blocks.
+    let prose = README;
+    for (const b of codeBlocks(README)) prose = prose.replace(b.code, '');
+    const inline = [...prose.matchAll(/`(git checkout [^`]*)`/g)].map((m) => m[1]);
+    const checkouts = [...commands.map((c) => c.command), ...inline].filter((c) => c.startsWith('git checkout '));
+    expect(checkouts.length).toBeGreaterThan(0);
+    expect(checkouts.flatMap((c) => checkoutProblem(c, TAGS) ?? [])).toEqual([]);
+  });
+
+  test('the tag check is not vacuous: a missing tag, and a marked tag of another version, are refused', () => {
+    const next = `v${packageVersion()}`;
+    expect(checkoutProblem('git checkout v0.0.1', ['v0.0.1'])).toBeUndefined();
+    expect(checkoutProblem(`git checkout ${next}  # ${RELEASE_MARKER}: made at the release`, [])).toBeUndefined();
+    expect(checkoutProblem(`git checkout ${next}`, ['v0.0.1'])).toMatch(/is not in `git tag -l` \(v0\.0\.1\)/);
+    expect(checkoutProblem(`git checkout v0.0.2  # ${RELEASE_MARKER}`, [])).toMatch(/only this version's tag/);
+  });
+
   test.each(RUN_BY_CI)('$text is run by $script as written', ({ script, text }) => {
     expect(fs.readFileSync(path.join(REPO_ROOT, script), 'utf8')).toContain(text);
   });
 
-  test.each(commands.filter((c) => kindOf(c) === 'marked' && /\bcdk (deploy|diff|synth)\b/.test(c.command)).map((c) => [c.line, c.command]))(
-    'README.md:%i: its context keys are ones the app reads, with values it accepts: %s',
-    (_, command) => {
+  test.each(commands.filter((c) => kindOf(c) === 'marked' && /\bcdk (deploy|diff|synth)\b/.test(c.command)).map((c) => [c.file, c.line, c.command]))(
+    '%s:%i: its context keys are ones the app reads, with values it accepts: %s',
+    (_, __, command) => {
       const context = cdkContextOf(command);
       expect(Object.keys(context).length).toBeGreaterThan(0);
       expect(() => checkContextKeys(Object.keys(context))).not.toThrow();
@@ -147,9 +199,36 @@ describe('README: every shell command is run by a test or marked as needing an A
     results = new Map(runnable.map((c, i) => [c, runs[i]]));
   }, 240_000);
 
-  test.each(runnable.map((c) => [c.line, c.command, c]))('README.md:%i runs offline and succeeds: %s', (_, __, c) => {
+  test.each(runnable.map((c) => [c.file, c.line, c.command, c]))('%s:%i runs offline and succeeds: %s', (_, __, ___, c) => {
     const result = results.get(c as ShellCommand)!;
     expect({ code: result.code, stderr: result.stderr.split('\n').filter((l) => /error/i.test(l)) }).toEqual({ code: 0, stderr: [] });
     if (kindOf(c as ShellCommand) === 'plan') expect(result.stdout.trim()).not.toBe('');
+  });
+});
+
+describe('README and docs pages: prose at most 100 columns, outside tables and code blocks', () => {
+  test.each(USER_PAGES)('%s has no wider line (test/support/markdown-width.ts refills a page)', (file) => {
+    const wide = wideLines(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'));
+    expect(wide.map((w) => `${file}:${w.line}: ${w.width} columns`)).toEqual([]);
+  });
+
+  test('the check is not vacuous: a wide line is found; a table row, a code line, a web address and one word are not', () => {
+    const long = 'word '.repeat(21).trim();
+    const page = [
+      long, `| ${long} |`, '```sh', long, '```', `See [the guide](https://example.com/${'x'.repeat(120)}).`,
+      `  \`${'x'.repeat(120)}\``,
+    ].join('\n');
+    expect(wideLines(page).map((w) => w.line)).toEqual([1]);
+  });
+
+  test('refilling keeps every word, each link and short code span whole, and leaves no wide line', () => {
+    const link = '[a link of several words](docs/props.md#a-b)';
+    const page = `${'word '.repeat(30)}\`a code span\` ${link} ${'more '.repeat(30)}\n\n- ${'item '.repeat(30)}\n`;
+    const wrapped = wrapMarkdown(page);
+    expect(wrapped.replace(/\s+/g, ' ')).toBe(page.replace(/\s+/g, ' '));
+    expect(wrapped).toContain('`a code span`');
+    expect(wrapped).toContain(link);
+    expect(wideLines(wrapped)).toEqual([]);
+    expect(wrapped.split('\n').filter((l) => l.startsWith('  item')).length).toBeGreaterThan(0);
   });
 });

@@ -54,7 +54,7 @@ export interface FsxLustreContext {
   readonly fsxRootSquash?: boolean;
   /**
    * FSx for Lustre data compression (`backend=fsx-lustre` only): `LZ4` compresses what clients write from then on, `NONE`
-   * turns it off; a live change (README, "FSx for Lustre options").
+   * turns it off; a live change (docs/context-keys.md, "FSx for Lustre options").
    * @default NONE
    */
   readonly fsxDataCompressionType?: (typeof LUSTRE_DATA_COMPRESSION_TYPES)[number];
