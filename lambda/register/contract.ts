@@ -14,9 +14,7 @@
  *
  * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
-export {
-  BACKENDS, EXISTING_BACKENDS, RECORD_BACKENDS, isFsxBackend, validateBackend, type Backend, type FsxBackend, type RecordBackend,
-} from './backend';
+export { BACKENDS, RECORD_BACKENDS, isFsxBackend, validateBackend, type Backend, type FsxBackend } from './backend';
 export { FSX_TARGETS } from './fsx-targets';
 export { DATA, FSX_PROP, OPTIONAL_PROP, PROP, type FsxTarget, type RegistrationProperties } from './properties';
 export {

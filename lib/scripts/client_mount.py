@@ -23,9 +23,7 @@ from typing import Any, Callable
 OCTET = r'(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
 IPV4 = re.compile(OCTET + r'(\.' + OCTET + r'){3}')
 FSX_DNS = re.compile(r'fs-[0-9a-f]{8,17}\.fsx\.[a-z0-9-]+\.amazonaws\.com(\.cn)?')
-# An EFS file system's DNS name, file-system-id.efs.aws-region.amazonaws.com (EFS User Guide, "Mounting EFS file
-# systems using DNS names"): its mount target in the client's Availability Zone.
-EFS_DNS = re.compile(r'fs-[0-9a-f]{8,17}\.efs\.[a-z0-9-]+\.amazonaws\.com(\.cn)?')
+EFS_DNS = re.compile(r'fs-[0-9a-f]{8,17}\.efs\.[a-z0-9-]+\.amazonaws\.com(\.cn)?')  # EFS User Guide, "Mounting ... using DNS names"
 LUSTRE_EXPORT = re.compile(r'/[a-z0-9]{3,8}')
 SEGMENT = re.compile(r'[A-Za-z0-9._-]+')
 NUMBER = re.compile(r'0|[1-9][0-9]{0,7}')
@@ -34,9 +32,7 @@ MOUNTINFO_POINT = 4  # the mount point's field in /proc/self/mountinfo (proc(5))
 # The mount table the script reads (tests point it elsewhere, as they do the script's MOUNTINFO).
 MOUNTINFO = os.environ.get('CLIENT_MOUNT_MOUNTINFO', '/proc/self/mountinfo')
 KEYS = ['server', 'exportPath', 'mountPoint', 'fsType', 'options', 'fstab']
-# What a record's optional `backend` may say (lambda/register/backend.ts: RECORD_BACKENDS): a backend this project
-# deploys, or existing storage (efs, nfs); records written before FSx for OpenZFS have none. fsx-lustre is mounted as
-# "lustre", every other backend as "nfs4".
+# A record's optional `backend` (backend.ts: RECORD_BACKENDS); fsx-lustre is mounted as "lustre", others as "nfs4".
 BACKENDS = ('ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs', 'efs', 'nfs')
 BROADCAST = ipaddress.IPv4Address('255.255.255.255')
 GROUP_WRITE, ANY_WRITE = 0o020, 0o022
@@ -60,10 +56,7 @@ VALUED: dict[str, dict[str, Rule]] = {
 COMMON_FLAGS = {'_netdev', 'noatime', 'nodiratime', 'relatime', 'nofail', 'nosuid', 'nodev', 'noexec',
                 'rw', 'ro'}
 FLAGS = {'nfs4': COMMON_FLAGS | {'hard'}, 'lustre': COMMON_FLAGS | {'flock', 'localflock', 'noflock'}}
-# Flags one backend's records may add. noresvport (a new non-privileged source port on reconnect) is what EFS's mount
-# helper uses (EFS User Guide, "Mount settings used by EFS mount helper"); this project's own servers export with
-# `secure`, which refuses a non-privileged port (exports(5)), so no other record takes it.
-BACKEND_FLAGS = {'efs': {'noresvport'}}
+BACKEND_FLAGS = {'efs': {'noresvport'}}  # EFS's mount helper's; this project's servers export `secure` (exports(5))
 # Options refused with their own reason: nfs(5) on soft, "A so-called soft timeout can cause silent data corruption".
 REFUSED = {'soft': 'returns an I/O error after a timeout, which a program may not check: silent data loss (nfs(5)); use hard',
            'softerr': 'returns an error after a timeout, which a program may not check (nfs(5)); use hard'}
@@ -101,11 +94,12 @@ def resolve(name: str) -> list[str]:
 def inside(address: str, allowed: list[ipaddress.IPv4Network]) -> bool:
     return any(ipaddress.IPv4Address(address) in net for net in allowed)
 
-def fsx_name_problem(v: str, what: str) -> str | None:
-    """Why v, the server of `what`, is not an FSx DNS name, or None."""
-    if len(v) <= MAX_DNS_NAME and FSX_DNS.fullmatch(v):
+def fsx_name_problem(v: str, what: str, service: str = 'fsx') -> str | None:
+    """Why v, the server of `what`, is not a DNS name of the service (fsx, efs), or None."""
+    pattern, name = {'fsx': (FSX_DNS, 'FSx'), 'efs': (EFS_DNS, 'EFS')}[service]
+    if len(v) <= MAX_DNS_NAME and pattern.fullmatch(v):
         return None
-    return 'server ' + q(v) + ' of ' + what + ' is not an FSx DNS name (fs-<id>.fsx.<region>.amazonaws.com)'
+    return 'server ' + q(v) + ' of ' + what + ' is not an ' + name + ' DNS name (fs-<id>.' + service + '.<region>.amazonaws.com)'
 
 def resolved_problem(v: str, allowed: list[ipaddress.IPv4Network]) -> str | None:
     """Why v, an FSx or EFS DNS name, does not resolve (as this node resolves it) to allowed servers only, or None."""
@@ -141,9 +135,7 @@ def server_problem(rec: dict[str, Any], allowed: list[ipaddress.IPv4Network]) ->
         return (fsx_name_problem(v, 'an fsx-openzfs record (FSx for OpenZFS is mounted by its DNS name only)') or
                 resolved_problem(v, allowed))
     if rec.get('backend') == 'efs':
-        return (None if len(v) <= MAX_DNS_NAME and EFS_DNS.fullmatch(v) else
-                'server ' + q(v) + ' of an efs record is not an EFS DNS name (fs-<id>.efs.<region>.amazonaws.com)') or \
-            resolved_problem(v, allowed)
+        return fsx_name_problem(v, 'an efs record', 'efs') or resolved_problem(v, allowed)
     if FSX_DNS.fullmatch(v):
         return 'server ' + q(v) + ' is an FSx DNS name, which needs fsType "lustre" (FSx for Lustre) or backend "fsx-openzfs" (FSx for OpenZFS)'
     if EFS_DNS.fullmatch(v):
@@ -313,10 +305,8 @@ def problem(rec: object, allowed: list[ipaddress.IPv4Network], roots: list[str])
         return 'lacks string field(s) ' + ', '.join(bad)
     if rec['fsType'] not in ('nfs4', 'lustre'):
         return 'fsType ' + q(rec['fsType']) + ' is not "nfs4" (or "lustre")'
-    # An EFS file system is mounted from its root, "/", as AWS's guide mounts it; any other export is a directory.
-    root_export = rec.get('backend') == 'efs' and rec['exportPath'] == '/'
-    return (backend_problem(rec) or server_problem(rec, allowed) or
-            (None if root_export else path_problem('exportPath', rec['exportPath'])) or
+    return (backend_problem(rec) or server_problem(rec, allowed) or  # an EFS file system mounts from its root, as AWS's does
+            (None if rec.get('backend') == 'efs' and rec['exportPath'] == '/' else path_problem('exportPath', rec['exportPath'])) or
             path_problem('mountPoint', rec['mountPoint']) or
             root_problem(rec['mountPoint'], roots) or path_problem_on_node(rec['mountPoint'])[0] or
             options_problem(rec['options'], rec['fsType'], rec.get('backend')) or

@@ -173,8 +173,7 @@ class Grammar(unittest.TestCase):
                     resolve.assert_not_called()  # a name that is not FSx's is never looked up
 
     def test_an_efs_record_needs_an_efs_name_resolving_inside_the_allowance(self) -> None:
-        # AWS's mount helper's options (EFS User Guide, "Mount settings used by EFS mount helper").
-        efs = {'server': EFS, 'exportPath': '/', 'fsType': 'nfs4', 'backend': 'efs',
+        efs = {'server': EFS, 'exportPath': '/', 'fsType': 'nfs4', 'backend': 'efs',  # options: "Mount settings used by EFS mount helper"
                'options': 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,noresvport,_netdev'}
         rule = 'of an efs record is not an EFS DNS name (fs-<id>.efs.<region>.amazonaws.com)'
         for what, addresses, fields, why in [
@@ -194,14 +193,11 @@ class Grammar(unittest.TestCase):
                 if why is not None and rule in why:
                     resolve.assert_not_called()  # a name that is not EFS's is never looked up
 
-    def test_an_nfs_server_that_exists_is_checked_as_an_ec2_one(self) -> None:
+    def test_an_nfs_server_that_exists_is_checked_as_an_ec2_one_and_noresvport_is_for_efs_only(self) -> None:
         self.assertIsNone(problem(record(backend='nfs')))
         self.assertEqual(problem(record(backend='nfs', server='10.1.0.5')), 'server 10.1.0.5 is outside the allowed servers 10.0.0.0/16')
         self.assertEqual(problem(record(backend='nfs', server=EFS)), f'server {json.dumps(EFS)} is an EFS DNS name, which needs backend "efs"')
-
-    def test_noresvport_only_for_efs(self) -> None:
-        # Servers this project makes export with `secure`, which refuses the non-privileged port noresvport asks for.
-        for backend in ('ebs', 'nfs', None):
+        for backend in ('ebs', 'nfs', None):  # servers this project makes export `secure`, which refuses its port
             fields = {'options': OPTIONS + ',noresvport', **({} if backend is None else {'backend': backend})}
             self.assertEqual(problem(record(**fields)), 'options: "noresvport" is not an allowed mount option')
 
