@@ -11,7 +11,7 @@ import type { RecordOwner } from './owner';
  * Ring member record: `<prefix>/<cluster>/ring/<server>`. An EC2 NFS server's record carries `instanceId`; an FSx file
  * system's, for Lustre or OpenZFS, carries `fileSystemId` instead (docs/design.md, section 6).
  */
-export type RingRecord = Ec2RingRecord | FsxRingRecord;
+export type RingRecord = Ec2RingRecord | FsxRingRecord | AddressRingRecord;
 
 /** The fields every ring member record has. */
 export interface RingRecordBase {
@@ -48,11 +48,17 @@ export interface Ec2RingRecord extends RingRecordBase {
   readonly instanceId: string;
 }
 
-/** The ring record of an FSx file system, of backend `fsx-lustre` or `fsx-openzfs`. */
+/** The ring record of a file system: FSx, of backend `fsx-lustre` or `fsx-openzfs`, or EFS that exists, `efs`. */
 export interface FsxRingRecord extends RingRecordBase {
   /** The file system's id, `fs-...`. */
   readonly fileSystemId: string;
 }
+
+/**
+ * The ring record of an NFS server that exists already, of backend `nfs`: known by its address (`privateIp`) alone,
+ * since nothing of it is an AWS resource this project can name.
+ */
+export type AddressRingRecord = RingRecordBase;
 
 /** Mount config record: `<prefix>/<cluster>/storage/<server>/mount`. */
 export interface MountRecord {

@@ -31,15 +31,18 @@ function interfaceMembers(file: string, name: string): string[] {
 }
 
 /** A schema object's properties, `?` marking those it does not require. */
-function schemaMembers(...objects: { properties: Record<string, unknown>; required: string[] }[]): string[] {
-  const required = new Set(objects.flatMap((o) => o.required));
-  return objects.flatMap((o) => Object.keys(o.properties)).map((k) => (required.has(k) ? k : `${k}?`)).sort();
+function schemaMembers(...objects: { properties: Record<string, unknown>; required?: string[] }[]): string[] {
+  const required = new Set(objects.flatMap((o) => o.required ?? []));
+  // A kind may narrow a base property (a ring record's backend): each name once.
+  return [...new Set(objects.flatMap((o) => Object.keys(o.properties)))].map((k) => (required.has(k) ? k : `${k}?`)).sort();
 }
 
 describe('the TypeScript types are the schema', () => {
-  test('ring records (EC2 and FSx), the mount record and the owner mark have the schema\'s fields, optional where it says', () => {
+  test('ring records (EC2, file system, address), the mount record and the owner mark have the schema\'s fields, optional where it says', () => {
     expect(interfaceMembers('lambda/register/records.ts', 'Ec2RingRecord')).toEqual(schemaMembers(defs.ringBase, defs.ec2RingRecord));
     expect(interfaceMembers('lambda/register/records.ts', 'FsxRingRecord')).toEqual(schemaMembers(defs.ringBase, defs.fsxRingRecord));
+    // An existing NFS server's record is the base alone (AddressRingRecord), its backend narrowed to nfs.
+    expect(interfaceMembers('lambda/register/records.ts', 'RingRecordBase')).toEqual(schemaMembers(defs.ringBase, defs.addressRingRecord));
     expect(interfaceMembers('lambda/register/records.ts', 'MountRecord')).toEqual(schemaMembers(defs.mountRecord));
     expect(interfaceMembers('lambda/register/owner.ts', 'RecordOwner')).toEqual(schemaMembers(defs.owner));
   });
@@ -78,6 +81,18 @@ describe('what the registration writes is valid', () => {
     expect(recordProblems('ringRecord', { ...ring, instanceId: 'i-1' })).toEqual([]);
     expect(recordProblems('ringRecord', ring)).not.toEqual([]); // neither instanceId nor fileSystemId
     expect(recordProblems('ringRecord', { ...ring, instanceId: 'i-1', fileSystemId: 'fs-1' })).not.toEqual([]);
+  });
+
+  test('each ring record kind has its own backends: EC2, a file system (FSx or EFS), an address (nfs)', () => {
+    const ring = { name: 's', role: 'storage', privateIp: '10.0.0.9', privateDnsName: '', availabilityZone: '', instanceType: '', registeredAt: 't' };
+    expect(recordProblems('ringRecord', { ...ring, backend: 'nfs' })).toEqual([]);
+    expect(recordProblems('ringRecord', { ...ring, backend: 'efs', fileSystemId: 'fs-0123456789abcdef0' })).toEqual([]);
+    expect(recordProblems('ringRecord', { ...ring, backend: 'fsx-openzfs', fileSystemId: 'fs-0123456789abcdef0' })).toEqual([]);
+    // A kind's id with another kind's backend, or an address record with an id, fits none.
+    expect(recordProblems('ringRecord', { ...ring, backend: 'nfs', instanceId: 'i-1' })).not.toEqual([]);
+    expect(recordProblems('ringRecord', { ...ring, backend: 'ebs', fileSystemId: 'fs-1' })).not.toEqual([]);
+    expect(recordProblems('ringRecord', { ...ring, backend: 'efs', instanceId: 'i-1' })).not.toEqual([]);
+    expect(recordProblems('ringRecord', { ...ring, backend: 'efs' })).not.toEqual([]);
   });
 });
 
