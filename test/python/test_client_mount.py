@@ -154,7 +154,7 @@ class Grammar(unittest.TestCase):
                 '(fs-<id>.fsx.<region>.amazonaws.com)')
         svm = 'svm-0123456789abcdef0.' + FSX
         cn = 'fs-0123456789abcdef0.fsx.cn-north-1.amazonaws.com.cn'
-        for what, addresses, fields, why in [
+        cases: list[tuple[str, list[str], dict[str, str], str | None]] = [
             ('inside', ['10.0.1.5'], {}, None),
             ('inside, in China', ['10.0.1.5'], {'server': cn}, None),
             ('a child volume', ['10.0.1.5'], {'exportPath': '/fsx/home'}, None),
@@ -165,18 +165,23 @@ class Grammar(unittest.TestCase):
             ('an FSx-like name elsewhere', ['10.0.1.5'], {'server': FSX + '.evil.example'}, f'server {json.dumps(FSX + ".evil.example")} {rule}'),
             ('an ONTAP SVM name', ['10.0.1.5'], {'server': svm}, f'server {json.dumps(svm)} {rule}'),
             ('a lustre-only option', ['10.0.1.5'], {'options': 'flock'}, 'options: "flock" is not an allowed mount option'),
-        ]:
+        ]
+        self.check_named_records(zfs, rule, cases)
+
+    def check_named_records(self, base: dict[str, str], rule: str, cases: list[tuple[str, list[str], dict[str, str], str | None]]) -> None:
+        """Each case: `base` with its fields, the addresses its name resolves to, and the refusal it starts with."""
+        for what, addresses, fields, why in cases:
             with self.subTest(what), mock.patch.object(cm, 'resolve', return_value=addresses) as resolve:
-                got = problem(record(**{**zfs, **fields}))
+                got = problem(record(**{**base, **fields}))
                 self.assertEqual(got if why is None else (got or '')[: len(why)], why)
                 if why is not None and rule in why:
-                    resolve.assert_not_called()  # a name that is not FSx's is never looked up
+                    resolve.assert_not_called()  # a name not of the service's form is never looked up
 
     def test_an_efs_record_needs_an_efs_name_resolving_inside_the_allowance(self) -> None:
         efs = {'server': EFS, 'exportPath': '/', 'fsType': 'nfs4', 'backend': 'efs',  # options: "Mount settings used by EFS mount helper"
                'options': 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,noresvport,_netdev'}
         rule = 'of an efs record is not an EFS DNS name (fs-<id>.efs.<region>.amazonaws.com)'
-        for what, addresses, fields, why in [
+        self.check_named_records(efs, rule, [
             ('inside', ['10.0.1.5'], {}, None),
             ('a directory of it', ['10.0.1.5'], {'exportPath': '/projects'}, None),
             ('inside, in China', ['10.0.1.5'], {'server': 'fs-01234567.efs.cn-north-1.amazonaws.com.cn'}, None),
@@ -186,12 +191,7 @@ class Grammar(unittest.TestCase):
             ('an FSx name', ['10.0.1.5'], {'server': FSX}, f'server {json.dumps(FSX)} {rule}'),
             ('an EFS-like name elsewhere', ['10.0.1.5'], {'server': EFS + '.evil.example'}, f'server {json.dumps(EFS + ".evil.example")} {rule}'),
             ('mounted as lustre', ['10.0.1.5'], {'fsType': 'lustre'}, 'backend "efs" does not fit fsType "lustre"'),
-        ]:
-            with self.subTest(what), mock.patch.object(cm, 'resolve', return_value=addresses) as resolve:
-                got = problem(record(**{**efs, **fields}))
-                self.assertEqual(got if why is None else (got or '')[: len(why)], why)
-                if why is not None and rule in why:
-                    resolve.assert_not_called()  # a name that is not EFS's is never looked up
+        ])
 
     def test_an_nfs_server_that_exists_is_checked_as_an_ec2_one_and_noresvport_is_for_efs_only(self) -> None:
         self.assertIsNone(problem(record(backend='nfs')))

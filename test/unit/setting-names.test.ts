@@ -8,6 +8,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import * as ts from 'typescript';
 import { namesSettingsByContext, SettingNames } from '../../lib/setting-names';
+import { tsFilesUnder } from '../support/backend-names';
 import { REPO_ROOT } from '../support/virtual-program';
 
 const RETAIN = { prop: 'snapshots.retain', key: 'snapshotRetain' };
@@ -34,15 +35,13 @@ describe('SettingNames', () => {
 /** Every `.addWarningV2(...)`, `.addWarning(...)` and `.addInfo(...)` call under lib/, as file:line and its text. */
 function annotationCalls(dir: string): { where: string; text: string }[] {
   const calls: { where: string; text: string }[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  for (const file of tsFilesUnder(REPO_ROOT, dir)) {
+    const source = ts.createSourceFile(file, fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
     const visit = (node: ts.Node): void => {
       if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)
         && ['addWarningV2', 'addWarning', 'addInfo'].includes(node.expression.name.text)) {
         const { line } = source.getLineAndCharacterOfPosition(node.getStart());
-        calls.push({ where: `${path.relative(REPO_ROOT, file)}:${line + 1}`, text: node.arguments.map((a) => a.getText()).join(', ') });
+        calls.push({ where: `${file}:${line + 1}`, text: node.arguments.map((a) => a.getText()).join(', ') });
       }
       ts.forEachChild(node, visit);
     };
@@ -53,7 +52,7 @@ function annotationCalls(dir: string): { where: string; text: string }[] {
 
 describe('no synth message spells a setting one way for both readers', () => {
   test('no annotation under lib/ writes a context key (-c key) or says "(context)" or "(prop)" itself', () => {
-    const calls = annotationCalls(path.join(REPO_ROOT, 'lib'));
+    const calls = annotationCalls('lib');
     // The scan finds the calls: the plan's warnings are among them.
     expect(calls.map((c) => c.where)).toEqual(expect.arrayContaining([expect.stringMatching(/^lib\/plan-warnings\.ts:/)]));
     const fixed = calls.filter((c) => /-c [A-Za-z]|\((context|prop)\)/.test(c.text)).map((c) => c.where);
