@@ -3,9 +3,10 @@
  * holds the set-up commands, `cdk deploy` and `npm run plan` (the context-key tables are docs/context-keys.md's:
  * reference-docs.test.ts). Every shell command in it and in the reference pages beside it is either marked as needing
  * an AWS account or run: here, for `npm run plan` and an offline `cdk synth`; by CI, for `npm ci` and the install
- * commands, which the consumer test runs as written; a `git checkout` names a tag `git tag -l` lists, or the coming
- * release's, marked. A marked `cdk deploy` or `cdk diff` still has its `-c` keys parsed by the app's own parser, so an
- * example with a misspelt key or a bad value fails here.
+ * commands, which the consumer test runs as written; a `git checkout` names a release CHANGELOG dates (and a tag of
+ * this clone, where it has tags: CI's clone has none), or the coming release's, marked. A marked `cdk deploy` or
+ * `cdk diff` still has its `-c` keys parsed by the app's own parser, so an example with a misspelt key or a bad value
+ * fails here.
  */
 import { execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
@@ -43,22 +44,32 @@ const RUN_BY_CI: { pattern: RegExp; script: string; text: string }[] = [
 
 /**
  * The marker of a `git checkout <tag>` whose tag does not exist yet: the release this tree prepares makes it. Only
- * that tag, `v<package.json's version>`, may carry it; any other tag must be in `git tag -l` (a clone copies tags).
+ * that tag, `v<package.json's version>`, may carry it; any other must be a release CHANGELOG dates.
  */
 const RELEASE_MARKER = 'needs the release';
 
-/** The tags of this checkout. */
+/** The versions CHANGELOG.md records as released (a heading `## X.Y.Z - YYYY-MM-DD`): in every clone, tags or not. */
+const RELEASED = [...fs.readFileSync(path.join(REPO_ROOT, 'CHANGELOG.md'), 'utf8').matchAll(/^## (\d+\.\d+\.\d+) - \d{4}-\d{2}-\d{2}$/gm)].map((m) => m[1]);
+
+/** This checkout's tags: a clone made without them (CI's is) has none, and then CHANGELOG alone is the record. */
 const TAGS = execFileSync('git', ['tag', '-l'], { cwd: REPO_ROOT, encoding: 'utf8' }).split('\n').filter((l) => l !== '');
 
-/** Why `git checkout <ref>` would fail here, given the checkout's `tags`; undefined when it names one, or is marked. */
-function checkoutProblem(command: string, tags: readonly string[]): string | undefined {
+/**
+ * Why `git checkout <ref>` would name no release, given CHANGELOG's `released` versions and the clone's `tags`;
+ * undefined when it names one (in `tags` too, where the clone has any), or is the coming release's, marked.
+ */
+function checkoutProblem(command: string, released: readonly string[], tags: readonly string[]): string | undefined {
   const ref = /^git checkout (\S+)/.exec(command)?.[1];
-  if (ref === undefined || tags.includes(ref)) return undefined;
+  if (ref === undefined) return undefined;
   const comment = /\s#.*$/.exec(command)?.[0] ?? '';
-  if (comment.includes(RELEASE_MARKER) && ref === `v${packageVersion()}`) return undefined;
-  return comment.includes(RELEASE_MARKER)
-    ? `${ref} is not in \`git tag -l\`, and only this version's tag, v${packageVersion()}, may wait for the release`
-    : `${ref} is not in \`git tag -l\` (${tags.join(', ') || 'no tags'}): name a tag, or mark it "# ${RELEASE_MARKER}"`;
+  if (comment.includes(RELEASE_MARKER)) {
+    return ref === `v${packageVersion()}` ? undefined : `${ref} is marked, but only this version's tag, v${packageVersion()}, may wait for the release`;
+  }
+  if (!released.map((v) => `v${v}`).includes(ref)) {
+    return `${ref} is no release CHANGELOG.md dates (${released.map((v) => `v${v}`).join(', ') || 'none'}): name one, or mark it "# ${RELEASE_MARKER}"`;
+  }
+  if (tags.length > 0 && !tags.includes(ref)) return `${ref} is released in CHANGELOG.md but not in \`git tag -l\` (${tags.join(', ')})`;
+  return undefined;
 }
 
 type Kind = 'marked' | 'plan' | 'synth' | 'ci' | 'tag';
@@ -66,7 +77,7 @@ type Kind = 'marked' | 'plan' | 'synth' | 'ci' | 'tag';
 /** How a README command is accounted for, or undefined when it is neither marked nor run by a test. */
 function kindOf(c: ShellCommand): Kind | undefined {
   if (c.needsAwsAccount) return 'marked';
-  if (/^git checkout\b/.test(c.command)) return checkoutProblem(c.command, TAGS) === undefined ? 'tag' : undefined;
+  if (/^git checkout\b/.test(c.command)) return checkoutProblem(c.command, RELEASED, TAGS) === undefined ? 'tag' : undefined;
   if (/^npm run plan\b/.test(c.command)) return 'plan';
   if (/^npx cdk synth\b/.test(c.command)) return 'synth';
   if (RUN_BY_CI.some((r) => r.pattern.test(c.command.replace(/\s+#.*$/, '')))) return 'ci';
@@ -159,22 +170,25 @@ describe('README and docs pages: every shell command is run by a test or marked 
     expect(extra.filter((c) => c.section === 'Extra' && kindOf(c) === undefined).map((c) => c.command)).toEqual(['aws s3 ls']);
   });
 
-  test('each `git checkout` names a tag of this clone, or the coming release\'s, marked (in a block or inline)', () => {
+  test('each `git checkout` names a release CHANGELOG dates (and a tag, where the clone has tags), or the coming one, marked', () => {
     // Inline: the code spans of the prose, outside the blocks.
     let prose = README;
     for (const b of codeBlocks(README)) prose = prose.replace(b.code, '');
     const inline = [...prose.matchAll(/`(git checkout [^`]*)`/g)].map((m) => m[1]);
     const checkouts = [...commands.map((c) => c.command), ...inline].filter((c) => c.startsWith('git checkout '));
     expect(checkouts.length).toBeGreaterThan(0);
-    expect(checkouts.flatMap((c) => checkoutProblem(c, TAGS) ?? [])).toEqual([]);
+    expect(checkouts.flatMap((c) => checkoutProblem(c, RELEASED, TAGS) ?? [])).toEqual([]);
   });
 
-  test('the tag check is not vacuous: a missing tag, and a marked tag of another version, are refused', () => {
+  test('the tag check is not vacuous: an undated version, a missing tag and a marked tag of another version are refused', () => {
     const next = `v${packageVersion()}`;
-    expect(checkoutProblem('git checkout v0.0.1', ['v0.0.1'])).toBeUndefined();
-    expect(checkoutProblem(`git checkout ${next}  # ${RELEASE_MARKER}: made at the release`, [])).toBeUndefined();
-    expect(checkoutProblem(`git checkout ${next}`, ['v0.0.1'])).toMatch(/is not in `git tag -l` \(v0\.0\.1\)/);
-    expect(checkoutProblem(`git checkout v0.0.2  # ${RELEASE_MARKER}`, [])).toMatch(/only this version's tag/);
+    expect(RELEASED.length).toBeGreaterThan(0);
+    expect(checkoutProblem('git checkout v0.0.1', ['0.0.1'], [])).toBeUndefined();
+    expect(checkoutProblem('git checkout v0.0.1', ['0.0.1'], ['v0.0.1'])).toBeUndefined();
+    expect(checkoutProblem('git checkout v0.0.2', ['0.0.1'], [])).toMatch(/is no release CHANGELOG\.md dates \(v0\.0\.1\)/);
+    expect(checkoutProblem('git checkout v0.0.1', ['0.0.1'], ['v0.0.0'])).toMatch(/not in `git tag -l` \(v0\.0\.0\)/);
+    expect(checkoutProblem(`git checkout ${next}  # ${RELEASE_MARKER}: made at the release`, [], [])).toBeUndefined();
+    expect(checkoutProblem(`git checkout v0.0.2  # ${RELEASE_MARKER}`, [], [])).toMatch(/only this version's tag/);
   });
 
   test.each(RUN_BY_CI)('$text is run by $script as written', ({ script, text }) => {
