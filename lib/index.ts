@@ -21,6 +21,10 @@ export type { ClusterwareOptions } from './clusterware';
 export { ClientMount } from './client-mount';
 export type { ClientMountProps, MountOnOptions } from './client-mount';
 
+// Storage that exists already (FSx, EFS, an NFS server), registered into a cluster's records.
+export { ExistingStorage, ExistingStorageKind, ExistingStorageSource } from './existing-storage';
+export type { EfsSourceOptions, ExistingStorageProps, FsxOpenZfsSourceOptions } from './existing-storage';
+
 // A construct a consumer may compose on a server of its own.
 export { SnapshotPolicy } from './snapshot-policy';
 export type { CrossRegionCopy, SnapshotPolicyProps, SnapshotTargetTag } from './snapshot-policy';

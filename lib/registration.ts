@@ -1,4 +1,4 @@
-import { ArnFormat, CustomResource, Duration, Stack, Token, Validations } from 'aws-cdk-lib';
+import { ArnFormat, CustomResource, Duration, Fn, Stack, Token, Validations } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
@@ -13,6 +13,7 @@ import {
   mountParameterName,
   recordsMeet,
   ringParameterName,
+  tombstoneParameterName,
   validateBackend,
   validateFsxTarget,
   validateMountOptions,
@@ -20,25 +21,49 @@ import {
   validatePath,
   validatePrefix,
   validateServerNames,
-  type Backend,
   type FsxTarget,
+  type RecordBackend,
   type ServerRecordNames,
 } from '../lambda/register/contract';
+import { EXISTING_PROP, existingValueProblem, isExistingKind, type ExistingKind } from '../lambda/register/existing/target';
+
+/**
+ * Storage that exists already, as a {@link ServerRegistration} names it: an FSx or EFS file system by id, checked at
+ * deploy against the cluster's VPC and clients, or an NFS server by address. Values may be tokens.
+ */
+export interface ExistingRegistration {
+  readonly kind: ExistingKind;
+  /** `fs-...`, for the file systems. */
+  readonly fileSystemId?: string;
+  /** The NFS server's private IPv4 address, for `nfs`. */
+  readonly address?: string;
+  /** The cluster's VPC, for the file systems. */
+  readonly vpcId?: string;
+  /** The clients' CIDRs, whom the file system's groups must admit. */
+  readonly clientCidrs?: string[];
+  /** The clients' security group ids, likewise. */
+  readonly clientGroupIds?: string[];
+}
 
 /** Properties of a {@link ServerRegistration}. */
 export interface ServerRegistrationProps {
   /**
    * The storage server instance on the EC2 backends; the custom resource depends on it and passes its id. Give exactly
-   * one of `instance` and `fileSystem`.
+   * one of `instance`, `fileSystem` and `existing`.
    * @default - none: `fileSystem` is registered
    */
   readonly instance?: ec2.Instance;
   /**
    * The FSx file system. Backend `fsx-lustre` registers it by its id, DNS name and mount name; `fsx-openzfs` by its id
    * and DNS name, with mount name `''`.
-   * @default - none: `instance` is registered
+   * @default - none: `instance` or `existing` is registered
    */
   readonly fileSystem?: FsxTarget;
+  /**
+   * Storage that exists already; `backend` is its kind.
+   * @default - none: `instance` or `fileSystem` is registered
+   */
+  readonly existing?: ExistingRegistration;
   /** The cluster the server serves: `[A-Za-z0-9_.-]`, 1-64 characters, one SSM path level. */
   readonly clusterName: string;
   /** The server's name in the ring: same charset as `clusterName`. */
@@ -54,8 +79,8 @@ export interface ServerRegistrationProps {
   readonly mountPoint: string;
   /** Client mount options, e.g. 'nfsvers=4.1,rsize=1048576,...'. */
   readonly mountOptions: string;
-  /** The server's storage backend, recorded in the ring record. */
-  readonly backend: Backend;
+  /** The server's storage backend, recorded in the ring record: for existing storage, its kind. */
+  readonly backend: RecordBackend;
   /**
    * The server's stable network interface, `eni-...`, which the server attaches to itself. When it is given, the
    * records carry its address instead of the instance's, and registration fails while the interface is not attached to
@@ -87,12 +112,20 @@ export class ServerRegistration extends Construct {
     skipTokens('exportPath', props.exportPath, validatePath);
     skipTokens('mountPoint', props.mountPoint, validatePath);
     skipTokens('mountOptions', props.mountOptions, validateMountOptions);
-    skipTokens('backend', props.backend, validateBackend);
+    if (props.existing === undefined) skipTokens('backend', props.backend, validateBackend);
 
-    if ((props.instance === undefined) === (props.fileSystem === undefined)) {
-      throw new Error('ServerRegistration needs exactly one of instance (an EC2 NFS server) and fileSystem (an FSx file system).');
+    const targets = [props.instance, props.fileSystem, props.existing].filter((t) => t !== undefined);
+    if (targets.length !== 1) {
+      throw new Error(
+        'ServerRegistration needs exactly one of instance (an EC2 NFS server), fileSystem (an FSx file system) and ' +
+          'existing (storage that exists already).',
+      );
     }
-    if ((props.fileSystem !== undefined) !== isFsxBackend(props.backend)) {
+    if (props.existing !== undefined) {
+      if (props.existing.kind !== props.backend || !isExistingKind(props.backend)) {
+        throw new Error(`backend '${props.backend}' does not match the existing storage's kind '${props.existing.kind}'.`);
+      }
+    } else if ((props.fileSystem !== undefined) !== isFsxBackend(props.backend)) {
       throw new Error(`backend '${props.backend}' does not match the registered ${props.fileSystem ? 'file system' : 'instance'}.`);
     }
     if (props.fileSystem) {
@@ -108,9 +141,10 @@ export class ServerRegistration extends Construct {
     this.mountParameterName = mountParameterName(prefix, props.clusterName, props.serverName);
 
     const provider = RegistrationProvider.of(this);
-    provider.allowRecords(this.ringParameterName, this.mountParameterName);
+    provider.allowRecords(this.ringParameterName, this.mountParameterName, tombstoneParameterName(prefix, props.clusterName, props.serverName));
     if (props.instance !== undefined) provider.allowInstances();
     if (props.networkInterfaceId !== undefined) provider.allowInterfaces();
+    if (props.existing !== undefined) provider.allowDescribing(props.existing);
 
     this.resource = new CustomResource(this, 'Resource', {
       serviceToken: provider.serviceToken,
@@ -119,7 +153,9 @@ export class ServerRegistration extends Construct {
         // The instance id makes a replaced instance re-register through an Update. Its Ref makes CloudFormation create
         // this resource only after the instance; an explicit DependsOn on top would be redundant, cfn-lint W3005. For
         // FSx the file system's Ref and attributes do the same.
-        ...(props.instance
+        ...(props.existing
+          ? existingProperties(props.existing)
+          : props.instance
           ? { [PROP.instanceId]: props.instance.instanceId }
           : {
             [FSX_PROP.fileSystemId]: props.fileSystem?.fileSystemId,
@@ -139,6 +175,30 @@ export class ServerRegistration extends Construct {
       },
     });
   }
+}
+
+/**
+ * The ResourceProperties of existing storage, with each literal value checked at synth by the rule the handler applies
+ * at deploy (existing/target.ts); tokens are checked there.
+ */
+function existingProperties(e: ExistingRegistration): Record<string, string> {
+  const list = (values: string[] | undefined): string | undefined =>
+    values === undefined ? undefined : Token.isUnresolved(values) ? Fn.join(',', values) : values.join(',');
+  const values: Record<string, string | undefined> = {
+    [EXISTING_PROP.fileSystemId]: e.fileSystemId,
+    [EXISTING_PROP.address]: e.address,
+    [EXISTING_PROP.vpcId]: e.vpcId,
+    [EXISTING_PROP.clientCidrs]: list(e.clientCidrs),
+    [EXISTING_PROP.clientGroupIds]: list(e.clientGroupIds),
+  };
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    const why = Token.isUnresolved(value) ? undefined : existingValueProblem(key, value);
+    if (why !== undefined) throw new Error(`${key} ${why}, got ${JSON.stringify(value)}`);
+    out[key] = value;
+  }
+  return out;
 }
 
 /** The names of each registration made so far, which those made later in the app are checked against. */
@@ -189,26 +249,50 @@ class RegistrationProvider extends Construct {
    * Lets the function describe instances, for the registration of an EC2 NFS server. An FSx registration calls no EC2
    * API, so a stack with only FSx grants none.
    */
-  allowInstances(): iam.PolicyStatement {
-    if (this.describe) return this.describe;
-    this.describe = new iam.PolicyStatement({ actions: ['ec2:DescribeInstances'], resources: ['*'] });
-    this.policy.addStatements(this.describe);
-    Validations.of(this.policy).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'ec2:DescribeInstances (and DescribeNetworkInterfaces) support no resource-level permissions; EC2 requires Resource "*".',
-    });
-    return this.describe;
+  allowInstances(): void {
+    this.allowAnyResource('ec2:DescribeInstances');
   }
 
   /** Lets the function read network interfaces, for a registration with a stable interface. */
   allowInterfaces(): void {
-    const describe = this.allowInstances();
-    if (!describe.actions.includes('ec2:DescribeNetworkInterfaces')) describe.addActions('ec2:DescribeNetworkInterfaces');
+    this.allowAnyResource('ec2:DescribeInstances', 'ec2:DescribeNetworkInterfaces');
   }
 
   /**
-   * Lets the function write, read and delete the two records of one server by name, its ring record and its mount
-   * config, and no other record of the cluster. The ARNs are `arn:<partition>:ssm:<region>:<account>:parameter<name>`.
+   * Lets the function describe existing storage of one kind, as existing/describe.ts does: FSx's file systems and their
+   * interfaces' groups, EFS's one file system by its ARN, and the groups' rules. An NFS server is described by nothing.
+   */
+  allowDescribing(e: ExistingRegistration): void {
+    if (isFsxBackend(e.kind)) {
+      this.allowAnyResource('fsx:DescribeFileSystems', 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeSecurityGroupRules');
+    } else if (e.kind === 'efs') {
+      this.policy.addStatements(new iam.PolicyStatement({
+        actions: ['elasticfilesystem:DescribeFileSystems', 'elasticfilesystem:DescribeMountTargets', 'elasticfilesystem:DescribeMountTargetSecurityGroups'],
+        resources: [Stack.of(this).formatArn({ service: 'elasticfilesystem', resource: 'file-system', resourceName: e.fileSystemId })],
+      }));
+      this.allowAnyResource('ec2:DescribeSecurityGroupRules');
+    }
+  }
+
+  /**
+   * Adds `actions` to the function's one statement on Resource "*", made on first use: the EC2 describes and
+   * fsx:DescribeFileSystems take no resource (the Service Authorization Reference lists none for them).
+   */
+  private allowAnyResource(...actions: string[]): void {
+    if (this.describe === undefined) {
+      this.describe = new iam.PolicyStatement({ resources: ['*'] });
+      this.policy.addStatements(this.describe);
+      Validations.of(this.policy).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'The EC2 describes and fsx:DescribeFileSystems support no resource-level permissions; they require Resource "*".',
+      });
+    }
+    for (const action of actions) if (!this.describe.actions.includes(action)) this.describe.addActions(action);
+  }
+
+  /**
+   * Lets the function write, read and delete the records of one server by name, its ring record, its mount config and
+   * its tombstone, and no other record of the cluster. The ARNs are `arn:<partition>:ssm:<region>:<account>:parameter<name>`.
    */
   allowRecords(...names: string[]): void {
     for (const name of names) {

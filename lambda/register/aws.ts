@@ -35,16 +35,17 @@ const RESERVE_MS = 30_000;
 const WAIT_MIN_DELAY_SECONDS = 2;
 const WAIT_MAX_DELAY_SECONDS = 15;
 
-// Created once per container and reused. Endpoint, region and credentials come from the environment. The SDK honours
-// AWS_ENDPOINT_URL itself, which is how tests point the handler at an emulator.
-const clientConfig = {
+// Each client is created once per container and reused, with these settings (existing/describe.ts's too). Endpoint,
+// region and credentials come from the environment. The SDK honours AWS_ENDPOINT_URL itself, which is how tests point
+// the handler at an emulator.
+export const CLIENT_CONFIG = {
   maxAttempts: MAX_ATTEMPTS,
   retryMode: 'standard',
   // Bounded so a stalled connection becomes a retried timeout instead of hanging until the Lambda dies.
   requestHandler: { connectionTimeout: 5_000, requestTimeout: 20_000, throwOnRequestTimeout: true },
 };
-const ec2 = new EC2Client(clientConfig);
-const ssm = new SSMClient(clientConfig);
+const ec2 = new EC2Client(CLIENT_CONFIG);
+const ssm = new SSMClient(CLIENT_CONFIG);
 
 /** What the handler uses of the Lambda context. */
 export interface HandlerContext {

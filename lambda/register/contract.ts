@@ -14,7 +14,7 @@
  *
  * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
-export { BACKENDS, RECORD_BACKENDS, isFsxBackend, validateBackend, type Backend, type FsxBackend } from './backend';
+export { BACKENDS, RECORD_BACKENDS, isFsxBackend, validateBackend, type Backend, type FsxBackend, type RecordBackend } from './backend';
 export { FSX_TARGETS } from './fsx-targets';
 export { DATA, FSX_PROP, OPTIONAL_PROP, PROP, type FsxTarget, type RegistrationProperties } from './properties';
 export {
@@ -34,6 +34,7 @@ export {
   recordsMeet,
   ringParameterName,
   storagePath,
+  tombstoneParameterName,
   validateName,
   validatePrefix,
   validateServerNames,
@@ -44,10 +45,12 @@ export { holding, refusal, type Claimant, type RecordOwner } from './owner';
 export {
   FS_TYPES,
   fstabLine,
+  isTombstoneOf,
   mountRecord,
   type Ec2RingRecord,
   type FsType,
   type FsxRingRecord,
   type MountRecord,
   type RingRecord,
+  type Tombstone,
 } from './records';

@@ -21,4 +21,34 @@ export interface FsxTargetRules {
   };
   /** The file system type its mount config gives clients. */
   readonly fsType: FsType;
+  /** How a file system of the backend that exists already is read and reached (`ExistingStorage`). */
+  readonly existing: ExistingFsxRules;
+}
+
+/** A TCP port range, inclusive. */
+export interface PortRange {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** What existing/check.ts knows of an existing file system of one FSx backend. */
+export interface ExistingFsxRules {
+  /** The backend's `FileSystemType`, as FSx's DescribeFileSystems names it. */
+  readonly fileSystemType: string;
+  /** The TCP ports its network interfaces must admit the clients on: a cited row of docs/sources/fsx-rules.md. */
+  readonly clientPorts: readonly PortRange[];
+  /**
+   * Its record's fields from FSx's description of it (a FileSystem of DescribeFileSystems, read as untrusted) and the
+   * export path the user gave; or, as a string, the rule the path or the description breaks.
+   */
+  readonly fields: (described: unknown, exportPath: string) => ExistingFsxFields | string;
+}
+
+/** The fields of an existing FSx file system's records that its backend decides. */
+export interface ExistingFsxFields {
+  readonly mountName: string;
+  /** The ring record's `instanceType`, as for a deployed file system: see {@link FsxTargetRules.deployment}. */
+  readonly deployment: string;
+  /** The export the mount record names. */
+  readonly exportPath: string;
 }

@@ -14,12 +14,14 @@ import {
   FSX_TARGETS,
   PROP,
   holding,
+  isTombstoneOf,
   mountParameterName,
   mountRecord,
   parseRegistrationProperties,
   parseRingParameterName,
   refusal,
   ringParameterName,
+  tombstoneParameterName,
   type Claimant,
   type Ec2RingRecord,
   type FsxBackend,
@@ -30,6 +32,7 @@ import {
   type RecordOwner,
   type RegistrationProperties,
   type RingRecord,
+  type Tombstone,
 } from './contract';
 import {
   MAX_ATTEMPTS,
@@ -43,6 +46,9 @@ import {
   type HandlerContext,
 } from './aws';
 import { errorName, log } from './log';
+import { checkExisting } from './existing/check';
+import * as describers from './existing/describe';
+import { EXISTING_PROP, type ExistingTarget } from './existing/target';
 
 // The AWS layer, aws.ts, owns the retry and wait bounds and what the handler uses of the Lambda context.
 export { MAX_ATTEMPTS, MAX_WAIT_SECONDS, type HandlerContext };
@@ -77,6 +83,7 @@ async function register(event: Event, context?: HandlerContext): Promise<CdkCust
   const ringName = ringParameterName(props.parameterPrefix, props.clusterName, props.serverName);
   const mountName = mountParameterName(props.parameterPrefix, props.clusterName, props.serverName);
   if (props.fsx) return registerFileSystem(event, props, props.fsx, ringName, mountName);
+  if (props.existing) return registerExisting(event, props, props.existing, ringName, mountName);
   const names = { instanceId: props.instanceId, ringParameterName: ringName, mountParameterName: mountName };
   log('info', 'registering storage server', { requestType: event.RequestType, ...names });
 
@@ -104,7 +111,7 @@ async function register(event: Event, context?: HandlerContext): Promise<CdkCust
   };
   // Ring first: a client that finds the mount config can always find the ring member too.
   const mount = mountRecord(privateIp, props.exportPath, props.mountPoint, props.mountOptions, 'nfs4', props.backend);
-  await writeRecords(held, ring, mount);
+  await writeRecords(held, ring, mount, props);
   log('info', 'registered storage server', { requestType: event.RequestType, ...names, privateIp });
 
   // A renamed cluster, server or prefix changes the PhysicalResourceId, so CloudFormation follows up with a Delete of
@@ -142,9 +149,44 @@ async function registerFileSystem(
   // Validation gives `fsx` to an FSx backend alone.
   const { fsType } = FSX_TARGETS[props.backend as FsxBackend];
   const mount = mountRecord(fsx.dnsName, props.exportPath, props.mountPoint, props.mountOptions, fsType, props.backend);
-  await writeRecords(held, ring, mount);
+  await writeRecords(held, ring, mount, props);
   log('info', 'registered FSx file system', { requestType: event.RequestType, ...names, dnsName: fsx.dnsName, fsType });
   return registered(ringName, mountName, '');
+}
+
+/**
+ * Storage that exists already: described and checked first (existing/check.ts), so that a file system the clients
+ * could not mount is refused with its reasons before any record is written. Its records have the form of a deployed
+ * server's of the same backend, or for an NFS server an address ring record with neither id.
+ */
+async function registerExisting(
+  event: Event,
+  props: RegistrationProperties,
+  target: ExistingTarget,
+  ringName: string,
+  mountName: string,
+): Promise<CdkCustomResourceResponse> {
+  const id = target.kind === 'nfs' ? target.address : target.fileSystemId;
+  const names = { backend: props.backend, id, ringParameterName: ringName, mountParameterName: mountName };
+  log('info', 'registering existing storage', { requestType: event.RequestType, ...names });
+  const region = process.env.AWS_REGION ?? '';
+  const f = await checkExisting(target, props.exportPath, region, describers);
+  const held = await claimRecords(event, props, ringName, mountName, id);
+  const ring: RingRecord = {
+    name: props.serverName,
+    role: 'storage',
+    ...(f.fileSystemId === undefined ? {} : { fileSystemId: f.fileSystemId }),
+    privateIp: f.privateIp,
+    privateDnsName: f.privateDnsName,
+    availabilityZone: f.availabilityZone,
+    instanceType: f.instanceType,
+    backend: props.backend,
+    registeredAt: new Date().toISOString(),
+  };
+  const mount = mountRecord(f.server, f.exportPath, props.mountPoint, props.mountOptions, f.fsType, props.backend);
+  await writeRecords(held, ring, mount, props);
+  log('info', 'registered existing storage', { requestType: event.RequestType, ...names, server: f.server, fsType: f.fsType });
+  return registered(ringName, mountName, f.privateIp);
 }
 
 /** A registration's response: the ring parameter name is the PhysicalResourceId; the names and address are `Data`. */
@@ -182,6 +224,7 @@ async function deregister(
   // succeeds.
   const { ours, absent } = await ownRecords(event, parsed, ringName, mountName);
   const out = ours.length > 0 ? await deleteRecords(ours) : undefined;
+  if (ours.length > 0) await leaveTombstone(event, parsed);
   log('info', 'deregistered storage server', {
     requestType: 'Delete',
     ringParameterName: ringName,
@@ -190,6 +233,27 @@ async function deregister(
     alreadyAbsent: [...absent, ...(out?.InvalidParameters ?? [])],
   });
   return { PhysicalResourceId: ringName };
+}
+
+/**
+ * After deleting its records, a registration says the server was removed: the tombstone that clients unmount by
+ * (records.ts). A replacement's Create wrote records of its own before this Delete, which then deleted nothing and
+ * leaves none. A name that holds anything but a tombstone of this server is left alone.
+ */
+async function leaveTombstone(event: Event, names: { prefix: string; clusterName: string; serverName: string }): Promise<void> {
+  const name = tombstoneParameterName(names.prefix, names.clusterName, names.serverName);
+  const tombstone: Tombstone = { name: names.serverName, removedAt: new Date().toISOString(), removedBy: writer(event) };
+  if (await putJson(name, tombstone, false)) return;
+  const held = await readParameter(name);
+  if (held === undefined || isTombstoneOf(held, names.serverName)) await putJson(name, tombstone, true);
+  else log('warn', 'the tombstone name holds something else; left in place', { requestType: 'Delete', parameterName: name });
+}
+
+/** A registration of a server's name takes back its removal: deletes the tombstone of that name, and nothing else. */
+async function clearTombstone(props: RegistrationProperties): Promise<void> {
+  const name = tombstoneParameterName(props.parameterPrefix, props.clusterName, props.serverName);
+  const held = await readParameter(name);
+  if (held !== undefined && isTombstoneOf(held, props.serverName)) await deleteRecords([name]);
 }
 
 /**
@@ -205,7 +269,8 @@ async function ownRecords(
   mountName: string,
 ): Promise<{ ours: string[]; absent: string[] }> {
   const raw = event.ResourceProperties ?? {};
-  const ids = [raw[PROP.instanceId], raw[FSX_PROP.fileSystemId]].filter((v): v is string => typeof v === 'string' && v !== '');
+  const ids = [raw[PROP.instanceId], raw[FSX_PROP.fileSystemId], raw[EXISTING_PROP.fileSystemId], raw[EXISTING_PROP.address]]
+    .filter((v): v is string => typeof v === 'string' && v !== '');
   const claim = (record: RecordKind, ringIsOurs: boolean) => ({
     owner: { ...writer(event), record, clusterName: names.clusterName, serverName: names.serverName },
     ids,
@@ -246,7 +311,7 @@ async function claimRecords(
   ours: string,
 ): Promise<Claimed> {
   const old = event.RequestType === 'Update' ? event.OldResourceProperties : undefined;
-  const previous = old?.[PROP.instanceId] ?? old?.[FSX_PROP.fileSystemId];
+  const previous = old?.[PROP.instanceId] ?? old?.[FSX_PROP.fileSystemId] ?? old?.[EXISTING_PROP.fileSystemId] ?? old?.[EXISTING_PROP.address];
   const ids = typeof previous === 'string' ? [ours, previous] : [ours];
   const [ring, mount] = await Promise.all([readParameter(ringName), readParameter(mountName)]);
   // The mount record is judged only once the ring record is absent or this registration's.
@@ -262,10 +327,11 @@ async function claimRecords(
   };
 }
 
-/** Writes the ring record, then the mount record, each with its owner mark. */
-async function writeRecords(c: Claimed, ring: RingRecord, mount: MountRecord): Promise<void> {
+/** Writes the ring record, then the mount record, each with its owner mark; then takes back a removal of the name. */
+async function writeRecords(c: Claimed, ring: RingRecord, mount: MountRecord, props: RegistrationProperties): Promise<void> {
   await writeRecord(c, RecordKind.RING, ring);
   await writeRecord(c, RecordKind.MOUNT, mount);
+  await clearTombstone(props);
 }
 
 /**

@@ -129,6 +129,16 @@ export function mountParameterName(prefix: string, cluster: string, server: stri
   return recordName(RecordKind.MOUNT, prefix, cluster, server);
 }
 
+/**
+ * `<prefix>/<cluster>/removed/<server>`: the tombstone a registration leaves when it deletes records it owns, by which
+ * clients tell a removed server from one being replaced (docs/design.md, section 9). Its levels read as a mount record's
+ * name only for cluster `storage` and server `mount`, which {@link validateServerNames} refuses, since the ring record's
+ * name reads so too.
+ */
+export function tombstoneParameterName(prefix: string, cluster: string, server: string): string {
+  return `${clusterPath(prefix, cluster)}removed/${server}`;
+}
+
 /** `<prefix>/<cluster>/storage/`: where a client finds every storage server of its cluster. */
 export function storagePath(prefix: string, cluster: string): string {
   return `${clusterPath(prefix, cluster)}storage/`;

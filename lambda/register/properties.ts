@@ -4,7 +4,8 @@
  *
  * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
-import type { Backend } from './backend';
+import type { RecordBackend } from './backend';
+import type { ExistingTarget } from './existing/target';
 
 /** ResourceProperties keys of the registration custom resource. */
 export const PROP = {
@@ -70,10 +71,12 @@ export interface FsxTarget {
 
 /** The ResourceProperties of the custom resource, validated. */
 export interface RegistrationProperties {
-  /** EC2 instance id of the server to register; `''` for FSx, which `fsx` names instead. */
+  /** EC2 instance id of the server to register; `''` for FSx and existing storage, which `fsx` or `existing` name. */
   readonly instanceId: string;
   /** The FSx file system to register instead of an instance, for backend `fsx-lustre` or `fsx-openzfs`. */
   readonly fsx?: FsxTarget;
+  /** Storage that exists already, registered instead of an instance or a file system of this stack. */
+  readonly existing?: ExistingTarget;
   /** The cluster the server serves. */
   readonly clusterName: string;
   /** The server's name in the ring. */
@@ -88,6 +91,6 @@ export interface RegistrationProperties {
   readonly mountOptions: string;
   /** The server's stable network interface, `eni-...`, when it has one: its address is the server's. */
   readonly networkInterfaceId?: string;
-  /** Where the server's data lives. */
-  readonly backend: Backend;
+  /** Where the server's data lives: a backend this project deploys, or for existing storage its kind. */
+  readonly backend: RecordBackend;
 }

@@ -90,6 +90,30 @@ export interface MountRecord {
   readonly owner?: RecordOwner;
 }
 
+/**
+ * Tombstone: `<prefix>/<cluster>/removed/<server>`, written by the registration that deleted the server's records. A
+ * client unmounts a managed mount whose record is gone only when its tombstone is there; a record of the name wins over
+ * a tombstone, and the next registration of the name deletes it.
+ */
+export interface Tombstone {
+  /** The server's name: `serverName`. */
+  readonly name: string;
+  /** ISO 8601 time of the removal. */
+  readonly removedAt: string;
+  /** The registration that removed the server, as CloudFormation names it. */
+  readonly removedBy: { readonly stackId: string; readonly logicalResourceId: string };
+}
+
+/** Whether `value`, a parameter's text, is a tombstone of server `name`: what a registration may write over or delete. */
+export function isTombstoneOf(value: string, name: string): boolean {
+  try {
+    const t = JSON.parse(value) as Partial<Tombstone> | null;
+    return t !== null && typeof t === 'object' && t.name === name && typeof t.removedAt === 'string';
+  } catch {
+    return false;
+  }
+}
+
 /** The file system types of a mount config. */
 export type FsType = 'nfs4' | 'lustre';
 /** Each {@link FsType}, for run-time checks; test/unit/record-schema.test.ts holds both to the schema. */

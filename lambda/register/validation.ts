@@ -8,6 +8,7 @@
  */
 import { isFsxBackend, validateBackend, type FsxBackend } from './backend';
 import { FSX_TARGETS } from './fsx-targets';
+import { EXISTING_KINDS, EXISTING_PROP, isExistingKind, parseExistingTarget, type ExistingKind } from './existing/target';
 import { validateServerNames, type NameKey } from './paths';
 import { FSX_PROP, OPTIONAL_PROP, PROP, type FsxTarget, type RegistrationProperties } from './properties';
 
@@ -94,6 +95,7 @@ export function parseRegistrationProperties(
   if (raw === undefined || raw === null || typeof raw !== 'object') {
     throw new Error(`ResourceProperties is missing; expected the keys ${Object.values(PROP).join(', ')}`);
   }
+  if (raw[EXISTING_PROP.fileSystemId] !== undefined || raw[EXISTING_PROP.address] !== undefined) return withExisting(raw);
   // An FSx registration names a file system instead of an instance.
   const backend = raw[PROP.backend];
   const isFsx = isFsxBackend(backend);
@@ -105,7 +107,7 @@ export function parseRegistrationProperties(
 }
 
 /** The properties every registration has, validated. */
-type CommonProperties = Omit<RegistrationProperties, 'fsx' | 'networkInterfaceId'>;
+type CommonProperties = Omit<RegistrationProperties, 'fsx' | 'existing' | 'networkInterfaceId'>;
 /** The same, read but not yet checked: the backend still any string. */
 type UncheckedProperties = Omit<CommonProperties, 'backend'> & { readonly backend: string };
 
@@ -153,14 +155,37 @@ function commonProperties(get: (key: string) => string, isFsx: boolean): Uncheck
   };
 }
 
-/** Checks each common property against its grammar, in {@link PROP} order. */
-function validateCommon(props: UncheckedProperties, isFsx: boolean): asserts props is CommonProperties {
-  if (!isFsx) validateInstanceId(field(PROP.instanceId), props.instanceId);
+/** Checks each common property against its grammar, in {@link PROP} order; an existing storage's backend is its kind. */
+function validateCommon(props: UncheckedProperties, isFsx: boolean, existing = false): asserts props is CommonProperties {
+  if (!isFsx && !existing) validateInstanceId(field(PROP.instanceId), props.instanceId);
   validateServerNames((key: NameKey) => field(PROP[key]), props.parameterPrefix, props.clusterName, props.serverName);
   validatePath(field(PROP.exportPath), props.exportPath);
   validatePath(field(PROP.mountPoint), props.mountPoint);
   validateMountOptions(field(PROP.mountOptions), props.mountOptions);
-  validateBackend(field(PROP.backend), props.backend);
+  if (!existing) validateBackend(field(PROP.backend), props.backend);
+  else if (!isExistingKind(props.backend)) {
+    throw new Error(`${field(PROP.backend)} of existing storage must be one of ${EXISTING_KINDS.join(', ')}, got ${JSON.stringify(props.backend)}`);
+  }
+}
+
+/**
+ * Existing storage: named by a file system id or an address (existing/target.ts) instead of an instance or this stack's
+ * file system, whose keys it refuses beside it.
+ */
+function withExisting(raw: Record<string, unknown>): RegistrationProperties {
+  const foreign = [PROP.instanceId, ...Object.values(FSX_PROP), OPTIONAL_PROP.networkInterfaceId].filter((k) => raw[k] !== undefined);
+  if (foreign.length > 0) {
+    throw new Error(`${foreign.map(field).join(', ')} cannot be given beside ${EXISTING_PROP.fileSystemId} or ${EXISTING_PROP.address}`);
+  }
+  const required = Object.values(PROP).filter((k) => k !== PROP.instanceId);
+  const missing = required.filter((key) => raw[key] === undefined || raw[key] === null || raw[key] === '');
+  if (missing.length > 0) throw new Error(`ResourceProperties is missing ${missing.join(', ')}; each must be a non-empty string`);
+  const get = stringReader(raw);
+  const props = commonProperties(get, true);
+  validateCommon(props, false, true);
+  // validateCommon has checked that the backend is a kind.
+  const existing = parseExistingTarget(props.backend as ExistingKind, get, (key) => raw[key] !== undefined, field);
+  return { ...props, existing };
 }
 
 /** An FSx registration: its file system, and the path its backend's rules say it exports. */

@@ -29,6 +29,12 @@ export const FLAG_OPTIONS: Readonly<Record<FsType, readonly string[]>> = {
   lustre: [...COMMON_FLAGS, 'flock', 'localflock', 'noflock'],
 };
 
+/**
+ * Flags one backend's records may carry besides {@link FLAG_OPTIONS}: EFS's `noresvport` (EFS-NORESVPORT), which this
+ * project's own NFS servers refuse, since they export `secure`.
+ */
+export const BACKEND_FLAG_OPTIONS: Readonly<Record<string, readonly string[]>> = { efs: ['noresvport'] };
+
 /** NFS options refused with their own reason: nfs(5), "A so-called soft timeout can cause silent data corruption". */
 export const REFUSED_NFS_OPTIONS: Readonly<Record<string, string>> = {
   soft: 'returns an I/O error after a timeout, which a program may not check: silent data loss (nfs(5)); use hard',
@@ -39,7 +45,7 @@ export const REFUSED_NFS_OPTIONS: Readonly<Record<string, string>> = {
 export const EXCLUSIVE_OPTIONS: readonly (readonly string[])[] = [['rw', 'ro'], ['nfsvers', 'vers'], ['noatime', 'relatime'], ['flock', 'localflock', 'noflock']];
 
 /** Why one `name` or `name=value` entry is not an option the clients take for `fsType`, or undefined. */
-function optionProblem(option: string, fsType: FsType): string | undefined {
+function optionProblem(option: string, fsType: FsType, backend: string): string | undefined {
   const eq = option.indexOf('=');
   const name = eq < 0 ? option : option.slice(0, eq);
   if (eq >= 0) {
@@ -49,18 +55,19 @@ function optionProblem(option: string, fsType: FsType): string | undefined {
   }
   if (fsType === 'nfs4' && Object.prototype.hasOwnProperty.call(REFUSED_NFS_OPTIONS, name)) return `${JSON.stringify(option)} ${REFUSED_NFS_OPTIONS[name]}`;
   if (FLAG_OPTIONS[fsType].includes(name)) return undefined;
+  if (eq < 0 && Object.prototype.hasOwnProperty.call(BACKEND_FLAG_OPTIONS, backend) && BACKEND_FLAG_OPTIONS[backend].includes(name)) return undefined;
   if (Object.prototype.hasOwnProperty.call(VALUED_OPTIONS[fsType], name)) return `${JSON.stringify(option)} needs a value`;
   return option === '' ? 'an empty option (two commas, or one at either end)' : `${JSON.stringify(option)} is not an option the clients allow`;
 }
 
 /**
- * Why `options` is not a list the client nodes mount with for `fsType`, or undefined: each entry on the allowlist,
- * none twice, no two that contradict each other.
+ * Why `options` is not a list the client nodes mount with for `fsType`, or undefined: each entry on the allowlist
+ * (with `backend`'s own flags, where the record names a backend), none twice, no two that contradict each other.
  */
-export function allowedOptionsProblem(options: string, fsType: FsType): string | undefined {
+export function allowedOptionsProblem(options: string, fsType: FsType, backend = ''): string | undefined {
   const seen = new Set<string>();
   for (const option of options.split(',')) {
-    const problem = optionProblem(option, fsType);
+    const problem = optionProblem(option, fsType, backend);
     if (problem !== undefined) return problem;
     const name = option.split('=')[0];
     if (seen.has(name)) return `${JSON.stringify(name)} is given twice`;

@@ -80,7 +80,8 @@ test('the bundled handler registers, then deregisters', async () => {
   ]);
 
   await invoke(deleteEvent(String(created.PhysicalResourceId), p));
-  expect(await namesUnder('/bundle')).toEqual([]);
+  // The records go; the tombstone that tells clients the server was removed stays.
+  expect(await namesUnder('/bundle')).toEqual(['/bundle/hpc1/removed/storage1']);
 });
 
 test('the bundled handler still names the problem in its errors', async () => {

@@ -165,16 +165,17 @@ describe('Update', () => {
       const updated = await rig.handler(updateEvent(String(created.PhysicalResourceId), newProps, oldProps));
       await rig.handler(deleteEvent(String(created.PhysicalResourceId), oldProps));
 
-      // THEN
+      // THEN: the old name is removed, so its tombstone tells the clients to unmount it
       expect(updated.PhysicalResourceId).toBe(`${prefix}/${newRing}`);
       expect(updated.PhysicalResourceId).not.toBe(created.PhysicalResourceId);
-      expect(await namesUnder(prefix)).toEqual([`${prefix}/${newMount}`, `${prefix}/${newRing}`].sort());
+      const oldTombstone = `${prefix}/${String(created.PhysicalResourceId).slice(prefix.length + 1).replace('/ring/', '/removed/')}`;
+      expect(await namesUnder(prefix)).toEqual([`${prefix}/${newMount}`, `${prefix}/${newRing}`, oldTombstone].sort());
     },
   );
 });
 
 describe('Delete', () => {
-  test('removes both records; nothing is left under the prefix', async () => {
+  test('removes both records; only the tombstone is left under the prefix', async () => {
     // GIVEN
     const prefix = freshPrefix();
     const p = props(rig.server.InstanceId ?? '', { ParameterPrefix: prefix });
@@ -186,7 +187,7 @@ describe('Delete', () => {
 
     // THEN
     expect(deleted.PhysicalResourceId).toBe(created.PhysicalResourceId);
-    expect(await namesUnder(prefix)).toEqual([]);
+    expect(await namesUnder(prefix)).toEqual([`${prefix}/hpc1/removed/storage1`]);
   });
 
   test('succeeds when the records are already gone (repeated Delete)', async () => {
@@ -212,7 +213,7 @@ describe('Delete', () => {
     await rig.handler(deleteEvent(`${prefix}/hpc1/ring/storage1`, p));
 
     // THEN
-    expect(await namesUnder(prefix)).toEqual([]);
+    expect(await namesUnder(prefix)).toEqual([`${prefix}/hpc1/removed/storage1`]);
   });
 
   test('leaves records that another instance has registered under the same names since', async () => {
@@ -242,7 +243,7 @@ describe('Delete', () => {
     await rig.handler(deleteEvent(String(created.PhysicalResourceId), { ServiceToken: 'x' }));
 
     // THEN
-    expect(await namesUnder(prefix)).toEqual([]);
+    expect(await namesUnder(prefix)).toEqual([`${prefix}/hpc1/removed/storage1`]);
   });
 });
 

@@ -19,6 +19,8 @@ export interface ClientAllowlist {
   readonly flags: Record<string, string[]>;
   readonly refused: string[];
   readonly exclusive: string[][];
+  /** Flags allowed for one backend only. */
+  readonly backendFlags: Record<string, string[]>;
 }
 
 // The checker less its last statement, the dispatch on sys.argv, as test/python/test_client_mount.py loads it.
@@ -39,7 +41,8 @@ for q in questions:
     rec['fstab'] = m.fstab_line(rec, rec['options'])
     answers.append(m.problem(rec, allowed, q['roots']))
 allowlist = {'valued': {fs: sorted(v) for fs, v in m.VALUED.items()}, 'flags': {fs: sorted(v) for fs, v in m.FLAGS.items()},
-             'refused': sorted(m.REFUSED), 'exclusive': [list(g) for g in m.EXCLUSIVE]}
+             'refused': sorted(m.REFUSED), 'exclusive': [list(g) for g in m.EXCLUSIVE],
+             'backendFlags': {b: sorted(v) for b, v in m.BACKEND_FLAGS.items()}}
 print(json.dumps({'answers': answers, 'allowlist': allowlist}))
 `;
 

@@ -10,7 +10,8 @@ import * as path from 'path';
  * They are the compiled library and its declarations, the shell scripts it renders and their Python parts, the compiled
  * Lambda contracts the library imports, each Lambda's prebuilt bundle and source map, jsii's assembly (`.jsii`, which
  * jsii-pacmak and the Python runtime read) and the documents. The contracts
- * are `dist/lambda/<name>/*.js`, and the backend descriptors of the update guard and the registration in `backends/`.
+ * are `dist/lambda/<name>/*.js`, the backend descriptors of the update guard and the registration in `backends/`, and
+ * the registration's rules for existing storage in `existing/`.
  */
 export const ALLOWED_FILES: readonly string[] = [
   'package.json',
@@ -26,6 +27,8 @@ export const ALLOWED_FILES: readonly string[] = [
   'dist/lambda/*/*.d.ts',
   'dist/lambda/*/backends/*.js',
   'dist/lambda/*/backends/*.d.ts',
+  'dist/lambda/*/existing/*.js',
+  'dist/lambda/*/existing/*.d.ts',
   'dist/lambda/*/bundle/index.js',
   'dist/lambda/*/bundle/index.js.map',
 ];

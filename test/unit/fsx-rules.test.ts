@@ -11,7 +11,7 @@ import * as path from 'path';
 const ROOT = path.join(__dirname, '..', '..');
 const TABLE = path.join(ROOT, 'docs', 'sources', 'fsx-rules.md');
 // Not a word of a longer upper-case name, as the client's `NO-LUSTRE-CLIENT` marker, nor a source's tag, as `[EBS-UG]`.
-const ID = /(?<![A-Z0-9[-])(?:OPENZFS|LUSTRE|EBS|VPC)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b/g;
+const ID = /(?<![A-Z0-9[-])(?:OPENZFS|LUSTRE|EBS|VPC|EFS|FSX)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b/g;
 
 interface Row { id: string; status: string; rule: string; words: string; source: string; applied: string[]; tests: string[] }
 
@@ -19,7 +19,7 @@ interface Row { id: string; status: string; rule: string; words: string; source:
 function rows(): Row[] {
   const files = (cell: string) => cell.split(',').map((f) => f.trim()).filter(Boolean);
   return fs.readFileSync(TABLE, 'utf8').split('\n')
-    .filter((l) => /^\| (OPENZFS|LUSTRE|EBS|VPC)-/.test(l))
+    .filter((l) => /^\| (OPENZFS|LUSTRE|EBS|VPC|EFS|FSX)-/.test(l))
     .map((l) => {
       const cells = l.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
       expect(cells).toHaveLength(7);

@@ -250,6 +250,12 @@ const CLAIMS: Claim[] = [
     request: (s) => s.asRegistration('ssm:DeleteParameters', [s.parameter(OTHER_RING)]) },
   { claim: "the registration may not write another cluster's records", allowed: false, backends: ALL,
     request: (s) => s.asRegistration('ssm:PutParameter', [s.parameter(OTHER_CLUSTER_RING)]) },
+  { claim: "the registration may write its server's tombstone", allowed: true, backends: ALL,
+    request: (s) => s.asRegistration('ssm:PutParameter', [s.parameter('/storage-server/cluster/removed/storage1')]) },
+  { claim: "the registration may delete its server's tombstone", allowed: true, backends: ALL,
+    request: (s) => s.asRegistration('ssm:DeleteParameters', [s.parameter('/storage-server/cluster/removed/storage1')]) },
+  { claim: "the registration may not write another server's tombstone", allowed: false, backends: ALL,
+    request: (s) => s.asRegistration('ssm:PutParameter', [s.parameter('/storage-server/cluster/removed/other')]) },
   { claim: 'the registration may not write parameters outside the prefix', allowed: false, backends: ALL,
     request: (s) => s.asRegistration('ssm:PutParameter', [s.parameter('/prod/database/password')]) },
   // Client nodes, with the client-mount read policy, on all backends.

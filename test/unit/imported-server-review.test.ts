@@ -8,7 +8,7 @@ import { App, CfnParameter, Fn, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { RESOURCE_TYPE, ValueRule } from '../../lambda/value-check/contract';
-import { EXCLUSIVE_OPTIONS, FLAG_OPTIONS, REFUSED_NFS_OPTIONS, VALUED_OPTIONS } from '../../lambda/value-check/mount-options';
+import { BACKEND_FLAG_OPTIONS, EXCLUSIVE_OPTIONS, FLAG_OPTIONS, REFUSED_NFS_OPTIONS, VALUED_OPTIONS } from '../../lambda/value-check/mount-options';
 import { StorageServer } from '../../lib/storage-server';
 import { ATTRIBUTE_CHECKS, type StorageServerAttributes } from '../../lib/client-mount/imported-server';
 import { FsType } from '../../lib/client-mount/fs-type';
@@ -226,13 +226,14 @@ describe('hostile and edge values, beside the client mount script', () => {
     else expect(answer).toEqual(expect.any(String));
   });
 
-  test("the option allowlist is the client's, name for name", () => {
+  test("the option allowlist is the client's, name for name, EFS-NORESVPORT's flag of backend efs too", () => {
     for (const fsType of [FsType.NFS4, FsType.LUSTRE]) {
       expect(Object.keys(VALUED_OPTIONS[fsType]).sort()).toEqual(allowlist.valued[fsType]);
       expect([...FLAG_OPTIONS[fsType]].sort()).toEqual(allowlist.flags[fsType]);
     }
     expect(Object.keys(REFUSED_NFS_OPTIONS).sort()).toEqual(allowlist.refused);
     expect(EXCLUSIVE_OPTIONS).toEqual(allowlist.exclusive);
+    expect(Object.fromEntries(Object.entries(BACKEND_FLAG_OPTIONS).map(([b, v]) => [b, [...v].sort()]))).toEqual(allowlist.backendFlags);
   });
 });
 

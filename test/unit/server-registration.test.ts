@@ -73,7 +73,7 @@ describe('ServerRegistration', () => {
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
-          Match.objectLike({ Resource: [ssmArn('site/nfs/hpc1/ring/storage1'), ssmArn('site/nfs/hpc1/storage/storage1/mount')] }),
+          Match.objectLike({ Resource: [ssmArn('site/nfs/hpc1/ring/storage1'), ssmArn('site/nfs/hpc1/storage/storage1/mount'), ssmArn('site/nfs/hpc1/removed/storage1')] }),
         ]),
       },
     });
@@ -97,7 +97,7 @@ describe('ServerRegistration', () => {
           {
             Effect: 'Allow',
             Action: ['ssm:PutParameter', 'ssm:GetParameter', 'ssm:DeleteParameters'],
-            Resource: [ssmArn('storage-server/hpc1/ring/storage1'), ssmArn('storage-server/hpc1/storage/storage1/mount')],
+            Resource: [ssmArn('storage-server/hpc1/ring/storage1'), ssmArn('storage-server/hpc1/storage/storage1/mount'), ssmArn('storage-server/hpc1/removed/storage1')],
           },
           {
             Effect: 'Allow',
@@ -187,10 +187,13 @@ describe('ServerRegistration', () => {
             Resource: [
               ssmArn('storage-server/hpc1/ring/storage1'),
               ssmArn('storage-server/hpc1/storage/storage1/mount'),
+              ssmArn('storage-server/hpc1/removed/storage1'),
               ssmArn('storage-server/hpc2/ring/scratch'),
               ssmArn('storage-server/hpc2/storage/scratch/mount'),
+              ssmArn('storage-server/hpc2/removed/scratch'),
               ssmArn('storage-server/hpc1/ring/scratch2'),
               ssmArn('storage-server/hpc1/storage/scratch2/mount'),
+              ssmArn('storage-server/hpc1/removed/scratch2'),
             ],
           }),
         ]),
@@ -284,7 +287,7 @@ describe('ServerRegistration validation', () => {
     ['mountPoint', { mountPoint: '/my data' }, /mountPoint must be an absolute path without whitespace/],
     ['mountOptions', { mountOptions: '' }, /mountOptions must be a non-empty comma-separated option list/],
     ['backend', { backend: 'nvme' as never }, /backend must be one of ebs, instance-store, fsx-lustre, fsx-openzfs, got "nvme"/],
-    ['instance', { instance: undefined }, /^ServerRegistration needs exactly one of instance \(an EC2 NFS server\) and fileSystem \(an FSx file system\)\.$/],
+    ['instance', { instance: undefined }, /^ServerRegistration needs exactly one of instance \(an EC2 NFS server\), fileSystem \(an FSx file system\) and existing \(storage that exists already\)\.$/],
   ])('rejects a bad %s: %j', (_prop, overrides, message) => {
     const { stack, instance } = fixture();
     expect(() => register(stack, instance, 'Registration', overrides)).toThrow(message);

@@ -25,4 +25,18 @@ export const FSX_LUSTRE_TARGET: FsxTargetRules = {
     rule: (mountName) => `'/' and the mount name (${JSON.stringify(`/${mountName}`)}) for FSx for Lustre`,
   },
   fsType: 'lustre',
+  existing: {
+    fileSystemType: 'LUSTRE',
+    // LUSTRE-INGRESS: LNET's ports, "between FSx for Lustre file servers and Lustre clients".
+    clientPorts: [{ from: 988, to: 988 }, { from: 1018, to: 1023 }],
+    fields: (described, exportPath) => {
+      const fs = described as { StorageType?: string; LustreConfiguration?: { DeploymentType?: string; PerUnitStorageThroughput?: number; MountName?: string } };
+      const c = fs.LustreConfiguration ?? {};
+      const mountName = c.MountName ?? '';
+      if (!LUSTRE_MOUNT_NAME.test(mountName)) return `a file system whose mount name FSx gives as 3-8 lower-case letters and digits, not ${JSON.stringify(mountName)}`;
+      if (exportPath !== '/') return `exported from its root, '/' (mounted as /${mountName}), not ${JSON.stringify(exportPath)}`;
+      const deployment = [c.DeploymentType, fs.StorageType, c.PerUnitStorageThroughput].filter((d) => d !== undefined).join('/');
+      return { mountName, deployment, exportPath: `/${mountName}` };
+    },
+  },
 };

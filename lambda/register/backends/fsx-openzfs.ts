@@ -28,4 +28,14 @@ export const FSX_OPENZFS_TARGET: FsxTargetRules = {
     rule: () => "'/fsx' (the root volume) or a volume path below it for FSx for OpenZFS",
   },
   fsType: 'nfs4',
+  existing: {
+    fileSystemType: 'OPENZFS',
+    // OPENZFS-EXISTING-ACCESS: NFS, the port of the NFS v4.1 mounts this project makes.
+    clientPorts: [{ from: 2049, to: 2049 }],
+    fields: (described, exportPath) => {
+      const c = (described as { OpenZFSConfiguration?: { DeploymentType?: string; ThroughputCapacity?: number } }).OpenZFSConfiguration ?? {};
+      if (!OPENZFS_EXPORT.test(exportPath)) return `exported at '/fsx' (the root volume) or a volume path below it, not ${JSON.stringify(exportPath)}`;
+      return { mountName: '', deployment: [c.DeploymentType, c.ThroughputCapacity].filter((d) => d !== undefined).join('/'), exportPath };
+    },
+  },
 };

@@ -1,0 +1,105 @@
+/**
+ * Whether an existing file system admits the cluster's clients: the ports each kind needs open to them (one cited row
+ * each of docs/sources/fsx-rules.md; an FSx backend's in its rules), and the check of a network interface's security group rules against them. Rules
+ * of all the interface's groups add up, as EC2 evaluates them: a port is open to a client when any rule admits it.
+ *
+ * It imports nothing but the value checks and the registration's own modules: bundled into the Lambda, and unit-tested
+ * with the API's own shapes.
+ */
+import { cidrWithin } from '../../value-check/network';
+import { isFsxBackend } from '../backend';
+import type { PortRange } from '../fsx-target-rules';
+import { FSX_TARGETS } from '../fsx-targets';
+import type { ExistingClients, ExistingFileSystemKind } from './target';
+
+export type { PortRange };
+
+/**
+ * EFS-MOUNT-TARGET-ACCESS: "a mount target whose network interface has a security group with a rule that enables
+ * inbound connections on the NFS port from the instance", TCP 2049.
+ */
+const EFS_PORTS: readonly PortRange[] = [{ from: 2049, to: 2049 }];
+
+/** The TCP ports a client needs open on the file system's interfaces: an FSx backend's rules say its own. */
+export function clientPorts(kind: ExistingFileSystemKind): readonly PortRange[] {
+  return isFsxBackend(kind) ? FSX_TARGETS[kind].existing.clientPorts : EFS_PORTS;
+}
+
+/** An ingress rule as DescribeSecurityGroupRules gives it (SecurityGroupRule), with what this check reads. */
+export interface IngressRule {
+  readonly GroupId?: string;
+  readonly IsEgress?: boolean;
+  /** `tcp`, `6`, `-1` (all), or another protocol. */
+  readonly IpProtocol?: string;
+  readonly FromPort?: number;
+  readonly ToPort?: number;
+  readonly CidrIpv4?: string;
+  readonly ReferencedGroupInfo?: { readonly GroupId?: string };
+  readonly PrefixListId?: string;
+}
+
+/** One client's ports that no rule of an interface's groups admits. */
+export interface Shortfall {
+  /** The client: a CIDR or a security group id. */
+  readonly client: string;
+  readonly missing: readonly PortRange[];
+}
+
+/** Whether `rule`, an ingress rule, admits `client` (a CIDR or a group id) on TCP `port`. */
+function admits(rule: IngressRule, client: string, port: number): boolean {
+  if (rule.IsEgress) return false;
+  const protocol = rule.IpProtocol ?? '';
+  const all = protocol === '-1';
+  if (!all && protocol !== 'tcp' && protocol !== '6') return false;
+  if (!all && !((rule.FromPort ?? -1) <= port && port <= (rule.ToPort ?? -1))) return false;
+  if (client.startsWith('sg-')) return rule.ReferencedGroupInfo?.GroupId === client;
+  return rule.CidrIpv4 !== undefined && cidrWithin(client, rule.CidrIpv4);
+}
+
+/** The ports of `ranges` that no rule admits for `client`, as ranges again. */
+function missingPorts(rules: readonly IngressRule[], client: string, ranges: readonly PortRange[]): PortRange[] {
+  const missing: PortRange[] = [];
+  for (const range of ranges) {
+    for (let port = range.from; port <= range.to; port++) {
+      if (rules.some((r) => admits(r, client, port))) continue;
+      const last = missing[missing.length - 1];
+      if (last !== undefined && last.to === port - 1) missing[missing.length - 1] = { from: last.from, to: port };
+      else missing.push({ from: port, to: port });
+    }
+  }
+  return missing;
+}
+
+/** Each client whose ports of `kind` the rules of one interface's groups leave closed; empty when all are open. */
+export function shortfalls(kind: ExistingFileSystemKind, rules: readonly IngressRule[], clients: ExistingClients): Shortfall[] {
+  return [...clients.cidrs, ...clients.groupIds]
+    .map((client) => ({ client, missing: missingPorts(rules, client, clientPorts(kind)) }))
+    .filter((s) => s.missing.length > 0);
+}
+
+/** `TCP 988 and 1018-1023`. */
+export function portsText(ranges: readonly PortRange[]): string {
+  const one = (r: PortRange) => (r.from === r.to ? `${r.from}` : `${r.from}-${r.to}`);
+  const parts = ranges.map(one);
+  return `TCP ${parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0]}`;
+}
+
+/**
+ * What to tell the user of one interface that leaves clients out: `where` names it (`eni-... of fs-...`), `groupIds`
+ * its groups. Rules by prefix list are not read, and the message says so where the groups have any.
+ */
+export function shortfallMessage(
+  where: string,
+  groupIds: readonly string[],
+  found: readonly Shortfall[],
+  rules: readonly IngressRule[],
+  kind: ExistingFileSystemKind,
+): string {
+  const each = found.map((s) => `${s.client} on ${portsText(s.missing)}`).join('; ');
+  const lists = [...new Set(rules.filter((r) => !r.IsEgress && r.PrefixListId).map((r) => r.PrefixListId))];
+  return (
+    `the security groups of ${where} (${groupIds.join(', ') || 'none'}) do not admit ${each}: add ingress rules ` +
+    `from the clients on ${portsText(clientPorts(kind))} to one of them` +
+    (lists.length > 0 ? ` (rules naming prefix lists, ${lists.join(', ')}, are not read)` : '')
+  );
+}

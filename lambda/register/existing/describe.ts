@@ -1,0 +1,81 @@
+/**
+ * The calls that describe existing storage at deploy: FSx's and EFS's file system, their network interfaces or mount
+ * targets, and the security group rules on those. The answers are passed on in the API's own shapes; check.ts judges
+ * them. Clients are created once per container, with the retries and timeouts of ../aws.ts.
+ */
+import { DescribeNetworkInterfacesCommand, DescribeSecurityGroupRulesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import {
+  DescribeFileSystemsCommand as DescribeEfsCommand,
+  DescribeMountTargetSecurityGroupsCommand,
+  DescribeMountTargetsCommand,
+  EFSClient,
+  type FileSystemDescription,
+  type MountTargetDescription,
+} from '@aws-sdk/client-efs';
+import { DescribeFileSystemsCommand, FSxClient, type FileSystem } from '@aws-sdk/client-fsx';
+import { CLIENT_CONFIG } from '../aws';
+import { errorName } from '../log';
+import type { IngressRule } from './access';
+
+const ec2 = new EC2Client(CLIENT_CONFIG);
+const efs = new EFSClient(CLIENT_CONFIG);
+const fsx = new FSxClient(CLIENT_CONFIG);
+
+/** The FSx file system, or undefined when FSx knows no file system of that id in this Region. */
+export async function describeFsx(fileSystemId: string): Promise<FileSystem | undefined> {
+  try {
+    const out = await fsx.send(new DescribeFileSystemsCommand({ FileSystemIds: [fileSystemId] }));
+    return out.FileSystems?.find((f) => f.FileSystemId === fileSystemId);
+  } catch (err) {
+    if (errorName(err) === 'FileSystemNotFound') return undefined;
+    throw err;
+  }
+}
+
+/** The EFS file system, or undefined when EFS knows no file system of that id in this Region. */
+export async function describeEfs(fileSystemId: string): Promise<FileSystemDescription | undefined> {
+  try {
+    const out = await efs.send(new DescribeEfsCommand({ FileSystemId: fileSystemId }));
+    return out.FileSystems?.find((f) => f.FileSystemId === fileSystemId);
+  } catch (err) {
+    if (errorName(err) === 'FileSystemNotFound') return undefined;
+    throw err;
+  }
+}
+
+/** Every mount target of an EFS file system, every page. */
+export async function efsMountTargets(fileSystemId: string): Promise<MountTargetDescription[]> {
+  const found: MountTargetDescription[] = [];
+  let Marker: string | undefined;
+  do {
+    const out = await efs.send(new DescribeMountTargetsCommand({ FileSystemId: fileSystemId, Marker }));
+    found.push(...(out.MountTargets ?? []));
+    Marker = out.NextMarker;
+  } while (Marker);
+  return found;
+}
+
+/** The security groups of an EFS mount target. */
+export async function mountTargetGroups(mountTargetId: string): Promise<string[]> {
+  const out = await efs.send(new DescribeMountTargetSecurityGroupsCommand({ MountTargetId: mountTargetId }));
+  return out.SecurityGroups ?? [];
+}
+
+/** The security groups of each network interface, by its id; an interface EC2 does not return is absent. */
+export async function interfaceGroups(networkInterfaceIds: readonly string[]): Promise<Map<string, string[]>> {
+  const out = await ec2.send(new DescribeNetworkInterfacesCommand({ NetworkInterfaceIds: [...networkInterfaceIds] }));
+  return new Map((out.NetworkInterfaces ?? []).map((n) => [n.NetworkInterfaceId ?? '', (n.Groups ?? []).map((g) => g.GroupId ?? '')]));
+}
+
+/** The ingress rules of the groups, every page. */
+export async function ingressRules(groupIds: readonly string[]): Promise<IngressRule[]> {
+  if (groupIds.length === 0) return [];
+  const found: IngressRule[] = [];
+  let NextToken: string | undefined;
+  do {
+    const out = await ec2.send(new DescribeSecurityGroupRulesCommand({ Filters: [{ Name: 'group-id', Values: [...groupIds] }], NextToken }));
+    found.push(...(out.SecurityGroupRules ?? []).filter((r) => !r.IsEgress));
+    NextToken = out.NextToken;
+  } while (NextToken);
+  return found;
+}

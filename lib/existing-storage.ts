@@ -1,0 +1,193 @@
+import { Token } from 'aws-cdk-lib';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
+import { Construct } from 'constructs';
+import { allowedOptionsProblem } from '../lambda/value-check/mount-options';
+import { directoryProblem } from '../lambda/value-check/mounts';
+import { clientMountOptions } from './backends/ec2/mount-options';
+import { LUSTRE_MOUNT_OPTIONS } from './backends/fsx-lustre';
+import { openZfsMountOptions } from './backends/openzfs/mount-options';
+import { ServerRegistration } from './registration';
+
+/** What kind of storage an {@link ExistingStorageSource} names; each is a `backend` of the records. */
+export enum ExistingStorageKind {
+  /** An Amazon FSx for Lustre file system, mounted with the Lustre client. */
+  FSX_LUSTRE = 'fsx-lustre',
+  /** An Amazon FSx for OpenZFS file system, mounted over NFS by its DNS name. */
+  FSX_OPENZFS = 'fsx-openzfs',
+  /** An Amazon EFS file system, mounted over NFS by its DNS name. */
+  EFS = 'efs',
+  /** An NFS server this project did not deploy, mounted by its IPv4 address. */
+  NFS = 'nfs',
+}
+
+/** Options of {@link ExistingStorageSource.fsxOpenZfs}. */
+export interface FsxOpenZfsSourceOptions {
+  /**
+   * The volume to mount: `/fsx`, the root volume, or a child volume's path below it.
+   * @default '/fsx'
+   */
+  readonly volumePath?: string;
+}
+
+/** Options of {@link ExistingStorageSource.efs}. */
+export interface EfsSourceOptions {
+  /**
+   * The directory of the file system to mount.
+   * @default '/' (the file system's root)
+   */
+  readonly path?: string;
+}
+
+/**
+ * Storage that exists already, for an {@link ExistingStorage} to register: made by one of the static methods, one per
+ * kind. A file system is named by its id, described at deploy; an NFS server by its address and export.
+ */
+export class ExistingStorageSource {
+  /** An Amazon FSx for Lustre file system, `fs-...`, mounted at its root (its mount name, which FSx gives). */
+  public static fsxLustre(fileSystemId: string): ExistingStorageSource {
+    return new ExistingStorageSource(ExistingStorageKind.FSX_LUSTRE, fileSystemId, '/');
+  }
+
+  /** An Amazon FSx for OpenZFS file system, `fs-...`, mounted over NFS v4.1. */
+  public static fsxOpenZfs(fileSystemId: string, options: FsxOpenZfsSourceOptions = {}): ExistingStorageSource {
+    return new ExistingStorageSource(ExistingStorageKind.FSX_OPENZFS, fileSystemId, options.volumePath ?? '/fsx');
+  }
+
+  /** An Amazon EFS file system, `fs-...`, mounted over NFS v4.1 as the EFS guide mounts it. */
+  public static efs(fileSystemId: string, options: EfsSourceOptions = {}): ExistingStorageSource {
+    return new ExistingStorageSource(ExistingStorageKind.EFS, fileSystemId, options.path ?? '/');
+  }
+
+  /** An NFS server at a private IPv4 `address`, exporting `exportPath`. */
+  public static nfs(address: string, exportPath: string): ExistingStorageSource {
+    return new ExistingStorageSource(ExistingStorageKind.NFS, address, exportPath);
+  }
+
+  /**
+   * @param kind what the storage is
+   * @param id the file system's id, or the NFS server's address
+   * @param exportPath the path mounted: FSx for Lustre's is `/`, its root
+   */
+  private constructor(
+    public readonly kind: ExistingStorageKind,
+    public readonly id: string,
+    public readonly exportPath: string,
+  ) {}
+}
+
+/** Properties of an {@link ExistingStorage}. */
+export interface ExistingStorageProps {
+  /** The cluster whose nodes mount it: the records' cluster, as a `StorageServer`'s `clusterName`. */
+  readonly clusterName: string;
+  /** Its name in the cluster's records: `[A-Za-z0-9_.-]`, 1-64 characters, unique in the cluster. */
+  readonly serverName: string;
+  /** What to register. */
+  readonly storage: ExistingStorageSource;
+  /** Where the nodes mount it: below one of the client mount document's mount roots. */
+  readonly mountPoint: string;
+  /**
+   * Allow a `mountPoint` of `/home` or below, for home directories on shared storage; the client mount document needs
+   * the same opt-in (`ClientMountProps.allowHomeMountPoint`).
+   * @default false
+   */
+  readonly allowHomeMountPoint?: boolean;
+  /**
+   * The cluster's VPC: a file system must be reachable in it (FSx: in it; EFS: a mount target in it). Required for
+   * the file systems; an NFS server's address is checked by the nodes against their allowed servers instead.
+   * @default - none: only for `ExistingStorageSource.nfs`
+   */
+  readonly vpc?: ec2.IVpc;
+  /**
+   * The clients' CIDRs. At deploy the file system's security groups must admit each on the kind's ports, or the
+   * registration fails saying which rule is missing.
+   * @default - none; `clientPeers` names the clients
+   */
+  readonly clientCidrs?: string[];
+  /**
+   * The clients' security groups, checked likewise.
+   * @default - none; `clientCidrs` names the clients
+   */
+  readonly clientPeers?: ec2.ISecurityGroup[];
+  /**
+   * The nodes' mount options, held at synth and on every node to the client's option allowlist.
+   * @default - by kind: FSx for Lustre `relatime,flock`; EFS the EFS guide's NFS options with `noresvport`; FSx for
+   * OpenZFS NFS v4.1 with 256 KiB transfers, which every throughput capacity accepts; NFS this project's NFS options
+   */
+  readonly mountOptions?: string;
+  /**
+   * SSM path under which the cluster's records live.
+   * @default '/storage-server'
+   */
+  readonly parameterPrefix?: string;
+}
+
+/**
+ * Registers storage that exists already into a cluster's records, so that every node mounts it by the same
+ * association and checks as a deployed server (docs/design.md, section 9). Nothing of the storage is created or
+ * changed: the registration describes it at deploy, refuses it with the reason when the cluster's clients could not
+ * reach it, and removes its records when this construct is removed.
+ */
+export class ExistingStorage extends Construct {
+  /** `<prefix>/<cluster>/ring/<server>`. */
+  public readonly ringParameterName: string;
+  /** `<prefix>/<cluster>/storage/<server>/mount`. */
+  public readonly mountParameterName: string;
+
+  constructor(scope: Construct, id: string, props: ExistingStorageProps) {
+    super(scope, id);
+    const { kind } = props.storage;
+    const isFileSystem = kind !== ExistingStorageKind.NFS;
+    if (isFileSystem && props.vpc === undefined) throw new Error(`vpc is required for existing storage of kind ${kind}: the file system must be reachable in the cluster's VPC`);
+    if (!isFileSystem && (props.vpc !== undefined || props.clientCidrs !== undefined || props.clientPeers !== undefined)) {
+      throw new Error('vpc, clientCidrs and clientPeers name what an existing file system is checked against; an NFS server (ExistingStorageSource.nfs) is checked by the nodes against their allowed servers');
+    }
+    if (isFileSystem && (props.clientCidrs ?? []).length + (props.clientPeers ?? []).length === 0) {
+      throw new Error("clientCidrs or clientPeers must name the cluster's clients, whom the file system's security groups must admit");
+    }
+    const mountOptions = props.mountOptions ?? defaultMountOptions(kind);
+    checkLiteral('mountOptions', mountOptions, (v) => allowedOptionsProblem(v, kind === ExistingStorageKind.FSX_LUSTRE ? 'lustre' : 'nfs4', kind));
+    checkLiteral('mountPoint', props.mountPoint, (v) => directoryProblem(v, { allowHome: props.allowHomeMountPoint ?? false }));
+    const registration = new ServerRegistration(this, 'Registration', {
+      existing: {
+        kind,
+        ...(isFileSystem ? { fileSystemId: props.storage.id } : { address: props.storage.id }),
+        vpcId: props.vpc?.vpcId,
+        clientCidrs: props.clientCidrs,
+        clientGroupIds: props.clientPeers?.map((g) => g.securityGroupId),
+      },
+      clusterName: props.clusterName,
+      serverName: props.serverName,
+      parameterPrefix: props.parameterPrefix,
+      exportPath: props.storage.exportPath,
+      mountPoint: props.mountPoint,
+      mountOptions,
+      backend: kind,
+    });
+    this.ringParameterName = registration.ringParameterName;
+    this.mountParameterName = registration.mountParameterName;
+  }
+}
+
+/** Throws naming `prop` where a literal value has the problem `problem` finds; a token is checked on the nodes. */
+function checkLiteral(prop: string, value: string, problem: (v: string) => string | undefined): void {
+  const why = Token.isUnresolved(value) ? undefined : problem(value);
+  if (why !== undefined) throw new Error(`${prop} ${JSON.stringify(value)} is refused by the nodes' client: ${why}`);
+}
+
+/**
+ * The mount options of each kind when the props give none. EFS: the EFS User Guide's "Mount settings used by EFS mount
+ * helper" (EFS-MOUNT-OPTIONS), `noresvport` included, which EFS takes; OpenZFS: its guide's, at the transfer size of
+ * its smallest throughput, since the file system's is known only at deploy.
+ */
+function defaultMountOptions(kind: ExistingStorageKind): string {
+  switch (kind) {
+    case ExistingStorageKind.FSX_LUSTRE:
+      return LUSTRE_MOUNT_OPTIONS;
+    case ExistingStorageKind.FSX_OPENZFS:
+      return openZfsMountOptions(64);
+    case ExistingStorageKind.EFS:
+      return 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,noresvport,_netdev,nosuid,nodev';
+    case ExistingStorageKind.NFS:
+      return clientMountOptions('4.1');
+  }
+}

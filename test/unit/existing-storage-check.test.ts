@@ -1,0 +1,216 @@
+/**
+ * The registration's checks of existing storage (lambda/register/existing/): the properties' grammar, whether a
+ * security group's rules admit the clients on each kind's ports (LUSTRE-INGRESS, OPENZFS-EXISTING-ACCESS,
+ * EFS-MOUNT-TARGET-ACCESS), and the judgement of an FSx file system (FSX-LIFECYCLE) from FSx's recorded answers in
+ * test/support/existing-fsx (moto's FSx has no VPC or interfaces). EFS and NFS run against moto in
+ * test/integration/register-existing.test.ts. The records that pass go through the client's own checker.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import type { FileSystem } from '@aws-sdk/client-fsx';
+import { mountRecord, parseRegistrationProperties } from '../../lambda/register/contract';
+import { clientPorts, portsText, shortfalls, type IngressRule } from '../../lambda/register/existing/access';
+import { checkExisting, efsDnsName, type Describers } from '../../lambda/register/existing/check';
+import type { ExistingFileSystem } from '../../lambda/register/existing/target';
+import { askClientChecker } from '../support/client-record-check';
+
+const FIXTURES = path.join(__dirname, '..', 'support', 'existing-fsx');
+const read = <T>(file: string): T => JSON.parse(fs.readFileSync(path.join(FIXTURES, file), 'utf8')) as T;
+const LUSTRE = read<{ FileSystems: FileSystem[] }>('lustre.json').FileSystems[0];
+const OPENZFS = read<{ FileSystems: FileSystem[] }>('openzfs.json').FileSystems[0];
+const INTERFACES = read<{ NetworkInterfaces: { NetworkInterfaceId: string; Groups: { GroupId: string }[] }[] }>('interfaces.json').NetworkInterfaces;
+const RULES = read<{ SecurityGroupRules: (IngressRule & { GroupId: string })[] }>('rules.json').SecurityGroupRules;
+const VPC = 'vpc-0123456789abcdef0';
+const CLIENT_GROUP = 'sg-0ccccccccccccccc0';
+
+/** FSx's and EC2's recorded answers, with `fileSystem` in place of the recorded one and `rules` of the groups. */
+function recorded(fileSystem: FileSystem | undefined, rules: readonly IngressRule[] = RULES): Describers {
+  const none = () => Promise.reject(new Error('an FSx check must not call EFS'));
+  return {
+    describeFsx: async (id) => (fileSystem?.FileSystemId === id ? fileSystem : undefined),
+    describeEfs: none,
+    efsMountTargets: none,
+    mountTargetGroups: none,
+    interfaceGroups: async (ids) => new Map(INTERFACES.filter((n) => ids.includes(n.NetworkInterfaceId)).map((n) => [n.NetworkInterfaceId, n.Groups.map((g) => g.GroupId)])),
+    ingressRules: async (groups) => rules.filter((r) => groups.includes(r.GroupId ?? '')),
+  };
+}
+
+const lustreTarget = (clients: Partial<ExistingFileSystem['clients']> = {}): ExistingFileSystem => ({
+  kind: 'fsx-lustre', fileSystemId: LUSTRE.FileSystemId!, vpcId: VPC, clients: { cidrs: ['10.0.0.0/16'], groupIds: [], ...clients },
+});
+const openZfsTarget = (clients: Partial<ExistingFileSystem['clients']> = {}): ExistingFileSystem => ({
+  kind: 'fsx-openzfs', fileSystemId: OPENZFS.FileSystemId!, vpcId: VPC, clients: { cidrs: ['10.0.0.0/16'], groupIds: [], ...clients },
+});
+
+describe('the properties of existing storage, as the handler parses them', () => {
+  const base = { ClusterName: 'hpc1', ServerName: 'archive', ParameterPrefix: '/storage-server', ExportPath: '/', MountPoint: '/shared/archive', MountOptions: 'nfsvers=4.1,hard' };
+  const efs = { ...base, Backend: 'efs', ExistingFileSystemId: 'fs-0123456789abcdef0', VpcId: VPC, ClientCidrs: '10.0.0.0/16', ClientSecurityGroupIds: '' };
+
+  test('an EFS file system and an NFS server parse to their targets', () => {
+    expect(parseRegistrationProperties(efs).existing).toEqual({ kind: 'efs', fileSystemId: 'fs-0123456789abcdef0', vpcId: VPC, clients: { cidrs: ['10.0.0.0/16'], groupIds: [] } });
+    expect(parseRegistrationProperties({ ...base, Backend: 'nfs', ExportPath: '/export/home', ExistingAddress: '10.0.5.20' }).existing).toEqual({ kind: 'nfs', address: '10.0.5.20' });
+  });
+
+  test.each([
+    ['a file system id', { ExistingFileSystemId: 'fs-123' }, /ExistingFileSystemId must be a file system id .*got "fs-123"/],
+    ['a VPC id', { VpcId: 'vpc-XYZ' }, /VpcId must be a VPC id/],
+    ['a client CIDR', { ClientCidrs: '10.0.0.0/16,10.1.0.1/16' }, /ClientCidrs must be IPv4 CIDRs, comma-separated: "10.1.0.1\/16"/],
+    ['a public client CIDR', { ClientCidrs: '8.8.8.0/24' }, /ClientCidrs must be IPv4 CIDRs.*"8.8.8.0\/24"/],
+    ['a client group', { ClientSecurityGroupIds: 'sg-1,sg-0123456789abcdef0' }, /ClientSecurityGroupIds must be security group ids.*got "sg-1"/],
+    ['no client at all', { ClientCidrs: '', ClientSecurityGroupIds: '' }, /ClientCidrs and .*ClientSecurityGroupIds are both empty: name the clients/],
+    ['a deployed backend', { Backend: 'ebs' }, /Backend of existing storage must be one of fsx-lustre, fsx-openzfs, efs, nfs, got "ebs"/],
+    ['an instance beside it', { InstanceId: 'i-0123456789abcdef0' }, /InstanceId cannot be given beside ExistingFileSystemId or ExistingAddress/],
+    ['an address beside a file system', { ExistingAddress: '10.0.0.5' }, /ExistingAddress cannot be given for existing storage of kind efs/],
+  ])('refuses %s, naming the key', (_what, change, message) => {
+    expect(() => parseRegistrationProperties({ ...efs, ...change })).toThrow(message);
+  });
+
+  test.each([
+    ['loopback', '127.0.0.1'], ['the instance metadata service', '169.254.169.254'], ['a public address', '8.8.8.8'], ['a non-canonical address', '10.0.05.20'],
+  ])('refuses an NFS address of %s', (_what, address) => {
+    expect(() => parseRegistrationProperties({ ...base, Backend: 'nfs', ExistingAddress: address })).toThrow(/ExistingAddress must be the NFS server's private IPv4 address/);
+  });
+
+  test('refuses a VPC or clients beside an NFS address, which nothing describes', () => {
+    expect(() => parseRegistrationProperties({ ...base, Backend: 'nfs', ExistingAddress: '10.0.5.20', VpcId: VPC })).toThrow(/VpcId cannot be given for existing storage of kind nfs/);
+  });
+});
+
+describe('whether the rules of a group admit the clients', () => {
+  const rule = (r: Partial<IngressRule>): IngressRule => ({ IsEgress: false, IpProtocol: 'tcp', FromPort: 2049, ToPort: 2049, CidrIpv4: '10.0.0.0/16', ...r });
+  const clients = { cidrs: ['10.0.1.0/24'], groupIds: [] };
+
+  test.each([
+    ['a rule of a wider CIDR', [rule({})], []],
+    ['all traffic', [rule({ IpProtocol: '-1', FromPort: -1, ToPort: -1 })], []],
+    ['protocol number 6 (TCP)', [rule({ IpProtocol: '6' })], []],
+    ['a narrower CIDR', [rule({ CidrIpv4: '10.0.1.0/25' })], ['10.0.1.0/24 on TCP 2049']],
+    ['UDP only', [rule({ IpProtocol: 'udp' })], ['10.0.1.0/24 on TCP 2049']],
+    ['an egress rule', [rule({ IsEgress: true })], ['10.0.1.0/24 on TCP 2049']],
+    ['another port', [rule({ FromPort: 111, ToPort: 111 })], ['10.0.1.0/24 on TCP 2049']],
+  ])('efs with %s', (_what, rules, missing) => {
+    expect(shortfalls('efs', rules, clients).map((s) => `${s.client} on ${portsText(s.missing)}`)).toEqual(missing);
+  });
+
+  test("Lustre's ports may come from several rules, and the ones missing are named as ranges", () => {
+    const split = [rule({ FromPort: 988, ToPort: 988 }), rule({ FromPort: 1018, ToPort: 1020 }), rule({ FromPort: 1021, ToPort: 1023 })];
+    expect(shortfalls('fsx-lustre', split, clients)).toEqual([]);
+    const short = [rule({ FromPort: 988, ToPort: 988 }), rule({ FromPort: 1018, ToPort: 1019 }), rule({ FromPort: 1023, ToPort: 1023 })];
+    expect(shortfalls('fsx-lustre', short, clients).map((s) => portsText(s.missing))).toEqual(['TCP 1020-1022']);
+  });
+
+  test('a client group is admitted by a rule that references it, not by a CIDR', () => {
+    expect(shortfalls('efs', [rule({})], { cidrs: [], groupIds: [CLIENT_GROUP] })).toHaveLength(1);
+    expect(shortfalls('efs', [rule({ CidrIpv4: undefined, ReferencedGroupInfo: { GroupId: CLIENT_GROUP } })], { cidrs: [], groupIds: [CLIENT_GROUP] })).toEqual([]);
+  });
+
+  test('the ports are the rows of docs/sources/fsx-rules.md', () => {
+    expect(portsText(clientPorts('fsx-lustre'))).toBe('TCP 988 and 1018-1023');
+    expect(portsText(clientPorts('fsx-openzfs'))).toBe('TCP 2049');
+    expect(portsText(clientPorts('efs'))).toBe('TCP 2049');
+  });
+});
+
+describe('an existing FSx file system, from recorded answers', () => {
+  test('FSx for Lustre that admits the clients gives the records of its DNS name and mount name', async () => {
+    const f = await checkExisting(lustreTarget({ groupIds: [CLIENT_GROUP] }), '/', 'us-east-1', recorded(LUSTRE));
+    expect(f).toEqual({
+      fileSystemId: 'fs-0123456789abcdef0', server: LUSTRE.DNSName, privateIp: '', privateDnsName: LUSTRE.DNSName,
+      availabilityZone: '', instanceType: 'PERSISTENT_2/SSD/250', exportPath: '/abcdefgh', fsType: 'lustre',
+    });
+  });
+
+  test('FSx for OpenZFS gives an NFS record of its DNS name and the volume path', async () => {
+    const f = await checkExisting(openZfsTarget(), '/fsx/home', 'us-east-1', recorded(OPENZFS));
+    expect(f).toMatchObject({ server: OPENZFS.DNSName, exportPath: '/fsx/home', fsType: 'nfs4', instanceType: 'SINGLE_AZ_2/320' });
+  });
+
+  test.each([
+    ['another VPC', { VpcId: 'vpc-0fedcba9876543210' }, /it is in vpc-0fedcba9876543210, not the cluster's vpc-0123456789abcdef0/],
+    ['CREATING', { Lifecycle: 'CREATING' }, /it is CREATING, and serves clients only when AVAILABLE or UPDATING/],
+    ['MISCONFIGURED', { Lifecycle: 'MISCONFIGURED' }, /it is MISCONFIGURED/],
+    ['of another type', { FileSystemType: 'OPENZFS' }, /it is of type OPENZFS, not LUSTRE \(fsx-lustre\)/],
+    ['without interfaces', { NetworkInterfaceIds: [] }, /FSx names no network interface of it/],
+  ])('FSx for Lustre in %s is refused with the reason', async (_what, change, message) => {
+    await expect(checkExisting(lustreTarget(), '/', 'us-east-1', recorded({ ...LUSTRE, ...change } as FileSystem)))
+      .rejects.toThrow(message);
+  });
+
+  test('UPDATING serves its clients and is admitted', async () => {
+    await expect(checkExisting(lustreTarget(), '/', 'us-east-1', recorded({ ...LUSTRE, Lifecycle: 'UPDATING' }))).resolves.toMatchObject({ fsType: 'lustre' });
+  });
+
+  test('a group that leaves Lustre ports closed is refused, naming the interface, the group, the client and the ports', async () => {
+    const without1018 = RULES.filter((r) => r.FromPort !== 1018);
+    const refusal = checkExisting(lustreTarget({ cidrs: ['10.0.0.0/16', '10.9.0.0/16'] }), '/', 'us-east-1', recorded(LUSTRE, without1018));
+    await expect(refusal).rejects.toThrow(
+      'FSx file system fs-0123456789abcdef0 cannot join the cluster\'s records: the security groups of eni-0123456789abcdef0 of ' +
+        'fs-0123456789abcdef0 (sg-0aaaaaaaaaaaaaaaa) do not admit 10.0.0.0/16 on TCP 1018-1023; 10.9.0.0/16 on TCP 988 and 1018-1023: ' +
+        'add ingress rules from the clients on TCP 988 and 1018-1023 to one of them; the security groups of eni-0123456789abcdef1',
+    );
+  });
+
+  test('a group that admits the client group but not a CIDR refuses the CIDR alone', async () => {
+    await expect(checkExisting(openZfsTarget({ cidrs: ['10.5.0.0/16'], groupIds: [CLIENT_GROUP] }), '/fsx', 'us-east-1', recorded(OPENZFS)))
+      .rejects.toThrow(/do not admit 10\.5\.0\.0\/16 on TCP 2049: add ingress rules/);
+  });
+
+  test('a Lustre export other than the root is refused', async () => {
+    await expect(checkExisting(lustreTarget(), '/abcdefgh', 'us-east-1', recorded(LUSTRE))).rejects.toThrow(/it must be exported from its root, '\/' \(mounted as \/abcdefgh\), not "\/abcdefgh"/);
+  });
+
+  test('an OpenZFS export outside /fsx, and a mount name or DNS name FSx gives out of grammar, are refused', async () => {
+    await expect(checkExisting(openZfsTarget(), '/data', 'us-east-1', recorded(OPENZFS))).rejects.toThrow(/it must be exported at '\/fsx' \(the root volume\) or a volume path below it, not "\/data"/);
+    const badName = { ...LUSTRE, LustreConfiguration: { ...LUSTRE.LustreConfiguration, MountName: '../etc' } } as FileSystem;
+    await expect(checkExisting(lustreTarget(), '/', 'us-east-1', recorded(badName))).rejects.toThrow(/whose mount name FSx gives as 3-8 lower-case letters and digits, not "..\/etc"/);
+    await expect(checkExisting(lustreTarget(), '/', 'us-east-1', recorded({ ...LUSTRE, DNSName: 'evil.example.com' }))).rejects.toThrow(/FSx names "evil.example.com" as the DNS name of fs-0123456789abcdef0/);
+  });
+
+  test('an id FSx does not know is refused, naming the Region', async () => {
+    await expect(checkExisting(lustreTarget(), '/', 'eu-west-1', recorded(undefined))).rejects.toThrow(/FSx file system fs-0123456789abcdef0 does not exist in eu-west-1/);
+  });
+});
+
+describe('EFS-LIFECYCLE: an EFS file system or mount target that does not serve, which moto never shows', () => {
+  const target: ExistingFileSystem = { kind: 'efs', fileSystemId: 'fs-0123456789abcdef0', vpcId: VPC, clients: { cidrs: ['10.0.0.0/16'], groupIds: [] } };
+  /** EFS's answers as its API reference shapes them: the file system in `state`, one mount target in `targetState`. */
+  const efs = (state: string, targetState: string): Describers => ({
+    ...recorded(undefined),
+    describeEfs: async (id) => ({ FileSystemId: id, LifeCycleState: state, PerformanceMode: 'generalPurpose' } as never),
+    efsMountTargets: async (id) => [{ MountTargetId: 'fsmt-0123456789abcdef0', FileSystemId: id, VpcId: VPC, LifeCycleState: targetState, AvailabilityZoneName: 'us-east-1a', SubnetId: 'subnet-1', IpAddress: '10.0.1.5' } as never],
+    mountTargetGroups: async () => ['sg-0bbbbbbbbbbbbbbbb'],
+  });
+
+  test.each([
+    ['error', 'available', /it is error, and serves clients only when available or updating/],
+    ['available', 'creating', /its mount target fsmt-0123456789abcdef0 in us-east-1a is creating, not available/],
+  ])('a file system %s with a mount target %s is refused', async (state, targetState, message) => {
+    await expect(checkExisting(target, '/', 'us-east-1', efs(state, targetState))).rejects.toThrow(message);
+  });
+
+  test('updating serves its clients', async () => {
+    await expect(checkExisting(target, '/', 'us-east-1', efs('updating', 'available'))).resolves.toMatchObject({ fsType: 'nfs4' });
+  });
+});
+
+describe("the records of existing storage are the client's to mount", () => {
+  test('FSx for Lustre, FSx for OpenZFS, EFS and an NFS server: the checker of lib/scripts/client_mount.py admits each', async () => {
+    const lustre = await checkExisting(lustreTarget(), '/', 'us-east-1', recorded(LUSTRE));
+    const zfs = await checkExisting(openZfsTarget(), '/fsx', 'us-east-1', recorded(OPENZFS));
+    const efsName = efsDnsName('fs-0123456789abcdef0', 'us-east-1');
+    const records = [
+      mountRecord(lustre.server, lustre.exportPath, '/fsx/lustre', 'relatime,flock,_netdev', lustre.fsType, 'fsx-lustre'),
+      mountRecord(zfs.server, zfs.exportPath, '/shared/zfs', 'nfsvers=4.1,rsize=262144,wsize=262144,hard,timeo=600,retrans=2,_netdev', zfs.fsType, 'fsx-openzfs'),
+      mountRecord(efsName, '/', '/shared/efs', 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,noresvport,_netdev', 'nfs4', 'efs'),
+      mountRecord('10.0.5.20', '/export/home', '/shared/home', 'nfsvers=4.1,hard,_netdev', 'nfs4', 'nfs'),
+    ];
+    const { answers } = askClientChecker(records.map((record) => ({ record, roots: ['/shared', '/fsx'] })));
+    expect(answers).toEqual([null, null, null, null]);
+  });
+
+  test("EFS-DNS-NAME: an EFS DNS name is the EFS guide's, with China's domain in the China Regions", () => {
+    expect(efsDnsName('fs-0123456789abcdef0', 'eu-west-1')).toBe('fs-0123456789abcdef0.efs.eu-west-1.amazonaws.com');
+    expect(efsDnsName('fs-0123456789abcdef0', 'cn-north-1')).toBe('fs-0123456789abcdef0.efs.cn-north-1.amazonaws.com.cn');
+  });
+});
