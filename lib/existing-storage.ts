@@ -1,6 +1,7 @@
 import { Token } from 'aws-cdk-lib';
-import type * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Construct } from 'constructs';
+import { clientPorts } from '../lambda/register/existing/access';
 import { allowedOptionsProblem } from '../lambda/value-check/mount-options';
 import { directoryProblem } from '../lambda/value-check/mounts';
 import { clientMountOptions } from './backends/ec2/mount-options';
@@ -99,7 +100,7 @@ export interface ExistingStorageProps {
   readonly vpc?: ec2.IVpc;
   /**
    * The clients' CIDRs. At deploy the file system's security groups must admit each on the kind's ports, or the
-   * registration fails saying which rule is missing.
+   * registration fails saying which rule is missing. For an NFS server, only with `storageSecurityGroup`.
    * @default - none; `clientPeers` names the clients
    */
   readonly clientCidrs?: string[];
@@ -108,6 +109,14 @@ export interface ExistingStorageProps {
    * @default - none; `clientCidrs` names the clients
    */
   readonly clientPeers?: ec2.ISecurityGroup[];
+  /**
+   * A security group of the storage (of an FSx file system's interfaces, of an EFS file system's mount targets, or of
+   * the NFS server) to which this stack adds ingress from `clientCidrs` and `clientPeers` on the kind's ports: FSx for
+   * Lustre TCP 988 and 1018-1023, the others TCP 2049. The registration is made after the rules, so its check at
+   * deploy finds them. The rules belong to this stack and go with it.
+   * @default - none: the storage's groups must admit the clients already, and the registration refuses it otherwise
+   */
+  readonly storageSecurityGroup?: ec2.ISecurityGroup;
   /**
    * The nodes' mount options, held at synth and on every node to the client's option allowlist.
    * @default - by kind: FSx for Lustre `relatime,flock`; EFS the EFS guide's NFS options with `noresvport`; FSx for
@@ -138,8 +147,13 @@ export class ExistingStorage extends Construct {
     const { kind } = props.storage;
     const isFileSystem = kind !== ExistingStorageKind.NFS;
     if (isFileSystem && props.vpc === undefined) throw new Error(`vpc is required for existing storage of kind ${kind}: the file system must be reachable in the cluster's VPC`);
-    if (!isFileSystem && (props.vpc !== undefined || props.clientCidrs !== undefined || props.clientPeers !== undefined)) {
-      throw new Error('vpc, clientCidrs and clientPeers name what an existing file system is checked against; an NFS server (ExistingStorageSource.nfs) is checked by the nodes against their allowed servers');
+    const clientsGiven = props.clientCidrs !== undefined || props.clientPeers !== undefined;
+    if (!isFileSystem && (props.vpc !== undefined || (clientsGiven && props.storageSecurityGroup === undefined))) {
+      throw new Error(
+        'vpc, clientCidrs and clientPeers name what an existing file system is checked against; an NFS server ' +
+          '(ExistingStorageSource.nfs) is checked by the nodes against their allowed servers, and takes clientCidrs ' +
+          'and clientPeers only as the sources of storageSecurityGroup\'s rules',
+      );
     }
     if (isFileSystem && (props.clientCidrs ?? []).length + (props.clientPeers ?? []).length === 0) {
       throw new Error("clientCidrs or clientPeers must name the cluster's clients, whom the file system's security groups must admit");
@@ -151,9 +165,11 @@ export class ExistingStorage extends Construct {
       existing: {
         kind,
         ...(isFileSystem ? { fileSystemId: props.storage.id } : { address: props.storage.id }),
-        vpcId: props.vpc?.vpcId,
-        clientCidrs: props.clientCidrs,
-        clientGroupIds: props.clientPeers?.map((g) => g.securityGroupId),
+        ...(isFileSystem ? {
+          vpcId: props.vpc?.vpcId,
+          clientCidrs: props.clientCidrs,
+          clientGroupIds: props.clientPeers?.map((g) => g.securityGroupId),
+        } : {}),
       },
       clusterName: props.clusterName,
       serverName: props.serverName,
@@ -165,6 +181,16 @@ export class ExistingStorage extends Construct {
     });
     this.ringParameterName = registration.ringParameterName;
     this.mountParameterName = registration.mountParameterName;
+    if (props.storageSecurityGroup !== undefined) {
+      const sources: ec2.IPeer[] = [...(props.clientCidrs ?? []).map((c) => ec2.Peer.ipv4(c)), ...(props.clientPeers ?? [])];
+      if (sources.length === 0) throw new Error('storageSecurityGroup is given, but no clientCidrs or clientPeers to admit to it');
+      // An NFS server is mounted over NFS v4.1 alone: TCP 2049, as EFS is.
+      const ports = clientPorts(kind === ExistingStorageKind.NFS ? ExistingStorageKind.EFS : kind).map((r) => ec2.Port.tcpRange(r.from, r.to));
+      const description = `Clients of ${props.clusterName}/${props.serverName} (storage-server)`;
+      for (const source of sources) for (const port of ports) props.storageSecurityGroup.addIngressRule(source, port, description);
+      // The rules are the group's children, or inline in a group of this stack: waiting on the group waits on them.
+      registration.resource.node.addDependency(props.storageSecurityGroup);
+    }
   }
 }
 

@@ -81,7 +81,7 @@ describe('what it registers', () => {
 describe('what it refuses at synth, naming the prop', () => {
   test.each([
     ['a file system without vpc', () => ({ vpc: undefined }), /vpc is required for existing storage of kind efs/],
-    ['an NFS server with a vpc', () => ({ storage: ExistingStorageSource.nfs('10.0.5.20', '/export'), clientPeers: undefined }), /vpc, clientCidrs and clientPeers name what an existing file system is checked against/],
+    ['an NFS server with a vpc', () => ({ storage: ExistingStorageSource.nfs('10.0.5.20', '/export'), clientPeers: undefined }), /vpc, clientCidrs and clientPeers name what an existing file system is checked against.*only as the sources of storageSecurityGroup's rules/],
     ['a file system without clients', () => ({ clientPeers: undefined }), /clientCidrs or clientPeers must name the cluster's clients/],
     ['a file system id of another form', () => ({ storage: ExistingStorageSource.efs('fs-123') }), /ExistingFileSystemId must be a file system id .*got "fs-123"/],
     ['a public NFS address', () => ({ storage: ExistingStorageSource.nfs('8.8.8.8', '/export'), vpc: undefined, clientPeers: undefined }), /ExistingAddress must be the NFS server's private IPv4 address/],
@@ -96,6 +96,50 @@ describe('what it refuses at synth, naming the prop', () => {
 
   test('/home with allowHomeMountPoint, and noresvport on EFS, are taken', () => {
     expect(registration(synth(() => ({ mountPoint: '/home', allowHomeMountPoint: true, mountOptions: 'nfsvers=4.1,hard,noresvport' })))).toMatchObject({ MountPoint: '/home' });
+  });
+});
+
+describe('storageSecurityGroup: the ingress rules the clients need, made before the registration', () => {
+  const FS_GROUP = 'sg-0aaaaaaaaaaaaaaaa';
+  const ingress = (t: Template) => Object.entries(t.findResources('AWS::EC2::SecurityGroupIngress'));
+
+  test.each([
+    ['fsx-lustre', () => ExistingStorageSource.fsxLustre(EFS_ID), [[988, 988], [1018, 1023]]],
+    ['efs', () => ExistingStorageSource.efs(EFS_ID), [[2049, 2049]]],
+  ] as const)('%s: one rule per client and port range, and the registration depends on them', (_kind, storage, ports) => {
+    const t = synth((s) => ({
+      storage: storage(), clientCidrs: ['10.0.0.0/16'],
+      storageSecurityGroup: ec2.SecurityGroup.fromSecurityGroupId(s, 'FsGroup', FS_GROUP),
+    }));
+    const rules = ingress(t).map(([, r]) => r.Properties as Record<string, unknown>);
+    const expected = ports.flatMap(([from, to]) => [
+      expect.objectContaining({ GroupId: FS_GROUP, CidrIp: '10.0.0.0/16', FromPort: from, ToPort: to, IpProtocol: 'tcp' }),
+      expect.objectContaining({ GroupId: FS_GROUP, SourceSecurityGroupId: CLIENT_GROUP, FromPort: from, ToPort: to, IpProtocol: 'tcp' }),
+    ]);
+    expect(rules).toEqual(expect.arrayContaining(expected));
+    expect(rules).toHaveLength(expected.length);
+    const [registration] = Object.values(t.findResources('Custom::StorageServerRegistration'));
+    expect(registration.DependsOn).toEqual(expect.arrayContaining(ingress(t).map(([id]) => id)));
+  });
+
+  test('an NFS server gets TCP 2049 from its clients, which are not sent to the registration', () => {
+    const t = synth((s) => ({
+      storage: ExistingStorageSource.nfs('10.0.5.20', '/export'), vpc: undefined, clientPeers: undefined, clientCidrs: ['10.0.0.0/16'],
+      storageSecurityGroup: ec2.SecurityGroup.fromSecurityGroupId(s, 'FsGroup', FS_GROUP),
+    }));
+    expect(ingress(t).map(([, r]) => r.Properties)).toEqual([expect.objectContaining({ CidrIp: '10.0.0.0/16', FromPort: 2049, ToPort: 2049 })]);
+    expect(registration(t)).not.toHaveProperty('ClientCidrs');
+  });
+
+  test('with no client to admit, it is refused', () => {
+    expect(() => synth((s) => ({
+      storage: ExistingStorageSource.nfs('10.0.5.20', '/export'), vpc: undefined, clientPeers: undefined,
+      storageSecurityGroup: ec2.SecurityGroup.fromSecurityGroupId(s, 'FsGroup', FS_GROUP),
+    }))).toThrow('storageSecurityGroup is given, but no clientCidrs or clientPeers to admit to it');
+  });
+
+  test('without it, no rule is made: the deploy-time check decides', () => {
+    expect(ingress(synth())).toEqual([]);
   });
 });
 
