@@ -78,7 +78,8 @@ export function renderFstabUpdate(o: MountUserDataOptions): string[] {
 }
 
 /**
- * User-data lines: the fstab edit, then the mount, retried while the server may still be starting. A kernel may refuse
+ * User-data lines: the fstab edit, then the mount, retried while the server may still be starting, a bounded time;
+ * then, unmounted, an `ATTENTION NOT-READY` line and exit 1, which ends the user data. A kernel may refuse
  * `nconnect`: mount.nfs exits 32, "an incorrect mount option was specified", per docs/sources/nconnect.md. The tagged
  * line is then rewritten without it, with a note, and mounted at once without it, so that no later boot fails on it.
  */
@@ -96,10 +97,11 @@ export function renderMountUserData(o: MountUserDataOptions): string[] {
     ...(o.fsType === 'lustre' ? LUSTRE_CLIENT_INSTALL : []),
     ...renderFstabUpdate(o),
     'systemctl daemon-reload 2>/dev/null || true',
+    'mounted=0',
     `for attempt in $(seq ${attempts}); do`,
     `  rc=0; findmnt -rn --mountpoint ${mountPoint} >/dev/null || out=$(mount -T ${fstab} ${mountPoint} 2>&1) || rc=$?`,
     '  if [ "$rc" -eq 0 ]; then',
-    `    echo "storage-server: ${o.server}:${o.exportPath} mounted on ${o.mountPoint}"; break`,
+    `    echo "storage-server: ${o.server}:${o.exportPath} mounted on ${o.mountPoint}"; mounted=1; break`,
     '  fi',
     `  printf '%s\\n' "$out" >&2`,
     '  if [ "$rc" -eq 32 ] && case "$out" in *"incorrect mount option"*) true ;; *) false ;; esac &&',
@@ -112,6 +114,12 @@ export function renderMountUserData(o: MountUserDataOptions): string[] {
     `  echo "storage-server: mounting ${o.mountPoint} failed (attempt $attempt of ${attempts})" >&2`,
     `  if [ "$attempt" -lt ${attempts} ]; then sleep 30; fi`,
     'done',
+    // A node without its storage must not go on to take work: the rest of the user data is skipped, and the exit
+    // status is what a creation signal or a lifecycle hook reports (MountOnOptions).
+    'if [ "$mounted" -ne 1 ]; then',
+    `  echo "storage-server: ATTENTION NOT-READY ${o.tag}: ${o.mountPoint} is not mounted after ${attempts} attempts, 30 s apart" >&2`,
+    '  exit 1',
+    'fi',
   ];
 }
 
