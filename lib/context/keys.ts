@@ -21,6 +21,8 @@ export const CONTEXT_DEFAULTS = {
   capacityTiB: SERVER_DEFAULTS.capacityTiB,
   /** The planner chooses the backend from the capacity. */
   backend: 'auto',
+  /** Absent: the stack deploys a server; given, it registers that storage instead, and plans and builds nothing. */
+  existingStorage: undefined,
   /** Cluster the server serves. */
   clusterName: SERVER_DEFAULTS.clusterName,
   /** This server's name in the cluster ring. */
@@ -89,7 +91,7 @@ export const CONTEXT_DEFAULTS = {
   instanceType: undefined,
   // Each backend's own keys from its descriptor's `context.keys`, in the registry's order.
   ...BACKEND_DEFAULTS,
-  /** This stack makes the cluster's client-mount association. */
+  /** This stack makes the cluster's client-mount association; beside existingStorage, false. */
   clientMount: true,
   /** Absent: StorageServer-<clusterName>-<serverName>, for names whose stack name no other pair shares. */
   stackName: undefined,

@@ -242,6 +242,8 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     change: { openZfsStandbySubnetId: SUBNET_B1 }, backends: ['fsx-openzfs'],
   }],
   clientMount: [{ name: 'no client-mount association', change: { clientMount: 'false' } }],
+  // It makes another stack, which holds no server and no guard: nothing of a server's stack changes by it.
+  existingStorage: [],
   // The same stack under the name it already has, given explicitly: nothing in the template changes.
   stackName: [{ name: 'the derived stack name given as stackName', change: { stackName: 'StorageServer-cluster-storage1' } }],
 };
