@@ -138,3 +138,20 @@ export const VARIANTS: { name: string; context: Partial<Record<ContextKey, strin
     context: { backend: 'fsx-openzfs', capacityTiB: '1', openZfsDeploymentType: 'SINGLE_AZ_HA_1', openZfsThroughputCapacityMBps: '512', openZfsProvisionedIops: '20000' },
   },
 ];
+
+/**
+ * The existing storage the app registers, one variant per kind (the file systems in another stack's VPC, offline), and
+ * one stack that makes the cluster's association: every one must synthesize and lint clean.
+ */
+export const EXISTING_VARIANTS: { name: string; context: Partial<Record<ContextKey, string>> }[] = [
+  ...[
+    'fsx-lustre:fs-0123456789abcdef0', 'fsx-openzfs:fs-0123456789abcdef0:/fsx/projects', 'efs:fs-0123456789abcdef0:/projects',
+  ].map((existingStorage) => ({
+    name: `existingStorage=${existingStorage} vpcFrom=StorageServer-hpc1-home`,
+    context: { existingStorage, clusterName: 'hpc1', serverName: 'projects', mountPoint: '/data/projects', vpcFrom: 'StorageServer-hpc1-home' },
+  })),
+  {
+    name: 'existingStorage=nfs:10.0.1.20:/export/projects clientMount=true (the association allows that address)',
+    context: { existingStorage: 'nfs:10.0.1.20:/export/projects', clusterName: 'hpc1', serverName: 'projects', mountPoint: '/data/projects', clientMount: 'true' },
+  },
+];
