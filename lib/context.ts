@@ -29,7 +29,7 @@ import { contextValues, parseBoolean } from './context/values';
 export { CONTEXT_DEFAULTS } from './context/keys';
 export type { ContextKey } from './context/keys';
 export type { StorageServerContext } from './context/storage-server-context';
-export type { ExistingStorageContext, ExistingStorageSpec } from './context/existing';
+export type { ExistingStorageContext } from './context/existing';
 export { appStackName, hasOwnStackName, stackName } from './context/names';
 export { contextError } from './context/values';
 export { backendProps } from './context/backends';

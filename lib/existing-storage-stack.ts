@@ -3,8 +3,8 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Construct } from 'constructs';
 import { ClientMount } from './client-mount';
 import { vpcIpv4Cidrs } from './client-mount/vpc-cidrs';
-import type { ExistingStorageContext, ExistingStorageSpec } from './context';
-import { ExistingStorage, ExistingStorageKind, ExistingStorageSource } from './existing-storage';
+import type { ExistingStorageContext } from './context';
+import { EXISTING_STORAGE_WHAT, ExistingStorage, existingStorageSource } from './existing-storage';
 import { namesSettingsByContext } from './setting-names';
 import { isLookupPlaceholder } from './validation';
 import { importSharedVpc, requireLookupEnvironment } from './storage-server-stack';
@@ -14,14 +14,6 @@ export interface ExistingStorageStackProps extends StackProps {
   /** Validated context parameters: see `parseAppContext`. */
   readonly context: ExistingStorageContext;
 }
-
-/** The words the description and outputs use for each kind. */
-const WHAT: Record<ExistingStorageKind, string> = {
-  [ExistingStorageKind.FSX_LUSTRE]: 'Existing FSx for Lustre file system',
-  [ExistingStorageKind.FSX_OPENZFS]: 'Existing FSx for OpenZFS file system',
-  [ExistingStorageKind.EFS]: 'Existing EFS file system',
-  [ExistingStorageKind.NFS]: 'Existing NFS server',
-};
 
 /**
  * The deployable app's stack for `-c existingStorage=...`: one {@link ExistingStorage}, which registers storage that
@@ -54,7 +46,7 @@ export class ExistingStorageStack extends Stack {
     const storage = new ExistingStorage(this, 'ExistingStorage', {
       clusterName: ctx.clusterName,
       serverName: ctx.serverName,
-      storage: sourceOf(spec),
+      storage: existingStorageSource(spec.kind, spec.id, spec.path),
       mountPoint: ctx.mountPoint,
       allowHomeMountPoint: ctx.allowHomeMountPoint,
       vpc,
@@ -74,7 +66,7 @@ export class ExistingStorageStack extends Stack {
       readAheadKiB: ctx.clientReadAheadKiB,
     }) : undefined;
 
-    const what = `${WHAT[spec.kind]} ${spec.id}`;
+    const what = `${EXISTING_STORAGE_WHAT[spec.kind]} ${spec.id}`;
     if (props.description === undefined) {
       this.templateOptions.description = `${what} registered as ${ctx.serverName} of HPC cluster ${ctx.clusterName}`;
     }
@@ -85,19 +77,5 @@ export class ExistingStorageStack extends Stack {
         : 'Nodes with this tag mount the cluster\'s storage, by the association of the cluster\'s server stack',
       value: `${ctx.clientTagKey}=${ctx.clusterName}`,
     });
-  }
-}
-
-/** The construct's source for the parsed `existingStorage`: a path left out is the kind's default. */
-function sourceOf(spec: ExistingStorageSpec): ExistingStorageSource {
-  switch (spec.kind) {
-    case 'fsx-lustre':
-      return ExistingStorageSource.fsxLustre(spec.id);
-    case 'fsx-openzfs':
-      return ExistingStorageSource.fsxOpenZfs(spec.id, { volumePath: spec.path });
-    case 'efs':
-      return ExistingStorageSource.efs(spec.id, { path: spec.path });
-    case 'nfs':
-      return ExistingStorageSource.nfs(spec.id, spec.path!);
   }
 }

@@ -3,9 +3,8 @@
  * it, and only the keys that name the records, the cluster's VPC and clients, and the cluster's association go with it.
  * Nothing is planned, so every sizing, server and backend key is refused beside it.
  */
-import { FSX_TARGETS } from '../../lambda/register/fsx-targets';
-import { EXISTING_KINDS, EXISTING_PROP, type ExistingKind, existingValueProblem } from '../../lambda/register/existing/target';
-import { exportPathProblem } from '../../lambda/value-check/mount-target';
+import { EXISTING_PROP, existingValueProblem } from '../../lambda/register/existing/target';
+import { EXISTING_STORAGE_FORMS, ExistingStorageKind, existingPathProblem } from '../existing-storage';
 import type { ResourceEnvironment } from '../validation/topic-arn';
 import { clientAddressSpace, parseClientKeys } from './clients';
 import { parseClientMountKeys } from './client-mount';
@@ -17,7 +16,7 @@ import { type ContextValues, contextError, parseBoolean } from './values';
 
 /** The storage `existingStorage` names: its kind, its file system id or NFS address, and the path typed after it. */
 export interface ExistingStorageSpec {
-  readonly kind: ExistingKind;
+  readonly kind: ExistingStorageKind;
   /** `fs-...`, or the NFS server's IPv4 address. */
   readonly id: string;
   /** The volume path (FSx for OpenZFS), directory (EFS) or export (NFS); absent where the kind's default applies. */
@@ -49,9 +48,6 @@ const READ_BY_EVERY_KIND: readonly ContextKey[] = [
 ];
 /** The keys only a file system's stack reads: where it must be reachable and whom its security groups must admit. */
 const READ_FOR_FILE_SYSTEMS: readonly ContextKey[] = ['vpcId', 'vpcFrom', 'clientCidrs', 'clientSecurityGroupId', 'allowPublicClientCidrs'];
-const FORMS = 'fsx-lustre:fs-<id>, fsx-openzfs:fs-<id>[:<volume path>], efs:fs-<id>[:<directory>] or ' +
-  'nfs:<private IPv4>:<export path>';
-const OPENZFS_PATH = FSX_TARGETS['fsx-openzfs'].exportPath;
 
 /** Whether the context names existing storage, so that the app builds its stack rather than a server's. */
 export function namesExistingStorage(values: ContextValues<ContextKey>): boolean {
@@ -63,7 +59,7 @@ export function parseExistingStorageKeys(values: ContextValues<ContextKey>, targ
   const { optional, raw } = values;
   const existingStorage = optional('existingStorage', parseExistingStorage)!;
   const typed = `existingStorage=${raw('existingStorage')}`;
-  const isFileSystem = existingStorage.kind !== 'nfs';
+  const isFileSystem = existingStorage.kind !== ExistingStorageKind.NFS;
   const read = isFileSystem ? [...READ_BY_EVERY_KIND, ...READ_FOR_FILE_SYSTEMS] : READ_BY_EVERY_KIND;
   for (const key of Object.keys(CONTEXT_DEFAULTS) as ContextKey[]) {
     const value = raw(key);
@@ -104,38 +100,18 @@ function missing(key: ContextKey, typed: string, what: string): Error {
 
 /**
  * `<kind>:<target>`. The id and address are held to the registration's own rules (existing/target.ts), the paths to
- * the client's: each kind's path as its records carry it.
+ * those their records are held to (existing-storage.ts).
  */
 function parseExistingStorage(key: ContextKey, value: string): ExistingStorageSpec {
-  const refuse = (bad: string) => contextError(key, value, `${FORMS} (bad: ${bad})`);
-  const [kind, id, ...rest] = value.split(':');
-  if (!(EXISTING_KINDS as readonly string[]).includes(kind)) {
-    throw refuse(`'${kind}' is no kind; the kinds are ${EXISTING_KINDS.join(', ')}`);
-  }
+  const refuse = (bad: string) => contextError(key, value, `${EXISTING_STORAGE_FORMS} (bad: ${bad})`);
+  const [typed, id, ...rest] = value.split(':');
+  const kind = Object.values(ExistingStorageKind).find((k) => k === typed);
+  if (kind === undefined) throw refuse(`'${typed}' is no kind; the kinds are ${Object.values(ExistingStorageKind).join(', ')}`);
   const path = rest.length > 0 ? rest.join(':') : undefined;
-  const prop = kind === 'nfs' ? EXISTING_PROP.address : EXISTING_PROP.fileSystemId;
+  const prop = kind === ExistingStorageKind.NFS ? EXISTING_PROP.address : EXISTING_PROP.fileSystemId;
   const idProblem = existingValueProblem(prop, id ?? '');
   if (idProblem !== undefined) throw refuse(`${JSON.stringify(id ?? '')} ${idProblem.replace(/^must be/, 'is not')}`);
-  const pathProblem = existingPathProblem(kind as ExistingKind, path);
+  const pathProblem = existingPathProblem(kind, path);
   if (pathProblem !== undefined) throw refuse(pathProblem);
-  return { kind: kind as ExistingKind, id, ...(path !== undefined ? { path } : {}) };
-}
-
-/** Why `path` is not what `kind` mounts, or undefined. */
-function existingPathProblem(kind: ExistingKind, path: string | undefined): string | undefined {
-  switch (kind) {
-    case 'fsx-lustre':
-      return path === undefined ? undefined : 'fsx-lustre takes no path: the nodes mount the file system\'s root by its mount name';
-    case 'fsx-openzfs':
-      return path === undefined || OPENZFS_PATH.valid(path, '') ? undefined : `path ${JSON.stringify(path)} is not ${OPENZFS_PATH.rule('')}`;
-    case 'efs': {
-      const why = path === undefined || path === '/' ? undefined : exportPathProblem(path);
-      return why === undefined ? undefined : `directory ${JSON.stringify(path)} is ${why}`;
-    }
-    case 'nfs': {
-      if (path === undefined) return 'nfs needs the export after the address, such as nfs:10.0.1.20:/export/home';
-      const why = exportPathProblem(path);
-      return why === undefined ? undefined : `export ${JSON.stringify(path)} is ${why}`;
-    }
-  }
+  return { kind, id, ...(path !== undefined ? { path } : {}) };
 }

@@ -21,8 +21,6 @@ export const CONTEXT_DEFAULTS = {
   capacityTiB: SERVER_DEFAULTS.capacityTiB,
   /** The planner chooses the backend from the capacity. */
   backend: 'auto',
-  /** Absent: the stack deploys a server; given, it registers that storage instead, and plans and builds nothing. */
-  existingStorage: undefined,
   /** Cluster the server serves. */
   clusterName: SERVER_DEFAULTS.clusterName,
   /** This server's name in the cluster ring. */
@@ -95,6 +93,8 @@ export const CONTEXT_DEFAULTS = {
   clientMount: true,
   /** Absent: StorageServer-<clusterName>-<serverName>, for names whose stack name no other pair shares. */
   stackName: undefined,
+  /** Absent: the stack deploys a server; given, it registers that storage instead, and plans and builds nothing. */
+  existingStorage: undefined,
 } as const;
 
 /** Name of a context key the app reads with `-c <key>=value`: a key of {@link CONTEXT_DEFAULTS}. */
