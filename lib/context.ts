@@ -16,6 +16,7 @@ import { refuseExclusiveKeys } from './context/backends';
 import { clientAddressSpace, parseClientKeys } from './context/clients';
 import { parseClientMountKeys } from './context/client-mount';
 import { CONTEXT_DEFAULTS, type ContextKey, ContextReader } from './context/keys';
+import { type ExistingStorageContext, namesExistingStorage, parseExistingStorageKeys } from './context/existing';
 import { parseNameKeys } from './context/names';
 import { checkVpcFrom, parseVpcKeys } from './context/network';
 import { parseServerKeys } from './context/server';
@@ -28,6 +29,7 @@ import { contextValues, parseBoolean } from './context/values';
 export { CONTEXT_DEFAULTS } from './context/keys';
 export type { ContextKey } from './context/keys';
 export type { StorageServerContext } from './context/storage-server-context';
+export type { ExistingStorageContext } from './context/existing';
 export { appStackName, hasOwnStackName, stackName } from './context/names';
 export { contextError } from './context/values';
 export { backendProps } from './context/backends';
@@ -43,6 +45,22 @@ export function parseContext(read: ContextReader, target: ResourceEnvironment = 
   return parseContextAndPlan(read, target).context;
 }
 
+/** What the app builds from its context: a server's stack, or, with `existingStorage`, a stack that registers it. */
+export type AppContext =
+  | { readonly existing: ExistingStorageContext; readonly server?: undefined }
+  | { readonly existing?: undefined; readonly server: ReturnType<typeof parseContextAndPlan> };
+
+/**
+ * The app's context, whichever stack it makes: {@link parseContextAndPlan}'s, or an existing storage's keys when
+ * `existingStorage` is given.
+ */
+export function parseAppContext(read: ContextReader, target: ResourceEnvironment = {}): AppContext {
+  const values = contextValues(read);
+  return namesExistingStorage(values)
+    ? { existing: parseExistingStorageKeys(values, target) }
+    : { server: parseContextAndPlan(read, target) };
+}
+
 /**
  * {@link parseContext}, with the plan it checked the keys against and the request that plan answers, when the planner
  * took the request. The app hands both down to the server, so that a synth plans once.
@@ -54,6 +72,8 @@ export function parseContextAndPlan(read: ContextReader, target: ResourceEnviron
   stated: ContextKey[];
 } {
   const values = contextValues(read);
+  // A caller's mistake, not the user's: the app reads these keys with parseAppContext.
+  if (namesExistingStorage(values)) throw new Error('existingStorage is read by parseAppContext: it makes no server to plan');
   const vpc = parseVpcKeys(values, target);
   const allowPublicClientCidrs = values.optional('allowPublicClientCidrs', parseBoolean) ?? CONTEXT_DEFAULTS.allowPublicClientCidrs;
   const names = parseNameKeys(values);

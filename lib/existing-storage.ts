@@ -2,6 +2,8 @@ import { Token } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Construct } from 'constructs';
 import { clientPorts } from '../lambda/register/existing/access';
+import { FSX_TARGETS } from '../lambda/register/fsx-targets';
+import { exportPathProblem } from '../lambda/value-check/mount-target';
 import { allowedOptionsProblem } from '../lambda/value-check/mount-options';
 import { directoryProblem } from '../lambda/value-check/mounts';
 import { clientMountOptions } from './backends/ec2/mount-options';
@@ -215,5 +217,55 @@ function defaultMountOptions(kind: ExistingStorageKind): string {
       return 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,noresvport,_netdev,nosuid,nodev';
     case ExistingStorageKind.NFS:
       return clientMountOptions('4.1');
+  }
+}
+
+/** The app's `-c existingStorage=<kind>:<target>` forms, one per kind, for its messages. */
+export const EXISTING_STORAGE_FORMS = 'fsx-lustre:fs-<id>, fsx-openzfs:fs-<id>[:<volume path>], efs:fs-<id>[:<directory>] ' +
+  'or nfs:<private IPv4>:<export path>';
+
+/** What each kind is, in words for the app stack's description and outputs. */
+export const EXISTING_STORAGE_WHAT: Record<ExistingStorageKind, string> = {
+  [ExistingStorageKind.FSX_LUSTRE]: 'Existing FSx for Lustre file system',
+  [ExistingStorageKind.FSX_OPENZFS]: 'Existing FSx for OpenZFS file system',
+  [ExistingStorageKind.EFS]: 'Existing EFS file system',
+  [ExistingStorageKind.NFS]: 'Existing NFS server',
+};
+
+/**
+ * Why `path`, typed after the id or address in `-c existingStorage`, is not what storage of `kind` mounts, or
+ * undefined; each by the rule its records are held to (the registration's for OpenZFS, the client's for the rest).
+ */
+export function existingPathProblem(kind: ExistingStorageKind, path: string | undefined): string | undefined {
+  switch (kind) {
+    case ExistingStorageKind.FSX_LUSTRE:
+      return path === undefined ? undefined : `${kind} takes no path: the nodes mount the file system's root by its mount name`;
+    case ExistingStorageKind.FSX_OPENZFS: {
+      const rule = FSX_TARGETS[kind].exportPath;
+      return path === undefined || rule.valid(path, '') ? undefined : `path ${JSON.stringify(path)} is not ${rule.rule('')}`;
+    }
+    case ExistingStorageKind.EFS: {
+      const why = path === undefined || path === '/' ? undefined : exportPathProblem(path);
+      return why === undefined ? undefined : `directory ${JSON.stringify(path)} is ${why}`;
+    }
+    case ExistingStorageKind.NFS: {
+      if (path === undefined) return `${kind} needs the export after the address, such as ${kind}:10.0.1.20:/export/home`;
+      const why = exportPathProblem(path);
+      return why === undefined ? undefined : `export ${JSON.stringify(path)} is ${why}`;
+    }
+  }
+}
+
+/** The source of `kind` at `id` with `path` as typed after it, which {@link existingPathProblem} passed; absent: the kind's default. */
+export function existingStorageSource(kind: ExistingStorageKind, id: string, path: string | undefined): ExistingStorageSource {
+  switch (kind) {
+    case ExistingStorageKind.FSX_LUSTRE:
+      return ExistingStorageSource.fsxLustre(id);
+    case ExistingStorageKind.FSX_OPENZFS:
+      return ExistingStorageSource.fsxOpenZfs(id, { volumePath: path });
+    case ExistingStorageKind.EFS:
+      return ExistingStorageSource.efs(id, { path });
+    case ExistingStorageKind.NFS:
+      return ExistingStorageSource.nfs(id, path!);
   }
 }

@@ -191,7 +191,7 @@ function exportSharedVpc(stack: Stack, vpc: ec2.IVpc, subnet: ec2.ISubnet): void
 }
 
 /** The VPC and subnet another stack of the app exported by {@link sharedVpcExportNames}: no lookup, no credentials. */
-function importSharedVpc(scope: Construct, from: string): ec2.IVpc {
+export function importSharedVpc(scope: Construct, from: string): ec2.IVpc {
   const names = sharedVpcExportNames(from);
   return ec2.Vpc.fromVpcAttributes(scope, 'Vpc', {
     vpcId: Fn.importValue(names.vpcId),
@@ -218,7 +218,7 @@ function subnetById(vpc: ec2.IVpc, subnetId: string, key: string): ec2.ISubnet {
  * `vpcId` is looked up at synth, which needs a concrete account and region: without them CDK's own error names
  * neither the key nor the fix.
  */
-function requireLookupEnvironment(stack: Stack, vpcId: string): void {
+export function requireLookupEnvironment(stack: Stack, vpcId: string): void {
   const missing = [
     Token.isUnresolved(stack.account) ? 'account (CDK_DEFAULT_ACCOUNT)' : undefined,
     Token.isUnresolved(stack.region) ? 'region (CDK_DEFAULT_REGION)' : undefined,

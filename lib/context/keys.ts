@@ -89,10 +89,12 @@ export const CONTEXT_DEFAULTS = {
   instanceType: undefined,
   // Each backend's own keys from its descriptor's `context.keys`, in the registry's order.
   ...BACKEND_DEFAULTS,
-  /** This stack makes the cluster's client-mount association. */
+  /** This stack makes the cluster's client-mount association; beside existingStorage, false. */
   clientMount: true,
   /** Absent: StorageServer-<clusterName>-<serverName>, for names whose stack name no other pair shares. */
   stackName: undefined,
+  /** Absent: the stack deploys a server; given, it registers that storage instead, and plans and builds nothing. */
+  existingStorage: undefined,
 } as const;
 
 /** Name of a context key the app reads with `-c <key>=value`: a key of {@link CONTEXT_DEFAULTS}. */

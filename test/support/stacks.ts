@@ -1,7 +1,8 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
-import { ContextKey, parseContext, parseContextAndPlan } from '../../lib/context';
+import { ContextKey, parseAppContext, parseContext, parseContextAndPlan } from '../../lib/context';
+import { ExistingStorageStack } from '../../lib/existing-storage-stack';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { StorageServerStack } from '../../lib/storage-server-stack';
 
@@ -12,6 +13,34 @@ export const readContext = (values: Partial<Record<ContextKey, unknown>>) => (ke
 export function appStack(context: Partial<Record<ContextKey, string>> = {}, app = new App()): StorageServerStack {
   const { context: ctx, planned, stated } = parseContextAndPlan((key) => context[key]);
   return new StorageServerStack(app, 'StorageServer', { context: ctx, planned, statedKeys: stated });
+}
+
+/** The app's stack for `existingStorage` and the keys beside it, as `cdk synth -c key=value ...` would build it. */
+export function existingAppStack(
+  context: Partial<Record<ContextKey, string>>,
+  app = new App(),
+  env?: { account: string; region: string },
+): ExistingStorageStack {
+  const { existing } = parseAppContext((key) => context[key]);
+  if (existing === undefined) throw new Error('no existingStorage in the context');
+  return new ExistingStorageStack(app, existing.stackName, { context: existing, env });
+}
+
+/**
+ * {@link existingAppStack} with `vpcId`, synthesized as `cdk synth` does it: a first pass asks for the VPC lookup, the
+ * second has its answer, a VPC of `vpcCidr`, in the App's context, made by `app`.
+ */
+export function lookedUpExistingStack(
+  context: Partial<Record<ContextKey, string>> & { vpcId: string },
+  vpcCidr: string,
+  app: (lookup: Record<string, unknown>) => App = (lookup) => new App({ context: lookup }),
+): ExistingStorageStack {
+  const env = { account: '123456789012', region: 'us-east-1' };
+  const missing = (existingAppStack(context, new App(), env).node.root as App).synth().manifest.missing?.find((m) => m.provider === 'vpc-provider');
+  if (!missing) throw new Error('the first pass did not ask for the VPC lookup');
+  const subnets = [{ subnetId: 'subnet-0aaaaaaaaaaaaaaa1', cidr: vpcCidr, availabilityZone: 'us-east-1a', routeTableId: 'rtb-0123456789abcdef0' }];
+  const vpc = { vpcId: context.vpcId, vpcCidrBlock: vpcCidr, availabilityZones: ['us-east-1a'], subnetGroups: [{ name: 'Private', type: 'Private', subnets }] };
+  return existingAppStack(context, app({ [missing.key]: vpc }), env);
 }
 
 /** One subnet of a looked-up VPC: id, CIDR and AZ. */
@@ -107,5 +136,22 @@ export const VARIANTS: { name: string; context: Partial<Record<ContextKey, strin
   {
     name: 'backend=fsx-openzfs SINGLE_AZ_HA_1 with 20000 SSD IOPS',
     context: { backend: 'fsx-openzfs', capacityTiB: '1', openZfsDeploymentType: 'SINGLE_AZ_HA_1', openZfsThroughputCapacityMBps: '512', openZfsProvisionedIops: '20000' },
+  },
+];
+
+/**
+ * The existing storage the app registers, one variant per kind (the file systems in another stack's VPC, offline), and
+ * one stack that makes the cluster's association: every one must synthesize and lint clean.
+ */
+export const EXISTING_VARIANTS: { name: string; context: Partial<Record<ContextKey, string>> }[] = [
+  ...[
+    'fsx-lustre:fs-0123456789abcdef0', 'fsx-openzfs:fs-0123456789abcdef0:/fsx/projects', 'efs:fs-0123456789abcdef0:/projects',
+  ].map((existingStorage) => ({
+    name: `existingStorage=${existingStorage} vpcFrom=StorageServer-hpc1-home`,
+    context: { existingStorage, clusterName: 'hpc1', serverName: 'projects', mountPoint: '/data/projects', vpcFrom: 'StorageServer-hpc1-home' },
+  })),
+  {
+    name: 'existingStorage=nfs:10.0.1.20:/export/projects clientMount=true (the association allows that address)',
+    context: { existingStorage: 'nfs:10.0.1.20:/export/projects', clusterName: 'hpc1', serverName: 'projects', mountPoint: '/data/projects', clientMount: 'true' },
   },
 ];

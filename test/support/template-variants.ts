@@ -1,7 +1,7 @@
 /**
- * Writes the template of every app variant, VARIANTS of test/support/stacks.ts, and of a few library stacks, as JSON
- * with its keys sorted, one file a variant, into the directory given. It is the check that a change of the code's
- * shape leaves every template as it was.
+ * Writes the template of every app variant, VARIANTS and EXISTING_VARIANTS of test/support/stacks.ts, and of a few
+ * library stacks, as JSON with its keys sorted, one file a variant, into the directory given. It is the check that a
+ * change of the code's shape leaves every template as it was.
  *
  *   npm run build:lambda
  *   STORAGE_SERVER_HANDLER_BUNDLES=dist/lambda bash test/support/tools.sh ts-node --transpile-only \
@@ -22,7 +22,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import { ClientMount } from '../../lib/client-mount';
 import { ContextKey } from '../../lib/context';
 import { StorageServer } from '../../lib/storage-server';
-import { appStack, VARIANTS } from './stacks';
+import { appStack, existingAppStack, EXISTING_VARIANTS, VARIANTS } from './stacks';
 
 /** The keys that VARIANTS, which other tests iterate, leave at their defaults. */
 const MORE: { name: string; context: Partial<Record<ContextKey, string>> }[] = [
@@ -78,6 +78,7 @@ function main(argv: string[]): void {
   const stacks = [
     ...[...VARIANTS, ...MORE].map((v) => ({ name: v.name, build: () => appStack(v.context) })),
     ...LIBRARY,
+    ...EXISTING_VARIANTS.map((v) => ({ name: v.name, build: () => existingAppStack(v.context) })),
   ];
   for (const variant of stacks) {
     let text = JSON.stringify(sorted(Template.fromStack(variant.build()).toJSON()), null, 1);

@@ -11,7 +11,7 @@ import { App, Lazy, Stack, Token } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import fc from 'fast-check';
 import * as ts from 'typescript';
-import { CONTEXT_DEFAULTS, ContextKey, parseContext } from '../../lib/context';
+import { CONTEXT_DEFAULTS, ContextKey, parseAppContext } from '../../lib/context';
 import { StorageServer, StorageServerProps } from '../../lib/storage-server';
 import { TARGET } from '../support/grammars';
 
@@ -112,7 +112,7 @@ describe('every context key, any value', () => {
     fc.assert(fc.property(jsonish, (value) => {
       generated++;
       try {
-        parseContext(read({ [key]: value }), TARGET);
+        parseAppContext(read({ [key]: value }), TARGET);
       } catch (e) {
         expectNamed(e, key, value);
       }

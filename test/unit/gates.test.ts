@@ -3,7 +3,7 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { cfnLintAll } from '../support/cfn-lint';
 import { GATE_PACKS, NagFinding, cdkJsonContext, nagFindings, nagSynth } from '../support/nag';
-import { VARIANTS, appStack, lookedUpAppStack } from '../support/stacks';
+import { EXISTING_VARIANTS, VARIANTS, appStack, existingAppStack, lookedUpAppStack, lookedUpExistingStack } from '../support/stacks';
 import { StorageServer } from '../../lib/storage-server';
 import { Backend } from '../../lib/backend-enum';
 
@@ -20,6 +20,12 @@ const gates = new Map<string, { findings: NagFinding[]; lint?: string[] }>();
 const LOOKED_UP = [{
   name: 'vpcId=vpc-0123456789abcdef0 backend=fsx-openzfs (the VPC CIDRs custom resource)',
   context: { vpcId: 'vpc-0123456789abcdef0', backend: 'fsx-openzfs', capacityTiB: '1' },
+}];
+
+/** Existing storage registered by the app, with a looked-up VPC, which EXISTING_VARIANTS cannot hold. */
+const EXISTING_LOOKED_UP = [{
+  name: 'existingStorage=efs vpcId=vpc-0123456789abcdef0 clientMount=true (the VPC CIDRs custom resource)',
+  context: { existingStorage: 'efs:fs-0123456789abcdef0', vpcId: 'vpc-0123456789abcdef0', serverName: 'projects', mountPoint: '/data/projects', clientMount: 'true' },
 }];
 
 /**
@@ -51,6 +57,12 @@ beforeAll(async () => {
         (lookup) => { for (const [key, value] of Object.entries(lookup)) app.node.setContext(key, value); return app; }),
     })),
     ...GIVEN_GROUP,
+    ...EXISTING_VARIANTS.map(({ name, context }) => ({ name, build: (app: App) => existingAppStack(context, app) })),
+    ...EXISTING_LOOKED_UP.map(({ name, context }) => ({
+      name,
+      build: (app: App) => lookedUpExistingStack(context, '10.0.0.0/16',
+        (lookup) => { for (const [key, value] of Object.entries(lookup)) app.node.setContext(key, value); return app; }),
+    })),
   ];
   for (const { name, build } of builds) {
     const synth = nagSynth(build, { packs: GATE_PACKS, context: cdkJsonContext() });
@@ -63,7 +75,7 @@ beforeAll(async () => {
   for (const [name, lint] of Object.entries(await cfnLintAll(templates))) gates.get(name)!.lint = lint;
 }, 300_000);
 
-describe.each([...VARIANTS, ...LOOKED_UP, ...GIVEN_GROUP])('$name', ({ name }) => {
+describe.each([...VARIANTS, ...LOOKED_UP, ...GIVEN_GROUP, ...EXISTING_VARIANTS, ...EXISTING_LOOKED_UP])('$name', ({ name }) => {
   test('cfn-lint reports no error, warning or informational finding', () => {
     expect(gates.get(name)!.lint).toEqual([]);
   });

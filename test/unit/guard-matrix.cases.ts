@@ -237,11 +237,10 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   openZfsThroughputCapacityMBps: [{ name: 'throughput capacity 64 -> 128', change: { openZfsThroughputCapacityMBps: '128' }, backends: ['fsx-openzfs'] }],
   openZfsProvisionedIops: [{ name: 'SSD IOPS provisioned (AUTOMATIC -> 20000)', change: { openZfsProvisionedIops: '20000' }, backends: ['fsx-openzfs'] }],
   openZfsRootSquash: [{ name: 'root squash off', change: { openZfsRootSquash: 'false' }, backends: ['fsx-openzfs'] }],
-  openZfsStandbySubnetId: [{
-    name: 'the default standby subnet named explicitly', base: { ...VPC, openZfsDeploymentType: 'MULTI_AZ_1' },
-    change: { openZfsStandbySubnetId: SUBNET_B1 }, backends: ['fsx-openzfs'],
-  }],
+  openZfsStandbySubnetId: [{ name: 'the default standby subnet named explicitly', base: { ...VPC, openZfsDeploymentType: 'MULTI_AZ_1' },
+    change: { openZfsStandbySubnetId: SUBNET_B1 }, backends: ['fsx-openzfs'] }],
   clientMount: [{ name: 'no client-mount association', change: { clientMount: 'false' } }],
+  existingStorage: [], // another stack, of no server and no guard: nothing of a server's stack changes by it
   // The same stack under the name it already has, given explicitly: nothing in the template changes.
   stackName: [{ name: 'the derived stack name given as stackName', change: { stackName: 'StorageServer-cluster-storage1' } }],
 };

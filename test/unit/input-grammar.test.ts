@@ -8,17 +8,18 @@
  * lib/context.ts's key table.
  */
 import fc from 'fast-check';
-import { CONTEXT_DEFAULTS, ContextKey, parseContext } from '../../lib/context';
+import { CONTEXT_DEFAULTS, ContextKey, parseAppContext, parseContext } from '../../lib/context';
 import { TARGET, type Context, type Row } from '../support/grammars';
 import { D2_TYPES, D3_TYPES, EBS_TYPES, STORAGE_ROWS } from '../support/grammar-rows-storage';
 import { SERVER_ROWS } from '../support/grammar-rows-server';
+import { EXISTING_ROWS } from '../support/grammar-rows-existing';
 import { OVERRIDE_EBS_INSTANCE_TYPES, OVERRIDE_INSTANCE_STORE_TYPES } from '../../lib/sizing';
 
 let generated = 0;
 const started = Date.now();
 
 /** One row per context key; the rows are in test/support/grammar-rows-*.ts. */
-const ROWS: Record<ContextKey, Row> = { ...STORAGE_ROWS, ...SERVER_ROWS };
+const ROWS: Record<ContextKey, Row> = { ...STORAGE_ROWS, ...SERVER_ROWS, ...EXISTING_ROWS };
 
 // ---- the properties ---------------------------------------------------------------------------------------------
 
@@ -31,13 +32,15 @@ function contextFor(key: ContextKey, row: Row, value: string | [string, Context]
 
 function accepts(key: ContextKey, row: Row, value: string | [string, Context]): void {
   const { text, context } = contextFor(key, row, value);
-  const parsed = parseContext((k) => context[k], TARGET);
+  // The app's own parse: a server's keys, or an existing storage's.
+  const app = parseAppContext((k) => context[k], TARGET);
+  const parsed: Record<string, unknown> = { ...(app.existing ?? app.server.context) };
   expect(parsed[key]).toEqual((row.parsed ?? ((t: string) => t))(text));
 }
 
 function refuses(key: ContextKey, row: Row, value: string | [string, Context]): void {
   const { context } = contextFor(key, row, value);
-  expect(() => parseContext((k) => context[k], TARGET)).toThrow(new RegExp(`^Invalid context value ${key}=`));
+  expect(() => parseAppContext((k) => context[k], TARGET)).toThrow(new RegExp(`^Invalid context value ${key}=`));
 }
 
 /**

@@ -12,7 +12,7 @@ import { execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ContextKey, checkContextKeys, parseContext } from '../../lib/context';
+import { ContextKey, checkContextKeys, parseAppContext } from '../../lib/context';
 import { BACKENDS, Backend } from '../../lambda/register/backend';
 import { TARGET } from '../support/grammars';
 import { REPO_ROOT, ShellCommand, cdkContextOf, codeBlocks, packageVersion, shellCommands } from '../support/readme';
@@ -201,7 +201,7 @@ describe('README and docs pages: every shell command is run by a test or marked 
       const context = cdkContextOf(command);
       expect(Object.keys(context).length).toBeGreaterThan(0);
       expect(() => checkContextKeys(Object.keys(context))).not.toThrow();
-      expect(() => parseContext((key: ContextKey) => context[key], TARGET)).not.toThrow();
+      expect(() => parseAppContext((key: ContextKey) => context[key], TARGET)).not.toThrow();
     },
   );
 
