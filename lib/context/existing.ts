@@ -9,10 +9,13 @@ import type { ResourceEnvironment } from '../validation/topic-arn';
 import { clientAddressSpace, parseClientKeys } from './clients';
 import { parseClientMountKeys } from './client-mount';
 import { CONTEXT_DEFAULTS, type ContextKey } from './keys';
-import { parseNameKeys } from './names';
+import { STACK_NAME_MAX, parseNameKeys } from './names';
 import { checkVpcFrom, parseVpcKeys } from './network';
 import type { StorageServerContext } from './storage-server-context';
 import { type ContextValues, contextError, parseBoolean } from './values';
+
+/** The stack name of existing storage, `StorageServerExisting-<clusterName>-<serverName>`, unless `stackName`. */
+const EXISTING_STACK_PREFIX = 'StorageServerExisting-';
 
 /** The storage `existingStorage` names: its kind, its file system id or NFS address, and the path typed after it. */
 export interface ExistingStorageSpec {
@@ -74,11 +77,17 @@ export function parseExistingStorageKeys(values: ContextValues<ContextKey>, targ
     throw missing('vpcId', typed, "the cluster's VPC, where the file system must be reachable: a VPC id such as " +
       "'vpc-0123456789abcdef0' (looked up at synth), or vpcFrom=<the stack of this app that made it>");
   }
-  const names = parseNameKeys(values);
+  const parsed = parseNameKeys(values);
+  // Never a server's stack name: deploying this stack under it would replace that server's stack with a registration.
+  const stackName = raw('stackName') ?? parsed.stackName.replace(/^StorageServer-/, EXISTING_STACK_PREFIX);
+  if (stackName.length > STACK_NAME_MAX) {
+    throw contextError('serverName', parsed.serverName, `a name that keeps the stack name ${stackName} within ${STACK_NAME_MAX} characters, or -c stackName=<name>`);
+  }
+  const names = { ...parsed, stackName };
   checkVpcFrom(vpc.vpcFrom, names.stackName);
   if (raw('serverName') === undefined) {
     throw missing('serverName', typed, "its name in the cluster's records, of A-Z a-z 0-9 _ -, unique in the cluster: " +
-      `the default, ${CONTEXT_DEFAULTS.serverName}, is the default server's, and so is the stack name it gives`);
+      `the default, ${CONTEXT_DEFAULTS.serverName}, is the default server's`);
   }
   const allowPublicClientCidrs = optional('allowPublicClientCidrs', parseBoolean) ?? CONTEXT_DEFAULTS.allowPublicClientCidrs;
   const allowHomeMountPoint = optional('allowHomeMountPoint', parseBoolean) ?? CONTEXT_DEFAULTS.allowHomeMountPoint;

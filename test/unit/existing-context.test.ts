@@ -22,6 +22,14 @@ const registration = (stack: ExistingStorageStack) => {
   return found[0].Properties as Record<string, unknown>;
 };
 
+describe("the stack's name", () => {
+  test("is never a server's: the same names give StorageServerExisting-, and stackName is taken as given", () => {
+    const names = { clusterName: 'hpc1', serverName: 'home', mountPoint: '/data/home' };
+    expect(existingAppStack({ existingStorage: `efs:${FS}`, ...names, ...FROM }).stackName).toBe('StorageServerExisting-hpc1-home');
+    expect(existingAppStack({ existingStorage: `efs:${FS}`, ...names, ...FROM, stackName: 'ClusterHome' }).stackName).toBe('ClusterHome');
+  });
+});
+
 describe('each kind through the app: a stack of its registration alone', () => {
   test.each([
     ['fsx-lustre', `fsx-lustre:${FS}`, { ExistingFileSystemId: FS, ExportPath: '/', MountOptions: 'relatime,flock,_netdev,nosuid,nodev' }],
@@ -31,7 +39,7 @@ describe('each kind through the app: a stack of its registration alone', () => {
   ])('%s', (_, existingStorage, expected) => {
     const stack = existingAppStack({ existingStorage, ...NAMES, ...FROM });
     const kind = existingStorage.split(':')[0];
-    expect(stack.stackName).toBe('StorageServer-hpc1-projects');
+    expect(stack.stackName).toBe('StorageServerExisting-hpc1-projects');
     expect(registration(stack)).toMatchObject({
       ...expected, Backend: kind, ClusterName: 'hpc1', ServerName: 'projects', MountPoint: '/data/projects',
       VpcId: { 'Fn::ImportValue': 'StorageServer-hpc1-home:VpcId' },
