@@ -23,7 +23,8 @@ try {
   // Looking up an existing VPC needs a concrete account and region; a new VPC, as in an offline synth, does not.
   const lookupEnv = (vpcId: string | undefined) => (vpcId !== undefined ? target : undefined);
   const { existing, server } = parseAppContext((key) => app.node.tryGetContext(key), target);
-  // The name is the stackName key, or StorageServer-<clusterName>-<serverName> for names no other pair shares.
+  // The name is the stackName key, or StorageServer-<clusterName>-<serverName> for names no other pair shares
+  // (StorageServerExisting-... for existing storage).
   if (existing !== undefined) {
     // Storage that exists already: its registration alone, nothing planned.
     new ExistingStorageStack(app, existing.stackName, { context: existing, env: lookupEnv(existing.vpcId) });
