@@ -8,7 +8,7 @@
  */
 import { isFsxBackend, validateBackend, type FsxBackend } from './backend';
 import { FSX_TARGETS } from './fsx-targets';
-import { EXISTING_KINDS, EXISTING_PROP, isExistingKind, parseExistingTarget, type ExistingKind } from './existing/target';
+import { EXISTING_KINDS, EXISTING_PROP, FILE_SYSTEM_ID, isExistingKind, parseExistingTarget, type ExistingKind } from './existing/target';
 import { validateServerNames, type NameKey } from './paths';
 import { FSX_PROP, OPTIONAL_PROP, PROP, type FsxTarget, type RegistrationProperties } from './properties';
 
@@ -19,7 +19,6 @@ export const MAX_OPTIONS_LENGTH = 1024;
 
 const INSTANCE_ID = /^i-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 const NETWORK_INTERFACE_ID = /^eni-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
-const FILE_SYSTEM_ID = /^fs-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 /**
  * An FSx file system's DNS name, for Lustre and OpenZFS alike, as the client mount script accepts it: FSX_DNS in
  * lib/scripts/client_mount.py.

@@ -58,8 +58,11 @@ export interface ExistingAddress {
 /** What an existing storage's registration names. */
 export type ExistingTarget = ExistingFileSystem | ExistingAddress;
 
-// FSx and EFS ids alike: 'fs-' and 8 or 17 lower-case hex digits, as the client's DNS name patterns take them.
-const FILE_SYSTEM_ID = /^fs-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
+/**
+ * An FSx or EFS file system id: 'fs-' and 8 or 17 lower-case hex digits, as the client's DNS name patterns take them.
+ * A deployed FSx file system's registration (validation.ts) holds its id to the same rule.
+ */
+export const FILE_SYSTEM_ID = /^fs-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 const VPC_ID = /^vpc-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 const SECURITY_GROUP_ID = /^sg-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
 
