@@ -151,6 +151,15 @@ describe('an existing FSx file system, from recorded answers', () => {
     );
   });
 
+  test("interfaces that share their groups have the groups' rules read once", async () => {
+    const asked: string[][] = [];
+    const aws = recorded(LUSTRE);
+    const counting: Describers = { ...aws, ingressRules: (groups) => { asked.push([...groups]); return aws.ingressRules(groups); } };
+    await checkExisting(lustreTarget(), '/', 'us-east-1', counting);
+    expect(LUSTRE.NetworkInterfaceIds).toHaveLength(2);
+    expect(asked).toEqual([['sg-0aaaaaaaaaaaaaaaa']]);
+  });
+
   test('a group that admits the client group but not a CIDR refuses the CIDR alone', async () => {
     await expect(checkExisting(openZfsTarget({ cidrs: ['10.5.0.0/16'], groupIds: [CLIENT_GROUP] }), '/fsx', 'us-east-1', recorded(OPENZFS)))
       .rejects.toThrow(/do not admit 10\.5\.0\.0\/16 on TCP 2049: add ingress rules/);

@@ -111,6 +111,8 @@ async function fsxFields(target: ExistingFileSystem, exportPath: string, region:
 /** Each interface whose groups leave a client's ports closed, said: LUSTRE-INGRESS, OPENZFS-EXISTING-ACCESS. */
 async function interfaceShortfalls(target: ExistingFileSystem, interfaces: readonly string[], aws: Describers): Promise<string[]> {
   const groups = await aws.interfaceGroups(interfaces);
+  // A file system's interfaces usually share their groups: their rules are read once per set of groups.
+  const rulesOf = new Map<string, Promise<IngressRule[]>>();
   const reasons: string[] = [];
   for (const eni of interfaces) {
     const ids = groups.get(eni);
@@ -118,7 +120,9 @@ async function interfaceShortfalls(target: ExistingFileSystem, interfaces: reado
       reasons.push(`EC2 does not describe its network interface ${eni}`);
       continue;
     }
-    const rules = await aws.ingressRules(ids);
+    const key = [...ids].sort().join(',');
+    if (!rulesOf.has(key)) rulesOf.set(key, aws.ingressRules(ids));
+    const rules = await rulesOf.get(key)!;
     const found = shortfalls(target.kind, rules, target.clients);
     if (found.length > 0) reasons.push(shortfallMessage(`${eni} of ${target.fileSystemId}`, ids, found, rules, target.kind));
   }
