@@ -37,15 +37,15 @@ const READ_AHEAD_PATTERN = '^(0|[1-9][0-9]{0,6})$';
 export const MAX_DOCUMENT_BYTES = 64_000;
 
 /**
- * The script as the document carries it: less the description that opens it, every comment line after the first line up
- * to the first other line, which stays in lib/scripts/client-mount.sh and the README. The rest, comments included, is
- * the file's text.
+ * The script as the document carries it: less every comment line but the first (`#!`), which stay in
+ * lib/scripts/client-mount.sh and its parts, since SSM's 64KB holds the code and not its explanation. Only whole
+ * comment lines go, and the script has no here-document but its Python part's, so no string loses a line;
+ * test/unit/client-mount-document.test.ts holds the bash and the Python to their parse trees.
  */
 export function documentScript(script: string): string {
-  const lines = script.split('\n');
-  let end = 1;
-  while (end < lines.length && lines[end].startsWith('#')) end++;
-  return [lines[0], `# ${CLIENT_MOUNT_SCRIPT_NAME} of @hpc-storage/storage-server, less its opening description (see that file).`, ...lines.slice(end)].join('\n');
+  const [first, ...rest] = script.split('\n');
+  return [first, `# ${CLIENT_MOUNT_SCRIPT_NAME} of @hpc-storage/storage-server, less its comments (see that file).`,
+    ...rest.filter((line) => !/^\s*#/.test(line))].join('\n');
 }
 
 /** How the script mounts each kind of server, in the registry's order: `NFS, ... and FSx for OpenZFS by its DNS name`. */

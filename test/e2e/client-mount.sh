@@ -29,13 +29,14 @@ client_mount_scenario() {
   rm -rf "$dir" && mkdir -p "$dir/ctl/guest" "$dir/ctl/scripts"
   cp "$E2E_DIR/guest/client-mount-stage.sh" "$dir/ctl/guest/stage.sh"
   cp "$E2E_DIR/guest/client-mount-stage-records.sh" "$dir/ctl/guest/"
-  # The client mount script as the SSM document carries it, its parts in place by lib/script-parts.ts, and the
+  # The client mount script as the SSM document carries it (its parts in place, no comments), and the
   # user data mountStorageOn adds to a CDK consumer's node, both rendered by the construct's own code.
   (cd "$REPO_DIR" && ts-node --transpile-only -e '
     const ec2 = require("aws-cdk-lib/aws-ec2");
     const { loadClientMountScript, renderMountUserData } = require("./lib/client-mount");
+    const { documentScript } = require("./lib/client-mount/document");
     const { mountRecord } = require("./lambda/register/contract");
-    require("fs").writeFileSync(process.argv[3], loadClientMountScript());
+    require("fs").writeFileSync(process.argv[3], documentScript(loadClientMountScript()));
     // The mount config the registration writes for an FSx for OpenZFS file system (backend fsx-openzfs).
     require("fs").writeFileSync(process.argv[4], JSON.stringify(mountRecord("fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com", "/fsx",
       "/shared/zfs", "nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,nconnect=16,_netdev", "nfs4", "fsx-openzfs")));

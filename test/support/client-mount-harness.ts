@@ -15,16 +15,17 @@ import * as os from 'os';
 import * as path from 'path';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { loadClientMountScript } from '../../lib/client-mount';
+import { documentScript } from '../../lib/client-mount/document';
 import { mountRootProblem } from '../../lib/validation';
 import { mountParameterName, mountRecord } from '../../lambda/register/contract';
 import { motoEnv, startMoto, type Moto } from './moto';
 import { type AwsCli, startAwsCli } from './aws-cli';
 import { venvBin } from './venv';
 
-/** The script as the SSM document carries it, its parts in place by lib/script-parts.ts, alone in a directory. */
+/** The script as the SSM document carries it (its parts in place by lib/script-parts.ts, no comments), alone in a directory. */
 const SCRIPT_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'client-mount-script-'));
 export const SCRIPT = path.join(SCRIPT_DIR, 'client-mount.sh');
-fs.writeFileSync(SCRIPT, loadClientMountScript());
+fs.writeFileSync(SCRIPT, documentScript(loadClientMountScript()));
 export const OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev';
 /** What the script writes and mounts with: the record's options and nosuid,nodev. */
 export const WRITTEN_OPTIONS = `${OPTIONS},nosuid,nodev`;
