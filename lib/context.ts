@@ -16,7 +16,7 @@ import { refuseExclusiveKeys } from './context/backends';
 import { clientAddressSpace, parseClientKeys } from './context/clients';
 import { parseClientMountKeys } from './context/client-mount';
 import { CONTEXT_DEFAULTS, type ContextKey, ContextReader } from './context/keys';
-import { type ExistingStorageContext, namesExistingStorage, parseExistingStorageKeys } from './context/existing';
+import { type ExistingStorageContext, namesExistingStorage, parseExistingStorageKeys, refuseExistingOnlyKeys } from './context/existing';
 import { parseNameKeys } from './context/names';
 import { checkVpcFrom, parseVpcKeys } from './context/network';
 import { parseServerKeys } from './context/server';
@@ -74,6 +74,7 @@ export function parseContextAndPlan(read: ContextReader, target: ResourceEnviron
   const values = contextValues(read);
   // A caller's mistake, not the user's: the app reads these keys with parseAppContext.
   if (namesExistingStorage(values)) throw new Error('existingStorage is read by parseAppContext: it makes no server to plan');
+  refuseExistingOnlyKeys(values);
   const vpc = parseVpcKeys(values, target);
   const allowPublicClientCidrs = values.optional('allowPublicClientCidrs', parseBoolean) ?? CONTEXT_DEFAULTS.allowPublicClientCidrs;
   const names = parseNameKeys(values);

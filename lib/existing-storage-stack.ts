@@ -52,6 +52,8 @@ export class ExistingStorageStack extends Stack {
       vpc,
       clientCidrs,
       clientPeers,
+      storageSecurityGroup: ctx.storageSecurityGroupId === undefined ? undefined
+        : ec2.SecurityGroup.fromSecurityGroupId(this, 'StorageSecurityGroup', ctx.storageSecurityGroupId),
     });
     this.storage = storage;
     this.clientMount = ctx.clientMount ? new ClientMount(this, 'ClientMount', {

@@ -1,4 +1,4 @@
-import { Token } from 'aws-cdk-lib';
+import { Token, Validations } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Construct } from 'constructs';
 import { clientPorts } from '../lambda/register/existing/access';
@@ -9,6 +9,7 @@ import { directoryProblem } from '../lambda/value-check/mounts';
 import { clientMountOptions } from './backends/ec2/mount-options';
 import { LUSTRE_MOUNT_OPTIONS } from './backends/fsx-lustre';
 import { openZfsMountOptions } from './backends/openzfs/mount-options';
+import { acknowledgeCompliance } from './compliance';
 import { ServerRegistration } from './registration';
 
 /** What kind of storage an {@link ExistingStorageSource} names; each is a `backend` of the records. */
@@ -115,7 +116,7 @@ export interface ExistingStorageProps {
    * A security group of the storage (of an FSx file system's interfaces, of an EFS file system's mount targets, or of
    * the NFS server) to which this stack adds ingress from `clientCidrs` and `clientPeers` on the kind's ports: FSx for
    * Lustre TCP 988 and 1018-1023, the others TCP 2049. The registration is made after the rules, so its check at
-   * deploy finds them. The rules belong to this stack and go with it.
+   * deploy finds them. The rules are resources of this stack, also where the group is another stack's, and go with it.
    * @default - none: the storage's groups must admit the clients already, and the registration refuses it otherwise
    */
   readonly storageSecurityGroup?: ec2.ISecurityGroup;
@@ -184,16 +185,39 @@ export class ExistingStorage extends Construct {
     this.ringParameterName = registration.ringParameterName;
     this.mountParameterName = registration.mountParameterName;
     if (props.storageSecurityGroup !== undefined) {
-      const sources: ec2.IPeer[] = [...(props.clientCidrs ?? []).map((c) => ec2.Peer.ipv4(c)), ...(props.clientPeers ?? [])];
-      if (sources.length === 0) throw new Error('storageSecurityGroup is given, but no clientCidrs or clientPeers to admit to it');
-      // An NFS server is mounted over NFS v4.1 alone: TCP 2049, as EFS is.
-      const ports = clientPorts(kind === ExistingStorageKind.NFS ? ExistingStorageKind.EFS : kind).map((r) => ec2.Port.tcpRange(r.from, r.to));
-      const description = `Clients of ${props.clusterName}/${props.serverName} (storage-server)`;
-      for (const source of sources) for (const port of ports) props.storageSecurityGroup.addIngressRule(source, port, description);
-      // The rules are the group's children, or inline in a group of this stack: waiting on the group waits on them.
-      registration.resource.node.addDependency(props.storageSecurityGroup);
+      registration.resource.node.addDependency(admitToStorage(this, kind, props.storageSecurityGroup, props));
     }
   }
+}
+
+/**
+ * The ingress rules of `storageSecurityGroup`, each a resource of this construct's stack: the group's own
+ * addIngressRule would put them inline in the group's stack where it is another, where they would outlive this one.
+ */
+function admitToStorage(scope: Construct, kind: ExistingStorageKind, group: ec2.ISecurityGroup, props: ExistingStorageProps): Construct {
+  const cidrs = props.clientCidrs ?? [];
+  const peers = props.clientPeers ?? [];
+  if (cidrs.length + peers.length === 0) throw new Error('storageSecurityGroup is given, but no clientCidrs or clientPeers to admit to it');
+  const rules = new Construct(scope, 'StorageIngress');
+  // An NFS server is mounted over NFS v4.1 alone: TCP 2049, as EFS is.
+  const ports = clientPorts(kind === ExistingStorageKind.NFS ? ExistingStorageKind.EFS : kind);
+  const description = `Clients of ${props.clusterName}/${props.serverName} (storage-server)`;
+  const sources = [
+    ...cidrs.map((cidrIp) => ({ cidrIp })),
+    ...peers.map((peer) => ({ sourceSecurityGroupId: peer.securityGroupId })),
+  ];
+  sources.forEach((source, i) => ports.forEach((p) => new ec2.CfnSecurityGroupIngress(rules, `Client${i}Tcp${p.from}`, {
+    groupId: group.securityGroupId, ipProtocol: 'tcp', fromPort: p.from, toPort: p.to, description, ...source,
+  })));
+  // cdk-nag cannot evaluate a token CIDR and reports these rules as failed; literal CIDRs are evaluated as usual.
+  if (cidrs.some((c) => Token.isUnresolved(c))) {
+    const reason = "A token client CIDR is a VPC's CIDR block, read from its stack; the rules open only the storage's " +
+      `ports (${ports.map((p) => p.from === p.to ? p.from : `${p.from}-${p.to}`).join(', ')}), never SSH or the common ports, and literal CIDRs are validated at synth.`;
+    Validations.of(rules).acknowledge({ id: 'AwsSolutions-EC23', reason });
+    acknowledgeCompliance(rules, 'EC2RestrictedSSH', reason);
+    acknowledgeCompliance(rules, 'EC2RestrictedCommonPorts', reason);
+  }
+  return rules;
 }
 
 /** Throws naming `prop` where a literal value has the problem `problem` finds; a token is checked on the nodes. */

@@ -29,7 +29,8 @@ export function parseClientKeys(
   };
 }
 
-function parseSecurityGroupId(key: ContextKey, value: string): string {
+/** A security group id as EC2 writes one, `sg-` and 8 or 17 hex digits. */
+export function parseSecurityGroupId(key: ContextKey, value: string): string {
   if (!ec2IdPattern('sg').test(value)) {
     throw contextError(key, value, "a security group id such as 'sg-0123456789abcdef0'");
   }

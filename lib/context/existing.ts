@@ -6,7 +6,7 @@
 import { EXISTING_PROP, existingValueProblem } from '../../lambda/register/existing/target';
 import { EXISTING_STORAGE_FORMS, ExistingStorageKind, existingPathProblem } from '../existing-storage';
 import type { ResourceEnvironment } from '../validation/topic-arn';
-import { clientAddressSpace, parseClientKeys } from './clients';
+import { clientAddressSpace, parseClientKeys, parseSecurityGroupId } from './clients';
 import { parseClientMountKeys } from './client-mount';
 import { CONTEXT_DEFAULTS, type ContextKey } from './keys';
 import { STACK_NAME_MAX, parseNameKeys } from './names';
@@ -35,6 +35,11 @@ export interface ExistingStorageContext extends Pick<StorageServerContext,
    * `nfs:<private IPv4>:<export path>`.
    */
   readonly existingStorage: ExistingStorageSpec;
+  /**
+   * A security group of the existing file system (its interfaces' or mount targets') to which the stack adds ingress
+   * from the clients on the kind's ports; absent when its groups admit them already.
+   */
+  readonly storageSecurityGroupId?: string;
   /** Where the nodes mount it: required, since a default would stand on the mount point of the cluster's server. */
   readonly mountPoint: string;
   /**
@@ -50,7 +55,23 @@ const READ_BY_EVERY_KIND: readonly ContextKey[] = [
   'clientMount', 'clientTagKey', 'clientReadAheadKiB',
 ];
 /** The keys only a file system's stack reads: where it must be reachable and whom its security groups must admit. */
-const READ_FOR_FILE_SYSTEMS: readonly ContextKey[] = ['vpcId', 'vpcFrom', 'clientCidrs', 'clientSecurityGroupId', 'allowPublicClientCidrs'];
+const READ_FOR_FILE_SYSTEMS: readonly ContextKey[] = [
+  'vpcId', 'vpcFrom', 'clientCidrs', 'clientSecurityGroupId', 'allowPublicClientCidrs', 'storageSecurityGroupId',
+];
+
+/** The keys that only an existing storage's stack reads: a server's stack refuses them. */
+const EXISTING_ONLY: readonly ContextKey[] = ['storageSecurityGroupId'];
+
+/** Refuses, in a server's context, a key that only `existingStorage` reads, which the server would ignore. */
+export function refuseExistingOnlyKeys(values: ContextValues<ContextKey>): void {
+  for (const key of EXISTING_ONLY) {
+    const value = values.raw(key);
+    if (value !== undefined) {
+      throw contextError(key, value, 'nothing without existingStorage: it names the group of storage that exists already, ' +
+        "to which the stack adds the clients' rules; a server's stack makes its own group");
+    }
+  }
+}
 
 /** Whether the context names existing storage, so that the app builds its stack rather than a server's. */
 export function namesExistingStorage(values: ContextValues<ContextKey>): boolean {
@@ -99,6 +120,7 @@ export function parseExistingStorageKeys(values: ContextValues<ContextKey>, targ
   return {
     existingStorage, ...names, ...vpc, clientCidrs, clientSecurityGroupId, allowPublicClientCidrs, clientTagKey,
     mountPoint, allowHomeMountPoint, mountRoots, clientReadAheadKiB,
+    storageSecurityGroupId: optional('storageSecurityGroupId', parseSecurityGroupId),
     clientMount: optional('clientMount', parseBoolean) ?? false,
   };
 }

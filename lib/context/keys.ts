@@ -95,6 +95,8 @@ export const CONTEXT_DEFAULTS = {
   stackName: undefined,
   /** Absent: the stack deploys a server; given, it registers that storage instead, and plans and builds nothing. */
   existingStorage: undefined,
+  /** Absent: the existing file system's groups must admit the clients already; given, the stack adds the rules. */
+  storageSecurityGroupId: undefined,
 } as const;
 
 /** Name of a context key the app reads with `-c <key>=value`: a key of {@link CONTEXT_DEFAULTS}. */

@@ -74,4 +74,12 @@ export const EXISTING_ROWS = {
       ['efs:', VPC],
     ],
   },
+  // Read beside a file system's existingStorage only (refused beside nfs: test/unit/existing-context.test.ts).
+  storageSecurityGroupId: {
+    base: { existingStorage: 'efs:fs-0123456789abcdef0', serverName: 'home', mountPoint: '/data', ...VPC },
+    valid: ec2Id('sg'),
+    invalid: badEc2Id('sg'),
+    fixedValid: ['sg-0123456789abcdef0', 'sg-01234567'],
+    fixedInvalid: ['sg-0123456789ABCDEF0', 'sg-', 'vpc-0123456789abcdef0', 'sg-0123456789abcdef0,sg-01234567'],
+  },
 } satisfies Partial<Record<ContextKey, Row>>;

@@ -154,4 +154,9 @@ export const EXISTING_VARIANTS: { name: string; context: Partial<Record<ContextK
     name: 'existingStorage=nfs:10.0.1.20:/export/projects clientMount=true (the association allows that address)',
     context: { existingStorage: 'nfs:10.0.1.20:/export/projects', clusterName: 'hpc1', serverName: 'projects', mountPoint: '/data/projects', clientMount: 'true' },
   },
+  {
+    name: 'existingStorage=fsx-lustre:fs-0123456789abcdef0 storageSecurityGroupId (the stack adds the clients\' rules)',
+    context: { existingStorage: 'fsx-lustre:fs-0123456789abcdef0', clusterName: 'hpc1', serverName: 'scratch', mountPoint: '/scratch',
+      vpcFrom: 'StorageServer-hpc1-home', storageSecurityGroupId: 'sg-0123456789abcdef0' },
+  },
 ];

@@ -93,6 +93,31 @@ describe('the client-mount association: the cluster\'s server stack has it, so t
   });
 });
 
+describe('storageSecurityGroupId: the existing storage\'s group, given the clients\' ingress', () => {
+  test.each([
+    ['fsx-lustre', `fsx-lustre:${FS}`, [[988, 988], [1018, 1023]]],
+    ['efs', `efs:${FS}`, [[2049, 2049]]],
+  ])('%s: a rule per client and port range, and the registration waits on them', (_, existingStorage, ports) => {
+    const stack = existingAppStack({ existingStorage, ...NAMES, ...FROM, clientCidrs: '10.1.0.0/16', storageSecurityGroupId: 'sg-0123456789abcdef0' });
+    const template = Template.fromStack(stack);
+    const rules = Object.values(template.findResources('AWS::EC2::SecurityGroupIngress')).map((r) => r.Properties);
+    expect(rules.map((r) => [r.GroupId, r.CidrIp, r.IpProtocol, r.FromPort, r.ToPort])).toEqual(
+      ports.map(([from, to]) => ['sg-0123456789abcdef0', '10.1.0.0/16', 'tcp', from, to]));
+    const [id] = Object.keys(template.findResources(REGISTRATION));
+    const dependsOn = template.toJSON().Resources[id].DependsOn as string[];
+    for (const rule of Object.keys(template.findResources('AWS::EC2::SecurityGroupIngress'))) expect(dependsOn).toContain(rule);
+  });
+
+  test('absent: no rule is added; the storage\'s groups must admit the clients already', () => {
+    Template.fromStack(existingAppStack({ existingStorage: `efs:${FS}`, ...NAMES, ...FROM })).resourceCountIs('AWS::EC2::SecurityGroupIngress', 0);
+  });
+
+  test("refused in a server's context, which makes its own group, naming the key", () => {
+    expect(() => parseAppContext((key) => ({ storageSecurityGroupId: 'sg-0123456789abcdef0' } as Context)[key], TARGET)).toThrow(
+      /^Invalid context value storageSecurityGroupId="sg-0123456789abcdef0": allowed is nothing without existingStorage/);
+  });
+});
+
 describe('keys beside existingStorage', () => {
   const parse = (context: Context) => () => parseAppContext((key) => context[key], TARGET);
   const fileSystem = { existingStorage: `efs:${FS}`, ...NAMES, ...FROM };
@@ -115,7 +140,8 @@ describe('keys beside existingStorage', () => {
 
   test('every key of the table but those read is refused: a key added to the app is refused here until it is read', () => {
     const read = ['existingStorage', 'clusterName', 'serverName', 'stackName', 'mountPoint', 'allowHomeMountPoint', 'mountRoots',
-      'clientMount', 'clientTagKey', 'clientReadAheadKiB', 'vpcId', 'vpcFrom', 'clientCidrs', 'clientSecurityGroupId', 'allowPublicClientCidrs'];
+      'clientMount', 'clientTagKey', 'clientReadAheadKiB', 'vpcId', 'vpcFrom', 'clientCidrs', 'clientSecurityGroupId', 'allowPublicClientCidrs',
+      'storageSecurityGroupId'];
     const refused = (Object.keys(CONTEXT_DEFAULTS) as ContextKey[]).filter((k) => !read.includes(k));
     expect(refused.length).toBeGreaterThan(30);
     for (const key of refused) expect(parse({ ...fileSystem, [key]: 'x' })).toThrow(new RegExp(`^Invalid context value ${key}="x": allowed is nothing beside`));
@@ -123,7 +149,7 @@ describe('keys beside existingStorage', () => {
 
   test.each([
     ['vpcId', 'vpc-0123456789abcdef0'], ['vpcFrom', 'StorageServer-hpc1-home'], ['clientCidrs', '10.0.0.0/16'],
-    ['clientSecurityGroupId', 'sg-0123456789abcdef0'], ['allowPublicClientCidrs', 'true'],
+    ['clientSecurityGroupId', 'sg-0123456789abcdef0'], ['allowPublicClientCidrs', 'true'], ['storageSecurityGroupId', 'sg-0123456789abcdef0'],
   ])('nfs: %s makes no sense and is refused, saying why', (key, value) => {
     expect(parse({ ...nfs, [key]: value })).toThrow(new RegExp(
       `^Invalid context value ${key}=.*nothing beside existingStorage=nfs:10.0.1.20:/export: an NFS server is described by nothing at deploy`));

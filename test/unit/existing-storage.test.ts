@@ -131,6 +131,19 @@ describe('storageSecurityGroup: the ingress rules the clients need, made before 
     expect(registration(t)).not.toHaveProperty('ClientCidrs');
   });
 
+  test("a group of another stack: the rules are this stack's resources, and that stack's group gains none", () => {
+    const app = new App();
+    const other = new Stack(app, 'Storage', { env: { account: ENV.account, region: ENV.region } });
+    const otherVpc = ec2.Vpc.fromVpcAttributes(other, 'Vpc', { vpcId: VPC_ID, availabilityZones: ['us-east-1a'], privateSubnetIds: ['subnet-0123456789abcdef0'] });
+    const group = new ec2.SecurityGroup(other, 'FsGroup', { vpc: otherVpc });
+    const stack = build(app, () => ({ clientCidrs: ['10.0.0.0/16'], storageSecurityGroup: group }));
+    const t = Template.fromStack(stack);
+    expect(ingress(t).map(([, r]) => [r.Properties.CidrIp ?? r.Properties.SourceSecurityGroupId, r.Properties.FromPort])).toEqual([['10.0.0.0/16', 2049], [CLIENT_GROUP, 2049]]);
+    const theirs = Template.fromStack(other);
+    theirs.resourceCountIs('AWS::EC2::SecurityGroupIngress', 0);
+    expect(Object.values(theirs.findResources('AWS::EC2::SecurityGroup'))[0].Properties.SecurityGroupIngress).toBeUndefined();
+  });
+
   test('with no client to admit, it is refused', () => {
     expect(() => synth((s) => ({
       storage: ExistingStorageSource.nfs('10.0.5.20', '/export'), vpc: undefined, clientPeers: undefined,

@@ -241,6 +241,7 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     change: { openZfsStandbySubnetId: SUBNET_B1 }, backends: ['fsx-openzfs'] }],
   clientMount: [{ name: 'no client-mount association', change: { clientMount: 'false' } }],
   existingStorage: [], // another stack, of no server and no guard: nothing of a server's stack changes by it
+  storageSecurityGroupId: [], // read beside existingStorage alone, refused beside a server's keys
   // The same stack under the name it already has, given explicitly: nothing in the template changes.
   stackName: [{ name: 'the derived stack name given as stackName', change: { stackName: 'StorageServer-cluster-storage1' } }],
 };
