@@ -1,7 +1,7 @@
 import { Token, Validations } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Construct } from 'constructs';
-import { clientPorts } from '../lambda/register/existing/access';
+import { clientEgressPorts, clientPorts } from '../lambda/register/existing/access';
 import { FSX_TARGETS } from '../lambda/register/fsx-targets';
 import { exportPathProblem } from '../lambda/value-check/mount-target';
 import { allowedOptionsProblem } from '../lambda/value-check/mount-options';
@@ -115,8 +115,9 @@ export interface ExistingStorageProps {
   /**
    * A security group of the storage (of an FSx file system's interfaces, of an EFS file system's mount targets, or of
    * the NFS server) to which this stack adds ingress from `clientCidrs` and `clientPeers` on the kind's ports: FSx for
-   * Lustre TCP 988 and 1018-1023, the others TCP 2049. The registration is made after the rules, so its check at
-   * deploy finds them. The rules are resources of this stack, also where the group is another stack's, and go with it.
+   * Lustre TCP 988 and 1018-1023 (and egress to them on the same ports, LUSTRE-EGRESS), the others TCP 2049. The
+   * registration is made after the rules, so its check at deploy finds them. The rules are resources of this stack,
+   * also where the group is another stack's, and go with it.
    * @default - none: the storage's groups must admit the clients already, and the registration refuses it otherwise
    */
   readonly storageSecurityGroup?: ec2.ISecurityGroup;
@@ -208,6 +209,15 @@ function admitToStorage(scope: Construct, kind: ExistingStorageKind, group: ec2.
   ];
   sources.forEach((source, i) => ports.forEach((p) => new ec2.CfnSecurityGroupIngress(rules, `Client${i}Tcp${p.from}`, {
     groupId: group.securityGroupId, ipProtocol: 'tcp', fromPort: p.from, toPort: p.to, description, ...source,
+  })));
+  // LUSTRE-EGRESS: a group that does not allow all outbound traffic must let Lustre's servers call the clients.
+  const egress = kind === ExistingStorageKind.NFS ? [] : clientEgressPorts(kind);
+  const destinations = [
+    ...cidrs.map((cidrIp) => ({ cidrIp })),
+    ...peers.map((peer) => ({ destinationSecurityGroupId: peer.securityGroupId })),
+  ];
+  destinations.forEach((destination, i) => egress.forEach((p) => new ec2.CfnSecurityGroupEgress(rules, `Client${i}EgressTcp${p.from}`, {
+    groupId: group.securityGroupId, ipProtocol: 'tcp', fromPort: p.from, toPort: p.to, description, ...destination,
   })));
   // cdk-nag cannot evaluate a token CIDR and reports these rules as failed; literal CIDRs are evaluated as usual.
   if (cidrs.some((c) => Token.isUnresolved(c))) {

@@ -37,6 +37,8 @@ export interface ExistingFsxRules {
   readonly fileSystemType: string;
   /** The TCP ports its network interfaces must admit the clients on: a cited row of docs/sources/fsx-rules.md. */
   readonly clientPorts: readonly PortRange[];
+  /** The TCP ports its interfaces' groups must let it send to the clients on: a cited row, or none. */
+  readonly clientEgressPorts: readonly PortRange[];
   /**
    * Its record's fields from FSx's description of it (a FileSystem of DescribeFileSystems, read as untrusted) and the
    * export path the user gave; or, as a string, the rule the path or the description breaks.

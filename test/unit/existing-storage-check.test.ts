@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FileSystem } from '@aws-sdk/client-fsx';
 import { mountRecord, parseRegistrationProperties } from '../../lambda/register/contract';
-import { clientPorts, portsText, shortfalls, type IngressRule } from '../../lambda/register/existing/access';
+import { clientPorts, portsText, shortfalls, type GroupRule } from '../../lambda/register/existing/access';
 import { checkExisting, efsDnsName, type Describers } from '../../lambda/register/existing/check';
 import type { ExistingFileSystem } from '../../lambda/register/existing/target';
 import { askClientChecker } from '../support/client-record-check';
@@ -19,12 +19,12 @@ const read = <T>(file: string): T => JSON.parse(fs.readFileSync(path.join(FIXTUR
 const LUSTRE = read<{ FileSystems: FileSystem[] }>('lustre.json').FileSystems[0];
 const OPENZFS = read<{ FileSystems: FileSystem[] }>('openzfs.json').FileSystems[0];
 const INTERFACES = read<{ NetworkInterfaces: { NetworkInterfaceId: string; Groups: { GroupId: string }[] }[] }>('interfaces.json').NetworkInterfaces;
-const RULES = read<{ SecurityGroupRules: (IngressRule & { GroupId: string })[] }>('rules.json').SecurityGroupRules;
+const RULES = read<{ SecurityGroupRules: (GroupRule & { GroupId: string })[] }>('rules.json').SecurityGroupRules;
 const VPC = 'vpc-0123456789abcdef0';
 const CLIENT_GROUP = 'sg-0ccccccccccccccc0';
 
 /** FSx's and EC2's recorded answers, with `fileSystem` in place of the recorded one and `rules` of the groups. */
-function recorded(fileSystem: FileSystem | undefined, rules: readonly IngressRule[] = RULES): Describers {
+function recorded(fileSystem: FileSystem | undefined, rules: readonly GroupRule[] = RULES): Describers {
   const none = () => Promise.reject(new Error('an FSx check must not call EFS'));
   return {
     describeFsx: async (id) => (fileSystem?.FileSystemId === id ? fileSystem : undefined),
@@ -32,7 +32,7 @@ function recorded(fileSystem: FileSystem | undefined, rules: readonly IngressRul
     efsMountTargets: none,
     mountTargetGroups: none,
     interfaceGroups: async (ids) => new Map(INTERFACES.filter((n) => ids.includes(n.NetworkInterfaceId)).map((n) => [n.NetworkInterfaceId, n.Groups.map((g) => g.GroupId)])),
-    ingressRules: async (groups) => rules.filter((r) => groups.includes(r.GroupId ?? '')),
+    groupRules: async (groups) => rules.filter((r) => groups.includes(r.GroupId ?? '')),
   };
 }
 
@@ -78,7 +78,7 @@ describe('the properties of existing storage, as the handler parses them', () =>
 });
 
 describe('whether the rules of a group admit the clients', () => {
-  const rule = (r: Partial<IngressRule>): IngressRule => ({ IsEgress: false, IpProtocol: 'tcp', FromPort: 2049, ToPort: 2049, CidrIpv4: '10.0.0.0/16', ...r });
+  const rule = (r: Partial<GroupRule>): GroupRule => ({ IsEgress: false, IpProtocol: 'tcp', FromPort: 2049, ToPort: 2049, CidrIpv4: '10.0.0.0/16', ...r });
   const clients = { cidrs: ['10.0.1.0/24'], groupIds: [] };
 
   test.each([
@@ -93,16 +93,33 @@ describe('whether the rules of a group admit the clients', () => {
     expect(shortfalls('efs', rules, clients).map((s) => `${s.client} on ${portsText(s.missing)}`)).toEqual(missing);
   });
 
+  /** A group's default egress rule: all traffic to 0.0.0.0/0. */
+  const allOut = rule({ IsEgress: true, IpProtocol: '-1', FromPort: -1, ToPort: -1, CidrIpv4: '0.0.0.0/0' });
+
   test("Lustre's ports may come from several rules, and the ones missing are named as ranges", () => {
-    const split = [rule({ FromPort: 988, ToPort: 988 }), rule({ FromPort: 1018, ToPort: 1020 }), rule({ FromPort: 1021, ToPort: 1023 })];
+    const split = [rule({ FromPort: 988, ToPort: 988 }), rule({ FromPort: 1018, ToPort: 1020 }), rule({ FromPort: 1021, ToPort: 1023 }), allOut];
     expect(shortfalls('fsx-lustre', split, clients)).toEqual([]);
-    const short = [rule({ FromPort: 988, ToPort: 988 }), rule({ FromPort: 1018, ToPort: 1019 }), rule({ FromPort: 1023, ToPort: 1023 })];
+    const short = [rule({ FromPort: 988, ToPort: 988 }), rule({ FromPort: 1018, ToPort: 1019 }), rule({ FromPort: 1023, ToPort: 1023 }), allOut];
     expect(shortfalls('fsx-lustre', short, clients).map((s) => portsText(s.missing))).toEqual(['TCP 1020-1022']);
   });
 
-  test('a client group is admitted by a rule that references it, not by a CIDR', () => {
+  test('LUSTRE-EGRESS: a Lustre group must also let the file servers send to the clients on its ports; NFS needs no egress', () => {
+    const inbound = [rule({ FromPort: 988, ToPort: 988 }), rule({ FromPort: 1018, ToPort: 1023 })];
+    const said = (rules: GroupRule[], kind: 'fsx-lustre' | 'fsx-openzfs' | 'efs' = 'fsx-lustre') =>
+      shortfalls(kind, rules, clients).map((s) => `${s.egress ? 'out' : 'in'} ${s.client} ${portsText(s.missing)}`);
+    expect(said(inbound)).toEqual(['out 10.0.1.0/24 TCP 988 and 1018-1023']);
+    // Outbound only to another network, or on one port, is not enough; an ingress rule never counts as egress.
+    expect(said([...inbound, rule({ IsEgress: true, IpProtocol: '-1', FromPort: -1, ToPort: -1, CidrIpv4: '192.168.0.0/16' })])).toEqual(['out 10.0.1.0/24 TCP 988 and 1018-1023']);
+    expect(said([...inbound, rule({ IsEgress: true, FromPort: 988, ToPort: 988 })])).toEqual(['out 10.0.1.0/24 TCP 1018-1023']);
+    expect(said([...inbound, rule({ IsEgress: true, FromPort: 988, ToPort: 1023, CidrIpv4: '10.0.0.0/8' })])).toEqual([]);
+    expect(said([...inbound, allOut])).toEqual([]);
+    for (const kind of ['fsx-openzfs', 'efs'] as const) expect(said([rule({})], kind)).toEqual([]);
+  });
+
+  test('a client group is admitted by a rule that references it, or by one of 0.0.0.0/0, not by another CIDR', () => {
     expect(shortfalls('efs', [rule({})], { cidrs: [], groupIds: [CLIENT_GROUP] })).toHaveLength(1);
     expect(shortfalls('efs', [rule({ CidrIpv4: undefined, ReferencedGroupInfo: { GroupId: CLIENT_GROUP } })], { cidrs: [], groupIds: [CLIENT_GROUP] })).toEqual([]);
+    expect(shortfalls('efs', [rule({ CidrIpv4: '0.0.0.0/0' })], { cidrs: [], groupIds: [CLIENT_GROUP] })).toEqual([]);
   });
 
   test('the ports are the rows of docs/sources/fsx-rules.md', () => {
@@ -151,10 +168,20 @@ describe('an existing FSx file system, from recorded answers', () => {
     );
   });
 
+  test('LUSTRE-EGRESS: a group that lets the file servers send only elsewhere is refused, saying which egress to add', async () => {
+    const elsewhere = RULES.map((r) => (r.IsEgress ? { ...r, CidrIpv4: '192.168.0.0/16' } : r));
+    await expect(checkExisting(lustreTarget({ cidrs: ['10.0.0.0/16'] }), '/', 'us-east-1', recorded(LUSTRE, elsewhere))).rejects.toThrow(
+      'the security groups of eni-0123456789abcdef0 of fs-0123456789abcdef0 (sg-0aaaaaaaaaaaaaaaa) do not let it send to ' +
+        '10.0.0.0/16 on TCP 988 and 1018-1023: add egress rules to the clients on TCP 988 and 1018-1023 to one of them, as a ' +
+        'group that does not allow all outbound traffic needs;');
+    // OpenZFS answers its clients' connections, which a stateful group lets out: no egress rule is asked.
+    await expect(checkExisting(openZfsTarget(), '/fsx/home', 'us-east-1', recorded(OPENZFS, elsewhere))).resolves.toMatchObject({ fsType: 'nfs4' });
+  });
+
   test("interfaces that share their groups have the groups' rules read once", async () => {
     const asked: string[][] = [];
     const aws = recorded(LUSTRE);
-    const counting: Describers = { ...aws, ingressRules: (groups) => { asked.push([...groups]); return aws.ingressRules(groups); } };
+    const counting: Describers = { ...aws, groupRules: (groups) => { asked.push([...groups]); return aws.groupRules(groups); } };
     await checkExisting(lustreTarget(), '/', 'us-east-1', counting);
     expect(LUSTRE.NetworkInterfaceIds).toHaveLength(2);
     expect(asked).toEqual([['sg-0aaaaaaaaaaaaaaaa']]);

@@ -106,7 +106,7 @@ describe('storageSecurityGroup: the ingress rules the clients need, made before 
   test.each([
     ['fsx-lustre', () => ExistingStorageSource.fsxLustre(EFS_ID), [[988, 988], [1018, 1023]]],
     ['efs', () => ExistingStorageSource.efs(EFS_ID), [[2049, 2049]]],
-  ] as const)('%s: one rule per client and port range, and the registration depends on them', (_kind, storage, ports) => {
+  ] as const)("%s: one rule per client and port range, and the registration depends on them", (_kind, storage, ports) => {
     const t = synth((s) => ({
       storage: storage(), clientCidrs: ['10.0.0.0/16'],
       storageSecurityGroup: ec2.SecurityGroup.fromSecurityGroupId(s, 'FsGroup', FS_GROUP),
@@ -118,8 +118,15 @@ describe('storageSecurityGroup: the ingress rules the clients need, made before 
     ]);
     expect(rules).toEqual(expect.arrayContaining(expected));
     expect(rules).toHaveLength(expected.length);
+    // LUSTRE-EGRESS: Lustre's servers call the clients back on the same ports; NFS answers only.
+    const egress = Object.entries(t.findResources('AWS::EC2::SecurityGroupEgress'));
+    expect(egress.map(([, r]) => r.Properties)).toEqual(_kind === 'efs' ? [] : expect.arrayContaining(ports.flatMap(([from, to]) => [
+      expect.objectContaining({ GroupId: FS_GROUP, CidrIp: '10.0.0.0/16', FromPort: from, ToPort: to, IpProtocol: 'tcp' }),
+      expect.objectContaining({ GroupId: FS_GROUP, DestinationSecurityGroupId: CLIENT_GROUP, FromPort: from, ToPort: to, IpProtocol: 'tcp' }),
+    ])));
+    expect(egress).toHaveLength(_kind === 'efs' ? 0 : expected.length);
     const [registration] = Object.values(t.findResources('Custom::StorageServerRegistration'));
-    expect(registration.DependsOn).toEqual(expect.arrayContaining(ingress(t).map(([id]) => id)));
+    expect(registration.DependsOn).toEqual(expect.arrayContaining([...ingress(t), ...egress].map(([id]) => id)));
   });
 
   test('an NFS server gets TCP 2049 from its clients, which are not sent to the registration', () => {

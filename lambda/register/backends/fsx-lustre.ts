@@ -29,6 +29,9 @@ export const FSX_LUSTRE_TARGET: FsxTargetRules = {
     fileSystemType: 'LUSTRE',
     // LUSTRE-INGRESS: LNET's ports, "between FSx for Lustre file servers and Lustre clients".
     clientPorts: [{ from: 988, to: 988 }, { from: 1018, to: 1023 }],
+    // LUSTRE-EGRESS: the file servers call their clients on the same ports, "If your security group doesn't allow all
+    // outbound traffic".
+    clientEgressPorts: [{ from: 988, to: 988 }, { from: 1018, to: 1023 }],
     fields: (described, exportPath) => {
       const fs = described as { StorageType?: string; LustreConfiguration?: { DeploymentType?: string; PerUnitStorageThroughput?: number; MountName?: string } };
       const c = fs.LustreConfiguration ?? {};

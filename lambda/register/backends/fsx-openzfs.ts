@@ -32,6 +32,8 @@ export const FSX_OPENZFS_TARGET: FsxTargetRules = {
     fileSystemType: 'OPENZFS',
     // OPENZFS-EXISTING-ACCESS: NFS, the port of the NFS v4.1 mounts this project makes.
     clientPorts: [{ from: 2049, to: 2049 }],
+    // SG-STATEFUL: none, as the server only answers the clients' connections.
+    clientEgressPorts: [],
     fields: (described, exportPath) => {
       const c = (described as { OpenZFSConfiguration?: { DeploymentType?: string; ThroughputCapacity?: number } }).OpenZFSConfiguration ?? {};
       if (!OPENZFS_EXPORT.test(exportPath)) return `exported at '/fsx' (the root volume) or a volume path below it, not ${JSON.stringify(exportPath)}`;

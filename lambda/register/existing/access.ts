@@ -26,7 +26,7 @@ export function clientPorts(kind: ExistingFileSystemKind): readonly PortRange[] 
 }
 
 /** An ingress rule as DescribeSecurityGroupRules gives it (SecurityGroupRule), with what this check reads. */
-export interface IngressRule {
+export interface GroupRule {
   readonly GroupId?: string;
   readonly IsEgress?: boolean;
   /** `tcp`, `6`, `-1` (all), or another protocol. */
@@ -38,30 +38,38 @@ export interface IngressRule {
   readonly PrefixListId?: string;
 }
 
-/** One client's ports that no rule of an interface's groups admits. */
+/** The TCP ports the file system's groups must let it send to a client on: LUSTRE-EGRESS for Lustre, else none. */
+export function clientEgressPorts(kind: ExistingFileSystemKind): readonly PortRange[] {
+  return isFsxBackend(kind) ? FSX_TARGETS[kind].existing.clientEgressPorts : [];
+}
+
+/** One client's ports that no rule of an interface's groups admits (or, `egress`, lets out to it). */
 export interface Shortfall {
   /** The client: a CIDR or a security group id. */
   readonly client: string;
   readonly missing: readonly PortRange[];
+  /** Whether the ports are the file system's outbound ones to the client, not the client's inbound ones. */
+  readonly egress: boolean;
 }
 
-/** Whether `rule`, an ingress rule, admits `client` (a CIDR or a group id) on TCP `port`. */
-function admits(rule: IngressRule, client: string, port: number): boolean {
-  if (rule.IsEgress) return false;
+/** Whether `rule`, of the direction `egress` says, admits `client` (a CIDR or a group id) on TCP `port`. */
+function admits(rule: GroupRule, client: string, port: number, egress: boolean): boolean {
+  if ((rule.IsEgress ?? false) !== egress) return false;
   const protocol = rule.IpProtocol ?? '';
   const all = protocol === '-1';
   if (!all && protocol !== 'tcp' && protocol !== '6') return false;
   if (!all && !((rule.FromPort ?? -1) <= port && port <= (rule.ToPort ?? -1))) return false;
-  if (client.startsWith('sg-')) return rule.ReferencedGroupInfo?.GroupId === client;
+  // A group's members have addresses unknown here, all inside 0.0.0.0/0 (a group's default egress rule).
+  if (client.startsWith('sg-')) return rule.ReferencedGroupInfo?.GroupId === client || rule.CidrIpv4 === '0.0.0.0/0';
   return rule.CidrIpv4 !== undefined && cidrWithin(client, rule.CidrIpv4);
 }
 
 /** The ports of `ranges` that no rule admits for `client`, as ranges again. */
-function missingPorts(rules: readonly IngressRule[], client: string, ranges: readonly PortRange[]): PortRange[] {
+function missingPorts(rules: readonly GroupRule[], client: string, ranges: readonly PortRange[], egress: boolean): PortRange[] {
   const missing: PortRange[] = [];
   for (const range of ranges) {
     for (let port = range.from; port <= range.to; port++) {
-      if (rules.some((r) => admits(r, client, port))) continue;
+      if (rules.some((r) => admits(r, client, port, egress))) continue;
       const last = missing[missing.length - 1];
       if (last !== undefined && last.to === port - 1) missing[missing.length - 1] = { from: last.from, to: port };
       else missing.push({ from: port, to: port });
@@ -70,11 +78,15 @@ function missingPorts(rules: readonly IngressRule[], client: string, ranges: rea
   return missing;
 }
 
-/** Each client whose ports of `kind` the rules of one interface's groups leave closed; empty when all are open. */
-export function shortfalls(kind: ExistingFileSystemKind, rules: readonly IngressRule[], clients: ExistingClients): Shortfall[] {
-  return [...clients.cidrs, ...clients.groupIds]
-    .map((client) => ({ client, missing: missingPorts(rules, client, clientPorts(kind)) }))
-    .filter((s) => s.missing.length > 0);
+/**
+ * Each client whose ports of `kind` the rules of one interface's groups leave closed, inbound and then outbound; empty
+ * when all are open.
+ */
+export function shortfalls(kind: ExistingFileSystemKind, rules: readonly GroupRule[], clients: ExistingClients): Shortfall[] {
+  const all = [...clients.cidrs, ...clients.groupIds];
+  return [false, true].flatMap((egress) => all
+    .map((client) => ({ client, egress, missing: missingPorts(rules, client, egress ? clientEgressPorts(kind) : clientPorts(kind), egress) }))
+    .filter((s) => s.missing.length > 0));
 }
 
 /** `TCP 988 and 1018-1023`. */
@@ -92,14 +104,19 @@ export function shortfallMessage(
   where: string,
   groupIds: readonly string[],
   found: readonly Shortfall[],
-  rules: readonly IngressRule[],
+  rules: readonly GroupRule[],
   kind: ExistingFileSystemKind,
 ): string {
-  const each = found.map((s) => `${s.client} on ${portsText(s.missing)}`).join('; ');
-  const lists = [...new Set(rules.filter((r) => !r.IsEgress && r.PrefixListId).map((r) => r.PrefixListId))];
+  const said = (egress: boolean) => found.filter((s) => s.egress === egress).map((s) => `${s.client} on ${portsText(s.missing)}`).join('; ');
+  const [inbound, outbound] = [said(false), said(true)];
+  const lists = [...new Set(rules.filter((r) => r.PrefixListId).map((r) => r.PrefixListId))];
+  const parts = [
+    ...(inbound ? [`do not admit ${inbound}: add ingress rules from the clients on ${portsText(clientPorts(kind))} to one of them`] : []),
+    ...(outbound ? [`do not let it send to ${outbound}: add egress rules to the clients on ${portsText(clientEgressPorts(kind))} ` +
+      "to one of them, as a group that does not allow all outbound traffic needs"] : []),
+  ];
   return (
-    `the security groups of ${where} (${groupIds.join(', ') || 'none'}) do not admit ${each}: add ingress rules ` +
-    `from the clients on ${portsText(clientPorts(kind))} to one of them` +
+    `the security groups of ${where} (${groupIds.join(', ') || 'none'}) ${parts.join('; and they ')}` +
     (lists.length > 0 ? ` (rules naming prefix lists, ${lists.join(', ')}, are not read)` : '')
   );
 }

@@ -11,7 +11,7 @@ import type { ExistingFsxFields } from '../fsx-target-rules';
 import { FSX_TARGETS } from '../fsx-targets';
 import type { FsType } from '../records';
 import { FSX_DNS_NAME } from '../validation';
-import { shortfallMessage, shortfalls, type IngressRule } from './access';
+import { shortfallMessage, shortfalls, type GroupRule } from './access';
 import type { ExistingAddress, ExistingFileSystem, ExistingTarget } from './target';
 
 /** The AWS calls the checks make: describe.ts's functions. */
@@ -21,7 +21,7 @@ export interface Describers {
   efsMountTargets(fileSystemId: string): Promise<MountTargetDescription[]>;
   mountTargetGroups(mountTargetId: string): Promise<string[]>;
   interfaceGroups(networkInterfaceIds: readonly string[]): Promise<Map<string, string[]>>;
-  ingressRules(groupIds: readonly string[]): Promise<IngressRule[]>;
+  groupRules(groupIds: readonly string[]): Promise<GroupRule[]>;
 }
 
 /** What the records of an existing storage hold, once it has passed. */
@@ -112,7 +112,7 @@ async function fsxFields(target: ExistingFileSystem, exportPath: string, region:
 async function interfaceShortfalls(target: ExistingFileSystem, interfaces: readonly string[], aws: Describers): Promise<string[]> {
   const groups = await aws.interfaceGroups(interfaces);
   // A file system's interfaces usually share their groups: their rules are read once per set of groups.
-  const rulesOf = new Map<string, Promise<IngressRule[]>>();
+  const rulesOf = new Map<string, Promise<GroupRule[]>>();
   const reasons: string[] = [];
   for (const eni of interfaces) {
     const ids = groups.get(eni);
@@ -121,7 +121,7 @@ async function interfaceShortfalls(target: ExistingFileSystem, interfaces: reado
       continue;
     }
     const key = [...ids].sort().join(',');
-    if (!rulesOf.has(key)) rulesOf.set(key, aws.ingressRules(ids));
+    if (!rulesOf.has(key)) rulesOf.set(key, aws.groupRules(ids));
     const rules = await rulesOf.get(key)!;
     const found = shortfalls(target.kind, rules, target.clients);
     if (found.length > 0) reasons.push(shortfallMessage(`${eni} of ${target.fileSystemId}`, ids, found, rules, target.kind));
@@ -148,7 +148,7 @@ async function efsFields(target: ExistingFileSystem, exportPath: string, region:
       continue;
     }
     const ids = await aws.mountTargetGroups(mt.MountTargetId ?? '');
-    const rules = await aws.ingressRules(ids);
+    const rules = await aws.groupRules(ids);
     const found = shortfalls('efs', rules, target.clients);
     if (found.length > 0) reasons.push(shortfallMessage(`mount target ${mt.MountTargetId} of ${id}`, ids, found, rules, 'efs'));
   }

@@ -15,7 +15,7 @@ import {
 import { DescribeFileSystemsCommand, FSxClient, type FileSystem } from '@aws-sdk/client-fsx';
 import { CLIENT_CONFIG } from '../aws';
 import { errorName } from '../log';
-import type { IngressRule } from './access';
+import type { GroupRule } from './access';
 
 const ec2 = new EC2Client(CLIENT_CONFIG);
 const efs = new EFSClient(CLIENT_CONFIG);
@@ -67,14 +67,14 @@ export async function interfaceGroups(networkInterfaceIds: readonly string[]): P
   return new Map((out.NetworkInterfaces ?? []).map((n) => [n.NetworkInterfaceId ?? '', (n.Groups ?? []).map((g) => g.GroupId ?? '')]));
 }
 
-/** The ingress rules of the groups, every page. */
-export async function ingressRules(groupIds: readonly string[]): Promise<IngressRule[]> {
+/** The rules of the groups, ingress and egress, every page. */
+export async function groupRules(groupIds: readonly string[]): Promise<GroupRule[]> {
   if (groupIds.length === 0) return [];
-  const found: IngressRule[] = [];
+  const found: GroupRule[] = [];
   let NextToken: string | undefined;
   do {
     const out = await ec2.send(new DescribeSecurityGroupRulesCommand({ Filters: [{ Name: 'group-id', Values: [...groupIds] }], NextToken }));
-    found.push(...(out.SecurityGroupRules ?? []).filter((r) => !r.IsEgress));
+    found.push(...(out.SecurityGroupRules ?? []));
     NextToken = out.NextToken;
   } while (NextToken);
   return found;
