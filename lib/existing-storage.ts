@@ -2,9 +2,7 @@ import { Token, Validations } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Construct } from 'constructs';
 import { clientEgressPorts, clientPorts } from '../lambda/register/existing/access';
-import { FSX_TARGETS } from '../lambda/register/fsx-targets';
-import { exportPathProblem } from '../lambda/value-check/mount-target';
-import { allowedOptionsProblem } from '../lambda/value-check/mount-options';
+import { existingOptionsProblem, existingPathProblem } from '../lambda/register/existing/record-values';
 import { directoryProblem } from '../lambda/value-check/mounts';
 import { clientMountOptions } from './backends/ec2/mount-options';
 import { LUSTRE_MOUNT_OPTIONS } from './backends/fsx-lustre';
@@ -163,7 +161,8 @@ export class ExistingStorage extends Construct {
       throw new Error("clientCidrs or clientPeers must name the cluster's clients, whom the file system's security groups must admit");
     }
     const mountOptions = props.mountOptions ?? defaultMountOptions(kind);
-    checkLiteral('mountOptions', mountOptions, (v) => allowedOptionsProblem(v, kind === ExistingStorageKind.FSX_LUSTRE ? 'lustre' : 'nfs4', kind));
+    checkLiteral('storage path', props.storage.exportPath, (v) => existingPathProblem(kind, v));
+    checkLiteral('mountOptions', mountOptions, (v) => existingOptionsProblem(kind, v));
     checkLiteral('mountPoint', props.mountPoint, (v) => directoryProblem(v, { allowHome: props.allowHomeMountPoint ?? false }));
     const registration = new ServerRegistration(this, 'Registration', {
       existing: {
@@ -266,31 +265,8 @@ export const EXISTING_STORAGE_WHAT: Record<ExistingStorageKind, string> = {
   [ExistingStorageKind.NFS]: 'Existing NFS server',
 };
 
-/**
- * Why `path`, typed after the id or address in `-c existingStorage`, is not what storage of `kind` mounts, or
- * undefined; each by the rule its records are held to (the registration's for OpenZFS, the client's for the rest).
- */
-export function existingPathProblem(kind: ExistingStorageKind, path: string | undefined): string | undefined {
-  switch (kind) {
-    case ExistingStorageKind.FSX_LUSTRE:
-      return path === undefined ? undefined : `${kind} takes no path: the nodes mount the file system's root by its mount name`;
-    case ExistingStorageKind.FSX_OPENZFS: {
-      const rule = FSX_TARGETS[kind].exportPath;
-      return path === undefined || rule.valid(path, '') ? undefined : `path ${JSON.stringify(path)} is not ${rule.rule('')}`;
-    }
-    case ExistingStorageKind.EFS: {
-      const why = path === undefined || path === '/' ? undefined : exportPathProblem(path);
-      return why === undefined ? undefined : `directory ${JSON.stringify(path)} is ${why}`;
-    }
-    case ExistingStorageKind.NFS: {
-      if (path === undefined) return `${kind} needs the export after the address, such as ${kind}:10.0.1.20:/export/home`;
-      const why = exportPathProblem(path);
-      return why === undefined ? undefined : `export ${JSON.stringify(path)} is ${why}`;
-    }
-  }
-}
 
-/** The source of `kind` at `id` with `path` as typed after it, which {@link existingPathProblem} passed; absent: the kind's default. */
+/** The source of `kind` at `id` with `path` as typed after it, which existingPathProblem passed; absent: the kind's default. */
 export function existingStorageSource(kind: ExistingStorageKind, id: string, path: string | undefined): ExistingStorageSource {
   switch (kind) {
     case ExistingStorageKind.FSX_LUSTRE:

@@ -37,6 +37,8 @@ export interface ExistingFsxRules {
   readonly fileSystemType: string;
   /** The TCP ports its network interfaces must admit the clients on: a cited row of docs/sources/fsx-rules.md. */
   readonly clientPorts: readonly PortRange[];
+  /** Why a path the user gave (undefined: the default) is not one this backend mounts, or undefined. */
+  readonly pathProblem: (path: string | undefined) => string | undefined;
   /** The TCP ports its interfaces' groups must let it send to the clients on: a cited row, or none. */
   readonly clientEgressPorts: readonly PortRange[];
   /**

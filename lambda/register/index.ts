@@ -47,6 +47,7 @@ import {
 } from './aws';
 import { errorName, log } from './log';
 import { checkExisting } from './existing/check';
+import { refuseExistingValues } from './existing/record-values';
 import * as describers from './existing/describe';
 import { EXISTING_PROP, type ExistingTarget } from './existing/target';
 
@@ -170,6 +171,8 @@ async function registerExisting(
   const names = { backend: props.backend, id, ringParameterName: ringName, mountParameterName: mountName };
   log('info', 'registering existing storage', { requestType: event.RequestType, ...names });
   const region = process.env.AWS_REGION ?? '';
+  // Tokens have resolved: their values meet the rules literal ones met at synth, before anything is described.
+  refuseExistingValues(target.kind, props, (key) => `ResourceProperties.${PROP[key]}`);
   const f = await checkExisting(target, props.exportPath, region, describers);
   const held = await claimRecords(event, props, ringName, mountName, id);
   const ring: RingRecord = {

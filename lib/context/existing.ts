@@ -4,7 +4,8 @@
  * Nothing is planned, so every sizing, server and backend key is refused beside it.
  */
 import { EXISTING_PROP, existingValueProblem } from '../../lambda/register/existing/target';
-import { EXISTING_STORAGE_FORMS, ExistingStorageKind, existingPathProblem } from '../existing-storage';
+import { existingPathProblem } from '../../lambda/register/existing/record-values';
+import { EXISTING_STORAGE_FORMS, ExistingStorageKind } from '../existing-storage';
 import type { ResourceEnvironment } from '../validation/topic-arn';
 import { clientAddressSpace, parseClientKeys, parseSecurityGroupId } from './clients';
 import { parseClientMountKeys } from './client-mount';

@@ -126,6 +126,23 @@ describe('an existing NFS server (Backend nfs)', () => {
   });
 });
 
+describe('values resolved at deploy (tokens at synth) meet the nodes\' rules before anything is described or written', () => {
+  const NFS_OPTIONS = 'nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev,nosuid,nodev';
+  test.each([
+    ['a system directory as mount point', { Backend: 'nfs', ExportPath: '/export/home', MountPoint: '/etc' }, /ResourceProperties\.MountPoint "\/etc": .*system director/],
+    ['soft, off the allowlist', { Backend: 'nfs', ExportPath: '/export/home', MountOptions: `${NFS_OPTIONS},soft` }, /ResourceProperties\.MountOptions ".*soft.*": /],
+    ['an NFS export of /', { Backend: 'nfs', ExportPath: '/' }, /ResourceProperties\.ExportPath "\/": export "\/" is /],
+    ['an EFS directory with ..', { Backend: 'efs', ExistingFileSystemId: 'fs-0123456789abcdef0', VpcId: 'vpc-0123456789abcdef0', ClientCidrs: '10.30.1.0/24', ExportPath: '/a/../b' }, /ResourceProperties\.ExportPath "\/a\/\.\.\/b": directory/],
+    ['an OpenZFS volume outside /fsx', { Backend: 'fsx-openzfs', ExistingFileSystemId: 'fs-0123456789abcdef0', VpcId: 'vpc-0123456789abcdef0', ClientCidrs: '10.30.1.0/24', ExportPath: '/etc' }, /ResourceProperties\.ExportPath "\/etc": path "\/etc" is not '\/fsx'/],
+  ])('%s is refused, naming the property', async (_what, overrides, message) => {
+    const prefix = freshPrefix();
+    const p = existingProps(prefix, { ExistingAddress: '10.30.5.20', MountOptions: NFS_OPTIONS, ...overrides });
+    if (overrides.Backend !== 'nfs') delete p.ExistingAddress;
+    await expect(rig.handler(createEvent(p as never))).rejects.toThrow(message);
+    expect(await namesUnder(`${prefix}/`)).toEqual([]);
+  });
+});
+
 describe('an existing FSx file system, as moto answers for it', () => {
   test('is refused, since moto names no VPC of it: the FSx checks run on recorded answers in the unit test', async () => {
     const { vpcId, subnetId } = await network();

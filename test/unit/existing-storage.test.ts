@@ -90,8 +90,19 @@ describe('what it refuses at synth, naming the prop', () => {
     ['EFS-NORESVPORT: noresvport on an NFS server', () => ({ storage: ExistingStorageSource.nfs('10.0.5.20', '/export'), vpc: undefined, clientPeers: undefined, mountOptions: 'nfsvers=4.1,hard,noresvport' }), /"noresvport" is not an option the clients allow/],
     ['a mount point in a system directory', () => ({ mountPoint: '/usr/share/data' }), /mountPoint "\/usr\/share\/data" is refused .*under a system directory \(\/usr\)/],
     ['/home without allowHomeMountPoint', () => ({ mountPoint: '/home' }), /set allowHomeMountPoint/],
+    ['an NFS export of /', () => ({ storage: ExistingStorageSource.nfs('10.0.5.20', '/'), vpc: undefined, clientPeers: undefined }), /storage path "\/" is refused by the nodes' client: export "\/" is/],
+    ['an NFS export with ..', () => ({ storage: ExistingStorageSource.nfs('10.0.5.20', '/a/../b'), vpc: undefined, clientPeers: undefined }), /storage path "\/a\/..\/b" is refused/],
+    ['an EFS directory with //', () => ({ storage: ExistingStorageSource.efs(EFS_ID, { path: '/a//b' }) }), /storage path "\/a\/\/b" is refused by the nodes' client: directory/],
+    ['an OpenZFS volume outside /fsx', () => ({ storage: ExistingStorageSource.fsxOpenZfs(EFS_ID, { volumePath: '/etc' }) }), /storage path "\/etc" is refused by the nodes' client: path "\/etc" is not '\/fsx'/],
   ])('%s', (_what, props, message) => {
     expect(() => synth(props as Parameters<typeof build>[1])).toThrow(message);
+  });
+
+  test('a token path, mount point and options reach the registration, which checks them at deploy', () => {
+    const p = registration(synth(() => ({
+      storage: ExistingStorageSource.efs(EFS_ID, { path: Fn.importValue('Dir') }), mountPoint: Fn.importValue('Mnt'), mountOptions: Fn.importValue('Opts'),
+    })));
+    expect(p).toMatchObject({ ExportPath: { 'Fn::ImportValue': 'Dir' }, MountPoint: { 'Fn::ImportValue': 'Mnt' }, MountOptions: { 'Fn::ImportValue': 'Opts' } });
   });
 
   test('/home with allowHomeMountPoint, and noresvport on EFS, are taken', () => {

@@ -27,6 +27,7 @@ export const FSX_LUSTRE_TARGET: FsxTargetRules = {
   fsType: 'lustre',
   existing: {
     fileSystemType: 'LUSTRE',
+    pathProblem: (path) => (path === undefined || path === '/' ? undefined : "fsx-lustre takes no path: the nodes mount the file system's root by its mount name"),
     // LUSTRE-INGRESS: LNET's ports, "between FSx for Lustre file servers and Lustre clients".
     clientPorts: [{ from: 988, to: 988 }, { from: 1018, to: 1023 }],
     // LUSTRE-EGRESS: the file servers call their clients on the same ports, "If your security group doesn't allow all

@@ -30,6 +30,8 @@ export const FSX_OPENZFS_TARGET: FsxTargetRules = {
   fsType: 'nfs4',
   existing: {
     fileSystemType: 'OPENZFS',
+    pathProblem: (path) => (path === undefined || OPENZFS_EXPORT.test(path) ? undefined
+      : `path ${JSON.stringify(path)} is not '/fsx' (the root volume) or a volume path below it for FSx for OpenZFS`),
     // OPENZFS-EXISTING-ACCESS: NFS, the port of the NFS v4.1 mounts this project makes.
     clientPorts: [{ from: 2049, to: 2049 }],
     // SG-STATEFUL: none, as the server only answers the clients' connections.
