@@ -56,9 +56,7 @@ const READ_BY_EVERY_KIND: readonly ContextKey[] = [
   'clientMount', 'clientTagKey', 'clientReadAheadKiB',
 ];
 /** The keys only a file system's stack reads: where it must be reachable and whom its security groups must admit. */
-const READ_FOR_FILE_SYSTEMS: readonly ContextKey[] = [
-  'vpcId', 'vpcFrom', 'clientCidrs', 'clientSecurityGroupId', 'allowPublicClientCidrs', 'storageSecurityGroupId',
-];
+const READ_FOR_FILE_SYSTEMS: readonly ContextKey[] = ['vpcId', 'vpcFrom', 'clientCidrs', 'clientSecurityGroupId', 'storageSecurityGroupId'];
 
 /** The keys that only an existing storage's stack reads: a server's stack refuses them. */
 const EXISTING_ONLY: readonly ContextKey[] = ['storageSecurityGroupId'];
@@ -91,7 +89,9 @@ export function parseExistingStorageKeys(values: ContextValues<ContextKey>, targ
     if (value === undefined || read.includes(key)) continue;
     const why = READ_FOR_FILE_SYSTEMS.includes(key)
       ? 'an NFS server is described by nothing at deploy; the nodes check its address against their allowed servers'
-      : 'the stack registers storage that exists already, and plans and builds no server';
+      : key === 'allowPublicClientCidrs'
+        ? "the registration holds an existing file system's clients to private address space"
+        : 'the stack registers storage that exists already, and plans and builds no server';
     throw contextError(key, value, `nothing beside ${typed}: ${why}. The keys read beside it are ${read.join(', ')}`);
   }
   const vpc = parseVpcKeys(values, target);
@@ -102,6 +102,10 @@ export function parseExistingStorageKeys(values: ContextValues<ContextKey>, targ
   const parsed = parseNameKeys(values);
   // Never a server's stack name: deploying this stack under it would replace that server's stack with a registration.
   const stackName = raw('stackName') ?? parsed.stackName.replace(/^StorageServer-/, EXISTING_STACK_PREFIX);
+  if (raw('stackName') !== undefined && stackName.startsWith('StorageServer-')) {
+    throw contextError('stackName', stackName, `a name that does not begin StorageServer-, a server's stack name: deploying this ` +
+      `stack under one would turn that server's stack into this registration alone (the default is ${EXISTING_STACK_PREFIX}${parsed.clusterName}-${parsed.serverName})`);
+  }
   if (stackName.length > STACK_NAME_MAX) {
     throw contextError('serverName', parsed.serverName, `a name that keeps the stack name ${stackName} within ${STACK_NAME_MAX} characters, or -c stackName=<name>`);
   }
@@ -111,7 +115,8 @@ export function parseExistingStorageKeys(values: ContextValues<ContextKey>, targ
     throw missing('serverName', typed, "its name in the cluster's records, of A-Z a-z 0-9 _ -, unique in the cluster: " +
       `the default, ${CONTEXT_DEFAULTS.serverName}, is the default server's`);
   }
-  const allowPublicClientCidrs = optional('allowPublicClientCidrs', parseBoolean) ?? CONTEXT_DEFAULTS.allowPublicClientCidrs;
+  // Refused above when given: the registration holds the clients to private space (existing/target.ts).
+  const allowPublicClientCidrs = false;
   const allowHomeMountPoint = optional('allowHomeMountPoint', parseBoolean) ?? CONTEXT_DEFAULTS.allowHomeMountPoint;
   const { clientCidrs, clientSecurityGroupId, clientTagKey } = parseClientKeys(values, clientAddressSpace(allowPublicClientCidrs));
   const { mountPoint, mountRoots, clientReadAheadKiB } = parseClientMountKeys(values, allowHomeMountPoint, undefined);

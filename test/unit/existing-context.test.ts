@@ -138,10 +138,20 @@ describe('keys beside existingStorage', () => {
       'storage that exists already, and plans and builds no server. The keys read beside it are existingStorage, clusterName, .*vpcId'));
   });
 
+  test('allowPublicClientCidrs is refused, since the registration holds the clients to private address space', () => {
+    expect(parse({ ...fileSystem, clientCidrs: '52.0.0.0/16', allowPublicClientCidrs: 'true' })).toThrow(
+      /^Invalid context value allowPublicClientCidrs="true": allowed is nothing beside existingStorage=efs:.*: the registration holds an existing file system's clients to private address space/);
+    expect(parse({ ...fileSystem, clientCidrs: '52.0.0.0/16' })).toThrow(/^Invalid context value clientCidrs="52.0.0.0\/16": .*private address space/);
+  });
+
+  test("a stackName of a server's form is refused: deploying under it would replace that server's stack", () => {
+    expect(parse({ ...fileSystem, stackName: 'StorageServer-hpc1-data' })).toThrow(
+      /^Invalid context value stackName="StorageServer-hpc1-data": allowed is a name that does not begin StorageServer-.*\(the default is StorageServerExisting-hpc1-projects\)/);
+  });
+
   test('every key of the table but those read is refused: a key added to the app is refused here until it is read', () => {
     const read = ['existingStorage', 'clusterName', 'serverName', 'stackName', 'mountPoint', 'allowHomeMountPoint', 'mountRoots',
-      'clientMount', 'clientTagKey', 'clientReadAheadKiB', 'vpcId', 'vpcFrom', 'clientCidrs', 'clientSecurityGroupId', 'allowPublicClientCidrs',
-      'storageSecurityGroupId'];
+      'clientMount', 'clientTagKey', 'clientReadAheadKiB', 'vpcId', 'vpcFrom', 'clientCidrs', 'clientSecurityGroupId', 'storageSecurityGroupId'];
     const refused = (Object.keys(CONTEXT_DEFAULTS) as ContextKey[]).filter((k) => !read.includes(k));
     expect(refused.length).toBeGreaterThan(30);
     for (const key of refused) expect(parse({ ...fileSystem, [key]: 'x' })).toThrow(new RegExp(`^Invalid context value ${key}="x": allowed is nothing beside`));
@@ -149,7 +159,7 @@ describe('keys beside existingStorage', () => {
 
   test.each([
     ['vpcId', 'vpc-0123456789abcdef0'], ['vpcFrom', 'StorageServer-hpc1-home'], ['clientCidrs', '10.0.0.0/16'],
-    ['clientSecurityGroupId', 'sg-0123456789abcdef0'], ['allowPublicClientCidrs', 'true'], ['storageSecurityGroupId', 'sg-0123456789abcdef0'],
+    ['clientSecurityGroupId', 'sg-0123456789abcdef0'], ['storageSecurityGroupId', 'sg-0123456789abcdef0'],
   ])('nfs: %s makes no sense and is refused, saying why', (key, value) => {
     expect(parse({ ...nfs, [key]: value })).toThrow(new RegExp(
       `^Invalid context value ${key}=.*nothing beside existingStorage=nfs:10.0.1.20:/export: an NFS server is described by nothing at deploy`));
