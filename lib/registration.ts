@@ -25,6 +25,7 @@ import {
   type RecordBackend,
   type ServerRecordNames,
 } from '../lambda/register/contract';
+import { FSX_TARGETS } from '../lambda/register/fsx-targets';
 import { EXISTING_PROP, existingValueProblem, isExistingKind, type ExistingKind } from '../lambda/register/existing/target';
 
 /**
@@ -265,6 +266,7 @@ class RegistrationProvider extends Construct {
   allowDescribing(e: ExistingRegistration): void {
     if (isFsxBackend(e.kind)) {
       this.allowAnyResource('fsx:DescribeFileSystems', 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeSecurityGroupRules');
+      if (FSX_TARGETS[e.kind].existing.volumeProblems) this.allowAnyResource('fsx:DescribeVolumes');
     } else if (e.kind === 'efs') {
       this.policy.addStatements(new iam.PolicyStatement({
         actions: ['elasticfilesystem:DescribeFileSystems', 'elasticfilesystem:DescribeMountTargets', 'elasticfilesystem:DescribeMountTargetSecurityGroups'],
@@ -276,7 +278,7 @@ class RegistrationProvider extends Construct {
 
   /**
    * Adds `actions` to the function's one statement on Resource "*", made on first use: the EC2 describes and
-   * fsx:DescribeFileSystems take no resource (the Service Authorization Reference lists none for them).
+   * fsx:DescribeFileSystems and DescribeVolumes take no resource (the Service Authorization Reference lists none for them).
    */
   private allowAnyResource(...actions: string[]): void {
     if (this.describe === undefined) {
@@ -284,7 +286,7 @@ class RegistrationProvider extends Construct {
       this.policy.addStatements(this.describe);
       Validations.of(this.policy).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'The EC2 describes and fsx:DescribeFileSystems support no resource-level permissions; they require Resource "*".',
+        reason: 'The EC2 describes and fsx:DescribeFileSystems and DescribeVolumes support no resource-level permissions; they require Resource "*".',
       });
     }
     for (const action of actions) if (!this.describe.actions.includes(action)) this.describe.addActions(action);

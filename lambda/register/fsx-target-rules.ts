@@ -25,6 +25,12 @@ export interface FsxTargetRules {
   readonly existing: ExistingFsxRules;
 }
 
+/** The clients an existing file system must serve: CIDRs, and security groups whose members' addresses are unknown. */
+export interface ExistingClientsOf {
+  readonly cidrs: readonly string[];
+  readonly groupIds: readonly string[];
+}
+
 /** A TCP port range, inclusive. */
 export interface PortRange {
   readonly from: number;
@@ -39,6 +45,11 @@ export interface ExistingFsxRules {
   readonly clientPorts: readonly PortRange[];
   /** Why a path the user gave (undefined: the default) is not one this backend mounts, or undefined. */
   readonly pathProblem: (path: string | undefined) => string | undefined;
+  /**
+   * Why the volume mounted does not serve the clients, from FSx's DescribeVolumes answer for the file system (read as
+   * untrusted), or nothing; absent where the backend exports no volumes, and then nothing is asked.
+   */
+  readonly volumeProblems?: (volumes: readonly unknown[], exportPath: string, clients: ExistingClientsOf) => string[];
   /** The TCP ports its interfaces' groups must let it send to the clients on: a cited row, or none. */
   readonly clientEgressPorts: readonly PortRange[];
   /**

@@ -7,7 +7,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { FileSystem } from '@aws-sdk/client-fsx';
+import type { FileSystem, Volume } from '@aws-sdk/client-fsx';
 import { mountRecord, parseRegistrationProperties } from '../../lambda/register/contract';
 import { clientPorts, portsText, shortfalls, type GroupRule } from '../../lambda/register/existing/access';
 import { checkExisting, efsDnsName, type Describers } from '../../lambda/register/existing/check';
@@ -19,15 +19,17 @@ const read = <T>(file: string): T => JSON.parse(fs.readFileSync(path.join(FIXTUR
 const LUSTRE = read<{ FileSystems: FileSystem[] }>('lustre.json').FileSystems[0];
 const OPENZFS = read<{ FileSystems: FileSystem[] }>('openzfs.json').FileSystems[0];
 const INTERFACES = read<{ NetworkInterfaces: { NetworkInterfaceId: string; Groups: { GroupId: string }[] }[] }>('interfaces.json').NetworkInterfaces;
+const VOLUMES = read<{ Volumes: Volume[] }>('volumes.json').Volumes;
 const RULES = read<{ SecurityGroupRules: (GroupRule & { GroupId: string })[] }>('rules.json').SecurityGroupRules;
 const VPC = 'vpc-0123456789abcdef0';
 const CLIENT_GROUP = 'sg-0ccccccccccccccc0';
 
 /** FSx's and EC2's recorded answers, with `fileSystem` in place of the recorded one and `rules` of the groups. */
-function recorded(fileSystem: FileSystem | undefined, rules: readonly GroupRule[] = RULES): Describers {
+function recorded(fileSystem: FileSystem | undefined, rules: readonly GroupRule[] = RULES, volumes: readonly Volume[] = VOLUMES): Describers {
   const none = () => Promise.reject(new Error('an FSx check must not call EFS'));
   return {
     describeFsx: async (id) => (fileSystem?.FileSystemId === id ? fileSystem : undefined),
+    fsxVolumes: async (id) => volumes.filter((v) => v.FileSystemId === id),
     describeEfs: none,
     efsMountTargets: none,
     mountTargetGroups: none,
@@ -176,6 +178,36 @@ describe('an existing FSx file system, from recorded answers', () => {
         'group that does not allow all outbound traffic needs;');
     // OpenZFS answers its clients' connections, which a stateful group lets out: no egress rule is asked.
     await expect(checkExisting(openZfsTarget(), '/fsx/home', 'us-east-1', recorded(OPENZFS, elsewhere))).resolves.toMatchObject({ fsType: 'nfs4' });
+  });
+
+  describe('OPENZFS-NFS-EXPORT-CLIENTS: the volume mounted exists, is AVAILABLE, and its NFS exports name the clients', () => {
+    const check = (path: string, clients: Partial<ExistingFileSystem['clients']>, volumes: readonly Volume[] = VOLUMES) =>
+      checkExisting(openZfsTarget(clients), path, 'us-east-1', recorded(OPENZFS, RULES, volumes));
+    const withClients = (clients: string) => VOLUMES.map((v) => v.OpenZFSConfiguration?.VolumePath !== '/fsx/home' ? v
+      : { ...v, OpenZFSConfiguration: { ...v.OpenZFSConfiguration, NfsExports: [{ ClientConfigurations: [{ Clients: clients, Options: ['rw'] }] }] } });
+
+    test('a volume exported to * or to a CIDR holding the clients is taken', async () => {
+      await expect(check('/fsx', { cidrs: ['10.0.0.0/16'], groupIds: [CLIENT_GROUP] })).resolves.toMatchObject({ exportPath: '/fsx' });
+      await expect(check('/fsx/home', { cidrs: ['10.0.1.0/25'] })).resolves.toMatchObject({ exportPath: '/fsx/home' });
+      await expect(check('/fsx/home', { cidrs: ['10.0.1.7/32'] }, withClients('10.0.1.7'))).resolves.toMatchObject({ exportPath: '/fsx/home' });
+    });
+
+    test.each([
+      ['no volume at the path', '/fsx/projects', { cidrs: ['10.0.0.0/16'] }, VOLUMES, /it has no volume at \/fsx\/projects \(its volumes are at \/fsx, \/fsx\/home\)/],
+      ['a volume being created', '/fsx/home', { cidrs: ['10.0.0.0/16'] }, VOLUMES.map((v) => ({ ...v, Lifecycle: 'CREATING' as const })), /its volume fsvol-0123456789abcdef1 at \/fsx\/home is CREATING, not AVAILABLE/],
+      ['clients outside the export', '/fsx/home', { cidrs: ['10.0.2.0/24'] }, withClients('10.0.1.0/24'), /exports to 10\.0\.1\.0\/24, which leaves out 10\.0\.2\.0\/24: add a client configuration/],
+      ['a client CIDR wider than the export', '/fsx/home', { cidrs: ['10.0.0.0/16'] }, withClients('10.0.1.0/24'), /which leaves out 10\.0\.0\.0\/16/],
+      ['a client group, whose addresses only * covers', '/fsx/home', { cidrs: [], groupIds: [CLIENT_GROUP] }, VOLUMES, /which leaves out sg-0ccccccccccccccc0/],
+      ['a host name as the export\'s clients', '/fsx/home', { cidrs: ['10.0.1.0/24'] }, withClients('node1.example.com'), /exports to node1\.example\.com, which leaves out 10\.0\.1\.0\/24/],
+      ['no client configuration at all', '/fsx/home', { cidrs: ['10.0.1.0/24'] }, withClients('').map((v) => ({ ...v, OpenZFSConfiguration: { ...v.OpenZFSConfiguration, NfsExports: [] } })), /exports to no client, which leaves out/],
+    ])('%s is refused, saying what to change', async (_what, path, clients, volumes, message) => {
+      await expect(check(path, clients, volumes)).rejects.toThrow(message);
+    });
+
+    test('Lustre exports no volumes: none are asked for', async () => {
+      const aws = { ...recorded(LUSTRE), fsxVolumes: () => Promise.reject(new Error('asked')) };
+      await expect(checkExisting(lustreTarget({ groupIds: [CLIENT_GROUP] }), '/', 'us-east-1', aws)).resolves.toMatchObject({ fsType: 'lustre' });
+    });
   });
 
   test("interfaces that share their groups have the groups' rules read once", async () => {

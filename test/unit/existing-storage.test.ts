@@ -68,6 +68,14 @@ describe('what it registers', () => {
     expect(all).not.toContain('fsx:DescribeFileSystems');
   });
 
+  test('FSx for OpenZFS also reads its volumes (their paths and NFS exports), on Resource "*"; Lustre has none to read', () => {
+    const statementsOf = (t: Template) => statements(t).filter((s) => [s.Action].flat().some((a) => a.startsWith('fsx:')));
+    const zfs = statementsOf(synth(() => ({ storage: ExistingStorageSource.fsxOpenZfs(EFS_ID) })));
+    expect(zfs).toEqual([expect.objectContaining({ Resource: '*', Action: expect.arrayContaining(['fsx:DescribeFileSystems', 'fsx:DescribeVolumes']) })]);
+    const lustre = statementsOf(synth(() => ({ storage: ExistingStorageSource.fsxLustre(EFS_ID) })));
+    expect(lustre.flatMap((s) => [s.Action].flat())).not.toContain('fsx:DescribeVolumes');
+  });
+
   test('a client CIDR list and a client group that are tokens reach the registration, checked at deploy', () => {
     const p = registration(synth((s) => ({
       clientCidrs: Fn.split(',', Fn.importValue('ClusterCidrs')),

@@ -2,9 +2,22 @@
  * The registration's rules of the fsx-openzfs backend: an FSx for OpenZFS file system, which clients mount over NFS,
  * fsType `nfs4`, by its DNS name. It has no mount name, so its `MountName` is '' or absent.
  *
- * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
+ * It imports nothing but a value check, since it is bundled into the Lambda and also imported by the construct at synth
+ * time.
  */
+import { cidrWithin } from '../../value-check/network';
 import type { FsxTargetRules } from '../fsx-target-rules';
+
+/** OPENZFS-NFS-EXPORT-CLIENTS: whether an export's `Clients`, `*`, an address or a CIDR, covers `client`; a group only `*`. */
+function exportCovers(clients: string, client: string): boolean {
+  if (clients === '*') return true;
+  if (client.startsWith('sg-') || !/^\d{1,3}(\.\d{1,3}){3}(\/\d{1,2})?$/.test(clients)) return false;
+  try {
+    return cidrWithin(client, clients.includes('/') ? clients : `${clients}/32`);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * FSx for OpenZFS exports its root volume at `/fsx` and each child volume below it. Segments are of
@@ -36,6 +49,21 @@ export const FSX_OPENZFS_TARGET: FsxTargetRules = {
     clientPorts: [{ from: 2049, to: 2049 }],
     // SG-STATEFUL: none, as the server only answers the clients' connections.
     clientEgressPorts: [],
+    volumeProblems: (volumes, exportPath, clients) => {
+      type Volume = { VolumeId?: string; Lifecycle?: string; OpenZFSConfiguration?: { VolumePath?: string; NfsExports?: { ClientConfigurations?: { Clients?: string }[] }[] } };
+      const all = volumes as Volume[];
+      const volume = all.find((v) => v.OpenZFSConfiguration?.VolumePath === exportPath);
+      if (volume === undefined) {
+        const paths = all.map((v) => v.OpenZFSConfiguration?.VolumePath).filter((p) => p !== undefined).sort();
+        return [`it has no volume at ${exportPath} (its volumes are at ${paths.join(', ') || 'none FSx names'})`];
+      }
+      if (volume.Lifecycle !== 'AVAILABLE') return [`its volume ${volume.VolumeId} at ${exportPath} is ${volume.Lifecycle ?? 'in an unknown state'}, not AVAILABLE`];
+      // OPENZFS-NFS-EXPORT-CLIENTS: `*`, an address or a CIDR; a group's members are known only to `*`.
+      const exported = (volume.OpenZFSConfiguration?.NfsExports ?? []).flatMap((e) => e.ClientConfigurations ?? []).map((c) => c.Clients ?? '');
+      const left = [...clients.cidrs, ...clients.groupIds].filter((c) => !exported.some((e) => exportCovers(e, c)));
+      return left.length === 0 ? [] : [`its volume ${volume.VolumeId} at ${exportPath} exports to ${exported.join(', ') || 'no client'}, ` +
+        `which leaves out ${left.join(', ')}: add a client configuration of their CIDR (or *, which a security group of clients needs) to its NFS exports`];
+    },
     fields: (described, exportPath) => {
       const c = (described as { OpenZFSConfiguration?: { DeploymentType?: string; ThroughputCapacity?: number } }).OpenZFSConfiguration ?? {};
       if (!OPENZFS_EXPORT.test(exportPath)) return `exported at '/fsx' (the root volume) or a volume path below it, not ${JSON.stringify(exportPath)}`;

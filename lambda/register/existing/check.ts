@@ -5,7 +5,7 @@
  * the unit tests give FSx's recorded answers, since the emulator's FSx has no VPC or interfaces.
  */
 import type { FileSystemDescription, MountTargetDescription } from '@aws-sdk/client-efs';
-import type { FileSystem } from '@aws-sdk/client-fsx';
+import type { FileSystem, Volume } from '@aws-sdk/client-fsx';
 import type { FsxBackend } from '../backend';
 import type { ExistingFsxFields } from '../fsx-target-rules';
 import { FSX_TARGETS } from '../fsx-targets';
@@ -17,6 +17,7 @@ import type { ExistingAddress, ExistingFileSystem, ExistingTarget } from './targ
 /** The AWS calls the checks make: describe.ts's functions. */
 export interface Describers {
   describeFsx(fileSystemId: string): Promise<FileSystem | undefined>;
+  fsxVolumes(fileSystemId: string): Promise<Volume[]>;
   describeEfs(fileSystemId: string): Promise<FileSystemDescription | undefined>;
   efsMountTargets(fileSystemId: string): Promise<MountTargetDescription[]>;
   mountTargetGroups(mountTargetId: string): Promise<string[]>;
@@ -90,6 +91,10 @@ async function fsxFields(target: ExistingFileSystem, exportPath: string, region:
   if (reasons.length === 0) reasons.push(...(await interfaceShortfalls(target, interfaces, aws)));
   const fields = reasons.length === 0 ? rules.existing.fields(fs, exportPath) : undefined;
   if (typeof fields === 'string') reasons.push(`it must be ${fields}`);
+  // Its volumes last, once the path is of the backend's form.
+  if (reasons.length === 0 && rules.existing.volumeProblems) {
+    reasons.push(...rules.existing.volumeProblems(await aws.fsxVolumes(id), exportPath, target.clients));
+  }
   refuse(`FSx file system ${id}`, reasons);
   const f = fields as ExistingFsxFields;
   const dnsName = fs.DNSName ?? '';

@@ -12,7 +12,7 @@ import {
   type FileSystemDescription,
   type MountTargetDescription,
 } from '@aws-sdk/client-efs';
-import { DescribeFileSystemsCommand, FSxClient, type FileSystem } from '@aws-sdk/client-fsx';
+import { DescribeFileSystemsCommand, DescribeVolumesCommand, FSxClient, type FileSystem, type Volume } from '@aws-sdk/client-fsx';
 import { CLIENT_CONFIG } from '../aws';
 import { errorName } from '../log';
 import type { GroupRule } from './access';
@@ -41,6 +41,18 @@ export async function describeEfs(fileSystemId: string): Promise<FileSystemDescr
     if (errorName(err) === 'FileSystemNotFound') return undefined;
     throw err;
   }
+}
+
+/** Every volume of an FSx file system, every page. */
+export async function fsxVolumes(fileSystemId: string): Promise<Volume[]> {
+  const found: Volume[] = [];
+  let NextToken: string | undefined;
+  do {
+    const out = await fsx.send(new DescribeVolumesCommand({ Filters: [{ Name: 'file-system-id', Values: [fileSystemId] }], NextToken }));
+    found.push(...(out.Volumes ?? []));
+    NextToken = out.NextToken;
+  } while (NextToken);
+  return found;
 }
 
 /** Every mount target of an EFS file system, every page. */
