@@ -266,6 +266,7 @@ class RegistrationProvider extends Construct {
   allowDescribing(e: ExistingRegistration): void {
     if (isFsxBackend(e.kind)) {
       this.allowAnyResource('fsx:DescribeFileSystems', 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeSecurityGroupRules');
+      // OPENZFS-NFS-EXPORT-CLIENTS: a backend that checks its volumes reads them.
       if (FSX_TARGETS[e.kind].existing.volumeProblems) this.allowAnyResource('fsx:DescribeVolumes');
     } else if (e.kind === 'efs') {
       this.policy.addStatements(new iam.PolicyStatement({

@@ -68,7 +68,7 @@ describe('what it registers', () => {
     expect(all).not.toContain('fsx:DescribeFileSystems');
   });
 
-  test('FSx for OpenZFS also reads its volumes (their paths and NFS exports), on Resource "*"; Lustre has none to read', () => {
+  test('OPENZFS-NFS-EXPORT-CLIENTS: FSx for OpenZFS also reads its volumes, on Resource "*"; Lustre has none to read', () => {
     const statementsOf = (t: Template) => statements(t).filter((s) => [s.Action].flat().some((a) => a.startsWith('fsx:')));
     const zfs = statementsOf(synth(() => ({ storage: ExistingStorageSource.fsxOpenZfs(EFS_ID) })));
     expect(zfs).toEqual([expect.objectContaining({ Resource: '*', Action: expect.arrayContaining(['fsx:DescribeFileSystems', 'fsx:DescribeVolumes']) })]);

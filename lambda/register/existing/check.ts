@@ -91,7 +91,7 @@ async function fsxFields(target: ExistingFileSystem, exportPath: string, region:
   if (reasons.length === 0) reasons.push(...(await interfaceShortfalls(target, interfaces, aws)));
   const fields = reasons.length === 0 ? rules.existing.fields(fs, exportPath) : undefined;
   if (typeof fields === 'string') reasons.push(`it must be ${fields}`);
-  // Its volumes last, once the path is of the backend's form.
+  // Its volumes last, once the path is of the backend's form: OPENZFS-NFS-EXPORT-CLIENTS.
   if (reasons.length === 0 && rules.existing.volumeProblems) {
     reasons.push(...rules.existing.volumeProblems(await aws.fsxVolumes(id), exportPath, target.clients));
   }
