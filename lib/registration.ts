@@ -273,7 +273,8 @@ class RegistrationProvider extends Construct {
         actions: ['elasticfilesystem:DescribeFileSystems', 'elasticfilesystem:DescribeMountTargets', 'elasticfilesystem:DescribeMountTargetSecurityGroups'],
         resources: [Stack.of(this).formatArn({ service: 'elasticfilesystem', resource: 'file-system', resourceName: e.fileSystemId })],
       }));
-      this.allowAnyResource('ec2:DescribeSecurityGroupRules');
+      // EFS-MOUNT-TARGET-ZONES: the zones of the subnets that hold clients.
+      this.allowAnyResource('ec2:DescribeSecurityGroupRules', 'ec2:DescribeSubnets');
     }
   }
 

@@ -25,7 +25,7 @@ const { freshPrefix, value, namesUnder } = rig;
 async function network(cidr?: string, port = 2049): Promise<{ vpcId: string; subnetId: string; groupId: string }> {
   const vpc = await rig.ec2.send(new CreateVpcCommand({ CidrBlock: '10.30.0.0/16' }));
   const vpcId = vpc.Vpc?.VpcId ?? '';
-  const subnet = await rig.ec2.send(new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: '10.30.1.0/24' }));
+  const subnet = await rig.ec2.send(new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: '10.30.1.0/24', AvailabilityZone: 'us-east-1a' }));
   const group = await rig.ec2.send(new CreateSecurityGroupCommand({ VpcId: vpcId, GroupName: `efs-${Math.random()}`, Description: 'EFS mount targets' }));
   const groupId = group.GroupId ?? '';
   if (cidr !== undefined) {
@@ -90,6 +90,16 @@ describe('an existing EFS file system (Backend efs)', () => {
     const prefix = freshPrefix();
     const event = createEvent(existingProps(prefix, { Backend: 'efs', ExistingFileSystemId: fileSystemId, VpcId: ours.vpcId, ClientCidrs: '10.30.1.0/24' }) as never);
     await expect(rig.handler(event)).rejects.toThrow(`it has no mount target in the cluster's ${ours.vpcId} (its mount targets are in ${theirs.vpcId})`);
+    expect(await namesUnder(`${prefix}/`)).toEqual([]);
+  });
+
+  test('EFS-MOUNT-TARGET-ZONES: clients in a subnet of a zone without a mount target are refused, naming it', async () => {
+    const { vpcId, subnetId, groupId } = await network('10.30.0.0/16');
+    const other = await rig.ec2.send(new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: '10.30.2.0/24', AvailabilityZone: 'us-east-1b' }));
+    const fileSystemId = await efsIn(subnetId, groupId);
+    const prefix = freshPrefix();
+    const event = createEvent(existingProps(prefix, { Backend: 'efs', ExistingFileSystemId: fileSystemId, VpcId: vpcId, ClientCidrs: '10.30.0.0/16' }) as never);
+    await expect(rig.handler(event)).rejects.toThrow(new RegExp(`the clients' subnets ${other.Subnet?.SubnetId} are in us-east-1b: add a mount target in us-east-1b`));
     expect(await namesUnder(`${prefix}/`)).toEqual([]);
   });
 

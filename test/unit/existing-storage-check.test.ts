@@ -22,6 +22,11 @@ const INTERFACES = read<{ NetworkInterfaces: { NetworkInterfaceId: string; Group
 const VOLUMES = read<{ Volumes: Volume[] }>('volumes.json').Volumes;
 const RULES = read<{ SecurityGroupRules: (GroupRule & { GroupId: string })[] }>('rules.json').SecurityGroupRules;
 const VPC = 'vpc-0123456789abcdef0';
+/** The cluster VPC's subnets, one per zone, as DescribeSubnets gives them (Subnet: SubnetId, CidrBlock, AvailabilityZone). */
+const SUBNETS = [
+  { SubnetId: 'subnet-1', CidrBlock: '10.0.1.0/24', AvailabilityZone: 'us-east-1a', VpcId: VPC },
+  { SubnetId: 'subnet-2', CidrBlock: '10.0.2.0/24', AvailabilityZone: 'us-east-1b', VpcId: VPC },
+];
 const CLIENT_GROUP = 'sg-0ccccccccccccccc0';
 
 /** FSx's and EC2's recorded answers, with `fileSystem` in place of the recorded one and `rules` of the groups. */
@@ -30,6 +35,7 @@ function recorded(fileSystem: FileSystem | undefined, rules: readonly GroupRule[
   return {
     describeFsx: async (id) => (fileSystem?.FileSystemId === id ? fileSystem : undefined),
     fsxVolumes: async (id) => volumes.filter((v) => v.FileSystemId === id),
+    vpcSubnets: async () => SUBNETS,
     describeEfs: none,
     efsMountTargets: none,
     mountTargetGroups: none,
@@ -258,7 +264,33 @@ describe('EFS-LIFECYCLE: an EFS file system or mount target that does not serve,
   });
 
   test('updating serves its clients', async () => {
-    await expect(checkExisting(target, '/', 'us-east-1', efs('updating', 'available'))).resolves.toMatchObject({ fsType: 'nfs4' });
+    await expect(checkExisting({ ...target, clients: { cidrs: ['10.0.1.0/24'], groupIds: [] } }, '/', 'us-east-1', efs('updating', 'available')))
+      .resolves.toMatchObject({ fsType: 'nfs4' });
+  });
+});
+
+describe('EFS-MOUNT-TARGET-ZONES: its DNS name resolves only in a zone with a mount target', () => {
+  const efs = (zones: string[]): Describers => ({
+    ...recorded(undefined),
+    describeEfs: async (id) => ({ FileSystemId: id, LifeCycleState: 'available' } as never),
+    efsMountTargets: async (id) => zones.map((z, i) => ({ MountTargetId: `fsmt-000000000000000${i}`, FileSystemId: id, VpcId: VPC, LifeCycleState: 'available', AvailabilityZoneName: z } as never)),
+    mountTargetGroups: async () => ['sg-0bbbbbbbbbbbbbbbb'],
+  });
+  const target = (cidrs: string[], groupIds: string[] = []): ExistingFileSystem => ({ kind: 'efs', fileSystemId: 'fs-0123456789abcdef0', vpcId: VPC, clients: { cidrs, groupIds } });
+
+  test('clients in a subnet of a zone without one are refused, naming the subnets, the zones and what to add', async () => {
+    await expect(checkExisting(target(['10.0.0.0/16']), '/', 'us-east-1', efs(['us-east-1a']))).rejects.toThrow(
+      "its mount targets are in us-east-1a, and its DNS name resolves only there, but the clients' subnets subnet-2 are in us-east-1b: " +
+        'add a mount target in us-east-1b, or narrow the clients to the zones it serves');
+  });
+
+  test.each([
+    ['a mount target in each zone of the clients', ['10.0.0.0/16'], [], ['us-east-1a', 'us-east-1b']],
+    ['clients narrowed to the zone it serves', ['10.0.1.0/24'], [], ['us-east-1a']],
+    ['a client inside a subnet of that zone', ['10.0.1.16/28'], [], ['us-east-1a']],
+    ['clients named by group alone, whose subnets are unknown', [], [CLIENT_GROUP], ['us-east-1a']],
+  ])('%s is taken', async (_what, cidrs, groups, zones) => {
+    await expect(checkExisting(target(cidrs, groups), '/', 'us-east-1', efs(zones))).resolves.toMatchObject({ fsType: 'nfs4' });
   });
 });
 

@@ -63,7 +63,7 @@ describe('what it registers', () => {
 
   test('EFS asks for EFS describes on its own file system and security group rules, no instance or FSx describe', () => {
     const all = actions(synth());
-    expect(all).toEqual(expect.arrayContaining(['elasticfilesystem:DescribeMountTargets', 'ec2:DescribeSecurityGroupRules']));
+    expect(all).toEqual(expect.arrayContaining(['elasticfilesystem:DescribeMountTargets', 'ec2:DescribeSecurityGroupRules', 'ec2:DescribeSubnets']));
     expect(all).not.toContain('ec2:DescribeInstances');
     expect(all).not.toContain('fsx:DescribeFileSystems');
   });

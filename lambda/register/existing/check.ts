@@ -5,7 +5,9 @@
  * the unit tests give FSx's recorded answers, since the emulator's FSx has no VPC or interfaces.
  */
 import type { FileSystemDescription, MountTargetDescription } from '@aws-sdk/client-efs';
+import type { Subnet } from '@aws-sdk/client-ec2';
 import type { FileSystem, Volume } from '@aws-sdk/client-fsx';
+import { cidrWithin } from '../../value-check/network';
 import type { FsxBackend } from '../backend';
 import type { ExistingFsxFields } from '../fsx-target-rules';
 import { FSX_TARGETS } from '../fsx-targets';
@@ -22,6 +24,7 @@ export interface Describers {
   efsMountTargets(fileSystemId: string): Promise<MountTargetDescription[]>;
   mountTargetGroups(mountTargetId: string): Promise<string[]>;
   interfaceGroups(networkInterfaceIds: readonly string[]): Promise<Map<string, string[]>>;
+  vpcSubnets(vpcId: string): Promise<Subnet[]>;
   groupRules(groupIds: readonly string[]): Promise<GroupRule[]>;
 }
 
@@ -157,6 +160,7 @@ async function efsFields(target: ExistingFileSystem, exportPath: string, region:
     const found = shortfalls('efs', rules, target.clients);
     if (found.length > 0) reasons.push(shortfallMessage(`mount target ${mt.MountTargetId} of ${id}`, ids, found, rules, 'efs'));
   }
+  if (reasons.length === 0) reasons.push(...(await zonesWithoutMountTarget(target, ours, aws)));
   refuse(`EFS file system ${id}`, reasons);
   const dnsName = efsDnsName(id, region);
   return {
@@ -169,6 +173,24 @@ async function efsFields(target: ExistingFileSystem, exportPath: string, region:
     exportPath,
     fsType: 'nfs4',
   };
+}
+
+/**
+ * EFS-MOUNT-TARGET-ZONES: the file system's DNS name resolves only in a zone with a mount target, so each zone of the
+ * VPC's subnets that hold clients (a subnet and a client CIDR overlap) needs one. Clients named by security group are
+ * in subnets unknown here, and are not checked.
+ */
+async function zonesWithoutMountTarget(target: ExistingFileSystem, ours: readonly MountTargetDescription[], aws: Describers): Promise<string[]> {
+  if (target.clients.cidrs.length === 0) return [];
+  const served = new Set(ours.map((m) => m.AvailabilityZoneName));
+  const overlaps = (a: string, b: string) => cidrWithin(a, b) || cidrWithin(b, a);
+  const unserved = (await aws.vpcSubnets(target.vpcId))
+    .filter((s) => s.CidrBlock !== undefined && target.clients.cidrs.some((c) => overlaps(c, s.CidrBlock!)) && !served.has(s.AvailabilityZone));
+  if (unserved.length === 0) return [];
+  const zones = [...new Set(unserved.map((s) => s.AvailabilityZone ?? 'an unknown zone'))].sort();
+  return [`its mount targets are in ${[...served].sort().join(', ')}, and its DNS name resolves only there, but the clients' ` +
+    `subnets ${unserved.map((s) => s.SubnetId).join(', ')} are in ${zones.join(', ')}: add a mount target in ${zones.join(' and ')}, ` +
+    'or narrow the clients to the zones it serves'];
 }
 
 /**

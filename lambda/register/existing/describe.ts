@@ -3,7 +3,13 @@
  * targets, and the security group rules on those. The answers are passed on in the API's own shapes; check.ts judges
  * them. Clients are created once per container, with the retries and timeouts of ../aws.ts.
  */
-import { DescribeNetworkInterfacesCommand, DescribeSecurityGroupRulesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import {
+  DescribeNetworkInterfacesCommand,
+  DescribeSecurityGroupRulesCommand,
+  DescribeSubnetsCommand,
+  EC2Client,
+  type Subnet,
+} from '@aws-sdk/client-ec2';
 import {
   DescribeFileSystemsCommand as DescribeEfsCommand,
   DescribeMountTargetSecurityGroupsCommand,
@@ -41,6 +47,18 @@ export async function describeEfs(fileSystemId: string): Promise<FileSystemDescr
     if (errorName(err) === 'FileSystemNotFound') return undefined;
     throw err;
   }
+}
+
+/** Every subnet of a VPC, every page. */
+export async function vpcSubnets(vpcId: string): Promise<Subnet[]> {
+  const found: Subnet[] = [];
+  let NextToken: string | undefined;
+  do {
+    const out = await ec2.send(new DescribeSubnetsCommand({ Filters: [{ Name: 'vpc-id', Values: [vpcId] }], NextToken }));
+    found.push(...(out.Subnets ?? []));
+    NextToken = out.NextToken;
+  } while (NextToken);
+  return found;
 }
 
 /** Every volume of an FSx file system, every page. */
