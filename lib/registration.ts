@@ -264,6 +264,18 @@ class RegistrationProvider extends Construct {
    * interfaces' groups, EFS's one file system by its ARN, and the groups' rules. An NFS server is described by nothing.
    */
   allowDescribing(e: ExistingRegistration): void {
+    if (e.kind !== 'nfs') {
+      // A group rule may name a prefix list, read as its entries: any owner's list (AWS-managed ones are account "aws").
+      const stack = Stack.of(this);
+      const lists = stack.formatArn({ service: 'ec2', account: '*', resource: 'prefix-list', resourceName: '*' });
+      this.policy.addStatements(new iam.PolicyStatement({ actions: ['ec2:GetManagedPrefixListEntries'], resources: [lists] }));
+      // cdk-nag names a pseudo parameter as <AWS::Name> in the finding it reports.
+      const shown = (value: string, name: string) => (Token.isUnresolved(value) ? `<AWS::${name}>` : value);
+      Validations.of(this.policy).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::arn:${shown(stack.partition, 'Partition')}:ec2:${shown(stack.region, 'Region')}:*:prefix-list/*]`,
+        reason: "Which prefix lists the storage's group rules name is known only at deploy; the action only reads their entries.",
+      });
+    }
     if (isFsxBackend(e.kind)) {
       this.allowAnyResource('fsx:DescribeFileSystems', 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeSecurityGroupRules');
       // OPENZFS-NFS-EXPORT-CLIENTS: a backend that checks its volumes reads them.

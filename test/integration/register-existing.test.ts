@@ -8,6 +8,7 @@
  */
 import {
   AuthorizeSecurityGroupIngressCommand,
+  CreateManagedPrefixListCommand,
   CreateSecurityGroupCommand,
   CreateSubnetCommand,
   CreateVpcCommand,
@@ -101,6 +102,19 @@ describe('an existing EFS file system (Backend efs)', () => {
     const event = createEvent(existingProps(prefix, { Backend: 'efs', ExistingFileSystemId: fileSystemId, VpcId: vpcId, ClientCidrs: '10.30.0.0/16' }) as never);
     await expect(rig.handler(event)).rejects.toThrow(new RegExp(`the clients' subnets ${other.Subnet?.SubnetId} are in us-east-1b: add a mount target in us-east-1b`));
     expect(await namesUnder(`${prefix}/`)).toEqual([]);
+  });
+
+  test('a mount target group that admits the clients by a prefix list is read through its entries', async () => {
+    const { vpcId, subnetId, groupId } = await network();
+    const list = await rig.ec2.send(new CreateManagedPrefixListCommand({
+      PrefixListName: `clients-${Math.random()}`, AddressFamily: 'IPv4', MaxEntries: 5, Entries: [{ Cidr: '10.30.0.0/16' }],
+    }));
+    await rig.ec2.send(new AuthorizeSecurityGroupIngressCommand({
+      GroupId: groupId, IpPermissions: [{ IpProtocol: 'tcp', FromPort: 2049, ToPort: 2049, PrefixListIds: [{ PrefixListId: list.PrefixList?.PrefixListId }] }],
+    }));
+    const fileSystemId = await efsIn(subnetId, groupId);
+    const event = createEvent(existingProps(freshPrefix(), { Backend: 'efs', ExistingFileSystemId: fileSystemId, VpcId: vpcId, ClientCidrs: '10.30.1.0/24' }) as never);
+    await expect(rig.handler(event)).resolves.toMatchObject({ Data: expect.objectContaining({ MountParameterName: expect.stringMatching(/\/archive\/mount$/) }) });
   });
 
   test('an id EFS does not know is refused, naming the Region', async () => {

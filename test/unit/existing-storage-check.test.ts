@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FileSystem, Volume } from '@aws-sdk/client-fsx';
 import { mountRecord, parseRegistrationProperties } from '../../lambda/register/contract';
-import { clientPorts, portsText, shortfalls, type GroupRule } from '../../lambda/register/existing/access';
+import { clientPorts, portsText, shortfallMessage, shortfalls, withPrefixListEntries, type GroupRule } from '../../lambda/register/existing/access';
 import { checkExisting, efsDnsName, type Describers } from '../../lambda/register/existing/check';
 import type { ExistingFileSystem } from '../../lambda/register/existing/target';
 import { askClientChecker } from '../support/client-record-check';
@@ -128,6 +128,18 @@ describe('whether the rules of a group admit the clients', () => {
     expect(shortfalls('efs', [rule({})], { cidrs: [], groupIds: [CLIENT_GROUP] })).toHaveLength(1);
     expect(shortfalls('efs', [rule({ CidrIpv4: undefined, ReferencedGroupInfo: { GroupId: CLIENT_GROUP } })], { cidrs: [], groupIds: [CLIENT_GROUP] })).toEqual([]);
     expect(shortfalls('efs', [rule({ CidrIpv4: '0.0.0.0/0' })], { cidrs: [], groupIds: [CLIENT_GROUP] })).toEqual([]);
+  });
+
+  test('a rule naming a prefix list admits the clients its IPv4 entries hold; a list that cannot be read is named', async () => {
+    const lists: Record<string, readonly string[] | undefined> = { 'pl-0aaaaaaaaaaaaaaaa': ['10.0.0.0/16', '2001:db8::/32'], 'pl-0bbbbbbbbbbbbbbbb': undefined };
+    const byList = (id: string) => rule({ CidrIpv4: undefined, PrefixListId: id });
+    const rules = await withPrefixListEntries([byList('pl-0aaaaaaaaaaaaaaaa'), byList('pl-0bbbbbbbbbbbbbbbb')], async (id) => lists[id]);
+    expect(rules.map((r) => [r.PrefixListId, r.CidrIpv4])).toEqual([[undefined, '10.0.0.0/16'], ['pl-0bbbbbbbbbbbbbbbb', undefined]]);
+    expect(shortfalls('efs', rules, clients)).toEqual([]);
+    const unread = await withPrefixListEntries([byList('pl-0bbbbbbbbbbbbbbbb')], async (id) => lists[id]);
+    const found = shortfalls('efs', unread, clients);
+    expect(shortfallMessage('mount target fsmt-1', ['sg-1'], found, unread, 'efs')).toMatch(
+      /do not admit 10\.0\.1\.0\/24 on TCP 2049: .*\(the entries of prefix lists pl-0bbbbbbbbbbbbbbbb could not be read: ec2:GetManagedPrefixListEntries refused\)$/);
   });
 
   test('the ports are the rows of docs/sources/fsx-rules.md', () => {

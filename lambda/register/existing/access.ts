@@ -43,6 +43,24 @@ export function clientEgressPorts(kind: ExistingFileSystemKind): readonly PortRa
   return isFsxBackend(kind) ? FSX_TARGETS[kind].existing.clientEgressPorts : [];
 }
 
+/**
+ * `rules` with each rule that names a prefix list replaced by one rule per IPv4 entry of the list, as EC2 applies it;
+ * a list whose entries `entriesOf` cannot give (undefined: not readable here) keeps its rule, which admits no client
+ * and which the refusal names as not read.
+ */
+export async function withPrefixListEntries(
+  rules: readonly GroupRule[],
+  entriesOf: (prefixListId: string) => Promise<readonly string[] | undefined>,
+): Promise<GroupRule[]> {
+  const ids = [...new Set(rules.map((r) => r.PrefixListId).filter((id): id is string => id !== undefined))];
+  const entries = new Map(await Promise.all(ids.map(async (id) => [id, await entriesOf(id)] as const)));
+  return rules.flatMap((rule) => {
+    const cidrs = rule.PrefixListId === undefined ? undefined : entries.get(rule.PrefixListId);
+    if (cidrs === undefined) return [rule];
+    return cidrs.filter((c) => !c.includes(':')).map((CidrIpv4) => ({ ...rule, PrefixListId: undefined, CidrIpv4 }));
+  });
+}
+
 /** One client's ports that no rule of an interface's groups admits (or, `egress`, lets out to it). */
 export interface Shortfall {
   /** The client: a CIDR or a security group id. */
@@ -98,7 +116,7 @@ export function portsText(ranges: readonly PortRange[]): string {
 
 /**
  * What to tell the user of one interface that leaves clients out: `where` names it (`eni-... of fs-...`), `groupIds`
- * its groups. Rules by prefix list are not read, and the message says so where the groups have any.
+ * its groups. A prefix list whose entries could not be read is named as such.
  */
 export function shortfallMessage(
   where: string,
@@ -117,6 +135,6 @@ export function shortfallMessage(
   ];
   return (
     `the security groups of ${where} (${groupIds.join(', ') || 'none'}) ${parts.join('; and they ')}` +
-    (lists.length > 0 ? ` (rules naming prefix lists, ${lists.join(', ')}, are not read)` : '')
+    (lists.length > 0 ? ` (the entries of prefix lists ${lists.join(', ')} could not be read: ec2:GetManagedPrefixListEntries refused)` : '')
   );
 }

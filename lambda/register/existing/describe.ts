@@ -8,6 +8,7 @@ import {
   DescribeSecurityGroupRulesCommand,
   DescribeSubnetsCommand,
   EC2Client,
+  GetManagedPrefixListEntriesCommand,
   type Subnet,
 } from '@aws-sdk/client-ec2';
 import {
@@ -21,7 +22,7 @@ import {
 import { DescribeFileSystemsCommand, DescribeVolumesCommand, FSxClient, type FileSystem, type Volume } from '@aws-sdk/client-fsx';
 import { CLIENT_CONFIG } from '../aws';
 import { errorName } from '../log';
-import type { GroupRule } from './access';
+import { withPrefixListEntries, type GroupRule } from './access';
 
 const ec2 = new EC2Client(CLIENT_CONFIG);
 const efs = new EFSClient(CLIENT_CONFIG);
@@ -97,7 +98,27 @@ export async function interfaceGroups(networkInterfaceIds: readonly string[]): P
   return new Map((out.NetworkInterfaces ?? []).map((n) => [n.NetworkInterfaceId ?? '', (n.Groups ?? []).map((g) => g.GroupId ?? '')]));
 }
 
-/** The rules of the groups, ingress and egress, every page. */
+/**
+ * The IPv4 and IPv6 CIDRs of a managed prefix list, every page; undefined where EC2 refuses them (a list of another
+ * account not shared with this one, or an AWS-managed list this role may not read).
+ */
+async function prefixListEntries(prefixListId: string): Promise<string[] | undefined> {
+  const found: string[] = [];
+  let NextToken: string | undefined;
+  try {
+    do {
+      const out = await ec2.send(new GetManagedPrefixListEntriesCommand({ PrefixListId: prefixListId, NextToken }));
+      found.push(...(out.Entries ?? []).map((e) => e.Cidr ?? '').filter((c) => c !== ''));
+      NextToken = out.NextToken;
+    } while (NextToken);
+  } catch (err) {
+    if (/^(UnauthorizedOperation|AccessDenied|InvalidPrefixListID)/.test(errorName(err))) return undefined;
+    throw err;
+  }
+  return found;
+}
+
+/** The rules of the groups, ingress and egress, every page; a rule naming a prefix list as one per entry. */
 export async function groupRules(groupIds: readonly string[]): Promise<GroupRule[]> {
   if (groupIds.length === 0) return [];
   const found: GroupRule[] = [];
@@ -107,5 +128,5 @@ export async function groupRules(groupIds: readonly string[]): Promise<GroupRule
     found.push(...(out.SecurityGroupRules ?? []));
     NextToken = out.NextToken;
   } while (NextToken);
-  return found;
+  return withPrefixListEntries(found, prefixListEntries);
 }
