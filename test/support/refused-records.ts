@@ -272,7 +272,7 @@ export const REFUSED: [string, Record<string, string> | string, string][] = [
     record({ options: 'hard,$(reboot)' }),
     'options: "$(reboot)" is not an allowed mount option',
   ],
-  ['";" in fsType', record({ fsType: 'nfs4;reboot' }), 'fsType "nfs4;reboot" is not "nfs4" (or "lustre")'],
+  ['";" in fsType', record({ fsType: 'nfs4;reboot' }), 'fsType "nfs4;reboot" is not "nfs4" (or "lustre", "efs")'],
   [
     'a second line smuggled into fstab',
     record({ fstab: `${GOOD_FSTAB}\n* * * * * root reboot` }),

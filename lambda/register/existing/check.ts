@@ -9,7 +9,7 @@ import type { FileSystem } from '@aws-sdk/client-fsx';
 import type { FsxBackend } from '../backend';
 import type { ExistingFsxFields } from '../fsx-target-rules';
 import { FSX_TARGETS } from '../fsx-targets';
-import type { FsType } from '../records';
+import type { FsType, RecordFsType } from '../records';
 import { FSX_DNS_NAME } from '../validation';
 import { shortfallMessage, shortfalls, type IngressRule } from './access';
 import type { ExistingAddress, ExistingFileSystem, ExistingTarget } from './target';
@@ -164,6 +164,14 @@ async function efsFields(target: ExistingFileSystem, exportPath: string, region:
     exportPath,
     fsType: 'nfs4',
   };
+}
+
+/**
+ * The fsType of the mount record of existing storage of `kind` whose options are `options`: EFS's is `efs` when they ask
+ * for `tls`, which only amazon-efs-utils' mount helper takes (EFS-TLS-TYPE); the nodes refuse `tls` on any other.
+ */
+export function recordFsType(fields: ExistingRecordFields, kind: string, options: string): RecordFsType {
+  return kind === 'efs' && options.split(',').includes('tls') ? 'efs' : fields.fsType;
 }
 
 /**
