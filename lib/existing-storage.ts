@@ -39,6 +39,15 @@ export interface EfsSourceOptions {
    * @default '/' (the file system's root)
    */
   readonly path?: string;
+  /**
+   * Mount over TLS (encryption in transit, which AWS recommends for EFS) through amazon-efs-utils' mount helper: the
+   * record's fsType is `efs` and its options carry `tls`. A node without the helper (`mount.efs`) does not mount the file
+   * system at all, and says so (`ATTENTION NO-EFS-UTILS`): Amazon Linux has the package in its repositories, other
+   * distributions build it from source. Off by default, so that a file system mounts on every node with an NFS client;
+   * turn it on where the nodes have amazon-efs-utils or the data must not cross the network in the clear.
+   * @default false
+   */
+  readonly tls?: boolean;
 }
 
 /**
@@ -56,9 +65,12 @@ export class ExistingStorageSource {
     return new ExistingStorageSource(ExistingStorageKind.FSX_OPENZFS, fileSystemId, options.volumePath ?? '/fsx');
   }
 
-  /** An Amazon EFS file system, `fs-...`, mounted over NFS v4.1 as the EFS guide mounts it. */
+  /**
+   * An Amazon EFS file system, `fs-...`, mounted over NFS v4.1 as the EFS guide mounts it, or with `tls` by the EFS
+   * mount helper over TLS.
+   */
   public static efs(fileSystemId: string, options: EfsSourceOptions = {}): ExistingStorageSource {
-    return new ExistingStorageSource(ExistingStorageKind.EFS, fileSystemId, options.path ?? '/');
+    return new ExistingStorageSource(ExistingStorageKind.EFS, fileSystemId, options.path ?? '/', options.tls ?? false);
   }
 
   /** An NFS server at a private IPv4 `address`, exporting `exportPath`. */
@@ -70,11 +82,13 @@ export class ExistingStorageSource {
    * @param kind what the storage is
    * @param id the file system's id, or the NFS server's address
    * @param exportPath the path mounted: FSx for Lustre's is `/`, its root
+   * @param tls whether the nodes mount it over TLS: EFS only
    */
   private constructor(
     public readonly kind: ExistingStorageKind,
     public readonly id: string,
     public readonly exportPath: string,
+    public readonly tls: boolean = false,
   ) {}
 }
 
@@ -121,8 +135,9 @@ export interface ExistingStorageProps {
   readonly storageSecurityGroup?: ec2.ISecurityGroup;
   /**
    * The nodes' mount options, held at synth and on every node to the client's option allowlist.
-   * @default - by kind: FSx for Lustre `relatime,flock`; EFS the EFS guide's NFS options with `noresvport`; FSx for
-   * OpenZFS NFS v4.1 with 256 KiB transfers, which every throughput capacity accepts; NFS this project's NFS options
+   * @default - by kind: FSx for Lustre `relatime,flock`; EFS the EFS guide's NFS options with `noresvport` (and `tls`
+   * first with `tls: true`); FSx for OpenZFS NFS v4.1 with 256 KiB transfers, which every throughput capacity accepts;
+   * NFS this project's NFS options
    */
   readonly mountOptions?: string;
   /**
@@ -160,8 +175,14 @@ export class ExistingStorage extends Construct {
     if (isFileSystem && (props.clientCidrs ?? []).length + (props.clientPeers ?? []).length === 0) {
       throw new Error("clientCidrs or clientPeers must name the cluster's clients, whom the file system's security groups must admit");
     }
-    const mountOptions = props.mountOptions ?? defaultMountOptions(kind);
-    checkLiteral('mountOptions', mountOptions, (v) => allowedOptionsProblem(v, kind === ExistingStorageKind.FSX_LUSTRE ? 'lustre' : 'nfs4', kind));
+    const { tls } = props.storage;
+    const mountOptions = props.mountOptions ?? `${tls ? 'tls,' : ''}${defaultMountOptions(kind)}`;
+    // The registration writes fsType efs for options with tls (EFS-TLS-TYPE), and the nodes take tls on efs alone.
+    const fsType = kind === ExistingStorageKind.FSX_LUSTRE ? 'lustre' : tls ? 'efs' : 'nfs4';
+    checkLiteral('mountOptions', mountOptions, (v) => allowedOptionsProblem(v, fsType, kind));
+    if (tls && Token.isUnresolved(mountOptions)) {
+      throw new Error('mountOptions must be a literal with tls: true: the records mount over TLS only options that carry "tls", which a token hides until deploy');
+    }
     checkLiteral('mountPoint', props.mountPoint, (v) => directoryProblem(v, { allowHome: props.allowHomeMountPoint ?? false }));
     const registration = new ServerRegistration(this, 'Registration', {
       existing: {
