@@ -243,7 +243,7 @@ function defaultMountOptions(kind: ExistingStorageKind): string {
 
 /** The app's `-c existingStorage=<kind>:<target>` forms, one per kind, for its messages. */
 export const EXISTING_STORAGE_FORMS = 'fsx-lustre:fs-<id>, fsx-openzfs:fs-<id>[:<volume path>], efs:fs-<id>[:<directory>] ' +
-  'or nfs:<private IPv4>:<export path>';
+  '(efs+tls:... over TLS) or nfs:<private IPv4>:<export path>';
 
 /** What each kind is, in words for the app stack's description and outputs. */
 export const EXISTING_STORAGE_WHAT: Record<ExistingStorageKind, string> = {
@@ -277,15 +277,18 @@ export function existingPathProblem(kind: ExistingStorageKind, path: string | un
   }
 }
 
-/** The source of `kind` at `id` with `path` as typed after it, which {@link existingPathProblem} passed; absent: the kind's default. */
-export function existingStorageSource(kind: ExistingStorageKind, id: string, path: string | undefined): ExistingStorageSource {
+/**
+ * The source of `kind` at `id` with `path` as typed after it, which {@link existingPathProblem} passed; absent: the kind's
+ * default. `tls`: EFS over TLS.
+ */
+export function existingStorageSource(kind: ExistingStorageKind, id: string, path: string | undefined, tls = false): ExistingStorageSource {
   switch (kind) {
     case ExistingStorageKind.FSX_LUSTRE:
       return ExistingStorageSource.fsxLustre(id);
     case ExistingStorageKind.FSX_OPENZFS:
       return ExistingStorageSource.fsxOpenZfs(id, { volumePath: path });
     case ExistingStorageKind.EFS:
-      return ExistingStorageSource.efs(id, { path });
+      return ExistingStorageSource.efs(id, { path, tls });
     case ExistingStorageKind.NFS:
       return ExistingStorageSource.nfs(id, path!);
   }
