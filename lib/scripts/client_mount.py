@@ -32,8 +32,7 @@ MOUNTINFO_POINT = 4  # the mount point's field in /proc/self/mountinfo (proc(5))
 # The mount table the script reads (tests point it elsewhere, as they do the script's MOUNTINFO).
 MOUNTINFO = os.environ.get('CLIENT_MOUNT_MOUNTINFO', '/proc/self/mountinfo')
 KEYS = ['server', 'exportPath', 'mountPoint', 'fsType', 'options', 'fstab']
-# A record's optional `backend` (backend.ts: RECORD_BACKENDS); fsx-lustre is mounted as "lustre", efs as "nfs4" or (over
-# TLS, by amazon-efs-utils' mount.efs) "efs", the others as "nfs4".
+# A record's optional `backend` (backend.ts: RECORD_BACKENDS): fsx-lustre's fsType is "lustre", efs's "nfs4" or "efs" (TLS).
 BACKENDS = ('ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs', 'efs', 'nfs')
 BROADCAST = ipaddress.IPv4Address('255.255.255.255')
 GROUP_WRITE, ANY_WRITE = 0o020, 0o022
@@ -50,13 +49,11 @@ VERSIONS = one_of('4', '4.1', '4.2')
 NFS_VALUED: dict[str, Rule] = {
     'nfsvers': VERSIONS, 'vers': VERSIONS, 'rsize': number(4096, 1048576), 'wsize': number(4096, 1048576),
     'timeo': number(1, 6000), 'retrans': number(0, 30), 'actimeo': number(0, 3600), 'proto': one_of('tcp'),
-    'sec': one_of('sys'), 'lookupcache': one_of('all', 'none', 'pos', 'positive')}
-# efs has no nconnect: the nconnect probe mounts with mount.nfs, not mount.efs.
+    'sec': one_of('sys'), 'lookupcache': one_of('all', 'none', 'pos', 'positive')}  # efs: no nconnect, whose probe uses mount.nfs
 VALUED: dict[str, dict[str, Rule]] = {'nfs4': {**NFS_VALUED, 'nconnect': number(1, 16)}, 'lustre': {}, 'efs': NFS_VALUED}
 COMMON_FLAGS = {'_netdev', 'noatime', 'nodiratime', 'relatime', 'nofail', 'nosuid', 'nodev', 'noexec',
                 'rw', 'ro'}
-FLAGS = {'nfs4': COMMON_FLAGS | {'hard'}, 'lustre': COMMON_FLAGS | {'flock', 'localflock', 'noflock'},
-         'efs': COMMON_FLAGS | {'hard', 'tls'}}
+FLAGS = {'nfs4': COMMON_FLAGS | {'hard'}, 'lustre': COMMON_FLAGS | {'flock', 'localflock', 'noflock'}, 'efs': COMMON_FLAGS | {'hard', 'tls'}}
 BACKEND_FLAGS = {'efs': {'noresvport'}}  # EFS's mount helper's; this project's servers export `secure` (exports(5))
 # Options refused with their own reason: nfs(5) on soft, "A so-called soft timeout can cause silent data corruption".
 REFUSED = {'soft': 'returns an I/O error after a timeout, which a program may not check: silent data loss (nfs(5)); use hard',
@@ -285,10 +282,7 @@ def options_problem(v: str, fs: str, backend: object = None) -> str | None:
         both = [o for o in group if o in seen]
         if len(both) > 1:
             return 'options: ' + ' and '.join(q(o) for o in both) + ' contradict each other'
-    # mount.efs mounts without TLS unless told: an efs record is the TLS form, never mounted in the clear.
-    if fs == 'efs' and 'tls' not in seen:
-        return 'options: "tls" is missing: fsType "efs" is EFS over TLS (without TLS, mount it as "nfs4")'
-    return None
+    return 'options: "tls" is missing: fsType "efs" is EFS over TLS (without TLS, mount it as "nfs4")' if fs == 'efs' and 'tls' not in seen else None
 
 def fstab_line(rec: dict[str, Any], options: str) -> str:
     return ' '.join([source_of(rec), rec['mountPoint'], rec['fsType'], options, '0', '0'])

@@ -193,24 +193,6 @@ class Grammar(unittest.TestCase):
             ('mounted as lustre', ['10.0.1.5'], {'fsType': 'lustre'}, 'backend "efs" does not fit fsType "lustre"'),
         ])
 
-    def test_efs_over_tls_is_fstype_efs_of_backend_efs_with_tls_and_nothing_else_takes_tls(self) -> None:
-        tls = {'server': EFS, 'exportPath': '/', 'fsType': 'efs', 'backend': 'efs',  # what ExistingStorage writes with tls
-               'options': 'tls,nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,noresvport,_netdev,nosuid,nodev'}
-        self.check_named_records(tls, 'of an efs record is not an EFS DNS name', [
-            ('accepted', ['10.0.1.5'], {}, None),
-            ('its line is type efs', ['10.0.1.5'], {'fstab': f'{EFS}:/ {ROOT}/data nfs4 {tls["options"]} 0 0'}, 'fstab '),
-            ('without tls', ['10.0.1.5'], {'options': OPTIONS}, 'options: "tls" is missing: fsType "efs" is EFS over TLS'),
-            ('with nconnect', ['10.0.1.5'], {'options': 'tls,nconnect=4'}, 'options: "nconnect=4" is not an allowed mount option'),
-            ('soft', ['10.0.1.5'], {'options': 'tls,soft'}, 'options: "soft" returns an I/O error'),
-            ('backend nfs', ['10.0.1.5'], {'backend': 'nfs', 'server': '10.0.0.5'}, 'backend "nfs" does not fit fsType "efs"'),
-            ('backend fsx-openzfs', ['10.0.1.5'], {'backend': 'fsx-openzfs', 'server': FSX}, 'backend "fsx-openzfs" does not fit fsType "efs"'),
-        ])
-        no_backend = record(server=EFS, exportPath='/', fsType='efs', options='tls,_netdev')
-        self.assertEqual(problem(no_backend), 'fsType "efs" needs backend "efs"')
-        for fs, backend in (('nfs4', 'efs'), ('nfs4', 'nfs'), ('lustre', 'fsx-lustre')):
-            self.assertEqual(cm.option_problem('tls', fs, backend), 'options: "tls" is not an allowed mount option')
-        self.assertEqual(problem(record(fsType='xfs')), 'fsType "xfs" is not "nfs4" (or "lustre", "efs")')
-
     def test_an_nfs_server_that_exists_is_checked_as_an_ec2_one_and_noresvport_is_for_efs_only(self) -> None:
         self.assertIsNone(problem(record(backend='nfs')))
         self.assertEqual(problem(record(backend='nfs', server='10.1.0.5')), 'server 10.1.0.5 is outside the allowed servers 10.0.0.0/16')
