@@ -46,7 +46,7 @@ export class ExistingStorageStack extends Stack {
     const storage = new ExistingStorage(this, 'ExistingStorage', {
       clusterName: ctx.clusterName,
       serverName: ctx.serverName,
-      storage: existingStorageSource(spec.kind, spec.id, spec.path),
+      storage: existingStorageSource(spec.kind, spec.id, spec.path, spec.tls),
       mountPoint: ctx.mountPoint,
       allowHomeMountPoint: ctx.allowHomeMountPoint,
       vpc,

@@ -2,7 +2,8 @@ import { Token, Validations } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Construct } from 'constructs';
 import { clientEgressPorts, clientPorts } from '../lambda/register/existing/access';
-import { existingOptionsProblem, existingPathProblem } from '../lambda/register/existing/record-values';
+import { existingFsType, existingPathProblem } from '../lambda/register/existing/record-values';
+import { allowedOptionsProblem } from '../lambda/value-check/mount-options';
 import { directoryProblem } from '../lambda/value-check/mounts';
 import { clientMountOptions } from './backends/ec2/mount-options';
 import { LUSTRE_MOUNT_OPTIONS } from './backends/fsx-lustre';
@@ -38,6 +39,15 @@ export interface EfsSourceOptions {
    * @default '/' (the file system's root)
    */
   readonly path?: string;
+  /**
+   * Mount over TLS (encryption in transit, which AWS recommends for EFS) through amazon-efs-utils' mount helper: the
+   * record's fsType is `efs` and its options carry `tls`. A node without the helper (`mount.efs`) does not mount the file
+   * system at all, and says so (`ATTENTION NO-EFS-UTILS`): Amazon Linux has the package in its repositories, other
+   * distributions build it from source. Off by default, so that a file system mounts on every node with an NFS client;
+   * turn it on where the nodes have amazon-efs-utils or the data must not cross the network in the clear.
+   * @default false
+   */
+  readonly tls?: boolean;
 }
 
 /**
@@ -55,9 +65,12 @@ export class ExistingStorageSource {
     return new ExistingStorageSource(ExistingStorageKind.FSX_OPENZFS, fileSystemId, options.volumePath ?? '/fsx');
   }
 
-  /** An Amazon EFS file system, `fs-...`, mounted over NFS v4.1 as the EFS guide mounts it. */
+  /**
+   * An Amazon EFS file system, `fs-...`, mounted over NFS v4.1 as the EFS guide mounts it, or with `tls` by the EFS
+   * mount helper over TLS.
+   */
   public static efs(fileSystemId: string, options: EfsSourceOptions = {}): ExistingStorageSource {
-    return new ExistingStorageSource(ExistingStorageKind.EFS, fileSystemId, options.path ?? '/');
+    return new ExistingStorageSource(ExistingStorageKind.EFS, fileSystemId, options.path ?? '/', options.tls ?? false);
   }
 
   /** An NFS server at a private IPv4 `address`, exporting `exportPath`. */
@@ -69,11 +82,13 @@ export class ExistingStorageSource {
    * @param kind what the storage is
    * @param id the file system's id, or the NFS server's address
    * @param exportPath the path mounted: FSx for Lustre's is `/`, its root
+   * @param tls whether the nodes mount it over TLS: EFS only
    */
   private constructor(
     public readonly kind: ExistingStorageKind,
     public readonly id: string,
     public readonly exportPath: string,
+    public readonly tls: boolean = false,
   ) {}
 }
 
@@ -121,8 +136,9 @@ export interface ExistingStorageProps {
   readonly storageSecurityGroup?: ec2.ISecurityGroup;
   /**
    * The nodes' mount options, held at synth and on every node to the client's option allowlist.
-   * @default - by kind: FSx for Lustre `relatime,flock`; EFS the EFS guide's NFS options with `noresvport`; FSx for
-   * OpenZFS NFS v4.1 with 256 KiB transfers, which every throughput capacity accepts; NFS this project's NFS options
+   * @default - by kind: FSx for Lustre `relatime,flock`; EFS the EFS guide's NFS options with `noresvport` (and `tls`
+   * first with `tls: true`); FSx for OpenZFS NFS v4.1 with 256 KiB transfers, which every throughput capacity accepts;
+   * NFS this project's NFS options
    */
   readonly mountOptions?: string;
   /**
@@ -160,9 +176,15 @@ export class ExistingStorage extends Construct {
     if (isFileSystem && (props.clientCidrs ?? []).length + (props.clientPeers ?? []).length === 0) {
       throw new Error("clientCidrs or clientPeers must name the cluster's clients, whom the file system's security groups must admit");
     }
-    const mountOptions = props.mountOptions ?? defaultMountOptions(kind);
+    const { tls } = props.storage;
+    const mountOptions = props.mountOptions ?? `${tls ? 'tls,' : ''}${defaultMountOptions(kind)}`;
     checkLiteral('storage path', props.storage.exportPath, (v) => existingPathProblem(kind, v));
-    checkLiteral('mountOptions', mountOptions, (v) => existingOptionsProblem(kind, v));
+    // The registration writes fsType efs for options with tls (EFS-TLS-TYPE), and the nodes take tls on efs alone: the
+    // prop says which is meant, so tls in the options without it, or it without tls, is refused.
+    checkLiteral('mountOptions', mountOptions, (v) => allowedOptionsProblem(v, tls ? 'efs' : existingFsType(kind), kind));
+    if (tls && Token.isUnresolved(mountOptions)) {
+      throw new Error('mountOptions must be a literal with tls: true: the records mount over TLS only options that carry "tls", which a token hides until deploy');
+    }
     checkLiteral('mountPoint', props.mountPoint, (v) => directoryProblem(v, { allowHome: props.allowHomeMountPoint ?? false }));
     const registration = new ServerRegistration(this, 'Registration', {
       existing: {
@@ -255,7 +277,7 @@ function defaultMountOptions(kind: ExistingStorageKind): string {
 
 /** The app's `-c existingStorage=<kind>:<target>` forms, one per kind, for its messages. */
 export const EXISTING_STORAGE_FORMS = 'fsx-lustre:fs-<id>, fsx-openzfs:fs-<id>[:<volume path>], efs:fs-<id>[:<directory>] ' +
-  'or nfs:<private IPv4>:<export path>';
+  '(efs+tls:... over TLS) or nfs:<private IPv4>:<export path>';
 
 /** What each kind is, in words for the app stack's description and outputs. */
 export const EXISTING_STORAGE_WHAT: Record<ExistingStorageKind, string> = {
@@ -266,15 +288,18 @@ export const EXISTING_STORAGE_WHAT: Record<ExistingStorageKind, string> = {
 };
 
 
-/** The source of `kind` at `id` with `path` as typed after it, which existingPathProblem passed; absent: the kind's default. */
-export function existingStorageSource(kind: ExistingStorageKind, id: string, path: string | undefined): ExistingStorageSource {
+/**
+ * The source of `kind` at `id` with `path` as typed after it, which existingPathProblem passed; absent: the kind's
+ * default. `tls`: EFS over TLS.
+ */
+export function existingStorageSource(kind: ExistingStorageKind, id: string, path: string | undefined, tls = false): ExistingStorageSource {
   switch (kind) {
     case ExistingStorageKind.FSX_LUSTRE:
       return ExistingStorageSource.fsxLustre(id);
     case ExistingStorageKind.FSX_OPENZFS:
       return ExistingStorageSource.fsxOpenZfs(id, { volumePath: path });
     case ExistingStorageKind.EFS:
-      return ExistingStorageSource.efs(id, { path });
+      return ExistingStorageSource.efs(id, { path, tls });
     case ExistingStorageKind.NFS:
       return ExistingStorageSource.nfs(id, path!);
   }

@@ -44,11 +44,13 @@ export {
 export { holding, refusal, type Claimant, type RecordOwner } from './owner';
 export {
   FS_TYPES,
+  RECORD_FS_TYPES,
   fstabLine,
   isTombstoneOf,
   mountRecord,
   type Ec2RingRecord,
   type FsType,
+  type RecordFsType,
   type FsxRingRecord,
   type MountRecord,
   type RingRecord,

@@ -46,7 +46,7 @@ import {
   type HandlerContext,
 } from './aws';
 import { errorName, log } from './log';
-import { checkExisting } from './existing/check';
+import { checkExisting, recordFsType } from './existing/check';
 import { refuseExistingValues } from './existing/record-values';
 import * as describers from './existing/describe';
 import { EXISTING_PROP, type ExistingTarget } from './existing/target';
@@ -186,9 +186,10 @@ async function registerExisting(
     backend: props.backend,
     registeredAt: new Date().toISOString(),
   };
-  const mount = mountRecord(f.server, f.exportPath, props.mountPoint, props.mountOptions, f.fsType, props.backend);
+  const fsType = recordFsType(f, props.backend, props.mountOptions);
+  const mount = mountRecord(f.server, f.exportPath, props.mountPoint, props.mountOptions, fsType, props.backend);
   await writeRecords(held, ring, mount, props);
-  log('info', 'registered existing storage', { requestType: event.RequestType, ...names, server: f.server, fsType: f.fsType });
+  log('info', 'registered existing storage', { requestType: event.RequestType, ...names, server: f.server, fsType });
   return registered(ringName, mountName, f.privateIp);
 }
 

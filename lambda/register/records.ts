@@ -71,8 +71,11 @@ export interface MountRecord {
   readonly exportPath: string;
   /** The directory clients mount the export on. */
   readonly mountPoint: string;
-  /** File system type for mount and fstab: `nfs4` for EC2 servers and FSx for OpenZFS, `lustre` for FSx for Lustre. */
-  readonly fsType: FsType;
+  /**
+   * File system type for mount and fstab: `nfs4` for EC2 servers, FSx for OpenZFS and EFS, `lustre` for FSx for Lustre,
+   * `efs` for EFS over TLS through amazon-efs-utils' mount helper.
+   */
+  readonly fsType: RecordFsType;
   /** Client mount options. */
   readonly options: string;
   /** The complete fstab line. */
@@ -114,9 +117,16 @@ export function isTombstoneOf(value: string, name: string): boolean {
   }
 }
 
-/** The file system types of a mount config. */
-export type FsType = 'nfs4' | 'lustre';
-/** Each {@link FsType}, for run-time checks; test/unit/record-schema.test.ts holds both to the schema. */
+/**
+ * The file system types of a mount config: `efs` (EFS over TLS, amazon-efs-utils' mount helper) is existing storage's
+ * alone, and the client admits it for backend `efs` only.
+ */
+export type RecordFsType = 'nfs4' | 'lustre' | 'efs';
+/** Each {@link RecordFsType}, for run-time checks; test/unit/record-schema.test.ts holds both to the schema. */
+export const RECORD_FS_TYPES: readonly RecordFsType[] = ['nfs4', 'lustre', 'efs'];
+/** The file system types of a server this project deploys or imports, which `mountOn` mounts without the client script. */
+export type FsType = Exclude<RecordFsType, 'efs'>;
+/** Each {@link FsType}, for run-time checks. */
 export const FS_TYPES: readonly FsType[] = ['nfs4', 'lustre'];
 
 /**
@@ -124,8 +134,10 @@ export const FS_TYPES: readonly FsType[] = ['nfs4', 'lustre'];
  * - NFS: `<ip>:<exportPath> <mountPoint> nfs4 <options> 0 0`. FSx for OpenZFS has its DNS name in place of the IP,
  *   `<dnsName>:/fsx`, as the FSx for OpenZFS guide mounts it.
  * - FSx for Lustre: `<dnsName>@tcp:/<mountName> <mountPoint> lustre <options> 0 0`, the FSx for Lustre guide's form.
+ * - EFS over TLS: `<dnsName>:/ <mountPoint> efs <options> 0 0`, the EFS mount helper's form (EFS-TLS-FSTAB) with the
+ *   DNS name, which the helper takes as well as the id.
  */
-export function fstabLine(server: string, exportPath: string, mountPoint: string, options: string, fsType: FsType = 'nfs4'): string {
+export function fstabLine(server: string, exportPath: string, mountPoint: string, options: string, fsType: RecordFsType = 'nfs4'): string {
   const source = fsType === 'lustre' ? `${server}@tcp:${exportPath}` : `${server}:${exportPath}`;
   return `${source} ${mountPoint} ${fsType} ${options} 0 0`;
 }
@@ -139,7 +151,7 @@ export function mountRecord(
   exportPath: string,
   mountPoint: string,
   options: string,
-  fsType: FsType = 'nfs4',
+  fsType: RecordFsType = 'nfs4',
   backend?: RecordBackend,
 ): MountRecord {
   return {

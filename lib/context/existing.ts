@@ -25,6 +25,8 @@ export interface ExistingStorageSpec {
   readonly id: string;
   /** The volume path (FSx for OpenZFS), directory (EFS) or export (NFS); absent where the kind's default applies. */
   readonly path?: string;
+  /** EFS over TLS, typed as the kind `efs+tls`; absent otherwise. */
+  readonly tls?: boolean;
 }
 
 /** The validated context of an existing storage's stack: what `existingStorage` and the keys beside it give. */
@@ -32,8 +34,8 @@ export interface ExistingStorageContext extends Pick<StorageServerContext,
   'clusterName' | 'serverName' | 'stackName' | 'vpcId' | 'vpcFrom' | 'clientCidrs' | 'clientSecurityGroupId' |
   'allowPublicClientCidrs' | 'clientTagKey' | 'allowHomeMountPoint' | 'mountRoots' | 'clientReadAheadKiB'> {
   /**
-   * `<kind>:<target>`: `fsx-lustre:fs-<id>`, `fsx-openzfs:fs-<id>[:<volume path>]`, `efs:fs-<id>[:<directory>]` or
-   * `nfs:<private IPv4>:<export path>`.
+   * `<kind>:<target>`: `fsx-lustre:fs-<id>`, `fsx-openzfs:fs-<id>[:<volume path>]`, `efs:fs-<id>[:<directory>]`
+   * (`efs+tls:` over TLS) or `nfs:<private IPv4>:<export path>`.
    */
   readonly existingStorage: ExistingStorageSpec;
   /**
@@ -142,13 +144,15 @@ function missing(key: ContextKey, typed: string, what: string): Error {
 function parseExistingStorage(key: ContextKey, value: string): ExistingStorageSpec {
   const refuse = (bad: string) => contextError(key, value, `${EXISTING_STORAGE_FORMS} (bad: ${bad})`);
   const [typed, id, ...rest] = value.split(':');
-  const kind = Object.values(ExistingStorageKind).find((k) => k === typed);
-  if (kind === undefined) throw refuse(`'${typed}' is no kind; the kinds are ${Object.values(ExistingStorageKind).join(', ')}`);
+  // EFS over TLS is EFS with a suffix, not a kind of its own: the records' backend is efs either way.
+  const tls = typed === `${ExistingStorageKind.EFS}+tls`;
+  const kind = Object.values(ExistingStorageKind).find((k) => k === (tls ? ExistingStorageKind.EFS : typed));
+  if (kind === undefined) throw refuse(`'${typed}' is no kind; the kinds are ${Object.values(ExistingStorageKind).join(', ')} (and efs+tls)`);
   const path = rest.length > 0 ? rest.join(':') : undefined;
   const prop = kind === ExistingStorageKind.NFS ? EXISTING_PROP.address : EXISTING_PROP.fileSystemId;
   const idProblem = existingValueProblem(prop, id ?? '');
   if (idProblem !== undefined) throw refuse(`${JSON.stringify(id ?? '')} ${idProblem.replace(/^must be/, 'is not')}`);
   const pathProblem = existingPathProblem(kind, path);
   if (pathProblem !== undefined) throw refuse(pathProblem);
-  return { kind, id, ...(path !== undefined ? { path } : {}) };
+  return { kind, id, ...(path !== undefined ? { path } : {}), ...(tls ? { tls } : {}) };
 }

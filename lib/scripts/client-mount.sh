@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Mounts the storage servers of an HPC cluster on this node (NFS servers, FSx for Lustre and FSx for OpenZFS file
 # systems), from the mount configs the StorageServer registration keeps in SSM Parameter Store (docs/design.md, section 6):
-#   <prefix>/<cluster>/storage/<server>/mount = {"server","exportPath","mountPoint","fsType":"nfs4"|"lustre","options","fstab"[,"backend"]}
+#   <prefix>/<cluster>/storage/<server>/mount = {"server","exportPath","mountPoint","fsType":"nfs4"|"lustre"|"efs","options","fstab"[,"backend"]}
 # Run by the client-mount SSM document (State Manager: at a node's first boot and on a schedule) or by hand.
 #
 # Usage: client-mount.sh --cluster NAME --allowed-servers CIDR[,CIDR...] [--mount-roots DIR[,DIR...]] [--allow-home]
@@ -63,6 +63,12 @@
 # lustre-client-modules-$(uname -r), which AWS's FSx for Lustre client repository provides for Ubuntu. When none
 # can be installed, each lustre record is reported (ATTENTION NO-LUSTRE-CLIENT, naming the kernel) and skipped:
 # no fstab line that would fail at every boot; the NFS records are mounted as usual.
+#
+# EFS over TLS. A record of fsType "efs" (backend efs, options with tls) is mounted by amazon-efs-utils' mount helper,
+# mount.efs, which runs the TLS tunnel and mounts its local end, 127.0.0.1:<path> (docs/client-mount.md). It does not
+# install it (it brings stunnel or efs-proxy and a watchdog service: the node's owner's choice); where mount.efs is
+# missing the record is reported (ATTENTION NO-EFS-UTILS, saying how to install it) and skipped, by every run: never
+# mounted without TLS, and no fstab line that would fail at every boot.
 #
 # nconnect (docs/design.md, section 9; sources: docs/sources/nconnect.md). An NFS record may ask for nconnect=N
 # (several TCP connections per mount: Linux 5.3 and later, backported to some older kernels). A kernel that does
@@ -153,6 +159,10 @@ same_lustre() {
   getent ahostsv4 "${source%%@tcp:*}" 2>/dev/null | awk '{ print $1 }' | grep -Fxq -- "$address"
 }
 
+# True when $1, the source the kernel shows, is the EFS record source $2 mounted over TLS: mount.efs mounts the local
+# end of its tunnel, 127.0.0.1:<path> (efs-utils' mount_nfs).
+same_efs_tls() { [[ $2 == *.efs.* && $1 == "127.0.0.1:${2#*:}" ]]; }
+
 # True when the mount on $1 has both forced flags (findmnt lists the per-mount flags, e.g. rw,nosuid,nodev,...).
 has_forced_options() {
   local opts
@@ -187,7 +197,7 @@ mount_one() {
   local srv=$1 source=$2 mp=$3 current n
   prepare_mount_point "$srv" "$source" "$mp" || return 0
   current=$(findmnt -rn -o SOURCE --mountpoint "$mp" 2>/dev/null | tail -n 1 || true)
-  if [[ $current == "$source" ]] || same_lustre "$current" "$source"; then
+  if [[ $current == "$source" ]] || same_lustre "$current" "$source" || same_efs_tls "$current" "$source"; then
     if has_forced_options "$mp"; then say "already mounted: $source on $mp"; return 0; fi
     # Mounted before nosuid,nodev were forced (or by hand without them). A bind remount sets the two
     # per-mount flags in place, keeping the others (VFS-OPTIONS), without unmounting the data in use; an
@@ -243,6 +253,10 @@ main() {
         warn "NO-LUSTRE-CLIENT $name: $a on $b needs the Lustre client, which this node lacks and could not install (kernel $(uname -r), see above); record skipped: nothing of it is written or mounted"
         continue
       fi
+    fi
+    if [[ $kind == ok && $c =~ ^[^\ ]+\ [^\ ]+\ efs\  ]] && ! command -v mount.efs >/dev/null && [[ ! -x /sbin/mount.efs ]]; then
+      warn "NO-EFS-UTILS $cluster/$srv: $a on $b is EFS over TLS, which needs amazon-efs-utils' mount.efs, missing on this node. Install it (Amazon Linux: dnf or yum install -y amazon-efs-utils; other distributions: build it from source, github.com/aws/efs-utils) and re-run; record skipped: nothing of it is written or mounted, never without TLS"
+      continue
     fi
     if [[ $kind == ok && $a != *@tcp:* ]] && has_nconnect "$c" && ((do_mount && !dry_run)) && ! nconnect_ok "$a" "$c"; then
       say "nconnect dropped for $cluster/$srv: $nconnect_why; its fstab line and mount have no nconnect"

@@ -32,7 +32,7 @@ MOUNTINFO_POINT = 4  # the mount point's field in /proc/self/mountinfo (proc(5))
 # The mount table the script reads (tests point it elsewhere, as they do the script's MOUNTINFO).
 MOUNTINFO = os.environ.get('CLIENT_MOUNT_MOUNTINFO', '/proc/self/mountinfo')
 KEYS = ['server', 'exportPath', 'mountPoint', 'fsType', 'options', 'fstab']
-# A record's optional `backend` (backend.ts: RECORD_BACKENDS); fsx-lustre is mounted as "lustre", others as "nfs4".
+# A record's optional `backend` (backend.ts: RECORD_BACKENDS): fsx-lustre's fsType is "lustre", efs's "nfs4" or "efs" (TLS).
 BACKENDS = ('ebs', 'instance-store', 'fsx-lustre', 'fsx-openzfs', 'efs', 'nfs')
 BROADCAST = ipaddress.IPv4Address('255.255.255.255')
 GROUP_WRITE, ANY_WRITE = 0o020, 0o022
@@ -46,16 +46,14 @@ def one_of(*values: str) -> Rule:
 
 VERSIONS = one_of('4', '4.1', '4.2')
 # name=value options with their rule, and plain flags, per fsType. Nothing else is passed to mount.
-VALUED: dict[str, dict[str, Rule]] = {
-    'nfs4': {'nfsvers': VERSIONS, 'vers': VERSIONS, 'rsize': number(4096, 1048576),
-             'wsize': number(4096, 1048576), 'timeo': number(1, 6000), 'retrans': number(0, 30),
-             'actimeo': number(0, 3600), 'nconnect': number(1, 16), 'proto': one_of('tcp'),
-             'sec': one_of('sys'), 'lookupcache': one_of('all', 'none', 'pos', 'positive')},
-    'lustre': {},
-}
+NFS_VALUED: dict[str, Rule] = {
+    'nfsvers': VERSIONS, 'vers': VERSIONS, 'rsize': number(4096, 1048576), 'wsize': number(4096, 1048576),
+    'timeo': number(1, 6000), 'retrans': number(0, 30), 'actimeo': number(0, 3600), 'proto': one_of('tcp'),
+    'sec': one_of('sys'), 'lookupcache': one_of('all', 'none', 'pos', 'positive')}  # efs: no nconnect, whose probe uses mount.nfs
+VALUED: dict[str, dict[str, Rule]] = {'nfs4': {**NFS_VALUED, 'nconnect': number(1, 16)}, 'lustre': {}, 'efs': NFS_VALUED}
 COMMON_FLAGS = {'_netdev', 'noatime', 'nodiratime', 'relatime', 'nofail', 'nosuid', 'nodev', 'noexec',
                 'rw', 'ro'}
-FLAGS = {'nfs4': COMMON_FLAGS | {'hard'}, 'lustre': COMMON_FLAGS | {'flock', 'localflock', 'noflock'}}
+FLAGS = {'nfs4': COMMON_FLAGS | {'hard'}, 'lustre': COMMON_FLAGS | {'flock', 'localflock', 'noflock'}, 'efs': COMMON_FLAGS | {'hard', 'tls'}}
 BACKEND_FLAGS = {'efs': {'noresvport'}}  # EFS's mount helper's; this project's servers export `secure` (exports(5))
 # Options refused with their own reason: nfs(5) on soft, "A so-called soft timeout can cause silent data corruption".
 REFUSED = {'soft': 'returns an I/O error after a timeout, which a program may not check: silent data loss (nfs(5)); use hard',
@@ -114,12 +112,13 @@ def resolved_problem(v: str, allowed: list[ipaddress.IPv4Network]) -> str | None
 def backend_problem(rec: dict[str, Any]) -> str | None:
     """Why the record's backend (absent in records written before FSx for OpenZFS) does not fit its fsType, or None."""
     if 'backend' not in rec:
-        return None
+        return 'fsType "efs" needs backend "efs"' if rec['fsType'] == 'efs' else None
     b = rec['backend']
     if b not in BACKENDS:
         return 'backend ' + q(b)[:80] + ' is not one of ' + ', '.join(BACKENDS)
-    if (b == 'fsx-lustre') != (rec['fsType'] == 'lustre'):
-        return 'backend ' + q(b) + ' does not fit fsType ' + q(rec['fsType']) + ' (fsx-lustre is mounted as "lustre", every other backend as "nfs4")'
+    if (b == 'fsx-lustre') != (rec['fsType'] == 'lustre') or (rec['fsType'] == 'efs' and b != 'efs'):
+        return ('backend ' + q(b) + ' does not fit fsType ' + q(rec['fsType']) +
+                ' (fsx-lustre is mounted as "lustre", efs as "nfs4" or "efs", every other backend as "nfs4")')
     return None
 
 def server_problem(rec: dict[str, Any], allowed: list[ipaddress.IPv4Network]) -> str | None:
@@ -261,7 +260,7 @@ def option_problem(opt: str, fs: str, backend: object = None) -> str | None:
         rule = VALUED[fs].get(name)
         if rule is None or not rule(value):
             return 'options: ' + q(opt) + ' ' + ('has a value out of range' if rule else 'is not an allowed mount option')
-    elif name in REFUSED and fs == 'nfs4':
+    elif name in REFUSED and fs != 'lustre':
         return 'options: ' + q(opt) + ' ' + REFUSED[name]
     elif name not in FLAGS[fs] and name not in BACKEND_FLAGS.get(str(backend), set()):
         return 'options: ' + q(opt) + (' needs a value' if name in VALUED[fs] else ' is not an allowed mount option')
@@ -283,7 +282,7 @@ def options_problem(v: str, fs: str, backend: object = None) -> str | None:
         both = [o for o in group if o in seen]
         if len(both) > 1:
             return 'options: ' + ' and '.join(q(o) for o in both) + ' contradict each other'
-    return None
+    return 'options: "tls" is missing: fsType "efs" is EFS over TLS (without TLS, mount it as "nfs4")' if fs == 'efs' and 'tls' not in seen else None
 
 def fstab_line(rec: dict[str, Any], options: str) -> str:
     return ' '.join([source_of(rec), rec['mountPoint'], rec['fsType'], options, '0', '0'])
@@ -303,8 +302,8 @@ def problem(rec: object, allowed: list[ipaddress.IPv4Network], roots: list[str])
     bad = [k for k in KEYS if not isinstance(rec.get(k), str)]
     if bad:
         return 'lacks string field(s) ' + ', '.join(bad)
-    if rec['fsType'] not in ('nfs4', 'lustre'):
-        return 'fsType ' + q(rec['fsType']) + ' is not "nfs4" (or "lustre")'
+    if rec['fsType'] not in ('nfs4', 'lustre', 'efs'):
+        return 'fsType ' + q(rec['fsType']) + ' is not "nfs4" (or "lustre", "efs")'
     return (backend_problem(rec) or server_problem(rec, allowed) or  # an EFS file system mounts from its root, as AWS's does
             (None if rec.get('backend') == 'efs' and rec['exportPath'] == '/' else path_problem('exportPath', rec['exportPath'])) or
             path_problem('mountPoint', rec['mountPoint']) or

@@ -37,8 +37,9 @@ describe('client-mount.sh refuses records outside the grammar, touching nothing 
   beforeEach(() => {
     ({ bin, mounts } = nodeStandIns());
     mkdirs = path.join(dir, 'mkdir-calls');
-    // The resolver as this node sees it: one FSx name outside the VPC, no other name.
-    program(bin, 'getent', ['case "$2" in fs-0fedcba9876543210.*) echo "203.0.113.9     STREAM $2" ;; *) exit 2 ;; esac']);
+    // The resolver as this node sees it: one FSx name outside the VPC, one EFS name inside, no other name.
+    program(bin, 'getent', ['case "$2" in fs-0fedcba9876543210.*) echo "203.0.113.9     STREAM $2" ;;',
+      '  fs-0123456789abcdef0.efs.*) echo "10.0.3.7        STREAM $2" ;; *) exit 2 ;; esac']);
     program(bin, 'mkdir', [
       recordArgs(mkdirs),
       `case "$*" in *${JSON.stringify(dir).slice(1, -1)}*) exec ${REAL_MKDIR} "$@" ;; esac`,

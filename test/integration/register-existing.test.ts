@@ -72,6 +72,21 @@ describe('an existing EFS file system (Backend efs)', () => {
     expect(askClientChecker([{ record: mount, roots: ['/shared'] }]).answers).toEqual([null]);
   });
 
+  test('over TLS (options with tls, as ExistingStorageSource.efs with tls writes) is fsType efs, EFS-TLS-TYPE, and the client admits it', async () => {
+    const { vpcId, subnetId, groupId } = await network('10.30.0.0/16');
+    const fileSystemId = await efsIn(subnetId, groupId);
+    const prefix = freshPrefix();
+    const options = `tls,${EFS_OPTIONS}`;
+    await rig.handler(createEvent(existingProps(prefix, {
+      Backend: 'efs', ExistingFileSystemId: fileSystemId, VpcId: vpcId, ClientCidrs: '10.30.1.0/24', MountOptions: options,
+    }) as never));
+    const dnsName = `${fileSystemId}.efs.us-east-1.amazonaws.com`;
+    const mount = await value(`${prefix}/hpc1/storage/archive/mount`) as { server: string; exportPath: string; mountPoint: string; fsType: string; options: string; backend: string };
+    expect(mount).toMatchObject({ server: dnsName, exportPath: '/', fsType: 'efs', backend: 'efs', options, fstab: `${dnsName}:/ /shared/archive efs ${options} 0 0` });
+    expect(askClientChecker([{ record: mount, roots: ['/shared'] }, { record: { ...mount, fsType: 'nfs4' }, roots: ['/shared'] }]).answers)
+      .toEqual([null, 'options: "tls" is not an allowed mount option']);
+  });
+
   test('whose mount target group does not admit the clients on TCP 2049 is refused, naming both, and writes nothing', async () => {
     const { vpcId, subnetId, groupId } = await network('10.30.0.0/16', 111);
     const fileSystemId = await efsIn(subnetId, groupId);

@@ -85,7 +85,7 @@ class Grammar(unittest.TestCase):
             ('not an object', ['10.0.0.5'], 'is not a JSON object'),
             ('a field missing', {k: v for k, v in record().items() if k != 'options'}, 'lacks string field(s) options'),
             ('a field not a string', {**record(), 'server': 5}, 'lacks string field(s) server'),
-            ('an unknown fsType', record(fsType='nfs4;reboot'), 'fsType "nfs4;reboot" is not "nfs4" (or "lustre")'),
+            ('an unknown fsType', record(fsType='nfs4;reboot'), 'fsType "nfs4;reboot" is not "nfs4" (or "lustre", "efs")'),
             ('the option suid', record(options=OPTIONS + ',suid'), 'options: "suid" is not an allowed mount option'),
             ('the option dev', record(options='dev,' + OPTIONS), 'options: "dev" is not an allowed mount option'),
             ('the option exec', record(options=OPTIONS + ',exec'), 'options: "exec" is not an allowed mount option'),

@@ -176,7 +176,17 @@ export const REFUSED: [string, Record<string, string> | string, string][] = [
   [
     'an FSx for OpenZFS record with fsType lustre',
     record({ backend: 'fsx-openzfs', server: 'fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com', fsType: 'lustre', exportPath: '/abcdefgh', options: 'relatime' }),
-    'backend "fsx-openzfs" does not fit fsType "lustre" (fsx-lustre is mounted as "lustre", every other backend as "nfs4")',
+    'backend "fsx-openzfs" does not fit fsType "lustre" (fsx-lustre is mounted as "lustre", efs as "nfs4" or "efs", every other backend as "nfs4")',
+  ],
+  [
+    'an EFS-over-TLS record (fsType efs) of an NFS server',
+    record({ backend: 'nfs', fsType: 'efs', options: 'tls,hard' }),
+    'backend "nfs" does not fit fsType "efs" (fsx-lustre is mounted as "lustre", efs as "nfs4" or "efs", every other backend as "nfs4")',
+  ],
+  [
+    'an EFS-over-TLS record (fsType efs) without tls, which mount.efs would mount in the clear',
+    record({ backend: 'efs', fsType: 'efs', server: 'fs-0123456789abcdef0.efs.us-east-1.amazonaws.com', exportPath: '/', options: 'hard,_netdev' }),
+    'options: "tls" is missing: fsType "efs" is EFS over TLS (without TLS, mount it as "nfs4")',
   ],
   [
     'a backend that is not one',
@@ -272,7 +282,7 @@ export const REFUSED: [string, Record<string, string> | string, string][] = [
     record({ options: 'hard,$(reboot)' }),
     'options: "$(reboot)" is not an allowed mount option',
   ],
-  ['";" in fsType', record({ fsType: 'nfs4;reboot' }), 'fsType "nfs4;reboot" is not "nfs4" (or "lustre")'],
+  ['";" in fsType', record({ fsType: 'nfs4;reboot' }), 'fsType "nfs4;reboot" is not "nfs4" (or "lustre", "efs")'],
   [
     'a second line smuggled into fstab',
     record({ fstab: `${GOOD_FSTAB}\n* * * * * root reboot` }),

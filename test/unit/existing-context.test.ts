@@ -36,9 +36,12 @@ describe('each kind through the app: a stack of its registration alone', () => {
     ['fsx-openzfs, a child volume', `fsx-openzfs:${FS}:/fsx/projects`, { ExistingFileSystemId: FS, ExportPath: '/fsx/projects' }],
     ['fsx-openzfs, the root volume by default', `fsx-openzfs:${FS}`, { ExistingFileSystemId: FS, ExportPath: '/fsx' }],
     ['efs, a directory', `efs:${FS}:/projects`, { ExistingFileSystemId: FS, ExportPath: '/projects' }],
+    ['efs+tls, over TLS (EFS-TLS-TYPE)', `efs+tls:${FS}:/projects`, {
+      ExistingFileSystemId: FS, ExportPath: '/projects', MountOptions: 'tls,nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,noresvport,_netdev,nosuid,nodev',
+    }],
   ])('%s', (_, existingStorage, expected) => {
     const stack = existingAppStack({ existingStorage, ...NAMES, ...FROM });
-    const kind = existingStorage.split(':')[0];
+    const kind = existingStorage.split(':')[0].replace(/\+tls$/, '');
     expect(stack.stackName).toBe('StorageServerExisting-hpc1-projects');
     expect(registration(stack)).toMatchObject({
       ...expected, Backend: kind, ClusterName: 'hpc1', ServerName: 'projects', MountPoint: '/data/projects',

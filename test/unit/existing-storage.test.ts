@@ -8,6 +8,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { ExistingStorage, ExistingStorageKind, ExistingStorageSource, type ExistingStorageProps } from '../../lib/existing-storage';
 import { cfnLint } from '../support/cfn-lint';
+import { askClientChecker } from '../support/client-record-check';
 import { ENV, TemplatePolicies } from '../support/iam-eval';
 import { GATE_PACKS, nagSynth } from '../support/nag';
 
@@ -54,6 +55,17 @@ describe('what it registers', () => {
     expect(registration(synth(() => ({ storage })))).toMatchObject({ Backend: kind, ExistingFileSystemId: EFS_ID, ExportPath: exportPath, MountOptions: options });
   });
 
+  test('EFS with tls (EFS-TLS-TYPE): EFS-MOUNT-OPTIONS with tls first, the default being without; the client admits it as fsType efs', () => {
+    const tls = ExistingStorageSource.efs(EFS_ID, { tls: true, path: '/projects' });
+    expect(tls.tls).toBe(true);
+    expect(ExistingStorageSource.efs(EFS_ID).tls).toBe(false);
+    const p = registration(synth(() => ({ storage: tls })));
+    const options = 'tls,nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,noresvport,_netdev,nosuid,nodev';
+    expect(p).toMatchObject({ Backend: 'efs', ExistingFileSystemId: EFS_ID, ExportPath: '/projects', MountOptions: options });
+    const record = { server: `${EFS_ID}.efs.us-east-1.amazonaws.com`, exportPath: '/projects', mountPoint: '/shared/archive', options, backend: 'efs' };
+    expect(askClientChecker([{ record: { ...record, fsType: 'efs' }, roots: ['/shared'] }]).answers).toEqual([null]);
+  });
+
   test('NFS: the address and export alone, and no describe permission', () => {
     const t = synth(() => ({ storage: ExistingStorageSource.nfs('10.0.5.20', '/export/home'), vpc: undefined, clientPeers: undefined }));
     expect(registration(t)).toMatchObject({ Backend: 'nfs', ExistingAddress: '10.0.5.20', ExportPath: '/export/home' });
@@ -96,6 +108,10 @@ describe('what it refuses at synth, naming the prop', () => {
     ['a public client CIDR', () => ({ clientCidrs: ['8.8.8.0/24'] }), /ClientCidrs must be IPv4 CIDRs/],
     ['suid among the options', () => ({ mountOptions: 'nfsvers=4.1,hard,suid' }), /mountOptions "nfsvers=4.1,hard,suid" is refused by the nodes' client: "suid" is not an option the clients allow/],
     ['EFS-NORESVPORT: noresvport on an NFS server', () => ({ storage: ExistingStorageSource.nfs('10.0.5.20', '/export'), vpc: undefined, clientPeers: undefined, mountOptions: 'nfsvers=4.1,hard,noresvport' }), /"noresvport" is not an option the clients allow/],
+    ['EFS-TLS-OPTION: tls without tls: true', () => ({ mountOptions: 'tls,nfsvers=4.1,hard' }), /mountOptions "tls,nfsvers=4.1,hard" is refused by the nodes' client: "tls" is not an option the clients allow/],
+    ['EFS-TLS-OPTION: tls: true with options that lack tls', () => ({ storage: ExistingStorageSource.efs(EFS_ID, { tls: true }), mountOptions: 'nfsvers=4.1,hard' }), /is refused by the nodes' client: "tls" is missing: fsType "efs" is EFS over TLS/],
+    ['tls: true with nconnect, which the client\'s probe cannot try over TLS', () => ({ storage: ExistingStorageSource.efs(EFS_ID, { tls: true }), mountOptions: 'tls,nconnect=4' }), /"nconnect=4" is not an option the clients allow/],
+    ['tls: true with options that are a token', () => ({ storage: ExistingStorageSource.efs(EFS_ID, { tls: true }), mountOptions: Fn.importValue('Options') }), /mountOptions must be a literal with tls: true/],
     ['a mount point in a system directory', () => ({ mountPoint: '/usr/share/data' }), /mountPoint "\/usr\/share\/data" is refused .*under a system directory \(\/usr\)/],
     ['/home without allowHomeMountPoint', () => ({ mountPoint: '/home' }), /set allowHomeMountPoint/],
     ['an NFS export of /', () => ({ storage: ExistingStorageSource.nfs('10.0.5.20', '/'), vpc: undefined, clientPeers: undefined }), /storage path "\/" is refused by the nodes' client: export "\/" is/],

@@ -7,6 +7,7 @@
 import { App, CfnParameter, Fn, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import { RECORD_FS_TYPES } from '../../lambda/register/contract';
 import { RESOURCE_TYPE, ValueRule } from '../../lambda/value-check/contract';
 import { BACKEND_FLAG_OPTIONS, EXCLUSIVE_OPTIONS, FLAG_OPTIONS, REFUSED_NFS_OPTIONS, VALUED_OPTIONS } from '../../lambda/value-check/mount-options';
 import { StorageServer } from '../../lib/storage-server';
@@ -226,8 +227,10 @@ describe('hostile and edge values, beside the client mount script', () => {
     else expect(answer).toEqual(expect.any(String));
   });
 
-  test("the option allowlist is the client's, name for name, EFS-NORESVPORT's flag of backend efs too", () => {
-    for (const fsType of [FsType.NFS4, FsType.LUSTRE]) {
+  test("the option allowlist is the client's, name for name, EFS-NORESVPORT's flag of backend efs and EFS-TLS-OPTION's of fsType efs too", () => {
+    expect(Object.keys(allowlist.valued).sort()).toEqual([...RECORD_FS_TYPES].sort());
+    expect(Object.keys(allowlist.flags).sort()).toEqual([...RECORD_FS_TYPES].sort());
+    for (const fsType of RECORD_FS_TYPES) {
       expect(Object.keys(VALUED_OPTIONS[fsType]).sort()).toEqual(allowlist.valued[fsType]);
       expect([...FLAG_OPTIONS[fsType]].sort()).toEqual(allowlist.flags[fsType]);
     }

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
 import schema from '../../lambda/register/records.schema.json';
-import { FS_TYPES, RECORD_BACKENDS, RecordKind, mountRecord } from '../../lambda/register/contract';
+import { FS_TYPES, RECORD_BACKENDS, RECORD_FS_TYPES, RecordKind, mountRecord } from '../../lambda/register/contract';
 import { recordProblems } from '../support/record-schema';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -49,8 +49,10 @@ describe('the TypeScript types are the schema', () => {
 
   test('the enums: backends, file system types, record kinds', () => {
     expect(defs.backend.enum).toEqual([...RECORD_BACKENDS]);
-    expect(/export type FsType = ([^;]+);/.exec(read('lambda/register/records.ts'))![1].split(' | ').map((s) => s.replace(/'/g, ''))).toEqual(defs.fsType.enum);
-    expect([...FS_TYPES]).toEqual(defs.fsType.enum);
+    expect(/export type RecordFsType = ([^;]+);/.exec(read('lambda/register/records.ts'))![1].split(' | ').map((s) => s.replace(/'/g, ''))).toEqual(defs.fsType.enum);
+    expect([...RECORD_FS_TYPES]).toEqual(defs.fsType.enum);
+    // A deployed or imported server's types, which mountOn mounts without the client script: EFS over TLS is not one.
+    expect([...FS_TYPES]).toEqual(defs.fsType.enum.filter((t) => t !== 'efs'));
     expect(defs.owner.properties.record.enum).toEqual(Object.values(RecordKind));
   });
 
@@ -68,6 +70,8 @@ describe('what the registration writes is valid', () => {
       const fsType = backend === 'fsx-lustre' ? 'lustre' : 'nfs4';
       expect(recordProblems('mountRecord', mountRecord('10.0.0.4', '/export/data', '/data', 'hard,_netdev', fsType, backend))).toEqual([]);
     }
+    const dns = 'fs-0123456789abcdef0.efs.us-east-1.amazonaws.com';
+    expect(recordProblems('mountRecord', mountRecord(dns, '/', '/data', 'tls,_netdev', 'efs', 'efs'))).toEqual([]);
     const owner = { stackId: 'arn:aws:cloudformation:us-east-1:123456789012:stack/s/1', logicalResourceId: 'R', record: 'mount', clusterName: 'c', serverName: 's' };
     expect(recordProblems('mountRecord', { ...mountRecord('10.0.0.4', '/e', '/d', 'hard'), owner })).toEqual([]);
   });

@@ -11,7 +11,7 @@ import { cidrWithin } from '../../value-check/network';
 import type { FsxBackend } from '../backend';
 import type { ExistingFsxFields } from '../fsx-target-rules';
 import { FSX_TARGETS } from '../fsx-targets';
-import type { FsType } from '../records';
+import type { FsType, RecordFsType } from '../records';
 import { FSX_DNS_NAME } from '../validation';
 import { shortfallMessage, shortfalls, type GroupRule } from './access';
 import type { ExistingAddress, ExistingFileSystem, ExistingTarget } from './target';
@@ -191,6 +191,14 @@ async function zonesWithoutMountTarget(target: ExistingFileSystem, ours: readonl
   return [`its mount targets are in ${[...served].sort().join(', ')}, and its DNS name resolves only there, but the clients' ` +
     `subnets ${unserved.map((s) => s.SubnetId).join(', ')} are in ${zones.join(', ')}: add a mount target in ${zones.join(' and ')}, ` +
     'or narrow the clients to the zones it serves'];
+}
+
+/**
+ * The fsType of the mount record of existing storage of `kind` whose options are `options`: EFS's is `efs` when they ask
+ * for `tls`, which only amazon-efs-utils' mount helper takes (EFS-TLS-TYPE); the nodes refuse `tls` on any other.
+ */
+export function recordFsType(fields: ExistingRecordFields, kind: string, options: string): RecordFsType {
+  return kind === 'efs' && options.split(',').includes('tls') ? 'efs' : fields.fsType;
 }
 
 /**

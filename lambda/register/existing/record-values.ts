@@ -37,9 +37,13 @@ export function existingPathProblem(kind: ExistingKind, path: string | undefined
   }
 }
 
-/** Why the mount options are off the nodes' allowlist for `kind`, or undefined. */
+/**
+ * Why the mount options are off the nodes' allowlist for `kind`, or undefined: EFS's with `tls` by the rules of fsType
+ * `efs`, which its record then has (EFS-TLS-TYPE).
+ */
 export function existingOptionsProblem(kind: ExistingKind, options: string): string | undefined {
-  return allowedOptionsProblem(options, existingFsType(kind), kind);
+  const fsType = kind === 'efs' && options.split(',').includes('tls') ? 'efs' : existingFsType(kind);
+  return allowedOptionsProblem(options, fsType, kind);
 }
 
 /** The properties {@link refuseExistingValues} reads. */
