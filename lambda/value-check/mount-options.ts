@@ -44,6 +44,14 @@ export const FLAG_OPTIONS: Readonly<Record<RecordFsType, readonly string[]>> = {
  */
 export const BACKEND_FLAG_OPTIONS: Readonly<Record<string, readonly string[]>> = { efs: ['noresvport'] };
 
+/**
+ * Values one backend's records narrow from {@link VALUED_OPTIONS}: EFS serves NFS 4.0 and 4.1 alone (EFS-NFS-VERSIONS),
+ * so 4.2 is refused where the kernel would ask for it.
+ */
+export const BACKEND_VALUED_OPTIONS: Readonly<Record<string, Readonly<Record<string, OptionRule>>>> = {
+  efs: { nfsvers: oneOf('4', '4.1'), vers: oneOf('4', '4.1') },
+};
+
 /** NFS options refused with their own reason: nfs(5), "A so-called soft timeout can cause silent data corruption". */
 export const REFUSED_NFS_OPTIONS: Readonly<Record<string, string>> = {
   soft: 'returns an I/O error after a timeout, which a program may not check: silent data loss (nfs(5)); use hard',
@@ -61,7 +69,9 @@ function optionProblem(option: string, fsType: RecordFsType, backend: string): s
   const eq = option.indexOf('=');
   const name = eq < 0 ? option : option.slice(0, eq);
   if (eq >= 0) {
-    const rule = Object.prototype.hasOwnProperty.call(VALUED_OPTIONS[fsType], name) ? VALUED_OPTIONS[fsType][name] : undefined;
+    const own = (table: Readonly<Record<string, OptionRule>> | undefined) => (table !== undefined && Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined);
+    const narrowed = Object.prototype.hasOwnProperty.call(BACKEND_VALUED_OPTIONS, backend) ? own(BACKEND_VALUED_OPTIONS[backend]) : undefined;
+    const rule = own(VALUED_OPTIONS[fsType]) === undefined ? undefined : narrowed ?? own(VALUED_OPTIONS[fsType]);
     if (rule === undefined) return `${JSON.stringify(option)} is not an option the clients allow`;
     return rule(option.slice(eq + 1)) ? undefined : `${JSON.stringify(option)} has a value out of range`;
   }

@@ -55,6 +55,7 @@ COMMON_FLAGS = {'_netdev', 'noatime', 'nodiratime', 'relatime', 'nofail', 'nosui
                 'rw', 'ro'}
 FLAGS = {'nfs4': COMMON_FLAGS | {'hard'}, 'lustre': COMMON_FLAGS | {'flock', 'localflock', 'noflock'}, 'efs': COMMON_FLAGS | {'hard', 'tls'}}
 BACKEND_FLAGS = {'efs': {'noresvport'}}  # EFS's mount helper's; this project's servers export `secure` (exports(5))
+BACKEND_VALUED = {'efs': {'nfsvers': one_of('4', '4.1'), 'vers': one_of('4', '4.1')}}  # EFS-NFS-VERSIONS: 4.0 and 4.1
 # Options refused with their own reason: nfs(5) on soft, "A so-called soft timeout can cause silent data corruption".
 REFUSED = {'soft': 'returns an I/O error after a timeout, which a program may not check: silent data loss (nfs(5)); use hard',
            'softerr': 'returns an error after a timeout, which a program may not check (nfs(5)); use hard'}
@@ -257,7 +258,7 @@ def option_problem(opt: str, fs: str, backend: object = None) -> str | None:
     """Why one option of a record is not allowed for its fsType (and backend), or None."""
     name, eq, value = opt.partition('=')
     if eq:
-        rule = VALUED[fs].get(name)
+        rule = VALUED[fs].get(name) and BACKEND_VALUED.get(str(backend), {}).get(name, VALUED[fs][name])
         if rule is None or not rule(value):
             return 'options: ' + q(opt) + ' ' + ('has a value out of range' if rule else 'is not an allowed mount option')
     elif name in REFUSED and fs != 'lustre':

@@ -21,6 +21,8 @@ export interface ClientAllowlist {
   readonly exclusive: string[][];
   /** Flags allowed for one backend only. */
   readonly backendFlags: Record<string, string[]>;
+  /** Each backend's narrowed options, with the NFS versions among 3, 4, 4.0, 4.1 and 4.2 each takes. */
+  readonly backendValued: Record<string, Record<string, string[]>>;
 }
 
 // The checker less its last statement, the dispatch on sys.argv, as test/python/test_client_mount.py loads it.
@@ -42,7 +44,8 @@ for q in questions:
     answers.append(m.problem(rec, allowed, q['roots']))
 allowlist = {'valued': {fs: sorted(v) for fs, v in m.VALUED.items()}, 'flags': {fs: sorted(v) for fs, v in m.FLAGS.items()},
              'refused': sorted(m.REFUSED), 'exclusive': [list(g) for g in m.EXCLUSIVE],
-             'backendFlags': {b: sorted(v) for b, v in m.BACKEND_FLAGS.items()}}
+             'backendFlags': {b: sorted(v) for b, v in m.BACKEND_FLAGS.items()},
+             'backendValued': {b: {n: [x for x in ('3', '4', '4.0', '4.1', '4.2') if r(x)] for n, r in v.items()} for b, v in m.BACKEND_VALUED.items()}}
 print(json.dumps({'answers': answers, 'allowlist': allowlist}))
 `;
 

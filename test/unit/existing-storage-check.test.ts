@@ -321,6 +321,14 @@ describe("the records of existing storage are the client's to mount", () => {
     expect(answers).toEqual([null, null, null, null]);
   });
 
+  test('EFS-NFS-VERSIONS: an EFS record asking NFS 4.2 is refused by the client, 4.1 and 4 taken; 4.2 stays for the others', () => {
+    const efsName = efsDnsName('fs-0123456789abcdef0', 'us-east-1');
+    const efs = (vers: string) => mountRecord(efsName, '/', '/shared/efs', `nfsvers=${vers},hard,noresvport,_netdev`, 'nfs4', 'efs');
+    const nfs = mountRecord('10.0.5.20', '/export/home', '/shared/home', 'nfsvers=4.2,hard,_netdev', 'nfs4', 'nfs');
+    const { answers } = askClientChecker([efs('4.2'), efs('4.1'), efs('4'), nfs].map((record) => ({ record, roots: ['/shared'] })));
+    expect(answers).toEqual([expect.stringMatching(/nfsvers=4\.2.* has a value out of range/), null, null, null]);
+  });
+
   test("EFS-DNS-NAME: an EFS DNS name is the EFS guide's, with China's domain in the China Regions", () => {
     expect(efsDnsName('fs-0123456789abcdef0', 'eu-west-1')).toBe('fs-0123456789abcdef0.efs.eu-west-1.amazonaws.com');
     expect(efsDnsName('fs-0123456789abcdef0', 'cn-north-1')).toBe('fs-0123456789abcdef0.efs.cn-north-1.amazonaws.com.cn');

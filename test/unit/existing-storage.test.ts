@@ -114,6 +114,7 @@ describe('what it refuses at synth, naming the prop', () => {
     ['tls: true with options that are a token', () => ({ storage: ExistingStorageSource.efs(EFS_ID, { tls: true }), mountOptions: Fn.importValue('Options') }), /mountOptions must be a literal with tls: true/],
     ['a mount point in a system directory', () => ({ mountPoint: '/usr/share/data' }), /mountPoint "\/usr\/share\/data" is refused .*under a system directory \(\/usr\)/],
     ['/home without allowHomeMountPoint', () => ({ mountPoint: '/home' }), /set allowHomeMountPoint/],
+    ['EFS-NFS-VERSIONS: NFS 4.2 on EFS', () => ({ mountOptions: 'nfsvers=4.2,hard,noresvport' }), /mountOptions "nfsvers=4.2,hard,noresvport" is refused by the nodes' client: "nfsvers=4.2" has a value out of range/],
     ['an NFS export of /', () => ({ storage: ExistingStorageSource.nfs('10.0.5.20', '/'), vpc: undefined, clientPeers: undefined }), /storage path "\/" is refused by the nodes' client: export "\/" is/],
     ['an NFS export with ..', () => ({ storage: ExistingStorageSource.nfs('10.0.5.20', '/a/../b'), vpc: undefined, clientPeers: undefined }), /storage path "\/a\/..\/b" is refused/],
     ['an EFS directory with //', () => ({ storage: ExistingStorageSource.efs(EFS_ID, { path: '/a//b' }) }), /storage path "\/a\/\/b" is refused by the nodes' client: directory/],

@@ -9,7 +9,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { RECORD_FS_TYPES } from '../../lambda/register/contract';
 import { RESOURCE_TYPE, ValueRule } from '../../lambda/value-check/contract';
-import { BACKEND_FLAG_OPTIONS, EXCLUSIVE_OPTIONS, FLAG_OPTIONS, REFUSED_NFS_OPTIONS, VALUED_OPTIONS } from '../../lambda/value-check/mount-options';
+import { BACKEND_FLAG_OPTIONS, BACKEND_VALUED_OPTIONS, EXCLUSIVE_OPTIONS, FLAG_OPTIONS, REFUSED_NFS_OPTIONS, VALUED_OPTIONS } from '../../lambda/value-check/mount-options';
 import { StorageServer } from '../../lib/storage-server';
 import { ATTRIBUTE_CHECKS, type StorageServerAttributes } from '../../lib/client-mount/imported-server';
 import { FsType } from '../../lib/client-mount/fs-type';
@@ -237,6 +237,11 @@ describe('hostile and edge values, beside the client mount script', () => {
     expect(Object.keys(REFUSED_NFS_OPTIONS).sort()).toEqual(allowlist.refused);
     expect(EXCLUSIVE_OPTIONS).toEqual(allowlist.exclusive);
     expect(Object.fromEntries(Object.entries(BACKEND_FLAG_OPTIONS).map(([b, v]) => [b, [...v].sort()]))).toEqual(allowlist.backendFlags);
+    // EFS-NFS-VERSIONS: the versions each backend's narrowed option takes, value for value.
+    const versions = ['3', '4', '4.0', '4.1', '4.2'];
+    expect(Object.fromEntries(Object.entries(BACKEND_VALUED_OPTIONS).map(([b, v]) => [b, Object.fromEntries(Object.entries(v)
+      .map(([n, rule]) => [n, versions.filter((x) => rule(x))]))]))).toEqual(allowlist.backendValued);
+    expect(allowlist.backendValued.efs).toEqual({ nfsvers: ['4', '4.1'], vers: ['4', '4.1'] });
   });
 });
 
