@@ -1,5 +1,6 @@
 import { Duration, Fn, Token } from 'aws-cdk-lib';
 import { MAX_READ_AHEAD_KIB, mountRootProblem } from '../validation';
+import { neverClientRow, parseNetwork } from '../../lambda/value-check/special-purpose';
 
 /**
  * The checks of a `ClientMount`'s props at synth time. Each refuses what the client script or State Manager would
@@ -62,11 +63,19 @@ export function allowedServersParameter(cidrs: string[]): string {
   }
   const pattern = new RegExp(`^${CIDR}$`);
   for (const cidr of cidrs) {
-    if (!Token.isUnresolved(cidr) && !pattern.test(cidr)) {
+    if (Token.isUnresolved(cidr)) continue;
+    if (!pattern.test(cidr)) {
       throw new Error(
         'allowedServerCidrs must be IPv4 CIDRs such as 10.0.0.0/16 (no leading zeros, each number 0-255, prefix ' +
           `/1-/32), got ${JSON.stringify(cidr)}.`,
       );
+    }
+    // The IANA registries' never-a-host blocks, which a wide CIDR would let a forged record point the nodes at.
+    const never = neverClientRow(parseNetwork(cidr)!);
+    if (never !== undefined) {
+      throw new Error(`allowedServerCidrs ${JSON.stringify(cidr)} holds addresses of ${never.cidr}, "${never.name}" in the ` +
+        `${never.registry} (${never.rfc}), which are no storage server's (169.254.169.254, the instance metadata service, ` +
+        'is link-local): name the VPC\'s CIDRs, or the servers\' own.');
     }
   }
   return cidrs.join(',');

@@ -110,6 +110,10 @@ describe('ClientMount validation', () => {
       /prefix \/1-\/32\), got "0.0.0.0\/0"/,
     ],
     ['allowedServerCidrs leading zero', { allowedServerCidrs: ['10.0.01.0/24'] }, /got "10.0.01.0\/24"/],
+    // The registries' never-a-host blocks: a wide CIDR would let a forged record point every node at them.
+    ['allowedServerCidrs holding the metadata address', { allowedServerCidrs: ['169.254.169.254/32'] }, /allowedServerCidrs "169.254.169.254\/32" holds addresses of 169.254.0.0\/16, "Link Local"/],
+    ['allowedServerCidrs of loopback', { allowedServerCidrs: ['127.0.0.0/8'] }, /allowedServerCidrs "127.0.0.0\/8" holds addresses of 127.0.0.0\/8, "Loopback"/],
+    ['allowedServerCidrs half of all space', { allowedServerCidrs: ['0.0.0.0/1', '128.0.0.0/1'] }, /allowedServerCidrs "0.0.0.0\/1" holds addresses of .*which are no storage server's/],
     ['allowedServerCidrs with a space', { allowedServerCidrs: ['10.0.0.0/16 '] }, /got "10.0.0.0\/16 "/],
   ])('%s', (_name, props, message) => {
     expect(() => clientMountStack(props)).toThrow(message);
