@@ -2,6 +2,7 @@
 # config against the grammar the script's header describes, and checks the path to a mount point on the node.
 #   check <records path> <--server or ""> <allowed CIDRs> <mount roots> <forced options>   (the answer on stdin)
 #   walk <mount point>
+#   tombstones <removed path>   (a GetParameters answer on stdin): <server>TAB<removedAt> per tombstone of its server
 # The script runs it with python3 -c. The SSM document carries this text in the script, less this opening comment, in
 # place of the line that reads this file, as lib/script-parts.ts does it. So the text below is the document's, byte for
 # byte. ruff and mypy check it, in test/unit/python-lint.test.ts, and test/python/test_client_mount.py unit-tests it.
@@ -394,7 +395,20 @@ def walk(mp: str) -> None:
         sys.exit(3)
     print('\n'.join(missing))
 
+def tombstones(root: str) -> None:
+    """Each parameter <root><server> whose value is a tombstone of that server, as isTombstoneOf in records.ts says."""
+    for p in json.loads(sys.stdin.buffer.read()).get('Parameters', []):
+        srv = p.get('Name', '')[len(root):] if p.get('Name', '').startswith(root) else ''
+        try:
+            t = json.loads(p.get('Value', ''))
+        except ValueError:
+            continue
+        if SEGMENT.fullmatch(srv) and isinstance(t, dict) and t.get('name') == srv and isinstance(t.get('removedAt'), str):
+            print(srv + '\tremoved at ' + (t['removedAt'] if re.fullmatch(r'[0-9TZ:.+-]{1,40}', t['removedAt']) else '?'))
+
 if sys.argv[1] == 'walk':
     walk(sys.argv[2])
+elif sys.argv[1] == 'tombstones':
+    tombstones(sys.argv[2])
 else:
     check(*sys.argv[2:7])
