@@ -5,6 +5,12 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { ClientMount, loadClientMountScript, renderClientMountDocument } from '../../lib/client-mount';
 import { DEFAULT_MOUNT_ROOTS, MAX_READ_AHEAD_KIB } from '../../lib/validation';
+import {
+  DEFAULT_READY_TIMEOUT_MINUTES,
+  MAX_READY_TIMEOUT_MINUTES,
+  MAX_STEP_TIMEOUT_SECONDS,
+  STEP_OVERHEAD_SECONDS,
+} from '../../lib/client-mount/validation';
 import { FSX_DNS_NAME } from '../../lambda/register/contract';
 import { DEFAULT_READ_AHEAD_KIB } from '../../lib/sizing/nfs-client';
 import { MAX_DOCUMENT_BYTES, documentScript } from '../../lib/client-mount/document';
@@ -49,6 +55,12 @@ describe('ClientMount document', () => {
             description: Match.anyValue(),
             allowedPattern: '^(0|[1-9][0-9]{0,6})$',
           },
+          readyTimeoutMinutes: {
+            type: 'String',
+            default: '10',
+            description: Match.anyValue(),
+            allowedPattern: '^[1-9][0-9]{0,3}$',
+          },
         },
         mainSteps: [
           Match.objectLike({
@@ -65,7 +77,8 @@ describe('ClientMount document', () => {
     expect(command).toContain(documentScript(SCRIPT).trimEnd());
     expect(command).toContain(
       `bash "$script" --cluster '{{ clusterName }}' --prefix '{{ prefix }}' --server '{{ serverName }}' ` +
-        `--allowed-servers '{{ allowedServers }}' --mount-roots '{{ mountRoots }}' --read-ahead-kib '{{ readAheadKiB }}' "$@"`,
+        `--allowed-servers '{{ allowedServers }}' --mount-roots '{{ mountRoots }}' --read-ahead-kib '{{ readAheadKiB }}' ` +
+        `--ready-timeout-minutes '{{ readyTimeoutMinutes }}' "$@"`,
     );
   });
 
@@ -119,6 +132,7 @@ describe('ClientMount document', () => {
       .replace('{{ allowedServers }}', '10.0.0.0/16,192.168.4.0/24')
       .replace('{{ mountRoots }}', '/data,/projects')
       .replace('{{ readAheadKiB }}', '4096')
+      .replace('{{ readyTimeoutMinutes }}', '25')
       .replace('{{ allowHome }}', allowHome);
 
     // WHEN
@@ -127,7 +141,7 @@ describe('ClientMount document', () => {
     // THEN
     expect(out.status).toBe(0);
     expect(out.stdout).toBe(
-      `args: --cluster hpc1 --prefix /storage-server --server  --allowed-servers 10.0.0.0/16,192.168.4.0/24 --mount-roots /data,/projects --read-ahead-kib 4096${flag}\n`,
+      `args: --cluster hpc1 --prefix /storage-server --server  --allowed-servers 10.0.0.0/16,192.168.4.0/24 --mount-roots /data,/projects --read-ahead-kib 4096 --ready-timeout-minutes 25${flag}\n`,
     );
   });
 
@@ -194,6 +208,46 @@ describe('ClientMount document', () => {
     expect(() => clientMountStack({ readAheadKiB: kib as number })).toThrow(
       `readAheadKiB must be a whole number of KiB from 0 (the kernel's own read-ahead) to 1048576 (1 GiB), ${got}.`,
     );
+  });
+
+  test('readyTimeoutMinutes sets the parameter default, the association passes it, the step outlasts it by 15 minutes', () => {
+    for (const [minutes, text, timeout] of [[undefined, '10', '1500'], [1, '1', '960'], [2865, '2865', '172800']] as const) {
+      const template = Template.fromStack(clientMountStack({ readyTimeoutMinutes: minutes }).stack);
+      template.hasResourceProperties('AWS::SSM::Document', {
+        Content: Match.objectLike({
+          parameters: Match.objectLike({ readyTimeoutMinutes: Match.objectLike({ default: text }) }),
+          mainSteps: [Match.objectLike({ inputs: Match.objectLike({ timeoutSeconds: timeout }) })],
+        }),
+      });
+      template.hasResourceProperties('AWS::SSM::Association', { Parameters: Match.objectLike({ readyTimeoutMinutes: [text] }) });
+    }
+    // The largest bound is what AWS's 48-hour step limit leaves past the 15 minutes of other work.
+    expect(MAX_READY_TIMEOUT_MINUTES).toBe(2865);
+    expect(STEP_OVERHEAD_SECONDS + 60 * MAX_READY_TIMEOUT_MINUTES).toBeLessThanOrEqual(MAX_STEP_TIMEOUT_SECONDS);
+  });
+
+  test('the readyTimeoutMinutes parameter pattern admits 1 to 4 plain digits and nothing a shell would read', () => {
+    const content = renderClientMountDocument({ script: '', clusterName: 'c', parameterPrefix: '/p', allowedServers: '10.0.0.0/16' });
+    const pattern = new RegExp((content.parameters as Record<string, { allowedPattern: string }>).readyTimeoutMinutes.allowedPattern);
+    for (const good of ['1', '10', '2865', '9999']) expect(pattern.test(good)).toBe(true);
+    for (const bad of ['', '0', '-1', '010', '10 ', '1.5', '10000', "1'", '1;reboot', '$(reboot)', '1\n2']) {
+      expect({ bad, ok: pattern.test(bad) }).toEqual({ bad, ok: false });
+    }
+  });
+
+  test.each([
+    [0, 'got 0'], [2866, 'got 2866'], [1.5, 'got 1.5'], [NaN, 'got null'], ['10', 'got "10"'],
+  ])('readyTimeoutMinutes %p is refused at synth, naming the prop and the range', (minutes, got) => {
+    expect(() => clientMountStack({ readyTimeoutMinutes: minutes as number })).toThrow(
+      `readyTimeoutMinutes must be a whole number of minutes from 1 to 2865 (the SSM step's 48-hour limit less its 15 ` +
+        `minutes of other work), ${got}.`,
+    );
+  });
+
+  test("the script's first-run bound, default and largest, are DEFAULT_READY_TIMEOUT_MINUTES and MAX_READY_TIMEOUT_MINUTES", () => {
+    const line = /^readonly DEFAULT_READY_MINUTES=([0-9]+) MAX_READY_MINUTES=([0-9]+)$/m.exec(SCRIPT);
+    expect(line).not.toBeNull();
+    expect([Number(line![1]), Number(line![2])]).toEqual([DEFAULT_READY_TIMEOUT_MINUTES, MAX_READY_TIMEOUT_MINUTES]);
   });
 
   test("the script's read-ahead default and bound are DEFAULT_READ_AHEAD_KIB and MAX_READ_AHEAD_KIB", () => {
