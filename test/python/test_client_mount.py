@@ -396,5 +396,21 @@ class Program(unittest.TestCase):
         self.assertEqual((refused.returncode, refused.stdout), (3, 'mountPoint "/proc/self/x": "/proc/self" is a symbolic link on this node\n'))
 
 
+    def test_tombstones_prints_each_tombstone_of_its_own_server(self) -> None:
+        root = '/storage-server/hpc1/removed/'
+        stone = {'name': 's1', 'removedAt': '2026-12-01T10:00:00.000Z', 'removedBy': {}}
+        answer = {'Parameters': [
+            {'Name': root + 's1', 'Value': json.dumps(stone)},
+            {'Name': root + 's2', 'Value': json.dumps({**stone, 'name': 's3'})},  # another server's name
+            {'Name': root + 's4', 'Value': '{"someone": "else"}'},
+            {'Name': root + 's5', 'Value': 'not json'},
+            {'Name': root + 's6', 'Value': json.dumps({'name': 's6', 'removedAt': '$(reboot)'})},
+            {'Name': '/storage-server/hpc2/removed/s1', 'Value': json.dumps(stone)},
+        ], 'InvalidParameters': [root + 's7']}
+        r = run('tombstones', root, stdin=json.dumps(answer))
+        self.assertEqual((r.returncode, r.stderr), (0, ''))
+        self.assertEqual(r.stdout, 's1\tremoved at 2026-12-01T10:00:00.000Z\ns6\tremoved at ?\n')
+
+
 if __name__ == '__main__':
     unittest.main()
