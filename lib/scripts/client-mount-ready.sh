@@ -142,9 +142,11 @@ become_ready() {
   have_systemd || { say "no systemd here: $TARGET not written, nothing waits for the mounts"; return 0; }
   write_expected
   write_units
-  local delay=$((retry_delay > 0 ? retry_delay : 1)) r again missing
-  while ((first && ${#retry[@]} && SECONDS < deadline)); do
-    sleep $((delay < deadline - SECONDS ? delay : deadline - SECONDS))
+  local delay=$((retry_delay > 0 ? retry_delay : 1)) r again missing left
+  while ((first && ${#retry[@]})); do
+    left=$((deadline - SECONDS))
+    ((left > 0)) || break
+    sleep $((delay < left ? delay : left))
     delay=$((delay * 2 < 60 ? delay * 2 : 60))
     again=()
     for r in "${retry[@]}"; do
