@@ -2,7 +2,7 @@ import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
-import { DEFAULT_PARAMETER_PREFIX, storagePath, validateName, validatePrefix } from '../lambda/register/contract';
+import { DEFAULT_PARAMETER_PREFIX, clusterPath, storagePath, validateName, validatePrefix } from '../lambda/register/contract';
 import { validateConcrete } from './registration';
 import { DEFAULT_MOUNT_ROOTS } from './validation';
 import { DEFAULT_READ_AHEAD_KIB } from './sizing/nfs-client';
@@ -12,6 +12,8 @@ import {
   rateExpression,
   validateMountRoots,
   validateReadAhead,
+  DEFAULT_READY_TIMEOUT_MINUTES,
+  validateReadyTimeout,
   validateTagKey,
 } from './client-mount/validation';
 
@@ -90,6 +92,16 @@ export interface ClientMountProps {
    */
   readonly readAheadKiB?: number;
   /**
+   * How long the first run on a node's boot retries failed mounts, in whole minutes from 1 to
+   * `MAX_READY_TIMEOUT_MINUTES` (2865): the document parameter `readyTimeoutMinutes` and the script's
+   * `--ready-timeout-minutes`. Until every mount of the cluster is in place the node's `storage-server-mounts.target`,
+   * which a scheduler's daemon is ordered after (README, "Node readiness"), is not started. After the bound the run
+   * prints `storage-server: ATTENTION NOT-READY <cluster>/<server>` and fails (exit 2). Later runs try once more each.
+   * The SSM step's timeout is this bound plus 15 minutes; the largest is what SSM's 48-hour step limit leaves.
+   * @default 10
+   */
+  readonly readyTimeoutMinutes?: number;
+  /**
    * EC2 tag key that marks the cluster's client nodes; the association targets `<clientTagKey>=<clusterName>`.
    * @default 'cluster'
    */
@@ -148,6 +160,7 @@ export class ClientMount extends Construct {
     const allowHome = props.allowHomeMountPoint ?? false;
     const mountRoots = props.mountRoots ?? [...DEFAULT_MOUNT_ROOTS];
     const readAheadKiB = props.readAheadKiB ?? DEFAULT_READ_AHEAD_KIB;
+    const readyTimeoutMinutes = props.readyTimeoutMinutes ?? DEFAULT_READY_TIMEOUT_MINUTES;
 
     // The names become SSM paths and IAM resources at synth time, so they must be concrete.
     validateConcrete('clusterName', props.clusterName, validateName);
@@ -156,6 +169,7 @@ export class ClientMount extends Construct {
     validateTagKey(clientTagKey);
     validateMountRoots(mountRoots);
     validateReadAhead(readAheadKiB);
+    validateReadyTimeout(readyTimeoutMinutes);
     this.clusterName = props.clusterName;
     this.parameterPrefix = prefix;
     this.serverName = props.serverName;
@@ -171,7 +185,14 @@ export class ClientMount extends Construct {
       resourceName: this.storagePath.slice(1, -1),
       arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
     });
-    this.parameterArns = [base, `${base}/*`];
+    // The tombstones too, by which a node tells a removed server from one being replaced: GetParameters by name.
+    const removed = stack.formatArn({
+      service: 'ssm',
+      resource: 'parameter',
+      resourceName: `${clusterPath(prefix, props.clusterName).slice(1)}removed/*`,
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    });
+    this.parameterArns = [base, `${base}/*`, removed];
 
     this.readPolicy = new iam.ManagedPolicy(this, 'ReadPolicy', {
       description: `Lets a client node read the storage mount configs of cluster ${props.clusterName}`,
@@ -189,6 +210,7 @@ export class ClientMount extends Construct {
         allowHome,
         mountRoots,
         readAheadKiB,
+        readyTimeoutMinutes,
       }),
     });
     this.association = new ssm.CfnAssociation(this, 'Association', {
@@ -202,6 +224,7 @@ export class ClientMount extends Construct {
         allowHome: [String(allowHome)],
         mountRoots: [mountRoots.join(',')],
         readAheadKiB: [String(readAheadKiB)],
+        readyTimeoutMinutes: [String(readyTimeoutMinutes)],
         ...(props.serverName !== undefined ? { serverName: [props.serverName] } : {}),
       },
       scheduleExpression,
@@ -212,7 +235,8 @@ export class ClientMount extends Construct {
 
   /**
    * Lets `grantee`, a client node's instance role, instance or Auto Scaling group, read the cluster's mount configs:
-   * `ssm:GetParametersByPath` and `GetParameter(s)` on `<prefix>/<cluster>/storage` and below.
+   * `ssm:GetParametersByPath` and `GetParameter(s)` on `<prefix>/<cluster>/storage` and below, and on the tombstones
+   * `<prefix>/<cluster>/removed/*`.
    */
   public grantMount(grantee: iam.IGrantable): iam.Grant {
     const grant = iam.Grant.addToPrincipal({
@@ -225,14 +249,16 @@ export class ClientMount extends Construct {
     return grant;
   }
 
-  /** The one wildcard: `<prefix>/<cluster>/storage/*`, acknowledged where the statement lands. */
+  /** The two wildcards, `<prefix>/<cluster>/storage/*` and `.../removed/*`, acknowledged where the statement lands. */
   private acknowledgeWildcard(scope: Construct): void {
-    Validations.of(scope).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::${nagArn(Stack.of(this), this.parameterArns[1])}]`,
-      reason:
-        `A client reads every storage server's mount config under ${this.storagePath}; servers join ` +
-        "and leave, so the policy names the cluster's storage path, not single parameters.",
-    });
+    for (const arn of this.parameterArns.slice(1)) {
+      Validations.of(scope).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::${nagArn(Stack.of(this), arn)}]`,
+        reason:
+          `A client reads every storage server's mount config under ${this.storagePath}, and the tombstone of each ` +
+          "server removed; servers join and leave, so the policy names the cluster's paths, not single parameters.",
+      });
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 import { heredocBody, linuxShellDocument } from '../script-file';
 import { readWholeScript } from '../script-parts';
-import { CIDR } from './validation';
+import { CIDR, DEFAULT_READY_TIMEOUT_MINUTES, MAX_READY_TIMEOUT_MINUTES, STEP_OVERHEAD_SECONDS } from './validation';
 import { DEFAULT_MOUNT_ROOTS, MAX_READ_AHEAD_KIB } from '../validation';
 import { DEFAULT_READ_AHEAD_KIB } from '../sizing/nfs-client';
 import { BACKEND_SIZING } from '../sizing/registry';
@@ -28,6 +28,12 @@ const MOUNT_ROOTS_PATTERN = '^(/[A-Za-z0-9_.-]+)+(,(/[A-Za-z0-9_.-]+)+)*$';
  * range, 0 to MAX_READ_AHEAD_KIB, itself.
  */
 const READ_AHEAD_PATTERN = '^(0|[1-9][0-9]{0,6})$';
+
+/**
+ * The readyTimeoutMinutes parameter: plain decimal digits, at most 4, no sign, no leading zero. The script checks the
+ * range, 1 to MAX_READY_TIMEOUT_MINUTES, itself.
+ */
+const READY_TIMEOUT_PATTERN = '^[1-9][0-9]{0,3}$';
 
 /**
  * The most an SSM document may hold, bytes. CreateDocument's Content in AWS's SSM API reference says: "The content of
@@ -83,13 +89,19 @@ export interface ClientMountDocumentOptions {
    * @default DEFAULT_READ_AHEAD_KIB
    */
   readonly readAheadKiB?: number;
+  /**
+   * Default of the document's readyTimeoutMinutes parameter; the step's timeoutSeconds is STEP_OVERHEAD_SECONDS past it.
+   * @default DEFAULT_READY_TIMEOUT_MINUTES
+   */
+  readonly readyTimeoutMinutes?: number;
 }
 
 /**
  * The SSM Command document content, schema 2.2: the parameters clusterName, prefix, serverName, allowedServers,
- * mountRoots, allowHome and readAheadKiB, and one shell step.
+ * mountRoots, allowHome, readAheadKiB and readyTimeoutMinutes, and one shell step.
  */
 export function renderClientMountDocument(options: ClientMountDocumentOptions): Record<string, unknown> {
+  const readyMinutes = options.readyTimeoutMinutes ?? DEFAULT_READY_TIMEOUT_MINUTES;
   const body = heredocBody(CLIENT_MOUNT_SCRIPT_NAME, documentScript(options.script), HEREDOC_END, { ssm: true });
   const runCommand = [
     '#!/bin/sh',
@@ -104,7 +116,8 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
     `if [ '{{ allowHome }}' = true ]; then set -- --allow-home; fi`,
     // The allowed patterns and values below keep quotes and spaces out of the substituted values.
     `bash "$script" --cluster '{{ clusterName }}' --prefix '{{ prefix }}' --server '{{ serverName }}' ` +
-      `--allowed-servers '{{ allowedServers }}' --mount-roots '{{ mountRoots }}' --read-ahead-kib '{{ readAheadKiB }}' "$@" || rc=$?`,
+      `--allowed-servers '{{ allowedServers }}' --mount-roots '{{ mountRoots }}' --read-ahead-kib '{{ readAheadKiB }}' ` +
+      `--ready-timeout-minutes '{{ readyTimeoutMinutes }}' "$@" || rc=$?`,
     'exit "$rc"',
     '',
   ].join('\n');
@@ -113,8 +126,9 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
       'their mount configs in SSM Parameter Store say (<prefix>/<clusterName>/storage/<server>/mount): one tagged fstab ' +
       'line per server, updated in place. Only servers inside allowedServers, mount points at or below mountRoots on ' +
       'a path only root can change, allowlisted options, always nosuid,nodev. Any failure of one config skips that one. Exit 2 reports a refused or vanished config, a conflicting fstab ' +
-      'line, a missing Lustre client or a failed mount.',
-    { name: 'mountStorage', runCommand: [runCommand], timeoutSeconds: 900 },
+      'line, a missing Lustre client, a failed mount or a node not ready. storage-server-mounts.target is started when ' +
+      'every mount is in place; a removed server (its tombstone <prefix>/<clusterName>/removed/<server>) is unmounted.',
+    { name: 'mountStorage', runCommand: [runCommand], timeoutSeconds: STEP_OVERHEAD_SECONDS + 60 * readyMinutes },
     {
       clusterName: {
         type: 'String',
@@ -162,6 +176,14 @@ export function renderClientMountDocument(options: ClientMountDocumentOptions): 
           `NFS read-ahead to set on every NFS mount, KiB, 0 to ${MAX_READ_AHEAD_KIB} (at once, and at every later mount by ` +
           "a udev rule); 0 leaves the kernel's own (128 KiB since Linux 5.4) and removes the rule.",
         allowedPattern: READ_AHEAD_PATTERN,
+      },
+      readyTimeoutMinutes: {
+        type: 'String',
+        default: String(readyMinutes),
+        description:
+          `Minutes, 1 to ${MAX_READY_TIMEOUT_MINUTES}, that the first run of a boot retries failed mounts before it reports ` +
+          "NOT-READY; the step's timeout outlasts this default (a larger value given at run time may meet it first).",
+        allowedPattern: READY_TIMEOUT_PATTERN,
       },
     },
   );

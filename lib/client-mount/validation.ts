@@ -94,6 +94,39 @@ export function validateMountRoots(roots: string[]): void {
   }
 }
 
+/** How long the first run of a boot retries failed mounts unless told otherwise, minutes: the script's default. */
+export const DEFAULT_READY_TIMEOUT_MINUTES = 10;
+
+/**
+ * The step's time beyond the first run's wait, seconds: the wait for another run's lock (600 s, `flock -w 600`), the
+ * package installs and the calls, as the step had before the wait (900 s).
+ */
+export const STEP_OVERHEAD_SECONDS = 900;
+
+/**
+ * The most an aws:runShellScript step's timeoutSeconds may be, seconds. AWS's own Command document AWS-RunShellScript,
+ * which passes its executionTimeout parameter to that plugin's timeoutSeconds, describes it as "The time in seconds for
+ * a command to be completed before it is considered to have failed. Default is 3600 (1 hour). Maximum is 172800 (48
+ * hours)." (`aws ssm describe-document --name AWS-RunShellScript`; docs/sources/ssm-timeout.md).
+ */
+export const MAX_STEP_TIMEOUT_SECONDS = 172_800;
+
+/**
+ * The longest first-run wait, minutes: what the step's largest timeout leaves past its overhead, whole minutes. The
+ * step's timeout is the overhead plus the wait, so the step always outlasts the script's own bound.
+ */
+export const MAX_READY_TIMEOUT_MINUTES = Math.floor((MAX_STEP_TIMEOUT_SECONDS - STEP_OVERHEAD_SECONDS) / 60);
+
+/** readyTimeoutMinutes: a concrete whole number of minutes from 1 to MAX_READY_TIMEOUT_MINUTES. */
+export function validateReadyTimeout(minutes: number): void {
+  if (Token.isUnresolved(minutes) || typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 ||
+    minutes > MAX_READY_TIMEOUT_MINUTES) {
+    throw new Error(`readyTimeoutMinutes must be a whole number of minutes from 1 to ${MAX_READY_TIMEOUT_MINUTES} (the ` +
+      "SSM step's 48-hour limit less its 15 minutes of other work), got " +
+      `${Token.isUnresolved(minutes) ? 'a token' : JSON.stringify(minutes)}.`);
+  }
+}
+
 /** readAheadKiB: a concrete whole number of KiB, from 0, the kernel's own, to MAX_READ_AHEAD_KIB. */
 export function validateReadAhead(kib: number): void {
   if (Token.isUnresolved(kib) || typeof kib !== 'number' || !Number.isInteger(kib) || kib < 0 || kib > MAX_READ_AHEAD_KIB) {

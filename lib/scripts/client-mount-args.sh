@@ -50,6 +50,7 @@ parse_args() {
       --mount-roots) mount_roots=${2:-} && shift ;;
       --allow-home) allow_home=1 ;;
       --read-ahead-kib) read_ahead=${2:-} && shift ;;
+      --ready-timeout-minutes) ready_minutes=${2:-} && shift ;;
       --no-mount) do_mount=0 ;;
       --dry-run) dry_run=1 do_mount=0 ;;
       -h | --help) usage ;;
@@ -69,6 +70,9 @@ parse_args() {
   ((!allow_home)) || mount_roots+=,/home
   [[ $read_ahead =~ ^(0|[1-9][0-9]{0,6})$ && $read_ahead -le $MAX_READ_AHEAD_KIB ]] ||
     die "--read-ahead-kib must be a whole number of KiB from 0 (the kernel's own read-ahead) to $MAX_READ_AHEAD_KIB, got '$read_ahead'"
+  [[ $ready_minutes =~ ^[1-9][0-9]{0,3}$ && $ready_minutes -le $MAX_READY_MINUTES ]] ||
+    die "--ready-timeout-minutes must be a whole number of minutes from 1 to $MAX_READY_MINUTES, got '$ready_minutes'"
+  [[ -z ${CLIENT_MOUNT_READY_SECONDS:-} || $CLIENT_MOUNT_READY_SECONDS =~ ^[0-9]+$ ]] || die "CLIENT_MOUNT_READY_SECONDS must be a whole number"
   [[ -f $fstab ]] || die "--fstab '$fstab' is not a file"
   [[ $attempts =~ ^[1-9][0-9]*$ && $retry_delay =~ ^[0-9]+$ ]] ||
     die "CLIENT_MOUNT_ATTEMPTS must be a whole number >= 1 and CLIENT_MOUNT_RETRY_DELAY >= 0 seconds"

@@ -46,17 +46,6 @@ place_line() {
   fi
 }
 
-report_stale() {
-  local known=" $* " l srv
-  for l in "${lines[@]}"; do
-    [[ $l == *" $TAG_PREFIX$cluster/"* ]] || continue
-    srv=${l##*" $TAG_PREFIX$cluster/"}
-    [[ -z $server || $srv == "$server" ]] || continue
-    [[ $known == *" $srv "* ]] && continue
-    warn "STALE $cluster/$srv: its mount config $(records_path)$srv/mount is gone; left in fstab and mounted as it is: '$l'. Unmount it and delete the line by hand when it is no longer used."
-  done
-}
-
 # The fstab as the `lines` array holds it.
 render_lines() { ((${#lines[@]} == 0)) || printf '%s\n' "${lines[@]}"; }
 

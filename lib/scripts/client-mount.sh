@@ -5,21 +5,22 @@
 # Run by the client-mount SSM document (State Manager: at a node's first boot and on a schedule) or by hand.
 #
 # Usage: client-mount.sh --cluster NAME --allowed-servers CIDR[,CIDR...] [--mount-roots DIR[,DIR...]] [--allow-home]
-#                        [--read-ahead-kib N] [--prefix /storage-server] [--server NAME] [--fstab FILE] [--no-mount]
-#                        [--dry-run]
+#                        [--read-ahead-kib N] [--ready-timeout-minutes N] [--prefix /storage-server] [--server NAME]
+#                        [--fstab FILE] [--no-mount] [--dry-run]
 #   --allowed-servers  required: the addresses a record's server may have (the VPC's CIDR); 1-32 prefix bits
 #   --mount-roots  the directories a record may mount on or below (default /data,/scratch,/shared,/fsx);
 #               never /, one of NAMED_DIRECTORIES (/opt ...; below one is allowed), a system
 #               directory (SYSTEM_DIRECTORIES) or one below it
 #   --allow-home  add /home to the mount roots (home directories on NFS)
 #   --read-ahead-kib  NFS read-ahead, KiB, 0-1048576 (default 15360); 0 leaves the kernel's own (see below)
+#   --ready-timeout-minutes  how long the first run of a boot retries failed mounts, 1-2865 (default 10; see below)
 #   --server    only this server's config (default: every server of the cluster)
 #   --fstab     the fstab to edit (default /etc/fstab); mounts use it too (mount -T)
 #   --no-mount  edit the fstab, but create no directory and mount nothing
 #   --dry-run   change nothing; print the report and the fstab that would be written
 # Exit status: 0 every config is in fstab and mounted; 1 nothing done (bad usage, records unreadable);
 # 2 done, but something needs a person: a record refused or failing in any way, a conflicting fstab line, a
-# config that disappeared, or a mount that failed. Each is reported on one line starting ATTENTION, with the
+# config that disappeared without a tombstone, a mount that failed, or a node not ready (NOT-READY). Each is reported on one line starting ATTENTION, with the
 # parameter or fstab entry; every other record is still written and mounted.
 #
 # The records are input from whoever can write the parameters, and this script runs as root on every
@@ -45,7 +46,21 @@
 # generator) ignores text after the sixth field. A line whose config disappeared is reported and
 # left alone, still mounted: a config can vanish briefly while a server is replaced, and unmounting a
 # busy data mount, or dropping it from fstab so the next boot writes into the bare directory, does
-# more harm than a stale line a person removes by hand.
+# more harm than a stale line a person removes by hand. Unless the server was removed: the registration's
+# Delete leaves a tombstone <prefix>/<cluster>/removed/<server> = {"name","removedAt","removedBy"} (a
+# replacement's does not: docs/design.md, section 9), read with GetParameters for the vanished servers only.
+# Then the mount is unmounted (umount; when busy umount -l, naming the processes fuser -m finds) and the
+# line dropped; its directory stays. Untagged lines and mounts of something else are never touched.
+#
+# Readiness (docs/design.md, section 9). A run that mounts writes /etc/storage-server/expected/<cluster>
+# ("<server> <mount point>" a line: every record it read, "-" for one that cannot be mounted), the unit
+# storage-server-mounts.target and its drop-in storage-server-mounts.target.d/<cluster>.conf with
+# RequiresMountsFor= each expected mount point, and starts the target when every expected mount of every
+# cluster is in /proc/self/mountinfo; a scheduler's daemon is ordered after it (README, "Node readiness").
+# The first run of a boot (the target not active) tries each mount once, bounded, then retries the failed
+# ones with backoff (retry delay doubling to 60 s) for --ready-timeout-minutes, then prints
+# "storage-server: ATTENTION NOT-READY <cluster>/<server> ..." and exits 2. Later runs try as before and
+# never stop the target, which would stop what is ordered after it. Without systemd there is no target.
 #
 # Records are read with the AWS CLI (`aws ssm get-parameters-by-path ... --recursive`): the CLI signs
 # the requests, finds the credentials (the instance role included) and reads every page. When `aws` is
@@ -116,8 +131,14 @@ readonly READ_AHEAD_RULE=${CLIENT_MOUNT_UDEV_RULE:-/etc/udev/rules.d/99-storage-
 readonly READ_AHEAD_CONF=${CLIENT_MOUNT_NFS_CONF:-/etc/nfs.conf.d/storage-server-read-ahead.conf}
 readonly SYSFS=${CLIENT_MOUNT_SYSFS:-/sys}
 readonly MOUNTINFO=${CLIENT_MOUNT_MOUNTINFO:-/proc/self/mountinfo}
+# Readiness: the target, where units and the expected mounts go, sd_booted's directory (tests point these elsewhere).
+readonly TARGET=storage-server-mounts.target UNIT_DIR=${CLIENT_MOUNT_UNIT_DIR:-/etc/systemd/system}
+readonly EXPECTED_DIR=${CLIENT_MOUNT_EXPECTED_DIR:-/etc/storage-server/expected} SYSTEMD_RUN=${CLIENT_MOUNT_SYSTEMD_RUN:-/run/systemd/system}
+# The first run's bound, minutes: the default and the largest (lib/client-mount/document.ts: MAX_READY_TIMEOUT_MINUTES).
+readonly DEFAULT_READY_MINUTES=10 MAX_READY_MINUTES=2865
 cluster='' prefix='/storage-server' server='' fstab='/etc/fstab' do_mount=1 dry_run=0
 allowed_servers='' allow_home=0 mount_roots=$DEFAULT_MOUNT_ROOTS read_ahead=$DEFAULT_READ_AHEAD_KIB
+ready_minutes=$DEFAULT_READY_MINUTES first=0 deadline=0 bound=0 retry=() expect=()
 # Whether this kernel takes nconnect: unknown until a record asks for it (nconnect_ok).
 nconnect_state=unknown nconnect_why=''
 attempts=${CLIENT_MOUNT_ATTEMPTS:-3} retry_delay=${CLIENT_MOUNT_RETRY_DELAY:-10}
@@ -141,6 +162,8 @@ die() {
 # `walk <mount point>`: the node check again, just before the mount (path_problem_on_node): prints the
 # directories to make, or exits 3 with the reason.
 PY=$(<"$(dirname -- "${BASH_SOURCE[0]}")/client_mount.py")
+# The tombstones' reader: a GetParameters answer on stdin, the removed path as its argument (client-mount-ready.sh).
+PY_REMOVED=$(<"$(dirname -- "${BASH_SOURCE[0]}")/client_mount_removed.py")
 
 . "$(dirname -- "${BASH_SOURCE[0]}")/client-mount-args.sh"
 
@@ -174,6 +197,8 @@ has_forced_options() {
 
 . "$(dirname -- "${BASH_SOURCE[0]}")/client-mount-read-ahead.sh"
 
+. "$(dirname -- "${BASH_SOURCE[0]}")/client-mount-ready.sh"
+
 # Checks the path to $1 again, just before the mount (path_problem_on_node in the python above: no symbolic
 # link, every directory on the way root's and writable by no one else), and makes the missing directories one
 # by one, 0755, as root; mkdir without -p fails if anything appeared there meanwhile. Returns 1 (after
@@ -193,6 +218,7 @@ prepare_mount_point() {
   done <<<"$out"
 }
 
+# Mounts one record; returns 1 when the mount failed on a first run, which retries it (become_ready).
 mount_one() {
   local srv=$1 source=$2 mp=$3 current n
   prepare_mount_point "$srv" "$source" "$mp" || return 0
@@ -218,10 +244,13 @@ mount_one() {
     warn "MOUNTED-ELSEWHERE $mp holds $current, the config of $cluster/$srv says $source; not remounting a data mount in use. Unmount it when idle and re-run."
     return 0
   fi
-  for ((n = 1; n <= attempts; n++)); do
-    if mount -T "$fstab" -- "$mp"; then say "mounted $source on $mp"; return 0; fi
-    ((n == attempts)) || sleep "$retry_delay"
+  local tries=$attempts
+  ((!first)) || tries=1
+  for ((n = 1; n <= tries; n++)); do
+    if try_mount "$mp"; then say "mounted $source on $mp"; return 0; fi
+    ((n == tries)) || sleep "$retry_delay"
   done
+  ((!first)) || return 1
   warn "MOUNT-FAILED $source on $mp after $attempts attempts; the fstab line stays, the next run retries."
 }
 
@@ -233,6 +262,9 @@ main() {
     flock -w 600 9 || die "another client-mount run holds $lock_file"
   fi
   local path raw parsed kind srv name a b c region
+  bound=${CLIENT_MOUNT_READY_SECONDS:-$((ready_minutes * 60))}
+  deadline=$((SECONDS + bound))
+  if ((do_mount && !dry_run)) && have_systemd && ! systemctl is-active --quiet "$TARGET"; then first=1; fi
   path=$(records_path)
   [[ -z $server ]] || path+="$server/"
   command -v python3 >/dev/null || die "python3 is needed to parse the mount records; install it"
@@ -251,6 +283,7 @@ main() {
       [[ $lustre != unknown ]] || { if ensure_lustre_client; then lustre=yes; else lustre=no; fi; }
       if [[ $lustre == no ]]; then
         warn "NO-LUSTRE-CLIENT $name: $a on $b needs the Lustre client, which this node lacks and could not install (kernel $(uname -r), see above); record skipped: nothing of it is written or mounted"
+        expect+=("$srv -")
         continue
       fi
     fi
@@ -265,7 +298,11 @@ main() {
     if [[ $kind == bad ]]; then
       # A refused record leaves no trace: no directory, no fstab line, no mount (a line it had before stays).
       warn "$name: $a; record skipped: nothing of it is written or mounted"
-    elif place_line "$srv" "$a" "$b" "$c"; then
+      expect+=("$srv -")
+    elif ! place_line "$srv" "$a" "$b" "$c"; then
+      expect+=("$srv -")
+    else
+      expect+=("$srv $b")
       [[ $a == *@tcp:* ]] || nfs=1
       nc=0
       ! has_nconnect "$c" || nc=1
@@ -289,12 +326,13 @@ main() {
     local m
     for m in "${mounts[@]}"; do
       IFS=$'\t' read -r srv a b nc <<<"$m"
-      mount_one "$srv" "$a" "$b"
+      mount_one "$srv" "$a" "$b" || retry+=("$m")
       [[ $a == *@tcp:* ]] || ((read_ahead == 0)) || apply_read_ahead "$b"
       ((!nc)) || report_nconnect "$b"
     done
   fi
   if ((!dry_run && (nfs || read_ahead == 0))); then configure_read_ahead; fi
+  ((!do_mount || dry_run)) || become_ready
   if ((attention)); then say "done; something above needs attention"; exit 2; fi
   say "done"
 }

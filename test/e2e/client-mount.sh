@@ -12,6 +12,10 @@
 #     --allowed-servers, shell metacharacters, a symbolic link, mount points outside the mount roots such
 #     as /opt/aws, /snap, /nix and /mnt, deeply nested JSON, and a link an unprivileged user planted, and
 #     keeps swapping, in a directory every user writes.
+#   - Readiness and removal: storage-server-mounts.target is started only once every record is mounted, and a
+#     unit wanted by it and ordered after it runs only then; a record whose server does not answer leaves it
+#     unreached and the status 2 within the bound; a tombstoned record's mount (busy: lazily) and fstab line go.
+#     An existing NFS server registered by address (backend nfs) is mounted like the others.
 #   - FSx for OpenZFS: the mount config the registration writes for backend fsx-openzfs, rendered here by
 #     the contract's own mountRecord. Its server is the file system's DNS name. In the VM /etc/hosts stands
 #     in for the VPC's resolver, giving the name a loopback export /fsx. OpenZFS records naming an IP,
@@ -40,6 +44,9 @@ client_mount_scenario() {
     // The mount config the registration writes for an FSx for OpenZFS file system (backend fsx-openzfs).
     require("fs").writeFileSync(process.argv[4], JSON.stringify(mountRecord("fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com", "/fsx",
       "/shared/zfs", "nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,nconnect=16,_netdev", "nfs4", "fsx-openzfs")));
+    // The mount config the registration writes for ExistingStorageSource.nfs(address, exportPath) (backend nfs).
+    require("fs").writeFileSync(process.argv[5], JSON.stringify(mountRecord("127.0.0.8", "/export/h", "/data/h",
+      "nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev", "nfs4", "nfs")));
     const userData = ec2.UserData.forLinux();
     userData.addCommands(...renderMountUserData({ server: "127.0.0.3", exportPath: "/export/c", mountPoint: "/shared/c",
       options: "nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,_netdev", tag: "vmcluster/direct", attempts: 3 }));
@@ -50,7 +57,7 @@ client_mount_scenario() {
       options: "nfsvers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,nconnect=16,_netdev", tag: "vmcluster/direct-nc", attempts: 3 }));
     require("fs").writeFileSync(process.argv[2], withNconnect.render());' \
     "$dir/ctl/scripts/mount-on-user-data.sh" "$dir/ctl/scripts/mount-on-user-data-nconnect.sh" "$dir/ctl/scripts/client-mount.sh" \
-    "$dir/ctl/scripts/openzfs-record.json") || {
+    "$dir/ctl/scripts/openzfs-record.json" "$dir/ctl/scripts/nfs-record.json") || {
     fail "client-mount: rendering the client mount script, the mountStorageOn user data or the OpenZFS record failed"
     return 0
   }

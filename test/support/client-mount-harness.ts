@@ -55,7 +55,7 @@ export function useClientMountHarness(): void {
   beforeAll(async () => {
     moto = await startMoto();
     venv = venvBin();
-    awsCli = await startAwsCli(['ssm get-parameters-by-path']);
+    awsCli = await startAwsCli(['ssm get-parameters-by-path', 'ssm get-parameters']);
     awsBin = awsCli.bin;
     ssm = new SSMClient({
       endpoint: moto.endpoint,
@@ -76,6 +76,13 @@ export function useClientMountHarness(): void {
     // The node's /etc/udev/rules.d and /etc/nfs.conf.d, which udev and nfs-utils ship, where the read-ahead goes.
     fs.mkdirSync(path.join(dir, 'udev'));
     fs.mkdirSync(path.join(dir, 'nfs.conf.d'));
+    // systemd is there (sd_booted's directory) and storage-server-mounts.target active: a later run of the boot, unless a
+    // test removes target-active, as the stand-in systemctl of nodeStandIns reads it.
+    fs.mkdirSync(path.join(dir, 'run-systemd'));
+    // Where the units and the expected mounts go, made here since the stand-in mkdir of nodeStandIns makes nothing.
+    fs.mkdirSync(path.join(dir, 'systemd', 'storage-server-mounts.target.d'), { recursive: true });
+    fs.mkdirSync(path.join(dir, 'expected'));
+    fs.writeFileSync(path.join(dir, 'target-active'), '');
     cluster = `it-${++clusterSeq}`; // every test has its own records in the shared emulator
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -115,6 +122,11 @@ export function scriptEnv(env: Record<string, string> = {}): Record<string, stri
     CLIENT_MOUNT_NFS_CONF: path.join(dir, 'nfs.conf.d', 'storage-server-read-ahead.conf'),
     CLIENT_MOUNT_SYSFS: path.join(dir, 'sys'),
     CLIENT_MOUNT_MOUNTINFO: path.join(dir, 'mountinfo'),
+    // Readiness: the units, the expected mounts and systemd's presence in the test's directory; a first run's bound of 3 s.
+    CLIENT_MOUNT_UNIT_DIR: path.join(dir, 'systemd'),
+    CLIENT_MOUNT_EXPECTED_DIR: path.join(dir, 'expected'),
+    CLIENT_MOUNT_SYSTEMD_RUN: path.join(dir, 'run-systemd'),
+    CLIENT_MOUNT_READY_SECONDS: '3',
     TMPDIR: dir,
     ...env,
   };
@@ -182,24 +194,46 @@ export const fstabLines = () =>
     .filter((l) => l !== '');
 export const tagged = (server: string) => fstabLines().filter((l) => l.endsWith(tag(server)));
 
-/** The node's programs for a run that mounts: `bin` goes first on PATH, `mount` records its calls in `mounts`. */
+/**
+ * The node's programs for a run that mounts: `bin` goes first on PATH, `mount` records its calls in `mounts`, and
+ * `systemctl` its calls in `systemctl`.
+ */
 export interface NodeStandIns {
   readonly bin: string;
   readonly mounts: string;
+  readonly systemctl: string;
 }
 /**
  * Stand-ins for the programs a mounting run calls, in the test's directory. `mount` records its arguments and succeeds,
  * `mount.nfs4` is there so that the script installs no NFS client, and `mkdir` makes nothing. A describe block writes
  * its own extras into `bin`, or replaces one of these there.
  */
-export function nodeStandIns(): NodeStandIns {
+export function nodeStandIns(options: { mountTable?: boolean } = {}): NodeStandIns {
   const bin = path.join(dir, 'node-bin');
   const mounts = path.join(dir, 'mount-calls');
-  program(bin, 'mount', [recordArgs(mounts), 'exit 0']);
+  const systemctl = path.join(dir, 'systemctl-calls');
+  program(bin, 'mount', [recordArgs(mounts), ...(options.mountTable ? MOUNT_TABLE_ENTRY : []), 'exit 0']);
   program(bin, 'mount.nfs4', ['exit 0']);
   program(bin, 'mkdir', ['exit 0']);
-  return { bin, mounts };
+  // systemd's part: is-active reads target-active, start makes it; the others succeed.
+  const active = JSON.stringify(path.join(dir, 'target-active'));
+  program(bin, 'systemctl', [
+    recordArgs(systemctl),
+    `case $1 in is-active) test -e ${active} ;; start) touch ${active} ;; *) exit 0 ;; esac`,
+  ]);
+  return { bin, mounts, systemctl };
 }
+
+/**
+ * With `mountTable`, the stand-in `mount -T <fstab> -- <mount point>` also puts the mount into the test's mount table,
+ * CLIENT_MOUNT_MOUNTINFO, with the source its fstab line names, as the kernel would.
+ */
+const MOUNT_TABLE_ENTRY = [
+  'if [[ $1 == -T ]]; then',
+  '  src=$(awk -v mp="$4" \'$2 == mp { print $1 }\' "$2")',
+  '  echo "90 1 0:90 / $4 rw,nosuid,nodev - nfs4 $src rw" >>"$CLIENT_MOUNT_MOUNTINFO"',
+  'fi',
+];
 
 export function post(url: string, body: string): Promise<void> {
   return new Promise((resolve, reject) => {

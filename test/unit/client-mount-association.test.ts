@@ -23,6 +23,7 @@ describe('ClientMount association', () => {
         allowHome: ['false'],
         mountRoots: ['/data,/scratch,/shared,/fsx'],
         readAheadKiB: ['15360'],
+        readyTimeoutMinutes: ['10'],
         serverName: Match.absent(),
       },
     });
@@ -46,6 +47,7 @@ describe('ClientMount association', () => {
         allowHome: ['false'],
         mountRoots: ['/data,/scratch,/shared,/fsx'],
         readAheadKiB: ['15360'],
+        readyTimeoutMinutes: ['10'],
       },
     });
   });

@@ -49,6 +49,12 @@ describe('ClientMount document', () => {
             description: Match.anyValue(),
             allowedPattern: '^(0|[1-9][0-9]{0,6})$',
           },
+          readyTimeoutMinutes: {
+            type: 'String',
+            default: '10',
+            description: Match.anyValue(),
+            allowedPattern: '^[1-9][0-9]{0,3}$',
+          },
         },
         mainSteps: [
           Match.objectLike({
@@ -65,7 +71,8 @@ describe('ClientMount document', () => {
     expect(command).toContain(documentScript(SCRIPT).trimEnd());
     expect(command).toContain(
       `bash "$script" --cluster '{{ clusterName }}' --prefix '{{ prefix }}' --server '{{ serverName }}' ` +
-        `--allowed-servers '{{ allowedServers }}' --mount-roots '{{ mountRoots }}' --read-ahead-kib '{{ readAheadKiB }}' "$@"`,
+        `--allowed-servers '{{ allowedServers }}' --mount-roots '{{ mountRoots }}' --read-ahead-kib '{{ readAheadKiB }}' ` +
+        `--ready-timeout-minutes '{{ readyTimeoutMinutes }}' "$@"`,
     );
   });
 
@@ -119,6 +126,7 @@ describe('ClientMount document', () => {
       .replace('{{ allowedServers }}', '10.0.0.0/16,192.168.4.0/24')
       .replace('{{ mountRoots }}', '/data,/projects')
       .replace('{{ readAheadKiB }}', '4096')
+      .replace('{{ readyTimeoutMinutes }}', '25')
       .replace('{{ allowHome }}', allowHome);
 
     // WHEN
@@ -127,7 +135,7 @@ describe('ClientMount document', () => {
     // THEN
     expect(out.status).toBe(0);
     expect(out.stdout).toBe(
-      `args: --cluster hpc1 --prefix /storage-server --server  --allowed-servers 10.0.0.0/16,192.168.4.0/24 --mount-roots /data,/projects --read-ahead-kib 4096${flag}\n`,
+      `args: --cluster hpc1 --prefix /storage-server --server  --allowed-servers 10.0.0.0/16,192.168.4.0/24 --mount-roots /data,/projects --read-ahead-kib 4096 --ready-timeout-minutes 25${flag}\n`,
     );
   });
 

@@ -29,14 +29,14 @@ describe('grantMount', () => {
           { Ref: 'AWS::Region' },
           ':',
           { Ref: 'AWS::AccountId' },
-          `:parameter/site/hpc1/storage${suffix}`,
+          `:parameter/site/hpc1/${suffix}`,
         ],
       ],
     });
     Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
       Roles: [{ Ref: Match.stringLikeRegexp('NodeRole') }],
       PolicyDocument: {
-        Statement: [{ Effect: 'Allow', Action: MOUNT_READ_ACTIONS, Resource: [arn(''), arn('/*')] }],
+        Statement: [{ Effect: 'Allow', Action: MOUNT_READ_ACTIONS, Resource: [arn('storage'), arn('storage/*'), arn('removed/*')] }],
       },
     });
   });
@@ -57,6 +57,9 @@ describe('grantMount', () => {
               }),
               Match.objectLike({
                 'Fn::Join': ['', Match.arrayWith([':parameter/storage-server/hpc1/storage/*'])],
+              }),
+              Match.objectLike({
+                'Fn::Join': ['', Match.arrayWith([':parameter/storage-server/hpc1/removed/*'])],
               }),
             ],
           },

@@ -273,6 +273,13 @@ const CLAIMS: Claim[] = [
     request: (s) => s.asClient('ssm:GetParameter', [s.parameter(OWN_RING)]) },
   { claim: "a client may not read another cluster's mount records", allowed: false, backends: ALL,
     request: (s) => s.asClient('ssm:GetParameter', [s.parameter('/storage-server/hpc2/storage/storage1/mount')]) },
+  { claim: "a client may read its cluster's tombstones by name", allowed: true, backends: ALL,
+    request: (s) => s.asClient('ssm:GetParameters', [s.parameter('/storage-server/cluster/removed/storage1'),
+      s.parameter('/storage-server/cluster/removed/storage2')]) },
+  { claim: 'a client may not write a tombstone', allowed: false, backends: ALL,
+    request: (s) => s.asClient('ssm:PutParameter', [s.parameter('/storage-server/cluster/removed/storage1')]) },
+  { claim: "a client may not read another cluster's tombstones", allowed: false, backends: ALL,
+    request: (s) => s.asClient('ssm:GetParameters', [s.parameter('/storage-server/hpc2/removed/storage1')]) },
 
   // Principals outside the account.
   { claim: 'a principal outside the account may not read the mount records', allowed: false, backends: ALL,

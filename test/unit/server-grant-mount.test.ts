@@ -1,6 +1,6 @@
 /**
  * `StorageServer.grantMount`: a client role may read its server's mount record, as client-mount.sh with `--server`
- * reads it, and nothing else, decided by the IAM policy simulator over the synthesized template
+ * reads it, and its tombstone, and nothing else, decided by the IAM policy simulator over the synthesized template
  * (test/support/iam-eval.ts).
  */
 import { App, Stack } from 'aws-cdk-lib';
@@ -33,6 +33,10 @@ test.each([
   ['ssm:GetParameter', mountParameterName('/storage-server', 'hpc1', 'home'), 'Allowed'],
   ['ssm:GetParameters', '/storage-server/hpc1/storage/home/mount', 'Allowed'],
   ['ssm:GetParametersByPath', '/storage-server/hpc1/storage/home', 'Allowed'],
+  // Its tombstone, by which client-mount.sh tells its removal from a replacement; no other server's.
+  ['ssm:GetParameters', '/storage-server/hpc1/removed/home', 'Allowed'],
+  ['ssm:GetParameters', '/storage-server/hpc1/removed/scratch', 'ImplicitlyDenied'],
+  ['ssm:GetParametersByPath', '/storage-server/hpc1/removed', 'ImplicitlyDenied'],
   // Another server of the cluster, the cluster's whole path, the ring record, another cluster, and any write.
   ['ssm:GetParameter', '/storage-server/hpc1/storage/scratch/mount', 'ImplicitlyDenied'],
   ['ssm:GetParametersByPath', '/storage-server/hpc1/storage', 'ImplicitlyDenied'],

@@ -110,9 +110,16 @@ client_mount_ssm() {
   check "the node has the AWS CLI (Debian's awscli package), a recording wrapper in front of it" \
     test -x "$AWS_WRAP/aws"
 
+  check "a unit wanted by storage-server-mounts.target and ordered after it is enabled" install_after_storage
+  check_eq "before the first run: the unit after the target has not run" "$(test -e "$AFTER" && echo ran || echo not-run)" not-run
   put_config s1 127.0.0.1 /export/a /data/a
   mount_run
   check_eq "first run: exit 0" "$RC" 0
+  check_eq "first run: storage-server-mounts.target is active" "$(systemctl is-active storage-server-mounts.target)" active
+  check_eq "first run: the unit after it ran, and saw /data/a mounted" "$(cat "$AFTER" 2>&1)" "/data/a"
+  check_eq "first run: the expected mounts are written" "$(cat /etc/storage-server/expected/$CLUSTER 2>&1)" "s1 /data/a"
+  check_has "first run: the target's drop-in requires the mount" \
+    "$(systemctl show -p RequiresMountsFor storage-server-mounts.target)" "RequiresMountsFor=/data/a"
   check_eq "first run: the script read the configs with one AWS CLI call, to the emulator's endpoint" \
     "$(cat "$AWS_CALLS")" \
     "ssm get-parameters-by-path --path $PREFIX/$CLUSTER/storage/ --recursive --output json --region us-east-1 --endpoint-url $AWS_ENDPOINT_URL"
@@ -153,6 +160,7 @@ client_mount_ssm() {
   check_eq "second server: one fstab line each" "$(tagged s1),$(tagged s2)" 1,1
   check "systemd reads the fstab: a mount unit for each line" bash -c \
     'systemctl daemon-reload && systemctl cat data-a.mount >/dev/null && systemctl cat data-b.mount >/dev/null'
+  readiness_and_removal
 
   ssm PutParameter "{\"Name\":\"$(param s3)\",\"Value\":\"{not json\",\"Type\":\"String\",\"Overwrite\":true}" >/dev/null
   ssm DeleteParameter "{\"Name\":\"$(param s1)\"}" >/dev/null
@@ -182,8 +190,83 @@ client_mount_ssm() {
   refused_records
   fast_client
   openzfs_records
-  umount /data/a /data/b /shared/c /data/d /data/e /data/f /shared/g /shared/zfs 2>/dev/null
+  umount /data/a /data/b /shared/c /data/d /data/e /data/f /shared/g /shared/zfs /data/h 2>/dev/null
   return 0
+}
+
+# A unit as a scheduler's daemon would be set up after the target (README, "Node readiness"): Requires= and After=
+# it, and wanted by it, so that it starts when the target does. It writes the data mounts it finds to $AFTER.
+AFTER=/run/e2e-after-storage
+install_after_storage() {
+  # shellcheck disable=SC2016 # the helper's own $5
+  printf '%s\n' '#!/bin/sh' "awk '\$5 ~ /^\\/data\\// { print \$5 }' /proc/self/mountinfo | sort >$AFTER" >/usr/local/sbin/e2e-after-storage &&
+    chmod 0755 /usr/local/sbin/e2e-after-storage &&
+    printf '%s\n' '[Unit]' 'Requires=storage-server-mounts.target' 'After=storage-server-mounts.target' \
+      '[Service]' 'Type=oneshot' 'RemainAfterExit=yes' 'ExecStart=/usr/local/sbin/e2e-after-storage' \
+      '[Install]' 'WantedBy=storage-server-mounts.target' >/etc/systemd/system/e2e-after-storage.service &&
+    systemctl daemon-reload && systemctl enable e2e-after-storage.service 2>&1
+}
+
+# Readiness on a fresh boot (the target stopped), a server that does not answer, removal by tombstone (a busy mount
+# unmounted lazily), and an existing NFS server registered by address. s1 on /data/a and s2 on /data/b are mounted.
+readiness_and_removal() {
+  local started elapsed holder
+  tomb() { ssm PutParameter "{\"Name\":\"$PREFIX/$CLUSTER/removed/$1\",\"Value\":\"{\\\"name\\\":\\\"$1\\\",\\\"removedAt\\\":\\\"2026-12-01T10:00:00.000Z\\\",\\\"removedBy\\\":{}}\",\"Type\":\"String\",\"Overwrite\":true}" >/dev/null; }
+  systemctl stop storage-server-mounts.target && rm -f "$AFTER"
+  # 10.0.2.99: nothing answers there on qemu's user network (restrict=on).
+  put_config s9 10.0.2.99 /export/a /data/s9
+  started=$SECONDS
+  mount_run --allowed-servers 127.0.0.0/8,10.0.2.99/32 --ready-timeout-minutes 1
+  elapsed=$((SECONDS - started))
+  check_eq "a server that does not answer: exit 2" "$RC" 2
+  check_has "a server that does not answer: NOT-READY names it" "$OUT" "storage-server: ATTENTION NOT-READY $CLUSTER/s9: not mounted within 1 min 0 s"
+  check "a server that does not answer: the run ends within the bound (60 s) and one try's 45 s ($elapsed s)" test "$elapsed" -lt 105
+  check_eq "a server that does not answer: the target is not reached, the unit after it did not run" \
+    "$(systemctl is-active storage-server-mounts.target),$(test -e "$AFTER" && echo ran || echo not-run)" inactive,not-run
+  check_eq "a server that does not answer: the others stay mounted" "$(source_of /data/a),$(source_of /data/b)" \
+    127.0.0.1:/export/a,127.0.0.2:/export/b
+
+  ssm DeleteParameter "{\"Name\":\"$(param s9)\"}" >/dev/null && tomb s9
+  mount_run
+  check_eq "s9 removed (tombstone): exit 0" "$RC" 0
+  check_has "s9 removed: its line dropped, it was never mounted" "$OUT" "removed $CLUSTER/s9: /data/s9 was not mounted"
+  check_eq "s9 removed: no fstab line" "$(tagged s9)" 0
+  check_eq "every record mounted: the target is reached" "$(systemctl is-active storage-server-mounts.target)" active
+  check_eq "every record mounted: the unit after it ran then, and saw both mounts" "$(tr '\n' ' ' <"$AFTER" 2>&1)" "/data/a /data/b "
+
+  # An existing NFS server registered by address, backend nfs, as the registration writes it.
+  mkdir -p /export/h && echo h >/export/h/which &&
+    echo "/export/h 127.0.0.0/8(rw,sync,no_subtree_check,no_root_squash)" >>/etc/exports.d/e2e-client-mount.exports && exportfs -ra
+  ssm PutParameter "$(python3 -c 'import json, sys
+print(json.dumps({"Name": sys.argv[1], "Value": open(sys.argv[2]).read(), "Type": "String", "Overwrite": True}))' \
+    "$(param nfsx)" "$CTL/scripts/nfs-record.json")" >/dev/null
+  mount_run
+  check_eq "backend nfs (an NFS server by address): exit 0" "$RC" 0
+  check_eq "backend nfs: mounted from 127.0.0.8:/export/h, its content there" "$(source_of /data/h),$(cat /data/h/which 2>&1)" \
+    127.0.0.8:/export/h,h
+  check_has "backend nfs: the target's drop-in requires it too" \
+    "$(systemctl show -p RequiresMountsFor storage-server-mounts.target)" "/data/h"
+
+  # Removal of a mount in use: a process holds /data/h; it is unmounted lazily, naming that process.
+  (cd /data/h && exec sleep 300) &
+  holder=$!
+  sleep 1
+  ssm DeleteParameter "{\"Name\":\"$(param nfsx)\"}" >/dev/null && tomb nfsx
+  mount_run
+  check_eq "a tombstoned record in use: exit 0" "$RC" 0
+  # The test image has no psmisc: the script says it cannot name the processes (the integration tests name them).
+  if command -v fuser >/dev/null; then
+    check_has "a tombstoned record in use: unmounted lazily, naming the holder" "$OUT" "lazily unmounted /data/h: in use by"
+    check_has "a tombstoned record in use: the holder's pid is named" "$(grep 'lazily unmounted /data/h' <<<"$OUT")" " $holder"
+  else
+    check_has "a tombstoned record in use: unmounted lazily; no fuser here, said plainly" "$OUT" \
+      "lazily unmounted /data/h: in use (no fuser, from psmisc, to name the processes)"
+  fi
+  check_eq "a tombstoned record: not mounted, its fstab line gone, its directory left" \
+    "$(findmnt -rn --mountpoint /data/h | wc -l),$(tagged nfsx),$(test -d /data/h && echo dir)" 0,0,dir
+  check_eq "a tombstoned record: the target stays active" "$(systemctl is-active storage-server-mounts.target)" active
+  kill "$holder" 2>/dev/null
+  wait "$holder" 2>/dev/null
 }
 
 # The read-ahead of the NFS mount on $1: /sys/class/bdi/<major:minor>/read_ahead_kb, the numbers by util-linux's
