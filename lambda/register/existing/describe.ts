@@ -5,21 +5,21 @@
  */
 import {
   DescribeNetworkInterfacesCommand,
-  DescribeSecurityGroupRulesCommand,
-  DescribeSubnetsCommand,
   EC2Client,
-  GetManagedPrefixListEntriesCommand,
+  paginateDescribeSecurityGroupRules,
+  paginateDescribeSubnets,
+  paginateGetManagedPrefixListEntries,
   type Subnet,
 } from '@aws-sdk/client-ec2';
 import {
   DescribeFileSystemsCommand as DescribeEfsCommand,
   DescribeMountTargetSecurityGroupsCommand,
-  DescribeMountTargetsCommand,
   EFSClient,
+  paginateDescribeMountTargets,
   type FileSystemDescription,
   type MountTargetDescription,
 } from '@aws-sdk/client-efs';
-import { DescribeFileSystemsCommand, DescribeVolumesCommand, FSxClient, type FileSystem, type Volume } from '@aws-sdk/client-fsx';
+import { DescribeFileSystemsCommand, FSxClient, paginateDescribeVolumes, type FileSystem, type Volume } from '@aws-sdk/client-fsx';
 import { CLIENT_CONFIG } from '../aws';
 import { errorName } from '../log';
 import { withPrefixListEntries, type GroupRule } from './access';
@@ -27,6 +27,13 @@ import { withPrefixListEntries, type GroupRule } from './access';
 const ec2 = new EC2Client(CLIENT_CONFIG);
 const efs = new EFSClient(CLIENT_CONFIG);
 const fsx = new FSxClient(CLIENT_CONFIG);
+
+/** Every item of every page of one of the SDK's paginators. */
+async function everyPage<P, T>(pages: AsyncIterable<P>, items: (page: P) => T[] | undefined): Promise<T[]> {
+  const found: T[] = [];
+  for await (const page of pages) found.push(...(items(page) ?? []));
+  return found;
+}
 
 /** The FSx file system, or undefined when FSx knows no file system of that id in this Region. */
 export async function describeFsx(fileSystemId: string): Promise<FileSystem | undefined> {
@@ -51,39 +58,18 @@ export async function describeEfs(fileSystemId: string): Promise<FileSystemDescr
 }
 
 /** Every subnet of a VPC, every page. */
-export async function vpcSubnets(vpcId: string): Promise<Subnet[]> {
-  const found: Subnet[] = [];
-  let NextToken: string | undefined;
-  do {
-    const out = await ec2.send(new DescribeSubnetsCommand({ Filters: [{ Name: 'vpc-id', Values: [vpcId] }], NextToken }));
-    found.push(...(out.Subnets ?? []));
-    NextToken = out.NextToken;
-  } while (NextToken);
-  return found;
+export function vpcSubnets(vpcId: string): Promise<Subnet[]> {
+  return everyPage(paginateDescribeSubnets({ client: ec2 }, { Filters: [{ Name: 'vpc-id', Values: [vpcId] }] }), (p) => p.Subnets);
 }
 
 /** Every volume of an FSx file system, every page. */
-export async function fsxVolumes(fileSystemId: string): Promise<Volume[]> {
-  const found: Volume[] = [];
-  let NextToken: string | undefined;
-  do {
-    const out = await fsx.send(new DescribeVolumesCommand({ Filters: [{ Name: 'file-system-id', Values: [fileSystemId] }], NextToken }));
-    found.push(...(out.Volumes ?? []));
-    NextToken = out.NextToken;
-  } while (NextToken);
-  return found;
+export function fsxVolumes(fileSystemId: string): Promise<Volume[]> {
+  return everyPage(paginateDescribeVolumes({ client: fsx }, { Filters: [{ Name: 'file-system-id', Values: [fileSystemId] }] }), (p) => p.Volumes);
 }
 
 /** Every mount target of an EFS file system, every page. */
-export async function efsMountTargets(fileSystemId: string): Promise<MountTargetDescription[]> {
-  const found: MountTargetDescription[] = [];
-  let Marker: string | undefined;
-  do {
-    const out = await efs.send(new DescribeMountTargetsCommand({ FileSystemId: fileSystemId, Marker }));
-    found.push(...(out.MountTargets ?? []));
-    Marker = out.NextMarker;
-  } while (Marker);
-  return found;
+export function efsMountTargets(fileSystemId: string): Promise<MountTargetDescription[]> {
+  return everyPage(paginateDescribeMountTargets({ client: efs }, { FileSystemId: fileSystemId }), (p) => p.MountTargets);
 }
 
 /** The security groups of an EFS mount target. */
@@ -103,30 +89,18 @@ export async function interfaceGroups(networkInterfaceIds: readonly string[]): P
  * account not shared with this one, or an AWS-managed list this role may not read).
  */
 async function prefixListEntries(prefixListId: string): Promise<string[] | undefined> {
-  const found: string[] = [];
-  let NextToken: string | undefined;
   try {
-    do {
-      const out = await ec2.send(new GetManagedPrefixListEntriesCommand({ PrefixListId: prefixListId, NextToken }));
-      found.push(...(out.Entries ?? []).map((e) => e.Cidr ?? '').filter((c) => c !== ''));
-      NextToken = out.NextToken;
-    } while (NextToken);
+    const entries = await everyPage(paginateGetManagedPrefixListEntries({ client: ec2 }, { PrefixListId: prefixListId }), (p) => p.Entries);
+    return entries.map((e) => e.Cidr ?? '').filter((c) => c !== '');
   } catch (err) {
     if (/^(UnauthorizedOperation|AccessDenied|InvalidPrefixListID)/.test(errorName(err))) return undefined;
     throw err;
   }
-  return found;
 }
 
 /** The rules of the groups, ingress and egress, every page; a rule naming a prefix list as one per entry. */
 export async function groupRules(groupIds: readonly string[]): Promise<GroupRule[]> {
   if (groupIds.length === 0) return [];
-  const found: GroupRule[] = [];
-  let NextToken: string | undefined;
-  do {
-    const out = await ec2.send(new DescribeSecurityGroupRulesCommand({ Filters: [{ Name: 'group-id', Values: [...groupIds] }], NextToken }));
-    found.push(...(out.SecurityGroupRules ?? []));
-    NextToken = out.NextToken;
-  } while (NextToken);
-  return withPrefixListEntries(found, prefixListEntries);
+  const pages = paginateDescribeSecurityGroupRules({ client: ec2 }, { Filters: [{ Name: 'group-id', Values: [...groupIds] }] });
+  return withPrefixListEntries(await everyPage(pages, (p) => p.SecurityGroupRules), prefixListEntries);
 }
