@@ -25,7 +25,8 @@ try_mount() {
 }
 
 # Prints <server>TAB<removedAt> for each of the servers $@ whose tombstone <prefix>/<cluster>/removed/<server> is
-# there and is that server's (lambda/register/records.ts, isTombstoneOf); GetParameters takes 10 names a call.
+# there and is that server's (lambda/register/records.ts, isTombstoneOf); GetParameters takes at most 10 names a call
+# (docs/sources/ssm-timeout.md).
 tombstoned() {
   local names=() out endpoint=${AWS_ENDPOINT_URL_SSM:-${AWS_ENDPOINT_URL:-}} s
   for s; do names+=("$prefix/$cluster/removed/$s"); done
