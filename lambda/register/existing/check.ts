@@ -13,6 +13,7 @@ import type { ExistingFsxFields } from '../fsx-target-rules';
 import { FSX_TARGETS } from '../fsx-targets';
 import type { FsType, RecordFsType } from '../records';
 import { FSX_DNS_NAME } from '../validation';
+import { overTls } from './record-values';
 import { shortfallMessage, shortfalls, type GroupRule } from './access';
 import type { ExistingAddress, ExistingFileSystem, ExistingTarget } from './target';
 
@@ -198,7 +199,7 @@ async function zonesWithoutMountTarget(target: ExistingFileSystem, ours: readonl
  * for `tls`, which only amazon-efs-utils' mount helper takes (EFS-TLS-TYPE); the nodes refuse `tls` on any other.
  */
 export function recordFsType(fields: ExistingRecordFields, kind: string, options: string): RecordFsType {
-  return kind === 'efs' && options.split(',').includes('tls') ? 'efs' : fields.fsType;
+  return overTls(kind, options) ? 'efs' : fields.fsType;
 }
 
 /**

@@ -37,13 +37,17 @@ export function existingPathProblem(kind: ExistingKind, path: string | undefined
   }
 }
 
+/** Whether the records of `kind` with `options` mount over TLS: EFS's with `tls` (EFS-TLS-TYPE), fsType `efs`. */
+export function overTls(kind: string, options: string): boolean {
+  return kind === 'efs' && options.split(',').includes('tls');
+}
+
 /**
  * Why the mount options are off the nodes' allowlist for `kind`, or undefined: EFS's with `tls` by the rules of fsType
  * `efs`, which its record then has (EFS-TLS-TYPE).
  */
 export function existingOptionsProblem(kind: ExistingKind, options: string): string | undefined {
-  const fsType = kind === 'efs' && options.split(',').includes('tls') ? 'efs' : existingFsType(kind);
-  return allowedOptionsProblem(options, fsType, kind);
+  return allowedOptionsProblem(options, overTls(kind, options) ? 'efs' : existingFsType(kind), kind);
 }
 
 /** The properties {@link refuseExistingValues} reads. */
