@@ -15,6 +15,8 @@ export * from './backends/ec2/public';
 export * from './backends/fsx/public';
 export * from './backends/openzfs/public';
 export type { SnapshotOptions } from './backends/snapshot-options';
+export { QuotaType } from './quotas';
+export type { QuotaLimit, QuotaOptions } from './quotas';
 export type { ClusterwareOptions } from './clusterware';
 
 // Client mounts: the cluster-wide association, and `StorageServer.mountOn`'s options.

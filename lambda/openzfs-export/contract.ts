@@ -12,6 +12,8 @@
  *   COMPLETED, UPDATED_OPTIMIZING, OPTIMIZING, PAUSED or CANCELLED; FailureDetails.Message gives the reason.
  * - OpenZFSNfsExport holds at most 25 client configurations.
  * - OpenZFSClientConfiguration: Clients of 1-128 characters, Options of 1-20 items.
+ * - OpenZFSUserOrGroupQuota: Type USER or GROUP, Id and StorageCapacityQuotaGiB integers of 0-2147483647; a volume takes
+ *   at most 500 of them (UpdateOpenZFSVolumeConfiguration.UserAndGroupQuotas): OPENZFS-USER-QUOTAS.
  *
  * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
@@ -20,7 +22,7 @@
 export const RESOURCE_TYPE = 'Custom::FsxOpenZfsExport';
 
 /** ResourceProperties names. */
-export const PROP = { VOLUME_ID: 'VolumeId', CLIENT_CONFIGURATIONS: 'ClientConfigurations' } as const;
+export const PROP = { VOLUME_ID: 'VolumeId', CLIENT_CONFIGURATIONS: 'ClientConfigurations', QUOTAS: 'UserAndGroupQuotas' } as const;
 
 /** One client configuration of the export, as UpdateVolume takes it. */
 export interface ClientConfiguration {
@@ -28,10 +30,19 @@ export interface ClientConfiguration {
   readonly Options: string[];
 }
 
+/** One user or group quota of the volume, as UpdateVolume takes it. */
+export interface UserOrGroupQuota {
+  readonly Type: 'USER' | 'GROUP';
+  readonly Id: number;
+  readonly StorageCapacityQuotaGiB: number;
+}
+
 /** What the handler is asked to do. */
 export interface ExportRequest {
   readonly volumeId: string;
   readonly clientConfigurations: ClientConfiguration[];
+  /** The quotas this stack sets; none: the handler leaves the volume's quotas alone. */
+  readonly quotas: UserOrGroupQuota[];
 }
 
 /** The parts of a DescribeVolumes Volume the judge reads, named as in the API reference. */
@@ -49,6 +60,7 @@ export interface VolumeView {
   }[];
   readonly OpenZFSConfiguration?: {
     readonly NfsExports?: readonly { readonly ClientConfigurations?: readonly { readonly Clients?: string; readonly Options?: readonly string[] }[] }[];
+    readonly UserAndGroupQuotas?: readonly { readonly Type?: string; readonly Id?: number; readonly StorageCapacityQuotaGiB?: number }[];
   };
 }
 
@@ -59,6 +71,10 @@ export type ExportState = { readonly state: 'done' } | { readonly state: 'waitin
  * OPENZFS-EXPORT-CLIENTS: an export takes at most 25 client configurations, per OpenZFSNfsExport in the API reference.
  */
 export const MAX_CLIENT_CONFIGURATIONS = 25;
+/** OPENZFS-USER-QUOTAS: a volume takes at most 500 user and group quotas, per UpdateOpenZFSVolumeConfiguration. */
+export const MAX_QUOTAS = 500;
+/** OPENZFS-USER-QUOTAS: an Id or a StorageCapacityQuotaGiB is an integer of 0-2147483647, per OpenZFSUserOrGroupQuota. */
+export const MAX_QUOTA_VALUE = 2147483647;
 /** An FSx volume id, as FSx gives it: `fsvol-` and 17 hex digits. */
 export const VOLUME_ID = /^fsvol-[0-9a-f]{17}$/;
 
@@ -84,7 +100,62 @@ export function parseExportProperties(props: Record<string, unknown> | undefined
     }
     return { Clients, Options: [...Options] };
   });
-  return { volumeId, clientConfigurations };
+  return { volumeId, clientConfigurations, quotas: parseQuotas(props?.[PROP.QUOTAS]) };
+}
+
+/**
+ * Reads ResourceProperties.UserAndGroupQuotas: absent, none; else 1-500 quotas, each (Type, Id) once. CloudFormation
+ * hands a custom resource its numbers as strings, so a string of digits is taken as the integer it spells. A limit of
+ * 0 GiB is refused: the handler sends 0 only to lift a quota this stack set before (OPENZFS-USER-QUOTAS).
+ */
+export function parseQuotas(value: unknown): UserOrGroupQuota[] {
+  if (value === undefined) return [];
+  const where = `ResourceProperties.${PROP.QUOTAS}`;
+  if (!Array.isArray(value) || value.length < 1 || value.length > MAX_QUOTAS) {
+    throw new Error(`${where} must be a list of 1-${MAX_QUOTAS} user or group quotas, got ${JSON.stringify(value)}`);
+  }
+  const seen = new Set<string>();
+  return value.map((q: unknown, i): UserOrGroupQuota => {
+    const { Type, Id, StorageCapacityQuotaGiB } = (q ?? {}) as Record<string, unknown>;
+    if (Type !== 'USER' && Type !== 'GROUP') throw new Error(`${where}[${i}].Type must be USER or GROUP, got ${JSON.stringify(Type)}`);
+    const id = integer(Id, 0);
+    if (id === undefined) throw new Error(`${where}[${i}].Id must be an integer of 0-${MAX_QUOTA_VALUE}, got ${JSON.stringify(Id)}`);
+    const gib = integer(StorageCapacityQuotaGiB, 1);
+    if (gib === undefined) {
+      throw new Error(`${where}[${i}].StorageCapacityQuotaGiB must be an integer of 1-${MAX_QUOTA_VALUE}, got ${JSON.stringify(StorageCapacityQuotaGiB)}`);
+    }
+    const key = `${Type}:${id}`;
+    if (seen.has(key)) throw new Error(`${where}[${i}] repeats the quota of ${Type} ${id}: give each user or group one quota`);
+    seen.add(key);
+    return { Type, Id: id, StorageCapacityQuotaGiB: gib };
+  });
+}
+
+/** A number, or a string of decimal digits, that is an integer of `min`-MAX_QUOTA_VALUE; else undefined. */
+function integer(value: unknown, min: number): number | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^(0|[1-9][0-9]{0,9})$/.test(value) ? Number(value) : NaN;
+  return Number.isInteger(n) && n >= min && n <= MAX_QUOTA_VALUE ? n : undefined;
+}
+
+/**
+ * What UpdateVolume is sent for the quotas: those wanted, and each quota set before (`previous`, from the old
+ * properties) and no longer wanted at 0 GiB, which lifts it (ZFS: a quota of none). Whether FSx replaces the volume's
+ * list or merges into it, AWS's reference does not say; sent this way, either leaves exactly the quotas wanted of those
+ * this stack manages, and a quota someone set by hand outside them is never lifted.
+ */
+export function quotasToSend(wanted: readonly UserOrGroupQuota[], previous: readonly UserOrGroupQuota[]): UserOrGroupQuota[] {
+  const kept = new Set(wanted.map((q) => `${q.Type}:${q.Id}`));
+  const lifted = previous.filter((q) => !kept.has(`${q.Type}:${q.Id}`)).map((q) => ({ ...q, StorageCapacityQuotaGiB: 0 }));
+  return [...wanted, ...lifted];
+}
+
+/**
+ * Whether `volume` shows every quota of `sent` in effect: each with its GiB, and each sent at 0 absent or at 0. Quotas
+ * that were not sent are not judged, so one set by hand does not hold the deploy.
+ */
+export function quotasShown(volume: VolumeView, sent: readonly UserOrGroupQuota[]): boolean {
+  const shown = new Map((volume.OpenZFSConfiguration?.UserAndGroupQuotas ?? []).map((q) => [`${q.Type}:${q.Id}`, q.StorageCapacityQuotaGiB ?? 0]));
+  return sent.every((q) => (shown.get(`${q.Type}:${q.Id}`) ?? 0) === q.StorageCapacityQuotaGiB);
 }
 
 /** A client configuration list in one order, options sorted: FSx may return them in another. */
@@ -102,13 +173,15 @@ const time = (t: Date | string | number | undefined): number =>
  * Whether the export `wanted`, asked for at `askedAt` in ms, is in effect on `volume`:
  * - failed when the volume is FAILED or MISCONFIGURED;
  * - waiting while a volume update is PENDING or IN_PROGRESS, or the volume is not AVAILABLE;
- * - done when the volume shows the export asked for, whatever failed before, since a rollback asks for the export still
- *   in effect after the forward update FAILED;
+ * - done when the volume shows the export and the `quotas` asked for, whatever failed before, since a rollback asks
+ *   for the export still in effect after the forward update FAILED;
  * - failed, quoting FSx's message, when a volume update asked for since then FAILED and, where FSx shows its target,
  *   was aimed at this export;
  * - waiting otherwise.
  */
-export function exportState(volume: VolumeView | undefined, wanted: readonly ClientConfiguration[], askedAt: number): ExportState {
+export function exportState(
+  volume: VolumeView | undefined, wanted: readonly ClientConfiguration[], askedAt: number, quotas: readonly UserOrGroupQuota[] = [],
+): ExportState {
   if (volume === undefined) return { state: 'failed', why: 'DescribeVolumes returned no such volume' };
   const reason = volume.LifecycleTransitionReason?.Message;
   if (volume.Lifecycle === 'FAILED' || volume.Lifecycle === 'MISCONFIGURED') {
@@ -119,13 +192,14 @@ export function exportState(volume: VolumeView | undefined, wanted: readonly Cli
   if (running) return { state: 'waiting', why: `the volume update is ${running.Status}` };
   if (volume.Lifecycle !== 'AVAILABLE') return { state: 'waiting', why: `the volume is ${volume.Lifecycle ?? 'in no state'}` };
   const shown = volume.OpenZFSConfiguration?.NfsExports?.[0]?.ClientConfigurations ?? [];
-  if (canonical(shown) === canonical(wanted)) return { state: 'done' };
+  const exportShown = canonical(shown) === canonical(wanted);
+  if (exportShown && quotasShown(volume, quotas)) return { state: 'done' };
   // A failure counts when it was asked for since this request, with a minute's margin for the two clocks, and aimed at
   // this export where FSx shows a target. An older failure, or one aimed at another export, is not this request's: the
   // forward update that a rollback undoes is such a one.
   const failed = updates.find((a) => a.Status === 'FAILED' && !(time(a.RequestTime) < askedAt - 60_000) && (aimedAt(a, wanted) ?? true));
   if (failed) return { state: 'failed', why: `FSx reports the volume update FAILED${failed.FailureDetails?.Message ? `: ${failed.FailureDetails.Message}` : ''}` };
-  return { state: 'waiting', why: 'the volume does not show the new export yet' };
+  return { state: 'waiting', why: exportShown ? 'the volume does not show the new user and group quotas yet' : 'the volume does not show the new export yet' };
 }
 
 /** Whether an action's TargetVolumeValues name `wanted` as the export; undefined when they name no export. */

@@ -8,6 +8,7 @@ import type { UpdateGuard } from '../update-guard';
 import { type RegistrationTarget, SERVER_ID_TAG, type ServerParts, type StorageBackend } from './backend';
 import type { StorageServerProps } from '../storage-server/props';
 import { rootVolumeExportResource } from './openzfs/export-resource';
+import { checkQuotas } from '../quotas';
 import { openZfsFileSystem } from './openzfs/file-system';
 import { securityGroupCompanions, subnetCompanions } from './kept-network';
 import { isGiven } from './security-group';
@@ -113,7 +114,7 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
     const retainDays = props.snapshots?.retain ?? 7;
     this.fileSystem = openZfsFileSystem(this, p, options, network, securityGroup, retainDays);
     this.parts = { openZfsFileSystem: this.fileSystem };
-    this.rootVolumeExport = rootVolumeExportResource(this, this.fileSystem, rootVolumeExport(props));
+    this.rootVolumeExport = rootVolumeExportResource(this, this.fileSystem, rootVolumeExport(props), checkQuotas(props.quotas, 'fsx-openzfs'));
     if (props.fsxOpenZfs?.rootSquash === false) warnRootSquashOff(this, { prop: 'fsxOpenZfs.rootSquash', key: 'openZfsRootSquash' });
     this.ready = this.rootVolumeExport.node.defaultChild as CfnResource;
     this.fileSystemId = this.fileSystem.ref;

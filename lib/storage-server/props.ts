@@ -9,6 +9,7 @@ import type { NfsOptions } from '../backends/ec2-nfs-server-props';
 import type { FsxLustreServerOptions } from '../backends/fsx-lustre-props';
 import type { FsxOpenZfsServerOptions } from '../backends/fsx-openzfs-props';
 import type { SnapshotOptions } from '../backends/snapshot-options';
+import type { QuotaOptions } from '../quotas';
 import type { Backend } from '../backend-enum';
 import type { Generation } from '../sizing/enums';
 
@@ -174,6 +175,14 @@ export interface StorageServerProps {
    * @default - the account's AWS managed key for EBS, aws/ebs, or for FSx, aws/fsx
    */
   readonly kmsKey?: kms.IKey;
+  /**
+   * Storage quotas: hard limits on what single users or groups may store. On FSx for OpenZFS, user and group limits of
+   * the root volume, set live through FSx's UpdateVolume on every deploy that changes them, so no change replaces the
+   * file system; a limit dropped from the list is lifted, and a quota set by hand outside the list is left alone. Other
+   * backends, and OpenZFS project or default limits, are refused by name.
+   * @default - no quotas
+   */
+  readonly quotas?: QuotaOptions;
   /**
    * Scheduled snapshots of the EBS data volumes, ignored for instance store. On FSx for Lustre's persistent types and
    * on FSx for OpenZFS, `retain`, 0-90, and `startTimeUtc` set the daily automatic backups, and the other options are

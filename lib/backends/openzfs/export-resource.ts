@@ -2,7 +2,7 @@ import { CustomResource, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type * as fsx from 'aws-cdk-lib/aws-fsx';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct, type IConstruct } from 'constructs';
-import { PROP, RESOURCE_TYPE } from '../../../lambda/openzfs-export/contract';
+import { PROP, RESOURCE_TYPE, type UserOrGroupQuota } from '../../../lambda/openzfs-export/contract';
 import { addHandlerProvider, type HandlerProvider, stackSingleton } from '../../handler-provider';
 import type { OpenZfsClientConfiguration } from './nfs-export';
 
@@ -54,7 +54,8 @@ class OpenZfsExportProvider extends Construct {
 }
 
 /**
- * The custom resource that sets the root volume's NFS exports to `nfsExport` on create and on every change. It
+ * The custom resource that sets the root volume's NFS exports to `nfsExport`, and its user and group quotas to `quotas`,
+ * on create and on every change; without quotas the property is left out and the handler leaves the volume's alone. It
  * completes when DescribeVolumes shows them in effect; a failed volume update fails the deploy with FSx's message. The
  * call may update this one volume only: fsx:UpdateVolume on
  * arn:${Partition}:fsx:${Region}:${Account}:volume/${FileSystemId}/${VolumeId}, the resource type volume of the Service
@@ -63,6 +64,7 @@ class OpenZfsExportProvider extends Construct {
  */
 export function rootVolumeExportResource(
   scope: Construct, fileSystem: fsx.CfnFileSystem, nfsExport: { ClientConfigurations: OpenZfsClientConfiguration[] },
+  quotas: readonly UserOrGroupQuota[] = [],
 ): CustomResource {
   const { provider } = OpenZfsExportProvider.of(scope);
   const volumeId = fileSystem.attrRootVolumeId;
@@ -73,7 +75,10 @@ export function rootVolumeExportResource(
   return new CustomResource(scope, 'RootVolumeExportLive', {
     serviceToken: provider.serviceToken,
     resourceType: RESOURCE_TYPE,
-    properties: { [PROP.VOLUME_ID]: volumeId, [PROP.CLIENT_CONFIGURATIONS]: nfsExport.ClientConfigurations },
+    properties: {
+      [PROP.VOLUME_ID]: volumeId, [PROP.CLIENT_CONFIGURATIONS]: nfsExport.ClientConfigurations,
+      ...(quotas.length > 0 ? { [PROP.QUOTAS]: quotas } : {}),
+    },
   });
 }
 
