@@ -20,6 +20,7 @@ import { type ExistingStorageContext, namesExistingStorage, parseExistingStorage
 import { parseNameKeys } from './context/names';
 import { checkVpcFrom, parseVpcKeys } from './context/network';
 import { parseServerKeys } from './context/server';
+import { parseQuotaKeys } from './context/quotas';
 import { checkedPlan, parseInstanceTypeKey, parseSizingKeys } from './context/sizing';
 import { StorageServerContext } from './context/storage-server-context';
 import { contextValues, parseBoolean } from './context/values';
@@ -91,6 +92,7 @@ export function parseContextAndPlan(read: ContextReader, target: ResourceEnviron
     ...parseClientKeys(values, clientAddressSpace(allowPublicClientCidrs)),
     allowPublicClientCidrs,
     ...parseServerKeys(values, target),
+    ...parseQuotaKeys(values),
     allowHomeMountPoint,
     ...parseClientMountKeys(values, allowHomeMountPoint, plan),
     instanceType,

@@ -4,6 +4,8 @@
  * volume's export resource (lib/backends/openzfs/export-resource.ts, OPENZFS-USER-QUOTAS in docs/sources/fsx-rules.md).
  */
 import { Token } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
+import { SettingNames } from './setting-names';
 import type { Backend } from '../lambda/register/contract';
 import { MAX_QUOTA_VALUE, MAX_QUOTAS, type UserOrGroupQuota } from '../lambda/openzfs-export/contract';
 
@@ -68,27 +70,32 @@ const SUPPORT: { readonly [B in Backend]: QuotaSupport } = {
 
 /**
  * Checks `quotas` for `backend` and returns them as FSx for OpenZFS's API takes them; none when unset. Throws naming
- * the prop as typed and what is allowed. A token id or limit passes here and is checked by the handler at deploy.
+ * the prop as typed, or in the app the context key, and what is allowed. A token id or limit passes here and is checked
+ * by the handler at deploy.
  */
-export function checkQuotas(quotas: QuotaOptions | undefined, backend: Backend): UserOrGroupQuota[] {
+export function checkQuotas(scope: IConstruct, quotas: QuotaOptions | undefined, backend: Backend): UserOrGroupQuota[] {
   if (quotas === undefined) return [];
+  const names = SettingNames.of(scope);
+  const limitsName = names.name({ prop: 'quotas.limits', key: 'quotaLimits' });
+  const defaultName = names.name({ prop: 'quotas.defaultUserGiB', key: 'quotaDefaultUserGiB' });
+  const entry = (i: number) => (names.byContext ? `quotaLimits entry ${i + 1}` : `quotas.limits[${i}]`);
   if (quotas === null || typeof quotas !== 'object' || Array.isArray(quotas)) {
     throw new Error(`quotas must be an object with defaultUserGiB and limits, got ${JSON.stringify(quotas)}.`);
   }
   const support = SUPPORT[backend];
   const takes = support.types.length > 0 ? `backend '${backend}' takes ${support.types.join(' and ')} limits` : `backend '${backend}' takes no quotas`;
   if (quotas.defaultUserGiB !== undefined && !support.defaultUser) {
-    throw new Error(`quotas.defaultUserGiB: ${takes} and no default (${support.why}); give each user a limit in quotas.limits, or leave it out.`);
+    throw new Error(`${defaultName}: ${takes} and no default (${support.why}); give each user a limit in ${limitsName}, or leave it out.`);
   }
   const limits = quotas.limits ?? [];
   if (Token.isUnresolved(limits) || !Array.isArray(limits)) {
-    throw new Error('quotas.limits must be a list written out in the app, one entry per limit; a token list cannot be checked per entry.');
+    throw new Error(`${limitsName} must be a list written out in the app, one entry per limit; a token list cannot be checked per entry.`);
   }
-  if (limits.length > 0 && support.types.length === 0) throw new Error(`quotas.limits: ${takes} (${support.why}); leave quotas out.`);
-  if (limits.length > MAX_QUOTAS) throw new Error(`quotas.limits: at most ${MAX_QUOTAS} limits, got ${limits.length}.`);
+  if (limits.length > 0 && support.types.length === 0) throw new Error(`${limitsName}: ${takes} (${support.why}); leave it out.`);
+  if (limits.length > MAX_QUOTAS) throw new Error(`${limitsName}: at most ${MAX_QUOTAS} limits, got ${limits.length}.`);
   const seen = new Set<string>();
   return limits.map((l, i) => {
-    const at = `quotas.limits[${i}]`;
+    const at = entry(i);
     if (!Object.values(QuotaType).includes(l?.type)) {
       throw new Error(`${at}.type must be one of ${Object.values(QuotaType).join(', ')}, got ${JSON.stringify(l?.type)}.`);
     }

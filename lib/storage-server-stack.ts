@@ -7,6 +7,7 @@ import { ClientMount } from './client-mount';
 import { vpcIpv4Cidrs } from './client-mount/vpc-cidrs';
 import { applyStackCompliance } from './compliance';
 import { type ContextKey, StorageServerContext, backendProps, contextError } from './context';
+import { quotasOf } from './context/quotas';
 import { StorageServer, type StorageServerProps } from './storage-server';
 import { type PlannedRequest, handDownPlan } from './storage-server/planned';
 import { addStackOutputs, stackDescription } from './stack-outputs';
@@ -83,6 +84,7 @@ export class StorageServerStack extends Stack {
         ? ec2.PlacementGroup.fromPlacementGroupName(this, 'PlacementGroup', ctx.placementGroup)
         : undefined,
       snapshots: { retain: stated('snapshotRetain') ? ctx.snapshotRetain : undefined },
+      quotas: quotasOf(ctx),
       terminationProtection: ctx.terminationProtection,
       encryptInstanceStore: ctx.encryptInstanceStore,
       alarmEmail: ctx.alarmEmail,

@@ -142,7 +142,7 @@ export class StorageServer extends Construct implements IStorageServer {
     validateRecordNames(recordNames);
     validateRecordsInApp(this, recordNames);
 
-    checkQuotas(props.quotas, this.plan.backend);
+    checkQuotas(this, props.quotas, this.plan.backend);
     // The backend the plan names, behind the one small interface the registration and the client mount use.
     const backend = BACKEND_PLUGINS[this.plan.backend].build(this, {
       server: props, plan: this.plan, capacityTiB, clusterName, serverName, subnet, selectedSubnets,

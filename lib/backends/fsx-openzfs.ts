@@ -114,7 +114,7 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
     const retainDays = props.snapshots?.retain ?? 7;
     this.fileSystem = openZfsFileSystem(this, p, options, network, securityGroup, retainDays);
     this.parts = { openZfsFileSystem: this.fileSystem };
-    this.rootVolumeExport = rootVolumeExportResource(this, this.fileSystem, rootVolumeExport(props), checkQuotas(props.quotas, 'fsx-openzfs'));
+    this.rootVolumeExport = rootVolumeExportResource(this, this.fileSystem, rootVolumeExport(props), checkQuotas(this, props.quotas, 'fsx-openzfs'));
     if (props.fsxOpenZfs?.rootSquash === false) warnRootSquashOff(this, { prop: 'fsxOpenZfs.rootSquash', key: 'openZfsRootSquash' });
     this.ready = this.rootVolumeExport.node.defaultChild as CfnResource;
     this.fileSystemId = this.fileSystem.ref;

@@ -73,6 +73,10 @@ export const CONTEXT_DEFAULTS = {
   dataVolumeCount: undefined,
   /** Absent: the plan follows capacity alone. */
   throughputMBps: undefined,
+  /** Absent: no quotas. */
+  quotaLimits: undefined,
+  /** Absent: no default user quota. */
+  quotaDefaultUserGiB: undefined,
   /** Absent: the construct's default, /data. */
   mountPoint: undefined,
   /** /home is a system directory unless this is true. */

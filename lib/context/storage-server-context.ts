@@ -8,6 +8,7 @@ import type { Backend } from '../../lambda/register/contract';
 import type { GenerationName } from '../sizing';
 import type { BACKEND_SIZING } from '../sizing/registry';
 import type { ContextSlices } from './backend-context';
+import type { QuotaLimit } from '../quotas';
 
 /** Every backend's own members together: the slice `S` of each `BackendSizing<S>` the registry holds. */
 export type BackendContextSlices = ContextSlices<typeof BACKEND_SIZING>;
@@ -126,6 +127,17 @@ export interface StorageServerContext extends BackendContextSlices {
    * @default - no placement group
    */
   readonly placementGroup?: string;
+  /**
+   * Quota limits, `user:<uid>:<GiB>`, `group:<gid>:<GiB>` or `project:<id>:<GiB>:<directory>`, comma-separated: the
+   * `quotas` prop's `limits`, whose backends and rules apply.
+   * @default - no limits
+   */
+  readonly quotaLimits?: QuotaLimit[];
+  /**
+   * A limit in GiB for every user without one, 1-2147483647: the `quotas` prop's `defaultUserGiB`.
+   * @default - none
+   */
+  readonly quotaDefaultUserGiB?: number;
   /**
    * EBS snapshot sets kept by the EBS backend, a whole number from 0 to 1000; `0` turns scheduled snapshots off. `7`
    * when the key is not given.

@@ -124,6 +124,36 @@ export const SERVER_ROWS = {
     fixedValid: ['0', '7', '1000'],
     fixedInvalid: ['1001', '-1', '7.0', '1e2', 'NaN'],
   },
+  // Quota limits by the contract of OpenZFSUserOrGroupQuota (ids 0-2147483647; GiB from 1, as 0 lifts a quota).
+  quotaLimits: {
+    valid: fc.array(fc.oneof(
+      fc.tuple(fc.constantFrom('user', 'group'), fc.integer({ min: 0, max: 2147483647 }), fc.integer({ min: 1, max: 2147483647 }))
+        .map(([t, id, g]) => `${t}:${id}:${g}`),
+      fc.tuple(fc.integer({ min: 0, max: 2147483647 }), fc.integer({ min: 1, max: 2147483647 }), fc.stringMatching(/^[a-z0-9_-][a-z0-9._-]{0,8}$/))
+        .map(([id, g, d]) => `project:${id}:${g}:/${d}`),
+    ), { minLength: 1, maxLength: 4 }).map((l) => l.join(',')),
+    invalid: fc.oneof(
+      fc.constantFrom('owner', 'user', 'project'),
+      fc.integer({ min: 1, max: 99 }).map((n) => `user:${n}`),
+      fc.integer({ min: 2147483648, max: 2 ** 40 }).map((n) => `user:${n}:1`),
+      fc.integer({ min: 2147483648, max: 2 ** 40 }).map((n) => `group:1:${n}`),
+      fc.integer({ min: 0, max: 99 }).map((n) => `user:${n}:0`),
+      fc.integer({ min: 0, max: 99 }).map((n) => `project:${n}:1`),
+    ),
+    parsed: (t) => t.split(',').map((e) => {
+      const [type, id, g, ...dir] = e.split(':');
+      return { type, id: Number(id), limitGiB: Number(g), ...(dir.length ? { path: dir.join(':') } : {}) };
+    }),
+    fixedValid: ['user:1001:100', 'user:0:1,group:2000:500', 'project:10:1000:/projects/a'],
+    fixedInvalid: ['user:1001:100,', 'user:-1:1', 'user:01:1', 'user:1:1:/home', 'project:1:1:/../etc', 'project:1:1:/.hidden', 'USER:1:1', 'user:1:1, group:2:2'],
+  },
+  quotaDefaultUserGiB: {
+    valid: fc.integer({ min: 1, max: 2147483647 }).map(String),
+    invalid: fc.oneof(fc.constant('0'), fc.integer({ min: 2147483648, max: 2 ** 40 }).map(String), notDecimal),
+    parsed: Number,
+    fixedValid: ['1', '50', '2147483647'],
+    fixedInvalid: ['0', '2147483648', '10G', '1.5'],
+  },
   terminationProtection: { valid: bool, invalid: notBool, parsed: (t) => t === 'true', fixedValid: ['true'], fixedInvalid: ['TRUE'] },
   encryptInstanceStore: { valid: bool, invalid: notBool, parsed: (t) => t === 'true', fixedValid: ['false'], fixedInvalid: ['off'] },
   alarmEmail: {

@@ -15,7 +15,8 @@ import { exportState, parseQuotas, quotasToSend, type UserOrGroupQuota, type Vol
 import { exportHandler, type ExportDeps } from '../../lambda/openzfs-export/index';
 import { QuotaType, type QuotaOptions } from '../../lib/quotas';
 import { Backend } from '../../lib/backend-enum';
-import { serverStack } from '../support/stacks';
+import { Template } from 'aws-cdk-lib/assertions';
+import { appStack, serverStack } from '../support/stacks';
 
 const VOLUME = 'fsvol-0123456789abcdef0';
 const SQUASH = ['rw', 'crossmnt', 'root_squash'];
@@ -177,5 +178,22 @@ describe('the quotas prop at synth', () => {
   test.each([Backend.EBS, Backend.INSTANCE_STORE, Backend.FSX_LUSTRE])('backend %s refuses limits by name, never ignores them', (backend) => {
     expect(() => openZfs({ limits: [{ type: QuotaType.USER, id: 1, limitGiB: 1 }] }, backend))
       .toThrow(new RegExp(`^quotas\\.limits: backend '${backend}' takes no quotas`));
+  });
+});
+
+describe('the app\'s keys, quotaLimits and quotaDefaultUserGiB', () => {
+  const exportProps = (context: Record<string, string>) =>
+    Object.values(Template.fromStack(appStack(context)).findResources('Custom::FsxOpenZfsExport'))[0].Properties;
+
+  test('-c quotaLimits reaches the export resource on FSx for OpenZFS', () => {
+    expect(exportProps({ backend: 'fsx-openzfs', capacityTiB: '4', quotaLimits: 'user:1001:100,group:2000:500' }).UserAndGroupQuotas).toEqual(WANTED);
+  });
+
+  test('refusals name the keys as typed, not the prop', () => {
+    expect(() => appStack({ backend: 'ebs', quotaLimits: 'user:1:1' })).toThrow(/^quotaLimits: backend 'ebs' takes no quotas/);
+    expect(() => appStack({ backend: 'fsx-openzfs', capacityTiB: '4', quotaDefaultUserGiB: '5' }))
+      .toThrow(/^quotaDefaultUserGiB: backend 'fsx-openzfs' takes user and group limits and no default .* give each user a limit in quotaLimits/);
+    expect(() => appStack({ backend: 'fsx-openzfs', capacityTiB: '4', quotaLimits: 'user:1:1,user:1:2' }))
+      .toThrow(/^quotaLimits entry 2 repeats the user limit of id 1/);
   });
 });
