@@ -76,7 +76,8 @@ foreign() {
 root_kept() {
   local probe=$TARGET/.storage-copy-probe.$$ ids
   rm -f "$probe"
-  : >"$probe" || die "cannot write on $TARGET as root"
+  : 2>/dev/null >"$probe" ||
+    die "root on this node cannot write on $TARGET (the export squashes root, or is read-only): see README, Moving data"
   ids=$(chown 4242:4242 "$probe" 2>/dev/null && stat -c %u:%g "$probe" || true)
   rm -f "$probe"
   [[ $ids == 4242:4242 ]] ||
@@ -88,6 +89,28 @@ root_kept() {
 differences() {
   "${RSYNC[@]}" -n --checksum -i "$SOURCE/" "$TARGET/"
 }
+
+# An NFSv4 mount shows a file's ACL only as the xattr system.nfs4_acl, which rsync -A cannot read and rsync -X
+# skips (the system namespace): between two NFSv4 mounts the ACLs go by getfattr's dump and setfattr's restore.
+NFS4_ACLS=0
+if [[ $(findmnt -n -o FSTYPE --mountpoint "$SOURCE" 2>/dev/null) == nfs4 &&
+  $(findmnt -n -o FSTYPE --mountpoint "$TARGET" 2>/dev/null) == nfs4 ]]; then
+  NFS4_ACLS=1
+  if ! command -v getfattr >/dev/null; then
+    if command -v dnf >/dev/null; then dnf install -y -q attr >&2; elif command -v apt-get >/dev/null; then
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -q attr >&2
+    fi
+    command -v getfattr >/dev/null || die "getfattr (package attr) is missing and could not be installed"
+  fi
+fi
+# Every file's NFSv4 ACL under $1, as setfattr --restore reads it: relative names (getfattr drops the ./ of
+# entries below .), what is never copied left out.
+acl_dump() {
+  (cd "$1" && getfattr -R -P -h -n system.nfs4_acl -e base64 . 2>/dev/null || true) |
+    awk -v RS= -v ORS='\n\n' '!/^# file: (\.\/)?(\.storage-bench|lost\+found|\.storage-copy)(\/|\n)/'
+}
+# The same, one file a line and sorted, since two file systems list a directory in different orders.
+acl_lines() { acl_dump "$1" | awk -v RS= '{ gsub(/\n/, " "); print }' | sort; }
 
 COPIED=0
 if [[ $MODE == copy ]]; then
@@ -118,9 +141,18 @@ if [[ $MODE == copy ]]; then
   # One rsync over the whole tree: -H links what two streams sent as two files, and the top directory's times follow.
   "${RSYNC[@]}" --out-format='%i %n' "$SOURCE/" "$TARGET/" >"$logs/whole" || die "the whole-tree rsync failed (its error is above)"
   COPIED=$(cat "$logs"/* | grep -c '^>f' || true)
+  if ((NFS4_ACLS)); then
+    acl_dump "$SOURCE" >"$logs/acls"
+    (cd "$TARGET" && setfattr -h --restore="$logs/acls") || die "restoring the NFSv4 ACLs on $TARGET failed (above)"
+  fi
 fi
 
 diffs=$(differences) || die "the verifying rsync failed (its error is above)"
+if ((NFS4_ACLS)); then
+  # Each file whose ACL differs, as the target has it ('>') and the source ('<').
+  acl_diffs=$(diff <(acl_lines "$SOURCE") <(acl_lines "$TARGET") | grep '^[<>]' || true)
+  [[ -z $acl_diffs ]] || diffs+=${diffs:+$'\n'}"NFSv4 ACL differs: "$(head -n 20 <<<"$acl_diffs" | cut -c1-300)
+fi
 COUNT=0
 [[ -z $diffs ]] || COUNT=$(wc -l <<<"$diffs")
 if ((COUNT > 0)); then
