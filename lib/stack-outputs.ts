@@ -8,7 +8,8 @@ import type { StorageServer } from './storage-server';
 
 /**
  * The app stack's description and outputs, per backend: what an administrator reads after a deploy, and what
- * `npm run bench:cluster` reads: BenchDocumentName, ClientTag, BenchEstimate, MountParameterName; and what another app
+ * `npm run bench:cluster` reads: BenchDocumentName, ClientTag, BenchEstimate, MountParameterName; what `npm run copy`
+ * reads: CopyDocumentName and ClientTag; and what another app
  * imports the server by: MountParameterName's record and SecurityGroupId. An output that means nothing for a backend is
  * left out, such as PrivateIp or clusterware on FSx, or a file system id on an NFS server. The descriptions name what
  * there is: a server, or a file system. A backend's own words are its planner descriptor's
@@ -52,6 +53,8 @@ export function addStackOutputs(stack: Stack, server: StorageServer, clientTag: 
     server.alarmTopic.topicArn);
   output('BenchDocumentName', 'SSM document of the cluster benchmark (npm run bench:cluster -- --stack <this stack>)',
     server.benchDocumentName);
+  output('CopyDocumentName', `SSM document that copies another storage of the cluster into ${it} (npm run copy -- --to ${server.serverName})`,
+    server.copyDocumentName);
   output('BenchEstimate', fileSystemId !== undefined
     ? 'The plan\'s sustained and burst throughput of the file system, read by npm run bench:cluster'
     : 'The plan\'s sustained and burst throughput and the server\'s memory, read by npm run bench:cluster',

@@ -12,6 +12,7 @@ import { type FsType, fsTypeOf } from './client-mount/fs-type';
 import { grantServerMountRead } from './client-mount/grant';
 import { ImportedStorageServer, type IStorageServer, type StorageServerAttributes } from './client-mount/imported-server';
 import { BenchDocument } from './bench-document';
+import { CopyDocument } from './copy-document';
 import { ClusterwareRing } from './clusterware';
 import { checkDestroy } from './deletion';
 import { alarmTopicFor } from './alarm-topic';
@@ -125,6 +126,11 @@ export class StorageServer extends Construct implements IStorageServer {
    * `npm run bench:cluster` reads from a stack's `BenchDocumentName` output.
    */
   public readonly benchDocumentName: string;
+  /**
+   * The name of the copy's SSM document, in which one cluster node copies another server of the cluster into this one:
+   * what `npm run copy` reads from the target stack's `CopyDocumentName` output.
+   */
+  public readonly copyDocumentName: string;
 
   constructor(scope: Construct, id: string, props: StorageServerProps) {
     super(scope, id);
@@ -168,6 +174,7 @@ export class StorageServer extends Construct implements IStorageServer {
     checkDestroy(this, backend.dataHolders, props.deleteDataOnDestroy === true);
     this.alarmTopic = alarmTopicFor(this, props);
     this.benchDocumentName = new BenchDocument(this, 'Bench', { mountPoint: this.mountPoint }).documentName;
+    this.copyDocumentName = new CopyDocument(this, 'Copy').documentName;
     this.monitoring = new StorageMonitoring(this, 'Monitoring', {
       ...props.monitoring,
       identity: { clusterName, serverName },

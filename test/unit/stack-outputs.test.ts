@@ -18,7 +18,7 @@ function described(context: Partial<Record<ContextKey, string>>): { description:
 
 /** Every backend's outputs but the address: the same ids, one description each. */
 const SHARED = ['PlanSummary', 'MountCommand', 'RingParameterName', 'MountParameterName', 'SecurityGroupId', 'AlarmTopicArn',
-  'BenchDocumentName', 'BenchEstimate', 'DashboardName', 'ClientTag', 'ClientReadPolicyArn', 'ClientMountDocumentName',
+  'BenchDocumentName', 'BenchEstimate', 'CopyDocumentName', 'DashboardName', 'ClientTag', 'ClientReadPolicyArn', 'ClientMountDocumentName',
   // The new VPC's exports, for the stacks that join it with vpcFrom: every backend's app stack makes its VPC here.
   'SharedVpcId', 'SharedVpcCidr', 'SharedSubnetId', 'SharedAvailabilityZone', 'SharedRouteTableId'];
 

@@ -67,8 +67,9 @@ const update = (old: Props, next: Props) => handler({
   ...base, RequestType: 'Update', PhysicalResourceId: layoutPhysicalId(layoutOf(old)), OldResourceProperties: old, ResourceProperties: next,
 } as never);
 
-const OPENZFS_SAFE_PATH = 'deploy a second server with another serverName (a new file system), copy the data into it, or ' +
-  'restore a backup of this file system into a new one, then remove the first';
+const OPENZFS_SAFE_PATH = 'deploy a second server with another serverName and mountPoint (a new file system) and copy the ' +
+  'data into it (npm run copy -- --cluster <cluster> --from <this server> --to <the second>), or restore a backup of this ' +
+  'file system into a new one, then remove the first (npm run copy with --switch prints how)';
 
 /** Each refused change: base, change, the one refusal as setting, old, new and why, and the safe path's start. */
 const REFUSED: [string, Props, Props, string, string, string, RegExp, string][] = [

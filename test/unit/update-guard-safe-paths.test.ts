@@ -9,6 +9,7 @@ import {
   type StorageLayout,
 } from '../../lambda/update-guard/contract';
 import { existingMessage, refusalMessage, unreadStatusMessage } from '../../lambda/update-guard/messages';
+import { COPY_TOOL } from '../../lambda/update-guard/objections';
 import { compareWatched, roleObjection, type WatchedProperties } from '../../lambda/update-guard/watched';
 import { WATCHED_TYPES } from '../../lambda/update-guard/watched-types';
 import { LAYOUT_FIELDS, PROP, SERVER_ID_TAG, renderField, type TaggedResource } from '../../lambda/update-guard/wire';
@@ -96,11 +97,24 @@ function walk(): Walked[] {
 /** Remedies only the EBS backend has: snapshots of its data volumes, and the restore from them. */
 const EBS_ONLY = /snapshot the volumes|restoreSnapshotIds|dataVolumeSnapshotIds/;
 
-/** What a safe path must be: something to do, said without acceptDataLoss, since the message adds that path itself. */
+/** A safe path through a second server and a copy of the data into it, which the copy tool does. */
+const THROUGH_A_COPY = /second server.*\bcopy\b/;
+
+/**
+ * What a safe path must be: something to do, said without acceptDataLoss, since the message adds that path itself; and
+ * one through a copy names the tool that copies, with the mountPoint the second server needs beside the first.
+ */
 function expectWorkingSafePath(safePath: string, where: string): void {
   expect({ where, safePath: safePath.trim() }).not.toEqual({ where, safePath: '' });
   expect({ where, safePath }).not.toEqual({ where, safePath: expect.stringMatching(/acceptDataLoss/) });
+  if (THROUGH_A_COPY.test(safePath)) {
+    expect({ where, safePath }).toEqual({ where, safePath: expect.stringContaining(COPY_TOOL) });
+    expect({ where, safePath }).toEqual({ where, safePath: expect.stringMatching(/another serverName,? (and |another )mountPoint/) });
+    copies.add(where);
+  }
 }
+/** Where a safe path through a copy was seen, so that the check above is known to have run: the file's last test. */
+const copies = new Set<string>();
 
 describe('every refusal of the policy table names a safe path', () => {
   const walked = walk();
@@ -200,4 +214,10 @@ describe('the refusals that are not in the table', () => {
     expect(message).toContain('continue-update-rollback --stack-name s ');
     expect(message).toContain(`Safe path: ${w.objection.safePath}.`);
   });
+});
+
+test('the safe paths through a copy were met and checked: on every backend, in the Create\'s message and the identity', () => {
+  for (const backend of BACKENDS) expect({ backend, met: [...copies].some((w) => w.includes(` on ${backend}`)) }).toEqual({ backend, met: true });
+  expect([...copies].filter((w) => w.startsWith('Identity.')).length).toBeGreaterThan(0);
+  expect([...copies].filter((w) => /^[a-z+-]+$/.test(w)).length).toBeGreaterThan(0);
 });

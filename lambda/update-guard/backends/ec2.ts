@@ -5,7 +5,7 @@
  *
  * It imports nothing, since it is bundled into the Lambda and also imported by the construct at synth time.
  */
-import { AUTO_CHOOSES } from '../objections';
+import { AUTO_CHOOSES, COPY_TOOL } from '../objections';
 import { refused } from '../policy';
 import type { TaggedResource } from '../wire';
 
@@ -15,8 +15,8 @@ export const AWS_MANAGED_EBS_KEY = 'aws/ebs';
 /** A new Availability Zone: the server's volumes cannot follow, and its instance store dies with the host. */
 export const EC2_ZONE = refused(
   'EBS volumes live in one Availability Zone, and the instance store dies with its host',
-  'keep the old subnet, or deploy a second server with another serverName in the new subnet (EBS: ' +
-    'from snapshots of the volumes; instance store: copy the data), then remove the first',
+  'keep the old subnet, or deploy a second server with another serverName and mountPoint in the new subnet (EBS: ' +
+    `from snapshots of the volumes; instance store: copy the data, ${COPY_TOOL}), then remove the first`,
 );
 
 /** The kinds of tagged resource an EC2 server has. */

@@ -8,7 +8,7 @@
 import type { BackendGuard, Checks, IntervalRule } from '../backend-guard';
 import { latestRequest, tooSoon, type AdministrativeActionView } from '../growth-interval';
 import type { StorageLayout } from '../layout';
-import { FSX_COPY, FSX_REPLACED } from '../objections';
+import { COPY_THEN_REMOVE, FSX_COPY, FSX_REPLACED } from '../objections';
 import { both, refused, refusedUnless, type Refusal, type UpdatePolicy } from '../policy';
 import {
   AWS_MANAGED_FSX_KEY, STORAGE_INTERVAL, WHOLE, checkStorageAndSubnet, fewerBackups, fsxPin, growOnly,
@@ -48,7 +48,7 @@ const LUSTRE_METADATA: UpdatePolicy = both(
         'increase metadata performance only on FSx for Lustre file systems created with the Persistent_2 deployment type ' +
         'and a metadata configuration specified", FSx for Lustre User Guide: LUSTRE-METADATA in docs/sources/fsx-rules.md), ' +
         `and this one was created without: this deploy asks for ${n.metadataIops}`,
-      safePath: `leave fsxLustre.metadataIops out for this file system (-c fsxMetadataIops unset); for metadata IOPS, deploy a second server with another serverName and fsxMetadataIops set (a new file system, made with one), copy the data, then remove the first`,
+      safePath: `leave fsxLustre.metadataIops out for this file system (-c fsxMetadataIops unset); for metadata IOPS, deploy a second server with another serverName, another mountPoint and fsxMetadataIops set (a new file system, made with one), ${COPY_THEN_REMOVE}`,
     }),
   ),
   refusedUnless(

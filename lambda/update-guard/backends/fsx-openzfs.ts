@@ -9,7 +9,7 @@
  */
 import type { BackendGuard, Checks } from '../backend-guard';
 import type { StorageLayout } from '../layout';
-import { FSX_REPLACED } from '../objections';
+import { COPY_TOOL, FSX_REPLACED } from '../objections';
 import { both, refused, refusedUnless, type UpdatePolicy } from '../policy';
 import {
   AWS_MANAGED_FSX_KEY, STORAGE_INTERVAL, WHOLE, checkStorageAndSubnet, fewerBackups, fsxPin, growOnly, isSubnetId,
@@ -31,8 +31,9 @@ const OPENZFS_TYPE = new RegExp(`^(${OPENZFS_DEPLOYMENT_TYPES.join('|')})/${OPEN
  * User Guide, "Working with backups", says each backup holds all that is needed to create a new file system from it;
  * the FSx API has CreateFileSystemFromBackup.
  */
-const OPENZFS_COPY = 'deploy a second server with another serverName (a new file system), copy the data into it, or ' +
-  'restore a backup of this file system into a new one, then remove the first';
+const OPENZFS_COPY = 'deploy a second server with another serverName and mountPoint (a new file system) and copy the data ' +
+  `into it (${COPY_TOOL}), or restore a backup of this file system into a new one, then remove the first (npm run copy ` +
+  'with --switch prints how)';
 
 /**
  * The largest SSD storage capacity, GiB: OPENZFS-STORAGE-RANGE. lib/backends/openzfs/sizing/options.ts holds the same.

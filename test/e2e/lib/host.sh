@@ -16,8 +16,9 @@ SUITE=bookworm
 #   table, cryptsetup for the encrypted instance-store array and the client's foreign LUKS disk;
 # - python3 for client-mount.sh's record parser, and the AWS CLI it reads the records with.
 # cryptsetup is also the bootstrap's own need on d2. python3-cffi-backend is named because debootstrap does
-# not resolve the virtual package python3-cryptography needs from it.
-IMAGE_PACKAGES=systemd-sysv,udev,kmod,iproute2,procps,nfs-kernel-server,nfs-common,lvm2,xfsprogs,fio,fdisk,cryptsetup-bin,netcat-openbsd,python3,linux-image-amd64,initramfs-tools,zstd,awscli,python3-cffi-backend
+# not resolve the virtual package python3-cryptography needs from it. rsync, acl and attr: the copy of
+# npm run copy (rsync on the node) and its tree's ACLs and xattrs (setfacl, setfattr), in client-mount.
+IMAGE_PACKAGES=systemd-sysv,udev,kmod,iproute2,procps,nfs-kernel-server,nfs-common,lvm2,xfsprogs,fio,fdisk,cryptsetup-bin,netcat-openbsd,python3,linux-image-amd64,initramfs-tools,zstd,awscli,python3-cffi-backend,rsync,acl,attr
 
 PASSED=0
 FAILED=0

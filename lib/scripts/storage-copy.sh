@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# storage-copy: one cluster node's part of `npm run copy`, the safe path of a change the update guard refuses (a second
+# server, and a copy). On a node that has both servers mounted it copies the source mount point into the target's in
+# parallel rsync streams, one per top-level entry, then once more over the whole tree in one rsync, which keeps the hard
+# links the streams split and catches the rest, then verifies: an rsync dry run with --checksum must list nothing. It
+# prints one JSON line. Run again, it copies only what changed. It never deletes: not on the source, which rsync only
+# reads, and not on the target, where a file removed from the source since the last run stays.
+#
+# Usage: storage-copy --source DIR --target DIR --from CLUSTER/SERVER [--mode copy|verify] [--streams N]
+#                     [--allow-foreign yes|no]
+set -euo pipefail
+export LC_ALL=C
+
+die() {
+  echo "storage-copy: ERROR: $*" >&2
+  exit 1
+}
+
+USAGE='storage-copy --source DIR --target DIR --from CLUSTER/SERVER [--mode copy|verify] [--streams N] [--allow-foreign yes|no]'
+SOURCE="" TARGET="" FROM="" MODE=copy STREAMS=8 FOREIGN=no
+while (($#)); do
+  case $1 in
+    --source) SOURCE=${2:-} && shift 2 ;;
+    --target) TARGET=${2:-} && shift 2 ;;
+    --from) FROM=${2:-} && shift 2 ;;
+    --mode) MODE=${2:-} && shift 2 ;;
+    --streams) STREAMS=${2:-} && shift 2 ;;
+    --allow-foreign) FOREIGN=${2:-} && shift 2 ;;
+    *) die "unexpected argument '$1' (usage: $USAGE)" ;;
+  esac
+done
+path_ok() { [[ $1 =~ ^(/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$ && ! $1 =~ /\.\.(/|$) ]]; }
+path_ok "$SOURCE" || die "--source must be an absolute path of [A-Za-z0-9._-] segments, got '$SOURCE'"
+path_ok "$TARGET" || die "--target must be an absolute path of [A-Za-z0-9._-] segments, got '$TARGET'"
+[[ $FROM =~ ^[A-Za-z0-9_.-]{1,64}/[A-Za-z0-9_.-]{1,64}$ ]] || die "--from must be CLUSTER/SERVER, got '$FROM'"
+[[ $MODE == copy || $MODE == verify ]] || die "--mode must be copy or verify, got '$MODE'"
+[[ $STREAMS =~ ^[1-9][0-9]?$ ]] || die "--streams must be a whole number from 1 to 99, got '$STREAMS'"
+[[ $FOREIGN == yes || $FOREIGN == no ]] || die "--allow-foreign must be yes or no, got '$FOREIGN'"
+# Nested mount points would copy the target into itself.
+[[ $SOURCE/ != "$TARGET"/* && $TARGET/ != "$SOURCE"/* && $SOURCE != "$TARGET" ]] ||
+  die "--source $SOURCE and --target $TARGET must be two mount points, neither inside the other"
+mountpoint -q "$SOURCE" || die "$SOURCE is not a mount point: the source server is not mounted on this node"
+mountpoint -q "$TARGET" || die "$TARGET is not a mount point: the target server is not mounted on this node"
+
+if ! command -v rsync >/dev/null; then
+  echo "storage-copy: installing rsync" >&2
+  if command -v dnf >/dev/null; then
+    dnf install -y -q rsync >&2
+  elif command -v apt-get >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q rsync >&2
+  fi
+  command -v rsync >/dev/null || die "rsync is missing and could not be installed"
+fi
+
+# What is the servers' own and never copied: the benchmark's directory, ext4's lost+found, and the copy's marker.
+MARKER=.storage-copy
+EXCLUDES=(--exclude=/.storage-bench/ --exclude=/lost+found/ --exclude="/$MARKER")
+# -aHAXS --numeric-ids: hard links, ACLs, xattrs, sparse files, and ids as numbers, since the node's names may differ.
+RSYNC=(rsync -aHAXS --numeric-ids "${EXCLUDES[@]}")
+
+# The target holds foreign data when it holds anything but what is never copied, and no marker of this source.
+foreign() {
+  local marker=$TARGET/$MARKER
+  if [[ -f $marker && ! -L $marker ]]; then
+    [[ $(cat "$marker") == "from $FROM" ]] && return 1
+    echo "its marker $marker says '$(head -c 200 "$marker")', not 'from $FROM'"
+    return 0
+  fi
+  local first
+  first=$(find "$TARGET" -mindepth 1 -maxdepth 1 ! -name .storage-bench ! -name lost+found ! -name "$MARKER" -print -quit)
+  [[ -n $first ]] || return 1
+  echo "it is not empty (${first#"$TARGET"/}) and has no marker of a copy from $FROM"
+}
+
+# An export that squashes root maps this node's root to nobody: no copy could keep owners and modes.
+root_kept() {
+  local probe=$TARGET/.storage-copy-probe.$$ ids
+  rm -f "$probe"
+  : 2>/dev/null >"$probe" ||
+    die "root on this node cannot write on $TARGET (the export squashes root, or is read-only): see README, Moving data"
+  ids=$(chown 4242:4242 "$probe" 2>/dev/null && stat -c %u:%g "$probe" || true)
+  rm -f "$probe"
+  [[ $ids == 4242:4242 ]] ||
+    die "root on this node cannot set owners on $TARGET (the export squashes root): the copy would lose every file's owner." \
+      "Mount both servers on a node their exports do not squash root for (README, Moving data)"
+}
+
+# Prints the files and attributes a copy would still change, as rsync itemizes them, one a line.
+differences() {
+  "${RSYNC[@]}" -n --checksum -i "$SOURCE/" "$TARGET/"
+}
+
+# An NFSv4 mount shows a file's ACL only as the xattr system.nfs4_acl, which rsync -A cannot read and rsync -X
+# skips (the system namespace): between two NFSv4 mounts the ACLs go by getfattr's dump and setfattr's restore.
+NFS4_ACLS=0
+if [[ $(findmnt -n -o FSTYPE --mountpoint "$SOURCE" 2>/dev/null) == nfs4 &&
+  $(findmnt -n -o FSTYPE --mountpoint "$TARGET" 2>/dev/null) == nfs4 ]]; then
+  NFS4_ACLS=1
+  if ! command -v getfattr >/dev/null; then
+    if command -v dnf >/dev/null; then dnf install -y -q attr >&2; elif command -v apt-get >/dev/null; then
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -q attr >&2
+    fi
+    command -v getfattr >/dev/null || die "getfattr (package attr) is missing and could not be installed"
+  fi
+fi
+# Every file's NFSv4 ACL under $1, as setfattr --restore reads it: relative names (getfattr drops the ./ of
+# entries below .), what is never copied left out.
+acl_dump() {
+  (cd "$1" && getfattr -R -P -h -n system.nfs4_acl -e base64 . 2>/dev/null || true) |
+    awk -v RS= -v ORS='\n\n' '!/^# file: (\.\/)?(\.storage-bench|lost\+found|\.storage-copy)(\/|\n)/'
+}
+# The same, one file a line and sorted, since two file systems list a directory in different orders.
+acl_lines() { acl_dump "$1" | awk -v RS= '{ gsub(/\n/, " "); print }' | sort; }
+
+COPIED=0
+if [[ $MODE == copy ]]; then
+  if [[ $FOREIGN == no ]] && why=$(foreign); then
+    die "$TARGET is not a copy of $FROM: $why. Give an empty target, or allow foreign data to copy into it anyway" \
+      "(nothing on it is deleted)"
+  fi
+  root_kept
+  printf 'from %s\n' "$FROM" >"$TARGET/$MARKER"
+  logs=$(mktemp -d)
+  trap 'rm -rf "$logs"' EXIT
+  # One stream per top-level entry, STREAMS at a time (wait -n: bash 4.3); %i's '>f' marks a file it transferred.
+  stream() { "${RSYNC[@]}" -R --out-format='%i %n' "$SOURCE/./$1" "$TARGET/" >"$logs/$2"; }
+  running=0 n=0 failed=0
+  while IFS= read -r -d '' entry; do
+    if ((running >= STREAMS)); then
+      wait -n || failed=1
+      running=$((running - 1))
+    fi
+    stream "$entry" "$n" &
+    running=$((running + 1)) n=$((n + 1))
+  done < <(cd "$SOURCE" && find . -mindepth 1 -maxdepth 1 ! -name .storage-bench ! -name lost+found ! -name "$MARKER" -printf '%P\0')
+  while ((running > 0)); do
+    wait -n || failed=1
+    running=$((running - 1))
+  done
+  ((failed == 0)) || die "an rsync stream failed (its error is above)"
+  # One rsync over the whole tree: -H links what two streams sent as two files, and the top directory's times follow.
+  "${RSYNC[@]}" --out-format='%i %n' "$SOURCE/" "$TARGET/" >"$logs/whole" || die "the whole-tree rsync failed (its error is above)"
+  COPIED=$(cat "$logs"/* | grep -c '^>f' || true)
+  if ((NFS4_ACLS)); then
+    acl_dump "$SOURCE" >"$logs/acls"
+    (cd "$TARGET" && setfattr -h --restore="$logs/acls") || die "restoring the NFSv4 ACLs on $TARGET failed (above)"
+  fi
+fi
+
+diffs=$(differences) || die "the verifying rsync failed (its error is above)"
+if ((NFS4_ACLS)); then
+  # Each file whose ACL differs, as the target has it ('>') and the source ('<').
+  acl_diffs=$(diff <(acl_lines "$SOURCE") <(acl_lines "$TARGET") | grep '^[<>]' || true)
+  [[ -z $acl_diffs ]] || diffs+=${diffs:+$'\n'}"NFSv4 ACL differs: "$(head -n 20 <<<"$acl_diffs" | cut -c1-300)
+fi
+COUNT=0
+[[ -z $diffs ]] || COUNT=$(wc -l <<<"$diffs")
+if ((COUNT > 0)); then
+  echo "storage-copy: $COUNT difference(s) between $SOURCE and $TARGET, as rsync itemizes them (first 20):" >&2
+  head -n 20 <<<"$diffs" >&2
+fi
+printf '{"mode":"%s","from":"%s","source":"%s","target":"%s","streams":%d,"copied":%d,"differences":%d}\n' \
+  "$MODE" "$FROM" "$SOURCE" "$TARGET" "$STREAMS" "$COPIED" "$COUNT"
+((COUNT == 0)) || exit 3
