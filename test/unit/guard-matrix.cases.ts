@@ -120,10 +120,8 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     { name: 'keep fewer snapshots', change: { snapshotRetain: '3' }, backends: ['instance-store'] },
   ],
   terminationProtection: [{ name: 'termination protection toggled', change: { terminationProtection: 'true' }, backends: ['ebs'] }],
-  encryptInstanceStore: [{
-    name: 'instance-store encryption off', change: { encryptInstanceStore: 'false' }, backends: ['instance-store'],
-    stricter: 'the array keeps the layout it was made with: the running array would not follow the setting',
-  }],
+  encryptInstanceStore: [{ name: 'instance-store encryption off', change: { encryptInstanceStore: 'false' }, backends: ['instance-store'],
+    stricter: 'the array keeps the layout it was made with: the running array would not follow the setting' }],
   alarmEmail: [{ name: 'an alarm e-mail', change: { alarmEmail: 'ops@example.com' } }],
   alarmTopicArn: [{ name: 'an alarm topic of its own', change: { alarmTopicArn: 'arn:aws:sns:us-east-1:123456789012:ops' } }],
   // A volume's SnapshotId is read only when EBS creates the volume; CloudFormation updates it without replacement.
@@ -139,8 +137,7 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
     { name: 'acceptFewerSnapshots alone', change: { acceptFewerSnapshots: 'true' } },
     { name: 'keep fewer snapshots, accepted by acceptFewerSnapshots', change: { snapshotRetain: '3', acceptFewerSnapshots: 'true' } },
   ],
-  // What a later destroy does, by DeletionPolicy and the instance's DisableApiTermination, updated in place: no update
-  // loses data.
+  // What a later destroy does, by DeletionPolicy and the instance's DisableApiTermination, updated in place: no loss.
   deleteDataOnDestroy: [{ name: 'data deleted by a later destroy', change: { deleteDataOnDestroy: 'true' } }],
   legacyVolumeAttachments: [{
     name: 'legacy volume attachments back on', change: { legacyVolumeAttachments: 'true' }, backends: ['ebs'],
@@ -237,13 +234,8 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   openZfsThroughputCapacityMBps: [{ name: 'throughput capacity 64 -> 128', change: { openZfsThroughputCapacityMBps: '128' }, backends: ['fsx-openzfs'] }],
   openZfsProvisionedIops: [{ name: 'SSD IOPS provisioned (AUTOMATIC -> 20000)', change: { openZfsProvisionedIops: '20000' }, backends: ['fsx-openzfs'] }],
   openZfsRootSquash: [{ name: 'root squash off', change: { openZfsRootSquash: 'false' }, backends: ['fsx-openzfs'] }],
-  // Set by UpdateVolume through the export resource, never by the template's replacing UserAndGroupQuotas; the other
-  // backends refuse the keys at synth.
-  quotaLimits: [
-    { name: 'user and group quotas set', change: { quotaLimits: 'user:1001:100,group:2000:500' }, backends: ['fsx-openzfs'] },
-    { name: 'a quota changed and one lifted', base: { quotaLimits: 'user:1001:100,group:2000:500' }, change: { quotaLimits: 'user:1001:200' }, backends: ['fsx-openzfs'] },
-  ],
-  quotaDefaultUserGiB: [], // no backend takes a default user quota yet: every server's stack refuses it at synth
+  quotaLimits: [{ name: 'quotas set', change: { quotaLimits: 'user:1:1,group:2:5' }, backends: ['fsx-openzfs'] }, { name: 'one changed, one lifted', base: { quotaLimits: 'user:1:1,group:2:5' }, change: { quotaLimits: 'user:1:2' }, backends: ['fsx-openzfs'] }],
+  quotaDefaultUserGiB: [], // no backend takes it yet: every server's stack refuses it at synth
   openZfsStandbySubnetId: [{ name: 'the default standby subnet named explicitly', base: { ...VPC, openZfsDeploymentType: 'MULTI_AZ_1' },
     change: { openZfsStandbySubnetId: SUBNET_B1 }, backends: ['fsx-openzfs'] }],
   clientMount: [{ name: 'no client-mount association', change: { clientMount: 'false' } }],
