@@ -52,9 +52,10 @@ if ! command -v rsync >/dev/null; then
   command -v rsync >/dev/null || die "rsync is missing and could not be installed"
 fi
 
-# What is the servers' own and never copied: the benchmark's directory, ext4's lost+found, and the copy's marker.
+# What is the servers' own and never copied: an EC2 server's state (.storage-server: nfsd's client records, which the
+# target's running nfsd owns), the benchmark's directory, ext4's lost+found, and the copy's marker.
 MARKER=.storage-copy
-EXCLUDES=(--exclude=/.storage-bench/ --exclude=/lost+found/ --exclude="/$MARKER")
+EXCLUDES=(--exclude=/.storage-server/ --exclude=/.storage-bench/ --exclude=/lost+found/ --exclude="/$MARKER")
 # -aHAXS --numeric-ids: hard links, ACLs, xattrs, sparse files, and ids as numbers, since the node's names may differ.
 RSYNC=(rsync -aHAXS --numeric-ids "${EXCLUDES[@]}")
 
@@ -67,7 +68,7 @@ foreign() {
     return 0
   fi
   local first
-  first=$(find "$TARGET" -mindepth 1 -maxdepth 1 ! -name .storage-bench ! -name lost+found ! -name "$MARKER" -print -quit)
+  first=$(find "$TARGET" -mindepth 1 -maxdepth 1 ! -name .storage-server ! -name .storage-bench ! -name lost+found ! -name "$MARKER" -print -quit)
   [[ -n $first ]] || return 1
   echo "it is not empty (${first#"$TARGET"/}) and has no marker of a copy from $FROM"
 }
@@ -107,7 +108,7 @@ fi
 # entries below .), what is never copied left out.
 acl_dump() {
   (cd "$1" && getfattr -R -P -h -n system.nfs4_acl -e base64 . 2>/dev/null || true) |
-    awk -v RS= -v ORS='\n\n' '!/^# file: (\.\/)?(\.storage-bench|lost\+found|\.storage-copy)(\/|\n)/'
+    awk -v RS= -v ORS='\n\n' '!/^# file: (\.\/)?(\.storage-server|\.storage-bench|lost\+found|\.storage-copy)(\/|\n)/'
 }
 # The same, one file a line and sorted, since two file systems list a directory in different orders.
 acl_lines() { acl_dump "$1" | awk -v RS= '{ gsub(/\n/, " "); print }' | sort; }
@@ -132,7 +133,7 @@ if [[ $MODE == copy ]]; then
     fi
     stream "$entry" "$n" &
     running=$((running + 1)) n=$((n + 1))
-  done < <(cd "$SOURCE" && find . -mindepth 1 -maxdepth 1 ! -name .storage-bench ! -name lost+found ! -name "$MARKER" -printf '%P\0')
+  done < <(cd "$SOURCE" && find . -mindepth 1 -maxdepth 1 ! -name .storage-server ! -name .storage-bench ! -name lost+found ! -name "$MARKER" -printf '%P\0')
   while ((running > 0)); do
     wait -n || failed=1
     running=$((running - 1))

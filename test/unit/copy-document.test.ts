@@ -115,6 +115,19 @@ describe('storage-copy.sh', () => {
     expect(other.stderr).toContain("its marker says 'from c1/old', not 'from c1/other'".replace('marker', `marker ${s.dst}/.storage-copy`));
   });
 
+  test('an EC2 server\'s own state (.storage-server, nfsd\'s client records) is neither copied nor foreign data', () => {
+    const s = sandbox();
+    fill(s.src);
+    for (const [root, text] of [[s.src, 'old server\n'], [s.dst, 'new server\n']]) {
+      fs.mkdirSync(path.join(root, '.storage-server/nfsdcld'), { recursive: true });
+      fs.writeFileSync(path.join(root, '.storage-server/nfsdcld/main.sqlite'), text);
+    }
+    const r = copy(s);
+    expect(r.stderr).toBe('');
+    expect(r.result).toMatchObject({ differences: 0 });
+    expect(fs.readFileSync(path.join(s.dst, '.storage-server/nfsdcld/main.sqlite'), 'utf8')).toBe('new server\n');
+  });
+
   test('refuses a target whose export squashes root, before copying anything', () => {
     const s = sandbox(false);
     fill(s.src);
