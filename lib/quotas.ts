@@ -1,13 +1,14 @@
 /**
- * Storage quotas: the public `quotas` prop, and the one table of what each backend takes. A backend that takes none
- * yet refuses the prop by name, never ignores it. FSx for OpenZFS sets its user and group quotas live, through the root
- * volume's export resource (lib/backends/openzfs/export-resource.ts, OPENZFS-USER-QUOTAS in docs/sources/fsx-rules.md).
+ * Storage quotas: the public `quotas` prop and its checks. What a backend takes is its plugin's `quotas`
+ * (lib/backends/plugin.ts), so this file names no backend; a backend that declares none refuses the prop by name,
+ * never ignores it.
  */
 import { Token } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { SettingNames } from './setting-names';
-import type { Backend } from '../lambda/register/contract';
-import { MAX_QUOTA_VALUE, MAX_QUOTAS, type UserOrGroupQuota } from '../lambda/openzfs-export/contract';
+
+/** The largest id or GiB a limit takes: a signed 32-bit integer, the range of the FSx API's quota fields. */
+export const MAX_QUOTA_VALUE = 2147483647;
 
 /** Whose use a quota limits. */
 export enum QuotaType {
@@ -48,32 +49,25 @@ export interface QuotaOptions {
   readonly limits?: QuotaLimit[];
 }
 
-/** What a backend takes: its quota types and whether it has a default user quota, each with its source. */
-interface QuotaSupport {
+/** What a backend takes: its quota types, whether it has a default user quota, how many limits, and why. */
+export interface QuotaSupport {
   readonly types: readonly QuotaType[];
   readonly defaultUser: boolean;
+  /** The most limits it takes. */
+  readonly maxLimits?: number;
   /** Why, for a refusal: the rule or the state of this project. */
   readonly why: string;
 }
 
-// OPENZFS-USER-QUOTAS: OpenZFSUserOrGroupQuota's Type is USER | GROUP, and UpdateOpenZFSVolumeConfiguration has no default
-// quota. The EC2 server's XFS quotas and Lustre's `lfs setquota` are not built yet: refused, never ignored.
-const SUPPORT: { readonly [B in Backend]: QuotaSupport } = {
-  'fsx-openzfs': {
-    types: [QuotaType.USER, QuotaType.GROUP], defaultUser: false,
-    why: "FSx for OpenZFS takes user and group quotas only (OpenZFSUserOrGroupQuota's Type is USER or GROUP), and FSx's API sets no default quota",
-  },
-  'ebs': { types: [], defaultUser: false, why: 'quotas on the EC2 NFS server are not built yet' },
-  'instance-store': { types: [], defaultUser: false, why: 'quotas on the EC2 NFS server are not built yet' },
-  'fsx-lustre': { types: [], defaultUser: false, why: "quotas on FSx for Lustre are set from a client with lfs setquota, which this version does not run" },
-};
+/** A backend that takes no quotas yet. */
+export const NO_QUOTAS: QuotaSupport = { types: [], defaultUser: false, why: 'this version sets no quotas on it' };
 
 /**
- * Checks `quotas` for `backend` and returns them as FSx for OpenZFS's API takes them; none when unset. Throws naming
+ * Checks `quotas` for `backend`, which takes what `support` says, and returns its limits; none when unset. Throws naming
  * the prop as typed, or in the app the context key, and what is allowed. A token id or limit passes here and is checked
- * by the handler at deploy.
+ * where it is resolved, by the backend's handler at deploy.
  */
-export function checkQuotas(scope: IConstruct, quotas: QuotaOptions | undefined, backend: Backend): UserOrGroupQuota[] {
+export function checkQuotas(scope: IConstruct, quotas: QuotaOptions | undefined, backend: string, support: QuotaSupport): QuotaLimit[] {
   if (quotas === undefined) return [];
   const names = SettingNames.of(scope);
   const limitsName = names.name({ prop: 'quotas.limits', key: 'quotaLimits' });
@@ -82,7 +76,6 @@ export function checkQuotas(scope: IConstruct, quotas: QuotaOptions | undefined,
   if (quotas === null || typeof quotas !== 'object' || Array.isArray(quotas)) {
     throw new Error(`quotas must be an object with defaultUserGiB and limits, got ${JSON.stringify(quotas)}.`);
   }
-  const support = SUPPORT[backend];
   const takes = support.types.length > 0 ? `backend '${backend}' takes ${support.types.join(' and ')} limits` : `backend '${backend}' takes no quotas`;
   if (quotas.defaultUserGiB !== undefined && !support.defaultUser) {
     throw new Error(`${defaultName}: ${takes} and no default (${support.why}); give each user a limit in ${limitsName}, or leave it out.`);
@@ -92,7 +85,9 @@ export function checkQuotas(scope: IConstruct, quotas: QuotaOptions | undefined,
     throw new Error(`${limitsName} must be a list written out in the app, one entry per limit; a token list cannot be checked per entry.`);
   }
   if (limits.length > 0 && support.types.length === 0) throw new Error(`${limitsName}: ${takes} (${support.why}); leave it out.`);
-  if (limits.length > MAX_QUOTAS) throw new Error(`${limitsName}: at most ${MAX_QUOTAS} limits, got ${limits.length}.`);
+  if (support.maxLimits !== undefined && limits.length > support.maxLimits) {
+    throw new Error(`${limitsName}: backend '${backend}' takes at most ${support.maxLimits} limits, got ${limits.length}.`);
+  }
   const seen = new Set<string>();
   return limits.map((l, i) => {
     const at = entry(i);
@@ -108,7 +103,7 @@ export function checkQuotas(scope: IConstruct, quotas: QuotaOptions | undefined,
       if (seen.has(key)) throw new Error(`${at} repeats the ${l.type} limit of id ${l.id}: give each ${l.type} one limit.`);
       seen.add(key);
     }
-    return { Type: l.type === QuotaType.USER ? 'USER' : 'GROUP', Id: l.id, StorageCapacityQuotaGiB: l.limitGiB } as const;
+    return l;
   });
 }
 

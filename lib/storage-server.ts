@@ -18,7 +18,7 @@ import { checkDestroy } from './deletion';
 import { alarmTopicFor } from './alarm-topic';
 import { StorageMonitoring } from './monitoring';
 import { applyServerCompliance } from './compliance';
-import { checkQuotas } from './quotas';
+import { checkQuotas, NO_QUOTAS } from './quotas';
 import { ServerRegistration, validateRecordNames, validateRecordsInApp } from './registration';
 import { SnapshotPolicy } from './snapshot-policy';
 import type { StoragePlan } from './sizing';
@@ -148,7 +148,7 @@ export class StorageServer extends Construct implements IStorageServer {
     validateRecordNames(recordNames);
     validateRecordsInApp(this, recordNames);
 
-    checkQuotas(this, props.quotas, this.plan.backend);
+    checkQuotas(this, props.quotas, this.plan.backend, BACKEND_PLUGINS[this.plan.backend].quotas ?? NO_QUOTAS);
     // The backend the plan names, behind the one small interface the registration and the client mount use.
     const backend = BACKEND_PLUGINS[this.plan.backend].build(this, {
       server: props, plan: this.plan, capacityTiB, clusterName, serverName, subnet, selectedSubnets,

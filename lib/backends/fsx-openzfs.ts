@@ -8,7 +8,7 @@ import type { UpdateGuard } from '../update-guard';
 import { type RegistrationTarget, SERVER_ID_TAG, type ServerParts, type StorageBackend } from './backend';
 import type { StorageServerProps } from '../storage-server/props';
 import { rootVolumeExportResource } from './openzfs/export-resource';
-import { checkQuotas } from '../quotas';
+import { OPENZFS_QUOTAS, openZfsQuotas } from './openzfs/quotas';
 import { openZfsFileSystem } from './openzfs/file-system';
 import { securityGroupCompanions, subnetCompanions } from './kept-network';
 import { isGiven } from './security-group';
@@ -40,6 +40,7 @@ export const OPENZFS_ROOT_VOLUME_PATH = '/fsx';
 /** Backend `fsx-openzfs`, its options `fsxOpenZfs`: the EC2 NFS server's props are refused first, naming each. */
 export const FSX_OPENZFS_PLUGIN: BackendPlugin = {
   optionsProp: 'fsxOpenZfs',
+  quotas: OPENZFS_QUOTAS,
   validateOptionTypes: validateOpenZfsOptionTypes,
   requestOptions: openZfsRequestOptions,
   checkPlan: (_scope, plan, asked) => checkOpenZfsPlan(plan, asked),
@@ -114,7 +115,7 @@ export class FsxOpenZfsServer extends Construct implements StorageBackend {
     const retainDays = props.snapshots?.retain ?? 7;
     this.fileSystem = openZfsFileSystem(this, p, options, network, securityGroup, retainDays);
     this.parts = { openZfsFileSystem: this.fileSystem };
-    this.rootVolumeExport = rootVolumeExportResource(this, this.fileSystem, rootVolumeExport(props), checkQuotas(this, props.quotas, 'fsx-openzfs'));
+    this.rootVolumeExport = rootVolumeExportResource(this, this.fileSystem, rootVolumeExport(props), openZfsQuotas(this, props.quotas));
     if (props.fsxOpenZfs?.rootSquash === false) warnRootSquashOff(this, { prop: 'fsxOpenZfs.rootSquash', key: 'openZfsRootSquash' });
     this.ready = this.rootVolumeExport.node.defaultChild as CfnResource;
     this.fileSystemId = this.fileSystem.ref;

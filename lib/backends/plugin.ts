@@ -1,5 +1,6 @@
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
+import type { QuotaSupport } from '../quotas';
 import type { StoragePlan, StorageRequest } from '../sizing/plan-types';
 import type { StorageServerProps } from '../storage-server/props';
 import type { StorageBackend } from './backend';
@@ -49,6 +50,8 @@ export interface BackendPlugin {
   checkPlan?(scope: Construct, plan: StoragePlan, asked: PlanCheck): StoragePlan;
   /** Its synth warnings about the planner's own answer, after the plan's shared ones. */
   warnAboutPlan?(scope: Construct, planned: StoragePlan, asked: PlanCheck): void;
+  /** The quotas it takes (lib/quotas.ts); none when absent, and the `quotas` prop is refused by name. */
+  readonly quotas?: QuotaSupport;
   /** Builds the backend under `scope`: its resources, its guard, what the registration and the monitoring need. */
   build(scope: Construct, inputs: BackendInputs): StorageBackend;
 }

@@ -2,8 +2,7 @@
  * The quota keys: `quotaLimits` and `quotaDefaultUserGiB`, the `quotas` prop's limits and default (lib/quotas.ts). The
  * grammar is checked here; what a backend takes is checked by the construct, by the same table as the prop.
  */
-import { QuotaType, type QuotaLimit, type QuotaOptions } from '../quotas';
-import { MAX_QUOTA_VALUE } from '../../lambda/openzfs-export/contract';
+import { MAX_QUOTA_VALUE, QuotaType, type QuotaLimit, type QuotaOptions } from '../quotas';
 import type { ContextKey } from './keys';
 import { type ContextValues, contextError } from './values';
 

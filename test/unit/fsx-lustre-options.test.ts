@@ -259,8 +259,8 @@ describe('home and scratch: an EBS server and an FSx file system in one cluster'
   test('the app deploys a second server into the same cluster without a second association (-c clientMount=false)', () => {
     const second = Template.fromStack(appStack({ serverName: 'scratch', backend: 'fsx-lustre', capacityTiB: '12', mountPoint: '/scratch', clientMount: 'false' }));
     second.resourceCountIs('AWS::SSM::Association', 0);
-    // Its only document is its cluster benchmark's, no client mount document.
-    expect(Object.values(second.findResources('AWS::SSM::Document')).map((d) => d.Properties.Content.mainSteps[0].name)).toEqual(['clusterBench']);
+    // Its documents are its cluster benchmark's and its copy's, no client mount document.
+    expect(Object.values(second.findResources('AWS::SSM::Document')).map((d) => d.Properties.Content.mainSteps[0].name)).toEqual(['clusterBench', 'storageCopy']);
     second.resourceCountIs('Custom::StorageServerRegistration', 1);
     expect(second.toJSON().Outputs.ClientMountDocumentName).toBeUndefined();
   });

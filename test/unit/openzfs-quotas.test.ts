@@ -13,7 +13,8 @@ import * as path from 'path';
 import type { CdkCustomResourceEvent } from 'aws-lambda';
 import { exportState, parseQuotas, quotasToSend, type UserOrGroupQuota, type VolumeView } from '../../lambda/openzfs-export/contract';
 import { exportHandler, type ExportDeps } from '../../lambda/openzfs-export/index';
-import { QuotaType, type QuotaOptions } from '../../lib/quotas';
+import { MAX_QUOTA_VALUE, QuotaType, type QuotaOptions } from '../../lib/quotas';
+import { MAX_QUOTA_VALUE as HANDLER_MAX } from '../../lambda/openzfs-export/contract';
 import { Backend } from '../../lib/backend-enum';
 import { Template } from 'aws-cdk-lib/assertions';
 import { appStack, serverStack } from '../support/stacks';
@@ -46,6 +47,10 @@ describe('the quotas as the handler reads them', () => {
   ])('%s is refused', (_name, value, message) => {
     expect(() => parseQuotas(value)).toThrow(message);
   });
+});
+
+test('the prop\'s bound is the handler\'s, which is the FSx API\'s', () => {
+  expect(MAX_QUOTA_VALUE).toBe(HANDLER_MAX);
 });
 
 describe('what is sent and when it is in effect', () => {
