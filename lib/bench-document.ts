@@ -1,6 +1,6 @@
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
-import { heredocBody, linuxShellDocument, readScript, requireShellSafePath } from './script-file';
+import { linuxShellDocument, readScript, requireShellSafePath, tempScriptCommand } from './script-file';
 import { instanceTypeSpec, knownInstanceType, type StoragePlan } from './sizing';
 
 /**
@@ -62,18 +62,8 @@ const HEREDOC_END = 'STORAGE_SERVER_CLUSTER_BENCH_SH';
  */
 export function renderBenchDocument(mountPoint: string, script: string = readScript(BENCH_SCRIPT_NAME)): Record<string, unknown> {
   requireShellSafePath('mountPoint', mountPoint);
-  const body = heredocBody(BENCH_SCRIPT_NAME, script, HEREDOC_END, { ssm: true });
-  const command = [
-    'set -eu',
-    'script=$(mktemp)',
-    `cat >"$script" <<'${HEREDOC_END}'`,
-    body,
-    HEREDOC_END,
-    'rc=0',
-    `bash "$script" --mount ${mountPoint} --size-mib {{ sizeMiB }} --run {{ runId }} || rc=$?`,
-    'rm -f "$script"',
-    'exit "$rc"',
-  ].join('\n');
+  const command = tempScriptCommand(BENCH_SCRIPT_NAME, script, HEREDOC_END,
+    `--mount ${mountPoint} --size-mib {{ sizeMiB }} --run {{ runId }}`);
   return linuxShellDocument(
     'StorageServer cluster benchmark: this node writes then reads sizeMiB with fio (1 MiB, direct I/O) on the ' +
       `storage mounted at ${mountPoint}, prints one JSON line, and removes its files (npm run bench:cluster).`,

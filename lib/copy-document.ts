@@ -1,7 +1,7 @@
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
 import { MAX_STEP_TIMEOUT_SECONDS } from './client-mount/validation';
-import { heredocBody, linuxShellDocument, readScript } from './script-file';
+import { linuxShellDocument, readScript, tempScriptCommand } from './script-file';
 
 /**
  * The copy's SSM Command document: `npm run copy` sends it to one cluster node that has both servers mounted, and the
@@ -32,19 +32,8 @@ const HEREDOC_END = 'STORAGE_SERVER_COPY_SH';
  * bash; the parameters' patterns keep them to characters a shell takes as text.
  */
 export function renderCopyDocument(script: string = readScript(COPY_SCRIPT_NAME)): Record<string, unknown> {
-  const body = heredocBody(COPY_SCRIPT_NAME, script, HEREDOC_END, { ssm: true });
-  const command = [
-    'set -eu',
-    'script=$(mktemp)',
-    `cat >"$script" <<'${HEREDOC_END}'`,
-    body,
-    HEREDOC_END,
-    'rc=0',
-    'bash "$script" --source {{ source }} --target {{ target }} --from {{ from }} --mode {{ mode }} ' +
-      '--streams {{ streams }} --allow-foreign {{ allowForeign }} || rc=$?',
-    'rm -f "$script"',
-    'exit "$rc"',
-  ].join('\n');
+  const command = tempScriptCommand(COPY_SCRIPT_NAME, script, HEREDOC_END, '--source {{ source }} --target {{ target }} ' +
+    '--from {{ from }} --mode {{ mode }} --streams {{ streams }} --allow-foreign {{ allowForeign }}');
   const defaults: Record<string, string> = { mode: 'copy', streams: '8', allowForeign: 'no' };
   return linuxShellDocument(
     'StorageServer copy: on a node with both servers mounted, copies source into target in parallel rsync streams ' +

@@ -33,6 +33,25 @@ export function heredocBody(name: string, script: string, delimiter: string, opt
   return script.endsWith('\n') ? script.slice(0, -1) : script;
 }
 
+/**
+ * An SSM document's shell step that writes `script` to a temporary file with a quoted heredoc ending at `delimiter`,
+ * runs it with bash and `args` (text the document's parameter patterns keep to what a shell takes as text), removes
+ * the file and exits with the script's status.
+ */
+export function tempScriptCommand(name: string, script: string, delimiter: string, args: string): string {
+  return [
+    'set -eu',
+    'script=$(mktemp)',
+    `cat >"$script" <<'${delimiter}'`,
+    heredocBody(name, script, delimiter, { ssm: true }),
+    delimiter,
+    'rc=0',
+    `bash "$script" ${args} || rc=$?`,
+    'rm -f "$script"',
+    'exit "$rc"',
+  ].join('\n');
+}
+
 /** The one step of a {@link linuxShellDocument}. */
 export interface ShellStep {
   /** The step's name. */
