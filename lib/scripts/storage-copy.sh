@@ -42,15 +42,18 @@ path_ok "$TARGET" || die "--target must be an absolute path of [A-Za-z0-9._-] se
 mountpoint -q "$SOURCE" || die "$SOURCE is not a mount point: the source server is not mounted on this node"
 mountpoint -q "$TARGET" || die "$TARGET is not a mount point: the target server is not mounted on this node"
 
-if ! command -v rsync >/dev/null; then
-  echo "storage-copy: installing rsync" >&2
+# Installs the package of a missing command with the node's package manager (dnf on Amazon Linux, apt elsewhere).
+need_command() {
+  command -v "$1" >/dev/null && return 0
+  echo "storage-copy: installing $2" >&2
   if command -v dnf >/dev/null; then
-    dnf install -y -q rsync >&2
+    dnf install -y -q "$2" >&2
   elif command -v apt-get >/dev/null; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q rsync >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$2" >&2
   fi
-  command -v rsync >/dev/null || die "rsync is missing and could not be installed"
-fi
+  command -v "$1" >/dev/null || die "$1 (package $2) is missing and could not be installed"
+}
+need_command rsync rsync
 
 # What is the servers' own and never copied: an EC2 server's state (.storage-server: nfsd's client records, which the
 # target's running nfsd owns), the benchmark's directory, ext4's lost+found, and the copy's marker.
@@ -97,12 +100,7 @@ NFS4_ACLS=0
 if [[ $(findmnt -n -o FSTYPE --mountpoint "$SOURCE" 2>/dev/null) == nfs4 &&
   $(findmnt -n -o FSTYPE --mountpoint "$TARGET" 2>/dev/null) == nfs4 ]]; then
   NFS4_ACLS=1
-  if ! command -v getfattr >/dev/null; then
-    if command -v dnf >/dev/null; then dnf install -y -q attr >&2; elif command -v apt-get >/dev/null; then
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -q attr >&2
-    fi
-    command -v getfattr >/dev/null || die "getfattr (package attr) is missing and could not be installed"
-  fi
+  need_command getfattr attr
 fi
 # Every file's NFSv4 ACL under $1, as setfattr --restore reads it: relative names (getfattr drops the ./ of
 # entries below .), what is never copied left out.
