@@ -6,12 +6,11 @@
  * the handler's real SDK client, so that the request it sends is the SDK's own.
  */
 import * as fs from 'fs';
-import * as http from 'http';
-import type { AddressInfo } from 'net';
 import * as path from 'path';
 import type { CdkCustomResourceEvent } from 'aws-lambda';
 import { exportState, MAX_CLIENT_CONFIGURATIONS, parseExportProperties, type VolumeView } from '../../lambda/openzfs-export/contract';
 import { exportHandler, POLL_MS, type ExportDeps } from '../../lambda/openzfs-export/index';
+import { startFsxHttp, type FsxHttp } from '../support/fsx-http';
 
 const VOLUME = 'fsvol-0123456789abcdef0';
 const SQUASH = ['rw', 'crossmnt', 'root_squash'];
@@ -136,36 +135,21 @@ describe('the handler waits for the export, and fails with FSx\'s reason', () =>
 });
 
 describe('the real SDK client against recorded responses over HTTP', () => {
-  let server: http.Server;
   const seen: { target: string; body: Record<string, unknown> }[] = [];
   let answers: string[] = [];
-  const saved = { ...process.env };
+  let fsx: FsxHttp;
 
   beforeAll(async () => {
-    server = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => { body += c; });
-      req.on('end', () => {
-        const target = String(req.headers['x-amz-target']);
-        seen.push({ target, body: JSON.parse(body) });
-        res.setHeader('content-type', 'application/x-amz-json-1.1');
-        // UpdateVolume's response is the volume too; the handler keeps nothing of it.
-        // The recorded actions were asked for now, as the handler's own request was.
-        const served = recorded(target.endsWith('.UpdateVolume') ? 'pending' : answers.shift() ?? 'completed');
-        for (const a of served.Volumes[0].AdministrativeActions ?? []) Object.assign(a, { RequestTime: Date.now() / 1000 });
-        res.end(JSON.stringify(target.endsWith('.UpdateVolume') ? { Volume: served.Volumes[0] } : served));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    Object.assign(process.env, {
-      AWS_ENDPOINT_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing',
+    fsx = await startFsxHttp((target, body) => {
+      seen.push({ target, body });
+      // UpdateVolume's response is the volume too; the handler keeps nothing of it.
+      // The recorded actions were asked for now, as the handler's own request was.
+      const served = recorded(target.endsWith('.UpdateVolume') ? 'pending' : answers.shift() ?? 'completed');
+      for (const a of served.Volumes[0].AdministrativeActions ?? []) Object.assign(a, { RequestTime: Date.now() / 1000 });
+      return target.endsWith('.UpdateVolume') ? { Volume: served.Volumes[0] } : served;
     });
   });
-  afterAll(async () => {
-    process.env = saved;
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => fsx.stop());
 
   test('UpdateVolume carries the export as the API takes it; DescribeVolumes asks for the one volume', async () => {
     let handler!: typeof import('../../lambda/openzfs-export/index').handler;

@@ -7,12 +7,11 @@
  * evaluates with the IAM simulator.
  */
 import * as fs from 'fs';
-import * as http from 'http';
-import type { AddressInfo } from 'net';
 import * as path from 'path';
 import type { CdkCustomResourceEvent } from 'aws-lambda';
 import { exportState, parseQuotas, quotasToSend, type UserOrGroupQuota, type VolumeView } from '../../lambda/openzfs-export/contract';
 import { exportHandler, type ExportDeps } from '../../lambda/openzfs-export/index';
+import { startFsxHttp, type FsxHttp } from '../support/fsx-http';
 import { MAX_QUOTA_VALUE, QuotaType, type QuotaOptions } from '../../lib/quotas';
 import { MAX_QUOTA_VALUE as HANDLER_MAX } from '../../lambda/openzfs-export/contract';
 import { Backend } from '../../lib/backend-enum';
@@ -114,33 +113,19 @@ describe('the handler sets them with UpdateVolume and waits until DescribeVolume
 });
 
 describe('the real SDK client: UpdateVolume\'s body', () => {
-  let server: http.Server;
   const bodies: Record<string, unknown>[] = [];
   let answers: string[] = [];
-  const saved = { ...process.env };
+  let fsx: FsxHttp;
 
   beforeAll(async () => {
-    server = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => { body += c; });
-      req.on('end', () => {
-        const update = String(req.headers['x-amz-target']).endsWith('.UpdateVolume');
-        if (update) bodies.push(JSON.parse(body));
-        const served = volumeOf(update ? 'pending' : answers.shift() ?? 'completed-quotas');
-        res.setHeader('content-type', 'application/x-amz-json-1.1');
-        res.end(JSON.stringify(update ? { Volume: served } : { Volumes: [served] }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    Object.assign(process.env, {
-      AWS_ENDPOINT_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing',
+    fsx = await startFsxHttp((target, body) => {
+      const update = target.endsWith('.UpdateVolume');
+      if (update) bodies.push(body);
+      const served = volumeOf(update ? 'pending' : answers.shift() ?? 'completed-quotas');
+      return update ? { Volume: served } : { Volumes: [served] };
     });
   });
-  afterAll(async () => {
-    process.env = saved;
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => fsx.stop());
 
   test('with quotas the request carries UserAndGroupQuotas beside the export; without, no such field', async () => {
     let handler!: typeof import('../../lambda/openzfs-export/index').handler;
