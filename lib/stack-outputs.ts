@@ -55,6 +55,10 @@ export function addStackOutputs(stack: Stack, server: StorageServer, clientTag: 
     server.benchDocumentName);
   output('CopyDocumentName', `SSM document that copies another storage of the cluster into ${it} (npm run copy -- --to ${server.serverName})`,
     server.copyDocumentName);
+  if (server.quotaDocumentName !== undefined) {
+    output('QuotaDocumentName', `SSM document that sets ${it}'s quotas on a node, or with action=report prints use by id`,
+      server.quotaDocumentName);
+  }
   output('BenchEstimate', fileSystemId !== undefined
     ? 'The plan\'s sustained and burst throughput of the file system, read by npm run bench:cluster'
     : 'The plan\'s sustained and burst throughput and the server\'s memory, read by npm run bench:cluster',

@@ -85,6 +85,7 @@ export class StorageServerStack extends Stack {
         : undefined,
       snapshots: { retain: stated('snapshotRetain') ? ctx.snapshotRetain : undefined },
       quotas: quotasOf(ctx),
+      clientTagKey: ctx.clientTagKey,
       terminationProtection: ctx.terminationProtection,
       encryptInstanceStore: ctx.encryptInstanceStore,
       alarmEmail: ctx.alarmEmail,

@@ -131,6 +131,11 @@ export class StorageServer extends Construct implements IStorageServer {
    * what `npm run copy` reads from the target stack's `CopyDocumentName` output.
    */
   public readonly copyDocumentName: string;
+  /**
+   * FSx for Lustre only: the name of the quota document, which the cluster's nodes run to set the `quotas` limits and
+   * which prints use and limit by id with `action=report`; undefined on the other backends.
+   */
+  public readonly quotaDocumentName?: string;
 
   constructor(scope: Construct, id: string, props: StorageServerProps) {
     super(scope, id);
@@ -162,6 +167,7 @@ export class StorageServer extends Construct implements IStorageServer {
     this.clusterware = parts.clusterware;
     this.fileSystem = parts.fileSystem;
     this.openZfsFileSystem = parts.openZfsFileSystem;
+    this.quotaDocumentName = parts.quotaDocumentName;
     this.fileSystemId = backend.fileSystemId;
     this.fsType = fsTypeOf(backend.fsType);
     this.mountAddress = backend.mountAddress;

@@ -62,4 +62,5 @@ export interface ServerParts {
   readonly clusterware?: ClusterwareRing;
   readonly fileSystem?: fsx.LustreFileSystem;
   readonly openZfsFileSystem?: fsx.CfnFileSystem;
+  readonly quotaDocumentName?: string;
 }

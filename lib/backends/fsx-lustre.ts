@@ -20,6 +20,8 @@ import { refuseEc2OnlyProps } from './ec2-only-props';
 import { checkLustrePlan, lustreRequestOptions, validateLustreOptionTypes } from './fsx/plan-check';
 import { lustreSecurityGroup, warnIfLustreRulesDropped } from './fsx/network';
 import { rootSquashOn, rootSquashResource, validateNoSquashNids, warnRootSquashOff } from './fsx/root-squash';
+import { LUSTRE_QUOTAS, LustreQuotas } from './fsx/quotas';
+import { SERVER_DEFAULTS } from '../server-defaults';
 
 /**
  * Longest automatic backup retention FSx accepts, days, by the API's AutomaticBackupRetentionDays of 0-90:
@@ -39,6 +41,7 @@ export const FSX_LUSTRE_PLUGIN: BackendPlugin = {
   validateOptionTypes: validateLustreOptionTypes,
   requestOptions: lustreRequestOptions,
   checkPlan: (_scope, plan, asked) => checkLustrePlan(plan, asked),
+  quotas: LUSTRE_QUOTAS,
   build: (scope, i) => {
     refuseEc2OnlyProps(i.server, 'fsx-lustre');
     return new FsxLustreServer(scope, 'FsxLustre', i);
@@ -89,6 +92,8 @@ export class FsxLustreServer extends Construct implements StorageBackend {
    * {@link FSX_ROOT_SQUASH}, or {@link FSX_NO_ROOT_SQUASH} with `fsxLustre.rootSquash` false.
    */
   public readonly rootSquash: cr.AwsCustomResource;
+  /** The quota document and its association on the cluster's nodes (LUSTRE-QUOTAS). */
+  public readonly quotas: LustreQuotas;
   /** The file system, with what it still uses when a destroy keeps it: see lib/deletion.ts. */
   public readonly dataHolders: readonly DataHolder[];
   /** The file system, as the facade exposes it. */
@@ -105,7 +110,6 @@ export class FsxLustreServer extends Construct implements StorageBackend {
     const securityGroup = lustreSecurityGroup(this, p);
     this.fileSystem = lustreFileSystem(this, p, options, securityGroup, retainDays);
     warnIfLustreRulesDropped(this, props);
-    this.parts = { fileSystem: this.fileSystem };
     this.ready = this.fileSystem.node.defaultChild as fsx.CfnFileSystem;
     this.fileSystemId = this.fileSystem.fileSystemId;
     this.dnsName = this.fileSystem.dnsName;
@@ -126,6 +130,10 @@ export class FsxLustreServer extends Construct implements StorageBackend {
     Tags.of(this.fileSystem).add(SERVER_ID_TAG, `${Aws.STACK_NAME}/${serverName}`);
     Tags.of(this.fileSystem).add('Name', `${clusterName}/${serverName}`);
     this.dataRepositoryAssociation = dataRepositoryAssociation(this, p, options, this.fileSystemId);
+    this.quotas = new LustreQuotas(this, 'Quotas', {
+      props, clusterName, mountName: this.mountName, mountPoint: props.mountPoint ?? SERVER_DEFAULTS.mountPoint,
+    });
+    this.parts = { fileSystem: this.fileSystem, quotaDocumentName: this.quotas.documentName };
     this.rootSquash = rootSquashResource(this, this.fileSystemId, rootSquashOn(props), props.fsxLustre?.noSquashNids);
     if (!rootSquashOn(props)) warnRootSquashOff(this, { prop: 'fsxLustre.rootSquash', key: 'fsxRootSquash' });
     // One change to the file system at a time: the association first, created or updated, then the squash.

@@ -176,13 +176,20 @@ export interface StorageServerProps {
    */
   readonly kmsKey?: kms.IKey;
   /**
-   * Storage quotas: hard limits on what single users or groups may store. On FSx for OpenZFS, user and group limits of
-   * the root volume, set live through FSx's UpdateVolume on every deploy that changes them, so no change replaces the
-   * file system; a limit dropped from the list is lifted, and a quota set by hand outside the list is left alone. Other
-   * backends, and OpenZFS project or default limits, are refused by name.
+   * Storage quotas: hard limits on what single users, groups or projects may store. On FSx for OpenZFS, user and group
+   * limits of the root volume, set live through FSx's UpdateVolume on every deploy that changes them, so no change
+   * replaces the file system. On FSx for Lustre, user, group and (Lustre 2.15) project limits, set with `lfs setquota`
+   * by a State Manager association on the nodes tagged `<clientTagKey>=<clusterName>`. A limit dropped from the list is
+   * lifted, and a quota set by hand outside the list is left alone. What a backend does not take is refused by name.
    * @default - no quotas
    */
   readonly quotas?: QuotaOptions;
+  /**
+   * EC2 tag key of the cluster's client nodes, as `ClientMount`'s: FSx for Lustre's quota association runs on the nodes
+   * tagged `<clientTagKey>=<clusterName>`. The other backends run nothing on the nodes by tag and do not read it.
+   * @default 'cluster'
+   */
+  readonly clientTagKey?: string;
   /**
    * Scheduled snapshots of the EBS data volumes, ignored for instance store. On FSx for Lustre's persistent types and
    * on FSx for OpenZFS, `retain`, 0-90, and `startTimeUtc` set the daily automatic backups, and the other options are

@@ -241,8 +241,9 @@ describe('home and scratch: an EBS server and an FSx file system in one cluster'
       ['home', 'ebs', '/home'],
       ['scratch', 'fsx-lustre', '/scratch'],
     ]);
-    t.resourceCountIs('AWS::SSM::Association', 2); // the home server's settings association and the cluster's client mount
-    t.resourcePropertiesCountIs('AWS::SSM::Association', { Targets: [{ Key: 'tag:cluster', Values: ['hpc1'] }] }, 1);
+    // The home server's settings association, the cluster's client mount, and the scratch file system's quotas.
+    t.resourceCountIs('AWS::SSM::Association', 3);
+    t.resourcePropertiesCountIs('AWS::SSM::Association', { AssociationName: 'storage-server-mount-hpc1', Targets: [{ Key: 'tag:cluster', Values: ['hpc1'] }] }, 1);
     t.resourceCountIs('AWS::DLM::LifecyclePolicy', 1);
     t.resourceCountIs('AWS::FSx::FileSystem', 1);
     t.resourceCountIs('Custom::StorageServerUpdateGuard', 2);
@@ -258,9 +259,12 @@ describe('home and scratch: an EBS server and an FSx file system in one cluster'
 
   test('the app deploys a second server into the same cluster without a second association (-c clientMount=false)', () => {
     const second = Template.fromStack(appStack({ serverName: 'scratch', backend: 'fsx-lustre', capacityTiB: '12', mountPoint: '/scratch', clientMount: 'false' }));
-    second.resourceCountIs('AWS::SSM::Association', 0);
-    // Its documents are its cluster benchmark's and its copy's, no client mount document.
-    expect(Object.values(second.findResources('AWS::SSM::Document')).map((d) => d.Properties.Content.mainSteps[0].name)).toEqual(['clusterBench', 'storageCopy']);
+    // Its one association sets its quotas on the nodes; its documents are its cluster benchmark's, its copy's and its
+    // quotas', no client mount document.
+    expect(Object.values(second.findResources('AWS::SSM::Association')).map((a) => JSON.stringify(a.Properties.Name)))
+      .toEqual([expect.stringMatching(/QuotasDocument/)]);
+    expect(Object.values(second.findResources('AWS::SSM::Document')).map((d) => d.Properties.Content.mainSteps[0].name))
+      .toEqual(['lustreQuota', 'clusterBench', 'storageCopy']);
     second.resourceCountIs('Custom::StorageServerRegistration', 1);
     expect(second.toJSON().Outputs.ClientMountDocumentName).toBeUndefined();
   });

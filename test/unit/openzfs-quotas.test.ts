@@ -165,7 +165,7 @@ describe('the quotas prop at synth', () => {
     expect(() => openZfs(quotas)).toThrow(message);
   });
 
-  test.each([Backend.EBS, Backend.INSTANCE_STORE, Backend.FSX_LUSTRE])('backend %s refuses limits by name, never ignores them', (backend) => {
+  test.each([Backend.EBS, Backend.INSTANCE_STORE])('backend %s refuses limits by name, never ignores them', (backend) => {
     expect(() => openZfs({ limits: [{ type: QuotaType.USER, id: 1, limitGiB: 1 }] }, backend))
       .toThrow(new RegExp(`^quotas\\.limits: backend '${backend}' takes no quotas`));
   });

@@ -44,7 +44,7 @@ describe('the app stack says what its backend deploys', () => {
   ])('%s: an FSx for Lustre file system, its id and DNS name, file-system wording, nothing NFS-only', (_what, context) => {
     const { description, outputs } = described({ ...context, clusterName: 'hpc1', serverName: 'scratch1' });
     expect(description).toBe('FSx for Lustre file system scratch1 of HPC cluster hpc1');
-    expect(Object.keys(outputs).sort()).toEqual([...SHARED, 'FileSystemDnsName', 'FileSystemId'].sort());
+    expect(Object.keys(outputs).sort()).toEqual([...SHARED, 'FileSystemDnsName', 'FileSystemId', 'QuotaDocumentName'].sort());
     expect(Object.values(outputs).join('\n')).not.toMatch(/\bNFS\b|server|memory|private IP/i);
     expect(outputs.MountCommand).toMatch(/^Mount the file system on a client by hand \(the Lustre client/);
     expect(outputs.BenchEstimate).toBe("The plan's sustained and burst throughput of the file system, read by npm run bench:cluster");
