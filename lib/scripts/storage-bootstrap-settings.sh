@@ -9,7 +9,7 @@
 SETTINGS_KEYS=" STORAGE_BACKEND STORAGE_EBS_VOLUMES STORAGE_INSTANCE_STORE_DEVICES STORAGE_EXPORT_PATH STORAGE_CLIENT_CIDRS"
 SETTINGS_KEYS+=" STORAGE_NFS_THREADS STORAGE_EXPORT_MODE STORAGE_NFS_VERSIONS STORAGE_STRIPE_KIB STORAGE_VOLUME_WAIT_SECONDS"
 SETTINGS_KEYS+=" STORAGE_IDENTITY STORAGE_RESTORED STORAGE_NETWORK_INTERFACE STORAGE_ENCRYPTION"
-SETTINGS_KEYS+=" STORAGE_METRICS_CLUSTER STORAGE_METRICS_SERVER "
+SETTINGS_KEYS+=" STORAGE_METRICS_CLUSTER STORAGE_METRICS_SERVER STORAGE_QUOTA_DEFAULT_USER_GIB STORAGE_QUOTA_LIMITS "
 read_settings() {
   local line n=0 key
   while IFS= read -r line || [[ -n $line ]]; do
@@ -29,6 +29,25 @@ CLIENT_CIDR_RULE='an IPv4 CIDR in canonical dotted-quad form with a prefix of 1-
 client_cidr_ok() {
   local octet='(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
   [[ $1 =~ ^$octet(\.$octet){3}/(3[0-2]|[12][0-9]|[1-9])$ || $1 =~ ^[0-9a-fA-F:]*:[0-9a-fA-F:]*/(12[0-8]|1[01][0-9]|[1-9][0-9]?)$ ]]
+}
+
+# XFS quotas: a default hard limit per user, and limits by user, group or project, each once. A project is a directory
+# under the export, relative, in the export path's grammar, so never '..' nor the dot-named state directory. Absent from
+# the settings of versions before quotas: no limits.
+quota_settings_ok() {
+  local v type qid gib dir seen=" " rel='[A-Za-z0-9_-][A-Za-z0-9._-]*' n='(0|[1-9][0-9]{0,9})'
+  STORAGE_QUOTA_DEFAULT_USER_GIB=${STORAGE_QUOTA_DEFAULT_USER_GIB:-}
+  STORAGE_QUOTA_LIMITS=${STORAGE_QUOTA_LIMITS:-}
+  need "$STORAGE_QUOTA_DEFAULT_USER_GIB" "^$n?\$" STORAGE_QUOTA_DEFAULT_USER_GIB
+  for v in $STORAGE_QUOTA_LIMITS; do
+    [[ $v =~ ^(user|group):$n:$n$ || $v =~ ^project:[1-9][0-9]{0,9}:$n:$rel(/$rel)*$ ]] ||
+      die "setting STORAGE_QUOTA_LIMITS entry '$v' is invalid in $ENV_FILE: user:<id>:<GiB>, group:<id>:<GiB> or" \
+        "project:<id, not 0>:<GiB>:<directory relative to the export>"
+    IFS=: read -r type qid gib dir <<<"$v"
+    [[ $seen != *" $type:$qid "* ]] || die "setting STORAGE_QUOTA_LIMITS gives $type $qid twice in $ENV_FILE"
+    [[ -z $dir || $seen != *" dir:$dir "* ]] || die "setting STORAGE_QUOTA_LIMITS gives directory $dir to two projects in $ENV_FILE"
+    seen+="$type:$qid ${dir:+dir:$dir }"
+  done
 }
 
 load_config() {
@@ -59,6 +78,7 @@ load_config() {
     die "STORAGE_ENCRYPTION=luks2 is for instance store (EBS volumes are encrypted by EBS)"
   need "${STORAGE_METRICS_CLUSTER:-}" '^([A-Za-z0-9_.-]{1,64})?$' STORAGE_METRICS_CLUSTER
   need "${STORAGE_METRICS_SERVER:-}" '^([A-Za-z0-9_.-]{1,64})?$' STORAGE_METRICS_SERVER
+  quota_settings_ok
   ID_TAG="storage-server-id:$STORAGE_IDENTITY"
   # NFSv4 state that outlives the instance. A replacement server, with the same volumes and address, must look to
   # clients like this server rebooting, or they give up reclaiming their opens and locks: the Linux client treats

@@ -91,6 +91,37 @@ describe('renderBootstrapEnv', () => {
     expect(fs.existsSync('/tmp/owned')).toBe(false);
   });
 
+  test('quotas: the server takes the contract\'s limits and refuses the rest, naming the entry (issue 46, item 1)', () => {
+    const script = bootstrapScriptFile();
+    const check = (def: string, limits: string) => bash(
+      `set -u; eval "$(sed -n '/^die() {/,/^}/p; /^need() {/p; /^quota_settings_ok() {/,/^}/p' '${script}')"
+      ENV_FILE=bootstrap.env REASON_FILE=/dev/null STORAGE_QUOTA_DEFAULT_USER_GIB='${def}' STORAGE_QUOTA_LIMITS='${limits}'
+      quota_settings_ok && echo ok`,
+    );
+    expect(check('', '').stdout).toBe('ok\n');
+    expect(check('100', 'user:1001:5 group:1001:50 user:0:0 project:7:20:scratch/team-a project:8:1:b').stdout).toBe('ok\n');
+    for (const [def, limits, message] of [
+      ['1.5', '', /STORAGE_QUOTA_DEFAULT_USER_GIB '1.5' is invalid/],
+      ['-1', '', /STORAGE_QUOTA_DEFAULT_USER_GIB '-1' is invalid/],
+      ['', 'user:alice:5', /entry 'user:alice:5' is invalid/],
+      ['', 'user:1001', /entry 'user:1001' is invalid/],
+      ['', 'project:7:20', /entry 'project:7:20' is invalid/],
+      ['', 'project:0:20:a', /entry 'project:0:20:a' is invalid/],
+      ['', 'project:7:20:/abs', /entry 'project:7:20:\/abs' is invalid/],
+      ['', 'project:7:20:a/../b', /entry 'project:7:20:a\/..\/b' is invalid/],
+      ['', 'project:7:20:.storage-server', /entry 'project:7:20:.storage-server' is invalid/],
+      ['', 'project:7:20:a/', /entry 'project:7:20:a\/' is invalid/],
+      ['', 'disk:1:2', /entry 'disk:1:2' is invalid/],
+      ['', 'user:1001:5 user:1001:6', /gives user 1001 twice/],
+      ['', 'project:7:5:a project:8:6:a', /gives directory a to two projects/],
+    ] as const) {
+      const r = check(def, limits);
+      expect([def, limits, r.status, r.stderr]).toEqual([def, limits, 1, expect.stringMatching(message)]);
+    }
+    // group 1001 and user 1001 are other ids, and a project's id is its own name space.
+    expect(check('', 'user:1001:5 group:1001:5 project:1001:5:a').stdout).toBe('ok\n');
+  });
+
   test('threads are left to the host when not given', () => {
     expect(renderBootstrapEnv(instanceStore)).toContain("STORAGE_NFS_THREADS=''\n");
   });
