@@ -22,7 +22,7 @@ ensure_filesystem() {
 # file system is unmounted.
 ensure_mounted() {
   local dev=$FS_DEV mp=$STORAGE_EXPORT_PATH line tmp=/etc/fstab.storage-bootstrap
-  line="UUID=$(blkid -p -s UUID -o value "$dev") $mp xfs defaults,nofail,x-systemd.before=nfs-server.service 0 0"
+  line="UUID=$(blkid -p -s UUID -o value "$dev") $mp xfs defaults,$XFS_QUOTA_OPTIONS,nofail,x-systemd.before=nfs-server.service 0 0"
   if [[ $(awk -v mp="$mp" '$1 !~ /^#/ && $2 == mp' /etc/fstab) != "$line" ]]; then
     log "fstab: $line"
     { awk -v mp="$mp" '$1 ~ /^#/ || $2 != mp' /etc/fstab && echo "$line"; } >"$tmp"

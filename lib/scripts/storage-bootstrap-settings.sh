@@ -32,17 +32,18 @@ client_cidr_ok() {
 }
 
 # XFS quotas: a default hard limit per user, and limits by user, group or project, each once. A project is a directory
-# under the export, relative, in the export path's grammar, so never '..' nor the dot-named state directory. Absent from
-# the settings of versions before quotas: no limits.
+# under the export, relative, in the export path's grammar, so never '..' nor the dot-named state directory. No id 0:
+# XFS keeps the default limits as id 0's, set by STORAGE_QUOTA_DEFAULT_USER_GIB alone. Absent from the settings of
+# versions before quotas: no limits.
 quota_settings_ok() {
   local v type qid gib dir seen=" " rel='[A-Za-z0-9_-][A-Za-z0-9._-]*' n='(0|[1-9][0-9]{0,9})'
   STORAGE_QUOTA_DEFAULT_USER_GIB=${STORAGE_QUOTA_DEFAULT_USER_GIB:-}
   STORAGE_QUOTA_LIMITS=${STORAGE_QUOTA_LIMITS:-}
   need "$STORAGE_QUOTA_DEFAULT_USER_GIB" "^$n?\$" STORAGE_QUOTA_DEFAULT_USER_GIB
   for v in $STORAGE_QUOTA_LIMITS; do
-    [[ $v =~ ^(user|group):$n:$n$ || $v =~ ^project:[1-9][0-9]{0,9}:$n:$rel(/$rel)*$ ]] ||
+    [[ $v =~ ^(user|group):[1-9][0-9]{0,9}:$n$ || $v =~ ^project:[1-9][0-9]{0,9}:$n:$rel(/$rel)*$ ]] ||
       die "setting STORAGE_QUOTA_LIMITS entry '$v' is invalid in $ENV_FILE: user:<id>:<GiB>, group:<id>:<GiB> or" \
-        "project:<id, not 0>:<GiB>:<directory relative to the export>"
+        "project:<id>:<GiB>:<directory relative to the export>, ids not 0 (XFS keeps its default limits as id 0's)"
     IFS=: read -r type qid gib dir <<<"$v"
     [[ $seen != *" $type:$qid "* ]] || die "setting STORAGE_QUOTA_LIMITS gives $type $qid twice in $ENV_FILE"
     [[ -z $dir || $seen != *" dir:$dir "* ]] || die "setting STORAGE_QUOTA_LIMITS gives directory $dir to two projects in $ENV_FILE"

@@ -30,6 +30,9 @@ REASON_FILE=/run/storage-server/failure-reason
 VG=storageserver LV=data TAG=storage-server-bootstrap
 KEY_DIR=/etc/storage-server/keys CRYPT=storageserver_data_crypt LUKS_LABEL=storage-server-bootstrap
 EXPORTS_FILE=/etc/exports.d/storage-server.exports
+# User, group and project quota accounting and enforcement, at every mount from creation on (xfs(5)); group and project
+# together need the v5 format, mkfs.xfs's default (crc=1), which this script never turns off.
+XFS_QUOTA_OPTIONS=usrquota,grpquota,prjquota
 
 log() { echo "storage-bootstrap: $*"; }
 die() {
@@ -52,6 +55,8 @@ need() { [[ $1 =~ $2 ]] || die "setting $3 '$1' is invalid in $ENV_FILE"; }
 
 . "$(dirname -- "${BASH_SOURCE[0]}")/storage-bootstrap-filesystem.sh"
 
+. "$(dirname -- "${BASH_SOURCE[0]}")/storage-bootstrap-quotas.sh"
+
 . "$(dirname -- "${BASH_SOURCE[0]}")/storage-bootstrap-nfs.sh"
 
 . "$(dirname -- "${BASH_SOURCE[0]}")/storage-bootstrap-metrics.sh"
@@ -70,6 +75,7 @@ unlock
 ensure_filesystem
 ensure_mounted
 grow
+apply_quotas
 configure_nfs
 verify
 metrics

@@ -99,7 +99,7 @@ describe('renderBootstrapEnv', () => {
       quota_settings_ok && echo ok`,
     );
     expect(check('', '').stdout).toBe('ok\n');
-    expect(check('100', 'user:1001:5 group:1001:50 user:0:0 project:7:20:scratch/team-a project:8:1:b').stdout).toBe('ok\n');
+    expect(check('100', 'user:1001:5 group:1001:50 user:1002:0 project:7:20:scratch/team-a project:8:1:b').stdout).toBe('ok\n');
     for (const [def, limits, message] of [
       ['1.5', '', /STORAGE_QUOTA_DEFAULT_USER_GIB '1.5' is invalid/],
       ['-1', '', /STORAGE_QUOTA_DEFAULT_USER_GIB '-1' is invalid/],
@@ -107,6 +107,7 @@ describe('renderBootstrapEnv', () => {
       ['', 'user:1001', /entry 'user:1001' is invalid/],
       ['', 'project:7:20', /entry 'project:7:20' is invalid/],
       ['', 'project:0:20:a', /entry 'project:0:20:a' is invalid/],
+      ['', 'user:0:20', /entry 'user:0:20' is invalid in .*ids not 0/],
       ['', 'project:7:20:/abs', /entry 'project:7:20:\/abs' is invalid/],
       ['', 'project:7:20:a/../b', /entry 'project:7:20:a\/..\/b' is invalid/],
       ['', 'project:7:20:.storage-server', /entry 'project:7:20:.storage-server' is invalid/],
@@ -120,6 +121,68 @@ describe('renderBootstrapEnv', () => {
     }
     // group 1001 and user 1001 are other ids, and a project's id is its own name space.
     expect(check('', 'user:1001:5 group:1001:5 project:1001:5:a').stdout).toBe('ok\n');
+  });
+
+  test('quotas: applied with xfs_quota, cleared when gone, refused on a mount without them (issue 46, item 1)', () => {
+    // xfs_quota, xfs_io and findmnt are stand-ins that log their arguments; the VM test runs the real ones.
+    const script = bootstrapScriptFile();
+    const dir = tmpDir();
+    fs.mkdirSync(path.join(dir, 'export', 'scratch', 'a'), { recursive: true });
+    const run = (limits: string, def = '', opts = 'rw,usrquota,prjquota,grpquota') => bash(
+      `set -Eeuo pipefail; eval "$(sed -n '/^log() {/p; /^die() {/,/^}/p; /^apply_quotas() {/,/^}/p' '${script}')"
+      REASON_FILE=/dev/null STORAGE_EXPORT_PATH='${dir}/export' STATE_DIR='${dir}/state'
+      STORAGE_QUOTA_DEFAULT_USER_GIB='${def}' STORAGE_QUOTA_LIMITS='${limits}'
+      findmnt() { echo '${opts}'; }
+      xfs_io() { cat '${dir}/projid' 2>/dev/null || echo 'projid = 0'; }
+      xfs_quota() { echo "xfs_quota $3" >>'${dir}/calls'; [[ $3 != "project -s"* ]] || echo 'projid = 7' >'${dir}/projid'; }
+      apply_quotas`,
+    );
+    const calls = () => {
+      const f = path.join(dir, 'calls');
+      const text = fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : '';
+      fs.rmSync(f, { force: true });
+      return text.split('\n').filter((l) => l);
+    };
+    expect(run('').status).toBe(0);
+    expect(calls()).toEqual([]);
+    const limits = 'user:1001:5 group:2000:50 project:7:20:scratch/a';
+    expect(run(limits, '100').status).toBe(0);
+    expect(calls()).toEqual([
+      'xfs_quota limit -u -d bhard=100g',
+      'xfs_quota limit -u bhard=5g 1001',
+      'xfs_quota limit -g bhard=50g 2000',
+      `xfs_quota project -s -p ${dir}/export/scratch/a 7`,
+      'xfs_quota limit -p bhard=20g 7',
+    ]);
+    // Again: the same limits, and the project's tree, already in project 7, is not walked again.
+    expect(run(limits, '100').status).toBe(0);
+    expect(calls()).not.toContainEqual(expect.stringMatching(/^xfs_quota project/));
+    // Limits gone from the settings are cleared; only those this script set.
+    expect(run('user:1001:5').status).toBe(0);
+    expect(calls()).toEqual([
+      'xfs_quota limit -u bhard=5g 1001',
+      'xfs_quota limit -u -d bhard=0',
+      'xfs_quota limit -g bhard=0 2000',
+      'xfs_quota limit -p bhard=0 7',
+    ]);
+    expect(fs.readFileSync(path.join(dir, 'state', 'quota-limits'), 'utf8')).toBe('user:1001\n');
+    // A mount without project quotas: refused, naming the way that works, nothing set.
+    const r = run('user:1001:9', '', 'rw,usrquota,grpquota');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/mounted without prjquota.*next reboot \(or stop and start\) mounts it from fstab.*outage/);
+    expect(calls()).toEqual([]);
+    // A project directory that is missing: refused before any limit is set.
+    expect(run('user:1001:9 project:8:1:nope').stderr).toMatch(/project 8's directory .*nope is not a directory/);
+    expect(calls()).toEqual([]);
+    expect(run('').status).toBe(0);
+    expect(calls()).toEqual(['xfs_quota limit -u bhard=0 1001']);
+    expect(run('').status).toBe(0);
+    expect(calls()).toEqual([]);
+  });
+
+  test('the fstab line mounts XFS with user, group and project quotas', () => {
+    expect(bootstrapScript()).toContain('XFS_QUOTA_OPTIONS=usrquota,grpquota,prjquota\n');
+    expect(bootstrapScript()).toContain('$mp xfs defaults,$XFS_QUOTA_OPTIONS,nofail,');
   });
 
   test('threads are left to the host when not given', () => {
