@@ -109,7 +109,7 @@ check_luks() {
 # check_layout [--luks] <devices in stripe order...>: one LV over exactly these disks, encrypted with
 # --luks; XFS aligned, fstab, mount.
 check_layout() {
-  local luks=0 n d want got uuid fstab dev=$LVDEV
+  local luks=0 n d q want got uuid fstab dev=$LVDEV
   [[ $1 != --luks ]] || { luks=1 && dev=$CRYPTDEV && shift; }
   n=$#
   want=$(for d; do readlink -f "$d"; done | paste -sd' ')
@@ -130,7 +130,10 @@ check_layout() {
   uuid=$(blkid -s UUID -o value "$dev")
   fstab=$(awk -v mp="$EXPORT" '$1 !~ /^#/ && $2 == mp' /etc/fstab)
   check_eq "fstab mounts the file system by UUID with nofail, once" "$fstab" \
-    "UUID=$uuid $EXPORT xfs defaults,nofail,x-systemd.before=nfs-server.service 0 0"
+    "UUID=$uuid $EXPORT xfs defaults,usrquota,grpquota,prjquota,nofail,x-systemd.before=nfs-server.service 0 0"
+  for q in usrquota grpquota prjquota; do # quotas on from creation on (issue 46)
+    check_has "mounted with $q" ",$(findmnt -nro OPTIONS --mountpoint "$EXPORT")," ",$q,"
+  done
   check_eq "the XFS on $dev is mounted at the export path" "$(findmnt -nro SOURCE,FSTYPE --mountpoint "$EXPORT")" \
     "$( ((luks)) && echo "$CRYPTDEV" || echo "/dev/mapper/$VG-$LV") xfs"
 }
