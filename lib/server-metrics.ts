@@ -59,6 +59,11 @@ export const SERVER_METRICS = {
   diskWriteBytes: 'diskio_write_bytes',
   /** 1 each minute while the export is live, from storage-metrics as a StatsD gauge; missing when it is not. */
   exportLive: 'export_live',
+  /**
+   * The fullest user's use of their hard quota, own or the default, percent: storage-metrics, a StatsD gauge, while the
+   * data file system has user quotas and some limit is set.
+   */
+  quotaFullestUserPercent: 'quota_fullest_user_percent',
   /** nfsd's RPC calls in the minute: storage-metrics, a StatsD counter. */
   nfsOps: 'nfsd_ops',
   /** Bytes nfsd read for clients in the minute. */
@@ -130,6 +135,11 @@ export class ServerMetricFactory {
   /** Percent of the data file system's space in use, the maximum over 5 minutes. */
   public fileSystemUsedPercent(): cloudwatch.Metric {
     return this.metric(SERVER_METRICS.fileSystemUsedPercent, cloudwatch.Stats.MAXIMUM, this.statsd('gauge'), 'File system used %');
+  }
+
+  /** The fullest user's use of their hard quota, percent, the maximum over 5 minutes; absent without quotas. */
+  public quotaFullestUserPercent(): cloudwatch.Metric {
+    return this.metric(SERVER_METRICS.quotaFullestUserPercent, cloudwatch.Stats.MAXIMUM, this.statsd('gauge'), 'Fullest user quota %');
   }
 
   /** Percent of the data file system's inodes in use. */

@@ -18,6 +18,7 @@ import { serverNetwork, stableInterface } from './ec2/network';
 import { joinClusterware } from './ec2/clusterware-member';
 import { denyOtherDocuments, grantTakeOver, serverRole } from './ec2/role';
 import { serverSettings } from './ec2/settings';
+import { XFS_QUOTAS } from './ec2/quotas';
 import { EBS_RETENTION, scheduledSnapshots } from './ec2/snapshots';
 import { dataVolumes, legacyAttachments } from './ec2/volumes';
 import { noteTier, planOnOverride } from './ec2/plan-check';
@@ -33,6 +34,7 @@ import { DEFAULT_NCONNECT } from '../sizing/nfs-client';
 export const EC2_NFS_PLUGIN: BackendPlugin = {
   checkPlan: planOnOverride,
   warnAboutPlan: noteTier,
+  quotas: XFS_QUOTAS,
   build: (scope, i) => new Ec2NfsServer(scope, 'Default', {
     ...i,
     exportPath: i.server.exportPath ?? DEFAULT_EXPORT_PATH,

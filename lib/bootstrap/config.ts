@@ -72,6 +72,28 @@ export interface BootstrapConfig {
    * @default - no metrics
    */
   readonly metrics?: BootstrapMetrics;
+  /**
+   * XFS quotas on the data file system: a default hard limit per user and limits by user, group or project id, set by
+   * the apply with xfs_quota. The file system is mounted with user, group and project quotas whether or not any is set.
+   * @default - no limits
+   */
+  readonly quotas?: BootstrapQuotas;
+}
+
+/** The server's XFS quota limits: see {@link BootstrapConfig.quotas}. */
+export interface BootstrapQuotas {
+  /** The hard limit of every user without one of their own, GiB. */
+  readonly defaultUserGiB?: number;
+  /** Hard limits by id; a project's `path` is its directory relative to the export path. */
+  readonly limits: readonly BootstrapQuotaLimit[];
+}
+
+/** One hard limit: a user, group or project id (not 0) and its GiB; a project's directory relative to the export. */
+export interface BootstrapQuotaLimit {
+  readonly type: 'user' | 'group' | 'project';
+  readonly id: number;
+  readonly limitGiB: number;
+  readonly path?: string;
 }
 
 /** What the server's metrics are named by, and the CloudWatch agent's configuration. */

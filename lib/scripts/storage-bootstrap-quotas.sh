@@ -8,7 +8,7 @@
 # are left alone. The applied set is QUOTA_STATE, one type:id a line. XFS turns quotas on only at mount, never by a
 # remount, so a file system mounted without them refuses limits, before any is written.
 apply_quotas() {
-  local mp=$STORAGE_EXPORT_PATH v type qid gib dir opts q cur key want=() old
+  local mp=$STORAGE_EXPORT_PATH v type qid gib dir opts q cur part key want=() old
   local state=$STATE_DIR/quota-limits
   [[ -n $STORAGE_QUOTA_DEFAULT_USER_GIB$STORAGE_QUOTA_LIMITS || -s $state ]] || return 0
   opts=$(findmnt -no OPTIONS --mountpoint "$mp")
@@ -17,10 +17,16 @@ apply_quotas() {
       "remount: the next reboot (or stop and start) mounts it from fstab with user, group and project quotas, an" \
       "outage of the export while it is down; no quota limit was changed"
   done
+  # A project's directory is made when missing; a link or a file on its path is refused, so no limit lands outside.
   for v in $STORAGE_QUOTA_LIMITS; do
     IFS=: read -r type qid gib dir <<<"$v"
-    [[ -z $dir ]] || [[ -d $mp/$dir && ! -L $mp/$dir ]] ||
-      die "project $qid's directory $mp/$dir is not a directory: make it first; no quota limit was changed"
+    [[ -n $dir ]] || continue
+    cur=$mp
+    for part in ${dir//\// }; do
+      cur+=/$part
+      [[ ! -L $cur && (-d $cur || ! -e $cur) ]] ||
+        die "project $qid's directory $mp/$dir: $cur is a link or not a directory; no quota limit was changed"
+    done
   done
   mkdir -p "$STATE_DIR" && chmod 0700 "$STATE_DIR"
   if [[ -n $STORAGE_QUOTA_DEFAULT_USER_GIB ]]; then
@@ -30,6 +36,7 @@ apply_quotas() {
   for v in $STORAGE_QUOTA_LIMITS; do
     IFS=: read -r type qid gib dir <<<"$v"
     if [[ -n $dir ]]; then
+      [[ -d $mp/$dir ]] || { log "quotas: making project $qid's directory $mp/$dir" && mkdir -p -- "$mp/$dir"; }
       # Setting a tree's project walks all of it: only when the directory is not yet in that project.
       cur=$(xfs_io -c lsproj "$mp/$dir" | sed -n 's/^projid = //p')
       if [[ $cur != "$qid" ]]; then

@@ -61,6 +61,17 @@ if mountpoint -q "$EXPORT" && fs=$(stat -f -c '%b %f %a %c %d' "$EXPORT"); then
   LINES+=("disk_used_percent:$used_pct|g|$TAGS" "disk_inodes_used_percent:$inodes_pct|g|$TAGS")
 fi
 
+# The fullest user: the largest use of a hard limit, the user's own or XFS's default (id 0's), percent. Only with user
+# quotas on the mount and some limit set; xfs_quota reads the kernel's quota records, not the files, so it is cheap.
+if mountpoint -q "$EXPORT" && [[ ,$(findmnt -no OPTIONS --mountpoint "$EXPORT" 2>/dev/null), == *,usrquota,* ]] &&
+  report=$(xfs_quota -x -c 'report -u -b -n -N' "$EXPORT" 2>/dev/null); then
+  fullest=$(awk '$1 ~ /^#[0-9]+$/ && $2 ~ /^[0-9]+$/ && $4 ~ /^[0-9]+$/ { id[NR] = $1; used[NR] = $2; hard[NR] = $4 }
+    $1 == "#0" { d = $4 }
+    END { for (i in id) { h = hard[i] > 0 ? hard[i] : d; if (id[i] != "#0" && h > 0) { p = 100 * used[i] / h; if (!n++ || p > m) m = p } }
+      if (n) printf "%.2f\n", m }' <<<"$report")
+  [[ -z $fullest ]] || LINES+=("quota_fullest_user_percent:$fullest|g|$TAGS")
+fi
+
 # nfsd's counters: rpc <calls> ..., io <bytes read> <bytes written>.
 if [[ -r $NFSD_STATS ]]; then
   read -r calls bytes_read bytes_written < <(awk '$1 == "rpc" { c = $2 } $1 == "io" { r = $2; w = $3 }

@@ -176,9 +176,10 @@ export interface StorageServerProps {
    */
   readonly kmsKey?: kms.IKey;
   /**
-   * Storage quotas: hard limits on what single users, groups or projects may store. On FSx for OpenZFS, user and group
-   * limits of the root volume, set live through FSx's UpdateVolume on every deploy that changes them, so no change
-   * replaces the file system. On FSx for Lustre, user, group and (Lustre 2.15) project limits, set with `lfs setquota`
+   * Storage quotas: hard limits on what single users, groups or projects may store. On the EC2 servers, XFS user,
+   * group and project limits and a default user limit, set by the server's apply with xfs_quota. On FSx for OpenZFS,
+   * user and group limits of the root volume, set live through FSx's UpdateVolume on every deploy that changes them, so
+   * no change replaces the file system. On FSx for Lustre, user, group and (Lustre 2.15) project limits, set with `lfs setquota`
    * by a State Manager association on the nodes tagged `<clientTagKey>=<clusterName>`. A limit dropped from the list is
    * lifted, and a quota set by hand outside the list is left alone. What a backend does not take is refused by name.
    * @default - no quotas

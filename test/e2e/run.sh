@@ -49,7 +49,8 @@ declare -A before=()
 instance_store() {
   local d
   new_root server-is
-  for d in is-b is-c is-d; do new_disk "$d"; done
+  # 2 GiB each: the live settings' quotas are whole GiB, checked by fallocate, which writes nothing.
+  for d in is-b is-c is-d; do new_disk "$d" 2G; done
   SERVER_DISKS=()
   virtio_disk SERVER_DISKS is-b xvdb
   virtio_disk SERVER_DISKS is-c xvdc

@@ -171,9 +171,19 @@ describe('renderBootstrapEnv', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/mounted without prjquota.*next reboot \(or stop and start\) mounts it from fstab.*outage/);
     expect(calls()).toEqual([]);
-    // A project directory that is missing: refused before any limit is set.
-    expect(run('user:1001:9 project:8:1:nope').stderr).toMatch(/project 8's directory .*nope is not a directory/);
-    expect(calls()).toEqual([]);
+    // A link or a file on a project's path: refused before any limit is set, nothing made.
+    fs.symlinkSync('/etc', path.join(dir, 'export', 'out'));
+    fs.writeFileSync(path.join(dir, 'export', 'file'), '');
+    for (const bad of ['out', 'out/sub', 'file/sub']) {
+      expect(run(`user:1001:9 project:8:1:${bad}`).stderr).toMatch(/project 8's directory .* is a link or not a directory; no quota limit was changed/);
+      expect(calls()).toEqual([]);
+    }
+    // A missing one is made, then put in its project.
+    expect(run('user:1001:9 project:8:1:new/deep').status).toBe(0);
+    expect(fs.statSync(path.join(dir, 'export', 'new', 'deep')).isDirectory()).toBe(true);
+    expect(calls()).toContainEqual(`xfs_quota project -s -p ${dir}/export/new/deep 8`);
+    expect(run('user:1001:9').status).toBe(0);
+    expect(calls()).toEqual(['xfs_quota limit -u bhard=9g 1001', 'xfs_quota limit -p bhard=0 8']);
     expect(run('').status).toBe(0);
     expect(calls()).toEqual(['xfs_quota limit -u bhard=0 1001']);
     expect(run('').status).toBe(0);

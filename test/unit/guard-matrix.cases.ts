@@ -234,8 +234,8 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   openZfsThroughputCapacityMBps: [{ name: 'throughput capacity 64 -> 128', change: { openZfsThroughputCapacityMBps: '128' }, backends: ['fsx-openzfs'] }],
   openZfsProvisionedIops: [{ name: 'SSD IOPS provisioned (AUTOMATIC -> 20000)', change: { openZfsProvisionedIops: '20000' }, backends: ['fsx-openzfs'] }],
   openZfsRootSquash: [{ name: 'root squash off', change: { openZfsRootSquash: 'false' }, backends: ['fsx-openzfs'] }],
-  quotaLimits: [{ name: 'quotas set', change: { quotaLimits: 'user:1:1,group:2:5' }, backends: ['fsx-openzfs', 'fsx-lustre'] }, { name: 'one changed, one lifted', base: { quotaLimits: 'user:1:1,group:2:5' }, change: { quotaLimits: 'user:1:2' }, backends: ['fsx-openzfs', 'fsx-lustre'] }],
-  quotaDefaultUserGiB: [], // no backend takes it yet: every server's stack refuses it at synth
+  quotaLimits: [{ name: 'quotas set', change: { quotaLimits: 'user:1:1,group:2:5' } }, { name: 'one changed, one lifted', base: { quotaLimits: 'user:1:1,group:2:5' }, change: { quotaLimits: 'user:1:2' } }],
+  quotaDefaultUserGiB: [{ name: 'a default user quota', change: { quotaDefaultUserGiB: '10' }, backends: ['ebs', 'instance-store'] }],
   openZfsStandbySubnetId: [{ name: 'the default standby subnet named explicitly', base: { ...VPC, openZfsDeploymentType: 'MULTI_AZ_1' },
     change: { openZfsStandbySubnetId: SUBNET_B1 }, backends: ['fsx-openzfs'] }],
   clientMount: [{ name: 'no client-mount association', change: { clientMount: 'false' } }],

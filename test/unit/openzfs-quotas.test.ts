@@ -165,10 +165,6 @@ describe('the quotas prop at synth', () => {
     expect(() => openZfs(quotas)).toThrow(message);
   });
 
-  test.each([Backend.EBS, Backend.INSTANCE_STORE])('backend %s refuses limits by name, never ignores them', (backend) => {
-    expect(() => openZfs({ limits: [{ type: QuotaType.USER, id: 1, limitGiB: 1 }] }, backend))
-      .toThrow(new RegExp(`^quotas\\.limits: backend '${backend}' takes no quotas`));
-  });
 });
 
 describe('the app\'s keys, quotaLimits and quotaDefaultUserGiB', () => {
@@ -180,7 +176,6 @@ describe('the app\'s keys, quotaLimits and quotaDefaultUserGiB', () => {
   });
 
   test('refusals name the keys as typed, not the prop', () => {
-    expect(() => appStack({ backend: 'ebs', quotaLimits: 'user:1:1' })).toThrow(/^quotaLimits: backend 'ebs' takes no quotas/);
     expect(() => appStack({ backend: 'fsx-openzfs', capacityTiB: '4', quotaDefaultUserGiB: '5' }))
       .toThrow(/^quotaDefaultUserGiB: backend 'fsx-openzfs' takes user and group limits and no default .* give each user a limit in quotaLimits/);
     expect(() => appStack({ backend: 'fsx-openzfs', capacityTiB: '4', quotaLimits: 'user:1:1,user:1:2' }))

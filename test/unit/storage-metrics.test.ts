@@ -149,6 +149,24 @@ describe('storage-metrics', () => {
     }
   });
 
+  test('the fullest user against their own limit or the default, with user quotas on the mount and a limit set', () => {
+    const { dir, run } = sandbox();
+    const quota = (options: string, report: string) => {
+      fs.writeFileSync(path.join(dir, 'bin', 'findmnt'), `#!/bin/sh\necho '${options}'\n`, { mode: 0o755 });
+      fs.writeFileSync(path.join(dir, 'bin', 'xfs_quota'), `#!/bin/sh\nprintf '${report}'\n`, { mode: 0o755 });
+      return run(LIVE, undefined).lines.filter((l) => l.startsWith(`${SERVER_METRICS.quotaFullestUserPercent}:`));
+    };
+    // xfs_quota report -u -b -n -N: id, used, soft, hard, warnings/grace (KiB). The default is id 0's hard limit.
+    const report = '#0 7168 0 2097152 00 [------]\n#1001 524288 0 1048576 00 [------]\n#1002 1536000 0 0 00 [------]\n';
+    // 1002, under the default, is the fullest: 1536000 of 2097152.
+    expect(quota('rw,attr2,usrquota,prjquota,grpquota', report)).toEqual([`quota_fullest_user_percent:73.24|g|${TAGS}`]);
+    // Without the default, 1002 has no limit; 1001 is the fullest at half of its own.
+    expect(quota('rw,usrquota', report.replace('2097152', '0'))).toEqual([`quota_fullest_user_percent:50.00|g|${TAGS}`]);
+    // No limit anywhere, or no user quotas on the mount: nothing.
+    expect(quota('rw,usrquota', '#0 1 0 0 00 [--]\n#5 9 0 0 00 [--]\n')).toEqual([]);
+    expect(quota('rw,grpquota', report)).toEqual([]);
+  });
+
   test('shellcheck-clean', () => {
     const r = spawnSync(path.join(venvBin(), 'shellcheck'), [SCRIPT], { encoding: 'utf8' });
     expect(r.stdout + r.stderr).toBe('');

@@ -103,7 +103,8 @@ export class MonitoredEc2Server implements IMonitoredStorage {
       graph('Export live (heartbeat)', [metrics.exportLive()]),
       graph('Status checks failed', ['StatusCheckFailed', 'StatusCheckFailed_System', 'StatusCheckFailed_Instance']
         .map((name) => ec2Metric(instance, name, cloudwatch.Stats.MAXIMUM))),
-      graph('File system used %', [used, metrics.inodesUsedPercent()], [limits.fileSystemUsedWarningPercent, limits.fileSystemUsedCriticalPercent]),
+      graph('File system used %', [used, metrics.inodesUsedPercent(), metrics.quotaFullestUserPercent()],
+        [limits.fileSystemUsedWarningPercent, limits.fileSystemUsedCriticalPercent]),
       graph('Memory used %', [metrics.memoryUsedPercent()]),
     ]);
     widgets.push([

@@ -6,6 +6,7 @@ import { ServerSettings } from '../../server-settings';
 import { exportCidrs } from '../client-access';
 import type { Ec2NfsServerProps } from './props';
 import { type Ec2ServerLayout, ebsDeviceName, instanceStoreDiskNames } from './layout';
+import { xfsQuotas } from './quotas';
 
 // The EC2 server's settings: every setting the bootstrap of lib/bootstrap.ts applies, from the props, the plan and the
 // parts built before, delivered by a settings document. User data is a constant loader.
@@ -46,6 +47,7 @@ export function serverSettings(scope: Construct, p: Ec2NfsServerProps, layout: E
 function bootstrapConfig(p: Ec2NfsServerProps, layout: Ec2ServerLayout, parts: SettingsParts): BootstrapConfig {
   const { server: props, plan, clusterName, serverName } = p;
   return {
+    quotas: xfsQuotas(parts.instance, props.quotas, layout.backend),
     backend: layout.backend,
     ebsVolumes: parts.dataVolumes.map((v, i) => ({
       volumeId: v.volumeId,

@@ -82,13 +82,51 @@ live_settings() {
   check_eq "nfs-server was not restarted (threads changed live)" \
     "$(systemctl show -p ActiveEnterTimestampMonotonic nfs-server.service)" "$nfsd"
   check "the canary file is intact" sha256sum -c "$STATE/canary.sha"
+  check_quotas
   send live-applied && recv live-checked 600 || return 0
   apply instance-store
   check_eq "the old settings apply back" "$(apply_rc)" 0
   check_export sync
   check_nfsd 16 "-3 +4 -4.0 +4.1 +4.2"
+  SCEN=quotas
+  check "the limits are lifted with the settings that had them: uid 1001 takes 1100 MiB" as_uid 1001 fallocate -l 1100M "$EXPORT/quota-test/u1001"
+  rm -rf "$EXPORT/quota-test" "$EXPORT/projects"
+  SCEN=live
   check_eq "the data file system is still the same mount" "$(mount_id)" "$mount"
   send restored && recv finished 600
+}
+
+# XFS quotas of the live settings (issue 46, item 1): uid 1001 limited to 1 GiB, every other user to the default 2 GiB,
+# project 42 (/projects/p42, made by the apply) to 1 GiB. fallocate takes blocks without writing them; the write past a
+# limit is a real write. Then the usage report the README gives lists the users.
+as_uid() { local uid=$1 && shift && setpriv --reuid="$uid" --regid="$uid" --clear-groups "$@"; }
+check_quotas() {
+  local q=$EXPORT/quota-test p=$EXPORT/projects/p42 report
+  SCEN=quotas
+  check_has "mounted with user, group and project quotas" ",$(findmnt -nro OPTIONS --mountpoint "$EXPORT")," ",usrquota,"
+  check "the apply made the project's directory" test -d "$p"
+  check_eq "the project's directory is in project 42" "$(xfs_io -c lsproj "$p" | sed -n 's/^projid = //p')" 42
+  mkdir -p "$q" && chmod 1777 "$q" "$p"
+  check "uid 1001 takes 1000 MiB of its 1 GiB" as_uid 1001 fallocate -l 1000M "$q/u1001"
+  check_has "uid 1001's write past its limit fails with EDQUOT" \
+    "$(as_uid 1001 dd if=/dev/zero of="$q/u1001-more" bs=1M count=40 conv=fsync 2>&1)" "Disk quota exceeded"
+  check "uid 1002, no limit of its own, takes 1500 MiB under the default 2 GiB" as_uid 1002 fallocate -l 1500M "$q/u1002"
+  check_has "uid 1002's write past the default fails with EDQUOT" \
+    "$(as_uid 1002 dd if=/dev/zero of="$q/u1002-more" bs=1M count=600 conv=fsync 2>&1)" "Disk quota exceeded"
+  check "uid 1003 takes 1000 MiB in project 42" as_uid 1003 fallocate -l 1000M "$p/u1003"
+  # XFS fails a write past a project's limit with ENOSPC, not EDQUOT: the tree is full (fs/xfs/xfs_trans_dquot.c).
+  check_has "uid 1003's write past project 42's 1 GiB fails with ENOSPC" \
+    "$(as_uid 1003 dd if=/dev/zero of="$p/u1003-more" bs=1M count=40 conv=fsync 2>&1)" "No space left on device"
+  rm -f "$q"/*-more "$p"/*-more
+  # The README's usage report, fullest first.
+  report=$(xfs_quota -x -c 'report -u -b -n -N' "$EXPORT" | sort -k2,2nr)
+  info "usage report: $(tr -s ' \n' ' ' <<<"$report")"
+  check_eq "the usage report lists uid 1002 (1500 MiB) before uid 1001 (1000 MiB)" \
+    "$(awk '$1 == "#1002" || $1 == "#1001" { printf "%s ", $1 }' <<<"$report")" "#1002 #1001 "
+  check_eq "the usage report gives uid 1001's use and hard limit in KiB" \
+    "$(awk '$1 == "#1001" { print $2, $4 }' <<<"$report")" "1024000 1048576"
+  check_has "the project report lists project 42" "$(xfs_quota -x -c 'report -p -b -n -N' "$EXPORT")" "#42 "
+  SCEN=live
 }
 
 # Scenario 5: after a stop/start the instance-store disks are new and blank; the boot rebuilds and exports.

@@ -94,7 +94,10 @@ export const scenarios: Record<string, BootstrapConfig> = {
   // Scenarios 1-3 and 5: three instance-store disks as a d2.xlarge maps them.
   'instance-store': instanceStore,
   // Day 2, applied live: the client CIDR moved to where only the outsider is, and more nfsd threads.
-  'instance-store-live': { ...instanceStore, clientCidrs: ['192.168.77.192/28'], nfsThreads: 24 },
+  'instance-store-live': {
+    ...instanceStore, clientCidrs: ['192.168.77.192/28'], nfsThreads: 24,
+    quotas: { defaultUserGiB: 2, limits: [{ type: 'user', id: 1001, limitGiB: 1 }, { type: 'project', id: 42, limitGiB: 1, path: 'projects/p42' }] },
+  },
   // Scenario 4: one blank disk next to four with foreign content: XFS, LVM, GPT, LUKS.
   foreign: {
     ...common,
