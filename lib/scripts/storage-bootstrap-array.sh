@@ -89,7 +89,7 @@ added_disks() {
 # The disks of the VG that the LV does not use yet, those after its own, become a new segment of it striped as wide as
 # its first, so the first disks keep their data and order; grow then grows XFS online. A re-run finds none.
 extend_segment() {
-  local d unused=() width free min=-1 m
+  local d unused=() width free min=-1 m stripes=()
   for d in "${DISKS[@]}"; do
     [[ $(pvs "${LVM[@]}" --noheadings -o pv_pe_alloc_count "$d" | tr -d ' ') == 0 ]] && unused+=("$d")
   done
@@ -103,8 +103,10 @@ extend_segment() {
     free=$(pvs "${LVM[@]}" --noheadings -o pv_pe_count "$d" | tr -d ' ')
     ((min >= 0 && min <= free)) || min=$free
   done
+  # A one-disk LV is linear, lvcreate's way with one disk: its added disks are too.
+  ((width == 1)) || stripes=(-i "$width" -I "${STORAGE_STRIPE_KIB}k")
   log "extending $VG/$LV by a segment striped $width wide over ${unused[*]}"
-  lvextend "${LVM[@]}" -i "$width" -I "${STORAGE_STRIPE_KIB}k" -l "+$((min * m))" "$VG/$LV" "${unused[@]}"
+  lvextend "${LVM[@]}" "${stripes[@]}" -l "+$((min * m))" "$VG/$LV" "${unused[@]}"
 }
 
 # adopt <identity of the array on the disks>: our own array stays as it is. An array made without an identity tag gets

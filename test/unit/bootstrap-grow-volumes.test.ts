@@ -37,6 +37,11 @@ describe('extend_segment: disks of the VG the LV does not use yet become its nex
     expect(r.status).toBe(0);
   });
 
+  test('a one-disk LV (linear, as lvcreate makes it) takes an added disk linear too', () => {
+    const r = run('extend_segment', { a: { alloc: 100, size: 100 }, b: { alloc: 0, size: 100 } }, 1);
+    expect(r.calls).toEqual(['CALL lvextend -l +100 vg/lv b']);
+  });
+
   test('a re-run, every disk in use: nothing is called', () => {
     const r = run('extend_segment', { a: { alloc: 100, size: 100 }, b: { alloc: 100, size: 100 }, c: { alloc: 50, size: 50 }, d: { alloc: 50, size: 50 } }, 2);
     expect(r.calls).toEqual([]);
