@@ -15,8 +15,8 @@ const sameSet = (a: number[], b: number[]): boolean => a.length === b.length && 
 
 /**
  * What the data volumes may not do, each rule a row. What is left is growth and changes of type, IOPS and throughput.
- * Growth keeps the same volumes in the same order, each the same size or larger; EBS does it in place, and the server
- * follows online through PV, LV and XFS. EBS also changes type, st1 <-> gp3, IOPS and throughput in place, as
+ * Growth keeps the same volumes in the same order, each the same size or larger, and may add volumes after them in a
+ * multiple of the count; EBS does it in place, and the server follows online through PV, LV and XFS. EBS also changes type, st1 <-> gp3, IOPS and throughput in place, as
  * volume-types.ts explains. These have limits of their own that the guard leaves to EBS: up to four modifications per
  * volume within a rolling 24 hours, each after the previous one completed, and each type's maximum size.
  */
@@ -28,10 +28,21 @@ export const VOLUME_RULES: readonly VolumeRule[] = [
     safePath: `keep capacityTiB at its old volume count; to shrink, ${SECOND_SERVER}`,
   },
   {
-    name: 'more volumes',
-    applies: (o, n) => n.length > o.length,
-    why: 'volumes added to an existing stripe: LVM cannot restripe an existing striped LV in place',
-    safePath: `grow within the current volume count (each volume up to 16 TiB), or ${SECOND_SERVER}`,
+    // The bootstrap adds them as a new segment of the LV, striped like the first (storage-bootstrap-array.sh). The
+    // deployed stripe width is not in the layout, but every count a server ever had is a multiple of it, so a multiple
+    // of the current count is one too: stricter than the bootstrap, never looser.
+    name: 'more volumes, not a multiple',
+    applies: (o, n) => o.length > 0 && n.length > o.length && n.length % o.length !== 0,
+    why: 'the added volumes become a new striped segment of the LV, as wide as the existing stripe; a count that is not ' +
+      'a multiple of the current one cannot be checked to be a multiple of that width',
+    safePath: 'set dataVolumeCount (context or prop) to a multiple of the current volume count ' +
+      `(n x that count, each volume up to 16 TiB), or grow within the current count, or ${SECOND_SERVER}`,
+  },
+  {
+    name: 'more volumes, the old ones moved',
+    applies: (o, n) => n.length > o.length && indexes(n).slice(0, o.length).join() !== indexes(o).join(),
+    why: 'the old volumes are the first segment of the LV in their stripe order; added volumes go after them',
+    safePath: 'keep the old volumes first, in their old stripe order, and add the new ones after them',
   },
   {
     name: 'replaced volumes',

@@ -51,9 +51,10 @@ assemble() {
     retire_keys
     log "all $n data disks are blank: creating volume group $VG for $STORAGE_IDENTITY"
     vgcreate --addtag "$TAG" --addtag "$ID_TAG" "${LVM[@]}" "$VG" "${DISKS[@]}"
-  elif ((${#blank[@]})); then
+  elif ((${#blank[@]})) && ! added_disks "${#ours[@]}"; then
     die "${ours[*]} hold volume group $VG but ${blank[*]} are blank: refusing to rebuild part of an array" \
-      "(restore the missing disks, or remove the volume group by hand to start afresh)"
+      "(restore the missing disks, or remove the volume group by hand to start afresh); volumes are added only" \
+      "after all of the array's, blank, in a multiple of its stripe width"
   else
     read -r i lost < <(vgs "${LVM[@]}" --noheadings -o pv_count,vg_missing_pv_count "$VG")
     ((i == n && lost == 0)) || die "volume group $VG spans $i disks ($lost missing), not the $n configured"
@@ -65,8 +66,47 @@ assemble() {
     ((n == 1)) || stripes=(-i "$n" -I "${STORAGE_STRIPE_KIB}k")
     lvcreate --yes -Wy -Zy "${LVM[@]}" -n "$LV" -l 100%FREE "${stripes[@]}" "$VG"
     CREATED=1
+  else
+    extend_segment
   fi
   udevadm settle --timeout=30 || true
+}
+
+# added_disks <count of disks in our VG>: true, after adding them to the VG, when the blank disks are the ones after
+# those of the array and a multiple of its stripe width; false, nothing written, otherwise.
+added_disks() {
+  local k=$1 n=${#DISKS[@]} i width
+  read -r i _ < <(vgs "${LVM[@]}" --noheadings -o pv_count,vg_missing_pv_count "$VG") || return 1
+  ((i == k)) || return 1
+  for ((i = 0; i < k; i++)); do [[ $(classify "${DISKS[$i]}") == ours\ * ]] || return 1; done
+  vgchange "${LVM[@]}" -ay "$VG" >/dev/null
+  width=$(lvs "${LVM[@]}" --segments --noheadings -o stripes "$VG/$LV" 2>/dev/null | head -n 1 | tr -d ' ')
+  [[ $width =~ ^[1-9][0-9]*$ && $(((n - k) % width)) == 0 ]] || return 1
+  log "adding ${DISKS[*]:k} to volume group $VG, a new segment of $((n - k)) disk(s) striped $width wide"
+  vgextend "${LVM[@]}" "$VG" "${DISKS[@]:k}"
+}
+
+# The disks of the VG that the LV does not use yet, those after its own, become a new segment of it striped as wide as
+# its first, so the first disks keep their data and order; grow then grows XFS online. A re-run finds none.
+extend_segment() {
+  local d unused=() width free min=-1 m stripes=()
+  for d in "${DISKS[@]}"; do
+    [[ $(pvs "${LVM[@]}" --noheadings -o pv_pe_alloc_count "$d" | tr -d ' ') == 0 ]] && unused+=("$d")
+  done
+  m=${#unused[@]}
+  ((m)) || return 0
+  width=$(lvs "${LVM[@]}" --segments --noheadings -o stripes "$VG/$LV" | head -n 1 | tr -d ' ')
+  [[ ${unused[*]} == "${DISKS[*]: -m}" && $((m % width)) == 0 ]] ||
+    die "$m disk(s) of $VG unused by $VG/$LV (${unused[*]}): not the last ones, or not a multiple of its stripe" \
+      "width $width; nothing was changed"
+  for d in "${unused[@]}"; do
+    free=$(pvs "${LVM[@]}" --noheadings -o pv_pe_count "$d" | tr -d ' ')
+    ((min >= 0 && min <= free)) || min=$free
+  done
+  # A one-disk LV is linear, lvcreate's way with one disk: its added disks are too.
+  ((width == 1)) || stripes=(-i "$width" -I "${STORAGE_STRIPE_KIB}k")
+  log "extending $VG/$LV by a segment striped $width wide over ${unused[*]}"
+  lvextend "${LVM[@]}" "${stripes[@]}" -l "+$((min * m))" "$VG/$LV" "${unused[@]}"
 }
 
 # adopt <identity of the array on the disks>: our own array stays as it is. An array made without an identity tag gets

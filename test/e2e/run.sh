@@ -5,7 +5,7 @@
 # stand in for instance store, as virtio disks named like Xen shows them, and for EBS, as NVMe disks whose
 # serials are volume ids. A second VM is the NFS client, on a private virtual wire between the two.
 #
-# Boots, 10 server VMs one after another; one client VM stays up through them all and runs its part of each:
+# Boots, 11 server VMs one after another; one client VM stays up through them all and runs its part of each:
 #   fresh       scenario 1: first boot, 3 blank instance-store disks -> striped LV, LUKS2, XFS, export,
 #               signal. The server encrypts d2's instance store: the host finds none of the export's plain
 #               text on the disks.
@@ -25,6 +25,8 @@
 #               resumes. Then by hand, ebs-missing of scenario 6: the host detaches volume 2 -> the apply
 #               waits, then fails naming the volume id, volume 1 unwritten
 #   ebs-xen     day 2: one volume by its Xen attachment name, enlarged while running -> grown live by the apply
+#   ebs-add     day 2: three volumes striped, three more attached while the client writes -> a second segment of
+#               the same LV, XFS grown live, nothing lost (in the ebs-xen group)
 #   restore     a mixture of two servers' restored disks -> refused, untouched; then the host swaps them for
 #               one server's disks -> adopted by the apply
 #   client-mount  lib/scripts/client-mount.sh on a cluster node, from test/e2e/client-mount.sh
@@ -321,6 +323,30 @@ swap_restored() {
     vol0e2e0000000000011 vol0e2e0000000000012 -- restore-13:vol0e2e0000000000013 restore-14:vol0e2e0000000000014
 }
 
+# Growth by added volumes (issue 46): a server on three NVMe volumes grows to six, online, while the client writes.
+# The host attaches the three new ones when the server asks, as EC2 attaches volumes a deploy adds.
+ebs_add() {
+  local d
+  new_root server-ebs-add
+  for d in 1 2 3 4 5 6; do new_disk "add-$d" 1G; done
+  SERVER_DISKS=()
+  for d in 1 2 3; do nvme_disk SERVER_DISKS "add-$d" "vol0e2e000000000002$d"; done
+  PAIR_HOOK=attach_added_volumes boot_server ebs-add server-ebs-add "$BOOT_TIMEOUT"
+}
+attach_added_volumes() {
+  local ok=1 d
+  wait_console "$1" 'add-me: waiting for the host to attach three volumes' "$BOOT_TIMEOUT" || ok=0
+  for d in 4 5 6; do
+    ((ok)) && { hmp "$1" "drive_add 0 if=none,id=add$d,file=$RUN_DIR/add-$d.img,format=raw" >/dev/null &&
+      hmp "$1" "device_add nvme,drive=add$d,serial=vol0e2e000000000002$d,id=vol0e2e000000000002$d" >/dev/null || ok=0; }
+  done
+  if ((ok)); then
+    pass "ebs-add: the host attached three volumes to the running server (device_add)"
+  else
+    fail "ebs-add: the server never asked for its added volumes, or a hot-plug failed"
+  fi
+}
+
 only() { [[ -z ${E2E_ONLY:-} || " $E2E_ONLY " == *" $1 "* ]]; }
 # The client mount script's scenario, with its own VM and moto, from test/e2e/client-mount.sh. It is sourced
 # unconditionally: under set -e a missing scenario file stops the run instead of passing as "not run".
@@ -336,7 +362,7 @@ run_is=0 run_restore=0 stages=()
 if only instance-store || only foreign; then run_is=1 stages+=(fresh reboot stop-start); fi
 if only foreign; then stages+=(foreign); fi
 if only ebs; then stages+=(ebs ebs-grow); fi
-if only ebs-xen; then stages+=(ebs-xen); fi
+if only ebs-xen; then stages+=(ebs-xen ebs-add); fi
 if only instance-store && only ebs && only ebs-xen; then run_restore=1 stages+=(restore-mixed); fi
 if ((${#stages[@]})); then
   # One client VM for every stage. In "fresh" it formats the disks of scenario 4, as content another machine
@@ -354,7 +380,7 @@ fi
 if ((run_is)); then instance_store; fi
 if only foreign; then foreign; fi
 if only ebs; then ebs; fi
-if only ebs-xen; then ebs_xen; fi
+if only ebs-xen; then ebs_xen && ebs_add; fi
 if ((run_restore)); then restore; fi
 if ((${#stages[@]})); then client_down; fi
 # Its one VM runs the most checks, 491 s of guest time alone: half as long again as a server boot, so that a

@@ -147,7 +147,16 @@ export const REFUSED: [string, Props, Props, string, string, string, RegExp][] =
     'DataVolumes',
     '0:8192,1:8192',
     '0:8192,1:8192,2:8192',
-    /volumes added to an existing stripe: LVM cannot restripe an existing striped LV in place/,
+    /a new striped segment of the LV, as wide as the existing stripe; a count that is not a multiple of the current one/,
+  ],
+  [
+    'more volumes, the old ones moved',
+    EBS,
+    { DataVolumes: ['0:8192', '2:8192', '1:8192', '3:8192'] },
+    'DataVolumes',
+    '0:8192,1:8192',
+    '0:8192,2:8192,1:8192,3:8192',
+    /the old volumes are the first segment of the LV in their stripe order/,
   ],
   [
     'a smaller volume',
@@ -287,6 +296,9 @@ export const ALLOWED: [string, Props, Props][] = [
   ['FSx backups off and on (not in the layout)', FSX, {}],
   ['one volume grows', EBS, { DataVolumes: ['0:8192', '1:16384'] }],
   ['every volume grows', EBS, { DataVolumes: ['0:16384', '1:16384'] }],
+  // The bootstrap adds them as a second segment of the LV, as wide as the first: storage-bootstrap-array.sh.
+  ['two volumes added after the two there, 2 -> 4', EBS, { DataVolumes: ['0:8192', '1:8192', '2:8192', '3:8192'] }],
+  ['grown twice, 2 -> 4 -> 8', { ...EBS, DataVolumes: ['0:8192', '1:8192', '2:8192', '3:8192'] }, { DataVolumes: ['0:8192', '1:8192', '2:8192', '3:8192', '4:8192', '5:8192', '6:8192', '7:8192'] }],
   ['nothing changes', EBS, {}],
   // EBS reads a snapshot only when it creates a volume: the ids need not be carried on every deploy after a restore.
   ['the restore ids dropped after the restore', RESTORED, { SnapshotIds: [] }],

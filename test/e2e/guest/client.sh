@@ -264,6 +264,31 @@ client_ebs_xen() {
   send finished
 }
 
+# Growth by added volumes: a writer appends to a locked file, fsync'd each second, all through the growth.
+client_ebs_add() {
+  local writer rc log=$STATE/ebs-add/writer.log end=$((SECONDS + 180))
+  recv ready 900 || return 0
+  check "mounts the export" nfs_mount
+  check "writes files as a user" write_files
+  mkdir -p "$STATE/ebs-add" && chown 1000:1000 "$STATE/ebs-add"
+  as_user python3 "$CTL/guest/locked-writer.py" "$MNT/e2e/growing.bin" "$STATE/ebs-add/growing.bin" 120 >"$log" 2>&1 &
+  writer=$!
+  until grep -q '^chunk 3 ' "$log" || ! kill -0 "$writer" 2>/dev/null || ((SECONDS >= end)); do sleep 1; done
+  check "the writer has written 3 chunks before the growth" grep -q '^chunk 3 ' "$log"
+  if ! { send writing && recv grown 900; }; then kill "$writer" && return 0; fi
+  check "the writer was still writing when the growth was done" kill -0 "$writer"
+  info "chunks written before the growth was done: $(grep -c '^chunk' "$log") of 120"
+  wait_for "$writer" 600
+  rc=$?
+  check_eq "the writer ran through the growth without an I/O error" "$rc" 0
+  drop_caches
+  check_eq "the writer's file read back holds every byte written" \
+    "$(sha256sum <"$MNT/e2e/growing.bin" 2>&1)" "$(sha256sum <"$STATE/ebs-add/growing.bin")"
+  check "every checksum matches on the same mount after the growth" verify_files
+  umount "$MNT"
+  send finished
+}
+
 client_restore_mixed() {
   recv ready 900 || return 0
   refute "the client cannot mount: nothing is exported" nfs_mount_once "$MOUNT_OPTS"

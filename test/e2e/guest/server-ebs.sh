@@ -162,6 +162,41 @@ server_ebs_xen() {
   send grown && recv finished 600
 }
 
+# Growth by added volumes (issue 46): three volumes striped, then, while the client writes, three more, which the
+# apply of six adds as a second segment of the same LV, three wide, and XFS grows into, mounted all along.
+server_ebs_add() {
+  local d mount before added=() end=$((SECONDS + 180))
+  first_boot ebs-add
+  check_eq "the apply succeeds" "$(apply_rc)" 0
+  check_layout "$(nvme_serial vol0e2e0000000000021)" "$(nvme_serial vol0e2e0000000000022)" "$(nvme_serial vol0e2e0000000000023)"
+  head -c 3M /dev/urandom >"$EXPORT/.canary" && sha256sum "$EXPORT/.canary" >"$STATE/canary.sha"
+  make_client_dir
+  send ready && recv writing 600 || return 0
+  mount=$(mount_id) before=$(fs_bytes)
+  info "add-me: waiting for the host to attach three volumes"
+  until (($(for d in 4 5 6; do nvme_serial "vol0e2e000000000002$d"; done | wc -l) == 3)) || ((SECONDS >= end)); do sleep 1; done
+  for d in 4 5 6; do added+=("$(nvme_serial "vol0e2e000000000002$d")"); done
+  check_eq "the running server sees the three added volumes" "${#added[@]}" 3
+  apply ebs-added
+  check_eq "the apply of six volumes succeeds" "$(apply_rc)" 0
+  check_has "it added the three to the volume group as a segment striped three wide" "$(cat "$STATE/apply.log")" \
+    "to volume group $VG, a new segment of 3 disk(s) striped 3 wide"
+  check_eq "the LV has two segments, each striped over three volumes" \
+    "$(lvs --noheadings --segments -o stripes "$VG/$LV" | tr -d ' ' | paste -sd' ')" "3 3"
+  check_eq "the second segment is on the added volumes, in their order" \
+    "$(lvs --noheadings --segments -o devices "$VG/$LV" | sed -n 2p | sed 's/([0-9]*)//g; s/ //g')" "$(IFS=,; echo "${added[*]}")"
+  check "the file system is larger than before" test "$(fs_bytes)" -gt "$before"
+  check "it fills the six volumes (at least 5.5 GiB)" test "$(fs_bytes)" -ge 5905580032
+  check_eq "the data file system was never unmounted (same mount)" "$(mount_id)" "$mount"
+  check "the server's canary file is intact" sha256sum -c "$STATE/canary.sha"
+  # The client checks its writer is still writing now, while the re-applies run.
+  send grown || return 0
+  SCEN=reapply
+  reapply_twice ebs-added
+  SCEN=$STAGE
+  recv finished 600
+}
+
 # Restore: a new server whose volumes were restored from snapshots. First it is given one disk of the
 # instance-store server's array and one of the Xen server's: two arrays, two server identities. They are
 # refused, naming both, with nothing written; the host checks every byte. Then come the EBS server's two

@@ -90,6 +90,21 @@ const restore = (first: string, second: string): BootstrapConfig => ({
   restored: true,
 });
 
+/** Three volumes striped, then three more: growth by added volumes (issue 46). */
+const ebsAdd = (count: number): BootstrapConfig => ({
+  ...common,
+  backend: 'ebs',
+  instanceStoreDevices: [],
+  ebsVolumes: Array.from({ length: count }, (_, i) => ({
+    volumeId: `vol-0e2e000000000002${i + 1}`, device: `/dev/sd${'fghijk'[i]}`, sizeGiB: 1,
+  })),
+  nfsThreads: 8,
+  exportMode: 'sync',
+  nfsVersions: ['4.1', '4.2'],
+  volumeWaitSeconds: 60,
+  identity: 'e2e-add/storage1',
+});
+
 export const scenarios: Record<string, BootstrapConfig> = {
   // Scenarios 1-3 and 5: three instance-store disks as a d2.xlarge maps them.
   'instance-store': instanceStore,
@@ -117,6 +132,8 @@ export const scenarios: Record<string, BootstrapConfig> = {
   // Day 2 growth of a single volume, live: 1 GiB, then 2 GiB.
   'ebs-xen': ebsXen(1),
   'ebs-xen-grown': ebsXen(2),
+  'ebs-add': ebsAdd(3),
+  'ebs-added': ebsAdd(6),
   // Restore: a mixture of two servers' arrays, then the EBS server's own array restored whole.
   'restore-mixed': restore('vol-0e2e0000000000011', 'vol-0e2e0000000000012'),
   'restore-own': restore('vol-0e2e0000000000013', 'vol-0e2e0000000000014'),
