@@ -1,12 +1,17 @@
 // More than three EBS volumes (issue 46, item 2): the planner widens a gp3 stripe where the throughput asks for more
 // than three volumes carry and the instance carries it, within the instance's attachment limit; capacity alone keeps
 // planning as before; dataVolumeCount takes the larger counts.
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as fc from 'fast-check';
+import { Ec2NfsServer } from '../../lib/backends/ec2-nfs-server';
 import { Backend } from '../../lib/backend-enum';
 import { instanceTypeSpec } from '../../lib/sizing/catalog-lookup';
 import { Arch, DataVolumeType, Generation } from '../../lib/sizing/enums';
 import { wideGp3Stripe } from '../../lib/sizing/gp3';
 import { planStorage } from '../../lib/sizing/plan';
+import type { StoragePlan } from '../../lib/sizing/plan-types';
 import { estimateThroughput } from '../../lib/sizing/throughput';
 
 const sustained = (p: { throughput: { baselineReadMBps: number; baselineWriteMBps: number } }) =>
@@ -66,5 +71,28 @@ describe('dataVolumeCount past three', () => {
   test('22 is refused naming the field and the range', () => {
     expect(() => planStorage({ capacityTiB: 21, backend: Backend.EBS, dataVolumeCount: 22 }))
       .toThrow(/^dataVolumeCount must be a whole number from 1 to 21; got 22 \(number\)$/);
+  });
+});
+
+describe('a wide plan through the EBS backend', () => {
+  /** The template of the EBS backend for `plan`, as gp3-backend.test.ts builds it. */
+  function template(plan: StoragePlan): Template {
+    const stack = new Stack(new App(), 'Test', { env: { account: '123456789012', region: 'us-east-1' } });
+    const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 1, natGateways: 1 });
+    new Ec2NfsServer(stack, 'Default', {
+      server: { vpc }, selectedSubnets: [], plan, capacityTiB: 10, clusterName: 'hpc1', serverName: 'storage1',
+      exportPath: '/export/data', mountOptions: 'nfsvers=4.1', subnet: vpc.privateSubnets[0],
+    });
+    return Template.fromStack(stack);
+  }
+
+  test('six gp3 volumes on c6in.32xlarge, /dev/sdf to /dev/sdk; 21 st1 volumes reach /dev/sdz', () => {
+    const six = template(planStorage({ capacityTiB: 10, backend: Backend.EBS, generation: Generation.CURRENT, throughputMBps: 12500 }));
+    expect(Object.values(six.findResources('AWS::EC2::Volume')).map((v) => v.Properties.Throughput)).toEqual(Array(6).fill(1987));
+    const text = JSON.stringify(six.toJSON());
+    expect(['/dev/sdf', '/dev/sdk'].every((d) => text.includes(d)) && !text.includes('/dev/sdl')).toBe(true);
+    const all = template(planStorage({ capacityTiB: 21, backend: Backend.EBS, dataVolumeCount: 21 }));
+    expect(Object.keys(all.findResources('AWS::EC2::Volume'))).toHaveLength(21);
+    expect(JSON.stringify(all.toJSON())).toContain('/dev/sdz');
   });
 });
