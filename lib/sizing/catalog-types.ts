@@ -80,6 +80,11 @@ export interface InstanceTypeSpec {
    */
   readonly ebsCardMbps?: number;
   /**
+   * The baseline IOPS of one EBS card, where the type has several: card 0's bounds the stripe as `ebsCardMbps` does.
+   * @default - one EBS card: the type's IOPS is the whole
+   */
+  readonly ebsCardIops?: number;
+  /**
    * Local disks; present for the types the instance-store backend uses. [STORAGE]
    * @default - no instance-store disks: an EBS-only type
    */

@@ -12,7 +12,7 @@ import { venvBin } from '../support/venv';
 interface EbsInfo {
   MaximumEbsAttachments?: number;
   AttachmentLimitType?: string;
-  EbsCards?: { EbsCardIndex: number; BaselineBandwidthInMbps: number }[];
+  EbsCards?: { EbsCardIndex: number; BaselineBandwidthInMbps: number; BaselineIops: number }[];
 }
 
 /** moto's copy of DescribeInstanceTypes, by type name. */
@@ -36,7 +36,8 @@ describe('EBS attachment limits of the catalogued types [DIT]', () => {
     expect({ name, row: EBS_ATTACHMENTS[name] }).toEqual({ name, row: [info?.MaximumEbsAttachments, info?.AttachmentLimitType] });
     // A type of several EBS cards carries one card's bandwidth, card 0's, where every volume attaches.
     const cards = info?.EbsCards ?? [];
-    expect({ name, card: spec.ebsCardMbps }).toEqual({ name, card: cards.length > 1 ? cards.find((c) => c.EbsCardIndex === 0)?.BaselineBandwidthInMbps : undefined });
+    const card0 = cards.length > 1 ? cards.find((c) => c.EbsCardIndex === 0) : undefined;
+    expect({ name, card: [spec.ebsCardMbps, spec.ebsCardIops] }).toEqual({ name, card: [card0?.BaselineBandwidthInMbps, card0?.BaselineIops] });
   });
 
   test('the data volumes: the limit less the root volume, at most the 21 device names /dev/sdf to /dev/sdz', () => {

@@ -10,6 +10,7 @@ import { Backend } from '../../lib/backend-enum';
 import { instanceTypeSpec } from '../../lib/sizing/catalog-lookup';
 import { Arch, DataVolumeType, Generation } from '../../lib/sizing/enums';
 import { wideGp3Stripe } from '../../lib/sizing/gp3';
+import { ebsPlanIops } from '../../lib/sizing/io-size';
 import { planStorage } from '../../lib/sizing/plan';
 import type { StoragePlan } from '../../lib/sizing/plan-types';
 import { estimateThroughput } from '../../lib/sizing/throughput';
@@ -32,6 +33,9 @@ describe('a gp3 stripe wider than three volumes', () => {
     expect([plan.instanceType, plan.dataVolumes.length, sustained(plan)]).toEqual(['c8gb.24xlarge', 9, 18750]);
     const on48 = estimateThroughput('c8gb.48xlarge', plan.dataVolumes);
     expect([on48.baselineReadMBps, on48.limitedBy]).toEqual([18750, 'EBS card 0 of c8gb.48xlarge (150000 of its 300000 Mbps)']);
+    // And one card's IOPS, 720,000 of 1,440,000, at small requests.
+    expect(ebsPlanIops({ instanceType: 'c8gb.48xlarge', dataVolumes: plan.dataVolumes }).baseline[1])
+      .toMatchObject({ iops: 720_000, label: 'EBS baseline IOPS of card 0 of c8gb.48xlarge (720,000)' });
     expect(() => planStorage({ capacityTiB: 10, backend: Backend.EBS, arch: Arch.ARM64, throughputMBps: 18751 }))
       .toThrow(/at most 18750 MB\/s/);
   });
