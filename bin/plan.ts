@@ -28,6 +28,7 @@ import { backendOrAuto } from '../lib/backend-enum';
 import type { BackendCliOption } from '../lib/sizing/backend-sizing';
 import { DEFAULT_IO_SIZE_KIB, MIN_IO_SIZE_KIB } from '../lib/sizing/io-size';
 import { BACKEND_SIZING } from '../lib/sizing/registry';
+import { MAX_DATA_VOLUMES } from '../lib/sizing/plan-ebs';
 import { BACKEND_CHOICES } from '../lib/sizing/validate-request';
 import { wrapText } from '../lib/sizing/wrap';
 import { OptionSpec, UsageError, didYouMean, formatHelp, npmTakenOptions, parseArgs, terminalWidth } from './args';
@@ -52,7 +53,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: '--io-size', value: 'KiB', help: 'size of random requests: 4-1024 KiB, e.g. 128, 128k or 1m (default 1m, which also describes sequential I/O of any size); each figure is then also bounded by IOPS x size' },
   { name: '--generation', value: GENERATIONS.join('|'), help: 'instance generation: previous (d2, m4; default) or current (Nitro: m6i, m7i, and c6in, m6in, r6in for a throughput; context key generation)' },
   { name: '--arch', value: ARCHS.join('|'), help: 'processor architecture: x86_64 (default) or arm64 (AWS Graviton: m7g, m6g, and c8gb, m8gb, r8gb for a throughput; current generation; the app takes an instanceType)' },
-  { name: '--volumes', value: '1-3', help: 'exactly this many striped st1 volumes: the EBS backend (context key dataVolumeCount)' },
+  { name: '--volumes', value: `1-${MAX_DATA_VOLUMES}`, help: 'exactly this many striped st1 volumes: the EBS backend (context key dataVolumeCount)' },
   ...BACKEND_OPTIONS.map(({ option: { name, value, help } }) => ({ name, value, help })),
   { name: '--instance-type', value: 'type', help: `an EBS plan on this instance type instead of the planner's choice: ${familyList(EBS_TYPES)}` },
   ...CLIENT_OPTIONS,
@@ -211,10 +212,10 @@ function oneOf<T extends string>(
   throw new UsageError(`${name} must be one of ${list(allowed)}; got '${value}'${guess === undefined ? '' : ` (did you mean ${guess}?)`}`);
 }
 
-/** The app's dataVolumeCount rule, as in lib/context/sizing.ts: 1, 2 or 3, at most 16 TiB each. */
+/** The app's dataVolumeCount rule, as in lib/context/sizing.ts: 1 to 21, at most 16 TiB each. */
 function volumeCount(name: string, value: string): number {
-  if (!/^[1-3]$/.test(value)) {
-    throw new UsageError(`${name} must be a whole number of EBS data volumes from 1 to 3 (at most 16 TiB each, 48 TiB in all); got '${value}'`);
+  if (!/^[1-9][0-9]?$/.test(value) || Number(value) > MAX_DATA_VOLUMES) {
+    throw new UsageError(`${name} must be a whole number of EBS data volumes from 1 to ${MAX_DATA_VOLUMES} (at most 16 TiB each, 48 TiB in all); got '${value}'`);
   }
   return Number(value);
 }

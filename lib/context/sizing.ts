@@ -7,6 +7,7 @@
 import type { Backend } from '../../lambda/register/contract';
 import { backendOrAuto } from '../backend-enum';
 import { GenerationName, StoragePlan, StorageRequest, generationOf, instanceTypeProblem, planStorage } from '../sizing';
+import { MAX_DATA_VOLUMES } from '../sizing/plan-ebs';
 import { BACKEND_CHOICES } from '../sizing/validate-request';
 import { duplicateValues } from '../validation/lists';
 import { SNAPSHOT_ID_PATTERN, snapshotSetProblem } from '../validation/snapshots';
@@ -95,8 +96,8 @@ function parseBackend(key: ContextKey, value: string): Backend | 'auto' {
 }
 
 function parseVolumeCount(key: ContextKey, value: string): number {
-  if (!/^[1-3]$/.test(value)) {
-    throw contextError(key, value, 'a whole number of EBS data volumes from 1 to 3 (at most 16 TiB each, 48 TiB in all)');
+  if (!/^[1-9][0-9]?$/.test(value) || Number(value) > MAX_DATA_VOLUMES) {
+    throw contextError(key, value, `a whole number of EBS data volumes from 1 to ${MAX_DATA_VOLUMES} (at most 16 TiB each, 48 TiB in all)`);
   }
   return Number(value);
 }

@@ -203,7 +203,7 @@ export interface StorageServerContext extends BackendContextSlices {
    */
   readonly legacyVolumeAttachments: boolean;
   /**
-   * Keep exactly this many EBS data volumes, 1-3, when raising `capacityTiB` of an existing EBS server. The volumes
+   * Keep exactly this many EBS data volumes, 1-21, when raising `capacityTiB` of an existing EBS server. The volumes
    * then grow in place instead of the stripe gaining volumes, which the update guard refuses.
    * @default - as many volumes as the capacity needs
    */

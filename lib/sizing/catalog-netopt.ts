@@ -92,8 +92,18 @@ const ARM64: readonly InstanceTypeSpec[] = [
   ),
 ];
 
+/**
+ * The types with two EBS cards, and one card's [baseline Mbps, baseline IOPS]: EC2's DescribeInstanceTypes,
+ * `EbsInfo.EbsCards`, as moto's copy of AWS's answer holds it (test/unit/catalog-ebs-attachments.test.ts holds these to
+ * it).
+ */
+export const EBS_CARDS: { readonly [type: string]: readonly [number, number] } = {
+  'c8gb.48xlarge': [150_000, 720_000], 'm8gb.48xlarge': [150_000, 720_000], 'r8gb.48xlarge': [150_000, 720_000],
+};
+
 /** The network- and EBS-optimized types, x86_64 then arm64, each family smallest first. */
-export const NETWORK_OPTIMIZED_EBS_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [...X86_64, ...ARM64];
+export const NETWORK_OPTIMIZED_EBS_INSTANCE_TYPES: readonly InstanceTypeSpec[] = [...X86_64, ...ARM64]
+  .map((t) => (EBS_CARDS[t.name] === undefined ? t : { ...t, ebsCardMbps: EBS_CARDS[t.name][0], ebsCardIops: EBS_CARDS[t.name][1] }));
 
 /** One size of a table: [size, vCPUs, [network baseline, burst] Gbps, [EBS baseline, maximum] Mbps]. */
 type Size = [string, number, [number, number], [number, number]];

@@ -72,6 +72,19 @@ export interface InstanceTypeSpec {
    */
   readonly ebsBurstMbps?: number;
   /**
+   * The baseline of one EBS card, Mbps, where the type has several: c8gb, m8gb and r8gb at 48xlarge have two of 150,000
+   * Mbps each, per DescribeInstanceTypes' `EbsInfo.EbsCards` (catalog-netopt.ts). A volume attached without a card
+   * index goes to card 0, "The default EBS card index is 0" (AWS::EC2::VolumeAttachment, `EbsCardIndex`), and the
+   * server attaches its volumes so, so its stripe has one card's bandwidth: a bound derived from those two statements.
+   * @default - one EBS card: `ebsBandwidthMbps` is the whole
+   */
+  readonly ebsCardMbps?: number;
+  /**
+   * The baseline IOPS of one EBS card, where the type has several: card 0's bounds the stripe as `ebsCardMbps` does.
+   * @default - one EBS card: the type's IOPS is the whole
+   */
+  readonly ebsCardIops?: number;
+  /**
    * Local disks; present for the types the instance-store backend uses. [STORAGE]
    * @default - no instance-store disks: an EBS-only type
    */

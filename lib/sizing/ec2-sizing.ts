@@ -11,7 +11,7 @@ import { ST1, instanceStoreTiB } from './catalog';
 import { GP3 } from './catalog-gp3';
 import { instanceTypeSpec } from './catalog-lookup';
 import type { Families } from './families';
-import { gp3Stripes } from './gp3';
+import { gp3Stripes, wideGp3Stripe } from './gp3';
 import { UPPER_BOUND, ebsPlanIops } from './io-size';
 import { ebsPlan, st1Stripes } from './plan-ebs';
 import { instanceStorePlan } from './plan-instance-store';
@@ -20,11 +20,20 @@ import type { DataVolumePlan, StoragePlan, StorageRequest } from './plan-types';
 /** What an estimate at a smaller request size says: AWS publishes no IOPS for instance-store HDDs. */
 const INSTANCE_STORE_IOPS_UNPUBLISHED = `IOPS of instance-store HDDs unpublished: ${UPPER_BOUND}`;
 
-/** Each EBS type the search weighs with each stripe it weighs: st1, and gp3 when a throughput is asked. */
+/**
+ * Each EBS type the search weighs with each stripe it weighs: st1, and gp3 when a throughput is asked; and, where a
+ * type carries more than three gp3 volumes do, its wider gp3 stripe.
+ */
 function ebsCandidates(capacityTiB: number, targetMBps: number, families: Families, ioSizeKiB: number): StoragePlan[] {
   const types = targetMBps > 0 ? [...families.ebs, ...families.fastEbs] : families.ebs;
   const stripes = [...st1Stripes(capacityTiB, targetMBps), ...(targetMBps > 0 ? gp3Stripes(capacityTiB, targetMBps, ioSizeKiB) : [])];
-  return stripes.flatMap((volumes) => types.map((spec) => ({ ...ebsPlan(spec, volumes), reason: '' })));
+  const wide = targetMBps > 0
+    ? types.flatMap((spec) => {
+      const volumes = wideGp3Stripe(capacityTiB, targetMBps, spec, ioSizeKiB);
+      return volumes === undefined ? [] : [{ ...ebsPlan(spec, volumes), reason: '' }];
+    })
+    : [];
+  return [...stripes.flatMap((volumes) => types.map((spec) => ({ ...ebsPlan(spec, volumes), reason: '' }))), ...wide];
 }
 
 /** Why an EBS plan holds more than asked: gp3's IOPS per GiB or whole GiB, st1's baseline or its smallest size. */

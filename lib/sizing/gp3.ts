@@ -3,11 +3,17 @@
  * figures are in catalog-gp3.ts; the estimate and the price of a gp3 volume are with st1's, in st1-model.ts and cost.ts.
  */
 import { MAX_EBS_CAPACITY_TIB, ST1 } from './catalog';
+import { maxDataVolumesOf } from './catalog-ebs-attachments';
 import { GP3, MB_PER_MIB, gp3VolumeFor } from './catalog-gp3';
+import type { InstanceTypeSpec } from './catalog-types';
+import { carriedMBps } from './plan-ebs';
 import type { DataVolumePlan, StoragePlan } from './plan-types';
 import { round2 } from './round';
 
-/** The most volumes a stripe has: as many as st1 needs for 48 TiB, so a gp3 stripe can later be grown like one. */
+/**
+ * The most volumes a stripe has where three carry the throughput: as many as st1 needs for 48 TiB, so a gp3 stripe
+ * can later be grown like one. `wideGp3Stripe` goes past it only for a throughput three cannot carry.
+ */
 const GP3_STRIPE_MAX_VOLUMES = 3;
 
 /**
@@ -25,6 +31,23 @@ export function gp3Stripes(capacityTiB: number, targetMBps: number, ioSizeKiB?: 
     stripes.push(Array.from({ length: count }, () => volume));
   }
   return stripes;
+}
+
+/** The most one gp3 volume provisions, MB/s: 2,000 MiB/s. */
+const GP3_MAX_MBPS = GP3.maxMiBps * MB_PER_MIB;
+
+/**
+ * The wider gp3 stripe for `spec` when a throughput needs more than three volumes: the fewest gp3 volumes at their most
+ * that carry the lesser of `targetMBps` and what `spec` carries, at most the data volumes `spec` takes. Undefined when
+ * three do, or `spec` carries no more than three. st1 is never widened: past three gp3 volumes, 6,291 MB/s, st1 would
+ * need 13 volumes of 12.5 TiB at 500 MiB/s each, which cost more than gp3 at any capacity one server holds.
+ */
+export function wideGp3Stripe(capacityTiB: number, targetMBps: number, spec: InstanceTypeSpec, ioSizeKiB?: number): DataVolumePlan[] | undefined {
+  if (capacityTiB > MAX_EBS_CAPACITY_TIB) return undefined;
+  const count = Math.min(maxDataVolumesOf(spec.name), Math.ceil(Math.min(targetMBps, carriedMBps(spec)) / GP3_MAX_MBPS - 1e-9));
+  if (count <= GP3_STRIPE_MAX_VOLUMES) return undefined;
+  const volume = gp3VolumeFor(Math.ceil((capacityTiB * 1024) / count), targetMBps / count, ioSizeKiB);
+  return Array.from({ length: count }, () => volume);
 }
 
 /** For a gp3 plan: what it provisions and what st1 would have needed for the same sustained throughput. */

@@ -101,8 +101,13 @@ export function volumeIops(volumes: StoragePlan['dataVolumes']): IopsLimit {
 export function ebsPlanIops({ instanceType, dataVolumes }: Pick<StoragePlan, 'instanceType' | 'dataVolumes'>): PlanIops {
   const disks = volumeIops(dataVolumes);
   const maxIoKiB = disks.maxIoKiB;
-  const [baselineIops, maxIops] = ebsIopsOf(instanceTypeSpec(instanceType).name);
-  const instance = (iops: number, what: string): IopsLimit => ({ iops, maxIoKiB, label: `EBS ${what} IOPS of ${instanceType} (${iops.toLocaleString('en-US')})` });
+  const spec = instanceTypeSpec(instanceType);
+  const [typeBaseline, typeMax] = ebsIopsOf(spec.name);
+  // Every volume attaches at card 0, so a type of several EBS cards has that card's IOPS: catalog-types.ts.
+  const card = spec.ebsCardIops !== undefined && spec.ebsCardIops < typeBaseline ? spec.ebsCardIops : undefined;
+  const [baselineIops, maxIops] = card === undefined ? [typeBaseline, typeMax] : [card, card];
+  const of = card === undefined ? instanceType : `card 0 of ${instanceType}`;
+  const instance = (iops: number, what: string): IopsLimit => ({ iops, maxIoKiB, label: `EBS ${what} IOPS of ${of} (${iops.toLocaleString('en-US')})` });
   return {
     baseline: [disks, instance(baselineIops, 'baseline')],
     burst: [disks, instance(maxIops, maxIops > baselineIops ? 'maximum' : 'baseline')],

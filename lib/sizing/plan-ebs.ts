@@ -6,7 +6,8 @@
  */
 import { DEFAULT_IO_SIZE_KIB, IO_SIZE_CLAUSES, boundAtIoSize, ebsPlanIops } from './io-size';
 import { EBS_INSTANCE_TYPES, EBS_SINGLE_VOLUME_TIERS, MAX_EBS_CAPACITY_TIB, MB_BYTES, ST1 } from './catalog';
-import { instanceTypeSpec } from './catalog-lookup';
+import { maxDataVolumesOf } from './catalog-ebs-attachments';
+import { OVERRIDE_EBS_INSTANCE_TYPES, instanceTypeSpec } from './catalog-lookup';
 import type { InstanceTypeSpec } from './catalog-types';
 import { counted } from './client-ceiling';
 import { Backend } from '../backend-enum';
@@ -20,8 +21,13 @@ import { estimateThroughput } from './throughput';
 
 /** The most one st1 volume holds, TiB: 16. */
 export const MAX_SINGLE_VOLUME_TIB = ST1.maxSizeGiB / 1024;
-/** The most st1 volumes one EBS stripe holds: 48 TiB in 16 TiB volumes. */
-export const MAX_DATA_VOLUMES = MAX_EBS_CAPACITY_TIB / MAX_SINGLE_VOLUME_TIB;
+/** The most st1 volumes the capacity rule and the st1 search stripe: 48 TiB in 16 TiB volumes. */
+export const CAPACITY_STRIPE_VOLUMES = MAX_EBS_CAPACITY_TIB / MAX_SINGLE_VOLUME_TIB;
+/**
+ * The most data volumes any catalogued EBS type takes, 21, so that `dataVolumeCount` has one range whatever the type:
+ * see catalog-ebs-attachments.ts.
+ */
+export const MAX_DATA_VOLUMES = Math.min(...OVERRIDE_EBS_INSTANCE_TYPES.map((t) => maxDataVolumesOf(t.name)));
 
 /**
  * The capacity rule's EBS plan: the st1 volumes that hold `capacityTiB`, `fixedCount` of them if given, on their type.
@@ -65,13 +71,22 @@ function st1Volumes(count: number, sizeGiB: number): DataVolumePlan[] {
  */
 export function st1Stripes(capacityTiB: number, targetMBps: number): DataVolumePlan[][] {
   const stripes: DataVolumePlan[][] = [];
-  for (let count = 1; count <= MAX_DATA_VOLUMES; count++) {
+  for (let count = 1; count <= CAPACITY_STRIPE_VOLUMES; count++) {
     const shareGiB = Math.max(ST1.minSizeGiB, Math.ceil((capacityTiB * 1024) / count));
     if (shareGiB > ST1.maxSizeGiB) continue;
     const targetGiB = Math.ceil((((targetMBps / count) * MB_BYTES) / 1024 ** 2 / ST1.baselineMiBpsPerTiB) * 1024);
     stripes.push(st1Volumes(count, Math.min(ST1.maxSizeGiB, Math.max(shareGiB, targetGiB))));
   }
   return stripes;
+}
+
+/**
+ * What `spec` carries to the clients once its bursts are spent, MB/s: the lesser of its EBS and network baselines,
+ * the EBS one card's where it has several (catalog-types.ts, `ebsCardMbps`).
+ */
+export function carriedMBps(spec: InstanceTypeSpec): number {
+  const ebsMbps = Math.min(spec.ebsBandwidthMbps ?? 0, spec.ebsCardMbps ?? Infinity);
+  return Math.min(ebsMbps / 8, (spec.networkBaselineGbps * 1e9) / 8 / MB_BYTES);
 }
 
 /** The striped `dataVolumes` on the EBS type `spec`: their estimate and cost. */
@@ -99,10 +114,9 @@ function singleVolumeTier(capacityTiB: number): InstanceTypeSpec {
  * that what the disks sustain reaches the clients. Their burst rides on the type's EBS burst while it lasts.
  */
 function sustainingNitro(types: readonly InstanceTypeSpec[], volumesBaselineMBps: number): InstanceTypeSpec {
-  const carried = (t: InstanceTypeSpec) => Math.min((t.ebsBandwidthMbps ?? 0) / 8, (t.networkBaselineGbps * 1e9) / 8 / MB_BYTES);
-  const carrying = types.filter((t) => carried(t) >= volumesBaselineMBps);
+  const carrying = types.filter((t) => carriedMBps(t) >= volumesBaselineMBps);
   // The cheapest that carries it, m6i before m7i at the same limits; when none does, the one that carries most.
-  const pool = carrying.length > 0 ? carrying : types.filter((t) => carried(t) === Math.max(...types.map(carried)));
+  const pool = carrying.length > 0 ? carrying : types.filter((t) => carriedMBps(t) === Math.max(...types.map(carriedMBps)));
   return pool.reduce((best, t) => (t.onDemandUsdPerHour < best.onDemandUsdPerHour ? t : best));
 }
 

@@ -96,6 +96,11 @@ interface Stripe extends Pick<BurstingLimits, 'st1Burst' | 'st1Baseline' | 'st1'
  */
 function ebsLimits(spec: InstanceTypeSpec): { ebs: Limit; ebsBurst: Limit; nitroEbs: boolean } {
   const nitroEbs = spec.ebsBurstMbps !== undefined && spec.ebsBurstMbps > (spec.ebsBandwidthMbps ?? 0);
+  if (spec.ebsCardMbps !== undefined && spec.ebsCardMbps < (spec.ebsBandwidthMbps ?? 0)) {
+    // Every volume attaches at card 0, so the stripe has that card's bandwidth: catalog-types.ts, `ebsCardMbps`.
+    const card: Limit = { mbps: spec.ebsCardMbps / 8, label: `EBS card 0 of ${spec.name} (${spec.ebsCardMbps} of its ${spec.ebsBandwidthMbps} Mbps)` };
+    return { ebs: card, ebsBurst: card, nitroEbs: false };
+  }
   const ebs: Limit = {
     mbps: (spec.ebsBandwidthMbps ?? 0) / 8,
     label: nitroEbs

@@ -269,7 +269,7 @@ export interface StorageServerProps {
    */
   readonly machineImage?: ec2.IMachineImage;
   /**
-   * Keep exactly this many EBS data volumes when growing an existing EBS server; see `planStorage`. Raising
+   * Keep exactly this many EBS data volumes, 1-21, when growing an existing EBS server; see `planStorage`. Raising
    * `capacityTiB` then enlarges each volume in place instead of adding volumes to the stripe, which the update guard
    * refuses.
    * @default - as many volumes as the capacity needs, one up to 16 TiB

@@ -204,11 +204,12 @@ export const SERVER_ROWS = {
     fixedInvalid: ['1048577', '15728640', '-1', '15MiB', '015360', '1e4'],
   },
   dataVolumeCount: {
-    valid: wholeIn(1, 3),
-    invalid: fc.oneof(wholeIn(4, 10 ** 6), fc.constant('0'), notDecimal, wholeIn(1, 3).map((n) => `${n}.0`)),
+    // 1 to 21: the device names /dev/sdf to /dev/sdz (lib/sizing/catalog-ebs-attachments.ts).
+    valid: wholeIn(1, 21),
+    invalid: fc.oneof(wholeIn(22, 10 ** 6), fc.constant('0'), notDecimal, wholeIn(1, 21).map((n) => `${n}.0`), wholeIn(1, 21).map((n) => `0${n}`)),
     parsed: Number,
-    fixedValid: ['1', '3'],
-    fixedInvalid: ['0', '4', '-1', 'NaN'],
+    fixedValid: ['1', '3', '4', '21'],
+    fixedInvalid: ['0', '22', '-1', 'NaN', '01'],
   },
   throughputMBps: {
     valid: decimal(0, 100_000),

@@ -68,8 +68,10 @@ describe('context values (parseContext)', () => {
     ['snapshotRetain=1e2', { snapshotRetain: '1e2' }, /snapshotRetain="1e2"/],
     ['snapshotRetain=7.0', { snapshotRetain: '7.0' }, /snapshotRetain="7.0"/],
     ['snapshotRetain=Infinity (JSON)', { snapshotRetain: Infinity }, /snapshotRetain="Infinity"/],
-    ['dataVolumeCount=-1', { dataVolumeCount: '-1' }, /dataVolumeCount="-1".*from 1 to 3/],
-    ['dataVolumeCount=NaN', { dataVolumeCount: 'NaN' }, /dataVolumeCount="NaN".*from 1 to 3/],
+    ['dataVolumeCount=-1', { dataVolumeCount: '-1' }, /dataVolumeCount="-1".*from 1 to 21/],
+    ['dataVolumeCount=NaN', { dataVolumeCount: 'NaN' }, /dataVolumeCount="NaN".*from 1 to 21/],
+    ['dataVolumeCount=22', { dataVolumeCount: '22' }, /dataVolumeCount="22".*from 1 to 21/],
+    ['dataVolumeCount=0', { dataVolumeCount: '0' }, /dataVolumeCount="0".*from 1 to 21/],
     // words
     ['terminationProtection=TRUE', { terminationProtection: 'TRUE' }, /terminationProtection="TRUE".*'true' or 'false'/],
     ['acceptDataLoss=1', { acceptDataLoss: '1' }, /acceptDataLoss="1".*'true' or 'false'/],

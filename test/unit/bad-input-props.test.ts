@@ -53,7 +53,7 @@ describe('construct props (new StorageServer in a bare stack)', () => {
     ['capacityTiB NaN', { capacityTiB: NaN }, /capacityTiB must be a number greater than 0.*got NaN/],
     ['capacityTiB -5', { capacityTiB: -5 }, /capacityTiB must be .*got -5/],
     ['capacityTiB Infinity', { capacityTiB: Infinity }, /capacityTiB must be .*got Infinity/],
-    ['dataVolumeCount 1.5', { backend: Backend.EBS, capacityTiB: 5, dataVolumeCount: 1.5 }, /dataVolumeCount must be a whole number from 1 to 3; got 1.5/],
+    ['dataVolumeCount 1.5', { backend: Backend.EBS, capacityTiB: 5, dataVolumeCount: 1.5 }, /dataVolumeCount must be a whole number from 1 to 21; got 1.5/],
     ['dataVolumeCount NaN', { backend: Backend.EBS, capacityTiB: 5, dataVolumeCount: NaN }, /dataVolumeCount .*got NaN/],
     // paths
     ['exportPath under /etc', { exportPath: '/etc/x' }, /exportPath .*got '\/etc\/x': under a system directory \(\/etc\)/],

@@ -152,8 +152,8 @@ describe('parseContext', () => {
     ['throughputMBps', '0', /throughputMBps="0": allowed is a positive number of MB\/s/],
     ['throughputMBps', 'fast', /throughputMBps="fast": allowed is a positive number of MB\/s/],
     ['throughputMBps', '1e3', /throughputMBps="1e3"/],
-    ['dataVolumeCount', '0', /dataVolumeCount="0".*from 1 to 3/],
-    ['dataVolumeCount', '4', /dataVolumeCount="4".*from 1 to 3/],
+    ['dataVolumeCount', '0', /dataVolumeCount="0".*from 1 to 21/],
+    ['dataVolumeCount', '22', /dataVolumeCount="22".*from 1 to 21/],
     ['dataVolumeCount', '1.5', /dataVolumeCount="1.5"/],
   ])('%s=%j is refused with a message naming key, value and what is allowed', (key, value, message) => {
     expect(() => parseContext(read({ [key]: value }))).toThrow(message);

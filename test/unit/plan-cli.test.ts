@@ -73,7 +73,7 @@ describe('npm run plan: options', () => {
     expect([run.status, run.stderr]).toEqual([0, '']);
     const lines = run.stdout.split('\n').filter((l) => /^ {2}-/.test(l));
     expect(lines.map((l) => l.trim().split(/ {2,}/)[0])).toEqual([
-      '--backend <auto|ebs|instance-store|fsx-lustre|fsx-openzfs>', '--throughput <MB/s>', '--io-size <KiB>', '--generation <previous|current>', '--arch <x86_64|arm64>', '--volumes <1-3>',
+      '--backend <auto|ebs|instance-store|fsx-lustre|fsx-openzfs>', '--throughput <MB/s>', '--io-size <KiB>', '--generation <previous|current>', '--arch <x86_64|arm64>', '--volumes <1-21>',
       '--openzfs-deployment-type <SINGLE_AZ_1|SINGLE_AZ_2|SINGLE_AZ_HA_1|SINGLE_AZ_HA_2|MULTI_AZ_1>', '--instance-type <type>', '--client-instance-type <type>', '--client-network-gbps <Gbps>', '--nconnect <1-16>',
       '--placement-group', '--json', '-h, --help',
     ]);
@@ -194,7 +194,8 @@ describe('npm run plan: options', () => {
     [['10', '--throughput', '--json'], /option --throughput needs a value/],
     [['10', '--throughput', '1', '--throughput', '2'], /option --throughput is given twice/],
     [['10', '--json=yes'], /option --json takes no value; got '--json=yes'/],
-    [['5', '--volumes', '4'], /--volumes must be a whole number of EBS data volumes from 1 to 3 \(at most 16 TiB each, 48 TiB in all\); got '4'/],
+    [['5', '--volumes', '22'], /--volumes must be a whole number of EBS data volumes from 1 to 21 \(at most 16 TiB each, 48 TiB in all\); got '22'/],
+    [['5', '--volumes', '0'], /--volumes must be a whole number of EBS data volumes from 1 to 21/],
     [['5', 'fsx-lustre', '--volumes', '2'], /--volumes applies to the EBS backend only; got backend 'fsx-lustre'/],
     [['5', 'instance-store', '--instance-type', 'm4.xlarge'], /--instance-type applies to the EBS backend only; got backend 'instance-store'/],
     [['5', '--instance-type', 'd2.xlarge'], /--instance-type must be one of m4\.\{xlarge,.*\}, m6i\.\{.*\}, .*, r8gb\.\{.*,48xlarge\}; got 'd2.xlarge'/],

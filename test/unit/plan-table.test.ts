@@ -300,6 +300,8 @@ describe("the README's largest single servers", () => {
   const sustained = (p: StoragePlan) => Math.round(Math.min(p.throughput.baselineReadMBps, p.throughput.baselineWriteMBps));
   // The request that plans each row's server.
   const requests: Record<string, StorageRequest[]> = {
+    'c8gb.24xlarge, 9 x gp3 at up to 2,000 MiB/s (`--arch arm64`)': [{ capacityTiB: 10, backend: Backend.EBS, arch: Arch.ARM64, throughputMBps: 18750 }],
+    'c6in.32xlarge, 6 x gp3 at up to 2,000 MiB/s (x86_64)': [{ capacityTiB: 10, backend: Backend.EBS, generation: Generation.CURRENT, throughputMBps: 12500 }],
     'c6in.24xlarge, 3 x gp3 at 2,000 MiB/s (x86_64)': [{ capacityTiB: 10, backend: Backend.EBS, generation: Generation.CURRENT, throughputMBps: 6291 }],
     'c8gb.12xlarge, 3 x gp3 at 2,000 MiB/s (`--arch arm64`)': [{ capacityTiB: 10, backend: Backend.EBS, arch: Arch.ARM64, throughputMBps: 6291 }],
     'd3en.12xlarge, 24 HDD': [{ capacityTiB: 300, backend: Backend.INSTANCE_STORE, generation: Generation.CURRENT }],
@@ -318,9 +320,16 @@ describe("the README's largest single servers", () => {
   });
 
   test('no single EBS server sustains more than the first rows, on either architecture', () => {
-    for (const arch of [Arch.X86_64, Arch.ARM64]) {
-      expect(() => planStorage({ capacityTiB: 10, backend: Backend.EBS, generation: Generation.CURRENT, arch, throughputMBps: 6292 }))
-        .toThrow(/at most 6291\.45 MB\/s/);
+    for (const [arch, most] of [[Arch.ARM64, 18750], [Arch.X86_64, 12500]] as const) {
+      expect(() => planStorage({ capacityTiB: 10, backend: Backend.EBS, generation: Generation.CURRENT, arch, throughputMBps: most + 1 }))
+        .toThrow(new RegExp(`at most ${most} MB/s`));
+    }
+  });
+
+  test('each row gives the volumes it names', () => {
+    for (const [server] of rows) {
+      const count = /, (\d+) x gp3/.exec(server)?.[1];
+      if (count !== undefined) expect(planStorage(requests[server][0]).dataVolumes).toHaveLength(Number(count));
     }
   });
 });

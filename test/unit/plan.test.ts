@@ -108,9 +108,9 @@ describe('planStorage: growth of an existing EBS layout (dataVolumeCount)', () =
 
   test.each<[object, RegExp]>([
     [{ capacityTiB: 20, backend: 'ebs', dataVolumeCount: 1 }, /capacityTiB 20 does not fit in dataVolumeCount 1 st1 volume\(s\) of at most 16 TiB/],
-    [{ capacityTiB: 5, dataVolumeCount: 0 }, /dataVolumeCount must be a whole number from 1 to 3; got 0/],
-    [{ capacityTiB: 5, dataVolumeCount: 1.5 }, /dataVolumeCount must be a whole number from 1 to 3; got 1.5/],
-    [{ capacityTiB: 5, dataVolumeCount: 4 }, /dataVolumeCount must be a whole number from 1 to 3; got 4/],
+    [{ capacityTiB: 5, dataVolumeCount: 0 }, /dataVolumeCount must be a whole number from 1 to 21; got 0/],
+    [{ capacityTiB: 5, dataVolumeCount: 1.5 }, /dataVolumeCount must be a whole number from 1 to 21; got 1.5/],
+    [{ capacityTiB: 5, dataVolumeCount: 22 }, /dataVolumeCount must be a whole number from 1 to 21; got 22/],
     [{ capacityTiB: 20, backend: 'instance-store', dataVolumeCount: 1 }, /dataVolumeCount applies to the EBS backend only/],
   ])('%j is refused naming the field', (request, message) => {
     expect(() => planStorage(request as never)).toThrow(message);

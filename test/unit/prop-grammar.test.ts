@@ -279,7 +279,7 @@ describe('enums and numbers a JavaScript caller can get wrong', () => {
     refusesAll(fc.integer({ min: 9766, max: 10 ** 9 }), (v) => ({ capacityTiB: v }), /^capacityTiB asks for an FSx for Lustre file system of \d+ GiB/, 5);
     refusesAll(fc.integer({ min: 10 ** 8, max: 10 ** 12 }), (v) => ({ throughputMBps: v }), /^throughputMBps asks for an FSx for Lustre file system/, 5);
     refusesAll(fc.oneof(fc.integer({ max: 0 }), notANumber.filter((v) => typeof v !== 'string' || v !== '')), (v) => ({ throughputMBps: v }), /^throughputMBps must be a number of MB\/s greater than 0/, 10);
-    refusesAll(fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 4 }), notANumber), (v) => ({ backend: 'ebs', dataVolumeCount: v }), /^dataVolumeCount must be a whole number from 1 to 3/, 10);
+    refusesAll(fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 22 }), notANumber), (v) => ({ backend: 'ebs', dataVolumeCount: v }), /^dataVolumeCount must be a whole number from 1 to 21/, 10);
   });
 
   test('object props of the wrong kind are refused naming the prop', () => {
