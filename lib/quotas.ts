@@ -80,6 +80,8 @@ export function checkQuotas(scope: IConstruct, quotas: QuotaOptions | undefined,
   if (quotas.defaultUserGiB !== undefined && !support.defaultUser) {
     throw new Error(`${defaultName}: ${takes} and no default (${support.why}); give each user a limit in ${limitsName}, or leave it out.`);
   }
+  // A backend that takes a default gets it in the limits' own range.
+  if (quotas.defaultUserGiB !== undefined) checkInteger(quotas.defaultUserGiB, 1, defaultName);
   const limits = quotas.limits ?? [];
   if (Token.isUnresolved(limits) || !Array.isArray(limits)) {
     throw new Error(`${limitsName} must be a list written out in the app, one entry per limit; a token list cannot be checked per entry.`);
