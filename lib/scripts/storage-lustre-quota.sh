@@ -39,6 +39,9 @@ done
 MAX=2147483647
 declare -A WANT=() DIR=()
 IFS=, read -r -a entries <<<"$LIMITS"
+# read drops a trailing empty field and stops at a line break: the entries joined again must be the whole list.
+[[ $(IFS=, && printf '%s' "${entries[*]}") == "$LIMITS" ]] ||
+  die "--limits must be entries joined by single commas, without an empty one or a line break, got '$LIMITS'"
 n=0
 for e in "${entries[@]}"; do
   n=$((n + 1))
@@ -56,6 +59,15 @@ for e in "${entries[@]}"; do
   [[ $type != project ]] || ((10#$id != 0)) || die "--limits entry $n: project 0 is every file without a project; use another id"
   key=$type:$((10#$id))
   [[ -z ${WANT[$key]:-} ]] || die "--limits entry $n repeats the $type limit of id $((10#$id))"
+  # A file has one project id, and lfs project -r gives a directory's whole tree its id: one tree, one project.
+  if [[ $type == project ]]; then
+    for k in "${!DIR[@]}"; do
+      d=${DIR[$k]} why="a file counts toward one project only"
+      [[ -z $d || $d != "$dir" ]] || die "--limits entry $n: the directory $dir is also project ${k#*:}'s; $why"
+      [[ -z $d || $dir != "$d"/* ]] || die "--limits entry $n: the directory $dir is inside $d, project ${k#*:}'s; $why"
+      [[ -z $d || $d != "$dir"/* ]] || die "--limits entry $n: the directory $dir holds $d, project ${k#*:}'s; $why"
+    done
+  fi
   WANT[$key]=$((10#$gib))
   DIR[$key]=$dir
 done

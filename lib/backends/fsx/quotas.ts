@@ -40,8 +40,10 @@ export function lustreQuotaLimits(scope: IConstruct, props: StorageServerProps):
   const limits = checkQuotas(scope, props.quotas, 'fsx-lustre', LUSTRE_QUOTAS);
   const names = SettingNames.of(scope);
   const version = props.fsxLustre?.fileSystemTypeVersion;
+  const entry = (i: number) => (names.byContext ? `quotaLimits entry ${i + 1}` : `quotas.limits[${i}]`);
+  const dirs: { dir: string; at: string }[] = [];
   limits.forEach((l, i) => {
-    const at = names.byContext ? `quotaLimits entry ${i + 1}` : `quotas.limits[${i}]`;
+    const at = entry(i);
     if (l.type === QuotaType.PROJECT && version !== fsx.FileSystemTypeVersion.V_2_15) {
       throw new Error(`${at}: project quotas need Lustre 2.15 ("Project quotas are only supported on Lustre version 2.15 ` +
         `on FSx for Lustre file systems"); set ${names.name({ prop: 'fsxLustre.fileSystemTypeVersion', key: 'fsxFileSystemTypeVersion' })} ` +
@@ -50,6 +52,18 @@ export function lustreQuotaLimits(scope: IConstruct, props: StorageServerProps):
     if (l.type === QuotaType.PROJECT && (l.path === undefined || Token.isUnresolved(l.path) || !isProjectPath(l.path))) {
       throw new Error(`${at}.path must be the project's directory under the file system's root, /<dir>[/<dir>...] of ` +
         `[A-Za-z0-9._-] segments without '..', written out in the app; got ${JSON.stringify(l.path)}.`);
+    }
+    if (l.type === QuotaType.PROJECT) {
+      // A file has one project id, and the node's lfs project -r gives a directory's whole tree its id: two projects on
+      // one tree would end as the order of the runs leaves them.
+      const dir = l.path!;
+      const other = dirs.find((d) => d.dir === dir || dir.startsWith(`${d.dir}/`) || d.dir.startsWith(`${dir}/`));
+      if (other) {
+        const how = other.dir === dir ? 'is also the directory of' : dir.startsWith(`${other.dir}/`) ? `is inside ${other.dir}, the directory of` : `holds ${other.dir}, the directory of`;
+        throw new Error(`${at}.path: ${dir} ${how} ${other.at}; a file counts toward one project only, so give each project a ` +
+          'directory of its own, neither inside the other.');
+      }
+      dirs.push({ dir, at });
     }
     if (!Token.isUnresolved(l.id) && l.id === 0 && l.type !== QuotaType.GROUP) {
       throw new Error(l.type === QuotaType.USER
