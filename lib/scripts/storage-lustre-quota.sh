@@ -120,13 +120,26 @@ if [[ $ACTION == report ]]; then
   exit 0
 fi
 
+# Makes a project's directory under the mount point, a component at a time, none a symlink: the file system is its
+# users' to write, and a symlink one of them made on the way would have root make and mark a directory outside it.
+# (A user swapping a component between the test and the mkdir is not stopped: bash has no openat(O_NOFOLLOW).)
+project_dir() {
+  local at=$MOUNT_POINT part parts
+  IFS=/ read -r -a parts <<<"${1#/}"
+  for part in "${parts[@]}"; do
+    at+=/$part
+    [[ ! -L $at ]] || die "$at is a symlink: a project's directory is made and marked only through directories of the file system"
+    mkdir -p "$at" || die "cannot make $at"
+  done
+}
+
 mkdir -p "$STATE_DIR"
 set_count=0 lifted=0
 for key in "${!WANT[@]}"; do
   type=${key%%:*} id=${key#*:}
   if [[ $type == project ]]; then
+    project_dir "${DIR[$key]}"
     # Inherited by what is made below it (-s), and given to what is there already (-r).
-    mkdir -p "$MOUNT_POINT${DIR[$key]}"
     lfs project -p "$id" -r -s "$MOUNT_POINT${DIR[$key]}" || die "lfs project -p $id -r -s $MOUNT_POINT${DIR[$key]} failed"
   fi
   lfs setquota "$(flag "$type")" "$id" -b 0 -B "$((WANT[$key] * 1048576))" "$MOUNT_POINT" ||

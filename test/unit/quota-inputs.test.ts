@@ -100,3 +100,50 @@ describe('storage-lustre-quota.sh on what reaches the node', () => {
     expect(n.calls()).toEqual([]);
   });
 });
+
+describe('storage-lustre-quota.sh and a symlink a user made in the file system', () => {
+  const SCRIPT = path.join(__dirname, '../../lib/scripts/storage-lustre-quota.sh');
+  function node() {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quota-symlink-'));
+    const mp = path.join(dir, 'mnt');
+    const outside = path.join(dir, 'outside');
+    fs.mkdirSync(mp);
+    fs.mkdirSync(outside);
+    fs.mkdirSync(path.join(dir, 'bin'));
+    const log = path.join(dir, 'lfs.log');
+    fs.writeFileSync(path.join(dir, 'bin', 'lfs'), `#!/bin/bash\necho "$*" >>${log}\n`, { mode: 0o755 });
+    fs.writeFileSync(path.join(dir, 'mounts'), `172.31.0.9@tcp:/abcdefgh ${mp} lustre rw 0 0\n`);
+    const env = {
+      ...process.env, PATH: `${path.join(dir, 'bin')}:${process.env.PATH}`, STORAGE_LUSTRE_MOUNTS: path.join(dir, 'mounts'),
+      STORAGE_LUSTRE_STATE_DIR: path.join(dir, 'state'), STORAGE_LUSTRE_WAIT_SECONDS: '0',
+    };
+    const run = (limits: string) => spawnSync('bash', [SCRIPT, '--mount-name', 'abcdefgh', '--mount-point', mp, '--limits', limits],
+      { encoding: 'utf8', env });
+    const calls = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : []);
+    return { mp, outside, run, calls };
+  }
+
+  // Root runs the script, and any user who may write the file system's root may make /a a symlink before it runs.
+  test.each([
+    ['a component on the way', '/a/b'],
+    ['the directory itself', '/a'],
+  ])('a symlink as %s is refused: nothing made or marked outside the file system', (_name, dir) => {
+    const n = node();
+    fs.symlinkSync(n.outside, path.join(n.mp, 'a'));
+    const r = n.run(`project:7:1:${dir}`);
+    expect(r.stderr).toMatch(new RegExp(`^storage-lustre-quota: ERROR: ${n.mp}/a is a symlink: a project's directory is made and marked only through directories of the file system`));
+    expect(r.status).toBe(1);
+    expect(fs.readdirSync(n.outside)).toEqual([]);
+    expect(n.calls()).toEqual([]);
+  });
+
+  test('real directories on the way are made one by one and the project marked', () => {
+    const n = node();
+    fs.mkdirSync(path.join(n.mp, 'a'));
+    const r = n.run('project:7:1:/a/b/c');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(fs.statSync(path.join(n.mp, 'a/b/c')).isDirectory()).toBe(true);
+    expect(n.calls()).toEqual([`project -p 7 -r -s ${n.mp}/a/b/c`, `setquota -p 7 -b 0 -B 1048576 ${n.mp}`]);
+  });
+});
