@@ -2,12 +2,16 @@
  * The quota inputs as a caller could get them wrong: the `quotas` prop's forms that no backend's own checks reach
  * (lib/quotas.ts), FSx for Lustre's project directories (lib/backends/fsx/quotas.ts and its node script), and what the
  * FSx for OpenZFS handler sends on an update (lambda/openzfs-export). Each case here was a hole found by review.
+ * The rules: LUSTRE-QUOTAS and OPENZFS-USER-QUOTAS in docs/sources/fsx-rules.md.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Stack, Token } from 'aws-cdk-lib';
+import type { CdkCustomResourceEvent } from 'aws-lambda';
+import { MAX_QUOTAS, type UserOrGroupQuota, type VolumeView } from '../../lambda/openzfs-export/contract';
+import { exportHandler } from '../../lambda/openzfs-export/index';
 import * as fsx from 'aws-cdk-lib/aws-fsx';
 import { Backend } from '../../lib/backend-enum';
 import { checkQuotas, QuotaType, type QuotaLimit, type QuotaSupport } from '../../lib/quotas';
@@ -145,5 +149,64 @@ describe('storage-lustre-quota.sh and a symlink a user made in the file system',
     expect(r.status).toBe(0);
     expect(fs.statSync(path.join(n.mp, 'a/b/c')).isDirectory()).toBe(true);
     expect(n.calls()).toEqual([`project -p 7 -r -s ${n.mp}/a/b/c`, `setquota -p 7 -b 0 -B 1048576 ${n.mp}`]);
+  });
+});
+
+describe('the FSx for OpenZFS handler near UpdateVolume\'s 500 quotas', () => {
+  const VOLUME = 'fsvol-0123456789abcdef0';
+  const EXPORT = [{ Clients: '10.0.0.0/16', Options: ['rw', 'crossmnt', 'root_squash'] }];
+  const users = (from: number, count: number, gib = 10): UserOrGroupQuota[] =>
+    Array.from({ length: count }, (_, i) => ({ Type: 'USER', Id: from + i, StorageCapacityQuotaGiB: gib }));
+  // CloudFormation hands the handler strings.
+  const strings = (qs: UserOrGroupQuota[]) => qs.map((q) => ({ Type: q.Type, Id: String(q.Id), StorageCapacityQuotaGiB: String(q.StorageCapacityQuotaGiB) }));
+  const update = (wanted: UserOrGroupQuota[], previous: UserOrGroupQuota[], clients = EXPORT) => ({
+    RequestType: 'Update', PhysicalResourceId: VOLUME,
+    ResourceProperties: { ServiceToken: 'x', VolumeId: VOLUME, ClientConfigurations: clients, UserAndGroupQuotas: strings(wanted) },
+    OldResourceProperties: { ServiceToken: 'x', VolumeId: VOLUME, ClientConfigurations: EXPORT, UserAndGroupQuotas: strings(previous) },
+  } as unknown as CdkCustomResourceEvent);
+  /** A volume showing `shown`, which takes what UpdateVolume sends as merged into its list; UpdateVolume refuses past 500. */
+  function fsx(shown: UserOrGroupQuota[]) {
+    let quotas = new Map(shown.map((q) => [`${q.Type}:${q.Id}`, q]));
+    let clients = EXPORT;
+    const sent: UserOrGroupQuota[][] = [];
+    const volume = (): VolumeView => ({
+      VolumeId: VOLUME, Lifecycle: 'AVAILABLE', AdministrativeActions: [],
+      OpenZFSConfiguration: { NfsExports: [{ ClientConfigurations: clients }], UserAndGroupQuotas: [...quotas.values()].filter((q) => q.StorageCapacityQuotaGiB > 0) },
+    });
+    const handler = exportHandler({
+      updateVolume: async (_id, configs, qs) => {
+        if (qs.length > MAX_QUOTAS) throw new Error(`ValidationException: ${qs.length} quotas, past 500`);
+        sent.push(qs);
+        clients = configs;
+        quotas = new Map([...quotas, ...qs.map((q) => [`${q.Type}:${q.Id}`, q] as const)]);
+      },
+      describeVolume: async () => volume(), now: () => 0, sleep: async () => undefined,
+    });
+    return { handler: (e: CdkCustomResourceEvent) => handler(e, { getRemainingTimeInMillis: () => 600_000 }), sent };
+  }
+
+  test('500 quotas replaced by 500 others: refused before UpdateVolume, naming the prop and the way through', async () => {
+    const { handler, sent } = fsx(users(1000, 500));
+    await expect(handler(update(users(2000, 500), users(1000, 500)))).rejects.toThrow(
+      /^The quotas prop \(or quotaLimits key\), as ResourceProperties\.UserAndGroupQuotas: UpdateVolume takes at most 500 user and group quotas, and this update would send 1000: the 500 wanted and 500 dropped since the last deploy, lifted at 0 GiB\. Deploy twice:/);
+    expect(sent).toEqual([]);
+  });
+
+  test('then the rollback, which asks for the old quotas back, lifts none of those never set', async () => {
+    const { handler, sent } = fsx(users(1000, 500));
+    const other = [{ Clients: '10.9.0.0/16', Options: ['rw'] }];
+    // The rollback of an update that also changed the export, so that the export is to be sent again.
+    await expect(handler(update(users(1000, 500), users(2000, 500), EXPORT))).resolves.toEqual({ PhysicalResourceId: VOLUME });
+    expect(sent).toEqual([]);
+    const changed = fsx(users(1000, 500));
+    await expect(changed.handler(update(users(1000, 500), users(2000, 500), other))).resolves.toEqual({ PhysicalResourceId: VOLUME });
+    expect(changed.sent).toEqual([users(1000, 500)]);
+  });
+
+  test('499 wanted and two dropped, one of them gone from the volume already: 500 sent', async () => {
+    const { handler, sent } = fsx(users(1000, 499));
+    const wanted = [...users(1000, 498), ...users(5000, 1)];
+    await expect(handler(update(wanted, users(1000, 500)))).resolves.toEqual({ PhysicalResourceId: VOLUME });
+    expect(sent).toEqual([[...wanted, { Type: 'USER', Id: 1498, StorageCapacityQuotaGiB: 0 }]]);
   });
 });
