@@ -15,6 +15,8 @@ import { exportHandler } from '../../lambda/openzfs-export/index';
 import * as fsx from 'aws-cdk-lib/aws-fsx';
 import { Backend } from '../../lib/backend-enum';
 import { checkQuotas, QuotaType, type QuotaLimit, type QuotaSupport } from '../../lib/quotas';
+import { bootstrapScriptFile } from '../support/apply';
+import { bash } from '../support/bootstrap-fixtures';
 import { appStack, serverStack } from '../support/stacks';
 
 describe('checkQuotas', () => {
@@ -208,5 +210,29 @@ describe('the FSx for OpenZFS handler near UpdateVolume\'s 500 quotas', () => {
     const wanted = [...users(1000, 498), ...users(5000, 1)];
     await expect(handler(update(wanted, users(1000, 500)))).resolves.toEqual({ PhysicalResourceId: VOLUME });
     expect(sent).toEqual([[...wanted, { Type: 'USER', Id: 1498, StorageCapacityQuotaGiB: 0 }]]);
+  });
+});
+
+describe('the EC2 server\'s quota settings, as a token resolved at deploy leaves them', () => {
+  // The prop lets a token id or GiB through to the server's check; 10 digits pass its pattern, past the contract's
+  // 2147483647 and XFS's 32-bit ids, and a GiB that large overflows the bytes xfs_quota computes.
+  const check = (def: string, limits: string) => bash(
+    `set -u; eval "$(sed -n '/^die() {/,/^}/p; /^need() {/p; /^quota_settings_ok() {/,/^}/p' '${bootstrapScriptFile()}')"
+    ENV_FILE=bootstrap.env REASON_FILE=/dev/null STORAGE_QUOTA_DEFAULT_USER_GIB='${def}' STORAGE_QUOTA_LIMITS='${limits}'
+    quota_settings_ok && echo ok`,
+  );
+
+  test.each([
+    ['', 'user:2147483648:5', /setting STORAGE_QUOTA_LIMITS entry 'user:2147483648:5': ids and GiB are at most 2147483647/],
+    ['', 'user:9999999999:5', /setting STORAGE_QUOTA_LIMITS entry 'user:9999999999:5': ids and GiB are at most 2147483647/],
+    ['', 'project:7:9999999999:a', /setting STORAGE_QUOTA_LIMITS entry 'project:7:9999999999:a': ids and GiB are at most 2147483647/],
+    ['9999999999', '', /setting STORAGE_QUOTA_DEFAULT_USER_GIB '9999999999' is past 2147483647 GiB/],
+  ])('default %p, limits %p: refused', (def, limits, message) => {
+    const r = check(def, limits);
+    expect([r.status, r.stderr]).toEqual([1, expect.stringMatching(message)]);
+  });
+
+  test('2147483647 itself passes', () => {
+    expect(check('2147483647', 'user:2147483647:2147483647 project:2147483647:1:a').stdout).toBe('ok\n');
   });
 });
