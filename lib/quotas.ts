@@ -109,6 +109,26 @@ export function checkQuotas(scope: IConstruct, quotas: QuotaOptions | undefined,
   });
 }
 
+/**
+ * Refuses two project limits on one directory tree, `entry` naming a limit by its index. A file has one project id, and
+ * setting a directory's project (lfs project -r, xfs_quota project -s) gives its whole tree the id: two projects on one
+ * tree would end as the order of the runs left them. Paths are compared as written, checked to one form already.
+ */
+export function checkProjectTrees(limits: readonly QuotaLimit[], entry: (i: number) => string): void {
+  const dirs: { dir: string; at: string }[] = [];
+  limits.forEach((l, i) => {
+    if (l.type !== QuotaType.PROJECT || l.path === undefined) return;
+    const dir = l.path;
+    const other = dirs.find((d) => d.dir === dir || dir.startsWith(`${d.dir}/`) || d.dir.startsWith(`${dir}/`));
+    if (other) {
+      const how = other.dir === dir ? 'is also the directory of' : dir.startsWith(`${other.dir}/`) ? `is inside ${other.dir}, the directory of` : `holds ${other.dir}, the directory of`;
+      throw new Error(`${entry(i)}.path: ${dir} ${how} ${other.at}; a file counts toward one project only, so give each project a ` +
+        'directory of its own, neither inside the other.');
+    }
+    dirs.push({ dir, at: entry(i) });
+  });
+}
+
 function checkInteger(value: number, min: number, at: string): void {
   if (Token.isUnresolved(value)) return;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > MAX_QUOTA_VALUE) {

@@ -60,6 +60,18 @@ describe('FSx for Lustre\'s project directories', () => {
   });
 });
 
+describe('the EC2 server\'s XFS project directories', () => {
+  const project = (id: number, dir: string): QuotaLimit => ({ type: QuotaType.PROJECT, id, limitGiB: 1, path: dir });
+  // xfs_quota project -s on the outer directory walks the inner one too, and the apply sets a project only where the
+  // directory is not in it yet: with the inner listed first, its files count toward the outer project until a reboot.
+  test.each([Backend.EBS, Backend.INSTANCE_STORE])('%s: a directory inside another project\'s is refused, naming the prop', (backend) => {
+    expect(() => serverStack({ backend, capacityTiB: backend === Backend.EBS ? 2 : 20, quotas: { limits: [project(8, '/a/b'), project(7, '/a')] } }))
+      .toThrow(/^quotas\.limits\[1\]\.path: \/a holds \/a\/b, the directory of quotas\.limits\[0\]; a file counts toward one project only/);
+    expect(() => appStack({ backend: 'ebs', quotaLimits: 'project:7:1:/a,project:8:1:/a/b' }))
+      .toThrow(/^quotaLimits entry 2\.path: \/a\/b is inside \/a, the directory of quotaLimits entry 1/);
+  });
+});
+
 describe('storage-lustre-quota.sh on what reaches the node', () => {
   const SCRIPT = path.join(__dirname, '../../lib/scripts/storage-lustre-quota.sh');
   /** A node whose mount point is a real directory, so that what the script makes and follows there can be seen. */

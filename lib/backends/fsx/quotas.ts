@@ -4,7 +4,7 @@ import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct, type IConstruct } from 'constructs';
 import { DEFAULT_CLIENT_TAG_KEY } from '../../client-mount';
 import { validateTagKey } from '../../client-mount/validation';
-import { checkQuotas, QuotaType, type QuotaLimit, type QuotaSupport } from '../../quotas';
+import { checkProjectTrees, checkQuotas, QuotaType, type QuotaLimit, type QuotaSupport } from '../../quotas';
 import { linuxShellDocument, readScript, tempScriptCommand } from '../../script-file';
 import { SettingNames } from '../../setting-names';
 import type { StorageServerProps } from '../../storage-server/props';
@@ -41,7 +41,6 @@ export function lustreQuotaLimits(scope: IConstruct, props: StorageServerProps):
   const names = SettingNames.of(scope);
   const version = props.fsxLustre?.fileSystemTypeVersion;
   const entry = (i: number) => (names.byContext ? `quotaLimits entry ${i + 1}` : `quotas.limits[${i}]`);
-  const dirs: { dir: string; at: string }[] = [];
   limits.forEach((l, i) => {
     const at = entry(i);
     if (l.type === QuotaType.PROJECT && version !== fsx.FileSystemTypeVersion.V_2_15) {
@@ -53,24 +52,13 @@ export function lustreQuotaLimits(scope: IConstruct, props: StorageServerProps):
       throw new Error(`${at}.path must be the project's directory under the file system's root, /<dir>[/<dir>...] of ` +
         `[A-Za-z0-9._-] segments without '..', written out in the app; got ${JSON.stringify(l.path)}.`);
     }
-    if (l.type === QuotaType.PROJECT) {
-      // A file has one project id, and the node's lfs project -r gives a directory's whole tree its id: two projects on
-      // one tree would end as the order of the runs leaves them.
-      const dir = l.path!;
-      const other = dirs.find((d) => d.dir === dir || dir.startsWith(`${d.dir}/`) || d.dir.startsWith(`${dir}/`));
-      if (other) {
-        const how = other.dir === dir ? 'is also the directory of' : dir.startsWith(`${other.dir}/`) ? `is inside ${other.dir}, the directory of` : `holds ${other.dir}, the directory of`;
-        throw new Error(`${at}.path: ${dir} ${how} ${other.at}; a file counts toward one project only, so give each project a ` +
-          'directory of its own, neither inside the other.');
-      }
-      dirs.push({ dir, at });
-    }
     if (!Token.isUnresolved(l.id) && l.id === 0 && l.type !== QuotaType.GROUP) {
       throw new Error(l.type === QuotaType.USER
         ? `${at}.id: FSx for Lustre does not enforce the root user's quota ("Quotas set for the root user are not enforced"); leave it out.`
         : `${at}.id: project 0 is every file without a project; give the project another id.`);
     }
   });
+  checkProjectTrees(limits, entry);
   return limits;
 }
 
