@@ -10,7 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Stack, Token } from 'aws-cdk-lib';
 import type { CdkCustomResourceEvent } from 'aws-lambda';
-import { MAX_QUOTAS, type UserOrGroupQuota, type VolumeView } from '../../lambda/openzfs-export/contract';
+import { MAX_QUOTAS, parseQuotas, type UserOrGroupQuota, type VolumeView } from '../../lambda/openzfs-export/contract';
 import { exportHandler } from '../../lambda/openzfs-export/index';
 import * as fsx from 'aws-cdk-lib/aws-fsx';
 import { Backend } from '../../lib/backend-enum';
@@ -246,5 +246,37 @@ describe('the EC2 server\'s quota settings, as a token resolved at deploy leaves
 
   test('2147483647 itself passes', () => {
     expect(check('2147483647', 'user:2147483647:2147483647 project:2147483647:1:a').stdout).toBe('ok\n');
+  });
+});
+
+// What held under review, kept so that it goes on holding.
+describe('forms that held', () => {
+  test('the OpenZFS handler takes CloudFormation\'s strings in one form only: one id in two spellings is never two quotas', () => {
+    for (const id of ['05', ' 5', '5 ', '5.0', '1e3', '+5', '0x5', '\u0665', '-0', '2147483648', '']) {
+      expect(() => parseQuotas([{ Type: 'USER', Id: id, StorageCapacityQuotaGiB: '1' }])).toThrow(/\[0\]\.Id must be an integer of 0-2147483647/);
+    }
+    expect(() => parseQuotas([{ Type: 'USER', Id: '5', StorageCapacityQuotaGiB: '1' }, { Type: 'USER', Id: 5, StorageCapacityQuotaGiB: 2 }]))
+      .toThrow(/\[1\] repeats the quota of USER 5/);
+  });
+
+  test('a number token\'s id and GiB reach the Lustre association and the OpenZFS export as references', () => {
+    const id = Token.asNumber({ Ref: 'Uid' });
+    const limitGiB = Token.asNumber({ Ref: 'Gib' });
+    const { template: lustre } = serverStack({ backend: Backend.FSX_LUSTRE, capacityTiB: 2.4, quotas: { limits: [{ type: QuotaType.USER, id, limitGiB }] } });
+    const association = Object.values(lustre.findResources('AWS::SSM::Association')).find((a) => JSON.stringify(a.Properties.Name).includes('QuotasDocument'))!;
+    expect(association.Properties.Parameters.limits).toEqual([{ 'Fn::Join': ['', ['user:', { Ref: 'Uid' }, ':', { Ref: 'Gib' }]] }]);
+    const { template: zfs } = serverStack({ backend: Backend.FSX_OPENZFS, capacityTiB: 1, quotas: { limits: [{ type: QuotaType.GROUP, id, limitGiB }] } });
+    expect(Object.values(zfs.findResources('Custom::FsxOpenZfsExport'))[0].Properties.UserAndGroupQuotas)
+      .toEqual([{ Type: 'GROUP', Id: { Ref: 'Uid' }, StorageCapacityQuotaGiB: { Ref: 'Gib' } }]);
+  });
+
+  test('the Lustre script finds its file system at the mount point only, not at one it is a prefix of', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quota-prefix-'));
+    fs.writeFileSync(path.join(dir, 'mounts'), '172.31.0.9@tcp:/abcdefgh /data/scratch2 lustre rw 0 0\n172.31.0.9@tcp:/abcdefgh /data lustre rw 0 0\n');
+    const r = spawnSync('bash', [path.join(__dirname, '../../lib/scripts/storage-lustre-quota.sh'), '--mount-name', 'abcdefgh',
+      '--mount-point', '/data/scratch', '--limits', 'user:1001:1'], {
+      encoding: 'utf8', env: { ...process.env, STORAGE_LUSTRE_MOUNTS: path.join(dir, 'mounts'), STORAGE_LUSTRE_STATE_DIR: path.join(dir, 'state'), STORAGE_LUSTRE_WAIT_SECONDS: '0' },
+    });
+    expect([r.status, r.stderr]).toEqual([1, expect.stringMatching(/no Lustre file system with mount name abcdefgh is mounted at \/data\/scratch after 0s/)]);
   });
 });
