@@ -80,6 +80,8 @@ export function checkQuotas(scope: IConstruct, quotas: QuotaOptions | undefined,
   if (quotas.defaultUserGiB !== undefined && !support.defaultUser) {
     throw new Error(`${defaultName}: ${takes} and no default (${support.why}); give each user a limit in ${limitsName}, or leave it out.`);
   }
+  // A backend that takes a default gets it in the limits' own range.
+  if (quotas.defaultUserGiB !== undefined) checkInteger(quotas.defaultUserGiB, 1, defaultName);
   const limits = quotas.limits ?? [];
   if (Token.isUnresolved(limits) || !Array.isArray(limits)) {
     throw new Error(`${limitsName} must be a list written out in the app, one entry per limit; a token list cannot be checked per entry.`);
@@ -104,6 +106,26 @@ export function checkQuotas(scope: IConstruct, quotas: QuotaOptions | undefined,
       seen.add(key);
     }
     return l;
+  });
+}
+
+/**
+ * Refuses two project limits on one directory tree, `entry` naming a limit by its index. A file has one project id, and
+ * setting a directory's project (lfs project -r, xfs_quota project -s) gives its whole tree the id: two projects on one
+ * tree would end as the order of the runs left them. Paths are compared as written, checked to one form already.
+ */
+export function checkProjectTrees(limits: readonly QuotaLimit[], entry: (i: number) => string): void {
+  const dirs: { dir: string; at: string }[] = [];
+  limits.forEach((l, i) => {
+    if (l.type !== QuotaType.PROJECT || l.path === undefined) return;
+    const dir = l.path;
+    const other = dirs.find((d) => d.dir === dir || dir.startsWith(`${d.dir}/`) || d.dir.startsWith(`${dir}/`));
+    if (other) {
+      const how = other.dir === dir ? 'is also the directory of' : dir.startsWith(`${other.dir}/`) ? `is inside ${other.dir}, the directory of` : `holds ${other.dir}, the directory of`;
+      throw new Error(`${entry(i)}.path: ${dir} ${how} ${other.at}; a file counts toward one project only, so give each project a ` +
+        'directory of its own, neither inside the other.');
+    }
+    dirs.push({ dir, at: entry(i) });
   });
 }
 

@@ -142,10 +142,24 @@ function integer(value: unknown, min: number): number | undefined {
  * properties) and no longer wanted at 0 GiB, which lifts it (ZFS: a quota of none). Whether FSx replaces the volume's
  * list or merges into it, AWS's reference does not say; sent this way, either leaves exactly the quotas wanted of those
  * this stack manages, and a quota someone set by hand outside them is never lifted.
+ *
+ * UpdateVolume takes at most MAX_QUOTAS, lifts included. Past it, only the lifts of quotas `volume` still shows are
+ * kept, so that the rollback of an update refused here lifts nothing that was never set; still past it, this throws.
  */
-export function quotasToSend(wanted: readonly UserOrGroupQuota[], previous: readonly UserOrGroupQuota[]): UserOrGroupQuota[] {
-  const kept = new Set(wanted.map((q) => `${q.Type}:${q.Id}`));
-  const lifted = previous.filter((q) => !kept.has(`${q.Type}:${q.Id}`)).map((q) => ({ ...q, StorageCapacityQuotaGiB: 0 }));
+export function quotasToSend(wanted: readonly UserOrGroupQuota[], previous: readonly UserOrGroupQuota[], volume?: VolumeView): UserOrGroupQuota[] {
+  const key = (q: { Type?: string; Id?: number }) => `${q.Type}:${q.Id}`;
+  const kept = new Set(wanted.map(key));
+  let lifted = previous.filter((q) => !kept.has(key(q))).map((q) => ({ ...q, StorageCapacityQuotaGiB: 0 }));
+  if (wanted.length + lifted.length > MAX_QUOTAS && volume !== undefined) {
+    const shown = new Set((volume.OpenZFSConfiguration?.UserAndGroupQuotas ?? []).filter((q) => (q.StorageCapacityQuotaGiB ?? 0) > 0).map(key));
+    lifted = lifted.filter((q) => shown.has(key(q)));
+  }
+  if (wanted.length + lifted.length > MAX_QUOTAS) {
+    throw new Error(`The quotas prop (or quotaLimits key), as ResourceProperties.${PROP.QUOTAS}: UpdateVolume takes at most ${MAX_QUOTAS} ` +
+      `user and group quotas, and this update would send ${wanted.length + lifted.length}: the ${wanted.length} wanted and ` +
+      `${lifted.length} dropped since the last deploy, lifted at 0 GiB. Deploy twice: first with only the quotas kept, ` +
+      'which lifts the dropped ones, then with the new ones.');
+  }
   return [...wanted, ...lifted];
 }
 

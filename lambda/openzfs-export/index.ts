@@ -50,12 +50,14 @@ export function exportHandler(deps: ExportDeps) {
       throw new Error(`RequestType must be Create, Update or Delete, got ${JSON.stringify(requestType)}`);
     }
     const { volumeId, clientConfigurations, quotas: wanted } = parseExportProperties(event.ResourceProperties);
-    const quotas = quotasToSend(wanted, requestType === 'Update' ? previousQuotas((event as { OldResourceProperties?: Record<string, unknown> }).OldResourceProperties) : []);
     const askedAt = deps.now();
     const deadline = askedAt + (context?.getRemainingTimeInMillis() ?? 600_000) - RESERVE_MS;
+    const volume = await deps.describeVolume(volumeId);
+    const previous = requestType === 'Update' ? previousQuotas((event as { OldResourceProperties?: Record<string, unknown> }).OldResourceProperties) : [];
+    const quotas = quotasToSend(wanted, previous, volume);
     // Already in effect, as after a rollback to the export a failed update left, or at an upgrade's first deploy:
     // nothing to ask.
-    if (exportState(await deps.describeVolume(volumeId), clientConfigurations, askedAt, quotas).state === 'done') {
+    if (exportState(volume, clientConfigurations, askedAt, quotas).state === 'done') {
       log({ level: 'info', msg: 'export already in effect', volumeId });
       return { PhysicalResourceId: volumeId };
     }

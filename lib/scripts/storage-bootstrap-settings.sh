@@ -40,11 +40,16 @@ quota_settings_ok() {
   STORAGE_QUOTA_DEFAULT_USER_GIB=${STORAGE_QUOTA_DEFAULT_USER_GIB:-}
   STORAGE_QUOTA_LIMITS=${STORAGE_QUOTA_LIMITS:-}
   need "$STORAGE_QUOTA_DEFAULT_USER_GIB" "^$n?\$" STORAGE_QUOTA_DEFAULT_USER_GIB
+  # The contract's bound, lib/quotas.ts MAX_QUOTA_VALUE: ten digits pass the pattern, and a token passes synth.
+  ((10#${STORAGE_QUOTA_DEFAULT_USER_GIB:-0} <= 2147483647)) ||
+    die "setting STORAGE_QUOTA_DEFAULT_USER_GIB '$STORAGE_QUOTA_DEFAULT_USER_GIB' is past 2147483647 GiB in $ENV_FILE"
   for v in $STORAGE_QUOTA_LIMITS; do
     [[ $v =~ ^(user|group):[1-9][0-9]{0,9}:$n$ || $v =~ ^project:[1-9][0-9]{0,9}:$n:$rel(/$rel)*$ ]] ||
       die "setting STORAGE_QUOTA_LIMITS entry '$v' is invalid in $ENV_FILE: user:<id>:<GiB>, group:<id>:<GiB> or" \
         "project:<id>:<GiB>:<directory relative to the export>, ids not 0 (XFS keeps its default limits as id 0's)"
     IFS=: read -r type qid gib dir <<<"$v"
+    ((10#$qid <= 2147483647 && 10#$gib <= 2147483647)) ||
+      die "setting STORAGE_QUOTA_LIMITS entry '$v': ids and GiB are at most 2147483647, in $ENV_FILE"
     [[ $seen != *" $type:$qid "* ]] || die "setting STORAGE_QUOTA_LIMITS gives $type $qid twice in $ENV_FILE"
     [[ -z $dir || $seen != *" dir:$dir "* ]] || die "setting STORAGE_QUOTA_LIMITS gives directory $dir to two projects in $ENV_FILE"
     seen+="$type:$qid ${dir:+dir:$dir }"

@@ -39,6 +39,9 @@ done
 MAX=2147483647
 declare -A WANT=() DIR=()
 IFS=, read -r -a entries <<<"$LIMITS"
+# read drops a trailing empty field and stops at a line break: the entries joined again must be the whole list.
+[[ $(IFS=, && printf '%s' "${entries[*]}") == "$LIMITS" ]] ||
+  die "--limits must be entries joined by single commas, without an empty one or a line break, got '$LIMITS'"
 n=0
 for e in "${entries[@]}"; do
   n=$((n + 1))
@@ -56,6 +59,15 @@ for e in "${entries[@]}"; do
   [[ $type != project ]] || ((10#$id != 0)) || die "--limits entry $n: project 0 is every file without a project; use another id"
   key=$type:$((10#$id))
   [[ -z ${WANT[$key]:-} ]] || die "--limits entry $n repeats the $type limit of id $((10#$id))"
+  # A file has one project id, and lfs project -r gives a directory's whole tree its id: one tree, one project.
+  if [[ $type == project ]]; then
+    for k in "${!DIR[@]}"; do
+      d=${DIR[$k]} why="a file counts toward one project only"
+      [[ -z $d || $d != "$dir" ]] || die "--limits entry $n: the directory $dir is also project ${k#*:}'s; $why"
+      [[ -z $d || $dir != "$d"/* ]] || die "--limits entry $n: the directory $dir is inside $d, project ${k#*:}'s; $why"
+      [[ -z $d || $d != "$dir"/* ]] || die "--limits entry $n: the directory $dir holds $d, project ${k#*:}'s; $why"
+    done
+  fi
   WANT[$key]=$((10#$gib))
   DIR[$key]=$dir
 done
@@ -108,13 +120,26 @@ if [[ $ACTION == report ]]; then
   exit 0
 fi
 
+# Makes a project's directory under the mount point, a component at a time, none a symlink: the file system is its
+# users' to write, and a symlink one of them made on the way would have root make and mark a directory outside it.
+# (A user swapping a component between the test and the mkdir is not stopped: bash has no openat(O_NOFOLLOW).)
+project_dir() {
+  local at=$MOUNT_POINT part parts
+  IFS=/ read -r -a parts <<<"${1#/}"
+  for part in "${parts[@]}"; do
+    at+=/$part
+    [[ ! -L $at ]] || die "$at is a symlink: a project's directory is made and marked only through directories of the file system"
+    mkdir -p "$at" || die "cannot make $at"
+  done
+}
+
 mkdir -p "$STATE_DIR"
 set_count=0 lifted=0
 for key in "${!WANT[@]}"; do
   type=${key%%:*} id=${key#*:}
   if [[ $type == project ]]; then
+    project_dir "${DIR[$key]}"
     # Inherited by what is made below it (-s), and given to what is there already (-r).
-    mkdir -p "$MOUNT_POINT${DIR[$key]}"
     lfs project -p "$id" -r -s "$MOUNT_POINT${DIR[$key]}" || die "lfs project -p $id -r -s $MOUNT_POINT${DIR[$key]} failed"
   fi
   lfs setquota "$(flag "$type")" "$id" -b 0 -B "$((WANT[$key] * 1048576))" "$MOUNT_POINT" ||

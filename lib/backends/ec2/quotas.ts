@@ -1,7 +1,7 @@
 import { Token } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import type { BootstrapQuotas } from '../../bootstrap/config';
-import { checkQuotas, QuotaType, type QuotaOptions, type QuotaSupport } from '../../quotas';
+import { checkProjectTrees, checkQuotas, QuotaType, type QuotaOptions, type QuotaSupport } from '../../quotas';
 import { SettingNames } from '../../setting-names';
 
 /**
@@ -19,18 +19,20 @@ const PROJECT_PATH = /^(\/[A-Za-z0-9_-][A-Za-z0-9._-]{0,254})+$/;
 
 /**
  * The `quotas` prop, checked for XFS, as the server's settings take them: no id 0, since XFS keeps its default limits as
- * id 0's (`defaultUserGiB` sets them); a project's path written out, under the export, each once. Undefined without
- * quotas. A token id or GiB passes here and is checked by the server's settings validation when the apply reads it.
+ * id 0's (`defaultUserGiB` sets them); a project's path written out, under the export, each once and none inside
+ * another's. Undefined without quotas. A token id or GiB passes here and is checked by the server's settings
+ * validation when the apply reads it.
  */
 export function xfsQuotas(scope: IConstruct, quotas: QuotaOptions | undefined, backend: string): BootstrapQuotas | undefined {
   const limits = checkQuotas(scope, quotas, backend, XFS_QUOTAS);
   if (quotas === undefined) return undefined;
   const names = SettingNames.of(scope);
   const dirs = new Set<string>();
-  return {
+  const entry = (i: number) => (names.byContext ? `quotaLimits entry ${i + 1}` : `quotas.limits[${i}]`);
+  const settings = {
     defaultUserGiB: quotas.defaultUserGiB,
     limits: limits.map((l, i) => {
-      const at = names.byContext ? `quotaLimits entry ${i + 1}` : `quotas.limits[${i}]`;
+      const at = entry(i);
       if (!Token.isUnresolved(l.id) && l.id === 0) {
         throw new Error(`${at}.id: XFS keeps its default limits as id 0's, so no ${l.type} limit may name id 0; ` +
           `${l.type === QuotaType.USER ? `set ${names.name({ prop: 'quotas.defaultUserGiB', key: 'quotaDefaultUserGiB' })} for every user, or ` : ''}give another id.`);
@@ -45,4 +47,6 @@ export function xfsQuotas(scope: IConstruct, quotas: QuotaOptions | undefined, b
       return { type: l.type, id: l.id, limitGiB: l.limitGiB, path: l.path.slice(1) };
     }),
   };
+  checkProjectTrees(limits, entry);
+  return settings;
 }

@@ -4,7 +4,7 @@ import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct, type IConstruct } from 'constructs';
 import { DEFAULT_CLIENT_TAG_KEY } from '../../client-mount';
 import { validateTagKey } from '../../client-mount/validation';
-import { checkQuotas, QuotaType, type QuotaLimit, type QuotaSupport } from '../../quotas';
+import { checkProjectTrees, checkQuotas, QuotaType, type QuotaLimit, type QuotaSupport } from '../../quotas';
 import { linuxShellDocument, readScript, tempScriptCommand } from '../../script-file';
 import { SettingNames } from '../../setting-names';
 import type { StorageServerProps } from '../../storage-server/props';
@@ -40,8 +40,9 @@ export function lustreQuotaLimits(scope: IConstruct, props: StorageServerProps):
   const limits = checkQuotas(scope, props.quotas, 'fsx-lustre', LUSTRE_QUOTAS);
   const names = SettingNames.of(scope);
   const version = props.fsxLustre?.fileSystemTypeVersion;
+  const entry = (i: number) => (names.byContext ? `quotaLimits entry ${i + 1}` : `quotas.limits[${i}]`);
   limits.forEach((l, i) => {
-    const at = names.byContext ? `quotaLimits entry ${i + 1}` : `quotas.limits[${i}]`;
+    const at = entry(i);
     if (l.type === QuotaType.PROJECT && version !== fsx.FileSystemTypeVersion.V_2_15) {
       throw new Error(`${at}: project quotas need Lustre 2.15 ("Project quotas are only supported on Lustre version 2.15 ` +
         `on FSx for Lustre file systems"); set ${names.name({ prop: 'fsxLustre.fileSystemTypeVersion', key: 'fsxFileSystemTypeVersion' })} ` +
@@ -57,6 +58,7 @@ export function lustreQuotaLimits(scope: IConstruct, props: StorageServerProps):
         : `${at}.id: project 0 is every file without a project; give the project another id.`);
     }
   });
+  checkProjectTrees(limits, entry);
   return limits;
 }
 
