@@ -101,8 +101,10 @@ configure_nfs() {
     cld=1
   fi
   # mp: exported only while the file system is mounted there, never the bare directory underneath. The root clients
-  # come first: a client that matches two IP-network entries takes the first on the line (exports(5)), and each root
-  # client lies within a client CIDR. A client CIDR that is also a root client's is listed once, as the root client's.
+  # come first, as each lies within a client CIDR and exports(5) says: "if a client matches more than one of the same
+  # type of specification (e.g. two netgroups), then the first match from the order they appear on the export line
+  # takes precedence" (two IP networks here; the ebs-xen VM stage checks root's chown). A client CIDR that is also a
+  # root client's is listed once, as the root client's.
   for cidr in $STORAGE_ROOT_CLIENT_CIDRS; do clients+=" $cidr(rw,$STORAGE_EXPORT_MODE,no_subtree_check,no_root_squash,sec=sys,mp)"; done
   for cidr in $STORAGE_CLIENT_CIDRS; do
     [[ " $STORAGE_ROOT_CLIENT_CIDRS " == *" $cidr "* ]] ||
