@@ -77,6 +77,7 @@ export class StorageServerStack extends Stack {
       clusterName: ctx.clusterName,
       serverName: ctx.serverName,
       clientCidrs: ctx.clientCidrs,
+      rootClientCidrs: ctx.rootClientCidrs,
       allowPublicClientCidrs: ctx.allowPublicClientCidrs,
       clientPeers,
       keyPair: ctx.keyPair ? ec2.KeyPair.fromKeyPairName(this, 'KeyPair', ctx.keyPair) : undefined,

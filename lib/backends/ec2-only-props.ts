@@ -7,7 +7,7 @@ import type { StorageServerProps } from '../storage-server/props';
 export const EC2_ONLY_PROPS = [
   'instanceType', 'keyPair', 'placementGroup', 'dataVolumeSnapshotIds', 'machineImageId', 'machineImage',
   'dataVolumeCount', 'legacyVolumeAttachments', 'clusterware', 'nfs', 'exportPath', 'terminationProtection',
-  'encryptInstanceStore',
+  'encryptInstanceStore', 'rootClientCidrs',
 ] as const satisfies readonly (keyof StorageServerProps)[];
 
 /** Refuses, naming them, the props of the EC2 NFS server that `backend` cannot honour. */

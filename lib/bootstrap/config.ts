@@ -30,6 +30,12 @@ export interface BootstrapConfig {
   /** The only clients the export admits; never `*`. */
   readonly clientCidrs: string[];
   /**
+   * Clients whose root stays root on the export (`no_root_squash`), each within one of `clientCidrs`; every other client
+   * is root squashed.
+   * @default - none
+   */
+  readonly rootClientCidrs?: string[];
+  /**
    * nfsd threads.
    * @default - on the host at boot: min(256, max(8, 4 x vCPUs))
    */

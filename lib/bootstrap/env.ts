@@ -40,6 +40,7 @@ function settingsOf(config: BootstrapConfig): Array<[string, string]> {
     ['STORAGE_ENCRYPTION', config.encryption ?? 'none'],
     ['STORAGE_METRICS_CLUSTER', config.metrics?.clusterName ?? ''],
     ['STORAGE_METRICS_SERVER', config.metrics?.serverName ?? ''],
+    ['STORAGE_ROOT_CLIENT_CIDRS', (config.rootClientCidrs ?? []).join(' ')],
     ['STORAGE_QUOTA_DEFAULT_USER_GIB', config.quotas?.defaultUserGiB === undefined ? '' : String(config.quotas.defaultUserGiB)],
     ['STORAGE_QUOTA_LIMITS', (config.quotas?.limits ?? [])
       .map((l) => [l.type, l.id, l.limitGiB, ...(l.path === undefined ? [] : [l.path])].join(':')).join(' ')],

@@ -86,6 +86,10 @@ function checkExport(c: BootstrapConfig): void {
       "must be a CIDR such as 10.0.0.0/16 (never '*' or a host name)",
     );
   }
+  for (const cidr of c.rootClientCidrs ?? []) {
+    // IPv4 only: the script checks each against the client CIDRs by its address and prefix.
+    check(concrete(cidr, /^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/), 'rootClientCidrs', cidr, 'must be an IPv4 CIDR such as 10.0.1.5/32');
+  }
   if (c.nfsThreads !== undefined) {
     check(
       Number.isInteger(c.nfsThreads) && c.nfsThreads >= 1 && c.nfsThreads <= 4096,

@@ -19,10 +19,11 @@ export function clientAddressSpace(allowPublicClientCidrs: boolean): { allowPubl
 export function parseClientKeys(
   values: ContextValues<ContextKey>,
   space: { allowPublic: boolean },
-): Pick<StorageServerContext, 'clientCidrs' | 'clientSecurityGroupId' | 'clientTagKey' | 'loginIp'> {
+): Pick<StorageServerContext, 'clientCidrs' | 'rootClientCidrs' | 'clientSecurityGroupId' | 'clientTagKey' | 'loginIp'> {
   const { optional } = values;
   return {
     clientCidrs: optional('clientCidrs', (key, value) => parseCidrList(key, value, space)),
+    rootClientCidrs: optional('rootClientCidrs', (key, value) => parseCidrList(key, value, space)),
     clientSecurityGroupId: optional('clientSecurityGroupId', parseSecurityGroupId),
     clientTagKey: optional('clientTagKey', parseTagKey) ?? CONTEXT_DEFAULTS.clientTagKey,
     loginIp: optional('loginIp', (key, value) => parseIpv4(key, value, space)),

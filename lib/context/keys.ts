@@ -35,6 +35,8 @@ export const CONTEXT_DEFAULTS = {
   availabilityZone: undefined,
   /** Absent: the VPC's CIDR may mount, unless a client security group is given. */
   clientCidrs: undefined,
+  /** Absent: every client is root squashed. */
+  rootClientCidrs: undefined,
   /** Absent: no client security group is admitted. */
   clientSecurityGroupId: undefined,
   /** Client CIDRs and the clusterware master must be in private address space or the looked-up VPC. */

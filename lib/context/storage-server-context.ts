@@ -101,6 +101,12 @@ export interface StorageServerContext extends BackendContextSlices {
    */
   readonly clientSecurityGroupId?: string;
   /**
+   * Clients whose root stays root on the EC2 server's export (`no_root_squash`), comma-separated canonical IPv4 CIDRs
+   * such as 10.0.1.5/32, each within `clientCidrs` or the VPC's CIDR: the `rootClientCidrs` prop.
+   * @default - none: every client is root squashed
+   */
+  readonly rootClientCidrs?: string[];
+  /**
    * `true` admits `clientCidrs` and a `loginIp` in public address space. It is a deliberate opt-in, e.g. for clients
    * that reach the VPC from public addresses over a VPN. `false` when the key is not given.
    */

@@ -100,8 +100,16 @@ configure_nfs() {
     log "nfsdcld keeps its client records in $CLD_DIR (from its next start)"
     cld=1
   fi
-  # mp: exported only while the file system is mounted there, never the bare directory underneath.
-  for cidr in $STORAGE_CLIENT_CIDRS; do clients+=" $cidr(rw,$STORAGE_EXPORT_MODE,no_subtree_check,root_squash,sec=sys,mp)"; done
+  # mp: exported only while the file system is mounted there, never the bare directory underneath. The root clients
+  # come first, as each lies within a client CIDR and exports(5) says: "if a client matches more than one of the same
+  # type of specification (e.g. two netgroups), then the first match from the order they appear on the export line
+  # takes precedence" (two IP networks here; the ebs-xen VM stage checks root's chown). A client CIDR that is also a
+  # root client's is listed once, as the root client's.
+  for cidr in $STORAGE_ROOT_CLIENT_CIDRS; do clients+=" $cidr(rw,$STORAGE_EXPORT_MODE,no_subtree_check,no_root_squash,sec=sys,mp)"; done
+  for cidr in $STORAGE_CLIENT_CIDRS; do
+    [[ " $STORAGE_ROOT_CLIENT_CIDRS " == *" $cidr "* ]] ||
+      clients+=" $cidr(rw,$STORAGE_EXPORT_MODE,no_subtree_check,root_squash,sec=sys,mp)"
+  done
   text="# Managed by storage-bootstrap ($ENV_FILE); rewritten at every boot."$'\n'"$STORAGE_EXPORT_PATH$clients"
   if [[ $(cat "$EXPORTS_FILE" 2>/dev/null) != "$text" ]]; then
     mkdir -p "${EXPORTS_FILE%/*}" && printf '%s\n' "$text" >"$EXPORTS_FILE"
@@ -125,10 +133,15 @@ configure_nfs() {
 
 # Success only when the export is live for every client CIDR and nfsd runs the threads asked for.
 verify() {
-  local live cidr
+  local live cidr opts
   live=$(exportfs -s | awk -v p="$STORAGE_EXPORT_PATH" '$1 == p { $1 = ""; print }')
   for cidr in $STORAGE_CLIENT_CIDRS; do
     [[ $live == *" $cidr("* ]] || die "$STORAGE_EXPORT_PATH is not exported to $cidr (exportfs -s: ${live:-nothing})"
+  done
+  for cidr in $STORAGE_ROOT_CLIENT_CIDRS; do
+    opts=${live#* "$cidr("} && opts=${opts%%)*}
+    [[ $live == *" $cidr("* && ",$opts," == *,no_root_squash,* ]] ||
+      die "$STORAGE_EXPORT_PATH is not exported to root client $cidr with no_root_squash (exportfs -s: ${live:-nothing})"
   done
   [[ $(cat /proc/fs/nfsd/threads 2>/dev/null) == "$THREADS" ]] || die "nfsd does not run $THREADS threads"
   log "export live: $STORAGE_EXPORT_PATH to $STORAGE_CLIENT_CIDRS ($STORAGE_EXPORT_MODE, NFS $STORAGE_NFS_VERSIONS," \

@@ -9,7 +9,8 @@
 SETTINGS_KEYS=" STORAGE_BACKEND STORAGE_EBS_VOLUMES STORAGE_INSTANCE_STORE_DEVICES STORAGE_EXPORT_PATH STORAGE_CLIENT_CIDRS"
 SETTINGS_KEYS+=" STORAGE_NFS_THREADS STORAGE_EXPORT_MODE STORAGE_NFS_VERSIONS STORAGE_STRIPE_KIB STORAGE_VOLUME_WAIT_SECONDS"
 SETTINGS_KEYS+=" STORAGE_IDENTITY STORAGE_RESTORED STORAGE_NETWORK_INTERFACE STORAGE_ENCRYPTION"
-SETTINGS_KEYS+=" STORAGE_METRICS_CLUSTER STORAGE_METRICS_SERVER STORAGE_QUOTA_DEFAULT_USER_GIB STORAGE_QUOTA_LIMITS "
+SETTINGS_KEYS+=" STORAGE_METRICS_CLUSTER STORAGE_METRICS_SERVER STORAGE_QUOTA_DEFAULT_USER_GIB STORAGE_QUOTA_LIMITS"
+SETTINGS_KEYS+=" STORAGE_ROOT_CLIENT_CIDRS "
 read_settings() {
   local line n=0 key
   while IFS= read -r line || [[ -n $line ]]; do
@@ -29,6 +30,34 @@ CLIENT_CIDR_RULE='an IPv4 CIDR in canonical dotted-quad form with a prefix of 1-
 client_cidr_ok() {
   local octet='(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
   [[ $1 =~ ^$octet(\.$octet){3}/(3[0-2]|[12][0-9]|[1-9])$ || $1 =~ ^[0-9a-fA-F:]*:[0-9a-fA-F:]*/(12[0-8]|1[01][0-9]|[1-9][0-9]?)$ ]]
+}
+
+# ipv4_int <a.b.c.d>: the address as one integer.
+ipv4_int() { local a b c d; IFS=. read -r a b c d <<<"$1"; echo $(((a << 24) | (b << 16) | (c << 8) | d)); }
+
+# cidr_within <inner> <outer>: the IPv4 CIDR inner lies wholly within outer, whose prefix is no longer.
+cidr_within() {
+  local ip=${1%/*} len=${1#*/} net=${2%/*} olen=${2#*/} mask
+  [[ $ip != *:* && $net != *:* ]] && ((len >= olen)) || return 1
+  mask=$(((0xFFFFFFFF << (32 - olen)) & 0xFFFFFFFF))
+  ((($(ipv4_int "$ip") & mask) == ($(ipv4_int "$net") & mask)))
+}
+
+# The root clients, exported with no_root_squash: IPv4 CIDRs, each within a client CIDR, each once. Absent from the
+# settings of versions before root clients: none, every client root squashed.
+root_clients_ok() {
+  local v c seen=" " inside
+  STORAGE_ROOT_CLIENT_CIDRS=${STORAGE_ROOT_CLIENT_CIDRS:-}
+  for v in $STORAGE_ROOT_CLIENT_CIDRS; do
+    if [[ $v == *:* ]] || ! client_cidr_ok "$v"; then
+      die "setting STORAGE_ROOT_CLIENT_CIDRS '$v' is invalid in $ENV_FILE: an IPv4 CIDR in canonical dotted-quad form with a prefix of 1-32"
+    fi
+    inside=0
+    for c in $STORAGE_CLIENT_CIDRS; do cidr_within "$v" "$c" && inside=1 && break; done
+    ((inside)) || die "setting STORAGE_ROOT_CLIENT_CIDRS '$v' is not within any of STORAGE_CLIENT_CIDRS ($STORAGE_CLIENT_CIDRS) in $ENV_FILE"
+    [[ $seen != *" $v "* ]] || die "setting STORAGE_ROOT_CLIENT_CIDRS gives $v twice in $ENV_FILE"
+    seen+="$v "
+  done
 }
 
 # XFS quotas: a default hard limit per user, and limits by user, group or project, each once. A project is a directory
@@ -85,6 +114,7 @@ load_config() {
   need "${STORAGE_METRICS_CLUSTER:-}" '^([A-Za-z0-9_.-]{1,64})?$' STORAGE_METRICS_CLUSTER
   need "${STORAGE_METRICS_SERVER:-}" '^([A-Za-z0-9_.-]{1,64})?$' STORAGE_METRICS_SERVER
   quota_settings_ok
+  root_clients_ok
   ID_TAG="storage-server-id:$STORAGE_IDENTITY"
   # NFSv4 state that outlives the instance. A replacement server, with the same volumes and address, must look to
   # clients like this server rebooting, or they give up reclaiming their opens and locks: the Linux client treats

@@ -19,6 +19,7 @@ export const EC2_ONLY_KEYS: Readonly<Record<string, string>> = {
   encryptInstanceStore: 'encryptInstanceStore',
   machineImageId: 'machineImageId',
   legacyVolumeAttachments: 'legacyVolumeAttachments',
+  rootClientCidrs: 'rootClientCidrs',
 };
 
 /** Both EC2 backends in the app's context: one object, so that neither refuses the other's keys. */

@@ -111,6 +111,15 @@ export interface StorageServerProps {
    */
   readonly allowPublicClientCidrs?: boolean;
   /**
+   * Clients whose root stays root on the EC2 server's export (`no_root_squash`), such as the node a copy runs on, which
+   * keeps owners as root (README, "Moving data"): IPv4 CIDRs, each within `clientCidrs` or the VPC's CIDR. Every other
+   * client stays root squashed. Root on such a client is root on every file of the export, so name one node, for the
+   * copy's time only. A token entry is checked by the server when its settings are applied. FSx for OpenZFS takes
+   * `fsxOpenZfs.rootSquash` and FSx for Lustre `fsxLustre.noSquashNids` instead, and refuse this prop by name.
+   * @default - none: every client is root squashed
+   */
+  readonly rootClientCidrs?: string[];
+  /**
    * Security groups or other connectables of clients allowed to mount. Security groups carry no addresses, so the NFS
    * export itself is then restricted to `clientCidrs`, or to the VPC CIDR. A peer that admits addresses, such as
    * `ec2.Peer.ipv4()`, `ec2.Peer.anyIpv4()` or `ec2.Peer.anyIpv6()`, follows the `clientCidrs` rules: never a /0, and

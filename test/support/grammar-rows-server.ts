@@ -92,6 +92,15 @@ export const SERVER_ROWS = {
     fixedInvalid: [['224.0.0.0/4', PUBLIC_OK], ['127.0.0.0/8', PUBLIC_OK], ['169.254.0.0/16', PUBLIC_OK], ['240.0.0.0/4', PUBLIC_OK],
       ['0.0.0.0/1', PUBLIC_OK], ['255.255.255.255/32', PUBLIC_OK], '0.0.0.0/0', '10.0.0.1/16', '010.0.0.0/16', '8.8.8.0/24', '::/0'],
   },
+  rootClientCidrs: {
+    // Only the grammar here: each within the client CIDRs is the construct's check, at synth or on the server.
+    valid: distinctCidrs(privateCidr),
+    invalid: fc.oneof(hostBitsCidr, publicCidr, privateCidr.map((c) => `${c},${c}`), privateCidr.map((c) => c.split('/')[0]),
+      privateCidr.map((c): [string, Context] => [c, FSX])),
+    parsed: list,
+    fixedValid: ['10.0.1.5/32', '10.0.1.5/32, 10.0.2.0/28'],
+    fixedInvalid: ['10.0.1.5', '10.0.1.5/0', 'fd00::1/128', '10.0.1.5/32,10.0.1.5/32', ['10.0.1.5/32', FSX]],
+  },
   clientSecurityGroupId: { valid: ec2Id('sg'), invalid: badEc2Id('sg'), fixedValid: ['sg-0123456789abcdef0'], fixedInvalid: ['sg-0123456789ABCDEF0'] },
   allowPublicClientCidrs: { valid: bool, invalid: notBool, parsed: (t) => t === 'true', fixedValid: ['true'], fixedInvalid: ['yes', '1'] },
   clientTagKey: {

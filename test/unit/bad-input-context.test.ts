@@ -160,7 +160,7 @@ describe('messages: the key as typed, the value as written (issue 39, item 7)', 
   // A valid value for each EC2-only key: a key added to EC2_ONLY_KEYS without one fails the completeness test.
   const EC2_ONLY_SAMPLES: Record<string, string> = {
     loginIp: '10.0.0.5', nconnect: '4', keyPair: 'my-key', placementGroup: 'pg1', terminationProtection: 'true',
-    encryptInstanceStore: 'true', machineImageId: 'ami-0123456789abcdef0', legacyVolumeAttachments: 'true',
+    encryptInstanceStore: 'true', machineImageId: 'ami-0123456789abcdef0', legacyVolumeAttachments: 'true', rootClientCidrs: '10.0.1.5/32',
   };
   test('every EC2-only key has a sample here', () => {
     expect(Object.keys(EC2_ONLY_SAMPLES).sort()).toEqual(Object.keys(EC2_ONLY_KEYS).sort());

@@ -18,6 +18,7 @@ import type { StorageServer, StorageServerProps } from '../../lib/storage-server
 import type { Backend } from '../../lambda/register/contract';
 import { type Context, LOOKED_UP_VPC } from '../support/guard-matrix';
 import { openZfsRows } from './guard-matrix-openzfs.cases';
+import { EC2_KEY_ROWS } from './guard-matrix-ec2.cases';
 import { NfsExportMode, NfsVersion } from '../../lib/backends/ec2-nfs-server-props';
 import { Generation } from '../../lib/sizing/enums';
 
@@ -109,8 +110,8 @@ export const CONTEXT_ROWS: { readonly [K in ContextKey]: readonly Row[] } = {
   ],
   clientTagKey: [{ name: 'client tag key', change: { clientTagKey: 'nodes' } }],
   loginIp: [{ name: 'join the clusterware ring', change: { loginIp: '10.0.1.10' }, backends: EC2 }],
-  keyPair: [{ name: 'a key pair', change: { keyPair: 'ops' }, backends: EC2 }],
-  placementGroup: [{ name: 'a placement group', change: { placementGroup: 'hpc' }, backends: EC2 }],
+  keyPair: [{ name: 'a key pair', change: { keyPair: 'ops' }, backends: EC2 }], placementGroup: [{ name: 'a placement group', change: { placementGroup: 'hpc' }, backends: EC2 }],
+  ...EC2_KEY_ROWS,
   snapshotRetain: [
     { name: 'keep more snapshots', change: { snapshotRetain: '14' } },
     // EBS: no policy, and DLM deletes nothing of what a deleted policy made.

@@ -7,6 +7,7 @@ import { exportCidrs } from '../client-access';
 import type { Ec2NfsServerProps } from './props';
 import { type Ec2ServerLayout, ebsDeviceName, instanceStoreDiskNames } from './layout';
 import { xfsQuotas } from './quotas';
+import { rootClientCidrs } from './root-clients';
 
 // The EC2 server's settings: every setting the bootstrap of lib/bootstrap.ts applies, from the props, the plan and the
 // parts built before, delivered by a settings document. User data is a constant loader.
@@ -57,6 +58,7 @@ function bootstrapConfig(p: Ec2NfsServerProps, layout: Ec2ServerLayout, parts: S
     instanceStoreDevices: layout.instanceStoreDevices,
     exportPath: p.exportPath,
     clientCidrs: exportCidrs(props),
+    rootClientCidrs: rootClientCidrs(parts.instance, props.rootClientCidrs, exportCidrs(props)),
     nfsThreads: props.nfs?.threads,
     exportMode: props.nfs?.exportMode ?? 'sync',
     nfsVersions: ['4.1', '4.2'],

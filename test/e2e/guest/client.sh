@@ -255,8 +255,12 @@ replace_client() {
 client_ebs_xen() {
   recv ready 900 || return 0
   check "mounts the export" nfs_mount
+  # A root client (192.168.77.10/32) inside the client CIDR: exports(5), the first of two matching networks wins.
+  check "root is not squashed on a root client: root's chown holds" sh -c \
+    "touch '$MNT/root-was-here' && chown 4321:4321 '$MNT/root-was-here' && test \"\$(stat -c %u '$MNT/root-was-here')\" = 4321 && rm '$MNT/root-was-here'"
   check "writes files as a user" write_files
   send written && recv grown 900 || return 0
+  refute "root is squashed again once the root client is dropped, live" touch "$MNT/root-after-drop"
   drop_caches
   check "every checksum matches on the same mount after the live growth" verify_files
   check "the grown file system takes writes" as_user sh -c "head -c 4M /dev/urandom >'$MNT/e2e/after-grow.bin' && sync"

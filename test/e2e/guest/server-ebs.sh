@@ -141,6 +141,9 @@ server_ebs_xen() {
   first_boot ebs-xen
   check_eq "the apply succeeds" "$(apply_rc)" 0
   check_layout /dev/xvdf
+  check_eq "the root client is listed first, no_root_squash, then the client CIDR, root squashed" \
+    "$(exportfs -s | awk -v p="$EXPORT" '$1 == p { for (i = 2; i <= NF; i++) print $i }' | grep -oE '^[0-9./]+|,?(no_)?root_squash' | paste -sd' ')" \
+    "192.168.77.10/32 ,no_root_squash 192.168.77.0/28 ,root_squash"
   check_has "the volume was found by its attachment name" "$(cat "$STATE/apply.log")" "(EBS volume vol-0e2e0000000000009)"
   head -c 3M /dev/urandom >"$EXPORT/.canary" && sha256sum "$EXPORT/.canary" >"$STATE/canary.sha"
   make_client_dir
@@ -151,6 +154,7 @@ server_ebs_xen() {
   check "the running server sees the enlarged disk" test "$(blockdev --getsize64 /dev/xvdf)" -ge 2147483648
   apply ebs-xen-grown
   check_eq "the apply of the new size succeeds" "$(apply_rc)" 0
+  check_export sync
   check_has "it grew the physical volume" "$(cat "$STATE/apply.log")" "growing physical volume $(readlink -f /dev/xvdf)"
   check "the file system is larger than before" test "$(fs_bytes)" -gt "$before"
   check "it fills the grown volume (at least 1.9 GiB)" test "$(fs_bytes)" -ge 2040109465

@@ -130,7 +130,8 @@ export const scenarios: Record<string, BootstrapConfig> = {
   // Day 2 growth: the stack enlarged both volumes of the stripe from 1 to 2 GiB.
   'ebs-grown': ebs(2),
   // Day 2 growth of a single volume, live: 1 GiB, then 2 GiB.
-  'ebs-xen': ebsXen(1),
+  // The client VM is a root client (no_root_squash) at first, as for a copy; the growth's apply drops it, live.
+  'ebs-xen': { ...ebsXen(1), rootClientCidrs: ['192.168.77.10/32'] },
   'ebs-xen-grown': ebsXen(2),
   'ebs-add': ebsAdd(3),
   'ebs-added': ebsAdd(6),
