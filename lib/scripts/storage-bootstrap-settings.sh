@@ -65,10 +65,11 @@ root_clients_ok() {
 # XFS keeps the default limits as id 0's, set by STORAGE_QUOTA_DEFAULT_USER_GIB alone. Absent from the settings of
 # versions before quotas: no limits.
 quota_settings_ok() {
-  local v type qid gib dir seen=" " rel='[A-Za-z0-9_-][A-Za-z0-9._-]*' n='(0|[1-9][0-9]{0,9})'
+  local v type qid gib dir seen=" " rel='[A-Za-z0-9_-][A-Za-z0-9._-]*' n='[1-9][0-9]{0,9}'
   STORAGE_QUOTA_DEFAULT_USER_GIB=${STORAGE_QUOTA_DEFAULT_USER_GIB:-}
   STORAGE_QUOTA_LIMITS=${STORAGE_QUOTA_LIMITS:-}
-  need "$STORAGE_QUOTA_DEFAULT_USER_GIB" "^$n?\$" STORAGE_QUOTA_DEFAULT_USER_GIB
+  # GiB from 1, as synth allows: a token that resolves to 0 would silently mean no limit.
+  need "$STORAGE_QUOTA_DEFAULT_USER_GIB" "^($n)?\$" STORAGE_QUOTA_DEFAULT_USER_GIB
   # The contract's bound, lib/quotas.ts MAX_QUOTA_VALUE: ten digits pass the pattern, and a token passes synth.
   ((10#${STORAGE_QUOTA_DEFAULT_USER_GIB:-0} <= 2147483647)) ||
     die "setting STORAGE_QUOTA_DEFAULT_USER_GIB '$STORAGE_QUOTA_DEFAULT_USER_GIB' is past 2147483647 GiB in $ENV_FILE"

@@ -99,10 +99,13 @@ describe('renderBootstrapEnv', () => {
       quota_settings_ok && echo ok`,
     );
     expect(check('', '').stdout).toBe('ok\n');
-    expect(check('100', 'user:1001:5 group:1001:50 user:1002:0 project:7:20:scratch/team-a project:8:1:b').stdout).toBe('ok\n');
+    expect(check('100', 'user:1001:5 group:1001:50 user:1002:1 project:7:20:scratch/team-a project:8:1:b').stdout).toBe('ok\n');
     for (const [def, limits, message] of [
       ['1.5', '', /STORAGE_QUOTA_DEFAULT_USER_GIB '1.5' is invalid/],
       ['-1', '', /STORAGE_QUOTA_DEFAULT_USER_GIB '-1' is invalid/],
+      // 0 GiB is refused as synth refuses it: a token resolved to 0 must not mean no limit.
+      ['0', '', /STORAGE_QUOTA_DEFAULT_USER_GIB '0' is invalid/],
+      ['', 'user:1002:0', /entry 'user:1002:0' is invalid/],
       ['', 'user:alice:5', /entry 'user:alice:5' is invalid/],
       ['', 'user:1001', /entry 'user:1001' is invalid/],
       ['', 'project:7:20', /entry 'project:7:20' is invalid/],
