@@ -3,7 +3,8 @@
  */
 import type { Backend } from '../../lambda/register/contract';
 import { backendOf } from '../../lib/backend-enum';
-import { BASELINES, CONSTRUCT_ROWS, rowsOf } from '../unit/guard-matrix.cases';
+import { BASELINES, rowsOf } from '../unit/guard-matrix.cases';
+import { CONSTRUCT_ROWS } from '../unit/guard-matrix-construct.cases';
 import { appTemplate, constructTemplate, judge, type Synthesized } from './guard-matrix';
 
 /**
