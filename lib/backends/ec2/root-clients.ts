@@ -15,6 +15,11 @@ import { SettingNames } from '../../setting-names';
 export function rootClientCidrs(scope: IConstruct, cidrs: string[] | undefined, exportCidrs: string[]): string[] | undefined {
   if (cidrs === undefined) return undefined;
   const names = SettingNames.of(scope);
+  const notString = Array.isArray(cidrs) ? cidrs.findIndex((c) => typeof c !== 'string') : -1;
+  if (notString >= 0) {
+    const at = names.byContext ? `rootClientCidrs entry ${notString + 1}` : `rootClientCidrs[${notString}]`;
+    throw new Error(`${at} must be a canonical IPv4 CIDR, got ${shown(cidrs[notString])}: not a string.`);
+  }
   if (!Array.isArray(cidrs) || Token.isUnresolved(cidrs) || cidrs.some((c) => Tokenization.reverseList([c]) !== undefined)) {
     throw new Error('rootClientCidrs must be a list of CIDRs written out, each entry its own string, not a token list.');
   }
@@ -22,7 +27,6 @@ export function rootClientCidrs(scope: IConstruct, cidrs: string[] | undefined, 
   const seen = new Set<string>();
   cidrs.forEach((cidr, i) => {
     const at = names.byContext ? `rootClientCidrs entry ${i + 1}` : `rootClientCidrs[${i}]`;
-    if (typeof cidr !== 'string') throw new Error(`${at} must be a canonical IPv4 CIDR, got ${shown(cidr)}: not a string.`);
     if (Token.isUnresolved(cidr)) return;
     const problem = cidrProblem(cidr);
     if (problem) throw new Error(`${at} must be a canonical IPv4 CIDR such as 10.0.1.5/32, got ${shown(cidr)}: ${problem}.`);
