@@ -14,8 +14,10 @@
  *   volumes", and "if you have no additional network interface attachments on an EBS-only instance, you can attach up
  *   to 27 EBS volumes to it". So a shared 27 already leaves out the server's one network interface, and counts the
  *   root volume, which is EBS too.
- * - [UG-DEV] EC2 User Guide, "Device naming on Linux instances", doc_source/device_naming.md at 03163c7c: HVM device
- *   names "Available: /dev/sd[a-z]", "Recommended for EBS Volumes: /dev/sd[f-p]". The layout attaches data volumes at
+ * - [UG-DEV] EC2 User Guide, "Device naming on Linux instances",
+ *   https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/device_naming.html
+ *   (github.com/awsdocs/amazon-ec2-user-guide, doc_source/device_naming.md at 03163c7c): HVM device names
+ *   "Available: /dev/sd[a-z]", "Recommended for EBS Volumes: /dev/sd[f-p]". The layout attaches data volumes at
  *   /dev/sdf and on (lib/backends/ec2/layout.ts), so /dev/sdf to /dev/sdz give 21 names: a bound of this project's,
  *   below every catalogued type's own limit.
  */

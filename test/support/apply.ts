@@ -91,7 +91,7 @@ export function renderedExports(template: Template): string {
     [
       '-c',
       `set -euo pipefail
-      eval "$(sed -n '/^log() /p; /^need() /p; /^die() {/,/^}/p; /^SETTINGS_KEYS/p; /^CLIENT_CIDR_RULE=/p; /^client_cidr_ok() {/,/^}/p; /^quota_settings_ok() {/,/^}/p; /^read_settings() {/,/^}/p; /^load_config() {/,/^}/p; /^configure_nfs() {/,/^}/p' '${bootstrapScriptFile()}')"
+      eval "$(sed -n '/^log() /p; /^need() /p; /^die() {/,/^}/p; /^SETTINGS_KEYS/p; /^CLIENT_CIDR_RULE=/p; /^client_cidr_ok() {/,/^}/p; /^quota_settings_ok() {/,/^}/p; /^root_clients_ok() {/,/^}/p; /^read_settings() {/,/^}/p; /^load_config() {/,/^}/p; /^configure_nfs() {/,/^}/p' '${bootstrapScriptFile()}')"
       ENV_FILE='${dir}/bootstrap.env' REASON_FILE='${dir}/reason' EXPORTS_FILE='${dir}/exports.d/storage-server.exports'
       state_dirs() { :; }; bench_dir() { :; }; nfs_units() { :; } # the NFS state and bench directories, systemd drop-ins: VM-tested
       load_config
