@@ -72,26 +72,30 @@ describe('the EC2 server\'s XFS project directories', () => {
   });
 });
 
+/** A node for storage-lustre-quota.sh: a mount point, a stand-in `lfs` that logs, and a directory outside the mount. */
+function lustreNode(prefix: string) {
+  const script = path.join(__dirname, '../../lib/scripts/storage-lustre-quota.sh');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const mp = path.join(dir, 'mnt');
+  const outside = path.join(dir, 'outside');
+  fs.mkdirSync(mp);
+  fs.mkdirSync(outside);
+  fs.mkdirSync(path.join(dir, 'bin'));
+  const log = path.join(dir, 'lfs.log');
+  fs.writeFileSync(path.join(dir, 'bin', 'lfs'), `#!/bin/bash\necho "$*" >>${log}\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'mounts'), `172.31.0.9@tcp:/abcdefgh ${mp} lustre rw 0 0\n`);
+  const env = {
+    ...process.env, PATH: `${path.join(dir, 'bin')}:${process.env.PATH}`, STORAGE_LUSTRE_MOUNTS: path.join(dir, 'mounts'),
+    STORAGE_LUSTRE_STATE_DIR: path.join(dir, 'state'), STORAGE_LUSTRE_WAIT_SECONDS: '0',
+  };
+  const run = (limits: string) => spawnSync('bash', [script, '--mount-name', 'abcdefgh', '--mount-point', mp, '--limits', limits],
+    { encoding: 'utf8', env });
+  const calls = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : []);
+  return { dir, mp, outside, run, calls };
+}
+
 describe('storage-lustre-quota.sh on what reaches the node', () => {
-  const SCRIPT = path.join(__dirname, '../../lib/scripts/storage-lustre-quota.sh');
-  /** A node whose mount point is a real directory, so that what the script makes and follows there can be seen. */
-  function node() {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quota-inputs-'));
-    const mp = path.join(dir, 'mnt');
-    fs.mkdirSync(mp);
-    fs.mkdirSync(path.join(dir, 'bin'));
-    const log = path.join(dir, 'lfs.log');
-    fs.writeFileSync(path.join(dir, 'bin', 'lfs'), `#!/bin/bash\necho "$*" >>${log}\n`, { mode: 0o755 });
-    fs.writeFileSync(path.join(dir, 'mounts'), `172.31.0.9@tcp:/abcdefgh ${mp} lustre rw 0 0\n`);
-    const env = {
-      ...process.env, PATH: `${path.join(dir, 'bin')}:${process.env.PATH}`, STORAGE_LUSTRE_MOUNTS: path.join(dir, 'mounts'),
-      STORAGE_LUSTRE_STATE_DIR: path.join(dir, 'state'), STORAGE_LUSTRE_WAIT_SECONDS: '0',
-    };
-    const run = (limits: string) => spawnSync('bash', [SCRIPT, '--mount-name', 'abcdefgh', '--mount-point', mp, '--limits', limits],
-      { encoding: 'utf8', env });
-    const calls = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : []);
-    return { dir, mp, run, calls };
-  }
+  const node = () => lustreNode('quota-inputs-');
 
   // SSM's pattern refuses these, but the script says it checks each entry again, and bash's read drops a trailing
   // empty field and stops at a line break.
@@ -120,26 +124,7 @@ describe('storage-lustre-quota.sh on what reaches the node', () => {
 });
 
 describe('storage-lustre-quota.sh and a symlink a user made in the file system', () => {
-  const SCRIPT = path.join(__dirname, '../../lib/scripts/storage-lustre-quota.sh');
-  function node() {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quota-symlink-'));
-    const mp = path.join(dir, 'mnt');
-    const outside = path.join(dir, 'outside');
-    fs.mkdirSync(mp);
-    fs.mkdirSync(outside);
-    fs.mkdirSync(path.join(dir, 'bin'));
-    const log = path.join(dir, 'lfs.log');
-    fs.writeFileSync(path.join(dir, 'bin', 'lfs'), `#!/bin/bash\necho "$*" >>${log}\n`, { mode: 0o755 });
-    fs.writeFileSync(path.join(dir, 'mounts'), `172.31.0.9@tcp:/abcdefgh ${mp} lustre rw 0 0\n`);
-    const env = {
-      ...process.env, PATH: `${path.join(dir, 'bin')}:${process.env.PATH}`, STORAGE_LUSTRE_MOUNTS: path.join(dir, 'mounts'),
-      STORAGE_LUSTRE_STATE_DIR: path.join(dir, 'state'), STORAGE_LUSTRE_WAIT_SECONDS: '0',
-    };
-    const run = (limits: string) => spawnSync('bash', [SCRIPT, '--mount-name', 'abcdefgh', '--mount-point', mp, '--limits', limits],
-      { encoding: 'utf8', env });
-    const calls = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : []);
-    return { mp, outside, run, calls };
-  }
+  const node = () => lustreNode('quota-symlink-');
 
   // Root runs the script, and any user who may write the file system's root may make /a a symlink before it runs.
   test.each([
