@@ -95,7 +95,9 @@ export interface CopyResult {
   readonly mode?: string;
   readonly copied?: number;
   readonly differences?: number;
-  /** The node's last lines, when it failed or found differences. */
+  /** false when a server refused the NFS 4.2 mount user xattrs need: the run copied and verified without them. */
+  readonly xattrs?: boolean;
+  /** The node's last lines, when it failed, found differences or went without xattrs. */
   readonly detail?: string;
 }
 
@@ -159,7 +161,9 @@ export function parseInvocation(inv: Pick<GetCommandInvocationCommandOutput, 'In
   if (line) {
     const r = JSON.parse(line) as Record<string, unknown>;
     if (typeof r.copied === 'number' && typeof r.differences === 'number' && typeof r.mode === 'string') {
-      return { instanceId, status, mode: r.mode, copied: r.copied, differences: r.differences, ...(r.differences > 0 ? { detail } : {}) };
+      const noXattrs = r.xattrs === false ? { xattrs: false } : {};
+      return { instanceId, status, mode: r.mode, copied: r.copied, differences: r.differences, ...noXattrs,
+        ...(r.differences > 0 || r.xattrs === false ? { detail } : {}) };
     }
   }
   return { instanceId, status, detail };
@@ -174,7 +178,9 @@ export function formatResult(args: CopyArgs, from: CopyEnd, to: CopyEnd, r: Copy
     return `${what}: ${copied}${r.differences} difference(s) left by rsync --checksum -n (first ones):\n${r.detail ?? ''}\n` +
       'Run the copy again; files written during a copy differ until a run after the writers stopped.';
   }
-  return `${what}: ${copied}verified, rsync --checksum -n lists no difference`;
+  const verified = `${what}: ${copied}verified, rsync --checksum -n lists no difference`;
+  // The node's warning names the server that refused NFS 4.2.
+  return r.xattrs === false ? `${verified}, but without user extended attributes:\n${r.detail ?? ''}` : verified;
 }
 
 /** Options of {@link runCopy} beside the command line. */

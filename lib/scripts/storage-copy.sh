@@ -55,6 +55,45 @@ need_command() {
 }
 need_command rsync rsync
 
+# What this run mounted, unmounted at its end; the directories only rmdir'd, never removed with what they hold.
+logs="" PRIVATE="" MOUNTED=()
+cleanup() {
+  local d
+  [[ -z $logs ]] || rm -rf "$logs"
+  for d in "${MOUNTED[@]}"; do umount "$d" 2>/dev/null || umount -l "$d" 2>/dev/null || true; done
+  [[ -z $PRIVATE ]] || rmdir "$PRIVATE"/* "$PRIVATE" 2>/dev/null || true
+}
+trap cleanup EXIT
+
+# User extended attributes cross NFS only from version 4.2 (RFC 8276): through an older mount the source shows none,
+# the target takes none, and the verification cannot see the loss. A server mounted here with an older version is
+# mounted again for the run, privately, with 4.2, the source read-only. REPLY: the directory to work in.
+XATTRS=true
+over_v42() { # <mount point> <ro|rw> <name>
+  local fstype server err
+  REPLY=$1
+  fstype=$(findmnt -n -o FSTYPE --mountpoint "$1" 2>/dev/null || true)
+  [[ $fstype == nfs || $fstype == nfs4 ]] || return 0
+  [[ ,$(findmnt -n -o OPTIONS --mountpoint "$1"), == *,vers=4.2,* ]] && return 0
+  server=$(findmnt -n -o SOURCE --mountpoint "$1")
+  [[ $server =~ ^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):/[A-Za-z0-9._/-]*$ ]] ||
+    die "$1 is mounted from '$server', which is not host:/path"
+  [[ -n $PRIVATE ]] || PRIVATE=$(mktemp -d /run/storage-copy.XXXXXX)
+  mkdir "$PRIVATE/$3"
+  if err=$(mount -t nfs4 -o "vers=4.2,$2,hard,timeo=600,retrans=2,nosuid,nodev" "$server" "$PRIVATE/$3" 2>&1); then
+    MOUNTED+=("$PRIVATE/$3")
+    REPLY=$PRIVATE/$3
+  else
+    XATTRS=false
+    echo "storage-copy: WARNING: $server refuses an NFS 4.2 mount ($(head -c 200 <<<"$err" | tr '\n' ' ')): user" \
+      "extended attributes cannot cross an older NFS version, so this run copies and verifies without them" >&2
+  fi
+}
+over_v42 "$SOURCE" ro source
+SRC=$REPLY
+over_v42 "$TARGET" rw target
+DST=$REPLY
+
 # What is the servers' own and never copied: an EC2 server's state (.storage-server: nfsd's client records, which the
 # target's running nfsd owns), the benchmark's directory, ext4's lost+found, and the copy's marker.
 MARKER=.storage-copy
@@ -64,21 +103,21 @@ RSYNC=(rsync -aHAXS --numeric-ids "${EXCLUDES[@]}")
 
 # The target holds foreign data when it holds anything but what is never copied, and no marker of this source.
 foreign() {
-  local marker=$TARGET/$MARKER
+  local marker=$DST/$MARKER
   if [[ -f $marker && ! -L $marker ]]; then
     [[ $(cat "$marker") == "from $FROM" ]] && return 1
-    echo "its marker $marker says '$(head -c 200 "$marker")', not 'from $FROM'"
+    echo "its marker $TARGET/$MARKER says '$(head -c 200 "$marker")', not 'from $FROM'"
     return 0
   fi
   local first
-  first=$(find "$TARGET" -mindepth 1 -maxdepth 1 ! -name .storage-server ! -name .storage-bench ! -name lost+found ! -name "$MARKER" -print -quit)
+  first=$(find "$DST" -mindepth 1 -maxdepth 1 ! -name .storage-server ! -name .storage-bench ! -name lost+found ! -name "$MARKER" -print -quit)
   [[ -n $first ]] || return 1
-  echo "it is not empty (${first#"$TARGET"/}) and has no marker of a copy from $FROM"
+  echo "it is not empty (${first#"$DST"/}) and has no marker of a copy from $FROM"
 }
 
 # An export that squashes root maps this node's root to nobody: no copy could keep owners and modes.
 root_kept() {
-  local probe=$TARGET/.storage-copy-probe.$$ ids
+  local probe=$DST/.storage-copy-probe.$$ ids
   rm -f "$probe"
   : 2>/dev/null >"$probe" ||
     die "root on this node cannot write on $TARGET (the export squashes root, or is read-only): see README, Moving data"
@@ -91,14 +130,14 @@ root_kept() {
 
 # Prints the files and attributes a copy would still change, as rsync itemizes them, one a line.
 differences() {
-  "${RSYNC[@]}" -n --checksum -i "$SOURCE/" "$TARGET/"
+  "${RSYNC[@]}" -n --checksum -i "$SRC/" "$DST/"
 }
 
 # An NFSv4 mount shows a file's ACL only as the xattr system.nfs4_acl, which rsync -A cannot read and rsync -X
 # skips (the system namespace): between two NFSv4 mounts the ACLs go by getfattr's dump and setfattr's restore.
 NFS4_ACLS=0
-if [[ $(findmnt -n -o FSTYPE --mountpoint "$SOURCE" 2>/dev/null) == nfs4 &&
-  $(findmnt -n -o FSTYPE --mountpoint "$TARGET" 2>/dev/null) == nfs4 ]]; then
+if [[ $(findmnt -n -o FSTYPE --mountpoint "$SRC" 2>/dev/null) == nfs4 &&
+  $(findmnt -n -o FSTYPE --mountpoint "$DST" 2>/dev/null) == nfs4 ]]; then
   NFS4_ACLS=1
   need_command getfattr attr
 fi
@@ -118,11 +157,10 @@ if [[ $MODE == copy ]]; then
       "(nothing on it is deleted)"
   fi
   root_kept
-  printf 'from %s\n' "$FROM" >"$TARGET/$MARKER"
+  printf 'from %s\n' "$FROM" >"$DST/$MARKER"
   logs=$(mktemp -d)
-  trap 'rm -rf "$logs"' EXIT
   # One stream per top-level entry, STREAMS at a time (wait -n: bash 4.3); %i's '>f' marks a file it transferred.
-  stream() { "${RSYNC[@]}" -R --out-format='%i %n' "$SOURCE/./$1" "$TARGET/" >"$logs/$2"; }
+  stream() { "${RSYNC[@]}" -R --out-format='%i %n' "$SRC/./$1" "$DST/" >"$logs/$2"; }
   running=0 n=0 failed=0
   while IFS= read -r -d '' entry; do
     if ((running >= STREAMS)); then
@@ -131,25 +169,25 @@ if [[ $MODE == copy ]]; then
     fi
     stream "$entry" "$n" &
     running=$((running + 1)) n=$((n + 1))
-  done < <(cd "$SOURCE" && find . -mindepth 1 -maxdepth 1 ! -name .storage-server ! -name .storage-bench ! -name lost+found ! -name "$MARKER" -printf '%P\0')
+  done < <(cd "$SRC" && find . -mindepth 1 -maxdepth 1 ! -name .storage-server ! -name .storage-bench ! -name lost+found ! -name "$MARKER" -printf '%P\0')
   while ((running > 0)); do
     wait -n || failed=1
     running=$((running - 1))
   done
   ((failed == 0)) || die "an rsync stream failed (its error is above)"
   # One rsync over the whole tree: -H links what two streams sent as two files, and the top directory's times follow.
-  "${RSYNC[@]}" --out-format='%i %n' "$SOURCE/" "$TARGET/" >"$logs/whole" || die "the whole-tree rsync failed (its error is above)"
+  "${RSYNC[@]}" --out-format='%i %n' "$SRC/" "$DST/" >"$logs/whole" || die "the whole-tree rsync failed (its error is above)"
   COPIED=$(cat "$logs"/* | grep -c '^>f' || true)
   if ((NFS4_ACLS)); then
-    acl_dump "$SOURCE" >"$logs/acls"
-    (cd "$TARGET" && setfattr -h --restore="$logs/acls") || die "restoring the NFSv4 ACLs on $TARGET failed (above)"
+    acl_dump "$SRC" >"$logs/acls"
+    (cd "$DST" && setfattr -h --restore="$logs/acls") || die "restoring the NFSv4 ACLs on $TARGET failed (above)"
   fi
 fi
 
 diffs=$(differences) || die "the verifying rsync failed (its error is above)"
 if ((NFS4_ACLS)); then
   # Each file whose ACL differs, as the target has it ('>') and the source ('<').
-  acl_diffs=$(diff <(acl_lines "$SOURCE") <(acl_lines "$TARGET") | grep '^[<>]' || true)
+  acl_diffs=$(diff <(acl_lines "$SRC") <(acl_lines "$DST") | grep '^[<>]' || true)
   [[ -z $acl_diffs ]] || diffs+=${diffs:+$'\n'}"NFSv4 ACL differs: "$(head -n 20 <<<"$acl_diffs" | cut -c1-300)
 fi
 COUNT=0
@@ -158,6 +196,6 @@ if ((COUNT > 0)); then
   echo "storage-copy: $COUNT difference(s) between $SOURCE and $TARGET, as rsync itemizes them (first 20):" >&2
   head -n 20 <<<"$diffs" >&2
 fi
-printf '{"mode":"%s","from":"%s","source":"%s","target":"%s","streams":%d,"copied":%d,"differences":%d}\n' \
-  "$MODE" "$FROM" "$SOURCE" "$TARGET" "$STREAMS" "$COPIED" "$COUNT"
+printf '{"mode":"%s","from":"%s","source":"%s","target":"%s","streams":%d,"copied":%d,"differences":%d,"xattrs":%s}\n' \
+  "$MODE" "$FROM" "$SOURCE" "$TARGET" "$STREAMS" "$COPIED" "$COUNT" "$XATTRS"
 ((COUNT == 0)) || exit 3

@@ -33,8 +33,6 @@ client_mount_scenario() {
   rm -rf "$dir" && mkdir -p "$dir/ctl/guest" "$dir/ctl/scripts"
   cp "$E2E_DIR/guest/client-mount-stage.sh" "$dir/ctl/guest/stage.sh"
   cp "$E2E_DIR/guest/client-mount-stage-records.sh" "$dir/ctl/guest/"
-  cp "$E2E_DIR/guest/client-mount-stage-copy.sh" "$dir/ctl/guest/"
-  cp "$REPO_DIR/lib/scripts/storage-copy.sh" "$dir/ctl/scripts/"
   # The client mount script as the SSM document carries it (its parts in place, no comments), and the
   # user data mountStorageOn adds to a CDK consumer's node, both rendered by the construct's own code.
   (cd "$REPO_DIR" && ts-node --transpile-only -e '

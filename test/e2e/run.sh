@@ -5,7 +5,7 @@
 # stand in for instance store, as virtio disks named like Xen shows them, and for EBS, as NVMe disks whose
 # serials are volume ids. A second VM is the NFS client, on a private virtual wire between the two.
 #
-# Boots, 11 server VMs one after another; one client VM stays up through them all and runs its part of each:
+# Boots, 12 server VMs, one at a time but the copy's two; one client VM stays up through all, runs its part of each:
 #   fresh       scenario 1: first boot, 3 blank instance-store disks -> striped LV, LUKS2, XFS, export,
 #               signal. The server encrypts d2's instance store: the host finds none of the export's plain
 #               text on the disks.
@@ -27,6 +27,8 @@
 #   ebs-xen     day 2: one volume by its Xen attachment name, enlarged while running -> grown live by the apply
 #   ebs-add     day 2: three volumes striped, three more attached while the client writes -> a second segment of
 #               the same LV, XFS grown live, nothing lost (in the ebs-xen group)
+#   copy-target npm run copy's node script: the grown ebs-add server is the source, a second server up beside it on
+#               a second wire the target; the client copies, the servers check their own file systems (ebs-xen group)
 #   restore     a mixture of two servers' restored disks -> refused, untouched; then the host swaps them for
 #               one server's disks -> adopted by the apply
 #   client-mount  lib/scripts/client-mount.sh on a cluster node, from test/e2e/client-mount.sh
@@ -332,11 +334,23 @@ ebs_add() {
   for d in 1 2 3 4 5 6; do new_disk "add-$d" 1G; done
   SERVER_DISKS=()
   for d in 1 2 3; do nvme_disk SERVER_DISKS "add-$d" "vol0e2e000000000002$d"; done
-  PAIR_HOOK=attach_added_volumes boot_server ebs-add server-ebs-add "$BOOT_TIMEOUT"
+  new_root server-copy-target
+  new_disk copy-1 1G
+  PAIR_HOOK=add_volumes_then_target boot_server ebs-add server-ebs-add "$BOOT_TIMEOUT"
+  vm_wait "$BOOT_TIMEOUT" server-copy-target
+  collect server-copy-target copy-target server
 }
-attach_added_volumes() {
+# Then the copy, with the grown server as its source: once it asks, the host boots the target, a second server
+# with one volume, on the second wire. Both are up while the client copies.
+add_volumes_then_target() {
+  local disks=()
   SWAP_WAIT=$BOOT_TIMEOUT hot_swap "$1" 'add-me: waiting for the host to attach three volumes' ebs-add -- \
     add-4:vol0e2e0000000000024 add-5:vol0e2e0000000000025 add-6:vol0e2e0000000000026
+  wait_console "$1" 'copy-me: waiting for the host to boot the target server' "$BOOT_TIMEOUT" ||
+    { fail "copy: the source server never asked for the target server" && return 0; }
+  log "boot: copy-target"
+  nvme_disk disks copy-1 vol0e2e0000000000031
+  NET_LISTENER=client WIRE=2 vm_start server-copy-target server copy-target server-copy-target "${SERVER_VCPUS:-2}" "${disks[@]}"
 }
 
 only() { [[ -z ${E2E_ONLY:-} || " $E2E_ONLY " == *" $1 "* ]]; }
@@ -354,7 +368,7 @@ run_is=0 run_restore=0 stages=()
 if only instance-store || only foreign; then run_is=1 stages+=(fresh reboot stop-start); fi
 if only foreign; then stages+=(foreign); fi
 if only ebs; then stages+=(ebs ebs-grow); fi
-if only ebs-xen; then stages+=(ebs-xen ebs-add); fi
+if only ebs-xen; then stages+=(ebs-xen ebs-add copy); fi
 if only instance-store && only ebs && only ebs-xen; then run_restore=1 stages+=(restore-mixed); fi
 if ((${#stages[@]})); then
   # One client VM for every stage. In "fresh" it formats the disks of scenario 4, as content another machine

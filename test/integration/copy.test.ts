@@ -118,6 +118,12 @@ describe('npm run copy against the AWS API emulator', () => {
     const differs = parseInvocation({ InstanceId: 'i-1', Status: 'Failed', StandardOutputContent: LINE.replace('"differences":0', '"differences":2'),
       StandardErrorContent: '>fcs....... a\n>fcs....... b' });
     expect(differs).toMatchObject({ differences: 2, detail: '>fcs....... a\n>fcs....... b' });
+    // A server that refused NFS 4.2: verified, but the report says without xattrs, in the node's words.
+    const warning = 'storage-copy: WARNING: 10.0.0.6:/export/data refuses an NFS 4.2 mount (mount.nfs: Protocol not supported)';
+    const noXattrs = parseInvocation({ InstanceId: 'i-1', Status: 'Success', StandardOutputContent: LINE.replace('}', ',"xattrs":false}'),
+      StandardErrorContent: warning });
+    expect(noXattrs).toMatchObject({ differences: 0, xattrs: false, detail: warning });
+    expect(formatResult(args(), failed.from, failed.to, noXattrs)).toMatch(/verified, rsync --checksum -n lists no difference, but without user extended attributes:\nstorage-copy: WARNING: 10\.0\.0\.6/);
   });
 
   test.each([

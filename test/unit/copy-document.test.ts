@@ -128,6 +128,73 @@ describe('storage-copy.sh', () => {
     expect(fs.readFileSync(path.join(s.dst, '.storage-server/nfsdcld/main.sqlite'), 'utf8')).toBe('new server\n');
   });
 
+  /**
+   * Both servers NFS mounts of version 4.1, by a stand-in findmnt; the stand-in mount records its arguments and, unless
+   * told to refuse, bind-mounts the server's directory (read-only when asked) where the script wants its 4.2 mount.
+   */
+  function nfs41(s: ReturnType<typeof sandbox>, refuse: boolean) {
+    const bin = path.join(s.dir, 'bin');
+    const log = path.join(s.dir, 'mount.log');
+    fs.writeFileSync(path.join(bin, 'findmnt'), `#!/bin/bash
+mp=\${@: -1}
+case $mp in
+  ${s.src}) server=10.0.0.5:/export/src ;;
+  ${s.dst}) server=10.0.0.6:/export/dst ;;
+  *) exec /usr/bin/findmnt "$@" ;;
+esac
+case $3 in FSTYPE) echo nfs4 ;; OPTIONS) echo rw,relatime,vers=4.1,hard,proto=tcp ;; SOURCE) echo "$server" ;; esac
+`, { mode: 0o755 });
+    fs.writeFileSync(path.join(bin, 'mount'), `#!/bin/bash
+echo "$*" >>${log}
+${refuse ? 'echo "mount.nfs: Protocol not supported" >&2; exit 32' : ''}
+case $5 in *:/export/src) from=${s.src} ;; *:/export/dst) from=${s.dst} ;; esac
+ro=; [[ ,$4, == *,ro,* ]] && ro=,ro
+exec /usr/bin/mount -o "bind$ro" "$from" "$6"
+`, { mode: 0o755 });
+    return log;
+  }
+  const leftovers = () => fs.readdirSync('/run').filter((f) => f.startsWith('storage-copy.'));
+
+  test('an NFS mount older than 4.2 (no xattrs over it): each server mounted again with 4.2, the source read-only', () => {
+    const s = sandbox();
+    fill(s.src);
+    const before = leftovers();
+    const log = nfs41(s, false);
+    const r = copy(s);
+    expect(r.stderr).toBe('');
+    expect(r.result).toMatchObject({ source: s.src, target: s.dst, differences: 0, xattrs: true });
+    expect(fs.readFileSync(log, 'utf8').trim().split('\n')).toEqual([
+      expect.stringMatching(/^-t nfs4 -o vers=4\.2,ro,hard,timeo=600,retrans=2,nosuid,nodev 10\.0\.0\.5:\/export\/src \/run\/storage-copy\.\w+\/source$/),
+      expect.stringMatching(/^-t nfs4 -o vers=4\.2,rw,hard,timeo=600,retrans=2,nosuid,nodev 10\.0\.0\.6:\/export\/dst \/run\/storage-copy\.\w+\/target$/),
+    ]);
+    expect(sh(`getfattr --only-values -n user.tag ${s.dst}/b/c`)).toBe('blue');
+    // Unmounted and gone at the end: nothing of the run is left mounted or under /run.
+    expect(fs.readFileSync('/proc/self/mounts', 'utf8')).not.toContain('/run/storage-copy.');
+    expect(leftovers()).toEqual(before);
+  });
+
+  test('a server that refuses NFS 4.2: the copy goes on without xattrs, and says so on stderr and in its line', () => {
+    const s = sandbox();
+    fill(s.src);
+    nfs41(s, true);
+    const r = copy(s);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('storage-copy: WARNING: 10.0.0.5:/export/src refuses an NFS 4.2 mount (mount.nfs: Protocol not supported');
+    expect(r.stderr).toContain('user extended attributes cannot cross an older NFS version');
+    expect(r.result).toMatchObject({ differences: 0, xattrs: false });
+  });
+
+  test('an NFS source that is not host:/path is refused before anything is mounted', () => {
+    const s = sandbox();
+    const log = nfs41(s, false);
+    const findmnt = path.join(s.dir, 'bin/findmnt');
+    fs.writeFileSync(findmnt, fs.readFileSync(findmnt, 'utf8').replace('10.0.0.5:/export/src', '"10.0.0.5:/x;reboot"'));
+    const r = copy(s);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`${s.src} is mounted from '10.0.0.5:/x;reboot', which is not host:/path`);
+    expect(fs.existsSync(log)).toBe(false);
+  });
+
   test('refuses a target whose export squashes root, before copying anything', () => {
     const s = sandbox(false);
     fill(s.src);

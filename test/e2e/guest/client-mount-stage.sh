@@ -190,7 +190,6 @@ client_mount_ssm() {
   refused_records
   fast_client
   openzfs_records
-  copy_between_servers
   umount /data/a /data/b /shared/c /data/d /data/e /data/f /shared/g /shared/zfs /data/h 2>/dev/null
   return 0
 }
@@ -370,8 +369,5 @@ fast_client() {
 # The OpenZFS records and the refused records and mount roots, beside this file on the control disk.
 # shellcheck source=client-mount-stage-records.sh
 . "$(dirname -- "${BASH_SOURCE[0]}")/client-mount-stage-records.sh"
-# The copy of npm run copy between two loopback servers, beside this file too.
-# shellcheck source=client-mount-stage-copy.sh
-. "$(dirname -- "${BASH_SOURCE[0]}")/client-mount-stage-copy.sh"
 
 client_mount_"${2//-/_}"

@@ -4,6 +4,9 @@
 # Every check here goes over NFS, the way a cluster node sees the server.
 
 SUMS=$STATE/checksums
+# The copy's helpers, beside this file.
+# shellcheck source=copy.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/copy.sh"
 
 nfs_mount() { # [options] -- mounts the export at $MNT
   mkdir -p "$MNT"
@@ -291,6 +294,37 @@ client_ebs_add() {
   check "every checksum matches on the same mount after the growth" verify_files
   umount "$MNT"
   send finished
+}
+
+# The copy between the ebs-add server, the source, and a second server on the second wire, the target: the node
+# mounts both with the published options and runs the script as the copy document does.
+client_copy() {
+  local sum
+  check "the second NIC on the target's wire" bash -c "ip link set eth1 up && ip addr add $TARGET_CLIENT_IP/24 dev eth1"
+  sum=$(recv_any source-ready 900) && to_target recv target-ready 900 || return 0
+  mkdir -p "$COPY_SOURCE" "$COPY_TARGET"
+  check "mounts both servers over NFS" bash -c "mount -t nfs4 -o '$MOUNT_OPTS' $SERVER_IP:$EXPORT $COPY_SOURCE &&
+    mount -t nfs4 -o '$MOUNT_OPTS' $TARGET_IP:$EXPORT $COPY_TARGET"
+  copy_run
+  check_eq "into the target while its export squashes root for this node: refused (exit 1)" "$RC" 1
+  check_has "and the refusal says why" "$OUT" "the export squashes root"
+  to_target send refused && to_target recv root-ready 900 || return 0
+  copy_run
+  check_eq "with the node a root client of both: exit 0, no difference" "$RC,$(copy_field differences)" 0,0
+  to_target send "copied $sum" && to_target recv verified 900 || return 0
+  copy_run
+  check_eq "a second run, nothing changed: exit 0, 0 files copied" "$RC,$(copy_field copied)" 0,0
+  # Through the NFS mount, as a cluster's users write.
+  check "one file changed and one added on the source, as root on this node" \
+    bash -c "echo more >>$COPY_SOURCE/d3/data && echo new >$COPY_SOURCE/d5/new && sync"
+  send changed && sum=$(recv_any source-changed 900) || return 0
+  copy_run
+  check_eq "a catch-up run: exit 0, the 2 files copied" "$RC,$(copy_field copied)" 0,2
+  to_target send "copied-again $sum" && to_target recv verified-again 900 || return 0
+  copy_run --mode verify
+  check_eq "--mode verify: exit 0, no difference" "$RC,$(copy_field differences)" 0,0
+  umount "$COPY_SOURCE" "$COPY_TARGET"
+  send copy-finished && to_target send copy-finished
 }
 
 client_restore_mixed() {

@@ -8,6 +8,12 @@ SERVER_IP=192.168.77.1
 CLIENT_IP=192.168.77.10
 OUTSIDER_IP=192.168.77.200 # outside the export's 192.168.77.0/28
 PORT=7000
+# The second wire: the copy's target server and the client's second NIC. The target talks on its own port, so
+# that the client can wait for one server while the other's messages wait their turn.
+TARGET_IP=192.168.78.1 TARGET_CLIENT_IP=192.168.78.10 TARGET_PORT=7001
+if grep -qF "e2e.ip=$TARGET_IP/" /proc/cmdline; then
+  SERVER_IP=$TARGET_IP CLIENT_IP=$TARGET_CLIENT_IP PORT=$TARGET_PORT
+fi
 EXPORT=/export/data
 MNT=/mnt/storage
 # The client mount options the construct publishes as clientMountOptions, written by render.ts, except
@@ -58,6 +64,16 @@ recv() {
     fail "hand-shake: receive '$1'" "got '${got:-nothing}'"
     return 1
   }
+}
+# recv_any <word> [timeout]: waits for the peer to send a line "<word> <value>", and prints the value.
+recv_any() {
+  local got
+  got=$(timeout "${2:-240}" nc -l -N "$PORT" </dev/null | head -n 1)
+  [[ $got == "$1 "?* ]] || {
+    fail "hand-shake: receive '$1 ...'" "got '${got:-nothing}'" >&2 # to the console, not to the caller's value
+    return 1
+  }
+  printf '%s\n' "${got#"$1 "}"
 }
 # wait_for <pid> <seconds>: succeeds when this shell's background job ends well within the time.
 wait_for() {

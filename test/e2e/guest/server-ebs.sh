@@ -198,7 +198,54 @@ server_ebs_add() {
   SCEN=reapply
   reapply_twice ebs-added
   SCEN=$STAGE
-  recv finished 600
+  recv finished 600 || return 0
+  copy_source
+}
+
+# The copy (issue 46), this server its source: deployed again with the copying node as a root client, as README's
+# "Moving data" says, the tree written on its own file system. The growth's files go first: copied through qemu's
+# wire at a few MB/s, they would only slow the run.
+copy_source() {
+  SCEN=copy-source
+  apply copy-source
+  check_eq "the apply with the node as a root client succeeds" "$(apply_rc)" 0
+  rm -rf "${EXPORT:?}/e2e" "$EXPORT/.canary"
+  check "the tree on the source's own file system: hard links, a sparse file, an ACL, an xattr, a foreign owner" \
+    copy_tree "$EXPORT"
+  copy_manifest "$EXPORT" | sed 's/^/E2E INFO copy-source: manifest: /'
+  info "copy-me: waiting for the host to boot the target server"
+  send "source-ready $(copy_manifest_hash "$EXPORT")" 600 || return 0
+  recv changed 900 || return 0
+  send "source-changed $(copy_manifest_hash "$EXPORT")" || return 0
+  recv copy-finished 900
+}
+
+# The copy's target: a second server on the second wire, first deployed as any server is, root squashed for every
+# client, then again with the copying node as a root client. What the copy made is checked on its own file system.
+server_copy_target() {
+  local t=$EXPORT want
+  first_boot copy-target
+  check_eq "the apply succeeds" "$(apply_rc)" 0
+  send target-ready 600 && recv refused 900 || return 0
+  check_eq "the refused copy wrote nothing on the target's file system" \
+    "$(find "$t" -mindepth 1 -maxdepth 1 ! -name .storage-server ! -name .storage-bench -printf '%P ')" ""
+  apply copy-target-root
+  check_eq "the apply with the node as a root client succeeds" "$(apply_rc)" 0
+  send root-ready && want=$(recv_any copied 900) || return 0
+  copy_manifest "$t" | sed 's/^/E2E INFO copy-target: manifest: /'
+  check_eq "on the target's own file system, every file, owner, mode and content as on the source's" \
+    "$(copy_manifest_hash "$t")" "$want"
+  check_eq "the hard link across two top-level entries is one inode" "$(stat -c %i "$t/a/f")" "$(stat -c %i "$t/b/link")"
+  check "the sparse file holds under 1 MiB of its 16 MiB" bash -c "(( \$(du -k '$t/b/sparse' | cut -f1) < 1024 ))"
+  check_has "the ACL" "$(getfacl -p "$t/a/f" 2>&1)" user:1234:rw-
+  check_eq "the xattr" "$(cd "$t" && getfattr --only-values -n user.tag b/c 2>&1)" blue
+  check_eq "the owner as numbers" "$(stat -c %u:%g "$t/b/c")" 2000:3000
+  check_eq "the copy's marker names the source" "$(cat "$t/.storage-copy" 2>&1)" "from e2e-add/storage1"
+  send verified && want=$(recv_any copied-again 900) || return 0
+  check_eq "after a catch-up run, on the target's own file system, everything as on the source's" \
+    "$(copy_manifest_hash "$t")" "$want"
+  check_eq "and the changed and the added file are there" "$(tail -c 5 "$t/d3/data"),$(cat "$t/d5/new" 2>&1)" "more,new"
+  send verified-again && recv copy-finished 900
 }
 
 # Restore: a new server whose volumes were restored from snapshots. First it is given one disk of the

@@ -219,6 +219,10 @@ check_metrics() {
 unit_result() { echo "$(systemctl show -p ActiveState --value storage-bootstrap.service) $(systemctl show -p Result --value storage-bootstrap.service)"; }
 boot_journal() { journalctl -b -u storage-bootstrap.service -o cat --no-pager; }
 
+# The copy's helpers, beside this file.
+# shellcheck source=copy.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/copy.sh"
+
 # The stages, by backend: each file beside this one on the control disk.
 # shellcheck source=server-instance-store.sh
 . "$(dirname -- "${BASH_SOURCE[0]}")/server-instance-store.sh"

@@ -17,7 +17,7 @@ SUITE=bookworm
 # - python3 for client-mount.sh's record parser, and the AWS CLI it reads the records with.
 # cryptsetup is also the bootstrap's own need on d2. python3-cffi-backend is named because debootstrap does
 # not resolve the virtual package python3-cryptography needs from it. rsync, acl and attr: the copy of
-# npm run copy (rsync on the node) and its tree's ACLs and xattrs (setfacl, setfattr), in client-mount.
+# npm run copy (rsync on the node) and its tree's ACLs and xattrs (setfacl, setfattr), in the ebs-xen group.
 IMAGE_PACKAGES=systemd-sysv,udev,kmod,iproute2,procps,nfs-kernel-server,nfs-common,lvm2,xfsprogs,fio,fdisk,cryptsetup-bin,netcat-openbsd,python3,linux-image-amd64,initramfs-tools,zstd,awscli,python3-cffi-backend,rsync,acl,attr
 
 PASSED=0
@@ -166,6 +166,8 @@ build_image() {
 RUN_DIR=${E2E_RUN_DIR:-$CACHE_DIR/run}
 SERVER_MAC=52:54:00:77:00:01
 CLIENT_MAC=52:54:00:77:00:0a
+TARGET_MAC=52:54:00:78:00:01
+CLIENT2_MAC=52:54:00:78:00:0a
 
 # The control disk both VMs read: the guest stages, the rendered user data, the scripts under test.
 prepare_run() {
@@ -215,11 +217,15 @@ LEAN_CMDLINE="modprobe.blacklist=kvm,kvm_amd,kvm_intel,ccp,floppy,ata_piix,ata_g
 # An NFS client starts no NFS server: the image enables one for the server role.
 CLIENT_CMDLINE="systemd.mask=nfs-server.service systemd.mask=nfs-mountd.service systemd.mask=nfsdcld.service systemd.mask=nfs-blkmap.service"
 
-# vm_start <label> <role> <stage> <root> <vcpus> [qemu args...]: boots one VM in the background.
+# vm_start <label> <role> <stage> <root> <vcpus> [qemu args...]: boots one VM in the background. A server
+# with WIRE=2 is on the second wire, 192.168.78.0/24, whose other end is the client's second NIC: the copy's
+# target, up beside the server on the first.
 vm_start() {
-  local label=$1 role=$2 stage=$3 root=$4 smp=$5 ip mac net mem extra=
+  local label=$1 role=$2 stage=$3 root=$4 smp=$5 ip mac net mem sock=net.sock nics=() extra=
   shift 5
-  if [[ $role == server ]]; then
+  if [[ $role == server && ${WIRE:-1} == 2 ]]; then
+    ip=192.168.78.1/24 mac=$TARGET_MAC mem=4608 sock=net2.sock
+  elif [[ $role == server ]]; then
     ip=192.168.77.1/24 mac=$SERVER_MAC mem=4608
   else
     ip=192.168.77.10/24 mac=$CLIENT_MAC mem=1024 extra=" $CLIENT_CMDLINE"
@@ -227,6 +233,10 @@ vm_start() {
   # One VM listens on the wire's socket, the other connects. The listener takes a new peer when its peer
   # goes: with NET_LISTENER=client, a replacement server connects to a client that stays up.
   if [[ $role == "${NET_LISTENER:-server}" ]]; then net=server=on; else net=server=off; fi
+  nics=(-netdev "stream,id=net0,$net,addr.type=unix,addr.path=$RUN_DIR/$sock" -device "virtio-net-pci,netdev=net0,mac=$mac")
+  # A listening client listens on the second wire too (its eth1, addressed by the copy's stage).
+  [[ $role == client && $net == server=on ]] && nics+=(-netdev "stream,id=net1,$net,addr.type=unix,addr.path=$RUN_DIR/net2.sock"
+    -device "virtio-net-pci,netdev=net1,mac=$CLIENT2_MAC")
   : >"$RUN_DIR/logs/$label.console"
   # 4.5 GiB for the server: nfsd sizes its largest block at 1/4096 of RAM, and 1 MiB needs 4 GiB+.
   qemu-system-x86_64 "${QEMU_MACHINE[@]}" -smp "$smp" -m "$mem" "${LEAN_QEMU[@]}" \
@@ -234,7 +244,7 @@ vm_start() {
     -append "root=/dev/vda rw console=ttyS0 net.ifnames=0 loglevel=3 $LEAN_CMDLINE e2e.role=$role e2e.stage=$stage e2e.ip=$ip$extra" \
     -drive "if=none,id=root,file=$RUN_DIR/$root.qcow2,format=qcow2" -device virtio-blk-pci,drive=root \
     -drive "if=none,id=ctl,file=$RUN_DIR/ctl.img,format=raw,readonly=on" -device virtio-blk-pci,drive=ctl,serial=e2ectl \
-    -netdev "stream,id=net0,$net,addr.type=unix,addr.path=$RUN_DIR/net.sock" -device "virtio-net-pci,netdev=net0,mac=$mac" \
+    "${nics[@]}" \
     -display none -serial "file:$RUN_DIR/logs/$label.console" \
     -monitor "unix:$RUN_DIR/$label.monitor,server=on,wait=off" -no-reboot "$@" \
     >"$RUN_DIR/logs/$label.qemu" 2>&1 &
@@ -245,7 +255,7 @@ vm_start() {
 # up to 20 s for the socket, so that the VM started next can connect to it.
 start_listener() {
   local end=$((SECONDS + 20))
-  rm -f "$RUN_DIR/net.sock"
+  rm -f "$RUN_DIR/net.sock" "$RUN_DIR/net2.sock"
   vm_start "$@"
   until [[ -S $RUN_DIR/net.sock ]] || ((SECONDS >= end)); do sleep 0.2; done
 }

@@ -105,6 +105,20 @@ const ebsAdd = (count: number): BootstrapConfig => ({
   identity: 'e2e-add/storage1',
 });
 
+/** The copy's target (issue 46): a second server on the second wire, 192.168.78.0/24, one volume. */
+const copyTarget: BootstrapConfig = {
+  ...common,
+  clientCidrs: ['192.168.78.0/28'],
+  backend: 'ebs',
+  instanceStoreDevices: [],
+  ebsVolumes: [{ volumeId: 'vol-0e2e0000000000031', device: '/dev/sdf', sizeGiB: 1 }],
+  nfsThreads: 8,
+  exportMode: 'sync',
+  nfsVersions: ['4.1', '4.2'],
+  volumeWaitSeconds: 60,
+  identity: 'e2e-copy/storage2',
+};
+
 export const scenarios: Record<string, BootstrapConfig> = {
   // Scenarios 1-3 and 5: three instance-store disks as a d2.xlarge maps them.
   'instance-store': instanceStore,
@@ -135,6 +149,10 @@ export const scenarios: Record<string, BootstrapConfig> = {
   'ebs-xen-grown': ebsXen(2),
   'ebs-add': ebsAdd(3),
   'ebs-added': ebsAdd(6),
+  // The copy: both servers deployed again with the copying node as a root client, as README's "Moving data" says.
+  'copy-source': { ...ebsAdd(6), rootClientCidrs: ['192.168.77.10/32'] },
+  'copy-target': copyTarget,
+  'copy-target-root': { ...copyTarget, rootClientCidrs: ['192.168.78.10/32'] },
   // Restore: a mixture of two servers' arrays, then the EBS server's own array restored whole.
   'restore-mixed': restore('vol-0e2e0000000000011', 'vol-0e2e0000000000012'),
   'restore-own': restore('vol-0e2e0000000000013', 'vol-0e2e0000000000014'),
