@@ -4,12 +4,13 @@ import * as os from 'os';
 import * as path from 'path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { bootstrapScript } from '../../lib/bootstrap';
+import { cutShellFile } from './shell-cut';
 
 let scriptFile: string | undefined;
 
 /**
  * The bootstrap as the server gets it, lib/scripts/storage-bootstrap.sh with its parts joined, written once to a file
- * for the tests that cut its functions out with sed and run them.
+ * for the tests that cut its functions out (test/support/shell-cut.ts) and run them.
  */
 export function bootstrapScriptFile(): string {
   if (scriptFile === undefined) {
@@ -91,7 +92,7 @@ export function renderedExports(template: Template): string {
     [
       '-c',
       `set -euo pipefail
-      eval "$(sed -n '/^log() /p; /^need() /p; /^die() {/,/^}/p; /^SETTINGS_KEYS/p; /^CLIENT_CIDR_RULE=/p; /^client_cidr_ok() {/,/^}/p; /^quota_settings_ok() {/,/^}/p; /^root_clients_ok() {/,/^}/p; /^read_settings() {/,/^}/p; /^load_config() {/,/^}/p; /^configure_nfs() {/,/^}/p' '${bootstrapScriptFile()}')"
+      . '${cutShellFile(bootstrapScriptFile(), ['SETTINGS_KEYS', 'CLIENT_CIDR_RULE', 'load_config', 'configure_nfs'])}'
       ENV_FILE='${dir}/bootstrap.env' REASON_FILE='${dir}/reason' EXPORTS_FILE='${dir}/exports.d/storage-server.exports'
       state_dirs() { :; }; bench_dir() { :; }; nfs_units() { :; } # the NFS state and bench directories, systemd drop-ins: VM-tested
       load_config

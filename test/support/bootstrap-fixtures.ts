@@ -6,6 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { BootstrapConfig } from '../../lib/bootstrap';
 import { bootstrapScriptFile } from './apply';
+import { cutShellFile } from './shell-cut';
 import { venvBin } from './venv';
 
 export const SCRIPTS_DIR = path.join(__dirname, '..', '..', 'lib', 'scripts');
@@ -60,7 +61,7 @@ export function shellcheck(args: string[]): { status: number | null; output: str
 export function readSettings(file: string, env: NodeJS.ProcessEnv = {}) {
   const script = bootstrapScriptFile();
   return bash(
-    `set -u; eval "$(sed -n '/^SETTINGS_KEYS/p; /^die() {/,/^}/p; /^read_settings() {/,/^}/p' '${script}')"
+    `set -u; . '${cutShellFile(script, ['SETTINGS_KEYS', 'read_settings'])}'
     ENV_FILE='${file}' REASON_FILE='${path.dirname(file)}/reason'
     read_settings
     printf '%s|' "$STORAGE_BACKEND" "$STORAGE_EBS_VOLUMES" "$STORAGE_INSTANCE_STORE_DEVICES" \

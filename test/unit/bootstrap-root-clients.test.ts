@@ -4,9 +4,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { renderBootstrapEnv } from '../../lib/bootstrap';
 import { bootstrapScriptFile } from '../support/apply';
+import { cutShellFile } from '../support/shell-cut';
 import { bash, instanceStore, readSettings, tmpDir } from '../support/bootstrap-fixtures';
 
-const cut = (names: string[]) => names.map((n) => `/^${n}() {/,/^}/p`).join('; ');
 
 describe('root clients', () => {
   test('the setting comes back through the parser; absent is none', () => {
@@ -25,7 +25,7 @@ describe('root clients', () => {
   test('the server takes root clients within the client CIDRs and refuses the rest, naming the setting', () => {
     const script = bootstrapScriptFile();
     const check = (clients: string, roots: string) => bash(
-      `set -u; eval "$(sed -n '/^die() {/,/^}/p; /^need() {/p; /^ipv4_int() {/p; ${cut(['client_cidr_ok', 'cidr_within', 'root_clients_ok'])}' '${script}')"
+      `set -u; . '${cutShellFile(script, ['root_clients_ok'])}'
       ENV_FILE=bootstrap.env REASON_FILE=/dev/null STORAGE_CLIENT_CIDRS='${clients}' STORAGE_ROOT_CLIENT_CIDRS='${roots}'
       root_clients_ok && echo ok`,
     );
@@ -49,7 +49,7 @@ describe('root clients', () => {
   const exportsLine = (clients: string, roots: string) => {
     const dir = tmpDir();
     const r = bash(
-      `set -eu; eval "$(sed -n '${cut(['configure_nfs'])}' '${bootstrapScriptFile()}')"
+      `set -eu; . '${cutShellFile(bootstrapScriptFile(), ['configure_nfs'])}'
       nfsconf() { :; }; systemctl() { return 1; }; exportfs() { :; }; in_scope() { :; }; log() { :; }
       state_dirs() { :; }; bench_dir() { :; }; nfs_units() { :; }
       THREADS=8 SCOPE=s STORAGE_NFS_VERSIONS='4.1 4.2' STORAGE_EXPORT_MODE=sync STORAGE_EXPORT_PATH=/export/data ENV_FILE=x
@@ -77,7 +77,7 @@ describe('root clients', () => {
 
   test('the export is live only when each root client has no_root_squash in exportfs -s', () => {
     const verify = (live: string) => bash(
-      `set -u; eval "$(sed -n '/^die() {/,/^}/p; ${cut(['verify'])}' '${bootstrapScriptFile()}')"
+      `set -u; . '${cutShellFile(bootstrapScriptFile(), ['verify'])}'
       exportfs() { printf '%s\\n' '${live}'; }; log() { :; }; cat() { echo 8; }
       REASON_FILE=/dev/null THREADS=8 DISKS=(a) STORAGE_EXPORT_PATH=/export/data STORAGE_CLIENT_CIDRS='10.0.0.0/16'
       STORAGE_ROOT_CLIENT_CIDRS='10.0.1.5/32' STORAGE_EXPORT_MODE=sync STORAGE_NFS_VERSIONS=4.2

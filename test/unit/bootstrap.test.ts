@@ -13,6 +13,7 @@ import {
 } from '../../lib/bootstrap';
 import { partsOf, wholeScript } from '../../lib/script-parts';
 import { bootstrapScriptFile } from '../support/apply';
+import { cutShellFile } from '../support/shell-cut';
 
 import { BOOTSTRAP_PARTS, SCRIPTS_DIR, bash, ebs, instanceStore, readSettings, shellcheck, tmpDir } from '../support/bootstrap-fixtures';
 
@@ -57,7 +58,7 @@ describe('renderBootstrapEnv', () => {
 
   test('client CIDRs: the server refuses at boot what client-mount.sh refuses, /0 above all (issue 39, item 1)', () => {
     const script = bootstrapScriptFile();
-    const ok = (cidr: string) => bash(`eval "$(sed -n '/^client_cidr_ok() {/,/^}/p' '${script}')"; client_cidr_ok '${cidr}'`).status;
+    const ok = (cidr: string) => bash(`. '${cutShellFile(script, ['client_cidr_ok'])}'; client_cidr_ok '${cidr}'`).status;
     for (const good of ['10.0.0.0/16', '192.168.1.0/24', '255.255.255.255/32', '10.0.0.0/1', 'fd00::/8', '2001:DB8::/32', '::1/128']) {
       expect([good, ok(good)]).toEqual([good, 0]);
     }
@@ -94,7 +95,7 @@ describe('renderBootstrapEnv', () => {
   test('quotas: the server takes the contract\'s limits and refuses the rest, naming the entry (issue 46, item 1)', () => {
     const script = bootstrapScriptFile();
     const check = (def: string, limits: string) => bash(
-      `set -u; eval "$(sed -n '/^die() {/,/^}/p; /^need() {/p; /^quota_settings_ok() {/,/^}/p' '${script}')"
+      `set -u; . '${cutShellFile(script, ['quota_settings_ok'])}'
       ENV_FILE=bootstrap.env REASON_FILE=/dev/null STORAGE_QUOTA_DEFAULT_USER_GIB='${def}' STORAGE_QUOTA_LIMITS='${limits}'
       quota_settings_ok && echo ok`,
     );
@@ -132,7 +133,7 @@ describe('renderBootstrapEnv', () => {
     const dir = tmpDir();
     fs.mkdirSync(path.join(dir, 'export', 'scratch', 'a'), { recursive: true });
     const run = (limits: string, def = '', opts = 'rw,usrquota,prjquota,grpquota') => bash(
-      `set -Eeuo pipefail; eval "$(sed -n '/^log() {/p; /^die() {/,/^}/p; /^apply_quotas() {/,/^}/p' '${script}')"
+      `set -Eeuo pipefail; . '${cutShellFile(script, ['apply_quotas'])}'
       REASON_FILE=/dev/null STORAGE_EXPORT_PATH='${dir}/export' STATE_DIR='${dir}/state'
       STORAGE_QUOTA_DEFAULT_USER_GIB='${def}' STORAGE_QUOTA_LIMITS='${limits}'
       findmnt() { echo '${opts}'; }

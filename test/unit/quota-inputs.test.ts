@@ -16,6 +16,7 @@ import * as fsx from 'aws-cdk-lib/aws-fsx';
 import { Backend } from '../../lib/backend-enum';
 import { checkQuotas, QuotaType, type QuotaLimit, type QuotaSupport } from '../../lib/quotas';
 import { bootstrapScriptFile } from '../support/apply';
+import { cutShellFile } from '../support/shell-cut';
 import { bash } from '../support/bootstrap-fixtures';
 import { appStack, serverStack } from '../support/stacks';
 
@@ -214,7 +215,7 @@ describe('the EC2 server\'s quota settings, as a token resolved at deploy leaves
   // The prop lets a token id or GiB through to the server's check; 10 digits pass its pattern, past the contract's
   // 2147483647 and XFS's 32-bit ids, and a GiB that large overflows the bytes xfs_quota computes.
   const check = (def: string, limits: string) => bash(
-    `set -u; eval "$(sed -n '/^die() {/,/^}/p; /^need() {/p; /^quota_settings_ok() {/,/^}/p' '${bootstrapScriptFile()}')"
+    `set -u; . '${cutShellFile(bootstrapScriptFile(), ['quota_settings_ok'])}'
     ENV_FILE=bootstrap.env REASON_FILE=/dev/null STORAGE_QUOTA_DEFAULT_USER_GIB='${def}' STORAGE_QUOTA_LIMITS='${limits}'
     quota_settings_ok && echo ok`,
   );
