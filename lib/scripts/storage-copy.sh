@@ -128,10 +128,28 @@ root_kept() {
       "Mount both servers on a node their exports do not squash root for (README, Moving data)"
 }
 
+# A target that takes no user xattr (an NFS 4.2 server without RFC 8276's extension, whose Linux client then answers
+# EOPNOTSUPP) would fail every rsync -X: the copy and its verification go without them, and say so.
+xattrs_kept() {
+  local probe=$DST/.storage-copy-xattr.$$ err
+  rm -f "$probe"
+  : >"$probe" || return 0 # root_kept, in a copy, says why the target cannot be written
+  if ! err=$(setfattr -n user.storage-copy -v 1 "$probe" 2>&1); then
+    XATTRS=false
+    RSYNC=("${RSYNC[@]/#-aHAXS/-aHAS}")
+    echo "storage-copy: WARNING: $TARGET takes no user extended attribute ($(head -c 200 <<<"$err" | tr '\n' ' ')):" \
+      "this run copies and verifies without them" >&2
+  fi
+  rm -f "$probe"
+}
+
 # Prints the files and attributes a copy would still change, as rsync itemizes them, one a line.
 differences() {
   "${RSYNC[@]}" -n --checksum -i "$SRC/" "$DST/"
 }
+
+need_command setfattr attr
+[[ $XATTRS == false ]] || xattrs_kept
 
 # An NFSv4 mount shows a file's ACL only as the xattr system.nfs4_acl, which rsync -A cannot read and rsync -X
 # skips (the system namespace): between two NFSv4 mounts the ACLs go by getfattr's dump and setfattr's restore.

@@ -184,6 +184,26 @@ exec /usr/bin/mount -o "bind$ro" "$from" "$6"
     expect(r.result).toMatchObject({ differences: 0, xattrs: false });
   });
 
+  test('a target that takes no user xattr: the copy goes on without them, and says so; the rest is verified', () => {
+    const s = sandbox();
+    fill(s.src);
+    // As the Linux NFS client answers for a 4.2 server without RFC 8276's extension.
+    fs.writeFileSync(path.join(s.dir, 'bin', 'setfattr'),
+      '#!/bin/bash\nif [[ " $* " == *" user."* ]]; then echo "setfattr: $4: Operation not supported" >&2; exit 1; fi\nexec /usr/bin/setfattr "$@"\n',
+      { mode: 0o755 });
+    // rsync -X would fail on every file there: the runs must go without it.
+    const log = path.join(s.dir, 'rsync.log');
+    fs.writeFileSync(path.join(s.dir, 'bin', 'rsync'), `#!/bin/bash\necho "$1" >>${log}\nexec /usr/bin/rsync "$@"\n`, { mode: 0o755 });
+    const r = copy(s);
+    expect(r.status).toBe(0);
+    expect([...new Set(fs.readFileSync(log, 'utf8').trim().split('\n'))]).toEqual(['-aHAS']);
+    expect(r.stderr).toMatch(new RegExp(`storage-copy: WARNING: ${s.dst} takes no user extended attribute \\(setfattr: .*Operation not supported`));
+    expect(r.result).toMatchObject({ differences: 0, xattrs: false });
+    expect(sh(`getfacl -p ${s.dst}/a/f`)).toContain('user:1234:rw-');
+    expect(sh(`stat -c %u:%g ${s.dst}/b/c`)).toBe('2000:3000\n');
+    expect(fs.readdirSync(s.dst).filter((f) => f.startsWith('.storage-copy-'))).toEqual([]);
+  });
+
   test('an NFS source that is not host:/path is refused before anything is mounted', () => {
     const s = sandbox();
     const log = nfs41(s, false);
