@@ -129,18 +129,19 @@ root_kept() {
 }
 
 # A target that takes no user xattr (an NFS 4.2 server without RFC 8276's extension, whose Linux client then answers
-# EOPNOTSUPP) would fail every rsync -X: the copy and its verification go without them, and say so.
+# EOPNOTSUPP) would fail every rsync -X: the copy and its verification go without them, and say so. The probe is the
+# copy's marker, which is never compared, so that the target's directories keep their times.
 xattrs_kept() {
-  local probe=$DST/.storage-copy-xattr.$$ err
-  rm -f "$probe"
-  : >"$probe" || return 0 # root_kept, in a copy, says why the target cannot be written
-  if ! err=$(setfattr -n user.storage-copy -v 1 "$probe" 2>&1); then
+  local marker=$DST/$MARKER err
+  [[ $XATTRS == true && -f $marker && ! -L $marker ]] || return 0
+  if err=$(setfattr -n user.storage-copy -v 1 "$marker" 2>&1); then
+    setfattr -x user.storage-copy "$marker" 2>/dev/null || true
+  else
     XATTRS=false
     RSYNC=("${RSYNC[@]/#-aHAXS/-aHAS}")
     echo "storage-copy: WARNING: $TARGET takes no user extended attribute ($(head -c 200 <<<"$err" | tr '\n' ' ')):" \
       "this run copies and verifies without them" >&2
   fi
-  rm -f "$probe"
 }
 
 # Prints the files and attributes a copy would still change, as rsync itemizes them, one a line.
@@ -149,7 +150,6 @@ differences() {
 }
 
 need_command setfattr attr
-[[ $XATTRS == false ]] || xattrs_kept
 
 # An NFSv4 mount shows a file's ACL only as the xattr system.nfs4_acl, which rsync -A cannot read and rsync -X
 # skips (the system namespace): between two NFSv4 mounts the ACLs go by getfattr's dump and setfattr's restore.
@@ -176,6 +176,7 @@ if [[ $MODE == copy ]]; then
   fi
   root_kept
   printf 'from %s\n' "$FROM" >"$DST/$MARKER"
+  xattrs_kept
   logs=$(mktemp -d)
   # One stream per top-level entry, STREAMS at a time (wait -n: bash 4.3); %i's '>f' marks a file it transferred.
   stream() { "${RSYNC[@]}" -R --out-format='%i %n' "$SRC/./$1" "$DST/" >"$logs/$2"; }
@@ -202,6 +203,7 @@ if [[ $MODE == copy ]]; then
   fi
 fi
 
+[[ $MODE == copy ]] || xattrs_kept
 diffs=$(differences) || die "the verifying rsync failed (its error is above)"
 if ((NFS4_ACLS)); then
   # Each file whose ACL differs, as the target has it ('>') and the source ('<').

@@ -5,7 +5,7 @@
 # stand in for instance store, as virtio disks named like Xen shows them, and for EBS, as NVMe disks whose
 # serials are volume ids. A second VM is the NFS client, on a private virtual wire between the two.
 #
-# Boots, 12 server VMs, one at a time but the copy's two; one client VM stays up through all, runs its part of each:
+# Boots, 13 server VMs, one at a time but the copy's two; one client VM stays up through all, runs its part of each:
 #   fresh       scenario 1: first boot, 3 blank instance-store disks -> striped LV, LUKS2, XFS, export,
 #               signal. The server encrypts d2's instance store: the host finds none of the export's plain
 #               text on the disks.
@@ -29,6 +29,7 @@
 #               the same LV, XFS grown live, nothing lost (in the ebs-xen group)
 #   copy-target npm run copy's node script: the grown ebs-add server is the source, a second server up beside it on
 #               a second wire the target; the client copies, the servers check their own file systems (ebs-xen group)
+#   ebs-add-grown  the ebs-add server's six volumes enlarged while stopped -> both LV segments grown at boot
 #   restore     a mixture of two servers' restored disks -> refused, untouched; then the host swaps them for
 #               one server's disks -> adopted by the apply
 #   client-mount  lib/scripts/client-mount.sh on a cluster node, from test/e2e/client-mount.sh
@@ -278,24 +279,6 @@ grow_then_replace() {
   log "boot: ebs-grow, then replace done in $((SECONDS - t0)) s"
 }
 
-# The host enlarges the running server's disk by qemu block_resize once the server says it waits for it.
-grow_xvdf() {
-  if wait_console "$1" 'grow-me: waiting for the host' 600 && hmp "$1" "block_resize xvdf 2G" >/dev/null; then
-    pass "ebs-xen: the host enlarged the running server's volume (block_resize)"
-  else
-    fail "ebs-xen: the server never asked for the growth, or block_resize failed"
-  fi
-}
-
-# Day 2 growth of a single EBS volume by its Xen attachment name, live, on its own server.
-ebs_xen() {
-  new_root server-xen
-  new_disk xen-vol 1G
-  SERVER_DISKS=()
-  virtio_disk SERVER_DISKS xen-vol xvdf
-  PAIR_HOOK=grow_xvdf boot_server ebs-xen server-xen "$BOOT_TIMEOUT"
-}
-
 # Restore, once the instance-store, EBS and Xen servers made their arrays: disks copied from their images
 # stand in for volumes restored from snapshots. A mixture of two servers' disks must be refused with every
 # byte unchanged; the EBS server's two disks, restored whole, must be adopted.
@@ -326,38 +309,15 @@ swap_restored() {
     vol0e2e0000000000011 vol0e2e0000000000012 -- restore-13:vol0e2e0000000000013 restore-14:vol0e2e0000000000014
 }
 
-# Growth by added volumes (issue 46): a server on three NVMe volumes grows to six, online, while the client writes.
-# The host attaches the three new ones when the server asks, as EC2 attaches volumes a deploy adds.
-ebs_add() {
-  local d
-  new_root server-ebs-add
-  for d in 1 2 3 4 5 6; do new_disk "add-$d" 1G; done
-  SERVER_DISKS=()
-  for d in 1 2 3; do nvme_disk SERVER_DISKS "add-$d" "vol0e2e000000000002$d"; done
-  new_root server-copy-target
-  new_disk copy-1 1G
-  PAIR_HOOK=add_volumes_then_target boot_server ebs-add server-ebs-add "$BOOT_TIMEOUT"
-  vm_wait "$BOOT_TIMEOUT" server-copy-target
-  collect server-copy-target copy-target server
-}
-# Then the copy, with the grown server as its source: once it asks, the host boots the target, a second server
-# with one volume, on the second wire. Both are up while the client copies.
-add_volumes_then_target() {
-  local disks=()
-  SWAP_WAIT=$BOOT_TIMEOUT hot_swap "$1" 'add-me: waiting for the host to attach three volumes' ebs-add -- \
-    add-4:vol0e2e0000000000024 add-5:vol0e2e0000000000025 add-6:vol0e2e0000000000026
-  wait_console "$1" 'copy-me: waiting for the host to boot the target server' "$BOOT_TIMEOUT" ||
-    { fail "copy: the source server never asked for the target server" && return 0; }
-  log "boot: copy-target"
-  nvme_disk disks copy-1 vol0e2e0000000000031
-  NET_LISTENER=client WIRE=2 vm_start server-copy-target server copy-target server-copy-target "${SERVER_VCPUS:-2}" "${disks[@]}"
-}
 
 only() { [[ -z ${E2E_ONLY:-} || " $E2E_ONLY " == *" $1 "* ]]; }
 # The client mount script's scenario, with its own VM and moto, from test/e2e/client-mount.sh. It is sourced
 # unconditionally: under set -e a missing scenario file stops the run instead of passing as "not run".
 # shellcheck source-path=SCRIPTDIR source=client-mount.sh
 . "$E2E_DIR/client-mount.sh"
+# The ebs-xen group's boots, likewise.
+# shellcheck source-path=SCRIPTDIR source=ebs-xen.sh
+. "$E2E_DIR/ebs-xen.sh"
 
 ensure_host_packages
 build_image
@@ -368,7 +328,7 @@ run_is=0 run_restore=0 stages=()
 if only instance-store || only foreign; then run_is=1 stages+=(fresh reboot stop-start); fi
 if only foreign; then stages+=(foreign); fi
 if only ebs; then stages+=(ebs ebs-grow); fi
-if only ebs-xen; then stages+=(ebs-xen ebs-add copy); fi
+if only ebs-xen; then stages+=(ebs-xen ebs-add copy ebs-add-grown); fi
 if only instance-store && only ebs && only ebs-xen; then run_restore=1 stages+=(restore-mixed); fi
 if ((${#stages[@]})); then
   # One client VM for every stage. In "fresh" it formats the disks of scenario 4, as content another machine

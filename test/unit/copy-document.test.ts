@@ -202,6 +202,17 @@ exec /usr/bin/mount -o "bind$ro" "$from" "$6"
     expect(sh(`getfacl -p ${s.dst}/a/f`)).toContain('user:1234:rw-');
     expect(sh(`stat -c %u:%g ${s.dst}/b/c`)).toBe('2000:3000\n');
     expect(fs.readdirSync(s.dst).filter((f) => f.startsWith('.storage-copy-'))).toEqual([]);
+    expect(copy(s, '--mode', 'verify').result).toMatchObject({ differences: 0, xattrs: false });
+  });
+
+  test('verify only writes nothing a verification compares: the target\'s top directory keeps its time', () => {
+    const s = sandbox();
+    fill(s.src);
+    expect(copy(s).status).toBe(0);
+    const before = fs.statSync(s.dst).mtimeMs;
+    const r = copy(s, '--mode', 'verify');
+    expect(r.result).toMatchObject({ differences: 0, xattrs: true });
+    expect(fs.statSync(s.dst).mtimeMs).toBe(before);
   });
 
   test('an NFS source that is not host:/path is refused before anything is mounted', () => {

@@ -327,6 +327,16 @@ client_copy() {
   send copy-finished && to_target send copy-finished
 }
 
+# The ebs-add server after its six volumes grew while stopped: the copy's tree, and the space, seen over NFS.
+client_ebs_add_grown() {
+  recv ready 900 || return 0
+  check "mounts the export" nfs_mount
+  check_eq "the file the copy's catch-up run carried is there" "$(cat "$MNT/d5/new" 2>&1)" new
+  check "the client sees at least 11 GiB" test "$(df -B1 --output=size "$MNT" | tail -n 1)" -ge 11811160064
+  umount "$MNT"
+  send finished
+}
+
 client_restore_mixed() {
   recv ready 900 || return 0
   refute "the client cannot mount: nothing is exported" nfs_mount_once "$MOUNT_OPTS"

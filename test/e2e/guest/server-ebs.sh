@@ -216,7 +216,8 @@ copy_source() {
   info "copy-me: waiting for the host to boot the target server"
   send "source-ready $(copy_manifest_hash "$EXPORT")" 600 || return 0
   recv changed 900 || return 0
-  send "source-changed $(copy_manifest_hash "$EXPORT")" || return 0
+  copy_manifest_hash "$EXPORT" >"$STATE/copy-manifest" # for the boot after its volumes grew
+  send "source-changed $(cat "$STATE/copy-manifest")" || return 0
   recv copy-finished 900
 }
 
@@ -246,6 +247,25 @@ server_copy_target() {
     "$(copy_manifest_hash "$t")" "$want"
   check_eq "and the changed and the added file are there" "$(tail -c 5 "$t/d3/data"),$(cat "$t/d5/new" 2>&1)" "more,new"
   send verified-again && recv copy-finished 900
+}
+
+# The ebs-add server stopped, each of its six volumes enlarged 1 -> 2 GiB, started: the boot grows the LV, by now two
+# segments striped three wide, into the extents free on all six, and XFS into it. Offline, as qemu 7.2's NVMe refuses
+# a live block_resize ("permissions 'resize' ... unshared").
+server_ebs_add_grown() {
+  local journal
+  journal=$(boot_journal)
+  check_eq "the unit ran at boot and succeeded" "$(unit_result)" "active success"
+  check_eq "the boot grew the six physical volumes" "$(grep -c 'growing physical volume' <<<"$journal")" 6
+  check_has "it extended the LV on all six" "$journal" "on each of the 6 disks"
+  info "the LV's segments: $(lvs --noheadings --segments -o seg_size,stripes,devices "$VG/$LV" | tr -s ' ' | paste -sd';')"
+  check_eq "no volume keeps a free extent" "$(pvs --noheadings -o pv_free --units b --nosuffix | tr -d ' ' | sort -u)" 0
+  check "the file system fills the six enlarged volumes (at least 11.5 GiB)" test "$(fs_bytes)" -ge 12348030976
+  check_eq "the copy's tree is intact, by its manifest" "$(copy_manifest_hash "$EXPORT")" "$(cat "$STATE/copy-manifest")"
+  apply ebs-added-grown
+  check_eq "the apply of the stack's new sizes succeeds" "$(apply_rc)" 0
+  check "and finds nothing left to grow" lacks "$(cat "$STATE/apply.log")" "growing"
+  send ready && recv finished 600
 }
 
 # Restore: a new server whose volumes were restored from snapshots. First it is given one disk of the

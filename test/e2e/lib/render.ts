@@ -90,13 +90,13 @@ const restore = (first: string, second: string): BootstrapConfig => ({
   restored: true,
 });
 
-/** Three volumes striped, then three more: growth by added volumes (issue 46). */
-const ebsAdd = (count: number): BootstrapConfig => ({
+/** Three volumes striped, then three more: growth by added volumes (issue 46); then all six enlarged. */
+const ebsAdd = (count: number, sizeGiB = 1): BootstrapConfig => ({
   ...common,
   backend: 'ebs',
   instanceStoreDevices: [],
   ebsVolumes: Array.from({ length: count }, (_, i) => ({
-    volumeId: `vol-0e2e000000000002${i + 1}`, device: `/dev/sd${'fghijk'[i]}`, sizeGiB: 1,
+    volumeId: `vol-0e2e000000000002${i + 1}`, device: `/dev/sd${'fghijk'[i]}`, sizeGiB,
   })),
   nfsThreads: 8,
   exportMode: 'sync',
@@ -149,6 +149,8 @@ export const scenarios: Record<string, BootstrapConfig> = {
   'ebs-xen-grown': ebsXen(2),
   'ebs-add': ebsAdd(3),
   'ebs-added': ebsAdd(6),
+  // Then each of the six enlarged while the server is stopped, 1 -> 2 GiB: the LV has two segments by now.
+  'ebs-added-grown': ebsAdd(6, 2),
   // The copy: both servers deployed again with the copying node as a root client, as README's "Moving data" says.
   'copy-source': { ...ebsAdd(6), rootClientCidrs: ['192.168.77.10/32'] },
   'copy-target': copyTarget,
