@@ -2,7 +2,8 @@
 # shellcheck disable=SC2034 # SERVER_DISKS is read by lib/host.sh's boot_server
 # The ebs-xen group of test/e2e/run.sh, sourced by it: one EBS volume by its Xen name grown live (ebs-xen); three
 # NVMe volumes striped, three more added online (ebs-add); with that server as the source, the copy to a second
-# server up beside it (copy-target); then its six volumes enlarged while stopped (ebs-add-grown). Uses lib/host.sh's helpers and run.sh's hot_swap.
+# server up beside it (copy-target); then its six volumes enlarged while stopped (ebs-add-grown). Uses lib/host.sh's
+# helpers and run.sh's hot_swap.
 
 # The host enlarges the running server's disk by qemu block_resize once the server says it waits for it.
 grow_xvdf() {
