@@ -95,7 +95,7 @@ export interface CopyResult {
   readonly mode?: string;
   readonly copied?: number;
   readonly differences?: number;
-  /** false when a server refused the NFS 4.2 mount user xattrs need: the run copied and verified without them. */
+  /** false when the run copied and verified without user xattrs: a server refused NFS 4.2, or the target takes none. */
   readonly xattrs?: boolean;
   /** The node's last lines, when it failed, found differences or went without xattrs. */
   readonly detail?: string;
@@ -179,7 +179,7 @@ export function formatResult(args: CopyArgs, from: CopyEnd, to: CopyEnd, r: Copy
       'Run the copy again; files written during a copy differ until a run after the writers stopped.';
   }
   const verified = `${what}: ${copied}verified, rsync --checksum -n lists no difference`;
-  // The node's warning names the server that refused NFS 4.2.
+  // The node's warning says which server refused NFS 4.2, or that the target takes no xattr.
   return r.xattrs === false ? `${verified}, but without user extended attributes:\n${r.detail ?? ''}` : verified;
 }
 

@@ -309,7 +309,6 @@ swap_restored() {
     vol0e2e0000000000011 vol0e2e0000000000012 -- restore-13:vol0e2e0000000000013 restore-14:vol0e2e0000000000014
 }
 
-
 only() { [[ -z ${E2E_ONLY:-} || " $E2E_ONLY " == *" $1 "* ]]; }
 # The client mount script's scenario, with its own VM and moto, from test/e2e/client-mount.sh. It is sourced
 # unconditionally: under set -e a missing scenario file stops the run instead of passing as "not run".

@@ -22,11 +22,10 @@ copy_tree() {
 
 # Every file's path, type, owner, mode and content hash under $1, as its own server sees it, leaving out what the
 # copy never copies (a server's state, the copy's marker). A directory's size depends on its file system's history.
+COPY_NEVER=(\( -path ./.storage-server -o -path ./.storage-copy -o -path ./.storage-bench -o -path ./lost+found \) -prune -o)
 copy_manifest() {
-  (cd "$1" && find . \( -path ./.storage-server -o -path ./.storage-copy -o -path ./.storage-bench -o -path ./lost+found \) \
-    -prune -o -printf '%p %y %U:%G %m\n' | sort &&
-    find . \( -path ./.storage-server -o -path ./.storage-bench -o -path ./lost+found \) -prune -o \
-      -type f ! -path ./.storage-copy -print0 | sort -z | xargs -0 -r sha256sum)
+  (cd "$1" && find . "${COPY_NEVER[@]}" -printf '%p %y %U:%G %m\n' | sort &&
+    find . "${COPY_NEVER[@]}" -type f -print0 | sort -z | xargs -0 -r sha256sum)
 }
 copy_manifest_hash() { copy_manifest "$1" | sha256sum | cut -c1-64; }
 

@@ -37,16 +37,22 @@ server_ebs() {
   recv finished 600
 }
 
+# check_grown_at_boot <disks>: the boot's unit grew every physical volume, the LV over all of them, and XFS.
+check_grown_at_boot() {
+  local journal
+  journal=$(boot_journal)
+  check_eq "the unit ran at boot and succeeded" "$(unit_result)" "active success"
+  check_eq "the boot grew the $1 physical volumes" "$(grep -c 'growing physical volume' <<<"$journal")" "$1"
+  check_has "it extended the LV over all $1" "$journal" "on each of the $1 disks"
+  check_has "and grew the XFS online" "$journal" "growing XFS on $EXPORT"
+}
+
 # Day 2 growth of a 2-volume stripe: the host enlarged both volumes from 1 to 2 GiB while the server was off,
 # as an EBS modification of a stopped instance would. The boot grows PVs, LV and XFS by itself. The apply of
 # the stack's new sizes then finds nothing left to do, and re-applying changes nothing.
 server_ebs_grow() {
-  local journal a b
-  journal=$(boot_journal)
-  check_eq "the unit ran at boot and succeeded" "$(unit_result)" "active success"
-  check_eq "the boot grew both physical volumes" "$(grep -c 'growing physical volume' <<<"$journal")" 2
-  check_has "it extended the striped LV over both" "$journal" "on each of the 2 disks"
-  check_has "and grew the XFS online" "$journal" "growing XFS on $EXPORT"
+  local a b
+  check_grown_at_boot 2
   check_eq "the same file system is mounted (not reformatted)" "$(blkid -s UUID -o value "$LVDEV")" "$(cat "$STATE/fs-uuid")"
   check "the file system is larger than before" test "$(fs_bytes)" -gt "$(cat "$STATE/fs-bytes")"
   check "it fills the grown stripe (at least 3.5 GiB of 2 x 2 GiB)" test "$(fs_bytes)" -ge 3758096384
@@ -253,11 +259,7 @@ server_copy_target() {
 # segments striped three wide, into the extents free on all six, and XFS into it. Offline, as qemu 7.2's NVMe refuses
 # a live block_resize ("permissions 'resize' ... unshared").
 server_ebs_add_grown() {
-  local journal
-  journal=$(boot_journal)
-  check_eq "the unit ran at boot and succeeded" "$(unit_result)" "active success"
-  check_eq "the boot grew the six physical volumes" "$(grep -c 'growing physical volume' <<<"$journal")" 6
-  check_has "it extended the LV on all six" "$journal" "on each of the 6 disks"
+  check_grown_at_boot 6
   info "the LV's segments: $(lvs --noheadings --segments -o seg_size,stripes,devices "$VG/$LV" | tr -s ' ' | paste -sd';')"
   check_eq "no volume keeps a free extent" "$(pvs --noheadings -o pv_free --units b --nosuffix | tr -d ' ' | sort -u)" 0
   check "the file system fills the six enlarged volumes (at least 11.5 GiB)" test "$(fs_bytes)" -ge 12348030976
